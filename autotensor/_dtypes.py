@@ -1,0 +1,402 @@
+"""Data types: ``dtype`` singletons, type promotion and PyTorch's ``result_type`` rule.
+
+Everything on a hot path here is a precomputed dict lookup:
+
+* ``from_numpy(arr.dtype)``                       -> our dtype
+* ``promote_types(a, b)``                         -> ``_PROMOTE[a, b]``
+* ``binary_result_dtype(a, a_is_0d, b, b_is_0d)`` -> ``_BINARY[a, a_is_0d, b, b_is_0d]``
+* ``scalar_result_dtype(dtype, python_scalar)``   -> ``_SCALAR[dtype, type(scalar)]``
+
+The current default floating dtype lives in the module variables ``default_float`` and
+``default_complex`` (read them as ``_dtypes.default_float``; change them only through
+``set_default_dtype``).
+"""
+from ._backend import np
+
+__all__ = [
+    "dtype",
+    "float16", "half", "float32", "float", "float64", "double",
+    "complex64", "cfloat", "complex128", "cdouble",
+    "int8", "int16", "int32", "int", "int64", "long", "uint8", "bool",
+    "all_dtypes",
+    "from_numpy", "get_default_dtype", "set_default_dtype",
+    "promote_types", "result_type", "scalar_result_dtype", "binary_result_dtype",
+    "is_floating", "is_integral", "is_complex",
+    "iinfo", "finfo",
+]
+
+_builtin_bool = True.__class__
+_builtin_int = (0).__class__
+_builtin_float = (0.0).__class__
+_builtin_complex = (0j).__class__
+
+# Categories, ordered: bool < integer < floating < complex.
+_CAT_BOOL, _CAT_INT, _CAT_FLOAT, _CAT_COMPLEX = 0, 1, 2, 3
+
+
+class dtype:
+    """A tensor element type.  Instances are module-level singletons (compare with ``is``)."""
+
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize",
+                 "abbr", "_cat", "_str")
+
+    def __init__(self, name, npname, abbr, cat, is_signed):
+        self.name = name
+        self.np = np.dtype(npname)
+        self.itemsize = self.np.itemsize
+        self.abbr = abbr
+        self._cat = cat
+        self.is_floating_point = cat == _CAT_FLOAT
+        self.is_complex = cat == _CAT_COMPLEX
+        self.is_signed = is_signed
+        self._str = "torch." + name
+
+    def __repr__(self):
+        return self._str
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        # A string tells pickle/copy to look the singleton up by name in this module.
+        return self.name
+
+    def to_real(self):
+        """The real counterpart of a complex dtype (other dtypes are returned unchanged)."""
+        return _TO_REAL.get(self, self)
+
+    def to_complex(self):
+        """The complex counterpart of a floating dtype (complex dtypes unchanged).
+
+        PyTorch maps float16 to complex32, which NumPy lacks; complex64 is returned instead.
+        """
+        try:
+            return _TO_COMPLEX[self]
+        except KeyError:
+            raise RuntimeError(f"Unknown Complex ScalarType for {self.name}") from None
+
+
+float16 = half = dtype("float16", "float16", "f16", _CAT_FLOAT, True)
+float32 = float = dtype("float32", "float32", "f32", _CAT_FLOAT, True)
+float64 = double = dtype("float64", "float64", "f64", _CAT_FLOAT, True)
+complex64 = cfloat = dtype("complex64", "complex64", "c64", _CAT_COMPLEX, True)
+complex128 = cdouble = dtype("complex128", "complex128", "c128", _CAT_COMPLEX, True)
+int8 = dtype("int8", "int8", "i8", _CAT_INT, True)
+int16 = dtype("int16", "int16", "i16", _CAT_INT, True)
+int32 = int = dtype("int32", "int32", "i32", _CAT_INT, True)
+int64 = long = dtype("int64", "int64", "i64", _CAT_INT, True)
+uint8 = dtype("uint8", "uint8", "u8", _CAT_INT, False)
+bool = dtype("bool", "bool", "b8", _CAT_BOOL, False)
+
+all_dtypes = (bool, uint8, int8, int16, int32, int64, float16, float32, float64,
+              complex64, complex128)
+
+_TO_REAL = {complex64: float32, complex128: float64}
+_TO_COMPLEX = {float16: complex64, float32: complex64, float64: complex128,
+               complex64: complex64, complex128: complex128}
+
+# --------------------------------------------------------------------------- numpy mapping
+
+_BY_KIND = {(d.np.kind, d.itemsize): d for d in all_dtypes}
+_FROM_NP = {}
+for _d in all_dtypes:
+    _FROM_NP[_d.np] = _d
+    _FROM_NP[_d.np.type] = _d
+del _d
+
+
+def from_numpy(npdtype):
+    """Our dtype for a NumPy dtype (``arr.dtype``), scalar type (``np.float32``) or name."""
+    try:
+        return _FROM_NP[npdtype]
+    except (KeyError, TypeError):
+        pass
+    try:
+        nd = np.dtype(npdtype)
+    except TypeError:
+        nd = None
+    d = _BY_KIND.get((nd.kind, nd.itemsize)) if nd is not None else None
+    if d is None:
+        raise TypeError(
+            f"can't convert numpy dtype {npdtype!r}. The only supported types are: "
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+            "uint8, and bool.")
+    return d
+
+
+# --------------------------------------------------------------------------- promotion
+
+_INT_ORDER = {int8: 0, int16: 1, int32: 2, int64: 3}
+_SIGNED_FOR_UINT8 = {int8: int16, int16: int16, int32: int32, int64: int64}
+_FLOAT_ORDER = {float16: 0, float32: 1, float64: 2}
+_REAL_OF_COMPLEX = {complex64: float32, complex128: float64}
+
+
+def _promote_slow(a, b):
+    if a is b:
+        return a
+    ca, cb = a._cat, b._cat
+    if ca < cb or (ca == cb and a.itemsize < b.itemsize):
+        a, b, ca, cb = b, a, cb, ca
+    # now a is the "bigger" one: higher category, or same category and not smaller
+    if cb == _CAT_BOOL:
+        return a
+    if ca == _CAT_INT:  # both integers
+        if a is uint8:
+            return _SIGNED_FOR_UINT8[b]
+        if b is uint8:
+            return _SIGNED_FOR_UINT8[a]
+        return a if _INT_ORDER[a] >= _INT_ORDER[b] else b
+    if ca == _CAT_FLOAT:  # b is float or integer
+        return a
+    # a is complex
+    if cb == _CAT_INT:
+        return a
+    real = b if cb == _CAT_FLOAT else _REAL_OF_COMPLEX[b]
+    if _FLOAT_ORDER[real] > _FLOAT_ORDER[_REAL_OF_COMPLEX[a]]:
+        return _TO_COMPLEX[real]
+    return a
+
+
+_PROMOTE = {(a, b): _promote_slow(a, b) for a in all_dtypes for b in all_dtypes}
+
+
+def promote_types(a, b):
+    """``torch.promote_types``: the smallest dtype both ``a`` and ``b`` can be cast to."""
+    return _PROMOTE[a, b]
+
+
+def _promote_skip_none(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return _PROMOTE[a, b]
+
+
+def _combine_categories(higher, lower):
+    """ATen's ``combine_categories`` (TypeProperties.cpp); ``None`` means undefined."""
+    if higher is not None and higher._cat == _CAT_COMPLEX:
+        return higher
+    if lower is not None and lower._cat == _CAT_COMPLEX:
+        if higher is not None and higher._cat == _CAT_FLOAT:
+            return _TO_COMPLEX[higher]
+        return lower
+    if higher is not None and higher._cat == _CAT_FLOAT:
+        return higher
+    if higher is bool or (lower is not None and lower._cat == _CAT_FLOAT):
+        return _promote_skip_none(higher, lower)
+    if higher is not None:
+        return higher
+    return lower
+
+
+# --------------------------------------------------------------------------- default dtype
+
+default_float = float32
+default_complex = complex64
+
+
+def get_default_dtype():
+    """The default floating point dtype (initially ``float32``)."""
+    return default_float
+
+
+def set_default_dtype(d):
+    """Set the default floating point dtype: float32, float64 or float16."""
+    global default_float, default_complex
+    if d.__class__ is not dtype:
+        raise TypeError(
+            "invalid dtype object: only floating-point types are supported as the default type")
+    if d not in _FLOAT_ORDER:
+        raise TypeError("only floating-point types are supported as the default type")
+    default_float = d
+    default_complex = complex128 if d is float64 else complex64
+    _rebuild_scalar_table()
+
+
+# --------------------------------------------------------------------------- result_type
+
+def _wrapped_dtype(scalar):
+    """The dtype a Python scalar takes part in promotion with (None if not a scalar)."""
+    t = scalar.__class__
+    if t is _builtin_float:
+        return default_float
+    if t is _builtin_int:
+        return int64
+    if t is _builtin_bool:
+        return bool
+    if t is _builtin_complex:
+        return default_complex
+    # Subclasses (numpy float64 / complex128 subclass float / complex) and NumPy scalars,
+    # classified the way torch does: NumPy integers count as int, while the remaining
+    # NumPy scalars (bool_, float16/32, complex64) are taken through float().
+    if isinstance(scalar, _builtin_bool):
+        return bool
+    if isinstance(scalar, (_builtin_int, np.integer)):
+        return int64
+    if isinstance(scalar, _builtin_float):
+        return default_float
+    if isinstance(scalar, _builtin_complex):
+        return default_complex
+    if isinstance(scalar, (np.bool_, np.floating, np.complexfloating)):
+        return default_float
+    return None
+
+
+def result_type(*operands):
+    """PyTorch's result dtype for an operation over ``operands``.
+
+    Each operand is a tensor-like (anything with a ``dtype`` attribute holding one of our
+    dtypes, and ``ndim`` or ``dim()``) or a Python bool/int/float/complex.  Three priority
+    classes -- dimensioned tensors > zero-dim tensors > Python scalars -- are promoted
+    separately and then combined by category (bool < integer < floating < complex).
+    """
+    dim_r = zero_r = wrapped_r = None
+    for op in operands:
+        d = getattr(op, "dtype", None)
+        if d.__class__ is dtype:
+            nd = getattr(op, "ndim", None)
+            if nd is None:
+                nd = op.dim()
+            if nd > 0:
+                dim_r = d if dim_r is None else _PROMOTE[dim_r, d]
+            else:
+                zero_r = d if zero_r is None else _PROMOTE[zero_r, d]
+            continue
+        d = _wrapped_dtype(op)
+        if d is None:
+            raise TypeError(
+                f"result_type: expected a Tensor or a Python number, got {type(op).__name__}")
+        wrapped_r = d if wrapped_r is None else _PROMOTE[wrapped_r, d]
+    r = _combine_categories(dim_r, _combine_categories(zero_r, wrapped_r))
+    if r is None:
+        raise TypeError("result_type: expected at least one operand")
+    return r
+
+
+_BINARY = {}
+for _a in all_dtypes:
+    for _b in all_dtypes:
+        _p = _PROMOTE[_a, _b]
+        _BINARY[_a, False, _b, False] = _p
+        _BINARY[_a, True, _b, True] = _p
+        _BINARY[_a, False, _b, True] = _combine_categories(_a, _b)
+        _BINARY[_a, True, _b, False] = _combine_categories(_b, _a)
+del _a, _b, _p
+
+
+def binary_result_dtype(dtype_a, a_is_0d, dtype_b, b_is_0d):
+    """Result dtype of a binary op between two tensors (``*_is_0d``: ndim == 0)."""
+    return _BINARY[dtype_a, a_is_0d, dtype_b, b_is_0d]
+
+
+_SCALAR = {}
+_SCALAR_TYPES = (_builtin_bool, _builtin_int, _builtin_float, _builtin_complex)
+
+
+def _rebuild_scalar_table():
+    _SCALAR.clear()
+    for d in all_dtypes:
+        for t in _SCALAR_TYPES:
+            _SCALAR[d, t] = _combine_categories(d, _wrapped_dtype(t()))
+
+
+_rebuild_scalar_table()
+
+
+def scalar_result_dtype(tensor_dtype, scalar):
+    """Result dtype of a binary op between a tensor (any ndim) and a Python scalar."""
+    try:
+        return _SCALAR[tensor_dtype, scalar.__class__]
+    except KeyError:
+        pass
+    w = _wrapped_dtype(scalar)
+    if w is None:
+        raise TypeError(f"expected a Python number, got {type(scalar).__name__}")
+    return _combine_categories(tensor_dtype, w)
+
+
+# --------------------------------------------------------------------------- categories
+
+def is_floating(d):
+    """True for float16/32/64."""
+    return d._cat == _CAT_FLOAT
+
+
+def is_complex(d):
+    """True for complex64/128."""
+    return d._cat == _CAT_COMPLEX
+
+
+def is_integral(d, include_bool=False):
+    """True for integer dtypes (and bool when ``include_bool``)."""
+    c = d._cat
+    return c == _CAT_INT or (include_bool and c == _CAT_BOOL)
+
+
+# --------------------------------------------------------------------------- iinfo / finfo
+
+class iinfo:
+    """Machine limits of an integer dtype, like ``torch.iinfo``."""
+
+    __slots__ = ("bits", "min", "max", "dtype")
+
+    def __init__(self, type):
+        if type.__class__ is not dtype or type._cat != _CAT_INT:
+            if type is bool:
+                raise TypeError("torch.bool is not supported by torch.iinfo")
+            raise TypeError(
+                "torch.iinfo() requires an integer input type. "
+                "Use torch.finfo to handle 'torch.iinfo'")
+        info = np.iinfo(type.np)
+        self.bits = info.bits
+        self.min = _builtin_int(info.min)
+        self.max = _builtin_int(info.max)
+        self.dtype = type.name
+
+    def __repr__(self):
+        return (f"iinfo(min={_builtin_float(self.min):g}, max={_builtin_float(self.max):g}, "
+                f"dtype={self.dtype})")
+
+    def __eq__(self, other):
+        return isinstance(other, iinfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(("iinfo", self.dtype))
+
+
+_FINFO_PRECISION = {float16: 3, float32: 6, float64: 15}
+
+
+class finfo:
+    """Machine limits of a floating dtype, like ``torch.finfo`` (complex: its real part)."""
+
+    __slots__ = ("bits", "eps", "min", "max", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, type=None):
+        if type is None:
+            type = default_float
+        if type.__class__ is not dtype or type._cat < _CAT_FLOAT:
+            raise TypeError(
+                "torch.finfo() requires a floating point input type. "
+                "Use torch.iinfo to handle 'torch.finfo'")
+        type = _TO_REAL.get(type, type)
+        info = np.finfo(type.np)
+        self.bits = info.bits
+        self.eps = _builtin_float(info.eps)
+        self.min = _builtin_float(info.min)
+        self.max = _builtin_float(info.max)
+        self.tiny = self.smallest_normal = _builtin_float(info.smallest_normal)
+        self.resolution = 10.0 ** -_FINFO_PRECISION[type]
+        self.dtype = type.name
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+    def __eq__(self, other):
+        return isinstance(other, finfo) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(("finfo", self.dtype))
