@@ -1,0 +1,252 @@
+"""Differential testing: run one scenario on autotensor and on PyTorch, compare the results.
+
+A *scenario* is a function ``scenario(torch)`` that takes the module under test, builds its
+tensors from fixed data (``torch.tensor(numpy_array)``; never each library's own random
+numbers) and returns a nested structure of results: tensors, numbers, strings (grad_fn
+names, say), tuples/lists/dicts, None, autograd nodes, dtypes, and exceptions caught with
+:func:`catch` as ``(type_name, message)``.  :func:`compare` runs it on both modules and
+asserts that the two results have the same structure, the same grad_fn names, dtypes and
+shapes, and values within tolerance::
+
+    def scenario(torch):
+        x = torch.tensor(np.array([1.0, 2.0]), requires_grad=True)
+        y = (x * x).sum()
+        y.backward()
+        return y, x.grad, catch(y.backward)
+
+    compare(scenario)
+"""
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from typing import Any, NamedTuple
+
+import numpy as np
+import pytest
+
+import autotensor
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
+
+class Raised(NamedTuple):
+    """An exception caught inside a scenario: its type name and its message."""
+
+    type_name: str
+    message: str
+
+
+class TensorSummary(NamedTuple):
+    """What a tensor is compared by."""
+
+    dtype: str  # "float32", "int64", "bool", ...: the part after "torch." / "autotensor."
+    shape: tuple
+    values: Any  # a NumPy array (or nested lists when .numpy() is not available)
+    requires_grad: bool
+    grad_fn: str | None  # the class name of grad_fn, None for a leaf or a constant
+
+
+def normalize_addresses(text: str) -> str:
+    """Replace object addresses (``0x7f...``) so that text from two runs compares equal."""
+    return _ADDRESS.sub("0x?", text)
+
+
+def dtype_name(dtype) -> str:
+    """``torch.float32`` and ``autotensor.float32`` both give ``"float32"``."""
+    return str(dtype).rsplit(".", 1)[-1]
+
+
+def node_name(node) -> str | None:
+    """An autograd node's class name (``MulBackward0``, ``AccumulateGrad``), None for None."""
+    return None if node is None else type(node).__name__
+
+
+def tensor_summary(t) -> TensorSummary:
+    """``(dtype, shape, values, requires_grad, grad_fn name)`` of a tensor.
+
+    Values come from ``t.detach().numpy()`` (a copy, so later in-place changes to ``t``
+    do not change what was recorded), or ``t.detach().tolist()`` if that fails.
+    """
+    detached = t.detach()
+    try:
+        values = np.array(detached.numpy(), copy=True)
+    except Exception:  # noqa: BLE001 -- e.g. a dtype NumPy does not have
+        values = detached.tolist()
+    return TensorSummary(
+        dtype=dtype_name(t.dtype),
+        shape=tuple(int(s) for s in t.shape),
+        values=values,
+        requires_grad=bool(t.requires_grad),
+        grad_fn=node_name(t.grad_fn),
+    )
+
+
+def exception_info(exc: BaseException) -> Raised:
+    """``(type name, message)`` of an exception, with object addresses normalised."""
+    return Raised(type(exc).__name__, normalize_addresses(str(exc)))
+
+
+def catch(fn, *args, **kwargs):
+    """Call ``fn``; return its result, or :class:`Raised` if it raised an ``Exception``."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 -- the point is to record any exception
+        return exception_info(e)
+
+
+def _is_tensor(obj, module) -> bool:
+    tensor_type = getattr(module, "Tensor", None)
+    return isinstance(tensor_type, type) and isinstance(obj, tensor_type)
+
+
+def _is_node(obj) -> bool:
+    return hasattr(obj, "next_functions") and callable(getattr(obj, "name", None))
+
+
+def _is_dtype(obj, module) -> bool:
+    dtype_type = getattr(module, "dtype", None)
+    return isinstance(dtype_type, type) and isinstance(obj, dtype_type)
+
+
+def normalize(obj, module):
+    """Turn a scenario's result into plain, comparable Python/NumPy values.
+
+    Tensors become :class:`TensorSummary`, nodes ``("node", class name)``, dtypes
+    ``("dtype", name)``, exceptions :class:`Raised`, tuple subclasses (``torch.Size``,
+    ``torch.return_types.max``) plain tuples, strings have addresses normalised.
+    Iterative, so a deep result structure cannot hit the recursion limit.
+    """
+    # Work list of (source object, setter into the parent container).
+    root: list = [None]
+    stack = [(obj, root, 0)]
+    while stack:
+        item, parent, key = stack.pop()
+        if isinstance(item, Raised):
+            parent[key] = Raised(item.type_name, normalize_addresses(item.message))
+        elif isinstance(item, BaseException):
+            parent[key] = exception_info(item)
+        elif _is_tensor(item, module):
+            parent[key] = tensor_summary(item)
+        elif _is_node(item):
+            parent[key] = ("node", node_name(item))
+        elif _is_dtype(item, module):
+            parent[key] = ("dtype", dtype_name(item))
+        elif isinstance(item, str):
+            parent[key] = normalize_addresses(item)
+        elif isinstance(item, dict):
+            new: dict = {}
+            parent[key] = new
+            for k, v in item.items():
+                stack.append((v, new, k))
+        elif isinstance(item, (tuple, list)):
+            new_list: list = [None] * len(item)
+            parent[key] = ("list", new_list) if isinstance(item, list) else ("tuple", new_list)
+            for i, v in enumerate(item):
+                stack.append((v, new_list, i))
+        elif isinstance(item, np.ndarray):
+            parent[key] = np.array(item, copy=True)
+        elif isinstance(item, np.generic):
+            parent[key] = item.item()
+        else:
+            parent[key] = item
+    return root[0]
+
+
+def run_scenario(scenario, module):
+    """Run ``scenario(module)`` with warnings silenced, and normalise its result."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = scenario(module)
+    return normalize(result, module)
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, complex):
+        return "complex"
+    return type(value).__name__
+
+
+def assert_same(actual, expected, rtol=1e-5, atol=1e-6, path="result") -> None:
+    """Assert ``actual`` (autotensor's, normalised) matches ``expected`` (torch's).
+
+    Iterative over the nested structure; reports the path of the first difference.
+    """
+    stack = [(actual, expected, path)]
+    while stack:
+        a, e, p = stack.pop()
+        if isinstance(e, TensorSummary) or isinstance(a, TensorSummary):
+            assert isinstance(a, TensorSummary) and isinstance(e, TensorSummary), (
+                f"{p}: autotensor gave {a!r}, torch gave {e!r}")
+            assert a.dtype == e.dtype, f"{p}: dtype {a.dtype} != torch's {e.dtype}"
+            assert a.shape == e.shape, f"{p}: shape {a.shape} != torch's {e.shape}"
+            assert a.requires_grad == e.requires_grad, (
+                f"{p}: requires_grad {a.requires_grad} != torch's {e.requires_grad}")
+            assert a.grad_fn == e.grad_fn, f"{p}: grad_fn {a.grad_fn} != torch's {e.grad_fn}"
+            _assert_values(a.values, e.values, rtol, atol, p)
+        elif isinstance(e, Raised) or isinstance(a, Raised):
+            assert isinstance(a, Raised) and isinstance(e, Raised), (
+                f"{p}: autotensor gave {a!r}, torch gave {e!r}")
+            assert a.type_name == e.type_name and a.message == e.message, (
+                f"{p}: autotensor raised {a.type_name}: {a.message!r}\n"
+                f"{' ' * len(p)}  torch raised {e.type_name}: {e.message!r}")
+        elif isinstance(e, dict):
+            assert isinstance(a, dict), f"{p}: autotensor gave {a!r}, torch gave a dict"
+            assert set(a) == set(e), f"{p}: keys {sorted(map(str, a))} != {sorted(map(str, e))}"
+            for k in e:
+                stack.append((a[k], e[k], f"{p}[{k!r}]"))
+        elif isinstance(e, tuple) and len(e) == 2 and e[0] in ("list", "tuple") \
+                and isinstance(e[1], list):
+            assert isinstance(a, tuple) and len(a) == 2 and a[0] == e[0], (
+                f"{p}: autotensor gave {a!r}, torch gave a {e[0]}")
+            assert len(a[1]) == len(e[1]), (
+                f"{p}: {e[0]} of length {len(a[1])}, torch's has {len(e[1])}")
+            for i in reversed(range(len(e[1]))):
+                stack.append((a[1][i], e[1][i], f"{p}[{i}]"))
+        elif isinstance(e, np.ndarray):
+            assert isinstance(a, np.ndarray), f"{p}: autotensor gave {a!r}, torch an array"
+            _assert_values(a, e, rtol, atol, p)
+        elif isinstance(e, float) and not isinstance(e, bool):
+            assert _kind(a) == "float", f"{p}: autotensor gave {a!r}, torch gave float {e!r}"
+            assert (math.isnan(a) and math.isnan(e)) or math.isclose(
+                a, e, rel_tol=rtol, abs_tol=atol), f"{p}: {a!r} != torch's {e!r}"
+        else:
+            assert _kind(a) == _kind(e), (
+                f"{p}: autotensor gave {a!r} ({_kind(a)}), torch gave {e!r} ({_kind(e)})")
+            assert a == e, f"{p}: autotensor gave {a!r}, torch gave {e!r}"
+
+
+def _assert_values(a, e, rtol, atol, path) -> None:
+    a_arr, e_arr = np.asarray(a), np.asarray(e)
+    assert a_arr.shape == e_arr.shape, f"{path}: values of shape {a_arr.shape} != {e_arr.shape}"
+    if e_arr.dtype.kind in "biu" or a_arr.dtype.kind in "biu":
+        np.testing.assert_array_equal(a_arr, e_arr, err_msg=path)
+    else:
+        np.testing.assert_allclose(a_arr, e_arr, rtol=rtol, atol=atol, equal_nan=True,
+                                   err_msg=path)
+
+
+def reference_torch():
+    """PyTorch, or skip the calling test when it is not installed."""
+    return pytest.importorskip("torch")
+
+
+def compare(scenario, rtol=1e-5, atol=1e-6):
+    """Run ``scenario`` on autotensor and on torch and assert the results agree.
+
+    Skips when torch is not installed.  Returns the normalised autotensor result.
+    An exception that escapes the scenario on autotensor is not caught: the test fails
+    with autotensor's own traceback.
+    """
+    torch = reference_torch()
+    expected = run_scenario(scenario, torch)
+    actual = run_scenario(scenario, autotensor)
+    assert_same(actual, expected, rtol=rtol, atol=atol)
+    return actual

@@ -1,0 +1,610 @@
+"""The reverse-mode engine, compared with PyTorch scenario by scenario.
+
+Accumulation, execution order, hooks, retain_grad, retain_graph, create_graph,
+autograd.grad's options, grad modes (and their thread-locality), the Node API; then two
+autotensor-only checks: a 100,000-op chain and the absence of reference cycles.
+"""
+from __future__ import annotations
+
+import gc
+import importlib
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+import threading
+import weakref
+
+import numpy as np
+import pytest
+from differential import catch, compare, node_name
+
+
+def f32(torch, data, **kwargs):
+    return torch.tensor(np.array(data, dtype=np.float32), **kwargs)
+
+
+def f64(torch, data, **kwargs):
+    return torch.tensor(np.array(data, dtype=np.float64), **kwargs)
+
+
+def walk_nodes(grad_fn):
+    """Every node reachable from ``grad_fn``, each once, in a fixed order (iterative DFS)."""
+    order, seen, stack = [], set(), [grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(fn for fn, _ in reversed(node.next_functions))
+    return order
+
+
+def label(node, leaves):
+    """A node's class name, with the leaf's name for AccumulateGrad (``leaves``: name->t)."""
+    name = node_name(node)
+    variable = getattr(node, "variable", None)
+    for leaf_name, leaf in leaves.items():
+        if variable is leaf:
+            return f"{name}({leaf_name})"
+    return name
+
+
+def graph_structure(grad_fn, leaves):
+    """``[(label, [(child label or None, input_nr), ...]), ...]`` for the whole graph."""
+    return [(label(n, leaves), [(None if fn is None else label(fn, leaves), nr)
+                                for fn, nr in n.next_functions])
+            for n in walk_nodes(grad_fn)]
+
+
+# --------------------------------------------------------------------------------------
+# accumulation
+# --------------------------------------------------------------------------------------
+def test_accumulation_across_calls_and_zero():
+    def scenario(torch):
+        x = f32(torch, [1.0, -2.0, 3.0], requires_grad=True)
+        grads = []
+        for _ in range(3):
+            (x * x).sum().backward()
+            grads.append(x.grad.clone())
+        zeroed = x.grad.zero_()
+        (x * 3).sum().backward()
+        return grads, zeroed, x.grad
+
+    compare(scenario)
+
+
+def test_accumulation_across_paths():
+    def scenario(torch):
+        x = f32(torch, [0.5, -1.0, 2.0], requires_grad=True)
+        w = f32(torch, np.arange(9).reshape(3, 3) / 10, requires_grad=True)
+        twice = (x * x + x).sum()                      # a leaf used by two ops
+        y = x * 2
+        shared = (y * y + y.exp()).sum()               # a non-leaf used by two ops
+        residual = (x + torch.tanh(w @ x)).sum()       # a residual connection
+        shared_param = ((w @ x) * (w @ x.sin())).sum()  # a parameter used twice
+        outs = []
+        for out in (twice, shared, residual, shared_param):
+            outs.append(torch.autograd.grad(out, [x, w], allow_unused=True))
+        return outs
+
+    compare(scenario)
+
+
+def test_broadcast_bias_gradient_is_summed_back():
+    def scenario(torch):
+        x = f32(torch, np.arange(12).reshape(4, 3) / 7)
+        b = f32(torch, [0.1, 0.2, 0.3], requires_grad=True)
+        s = f32(torch, [[2.0]], requires_grad=True)
+        out = ((x + b) * s).pow(2).mean()
+        out.backward()
+        return out, b.grad, s.grad
+
+    compare(scenario)
+
+
+def test_backward_with_gradient_vector():
+    """Seed 004: y.backward(tensor([0.5, 3.0])) is the vector-Jacobian product."""
+    def scenario(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x**2
+        y.backward(torch.tensor([0.5, 3.0]))
+        z = x * 3
+        torch.autograd.backward([z], [torch.tensor([1.0, -1.0])])
+        return y, x.grad
+
+    res = compare(scenario)
+    assert res[1][1].values.tolist() == [4.0, 9.0]  # [1, 12] + [3, -3]
+
+
+# --------------------------------------------------------------------------------------
+# execution order and hooks
+# --------------------------------------------------------------------------------------
+def _record_order(torch, build):
+    """Register a pre-hook and a hook on every node; return the order they fire in."""
+    leaves, out = build(torch)
+    fired = []
+    for node in walk_nodes(out.grad_fn):
+        name = label(node, leaves)
+        node.register_prehook(lambda grad_outputs, name=name: fired.append("pre " + name))
+        node.register_hook(lambda grad_inputs, grad_outputs, name=name: fired.append(name))
+    for leaf_name, leaf in leaves.items():
+        leaf.register_hook(lambda g, n=leaf_name: fired.append("tensor hook " + n))
+    out.backward()
+    return fired, {n: t.grad for n, t in leaves.items()}
+
+
+def _branches(torch):
+    x = f32(torch, [0.3, -0.7], requires_grad=True)
+    c = x.exp().sin().cos()  # an older, longer branch
+    d = x.tanh()             # a newer branch: runs first (highest sequence number)
+    return {"x": x}, (c + d).sum()
+
+
+def _diamond(torch):
+    x = f32(torch, [0.3, -0.7], requires_grad=True)
+    w = f32(torch, [1.5, 2.0], requires_grad=True)
+    h = x * w
+    a = h.sigmoid()
+    b = h.relu()
+    y = (a * b + h).mean()
+    return {"x": x, "w": w}, y
+
+
+def _mlp(torch):
+    x = f32(torch, np.arange(6).reshape(2, 3) / 5)
+    w1 = f32(torch, np.arange(12).reshape(3, 4) / 10 - 0.5, requires_grad=True)
+    b1 = f32(torch, [0.1, -0.2, 0.3, 0.0], requires_grad=True)
+    w2 = f32(torch, np.arange(4).reshape(4, 1) / 3, requires_grad=True)
+    out = ((x @ w1 + b1).relu() @ w2).sum()
+    return {"w1": w1, "b1": b1, "w2": w2}, out
+
+
+@pytest.mark.parametrize("build", [_branches, _diamond, _mlp], ids=["branches", "diamond", "mlp"])
+def test_execution_order(build):
+    compare(lambda torch: _record_order(torch, build))
+
+
+@pytest.mark.parametrize("build", [_branches, _diamond, _mlp], ids=["branches", "diamond", "mlp"])
+def test_graph_structure(build):
+    """Node names, next_functions (with None and input_nr) of whole graphs."""
+    def scenario(torch):
+        leaves, out = build(torch)
+        return graph_structure(out.grad_fn, leaves)
+
+    compare(scenario)
+
+
+def test_tensor_hooks_replace_gradients_and_handles_remove():
+    def scenario(torch):
+        seen = []
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        y = x * x
+        h_y = y.register_hook(lambda g: g * 10)               # replaces y's gradient
+        y.register_hook(lambda g: seen.append(("y", g.clone())))  # sees the replaced one
+        h_x1 = x.register_hook(lambda g: g + 1)
+        x.register_hook(lambda g: seen.append(("x", g.clone())))  # returns None: no change
+        y.sum().backward(retain_graph=True)
+        first = x.grad.clone()
+        h_y.remove()
+        h_x1.remove()
+        h_x1.remove()  # removing twice is harmless
+        x.grad = None
+        y.sum().backward()
+        return first, x.grad, seen
+
+    compare(scenario)
+
+
+def test_node_hooks_and_prehooks_can_replace_gradients():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        w = f32(torch, [3.0, 4.0], requires_grad=True)
+        y = x * w
+        z = y.sum()
+        record = []
+
+        def prehook(grad_outputs):
+            record.append(("pre", grad_outputs))
+            return (grad_outputs[0] * 2,)
+
+        def hook(grad_inputs, grad_outputs):
+            record.append(("post", grad_inputs, grad_outputs))
+            return (grad_inputs[0], grad_inputs[1] * 0)
+
+        handle_pre = y.grad_fn.register_prehook(prehook)
+        handle = y.grad_fn.register_hook(hook)
+        z.backward(retain_graph=True)
+        grads = (x.grad.clone(), w.grad.clone())
+        handle_pre.remove()
+        handle.remove()
+        x.grad = None
+        w.grad = None
+        z.backward()
+        return record, grads, x.grad, w.grad
+
+    compare(scenario)
+
+
+def test_post_accumulate_grad_hook():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        seen = []
+        x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.clone()))
+        (x * 3).sum().backward()
+        (x * x).sum().backward()
+        return seen, x.grad
+
+    compare(scenario)
+
+
+def test_retain_grad_and_non_leaf_grad():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        y = x + 2
+        y.retain_grad()
+        y.retain_grad()  # idempotent
+        z = y * y * 3
+        out = z.mean()
+        flags = (x.is_leaf, y.is_leaf, x.retains_grad, y.retains_grad, z.retains_grad)
+        out.backward(retain_graph=True)
+        first = (y.grad.clone(), z.grad, x.grad.clone())
+        out.backward()
+        return flags, first, y.grad, z.grad, x.grad
+
+    compare(scenario)
+
+
+def test_retain_graph():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        y = (x.exp() * x).sum()
+        y.backward(retain_graph=True)
+        g1 = x.grad.clone()
+        y.backward(retain_graph=True)
+        g2 = x.grad.clone()
+        y.backward()
+        return g1, g2, x.grad, catch(y.backward)
+
+    compare(scenario)
+
+
+def test_detach_and_data():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        y = x * 2
+        d = y.detach()
+        flags = (d.requires_grad, d.is_leaf, d.grad_fn, d._version == y._version)
+        data = x.data
+        data_flags = (data.requires_grad, data.is_leaf)
+        z = y * 3
+        z.detach_()
+        return flags, data_flags, d, z, z.is_leaf, z.requires_grad, z.grad_fn
+
+    compare(scenario)
+
+
+# --------------------------------------------------------------------------------------
+# autograd.grad, inputs=, create_graph
+# --------------------------------------------------------------------------------------
+def test_autograd_grad_options():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        w = f32(torch, [0.5, -1.0], requires_grad=True)
+        u = f32(torch, [5.0, 5.0], requires_grad=True)
+        y = x * w
+        z = (x * x).sum()
+        res = [torch.autograd.grad(y, x, grad_outputs=f32(torch, [1.0, 10.0]),
+                                   retain_graph=True)]
+        res.append(torch.autograd.grad([y, z], [x, w],
+                                       grad_outputs=[f32(torch, [1.0, 1.0]), None],
+                                       retain_graph=True))
+        res.append(torch.autograd.grad(z, [x, u], allow_unused=True, retain_graph=True))
+        res.append(torch.autograd.grad(z, [x, u], materialize_grads=True, retain_graph=True))
+        res.append(torch.autograd.grad(z, x, retain_graph=True)[0].requires_grad)
+        res.append((x.grad, w.grad, u.grad))  # autograd.grad leaves .grad alone
+        return res
+
+    compare(scenario)
+
+
+def test_backward_inputs():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        w = f32(torch, [3.0, 4.0], requires_grad=True)
+        y = x * w
+        out = (y * y).sum()
+        out.backward(inputs=[x], retain_graph=True)
+        only_x = (x.grad.clone(), w.grad)
+        out.backward(inputs=[y], retain_graph=True)  # a non-leaf input gets its .grad
+        non_leaf = (y.grad, x.grad.clone())
+        torch.autograd.backward(out, inputs=[w])
+        return only_x, non_leaf, x.grad, w.grad
+
+    compare(scenario)
+
+
+def test_create_graph_second_derivative():
+    """Seed 004: d2/dx2 of x**3 at 2 is 12 (and the first derivative is 12 too)."""
+    def scenario(torch):
+        x = torch.tensor(2.0, requires_grad=True)
+        y = x**3
+        first, = torch.autograd.grad(y, x, create_graph=True)
+        second, = torch.autograd.grad(first, x)
+        return first, second, x.grad
+
+    res = compare(scenario)
+    first, second = res[1][0], res[1][1]
+    assert float(first.values) == 12.0 and float(second.values) == 12.0
+
+
+def test_hessian_vector_product():
+    def scenario(torch):
+        a = f64(torch, [[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]])
+        x = f64(torch, [0.5, -1.0, 2.0], requires_grad=True)
+        v = f64(torch, [1.0, 0.0, -1.0])
+        f = (x.exp() * x).sum() + x @ a @ x + (x.sin() ** 2).sum()
+        g, = torch.autograd.grad(f, x, create_graph=True)
+        hvp, = torch.autograd.grad(g, x, grad_outputs=v, retain_graph=True)
+        hvp2, = torch.autograd.grad((g * v).sum(), x)
+        return f, g, hvp, hvp2
+
+    compare(scenario, rtol=1e-10, atol=1e-12)
+
+
+def test_backward_create_graph_makes_grad_differentiable():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        (x**3).sum().backward(create_graph=True)
+        g = x.grad
+        flags = (g.requires_grad, node_name(g.grad_fn))
+        gg, = torch.autograd.grad(g.sum(), x)
+        return flags, g, gg
+
+    compare(scenario)
+
+
+# --------------------------------------------------------------------------------------
+# grad modes
+# --------------------------------------------------------------------------------------
+def test_grad_mode_context_managers():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        res = [torch.is_grad_enabled()]
+        with torch.no_grad():
+            a = x * 2
+            res.append(torch.is_grad_enabled())
+            with torch.enable_grad():
+                b = x * 2
+                res.append(torch.is_grad_enabled())
+            c = x * 2
+        with torch.set_grad_enabled(False):
+            d = x * 2
+            with torch.set_grad_enabled(True):
+                e = x * 2
+        res.append(torch.is_grad_enabled())
+        return res, [(t.requires_grad, node_name(t.grad_fn)) for t in (a, b, c, d, e)]
+
+    compare(scenario)
+
+
+def test_grad_mode_decorators_and_function_form():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+
+        @torch.no_grad()
+        def f1(t):
+            return t * 2
+
+        @torch.no_grad
+        def f2(t):
+            return t * 2
+
+        @torch.set_grad_enabled(False)
+        def f3(t):
+            return t * 2
+
+        @torch.enable_grad()
+        def f4(t):
+            return t * 2
+
+        res = [f(x).requires_grad for f in (f1, f2, f3)]
+        with torch.no_grad():
+            res.append(f4(x).requires_grad)
+            res.append(torch.is_grad_enabled())
+        res.append(torch.is_grad_enabled())
+        torch.set_grad_enabled(False)  # the plain call switches the mode now
+        try:
+            res.append((torch.is_grad_enabled(), (x * 2).requires_grad))
+        finally:
+            torch.set_grad_enabled(True)
+        res.append(torch.is_grad_enabled())
+        return res
+
+    compare(scenario)
+
+
+def test_grad_mode_is_thread_local():
+    def scenario(torch):
+        seen = []
+
+        def worker():
+            x = f32(torch, [1.0], requires_grad=True)
+            seen.append((torch.is_grad_enabled(), (x * 2).requires_grad))
+            with torch.no_grad():
+                seen.append(torch.is_grad_enabled())
+                barrier.wait()  # main thread checks its mode while we hold no_grad
+                barrier.wait()
+
+        barrier = threading.Barrier(2)
+        with torch.no_grad():
+            t = threading.Thread(target=worker)
+            t.start()
+            barrier.wait()
+            main_under_no_grad = torch.is_grad_enabled()
+        main_after = torch.is_grad_enabled()
+        barrier.wait()
+        t.join()
+        return seen, main_under_no_grad, main_after
+
+    res = compare(scenario)
+    assert res[1][0][1][0] == ("tuple", [True, True])
+
+
+# --------------------------------------------------------------------------------------
+# the Node API
+# --------------------------------------------------------------------------------------
+def test_node_api():
+    def scenario(torch):
+        x = f32(torch, [1.0, 2.0], requires_grad=True)
+        w = f32(torch, [3.0, 4.0], requires_grad=True)
+        c = f32(torch, [5.0, 6.0])
+        b = x * w
+        node = b.grad_fn
+        acc = node.next_functions[0][0]
+        d = b + c
+        handle = node.register_hook(lambda gi, go: None)
+        pre = node.register_prehook(lambda go: None)
+        handle.remove()
+        pre.remove()
+        return [
+            node.name(), node_name(node), acc.name(), node_name(acc),
+            acc.variable is x, node.next_functions[1][0].variable is w,
+            [(node_name(fn), nr) for fn, nr in node.next_functions],
+            [(node_name(fn), nr) for fn, nr in d.grad_fn.next_functions],
+            node.metadata, x.grad_fn, x.is_leaf,
+            node._saved_self, node._saved_other,
+            node._saved_self is x, node._saved_other is w,
+            acc.next_functions,
+        ]
+
+    compare(scenario)
+
+
+def test_grad_fn_names_of_core_ops():
+    """The node class name each Core op records, against torch's."""
+    def scenario(torch):
+        x = f32(torch, np.arange(1, 7).reshape(2, 3) / 4, requires_grad=True)
+        y = f32(torch, np.arange(6, 0, -1).reshape(2, 3) / 4, requires_grad=True)
+        v = f32(torch, [0.5, 1.5, 2.5], requires_grad=True)
+        idx = torch.tensor(np.array([[0, 2], [1, 0]], dtype=np.int64))
+        mask = torch.tensor(np.array([[True, False, True], [False, True, False]]))
+        results = [
+            x + y, x + 1, x - y, x - 2, torch.sub(x, y, alpha=2), x * y, x * 2, x / y, x / 2,
+            -x, x ** 2, x ** y, 2 ** x, x.exp(), x.log(), x.sqrt(), x.abs(), x.sin(), x.cos(),
+            x.tanh(), x.sigmoid(), x.relu(), x.clamp(0.5, 1.0), torch.maximum(x, y),
+            torch.minimum(x, y), torch.where(mask, x, y), x.sum(), x.sum(1), x.sum((0, 1)),
+            x.mean(), x.mean(0, keepdim=True), x.max(), x.max(1)[0], x.min(), x.min(0)[0],
+            x.norm(), x.softmax(1), x.log_softmax(1), x @ y.t(), torch.mm(x, y.t()), x @ v,
+            v @ v, x.t(), x.transpose(0, 1), x.permute(1, 0), x.view(3, 2), x.reshape(6),
+            x.flatten(), x.unsqueeze(0).squeeze(0), x.unsqueeze(1), x.expand(2, 2, 3),
+            x.narrow(1, 0, 2), x.split(1, 1)[0], x.chunk(3, 1)[1], x[0], x[:, ::2], x[None],
+            x[..., 1], x[mask], x[torch.tensor(np.array([1, 0]))], torch.cat([x, y]),
+            torch.stack([x, y]), x.gather(1, idx), x.scatter_add(1, idx, y[:, :2]),
+            x.index_select(1, torch.tensor(np.array([2, 0]))), x.masked_fill(mask, 0.0),
+            x.clone(), x.t().contiguous(), x.to(torch.float64), x.double(), x.float(),
+            x > y, x.eq(y),
+        ]
+        return [(node_name(r.grad_fn), r) for r in results]
+
+    compare(scenario)
+
+
+# --------------------------------------------------------------------------------------
+# autotensor-only: deep graphs and memory
+# --------------------------------------------------------------------------------------
+_ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+_CHAIN = textwrap.dedent("""
+    import gc, sys, numpy as np
+    import {module} as torch
+    n = 100_000
+    x = torch.tensor(np.array([1.0, 2.0], dtype=np.float32), requires_grad=True)
+    y = x
+    for i in range(n):
+        y = y * 1.0 if i % 2 else y + 0.0
+    assert y.grad_fn is not None and str(y).startswith("tensor([1., 2.], grad_fn=")
+    g, = torch.autograd.grad(y.sum(), x, retain_graph=True)
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0] and g.tolist() == [1.0, 1.0], (x.grad, g)
+    del y, g  # tearing the 100,000-node graph down must not recurse either
+    gc.collect()
+    print("ok")
+""")
+
+
+@pytest.mark.parametrize("module", ["autotensor", "torch"])
+def test_100k_op_chain(module):
+    """Backward, autograd.grad and teardown of a 100,000-op chain: no RecursionError and
+    no crash (run in a subprocess, so a C stack overflow cannot take pytest down)."""
+    if module == "torch":
+        pytest.importorskip("torch")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(_ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    proc = subprocess.run([sys.executable, "-c", _CHAIN.format(module=module)],
+                          capture_output=True, text=True, timeout=600, cwd=str(_ROOT), env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (
+        f"exit status {proc.returncode}\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+
+
+def _mlp_step(torch, refs):
+    """Forward + backward of a small MLP; weak references to every tensor made."""
+    x = f32(torch, np.arange(12).reshape(4, 3) / 5)
+    target = f32(torch, np.arange(8).reshape(4, 2) / 8)
+    w1 = f32(torch, np.arange(15).reshape(3, 5) / 10 - 0.7, requires_grad=True)
+    b1 = f32(torch, np.linspace(-0.5, 0.5, 5), requires_grad=True)
+    w2 = f32(torch, np.arange(10).reshape(5, 2) / 9 - 0.5, requires_grad=True)
+    b2 = f32(torch, [0.1, -0.1], requires_grad=True)
+    h = (x @ w1 + b1).relu()
+    out = h @ w2 + b2
+    loss = ((out - target) ** 2).sum()
+    loss.backward()
+    saved_node = out.grad_fn  # a node outliving the forward's locals for a moment
+    for t in (x, target, w1, b1, w2, b2, h, out, loss, w1.grad, b1.grad, w2.grad, b2.grad):
+        refs.append(weakref.ref(t))
+    del saved_node
+    return float(loss.item())
+
+
+def _is_ours(obj, prefix) -> bool:
+    module = getattr(type(obj), "__module__", "") or ""
+    if module.startswith(prefix):
+        return True
+    if callable(obj) and (getattr(obj, "__module__", "") or "").startswith(prefix):
+        return True
+    code = getattr(obj, "f_code", None)
+    return code is not None and f"{os.sep}{prefix}{os.sep}" in code.co_filename
+
+
+@pytest.mark.parametrize("module_name", ["autotensor", "torch"])
+def test_no_reference_cycles(module_name):
+    """With the cycle collector off, a forward+backward leaves nothing for it: every
+    tensor dies by reference counting as soon as its last reference goes."""
+    if module_name == "torch":
+        pytest.importorskip("torch")
+    torch = importlib.import_module(module_name)
+    _mlp_step(torch, [])  # warm up: first-call caches are not garbage
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        refs: list = []
+        _mlp_step(torch, refs)
+        alive = [r() for r in refs if r() is not None]
+        alive_desc = [f"{type(t).__name__}{tuple(t.shape)}" for t in alive]
+        del alive
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        found = gc.collect()
+        garbage = list(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was_enabled:
+            gc.enable()
+    ours = [type(o).__name__ for o in garbage if _is_ours(o, module_name)]
+    del garbage
+    assert not alive_desc, f"tensors still alive before gc.collect(): {alive_desc}"
+    assert not ours, f"the cycle collector found {module_name} objects: {ours[:20]}"
+    assert found == 0, f"gc.collect() found {found} unreachable objects"
