@@ -63,10 +63,10 @@ def node_name(node) -> str | None:
     return None if node is None else type(node).__name__
 
 
-def tensor_summary(t) -> TensorSummary:
-    """``(dtype, shape, values, requires_grad, grad_fn name)`` of a tensor.
+def tensor_data(t) -> tuple[str, tuple, Any]:
+    """``(dtype_str, shape, values)`` of a tensor, e.g. ``("float32", (2,), array([1., 2.]))``.
 
-    Values come from ``t.detach().numpy()`` (a copy, so later in-place changes to ``t``
+    Values come from ``t.detach().numpy()`` (copied, so later in-place changes to ``t``
     do not change what was recorded), or ``t.detach().tolist()`` if that fails.
     """
     detached = t.detach()
@@ -74,13 +74,13 @@ def tensor_summary(t) -> TensorSummary:
         values = np.array(detached.numpy(), copy=True)
     except Exception:  # noqa: BLE001 -- e.g. a dtype NumPy does not have
         values = detached.tolist()
-    return TensorSummary(
-        dtype=dtype_name(t.dtype),
-        shape=tuple(int(s) for s in t.shape),
-        values=values,
-        requires_grad=bool(t.requires_grad),
-        grad_fn=node_name(t.grad_fn),
-    )
+    return dtype_name(t.dtype), tuple(int(s) for s in t.shape), values
+
+
+def tensor_summary(t) -> TensorSummary:
+    """``(dtype, shape, values, requires_grad, grad_fn name)`` of a tensor."""
+    dtype, shape, values = tensor_data(t)
+    return TensorSummary(dtype, shape, values, bool(t.requires_grad), node_name(t.grad_fn))
 
 
 def exception_info(exc: BaseException) -> Raised:
