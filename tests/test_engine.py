@@ -483,31 +483,111 @@ def test_node_api():
     compare(scenario)
 
 
-def test_grad_fn_names_of_core_ops():
-    """The node class name each Core op records, against torch's."""
+CORE_OPS = {
+    # name: op(torch, x, y, v, idx, mask); x, y: (2, 3) float32 leaves, v: (3,) leaf
+    "add": lambda t, x, y, v, i, m: x + y,
+    "add_scalar": lambda t, x, y, v, i, m: x + 1,
+    "add_broadcast": lambda t, x, y, v, i, m: x + v,
+    "sub": lambda t, x, y, v, i, m: x - y,
+    "rsub_scalar": lambda t, x, y, v, i, m: 2 - x,
+    "sub_alpha": lambda t, x, y, v, i, m: t.sub(x, y, alpha=2),
+    "mul": lambda t, x, y, v, i, m: x * y,
+    "mul_scalar": lambda t, x, y, v, i, m: x * 2,
+    "div": lambda t, x, y, v, i, m: x / y,
+    "div_scalar": lambda t, x, y, v, i, m: x / 2,
+    "rdiv_scalar": lambda t, x, y, v, i, m: 1 / x,
+    "neg": lambda t, x, y, v, i, m: -x,
+    "pow_scalar": lambda t, x, y, v, i, m: x ** 2,
+    "pow_tensor": lambda t, x, y, v, i, m: x ** y,
+    "rpow_scalar": lambda t, x, y, v, i, m: 2 ** x,
+    "exp": lambda t, x, y, v, i, m: x.exp(),
+    "log": lambda t, x, y, v, i, m: x.log(),
+    "sqrt": lambda t, x, y, v, i, m: x.sqrt(),
+    "abs": lambda t, x, y, v, i, m: (x - 1).abs(),
+    "sin": lambda t, x, y, v, i, m: x.sin(),
+    "cos": lambda t, x, y, v, i, m: x.cos(),
+    "tanh": lambda t, x, y, v, i, m: x.tanh(),
+    "sigmoid": lambda t, x, y, v, i, m: x.sigmoid(),
+    "relu": lambda t, x, y, v, i, m: (x - 0.8).relu(),
+    "clamp": lambda t, x, y, v, i, m: x.clamp(0.5, 1.0),
+    "maximum": lambda t, x, y, v, i, m: t.maximum(x, y),
+    "minimum": lambda t, x, y, v, i, m: t.minimum(x, y),
+    "where": lambda t, x, y, v, i, m: t.where(m, x, y),
+    "sum": lambda t, x, y, v, i, m: x.sum(),
+    "sum_dim": lambda t, x, y, v, i, m: x.sum(1),
+    "sum_dims_keepdim": lambda t, x, y, v, i, m: x.sum((0, 1), keepdim=True),
+    "mean": lambda t, x, y, v, i, m: x.mean(),
+    "mean_dim": lambda t, x, y, v, i, m: x.mean(0, keepdim=True),
+    "max": lambda t, x, y, v, i, m: x.max(),
+    "max_dim": lambda t, x, y, v, i, m: x.max(1),
+    "min": lambda t, x, y, v, i, m: x.min(),
+    "min_dim": lambda t, x, y, v, i, m: x.min(0),
+    "max_ties": lambda t, x, y, v, i, m: (x * 0 + 1).max(),
+    "norm": lambda t, x, y, v, i, m: x.norm(),
+    "softmax": lambda t, x, y, v, i, m: x.softmax(1),
+    "log_softmax": lambda t, x, y, v, i, m: x.log_softmax(1),
+    "matmul_2d": lambda t, x, y, v, i, m: x @ y.t(),
+    "mm": lambda t, x, y, v, i, m: t.mm(x, y.t()),
+    "matmul_mv": lambda t, x, y, v, i, m: x @ v,
+    "matmul_dot": lambda t, x, y, v, i, m: v @ v,
+    "matmul_batched": lambda t, x, y, v, i, m: x.unsqueeze(0).expand(4, 2, 3) @ y.t(),
+    "t": lambda t, x, y, v, i, m: x.t(),
+    "transpose": lambda t, x, y, v, i, m: x.transpose(0, 1),
+    "permute": lambda t, x, y, v, i, m: x.permute(1, 0),
+    "view": lambda t, x, y, v, i, m: x.view(3, 2),
+    "reshape": lambda t, x, y, v, i, m: x.reshape(6),
+    "reshape_copy": lambda t, x, y, v, i, m: x.t().reshape(6),
+    "flatten": lambda t, x, y, v, i, m: x.flatten(),
+    "squeeze": lambda t, x, y, v, i, m: x.unsqueeze(0).squeeze(0),
+    "unsqueeze": lambda t, x, y, v, i, m: x.unsqueeze(1),
+    "expand": lambda t, x, y, v, i, m: x.expand(2, 2, 3),
+    "narrow": lambda t, x, y, v, i, m: x.narrow(1, 0, 2),
+    "split": lambda t, x, y, v, i, m: x.split(1, 1)[0],
+    "chunk": lambda t, x, y, v, i, m: x.chunk(3, 1)[1],
+    "index_int": lambda t, x, y, v, i, m: x[0],
+    "index_slice_step": lambda t, x, y, v, i, m: x[:, ::2],
+    "index_none": lambda t, x, y, v, i, m: x[None],
+    "index_ellipsis": lambda t, x, y, v, i, m: x[..., 1],
+    "index_mask": lambda t, x, y, v, i, m: x[m],
+    "index_tensor": lambda t, x, y, v, i, m: x[t.tensor(np.array([1, 0, 1]))],
+    "cat": lambda t, x, y, v, i, m: t.cat([x, y]),
+    "stack": lambda t, x, y, v, i, m: t.stack([x, y]),
+    "gather": lambda t, x, y, v, i, m: x.gather(1, i),
+    "scatter_add": lambda t, x, y, v, i, m: x.scatter_add(1, i, y[:, :2]),
+    "index_select": lambda t, x, y, v, i, m: x.index_select(1, t.tensor(np.array([2, 0]))),
+    "masked_fill": lambda t, x, y, v, i, m: x.masked_fill(m, 0.0),
+    "clone": lambda t, x, y, v, i, m: x.clone(),
+    "contiguous": lambda t, x, y, v, i, m: x.t().contiguous(),
+    "to_float64": lambda t, x, y, v, i, m: x.to(t.float64),
+    "double": lambda t, x, y, v, i, m: x.double(),
+    "float": lambda t, x, y, v, i, m: x.float(),
+    "linear": lambda t, x, y, v, i, m: t.nn.functional.linear(x, y, v[:2]),
+    "mse_loss": lambda t, x, y, v, i, m: t.nn.functional.mse_loss(x, y),
+    "gt": lambda t, x, y, v, i, m: x > y,
+    "eq": lambda t, x, y, v, i, m: x.eq(y),
+}
+
+
+@pytest.mark.parametrize("op", list(CORE_OPS))
+def test_core_op_node_names_and_gradients(op):
+    """The node each Core op records (name and next_functions), its value, and the
+    gradients it sends to its inputs: against torch's, on the same inputs."""
     def scenario(torch):
         x = f32(torch, np.arange(1, 7).reshape(2, 3) / 4, requires_grad=True)
         y = f32(torch, np.arange(6, 0, -1).reshape(2, 3) / 4, requires_grad=True)
         v = f32(torch, [0.5, 1.5, 2.5], requires_grad=True)
         idx = torch.tensor(np.array([[0, 2], [1, 0]], dtype=np.int64))
         mask = torch.tensor(np.array([[True, False, True], [False, True, False]]))
-        results = [
-            x + y, x + 1, x - y, x - 2, torch.sub(x, y, alpha=2), x * y, x * 2, x / y, x / 2,
-            -x, x ** 2, x ** y, 2 ** x, x.exp(), x.log(), x.sqrt(), x.abs(), x.sin(), x.cos(),
-            x.tanh(), x.sigmoid(), x.relu(), x.clamp(0.5, 1.0), torch.maximum(x, y),
-            torch.minimum(x, y), torch.where(mask, x, y), x.sum(), x.sum(1), x.sum((0, 1)),
-            x.mean(), x.mean(0, keepdim=True), x.max(), x.max(1)[0], x.min(), x.min(0)[0],
-            x.norm(), x.softmax(1), x.log_softmax(1), x @ y.t(), torch.mm(x, y.t()), x @ v,
-            v @ v, x.t(), x.transpose(0, 1), x.permute(1, 0), x.view(3, 2), x.reshape(6),
-            x.flatten(), x.unsqueeze(0).squeeze(0), x.unsqueeze(1), x.expand(2, 2, 3),
-            x.narrow(1, 0, 2), x.split(1, 1)[0], x.chunk(3, 1)[1], x[0], x[:, ::2], x[None],
-            x[..., 1], x[mask], x[torch.tensor(np.array([1, 0]))], torch.cat([x, y]),
-            torch.stack([x, y]), x.gather(1, idx), x.scatter_add(1, idx, y[:, :2]),
-            x.index_select(1, torch.tensor(np.array([2, 0]))), x.masked_fill(mask, 0.0),
-            x.clone(), x.t().contiguous(), x.to(torch.float64), x.double(), x.float(),
-            x > y, x.eq(y),
-        ]
-        return [(node_name(r.grad_fn), r) for r in results]
+        out = CORE_OPS[op](torch, x, y, v, idx, mask)
+        first = out[0] if isinstance(out, tuple) else out
+        structure = [(node_name(n), [(node_name(fn), nr) for fn, nr in n.next_functions])
+                     for n in walk_nodes(first.grad_fn)] if first.grad_fn else None
+        grads = None
+        if first.requires_grad:
+            weights = f32(torch, np.linspace(0.5, 1.5, first.numel()).reshape(first.shape))
+            grads = torch.autograd.grad((first * weights.to(first.dtype)).sum(), [x, y, v],
+                                        allow_unused=True)
+        return out, structure, grads
 
     compare(scenario)
 
