@@ -81,7 +81,7 @@ float64 = double = dtype("float64", "float64", "f64", _CAT_FLOAT, True)
 complex64 = cfloat = dtype("complex64", "complex64", "c64", _CAT_COMPLEX, True)
 complex128 = cdouble = dtype("complex128", "complex128", "c128", _CAT_COMPLEX, True)
 int8 = dtype("int8", "int8", "i8", _CAT_INT, True)
-int16 = dtype("int16", "int16", "i16", _CAT_INT, True)
+int16 = short = dtype("int16", "int16", "i16", _CAT_INT, True)
 int32 = int = dtype("int32", "int32", "i32", _CAT_INT, True)
 int64 = long = dtype("int64", "int64", "i64", _CAT_INT, True)
 uint8 = dtype("uint8", "uint8", "u8", _CAT_INT, False)
@@ -400,3 +400,27 @@ class finfo:
 
     def __hash__(self):
         return hash(("finfo", self.dtype))
+
+
+# ---- names used in PyTorch's messages ----------------------------------------------------
+# ScalarType names ("Float"), C++ type names ("float") and legacy tensor types
+# ("torch.FloatTensor"), as they appear in PyTorch's errors and Tensor.type().
+_SCALAR_NAMES = {float16: "Half", float32: "Float", float64: "Double", complex64: "ComplexFloat",
+                 complex128: "ComplexDouble", int8: "Char", int16: "Short", int32: "Int",
+                 int64: "Long", uint8: "Byte", bool: "Bool"}
+_CPP_NAMES = {float16: "c10::Half", float32: "float", float64: "double",
+              complex64: "c10::complex<float>", complex128: "c10::complex<double>",
+              int8: "signed char", int16: "short", int32: "int", int64: "long int",
+              uint8: "unsigned char", bool: "bool"}
+
+
+def scalar_name(d):
+    return _SCALAR_NAMES[d]
+
+
+def cpp_name(d):
+    return _CPP_NAMES[d]
+
+
+def legacy_type_name(d):
+    return f"torch.{_SCALAR_NAMES[d]}Tensor"

@@ -1,0 +1,69 @@
+"""autotensor: PyTorch's tensors and automatic differentiation, in Python on NumPy.
+
+Write ``import autotensor as torch`` and use it as PyTorch: the same values, gradients,
+graph (``grad_fn``, ``next_functions``), view and in-place semantics, and errors.
+"""
+from . import _dtypes
+from ._dtypes import (bool, cdouble, cfloat, complex64, complex128, double, dtype, finfo, float,
+                      float16, float32, float64, get_default_dtype, half, iinfo, int, int8,
+                      int16, int32, int64, long, promote_types, set_default_dtype, short,
+                      uint8)
+from ._tensor import Size, Tensor, device, is_tensor
+from ._printing import set_printoptions, get_printoptions
+from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, default_generator,
+                        empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
+                        initial_seed, linspace, logspace, manual_seed, multinomial, normal,
+                        ones, ones_like, rand, rand_like, randint, randint_like, randn,
+                        randn_like, randperm, seed, set_rng_state, tensor, zeros, zeros_like)
+from ._ops.functions import (
+    abs, absolute, add, addmm, adjoint, all, allclose, amax, amin, any, argmax, argmin,
+    argsort, as_strided, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to,
+    cat, ceil, chunk, clamp, clamp_max, clamp_min, clip, clone, concat, concatenate, cos,
+    cumsum, diagonal, div, divide, dot, eq, equal, exp, flatten, flip, floor,
+    floor_divide, fmod, gather, ge, greater, greater_equal, gt, hstack, index_add, index_put,
+    index_select, isclose, isfinite, isinf, isnan, le, less, less_equal, log,
+    log_softmax, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
+    masked_fill, masked_select, matmul, max, maximum, mean, min, minimum, mm, moveaxis,
+    movedim, mul, multiply, mv, narrow, ne, neg, negative, nonzero, norm, not_equal, outer,
+    permute, pow, prod, reciprocal, relu, remainder, reshape, round, rsqrt, rsub, scatter,
+    scatter_add, select, sigmoid, sign, sin, softmax, sort, split, sqrt, square, squeeze,
+    stack, sub, subtract, sum, swapaxes, swapdims, t, tanh, topk, transpose, tril, triu,
+    true_divide, unbind, unflatten, unsqueeze, vstack, where)
+from . import _methods
+from . import autograd
+from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled
+from .autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
+
+_methods.attach()
+
+from . import nn  # noqa: E402  (nn builds on the tensor methods attached above)
+from . import optim  # noqa: E402
+
+__version__ = "0.1.0"
+
+
+def result_type(tensor1, tensor2):
+    return _dtypes.result_type(tensor1, tensor2)
+
+
+def numel(input):
+    return input.numel()
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def is_complex(input):
+    return input.is_complex()
+
+
+def is_grad_enabled_():
+    return is_grad_enabled()
+
+
+def typename(obj):
+    return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
+
+
+__all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,316 @@
+"""Creating tensors: from data, filled, ranges, random (our own reproducible streams)."""
+import builtins
+import warnings
+
+from . import _dtypes, _random
+from ._backend import np
+from ._tensor import Tensor, _make
+
+_py_bool, _py_int, _py_float, _py_complex = builtins.bool, builtins.int, builtins.float, \
+    builtins.complex
+
+
+def _finish(arr, dtype, requires_grad):
+    if dtype is not None and arr.dtype != dtype.np:
+        arr = arr.astype(dtype.np)
+    t = _make(arr)
+    if requires_grad:
+        if arr.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        t._requires_grad = True
+    return t
+
+
+def _infer_array(data):
+    """NumPy array for Python data, with PyTorch's default dtypes."""
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, np.ndarray):
+        return data
+    if isinstance(data, (list, tuple)):
+        flat = _flatten_scalars(data)
+        if flat and any(isinstance(x, Tensor) for x in flat):
+            data = _tensors_to_lists(data)
+            flat = _flatten_scalars(data)
+        arr = np.array(data)
+        if arr.dtype == object:
+            raise ValueError("expected sequence of length consistent at each dimension")
+        kinds = {type(x) for x in flat}
+        if arr.size == 0:
+            return arr.astype(_dtypes.default_float.np)
+        if any(issubclass(k, (_py_complex, np.complexfloating)) for k in kinds):
+            return arr.astype(_dtypes.default_complex.np)
+        if any(issubclass(k, (_py_float, np.floating)) for k in kinds):
+            if all(issubclass(k, (np.floating, np.integer, np.bool_)) for k in kinds):
+                return arr
+            return arr.astype(_dtypes.default_float.np)
+        if all(issubclass(k, (_py_bool, np.bool_)) for k in kinds):
+            return arr.astype(np.bool_)
+        return arr.astype(np.int64) if all(
+            issubclass(k, (_py_int, _py_bool)) for k in kinds) else arr
+    if isinstance(data, _py_bool) or isinstance(data, np.bool_):
+        return np.array(data, dtype=np.bool_)
+    if isinstance(data, _py_int):
+        return np.array(data, dtype=np.int64)
+    if isinstance(data, _py_float):
+        return np.array(data, dtype=_dtypes.default_float.np)
+    if isinstance(data, _py_complex):
+        return np.array(data, dtype=_dtypes.default_complex.np)
+    if isinstance(data, np.generic):
+        return np.array(data)
+    if hasattr(data, "__array__"):
+        return np.asarray(data)
+    raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+
+
+def _flatten_scalars(data):
+    out = []
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        else:
+            out.append(x)
+    return out
+
+
+def _tensors_to_lists(data):
+    if isinstance(data, Tensor):
+        return data._data.tolist() if data._data.ndim else data._data.item()
+    if isinstance(data, (list, tuple)):
+        return [_tensors_to_lists(x) for x in data]
+    return data
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor holding a copy of ``data`` (nested lists, numbers, arrays, tensors)."""
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.detach().clone() or "
+            "sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    arr = np.array(_infer_array(data), copy=True)
+    return _finish(arr, dtype, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype is dtype else data.to(dtype)
+    arr = _infer_array(data)
+    return _finish(arr, dtype, False)
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    t = as_tensor(obj, dtype)
+    if copy:
+        t = _make(t._data.copy())
+    if requires_grad:
+        t.requires_grad_()
+    return t
+
+
+def from_numpy(ndarray):
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    _dtypes.from_numpy(ndarray.dtype)
+    return _make(ndarray)
+
+
+def _size(size):
+    if len(size) == 1 and isinstance(size[0], (list, tuple)):
+        size = size[0]
+    out = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if not isinstance(s, (_py_int, np.integer)):
+            raise TypeError(f"empty(): argument 'size' must be tuple of ints, but found "
+                            f"element of type {type(s).__name__}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"[{', '.join(str(x) for x in size)}]")
+        out.append(_py_int(s))
+    return tuple(out)
+
+
+def _float_dtype(dtype):
+    return (dtype or _dtypes.default_float).np
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    return _finish(np.zeros(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    return _finish(np.ones(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None, out=None,
+          layout=None, pin_memory=False):
+    return _finish(np.zeros(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
+    if dtype is None:
+        dtype = _dtypes.from_numpy(_infer_array(fill_value if not isinstance(
+            fill_value, Tensor) else fill_value.item()).dtype)
+    return _finish(np.full(_size((size,)), fill_value, dtype=dtype.np), None, requires_grad)
+
+
+def _like(t, dtype):
+    return (dtype or t.dtype).np
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _finish(np.zeros(input._data.shape, _like(input, dtype)), None, requires_grad)
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _finish(np.ones(input._data.shape, _like(input, dtype)), None, requires_grad)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _finish(np.zeros(input._data.shape, _like(input, dtype)), None, requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False,
+              memory_format=None):
+    return _finish(np.full(input._data.shape, fill_value, _like(input, dtype)), None,
+                   requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None):
+    if end is None:
+        start, end = 0, start
+    vals = [x.item() if isinstance(x, Tensor) else x for x in (start, end, step)]
+    start, end, step = vals
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) / step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        is_int = all(isinstance(x, (_py_int, np.integer)) for x in vals)
+        dtype = _dtypes.int64 if is_int else _dtypes.default_float
+    n = _py_int(np.ceil((end - start) / step))
+    arr = (start + np.arange(n, dtype=np.float64) * step) if dtype.is_floating_point or \
+        not all(isinstance(x, (_py_int, np.integer)) for x in vals) else \
+        np.arange(start, end, step, dtype=np.int64)
+    return _finish(np.asarray(arr).astype(dtype.np), None, requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    dtype = dtype or _dtypes.default_float
+    # PyTorch computes the two halves from each end (symmetric rounding)
+    steps = _py_int(steps)
+    if steps == 1:
+        arr = np.array([start], dtype=np.float64)
+    else:
+        step = (end - start) / (steps - 1)
+        i = np.arange(steps, dtype=np.float64)
+        half = steps // 2
+        arr = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
+    return _finish(arr.astype(dtype.np), None, requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, requires_grad=False):
+    lin = linspace(start, end, steps, dtype=_dtypes.float64)._data
+    return _finish((base ** lin).astype((dtype or _dtypes.default_float).np), None,
+                   requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    return _finish(np.eye(n, m, dtype=_float_dtype(dtype)), None, requires_grad)
+
+
+# ---- random -------------------------------------------------------------------------------
+Generator = _random.Generator
+default_generator = _random.default_generator
+manual_seed = _random.manual_seed
+seed = _random.seed
+initial_seed = _random.initial_seed
+
+
+def get_rng_state():
+    return _make(np.frombuffer(bytes(_random.get_rng_state()), dtype=np.uint8).copy())
+
+
+def set_rng_state(new_state):
+    data = new_state._data if isinstance(new_state, Tensor) else new_state
+    _random.set_rng_state(np.asarray(data, dtype=np.uint8))
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    arr = _random.rand(_size(size), _float_dtype(dtype), generator)
+    return _finish(arr, None, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    arr = _random.randn(_size(size), _float_dtype(dtype), generator)
+    return _finish(arr, None, requires_grad)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing required argument 'size'")
+    arr = _random.randint(low, high, _size((size,)), (dtype or _dtypes.int64).np, generator)
+    return _finish(arr, None, requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    arr = _random.randperm(n, (dtype or _dtypes.int64).np, generator)
+    return _finish(arr, None, requires_grad)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None,
+           requires_grad=False):
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        m = mean._data if isinstance(mean, Tensor) else np.asarray(mean)
+        s = std._data if isinstance(std, Tensor) else np.asarray(std)
+        shape = np.broadcast_shapes(m.shape, s.shape)
+        like = mean if isinstance(mean, Tensor) else std
+        z = _random.randn(shape, like._data.dtype, generator)
+        return _finish((z * s + m).astype(like._data.dtype), None, requires_grad)
+    arr = _random.normal(mean, std, _size((size,)), _float_dtype(dtype), generator)
+    return _finish(arr, None, requires_grad)
+
+
+def rand_like(input, *, dtype=None, generator=None, requires_grad=False, device=None):
+    return rand(input._data.shape, dtype=dtype or input.dtype, generator=generator,
+                requires_grad=requires_grad)
+
+
+def randn_like(input, *, dtype=None, generator=None, requires_grad=False, device=None):
+    return randn(input._data.shape, dtype=dtype or input.dtype, generator=generator,
+                 requires_grad=requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, generator=None):
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input._data.shape, dtype=dtype or input.dtype,
+                   generator=generator)
+
+
+def bernoulli(input, p=None, *, generator=None):
+    probs = input._data if p is None else np.full(input._data.shape, p)
+    return _make(_random.bernoulli(probs, input._data.shape, input._data.dtype, generator))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    return _make(_random.multinomial(input._data, num_samples, replacement, generator))
+
+
+def legacy_tensor_data(args, kwargs):
+    """``torch.Tensor(data)`` / ``torch.Tensor(2, 3)``: always the default float dtype."""
+    dt = _dtypes.default_float.np
+    if len(args) == 1 and not isinstance(args[0], (_py_int, np.integer)):
+        data = args[0]
+        arr = data._data if isinstance(data, Tensor) else np.array(_infer_array(data))
+        return arr.astype(dt)
+    return np.zeros(_size(args), dtype=dt)

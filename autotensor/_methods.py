@@ -1,0 +1,153 @@
+"""Tensor methods and operators, attached straight from the public functions (so that
+``a * b`` is one Python call into ``functions.mul``)."""
+from . import _creation
+from ._backend import np
+from ._ops import functions as fn
+from ._tensor import Tensor, _make
+
+
+def _rev(f):
+    def r(self, other):
+        return f(other, self)
+    return r
+
+
+def _scalar_first(f):
+    """``2 - x``, ``2 / x``, ``2 ** x``: PyTorch records rsub / reciprocal-mul / pow."""
+    return f
+
+
+def _sub_r(self, other):
+    return fn.rsub(self, other)
+
+
+def _div_r(self, other):
+    if isinstance(other, Tensor):
+        return fn.div(other, self)
+    return fn.rdiv(self, other)
+
+
+def _pow_r(self, other):
+    return fn.pow(other, self)
+
+
+def _matmul_r(self, other):
+    return fn.matmul(fn._tensor_arg(other), self)
+
+
+def _iop(f):
+    def i(self, other):
+        return f(self, other)
+    return i
+
+
+def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    return _creation.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    return _creation.zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    return _creation.ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return _creation.full(size, fill_value, dtype=dtype or self.dtype,
+                          requires_grad=requires_grad)
+
+
+def _new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    return _creation.empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _cast_method(dtype_name):
+    def cast(self, memory_format=None):
+        from . import _dtypes
+        return fn._to_dtype(self, getattr(_dtypes, dtype_name))
+    cast.__name__ = dtype_name
+    return cast
+
+
+def _setitem(self, key, value):
+    fn.setitem(self, key, value)
+
+
+def _normal_(self, mean=0.0, std=1.0, *, generator=None):
+    from . import _random
+    arr = _random.normal(mean, std, self._data.shape, self._data.dtype, generator)
+    with_grad_check_write(self, arr)
+    return self
+
+
+def _uniform_(self, a=0.0, b=1.0, *, generator=None):
+    from . import _random
+    arr = _random.uniform(a, b, self._data.shape, self._data.dtype, generator)
+    with_grad_check_write(self, arr)
+    return self
+
+
+def with_grad_check_write(self, arr):
+    from .autograd import inplace
+    from ._ops import derivatives as D
+    inplace.record_inplace(D.FILL, self, (self,), (0,), arr)
+
+
+METHODS = {
+    # arithmetic operators
+    "__add__": fn.add, "__radd__": fn.add, "__sub__": fn.sub, "__rsub__": _sub_r,
+    "__mul__": fn.mul, "__rmul__": fn.mul, "__truediv__": fn.div, "__rtruediv__": _div_r,
+    "__floordiv__": fn.floor_divide, "__rfloordiv__": _rev(fn.floor_divide),
+    "__mod__": fn.remainder, "__pow__": fn.pow, "__rpow__": _pow_r,
+    "__matmul__": fn.matmul, "__rmatmul__": _matmul_r, "__neg__": fn.neg,
+    "__pos__": lambda self: self, "__abs__": fn.abs,
+    "__iadd__": fn.add_, "__isub__": fn.sub_, "__imul__": fn.mul_, "__itruediv__": fn.div_,
+    "__ipow__": fn.pow_,
+    "__eq__": fn.eq, "__ne__": fn.ne, "__lt__": fn.lt, "__le__": fn.le, "__gt__": fn.gt,
+    "__ge__": fn.ge, "__and__": fn.bitwise_and, "__or__": fn.bitwise_or,
+    "__xor__": fn.bitwise_xor, "__rand__": fn.bitwise_and, "__ror__": fn.bitwise_or,
+    "__rxor__": fn.bitwise_xor, "__invert__": fn.bitwise_not,
+    "__getitem__": fn.getitem, "__setitem__": _setitem,
+    # methods with the same name as the function
+    **{name: getattr(fn, name) for name in (
+        "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
+        "floor_divide", "remainder", "fmod", "neg", "negative", "pow", "square", "exp", "log",
+        "sqrt", "rsqrt", "abs", "absolute", "sin", "cos", "tanh", "sigmoid", "relu",
+        "reciprocal", "sign", "floor", "ceil", "round", "clamp", "clip", "clamp_min",
+        "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "less",
+        "less_equal", "greater", "greater_equal", "not_equal", "logical_and", "logical_or",
+        "logical_xor", "logical_not", "bitwise_not", "equal", "allclose", "isclose", "isnan",
+        "isinf", "isfinite", "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin",
+        "prod", "all", "any", "norm", "softmax", "log_softmax", "logsumexp", "cumsum", "mm",
+        "bmm", "dot", "mv", "matmul", "addmm", "outer", "clone", "to", "type_as",
+        "contiguous", "view", "view_as", "reshape", "reshape_as", "flatten", "unflatten", "t",
+        "transpose", "swapaxes", "swapdims", "adjoint", "permute", "movedim", "moveaxis",
+        "expand", "expand_as", "broadcast_to", "squeeze", "unsqueeze", "narrow", "select",
+        "split", "chunk", "unbind", "diagonal", "unfold", "as_strided", "gather",
+        "scatter_add", "scatter", "index_select", "index_add", "masked_fill",
+        "masked_select", "nonzero", "flip", "tril", "triu", "sort", "argsort", "topk",
+        "index_put", "index_put_", "where",
+        "add_", "sub_", "mul_", "div_", "pow_", "neg_", "abs_", "exp_", "log_", "sqrt_",
+        "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_", "clamp_", "clip_",
+        "zero_", "fill_", "copy_", "masked_fill_", "index_add_", "scatter_",
+        "scatter_add_")},
+    "T": property(fn._T), "mT": property(fn._mT), "H": property(fn._T),
+    "float": _cast_method("float32"), "double": _cast_method("float64"),
+    "half": _cast_method("float16"), "long": _cast_method("int64"),
+    "int": _cast_method("int32"), "short": _cast_method("int16"),
+    "char": _cast_method("int8"), "byte": _cast_method("uint8"),
+    "bool": _cast_method("bool"),
+    "new_tensor": _new_tensor, "new_zeros": _new_zeros, "new_ones": _new_ones,
+    "new_full": _new_full, "new_empty": _new_empty,
+    "normal_": _normal_, "uniform_": _uniform_,
+    "subtract_": fn.sub_, "multiply_": fn.mul_, "divide_": fn.div_,
+}
+
+
+def attach():
+    for name, f in METHODS.items():
+        setattr(Tensor, name, f)
+
+
+_ = np, _make

@@ -1,0 +1,216 @@
+"""One call path for every op: grad-mode check, kernel, node, wrap.
+
+An op's public function (functions.py) parses its arguments, computes the kernel's result
+on arrays, and hands it to ``record`` together with the op-table entry, the tensor inputs
+and the non-tensor parameters. ``record`` decides whether a node is needed (grad mode on
+and some input requires grad), builds it (edges, saved values, version snapshots), and
+wraps the result arrays in Tensors. In-place and view ops go through ``record_inplace``
+and ``record_view``.
+"""
+from .. import _errors
+from .._backend import np
+from .._tensor import Tensor, _make
+from ..autograd import grad_mode
+from ..autograd.graph import NO_EDGE, OpNode, _sequence, make_node_class
+
+ndarray = np.ndarray
+_state = grad_mode.state
+_new = object.__new__
+
+
+class OpDef:
+    """One entry of the op table: everything about an op, declared once.
+
+    ``formulas[i]`` is ``(fn, arg_indices)`` for differentiable input ``i`` (None for an
+    input with no derivative, e.g. an index); ``fn(F, grad, *saved_values)`` returns the
+    gradient for that input (Note [One formula, two interpretations] in raw.py).
+    ``backward_all`` instead returns the gradients of all inputs at once (variadic ops).
+    ``jvp`` is the forward-mode rule (filled in by the forward-AD work).
+    """
+
+    __slots__ = ("name", "node_name", "kernel", "inputs", "params", "outputs", "formulas",
+                 "backward_all", "saved_names", "saved_kinds", "saved_src", "jvp",
+                 "node_cls", "plans", "uses_sizes", "n_out", "diff_outputs", "variadic",
+                 "__dict__")
+
+    def __repr__(self):
+        return f"<op {self.name} -> {self.node_name}>"
+
+
+def _arg_names(fn):
+    code = fn.__code__
+    return code.co_varnames[2:code.co_argcount]
+
+
+def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result",),
+          grads=None, backward_all=None, jvp=None, diff_outputs=None, variadic=False):
+    op = OpDef()
+    op.name, op.node_name, op.kernel = name, node, kernel
+    op.inputs, op.params = tuple(inputs), tuple(params)
+    # outputs=None: a variable number of outputs (split, unbind); formulas get ``grads``.
+    op.outputs = tuple(outputs) if outputs is not None else ()
+    op.n_out = len(outputs) if outputs is not None else -1
+    op.diff_outputs = diff_outputs
+    op.variadic = variadic
+    op.jvp = jvp
+    op.backward_all = backward_all
+    fns = [backward_all] if backward_all else [(grads or {}).get(n) for n in op.inputs]
+    names = []
+    for fn in fns:
+        if fn is not None:
+            for a in _arg_names(fn):
+                if a not in names:
+                    names.append(a)
+    op.saved_names = tuple(names)
+    n_in, n_par, n_out = len(op.inputs), len(op.params), op.n_out
+    kinds, src = [], []
+    for a in names:
+        if a in op.inputs:
+            kinds.append("input")
+            src.append(op.inputs.index(a))
+        elif a in op.params:
+            kinds.append("param")
+            src.append(n_in + op.params.index(a))
+        elif a in op.outputs:
+            kinds.append("output")
+            src.append(n_in + n_par + op.outputs.index(a))
+        elif a.endswith("_sizes") and a[:-6] in op.inputs:
+            kinds.append("sizes")
+            src.append(n_in + n_par + n_out + op.inputs.index(a[:-6]))
+        else:
+            raise ValueError(f"{name}: formula argument {a!r} is not an input, param or output")
+    op.saved_kinds, op.saved_src = tuple(kinds), tuple(src)
+    op.uses_sizes = "sizes" in kinds
+    op.formulas = tuple(
+        None if fn is None else (fn, tuple(names.index(a) for a in _arg_names(fn)))
+        for fn in ([] if backward_all else fns))
+    op.plans = {}
+    op.node_cls = make_node_class(op)
+    return op
+
+
+def _plan(op, mask):
+    """Which saved slots this requires-grad pattern needs: ``(src or -1 per slot)``."""
+    if op.backward_all is not None:
+        needed = set(range(len(op.saved_names)))
+    else:
+        needed = set()
+        for i, f in enumerate(op.formulas):
+            if f is not None and mask >> i & 1:
+                needed.update(f[1])
+    plan = tuple(s if i in needed else -1 for i, s in enumerate(op.saved_src))
+    op.plans[mask] = plan
+    return plan
+
+
+def edge_of(t):
+    """The graph edge a tensor's gradient flows into: its grad_fn, or its AccumulateGrad."""
+    fn = t._grad_fn
+    if fn is None:
+        return (t._grad_accumulator(), 0) if t._requires_grad else NO_EDGE
+    if t._view is not None:
+        fn = t.grad_fn  # Note [Lazy view rebase]
+    return (fn, t._output_nr)
+
+
+def requires_grad_mask(inputs):
+    mask = 0
+    bit = 1
+    for x in inputs:
+        if x.__class__ is Tensor:
+            if x._requires_grad:
+                mask |= bit
+        elif isinstance(x, Tensor) and x._requires_grad:
+            mask |= bit
+        bit <<= 1
+    return mask
+
+
+def make_node(op, inputs, params, outs, mask):
+    """Build the backward node of one op call (outs: tuple of result arrays)."""
+    node = _new(op.node_cls)
+    node._next = tuple([edge_of(x) if mask >> i & 1 else NO_EDGE
+                        for i, x in enumerate(inputs)])
+    node._seq = next(_sequence)
+    node._hooks = None
+    node._reduce = None
+    node._n_out = len(outs)
+    node._out_version = None
+    plan = op.plans.get(mask) or _plan(op, mask)
+    if plan:
+        vals = (*inputs, *params, *outs)
+        if op.uses_sizes:
+            vals += tuple(x.shape if isinstance(x, Tensor) else None for x in inputs)
+        saved = tuple([vals[s] if s >= 0 else None for s in plan])
+        node._saved = saved
+        node._versions = tuple([v._version[0] if isinstance(v, Tensor) else None
+                                for v in saved])
+    else:
+        node._saved = ()
+        node._versions = None
+    return node
+
+
+def _wrap_result(out, node, nr):
+    t = _make(out)
+    if node is not None:
+        t._grad_fn = node
+        t._requires_grad = True
+        t._output_nr = nr
+    return t
+
+
+def record(op, inputs, params, out):
+    """Wrap ``out`` (array, or tuple of arrays for multi-output ops) and record a node."""
+    multi = op.n_out != 1
+    outs = out if multi else (out,)
+    outs = tuple([o if o.__class__ is ndarray else np.asarray(o) for o in outs])
+    node = None
+    if _state.enabled:
+        mask = requires_grad_mask(inputs)
+        if mask:
+            node = make_node(op, inputs, params, outs, mask)
+    if node is None:
+        results = tuple([_make(o) for o in outs])
+    else:
+        diff = op.diff_outputs
+        results = tuple([_wrap_result(o, node if diff is None or i in diff else None, i)
+                         for i, o in enumerate(outs)])
+        if "output" in op.saved_kinds:
+            node._out_version = tuple(r._version for r in results)
+            node._versions = _with_output_versions(node, op, results)
+    return results if multi else results[0]
+
+
+def _with_output_versions(node, op, results):
+    versions = list(node._versions or (None,) * len(op.saved_names))
+    for i, kind in enumerate(op.saved_kinds):
+        if kind == "output" and node._saved[i] is not None:
+            k = op.outputs.index(op.saved_names[i])
+            versions[i] = results[k]._version[0]
+    return tuple(versions)
+
+
+def set_input_metadata(node, inputs, out_shape, out_dtype):
+    """Remember input shapes/dtypes when the forward broadcast or promoted, so the engine
+    can sum gradients back to shape and cast them back (Note [Un-broadcast in the engine])."""
+    reduce = None
+    for i, x in enumerate(inputs):
+        if isinstance(x, Tensor) and x._requires_grad:
+            d = x._data
+            if d.shape != out_shape or d.dtype != out_dtype:
+                if reduce is None:
+                    reduce = [None] * len(inputs)
+                reduce[i] = (d.shape, d.dtype)
+    node._reduce = reduce
+
+
+def broadcast_error(a_shape, b_shape):
+    """PyTorch's message for shapes that do not broadcast."""
+    n = max(len(a_shape), len(b_shape))
+    a = (1,) * (n - len(a_shape)) + tuple(a_shape)
+    b = (1,) * (n - len(b_shape)) + tuple(b_shape)
+    for i in range(n - 1, -1, -1):
+        if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+            return RuntimeError(_errors.BROADCAST.format(a[i], b[i], i))
+    return RuntimeError("shapes cannot be broadcast")

@@ -1,0 +1,360 @@
+"""Array-level kernels: the forward of every op, and the namespace backward formulas use
+when no graph of the backward is needed.
+
+Note [One formula, two interpretations]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+Each backward formula in derivatives.py is written once, against a namespace ``F`` and
+the arithmetic operators. The engine passes this module's namespace (``RAW``) and plain
+ndarrays when ``create_graph=False``: the backward then allocates no Tensor and records
+nothing. With ``create_graph=True`` it passes ``functions.TENSOR`` and Tensors: the very
+same formula then records its own graph, so every op has a double backward. Both
+namespaces offer the same names with the same signatures (a test checks this).
+"""
+from types import SimpleNamespace
+
+import builtins
+
+from .._backend import np
+
+builtins_sum = builtins.sum
+
+ndarray = np.ndarray
+
+
+def asarray(x):
+    """ufuncs return NumPy scalars for 0-d results; tensors always hold ndarrays."""
+    return x if x.__class__ is ndarray else np.asarray(x)
+
+
+def sum_to(x, shape):
+    """Sum a broadcast gradient back to ``shape`` (the un-broadcast of every binary op)."""
+    if x.shape == shape:
+        return x
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and x.shape[i + lead] != 1)
+    if axes:
+        x = x.sum(axis=axes, keepdims=True)
+    if lead:
+        x = x.reshape(shape)
+    return x
+
+
+def expand(x, shape):
+    return np.broadcast_to(x, shape)
+
+
+def reshape(x, shape):
+    return np.reshape(x, shape)
+
+
+def view(x, shape):
+    return np.reshape(x, shape)
+
+
+def sum(x, dim=None, keepdim=False):
+    return asarray(np.sum(x, axis=dim, keepdims=keepdim))
+
+
+def mean(x, dim=None, keepdim=False):
+    return asarray(np.mean(x, axis=dim, keepdims=keepdim))
+
+
+def unsqueeze(x, dim):
+    return np.expand_dims(x, dim)
+
+
+def squeeze(x, dim=None):
+    return np.squeeze(x, axis=dim)
+
+
+def transpose(x, dim0, dim1):
+    return np.swapaxes(x, dim0, dim1)
+
+
+def t(x):
+    return x.T if x.ndim == 2 else x
+
+
+def permute(x, dims):
+    return np.transpose(x, dims)
+
+
+def mm(a, b):
+    return a @ b
+
+
+def matmul(a, b):
+    return asarray(np.matmul(a, b))
+
+
+def where(cond, a, b):
+    return asarray(np.where(cond, a, b))
+
+
+def zeros(shape, like):
+    return np.zeros(shape, dtype=like.dtype)
+
+
+def zeros_like(x):
+    return np.zeros_like(x)
+
+
+def ones_like(x):
+    return np.ones_like(x)
+
+
+def cast(x, dtype):
+    """dtype is a NumPy dtype here (the tensor namespace takes our dtype objects)."""
+    return x.astype(dtype, copy=False)
+
+
+def masked_fill(x, mask, value):
+    return asarray(np.where(mask, value, x)).astype(x.dtype, copy=False)
+
+
+def clone(x):
+    return x.copy()
+
+
+def exp(x):
+    return asarray(np.exp(x))
+
+
+def log(x):
+    return asarray(np.log(x))
+
+
+def sin(x):
+    return asarray(np.sin(x))
+
+
+def cos(x):
+    return asarray(np.cos(x))
+
+
+def sqrt(x):
+    return asarray(np.sqrt(x))
+
+
+def sign(x):
+    return asarray(np.sign(x))
+
+
+def abs(x):
+    return asarray(np.abs(x))
+
+
+def pow(x, e):
+    return asarray(np.power(x, e))
+
+
+def gather(x, dim, index):
+    return np.take_along_axis(x, index, axis=dim)
+
+
+def scatter_add(x, dim, index, src):
+    out = x.copy()
+    _scatter_add_into(out, dim, index, src)
+    return out
+
+
+def _scatter_add_into(out, dim, index, src):
+    idx = list(np.indices(index.shape, sparse=True))
+    idx[dim] = index
+    np.add.at(out, tuple(idx), src[tuple(slice(0, s) for s in index.shape)])
+
+
+def scatter(x, dim, index, src):
+    out = x.copy()
+    idx = list(np.indices(index.shape, sparse=True))
+    idx[dim] = index
+    if isinstance(src, ndarray):
+        src = src[tuple(slice(0, s) for s in index.shape)]
+    out[tuple(idx)] = src
+    return out
+
+
+def index_select(x, dim, index):
+    return np.take(x, index, axis=dim)
+
+
+def index_add(x, dim, index, src, alpha=1):
+    out = x.copy()
+    key = (slice(None),) * dim + (index,)
+    np.add.at(out, key, src * alpha if alpha != 1 else src)
+    return out
+
+
+def getitem(x, key):
+    return asarray(x[key])
+
+
+def getitem_backward(grad, shape, key):
+    """Gradient of ``x[key]`` for a basic index: zeros of x's shape with grad at key."""
+    out = np.zeros(shape, dtype=grad.dtype)
+    out[key] = grad
+    return out
+
+
+def index_backward(grad, shape, key):
+    """Gradient of advanced indexing ``x[key]``: repeated indices accumulate."""
+    out = np.zeros(shape, dtype=grad.dtype)
+    np.add.at(out, key, grad)
+    return out
+
+
+def cat(arrays, dim=0):
+    return np.concatenate(arrays, axis=dim)
+
+
+def stack(arrays, dim=0):
+    return np.stack(arrays, axis=dim)
+
+
+def narrow(x, dim, start, length):
+    return x[(slice(None),) * dim + (slice(start, start + length),)]
+
+
+def select(x, dim, index):
+    return x[(slice(None),) * dim + (index,)]
+
+
+def softmax(x, dim):
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def log_softmax(x, dim):
+    shifted = x - x.max(axis=dim, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+def maximum(a, b):
+    return asarray(np.maximum(a, b))
+
+
+def minimum(a, b):
+    return asarray(np.minimum(a, b))
+
+
+def clamp(x, min=None, max=None):
+    return asarray(np.clip(x, min, max))
+
+
+def relu(x):
+    return asarray(np.maximum(x, 0).astype(x.dtype, copy=False))
+
+
+def tanh(x):
+    return asarray(np.tanh(x))
+
+
+def sigmoid(x):
+    # 1 / (1 + exp(-x)) overflows harmlessly to 0 for large -x.
+    with np.errstate(over="ignore"):
+        return asarray(1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+
+
+def zero_at(x, key):
+    """x with the elements at key set to zero (index_put's gradient for self)."""
+    out = x.copy()
+    out[key] = 0
+    return out
+
+
+def cast_like(x, like):
+    return x.astype(like.dtype, copy=False)
+
+
+def diagonal(x, offset=0, dim1=0, dim2=1):
+    return np.diagonal(x, offset, dim1, dim2)
+
+
+def diagonal_backward(grad, shape, offset, dim1, dim2):
+    out = np.zeros(shape, dtype=grad.dtype)
+    _diagonal_view(out, offset, dim1, dim2)[...] = grad
+    return out
+
+
+def _diagonal_view(x, offset, dim1, dim2):
+    """A writable view of x's diagonal (np.diagonal returns a read-only one)."""
+    d = np.diagonal(x, offset, dim1, dim2)
+    return np.lib.stride_tricks.as_strided(x[_diag_start(x, offset, dim1, dim2)], d.shape,
+                                           d.strides)
+
+
+def _diag_start(x, offset, dim1, dim2):
+    key = [slice(None)] * x.ndim
+    if offset >= 0:
+        key[dim2] = slice(min(offset, x.shape[dim2]), None)
+    else:
+        key[dim1] = slice(min(-offset, x.shape[dim1]), None)
+    return tuple(key)
+
+
+def _extent(shape, strides):
+    """Number of elements a (shape, strides) layout spans from its first element."""
+    if 0 in shape:
+        return 0
+    return 1 + builtins_sum((s - 1) * st for s, st in zip(shape, strides))
+
+
+def _strided(buf, offset, size, stride):
+    item = buf.itemsize
+    return np.lib.stride_tricks.as_strided(buf[offset:], size, tuple(s * item for s in stride))
+
+
+def _in_layout(x, layout):
+    """A flat buffer holding x laid out like the base (layout = (shape, strides))."""
+    shape, strides = layout
+    buf = np.empty(max(_extent(shape, strides), 1), dtype=x.dtype)
+    _strided(buf, 0, shape, strides)[...] = x
+    return buf
+
+
+def strided_view(grad, layout, size, stride, offset):
+    """The region (size, stride, offset) of grad, grad laid out like its base."""
+    return _strided(_in_layout(grad, layout), offset, size, stride)
+
+
+def strided_scatter(grad, src, layout, size, stride, offset):
+    """grad with the region (size, stride, offset) replaced by src."""
+    buf = _in_layout(grad, layout)
+    _strided(buf, offset, size, stride)[...] = src
+    return _strided(buf, 0, *layout)
+
+
+def as_strided(x, size, stride, storage_offset=0):
+    """x must be the root array of the storage (strides in elements)."""
+    item = x.itemsize
+    base_strides = tuple(s // item for s in x.strides)
+    buf = np.lib.stride_tricks.as_strided(
+        x, (max(_extent(x.shape, base_strides), 1),), (item,))
+    return _strided(buf, storage_offset, size, stride)
+
+
+def as_strided_backward(grad, layout, size, stride, storage_offset):
+    """Gradient of as_strided: zeros laid out like the input, the view's gradient added
+    where it reads (overlapping elements accumulate)."""
+    shape, strides = layout
+    n = max(_extent(shape, strides), 1)
+    buf = np.zeros(n, dtype=grad.dtype)
+    idx = _strided(np.arange(n), storage_offset, size, stride)
+    np.add.at(buf, idx, grad)
+    return _strided(buf, 0, shape, strides).copy()
+
+
+# Every name the backward formulas may use; functions.TENSOR mirrors it.
+FORMULA_NAMES = (
+    "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze", "transpose",
+    "t", "permute", "mm", "matmul", "where", "zeros", "zeros_like", "ones_like", "cast",
+    "masked_fill", "clone", "exp", "log", "sin", "cos", "sqrt", "sign", "abs", "pow", "gather",
+    "scatter_add", "index_select", "index_add", "getitem", "getitem_backward", "index_backward",
+    "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
+    "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
+    "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
+)
+
+RAW = SimpleNamespace(**{name: globals()[name] for name in FORMULA_NAMES})
+RAW.is_raw = True

@@ -1,0 +1,513 @@
+"""The Tensor: a NumPy array plus autograd slots. Thin on purpose.
+
+The semantics live elsewhere: ops and their derivatives in ``_ops/derivatives.py``,
+recording in ``_ops/dispatch.py``, views and in-place rules in ``autograd/inplace.py``,
+the backward pass in ``autograd/engine.py``. Methods and operators are attached to this
+class by ``_ops/functions.py`` straight from the public functions, so ``a * b`` costs one
+Python call.
+"""
+import warnings
+import weakref
+
+from . import _dtypes, _errors
+from ._backend import np
+from .autograd import grad_mode
+from .autograd.graph import AccumulateGrad
+
+_new = object.__new__
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, key):
+        r = tuple.__getitem__(self, key)
+        return Size(r) if isinstance(key, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations applied to it."""
+
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
+                 "_view", "_acc", "_meta", "__weakref__")
+    __array_priority__ = 1000  # NumPy defers to our operators (ndarray * Tensor -> Tensor)
+
+    def __new__(cls, *args, **kwargs):
+        # The legacy constructor: torch.Tensor([[1., 0.]]) or torch.Tensor(2, 3).
+        from ._creation import legacy_tensor_data
+        return _make(legacy_tensor_data(args, kwargs))
+
+    # ---- storage and metadata ----------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_errors.wrap_dim(dim, self._data.ndim)]
+
+    def dim(self):
+        return self._data.ndim
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        return self._data.size
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return _dtypes.from_numpy(self._data.dtype)
+
+    @property
+    def device(self):
+        return device("cpu")
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def is_floating_point_(self):
+        return self._data.dtype.kind == "f"
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self):
+        return self._data.dtype.kind == "c"
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def stride(self, dim=None):
+        item = self._data.itemsize
+        strides = tuple(s // item for s in self._data.strides)
+        if dim is None:
+            return strides
+        return strides[_errors.wrap_dim(dim, self._data.ndim)]
+
+    def storage_offset(self):
+        base = self._root_array()
+        if base is self._data:
+            return 0
+        return (_address(self._data) - _address(base)) // self._data.itemsize
+
+    def _root_array(self):
+        view = self._view
+        return view.base._data if view is not None else self._data
+
+    def data_ptr(self):
+        return _address(self._data)
+
+    def untyped_storage(self):
+        return _Storage(self._root_array())
+
+    def is_contiguous(self, memory_format=None):
+        return _is_contiguous(self._data)
+
+    # ---- conversion ----------------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(-1)[0].item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force=False):
+        if self._requires_grad and not force:
+            raise RuntimeError(_errors.NUMPY_REQUIRES_GRAD)
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if dtype is not None and dtype != self._data.dtype:
+            return self._data.astype(dtype)
+        return self._data.copy() if copy else self._data
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def _scalar_or_raise(self, kind):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(-1)[0]
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(-1)[0])
+
+    def __float__(self):
+        return float(self._scalar_or_raise("float"))
+
+    def __int__(self):
+        return int(self._scalar_or_raise("int"))
+
+    def __complex__(self):
+        return complex(self._scalar_or_raise("complex"))
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(-1)[0])
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None):
+        from ._printing import tensor_repr
+        gf = self.grad_fn
+        extra = ()
+        if self._meta is not None and self._meta.get("inference"):
+            pass
+        return tensor_repr(self._data, self.dtype,
+                           grad_fn_name=gf.name() if gf is not None else None,
+                           requires_grad=self._requires_grad, extra=extra)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and spec:
+            return format(self._data.item(), spec)
+        return repr(self)
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild, (self._data.copy(), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        t = _make(self._data.copy(), requires_grad=self._requires_grad)
+        if self._grad is not None:
+            t._grad = self._grad.__deepcopy__(memo)
+        if type(self) is not Tensor:
+            t.__class__ = type(self)
+        memo[id(self)] = t
+        return t
+
+    # ---- autograd state ------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach().")
+            return self
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError(_errors.REQUIRES_GRAD_DTYPE)
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self):
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self):
+        view = self._view
+        if view is not None and view.version != self._version[0] and self._grad_fn is not None:
+            from .autograd.inplace import refresh_view_grad_fn
+            refresh_view_grad_fn(self)
+        return self._grad_fn
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self.retains_grad and self._grad is None:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "Its .grad attribute won't be populated during autograd.backward(). If you "
+                "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+                "mistake, make sure you access the leaf Tensor instead. See "
+                "github.com/pytorch/pytorch/pull/30531 for more informations. (Triggered "
+                "internally at /pytorch/build/aten/src/ATen/core/TensorBody.h:499.)",
+                UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if type(value) is not Tensor and not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(_errors.GRAD_DTYPE.format(
+                    _dtypes.cpp_name(_dtypes.from_numpy(value._data.dtype)),
+                    _dtypes.scalar_name(_dtypes.from_numpy(self._data.dtype))))
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(_errors.GRAD_SIZE.format(
+                    _errors.shape_str(value._data.shape), _errors.shape_str(self._data.shape)))
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def data(self):
+        """The same storage without autograd history (prefer ``detach()``)."""
+        t = _make(self._data)
+        t._version = [0]  # .data does not share the version counter (the documented trap)
+        return t
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data
+
+    @property
+    def _base(self):
+        view = self._view
+        return view.base if view is not None else None
+
+    def _is_view(self):
+        return self._view is not None
+
+    @property
+    def retains_grad(self):
+        return self._meta is not None and self._meta.get("retains_grad", False)
+
+    def _meta_dict(self):
+        if self._meta is None:
+            self._meta = {}
+        return self._meta
+
+    def retain_grad(self):
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self.retains_grad:
+            return
+        self._meta_dict()["retains_grad"] = True
+        self.grad_fn._extra()["retain"][self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """``hook(grad)`` runs when the gradient w.r.t. this tensor is computed; it may
+        return a replacement gradient."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is None:
+            from .autograd.graph import _HookDict, add_hook
+            hooks = self._meta_dict().setdefault("hooks", _HookDict())
+            return add_hook(hooks, hook)
+        return self.grad_fn._register_tensor_prehook(self._output_nr, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        from .autograd.graph import _HookDict, add_hook
+        hooks = self._meta_dict().setdefault("post_acc_hooks", _HookDict())
+        return add_hook(hooks, hook)
+
+    def _grad_accumulator(self):
+        """This leaf's AccumulateGrad, made on demand and held weakly (Note [Edges point
+        backward])."""
+        ref = self._acc
+        node = ref() if ref is not None else None
+        if node is None:
+            node = AccumulateGrad(self)
+            self._acc = weakref.ref(node)
+        return node
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """A tensor sharing storage and version counter, cut from the graph."""
+        t = _make(self._data)
+        t._version = self._version
+        return t
+
+    def detach_(self):
+        if self._view is not None and self._grad_fn is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
+                               "using DistributedDataParallel (DDP) for training, and "
+                               "gradient_as_bucket_view is set as True, gradients are views "
+                               "of DDP buckets, and hence detach_() cannot be called on these "
+                               "gradients. To fix this error, please refer to the "
+                               "Optimizer.zero_grad() function in torch/optim/optimizer.py "
+                               "as the solution.")
+        self._grad_fn = None
+        self._requires_grad = False
+        self._output_nr = 0
+        return self
+
+    def is_inference(self):
+        return self._meta is not None and self._meta.get("inference", False)
+
+    @property
+    def is_sparse(self):
+        return False
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    def get_device(self):
+        return -1
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *args, **kwargs):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return _dtypes.legacy_type_name(self.dtype)
+        return self.to(dtype)
+
+
+def _address(arr):
+    return arr.__array_interface__["data"][0]
+
+
+def _is_contiguous(arr):
+    """PyTorch's rule: strides match the C-order strides, ignoring dims of size 1."""
+    if arr.flags.c_contiguous:
+        return True
+    expected = arr.itemsize
+    for size, stride in zip(reversed(arr.shape), reversed(arr.strides)):
+        if size == 0:
+            return True
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+class _Storage:
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        self._array = array
+
+    def data_ptr(self):
+        return _address(self._array)
+
+    def nbytes(self):
+        return self._array.nbytes
+
+    def size(self):
+        return self._array.nbytes
+
+
+class device:
+    """``torch.device``: only 'cpu' exists so far (the backend seam is in _backend.py)."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type="cpu", index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        if ":" in type:
+            type, idx = type.split(":")
+            index = int(idx)
+        self.type = type
+        self.index = index
+
+    def __repr__(self):
+        return f"device(type='{self.type}')" if self.index is None else \
+            f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+def _make(data, requires_grad=False):
+    """Wrap an ndarray in a new leaf Tensor (no copy)."""
+    t = _new(Tensor)
+    t._data = data
+    t._requires_grad = requires_grad
+    t._grad_fn = None
+    t._output_nr = 0
+    t._grad = None
+    t._version = [0]
+    t._view = None
+    t._acc = None
+    t._meta = None
+    if grad_mode.state.inference:
+        t._meta = {"inference": True}
+    return t
+
+
+def _from_saved_output(data, node, output_nr):
+    """A saved output unpacked for double backward: same values, grad_fn the node itself."""
+    t = _make(data)
+    t._grad_fn = node
+    t._requires_grad = True
+    t._output_nr = output_nr
+    return t
+
+
+Tensor._from_saved_output = staticmethod(_from_saved_output)
+
+
+def _rebuild(data, requires_grad):
+    return _make(data, requires_grad)
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+__all__ = ["Tensor", "Size", "device", "is_tensor"]
+_ = np

@@ -1,0 +1,405 @@
+"""The backward pass: an iterative executor over the graph.
+
+Note [Engine]
+~~~~~~~~~~~~~
+1. Walk the graph once from the roots (an explicit stack, never recursion) and count, for
+   every node, how many edges point at it: its dependencies.
+2. Keep a gradient buffer per node (one slot per forward output) and a heap of ready
+   nodes ordered by sequence number, newest first; AccumulateGrad nodes have the highest
+   numbers so leaves receive their gradient as soon as it is complete.
+3. Pop a ready node, run its hooks and its ``apply``, add each resulting gradient into the
+   buffer of the node it flows to, and push that node once all its dependencies delivered.
+   Gradients arriving on several paths are summed there (B4).
+4. Unless ``retain_graph``, each node frees its saved values right after it ran.
+
+Note [Un-broadcast in the engine]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+When an op broadcast or promoted its inputs, its node remembers the inputs' shapes and
+dtypes (``_reduce``) and ``OpNode.apply`` sums each gradient back to its input's shape and
+casts it to its dtype, in one place for every op (PyTorch does this in validate_outputs).
+
+With ``create_graph=False`` gradients are plain ndarrays and formulas run on arrays
+(Note [One formula, two interpretations]); with ``create_graph=True`` they are Tensors
+and grad mode is on, so the backward records a graph of its own.
+"""
+import heapq
+import warnings
+
+from .. import _errors
+from .._backend import np
+from . import grad_mode
+from .graph import AccumulateGrad
+
+_state = grad_mode.state
+
+
+def _namespaces():
+    from .._ops.functions import TENSOR
+    from .._ops.raw import RAW
+    return RAW, TENSOR
+
+
+def _to_tensor(g):
+    from .._tensor import _make
+    return _make(g if g.__class__ is np.ndarray else np.asarray(g))
+
+
+def _run_tensor_hooks(hooks, g, raw):
+    """Tensor hooks see Tensors and may return a replacement gradient."""
+    for fn in list(hooks.values()):
+        t = _to_tensor(g) if raw else g
+        r = fn(t)
+        if r is not None:
+            g = r._data if raw else r
+    return g
+
+
+def _pre_hooks(node, grads, raw):
+    extra = node._hooks
+    tensor_pre = extra["tensor_pre"]
+    if tensor_pre:
+        grads = list(grads)
+        for nr, hooks in tensor_pre.items():
+            if hooks and grads[nr] is not None:
+                grads[nr] = _run_tensor_hooks(hooks, grads[nr], raw)
+    retain = extra["retain"]
+    if retain:
+        for nr, ref in retain.items():
+            t = ref()
+            g = grads[nr]
+            if t is None or g is None:
+                continue
+            if t._grad is None:
+                t._grad = _to_tensor(np.array(g, copy=True)) if raw else g.detach().clone() \
+                    if not _state.enabled else g.clone()
+            else:
+                t._grad = _to_tensor(t._grad._data + g) if raw else t._grad + g
+    if extra["pre"]:
+        for fn in list(extra["pre"].values()):
+            r = fn(tuple(_to_tensor(g) if raw and g is not None else g for g in grads))
+            if r is not None:
+                grads = [x._data if raw and x is not None else x for x in r]
+    return grads
+
+
+def _post_hooks(node, outs, grads, raw):
+    for fn in list(node._hooks["post"].values()):
+        wrap = (lambda seq: tuple(_to_tensor(g) if g is not None else None for g in seq)) \
+            if raw else tuple
+        r = fn(wrap(outs), wrap(grads))
+        if r is not None:
+            outs = [x._data if raw and x is not None else x for x in r]
+    return outs
+
+
+def accumulate_grad(node, g, raw):
+    """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded)."""
+    var = node.variable
+    meta = var._meta
+    if meta is not None and meta.get("hooks"):
+        g = _run_tensor_hooks(meta["hooks"], g, raw)
+    old = var._grad
+    if raw:
+        if old is None:
+            var._grad = _to_tensor(np.array(g, dtype=var._data.dtype, copy=True))
+        elif old._data.flags.writeable and old._data.shape == np.shape(g):
+            old._data += g
+            old._version[0] += 1
+        else:
+            var._grad = _to_tensor(old._data + g)
+    else:
+        if old is None:
+            var._grad = g if _state.enabled else g.detach()
+        else:
+            var._grad = old + g
+    if meta is not None and meta.get("post_acc_hooks"):
+        for fn in list(meta["post_acc_hooks"].values()):
+            fn(var)
+
+
+def _dependencies(roots):
+    deps = {}
+    seen = set(roots)
+    stack = list(seen)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node._next:
+            if nxt is not None:
+                n = deps.get(nxt)
+                if n is None:
+                    deps[nxt] = 1
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+                else:
+                    deps[nxt] = n + 1
+    return deps
+
+
+def _needed(roots, targets):
+    """Nodes from which some target node can be reached (iterative post-order DFS)."""
+    needed = set()
+    done = set()
+    for root in roots:
+        if root in done:
+            continue
+        stack = [(root, iter(root._next))]
+        done.add(root)
+        while stack:
+            node, it = stack[-1]
+            advanced = False
+            for nxt, _ in it:
+                if nxt is None:
+                    continue
+                if nxt not in done:
+                    done.add(nxt)
+                    stack.append((nxt, iter(nxt._next)))
+                    advanced = True
+                    break
+                if nxt in needed:
+                    needed.add(node)
+            if advanced:
+                continue
+            stack.pop()
+            if node in targets:
+                needed.add(node)
+            if node in needed and stack:
+                needed.add(stack[-1][0])
+    return needed
+
+
+def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
+                 accumulate_into=None):
+    """Run the graph backward from ``roots`` (edges) seeded with ``root_grads``.
+
+    capture: edges whose incoming gradient to return (autograd.grad); those nodes'
+    AccumulateGrads do not run. accumulate_into: the only nodes allowed to accumulate
+    (backward(inputs=...)); None means every leaf reached.
+    """
+    RAW, TENSOR = _namespaces()
+    F = TENSOR if create_graph else RAW
+    raw = not create_graph
+    root_nodes = [e[0] for e in roots]
+    deps = _dependencies(root_nodes)
+    targets = None
+    if capture is not None or accumulate_into is not None:
+        targets = set(e[0] for e in capture or ()) | set(accumulate_into or ())
+        needed = _needed(root_nodes, targets)
+        # only edges between needed nodes count
+        deps = _dependencies_within(root_nodes, needed)
+    captured = {}
+    capture_map = {}
+    for i, e in enumerate(capture or ()):
+        capture_map.setdefault(e[0], []).append((e[1], i))
+    buffers = {}
+    for (node, nr), g in zip(roots, root_grads):
+        buf = buffers.get(node)
+        if buf is None:
+            buffers[node] = buf = [None] * node._n_out
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    heap = []
+    for node in dict.fromkeys(root_nodes):
+        if not deps.get(node):
+            heap.append((-node._seq, node))
+    heapq.heapify(heap)
+    prev_mode = _state.enabled
+    _state.enabled = create_graph
+    pop, push = heapq.heappop, heapq.heappush
+    try:
+        while heap:
+            node = pop(heap)[1]
+            grads = buffers.pop(node)
+            if node._hooks is not None:
+                grads = _pre_hooks(node, grads, raw)
+            if node in capture_map:
+                for nr, i in capture_map[node]:
+                    captured[i] = grads[nr]
+            if targets is not None and node not in needed:
+                continue
+            if node.__class__ is AccumulateGrad:
+                if capture is not None and accumulate_into is None:
+                    continue
+                if accumulate_into is not None and node not in accumulate_into:
+                    continue
+                if grads[0] is not None:
+                    accumulate_grad(node, grads[0], raw)
+                continue
+            for g in grads:
+                if g is not None:
+                    outs = node.apply(grads, F)
+                    break
+            else:
+                outs = (None,) * len(node._next)
+            if not keep_graph:
+                node.release()
+            if node._hooks is not None and node._hooks["post"]:
+                outs = _post_hooks(node, outs, grads, raw)
+            for (nxt, nr), g in zip(node._next, outs):
+                if nxt is None:
+                    continue
+                if targets is not None and nxt not in needed:
+                    continue
+                buf = buffers.get(nxt)
+                if buf is None:
+                    buffers[nxt] = buf = [None] * nxt._n_out
+                if g is not None:
+                    old = buf[nr]
+                    buf[nr] = g if old is None else old + g
+                d = deps[nxt] - 1
+                deps[nxt] = d
+                if d == 0:
+                    push(heap, (-nxt._seq, nxt))
+    finally:
+        _state.enabled = prev_mode
+    return captured
+
+
+def _dependencies_within(roots, needed):
+    deps = {}
+    seen = set(r for r in roots if r in needed)
+    stack = list(seen)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node._next:
+            if nxt is not None and nxt in needed:
+                n = deps.get(nxt)
+                if n is None:
+                    deps[nxt] = 1
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+                else:
+                    deps[nxt] = n + 1
+    return deps
+
+
+def call_node(node, grads):
+    """``node(*grads)``: apply one node outside the engine (as PyTorch allows)."""
+    _, TENSOR = _namespaces()
+    return tuple(node.apply(list(grads), TENSOR))
+
+
+# ---- the public entry points -----------------------------------------------------------
+def _as_tuple(x):
+    if x is None:
+        return ()
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
+    from .._tensor import Tensor
+    if len(grads) == 0:
+        grads = (None,) * len(tensors)
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs"
+                           if False else
+                           f"Mismatch in number of gradients: expected {len(tensors)}, "
+                           f"got {len(grads)}")
+    out = []
+    for i, (t, g) in enumerate(zip(tensors, grads)):
+        if g is None:
+            if t._data.size != 1:
+                raise RuntimeError(_errors.NON_SCALAR_BACKWARD)
+            if not t._requires_grad:
+                raise RuntimeError(_errors.NO_GRAD_FN.format(i))
+            g_data = np.ones_like(t._data)
+            out.append(_to_tensor(g_data) if create_graph else g_data)
+            continue
+        if not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
+        if g._data.shape != t._data.shape:
+            from .._tensor import Size
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} "
+                f"and output[{i}] has a shape of {Size(t._data.shape)}.")
+        out.append(g if create_graph else g._data)
+    return out
+
+
+def _root_edges(tensors):
+    from .._ops.dispatch import edge_of
+    edges = []
+    for i, t in enumerate(tensors):
+        if not t._requires_grad:
+            raise RuntimeError(_errors.NO_GRAD_FN.format(i))
+        edges.append(edge_of(t))
+    return edges
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    """Accumulate into the ``.grad`` of the leaves the gradients of ``tensors``."""
+    tensors = _as_tuple(tensors)
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    grads = _as_tuple(grad_tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if create_graph:
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between "
+            "the parameter and its gradient which can cause a memory leak. We recommend "
+            "using autograd.grad when creating the graph to avoid this. If you have to use "
+            "this function, make sure to reset the .grad fields of your parameters to None "
+            "after use to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
+    root_grads = _make_root_grads(tensors, grads, create_graph)
+    edges = _root_edges(tensors)
+    accumulate_into = None
+    inputs = _as_tuple(inputs)
+    if inputs:
+        accumulate_into = set()
+        for t in inputs:
+            if t._grad_fn is None:
+                if not t._requires_grad:
+                    raise RuntimeError("One of the differentiated Tensors does not require "
+                                       "grad")
+                accumulate_into.add(t._grad_accumulator())
+            else:
+                t.retain_grad()
+                accumulate_into.add(t.grad_fn)
+    run_backward(edges, root_grads, retain_graph, create_graph,
+                 accumulate_into=accumulate_into)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False,
+         materialize_grads=False):
+    """The gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is untouched."""
+    from .._ops.dispatch import edge_of
+    outputs = _as_tuple(outputs)
+    single = not isinstance(inputs, (list, tuple))
+    inputs = _as_tuple(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if materialize_grads and not allow_unused:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in inputs:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    root_grads = _make_root_grads(outputs, _as_tuple(grad_outputs), create_graph)
+    edges = _root_edges(outputs)
+    capture = [edge_of(t) for t in inputs]
+    captured = run_backward(edges, root_grads, retain_graph, create_graph, capture=capture)
+    result = []
+    for i, t in enumerate(inputs):
+        g = captured.get(i)
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(_errors.UNUSED_INPUT.format(i))
+            if materialize_grads:
+                g = np.zeros_like(t._data)
+                result.append(_to_tensor(g))
+            else:
+                result.append(None)
+            continue
+        # copy: the captured array may be shared (e.g. with a grad_outputs tensor)
+        result.append(g if create_graph else _to_tensor(np.array(g, copy=True)))
+    del single
+    return tuple(result)

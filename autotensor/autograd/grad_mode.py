@@ -1,0 +1,114 @@
+"""Grad modes: whether ops record a graph. Thread-local, as in PyTorch.
+
+``state.enabled`` is read on every op, so it is a plain attribute of a threading.local.
+"""
+import functools
+import threading
+
+
+class _State(threading.local):
+    enabled = True
+    inference = False
+
+
+state = _State()
+
+
+def is_grad_enabled():
+    return state.enabled
+
+
+def is_inference_mode_enabled():
+    return state.inference
+
+
+class _DecoratorContextManager:
+    """Usable as ``with no_grad():``, ``@no_grad()`` and ``@no_grad``."""
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return self.__class__()
+
+    def __new__(cls, func=None, *args, **kwargs):
+        self = super().__new__(cls)
+        if callable(func) and cls in (no_grad, enable_grad):
+            self.__init__()
+            return self(func)
+        return self
+
+
+class no_grad(_DecoratorContextManager):
+    """Disable graph recording: results have no grad_fn (evaluation, optimizer steps)."""
+
+    def __enter__(self):
+        self.prev = state.enabled
+        state.enabled = False
+
+    def __exit__(self, *exc):
+        state.enabled = self.prev
+
+
+class enable_grad(_DecoratorContextManager):
+    """Re-enable graph recording inside a ``no_grad`` region."""
+
+    def __enter__(self):
+        self.prev = state.enabled
+        state.enabled = True
+
+    def __exit__(self, *exc):
+        state.enabled = self.prev
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """``set_grad_enabled(mode)`` sets the mode at once and restores it on ``__exit__``."""
+
+    def __new__(cls, mode):
+        return object.__new__(cls)
+
+    def __init__(self, mode):
+        self.prev = state.enabled
+        self.mode = bool(mode)
+        state.enabled = self.mode
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        state.enabled = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like no_grad, and tensors made inside are inference tensors (see Note [Inference])."""
+
+    def __new__(cls, mode=True):
+        if callable(mode):
+            self = object.__new__(cls)
+            self.__init__(True)
+            return self(mode)
+        return object.__new__(cls)
+
+    def __init__(self, mode=True):
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self.prev = (state.enabled, state.inference)
+        if self.mode:
+            state.enabled = False
+            state.inference = True
+        else:
+            state.inference = False
+
+    def __exit__(self, *exc):
+        state.enabled, state.inference = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)

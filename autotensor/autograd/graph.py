@@ -1,0 +1,262 @@
+"""The backward graph: Node, AccumulateGrad, and the nodes generated from the op table.
+
+Note [Edges point backward]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~
+A node holds strong references only to the nodes of its inputs (``_next``, a tuple of
+``(node, input_nr)`` pairs, ``(None, 0)`` where an input needs no gradient) and to the
+values it saved. A tensor holds its ``grad_fn`` strongly. Nothing points forward: a node
+never holds its output tensor (a saved output is kept as its array, and rebuilt as a tensor
+whose grad_fn is the node itself when a double backward needs it), and a leaf holds its
+AccumulateGrad only through a weak reference. So the graph has no reference cycles and is
+freed by reference counting as soon as its last tensor dies.
+"""
+import itertools
+import weakref
+
+from .. import _errors
+
+_sequence = itertools.count()
+# AccumulateGrad nodes run as soon as they are ready (PyTorch gives them UINT64_MAX).
+_ACCUMULATE_PRIORITY = 1 << 62
+NO_EDGE = (None, 0)
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    __slots__ = ("_hooks_ref", "id")
+    _ids = itertools.count()
+
+    def __init__(self, hooks):
+        self._hooks_ref = weakref.ref(hooks)
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self):
+        hooks = self._hooks_ref()
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def add_hook(hooks, fn):
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class _HookDict(dict):
+    """A dict that can be weakly referenced by hook handles."""
+
+    __slots__ = ("__weakref__",)
+
+
+class Node:
+    """A function of the backward graph (``grad_fn``).
+
+    ``apply(grads, create_graph)`` maps the gradients of the node's forward outputs to the
+    gradients of its forward inputs, one per entry of ``next_functions``.
+    """
+
+    __slots__ = ("_next", "_seq", "_hooks", "_n_out", "__weakref__")
+
+    def name(self):
+        return type(self).__name__
+
+    @property
+    def next_functions(self):
+        return self._next
+
+    def _sequence_nr(self):
+        return self._seq
+
+    @property
+    def metadata(self):
+        return self._extra()["metadata"]
+
+    def _extra(self):
+        if self._hooks is None:
+            self._hooks = {"pre": _HookDict(), "post": _HookDict(), "tensor_pre": {},
+                           "retain": {}, "metadata": {}}
+        return self._hooks
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after the node; may return new grad_inputs."""
+        return add_hook(self._extra()["post"], fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before the node; may return new grad_outputs."""
+        return add_hook(self._extra()["pre"], fn)
+
+    def _register_tensor_prehook(self, output_nr, fn):
+        hooks = self._extra()["tensor_pre"].setdefault(output_nr, _HookDict())
+        return add_hook(hooks, fn)
+
+    def __call__(self, *grads):
+        from .engine import call_node
+        return call_node(self, grads)
+
+    def __repr__(self):
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+class AccumulateGrad(Node):
+    """The hidden node of a leaf that requires grad: adds incoming gradients to ``.grad``.
+
+    The leaf keeps only a weak reference to it (Note [Edges point backward]), so the same
+    node is reused while some graph holds it, and a fresh one is made afterwards.
+    """
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        self.variable = variable
+        self._next = ()
+        self._seq = _ACCUMULATE_PRIORITY + next(_sequence)
+        self._hooks = None
+        self._n_out = 1
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+
+class OpNode(Node):
+    """A node generated from an op-table entry (``MulBackward0``, ``SumBackward1``, ...).
+
+    ``_saved`` holds the values the entry's formulas need, aligned with ``op.saved_names``
+    (``None`` for values no formula needs under this call's requires-grad pattern);
+    ``_versions`` the version of each saved tensor when it was saved (Note [Version
+    counter] in inplace.py); ``_reduce`` the input shapes/dtypes to restore when the
+    forward broadcast or promoted (None when it did not).
+    """
+
+    __slots__ = ("_saved", "_versions", "_out_version", "_reduce")
+    op = None
+
+    def release(self):
+        """Free saved tensors after backward (PyTorch keeps non-tensor values: sizes, dims)."""
+        saved = self._saved
+        if saved:
+            kinds = self.op.saved_kinds
+            for i, v in enumerate(saved):
+                if v is not None and (kinds[i] in ("input", "output") or hasattr(v, "_data")):
+                    self._saved = None
+                    return
+
+    def _check_saved(self):
+        if self._saved is None:
+            raise RuntimeError(_errors.BACKWARD_TWICE)
+
+    def apply(self, grads, F):
+        """Gradients for the inputs (one per edge) from the gradients of the outputs."""
+        op = self.op
+        vals = unpack_saved(self, F)
+        if op.n_out == 1:
+            g = grads[0]
+            if g is None:
+                return (None,) * len(self._next)
+        else:
+            g = grads
+        if op.backward_all is not None:
+            outs = op.backward_all(F, g, *vals)
+        else:
+            outs = []
+            formulas = op.formulas
+            for i, edge in enumerate(self._next):
+                f = formulas[i]
+                if edge[0] is None or f is None:
+                    outs.append(None)
+                else:
+                    fn, idx = f
+                    outs.append(fn(F, g, *[vals[j] for j in idx]))
+        reduce = self._reduce
+        if reduce is not None:
+            outs = list(outs)
+            for i, r in enumerate(reduce):
+                if r is not None and outs[i] is not None:
+                    shape, dtype = r
+                    gi = outs[i]
+                    if gi.shape != shape:
+                        gi = F.sum_to(gi, shape)
+                    if gi.dtype != dtype:
+                        gi = F.cast(gi, dtype)
+                    outs[i] = gi
+        return outs
+
+
+def unpack_saved(node, F):
+    """The node's saved values for a formula: arrays (raw mode) or tensors (graph mode).
+
+    Raises PyTorch's errors for freed values and for tensors modified in place since
+    they were saved (Note [Version counter] in inplace.py)."""
+    saved = node._saved
+    if saved is None:
+        raise RuntimeError(_errors.BACKWARD_TWICE)
+    versions = node._versions
+    op = node.op
+    if versions is not None:
+        for i, ver in enumerate(versions):
+            if ver is None:
+                continue
+            v = saved[i]
+            if op.saved_kinds[i] == "output":
+                current = node._out_version[op.outputs.index(op.saved_names[i])][0]
+            else:
+                current = v._version[0]
+            if current != ver:
+                raise RuntimeError(_modified_message(node, i, v, current, ver))
+    from .._tensor import Tensor, _from_saved_output
+    if F.is_raw:
+        return [v._data if isinstance(v, Tensor) else v for v in saved]
+    out = []
+    for i, v in enumerate(saved):
+        if op.saved_kinds[i] == "output" and v is not None:
+            v = _from_saved_output(v, node, op.outputs.index(op.saved_names[i]))
+        out.append(v)
+    return out
+
+
+def _modified_message(node, i, value, current, saved_version):
+    from .. import _dtypes
+    op = node.op
+    kind = op.saved_kinds[i]
+    data = value if kind == "output" else value._data
+    type_name = _dtypes.legacy_type_name(_dtypes.from_numpy(data.dtype))
+    shape = _errors.shape_str(data.shape)
+    if kind == "output":
+        k = op.outputs.index(op.saved_names[i])
+        return _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=k, op=node.name(),
+                                             now=current, saved=saved_version)
+    if kind == "input":
+        fn, nr = node._next[op.inputs.index(op.saved_names[i])]
+        if fn is not None and not isinstance(fn, AccumulateGrad):
+            return _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=nr,
+                                                 op=fn.name(), now=current, saved=saved_version)
+    return _errors.SAVED_MODIFIED_LEAF.format(type=type_name, shape=shape, now=current,
+                                              saved=saved_version)
+
+
+def saved_property(index, name, kind):
+    """``node._saved_<name>``: the saved value as a tensor, like PyTorch's accessors."""
+    from .._tensor import Tensor
+
+    def get(node):
+        node._check_saved()
+        value = node._saved[index]
+        if kind == "output" and value is not None:
+            return Tensor._from_saved_output(value, node, name)
+        return value
+    return property(get)
+
+
+def make_node_class(op):
+    """Generate the node class of an op entry (what PyTorch's codegen does in C++)."""
+    attrs = {"__slots__": (), "op": op}
+    for i, name in enumerate(op.saved_names):
+        public = name[:-6] + "_sym_sizes" if name.endswith("_sizes") else name
+        attrs["_saved_" + public] = saved_property(i, name, op.saved_kinds[i])
+    return type(op.node_name, (OpNode,), attrs)

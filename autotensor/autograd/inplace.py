@@ -1,0 +1,294 @@
+"""Views, the version counter, and in-place operations under autograd.
+
+Note [Version counter]
+~~~~~~~~~~~~~~~~~~~~~~
+Every tensor has ``_version``, a one-element list shared by all tensors that alias the
+same memory as autograd sees it: a base, all its views, and ``detach()``ed aliases (but not
+``.data``, whose changes autograd deliberately does not see). Each in-place op bumps it.
+A node saves, next to each saved tensor, the counter's value at save time; unpacking a
+saved tensor whose counter moved on raises PyTorch's "modified by an inplace operation"
+error instead of computing a wrong gradient (engine.unpack_saved).
+
+Note [Views]
+~~~~~~~~~~~~
+A view op's result shares its input's ndarray memory (NumPy basic indexing, reshape when
+possible, transpose, ...) and its version counter, and records ``_view``: a ViewInfo with
+the *root* base (views of views point to the first tensor that owns the memory), how the
+view was made (normal, under no_grad, by a multi-output op, in inference mode), and the
+counter value at which the view's ``grad_fn`` was last brought up to date. Where the view
+sits in the base's memory (size, stride, storage offset) is derived on demand from the two
+arrays, so making a view costs nothing extra.
+
+Note [CopySlices]
+~~~~~~~~~~~~~~~~~
+An in-place op on a view ``v`` of base ``b`` (``v = b[0]; v.mul_(2)``) is, for autograd,
+the pure program ``b1 = b0.as_strided_scatter(op(b0.as_strided(geom)), geom)``: the base's
+``grad_fn`` becomes a CopySlices node wrapping the op's node, whose first edge goes to the
+base's previous history and whose other edges are the op's other inputs'. Backward of
+CopySlices: take the incoming base gradient, run the wrapped node on its slice, write the
+result for the view back into the slice, and pass the whole to the base's old history.
+The view itself is then rebased on the new base history: its ``grad_fn`` becomes an
+``AsStridedBackward0`` of the base (PyTorch's default mode).
+
+Note [Lazy view rebase]
+~~~~~~~~~~~~~~~~~~~~~~~
+Other views of the same base are not tracked by the base (that would need forward
+references and a cycle). Instead each view remembers the counter value its ``grad_fn``
+was made at; reading ``grad_fn`` (which every op does through ``dispatch.edge_of``) when
+the counter has moved on builds the AsStridedBackward0 node on the base's current history
+then. Nodes built before the mutation stay in the graph for values computed before it.
+"""
+from .. import _errors
+from .._backend import np
+from . import grad_mode
+from .graph import NO_EDGE, Node, _sequence
+
+_state = grad_mode.state
+
+# How a view was created: decides whether in-place on it is allowed (PyTorch's CreationMeta).
+DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT, INFERENCE_MODE = "default", "no_grad", "multi_output", \
+    "inference"
+
+
+class ViewInfo:
+    __slots__ = ("base", "version", "creation", "op_name")
+
+    def __init__(self, base, version, creation, op_name):
+        self.base = base
+        self.version = version
+        self.creation = creation
+        self.op_name = op_name
+
+
+def make_views(results, source, op_name, multi=False):
+    """Mark op results as views of ``source``'s root base (Note [Views])."""
+    view = source._view
+    base = view.base if view is not None else source
+    if not _state.enabled and source._requires_grad:
+        creation = NO_GRAD_MODE
+    elif multi:
+        creation = MULTI_OUTPUT
+    else:
+        creation = DEFAULT if view is None else view.creation
+    vc = source._version
+    for r in results:
+        r._version = vc
+        r._view = ViewInfo(base, vc[0], creation, op_name)
+    return results
+
+
+def geometry(t):
+    """(size, stride, storage_offset) of tensor t within its root base, in elements."""
+    return tuple(t._data.shape), t.stride(), t.storage_offset()
+
+
+def refresh_view_grad_fn(view_tensor):
+    """Note [Lazy view rebase]: bring a view's grad_fn up to date with its base."""
+    info = view_tensor._view
+    base = info.base
+    vc = view_tensor._version[0]
+    if info.version == vc:
+        return
+    info.version = vc
+    if not base._requires_grad:
+        return
+    from .._ops import derivatives as D
+    node = _as_strided_node(D.AS_STRIDED, base, geometry(view_tensor), base._data.shape)
+    view_tensor._grad_fn = node
+    view_tensor._requires_grad = True
+    view_tensor._output_nr = 0
+
+
+def _as_strided_node(op, base, geom, base_shape):
+    from .._ops.dispatch import edge_of
+    node = object.__new__(op.node_cls)
+    node._next = (edge_of(base),)
+    node._seq = next(_sequence)
+    node._hooks = None
+    node._reduce = None
+    node._n_out = 1
+    node._out_version = None
+    size, stride, offset = geom
+    node._saved = tuple({"size": size, "stride": stride, "storage_offset": offset,
+                         "self_sizes": tuple(base_shape)}[n] for n in op.saved_names)
+    node._versions = None
+    return node
+
+
+def check_inplace(t):
+    """PyTorch's checks before any in-place write (before the data changes)."""
+    if not _state.enabled:
+        if t._meta is not None and t._meta.get("inference") and not _state.inference:
+            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is "
+                               "not allowed.You can make a clone to get a normal tensor "
+                               "before doing inplace update.See "
+                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
+        return
+    if t._meta is not None and t._meta.get("inference") and not _state.inference:
+        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not "
+                           "allowed.You can make a clone to get a normal tensor before doing "
+                           "inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
+                           "more details.")
+    view = t._view
+    if t._grad_fn is None and t._requires_grad:
+        if view is not None and view.base._requires_grad:
+            raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
+        raise RuntimeError(_errors.LEAF_INPLACE)
+    if view is not None:
+        base = view.base
+        if base._grad_fn is None and base._requires_grad:
+            raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
+        if view.creation != DEFAULT and (t._requires_grad or base._requires_grad):
+            raise RuntimeError(_creation_error(t, view))
+
+
+def _creation_error(t, view):
+    if view.creation == MULTI_OUTPUT:
+        return (f"Output 0 of {view.op_name} is a view and is being modified inplace. This "
+                f"view is the output of a function that returns multiple views. Such "
+                f"functions do not allow the output views to be modified inplace. You should "
+                f"replace the inplace operation by an out-of-place one.")
+    if view.creation == NO_GRAD_MODE:
+        return ("A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. This view is the output of a function that returns multiple "
+                "views. Such functions do not allow the output views to be modified inplace. "
+                "You should replace the inplace operation by an out-of-place one."
+                if False else
+                "A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                "forbidden. You can clarify your code by moving both the view and the inplace "
+                "either both inside the no_grad block (if you don't want the inplace to be "
+                "tracked) or both outside (if you want the inplace to be tracked).")
+    return ("Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+def check_no_internal_overlap(t):
+    """Writing into an expanded view would write one memory location several times."""
+    arr = t._data
+    for size, stride in zip(arr.shape, arr.strides):
+        if stride == 0 and size > 1:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation.")
+
+
+def write_inplace(t, value):
+    """Copy the out-of-place result into t's memory, with PyTorch's shape and cast checks."""
+    dst = t._data
+    if value.__class__ is not np.ndarray:
+        value = np.asarray(value)
+    if value.shape != dst.shape:
+        if np.broadcast_shapes(value.shape, dst.shape) != dst.shape:
+            raise RuntimeError(f"output with shape [{_errors.shape_str(dst.shape)}] doesn't "
+                               f"match the broadcast shape "
+                               f"[{_errors.shape_str(np.broadcast_shapes(value.shape, dst.shape))}]")
+    if value.dtype != dst.dtype and not np.can_cast(value.dtype, dst.dtype, "same_kind"):
+        from .._dtypes import from_numpy, scalar_name
+        raise RuntimeError(f"result type {scalar_name(from_numpy(value.dtype))} can't be cast "
+                           f"to the desired output type {scalar_name(from_numpy(dst.dtype))}")
+    check_no_internal_overlap(t)
+    np.copyto(dst, value, casting="unsafe")
+
+
+def original_self(t):
+    """A tensor holding t's value and history from before an in-place op, for formulas of
+    the op's other inputs that need ``self``."""
+    from .._tensor import _make
+    o = _make(t._data.copy())
+    o._grad_fn = t._grad_fn
+    o._requires_grad = t._requires_grad
+    o._output_nr = t._output_nr
+    return o
+
+
+def record_inplace(op, t, inputs, params, value):
+    """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
+    from .._ops import dispatch
+    check_inplace(t)
+    mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
+    save_inputs = inputs
+    if mask and "self" in op.saved_names and mask & ~1:
+        # the formulas of other inputs need self's value from before the write
+        save_inputs = (original_self(t),) + tuple(inputs[1:])
+    write_inplace(t, value)
+    t._version[0] += 1
+    if not mask:
+        return t
+    view = t._view
+    if view is not None:
+        # Make sure the view's history is current before it becomes the op's first edge.
+        t._version[0] -= 1
+        t.grad_fn  # noqa: B018  (refreshes a stale view: Note [Lazy view rebase])
+        t._version[0] += 1
+    node = dispatch.make_node(op, inputs, params, (t._data,), mask)
+    if save_inputs is not inputs:
+        node._saved = tuple(save_inputs[0] if s is inputs[0] else s for s in node._saved)
+        node._versions = tuple(0 if s is save_inputs[0] else v
+                               for s, v in zip(node._saved, node._versions))
+    if "output" in op.saved_kinds:
+        node._out_version = (t._version,)
+        node._versions = tuple(t._version[0] if k == "output" else v
+                               for k, v in zip(op.saved_kinds, node._versions or
+                                               (None,) * len(op.saved_kinds)))
+    if value.shape != t._data.shape or value.dtype != t._data.dtype:
+        pass
+    dispatch.set_input_metadata(node, inputs, t._data.shape, t._data.dtype)
+    if view is None:
+        t._grad_fn = node
+        t._output_nr = 0
+        t._requires_grad = True
+        return t
+    base = view.base
+    geom = geometry(t)
+    cs = CopySlices(base, geom, node)
+    base._grad_fn = cs
+    base._requires_grad = True
+    base._output_nr = 0
+    from .._ops import derivatives as D
+    t._grad_fn = _as_strided_node(D.AS_STRIDED, base, geom, base._data.shape)
+    t._requires_grad = True
+    t._output_nr = 0
+    view.version = t._version[0]
+    return t
+
+
+class CopySlices(Node):
+    """Note [CopySlices]: the base's history after an in-place op on one of its views."""
+
+    __slots__ = ("fn", "geom", "base_shape", "base_strides")
+
+    def __init__(self, base, geom, fn):
+        from .._ops.dispatch import edge_of
+        self._next = (edge_of(base),) + fn._next[1:]
+        self._seq = next(_sequence)
+        self._hooks = None
+        self._n_out = 1
+        self.fn = fn
+        self.geom = geom
+        self.base_shape = base._data.shape
+        item = base._data.itemsize
+        self.base_strides = tuple(s // item for s in base._data.strides)
+
+    def name(self):
+        return "torch::autograd::CopySlices"
+
+    def apply(self, grads, F):
+        grad = grads[0]
+        size, stride, offset = self.geom
+        layout = (self.base_shape, self.base_strides)
+        g_view = F.strided_view(grad, layout, size, stride, offset)
+        res = self.fn.apply((g_view,), F)
+        g_slice = res[0]
+        if g_slice is None:
+            g_slice = F.zeros_like(g_view)
+        out = F.strided_scatter(grad, g_slice, layout, size, stride, offset)
+        return (out,) + tuple(res[1:])
+
+    def release(self):
+        self.fn.release()
+
+
+_ = NO_EDGE

@@ -1,0 +1,34 @@
+"""``nn.Parameter``: a leaf tensor that requires grad and that Modules register."""
+from .._tensor import Tensor, _make
+
+
+class Parameter(Tensor):
+    """A Tensor subclass marking module parameters (requires_grad=True by default)."""
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, requires_grad=True):
+        from .. import _creation
+        if data is None:
+            data = _creation.empty(0)
+        t = _make(data._data)
+        t.__class__ = cls
+        t._version = data._version
+        if requires_grad:
+            t.requires_grad_(True)
+        return t
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild_parameter, (self._data.copy(), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        p = Parameter(_make(self._data.copy()), self._requires_grad)
+        memo[id(self)] = p
+        return p
+
+
+def _rebuild_parameter(data, requires_grad):
+    return Parameter(_make(data), requires_grad)
