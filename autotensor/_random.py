@@ -1,0 +1,962 @@
+"""Random number generation reproducing PyTorch's CPU streams bit for bit.
+
+PyTorch's CPU generator (``at::CPUGeneratorImpl``) is an mt19937 seeded like the reference
+``init_genrand`` with the low 32 bits of the seed.  ``random()`` is one 32-bit output,
+``random64()`` two of them, the first one being the high word.  Its distributions
+(``ATen/core/DistributionsHelper.h``, ``ATen/core/TransformationHelper.h``,
+``ATen/native/cpu/DistributionTemplates.h``) turn those words into numbers; this module
+replays the same transformations with NumPy, vectorised, on the raw stream of NumPy's own
+``MT19937`` bit generator (the same algorithm).
+
+What is reproduced, and how (PyTorch 2.x, x86-64 build, ``AVX2`` CPU capability):
+
+* uniform floats: ``(word & (2**digits - 1)) * 2**-digits`` with ``digits`` 24 (one 32-bit
+  word) for float32/float16, 53 (one 64-bit word) for float64, then
+  ``fma(x, to - from, from)`` (the compiled kernel contracts it into an FMA), cast to the
+  dtype, a result equal to ``to`` replaced by ``from``.
+* normal, >= 16 elements: all uniforms first, Box-Muller on blocks of 16 (``u1`` from the
+  first 8, ``u2`` from the next 8), the last ``n % 16`` elements recomputed from 16 fresh
+  uniforms.  float64 uses libm ``log``/``sin``/``cos`` (NumPy's float64 ufuncs call the
+  same libm); float32 (and float16, computed in float32) use the AVX2 Cephes polynomials
+  of ``avx_mathfun.h`` exactly as GCC compiled them (with its FMA contractions), emulated
+  with exact float32 FMAs.
+* normal, < 16 elements: the scalar ``normal_distribution<double>``: two float64 uniforms
+  per pair, ``r = sqrt(-2 log1p(-u2))``, ``r cos(2 pi u1)`` returned and ``r sin(2 pi u1)``
+  cached in the generator for the next small draw (the cache survives across calls and is
+  part of the state), ``fma(z, std, mean)``, cast to the dtype.
+* randint: ``(word % range) + low`` with one 32-bit word when ``range < 2**28``, a 64-bit
+  word otherwise.
+* randperm: PyTorch's in-place Fisher-Yates (``random() % (n - i)``) for
+  ``n < 2**32 / 20``, the "inside-out" variant with ``random64()`` above.
+* bernoulli: ``uniform < p`` (float64 uniforms for a scalar ``p`` or a float64 ``p`` array,
+  float32 uniforms for float32/float16 ``p`` arrays).
+* exponential: ``-1 / lambd * log1p(-u)`` with float64 uniforms.
+* multinomial: with replacement, float64 uniforms binary-searched in the normalised
+  cumulative sum (accumulated in the input dtype); without replacement (or one sample),
+  ``argmax``/``topk`` of ``p / Exp(1)``.
+
+Everything returns NumPy arrays; the tensor layer wraps them.  The generator state is
+PyTorch's own 5056-byte ``CPUGeneratorImplState`` layout, so states can be exchanged with
+``torch.get_rng_state()``/``torch.set_rng_state()``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import struct
+import threading
+
+from ._backend import np
+
+__all__ = [
+    "Generator",
+    "default_generator",
+    "manual_seed",
+    "seed",
+    "initial_seed",
+    "get_rng_state",
+    "set_rng_state",
+    "rand",
+    "randn",
+    "randint",
+    "randperm",
+    "normal",
+    "uniform",
+    "bernoulli",
+    "exponential",
+    "multinomial",
+]
+
+DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val
+
+_N = 624  # MERSENNE_STATE_N
+_STATE_SIZE = 5056  # sizeof(CPUGeneratorImplState)
+_U64_MASK = (1 << 64) - 1
+
+# --------------------------------------------------------------------------------------
+# dtype helpers
+# --------------------------------------------------------------------------------------
+
+_TORCH_NAMES = {
+    "float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
+    "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+    "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+}
+# how c10's TypeMeta prints a dtype in PyTorch's error messages
+_CPP_NAMES = {
+    "float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
+    "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+    "bool": "bool", "uint16": "unsigned short", "uint32": "unsigned int",
+    "uint64": "unsigned long",
+}
+_CTYPE_NAMES = {
+    "int64": "int64_t", "int32": "int32_t", "int16": "int16_t", "int8": "int8_t",
+    "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
+}
+
+
+def _dtype(np_dtype, default):
+    return np.dtype(default if np_dtype is None else np_dtype)
+
+
+def _torch_name(dt) -> str:
+    return _TORCH_NAMES.get(dt.name, dt.name)
+
+
+def _is_float(dt) -> bool:
+    return dt.kind == "f"
+
+
+def _check_float_dtype(dt, kernel: str):
+    if dt.kind == "f" and dt.name in ("float16", "float32", "float64"):
+        return
+    raise NotImplementedError(f'"{kernel}" not implemented for \'{_torch_name(dt)}\'')
+
+
+def _shape(shape) -> tuple:
+    if shape is None:
+        return ()
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    shape = tuple(int(s) for s in shape)
+    for s in shape:
+        if s < 0:
+            dims = ", ".join(map(str, shape))
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{dims}]")
+    return shape
+
+
+def _numel(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _fmt(x) -> str:
+    """A double as C++'s ``ostream <<`` prints it (6 significant digits, %g style)."""
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return str(int(x))
+    return "%g" % float(x)
+
+
+def _to_half(a):
+    """float64 -> float16 as ``static_cast<c10::Half>(double)`` does: via float."""
+    return np.asarray(a, np.float64).astype(np.float32).astype(np.float16)
+
+
+def _cast_from_double(a, dt):
+    if dt == np.float16:
+        return _to_half(a)
+    return np.asarray(a).astype(dt)
+
+
+# --------------------------------------------------------------------------------------
+# exact fused multiply-add (the compiled kernels use hardware FMA)
+# --------------------------------------------------------------------------------------
+
+def _nudge_odd(s, err):
+    """Round-to-odd fix-up: ``s`` is RN(x) and ``err`` = x - s exactly."""
+    fix = (err != 0) & ((s.view(np.int64) & 1) == 0)
+    if fix.any():
+        s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+    return s
+
+
+_MID_MASK = np.int64(0x1FFFFFFF)  # the 29 float64 mantissa bits below float32's 24
+_MID = np.int64(0x10000000)
+
+
+def _fma32(a, b, c):
+    """Correctly rounded float32 ``a * b + c`` for float32 operands.
+
+    The product is exact in float64 and the float64 sum rounds once; rounding that to
+    float32 is then correct except when the float64 sum landed exactly on a float32
+    midpoint while being inexact (double rounding): those rare elements are fixed up with
+    the exact error term."""
+    s = np.multiply(a, b, dtype=np.float64)
+    s += c
+    mid = (s.view(np.int64) & _MID_MASK) == _MID
+    if mid.any():
+        idx = np.nonzero(mid)
+        p = (np.broadcast_to(np.asarray(a, np.float64), s.shape)[idx]
+             * np.broadcast_to(np.asarray(b, np.float64), s.shape)[idx])
+        cc = np.broadcast_to(np.asarray(c, np.float64), s.shape)[idx]
+        ss = s[idx]
+        t = ss - p
+        err = (p - (ss - t)) + (cc - t)
+        s[idx] = np.where(err == 0, ss, np.nextafter(ss, np.where(err > 0, np.inf, -np.inf)))
+    return s.astype(np.float32)
+
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _split(a):
+    c = 134217729.0 * a  # 2**27 + 1
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def _fma64(a, b, c):
+    """Correctly rounded float64 ``a * b + c`` (Boldo-Melquiond: exact product and sum,
+    the low parts added with rounding to odd)."""
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
+    uh = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    ul = ((ah * bh - uh) + ah * bl + al * bh) + al * bl
+    th, tl = _two_sum(c, uh)
+    v, ve = _two_sum(tl, ul)
+    v = _nudge_odd(v, ve)
+    res = th + v
+    bad = ~np.isfinite(res)
+    if bad.any():  # infinities/NaNs, or magnitudes where the splitting overflows
+        res = np.where(bad, a * b + c, res)
+    return res
+
+
+def _affine64(x, std, mean):
+    """``fma(x, std, mean)`` elementwise in float64, with the cheap exact special cases."""
+    x = np.asarray(x, np.float64)
+    if std == 1.0:
+        return x + mean
+    if mean == 0.0:
+        return x * std + 0.0
+    return _fma64(x, std, mean)
+
+
+def _affine32(x, std, mean):
+    """``fma(x, std, mean)`` elementwise in float32 (std, mean already float32)."""
+    if std == 1.0:
+        return (x + mean).astype(np.float32)
+    if mean == 0.0:
+        return (x * std + np.float32(0)).astype(np.float32)
+    return _fma32(x, std, mean)
+
+
+# --------------------------------------------------------------------------------------
+# Generator
+# --------------------------------------------------------------------------------------
+
+def _init_key(seed32: int):
+    key = [0] * _N
+    key[0] = x = seed32 & 0xFFFFFFFF
+    for j in range(1, _N):
+        x = (1812433253 * (x ^ (x >> 30)) + j) & 0xFFFFFFFF
+        key[j] = x
+    return np.array(key, dtype=np.uint32)
+
+
+def _nondeterministic_seed() -> int:
+    return int.from_bytes(os.urandom(8), "little")
+
+
+class Generator:
+    """A CPU random generator with PyTorch's ``torch.Generator`` interface and streams."""
+
+    def __init__(self, device="cpu"):
+        if str(device) != "cpu":
+            raise RuntimeError(f"autotensor.Generator supports only the cpu device, got {device}")
+        self.device = "cpu"
+        self._lock = threading.RLock()
+        self._bitgen = np.random.MT19937(0)
+        self.manual_seed(DEFAULT_SEED)
+
+    # -- seeding ---------------------------------------------------------------------
+    def manual_seed(self, seed) -> "Generator":
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        seed = int(seed)
+        if seed < -(1 << 63) or seed > _U64_MASK:
+            raise ValueError("Overflow when unpacking long long")
+        seed &= _U64_MASK
+        with self._lock:
+            self._seed = seed
+            self._set_engine(_init_key(seed), 0, fresh=True)
+            self._next_double_normal = None
+            self._next_float_normal = None
+        return self
+
+    def seed(self) -> int:
+        s = _nondeterministic_seed()
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    # -- state -----------------------------------------------------------------------
+    def _set_engine(self, key, pos: int, fresh: bool):
+        self._bitgen.state = {
+            "bit_generator": "MT19937",
+            "state": {"key": np.asarray(key, dtype=np.uint32), "pos": _N if fresh else pos},
+        }
+        self._fresh = fresh
+
+    def get_state(self):
+        """PyTorch's ``CPUGeneratorImplState`` bytes, as a uint8 array of 5056 elements."""
+        with self._lock:
+            st = self._bitgen.state["state"]
+            key = np.asarray(st["key"], dtype=np.uint32)
+            pos = int(st["pos"])
+            if self._fresh:
+                left, nxt = 1, 0
+            else:
+                left, nxt = _N + 1 - pos, pos
+            buf = bytearray(_STATE_SIZE)
+            struct.pack_into("<QiiQ", buf, 0, self._seed, left, 1, nxt)
+            buf[24:24 + 8 * _N] = key.astype("<u8").tobytes()
+            off = 24 + 8 * _N
+            normal_y = self._next_double_normal
+            struct.pack_into("<dddi", buf, off, 0.0, 0.0 if normal_y is None else normal_y, 0.0,
+                             0 if normal_y is None else 1)
+            nf = self._next_float_normal
+            struct.pack_into("<f?", buf, off + 32, 0.0 if nf is None else nf, nf is not None)
+            return np.frombuffer(bytes(buf), dtype=np.uint8).copy()
+
+    def set_state(self, new_state) -> "Generator":
+        if isinstance(new_state, (bytes, bytearray)):
+            data = bytes(new_state)
+        else:
+            data = np.asarray(new_state, dtype=np.uint8).ravel().tobytes()
+        if len(data) != _STATE_SIZE:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but found the input "
+                f"RNG state size to be {len(data)}"
+            )
+        seed, left, seeded, nxt = struct.unpack_from("<QiiQ", data, 0)
+        if not (seeded and 0 < left <= _N and nxt <= _N):
+            raise RuntimeError("Invalid mt19937 state")
+        key = np.frombuffer(data, dtype="<u8", count=_N, offset=24).astype(np.uint32)
+        off = 24 + 8 * _N
+        _, normal_y, _, normal_valid = struct.unpack_from("<dddi", data, off)
+        nf, nf_valid = struct.unpack_from("<f?", data, off + 32)
+        with self._lock:
+            self._seed = seed
+            # torch: the next word is state[next] after --left; a twist happens when left
+            # reaches 0.  NumPy: a twist happens when pos == 624.
+            fresh = left == 1 and nxt == 0
+            self._set_engine(key, _N + 1 - left, fresh=fresh)
+            self._next_double_normal = float(normal_y) if normal_valid else None
+            self._next_float_normal = float(nf) if nf_valid else None
+        return self
+
+    def __repr__(self):
+        return f"<autotensor.Generator object at {hex(id(self))}>"
+
+    # -- raw words -------------------------------------------------------------------
+    def _raw32(self, n: int):
+        """``n`` successive ``random()`` words, as uint64."""
+        if n <= 0:
+            return np.zeros(0, dtype=np.uint64)
+        self._fresh = False
+        return self._bitgen.random_raw(n)
+
+    def _raw64(self, n: int):
+        """``n`` successive ``random64()`` words (high word drawn first)."""
+        if n <= 0:
+            return np.zeros(0, dtype=np.uint64)
+        r = self._raw32(2 * n)
+        return (r[0::2] << np.uint64(32)) | r[1::2]
+
+
+def _gen(generator) -> Generator:
+    if generator is None:
+        return default_generator
+    if not isinstance(generator, Generator):
+        raise TypeError(f"expected an autotensor Generator, got {type(generator).__name__}")
+    return generator
+
+
+# --------------------------------------------------------------------------------------
+# uniform words -> floats
+# --------------------------------------------------------------------------------------
+
+def _u24(g: Generator, n: int):
+    """``uniform_real_distribution<float>(0, 1)``: n float32 values in [0, 1)."""
+    w = g._raw32(n) & np.uint64(0xFFFFFF)
+    return w.astype(np.float32) * np.float32(2.0 ** -24)
+
+
+def _u53(g: Generator, n: int):
+    """``uniform_real_distribution<double>(0, 1)``: n float64 values in [0, 1)."""
+    w = g._raw64(n) & np.uint64((1 << 53) - 1)
+    return w.astype(np.float64) * (2.0 ** -53)
+
+
+# --------------------------------------------------------------------------------------
+# uniform / rand
+# --------------------------------------------------------------------------------------
+
+def _check_bounds(low, high, dt):
+    info = np.finfo(dt)
+    lo_, hi_ = float(info.min), float(info.max)
+    cpp = _CPP_NAMES.get(dt.name, dt.name)
+    if not (lo_ <= low <= hi_):
+        raise RuntimeError(f"from is out of bounds for {cpp}")
+    if not (lo_ <= high <= hi_):
+        raise RuntimeError(f"to is out of bounds for {cpp}")
+    if not low <= high:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={_fmt(low)} > "
+            f"to={_fmt(high)}"
+        )
+    if not (high - low) <= hi_:
+        raise RuntimeError(
+            f"uniform_ expects to-from <= std::numeric_limits<{_torch_name(dt)}>::max(), but "
+            f"found to={_fmt(high)} and from={_fmt(low)} which result in to-from to exceed the "
+            "limit"
+        )
+
+
+def uniform(low=0.0, high=1.0, shape=(), np_dtype=None, generator=None):
+    """``torch.empty(shape, dtype).uniform_(low, high)``."""
+    dt = _dtype(np_dtype, np.float32)
+    shape = _shape(shape)
+    if dt.kind == "c":
+        comp = np.float32 if dt == np.complex64 else np.float64
+        return uniform(low, high, shape + (2,), comp, generator).view(dt).reshape(shape)
+    _check_float_dtype(dt, "check_uniform_bounds")
+    low, high = float(low), float(high)
+    _check_bounds(low, high, dt)
+    n = _numel(shape)
+    g = _gen(generator)
+    if n == 0:
+        return np.zeros(shape, dtype=dt)
+    with g._lock:
+        if dt == np.float64:
+            x = _u53(g, n)
+            if low == 0.0 and high == 1.0:
+                v = x
+            else:
+                v = _fma64(x, high - low, low)
+            to_s, from_s = high, low
+        else:
+            x = _u24(g, n)
+            f, t = np.float32(low), np.float32(high)
+            if f == 0 and t == 1:
+                v = x
+            else:
+                v = _fma32(x, t - f, f)
+            if dt == np.float16:
+                v = v.astype(np.float16)
+                to_s, from_s = _to_half(high), _to_half(low)
+            else:
+                to_s, from_s = t, f
+    v = np.where(v == to_s, np.asarray(from_s, dtype=v.dtype), v)
+    return v.astype(dt, copy=False).reshape(shape)
+
+
+def rand(shape=(), np_dtype=None, generator=None):
+    """``torch.rand(shape, dtype=...)``: uniform on [0, 1)."""
+    return uniform(0.0, 1.0, shape, np_dtype, generator)
+
+
+# --------------------------------------------------------------------------------------
+# normal / randn
+# --------------------------------------------------------------------------------------
+
+_F32 = np.float32
+_C = {k: _F32(v) for k, v in dict(
+    min_norm=1.17549435e-38, SQRTHF=0.707106781186547524,
+    p0=7.0376836292e-2, p1=-1.1514610310e-1, p2=1.1676998740e-1, p3=-1.2420140846e-1,
+    p4=1.4249322787e-1, p5=-1.6668057665e-1, p6=2.0000714765e-1, p7=-2.4999993993e-1,
+    p8=3.3333331174e-1, q1=-2.12194440e-4, q2=0.693359375,
+    FOPI=1.27323954473516, DP1=-0.78515625, DP2=-2.4187564849853515625e-4,
+    DP3=-3.77489497744594108e-8,
+    s0=-1.9515295891e-4, s1=8.3321608736e-3, s2=-1.6666654611e-1,
+    c0=2.443315711809948e-005, c1=-1.388731625493765e-003, c2=4.166664568298827e-002,
+    twopi=2.0 * math.pi,
+).items()}
+
+
+def _fill16_f32(d, mean, std):
+    """``NormalFill16<float>`` (AVX2): ``d`` is (blocks, 16) float32 uniforms.
+
+    ``log256_ps`` and ``sincos256_ps`` of ``avx_mathfun.h``, operation by operation as in
+    PyTorch's compiled binary, where GCC fused ``a * b + c`` pairs into FMAs."""
+    one = _F32(1.0)
+    u1 = one - d[:, :8]
+    theta = _C["twopi"] * d[:, 8:]
+    # ---- log256_ps(u1)
+    invalid = u1 <= 0
+    x = np.maximum(u1, _C["min_norm"])
+    xi = x.view(np.int32)
+    e = ((xi >> 23) - 127).astype(np.float32) + one
+    x = ((xi & np.int32(~0x7F800000)) | np.int32(0x3F000000)).view(np.float32)
+    mask = x < _C["SQRTHF"]
+    tmp = np.where(mask, x, _F32(0))
+    e = e - np.where(mask, one, _F32(0))
+    x = (x + _F32(-1.0)) + tmp
+    z = x * x
+    y = _fma32(_C["p0"], x, _C["p1"])
+    for k in ("p2", "p3", "p4", "p5", "p6", "p7", "p8"):
+        y = _fma32(y, x, _C[k])
+    t = e * _C["q1"]
+    y = x * y
+    y = _fma32(y, z, t)
+    y = _fma32(-z, _F32(0.5), y)
+    x = x + y
+    lg = _fma32(e, _C["q2"], x)
+    if invalid.any():
+        lg = np.where(invalid, _F32(np.nan), lg)
+    radius = np.sqrt(lg * _F32(-2.0))
+    # ---- sincos256_ps(theta)
+    sign_sin = theta.view(np.int32) & np.int32(-0x80000000)
+    ax = np.abs(theta)
+    j = (ax * _C["FOPI"]).astype(np.int32)
+    j = (j + 1) & np.int32(~1)
+    yj = j.astype(np.float32)
+    sign_sin = sign_sin ^ ((j & 4) << 29)
+    poly = (j & 2) == 0
+    x = _fma32(yj, _C["DP1"], ax)
+    x = _fma32(_C["DP2"], yj, x)
+    x = _fma32(yj, _C["DP3"], x)
+    sign_cos = (~(j - 2) & 4) << 29
+    z = x * x
+    tmp = z * _F32(0.5)
+    y = _fma32(_C["c0"], z, _C["c1"])
+    y = _fma32(y, z, _C["c2"])
+    y = z * y
+    y = _fma32(z, y, -tmp)
+    y = y + one
+    y2 = _fma32(_C["s0"], z, _C["s1"])
+    y2 = _fma32(y2, z, _C["s2"])
+    y2 = z * y2
+    y2 = _fma32(x, y2, x)
+    sin = np.where(poly, y2, y)
+    cos = np.where(poly, y, y2)
+    sin = (sin.view(np.int32) ^ sign_sin).view(np.float32)
+    cos = (cos.view(np.int32) ^ sign_cos).view(np.float32)
+    out = np.empty_like(d)
+    out[:, :8] = _affine32(radius * cos, std, mean)
+    out[:, 8:] = _affine32(radius * sin, std, mean)
+    return out
+
+
+def _fill16_f64(d, mean, std):
+    """``NormalFill16<double>``: libm log/cos/sin, ``std::fma(r * cos, std, mean)``."""
+    u1 = 1.0 - d[:, :8]
+    u2 = d[:, 8:]
+    radius = np.sqrt(-2.0 * np.log(u1))
+    theta = (2.0 * math.pi) * u2
+    out = np.empty_like(d)
+    out[:, :8] = _affine64(radius * np.cos(theta), std, mean)
+    out[:, 8:] = _affine64(radius * np.sin(theta), std, mean)
+    return out
+
+
+_CHUNK = 4096  # blocks of 16 per vectorised step: keeps the temporaries in cache
+
+
+def _fill_blocks(fill, data, mean, std):
+    """Apply ``fill`` to the (blocks, 16) array ``data`` in place, chunk by chunk."""
+    for i in range(0, data.shape[0], _CHUNK):
+        data[i:i + _CHUNK] = fill(data[i:i + _CHUNK], mean, std)
+    return data
+
+
+def _normal_fill(g: Generator, n: int, dt, mean: float, std: float):
+    """``normal_fill`` (contiguous, n >= 16)."""
+    nb = n // 16
+    if dt == np.float64:
+        fill, uni, mean_, std_ = _fill16_f64, _u53, mean, std
+    else:
+        fill, uni, mean_, std_ = _fill16_f32, _u24, _F32(mean), _F32(std)
+    if dt != np.float16:
+        # float/double: all n uniforms into the output, Box-Muller in place, then the last
+        # 16 values recomputed from 16 fresh uniforms
+        data = uni(g, n)
+        if nb:
+            _fill_blocks(fill, data[:nb * 16].reshape(nb, 16), mean_, std_)
+        if n % 16:
+            data[n - 16:] = fill(uni(g, 16).reshape(1, 16), mean_, std_).ravel()
+        return data
+    # half: computed in float through a 16-element buffer, block by block
+    data = np.empty(n, dtype=dt)
+    if nb:
+        data[:nb * 16] = _fill_blocks(fill, uni(g, nb * 16).reshape(nb, 16), mean_, std_).ravel()
+    if n % 16:
+        data[n - 16:] = fill(uni(g, 16).reshape(1, 16), mean_, std_).ravel()
+    return data
+
+
+def _normal_scalar(g: Generator, n: int, mean: float, std: float):
+    """``n`` draws of ``normal_distribution<double>(mean, std)`` (float64 results)."""
+    out = np.empty(n, dtype=np.float64)
+    if n == 0:
+        return out
+    i = 0
+    if g._next_double_normal is not None:
+        out[0] = g._next_double_normal
+        g._next_double_normal = None
+        i = 1
+    m = n - i
+    if m:
+        pairs = (m + 1) // 2
+        u = _u53(g, 2 * pairs)
+        u1, u2 = u[0::2], u[1::2]
+        r = np.sqrt(-2.0 * np.log1p(-u2))
+        theta = (2.0 * math.pi) * u1
+        vals = np.empty(2 * pairs, dtype=np.float64)
+        vals[0::2] = r * np.cos(theta)
+        vals[1::2] = r * np.sin(theta)
+        out[i:] = vals[:m]
+        if m % 2:
+            g._next_double_normal = float(vals[-1])
+    return _affine64(out, std, mean)
+
+
+def _normal_kernel(g: Generator, n: int, dt, mean: float, std: float):
+    """``normal_kernel``: a flat array of ``n`` values of dtype ``dt``."""
+    if n == 0:
+        return np.zeros(0, dtype=dt)
+    with g._lock:
+        if n >= 16:
+            return _normal_fill(g, n, dt, mean, std)
+        return _cast_from_double(_normal_scalar(g, n, mean, std), dt)
+
+
+def _check_std(std):
+    if not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
+
+
+def _normal_(shape, dt, mean, std, g):
+    """``torch.empty(shape, dtype).normal_(mean, std)`` (including complex dtypes)."""
+    _check_std(std)
+    if dt.kind == "c":
+        comp = np.dtype(np.float32 if dt == np.complex64 else np.float64)
+        flat = _normal_kernel(g, 2 * _numel(shape), comp, mean, std / math.sqrt(2))
+        return flat.view(dt).reshape(shape)
+    _check_float_dtype(dt, "normal_kernel_cpu")
+    return _normal_kernel(g, _numel(shape), dt, mean, std).reshape(shape)
+
+
+def randn(shape=(), np_dtype=None, generator=None):
+    """``torch.randn(shape, dtype=...)``: standard normal."""
+    return _normal_(_shape(shape), _dtype(np_dtype, np.float32), 0.0, 1.0, _gen(generator))
+
+
+def normal(mean=0.0, std=1.0, shape=None, np_dtype=None, generator=None):
+    """``torch.normal``.
+
+    Scalar ``mean`` and ``std``: ``torch.normal(mean, std, size=shape)`` (``shape``
+    required, dtype float32 by default).  Array ``mean`` and/or ``std``: PyTorch's tensor
+    overloads (normal(0, 1) samples, then ``* std`` and ``+ mean`` as separate rounded
+    operations, exactly as ATen does), with the broadcast shape and the dtype of ``mean``
+    (or of ``std`` when only it is an array) unless ``np_dtype`` is given."""
+    g = _gen(generator)
+    mean_arr = isinstance(mean, np.ndarray)
+    std_arr = isinstance(std, np.ndarray)
+    if not mean_arr and not std_arr:
+        if shape is None:
+            raise TypeError("normal() with scalar mean and std needs a shape")
+        return _normal_(_shape(shape), _dtype(np_dtype, np.float32), float(mean), float(std), g)
+    if std_arr:
+        if std.dtype.kind == "c":
+            raise RuntimeError("normal expects standard deviation to be non-complex")
+        if std.size and not (std.min() >= 0):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    if mean_arr and not std_arr:
+        std = float(std)
+        _check_std(std)
+        dt = _dtype(np_dtype, mean.dtype)
+        out_shape = mean.shape if shape is None else _shape(shape)
+        out_shape = np.broadcast_shapes(mean.shape, out_shape)
+        out = _normal_(out_shape, dt, 0.0, std, g)
+        return (out + mean).astype(dt, copy=False)
+    if std_arr and not mean_arr:
+        dt = _dtype(np_dtype, std.dtype)
+        out_shape = std.shape if shape is None else np.broadcast_shapes(std.shape, _shape(shape))
+        out = _normal_(out_shape, dt, 0.0, 1.0, g)
+        out = (out * std).astype(dt, copy=False)
+        return (out + np.asarray(mean, dtype=dt)).astype(dt, copy=False)
+    dt = _dtype(np_dtype, mean.dtype)
+    out_shape = np.broadcast_shapes(mean.shape, std.shape)
+    out = _normal_(out_shape, dt, 0.0, 1.0, g)
+    out = (out * std).astype(dt, copy=False)
+    return (out + mean).astype(dt, copy=False)
+
+
+# --------------------------------------------------------------------------------------
+# randint
+# --------------------------------------------------------------------------------------
+
+def _cast_roundtrip(v: int, dt) -> int:
+    """``static_cast<int64_t>(static_cast<scalar_t>(v))`` as x86-64 computes it (an
+    infinite or out-of-range value converts to INT64_MIN)."""
+    with np.errstate(over="ignore"):
+        f = float(np.array(v, dtype=np.float64).astype(dt))
+    if not math.isfinite(f) or not -(2.0 ** 63) <= f < 2.0 ** 63:
+        return -(1 << 63)
+    return int(f)
+
+
+def _update_from(frm: int, digits: int, dt) -> int:
+    plus1 = _cast_roundtrip(frm + 1, dt)
+    if plus1 < frm:
+        k = abs(frm + 1).bit_length() - 1
+        frm = plus1 + (1 << (k - digits + 1))
+    return frm
+
+
+def _update_to(to: int, digits: int, dt) -> int:
+    minus1 = _cast_roundtrip(to - 1, dt)
+    if minus1 >= to:
+        k = abs(to - 1).bit_length() - 1
+        to = minus1 - (1 << (k - digits + 1))
+    return to
+
+
+def _check_from_to_in_range(frm: int, to_inc: int, dt):
+    cpp = _CPP_NAMES.get(dt.name, dt.name)
+    if dt.kind == "f":
+        info = np.finfo(dt)
+        lo_, hi_ = float(info.min), float(info.max)
+    elif dt == np.bool_:
+        lo_, hi_ = 0, 1
+    elif dt == np.uint64:
+        lo_, hi_ = 0, (1 << 63) - 1
+    elif dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo_, hi_ = int(info.min), int(info.max)
+    else:
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types")
+    if not (lo_ <= frm <= hi_):
+        raise RuntimeError(f"from is out of bounds for {cpp}")
+    if not (lo_ <= to_inc <= hi_):
+        raise RuntimeError(f"to - 1 is out of bounds for {cpp}")
+
+
+def randint(low, high, shape=(), np_dtype=None, generator=None):
+    """``torch.randint(low, high, shape, dtype=...)``: integers in [low, high)."""
+    dt = _dtype(np_dtype, np.int64)
+    shape = _shape(shape)
+    low, high = int(low), int(high)
+    if not low < high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    if dt.kind == "f":
+        digits = np.finfo(dt).nmant + 1
+        low = _update_from(low, digits, dt)
+        high = _update_to(high, digits, dt)
+        if not low < high:
+            raise RuntimeError(
+                "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, "
+                f"but got from={low} >= to={high}")
+    elif dt.kind not in "iub":
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types")
+    _check_from_to_in_range(low, high - 1, dt)
+    n = _numel(shape)
+    g = _gen(generator)
+    if n == 0:
+        return np.zeros(shape, dtype=dt)
+    rng = (high - low) & _U64_MASK
+    with g._lock:
+        if rng >= 1 << 28:
+            w = g._raw64(n)
+        else:
+            w = g._raw32(n)
+    if rng:
+        w = w % np.uint64(rng)
+    v = (w + np.uint64(low & _U64_MASK)).view(np.int64)
+    if dt == np.float16:
+        v = v.astype(np.float32)
+    return v.astype(dt).reshape(shape)
+
+
+# --------------------------------------------------------------------------------------
+# randperm
+# --------------------------------------------------------------------------------------
+
+def randperm(n, np_dtype=None, generator=None):
+    """``torch.randperm(n, dtype=...)``."""
+    dt = _dtype(np_dtype, np.int64)
+    n = int(n)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if dt == np.bool_ or dt.kind not in "iuf":
+        raise NotImplementedError(f"\"randperm\" not implemented for '{_torch_name(dt)}'")
+    if dt == np.float16 and n > 2049:
+        raise RuntimeError("n cannot be greater than 2049 for Half type.")
+    if dt.kind in "iu" and n > 0 and n - 1 > np.iinfo(dt).max:
+        raise RuntimeError(
+            f"value cannot be converted to type {_CTYPE_NAMES.get(dt.name, dt.name)} without "
+            "overflow")
+    g = _gen(generator)
+    with g._lock:
+        if n < 0xFFFFFFFF // 20:
+            # for i in 0..n-2: z = random() % (n - i); swap(r[i], r[i + z])
+            if n > 1:
+                i = np.arange(n - 1, dtype=np.uint64)
+                z = (g._raw32(n - 1) % (np.uint64(n) - i) + i).tolist()
+                r = list(range(n))
+                for a, b in enumerate(z):
+                    r[a], r[b] = r[b], r[a]
+                res = np.array(r, dtype=np.int64)
+            else:
+                res = np.arange(n, dtype=np.int64)
+        else:
+            # "inside-out" Fisher-Yates with random64() % (i + 1)
+            z = (g._raw64(n) % (np.arange(n, dtype=np.uint64) + np.uint64(1))).tolist()
+            r = [0] * n
+            for a, b in enumerate(z):
+                r[a] = r[b]
+                r[b] = a
+            res = np.array(r, dtype=np.int64)
+    return res.astype(dt)
+
+
+# --------------------------------------------------------------------------------------
+# bernoulli, exponential, multinomial
+# --------------------------------------------------------------------------------------
+
+def bernoulli(p=0.5, shape=None, np_dtype=None, generator=None):
+    """``torch.bernoulli``.
+
+    Scalar ``p``: ``torch.empty(shape, dtype).bernoulli_(p)`` (dtype float32 by default).
+    Array ``p``: ``torch.bernoulli(p)`` (``p`` broadcast to ``shape`` when given; the
+    result has ``p``'s dtype unless ``np_dtype`` is given)."""
+    g = _gen(generator)
+    if isinstance(p, np.ndarray):
+        pdt = p.dtype
+        if pdt.kind != "f":
+            raise NotImplementedError(
+                f"\"bernoulli_tensor_cpu_p_\" not implemented for '{_torch_name(pdt)}'")
+        shape = p.shape if shape is None else _shape(shape)
+        dt = _dtype(np_dtype, pdt)
+        pb = np.broadcast_to(p, shape)
+        if pb.size and not bool(((pb >= 0) & (pb <= 1)).all()):
+            raise RuntimeError(
+                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this "
+                "error message be improved?  If so, please report an enhancement request to "
+                "PyTorch.)")
+        n = pb.size
+        with g._lock:
+            if pdt == np.float64:
+                u = _u53(g, n)
+                out = u < pb.ravel()
+            else:
+                u = _u24(g, n)
+                out = u < pb.ravel().astype(np.float32)
+        return out.astype(dt).reshape(shape)
+    p = float(p)
+    if not (0 <= p <= 1):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
+    shape = _shape(shape)
+    dt = _dtype(np_dtype, np.float32)
+    n = _numel(shape)
+    with g._lock:
+        out = _u53(g, n) < p
+    return out.astype(dt).reshape(shape)
+
+
+def exponential(lambd=1.0, shape=(), np_dtype=None, generator=None):
+    """``torch.empty(shape, dtype).exponential_(lambd)``."""
+    dt = _dtype(np_dtype, np.float32)
+    lambd = float(lambd)
+    if not dt.kind == "f":
+        raise RuntimeError(
+            "Exponential distribution is a continuous probability distribution. dtype must be "
+            f"a floating point but you specified {_torch_name(dt)}")
+    if not lambd > 0.0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
+    shape = _shape(shape)
+    g = _gen(generator)
+    n = _numel(shape)
+    with g._lock:
+        u = _u53(g, n)
+    v = (-1.0 / lambd) * np.log1p(-u)
+    return _cast_from_double(v, dt).reshape(shape)
+
+
+def multinomial(probs, num_samples, replacement=False, generator=None):
+    """``torch.multinomial(probs, num_samples, replacement)``: int64 indices."""
+    probs = np.asarray(probs)
+    n_sample = int(num_samples)
+    if probs.dtype.kind != "f":
+        raise RuntimeError(
+            "multinomial only supports floating-point dtypes for input, got: "
+            f"{_torch_name(probs.dtype)}")
+    if probs.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    n_cat = probs.shape[-1]
+    if n_sample <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and n_sample > n_cat:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if n_cat > 1 << 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    g = _gen(generator)
+    if probs.size == 0:
+        return np.zeros(probs.shape[:-1] + (n_sample,), dtype=np.int64)
+    if not replacement or n_sample == 1:
+        if not (np.all(probs < np.inf) and np.all(probs >= 0)):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if np.any(np.atleast_2d(probs).sum(axis=-1) == 0):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        q = exponential(1.0, probs.shape, probs.dtype, g)
+        q = (probs / q).astype(probs.dtype, copy=False)
+        if n_sample == 1:
+            return np.argmax(q, axis=-1)[..., None].astype(np.int64)
+        return np.argsort(-q, axis=-1, kind="stable")[..., :n_sample].astype(np.int64)
+    rows = np.atleast_2d(probs)
+    acc = probs.dtype if probs.dtype != np.float16 else np.dtype(np.float32)
+    out = np.empty((rows.shape[0], n_sample), dtype=np.int64)
+    with g._lock:
+        for i, row in enumerate(rows):
+            if np.any(row < 0):
+                raise RuntimeError(
+                    "invalid multinomial distribution (encountering probability entry < 0)")
+            if not np.all(np.isfinite(row)):
+                raise RuntimeError("invalid multinomial distribution (encountering probability "
+                                   "entry = infinity or NaN)")
+            cum = np.cumsum(row.astype(acc), dtype=acc)
+            total = cum[-1]
+            if not total > 0:
+                raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+            cum = (cum / total).astype(acc, copy=False)
+            cum[-1] = 1
+            u = _u53(g, n_sample)
+            out[i] = np.searchsorted(cum.astype(np.float64), u, side="left")
+    return out if probs.ndim == 2 else out[0]
+
+
+# --------------------------------------------------------------------------------------
+# the default generator and module-level seeding
+# --------------------------------------------------------------------------------------
+
+default_generator = Generator()
+# PyTorch (2.x) seeds its default CPU generator nondeterministically at start-up.
+default_generator.seed()
+
+
+def manual_seed(seed) -> Generator:
+    """``torch.manual_seed``: seeds the default generator, returns it."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed() -> int:
+    """``torch.seed``: a nondeterministic seed for the default generator, returned."""
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state) -> None:
+    default_generator.set_state(new_state)
