@@ -24,8 +24,9 @@ What is reproduced, and how (PyTorch 2.x, x86-64 build, ``AVX2`` CPU capability)
   per pair, ``r = sqrt(-2 log1p(-u2))``, ``r cos(2 pi u1)`` returned and ``r sin(2 pi u1)``
   cached in the generator for the next small draw (the cache survives across calls and is
   part of the state), ``fma(z, std, mean)``, cast to the dtype.
-* randint: ``(word % range) + low`` with one 32-bit word when ``range < 2**28``, a 64-bit
-  word otherwise.
+* randint / random_: ``(word % range) + low`` with one 32-bit word when
+  ``range < 2**28``, a 64-bit word otherwise; ``random_()`` without bounds takes
+  ``word % (2**digits + 1)`` (floats) or ``word % (max + 1)`` (integers).
 * randperm: PyTorch's in-place Fisher-Yates (``random() % (n - i)``) for
   ``n < 2**32 / 20``, the "inside-out" variant with ``random64()`` above.
 * bernoulli: ``uniform < p`` (float64 uniforms for a scalar ``p`` or a float64 ``p`` array,
@@ -33,7 +34,16 @@ What is reproduced, and how (PyTorch 2.x, x86-64 build, ``AVX2`` CPU capability)
 * exponential: ``-1 / lambd * log1p(-u)`` with float64 uniforms.
 * multinomial: with replacement, float64 uniforms binary-searched in the normalised
   cumulative sum (accumulated in the input dtype); without replacement (or one sample),
-  ``argmax``/``topk`` of ``p / Exp(1)``.
+  ``argmax``/``topk`` of ``p / Exp(1)``.  Not reproduced: which zero-probability
+  categories PyTorch's ``topk`` picks, and in which order, when more samples are asked
+  without replacement than there are nonzero probabilities (a tie that depends on
+  libstdc++'s selection algorithm).
+
+float64 ``log``/``log1p``/``sin``/``cos`` must be the C library's: where NumPy's ufuncs
+might be its own SIMD code (AVX-512 CPUs), ``math`` is used element by element instead
+(see ``_libm``).  bfloat16 (not a NumPy dtype) is not supported.  The float32 normal
+kernel is the x86-64 AVX2 one, which PyTorch also runs on AVX-512 CPUs (it has no AVX-512
+variant); builds for other architectures (ARM) compute it differently.
 
 Everything returns NumPy arrays; the tensor layer wraps them.  The generator state is
 PyTorch's own 5056-byte ``CPUGeneratorImplState`` layout, so states can be exchanged with
@@ -60,6 +70,7 @@ __all__ = [
     "randn",
     "randint",
     "randperm",
+    "random_",
     "normal",
     "uniform",
     "bernoulli",
@@ -87,8 +98,8 @@ _TORCH_NAMES = {
 _CPP_NAMES = {
     "float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
     "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-    "bool": "bool", "uint16": "unsigned short", "uint32": "unsigned int",
-    "uint64": "unsigned long",
+    "bool": "bool", "uint16": "short unsigned int", "uint32": "unsigned int",
+    "uint64": "long unsigned int",
 }
 _CTYPE_NAMES = {
     "int64": "int64_t", "int32": "int32_t", "int16": "int16_t", "int8": "int8_t",
@@ -237,6 +248,61 @@ def _affine32(x, std, mean):
     if mean == 0.0:
         return (x * std + np.float32(0)).astype(np.float32)
     return _fma32(x, std, mean)
+
+
+# --------------------------------------------------------------------------------------
+# float64 libm functions
+# --------------------------------------------------------------------------------------
+# PyTorch's float64 kernels call the C library's log, log1p, sin and cos.  NumPy's float64
+# ufuncs call the same functions on AVX2-level CPUs, but on AVX-512 CPUs they may dispatch
+# to their own SIMD code (SVML), whose last bit can differ.  There, or if a sample check
+# disagrees, the values are computed with Python's ``math`` module (the C library itself),
+# element by element: slower, but bit-exact.
+
+def _safe_log(v: float) -> float:
+    if v > 0:
+        return math.log(v)
+    return -math.inf if v == 0 else math.nan
+
+
+def _safe_log1p(v: float) -> float:
+    if v > -1:
+        return math.log1p(v)
+    return -math.inf if v == -1 else math.nan
+
+
+_MATH = {"log": _safe_log, "log1p": _safe_log1p, "sin": math.sin, "cos": math.cos}
+_use_math = None
+
+
+def _numpy_uses_libm() -> bool:
+    core = getattr(np, "_core", None) or getattr(np, "core", None)
+    umath = getattr(core, "_multiarray_umath", None)
+    feats = getattr(umath, "__cpu_features__", {}) or {}
+    if any(feats.get(k) for k in ("AVX512F", "AVX512_SKX")):
+        return False
+    x = (np.arange(1, 6001, dtype=np.float64) * 0.6180339887498949) % 1.0
+    for name in ("log", "log1p", "sin", "cos"):
+        arg = -x if name == "log1p" else (x * (2 * math.pi) if name in ("sin", "cos") else x)
+        ref = np.array([_MATH[name](v) for v in arg.tolist()], dtype=np.float64)
+        if not np.array_equal(getattr(np, name)(arg), ref):
+            return False
+    return True
+
+
+def _libm(name: str, x):
+    """The C library's float64 ``name`` (log, log1p, sin or cos), elementwise."""
+    global _use_math
+    if _use_math is None:
+        try:
+            _use_math = not _numpy_uses_libm()
+        except Exception:  # noqa: BLE001 -- be exact rather than fast
+            _use_math = True
+    x = np.asarray(x, dtype=np.float64)
+    if not _use_math:
+        return getattr(np, name)(x)
+    f = _MATH[name]
+    return np.fromiter(map(f, x.ravel().tolist()), np.float64, count=x.size).reshape(x.shape)
 
 
 # --------------------------------------------------------------------------------------
@@ -543,11 +609,11 @@ def _fill16_f64(d, mean, std):
     """``NormalFill16<double>``: libm log/cos/sin, ``std::fma(r * cos, std, mean)``."""
     u1 = 1.0 - d[:, :8]
     u2 = d[:, 8:]
-    radius = np.sqrt(-2.0 * np.log(u1))
+    radius = np.sqrt(-2.0 * _libm('log', u1))
     theta = (2.0 * math.pi) * u2
     out = np.empty_like(d)
-    out[:, :8] = _affine64(radius * np.cos(theta), std, mean)
-    out[:, 8:] = _affine64(radius * np.sin(theta), std, mean)
+    out[:, :8] = _affine64(radius * _libm('cos', theta), std, mean)
+    out[:, 8:] = _affine64(radius * _libm('sin', theta), std, mean)
     return out
 
 
@@ -601,11 +667,11 @@ def _normal_scalar(g: Generator, n: int, mean: float, std: float):
         pairs = (m + 1) // 2
         u = _u53(g, 2 * pairs)
         u1, u2 = u[0::2], u[1::2]
-        r = np.sqrt(-2.0 * np.log1p(-u2))
+        r = np.sqrt(-2.0 * _libm('log1p', -u2))
         theta = (2.0 * math.pi) * u1
         vals = np.empty(2 * pairs, dtype=np.float64)
-        vals[0::2] = r * np.cos(theta)
-        vals[1::2] = r * np.sin(theta)
+        vals[0::2] = r * _libm('cos', theta)
+        vals[1::2] = r * _libm('sin', theta)
         out[i:] = vals[:m]
         if m % 2:
             g._next_double_normal = float(vals[-1])
@@ -755,22 +821,98 @@ def randint(low, high, shape=(), np_dtype=None, generator=None):
         raise RuntimeError(
             "check_random_bounds handles only integral, floating-point and boolean types")
     _check_from_to_in_range(low, high - 1, dt)
+    return _random_from_to(_gen(generator), shape, dt, (high - low) & _U64_MASK, low)
+
+
+def _random_from_to(g: Generator, shape, dt, rng: int, base: int):
+    """``uniform_int_from_to_distribution``: ``(word % rng) + base``, one 32-bit word per
+    value when ``rng < 2**28``, a 64-bit one otherwise (``rng == 0`` means 2**64)."""
     n = _numel(shape)
-    g = _gen(generator)
     if n == 0:
         return np.zeros(shape, dtype=dt)
-    rng = (high - low) & _U64_MASK
     with g._lock:
-        if rng >= 1 << 28:
+        if rng == 0 or rng >= 1 << 28:
             w = g._raw64(n)
         else:
             w = g._raw32(n)
     if rng:
         w = w % np.uint64(rng)
-    v = (w + np.uint64(low & _U64_MASK)).view(np.int64)
-    if dt == np.float16:
+    v = (w + np.uint64(base & _U64_MASK)).view(np.int64)
+    return _int64_to(v, dt).reshape(shape)
+
+
+def _int64_to(v, dt):
+    if dt == np.float16:  # static_cast<c10::Half>(int64_t) goes through float
         v = v.astype(np.float32)
-    return v.astype(dt).reshape(shape)
+    if dt == np.bool_:
+        return v != 0
+    return v.astype(dt)
+
+
+def random_(shape=(), np_dtype=None, low=None, high=None, generator=None):
+    """``torch.empty(shape, dtype).random_(...)``.
+
+    No bounds: ``random_()``: [0, 2**mantissa] for floating dtypes, [0, max] for integer
+    ones.  ``high`` only: ``random_(high)`` = [0, high).  Both: ``random_(low, high)`` =
+    [low, high).  ``low`` only: ``random_(low, None)`` = [low, max] (the whole int64 range
+    when ``low`` is -2**63)."""
+    dt = _dtype(np_dtype, np.float32)
+    shape = _shape(shape)
+    g = _gen(generator)
+    if high is not None:
+        return randint(0 if low is None else low, high, shape, dt, g)
+    if low is not None:
+        low = int(low)
+        if low == -(1 << 63):
+            # uniform_int_full_range_distribution: static_cast<int64_t>(random64())
+            if _numel(shape) == 0:
+                return np.zeros(shape, dtype=dt)
+            if dt.name not in ("float64", "float32", "int64", "int32", "int16", "int8",
+                               "uint8"):
+                raise NotImplementedError('"random_full_64_bits_range_kernel_cpu" not '
+                                          f"implemented for '{_torch_name(dt)}'")
+            if dt.name not in ("int64", "float32", "float64"):
+                raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, "
+                                   "double, float and bfloat16")
+            with g._lock:
+                w = g._raw64(_numel(shape))
+            return _int64_to(w.view(np.int64), dt).reshape(shape)
+        if dt.kind == "f":
+            digits = np.finfo(dt).nmant + 1
+            to_inc = min(1 << digits, (1 << 63) - 1)
+            low = _update_from(low, digits, dt)
+            if not low < to_inc:
+                raise RuntimeError(
+                    "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' "
+                    f"casted to dtype, but got from={low} > to_inc={to_inc}")
+        elif dt == np.bool_:
+            to_inc = 1
+        elif dt.kind in "iu":
+            to_inc = int(np.iinfo(dt).max)
+        else:
+            raise RuntimeError(
+                "random_from_to_impl handles only integral, floating-point and boolean types")
+        _check_from_to_in_range(low, to_inc, dt)
+        return _random_from_to(g, shape, dt, (to_inc - low + 1) & _U64_MASK, low)
+    # uniform_int_distribution
+    n = _numel(shape)
+    if n == 0:
+        return np.zeros(shape, dtype=dt)
+    if dt.kind == "f":
+        if dt.name not in ("float16", "float32", "float64"):
+            raise NotImplementedError(f"\"random_kernel_cpu\" not implemented for '{dt.name}'")
+        mod = (1 << (np.finfo(dt).nmant + 1)) + 1
+    elif dt == np.bool_:
+        mod = 2
+    elif dt.kind == "i" or dt == np.uint8:
+        mod = int(np.iinfo(dt).max) + 1
+    else:
+        raise NotImplementedError(
+            f"\"random_kernel_cpu\" not implemented for '{_torch_name(dt)}'")
+    with g._lock:
+        w = g._raw64(n) if dt.name in ("float64", "int64", "uint64") else g._raw32(n)
+    v = (w % np.uint64(mod)).view(np.int64)
+    return _int64_to(v, dt).reshape(shape)
 
 
 # --------------------------------------------------------------------------------------
@@ -874,7 +1016,7 @@ def exponential(lambd=1.0, shape=(), np_dtype=None, generator=None):
     n = _numel(shape)
     with g._lock:
         u = _u53(g, n)
-    v = (-1.0 / lambd) * np.log1p(-u)
+    v = (-1.0 / lambd) * _libm('log1p', -u)
     return _cast_from_double(v, dt).reshape(shape)
 
 

@@ -247,6 +247,55 @@ def test_multinomial_float32_accumulation(reference_torch):
     same(R.multinomial(p, 20000, True), torch.multinomial(torch.from_numpy(p), 20000, True))
 
 
+RANDOM_DTYPES = [np.float32, np.float64, np.float16, np.int64, np.int32, np.int16, np.int8,
+                 np.uint8, np.bool_, np.uint16, np.uint32, np.uint64]
+RANDOM_BOUNDS = [(None, None), (None, 7), (3, None), (-5, None), (-2**63, None), (2**40, None),
+                 (-3, 1000)]
+
+
+@pytest.mark.parametrize("dt", RANDOM_DTYPES)
+@pytest.mark.parametrize("low,high", RANDOM_BOUNDS)
+def test_random_(reference_torch, dt, low, high):
+    torch = reference_torch
+    warnings.simplefilter("ignore")
+    for size in (0, 1, 100, (3, 4)):
+        seed_both(torch, 8)
+        empty = torch.empty(shape_of(size), dtype=tdt(torch, dt))
+        if low is None and high is None:
+            t = _catch_value(lambda: empty.random_())  # noqa: B023
+        elif low is None:
+            t = _catch_value(lambda: empty.random_(high))  # noqa: B023
+        else:
+            t = _catch_value(lambda: empty.random_(low, high))  # noqa: B023
+        o = _catch_value(lambda: R.random_(shape_of(size), dt, low, high))  # noqa: B023
+        if isinstance(t, tuple) or isinstance(o, tuple):
+            assert o == t
+            continue
+        same(o, t)
+        same_state(torch)
+
+
+def _catch_value(f):
+    try:
+        return f()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e).split("\n")[0]
+
+
+def test_libm_fallback_is_exact(reference_torch, monkeypatch):
+    """The element-by-element C-library path (used where NumPy's float64 ufuncs are not the
+    C library's) gives the same numbers."""
+    torch = reference_torch
+    monkeypatch.setattr(R, "_use_math", True)
+    seed_both(torch, 12)
+    same(R.randn((5,), np.float64), torch.randn(5, dtype=torch.float64))
+    same(R.randn((1000,), np.float64), torch.randn(1000, dtype=torch.float64))
+    same(R.randn((7,), np.float32), torch.randn(7))
+    same(R.exponential(1.5, (40,), np.float64),
+         torch.empty(40, dtype=torch.float64).exponential_(1.5))
+    same_state(torch)
+
+
 @pytest.mark.parametrize("dt", [np.complex64, np.complex128])
 @pytest.mark.parametrize("size", [1, 3, 7, 8, 9, 100, (3, 4)])
 def test_complex(reference_torch, dt, size):
