@@ -29,6 +29,7 @@ def _infer_array(data):
     if isinstance(data, np.ndarray):
         return data
     if isinstance(data, (list, tuple)):
+        _check_ragged(data)
         flat = _flatten_scalars(data)
         if flat and any(isinstance(x, Tensor) for x in flat):
             data = _tensors_to_lists(data)
@@ -62,6 +63,27 @@ def _infer_array(data):
     if hasattr(data, "__array__"):
         return np.asarray(data)
     raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+
+
+def _check_ragged(data):
+    """PyTorch's error for nested sequences of inconsistent lengths."""
+    level = [data]
+    dim = 0
+    while level:
+        seqs = [x for x in level if isinstance(x, (list, tuple))]
+        if not seqs:
+            return
+        if len(seqs) != len(level):
+            raise ValueError(f"expected sequence of length {len(seqs[0])} at dim {dim} "
+                             f"(got {len(seqs[0])})" if False else
+                             "too many dimensions '" + type(level[0]).__name__ + "'")
+        n = len(seqs[0])
+        for x in seqs:
+            if len(x) != n:
+                raise ValueError(f"expected sequence of length {n} at dim {dim} "
+                                 f"(got {len(x)})")
+        level = [y for x in seqs for y in x]
+        dim += 1
 
 
 def _flatten_scalars(data):

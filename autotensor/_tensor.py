@@ -44,7 +44,7 @@ class Size(tuple):
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it."""
 
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_vc",
                  "_view", "_acc", "_meta", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators (ndarray * Tensor -> Tensor)
 
@@ -160,8 +160,7 @@ class Tensor:
 
     def _scalar_or_raise(self, kind):
         if self._data.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return self._data.reshape(-1)[0]
 
     def __bool__(self):
@@ -228,6 +227,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        if flag and self._grad_fn is None and self._data.dtype.kind not in "fc":
+            raise RuntimeError(_errors.REQUIRES_GRAD_DTYPE_SETTER)
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
@@ -250,7 +251,7 @@ class Tensor:
     @property
     def grad_fn(self):
         view = self._view
-        if view is not None and view.version != self._version[0] and self._grad_fn is not None:
+        if view is not None and view.version != self._vc[0] and self._grad_fn is not None:
             from .autograd.inplace import refresh_view_grad_fn
             refresh_view_grad_fn(self)
         return self._grad_fn
@@ -296,12 +297,17 @@ class Tensor:
     def data(self):
         """The same storage without autograd history (prefer ``detach()``)."""
         t = _make(self._data)
-        t._version = [0]  # .data does not share the version counter (the documented trap)
+        t._vc = [0]  # .data does not share the version counter (the documented trap)
         return t
 
     @data.setter
     def data(self, value):
         self._data = value._data
+
+    @property
+    def _version(self):
+        """How many in-place ops modified this memory (Note [Version counter])."""
+        return self._vc[0]
 
     @property
     def _base(self):
@@ -364,7 +370,7 @@ class Tensor:
     def detach(self):
         """A tensor sharing storage and version counter, cut from the graph."""
         t = _make(self._data)
-        t._version = self._version
+        t._vc = self._vc
         return t
 
     def detach_(self):
@@ -480,7 +486,7 @@ def _make(data, requires_grad=False):
     t._grad_fn = None
     t._output_nr = 0
     t._grad = None
-    t._version = [0]
+    t._vc = [0]
     t._view = None
     t._acc = None
     t._meta = None

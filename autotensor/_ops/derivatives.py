@@ -195,6 +195,18 @@ WHERE = defop("where", "WhereBackward0", lambda a, b, condition: raw.where(condi
               grads={"self": lambda F, grad, condition: F.where(condition, grad, 0),
                      "other": lambda F, grad, condition: F.where(condition, 0, grad)})
 
+# The Scalar overloads (``tensor * 2.0`` inside a backward formula, where PyTorch's C++
+# calls mul.Scalar; user code wraps the number into a tensor and gets the ops above).
+ADD_SCALAR = defop("add", "AddBackward1", lambda a, other, alpha: a + alpha * other,
+                   params=("other", "alpha"), grads={"self": lambda F, grad: grad})
+SUB_SCALAR = defop("sub", "SubBackward1", lambda a, other, alpha: a - alpha * other,
+                   params=("other", "alpha"), grads={"self": lambda F, grad: grad})
+MUL_SCALAR = defop("mul", "MulBackward1", lambda a, other: a * other, params=("other",),
+                   grads={"self": lambda F, grad, other: grad * other})
+DIV_SCALAR = defop("div", "DivBackward1", lambda a, other: a / other, params=("other",),
+                   grads={"self": lambda F, grad, other: grad / other})
+SCALAR_OVERLOAD = {ADD: ADD_SCALAR, SUB: SUB_SCALAR, MUL: MUL_SCALAR, DIV: DIV_SCALAR}
+
 # Elementwise unary ops.
 NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: -grad})
 EXP = defop("exp", "ExpBackward0", raw.exp, grads={"self": lambda F, grad, result: grad * result})
@@ -352,6 +364,8 @@ COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "s
 # View ops: results share storage with their input (see autograd/inplace.py).
 VIEW = defop("view", "ViewBackward0", raw.reshape, params=("size",),
              grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
+RESHAPE_ALIAS = defop("_reshape_alias", "ReshapeAliasBackward0", raw.reshape, params=("size",),
+                      grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
 T = defop("t", "TBackward0", raw.t, grads={"self": lambda F, grad: F.t(grad)})
 TRANSPOSE = defop("transpose", "TransposeBackward0", raw.transpose, params=("dim0", "dim1"),
                   grads={"self": lambda F, grad, dim0, dim1: F.transpose(grad, dim0, dim1)})

@@ -62,7 +62,12 @@ def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result
                 if a not in names:
                     names.append(a)
     op.saved_names = tuple(names)
-    n_in, n_par, n_out = len(op.inputs), len(op.params), op.n_out
+    # Layout of the values a call can save: inputs (one tuple for a variadic op), params,
+    # input sizes (only if some formula needs them), outputs.
+    n_in = 1 if variadic else len(op.inputs)
+    n_par = len(op.params)
+    op.uses_sizes = any(a.endswith("_sizes") and a[:-6] in op.inputs for a in names)
+    n_sizes = n_in if op.uses_sizes else 0
     kinds, src = [], []
     for a in names:
         if a in op.inputs:
@@ -73,14 +78,13 @@ def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result
             src.append(n_in + op.params.index(a))
         elif a in op.outputs:
             kinds.append("output")
-            src.append(n_in + n_par + op.outputs.index(a))
+            src.append(n_in + n_par + n_sizes + op.outputs.index(a))
         elif a.endswith("_sizes") and a[:-6] in op.inputs:
             kinds.append("sizes")
-            src.append(n_in + n_par + n_out + op.inputs.index(a[:-6]))
+            src.append(n_in + n_par + op.inputs.index(a[:-6]))
         else:
             raise ValueError(f"{name}: formula argument {a!r} is not an input, param or output")
     op.saved_kinds, op.saved_src = tuple(kinds), tuple(src)
-    op.uses_sizes = "sizes" in kinds
     op.formulas = tuple(
         None if fn is None else (fn, tuple(names.index(a) for a in _arg_names(fn)))
         for fn in ([] if backward_all else fns))
@@ -138,12 +142,19 @@ def make_node(op, inputs, params, outs, mask):
     node._out_version = None
     plan = op.plans.get(mask) or _plan(op, mask)
     if plan:
-        vals = (*inputs, *params, *outs)
-        if op.uses_sizes:
-            vals += tuple(x.shape if isinstance(x, Tensor) else None for x in inputs)
+        if op.variadic:
+            vals = (inputs, *params)
+            if op.uses_sizes:
+                vals += (tuple(x._data.shape for x in inputs),)
+        else:
+            vals = (*inputs, *params)
+            if op.uses_sizes:
+                vals += tuple(x._data.shape if isinstance(x, Tensor) else None
+                              for x in inputs)
+        vals += outs
         saved = tuple([vals[s] if s >= 0 else None for s in plan])
         node._saved = saved
-        node._versions = tuple([v._version[0] if isinstance(v, Tensor) else None
+        node._versions = tuple([v._vc[0] if isinstance(v, Tensor) else None
                                 for v in saved])
     else:
         node._saved = ()
@@ -177,7 +188,7 @@ def record(op, inputs, params, out):
         results = tuple([_wrap_result(o, node if diff is None or i in diff else None, i)
                          for i, o in enumerate(outs)])
         if "output" in op.saved_kinds:
-            node._out_version = tuple(r._version for r in results)
+            node._out_version = tuple(r._vc for r in results)
             node._versions = _with_output_versions(node, op, results)
     return results if multi else results[0]
 
@@ -187,7 +198,7 @@ def _with_output_versions(node, op, results):
     for i, kind in enumerate(op.saved_kinds):
         if kind == "output" and node._saved[i] is not None:
             k = op.outputs.index(op.saved_names[i])
-            versions[i] = results[k]._version[0]
+            versions[i] = results[k]._vc[0]
     return tuple(versions)
 
 

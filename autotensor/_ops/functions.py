@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from .. import _dtypes, _errors
 from .._backend import np
-from .._tensor import Size, Tensor, _make
+from .._tensor import Size, Tensor, _is_contiguous, _make
 from ..autograd import grad_mode, inplace
 from . import derivatives as D
 from . import raw
@@ -109,6 +109,8 @@ def _binary(op, a, b, params=()):
     if out.__class__ is not ndarray:
         out = np.asarray(out)
     if _state.enabled and (a._requires_grad or (bd is not b and b._requires_grad)):
+        if bd is b and _state.in_formula and op in D.SCALAR_OVERLOAD:
+            return record(D.SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
         result = record(op, (a, b), params, out)
         shape = out.shape
         if promoted or ad.shape != shape or (bd is not b and bd.shape != shape):
@@ -731,48 +733,59 @@ def matmul(input, other):
     if na == 2 and nb == 1:
         return mv(input, other)
     if na == 1 and nb == 2:
-        if a.shape[0] != b.shape[0]:
-            raise RuntimeError(_errors.MM_SHAPES.format(1, a.shape[0], b.shape[0], b.shape[1]))
-        r = mm(unsqueeze(input, 0), other)
-        return _squeeze_inplace_dim(r, 0)
+        return _squeeze_inplace_dim(mm(unsqueeze(input, 0), other), 0)
     if na == 2 and nb == 2:
         return mm(input, other)
-    if na >= 3 and nb <= 2:
-        # fold the batch into the rows: one mm
-        if nb == 1:
-            if a.shape[-1] != b.shape[0]:
-                raise RuntimeError(_errors.MM_SHAPES.format(
-                    int(np.prod(a.shape[:-1])), a.shape[-1], b.shape[0], 1))
-            r = mm(reshape(input, (-1, a.shape[-1])), unsqueeze(other, 1))
-            return _unsafe_view(r, a.shape[:-1])
-        if a.shape[-1] != b.shape[0]:
-            raise RuntimeError(_errors.MM_SHAPES.format(
-                int(np.prod(a.shape[:-1])), a.shape[-1], b.shape[0], b.shape[1]))
-        r = mm(reshape(input, (-1, a.shape[-1])), other)
-        return _unsafe_view(r, a.shape[:-1] + (b.shape[1],))
+    if _should_fold(input, other):
+        # use mm/mv by folding the batch of the larger operand into its rows
+        transpose_ = nb > na
+        t1 = _mT(other) if transpose_ else input
+        t2 = (t(input) if na == 2 else input) if transpose_ else other
+        sizes_1 = t1._data.shape
+        out_shape = sizes_1[:-1]
+        folded = t1 if False else reshape(t1, (int(np.prod(out_shape)), sizes_1[-1]))
+        if t2._data.ndim == 2:
+            out = _unsafe_view(mm(folded, t2), out_shape + (t2._data.shape[1],))
+            return contiguous(_mT(out)) if transpose_ else out
+        return _unsafe_view(mv(folded, t2), out_shape)
     # batched: broadcast the batch dims, then bmm
-    a2 = input if na >= 2 else unsqueeze(input, 0)
-    b2 = other if nb >= 2 else unsqueeze(other, 1)
-    sa, sb = a2._data.shape, b2._data.shape
-    if sa[-1] != sb[-2]:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{int(np.prod(sa[:-2]))}, {sa[-1]}] but got: "
-                           f"[{int(np.prod(sb[:-2]))}, {sb[-2]}].")
+    n = a.shape[-2] if na > 1 else 1
+    m1 = a.shape[-1]
+    m2 = b.shape[-2] if nb > 1 else b.shape[0]
+    p = b.shape[-1] if nb > 1 else 1
+    batch_a, batch_b = a.shape[:_py_max(na - 2, 0)], b.shape[:_py_max(nb - 2, 0)]
     try:
-        batch = np.broadcast_shapes(sa[:-2], sb[:-2])
+        batch = tuple(np.broadcast_shapes(batch_a, batch_b))
     except ValueError:
-        raise broadcast_error(sa[:-2], sb[:-2]) from None
-    n = int(np.prod(batch)) if batch else 1
-    ea = expand(a2, batch + sa[-2:]) if sa[:-2] != batch else a2
-    eb = expand(b2, batch + sb[-2:]) if sb[:-2] != batch else b2
-    r = bmm(reshape(ea, (n,) + sa[-2:]), reshape(eb, (n,) + sb[-2:]))
-    shape = batch + (sa[-2], sb[-1])
-    r = _unsafe_view(r, shape)
-    if na == 1:
-        r = squeeze(r, -2)
-    if nb == 1:
-        r = squeeze(r, -1)
-    return r
+        raise broadcast_error(batch_a, batch_b) from None
+    prod_ = int(np.prod(batch)) if batch else 1
+    a2 = input if na > 1 else unsqueeze(input, 0)
+    b2 = other if nb > 1 else unsqueeze(other, 1)
+    ea = reshape(expand(a2, batch + (n, m1)), (prod_, n, m1))
+    eb = reshape(expand(b2, batch + (m2, p)), (prod_, m2, p))
+    shape = batch + ((n,) if na > 1 else ()) + ((p,) if nb > 1 else ())
+    return _unsafe_view(bmm(ea, eb), shape)
+
+
+def _should_fold(tensor1, tensor2):
+    """PyTorch's rule for computing a batched matmul with one mm/mv (no copy needed)."""
+    n1, n2 = tensor1._data.ndim, tensor2._data.ndim
+    larger_first = n1 >= n2
+    dim_t1, dim_t2 = (n1, n2) if larger_first else (n2, n1)
+    if not (dim_t1 >= 3 and dim_t2 <= 2):
+        return False
+    if (tensor2 if larger_first else tensor1)._requires_grad and _state.enabled:
+        return True
+    if n1 == 2:
+        return False
+    t1 = tensor1._data if larger_first else np.swapaxes(tensor2._data, -1, -2)
+    if t1.size == 0:
+        return True
+    shape, strides = t1.shape, t1.strides
+    return _py_all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(dim_t1 - 2))
+
+
+_py_all = builtins.all
 
 
 def _unsafe_view(input, shape):
@@ -911,12 +924,16 @@ def view_as(input, other):
 
 
 def reshape(input, *shape):
+    """A view when the strides allow (ViewBackward0, or ReshapeAliasBackward0 for a
+    non-contiguous input, as PyTorch records), else a copy (CloneBackward0 +
+    UnsafeViewBackward0)."""
     shape = _infer_shape(_shape_args(shape), input._data.size)
     try:
         out = np.reshape(input._data, shape, copy=False)
     except ValueError:
         return _unsafe_view(clone(input), shape)
-    return _view_result(D.VIEW, input, (shape,), out)
+    op = D.VIEW if _is_contiguous(input._data) else D.RESHAPE_ALIAS
+    return _view_result(op, input, (shape,), out)
 
 
 def reshape_as(input, other):
@@ -1226,6 +1243,7 @@ def getitem(input, key):
         raise IndexError(f"too many indices for tensor of dimension {d.ndim}")
     result = input
     dim = 0
+    odim = 0          # the dim of the original tensor, for error messages
     adv = []          # (position in result, index array) of advanced indices
     rest = []         # the key for the advanced step
     has_adv = False
@@ -1242,6 +1260,7 @@ def getitem(input, key):
             skip = d.ndim - n_specified
             rest.extend([slice(None)] * skip)
             dim += skip
+            odim += skip
         elif isinstance(k, slice):
             size = result._data.shape[dim]
             start, stop, step = k.start, k.stop, k.step
@@ -1258,6 +1277,7 @@ def getitem(input, key):
                 result = _slice(result, dim, s, e, st)
             rest.append(slice(None))
             dim += 1
+            odim += 1
         elif _is_advanced(k) and not (isinstance(k, Tensor) and k._data.ndim == 0 and
                                       k._data.dtype.kind in "iu"):
             arr = _index_array(k)
@@ -1280,11 +1300,12 @@ def getitem(input, key):
                     size = result._data.shape[dim]
                     if arr.size and (arr.max() >= size or arr.min() < -size):
                         bad = int(arr.max() if arr.max() >= size else arr.min())
-                        raise IndexError(_errors.INDEX_RANGE.format(bad, dim, size))
+                        raise IndexError(_errors.INDEX_RANGE.format(bad, len(adv), size))
                 rest.append(arr)
                 has_adv = True
                 adv.append(dim)
                 dim += span
+                odim += span
             else:
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
@@ -1299,8 +1320,9 @@ def getitem(input, key):
                 raise IndexError(f"too many indices for tensor of dimension {d.ndim}")
             size = result._data.shape[dim]
             if i < -size or i >= size:
-                raise IndexError(_errors.INDEX_RANGE.format(i, dim, size))
+                raise IndexError(_errors.INDEX_RANGE.format(i, odim, size))
             result = select(result, dim, i)
+            odim += 1
     if not has_adv:
         if result is input:
             return _view_result(D.ALIAS, input, (), d.view()) if False else \
@@ -1430,14 +1452,17 @@ def masked_fill(input, mask, value):
     m = mask._data
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_dtypes.scalar_name(_dtypes.from_numpy(m.dtype))}")
+                           f"{_dtypes.cpp_name(_dtypes.from_numpy(m.dtype))}")
     if isinstance(value, Tensor):
         if value._data.ndim != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value._data.ndim} dimension(s).")
         value = value.item()
     d = input._data
-    out = np.where(m, value, d).astype(d.dtype, copy=False)
+    try:
+        out = np.where(m, value, d).astype(d.dtype, copy=False)
+    except ValueError:
+        raise broadcast_error(m.shape, d.shape) from None
     r = _finish(D.MASKED_FILL, (input,), (m, value), _asarray(out))
     if r._grad_fn is not None and out.shape != d.shape:
         set_input_metadata(r._grad_fn, (input,), out.shape, out.dtype)
@@ -1459,7 +1484,7 @@ def nonzero(input, *, as_tuple=False):
 def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     # legacy: 1-d empty tensors are skipped
     arrays = [x._data for x in tensors if not (x._data.shape == (0,) and
                                                 _py_any(y._data.ndim > 1 for y in tensors))]

@@ -23,6 +23,7 @@ With ``create_graph=False`` gradients are plain ndarrays and formulas run on arr
 and grad mode is on, so the backward records a graph of its own.
 """
 import heapq
+import itertools
 import warnings
 
 from .. import _errors
@@ -96,20 +97,20 @@ def accumulate_grad(node, g, raw):
     """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded)."""
     var = node.variable
     meta = var._meta
-    if meta is not None and meta.get("hooks"):
-        g = _run_tensor_hooks(meta["hooks"], g, raw)
     old = var._grad
     if raw:
         if old is None:
             var._grad = _to_tensor(np.array(g, dtype=var._data.dtype, copy=True))
         elif old._data.flags.writeable and old._data.shape == np.shape(g):
             old._data += g
-            old._version[0] += 1
+            old._vc[0] += 1
         else:
             var._grad = _to_tensor(old._data + g)
     else:
         if old is None:
-            var._grad = g if _state.enabled else g.detach()
+            # PyTorch copies into a fresh buffer, recorded as CopyBackwards
+            from .._ops.functions import copy_, zeros_like_
+            var._grad = copy_(zeros_like_(g), g)
         else:
             var._grad = old + g
     if meta is not None and meta.get("post_acc_hooks"):
@@ -198,17 +199,24 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
             buffers[node] = buf = [None] * node._n_out
         buf[nr] = g if buf[nr] is None else buf[nr] + g
     heap = []
+    order = itertools.count()  # ties (AccumulateGrads) run in the order they became ready
     for node in dict.fromkeys(root_nodes):
         if not deps.get(node):
-            heap.append((-node._seq, node))
+            heap.append((-node._seq, next(order), node))
     heapq.heapify(heap)
-    prev_mode = _state.enabled
+    prev_mode, prev_formula = _state.enabled, _state.in_formula
     _state.enabled = create_graph
+    _state.in_formula = create_graph
     pop, push = heapq.heappop, heapq.heappush
     try:
         while heap:
-            node = pop(heap)[1]
+            node = pop(heap)[2]
             grads = buffers.pop(node)
+            is_acc = node.__class__ is AccumulateGrad
+            if is_acc:
+                meta = node.variable._meta
+                if meta is not None and meta.get("hooks") and grads[0] is not None:
+                    grads = [_run_tensor_hooks(meta["hooks"], grads[0], raw)]
             if node._hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
             if node in capture_map:
@@ -216,13 +224,15 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
                     captured[i] = grads[nr]
             if targets is not None and node not in needed:
                 continue
-            if node.__class__ is AccumulateGrad:
+            if is_acc:
                 if capture is not None and accumulate_into is None:
                     continue
                 if accumulate_into is not None and node not in accumulate_into:
                     continue
                 if grads[0] is not None:
                     accumulate_grad(node, grads[0], raw)
+                if node._hooks is not None and node._hooks["post"]:
+                    _post_hooks(node, (), grads, raw)
                 continue
             for g in grads:
                 if g is not None:
@@ -248,9 +258,9 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
                 d = deps[nxt] - 1
                 deps[nxt] = d
                 if d == 0:
-                    push(heap, (-nxt._seq, nxt))
+                    push(heap, (-nxt._seq, next(order), nxt))
     finally:
-        _state.enabled = prev_mode
+        _state.enabled, _state.in_formula = prev_mode, prev_formula
     return captured
 
 

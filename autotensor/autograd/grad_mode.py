@@ -9,6 +9,7 @@ import threading
 class _State(threading.local):
     enabled = True
     inference = False
+    in_formula = False  # a backward with create_graph is recording (Scalar overloads)
 
 
 state = _State()
@@ -76,8 +77,12 @@ class set_grad_enabled(_DecoratorContextManager):
         self.mode = bool(mode)
         state.enabled = self.mode
 
+    def __call__(self, func):
+        state.enabled = self.prev  # used as a decorator: the mode applies inside calls only
+        return super().__call__(func)
+
     def __enter__(self):
-        pass
+        state.enabled = self.mode
 
     def __exit__(self, *exc):
         state.enabled = self.prev

@@ -16,7 +16,8 @@ import weakref
 from .. import _errors
 
 _sequence = itertools.count()
-# AccumulateGrad nodes run as soon as they are ready (PyTorch gives them UINT64_MAX).
+# AccumulateGrad nodes run as soon as they are ready (PyTorch gives them all UINT64_MAX;
+# among them the engine keeps the order they became ready in).
 _ACCUMULATE_PRIORITY = 1 << 62
 NO_EDGE = (None, 0)
 
@@ -116,7 +117,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
         self._next = ()
-        self._seq = _ACCUMULATE_PRIORITY + next(_sequence)
+        self._seq = _ACCUMULATE_PRIORITY
         self._hooks = None
         self._n_out = 1
 
@@ -206,7 +207,7 @@ def unpack_saved(node, F):
             if op.saved_kinds[i] == "output":
                 current = node._out_version[op.outputs.index(op.saved_names[i])][0]
             else:
-                current = v._version[0]
+                current = v._vc[0]
             if current != ver:
                 raise RuntimeError(_modified_message(node, i, v, current, ver))
     from .._tensor import Tensor, _from_saved_output
@@ -221,34 +222,42 @@ def unpack_saved(node, F):
 
 
 def _modified_message(node, i, value, current, saved_version):
+    """PyTorch names the op by the tensor's grad_fn now ("Add" for AddBackward0); for a
+    saved output, by the node itself."""
     from .. import _dtypes
     op = node.op
     kind = op.saved_kinds[i]
     data = value if kind == "output" else value._data
     type_name = _dtypes.legacy_type_name(_dtypes.from_numpy(data.dtype))
     shape = _errors.shape_str(data.shape)
+    fn, nr = None, 0
     if kind == "output":
-        k = op.outputs.index(op.saved_names[i])
-        return _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=k, op=node.name(),
-                                             now=current, saved=saved_version)
-    if kind == "input":
-        fn, nr = node._next[op.inputs.index(op.saved_names[i])]
-        if fn is not None and not isinstance(fn, AccumulateGrad):
-            return _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=nr,
-                                                 op=fn.name(), now=current, saved=saved_version)
-    return _errors.SAVED_MODIFIED_LEAF.format(type=type_name, shape=shape, now=current,
-                                              saved=saved_version)
+        fn, nr = node, op.outputs.index(op.saved_names[i])
+    elif value._grad_fn is not None:
+        fn, nr = value.grad_fn, value._output_nr
+    if fn is None:
+        return _errors.SAVED_MODIFIED_LEAF.format(type=type_name, shape=shape, now=current,
+                                                  saved=saved_version)
+    return _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=nr,
+                                         op=_short_name(fn.name()), now=current,
+                                         saved=saved_version)
+
+
+def _short_name(name):
+    """'AddBackward0' -> 'Add', as PyTorch's message shows it."""
+    stem = name.rstrip("0123456789")
+    return stem[:-8] if stem.endswith("Backward") else name
 
 
 def saved_property(index, name, kind):
     """``node._saved_<name>``: the saved value as a tensor, like PyTorch's accessors."""
-    from .._tensor import Tensor
 
     def get(node):
+        from .._tensor import _from_saved_output
         node._check_saved()
         value = node._saved[index]
         if kind == "output" and value is not None:
-            return Tensor._from_saved_output(value, node, name)
+            return _from_saved_output(value, node, node.op.outputs.index(name))
         return value
     return property(get)
 
@@ -256,7 +265,11 @@ def saved_property(index, name, kind):
 def make_node_class(op):
     """Generate the node class of an op entry (what PyTorch's codegen does in C++)."""
     attrs = {"__slots__": (), "op": op}
+    cls_name = op.node_name
+    if "::" in cls_name:  # e.g. torch::autograd::CopyBackwards: class CopyBackwards
+        cls_name = cls_name.rsplit("::", 1)[1]
+        attrs["name"] = lambda self, n=op.node_name: n
     for i, name in enumerate(op.saved_names):
         public = name[:-6] + "_sym_sizes" if name.endswith("_sizes") else name
         attrs["_saved_" + public] = saved_property(i, name, op.saved_kinds[i])
-    return type(op.node_name, (OpNode,), attrs)
+    return type(cls_name, (OpNode,), attrs)

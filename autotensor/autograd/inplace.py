@@ -2,7 +2,7 @@
 
 Note [Version counter]
 ~~~~~~~~~~~~~~~~~~~~~~
-Every tensor has ``_version``, a one-element list shared by all tensors that alias the
+Every tensor has ``_vc``, a one-element list (``_version`` reads it) shared by all tensors that alias the
 same memory as autograd sees it: a base, all its views, and ``detach()``ed aliases (but not
 ``.data``, whose changes autograd deliberately does not see). Each in-place op bumps it.
 A node saves, next to each saved tensor, the counter's value at save time; unpacking a
@@ -70,9 +70,9 @@ def make_views(results, source, op_name, multi=False):
         creation = MULTI_OUTPUT
     else:
         creation = DEFAULT if view is None else view.creation
-    vc = source._version
+    vc = source._vc
     for r in results:
-        r._version = vc
+        r._vc = vc
         r._view = ViewInfo(base, vc[0], creation, op_name)
     return results
 
@@ -86,7 +86,7 @@ def refresh_view_grad_fn(view_tensor):
     """Note [Lazy view rebase]: bring a view's grad_fn up to date with its base."""
     info = view_tensor._view
     base = info.base
-    vc = view_tensor._version[0]
+    vc = view_tensor._vc[0]
     if info.version == vc:
         return
     info.version = vc
@@ -109,8 +109,10 @@ def _as_strided_node(op, base, geom, base_shape):
     node._n_out = 1
     node._out_version = None
     size, stride, offset = geom
+    item = base._data.itemsize
+    layout = (tuple(base_shape), tuple(s // item for s in base._data.strides))
     node._saved = tuple({"size": size, "stride": stride, "storage_offset": offset,
-                         "self_sizes": tuple(base_shape)}[n] for n in op.saved_names)
+                         "layout": layout}[n] for n in op.saved_names)
     node._versions = None
     return node
 
@@ -214,23 +216,23 @@ def record_inplace(op, t, inputs, params, value):
         # the formulas of other inputs need self's value from before the write
         save_inputs = (original_self(t),) + tuple(inputs[1:])
     write_inplace(t, value)
-    t._version[0] += 1
+    t._vc[0] += 1
     if not mask:
         return t
     view = t._view
     if view is not None:
         # Make sure the view's history is current before it becomes the op's first edge.
-        t._version[0] -= 1
+        t._vc[0] -= 1
         t.grad_fn  # noqa: B018  (refreshes a stale view: Note [Lazy view rebase])
-        t._version[0] += 1
+        t._vc[0] += 1
     node = dispatch.make_node(op, inputs, params, (t._data,), mask)
     if save_inputs is not inputs:
         node._saved = tuple(save_inputs[0] if s is inputs[0] else s for s in node._saved)
         node._versions = tuple(0 if s is save_inputs[0] else v
                                for s, v in zip(node._saved, node._versions))
     if "output" in op.saved_kinds:
-        node._out_version = (t._version,)
-        node._versions = tuple(t._version[0] if k == "output" else v
+        node._out_version = (t._vc,)
+        node._versions = tuple(t._vc[0] if k == "output" else v
                                for k, v in zip(op.saved_kinds, node._versions or
                                                (None,) * len(op.saved_kinds)))
     if value.shape != t._data.shape or value.dtype != t._data.dtype:
@@ -251,7 +253,7 @@ def record_inplace(op, t, inputs, params, value):
     t._grad_fn = _as_strided_node(D.AS_STRIDED, base, geom, base._data.shape)
     t._requires_grad = True
     t._output_nr = 0
-    view.version = t._version[0]
+    view.version = t._vc[0]
     return t
 
 

@@ -13,7 +13,7 @@ class Parameter(Tensor):
             data = _creation.empty(0)
         t = _make(data._data)
         t.__class__ = cls
-        t._version = data._version
+        t._vc = data._vc
         if requires_grad:
             t.requires_grad_(True)
         return t

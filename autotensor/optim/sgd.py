@@ -36,5 +36,5 @@ class SGD(Optimizer):
                         buf += (1 - damp) * g
                     g = g + momentum * buf if nesterov else buf
                 p._data -= lr * g
-                p._version[0] += 1
+                p._vc[0] += 1
         return loss
