@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import types
 import weakref
 
 import numpy as np
@@ -648,14 +649,28 @@ def _mlp_step(torch, refs):
     return float(loss.item())
 
 
+def _module_of(obj) -> str:
+    module = getattr(obj, "__module__", None)
+    return module if isinstance(module, str) else ""
+
+
 def _is_ours(obj, prefix) -> bool:
-    module = getattr(type(obj), "__module__", "") or ""
-    if module.startswith(prefix):
+    """Whether ``obj`` is an object of the library ``prefix`` (its class, function or frame
+    comes from it).  Looks only at types, never at arbitrary attributes of ``obj``."""
+    if _module_of(type(obj)).startswith(prefix):
         return True
-    if callable(obj) and (getattr(obj, "__module__", "") or "").startswith(prefix):
-        return True
-    code = getattr(obj, "f_code", None)
-    return code is not None and f"{os.sep}{prefix}{os.sep}" in code.co_filename
+    if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType)):
+        return _module_of(obj).startswith(prefix)
+    if isinstance(obj, types.MethodType):
+        return _module_of(type(obj.__self__)).startswith(prefix)
+    if isinstance(obj, types.FrameType):
+        return f"{os.sep}{prefix}{os.sep}" in obj.f_code.co_filename
+    return False
+
+
+def _count_ours(prefix) -> int:
+    """How many live gc-tracked objects belong to ``prefix`` (gc.get_objects, by module)."""
+    return sum(1 for o in gc.get_objects() if _is_ours(o, prefix))
 
 
 @pytest.mark.parametrize("module_name", ["autotensor", "torch"])
@@ -670,8 +685,10 @@ def test_no_reference_cycles(module_name):
     was_enabled = gc.isenabled()
     gc.disable()
     try:
+        before = _count_ours(module_name)
         refs: list = []
         _mlp_step(torch, refs)
+        left = _count_ours(module_name) - before  # objects of ours the step left behind
         alive = [r() for r in refs if r() is not None]
         alive_desc = [f"{type(t).__name__}{tuple(t.shape)}" for t in alive]
         del alive
@@ -686,5 +703,6 @@ def test_no_reference_cycles(module_name):
     ours = [type(o).__name__ for o in garbage if _is_ours(o, module_name)]
     del garbage
     assert not alive_desc, f"tensors still alive before gc.collect(): {alive_desc}"
+    assert left == 0, f"{left} more {module_name} objects tracked by gc after the step"
     assert not ours, f"the cycle collector found {module_name} objects: {ours[:20]}"
     assert found == 0, f"gc.collect() found {found} unreachable objects"
