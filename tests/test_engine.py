@@ -659,11 +659,12 @@ def _is_ours(obj, prefix) -> bool:
     comes from it).  Looks only at types, never at arbitrary attributes of ``obj``."""
     if _module_of(type(obj)).startswith(prefix):
         return True
-    if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType)):
+    kind = type(obj)  # type(), not isinstance(): no attribute lookups on lazy modules
+    if kind is types.FunctionType or kind is types.BuiltinFunctionType:
         return _module_of(obj).startswith(prefix)
-    if isinstance(obj, types.MethodType):
+    if kind is types.MethodType:
         return _module_of(type(obj.__self__)).startswith(prefix)
-    if isinstance(obj, types.FrameType):
+    if kind is types.FrameType:
         return f"{os.sep}{prefix}{os.sep}" in obj.f_code.co_filename
     return False
 
