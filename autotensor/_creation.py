@@ -74,9 +74,8 @@ def _check_ragged(data):
         if not seqs:
             return
         if len(seqs) != len(level):
-            raise ValueError(f"expected sequence of length {len(seqs[0])} at dim {dim} "
-                             f"(got {len(seqs[0])})" if False else
-                             "too many dimensions '" + type(level[0]).__name__ + "'")
+            scalar = next(x for x in level if not isinstance(x, (list, tuple)))
+            raise ValueError(f"too many dimensions '{type(scalar).__name__}'")
         n = len(seqs[0])
         for x in seqs:
             if len(x) != n:

@@ -366,6 +366,7 @@ VIEW = defop("view", "ViewBackward0", raw.reshape, params=("size",),
              grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
 RESHAPE_ALIAS = defop("_reshape_alias", "ReshapeAliasBackward0", raw.reshape, params=("size",),
                       grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
+ALIAS = defop("alias", "AliasBackward0", lambda a: a.view(), grads={"self": lambda F, grad: grad})
 T = defop("t", "TBackward0", raw.t, grads={"self": lambda F, grad: F.t(grad)})
 TRANSPOSE = defop("transpose", "TransposeBackward0", raw.transpose, params=("dim0", "dim1"),
                   grads={"self": lambda F, grad, dim0, dim1: F.transpose(grad, dim0, dim1)})
@@ -408,6 +409,10 @@ AS_STRIDED = defop("as_strided", "AsStridedBackward0", None,
                    params=("size", "stride", "storage_offset", "layout"),
                    grads={"self": lambda F, grad, size, stride, storage_offset, layout:
                           F.as_strided_backward(grad, layout, size, stride, storage_offset)})
+UNFOLD = defop("unfold", "UnfoldBackward0", None,
+               params=("dimension", "size", "step", "out_size", "out_stride", "layout"),
+               grads={"self": lambda F, grad, out_size, out_stride, layout:
+                      F.as_strided_backward(grad, layout, out_size, out_stride, 0)})
 # CopySlices' pieces (Note [CopySlices]), as ops so that its double backward works.
 STRIDED_VIEW = defop("strided_view", "AsStridedBackward1", None, inputs=("grad",),
                      params=("layout", "size", "stride", "offset"),

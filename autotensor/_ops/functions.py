@@ -743,7 +743,7 @@ def matmul(input, other):
         t2 = (t(input) if na == 2 else input) if transpose_ else other
         sizes_1 = t1._data.shape
         out_shape = sizes_1[:-1]
-        folded = t1 if False else reshape(t1, (int(np.prod(out_shape)), sizes_1[-1]))
+        folded = reshape(t1, (int(np.prod(out_shape)), sizes_1[-1]))
         if t2._data.ndim == 2:
             out = _unsafe_view(mm(folded, t2), out_shape + (t2._data.shape[1],))
             return contiguous(_mT(out)) if transpose_ else out
@@ -988,11 +988,7 @@ def permute(input, *dims):
     d = input._data
     dims = _shape_args(dims)
     if len(dims) != d.ndim:
-        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
-                           f"not match the length of the desired ordering of dimensions i.e. "
-                           f"input.dim() = {d.ndim} is not equal to len(dims) = {len(dims)}"
-                           if False else
-                           f"permute(): number of dimensions in the tensor input does not match "
+        raise RuntimeError(f"permute(): number of dimensions in the tensor input does not match "
                            f"the length of the desired ordering of dimensions i.e. input.dim() "
                            f"= {d.ndim} is not equal to len(dims) = {len(dims)}")
     dims = tuple(_wrap_dim(x, d.ndim) for x in dims)
@@ -1005,13 +1001,11 @@ def movedim(input, source, destination):
     d = input._data
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
-    order = list(np.moveaxis(np.empty(d.shape, dtype=[]) if False else np.arange(d.ndim)
-                             .reshape((1,) * 0 + (d.ndim,)), 0, 0))
-    perm = [n for n in range(d.ndim) if n not in [_wrap_dim(s, d.ndim) for s in src]]
-    for s, t_ in sorted(zip([_wrap_dim(s, d.ndim) for s in src],
-                            [_wrap_dim(x, d.ndim) for x in dst]), key=lambda p: p[1]):
+    src = [_wrap_dim(s, d.ndim) for s in src]
+    dst = [_wrap_dim(x, d.ndim) for x in dst]
+    perm = [n for n in range(d.ndim) if n not in src]
+    for s, t_ in sorted(zip(src, dst), key=lambda p: p[1]):
         perm.insert(t_, s)
-    del order
     return permute(input, tuple(perm))
 
 
@@ -1180,22 +1174,10 @@ def unfold(input, dimension, size, step):
     strides = d.strides[:dim] + (d.strides[dim] * step,) + d.strides[dim + 1:] + \
         (d.strides[dim],)
     out = np.lib.stride_tricks.as_strided(d, shape, strides)
-    # its backward: as_strided's, in the input's own layout
     item = d.itemsize
     layout = (d.shape, tuple(s // item for s in d.strides))
-    return _view_result(D.AS_STRIDED, input, (
-        shape, tuple(s // item for s in strides), 0, layout), out) if False else \
-        _unfold_result(input, out, shape, strides, layout)
-
-
-def _unfold_result(input, out, shape, strides, layout):
-    item = out.itemsize
-    r = _finish(D.AS_STRIDED, (input,), (shape, tuple(s // item for s in strides), 0, layout),
-                out)
-    if r._grad_fn is not None:
-        r._grad_fn.__class__ = _UNFOLD_NODE
-    inplace.make_views((r,), input, "UnfoldBackward0")
-    return r
+    params = (dim, size, step, shape, tuple(s // item for s in strides), layout)
+    return _view_result(D.UNFOLD, input, params, out)
 
 
 def as_strided(input, size, stride, storage_offset=None):
@@ -1229,6 +1211,8 @@ def _index_array(k):
 def getitem(input, key):
     """``x[key]``, decomposed like PyTorch: basic parts as views (select, slice,
     unsqueeze), then one IndexBackward0 for advanced parts."""
+    # a lone slice is always recorded (SliceBackward0); in a tuple, full slices are skipped
+    lone_slice = key.__class__ is slice
     if key.__class__ is not tuple:
         key = (key,)
     d = input._data
@@ -1273,7 +1257,7 @@ def getitem(input, key):
             s, e, st = slice(start, stop, step).indices(size)
             if e < s:
                 e = s
-            if not (s == 0 and e == size and st == 1):
+            if lone_slice or not (s == 0 and e == size and st == 1):
                 result = _slice(result, dim, s, e, st)
             rest.append(slice(None))
             dim += 1
@@ -1324,10 +1308,7 @@ def getitem(input, key):
             result = select(result, dim, i)
             odim += 1
     if not has_adv:
-        if result is input:
-            return _view_result(D.ALIAS, input, (), d.view()) if False else \
-                _alias(input)
-        return result
+        return _alias(input) if result is input else result
     while rest and isinstance(rest[-1], slice):
         rest.pop()
     idx = tuple(rest)
@@ -1336,18 +1317,8 @@ def getitem(input, key):
 
 
 def _alias(input):
-    """``x[...]`` / ``x[:]``: a view with the same shape (PyTorch returns an alias)."""
-    r = _make(input._data.view())
-    r._grad_fn = input._grad_fn
-    r._requires_grad = input._requires_grad
-    r._output_nr = input._output_nr
-    if input._grad_fn is not None or input._requires_grad:
-        r = _view_result(D.SLICE, input, (0, 0, input._data.shape[0] if input._data.ndim
-                                          else 0, 1), input._data.view()) \
-            if input._data.ndim else _view_result(D.VIEW, input, ((),), input._data.view())
-        return r
-    inplace.make_views((r,), input, "AliasBackward0")
-    return r
+    """``x[...]``, ``x[:, :]``: a view with the same shape (AliasBackward0)."""
+    return _view_result(D.ALIAS, input, (), input._data.view())
 
 
 def setitem(input, key, value):
@@ -1833,5 +1804,4 @@ TENSOR = SimpleNamespace(
     if isinstance(src, Tensor) else scatter(
         x, dim, _make(index) if isinstance(index, ndarray) else index, value=src),
 )
-_UNFOLD_NODE = type("UnfoldBackward0", (D.AS_STRIDED.node_cls,), {"__slots__": ()})
 _ = Size

@@ -304,9 +304,7 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
     if len(grads) == 0:
         grads = (None,) * len(tensors)
     if len(grads) != len(tensors):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs"
-                           if False else
-                           f"Mismatch in number of gradients: expected {len(tensors)}, "
+        raise RuntimeError(f"Mismatch in number of gradients: expected {len(tensors)}, "
                            f"got {len(grads)}")
     out = []
     for i, (t, g) in enumerate(zip(tensors, grads)):

@@ -152,11 +152,6 @@ def _creation_error(t, view):
                 f"replace the inplace operation by an out-of-place one.")
     if view.creation == NO_GRAD_MODE:
         return ("A view was created in no_grad mode and is being modified inplace with grad "
-                "mode enabled. This view is the output of a function that returns multiple "
-                "views. Such functions do not allow the output views to be modified inplace. "
-                "You should replace the inplace operation by an out-of-place one."
-                if False else
-                "A view was created in no_grad mode and is being modified inplace with grad "
                 "mode enabled. Given that this use case is ambiguous and error-prone, it is "
                 "forbidden. You can clarify your code by moving both the view and the inplace "
                 "either both inside the no_grad block (if you don't want the inplace to be "
