@@ -12,7 +12,6 @@ import weakref
 from . import _dtypes, _errors
 from ._backend import np
 from .autograd import grad_mode
-from .autograd.graph import AccumulateGrad
 
 _new = object.__new__
 
@@ -517,3 +516,9 @@ def is_tensor(obj):
 
 __all__ = ["Tensor", "Size", "device", "is_tensor"]
 _ = np
+
+
+from .autograd import graph as _graph  # noqa: E402  (graph needs Tensor first)
+
+AccumulateGrad = _graph.AccumulateGrad
+_graph.Tensor, _graph._from_saved_output = Tensor, _from_saved_output

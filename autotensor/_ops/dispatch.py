@@ -7,6 +7,8 @@ and some input requires grad), builds it (edges, saved values, version snapshots
 wraps the result arrays in Tensors. In-place and view ops go through ``record_inplace``
 and ``record_view``.
 """
+from operator import itemgetter
+
 from .. import _errors
 from .._backend import np
 from .._tensor import Tensor, _make
@@ -31,7 +33,7 @@ class OpDef:
     __slots__ = ("name", "node_name", "kernel", "inputs", "params", "outputs", "formulas",
                  "backward_all", "saved_names", "saved_kinds", "saved_src", "jvp",
                  "node_cls", "plans", "uses_sizes", "n_out", "diff_outputs", "variadic",
-                 "__dict__")
+                 "tensor_slots", "output_slots", "saves_output", "frees", "__dict__")
 
     def __repr__(self):
         return f"<op {self.name} -> {self.node_name}>"
@@ -88,13 +90,21 @@ def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result
     op.formulas = tuple(
         None if fn is None else (fn, tuple(names.index(a) for a in _arg_names(fn)))
         for fn in ([] if backward_all else fns))
+    # slots that may hold tensors (version-checked, freed after backward)
+    op.tensor_slots = tuple(i for i, k in enumerate(kinds) if k in ("input", "param"))
+    op.output_slots = tuple((i, op.outputs.index(names[i])) for i, k in enumerate(kinds)
+                            if k == "output")
+    op.saves_output = bool(op.output_slots)
+    op.frees = any(k in ("input", "output") for k in kinds)
     op.plans = {}
     op.node_cls = make_node_class(op)
     return op
 
 
 def _plan(op, mask):
-    """Which saved slots this requires-grad pattern needs: ``(src or -1 per slot)``."""
+    """Which saved slots a requires-grad pattern needs, as an itemgetter over a call's
+    values ``(None, *inputs, *params, *sizes, *outputs)`` (index 0 stands for "not
+    needed"). Cached per op and mask."""
     if op.backward_all is not None:
         needed = set(range(len(op.saved_names)))
     else:
@@ -102,9 +112,15 @@ def _plan(op, mask):
         for i, f in enumerate(op.formulas):
             if f is not None and mask >> i & 1:
                 needed.update(f[1])
-    plan = tuple(s if i in needed else -1 for i, s in enumerate(op.saved_src))
-    op.plans[mask] = plan
-    return plan
+    idx = tuple(s + 1 if i in needed else 0 for i, s in enumerate(op.saved_src))
+    if not idx:
+        take = None
+    elif len(idx) == 1:
+        take = (lambda vals, i=idx[0]: (vals[i],))
+    else:
+        take = itemgetter(*idx)
+    op.plans[mask] = take
+    return take
 
 
 def edge_of(t):
@@ -133,73 +149,76 @@ def requires_grad_mask(inputs):
 def make_node(op, inputs, params, outs, mask):
     """Build the backward node of one op call (outs: tuple of result arrays)."""
     node = _new(op.node_cls)
-    node._next = tuple([edge_of(x) if mask >> i & 1 else NO_EDGE
-                        for i, x in enumerate(inputs)])
+    if len(inputs) == 1:
+        node._next = (edge_of(inputs[0]),)
+    elif len(inputs) == 2:
+        node._next = (edge_of(inputs[0]) if mask & 1 else NO_EDGE,
+                      edge_of(inputs[1]) if mask & 2 else NO_EDGE)
+    else:
+        node._next = tuple([edge_of(x) if mask >> i & 1 else NO_EDGE
+                            for i, x in enumerate(inputs)])
     node._seq = next(_sequence)
     node._hooks = None
     node._reduce = None
-    node._n_out = len(outs)
-    node._out_version = None
-    plan = op.plans.get(mask) or _plan(op, mask)
-    if plan:
-        if op.variadic:
-            vals = (inputs, *params)
-            if op.uses_sizes:
-                vals += (tuple(x._data.shape for x in inputs),)
-        else:
-            vals = (*inputs, *params)
-            if op.uses_sizes:
-                vals += tuple(x._data.shape if isinstance(x, Tensor) else None
-                              for x in inputs)
-        vals += outs
-        saved = tuple([vals[s] if s >= 0 else None for s in plan])
-        node._saved = saved
-        node._versions = tuple([v._vc[0] if isinstance(v, Tensor) else None
-                                for v in saved])
-    else:
+    node._out_vc = None
+    node._versions = None
+    if op.n_out < 0:
+        node._n_out = len(outs)
+    take = op.plans.get(mask, False)
+    if take is False:
+        take = _plan(op, mask)
+    if take is None:
         node._saved = ()
-        node._versions = None
+        return node
+    if op.variadic:
+        vals = (None, inputs, *params)
+        if op.uses_sizes:
+            vals += (tuple(x._data.shape for x in inputs),)
+    else:
+        vals = (None, *inputs, *params)
+        if op.uses_sizes:
+            vals += tuple(x._data.shape if isinstance(x, Tensor) else None for x in inputs)
+    saved = node._saved = take(vals + outs)
+    # Note [Version counter]: remember versions only when some saved tensor is not at 0
+    for i in op.tensor_slots:
+        v = saved[i]
+        if isinstance(v, Tensor) and v._vc[0]:
+            node._versions = tuple([x._vc[0] if isinstance(x, Tensor) else None
+                                    for x in saved])
+            break
     return node
-
-
-def _wrap_result(out, node, nr):
-    t = _make(out)
-    if node is not None:
-        t._grad_fn = node
-        t._requires_grad = True
-        t._output_nr = nr
-    return t
 
 
 def record(op, inputs, params, out):
     """Wrap ``out`` (array, or tuple of arrays for multi-output ops) and record a node."""
-    multi = op.n_out != 1
-    outs = out if multi else (out,)
-    outs = tuple([o if o.__class__ is ndarray else np.asarray(o) for o in outs])
-    node = None
+    if op.n_out == 1:
+        if out.__class__ is not ndarray:
+            out = np.asarray(out)
+        t = _make(out)
+        if _state.enabled:
+            mask = requires_grad_mask(inputs)
+            if mask:
+                node = make_node(op, inputs, params, (out,), mask)
+                t._grad_fn = node
+                t._requires_grad = True
+                if op.saves_output:
+                    node._out_vc = (t._vc,)
+        return t
+    outs = tuple([o if o.__class__ is ndarray else np.asarray(o) for o in out])
+    results = tuple([_make(o) for o in outs])
     if _state.enabled:
         mask = requires_grad_mask(inputs)
         if mask:
             node = make_node(op, inputs, params, outs, mask)
-    if node is None:
-        results = tuple([_make(o) for o in outs])
-    else:
-        diff = op.diff_outputs
-        results = tuple([_wrap_result(o, node if diff is None or i in diff else None, i)
-                         for i, o in enumerate(outs)])
-        if "output" in op.saved_kinds:
-            node._out_version = tuple(r._vc for r in results)
-            node._versions = _with_output_versions(node, op, results)
-    return results if multi else results[0]
-
-
-def _with_output_versions(node, op, results):
-    versions = list(node._versions or (None,) * len(op.saved_names))
-    for i, kind in enumerate(op.saved_kinds):
-        if kind == "output" and node._saved[i] is not None:
-            k = op.outputs.index(op.saved_names[i])
-            versions[i] = results[k]._vc[0]
-    return tuple(versions)
+            diff = op.diff_outputs
+            for i, r in enumerate(results):
+                if diff is None or i in diff:
+                    r._grad_fn = node
+                    r._requires_grad = True
+                    r._output_nr = i
+            if op.saves_output:
+                node._out_vc = tuple(r._vc for r in results)
+    return results
 
 
 def set_input_metadata(node, inputs, out_shape, out_dtype):

@@ -63,7 +63,8 @@ class Node:
     gradients of its forward inputs, one per entry of ``next_functions``.
     """
 
-    __slots__ = ("_next", "_seq", "_hooks", "_n_out", "__weakref__")
+    __slots__ = ("_next", "_seq", "_hooks", "__weakref__")
+    _n_out = 1  # how many forward outputs (gradient slots) the node has
 
     def name(self):
         return type(self).__name__
@@ -119,7 +120,6 @@ class AccumulateGrad(Node):
         self._next = ()
         self._seq = _ACCUMULATE_PRIORITY
         self._hooks = None
-        self._n_out = 1
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
@@ -135,16 +135,19 @@ class OpNode(Node):
     forward broadcast or promoted (None when it did not).
     """
 
-    __slots__ = ("_saved", "_versions", "_out_version", "_reduce")
-    op = None
+    __slots__ = ("_saved", "_versions", "_out_vc", "_reduce")
+    op = None  # (_n_out becomes a slot for ops with a variable number of outputs)
 
     def release(self):
-        """Free saved tensors after backward (PyTorch keeps non-tensor values: sizes, dims)."""
+        """Free saved tensors after backward (PyTorch keeps non-tensor values: sizes, dims,
+        so a node that saved none of those can run again)."""
         saved = self._saved
         if saved:
-            kinds = self.op.saved_kinds
-            for i, v in enumerate(saved):
-                if v is not None and (kinds[i] in ("input", "output") or hasattr(v, "_data")):
+            if self.op.frees:
+                self._saved = None
+                return
+            for v in saved:
+                if hasattr(v, "_data") or hasattr(v, "dtype"):
                     self._saved = None
                     return
 
@@ -173,7 +176,12 @@ class OpNode(Node):
                     outs.append(None)
                 else:
                     fn, idx = f
-                    outs.append(fn(F, g, *[vals[j] for j in idx]))
+                    if not idx:
+                        outs.append(fn(F, g))
+                    elif len(idx) == 1:
+                        outs.append(fn(F, g, vals[idx[0]]))
+                    else:
+                        outs.append(fn(F, g, *[vals[j] for j in idx]))
         reduce = self._reduce
         if reduce is not None:
             outs = list(outs)
@@ -197,28 +205,27 @@ def unpack_saved(node, F):
     saved = node._saved
     if saved is None:
         raise RuntimeError(_errors.BACKWARD_TWICE)
-    versions = node._versions
     op = node.op
-    if versions is not None:
-        for i, ver in enumerate(versions):
-            if ver is None:
-                continue
-            v = saved[i]
-            if op.saved_kinds[i] == "output":
-                current = node._out_version[op.outputs.index(op.saved_names[i])][0]
-            else:
-                current = v._vc[0]
-            if current != ver:
-                raise RuntimeError(_modified_message(node, i, v, current, ver))
-    from .._tensor import Tensor, _from_saved_output
-    if F.is_raw:
-        return [v._data if isinstance(v, Tensor) else v for v in saved]
-    out = []
-    for i, v in enumerate(saved):
-        if op.saved_kinds[i] == "output" and v is not None:
-            v = _from_saved_output(v, node, op.outputs.index(op.saved_names[i]))
-        out.append(v)
-    return out
+    versions = node._versions
+    vals = list(saved)
+    for i in op.tensor_slots:
+        v = vals[i]
+        if isinstance(v, Tensor):
+            expected = versions[i] if versions is not None else 0
+            if v._vc[0] != expected:
+                raise RuntimeError(_modified_message(node, i, v, v._vc[0], expected))
+            if F.is_raw:
+                vals[i] = v._data
+    for i, k in op.output_slots:
+        if vals[i] is None:
+            continue
+        current = node._out_vc[k][0]
+        expected = versions[i] if versions is not None else 0
+        if current != expected:
+            raise RuntimeError(_modified_message(node, i, vals[i], current, expected))
+        if not F.is_raw:
+            vals[i] = _from_saved_output(vals[i], node, k)
+    return vals
 
 
 def _modified_message(node, i, value, current, saved_version):
@@ -249,6 +256,10 @@ def _short_name(name):
     return stem[:-8] if stem.endswith("Backward") else name
 
 
+# Set by _tensor.py once Tensor exists (the two modules need each other).
+Tensor = _from_saved_output = None
+
+
 def saved_property(index, name, kind):
     """``node._saved_<name>``: the saved value as a tensor, like PyTorch's accessors."""
 
@@ -264,7 +275,7 @@ def saved_property(index, name, kind):
 
 def make_node_class(op):
     """Generate the node class of an op entry (what PyTorch's codegen does in C++)."""
-    attrs = {"__slots__": (), "op": op}
+    attrs = {"__slots__": ("_n_out",) if op.n_out < 0 else (), "op": op}
     cls_name = op.node_name
     if "::" in cls_name:  # e.g. torch::autograd::CopyBackwards: class CopyBackwards
         cls_name = cls_name.rsplit("::", 1)[1]

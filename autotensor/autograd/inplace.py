@@ -106,8 +106,7 @@ def _as_strided_node(op, base, geom, base_shape):
     node._seq = next(_sequence)
     node._hooks = None
     node._reduce = None
-    node._n_out = 1
-    node._out_version = None
+    node._out_vc = None
     size, stride, offset = geom
     item = base._data.itemsize
     layout = (tuple(base_shape), tuple(s // item for s in base._data.strides))
@@ -226,7 +225,7 @@ def record_inplace(op, t, inputs, params, value):
         node._versions = tuple(0 if s is save_inputs[0] else v
                                for s, v in zip(node._saved, node._versions))
     if "output" in op.saved_kinds:
-        node._out_version = (t._vc,)
+        node._out_vc = (t._vc,)
         node._versions = tuple(t._vc[0] if k == "output" else v
                                for k, v in zip(op.saved_kinds, node._versions or
                                                (None,) * len(op.saved_kinds)))
@@ -262,7 +261,6 @@ class CopySlices(Node):
         self._next = (edge_of(base),) + fn._next[1:]
         self._seq = next(_sequence)
         self._hooks = None
-        self._n_out = 1
         self.fn = fn
         self.geom = geom
         self.base_shape = base._data.shape
