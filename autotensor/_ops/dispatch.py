@@ -189,11 +189,75 @@ def make_node(op, inputs, params, outs, mask):
     return node
 
 
+def record_fast(op, inputs, params, out, mask):
+    """``record`` for the common case, with make_node inlined: a single-output op of one
+    or two inputs (the second may be a Python number), some requiring grad (``mask``).
+    Every elementwise op goes through here; each line is paid on every op call."""
+    node = _new(op.node_cls)
+    x = inputs[0]
+    if mask & 1:
+        fn = x._grad_fn
+        if fn is None:
+            e0 = (x._grad_accumulator(), 0)
+        elif x._view is None:
+            e0 = (fn, x._output_nr)
+        else:
+            e0 = edge_of(x)
+    else:
+        e0 = NO_EDGE
+    if len(inputs) == 1:
+        node._next = (e0,)
+    else:
+        if mask & 2:
+            y = inputs[1]
+            fn = y._grad_fn
+            if fn is None:
+                e1 = (y._grad_accumulator(), 0)
+            elif y._view is None:
+                e1 = (fn, y._output_nr)
+            else:
+                e1 = edge_of(y)
+        else:
+            e1 = NO_EDGE
+        node._next = (e0, e1)
+    node._seq = next(_sequence)
+    node._hooks = node._reduce = node._versions = node._out_vc = None
+    t = _new(Tensor)
+    t._data = out
+    t._requires_grad = True
+    t._grad_fn = node
+    t._output_nr = 0
+    t._grad = t._view = t._acc = t._meta = None
+    t._vc = [0]
+    take = op.plans.get(mask, False)
+    if take is False:
+        take = _plan(op, mask)
+    if take is None:
+        node._saved = ()
+        return t
+    saved = node._saved = take((None,) + inputs + params + (out,))
+    for i in op.tensor_slots:  # Note [Version counter]
+        v = saved[i]
+        if isinstance(v, Tensor) and v._vc[0]:
+            node._versions = tuple([x._vc[0] if isinstance(x, Tensor) else None
+                                    for x in saved])
+            break
+    if op.saves_output:
+        node._out_vc = (t._vc,)
+    return t
+
+
 def record(op, inputs, params, out):
     """Wrap ``out`` (array, or tuple of arrays for multi-output ops) and record a node."""
     if op.n_out == 1:
         if out.__class__ is not ndarray:
             out = np.asarray(out)
+        if (_state.enabled and len(inputs) <= 2 and not op.uses_sizes and not op.variadic
+                and isinstance(inputs[0], Tensor)):
+            mask = requires_grad_mask(inputs)
+            if mask:
+                return record_fast(op, inputs, params, out, mask)
+            return _make(out)
         t = _make(out)
         if _state.enabled:
             mask = requires_grad_mask(inputs)

@@ -12,7 +12,7 @@ from .._tensor import Size, Tensor, _is_contiguous, _make
 from ..autograd import grad_mode, inplace
 from . import derivatives as D
 from . import raw
-from .dispatch import broadcast_error, record, set_input_metadata
+from .dispatch import broadcast_error, record, record_fast, set_input_metadata
 
 _state = grad_mode.state
 ndarray = np.ndarray
@@ -109,9 +109,12 @@ def _binary(op, a, b, params=()):
     if out.__class__ is not ndarray:
         out = np.asarray(out)
     if _state.enabled and (a._requires_grad or (bd is not b and b._requires_grad)):
-        if bd is b and _state.in_formula and op in D.SCALAR_OVERLOAD:
-            return record(D.SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
-        result = record(op, (a, b), params, out)
+        if bd is b:
+            if _state.in_formula and op in D.SCALAR_OVERLOAD:
+                return record(D.SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
+            return record_fast(op, (a, b), params, out, 1)
+        result = record_fast(op, (a, b), params, out,
+                             (1 if a._requires_grad else 0) | (2 if b._requires_grad else 0))
         shape = out.shape
         if promoted or ad.shape != shape or (bd is not b and bd.shape != shape):
             set_input_metadata(result._grad_fn, (a, b), shape, out.dtype)
@@ -151,7 +154,7 @@ def _unary(op, x, float_op=True, params=()):
     if out.__class__ is not ndarray:
         out = np.asarray(out)
     if _state.enabled and x._requires_grad:
-        return record(op, (x,), params, out)
+        return record_fast(op, (x,), params, out, 1)
     return _make(out)
 
 

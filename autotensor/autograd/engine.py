@@ -118,6 +118,30 @@ def accumulate_grad(node, g, raw):
             fn(var)
 
 
+def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
+                    accumulate_into):
+    """An AccumulateGrad's turn: the leaf's tensor hooks, node pre-hooks, capture for
+    autograd.grad, accumulation into .grad, post hooks."""
+    meta = node.variable._meta
+    if meta is not None and meta.get("hooks") and grads[0] is not None:
+        grads = [_run_tensor_hooks(meta["hooks"], grads[0], raw)]
+    if node._hooks is not None:
+        grads = _pre_hooks(node, grads, raw)
+    if capture_map and node in capture_map:
+        for nr, i in capture_map[node]:
+            captured[i] = grads[nr]
+    if needed is not None and node not in needed:
+        return
+    if capture is not None and accumulate_into is None:
+        return
+    if accumulate_into is not None and node not in accumulate_into:
+        return
+    if grads[0] is not None:
+        accumulate_grad(node, grads[0], raw)
+    if node._hooks is not None and node._hooks["post"]:
+        _post_hooks(node, (), grads, raw)
+
+
 def _dependencies(roots):
     deps = {}
     seen = set(roots)
@@ -182,7 +206,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
     raw = not create_graph
     root_nodes = [e[0] for e in roots]
     deps = _dependencies(root_nodes)
-    targets = None
+    targets = needed = None
     if capture is not None or accumulate_into is not None:
         targets = set(e[0] for e in capture or ()) | set(accumulate_into or ())
         needed = _needed(root_nodes, targets)
@@ -208,57 +232,69 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
     _state.enabled = create_graph
     _state.in_formula = create_graph
     pop, push = heapq.heappop, heapq.heappush
+    filtered = targets is not None
+    ready = None  # the one node made ready by the last step while the heap was empty
     try:
-        while heap:
-            node = pop(heap)[2]
-            grads = buffers.pop(node)
-            is_acc = node.__class__ is AccumulateGrad
-            if is_acc:
-                meta = node.variable._meta
-                if meta is not None and meta.get("hooks") and grads[0] is not None:
-                    grads = [_run_tensor_hooks(meta["hooks"], grads[0], raw)]
+        while True:
+            if ready is not None:
+                node, grads = ready
+                ready = None
+            elif heap:
+                node = pop(heap)[2]
+                grads = buffers.pop(node)
+            else:
+                break
+            if node.__class__ is AccumulateGrad:
+                _run_accumulate(node, grads, raw, capture_map, captured, needed if filtered
+                                else None, capture, accumulate_into)
+                continue
             if node._hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
-            if node in capture_map:
+            if capture_map and node in capture_map:
                 for nr, i in capture_map[node]:
                     captured[i] = grads[nr]
-            if targets is not None and node not in needed:
+            if filtered and node not in needed:
                 continue
-            if is_acc:
-                if capture is not None and accumulate_into is None:
-                    continue
-                if accumulate_into is not None and node not in accumulate_into:
-                    continue
-                if grads[0] is not None:
-                    accumulate_grad(node, grads[0], raw)
-                if node._hooks is not None and node._hooks["post"]:
-                    _post_hooks(node, (), grads, raw)
-                continue
-            for g in grads:
-                if g is not None:
-                    outs = node.apply(grads, F)
-                    break
+            if grads[0] is not None or any(g is not None for g in grads):
+                outs = node.apply(grads, F)
             else:
                 outs = (None,) * len(node._next)
             if not keep_graph:
                 node.release()
             if node._hooks is not None and node._hooks["post"]:
                 outs = _post_hooks(node, outs, grads, raw)
+            newly = None
             for (nxt, nr), g in zip(node._next, outs):
-                if nxt is None:
+                if nxt is None or (filtered and nxt not in needed):
                     continue
-                if targets is not None and nxt not in needed:
-                    continue
+                d = deps[nxt] - 1
+                deps[nxt] = d
                 buf = buffers.get(nxt)
                 if buf is None:
+                    if d == 0 and nxt._n_out == 1:
+                        # its only (or last, with nothing buffered) input: ready as is
+                        if newly is None:
+                            newly = [(nxt, [g])]
+                        else:
+                            newly.append((nxt, [g]))
+                        continue
                     buffers[nxt] = buf = [None] * nxt._n_out
                 if g is not None:
                     old = buf[nr]
                     buf[nr] = g if old is None else old + g
-                d = deps[nxt] - 1
-                deps[nxt] = d
                 if d == 0:
-                    push(heap, (-nxt._seq, next(order), nxt))
+                    entry = (nxt, buffers.pop(nxt))
+                    if newly is None:
+                        newly = [entry]
+                    else:
+                        newly.append(entry)
+            if newly is not None:
+                if len(newly) == 1 and not heap:
+                    ready = newly[0]
+                else:
+                    for nxt, g in newly:
+                        buffers[nxt] = g
+                        push(heap, (-nxt._seq, next(order), nxt))
     finally:
         _state.enabled, _state.in_formula = prev_mode, prev_formula
     return captured

@@ -146,7 +146,7 @@ class OpNode(Node):
             if self.op.frees:
                 self._saved = None
                 return
-            for v in saved:
+            for v in saved:  # only parameters were saved: free the array-like ones
                 if hasattr(v, "_data") or hasattr(v, "dtype"):
                     self._saved = None
                     return
@@ -158,7 +158,9 @@ class OpNode(Node):
     def apply(self, grads, F):
         """Gradients for the inputs (one per edge) from the gradients of the outputs."""
         op = self.op
-        vals = unpack_saved(self, F)
+        saved = self._saved
+        vals = unpack_saved(self, F) if (op.tensor_slots or op.output_slots or
+                                         saved is None) else saved
         if op.n_out == 1:
             g = grads[0]
             if g is None:
@@ -208,13 +210,14 @@ def unpack_saved(node, F):
     op = node.op
     versions = node._versions
     vals = list(saved)
+    raw = F.is_raw
     for i in op.tensor_slots:
         v = vals[i]
         if isinstance(v, Tensor):
             expected = versions[i] if versions is not None else 0
             if v._vc[0] != expected:
                 raise RuntimeError(_modified_message(node, i, v, v._vc[0], expected))
-            if F.is_raw:
+            if raw:
                 vals[i] = v._data
     for i, k in op.output_slots:
         if vals[i] is None:
