@@ -167,6 +167,11 @@ RSUB = defop("rsub", "RsubBackward1", lambda a, other, alpha: other - alpha * a
              if alpha != 1 else other - a,
              inputs=("self",), params=("other", "alpha"),
              grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha})
+RSUB_TENSOR = defop("rsub", "RsubBackward0",
+                    lambda a, b, alpha: b - a if alpha == 1 else b - alpha * a,
+                    inputs=("self", "other"), params=("alpha",),
+                    grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha,
+                           "other": lambda F, grad: grad})
 MUL = defop("mul", "MulBackward0", lambda a, b: a * b, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad * other,
                    "other": lambda F, grad, self: grad * self})
@@ -352,6 +357,28 @@ MSE_LOSS = defop("mse_loss", "MseLossBackward0", None, inputs=("self", "target")
                  grads={"self": mse_backward,
                         "target": lambda F, grad, self, target, reduction:
                         -mse_backward(F, grad, self, target, reduction)})
+
+def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
+                      self_sizes):
+    """Gradient of nll_loss: -weight[target] * grad at each target class, zero elsewhere."""
+    coef = -_class_weights(target, weight, ignore_index, self_sizes)
+    if reduction == "mean":
+        coef = coef / total_weight if total_weight else coef * 0
+    src = F.unsqueeze(grad * F.constant(coef, grad), 1)
+    index = np.expand_dims(np.where(target == ignore_index, 0, target), 1)
+    return F.scatter(F.zeros(self_sizes, grad), 1, index, src)
+
+
+def _class_weights(target, weight, ignore_index, sizes):
+    """Each sample's weight (0 where its target is ignore_index), a constant array."""
+    w = np.ones(sizes[1]) if weight is None else weight
+    safe = np.where(target == ignore_index, 0, target)
+    return np.where(target == ignore_index, 0.0, w[safe])
+
+
+NLL_LOSS = defop("nll_loss", "NllLossBackward0", None, params=(
+    "target", "weight", "reduction", "ignore_index", "total_weight"),
+    grads={"self": nll_loss_backward})
 
 # In-place-only ops (their out-of-place forms are other entries).
 ZERO = defop("zero_", "ZeroBackward0", None, grads={"self": lambda F, grad: F.zeros_like(grad)})

@@ -183,7 +183,7 @@ subtract = sub
 def rsub(input, other, *, alpha=1):
     """other - alpha * input."""
     if isinstance(other, Tensor):
-        return sub(other, input, alpha=alpha)
+        return _binary(D.RSUB_TENSOR, input, other, (alpha,))
     d = _scalar_dtype_data(input._data, other)
     out = _asarray(D.RSUB.kernel(d, other, alpha))
     if _state.enabled and input._requires_grad:
@@ -350,9 +350,12 @@ def clamp(input, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = _tensor_arg(min, input) if min is not None else None
         hi = _tensor_arg(max, input) if max is not None else None
-        out = D.CLAMP_TENSOR.kernel(input._data, None if lo is None else lo._data,
-                                    None if hi is None else hi._data)
-        return _finish(D.CLAMP_TENSOR, (input, lo, hi), (), _asarray(out))
+        out = _asarray(D.CLAMP_TENSOR.kernel(input._data, None if lo is None else lo._data,
+                                             None if hi is None else hi._data))
+        r = _finish(D.CLAMP_TENSOR, (input, lo, hi), (), out)
+        if r._grad_fn is not None:
+            set_input_metadata(r._grad_fn, (input, lo, hi), out.shape, out.dtype)
+        return r
     d = input._data
     if d.dtype.kind in "biu" and (isinstance(min, float) or isinstance(max, float)):
         d = d.astype(_dtypes.default_float.np)
@@ -820,10 +823,16 @@ def outer(input, vec2):
 
 
 def linear(input, weight, bias=None):
-    if input._data.ndim == 2 and bias is not None:
+    """x W^T + b, recorded like PyTorch: addmm (through a 2-D view for other ranks) with a
+    bias, matmul without."""
+    if bias is None:
+        return matmul(input, t(weight))
+    nd = input._data.ndim
+    if nd == 2:
         return addmm(bias, input, t(weight))
-    r = matmul(input, t(weight))
-    return r if bias is None else add(r, bias)
+    shape = input._data.shape[:-1] + (weight._data.shape[0],)
+    flat = view(input, (-1, input._data.shape[-1])) if nd != 1 else view(input, (1, -1))
+    return view(addmm(bias, flat, t(weight)), shape)
 
 
 # ---- copies and dtype conversion -----------------------------------------------------------
@@ -1368,10 +1377,15 @@ def index_put(input, indices, values, accumulate=False):
     return index_put_(clone(input), indices, values, accumulate)
 
 
+def _index_data(index):
+    """An index or mask argument's array (formulas in graph mode pass saved arrays)."""
+    return index._data if isinstance(index, Tensor) else np.asarray(index)
+
+
 def gather(input, dim, index, *, sparse_grad=False):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
-    idx = index._data
+    idx = _index_data(index)
     if idx.dtype != np.int64:
         raise RuntimeError("gather(): Expected dtype int64 for index")
     if idx.ndim != d.ndim and not (idx.ndim <= 1 and d.ndim <= 1):
@@ -1381,15 +1395,19 @@ def gather(input, dim, index, *, sparse_grad=False):
         bad = int(idx.max() if idx.max() >= d.shape[dim] else idx.min())
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size "
                            f"{d.shape[dim]}")
-    out = np.take_along_axis(d, idx, axis=dim) if d.ndim else d[idx]
+    out = raw.gather(d, dim, idx) if d.ndim else d[idx]
     return _finish(D.GATHER, (input,), (dim, idx), out)
 
 
 def scatter_add(input, dim, index, src):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
-    out = raw.scatter_add(d, dim, index._data, src._data)
-    return _finish(D.SCATTER_ADD, (input, src), (dim, index._data), out)
+    idx = _index_data(index)
+    out = raw.scatter_add(d, dim, idx, src._data)
+    r = _finish(D.SCATTER_ADD, (input, src), (dim, idx), out)
+    if r._grad_fn is not None and src._requires_grad and src._data.shape != idx.shape:
+        r._grad_fn._reduce = [None, (src._data.shape, src._data.dtype)]
+    return r
 
 
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
@@ -1397,16 +1415,20 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     dim = _wrap_dim(dim, d.ndim)
     s = src if src is not None else value
     sd = s._data if isinstance(s, Tensor) else s
-    out = raw.scatter(d, dim, index._data, sd)
+    idx = _index_data(index)
+    out = raw.scatter(d, dim, idx, sd)
     if isinstance(s, Tensor):
-        return _finish(D.SCATTER, (input, s), (dim, index._data), out)
-    return _finish(D.SCATTER_VALUE, (input,), (dim, index._data), out)
+        r = _finish(D.SCATTER, (input, s), (dim, idx), out)
+        if r._grad_fn is not None and s._requires_grad and s._data.shape != idx.shape:
+            r._grad_fn._reduce = [None, (s._data.shape, s._data.dtype)]
+        return r
+    return _finish(D.SCATTER_VALUE, (input,), (dim, idx), out)
 
 
 def index_select(input, dim, index):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
-    idx = index._data
+    idx = _index_data(index)
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if idx.size and (idx.max() >= d.shape[dim] or idx.min() < 0):
@@ -1418,12 +1440,13 @@ def index_select(input, dim, index):
 def index_add(input, dim, index, source, *, alpha=1):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
-    out = raw.index_add(d, dim, index._data, source._data, alpha)
-    return _finish(D.INDEX_ADD, (input, source), (dim, index._data, alpha), out)
+    idx = _index_data(index)
+    out = raw.index_add(d, dim, idx, source._data, alpha)
+    return _finish(D.INDEX_ADD, (input, source), (dim, idx, alpha), out)
 
 
 def masked_fill(input, mask, value):
-    m = mask._data
+    m = _index_data(mask)
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_dtypes.cpp_name(_dtypes.from_numpy(m.dtype))}")
@@ -1801,6 +1824,7 @@ TENSOR = SimpleNamespace(
     as_strided_backward=_graph_op(D.AS_STRIDED_BACKWARD, raw.as_strided_backward),
     strided_view=_graph_op(D.STRIDED_VIEW, raw.strided_view),
     strided_scatter=_strided_scatter,
+    constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
     zero_at=lambda x, key: mul(x, _make(raw.zero_at(np.ones_like(x._data), key))),
     scatter=lambda x, dim, index, src: scatter(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src)

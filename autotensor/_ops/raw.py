@@ -150,6 +150,10 @@ def pow(x, e):
 
 
 def gather(x, dim, index):
+    """out[i][j] = x[index[i][j]][j] (dim 0): index may be smaller than x off dim."""
+    if index.shape != x.shape:
+        x = x[tuple(slice(None) if d == dim else slice(0, s)
+                    for d, s in enumerate(index.shape))]
     return np.take_along_axis(x, index, axis=dim)
 
 
@@ -263,6 +267,11 @@ def zero_at(x, key):
     return out
 
 
+def constant(arr, like):
+    """A constant array in like's dtype (a tensor without history in graph mode)."""
+    return np.asarray(arr, dtype=like.dtype)
+
+
 def cast_like(x, like):
     return x.astype(like.dtype, copy=False)
 
@@ -354,6 +363,7 @@ FORMULA_NAMES = (
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
+    "constant",
 )
 
 RAW = SimpleNamespace(**{name: globals()[name] for name in FORMULA_NAMES})

@@ -360,6 +360,8 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} "
                 f"and output[{i}] has a shape of {Size(t._data.shape)}.")
+        if g._data.dtype != t._data.dtype:
+            g = g.to(t.dtype)
         out.append(g if create_graph else g._data)
     return out
 

@@ -192,11 +192,23 @@ class OpNode(Node):
                     shape, dtype = r
                     gi = outs[i]
                     if gi.shape != shape:
+                        if not _expandable(shape, gi.shape):
+                            raise RuntimeError(
+                                f"Function {self.name()} returned an invalid gradient at index "
+                                f"{i} - got [{_errors.shape_str(gi.shape)}] but expected shape "
+                                f"compatible with [{_errors.shape_str(shape)}]")
                         gi = F.sum_to(gi, shape)
                     if gi.dtype != dtype:
                         gi = F.cast(gi, dtype)
                     outs[i] = gi
         return outs
+
+
+def _expandable(shape, target):
+    """Whether ``shape`` broadcasts to ``target`` (so a gradient can be summed back)."""
+    if len(shape) > len(target):
+        return False
+    return all(s == 1 or s == t for s, t in zip(reversed(shape), reversed(target)))
 
 
 def unpack_saved(node, F):

@@ -1,5 +1,5 @@
 """``nn.functional``: stateless layers and losses, composed from the op table."""
-from .. import _errors
+from .. import _dtypes, _errors
 from .._ops import functions as fn
 
 linear = fn.linear
@@ -49,24 +49,55 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
-    return nll_loss(log_softmax(input, 1), target, reduction=reduction)
+    """log_softmax over the class dim, then nll_loss (two nodes, as in PyTorch)."""
+    if label_smoothing:
+        raise NotImplementedError("cross_entropy: label_smoothing is not supported yet")
+    dim = 1 if input.dim() >= 2 else 0
+    return nll_loss(fn.log_softmax(input, dim), target, weight, ignore_index=ignore_index,
+                    reduction=reduction)
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
-    from .._tensor import _make
+    """Negative log-likelihood of class indices; input (N, C, ...) or (C,)."""
     from .._backend import np
-    idx = target._data
-    if idx.ndim != 1 or input._data.ndim != 2:
-        raise RuntimeError("nll_loss: only 2-D input and 1-D target are supported so far")
-    picked = fn.gather(input, 1, _make(idx.reshape(-1, 1).astype(np.int64)))
-    picked = fn.squeeze(picked, 1)
-    loss = -picked
-    if reduction == "mean":
-        return fn.mean(loss)
-    if reduction == "sum":
-        return fn.sum(loss)
-    return loss
+    from .._ops import derivatives as D
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if input.dim() == 1:
+        return nll_loss(fn.unsqueeze(input, 0), fn.unsqueeze(target, 0), weight,
+                        ignore_index=ignore_index, reduction=reduction).squeeze(0) \
+            if reduction == "none" else nll_loss(fn.unsqueeze(input, 0),
+                                                 fn.unsqueeze(target, 0), weight,
+                                                 ignore_index=ignore_index,
+                                                 reduction=reduction)
+    x = input._data
+    t = target._data
+    if t.dtype.kind not in "iu":
+        raise RuntimeError(f"expected scalar type Long but found "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(t.dtype))}")
+    if t.shape != x.shape[:1] + x.shape[2:]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
+                         f"batch_size ({t.shape[0] if t.ndim else 0}).")
+    n_classes = x.shape[1]
+    valid = t != ignore_index
+    if valid.any() and (t[valid].max() >= n_classes or t[valid].min() < 0):
+        bad = int(t[valid].max() if t[valid].max() >= n_classes else t[valid].min())
+        raise IndexError(f"Target {bad} is out of bounds.")
+    w = None if weight is None else weight._data
+    safe = np.where(valid, t, 0)
+    picked = np.squeeze(np.take_along_axis(x, np.expand_dims(safe, 1), axis=1), 1)
+    wt = np.where(valid, 1.0 if w is None else w[safe], 0.0).astype(x.dtype)
+    losses = -picked * wt
+    total = float(wt.sum())
+    if reduction == "none":
+        out = losses
+    elif reduction == "sum":
+        out = np.asarray(losses.sum())
+    else:
+        out = np.asarray(losses.sum() / total if total else np.nan)
+    return fn._finish(D.NLL_LOSS, (input,), (t, w, reduction, ignore_index, total),
+                      out.astype(x.dtype, copy=False))
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
