@@ -15,7 +15,8 @@ NO_GRAD_FN = "element {} of tensors does not require grad and does not have a gr
 UNUSED_INPUT = ("The differentiated Tensor at index {} appears to not have been used in the "
                 "graph. Set allow_unused=True if this is the desired behavior.")
 REQUIRES_GRAD_DTYPE = "only Tensors of floating point dtype can require gradients"
-REQUIRES_GRAD_DTYPE_SETTER = "only Tensors of floating point and complex dtype can require gradients"
+REQUIRES_GRAD_DTYPE_SETTER = ("only Tensors of floating point and complex dtype can require "
+                              "gradients")
 REQUIRES_GRAD_DTYPE_CTOR = "Only Tensors of floating point and complex dtype can require gradients"
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "

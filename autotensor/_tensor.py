@@ -164,7 +164,7 @@ class Tensor:
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data.reshape(-1)[0])
 
     def __float__(self):

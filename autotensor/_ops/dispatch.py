@@ -13,7 +13,7 @@ from .. import _errors
 from .._backend import np
 from .._tensor import Tensor, _make
 from ..autograd import grad_mode
-from ..autograd.graph import NO_EDGE, OpNode, _sequence, make_node_class
+from ..autograd.graph import NO_EDGE, _sequence, make_node_class
 
 ndarray = np.ndarray
 _state = grad_mode.state

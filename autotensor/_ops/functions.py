@@ -1432,7 +1432,7 @@ def index_select(input, dim, index):
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if idx.size and (idx.max() >= d.shape[dim] or idx.min() < 0):
-        raise IndexError(f"index out of range in self")
+        raise IndexError("index out of range in self")
     out = np.take(d, idx.reshape(-1), axis=dim)
     return _finish(D.INDEX_SELECT, (input,), (dim, idx.reshape(-1)), out)
 

@@ -2,8 +2,8 @@
 
 Note [Version counter]
 ~~~~~~~~~~~~~~~~~~~~~~
-Every tensor has ``_vc``, a one-element list (``_version`` reads it) shared by all tensors that alias the
-same memory as autograd sees it: a base, all its views, and ``detach()``ed aliases (but not
+Every tensor has ``_vc``, a one-element list (``_version`` reads it) shared by all tensors
+that alias the same memory as autograd sees it: a base, all its views, and ``detach()``ed aliases (but not
 ``.data``, whose changes autograd deliberately does not see). Each in-place op bumps it.
 A node saves, next to each saved tensor, the counter's value at save time; unpacking a
 saved tensor whose counter moved on raises PyTorch's "modified by an inplace operation"
@@ -177,10 +177,10 @@ def write_inplace(t, value):
     if value.__class__ is not np.ndarray:
         value = np.asarray(value)
     if value.shape != dst.shape:
-        if np.broadcast_shapes(value.shape, dst.shape) != dst.shape:
+        shape = np.broadcast_shapes(value.shape, dst.shape)
+        if shape != dst.shape:
             raise RuntimeError(f"output with shape [{_errors.shape_str(dst.shape)}] doesn't "
-                               f"match the broadcast shape "
-                               f"[{_errors.shape_str(np.broadcast_shapes(value.shape, dst.shape))}]")
+                               f"match the broadcast shape [{_errors.shape_str(shape)}]")
     if value.dtype != dst.dtype and not np.can_cast(value.dtype, dst.dtype, "same_kind"):
         from .._dtypes import from_numpy, scalar_name
         raise RuntimeError(f"result type {scalar_name(from_numpy(value.dtype))} can't be cast "
