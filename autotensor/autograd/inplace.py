@@ -3,10 +3,11 @@
 Note [Version counter]
 ~~~~~~~~~~~~~~~~~~~~~~
 Every tensor has ``_vc``, a one-element list (``_version`` reads it) shared by all tensors
-that alias the same memory as autograd sees it: a base, all its views, and ``detach()``ed aliases (but not
-``.data``, whose changes autograd deliberately does not see). Each in-place op bumps it.
-A node saves, next to each saved tensor, the counter's value at save time; unpacking a
-saved tensor whose counter moved on raises PyTorch's "modified by an inplace operation"
+that alias the same memory as autograd sees it: a base, all its views, and ``detach()``ed
+aliases (but not ``.data``, whose changes autograd deliberately does not see). Each
+in-place op bumps it. A node remembers the counter's value of each saved tensor at save
+time (only when it is not 0: most tensors are never modified); unpacking a saved tensor
+whose counter moved on raises PyTorch's "modified by an inplace operation"
 error instead of computing a wrong gradient (engine.unpack_saved).
 
 Note [Views]
