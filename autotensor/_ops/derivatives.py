@@ -172,10 +172,10 @@ RSUB_TENSOR = defop("rsub", "RsubBackward0",
                     inputs=("self", "other"), params=("alpha",),
                     grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha,
                            "other": lambda F, grad: grad})
-MUL = defop("mul", "MulBackward0", lambda a, b: a * b, inputs=("self", "other"),
+MUL = defop("mul", "MulBackward0", np.multiply, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad * other,
                    "other": lambda F, grad, self: grad * self})
-DIV = defop("div", "DivBackward0", lambda a, b: a / b, inputs=("self", "other"),
+DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad / other,
                    "other": lambda F, grad, self, other: -grad * self / (other * other)})
 POW_SCALAR = defop("pow", "PowBackward0", lambda a, e: a ** e, params=("exponent",),
@@ -200,6 +200,8 @@ WHERE = defop("where", "WhereBackward0", lambda a, b, condition: raw.where(condi
               grads={"self": lambda F, grad, condition: F.where(condition, grad, 0),
                      "other": lambda F, grad, condition: F.where(condition, 0, grad)})
 
+ADD.kernel_no_alpha, SUB.kernel_no_alpha = np.add, np.subtract
+
 # The Scalar overloads (``tensor * 2.0`` inside a backward formula, where PyTorch's C++
 # calls mul.Scalar; user code wraps the number into a tensor and gets the ops above).
 ADD_SCALAR = defop("add", "AddBackward1", lambda a, other, alpha: a + alpha * other,
@@ -214,17 +216,17 @@ SCALAR_OVERLOAD = {ADD: ADD_SCALAR, SUB: SUB_SCALAR, MUL: MUL_SCALAR, DIV: DIV_S
 
 # Elementwise unary ops.
 NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: -grad})
-EXP = defop("exp", "ExpBackward0", raw.exp, grads={"self": lambda F, grad, result: grad * result})
-LOG = defop("log", "LogBackward0", raw.log, grads={"self": lambda F, grad, self: grad / self})
-SQRT = defop("sqrt", "SqrtBackward0", raw.sqrt,
+EXP = defop("exp", "ExpBackward0", np.exp, grads={"self": lambda F, grad, result: grad * result})
+LOG = defop("log", "LogBackward0", np.log, grads={"self": lambda F, grad, self: grad / self})
+SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
              grads={"self": lambda F, grad, result: grad / (result * 2)})
-ABS = defop("abs", "AbsBackward0", raw.abs,
+ABS = defop("abs", "AbsBackward0", np.abs,
             grads={"self": lambda F, grad, self: grad * F.sign(self)})
-SIN = defop("sin", "SinBackward0", raw.sin,
+SIN = defop("sin", "SinBackward0", np.sin,
             grads={"self": lambda F, grad, self: grad * F.cos(self)})
-COS = defop("cos", "CosBackward0", raw.cos,
+COS = defop("cos", "CosBackward0", np.cos,
             grads={"self": lambda F, grad, self: -grad * F.sin(self)})
-TANH = defop("tanh", "TanhBackward0", raw.tanh,
+TANH = defop("tanh", "TanhBackward0", np.tanh,
              grads={"self": lambda F, grad, result: grad * (1 - result * result)})
 SIGMOID = defop("sigmoid", "SigmoidBackward0", raw.sigmoid,
                 grads={"self": lambda F, grad, result: grad * (result * (1 - result))})

@@ -145,6 +145,8 @@ def _scalar_to_tensor(s, like):
 
 
 def _unary(op, x, float_op=True, params=()):
+    """An elementwise op of one tensor (integers computed in the default float dtype when
+    ``float_op``)."""
     if x.__class__ is not Tensor and not isinstance(x, Tensor):
         x = _tensor_arg(x)
     d = x._data
@@ -158,23 +160,84 @@ def _unary(op, x, float_op=True, params=()):
     return _make(out)
 
 
+def _unary_fn(op, doc, float_op=True):
+    """The public function of a unary elementwise op: ``_unary`` specialised for ``op`` in
+    one frame (these are the most frequent calls)."""
+    kernel = op.kernel
+
+    def fn(input):
+        if input.__class__ is Tensor or isinstance(input, Tensor):
+            d = input._data
+            if not float_op or d.dtype.kind in "fc":
+                out = kernel(d)
+                if out.__class__ is not ndarray:
+                    out = np.asarray(out)
+                if input._requires_grad and _state.enabled:
+                    return record_fast(op, (input,), (), out, 1)
+                return _make(out)
+        return _unary(op, input, float_op)
+    fn.__name__ = fn.__qualname__ = op.name
+    fn.__doc__ = doc
+    return fn
+
+
+def _binary_fn(op, doc, alpha_param=False):
+    """The public function of a binary elementwise op, with a one-frame fast path for
+    same-shape, same-dtype tensors and for a float tensor with a Python number; everything
+    else (broadcasting, promotion, alpha) goes through ``_binary``."""
+    kernel = op.kernel if not alpha_param else op.kernel_no_alpha
+
+    def fn(input, other, *, alpha=1, out=None):
+        if alpha == 1 and (input.__class__ is Tensor or isinstance(input, Tensor)):
+            ad = input._data
+            cb = other.__class__
+            if cb is float or cb is int:
+                if ad.dtype.kind == "f":
+                    res = kernel(ad, other)
+                    if res.__class__ is not ndarray:
+                        res = np.asarray(res)
+                    if input._requires_grad and _state.enabled and not _state.in_formula:
+                        return record_fast(op, (input, other), (1,) if alpha_param else (),
+                                           res, 1)
+                    if not (input._requires_grad and _state.enabled):
+                        return _make(res)
+            elif cb is Tensor or isinstance(other, Tensor):
+                bd = other._data
+                if ad.dtype is bd.dtype and ad.shape == bd.shape:
+                    res = kernel(ad, bd)
+                    if res.__class__ is not ndarray:
+                        res = np.asarray(res)
+                    if _state.enabled:
+                        mask = (1 if input._requires_grad else 0) | \
+                            (2 if other._requires_grad else 0)
+                        if mask:
+                            return record_fast(op, (input, other),
+                                               (1,) if alpha_param else (), res, mask)
+                    return _make(res)
+        return _binary(op, input, other, (alpha,) if alpha_param else ())
+    fn.__name__ = fn.__qualname__ = op.name
+    fn.__doc__ = doc
+    return fn
+
+
 def _call(op, inputs, params, out):
     """Record an op whose kernel result ``out`` the caller computed."""
     return record(op, inputs, params, out)
 
 
 # ---- arithmetic ---------------------------------------------------------------------------
-def add(input, other, *, alpha=1, out=None):
-    return _binary(D.ADD, input, other, (alpha,))
+add = _binary_fn(D.ADD, "input + alpha * other, broadcasting.", alpha_param=True)
+_sub = _binary_fn(D.SUB, "input - alpha * other, broadcasting.", alpha_param=True)
 
 
 def sub(input, other, *, alpha=1, out=None):
+    """input - alpha * other, broadcasting."""
     if isinstance(input, Tensor) and input._data.dtype == np.bool_ and \
             (isinstance(other, bool) or (isinstance(other, Tensor) and
                                          other._data.dtype == np.bool_)):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
-    return _binary(D.SUB, input, other, (alpha,))
+    return _sub(input, other, alpha=alpha)
 
 
 subtract = sub
@@ -191,8 +254,7 @@ def rsub(input, other, *, alpha=1):
     return _make(out)
 
 
-def mul(input, other, *, out=None):
-    return _binary(D.MUL, input, other)
+mul = _binary_fn(D.MUL, "input * other, broadcasting.")
 
 
 multiply = mul
@@ -240,6 +302,7 @@ def rdiv(input, other):
 
 
 def neg(input):
+    """-input."""
     if input._data.dtype == np.bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
                            "you are trying to invert a mask, use the `~` or `logical_not()` "
@@ -281,51 +344,41 @@ def square(input):
     return pow(input, 2)
 
 
-def exp(input):
-    return _unary(D.EXP, input)
+exp = _unary_fn(D.EXP, "Elementwise exp.")
 
 
-def log(input):
-    return _unary(D.LOG, input)
+log = _unary_fn(D.LOG, "Elementwise log.")
 
 
-def sqrt(input):
-    return _unary(D.SQRT, input)
+sqrt = _unary_fn(D.SQRT, "Elementwise sqrt.")
 
 
 def rsqrt(input):
     return reciprocal(sqrt(input))
 
 
-def abs(input):
-    return _unary(D.ABS, input, float_op=False)
+abs = _unary_fn(D.ABS, "Elementwise abs.", float_op=False)
 
 
 absolute = abs
 
 
-def sin(input):
-    return _unary(D.SIN, input)
+sin = _unary_fn(D.SIN, "Elementwise sin.")
 
 
-def cos(input):
-    return _unary(D.COS, input)
+cos = _unary_fn(D.COS, "Elementwise cos.")
 
 
-def tanh(input):
-    return _unary(D.TANH, input)
+tanh = _unary_fn(D.TANH, "Elementwise tanh.")
 
 
-def sigmoid(input):
-    return _unary(D.SIGMOID, input)
+sigmoid = _unary_fn(D.SIGMOID, "Elementwise sigmoid.")
 
 
-def relu(input):
-    return _unary(D.RELU, input, float_op=False)
+relu = _unary_fn(D.RELU, "Elementwise relu.", float_op=False)
 
 
-def reciprocal(input):
-    return _unary(D.RECIPROCAL, input)
+reciprocal = _unary_fn(D.RECIPROCAL, "Elementwise reciprocal.")
 
 
 def sign(input):
