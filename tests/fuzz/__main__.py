@@ -1,0 +1,121 @@
+"""Standalone fuzzing: ``python -m tests.fuzz --minutes 30 --out DIR``.
+
+Runs Hypothesis with fresh seeds until the time is up.  Each failure is shrunk by
+Hypothesis to a minimal program and written to DIR as a runnable reproducer
+(``python DIR/repro_NNN.py`` re-runs it on both libraries and raises the mismatch).
+A failure whose signature (the op of the differing line and the kind of difference)
+was already seen is skipped, so that one bug does not hide the others.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+TEMPLATE = '''"""Fuzz reproducer (autotensor vs PyTorch).
+
+{message}
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+{program}
+"""
+import sys
+
+sys.path.insert(0, {root!r})
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+{lines}
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
+'''
+
+
+def signature(exc) -> str:
+    msg = str(exc)
+    first = msg.split("\n", 1)
+    line = first[0]
+    m = re.search(r"(\.\w+\(|torch\.\w+|[-+*/%@]=?|\[|backward|grad)", line.split(":", 1)[-1])
+    op = m.group(0) if m else line[:30]
+    rest = first[1] if len(first) > 1 else ""
+    kind = re.search(r"(raised|dtype|shape|requires_grad|grad_fn|gave|keys|length|"
+                     r"Not equal|Mismatch)", rest)
+    return f"{op}|{kind.group(0) if kind else rest[:40]}"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz")
+    parser.add_argument("--minutes", type=float, default=5.0)
+    parser.add_argument("--out", default="fuzz-failures")
+    parser.add_argument("--max-steps", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args(argv)
+
+    from hypothesis import HealthCheck, given, settings
+
+    import torch
+
+    import autotensor
+
+    from .core import Mismatch, check_program
+    from .strategies import programs
+
+    os.makedirs(args.out, exist_ok=True)
+    deadline = time.monotonic() + args.minutes * 60
+    seen: set[str] = set()
+    count = [0]
+    last: list = []
+    written = 0
+    seed = args.seed if args.seed is not None else int(time.time())
+
+    @settings(max_examples=500, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), print_blob=False,
+              report_multiple_bugs=False)
+    @given(programs(max_steps=args.max_steps))
+    def fuzz(program):
+        if time.monotonic() > deadline and not last:
+            return
+        count[0] += 1
+        try:
+            check_program(program, torch, autotensor)
+        except Mismatch as exc:
+            if signature(exc) in seen:
+                return
+            last[:] = [exc]
+            raise
+
+    while time.monotonic() < deadline:
+        last.clear()
+        seed += 1
+        try:
+            fuzz._hypothesis_internal_use_seed = seed
+            fuzz()
+        except Mismatch as exc:
+            exc = last[0] if last else exc
+            seen.add(signature(exc))
+            written += 1
+            path = os.path.join(args.out, f"repro_{written:03d}.py")
+            lines = exc.lines[: (exc.index + 1) if exc.index is not None else None]
+            program = "\n".join("    " + ln for src, _ in lines for ln in src.split("\n"))
+            with open(path, "w") as f:
+                f.write(TEMPLATE.format(
+                    message=str(exc).replace('"""', "'''").replace("\\", "\\\\"),
+                    program=program, root=_ROOT,
+                    lines="\n".join(f"    {src!r}," for src, _ in lines)))
+            print(f"[{count[0]} programs] mismatch -> {path}: {signature(exc)}", flush=True)
+        except Exception as exc:  # noqa: BLE001 -- a crash of the harness itself
+            print(f"harness error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    print(f"programs fuzzed: {count[0]}; reproducers written: {written} in {args.out}")
+    return 0 if not written else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

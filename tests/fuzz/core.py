@@ -1,0 +1,526 @@
+"""Differential program fuzzing: programs are data, rendered to Python lines, run on both libraries.
+
+A *program* is ``(inputs, steps)``: ``inputs`` a list of leaf specs, ``steps`` a list of
+tuples (``("unary", ref, op, no_grad)``, ...) whose tensor references are plain integers,
+resolved modulo the number of variables defined so far.  :func:`render_and_run_torch`
+renders each step to one concrete source line (``v3 = v1.transpose(0, 1)``), choosing
+dims and shapes from the tensors PyTorch produced so far, and runs it on PyTorch; the very
+same lines then run on autotensor (:func:`run_lines`).  Each line's outcome (its new
+variable, or the exception it raised as ``(type, message)``) and, at the end, every
+variable's value, ``grad``, ``grad_fn``, ``_version`` and ``is_leaf`` are compared with
+``differential.assert_same``.  A failing program is therefore a list of source lines: the
+reproducer is straight-line code.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import warnings
+
+import numpy as np
+
+_TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
+
+from differential import assert_same, normalize  # noqa: E402
+
+RTOL, ATOL = 1e-4, 1e-5
+
+UNARY = ["exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg", "sqrt",
+         "rsqrt", "reciprocal", "square", "floor", "ceil", "round", "sign",
+         "clamp(min=-0.5, max=0.5)", "clamp(min=0.1)", "clamp(max=0.2)", "logical_not",
+         "isnan", "clone", "detach", "contiguous", "double", "float", "long", "bool",
+         "pow(2)", "pow(0.5)", "pow(0)", "pow(-1)", "__neg__", "__abs__", "t", "mT",
+         "tril", "triu", "sum", "mean", "prod", "amax", "amin", "max", "min", "norm",
+         "all", "any", "argmax", "logsumexp(0)", "flatten", "exp_", "relu_", "sigmoid_",
+         "tanh_", "neg_", "abs_", "sqrt_", "zero_", "fill_(1.5)", "fill_(2)",
+         "clamp_(min=0.0)", "requires_grad_", "detach_", "retain_grad",
+         "register_hook(lambda g: g * 2)", "register_hook(lambda g: None)",
+         "register_hook(lambda g: g.sum())"]
+BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le",
+          "gt", "ge", "remainder", "fmod", "floor_divide", "logical_and", "add_alpha",
+          "op+", "op-", "op*", "op/", "op**", "op//", "op%", "op@", "rop+", "rop-",
+          "rop*", "rop/", "rop**", "add_", "sub_", "mul_", "div_", "pow_", "copy_",
+          "iop+=", "iop*=", "iop-=", "iop/=", "where", "cat", "stack", "matmul", "dot",
+          "masked_fill"]
+SCALARS = [0, 1, 2, -3, 0.5, -1.5, 2.0, True, False, 1e-3, float("inf")]
+DIM_OPS = ["sum", "mean", "prod", "amax", "amin", "max", "min", "logsumexp", "softmax",
+           "log_softmax", "cumsum", "argmax", "all", "any", "norm", "unsqueeze", "squeeze",
+           "select", "narrow", "split", "chunk", "unbind", "flip", "transpose", "movedim",
+           "diagonal", "cat_self", "stack_self"]
+VIEW_OPS = ["view-1", "reshape", "permute", "expand", "unflatten", "squeeze()", "view_as",
+            "getitem_int", "getitem_slice", "getitem_none", "getitem_ellipsis",
+            "getitem_mask", "getitem_long", "getitem_oob", "setitem_scalar", "setitem_var",
+            "index_select", "gather", "mm_const", "mv_const", "bmm_const", "outer_const",
+            "addmm_const", "matmul_const", "as_leaf_f32", "as_leaf_f64"]
+
+
+# --------------------------------------------------------------------------------------
+# rendering
+
+
+def fmt_array(arr: np.ndarray) -> str:
+    """A source expression for ``arr`` (``np.array([...], dtype='float32')``)."""
+    def f(x):
+        if isinstance(x, list):
+            return "[" + ", ".join(f(y) for y in x) + "]"
+        if isinstance(x, bool):
+            return repr(x)
+        if isinstance(x, float):
+            if math.isnan(x):
+                return "nan"
+            if math.isinf(x):
+                return "inf" if x > 0 else "-inf"
+            return repr(x)
+        return repr(x)
+    body = f(arr.tolist())
+    return f"np.array({body}, dtype='{arr.dtype.name}').reshape({tuple(arr.shape)})"
+
+
+def make_array(shape, dtype: str, seed: int, special: int) -> np.ndarray:
+    rng = np.random.RandomState(seed)
+    shape = tuple(shape)
+    if dtype == "bool":
+        return np.asarray(rng.rand(*shape) > 0.5)
+    if dtype == "int64":
+        return rng.randint(-4, 5, size=shape).astype(np.int64)
+    a = np.round(rng.randn(*shape), 3).astype(dtype)
+    if a.size and special:
+        flat = a.reshape(-1)
+        flat[special % a.size] = [np.nan, np.inf, -np.inf, 0.0, 1.0][special % 5]
+    return np.asarray(a)
+
+
+def scalar_src(s) -> str:
+    if isinstance(s, float) and math.isinf(s):
+        return "float('inf')"
+    return repr(s)
+
+
+class Renderer:
+    """Turns structured steps into source lines, looking at PyTorch's tensors for shapes."""
+
+    def __init__(self, torch_ns: dict):
+        self.ns = torch_ns
+        self.names: list[str] = []
+        self.counter = 0
+
+    def var(self, ref: int) -> str | None:
+        if not self.names:
+            return None
+        return self.names[ref % len(self.names)]
+
+    def shape(self, name):
+        return tuple(self.ns[name].shape)
+
+    def new(self) -> str:
+        name = f"v{self.counter}"
+        self.counter += 1
+        return name
+
+    def render(self, step) -> tuple[str, str | None]:
+        """``(source, name of the variable it defines or None)``."""
+        kind = step[0]
+        no_grad = step[-1]
+        src, out = getattr(self, "r_" + kind)(*step[1:-1])
+        if src is None:
+            return None, None
+        if no_grad:
+            src = "with torch.no_grad():\n    " + src
+        return src, out
+
+    # -- leaves
+    def r_leaf(self, shape, dtype, seed, special, requires_grad, layout):
+        arr = make_array(shape, dtype, seed, special)
+        out = self.new()
+        rg = ", requires_grad=True" if requires_grad else ""
+        src = f"{out} = torch.tensor({fmt_array(arr)}{rg})"
+        if layout == 1 and arr.ndim >= 2:  # a non-contiguous leaf
+            arr = np.ascontiguousarray(np.swapaxes(arr, 0, 1))
+            src = (f"{out} = torch.tensor({fmt_array(arr)}).transpose(0, 1).detach()"
+                   f"{'.requires_grad_()' if requires_grad else ''}")
+        elif layout == 2 and arr.ndim >= 1:  # a non-leaf made from a leaf
+            src = f"{out} = torch.tensor({fmt_array(arr)}{rg}) * 1"
+        return src, out
+
+    def r_unary(self, a, op):
+        x = self.var(a)
+        if x is None:
+            return None, None
+        out = self.new()
+        if op.startswith("register_hook") or op in ("retain_grad",):
+            return f"{x}.{op if '(' in op else op + '()'}", None
+        if op.startswith("__"):
+            sym = {"__neg__": "-", "__abs__": "abs"}[op]
+            return (f"{out} = -{x}" if sym == "-" else f"{out} = abs({x})"), out
+        call = op if "(" in op else op + "()"
+        if op in ("t", "mT"):
+            call = op + ("()" if op == "t" else "")
+        return f"{out} = {x}.{call}", out
+
+    def r_binary(self, a, b, op, scalar_idx, swap):
+        x, y = self.var(a), self.var(b)
+        if x is None:
+            return None, None
+        s = scalar_src(SCALARS[scalar_idx % len(SCALARS)])
+        if scalar_idx % 3 == 0 or op in ("copy_", "where", "cat", "stack", "matmul", "dot",
+                                           "masked_fill", "op@"):
+            other = y
+        else:
+            other = s
+        out = self.new()
+        if swap and op[:2] != "io" and not op.endswith("_") and other == y:
+            x, other = other, x
+        if op.startswith("rop"):
+            return f"{out} = {s} {op[3:]} {x}", out
+        if op.startswith("op"):
+            return f"{out} = {x} {op[2:]} {other}", out
+        if op.startswith("iop"):
+            return f"{x} {op[3:]} {other}", None
+        if op == "add_alpha":
+            return f"{out} = {x}.add({other}, alpha={s})", out
+        if op == "where":
+            return f"{out} = torch.where({x} > 0, {x}, {y})", out
+        if op == "masked_fill":
+            return f"{out} = {x}.masked_fill({y} > 0, {s})", out
+        if op in ("cat", "stack"):
+            return f"{out} = torch.{op}([{x}, {y}], dim={scalar_idx % 3 - 1})", out
+        if op.endswith("_"):
+            return f"{x}.{op}({other})", None
+        return f"{out} = {x}.{op}({other})", out
+
+    def r_dim(self, a, op, d, k, keepdim):
+        x = self.var(a)
+        if x is None:
+            return None, None
+        shape = self.shape(x)
+        nd = len(shape)
+        # mostly valid dims, sometimes out of range (errors are compared too)
+        dim = (d % max(nd, 1)) - (nd if d % 2 else 0) if d < 40 else d % 7 - 3
+        out = self.new()
+        kd = f", keepdim={keepdim}"
+        if op in ("sum", "mean", "prod", "amax", "amin", "logsumexp", "all", "any",
+                  "argmax", "norm"):
+            if op == "norm":
+                return f"{out} = {x}.norm(dim={dim}{kd})", out
+            return f"{out} = {x}.{op}({dim}{kd})", out
+        if op in ("max", "min"):
+            return f"{out} = {x}.{op}({dim}{kd})[{k % 2}]", out
+        if op in ("softmax", "log_softmax", "cumsum", "unsqueeze", "squeeze"):
+            if op == "unsqueeze":
+                dim = d % (nd + 1) - (nd + 1 if d % 2 else 0) if d < 40 else d % 7 - 3
+            return f"{out} = {x}.{op}({dim})", out
+        size = shape[dim] if -nd <= dim < nd and nd else 1
+        if op == "select":
+            idx = (k % max(size, 1)) - (size if k % 2 else 0) if k < 40 else k % 9 - 4
+            return f"{out} = {x}.select({dim}, {idx})", out
+        if op == "narrow":
+            start = k % (size + 1)
+            length = (k // 3) % (size - start + 1)
+            return f"{out} = {x}.narrow({dim}, {start}, {length})", out
+        if op in ("split", "chunk"):
+            n = k % 3 + 1
+            return f"{out} = {x}.{op}({n}, {dim})[{k % 2 * -1}]", out
+        if op == "unbind":
+            return f"{out} = {x}.unbind({dim})[{k % max(size, 1)}]", out
+        if op == "flip":
+            return f"{out} = {x}.flip({dim})", out
+        if op in ("transpose", "movedim"):
+            other = k % max(nd, 1)
+            return f"{out} = {x}.{op}({dim}, {other})", out
+        if op == "diagonal":
+            other = k % max(nd, 1)
+            return f"{out} = {x}.diagonal({k % 3 - 1}, {dim}, {other})", out
+        if op == "cat_self":
+            return f"{out} = torch.cat([{x}, {x}[:1] if {x}.dim() else {x}], {dim})", out
+        if op == "stack_self":
+            return f"{out} = torch.stack([{x}, {x} * 2], {dim})", out
+        raise AssertionError(op)
+
+    def r_view(self, a, b, op, k, seed):
+        x, y = self.var(a), self.var(b)
+        if x is None:
+            return None, None
+        shape = self.shape(x)
+        nd = len(shape)
+        out = self.new()
+        rng = np.random.RandomState(seed)
+        if op == "view-1":
+            return f"{out} = {x}.view(-1)", out
+        if op == "reshape":
+            n = int(np.prod(shape))
+            factors = [f for f in (1, 2, 3, 4) if n % f == 0] if n else [1]
+            f = factors[k % len(factors)]
+            return f"{out} = {x}.reshape({f}, -1)", out
+        if op == "permute":
+            return f"{out} = {x}.permute({tuple(int(i) for i in rng.permutation(nd))})", out
+        if op == "expand":
+            if k % 2:
+                return f"{out} = {x}.expand({k % 3 + 1}, *{x}.shape)", out
+            new = tuple((k % 3 + 1) if s == 1 else -1 for s in shape)
+            return f"{out} = {x}.expand({new})", out
+        if op == "unflatten":
+            return f"{out} = {x}.unflatten(0, (1, -1))", out
+        if op == "squeeze()":
+            return f"{out} = {x}.squeeze()", out
+        if op == "view_as":
+            return f"{out} = {x}.view_as({y})", out
+        if op.startswith("getitem"):
+            size0 = shape[0] if nd else 0
+            if op == "getitem_int":
+                idx = (k % max(size0, 1)) - (size0 if k % 2 else 0)
+                return f"{out} = {x}[{idx}]", out
+            if op == "getitem_slice":
+                start, step = k % 3 - 1, k % 2 + 1
+                inner = ", 1:" if nd >= 2 and k % 4 == 0 else ""
+                return f"{out} = {x}[{start}::{step}{inner}]", out
+            if op == "getitem_none":
+                return f"{out} = {x}[None, ..., None]", out
+            if op == "getitem_ellipsis":
+                return f"{out} = {x}[..., {k % max(shape[-1], 1)}]" if nd else \
+                    f"{out} = {x}[...]", out
+            if op == "getitem_mask":
+                return f"{out} = {x}[{x} > 0]", out
+            if op == "getitem_long":
+                idx = [int(i) for i in rng.randint(-size0, max(size0, 1), size=k % 4)] \
+                    if size0 else []
+                return f"{out} = {x}[torch.tensor({idx}, dtype=torch.int64)]", out
+            if op == "getitem_oob":
+                return f"{out} = {x}[{size0 + k % 3}]", out
+        if op == "setitem_scalar":
+            idx = "..." if not nd else (f"{k % shape[0]}" if shape[0] else ":")
+            return f"{x}[{idx}] = {scalar_src(SCALARS[k % len(SCALARS)])}", None
+        if op == "setitem_var":
+            return f"{x}[{'0' if nd and k % 2 else '...'}] = {y}", None
+        if op == "index_select":
+            size = shape[0] if nd else 1
+            idx = [int(i) for i in rng.randint(0, max(size, 1), size=k % 3 + 1)]
+            return f"{out} = {x}.index_select(0, torch.tensor({idx}))", out
+        if op == "gather":
+            if not nd:
+                return f"{out} = {x}.gather(0, torch.tensor(0))", out
+            idx = rng.randint(0, max(shape[-1], 1), size=shape).astype(np.int64)
+            return f"{out} = {x}.gather({nd - 1}, torch.tensor({fmt_array(idx)}))", out
+        # matmul family against a fresh constant of a compatible shape
+        dt = self.ns[x].dtype
+        dts = str(dt).rsplit(".", 1)[-1]
+        if dts not in ("float32", "float64"):
+            dts = "float32"
+        n = k % 3 + 1
+        if op == "mm_const":
+            c = make_array((shape[-1] if nd else 1, n), dts, seed, 0)
+            return f"{out} = {x}.mm(torch.tensor({fmt_array(c)}))", out
+        if op == "mv_const":
+            c = make_array((shape[-1] if nd else 1,), dts, seed, 0)
+            return f"{out} = {x}.mv(torch.tensor({fmt_array(c)}))", out
+        if op == "bmm_const":
+            c = make_array(((shape[0] if nd else 1), (shape[-1] if nd else 1), n), dts,
+                           seed, 0)
+            return f"{out} = {x}.bmm(torch.tensor({fmt_array(c)}))", out
+        if op == "outer_const":
+            c = make_array((n,), dts, seed, 0)
+            return f"{out} = {x}.outer(torch.tensor({fmt_array(c)}))", out
+        if op == "addmm_const":
+            c = make_array((shape[-1] if nd else 1, n), dts, seed, 0)
+            bias = make_array((n,), dts, seed + 1, 0)
+            return (f"{out} = torch.addmm(torch.tensor({fmt_array(bias)}), {x}, "
+                    f"torch.tensor({fmt_array(c)}))"), out
+        if op == "matmul_const":
+            cshape = (shape[-1],) if nd and k % 2 else ((shape[-1] if nd else 1), n)
+            if nd >= 3 and k % 4 == 2:
+                cshape = (1,) + cshape if len(cshape) == 2 else cshape
+            c = make_array(cshape, dts, seed, 0)
+            return f"{out} = {x}.matmul(torch.tensor({fmt_array(c)}))", out
+        if op in ("as_leaf_f32", "as_leaf_f64"):
+            dt = "float32" if op.endswith("32") else "float64"
+            return f"{out} = {x}.detach().to(torch.{dt}).requires_grad_()", out
+        raise AssertionError(op)
+
+    def r_backward(self, a, grad_kind, retain, create, inputs_refs):
+        x = self.var(a)
+        if x is None:
+            return None, None
+        shape = self.shape(x)
+        args = []
+        if grad_kind == 1 or (grad_kind == 0 and shape != ()):
+            # reduce to a scalar first, then backward
+            target = f"{x}.sum()" if grad_kind == 0 else x
+        else:
+            target = x
+        if grad_kind == 2:
+            args.append(f"torch.ones({shape}, dtype={x}.dtype) * 0.5")
+        if retain:
+            args.append("retain_graph=True")
+        if create:
+            args.append("create_graph=True")
+        if inputs_refs:
+            names = sorted({self.var(r) for r in inputs_refs})
+            args.append(f"inputs=[{', '.join(names)}]")
+        return f"{target}.backward({', '.join(args)})", None
+
+    def r_grad(self, a, inputs_refs, retain, create, allow_unused, grad_kind):
+        x = self.var(a)
+        if x is None:
+            return None, None
+        names = sorted({self.var(r) for r in inputs_refs}) or [x]
+        out = self.new()
+        shape = self.shape(x)
+        target = f"{x}.sum()" if shape != () and grad_kind == 0 else x
+        extra = ""
+        if grad_kind == 1:
+            extra = f", grad_outputs=torch.ones({shape}, dtype={x}.dtype) * 2"
+        src = (f"{out} = torch.autograd.grad({target}, [{', '.join(names)}]{extra}, "
+               f"retain_graph={retain}, create_graph={create}, "
+               f"allow_unused={allow_unused})[0]")
+        return src, out
+
+
+# --------------------------------------------------------------------------------------
+# running
+
+
+def _exec(src: str, ns: dict):
+    try:
+        exec(src, ns)  # noqa: S102 -- the program is our own generated code
+        return None
+    except Exception as e:  # noqa: BLE001 -- every exception is a result to compare
+        return e
+
+
+def _snapshot(ns: dict, name: str | None, module):
+    """What one line produced: its output variable (tensor or other value)."""
+    if name is None or name not in ns:
+        return None
+    return _safe(lambda: normalize(ns[name], module))
+
+
+def _safe(fn):
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001
+        return normalize(e, None)
+
+
+def _final_state(ns: dict, names: list[str], module):
+    state = {}
+    for name in names:
+        if name not in ns:
+            state[name] = "undefined"
+            continue
+        t = ns[name]
+        if not isinstance(t, module.Tensor):
+            state[name] = _safe(lambda t=t: normalize(t, module))
+            continue
+        state[name] = {
+            "value": _safe(lambda t=t: normalize(t, module)),
+            "grad": _safe(lambda t=t: normalize(t.grad, module)),
+            "version": _safe(lambda t=t: t._version),
+            "is_leaf": _safe(lambda t=t: t.is_leaf),
+            "grad_fn": _safe(lambda t=t: type(t.grad_fn).__name__ if t.grad_fn else None),
+            "next": _safe(lambda t=t: [type(n).__name__ if n is not None else None
+                                       for n, _ in t.grad_fn.next_functions]
+                          if t.grad_fn is not None else None),
+        }
+    return state
+
+
+def new_namespace(module) -> dict:
+    return {"torch": module, "np": np, "nan": float("nan"), "inf": float("inf")}
+
+
+def run_lines(lines: list[tuple[str, str | None]], module):
+    """Run rendered lines on ``module``; return per-line results and the final state."""
+    ns = new_namespace(module)
+    results = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for src, out in lines:
+            err = _exec(src, ns)
+            if err is not None:
+                if out:
+                    ns.pop(out, None)
+                results.append({"raised": normalize(err, module)})
+            else:
+                results.append({"ok": _snapshot(ns, out, module)})
+        final = _final_state(ns, [o for _, o in lines if o], module)
+    return results, final
+
+
+def render_and_run_torch(program, torch_module):
+    """Render ``program`` to lines (PyTorch supplies the shapes) and run it on PyTorch."""
+    inputs, steps = program
+    ns = new_namespace(torch_module)
+    r = Renderer(ns)
+    lines = []
+    results = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for step in list(inputs) + list(steps):
+            src, out = r.render(step)
+            if src is None:
+                continue
+            err = _exec(src, ns)
+            lines.append((src, out))
+            if err is not None:
+                if out:
+                    ns.pop(out, None)
+                results.append({"raised": normalize(err, torch_module)})
+            else:
+                if out and isinstance(ns.get(out), torch_module.Tensor):
+                    r.names.append(out)
+                results.append({"ok": _snapshot(ns, out, torch_module)})
+        final = _final_state(ns, [o for _, o in lines if o], torch_module)
+    return lines, results, final
+
+
+class Mismatch(AssertionError):
+    def __init__(self, message, lines, index):
+        super().__init__(message)
+        self.lines = lines
+        self.index = index  # the first differing line, or None for the final state
+
+
+def compare_lines(lines, expected, expected_final, module):
+    """Run ``lines`` on ``module`` and raise :class:`Mismatch` at the first difference."""
+    actual, actual_final = run_lines(lines, module)
+    for i, ((src, _), a, e) in enumerate(zip(lines, actual, expected, strict=True)):
+        try:
+            assert_same(a, e, rtol=RTOL, atol=ATOL, path=f"line {i}")
+        except AssertionError as exc:
+            raise Mismatch(f"line {i}: {src}\n{exc}\n  autotensor: {str(a)[:400]}\n"
+                           f"  torch:      {str(e)[:400]}", lines, i) from None
+    for name in expected_final:
+        try:
+            assert_same(actual_final.get(name), expected_final[name], rtol=RTOL, atol=ATOL,
+                        path=f"final {name}")
+        except AssertionError as exc:
+            raise Mismatch(f"final state of {name}:\n{exc}", lines, None) from None
+
+
+def check_program(program, torch_module, autotensor_module):
+    lines, expected, expected_final = render_and_run_torch(program, torch_module)
+    compare_lines(lines, expected, expected_final, autotensor_module)
+    return lines
+
+
+def run_and_compare(sources: list[str]):
+    """Entry point of a reproducer file: run ``sources`` on both libraries, compare."""
+    import torch
+
+    import autotensor
+    lines = [(s, _defined(s)) for s in sources]
+    expected, expected_final = run_lines(lines, torch)
+    compare_lines(lines, expected, expected_final, autotensor)
+    print("no mismatch")
+
+
+def _defined(src: str) -> str | None:
+    body = src.split("\n")[-1].strip()
+    head = body.split(" = ", 1)[0]
+    return head if head.isidentifier() and " = " in body else None
+
+
+def straight_line(lines) -> str:
+    return "\n".join(src for src, _ in lines)

@@ -1,0 +1,26 @@
+"""Differential fuzzing in CI: random programs on autotensor and PyTorch must agree.
+
+A fixed, derandomized budget (CI is deterministic); the long run is
+``python -m tests.fuzz --minutes 30 --out DIR`` (see ``tests/fuzz``).
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from tests.fuzz import check_program, programs  # noqa: E402
+
+import autotensor  # noqa: E402
+
+torch = pytest.importorskip("torch")
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+@given(programs())
+def test_random_programs_match_torch(program):
+    check_program(program, torch, autotensor)
