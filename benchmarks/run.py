@@ -1,0 +1,211 @@
+"""``python -m benchmarks`` / ``python benchmarks/run.py``: the workloads of issue 4.
+
+Flags: --quick (tiny sizes, 2 repeats: the CI smoke run), --only N[,M], --repeats K,
+--big (add the 1,000,000-op deep graph), --threads N (BLAS and torch threads),
+--markdown (also print a table for RESULTS.md).
+"""
+import argparse
+import gc
+import os
+import sys
+import time
+
+if __package__ in (None, ""):  # run as a script: make the package importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from benchmarks import harness, memory, workloads
+else:
+    from . import harness, memory, workloads
+
+FULL = dict(chain_ops=200, mlp2=(64, 128, 128, 10, 32), mlp3=(784, 512, 512, 10, 128),
+            matmul_n=1024, deep_ops=(10_000,), big_deep_ops=1_000_000, scalar_ops=1000,
+            deep_mlp=(32, 512, 256))
+QUICK = dict(chain_ops=16, mlp2=(8, 16, 16, 4, 4), mlp3=(32, 16, 16, 10, 8), matmul_n=32,
+             deep_ops=(200,), big_deep_ops=2000, scalar_ops=50, deep_mlp=(4, 16, 8))
+TITLES = {1: "op overhead", 2: "small MLP", 3: "MNIST-sized MLP", 4: "matmul chain",
+          5: "deep graph", 6: "memory", 7: "scalar graph", 8: "conv net"}
+DEFAULT_REPEATS = 9
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="tiny sizes and 2 repeats (CI smoke)")
+    p.add_argument("--only", default="", help="comma-separated workload numbers, e.g. 1,5")
+    p.add_argument("--repeats", type=int, default=None,
+                   help=f"timed samples per engine (default {DEFAULT_REPEATS}, quick 2)")
+    p.add_argument("--big", action="store_true", help="include the 1,000,000-op deep graph")
+    p.add_argument("--threads", type=int, default=None,
+                   help="set NumPy's BLAS and torch to N threads (default: BLAS default, "
+                        "torch matched to it)")
+    p.add_argument("--markdown", action="store_true", help="print a table for RESULTS.md")
+    args = p.parse_args(argv)
+    try:
+        args.only = sorted({int(x) for x in args.only.split(",") if x.strip()}) or list(TITLES)
+    except ValueError:
+        p.error("--only takes workload numbers, e.g. --only 1,5")
+    if args.repeats is None:
+        args.repeats = 2 if args.quick else DEFAULT_REPEATS
+    if args.repeats < 1:
+        p.error("--repeats must be at least 1")
+    return args
+
+
+class Row:
+    """One line of the markdown table."""
+
+    def __init__(self, workload, case, unit, values, ratios, target="", status=""):
+        self.workload, self.case, self.unit = workload, case, unit
+        self.values, self.ratios, self.target, self.status = values, ratios, target, status
+
+
+def _row_of(res):
+    b = res.bench
+    values = {e: res.value(e) for e in res.medians}
+    target, status = "", ""
+    ratios = res.ratios()
+    if b.target:
+        te, tr = b.target
+        target = f"at/{te} <= {tr:g}"
+        if te in ratios:
+            status = "met" if ratios[te] <= tr else "missed"
+    if not res.check_ok:
+        status = (status + ", " if status else "") + "GRADIENTS DIFFER"
+    return Row(b.workload, b.case, res.unit, values, ratios, target, status)
+
+
+def _timed(benches, args, out, rows):
+    ok = True
+    for b in benches:
+        if args.quick:
+            b.min_sample = 0.0
+        reps = 1 if b.per and b.per > 100_000 else args.repeats
+        res = harness.run_bench(b, reps, ENGINES_AVAILABLE)
+        harness.print_result(res, out)
+        rows.append(_row_of(res))
+        ok = ok and res.check_ok and not res.errors
+    return ok
+
+
+def _memory(size, out, rows):
+    ok = True
+    layers, width, batch = size["deep_mlp"]
+    s3 = size["mlp3"]
+    cases = (("train", f"training step of workload 3 (MLP {'-'.join(map(str, s3[:-1]))}, "
+                       f"batch {s3[-1]})"),
+             ("deep_backward", f"backward of a {layers}-layer MLP (width {width}, batch "
+                               f"{batch}, Linear+ReLU)"))
+    for case, title in cases:
+        res = {}
+        out(f"  [6] {title}")
+        for e in ENGINES_AVAILABLE:
+            try:
+                res[e] = memory.measure(e, case, size)
+            except Exception as exc:
+                ok = False
+                out(f"      {e}: ERROR {type(exc).__name__}: {exc}")
+        for key, label, engines in (
+                ("trace", "tracemalloc extra peak (torch: invisible to tracemalloc)",
+                 ("autotensor", "numpy")),
+                ("rss", "peak RSS extra (VmHWM, fresh process)",
+                 ("autotensor", "torch", "numpy"))):
+            vals = {e: res[e][key + "_peak"] / memory.MB for e in engines
+                    if e in res and key + "_peak" in res[e]}
+            after = {e: res[e][key + "_after"] / memory.MB for e in engines
+                     if e in res and key + "_after" in res[e]}
+            if not vals:
+                continue
+            cells = " | ".join(f"{e} {v:.2f} MB (after {after[e]:+.2f})"
+                               for e, v in vals.items())
+            out(f"      {label}: {cells}")
+            ratios = {e: vals["autotensor"] / v for e, v in vals.items()
+                      if e != "autotensor" and "autotensor" in vals and v > 0}
+            status = ""
+            if "numpy" in ratios:
+                status = "met" if ratios["numpy"] <= 1.2 else "missed"
+            if ratios:
+                out("      ratio " + "   ".join(f"autotensor/{e} {r:.2f}"
+                                                for e, r in ratios.items())
+                    + (f"   (target autotensor/numpy <= 1.2: {status})" if status else ""))
+            rows.append(Row(6, f"{title}: {label.split(' (')[0]}", "MB", vals, ratios,
+                            "at/numpy <= 1.2", status))
+    return ok
+
+
+def markdown(rows, facts, notes):
+    lines = ["| # | case | unit | autotensor | torch | numpy | other | at/torch | at/numpy "
+             "| target | status |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+
+    def cell(v):
+        return harness.fmt_value(v) if v is not None else "–"
+    for r in rows:
+        other = ", ".join(f"{e} {cell(v)}" for e, v in r.values.items()
+                          if e not in harness.ENGINES) or "–"
+        rat = {e: f"{x:.2f}" for e, x in r.ratios.items()}
+        for e, x in r.ratios.items():
+            if e not in harness.ENGINES:
+                rat["numpy"] = rat.get("numpy", "–") + f" (at/{e} {x:.2f})"
+        lines.append(f"| {r.workload} | {r.case} | {r.unit} | {cell(r.values.get('autotensor'))}"
+                     f" | {cell(r.values.get('torch'))} | {cell(r.values.get('numpy'))} | {other}"
+                     f" | {rat.get('torch', '–')} | {rat.get('numpy', '–')} | {r.target} | "
+                     f"{r.status} |")
+    head = [f"- {k}: {v}" for k, v in facts.items()] + [f"- {n}" for n in notes]
+    return "\n".join(head + [""] + lines)
+
+
+ENGINES_AVAILABLE = ()
+
+
+def main(argv=None):
+    global ENGINES_AVAILABLE
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    env = harness.Env(args.threads)
+    ENGINES_AVAILABLE = tuple(e for e in harness.ENGINES if e in env.modules or e == "numpy") \
+        + ("gemm",)
+    size = dict(QUICK if args.quick else FULL)
+    if args.big:
+        size["deep_ops"] = tuple(size["deep_ops"]) + (size["big_deep_ops"],)
+    size["modules"] = {e: m for e, m in env.modules.items()}
+    gc.collect()
+    gc.freeze()  # the imported modules' objects: out of every later collection's way
+    out = print
+    facts = env.facts()
+    out("autotensor benchmarks (issue 4)" + ("  [--quick: tiny sizes, not a measurement]"
+                                             if args.quick else ""))
+    for k, v in facts.items():
+        out(f"  {k}: {v}")
+    for n in env.notes:
+        out(f"  note: {n}")
+    out(f"  repeats: {args.repeats} per engine, engines interleaved round-robin; medians; "
+        "gc enabled (collected before each sample; objects of the imports frozen)")
+    t_start = time.perf_counter()
+    rows, ok = [], True
+    builders = {1: workloads.w1_op_overhead, 2: workloads.w2_small_mlp,
+                3: workloads.w3_mnist_mlp, 4: workloads.w4_matmul_chain,
+                5: workloads.w5_deep_graph, 7: workloads.w7_scalar_graph}
+    for w in args.only:
+        if w not in TITLES:
+            out(f"\n== {w}: no such workload (1-8) ==")
+            ok = False
+            continue
+        out(f"\n== {w}. {TITLES[w]} ==")
+        t0 = time.perf_counter()
+        try:
+            if w == 6:
+                ok = _memory(size, out, rows) and ok
+            elif w == 8:
+                out("  " + workloads.w8_conv_skip_reason())
+            else:
+                ok = _timed(builders[w](size), args, out, rows) and ok
+        except Exception as exc:  # one broken workload must not hide the others
+            ok = False
+            out(f"  ERROR {type(exc).__name__}: {exc}")
+        out(f"  ({time.perf_counter() - t0:.1f} s)")
+    out(f"\ntotal {time.perf_counter() - t_start:.1f} s; "
+        + ("all engines ran and agreed" if ok else "SOME ENGINE FAILED OR DISAGREED"))
+    if args.markdown:
+        out("\n" + markdown(rows, facts, env.notes))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

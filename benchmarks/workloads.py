@@ -1,0 +1,500 @@
+"""Workloads 1-5, 7 and 8 of issue 4, each written once for autotensor and torch (the same
+PyTorch-style code, parameterised by the module ``T``) and once as hand-written NumPy
+forward+backward (the floor for anything built on NumPy).
+
+Every factory builds fresh state from the same NumPy data (copied: no engine shares a
+buffer with another) and returns ``(step, grads)`` (see ``harness.Bench``).
+"""
+import random
+
+import numpy as np
+
+from .harness import Bench
+
+F32 = np.float32
+
+
+def _data(seed, *shape, scale=1.0):
+    return (np.random.default_rng(seed).standard_normal(shape) * scale).astype(F32)
+
+
+def _t(T, a, requires_grad=False):
+    t = T.from_numpy(np.array(a, copy=True))
+    return t.requires_grad_() if requires_grad else t
+
+
+def _grads_of(*tensors):
+    return lambda: [None if t.grad is None else t.grad.numpy().copy() for t in tensors]
+
+
+# --------------------------------------------------------------------------------------
+# 1. op overhead: a chain of elementwise ops on a 16-element float32 tensor
+# --------------------------------------------------------------------------------------
+# One cycle is 8 ops: sin, * w, + b, tanh, exp, cos, * 0.9, + 0.1 (values stay bounded).
+
+def _chain_T(T, x, w, b, cycles):
+    y = x
+    for _ in range(cycles):
+        y = y.sin()
+        y = y * w
+        y = y + b
+        y = T.tanh(y)
+        y = T.exp(y)
+        y = y.cos()
+        y = y * 0.9
+        y = y + 0.1
+    return y
+
+
+def _chain_np_fwd(x, w, b, cycles):
+    y = x
+    for _ in range(cycles):
+        y = np.sin(y)
+        y = y * w
+        y = y + b
+        y = np.tanh(y)
+        y = np.exp(y)
+        y = np.cos(y)
+        y = y * 0.9
+        y = y + 0.1
+    return y
+
+
+def _chain_np_fwd_bwd(x, w, b, cycles):
+    saved = []
+    y = x
+    for _ in range(cycles):
+        s0 = y
+        y = np.sin(y)
+        s1 = y
+        y = y * w
+        y = y + b
+        y = np.tanh(y)
+        s3 = y
+        y = np.exp(y)
+        s4 = y
+        y = np.cos(y)
+        y = y * 0.9
+        y = y + 0.1
+        saved.append((s0, s1, s3, s4))
+    g = np.ones_like(y)  # d y.sum() / dy
+    gw = np.zeros_like(w)
+    gb = np.zeros_like(b)
+    for s0, s1, s3, s4 in reversed(saved):
+        g = g * 0.9
+        g = g * -np.sin(s4)
+        g = g * s4
+        g = g * (1 - s3 * s3)
+        gb += g
+        gw += g * s1
+        g = g * w
+        g = g * np.cos(s0)
+    return y.sum(), [g, gw, gb]
+
+
+def w1_op_overhead(size):
+    n_ops = size["chain_ops"]
+    cycles = n_ops // 8
+    n_ops = cycles * 8
+    x0, w0, b0 = _data(1, 16), _data(2, 16, scale=0.5), _data(3, 16, scale=0.5)
+
+    def torch_like(T, mode):
+        def factory():
+            x, w, b = (_t(T, a, True) for a in (x0, w0, b0))
+            if mode == "fwd+bwd":
+                def step():
+                    x.grad = w.grad = b.grad = None
+                    _chain_T(T, x, w, b, cycles).sum().backward()
+                return step, _grads_of(x, w, b)
+            if mode == "fwd":
+                return (lambda: _chain_T(T, x, w, b, cycles)), None
+
+            def step_no_grad():
+                with T.no_grad():
+                    _chain_T(T, x, w, b, cycles)
+            return step_no_grad, None
+        return factory
+
+    def numpy_floor(mode):
+        def factory():
+            x, w, b = (np.array(a, copy=True) for a in (x0, w0, b0))
+            if mode == "fwd+bwd":
+                box = []
+
+                def step():
+                    box[:] = [_chain_np_fwd_bwd(x, w, b, cycles)[1]]
+                return step, lambda: box[0]
+            return (lambda: _chain_np_fwd(x, w, b, cycles)), None
+        return factory
+
+    targets = {"fwd+bwd": ("torch", 0.8), "fwd": None, "fwd under no_grad": ("numpy", 2.0)}
+    benches = []
+    for mode, label in (("fwd+bwd", "fwd+bwd"), ("fwd", "fwd"),
+                        ("no_grad", "fwd under no_grad")):
+        facs = {e: torch_like(T, mode) for e, T in size["modules"].items()}
+        facs["numpy"] = numpy_floor(mode)
+        benches.append(Bench(1, f"{n_ops}-op elementwise chain, 16 x float32, {label}",
+                             facs, per=n_ops, target=targets[label]))
+    return benches
+
+
+# --------------------------------------------------------------------------------------
+# 2, 3. MLP training steps
+# --------------------------------------------------------------------------------------
+
+def _mlp_params(sizes, seed):
+    """PyTorch-shaped (out, in) weights and biases, Kaiming-uniform-like bounds."""
+    rng = np.random.default_rng(seed)
+    ps = []
+    for i, o in zip(sizes[:-1], sizes[1:], strict=True):
+        bound = 1 / np.sqrt(i)
+        ps.append(rng.uniform(-bound, bound, (o, i)).astype(F32))
+        ps.append(rng.uniform(-bound, bound, (o,)).astype(F32))
+    return ps
+
+
+def _mlp_T(T, sizes, params):
+    nn = T.nn
+    layers = []
+    for k, (i, o) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
+        layers.append(nn.Linear(i, o))
+        if k < len(sizes) - 2:
+            layers.append(nn.ReLU())
+    model = nn.Sequential(*layers)
+    with T.no_grad():
+        for p, a in zip(model.parameters(), params, strict=True):
+            p.copy_(T.from_numpy(a))
+    return model
+
+
+def _train_factory_T(T, sizes, params, x0, y0, loss_name, lr):
+    def factory():
+        F = T.nn.functional
+        model = _mlp_T(T, sizes, params)
+        opt = T.optim.SGD(model.parameters(), lr=lr)
+        x, y = _t(T, x0), _t(T, y0)
+        loss_fn = F.cross_entropy if loss_name == "ce" else F.mse_loss
+        grads = []
+
+        def step():
+            opt.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            if not grads:  # the first step's gradients, for the check
+                grads[:] = [p.grad.numpy().copy() for p in model.parameters()]
+            opt.step()
+
+        def reset():
+            with T.no_grad():
+                for p, a in zip(model.parameters(), params, strict=True):
+                    p.copy_(T.from_numpy(a))
+        return step, lambda: grads, reset
+    return factory
+
+
+def _np_mlp_fwd_bwd(params, x, y, loss_name):
+    """Forward, loss and backward of Linear/ReLU layers; returns (loss, grads)."""
+    n_layers = len(params) // 2
+    hs = [x]
+    h = x
+    for k in range(n_layers):
+        W, b = params[2 * k], params[2 * k + 1]
+        h = h @ W.T + b
+        if k < n_layers - 1:
+            h = np.maximum(h, 0)
+        hs.append(h)
+    if loss_name == "ce":
+        m = h.max(axis=1, keepdims=True)
+        e = np.exp(h - m)
+        s = e.sum(axis=1, keepdims=True)
+        n = h.shape[0]
+        rows = np.arange(n)
+        loss = float(np.mean(np.log(s[:, 0]) + m[:, 0] - h[rows, y]))
+        g = e / s
+        g[rows, y] -= 1
+        g /= n
+    else:
+        d = h - y
+        loss = float(np.mean(d * d))
+        g = d * (2.0 / d.size)
+    grads = [None] * len(params)
+    for k in reversed(range(n_layers)):
+        W = params[2 * k]
+        h_in = hs[k]
+        grads[2 * k] = g.T @ h_in
+        grads[2 * k + 1] = g.sum(axis=0)
+        if k > 0:
+            g = g @ W
+            g *= h_in > 0
+    return loss, grads
+
+
+def _train_factory_np(sizes, params, x0, y0, loss_name, lr):
+    def factory():
+        ps = [np.array(a, copy=True) for a in params]
+        x, y = np.array(x0, copy=True), np.array(y0, copy=True)
+        first = []
+
+        def step():
+            _, grads = _np_mlp_fwd_bwd(ps, x, y, loss_name)
+            if not first:
+                first[:] = [g.copy() for g in grads]
+            for p, g in zip(ps, grads, strict=True):
+                p -= lr * g
+
+        def reset():
+            for p, a in zip(ps, params, strict=True):
+                p[...] = a
+        return step, lambda: first, reset
+    return factory
+
+
+def _mlp_bench(workload, title, sizes, batch, loss_name, modules, target, tol=1e-4):
+    params = _mlp_params(sizes, seed=10 + workload)
+    x0 = _data(20 + workload, batch, sizes[0])
+    if loss_name == "ce":
+        y0 = np.random.default_rng(30 + workload).integers(0, sizes[-1], batch).astype(np.int64)
+    else:
+        y0 = _data(30 + workload, batch, sizes[-1])
+    facs = {e: _train_factory_T(T, sizes, params, x0, y0, loss_name, 0.01)
+            for e, T in modules.items()}
+    facs["numpy"] = _train_factory_np(sizes, params, x0, y0, loss_name, 0.01)
+    return Bench(workload, title, facs, target=target, tol=tol)
+
+
+def w2_small_mlp(size):
+    s = size["mlp2"]
+    sizes, batch = s[:-1], s[-1]
+    return [_mlp_bench(2, f"MLP {'-'.join(map(str, sizes))}, batch {batch}, MSE loss, "
+                       "fwd+bwd+SGD step", sizes, batch, "mse", size["modules"],
+                       ("torch", 1.0))]
+
+
+def w3_mnist_mlp(size):
+    s = size["mlp3"]
+    sizes, batch = s[:-1], s[-1]
+    return [_mlp_bench(3, f"MLP {'-'.join(map(str, sizes))}, batch {batch}, cross-entropy, "
+                       "fwd+bwd+SGD step", sizes, batch, "ce", size["modules"],
+                       ("numpy", 1.15), tol=2e-4)]
+
+
+# --------------------------------------------------------------------------------------
+# 4. matmul chain: 4 x (n x n matmul + tanh), against the raw GEMMs
+# --------------------------------------------------------------------------------------
+
+def w4_matmul_chain(size):
+    n, layers = size["matmul_n"], 4
+    x0 = _data(40, n, n)
+    ws0 = [_data(41 + i, n, n, scale=1 / np.sqrt(n)) for i in range(layers)]
+
+    def torch_like(T):
+        def factory():
+            x = _t(T, x0)
+            ws = [_t(T, w, True) for w in ws0]
+
+            def step():
+                for w in ws:
+                    w.grad = None
+                h = x
+                for w in ws:
+                    h = T.tanh(h @ w)
+                h.sum().backward()
+            return step, _grads_of(*ws)
+        return factory
+
+    def numpy_floor():
+        x = np.array(x0, copy=True)
+        ws = [np.array(w, copy=True) for w in ws0]
+        box = []
+
+        def step():
+            hs = [x]
+            h = x
+            for w in ws:
+                h = np.tanh(h @ w)
+                hs.append(h)
+            g = np.ones_like(h)
+            grads = [None] * layers
+            for i in reversed(range(layers)):
+                t = hs[i + 1]
+                g = g * (1 - t * t)
+                grads[i] = hs[i].T @ g
+                if i > 0:
+                    g = g @ ws[i].T
+            box[:] = [grads]
+        return step, lambda: box[0]
+
+    def gemm():
+        # the same 11 GEMMs: 4 forward, 4 weight gradients, 3 input gradients
+        a, b = np.array(x0, copy=True), np.array(ws0[0], copy=True)
+
+        def step():
+            for _ in range(layers):
+                a @ b
+            for _ in range(layers):
+                a.T @ b
+            for _ in range(layers - 1):
+                a @ b.T
+        return step, None
+
+    facs = {e: torch_like(T) for e, T in size["modules"].items()}
+    facs["numpy"] = numpy_floor
+    facs["gemm"] = gemm
+    return [Bench(4, f"4 x ({n}x{n} matmul + tanh), fwd+bwd; gemm = the 11 raw GEMMs alone",
+                  facs, tol=1e-3, target=("gemm", 1.05), min_sample=0.0)]
+
+
+# --------------------------------------------------------------------------------------
+# 5. deep graph: n sequential tiny ops, then backward
+# --------------------------------------------------------------------------------------
+# Alternating y * 0.99999 and y + 0.00001 on 16 float32: bounded values, and the gradient
+# (0.99999 ** (n/2)) neither explodes nor underflows even at a million ops.
+
+def w5_deep_graph(size):
+    benches = []
+    x0 = _data(50, 16)
+    for n in size["deep_ops"]:
+        half = n // 2
+
+        def torch_like(T, half=half):
+            def factory():
+                x = _t(T, x0, True)
+
+                def step():
+                    x.grad = None
+                    y = x
+                    for _ in range(half):
+                        y = y * 0.99999
+                        y = y + 0.00001
+                    y.sum().backward()
+                return step, _grads_of(x)
+            return factory
+
+        def numpy_floor(half=half):
+            x = np.array(x0, copy=True)
+            box = []
+
+            def step():
+                y = x
+                for _ in range(half):
+                    y = y * 0.99999
+                    y = y + 0.00001
+                g = np.ones_like(y)
+                for _ in range(half):
+                    g = g * 0.99999  # (+ passes the gradient through)
+                box[:] = [g]
+            return step, lambda: box
+        facs = {e: torch_like(T) for e, T in size["modules"].items()}
+        facs["numpy"] = numpy_floor
+        benches.append(Bench(5, f"deep graph: {2 * half:,} sequential ops on 16 x float32, "
+                                "then backward", facs, per=2 * half, tol=1e-3,
+                             target=("torch", 1.0), min_sample=0.0 if n > 100_000 else 0.1))
+    return benches
+
+
+# --------------------------------------------------------------------------------------
+# 7. scalar graph: a micrograd-style graph of 0-d tensors
+# --------------------------------------------------------------------------------------
+# A random DAG over 16 scalar leaves; each instruction reads recent nodes and is one of
+# tanh(a + b) (2 ops), a * b (1 op), a * 0.5 + 0.1 (2 ops): all values stay in [-1, 1].
+
+def _scalar_program(n_ops, n_leaves, seed=70):
+    rng = random.Random(seed)
+    prog, ops, n_nodes = [], 0, n_leaves
+    while ops < n_ops:
+        kind = rng.randrange(3) if n_ops - ops >= 2 else 1
+        lo = max(0, n_nodes - 8)
+        a, b = rng.randrange(lo, n_nodes), rng.randrange(lo, n_nodes)
+        prog.append((kind, a, b))
+        ops += 1 if kind == 1 else 2
+        n_nodes += 1
+    return prog, ops
+
+
+def _scalar_T(T, leaves, prog):
+    nodes = list(leaves)
+    for kind, a, b in prog:
+        if kind == 0:
+            v = (nodes[a] + nodes[b]).tanh()
+        elif kind == 1:
+            v = nodes[a] * nodes[b]
+        else:
+            v = nodes[a] * 0.5 + 0.1
+        nodes.append(v)
+    return nodes[-1]
+
+
+def _scalar_np(leaves, prog):
+    vals = list(leaves)
+    saved = []
+    for kind, a, b in prog:
+        if kind == 0:
+            v = np.tanh(vals[a] + vals[b])
+        elif kind == 1:
+            v = vals[a] * vals[b]
+        else:
+            v = vals[a] * F32(0.5) + F32(0.1)
+        saved.append(v)
+        vals.append(v)
+    grads = [F32(0)] * len(vals)
+    grads[-1] = F32(1)
+    base = len(leaves)
+    for i in reversed(range(len(prog))):
+        g = grads[base + i]
+        kind, a, b = prog[i]
+        if kind == 0:
+            t = saved[i]
+            gs = g * (1 - t * t)
+            grads[a] = grads[a] + gs
+            grads[b] = grads[b] + gs
+        elif kind == 1:
+            grads[a] = grads[a] + g * vals[b]
+            grads[b] = grads[b] + g * vals[a]
+        else:
+            grads[a] = grads[a] + g * F32(0.5)
+    return grads[:base]
+
+
+def w7_scalar_graph(size):
+    n_leaves = 16
+    prog, n_ops = _scalar_program(size["scalar_ops"], n_leaves)
+    leaves0 = np.random.default_rng(71).uniform(-1, 1, n_leaves).astype(F32)
+
+    def torch_like(T):
+        def factory():
+            leaves = [T.tensor(float(v), requires_grad=True) for v in leaves0]
+
+            def step():
+                for t in leaves:
+                    t.grad = None
+                _scalar_T(T, leaves, prog).backward()
+            return step, lambda: [np.float32(0) if t.grad is None else t.grad.numpy().copy()
+                                  for t in leaves]
+        return factory
+
+    def numpy_floor():
+        leaves = [F32(v) for v in leaves0]
+        box = []
+
+        def step():
+            box[:] = [_scalar_np(leaves, prog)]
+        return step, lambda: box[0]
+
+    facs = {e: torch_like(T) for e, T in size["modules"].items()}
+    facs["numpy"] = numpy_floor
+    return [Bench(7, f"micrograd-style scalar graph: {n_ops:,} ops on 0-d float32 tensors, "
+                     "fwd+bwd", facs, per=n_ops, target=("torch", 1.0))]
+
+
+# --------------------------------------------------------------------------------------
+# 8. conv net: skipped until conv2d exists
+# --------------------------------------------------------------------------------------
+
+def w8_conv_skip_reason():
+    import autotensor
+    F = autotensor.nn.functional
+    if not hasattr(F, "conv2d"):
+        return ("skipped: autotensor.nn.functional.conv2d does not exist yet (issue 4 item 8 "
+                "waits for it), and there is no digits demo to time an epoch of")
+    return ("skipped: conv2d now exists in autotensor, but this workload is not written yet: "
+            "add it to benchmarks/workloads.py")
