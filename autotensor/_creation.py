@@ -140,7 +140,7 @@ def from_numpy(ndarray):
     return _make(ndarray)
 
 
-def _size(size):
+def _size(size, name=None):
     if len(size) == 1 and isinstance(size[0], (list, tuple)):
         size = size[0]
     out = []
@@ -151,6 +151,8 @@ def _size(size):
             raise TypeError(f"empty(): argument 'size' must be tuple of ints, but found "
                             f"element of type {type(s).__name__}")
         if s < 0:
+            if name is not None:
+                raise RuntimeError(f"{name}: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"[{', '.join(str(x) for x in size)}]")
         out.append(_py_int(s))
@@ -162,7 +164,8 @@ def _float_dtype(dtype):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
-    return _finish(np.zeros(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
+    return _finish(np.zeros(_size(size, "zeros"), dtype=_float_dtype(dtype)), None,
+                   requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):

@@ -222,6 +222,10 @@ class Tensor:
     # ---- autograd state ------------------------------------------------------------------
     @property
     def requires_grad(self):
+        view = self._view
+        if view is not None and view.version != self._vc[0]:
+            from .autograd.inplace import refresh_view_grad_fn
+            refresh_view_grad_fn(self)
         return self._requires_grad
 
     @requires_grad.setter
@@ -250,7 +254,7 @@ class Tensor:
     @property
     def grad_fn(self):
         view = self._view
-        if view is not None and view.version != self._vc[0] and self._grad_fn is not None:
+        if view is not None and view.version != self._vc[0]:
             from .autograd.inplace import refresh_view_grad_fn
             refresh_view_grad_fn(self)
         return self._grad_fn

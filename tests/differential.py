@@ -84,8 +84,11 @@ def tensor_summary(t) -> TensorSummary:
 
 
 def exception_info(exc: BaseException) -> Raised:
-    """``(type name, message)`` of an exception, with object addresses normalised."""
-    return Raised(type(exc).__name__, normalize_addresses(str(exc)))
+    """``(type name, message)`` of an exception, with object addresses normalised and
+    any C++ backtrace torch appends ("Exception raised from ...") cut off: it is debug
+    output of torch's build, not part of the message."""
+    message = str(exc).split("\nException raised from ", 1)[0]
+    return Raised(type(exc).__name__, normalize_addresses(message))
 
 
 def catch(fn, *args, **kwargs):

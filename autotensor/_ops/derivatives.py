@@ -66,6 +66,8 @@ def max_min_backward(F, grad, self, result):
 
 def select_dim_backward(F, grad, dim, keepdim, indices, self_sizes):
     """Gradient of max/min over a dim: the grad goes to the selected index."""
+    if not self_sizes:  # a 0-d input: the op was the identity
+        return F.reshape(grad, ())
     if not keepdim:
         grad = F.unsqueeze(grad, dim)
         indices = F.unsqueeze(indices, dim)
@@ -248,6 +250,122 @@ CLAMP_TENSOR = defop(
                (self < min) & ((min < max) if max is not None else True), grad, 0),
            "max": lambda F, grad, self, min, max: F.where(self > max, grad, 0)})
 
+ZERO_GRAD = {"self": lambda F, grad: F.zeros_like(grad)}  # piecewise-constant ops
+FLOOR = defop("floor", "FloorBackward0", np.floor, grads=ZERO_GRAD)
+CEIL = defop("ceil", "CeilBackward0", np.ceil, grads=ZERO_GRAD)
+ROUND = defop("round", "RoundBackward0", np.round, grads=ZERO_GRAD)
+SIGN = defop("sign", "SignBackward0", np.sign, grads=ZERO_GRAD)
+RSQRT = defop("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a),
+              grads={"self": lambda F, grad, result: grad * (result * result * result) * -0.5})
+REMAINDER = defop("remainder", "RemainderBackward0", lambda a, b: np.mod(a, b),
+                  inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad})
+FMOD = defop("fmod", "FmodBackward0", lambda a, b: np.fmod(a, b),
+             inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad})
+REMAINDER_TENSOR = defop(
+    "remainder", "RemainderBackward1", np.mod, inputs=("self", "other"),
+    grads={"self": lambda F, grad: grad,
+           "other": lambda F, grad, self, other: -grad * F.floor(self / other)})
+FMOD_TENSOR = defop(
+    "fmod", "FmodBackward1", np.fmod, inputs=("self", "other"),
+    grads={"self": lambda F, grad: grad,
+           "other": lambda F, grad, self, other: -grad * F.trunc(self / other)})
+def _not_implemented(name):
+    def formula(F, grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
+FLOOR_DIVIDE = defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
+                     inputs=("self", "other"),
+                     grads={"self": _not_implemented("floor_divide"),
+                            "other": _not_implemented("floor_divide")})
+FLOOR_DIVIDE_SCALAR = defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
+                            params=("other",), grads={"self": _not_implemented("floor_divide")})
+DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: np.floor_divide(a, b)
+                 if mode == "floor" else np.trunc(np.true_divide(a, b)),
+                 inputs=("self", "other"),
+                 params=("rounding_mode",), grads={"self": lambda F, grad: F.zeros_like(grad),
+                                                   "other": lambda F, grad: F.zeros_like(grad)})
+DIV_MODE_SCALAR = defop("div", "DivBackward3", None, params=("other", "rounding_mode"),
+                        grads={"self": lambda F, grad: F.zeros_like(grad)})
+TRIL = defop("tril", "TrilBackward0", lambda a, diagonal: np.tril(a, diagonal),
+             params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.tril(grad, diagonal)})
+TRIU = defop("triu", "TriuBackward0", lambda a, diagonal: np.triu(a, diagonal),
+             params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.triu(grad, diagonal)})
+FLIP = defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), params=("dims",),
+             grads={"self": lambda F, grad, dims: F.flip(grad, dims)})
+CUMSUM = defop("cumsum", "CumsumBackward0", lambda a, dim: np.cumsum(a, axis=dim),
+               params=("dim",),
+               grads={"self": lambda F, grad, dim: F.flip(F.cumsum(F.flip(grad, (dim,)), dim),
+                                                          (dim,))})
+
+
+def amax_amin_backward(F, grad, self, dim, keepdim, result):
+    """Ties share the gradient evenly (PyTorch's scale_grad_by_count)."""
+    if not keepdim and dim is not None:
+        for d in dim:
+            grad = F.unsqueeze(grad, d)
+            result = F.unsqueeze(result, d)
+    mask = F.cast_like(self == result, grad)
+    count = F.sum(mask, dim, True) if dim is not None else F.sum(mask)
+    return F.expand(grad, self.shape) * mask / count
+
+
+def prod_backward(F, grad, self, dim, keepdim, result):
+    """d prod / d x_i = product of the others (computed without dividing by zeros)."""
+    if dim is not None and not keepdim:
+        grad = F.unsqueeze(grad, dim)
+        result = F.unsqueeze(result, dim)
+    if not (self == 0).any():
+        return grad * result / self
+    return grad * F.constant(_prod_others(_values(self), dim), grad)
+
+
+def _values(x):
+    return x._data if hasattr(x, "_data") else x
+
+
+def _prod_others(x, dim):
+    """For each element, the product of the other elements along dim (all if None)."""
+    shape = x.shape
+    a = x.reshape(-1) if dim is None else np.moveaxis(x, dim, -1)
+    ones = np.ones(a.shape[:-1] + (1,), dtype=a.dtype)
+    left = np.cumprod(np.concatenate([ones, a[..., :-1]], -1), -1)
+    right = np.flip(np.cumprod(np.concatenate([ones, np.flip(a, -1)[..., :-1]], -1), -1), -1)
+    others = left * right
+    return others.reshape(shape) if dim is None else np.moveaxis(others, -1, dim)
+
+
+AMAX = defop("amax", "AmaxBackward0", None, params=("dim", "keepdim"),
+             grads={"self": amax_amin_backward})
+AMIN = defop("amin", "AminBackward0", None, params=("dim", "keepdim"),
+             grads={"self": amax_amin_backward})
+PROD = defop("prod", "ProdBackward0", None, params=("dim", "keepdim"),
+             grads={"self": prod_backward})
+PROD_DIM = defop("prod", "ProdBackward1", None, params=("dim", "keepdim"),
+                 grads={"self": prod_backward})
+LOGSUMEXP = defop("logsumexp", "LogsumexpBackward0", None, params=("dim", "keepdim"),
+                  grads={"self": lambda F, grad, self, dim, keepdim, result: (
+                      _unsqueeze_dims(F, grad, dim, keepdim)
+                      * F.exp(self - _unsqueeze_dims(F, result, dim, keepdim)))})
+
+
+def _unsqueeze_dims(F, x, dims, keepdim):
+    if not keepdim:
+        for d in dims:
+            x = F.unsqueeze(x, d)
+    return x
+
+
+SORT = defop("sort", "SortBackward0", None, params=("dim", "descending"),
+             outputs=("values", "indices"), diff_outputs=(0,),
+             grads={"self": lambda F, grads, dim, indices, self_sizes:
+                    select_dim_backward(F, grads[0], dim, True, indices, self_sizes)})
+TOPK = defop("topk", "TopkBackward0", None, params=("k", "dim"),
+             outputs=("values", "indices"), diff_outputs=(0,),
+             grads={"self": lambda F, grads, dim, indices, self_sizes:
+                    select_dim_backward(F, grads[0], dim, True, indices, self_sizes)})
+
 # Reductions.
 SUM = defop("sum", "SumBackward0", lambda a: raw.sum(a),
             grads={"self": lambda F, grad, self_sizes: F.expand(grad, self_sizes)})
@@ -331,6 +449,10 @@ INDEX = defop("index", "IndexBackward0", raw.getitem, params=("indices",),
 MASKED_FILL = defop("masked_fill", "MaskedFillBackward0", raw.masked_fill,
                     params=("mask", "value"),
                     grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0)})
+MASKED_FILL_TENSOR = defop(
+    "masked_fill", "MaskedFillBackward1", None, inputs=("self", "value"), params=("mask",),
+    grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0),
+           "value": lambda F, grad, mask: F.sum(F.where(mask, grad, 0))})
 CAT = defop("cat", "CatBackward0", None, inputs=("tensors",), params=("dim",), variadic=True,
             backward_all=lambda F, grad, dim, tensors_sizes: cat_backward(
                 F, grad, dim, tensors_sizes))

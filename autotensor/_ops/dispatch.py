@@ -13,6 +13,7 @@ from .. import _errors
 from .._backend import np
 from .._tensor import Tensor, _make
 from ..autograd import grad_mode
+from ..autograd.inplace import NO_GRAD_MODE as NO_GRAD_VIEW
 from ..autograd.graph import NO_EDGE, _sequence, make_node_class
 
 ndarray = np.ndarray
@@ -127,23 +128,36 @@ def edge_of(t):
     """The graph edge a tensor's gradient flows into: its grad_fn, or its AccumulateGrad."""
     fn = t._grad_fn
     if fn is None:
-        return (t._grad_accumulator(), 0) if t._requires_grad else NO_EDGE
+        if not t._requires_grad:
+            return NO_EDGE
+        view = t._view
+        if view is not None and view.creation is NO_GRAD_VIEW:
+            return NO_EDGE  # a view made under no_grad: no history to flow into
+        return (t._grad_accumulator(), 0)
     if t._view is not None:
         fn = t.grad_fn  # Note [Lazy view rebase]
     return (fn, t._output_nr)
 
 
 def requires_grad_mask(inputs):
+    """Bit i set when input i requires grad (a stale view is brought up to date first)."""
     mask = 0
     bit = 1
     for x in inputs:
-        if x.__class__ is Tensor:
-            if x._requires_grad:
-                mask |= bit
-        elif isinstance(x, Tensor) and x._requires_grad:
+        if isinstance(x, Tensor) and (x._requires_grad or stale_view_requires_grad(x)):
             mask |= bit
         bit <<= 1
     return mask
+
+
+def stale_view_requires_grad(t):
+    """A view whose base was modified in place since its grad_fn was made may now require
+    grad (Note [Lazy view rebase]); checked only for tensors that did not."""
+    view = t._view
+    if view is None or view.version == t._vc[0]:
+        return False
+    t.grad_fn  # noqa: B018  (refreshes it)
+    return t._requires_grad
 
 
 def make_node(op, inputs, params, outs, mask):
@@ -198,7 +212,7 @@ def record_fast(op, inputs, params, out, mask):
     if mask & 1:
         fn = x._grad_fn
         if fn is None:
-            e0 = (x._grad_accumulator(), 0)
+            e0 = (x._grad_accumulator(), 0) if x._view is None else edge_of(x)
         elif x._view is None:
             e0 = (fn, x._output_nr)
         else:
@@ -212,7 +226,7 @@ def record_fast(op, inputs, params, out, mask):
             y = inputs[1]
             fn = y._grad_fn
             if fn is None:
-                e1 = (y._grad_accumulator(), 0)
+                e1 = (y._grad_accumulator(), 0) if y._view is None else edge_of(y)
             elif y._view is None:
                 e1 = (fn, y._output_nr)
             else:

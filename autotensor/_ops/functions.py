@@ -12,7 +12,8 @@ from .._tensor import Size, Tensor, _is_contiguous, _make
 from ..autograd import grad_mode, inplace
 from . import derivatives as D
 from . import raw
-from .dispatch import broadcast_error, record, record_fast, set_input_metadata
+from .dispatch import (broadcast_error, record, record_fast, requires_grad_mask,
+                       set_input_metadata, stale_view_requires_grad)
 
 _state = grad_mode.state
 ndarray = np.ndarray
@@ -100,6 +101,9 @@ def _binary(op, a, b, params=()):
             ad = ad2
     elif isinstance(b, numbers.Number) and not isinstance(b, np.ndarray):
         return _binary(op, a, b.item() if hasattr(b, "item") else complex(b), params)
+    elif isinstance(b, (str, bytes, dict, set)) or b is None:
+        raise TypeError(f"{op.name}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(b).__name__}")
     else:
         return _binary(op, a, _tensor_arg(b, None), params)
     try:
@@ -108,13 +112,14 @@ def _binary(op, a, b, params=()):
         raise broadcast_error(ad.shape, np.shape(bd)) from None
     if out.__class__ is not ndarray:
         out = np.asarray(out)
-    if _state.enabled and (a._requires_grad or (bd is not b and b._requires_grad)):
+    if _state.enabled and (a._requires_grad or (bd is not b and b._requires_grad) or
+                           stale_view_requires_grad(a) or
+                           (bd is not b and stale_view_requires_grad(b))):
         if bd is b:
             if _state.in_formula and op in D.SCALAR_OVERLOAD:
                 return record(D.SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
             return record_fast(op, (a, b), params, out, 1)
-        result = record_fast(op, (a, b), params, out,
-                             (1 if a._requires_grad else 0) | (2 if b._requires_grad else 0))
+        result = record_fast(op, (a, b), params, out, requires_grad_mask((a, b)))
         shape = out.shape
         if promoted or ad.shape != shape or (bd is not b and bd.shape != shape):
             set_input_metadata(result._grad_fn, (a, b), shape, out.dtype)
@@ -155,7 +160,7 @@ def _unary(op, x, float_op=True, params=()):
     out = op.kernel(d, *params)
     if out.__class__ is not ndarray:
         out = np.asarray(out)
-    if _state.enabled and x._requires_grad:
+    if _state.enabled and (x._requires_grad or stale_view_requires_grad(x)):
         return record_fast(op, (x,), params, out, 1)
     return _make(out)
 
@@ -172,13 +177,25 @@ def _unary_fn(op, doc, float_op=True):
                 out = kernel(d)
                 if out.__class__ is not ndarray:
                     out = np.asarray(out)
-                if input._requires_grad and _state.enabled:
+                if _state.enabled and (input._requires_grad or
+                                       stale_view_requires_grad(input)):
                     return record_fast(op, (input,), (), out, 1)
                 return _make(out)
         return _unary(op, input, float_op)
     fn.__name__ = fn.__qualname__ = op.name
     fn.__doc__ = doc
     return fn
+
+
+def _check_alpha(input, other, alpha):
+    kinds = {x._data.dtype.kind if isinstance(x, Tensor) else
+             ("b" if isinstance(x, bool) else "i" if isinstance(x, int) else "f")
+             for x in (input, other)}
+    if isinstance(alpha, bool) and kinds != {"b"}:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and kinds <= {"b", "i", "u"}:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
 
 
 def _binary_fn(op, doc, alpha_param=False):
@@ -188,7 +205,8 @@ def _binary_fn(op, doc, alpha_param=False):
     kernel = op.kernel if not alpha_param else op.kernel_no_alpha
 
     def fn(input, other, *, alpha=1, out=None):
-        if alpha == 1 and (input.__class__ is Tensor or isinstance(input, Tensor)):
+        if alpha == 1 and alpha is not True and (input.__class__ is Tensor or
+                                                  isinstance(input, Tensor)):
             ad = input._data
             cb = other.__class__
             if cb is float or cb is int:
@@ -199,7 +217,8 @@ def _binary_fn(op, doc, alpha_param=False):
                     if input._requires_grad and _state.enabled and not _state.in_formula:
                         return record_fast(op, (input, other), (1,) if alpha_param else (),
                                            res, 1)
-                    if not (input._requires_grad and _state.enabled):
+                    if not _state.enabled or not (input._requires_grad or
+                                                  stale_view_requires_grad(input)):
                         return _make(res)
             elif cb is Tensor or isinstance(other, Tensor):
                 bd = other._data
@@ -208,12 +227,13 @@ def _binary_fn(op, doc, alpha_param=False):
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
                     if _state.enabled:
-                        mask = (1 if input._requires_grad else 0) | \
-                            (2 if other._requires_grad else 0)
+                        mask = requires_grad_mask((input, other))
                         if mask:
                             return record_fast(op, (input, other),
                                                (1,) if alpha_param else (), res, mask)
                     return _make(res)
+        if alpha_param and (alpha != 1 or alpha is True):
+            _check_alpha(input, other, alpha)
         return _binary(op, input, other, (alpha,) if alpha_param else ())
     fn.__name__ = fn.__qualname__ = op.name
     fn.__doc__ = doc
@@ -230,13 +250,25 @@ add = _binary_fn(D.ADD, "input + alpha * other, broadcasting.", alpha_param=True
 _sub = _binary_fn(D.SUB, "input - alpha * other, broadcasting.", alpha_param=True)
 
 
-def sub(input, other, *, alpha=1, out=None):
-    """input - alpha * other, broadcasting."""
-    if isinstance(input, Tensor) and input._data.dtype == np.bool_ and \
-            (isinstance(other, bool) or (isinstance(other, Tensor) and
-                                         other._data.dtype == np.bool_)):
+def _is_bool(x):
+    return isinstance(x, bool) or (isinstance(x, Tensor) and x._data.dtype == np.bool_)
+
+
+def _check_bool_sub(input, other):
+    if _is_bool(input) and _is_bool(other):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
+    if _is_bool(input) or _is_bool(other):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
+                           "supported. If you are trying to invert a mask, use the `~` or "
+                           "`logical_not()` operator instead.")
+
+
+def sub(input, other, *, alpha=1, out=None):
+    """input - alpha * other, broadcasting."""
+    if other.__class__ is bool or (input.__class__ is not float and _is_bool(input)) or \
+            (other.__class__ is Tensor and other._data.dtype == np.bool_):
+        _check_bool_sub(input, other)
     return _sub(input, other, alpha=alpha)
 
 
@@ -262,15 +294,15 @@ multiply = mul
 
 def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is not None:
-        a = _tensor_arg(input)
-        bd = other._data if isinstance(other, Tensor) else other
-        with grad_mode.no_grad():
-            q = np.floor_divide(a._data, bd) if rounding_mode == "floor" else \
-                np.trunc(np.true_divide(a._data, bd))
-        if a._data.dtype.kind in "biu" and (not isinstance(other, float)):
-            q = q.astype(np.result_type(a._data, bd) if isinstance(other, Tensor)
-                         else a._data.dtype)
-        return _make(_asarray(q))
+        if rounding_mode not in ("floor", "trunc"):
+            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
+                               f"'floor' but found '{rounding_mode}'")
+        a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
+        if isinstance(other, Tensor):
+            return _binary(D.DIV_MODE, a, other, (rounding_mode,))
+        d = _scalar_dtype_data(a._data, other)
+        q = _asarray(D.DIV_MODE.kernel(d, other, rounding_mode)).astype(d.dtype, copy=False)
+        return _finish(D.DIV_MODE_SCALAR, (a,), (other, rounding_mode), q)
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     b = other
     if a._data.dtype.kind in "biu" and (
@@ -284,16 +316,40 @@ divide = true_divide = div
 
 
 def floor_divide(input, other):
-    return div(input, other, rounding_mode="floor")
+    """Floor of the quotient; its derivative is not implemented (as in PyTorch)."""
+    a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
+    if isinstance(other, Tensor):
+        r = _binary(D.FLOOR_DIVIDE, a, other)
+        node = r._grad_fn
+        if node is not None:  # NotImplemented keeps edges only to inputs requiring grad
+            node._next = tuple(e for e in node._next if e[0] is not None)
+        return r
+    d = _scalar_dtype_data(a._data, other)
+    out = _asarray(np.floor_divide(d, other)).astype(d.dtype, copy=False)
+    return _finish(D.FLOOR_DIVIDE_SCALAR, (a,), (other,), out)
+
+
+
+def _mod(op, tensor_op, input, other):
+    a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
+    if isinstance(other, Tensor):
+        return _binary(tensor_op, a, other)
+    d = _scalar_dtype_data(a._data, other)
+    return _finish(op, (a,), (other,), _asarray(op.kernel(d, other)))
 
 
 def remainder(input, other):
-    a = _tensor_arg(input)
-    bd = other._data if isinstance(other, Tensor) else other
-    return _make(_asarray(np.mod(a._data, bd)))
+    """Python's modulo (the sign of the divisor)."""
+    return _mod(D.REMAINDER, D.REMAINDER_TENSOR, input, other)
 
 
-fmod = remainder
+def fmod(input, other):
+    """C's fmod (the sign of the dividend)."""
+    return _mod(D.FMOD, D.FMOD_TENSOR, input, other)
+
+
+def trunc(input):
+    return _make(_asarray(np.trunc(input._data)))
 
 
 def rdiv(input, other):
@@ -353,8 +409,7 @@ log = _unary_fn(D.LOG, "Elementwise log.")
 sqrt = _unary_fn(D.SQRT, "Elementwise sqrt.")
 
 
-def rsqrt(input):
-    return reciprocal(sqrt(input))
+rsqrt = _unary_fn(D.RSQRT, "Elementwise 1 / sqrt.")
 
 
 abs = _unary_fn(D.ABS, "Elementwise abs.", float_op=False)
@@ -381,20 +436,18 @@ relu = _unary_fn(D.RELU, "Elementwise relu.", float_op=False)
 reciprocal = _unary_fn(D.RECIPROCAL, "Elementwise reciprocal.")
 
 
-def sign(input):
-    return _make(_asarray(np.sign(input._data)))
-
-
-def floor(input):
-    return _make(_asarray(np.floor(input._data)))
-
-
-def ceil(input):
-    return _make(_asarray(np.ceil(input._data)))
+sign = _unary_fn(D.SIGN, "Elementwise sign (-1, 0 or 1).", float_op=False)
+floor = _unary_fn(D.FLOOR, "Elementwise floor.", float_op=False)
+ceil = _unary_fn(D.CEIL, "Elementwise ceil.", float_op=False)
+_round = _unary_fn(D.ROUND, "Elementwise round (half to even).", float_op=False)
 
 
 def round(input, *, decimals=0):
-    return _make(_asarray(np.round(input._data, decimals)))
+    """Round half to even, like PyTorch."""
+    if decimals:
+        scale = 10.0 ** decimals
+        return div(_round(mul(input, scale)), scale)
+    return _round(input)
 
 
 def clamp(input, min=None, max=None):
@@ -428,18 +481,24 @@ def clamp_max(input, max):
 
 
 def _finish(op, inputs, params, out):
-    if _state.enabled:
-        for x in inputs:
-            if isinstance(x, Tensor) and x._requires_grad:
-                return record(op, inputs, params, out)
+    if _state.enabled and requires_grad_mask(inputs):
+        return record(op, inputs, params, out)
     return _make(out)
 
 
+def _check_tensor_arg(name, arg, value, position):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}")
+
+
 def maximum(input, other):
+    _check_tensor_arg("maximum", "other", other, 1)
     return _binary(D.MAXIMUM, input, other)
 
 
 def minimum(input, other):
+    _check_tensor_arg("minimum", "other", other, 1)
     return _binary(D.MINIMUM, input, other)
 
 
@@ -459,8 +518,11 @@ def where(condition, input=None, other=None):
 
 
 # ---- comparisons and logic (no gradient) --------------------------------------------------
-def _compare(ufunc):
+def _compare(ufunc, tensor_only=False):
     def compare(input, other):
+        if tensor_only and not isinstance(other, Tensor):
+            raise TypeError(f"{ufunc.__name__}(): argument 'other' (position 1) must be "
+                            f"Tensor, not {type(other).__name__}")
         a = _tensor_arg(input)
         b = other._data if isinstance(other, Tensor) else other
         try:
@@ -478,9 +540,9 @@ le = _compare(np.less_equal)
 gt = _compare(np.greater)
 ge = _compare(np.greater_equal)
 less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
-logical_and = _compare(np.logical_and)
-logical_or = _compare(np.logical_or)
-logical_xor = _compare(np.logical_xor)
+logical_and = _compare(np.logical_and, tensor_only=True)
+logical_or = _compare(np.logical_or, tensor_only=True)
+logical_xor = _compare(np.logical_xor, tensor_only=True)
 bitwise_and = _compare(np.bitwise_and)
 bitwise_or = _compare(np.bitwise_or)
 bitwise_xor = _compare(np.bitwise_xor)
@@ -531,6 +593,8 @@ def _sum_dtype(d, dtype):
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
     dims = _dims(dim, d.ndim)
+    if d.ndim == 0 and dims is not None:  # dim 0 of a 0-d tensor is the tensor itself
+        return _finish(D.SUM_DIM, (input,), (None, keepdim), d.copy())
     if dims is None and not keepdim:
         out = _asarray(np.sum(d))
         return _finish(D.SUM, (input,), (), out.astype(d.dtype, copy=False))
@@ -547,6 +611,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
             f"mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
     dims = _dims(dim, d.ndim)
+    if d.ndim == 0 and dims is not None:
+        return _finish(D.MEAN_DIM, (input,), (None, keepdim), d.copy())
     if dims is None and not keepdim:
         out = _asarray(np.mean(d)).astype(d.dtype, copy=False)
         return _finish(D.MEAN, (input,), (), out)
@@ -591,6 +657,9 @@ def _max_min(input, dim, keepdim, other, is_max):
         out = _asarray(np.max(d) if is_max else np.min(d))
         return _finish(D.MAX if is_max else D.MIN, (input,), (), out)
     dim = _wrap_dim(dim, d.ndim)
+    if d.ndim and d.shape[dim] == 0:
+        raise IndexError(f"{'max' if is_max else 'min'}(): Expected reduction dim {dim} to "
+                         f"have non-zero size.")
     if d.ndim == 0:
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
@@ -625,36 +694,66 @@ def min(input, dim=None, keepdim=False, *, other=None):
     return _max_min(input, dim, keepdim, other, False)
 
 
-def amax(input, dim=(), keepdim=False):
+def _amax_amin(op, reduce, name, input, dim, keepdim):
     d = input._data
-    return _make(_asarray(np.max(d, axis=_dims(dim, d.ndim) if dim != () else None,
-                                 keepdims=keepdim)))
+    dims = _dims(dim, d.ndim) if dim != () else None
+    axis = dims if d.ndim else None
+    if d.size == 0 and axis is None and d.ndim:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                           f"input.numel() == 0. Specify the reduction dim with the 'dim' "
+                           f"argument.")
+    given = (dim,) if isinstance(dim, int) else tuple(dim) if dim != () else ()
+    for a, orig in zip(axis or (), given):
+        if d.shape[a] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {orig} to have non-zero "
+                             f"size.")
+    out = _asarray(reduce(d, axis=axis, keepdims=keepdim and d.ndim > 0))
+    return _finish(op, (input,), (dims if d.ndim else None, keepdim), out)
+
+
+def amax(input, dim=(), keepdim=False):
+    """Maximum over dims; ties share the gradient evenly."""
+    return _amax_amin(D.AMAX, np.max, "amax", input, dim, keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
+    """Minimum over dims; ties share the gradient evenly."""
+    return _amax_amin(D.AMIN, np.min, "amin", input, dim, keepdim)
+
+
+def _arg_reduce(ufunc, name, input, dim, keepdim):
     d = input._data
-    return _make(_asarray(np.min(d, axis=_dims(dim, d.ndim) if dim != () else None,
-                                 keepdims=keepdim)))
+    if dim is None:
+        if d.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             f"input.numel() == 0.")
+        return _make(_asarray(ufunc(d)).astype(np.int64))
+    dim = _wrap_dim(dim, d.ndim)
+    if d.ndim == 0:
+        return _make(np.zeros((), np.int64))
+    if d.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+    return _make(_asarray(ufunc(d, axis=dim, keepdims=keepdim)).astype(np.int64))
 
 
 def argmax(input, dim=None, keepdim=False):
-    d = input._data
-    if dim is None:
-        return _make(_asarray(np.argmax(d)))
-    return _make(_asarray(np.argmax(d, axis=_wrap_dim(dim, d.ndim), keepdims=keepdim)))
+    return _arg_reduce(np.argmax, "argmax", input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
-    d = input._data
-    if dim is None:
-        return _make(_asarray(np.argmin(d)))
-    return _make(_asarray(np.argmin(d, axis=_wrap_dim(dim, d.ndim), keepdims=keepdim)))
+    return _arg_reduce(np.argmin, "argmin", input, dim, keepdim)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """Product of elements (over one dim); the gradient handles zeros exactly."""
     d = _sum_dtype(input._data, dtype)
-    return _make(_asarray(np.prod(d, axis=None if dim is None else _wrap_dim(dim, d.ndim),
-                                  keepdims=keepdim)))
+    if dim is None:
+        return _finish(D.PROD, (input,), (None, False), _asarray(np.prod(d)))
+    dim = _wrap_dim(dim, d.ndim)
+    if d.ndim == 0:
+        return _finish(D.PROD_DIM, (input,), (None, keepdim), d.copy())
+    out = _asarray(np.prod(d, axis=dim, keepdims=keepdim))
+    return _finish(D.PROD_DIM, (input,), (dim, keepdim), out)
 
 
 def all(input, dim=None, keepdim=False):
@@ -683,7 +782,7 @@ def _vector_norm(input, ord, dim, keepdim):
     if d.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
-    dims = _dims(dim, d.ndim) if dim is not None else None
+    dims = _dims(dim, d.ndim) if dim is not None and d.ndim else None
     a = np.abs(d)
     if ord == 2:
         out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
@@ -714,26 +813,36 @@ def log_softmax(input, dim, dtype=None, _stacklevel=3):
 
 
 def logsumexp(input, dim, keepdim=False):
-    m = amax(input, dim, True).detach()
-    m = where(isinf(m), zeros_like_(m), m)
-    r = log(sum(exp(input - m), dim, True)) + m
-    return squeeze(r, dim) if not keepdim else r
+    """log(sum(exp(x))) over dims, computed stably (one node, LogsumexpBackward0)."""
+    d = _float_data(input)
+    dims = _dims(dim, d.ndim)
+    if d.ndim == 0:
+        return _finish(D.LOGSUMEXP, (input,), ((), keepdim), d.copy())
+    m = np.max(d, axis=dims, keepdims=True, initial=-np.inf)
+    m = np.where(np.isinf(m), 0, m)
+    out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
+    if not keepdim:
+        out = np.squeeze(out, dims)
+    return _finish(D.LOGSUMEXP, (input,), (dims, keepdim), _asarray(out).astype(d.dtype))
 
 
 def cumsum(input, dim, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
-    return _make(np.cumsum(d, axis=_wrap_dim(dim, d.ndim)))
+    dim = _wrap_dim(dim, d.ndim)
+    out = np.cumsum(d, axis=dim) if d.ndim else d.copy()
+    return _finish(D.CUMSUM, (input,), (dim,), out)
 
 
 # ---- linear algebra --------------------------------------------------------------------------
 def _check_same_dtype(a, b, what="expected m1 and m2 to have the same dtype"):
     if a._data.dtype != b._data.dtype:
-        da = _dtypes.scalar_name(_dtypes.from_numpy(a._data.dtype))
-        db = _dtypes.scalar_name(_dtypes.from_numpy(b._data.dtype))
+        da = _dtypes.cpp_name(_dtypes.from_numpy(a._data.dtype))
+        db = _dtypes.cpp_name(_dtypes.from_numpy(b._data.dtype))
         raise RuntimeError(f"{what}, but got: {da} != {db}")
 
 
 def mm(input, mat2):
+    _check_tensor_arg("mm", "mat2", mat2, 1)
     a, b = input._data, mat2._data
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -772,6 +881,8 @@ def dot(input, tensor):
 
 def mv(input, vec):
     a, b = input._data, vec._data
+    if a.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if a.ndim != 2 or b.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {b.ndim}")
     if a.shape[1] != b.shape[0]:
@@ -872,6 +983,10 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
 
 
 def outer(input, vec2):
+    if input._data.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input._data.ndim}-D")
+    if vec2._data.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2._data.ndim}-D")
     return mul(unsqueeze(input, 1), unsqueeze(vec2, 0))
 
 
@@ -1021,6 +1136,9 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 def unflatten(input, dim, sizes):
     d = input._data
+    if d.ndim == 0:
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
+                           "tensor has no dimensions")
     dim = _wrap_dim(dim, d.ndim)
     sizes = list(sizes)
     if -1 in sizes:
@@ -1039,7 +1157,8 @@ def t(input):
 def transpose(input, dim0, dim1):
     d = input._data
     dim0, dim1 = _wrap_dim(dim0, d.ndim), _wrap_dim(dim1, d.ndim)
-    return _view_result(D.TRANSPOSE, input, (dim0, dim1), np.swapaxes(d, dim0, dim1))
+    out = np.swapaxes(d, dim0, dim1) if d.ndim else d.view()
+    return _view_result(D.TRANSPOSE, input, (dim0, dim1), out)
 
 
 swapaxes = swapdims = transpose
@@ -1068,6 +1187,8 @@ def movedim(input, source, destination):
     dst = [destination] if isinstance(destination, int) else list(destination)
     src = [_wrap_dim(s, d.ndim) for s in src]
     dst = [_wrap_dim(x, d.ndim) for x in dst]
+    if d.ndim == 0:
+        return permute(input, ())
     perm = [n for n in range(d.ndim) if n not in src]
     for s, t_ in sorted(zip(src, dst), key=lambda p: p[1]):
         perm.insert(t_, s)
@@ -1083,6 +1204,8 @@ def _T(input):
 
 
 def _mT(input):
+    if input._data.ndim == 0:
+        return input
     return transpose(input, -2, -1)
 
 
@@ -1106,7 +1229,11 @@ def expand(input, *sizes):
                                f"Target sizes: [{_errors.shape_str(sizes)}].  Tensor sizes: "
                                f"[{_errors.shape_str(d.shape)}]")
     shape = tuple(shape)
-    return _view_result(D.EXPAND, input, (shape,), np.broadcast_to(d, shape))
+    # as_strided rather than broadcast_to: the view stays writable, like PyTorch's
+    strides = (0,) * lead + tuple(0 if s == 1 and want != 1 else st for s, want, st in
+                                  zip(d.shape, shape[lead:], d.strides))
+    out = np.lib.stride_tricks.as_strided(d, shape, strides)
+    return _view_result(D.EXPAND, input, (shape,), out)
 
 
 def expand_as(input, other):
@@ -1137,6 +1264,8 @@ def unsqueeze(input, dim):
 
 def narrow(input, dim, start, length):
     d = input._data
+    if d.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim)
     if isinstance(start, Tensor):
         start = int(start)
@@ -1171,7 +1300,7 @@ def select(input, dim, index):
                          f"[{_errors.shape_str(d.shape)}] at dimension {dim}")
     if index < 0:
         index += size
-    return _view_result(D.SELECT, input, (dim, index), d[(slice(None),) * dim + (index,)])
+    return _view_result(D.SELECT, input, (dim, index), d[(slice(None),) * dim + (index, Ellipsis)])
 
 
 def _multi_view(op, input, params, arrays):
@@ -1184,8 +1313,15 @@ def _multi_view(op, input, params, arrays):
     return results
 
 
+def _chunk_check(input):
+    if input._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+
+
 def split(tensor, split_size_or_sections, dim=0):
     d = tensor._data
+    if d.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, d.ndim)
     size = d.shape[dim]
     if isinstance(split_size_or_sections, (list, tuple)):
@@ -1208,6 +1344,7 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
+    _chunk_check(input)
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     if chunks <= 0:
@@ -1219,14 +1356,18 @@ def chunk(input, chunks, dim=0):
 
 def unbind(input, dim=0):
     d = input._data
+    if d.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = _wrap_dim(dim, d.ndim)
-    arrays = [d[(slice(None),) * dim + (i,)] for i in range(d.shape[dim])]
+    arrays = [d[(slice(None),) * dim + (i, Ellipsis)] for i in range(d.shape[dim])]
     return _multi_view(D.UNBIND, input, (dim,), arrays)
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
     d = input._data
     dim1, dim2 = _wrap_dim(dim1, d.ndim), _wrap_dim(dim2, d.ndim)
+    if dim1 == dim2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     out = raw._diagonal_view(d, offset, dim1, dim2)
     return _view_result(D.DIAGONAL, input, (offset, dim1, dim2), out)
 
@@ -1273,22 +1414,26 @@ def _index_array(k):
     return np.asarray(k)
 
 
-def getitem(input, key):
+def getitem(input, key, _setting=False):
     """``x[key]``, decomposed like PyTorch: basic parts as views (select, slice,
     unsqueeze), then one IndexBackward0 for advanced parts."""
     # a lone slice is always recorded (SliceBackward0); in a tuple, full slices are skipped
-    lone_slice = key.__class__ is slice
+    lone_slice = key.__class__ is slice and not _setting
     if key.__class__ is not tuple:
         key = (key,)
     d = input._data
-    n_specified = _py_sum(1 for k in key if k is not None and k is not Ellipsis and
-                          not (isinstance(k, (Tensor, ndarray)) and
-                               _index_array(k).dtype == np.bool_ and _index_array(k).ndim > 1)
-                          ) + _py_sum(_index_array(k).ndim - 1 for k in key
-                                      if isinstance(k, (Tensor, ndarray)) and
-                                      _index_array(k).dtype == np.bool_ and
-                                      _index_array(k).ndim > 1)
+    n_specified = _py_sum(_dims_consumed(k) for k in key)
     if n_specified > d.ndim:
+        if d.ndim == 0 and len(key) == 1:
+            if isinstance(key[0], slice):
+                raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+            if not _is_advanced(key[0]):
+                i = key[0].__index__() if hasattr(key[0], "__index__") else 0
+                if i != 0:
+                    raise IndexError(_errors.INDEX_RANGE.format(i, 0, 0))
+                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in "
+                                 "Python or `tensor.item<T>()` in C++ to convert a 0-dim "
+                                 "tensor to a number")
         raise IndexError(f"too many indices for tensor of dimension {d.ndim}")
     result = input
     dim = 0
@@ -1373,12 +1518,23 @@ def getitem(input, key):
             result = select(result, dim, i)
             odim += 1
     if not has_adv:
-        return _alias(input) if result is input else result
+        # x[...] reads an alias; x[...] = v writes x itself (full slices are skipped)
+        return _alias(input) if result is input and not _setting else result
     while rest and isinstance(rest[-1], slice):
         rest.pop()
     idx = tuple(rest)
     out = _asarray(result._data[idx])
     return _finish(D.INDEX, (result,), (idx,), out)
+
+
+def _dims_consumed(k):
+    """How many dims of the indexed tensor an index item uses up."""
+    if k is None or k is Ellipsis:
+        return 0
+    if isinstance(k, (Tensor, ndarray)) or k.__class__ in (bool, np.bool_):
+        arr = _index_array(k)
+        return arr.ndim if arr.dtype == np.bool_ else 1
+    return 1
 
 
 def _alias(input):
@@ -1393,13 +1549,24 @@ def setitem(input, key, value):
         key = (key,)
     advanced = _py_any(_is_advanced(k) for k in key)
     if not advanced:
-        region = getitem(input, key)
+        region = getitem(input, key, _setting=True)
+        if isinstance(value, Tensor):
+            value = _strip_leading_ones(value, region._data.ndim)
         copy_(region, value)
         return
     index_put_(input, key, value)
 
 
 _py_any = builtins.any
+
+
+def _strip_leading_ones(value, ndim):
+    """x[i] = v accepts v with extra leading size-1 dims, as PyTorch does."""
+    d = value._data
+    lead = 0
+    while d.ndim - lead > ndim and d.shape[lead] == 1:
+        lead += 1
+    return view(value, d.shape[lead:]) if lead else value
 
 
 def index_put_(input, indices, values, accumulate=False):
@@ -1444,11 +1611,12 @@ def gather(input, dim, index, *, sparse_grad=False):
     if idx.ndim != d.ndim and not (idx.ndim <= 1 and d.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
-    if idx.size and (idx.max() >= d.shape[dim] or idx.min() < -d.shape[dim]):
-        bad = int(idx.max() if idx.max() >= d.shape[dim] else idx.min())
+    size = d.shape[dim] if d.ndim else 1
+    if idx.size and (idx.max() >= size or idx.min() < -size):
+        bad = int(idx.max() if idx.max() >= size else idx.min())
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size "
-                           f"{d.shape[dim]}")
-    out = raw.gather(d, dim, idx) if d.ndim else d[idx]
+                           f"{size}")
+    out = raw.gather(d, dim, idx) if d.ndim else d.copy()
     return _finish(D.GATHER, (input,), (dim, idx), out)
 
 
@@ -1482,6 +1650,13 @@ def index_select(input, dim, index):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
+    if d.ndim == 0:
+        if idx.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                               f"{idx.size} value(s)")
+        if int(idx.reshape(-1)[0]) != 0:
+            raise IndexError("index out of range in self")
+        return _finish(D.INDEX_SELECT, (input,), (0, idx.reshape(-1)), d.copy())
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if idx.size and (idx.max() >= d.shape[dim] or idx.min() < 0):
@@ -1507,6 +1682,12 @@ def masked_fill(input, mask, value):
         if value._data.ndim != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value._data.ndim} dimension(s).")
+        if value._requires_grad and _state.enabled:
+            d = input._data
+            out = _asarray(np.where(m, value._data, d)).astype(d.dtype, copy=False)
+            r = _finish(D.MASKED_FILL_TENSOR, (input, value), (m,), out)
+            set_input_metadata(r._grad_fn, (input, value), out.shape, out.dtype)
+            return r
         value = value.item()
     d = input._data
     try:
@@ -1535,6 +1716,14 @@ def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, x in enumerate(tensors):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(x).__name__}")
+    for i, x in enumerate(tensors):
+        if x._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               f"concatenated")
     # legacy: 1-d empty tensors are skipped
     arrays = [x._data for x in tensors if not (x._data.shape == (0,) and
                                                 _py_any(y._data.ndim > 1 for y in tensors))]
@@ -1599,32 +1788,65 @@ def vstack(tensors):
 
 
 def flip(input, dims):
-    return _make(np.flip(input._data, dims).copy())
+    d = input._data
+    if isinstance(dims, int):
+        dims = (dims,)
+    dims = tuple(_wrap_dim(x, d.ndim) for x in dims)
+    out = np.flip(d, dims).copy() if d.ndim else d.copy()
+    return _finish(D.FLIP, (input,), (dims,), out)
+
+
+def _tri(op, ufunc, name, input, diagonal):
+    if input._data.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return _finish(op, (input,), (diagonal,), ufunc(input._data, diagonal))
 
 
 def tril(input, diagonal=0):
-    return _make(np.tril(input._data, diagonal))
+    return _tri(D.TRIL, np.tril, "tril", input, diagonal)
 
 
 def triu(input, diagonal=0):
-    return _make(np.triu(input._data, diagonal))
+    return _tri(D.TRIU, np.triu, "triu", input, diagonal)
+
+
+def _sorted_indices(d, dim, descending):
+    if d.ndim == 0:
+        return np.zeros((), np.int64)
+    # stable, and descending keeps the order of equal elements like PyTorch
+    idx = np.argsort(-d if descending and d.dtype.kind != "b" else d, axis=dim, kind="stable")
+    if descending and d.dtype.kind == "b":
+        idx = np.flip(np.argsort(d, axis=dim, kind="stable"), dim)
+    return idx.astype(np.int64)
 
 
 def sort(input, dim=-1, descending=False, stable=False):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
-    idx = np.argsort(-d if descending else d, axis=dim, kind="stable")
-    values = gather(input, dim, _make(idx.astype(np.int64))) if d.ndim else input
-    return _SortRT(values, _make(idx.astype(np.int64)), None)
+    idx = _sorted_indices(d, dim, descending)
+    values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
+    v, i = _finish(D.SORT, (input,), (dim, descending), (values, idx)) \
+        if input._requires_grad and _state.enabled else (_make(values), _make(idx))
+    return _SortRT(v, i, None)
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
-    return sort(input, dim, descending, stable)[1]
+    d = input._data
+    return _make(_sorted_indices(d, _wrap_dim(dim, d.ndim), descending))
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
-    v, i = sort(input, dim, descending=largest)
-    return _TopkRT(narrow(v, dim, 0, k), narrow(i, dim, 0, k), None)
+    d = input._data
+    dim = _wrap_dim(dim, d.ndim)
+    if k > (d.shape[dim] if d.ndim else 1) or k < 0:
+        raise RuntimeError("selected index k out of range")
+    idx = _sorted_indices(d, dim, largest)
+    if d.ndim:
+        idx = idx[(slice(None),) * dim + (slice(0, k),)]
+    values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
+    v, i = _finish(D.TOPK, (input,), (k, dim), (values, idx)) \
+        if input._requires_grad and _state.enabled else (_make(values), _make(idx))
+    return _TopkRT(v, i, None)
 
 
 def zeros_like_(t):
@@ -1658,6 +1880,8 @@ def add_(self, other, *, alpha=1):
 
 
 def sub_(self, other, *, alpha=1):
+    if _is_bool(self) or _is_bool(other):
+        _check_bool_sub(self, other)
     return _inplace_binary(D.SUB, self, other, (alpha,))
 
 
@@ -1681,8 +1905,15 @@ def pow_(self, exponent):
     return inplace.record_inplace(D.POW_SCALAR, self, (self,), (exponent,), value)
 
 
+_FLOAT_OPS = frozenset(("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "reciprocal",
+                        "rsqrt"))
+
+
 def _inplace_unary(op, self, params=()):
-    value = _asarray(op.kernel(self._data, *params))
+    d = self._data
+    if op.name in _FLOAT_OPS and d.dtype.kind in "biu":
+        d = d.astype(_dtypes.default_float.np)  # so the cast check names PyTorch's type
+    value = _asarray(op.kernel(d, *params))
     return inplace.record_inplace(op, self, (self,), params, value)
 
 
@@ -1749,12 +1980,27 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
         return copy_(self, expand(value, self._data.shape))
+    _check_fits(value, self._data.dtype)
     return inplace.record_inplace(D.FILL, self, (self,), (value,),
                                   np.full_like(self._data, value))
 
 
+_C_INT_NAMES = {"int8": "signed char", "int16": "short", "int32": "int", "int64": "int64_t",
+                "uint8": "uint8_t", "bool": "bool"}
+
+
+def _check_fits(value, npdtype):
+    """PyTorch refuses to store a Python number that does not fit an integer dtype."""
+    if npdtype.kind in "iu" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        info = np.iinfo(npdtype)
+        if value != value or not (info.min <= value <= info.max):
+            raise RuntimeError(f"value cannot be converted to type {_C_INT_NAMES[npdtype.name]} "
+                               f"without overflow")
+
+
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
+        _check_fits(src, self._data.dtype)
         src = _tensor_arg(src, self)
     sd = src._data
     if sd.shape != self._data.shape:
@@ -1765,16 +2011,15 @@ def copy_(self, src, non_blocking=False):
                                f"size of tensor b ({sd.shape[-1]}) at non-singleton dimension "
                                f"{self._data.ndim - 1}") from None
     value = sd.astype(self._data.dtype, copy=False)
-    inplace.record_inplace(D.COPY, self, (self, src), (), value)
-    node = self._grad_fn
-    if node is not None and src._requires_grad:
-        n = node.fn if isinstance(node, inplace.CopySlices) else node
-        if sd is not src._data or src._data.dtype != self._data.dtype:
-            n._reduce = [None, (src._data.shape, src._data.dtype)]
-    return self
+    # (record_inplace remembers src's shape and dtype when they differ: sum_to / cast back)
+    return inplace.record_inplace(D.COPY, self, (self, src), (), value)
 
 
 def masked_fill_(self, mask, value):
+    if isinstance(value, Tensor) and value._requires_grad and _state.enabled:
+        m = _index_data(mask)
+        new = np.where(m, value._data, self._data).astype(self._data.dtype, copy=False)
+        return inplace.record_inplace(D.MASKED_FILL_TENSOR, self, (self, value), (m,), new)
     if isinstance(value, Tensor):
         value = value.item()
     m = mask._data
@@ -1877,6 +2122,7 @@ TENSOR = SimpleNamespace(
     as_strided_backward=_graph_op(D.AS_STRIDED_BACKWARD, raw.as_strided_backward),
     strided_view=_graph_op(D.STRIDED_VIEW, raw.strided_view),
     strided_scatter=_strided_scatter,
+    flip=flip, cumsum=cumsum, tril=tril, triu=triu, floor=floor, trunc=trunc,
     constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
     zero_at=lambda x, key: mul(x, _make(raw.zero_at(np.ones_like(x._data), key))),
     scatter=lambda x, dim, index, src: scatter(

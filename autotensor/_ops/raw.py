@@ -41,7 +41,12 @@ def sum_to(x, shape):
 
 
 def expand(x, shape):
-    return np.broadcast_to(x, shape)
+    """A writable broadcast view (np.broadcast_to's is read-only; PyTorch's is not)."""
+    shape = tuple(shape)
+    lead = len(shape) - x.ndim
+    strides = (0,) * lead + tuple(0 if s == 1 and want != 1 else st for s, want, st in
+                                  zip(x.shape, shape[lead:], x.strides))
+    return np.lib.stride_tricks.as_strided(x, shape, strides)
 
 
 def reshape(x, shape):
@@ -221,15 +226,19 @@ def narrow(x, dim, start, length):
 
 
 def select(x, dim, index):
-    return x[(slice(None),) * dim + (index,)]
+    return x[(slice(None),) * dim + (index, Ellipsis)]  # a view even when 0-d
 
 
 def softmax(x, dim):
+    if x.size == 0:
+        return x.copy()
     e = np.exp(x - x.max(axis=dim, keepdims=True))
     return e / e.sum(axis=dim, keepdims=True)
 
 
 def log_softmax(x, dim):
+    if x.size == 0:
+        return x.copy()
     shifted = x - x.max(axis=dim, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
@@ -265,6 +274,30 @@ def zero_at(x, key):
     out = x.copy()
     out[key] = 0
     return out
+
+
+def floor(x):
+    return asarray(np.floor(x))
+
+
+def trunc(x):
+    return asarray(np.trunc(x))
+
+
+def flip(x, dims):
+    return np.flip(x, dims).copy() if x.ndim else x.copy()
+
+
+def cumsum(x, dim):
+    return np.cumsum(x, axis=dim) if x.ndim else x.copy()
+
+
+def tril(x, diagonal=0):
+    return np.tril(x, diagonal)
+
+
+def triu(x, diagonal=0):
+    return np.triu(x, diagonal)
 
 
 def constant(arr, like):
@@ -363,7 +396,7 @@ FORMULA_NAMES = (
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
-    "constant",
+    "constant", "flip", "cumsum", "tril", "triu", "floor", "trunc",
 )
 
 RAW = SimpleNamespace(**{name: globals()[name] for name in FORMULA_NAMES})

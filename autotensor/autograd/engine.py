@@ -51,8 +51,22 @@ def _run_tensor_hooks(hooks, g, raw):
         t = _to_tensor(g) if raw else g
         r = fn(t)
         if r is not None:
-            g = r._data if raw else r
+            new = r._data
+            old = t._data
+            if new.shape != old.shape:
+                raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the size of value")
+            if new.dtype != old.dtype:
+                from .. import _dtypes
+                was = _dtypes.legacy_type_name(_dtypes.from_numpy(old.dtype))
+                got = _dtypes.legacy_type_name(_dtypes.from_numpy(new.dtype))
+                raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the type of value "
+                                   f"(was {was} got {got})")
+            g = new if raw else r
     return g
+
+
+def _hook_name(fn):
+    return getattr(fn, "__name__", type(fn).__name__)
 
 
 def _pre_hooks(node, grads, raw):
@@ -93,14 +107,18 @@ def _post_hooks(node, outs, grads, raw):
     return outs
 
 
-def accumulate_grad(node, g, raw):
-    """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded)."""
+def accumulate_grad(node, g, raw, version=0):
+    """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded).
+
+    ``version``: how many gradients were summed into g in place (PyTorch's buffers do
+    that, and its .grad shows it in ``_version``)."""
     var = node.variable
     meta = var._meta
     old = var._grad
     if raw:
         if old is None:
             var._grad = _to_tensor(np.array(g, dtype=var._data.dtype, copy=True))
+            var._grad._vc[0] = version
         elif old._data.flags.writeable and old._data.shape == np.shape(g):
             old._data += g
             old._vc[0] += 1
@@ -119,7 +137,7 @@ def accumulate_grad(node, g, raw):
 
 
 def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
-                    accumulate_into):
+                    accumulate_into, sums):
     """An AccumulateGrad's turn: the leaf's tensor hooks, node pre-hooks, capture for
     autograd.grad, accumulation into .grad, post hooks."""
     meta = node.variable._meta
@@ -129,7 +147,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
         grads = _pre_hooks(node, grads, raw)
     if capture_map and node in capture_map:
         for nr, i in capture_map[node]:
-            captured[i] = grads[nr]
+            captured[i] = (grads[nr], sums.get((node, nr), 0))
     if needed is not None and node not in needed:
         return
     if capture is not None and accumulate_into is None:
@@ -137,7 +155,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     if accumulate_into is not None and node not in accumulate_into:
         return
     if grads[0] is not None:
-        accumulate_grad(node, grads[0], raw)
+        accumulate_grad(node, grads[0], raw, sums.get((node, 0), 0))
     if node._hooks is not None and node._hooks["post"]:
         _post_hooks(node, (), grads, raw)
 
@@ -234,6 +252,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
     pop, push = heapq.heappop, heapq.heappush
     filtered = targets is not None
     ready = None  # the one node made ready by the last step while the heap was empty
+    sums = {}  # (node, slot): how many gradients were summed there (see accumulate_grad)
     try:
         while True:
             if ready is not None:
@@ -246,13 +265,13 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
                 break
             if node.__class__ is AccumulateGrad:
                 _run_accumulate(node, grads, raw, capture_map, captured, needed if filtered
-                                else None, capture, accumulate_into)
+                                else None, capture, accumulate_into, sums)
                 continue
             if node._hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
             if capture_map and node in capture_map:
                 for nr, i in capture_map[node]:
-                    captured[i] = grads[nr]
+                    captured[i] = (grads[nr], sums.get((node, nr), 0))
             if filtered and node not in needed:
                 continue
             if grads[0] is not None or any(g is not None for g in grads):
@@ -281,7 +300,12 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
                     buffers[nxt] = buf = [None] * nxt._n_out
                 if g is not None:
                     old = buf[nr]
-                    buf[nr] = g if old is None else old + g
+                    if old is None:
+                        buf[nr] = g
+                    else:
+                        buf[nr] = old + g
+                        key = (nxt, nr)
+                        sums[key] = sums.get(key, 0) + 1
                 if d == 0:
                     entry = (nxt, buffers.pop(nxt))
                     if newly is None:
@@ -392,8 +416,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             "using autograd.grad when creating the graph to avoid this. If you have to use "
             "this function, make sure to reset the .grad fields of your parameters to None "
             "after use to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
-    root_grads = _make_root_grads(tensors, grads, create_graph)
     edges = _root_edges(tensors)
+    root_grads = _make_root_grads(tensors, grads, create_graph)
     accumulate_into = None
     inputs = _as_tuple(inputs)
     if inputs:
@@ -401,12 +425,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         for t in inputs:
             if t._grad_fn is None:
                 if not t._requires_grad:
-                    raise RuntimeError("One of the differentiated Tensors does not require "
-                                       "grad")
+                    raise RuntimeError("can't retain_grad on Tensor that has "
+                                       "requires_grad=False")
                 accumulate_into.add(t._grad_accumulator())
             else:
                 t.retain_grad()
                 accumulate_into.add(t.grad_fn)
+
     run_backward(edges, root_grads, retain_graph, create_graph,
                  accumulate_into=accumulate_into)
 
@@ -426,16 +451,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                          "materialize_grads=True, but got: allow_unused=False.")
     if retain_graph is None:
         retain_graph = create_graph
+    edges = _root_edges(outputs)
     for t in inputs:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     root_grads = _make_root_grads(outputs, _as_tuple(grad_outputs), create_graph)
-    edges = _root_edges(outputs)
     capture = [edge_of(t) for t in inputs]
     captured = run_backward(edges, root_grads, retain_graph, create_graph, capture=capture)
     result = []
     for i, t in enumerate(inputs):
-        g = captured.get(i)
+        g, version = captured.get(i, (None, 0))
         if g is None:
             if not allow_unused:
                 raise RuntimeError(_errors.UNUSED_INPUT.format(i))
@@ -445,7 +470,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             else:
                 result.append(None)
             continue
-        # copy: the captured array may be shared (e.g. with a grad_outputs tensor)
-        result.append(g if create_graph else _to_tensor(np.array(g, copy=True)))
+        # returned as computed, like PyTorch (e.g. the expanded gradient of a sum)
+        g = g if create_graph else _to_tensor(g)
+        if not create_graph:
+            g._vc[0] = version
+        result.append(g)
     del single
     return tuple(result)

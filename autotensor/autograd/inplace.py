@@ -42,7 +42,7 @@ then. Nodes built before the mutation stay in the graph for values computed befo
 from .. import _errors
 from .._backend import np
 from . import grad_mode
-from .graph import NO_EDGE, Node, _sequence
+from .graph import NO_EDGE, Node, _sequence, _short_name
 
 _state = grad_mode.state
 
@@ -72,9 +72,13 @@ def make_views(results, source, op_name, multi=False):
     else:
         creation = DEFAULT if view is None else view.creation
     vc = source._vc
-    for r in results:
+    for k, r in enumerate(results):
         r._vc = vc
-        r._view = ViewInfo(base, vc[0], creation, op_name)
+        # for the multi-output error: "Output 1 of Split"
+        name = f"Output {k} of {_short_name(op_name)}" if multi else op_name
+        r._view = ViewInfo(base, vc[0], creation, name)
+        if creation is NO_GRAD_MODE:
+            r._requires_grad = True  # like PyTorch; its gradient goes nowhere (edge_of)
     return results
 
 
@@ -90,6 +94,12 @@ def refresh_view_grad_fn(view_tensor):
     vc = view_tensor._vc[0]
     if info.version == vc:
         return
+    if info.creation == MULTI_OUTPUT and base._requires_grad:
+        raise RuntimeError(f"{info.op_name} is a view and its base or another view of its base "
+                           f"has been modified inplace. This view is the output of a function "
+                           f"that returns multiple views. Such functions do not allow the "
+                           f"output views to be modified inplace. You should replace the "
+                           f"inplace operation by an out-of-place one.")
     info.version = vc
     if not base._requires_grad:
         return
@@ -146,7 +156,7 @@ def check_inplace(t):
 
 def _creation_error(t, view):
     if view.creation == MULTI_OUTPUT:
-        return (f"Output 0 of {view.op_name} is a view and is being modified inplace. This "
+        return (f"{view.op_name} is a view and is being modified inplace. This "
                 f"view is the output of a function that returns multiple views. Such "
                 f"functions do not allow the output views to be modified inplace. You should "
                 f"replace the inplace operation by an out-of-place one.")
@@ -172,13 +182,20 @@ def check_no_internal_overlap(t):
                 "operation.")
 
 
-def write_inplace(t, value):
+# Ops PyTorch lets write into expanded (self-overlapping) tensors: they read nothing back.
+OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put"))
+
+
+def write_inplace(t, value, op_name=None):
     """Copy the out-of-place result into t's memory, with PyTorch's shape and cast checks."""
     dst = t._data
     if value.__class__ is not np.ndarray:
         value = np.asarray(value)
     if value.shape != dst.shape:
-        shape = np.broadcast_shapes(value.shape, dst.shape)
+        try:
+            shape = np.broadcast_shapes(value.shape, dst.shape)
+        except ValueError:
+            raise _broadcast_error(dst.shape, value.shape) from None
         if shape != dst.shape:
             raise RuntimeError(f"output with shape [{_errors.shape_str(dst.shape)}] doesn't "
                                f"match the broadcast shape [{_errors.shape_str(shape)}]")
@@ -186,8 +203,31 @@ def write_inplace(t, value):
         from .._dtypes import from_numpy, scalar_name
         raise RuntimeError(f"result type {scalar_name(from_numpy(value.dtype))} can't be cast "
                            f"to the desired output type {scalar_name(from_numpy(dst.dtype))}")
-    check_no_internal_overlap(t)
+    if op_name not in OVERLAP_OK:
+        check_no_internal_overlap(t)
     np.copyto(dst, value, casting="unsafe")
+
+
+def _broadcast_error(a, b):
+    from .._ops.dispatch import broadcast_error
+    return broadcast_error(a, b)
+
+
+def check_input_overlap(t, others):
+    """PyTorch refuses an in-place op whose input partially aliases the output."""
+    dst = t._data
+    for o in others:
+        if hasattr(o, "_data") and o is not t and o._data is not dst and \
+                np.may_share_memory(o._data, dst) and not _same_elements(o._data, dst) and \
+                np.shares_memory(o._data, dst, max_work=10_000):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and "
+                               "the written-to tensor refer to a single memory location. "
+                               "Please clone() the tensor before performing the operation.")
+
+
+def _same_elements(a, b):
+    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and
+            a.strides == b.strides and a.shape == b.shape)
 
 
 def original_self(t):
@@ -205,33 +245,30 @@ def record_inplace(op, t, inputs, params, value):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
     check_inplace(t)
+    if len(inputs) > 1:
+        check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
-    save_inputs = inputs
-    if mask and "self" in op.saved_names and mask & ~1:
-        # the formulas of other inputs need self's value from before the write
-        save_inputs = (original_self(t),) + tuple(inputs[1:])
-    write_inplace(t, value)
+    node = None
+    if mask:
+        if t._view is not None:
+            t.grad_fn  # noqa: B018  (a stale view's history first: Note [Lazy view rebase])
+        node = dispatch.make_node(op, inputs, params, (t._data,), mask)
+        saved = node._saved
+        if any(v is t for v in saved):
+            # formulas that need self get its value (and history) from before the write
+            orig = original_self(t)
+            saved = node._saved = tuple(orig if v is t else v for v in saved)
+            node._versions = tuple(v._vc[0] if hasattr(v, "_vc") else None for v in saved)
+    write_inplace(t, value, op.name)
     t._vc[0] += 1
     if not mask:
         return t
     view = t._view
-    if view is not None:
-        # Make sure the view's history is current before it becomes the op's first edge.
-        t._vc[0] -= 1
-        t.grad_fn  # noqa: B018  (refreshes a stale view: Note [Lazy view rebase])
-        t._vc[0] += 1
-    node = dispatch.make_node(op, inputs, params, (t._data,), mask)
-    if save_inputs is not inputs:
-        node._saved = tuple(save_inputs[0] if s is inputs[0] else s for s in node._saved)
-        node._versions = tuple(0 if s is save_inputs[0] else v
-                               for s, v in zip(node._saved, node._versions))
-    if "output" in op.saved_kinds:
+    if op.saves_output:
         node._out_vc = (t._vc,)
         node._versions = tuple(t._vc[0] if k == "output" else v
                                for k, v in zip(op.saved_kinds, node._versions or
                                                (None,) * len(op.saved_kinds)))
-    if value.shape != t._data.shape or value.dtype != t._data.dtype:
-        pass
     dispatch.set_input_metadata(node, inputs, t._data.shape, t._data.dtype)
     if view is None:
         t._grad_fn = node
