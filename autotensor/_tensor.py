@@ -223,9 +223,12 @@ class Tensor:
     @property
     def requires_grad(self):
         view = self._view
-        if view is not None and view.version != self._vc[0]:
-            from .autograd.inplace import refresh_view_grad_fn
-            refresh_view_grad_fn(self)
+        if view is not None:
+            if view.version != self._vc[0]:
+                from .autograd.inplace import refresh_view_grad_fn
+                refresh_view_grad_fn(self)
+            # a view of a tensor that requires grad does too (PyTorch's rule)
+            return self._requires_grad or view.base._requires_grad
         return self._requires_grad
 
     @requires_grad.setter

@@ -155,6 +155,9 @@ def _unary(op, x, float_op=True, params=()):
     if x.__class__ is not Tensor and not isinstance(x, Tensor):
         x = _tensor_arg(x)
     d = x._data
+    if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
+        exc = RuntimeError if op.name == "relu" else NotImplementedError
+        raise exc(_BOOL_UNSUPPORTED[op.name])
     if float_op and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)
     out = op.kernel(d, *params)
@@ -165,6 +168,13 @@ def _unary(op, x, float_op=True, params=()):
     return _make(out)
 
 
+_BOOL_UNSUPPORTED = {"relu": "Boolean inputs not supported for relu",
+                     "abs": "\"abs_cpu\" not implemented for 'Bool'",
+                     "floor": "\"floor_vml_cpu\" not implemented for 'Bool'",
+                     "ceil": "\"ceil_vml_cpu\" not implemented for 'Bool'",
+                     "round": "\"round_vml_cpu\" not implemented for 'Bool'"}
+
+
 def _unary_fn(op, doc, float_op=True):
     """The public function of a unary elementwise op: ``_unary`` specialised for ``op`` in
     one frame (these are the most frequent calls)."""
@@ -173,7 +183,7 @@ def _unary_fn(op, doc, float_op=True):
     def fn(input):
         if input.__class__ is Tensor or isinstance(input, Tensor):
             d = input._data
-            if not float_op or d.dtype.kind in "fc":
+            if d.dtype.kind in "fc" or (not float_op and d.dtype.kind in "iu"):
                 out = kernel(d)
                 if out.__class__ is not ndarray:
                     out = np.asarray(out)
@@ -277,6 +287,8 @@ subtract = sub
 
 def rsub(input, other, *, alpha=1):
     """other - alpha * input."""
+    if _is_bool(input) or _is_bool(other):
+        _check_bool_sub(other, input)
     if isinstance(other, Tensor):
         return _binary(D.RSUB_TENSOR, input, other, (alpha,))
     d = _scalar_dtype_data(input._data, other)
@@ -381,13 +393,14 @@ def pow(input, exponent):
             return record(D.POW_SCALAR_BASE, (e,), (input,), out)
         return _make(out)
     if isinstance(exponent, Tensor):
-        if exponent._data.ndim == 0 and not exponent._requires_grad and False:
-            exponent = exponent.item()
-        else:
-            return _binary(D.POW_TENSOR, input, exponent)
+        if input._data.dtype == np.bool_ and exponent._data.dtype == np.bool_:
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        return _binary(D.POW_TENSOR, input, exponent)
     d = input._data
     if isinstance(exponent, float) and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)
+    elif d.dtype == np.bool_:
+        d = d.astype(np.int64)  # bool ** int promotes like bool + int
     elif isinstance(exponent, int) and d.dtype.kind in "iu" and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     out = _asarray(d ** exponent if exponent != 2 else d * d)
@@ -723,6 +736,8 @@ def amin(input, dim=(), keepdim=False):
 
 def _arg_reduce(ufunc, name, input, dim, keepdim):
     d = input._data
+    if d.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if d.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -800,15 +815,25 @@ def _vector_norm(input, ord, dim, keepdim):
     return _finish(D.NORM, (input,), (ord, dims, keepdim), out)
 
 
+def _check_softmax_dtype(name, d, dim):
+    if d.dtype.kind not in "fc" and d.size:
+        kernel = f"{name}_lastdim_kernel_impl" if d.ndim <= 1 or dim == d.ndim - 1 else \
+            f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}'")
+
+
 def softmax(input, dim, dtype=None, _stacklevel=3):
-    d = _float_data(input) if dtype is None else input._data.astype(dtype.np)
+    d = input._data if dtype is None else input._data.astype(dtype.np)
     dim = _wrap_dim(dim, d.ndim)
+    _check_softmax_dtype("softmax", d, dim)
     return _finish(D.SOFTMAX, (input,), (dim,), _asarray(raw.softmax(d, dim)))
 
 
 def log_softmax(input, dim, dtype=None, _stacklevel=3):
-    d = _float_data(input) if dtype is None else input._data.astype(dtype.np)
+    d = input._data if dtype is None else input._data.astype(dtype.np)
     dim = _wrap_dim(dim, d.ndim)
+    _check_softmax_dtype("log_softmax", d, dim)
     return _finish(D.LOG_SOFTMAX, (input,), (dim,), _asarray(raw.log_softmax(d, dim)))
 
 
@@ -964,17 +989,34 @@ def _unsafe_view(input, shape):
 
 
 def _squeeze_inplace_dim(t, dim):
+    """matmul's squeeze_ of its own mm result (in place: the version shows it)."""
     out = np.squeeze(t._data, dim)
-    return _finish(D.SQUEEZE_INPLACE_DIM, (t,), (dim,), out)
+    r = _finish(D.SQUEEZE_INPLACE_DIM, (t,), (dim,), out)
+    r._vc[0] = 1
+    return r
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     a, b = mat1._data, mat2._data
-    if a.ndim != 2 or b.ndim != 2:
-        raise RuntimeError("mat1 must be a matrix, got {}-D tensor".format(a.ndim))
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(a.dtype))} and "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(b.dtype))}")
+    if input._data.dtype != b.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(input._data.dtype))} and "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(b.dtype))}")
+    if a.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {a.ndim}-D tensor")
+    if b.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {b.ndim}-D tensor")
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(_errors.MM_SHAPES.format(a.shape[0], a.shape[1], b.shape[0],
                                                     b.shape[1]))
+    out_shape = (a.shape[0], b.shape[1])
+    if not _broadcastable(input._data.shape, out_shape) or \
+            np.broadcast_shapes(input._data.shape, out_shape) != out_shape:
+        expand(input, out_shape)  # raises PyTorch's expand error
     out = D.ADDMM.kernel(input._data, a, b, beta, alpha)
     result = _finish(D.ADDMM, (input, mat1, mat2), (beta, alpha), out)
     if result._grad_fn is not None and input._data.shape != out.shape:
@@ -982,12 +1024,20 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return result
 
 
+def _broadcastable(a, b):
+    try:
+        np.broadcast_shapes(a, b)
+        return True
+    except ValueError:
+        return False
+
+
 def outer(input, vec2):
     if input._data.ndim != 1:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {input._data.ndim}-D")
     if vec2._data.ndim != 1:
         raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2._data.ndim}-D")
-    return mul(unsqueeze(input, 1), unsqueeze(vec2, 0))
+    return mul(reshape(input, (input._data.shape[0], 1)), vec2)  # as PyTorch computes it
 
 
 def linear(input, weight, bias=None):
@@ -1204,8 +1254,12 @@ def _T(input):
 
 
 def _mT(input):
-    if input._data.ndim == 0:
+    nd = input._data.ndim
+    if nd == 0:
         return input
+    if nd == 1:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                           "Got 1-D tensor.")
     return transpose(input, -2, -1)
 
 
@@ -1356,18 +1410,19 @@ def chunk(input, chunks, dim=0):
 
 def unbind(input, dim=0):
     d = input._data
+    dim = _wrap_dim(dim, d.ndim)
     if d.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    dim = _wrap_dim(dim, d.ndim)
     arrays = [d[(slice(None),) * dim + (i, Ellipsis)] for i in range(d.shape[dim])]
     return _multi_view(D.UNBIND, input, (dim,), arrays)
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
     d = input._data
+    given = (dim1, dim2)
     dim1, dim2 = _wrap_dim(dim1, d.ndim), _wrap_dim(dim2, d.ndim)
     if dim1 == dim2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        raise RuntimeError(f"diagonal dimensions cannot be identical {given[0]}, {given[1]}")
     out = raw._diagonal_view(d, offset, dim1, dim2)
     return _view_result(D.DIAGONAL, input, (offset, dim1, dim2), out)
 
@@ -1442,7 +1497,7 @@ def getitem(input, key, _setting=False):
     rest = []         # the key for the advanced step
     has_adv = False
     ell_seen = False
-    for k in key:
+    for position, k in enumerate(key):
         if k is None:
             result = unsqueeze(result, dim)
             rest.append(slice(None))
@@ -1514,7 +1569,8 @@ def getitem(input, key, _setting=False):
                 raise IndexError(f"too many indices for tensor of dimension {d.ndim}")
             size = result._data.shape[dim]
             if i < -size or i >= size:
-                raise IndexError(_errors.INDEX_RANGE.format(i, odim, size))
+                # PyTorch names the item's position in the key as the dimension
+                raise IndexError(_errors.INDEX_RANGE.format(i, position, size))
             result = select(result, dim, i)
             odim += 1
     if not has_adv:
@@ -1552,6 +1608,8 @@ def setitem(input, key, value):
         region = getitem(input, key, _setting=True)
         if isinstance(value, Tensor):
             value = _strip_leading_ones(value, region._data.ndim)
+            if value._data.shape != region._data.shape:
+                value = expand(value, region._data.shape)  # PyTorch's errors, if any
         copy_(region, value)
         return
     index_put_(input, key, value)
@@ -1859,8 +1917,11 @@ def _inplace_binary(op, self, other, params=()):
     sd = self._data
     if isinstance(other, Tensor):
         od = other._data
-        value = op.kernel(sd, od.astype(sd.dtype, copy=False) if od.dtype != sd.dtype and
-                          od.dtype.kind == sd.dtype.kind else od, *params)
+        try:
+            value = op.kernel(sd, od.astype(sd.dtype, copy=False) if od.dtype != sd.dtype and
+                              od.dtype.kind == sd.dtype.kind else od, *params)
+        except ValueError:
+            raise broadcast_error(sd.shape, od.shape) from None
         inputs = (self, other)
     else:
         if isinstance(other, (list, ndarray)):
@@ -1911,6 +1972,9 @@ _FLOAT_OPS = frozenset(("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "
 
 def _inplace_unary(op, self, params=()):
     d = self._data
+    if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
+        exc = RuntimeError if op.name == "relu" else NotImplementedError
+        raise exc(_BOOL_UNSUPPORTED[op.name])
     if op.name in _FLOAT_OPS and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)  # so the cast check names PyTorch's type
     value = _asarray(op.kernel(d, *params))
@@ -2003,13 +2067,15 @@ def copy_(self, src, non_blocking=False):
         _check_fits(src, self._data.dtype)
         src = _tensor_arg(src, self)
     sd = src._data
-    if sd.shape != self._data.shape:
-        try:
-            sd = np.broadcast_to(sd, self._data.shape)
-        except ValueError:
-            raise RuntimeError(f"The size of tensor a ({self._data.shape[-1]}) must match the "
-                               f"size of tensor b ({sd.shape[-1]}) at non-singleton dimension "
-                               f"{self._data.ndim - 1}") from None
+    dst = self._data
+    if sd.shape != dst.shape:
+        if not _broadcastable(sd.shape, dst.shape):
+            raise broadcast_error(dst.shape, sd.shape)
+        shape = np.broadcast_shapes(sd.shape, dst.shape)
+        if shape != dst.shape:
+            raise RuntimeError(f"output with shape [{_errors.shape_str(dst.shape)}] doesn't "
+                               f"match the broadcast shape [{_errors.shape_str(shape)}]")
+        sd = np.broadcast_to(sd, dst.shape)
     value = sd.astype(self._data.dtype, copy=False)
     # (record_inplace remembers src's shape and dtype when they differ: sum_to / cast back)
     return inplace.record_inplace(D.COPY, self, (self, src), (), value)

@@ -174,6 +174,8 @@ def _creation_error(t, view):
 def check_no_internal_overlap(t):
     """Writing into an expanded view would write one memory location several times."""
     arr = t._data
+    if arr.size <= 1:
+        return
     for size, stride in zip(arr.shape, arr.strides):
         if stride == 0 and size > 1:
             raise RuntimeError(
