@@ -313,6 +313,8 @@ class Tensor:
     @property
     def _version(self):
         """How many in-place ops modified this memory (Note [Version counter])."""
+        if self._meta is not None and self._meta.get("inference"):
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
 
     @property

@@ -508,6 +508,9 @@ NLL_LOSS = defop("nll_loss", "NllLossBackward0", None, params=(
 ZERO = defop("zero_", "ZeroBackward0", None, grads={"self": lambda F, grad: F.zeros_like(grad)})
 FILL = defop("fill_", "FillBackward2", None, params=("value",),
              grads={"self": lambda F, grad: F.zeros_like(grad)})
+FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
+                    grads={"self": lambda F, grad: F.zeros_like(grad),
+                           "value": lambda F, grad: F.sum(grad)})
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
              grads={"self": lambda F, grad: F.zeros_like(grad),
                     "src": lambda F, grad: grad})

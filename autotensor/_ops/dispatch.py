@@ -126,16 +126,16 @@ def _plan(op, mask):
 
 def edge_of(t):
     """The graph edge a tensor's gradient flows into: its grad_fn, or its AccumulateGrad."""
+    view = t._view
+    if view is not None and view.version != t._vc[0]:
+        t.grad_fn  # noqa: B018  (Note [Lazy view rebase]; may raise PyTorch's view errors)
     fn = t._grad_fn
     if fn is None:
         if not t._requires_grad:
             return NO_EDGE
-        view = t._view
         if view is not None and view.creation is NO_GRAD_VIEW:
             return NO_EDGE  # a view made under no_grad: no history to flow into
         return (t._grad_accumulator(), 0)
-    if t._view is not None:
-        fn = t.grad_fn  # Note [Lazy view rebase]
     return (fn, t._output_nr)
 
 
@@ -196,7 +196,8 @@ def make_node(op, inputs, params, outs, mask):
     # Note [Version counter]: remember versions only when some saved tensor is not at 0
     for i in op.tensor_slots:
         v = saved[i]
-        if isinstance(v, Tensor) and v._vc[0]:
+        if isinstance(v, Tensor) and (v._vc[0] or v._meta is not None):
+            _check_saved(v)
             node._versions = tuple([x._vc[0] if isinstance(x, Tensor) else None
                                     for x in saved])
             break
@@ -252,13 +253,23 @@ def record_fast(op, inputs, params, out, mask):
     saved = node._saved = take((None,) + inputs + params + (out,))
     for i in op.tensor_slots:  # Note [Version counter]
         v = saved[i]
-        if isinstance(v, Tensor) and v._vc[0]:
+        if isinstance(v, Tensor) and (v._vc[0] or v._meta is not None):
+            _check_saved(v)
             node._versions = tuple([x._vc[0] if isinstance(x, Tensor) else None
                                     for x in saved])
             break
     if op.saves_output:
         node._out_vc = (t._vc,)
     return t
+
+
+def _check_saved(t):
+    if t._meta.get("inference") if t._meta is not None else False:
+        raise RuntimeError("Inference tensors cannot be saved for backward. Please do not use "
+                           "Tensors created in inference mode in computation tracked by "
+                           "autograd. To work around this, you can make a clone to get a "
+                           "normal tensor and use it in autograd, or use `torch.no_grad()` "
+                           "instead of `torch.inference_mode()`.")
 
 
 def record(op, inputs, params, out):

@@ -1055,7 +1055,10 @@ def linear(input, weight, bias=None):
 
 # ---- copies and dtype conversion -----------------------------------------------------------
 def clone(input, *, memory_format=None):
-    return _finish(D.CLONE, (input,), (), input._data.copy())
+    r = _finish(D.CLONE, (input,), (), input._data.copy())
+    if input._meta is not None and input._meta.get("inference") and not _state.inference:
+        r._vc[0] = 1  # PyTorch copies an inference tensor out with copy_ (a version bump)
+    return r
 
 
 def _to_dtype(input, dtype, copy=False):
@@ -2043,7 +2046,8 @@ def fill_(self, value):
         if value._data.ndim != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
-        return copy_(self, expand(value, self._data.shape))
+        new = np.broadcast_to(value._data, self._data.shape).astype(self._data.dtype)
+        return inplace.record_inplace(D.FILL_TENSOR, self, (self, value), (), new)
     _check_fits(value, self._data.dtype)
     return inplace.record_inplace(D.FILL, self, (self,), (value,),
                                   np.full_like(self._data, value))
@@ -2090,7 +2094,7 @@ def masked_fill_(self, mask, value):
         value = value.item()
     m = mask._data
     new = np.where(m, value, self._data).astype(self._data.dtype, copy=False)
-    return inplace.record_inplace(D.MASKED_FILL, self, (self,), (m, value), new)
+    return inplace.record_inplace(D.MASKED_FILL, self, (self,), (m, value), new, where=m)
 
 
 def index_add_(self, dim, index, source, *, alpha=1):

@@ -52,32 +52,46 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT, INFERENCE_MODE = "default", "no_grad", "mul
 
 
 class ViewInfo:
-    __slots__ = ("base", "version", "creation", "op_name")
+    __slots__ = ("base", "version", "creation", "op_name", "multi")
 
-    def __init__(self, base, version, creation, op_name):
+    def __init__(self, base, version, creation, op_name, multi=False):
         self.base = base
         self.version = version
         self.creation = creation
         self.op_name = op_name
+        self.multi = multi  # made by an op returning several views (split, unbind)
 
 
 def make_views(results, source, op_name, multi=False):
     """Mark op results as views of ``source``'s root base (Note [Views])."""
     view = source._view
     base = view.base if view is not None else source
-    if not _state.enabled and source._requires_grad:
+    inherited = False
+    if _state.inference and (source._meta is None or not source._meta.get("inference")):
+        creation = INFERENCE_MODE
+    elif (not _state.enabled and source._requires_grad) or (multi and not source._requires_grad):
+        # (PyTorch files multi-output views of a tensor without grad under this kind too)
         creation = NO_GRAD_MODE
     elif multi:
         creation = MULTI_OUTPUT
     else:
         creation = DEFAULT if view is None else view.creation
+        inherited = creation is not DEFAULT
     vc = source._vc
+    if source._meta is not None and source._meta.get("inference", False):
+        # views of inference tensors are inference tensors, and not tracked as views
+        for r in results:
+            r._vc = vc
+            r._meta = {"inference": True}
+        return results
     for k, r in enumerate(results):
         r._vc = vc
-        # for the multi-output error: "Output 1 of Split"
-        name = f"Output {k} of {_short_name(op_name)}" if multi else op_name
-        r._view = ViewInfo(base, vc[0], creation, name)
-        if creation is NO_GRAD_MODE:
+        r._meta = None
+        # for the errors: "Output 1 of Split", "Output 0 of Select" (a view of such a view)
+        name = f"Output {k} of {_short_name(op_name)}" \
+            if creation is MULTI_OUTPUT or inherited else op_name
+        r._view = ViewInfo(base, vc[0], creation, name, multi)
+        if creation is NO_GRAD_MODE and source._requires_grad:
             r._requires_grad = True  # like PyTorch; its gradient goes nowhere (edge_of)
     return results
 
@@ -94,6 +108,14 @@ def refresh_view_grad_fn(view_tensor):
     vc = view_tensor._vc[0]
     if info.version == vc:
         return
+    if info.creation == NO_GRAD_MODE and base._requires_grad and base._grad_fn is not None:
+        raise RuntimeError("A view was created in no_grad mode and its base or another view of "
+                           "its base has been modified inplace with grad mode enabled. Given "
+                           "that this use case is ambiguous and error-prone, it is forbidden. "
+                           "You can clarify your code by moving both the view and the inplace "
+                           "either both inside the no_grad block (if you don't want the "
+                           "inplace to be tracked) or both outside (if you want the inplace to "
+                           "be tracked).")
     if info.creation == MULTI_OUTPUT and base._requires_grad:
         raise RuntimeError(f"{info.op_name} is a view and its base or another view of its base "
                            f"has been modified inplace. This view is the output of a function "
@@ -127,7 +149,7 @@ def _as_strided_node(op, base, geom, base_shape):
     return node
 
 
-def check_inplace(t):
+def check_inplace(t, inputs=()):
     """PyTorch's checks before any in-place write (before the data changes)."""
     if not _state.enabled:
         if t._meta is not None and t._meta.get("inference") and not _state.inference:
@@ -142,6 +164,21 @@ def check_inplace(t):
                            "inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
                            "more details.")
     view = t._view
+    if view is not None and view.creation is INFERENCE_MODE and not _state.inference and \
+            (t._requires_grad or view.base._requires_grad or
+             any(getattr(x, "_requires_grad", False) for x in inputs)):
+        raise RuntimeError("A view was created in inference mode and is being modified inplace "
+                           "in normal mode. Given that this use case is ambiguous and "
+                           "error-prone, it is forbidden. You can clarify your code by moving "
+                           "both the view and the inplace either both inside the inference_mode "
+                           "block (if you don't want the inplace to be tracked) or both outside "
+                           "(if you want the inplace to be tracked).")
+    if view is not None and view.version != t._vc[0]:
+        t.grad_fn  # noqa: B018  (a stale view raises PyTorch's errors here)
+    if view is not None and view.creation not in (DEFAULT, INFERENCE_MODE) and \
+            (t._requires_grad or view.base._requires_grad or
+             any(getattr(x, "_requires_grad", False) for x in inputs)):
+        raise RuntimeError(_creation_error(t, view))
     if t._grad_fn is None and t._requires_grad:
         if view is not None and view.base._requires_grad:
             raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
@@ -150,8 +187,6 @@ def check_inplace(t):
         base = view.base
         if base._grad_fn is None and base._requires_grad:
             raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
-        if view.creation != DEFAULT and (t._requires_grad or base._requires_grad):
-            raise RuntimeError(_creation_error(t, view))
 
 
 def _creation_error(t, view):
@@ -160,6 +195,18 @@ def _creation_error(t, view):
                 f"view is the output of a function that returns multiple views. Such "
                 f"functions do not allow the output views to be modified inplace. You should "
                 f"replace the inplace operation by an out-of-place one.")
+    if view.creation == NO_GRAD_MODE and view.multi:
+        return ("A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. This view is the output of a function that returns multiple "
+                "views. Such functions do not allow the output views to be modified inplace. "
+                "You should replace the inplace operation by an out-of-place one.")
+    if view.creation == NO_GRAD_MODE and view.op_name.startswith("Output "):
+        return (f"{view.op_name} is a view of a view which was created in no_grad mode and is "
+                f"being modified inplace with grad mode enabled. Given that this use case is "
+                f"ambiguous and error-prone, it is forbidden. You can clarify your code by "
+                f"moving both the view and the inplace either both inside the no_grad block "
+                f"(if you don't want the inplace to be tracked) or both outside (if you want "
+                f"the inplace to be tracked).")
     if view.creation == NO_GRAD_MODE:
         return ("A view was created in no_grad mode and is being modified inplace with grad "
                 "mode enabled. Given that this use case is ambiguous and error-prone, it is "
@@ -188,7 +235,7 @@ def check_no_internal_overlap(t):
 OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put"))
 
 
-def write_inplace(t, value, op_name=None):
+def write_inplace(t, value, op_name=None, where=True):
     """Copy the out-of-place result into t's memory, with PyTorch's shape and cast checks."""
     dst = t._data
     if value.__class__ is not np.ndarray:
@@ -207,7 +254,7 @@ def write_inplace(t, value, op_name=None):
                            f"to the desired output type {scalar_name(from_numpy(dst.dtype))}")
     if op_name not in OVERLAP_OK:
         check_no_internal_overlap(t)
-    np.copyto(dst, value, casting="unsafe")
+    np.copyto(dst, value, casting="unsafe", where=where)
 
 
 def _broadcast_error(a, b):
@@ -243,10 +290,10 @@ def original_self(t):
     return o
 
 
-def record_inplace(op, t, inputs, params, value):
+def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
-    check_inplace(t)
+    check_inplace(t, inputs)
     if len(inputs) > 1:
         check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
@@ -261,8 +308,9 @@ def record_inplace(op, t, inputs, params, value):
             orig = original_self(t)
             saved = node._saved = tuple(orig if v is t else v for v in saved)
             node._versions = tuple(v._vc[0] if hasattr(v, "_vc") else None for v in saved)
-    write_inplace(t, value, op.name)
-    t._vc[0] += 1
+    write_inplace(t, value, op.name, where)
+    if t._meta is None or not t._meta.get("inference"):
+        t._vc[0] += 1  # inference tensors have no version counter
     if not mask:
         return t
     view = t._view
