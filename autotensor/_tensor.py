@@ -109,14 +109,22 @@ class Tensor:
         return strides[_errors.wrap_dim(dim, self._data.ndim)]
 
     def storage_offset(self):
+        view = self._view
+        if view is not None and view.offset is not None:
+            return view.offset  # an empty slice: NumPy does not move its data pointer
         base = self._root_array()
         if base is self._data:
             return 0
         return (_address(self._data) - _address(base)) // self._data.itemsize
 
     def _root_array(self):
+        """The array that owns the memory (a detached alias remembers its source's)."""
         view = self._view
-        return view.base._data if view is not None else self._data
+        owner = view.base if view is not None else self
+        meta = owner._meta
+        if meta is not None and "root" in meta:
+            return meta["root"]
+        return owner._data
 
     def data_ptr(self):
         return _address(self._data)
@@ -224,9 +232,6 @@ class Tensor:
     def requires_grad(self):
         view = self._view
         if view is not None:
-            if view.version != self._vc[0]:
-                from .autograd.inplace import refresh_view_grad_fn
-                refresh_view_grad_fn(self)
             # a view of a tensor that requires grad does too (PyTorch's rule)
             return self._requires_grad or view.base._requires_grad
         return self._requires_grad
@@ -379,6 +384,9 @@ class Tensor:
         """A tensor sharing storage and version counter, cut from the graph."""
         t = _make(self._data)
         t._vc = self._vc
+        root = self._root_array()
+        if root is not self._data:
+            t._meta = {"root": root}  # same storage: storage_offset() stays right
         return t
 
     def detach_(self):

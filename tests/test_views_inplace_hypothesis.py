@@ -116,6 +116,11 @@ def _program(torch, program):
             if t.numel() == 0:
                 continue
             name, fn = INPLACE[op % len(INPLACE)]
+            if name == "masked_fill_" and 0 in t.stride():
+                # PyTorch deprecates masked_fill_ on expanded tensors (it warns), and its
+                # gradient there is not a behaviour to copy; test_inplace_on_expanded_view
+                # checks the values
+                continue
             r = catch(fn, t, torch, leaves, k)
             log.append((name, which % len(pool), r is t if name[:7] != "setitem" else r))
     # Reading grad_fn rebases a stale view; a multi-output view whose base was modified

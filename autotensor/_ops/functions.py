@@ -1316,7 +1316,11 @@ def squeeze(input, dim=None):
 def unsqueeze(input, dim):
     d = input._data
     dim = _wrap_dim(dim, d.ndim + 1)
-    return _view_result(D.UNSQUEEZE, input, (dim,), np.expand_dims(d, dim))
+    # PyTorch's stride for the new dim: size * stride of the dim it precedes (1 at the end)
+    new = d.shape[dim] * d.strides[dim] if dim < d.ndim else d.itemsize
+    out = np.lib.stride_tricks.as_strided(d, d.shape[:dim] + (1,) + d.shape[dim:],
+                                          d.strides[:dim] + (new,) + d.strides[dim:])
+    return _view_result(D.UNSQUEEZE, input, (dim,), out)
 
 
 def narrow(input, dim, start, length):
@@ -1342,7 +1346,13 @@ def _slice(input, dim, start, end, step):
     d = input._data
     key = (slice(None),) * dim + (slice(start, end, step),)
     out = d[key]
-    return _view_result(D.SLICE, input, (dim, start, end, step), out)
+    if out.size == 0:  # NumPy normalises empty views' strides; keep PyTorch's
+        strides = d.strides[:dim] + (d.strides[dim] * step,) + d.strides[dim + 1:]
+        out = np.lib.stride_tricks.as_strided(out, out.shape, strides)
+    r = _view_result(D.SLICE, input, (dim, start, end, step), out)
+    if out.size == 0 and r._view is not None:
+        r._view.offset = input.storage_offset() + start * input.stride(dim)
+    return r
 
 
 def select(input, dim, index):

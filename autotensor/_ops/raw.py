@@ -384,6 +384,12 @@ def as_strided_backward(grad, layout, size, stride, storage_offset):
     buf = np.zeros(n, dtype=grad.dtype)
     idx = _strided(np.arange(n), storage_offset, size, stride)
     np.add.at(buf, idx, grad)
+    if any(st == 0 and s > 1 for s, st in zip(shape, strides)):
+        # the input itself repeats storage elements (an expanded tensor): share each
+        # element's gradient among its copies, as PyTorch does, so expand's sum is right
+        count = np.zeros(n, dtype=grad.dtype)
+        np.add.at(count, _strided(np.arange(n), 0, shape, strides), 1)
+        buf = np.where(count > 0, buf / np.maximum(count, 1), 0).astype(grad.dtype)
     return _strided(buf, 0, shape, strides).copy()
 
 

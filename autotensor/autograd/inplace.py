@@ -52,7 +52,7 @@ DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT, INFERENCE_MODE = "default", "no_grad", "mul
 
 
 class ViewInfo:
-    __slots__ = ("base", "version", "creation", "op_name", "multi")
+    __slots__ = ("base", "version", "creation", "op_name", "multi", "offset")
 
     def __init__(self, base, version, creation, op_name, multi=False):
         self.base = base
@@ -60,6 +60,7 @@ class ViewInfo:
         self.creation = creation
         self.op_name = op_name
         self.multi = multi  # made by an op returning several views (split, unbind)
+        self.offset = None  # storage offset, kept only where NumPy cannot tell it
 
 
 def make_views(results, source, op_name, multi=False):
