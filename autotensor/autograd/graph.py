@@ -255,6 +255,10 @@ def _modified_message(node, i, value, current, saved_version):
     fn, nr = None, 0
     if kind == "output":
         fn, nr = node, op.outputs.index(op.saved_names[i])
+        view_ref = node._out_vc[1] if len(node._out_vc) > 1 else None  # (record_inplace)
+        view_fn = view_ref() if view_ref is not None else None
+        if view_fn is not None:
+            fn, nr = view_fn, 0
     elif value._grad_fn is not None:
         fn, nr = value.grad_fn, value._output_nr
     if fn is None:

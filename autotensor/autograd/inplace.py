@@ -39,6 +39,8 @@ was made at; reading ``grad_fn`` (which every op does through ``dispatch.edge_of
 the counter has moved on builds the AsStridedBackward0 node on the base's current history
 then. Nodes built before the mutation stay in the graph for values computed before it.
 """
+import weakref
+
 from .. import _errors
 from .._backend import np
 from . import grad_mode
@@ -337,7 +339,21 @@ def record_inplace(op, t, inputs, params, value, where=True):
     t._requires_grad = True
     t._output_nr = 0
     view.version = t._vc[0]
+    if op.saves_output:
+        # PyTorch's message for this saved output names the view's node while it lives
+        node._out_vc = (t._vc, weakref.ref(t._grad_fn))
     return t
+
+
+class _ViewInput(Node):
+    """Stands for the view input of a node wrapped by CopySlices (never executed)."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        self._next = ()
+        self._seq = -1
+        self._hooks = None
 
 
 class CopySlices(Node):
@@ -348,6 +364,9 @@ class CopySlices(Node):
     def __init__(self, base, geom, fn):
         from .._ops.dispatch import edge_of
         self._next = (edge_of(base),) + fn._next[1:]
+        # The wrapped node's first edge (the view's old history) is replaced by this node's
+        # own edge to the base; like PyTorch, drop it (it only has to say "compute it").
+        fn._next = ((_VIEW_INPUT, 0),) + fn._next[1:]
         self._seq = next(_sequence)
         self._hooks = None
         self.fn = fn
@@ -376,3 +395,6 @@ class CopySlices(Node):
 
 
 _ = NO_EDGE
+
+
+_VIEW_INPUT = _ViewInput()
