@@ -161,18 +161,19 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
 
 
 def _dependencies(roots):
+    """How many edges point at each node reachable from the roots (Note [Engine] step 1).
+    A node enters ``deps`` the first time an edge reaches it, which is when it is pushed."""
     deps = {}
-    seen = set(roots)
-    stack = list(seen)
+    stack = list(dict.fromkeys(roots))
+    is_root = set(stack).__contains__
+    get = deps.get
     while stack:
-        node = stack.pop()
-        for nxt, _ in node._next:
+        for nxt, _ in stack.pop()._next:
             if nxt is not None:
-                n = deps.get(nxt)
+                n = get(nxt)
                 if n is None:
                     deps[nxt] = 1
-                    if nxt not in seen:
-                        seen.add(nxt)
+                    if not is_root(nxt):
                         stack.append(nxt)
                 else:
                     deps[nxt] = n + 1
