@@ -403,15 +403,27 @@ LOG_SOFTMAX = defop("log_softmax", "LogSoftmaxBackward0", raw.log_softmax, param
 MM = defop("mm", "MmBackward0", raw.mm, inputs=("self", "mat2"),
            grads={"self": lambda F, grad, mat2: F.mm(grad, F.t(mat2)),
                   "mat2": lambda F, grad, self: F.mm(F.t(self), grad)})
-ADDMM = defop("addmm", "AddmmBackward0",
-              lambda bias, m1, m2, beta, alpha: beta * bias + alpha * (m1 @ m2)
-              if (beta, alpha) != (1, 1) else m1 @ m2 + bias,
+def _mat2_grad(F, grad, mat1):
+    """mat1^T @ grad, computed as (grad^T @ mat1)^T: the same numbers, laid out so that
+    for linear's t(weight) the weight's gradient arrives C-contiguous (no copy later)."""
+    return F.t(F.mm(F.t(grad), mat1))
+
+
+def _addmm(bias, m1, m2, beta, alpha):
+    if beta != 1 or alpha != 1:
+        return beta * bias + alpha * (m1 @ m2)
+    out = m1 @ m2
+    out += bias  # in place: the product is a fresh array
+    return out
+
+
+ADDMM = defop("addmm", "AddmmBackward0", _addmm,
               inputs=("self", "mat1", "mat2"), params=("beta", "alpha"),
               grads={"self": lambda F, grad, beta: grad if beta == 1 else grad * beta,
                      "mat1": lambda F, grad, mat2, alpha: F.mm(grad, F.t(mat2)) * alpha
                      if alpha != 1 else F.mm(grad, F.t(mat2)),
-                     "mat2": lambda F, grad, mat1, alpha: F.mm(F.t(mat1), grad) * alpha
-                     if alpha != 1 else F.mm(F.t(mat1), grad)})
+                     "mat2": lambda F, grad, mat1, alpha: _mat2_grad(F, grad, mat1) * alpha
+                     if alpha != 1 else _mat2_grad(F, grad, mat1)})
 BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
             grads={"self": lambda F, grad, mat2: F.matmul(grad, F.transpose(mat2, 1, 2)),
                    "mat2": lambda F, grad, self: F.matmul(F.transpose(self, 1, 2), grad)})

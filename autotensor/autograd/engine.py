@@ -117,7 +117,10 @@ def accumulate_grad(node, g, raw, version=0):
     old = var._grad
     if raw:
         if old is None:
-            var._grad = _to_tensor(np.array(g, dtype=var._data.dtype, copy=True))
+            # C order, like a contiguous parameter (PyTorch's grad layout contract): a
+            # transposed gradient (from TBackward0) would slow every optimizer step
+            order = "C" if var._data.flags.c_contiguous else "K"
+            var._grad = _to_tensor(np.array(g, dtype=var._data.dtype, copy=True, order=order))
             var._grad._vc[0] = version
         elif old._data.flags.writeable and old._data.shape == np.shape(g):
             old._data += g
