@@ -250,11 +250,6 @@ def _binary_fn(op, doc, alpha_param=False):
     return fn
 
 
-def _call(op, inputs, params, out):
-    """Record an op whose kernel result ``out`` the caller computed."""
-    return record(op, inputs, params, out)
-
-
 # ---- arithmetic ---------------------------------------------------------------------------
 add = _binary_fn(D.ADD, "input + alpha * other, broadcasting.", alpha_param=True)
 _sub = _binary_fn(D.SUB, "input - alpha * other, broadcasting.", alpha_param=True)
@@ -1505,7 +1500,6 @@ def getitem(input, key, _setting=False):
         raise IndexError(f"too many indices for tensor of dimension {d.ndim}")
     result = input
     dim = 0
-    odim = 0          # the dim of the original tensor, for error messages
     adv = []          # (position in result, index array) of advanced indices
     rest = []         # the key for the advanced step
     has_adv = False
@@ -1522,7 +1516,6 @@ def getitem(input, key, _setting=False):
             skip = d.ndim - n_specified
             rest.extend([slice(None)] * skip)
             dim += skip
-            odim += skip
         elif isinstance(k, slice):
             size = result._data.shape[dim]
             start, stop, step = k.start, k.stop, k.step
@@ -1539,7 +1532,6 @@ def getitem(input, key, _setting=False):
                 result = _slice(result, dim, s, e, st)
             rest.append(slice(None))
             dim += 1
-            odim += 1
         elif _is_advanced(k) and not (isinstance(k, Tensor) and k._data.ndim == 0 and
                                       k._data.dtype.kind in "iu"):
             arr = _index_array(k)
@@ -1567,7 +1559,6 @@ def getitem(input, key, _setting=False):
                 has_adv = True
                 adv.append(dim)
                 dim += span
-                odim += span
             else:
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
@@ -1585,7 +1576,6 @@ def getitem(input, key, _setting=False):
                 # PyTorch names the item's position in the key as the dimension
                 raise IndexError(_errors.INDEX_RANGE.format(i, position, size))
             result = select(result, dim, i)
-            odim += 1
     if not has_adv:
         # x[...] reads an alias; x[...] = v writes x itself (full slices are skipped)
         return _alias(input) if result is input and not _setting else result
