@@ -14,6 +14,7 @@ from ._backend import np
 from .autograd import grad_mode
 
 _new = object.__new__
+_state = grad_mode.state
 
 
 class Size(tuple):
@@ -499,15 +500,10 @@ def _make(data, requires_grad=False):
     t = _new(Tensor)
     t._data = data
     t._requires_grad = requires_grad
-    t._grad_fn = None
     t._output_nr = 0
-    t._grad = None
+    t._grad_fn = t._grad = t._view = t._acc = None
     t._vc = [0]
-    t._view = None
-    t._acc = None
-    t._meta = None
-    if grad_mode.state.inference:
-        t._meta = {"inference": True}
+    t._meta = {"inference": True} if _state.inference else None
     return t
 
 
