@@ -196,12 +196,9 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         from ._printing import tensor_repr
         gf = self.grad_fn
-        extra = ()
-        if self._meta is not None and self._meta.get("inference"):
-            pass
         return tensor_repr(self._data, self.dtype,
                            grad_fn_name=gf.name() if gf is not None else None,
-                           requires_grad=self._requires_grad, extra=extra)
+                           requires_grad=self._requires_grad)
 
     __str__ = __repr__
 

@@ -49,12 +49,30 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
-    """log_softmax over the class dim, then nll_loss (two nodes, as in PyTorch)."""
-    if label_smoothing:
-        raise NotImplementedError("cross_entropy: label_smoothing is not supported yet")
+    """log_softmax over the class dim, then nll_loss (two nodes, as in PyTorch); with
+    ``label_smoothing`` e, (1 - e) * nll + e * the mean over classes of -log p."""
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing}")
     dim = 1 if input.dim() >= 2 else 0
-    return nll_loss(fn.log_softmax(input, dim), target, weight, ignore_index=ignore_index,
-                    reduction=reduction)
+    lsm = fn.log_softmax(input, dim)
+    nll = nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if not label_smoothing:
+        return nll
+    if weight is not None:
+        lsm = fn.mul(lsm, fn.reshape(weight, (-1,) + (1,) * (input.dim() - 2)))
+    keep = fn.ne(target, ignore_index)
+    smooth = fn.mul(-fn.sum(lsm, dim), fn._to_dtype(keep, input.dtype))
+    if reduction == "mean":
+        denom = fn.sum(fn._to_dtype(keep, input.dtype)) if weight is None else \
+            fn.sum(fn.mul(fn.index_select(weight, 0, fn.where(keep, target, 0).flatten()),
+                          fn._to_dtype(keep, input.dtype).flatten()))
+        smooth = fn.div(fn.sum(smooth), denom)
+    elif reduction == "sum":
+        smooth = fn.sum(smooth)
+    n_classes = input.shape[dim]
+    return fn.add(fn.mul(nll, 1.0 - label_smoothing),
+                  fn.mul(smooth, label_smoothing / n_classes))
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
