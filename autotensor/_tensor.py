@@ -388,7 +388,7 @@ class Tensor:
         return t
 
     def detach_(self):
-        if self._view is not None and self._grad_fn is not None:
+        if self._view is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
                                "using DistributedDataParallel (DDP) for training, and "
                                "gradient_as_bucket_view is set as True, gradients are views "

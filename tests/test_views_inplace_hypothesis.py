@@ -141,7 +141,10 @@ def _program(torch, program):
     return log, state, grads
 
 
-@settings(max_examples=200, deadline=None,
+# derandomize: CI sees the same 200 programs every run (a red build must be reproducible);
+# explore further with HYPOTHESIS_PROFILE-free local runs after removing it, or with
+# ``python -m tests.fuzz``.
+@settings(max_examples=200, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(program=steps)
 def test_random_views_and_inplace_ops(program):

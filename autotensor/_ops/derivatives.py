@@ -223,7 +223,7 @@ LOG = defop("log", "LogBackward0", np.log, grads={"self": lambda F, grad, self: 
 SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
              grads={"self": lambda F, grad, result: grad / (result * 2)})
 ABS = defop("abs", "AbsBackward0", np.abs,
-            grads={"self": lambda F, grad, self: grad * F.sign(self)})
+            grads={"self": lambda F, grad, self: grad * F.sgn(self)})
 SIN = defop("sin", "SinBackward0", np.sin,
             grads={"self": lambda F, grad, self: grad * F.cos(self)})
 COS = defop("cos", "CosBackward0", np.cos,
@@ -255,6 +255,7 @@ FLOOR = defop("floor", "FloorBackward0", np.floor, grads=ZERO_GRAD)
 CEIL = defop("ceil", "CeilBackward0", np.ceil, grads=ZERO_GRAD)
 ROUND = defop("round", "RoundBackward0", np.round, grads=ZERO_GRAD)
 SIGN = defop("sign", "SignBackward0", np.sign, grads=ZERO_GRAD)
+SGN = defop("sgn", "SgnBackward0", np.sign, grads=ZERO_GRAD)  # what abs's derivative uses
 RSQRT = defop("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a),
               grads={"self": lambda F, grad, result: grad * (result * result * result) * -0.5})
 REMAINDER = defop("remainder", "RemainderBackward0", lambda a, b: np.mod(a, b),

@@ -895,7 +895,10 @@ def dot(input, tensor):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")
-    _check_same_dtype(input, tensor, "dot : expected both vectors to have same dtype")
+    if input._data.dtype != tensor._data.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{_dtypes.scalar_name(input.dtype)} and "
+                           f"{_dtypes.scalar_name(tensor.dtype)}")
     return _finish(D.DOT, (input, tensor), (), _asarray(np.dot(a, b)))
 
 
@@ -908,6 +911,11 @@ def mv(input, vec):
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat "
                            f"({a.shape[0]}x{a.shape[1]}), vec ({b.shape[0]})")
+    if a.dtype != b.dtype:
+        # the first is the result's dtype, which PyTorch takes from the vector
+        names = [_dtypes.scalar_name(_dtypes.from_numpy(x)) for x in (b.dtype, a.dtype, b.dtype)]
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{names[0]}, {names[1]}, and {names[2]}")
     return _finish(D.MV, (input, vec), (), a @ b)
 
 
@@ -1412,7 +1420,9 @@ def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     size = d.shape[dim]
-    step = -(-size // chunks) if size else 1
+    if size == 0:
+        return split(input, [0], dim)  # PyTorch: split_with_sizes for an empty dim
+    step = -(-size // chunks)
     return split(input, step, dim)
 
 
@@ -1945,6 +1955,7 @@ def add_(self, other, *, alpha=1):
 
 def sub_(self, other, *, alpha=1):
     if _is_bool(self) or _is_bool(other):
+        inplace.check_inplace(self)  # PyTorch reports a leaf first
         _check_bool_sub(self, other)
     return _inplace_binary(D.SUB, self, other, (alpha,))
 
@@ -1985,6 +1996,8 @@ def _inplace_unary(op, self, params=()):
 
 
 def neg_(self):
+    if self._data.dtype == np.bool_:
+        neg(self)  # raises PyTorch's error for bool negation
     return _inplace_unary(D.NEG, self)
 
 
@@ -2193,6 +2206,7 @@ TENSOR = SimpleNamespace(
     strided_view=_graph_op(D.STRIDED_VIEW, raw.strided_view),
     strided_scatter=_strided_scatter,
     flip=flip, cumsum=cumsum, tril=tril, triu=triu, floor=floor, trunc=trunc,
+    sgn=lambda x: _unary(D.SGN, x, float_op=False),
     constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
     zero_at=lambda x, key: mul(x, _make(raw.zero_at(np.ones_like(x._data), key))),
     scatter=lambda x, dim, index, src: scatter(

@@ -146,6 +146,9 @@ def sign(x):
     return asarray(np.sign(x))
 
 
+sgn = sign
+
+
 def abs(x):
     return asarray(np.abs(x))
 
@@ -402,7 +405,7 @@ FORMULA_NAMES = (
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
-    "constant", "flip", "cumsum", "tril", "triu", "floor", "trunc",
+    "constant", "flip", "cumsum", "tril", "triu", "floor", "trunc", "sgn",
 )
 
 RAW = SimpleNamespace(**{name: globals()[name] for name in FORMULA_NAMES})

@@ -228,12 +228,17 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
     raw = not create_graph
     root_nodes = [e[0] for e in roots]
     deps = _dependencies(root_nodes)
-    targets = needed = None
+    targets = needed = runs = None
     if capture is not None or accumulate_into is not None:
         targets = set(e[0] for e in capture or ()) | set(accumulate_into or ())
         needed = _needed(root_nodes, targets)
         # only edges between needed nodes count
         deps = _dependencies_within(root_nodes, needed)
+        # a node only captured from (autograd.grad's input) runs only if it leads further;
+        # backward(inputs=[non-leaf]) still runs the input's node, as PyTorch does
+        into = accumulate_into or ()
+        runs = {n for n in needed if n.__class__ is AccumulateGrad or n in into or
+                any(child in needed for child, _ in n._next)}
     captured = {}
     capture_map = {}
     for i, e in enumerate(capture or ()):
@@ -276,7 +281,7 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
             if capture_map and node in capture_map:
                 for nr, i in capture_map[node]:
                     captured[i] = (grads[nr], sums.get((node, nr), 0))
-            if filtered and node not in needed:
+            if filtered and node not in runs:
                 continue
             if grads[0] is not None or any(g is not None for g in grads):
                 outs = node.apply(grads, F)

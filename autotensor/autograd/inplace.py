@@ -228,11 +228,12 @@ def check_no_internal_overlap(t):
         return
     for size, stride in zip(arr.shape, arr.strides):
         if stride == 0 and size > 1:
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers "
-                "to a single memory location. Please clone() the tensor before performing the "
-                "operation.")
+            raise RuntimeError(OVERLAP_MESSAGE)
 
+
+OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor "
+                   "refers to a single memory location. Please clone() the tensor before "
+                   "performing the operation.")
 
 # Ops PyTorch lets write into expanded (self-overlapping) tensors: they read nothing back.
 OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put"))
@@ -381,6 +382,9 @@ class CopySlices(Node):
     def apply(self, grads, F):
         grad = grads[0]
         size, stride, offset = self.geom
+        if any(st == 0 and s > 1 for s, st in zip(size, stride)):
+            # the view overlaps itself (expanded): PyTorch's backward refuses to scatter
+            raise RuntimeError(OVERLAP_MESSAGE)
         layout = (self.base_shape, self.base_strides)
         g_view = F.strided_view(grad, layout, size, stride, offset)
         res = self.fn.apply((g_view,), F)
