@@ -382,9 +382,8 @@ class Tensor:
         """A tensor sharing storage and version counter, cut from the graph."""
         t = _make(self._data)
         t._vc = self._vc
-        root = self._root_array()
-        if root is not self._data:
-            t._meta = {"root": root}  # same storage: storage_offset() stays right
+        # a non-differentiable alias: views of it never take on autograd history
+        t._meta = {"nondiff": True, "root": self._root_array()}  # (root: storage_offset)
         return t
 
     def detach_(self):

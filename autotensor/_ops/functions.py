@@ -884,6 +884,11 @@ def bmm(input, mat2):
     if b.shape[:2] != (a.shape[0], a.shape[2]):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if a.dtype != b.dtype:
+        if a.size == 0 or b.size == 0:  # PyTorch computes nothing, in the second's dtype
+            return _make(np.zeros((a.shape[0], a.shape[1], b.shape[2]), dtype=b.dtype))
+        raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
+                           f"{_dtypes.scalar_name(mat2.dtype)}")
     return _finish(D.BMM, (input, mat2), (), _asarray(np.matmul(a, b)))
 
 

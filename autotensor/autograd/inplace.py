@@ -51,6 +51,7 @@ _state = grad_mode.state
 # How a view was created: decides whether in-place on it is allowed (PyTorch's CreationMeta).
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT, INFERENCE_MODE = "default", "no_grad", "multi_output", \
     "inference"
+NONDIFF = "nondiff"  # a view of a detach()ed tensor: it never gets history of its own
 
 
 class ViewInfo:
@@ -70,7 +71,9 @@ def make_views(results, source, op_name, multi=False):
     view = source._view
     base = view.base if view is not None else source
     inherited = False
-    if _state.inference and (source._meta is None or not source._meta.get("inference")):
+    if source._meta is not None and source._meta.get("nondiff"):
+        creation = NONDIFF
+    elif _state.inference and (source._meta is None or not source._meta.get("inference")):
         creation = INFERENCE_MODE
     elif (not _state.enabled and source._requires_grad) or (multi and not source._requires_grad):
         # (PyTorch files multi-output views of a tensor without grad under this kind too)
@@ -110,6 +113,9 @@ def refresh_view_grad_fn(view_tensor):
     base = info.base
     vc = view_tensor._vc[0]
     if info.version == vc:
+        return
+    if info.creation is NONDIFF:
+        info.version = vc
         return
     if info.creation == NO_GRAD_MODE and base._requires_grad and base._grad_fn is not None:
         raise RuntimeError("A view was created in no_grad mode and its base or another view of "
@@ -178,7 +184,10 @@ def check_inplace(t, inputs=()):
                            "(if you want the inplace to be tracked).")
     if view is not None and view.version != t._vc[0]:
         t.grad_fn  # noqa: B018  (a stale view raises PyTorch's errors here)
-    if view is not None and view.creation not in (DEFAULT, INFERENCE_MODE) and \
+    if view is not None and view.creation is NONDIFF and t._grad_fn is None and \
+            view.base._requires_grad:
+        raise RuntimeError(_errors.LEAF_INPLACE)  # it reads as a leaf that requires grad
+    if view is not None and view.creation not in (DEFAULT, INFERENCE_MODE, NONDIFF) and \
             (t._requires_grad or view.base._requires_grad or
              any(getattr(x, "_requires_grad", False) for x in inputs)):
         raise RuntimeError(_creation_error(t, view))
