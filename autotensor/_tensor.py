@@ -89,10 +89,6 @@ class Tensor:
     def is_cuda(self):
         return False
 
-    @property
-    def is_floating_point_(self):
-        return self._data.dtype.kind == "f"
-
     def is_floating_point(self):
         return self._data.dtype.kind == "f"
 
@@ -166,7 +162,7 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
-    def _scalar_or_raise(self, kind):
+    def _scalar_or_raise(self):
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return self._data.reshape(-1)[0]
@@ -177,13 +173,13 @@ class Tensor:
         return bool(self._data.reshape(-1)[0])
 
     def __float__(self):
-        return float(self._scalar_or_raise("float"))
+        return float(self._scalar_or_raise())
 
     def __int__(self):
-        return int(self._scalar_or_raise("int"))
+        return int(self._scalar_or_raise())
 
     def __complex__(self):
-        return complex(self._scalar_or_raise("complex"))
+        return complex(self._scalar_or_raise())
 
     def __index__(self):
         if self._data.dtype.kind not in "iub" or self._data.size != 1:

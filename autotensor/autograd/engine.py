@@ -163,16 +163,17 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
         _post_hooks(node, (), grads, raw)
 
 
-def _dependencies(roots):
-    """How many edges point at each node reachable from the roots (Note [Engine] step 1).
-    A node enters ``deps`` the first time an edge reaches it, which is when it is pushed."""
+def _dependencies(roots, needed=None):
+    """How many edges point at each node reachable from the roots (Note [Engine] step 1);
+    with ``needed``, only edges between needed nodes count. A node enters ``deps`` the
+    first time an edge reaches it, which is when it is pushed."""
     deps = {}
-    stack = list(dict.fromkeys(roots))
+    stack = [r for r in dict.fromkeys(roots) if needed is None or r in needed]
     is_root = set(stack).__contains__
     get = deps.get
     while stack:
         for nxt, _ in stack.pop()._next:
-            if nxt is not None:
+            if nxt is not None and (needed is None or nxt in needed):
                 n = get(nxt)
                 if n is None:
                     deps[nxt] = 1
@@ -227,18 +228,16 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
     F = TENSOR if create_graph else RAW
     raw = not create_graph
     root_nodes = [e[0] for e in roots]
-    deps = _dependencies(root_nodes)
     targets = needed = runs = None
     if capture is not None or accumulate_into is not None:
         targets = set(e[0] for e in capture or ()) | set(accumulate_into or ())
         needed = _needed(root_nodes, targets)
-        # only edges between needed nodes count
-        deps = _dependencies_within(root_nodes, needed)
         # a node only captured from (autograd.grad's input) runs only if it leads further;
         # backward(inputs=[non-leaf]) still runs the input's node, as PyTorch does
         into = accumulate_into or ()
         runs = {n for n in needed if n.__class__ is AccumulateGrad or n in into or
                 any(child in needed for child, _ in n._next)}
+    deps = _dependencies(root_nodes, needed)
     captured = {}
     capture_map = {}
     for i, e in enumerate(capture or ()):
@@ -331,25 +330,6 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
     finally:
         _state.enabled, _state.in_formula = prev_mode, prev_formula
     return captured
-
-
-def _dependencies_within(roots, needed):
-    deps = {}
-    seen = set(r for r in roots if r in needed)
-    stack = list(seen)
-    while stack:
-        node = stack.pop()
-        for nxt, _ in node._next:
-            if nxt is not None and nxt in needed:
-                n = deps.get(nxt)
-                if n is None:
-                    deps[nxt] = 1
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        stack.append(nxt)
-                else:
-                    deps[nxt] = n + 1
-    return deps
 
 
 def call_node(node, grads):
@@ -451,7 +431,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is untouched."""
     from .._ops.dispatch import edge_of
     outputs = _as_tuple(outputs)
-    single = not isinstance(inputs, (list, tuple))
     inputs = _as_tuple(inputs)
     if allow_unused is None:
         allow_unused = materialize_grads
@@ -484,5 +463,4 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not create_graph:
             g._vc[0] = version
         result.append(g)
-    del single
     return tuple(result)
