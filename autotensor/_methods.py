@@ -1,8 +1,11 @@
 """Tensor methods and operators, attached straight from the public functions (so that
-``a * b`` is one Python call into ``functions.mul``)."""
+``a * b`` is one Python call into ``pointwise.mul``)."""
 from . import _creation
 from ._backend import np
-from ._ops import functions as fn
+from . import _ops as fn
+from ._ops._common import _tensor_arg
+from ._ops.pointwise import _to_dtype
+from ._ops.shape import _mT, _T
 from ._tensor import Tensor, _make
 
 
@@ -32,7 +35,7 @@ def _pow_r(self, other):
 
 
 def _matmul_r(self, other):
-    return fn.matmul(fn._tensor_arg(other), self)
+    return fn.matmul(_tensor_arg(other), self)
 
 
 def _iop(f):
@@ -65,7 +68,7 @@ def _new_empty(self, *size, dtype=None, device=None, requires_grad=False):
 def _cast_method(dtype_name):
     def cast(self, memory_format=None):
         from . import _dtypes
-        return fn._to_dtype(self, getattr(_dtypes, dtype_name))
+        return _to_dtype(self, getattr(_dtypes, dtype_name))
     cast.__name__ = dtype_name
     return cast
 
@@ -90,8 +93,8 @@ def _uniform_(self, a=0.0, b=1.0, *, generator=None):
 
 def with_grad_check_write(self, arr):
     from .autograd import inplace
-    from ._ops import derivatives as D
-    inplace.record_inplace(D.FILL, self, (self,), (0,), arr)
+    from ._ops.pointwise import FILL
+    inplace.record_inplace(FILL, self, (self,), (0,), arr)
 
 
 METHODS = {
@@ -132,7 +135,7 @@ METHODS = {
         "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_", "clamp_", "clip_",
         "zero_", "fill_", "copy_", "masked_fill_", "index_add_", "scatter_",
         "scatter_add_")},
-    "T": property(fn._T), "mT": property(fn._mT), "H": property(fn._T),
+    "T": property(_T), "mT": property(_mT), "H": property(_T),
     "float": _cast_method("float32"), "double": _cast_method("float64"),
     "half": _cast_method("float16"), "long": _cast_method("int64"),
     "int": _cast_method("int32"), "short": _cast_method("int16"),

@@ -1,9 +1,9 @@
 """The Tensor: a NumPy array plus autograd slots. Thin on purpose.
 
-The semantics live elsewhere: ops and their derivatives in ``_ops/derivatives.py``,
+The semantics live elsewhere: ops and their derivatives in ``_ops/`` (one module per family),
 recording in ``_ops/dispatch.py``, views and in-place rules in ``autograd/inplace.py``,
 the backward pass in ``autograd/engine.py``. Methods and operators are attached to this
-class by ``_ops/functions.py`` straight from the public functions, so ``a * b`` costs one
+class by ``_methods.py`` straight from the public functions, so ``a * b`` costs one
 Python call.
 """
 import warnings

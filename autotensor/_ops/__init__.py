@@ -1,0 +1,53 @@
+"""The ops, one module per family; each holds its table entries (``defop``), its formula
+helpers and its public functions (with their in-place ``_`` variants):
+
+- ``pointwise``  arithmetic, unary math, comparisons and logic, clamp/where, activations,
+                 copies and casts
+- ``reduction``  sum/mean/max/min/prod/norm, softmax/logsumexp, scans, sort/topk
+- ``shape``      views and shape ops (view/reshape/transpose/expand/split/cat/stack/flip...)
+- ``indexing``   getitem/setitem, index_put, gather/scatter, index_select/add, masked ops
+- ``linalg``     mm/bmm/dot/mv/matmul/addmm/outer/linear
+- ``nn_ops``     kernels of nn.functional (losses...)
+
+Shared machinery that does not grow with the op count: ``dispatch`` (defop, the one record
+path), ``raw`` (array kernels and the raw formula namespace), ``_common`` (argument
+helpers), ``namespace`` (TENSOR, the graph formula namespace). This package re-exports
+every public function, for ``autotensor/__init__.py``, Tensor methods and nn.functional.
+
+Declaring an op: ``defop(name, node_name, kernel, inputs=, params=, outputs=, grads=)``.
+A formula is ``lambda F, grad, <names>: ...``. The names after ``grad`` say what the node
+must save: an input (``self``, ``other``, ...), a parameter (``dim``, ``exponent``, ...),
+an output (``result``, ``indices``), or an input's shape (``self_sizes``). Nodes expose
+them as ``_saved_<name>`` like PyTorch's. ``F`` is the namespace the formula computes in
+(Note [One formula, two interpretations] in raw.py). Gradients are summed back to the
+input's shape and cast to its dtype by the engine when the forward broadcast or promoted
+(Note [Un-broadcast in the engine] in engine.py), so formulas never do it themselves.
+Kernels take arrays (inputs first, then params) and return arrays; the public functions
+parse arguments and promote dtypes before calling them.
+"""
+from .pointwise import (  # noqa: F401
+    abs, abs_, absolute, add, add_, allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor,
+    ceil, clamp, clamp_, clamp_max, clamp_min, clip, clip_, clone, contiguous, copy_, cos, cos_,
+    div, div_, divide, eq, equal, exp, exp_, fill_, floor, floor_divide, fmod, ge, greater,
+    greater_equal, gt, isclose, isfinite, isinf, isnan, le, less, less_equal, log, log_,
+    logical_and, logical_not, logical_or, logical_xor, lt, maximum, minimum, mul, mul_, multiply,
+    ne, neg, neg_, negative, not_equal, pow, pow_, rdiv, reciprocal, reciprocal_, relu, relu_,
+    remainder, round, rsqrt, rsub, sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, square, sub,
+    sub_, subtract, tanh, tanh_, to, true_divide, trunc, type_as, where, zero_, zeros_like_)
+from .reduction import (  # noqa: F401
+    all, amax, amin, any, argmax, argmin, argsort, cumsum, log_softmax, logsumexp, max, mean, min,
+    norm, prod, softmax, sort, sum, topk)
+from .shape import (  # noqa: F401
+    adjoint, as_strided, broadcast_to, cat, chunk, concat, concatenate, diagonal, expand,
+    expand_as, flatten, flip, hstack, moveaxis, movedim, narrow, permute, reshape, reshape_as,
+    select, split, squeeze, stack, swapaxes, swapdims, t, transpose, tril, triu, unbind, unflatten,
+    unfold, unsqueeze, view, view_as, vstack)
+from .indexing import (  # noqa: F401
+    gather, getitem, index_add, index_add_, index_put, index_put_, index_select, masked_fill,
+    masked_fill_, masked_select, nonzero, scatter, scatter_, scatter_add, scatter_add_, setitem)
+from .linalg import (  # noqa: F401
+    addmm, bmm, dot, linear, matmul, mm, mv, outer)
+from . import indexing, linalg, nn_ops, pointwise, reduction, shape
+
+# every module holding table entries (tests walk them)
+FAMILIES = (pointwise, reduction, shape, indexing, linalg, nn_ops)

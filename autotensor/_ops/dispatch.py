@@ -1,6 +1,6 @@
 """One call path for every op: grad-mode check, kernel, node, wrap.
 
-An op's public function (functions.py) parses its arguments, computes the kernel's result
+An op's public function (in its family module) parses its arguments, computes the kernel's result
 on arrays, and hands it to ``record`` together with the op-table entry, the tensor inputs
 and the non-tensor parameters. ``record`` decides whether a node is needed (grad mode on
 and some input requires grad), builds it (edges, saved values, version snapshots), and

@@ -3,10 +3,10 @@ when no graph of the backward is needed.
 
 Note [One formula, two interpretations]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-Each backward formula in derivatives.py is written once, against a namespace ``F`` and
+Each backward formula of the op table is written once, against a namespace ``F`` and
 the arithmetic operators. The engine passes this module's namespace (``RAW``) and plain
 ndarrays when ``create_graph=False``: the backward then allocates no Tensor and records
-nothing. With ``create_graph=True`` it passes ``functions.TENSOR`` and Tensors: the very
+nothing. With ``create_graph=True`` it passes ``namespace.TENSOR`` and Tensors: the very
 same formula then records its own graph, so every op has a double backward. Both
 namespaces offer the same names with the same signatures (a test checks this).
 """
@@ -396,7 +396,7 @@ def as_strided_backward(grad, layout, size, stride, storage_offset):
     return _strided(buf, 0, shape, strides).copy()
 
 
-# Every name the backward formulas may use; functions.TENSOR mirrors it.
+# Every name the backward formulas may use; namespace.TENSOR mirrors it.
 FORMULA_NAMES = (
     "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze", "transpose",
     "t", "permute", "mm", "matmul", "where", "zeros", "zeros_like", "ones_like", "cast",

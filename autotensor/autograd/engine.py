@@ -35,7 +35,7 @@ _state = grad_mode.state
 
 
 def _namespaces():
-    from .._ops.functions import TENSOR
+    from .._ops.namespace import TENSOR
     from .._ops.raw import RAW
     return RAW, TENSOR
 
@@ -130,7 +130,7 @@ def accumulate_grad(node, g, raw, version=0):
     else:
         if old is None:
             # PyTorch copies into a fresh buffer, recorded as CopyBackwards
-            from .._ops.functions import copy_, zeros_like_
+            from .._ops.pointwise import copy_, zeros_like_
             var._grad = copy_(zeros_like_(g), g)
         else:
             var._grad = old + g

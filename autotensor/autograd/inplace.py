@@ -134,8 +134,8 @@ def refresh_view_grad_fn(view_tensor):
     info.version = vc
     if not base._requires_grad:
         return
-    from .._ops import derivatives as D
-    node = _as_strided_node(D.AS_STRIDED, base, geometry(view_tensor), base._data.shape)
+    from .._ops.shape import AS_STRIDED
+    node = _as_strided_node(AS_STRIDED, base, geometry(view_tensor), base._data.shape)
     view_tensor._grad_fn = node
     view_tensor._requires_grad = True
     view_tensor._output_nr = 0
@@ -344,8 +344,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
     base._grad_fn = cs
     base._requires_grad = True
     base._output_nr = 0
-    from .._ops import derivatives as D
-    t._grad_fn = _as_strided_node(D.AS_STRIDED, base, geom, base._data.shape)
+    from .._ops.shape import AS_STRIDED
+    t._grad_fn = _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
     t._requires_grad = True
     t._output_nr = 0
     view.version = t._vc[0]

@@ -1,6 +1,8 @@
 """``nn.functional``: stateless layers and losses, composed from the op table."""
 from .. import _dtypes, _errors
-from .._ops import functions as fn
+from .. import _ops as fn
+from .._ops._common import _finish
+from .._ops.pointwise import _to_dtype
 
 linear = fn.linear
 relu = fn.relu
@@ -19,7 +21,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean squared error, one node (MseLossBackward0) like PyTorch's."""
     from .._backend import np
-    from .._ops import derivatives as D
+    from .._ops import nn_ops as D
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     a, b = input._data, target._data
@@ -40,7 +42,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     sq = diff * diff
     out = sq if reduction == "none" else np.asarray(sq.mean() if reduction == "mean"
                                                     else sq.sum())
-    r = fn._finish(D.MSE_LOSS, (input, target), (reduction,), out.astype(a.dtype, copy=False))
+    r = _finish(D.MSE_LOSS, (input, target), (reduction,), out.astype(a.dtype, copy=False))
     if r._grad_fn is not None and input._data.shape != target._data.shape:
         from .._ops.dispatch import set_input_metadata
         set_input_metadata(r._grad_fn, (input, target), a.shape, a.dtype)
@@ -62,11 +64,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if weight is not None:
         lsm = fn.mul(lsm, fn.reshape(weight, (-1,) + (1,) * (input.dim() - 2)))
     keep = fn.ne(target, ignore_index)
-    smooth = fn.mul(-fn.sum(lsm, dim), fn._to_dtype(keep, input.dtype))
+    smooth = fn.mul(-fn.sum(lsm, dim), _to_dtype(keep, input.dtype))
     if reduction == "mean":
-        denom = fn.sum(fn._to_dtype(keep, input.dtype)) if weight is None else \
+        denom = fn.sum(_to_dtype(keep, input.dtype)) if weight is None else \
             fn.sum(fn.mul(fn.index_select(weight, 0, fn.where(keep, target, 0).flatten()),
-                          fn._to_dtype(keep, input.dtype).flatten()))
+                          _to_dtype(keep, input.dtype).flatten()))
         smooth = fn.div(fn.sum(smooth), denom)
     elif reduction == "sum":
         smooth = fn.sum(smooth)
@@ -79,7 +81,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     """Negative log-likelihood of class indices; input (N, C, ...) or (C,)."""
     from .._backend import np
-    from .._ops import derivatives as D
+    from .._ops import nn_ops as D
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if input.dim() == 1:
@@ -114,7 +116,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         out = np.asarray(losses.sum())
     else:
         out = np.asarray(losses.sum() / total if total else np.nan)
-    return fn._finish(D.NLL_LOSS, (input,), (t, w, reduction, ignore_index, total),
+    return _finish(D.NLL_LOSS, (input,), (t, w, reduction, ignore_index, total),
                       out.astype(x.dtype, copy=False))
 
 
@@ -123,7 +125,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input
     from .. import _creation
     mask = _creation.rand(*input.shape, dtype=input.dtype) >= p
-    return fn.mul(input, fn._to_dtype(mask, input.dtype)) / (1 - p)
+    return fn.mul(input, _to_dtype(mask, input.dtype)) / (1 - p)
 
 
 _ = _errors

@@ -3,7 +3,7 @@ import math
 from collections import OrderedDict
 
 from .. import _creation
-from .._ops import functions as fn
+from .. import _ops as fn
 from .._tensor import Tensor
 from . import functional as F
 from .parameter import Parameter

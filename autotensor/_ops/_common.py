@@ -1,0 +1,348 @@
+"""Shared machinery of the public ops: argument parsing (tensors, dims, shapes, scalars),
+PyTorch's scalar promotion, and the generic bodies of elementwise and in-place ops
+(``_unary_fn``, ``_binary_fn``, ``_inplace_binary``...) that the families specialise per op.
+It does not grow with the op count: an op lives in its family module.
+"""
+import builtins
+import numbers
+
+from .. import _dtypes, _errors
+from .._backend import np
+from .._tensor import _make, Tensor
+from ..autograd import grad_mode, inplace
+from . import raw
+from .dispatch import (
+    broadcast_error, record, record_fast, requires_grad_mask, set_input_metadata,
+    stale_view_requires_grad)
+
+_state = grad_mode.state
+ndarray = np.ndarray
+_asarray = raw.asarray
+_py_sum, _py_max, _py_min, _py_abs = builtins.sum, builtins.max, builtins.min, builtins.abs
+_py_all, _py_any = builtins.all, builtins.any
+
+
+# NumPy warns on 1/0, log(0), overflow...; PyTorch returns inf/nan silently.
+np.seterr(divide="ignore", invalid="ignore", over="ignore", under="ignore")
+
+# op -> its Scalar overload, for ``tensor * 2.0`` inside a backward formula (filled by
+# pointwise.py, whose entries they are)
+SCALAR_OVERLOAD = {}
+
+
+# ---- argument helpers -------------------------------------------------------------------
+def _tensor_arg(x, like=None):
+    """A Tensor from an op argument that is not one (a list, an ndarray, a NumPy scalar)."""
+    if isinstance(x, Tensor):
+        return x
+    from .._creation import tensor
+    return tensor(x) if like is None else tensor(x, dtype=like.dtype)
+
+
+def _float_data(t):
+    """t's array, as the default float dtype if it is integral (exp, sin, ... of ints)."""
+    d = t._data
+    if d.dtype.kind in "biu":
+        return d.astype(_dtypes.default_float.np)
+    return d
+
+
+def _wrap_dim(dim, ndim):
+    if dim.__class__ is not int:
+        dim = dim.__index__()
+    n = ndim if ndim > 0 else 1
+    if dim < -n or dim >= n:
+        raise _errors.dim_error(dim, ndim)
+    return dim + n if dim < 0 else dim
+
+
+def _dims(dim, ndim):
+    """Normalise an int / tuple / list / None dim argument to a sorted tuple (or None)."""
+    if dim is None:
+        return None
+    if isinstance(dim, (int, np.integer)):
+        return (_wrap_dim(int(dim), ndim),)
+    dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
+    return tuple(sorted(dims)) if dims else None
+
+
+def _scalar_dtype_data(ad, b):
+    """Array of a tensor promoted against a Python scalar, PyTorch's way (ints stay weak)."""
+    kind = ad.dtype.kind
+    cb = b.__class__
+    if cb is float and kind in "biu":
+        return ad.astype(_dtypes.default_float.np)
+    if cb is complex and kind != "c":
+        return ad.astype(_dtypes.scalar_result_dtype(_dtypes.from_numpy(ad.dtype), b).np)
+    if cb is int and kind == "b":
+        return ad.astype(np.int64)
+    return ad
+
+
+_SCALARS = (int, float, bool, complex)
+
+
+def _binary(op, a, b, params=()):
+    """Elementwise binary op with broadcasting and PyTorch's type promotion."""
+    if a.__class__ is not Tensor and not isinstance(a, Tensor):
+        a = _scalar_to_tensor(a, b) if isinstance(a, _SCALARS) else _tensor_arg(a)
+    ad = a._data
+    cb = b.__class__
+    promoted = False
+    if cb is Tensor or isinstance(b, Tensor):
+        bd = b._data
+        if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
+            rt = _dtypes.binary_result_dtype(_dtypes.from_numpy(ad.dtype), ad.ndim == 0,
+                                             _dtypes.from_numpy(bd.dtype), bd.ndim == 0).np
+            ad = ad.astype(rt, copy=False)
+            bd = bd.astype(rt, copy=False)
+            promoted = True
+    elif cb in _SCALARS:
+        bd = b
+        if ad.dtype.kind in "biu" or cb is complex:
+            ad2 = _scalar_dtype_data(ad, b)
+            promoted = ad2 is not ad
+            ad = ad2
+    elif isinstance(b, numbers.Number) and not isinstance(b, np.ndarray):
+        return _binary(op, a, b.item() if hasattr(b, "item") else complex(b), params)
+    elif isinstance(b, (str, bytes, dict, set)) or b is None:
+        raise TypeError(f"{op.name}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(b).__name__}")
+    else:
+        return _binary(op, a, _tensor_arg(b, None), params)
+    try:
+        out = op.kernel(ad, bd, *params)
+    except ValueError:
+        raise broadcast_error(ad.shape, np.shape(bd)) from None
+    if out.__class__ is not ndarray:
+        out = np.asarray(out)
+    if _state.enabled and (a._requires_grad or (bd is not b and b._requires_grad) or
+                           stale_view_requires_grad(a) or
+                           (bd is not b and stale_view_requires_grad(b))):
+        if bd is b:
+            if _state.in_formula and op in SCALAR_OVERLOAD:
+                return record(SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
+            return record_fast(op, (a, b), params, out, 1)
+        result = record_fast(op, (a, b), params, out, requires_grad_mask((a, b)))
+        shape = out.shape
+        if promoted or ad.shape != shape or (bd is not b and bd.shape != shape):
+            set_input_metadata(result._grad_fn, (a, b), shape, out.dtype)
+            if promoted:
+                _reduce_all(result._grad_fn, (a, b))
+        return result
+    return _make(out)
+
+
+def _reduce_all(node, inputs):
+    """After promotion every gradient is cast back to its input's dtype."""
+    reduce = node._reduce or [None] * len(inputs)
+    for i, x in enumerate(inputs):
+        if isinstance(x, Tensor) and x._requires_grad and reduce[i] is None:
+            reduce[i] = (x._data.shape, x._data.dtype)
+    node._reduce = reduce
+
+
+def _scalar_to_tensor(s, like):
+    """A Python number as a 0-d tensor (a 'wrapped number': it does not promote)."""
+    if isinstance(like, Tensor):
+        dt = _dtypes.scalar_result_dtype(_dtypes.from_numpy(like._data.dtype), s)
+        if dt.np.kind == like._data.dtype.kind:
+            dt = _dtypes.from_numpy(like._data.dtype)
+        return _make(np.asarray(s, dtype=dt.np))
+    from .._creation import tensor
+    return tensor(s)
+
+
+def _unary(op, x, float_op=True, params=()):
+    """An elementwise op of one tensor (integers computed in the default float dtype when
+    ``float_op``)."""
+    if x.__class__ is not Tensor and not isinstance(x, Tensor):
+        x = _tensor_arg(x)
+    d = x._data
+    if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
+        exc = RuntimeError if op.name == "relu" else NotImplementedError
+        raise exc(_BOOL_UNSUPPORTED[op.name])
+    if float_op and d.dtype.kind in "biu":
+        d = d.astype(_dtypes.default_float.np)
+    out = op.kernel(d, *params)
+    if out.__class__ is not ndarray:
+        out = np.asarray(out)
+    if _state.enabled and (x._requires_grad or stale_view_requires_grad(x)):
+        return record_fast(op, (x,), params, out, 1)
+    return _make(out)
+
+
+_BOOL_UNSUPPORTED = {"relu": "Boolean inputs not supported for relu",
+                     "abs": "\"abs_cpu\" not implemented for 'Bool'",
+                     "floor": "\"floor_vml_cpu\" not implemented for 'Bool'",
+                     "ceil": "\"ceil_vml_cpu\" not implemented for 'Bool'",
+                     "round": "\"round_vml_cpu\" not implemented for 'Bool'"}
+
+
+def _unary_fn(op, doc, float_op=True):
+    """The public function of a unary elementwise op: ``_unary`` specialised for ``op`` in
+    one frame (these are the most frequent calls)."""
+    kernel = op.kernel
+
+    def fn(input):
+        if input.__class__ is Tensor or isinstance(input, Tensor):
+            d = input._data
+            if d.dtype.kind in "fc" or (not float_op and d.dtype.kind in "iu"):
+                out = kernel(d)
+                if out.__class__ is not ndarray:
+                    out = np.asarray(out)
+                if _state.enabled and (input._requires_grad or
+                                       stale_view_requires_grad(input)):
+                    return record_fast(op, (input,), (), out, 1)
+                return _make(out)
+        return _unary(op, input, float_op)
+    fn.__name__ = fn.__qualname__ = op.name
+    fn.__doc__ = doc
+    return fn
+
+
+def _check_alpha(input, other, alpha):
+    kinds = {x._data.dtype.kind if isinstance(x, Tensor) else
+             ("b" if isinstance(x, bool) else "i" if isinstance(x, int) else "f")
+             for x in (input, other)}
+    if isinstance(alpha, bool) and kinds != {"b"}:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and kinds <= {"b", "i", "u"}:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+
+
+def _binary_fn(op, doc, alpha_param=False):
+    """The public function of a binary elementwise op, with a one-frame fast path for
+    same-shape, same-dtype tensors and for a float tensor with a Python number; everything
+    else (broadcasting, promotion, alpha) goes through ``_binary``."""
+    kernel = op.kernel if not alpha_param else op.kernel_no_alpha
+
+    def fn(input, other, *, alpha=1, out=None):
+        if alpha == 1 and alpha is not True and (input.__class__ is Tensor or
+                                                  isinstance(input, Tensor)):
+            ad = input._data
+            cb = other.__class__
+            if cb is float or cb is int:
+                if ad.dtype.kind == "f":
+                    res = kernel(ad, other)
+                    if res.__class__ is not ndarray:
+                        res = np.asarray(res)
+                    if input._requires_grad and _state.enabled and not _state.in_formula:
+                        return record_fast(op, (input, other), (1,) if alpha_param else (),
+                                           res, 1)
+                    if not _state.enabled or not (input._requires_grad or
+                                                  stale_view_requires_grad(input)):
+                        return _make(res)
+            elif cb is Tensor or isinstance(other, Tensor):
+                bd = other._data
+                if ad.dtype is bd.dtype and ad.shape == bd.shape:
+                    res = kernel(ad, bd)
+                    if res.__class__ is not ndarray:
+                        res = np.asarray(res)
+                    if _state.enabled:
+                        mask = requires_grad_mask((input, other))
+                        if mask:
+                            return record_fast(op, (input, other),
+                                               (1,) if alpha_param else (), res, mask)
+                    return _make(res)
+        if alpha_param and (alpha != 1 or alpha is True):
+            _check_alpha(input, other, alpha)
+        return _binary(op, input, other, (alpha,) if alpha_param else ())
+    fn.__name__ = fn.__qualname__ = op.name
+    fn.__doc__ = doc
+    return fn
+
+
+def _finish(op, inputs, params, out):
+    if _state.enabled and requires_grad_mask(inputs):
+        return record(op, inputs, params, out)
+    return _make(out)
+
+
+def _check_tensor_arg(name, arg, value, position):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}")
+
+
+def _broadcastable(a, b):
+    try:
+        np.broadcast_shapes(a, b)
+        return True
+    except ValueError:
+        return False
+
+
+# ---- the bodies of view ops (Note [Views] in autograd/inplace.py) -------------------------
+def _view_result(op, input, params, out, multi=False):
+    """Record a view op: the result shares input's memory and version counter."""
+    if out.__class__ is not ndarray:
+        out = np.asarray(out)
+    result = _finish(op, (input,), params, out)
+    inplace.make_views((result,), input, op.node_name)
+    return result
+
+
+def _shape_args(shape):
+    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)) and \
+            not isinstance(shape[0], Tensor):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def _multi_view(op, input, params, arrays):
+    arrays = tuple(a if a.__class__ is ndarray else np.asarray(a) for a in arrays)
+    if _state.enabled and input._requires_grad:
+        results = record(op, (input,), params, arrays)
+    else:
+        results = tuple(_make(a) for a in arrays)
+    inplace.make_views(results, input, op.node_name, multi=True)
+    return results
+
+
+def _index_data(index):
+    """An index or mask argument's array (formulas in graph mode pass saved arrays)."""
+    return index._data if isinstance(index, Tensor) else np.asarray(index)
+
+
+# ---- the bodies of in-place ops ----------------------------------------------------------
+def _inplace_binary(op, self, other, params=()):
+    """``self.op_(other)``: the out-of-place result, written back (autograd/inplace.py)."""
+    sd = self._data
+    if isinstance(other, Tensor):
+        od = other._data
+        try:
+            value = op.kernel(sd, od.astype(sd.dtype, copy=False) if od.dtype != sd.dtype and
+                              od.dtype.kind == sd.dtype.kind else od, *params)
+        except ValueError:
+            raise broadcast_error(sd.shape, od.shape) from None
+        inputs = (self, other)
+    else:
+        if isinstance(other, (list, ndarray)):
+            return _inplace_binary(op, self, _tensor_arg(other), params)
+        try:
+            value = op.kernel(_scalar_dtype_data(sd, other), other, *params)
+        except ValueError:
+            raise broadcast_error(sd.shape, np.shape(other)) from None
+        inputs = (self, other)
+    if value.__class__ is not ndarray:
+        value = np.asarray(value)
+    return inplace.record_inplace(op, self, inputs, params, value)
+
+
+_FLOAT_OPS = frozenset(("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "reciprocal",
+                        "rsqrt"))
+
+
+def _inplace_unary(op, self, params=()):
+    d = self._data
+    if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
+        exc = RuntimeError if op.name == "relu" else NotImplementedError
+        raise exc(_BOOL_UNSUPPORTED[op.name])
+    if op.name in _FLOAT_OPS and d.dtype.kind in "biu":
+        d = d.astype(_dtypes.default_float.np)  # so the cast check names PyTorch's type
+    value = _asarray(op.kernel(d, *params))
+    return inplace.record_inplace(op, self, (self,), params, value)

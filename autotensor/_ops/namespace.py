@@ -1,0 +1,106 @@
+"""``TENSOR``: the namespace backward formulas compute in when a graph of the backward is
+recorded (``create_graph=True``); ``raw.RAW`` is its array twin (Note [One formula, two
+interpretations] in raw.py). It must offer every name of ``raw.FORMULA_NAMES``.
+"""
+from types import SimpleNamespace
+
+from .. import _dtypes
+from .._backend import np
+from .._tensor import _make, Tensor
+from . import raw
+from ._common import _asarray, _finish, ndarray, _unary
+from .pointwise import (
+    abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, relu, SGN, sigmoid, sign,
+    sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_)
+from .shape import (
+    as_strided, AS_STRIDED_BACKWARD, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow,
+    permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
+    triu, unsqueeze, view)
+from .indexing import (
+    gather, getitem, GETITEM_BACKWARD, index_add, INDEX_BACKWARD, index_select, masked_fill,
+    scatter, scatter_add)
+from .reduction import cumsum, log_softmax, mean, softmax, sum
+from .linalg import matmul, mm
+
+
+# ---- the namespace formulas record with (Note [One formula, two interpretations]) --------
+def _sum_to(x, shape):
+    shape = tuple(shape)
+    if tuple(x._data.shape) == shape:
+        return x
+    lead = x._data.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and x._data.shape[i + lead] != 1)
+    if axes:
+        x = sum(x, axes, True)
+    if lead:
+        x = reshape(x, shape)
+    return x
+
+
+def _zeros(shape, like):
+    return _make(np.zeros(shape, dtype=like._data.dtype))
+
+
+def _cast(x, npdtype):
+    return _to_dtype(x, _dtypes.from_numpy(npdtype))
+
+
+def _cast_like(x, like):
+    return _to_dtype(x, _dtypes.from_numpy(like._data.dtype))
+
+
+def _getitem_key(x, key):
+    return getitem(x, tuple(_make(k) if isinstance(k, ndarray) else k for k in key))
+
+
+def _graph_op(op, out_fn):
+    """A formula helper recorded as op (input 'grad'), its kernel out_fn on arrays."""
+    def f(grad, *params):
+        return _finish(op, (grad,), params, _asarray(out_fn(grad._data, *params)))
+    return f
+
+
+def _strided_scatter(grad, src, layout, size, stride, offset):
+    out = raw.strided_scatter(grad._data, src._data, layout, size, stride, offset)
+    return _finish(STRIDED_SCATTER, (grad, src), (layout, size, stride, offset), out)
+
+
+def _diagonal_backward(grad, shape, offset, dim1, dim2):
+    out = raw.diagonal_backward(grad._data, shape, offset, dim1, dim2)
+    return _finish(DIAGONAL_BACKWARD, (grad,), (shape, offset, dim1, dim2), out)
+
+
+TENSOR = SimpleNamespace(
+    is_raw=False,
+    sum_to=_sum_to, expand=expand, reshape=reshape, view=view, sum=sum, mean=mean,
+    unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
+    matmul=matmul, where=where, zeros=_zeros, zeros_like=zeros_like_,
+    ones_like=lambda x: _make(np.ones_like(x._data)), cast=_cast, masked_fill=masked_fill,
+    clone=clone, exp=exp, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs, pow=pow,
+    gather=gather, scatter_add=lambda x, dim, index, src: scatter_add(
+        x, dim, _make(index) if isinstance(index, ndarray) else index, src),
+    index_select=lambda x, dim, index: index_select(
+        x, dim, _make(index) if isinstance(index, ndarray) else index),
+    index_add=lambda x, dim, index, src, alpha=1: index_add(
+        x, dim, _make(index) if isinstance(index, ndarray) else index, src, alpha=alpha),
+    getitem=_getitem_key,
+    getitem_backward=_graph_op(GETITEM_BACKWARD, raw.getitem_backward),
+    index_backward=_graph_op(INDEX_BACKWARD, raw.index_backward),
+    cat=cat, stack=stack, narrow=narrow, select=select, softmax=softmax,
+    log_softmax=log_softmax, maximum=maximum, minimum=minimum, clamp=clamp, relu=relu,
+    tanh=tanh, sigmoid=sigmoid, cast_like=_cast_like, diagonal=diagonal,
+    diagonal_backward=_diagonal_backward,
+    as_strided=lambda x, size, stride, offset=0: as_strided(x, size, stride, offset),
+    as_strided_backward=_graph_op(AS_STRIDED_BACKWARD, raw.as_strided_backward),
+    strided_view=_graph_op(STRIDED_VIEW, raw.strided_view),
+    strided_scatter=_strided_scatter,
+    flip=flip, cumsum=cumsum, tril=tril, triu=triu, floor=floor, trunc=trunc,
+    sgn=lambda x: _unary(SGN, x, float_op=False),
+    constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
+    zero_at=lambda x, key: mul(x, _make(raw.zero_at(np.ones_like(x._data), key))),
+    scatter=lambda x, dim, index, src: scatter(
+        x, dim, _make(index) if isinstance(index, ndarray) else index, src)
+    if isinstance(src, Tensor) else scatter(
+        x, dim, _make(index) if isinstance(index, ndarray) else index, value=src),
+)
