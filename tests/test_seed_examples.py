@@ -168,28 +168,3 @@ def test_snippet_is_verbatim(name):
     assert files, f"no seed file for {example.seed}"
     text = files[0].read_text(encoding="utf-8").replace("\r\n", "\n")
     assert example.code in text
-
-
-def test_graph_printer_is_iterative():
-    """format_graph walks a 5,000-node chain without recursion (on a fake graph)."""
-
-    class Node:
-        def __init__(self, nxt):
-            self.next_functions = ((nxt, 0),) if nxt is not None else ()
-
-    class Branchy(Node):
-        def __init__(self, nxt):
-            self.next_functions = ((nxt, 0), (None, 0))
-
-    node = None
-    for _ in range(5000):
-        node = Node(node)
-    lines = seeds.format_graph(node, max_lines=10)
-    assert len(lines) == 1 and lines[0].count("->") == 4999
-
-    node = None
-    for _ in range(5000):
-        node = Branchy(node)
-    lines = seeds.format_graph(node)
-    assert len(lines) == seeds.MAX_GRAPH_LINES + 1 and lines[-1] == "..."
-    assert lines[2] == "    Branchy"

@@ -303,3 +303,6 @@ def make_node_class(op):
         public = name[:-6] + "_sym_sizes" if name.endswith("_sizes") else name
         attrs["_saved_" + public] = saved_property(i, name, op.saved_kinds[i])
     return type(cls_name, (OpNode,), attrs)
+
+
+from .graph_text import format_graph, print_graph, saved_tensors_report  # noqa: E402,F401

@@ -10,9 +10,9 @@ module under test.  So the very same text runs on autotensor and on PyTorch, and
 (``tests/test_seed_examples.py``) compare what the two print.
 
 Before each snippet ``torch.manual_seed(0)`` is called; after it, the graph of every tensor
-the snippet left in its namespace that has a ``grad_fn`` is printed by walking
-``grad_fn.next_functions`` (iteratively: no recursion, so deep graphs are fine), and the
-``.grad`` of every leaf that got one.  A snippet that raises prints ``TypeName: message``
+the snippet left in its namespace that has a ``grad_fn`` is printed by
+``autograd.graph.format_graph``'s walker (Note [Graph text]), and the ``.grad`` of every
+leaf that got one.  A snippet that raises prints ``TypeName: message``
 and the run goes on with the next one.
 
 Left out, on purpose, because they are not runnable code:
@@ -35,6 +35,8 @@ import importlib
 import importlib.util
 import sys
 from typing import NamedTuple
+
+from ..autograd.graph_text import graph_lines
 
 
 class Example(NamedTuple):
@@ -363,11 +365,6 @@ EXPECTED_ERRORS: dict[str, str] = {
     "003: grad_tensors: backward of a non-scalar output": "RuntimeError",
 }
 
-# How many lines one graph may take before it is cut (a graph is printed as a tree in
-# which a node seen before is named, not expanded, so this only bounds huge graphs).
-MAX_GRAPH_LINES = 200
-
-
 def example_name(example: Example) -> str:
     """The name that selects an example in ``run_examples(names=...)``: ``"seed: title"``."""
     return f"{example.seed}: {example.title}"
@@ -411,56 +408,6 @@ def _fresh_namespace(torch_module) -> dict:
     }
 
 
-def _node_label(node, names_by_id) -> str:
-    # The class name, as the seeds write it: PyTorch's ``name()`` says
-    # "torch::autograd::AccumulateGrad" where the class is ``AccumulateGrad``.
-    label = type(node).__name__
-    variable = getattr(node, "variable", None)
-    if variable is not None and id(variable) in names_by_id:
-        label += f"({names_by_id[id(variable)]})"
-    return label
-
-
-def format_graph(grad_fn, names_by_id=None, max_lines=MAX_GRAPH_LINES) -> list[str]:
-    """The graph under ``grad_fn`` as indented lines, one per node, walked iteratively.
-
-    A node with a single input continues the line (``MulBackward0 -> PowBackward0 ->
-    AccumulateGrad(x)``); several inputs start indented lines, ``None`` marks an input
-    that needs no gradient, and a node reached a second time is printed with ``(*)``
-    and not expanded again.  ``AccumulateGrad`` shows the name of its leaf when the leaf
-    is one of ``names_by_id`` (id -> name).
-    """
-    names_by_id = names_by_id or {}
-    lines: list[str] = []
-    seen: dict[int, object] = {}  # id -> node; holding the node keeps the id valid
-    stack: list[tuple[object, int]] = [(grad_fn, 0)]
-    while stack:
-        if len(lines) >= max_lines:
-            lines.append("...")
-            break
-        node, depth = stack.pop()
-        indent = "  " * depth
-        if node is None:
-            lines.append(indent + "None")
-            continue
-        if id(node) in seen:
-            lines.append(indent + _node_label(node, names_by_id) + " (*)")
-            continue
-        parts = []
-        while True:
-            seen[id(node)] = node
-            parts.append(_node_label(node, names_by_id))
-            nexts = [fn for fn, _ in node.next_functions]
-            if len(nexts) == 1 and nexts[0] is not None and id(nexts[0]) not in seen:
-                node = nexts[0]
-                continue
-            break
-        lines.append(indent + " -> ".join(parts))
-        for child in reversed(nexts):
-            stack.append((child, depth + 1))
-    return lines
-
-
 def _describe(namespace, torch_module, out) -> None:
     """Print the graph of every tensor left in ``namespace`` with a grad_fn, and leaf grads."""
     tensor_type = getattr(torch_module, "Tensor", None)
@@ -475,7 +422,7 @@ def _describe(namespace, torch_module, out) -> None:
         grad_fn = value.grad_fn
         if grad_fn is not None:
             print(f"graph of {name}:", file=out)
-            for line in format_graph(grad_fn, names_by_id):
+            for line in graph_lines(grad_fn, names_by_id):
                 print("  " + line, file=out)
     for name, value in tensors:
         if value.is_leaf and value.requires_grad and value.grad is not None:
