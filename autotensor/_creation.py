@@ -50,7 +50,9 @@ def _infer_array(data):
             return arr.astype(np.bool_)
         return arr.astype(np.int64) if all(
             issubclass(k, (_py_int, _py_bool)) for k in kinds) else arr
-    if isinstance(data, _py_bool) or isinstance(data, np.bool_):
+    if isinstance(data, np.generic):  # before float: np.float64 subclasses float
+        return np.array(data)
+    if isinstance(data, _py_bool):
         return np.array(data, dtype=np.bool_)
     if isinstance(data, _py_int):
         return np.array(data, dtype=np.int64)
@@ -58,8 +60,6 @@ def _infer_array(data):
         return np.array(data, dtype=_dtypes.default_float.np)
     if isinstance(data, _py_complex):
         return np.array(data, dtype=_dtypes.default_complex.np)
-    if isinstance(data, np.generic):
-        return np.array(data)
     if hasattr(data, "__array__"):
         return np.asarray(data)
     raise TypeError(f"new(): invalid data type '{type(data).__name__}'")

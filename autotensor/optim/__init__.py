@@ -1,5 +1,19 @@
-"""``autotensor.optim``: optimizers (update parameters in place under no_grad)."""
-from .sgd import SGD
+"""``autotensor.optim``: optimizers (update parameters in place under no_grad) and
+learning-rate schedulers. Each follows PyTorch's CPU algorithm op by op
+(Note [Optimizer updates] in optimizer.py)."""
 from .optimizer import Optimizer
+from .adadelta import Adadelta
+from .adagrad import Adagrad
+from .adam import Adam
+from .adamax import Adamax
+from .adamw import AdamW
+from .asgd import ASGD
+from .lbfgs import LBFGS
+from .nadam import NAdam
+from .radam import RAdam
+from .rmsprop import RMSprop
+from .rprop import Rprop
+from .sgd import SGD
 
-__all__ = ["SGD", "Optimizer"]
+__all__ = ["Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "NAdam",
+           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD"]

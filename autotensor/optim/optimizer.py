@@ -1,32 +1,414 @@
-"""The Optimizer base: parameter groups, zero_grad."""
+"""The Optimizer base: parameter groups, state, state_dict in PyTorch's layout, step hooks.
+
+Note [Optimizer updates]
+~~~~~~~~~~~~~~~~~~~~~~~~
+Every optimizer follows PyTorch's single-tensor CPU algorithm (``torch/optim/*.py``,
+``_single_tensor_*``: what PyTorch runs on CPU, where foreach kernels are not used) op by op,
+in the same order and in the parameter's dtype, so trajectories agree to rounding. The ops
+run on the NumPy arrays behind the tensors (no graph is recorded; ``step`` runs under
+``no_grad`` as in PyTorch), whole arrays at a time and in place where PyTorch writes in
+place. Python-float coefficients stay Python floats so NumPy keeps the array's dtype (weak
+scalars, like PyTorch's). Each in-place write to a parameter bumps its version counter once,
+as the in-place op PyTorch runs would (Note [Version counter] in autograd/inplace.py).
+State tensors (``exp_avg``, ``step``, ...) are Tensors with PyTorch's names, dtypes and
+shapes, so ``state_dict()`` has PyTorch's structure and round-trips with it.
+"""
+import functools
+import threading
+import warnings
+from collections import OrderedDict, defaultdict
+from copy import deepcopy
+from itertools import chain
+
+from .. import _dtypes
+from .._backend import np
+from .._tensor import Tensor, _make
+from ..autograd import grad_mode
+from ..autograd.graph import RemovableHandle
+
+__all__ = ["Optimizer", "required"]
+
+
+class _RequiredParameter:
+    """Singleton class representing a required parameter for an Optimizer."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+_global_pre_hooks = OrderedDict()
+_global_post_hooks = OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook):
+    handle = RemovableHandle(_global_pre_hooks)
+    _global_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_post_hook(hook):
+    handle = RemovableHandle(_global_post_hooks)
+    _global_post_hooks[handle.id] = hook
+    return handle
+
+
+def _hooked_step(step):
+    """Wrap a subclass's ``step``: run the step pre/post hooks around it, under no_grad."""
+    @functools.wraps(step)
+    def wrapper(self, *args, **kwargs):
+        for pre_hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+            result = pre_hook(self, args, kwargs)
+            if result is not None:
+                if isinstance(result, tuple) and len(result) == 2:
+                    args, kwargs = result
+                else:
+                    raise RuntimeError(f"{step} must return None or a tuple of "
+                                       f"(new_args, new_kwargs), but got {result}.")
+        with grad_mode.no_grad():
+            out = step(self, *args, **kwargs)
+        for post_hook in chain(self._optimizer_step_post_hooks.values(),
+                               _global_post_hooks.values()):
+            post_hook(self, args, kwargs)
+        return out
+    wrapper.hooked = True
+    return wrapper
+
+
+def _closure_loss(closure):
+    if closure is None:
+        return None
+    with grad_mode.enable_grad():
+        return closure()
+
+
+def _scalar_dtype():
+    """The dtype of ``step`` and other scalar state: PyTorch's ``_get_scalar_dtype``."""
+    return _dtypes.float64 if _dtypes.get_default_dtype() is _dtypes.float64 else _dtypes.float32
+
+
+def _scalar_state(value):
+    """A 0-d state tensor (``step``, ``eta``, ``mu``) in the scalar dtype."""
+    return _make(np.array(value, dtype=_scalar_dtype().np))
+
+
+def _zeros_like(p, value=0):
+    return _make(np.full_like(p._data, value))
+
+
+def _bump(p, n=1):
+    """Count in-place writes to a parameter on its version counter."""
+    p._vc[0] += n
+
+
+_work = threading.local()
+
+
+def _tmp(like, slot=0):
+    """A reusable work array shaped like ``like`` (slot 0, 1 or 2).
+
+    Fresh multi-megabyte temporaries cost more than the arithmetic (page faults); one flat
+    buffer per dtype and slot, grown to the largest parameter, is reused instead. A slot's
+    contents live until the next call that asks for the same slot."""
+    bufs = getattr(_work, "bufs", None)
+    if bufs is None:
+        bufs = _work.bufs = {}
+    dt = like.dtype
+    key = (dt.str, slot)
+    n = like.size
+    buf = bufs.get(key)
+    if buf is None or buf.size < n:
+        buf = bufs[key] = np.empty(n, dt)
+    return buf[:n].reshape(like.shape)
+
+
+def _sqrt(a, slot=1):
+    """``a.sqrt()`` into a work array."""
+    return np.sqrt(a, out=_tmp(a, slot))
+
+
+# ---- elementwise kernels in PyTorch's evaluation order (in place on the array `a`) -------
+def lerp_(a, b, w):
+    """``a.lerp_(b, w)``: ATen's two-sided formula (exact at both ends)."""
+    t = np.subtract(b, a, out=_tmp(a))
+    if abs(w) < 0.5:
+        t *= w
+        a += t
+    else:
+        t *= 1 - w
+        np.subtract(b, t, out=a)
+
+
+def addcmul_(a, t1, t2, value=1.0):
+    """``a.addcmul_(t1, t2, value=v)`` = ``a + (v * t1) * t2``."""
+    t = np.multiply(t1, value, out=_tmp(a))
+    t *= t2
+    a += t
+
+
+def addcdiv_(a, t1, t2, value=1.0):
+    """``a.addcdiv_(t1, t2, value=v)`` = ``a + (v * t1) / t2``."""
+    t = np.multiply(t1, value, out=_tmp(a))
+    t /= t2
+    a += t
+
+
+def add_(a, b, alpha=1.0):
+    """``a.add_(b, alpha=alpha)``."""
+    if alpha == 1:
+        a += b
+    elif alpha == -1:
+        a -= b
+    else:
+        a += np.multiply(b, alpha, out=_tmp(a))
 
 
 class Optimizer:
+    """Base class of all optimizers (PyTorch's ``torch.optim.Optimizer``)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "hooked", False):
+            cls.step = _hooked_step(step)
+
     def __init__(self, params, defaults):
         self.defaults = defaults
-        self.state = {}
+        self._optimizer_step_pre_hooks = OrderedDict()
+        self._optimizer_step_post_hooks = OrderedDict()
+        self._optimizer_state_dict_pre_hooks = OrderedDict()
+        self._optimizer_state_dict_post_hooks = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks = OrderedDict()
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            "Tensors or dicts, but got " + params.type())
+        self.state = defaultdict(dict)
         self.param_groups = []
-        params = list(params)
-        if not params:
+        param_groups = list(params)
+        if len(param_groups) == 0:
             raise ValueError("optimizer got an empty parameter list")
-        if not isinstance(params[0], dict):
-            params = [{"params": params}]
-        for group in params:
-            self.add_param_group(group)
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
 
-    def add_param_group(self, group):
-        group = dict(group)
-        ps = group["params"]
-        group["params"] = [ps] if hasattr(ps, "_data") else list(ps)
-        for k, v in self.defaults.items():
-            group.setdefault(k, v)
-        self.param_groups.append(group)
+    def __getstate__(self):
+        return {"defaults": self.defaults, "state": self.state,
+                "param_groups": self.param_groups}
 
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        for name in ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+                     "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+                     "_optimizer_load_state_dict_pre_hooks",
+                     "_optimizer_load_state_dict_post_hooks"):
+            self.__dict__.setdefault(name, OrderedDict())
+        self.defaults.setdefault("differentiable", False)
+
+    def __repr__(self):
+        s = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            s += f"\nParameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    s += f"    {key}: {group[key]}\n"
+        return s + ")"
+
+    # ---- hooks -----------------------------------------------------------------------------
+    def _add_hook(self, hooks, hook, prepend=False):
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_step_pre_hook(self, hook):
+        return self._add_hook(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook):
+        return self._add_hook(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook, prepend=False):
+        return self._add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend=False):
+        return self._add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend=False):
+        return self._add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend=False):
+        return self._add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
+    # ---- state dict ------------------------------------------------------------------------
+    def state_dict(self):
+        """``{'state': {index: {...}}, 'param_groups': [{..., 'params': [indices]}]}``."""
+        for pre_hook in self._optimizer_state_dict_pre_hooks.values():
+            pre_hook(self)
+        param_mappings = {}
+        start_index = 0
+
+        def pack_group(group):
+            nonlocal start_index
+            packed = {k: v for k, v in group.items() if k != "params"}
+            param_mappings.update({id(p): i for i, p in enumerate(group["params"], start_index)
+                                   if id(p) not in param_mappings})
+            packed["params"] = [param_mappings[id(p)] for p in group["params"]]
+            start_index += len(packed["params"])
+            return packed
+
+        param_groups = [pack_group(g) for g in self.param_groups]
+        packed_state = {(param_mappings[id(k)] if isinstance(k, Tensor) else k): v
+                        for k, v in self.state.items()}
+        state_dict = {"state": packed_state, "param_groups": param_groups}
+        for post_hook in self._optimizer_state_dict_post_hooks.values():
+            result = post_hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
+
+    @staticmethod
+    def _process_value_according_to_param_policy(param, value, param_id, param_groups,
+                                                 key=None):
+        if key == "step":
+            return value
+        if param.is_floating_point():
+            return value.to(dtype=param.dtype)
+        return value
+
+    def load_state_dict(self, state_dict):
+        state_dict = state_dict.copy()
+        for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
+            result = pre_hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
+
+        def _cast(param, value, param_id=None, key=None):
+            if isinstance(value, Tensor):
+                return self._process_value_according_to_param_policy(
+                    param, value, param_id, state_dict["param_groups"], key)
+            if isinstance(value, dict):
+                return {k: _cast(param, v, param_id, key=k) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(_cast(param, v, param_id) for v in value)
+            return value
+
+        state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = _cast(param, v, param_id=k)
+            else:
+                state[k] = v
+
+        def update_group(group, new_group):
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+        self.__setstate__({"state": state, "param_groups": param_groups})
+        for post_hook in self._optimizer_load_state_dict_post_hooks.values():
+            post_hook(self)
+
+    # ---- groups and gradients ----------------------------------------------------------------
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
             for p in group["params"]:
-                if p._grad is not None:
+                g = p._grad
+                if g is not None:
                     if set_to_none:
                         p._grad = None
                     else:
-                        p._grad._data[...] = 0
+                        if g._grad_fn is not None:
+                            g.detach_()
+                        else:
+                            g.requires_grad_(False)
+                        g._data[...] = 0
+                        g._vc[0] += 1
+
+    def step(self, closure=None):
+        raise NotImplementedError
+
+    _closure_loss = staticmethod(_closure_loss)
+
+    def add_param_group(self, param_group):
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, "
+                            "but the ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+        tensors, names = [], []
+        for param in param_group["params"]:
+            if isinstance(param, tuple):
+                names.append(param[0])
+                tensors.append(param[1])
+            else:
+                tensors.append(param)
+        param_group["params"] = tensors
+        if names:
+            if len(names) == len(tensors):
+                param_group["param_names"] = names
+            else:
+                raise ValueError("all optimizer params should be with/without names. "
+                                 "Some param names are missing")
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + type(param).__module__.replace("builtins", "").strip(".")
+                                + ("." if type(param).__module__ != "builtins" else "")
+                                + type(param).__name__)
+            if not self.defaults.get("differentiable", None) and not (
+                    param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError("parameter group didn't specify a value of required "
+                                 f"optimization parameter {name}")
+            param_group.setdefault(name, default)
+        params = param_group["params"]
+        if len(params) != len({id(p) for p in params}):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; "
+                          "in future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        param_set = set()
+        for group in self.param_groups:
+            param_set.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                txt = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {txt} to the optimizer")
+        if not param_set.isdisjoint(id(p) for p in param_group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def _params_with_grad(self, group):
+        """The group's parameters that have a gradient, with their gradient arrays."""
+        for p in group["params"]:
+            g = p._grad
+            if g is not None:
+                yield p, g._data
+
+
+def _check(cond, msg):
+    if not cond:
+        raise ValueError(msg)

@@ -1,0 +1,53 @@
+"""Adagrad (Note [Optimizer updates]). Its state is created up front, as PyTorch's."""
+from .optimizer import Optimizer, _bump, _scalar_state, _sqrt, _zeros_like, addcdiv_, addcmul_
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
+                 initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
+                 differentiable=False, fused=None):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= lr_decay:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= initial_accumulator_value:
+            raise ValueError(
+                f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+                    "initial_accumulator_value": initial_accumulator_value,
+                    "foreach": foreach, "maximize": maximize,
+                    "differentiable": differentiable, "fused": fused}
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                state = self.state[p]
+                state["step"] = _scalar_state(0.0)
+                state["sum"] = _zeros_like(p, initial_accumulator_value)
+
+    def step(self, closure=None):
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, wd, eps, lr_decay = (group["lr"], group["weight_decay"], group["eps"],
+                                     group["lr_decay"])
+            for p, g in self._params_with_grad(group):
+                state = self.state[p]
+                state["step"]._data += 1
+                step = float(state["step"]._data)
+                if group["maximize"]:
+                    g = -g
+                if wd != 0:
+                    g = g + wd * p._data
+                clr = lr / (1 + (step - 1) * lr_decay)
+                s = state["sum"]._data
+                addcmul_(s, g, g)
+                std = _sqrt(s)
+                std += eps
+                addcdiv_(p._data, g, std, -clr)
+                _bump(p)
+        return loss

@@ -1,0 +1,55 @@
+"""ASGD: averaged SGD (Note [Optimizer updates])."""
+from .. import _dtypes
+from .optimizer import Optimizer, _bump, _scalar_state, _zeros_like, add_
+
+__all__ = ["ASGD"]
+
+
+class ASGD(Optimizer):
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
+                 foreach=None, maximize=False, differentiable=False, capturable=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {"lr": lr, "lambd": lambd, "alpha": alpha, "t0": t0,
+                    "weight_decay": weight_decay, "foreach": foreach, "maximize": maximize,
+                    "differentiable": differentiable, "capturable": capturable}
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
+            wd = group["weight_decay"]
+            for p, g in self._params_with_grad(group):
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = _scalar_state(0.0)
+                    state["eta"] = _scalar_state(lr)
+                    state["mu"] = _scalar_state(1.0)
+                    state["ax"] = _zeros_like(p)
+                if group["maximize"]:
+                    g = -g
+                state["step"]._data += 1
+                if wd != 0:
+                    g = g + wd * p._data
+                param = p._data
+                eta = state["eta"]._data
+                eta_value = float(eta)
+                param *= 1 - lambd * eta_value
+                add_(param, g, -eta_value)
+                _bump(p, 2)
+                ax, mu = state["ax"]._data, state["mu"]._data
+                if float(mu) != 1:
+                    d = param - ax
+                    d *= float(mu)
+                    ax += d
+                else:
+                    ax[...] = param
+                step = float(state["step"]._data)
+                # PyTorch copies `as_tensor(python float)`: rounded to the default dtype
+                as_tensor = _dtypes.get_default_dtype().np.type
+                eta[...] = as_tensor(lr / ((1 + lambd * lr * step) ** alpha))
+                mu[...] = as_tensor(1 / max(1, step - t0))
+        return loss

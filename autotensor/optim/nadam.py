@@ -1,0 +1,64 @@
+"""NAdam: Adam with Nesterov momentum and momentum decay (Note [Optimizer updates])."""
+from .._backend import np
+from .adam import _check_betas
+from .optimizer import Optimizer, _bump, _tmp, _scalar_state, _zeros_like, addcdiv_, addcmul_, lerp_
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False):
+        _check_betas(lr, betas, eps, weight_decay)
+        if not 0.0 <= momentum_decay:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+                    "momentum_decay": momentum_decay,
+                    "decoupled_weight_decay": decoupled_weight_decay, "maximize": maximize,
+                    "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
+            momentum_decay = group["momentum_decay"]
+            for p, g in self._params_with_grad(group):
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = _scalar_state(0.0)
+                    state["mu_product"] = _scalar_state(1.0)
+                    state["exp_avg"] = _zeros_like(p)
+                    state["exp_avg_sq"] = _zeros_like(p)
+                if group["maximize"]:
+                    g = -g
+                param = p._data
+                state["step"]._data += 1
+                step = float(state["step"]._data)
+                bias_correction2 = 1 - beta2 ** step
+                if wd != 0:
+                    if group["decoupled_weight_decay"]:
+                        param *= 1 - lr * wd
+                        _bump(p)
+                    else:
+                        g = g + wd * param
+                mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+                mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+                mp = state["mu_product"]._data
+                mp *= mu
+                mu_product = float(mp)
+                exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
+                lerp_(exp_avg, g, 1 - beta1)
+                exp_avg_sq *= beta2
+                addcmul_(exp_avg_sq, g, g, 1 - beta2)
+                denom = np.divide(exp_avg_sq, bias_correction2, out=_tmp(param, 1))
+                np.sqrt(denom, out=denom)
+                mu_product_next = mu_product * mu_next
+                denom += eps
+                addcdiv_(param, g, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
+                addcdiv_(param, exp_avg, denom, (-lr * mu_next) / (1.0 - mu_product_next))
+                _bump(p, 2)
+        return loss

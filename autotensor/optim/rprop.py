@@ -1,0 +1,44 @@
+"""Rprop: sign-based steps with per-element adaptive sizes (Note [Optimizer updates])."""
+from .._backend import np
+from .optimizer import Optimizer, _bump, _scalar_state, _zeros_like
+
+__all__ = ["Rprop"]
+
+
+class Rprop(Optimizer):
+    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+        defaults = {"lr": lr, "etas": etas, "step_sizes": step_sizes, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable,
+                    "capturable": capturable}
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            etaminus, etaplus = group["etas"]
+            step_size_min, step_size_max = group["step_sizes"]
+            for p, g in self._params_with_grad(group):
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = _scalar_state(0.0)
+                    state["prev"] = _zeros_like(p)
+                    state["step_size"] = _zeros_like(p, group["lr"])
+                if group["maximize"]:
+                    g = -g
+                state["step"]._data += 1
+                prev, step_size = state["prev"]._data, state["step_size"]._data
+                sign = np.sign(g * prev)
+                sign = np.where(sign > 0, etaplus, np.where(sign < 0, etaminus, 1)).astype(
+                    g.dtype)
+                step_size *= sign
+                np.clip(step_size, step_size_min, step_size_max, out=step_size)
+                g = np.where(sign == etaminus, 0, g).astype(g.dtype)
+                p._data -= np.sign(g) * step_size
+                _bump(p)
+                prev[...] = g
+        return loss
