@@ -4,7 +4,7 @@ A line-by-line port of PyTorch's ``torch/optim/lbfgs.py`` written with our Tenso
 under no_grad): its scalars (``ys``, ``ro``, ``H_diag``, ``t``) are 0-d tensors in the
 parameters' dtype, as in PyTorch, so the search takes the same decisions.
 """
-from .._ops.functions import cat
+from .._ops.shape import cat
 from .optimizer import Optimizer
 from ..autograd import grad_mode
 
