@@ -144,11 +144,11 @@ CASES = {"train": _train_case, "deep_backward": _deep_case}
 
 
 def _module(engine):
-    if engine == "torch":
-        import torch
-        return torch
-    import autotensor
-    return autotensor
+    from .harness import import_engine
+    return import_engine(engine, THREADS[0])
+
+
+THREADS = [None]  # the thread count the parent asked for (set in __main__)
 
 
 def probe(engine, case, size):
@@ -175,12 +175,16 @@ def probe(engine, case, size):
     return out
 
 
-def measure(engine, case, size, timeout=600):
+def measure(engine, case, size, timeout=600, threads=None):
     """Run one probe in a fresh interpreter; returns its dict or raises RuntimeError."""
+    from .harness import THREAD_VARS
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", MALLOC_TRIM_THRESHOLD_="65536")
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    if threads is not None:
+        env.update({v: str(threads) for v in THREAD_VARS})
     sz = {k: v for k, v in size.items() if k in ("mlp3", "deep_mlp")}
+    sz["threads"] = threads
     p = subprocess.run([sys.executable, "-m", "benchmarks.memory", engine, case,
                         json.dumps(sz)], cwd=root, env=env, capture_output=True, text=True,
                        timeout=timeout)
@@ -190,4 +194,8 @@ def measure(engine, case, size, timeout=600):
 
 
 if __name__ == "__main__":
-    print(json.dumps(probe(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]))))
+    from .harness import apply_threads
+    _size = json.loads(sys.argv[3])
+    THREADS[0] = _size.get("threads")
+    apply_threads(THREADS[0])
+    print(json.dumps(probe(sys.argv[1], sys.argv[2], _size)))

@@ -1,9 +1,12 @@
-"""Workloads 1-5, 7 and 8 of issue 4, each written once for autotensor and torch (the same
-PyTorch-style code, parameterised by the module ``T``) and once as hand-written NumPy
-forward+backward (the floor for anything built on NumPy).
+"""Workloads 1-5, 7 and 8 of issue 4 (targets of issue 14), each written once for autotensor
+and torch (the same PyTorch-style code, parameterised by the module ``T``) and once as
+hand-written NumPy forward+backward (the floor for anything built on NumPy).
 
 Every factory builds fresh state from the same NumPy data (copied: no engine shares a
-buffer with another) and returns ``(step, grads)`` (see ``harness.Bench``).
+buffer with another) and returns ``(step, grads)`` (see ``harness.Bench``). A builder takes
+``size`` whose ``modules`` maps engine names to modules; a factory touches its module only
+when called, so the parent builds the benches with placeholder modules to learn their
+cases, and each worker builds them again with its one real module.
 """
 import random
 
@@ -127,7 +130,7 @@ def w1_op_overhead(size):
             return (lambda: _chain_np_fwd(x, w, b, cycles)), None
         return factory
 
-    targets = {"fwd+bwd": ("torch", 0.8), "fwd": None, "fwd under no_grad": ("numpy", 2.0)}
+    targets = {"fwd+bwd": ("torch", 0.6), "fwd": None, "fwd under no_grad": ("numpy", 2.0)}
     benches = []
     for mode, label in (("fwd+bwd", "fwd+bwd"), ("fwd", "fwd"),
                         ("no_grad", "fwd under no_grad")):
@@ -275,7 +278,7 @@ def w3_mnist_mlp(size):
     sizes, batch = s[:-1], s[-1]
     return [_mlp_bench(3, f"MLP {'-'.join(map(str, sizes))}, batch {batch}, cross-entropy, "
                        "fwd+bwd+SGD step", sizes, batch, "ce", size["modules"],
-                       ("numpy", 1.15), tol=2e-4)]
+                       ("numpy", 1.05), tol=2e-4)]
 
 
 # --------------------------------------------------------------------------------------
@@ -388,7 +391,7 @@ def w5_deep_graph(size):
         facs["numpy"] = numpy_floor
         benches.append(Bench(5, f"deep graph: {2 * half:,} sequential ops on 16 x float32, "
                                 "then backward", facs, per=2 * half, tol=1e-3,
-                             target=("torch", 1.0), min_sample=0.0 if n > 100_000 else 0.1))
+                             target=("torch", 0.7), min_sample=0.0 if n > 100_000 else 0.1))
     return benches
 
 
@@ -483,7 +486,7 @@ def w7_scalar_graph(size):
     facs = {e: torch_like(T) for e, T in size["modules"].items()}
     facs["numpy"] = numpy_floor
     return [Bench(7, f"micrograd-style scalar graph: {n_ops:,} ops on 0-d float32 tensors, "
-                     "fwd+bwd", facs, per=n_ops, target=("torch", 1.0))]
+                     "fwd+bwd", facs, per=n_ops, target=("torch", 0.8))]
 
 
 # --------------------------------------------------------------------------------------
@@ -498,3 +501,7 @@ def w8_conv_skip_reason():
                 "waits for it), and there is no digits demo to time an epoch of")
     return ("skipped: conv2d now exists in autotensor, but this workload is not written yet: "
             "add it to benchmarks/workloads.py")
+
+
+BUILDERS = {1: w1_op_overhead, 2: w2_small_mlp, 3: w3_mnist_mlp, 4: w4_matmul_chain,
+            5: w5_deep_graph, 7: w7_scalar_graph}
