@@ -14,6 +14,7 @@ from .radam import RAdam
 from .rmsprop import RMSprop
 from .rprop import Rprop
 from .sgd import SGD
+from . import lr_scheduler
 
 __all__ = ["Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "NAdam",
-           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD"]
+           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler"]
