@@ -22,8 +22,13 @@ def _finish(arr, dtype, requires_grad):
     return t
 
 
-def _infer_array(data):
-    """NumPy array for Python data, with PyTorch's default dtypes."""
+def _infer_array(data, exact=False):
+    """NumPy array for Python data, with PyTorch's default dtypes.
+
+    ``exact``: an explicit dtype follows, so Python floats are kept as doubles (PyTorch casts
+    the double to the requested dtype, not through the default dtype)."""
+    fdt = np.float64 if exact else _dtypes.default_float.np
+    cdt = np.complex128 if exact else _dtypes.default_complex.np
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, np.ndarray):
@@ -39,13 +44,13 @@ def _infer_array(data):
             raise ValueError("expected sequence of length consistent at each dimension")
         kinds = {type(x) for x in flat}
         if arr.size == 0:
-            return arr.astype(_dtypes.default_float.np)
+            return arr.astype(fdt)
         if any(issubclass(k, (_py_complex, np.complexfloating)) for k in kinds):
-            return arr.astype(_dtypes.default_complex.np)
+            return arr.astype(cdt)
         if any(issubclass(k, (_py_float, np.floating)) for k in kinds):
             if all(issubclass(k, (np.floating, np.integer, np.bool_)) for k in kinds):
                 return arr
-            return arr.astype(_dtypes.default_float.np)
+            return arr.astype(fdt)
         if all(issubclass(k, (_py_bool, np.bool_)) for k in kinds):
             return arr.astype(np.bool_)
         return arr.astype(np.int64) if all(
@@ -57,9 +62,9 @@ def _infer_array(data):
     if isinstance(data, _py_int):
         return np.array(data, dtype=np.int64)
     if isinstance(data, _py_float):
-        return np.array(data, dtype=_dtypes.default_float.np)
+        return np.array(data, dtype=fdt)
     if isinstance(data, _py_complex):
-        return np.array(data, dtype=_dtypes.default_complex.np)
+        return np.array(data, dtype=cdt)
     if hasattr(data, "__array__"):
         return np.asarray(data)
     raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
@@ -113,14 +118,14 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             "sourceTensor.detach().clone() or "
             "sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
-    arr = np.array(_infer_array(data), copy=True)
+    arr = np.array(_infer_array(data, dtype is not None), copy=True)
     return _finish(arr, dtype, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
-    arr = _infer_array(data)
+    arr = _infer_array(data, dtype is not None)
     return _finish(arr, dtype, False)
 
 

@@ -91,6 +91,39 @@ def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     return self
 
 
+def _random_(self, *args, generator=None, **kwargs):
+    """``random_()``, ``random_(to)``, ``random_(from, to)`` (``from``/``to`` as keywords)."""
+    from . import _random
+    low, high = kwargs.pop("from", None), kwargs.pop("to", None)
+    if kwargs:
+        raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if len(args) == 1:
+        high = args[0]
+    elif len(args) == 2:
+        low, high = args
+    arr = _random.random_(self._data.shape, self._data.dtype, low, high, generator)
+    with_grad_check_write(self, arr)
+    return self
+
+
+def _bernoulli_(self, p=0.5, *, generator=None):
+    from . import _random
+    if hasattr(p, "_data"):
+        pa = p._data
+        arr = _random.bernoulli(pa, self._data.shape, self._data.dtype, generator)
+    else:
+        arr = _random.bernoulli(p, self._data.shape, self._data.dtype, generator)
+    with_grad_check_write(self, arr)
+    return self
+
+
+def _exponential_(self, lambd=1.0, *, generator=None):
+    from . import _random
+    arr = _random.exponential(lambd, self._data.shape, self._data.dtype, generator)
+    with_grad_check_write(self, arr)
+    return self
+
+
 def with_grad_check_write(self, arr):
     from .autograd import inplace
     from ._ops.pointwise import FILL
@@ -143,7 +176,8 @@ METHODS = {
     "bool": _cast_method("bool"),
     "new_tensor": _new_tensor, "new_zeros": _new_zeros, "new_ones": _new_ones,
     "new_full": _new_full, "new_empty": _new_empty,
-    "normal_": _normal_, "uniform_": _uniform_,
+    "normal_": _normal_, "uniform_": _uniform_, "random_": _random_,
+    "bernoulli_": _bernoulli_, "exponential_": _exponential_,
     "subtract_": fn.sub_, "multiply_": fn.mul_, "divide_": fn.div_,
 }
 

@@ -1,0 +1,1 @@
+"""``autotensor.utils``: data loading (``utils.data``)."""
