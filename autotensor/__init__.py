@@ -33,6 +33,8 @@ from . import _methods
 from . import autograd
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled
 from .autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
+from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,
+                                    set_anomaly_enabled)
 
 _methods.attach()
 
@@ -62,6 +64,10 @@ def is_complex(input):
 
 def is_grad_enabled_():
     return is_grad_enabled()
+
+
+def is_inference(input):
+    return input.is_inference()
 
 
 def typename(obj):

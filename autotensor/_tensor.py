@@ -193,7 +193,7 @@ class Tensor:
         from ._printing import tensor_repr
         gf = self.grad_fn
         return tensor_repr(self._data, self.dtype,
-                           grad_fn_name=gf.name() if gf is not None else None,
+                           grad_fn_name=type(gf).__name__ if gf is not None else None,
                            requires_grad=self._requires_grad)
 
     __str__ = __repr__

@@ -15,6 +15,7 @@ from .._tensor import Tensor, _make
 from ..autograd import grad_mode
 from ..autograd.inplace import NO_GRAD_MODE as NO_GRAD_VIEW
 from ..autograd.graph import NO_EDGE, _sequence, make_node_class
+from ..autograd.saved import node_extras
 
 ndarray = np.ndarray
 _state = grad_mode.state
@@ -249,17 +250,19 @@ def record_fast(op, inputs, params, out, mask):
         take = _plan(op, mask)
     if take is None:
         node._saved = ()
-        return t
-    saved = node._saved = take((None,) + inputs + params + (out,))
-    for i in op.tensor_slots:  # Note [Version counter]
-        v = saved[i]
-        if isinstance(v, Tensor) and (v._vc[0] or v._meta is not None):
-            _check_saved(v)
-            node._versions = tuple([x._vc[0] if isinstance(x, Tensor) else None
-                                    for x in saved])
-            break
-    if op.saves_output:
-        node._out_vc = (t._vc,)
+    else:
+        saved = node._saved = take((None,) + inputs + params + (out,))
+        for i in op.tensor_slots:  # Note [Version counter]
+            v = saved[i]
+            if isinstance(v, Tensor) and (v._vc[0] or v._meta is not None):
+                _check_saved(v)
+                node._versions = tuple([x._vc[0] if isinstance(x, Tensor) else None
+                                        for x in saved])
+                break
+        if op.saves_output:
+            node._out_vc = (t._vc,)
+    if _state.extras:  # saved-tensor hooks or anomaly mode (Note [Saved-tensor hooks])
+        node_extras(node, (t,))
     return t
 
 
@@ -292,6 +295,8 @@ def record(op, inputs, params, out):
                 t._requires_grad = True
                 if op.saves_output:
                     node._out_vc = (t._vc,)
+                if _state.extras:
+                    node_extras(node, (t,))
         return t
     outs = tuple([o if o.__class__ is ndarray else np.asarray(o) for o in out])
     results = tuple([_make(o) for o in outs])
@@ -307,6 +312,8 @@ def record(op, inputs, params, out):
                     r._output_nr = i
             if op.saves_output:
                 node._out_vc = tuple(r._vc for r in results)
+            if _state.extras:
+                node_extras(node, results)
     return results
 
 

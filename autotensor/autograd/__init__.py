@@ -2,11 +2,17 @@
 from . import graph
 from .engine import backward, grad
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,
-                        is_inference_mode_enabled, no_grad, set_grad_enabled)
+                        is_inference_mode_enabled, no_grad, set_grad_enabled,
+                        set_multithreading_enabled)
 from .function import Function, FunctionCtx, once_differentiable
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
+from .variable import Variable
+from . import function
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "Node", "graph", "gradcheck",
-           "gradgradcheck", "GradcheckError", "Function", "FunctionCtx", "once_differentiable"]
+           "gradgradcheck", "GradcheckError", "Function", "FunctionCtx", "once_differentiable",
+           "detect_anomaly", "set_detect_anomaly", "Variable", "set_multithreading_enabled",
+           "function"]

@@ -28,6 +28,7 @@ import warnings
 
 from .. import _errors
 from .._backend import np
+from . import anomaly_mode as _anomaly
 from . import grad_mode
 from .graph import AccumulateGrad
 
@@ -70,6 +71,19 @@ def _hook_name(fn):
 
 
 def _pre_hooks(node, grads, raw):
+    """Tensor pre-hooks, retain_grad hooks, then node pre-hooks (PyTorch's order)."""
+    grads = _tensor_pre_hooks(node, grads, raw)
+    if node._hooks["pre"]:
+        for fn in list(node._hooks["pre"].values()):
+            r = fn(tuple(_to_tensor(g) if raw and g is not None else g for g in grads))
+            if r is not None:
+                grads = [x._data if raw and x is not None else x for x in r]
+    return grads
+
+
+def _tensor_pre_hooks(node, grads, raw):
+    """The hooks registered on the node's output tensors, then their retain_grad (which so
+    sees the gradient after tensor hooks and before node pre-hooks)."""
     extra = node._hooks
     tensor_pre = extra["tensor_pre"]
     if tensor_pre:
@@ -89,11 +103,6 @@ def _pre_hooks(node, grads, raw):
                     if not _state.enabled else g.clone()
             else:
                 t._grad = _to_tensor(t._grad._data + g) if raw else t._grad + g
-    if extra["pre"]:
-        for fn in list(extra["pre"].values()):
-            r = fn(tuple(_to_tensor(g) if raw and g is not None else g for g in grads))
-            if r is not None:
-                grads = [x._data if raw and x is not None else x for x in r]
     return grads
 
 
@@ -146,16 +155,15 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     meta = node.variable._meta
     if meta is not None and meta.get("hooks") and grads[0] is not None:
         grads = [_run_tensor_hooks(meta["hooks"], grads[0], raw)]
+    runs = not (needed is not None and node not in needed) and not (
+        capture is not None and accumulate_into is None) and not (
+        accumulate_into is not None and node not in accumulate_into)
     if node._hooks is not None:
-        grads = _pre_hooks(node, grads, raw)
+        grads = _pre_hooks(node, grads, raw) if runs else _tensor_pre_hooks(node, grads, raw)
     if capture_map and node in capture_map:
         for nr, i in capture_map[node]:
             captured[i] = (grads[nr], sums.get((node, nr), 0))
-    if needed is not None and node not in needed:
-        return
-    if capture is not None and accumulate_into is None:
-        return
-    if accumulate_into is not None and node not in accumulate_into:
+    if not runs:
         return
     if grads[0] is not None:
         accumulate_grad(node, grads[0], raw, sums.get((node, 0), 0))
@@ -224,6 +232,19 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
     AccumulateGrads do not run. accumulate_into: the only nodes allowed to accumulate
     (backward(inputs=...)); None means every leaf reached.
     """
+    depth = _state.reentrant_depth
+    if depth >= _MAX_DEPTH:
+        return _run_reentrant(roots, root_grads, keep_graph, create_graph, capture,
+                              accumulate_into)
+    _state.reentrant_depth = depth + 1
+    try:
+        return _run_backward(roots, root_grads, keep_graph, create_graph, capture,
+                             accumulate_into)
+    finally:
+        _state.reentrant_depth = depth
+
+
+def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumulate_into):
     RAW, TENSOR = _namespaces()
     F = TENSOR if create_graph else RAW
     raw = not create_graph
@@ -255,12 +276,16 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
             heap.append((-node._seq, next(order), node))
     heapq.heapify(heap)
     prev_mode, prev_formula = _state.enabled, _state.in_formula
+    prev_task, prev_node = _state.graph_task, _state.current_node
     _state.enabled = create_graph
     _state.in_formula = create_graph
+    _state.graph_task = GraphTask(deps, needed, runs, root_nodes)
     pop, push = heapq.heappop, heapq.heappush
     filtered = targets is not None
     ready = None  # the one node made ready by the last step while the heap was empty
     sums = {}  # (node, slot): how many gradients were summed there (see accumulate_grad)
+    anomaly = _anomaly._enabled
+    node = None
     try:
         while True:
             if ready is not None:
@@ -275,17 +300,28 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
                 _run_accumulate(node, grads, raw, capture_map, captured, needed if filtered
                                 else None, capture, accumulate_into, sums)
                 continue
+            if filtered and node not in runs:
+                # only captured (autograd.grad's input): its tensor hooks run, not the node
+                if node._hooks is not None:
+                    grads = _tensor_pre_hooks(node, grads, raw)
+                for nr, i in capture_map.get(node, ()):
+                    captured[i] = (grads[nr], sums.get((node, nr), 0))
+                continue
+            if capture_map and node in capture_map:
+                for nr, i in capture_map[node]:  # (PyTorch captures before the hooks)
+                    captured[i] = (grads[nr], sums.get((node, nr), 0))
             if node._hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
-            if capture_map and node in capture_map:
-                for nr, i in capture_map[node]:
-                    captured[i] = (grads[nr], sums.get((node, nr), 0))
-            if filtered and node not in runs:
-                continue
+            if anomaly:
+                _state.current_node = node
             if grads[0] is not None or any(g is not None for g in grads):
                 outs = node.apply(grads, F)
             else:
                 outs = (None,) * len(node._next)
+            if anomaly:
+                _state.current_node = None
+                if _anomaly.is_anomaly_check_nan_enabled():
+                    _anomaly.check_nan(node, outs)
             if not keep_graph:
                 node.release()
             if node._hooks is not None and node._hooks["post"]:
@@ -327,9 +363,69 @@ def run_backward(roots, root_grads, keep_graph, create_graph, capture=None,
                     for nxt, g in newly:
                         buffers[nxt] = g
                         push(heap, (-nxt._seq, next(order), nxt))
+    except Exception:
+        if anomaly and node is not None:
+            _anomaly.warn_node_error(node)
+        raise
     finally:
         _state.enabled, _state.in_formula = prev_mode, prev_formula
+        _state.graph_task, _state.current_node = prev_task, prev_node
     return captured
+
+
+class GraphTask:
+    """The running backward call, as hooks may ask about it (register_multi_grad_hook)."""
+
+    __slots__ = ("id", "deps", "needed", "runs", "roots")
+    _ids = itertools.count()
+
+    def __init__(self, deps, needed, runs, roots):
+        self.id = next(GraphTask._ids)
+        self.deps, self.needed, self.runs, self.roots = deps, needed, runs, roots
+
+    def will_execute(self, node):
+        if self.needed is not None:
+            return node in self.runs or (node.__class__ is AccumulateGrad and
+                                         node in self.needed)
+        return node in self.deps or node in self.roots
+
+
+# Note [Reentrant backward]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# A custom Function's backward may itself call backward or autograd.grad: the inner call
+# runs to completion (its graph first, as PyTorch gives it priority) inside the outer
+# node's turn. Each nesting adds Python frames, so past _MAX_DEPTH nested calls in one
+# thread the inner call runs on a fresh thread (with a fresh stack and recursion count,
+# the thread-local modes copied over) while this one waits: PyTorch's engine does the same
+# with its reentrant worker pool (MAX_DEPTH = 60), so depth is bounded only by memory.
+_MAX_DEPTH = 24
+_COPIED_STATE = ("enabled", "inference", "in_formula", "saved_hooks", "hooks_disabled",
+                 "graph_task", "current_node")
+
+
+def _run_reentrant(*args, **kwargs):
+    """run_backward on a fresh thread (Note [Reentrant backward])."""
+    import threading
+    state = {k: getattr(_state, k) for k in _COPIED_STATE}
+    result = []
+
+    def work():
+        for k, v in state.items():
+            setattr(_state, k, v)
+        if state["saved_hooks"]:
+            _state.extras = True
+        try:
+            result.append((True, run_backward(*args, **kwargs)))
+        except BaseException as e:  # re-raised in the calling thread
+            result.append((False, e))
+
+    t = threading.Thread(target=work, name="autotensor-reentrant-backward")
+    t.start()
+    t.join()
+    ok, value = result[0]
+    if not ok:
+        raise value
+    return value
 
 
 def call_node(node, grads):
@@ -408,6 +504,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     edges = _root_edges(tensors)
     root_grads = _make_root_grads(tensors, grads, create_graph)
     accumulate_into = None
+    if inputs is not None and len(_as_tuple(inputs)) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     inputs = _as_tuple(inputs)
     if inputs:
         accumulate_into = set()

@@ -1,23 +1,44 @@
 """Custom differentiable operations: ``autograd.Function`` (SPEC F5).
 
-A subclass defines ``forward(ctx, *args)`` and ``backward(ctx, *grads)``; ``apply`` runs
+A subclass defines ``forward(ctx, *args)`` (or ``forward(*args)`` plus
+``setup_context(ctx, inputs, output)``) and ``backward(ctx, *grads)``; ``apply`` runs
 forward without recording, then makes the node ``<Name>Backward`` (the ctx object itself,
-as in PyTorch) the grad_fn of the outputs. Tensors passed to ``ctx.save_for_backward`` are
-kept like the op table's saved values: version-checked, and an output is kept as its array
-(Note [Edges point backward] in graph.py), so saving a result makes no reference cycle.
+as in PyTorch) the grad_fn of the outputs. Tensors passed to ``ctx.save_for_backward``
+become SavedTensors (saved.py): version-checked, packed by saved-tensor hooks, and an
+output is kept as its array (Note [Edges point backward] in graph.py), so saving a result
+makes no reference cycle.
+
+Note [Custom Function outputs]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+PyTorch's rules (``_wrap_outputs`` in custom_function.cpp), applied in this order:
+an input marked dirty is modified in place: its history is rewritten to the node (through
+CopySlices when it is a view) and its version bumped; an input returned as is, not dirty,
+becomes a view of itself (so the input keeps its own history); any output that is a view
+is flagged so that a later in-place op on it raises (the custom backward would be bypassed);
+non-differentiable outputs (marked, or integer) do not require grad.
 """
+import functools
+import inspect
+import warnings
+
 from .. import _errors
 from .._backend import np
 from . import grad_mode
 from .graph import NO_EDGE, Node, _sequence
+from .saved import SavedTensor, current_hooks
 
 _state = grad_mode.state
 
 
 class FunctionCtx:
-    """What ``forward`` and ``backward`` receive as ``ctx``."""
+    """What ``forward``/``setup_context`` and ``backward`` receive as ``ctx``."""
 
     def save_for_backward(self, *tensors):
+        from .._tensor import Tensor
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument "
+                                f"{i} is of type {type(t).__name__}")
         self.to_save = tensors
 
     def save_for_forward(self, *tensors):
@@ -37,33 +58,9 @@ class FunctionCtx:
         saved = self._saved_values
         if saved is None:
             raise RuntimeError(_errors.BACKWARD_TWICE)
-        out = []
-        for entry in saved:
-            if entry is None:
-                out.append(None)
-                continue
-            kind, value, vc, version = entry
-            if vc[0] != version:
-                raise RuntimeError(_modified(self, kind, value, vc[0], version))
-            if kind == "output":
-                from .._tensor import _from_saved_output
-                data, nr = value
-                out.append(_from_saved_output(data, self, nr))
-            else:
-                out.append(value)
-        return tuple(out)
+        return tuple(None if s is None else s.unpack(self) for s in saved)
 
-
-def _modified(node, kind, value, now, saved):
-    from .. import _dtypes
-    data = value[0] if kind == "output" else value._data
-    type_name = _dtypes.legacy_type_name(_dtypes.from_numpy(data.dtype))
-    shape = _errors.shape_str(data.shape)
-    if kind == "output":
-        return _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=value[1],
-                                             op=node.name(), now=now, saved=saved)
-    return _errors.SAVED_MODIFIED_LEAF.format(type=type_name, shape=shape, now=now,
-                                              saved=saved)
+    saved_variables = saved_tensors
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -80,18 +77,23 @@ class BackwardCFunction(Node, FunctionCtx):
     def apply(self, grads, F):
         from .._tensor import _make
         raw = F.is_raw
-        fwd = self._forward_cls
         gs = []
-        for g, (shape, dtype) in zip(grads, self._out_meta):
+        for g, meta in zip(grads, self._out_meta):
             if g is None:
-                if not self.materialize_grads:
+                if meta is None or not self.materialize_grads:
                     gs.append(None)
                     continue
-                g = np.zeros(shape, dtype)
-                gs.append(_make(g))
+                gs.append(_make(np.zeros(*meta)))
             else:
-                gs.append(_make(np.asarray(g)) if raw else g)
-        result = fwd.backward(self, *gs)
+                gs.append(_make(g if g.__class__ is np.ndarray else np.asarray(g))
+                          if raw else g)
+        result = self._forward_cls.backward(self, *gs)
+        return self._check_grads(result, F)
+
+    def _check_grads(self, result, F):
+        """PyTorch's checks of what backward returned; gradients summed/cast to fit."""
+        from .._tensor import Tensor, _make
+        raw = F.is_raw
         if not isinstance(result, tuple):
             result = (result,)
         n_args = len(self.needs_input_grad)
@@ -101,16 +103,19 @@ class BackwardCFunction(Node, FunctionCtx):
             else:
                 raise RuntimeError(f"function {self.name()} returned an incorrect number of "
                                    f"gradients (expected {n_args}, got {len(result)})")
+        for i, g in enumerate(result):
+            if g is not None and not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            if g is not None and not self._is_tensor_arg[i]:
+                raise RuntimeError(f"function {self.name()} returned a gradient different "
+                                   f"than None at position {i + 1}, but the corresponding "
+                                   f"forward input was not a Variable")
         outs = []
         for k, (i, shape, dtype) in enumerate(self._in_meta):
             g = result[i]
             if g is None or self._next[k][0] is None:
                 outs.append(None)
                 continue
-            if not hasattr(g, "_data"):
-                raise TypeError(f"function {self.name()} returned a gradient different than "
-                                f"None at position {i + 1}, but the corresponding forward "
-                                f"input was not a Variable")
             if g._data.shape != shape:
                 from .graph import _expandable
                 if not _expandable(shape, g._data.shape):
@@ -126,6 +131,11 @@ class BackwardCFunction(Node, FunctionCtx):
         return outs
 
     def release(self):
+        saved = self._saved_values
+        if saved:
+            for s in saved:
+                if s is not None:
+                    s.release()
         self._saved_values = None
 
 
@@ -143,13 +153,32 @@ class FunctionMeta(type):
                                  {"_forward_cls": cls})
 
 
-class Function(metaclass=FunctionMeta):
+class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom ops: subclass with static ``forward`` and ``backward``."""
 
+    def __init__(self, *args, **kwargs):
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions "
+            "are all static, so you should invoke them on the class itself. Instantiating an "
+            "autograd function will raise an error in a future version of PyTorch.",
+            DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please "
+            "use new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
     @staticmethod
-    def forward(ctx, *args, **kwargs):
+    def forward(*args, **kwargs):
+        """Compute the outputs: ``forward(ctx, *args)``, or ``forward(*args)`` together with
+        ``setup_context(ctx, inputs, output)``. Runs without recording a graph."""
         raise NotImplementedError("You must implement the forward function for custom "
                                   "autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
@@ -159,10 +188,20 @@ class Function(metaclass=FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         from .._tensor import Tensor
         from .._ops.dispatch import edge_of
+        setup = cls.setup_context is not Function.setup_context
+        if setup:  # PyTorch binds defaults so that setup_context sees every input
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
         ctx = cls._backward_cls.__new__(cls._backward_cls)
         ctx._seq = next(_sequence)
         ctx._hooks = None
@@ -171,66 +210,176 @@ class Function(metaclass=FunctionMeta):
         ctx.non_differentiable = ()
         ctx.materialize_grads = True
         ctx._saved_values = None
-        tensor_args = [(i, a) for i, a in enumerate(args) if isinstance(a, Tensor)]
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad
-                                     for a in args)
+        is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        ctx._is_tensor_arg = is_tensor
+        ctx.needs_input_grad = tuple(t and a.requires_grad for t, a in zip(is_tensor, args))
         record = _state.enabled and any(ctx.needs_input_grad)
         prev = _state.enabled
         _state.enabled = False
         try:
-            output = cls.forward(ctx, *args, **kwargs)
+            if setup:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
         finally:
             _state.enabled = prev
-        single = isinstance(output, Tensor)
-        outs = (output,) if single else tuple(output)
+        single = not isinstance(output, tuple)
+        outs = (output,) if single else output
+        tensor_args = [a for a, t in zip(args, is_tensor) if t]
+        inputs = {id(a): a for a in tensor_args}
         if not record:
-            return output
-        ctx._next = tuple(edge_of(a) if a._requires_grad else NO_EDGE for _, a in tensor_args)
-        ctx._in_meta = tuple((i, a._data.shape, a._data.dtype) for i, a in tensor_args)
+            # no graph: an input returned as is comes back as a fresh alias (PyTorch's
+            # view_as under no_grad), the others as they are
+            wrapped = [_alias(o, None) if isinstance(o, Tensor) and id(o) in inputs
+                       and o not in ctx.dirty_tensors else o for o in outs]
+            return wrapped[0] if single else type(output)(wrapped)
+        ctx._next = tuple(edge_of(a) if a.requires_grad else NO_EDGE for a in tensor_args)
+        ctx._in_meta = tuple((i, a._data.shape, a._data.dtype)
+                             for i, a in enumerate(args) if isinstance(a, Tensor))
         ctx._n_out = len(outs)
-        ctx._out_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
-                              else ((), np.float32) for o in outs)
-        inputs = {id(a) for _, a in tensor_args}
         dirty = {id(t) for t in ctx.dirty_tensors}
         non_diff = {id(t) for t in ctx.non_differentiable}
-        wrapped = []
-        for k, o in enumerate(outs):
-            if not isinstance(o, Tensor):
-                wrapped.append(o)
-                continue
-            if id(o) in inputs and id(o) not in dirty:
-                o = _alias(o)  # an input returned as is gets a node of its own
-            if id(o) in non_diff or o._data.dtype.kind not in "fc":
-                o._requires_grad = False
-            else:
-                o._grad_fn = ctx
-                o._requires_grad = True
-                o._output_nr = k
-            wrapped.append(o)
-        out_ids = {id(o): k for k, o in enumerate(wrapped) if isinstance(o, Tensor)}
+        returned = {id(o) for o in outs if isinstance(o, Tensor)}
+        if not dirty <= returned:
+            raise RuntimeError("Some elements marked as dirty during the forward method were "
+                               "not returned as output. The inputs that are modified inplace "
+                               "must all be outputs of the Function.")
+        wrapped = [_wrap_output(ctx, k, o, inputs, dirty, non_diff)
+                   for k, o in enumerate(outs)]
+        ctx._out_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                              else None for o in wrapped)
+        out_nr = {id(o): k for k, o in enumerate(outs) if isinstance(o, Tensor)}
+        hooks = current_hooks()
         saved = []
         for t in ctx.to_save:
             if t is None:
                 saved.append(None)
-            elif id(t) in out_ids:
-                saved.append(("output", (t._data, out_ids[id(t)]), t._vc, t._vc[0]))
+            elif id(t) in out_nr and wrapped[out_nr[id(t)]]._grad_fn is ctx:
+                saved.append(SavedTensor(wrapped[out_nr[id(t)]], True, out_nr[id(t)], hooks))
             else:
-                saved.append(("input", t, t._vc, t._vc[0]))
+                saved.append(SavedTensor(inputs.get(id(t), t), False, 0, hooks))
         ctx._saved_values = tuple(saved)
         ctx.to_save = ()
-        return wrapped[0] if single else type(output)(wrapped) \
-            if isinstance(output, tuple) else wrapped
+        if _state.extras:
+            from .anomaly_mode import record_traceback
+            record_traceback(ctx)
+        return wrapped[0] if single else type(output)(wrapped)
 
 
-def _alias(t):
+def _wrap_output(ctx, k, o, inputs, dirty, non_diff):
+    """Note [Custom Function outputs]: one output of ``apply``."""
+    from .._tensor import Tensor
+    from . import inplace
+    if not isinstance(o, Tensor):
+        return o
+    differentiable = id(o) not in non_diff and o._data.dtype.kind in "fc"
+    if id(o) in dirty:
+        if o._grad_fn is None and o._requires_grad and o._view is None:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                               "in-place operation.")
+        inplace.check_inplace(o)
+        o._vc[0] += 1
+        if o._view is not None and o._view.base.requires_grad and differentiable:
+            inplace.rebase_custom(o, ctx)
+            return o
+    elif id(o) in inputs:
+        o = _alias(o, ctx)  # an input returned as is becomes a view of itself
+    if not differentiable:
+        if o._grad_fn is None:
+            o._requires_grad = False
+        return o
+    o._grad_fn = ctx
+    o._requires_grad = True
+    o._output_nr = k
+    if o._view is not None:
+        inplace.mark_custom_view(o, ctx)
+    return o
+
+
+def _alias(t, ctx):
+    """``t.view_as(t)``: same memory and version counter; a view of t when recording."""
     from .._tensor import _make
+    from . import inplace
     a = _make(t._data)
     a._vc = t._vc
+    if ctx is not None:
+        inplace.make_views([a], t, ctx.name())
     return a
 
 
-class once_differentiable:
-    """Decorator for backward functions that do not support double backward."""
+class _DelayedErrorNode(Node):
+    """``torch::autograd::Error``: the grad_fn of a once_differentiable backward's results;
+    differentiating it again raises."""
 
-    def __new__(cls, fn):
-        return fn
+    __slots__ = ("msg", "_n_out")
+
+    def name(self):
+        return "torch::autograd::Error"
+
+    def apply(self, grads, F):
+        raise RuntimeError(self.msg)
+
+    def release(self):
+        pass
+
+
+_DelayedErrorNode.__name__ = _DelayedErrorNode.__qualname__ = "Error"
+
+
+def once_differentiable(fn):
+    """Decorator for backward functions that do not support double backward: the backward
+    runs without recording, and differentiating its results raises PyTorch's error."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *args, **kwargs):
+        from .._ops.dispatch import edge_of
+        from .._tensor import Tensor, _make
+        prev = _state.enabled
+        _state.enabled = False
+        try:
+            outputs = fn(ctx, *args, **kwargs)
+        finally:
+            _state.enabled = prev
+        if not prev:
+            return outputs
+        requires_grad = [a for a in args if isinstance(a, Tensor) and a.requires_grad]
+        if not requires_grad:
+            return outputs
+        outs = outputs if isinstance(outputs, tuple) else (outputs,)
+        node = _DelayedErrorNode()
+        node.msg = ("trying to differentiate twice a function that was marked with "
+                    "@once_differentiable")
+        node._n_out = len(outs)
+        node._hooks = None
+        node._seq = next(_sequence)
+        fakes = []
+        for o in outs:
+            if o is None:
+                fakes.append((None, NO_EDGE))
+                continue
+            leaf = _make(o._data, True)  # (detach().requires_grad_(): an edge to follow)
+            leaf._vc = o._vc
+            fakes.append((leaf, edge_of(leaf)))
+        node._next = tuple(e for _, e in fakes)
+        res = []
+        for k, (leaf, _) in enumerate(fakes):
+            if leaf is None:
+                res.append(None)
+                continue
+            r = _make(leaf._data)
+            r._vc = leaf._vc
+            r._grad_fn, r._requires_grad, r._output_nr = node, True, k
+            res.append(r)
+        return tuple(res) if isinstance(outputs, tuple) else res[0]
+    return wrapper
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    pass

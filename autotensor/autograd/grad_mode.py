@@ -3,6 +3,8 @@
 ``state.enabled`` is read on every op, so it is a plain attribute of a threading.local.
 """
 import functools
+import inspect
+import sys
 import threading
 
 
@@ -10,6 +12,14 @@ class _State(threading.local):
     enabled = True
     inference = False
     in_formula = False  # a backward with create_graph is recording (Scalar overloads)
+    saved_hooks = ()  # the saved-tensor hooks stack, (pack, unpack) pairs (saved.py)
+    hooks_disabled = None  # disable_saved_tensors_hooks's message
+    # Read once per op after the node is made: saved-tensor hooks active in this thread, or
+    # anomaly mode on anywhere (a class attribute; Note [Saved-tensor hooks] in saved.py).
+    extras = False
+    reentrant_depth = 0  # backward calls nested in this thread (engine.py)
+    current_node = None  # the node backward is running (anomaly mode's parent_ link)
+    graph_task = None  # the innermost running backward call (engine.py)
 
 
 state = _State()
@@ -23,10 +33,41 @@ def is_inference_mode_enabled():
     return state.inference
 
 
+def _wrap_generator(ctx_factory, func):
+    """A generator function decorated with a mode: the mode holds while the generator's
+    body runs and is restored around every ``yield`` (PyTorch's _wrap_generator)."""
+
+    @functools.wraps(func)
+    def generator_context(*args, **kwargs):
+        gen = func(*args, **kwargs)
+        try:
+            with ctx_factory():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with ctx_factory():
+                        gen.close()
+                    raise
+                except BaseException:
+                    with ctx_factory():
+                        response = gen.throw(*sys.exc_info())
+                else:
+                    with ctx_factory():
+                        response = gen.send(request)
+        except StopIteration as e:
+            return e.value
+    return generator_context
+
+
 class _DecoratorContextManager:
     """Usable as ``with no_grad():``, ``@no_grad()`` and ``@no_grad``."""
 
     def __call__(self, func):
+        if inspect.isgeneratorfunction(func):
+            return _wrap_generator(self.clone, func)
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             with self.clone():
@@ -117,3 +158,31 @@ class inference_mode(_DecoratorContextManager):
 
     def clone(self):
         return self.__class__(self.mode)
+
+
+_multithreading = True
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Whether backward may use worker threads. Ours runs on the calling thread (threads
+    only for deep reentrant calls), so this records the flag and changes nothing else."""
+
+    def __init__(self, mode):
+        global _multithreading
+        self.prev = _multithreading
+        self.mode = bool(mode)
+        _multithreading = self.mode
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        global _multithreading
+        _multithreading = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+def is_multithreading_enabled():
+    return _multithreading

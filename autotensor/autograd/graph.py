@@ -14,6 +14,7 @@ import itertools
 import weakref
 
 from .. import _errors
+from .saved import SavedTensor, raw_saved
 
 _sequence = itertools.count()
 # AccumulateGrad nodes run as soon as they are ready (PyTorch gives them all UINT64_MAX;
@@ -143,6 +144,10 @@ class OpNode(Node):
         so a node that saved none of those can run again)."""
         saved = self._saved
         if saved:
+            if self._hooks is not None and self._hooks.get("saved_objects"):
+                for v in saved:  # SavedTensors someone may hold (_raw_saved_<name>)
+                    if v.__class__ is SavedTensor:
+                        v.release()
             if self.op.frees:
                 self._saved = None
                 return
@@ -231,8 +236,13 @@ def unpack_saved(node, F):
                 raise RuntimeError(_modified_message(node, i, v, v._vc[0], expected))
             if raw:
                 vals[i] = v._data
+        elif v.__class__ is SavedTensor:  # Note [Saved-tensor hooks]
+            vals[i] = v.unpack(node, raw)
     for i, k in op.output_slots:
         if vals[i] is None:
+            continue
+        if vals[i].__class__ is SavedTensor:
+            vals[i] = vals[i].unpack(node, raw)
             continue
         current = node._out_vc[k][0]
         expected = versions[i] if versions is not None else 0
@@ -262,11 +272,14 @@ def _modified_message(node, i, value, current, saved_version):
     elif value._grad_fn is not None:
         fn, nr = value.grad_fn, value._output_nr
     if fn is None:
-        return _errors.SAVED_MODIFIED_LEAF.format(type=type_name, shape=shape, now=current,
-                                                  saved=saved_version)
-    return _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=nr,
-                                         op=_short_name(fn.name()), now=current,
-                                         saved=saved_version)
+        msg = _errors.SAVED_MODIFIED_LEAF.format(type=type_name, shape=shape, now=current,
+                                                 saved=saved_version)
+    else:
+        msg = _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=nr,
+                                            op=_short_name(fn.name()), now=current,
+                                            saved=saved_version)
+    from .anomaly_mode import modified_message
+    return modified_message(msg, node._out_vc[0] if kind == "output" else value._vc)
 
 
 def _short_name(name):
@@ -286,6 +299,8 @@ def saved_property(index, name, kind):
         from .._tensor import _from_saved_output
         node._check_saved()
         value = node._saved[index]
+        if value.__class__ is SavedTensor:
+            return value.unpack(node)
         if kind == "output" and value is not None:
             return _from_saved_output(value, node, node.op.outputs.index(name))
         return value
@@ -302,7 +317,186 @@ def make_node_class(op):
     for i, name in enumerate(op.saved_names):
         public = name[:-6] + "_sym_sizes" if name.endswith("_sizes") else name
         attrs["_saved_" + public] = saved_property(i, name, op.saved_kinds[i])
+        if op.saved_kinds[i] in ("input", "output", "param"):
+            attrs["_raw_saved_" + public] = property(
+                lambda node, i=i: raw_saved(node, i))
     return type(cls_name, (OpNode,), attrs)
+
+
+# ---- the public graph API (torch.autograd.graph) ---------------------------------------
+class saved_tensors_hooks:
+    """Context manager: every tensor saved for backward inside goes through
+    ``pack_hook`` now and ``unpack_hook`` when backward needs it (Note [Saved-tensor hooks]
+    in saved.py). Nested: the innermost pair applies."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        from .saved import push_hooks
+        push_hooks(self.pack_hook, self.unpack_hook)
+
+    def __exit__(self, *args):
+        from .saved import pop_hooks
+        pop_hooks()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors are packed as CPU copies (all tensors are on the CPU here, so this
+    keeps PyTorch's semantics: a copy, unpacked back to the original device)."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack_to_cpu(tensor):
+            packed = tensor.detach().clone()
+            return (tensor.device, packed)
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+class disable_saved_tensors_hooks:
+    """Context manager: registering saved-tensor hooks inside raises ``error_message``."""
+
+    def __init__(self, error_message):
+        self.error_message = error_message
+
+    def __enter__(self):
+        from . import grad_mode
+        self.prev = grad_mode.state.hooks_disabled
+        grad_mode.state.hooks_disabled = self.error_message
+
+    def __exit__(self, *args):
+        from . import grad_mode
+        grad_mode.state.hooks_disabled = self.prev
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with disable_saved_tensors_hooks(self.error_message):
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+class GradientEdge(tuple):
+    """``(node, output_nr)``: where a tensor's gradient flows into the graph; accepted by
+    ``autograd.grad``/``backward`` in place of tensors."""
+
+    __slots__ = ()
+
+    def __new__(cls, node, output_nr):
+        return tuple.__new__(cls, (node, output_nr))
+
+    node = property(lambda self: self[0])
+    output_nr = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"GradientEdge(node={self[0]!r}, output_nr={self[1]})"
+
+
+def _get_grad_fn_or_grad_acc(t):
+    if isinstance(t, GradientEdge):
+        return t.node
+    if t.requires_grad and t.grad_fn is None:
+        return t.view_as(t).grad_fn.next_functions[0][0]
+    return t.grad_fn
+
+
+def get_gradient_edge(tensor):
+    """The GradientEdge of a tensor's gradient (its grad_fn, or a leaf's AccumulateGrad)."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                           "does not require gradients")
+    from .._ops.dispatch import edge_of
+    node, nr = edge_of(tensor)
+    return GradientEdge(node, nr)
+
+
+def increment_version(tensor):
+    """Bump the version counter of a tensor (or of each tensor of an iterable), as an
+    in-place op would: saved copies of it then refuse to be used."""
+    if Tensor is not None and isinstance(tensor, Tensor):
+        tensor = (tensor,)
+    for t in tensor:
+        if t._meta is not None and t._meta.get("inference"):
+            continue
+        t._vc[0] += 1
+
+
+class _MultiHandle(RemovableHandle):
+    __slots__ = ("handles",)
+
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for h in self.handles:
+            h.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Call ``fn`` once the gradients of all ``tensors`` that the current backward computes
+    are ready (``mode="all"``: fn(grads), None for those not computed), or on the first
+    one (``mode="any"``: fn(grad)). PyTorch's implementation, on tensor hooks."""
+    import functools
+    import threading
+    from . import grad_mode
+    supported_modes = ("all", "any")
+    lock = threading.Lock()
+    if mode not in supported_modes:
+        raise ValueError(f"Expects mode to be one of {supported_modes} but got {mode}")
+
+    def task_id():
+        task = grad_mode.state.graph_task
+        if task is None:
+            raise AssertionError("expected this hook to be called inside a backward call")
+        return task
+
+    if mode == "all":
+        count, buffer = {}, {}
+        nb_calls = None
+        grad_fns = list(map(_get_grad_fn_or_grad_acc, tensors))
+        n = len(tensors)
+
+        def get_inner_hook(idx):
+            def inner_hook(grad):
+                nonlocal nb_calls
+                task = task_id()
+                tid = task.id
+                count[tid] = count.get(tid, 0)
+                buffer[tid] = buffer.get(tid, [None] * n)
+                with lock:
+                    curr, count[tid] = count[tid], count[tid] + 1
+                    if curr == 0:
+                        nb_calls = sum(1 for g in grad_fns
+                                       if g is not None and task.will_execute(g))
+                buffer[tid][idx] = grad
+                if curr == nb_calls - 1:
+                    fn(buffer[tid])
+                    del count[tid]
+                    del buffer[tid]
+            return inner_hook
+
+        handles = tuple(t.register_hook(get_inner_hook(i)) for i, t in enumerate(tensors))
+    else:
+        ran = {}
+
+        @functools.wraps(fn)
+        def wrapped_fn(grad):
+            tid = task_id().id
+            with lock:
+                prev, ran[tid] = ran.get(tid, False), True
+            if prev:
+                return
+            fn(grad)
+
+        handles = tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad)
+    return _MultiHandle(handles)
 
 
 from .graph_text import format_graph, print_graph, saved_tensors_report  # noqa: E402,F401

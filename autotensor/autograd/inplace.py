@@ -52,6 +52,7 @@ _state = grad_mode.state
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT, INFERENCE_MODE = "default", "no_grad", "multi_output", \
     "inference"
 NONDIFF = "nondiff"  # a view of a detach()ed tensor: it never gets history of its own
+IN_CUSTOM_FUNCTION = "custom_function"  # an output of a custom Function that is a view
 
 
 class ViewInfo:
@@ -202,6 +203,13 @@ def check_inplace(t, inputs=()):
 
 
 def _creation_error(t, view):
+    if view.creation == IN_CUSTOM_FUNCTION:
+        return (f"{view.op_name} is a view and is being modified inplace. This view was "
+                f"created inside a custom Function (or because an input was returned as-is) "
+                f"and the autograd logic to handle view+inplace would override the custom "
+                f"backward associated with the custom Function, leading to incorrect "
+                f"gradients. This behavior is forbidden. You can fix this by cloning the "
+                f"output of the custom Function.")
     if view.creation == MULTI_OUTPUT:
         return (f"{view.op_name} is a view and is being modified inplace. This "
                 f"view is the output of a function that returns multiple views. Such "
@@ -324,6 +332,13 @@ def record_inplace(op, t, inputs, params, value, where=True):
     write_inplace(t, value, op.name, where)
     if t._meta is None or not t._meta.get("inference"):
         t._vc[0] += 1  # inference tensors have no version counter
+    if _state.extras:  # Note [Anomaly mode], Note [Saved-tensor hooks]
+        from .anomaly_mode import _enabled, record_inplace as remember
+        if _enabled:
+            remember(t._vc, op.name)
+        if node is not None:
+            from .saved import node_extras
+            node_extras(node, (t,))
     if not mask:
         return t
     view = t._view
@@ -353,6 +368,35 @@ def record_inplace(op, t, inputs, params, value, where=True):
         # PyTorch's message for this saved output names the view's node while it lives
         node._out_vc = (t._vc, weakref.ref(t._grad_fn))
     return t
+
+
+def mark_custom_view(t, node):
+    """An output of a custom Function that is a view: in-place ops on it are refused
+    (Note [Custom Function outputs] in function.py)."""
+    view = t._view
+    view.creation = IN_CUSTOM_FUNCTION
+    view.op_name = f"Output {t._output_nr} of {_short_name(node.name())}"
+    view.version = t._vc[0]
+
+
+def rebase_custom(t, node):
+    """A view marked dirty by a custom Function: the base's history goes through
+    CopySlices wrapping the Function's node (as for a built-in in-place op on a view)."""
+    view = t._view
+    base = view.base
+    if node._next[0][0] is None and t.requires_grad:
+        from .._ops.dispatch import edge_of
+        node._next = (edge_of(t),) + node._next[1:]
+    geom = geometry(t)
+    cs = CopySlices(base, geom, node)
+    base._grad_fn = cs
+    base._requires_grad = True
+    base._output_nr = 0
+    from .._ops import derivatives as D
+    t._grad_fn = _as_strided_node(D.AS_STRIDED, base, geom, base._data.shape)
+    t._requires_grad = True
+    t._output_nr = 0
+    view.version = t._vc[0]
 
 
 class _ViewInput(Node):

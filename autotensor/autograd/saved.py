@@ -1,0 +1,258 @@
+"""Saved tensors: PyTorch's SavedVariable, and the saved-tensor hooks stack.
+
+Note [Saved-tensor hooks]
+~~~~~~~~~~~~~~~~~~~~~~~~~
+``saved_tensors_hooks(pack, unpack)`` makes every tensor a node saves from now on (an op's
+inputs and outputs its formulas need, a custom Function's ``save_for_backward``) go
+through ``pack`` at once and through ``unpack`` when backward needs it. Op nodes keep
+their saved values as plain tuples (the hot path: Note [Version counter] in inplace.py);
+only while a hook is active does ``dispatch`` replace their tensor slots by
+``SavedTensor`` objects, which ``graph.unpack_saved`` knows how to open. So the hot path
+pays one flag read (``state.extras``, shared with anomaly mode: see anomaly_mode.py).
+
+The hooks stack is thread-local, like grad mode. An output is handed to ``pack`` as an
+alias without ``grad_fn`` (as PyTorch does): the packed object may hold it without making
+a node -> packed -> output -> node cycle. With hooks PyTorch does not check versions (it
+cannot see through the packed object), and neither do we.
+"""
+import weakref
+
+from .. import _errors
+from . import grad_mode
+
+_state = grad_mode.state
+
+
+def _set_extras():
+    """Recompute this thread's ``extras`` flag (Note [Saved-tensor hooks]): an instance
+    attribute while hooks are active here, else the class default (anomaly mode)."""
+    if _state.saved_hooks:
+        _state.extras = True
+    elif "extras" in _state.__dict__:
+        del _state.extras
+
+
+def push_hooks(pack, unpack):
+    msg = _state.hooks_disabled
+    if msg is not None:
+        raise RuntimeError(msg)
+    _state.saved_hooks = _state.saved_hooks + ((pack, unpack),)
+    _set_extras()
+
+
+def pop_hooks():
+    _state.saved_hooks = _state.saved_hooks[:-1]
+    _set_extras()
+
+
+def current_hooks():
+    hooks = _state.saved_hooks
+    return hooks[-1] if hooks else None
+
+
+class SavedTensor:
+    """One saved tensor of a node (``node._raw_saved_<name>``; PyTorch's SavedVariable).
+
+    Without hooks it holds the tensor (or, for a node's own output, the output's array:
+    Note [Edges point backward]) and the version it was saved at; with hooks, the packed
+    object and the unpack hook.
+    """
+
+    __slots__ = ("_value", "_version", "_vc", "_is_output", "_output_nr", "_packed",
+                 "_unpack", "_hooked", "_freed", "_requires_grad", "_grad_fn", "_leaf_nr",
+                 "_shape")
+
+    def __init__(self, tensor, is_output=False, output_nr=0, hooks=None):
+        self._vc = tensor._vc
+        self._version = tensor._vc[0]
+        self._is_output = is_output
+        self._output_nr = output_nr
+        self._hooked = False
+        self._freed = False
+        self._packed = self._unpack = None
+        self._requires_grad = tensor._requires_grad
+        self._grad_fn = None if is_output else tensor._grad_fn
+        if self._grad_fn is None and self._requires_grad and not is_output:
+            self._grad_fn = weakref.ref(tensor._grad_accumulator())  # (a leaf's, held weakly)
+        self._leaf_nr = tensor._output_nr
+        self._shape = tensor._data.shape
+        self._value = tensor._data if is_output else tensor
+        if hooks is not None:
+            self._pack_with(hooks[0], hooks[1])
+
+    def _original(self):
+        """What pack receives: the tensor, or for an output an alias without grad_fn."""
+        value = self._value
+        if self._is_output:
+            from .._tensor import _make
+            t = _make(value)
+            t._vc = self._vc
+            t._requires_grad = False
+            return t
+        return value
+
+    def _pack_with(self, pack, unpack):
+        packed = pack(self._original())
+        self._packed = packed
+        self._unpack = unpack
+        self._hooked = True
+        self._value = None
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        if self._freed:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through "
+                "the graph a second time or if you need to access saved variables after "
+                "calling backward.")
+        if self._hooked:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at "
+                               "a time.")
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError("register_hooks(): incompatible function arguments.")
+        self._pack_with(pack_hook, unpack_hook)
+
+    def release(self):
+        self._value = self._packed = self._unpack = None
+        self._freed = True
+
+    def unpack(self, node, raw=False):
+        """The saved tensor for a formula (its array when ``raw``), version-checked when
+        no hooks were used; ``node``: the node that saved it (for messages and outputs)."""
+        if self._freed:
+            raise RuntimeError(_errors.BACKWARD_TWICE)
+        if self._hooked:
+            t = self._unpack(self._packed)
+            from .._tensor import Tensor
+            if not isinstance(t, Tensor):
+                raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor "
+                                f"but got result of type {type(t).__name__}")
+            if raw:
+                return t._data
+            return self._rewrap(t._data, node, t)
+        if self._vc[0] != self._version:
+            raise RuntimeError(_modified_message(self, node))
+        if raw:
+            return self._value if self._is_output else self._value._data
+        if self._is_output:
+            from .._tensor import _from_saved_output
+            return _from_saved_output(self._value, node, self._output_nr)
+        return self._value
+
+    def _rewrap(self, data, node, t):
+        """An unpacked tensor gets the saved tensor's history (so double backward works)."""
+        from .._tensor import _make
+        out = _make(data)
+        out._vc = t._vc
+        if self._is_output:
+            out._grad_fn, out._output_nr, out._requires_grad = node, self._output_nr, True
+        elif self._grad_fn.__class__ is weakref.ref:
+            out._requires_grad, out._acc = True, self._grad_fn  # the saved leaf's AccumulateGrad
+        elif self._grad_fn is not None:
+            out._grad_fn, out._output_nr, out._requires_grad = \
+                self._grad_fn, self._leaf_nr, True
+        return out
+
+    def __repr__(self):
+        return f"<torch._C._autograd.SavedTensor object at {hex(id(self))}>"
+
+
+def _modified_message(saved, node):
+    from .. import _dtypes
+    value = saved._value
+    data = value if saved._is_output else value._data
+    type_name = _dtypes.legacy_type_name(_dtypes.from_numpy(data.dtype))
+    shape = _errors.shape_str(data.shape)
+    now = saved._vc[0]
+    if saved._is_output:
+        fn, nr = node, saved._output_nr
+    else:
+        fn, nr = value._grad_fn, value._output_nr
+    if fn is None:
+        msg = _errors.SAVED_MODIFIED_LEAF.format(type=type_name, shape=shape, now=now,
+                                                 saved=saved._version)
+    else:
+        from .graph import _short_name
+        msg = _errors.SAVED_MODIFIED.format(type=type_name, shape=shape, nr=nr,
+                                            op=_short_name(fn.name()), now=now,
+                                            saved=saved._version)
+    from .anomaly_mode import modified_message
+    return modified_message(msg, saved._vc)
+
+
+def node_extras(node, results):
+    """Once per node made while ``state.extras`` is set (Note [Saved-tensor hooks]):
+    pack its saved tensors with the active hooks, record the anomaly-mode traceback."""
+    if _state.saved_hooks:
+        pack_node(node, results)
+    from .anomaly_mode import record_traceback
+    record_traceback(node)
+
+
+def pack_node(node, results):
+    """Replace an op node's saved tensors by SavedTensors packed with the current hooks."""
+    from .._tensor import Tensor
+    saved = node._saved
+    if not saved:
+        return
+    msg = _state.hooks_disabled
+    if msg is not None:
+        raise RuntimeError(msg)
+    hooks = _state.saved_hooks[-1]
+    op = node.op
+    saved = list(saved)
+    for i in op.tensor_slots:
+        if isinstance(saved[i], Tensor):
+            saved[i] = SavedTensor(saved[i], False, 0, hooks)
+    for i, k in op.output_slots:
+        if saved[i] is not None and saved[i].__class__ is not SavedTensor:
+            saved[i] = SavedTensor(results[k], True, k, hooks)
+    node._saved = tuple(saved)
+    node._extra()["saved_objects"] = True
+
+
+def raw_saved(node, index):
+    """``node._raw_saved_<name>``: the SavedTensor of one slot, made on first access (op
+    nodes keep plain values until then: Note [Saved-tensor hooks])."""
+    from .._tensor import Tensor, _from_saved_output
+    saved = node._saved
+    if saved is None:
+        s = SavedTensor.__new__(SavedTensor)
+        s._freed = True
+        s._hooked = False
+        return s
+    value = saved[index]
+    if value is None or value.__class__ is SavedTensor:
+        return value if value is not None else _NoneSaved()
+    op = node.op
+    if op.saved_kinds[index] == "output":
+        k = op.outputs.index(op.saved_names[index])
+        t = _from_saved_output(value, node, k)
+        t._vc = node._out_vc[k]
+        s = SavedTensor(t, True, k)
+        if node._versions is not None:
+            s._version = node._versions[index]
+    elif isinstance(value, Tensor):
+        s = SavedTensor(value)
+        if node._versions is not None:
+            s._version = node._versions[index]
+    else:
+        return value
+    saved = list(saved)
+    saved[index] = s
+    node._saved = tuple(saved)
+    node._extra()["saved_objects"] = True
+    return s
+
+
+class _NoneSaved:
+    """A saved slot holding None (e.g. an input that needs no gradient)."""
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                           "forbidden")
+
+    def __repr__(self):
+        return f"<torch._C._autograd.SavedTensor object at {hex(id(self))}>"
