@@ -392,8 +392,8 @@ def rebase_custom(t, node):
     base._grad_fn = cs
     base._requires_grad = True
     base._output_nr = 0
-    from .._ops import derivatives as D
-    t._grad_fn = _as_strided_node(D.AS_STRIDED, base, geom, base._data.shape)
+    from .._ops.shape import AS_STRIDED
+    t._grad_fn = _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
     t._requires_grad = True
     t._output_nr = 0
     view.version = t._vc[0]
