@@ -40,6 +40,7 @@ _methods.attach()
 
 from . import nn  # noqa: E402  (nn builds on the tensor methods attached above)
 from . import optim  # noqa: E402
+from .serialization import load, save  # noqa: E402
 from . import utils  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data works after import)
 

@@ -499,4 +499,87 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     return _MultiHandle(handles)
 
 
+
+# ---- allow_mutation_on_saved_tensors: PyTorch's implementation, with the in-place hook
+# in inplace.record_inplace standing for its TorchDispatchMode ------------------------
+class _Handle:
+    pass
+
+
+class _AllowMutationOnSavedContext:
+    def __init__(self):
+        import collections
+        self.cloned = weakref.WeakKeyDictionary()
+        self.original = weakref.WeakKeyDictionary()
+        self.tid_to_weakhandle = weakref.WeakValueDictionary()
+        self.sid_to_tid = collections.defaultdict(set)
+
+    def clear(self):
+        self.cloned.clear()
+        self.original.clear()
+        self.tid_to_weakhandle.clear()
+        self.sid_to_tid.clear()
+
+    def maybe_clone(self, t):
+        """Before an in-place write to t: keep a copy of every saved tensor it aliases."""
+        sid = (t.data_ptr(), t._version)
+        for tid in self.sid_to_tid.get(sid, ()):
+            handle = self.tid_to_weakhandle.get(tid)
+            if handle is None or handle in self.cloned:
+                continue
+            self.cloned[handle] = self.original[handle].clone()
+            del self.original[handle]
+
+
+_allow_mutation_ctx = None
+
+
+def _swap_with_cloned(ctx):
+    def pack_hook(tensor):
+        tid = (id(tensor), tensor.data_ptr(), tensor._version)
+        sid = (tensor.data_ptr(), tensor._version)
+        ctx.sid_to_tid[sid].add(tid)
+        handle = ctx.tid_to_weakhandle.get(tid)
+        if handle is None:
+            handle = _Handle()
+            ctx.tid_to_weakhandle[tid] = handle
+            ctx.original[handle] = tensor
+        return handle
+
+    def unpack_hook(handle):
+        error_msg = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' "
+                     "contextin which the graph was originally recorded.")
+        if _allow_mutation_ctx is None:
+            raise AssertionError(error_msg)
+        if handle in ctx.cloned:
+            return ctx.cloned[handle]
+        if handle not in ctx.original:
+            raise AssertionError(error_msg)
+        return ctx.original[handle]
+
+    return saved_tensors_hooks(pack_hook, unpack_hook)
+
+
+class allow_mutation_on_saved_tensors:
+    """Context manager: tensors saved for backward may be modified in place inside; the
+    saved original is cloned just before the first write, and backward uses the clone."""
+
+    def __enter__(self):
+        global _allow_mutation_ctx
+        self.ctx = _AllowMutationOnSavedContext()
+        self.hooks = _swap_with_cloned(self.ctx)
+        self.hooks.__enter__()
+        if _allow_mutation_ctx is not None:
+            self.hooks.__exit__()
+            raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+        _allow_mutation_ctx = self.ctx
+        return self.ctx
+
+    def __exit__(self, *exc):
+        global _allow_mutation_ctx
+        self.hooks.__exit__()
+        self.ctx.clear()
+        _allow_mutation_ctx = None
+
+
 from .graph_text import format_graph, print_graph, saved_tensors_report  # noqa: E402,F401

@@ -329,6 +329,10 @@ def record_inplace(op, t, inputs, params, value, where=True):
             orig = original_self(t)
             saved = node._saved = tuple(orig if v is t else v for v in saved)
             node._versions = tuple(v._vc[0] if hasattr(v, "_vc") else None for v in saved)
+    if _state.extras:
+        from . import graph
+        if graph._allow_mutation_ctx is not None:
+            graph._allow_mutation_ctx.maybe_clone(t)
     write_inplace(t, value, op.name, where)
     if t._meta is None or not t._meta.get("inference"):
         t._vc[0] += 1  # inference tensors have no version counter

@@ -77,28 +77,33 @@ class SavedTensor:
         self._leaf_nr = tensor._output_nr
         self._shape = tensor._data.shape
         self._value = tensor._data if is_output else tensor
-        if hooks is not None:
-            self._pack_with(hooks[0], hooks[1])
+        if hooks is not None:  # default hooks see the tensor itself, history and all
+            self._pack_with(hooks[0], hooks[1], tensor)
 
     def _original(self):
-        """What pack receives: the tensor, or for an output an alias without grad_fn."""
+        """What a pack hook registered later receives: an alias without history (PyTorch
+        passes its saved data as is: no grad_fn, not requiring grad)."""
+        from .._tensor import _make
         value = self._value
-        if self._is_output:
-            from .._tensor import _make
-            t = _make(value)
-            t._vc = self._vc
-            t._requires_grad = False
-            return t
-        return value
+        t = _make(value if self._is_output else value._data)
+        t._vc = self._vc
+        return t
 
-    def _pack_with(self, pack, unpack):
-        packed = pack(self._original())
+    def _pack_with(self, pack, unpack, original=None):
+        packed = pack(self._original() if original is None else original)
         self._packed = packed
         self._unpack = unpack
         self._hooked = True
         self._value = None
 
-    def register_hooks(self, pack_hook, unpack_hook):
+    def register_hooks(self, *args):
+        if len(args) != 2 or not all(callable(a) for a in args):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+                "Invoked with: " + ", ".join(repr(a) for a in (self,) + args))
+        pack_hook, unpack_hook = args
         if self._freed:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor after it has been freed. Saved "
@@ -110,8 +115,6 @@ class SavedTensor:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
                                "already been set. Hint: only one pair of hooks is allowed at "
                                "a time.")
-        if not callable(pack_hook) or not callable(unpack_hook):
-            raise TypeError("register_hooks(): incompatible function arguments.")
         self._pack_with(pack_hook, unpack_hook)
 
     def release(self):
@@ -250,7 +253,14 @@ def raw_saved(node, index):
 class _NoneSaved:
     """A saved slot holding None (e.g. an input that needs no gradient)."""
 
-    def register_hooks(self, pack_hook, unpack_hook):
+    def register_hooks(self, *args):
+        if len(args) != 2 or not all(callable(a) for a in args):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+                "Invoked with: " + ", ".join(repr(a) for a in (self,) + args))
+        pack_hook, unpack_hook = args
         raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
                            "forbidden")
 
