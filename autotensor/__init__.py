@@ -11,7 +11,8 @@ from ._dtypes import (bool, cdouble, cfloat, complex64, complex128, double, dtyp
 from ._tensor import Size, Tensor, device, is_tensor
 from ._printing import set_printoptions, get_printoptions
 from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, default_generator,
-                        empty, empty_like, eye, from_numpy, full, full_like, get_rng_state,
+                        empty, empty_like, eye, from_dlpack, from_numpy, full, full_like,
+                        get_rng_state,
                         initial_seed, linspace, logspace, manual_seed, multinomial, normal,
                         ones, ones_like, rand, rand_like, randint, randint_like, randn,
                         randn_like, randperm, seed, set_rng_state, tensor, zeros, zeros_like)
@@ -40,8 +41,10 @@ _methods.attach()
 
 from . import nn  # noqa: E402  (nn builds on the tensor methods attached above)
 from . import optim  # noqa: E402
-from .serialization import load, save  # noqa: E402
 from . import utils  # noqa: E402
+from . import serialization  # noqa: E402
+from . import safetensors  # noqa: E402
+from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data works after import)
 
 __version__ = "0.1.0"

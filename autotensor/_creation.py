@@ -145,6 +145,15 @@ def from_numpy(ndarray):
     return _make(ndarray)
 
 
+def from_dlpack(ext_tensor):
+    """A tensor sharing memory with any DLPack exporter (a NumPy array, a torch tensor)."""
+    if isinstance(ext_tensor, Tensor):
+        return ext_tensor
+    arr = np.from_dlpack(ext_tensor)
+    _dtypes.from_numpy(arr.dtype)
+    return _make(arr)
+
+
 def _size(size, name=None):
     if len(size) == 1 and isinstance(size[0], (list, tuple)):
         size = size[0]

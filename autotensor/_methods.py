@@ -124,6 +124,20 @@ def _exponential_(self, lambd=1.0, *, generator=None):
     return self
 
 
+def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """DLPack export (zero-copy, through NumPy's exporter), refused as PyTorch does for
+    tensors that require grad."""
+    if self.requires_grad:
+        raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+    kw = {k: v for k, v in (("max_version", max_version), ("dl_device", dl_device),
+                            ("copy", copy)) if v is not None}
+    return self._data.__dlpack__(stream=stream, **kw)
+
+
+def _dlpack_device(self):
+    return (1, 0)  # (kDLCPU, device 0)
+
+
 def with_grad_check_write(self, arr):
     from .autograd import inplace
     from ._ops.pointwise import FILL
@@ -178,6 +192,7 @@ METHODS = {
     "new_full": _new_full, "new_empty": _new_empty,
     "normal_": _normal_, "uniform_": _uniform_, "random_": _random_,
     "bernoulli_": _bernoulli_, "exponential_": _exponential_,
+    "__dlpack__": _dlpack, "__dlpack_device__": _dlpack_device,
     "subtract_": fn.sub_, "multiply_": fn.mul_, "divide_": fn.div_,
 }
 
