@@ -94,7 +94,35 @@ def matmul(a, b):
 
 
 def where(cond, a, b):
+    if b.__class__ is int and b == 0 and a.__class__ is ndarray and cond.__class__ is ndarray:
+        out = _mask_bits(cond, a)  # ReluBackward0, threshold/clamp/masked gradients
+        if out is not None:
+            return out
     return asarray(np.where(cond, a, b))
+
+
+# Note [Masking by bits]
+# ~~~~~~~~~~~~~~~~~~~~~~
+# ``np.where(cond, grad, 0)`` is the backward of relu and of every mask-like op, and NumPy
+# runs it without SIMD: ~6 ns an element, 10 x a multiply (a 128 x 512 float32 gradient:
+# 0.37 ms against 0.03 ms). Multiplying by the mask is not the same (inf * 0 = nan, and a
+# negative gradient times 0 gives -0.0), but ANDing the float's bits with an all-ones or
+# all-zeros integer mask is, bit for bit: where ``cond`` the bits pass unchanged, elsewhere
+# they become +0.0. Used for same-shape real floating arrays; everything else takes
+# np.where.
+_INT_OF_SIZE = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def _mask_bits(cond, a):
+    dt = a.dtype
+    if dt.kind != "f" or cond.dtype != np.bool_ or cond.shape != a.shape:
+        return None
+    it = _INT_OF_SIZE.get(dt.itemsize)
+    if it is None:
+        return None
+    m = cond.astype(it)
+    np.negative(m, out=m)  # True -> all bits set, False -> 0
+    return np.bitwise_and(a.view(it), m, out=m).view(dt)
 
 
 def zeros(shape, like):
