@@ -209,8 +209,10 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         raise RuntimeError(_errors.MM_SHAPES.format(a.shape[0], a.shape[1], b.shape[0],
                                                     b.shape[1]))
     out_shape = (a.shape[0], b.shape[1])
-    if not _broadcastable(input._data.shape, out_shape) or \
-            np.broadcast_shapes(input._data.shape, out_shape) != out_shape:
+    in_shape = input._data.shape
+    if in_shape != out_shape[1:] and in_shape != out_shape and (  # (the bias of linear)
+            not _broadcastable(in_shape, out_shape) or
+            np.broadcast_shapes(in_shape, out_shape) != out_shape):
         expand(input, out_shape)  # raises PyTorch's expand error
     out = ADDMM.kernel(input._data, a, b, beta, alpha)
     result = _finish(ADDMM, (input, mat1, mat2), (beta, alpha), out)
