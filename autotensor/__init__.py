@@ -44,6 +44,12 @@ from . import optim  # noqa: E402
 from . import utils  # noqa: E402
 from . import serialization  # noqa: E402
 from . import safetensors  # noqa: E402
+from . import accelerator, cuda  # noqa: E402
+from ._devices import (get_default_device, get_num_interop_threads,  # noqa: E402
+                       get_num_threads, set_default_device, set_num_interop_threads,
+                       set_num_threads)
+from ._legacy import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
+globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor, ... (torch.tensortype instances)
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data works after import)
 
@@ -77,5 +83,7 @@ def is_inference(input):
 def typename(obj):
     return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
 
+
+from . import functional  # noqa: E402  (imports the namespace above)
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -2,7 +2,7 @@
 import builtins
 import warnings
 
-from . import _dtypes, _random
+from . import _devices, _dtypes, _random
 from ._backend import np
 from ._tensor import Tensor, _make
 
@@ -112,6 +112,7 @@ def _tensors_to_lists(data):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of ``data`` (nested lists, numbers, arrays, tensors)."""
+    _devices.check(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use "
@@ -123,6 +124,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def as_tensor(data, dtype=None, device=None):
+    _devices.check(device)
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
     arr = _infer_array(data, dtype is not None)
@@ -130,6 +132,7 @@ def as_tensor(data, dtype=None, device=None):
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    _devices.check(device)
     t = as_tensor(obj, dtype)
     if copy:
         t = _make(t._data.copy())
@@ -178,20 +181,24 @@ def _float_dtype(dtype):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    _devices.check(device)
     return _finish(np.zeros(_size(size, "zeros"), dtype=_float_dtype(dtype)), None,
                    requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    _devices.check(device)
     return _finish(np.ones(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None, out=None,
           layout=None, pin_memory=False):
+    _devices.check(device)
     return _finish(np.zeros(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
+    _devices.check(device)
     if dtype is None:
         dtype = _dtypes.from_numpy(_infer_array(fill_value if not isinstance(
             fill_value, Tensor) else fill_value.item()).dtype)
@@ -203,24 +210,33 @@ def _like(t, dtype):
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    if device is not None:
+        _devices.check(device)
     return _finish(np.zeros(input._data.shape, _like(input, dtype)), None, requires_grad)
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    if device is not None:
+        _devices.check(device)
     return _finish(np.ones(input._data.shape, _like(input, dtype)), None, requires_grad)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    if device is not None:
+        _devices.check(device)
     return _finish(np.zeros(input._data.shape, _like(input, dtype)), None, requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False,
               memory_format=None):
+    if device is not None:
+        _devices.check(device)
     return _finish(np.full(input._data.shape, fill_value, _like(input, dtype)), None,
                    requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None):
+    _devices.check(device)
     if end is None:
         start, end = 0, start
     vals = [x.item() if isinstance(x, Tensor) else x for x in (start, end, step)]
@@ -240,6 +256,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    _devices.check(device)
     dtype = dtype or _dtypes.default_float
     # PyTorch computes the two halves from each end (symmetric rounding)
     steps = _py_int(steps)
@@ -260,6 +277,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, requires_grad=False):
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    _devices.check(device)
     return _finish(np.eye(n, m, dtype=_float_dtype(dtype)), None, requires_grad)
 
 
@@ -281,17 +299,20 @@ def set_rng_state(new_state):
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    _devices.check(device)
     arr = _random.rand(_size(size), _float_dtype(dtype), generator)
     return _finish(arr, None, requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    _devices.check(device)
     arr = _random.randn(_size(size), _float_dtype(dtype), generator)
     return _finish(arr, None, requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False):
+    _devices.check(device)
     if high is None:
         low, high = 0, low
     if size is None:
@@ -301,12 +322,14 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    _devices.check(device)
     arr = _random.randperm(n, (dtype or _dtypes.int64).np, generator)
     return _finish(arr, None, requires_grad)
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None,
            requires_grad=False):
+    _devices.check(device)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         m = mean._data if isinstance(mean, Tensor) else np.asarray(mean)
         s = std._data if isinstance(std, Tensor) else np.asarray(std)
@@ -319,11 +342,15 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
 
 
 def rand_like(input, *, dtype=None, generator=None, requires_grad=False, device=None):
+    if device is not None:
+        _devices.check(device)
     return rand(input._data.shape, dtype=dtype or input.dtype, generator=generator,
                 requires_grad=requires_grad)
 
 
 def randn_like(input, *, dtype=None, generator=None, requires_grad=False, device=None):
+    if device is not None:
+        _devices.check(device)
     return randn(input._data.shape, dtype=dtype or input.dtype, generator=generator,
                  requires_grad=requires_grad)
 

@@ -416,9 +416,12 @@ class Tensor:
     def cuda(self, *args, **kwargs):
         raise AssertionError("Torch not compiled with CUDA enabled")
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False):
         if dtype is None:
             return _dtypes.legacy_type_name(self.dtype)
+        if isinstance(dtype, str) or hasattr(dtype, "_legacy_dtype"):
+            from ._legacy import legacy_dtype
+            dtype = legacy_dtype(dtype)
         return self.to(dtype)
 
 
@@ -465,9 +468,10 @@ class device:
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
-        if ":" in type:
-            type, idx = type.split(":")
-            index = int(idx)
+        else:
+            from ._devices import parse
+            type, idx = parse(type)
+            index = idx if idx is not None else index
         self.type = type
         self.index = index
 

@@ -676,9 +676,8 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
         elif isinstance(a, str) or hasattr(a, "type"):
             device = a
     if device is not None:
-        dev = str(device)
-        if not dev.startswith("cpu"):
-            raise RuntimeError(f"autotensor has no device {dev!r} (only 'cpu')")
+        from .._devices import check
+        check(device)
     if dtype is None:
         return clone(input) if copy else input
     return _to_dtype(input, dtype, copy)
