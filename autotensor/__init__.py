@@ -30,6 +30,15 @@ from ._ops import (
     scatter_add, select, sigmoid, sign, sin, softmax, sort, split, sqrt, square, squeeze,
     stack, sub, subtract, sum, swapaxes, swapdims, t, tanh, topk, transpose, tril, triu,
     true_divide, unbind, unflatten, unsqueeze, vstack, where)
+from ._ops import (  # the catalogue (issue 11)
+    acos, acos_, acosh, acosh_, addcdiv, addcmul, arccos, arccos_, arccosh, arccosh_, arcsin,
+    arcsin_, arcsinh, arcsinh_, arctan, arctan2, arctan_, arctanh, arctanh_, asin, asin_, asinh,
+    asinh_, atan, atan2, atan_, atanh, atanh_, celu, celu_, copysign, cosh, cosh_, deg2rad,
+    deg2rad_, digamma, erf, erf_, erfc, erfc_, erfinv, exp2, exp2_, expm1, expm1_, fix, fix_,
+    float_power, fmax, fmin, frac, frac_, hardshrink, hypot, lerp, lgamma, log10, log10_, log1p,
+    log1p_, log2, log2_, logaddexp, logaddexp2, logit, logit_, nan_to_num, nan_to_num_, polygamma,
+    rad2deg, rad2deg_, rrelu, rrelu_, selu, selu_, sgn, signbit, sinc, sinc_, sinh, sinh_, tan,
+    tan_, threshold, threshold_, trunc, trunc_, xlogy, xlogy_)
 from . import _methods
 from . import autograd
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled

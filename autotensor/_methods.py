@@ -3,7 +3,7 @@
 from . import _creation
 from ._backend import np
 from . import _ops as fn
-from ._ops._common import _tensor_arg
+from ._ops._common import _check_tensor_arg, _tensor_arg
 from ._ops.pointwise import _to_dtype
 from ._ops.shape import _mT, _T
 from ._tensor import Tensor, _make
@@ -36,6 +36,17 @@ def _pow_r(self, other):
 
 def _matmul_r(self, other):
     return fn.matmul(_tensor_arg(other), self)
+
+
+def _other_tensor(name):
+    """A method whose ``other`` must be a tensor (PyTorch counts it as position 1 there)."""
+    f = getattr(fn, name)
+
+    def method(self, other):
+        _check_tensor_arg(name, "other", other, 1)
+        return f(self, other)
+    method.__name__ = name
+    return method
 
 
 def _iop(f):
@@ -194,6 +205,20 @@ METHODS = {
     "bernoulli_": _bernoulli_, "exponential_": _exponential_,
     "__dlpack__": _dlpack, "__dlpack_device__": _dlpack_device,
     "subtract_": fn.sub_, "multiply_": fn.mul_, "divide_": fn.div_,
+    # the catalogue (issue 11)
+    **{name: getattr(fn, name) for name in """
+        acos acos_ acosh acosh_ addcdiv addcdiv_ addcmul addcmul_ arccos arccos_ arccosh arccosh_
+        arcsin arcsin_ arcsinh arcsinh_ arctan arctan2 arctan2_ arctan_ arctanh arctanh_ asin
+        asin_ asinh asinh_ atan atan2 atan2_ atan_ atanh atanh_ copysign copysign_ cosh cosh_
+        deg2rad deg2rad_ digamma digamma_ erf erf_ erfc erfc_ erfinv erfinv_ exp2 exp2_ expm1
+        expm1_ fix fix_ float_power float_power_ fmax fmin frac frac_ hardshrink hypot hypot_ lerp
+        lerp_ lgamma lgamma_ log10 log10_ log1p log1p_ log2 log2_ logaddexp logaddexp2 logit
+        logit_ nan_to_num nan_to_num_ polygamma_ rad2deg rad2deg_ sgn sgn_ signbit sinc sinc_ sinh
+        sinh_ tan tan_ trunc trunc_ xlogy xlogy_
+        """.split()},
+    "polygamma": lambda self, n: fn.polygamma(n, self),
+    **{name: _other_tensor(name) for name in (
+        "atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin")},
 }
 
 

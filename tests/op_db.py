@@ -458,5 +458,138 @@ for _red in ("mean", "sum", "none"):
         lambda m, x, t, _r=_red: m.nn.functional.cross_entropy(x, t, reduction=_r),
         lambda g: [g.u(3, 4), np.array([0, 3, 1])])
 
+# ---- the catalogue: more elementwise math (issue 11) ------------------------------------
+def _mid(g, *shape):
+    """Values in (0.1, 0.9) with random signs: inside (-1, 1), away from 0 and +-1."""
+    return g.away(*shape, lo=0.1, hi=0.9)
+
+
+for _name, _gen, _ref in [
+        ("log1p", "pos", np.log1p), ("expm1", "u", np.expm1), ("exp2", "u", np.exp2),
+        ("log2", "pos", np.log2), ("log10", "pos", np.log10), ("tan", "_mid", np.tan),
+        ("asin", "_mid", np.arcsin), ("acos", "_mid", np.arccos), ("atan", "u", np.arctan),
+        ("sinh", "u", np.sinh), ("cosh", "u", np.cosh), ("asinh", "u", np.arcsinh),
+        ("acosh", "acosh", np.arccosh), ("atanh", "_mid", np.arctanh), ("erf", "u", None),
+        ("erfc", "u", None), ("erfinv", "_mid", None), ("lgamma", "pos", None),
+        ("digamma", "pos", None), ("sinc", "u", np.sinc), ("deg2rad", "u", np.deg2rad),
+        ("rad2deg", "u", np.rad2deg), ("frac", "frac", lambda x: x - np.trunc(x)),
+        ("arcsinh", "u", np.arcsinh), ("arctan", "u", np.arctan)]:
+    def _make(g, _g=_gen):
+        if _g == "_mid":
+            return [_mid(g, 2, 3)]
+        if _g == "acosh":
+            return [g.u(2, 3, lo=1.2, hi=3.0)]
+        if _g == "frac":
+            return [g.u(2, 3, lo=0.1, hi=0.9) + g.r.integers(-3, 3, (2, 3))]
+        return [getattr(g, _g)(2, 3)]
+    add(_name, lambda m, x, _n=_name: getattr(m, _n)(x), _make, ref=_ref)
+add("log1p_method_0d", lambda m, x: x.log1p(), lambda g: [g.pos()], ref=np.log1p)
+add("erfinv_method", lambda m, x: x.erfinv(), lambda g: [_mid(g, 4)])
+add("log1p_", lambda m, x: (x * 1).log1p_(), lambda g: [g.pos(3)], ref=np.log1p)
+add("tan_", lambda m, x: m.tan_(x * 1), lambda g: [_mid(g, 3)], ref=np.tan)
+add("polygamma_1", lambda m, x: m.polygamma(1, x), lambda g: [g.pos(2, 3)])
+add("polygamma_2_method", lambda m, x: x.polygamma(2), lambda g: [g.pos(4)])
+add("polygamma_", lambda m, x: (x * 1).polygamma_(1), lambda g: [g.pos(4)])
+add("digamma_neg", lambda m, x: m.digamma(x), lambda g: [g.u(4, lo=-2.9, hi=-2.1)])
+add("lgamma_neg", lambda m, x: x.lgamma(), lambda g: [g.u(4, lo=-2.9, hi=-2.1)])
+add("logit", lambda m, x: m.logit(x), lambda g: [g.u(2, 3, lo=0.1, hi=0.9)],
+    ref=lambda x: np.log(x / (1 - x)))
+add("logit_eps", lambda m, x: x.logit(eps=0.25), lambda g: [np.array([0.1, 0.3, 0.6, 0.9])],
+    ref=lambda x: np.log(np.clip(x, 0.25, 0.75) / (1 - np.clip(x, 0.25, 0.75))))
+add("trunc", lambda m, x: m.trunc(x), lambda g: [g.u(2, 3, lo=0.1, hi=0.9) * 3],
+    ref=np.trunc)
+add("fix_method", lambda m, x: x.fix(), lambda g: [g.away(4)], ref=np.trunc)
+add("sgn", lambda m, x: m.sgn(x), lambda g: [g.away(2, 3)], ref=np.sign,
+    grad=(False,), kink=True)  # (torch's gradient is a ZeroTensor: no numpy())
+add("nan_to_num", lambda m, x: m.nan_to_num(x, nan=1.5, posinf=2.0),
+    lambda g: [g.u(2, 3)], ref=lambda x: x)
+add("nan_to_num_nonfinite", lambda m, x: x.nan_to_num(),
+    lambda g: [np.array([1.0, np.nan, np.inf, -np.inf, -2.0])], kink=True)
+add("atan2", lambda m, x, y: m.atan2(x, y), lambda g: [g.u(2, 3), g.away(2, 3)],
+    ref=np.arctan2)
+add("atan2_broadcast", lambda m, x, y: x.arctan2(y), lambda g: [g.u(2, 3), g.away(3)],
+    ref=np.arctan2)
+add("hypot", lambda m, x, y: m.hypot(x, y), lambda g: [g.away(2, 3), g.away(2, 1)],
+    ref=np.hypot)
+add("logaddexp", lambda m, x, y: m.logaddexp(x, y), lambda g: [g.u(2, 3), g.u(2, 3)],
+    ref=np.logaddexp)
+add("logaddexp2", lambda m, x, y: x.logaddexp2(y), lambda g: [g.u(2, 3), g.u(3)],
+    ref=np.logaddexp2)
+add("xlogy", lambda m, x, y: m.xlogy(x, y), lambda g: [g.u(2, 3), g.pos(2, 3)],
+    ref=lambda x, y: x * np.log(y))
+add("xlogy_scalar_other", lambda m, x: m.xlogy(x, 3.0), lambda g: [g.u(2, 3)],
+    ref=lambda x: x * np.log(3.0))
+add("xlogy_scalar_self", lambda m, y: m.xlogy(2.0, y), lambda g: [g.pos(2, 3)],
+    ref=lambda y: 2.0 * np.log(y))
+add("xlogy_zero", lambda m, x, y: x.xlogy(y), lambda g: [np.array([0.0, 1.0]), g.pos(2)],
+    kink=True)
+add("copysign", lambda m, x, y: m.copysign(x, y), lambda g: [g.away(2, 3), g.away(2, 3)],
+    ref=np.copysign)
+add("copysign_scalar", lambda m, x: x.copysign(-1.0), lambda g: [g.away(4)],
+    ref=lambda x: np.copysign(x, -1.0))
+add("fmax", lambda m, x, y: m.fmax(x, y), lambda g: [g.u(2, 3), g.u(2, 3)], ref=np.fmax)
+add("fmin", lambda m, x, y: x.fmin(y), lambda g: [g.u(2, 3), g.u(3)], ref=np.fmin)
+add("fmax_nan_ties", lambda m, x, y: m.fmax(x, y),
+    lambda g: [np.array([1.0, np.nan, 2.0]), np.array([1.0, 3.0, np.nan])], kink=True)
+add("float_power", lambda m, x, y: m.float_power(x, y), lambda g: [g.pos(2, 3), g.u(2, 3)],
+    ref=np.power)
+add("float_power_scalar", lambda m, x: x.float_power(2), lambda g: [g.u(4)],
+    ref=lambda x: x ** 2.0)
+add("float_power_scalar_base", lambda m, y: m.float_power(2, y), lambda g: [g.u(4)],
+    ref=lambda y: 2.0 ** y)
+add("lerp", lambda m, x, y: m.lerp(x, y, 0.3), lambda g: [g.u(2, 3), g.u(2, 3)],
+    ref=lambda x, y: x + 0.3 * (y - x))
+add("lerp_tensor_weight", lambda m, x, y, w: x.lerp(y, w),
+    lambda g: [g.u(2, 3), g.u(3), g.u(2, 1, lo=0.0, hi=1.0)])
+add("lerp_", lambda m, x, y: (x * 1).lerp_(y, 0.7), lambda g: [g.u(3), g.u(3)])
+add("addcmul", lambda m, x, a, b: m.addcmul(x, a, b, value=0.5),
+    lambda g: [g.u(2, 3), g.u(2, 1), g.u(3)], ref=lambda x, a, b: x + 0.5 * a * b)
+add("addcdiv", lambda m, x, a, b: x.addcdiv(a, b, value=2),
+    lambda g: [g.u(3), g.u(2, 3), g.away(2, 3)], ref=lambda x, a, b: x + 2 * a / b)
+add("addcmul_", lambda m, x, a, b: (x * 1).addcmul_(a, b), lambda g: [g.u(3), g.u(3), g.u(3)])
+
+# activations
+_nnf = lambda name, **kw: (lambda m, x: getattr(m.nn.functional, name)(x, **kw))  # noqa: E731
+for _name, _kw, _gen in [
+        ("softplus", {}, "u"), ("softplus", {"beta": 2.0, "threshold": 1.0}, "u"),
+        ("silu", {}, "u"), ("gelu", {}, "u"), ("gelu", {"approximate": "tanh"}, "u"),
+        ("elu", {}, "away"), ("elu", {"alpha": 0.5}, "away"), ("selu", {}, "away"),
+        ("celu", {"alpha": 2.0}, "away"), ("leaky_relu", {}, "away"),
+        ("leaky_relu", {"negative_slope": 0.2}, "away"), ("rrelu", {}, "away"),
+        ("hardtanh", {}, "hardtanh"), ("hardtanh", {"min_val": -0.5, "max_val": 1.5}, "hardtanh"),
+        ("relu6", {}, "relu6"), ("hardsigmoid", {}, "three"), ("hardswish", {}, "three"),
+        ("mish", {}, "u"), ("softsign", {}, "away"), ("logsigmoid", {}, "u"),
+        ("tanhshrink", {}, "u"), ("softshrink", {}, "shrink"),
+        ("softshrink", {"lambd": 1.0}, "shrink"), ("hardshrink", {}, "shrink"),
+        ("glu", {}, "glu"), ("glu", {"dim": 0}, "glu")]:
+    def _make(g, _g=_gen):
+        if _g == "hardtanh":
+            return [np.array([[-1.7, -0.4, 0.3], [0.8, 1.2, 2.0]])]
+        if _g == "relu6":
+            return [np.array([[-1.0, 0.5, 2.0], [5.5, 6.5, 3.0]])]
+        if _g == "three":
+            return [np.array([[-4.0, -2.5, -0.5], [0.7, 2.9, 3.5]])]
+        if _g == "shrink":
+            return [np.array([[-1.7, -0.7, -0.3], [0.2, 0.8, 1.2]])]
+        if _g == "glu":
+            return [g.u(4, 2)]
+        return [getattr(g, _g)(2, 3)]
+    _label = _name + "".join(f"_{k}{v}" for k, v in _kw.items())
+    add(_label, _nnf(_name, **_kw), _make)
+add("threshold", lambda m, x: m.nn.functional.threshold(x, 0.5, -1.0),
+    lambda g: [np.array([[-1.0, 0.2, 0.7], [1.5, 0.4, 2.0]])])
+add("threshold_fn", lambda m, x: m.threshold(x, 0.0, 0.5), lambda g: [g.away(2, 3)])
+add("selu_torch_fn", lambda m, x: m.selu(x), lambda g: [g.away(3)])
+add("hardshrink_method", lambda m, x: x.hardshrink(0.3), lambda g: [g.away(4, lo=0.4)])
+for _name, _kw in [("elu", {}), ("selu", {}), ("celu", {"alpha": 0.5}), ("leaky_relu", {}),
+                   ("rrelu", {}), ("hardtanh", {}), ("silu", {}), ("mish", {}),
+                   ("hardswish", {})]:
+    add(_name + "_inplace", lambda m, x, _n=_name, _k=_kw: getattr(m.nn.functional, _n)(
+        x * 1, inplace=True, **_k), lambda g: [g.away(2, 3, lo=0.2, hi=0.9)])
+add("threshold_inplace", lambda m, x: m.nn.functional.threshold_(x * 1, 0.1, 0.0),
+    lambda g: [g.away(2, 3, lo=0.2)])
+add("leaky_relu_fn_", lambda m, x: m.nn.functional.leaky_relu_(x * 1, 0.3),
+    lambda g: [g.away(4)])
+
 SAMPLES_BY_NAME = {s.name: s for s in SAMPLES}
 assert len(SAMPLES_BY_NAME) == len(SAMPLES), "sample names must be unique"

@@ -33,7 +33,7 @@ from .pointwise import (  # noqa: F401
     logical_and, logical_not, logical_or, logical_xor, lt, maximum, minimum, mul, mul_, multiply,
     ne, neg, neg_, negative, not_equal, pow, pow_, rdiv, reciprocal, reciprocal_, relu, relu_,
     remainder, round, rsqrt, rsub, sigmoid, sigmoid_, sign, sin, sin_, sqrt, sqrt_, square, sub,
-    sub_, subtract, tanh, tanh_, to, true_divide, trunc, type_as, where, zero_, zeros_like_)
+    sub_, subtract, tanh, tanh_, to, true_divide, type_as, where, zero_, zeros_like_)
 from .reduction import (  # noqa: F401
     all, amax, amin, any, argmax, argmin, argsort, cumsum, log_softmax, logsumexp, max, mean, min,
     norm, prod, softmax, sort, sum, topk)
@@ -47,6 +47,18 @@ from .indexing import (  # noqa: F401
     masked_fill_, masked_select, nonzero, scatter, scatter_, scatter_add, scatter_add_, setitem)
 from .linalg import (  # noqa: F401
     addmm, bmm, dot, linear, matmul, mm, mv, outer)
+from .pointwise import (  # noqa: F401  (the catalogue, issue 11)
+    acos, acos_, acosh, acosh_, addcdiv, addcdiv_, addcmul, addcmul_, arccos, arccos_, arccosh,
+    arccosh_, arcsin, arcsin_, arcsinh, arcsinh_, arctan, arctan2, arctan2_, arctan_, arctanh,
+    arctanh_, asin, asin_, asinh, asinh_, atan, atan2, atan2_, atan_, atanh, atanh_, celu, celu_,
+    copysign, copysign_, cosh, cosh_, deg2rad, deg2rad_, digamma, digamma_, elu, elu_, erf, erf_,
+    erfc, erfc_, erfinv, erfinv_, exp2, exp2_, expm1, expm1_, fix, fix_, float_power, float_power_,
+    fmax, fmin, frac, frac_, gelu, glu, hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_,
+    hypot, hypot_, leaky_relu, leaky_relu_, lerp, lerp_, lgamma, lgamma_, log10, log10_, log1p,
+    log1p_, log2, log2_, logaddexp, logaddexp2, logit, logit_, logsigmoid, mish, nan_to_num,
+    nan_to_num_, polygamma, polygamma_, rad2deg, rad2deg_, relu6, rrelu, rrelu_, selu, selu_, sgn,
+    sgn_, signbit, silu, sinc, sinc_, sinh, sinh_, softplus, softshrink, softsign, tan, tan_,
+    tanhshrink, threshold, threshold_, trunc, trunc_, xlogy, xlogy_)
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape
 
 # every module holding table entries (tests walk them)

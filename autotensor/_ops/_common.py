@@ -337,12 +337,13 @@ _FLOAT_OPS = frozenset(("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "
                         "rsqrt"))
 
 
-def _inplace_unary(op, self, params=()):
+def _inplace_unary(op, self, params=(), float_op=None):
+    """``self.op_()``; ``float_op``: computed in floating point (default: by op name)."""
     d = self._data
     if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
         exc = RuntimeError if op.name == "relu" else NotImplementedError
         raise exc(_BOOL_UNSUPPORTED[op.name])
-    if op.name in _FLOAT_OPS and d.dtype.kind in "biu":
+    if (op.name in _FLOAT_OPS if float_op is None else float_op) and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)  # so the cast check names PyTorch's type
     value = _asarray(op.kernel(d, *params))
     return inplace.record_inplace(op, self, (self,), params, value)

@@ -18,31 +18,21 @@ from .shape import _alias, expand, select, _slice, unsqueeze, view
 GATHER = defop("gather", "GatherBackward0", raw.gather, params=("dim", "index"),
                grads={"self": lambda F, grad, dim, index, self_sizes:
                       F.scatter_add(F.zeros(self_sizes, grad), dim, index, grad)})
-
-
 SCATTER_ADD = defop("scatter_add", "ScatterAddBackward0",
                     lambda a, src, dim, index: raw.scatter_add(a, dim, index, src),
                     inputs=("self", "src"), params=("dim", "index"),
                     grads={"self": lambda F, grad: grad,
                            "src": lambda F, grad, dim, index: F.gather(grad, dim, index)})
-
-
 INDEX_SELECT = defop("index_select", "IndexSelectBackward0", raw.index_select,
                      params=("dim", "index"),
                      grads={"self": lambda F, grad, dim, index, self_sizes:
                             F.index_add(F.zeros(self_sizes, grad), dim, index, grad)})
-
-
 INDEX = defop("index", "IndexBackward0", raw.getitem, params=("indices",),
               grads={"self": lambda F, grad, indices, self_sizes:
                      F.index_backward(grad, self_sizes, indices)})
-
-
 MASKED_FILL = defop("masked_fill", "MaskedFillBackward0", raw.masked_fill,
                     params=("mask", "value"),
                     grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0)})
-
-
 MASKED_FILL_TENSOR = defop(
     "masked_fill", "MaskedFillBackward1", None, inputs=("self", "value"), params=("mask",),
     grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0),
@@ -53,13 +43,9 @@ MASKED_FILL_TENSOR = defop(
 GETITEM_BACKWARD = defop("getitem_backward", "SliceBackwardBackward0", raw.getitem_backward,
                          inputs=("grad",), params=("shape", "key"),
                          grads={"grad": lambda F, grad, key: F.getitem(grad, key)})
-
-
 INDEX_BACKWARD = defop("index_backward", "IndexPutBackward0", raw.index_backward,
                        inputs=("grad",), params=("shape", "key"),
                        grads={"grad": lambda F, grad, key: F.getitem(grad, key)})
-
-
 INDEX_ADD = defop("index_add", "IndexAddBackward0",
                   lambda a, src, dim, index, alpha: raw.index_add(a, dim, index, src, alpha),
                   inputs=("self", "source"), params=("dim", "index", "alpha"),
@@ -74,14 +60,10 @@ INDEX_PUT = defop("index_put", "IndexPutBackward0", None, inputs=("self", "value
                   grads={"self": lambda F, grad, indices, accumulate:
                          grad if accumulate else F.zero_at(grad, indices),
                          "values": lambda F, grad, indices: F.getitem(grad, indices)})
-
-
 SCATTER = defop("scatter", "ScatterBackward0", None, inputs=("self", "src"),
                 params=("dim", "index"),
                 grads={"self": lambda F, grad, dim, index: F.scatter(grad, dim, index, 0),
                        "src": lambda F, grad, dim, index: F.gather(grad, dim, index)})
-
-
 SCATTER_VALUE = defop("scatter", "ScatterBackward1", None, params=("dim", "index"),
                       grads={"self": lambda F, grad, dim, index: F.scatter(grad, dim, index, 0)})
 

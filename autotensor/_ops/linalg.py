@@ -15,8 +15,6 @@ from .shape import expand, _mT, reshape, _squeeze_inplace_dim, t, _unsafe_view, 
 MM = defop("mm", "MmBackward0", raw.mm, inputs=("self", "mat2"),
            grads={"self": lambda F, grad, mat2: F.mm(grad, F.t(mat2)),
                   "mat2": lambda F, grad, self: F.mm(F.t(self), grad)})
-
-
 def _mat2_grad(F, grad, mat1):
     """mat1^T @ grad, computed as (grad^T @ mat1)^T: the same numbers, laid out so that
     for linear's t(weight) the weight's gradient arrives C-contiguous (no copy later)."""
@@ -38,19 +36,13 @@ ADDMM = defop("addmm", "AddmmBackward0", _addmm,
                      if alpha != 1 else F.mm(grad, F.t(mat2)),
                      "mat2": lambda F, grad, mat1, alpha: _mat2_grad(F, grad, mat1) * alpha
                      if alpha != 1 else _mat2_grad(F, grad, mat1)})
-
-
 BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
             grads={"self": lambda F, grad, mat2: F.matmul(grad, F.transpose(mat2, 1, 2)),
                    "mat2": lambda F, grad, self: F.matmul(F.transpose(self, 1, 2), grad)})
-
-
 DOT = defop("dot", "DotBackward0", lambda a, b: raw.asarray(np.dot(a, b)),
             inputs=("self", "tensor"),
             grads={"self": lambda F, grad, tensor: grad * tensor,
                    "tensor": lambda F, grad, self: grad * self})
-
-
 MV = defop("mv", "MvBackward0", raw.matmul, inputs=("self", "vec"),
            grads={"self": lambda F, grad, vec: F.unsqueeze(grad, 1) * F.unsqueeze(vec, 0),
                   "vec": lambda F, grad, self: F.matmul(F.t(self), grad)})

@@ -10,6 +10,7 @@ from .._tensor import _make, Tensor
 from . import raw
 from ._common import _asarray, _finish, ndarray, _unary
 from .pointwise import (
+    cosh, digamma, erf, expm1, log1p, polygamma, sinh,
     abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, relu, SGN, sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_)
 from .shape import (
@@ -103,4 +104,6 @@ TENSOR = SimpleNamespace(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src)
     if isinstance(src, Tensor) else scatter(
         x, dim, _make(index) if isinstance(index, ndarray) else index, value=src),
+    log1p=log1p, expm1=expm1, sinh=sinh, cosh=cosh, erf=erf, digamma=digamma,
+    polygamma=polygamma,
 )

@@ -5,14 +5,16 @@ first, then the public functions.
 A formula is ``lambda F, grad, <names>: ...`` (see ``defop`` in dispatch.py and Note [One
 formula, two interpretations] in raw.py).
 """
+import math
+
 from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
-from . import raw
+from . import _specfun, raw
 from .dispatch import broadcast_error, defop, record, set_input_metadata
 from ._common import (
-    SCALAR_OVERLOAD,
+    SCALAR_OVERLOAD, _wrap_dim,
     _asarray, _binary, _binary_fn, _broadcastable, _check_tensor_arg, _finish, _inplace_binary,
     _inplace_unary, _scalar_dtype_data, _scalar_to_tensor, _state, _tensor_arg, _unary, _unary_fn)
 
@@ -43,64 +45,42 @@ ADD = defop("add", "AddBackward0", lambda a, b, alpha: a + b if alpha == 1 else 
             inputs=("self", "other"), params=("alpha",),
             grads={"self": lambda F, grad: grad,
                    "other": lambda F, grad, alpha: grad if alpha == 1 else grad * alpha})
-
-
 SUB = defop("sub", "SubBackward0", lambda a, b, alpha: a - b if alpha == 1 else a - alpha * b,
             inputs=("self", "other"), params=("alpha",),
             grads={"self": lambda F, grad: grad,
                    "other": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha})
-
-
 RSUB = defop("rsub", "RsubBackward1", lambda a, other, alpha: other - alpha * a
              if alpha != 1 else other - a,
              inputs=("self",), params=("other", "alpha"),
              grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha})
-
-
 RSUB_TENSOR = defop("rsub", "RsubBackward0",
                     lambda a, b, alpha: b - a if alpha == 1 else b - alpha * a,
                     inputs=("self", "other"), params=("alpha",),
                     grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha,
                            "other": lambda F, grad: grad})
-
-
 MUL = defop("mul", "MulBackward0", np.multiply, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad * other,
                    "other": lambda F, grad, self: grad * self})
-
-
 DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad / other,
                    "other": lambda F, grad, self, other: -grad * self / (other * other)})
-
-
 POW_SCALAR = defop("pow", "PowBackward0", lambda a, e: a ** e, params=("exponent",),
                    grads={"self": pow_backward})
-
-
 POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: a ** b, inputs=("self", "exponent"),
                    grads={"self": pow_backward_self, "exponent": pow_backward_exponent})
-
-
 POW_SCALAR_BASE = defop("pow", "PowBackward2", lambda e, base: base ** e,
                         inputs=("exponent",), params=("self",),
                         grads={"exponent": pow_backward_exponent_scalar_base})
-
-
 MAXIMUM = defop("maximum", "MaximumBackward0", raw.maximum, inputs=("self", "other"),
                 grads={"self": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self < other, 0)),
                        "other": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self > other, 0))})
-
-
 MINIMUM = defop("minimum", "MinimumBackward0", raw.minimum, inputs=("self", "other"),
                 grads={"self": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self > other, 0)),
                        "other": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self < other, 0))})
-
-
 WHERE = defop("where", "WhereBackward0", lambda a, b, condition: raw.where(condition, a, b),
               inputs=("self", "other"), params=("condition",),
               grads={"self": lambda F, grad, condition: F.where(condition, grad, 0),
@@ -114,16 +94,10 @@ ADD.kernel_no_alpha, SUB.kernel_no_alpha = np.add, np.subtract
 # calls mul.Scalar; user code wraps the number into a tensor and gets the ops above).
 ADD_SCALAR = defop("add", "AddBackward1", lambda a, other, alpha: a + alpha * other,
                    params=("other", "alpha"), grads={"self": lambda F, grad: grad})
-
-
 SUB_SCALAR = defop("sub", "SubBackward1", lambda a, other, alpha: a - alpha * other,
                    params=("other", "alpha"), grads={"self": lambda F, grad: grad})
-
-
 MUL_SCALAR = defop("mul", "MulBackward1", lambda a, other: a * other, params=("other",),
                    grads={"self": lambda F, grad, other: grad * other})
-
-
 DIV_SCALAR = defop("div", "DivBackward1", lambda a, other: a / other, params=("other",),
                    grads={"self": lambda F, grad, other: grad / other})
 
@@ -133,52 +107,28 @@ SCALAR_OVERLOAD.update({ADD: ADD_SCALAR, SUB: SUB_SCALAR, MUL: MUL_SCALAR, DIV: 
 
 # Elementwise unary ops.
 NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: -grad})
-
-
 EXP = defop("exp", "ExpBackward0", np.exp, grads={"self": lambda F, grad, result: grad * result})
-
-
 LOG = defop("log", "LogBackward0", np.log, grads={"self": lambda F, grad, self: grad / self})
-
-
 SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
              grads={"self": lambda F, grad, result: grad / (result * 2)})
-
-
 ABS = defop("abs", "AbsBackward0", np.abs,
             grads={"self": lambda F, grad, self: grad * F.sgn(self)})
-
-
 SIN = defop("sin", "SinBackward0", np.sin,
             grads={"self": lambda F, grad, self: grad * F.cos(self)})
-
-
 COS = defop("cos", "CosBackward0", np.cos,
             grads={"self": lambda F, grad, self: -grad * F.sin(self)})
-
-
 TANH = defop("tanh", "TanhBackward0", np.tanh,
              grads={"self": lambda F, grad, result: grad * (1 - result * result)})
-
-
 SIGMOID = defop("sigmoid", "SigmoidBackward0", raw.sigmoid,
                 grads={"self": lambda F, grad, result: grad * (result * (1 - result))})
-
-
 RELU = defop("relu", "ReluBackward0", raw.relu,
              grads={"self": lambda F, grad, result: F.where(result > 0, grad, 0)})
-
-
 RECIPROCAL = defop("reciprocal", "ReciprocalBackward0", lambda a: 1 / a,
                    grads={"self": lambda F, grad, result: -grad * (result * result)})
-
-
 CLAMP = defop("clamp", "ClampBackward1", raw.clamp, params=("min", "max"),
               grads={"self": lambda F, grad, self, min, max: F.where(
                   ((self >= min) if min is not None else True)
                   & ((self <= max) if max is not None else True), grad, 0)})
-
-
 CLAMP_TENSOR = defop(
     "clamp", "ClampBackward0", lambda a, lo, hi: raw.clamp(a, lo, hi),
     inputs=("self", "min", "max"),
@@ -191,47 +141,36 @@ CLAMP_TENSOR = defop(
 
 
 ZERO_GRAD = {"self": lambda F, grad: F.zeros_like(grad)}  # piecewise-constant ops
-
-
 FLOOR = defop("floor", "FloorBackward0", np.floor, grads=ZERO_GRAD)
-
-
 CEIL = defop("ceil", "CeilBackward0", np.ceil, grads=ZERO_GRAD)
-
-
 ROUND = defop("round", "RoundBackward0", np.round, grads=ZERO_GRAD)
 
 
-SIGN = defop("sign", "SignBackward0", np.sign, grads=ZERO_GRAD)
+def _sign(a):
+    """PyTorch's sign: 0 for NaN and for -0.0; bool stays bool."""
+    if a.dtype == np.bool_:
+        return a.copy()
+    return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
 
 
-SGN = defop("sgn", "SgnBackward0", np.sign, grads=ZERO_GRAD)  # what abs's derivative uses
+SIGN = defop("sign", "SignBackward0", _sign, grads=ZERO_GRAD)
+SGN = defop("sgn", "SgnBackward0", _sign, grads=ZERO_GRAD)  # what abs's derivative uses
 
 
 RSQRT = defop("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a),
               grads={"self": lambda F, grad, result: grad * (result * result * result) * -0.5})
-
-
 REMAINDER = defop("remainder", "RemainderBackward0", lambda a, b: np.mod(a, b),
                   inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad})
-
-
 FMOD = defop("fmod", "FmodBackward0", lambda a, b: np.fmod(a, b),
              inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad})
-
-
 REMAINDER_TENSOR = defop(
     "remainder", "RemainderBackward1", np.mod, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
            "other": lambda F, grad, self, other: -grad * F.floor(self / other)})
-
-
 FMOD_TENSOR = defop(
     "fmod", "FmodBackward1", np.fmod, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
            "other": lambda F, grad, self, other: -grad * F.trunc(self / other)})
-
-
 def _not_implemented(name):
     def formula(F, grad):
         raise RuntimeError(f"derivative for aten::{name} is not implemented")
@@ -242,44 +181,30 @@ FLOOR_DIVIDE = defop("floor_divide", "torch::autograd::NotImplemented", np.floor
                      inputs=("self", "other"),
                      grads={"self": _not_implemented("floor_divide"),
                             "other": _not_implemented("floor_divide")})
-
-
 FLOOR_DIVIDE_SCALAR = defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
                             params=("other",), grads={"self": _not_implemented("floor_divide")})
-
-
 DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: np.floor_divide(a, b)
                  if mode == "floor" else np.trunc(np.true_divide(a, b)),
                  inputs=("self", "other"),
                  params=("rounding_mode",), grads={"self": lambda F, grad: F.zeros_like(grad),
                                                    "other": lambda F, grad: F.zeros_like(grad)})
-
-
 DIV_MODE_SCALAR = defop("div", "DivBackward3", None, params=("other", "rounding_mode"),
                         grads={"self": lambda F, grad: F.zeros_like(grad)})
 
 
 # Copies and casts.
 CLONE = defop("clone", "CloneBackward0", raw.clone, grads={"self": lambda F, grad: grad})
-
-
 TO_COPY = defop("to", "ToCopyBackward0", raw.cast, params=("dtype",),
                 grads={"self": lambda F, grad: grad})
 
 
 # In-place-only ops (their out-of-place forms are other entries).
 ZERO = defop("zero_", "ZeroBackward0", None, grads={"self": lambda F, grad: F.zeros_like(grad)})
-
-
 FILL = defop("fill_", "FillBackward2", None, params=("value",),
              grads={"self": lambda F, grad: F.zeros_like(grad)})
-
-
 FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
                     grads={"self": lambda F, grad: F.zeros_like(grad),
                            "value": lambda F, grad: F.sum(grad)})
-
-
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
              grads={"self": lambda F, grad: F.zeros_like(grad),
                     "src": lambda F, grad: grad})
@@ -287,8 +212,6 @@ COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "s
 
 # ---- arithmetic ---------------------------------------------------------------------------
 add = _binary_fn(ADD, "input + alpha * other, broadcasting.", alpha_param=True)
-
-
 _sub = _binary_fn(SUB, "input - alpha * other, broadcasting.", alpha_param=True)
 
 
@@ -391,10 +314,6 @@ def fmod(input, other):
     return _mod(FMOD, FMOD_TENSOR, input, other)
 
 
-def trunc(input):
-    return _make(_asarray(np.trunc(input._data)))
-
-
 def rdiv(input, other):
     """other / input (``2 / x``): PyTorch records reciprocal then mul."""
     return mul(reciprocal(input), other)
@@ -481,14 +400,8 @@ reciprocal = _unary_fn(RECIPROCAL, "Elementwise reciprocal.")
 
 
 sign = _unary_fn(SIGN, "Elementwise sign (-1, 0 or 1).", float_op=False)
-
-
 floor = _unary_fn(FLOOR, "Elementwise floor.", float_op=False)
-
-
 ceil = _unary_fn(CEIL, "Elementwise ceil.", float_op=False)
-
-
 _round = _unary_fn(ROUND, "Elementwise round (half to even).", float_op=False)
 
 
@@ -573,41 +486,17 @@ def _compare(ufunc, tensor_only=False):
 
 
 eq = _compare(np.equal)
-
-
 ne = _compare(np.not_equal)
-
-
 lt = _compare(np.less)
-
-
 le = _compare(np.less_equal)
-
-
 gt = _compare(np.greater)
-
-
 ge = _compare(np.greater_equal)
-
-
 less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
-
-
 logical_and = _compare(np.logical_and, tensor_only=True)
-
-
 logical_or = _compare(np.logical_or, tensor_only=True)
-
-
 logical_xor = _compare(np.logical_xor, tensor_only=True)
-
-
 bitwise_and = _compare(np.bitwise_and)
-
-
 bitwise_or = _compare(np.bitwise_or)
-
-
 bitwise_xor = _compare(np.bitwise_xor)
 
 
@@ -830,3 +719,897 @@ def copy_(self, src, non_blocking=False):
     value = sd.astype(self._data.dtype, copy=False)
     # (record_inplace remembers src's shape and dtype when they differ: sum_to / cast back)
     return inplace.record_inplace(COPY, self, (self, src), (), value)
+
+
+# ---- more unary math (each entry, then its function and in-place variant) ------------------
+# Formulas follow PyTorch's derivatives.yaml; they are elementwise, so their forward-mode
+# rule is the formula with grad replaced by the tangent (jvp="elementwise").
+_LN2, _LN10 = math.log(2.0), math.log(10.0)
+_2_SQRTPI = 2.0 / math.sqrt(math.pi)
+
+LOG1P = defop("log1p", "Log1PBackward0", np.log1p, jvp="elementwise",
+              grads={"self": lambda F, grad, self: grad / (self + 1)})
+EXPM1 = defop("expm1", "Expm1Backward0", np.expm1, jvp="elementwise",
+              grads={"self": lambda F, grad, result: grad * (result + 1)})
+EXP2 = defop("exp2", "Exp2Backward0", np.exp2, jvp="elementwise",
+             grads={"self": lambda F, grad, result: grad * (result * _LN2)})
+LOG2 = defop("log2", "Log2Backward0", np.log2, jvp="elementwise",
+             grads={"self": lambda F, grad, self: grad / (self * _LN2)})
+LOG10 = defop("log10", "Log10Backward0", np.log10, jvp="elementwise",
+              grads={"self": lambda F, grad, self: grad / (self * _LN10)})
+TAN = defop("tan", "TanBackward0", np.tan, jvp="elementwise",
+            grads={"self": lambda F, grad, result: grad * (result * result + 1)})
+ASIN = defop("asin", "AsinBackward0", np.arcsin, jvp="elementwise",
+             grads={"self": lambda F, grad, self: grad / F.sqrt(1 - self * self)})
+ACOS = defop("acos", "AcosBackward0", np.arccos, jvp="elementwise",
+             grads={"self": lambda F, grad, self: -grad / F.sqrt(1 - self * self)})
+ATAN = defop("atan", "AtanBackward0", np.arctan, jvp="elementwise",
+             grads={"self": lambda F, grad, self: grad / (self * self + 1)})
+SINH = defop("sinh", "SinhBackward0", np.sinh, jvp="elementwise",
+             grads={"self": lambda F, grad, self: grad * F.cosh(self)})
+COSH = defop("cosh", "CoshBackward0", np.cosh, jvp="elementwise",
+             grads={"self": lambda F, grad, self: grad * F.sinh(self)})
+ASINH = defop("asinh", "AsinhBackward0", np.arcsinh, jvp="elementwise",
+              grads={"self": lambda F, grad, self: grad / F.sqrt(self * self + 1)})
+ACOSH = defop("acosh", "AcoshBackward0", np.arccosh, jvp="elementwise",
+              grads={"self": lambda F, grad, self: grad / F.sqrt((self - 1) * (self + 1))})
+ATANH = defop("atanh", "AtanhBackward0", np.arctanh, jvp="elementwise",
+              grads={"self": lambda F, grad, self: grad / (1 - self * self)})
+ERF = defop("erf", "ErfBackward0", _specfun.erf, jvp="elementwise",
+            grads={"self": lambda F, grad, self: grad * (F.exp(-(self * self)) * _2_SQRTPI)})
+ERFC = defop("erfc", "ErfcBackward0", _specfun.erfc, jvp="elementwise",
+             grads={"self": lambda F, grad, self: grad * (F.exp(-(self * self)) * -_2_SQRTPI)})
+ERFINV = defop("erfinv", "ErfinvBackward0", _specfun.erfinv, jvp="elementwise",
+               grads={"self": lambda F, grad, result:
+                      grad * (F.exp(result * result) * (0.5 * math.sqrt(math.pi)))})
+LGAMMA = defop("lgamma", "LgammaBackward0", _specfun.lgamma, jvp="elementwise",
+               grads={"self": lambda F, grad, self: grad * F.digamma(self)})
+DIGAMMA = defop("digamma", "DigammaBackward0", _specfun.digamma, jvp="elementwise",
+                grads={"self": lambda F, grad, self: grad * F.polygamma(1, self)})
+_POLYGAMMA_GRADS = {"self": lambda F, grad, n, self: grad * F.polygamma(n + 1, self)}
+POLYGAMMA = defop("polygamma", "PolygammaBackward0", lambda a, n: _specfun.polygamma(n, a),
+                  params=("n",), jvp="elementwise", grads=_POLYGAMMA_GRADS)
+DEG2RAD = defop("deg2rad", "Deg2RadBackward0", lambda a: a * (math.pi / 180), jvp="linear",
+                grads={"self": lambda F, grad: grad * (math.pi / 180)})
+RAD2DEG = defop("rad2deg", "Rad2DegBackward0", lambda a: a * (180 / math.pi), jvp="linear",
+                grads={"self": lambda F, grad: grad * (180 / math.pi)})
+FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), jvp="linear",
+             grads={"self": lambda F, grad: grad})
+TRUNC = defop("trunc", "TruncBackward0", lambda a: a.copy() if a.dtype.kind in "iu"
+              else np.trunc(a), grads=ZERO_GRAD, jvp="elementwise")
+
+
+def _sinc(a):
+    pix = a * math.pi
+    return np.where(a == 0, 1.0, np.sin(pix) / np.where(a == 0, 1.0, pix)).astype(a.dtype)
+
+
+def sinc_backward(F, grad, self):
+    pix = self * math.pi
+    d = (pix * F.cos(pix) - F.sin(pix)) / (pix * self)
+    return grad * F.where(self == 0, 0, d)
+
+
+SINC = defop("sinc", "SincBackward0", _sinc, jvp="elementwise", grads={"self": sinc_backward})
+
+
+def _logit(a, eps):
+    if eps is not None:
+        a = np.clip(a, eps, 1 - eps)
+    return np.log(a / (1 - a))
+
+
+def logit_backward(F, grad, self, eps):
+    d = grad / (self * (1 - self))
+    if eps is None:
+        return F.where((self < 0) | (self > 1), math.nan, d)
+    return F.where((self < eps) | (self > 1 - eps), 0, d)
+
+
+LOGIT = defop("logit", "LogitBackward0", _logit, params=("eps",), jvp="elementwise",
+              grads={"self": logit_backward})
+
+
+def _nan_to_num(a, nan, posinf, neginf):
+    if a.dtype.kind not in "fc":
+        return a.copy()
+    info = np.finfo(a.dtype)
+    return np.nan_to_num(a, nan=0.0 if nan is None else nan,
+                         posinf=info.max if posinf is None else posinf,
+                         neginf=info.min if neginf is None else neginf)
+
+
+NAN_TO_NUM = defop("nan_to_num", "NanToNumBackward0", _nan_to_num,
+                   params=("nan", "posinf", "neginf"), jvp="elementwise",
+                   grads={"self": lambda F, grad, self: F.where(
+                       (self == self) & (self != math.inf) & (self != -math.inf), grad, 0)})
+
+
+def _inplace_unary_fn(op, float_op=True):
+    def fn_(self, *params):
+        return _inplace_unary(op, self, params, float_op=float_op)
+    fn_.__name__ = fn_.__qualname__ = op.name + "_"
+    return fn_
+
+
+log1p = _unary_fn(LOG1P, "log(1 + x), accurate for small x.")
+expm1 = _unary_fn(EXPM1, "exp(x) - 1, accurate for small x.")
+exp2 = _unary_fn(EXP2, "Elementwise 2 ** x.")
+log2 = _unary_fn(LOG2, "Elementwise base-2 logarithm.")
+log10 = _unary_fn(LOG10, "Elementwise base-10 logarithm.")
+tan = _unary_fn(TAN, "Elementwise tangent.")
+asin = arcsin = _unary_fn(ASIN, "Elementwise arcsine.")
+acos = arccos = _unary_fn(ACOS, "Elementwise arccosine.")
+atan = arctan = _unary_fn(ATAN, "Elementwise arctangent.")
+sinh = _unary_fn(SINH, "Elementwise hyperbolic sine.")
+cosh = _unary_fn(COSH, "Elementwise hyperbolic cosine.")
+asinh = arcsinh = _unary_fn(ASINH, "Elementwise inverse hyperbolic sine.")
+acosh = arccosh = _unary_fn(ACOSH, "Elementwise inverse hyperbolic cosine.")
+atanh = arctanh = _unary_fn(ATANH, "Elementwise inverse hyperbolic tangent.")
+erf = _unary_fn(ERF, "The error function.")
+erfc = _unary_fn(ERFC, "1 - erf(x), accurate where erf(x) is near 1.")
+erfinv = _unary_fn(ERFINV, "The inverse of erf on (-1, 1).")
+lgamma = _unary_fn(LGAMMA, "log |Gamma(x)|.")
+digamma = _unary_fn(DIGAMMA, "The logarithmic derivative of Gamma.")
+deg2rad = _unary_fn(DEG2RAD, "Degrees to radians.")
+rad2deg = _unary_fn(RAD2DEG, "Radians to degrees.")
+sinc = _unary_fn(SINC, "sin(pi x) / (pi x), 1 at 0.")
+log1p_, expm1_, exp2_, log2_, log10_, tan_ = (
+    _inplace_unary_fn(op) for op in (LOG1P, EXPM1, EXP2, LOG2, LOG10, TAN))
+asin_, acos_, atan_, sinh_, cosh_, asinh_, acosh_, atanh_ = (
+    _inplace_unary_fn(op) for op in (ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH))
+arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = (
+    asin_, acos_, atan_, asinh_, acosh_, atanh_)
+erf_, erfc_, erfinv_, lgamma_, digamma_, deg2rad_, rad2deg_, sinc_ = (
+    _inplace_unary_fn(op) for op in (ERF, ERFC, ERFINV, LGAMMA, DIGAMMA, DEG2RAD, RAD2DEG,
+                                     SINC))
+
+
+def polygamma(n, input):
+    """The n-th derivative of digamma."""
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return _unary(POLYGAMMA, input, params=(n,))
+
+
+def polygamma_(self, n):
+    return _inplace_unary(POLYGAMMA_, self, (n,), float_op=True)
+
+
+def logit(input, eps=None):
+    """log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given."""
+    return _unary(LOGIT, input, params=(eps,))
+
+
+def logit_(self, eps=None):
+    return _inplace_unary(LOGIT, self, (eps,), float_op=True)
+
+
+def _trunc_check(input, name):
+    if _tensor_arg(input)._data.dtype == np.bool_:
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+
+
+def trunc(input):
+    """Round toward zero (integers are returned unchanged)."""
+    _trunc_check(input, "trunc_vml_cpu")
+    return _unary(TRUNC, input, float_op=False)
+
+
+fix = trunc
+
+
+def trunc_(self):
+    _trunc_check(self, "trunc_vml_cpu")
+    return _inplace_unary(TRUNC, self, float_op=False)
+
+
+fix_ = trunc_
+
+
+def frac(input):
+    """x - trunc(x), with x's sign."""
+    d = _tensor_arg(input)._data
+    if d.dtype.kind in "biu":
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}'")
+    return _unary(FRAC, input, float_op=False)
+
+
+def frac_(self):
+    frac(self.detach())
+    return _inplace_unary(FRAC, self, float_op=False)
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """NaN to ``nan``, +-inf to ``posinf``/``neginf`` (default: the dtype's extremes)."""
+    return _unary(NAN_TO_NUM, input, float_op=False, params=(nan, posinf, neginf))
+
+
+def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    return _inplace_unary(NAN_TO_NUM, self, (nan, posinf, neginf), float_op=False)
+
+
+def sgn(input):
+    """sign(x) for real tensors (x / |x| for complex ones)."""
+    return _unary(SGN, input, float_op=False)
+
+
+def sgn_(self):
+    return _inplace_unary(SGN, self, float_op=False)
+
+
+def signbit(input):
+    """True where the sign bit is set (also for -0.0); never differentiable."""
+    return _make(_asarray(np.signbit(_tensor_arg(input)._data)))
+
+
+# ---- more binary and ternary math --------------------------------------------------------
+def _float_args(*xs):
+    """Integral tensors as the default float dtype: ops whose result is always floating."""
+    return tuple(_to_dtype(x, _dtypes.default_float)
+                 if isinstance(x, Tensor) and x._data.dtype.kind in "biu" else x for x in xs)
+
+
+def _binary_float(op, name, input, other):
+    _check_tensor_arg(name, "input", input, 1)
+    _check_tensor_arg(name, "other", other, 2)
+    if input._data.dtype.kind in "biu" and other._data.dtype.kind in "biu":
+        input, other = _float_args(input, other)
+    return _binary(op, input, other)
+
+
+def atan2_grads():
+    return {"self": lambda F, grad, self, other: grad * other / (self * self + other * other),
+            "other": lambda F, grad, self, other: -grad * self / (self * self + other * other)}
+
+
+ATAN2 = defop("atan2", "Atan2Backward0", np.arctan2, inputs=("self", "other"),
+              jvp="elementwise", grads=atan2_grads())
+HYPOT = defop("hypot", "HypotBackward0", np.hypot, inputs=("self", "other"), jvp="elementwise",
+              grads={"self": lambda F, grad, self, result: grad * self / result,
+                     "other": lambda F, grad, other, result: grad * other / result})
+LOGADDEXP = defop("logaddexp", "LogaddexpBackward0", np.logaddexp, inputs=("self", "other"),
+                  jvp="elementwise",
+                  grads={"self": lambda F, grad, self, other: grad / (F.exp(other - self) + 1),
+                         "other": lambda F, grad, self, other: grad / (F.exp(self - other) + 1)})
+LOGADDEXP2 = defop("logaddexp2", "Logaddexp2Backward0", np.logaddexp2, inputs=("self", "other"),
+                   jvp="elementwise",
+                   grads={"self": lambda F, grad, self, other:
+                          grad / (F.exp((other - self) * _LN2) + 1),
+                          "other": lambda F, grad, self, other:
+                          grad / (F.exp((self - other) * _LN2) + 1)})
+
+
+def _xlogy(a, b):
+    return np.where((a == 0) & (b == b), 0.0, a * np.log(b)).astype(np.result_type(a, b))
+
+
+def _xlogy_self(F, grad, other):
+    return grad * F.log(other)  # PyTorch's, also where self is 0
+
+
+XLOGY = defop("xlogy", "XlogyBackward0", _xlogy, inputs=("self", "other"), jvp="elementwise",
+              grads={"self": _xlogy_self,
+                     "other": lambda F, grad, self, other: grad * self / other})
+XLOGY_SCALAR_SELF = defop("xlogy", "XlogyBackward1",
+                          lambda b, a: _xlogy(np.asarray(a, b.dtype), b), inputs=("other",),
+                          params=("self",), jvp="elementwise",
+                          grads={"other": lambda F, grad, self, other: grad * self / other})
+XLOGY_SCALAR_OTHER = defop("xlogy", "XlogyBackward2",
+                           lambda a, b: _xlogy(a, np.asarray(b, a.dtype)), params=("other",),
+                           jvp="elementwise",
+                           grads={"self": lambda F, grad, other: grad * float(np.log(other))})
+
+
+def _copysign_grad(F, grad, self, result):
+    return grad * F.where(self == 0, 0, result / F.where(self == 0, 1, self))
+
+
+COPYSIGN = defop("copysign", "CopysignBackward0", np.copysign, inputs=("self", "other"),
+                 jvp="elementwise",
+                 grads={"self": _copysign_grad, "other": lambda F, grad: F.zeros_like(grad)})
+COPYSIGN_SCALAR = defop("copysign", "CopysignBackward1", np.copysign, params=("other",),
+                        jvp="elementwise", grads={"self": _copysign_grad})
+FMAX = defop("fmax", "FmaxBackward0", np.fmax, inputs=("self", "other"), jvp="elementwise",
+             grads={"self": lambda F, grad, self, other: F.where(
+                        (self >= other) | (other != other), grad, 0),
+                    "other": lambda F, grad, self, other: F.where(
+                        (self >= other) | (other != other), 0, grad)})
+FMIN = defop("fmin", "FminBackward0", np.fmin, inputs=("self", "other"), jvp="elementwise",
+             grads={"self": lambda F, grad, self, other: F.where(
+                        (self <= other) | (other != other), grad, 0),
+                    "other": lambda F, grad, self, other: F.where(
+                        (self <= other) | (other != other), 0, grad)})
+
+
+def atan2(input, other, *, _name="atan2"):
+    """The angle of (other, input), in (-pi, pi]."""
+    return _binary_float(ATAN2, _name, input, other)
+
+
+def arctan2(input, other):
+    return atan2(input, other, _name="arctan2")
+
+
+def _float_only(name, input, other):
+    """hypot, logaddexp, ...: tensors only, no integral kernels (PyTorch's errors)."""
+    _check_tensor_arg(name, "input", input, 1)
+    _check_tensor_arg(name, "other", other, 2)
+    dt = _dtypes.result_type(input, other)
+    if dt.np.kind not in "fc":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(dt)}'")
+
+
+def hypot(input, other):
+    """sqrt(input ** 2 + other ** 2) without overflow."""
+    _float_only("hypot", input, other)
+    return _binary(HYPOT, input, other)
+
+
+def logaddexp(input, other):
+    """log(exp(input) + exp(other)), computed stably."""
+    _float_only("logaddexp", input, other)
+    return _binary(LOGADDEXP, input, other)
+
+
+def logaddexp2(input, other):
+    """log2(2 ** input + 2 ** other), computed stably."""
+    _float_only("logaddexp2", input, other)
+    return _binary(LOGADDEXP2, input, other)
+
+
+def xlogy(input, other):
+    """input * log(other), 0 where input is 0 (unless other is NaN)."""
+    if not isinstance(input, Tensor):
+        if not isinstance(other, Tensor):
+            raise TypeError("xlogy() received an invalid combination of arguments")
+        (o,) = _float_args(other)
+        out = _asarray(XLOGY_SCALAR_SELF.kernel(o._data, input))
+        return _finish(XLOGY_SCALAR_SELF, (o,), (input,), out)
+    if not isinstance(other, Tensor):
+        (a,) = _float_args(input)
+        out = _asarray(XLOGY_SCALAR_OTHER.kernel(a._data, other))
+        return _finish(XLOGY_SCALAR_OTHER, (a,), (other,), out)
+    return _binary(XLOGY, *_float_args(input, other))
+
+
+def copysign(input, other):
+    """|input| with other's sign (also the sign of -0.0)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"copysign() received an invalid combination of arguments - got "
+                        f"({type(input).__name__}, {type(other).__name__}), but expected one "
+                        f"of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n * "
+                        f"(Tensor input, Number other, *, Tensor out = None)")
+    (a,) = _float_args(input)
+    if isinstance(other, Tensor):
+        (b,) = _float_args(other) if other._data.dtype.kind in "biu" else (other,)
+        return _binary(COPYSIGN, a, b)
+    d = _scalar_dtype_data(a._data, other)
+    return _finish(COPYSIGN_SCALAR, (a,), (other,), _asarray(np.copysign(d, other)))
+
+
+def fmax(input, other):
+    """maximum that ignores NaN (NaN only where both are NaN)."""
+    _check_tensor_arg("fmax", "input", input, 1)
+    _check_tensor_arg("fmax", "other", other, 2)
+    return _binary(FMAX, input, other)
+
+
+def fmin(input, other):
+    """minimum that ignores NaN (NaN only where both are NaN)."""
+    _check_tensor_arg("fmin", "input", input, 1)
+    _check_tensor_arg("fmin", "other", other, 2)
+    return _binary(FMIN, input, other)
+
+
+def _float_inplace(self):
+    if self._data.dtype.kind in "biu":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{_dtypes.scalar_name(self.dtype)}")
+
+
+def atan2_(self, other):
+    _float_inplace(self)
+    return _inplace_binary(ATAN2, self, other)
+
+
+arctan2_ = atan2_
+
+
+def hypot_(self, other):
+    _float_inplace(self)
+    return _inplace_binary(HYPOT, self, other)
+
+
+def xlogy_(self, other):
+    _float_inplace(self)
+    if not isinstance(other, Tensor):
+        value = _asarray(XLOGY_SCALAR_OTHER.kernel(self._data, other))
+        return inplace.record_inplace(XLOGY_SCALAR_OTHER, self, (self,), (other,), value)
+    return _inplace_binary(XLOGY, self, other)
+
+
+def copysign_(self, other):
+    _float_inplace(self)
+    if not isinstance(other, Tensor):
+        value = _asarray(np.copysign(self._data, other))
+        return inplace.record_inplace(COPYSIGN_SCALAR, self, (self,), (other,), value)
+    return _inplace_binary(COPYSIGN, self, other)
+
+
+def float_power(input, exponent):
+    """pow computed in double precision (float64, or complex128 for complex operands)."""
+    def up(x):
+        if isinstance(x, Tensor):
+            return _to_dtype(x, _dtypes.complex128 if x._data.dtype.kind == "c"
+                             else _dtypes.float64)
+        return complex(x) if isinstance(x, complex) else float(x)
+    if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
+        raise TypeError("float_power() received an invalid combination of arguments")
+    return pow(up(input), up(exponent))
+
+
+def float_power_(self, exponent):
+    if self._data.dtype != np.float64 and self._data.dtype != np.complex128:
+        raise RuntimeError(f"the base given to float_power_ has dtype "
+                           f"{_dtypes.scalar_name(self.dtype)} but the operation's result "
+                           f"requires dtype Double")
+    return pow_(self, _to_dtype(exponent, _dtypes.float64)
+                if isinstance(exponent, Tensor) else float(exponent))
+
+
+def _ternary(op, inputs, params, kernel_args):
+    """An elementwise op of several tensors, broadcast and promoted together."""
+    tensors = [x for x in inputs if isinstance(x, Tensor)]
+    dt = _dtypes.result_type(*tensors).np
+    arrays = [x._data.astype(dt, copy=False) for x in inputs]
+    try:
+        shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        raise broadcast_error(arrays[0].shape, arrays[-1].shape) from None
+    out = _asarray(op.kernel(*arrays, *kernel_args)).astype(dt, copy=False)
+    r = _finish(op, tuple(inputs), params, out)
+    if r._grad_fn is not None:
+        set_input_metadata(r._grad_fn, inputs, shape, out.dtype)
+    return r
+
+
+def _lerp(a, b, w):
+    return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+
+
+LERP = defop("lerp", "LerpBackward0", _lerp, inputs=("self", "end"), params=("weight",),
+             jvp="elementwise",
+             grads={"self": lambda F, grad, weight: grad * (1 - weight),
+                    "end": lambda F, grad, weight: grad * weight})
+LERP_TENSOR = defop("lerp", "LerpBackward1", _lerp, inputs=("self", "end", "weight"),
+                    jvp="elementwise",
+                    grads={"self": lambda F, grad, weight: grad * (1 - weight),
+                           "end": lambda F, grad, weight: grad * weight,
+                           "weight": lambda F, grad, self, end: grad * (end - self)})
+ADDCMUL = defop("addcmul", "AddcmulBackward0", lambda a, t1, t2, value: a + value * t1 * t2,
+                inputs=("self", "tensor1", "tensor2"), params=("value",), jvp="elementwise",
+                grads={"self": lambda F, grad: grad,
+                       "tensor1": lambda F, grad, tensor2, value: grad * tensor2 * value,
+                       "tensor2": lambda F, grad, tensor1, value: grad * tensor1 * value})
+ADDCDIV = defop("addcdiv", "AddcdivBackward0", lambda a, t1, t2, value: a + value * t1 / t2,
+                inputs=("self", "tensor1", "tensor2"), params=("value",), jvp="elementwise",
+                grads={"self": lambda F, grad: grad,
+                       "tensor1": lambda F, grad, tensor2, value: grad * value / tensor2,
+                       "tensor2": lambda F, grad, tensor1, tensor2, value:
+                       -grad * value * tensor1 / (tensor2 * tensor2)})
+
+
+def _check_lerp(input, end, weight):
+    _check_tensor_arg("lerp", "end", end, 2)
+    a, b = input._data.dtype, end._data.dtype
+    if a != b:
+        raise RuntimeError(f"expected dtype {_dtypes.cpp_name(input.dtype)} for `end` but got "
+                           f"dtype {_dtypes.cpp_name(end.dtype)}")
+    if a.kind not in "fc":
+        kind = "tensor" if isinstance(weight, Tensor) else "scalar"
+        raise NotImplementedError(f"\"lerp_kernel_{kind}\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
+
+
+def lerp(input, end, weight):
+    """input + weight * (end - input)."""
+    _check_lerp(input, end, weight)
+    if isinstance(weight, Tensor):
+        return _ternary(LERP_TENSOR, (input, end, weight), (), ())
+    return _ternary(LERP, (input, end), (weight,), (weight,))
+
+
+def lerp_(self, end, weight):
+    _check_lerp(self, end, weight)
+    w = weight._data if isinstance(weight, Tensor) else weight
+    value = _lerp(self._data, end._data, w).astype(self._data.dtype, copy=False)
+    op = LERP_TENSOR if isinstance(weight, Tensor) else LERP
+    inputs = (self, end, weight) if isinstance(weight, Tensor) else (self, end)
+    return inplace.record_inplace(op, self, inputs, () if op is LERP_TENSOR else (weight,),
+                                  value)
+
+
+def _check_addc_value(name, tensors, value):
+    """PyTorch's checks; returns value as the kernel uses it (truncated for integers)."""
+    if name == "addcmul" and _py_all_int(tensors):
+        if _py_all_bool(tensors):
+            raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+        return int(value)
+    if name == "addcdiv" and _py_all_int(tensors[1:]):
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
+                           "future  release addcdiv will perform a true division of tensor1 and "
+                           "tensor2. The historic addcdiv behavior can be implemented as (input "
+                           "+ value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                           "integer inputs and as (input + value * tensor1 / tensor2) for float "
+                           "inputs. The future addcdiv behavior is just the latter "
+                           "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+    return value
+
+
+def _py_all_bool(tensors):
+    return all(isinstance(t, Tensor) and t._data.dtype == np.bool_ for t in tensors)
+
+
+def _py_all_int(tensors):
+    return all(isinstance(t, Tensor) and t._data.dtype.kind in "biu" for t in tensors)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """input + value * tensor1 * tensor2."""
+    value = _check_addc_value("addcmul", (input, tensor1, tensor2), value)
+    return _ternary(ADDCMUL, (input, tensor1, tensor2), (value,), (value,))
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """input + value * tensor1 / tensor2."""
+    value = _check_addc_value("addcdiv", (input, tensor1, tensor2), value)
+    return _ternary(ADDCDIV, (input, tensor1, tensor2), (value,), (value,))
+
+
+def addcmul_(self, tensor1, tensor2, *, value=1):
+    value = _check_addc_value("addcmul", (self, tensor1, tensor2), value)
+    value_ = _asarray(ADDCMUL.kernel(self._data, tensor1._data, tensor2._data, value))
+    return inplace.record_inplace(ADDCMUL, self, (self, tensor1, tensor2), (value,),
+                                  value_.astype(self._data.dtype, copy=False))
+
+
+def addcdiv_(self, tensor1, tensor2, *, value=1):
+    value = _check_addc_value("addcdiv", (self, tensor1, tensor2), value)
+    value_ = _asarray(ADDCDIV.kernel(self._data, tensor1._data, tensor2._data, value))
+    return inplace.record_inplace(ADDCDIV, self, (self, tensor1, tensor2), (value,),
+                                  value_.astype(self._data.dtype, copy=False))
+
+
+# ---- activations (nn.functional; the formulas are PyTorch's *_backward) --------------------
+def _softplus(a, beta, threshold):
+    z = a * beta
+    return np.where(z > threshold, a, np.logaddexp(0, z) / beta).astype(a.dtype, copy=False)
+
+
+def softplus_backward(F, grad, self, beta, threshold):
+    z = self * beta
+    return F.where(z > threshold, grad, grad * F.sigmoid(z))
+
+
+SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus, params=("beta", "threshold"),
+                 jvp="elementwise", grads={"self": softplus_backward})
+
+
+def silu_backward(F, grad, self):
+    s = F.sigmoid(self)
+    return grad * (s * (1 + self * (1 - s)))
+
+
+SILU = defop("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), jvp="elementwise",
+             grads={"self": silu_backward})
+_SQRT1_2, _SQRT_2_PI = math.sqrt(0.5), math.sqrt(2 / math.pi)
+_KAPPA = 0.044715
+
+
+def _gelu(a, approximate):
+    if approximate == "tanh":
+        return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + _KAPPA * a * a * a)))
+    return a * 0.5 * (1 + _specfun.erf(a * _SQRT1_2))
+
+
+def gelu_backward(F, grad, self, approximate):
+    if approximate == "tanh":
+        x2 = self * self
+        t = F.tanh((self + _KAPPA * x2 * self) * _SQRT_2_PI)
+        right = (1 - t * t) * (self * 0.5) * ((1 + (3 * _KAPPA) * x2) * _SQRT_2_PI)
+        return grad * ((t + 1) * 0.5 + right)
+    cdf = (F.erf(self * _SQRT1_2) + 1) * 0.5
+    pdf = F.exp(self * self * -0.5) * (1 / math.sqrt(2 * math.pi))
+    return grad * (cdf + self * pdf)
+
+
+GELU = defop("gelu", "GeluBackward0", _gelu, params=("approximate",), jvp="elementwise",
+             grads={"self": gelu_backward})
+
+
+def _elu(a, alpha, scale, input_scale):
+    return np.where(a > 0, a * scale, np.expm1(a * input_scale) * (alpha * scale)).astype(
+        a.dtype, copy=False)
+
+
+def elu_backward(F, grad, self, alpha, scale, input_scale):
+    neg = F.exp(self * input_scale) * (input_scale * alpha * scale)
+    return F.where(self > 0, grad * scale, grad * neg)
+
+
+ELU = defop("elu", "EluBackward0", _elu, params=("alpha", "scale", "input_scale"),
+            jvp="elementwise", grads={"self": elu_backward})
+CELU = defop("celu", "CeluBackward0", lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha),
+             params=("alpha",), jvp="elementwise",
+             grads={"self": lambda F, grad, self, alpha:
+                    elu_backward(F, grad, self, alpha, 1.0, 1.0 / alpha)})
+LEAKY_RELU = defop("leaky_relu", "LeakyReluBackward0",
+                   lambda a, slope: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False),
+                   params=("negative_slope",), jvp="elementwise",
+                   grads={"self": lambda F, grad, self, negative_slope:
+                          F.where(self > 0, grad, grad * negative_slope)})
+RRELU = defop("rrelu_with_noise", "RreluWithNoiseBackward0",
+              lambda a, slope: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False),
+              params=("slope",), jvp="elementwise",
+              grads={"self": lambda F, grad, self, slope: F.where(self > 0, grad, grad * slope)})
+HARDTANH = defop("hardtanh", "HardtanhBackward0", lambda a, lo, hi: np.clip(a, lo, hi),
+                 params=("min_val", "max_val"), jvp="elementwise",
+                 grads={"self": lambda F, grad, self, min_val, max_val:
+                        F.where((self <= min_val) | (self >= max_val), 0, grad)})
+_ONE_SIXTH_F = float(np.float32(1 / 6))
+HARDSIGMOID = defop("hardsigmoid", "HardsigmoidBackward0",
+                    lambda a: np.clip(a / 6 + 0.5, 0, 1).astype(a.dtype, copy=False),
+                    jvp="elementwise",
+                    grads={"self": lambda F, grad, self:  # 1/6 in float, as PyTorch
+                           F.where((self > -3) & (self < 3), grad * _ONE_SIXTH_F, 0)})
+HARDSWISH = defop("hardswish", "HardswishBackward0",
+                  lambda a: (a * np.clip(a + 3, 0, 6) / 6).astype(a.dtype, copy=False),
+                  jvp="elementwise",
+                  grads={"self": lambda F, grad, self: F.where(
+                      self <= -3, 0, F.where(self < 3, grad * (self / 3 + 0.5), grad))})
+
+
+def mish_backward(F, grad, self):
+    t = F.tanh(F.where(self > 20, self, F.log1p(F.exp(self))))
+    s = F.sigmoid(self)
+    return grad * (t + self * s * (1 - t * t))
+
+
+MISH = defop("mish", "MishBackward0", lambda a: a * np.tanh(_softplus(a, 1, 20)),
+             jvp="elementwise", grads={"self": mish_backward})
+LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", lambda a: -np.logaddexp(0, -a),
+                    jvp="elementwise",
+                    grads={"self": lambda F, grad, self: grad * F.sigmoid(-self)})
+THRESHOLD = defop("threshold", "ThresholdBackward0",
+                  lambda a, threshold, value: np.where(a > threshold, a, value).astype(
+                      a.dtype, copy=False), params=("threshold", "value"), jvp="elementwise",
+                  grads={"self": lambda F, grad, self, threshold:
+                         F.where(self <= threshold, 0, grad)})
+SOFTSHRINK = defop("softshrink", "SoftshrinkBackward0",
+                   lambda a, l: np.where(a > l, a - l, np.where(a < -l, a + l, a * 0)).astype(
+                       a.dtype, copy=False), params=("lambd",), jvp="elementwise",
+                   grads={"self": lambda F, grad, self, lambd:
+                          F.where((self >= -lambd) & (self <= lambd), 0, grad)})
+HARDSHRINK = defop("hardshrink", "HardshrinkBackward0",
+                   lambda a, l: np.where((a >= -l) & (a <= l), 0, a).astype(a.dtype, copy=False),
+                   params=("lambd",), jvp="elementwise",
+                   grads={"self": lambda F, grad, self, lambd:
+                          F.where((self >= -lambd) & (self <= lambd), 0, grad)})
+
+
+def glu_backward(F, grad, self, dim):
+    n = self.shape[dim] // 2
+    a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
+    s = F.sigmoid(b)
+    return F.cat([grad * s, grad * a * s * (1 - s)], dim)
+
+
+GLU = defop("glu", "GluBackward0", None, params=("dim",), grads={"self": glu_backward})
+
+
+# In-place forms that PyTorch records with the result instead of the input.
+def _result_slope(F, grad, result, slope):
+    return F.where(result > 0, grad, grad * slope)
+
+
+ELU_ = defop("elu_", "EluBackward1", _elu, params=("alpha", "scale", "input_scale"),
+             jvp="elementwise",
+             grads={"self": lambda F, grad, result, alpha, scale, input_scale: F.where(
+                 result > 0, grad * scale, grad * input_scale * (result + alpha * scale))})
+CELU_ = defop("celu_", "CeluBackward1", CELU.kernel, params=("alpha",), jvp="elementwise",
+              grads={"self": lambda F, grad, result, alpha: F.where(
+                  result > 0, grad, grad * (1.0 / alpha) * (result + alpha))})
+LEAKY_RELU_ = defop("leaky_relu_", "LeakyReluBackward1", LEAKY_RELU.kernel,
+                    params=("negative_slope",), jvp="elementwise",
+                    grads={"self": lambda F, grad, result, negative_slope:
+                           _result_slope(F, grad, result, negative_slope)})
+RRELU_ = defop("rrelu_with_noise_", "RreluWithNoiseBackward1", RRELU.kernel, params=("slope",),
+               jvp="elementwise", grads={"self": _result_slope})
+THRESHOLD_ = defop("threshold_", "ThresholdBackward1", THRESHOLD.kernel,
+                   params=("threshold", "value"), jvp="elementwise",
+                   grads={"self": lambda F, grad, result, threshold:
+                          F.where(result <= threshold, 0, grad)})
+POLYGAMMA_ = defop("polygamma_", "PolygammaBackward1", POLYGAMMA.kernel, params=("n",),
+                   jvp="elementwise", grads=_POLYGAMMA_GRADS)
+_INPLACE_FORM = {ELU: ELU_, CELU: CELU_, LEAKY_RELU: LEAKY_RELU_, RRELU: RRELU_,
+                 THRESHOLD: THRESHOLD_}
+
+
+def _float_activation(name, input):
+    d = _tensor_arg(input)._data
+    if d.dtype.kind not in "fc":
+        kind = _dtypes.scalar_name(_dtypes.from_numpy(d.dtype))
+        raise NotImplementedError(f"\"{name}\" not implemented for '{kind}'")
+    return input
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta x)) / beta, linear above ``threshold``."""
+    _float_activation("softplus_cpu", input)
+    return _unary(SOFTPLUS, input, params=(beta, threshold))
+
+
+def silu(input, inplace=False):
+    """x * sigmoid(x)."""
+    _float_activation("silu_cpu", input)
+    return _activation(SILU, input, (), inplace)
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x) (or its tanh approximation)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _float_activation("GeluKernelImpl", input)
+    return _unary(GELU, input, params=(approximate,))
+
+
+def _activation(op, input, params, inplace_, float_op=True):
+    if inplace_:
+        return _inplace_unary(_INPLACE_FORM.get(op, op), input, params, float_op=False)
+    return _unary(op, input, float_op=float_op, params=params)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    _float_activation("elu_cpu", input)
+    return _activation(ELU, input, (alpha, 1.0, 1.0), inplace)
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    """scale * elu(x, alpha) with the self-normalising constants (recorded as elu)."""
+    _float_activation("elu_cpu", input)
+    return _activation(ELU, input, (_SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    _float_activation("elu_cpu", input)
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _activation(CELU, input, (alpha,), inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    _float_activation("leaky_relu_cpu", input)
+    return _activation(LEAKY_RELU, input, (negative_slope,), inplace)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky relu; in evaluation the slope is (lower + upper) / 2."""
+    if training:
+        raise NotImplementedError("rrelu(training=True) is not implemented in autotensor")
+    _float_activation("leaky_relu_cpu", input)
+    return _activation(RRELU, input, ((lower + upper) / 2,), inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    d = _tensor_arg(input)._data
+    if d.dtype == np.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if d.dtype.kind in "iu":  # integer tensors keep their dtype; the limits are truncated
+        if d.dtype.kind == "u" and (min_val < 0 or max_val < 0):
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+        min_val, max_val = int(min_val), int(max_val)
+    return _activation(HARDTANH, input, (min_val, max_val), inplace, float_op=False)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    _float_activation("hardsigmoid_cpu", input)
+    return _activation(HARDSIGMOID, input, (), inplace)
+
+
+def hardswish(input, inplace=False):
+    _float_activation("hardswish_cpu", input)
+    return _activation(HARDSWISH, input, (), inplace)
+
+
+def mish(input, inplace=False):
+    _float_activation("mish_cpu", input)
+    return _activation(MISH, input, (), inplace)
+
+
+def logsigmoid(input):
+    _float_activation("log_sigmoid_cpu", input)
+    return _unary(LOG_SIGMOID, input)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """value where input <= threshold, else input."""
+    if _tensor_arg(input)._data.dtype == np.bool_:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    return _activation(THRESHOLD, input, (threshold, value), inplace, float_op=False)
+
+
+def threshold_(input, threshold, value):
+    return globals()["threshold"](input, threshold, value, True)
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    _float_activation("softshrink_check", input)
+    return _unary(SOFTSHRINK, input, params=(lambd,))
+
+
+def hardshrink(input, lambd=0.5):
+    _float_activation("hardshrink_cpu", input)
+    return _unary(HARDSHRINK, input, params=(lambd,))
+
+
+def softsign(input):
+    """x / (1 + |x|) (composed, as PyTorch records it)."""
+    return div(input, add(abs(input), 1))
+
+
+def tanhshrink(input):
+    """x - tanh(x) (composed, as PyTorch records it)."""
+    return sub(input, tanh(input))
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b), a and b the halves of input along dim."""
+    d = _tensor_arg(input)._data
+    if d.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = _wrap_dim(dim, d.ndim)
+    n = d.shape[dim]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {n}")
+    _float_activation("glu_cpu", input)
+    a, b = np.split(d, 2, axis=dim)
+    out = a / (1 + np.exp(-b))
+    return _finish(GLU, (input,), (dim,), _asarray(out).astype(d.dtype, copy=False))
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, True)
+
+
+def selu_(input):
+    return selu(input, True)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, True)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, True)

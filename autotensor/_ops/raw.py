@@ -424,6 +424,37 @@ def as_strided_backward(grad, layout, size, stride, storage_offset):
     return _strided(buf, 0, shape, strides).copy()
 
 
+def log1p(x):
+    return asarray(np.log1p(x))
+
+
+def expm1(x):
+    return asarray(np.expm1(x))
+
+
+def sinh(x):
+    return asarray(np.sinh(x))
+
+
+def cosh(x):
+    return asarray(np.cosh(x))
+
+
+def erf(x):
+    from ._specfun import erf
+    return asarray(erf(x))
+
+
+def digamma(x):
+    from ._specfun import digamma
+    return asarray(digamma(x))
+
+
+def polygamma(n, x):
+    from ._specfun import polygamma
+    return asarray(polygamma(n, x))
+
+
 # Every name the backward formulas may use; namespace.TENSOR mirrors it.
 FORMULA_NAMES = (
     "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze", "transpose",
@@ -434,6 +465,7 @@ FORMULA_NAMES = (
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
     "constant", "flip", "cumsum", "tril", "triu", "floor", "trunc", "sgn",
+    "log1p", "expm1", "sinh", "cosh", "erf", "digamma", "polygamma",
 )
 
 RAW = SimpleNamespace(**{name: globals()[name] for name in FORMULA_NAMES})

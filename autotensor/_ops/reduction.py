@@ -115,20 +115,12 @@ def _prod_others(x, dim):
 
 AMAX = defop("amax", "AmaxBackward0", None, params=("dim", "keepdim"),
              grads={"self": amax_amin_backward})
-
-
 AMIN = defop("amin", "AminBackward0", None, params=("dim", "keepdim"),
              grads={"self": amax_amin_backward})
-
-
 PROD = defop("prod", "ProdBackward0", None, params=("dim", "keepdim"),
              grads={"self": prod_backward})
-
-
 PROD_DIM = defop("prod", "ProdBackward1", None, params=("dim", "keepdim"),
                  grads={"self": prod_backward})
-
-
 LOGSUMEXP = defop("logsumexp", "LogsumexpBackward0", None, params=("dim", "keepdim"),
                   grads={"self": lambda F, grad, self, dim, keepdim, result: (
                       _unsqueeze_dims(F, grad, dim, keepdim)
@@ -146,8 +138,6 @@ SORT = defop("sort", "SortBackward0", None, params=("dim", "descending"),
              outputs=("values", "indices"), diff_outputs=(0,),
              grads={"self": lambda F, grads, dim, indices, self_sizes:
                     select_dim_backward(F, grads[0], dim, True, indices, self_sizes)})
-
-
 TOPK = defop("topk", "TopkBackward0", None, params=("k", "dim"),
              outputs=("values", "indices"), diff_outputs=(0,),
              grads={"self": lambda F, grads, dim, indices, self_sizes:
@@ -157,52 +147,32 @@ TOPK = defop("topk", "TopkBackward0", None, params=("k", "dim"),
 # Reductions.
 SUM = defop("sum", "SumBackward0", lambda a: raw.sum(a),
             grads={"self": lambda F, grad, self_sizes: F.expand(grad, self_sizes)})
-
-
 SUM_DIM = defop("sum", "SumBackward1", raw.sum, params=("dim", "keepdim"),
                 grads={"self": lambda F, grad, dim, keepdim, self_sizes:
                        reduce_backward(F, grad, dim, keepdim, self_sizes)})
-
-
 MEAN = defop("mean", "MeanBackward0", lambda a: raw.mean(a),
              grads={"self": lambda F, grad, self_sizes:
                     F.expand(grad / _numel(self_sizes), self_sizes)})
-
-
 MEAN_DIM = defop("mean", "MeanBackward1", raw.mean, params=("dim", "keepdim"),
                  grads={"self": lambda F, grad, dim, keepdim, self_sizes: reduce_backward(
                      F, _mean_divisor(F, grad, self_sizes, dim), dim, keepdim, self_sizes)})
-
-
 MAX = defop("max", "MaxBackward1", lambda a: raw.asarray(np.max(a)),
             grads={"self": max_min_backward})
-
-
 MIN = defop("min", "MinBackward1", lambda a: raw.asarray(np.min(a)),
             grads={"self": max_min_backward})
-
-
 MAX_DIM = defop("max", "MaxBackward0", None, params=("dim", "keepdim"),
                 outputs=("values", "indices"), diff_outputs=(0,),
                 grads={"self": lambda F, grads, dim, keepdim, indices, self_sizes:
                        select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)})
-
-
 MIN_DIM = defop("min", "MinBackward0", None, params=("dim", "keepdim"),
                 outputs=("values", "indices"), diff_outputs=(0,),
                 grads={"self": lambda F, grads, dim, keepdim, indices, self_sizes:
                        select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)})
-
-
 NORM = defop("norm", "LinalgVectorNormBackward0", None, params=("ord", "dim", "keepdim"),
              grads={"self": norm_backward})
-
-
 SOFTMAX = defop("softmax", "SoftmaxBackward0", raw.softmax, params=("dim",),
                 grads={"self": lambda F, grad, dim, result:
                        result * (grad - F.sum(grad * result, dim, True))})
-
-
 LOG_SOFTMAX = defop("log_softmax", "LogSoftmaxBackward0", raw.log_softmax, params=("dim",),
                     grads={"self": lambda F, grad, dim, result:
                            grad - F.exp(result) * F.sum(grad, dim, True)})

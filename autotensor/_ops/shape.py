@@ -64,12 +64,8 @@ def cat_backward(F, grad, dim, tensors_sizes):
 
 TRIL = defop("tril", "TrilBackward0", lambda a, diagonal: np.tril(a, diagonal),
              params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.tril(grad, diagonal)})
-
-
 TRIU = defop("triu", "TriuBackward0", lambda a, diagonal: np.triu(a, diagonal),
              params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.triu(grad, diagonal)})
-
-
 FLIP = defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), params=("dims",),
              grads={"self": lambda F, grad, dims: F.flip(grad, dims)})
 
@@ -81,8 +77,6 @@ UNSAFE_VIEW = defop("_unsafe_view", "UnsafeViewBackward0", raw.reshape, params=(
 CAT = defop("cat", "CatBackward0", None, inputs=("tensors",), params=("dim",), variadic=True,
             backward_all=lambda F, grad, dim, tensors_sizes: cat_backward(
                 F, grad, dim, tensors_sizes))
-
-
 STACK = defop("stack", "StackBackward0", None, inputs=("tensors",), params=("dim",),
               variadic=True,
               backward_all=lambda F, grad, dim: tuple(
@@ -92,89 +86,51 @@ STACK = defop("stack", "StackBackward0", None, inputs=("tensors",), params=("dim
 # View ops: results share storage with their input (see autograd/inplace.py).
 VIEW = defop("view", "ViewBackward0", raw.reshape, params=("size",),
              grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
-
-
 RESHAPE_ALIAS = defop("_reshape_alias", "ReshapeAliasBackward0", raw.reshape, params=("size",),
                       grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
-
-
 ALIAS = defop("alias", "AliasBackward0", lambda a: a.view(), grads={"self": lambda F, grad: grad})
-
-
 T = defop("t", "TBackward0", raw.t, grads={"self": lambda F, grad: F.t(grad)})
-
-
 TRANSPOSE = defop("transpose", "TransposeBackward0", raw.transpose, params=("dim0", "dim1"),
                   grads={"self": lambda F, grad, dim0, dim1: F.transpose(grad, dim0, dim1)})
-
-
 PERMUTE = defop("permute", "PermuteBackward0", raw.permute, params=("dims",),
                 grads={"self": lambda F, grad, dims: F.permute(
                     grad, tuple(int(i) for i in np.argsort(dims)))})
-
-
 EXPAND = defop("expand", "ExpandBackward0", raw.expand, params=("size",),
                grads={"self": lambda F, grad, self_sizes: F.sum_to(grad, self_sizes)})
-
-
 SQUEEZE = defop("squeeze", "SqueezeBackward0", lambda a: np.squeeze(a),
                 grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
-
-
 SQUEEZE_DIM = defop("squeeze", "SqueezeBackward1", lambda a, dim: a.reshape(
                         a.shape[:dim] + a.shape[dim + 1:]) if a.shape[dim] == 1 else a,
                     params=("dim",),
                     grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
-
-
 SQUEEZE_DIMS = defop("squeeze", "SqueezeBackward2", raw.squeeze, params=("dim",),
                      grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
-
-
 SQUEEZE_INPLACE_DIM = defop("squeeze_", "SqueezeBackward4", raw.squeeze, params=("dim",),
                             grads={"self": lambda F, grad, self_sizes:
                                    F.reshape(grad, self_sizes)})
-
-
 UNSQUEEZE = defop("unsqueeze", "UnsqueezeBackward0", raw.unsqueeze, params=("dim",),
                   grads={"self": lambda F, grad, dim: F.squeeze(grad, dim)})
-
-
 SLICE = defop("slice", "SliceBackward0", None, params=("dim", "start", "end", "step"),
               grads={"self": lambda F, grad, dim, start, end, step, self_sizes:
                      F.getitem_backward(grad, self_sizes,
                                         (slice(None),) * dim + (slice(start, end, step),))})
-
-
 SELECT = defop("select", "SelectBackward0", raw.select, params=("dim", "index"),
                grads={"self": lambda F, grad, dim, index, self_sizes:
                       F.getitem_backward(grad, self_sizes, (slice(None),) * dim + (index,))})
-
-
 SPLIT = defop("split", "SplitBackward0", None, params=("split_size", "dim"), outputs=None,
               grads={"self": split_backward})
-
-
 SPLIT_WITH_SIZES = defop("split_with_sizes", "SplitWithSizesBackward0", None,
                          params=("split_sizes", "dim"), outputs=None,
                          grads={"self": split_with_sizes_backward})
-
-
 UNBIND = defop("unbind", "UnbindBackward0", None, params=("dim",), outputs=None,
                grads={"self": unbind_backward})
-
-
 DIAGONAL = defop("diagonal", "DiagonalBackward0", None, params=("offset", "dim1", "dim2"),
                  grads={"self": lambda F, grad, offset, dim1, dim2, self_sizes:
                         F.diagonal_backward(grad, self_sizes, offset, dim1, dim2)})
-
-
 AS_STRIDED = defop("as_strided", "AsStridedBackward0", None,
                    params=("size", "stride", "storage_offset", "layout"),
                    grads={"self": lambda F, grad, size, stride, storage_offset, layout:
                           F.as_strided_backward(grad, layout, size, stride, storage_offset)})
-
-
 UNFOLD = defop("unfold", "UnfoldBackward0", None,
                params=("dimension", "size", "step", "out_size", "out_stride", "layout"),
                grads={"self": lambda F, grad, out_size, out_stride, layout:
@@ -186,8 +142,6 @@ STRIDED_VIEW = defop("strided_view", "AsStridedBackward1", None, inputs=("grad",
                      params=("layout", "size", "stride", "offset"),
                      grads={"grad": lambda F, grad, layout, size, stride, offset:
                             F.as_strided_backward(grad, layout, size, stride, offset)})
-
-
 STRIDED_SCATTER = defop(
     "strided_scatter", "AsStridedScatterBackward0", None, inputs=("self", "src"),
     params=("layout", "size", "stride", "offset"),
@@ -195,14 +149,10 @@ STRIDED_SCATTER = defop(
                grad, F.zeros(size, grad), layout, size, stride, offset),
            "src": lambda F, grad, layout, size, stride, offset:
            F.strided_view(grad, layout, size, stride, offset)})
-
-
 AS_STRIDED_BACKWARD = defop("as_strided_backward", "AsStridedBackwardBackward0", None,
                             inputs=("grad",), params=("layout", "size", "stride", "offset"),
                             grads={"grad": lambda F, grad, layout, size, stride, offset:
                                    F.strided_view(grad, layout, size, stride, offset)})
-
-
 DIAGONAL_BACKWARD = defop("diagonal_backward", "DiagonalBackwardBackward0", None,
                           inputs=("grad",), params=("shape", "offset", "dim1", "dim2"),
                           grads={"grad": lambda F, grad, offset, dim1, dim2:

@@ -8,6 +8,11 @@ linear = fn.linear
 relu = fn.relu
 sigmoid = fn.sigmoid
 tanh = fn.tanh
+# activations (issue 11): their entries and kernels live in _ops/pointwise.py
+from .._ops.pointwise import (  # noqa: E402, F401
+    celu, celu_, elu, elu_, gelu, glu, hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_,
+    leaky_relu, leaky_relu_, logsigmoid, mish, relu6, rrelu, rrelu_, selu, selu_, silu,
+    softplus, softshrink, softsign, tanhshrink, threshold, threshold_)
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
