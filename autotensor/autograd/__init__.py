@@ -1,5 +1,6 @@
 """``autotensor.autograd``: reverse mode (backward, grad), grad modes, the graph's nodes."""
 from . import graph
+from . import profiler  # noqa: F401  (torch.autograd.profiler.profile)
 from .engine import backward, grad
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled,
                         is_inference_mode_enabled, no_grad, set_grad_enabled,
