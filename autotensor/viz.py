@@ -268,3 +268,274 @@ def dot_source(graph):
 
 
 _ = time
+
+
+# ---- gradient flow -------------------------------------------------------------------------
+def plot_grad_flow(named_parameters, ax=None, log=True):
+    """The "are my gradients vanishing?" picture after ``backward()``: per parameter, the
+    norm of its gradient and the mean of its absolute value, as bars (log scale).
+
+    ``named_parameters``: ``model.named_parameters()`` or ``[(name, tensor), ...]``;
+    parameters without a gradient are left out. Returns the matplotlib ``Figure``
+    (needs matplotlib: ``pip install autotensor[viz]``).
+    """
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError("plot_grad_flow needs matplotlib: pip install "
+                          "'autotensor[viz]' (or pip install matplotlib)") from None
+    names, norms, means = [], [], []
+    for name, p in named_parameters:
+        g = getattr(p, "grad", None)
+        if g is None:
+            continue
+        a = g.detach().abs()
+        names.append(name)
+        norms.append(float(g.detach().norm()))
+        means.append(float(a.mean()) if a.numel() else 0.0)
+    if not names:
+        raise ValueError("plot_grad_flow: no parameter has a gradient (call backward() first)")
+    if ax is None:
+        fig = Figure(figsize=(max(4.0, 0.6 * len(names) + 2), 3.5), layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.figure
+    xs = list(range(len(names)))
+    ax.bar([x - 0.2 for x in xs], norms, width=0.4, label="gradient norm", color="tab:blue")
+    ax.bar([x + 0.2 for x in xs], means, width=0.4, label="mean |gradient|",
+           color="tab:orange")
+    ax.set_xticks(xs)
+    ax.set_xticklabels(names, rotation=45, ha="right")
+    if log and all(v > 0 for v in norms + means):
+        ax.set_yscale("log")
+    ax.set_ylabel("gradient")
+    ax.set_title("Gradient flow")
+    ax.legend()
+    return fig
+
+
+# ---- forward and backward side by side (seed 000's picture) ---------------------------------
+class ForwardOp:
+    """One top-level op call seen inside ``trace()``: its name (``mul_``), its tensor
+    inputs and outputs with their versions (``_version``) at that moment, and the backward
+    node its result got (None when nothing needed a gradient)."""
+
+    __slots__ = ("name", "inputs", "outputs", "grad_fn", "inplace")
+
+    def __init__(self, name, inputs, outputs, grad_fn, inplace):
+        self.name, self.inputs, self.outputs = name, inputs, outputs
+        self.grad_fn, self.inplace = grad_fn, inplace
+
+    def __repr__(self):
+        return f"<ForwardOp {self.name} -> {type(self.grad_fn).__name__}>"
+
+
+class trace:
+    """Record the forward ops run inside the block, to draw them next to the backward
+    graph they built (``make_dot``), as seed 000 draws ``[ Pow ] -> [ Mul ]`` beside
+    ``PowBackward <- MulBackward``. Ops are recorded only here (Note [Observing ops at no
+    cost] in _observe.py); ops called by other ops are not shown separately.
+
+    >>> import autotensor as torch
+    >>> x = torch.randn(8, requires_grad=True)
+    >>> with trace() as tr:
+    ...     y = x ** 2
+    ...     y.mul_(2)
+    >>> [op.name for op in tr.ops]
+    ['pow', 'mul_']
+    """
+
+    def __init__(self):
+        self.ops = []
+        self._depth = 0
+        self._thread = None
+
+    def __enter__(self):
+        import threading
+        from . import _observe
+        self._thread = threading.get_ident()
+        _observe.start(self)
+        return self
+
+    def __exit__(self, *exc):
+        from . import _observe
+        _observe.stop(self)
+        return False
+
+    # -- observer protocol (_observe.py) --
+    def op_begin(self, name, args, kwargs):
+        import threading
+        if threading.get_ident() != self._thread:
+            return None
+        self._depth += 1
+        if self._depth > 1:
+            return None
+        return name, [(a, a._version) for a in args if _is_tensor(a)]
+
+    def op_end(self, token, out, args):
+        import threading
+        if threading.get_ident() != self._thread:
+            return
+        self._depth -= 1
+        if token is None or out is None:
+            return
+        name, inputs = token
+        outs = [out] if _is_tensor(out) else [t for t in (out if isinstance(out, (tuple, list))
+                                                          else ()) if _is_tensor(t)]
+        if not outs:
+            return
+        inplace = any(o is a for o in outs for a, _ in inputs)
+        outputs = [(o, o._version) for o in outs]
+        self.ops.append(ForwardOp(name.split("::", 1)[-1], inputs, outputs, outs[0].grad_fn,
+                                  inplace))
+
+    def node_begin(self, node):
+        return None
+
+    def node_end(self, token, outs):
+        pass
+
+    def make_dot(self, *outputs, names=None):
+        """Forward ops (left) and the backward graph of ``outputs`` (right), with a dashed
+        line from each op to the node it created and version numbers on in-place edges.
+        ``names``: ``{name: tensor}`` to label tensors (e.g. ``locals()``). Returns a
+        ``graphviz.Digraph``, or DOT text without graphviz."""
+        return side_by_side(self.ops, outputs, names)
+
+
+def _node_title(fn):
+    name = type(fn).__name__
+    inner = getattr(fn, "fn", None)  # CopySlices wraps the in-place op's node
+    if name == "CopySlices" and inner is not None:
+        return f"CopySlices({type(inner).__name__})"
+    return name
+
+
+def _backward_nodes(roots):
+    order, seen = [], set()
+    stack = [r for r in roots if r is not None]
+    while stack:
+        fn = stack.pop()
+        if fn in seen:
+            continue
+        seen.add(fn)
+        order.append(fn)
+        for nxt, _ in reversed(fn.next_functions):
+            if nxt is not None and nxt not in seen:
+                stack.append(nxt)
+    return order
+
+
+def side_by_side(ops, outputs, names=None):
+    """DOT of ``trace.make_dot`` (see there)."""
+    names = {id(t): n for n, t in (names or {}).items() if _is_tensor(t)}
+    outputs = [o for o in outputs if _is_tensor(o)]
+    if not outputs:  # every traced result with history
+        outputs = list(dict.fromkeys(t for op in ops for t, _ in op.outputs
+                                     if t.grad_fn is not None))
+    nodes = _backward_nodes([o.grad_fn for o in outputs])
+    in_graph = set(nodes)
+    ops = [op for op in ops if op.grad_fn in in_graph or
+           any(t.grad_fn in in_graph for t, _ in op.outputs)]
+    dot = _Dot(graph_attr=dict(rankdir="TB", newrank="true"),
+               node_attr=dict(fontname="monospace", fontsize="10"))
+    dot.body.append(("raw", "\tedge [fontname=monospace fontsize=9]\n"))
+
+    def tname(t):
+        return names.get(id(t), "")
+
+    def tensor_id(t, v):
+        return f"t{id(t)}_{v}"
+
+    # forward: tensors (ellipses, one per version) and ops (boxes)
+    dot.body.append(("raw", "\tsubgraph cluster_forward {\n\t\tlabel=\"forward\"\n"
+                            "\t\tstyle=dashed\n"))
+    drawn = set()
+
+    def tensor_node(t, v):
+        tid = tensor_id(t, v)
+        if tid not in drawn:
+            drawn.add(tid)
+            label = f"{tname(t)}\n{_size_to_str(t.size())}"
+            if v:
+                label += f"\nversion {v}"
+            dot.node(tid, label, shape="ellipse",
+                     fillcolor="lightblue" if t.is_leaf and t.requires_grad else "white",
+                     style="filled")
+        return tid
+
+    for i, op in enumerate(ops):
+        oid = f"op{i}"
+        dot.node(oid, f"[ {op.name} ]", shape="box", style="filled", fillcolor="lightgrey")
+        for t, v in op.inputs:
+            attrs = dict(label=f"v{v}") if op.inplace else {}
+            dot.edge(tensor_node(t, v), oid, **attrs)
+        for t, v in op.outputs:
+            attrs = dict(label=f"v{v}") if op.inplace else {}
+            dot.edge(oid, tensor_node(t, v), **attrs)
+            base = t._base if op.inplace and t._is_view() else None
+            if base is not None:  # the write reaches the base: its new version
+                dot.edge(oid, tensor_node(base, base._version), style="dashed",
+                         label="base")
+    dot.body.append(("raw", "\t}\n"))
+
+    # backward: nodes (grey boxes); gradients flow up, as the seed draws them
+    dot.body.append(("raw", "\tsubgraph cluster_backward {\n\t\tlabel=\"backward\"\n"
+                            "\t\tstyle=dashed\n"))
+    for fn in nodes:
+        dot.node(f"n{id(fn)}", _node_title(fn), shape="box", style="filled",
+                 fillcolor="grey90")
+        v = getattr(fn, "variable", None)
+        if v is not None:
+            gid = f"g{id(v)}"
+            dot.node(gid, f"{tname(v)}.grad".lstrip(".") if tname(v) else ".grad",
+                     shape="ellipse", style="filled", fillcolor="lightblue")
+            dot.edge(gid, f"n{id(fn)}", dir="back")
+        for nxt, _ in fn.next_functions:
+            if nxt is not None:
+                dot.edge(f"n{id(nxt)}", f"n{id(fn)}", dir="back")
+    for o in outputs:
+        gid = f"g{id(o)}"
+        dot.node(gid, f"{tname(o)}.grad" if tname(o) else ".grad", shape="ellipse",
+                 style="filled", fillcolor="darkolivegreen1")
+        dot.edge(f"n{id(o.grad_fn)}", gid, dir="back")
+
+    # nodes that ops created but that no longer lead anywhere from the outputs: a view's
+    # old node after an in-place op rebased it (seed 000: "SelectBackward0 (now dead)")
+    stale = [op.grad_fn for op in ops if op.grad_fn is not None and op.grad_fn not in in_graph]
+    for fn in dict.fromkeys(stale):
+        dot.node(f"n{id(fn)}", f"{_node_title(fn)}\n(no longer used)", shape="box",
+                 style="dashed", fontcolor="grey40")
+        for nxt, _ in fn.next_functions:
+            if nxt is not None and nxt in in_graph:
+                dot.edge(f"n{id(nxt)}", f"n{id(fn)}", dir="back", style="dashed",
+                         color="grey40")
+    dot.body.append(("raw", "\t}\n"))
+
+    # forward on the left, each tensor level with its gradient (x with x.grad, z with z.grad)
+    first = {}  # leaf -> the version it entered the first op with
+    for op in ops:
+        for t, v in op.inputs:
+            if t.is_leaf and t.requires_grad:
+                first.setdefault(t, v)
+    pairs = [(tensor_id(t, v), f"g{id(t)}") for t, v in first.items()]
+    pairs += [(tensor_id(o, o._version), f"g{id(o)}") for o in outputs]
+    for a, b in pairs:
+        if a in drawn:
+            dot.body.append(("raw", f"\t{{rank=same; {a}; {b}}}\n"))
+            dot.edge(a, b, style="invis")
+
+    # each op level with the node it created, like the seed's rows ([ Pow ] | PowBackward);
+    # an in-place op on a view also made its base's CopySlices
+    placed = set()
+    for i, op in enumerate(ops):
+        targets = [op.grad_fn]
+        if op.inplace:  # the base's CopySlices, not the view's AsStridedBackward0 on it
+            targets = [t._base.grad_fn for t, _ in op.outputs if t._is_view()] or targets
+        for fn in targets:
+            if fn is not None and fn not in placed:
+                placed.add(fn)
+                dot.body.append(("raw", f"\t{{rank=same; op{i}; n{id(fn)}}}\n"))
+                dot.edge(f"op{i}", f"n{id(fn)}", style="dotted", color="grey60",
+                         arrowhead="none")
+    return dot.finish()

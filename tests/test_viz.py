@@ -1,6 +1,7 @@
 """Pictures and text of the autograd graph (issue 13): make_dot against torchviz on the same
 torch program, DOT text without graphviz, SVG rendering, deep graphs, format_graph and
 saved_tensors_report against the same walk over torch's graph."""
+import os
 import re
 import shutil
 import sys
@@ -276,3 +277,84 @@ def test_saved_tensors_report_custom_function_and_deep():
         y = y.exp()
     r = saved_tensors_report(y)
     assert r.n_nodes == 20_001 and r.total_bytes == 20_000 * 80
+
+
+# ---- forward/backward side by side (viz.trace) ---------------------------------------------
+def test_trace_records_forward_ops_only_inside():
+    x = autotensor.randn(8, 8, requires_grad=True)
+    autotensor.exp(x)  # not traced
+    with viz.trace() as tr:
+        y = x ** 2
+        v = y[0]
+        v.mul_(2)
+        autotensor.nn.functional.linear(x, x)  # its inner ops are not listed separately
+    autotensor.exp(x)
+    assert [op.name for op in tr.ops] == ["pow", "select", "mul_", "linear"]
+    pow_, select, mul_, _ = tr.ops
+    assert type(pow_.grad_fn).__name__ == "PowBackward0"
+    assert type(select.grad_fn).__name__ == "SelectBackward0"
+    assert mul_.inplace and [vv for _, vv in mul_.inputs] == [0]
+    assert [vv for _, vv in mul_.outputs] == [1]
+    assert not pow_.inplace
+
+
+def test_side_by_side_seed000_view_picture():
+    x = autotensor.randn(8, 8, requires_grad=True)
+    with viz.trace() as tr:
+        y = x ** 2
+        v = y[0]
+        v.mul_(2)
+    src = viz.dot_source(tr.make_dot(y, v, names={"x": x, "y": y, "v": v}))
+    assert "subgraph cluster_forward" in src and "subgraph cluster_backward" in src
+    for label in ('"[ pow ]"', '"[ select ]"', '"[ mul_ ]"', '"CopySlices(MulBackward0)"',
+                  "AsStridedBackward0", "PowBackward0", '"x.grad"', '"y.grad"', '"v.grad"',
+                  '"SelectBackward0\n(no longer used)"', '"v\n(8)\nversion 1"',
+                  '"y\n(8, 8)\nversion 1"'):
+        assert label in src, label
+    # version numbers on the in-place op's edges, and the write reaching the base
+    assert "[label=v0]" in src and "[label=v1]" in src and "[label=base style=dashed]" in src
+    # each op on the row of the node it created
+    assert src.count("{rank=same; op") == 3
+
+
+def test_side_by_side_renders(tmp_path):
+    pytest.importorskip("graphviz")
+    if shutil.which("dot") is None:
+        pytest.skip("Graphviz's dot program is not installed (apt-get install graphviz)")
+    x = autotensor.randn(8, requires_grad=True)
+    with viz.trace() as tr:
+        z = x ** 2 * 2
+    out = tr.make_dot(z, names={"x": x, "z": z}).render(tmp_path / "p", format="svg")
+    assert "MulBackward0" in open(out).read()
+
+
+def test_seeds_draw_writes_every_graph(tmp_path, capsys):
+    from autotensor.examples import seeds
+    names = [seeds.example_name(e) for e in seeds.EXAMPLES if e.seed == "000"]
+    paths = seeds.draw_examples(str(tmp_path), names=names)
+    assert len(paths) == 2 * len(names)
+    texts = {os.path.basename(p): open(p).read() for p in paths}
+    aliasing = [t for n, t in texts.items() if n.startswith("seed000_04") and "_graph" in n]
+    assert aliasing and "CopySlices" in aliasing[0] and "AsStridedBackward0" in aliasing[0]
+    assert all(("<svg" in t) if shutil.which("dot") else t.startswith("digraph")
+               for t in texts.values())
+    assert seeds.main(["--draw", str(tmp_path / "all")]) == 0
+    out = capsys.readouterr().out
+    assert "pictures written" in out and "no tensor with a graph to draw" in out
+
+
+# ---- gradient flow -------------------------------------------------------------------------
+def test_gradient_flow_plot():
+    pytest.importorskip("matplotlib")
+    model = autotensor.nn.Sequential(autotensor.nn.Linear(4, 8), autotensor.nn.Tanh(),
+                                     autotensor.nn.Linear(8, 1))
+    model(autotensor.randn(16, 4)).pow(2).mean().backward()
+    fig = viz.plot_grad_flow(model.named_parameters())
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    norms = [float(p.grad.norm()) for _, p in model.named_parameters()]
+    heights = [b.get_height() for b in ax.patches][:4]
+    assert heights == pytest.approx(norms, rel=1e-6)
+    with pytest.raises(ValueError, match="no parameter has a gradient"):
+        viz.plot_grad_flow([("w", autotensor.zeros(2, requires_grad=True))])

@@ -2,6 +2,7 @@
 
     python -m autotensor.examples.seeds            # runs them with autotensor
     python -m autotensor.examples.seeds --torch    # the same code on real PyTorch
+    python -m autotensor.examples.seeds --draw DIR # their graphs as SVG pictures (viz)
 
 The seeds (``shared/seeds/*.txt``) are articles on PyTorch's autograd.  Each snippet is kept
 here verbatim, as a string, and executed with ``exec`` in a fresh namespace in which
@@ -429,11 +430,13 @@ def _describe(namespace, torch_module, out) -> None:
             print(f"{name}.grad = {value.grad}", file=out)
 
 
-def run_example(example: Example, torch_module, out=None) -> BaseException | None:
+def run_example(example: Example, torch_module, out=None,
+                namespace=None) -> BaseException | None:
     """Run one snippet (with its set-up) and describe what it built.
 
     Returns the exception the snippet raised (after printing ``TypeName: message``), or
-    None.  Never raises an ``Exception`` itself.
+    None.  Never raises an ``Exception`` itself.  ``namespace``: a dict that receives the
+    names the snippet left (to draw their graphs).
     """
     out = sys.stdout if out is None else out
     key = (example.seed, example.title)
@@ -441,7 +444,11 @@ def run_example(example: Example, torch_module, out=None) -> BaseException | Non
     if required is not None and importlib.util.find_spec(required) is None:
         print(f"(skipped: needs {required}, which is not installed)", file=out)
         return None
-    namespace = _fresh_namespace(torch_module)
+    fresh = _fresh_namespace(torch_module)
+    if namespace is None:
+        namespace = fresh
+    else:
+        namespace.update(fresh)
     error = None
     with contextlib.redirect_stdout(out):
         try:
@@ -482,8 +489,81 @@ def run_examples(torch_module, out=None, names=None) -> dict[str, BaseException 
     return results
 
 
+def _slug(text: str) -> str:
+    words = "".join(c if c.isascii() and c.isalnum() else " " for c in text.lower()).split()
+    return "_".join(words)[:40].rstrip("_") or "example"
+
+
+def draw_examples(directory, names=None, fmt="svg", out=None) -> list:
+    """Write the graph of every seed example (run on autotensor) as pictures in
+    ``directory``: ``*_graph.<fmt>`` (``viz.make_dot`` of every tensor with a grad_fn the
+    snippet left, leaves named) and ``*_fwd_bwd.<fmt>`` (the forward ops beside the
+    backward graph, seed 000's picture, from ``viz.trace``). Without the Graphviz ``dot``
+    program (or the graphviz package) the DOT text is written instead (``.dot``).
+    Returns the paths written."""
+    import io
+    import os
+    import shutil
+    import warnings
+
+    import autotensor
+    from autotensor import viz
+    out = sys.stdout if out is None else out
+    os.makedirs(directory, exist_ok=True)
+    can_render = (importlib.util.find_spec("graphviz") is not None
+                  and shutil.which("dot") is not None)
+    if not can_render:
+        print("(Graphviz is missing: writing .dot files; `pip install graphviz` and the "
+              "`dot` program, e.g. `apt-get install graphviz`, render them)", file=out)
+    wanted = None if names is None else set(names)
+    written = []
+    counters: dict = {}
+    for example in EXAMPLES:
+        counters[example.seed] = counters.get(example.seed, 0) + 1
+        name = example_name(example)
+        if wanted is not None and name not in wanted:
+            continue
+        ns: dict = {}
+        with viz.trace() as tr, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the snippets' own warnings: the run shows them
+            run_example(example, autotensor, out=io.StringIO(), namespace=ns)
+        tensors = {k: v for k, v in ns.items()
+                   if not k.startswith("__") and isinstance(v, autotensor.Tensor)}
+        outputs = tuple(dict.fromkeys(v for v in tensors.values() if v.grad_fn is not None))
+        if not outputs:
+            print(f"{name}: no tensor with a graph to draw", file=out)
+            continue
+        params = {k: v for k, v in tensors.items() if v.is_leaf and v.requires_grad}
+        model = ns.get("model")
+        if hasattr(model, "named_parameters"):
+            params.update(dict(model.named_parameters()))
+        stem = os.path.join(directory, f"seed{example.seed}_{counters[example.seed]:02d}_"
+                                       f"{_slug(example.title)}")
+        pictures = {"graph": viz.make_dot(outputs[0] if len(outputs) == 1 else outputs,
+                                          params=params),
+                    "fwd_bwd": tr.make_dot(*outputs, names={**tensors, **params})}
+        for kind, g in pictures.items():
+            if can_render:
+                path = g.render(f"{stem}_{kind}", format=fmt, cleanup=True)
+            else:
+                path = f"{stem}_{kind}.dot"
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(viz.dot_source(g))
+            written.append(path)
+            print(f"{name}: {path}", file=out)
+    return written
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if "--draw" in argv:
+        i = argv.index("--draw")
+        if i + 1 >= len(argv):
+            print("usage: python -m autotensor.examples.seeds --draw DIR [--png]")
+            return 2
+        paths = draw_examples(argv[i + 1], fmt="png" if "--png" in argv else "svg")
+        print(f"{len(paths)} pictures written to {argv[i + 1]}")
+        return 0
     module_name = "torch" if "--torch" in argv else "autotensor"
     torch_module = importlib.import_module(module_name)
     results = run_examples(torch_module)

@@ -7,8 +7,8 @@ and each backward node run becomes a ``FunctionEvent`` with its name as PyTorch'
 gives it (``aten::mul``, ``MulBackward0``, ``torch::autograd::AccumulateGrad``), start and
 end (``time.perf_counter_ns``), thread, parent (the event open on the same thread when it
 began), input shapes (``record_shapes``), bytes its results allocated
-(``profile_memory``: buffers of its results that are new, not an input's or a child
-event's; a view or an in-place result allocates nothing; frees are not tracked) and the
+(``profile_memory``: buffers of its results that no earlier event made and no input
+holds; a view or an in-place result allocates nothing; frees are not tracked) and the
 Python stack outside autotensor (``with_stack``). Self time and self memory are the
 event's minus its children's, as in PyTorch. Times are in microseconds, like PyTorch's
 ``FunctionEvent``.
@@ -18,6 +18,7 @@ import os
 import threading
 import time
 import traceback
+import weakref
 from collections import OrderedDict
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -37,8 +38,7 @@ class FunctionEvent:
     """One op call, backward node run or ``record_function`` range."""
 
     __slots__ = ("id", "name", "thread", "time_range", "input_shapes", "stack", "kind",
-                 "sequence_nr", "cpu_memory_usage", "cpu_children", "cpu_parent",
-                 "_owners")
+                 "sequence_nr", "cpu_memory_usage", "cpu_children", "cpu_parent")
     # what PyTorch's FunctionEvent also has, constant here (CPU only, no devices)
     count = 1
     node_id = -1
@@ -64,7 +64,6 @@ class FunctionEvent:
         self.cpu_memory_usage = 0
         self.cpu_children = []
         self.cpu_parent = None
-        self._owners = None  # ids of the buffers allocated inside (profile_memory)
 
     @property
     def is_user_annotation(self):
@@ -208,6 +207,7 @@ class Recorder:
         self.events = []
         self._local = threading.local()
         self._shapes_for_ranges = [] if record_shapes else None
+        self._buffers = weakref.WeakValueDictionary()  # id -> array already counted
         self._ids = iter(range(1 << 62))
         self._t0 = time.perf_counter_ns()
         self.start_wall_us = time.time() * 1e6
@@ -247,23 +247,17 @@ class Recorder:
 
     def _account(self, evt, results):
         """Bytes allocated inside ``evt``: its children's, plus its results' buffers that
-        no child allocated and that are not an input's (a view, or in place)."""
-        owners = evt._owners if evt._owners is not None else {}
+        no earlier event produced and that are not an input's (a view, or in place)."""
+        seen = self._buffers
         own = 0
         for arr, inputs in results:
             root = _owner(arr)
-            if id(root) in owners or any(_owner(getattr(a, "_data", a)) is root
-                                         for a in inputs):
+            if seen.get(id(root)) is root or any(_owner(getattr(a, "_data", a)) is root
+                                                 for a in inputs):
                 continue
-            owners[id(root)] = root
+            seen[id(root)] = root
             own += min(int(arr.nbytes), int(root.nbytes))  # a broadcast view: its buffer
         evt.cpu_memory_usage = own + sum(c.cpu_memory_usage for c in evt.cpu_children)
-        parent = evt.cpu_parent
-        if parent is not None and owners:
-            if parent._owners is None:
-                parent._owners = {}
-            parent._owners.update(owners)
-        evt._owners = None
 
     # -- observer protocol (_observe.py) --
     def op_begin(self, name, args, kwargs):
