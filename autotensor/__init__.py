@@ -61,7 +61,6 @@ from ._legacy import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
 globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor, ... (torch.tensortype instances)
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data works after import)
-from . import profiler  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -97,3 +96,11 @@ def typename(obj):
 from . import functional  # noqa: E402  (imports the namespace above)
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+
+
+def __getattr__(name):
+    """``autotensor.profiler`` is imported on first use (Note [Observing ops at no cost])."""
+    if name == "profiler":
+        import importlib
+        return importlib.import_module(".profiler", __name__)
+    raise AttributeError(f"module 'autotensor' has no attribute '{name}'")
