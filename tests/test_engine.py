@@ -707,3 +707,19 @@ def test_no_reference_cycles(module_name):
     assert left == 0, f"{left} more {module_name} objects tracked by gc after the step"
     assert not ours, f"the cycle collector found {module_name} objects: {ours[:20]}"
     assert found == 0, f"gc.collect() found {found} unreachable objects"
+
+
+@pytest.mark.parametrize("expr", ["x + x", "x.add(x)", "x * 2 + x * 2", "x.exp() + x.exp()",
+                                  "x + x + x", "(x + x) * x", "x.sum() + x.sum()",
+                                  "x.expand(2, 3).sum()", "x[0] + x[0]"])
+def test_summed_gradient_version_like_torch(expr):
+    """autograd.grad's result shows the in-place sums PyTorch's input buffer did: none when
+    both gradients are one tensor (x + x) or the buffer is an expanded view."""
+    import autotensor
+    torch = pytest.importorskip("torch")
+    versions = []
+    for T in (autotensor, torch):
+        x = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        g = T.autograd.grad(eval(expr, {"x": x}).sum(), [x])[0]
+        versions.append(g._version)
+    assert versions[0] == versions[1], versions

@@ -53,6 +53,13 @@ def _make(data):
     return _make(data)
 
 
+def _dense(a):
+    """Not an expanded view (NumPy scalars count as dense 0-d arrays)."""
+    if a.__class__ is not np.ndarray:
+        return True
+    return a.flags.writeable and not any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
+
+
 def _run_tensor_hooks(hooks, g, raw):
     """Tensor hooks see Tensors and may return a replacement gradient."""
     for fn in list(hooks.values()):
@@ -355,8 +362,12 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         buf[nr] = g
                     else:
                         buf[nr] = old + g
-                        key = (nxt, nr)
-                        sums[key] = sums.get(key, 0) + 1
+                        # PyTorch adds in place (bumping the version autograd.grad shows)
+                        # only into a dense buffer no one else holds: not when both
+                        # gradients are one array (x + x), nor into an expanded one
+                        if raw and old is not g and _dense(old):
+                            key = (nxt, nr)
+                            sums[key] = sums.get(key, 0) + 1
                 if d == 0:
                     entry = (nxt, buffers.pop(nxt))
                     if newly is None:
