@@ -39,6 +39,9 @@ from ._ops import (  # the catalogue (issue 11)
     log1p_, log2, log2_, logaddexp, logaddexp2, logit, logit_, nan_to_num, nan_to_num_, polygamma,
     rad2deg, rad2deg_, rrelu, rrelu_, selu, selu_, sgn, signbit, sinc, sinc_, sinh, sinh_, tan,
     tan_, threshold, threshold_, trunc, trunc_, xlogy, xlogy_)
+from ._ops import (  # the catalogue: reductions
+    aminmax, count_nonzero, cummax, cummin, cumprod, diff, kthvalue, logcumsumexp, median, nanmean,
+    nanmedian, nansum, std, std_mean, var, var_mean)
 from . import _methods
 from . import autograd
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled

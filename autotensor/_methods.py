@@ -217,6 +217,11 @@ METHODS = {
         sinh_ tan tan_ trunc trunc_ xlogy xlogy_
         """.split()},
     "polygamma": lambda self, n: fn.polygamma(n, self),
+    **{name: getattr(fn, name) for name in """
+        aminmax count_nonzero cummax cummin cumprod diff kthvalue logcumsumexp median nanmean
+        nanmedian nansum std var
+        """.split()},
+    "cumprod_": fn.reduction.cumprod_,
     **{name: _other_tensor(name) for name in (
         "atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin")},
 }

@@ -591,5 +591,66 @@ add("threshold_inplace", lambda m, x: m.nn.functional.threshold_(x * 1, 0.1, 0.0
 add("leaky_relu_fn_", lambda m, x: m.nn.functional.leaky_relu_(x * 1, 0.3),
     lambda g: [g.away(4)])
 
+# ---- the catalogue: statistics, nan-reductions, scans, order statistics (issue 11) --------
+add("var", lambda m, x: m.var(x), lambda g: [g.u(2, 3)], ref=lambda x: np.var(x, ddof=1))
+add("var_dim", lambda m, x: x.var(1), lambda g: [g.u(2, 3)],
+    ref=lambda x: np.var(x, axis=1, ddof=1))
+add("var_unbiased_false", lambda m, x: m.var(x, 0, False, True), lambda g: [g.u(3, 2)],
+    ref=lambda x: np.var(x, axis=0, keepdims=True))
+add("var_correction", lambda m, x: m.var(x, (0, 2), correction=2), lambda g: [g.u(2, 3, 2)],
+    ref=lambda x: np.var(x, axis=(0, 2), ddof=2))
+add("var_bool_positional", lambda m, x: x.var(False), lambda g: [g.u(4)],
+    ref=lambda x: np.var(x))
+add("std", lambda m, x: m.std(x), lambda g: [g.u(2, 3)], ref=lambda x: np.std(x, ddof=1))
+add("std_dim_keepdim", lambda m, x: x.std(-1, keepdim=True), lambda g: [g.u(2, 3)],
+    ref=lambda x: np.std(x, axis=-1, ddof=1, keepdims=True))
+add("std_correction0", lambda m, x: m.std(x, 0, correction=0), lambda g: [g.u(3, 2)],
+    ref=lambda x: np.std(x, axis=0))
+add("var_mean", lambda m, x: m.var_mean(x, 1), lambda g: [g.u(2, 3)])
+add("var_mean_all", lambda m, x: m.var_mean(x), lambda g: [g.u(2, 3)])
+add("std_mean", lambda m, x: m.std_mean(x, 0, keepdim=True), lambda g: [g.u(3, 2)])
+add("std_mean_only_mean_used", lambda m, x: m.std_mean(x)[1] * 2, lambda g: [g.u(4)])
+_NAN23 = np.array([[1.0, np.nan, -0.5], [2.0, 0.3, 0.7]])
+add("nansum", lambda m, x: m.nansum(x), lambda g: [_NAN23], ref=np.nansum)
+add("nansum_dim", lambda m, x: x.nansum(1, keepdim=True),
+    lambda g: [np.array([[1.0, np.nan, -0.5], [2.0, 0.3, 0.7]])],
+    ref=lambda x: np.nansum(x, 1, keepdims=True))
+add("nanmean", lambda m, x: m.nanmean(x), lambda g: [_NAN23], ref=np.nanmean)
+add("nanmean_dim", lambda m, x: x.nanmean(0),
+    lambda g: [np.array([[1.0, np.nan, -0.5], [2.0, 0.3, 0.7]])],
+    ref=lambda x: np.nanmean(x, 0))
+add("cumprod", lambda m, x: m.cumprod(x, 1), lambda g: [g.away(2, 4)],
+    ref=lambda x: np.cumprod(x, 1))
+add("cumprod_zero", lambda m, x: x.cumprod(0),
+    lambda g: [np.array([[1.5, 0.0], [0.0, 2.0], [-1.2, 0.7]])], ref=lambda x: np.cumprod(x, 0),
+    gradgrad=False)
+add("cumprod_", lambda m, x: (x * 1).cumprod_(0), lambda g: [g.away(3, 2)])
+add("logcumsumexp", lambda m, x: m.logcumsumexp(x, 1), lambda g: [g.u(2, 4)],
+    ref=lambda x: np.logaddexp.accumulate(x, 1))
+add("logcumsumexp_large", lambda m, x: x.logcumsumexp(0), lambda g: [g.u(4, 2) * 20],
+    ref=lambda x: np.logaddexp.accumulate(x, 0))
+add("aminmax", lambda m, x: m.aminmax(x), lambda g: [g.u(2, 3)])
+add("aminmax_dim", lambda m, x: x.aminmax(dim=1, keepdim=True), lambda g: [g.u(2, 3)])
+add("aminmax_ties", lambda m, x: m.aminmax(x), lambda g: [np.array([1.0, 3.0, 1.0, 3.0])],
+    kink=True)
+add("median", lambda m, x: m.median(x), lambda g: [g.u(2, 3)])
+add("median_even", lambda m, x: x.median(), lambda g: [g.u(4)])
+add("median_dim", lambda m, x: x.median(1), lambda g: [g.u(2, 5)])
+add("median_dim_keepdim", lambda m, x: m.median(x, 0, True), lambda g: [g.u(4, 3)])
+add("nanmedian", lambda m, x: m.nanmedian(x), lambda g: [np.array([1.0, np.nan, -0.5, 2.0, 0.3])])
+add("nanmedian_dim", lambda m, x: x.nanmedian(1),
+    lambda g: [np.array([[1.0, np.nan, -0.5, 0.1], [2.0, 0.3, 0.7, -1.0]])])
+add("kthvalue", lambda m, x: m.kthvalue(x, 2, 1), lambda g: [g.u(3, 4)])
+add("kthvalue_keepdim", lambda m, x: x.kthvalue(1, 0, True), lambda g: [g.u(3, 4)])
+add("cummax", lambda m, x: m.cummax(x, 1), lambda g: [g.u(2, 5)])
+add("cummin", lambda m, x: x.cummin(0), lambda g: [g.u(4, 2)])
+add("cummax_ties", lambda m, x: x.cummax(0), lambda g: [np.array([1.0, 3.0, 3.0, 2.0, 3.0])],
+    kink=True)
+add("diff", lambda m, x: m.diff(x), lambda g: [g.u(2, 5)], ref=lambda x: np.diff(x))
+add("diff_n2_dim0", lambda m, x: x.diff(2, 0), lambda g: [g.u(4, 2)],
+    ref=lambda x: np.diff(x, 2, 0))
+add("diff_prepend", lambda m, x, p: m.diff(x, prepend=p), lambda g: [g.u(2, 3), g.u(2, 1)],
+    ref=lambda x, p: np.diff(np.concatenate([p, x], -1)))
+
 SAMPLES_BY_NAME = {s.name: s for s in SAMPLES}
 assert len(SAMPLES_BY_NAME) == len(SAMPLES), "sample names must be unique"

@@ -127,3 +127,28 @@ def test_other_signatures_like_torch(call, kind):
 def test_inplace_variants_like_torch(call, kind):
     a, t = _both(call, _INPUTS[kind])
     _assert_same(a, t, kind)
+
+
+REDUCTIONS = """var std var_mean std_mean nansum nanmean cumprod logcumsumexp aminmax median
+    nanmedian kthvalue cummax cummin count_nonzero diff""".split()
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_reductions_exposed_where_torch_exposes_them(name):
+    test_exposed_where_torch_exposes_it(name)
+
+
+@pytest.mark.parametrize("kind", ["int64", "bool", "float32", "float64", "float64_special"])
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.var(x), lambda m, x: x.std(0), lambda m, x: m.var_mean(x, 0, keepdim=True),
+    lambda m, x: m.std_mean(x, correction=0), lambda m, x: m.nansum(x),
+    lambda m, x: x.nansum(0), lambda m, x: m.nanmean(x), lambda m, x: x.cumprod(0),
+    lambda m, x: x.logcumsumexp(0), lambda m, x: m.aminmax(x), lambda m, x: x.aminmax(dim=0),
+    lambda m, x: x.median(), lambda m, x: x.median(0), lambda m, x: m.nanmedian(x),
+    lambda m, x: x.nanmedian(0), lambda m, x: x.kthvalue(1, 0), lambda m, x: x.cummax(0),
+    lambda m, x: m.cummin(x, 0), lambda m, x: m.count_nonzero(x),
+    lambda m, x: x.count_nonzero(0), lambda m, x: m.diff(x), lambda m, x: x.diff(2, 0)],
+    ids=lambda f: "")
+def test_reduction_dtypes_and_errors_like_torch(call, kind):
+    a, t = _both(call, _INPUTS[kind])
+    _assert_same(a, t, kind)

@@ -59,6 +59,9 @@ from .pointwise import (  # noqa: F401  (the catalogue, issue 11)
     nan_to_num_, polygamma, polygamma_, rad2deg, rad2deg_, relu6, rrelu, rrelu_, selu, selu_, sgn,
     sgn_, signbit, silu, sinc, sinc_, sinh, sinh_, softplus, softshrink, softsign, tan, tan_,
     tanhshrink, threshold, threshold_, trunc, trunc_, xlogy, xlogy_)
+from .reduction import (  # noqa: F401  (the catalogue, issue 11)
+    aminmax, count_nonzero, cummax, cummin, cumprod, diff, kthvalue, logcumsumexp, median, nanmean,
+    nanmedian, nansum, std, std_mean, var, var_mean)
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape
 
 # every module holding table entries (tests walk them)

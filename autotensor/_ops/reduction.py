@@ -7,7 +7,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from . import raw
 from .dispatch import defop
-from ._common import _asarray, _dims, _finish, _float_data, _state, _wrap_dim
+from ._common import _asarray, _dims, _finish, _float_data, _py_max, _state, _wrap_dim
 from .pointwise import maximum, minimum
 
 
@@ -479,3 +479,395 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     v, i = _finish(TOPK, (input,), (k, dim), (values, idx)) \
         if input._requires_grad and _state.enabled else (_make(values), _make(idx))
     return _TopkRT(v, i, None)
+
+
+# ---- the catalogue: statistics, nan-reductions, scans, order statistics (issue 11) ---------
+def _finish_multi(op, inputs, params, outs):
+    """_finish for an op with several outputs."""
+    if _state.enabled and inputs[0]._requires_grad:
+        return _finish(op, inputs, params, outs)
+    return tuple(_make(o) for o in outs)
+
+
+def _reduced(F, x, dims, keepdim, ndim):
+    """x with the reduced dims put back (size 1), so that it broadcasts against the input."""
+    if keepdim or not ndim:
+        return x
+    for d in (range(ndim) if dims is None else dims):
+        x = F.unsqueeze(x, d)
+    return x
+
+
+def var_backward(F, grad, self, dim, correction, keepdim):
+    n = _numel(self.shape, dim)
+    grad = _reduced(F, grad, dim, keepdim, self.ndim)
+    centred = self - F.mean(self, dim, True) if self.ndim else self * 0
+    return grad * centred * (2.0 / _py_max(0, n - correction)) if n - correction > 0 else \
+        grad * centred * float("inf")
+
+
+def std_backward(F, grad, self, dim, correction, keepdim, result):
+    g = F.where(result == 0, 0, grad / (result * 2))
+    return var_backward(F, g, self, dim, correction, keepdim)
+
+
+def _mean_backward(F, grad, self, dim, keepdim):
+    grad = _reduced(F, grad, dim, keepdim, self.ndim)
+    return F.expand(grad / _numel(self.shape, dim), self.shape)
+
+
+def _sum_defined(parts):
+    parts = [p for p in parts if p is not None]
+    out = parts[0]
+    for p in parts[1:]:
+        out = out + p
+    return out
+
+
+VAR = defop("var", "VarBackward0", None, params=("dim", "correction", "keepdim"),
+            jvp="elementwise", grads={"self": var_backward})
+STD = defop("std", "StdBackward0", None, params=("dim", "correction", "keepdim"),
+            jvp="elementwise", grads={"self": std_backward})
+VAR_MEAN = defop("var_mean", "VarMeanBackward0", None, params=("dim", "correction", "keepdim"),
+                 outputs=("result0", "result1"),
+                 grads={"self": lambda F, grads, self, dim, correction, keepdim: _sum_defined([
+                     None if grads[0] is None else
+                     var_backward(F, grads[0], self, dim, correction, keepdim),
+                     None if grads[1] is None else
+                     _mean_backward(F, grads[1], self, dim, keepdim)])})
+STD_MEAN = defop("std_mean", "StdMeanBackward0", None, params=("dim", "correction", "keepdim"),
+                 outputs=("result0", "result1"),
+                 grads={"self": lambda F, grads, self, dim, correction, keepdim, result0:
+                        _sum_defined([
+                            None if grads[0] is None else
+                            std_backward(F, grads[0], self, dim, correction, keepdim, result0),
+                            None if grads[1] is None else
+                            _mean_backward(F, grads[1], self, dim, keepdim)])})
+
+
+def _var_args(name, input, dim, unbiased, keepdim, correction):
+    """PyTorch's overloads: var(x, unbiased), var(x, dim, unbiased, keepdim), var(x, dim, *,
+    correction, keepdim) -> (array, dims, correction)."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise RuntimeError(f"{name}: can't specify both unbiased and correction")
+    c = correction if correction is not None else (0 if unbiased is False else 1)
+    d = input._data
+    if d.dtype.kind not in "fc":
+        what = name if name.endswith("_mean") else "std and var"
+        raise RuntimeError(f"{what} only support floating point and complex dtypes")
+    dims = _dims(dim, d.ndim) if dim is not None and dim != () else None
+    if d.ndim == 0:
+        dims = None
+    return d, dims, c
+
+
+def _var_array(d, dims, c, keepdim):
+    n = _numel(d.shape, dims)
+    mean = np.mean(d, axis=dims, keepdims=True) if d.size else np.zeros((1,) * d.ndim, d.dtype)
+    ss = np.sum(np.abs(d - mean) ** 2, axis=dims, keepdims=keepdim)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _asarray(ss / _py_max(0, n - c)).astype(d.dtype.type(0).real.dtype, copy=False)
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Variance over dims with Bessel's ``correction`` (1 unless ``unbiased=False``)."""
+    d, dims, c = _var_args("var", input, dim, unbiased, keepdim, correction)
+    return _finish(VAR, (input,), (dims, c, keepdim), _var_array(d, dims, c, keepdim))
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Standard deviation (square root of ``var``)."""
+    d, dims, c = _var_args("std", input, dim, unbiased, keepdim, correction)
+    return _finish(STD, (input,), (dims, c, keepdim), np.sqrt(_var_array(d, dims, c, keepdim)))
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """(var, mean) in one op."""
+    d, dims, c = _var_args("var_mean", input, dim, unbiased, keepdim, correction)
+    mean = _asarray(np.mean(d, axis=dims, keepdims=keepdim))
+    return _finish_multi(VAR_MEAN, (input,), (dims, c, keepdim),
+                   (_var_array(d, dims, c, keepdim), mean))
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """(std, mean) in one op."""
+    d, dims, c = _var_args("std_mean", input, dim, unbiased, keepdim, correction)
+    mean = _asarray(np.mean(d, axis=dims, keepdims=keepdim))
+    return _finish_multi(STD_MEAN, (input,), (dims, c, keepdim),
+                   (np.sqrt(_var_array(d, dims, c, keepdim)), mean))
+
+
+NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"), jvp="linear",
+               grads={"self": lambda F, grad, self, dim, keepdim: F.where(
+                   self != self, 0, F.expand(_reduced(F, grad, dim, keepdim, self.ndim),
+                                             self.shape))})
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    """sum treating NaN as zero."""
+    d = _sum_dtype(input._data, dtype)
+    dims = _dims(dim, d.ndim) if dim is not None and dim != () and d.ndim else None
+    out = _asarray(np.nansum(d, axis=dims, keepdims=keepdim and d.ndim > 0))
+    return _finish(NANSUM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    """mean over the non-NaN elements (nansum / count, recorded as PyTorch does)."""
+    from .pointwise import div, logical_not
+    d = input._data
+    if d.dtype.kind not in "fc" and dtype is None:
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {_dtypes.scalar_name(input.dtype)}")
+    count = sum(logical_not(_make(np.isnan(d))), dim, keepdim)
+    return div(nansum(input, dim, keepdim, dtype=dtype), count)
+
+
+def cumprod_backward(F, grad, self, dim, result):
+    if not (self == 0).any():
+        return F.flip(F.cumsum(F.flip(grad * result, (dim,)), dim), (dim,)) / self
+    return F.constant(_cumprod_grad_exact(_values(self), _values(grad), dim), grad)
+
+
+def _cumprod_grad_exact(x, g, dim):
+    """d/dx_i sum_j g_j prod_{k<=j} x_k, without dividing by zeros (O(n^2) along dim)."""
+    x, g = np.moveaxis(x, dim, -1), np.moveaxis(g, dim, -1)
+    out = np.zeros_like(x)
+    for i in range(x.shape[-1]):
+        xi = x.copy()
+        xi[..., i] = 1
+        out[..., i] = (np.cumprod(xi, -1)[..., i:] * g[..., i:]).sum(-1)
+    return np.moveaxis(out, -1, dim)
+
+
+CUMPROD = defop("cumprod", "CumprodBackward0", None, params=("dim",), jvp="elementwise",
+                grads={"self": cumprod_backward})
+
+
+def logcumsumexp_backward(F, grad, self, dim, result):
+    # shift by a constant (the largest running value) so that no exp overflows
+    m = F.constant(np.max(_values(result), axis=dim, keepdims=True), result) \
+        if result.ndim else result * 0
+    w = grad * F.exp(m - result)
+    return F.exp(self - m) * F.flip(F.cumsum(F.flip(w, (dim,)), dim), (dim,))
+
+
+LOGCUMSUMEXP = defop("logcumsumexp", "LogcumsumexpBackward0", None, params=("dim",),
+                     jvp="elementwise", grads={"self": logcumsumexp_backward})
+
+
+def cumprod(input, dim, *, dtype=None):
+    d = _sum_dtype(input._data, dtype)
+    dim = _wrap_dim(dim, d.ndim)
+    out = np.cumprod(d, axis=dim) if d.ndim else d.copy()
+    return _finish(CUMPROD, (input,), (dim,), _asarray(out))
+
+
+def cumprod_(self, dim, *, dtype=None):
+    from ..autograd import inplace
+    d = self._data
+    dim = _wrap_dim(dim, d.ndim)
+    out = np.cumprod(d, axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
+    return inplace.record_inplace(CUMPROD, self, (self,), (dim,), out)
+
+
+def logcumsumexp(input, dim):
+    d = input._data
+    if d.dtype.kind not in "fc":
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
+    dim = _wrap_dim(dim, d.ndim)
+    out = np.logaddexp.accumulate(d, axis=dim) if d.ndim and d.size else d.copy()
+    return _finish(LOGCUMSUMEXP, (input,), (dim,), _asarray(out))
+
+
+class _MinMaxRT(tuple):
+    """torch.return_types.aminmax(min=..., max=...)."""
+
+    __slots__ = ()
+    min = property(lambda self: self[0])
+    max = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"torch.return_types.aminmax(\nmin={self[0]!r},\nmax={self[1]!r})"
+
+
+AMINMAX = defop("aminmax", "AminmaxBackward0", None, params=("dim", "keepdim"),
+                outputs=("min", "max"),
+                grads={"self": lambda F, grads, self, dim, keepdim, min, max: _sum_defined([
+                    None if grads[0] is None else
+                    amax_amin_backward(F, grads[0], self, dim, keepdim, min),
+                    None if grads[1] is None else
+                    amax_amin_backward(F, grads[1], self, dim, keepdim, max)])})
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    """(min, max) in one op; ties share the gradient evenly."""
+    d = input._data
+    if d.size == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    dims = (_wrap_dim(dim, d.ndim),) if dim is not None and d.ndim else None
+    lo = _asarray(np.min(d, axis=dims, keepdims=keepdim and d.ndim > 0))
+    hi = _asarray(np.max(d, axis=dims, keepdims=keepdim and d.ndim > 0))
+    r = _finish_multi(AMINMAX, (input,), (dims, keepdim), (lo, hi))
+    return _MinMaxRT(r)
+
+
+MEDIAN = defop("median", "MedianBackward0", None, grads={"self": max_min_backward})
+NANMEDIAN = defop("nanmedian", "NanmedianBackward0", None, grads={"self": max_min_backward})
+_DIM_SELECT = {"self": lambda F, grads, dim, keepdim, indices, self_sizes:
+               select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)}
+MEDIAN_DIM = defop("median", "MedianBackward1", None, params=("dim", "keepdim"),
+                   outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT)
+NANMEDIAN_DIM = defop("nanmedian", "NanmedianBackward1", None, params=("dim", "keepdim"),
+                      outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT)
+KTHVALUE = defop("kthvalue", "KthvalueBackward0", None, params=("k", "dim", "keepdim"),
+                 outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT)
+_MedianRT, _KthvalueRT, _CummaxRT, _CumminRT = (
+    _return_type(k) for k in ("median", "kthvalue", "cummax", "cummin"))
+_NanmedianRT = _return_type("nanmedian")
+
+
+def _kth_along(d, dim, k, ignore_nan):
+    """values and indices of the k-th smallest (0-based; NaN sorts last) along dim."""
+    idx = np.argsort(d, axis=dim, kind="stable")
+    if ignore_nan:
+        n_valid = (~np.isnan(d)).sum(axis=dim, keepdims=True)
+        k = np.where(n_valid > 0, (n_valid - 1) // 2, 0)
+        pick = np.take_along_axis(idx, k, axis=dim)
+    else:
+        pick = np.take(idx, [k], axis=dim)
+    return np.take_along_axis(d, pick, axis=dim), pick.astype(np.int64)
+
+
+def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
+    d = input._data
+    if d.dtype == np.bool_:
+        kernel = "median_cpu" if dim is None else "median_out"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    if dim is None:
+        flat = d.reshape(-1)
+        if flat.size == 0:
+            return _finish(op, (input,), (), _asarray(np.array(np.nan, d.dtype)))
+        if not ignore_nan and d.dtype.kind == "f" and np.isnan(flat).any():
+            v = np.array(np.nan, d.dtype)
+        else:
+            v = _kth_along(flat, 0, (flat.size - 1) // 2, ignore_nan)[0].reshape(())
+        return _finish(op, (input,), (), _asarray(v))
+    dim = _wrap_dim(dim, d.ndim)
+    if d.ndim == 0:
+        values, indices = d.copy(), np.zeros((), np.int64)
+    else:
+        if d.shape[dim] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+        values, indices = _kth_along(d, dim, (d.shape[dim] - 1) // 2, ignore_nan)
+        if not ignore_nan and d.dtype.kind == "f":
+            nan = np.isnan(d)
+            has = nan.any(axis=dim, keepdims=True)
+            first = np.argmax(nan, axis=dim).reshape(has.shape)
+            values = np.where(has, np.nan, values)
+            indices = np.where(has, first, indices)
+        if not keepdim:
+            values, indices = np.squeeze(values, dim), np.squeeze(indices, dim)
+    v, i = _finish_multi(op_dim, (input,), (dim, keepdim), (_asarray(values), _asarray(indices)))
+    return rt(v, i, None)
+
+
+def median(input, dim=None, keepdim=False):
+    """The lower median (of the whole tensor, or along dim with its index)."""
+    return _median("median", MEDIAN, MEDIAN_DIM, _MedianRT, False, input, dim, keepdim)
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    """median ignoring NaN."""
+    return _median("nanmedian", NANMEDIAN, NANMEDIAN_DIM, _NanmedianRT, True, input, dim,
+                   keepdim)
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    """The k-th smallest element along dim (1-based k) and its index."""
+    d = input._data
+    if d.dtype == np.bool_:
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
+    dim = _wrap_dim(dim, d.ndim)
+    n = d.shape[dim] if d.ndim else 1
+    if not 1 <= k <= n:
+        raise IndexError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    if d.ndim == 0:
+        values, indices = d.copy(), np.zeros((), np.int64)
+    else:
+        values, indices = _kth_along(d, dim, k - 1, False)
+        if not keepdim:
+            values, indices = np.squeeze(values, dim), np.squeeze(indices, dim)
+    v, i = _finish_multi(KTHVALUE, (input,), (k, dim, keepdim),
+                         (_asarray(values), _asarray(indices)))
+    return _KthvalueRT(v, i, None)
+
+
+_CUM_SCATTER = {"self": lambda F, grads, dim, indices, self_sizes: F.scatter_add(
+    F.zeros(self_sizes, grads[0]), dim, indices, grads[0]) if self_sizes else grads[0]}
+CUMMAX = defop("cummax", "CummaxBackward0", None, params=("dim",),
+               outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER)
+CUMMIN = defop("cummin", "CumminBackward0", None, params=("dim",),
+               outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER)
+
+
+def _cum_extreme(op, rt, better, input, dim):
+    d = input._data
+    dim = _wrap_dim(dim, d.ndim)
+    if d.ndim == 0:
+        values, indices = d.copy(), np.zeros((), np.int64)
+    else:
+        x = np.moveaxis(d, dim, -1)
+        values = np.empty_like(x)
+        indices = np.zeros(x.shape, np.int64)
+        if x.shape[-1]:
+            best, at = x[..., 0].copy(), np.zeros(x.shape[:-1], np.int64)
+            for j in range(x.shape[-1]):
+                xj = x[..., j]
+                # a NaN stays once seen; ties move the index forward (as PyTorch)
+                take = better(xj, best) | (xj == best) | np.isnan(xj)
+                take &= ~(np.isnan(best) & ~np.isnan(xj))
+                best = np.where(take, xj, best)
+                at = np.where(take, j, at)
+                values[..., j], indices[..., j] = best, at
+        values, indices = np.moveaxis(values, -1, dim), np.moveaxis(indices, -1, dim)
+    v, i = _finish_multi(op, (input,), (dim,), (_asarray(values), _asarray(indices)))
+    return rt(v, i, None)
+
+
+def cummax(input, dim):
+    """Running maximum along dim, with the index where it was reached."""
+    return _cum_extreme(CUMMAX, _CummaxRT, np.greater, input, dim)
+
+
+def cummin(input, dim):
+    """Running minimum along dim, with the index where it was reached."""
+    return _cum_extreme(CUMMIN, _CumminRT, np.less, input, dim)
+
+
+def count_nonzero(input, dim=None):
+    d = input._data
+    dims = _dims(dim, d.ndim) if dim is not None else None
+    return _make(_asarray(np.count_nonzero(d, axis=dims)).astype(np.int64))
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """Forward differences along dim, n times (narrow and sub, recorded as PyTorch does)."""
+    from .pointwise import logical_xor, sub
+    from .shape import cat, narrow
+    d = input._data
+    if d.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    dim = _wrap_dim(dim, d.ndim)
+    if prepend is not None or append is not None:
+        input = cat([x for x in (prepend, input, append) if x is not None], dim)
+    for _ in range(n):
+        size = input._data.shape[dim]
+        if size == 0:
+            break
+        a, b = narrow(input, dim, 1, size - 1), narrow(input, dim, 0, size - 1)
+        input = logical_xor(a, b) if input._data.dtype == np.bool_ else sub(a, b)
+    return input
