@@ -1,8 +1,13 @@
-"""``autotensor.nn``: modules, parameters and functional layers."""
-from . import functional
-from .modules import (CrossEntropyLoss, Linear, Module, MSELoss, ReLU, Sequential, Sigmoid,
-                      Tanh)
-from .parameter import Parameter
+"""``autotensor.nn``: modules, parameters, initialisers and functional layers."""
+from . import functional, init  # noqa: F401
+from .modules import *  # noqa: F401,F403
+from .modules import Module  # noqa: F401
+from .modules.module import (register_module_forward_hook,  # noqa: F401
+                             register_module_forward_pre_hook,
+                             register_module_full_backward_hook,
+                             register_module_full_backward_pre_hook)
+from .parameter import Buffer, Parameter  # noqa: F401
+from . import modules as _modules
 
-__all__ = ["functional", "Module", "Linear", "MSELoss", "CrossEntropyLoss", "ReLU", "Tanh",
-           "Sigmoid", "Sequential", "Parameter"]
+__all__ = ["functional", "init", "Parameter", "Buffer"] + [
+    n for n in dir(_modules) if not n.startswith("_") and isinstance(getattr(_modules, n), type)]

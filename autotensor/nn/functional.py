@@ -1,4 +1,7 @@
 """``nn.functional``: stateless layers and losses, composed from the op table."""
+import math as _math
+import warnings as _warnings
+
 from .. import _dtypes, _errors
 from .. import _ops as fn
 from .._ops._common import _finish
@@ -125,12 +128,412 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                       out.astype(x.dtype, copy=False))
 
 
+_ = _errors
+
+
+# ---- layers composed from the op table ------------------------------------------------
+# Note [Composed functionals]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# The functions below are written with existing differentiable ops: values and gradients
+# are PyTorch's (to rounding), but the graph shows the primitive nodes (``WhereBackward0``,
+# ``MulBackward0``...) where PyTorch has one fused node (``EluBackward0``...). Those that
+# the main job needs (convolution, pooling, batch/layer norm) are single table entries in
+# ``_ops/nn_ops.py`` with PyTorch's node names.
+def _reduce(loss, reduction):
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return fn.mean(loss)
+    if reduction == "sum":
+        return fn.sum(loss)
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is not None or reduce is not None:
+        from . import _reduction
+        return _reduction.legacy_get_string(size_average, reduce)
+    return reduction
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    _warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
+                   "call to include dim=X as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    return fn.softmax(-input if dtype is None else -input.to(dtype), dim)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
+    """PyTorch's CPU dropout: ``noise = empty_like(x).bernoulli_(1 - p).div_(1 - p)``,
+    then ``x * noise`` (one MulBackward0): one float64 uniform per element, drawn in
+    order, compared with ``1 - p``, so the mask is torch's for the same seed."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
-    from .. import _creation
-    mask = _creation.rand(*input.shape, dtype=input.dtype) >= p
-    return fn.mul(input, _to_dtype(mask, input.dtype)) / (1 - p)
+    from .. import _random
+    from .._creation import _make
+    d = input._data
+    if p == 1:
+        noise = _random.bernoulli(0.0, d.shape, d.dtype)
+        return input.mul_(_make(noise)) if inplace else fn.mul(input, _make(noise))
+    noise = _random.bernoulli(1 - p, d.shape, d.dtype)
+    noise /= noise.dtype.type(1 - p)
+    noise = _make(noise)
+    return input.mul_(noise) if inplace else fn.mul(input, noise)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    from .. import _random
+    from .._creation import _make
+    alpha = 1.7580993408473766
+    d = input._data
+    keep = _make(_random.bernoulli(1 - p, d.shape, d.dtype))
+    a = ((1 - p) * (1 + p * alpha ** 2)) ** -0.5
+    b = (keep - 1) * (alpha * a) + alpha * a * p
+    return fn.add(fn.mul(input, keep * a), b)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return fn.where(input > threshold, input, value)
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    inside = (input > min_val) & (input < max_val)
+    return fn.where(inside, input, fn.clamp(input, min_val, max_val).detach())
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return fn.where(input > 0, input, fn.mul(fn.exp(fn.clamp(input, None, 0)) - 1, alpha))
+
+
+def selu(input, inplace=False):
+    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    return fn.mul(elu(input, alpha), scale)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return fn.where(input > 0, input,
+                    fn.mul(fn.exp(fn.clamp(input, None, 0) / alpha) - 1, alpha))
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return fn.where(input > 0, input, fn.mul(input, negative_slope))
+
+
+def prelu(input, weight):
+    w = weight
+    if input.dim() >= 2 and weight.numel() > 1:
+        w = weight.reshape((-1,) + (1,) * (input.dim() - 2))
+    return fn.where(input > 0, input, fn.mul(input, w))
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2)
+    from .._creation import empty_like
+    slope = empty_like(input).uniform_(lower, upper)
+    return fn.where(input >= 0, input, fn.mul(input, slope))
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    if input.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension "
+                           f"{dim % input.dim()} is size {input.shape[dim]}")
+    a, b = fn.chunk(input, 2, dim)
+    return fn.mul(a, fn.sigmoid(b))
+
+
+def _erf_array(x):
+    from .._backend import np
+    return np.vectorize(_math.erf, otypes=[x.dtype])(x) if x.size else x.copy()
+
+
+def gelu(input, approximate="none"):
+    if approximate == "tanh":
+        inner = fn.mul(input + fn.mul(fn.pow(input, 3), 0.044715), _math.sqrt(2 / _math.pi))
+        return fn.mul(fn.mul(input, 0.5), fn.tanh(inner) + 1)
+    if approximate != "none":
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    from ..autograd.function import Function
+
+    class _Gelu(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            from .._creation import _make
+            d = x._data
+            return _make((d * 0.5 * (1 + _erf_array(d / _math.sqrt(2)))).astype(d.dtype))
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            from .._creation import _make
+            cdf = fn.mul(_make(_erf_array(x._data / _math.sqrt(2))) + 1, 0.5)
+            pdf = fn.mul(fn.exp(fn.mul(fn.mul(x, x), -0.5)), 1 / _math.sqrt(2 * _math.pi))
+            return fn.mul(grad, cdf + fn.mul(x, pdf))
+    return _Gelu.apply(input)
+
+
+def silu(input, inplace=False):
+    return fn.mul(input, fn.sigmoid(input))
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    scaled = fn.mul(input, beta)
+    soft = fn.log(fn.exp(fn.clamp(scaled, None, threshold)) + 1) / beta
+    return fn.where(scaled > threshold, input, soft)
+
+
+def mish(input, inplace=False):
+    return fn.mul(input, fn.tanh(softplus(input)))
+
+
+def logsigmoid(input):
+    return fn.clamp(input, None, 0) - fn.log(fn.exp(-fn.abs(input)) + 1)
+
+
+def hardsigmoid(input, inplace=False):
+    return hardtanh(input + 3, 0.0, 6.0) / 6
+
+
+def hardswish(input, inplace=False):
+    return fn.mul(input, hardtanh(input + 3, 0.0, 6.0) / 6)
+
+
+def softsign(input):
+    return input / (fn.abs(input) + 1)
+
+
+def tanhshrink(input):
+    return input - fn.tanh(input)
+
+
+def softshrink(input, lambd=0.5):
+    return fn.where(input > lambd, input - lambd, fn.where(input < -lambd, input + lambd,
+                                                           fn.mul(input, 0)))
+
+
+def hardshrink(input, lambd=0.5):
+    return fn.where((input > lambd) | (input < -lambd), input, fn.mul(input, 0))
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    denom = fn.clamp_min(fn.norm(input, p, dim, keepdim=True), eps).expand_as(input)
+    return input / denom
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y[n, o] = x1[n] . W[o] . x2[n] + b[o]."""
+    tmp = fn.matmul(fn.unsqueeze(input1, -3), weight)        # (out, ..., in2)
+    y = fn.sum(fn.mul(tmp, fn.unsqueeze(input2, -3)), -1)     # (out, ...)
+    y = fn.movedim(y, 0, -1)
+    return y if bias is None else y + bias
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """Rows of ``weight`` (gathered with index_select; the padding row gets no gradient)."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    if max_norm is not None:
+        from ..autograd import no_grad
+        with no_grad():
+            rows = fn.unique_rows(input) if hasattr(fn, "unique_rows") else input.flatten()
+            sel = weight[rows]
+            norms = fn.norm(sel, norm_type, 1, keepdim=True)
+            scale = fn.where(norms > max_norm, max_norm / (norms + 1e-7), fn.mul(norms, 0) + 1)
+            weight[rows] = fn.mul(sel, scale)
+    flat = input.reshape(-1)
+    out = fn.index_select(weight, 0, flat)
+    if padding_idx is not None and weight.requires_grad:
+        keep = fn.ne(flat, padding_idx).unsqueeze(1)
+        out = fn.where(keep, out, out.detach())
+    return out.reshape(tuple(input.shape) + (weight.shape[1],))
+
+
+def one_hot(tensor, num_classes=-1):
+    from .._creation import arange
+    if num_classes < 0:
+        num_classes = int(tensor.max().item()) + 1
+    return fn.eq(tensor.unsqueeze(-1), arange(num_classes)).long()
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return fn.norm(x1 - x2 + eps, p, -1, keepdim=keepdim)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """PyTorch's formula: each vector divided by its norm clamped to eps, then the dot."""
+    n1 = fn.clamp_min(fn.norm(x1, 2, dim, keepdim=True), eps)
+    n2 = fn.clamp_min(fn.norm(x2, 2, dim, keepdim=True), eps)
+    return fn.sum(fn.mul(x1 / n1, x2 / n2), dim)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    dims = tuple(range(-len(normalized_shape), 0))
+    mean = fn.mean(input, dims, keepdim=True)
+    centered = input - mean
+    var = fn.mean(fn.mul(centered, centered), dims, keepdim=True)
+    out = fn.mul(centered, fn.rsqrt(var + eps))
+    if weight is not None:
+        out = fn.mul(out, weight)
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    n, c = input.shape[:2]
+    x = input.reshape(n, num_groups, -1)
+    mean = fn.mean(x, -1, keepdim=True)
+    centered = x - mean
+    var = fn.mean(fn.mul(centered, centered), -1, keepdim=True)
+    out = fn.mul(centered, fn.rsqrt(var + eps)).reshape(input.shape)
+    shape = (1, c) + (1,) * (input.dim() - 2)
+    if weight is not None:
+        out = fn.mul(out, weight.reshape(shape))
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    dims = tuple(range(-len(normalized_shape), 0))
+    if eps is None:
+        eps = _dtypes.finfo(input.dtype).eps
+    out = fn.mul(input, fn.rsqrt(fn.mean(fn.mul(input, input), dims, keepdim=True) + eps))
+    return out if weight is None else fn.mul(out, weight)
+
+
+# ---- losses -------------------------------------------------------------------------
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _reduce(fn.abs(input - target), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
+                   beta=1.0):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    d = fn.abs(input - target)
+    return _reduce(fn.where(d < beta, fn.mul(fn.mul(d, d), 0.5 / beta), d - 0.5 * beta),
+                   reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    d = fn.abs(input - target)
+    return _reduce(fn.where(d < delta, fn.mul(fn.mul(d, d), 0.5),
+                            fn.mul(d - 0.5 * delta, delta)), reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    """-(t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch does."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the "
+                         f"input size ({input.shape}) is deprecated. Please ensure they have "
+                         "the same size.")
+    log_x = fn.clamp_min(fn.log(input), -100)
+    log_1mx = fn.clamp_min(fn.log(1 - input), -100)
+    loss = -(fn.mul(target, log_x) + fn.mul(1 - target, log_1mx))
+    if weight is not None:
+        loss = fn.mul(loss, weight)
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                     reduce=None, reduction="mean", pos_weight=None):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    # log(1 + exp(-x)) computed stably: max(-x, 0) + log(exp(-max) + exp(-x - max))
+    log_sig_neg = logsigmoid(-input)   # log(1 - sigmoid(x))
+    log_sig = logsigmoid(input)
+    if pos_weight is not None:
+        loss = -(fn.mul(fn.mul(target, pos_weight), log_sig) + fn.mul(1 - target, log_sig_neg))
+    else:
+        loss = -(fn.mul(target, log_sig) + fn.mul(1 - target, log_sig_neg))
+    if weight is not None:
+        loss = fn.mul(loss, weight)
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if log_target:
+        loss = fn.mul(fn.exp(target), target - input)
+    else:
+        loss = fn.where(target > 0, fn.mul(target, fn.log(fn.where(target > 0, target, 1))
+                                           - input), fn.mul(input, 0))
+    if reduction == "batchmean":
+        return fn.sum(loss) / input.size(0) if input.dim() else fn.sum(loss)
+    if reduction == "mean":
+        _warnings.warn("reduction: 'mean' divides the total loss by both the batch size and "
+                       "the support size.'batchmean' divides only by the batch size, and "
+                       "aligns with the KL div math definition.'mean' will be changed to "
+                       "behave the same as 'batchmean' in the next major release.",
+                       stacklevel=2)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _reduce(-logsigmoid(fn.mul(input, target)), reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                        reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _reduce(fn.clamp_min(fn.mul(-target, input1 - input2) + margin, 0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    zeros = fn.mul(input, 0)
+    margin_clamp = fn.clamp_min(margin - input, 0)
+    loss = fn.where(target != 1, margin_clamp, zeros) + fn.where(target != -1, input, zeros)
+    return _reduce(loss, reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if log_input:
+        loss = fn.exp(input) - fn.mul(target, input)
+    else:
+        loss = input - fn.mul(target, fn.log(input + eps))
+    if full:
+        t = target.detach()
+        approx = fn.mul(t, fn.log(fn.where(t > 1, t, 1))) - t + fn.mul(
+            fn.log(fn.mul(fn.where(t > 1, t, 1), 2 * _math.pi)), 0.5)
+        loss = loss + fn.where(t > 1, approx, fn.mul(t, 0))
+    return _reduce(loss, reduction)
 
 
 _ = _errors

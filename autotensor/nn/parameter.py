@@ -21,6 +21,8 @@ class Parameter(Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
+    __str__ = __repr__
+
     def __reduce_ex__(self, proto):
         return (_rebuild_parameter, (self._data.copy(), self._requires_grad))
 
@@ -32,3 +34,26 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(data, requires_grad):
     return Parameter(_make(data), requires_grad)
+
+
+class Buffer(Tensor):
+    """Marks a tensor assigned to a Module attribute as a buffer (``persistent`` says
+    whether it goes into the state dict)."""
+
+    __slots__ = ("persistent",)
+
+    def __new__(cls, data=None, *, persistent=True):
+        from .. import _creation
+        if data is None:
+            data = _creation.empty(0)
+        t = object.__new__(cls)
+        t._data = data._data
+        t._requires_grad = False
+        t._output_nr = 0
+        t._grad_fn = t._grad = t._view = t._acc = None
+        t._vc = data._vc
+        t._meta = None
+        if data.requires_grad:
+            t.requires_grad_(True)
+        t.persistent = persistent
+        return t

@@ -1,0 +1,12 @@
+"""The layers of ``autotensor.nn``, one module per family as in ``torch/nn/modules``."""
+from .module import Module  # noqa: F401
+from .container import (ModuleDict, ModuleList, ParameterDict, ParameterList,  # noqa: F401
+                        Sequential)
+from .linear import Bilinear, Identity, Linear  # noqa: F401
+from .flatten import Flatten, Unflatten  # noqa: F401
+from .activation import *  # noqa: F401,F403
+from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d  # noqa: F401
+from .sparse import Embedding  # noqa: F401
+from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
+from .normalization import GroupNorm, LayerNorm, RMSNorm  # noqa: F401
+from .loss import *  # noqa: F401,F403

@@ -1,0 +1,208 @@
+"""nn modules against torch: construction with the same seed gives bit-equal weights, the
+same repr, forward values and gradients (of the input and of every parameter)."""
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+RNG = np.random.default_rng(0)
+
+
+def _arr(*shape, dtype=np.float32, positive=False):
+    a = RNG.standard_normal(shape).astype(dtype)
+    return np.abs(a) + 0.1 if positive else a
+
+
+X4 = _arr(3, 4)
+IMG = _arr(2, 3, 5, 5)
+SEQ = _arr(2, 3, 6)
+
+# (id, constructor taking the library, inputs as arrays (float inputs require grad))
+CASES = [
+    ("Identity", lambda m: m.nn.Identity(3, unused=1), [X4]),
+    ("Linear", lambda m: m.nn.Linear(4, 5), [X4]),
+    ("Linear-nobias", lambda m: m.nn.Linear(4, 2, bias=False), [X4]),
+    ("Linear-f64", lambda m: m.nn.Linear(4, 3, dtype=m.float64), [X4.astype(np.float64)]),
+    ("Bilinear", lambda m: m.nn.Bilinear(4, 6, 2), [X4, _arr(3, 6)]),
+    ("Flatten", lambda m: m.nn.Flatten(), [IMG]),
+    ("Flatten-0", lambda m: m.nn.Flatten(0, 2), [IMG]),
+    ("Unflatten", lambda m: m.nn.Unflatten(1, (2, 2)), [X4]),
+    ("ReLU", lambda m: m.nn.ReLU(), [X4]),
+    ("Tanh", lambda m: m.nn.Tanh(), [X4]),
+    ("Sigmoid", lambda m: m.nn.Sigmoid(), [X4]),
+    ("LeakyReLU", lambda m: m.nn.LeakyReLU(0.2), [X4]),
+    ("ELU", lambda m: m.nn.ELU(0.7), [X4]),
+    ("CELU", lambda m: m.nn.CELU(1.3), [X4]),
+    ("SELU", lambda m: m.nn.SELU(), [X4]),
+    ("GELU", lambda m: m.nn.GELU(), [X4]),
+    ("GELU-tanh", lambda m: m.nn.GELU("tanh"), [X4]),
+    ("SiLU", lambda m: m.nn.SiLU(), [X4]),
+    ("Mish", lambda m: m.nn.Mish(), [X4]),
+    ("Softplus", lambda m: m.nn.Softplus(2.0, 1.0), [X4]),
+    ("LogSigmoid", lambda m: m.nn.LogSigmoid(), [X4]),
+    ("Hardtanh", lambda m: m.nn.Hardtanh(-0.5, 0.5), [X4]),
+    ("ReLU6", lambda m: m.nn.ReLU6(), [X4 * 4]),
+    ("Hardsigmoid", lambda m: m.nn.Hardsigmoid(), [X4 * 4]),
+    ("Hardswish", lambda m: m.nn.Hardswish(), [X4 * 4]),
+    ("Softsign", lambda m: m.nn.Softsign(), [X4]),
+    ("Tanhshrink", lambda m: m.nn.Tanhshrink(), [X4]),
+    ("Softshrink", lambda m: m.nn.Softshrink(0.3), [X4]),
+    ("Hardshrink", lambda m: m.nn.Hardshrink(0.3), [X4]),
+    ("Threshold", lambda m: m.nn.Threshold(0.1, 20.0), [X4]),
+    ("GLU", lambda m: m.nn.GLU(), [X4]),
+    ("PReLU", lambda m: m.nn.PReLU(), [X4]),
+    ("PReLU-3", lambda m: m.nn.PReLU(3), [IMG]),
+    ("Softmax", lambda m: m.nn.Softmax(1), [X4]),
+    ("Softmin", lambda m: m.nn.Softmin(1), [X4]),
+    ("LogSoftmax", lambda m: m.nn.LogSoftmax(-1), [X4]),
+    ("Softmax2d", lambda m: m.nn.Softmax2d(), [IMG]),
+    ("RReLU-eval", lambda m: m.nn.RReLU().eval(), [X4]),
+    ("Dropout", lambda m: m.nn.Dropout(0.3), [_arr(4, 50)]),
+    ("Dropout-eval", lambda m: m.nn.Dropout(0.3).eval(), [X4]),
+    ("Dropout1d", lambda m: m.nn.Dropout1d(0.5), [SEQ]),
+    ("Dropout2d", lambda m: m.nn.Dropout2d(0.5), [IMG]),
+    ("Embedding", lambda m: m.nn.Embedding(10, 3), [np.array([[1, 2, 4], [4, 3, 9]])]),
+    ("Embedding-pad", lambda m: m.nn.Embedding(10, 3, padding_idx=2),
+     [np.array([[1, 2, 4], [2, 3, 9]])]),
+    ("LayerNorm", lambda m: m.nn.LayerNorm(6), [SEQ]),
+    ("LayerNorm-2d", lambda m: m.nn.LayerNorm([3, 6], elementwise_affine=False), [SEQ]),
+    ("GroupNorm", lambda m: m.nn.GroupNorm(1, 3), [IMG]),
+    ("RMSNorm", lambda m: m.nn.RMSNorm(6), [SEQ]),
+    ("CosineSimilarity", lambda m: m.nn.CosineSimilarity(), [X4, _arr(3, 4)]),
+    ("PairwiseDistance", lambda m: m.nn.PairwiseDistance(), [X4, _arr(3, 4)]),
+    ("L1Loss", lambda m: m.nn.L1Loss(), [X4, _arr(3, 4)]),
+    ("MSELoss-sum", lambda m: m.nn.MSELoss(reduction="sum"), [X4, _arr(3, 4)]),
+    ("SmoothL1Loss", lambda m: m.nn.SmoothL1Loss(beta=0.5), [X4, _arr(3, 4)]),
+    ("HuberLoss", lambda m: m.nn.HuberLoss(reduction="none", delta=0.5), [X4, _arr(3, 4)]),
+    ("BCELoss", lambda m: m.nn.BCELoss(), [1 / (1 + np.exp(-X4)), (X4 > 0).astype(np.float32)]),
+    ("BCEWithLogitsLoss", lambda m: m.nn.BCEWithLogitsLoss(),
+     [X4 * 5, (X4 > 0.3).astype(np.float32)]),
+    ("KLDivLoss", lambda m: m.nn.KLDivLoss(reduction="batchmean"),
+     [np.log(_arr(3, 4, positive=True)), _arr(3, 4, positive=True)]),
+    ("SoftMarginLoss", lambda m: m.nn.SoftMarginLoss(), [X4, np.sign(_arr(3, 4))]),
+    ("CrossEntropyLoss", lambda m: m.nn.CrossEntropyLoss(label_smoothing=0.1),
+     [X4, np.array([0, 3, 1])]),
+    ("NLLLoss", lambda m: m.nn.NLLLoss(reduction="sum"), [X4, np.array([0, 3, 1])]),
+    ("Sequential", lambda m: m.nn.Sequential(m.nn.Linear(4, 8), m.nn.ReLU(),
+                                             m.nn.Linear(8, 2)), [X4]),
+]
+
+
+def _build(m, ctor, seed=0):
+    m.manual_seed(seed)
+    return ctor(m)
+
+
+def _inputs(m, arrays, first_only=False):
+    out = []
+    for i, a in enumerate(arrays):
+        t = m.tensor(a)
+        if a.dtype.kind == "f" and not (first_only and i):
+            t.requires_grad_(True)
+        out.append(t)
+    return out
+
+
+def _np(t):
+    return t.detach().numpy()
+
+
+@pytest.mark.parametrize("name,ctor,arrays", CASES, ids=[c[0] for c in CASES])
+def test_module_matches_torch(name, ctor, arrays):
+    ours, theirs = _build(autotensor, ctor), _build(torch, ctor)
+    assert repr(ours) == repr(theirs)
+    sd_o, sd_t = ours.state_dict(), theirs.state_dict()
+    assert list(sd_o) == list(sd_t)
+    for k in sd_t:
+        assert sd_o[k].dtype.itemsize == sd_t[k].dtype.itemsize
+        np.testing.assert_array_equal(_np(sd_o[k]), _np(sd_t[k]), err_msg=k)  # bit-equal
+    # the same draws after construction (dropout masks), so reseed both
+    autotensor.manual_seed(1)
+    torch.manual_seed(1)
+    loss = name.endswith("Loss") or "Loss-" in name
+    xo, xt = _inputs(autotensor, arrays, loss), _inputs(torch, arrays, loss)
+    yo, yt = ours(*xo), theirs(*xt)
+    tol = dict(rtol=1e-5, atol=1e-6) if yt.dtype == torch.float32 else dict(rtol=1e-12,
+                                                                             atol=1e-12)
+    np.testing.assert_allclose(_np(yo), _np(yt), **tol)
+    if not yt.requires_grad:
+        return
+    g = RNG.standard_normal(tuple(yt.shape)).astype(_np(yt).dtype)
+    yo.backward(autotensor.tensor(g))
+    yt.backward(torch.tensor(g))
+    for a, b in zip(xo, xt):
+        if b.grad is not None:
+            np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), **tol)
+    for (k, p), (_, q) in zip(ours.named_parameters(), theirs.named_parameters()):
+        if q.grad is not None:
+            np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), err_msg=k, **tol)
+    assert autotensor.get_rng_state().numpy().tobytes() == \
+        torch.get_rng_state().numpy().tobytes()
+
+
+def test_dropout_mask_and_generator_state_match_torch():
+    for p in (0.1, 0.5, 0.9):
+        autotensor.manual_seed(3)
+        torch.manual_seed(3)
+        xo = autotensor.ones(7, 33)
+        xt = torch.ones(7, 33)
+        yo = autotensor.nn.functional.dropout(xo, p)
+        yt = torch.nn.functional.dropout(xt, p)
+        np.testing.assert_array_equal(yo.numpy(), yt.numpy())
+        assert autotensor.get_rng_state().numpy().tobytes() == \
+            torch.get_rng_state().numpy().tobytes()
+
+
+@pytest.mark.parametrize("fn_name,args", [
+    ("uniform_", (-0.3, 0.7)), ("normal_", (0.5, 2.0)), ("constant_", (0.25,)),
+    ("ones_", ()), ("zeros_", ()), ("eye_", ()), ("xavier_uniform_", (1.5,)),
+    ("xavier_normal_", ()), ("kaiming_uniform_", ()), ("kaiming_normal_", (0, "fan_out")),
+    ("kaiming_uniform_", (0.1, "fan_in", "relu")), ("trunc_normal_", ()),
+    ("trunc_normal_", (0.0, 1.0, 0.5, 0.6)), ("orthogonal_", ()), ("sparse_", (0.5,)),
+])
+@pytest.mark.parametrize("shape", [(5, 7), (8, 3)])
+def test_init_matches_torch_bit_for_bit(fn_name, args, shape):
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(11)
+        t = m.empty(*shape)
+        getattr(m.nn.init, fn_name)(t, *args)
+        res.append((t.numpy().copy(), m.get_rng_state().numpy().tobytes()))
+    if fn_name == "orthogonal_":   # LAPACK builds may differ in the last bits
+        np.testing.assert_allclose(res[0][0], res[1][0], rtol=1e-5, atol=1e-6)
+    else:
+        np.testing.assert_array_equal(res[0][0], res[1][0])
+    assert res[0][1] == res[1][1]
+
+
+def test_dirac_and_gain():
+    for m in (autotensor, torch):
+        t = m.empty(4, 2, 3, 3)
+        m.nn.init.dirac_(t, 2)
+    a, b = autotensor.empty(4, 2, 3, 3), torch.empty(4, 2, 3, 3)
+    autotensor.nn.init.dirac_(a, 2)
+    torch.nn.init.dirac_(b, 2)
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    for nl, p in [("linear", None), ("tanh", None), ("relu", None), ("leaky_relu", 0.2),
+                  ("selu", None), ("conv2d", None)]:
+        assert autotensor.nn.init.calculate_gain(nl, p) == torch.nn.init.calculate_gain(nl, p)
+    with pytest.raises(ValueError, match="Unsupported nonlinearity gelu"):
+        autotensor.nn.init.calculate_gain("gelu")
+    with pytest.raises(ValueError, match="Fan in and fan out can not be computed"):
+        autotensor.nn.init.xavier_uniform_(autotensor.empty(3))
+
+
+def test_embedding_from_pretrained():
+    w = np.arange(12, dtype=np.float32).reshape(4, 3)
+    outs = []
+    for m in (autotensor, torch):
+        e = m.nn.Embedding.from_pretrained(m.tensor(w), freeze=False, padding_idx=1)
+        y = e(m.tensor([[0, 1], [3, 1]]))
+        y.sum().backward()
+        outs.append((y.detach().numpy(), e.weight.grad.numpy(), repr(e),
+                     e.weight.requires_grad))
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+    assert outs[0][2:] == outs[1][2:]
