@@ -22,6 +22,7 @@ from .indexing import (
     scatter, scatter_add)
 from .reduction import cumsum, log_softmax, mean, softmax, sum
 from .linalg import matmul, mm
+from .nn_ops import convolution
 
 
 # ---- the namespace formulas record with (Note [One formula, two interpretations]) --------
@@ -99,6 +100,7 @@ TENSOR = SimpleNamespace(
     flip=flip, cumsum=cumsum, tril=tril, triu=triu, floor=floor, trunc=trunc,
     sgn=lambda x: _unary(SGN, x, float_op=False),
     constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
+    convolution=convolution,
     zero_at=lambda x, key: mul(x, _make(raw.zero_at(np.ones_like(x._data), key))),
     scatter=lambda x, dim, index, src: scatter(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src)

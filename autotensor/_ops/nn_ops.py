@@ -1,6 +1,9 @@
-"""Kernels of ``nn.functional`` that are single ops in PyTorch (losses, ...): their table
-entries and formulas. The public functions live in ``nn/functional.py``.
+"""Kernels of ``nn.functional`` that are single ops in PyTorch (losses, convolution,
+pooling, batch and layer norm): their table entries and formulas. The public functions
+live in ``nn/functional.py`` (``convolution`` here: formulas call it in graph mode).
 """
+import itertools as _it
+
 from .._backend import np
 from .dispatch import defop
 from .reduction import _numel
@@ -42,3 +45,443 @@ def _class_weights(target, weight, ignore_index, sizes):
 NLL_LOSS = defop("nll_loss", "NllLossBackward0", None, params=(
     "target", "weight", "reduction", "ignore_index", "total_weight"),
     grads={"self": nll_loss_backward})
+# ---- convolution, pooling and normalisation kernels ---------------------------------------
+# Note [Convolution as one GEMM per group]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# The forward pads the input once, takes every receptive field as a strided view
+# (``as_strided``: no copy), lays the fields out as the rows of a matrix (one copy,
+# "im2col") and multiplies by the weight matrix of each group (one batched GEMM). The
+# transposed convolution is the adjoint: one GEMM, then the columns are added back into
+# the output with one strided add per kernel offset ("col2im"; a loop over kernel
+# offsets, never over pixels or the batch). Backward formulas are convolutions too:
+# grad_input a transposed convolution of grad, grad_weight a convolution of the input
+# with grad as the kernel (batch and channels swapped, stride and dilation swapped), so
+# the one ``convolution`` entry differentiates itself to any order.
+def _windows(xp, out_sizes, kernel, stride, dilation):
+    """View (N, C, *S) as (N, C, *O, *K): element [.., o, k] = xp[.., o*s + k*d]."""
+    sp = xp.strides[2:]
+    shape = xp.shape[:2] + tuple(out_sizes) + tuple(kernel)
+    strides = xp.strides[:2] + tuple(st * s for st, s in zip(sp, stride)) + \
+        tuple(st * d for st, d in zip(sp, dilation))
+    return np.lib.stride_tricks.as_strided(xp, shape, strides, writeable=False)
+
+
+def _pad_spatial(x, before, after, value=0):
+    if not any(before) and not any(after):
+        return x
+    width = [(0, 0), (0, 0)] + list(zip(before, after))
+    return np.pad(x, width, constant_values=value)
+
+
+def conv_out_size(size, k, s, p, d):
+    return (size + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+def conv_forward(x, w, stride, padding, dilation, groups):
+    """(N, Cin, *S) x (Cout, Cin/g, *K) -> (N, Cout, *O)."""
+    n, cin = x.shape[:2]
+    cout, cg = w.shape[:2]
+    kernel = w.shape[2:]
+    nsp = len(kernel)
+    out = tuple(conv_out_size(x.shape[2 + i], kernel[i], stride[i], padding[i], dilation[i])
+                for i in range(nsp))
+    xp = _pad_spatial(x, padding, padding)
+    win = _windows(xp, out, kernel, stride, dilation)           # (N, C, *O, *K)
+    g, og = groups, cout // groups
+    win = win.reshape((n, g, cg) + out + kernel)                # a view (C splits)
+    # (G, N, *O, Cg, *K) -> rows of the im2col matrix
+    perm = (1, 0) + tuple(range(3, 3 + nsp)) + (2,) + tuple(range(3 + nsp, 3 + 2 * nsp))
+    cols = np.ascontiguousarray(win.transpose(perm)).reshape(g, -1, cg * _prod(kernel))
+    wm = w.reshape(g, og, cg * _prod(kernel)).transpose(0, 2, 1)
+    y = np.matmul(cols, wm)                                     # (G, N*O, Og)
+    y = y.reshape((g, n) + out + (og,))
+    perm = (1, 0, 2 + nsp) + tuple(range(2, 2 + nsp))
+    return np.ascontiguousarray(y.transpose(perm)).reshape((n, cout) + out)
+
+
+def conv_transpose_forward(x, w, stride, padding, dilation, output_padding, groups):
+    """(N, Cin, *S) x (Cin, Cout/g, *K) -> (N, Cout, *O), the adjoint of conv_forward."""
+    n, cin = x.shape[:2]
+    og = w.shape[1]
+    kernel = w.shape[2:]
+    nsp = len(kernel)
+    size = x.shape[2:]
+    g = groups
+    cg = cin // g
+    cout = og * g
+    # one GEMM per group: (G, N*S, Cg) @ (G, Cg, Og*K)
+    xm = np.ascontiguousarray(x.reshape((n, g, cg) + size).transpose(
+        (1, 0) + tuple(range(3, 3 + nsp)) + (2,))).reshape(g, -1, cg)
+    cols = np.matmul(xm, w.reshape(g, cg, og * _prod(kernel)))
+    cols = cols.reshape((g, n) + size + (og,) + kernel)
+    full = tuple((size[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 +
+                 output_padding[i] for i in range(nsp))
+    out = np.zeros((n, g, og) + full, dtype=np.result_type(x, w))
+    # move the group/channel axes next to the batch: (N, G, Og, *S, *K)
+    cols = cols.transpose((1, 0, 2 + nsp) + tuple(range(2, 2 + nsp)) +
+                          tuple(range(3 + nsp, 3 + 2 * nsp)))
+    for ks in _it.product(*[range(k) for k in kernel]):
+        dst = (slice(None),) * 3 + tuple(
+            slice(k * d, k * d + s * (sz - 1) + 1, s)
+            for k, d, s, sz in zip(ks, dilation, stride, size))
+        out[dst] += cols[(Ellipsis,) + ks]
+    crop = (slice(None),) * 3 + tuple(
+        slice(p, f - p if f - p > p else p) for p, f in zip(padding, full))
+    out = out[crop].reshape((n, cout) + tuple(f - 2 * p for f, p in zip(full, padding)))
+    return np.ascontiguousarray(out)
+
+
+def _prod(xs):
+    r = 1
+    for v in xs:
+        r *= v
+    return r
+
+
+def convolution_kernel(x, w, b, stride, padding, dilation, transposed, output_padding,
+                       groups):
+    if transposed:
+        y = conv_transpose_forward(x, w, stride, padding, dilation, output_padding, groups)
+    else:
+        y = conv_forward(x, w, stride, padding, dilation, groups)
+    if b is not None:
+        y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
+    return y.astype(x.dtype, copy=False)
+
+
+def conv_weight_grad(F, x, grad, kernel, stride, padding, dilation, groups):
+    """d(conv)/d(weight): a convolution of the input (channels as batch) with grad as the
+    kernel (batch as channels), stride and dilation swapped, cut to the kernel size."""
+    n, cin = x.shape[:2]
+    nsp = len(kernel)
+    g = groups
+    cg = cin // g
+    og = grad.shape[1] // g
+    size, out = tuple(x.shape[2:]), tuple(grad.shape[2:])
+    sp = tuple(range(3, 3 + nsp))
+    xs = F.reshape(F.permute(F.reshape(x, (n, g, cg) + size), (2, 1, 0) + sp),
+                   (cg, g * n) + size)
+    gs = F.reshape(F.permute(F.reshape(grad, (n, g, og) + out), (1, 2, 0) + sp),
+                   (g * og, n) + out)
+    y = F.convolution(xs, gs, None, dilation, padding, stride, False, (0,) * nsp, g)
+    for i, k in enumerate(kernel):
+        if y.shape[2 + i] != k:
+            y = F.narrow(y, 2 + i, 0, k)
+    y = F.permute(F.reshape(y, (cg, g, og) + tuple(kernel)), (1, 2, 0) + sp)
+    return F.reshape(y, (g * og, cg) + tuple(kernel))
+
+
+def convolution_input_grad(F, grad, weight, stride, padding, dilation, transposed,
+                           output_padding, groups, input_sizes):
+    kernel = weight.shape[2:]
+    if transposed:
+        return F.convolution(grad, weight, None, stride, padding, dilation, False,
+                             (0,) * len(kernel), groups)
+    op = tuple(input_sizes[2 + i] - ((grad.shape[2 + i] - 1) * stride[i] - 2 * padding[i] +
+                                     dilation[i] * (kernel[i] - 1) + 1)
+               for i in range(len(kernel)))
+    return F.convolution(grad, weight, None, stride, padding, dilation, True, op, groups)
+
+
+def convolution_weight_grad(F, grad, input, stride, padding, dilation, transposed, groups,
+                            weight_sizes):
+    kernel = tuple(weight_sizes[2:])
+    if transposed:   # the adjoint: input and grad trade places
+        return conv_weight_grad(F, grad, input, kernel, stride, padding, dilation, groups)
+    return conv_weight_grad(F, input, grad, kernel, stride, padding, dilation, groups)
+
+
+def convolution_bias_grad(F, grad):
+    return F.sum(grad, (0,) + tuple(range(2, len(grad.shape))))
+
+
+CONVOLUTION = defop(
+    "convolution", "ConvolutionBackward0", convolution_kernel,
+    inputs=("input", "weight", "bias"),
+    params=("stride", "padding", "dilation", "transposed", "output_padding", "groups"),
+    grads={"input": convolution_input_grad, "weight": convolution_weight_grad,
+           "bias": convolution_bias_grad})
+
+
+# ---- pooling ---------------------------------------------------------------------------
+def pool_out_size(size, k, s, p, d, ceil_mode):
+    """PyTorch's pooling_output_shape (a last window must start inside the input or the
+    left padding)."""
+    num = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    out = num // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _pool_windows(x, kernel, stride, padding, dilation, ceil_mode, fill):
+    """(B, *S) planes -> windows (B, *O, *K) over the padded input (fill outside)."""
+    nsp = len(kernel)
+    size = x.shape[1:]
+    out = tuple(pool_out_size(size[i], kernel[i], stride[i], padding[i], dilation[i],
+                              ceil_mode) for i in range(nsp))
+    after = tuple(max(padding[i], (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1)
+                      + 1 - size[i] - padding[i]) for i in range(nsp))
+    width = [(0, 0)] + list(zip(padding, after))
+    xp = np.pad(x, width, constant_values=fill) if any(padding) or any(after) else x
+    sp = xp.strides[1:]
+    shape = (xp.shape[0],) + out + tuple(kernel)
+    strides = (xp.strides[0],) + tuple(st * s for st, s in zip(sp, stride)) + \
+        tuple(st * d for st, d in zip(sp, dilation))
+    return np.lib.stride_tricks.as_strided(xp, shape, strides, writeable=False), out
+
+
+def max_pool2d_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """Values and flat indices (into each H*W plane) of each window's first maximum; NaN
+    wins, as in PyTorch's CPU kernel."""
+    lead = x.shape[:-2]
+    h, w = x.shape[-2:]
+    planes = x.reshape((-1, h, w))
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    win, out = _pool_windows(planes, kernel_size, stride, padding, dilation, ceil_mode, fill)
+    flat = win.reshape(win.shape[:3] + (-1,))
+    arg = np.argmax(flat, axis=-1)
+    values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
+    kh, kw = np.divmod(arg, kernel_size[1])
+    oh = np.arange(out[0]).reshape(-1, 1)
+    ow = np.arange(out[1]).reshape(1, -1)
+    ih = oh * stride[0] - padding[0] + kh * dilation[0]
+    iw = ow * stride[1] - padding[1] + kw * dilation[1]
+    indices = (ih * w + iw).astype(np.int64)
+    shape = lead + out
+    return np.ascontiguousarray(values).reshape(shape), indices.reshape(shape)
+
+
+def max_pool2d_backward(F, grad, self_sizes, indices):
+    """Scatter each output's gradient to the input element its index names."""
+    h, w = self_sizes[-2:]
+    g = F.reshape(grad, (-1, grad.shape[-2] * grad.shape[-1]))
+    idx = F.reshape(indices, (-1, indices.shape[-2] * indices.shape[-1]))
+    zeros = F.zeros((g.shape[0], h * w), grad)
+    return F.reshape(F.scatter_add(zeros, 1, idx, g), tuple(self_sizes))
+
+
+MAX_POOL2D = defop(
+    "max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", max_pool2d_kernel,
+    params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+    outputs=("result", "indices"), diff_outputs=(0,),
+    grads={"self": lambda F, grads, self_sizes, indices:
+           max_pool2d_backward(F, grads[0], self_sizes, indices)})
+
+
+def avg_pool_divisors(size, out, k, s, p, ceil_mode, count_include_pad):
+    """Per output position along one dim: the window length PyTorch divides by."""
+    start = np.arange(out) * s - p
+    end = np.minimum(start + k, size + p)
+    pool = end - start
+    start_c, end_c = np.maximum(start, 0), np.minimum(end, size)
+    return pool if count_include_pad else end_c - start_c
+
+
+def avg_pool2d_kernel(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                      divisor_override):
+    lead = x.shape[:-2]
+    h, w = x.shape[-2:]
+    planes = x.reshape((-1, h, w))
+    win, out = _pool_windows(planes, kernel_size, stride, padding, (1, 1), ceil_mode, 0)
+    total = win.sum(axis=(-2, -1))
+    div = _avg_divisor(x.shape, out, kernel_size, stride, padding, ceil_mode,
+                       count_include_pad, divisor_override)
+    return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+
+
+def _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
+                 count_include_pad, divisor_override):
+    if divisor_override:
+        return np.full(out, float(divisor_override))
+    dh = avg_pool_divisors(self_sizes[-2], out[0], kernel_size[0], stride[0], padding[0],
+                           ceil_mode, count_include_pad)
+    dw = avg_pool_divisors(self_sizes[-1], out[1], kernel_size[1], stride[1], padding[1],
+                           ceil_mode, count_include_pad)
+    return np.outer(dh, dw).astype(np.float64)
+
+
+def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
+                        count_include_pad, divisor_override, self_sizes):
+    """Each output's gradient over its divisor, spread over its window: a depthwise
+    transposed convolution with a kernel of ones, cut or zero-extended to the input."""
+    out = tuple(grad.shape[-2:])
+    div = _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
+                       count_include_pad, divisor_override)
+    g = grad / F.constant(div, grad)
+    planes = F.reshape(g, (1, -1) + out)
+    c = planes.shape[1]
+    ones = F.constant(np.ones((c, 1) + tuple(kernel_size)), grad)
+    full = F.convolution(planes, ones, None, stride, (0, 0), (1, 1), True, (0, 0), c)
+    h, w = self_sizes[-2:]
+    for dim, (p, size) in enumerate(zip(padding, (h, w))):
+        have = full.shape[2 + dim]
+        if have < p + size:   # trailing input rows no window reached: zero gradient
+            shape = list(full.shape)
+            shape[2 + dim] = p + size - have
+            full = F.cat([full, F.zeros(tuple(shape), full)], 2 + dim)
+        full = F.narrow(full, 2 + dim, p, size)
+    return F.reshape(full, tuple(self_sizes))
+
+
+AVG_POOL2D = defop(
+    "avg_pool2d", "AvgPool2DBackward0", avg_pool2d_kernel,
+    params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+            "divisor_override"),
+    grads={"self": avg_pool2d_backward})
+
+
+def adaptive_pool_matrix(size, out, dtype):
+    """Row i averages input [floor(i*size/out), ceil((i+1)*size/out))."""
+    m = np.zeros((out, size))
+    for i in range(out):
+        start = (i * size) // out
+        end = -((-(i + 1) * size) // out)
+        m[i, start:end] = 1.0 / (end - start)
+    return m.astype(dtype)
+
+
+def adaptive_avg_pool2d_kernel(x, output_size):
+    mh = adaptive_pool_matrix(x.shape[-2], output_size[0], x.dtype)
+    mw = adaptive_pool_matrix(x.shape[-1], output_size[1], x.dtype)
+    return np.ascontiguousarray(np.matmul(np.matmul(mh, x), mw.T))
+
+
+def adaptive_avg_pool2d_backward(F, grad, self_sizes):
+    mh = adaptive_pool_matrix(self_sizes[-2], grad.shape[-2], np.float64)
+    mw = adaptive_pool_matrix(self_sizes[-1], grad.shape[-1], np.float64)
+    return F.matmul(F.matmul(F.constant(mh.T, grad), grad), F.constant(mw, grad))
+
+
+ADAPTIVE_AVG_POOL2D = defop(
+    "adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", adaptive_avg_pool2d_kernel,
+    params=("output_size",), grads={"self": adaptive_avg_pool2d_backward})
+
+
+# ---- normalisation ---------------------------------------------------------------------
+def _stat_shape(ndim, axis_dims):
+    return tuple(1 if i in axis_dims else -1 for i in range(ndim))
+
+
+def batch_norm_kernel(x, weight, bias, running_mean, running_var, training, momentum, eps):
+    """(out, mean, invstd) over every dim but 1; in training, running stats are updated in
+    place (unbiased variance), as PyTorch's native_batch_norm does."""
+    dims = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    if training:
+        mean = x.mean(axis=dims, dtype=np.float64 if x.dtype == np.float64 else None)
+        xc = x - mean.reshape(shape)
+        var = (xc * xc).mean(axis=dims)
+        invstd = 1 / np.sqrt(var + eps)
+        if running_mean is not None:
+            n = x.size // x.shape[1]
+            running_mean *= 1 - momentum
+            running_mean += momentum * mean
+        if running_var is not None:
+            n = x.size // x.shape[1]
+            unbiased = var * n / (n - 1) if n > 1 else np.full_like(var, np.inf)
+            running_var *= 1 - momentum
+            running_var += momentum * unbiased
+    else:
+        mean = running_mean
+        invstd = 1 / np.sqrt(running_var + eps)
+        xc = x - mean.reshape(shape)
+    out = xc * invstd.reshape(shape).astype(x.dtype)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return (out.astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
+            invstd.astype(x.dtype, copy=False))
+
+
+def batch_norm_backward(F, grads, input, weight, running_mean, running_var, training, eps):
+    """All three gradients, recomputing the statistics from the input with differentiable
+    ops (so double backward sees their dependence on the input)."""
+    g = grads[0]
+    nd = len(input.shape)
+    dims = (0,) + tuple(range(2, nd))
+    shape = (1, -1) + (1,) * (nd - 2)
+    if training:
+        mean = F.mean(input, dims, True)
+        xc = input - mean
+        invstd = 1 / F.sqrt(F.mean(xc * xc, dims, True) + eps)
+    else:
+        invstd = F.constant(1 / np.sqrt(np.asarray(running_var) + eps), g)
+        invstd = F.reshape(invstd, shape)
+        xc = input - F.reshape(F.constant(np.asarray(running_mean), g), shape)
+    xhat = xc * invstd
+    gw = F.sum(g * xhat, dims)
+    gb = F.sum(g, dims)
+    scale = invstd if weight is None else invstd * F.reshape(weight, shape)
+    if training:
+        n = _numel(input.shape) // input.shape[1]
+        gi = scale * (g - F.reshape(gb, shape) / n - xhat * F.reshape(gw, shape) / n)
+    else:
+        gi = g * scale
+    return gi, gw, gb
+
+
+BATCH_NORM = defop(
+    "native_batch_norm", "NativeBatchNormBackward0", batch_norm_kernel,
+    inputs=("input", "weight", "bias"), params=("running_mean", "running_var", "training",
+                                                "eps"),
+    outputs=("result", "save_mean", "save_invstd"), diff_outputs=(0,),
+    backward_all=batch_norm_backward)
+
+
+def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
+    dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+    mean = x.mean(axis=dims, keepdims=True)
+    xc = x - mean
+    rstd = 1 / np.sqrt((xc * xc).mean(axis=dims, keepdims=True) + eps)
+    out = xc * rstd
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return (out.astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
+            rstd.astype(x.dtype, copy=False))
+
+
+def layer_norm_backward(F, grads, input, weight, normalized_shape, eps):
+    g = grads[0]
+    nd = len(input.shape)
+    dims = tuple(range(nd - len(normalized_shape), nd))
+    lead = tuple(range(nd - len(normalized_shape)))
+    mean = F.mean(input, dims, True)
+    xc = input - mean
+    rstd = 1 / F.sqrt(F.mean(xc * xc, dims, True) + eps)
+    xhat = xc * rstd
+    gw = F.sum(g * xhat, lead) if lead else g * xhat
+    gb = F.sum(g, lead) if lead else g
+    gx = g if weight is None else g * weight
+    n = _numel(tuple(normalized_shape))
+    gi = rstd * (gx - F.sum(gx, dims, True) / n - xhat * F.sum(gx * xhat, dims, True) / n)
+    return gi, gw, gb
+
+
+LAYER_NORM = defop(
+    "native_layer_norm", "NativeLayerNormBackward0", layer_norm_kernel,
+    inputs=("input", "weight", "bias"), params=("normalized_shape", "eps"),
+    outputs=("result", "mean", "rstd"), diff_outputs=(0,),
+    backward_all=layer_norm_backward)
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                groups):
+    """``torch.convolution``: the one entry (ConvolutionBackward0) behind every conv layer
+    (and the name formulas call in graph mode)."""
+    from ._common import _finish
+    nsp = weight._data.ndim - 2
+    params = (_tuple(stride, nsp), _tuple(padding, nsp), _tuple(dilation, nsp),
+              bool(transposed), _tuple(output_padding, nsp), int(groups))
+    out = convolution_kernel(input._data, weight._data,
+                             None if bias is None else bias._data, *params)
+    return _finish(CONVOLUTION, (input, weight, bias), params, out)
+
+
+def _tuple(x, n):
+    if isinstance(x, (list, tuple)):
+        return tuple(int(v) for v in x) * (n if len(x) == 1 and n > 1 else 1)
+    return (int(x),) * n

@@ -465,8 +465,14 @@ FORMULA_NAMES = (
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
     "constant", "flip", "cumsum", "tril", "triu", "floor", "trunc", "sgn",
-    "log1p", "expm1", "sinh", "cosh", "erf", "digamma", "polygamma",
+    "log1p", "expm1", "sinh", "cosh", "erf", "digamma", "polygamma", "convolution",
 )
+
+def convolution(x, w, b, stride, padding, dilation, transposed, output_padding, groups):
+    from .nn_ops import convolution_kernel
+    return convolution_kernel(x, w, b, stride, padding, dilation, transposed, output_padding,
+                              groups)
+
 
 RAW = SimpleNamespace(**{name: globals()[name] for name in FORMULA_NAMES})
 RAW.is_raw = True

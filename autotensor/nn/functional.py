@@ -128,7 +128,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                       out.astype(x.dtype, copy=False))
 
 
-_ = _errors
 
 
 # ---- layers composed from the op table ------------------------------------------------
@@ -391,19 +390,6 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return fn.sum(fn.mul(x1 / n1, x2 / n2), dim)
 
 
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    dims = tuple(range(-len(normalized_shape), 0))
-    mean = fn.mean(input, dims, keepdim=True)
-    centered = input - mean
-    var = fn.mean(fn.mul(centered, centered), dims, keepdim=True)
-    out = fn.mul(centered, fn.rsqrt(var + eps))
-    if weight is not None:
-        out = fn.mul(out, weight)
-    if bias is not None:
-        out = out + bias
-    return out
-
-
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     n, c = input.shape[:2]
     x = input.reshape(n, num_groups, -1)
@@ -537,3 +523,254 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 
 
 _ = _errors
+
+
+# ---- convolution, pooling, normalisation: single table entries (_ops/nn_ops.py) ----------
+def _tuple(x, n, name=None):
+    if isinstance(x, (list, tuple)):
+        if len(x) == 1 and n > 1:
+            return tuple(x) * n
+        return tuple(int(v) for v in x)
+    return (int(x),) * n
+
+
+def _finish_multi(op, inputs, params, outs):
+    """_finish for ops with several outputs (a tuple of arrays)."""
+    from .._ops._common import _state
+    from .._ops.dispatch import record, requires_grad_mask
+    from .._tensor import _make
+    if _state.enabled and requires_grad_mask(inputs):
+        return record(op, inputs, params, outs)
+    return tuple(_make(o) for o in outs)
+
+
+def _conv_check(input, weight, bias, groups, nsp, transposed):
+    x, w = input._data, weight._data
+    if x.ndim not in (nsp + 1, nsp + 2):
+        raise RuntimeError(f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to "
+                           f"conv{nsp}d, but got input of size: [{_errors.shape_str(x.shape)}]")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    cin = x.shape[1] if x.ndim == nsp + 2 else x.shape[0]
+    shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
+    if not transposed and w.shape[1] * groups != cin:
+        raise RuntimeError(f"Given groups={groups}, weight of size [{_errors.shape_str(w.shape)}], "
+                           f"expected input[{_errors.shape_str(shape_in)}] to have "
+                           f"{w.shape[1] * groups} channels, but got {cin} channels instead")
+    if transposed and w.shape[0] != cin:
+        raise RuntimeError(f"Given transposed=1, weight of size [{_errors.shape_str(w.shape)}], "
+                           f"expected input[{_errors.shape_str(shape_in)}] to have {w.shape[0]} "
+                           f"channels, but got {cin} channels instead")
+    if x.dtype != w.dtype:
+        raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
+                           f"{_dtypes.scalar_name(weight.dtype)}")
+
+
+convolution = fn.nn_ops.convolution
+
+
+def _same_padding(input, weight, stride, dilation, nsp):
+    """'same': PyTorch pads symmetrically and puts an odd extra on the right (an explicit
+    pad then, recorded here as a cat of zeros)."""
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+    pad = tuple(t // 2 for t in total)
+    for i, t in enumerate(total):
+        if t % 2:
+            dim = input.dim() - nsp + i
+            shape = list(input.shape)
+            shape[dim] = 1
+            input = fn.cat([input, _creation_zeros(shape, input)], dim)
+    return input, pad
+
+
+def _creation_zeros(shape, like):
+    from .. import _creation
+    return _creation.zeros(*shape, dtype=like.dtype)
+
+
+def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
+    _conv_check(input, weight, bias, groups, nsp, False)
+    stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0,) * nsp
+        elif padding == "same":
+            input, padding = _same_padding(input, weight, stride, dilation, nsp)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    padding = _tuple(padding, nsp)
+    if input.dim() == nsp + 1:
+        out = convolution(fn.unsqueeze(input, 0), weight, bias, stride, padding, dilation,
+                          False, (0,) * nsp, groups)
+        return fn.squeeze(out, 0)
+    x = input._data
+    for i in range(nsp):
+        eff = dilation[i] * (weight.shape[2 + i] - 1) + 1
+        if x.shape[2 + i] + 2 * padding[i] < eff:
+            padded = tuple(x.shape[2 + j] + 2 * padding[j] for j in range(nsp))
+            ks = tuple(weight.shape[2:])
+            raise RuntimeError(f"Calculated padded input size per channel: "
+                               f"({' x '.join(map(str, padded))}). Kernel size: "
+                               f"({' x '.join(map(str, ks))}). Kernel size can't be greater "
+                               "than actual input size")
+    return convolution(input, weight, bias, stride, padding, dilation, False, (0,) * nsp,
+                       groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convnd(1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convnd(2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _convnd(3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding, groups,
+                      dilation):
+    _conv_check(input, weight, bias, groups, nsp, True)
+    args = (_tuple(stride, nsp), _tuple(padding, nsp), _tuple(dilation, nsp), True,
+            _tuple(output_padding, nsp), groups)
+    if input.dim() == nsp + 1:
+        return fn.squeeze(convolution(fn.unsqueeze(input, 0), weight, bias, *args), 0)
+    return convolution(input, weight, bias, *args)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1):
+    return _conv_transposend(1, input, weight, bias, stride, padding, output_padding, groups,
+                             dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1):
+    return _conv_transposend(2, input, weight, bias, stride, padding, output_padding, groups,
+                             dilation)
+
+
+def _pool_args(kernel_size, stride, padding, dilation=1):
+    k = _tuple(kernel_size, 2)
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else \
+        _tuple(stride, 2)
+    p, d = _tuple(padding, 2), _tuple(dilation, 2)
+    for i in range(2):
+        if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
+    return k, s, p, d
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=True):
+    from .._ops import nn_ops as N
+    if input.dim() not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation)
+    params = (k, s, p, d, bool(ceil_mode))
+    out = N.max_pool2d_kernel(input._data, *params)
+    return _finish_multi(N.MAX_POOL2D, (input,), params, out)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    out, indices = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
+                                           ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    from .._ops import nn_ops as N
+    if input.dim() not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    k, s, p, _ = _pool_args(kernel_size, stride, padding)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    params = (k, s, p, bool(ceil_mode), bool(count_include_pad), divisor_override)
+    out = N.avg_pool2d_kernel(input._data, *params)
+    return _finish(N.AVG_POOL2D, (input,), params, out)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    from .._ops import nn_ops as N
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                           f"{list(input.shape)}")
+    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
+        (output_size,) * 2
+    size = tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
+    if size == (1, 1):   # PyTorch takes the mean (MeanBackward1)
+        return fn.mean(input, (-2, -1), keepdim=True)
+    out = N.adaptive_avg_pool2d_kernel(input._data, size)
+    return _finish(N.ADAPTIVE_AVG_POOL2D, (input,), (size,), out)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """native_batch_norm (NativeBatchNormBackward0); training updates the running stats
+    in place."""
+    from .._ops import nn_ops as N
+    x = input._data
+    c = x.shape[1] if x.ndim > 1 else None
+    if training:
+        size = x.size // c if c else 0
+        if size == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got "
+                             f"input size {input.shape!r}")
+    rm = None if running_mean is None else running_mean._data
+    rv = None if running_var is None else running_var._data
+    mom = 0.0 if momentum is None else momentum
+    out, mean, invstd = N.batch_norm_kernel(x, None if weight is None else weight._data,
+                                            None if bias is None else bias._data,
+                                            rm, rv, bool(training), mom, eps)
+    if training:
+        for t in (running_mean, running_var):
+            if t is not None:
+                t._vc[0] += 1
+    params = (rm if not training else None, rv if not training else None, bool(training), eps)
+    res = _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
+    return res[0]
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    from .._ops import nn_ops as N
+    shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) else \
+        (normalized_shape,)
+    if tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    outs = N.layer_norm_kernel(input._data, shape, None if weight is None else weight._data,
+                               None if bias is None else bias._data, eps)
+    return _finish_multi(N.LAYER_NORM, (input, weight, bias), (shape, eps), outs)[0]
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Through the 2-d kernel on a height-1 view (PyTorch's node: MaxPool2DWithIndices
+    under a Squeeze, as its CPU max_pool1d_with_indices does)."""
+    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
+    out, idx = max_pool2d_with_indices(fn.unsqueeze(input, -2), one(kernel_size),
+                                       None if stride is None else one(stride),
+                                       (0,) + _tuple(padding, 1), one(dilation), ceil_mode)
+    out, idx = fn.squeeze(out, -2), fn.squeeze(idx, -2)
+    return (out, idx) if return_indices else out
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
+    out = avg_pool2d(fn.unsqueeze(input, -2), one(kernel_size),
+                     None if stride is None else one(stride), (0,) + _tuple(padding, 1),
+                     ceil_mode, count_include_pad)
+    return fn.squeeze(out, -2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    return fn.squeeze(adaptive_avg_pool2d(fn.unsqueeze(input, -2), (1, size)), -2)

@@ -10,3 +10,7 @@ from .sparse import Embedding  # noqa: F401
 from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .normalization import GroupNorm, LayerNorm, RMSNorm  # noqa: F401
 from .loss import *  # noqa: F401,F403
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
+                      MaxPool1d, MaxPool2d)
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
