@@ -206,3 +206,18 @@ def test_embedding_from_pretrained():
     np.testing.assert_array_equal(outs[0][0], outs[1][0])
     np.testing.assert_array_equal(outs[0][1], outs[1][1])
     assert outs[0][2:] == outs[1][2:]
+
+
+def test_linear_on_non_contiguous_input_matches_torch():
+    x = RNG.standard_normal((3, 4, 5)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        lin = m.nn.Linear(5, 2)
+        xt = m.tensor(x, requires_grad=True)
+        y = lin(xt.transpose(0, 1))
+        y.sum().backward()
+        res.append((y.detach().numpy(), xt.grad.numpy(), y.grad_fn.name()))
+    np.testing.assert_allclose(res[0][0], res[1][0], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(res[0][1], res[1][1], rtol=1e-6, atol=1e-6)
+    assert res[0][2] == res[1][2] == "AddBackward0"

@@ -7,7 +7,7 @@ from .._tensor import _make
 from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max, _state
-from .pointwise import contiguous, mul
+from .pointwise import add, contiguous, mul
 from .shape import expand, _mT, reshape, _squeeze_inplace_dim, t, _unsafe_view, unsqueeze, view
 
 
@@ -229,6 +229,8 @@ def linear(input, weight, bias=None):
     nd = input._data.ndim
     if nd == 2:
         return addmm(bias, input, t(weight))
+    if nd > 2 and not input.is_contiguous():   # PyTorch: matmul, then add the bias
+        return add(matmul(input, t(weight)), bias)
     shape = input._data.shape[:-1] + (weight._data.shape[0],)
     flat = view(input, (-1, input._data.shape[-1])) if nd != 1 else view(input, (1, -1))
     return view(addmm(bias, flat, t(weight)), shape)

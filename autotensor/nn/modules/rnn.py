@@ -1,0 +1,313 @@
+"""RNN, LSTM, GRU and their cells, composed from linear/sigmoid/tanh (values and gradients
+are PyTorch's; the graph shows those primitive nodes where PyTorch's CPU build shows one
+fused ``MkldnnRnnLayerBackward0``). Parameters are registered and drawn in PyTorch's order
+(layer, direction, then w_ih, w_hh, b_ih, b_hh, w_hr), so the same seed gives the same
+weights bit for bit. Each layer multiplies the whole input sequence by W_ih at once and
+loops over time steps only for the recurrence."""
+import math
+
+from ... import _creation
+from ... import _ops as fn
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _rnn_step(mode, gi, h, w_hh, b_hh):
+    """One step of an RNN/GRU cell from the precomputed input part ``gi``."""
+    gh = F.linear(h, w_hh, b_hh)
+    if mode == "GRU":
+        i_r, i_z, i_n = fn.chunk(gi, 3, -1)
+        h_r, h_z, h_n = fn.chunk(gh, 3, -1)
+        r = fn.sigmoid(i_r + h_r)
+        z = fn.sigmoid(i_z + h_z)
+        n = fn.tanh(i_n + fn.mul(r, h_n))
+        return n + fn.mul(z, h - n)
+    pre = gi + gh
+    return fn.tanh(pre) if mode == "RNN_TANH" else fn.relu(pre)
+
+
+def _lstm_step(gi, h, c, w_hh, b_hh, w_hr):
+    gates = gi + F.linear(h, w_hh, b_hh)
+    i, f, g, o = fn.chunk(gates, 4, -1)
+    c = fn.mul(fn.sigmoid(f), c) + fn.mul(fn.sigmoid(i), fn.tanh(g))
+    h = fn.mul(fn.sigmoid(o), fn.tanh(c))
+    if w_hr is not None:
+        h = F.linear(h, w_hr)
+    return h, c
+
+
+class RNNBase(Module):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
+                 device=None, dtype=None):
+        super().__init__()
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        num_directions = 2 if bidirectional else 1
+        if not isinstance(dropout, (int, float)) or isinstance(dropout, bool) or \
+                not 0 <= dropout <= 1:
+            raise ValueError("dropout should be a number in range [0, 1] representing the "
+                             "probability of an element being zeroed")
+        if not isinstance(hidden_size, int):
+            raise TypeError(f"hidden_size should be of type int, got: "
+                            f"{type(hidden_size).__name__}")
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode not in _GATES:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        gate_size = _GATES[mode] * hidden_size
+        self._flat_weights_names = []
+        self._all_weights = []
+        real_hidden = proj_size if proj_size > 0 else hidden_size
+        for layer in range(num_layers):
+            for direction in range(num_directions):
+                layer_input = input_size if layer == 0 else real_hidden * num_directions
+                params = [Parameter(_creation.empty(gate_size, layer_input, dtype=dtype)),
+                          Parameter(_creation.empty(gate_size, real_hidden, dtype=dtype))]
+                names = ["weight_ih_l{}{}", "weight_hh_l{}{}"]
+                b_ih = Parameter(_creation.empty(gate_size, dtype=dtype))
+                b_hh = Parameter(_creation.empty(gate_size, dtype=dtype))
+                if bias:
+                    params += [b_ih, b_hh]
+                    names += ["bias_ih_l{}{}", "bias_hh_l{}{}"]
+                if proj_size > 0:
+                    params.append(Parameter(_creation.empty(proj_size, hidden_size,
+                                                            dtype=dtype)))
+                    names.append("weight_hr_l{}{}")
+                suffix = "_reverse" if direction == 1 else ""
+                names = [n.format(layer, suffix) for n in names]
+                for name, p in zip(names, params):
+                    setattr(self, name, p)
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    @property
+    def all_weights(self):
+        return [[getattr(self, w) for w in weights] for weights in self._all_weights]
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
+        if self.num_layers != 1:
+            s += ", num_layers={num_layers}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if self.batch_first is not False:
+            s += ", batch_first={batch_first}"
+        if self.dropout != 0:
+            s += ", dropout={dropout}"
+        if self.bidirectional is not False:
+            s += ", bidirectional={bidirectional}"
+        return s.format(**self.__dict__)
+
+    def _weights(self, layer, direction):
+        names = self._all_weights[layer * (2 if self.bidirectional else 1) + direction]
+        get = {n.split("_l")[0]: getattr(self, n) for n in names}
+        return (get["weight_ih"], get["weight_hh"], get.get("bias_ih"), get.get("bias_hh"),
+                get.get("weight_hr"))
+
+    def forward(self, input, hx=None):
+        lstm = self.mode == "LSTM"
+        batched = input.dim() == 3
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
+                             f"{input.dim()}D instead")
+        if not batched:
+            input = fn.unsqueeze(input, 1)
+            if hx is not None:
+                hx = tuple(fn.unsqueeze(h, 1) for h in hx) if lstm else fn.unsqueeze(hx, 1)
+        elif self.batch_first:
+            input = fn.transpose(input, 0, 1)
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {input.shape[-1]}")
+        seq, batch = input.shape[0], input.shape[1]
+        dirs = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        if hx is None:
+            h0 = _creation.zeros(self.num_layers * dirs, batch, real_hidden,
+                                 dtype=input.dtype)
+            c0 = _creation.zeros(self.num_layers * dirs, batch, self.hidden_size,
+                                 dtype=input.dtype) if lstm else None
+        else:
+            h0, c0 = hx if lstm else (hx, None)
+        h_n, c_n = [], []
+        layer_input = input
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
+                gi = F.linear(layer_input, w_ih, b_ih)          # every step at once
+                h = h0[layer * dirs + d]
+                c = c0[layer * dirs + d] if lstm else None
+                steps = range(seq - 1, -1, -1) if d == 1 else range(seq)
+                hs = [None] * seq
+                for t in steps:
+                    if lstm:
+                        h, c = _lstm_step(gi[t], h, c, w_hh, b_hh, w_hr)
+                    else:
+                        h = _rnn_step(self.mode, gi[t], h, w_hh, b_hh)
+                    hs[t] = h
+                outs.append(fn.stack(hs, 0))
+                h_n.append(h)
+                if lstm:
+                    c_n.append(c)
+            layer_input = outs[0] if dirs == 1 else fn.cat(outs, 2)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        output = layer_input
+        h_n = fn.stack(h_n, 0)
+        c_n = fn.stack(c_n, 0) if lstm else None
+        if not batched:
+            output = fn.squeeze(output, 1)
+            h_n = fn.squeeze(h_n, 1)
+            c_n = fn.squeeze(c_n, 1) if lstm else None
+        elif self.batch_first:
+            output = fn.transpose(output, 0, 1)
+        return (output, (h_n, c_n)) if lstm else (output, h_n)
+
+
+class RNN(RNNBase):
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        nonlinearity = kwargs.pop("nonlinearity", args[3] if len(args) > 3 else "tanh")
+        if len(args) > 3:
+            args = args[:3] + args[4:]
+        if nonlinearity == "tanh":
+            mode = "RNN_TANH"
+        elif nonlinearity == "relu":
+            mode = "RNN_RELU"
+        else:
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
+                             "'relu'.")
+        self.nonlinearity = nonlinearity
+        super().__init__(mode, *args, **kwargs)
+        self.nonlinearity = nonlinearity
+
+
+class LSTM(RNNBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+
+class GRU(RNNBase):
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+
+class RNNCellBase(Module):
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(_creation.empty(num_chunks * hidden_size, input_size,
+                                                   dtype=dtype))
+        self.weight_hh = Parameter(_creation.empty(num_chunks * hidden_size, hidden_size,
+                                                   dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(_creation.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_hh = Parameter(_creation.empty(num_chunks * hidden_size, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if "bias" in self.__dict__ and self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _prepare(self, input, hx, n_state):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got "
+                             f"{input.dim()}D instead")
+        batched = input.dim() == 2
+        if not batched:
+            input = fn.unsqueeze(input, 0)
+        if hx is None:
+            zeros = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            hx = zeros if n_state == 1 else (zeros, zeros)
+        elif not batched:
+            hx = fn.unsqueeze(hx, 0) if n_state == 1 else tuple(fn.unsqueeze(h, 0)
+                                                                  for h in hx)
+        return input, hx, batched
+
+
+class RNNCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
+                 dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device,
+                         dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        input, hx, batched = self._prepare(input, hx, 1)
+        mode = {"tanh": "RNN_TANH", "relu": "RNN_RELU"}.get(self.nonlinearity)
+        if mode is None:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        h = _rnn_step(mode, F.linear(input, self.weight_ih, self.bias_ih), hx,
+                      self.weight_hh, self.bias_hh)
+        return h if batched else fn.squeeze(h, 0)
+
+
+class LSTMCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device,
+                         dtype=dtype)
+
+    def forward(self, input, hx=None):
+        input, (h, c), batched = self._prepare(input, hx, 2)
+        h, c = _lstm_step(F.linear(input, self.weight_ih, self.bias_ih), h, c,
+                          self.weight_hh, self.bias_hh, None)
+        return (h, c) if batched else (fn.squeeze(h, 0), fn.squeeze(c, 0))
+
+
+class GRUCell(RNNCellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device,
+                         dtype=dtype)
+
+    def forward(self, input, hx=None):
+        input, hx, batched = self._prepare(input, hx, 1)
+        h = _rnn_step("GRU", F.linear(input, self.weight_ih, self.bias_ih), hx,
+                      self.weight_hh, self.bias_hh)
+        return h if batched else fn.squeeze(h, 0)

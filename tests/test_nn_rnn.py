@@ -1,0 +1,106 @@
+"""RNN/LSTM/GRU and cells against torch: bit-equal weights after the same seed, repr,
+outputs, final states and gradients (all options: layers, bidirectional, batch_first,
+proj_size, initial states, unbatched input, dropout between layers)."""
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+RNG = np.random.default_rng(3)
+
+CASES = [
+    ("RNN", lambda m: m.nn.RNN(4, 5), (6, 3, 4), False),
+    ("RNN-relu-2l", lambda m: m.nn.RNN(4, 5, 2, nonlinearity="relu"), (6, 3, 4), True),
+    ("RNN-bi-bf", lambda m: m.nn.RNN(4, 5, batch_first=True, bidirectional=True),
+     (3, 6, 4), False),
+    ("LSTM", lambda m: m.nn.LSTM(4, 5), (6, 3, 4), True),
+    ("LSTM-2l-bi", lambda m: m.nn.LSTM(4, 5, num_layers=2, bidirectional=True), (5, 2, 4),
+     True),
+    ("LSTM-proj", lambda m: m.nn.LSTM(4, 6, proj_size=3, num_layers=2), (5, 2, 4), True),
+    ("LSTM-nobias-unbatched", lambda m: m.nn.LSTM(4, 5, bias=False), (6, 4), False),
+    ("LSTM-dropout", lambda m: m.nn.LSTM(4, 5, num_layers=3, dropout=0.4), (5, 2, 4), False),
+    ("GRU", lambda m: m.nn.GRU(4, 5, 2, batch_first=True), (3, 6, 4), True),
+    ("GRU-bi", lambda m: m.nn.GRU(4, 5, bidirectional=True), (6, 2, 4), False),
+]
+
+
+def _flat(out):
+    if isinstance(out, tuple):
+        return [t for o in out for t in _flat(o)]
+    return [out]
+
+
+def _run(m, ctor, shape, with_state):
+    m.manual_seed(0)
+    mod = ctor(m)
+    rng = np.random.default_rng(11)            # the same arrays for both libraries
+    x = m.tensor(rng.standard_normal(shape).astype(np.float32)).requires_grad_(True)
+    args = [x]
+    if with_state:
+        batch = () if len(shape) == 2 else (shape[0] if mod.batch_first else shape[1],)
+        lead = (mod.num_layers * (2 if mod.bidirectional else 1),) + batch
+        h = m.tensor(rng.standard_normal(lead + (mod.proj_size or mod.hidden_size,))
+                     .astype(np.float32)).requires_grad_(True)
+        if type(mod).__name__ == "LSTM":
+            c = m.tensor(rng.standard_normal(lead + (mod.hidden_size,)).astype(np.float32))
+            args.append((h, c.requires_grad_(True)))
+        else:
+            args.append(h)
+    m.manual_seed(1)
+    outs = _flat(mod(*args))
+    total = sum((o * m.tensor(G[i][:o.numel()].reshape(tuple(o.shape)))).sum()
+                for i, o in enumerate(outs))
+    total.backward()
+    return mod, outs, x.grad
+
+
+G = [RNG.standard_normal(400).astype(np.float32) for _ in range(3)]
+
+
+@pytest.mark.parametrize("name,ctor,shape,with_state", CASES, ids=[c[0] for c in CASES])
+def test_rnn_matches_torch(name, ctor, shape, with_state):
+    ma, outs_a, gx_a = _run(autotensor, ctor, shape, with_state)
+    mt, outs_t, gx_t = _run(torch, ctor, shape, with_state)
+    assert repr(ma) == repr(mt)
+    assert [n for n, _ in ma.named_parameters()] == [n for n, _ in mt.named_parameters()]
+    for (k, p), (_, q) in zip(ma.named_parameters(), mt.named_parameters()):
+        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-4, atol=1e-5,
+                                   err_msg=k)
+    for a, b in zip(outs_a, outs_t):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-5,
+                                   atol=1e-6)
+    np.testing.assert_allclose(gx_a.numpy(), gx_t.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_rnn_weights_bit_equal():
+    for ctor in (lambda m: m.nn.LSTM(3, 7, 2, bidirectional=True, proj_size=2),
+                 lambda m: m.nn.GRU(3, 4), lambda m: m.nn.RNNCell(3, 4, nonlinearity="relu"),
+                 lambda m: m.nn.LSTMCell(3, 4, bias=False), lambda m: m.nn.GRUCell(3, 4)):
+        sds = []
+        for m in (autotensor, torch):
+            m.manual_seed(0)
+            mod = ctor(m)
+            sds.append((repr(mod), {k: v.numpy() for k, v in mod.state_dict().items()}))
+        assert sds[0][0] == sds[1][0]
+        assert list(sds[0][1]) == list(sds[1][1])
+        for k in sds[1][1]:
+            np.testing.assert_array_equal(sds[0][1][k], sds[1][1][k])
+
+
+@pytest.mark.parametrize("cell", ["RNNCell", "LSTMCell", "GRUCell"])
+@pytest.mark.parametrize("batched", [True, False])
+def test_cells_match_torch(cell, batched):
+    x = RNG.standard_normal((3, 4) if batched else (4,)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        mod = getattr(m.nn, cell)(4, 5)
+        xt = m.tensor(x, requires_grad=True)
+        out = mod(xt)
+        outs = list(out) if isinstance(out, tuple) else [out]
+        sum(o.sum() * (i + 1) for i, o in enumerate(outs)).backward()
+        res.append(([o.detach().numpy() for o in outs], xt.grad.numpy(),
+                    [p.grad.numpy() for p in mod.parameters()]))
+    for a, b in zip(res[0][0] + [res[0][1]] + res[0][2], res[1][0] + [res[1][1]] + res[1][2]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
