@@ -1,5 +1,5 @@
 """``autotensor.nn``: modules, parameters, initialisers and functional layers."""
-from . import functional, init  # noqa: F401
+from . import functional, init, utils  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .modules.module import (register_module_forward_hook,  # noqa: F401
