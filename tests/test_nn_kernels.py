@@ -247,3 +247,22 @@ def test_conv_kernel_has_no_per_pixel_loop():
     start = time.perf_counter()
     F.conv2d(x, w, padding=1)
     assert time.perf_counter() - start < 2.0
+
+
+ACTIVATIONS = [
+    ("elu", (0.7,)), ("selu", ()), ("celu", (1.3,)), ("leaky_relu", (0.2,)),
+    ("hardtanh", (-0.5, 0.4)), ("relu6", ()), ("threshold", (0.1, 2.0)), ("silu", ()),
+    ("softplus", (2.0, 1.0)), ("mish", ()), ("logsigmoid", ()), ("hardsigmoid", ()),
+    ("hardswish", ()), ("softshrink", (0.3,)), ("hardshrink", (0.3,)),
+]
+
+
+@pytest.mark.parametrize("name,args", ACTIVATIONS, ids=[a[0] for a in ACTIVATIONS])
+def test_activation_entries(name, args):
+    x = r(4, 5) * 3
+    x[0, :3] = [0.3001, -0.2999, 2.9]    # away from the kinks, for finite differences
+    compare(lambda t: getattr(F, name)(t, *args), lambda t: getattr(G, name)(t, *args), [x])
+    xt = _t(np.where(np.abs(np.abs(x) - 3) < 0.05, x + 0.2, x))
+    xt = _t(np.where(np.abs(np.abs(xt.detach().numpy()) - 0.3) < 0.05, x + 0.2, x))
+    assert gradcheck(lambda t: getattr(F, name)(t, *args), (xt,))
+    assert gradgradcheck(lambda t: getattr(F, name)(t, *args), (xt,))

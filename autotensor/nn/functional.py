@@ -128,8 +128,6 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                       out.astype(x.dtype, copy=False))
 
 
-
-
 # ---- layers composed from the op table ------------------------------------------------
 # Note [Composed functionals]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -202,8 +200,15 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
     return fn.add(fn.mul(input, keep * a), b)
 
 
+def _act(name, input, *params):
+    """An activation that is one table entry in _ops/nn_ops.py (PyTorch's fused node)."""
+    from .._ops import nn_ops as N
+    op = getattr(N, name)
+    return _finish(op, (input,), params, op.kernel(input._data, *params))
+
+
 def threshold(input, threshold, value, inplace=False):
-    return fn.where(input > threshold, input, value)
+    return _act("THRESHOLD", input, threshold, value)
 
 
 def relu6(input, inplace=False):
@@ -213,26 +218,24 @@ def relu6(input, inplace=False):
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    inside = (input > min_val) & (input < max_val)
-    return fn.where(inside, input, fn.clamp(input, min_val, max_val).detach())
+    return _act("HARDTANH", input, min_val, max_val)
 
 
 def elu(input, alpha=1.0, inplace=False):
-    return fn.where(input > 0, input, fn.mul(fn.exp(fn.clamp(input, None, 0)) - 1, alpha))
+    return _act("ELU", input, alpha, 1.0, 1.0)
 
 
 def selu(input, inplace=False):
-    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    return fn.mul(elu(input, alpha), scale)
+    return _act("ELU", input, 1.6732632423543772848170429916717,
+                1.0507009873554804934193349852946, 1.0)
 
 
 def celu(input, alpha=1.0, inplace=False):
-    return fn.where(input > 0, input,
-                    fn.mul(fn.exp(fn.clamp(input, None, 0) / alpha) - 1, alpha))
+    return _act("CELU", input, alpha, 1.0, 1.0 / alpha)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return fn.where(input > 0, input, fn.mul(input, negative_slope))
+    return _act("LEAKY_RELU", input, negative_slope)
 
 
 def prelu(input, weight):
@@ -292,29 +295,27 @@ def gelu(input, approximate="none"):
 
 
 def silu(input, inplace=False):
-    return fn.mul(input, fn.sigmoid(input))
+    return _act("SILU", input)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    scaled = fn.mul(input, beta)
-    soft = fn.log(fn.exp(fn.clamp(scaled, None, threshold)) + 1) / beta
-    return fn.where(scaled > threshold, input, soft)
+    return _act("SOFTPLUS", input, beta, threshold)
 
 
 def mish(input, inplace=False):
-    return fn.mul(input, fn.tanh(softplus(input)))
+    return _act("MISH", input)
 
 
 def logsigmoid(input):
-    return fn.clamp(input, None, 0) - fn.log(fn.exp(-fn.abs(input)) + 1)
+    return _act("LOG_SIGMOID", input)
 
 
 def hardsigmoid(input, inplace=False):
-    return hardtanh(input + 3, 0.0, 6.0) / 6
+    return _act("HARDSIGMOID", input)
 
 
 def hardswish(input, inplace=False):
-    return fn.mul(input, hardtanh(input + 3, 0.0, 6.0) / 6)
+    return _act("HARDSWISH", input)
 
 
 def softsign(input):
@@ -326,12 +327,11 @@ def tanhshrink(input):
 
 
 def softshrink(input, lambd=0.5):
-    return fn.where(input > lambd, input - lambd, fn.where(input < -lambd, input + lambd,
-                                                           fn.mul(input, 0)))
+    return _act("SOFTSHRINK", input, lambd)
 
 
 def hardshrink(input, lambd=0.5):
-    return fn.where((input > lambd) | (input < -lambd), input, fn.mul(input, 0))
+    return _act("HARDSHRINK", input, lambd)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
