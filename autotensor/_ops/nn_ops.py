@@ -5,7 +5,6 @@ live in ``nn/functional.py`` (``convolution`` here: formulas call it in graph mo
 import itertools as _it
 
 from .._backend import np
-from . import raw
 from .dispatch import defop
 from .reduction import _numel
 
@@ -486,100 +485,3 @@ def _tuple(x, n):
     if isinstance(x, (list, tuple)):
         return tuple(int(v) for v in x) * (n if len(x) == 1 and n > 1 else 1)
     return (int(x),) * n
-
-
-# ---- activations with PyTorch's fused nodes (EluBackward0, SiluBackward0, ...) -----------
-def _elu_kernel(x, alpha, scale, input_scale):
-    neg = np.expm1(np.minimum(x, 0) * input_scale) * (alpha * scale)
-    return np.where(x > 0, x * scale, neg).astype(x.dtype, copy=False)
-
-
-def _elu_grad(F, grad, self, alpha, scale, input_scale):
-    neg = grad * (F.exp(self * input_scale) * (alpha * scale * input_scale))
-    return F.where(self > 0, grad * scale, neg)
-
-
-ELU = defop("elu", "EluBackward0", _elu_kernel, params=("alpha", "scale", "input_scale"),
-            grads={"self": _elu_grad})
-# PyTorch's celu backward takes 1 / float32(alpha) as the input scale (derivatives.yaml:
-# ``1.0/alpha.toFloat()``), its forward 1 / alpha in double.
-CELU = defop("celu", "CeluBackward0", _elu_kernel, params=("alpha", "scale", "input_scale"),
-             grads={"self": lambda F, grad, self, alpha, scale, input_scale: _elu_grad(
-                 F, grad, self, alpha, scale, 1.0 / float(np.float32(alpha)))})
-LEAKY_RELU = defop(
-    "leaky_relu", "LeakyReluBackward0",
-    lambda x, slope: np.where(x > 0, x, x * slope).astype(x.dtype, copy=False),
-    params=("negative_slope",),
-    grads={"self": lambda F, grad, self, negative_slope:
-           F.where(self > 0, grad, grad * negative_slope)})
-HARDTANH = defop(
-    "hardtanh", "HardtanhBackward0",
-    lambda x, lo, hi: np.clip(x, lo, hi).astype(x.dtype, copy=False),
-    params=("min_val", "max_val"),
-    grads={"self": lambda F, grad, self, min_val, max_val:
-           F.where((self > min_val) & (self < max_val), grad, 0)})
-THRESHOLD = defop(
-    "threshold", "ThresholdBackward0",
-    lambda x, th, value: np.where(x > th, x, value).astype(x.dtype, copy=False),
-    params=("threshold", "value"),
-    grads={"self": lambda F, grad, self, threshold: F.where(self > threshold, grad, 0)})
-
-
-SILU = defop(
-    "silu", "SiluBackward0", lambda x: (x * raw.sigmoid(x)).astype(x.dtype, copy=False),
-    grads={"self": lambda F, grad, self: grad * (F.sigmoid(self) *
-                                                 (1 + self * (1 - F.sigmoid(self))))})
-
-
-def _softplus_kernel(x, beta, threshold):
-    z = x * beta
-    soft = np.log1p(np.exp(np.minimum(z, threshold))) / beta
-    return np.where(z > threshold, x, soft).astype(x.dtype, copy=False)
-
-
-def _softplus_grad(F, grad, self, beta, threshold):
-    z = F.exp(F.clamp(self * beta, None, threshold))
-    return F.where(self * beta > threshold, grad, grad * (z / (z + 1)))
-
-
-SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus_kernel,
-                 params=("beta", "threshold"), grads={"self": _softplus_grad})
-_ONE_SIXTH = float(np.float32(1.0 / 6.0))   # PyTorch's kernel: scalar_t one_sixth(1.0f / 6.0f)
-HARDSIGMOID = defop(
-    "hardsigmoid", "HardsigmoidBackward0",
-    lambda x: (np.clip(x + 3, 0, 6) / 6).astype(x.dtype, copy=False),
-    grads={"self": lambda F, grad, self: F.where((self > -3.0) & (self < 3.0),
-                                                      grad * _ONE_SIXTH, 0)})
-HARDSWISH = defop(
-    "hardswish", "HardswishBackward0",
-    lambda x: (x * np.clip(x + 3, 0, 6) / 6).astype(x.dtype, copy=False),
-    grads={"self": lambda F, grad, self: F.where(
-        self < -3.0, F.zeros_like(grad), F.where(self <= 3.0, grad * (self / 3 + 0.5),
-                                                 grad))})
-
-
-def _mish_grad(F, grad, self):
-    tsp = F.tanh(F.log(F.exp(F.clamp(self, None, 20.0)) + 1))
-    tsp = F.where(self > 20.0, F.tanh(self), tsp)
-    return grad * (tsp + self * F.sigmoid(self) * (1 - tsp * tsp))
-
-
-MISH = defop(
-    "mish", "MishBackward0",
-    lambda x: (x * np.tanh(_softplus_kernel(x, 1.0, 20.0))).astype(x.dtype, copy=False),
-    grads={"self": _mish_grad})
-LOG_SIGMOID = defop(
-    "log_sigmoid", "LogSigmoidBackward0",
-    lambda x: (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(x.dtype, copy=False),
-    grads={"self": lambda F, grad, self: grad * F.sigmoid(-self)})
-SOFTSHRINK = defop(
-    "softshrink", "SoftshrinkBackward0",
-    lambda x, l: np.where(x > l, x - l, np.where(x < -l, x + l, 0)).astype(x.dtype,
-                                                                         copy=False),
-    params=("lambd",),
-    grads={"self": lambda F, grad, self, lambd: F.where(F.abs(self) > lambd, grad, 0)})
-HARDSHRINK = defop(
-    "hardshrink", "HardshrinkBackward0",
-    lambda x, l: np.where((x > l) | (x < -l), x, 0).astype(x.dtype, copy=False),
-    params=("lambd",),
-    grads={"self": lambda F, grad, self, lambd: F.where(F.abs(self) > lambd, grad, 0)})

@@ -1344,8 +1344,9 @@ ELU = defop("elu", "EluBackward0", _elu, params=("alpha", "scale", "input_scale"
             jvp="elementwise", grads={"self": elu_backward})
 CELU = defop("celu", "CeluBackward0", lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha),
              params=("alpha",), jvp="elementwise",
+             # PyTorch's backward scales by 1.0 / alpha.toFloat() (derivatives.yaml)
              grads={"self": lambda F, grad, self, alpha:
-                    elu_backward(F, grad, self, alpha, 1.0, 1.0 / alpha)})
+                    elu_backward(F, grad, self, alpha, 1.0, 1.0 / float(np.float32(alpha)))})
 LEAKY_RELU = defop("leaky_relu", "LeakyReluBackward0",
                    lambda a, slope: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False),
                    params=("negative_slope",), jvp="elementwise",

@@ -133,9 +133,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # The functions below are written with existing differentiable ops: values and gradients
 # are PyTorch's (to rounding), but the graph shows the primitive nodes (``WhereBackward0``,
-# ``MulBackward0``...) where PyTorch has one fused node (``EluBackward0``...). Those that
-# the main job needs (convolution, pooling, batch/layer norm) are single table entries in
-# ``_ops/nn_ops.py`` with PyTorch's node names.
+# ``MulBackward0``...) where PyTorch has one fused node (``EmbeddingBackward0``,
+# ``BinaryCrossEntropyBackward0``...). Convolution, pooling and batch/layer norm are single
+# table entries in ``_ops/nn_ops.py``, the activations in ``_ops/pointwise.py``, with
+# PyTorch's node names.
 def _reduce(loss, reduction):
     if reduction == "none":
         return loss
@@ -200,138 +201,11 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
     return fn.add(fn.mul(input, keep * a), b)
 
 
-def _act(name, input, *params):
-    """An activation that is one table entry in _ops/nn_ops.py (PyTorch's fused node)."""
-    from .._ops import nn_ops as N
-    op = getattr(N, name)
-    return _finish(op, (input,), params, op.kernel(input._data, *params))
-
-
-def threshold(input, threshold, value, inplace=False):
-    return _act("THRESHOLD", input, threshold, value)
-
-
-def relu6(input, inplace=False):
-    return hardtanh(input, 0.0, 6.0)
-
-
-def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if min_val > max_val:
-        raise ValueError("min_val cannot be greater than max_val")
-    return _act("HARDTANH", input, min_val, max_val)
-
-
-def elu(input, alpha=1.0, inplace=False):
-    return _act("ELU", input, alpha, 1.0, 1.0)
-
-
-def selu(input, inplace=False):
-    return _act("ELU", input, 1.6732632423543772848170429916717,
-                1.0507009873554804934193349852946, 1.0)
-
-
-def celu(input, alpha=1.0, inplace=False):
-    return _act("CELU", input, alpha, 1.0, 1.0 / alpha)
-
-
-def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _act("LEAKY_RELU", input, negative_slope)
-
-
 def prelu(input, weight):
     w = weight
     if input.dim() >= 2 and weight.numel() > 1:
         w = weight.reshape((-1,) + (1,) * (input.dim() - 2))
     return fn.where(input > 0, input, fn.mul(input, w))
-
-
-def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
-    if not training:
-        return leaky_relu(input, (lower + upper) / 2)
-    from .._creation import empty_like
-    slope = empty_like(input).uniform_(lower, upper)
-    return fn.where(input >= 0, input, fn.mul(input, slope))
-
-
-def glu(input, dim=-1):
-    if input.dim() == 0:
-        raise RuntimeError("glu does not support scalars because halving size must be even")
-    if input.shape[dim] % 2:
-        raise RuntimeError(f"Halving dimension must be even, but dimension "
-                           f"{dim % input.dim()} is size {input.shape[dim]}")
-    a, b = fn.chunk(input, 2, dim)
-    return fn.mul(a, fn.sigmoid(b))
-
-
-def _erf_array(x):
-    from .._backend import np
-    return np.vectorize(_math.erf, otypes=[x.dtype])(x) if x.size else x.copy()
-
-
-def gelu(input, approximate="none"):
-    if approximate == "tanh":
-        inner = fn.mul(input + fn.mul(fn.pow(input, 3), 0.044715), _math.sqrt(2 / _math.pi))
-        return fn.mul(fn.mul(input, 0.5), fn.tanh(inner) + 1)
-    if approximate != "none":
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    from ..autograd.function import Function
-
-    class _Gelu(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            from .._creation import _make
-            d = x._data
-            return _make((d * 0.5 * (1 + _erf_array(d / _math.sqrt(2)))).astype(d.dtype))
-
-        @staticmethod
-        def backward(ctx, grad):
-            (x,) = ctx.saved_tensors
-            from .._creation import _make
-            cdf = fn.mul(_make(_erf_array(x._data / _math.sqrt(2))) + 1, 0.5)
-            pdf = fn.mul(fn.exp(fn.mul(fn.mul(x, x), -0.5)), 1 / _math.sqrt(2 * _math.pi))
-            return fn.mul(grad, cdf + fn.mul(x, pdf))
-    return _Gelu.apply(input)
-
-
-def silu(input, inplace=False):
-    return _act("SILU", input)
-
-
-def softplus(input, beta=1.0, threshold=20.0):
-    return _act("SOFTPLUS", input, beta, threshold)
-
-
-def mish(input, inplace=False):
-    return _act("MISH", input)
-
-
-def logsigmoid(input):
-    return _act("LOG_SIGMOID", input)
-
-
-def hardsigmoid(input, inplace=False):
-    return _act("HARDSIGMOID", input)
-
-
-def hardswish(input, inplace=False):
-    return _act("HARDSWISH", input)
-
-
-def softsign(input):
-    return input / (fn.abs(input) + 1)
-
-
-def tanhshrink(input):
-    return input - fn.tanh(input)
-
-
-def softshrink(input, lambd=0.5):
-    return _act("SOFTSHRINK", input, lambd)
-
-
-def hardshrink(input, lambd=0.5):
-    return _act("HARDSHRINK", input, lambd)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
