@@ -66,6 +66,10 @@ CASES = [
     ("Embedding", lambda m: m.nn.Embedding(10, 3), [np.array([[1, 2, 4], [4, 3, 9]])]),
     ("Embedding-pad", lambda m: m.nn.Embedding(10, 3, padding_idx=2),
      [np.array([[1, 2, 4], [2, 3, 9]])]),
+    ("Embedding-freq", lambda m: m.nn.Embedding(10, 3, padding_idx=-1, scale_grad_by_freq=True),
+     [np.array([[1, 9, 4], [4, 4, 9]])]),
+    ("Embedding-maxnorm", lambda m: m.nn.Embedding(10, 3, max_norm=1.0),
+     [np.array([[1, 2, 4], [4, 3, 2]])]),
     ("LayerNorm", lambda m: m.nn.LayerNorm(6), [SEQ]),
     ("LayerNorm-2d", lambda m: m.nn.LayerNorm([3, 6], elementwise_affine=False), [SEQ]),
     ("GroupNorm", lambda m: m.nn.GroupNorm(1, 3), [IMG]),
@@ -92,7 +96,7 @@ CASES = [
 
 # Composed from primitive ops (Note [Composed functionals] in nn/functional.py): values and
 # gradients are torch's, the node at the output is not (yet) torch's fused one.
-COMPOSED = {"PReLU", "PReLU-3", "Embedding", "Embedding-pad", "GroupNorm", "PairwiseDistance",
+COMPOSED = {"PReLU", "PReLU-3", "GroupNorm", "PairwiseDistance",
             "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "SoftMarginLoss"}
 
 

@@ -146,8 +146,9 @@ def _t(a):
                                   autotensor.ones(3, dtype=autotensor.float64), w, b),
      [r(4, 3), r(3), r(3)]),
     (lambda x, w, b: F.layer_norm(x, (3,), w, b), [r(2, 3), r(3), r(3)]),
+    (lambda w: F.embedding(autotensor.tensor([[0, 2], [2, 3]]), w), [r(4, 3)]),
 ], ids=["conv2d", "conv1d", "conv_transpose2d", "max_pool2d", "avg_pool2d", "adaptive",
-        "batch_norm", "batch_norm_eval", "layer_norm"])
+        "batch_norm", "batch_norm_eval", "layer_norm", "embedding"])
 def test_gradcheck_and_gradgradcheck(fn, arrays):
     xs = [_t(a) for a in arrays]
     assert gradcheck(fn, xs)

@@ -485,3 +485,26 @@ def _tuple(x, n):
     if isinstance(x, (list, tuple)):
         return tuple(int(v) for v in x) * (n if len(x) == 1 and n > 1 else 1)
     return (int(x),) * n
+
+
+# ---- embedding ---------------------------------------------------------------------------
+def embedding_backward(F, grad, indices, padding_idx, scale_grad_by_freq, weight_sizes):
+    """Rows of grad added into the rows they were read from (index_add); the padding row
+    gets nothing; with scale_grad_by_freq each row is divided by how often it was read."""
+    flat = np.asarray(indices).reshape(-1)
+    g = F.reshape(grad, (flat.size, weight_sizes[1]))
+    scale = np.ones(flat.size)
+    if scale_grad_by_freq:
+        counts = np.bincount(flat, minlength=weight_sizes[0])
+        scale = scale / counts[flat]
+    if padding_idx is not None and padding_idx >= 0:
+        scale = np.where(flat == padding_idx, 0.0, scale)
+    if padding_idx is not None or scale_grad_by_freq:
+        g = g * F.constant(scale.reshape(-1, 1), grad)
+    return F.index_add(F.zeros(tuple(weight_sizes), grad), 0, flat, g)
+
+
+EMBEDDING = defop("embedding", "EmbeddingBackward0",
+                  lambda w, indices, padding_idx, scale: np.take(w, indices, axis=0),
+                  inputs=("weight",), params=("indices", "padding_idx", "scale_grad_by_freq"),
+                  grads={"weight": embedding_backward})

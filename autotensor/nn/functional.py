@@ -223,7 +223,7 @@ def bilinear(input1, input2, weight, bias=None):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    """Rows of ``weight`` (gathered with index_select; the padding row gets no gradient)."""
+    """Rows of ``weight`` (one EmbeddingBackward0 node; the padding row gets no gradient)."""
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
@@ -233,17 +233,22 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         from ..autograd import no_grad
         with no_grad():
-            rows = fn.unique_rows(input) if hasattr(fn, "unique_rows") else input.flatten()
+            from .._backend import np
+            from .._tensor import _make
+            rows = _make(np.unique(input._data))
             sel = weight[rows]
             norms = fn.norm(sel, norm_type, 1, keepdim=True)
             scale = fn.where(norms > max_norm, max_norm / (norms + 1e-7), fn.mul(norms, 0) + 1)
             weight[rows] = fn.mul(sel, scale)
-    flat = input.reshape(-1)
-    out = fn.index_select(weight, 0, flat)
-    if padding_idx is not None and weight.requires_grad:
-        keep = fn.ne(flat, padding_idx).unsqueeze(1)
-        out = fn.where(keep, out, out.detach())
-    return out.reshape(tuple(input.shape) + (weight.shape[1],))
+    from .._ops import nn_ops as N
+    idx = input._data
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got "
+                           f"{_dtypes.legacy_type_name(input.dtype)} instead (while checking "
+                           "arguments for embedding)")
+    params = (idx, -1 if padding_idx is None else padding_idx, bool(scale_grad_by_freq))
+    return _finish(N.EMBEDDING, (weight,), params, N.EMBEDDING.kernel(weight._data, *params))
 
 
 def one_hot(tensor, num_classes=-1):
