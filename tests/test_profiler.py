@@ -272,3 +272,20 @@ def test_errors_inside_profiled_ops_propagate():
     add = next(e for e in prof.events() if e.name == "aten::add")
     assert add.time_range.end >= add.time_range.start
     assert _observe.active() == ()
+
+
+def test_profile_memory_saved_tensors():
+    """Each op's event says what its backward node holds until backward (the number
+    autograd.graph.saved_tensors_report adds up)."""
+    from autotensor.autograd.graph import saved_tensors_report
+    w = autotensor.randn(4, 3, requires_grad=True)
+    x = autotensor.randn(5, 4)
+    with profile(profile_memory=True) as prof:
+        h = (x @ w).relu()
+        out = (h * h).sum()
+    saved = {e.key: e.saved_tensor_bytes for e in prof.key_averages()}
+    assert saved["aten::matmul"] == 5 * 4 * 4 and saved["aten::relu"] == 5 * 3 * 4
+    assert saved["aten::mul"] == 2 * 5 * 3 * 4 and saved["aten::sum"] == 0
+    assert sum(saved.values()) == sum(saved_tensors_report(out).by_node().values())
+    trace = prof.events()
+    assert any(e.saved_tensor_bytes for e in trace)

@@ -8,7 +8,8 @@ gives it (``aten::mul``, ``MulBackward0``, ``torch::autograd::AccumulateGrad``),
 end (``time.perf_counter_ns``), thread, parent (the event open on the same thread when it
 began), input shapes (``record_shapes``), bytes its results allocated
 (``profile_memory``: buffers of its results that no earlier event made and no input
-holds; a view or an in-place result allocates nothing; frees are not tracked) and the
+holds; a view or an in-place result allocates nothing; frees are not tracked; and, ours,
+``saved_tensor_bytes``: what the backward node the op made keeps for backward) and the
 Python stack outside autotensor (``with_stack``). Self time and self memory are the
 event's minus its children's, as in PyTorch. Times are in microseconds, like PyTorch's
 ``FunctionEvent``.
@@ -38,7 +39,8 @@ class FunctionEvent:
     """One op call, backward node run or ``record_function`` range."""
 
     __slots__ = ("id", "name", "thread", "time_range", "input_shapes", "stack", "kind",
-                 "sequence_nr", "cpu_memory_usage", "cpu_children", "cpu_parent")
+                 "sequence_nr", "cpu_memory_usage", "cpu_children", "cpu_parent",
+                 "saved_tensor_bytes")
     # what PyTorch's FunctionEvent also has, constant here (CPU only, no devices)
     count = 1
     node_id = -1
@@ -62,6 +64,7 @@ class FunctionEvent:
         self.kind = kind
         self.sequence_nr = sequence_nr
         self.cpu_memory_usage = 0
+        self.saved_tensor_bytes = 0  # ours: what the node this op made holds for backward
         self.cpu_children = []
         self.cpu_parent = None
 
@@ -106,6 +109,7 @@ class FunctionEventAvg:
         self.self_cpu_time_total = 0
         self.cpu_memory_usage = 0
         self.self_cpu_memory_usage = 0
+        self.saved_tensor_bytes = 0
         self.input_shapes = None
         self.stack = None
         self.cpu_parent = None
@@ -134,6 +138,7 @@ class FunctionEventAvg:
         self.self_cpu_time_total += evt.self_cpu_time_total
         self.cpu_memory_usage += evt.cpu_memory_usage
         self.self_cpu_memory_usage += evt.self_cpu_memory_usage
+        self.saved_tensor_bytes += evt.saved_tensor_bytes
         return self
 
     @property
@@ -208,6 +213,7 @@ class Recorder:
         self._local = threading.local()
         self._shapes_for_ranges = [] if record_shapes else None
         self._buffers = weakref.WeakValueDictionary()  # id -> array already counted
+        self._nodes = weakref.WeakSet()  # backward nodes whose saved tensors were counted
         self._ids = iter(range(1 << 62))
         self._t0 = time.perf_counter_ns()
         self.start_wall_us = time.time() * 1e6
@@ -269,7 +275,15 @@ class Recorder:
     def op_end(self, evt, out, args):
         if self.profile_memory and out is not None:
             inputs = [a for a in args if hasattr(a, "_data")]
-            self.end(evt, [(t._data, inputs) for t in _tensors_of(out)])
+            tensors = _tensors_of(out)
+            self.end(evt, [(t._data, inputs) for t in tensors])
+            node = tensors[0]._grad_fn if tensors else None
+            if node is not None and node not in self._nodes:
+                # the memory its backward node keeps alive until backward (saved tensors)
+                from ..autograd.graph_text import _saved_values
+                self._nodes.add(node)
+                evt.saved_tensor_bytes = sum(v.numel() * v.element_size()
+                                             for _, v in _saved_values(node))
         else:
             self.end(evt)
 
@@ -484,6 +498,8 @@ def chrome_trace(events, base_us=0.0):
             args["Sequence number"] = evt.sequence_nr
         if evt.cpu_memory_usage:
             args["Memory allocated (bytes)"] = evt.cpu_memory_usage
+        if evt.saved_tensor_bytes:
+            args["Saved tensors (bytes)"] = evt.saved_tensor_bytes
         if evt.stack:
             args["Call stack"] = ";".join(evt.stack)
         trace.append({"ph": "X", "cat": evt.kind, "name": evt.name, "pid": pid,
