@@ -282,7 +282,19 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
 
 
 # ---- random -------------------------------------------------------------------------------
-Generator = _random.Generator
+class Generator(_random.Generator):
+    """``torch.Generator``: PyTorch's streams (``_random.py``); states travel as uint8
+    tensors, as in PyTorch."""
+
+    def get_state(self):
+        return _make(_random.Generator.get_state(self))
+
+    def set_state(self, new_state):
+        data = new_state._data if isinstance(new_state, Tensor) else new_state
+        return _random.Generator.set_state(self, data)
+
+
+_random.default_generator.__class__ = Generator  # the default one is a torch.Generator too
 default_generator = _random.default_generator
 manual_seed = _random.manual_seed
 seed = _random.seed
@@ -290,7 +302,7 @@ initial_seed = _random.initial_seed
 
 
 def get_rng_state():
-    return _make(np.frombuffer(bytes(_random.get_rng_state()), dtype=np.uint8).copy())
+    return default_generator.get_state()
 
 
 def set_rng_state(new_state):
@@ -313,6 +325,8 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False):
     _devices.check(device)
+    if size is None and isinstance(high, (tuple, list)):  # randint(high, size)
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
     if size is None:

@@ -1097,7 +1097,7 @@ def initial_seed() -> int:
 
 
 def get_rng_state():
-    return default_generator.get_state()
+    return Generator.get_state(default_generator)  # the array (the tensor layer wraps it)
 
 
 def set_rng_state(new_state) -> None:
