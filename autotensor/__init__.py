@@ -64,6 +64,8 @@ from ._legacy import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
 globals().update(_LEGACY_TYPES)  # FloatTensor, LongTensor, ... (torch.tensortype instances)
 from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data works after import)
+from .autograd import functional as _functional  # noqa: E402,F401  (needs the tensor API)
+from . import func  # noqa: E402
 
 __version__ = "0.1.0"
 

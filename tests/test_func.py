@@ -1,0 +1,209 @@
+"""``autotensor.func`` (torch.func's transforms) against PyTorch: values, output structures
+(argnums, has_aux, pytrees), composition (grad of grad, hessian), functional_call, errors;
+and against float64 finite differences."""
+import importlib
+
+import numpy as np
+import pytest
+
+import autotensor
+from differential import catch, compare
+
+pytest.importorskip("torch")
+
+RNG = np.random.default_rng(4)
+X = RNG.standard_normal(3)
+Y = RNG.standard_normal((2, 3))
+V3 = RNG.standard_normal(3)
+V23 = RNG.standard_normal((2, 3))
+
+
+def _func(torch):
+    return importlib.import_module(torch.__name__ + ".func")
+
+
+def _t(torch, a, rg=False):
+    return torch.tensor(a, dtype=torch.float64, requires_grad=rg)
+
+
+def f1(x):
+    return (x.sin() * x.exp()).sum()
+
+
+def f2(x, y):
+    return (y * x).tanh().sum() + (x ** 3).sum()
+
+
+def vec(x, y):
+    return (y * x).sum(0) * x.cos()
+
+
+def multi(x, y):
+    return {"a": x.exp()[:2], "b": (x * y).sum()}, [y.t() * 2]
+
+
+def test_grad_and_value():
+    def scenario(torch):
+        func = _func(torch)
+        x, y = _t(torch, X), _t(torch, Y)
+        return (func.grad(f1)(x),
+                func.grad(f2)(x, y), func.grad(f2, argnums=1)(x, y),
+                func.grad(f2, argnums=(0, 1))(x, y), func.grad(f2, argnums=-1)(x, y),
+                func.grad_and_value(f2, argnums=(1, 0))(x, y),
+                func.grad(lambda x: (f1(x), x.cos()), has_aux=True)(x),
+                func.grad_and_value(lambda x: (f1(x), {"c": x * 2}), has_aux=True)(x),
+                func.grad(lambda d: (d["p"] * d["q"]).sum())({"p": x, "q": x * 2}),
+                func.grad(lambda x, y: (x * 2).sum())(x, y),
+                func.grad(lambda x: x.detach().sum())(x))
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_grad_errors():
+    def scenario(torch):
+        func = _func(torch)
+        x, y = _t(torch, X), _t(torch, Y)
+        return (catch(func.grad(lambda x: x * 2), x),
+                catch(func.grad(lambda x: 3.0), x),
+                catch(func.grad(f1, has_aux=True), x),
+                catch(func.grad(f2, argnums=2), x, y),
+                catch(func.grad(f2, argnums=(0, 0)), x, y),
+                catch(func.grad(f2, argnums=()), x, y),
+                catch(func.grad(f2, argnums=[0]), x, y),
+                catch(func.grad(f2, argnums=1), x, 2.0))
+
+    compare(scenario)
+
+
+def test_composition():
+    """grad of grad, jacrev of jacrev, hessian (jacfwd of jacrev), results detached."""
+    def scenario(torch):
+        func = _func(torch)
+        x, y = _t(torch, X), _t(torch, Y)
+        cube = lambda t: (t ** 3).sum()  # noqa: E731
+        s = _t(torch, 2.0)
+        return (func.grad(func.grad(lambda t: t ** 3))(s),
+                func.grad(lambda t: func.grad(cube)(t).sum())(x),
+                func.jacrev(func.jacrev(f1))(x),
+                func.hessian(f1)(x), func.hessian(f2, argnums=(0, 1))(x, y),
+                func.jacfwd(func.jacrev(f2, argnums=1), argnums=1)(x, y),
+                func.grad(lambda x: func.grad(lambda y: (x * y).sum())(x).sum())(x))
+
+    compare(scenario, rtol=1e-10, atol=1e-12)
+
+
+def test_grad_of_input_requiring_grad_keeps_graph():
+    """A transform inside ordinary autograd: its result stays differentiable wrt inputs
+    that require grad (torch.func's transforms compose with autograd)."""
+    def scenario(torch):
+        func = _func(torch)
+        x = _t(torch, X, rg=True)
+        g = func.grad(f1)(x)
+        h, = torch.autograd.grad(g.sum(), x)
+        return g.requires_grad, h, func.grad(f1)(x.detach()).requires_grad
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_vjp():
+    def scenario(torch):
+        func = _func(torch)
+        x, y = _t(torch, X), _t(torch, Y)
+        out, fn = func.vjp(vec, x, y)
+        out2, fn2, aux = func.vjp(lambda x: (x.exp(), x.sum()), x, has_aux=True)
+        out3, fn3 = func.vjp(multi, x, y)
+        cot3 = ({"a": _t(torch, V3[:2]), "b": _t(torch, 1.5)}, [_t(torch, V23.T)])
+        return (out, fn(_t(torch, V3)), out2, fn2(_t(torch, V3)), aux, out3, fn3(cot3),
+                catch(fn, (_t(torch, V3),)),
+                catch(fn3, ({"a": _t(torch, V3[:2])}, [_t(torch, V23.T)])),
+                catch(func.vjp, lambda x: 3.0, x))
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_jvp():
+    def scenario(torch):
+        func = _func(torch)
+        x, y = _t(torch, X), _t(torch, Y)
+        return (func.jvp(vec, (x, y), (_t(torch, V3), _t(torch, V23))),
+                func.jvp(f1, (x,), (_t(torch, V3),)),
+                func.jvp(multi, (x, y), (_t(torch, V3), _t(torch, V23))),
+                func.jvp(lambda x: (x.sin(), x.sum()), (x,), (_t(torch, V3),), has_aux=True),
+                func.jvp(lambda x, y: x * 2, (x, y), (_t(torch, V3), _t(torch, V23))),
+                catch(func.jvp, f1, x, (_t(torch, V3),)),
+                catch(func.jvp, f1, (x,), [_t(torch, V3)]),
+                catch(func.jvp, f1, (x,), (_t(torch, V3),), strict=True),
+                catch(func.jvp, f1, (x,), (_t(torch, V3),), has_aux=True),
+                catch(func.jvp, f1, (x,), (1.0,)),
+                catch(func.jvp, lambda x, y: (x.sum(), y.detach()), (x, y),
+                      (_t(torch, V3), _t(torch, V23)), strict=True))
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_jacobians():
+    def scenario(torch):
+        func = _func(torch)
+        x, y = _t(torch, X), _t(torch, Y)
+        return (func.jacrev(vec)(x, y), func.jacfwd(vec)(x, y),
+                func.jacrev(vec, argnums=(0, 1))(x, y), func.jacfwd(vec, argnums=(0, 1))(x, y),
+                func.jacrev(multi, argnums=1)(x, y), func.jacfwd(multi, argnums=1)(x, y),
+                func.jacrev(lambda x: (x.exp(), x.sum()), has_aux=True)(x),
+                func.jacfwd(lambda x: (x.exp(), x.sum()), has_aux=True)(x),
+                func.jacrev(f1)(x), func.jacfwd(f1)(x),
+                catch(func.jacrev, f1, chunk_size=0))
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_linearize():
+    def scenario(torch):
+        func = _func(torch)
+        x = _t(torch, X)
+        out, fn = func.linearize(lambda x: x.sin() * x.exp(), x)
+        return out, fn(_t(torch, V3)), fn(_t(torch, X))
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_functional_call():
+    def scenario(torch):
+        func = _func(torch)
+        torch.manual_seed(0)
+        m = torch.nn.Sequential(torch.nn.Linear(3, 2, dtype=torch.float64), torch.nn.Tanh())
+        with torch.no_grad():
+            m[0].weight.copy_(_t(torch, Y))
+            m[0].bias.fill_(0.5)
+        x = _t(torch, X)
+        params = {"0.weight": _t(torch, V23), "0.bias": _t(torch, V3[:2])}
+        out = func.functional_call(m, params, (x,))
+        after = m(x)
+        g = func.grad(lambda p: func.functional_call(m, p, x).sum())(params)
+        partial = func.functional_call(m, {"0.bias": _t(torch, V3[:2])}, x)
+        both = func.functional_call(
+            m, ({"0.weight": _t(torch, V23)}, {"0.bias": _t(torch, V3[:2])}), (x,))
+        return (out, after, g, partial, both,
+                catch(func.functional_call, m, {"0.weight": _t(torch, V23)}, (x,), strict=True),
+                catch(func.functional_call, m, {**params, "extra": x}, (x,), strict=True),
+                catch(func.functional_call, m, ({"0.bias": x}, {"0.bias": x}), (x,)),
+                catch(func.functional_call, m, 3, (x,)))
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_vmap_says_what_is_missing():
+    with pytest.raises(NotImplementedError, match="batching rule"):
+        autotensor.func.vmap(lambda x: x * 2)(autotensor.ones(3))
+
+
+def test_hessian_vs_finite_differences():
+    func = autotensor.func
+    x = autotensor.tensor(X)
+    h = func.hessian(f1)(x).numpy()
+    eps = 1e-6
+    num = np.stack([(func.grad(f1)(autotensor.tensor(X + eps * e)).numpy()
+                     - func.grad(f1)(autotensor.tensor(X - eps * e)).numpy()) / (2 * eps)
+                    for e in np.eye(3)], 1)
+    np.testing.assert_allclose(h, num, rtol=1e-6, atol=1e-8)
+    _, jv = func.jvp(f1, (x,), (autotensor.tensor(V3),))
+    np.testing.assert_allclose(jv.item(), func.grad(f1)(x).numpy() @ V3, rtol=1e-12)
