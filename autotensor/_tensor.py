@@ -192,9 +192,12 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         from ._printing import tensor_repr
         gf = self.grad_fn
+        meta = self._meta
+        tangent = meta.get("fw_grad") if meta is not None else None  # a dual tensor
         return tensor_repr(self._data, self.dtype,
                            grad_fn_name=type(gf).__name__ if gf is not None else None,
-                           requires_grad=self._requires_grad)
+                           requires_grad=self._requires_grad,
+                           extra=() if tangent is None else (f"tangent={tangent}",))
 
     __str__ = __repr__
 

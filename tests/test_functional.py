@@ -161,6 +161,11 @@ def test_jacobian_vectorize_and_forward_mode():
                       strict=True),
                 catch(F.jacobian, f_two, (x, y), strategy="forward-mode", vectorize=True,
                       create_graph=True),
+                F.jacobian(f_two, (x, y), strategy="forward-mode", vectorize=True),
+                F.jacobian(f_tuple_out, x, strategy="forward-mode", vectorize=True),
+                F.jacobian(f_unused, (x, y), strategy="forward-mode", vectorize=True),
+                _strip(F.hessian(f_two_scalar, (x, y), outer_jacobian_strategy="forward-mode",
+                                 vectorize=True)),
                 catch(F.jacobian, f_two, (x, y), strategy="sideways"),
                 catch(F.hessian, f_scalar, x, outer_jacobian_strategy="sideways"))
 

@@ -7,6 +7,7 @@ import builtins
 import numbers
 
 from .. import _dtypes, _errors
+from ..autograd.forward_ad import propagate as _fw
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import grad_mode, inplace
@@ -132,7 +133,10 @@ def _binary(op, a, b, params=()):
             if promoted:
                 _reduce_all(result._grad_fn, (a, b))
         return result
-    return _make(out)
+    r = _make(out)
+    if _state.fw:
+        _fw(op, (a, b), params, r)
+    return r
 
 
 def _reduce_all(node, inputs):
@@ -171,7 +175,10 @@ def _unary(op, x, float_op=True, params=()):
         out = np.asarray(out)
     if _state.enabled and (x._requires_grad or stale_view_requires_grad(x)):
         return record_fast(op, (x,), params, out, 1)
-    return _make(out)
+    r = _make(out)
+    if _state.fw:
+        _fw(op, (x,), params, r)
+    return r
 
 
 _BOOL_UNSUPPORTED = {"relu": "Boolean inputs not supported for relu",
@@ -196,7 +203,10 @@ def _unary_fn(op, doc, float_op=True):
                 if _state.enabled and (input._requires_grad or
                                        stale_view_requires_grad(input)):
                     return record_fast(op, (input,), (), out, 1)
-                return _make(out)
+                r = _make(out)
+                if _state.fw:
+                    _fw(op, (input,), (), r)
+                return r
         return _unary(op, input, float_op)
     fn.__name__ = fn.__qualname__ = op.name
     fn.__doc__ = doc
@@ -235,7 +245,10 @@ def _binary_fn(op, doc, alpha_param=False):
                                            res, 1)
                     if not _state.enabled or not (input._requires_grad or
                                                   stale_view_requires_grad(input)):
-                        return _make(res)
+                        r = _make(res)
+                        if _state.fw:
+                            _fw(op, (input, other), (1,) if alpha_param else (), r)
+                        return r
             elif cb is Tensor or isinstance(other, Tensor):
                 bd = other._data
                 if ad.dtype is bd.dtype and ad.shape == bd.shape:
@@ -247,7 +260,10 @@ def _binary_fn(op, doc, alpha_param=False):
                         if mask:
                             return record_fast(op, (input, other),
                                                (1,) if alpha_param else (), res, mask)
-                    return _make(res)
+                    r = _make(res)
+                    if _state.fw:
+                        _fw(op, (input, other), (1,) if alpha_param else (), r)
+                    return r
         if alpha_param and (alpha != 1 or alpha is True):
             _check_alpha(input, other, alpha)
         return _binary(op, input, other, (alpha,) if alpha_param else ())
@@ -259,7 +275,16 @@ def _binary_fn(op, doc, alpha_param=False):
 def _finish(op, inputs, params, out):
     if _state.enabled and requires_grad_mask(inputs):
         return record(op, inputs, params, out)
-    return _make(out)
+    return _no_graph(op, inputs, params, out)
+
+
+def _no_graph(op, inputs, params, out):
+    """An op's result(s) when no graph is recorded: wrapped, with tangents when a
+    forward-AD level is open (Note [Forward mode])."""
+    r = _make(out) if out.__class__ is not tuple else tuple([_make(o) for o in out])
+    if _state.fw:
+        _fw(op, inputs, params, r)
+    return r
 
 
 def _check_tensor_arg(name, arg, value, position):
@@ -299,6 +324,8 @@ def _multi_view(op, input, params, arrays):
         results = record(op, (input,), params, arrays)
     else:
         results = tuple(_make(a) for a in arrays)
+        if _state.fw:
+            _fw(op, (input,), params, results)
     inplace.make_views(results, input, op.node_name, multi=True)
     return results
 

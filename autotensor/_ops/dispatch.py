@@ -12,7 +12,7 @@ from operator import itemgetter
 from .. import _errors
 from .._backend import np
 from .._tensor import Tensor, _make
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from ..autograd.inplace import NO_GRAD_MODE as NO_GRAD_VIEW
 from ..autograd.graph import NO_EDGE, _sequence, make_node_class
 from ..autograd.saved import node_extras
@@ -29,7 +29,9 @@ class OpDef:
     input with no derivative, e.g. an index); ``fn(F, grad, *saved_values)`` returns the
     gradient for that input (Note [One formula, two interpretations] in raw.py).
     ``backward_all`` instead returns the gradients of all inputs at once (variadic ops).
-    ``jvp`` is the forward-mode rule (filled in by the forward-AD work).
+    ``jvp`` is the forward-mode rule: "elementwise", "linear" or a function (Note [Forward
+    mode] in autograd/forward_ad.py); None only for an op without one (using it in forward
+    mode raises PyTorch's error).
     """
 
     __slots__ = ("name", "node_name", "kernel", "inputs", "params", "outputs", "formulas",
@@ -56,6 +58,8 @@ def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result
     op.n_out = len(outputs) if outputs is not None else -1
     op.diff_outputs = diff_outputs
     op.variadic = variadic
+    if not (jvp is None or jvp in ("elementwise", "linear") or callable(jvp)):
+        raise ValueError(f"{name}: jvp must be 'elementwise', 'linear' or a function")
     op.jvp = jvp
     op.backward_all = backward_all
     fns = [backward_all] if backward_all else [(grads or {}).get(n) for n in op.inputs]
@@ -263,6 +267,8 @@ def record_fast(op, inputs, params, out, mask):
             node._out_vc = (t._vc,)
     if _state.extras:  # saved-tensor hooks or anomaly mode (Note [Saved-tensor hooks])
         node_extras(node, (t,))
+    if _state.fw:
+        forward_ad.propagate(op, inputs, params, t)
     return t
 
 
@@ -285,18 +291,21 @@ def record(op, inputs, params, out):
             mask = requires_grad_mask(inputs)
             if mask:
                 return record_fast(op, inputs, params, out, mask)
-            return _make(out)
-        t = _make(out)
-        if _state.enabled:
-            mask = requires_grad_mask(inputs)
-            if mask:
-                node = make_node(op, inputs, params, (out,), mask)
-                t._grad_fn = node
-                t._requires_grad = True
-                if op.saves_output:
-                    node._out_vc = (t._vc,)
-                if _state.extras:
-                    node_extras(node, (t,))
+            t = _make(out)
+        else:
+            t = _make(out)
+            if _state.enabled:
+                mask = requires_grad_mask(inputs)
+                if mask:
+                    node = make_node(op, inputs, params, (out,), mask)
+                    t._grad_fn = node
+                    t._requires_grad = True
+                    if op.saves_output:
+                        node._out_vc = (t._vc,)
+                    if _state.extras:
+                        node_extras(node, (t,))
+        if _state.fw:
+            forward_ad.propagate(op, inputs, params, t)
         return t
     outs = tuple([o if o.__class__ is ndarray else np.asarray(o) for o in out])
     results = tuple([_make(o) for o in outs])
@@ -314,7 +323,150 @@ def record(op, inputs, params, out):
                 node._out_vc = tuple(r._vc for r in results)
             if _state.extras:
                 node_extras(node, results)
+    if _state.fw:
+        forward_ad.propagate(op, inputs, params, results)
     return results
+
+
+# ---- forward mode (Note [Forward mode] in autograd/forward_ad.py) ----------------------
+def _jvp_plan(op):
+    """How to call an explicit jvp rule: for each of its argument names, where the value
+    comes from (a primal input, a tangent, a param, an output, an input's sizes)."""
+    plan = []
+    code = op.jvp.__code__
+    for a in code.co_varnames[1:code.co_argcount]:
+        if a.endswith("_t") and a[:-2] in op.inputs:
+            plan.append(("tangent", op.inputs.index(a[:-2])))
+        elif a in op.inputs:
+            plan.append(("input", op.inputs.index(a)))
+        elif a in op.params:
+            plan.append(("param", op.params.index(a)))
+        elif a in op.outputs:
+            plan.append(("output", op.outputs.index(a)))
+        elif a.endswith("_sizes") and a[:-6] in op.inputs:
+            plan.append(("sizes", op.inputs.index(a[:-6])))
+        else:
+            raise ValueError(f"{op.name}: jvp argument {a!r} is not an input, tangent, param "
+                             "or output")
+    op.__dict__["jvp_plan"] = plan
+    return plan
+
+
+def _tangent(x):
+    if isinstance(x, Tensor):
+        meta = x._meta
+        if meta is not None:
+            return meta.get("fw_grad")
+    return None
+
+
+def _formula_values(op, inputs, params, results):
+    """The values a backward formula's names index (as make_node lays them out), with
+    the results as Tensors."""
+    outs = results if isinstance(results, tuple) else (results,)
+    if op.variadic:
+        vals = (None, inputs, *params)
+        if op.uses_sizes:
+            vals += (tuple(x._data.shape for x in inputs),)
+    else:
+        vals = (None, *inputs, *params)
+        if op.uses_sizes:
+            vals += tuple(x._data.shape if isinstance(x, Tensor) else None for x in inputs)
+    return vals + outs
+
+
+def jvp_of(op, inputs, params, results):
+    """The output tangent(s) of one op call by its rule; attached to ``results``."""
+    from .namespace import TENSOR as F
+    rule = op.jvp
+    if rule == "elementwise":
+        vals = _formula_values(op, inputs, params, results)
+        out = None
+        for x, f, src in zip(inputs, op.formulas, _formula_srcs(op)):
+            t = _tangent(x)
+            if t is None or f is None:
+                continue
+            fn, idx = f
+            c = fn(F, t, *[vals[src[k]] for k in idx])
+            if not isinstance(c, Tensor):
+                c = F.constant(c, t)
+            out = c if out is None else out + c
+        tangent = _shape_like(F, out, results)
+    elif rule == "linear":
+        tangent = _jvp_linear(op, inputs, params, results)
+    else:
+        plan = op.__dict__.get("jvp_plan") or _jvp_plan(op)
+        outs = results if isinstance(results, tuple) else (results,)
+        args = []
+        for kind, i in plan:
+            if kind == "tangent":
+                args.append([_tangent(y) for y in inputs] if op.variadic
+                            else _tangent(inputs[i]))
+            elif kind == "input":
+                args.append(inputs if op.variadic else inputs[i])
+            elif kind == "param":
+                args.append(params[i])
+            elif kind == "output":
+                args.append(outs[i])
+            else:
+                args.append(tuple(y._data.shape for y in inputs) if op.variadic
+                            else inputs[i]._data.shape)
+        tangent = rule(F, *args)
+        if not isinstance(results, tuple):
+            tangent = _shape_like(F, tangent, results)
+    if isinstance(tangent, Tensor):
+        for x in inputs:
+            if isinstance(x, Tensor) and tangent is _tangent(x):
+                tangent = F.clone(tangent)  # an output never shares its input's tangent
+                break
+    if isinstance(results, tuple):
+        if not isinstance(tangent, (tuple, list)):
+            tangent = (tangent,) + (None,) * (len(results) - 1)
+        for r, t in zip(results, tangent):
+            if t is not None and r._data.dtype.kind in "fc":
+                forward_ad._set_tangent(r, t)
+    elif tangent is not None:
+        forward_ad._set_tangent(results, tangent)
+    return tangent
+
+
+def _formula_srcs(op):
+    srcs = op.__dict__.get("formula_srcs")
+    if srcs is None:
+        srcs = op.__dict__["formula_srcs"] = [
+            None if f is None else tuple(s + 1 for s in op.saved_src) for f in op.formulas]
+    return srcs
+
+
+def _shape_like(F, t, result):
+    """A rule's tangent broadcast to the result's shape (own memory: in-place ops write
+    into tangents) and in a floating dtype."""
+    if t is None or not isinstance(result, Tensor):
+        return t
+    if not isinstance(t, Tensor):
+        t = F.constant(t, result)
+    shape = result._data.shape
+    if t._data.shape != shape:
+        t = F.clone(F.expand(t, shape))
+    return t
+
+
+def _jvp_linear(op, inputs, params, results):
+    """auto_linear: the op's kernel applied to the tangents (zeros where an input of a
+    multi-input op has none), recorded as the same op."""
+    if op.variadic:
+        ts = tuple(_tangent(x) for x in inputs)
+        ts = tuple(t if t is not None else _make(np.zeros_like(x._data))
+                   for t, x in zip(ts, inputs))
+        arrays = op.kernel([t._data for t in ts], *params)
+    else:
+        ts = tuple(_tangent(x) if isinstance(x, Tensor) else x for x in inputs)
+        ts = tuple(_make(np.zeros_like(x._data)) if t is None and isinstance(x, Tensor) else t
+                   for t, x in zip(ts, inputs))
+        arrays = op.kernel(*[t._data if isinstance(t, Tensor) else t for t in ts], *params)
+    if isinstance(results, tuple):
+        return record(op, ts, params, tuple(arrays))
+    return record(op, ts, params, arrays)
 
 
 def set_input_metadata(node, inputs, out_shape, out_dtype):

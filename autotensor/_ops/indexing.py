@@ -17,55 +17,74 @@ from .shape import _alias, expand, select, _slice, unsqueeze, view
 # Indexing, gathering and scattering (index tensors are parameters: not differentiable).
 GATHER = defop("gather", "GatherBackward0", raw.gather, params=("dim", "index"),
                grads={"self": lambda F, grad, dim, index, self_sizes:
-                      F.scatter_add(F.zeros(self_sizes, grad), dim, index, grad)})
+                      F.scatter_add(F.zeros(self_sizes, grad), dim, index, grad)},
+               jvp=lambda F, self_t, dim, index: F.gather(self_t, dim, _make(index))
+               if self_t.ndim else F.clone(self_t))
 SCATTER_ADD = defop("scatter_add", "ScatterAddBackward0",
                     lambda a, src, dim, index: raw.scatter_add(a, dim, index, src),
                     inputs=("self", "src"), params=("dim", "index"),
                     grads={"self": lambda F, grad: grad,
-                           "src": lambda F, grad, dim, index: F.gather(grad, dim, index)})
+                           "src": lambda F, grad, dim, index: F.gather(grad, dim, index)},
+                    jvp="linear")
 INDEX_SELECT = defop("index_select", "IndexSelectBackward0", raw.index_select,
                      params=("dim", "index"),
                      grads={"self": lambda F, grad, dim, index, self_sizes:
-                            F.index_add(F.zeros(self_sizes, grad), dim, index, grad)})
+                            F.index_add(F.zeros(self_sizes, grad), dim, index, grad)},
+                     jvp="linear")
 INDEX = defop("index", "IndexBackward0", raw.getitem, params=("indices",),
               grads={"self": lambda F, grad, indices, self_sizes:
-                     F.index_backward(grad, self_sizes, indices)})
+                     F.index_backward(grad, self_sizes, indices)},
+              jvp="linear")
 MASKED_FILL = defop("masked_fill", "MaskedFillBackward0", raw.masked_fill,
                     params=("mask", "value"),
-                    grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0)})
+                    grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0)},
+                    jvp=lambda F, self_t, mask: F.masked_fill(self_t, mask, 0))
 MASKED_FILL_TENSOR = defop(
     "masked_fill", "MaskedFillBackward1", None, inputs=("self", "value"), params=("mask",),
     grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0),
-           "value": lambda F, grad, mask: F.sum(F.where(mask, grad, 0))})
+           "value": lambda F, grad, mask: F.sum(F.where(mask, grad, 0))},
+                           jvp=lambda F, self, self_t, value, value_t, mask: F.where(mask,
+                               F.zeros_like(value) if value_t is None else value_t,
+                               F.zeros_like(self) if self_t is None else self_t))
 
 
 # The backward of indexing, as ops of their own so that double backward works.
 GETITEM_BACKWARD = defop("getitem_backward", "SliceBackwardBackward0", raw.getitem_backward,
                          inputs=("grad",), params=("shape", "key"),
-                         grads={"grad": lambda F, grad, key: F.getitem(grad, key)})
+                         grads={"grad": lambda F, grad, key: F.getitem(grad, key)},
+                         jvp="linear")
 INDEX_BACKWARD = defop("index_backward", "IndexPutBackward0", raw.index_backward,
                        inputs=("grad",), params=("shape", "key"),
-                       grads={"grad": lambda F, grad, key: F.getitem(grad, key)})
+                       grads={"grad": lambda F, grad, key: F.getitem(grad, key)},
+                       jvp="linear")
 INDEX_ADD = defop("index_add", "IndexAddBackward0",
                   lambda a, src, dim, index, alpha: raw.index_add(a, dim, index, src, alpha),
                   inputs=("self", "source"), params=("dim", "index", "alpha"),
                   grads={"self": lambda F, grad: grad,
                          "source": lambda F, grad, dim, index, alpha:
                          F.index_select(grad, dim, index) * alpha
-                         if alpha != 1 else F.index_select(grad, dim, index)})
+                         if alpha != 1 else F.index_select(grad, dim, index)},
+                  jvp="linear")
 
 
 INDEX_PUT = defop("index_put", "IndexPutBackward0", None, inputs=("self", "values"),
                   params=("indices", "accumulate"),
                   grads={"self": lambda F, grad, indices, accumulate:
                          grad if accumulate else F.zero_at(grad, indices),
-                         "values": lambda F, grad, indices: F.getitem(grad, indices)})
+                         "values": lambda F, grad, indices: F.getitem(grad, indices)},
+                  jvp=lambda F, self, self_t, values, values_t, indices, accumulate:
+                      index_put(F.zeros_like(self) if self_t is None else self_t, indices,
+                      F.zeros_like(values) if values_t is None else values_t, accumulate))
 SCATTER = defop("scatter", "ScatterBackward0", None, inputs=("self", "src"),
                 params=("dim", "index"),
                 grads={"self": lambda F, grad, dim, index: F.scatter(grad, dim, index, 0),
-                       "src": lambda F, grad, dim, index: F.gather(grad, dim, index)})
+                       "src": lambda F, grad, dim, index: F.gather(grad, dim, index)},
+                jvp=lambda F, self, self_t, src, src_t, dim, index:
+                    F.scatter(F.zeros_like(self) if self_t is None else self_t, dim, index,
+                    F.zeros_like(src) if src_t is None else src_t))
 SCATTER_VALUE = defop("scatter", "ScatterBackward1", None, params=("dim", "index"),
-                      grads={"self": lambda F, grad, dim, index: F.scatter(grad, dim, index, 0)})
+                      grads={"self": lambda F, grad, dim, index: F.scatter(grad, dim, index, 0)},
+                      jvp=lambda F, self_t, dim, index: F.scatter(self_t, dim, index, 0))
 
 
 # ---- indexing ---------------------------------------------------------------------------------

@@ -10,11 +10,42 @@ from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_a
 from .pointwise import add, contiguous, mul
 from .shape import expand, _mT, reshape, _squeeze_inplace_dim, t, _unsafe_view, unsqueeze, view
 
+# ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
+def _bilinear(F, f, a, a_t, b, b_t):
+    """Tangent of f(a, b) for f bilinear: f(a_t, b) + f(a, b_t), skipping absent tangents
+    (but, as PyTorch's zero tangents do, a term whose primal requires grad is kept in the
+    graph: the tangent is then differentiable wrt it)."""
+    if _state.enabled:
+        if a_t is None and b._requires_grad:
+            a_t = F.zeros_like(a)
+        if b_t is None and a._requires_grad:
+            b_t = F.zeros_like(b)
+    out = None if a_t is None else f(a_t, b)
+    if b_t is not None:
+        c = f(a, b_t)
+        out = c if out is None else out + c
+    return out
+
+
+def _dot(a, b):
+    return dot(a, b)
+
+
+def _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha):
+    out = _bilinear(F, F.mm, mat1, mat1_t, mat2, mat2_t)
+    if out is not None and alpha != 1:
+        out = out * alpha
+    if self_t is not None:
+        s = self_t if beta == 1 else self_t * beta
+        out = s if out is None else out + s
+    return out
+
 
 # Linear algebra.
 MM = defop("mm", "MmBackward0", raw.mm, inputs=("self", "mat2"),
            grads={"self": lambda F, grad, mat2: F.mm(grad, F.t(mat2)),
-                  "mat2": lambda F, grad, self: F.mm(F.t(self), grad)})
+                  "mat2": lambda F, grad, self: F.mm(F.t(self), grad)},
+           jvp=lambda F, self, self_t, mat2, mat2_t: _bilinear(F, F.mm, self, self_t, mat2, mat2_t))
 def _mat2_grad(F, grad, mat1):
     """mat1^T @ grad, computed as (grad^T @ mat1)^T: the same numbers, laid out so that
     for linear's t(weight) the weight's gradient arrives C-contiguous (no copy later)."""
@@ -35,17 +66,24 @@ ADDMM = defop("addmm", "AddmmBackward0", _addmm,
                      "mat1": lambda F, grad, mat2, alpha: F.mm(grad, F.t(mat2)) * alpha
                      if alpha != 1 else F.mm(grad, F.t(mat2)),
                      "mat2": lambda F, grad, mat1, alpha: _mat2_grad(F, grad, mat1) * alpha
-                     if alpha != 1 else _mat2_grad(F, grad, mat1)})
+                     if alpha != 1 else _mat2_grad(F, grad, mat1)},
+              jvp=lambda F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha:
+                  _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha))
 BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
             grads={"self": lambda F, grad, mat2: F.matmul(grad, F.transpose(mat2, 1, 2)),
-                   "mat2": lambda F, grad, self: F.matmul(F.transpose(self, 1, 2), grad)})
+                   "mat2": lambda F, grad, self: F.matmul(F.transpose(self, 1, 2), grad)},
+            jvp=lambda F, self, self_t, mat2, mat2_t:
+                _bilinear(F, F.matmul, self, self_t, mat2, mat2_t))
 DOT = defop("dot", "DotBackward0", lambda a, b: raw.asarray(np.dot(a, b)),
             inputs=("self", "tensor"),
             grads={"self": lambda F, grad, tensor: grad * tensor,
-                   "tensor": lambda F, grad, self: grad * self})
+                   "tensor": lambda F, grad, self: grad * self},
+            jvp=lambda F, self, self_t, tensor, tensor_t:
+                _bilinear(F, _dot, self, self_t, tensor, tensor_t))
 MV = defop("mv", "MvBackward0", raw.matmul, inputs=("self", "vec"),
            grads={"self": lambda F, grad, vec: F.unsqueeze(grad, 1) * F.unsqueeze(vec, 0),
-                  "vec": lambda F, grad, self: F.matmul(F.t(self), grad)})
+                  "vec": lambda F, grad, self: F.matmul(F.t(self), grad)},
+           jvp=lambda F, self, self_t, vec, vec_t: _bilinear(F, F.matmul, self, self_t, vec, vec_t))
 
 
 # ---- linear algebra --------------------------------------------------------------------------

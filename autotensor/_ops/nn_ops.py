@@ -15,13 +15,36 @@ def mse_backward(F, grad, self, target, reduction):
         diff = diff / _numel(self.shape)
     return diff * grad
 
+# ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
+def _mse_jvp(F, self, self_t, target, target_t, reduction):
+    d = self_t
+    if target_t is not None:
+        d = -target_t if d is None else d - target_t
+    v = (self - target) * d * 2
+    if reduction == "mean":
+        return F.mean(v)
+    return F.sum(v) if reduction == "sum" else v
+
+
+def _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes):
+    """From the backward: the gradient of a cotangent of ones holds -w at each target."""
+    shape = (self_sizes[0],) if reduction == "none" and len(self_sizes) > 1 else ()
+    ones = F.constant(np.ones(shape), self_t)
+    prod = self_t * nll_loss_backward(F, ones, target, weight, reduction, ignore_index,
+                                      total_weight, self_sizes)
+    if shape:
+        return F.sum(prod, (1,), False)
+    return F.sum(prod)
+
 
 # Losses.
 MSE_LOSS = defop("mse_loss", "MseLossBackward0", None, inputs=("self", "target"),
                  params=("reduction",),
                  grads={"self": mse_backward,
                         "target": lambda F, grad, self, target, reduction:
-                        -mse_backward(F, grad, self, target, reduction)})
+                        -mse_backward(F, grad, self, target, reduction)},
+                 jvp=lambda F, self, self_t, target, target_t, reduction:
+                     _mse_jvp(F, self, self_t, target, target_t, reduction))
 
 
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
@@ -44,7 +67,11 @@ def _class_weights(target, weight, ignore_index, sizes):
 
 NLL_LOSS = defop("nll_loss", "NllLossBackward0", None, params=(
     "target", "weight", "reduction", "ignore_index", "total_weight"),
-    grads={"self": nll_loss_backward})
+    grads={"self": nll_loss_backward},
+    jvp=lambda F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes:
+        _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes))
+
+
 # ---- convolution, pooling and normalisation kernels ---------------------------------------
 # Note [Convolution as one GEMM per group]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

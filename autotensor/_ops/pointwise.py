@@ -14,7 +14,7 @@ from ..autograd import inplace
 from . import _specfun, raw
 from .dispatch import broadcast_error, defop, record, set_input_metadata
 from ._common import (
-    SCALAR_OVERLOAD, _wrap_dim,
+    SCALAR_OVERLOAD, _no_graph, _wrap_dim,
     _asarray, _binary, _binary_fn, _broadcastable, _check_tensor_arg, _finish, _inplace_binary,
     _inplace_unary, _scalar_dtype_data, _scalar_to_tensor, _state, _tensor_arg, _unary, _unary_fn)
 
@@ -39,52 +39,71 @@ def pow_backward_exponent_scalar_base(F, grad, self, result):
         return F.where(result >= 0, F.zeros_like(grad), grad * result * np.log(self))
     return grad * result * float(np.log(self))
 
+def _fw_not_implemented(name):
+    """The jvp rule of an op PyTorch gives no forward derivative (its error, verbatim)."""
+    def rule(F, self):
+        raise NotImplementedError(
+            f"Trying to use forward AD with {name} that does not support it.")
+    return rule
+
 
 # Elementwise binary ops: inputs (self, other); ``other`` may be a Python scalar.
 ADD = defop("add", "AddBackward0", lambda a, b, alpha: a + b if alpha == 1 else a + alpha * b,
             inputs=("self", "other"), params=("alpha",),
             grads={"self": lambda F, grad: grad,
-                   "other": lambda F, grad, alpha: grad if alpha == 1 else grad * alpha})
+                   "other": lambda F, grad, alpha: grad if alpha == 1 else grad * alpha},
+            jvp="elementwise")
 SUB = defop("sub", "SubBackward0", lambda a, b, alpha: a - b if alpha == 1 else a - alpha * b,
             inputs=("self", "other"), params=("alpha",),
             grads={"self": lambda F, grad: grad,
-                   "other": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha})
+                   "other": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha},
+            jvp="elementwise")
 RSUB = defop("rsub", "RsubBackward1", lambda a, other, alpha: other - alpha * a
              if alpha != 1 else other - a,
              inputs=("self",), params=("other", "alpha"),
-             grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha})
+             grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha},
+             jvp="elementwise")
 RSUB_TENSOR = defop("rsub", "RsubBackward0",
                     lambda a, b, alpha: b - a if alpha == 1 else b - alpha * a,
                     inputs=("self", "other"), params=("alpha",),
                     grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha,
-                           "other": lambda F, grad: grad})
+                           "other": lambda F, grad: grad},
+                    jvp="elementwise")
 MUL = defop("mul", "MulBackward0", np.multiply, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad * other,
-                   "other": lambda F, grad, self: grad * self})
+                   "other": lambda F, grad, self: grad * self},
+            jvp="elementwise")
 DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad / other,
-                   "other": lambda F, grad, self, other: -grad * self / (other * other)})
+                   "other": lambda F, grad, self, other: -grad * self / (other * other)},
+            jvp="elementwise")
 POW_SCALAR = defop("pow", "PowBackward0", lambda a, e: a ** e, params=("exponent",),
-                   grads={"self": pow_backward})
+                   grads={"self": pow_backward},
+                   jvp="elementwise")
 POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: a ** b, inputs=("self", "exponent"),
-                   grads={"self": pow_backward_self, "exponent": pow_backward_exponent})
+                   grads={"self": pow_backward_self, "exponent": pow_backward_exponent},
+                   jvp="elementwise")
 POW_SCALAR_BASE = defop("pow", "PowBackward2", lambda e, base: base ** e,
                         inputs=("exponent",), params=("self",),
-                        grads={"exponent": pow_backward_exponent_scalar_base})
+                        grads={"exponent": pow_backward_exponent_scalar_base},
+                        jvp="elementwise")
 MAXIMUM = defop("maximum", "MaximumBackward0", raw.maximum, inputs=("self", "other"),
                 grads={"self": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self < other, 0)),
                        "other": lambda F, grad, self, other: F.where(
-                           self == other, grad / 2, F.masked_fill(grad, self > other, 0))})
+                           self == other, grad / 2, F.masked_fill(grad, self > other, 0))},
+                jvp="elementwise")
 MINIMUM = defop("minimum", "MinimumBackward0", raw.minimum, inputs=("self", "other"),
                 grads={"self": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self > other, 0)),
                        "other": lambda F, grad, self, other: F.where(
-                           self == other, grad / 2, F.masked_fill(grad, self < other, 0))})
+                           self == other, grad / 2, F.masked_fill(grad, self < other, 0))},
+                jvp="elementwise")
 WHERE = defop("where", "WhereBackward0", lambda a, b, condition: raw.where(condition, a, b),
               inputs=("self", "other"), params=("condition",),
               grads={"self": lambda F, grad, condition: F.where(condition, grad, 0),
-                     "other": lambda F, grad, condition: F.where(condition, 0, grad)})
+                     "other": lambda F, grad, condition: F.where(condition, 0, grad)},
+              jvp="elementwise")
 
 
 ADD.kernel_no_alpha, SUB.kernel_no_alpha = np.add, np.subtract
@@ -93,42 +112,58 @@ ADD.kernel_no_alpha, SUB.kernel_no_alpha = np.add, np.subtract
 # The Scalar overloads (``tensor * 2.0`` inside a backward formula, where PyTorch's C++
 # calls mul.Scalar; user code wraps the number into a tensor and gets the ops above).
 ADD_SCALAR = defop("add", "AddBackward1", lambda a, other, alpha: a + alpha * other,
-                   params=("other", "alpha"), grads={"self": lambda F, grad: grad})
+                   params=("other", "alpha"), grads={"self": lambda F, grad: grad},
+                   jvp="elementwise")
 SUB_SCALAR = defop("sub", "SubBackward1", lambda a, other, alpha: a - alpha * other,
-                   params=("other", "alpha"), grads={"self": lambda F, grad: grad})
+                   params=("other", "alpha"), grads={"self": lambda F, grad: grad},
+                   jvp="elementwise")
 MUL_SCALAR = defop("mul", "MulBackward1", lambda a, other: a * other, params=("other",),
-                   grads={"self": lambda F, grad, other: grad * other})
+                   grads={"self": lambda F, grad, other: grad * other},
+                   jvp="elementwise")
 DIV_SCALAR = defop("div", "DivBackward1", lambda a, other: a / other, params=("other",),
-                   grads={"self": lambda F, grad, other: grad / other})
+                   grads={"self": lambda F, grad, other: grad / other},
+                   jvp="elementwise")
 
 
 SCALAR_OVERLOAD.update({ADD: ADD_SCALAR, SUB: SUB_SCALAR, MUL: MUL_SCALAR, DIV: DIV_SCALAR})
 
 
 # Elementwise unary ops.
-NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: -grad})
-EXP = defop("exp", "ExpBackward0", np.exp, grads={"self": lambda F, grad, result: grad * result})
-LOG = defop("log", "LogBackward0", np.log, grads={"self": lambda F, grad, self: grad / self})
+NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: -grad},
+            jvp="elementwise")
+EXP = defop("exp", "ExpBackward0", np.exp, grads={"self": lambda F, grad, result: grad * result},
+            jvp="elementwise")
+LOG = defop("log", "LogBackward0", np.log, grads={"self": lambda F, grad, self: grad / self},
+            jvp="elementwise")
 SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
-             grads={"self": lambda F, grad, result: grad / (result * 2)})
+             grads={"self": lambda F, grad, result: grad / (result * 2)},
+             jvp="elementwise")
 ABS = defop("abs", "AbsBackward0", np.abs,
-            grads={"self": lambda F, grad, self: grad * F.sgn(self)})
+            grads={"self": lambda F, grad, self: grad * F.sgn(self)},
+            jvp="elementwise")
 SIN = defop("sin", "SinBackward0", np.sin,
-            grads={"self": lambda F, grad, self: grad * F.cos(self)})
+            grads={"self": lambda F, grad, self: grad * F.cos(self)},
+            jvp="elementwise")
 COS = defop("cos", "CosBackward0", np.cos,
-            grads={"self": lambda F, grad, self: -grad * F.sin(self)})
+            grads={"self": lambda F, grad, self: -grad * F.sin(self)},
+            jvp="elementwise")
 TANH = defop("tanh", "TanhBackward0", np.tanh,
-             grads={"self": lambda F, grad, result: grad * (1 - result * result)})
+             grads={"self": lambda F, grad, result: grad * (1 - result * result)},
+             jvp="elementwise")
 SIGMOID = defop("sigmoid", "SigmoidBackward0", raw.sigmoid,
-                grads={"self": lambda F, grad, result: grad * (result * (1 - result))})
+                grads={"self": lambda F, grad, result: grad * (result * (1 - result))},
+                jvp="elementwise")
 RELU = defop("relu", "ReluBackward0", raw.relu,
-             grads={"self": lambda F, grad, result: F.where(result > 0, grad, 0)})
+             grads={"self": lambda F, grad, result: F.where(result > 0, grad, 0)},
+             jvp="elementwise")
 RECIPROCAL = defop("reciprocal", "ReciprocalBackward0", lambda a: 1 / a,
-                   grads={"self": lambda F, grad, result: -grad * (result * result)})
+                   grads={"self": lambda F, grad, result: -grad * (result * result)},
+                   jvp="elementwise")
 CLAMP = defop("clamp", "ClampBackward1", raw.clamp, params=("min", "max"),
               grads={"self": lambda F, grad, self, min, max: F.where(
                   ((self >= min) if min is not None else True)
-                  & ((self <= max) if max is not None else True), grad, 0)})
+                  & ((self <= max) if max is not None else True), grad, 0)},
+              jvp="elementwise")
 CLAMP_TENSOR = defop(
     "clamp", "ClampBackward0", lambda a, lo, hi: raw.clamp(a, lo, hi),
     inputs=("self", "min", "max"),
@@ -137,13 +172,17 @@ CLAMP_TENSOR = defop(
                & ((self <= max) if max is not None else True), grad, 0),
            "min": lambda F, grad, self, min, max: F.where(
                (self < min) & ((min < max) if max is not None else True), grad, 0),
-           "max": lambda F, grad, self, min, max: F.where(self > max, grad, 0)})
+           "max": lambda F, grad, self, min, max: F.where(self > max, grad, 0)},
+                     jvp="elementwise")
 
 
 ZERO_GRAD = {"self": lambda F, grad: F.zeros_like(grad)}  # piecewise-constant ops
-FLOOR = defop("floor", "FloorBackward0", np.floor, grads=ZERO_GRAD)
-CEIL = defop("ceil", "CeilBackward0", np.ceil, grads=ZERO_GRAD)
-ROUND = defop("round", "RoundBackward0", np.round, grads=ZERO_GRAD)
+FLOOR = defop("floor", "FloorBackward0", np.floor, grads=ZERO_GRAD,
+              jvp="elementwise")
+CEIL = defop("ceil", "CeilBackward0", np.ceil, grads=ZERO_GRAD,
+             jvp="elementwise")
+ROUND = defop("round", "RoundBackward0", np.round, grads=ZERO_GRAD,
+              jvp="elementwise")
 
 
 def _sign(a):
@@ -153,24 +192,31 @@ def _sign(a):
     return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
 
 
-SIGN = defop("sign", "SignBackward0", _sign, grads=ZERO_GRAD)
-SGN = defop("sgn", "SgnBackward0", _sign, grads=ZERO_GRAD)  # what abs's derivative uses
+SIGN = defop("sign", "SignBackward0", _sign, grads=ZERO_GRAD,
+             jvp="elementwise")
+SGN = defop("sgn", "SgnBackward0", _sign, grads=ZERO_GRAD,
+            jvp="elementwise")  # what abs's derivative uses
 
 
 RSQRT = defop("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a),
-              grads={"self": lambda F, grad, result: grad * (result * result * result) * -0.5})
+              grads={"self": lambda F, grad, result: grad * (result * result * result) * -0.5},
+              jvp="elementwise")
 REMAINDER = defop("remainder", "RemainderBackward0", lambda a, b: np.mod(a, b),
-                  inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad})
+                  inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad},
+                  jvp="elementwise")
 FMOD = defop("fmod", "FmodBackward0", lambda a, b: np.fmod(a, b),
-             inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad})
+             inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad},
+             jvp="elementwise")
 REMAINDER_TENSOR = defop(
     "remainder", "RemainderBackward1", np.mod, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
-           "other": lambda F, grad, self, other: -grad * F.floor(self / other)})
+           "other": lambda F, grad, self, other: -grad * F.floor(self / other)},
+                         jvp="elementwise")
 FMOD_TENSOR = defop(
     "fmod", "FmodBackward1", np.fmod, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
-           "other": lambda F, grad, self, other: -grad * F.trunc(self / other)})
+           "other": lambda F, grad, self, other: -grad * F.trunc(self / other)},
+                    jvp="elementwise")
 def _not_implemented(name):
     def formula(F, grad):
         raise RuntimeError(f"derivative for aten::{name} is not implemented")
@@ -180,34 +226,44 @@ def _not_implemented(name):
 FLOOR_DIVIDE = defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
                      inputs=("self", "other"),
                      grads={"self": _not_implemented("floor_divide"),
-                            "other": _not_implemented("floor_divide")})
+                            "other": _not_implemented("floor_divide")},
+                     jvp=_fw_not_implemented("aten::floor_divide"))
 FLOOR_DIVIDE_SCALAR = defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
-                            params=("other",), grads={"self": _not_implemented("floor_divide")})
+                            params=("other",), grads={"self": _not_implemented("floor_divide")},
+                            jvp=_fw_not_implemented("aten::floor_divide"))
 DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: np.floor_divide(a, b)
                  if mode == "floor" else np.trunc(np.true_divide(a, b)),
                  inputs=("self", "other"),
                  params=("rounding_mode",), grads={"self": lambda F, grad: F.zeros_like(grad),
-                                                   "other": lambda F, grad: F.zeros_like(grad)})
+                                                   "other": lambda F, grad: F.zeros_like(grad)},
+                 jvp="elementwise")
 DIV_MODE_SCALAR = defop("div", "DivBackward3", None, params=("other", "rounding_mode"),
-                        grads={"self": lambda F, grad: F.zeros_like(grad)})
+                        grads={"self": lambda F, grad: F.zeros_like(grad)},
+                        jvp="elementwise")
 
 
 # Copies and casts.
-CLONE = defop("clone", "CloneBackward0", raw.clone, grads={"self": lambda F, grad: grad})
+CLONE = defop("clone", "CloneBackward0", raw.clone, grads={"self": lambda F, grad: grad},
+              jvp="linear")
 TO_COPY = defop("to", "ToCopyBackward0", raw.cast, params=("dtype",),
-                grads={"self": lambda F, grad: grad})
+                grads={"self": lambda F, grad: grad},
+                jvp=lambda F, self_t, dtype: F.cast(self_t, dtype.np))
 
 
 # In-place-only ops (their out-of-place forms are other entries).
-ZERO = defop("zero_", "ZeroBackward0", None, grads={"self": lambda F, grad: F.zeros_like(grad)})
+ZERO = defop("zero_", "ZeroBackward0", None, grads={"self": lambda F, grad: F.zeros_like(grad)},
+             jvp=lambda F, self: F.zeros_like(self))
 FILL = defop("fill_", "FillBackward2", None, params=("value",),
-             grads={"self": lambda F, grad: F.zeros_like(grad)})
+             grads={"self": lambda F, grad: F.zeros_like(grad)},
+             jvp=lambda F, self: F.zeros_like(self))
 FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
                     grads={"self": lambda F, grad: F.zeros_like(grad),
-                           "value": lambda F, grad: F.sum(grad)})
+                           "value": lambda F, grad: F.sum(grad)},
+                    jvp=lambda F, self, value_t: F.zeros_like(self) if value_t is None else value_t)
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
              grads={"self": lambda F, grad: F.zeros_like(grad),
-                    "src": lambda F, grad: grad})
+                    "src": lambda F, grad: grad},
+             jvp=lambda F, self, src_t: F.zeros_like(self) if src_t is None else src_t)
 
 
 # ---- arithmetic ---------------------------------------------------------------------------
@@ -250,7 +306,7 @@ def rsub(input, other, *, alpha=1):
     out = _asarray(RSUB.kernel(d, other, alpha))
     if _state.enabled and input._requires_grad:
         return record(RSUB, (input,), (other, alpha), out)
-    return _make(out)
+    return _no_graph(RSUB, (input,), (other, alpha), out)
 
 
 mul = _binary_fn(MUL, "input * other, broadcasting.")
@@ -341,7 +397,7 @@ def pow(input, exponent):
         out = _asarray(POW_SCALAR_BASE.kernel(d, input))
         if _state.enabled and e._requires_grad:
             return record(POW_SCALAR_BASE, (e,), (input,), out)
-        return _make(out)
+        return _no_graph(POW_SCALAR_BASE, (e,), (input,), out)
     if isinstance(exponent, Tensor):
         if input._data.dtype == np.bool_ and exponent._data.dtype == np.bool_:
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
@@ -356,7 +412,7 @@ def pow(input, exponent):
     out = _asarray(d ** exponent if exponent != 2 else d * d)
     if _state.enabled and input._requires_grad:
         return record(POW_SCALAR, (input,), (exponent,), out)
-    return _make(out)
+    return _no_graph(POW_SCALAR, (input,), (exponent,), out)
 
 
 def square(input):
@@ -552,7 +608,7 @@ def _to_dtype(input, dtype, copy=False):
         r = record(TO_COPY, (input,), (dtype,), out)
         set_input_metadata(r._grad_fn, (input,), out.shape, out.dtype)
         return r
-    return _make(out)
+    return _no_graph(TO_COPY, (input,), (dtype,), out)
 
 
 def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,

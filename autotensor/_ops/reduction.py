@@ -70,11 +70,40 @@ def norm_backward(F, grad, self, ord, dim, keepdim, result):
 def _mean_divisor(F, grad, self_sizes, dim):
     return grad / _numel(self_sizes, dim)
 
+# ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
+def _via_backward(F, backward, self_t, dims, keepdim, *args):
+    """The jvp of a reduction from its backward formula: the backward of a cotangent of
+    ones is d result / d self for the elements each result reduces (ties shared as the
+    backward shares them), so the tangent is the tangent-weighted sum over the reduced
+    dims (PyTorch writes these out one by one: amaxamin_jvp, prod_jvp, norm_jvp...)."""
+    result = args[-1]
+    weights = backward(F, F.ones_like(result), *args)
+    prod = self_t * weights
+    if dims is None or not self_t.ndim:
+        return F.sum(prod)
+    return F.sum(prod, dims, keepdim)
+
+
+def _gather_jvp(F, self_t, dim, keepdim, indices):
+    """Tangent of the values an op selects along dim (max/min with indices, sort, topk)."""
+    if not self_t.ndim:
+        return F.clone(self_t)
+    if not keepdim:
+        indices = F.unsqueeze(indices, dim)
+    out = F.gather(self_t, dim, indices)
+    return out if keepdim else F.squeeze(out, dim)
+
+
+def _logsumexp_backward(F, grad, self, dim, keepdim, result):
+    return (_unsqueeze_dims(F, grad, dim, keepdim)
+            * F.exp(self - _unsqueeze_dims(F, result, dim, keepdim)))
+
 
 CUMSUM = defop("cumsum", "CumsumBackward0", lambda a, dim: np.cumsum(a, axis=dim),
                params=("dim",),
                grads={"self": lambda F, grad, dim: F.flip(F.cumsum(F.flip(grad, (dim,)), dim),
-                                                          (dim,))})
+                                                          (dim,))},
+               jvp="linear")
 
 
 def amax_amin_backward(F, grad, self, dim, keepdim, result):
@@ -114,17 +143,27 @@ def _prod_others(x, dim):
 
 
 AMAX = defop("amax", "AmaxBackward0", None, params=("dim", "keepdim"),
-             grads={"self": amax_amin_backward})
+             grads={"self": amax_amin_backward},
+             jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F,
+                 amax_amin_backward, self_t, dim, keepdim, self, dim, keepdim, result))
 AMIN = defop("amin", "AminBackward0", None, params=("dim", "keepdim"),
-             grads={"self": amax_amin_backward})
+             grads={"self": amax_amin_backward},
+             jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F,
+                 amax_amin_backward, self_t, dim, keepdim, self, dim, keepdim, result))
 PROD = defop("prod", "ProdBackward0", None, params=("dim", "keepdim"),
-             grads={"self": prod_backward})
+             grads={"self": prod_backward},
+             jvp=lambda F, self, self_t, dim, keepdim, result:
+                 _via_backward(F, prod_backward, self_t, dim, keepdim, self, dim, keepdim, result))
 PROD_DIM = defop("prod", "ProdBackward1", None, params=("dim", "keepdim"),
-                 grads={"self": prod_backward})
+                 grads={"self": prod_backward},
+                 jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F, prod_backward,
+                     self_t, (dim,), keepdim, self, dim, keepdim, result))
 LOGSUMEXP = defop("logsumexp", "LogsumexpBackward0", None, params=("dim", "keepdim"),
                   grads={"self": lambda F, grad, self, dim, keepdim, result: (
                       _unsqueeze_dims(F, grad, dim, keepdim)
-                      * F.exp(self - _unsqueeze_dims(F, result, dim, keepdim)))})
+                      * F.exp(self - _unsqueeze_dims(F, result, dim, keepdim)))},
+                  jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F,
+                      _logsumexp_backward, self_t, dim, keepdim, self, dim, keepdim, result))
 
 
 def _unsqueeze_dims(F, x, dims, keepdim):
@@ -137,45 +176,65 @@ def _unsqueeze_dims(F, x, dims, keepdim):
 SORT = defop("sort", "SortBackward0", None, params=("dim", "descending"),
              outputs=("values", "indices"), diff_outputs=(0,),
              grads={"self": lambda F, grads, dim, indices, self_sizes:
-                    select_dim_backward(F, grads[0], dim, True, indices, self_sizes)})
+                    select_dim_backward(F, grads[0], dim, True, indices, self_sizes)},
+             jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
 TOPK = defop("topk", "TopkBackward0", None, params=("k", "dim"),
              outputs=("values", "indices"), diff_outputs=(0,),
              grads={"self": lambda F, grads, dim, indices, self_sizes:
-                    select_dim_backward(F, grads[0], dim, True, indices, self_sizes)})
+                    select_dim_backward(F, grads[0], dim, True, indices, self_sizes)},
+             jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
 
 
 # Reductions.
 SUM = defop("sum", "SumBackward0", lambda a: raw.sum(a),
-            grads={"self": lambda F, grad, self_sizes: F.expand(grad, self_sizes)})
+            grads={"self": lambda F, grad, self_sizes: F.expand(grad, self_sizes)},
+            jvp="linear")
 SUM_DIM = defop("sum", "SumBackward1", raw.sum, params=("dim", "keepdim"),
                 grads={"self": lambda F, grad, dim, keepdim, self_sizes:
-                       reduce_backward(F, grad, dim, keepdim, self_sizes)})
+                       reduce_backward(F, grad, dim, keepdim, self_sizes)},
+                jvp="linear")
 MEAN = defop("mean", "MeanBackward0", lambda a: raw.mean(a),
              grads={"self": lambda F, grad, self_sizes:
-                    F.expand(grad / _numel(self_sizes), self_sizes)})
+                    F.expand(grad / _numel(self_sizes), self_sizes)},
+             jvp="linear")
 MEAN_DIM = defop("mean", "MeanBackward1", raw.mean, params=("dim", "keepdim"),
                  grads={"self": lambda F, grad, dim, keepdim, self_sizes: reduce_backward(
-                     F, _mean_divisor(F, grad, self_sizes, dim), dim, keepdim, self_sizes)})
+                     F, _mean_divisor(F, grad, self_sizes, dim), dim, keepdim, self_sizes)},
+                 jvp="linear")
 MAX = defop("max", "MaxBackward1", lambda a: raw.asarray(np.max(a)),
-            grads={"self": max_min_backward})
+            grads={"self": max_min_backward},
+            jvp=lambda F, self, self_t, result:
+                _via_backward(F, max_min_backward, self_t, None, False, self, result))
 MIN = defop("min", "MinBackward1", lambda a: raw.asarray(np.min(a)),
-            grads={"self": max_min_backward})
+            grads={"self": max_min_backward},
+            jvp=lambda F, self, self_t, result:
+                _via_backward(F, max_min_backward, self_t, None, False, self, result))
 MAX_DIM = defop("max", "MaxBackward0", None, params=("dim", "keepdim"),
                 outputs=("values", "indices"), diff_outputs=(0,),
                 grads={"self": lambda F, grads, dim, keepdim, indices, self_sizes:
-                       select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)})
+                       select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)},
+                jvp=lambda F, self_t, dim, keepdim, indices:
+                    _gather_jvp(F, self_t, dim, keepdim, indices))
 MIN_DIM = defop("min", "MinBackward0", None, params=("dim", "keepdim"),
                 outputs=("values", "indices"), diff_outputs=(0,),
                 grads={"self": lambda F, grads, dim, keepdim, indices, self_sizes:
-                       select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)})
+                       select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)},
+                jvp=lambda F, self_t, dim, keepdim, indices:
+                    _gather_jvp(F, self_t, dim, keepdim, indices))
 NORM = defop("norm", "LinalgVectorNormBackward0", None, params=("ord", "dim", "keepdim"),
-             grads={"self": norm_backward})
+             grads={"self": norm_backward},
+             jvp=lambda F, self, self_t, ord, dim, keepdim, result: _via_backward(F,
+                 norm_backward, self_t, dim, keepdim, self, ord, dim, keepdim, result))
 SOFTMAX = defop("softmax", "SoftmaxBackward0", raw.softmax, params=("dim",),
                 grads={"self": lambda F, grad, dim, result:
-                       result * (grad - F.sum(grad * result, dim, True))})
+                       result * (grad - F.sum(grad * result, dim, True))},
+                jvp=lambda F, self_t, dim, result:
+                    result * (self_t - F.sum(self_t * result, dim, True)))
 LOG_SOFTMAX = defop("log_softmax", "LogSoftmaxBackward0", raw.log_softmax, params=("dim",),
                     grads={"self": lambda F, grad, dim, result:
-                           grad - F.exp(result) * F.sum(grad, dim, True)})
+                           grad - F.exp(result) * F.sum(grad, dim, True)},
+                    jvp=lambda F, self_t, dim, result:
+                        self_t - F.sum(F.exp(result) * self_t, dim, True))
 
 
 # ---- reductions ------------------------------------------------------------------------------
@@ -273,9 +332,7 @@ def _max_min(input, dim, keepdim, other, is_max):
         else:
             values = np.squeeze(values, dim)
     op = MAX_DIM if is_max else MIN_DIM
-    v, i = _finish(op, (input,), (dim, keepdim), (_asarray(values), _asarray(indices))) \
-        if input._requires_grad and _state.enabled else (_make(_asarray(values)),
-                                                           _make(_asarray(indices)))
+    v, i = _finish(op, (input,), (dim, keepdim), (_asarray(values), _asarray(indices)))
     return (_MaxRT if is_max else _MinRT)(v, i, None)
 
 
@@ -381,7 +438,9 @@ def _vector_norm(input, ord, dim, keepdim):
     if d.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
-    dims = _dims(dim, d.ndim) if dim is not None and d.ndim else None
+    dims = _dims(dim, d.ndim) if dim is not None else None  # (validated for a 0-d too)
+    if not d.ndim:
+        dims = None
     a = np.abs(d)
     if ord == 2:
         out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
@@ -457,8 +516,7 @@ def sort(input, dim=-1, descending=False, stable=False):
     dim = _wrap_dim(dim, d.ndim)
     idx = _sorted_indices(d, dim, descending)
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
-    v, i = _finish(SORT, (input,), (dim, descending), (values, idx)) \
-        if input._requires_grad and _state.enabled else (_make(values), _make(idx))
+    v, i = _finish(SORT, (input,), (dim, descending), (values, idx))
     return _SortRT(v, i, None)
 
 
@@ -476,8 +534,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if d.ndim:
         idx = idx[(slice(None),) * dim + (slice(0, k),)]
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
-    v, i = _finish(TOPK, (input,), (k, dim), (values, idx)) \
-        if input._requires_grad and _state.enabled else (_make(values), _make(idx))
+    v, i = _finish(TOPK, (input,), (k, dim), (values, idx))
     return _TopkRT(v, i, None)
 
 

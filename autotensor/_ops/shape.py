@@ -61,102 +61,147 @@ def cat_backward(F, grad, dim, tensors_sizes):
         start += n
     return tuple(out)
 
+def _zeros_for_missing(F, tensors, tangents):
+    """Tangents of a variadic linear op's inputs, zeros where an input has none."""
+    return [F.zeros_like(x) if t is None else t for x, t in zip(tensors, tangents)]
+
 
 TRIL = defop("tril", "TrilBackward0", lambda a, diagonal: np.tril(a, diagonal),
-             params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.tril(grad, diagonal)})
+             params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.tril(grad, diagonal)},
+             jvp="linear")
 TRIU = defop("triu", "TriuBackward0", lambda a, diagonal: np.triu(a, diagonal),
-             params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.triu(grad, diagonal)})
+             params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.triu(grad, diagonal)},
+             jvp="linear")
 FLIP = defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), params=("dims",),
-             grads={"self": lambda F, grad, dims: F.flip(grad, dims)})
+             grads={"self": lambda F, grad, dims: F.flip(grad, dims)},
+             jvp="linear")
 
 
 UNSAFE_VIEW = defop("_unsafe_view", "UnsafeViewBackward0", raw.reshape, params=("size",),
-                    grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
+                    grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                    jvp="linear")
 
 
 CAT = defop("cat", "CatBackward0", None, inputs=("tensors",), params=("dim",), variadic=True,
             backward_all=lambda F, grad, dim, tensors_sizes: cat_backward(
-                F, grad, dim, tensors_sizes))
+                F, grad, dim, tensors_sizes),
+            jvp=lambda F, tensors, tensors_t, dim:
+                F.cat(_zeros_for_missing(F, tensors, tensors_t), dim))
 STACK = defop("stack", "StackBackward0", None, inputs=("tensors",), params=("dim",),
               variadic=True,
               backward_all=lambda F, grad, dim: tuple(
-                  F.select(grad, dim, i) for i in range(grad.shape[dim])))
+                  F.select(grad, dim, i) for i in range(grad.shape[dim])),
+              jvp=lambda F, tensors, tensors_t, dim:
+                  F.stack(_zeros_for_missing(F, tensors, tensors_t), dim))
 
 
 # View ops: results share storage with their input (see autograd/inplace.py).
 VIEW = defop("view", "ViewBackward0", raw.reshape, params=("size",),
-             grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
+             grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+             jvp="linear")
 RESHAPE_ALIAS = defop("_reshape_alias", "ReshapeAliasBackward0", raw.reshape, params=("size",),
-                      grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
-ALIAS = defop("alias", "AliasBackward0", lambda a: a.view(), grads={"self": lambda F, grad: grad})
-T = defop("t", "TBackward0", raw.t, grads={"self": lambda F, grad: F.t(grad)})
+                      grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                      jvp="linear")
+ALIAS = defop("alias", "AliasBackward0", lambda a: a.view(), grads={"self": lambda F, grad: grad},
+              jvp="linear")
+T = defop("t", "TBackward0", raw.t, grads={"self": lambda F, grad: F.t(grad)},
+          jvp="linear")
 TRANSPOSE = defop("transpose", "TransposeBackward0", raw.transpose, params=("dim0", "dim1"),
-                  grads={"self": lambda F, grad, dim0, dim1: F.transpose(grad, dim0, dim1)})
+                  grads={"self": lambda F, grad, dim0, dim1: F.transpose(grad, dim0, dim1)},
+                  jvp="linear")
 PERMUTE = defop("permute", "PermuteBackward0", raw.permute, params=("dims",),
                 grads={"self": lambda F, grad, dims: F.permute(
-                    grad, tuple(int(i) for i in np.argsort(dims)))})
+                    grad, tuple(int(i) for i in np.argsort(dims)))},
+                jvp="linear")
 EXPAND = defop("expand", "ExpandBackward0", raw.expand, params=("size",),
-               grads={"self": lambda F, grad, self_sizes: F.sum_to(grad, self_sizes)})
+               grads={"self": lambda F, grad, self_sizes: F.sum_to(grad, self_sizes)},
+               jvp="linear")
 SQUEEZE = defop("squeeze", "SqueezeBackward0", lambda a: np.squeeze(a),
-                grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
+                grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                jvp="linear")
 SQUEEZE_DIM = defop("squeeze", "SqueezeBackward1", lambda a, dim: a.reshape(
                         a.shape[:dim] + a.shape[dim + 1:]) if a.shape[dim] == 1 else a,
                     params=("dim",),
-                    grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
+                    grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                    jvp="linear")
 SQUEEZE_DIMS = defop("squeeze", "SqueezeBackward2", raw.squeeze, params=("dim",),
-                     grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)})
+                     grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                     jvp="linear")
 SQUEEZE_INPLACE_DIM = defop("squeeze_", "SqueezeBackward4", raw.squeeze, params=("dim",),
                             grads={"self": lambda F, grad, self_sizes:
-                                   F.reshape(grad, self_sizes)})
+                                   F.reshape(grad, self_sizes)},
+                            jvp="linear")
 UNSQUEEZE = defop("unsqueeze", "UnsqueezeBackward0", raw.unsqueeze, params=("dim",),
-                  grads={"self": lambda F, grad, dim: F.squeeze(grad, dim)})
+                  grads={"self": lambda F, grad, dim: F.squeeze(grad, dim)},
+                  jvp="linear")
 SLICE = defop("slice", "SliceBackward0", None, params=("dim", "start", "end", "step"),
               grads={"self": lambda F, grad, dim, start, end, step, self_sizes:
                      F.getitem_backward(grad, self_sizes,
-                                        (slice(None),) * dim + (slice(start, end, step),))})
+                                        (slice(None),) * dim + (slice(start, end, step),))},
+              jvp=lambda F, self_t, dim, start, end, step:
+                  F.getitem(self_t, (slice(None),) * dim + (slice(start, end, step),)))
 SELECT = defop("select", "SelectBackward0", raw.select, params=("dim", "index"),
                grads={"self": lambda F, grad, dim, index, self_sizes:
-                      F.getitem_backward(grad, self_sizes, (slice(None),) * dim + (index,))})
+                      F.getitem_backward(grad, self_sizes, (slice(None),) * dim + (index,))},
+               jvp="linear")
 SPLIT = defop("split", "SplitBackward0", None, params=("split_size", "dim"), outputs=None,
-              grads={"self": split_backward})
+              grads={"self": split_backward},
+              jvp=lambda F, self_t, split_size, dim: split(self_t, split_size, dim))
 SPLIT_WITH_SIZES = defop("split_with_sizes", "SplitWithSizesBackward0", None,
                          params=("split_sizes", "dim"), outputs=None,
-                         grads={"self": split_with_sizes_backward})
+                         grads={"self": split_with_sizes_backward},
+                         jvp=lambda F, self_t, split_sizes, dim:
+                             split(self_t, list(split_sizes), dim))
 UNBIND = defop("unbind", "UnbindBackward0", None, params=("dim",), outputs=None,
-               grads={"self": unbind_backward})
+               grads={"self": unbind_backward},
+               jvp=lambda F, self_t, dim: unbind(self_t, dim))
 DIAGONAL = defop("diagonal", "DiagonalBackward0", None, params=("offset", "dim1", "dim2"),
                  grads={"self": lambda F, grad, offset, dim1, dim2, self_sizes:
-                        F.diagonal_backward(grad, self_sizes, offset, dim1, dim2)})
+                        F.diagonal_backward(grad, self_sizes, offset, dim1, dim2)},
+                 jvp=lambda F, self_t, offset, dim1, dim2: F.diagonal(self_t, offset, dim1, dim2))
 AS_STRIDED = defop("as_strided", "AsStridedBackward0", None,
                    params=("size", "stride", "storage_offset", "layout"),
                    grads={"self": lambda F, grad, size, stride, storage_offset, layout:
-                          F.as_strided_backward(grad, layout, size, stride, storage_offset)})
+                          F.as_strided_backward(grad, layout, size, stride, storage_offset)},
+                   jvp=lambda F, self_t, size, stride, storage_offset:
+                       F.as_strided(self_t, size, stride, storage_offset))
 UNFOLD = defop("unfold", "UnfoldBackward0", None,
                params=("dimension", "size", "step", "out_size", "out_stride", "layout"),
                grads={"self": lambda F, grad, out_size, out_stride, layout:
-                      F.as_strided_backward(grad, layout, out_size, out_stride, 0)})
+                      F.as_strided_backward(grad, layout, out_size, out_stride, 0)},
+               jvp=lambda F, self_t, dimension, size, step: unfold(self_t, dimension, size, step))
 
 
 # CopySlices' pieces (Note [CopySlices]), as ops so that its double backward works.
 STRIDED_VIEW = defop("strided_view", "AsStridedBackward1", None, inputs=("grad",),
                      params=("layout", "size", "stride", "offset"),
                      grads={"grad": lambda F, grad, layout, size, stride, offset:
-                            F.as_strided_backward(grad, layout, size, stride, offset)})
+                            F.as_strided_backward(grad, layout, size, stride, offset)},
+                     jvp=lambda F, grad_t, layout, size, stride, offset:
+                         F.strided_view(grad_t, layout, size, stride, offset))
 STRIDED_SCATTER = defop(
     "strided_scatter", "AsStridedScatterBackward0", None, inputs=("self", "src"),
     params=("layout", "size", "stride", "offset"),
     grads={"self": lambda F, grad, layout, size, stride, offset: F.strided_scatter(
                grad, F.zeros(size, grad), layout, size, stride, offset),
            "src": lambda F, grad, layout, size, stride, offset:
-           F.strided_view(grad, layout, size, stride, offset)})
+           F.strided_view(grad, layout, size, stride, offset)},
+                        jvp=lambda F, self, self_t, src, src_t, layout, size, stride, offset:
+                            F.strided_scatter(F.zeros_like(self) if self_t is None else self_t,
+                            F.zeros_like(src) if src_t is None else src_t, layout, size, stride,
+                            offset))
 AS_STRIDED_BACKWARD = defop("as_strided_backward", "AsStridedBackwardBackward0", None,
                             inputs=("grad",), params=("layout", "size", "stride", "offset"),
                             grads={"grad": lambda F, grad, layout, size, stride, offset:
-                                   F.strided_view(grad, layout, size, stride, offset)})
+                                   F.strided_view(grad, layout, size, stride, offset)},
+                            jvp=lambda F, grad_t, layout, size, stride, offset:
+                                F.as_strided_backward(grad_t, layout, size, stride, offset))
 DIAGONAL_BACKWARD = defop("diagonal_backward", "DiagonalBackwardBackward0", None,
                           inputs=("grad",), params=("shape", "offset", "dim1", "dim2"),
                           grads={"grad": lambda F, grad, offset, dim1, dim2:
-                                 F.diagonal(grad, offset, dim1, dim2)})
+                                 F.diagonal(grad, offset, dim1, dim2)},
+                          jvp=lambda F, grad_t, shape, offset, dim1, dim2:
+                              F.diagonal_backward(grad_t, shape, offset, dim1, dim2))
 
 
 # ---- views and shape ops (Note [Views] in autograd/inplace.py) ----------------------------

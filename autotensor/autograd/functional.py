@@ -263,14 +263,13 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
                 outputs = outs
                 columns = [[[] for _ in inputs] for _ in outs]
             for i, tangent in enumerate(tangents):
-                columns[i][j].append(tangent.detach())
+                columns[i][j].append(tangent)
     if columns is None:  # every input is empty: run once to learn the outputs
         is_outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs")
         columns = [[[] for _ in inputs] for _ in outputs]
-    from .._ops import functions as F
-    jac = tuple(
-        tuple(_stack_columns(F, cols, out, inp) for cols, inp in zip(row, inputs))
-        for row, out in zip(columns, outputs))
+    from .. import _ops as F
+    jac = [[_stack_columns(F, cols, out, inp) for cols, inp in zip(row, inputs)]
+           for row, out in zip(columns, outputs)]  # lists, as PyTorch's forward mode
     return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
 
 
@@ -296,7 +295,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                 "`strategy=\"forward-mode\"` are not supported together (yet). Please either "
                 "set `create_graph=False` or `strategy=\"reverse-mode\"`.")
         return _jacfwd(func, inputs, strict, vectorize)
-    from .._ops import functions as F
+    from .. import _ops as F
     with grad_mode.enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)

@@ -20,6 +20,7 @@ class _State(threading.local):
     reentrant_depth = 0  # backward calls nested in this thread (engine.py)
     current_node = None  # the node backward is running (anomaly mode's parent_ link)
     graph_task = None  # the innermost running backward call (engine.py)
+    fw = False  # a forward-AD level is open: ops propagate tangents (autograd/forward_ad.py)
 
 
 state = _State()

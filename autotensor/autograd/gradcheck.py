@@ -468,12 +468,13 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     >>> gradcheck(lambda t: (t * t).sum(), (x,))
     True
     """
-    if check_forward_ad or check_batched_forward_grad:
-        raise NotImplementedError("gradcheck: forward-mode checks are not implemented yet")
+    if check_batched_forward_grad:
+        raise NotImplementedError("gradcheck: check_batched_forward_grad needs vmap, which "
+                                  "autotensor does not have")
     try:
         return _gradcheck(func, _as_tuple(inputs), eps, atol, rtol, nondet_tol,
                           check_undefined_grad, check_grad_dtypes, check_batched_grad,
-                          check_backward_ad, fast_mode)
+                          check_backward_ad, fast_mode, check_forward_ad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -481,11 +482,14 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-               check_grad_dtypes, check_batched_grad, check_backward_ad, fast_mode):
+               check_grad_dtypes, check_batched_grad, check_backward_ad, fast_mode,
+               check_forward_ad=False):
     _check_inputs(inputs)
     with grad_mode.enable_grad():
         func_out = func(*inputs)
         outputs = _differentiable_outputs(func_out)
+        if check_forward_ad:
+            _check_forward_ad(func, inputs, func_out, eps, rtol, atol)
         if not check_backward_ad:
             return True
         check = _fast_check if fast_mode else _slow_check
@@ -498,6 +502,49 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
             if check_undefined_grad:
                 _check_undefined_grads(func, inputs)
     return True
+
+
+def _forward_jacobian(func, inputs, n_out):
+    """``result[i][j]``: the Jacobian of output j wrt differentiable input i by forward
+    mode, one dual pass per input element (rows: input elements, as numerical_jacobian)."""
+    from . import forward_ad as fwAD
+    Tensor = _tensor_cls()
+    result = []
+    for pos, x in _diff_inputs(inputs):
+        rows = [[] for _ in range(n_out)]
+        for k in range(x._data.size):
+            basis = np.zeros(x._data.size, dtype=x._data.dtype)
+            basis[k] = 1
+            with fwAD.dual_level():
+                args = list(inputs)
+                args[pos] = fwAD.make_dual(x, _wrap(basis.reshape(x._data.shape)))
+                outs = _as_tuple(func(*args))
+                for j, o in enumerate(outs):
+                    if not isinstance(o, Tensor) or o._data.dtype.kind not in "fc":
+                        rows[j].append(None)
+                        continue
+                    t = fwAD.unpack_dual(o).tangent
+                    rows[j].append(np.zeros(o._data.size) if t is None
+                                   else np.array(t._data, dtype=np.float64).reshape(-1))
+        result.append([None if not r or r[0] is None else np.stack(r) for r in rows])
+    return result
+
+
+def _check_forward_ad(func, inputs, func_out, eps, rtol, atol):
+    """Forward-mode Jacobians against the numerical ones (PyTorch's message)."""
+    Tensor = _tensor_cls()
+    base = [np.array(o._data, copy=True) if isinstance(o, Tensor) else None
+            for o in _as_tuple(func_out)]
+    numerical, _ = numerical_jacobian(func, inputs, eps, outputs=base)
+    forward = _forward_jacobian(func, inputs, len(base))
+    for i, (fw_i, num_i) in enumerate(zip(forward, numerical, strict=True)):
+        for j, (a, n) in enumerate(zip(fw_i, num_i, strict=True)):
+            if a is None or base[j] is None or base[j].dtype.kind not in "fc":
+                continue
+            if not _allclose(a, n, rtol, atol):
+                raise GradcheckError(
+                    f"Jacobian computed with forward mode mismatch for output {j:d} with "
+                    f"respect to input {i:d},\nnumerical:{_wrap(n)}\nanalytical:{_wrap(a)}\n")
 
 
 def _random_like(t, noncontiguous):

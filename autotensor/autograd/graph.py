@@ -15,6 +15,7 @@ import weakref
 
 from .. import _errors
 from .saved import SavedTensor, raw_saved
+from .grad_mode import state
 
 _sequence = itertools.count()
 # AccumulateGrad nodes run as soon as they are ready (PyTorch gives them all UINT64_MAX;
@@ -136,7 +137,7 @@ class OpNode(Node):
     forward broadcast or promoted (None when it did not).
     """
 
-    __slots__ = ("_saved", "_versions", "_out_vc", "_reduce")
+    __slots__ = ("_saved", "_versions", "_out_vc", "_reduce", "_fw_out")
     op = None  # (_n_out becomes a slot for ops with a variable number of outputs)
 
     def release(self):
@@ -250,6 +251,11 @@ def unpack_saved(node, F):
             raise RuntimeError(_modified_message(node, i, vals[i], current, expected))
         if not F.is_raw:
             vals[i] = _from_saved_output(vals[i], node, k)
+            fw_out = getattr(node, "_fw_out", None)
+            if fw_out is not None and fw_out[k] is not None and state.fw:
+                # a saved output keeps its tangent (forward-over-reverse)
+                from .forward_ad import _set_tangent
+                _set_tangent(vals[i], fw_out[k])
     return vals
 
 

@@ -93,14 +93,32 @@ def make_views(results, source, op_name, multi=False):
         return results
     for k, r in enumerate(results):
         r._vc = vc
-        r._meta = None
+        if r._meta is not None and "fw_grad" not in r._meta:
+            r._meta = None
         # for the errors: "Output 1 of Split", "Output 0 of Select" (a view of such a view)
         name = f"Output {k} of {_short_name(op_name)}" \
             if creation is MULTI_OUTPUT or inherited else op_name
         r._view = ViewInfo(base, vc[0], creation, name, multi)
         if creation is NO_GRAD_MODE and source._requires_grad:
             r._requires_grad = True  # like PyTorch; its gradient goes nowhere (edge_of)
+    if _state.fw:
+        _tangent_views(results, source, op_name, multi)
     return results
+
+
+def _tangent_views(results, source, op_name, multi):
+    """Views of a dual tensor carry views of its tangent (Note [Forward mode])."""
+    st = source._meta.get("fw_grad") if source._meta is not None else None
+    if st is None:
+        return
+    ts = [r._meta.get("fw_grad") if r._meta is not None else None for r in results]
+    ts = [t for t in ts if t is not None and t._view is None]
+    if ts:
+        _state.fw = False
+        try:
+            make_views(ts, st, op_name, multi)
+        finally:
+            _state.fw = True
 
 
 def geometry(t):
@@ -333,7 +351,14 @@ def record_inplace(op, t, inputs, params, value, where=True):
         from . import graph
         if graph._allow_mutation_ctx is not None:
             graph._allow_mutation_ctx.maybe_clone(t)
+    new_tangent = None
+    if _state.fw:  # computed from the values before the write (Note [Forward mode])
+        from .forward_ad import inplace_tangent
+        new_tangent = inplace_tangent(op, t, inputs, params, value)
     write_inplace(t, value, op.name, where)
+    if new_tangent is not None:
+        from .forward_ad import assign_tangent
+        assign_tangent(t, new_tangent, inputs)
     if t._meta is None or not t._meta.get("inference"):
         t._vc[0] += 1  # inference tensors have no version counter
     if _state.extras:  # Note [Anomaly mode], Note [Saved-tensor hooks]

@@ -129,7 +129,8 @@ def _replace_argnums(args, argnums, new_args):
 
 # ---- Note [Transforms on the autograd graph] -------------------------------------------
 def _tangent_of(t):
-    return None  # forward mode is not there yet
+    from ..autograd import forward_ad
+    return forward_ad._tangent_or_none(t) if forward_ad._active_level() else None
 
 
 def _is_traced(t):
@@ -285,7 +286,7 @@ def _basis_rows(flat_ref):
 def _assemble(per_out, flat_out, flat_in):
     """per_out[i][j]: list over out_i's elements of d out_i[e] / d in_j (or columns over
     in_j's elements, see ``by_input``): stack to ``out_i.shape + in_j.shape``."""
-    from .._ops import functions as F
+    from .. import _ops as F
     res = []
     for i, o in enumerate(flat_out):
         row = []
@@ -357,6 +358,41 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
 
 def _jvp_impl(func, flat_p, flat_t, p_spec, has_aux, api, strict=False):
+    """J @ t by forward mode; inside an open forward-AD level (jacfwd of jacfwd: PyTorch
+    nests levels, autotensor has one) by the double-backward trick."""
+    from ..autograd import forward_ad as fwAD
+    if fwAD._active_level():
+        return _jvp_double_backward(func, flat_p, flat_t, p_spec, has_aux, api, strict)
+    keep = any(_is_traced(p) or _is_traced(t) for p, t in zip(flat_p, flat_t))
+    with fwAD.dual_level():
+        duals = [fwAD.make_dual(p, t) for p, t in zip(flat_p, flat_t)]
+        output = func(*tree_unflatten(duals, p_spec))
+        aux = None
+        if has_aux:
+            if not (isinstance(output, tuple) and len(output) == 2):
+                raise RuntimeError(f"{api}: output of function f should be a tuple: "
+                                   "(output, aux) if has_aux is True")
+            output, aux = output
+        flat_out, out_spec = tree_flatten(output)
+        _check_out_tensors(flat_out, api)
+        primals_out, tangents_out = [], []
+        for o in flat_out:
+            p, t = fwAD.unpack_dual(o)
+            if t is None:
+                if strict:
+                    raise RuntimeError(f"{api[:-1]}, strict=True): The output of f is "
+                                       "independent of the inputs. This is not allowed with "
+                                       "strict=True.")
+                t = _creation.zeros_like(p)
+            primals_out.append(p if keep else p.detach())
+            tangents_out.append(t if keep else t.detach())
+        if has_aux:
+            aux = _detach_tree(aux, keep)
+    res = (tree_unflatten(primals_out, out_spec), tree_unflatten(tangents_out, out_spec))
+    return res + (aux,) if has_aux else res
+
+
+def _jvp_double_backward(func, flat_p, flat_t, p_spec, has_aux, api, strict=False):
     """J @ t by the double-backward trick (Note [Double-backward trick] in
     autograd/functional.py): differentiate u^T J with respect to the dummy u."""
     with grad_mode.enable_grad():
@@ -412,7 +448,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             if has_aux:
                 out, aux = out
             flat_out, out_spec = tree_flatten(out)
-        from .._ops import functions as F
+        from .. import _ops as F
         jac = []
         for i, o in enumerate(flat_out):
             row = []

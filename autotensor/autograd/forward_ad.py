@@ -1,0 +1,295 @@
+"""Forward-mode AD (``torch.autograd.forward_ad``): dual tensors and their tangents.
+
+Note [Forward mode]: inside ``dual_level()``, a tensor made by ``make_dual(primal,
+tangent)`` carries its tangent (the directional derivative) in ``_meta["fw_grad"]``; every
+op whose inputs carry tangents gives its output the Jacobian-vector product, computed right
+after the op by the rule declared in the op's own table entry (``defop(..., jvp=...)``):
+
+- ``jvp="elementwise"`` (PyTorch's ``auto_element_wise``): the op's Jacobian is diagonal, so
+  each input's backward formula with ``grad`` replaced by that input's tangent is its
+  contribution; contributions of the inputs that have a tangent are summed.
+- ``jvp="linear"`` (PyTorch's ``auto_linear``): the op applied to the tangents (its kernel
+  on their arrays, recorded as the same op, so a view of a dual tensor has the same view of
+  the tangent, sharing memory).
+- a function ``jvp=lambda F, <names>: ...`` where the op needs its own rule (matmul,
+  softmax, norms, max/min with indices, sort, losses...): names are the op's inputs (the
+  primals), ``<input>_t`` (the tangents; None where an input has none), params, outputs and
+  ``<input>_sizes``, as in backward formulas.
+
+Tangents that are zero are never allocated: an input without one contributes nothing, and
+an output whose inputs have none gets none (``unpack_dual(...).tangent is None``). Rules
+run with propagation switched off (``state.fw``), so the tangent computation is an ordinary
+differentiable computation of the primals and tangents: reverse mode through it
+(reverse-over-forward) and forward mode through a backward pass recorded with
+``create_graph=True`` (forward-over-reverse: Hessian-vector products) both work.
+
+The hot path pays one flag read (``state.fw``, true only while a level is open) per op.
+In-place ops update the tangent in place (and so the base's tangent, for a view); views of
+a dual tensor carry views of its tangent; ``detach()`` drops the tangent. Leaving the level
+drops every tangent made in it.
+"""
+import weakref
+from collections import namedtuple
+
+from .grad_mode import state
+
+__all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
+           "unpack_dual", "dual_level"]
+
+_current = [-1]  # the open level (PyTorch has at most one), -1 when none
+_duals = []  # weak references to every tensor given a tangent in the open level
+
+
+def _active_level():
+    return _current[0] >= 0
+
+
+def enter_dual_level():
+    """Open a forward-AD level; at most one at a time, as in PyTorch."""
+    if _current[0] >= 0:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _current[0] = 0
+    state.fw = True
+    return 0
+
+
+def exit_dual_level(*, level=None):
+    """Close the level: every tangent attached in it is dropped."""
+    if level is None:
+        level = _current[0]
+    if level < 0:
+        raise RuntimeError("Dual level must be a positive number.")
+    if level != _current[0]:
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
+                           "was created. This is not supported.")
+    for ref in _duals:
+        t = ref()
+        if t is not None and t._meta is not None:
+            t._meta.pop("fw_grad", None)
+    _duals.clear()
+    _current[0] = -1
+    state.fw = False
+
+
+def _tangent_or_none(t):
+    meta = t._meta
+    return meta.get("fw_grad") if meta is not None else None
+
+
+def _set_tangent(t, tangent):
+    """Attach ``tangent`` to ``t`` (registered so the level's exit drops it)."""
+    meta = t._meta
+    if meta is None:
+        t._meta = {"fw_grad": tangent}
+    else:
+        meta["fw_grad"] = tangent
+    _duals.append(weakref.ref(t))
+
+
+def _check_level(level, what):
+    if level is not None and level != _current[0]:
+        raise RuntimeError(f"Invalid level given to {what}")
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A view of ``tensor`` whose tangent is ``tangent`` (stored as given, not copied)."""
+    if _current[0] < 0:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
+                           "make sure to enter_dual_level() first.")
+    _check_level(level, "_make_dual")
+    if not (tensor.is_floating_point() or tensor.is_complex()):
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    if not (tangent.is_floating_point() or tangent.is_complex()):
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
+                         f"{tangent.dtype}")
+    if _tangent_or_none(tensor) is not None:
+        raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
+                           f"gradient at the same level {_current[0]} is not supported.")
+    if tuple(tangent.shape) != tuple(tensor.shape):
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            "original Tensor, this is not supported. Tensor is of size "
+            f"{list(tensor.shape)} while the given forward gradient is of size "
+            f"{list(tangent.shape)}.")
+    prev = state.fw
+    state.fw = False
+    try:
+        dual = tensor.view_as(tensor)
+        if tangent._data.strides != tensor._data.strides and tensor._data.size > 1:
+            # a tangent laid out unlike the primal is copied into the primal's layout
+            from .._tensor import _make
+            from .._backend import np
+            arr = np.empty_like(tensor._data, dtype=tangent._data.dtype)
+            arr[...] = tangent._data
+            tangent = _make(arr)
+    finally:
+        state.fw = prev
+    _set_tangent(dual, tangent)
+    return dual
+
+
+UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+UnpackedDualTensor.__doc__ = "``unpack_dual``'s result: the primal (a view) and the tangent."
+
+
+def unpack_dual(tensor, *, level=None):
+    """``UnpackedDualTensor(primal, tangent)``: a view of ``tensor`` without its tangent,
+    and the tangent (None when it has none)."""
+    from .._tensor import Tensor
+    if not isinstance(tensor, Tensor) or _current[0] < 0:
+        return UnpackedDualTensor(tensor, None)
+    _check_level(level, "_fw_primal")
+    tangent = _tangent_or_none(tensor)
+    prev = state.fw
+    state.fw = False
+    try:
+        primal = tensor.view_as(tensor)
+    finally:
+        state.fw = prev
+    return UnpackedDualTensor(primal, tangent)
+
+
+class dual_level:
+    """``with dual_level():`` opens a forward-AD level and closes it on exit."""
+
+    def __enter__(self):
+        return enter_dual_level()
+
+    def __exit__(self, *exc):
+        exit_dual_level()
+
+
+# ---- propagation (Note [Forward mode]) -------------------------------------------------
+NOT_SUPPORTED = ("Trying to use forward AD with {} that does not support it because it has "
+                 "not been implemented yet.\nPlease file an issue to PyTorch at "
+                 "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml "
+                 "so that we can prioritize its implementation or submit a PR adding the "
+                 "implementation to derivatives.yaml")
+
+
+def propagate(op, inputs, params, results, inplace_self=None):
+    """Give ``results`` (a Tensor or a tuple) the tangents of op's rule, if any input of
+    ``inputs`` has a tangent. Called by the dispatcher when a level is open."""
+    if not _any_tangent(op, inputs):
+        return None
+    if op.jvp is None:
+        raise NotImplementedError(NOT_SUPPORTED.format(op.name))
+    state.fw = False
+    try:
+        from .._ops.dispatch import jvp_of
+        out = jvp_of(op, inputs, params, results)
+    finally:
+        state.fw = True
+    if op.saves_output:
+        # the backward node keeps its saved outputs' tangents: a backward recorded with
+        # create_graph inside the level then propagates them (forward-over-reverse)
+        outs = results if isinstance(results, tuple) else (results,)
+        node = outs[0]._grad_fn
+        if node is not None and getattr(node, "op", None) is op:
+            node._fw_out = tuple(_tangent_or_none(o) for o in outs)
+    return out
+
+
+def _any_tangent(op, inputs):
+    from .._tensor import Tensor
+    for x in inputs:
+        if isinstance(x, Tensor) and x._meta is not None and "fw_grad" in x._meta:
+            return True
+    return False
+
+
+def inplace_tangent(op, t, inputs, params, value):
+    """The tangent ``t`` will have after ``t.op_(...)`` writes ``value`` (None when no
+    input has a tangent), computed from the inputs before the write."""
+    if not _any_tangent(op, inputs):
+        return None
+    if op.jvp is None:
+        raise NotImplementedError(NOT_SUPPORTED.format(op.name))
+    from .._tensor import _make
+    from .._ops.dispatch import jvp_of
+    result = _make(value)
+    state.fw = False
+    try:
+        jvp_of(op, inputs, params, result)
+    finally:
+        state.fw = True
+    tangent = _tangent_or_none(result)
+    if tangent is None and _tangent_or_none(t) is not None:
+        tangent = _zeros_like(t)  # the op overwrote t with values that have no tangent
+    return tangent
+
+
+def _zeros_like(t):
+    from .._tensor import _make
+    from .._backend import np
+    return _make(np.zeros_like(t._data))
+
+
+def assign_tangent(t, new, inputs=()):
+    """Write ``new`` into t's tangent in place (so a base's tangent sees a view's update);
+    a view without one first gets a view of its base's (zero-filled if absent)."""
+    state.fw = False
+    try:
+        cur = _tangent_or_none(t)
+        if cur is None and t._view is not None:
+            from .inplace import geometry
+            from .._ops.shape import as_strided
+            base = t._view.base
+            bt = _tangent_or_none(base)
+            if bt is None:
+                bt = _zeros_like(base)
+                _set_tangent(base, bt)
+            size, stride, offset = geometry(t)
+            cur = as_strided(bt, size, stride, offset)
+            _set_tangent(t, cur)
+        if cur is None:
+            _set_tangent(t, new if all(new is not _tangent_or_none(x) for x in inputs
+                                       if hasattr(x, "_meta")) else new.clone())
+        elif cur is not new:
+            cur.copy_(new.to(cur.dtype) if new.dtype != cur.dtype else new)
+    finally:
+        state.fw = True
+
+
+_NO_JVP = ("You must implement the jvp function for custom autograd.Function to use it with "
+           "forward mode AD.")
+
+
+def function_jvp(cls, ctx, args, output):
+    """Tangents of a custom Function's outputs by its ``jvp(ctx, *tangents)`` (tangents of
+    inputs without one are zeros, or None with ``ctx.set_materialize_grads(False)``)."""
+    from .._tensor import Tensor
+    if not any(isinstance(a, Tensor) and _tangent_or_none(a) is not None for a in args):
+        return
+    jvp = getattr(cls, "jvp", None)
+    from .function import Function
+    if jvp is None or jvp is getattr(Function, "jvp", None):
+        raise NotImplementedError(_NO_JVP)
+    materialize = getattr(ctx, "materialize_grads", True)
+    tangents = []
+    for a in args:
+        t = _tangent_or_none(a) if isinstance(a, Tensor) else None
+        if t is None and isinstance(a, Tensor) and materialize:
+            t = _zeros_like(a)
+        tangents.append(t)
+    # ctx.saved_tensors in jvp: what forward gave save_for_forward (or save_for_backward)
+    saved = getattr(ctx, "saved_for_forward", None)
+    if saved is None:
+        saved = getattr(ctx, "to_save", ())
+    prev = getattr(ctx, "_saved_values", None)
+    ctx._saved_values = tuple(None if t is None else ("input", t, t._vc, t._vc[0])
+                              for t in saved)
+    state.fw = False
+    try:
+        res = jvp(ctx, *tangents)
+    finally:
+        state.fw = True
+        ctx._saved_values = prev
+    outs = (output,) if isinstance(output, Tensor) else tuple(output)
+    res = (res,) if not isinstance(res, (tuple, list)) else tuple(res)
+    for o, t in zip(outs, res):
+        if isinstance(o, Tensor) and t is not None and o._data.dtype.kind in "fc":
+            if o._meta is not None:
+                o._meta.pop("fw_grad", None)
+            _set_tangent(o, t)

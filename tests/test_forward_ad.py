@@ -1,0 +1,312 @@
+"""Forward-mode AD: generated over the op table (every sample's JVP against PyTorch's
+forward AD, float64 central differences, and the dot test <u, J v> = <J^T u, v>); every
+table entry has a rule; dual-tensor API and errors; views and in-place ops; forward-over-
+reverse and reverse-over-forward."""
+import numpy as np
+import pytest
+
+import autotensor
+from autotensor._ops import FAMILIES
+from autotensor._ops.dispatch import OpDef
+from differential import catch, compare
+from op_db import SAMPLES
+
+OPS = [v for m in FAMILIES for v in vars(m).values() if isinstance(v, OpDef)]
+DIFF_SAMPLES = [s for s in SAMPLES if any(s.requires_grad())]
+
+
+def test_every_op_has_a_forward_rule():
+    missing = [op for op in OPS if op.jvp is None]
+    assert not missing, f"ops without a forward-mode rule: {missing}"
+
+
+def _tangents(sample):
+    rng = np.random.default_rng(sum(map(ord, sample.name)) + 17)
+    return [rng.standard_normal(np.shape(a)) if rg else None
+            for a, rg in zip(sample.args, sample.requires_grad(), strict=True)]
+
+
+def _primals(m, sample):
+    """The sample's inputs as tensors of module m, none requiring grad."""
+    return [t.detach() for t in sample.make_inputs(m)]
+
+
+def _flat(out):
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def _run_dual(m, sample, tangents):
+    fw = m.autograd.forward_ad
+    with fw.dual_level():
+        duals = [x if v is None else fw.make_dual(x, m.tensor(v))
+                 for x, v in zip(_primals(m, sample), tangents, strict=True)]
+        outs = _flat(sample(m, *duals))
+        res = []
+        for o in outs:
+            p, t = fw.unpack_dual(o)
+            res.append((p.detach().numpy().copy(), None if t is None else
+                        (str(t.dtype).rsplit(".", 1)[-1], t.detach().numpy().copy())))
+    return res
+
+
+@pytest.mark.parametrize("sample", DIFF_SAMPLES, ids=repr)
+def test_jvp_vs_torch(sample):
+    torch = pytest.importorskip("torch")
+    tangents = _tangents(sample)
+    got = _run_dual(autotensor, sample, tangents)
+    want = _run_dual(torch, sample, tangents)
+    assert len(got) == len(want)
+    for i, ((gp, gt), (wp, wt)) in enumerate(zip(got, want, strict=True)):
+        np.testing.assert_allclose(gp, wp, rtol=1e-10, atol=1e-12, err_msg=f"primal {i}")
+        assert (gt is None) == (wt is None), f"output {i}: tangent {gt} vs torch's {wt}"
+        if gt is None:
+            continue
+        assert gt[0] == wt[0], f"output {i}: tangent dtype {gt[0]} != torch's {wt[0]}"
+        assert gt[1].shape == wt[1].shape, f"output {i}: tangent shape"
+        np.testing.assert_allclose(gt[1], wt[1], rtol=1e-10, atol=1e-12,
+                                   err_msg=f"tangent of output {i}")
+
+
+@pytest.mark.parametrize("sample", [s for s in DIFF_SAMPLES if not s.kink], ids=repr)
+def test_jvp_vs_central_differences(sample):
+    tangents = _tangents(sample)
+    got = _run_dual(autotensor, sample, tangents)
+    lossy = bool(sample.gradcheck_kwargs)  # goes through float32: coarser differences
+    eps = 1e-3 if lossy else 1e-6
+
+    def f(sign):
+        xs = [autotensor.tensor(np.asarray(np.asarray(a, dtype=np.float64) + sign * eps * v))
+              if v is not None else x
+              for a, v, x in zip(sample.args, tangents, _primals(autotensor, sample))]
+        return [o.detach().numpy() for o in _flat(sample(autotensor, *xs))]
+
+    plus, minus = f(1), f(-1)
+    for i, ((_, gt), p, q) in enumerate(zip(got, plus, minus, strict=True)):
+        if p.dtype.kind != "f":
+            assert gt is None, f"output {i} is not floating: no tangent"
+            continue
+        num = (p.astype(np.float64) - q) / (2 * eps)
+        have = np.zeros_like(num) if gt is None else gt[1]
+        tol = 1e-3 if lossy else 1e-5
+        np.testing.assert_allclose(have, num, rtol=tol, atol=tol,
+                                   err_msg=f"tangent of output {i}")
+
+
+@pytest.mark.parametrize("sample", [s for s in DIFF_SAMPLES if not s.kink], ids=repr)
+def test_dot_jvp_vjp(sample):
+    """<u, J v> (forward mode) equals <J^T u, v> (reverse mode)."""
+    tangents = _tangents(sample)
+    got = _run_dual(autotensor, sample, tangents)
+    inputs = sample.make_inputs(autotensor)
+    outs = _flat(sample(autotensor, *inputs))
+    rng = np.random.default_rng(3)
+    diff = [(o, rng.standard_normal(tuple(o.shape))) for o in outs if o.requires_grad]
+    if not diff:
+        return
+    diff_in = [(x, v) for x, v in zip(inputs, tangents, strict=True) if v is not None]
+    grads = autotensor.autograd.grad([o for o, _ in diff],
+                                     [x for x, _ in diff_in],
+                                     [autotensor.tensor(u).to(o.dtype) for o, u in diff],
+                                     allow_unused=True)
+    rhs = sum(float((g.numpy() * v).sum()) for g, (_, v) in zip(grads, diff_in)
+              if g is not None)
+    lhs = 0.0
+    k = 0
+    for o, (_, gt) in zip(outs, got, strict=True):
+        if o.requires_grad:
+            if gt is not None:
+                lhs += float((gt[1] * diff[k][1]).sum())
+            k += 1
+    lossy = bool(sample.gradcheck_kwargs)  # goes through float32
+    np.testing.assert_allclose(lhs, rhs, rtol=1e-5 if lossy else 1e-8, atol=1e-10)
+
+
+# ---- the dual-tensor API, against PyTorch ----------------------------------------------------
+X = np.array([1.0, 2.0, 3.0])
+T = np.array([0.5, 0.25, -1.0])
+M = np.arange(6.0).reshape(2, 3) / 4 + 0.5
+TM = np.linspace(-1, 1, 6).reshape(2, 3)
+
+
+def _t(m, a, **kw):
+    return m.tensor(a, dtype=m.float64, **kw)
+
+
+def _tangent(m, t):
+    return m.autograd.forward_ad.unpack_dual(t).tangent
+
+
+def test_api_errors_vs_torch():
+    def scenario(torch):
+        fw = torch.autograd.forward_ad
+        x, t = _t(torch, X), _t(torch, T)
+        out = [catch(fw.make_dual, x, t), catch(fw.exit_dual_level)]
+        with fw.dual_level():
+            out += [catch(fw.enter_dual_level),
+                    catch(fw.make_dual, x, _t(torch, M)),
+                    catch(fw.make_dual, x, torch.ones(3, dtype=torch.int64)),
+                    catch(fw.make_dual, torch.tensor([1, 2, 3]), t),
+                    catch(fw.make_dual, x, t, level=3)]
+            d = fw.make_dual(x, t)
+            out += [catch(fw.make_dual, d, t), catch(fw.unpack_dual, d, level=3),
+                    catch(fw.exit_dual_level, level=4)]
+        out.append(fw.enter_dual_level())
+        fw.exit_dual_level()
+        return out
+
+    compare(scenario)
+
+
+def test_dual_tensors_vs_torch():
+    def scenario(torch):
+        fw = torch.autograd.forward_ad
+        x, t = _t(torch, X), _t(torch, T)
+        with fw.dual_level():
+            d = fw.make_dual(x, t)
+            p, tt = fw.unpack_dual(d)
+            up = fw.unpack_dual(x)
+            alt = fw.make_dual(_t(torch, M), _t(torch, TM.T).t())  # layout unlike the primal
+            res = [d, p, tt, tt is t, p._base is x, d._base is x, up.tangent, up.primal is x,
+                   type(fw.unpack_dual(d)).__name__, fw.unpack_dual(d)._fields,
+                   _tangent(torch, alt).stride(), repr(d), repr(d * 2), str(d.exp())]
+            y = d.exp().detach()
+            res += [_tangent(torch, y), _tangent(torch, d.sum())]
+            keep = d * 3
+        res += [_tangent(torch, keep), repr(keep), _tangent(torch, d)]
+        return res
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_views_and_inplace_vs_torch():
+    def scenario(torch):
+        fw = torch.autograd.forward_ad
+        x, t = _t(torch, M), _t(torch, TM)
+        res = []
+        with fw.dual_level():
+            d = fw.make_dual(x.clone(), t)
+            v = d[0]
+            res += [_tangent(torch, v), _tangent(torch, v)._base is t,
+                    _tangent(torch, d.t())._base is t, _tangent(torch, d.view(3, 2)),
+                    [_tangent(torch, s) for s in d.split(1, 1)],
+                    _tangent(torch, d.unbind(0)[1]), _tangent(torch, d.diagonal())]
+            d.mul_(2)                      # the tangent is updated in place
+            res += [t.clone(), _tangent(torch, d)]
+            d[1].mul_(3)                   # in place on a view: the base's tangent changes
+            res += [t.clone(), _tangent(torch, d)]
+            d.exp_()
+            res += [_tangent(torch, d)]
+            y = torch.zeros(3, 4, dtype=torch.float64)
+            y[1:, 1:].copy_(d)             # a plain base gets a tangent through its view
+            res += [_tangent(torch, y), _tangent(torch, y[0])]
+            z = torch.ones(2, 3, dtype=torch.float64)
+            z.add_(d)
+            res += [_tangent(torch, z)]
+            z.copy_(x)                     # overwritten by a value without a tangent
+            res += [_tangent(torch, z)]
+            w = fw.make_dual(x.clone(), t.clone())
+            w.zero_()
+            res += [_tangent(torch, w)]
+            u = fw.make_dual(x.clone(), t.clone())
+            u.detach().mul_(2)            # detach shares memory but not the tangent
+            res += [u, _tangent(torch, u)]
+        return res
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_forward_over_reverse_and_reverse_over_forward_vs_torch():
+    """The seed's closing paragraph: Hessian-vector products without the Hessian."""
+    def scenario(torch):
+        fw = torch.autograd.forward_ad
+
+        def f(x):
+            return (x.sin() * x.exp()).sum() + (x @ x) ** 2
+
+        x, v = _t(torch, X, requires_grad=True), _t(torch, T)
+        with fw.dual_level():
+            d = fw.make_dual(x, v)
+            g, = torch.autograd.grad(f(d), d, create_graph=True)
+            hvp = _tangent(torch, g)                    # forward-over-reverse: H v
+            out = fw.make_dual(x, v).tanh() * x
+            jv = _tangent(torch, out)
+            rof, = torch.autograd.grad(jv.sum(), x)     # reverse-over-forward
+        h = torch.autograd.functional.hessian(f, x.detach())
+        return hvp, h @ v, rof, g.detach()
+
+    compare(scenario, rtol=1e-10, atol=1e-12)
+
+
+def test_custom_function_jvp_vs_torch():
+    def scenario(torch):
+        fw = torch.autograd.forward_ad
+
+        class Exp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, foo):
+                result = torch.exp(foo)
+                ctx.result = result
+                return result
+
+            @staticmethod
+            def jvp(ctx, gI):
+                gO = gI * ctx.result
+                del ctx.result
+                return gO
+
+        class Mul(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.save_for_forward(a, b)
+                return a * b, a + b
+
+            @staticmethod
+            def jvp(ctx, ta, tb):
+                a, b = ctx.saved_tensors
+                return ta * b + a * tb, ta + tb
+
+        class NoJvp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+        x, t = _t(torch, X), _t(torch, T)
+        with fw.dual_level():
+            d = fw.make_dual(x, t)
+            e = Exp.apply(d)
+            p, s = Mul.apply(d, x)
+            return (e, _tangent(torch, e), _tangent(torch, p), _tangent(torch, s),
+                    catch(NoJvp.apply, d), _tangent(torch, NoJvp.apply(x)))
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_gradcheck_forward_ad():
+    gradcheck = autotensor.autograd.gradcheck
+    x = autotensor.tensor(M, requires_grad=True)
+    assert gradcheck(lambda a: (a.sin() * a).softmax(1), (x,), check_forward_ad=True)
+
+    class Bad(autotensor.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 3
+
+    with pytest.raises(autotensor.autograd.GradcheckError,
+                       match="Jacobian computed with forward mode mismatch for output 0 with "
+                             "respect to input 0"):
+        gradcheck(Bad.apply, (x,), check_forward_ad=True, check_backward_ad=False,
+                  check_undefined_grad=False)
+    assert not gradcheck(Bad.apply, (x,), check_forward_ad=True, raise_exception=False)
+    assert gradcheck(Bad.apply, (x,))  # the backward alone is right
