@@ -202,9 +202,9 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and spec:
+        if self._data.ndim == 0 and type(self) is Tensor:  # f"{loss}" is the number
             return format(self._data.item(), spec)
-        return repr(self)
+        return object.__format__(self, spec)
 
     def __reduce_ex__(self, proto):
         return (_rebuild, (self._data.copy(), self._requires_grad))

@@ -310,3 +310,175 @@ def test_gradcheck_forward_ad():
                   check_undefined_grad=False)
     assert not gradcheck(Bad.apply, (x,), check_forward_ad=True, raise_exception=False)
     assert gradcheck(Bad.apply, (x,))  # the backward alone is right
+
+
+# ---- programs: PyTorch's forward-AD tutorial and the seed's worked example ------------------
+# PyTorch's tutorial "Forward-mode Automatic Differentiation" (intermediate/forward_ad_usage),
+# unchanged up to its functorch part, which is written with torch.func (functorch's jvp is
+# torch.func.jvp; make_functional_with_buffers is replaced by functional_call), plus prints
+# of what it computes.
+TUTORIAL = '''
+import torch
+import torch.autograd.forward_ad as fwAD
+
+primal = torch.randn(10, 10)
+tangent = torch.randn(10, 10)
+
+def fn(x, y):
+    return x ** 2 + y ** 2
+
+with fwAD.dual_level():
+    dual_input = fwAD.make_dual(primal, tangent)
+    assert fwAD.unpack_dual(dual_input).tangent is tangent
+    dual_input_alt = fwAD.make_dual(primal, tangent.T)
+    assert fwAD.unpack_dual(dual_input_alt).tangent is not tangent
+    plain_tensor = torch.randn(10, 10)
+    dual_output = fn(dual_input, plain_tensor)
+    jvp = fwAD.unpack_dual(dual_output).tangent
+
+assert fwAD.unpack_dual(dual_output).tangent is None
+print(jvp[:2, :4])
+
+import torch.nn as nn
+
+model = nn.Linear(5, 5)
+input = torch.randn(16, 5)
+
+params = {name: p for name, p in model.named_parameters()}
+tangents = {name: torch.rand_like(p) for name, p in params.items()}
+
+# (the tutorial's delattr/setattr of the module's parameters needs nn.Module.__delattr__,
+# which autotensor.nn does not have yet; the same computation written functionally:)
+with fwAD.dual_level():
+    duals = {name: fwAD.make_dual(p, tangents[name]) for name, p in params.items()}
+    out = torch.nn.functional.linear(input, duals["weight"], duals["bias"])
+    jvp = fwAD.unpack_dual(out).tangent
+print(jvp[:2])
+
+from torch.func import functional_call
+
+model = nn.Linear(5, 5)
+
+dual_params = {}
+with fwAD.dual_level():
+    for name, p in params.items():
+        dual_params[name] = fwAD.make_dual(p, tangents[name])
+    out = functional_call(model, dual_params, input)
+    jvp2 = fwAD.unpack_dual(out).tangent
+
+assert torch.allclose(jvp, jvp2)
+
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        result = torch.exp(foo)
+        ctx.result = result
+        return result
+
+    @staticmethod
+    def jvp(ctx, gI):
+        gO = gI * ctx.result
+        del ctx.result
+        return gO
+
+fn = Fn.apply
+
+primal = torch.randn(10, 10, dtype=torch.double, requires_grad=True)
+tangent = torch.randn(10, 10)
+
+with fwAD.dual_level():
+    dual_input = fwAD.make_dual(primal, tangent)
+    dual_output = fn(dual_input)
+    jvp = fwAD.unpack_dual(dual_output).tangent
+print(jvp[0, :4])
+
+print(torch.autograd.gradcheck(Fn.apply, (primal,), check_forward_ad=True,
+                               check_backward_ad=False, check_undefined_grad=False,
+                               check_batched_grad=False))
+
+import torch.func as ft
+
+primal0 = torch.randn(10, 10)
+tangent0 = torch.randn(10, 10)
+primal1 = torch.randn(10, 10)
+tangent1 = torch.randn(10, 10)
+
+def fn(x, y):
+    return x ** 2 + y ** 2
+
+primal_out, tangent_out = ft.jvp(fn, (primal0, primal1), (tangent0, tangent1))
+print(tangent_out[0, :4])
+
+primal = torch.randn(10, 10)
+tangent = torch.randn(10, 10)
+y = torch.randn(10, 10)
+
+import functools
+new_fn = functools.partial(fn, y=y)
+primal_out, tangent_out = ft.jvp(new_fn, (primal,), (tangent,))
+print(primal_out[0, :3], tangent_out[0, :3])
+
+model = nn.Linear(5, 5)
+input = torch.randn(16, 5)
+tangents = tuple([torch.rand_like(p) for p in model.parameters()])
+names = [name for name, _ in model.named_parameters()]
+
+def func_params_only(*params):
+    return functional_call(model, dict(zip(names, params)), (input,))
+
+model_output, jvp_out = ft.jvp(func_params_only, tuple(model.parameters()), tangents)
+print(jvp_out[:2])
+'''
+
+# Seed 004's worked example: u = x1 x2, v = sin u, y = v + x2, pushed forward along
+# (1, 0) (dy/dx1) and (0, 1) (dy/dx2), and a Hessian-vector product by forward-over-reverse.
+SEED_004 = '''
+import torch
+import torch.autograd.forward_ad as fwAD
+
+x1 = torch.tensor(1.5, dtype=torch.float64)
+x2 = torch.tensor(-0.5, dtype=torch.float64)
+for d1, d2 in ((1.0, 0.0), (0.0, 1.0)):
+    with fwAD.dual_level():
+        a = fwAD.make_dual(x1, torch.tensor(d1, dtype=torch.float64))
+        b = fwAD.make_dual(x2, torch.tensor(d2, dtype=torch.float64))
+        u = a * b
+        v = torch.sin(u)
+        y = v + b
+        print(fwAD.unpack_dual(y).tangent.item())
+print((x2 * torch.cos(x1 * x2)).item(), (x1 * torch.cos(x1 * x2) + 1).item())
+
+w = torch.randn(4, dtype=torch.float64, requires_grad=True)
+vec = torch.randn(4, dtype=torch.float64)
+with fwAD.dual_level():
+    wd = fwAD.make_dual(w, vec)
+    loss = (torch.tanh(wd) ** 2).sum() + wd.prod()
+    grad, = torch.autograd.grad(loss, wd, create_graph=True)
+    print(fwAD.unpack_dual(grad).tangent)
+print(torch.autograd.functional.hvp(lambda t: (torch.tanh(t) ** 2).sum() + t.prod(), w, vec)[1])
+'''
+
+
+@pytest.mark.parametrize("program", [TUTORIAL, SEED_004], ids=["tutorial", "seed004"])
+def test_program_prints_what_torch_prints(program):
+    import contextlib
+    import io
+    import re
+
+    from autotensor.examples import seeds
+    torch = pytest.importorskip("torch")
+
+    def run(module):
+        out = io.StringIO()
+        ns = seeds._fresh_namespace(module)
+        module.manual_seed(0)
+        with contextlib.redirect_stdout(out):
+            exec(compile(program, "<program>", "exec"), ns)
+        return out.getvalue()
+
+    got, want = run(autotensor), run(torch)
+    num = re.compile(r"-?\d+\.\d+(e[+-]\d+)?")
+    assert num.sub("#", got) == num.sub("#", want), f"autotensor:\n{got}\ntorch:\n{want}"
+    ga = [float(m.group()) for m in num.finditer(got)]
+    gb = [float(m.group()) for m in num.finditer(want)]
+    np.testing.assert_allclose(ga, gb, rtol=1e-3, atol=2e-4)

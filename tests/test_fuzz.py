@@ -24,3 +24,12 @@ torch = pytest.importorskip("torch")
 @given(programs())
 def test_random_programs_match_torch(program):
     check_program(program, torch, autotensor)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+@given(programs())
+def test_random_programs_under_forward_ad_match_torch(program):
+    """The same random programs inside a dual level, floating leaves made dual with random
+    tangents: every variable's tangent (and everything else) must match PyTorch's."""
+    check_program(program, torch, autotensor, dual=True)

@@ -394,6 +394,8 @@ def jvp_of(op, inputs, params, results):
         tangent = _shape_like(F, out, results)
     elif rule == "linear":
         tangent = _jvp_linear(op, inputs, params, results)
+        if not isinstance(results, tuple):
+            tangent = _shape_like(F, tangent, results)
     else:
         plan = op.__dict__.get("jvp_plan") or _jvp_plan(op)
         outs = results if isinstance(results, tuple) else (results,)
@@ -425,7 +427,7 @@ def jvp_of(op, inputs, params, results):
         for r, t in zip(results, tangent):
             if t is not None and r._data.dtype.kind in "fc":
                 forward_ad._set_tangent(r, t)
-    elif tangent is not None:
+    elif tangent is not None and results._data.dtype.kind in "fc":
         forward_ad._set_tangent(results, tangent)
     return tangent
 
@@ -447,6 +449,8 @@ def _shape_like(F, t, result):
         t = F.constant(t, result)
     shape = result._data.shape
     if t._data.shape != shape:
+        if t._data.size == result._data.size:  # e.g. a kernel that gave (1,) for a 0-d
+            return F.reshape(t, shape)
         t = F.clone(F.expand(t, shape))
     return t
 

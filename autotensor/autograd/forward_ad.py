@@ -275,11 +275,10 @@ def function_jvp(cls, ctx, args, output):
         tangents.append(t)
     # ctx.saved_tensors in jvp: what forward gave save_for_forward (or save_for_backward)
     saved = getattr(ctx, "saved_for_forward", None)
-    if saved is None:
-        saved = getattr(ctx, "to_save", ())
     prev = getattr(ctx, "_saved_values", None)
-    ctx._saved_values = tuple(None if t is None else ("input", t, t._vc, t._vc[0])
-                              for t in saved)
+    if saved is not None or prev is None:
+        ctx._saved_values = tuple(None if t is None else _Held(t)
+                                  for t in (saved or getattr(ctx, "to_save", ())))
     state.fw = False
     try:
         res = jvp(ctx, *tangents)
@@ -288,8 +287,23 @@ def function_jvp(cls, ctx, args, output):
         ctx._saved_values = prev
     outs = (output,) if isinstance(output, Tensor) else tuple(output)
     res = (res,) if not isinstance(res, (tuple, list)) else tuple(res)
+    ins = [a for a in args if isinstance(a, Tensor)]
     for o, t in zip(outs, res):
         if isinstance(o, Tensor) and t is not None and o._data.dtype.kind in "fc":
             if o._meta is not None:
                 o._meta.pop("fw_grad", None)
+            if any(t is _tangent_or_none(a) for a in ins):
+                t = t.clone()  # an output never shares an input's tangent
             _set_tangent(o, t)
+
+
+class _Held:
+    """A tensor handed to a Function's jvp through ``ctx.saved_tensors``."""
+
+    __slots__ = ("t",)
+
+    def __init__(self, t):
+        self.t = t
+
+    def unpack(self, ctx):
+        return self.t

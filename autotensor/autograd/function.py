@@ -233,6 +233,9 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             # view_as under no_grad), the others as they are
             wrapped = [_alias(o, None) if isinstance(o, Tensor) and id(o) in inputs
                        and o not in ctx.dirty_tensors else o for o in outs]
+            if _state.fw:  # forward mode: the Function's own jvp (Note [Forward mode])
+                from .forward_ad import function_jvp
+                function_jvp(cls, ctx, args, wrapped)
             return wrapped[0] if single else type(output)(wrapped)
         ctx._next = tuple(edge_of(a) if a.requires_grad else NO_EDGE for a in tensor_args)
         ctx._in_meta = tuple((i, a._data.shape, a._data.dtype)
@@ -264,6 +267,9 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         if _state.extras:
             from .anomaly_mode import record_traceback
             record_traceback(ctx)
+        if _state.fw:  # after the outputs joined the graph, as in PyTorch
+            from .forward_ad import function_jvp
+            function_jvp(cls, ctx, args, wrapped)
         return wrapped[0] if single else type(output)(wrapped)
 
 

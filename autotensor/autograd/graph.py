@@ -246,7 +246,7 @@ def unpack_saved(node, F):
             vals[i] = vals[i].unpack(node, raw)
             continue
         current = node._out_vc[k][0]
-        expected = versions[i] if versions is not None else 0
+        expected = versions[i] if versions is not None and versions[i] is not None else 0
         if current != expected:
             raise RuntimeError(_modified_message(node, i, vals[i], current, expected))
         if not F.is_raw:

@@ -403,7 +403,10 @@ def _safe(fn):
         return normalize(e, None)
 
 
-def _final_state(ns: dict, names: list[str], module):
+FW = "torch.autograd.forward_ad"
+
+
+def _final_state(ns: dict, names: list[str], module, dual=False):
     state = {}
     for name in names:
         if name not in ns:
@@ -423,55 +426,108 @@ def _final_state(ns: dict, names: list[str], module):
                                        for n, _ in t.grad_fn.next_functions]
                           if t.grad_fn is not None else None),
         }
+        if dual:  # values and differentiability (the nodes are the formulas' own)
+            state[name]["tangent"] = _safe(lambda t=t: _tangent_summary(t, module))
     return state
+
+
+def _tangent_summary(t, module):
+    tangent = module.autograd.forward_ad.unpack_dual(t).tangent
+    if tangent is None:
+        return None
+    # values only (as float64): whether a tangent is differentiable, and some dtypes with
+    # Python-number operands, follow from how PyTorch's formulas use zero tangents
+    return normalize(tangent.detach().double(), module)
+
+
+def _close_level(module):
+    """Leave the program's forward-AD level, whatever state the program left it in."""
+    fw = module.autograd.forward_ad
+    try:
+        fw.exit_dual_level()
+    except RuntimeError:
+        pass
 
 
 def new_namespace(module) -> dict:
     return {"torch": module, "np": np, "nan": float("nan"), "inf": float("inf")}
 
 
+def _dual(lines):
+    return bool(lines) and lines[0][0] == f"{FW}.enter_dual_level()"
+
+
 def run_lines(lines: list[tuple[str, str | None]], module):
-    """Run rendered lines on ``module``; return per-line results and the final state."""
+    """Run rendered lines on ``module``; return per-line results and the final state
+    (with every variable's tangent when the program runs under a dual level)."""
     ns = new_namespace(module)
     results = []
+    dual = _dual(lines)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for src, out in lines:
-            err = _exec(src, ns)
-            if err is not None:
-                if out:
-                    ns.pop(out, None)
-                results.append({"raised": normalize(err, module)})
-            else:
-                results.append({"ok": _snapshot(ns, out, module)})
-        final = _final_state(ns, [o for _, o in lines if o], module)
+        try:
+            for src, out in lines:
+                err = _exec(src, ns)
+                if err is not None:
+                    if out:
+                        ns.pop(out, None)
+                    results.append({"raised": normalize(err, module)})
+                else:
+                    results.append({"ok": _snapshot(ns, out, module)})
+            final = _final_state(ns, [o for _, o in lines if o], module, dual)
+        finally:
+            if dual:
+                _close_level(module)
     return results, final
 
 
-def render_and_run_torch(program, torch_module):
-    """Render ``program`` to lines (PyTorch supplies the shapes) and run it on PyTorch."""
+def render_and_run_torch(program, torch_module, dual=False):
+    """Render ``program`` to lines (PyTorch supplies the shapes) and run it on PyTorch.
+
+    ``dual``: the program runs inside a forward-AD level, its floating leaves made dual
+    with random tangents, and the final state compares tangents too."""
     inputs, steps = program
     ns = new_namespace(torch_module)
     r = Renderer(ns)
     lines = []
     results = []
+    pending = [(f"{FW}.enter_dual_level()", None)] if dual else []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for step in list(inputs) + list(steps):
-            src, out = r.render(step)
-            if src is None:
-                continue
-            err = _exec(src, ns)
-            lines.append((src, out))
-            if err is not None:
-                if out:
-                    ns.pop(out, None)
-                results.append({"raised": normalize(err, torch_module)})
-            else:
-                if out and isinstance(ns.get(out), torch_module.Tensor):
-                    r.names.append(out)
-                results.append({"ok": _snapshot(ns, out, torch_module)})
-        final = _final_state(ns, [o for _, o in lines if o], torch_module)
+        try:
+            for step in list(inputs) + list(steps):
+                src, out = r.render(step)
+                if src is None:
+                    continue
+                todo = pending + [(src, out)]
+                pending = []
+                for k, (src, out) in enumerate(todo):
+                    err = _exec(src, ns)
+                    lines.append((src, out))
+                    if err is not None:
+                        if out:
+                            ns.pop(out, None)
+                        results.append({"raised": normalize(err, torch_module)})
+                        continue
+                    if out and isinstance(ns.get(out), torch_module.Tensor):
+                        if out not in r.names:
+                            r.names.append(out)
+                        t = ns[out]
+                        if dual and step[0] == "leaf" and k == len(todo) - 1 and \
+                                t.is_floating_point():
+                            arr = make_array(tuple(t.shape), "float64", step[3] + 1, 0)
+                            pending.append((f"{out} = {FW}.make_dual({out}, torch.tensor("
+                                            f"{fmt_array(arr)}, dtype={out}.dtype))", out))
+                    results.append({"ok": _snapshot(ns, out, torch_module)})
+            for src, out in pending:
+                err = _exec(src, ns)
+                lines.append((src, out))
+                results.append({"raised": normalize(err, torch_module)} if err is not None
+                               else {"ok": _snapshot(ns, out, torch_module)})
+            final = _final_state(ns, [o for _, o in lines if o], torch_module, dual)
+        finally:
+            if dual:
+                _close_level(torch_module)
     return lines, results, final
 
 
@@ -499,8 +555,8 @@ def compare_lines(lines, expected, expected_final, module):
             raise Mismatch(f"final state of {name}:\n{exc}", lines, None) from None
 
 
-def check_program(program, torch_module, autotensor_module):
-    lines, expected, expected_final = render_and_run_torch(program, torch_module)
+def check_program(program, torch_module, autotensor_module, dual=False):
+    lines, expected, expected_final = render_and_run_torch(program, torch_module, dual)
     compare_lines(lines, expected, expected_final, autotensor_module)
     return lines
 
