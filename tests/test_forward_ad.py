@@ -231,8 +231,11 @@ def test_forward_over_reverse_and_reverse_over_forward_vs_torch():
             out = fw.make_dual(x, v).tanh() * x
             jv = _tangent(torch, out)
             rof, = torch.autograd.grad(jv.sum(), x)     # reverse-over-forward
+            d2 = fw.make_dual(x, v)
+            g2, = torch.autograd.grad(f(d2), d2)       # without create_graph too
+            plain = (_tangent(torch, g2), g2.requires_grad)
         h = torch.autograd.functional.hessian(f, x.detach())
-        return hvp, h @ v, rof, g.detach()
+        return hvp, h @ v, rof, g.detach(), plain
 
     compare(scenario, rtol=1e-10, atol=1e-12)
 

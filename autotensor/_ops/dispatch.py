@@ -375,9 +375,15 @@ def _formula_values(op, inputs, params, results):
     return vals + outs
 
 
+_namespace = [None]  # the TENSOR formula namespace (namespace.py imports this module)
+
+
 def jvp_of(op, inputs, params, results):
     """The output tangent(s) of one op call by its rule; attached to ``results``."""
-    from .namespace import TENSOR as F
+    F = _namespace[0]
+    if F is None:
+        from .namespace import TENSOR as F
+        _namespace[0] = F
     rule = op.jvp
     if rule == "elementwise":
         vals = _formula_values(op, inputs, params, results)

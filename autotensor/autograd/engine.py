@@ -555,6 +555,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                          "materialize_grads=True, but got: allow_unused=False.")
     if retain_graph is None:
         retain_graph = create_graph
+    if _state.fw and not create_graph:
+        # a forward-AD level is open: the formulas run on tensors so that the gradients
+        # carry tangents (forward-over-reverse), then come back without a graph
+        return _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph,
+                                   allow_unused, materialize_grads)
     edges = _root_edges(outputs)
     for t in inputs:
         if not t._requires_grad:
@@ -580,3 +585,21 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             g._vc[0] = version
         result.append(g)
     return tuple(result)
+
+
+def _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph, allow_unused,
+                        materialize_grads):
+    from . import forward_ad
+    res = grad(outputs, inputs, grad_outputs, retain_graph=retain_graph, create_graph=True,
+               allow_unused=allow_unused, materialize_grads=materialize_grads)
+    out = []
+    for g in res:
+        if g is None:
+            out.append(None)
+            continue
+        tangent = forward_ad._tangent_or_none(g)
+        d = _to_tensor(g._data)
+        if tangent is not None:
+            forward_ad._set_tangent(d, tangent.detach())
+        out.append(d)
+    return tuple(out)

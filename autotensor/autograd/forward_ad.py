@@ -177,8 +177,7 @@ def propagate(op, inputs, params, results, inplace_self=None):
         raise NotImplementedError(NOT_SUPPORTED.format(op.name))
     state.fw = False
     try:
-        from .._ops.dispatch import jvp_of
-        out = jvp_of(op, inputs, params, results)
+        out = _lazy.jvp_of(op, inputs, params, results)
     finally:
         state.fw = True
     if op.saves_output:
@@ -192,11 +191,24 @@ def propagate(op, inputs, params, results, inplace_self=None):
 
 
 def _any_tangent(op, inputs):
-    from .._tensor import Tensor
     for x in inputs:
-        if isinstance(x, Tensor) and x._meta is not None and "fw_grad" in x._meta:
+        meta = getattr(x, "_meta", None)
+        if meta is not None and "fw_grad" in meta:
             return True
     return False
+
+
+class _Lazy:
+    """Names from modules that import this one, bound on first use (the propagation path
+    runs per op: no import statements on it)."""
+
+    def __getattr__(self, name):
+        from .._ops import dispatch
+        self.jvp_of = dispatch.jvp_of
+        return getattr(self, name)
+
+
+_lazy = _Lazy()
 
 
 def inplace_tangent(op, t, inputs, params, value):
