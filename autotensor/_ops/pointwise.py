@@ -39,11 +39,11 @@ def pow_backward_exponent_scalar_base(F, grad, self, result):
         return F.where(result >= 0, F.zeros_like(grad), grad * result * np.log(self))
     return grad * result * float(np.log(self))
 
-def _fw_not_implemented(name):
+def _fw_not_implemented(name, why="."):
     """The jvp rule of an op PyTorch gives no forward derivative (its error, verbatim)."""
     def rule(F, self):
         raise NotImplementedError(
-            f"Trying to use forward AD with {name} that does not support it.")
+            f"Trying to use forward AD with {name} that does not support it{why}")
     return rule
 
 
@@ -829,7 +829,7 @@ DEG2RAD = defop("deg2rad", "Deg2RadBackward0", lambda a: a * (math.pi / 180), jv
                 grads={"self": lambda F, grad: grad * (math.pi / 180)})
 RAD2DEG = defop("rad2deg", "Rad2DegBackward0", lambda a: a * (180 / math.pi), jvp="linear",
                 grads={"self": lambda F, grad: grad * (180 / math.pi)})
-FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), jvp="linear",
+FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), jvp="elementwise",
              grads={"self": lambda F, grad: grad})
 TRUNC = defop("trunc", "TruncBackward0", lambda a: a.copy() if a.dtype.kind in "iu"
               else np.trunc(a), grads=ZERO_GRAD, jvp="elementwise")
@@ -1067,12 +1067,25 @@ COPYSIGN = defop("copysign", "CopysignBackward0", np.copysign, inputs=("self", "
                  grads={"self": _copysign_grad, "other": lambda F, grad: F.zeros_like(grad)})
 COPYSIGN_SCALAR = defop("copysign", "CopysignBackward1", np.copysign, params=("other",),
                         jvp="elementwise", grads={"self": _copysign_grad})
-FMAX = defop("fmax", "FmaxBackward0", np.fmax, inputs=("self", "other"), jvp="elementwise",
+def _fmax_fmin_jvp(pick_self):
+    """PyTorch's rule, which at ties takes other's tangent for fmax and self's for fmin
+    (its backward gives ties to self for both)."""
+    def rule(F, self, self_t, other, other_t):
+        mask = pick_self(self, other) | (other != other)
+        st = F.zeros_like(self) if self_t is None else self_t
+        ot = F.zeros_like(other) if other_t is None else other_t
+        return F.where(mask, st, ot)
+    return rule
+
+
+FMAX = defop("fmax", "FmaxBackward0", np.fmax, inputs=("self", "other"),
+             jvp=_fmax_fmin_jvp(lambda a, b: a > b),
              grads={"self": lambda F, grad, self, other: F.where(
                         (self >= other) | (other != other), grad, 0),
                     "other": lambda F, grad, self, other: F.where(
                         (self >= other) | (other != other), 0, grad)})
-FMIN = defop("fmin", "FminBackward0", np.fmin, inputs=("self", "other"), jvp="elementwise",
+FMIN = defop("fmin", "FminBackward0", np.fmin, inputs=("self", "other"),
+             jvp=_fmax_fmin_jvp(lambda a, b: a <= b),
              grads={"self": lambda F, grad, self, other: F.where(
                         (self <= other) | (other != other), grad, 0),
                     "other": lambda F, grad, self, other: F.where(
@@ -1464,7 +1477,17 @@ def glu_backward(F, grad, self, dim):
     return F.cat([grad * s, grad * a * s * (1 - s)], dim)
 
 
-GLU = defop("glu", "GluBackward0", None, params=("dim",), grads={"self": glu_backward})
+def glu_jvp(F, self, self_t, dim):
+    """a_t * s + a * s * (1 - s) * b_t, with s = sigmoid(b) (PyTorch's glu_jvp)."""
+    n = self.shape[dim] // 2
+    a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
+    a_t, b_t = F.narrow(self_t, dim, 0, n), F.narrow(self_t, dim, n, n)
+    s = F.sigmoid(b)
+    return a_t * s + a * s * (1 - s) * b_t
+
+
+GLU = defop("glu", "GluBackward0", None, params=("dim",), grads={"self": glu_backward},
+            jvp=glu_jvp)
 
 
 # In-place forms that PyTorch records with the result instead of the input.
@@ -1484,7 +1507,12 @@ LEAKY_RELU_ = defop("leaky_relu_", "LeakyReluBackward1", LEAKY_RELU.kernel,
                     grads={"self": lambda F, grad, result, negative_slope:
                            _result_slope(F, grad, result, negative_slope)})
 RRELU_ = defop("rrelu_with_noise_", "RreluWithNoiseBackward1", RRELU.kernel, params=("slope",),
-               jvp="elementwise", grads={"self": _result_slope})
+               jvp=_fw_not_implemented(  # PyTorch has none (its message, verbatim)
+                   "rrelu_with_noise_", " because it has not been implemented yet.\nPlease "
+                   "file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
+                   "template=feature-request.yml so that we can prioritize its "
+                   "implementation."),
+               grads={"self": _result_slope})
 THRESHOLD_ = defop("threshold_", "ThresholdBackward1", THRESHOLD.kernel,
                    params=("threshold", "value"), jvp="elementwise",
                    grads={"self": lambda F, grad, result, threshold:
