@@ -60,7 +60,14 @@ def _run_dual_supported(sample, tangents):
         raise
 
 
-@pytest.mark.parametrize("sample", DIFF_SAMPLES, ids=repr)
+# PyTorch's own forward formula loses the values here (logcumsumexp_jvp exponentiates
+# without shifting: at x ~ 40 its tangent of the first element is 1.7e-06 for a tangent of
+# 1.4); ours is checked against central differences and the dot test instead.
+TORCH_FORWARD_INACCURATE = {"logcumsumexp_large"}
+
+
+@pytest.mark.parametrize("sample", [s for s in DIFF_SAMPLES
+                                    if s.name not in TORCH_FORWARD_INACCURATE], ids=repr)
 def test_jvp_vs_torch(sample):
     torch = pytest.importorskip("torch")
     tangents = _tangents(sample)

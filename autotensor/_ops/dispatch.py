@@ -58,8 +58,9 @@ def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result
     op.n_out = len(outputs) if outputs is not None else -1
     op.diff_outputs = diff_outputs
     op.variadic = variadic
-    if not (jvp is None or jvp in ("elementwise", "linear") or callable(jvp)):
-        raise ValueError(f"{name}: jvp must be 'elementwise', 'linear' or a function")
+    if not (jvp is None or jvp in ("elementwise", "linear", "transpose") or callable(jvp)):
+        raise ValueError(f"{name}: jvp must be 'elementwise', 'linear', 'transpose' or a "
+                         "function")
     op.jvp = jvp
     op.backward_all = backward_all
     fns = [backward_all] if backward_all else [(grads or {}).get(n) for n in op.inputs]
@@ -398,6 +399,8 @@ def jvp_of(op, inputs, params, results):
                 c = F.constant(c, t)
             out = c if out is None else out + c
         tangent = _shape_like(F, out, results)
+    elif rule == "transpose":
+        tangent = _jvp_transpose(F, op, inputs, params, results)
     elif rule == "linear":
         tangent = _jvp_linear(op, inputs, params, results)
         if not isinstance(results, tuple):
@@ -436,6 +439,28 @@ def jvp_of(op, inputs, params, results):
     elif tangent is not None and results._data.dtype.kind in "fc":
         forward_ad._set_tangent(results, tangent)
     return tangent
+
+
+def _jvp_transpose(F, op, inputs, params, results):
+    """J t for a one-input op as the transpose of its backward (linear in grad): the
+    gradient of <backward(u), t> with respect to a dummy cotangent u (Note [Forward mode])."""
+    from ..autograd.engine import grad as autograd_grad
+    t = _tangent(inputs[0])
+    vals = _formula_values(op, inputs, params, results)
+    fn, idx = op.formulas[0]
+    src = _formula_srcs(op)[0]
+    prev = _state.enabled
+    _state.enabled = True
+    try:
+        u = _make(np.zeros_like(results._data))
+        u._requires_grad = True
+        g = fn(F, u, *[vals[src[k]] for k in idx])
+        if not g._requires_grad:
+            return None
+        out, = autograd_grad(g, u, t, create_graph=prev)
+    finally:
+        _state.enabled = prev
+    return out
 
 
 def _formula_srcs(op):

@@ -7,7 +7,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from . import raw
 from .dispatch import defop
-from ._common import _asarray, _dims, _finish, _float_data, _py_max, _state, _wrap_dim
+from ._common import _asarray, _dims, _finish, _float_data, _py_max, _wrap_dim
 from .pointwise import maximum, minimum
 
 
@@ -81,7 +81,7 @@ def _via_backward(F, backward, self_t, dims, keepdim, *args):
     prod = self_t * weights
     if dims is None or not self_t.ndim:
         return F.sum(prod)
-    return F.sum(prod, dims, keepdim)
+    return F.sum(prod, (dims,) if isinstance(dims, int) else dims, keepdim)
 
 
 def _gather_jvp(F, self_t, dim, keepdim, indices):
@@ -541,9 +541,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 # ---- the catalogue: statistics, nan-reductions, scans, order statistics (issue 11) ---------
 def _finish_multi(op, inputs, params, outs):
     """_finish for an op with several outputs."""
-    if _state.enabled and inputs[0]._requires_grad:
-        return _finish(op, inputs, params, outs)
-    return tuple(_make(o) for o in outs)
+    return _finish(op, inputs, params, tuple(outs))
 
 
 def _reduced(F, x, dims, keepdim, ndim):
@@ -582,11 +580,21 @@ def _sum_defined(parts):
 
 
 VAR = defop("var", "VarBackward0", None, params=("dim", "correction", "keepdim"),
-            jvp="elementwise", grads={"self": var_backward})
+            jvp=lambda F, self, self_t, dim, correction, keepdim, result: _via_backward(
+                F, lambda F, g, *a: var_backward(F, g, *a[:-1]), self_t, dim, keepdim,
+                self, dim, correction, keepdim, result),
+            grads={"self": var_backward})
 STD = defop("std", "StdBackward0", None, params=("dim", "correction", "keepdim"),
-            jvp="elementwise", grads={"self": std_backward})
+            jvp=lambda F, self, self_t, dim, correction, keepdim, result: _via_backward(
+                F, std_backward, self_t, dim, keepdim, self, dim, correction, keepdim, result),
+            grads={"self": std_backward})
 VAR_MEAN = defop("var_mean", "VarMeanBackward0", None, params=("dim", "correction", "keepdim"),
                  outputs=("result0", "result1"),
+                 jvp=lambda F, self, self_t, dim, correction, keepdim, result0, result1: (
+                     _via_backward(F, lambda F, g, *a: var_backward(F, g, *a[:-1]), self_t,
+                                   dim, keepdim, self, dim, correction, keepdim, result0),
+                     _via_backward(F, lambda F, g, *a: _mean_backward(F, g, *a[:-1]), self_t,
+                                   dim, keepdim, self, dim, keepdim, result1)),
                  grads={"self": lambda F, grads, self, dim, correction, keepdim: _sum_defined([
                      None if grads[0] is None else
                      var_backward(F, grads[0], self, dim, correction, keepdim),
@@ -594,6 +602,11 @@ VAR_MEAN = defop("var_mean", "VarMeanBackward0", None, params=("dim", "correctio
                      _mean_backward(F, grads[1], self, dim, keepdim)])})
 STD_MEAN = defop("std_mean", "StdMeanBackward0", None, params=("dim", "correction", "keepdim"),
                  outputs=("result0", "result1"),
+                 jvp=lambda F, self, self_t, dim, correction, keepdim, result0, result1: (
+                     _via_backward(F, std_backward, self_t, dim, keepdim, self, dim, correction,
+                                   keepdim, result0),
+                     _via_backward(F, lambda F, g, *a: _mean_backward(F, g, *a[:-1]), self_t,
+                                   dim, keepdim, self, dim, keepdim, result1)),
                  grads={"self": lambda F, grads, self, dim, correction, keepdim, result0:
                         _sum_defined([
                             None if grads[0] is None else
@@ -656,7 +669,10 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
                    (np.sqrt(_var_array(d, dims, c, keepdim)), mean))
 
 
-NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"), jvp="linear",
+NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
+               jvp=lambda F, self, self_t, dim, keepdim: _via_backward(
+                   F, lambda F, g, *a: F.where(a[0] != a[0], 0, F.ones_like(a[0])), self_t,
+                   dim, keepdim, self, self),
                grads={"self": lambda F, grad, self, dim, keepdim: F.where(
                    self != self, 0, F.expand(_reduced(F, grad, dim, keepdim, self.ndim),
                                              self.shape))})
@@ -698,7 +714,32 @@ def _cumprod_grad_exact(x, g, dim):
     return np.moveaxis(out, -1, dim)
 
 
-CUMPROD = defop("cumprod", "CumprodBackward0", None, params=("dim",), jvp="elementwise",
+def _cumprod_jvp(F, self, self_t, dim, result):
+    """dy_k = sum_{j<=k} t_j prod_{i<=k, i!=j} x_i; without zeros, y * cumsum(t / x)."""
+    if not self.ndim:
+        return F.clone(self_t)
+    if not bool((self == 0).any()):
+        return result * F.cumsum(self_t / self, dim)
+    n = self.shape[dim]
+    shape = [1] * self.ndim
+    shape[dim] = n
+    pos = np.arange(n).reshape(shape)
+    out = None
+    for j in range(n):  # x with x_j replaced by t_j, cumulated, counted from k = j on
+        c = cumprod(F.where(_make(pos == j), self_t, self), dim)
+        term = F.where(_make(pos >= j), c, 0)
+        out = term if out is None else out + term
+    return out
+
+
+def _logcumsumexp_jvp(F, self, self_t, dim, result):
+    if not self.ndim:
+        return F.clone(self_t)
+    m = F.constant(np.max(_values(self), axis=dim, keepdims=True), self)
+    return F.cumsum(F.exp(self - m) * self_t, dim) / F.exp(result - m)
+
+
+CUMPROD = defop("cumprod", "CumprodBackward0", None, params=("dim",), jvp=_cumprod_jvp,
                 grads={"self": cumprod_backward})
 
 
@@ -711,7 +752,7 @@ def logcumsumexp_backward(F, grad, self, dim, result):
 
 
 LOGCUMSUMEXP = defop("logcumsumexp", "LogcumsumexpBackward0", None, params=("dim",),
-                     jvp="elementwise", grads={"self": logcumsumexp_backward})
+                     jvp=_logcumsumexp_jvp, grads={"self": logcumsumexp_backward})
 
 
 def cumprod(input, dim, *, dtype=None):
@@ -752,6 +793,9 @@ class _MinMaxRT(tuple):
 
 AMINMAX = defop("aminmax", "AminmaxBackward0", None, params=("dim", "keepdim"),
                 outputs=("min", "max"),
+                jvp=lambda F, self, self_t, dim, keepdim, min, max: tuple(
+                    _via_backward(F, amax_amin_backward, self_t, dim, keepdim, self, dim,
+                                  keepdim, r) for r in (min, max)),
                 grads={"self": lambda F, grads, self, dim, keepdim, min, max: _sum_defined([
                     None if grads[0] is None else
                     amax_amin_backward(F, grads[0], self, dim, keepdim, min),
@@ -772,16 +816,25 @@ def aminmax(input, *, dim=None, keepdim=False):
     return _MinMaxRT(r)
 
 
-MEDIAN = defop("median", "MedianBackward0", None, grads={"self": max_min_backward})
-NANMEDIAN = defop("nanmedian", "NanmedianBackward0", None, grads={"self": max_min_backward})
+_SELECTED_JVP = (lambda F, self, self_t, result:  # the median: ties share, as backward
+                 _via_backward(F, max_min_backward, self_t, None, False, self, result))
+MEDIAN = defop("median", "MedianBackward0", None, grads={"self": max_min_backward},
+               jvp=_SELECTED_JVP)
+NANMEDIAN = defop("nanmedian", "NanmedianBackward0", None, grads={"self": max_min_backward},
+                  jvp=_SELECTED_JVP)
+_DIM_SELECT_JVP = (lambda F, self_t, dim, keepdim, indices:
+                   _gather_jvp(F, self_t, dim, keepdim, indices))
 _DIM_SELECT = {"self": lambda F, grads, dim, keepdim, indices, self_sizes:
                select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)}
 MEDIAN_DIM = defop("median", "MedianBackward1", None, params=("dim", "keepdim"),
-                   outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT)
+                   outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT,
+                   jvp=_DIM_SELECT_JVP)
 NANMEDIAN_DIM = defop("nanmedian", "NanmedianBackward1", None, params=("dim", "keepdim"),
-                      outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT)
+                      outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT,
+                      jvp=_DIM_SELECT_JVP)
 KTHVALUE = defop("kthvalue", "KthvalueBackward0", None, params=("k", "dim", "keepdim"),
-                 outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT)
+                 outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT,
+                 jvp=_DIM_SELECT_JVP)
 _MedianRT, _KthvalueRT, _CummaxRT, _CumminRT = (
     _return_type(k) for k in ("median", "kthvalue", "cummax", "cummin"))
 _NanmedianRT = _return_type("nanmedian")
@@ -865,10 +918,13 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
 _CUM_SCATTER = {"self": lambda F, grads, dim, indices, self_sizes: F.scatter_add(
     F.zeros(self_sizes, grads[0]), dim, indices, grads[0]) if self_sizes else grads[0]}
+_CUM_JVP = (lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
 CUMMAX = defop("cummax", "CummaxBackward0", None, params=("dim",),
-               outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER)
+               outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER,
+               jvp=_CUM_JVP)
 CUMMIN = defop("cummin", "CumminBackward0", None, params=("dim",),
-               outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER)
+               outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER,
+               jvp=_CUM_JVP)
 
 
 def _cum_extreme(op, rt, better, input, dim):
