@@ -442,25 +442,48 @@ def jvp_of(op, inputs, params, results):
 
 
 def _jvp_transpose(F, op, inputs, params, results):
-    """J t for a one-input op as the transpose of its backward (linear in grad): the
-    gradient of <backward(u), t> with respect to a dummy cotangent u (Note [Forward mode])."""
+    """J t as the transpose of the op's backward (linear in the incoming gradient): the
+    gradient of sum_i <backward_i(u), t_i> with respect to a dummy cotangent u of the
+    (first) output. For ops whose backward is written in differentiable ops (convolution,
+    pooling, normalisation): no second formula to keep in step (Note [Forward mode])."""
     from ..autograd.engine import grad as autograd_grad
-    t = _tangent(inputs[0])
+    outs = results if isinstance(results, tuple) else (results,)
     vals = _formula_values(op, inputs, params, results)
-    fn, idx = op.formulas[0]
-    src = _formula_srcs(op)[0]
     prev = _state.enabled
     _state.enabled = True
     try:
-        u = _make(np.zeros_like(results._data))
+        u = _make(np.zeros_like(outs[0]._data))
         u._requires_grad = True
-        g = fn(F, u, *[vals[src[k]] for k in idx])
-        if not g._requires_grad:
+        g_in = u if op.n_out == 1 else (u,) + (None,) * (len(outs) - 1)
+        if op.backward_all is not None:
+            gs = _backward_all(F, op, g_in, vals)
+        else:
+            srcs = _formula_srcs(op)
+            gs = []
+            for i, f in enumerate(op.formulas):
+                if f is None or _tangent(inputs[i]) is None:
+                    gs.append(None)
+                    continue
+                fn, idx = f
+                gs.append(fn(F, g_in, *[vals[srcs[i][k]] for k in idx]))
+        pairs = [(g, _tangent(x)) for g, x in zip(gs, inputs)
+                 if g is not None and _tangent(x) is not None and g._requires_grad]
+        if not pairs:
             return None
-        out, = autograd_grad(g, u, t, create_graph=prev)
+        out, = autograd_grad(tuple(g for g, _ in pairs), u, tuple(t for _, t in pairs),
+                             create_graph=prev, allow_unused=True)
     finally:
         _state.enabled = prev
+    if op.n_out != 1:
+        return (out,) + (None,) * (len(outs) - 1)
     return out
+
+
+def _backward_all(F, op, grads, vals):
+    """An op's backward_all called with its saved values laid out as its node would."""
+    names = op.saved_names
+    layout = [vals[s + 1] for s in op.saved_src]
+    return op.backward_all(F, grads, *layout[:len(names)])
 
 
 def _formula_srcs(op):

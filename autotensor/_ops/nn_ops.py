@@ -227,7 +227,7 @@ CONVOLUTION = defop(
     inputs=("input", "weight", "bias"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups"),
     grads={"input": convolution_input_grad, "weight": convolution_weight_grad,
-           "bias": convolution_bias_grad})
+           "bias": convolution_bias_grad}, jvp="transpose")
 
 
 # ---- pooling ---------------------------------------------------------------------------
@@ -293,7 +293,7 @@ MAX_POOL2D = defop(
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     outputs=("result", "indices"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool2d_backward(F, grads[0], self_sizes, indices)})
+           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose")
 
 
 def avg_pool_divisors(size, out, k, s, p, ceil_mode, count_include_pad):
@@ -355,7 +355,7 @@ AVG_POOL2D = defop(
     "avg_pool2d", "AvgPool2DBackward0", avg_pool2d_kernel,
     params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
             "divisor_override"),
-    grads={"self": avg_pool2d_backward})
+    grads={"self": avg_pool2d_backward}, jvp="transpose")
 
 
 def adaptive_pool_matrix(size, out, dtype):
@@ -382,7 +382,7 @@ def adaptive_avg_pool2d_backward(F, grad, self_sizes):
 
 ADAPTIVE_AVG_POOL2D = defop(
     "adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", adaptive_avg_pool2d_kernel,
-    params=("output_size",), grads={"self": adaptive_avg_pool2d_backward})
+    params=("output_size",), grads={"self": adaptive_avg_pool2d_backward}, jvp="transpose")
 
 
 # ---- normalisation ---------------------------------------------------------------------
@@ -454,7 +454,7 @@ BATCH_NORM = defop(
     inputs=("input", "weight", "bias"), params=("running_mean", "running_var", "training",
                                                 "eps"),
     outputs=("result", "save_mean", "save_invstd"), diff_outputs=(0,),
-    backward_all=batch_norm_backward)
+    backward_all=batch_norm_backward, jvp="transpose")
 
 
 def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
@@ -492,7 +492,7 @@ LAYER_NORM = defop(
     "native_layer_norm", "NativeLayerNormBackward0", layer_norm_kernel,
     inputs=("input", "weight", "bias"), params=("normalized_shape", "eps"),
     outputs=("result", "mean", "rstd"), diff_outputs=(0,),
-    backward_all=layer_norm_backward)
+    backward_all=layer_norm_backward, jvp="transpose")
 
 
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
@@ -534,4 +534,4 @@ def embedding_backward(F, grad, indices, padding_idx, scale_grad_by_freq, weight
 EMBEDDING = defop("embedding", "EmbeddingBackward0",
                   lambda w, indices, padding_idx, scale: np.take(w, indices, axis=0),
                   inputs=("weight",), params=("indices", "padding_idx", "scale_grad_by_freq"),
-                  grads={"weight": embedding_backward})
+                  grads={"weight": embedding_backward}, jvp="transpose")
