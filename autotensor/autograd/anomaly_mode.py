@@ -89,10 +89,17 @@ def record_traceback(node):
 
 
 def record_inplace(vc, op_name):
-    """Remember on a version counter which in-place op bumped it last, and where."""
-    stack = _user_stack()
-    where = stack[-1].split("\n")[0].strip() if stack else "<unknown>"
-    vc[1:] = [(vc[0], op_name, where)]
+    """Remember on a version counter which in-place op bumped it last, and where (the
+    innermost frame outside autotensor: file:line and the source line)."""
+    frames = [f for f in traceback.extract_stack(sys._getframe(1))
+              if not f.filename.startswith(_PACKAGE)]
+    if frames:
+        f = frames[-1]
+        where = f"{f.filename}:{f.lineno}" + (f" ({f.line.strip()})" if f.line else "")
+    else:
+        where = "<unknown>"
+    name = op_name if op_name.endswith("_") else op_name + "_"
+    vc[1:] = [(vc[0], name, where)]
 
 
 _HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its "
