@@ -1198,3 +1198,31 @@ def test_inference_tensor_errors_outside_inference_mode():
         return res
 
     compare(scenario)
+
+
+def _detached_views_program(torch):
+    """Views of a detach()ed tensor: its own in-place history reaches them (lazy rebase),
+    and multi-output views of it count as made without grad (found by the Hypothesis test)."""
+    log = []
+    a = torch.ones(4, 3, 2, requires_grad=True)
+    d = (a * 0.9).detach()
+    piece = d.split(1)[2]
+    log.append(catch(piece.copy_, torch.ones(1, 3, 2, requires_grad=True)))
+    log.append(d._version)
+    d = (a * 0.9).detach()
+    v = d.select(0, 1)
+    d.copy_(torch.ones(4, 3, 2, requires_grad=True))
+    log.append((node_name(d.grad_fn), node_name(v.grad_fn), v.requires_grad))
+    d = (a * 0.9).detach()
+    piece = d.split(1)[0]
+    d.copy_(torch.ones(4, 3, 2, requires_grad=True))
+    log.append(catch(lambda: piece.grad_fn))
+    x = torch.ones(4, 3)
+    piece = x.unbind(0)[0]
+    x.copy_(torch.ones(4, 3, requires_grad=True))
+    log.append(catch(lambda: piece.grad_fn))
+    return log
+
+
+def test_views_of_detached_tensor_and_multi_output_views_without_grad():
+    compare(_detached_views_program)

@@ -72,12 +72,15 @@ def make_views(results, source, op_name, multi=False):
     view = source._view
     base = view.base if view is not None else source
     inherited = False
-    if source._meta is not None and source._meta.get("nondiff"):
+    if multi and not source._requires_grad and not _state.inference:
+        # (PyTorch files multi-output views of a tensor without grad under no_grad too,
+        # detach()ed tensors included)
+        creation = NO_GRAD_MODE
+    elif source._meta is not None and source._meta.get("nondiff"):
         creation = NONDIFF
     elif _state.inference and (source._meta is None or not source._meta.get("inference")):
         creation = INFERENCE_MODE
-    elif (not _state.enabled and source._requires_grad) or (multi and not source._requires_grad):
-        # (PyTorch files multi-output views of a tensor without grad under this kind too)
+    elif not _state.enabled and source._requires_grad:
         creation = NO_GRAD_MODE
     elif multi:
         creation = MULTI_OUTPUT
@@ -133,9 +136,16 @@ def refresh_view_grad_fn(view_tensor):
     vc = view_tensor._vc[0]
     if info.version == vc:
         return
-    if info.creation is NONDIFF:
-        info.version = vc
+    if info.creation is NONDIFF and base._grad_fn is None:
+        info.version = vc  # the detach()ed base has no history: the view reads as a leaf
         return
+    if info.creation == NO_GRAD_MODE and info.multi and base._requires_grad:
+        raise RuntimeError("A view was created in no_grad mode and its base or another view of "
+                           "its base has been modified inplace with grad mode enabled. This "
+                           "view is the output of a function that returns multiple views. "
+                           "Such functions do not allow the output views to be modified "
+                           "inplace. You should replace the inplace operation by an "
+                           "out-of-place one.")
     if info.creation == NO_GRAD_MODE and base._requires_grad and base._grad_fn is not None:
         raise RuntimeError("A view was created in no_grad mode and its base or another view of "
                            "its base has been modified inplace with grad mode enabled. Given "
