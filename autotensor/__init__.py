@@ -8,6 +8,7 @@ from ._dtypes import (bool, cdouble, cfloat, complex64, complex128, double, dtyp
                       float16, float32, float64, get_default_dtype, half, iinfo, int, int8,
                       int16, int32, int64, long, promote_types, set_default_dtype, short,
                       uint8)
+from ._dtypes import bfloat16, uint16, uint32, uint64
 from ._tensor import Size, Tensor, device, is_tensor
 from ._printing import set_printoptions, get_printoptions
 from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, default_generator,

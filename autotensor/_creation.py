@@ -2,7 +2,7 @@
 import builtins
 import warnings
 
-from . import _devices, _dtypes, _random
+from . import _convert, _devices, _dtypes, _random
 from ._backend import np
 from ._tensor import Tensor, _make
 
@@ -12,102 +12,35 @@ _py_bool, _py_int, _py_float, _py_complex = builtins.bool, builtins.int, builtin
 
 def _finish(arr, dtype, requires_grad):
     if dtype is not None and arr.dtype != dtype.np:
-        arr = arr.astype(dtype.np)
+        arr = _convert.cast(arr, dtype)
     t = _make(arr)
     if requires_grad:
-        if arr.dtype.kind not in "fc":
+        if arr.dtype.kind not in "fc" and not _dtypes.from_numpy(arr.dtype).is_floating_point:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         t._requires_grad = True
     return t
 
 
-def _infer_array(data, exact=False):
-    """NumPy array for Python data, with PyTorch's default dtypes.
-
-    ``exact``: an explicit dtype follows, so Python floats are kept as doubles (PyTorch casts
-    the double to the requested dtype, not through the default dtype)."""
-    fdt = np.float64 if exact else _dtypes.default_float.np
-    cdt = np.complex128 if exact else _dtypes.default_complex.np
+def _infer_array(data, dtype=None):
+    """The array of ``dtype`` (None: PyTorch's inference) for ``data``, converted straight
+    to that dtype (Note [Python data to a tensor] in _convert.py). May alias ``data``."""
     if isinstance(data, Tensor):
-        return data._data
-    if isinstance(data, np.ndarray):
-        return data
-    if isinstance(data, (list, tuple)):
-        _check_ragged(data)
-        flat = _flatten_scalars(data)
-        if flat and any(isinstance(x, Tensor) for x in flat):
-            data = _tensors_to_lists(data)
-            flat = _flatten_scalars(data)
-        arr = np.array(data)
-        if arr.dtype == object:
-            raise ValueError("expected sequence of length consistent at each dimension")
-        kinds = {type(x) for x in flat}
-        if arr.size == 0:
-            return arr.astype(fdt)
-        if any(issubclass(k, (_py_complex, np.complexfloating)) for k in kinds):
-            return arr.astype(cdt)
-        if any(issubclass(k, (_py_float, np.floating)) for k in kinds):
-            if all(issubclass(k, (np.floating, np.integer, np.bool_)) for k in kinds):
-                return arr
-            return arr.astype(fdt)
-        if all(issubclass(k, (_py_bool, np.bool_)) for k in kinds):
-            return arr.astype(np.bool_)
-        return arr.astype(np.int64) if all(
-            issubclass(k, (_py_int, _py_bool)) for k in kinds) else arr
-    if isinstance(data, np.generic):  # before float: np.float64 subclasses float
-        return np.array(data)
-    if isinstance(data, _py_bool):
-        return np.array(data, dtype=np.bool_)
-    if isinstance(data, _py_int):
-        return np.array(data, dtype=np.int64)
-    if isinstance(data, _py_float):
-        return np.array(data, dtype=fdt)
-    if isinstance(data, _py_complex):
-        return np.array(data, dtype=cdt)
-    if hasattr(data, "__array__"):
-        return np.asarray(data)
-    raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        arr = data._data
+    elif isinstance(data, np.ndarray):
+        _dtypes.from_numpy(data.dtype)  # PyTorch's error for unsupported NumPy dtypes
+        arr = data
+    elif isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    elif not isinstance(data, (list, tuple, np.generic)) and hasattr(data, "__array__"):
+        arr = np.asarray(data)
+    else:
+        return _convert.data_array(data, dtype, Tensor)
+    return arr if dtype is None else _convert.cast(arr, dtype)
 
 
-def _check_ragged(data):
-    """PyTorch's error for nested sequences of inconsistent lengths."""
-    level = [data]
-    dim = 0
-    while level:
-        seqs = [x for x in level if isinstance(x, (list, tuple))]
-        if not seqs:
-            return
-        if len(seqs) != len(level):
-            scalar = next(x for x in level if not isinstance(x, (list, tuple)))
-            raise ValueError(f"too many dimensions '{type(scalar).__name__}'")
-        n = len(seqs[0])
-        for x in seqs:
-            if len(x) != n:
-                raise ValueError(f"expected sequence of length {n} at dim {dim} "
-                                 f"(got {len(x)})")
-        level = [y for x in seqs for y in x]
-        dim += 1
-
-
-def _flatten_scalars(data):
-    out = []
-    stack = [data]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        else:
-            out.append(x)
-    return out
-
-
-def _tensors_to_lists(data):
-    if isinstance(data, Tensor):
-        return data._data.tolist() if data._data.ndim else data._data.item()
-    if isinstance(data, (list, tuple)):
-        return [_tensors_to_lists(x) for x in data]
-    return data
+def _is_python_data(data):
+    return isinstance(data, (list, tuple, np.generic)) or not hasattr(data, "__array__")
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -119,16 +52,18 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             "sourceTensor.detach().clone() or "
             "sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
-    arr = np.array(_infer_array(data, dtype is not None), copy=True)
-    return _finish(arr, dtype, requires_grad)
+    arr = _infer_array(data, dtype)
+    if not _is_python_data(data) and np.may_share_memory(
+            arr, data._data if isinstance(data, Tensor) else np.asarray(data)):
+        arr = arr.copy()
+    return _finish(arr, None, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
     _devices.check(device)
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
-    arr = _infer_array(data, dtype is not None)
-    return _finish(arr, dtype, False)
+    return _finish(_infer_array(data, dtype), None, False)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
@@ -197,12 +132,30 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
     return _finish(np.zeros(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
 
 
+def _fill_array(shape, fill_value, dtype):
+    """``np.full`` with PyTorch's Scalar conversion of ``fill_value`` (its dtype inferred like a
+    Python scalar's when ``dtype`` is None)."""
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    if dtype is None:
+        dtype = _dtypes._wrapped_dtype(fill_value)
+        if dtype is None:
+            raise TypeError(f"full(): argument 'fill_value' must be Number, not "
+                            f"{type(fill_value).__name__}")
+    value = _convert.scalar_array(fill_value, dtype, single=_prod(shape) == 1)
+    return np.full(shape, value, dtype=value.dtype)
+
+
+def _prod(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
     _devices.check(device)
-    if dtype is None:
-        dtype = _dtypes.from_numpy(_infer_array(fill_value if not isinstance(
-            fill_value, Tensor) else fill_value.item()).dtype)
-    return _finish(np.full(_size((size,)), fill_value, dtype=dtype.np), None, requires_grad)
+    return _finish(_fill_array(_size((size,)), fill_value, dtype), None, requires_grad)
 
 
 def _like(t, dtype):
@@ -231,7 +184,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
               memory_format=None):
     if device is not None:
         _devices.check(device)
-    return _finish(np.full(input._data.shape, fill_value, _like(input, dtype)), None,
+    return _finish(_fill_array(input._data.shape, fill_value, dtype or input.dtype), None,
                    requires_grad)
 
 
@@ -386,10 +339,13 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
 
 
 def legacy_tensor_data(args, kwargs):
-    """``torch.Tensor(data)`` / ``torch.Tensor(2, 3)``: always the default float dtype."""
-    dt = _dtypes.default_float.np
+    """``torch.Tensor(data)`` / ``torch.Tensor(2, 3)``: the default float dtype (a tensor
+    argument is aliased, whatever its dtype)."""
+    dt = _dtypes.default_float
     if len(args) == 1 and not isinstance(args[0], (_py_int, np.integer)):
         data = args[0]
-        arr = data._data if isinstance(data, Tensor) else np.array(_infer_array(data))
-        return arr.astype(dt)
-    return np.zeros(_size(args), dtype=dt)
+        if isinstance(data, Tensor):
+            return data._data
+        arr = _infer_array(data, dt)
+        return arr.copy() if arr is data else arr
+    return np.zeros(_size(args), dtype=dt.np)

@@ -18,7 +18,8 @@ __all__ = [
     "float16", "half", "float32", "float", "float64", "double",
     "complex64", "cfloat", "complex128", "cdouble",
     "int8", "int16", "int32", "int", "int64", "long", "uint8", "bool",
-    "all_dtypes",
+    "bfloat16", "uint16", "uint32", "uint64",
+    "all_dtypes", "extra_dtypes", "every_dtype", "numpy_dtype_of",
     "from_numpy", "get_default_dtype", "set_default_dtype",
     "promote_types", "result_type", "scalar_result_dtype", "binary_result_dtype",
     "is_floating", "is_integral", "is_complex",
@@ -40,10 +41,12 @@ class dtype:
     __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize",
                  "abbr", "_cat", "_str")
 
-    def __init__(self, name, npname, abbr, cat, is_signed):
+    def __init__(self, name, npname, abbr, cat, is_signed, itemsize=None):
         self.name = name
-        self.np = np.dtype(npname)
-        self.itemsize = self.np.itemsize
+        # bfloat16 lives in the optional ml_dtypes package: until it is first needed, ``np``
+        # is a stand-in that NumPy resolves through its ``dtype`` attribute (Note [bfloat16]).
+        self.np = np.dtype(npname) if npname is not None else _LazyNumpyDtype(self)
+        self.itemsize = itemsize or self.np.itemsize
         self.abbr = abbr
         self._cat = cat
         self.is_floating_point = cat == _CAT_FLOAT
@@ -72,7 +75,65 @@ class dtype:
         try:
             return _TO_COMPLEX[self]
         except KeyError:
-            raise RuntimeError(f"Unknown Complex ScalarType for {self.name}") from None
+            raise RuntimeError(
+                f"Unknown Complex ScalarType for {_SCALAR_NAMES[self]}") from None
+
+
+# Note [bfloat16]
+# NumPy has no bfloat16; the ml_dtypes package (the `bf16` extra) adds one. The package is
+# imported the first time a bfloat16 array is made: ``bfloat16.np`` starts as a stand-in
+# whose ``dtype`` attribute NumPy reads whenever it is given as a dtype (np.zeros(...,
+# dtype=bfloat16.np), arr.astype(...), ==), and which then puts the real dtype in its place.
+# Without ml_dtypes, that first use raises an ImportError naming the extra. Computation in
+# bfloat16 rounds each result of float32 arithmetic, as PyTorch's CPU kernels do.
+BF16_MISSING = ("torch.bfloat16 needs the optional ml_dtypes package: "
+                "pip install 'autotensor[bf16]' (or pip install ml_dtypes)")
+
+
+class _LazyNumpyDtype:
+    __slots__ = ("_owner",)
+
+    def __init__(self, owner):
+        self._owner = owner
+
+    @property
+    def dtype(self):
+        return _load_bfloat16()
+
+    def __eq__(self, other):
+        return _load_bfloat16() == other
+
+    def __ne__(self, other):
+        return _load_bfloat16() != other
+
+    def __hash__(self):
+        return hash("bfloat16")
+
+    def __getattr__(self, name):
+        return getattr(_load_bfloat16(), name)
+
+    def __repr__(self):
+        return "dtype(bfloat16) (ml_dtypes not loaded yet)"
+
+
+def _load_bfloat16():
+    d = bfloat16.np
+    if isinstance(d, np.dtype):
+        return d
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise ImportError(BF16_MISSING) from None
+    d = np.dtype(ml_dtypes.bfloat16)
+    bfloat16.np = d
+    _FROM_NP[d] = _FROM_NP[d.type] = bfloat16
+    return d
+
+
+def numpy_dtype_of(d):
+    """``d.np``, loading ml_dtypes if ``d`` is bfloat16 (for code that needs a real dtype)."""
+    npd = d.np
+    return npd if npd.__class__ is not _LazyNumpyDtype else _load_bfloat16()
 
 
 float16 = half = dtype("float16", "float16", "f16", _CAT_FLOAT, True)
@@ -86,21 +147,46 @@ int32 = int = dtype("int32", "int32", "i32", _CAT_INT, True)
 int64 = long = dtype("int64", "int64", "i64", _CAT_INT, True)
 uint8 = dtype("uint8", "uint8", "u8", _CAT_INT, False)
 bool = dtype("bool", "bool", "b8", _CAT_BOOL, False)
+bfloat16 = dtype("bfloat16", None, "bf16", _CAT_FLOAT, True, itemsize=2)
+# PyTorch's "barebones" unsigned types: creation, conversion, printing; no promotion with
+# other integer types (PyTorch raises), and few kernels.
+uint16 = dtype("uint16", "uint16", "u16", _CAT_INT, False)
+uint32 = dtype("uint32", "uint32", "u32", _CAT_INT, False)
+uint64 = dtype("uint64", "uint64", "u64", _CAT_INT, False)
 
 all_dtypes = (bool, uint8, int8, int16, int32, int64, float16, float32, float64,
               complex64, complex128)
+extra_dtypes = (bfloat16, uint16, uint32, uint64)
+every_dtype = all_dtypes + extra_dtypes
+_BAREBONES_UNSIGNED = (uint16, uint32, uint64)
 
 _TO_REAL = {complex64: float32, complex128: float64}
-_TO_COMPLEX = {float16: complex64, float32: complex64, float64: complex128,
-               complex64: complex64, complex128: complex128}
+_TO_COMPLEX = {float16: complex64, bfloat16: complex64, float32: complex64,
+               float64: complex128, complex64: complex64, complex128: complex128}
+
+# ---- names used in PyTorch's messages ----------------------------------------------------
+# ScalarType names ("Float"), C++ type names ("float") and legacy tensor types
+# ("torch.FloatTensor"), as they appear in PyTorch's errors and Tensor.type().
+_SCALAR_NAMES = {float16: "Half", float32: "Float", float64: "Double", complex64: "ComplexFloat",
+                 complex128: "ComplexDouble", int8: "Char", int16: "Short", int32: "Int",
+                 int64: "Long", uint8: "Byte", bool: "Bool", bfloat16: "BFloat16",
+                 uint16: "UInt16", uint32: "UInt32", uint64: "UInt64"}
+_CPP_NAMES = {float16: "c10::Half", float32: "float", float64: "double",
+              complex64: "c10::complex<float>", complex128: "c10::complex<double>",
+              int8: "signed char", int16: "short", int32: "int", int64: "long int",
+              uint8: "unsigned char", bool: "bool", bfloat16: "c10::BFloat16",
+              uint16: "uint16_t", uint32: "uint32_t", uint64: "uint64_t"}
+
+
 
 # --------------------------------------------------------------------------- numpy mapping
 
-_BY_KIND = {(d.np.kind, d.itemsize): d for d in all_dtypes}
+_BY_KIND = {(d.np.kind, d.itemsize): d for d in every_dtype if d is not bfloat16}
 _FROM_NP = {}
-for _d in all_dtypes:
-    _FROM_NP[_d.np] = _d
-    _FROM_NP[_d.np.type] = _d
+for _d in every_dtype:
+    if _d is not bfloat16:
+        _FROM_NP[_d.np] = _d
+        _FROM_NP[_d.np.type] = _d
 del _d
 
 
@@ -115,11 +201,15 @@ def from_numpy(npdtype):
     except TypeError:
         nd = None
     d = _BY_KIND.get((nd.kind, nd.itemsize)) if nd is not None else None
+    if d is None and nd is not None and nd.name == "bfloat16":
+        _load_bfloat16()
+        return bfloat16
     if d is None:
+        what = f"numpy.{nd.type.__name__}" if nd is not None else repr(npdtype)
         raise TypeError(
-            f"can't convert numpy dtype {npdtype!r}. The only supported types are: "
+            f"can't convert np.ndarray of type {what}. The only supported types are: "
             "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
-            "uint8, and bool.")
+            "uint64, uint32, uint16, uint8, and bool.")
     return d
 
 
@@ -127,13 +217,19 @@ def from_numpy(npdtype):
 
 _INT_ORDER = {int8: 0, int16: 1, int32: 2, int64: 3}
 _SIGNED_FOR_UINT8 = {int8: int16, int16: int16, int32: int32, int64: int64}
-_FLOAT_ORDER = {float16: 0, float32: 1, float64: 2}
+_FLOAT_ORDER = {float16: 0, bfloat16: 0, float32: 1, float64: 2}
 _REAL_OF_COMPLEX = {complex64: float32, complex128: float64}
 
 
 def _promote_slow(a, b):
+    """The promoted dtype, or None where PyTorch refuses (barebones unsigned types)."""
     if a is b:
         return a
+    if a in _BAREBONES_UNSIGNED or b in _BAREBONES_UNSIGNED:
+        other = b if a in _BAREBONES_UNSIGNED else a
+        return other if other._cat == _CAT_FLOAT else None
+    if {a, b} == {float16, bfloat16}:
+        return float32
     ca, cb = a._cat, b._cat
     if ca < cb or (ca == cb and a.itemsize < b.itemsize):
         a, b, ca, cb = b, a, cb, ca
@@ -157,12 +253,21 @@ def _promote_slow(a, b):
     return a
 
 
-_PROMOTE = {(a, b): _promote_slow(a, b) for a in all_dtypes for b in all_dtypes}
+_PROMOTE = {(a, b): p for a in every_dtype for b in every_dtype
+            if (p := _promote_slow(a, b)) is not None}
+
+
+def _promotion_error(a, b):
+    return RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                        f"attempted to promote {_SCALAR_NAMES[a]} and {_SCALAR_NAMES[b]}")
 
 
 def promote_types(a, b):
     """``torch.promote_types``: the smallest dtype both ``a`` and ``b`` can be cast to."""
-    return _PROMOTE[a, b]
+    try:
+        return _PROMOTE[a, b]
+    except KeyError:
+        raise _promotion_error(a, b) from None
 
 
 def _promote_skip_none(a, b):
@@ -170,7 +275,7 @@ def _promote_skip_none(a, b):
         return b
     if b is None:
         return a
-    return _PROMOTE[a, b]
+    return promote_types(a, b)
 
 
 def _combine_categories(higher, lower):
@@ -259,15 +364,15 @@ def result_type(*operands):
             if nd is None:
                 nd = op.dim()
             if nd > 0:
-                dim_r = d if dim_r is None else _PROMOTE[dim_r, d]
+                dim_r = d if dim_r is None else promote_types(dim_r, d)
             else:
-                zero_r = d if zero_r is None else _PROMOTE[zero_r, d]
+                zero_r = d if zero_r is None else promote_types(zero_r, d)
             continue
         d = _wrapped_dtype(op)
         if d is None:
             raise TypeError(
                 f"result_type: expected a Tensor or a Python number, got {type(op).__name__}")
-        wrapped_r = d if wrapped_r is None else _PROMOTE[wrapped_r, d]
+        wrapped_r = d if wrapped_r is None else promote_types(wrapped_r, d)
     r = _combine_categories(dim_r, _combine_categories(zero_r, wrapped_r))
     if r is None:
         raise TypeError("result_type: expected at least one operand")
@@ -275,19 +380,24 @@ def result_type(*operands):
 
 
 _BINARY = {}
-for _a in all_dtypes:
-    for _b in all_dtypes:
-        _p = _PROMOTE[_a, _b]
-        _BINARY[_a, False, _b, False] = _p
-        _BINARY[_a, True, _b, True] = _p
-        _BINARY[_a, False, _b, True] = _combine_categories(_a, _b)
-        _BINARY[_a, True, _b, False] = _combine_categories(_b, _a)
-del _a, _b, _p
+for _a in every_dtype:
+    for _b in every_dtype:
+        for _key, _hi, _lo in (((_a, False, _b, False), _a, _b), ((_a, True, _b, True), _a, _b),
+                               ((_a, False, _b, True), _a, _b), ((_a, True, _b, False), _b, _a)):
+            try:
+                _BINARY[_key] = _PROMOTE[_a, _b] if _key[1] == _key[3] else \
+                    _combine_categories(_hi, _lo)
+            except (KeyError, RuntimeError):
+                pass
+del _a, _b, _key, _hi, _lo
 
 
 def binary_result_dtype(dtype_a, a_is_0d, dtype_b, b_is_0d):
     """Result dtype of a binary op between two tensors (``*_is_0d``: ndim == 0)."""
-    return _BINARY[dtype_a, a_is_0d, dtype_b, b_is_0d]
+    try:
+        return _BINARY[dtype_a, a_is_0d, dtype_b, b_is_0d]
+    except KeyError:
+        raise _promotion_error(dtype_a, dtype_b) from None
 
 
 _SCALAR = {}
@@ -296,9 +406,12 @@ _SCALAR_TYPES = (_builtin_bool, _builtin_int, _builtin_float, _builtin_complex)
 
 def _rebuild_scalar_table():
     _SCALAR.clear()
-    for d in all_dtypes:
+    for d in every_dtype:
         for t in _SCALAR_TYPES:
-            _SCALAR[d, t] = _combine_categories(d, _wrapped_dtype(t()))
+            try:
+                _SCALAR[d, t] = _combine_categories(d, _wrapped_dtype(t()))
+            except RuntimeError:
+                pass
 
 
 _rebuild_scalar_table()
@@ -365,7 +478,10 @@ class iinfo:
         return hash(("iinfo", self.dtype))
 
 
-_FINFO_PRECISION = {float16: 3, float32: 6, float64: 15}
+_FINFO_PRECISION = {float16: 3, bfloat16: 2, float32: 6, float64: 15}
+# bfloat16: float32's exponent with 8 significant bits (no ml_dtypes needed to describe it)
+_BF16_INFO = {"bits": 16, "eps": 2.0 ** -7, "max": (2 - 2.0 ** -7) * 2.0 ** 127,
+              "smallest_normal": 2.0 ** -126}
 
 
 class finfo:
@@ -381,12 +497,17 @@ class finfo:
                 "torch.finfo() requires a floating point input type. "
                 "Use torch.iinfo to handle 'torch.finfo'")
         type = _TO_REAL.get(type, type)
-        info = np.finfo(type.np)
-        self.bits = info.bits
-        self.eps = _builtin_float(info.eps)
-        self.min = _builtin_float(info.min)
-        self.max = _builtin_float(info.max)
-        self.tiny = self.smallest_normal = _builtin_float(info.smallest_normal)
+        if type is bfloat16:
+            info = _BF16_INFO
+        else:
+            i = np.finfo(type.np)
+            info = {"bits": i.bits, "eps": i.eps, "max": i.max,
+                    "smallest_normal": i.smallest_normal}
+        self.bits = info["bits"]
+        self.eps = _builtin_float(info["eps"])
+        self.max = _builtin_float(info["max"])
+        self.min = -self.max
+        self.tiny = self.smallest_normal = _builtin_float(info["smallest_normal"])
         self.resolution = 10.0 ** -_FINFO_PRECISION[type]
         self.dtype = type.name
 
@@ -400,18 +521,6 @@ class finfo:
 
     def __hash__(self):
         return hash(("finfo", self.dtype))
-
-
-# ---- names used in PyTorch's messages ----------------------------------------------------
-# ScalarType names ("Float"), C++ type names ("float") and legacy tensor types
-# ("torch.FloatTensor"), as they appear in PyTorch's errors and Tensor.type().
-_SCALAR_NAMES = {float16: "Half", float32: "Float", float64: "Double", complex64: "ComplexFloat",
-                 complex128: "ComplexDouble", int8: "Char", int16: "Short", int32: "Int",
-                 int64: "Long", uint8: "Byte", bool: "Bool"}
-_CPP_NAMES = {float16: "c10::Half", float32: "float", float64: "double",
-              complex64: "c10::complex<float>", complex128: "c10::complex<double>",
-              int8: "signed char", int16: "short", int32: "int", int64: "long int",
-              uint8: "unsigned char", bool: "bool"}
 
 
 def scalar_name(d):

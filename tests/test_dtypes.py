@@ -96,7 +96,7 @@ def test_from_numpy(name):
     assert D.from_numpy(np.dtype(name).newbyteorder(">")) is d
 
 
-@pytest.mark.parametrize("bad", [np.uint16, np.uint32, np.uint64, np.longdouble, object, "U3",
+@pytest.mark.parametrize("bad", [np.longdouble, object, "U3",
                                  np.dtype("S2"), "datetime64[s]", "not-a-dtype"])
 def test_from_numpy_unsupported(bad):
     with pytest.raises(TypeError, match="supported"):

@@ -1,0 +1,283 @@
+"""Numerical fidelity (issue 8): Python data reaches every dtype exactly as in PyTorch.
+
+The audit table: each entry point that turns Python data into a tensor, times every dtype,
+times awkward values (0.1, -0.0, denormals, nan/inf, values beyond a dtype's range, ints
+beyond 2**53 and 2**63, complex, NumPy scalars, 0-d tensors), run on PyTorch and on
+autotensor. Results must agree bit for bit (dtype, shape, every value) or raise the same
+exception with the same message.
+"""
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("ml_dtypes")  # bfloat16 (the `bf16` extra; part of the `test` extra)
+
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
+          "float16", "bfloat16", "float32", "float64", "complex64", "complex128"]
+
+FLOATS = [0.1, -0.0, 5e-324, 1e-310, 1e-45, float("nan"), float("inf"), -float("inf"), 1e40,
+          1e300, -1.5, 2.7, 255.9, -0.5, 65504.0, 65520.0, 1 + 2 ** -11 + 2 ** -40, 2.0 ** 63]
+INTS = [0, 1, -1, 300, -129, -255, -256, 70000, 2 ** 31, 2 ** 53 + 1, 2 ** 63 - 1, -2 ** 63,
+        2 ** 63, 2 ** 64 - 1, 2 ** 64, -2 ** 63 - 1]
+OTHERS = [True, False, 1 + 2j, 2 + 0j, np.float32(0.1), np.float64(0.1), np.float16(0.1),
+          np.int32(7), np.int64(300), np.bool_(True), Fraction(1, 3)]
+SCALARS = FLOATS + INTS + OTHERS
+LISTS = [[0.1, 0.2, 0.3], [1, 2.5], [True, 2], [1, 2 ** 53 + 1], [[0.1], [-0.0]], [],
+         [[]], [1, 2 + 1j], [np.float32(0.1), 0.2], [np.float64(0.1), 0.2],
+         [np.int32(5), np.int8(2)], [2 ** 63 - 1, -2 ** 63], [0.5, float("nan")],
+         [[1e-310, 1e40], [-1e40, 3.0]], [2 ** 63, 1.0]]
+
+
+def lib_dtype(lib, name):
+    return getattr(lib, name)
+
+
+def summary(t):
+    """A comparable (dtype, shape, values) of a torch or autotensor tensor, values exact."""
+    name = str(t.dtype).rsplit(".", 1)[-1]
+    shape = tuple(t.shape)
+    if name == "bfloat16":  # compare the bit patterns
+        bits = t.view(torch.int16).numpy() if isinstance(t, torch.Tensor) else \
+            t._data.view(np.int16)
+        return name, shape, bits.tolist()
+    arr = t.numpy() if isinstance(t, torch.Tensor) else t._data
+    if arr.dtype.kind in "fc":
+        # bit patterns, with all NaNs alike (payloads are not specified)
+        flat = arr.reshape(-1)
+        parts = [flat.real, flat.imag] if arr.dtype.kind == "c" else [flat]
+        out = []
+        for p in parts:
+            p = np.ascontiguousarray(p)
+            ibits = p.view(np.dtype(f"i{p.dtype.itemsize}"))
+            out.append([None if v != v else b for v, b in zip(p.tolist(), ibits.tolist())])
+        return name, shape, out
+    return name, shape, arr.tolist()
+
+
+def outcome(lib, fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            r = fn(lib)
+        except Exception as e:  # noqa: BLE001 - the exception is the result
+            return ("raised", type(e).__name__, str(e))
+    if isinstance(r, (torch.Tensor, autotensor.Tensor)):
+        return summary(r)
+    return ("value", repr(r))
+
+
+def same(fn):
+    expected = outcome(torch, fn)
+    got = outcome(autotensor, fn)
+    assert got == expected
+
+
+def ids(values):
+    return [repr(v)[:30] for v in values]
+
+
+# ---------------------------------------------------------------------------- the audit
+@pytest.mark.parametrize("dtype", DTYPES + [None])
+@pytest.mark.parametrize("value", SCALARS, ids=ids(SCALARS))
+def test_tensor_from_scalar(dtype, value):
+    same(lambda lib: lib.tensor(value, dtype=dtype and lib_dtype(lib, dtype)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [None])
+@pytest.mark.parametrize("data", LISTS, ids=ids(LISTS))
+def test_tensor_from_list(dtype, data):
+    same(lambda lib: lib.tensor(data, dtype=dtype and lib_dtype(lib, dtype)))
+
+
+@pytest.mark.parametrize("entry", ["as_tensor", "asarray", "new_tensor", "legacy"])
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("data", [0.1, [0.1, -0.0, 1e-310], [300, -1], [2 ** 53 + 1],
+                                  [1.7, -2.5], 1e40, [True, False]], ids=repr)
+def test_other_data_entry_points(entry, dtype, data):
+    def run(lib):
+        d = lib_dtype(lib, dtype)
+        if entry == "as_tensor":
+            return lib.as_tensor(data, dtype=d)
+        if entry == "asarray":
+            return lib.asarray(data, dtype=d)
+        if entry == "new_tensor":
+            return lib.zeros(1, dtype=d).new_tensor(data)
+        return lib.Tensor(data) if not isinstance(data, float) else lib.Tensor([data])
+    same(run)
+
+
+FILL = [0.1, -0.0, 1e-310, float("nan"), float("inf"), 1e40, 1e300, -1.5, 2.7, 300, -129,
+        70000, 2 ** 53 + 1, 2 ** 63, 2 ** 64, -2 ** 63 - 1, True, 1 + 1j, 2 + 0j,
+        np.float64(0.1), np.int32(1)]
+
+
+@pytest.mark.parametrize("entry", ["full", "full_like", "new_full"])
+@pytest.mark.parametrize("dtype", DTYPES + [None])
+@pytest.mark.parametrize("value", FILL, ids=ids(FILL))
+def test_fill_entry_points(entry, dtype, value):
+    def run(lib):
+        d = dtype and lib_dtype(lib, dtype)
+        if entry == "full":
+            return lib.full((2,), value, dtype=d)
+        if entry == "full_like":
+            return lib.full_like(lib.zeros(2, dtype=d or lib.float64), value)
+        return lib.zeros(2, dtype=lib.float64).new_full((2,), value, dtype=d)
+    same(run)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("entry", ["zeros", "ones", "empty_shape", "zeros_like"])
+def test_filled_factories(dtype, entry):
+    def run(lib):
+        d = lib_dtype(lib, dtype)
+        if entry == "zeros":
+            return lib.zeros(2, 3, dtype=d)
+        if entry == "ones":
+            return lib.ones(2, dtype=d)
+        if entry == "empty_shape":
+            return lib.empty(2, 0, dtype=d).shape
+        return lib.ones_like(lib.zeros(3, dtype=d))
+    same(run)
+
+
+NP_ARRAYS = [np.array([0.1, -0.0, 1e-310, np.nan, 1e40]), np.array([300, -1, 2 ** 40]),
+             np.array([1.5, 2.5], dtype=np.float32), np.array([True, False]),
+             np.array(0.1), np.array([1, 2], dtype=np.uint16)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [None])
+@pytest.mark.parametrize("arr", NP_ARRAYS, ids=ids(NP_ARRAYS))
+def test_tensor_from_numpy_array(dtype, arr):
+    same(lambda lib: lib.tensor(arr, dtype=dtype and lib_dtype(lib, dtype)))
+    if dtype is None:
+        same(lambda lib: lib.from_numpy(arr))
+
+
+def test_tensor_from_zero_dim_tensors_and_arrays():
+    same(lambda lib: lib.tensor([lib.tensor(0.1, dtype=lib.float64), 0.2]))
+    same(lambda lib: lib.tensor([lib.tensor(1), 2.5]))
+    same(lambda lib: lib.tensor([lib.tensor(1, dtype=lib.int32), 2]))
+    same(lambda lib: lib.tensor([lib.tensor(3000)], dtype=lib.int8))
+    same(lambda lib: lib.tensor(lib.tensor(3000), dtype=lib.int8))
+    same(lambda lib: lib.tensor([lib.tensor([0.1], dtype=lib.float64)]))
+    same(lambda lib: lib.tensor([np.array([0.1])]))
+
+
+@pytest.mark.parametrize("bad", [None, [None], [1, None], object(), "a", ["a"], Fraction(1, 3),
+                                 [Fraction(1, 3)], [[1], [2, 3]], [1, [2]]], ids=repr)
+def test_inference_errors(bad):
+    same(lambda lib: lib.tensor(bad))
+
+
+# ---------------------------------------------------------------------------- round trips
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_item_and_tolist_round_trip(dtype):
+    data = {"bool": [True, False], "float16": [0.1, 65504.0, -0.0],
+            "bfloat16": [0.1, 3e38, -0.0]}.get(dtype)
+    if data is None:
+        if dtype.startswith(("int", "uint")):
+            info = np.iinfo(dtype)
+            data = [int(info.min), int(info.max), 0]
+        elif dtype.startswith("complex"):
+            data = [0.1 + 0.2j, -0.0 - 1e-310j]
+        else:
+            data = [0.1, 1e-310 if dtype == "float64" else 1e-40, -0.0, 2 ** 53 + 1.0]
+
+    def run(lib):
+        t = lib.tensor(data, dtype=lib_dtype(lib, dtype))
+        out = t.tolist(), [t[i].item() for i in range(len(data))]
+        return [[(type(v).__name__, repr(v)) for v in part] for part in out]
+    same(run)
+
+
+def test_issue_examples():
+    """The examples of issue 8."""
+    x = autotensor.tensor([0.1, 0.2, 0.3], dtype=autotensor.float64)
+    assert x.tolist() == [0.1, 0.2, 0.3]
+    assert autotensor.tensor(0.1, dtype=autotensor.float64).item() == 0.1
+    assert repr(x) == repr(torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64))
+    assert autotensor.as_tensor([0.1], dtype=autotensor.float64).item() == 0.1
+    assert autotensor.zeros(1, dtype=autotensor.float64).new_tensor([0.1]).item() == 0.1
+    assert autotensor.tensor([2 ** 53 + 1]).tolist() == [2 ** 53 + 1]
+    assert autotensor.tensor(2 ** 63 - 1).item() == 2 ** 63 - 1
+
+
+# ---------------------------------------------------------------------------- dtype objects
+@pytest.mark.parametrize("name", ["bfloat16", "uint16", "uint32", "uint64"])
+def test_new_dtype_attributes(name):
+    d, t = getattr(autotensor, name), getattr(torch, name)
+    assert repr(d) == repr(t)
+    assert (d.is_floating_point, d.is_complex, d.is_signed, d.itemsize, d.abbr) == \
+        (t.is_floating_point, t.is_complex, t.is_signed, t.itemsize, t.abbr)
+
+
+@pytest.mark.parametrize("name", DTYPES)
+def test_finfo_iinfo(name):
+    def run(lib):
+        d = lib_dtype(lib, name)
+        out = []
+        for info in (lib.finfo, lib.iinfo):
+            try:
+                i = info(d)
+            except TypeError as e:
+                out.append(str(e))
+                continue
+            attrs = ("bits", "eps", "min", "max", "tiny", "smallest_normal", "resolution") \
+                if info is lib.finfo else ("bits", "min", "max")
+            out.append([repr(i)] + [getattr(i, a) for a in attrs])
+        return repr(out)
+    same(run)
+
+
+@pytest.mark.parametrize("a", DTYPES)
+@pytest.mark.parametrize("b", DTYPES)
+def test_promote_types_every_pair(a, b):
+    same(lambda lib: lib.promote_types(lib_dtype(lib, a), lib_dtype(lib, b)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_printing(dtype):
+    data = [0.1, 1e-8, 1e10, -0.0] if dtype.startswith(("float", "bfloat", "complex")) else \
+        [1, 0, 3] if dtype != "bool" else [True, False]
+
+    def run(lib):
+        t = lib.tensor(data, dtype=lib_dtype(lib, dtype))
+        return repr(t) + str(t[0]) + t.type()
+    same(run)
+
+
+def test_bfloat16_and_half_methods():
+    same(lambda lib: lib.tensor([1.1, 2.5]).bfloat16())
+    same(lambda lib: lib.tensor([1.1, 2.5], dtype=lib.float64).half())
+    # float64 -> float16 rounds through float32 in PyTorch (a double rounding)
+    same(lambda lib: lib.tensor([1 + 2 ** -11 + 2 ** -40], dtype=lib.float16))
+    same(lambda lib: lib.tensor([1 + 2 ** -8 + 2 ** -40], dtype=lib.bfloat16))
+
+
+def test_bfloat16_missing_names_the_extra(monkeypatch):
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['ml_dtypes'] = None\n"
+            "import autotensor as t\n"
+            "print(t.bfloat16, t.finfo(t.bfloat16).eps)\n"
+            "try:\n    t.zeros(2, dtype=t.bfloat16)\n"
+            "except ImportError as e:\n    print('ImportError', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=str(__import__("pathlib").Path(autotensor.__file__).parents[1]))
+    assert out.returncode == 0, out.stderr
+    assert "torch.bfloat16 0.0078125" in out.stdout
+    assert "ImportError" in out.stdout and "autotensor[bf16]" in out.stdout
+
+
+def test_large_int64_exact():
+    big = [2 ** 62 + 1, -(2 ** 63), 2 ** 63 - 1, 2 ** 53 + 1]
+    t = autotensor.tensor(big)
+    assert t.tolist() == big and t.dtype is autotensor.int64
+    assert autotensor.full((2,), 2 ** 53 + 1).tolist() == [2 ** 53 + 1] * 2
+    assert math.isclose(autotensor.tensor(big, dtype=autotensor.float64).tolist()[0], 2.0 ** 62)
