@@ -55,6 +55,8 @@ def cast(arr, d):
             arr = arr.real
     elif arr.dtype.kind == "c" and npd.kind != "c":
         arr = arr.real  # PyTorch drops the imaginary part (with a warning we do not repeat)
+    elif arr.dtype.kind == "V" and npd.kind in "iub":
+        arr = arr.astype(np.float32)  # bfloat16 -> integers: as float32 does (x86 cvtt)
     return arr.astype(npd)
 
 
@@ -267,6 +269,15 @@ def _float_to_int_checked(f, lo, hi, name, wide):
 _SCALAR_CPP_HALF = {"float16": "c10::Half", "bfloat16": "c10::BFloat16"}
 
 
+def check_python_int(value):
+    """The OverflowErrors of turning a Python int into a c10::Scalar (int64 or uint64)."""
+    if value.__class__ is _py_int:
+        if value < _INT64_MIN:
+            raise OverflowError("can't convert negative int to unsigned")
+        if value > _UINT64_MAX:
+            raise OverflowError("int too big to convert")
+
+
 def scalar_array(value, d, single=False):
     """0-d array of dtype ``d`` for a Python number used as a c10::Scalar (``full``,
     ``fill_``, ``masked_fill``, ``x[i] = v``): PyTorch's ``checked_convert`` rules.
@@ -279,10 +290,7 @@ def scalar_array(value, d, single=False):
     half = d.name in _SCALAR_CPP_HALF
     name = _SCALAR_CPP_HALF[d.name] if half and not single else _CPP[d.name]
     if isinstance(value, _py_int) and not isinstance(value, _py_bool):
-        if value < _INT64_MIN:
-            raise OverflowError("can't convert negative int to unsigned")
-        if value > _UINT64_MAX:
-            raise OverflowError("int too big to convert")
+        check_python_int(_py_int(value))
     cat = d._cat
     if cat == 0:
         return np.array(_py_bool(value))

@@ -139,6 +139,8 @@ def _fill_array(shape, fill_value, dtype):
         fill_value = fill_value.item()
     if dtype is None:
         dtype = _dtypes._wrapped_dtype(fill_value)
+        if dtype is _dtypes.uint64:  # (full's dtype for any int is int64)
+            dtype = _dtypes.int64
         if dtype is None:
             raise TypeError(f"full(): argument 'fill_value' must be Number, not "
                             f"{type(fill_value).__name__}")

@@ -327,7 +327,8 @@ def _wrapped_dtype(scalar):
     if t is _builtin_float:
         return default_float
     if t is _builtin_int:
-        return int64
+        # PyTorch holds an int in [2**63, 2**64) as a uint64 Scalar
+        return int64 if scalar < 9223372036854775808 else uint64
     if t is _builtin_bool:
         return bool
     if t is _builtin_complex:

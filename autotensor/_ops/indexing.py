@@ -2,7 +2,7 @@
 masked_fill/masked_select, nonzero, and their in-place variants. Index tensors are
 parameters, never differentiable inputs.
 """
-from .. import _dtypes, _errors
+from .. import _convert, _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
@@ -225,7 +225,16 @@ def setitem(input, key, value):
     index_put for advanced ones)."""
     if key.__class__ is not tuple:
         key = (key,)
+    if isinstance(value, (list, tuple)):
+        raise TypeError(f"can't assign a {type(value).__name__} to a "
+                        f"{_dtypes.legacy_type_name(_dtypes.from_numpy(input._data.dtype))}")
+    if value.__class__ is int and not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
     advanced = _py_any(_is_advanced(k) for k in key)
+    if not isinstance(value, Tensor):
+        # PyTorch makes a one-element tensor of input's dtype (a checked conversion)
+        value = _make(_convert.scalar_array(
+            value, _dtypes.from_numpy(input._data.dtype), single=True))
     if not advanced:
         region = getitem(input, key, _setting=True)
         if isinstance(value, Tensor):
@@ -261,8 +270,7 @@ def index_put_(input, indices, values, accumulate=False):
 
 
 def _scalar_or_tensor(v, like):
-    from .._creation import tensor
-    return tensor(v, dtype=like.dtype)
+    return _make(_convert.scalar_array(v, _dtypes.from_numpy(like._data.dtype)))
 
 
 def _inplace_index_put(input, key, v, new, accumulate):
@@ -362,8 +370,9 @@ def masked_fill(input, mask, value):
             return r
         value = value.item()
     d = input._data
+    v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
     try:
-        out = np.where(m, value, d).astype(d.dtype, copy=False)
+        out = np.where(m, v, d).astype(d.dtype, copy=False)
     except ValueError:
         raise broadcast_error(m.shape, d.shape) from None
     r = _finish(MASKED_FILL, (input,), (m, value), _asarray(out))
@@ -393,7 +402,8 @@ def masked_fill_(self, mask, value):
     if isinstance(value, Tensor):
         value = value.item()
     m = mask._data
-    new = np.where(m, value, self._data).astype(self._data.dtype, copy=False)
+    v = _convert.scalar_array(value, _dtypes.from_numpy(self._data.dtype))
+    new = np.where(m, v, self._data).astype(self._data.dtype, copy=False)
     return inplace.record_inplace(MASKED_FILL, self, (self,), (m, value), new, where=m)
 
 

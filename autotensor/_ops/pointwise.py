@@ -5,9 +5,10 @@ first, then the public functions.
 A formula is ``lambda F, grad, <names>: ...`` (see ``defop`` in dispatch.py and Note [One
 formula, two interpretations] in raw.py).
 """
+import builtins
 import math
 
-from .. import _dtypes, _errors
+from .. import _convert, _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
@@ -482,10 +483,35 @@ def clamp(input, min=None, max=None):
             set_input_metadata(r._grad_fn, (input, lo, hi), out.shape, out.dtype)
         return r
     d = input._data
-    if d.dtype.kind in "biu" and (isinstance(min, float) or isinstance(max, float)):
-        d = d.astype(_dtypes.default_float.np)
+    min, max, dt = _clamp_bounds(input, min, max)
+    if dt.np != d.dtype:
+        d = d.astype(dt.np)
     out = CLAMP.kernel(d, min, max)
     return _finish(CLAMP, (input,), (min, max), _asarray(out).astype(d.dtype, copy=False))
+
+
+def _clamp_bounds(input, min, max):
+    """Number bounds as PyTorch takes them: the result dtype promotes the input with the
+    bounds, each bound converted to it as a c10::Scalar (checked, wrapping into unsigned
+    types); complex bounds only where they are real numbers for a float input."""
+    bounds = [b for b in (min, max) if b is not None]
+    for b in bounds:
+        _convert.check_python_int(b)
+    kind = input._data.dtype.kind
+    if _py_any(isinstance(b, complex) for b in bounds) or kind == "c":
+        if kind == "c" or kind in "biu":
+            raise NotImplementedError("clamp is not supported for complex types")
+        min, max = (_convert.scalar_array(b, _dtypes.float64).item()
+                    if isinstance(b, complex) else b for b in (min, max))
+        bounds = [b for b in (min, max) if b is not None]
+    dt = _dtypes.result_type(input, *bounds)
+    if dt is _dtypes.bool:
+        which = "clamp" if len(bounds) == 2 else "clamp_min" if min is not None else \
+            "clamp_max"
+        raise NotImplementedError(f"\"{which}_scalar_cpu\" not implemented for 'Bool'")
+    min, max = (_convert.scalar_array(b, dt).item() if b is not None else None
+                for b in (min, max))
+    return min, max, dt
 
 
 clip = clamp
@@ -517,12 +543,30 @@ def where(condition, input=None, other=None):
     if cond.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_dtypes.scalar_name(_dtypes.from_numpy(cond.dtype))}")
-    if not isinstance(input, Tensor):
-        if not isinstance(other, Tensor):
-            input = _tensor_arg(input)
-        else:
-            input = _scalar_to_tensor(input, other)
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        input, other = _where_scalars(input, other)
     return _binary(WHERE, input, other, (cond,))
+
+
+def _where_scalars(input, other):
+    """Python numbers of ``where`` as 0-d tensors of the result dtype, converted as PyTorch
+    converts a c10::Scalar into a one-element tensor (``where(c, int8_tensor, 300)`` is an
+    overflow error)."""
+    numbers = (int, float, complex)
+    input, other = (a.item() if isinstance(a, np.generic) else a for a in (input, other))
+    _convert.check_python_int(input)
+    _convert.check_python_int(other)
+    if not isinstance(input, (Tensor,) + numbers):
+        input = _tensor_arg(input)
+    if not isinstance(other, (Tensor,) + numbers):
+        other = _tensor_arg(other)
+    dt = _dtypes.result_type(input, other)
+    input, other = (_make(_convert.scalar_array(a, dt, single=True))
+                    if isinstance(a, numbers) else a for a in (input, other))
+    return input, other
+
+
+_py_any = builtins.any
 
 
 # ---- comparisons and logic (no gradient) --------------------------------------------------
@@ -601,9 +645,11 @@ def _to_dtype(input, dtype, copy=False):
     npd = dtype.np
     if input._data.dtype == npd and not copy:
         return input
-    out = input._data.astype(npd)
+    out = _convert.cast(input._data, dtype)  # (float64 -> half rounds via float32)
+    if out is input._data:
+        out = out.copy()
     if _state.enabled and input._requires_grad:
-        if dtype.np.kind not in "fc":
+        if dtype._cat < 2:
             return _make(out)
         r = record(TO_COPY, (input,), (dtype,), out)
         set_input_metadata(r._grad_fn, (input,), out.shape, out.dtype)
@@ -740,28 +786,14 @@ def fill_(self, value):
                                f"with {value._data.ndim} dimensions.")
         new = np.broadcast_to(value._data, self._data.shape).astype(self._data.dtype)
         return inplace.record_inplace(FILL_TENSOR, self, (self, value), (), new)
-    _check_fits(value, self._data.dtype)
-    return inplace.record_inplace(FILL, self, (self,), (value,),
-                                  np.full_like(self._data, value))
-
-
-_C_INT_NAMES = {"int8": "signed char", "int16": "short", "int32": "int", "int64": "int64_t",
-                "uint8": "uint8_t", "bool": "bool"}
-
-
-def _check_fits(value, npdtype):
-    """PyTorch refuses to store a Python number that does not fit an integer dtype."""
-    if npdtype.kind in "iu" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        info = np.iinfo(npdtype)
-        if value != value or not (info.min <= value <= info.max):
-            raise RuntimeError(f"value cannot be converted to type {_C_INT_NAMES[npdtype.name]} "
-                               f"without overflow")
+    v = _convert.scalar_array(value, _dtypes.from_numpy(self._data.dtype),
+                              single=self._data.size == 1)
+    return inplace.record_inplace(FILL, self, (self,), (value,), np.full_like(self._data, v))
 
 
 def copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
-        _check_fits(src, self._data.dtype)
-        src = _tensor_arg(src, self)
+        src = _make(_convert.scalar_array(src, _dtypes.from_numpy(self._data.dtype)))
     sd = src._data
     dst = self._data
     if sd.shape != dst.shape:

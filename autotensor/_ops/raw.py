@@ -283,7 +283,18 @@ def minimum(a, b):
 
 
 def clamp(x, min=None, max=None):
-    return asarray(np.clip(x, min, max))
+    """PyTorch's ``x < min ? min : x`` (then the same with max): an element equal to a bound
+    is kept (so -0.0 stays -0.0), a NaN element stays NaN, a NaN bound gives NaN."""
+    out = x
+    if min is not None:
+        out = np.where(out < min, min, out) if not _isnan(min) else out + min
+    if max is not None:
+        out = np.where(out > max, max, out) if not _isnan(max) else out + max
+    return asarray(out).astype(x.dtype, copy=False) if out is not x else x.copy()
+
+
+def _isnan(v):
+    return v.__class__ is float and v != v
 
 
 def relu(x):
