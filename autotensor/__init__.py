@@ -43,6 +43,7 @@ from ._ops import (  # the catalogue (issue 11)
 from ._ops import (  # the catalogue: reductions
     aminmax, count_nonzero, cummax, cummin, cumprod, diff, kthvalue, logcumsumexp, median, nanmean,
     nanmedian, nansum, std, std_mean, var, var_mean)
+from ._ops import bitwise_left_shift, bitwise_right_shift
 from . import _methods
 from . import autograd
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled

@@ -169,6 +169,9 @@ METHODS = {
     "__ge__": fn.ge, "__and__": fn.bitwise_and, "__or__": fn.bitwise_or,
     "__xor__": fn.bitwise_xor, "__rand__": fn.bitwise_and, "__ror__": fn.bitwise_or,
     "__rxor__": fn.bitwise_xor, "__invert__": fn.bitwise_not,
+    "__lshift__": fn.bitwise_left_shift, "__rshift__": fn.bitwise_right_shift,
+    "__rlshift__": _rev(fn.bitwise_left_shift), "__rrshift__": _rev(fn.bitwise_right_shift),
+    "bitwise_left_shift": fn.bitwise_left_shift, "bitwise_right_shift": fn.bitwise_right_shift,
     "__getitem__": fn.getitem, "__setitem__": _setitem,
     # methods with the same name as the function
     **{name: getattr(fn, name) for name in (

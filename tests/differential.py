@@ -177,10 +177,15 @@ def _kind(value) -> str:
     return type(value).__name__
 
 
-def assert_same(actual, expected, rtol=1e-5, atol=1e-6, path="result") -> None:
+def assert_same(actual, expected, rtol=1e-5, atol=1e-6, path="result",
+                tolerances=None) -> None:
     """Assert ``actual`` (autotensor's, normalised) matches ``expected`` (torch's).
 
     Iterative over the nested structure; reports the path of the first difference.
+    ``tolerances`` maps a dtype name ("float64") to ``(rtol, atol)`` for tensors of that
+    dtype (Python floats use "float64"'s); atol is then scaled by the largest finite
+    magnitude of torch's values (at least 1), so a float64 result agreeing only to float32
+    precision fails whatever its scale.
     """
     stack = [(actual, expected, path)]
     while stack:
@@ -193,7 +198,12 @@ def assert_same(actual, expected, rtol=1e-5, atol=1e-6, path="result") -> None:
             assert a.requires_grad == e.requires_grad, (
                 f"{p}: requires_grad {a.requires_grad} != torch's {e.requires_grad}")
             assert a.grad_fn == e.grad_fn, f"{p}: grad_fn {a.grad_fn} != torch's {e.grad_fn}"
-            _assert_values(a.values, e.values, rtol, atol, p)
+            if tolerances is not None and e.dtype in tolerances:
+                r, t = tolerances[e.dtype]
+                _assert_values(a.values, e.values, r, t * _magnitude(e.values), p)
+                _assert_signed_zeros(a.values, e.values, p)
+            else:
+                _assert_values(a.values, e.values, rtol, atol, p)
         elif isinstance(e, Raised) or isinstance(a, Raised):
             assert isinstance(a, Raised) and isinstance(e, Raised), (
                 f"{p}: autotensor gave {a!r}, torch gave {e!r}")
@@ -218,12 +228,31 @@ def assert_same(actual, expected, rtol=1e-5, atol=1e-6, path="result") -> None:
             _assert_values(a, e, rtol, atol, p)
         elif isinstance(e, float) and not isinstance(e, bool):
             assert _kind(a) == "float", f"{p}: autotensor gave {a!r}, torch gave float {e!r}"
+            r, t = tolerances.get("float64", (rtol, atol)) if tolerances else (rtol, atol)
             assert (math.isnan(a) and math.isnan(e)) or math.isclose(
-                a, e, rel_tol=rtol, abs_tol=atol), f"{p}: {a!r} != torch's {e!r}"
+                a, e, rel_tol=r, abs_tol=t * _magnitude(e)), f"{p}: {a!r} != torch's {e!r}"
         else:
             assert _kind(a) == _kind(e), (
                 f"{p}: autotensor gave {a!r} ({_kind(a)}), torch gave {e!r} ({_kind(e)})")
             assert a == e, f"{p}: autotensor gave {a!r}, torch gave {e!r}"
+
+
+def _assert_signed_zeros(a, e, path) -> None:
+    """Where torch's value is a zero, ours is the zero of the same sign."""
+    a_arr, e_arr = np.asarray(a), np.asarray(e)
+    if e_arr.dtype.kind != "f" or a_arr.dtype.kind != "f" or a_arr.shape != e_arr.shape:
+        return
+    zeros = (e_arr == 0) & (a_arr == 0)
+    bad = zeros & (np.signbit(e_arr) != np.signbit(a_arr))
+    assert not bad.any(), (f"{path}: signed zero differs at {np.argwhere(bad)[0].tolist()}: "
+                           f"autotensor {a_arr[bad][0]!r}, torch {e_arr[bad][0]!r}")
+
+
+def _magnitude(values) -> float:
+    """The largest finite magnitude among ``values``, at least 1."""
+    arr = np.abs(np.asarray(values, dtype=complex if np.iscomplexobj(values) else float))
+    arr = arr[np.isfinite(arr)]
+    return max(1.0, float(arr.max())) if arr.size else 1.0
 
 
 def _assert_values(a, e, rtol, atol, path) -> None:

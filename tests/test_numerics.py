@@ -382,3 +382,42 @@ def test_to_every_pair(src):
     the x86 conversion's value, float64 -> half rounds through float32."""
     same_for_each(TO_TARGETS, lambda dst: lambda lib: lib.tensor(
         TO_SOURCES[src], dtype=lib_dtype(lib, src)).to(lib_dtype(lib, dst)))
+
+
+# ---------------------------------------------------------------------------- integers, bools
+INT_EXPRS = [
+    "a // 0", "a % 0", "a // z", "a % z", "a // 2", "a // -2", "a % 3", "a % -3",
+    "lib.fmod(a, 3)", "lib.fmod(a, 0)", "lib.remainder(a, 0)",
+    "lib.div(a, 0, rounding_mode='floor')", "lib.div(a, 0, rounding_mode='trunc')",
+    "lib.div(a, z, rounding_mode='trunc')", "lib.div(a, 2, rounding_mode='trunc')",
+    "lib.div(a, -2, rounding_mode='floor')", "lib.div(a, z.float(), rounding_mode='trunc')",
+    "a / 0", "a / 2", "lib.true_divide(a, 2)", "a.pow(-1)", "a ** -2",
+    "a.pow(lib.tensor([-1, -2, -1, -3, -1]))", "lib.tensor([2]) ** -1", "2 ** lib.tensor([-1])",
+    "a.pow(0)", "a ** 2.5", "-b8", "b8.neg()", "b8 - b8", "b8 + b8", "b8 * b8", "b8 / b8",
+    "b8 // b8", "b8 % b8", "lib.fmod(b8, b8)", "b8 // 2", "b8 % 2",
+    "lib.div(b8, b8, rounding_mode='trunc')", "~b8", "~a", "i8 * 2", "i8 + 100", "i8 * i8",
+    "i8 + 300", "i8 * -300", "u8 - 256", "u8 // -1", "u8 % -1", "u8 + 2 ** 63",
+    "lib.tensor([5]) + 2 ** 63", "lib.tensor([2 ** 62]) * 4",
+    "a << 2", "a >> 1", "i8 << 1", "lib.tensor([1]) << 64", "lib.tensor([-8]) >> 70",
+    "a << lib.tensor([1, 2, 3, 64, -1])", "2 << a.abs()", "lib.tensor([1.5]) << 1",
+    "lib.tensor([-2 ** 63]).abs()", "-lib.tensor([-2 ** 63])", "lib.tensor([-2 ** 63]) // -1",
+    "lib.tensor([-2 ** 63]) % -1", "lib.tensor([-0.0]) // 1", "lib.tensor([5.0]) % float('inf')",
+    "lib.tensor([-5.0]) % float('inf')", "lib.tensor([5.0]) % 0", "lib.tensor([-7.5]) % 2",
+    "lib.fmod(lib.tensor([-7.5]), 2)", "b8.sign()", "a.sign()",
+    "lib.sign(lib.tensor([-0.0, 0.0, float('nan'), -3.0]))", "a.mean()", "a.sqrt()",
+    "lib.tensor([True]) ** 2", "lib.tensor([2]) ** True", "lib.tensor([0]) ** -1",
+    "lib.tensor([1], dtype=lib.int8) ** -1", "lib.tensor([5]) // lib.tensor([0.])",
+]
+
+
+@pytest.mark.parametrize("expr", INT_EXPRS)
+def test_integer_and_bool_semantics(expr):
+    def run(lib):
+        a = lib.tensor([7, -7, 0, 1, -1])
+        z = lib.zeros(5, dtype=lib.int64)
+        b8 = lib.tensor([True, False])
+        i8 = lib.tensor([100, -100], dtype=lib.int8)
+        u8 = lib.tensor([3, 250], dtype=lib.uint8)
+        env = {"lib": lib, "a": a, "z": z, "b8": b8, "i8": i8, "u8": u8}
+        return eval(expr, env)  # noqa: S307 - our own expressions
+    same(run)

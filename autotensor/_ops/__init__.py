@@ -27,6 +27,7 @@ parse arguments and promote dtypes before calling them.
 """
 from .pointwise import (  # noqa: F401
     abs, abs_, absolute, add, add_, allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor,
+    bitwise_left_shift, bitwise_right_shift,
     ceil, clamp, clamp_, clamp_max, clamp_min, clip, clip_, clone, contiguous, copy_, cos, cos_,
     div, div_, divide, eq, equal, exp, exp_, fill_, floor, floor_divide, fmod, ge, greater,
     greater_equal, gt, isclose, isfinite, isinf, isnan, le, less, less_equal, log, log_,

@@ -6,7 +6,7 @@ It does not grow with the op count: an op lives in its family module.
 import builtins
 import numbers
 
-from .. import _dtypes, _errors
+from .. import _convert, _dtypes, _errors
 from ..autograd.forward_ad import propagate as _fw
 from .._backend import np
 from .._tensor import _make, Tensor
@@ -83,6 +83,22 @@ def _scalar_dtype_data(ad, b):
 
 
 _SCALARS = (int, float, bool, complex)
+_INT_LIMITS = {}
+
+
+def _fit_int(b, npdtype):
+    """A Python int operand of an integer tensor, wrapped into its dtype's range as PyTorch
+    does (``uint8_tensor // -1`` divides by 255); beyond (u)int64 PyTorch's OverflowError."""
+    limits = _INT_LIMITS.get(npdtype)
+    if limits is None:
+        info = np.iinfo(npdtype)
+        limits = _INT_LIMITS[npdtype] = (int(info.min), int(info.max), info.bits)
+    lo, hi, bits = limits
+    if lo <= b <= hi:
+        return b
+    _convert.check_python_int(b)
+    v = b & ((1 << bits) - 1)
+    return v - (1 << bits) if lo < 0 and v > hi else v
 
 
 def _binary(op, a, b, params=()):
@@ -106,6 +122,8 @@ def _binary(op, a, b, params=()):
             ad2 = _scalar_dtype_data(ad, b)
             promoted = ad2 is not ad
             ad = ad2
+            if cb is int and ad.dtype.kind in "iu":
+                b = bd = _fit_int(b, ad.dtype)
     elif isinstance(b, numbers.Number) and not isinstance(b, np.ndarray):
         return _binary(op, a, b.item() if hasattr(b, "item") else complex(b), params)
     elif isinstance(b, (str, bytes, dict, set)) or b is None:

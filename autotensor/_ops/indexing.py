@@ -152,7 +152,9 @@ def getitem(input, key, _setting=False):
             s, e, st = slice(start, stop, step).indices(size)
             if e < s:
                 e = s
-            if lone_slice or not (s == 0 and e == size and st == 1):
+            # PyTorch skips a slice that reads everything, judged on the start as written
+            # (x[:, -3:] of size 3 is still a SliceBackward0)
+            if lone_slice or not ((start is None or start == 0) and e == size and st == 1):
                 result = _slice(result, dim, s, e, st)
             rest.append(slice(None))
             dim += 1

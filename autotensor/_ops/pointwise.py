@@ -17,7 +17,8 @@ from .dispatch import broadcast_error, defop, record, set_input_metadata
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim,
     _asarray, _binary, _binary_fn, _broadcastable, _check_tensor_arg, _finish, _inplace_binary,
-    _inplace_unary, _scalar_dtype_data, _scalar_to_tensor, _state, _tensor_arg, _unary, _unary_fn)
+    _fit_int, _inplace_unary, _scalar_dtype_data, _scalar_to_tensor, _state, _tensor_arg,
+    _unary, _unary_fn)
 
 
 def pow_backward(F, grad, self, exponent):
@@ -81,10 +82,14 @@ DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
 POW_SCALAR = defop("pow", "PowBackward0", lambda a, e: a ** e, params=("exponent",),
                    grads={"self": pow_backward},
                    jvp="elementwise")
-POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: a ** b, inputs=("self", "exponent"),
+POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: raw.int_pow(a, b)
+                   if a.dtype.kind in "iu" and b.dtype.kind in "iu" else a ** b,
+                   inputs=("self", "exponent"),
                    grads={"self": pow_backward_self, "exponent": pow_backward_exponent},
                    jvp="elementwise")
-POW_SCALAR_BASE = defop("pow", "PowBackward2", lambda e, base: base ** e,
+POW_SCALAR_BASE = defop("pow", "PowBackward2", lambda e, base: raw.int_pow(
+                            np.asarray(base).astype(e.dtype), e)
+                        if e.dtype.kind in "iu" and base.__class__ is int else base ** e,
                         inputs=("exponent",), params=("self",),
                         grads={"exponent": pow_backward_exponent_scalar_base},
                         jvp="elementwise")
@@ -233,7 +238,7 @@ FLOOR_DIVIDE_SCALAR = defop("floor_divide", "torch::autograd::NotImplemented", n
                             params=("other",), grads={"self": _not_implemented("floor_divide")},
                             jvp=_fw_not_implemented("aten::floor_divide"))
 DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: np.floor_divide(a, b)
-                 if mode == "floor" else np.trunc(np.true_divide(a, b)),
+                 if mode == "floor" else raw.div_trunc(a, b),
                  inputs=("self", "other"),
                  params=("rounding_mode",), grads={"self": lambda F, grad: F.zeros_like(grad),
                                                    "other": lambda F, grad: F.zeros_like(grad)},
@@ -316,15 +321,32 @@ mul = _binary_fn(MUL, "input * other, broadcasting.")
 multiply = mul
 
 
+def _integer_division(kernel, a, other):
+    """PyTorch's checks of an integer floor/trunc division or remainder: bools are not
+    implemented, a zero divisor raises (the CPU kernel's "ZeroDivisionError")."""
+    od = other._data if isinstance(other, Tensor) else other
+    ad = a._data
+    if ad.dtype == np.bool_ and (not isinstance(other, Tensor) or od.dtype == np.bool_) and \
+            (isinstance(other, Tensor) or other.__class__ is bool):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    if ad.dtype.kind in "biu" and (od.dtype.kind in "biu" if isinstance(od, np.ndarray)
+                                   else isinstance(od, int)):
+        if np.any(np.asarray(od) == 0):
+            raise RuntimeError("ZeroDivisionError")
+
+
 def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is not None:
         if rounding_mode not in ("floor", "trunc"):
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")
         a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
+        _integer_division(f"div_{rounding_mode}_cpu", a, other)
         if isinstance(other, Tensor):
             return _binary(DIV_MODE, a, other, (rounding_mode,))
         d = _scalar_dtype_data(a._data, other)
+        if other.__class__ is int and d.dtype.kind in "iu":
+            other = _fit_int(other, d.dtype)
         q = _asarray(DIV_MODE.kernel(d, other, rounding_mode)).astype(d.dtype, copy=False)
         return _finish(DIV_MODE_SCALAR, (a,), (other, rounding_mode), q)
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
@@ -342,6 +364,7 @@ divide = true_divide = div
 def floor_divide(input, other):
     """Floor of the quotient; its derivative is not implemented (as in PyTorch)."""
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
+    _integer_division("div_floor_cpu", a, other)
     if isinstance(other, Tensor):
         r = _binary(FLOOR_DIVIDE, a, other)
         node = r._grad_fn
@@ -349,15 +372,20 @@ def floor_divide(input, other):
             node._next = tuple(e for e in node._next if e[0] is not None)
         return r
     d = _scalar_dtype_data(a._data, other)
+    if other.__class__ is int and d.dtype.kind in "iu":
+        other = _fit_int(other, d.dtype)
     out = _asarray(np.floor_divide(d, other)).astype(d.dtype, copy=False)
     return _finish(FLOOR_DIVIDE_SCALAR, (a,), (other,), out)
 
 
 def _mod(op, tensor_op, input, other):
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
+    _integer_division(f"{op.name}_cpu", a, other)
     if isinstance(other, Tensor):
         return _binary(tensor_op, a, other)
     d = _scalar_dtype_data(a._data, other)
+    if other.__class__ is int and d.dtype.kind in "iu":
+        other = _fit_int(other, d.dtype)
     return _finish(op, (a,), (other,), _asarray(op.kernel(d, other)))
 
 
@@ -406,10 +434,12 @@ def pow(input, exponent):
     d = input._data
     if isinstance(exponent, float) and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)
-    elif d.dtype == np.bool_:
+    elif d.dtype == np.bool_ and not isinstance(exponent, bool):
         d = d.astype(np.int64)  # bool ** int promotes like bool + int
-    elif isinstance(exponent, int) and d.dtype.kind in "iu" and exponent < 0:
+    if isinstance(exponent, int) and d.dtype.kind in "biu" and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if d.dtype == np.bool_:  # bool ** bool stays bool: x ** True is x, x ** False is 1
+        return _make(d.copy() if exponent else np.ones_like(d))
     out = _asarray(d ** exponent if exponent != 2 else d * d)
     if _state.enabled and input._requires_grad:
         return record(POW_SCALAR, (input,), (exponent,), out)
@@ -609,6 +639,33 @@ def bitwise_not(input):
     return _make(_asarray(np.logical_not(d) if d.dtype == np.bool_ else np.invert(d)))
 
 
+def _shift(input, other, left):
+    """PyTorch's shifts: by a negative amount or by the width or more, a left shift gives 0
+    and a right shift the sign fill (C's undefined behaviour made defined)."""
+    dt = _dtypes.result_type(input, other)
+    if dt._cat != 1:
+        raise NotImplementedError(f"\"{'lshift' if left else 'rshift'}_cpu\" not implemented "
+                                  f"for '{_dtypes.scalar_name(dt)}'")
+    a = np.asarray(input._data if isinstance(input, Tensor) else input).astype(dt.np)
+    b = np.asarray(other._data if isinstance(other, Tensor) else other)
+    bits = dt.itemsize * 8
+    out_of_range = (b < 0) | (b >= bits)
+    amount = np.where(out_of_range, bits - 1, b).astype(dt.np)
+    if left:
+        out = np.where(out_of_range, 0, np.left_shift(a, amount))
+    else:
+        out = np.right_shift(a, amount)
+    return _make(_asarray(out.astype(dt.np, copy=False)))
+
+
+def bitwise_left_shift(input, other):
+    return _shift(input, other, True)
+
+
+def bitwise_right_shift(input, other):
+    return _shift(input, other, False)
+
+
 def equal(input, other):
     return input._data.shape == other._data.shape and bool(np.all(input._data == other._data))
 
@@ -769,7 +826,16 @@ def reciprocal_(self):
 def clamp_(self, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return copy_(self, clamp(self, min, max))
-    return _inplace_unary(CLAMP, self, (min, max))
+    min, max, dt = _clamp_bounds(self, min, max)
+    d = self._data
+    if dt.np != d.dtype:
+        if not np.can_cast(dt.np, d.dtype, "same_kind"):  # (clamp_ names the C++ type)
+            raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
+                               f"desired output type "
+                               f"{_dtypes.cpp_name(_dtypes.from_numpy(d.dtype))}")
+        d = d.astype(dt.np)
+    return inplace.record_inplace(CLAMP, self, (self,), (min, max),
+                                  _asarray(CLAMP.kernel(d, min, max)))
 
 
 clip_ = clamp_

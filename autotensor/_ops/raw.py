@@ -185,6 +185,36 @@ def pow(x, e):
     return asarray(np.power(x, e))
 
 
+def int_pow(x, e):
+    """Integer power as PyTorch: a negative exponent gives 1 for base 1, +-1 for base -1,
+    and 0 otherwise (NumPy refuses negative integer powers); overflow wraps."""
+    neg = e < 0
+    if not np.any(neg):
+        return asarray(np.power(x, e))
+    out = np.power(x, np.where(neg, 0, e))
+    odd = (e % 2) != 0
+    special = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0))
+    return asarray(np.where(neg, special, out).astype(out.dtype, copy=False))
+
+
+def div_trunc(a, b):
+    """Quotient rounded toward zero; exact for integers (no float detour)."""
+    if isinstance(a, ndarray) and a.dtype.kind in "iu" and np.asarray(b).dtype.kind in "iu":
+        q = np.floor_divide(a, b)
+        r = a - q * b  # floor's remainder: trunc is one more where it rounded a negative down
+        return asarray(q + ((r != 0) & ((a < 0) != (np.asarray(b) < 0))).astype(q.dtype))
+    return asarray(np.trunc(np.true_divide(a, b)))
+
+
+def sign(x):
+    """PyTorch's ``(0 < x) - (x < 0)``: 0 for nan and for -0.0; bools are their own sign."""
+    if x.dtype.kind in "fV":
+        return asarray(((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)))
+    if x.dtype == np.bool_:
+        return x.copy()
+    return asarray(np.sign(x))
+
+
 def gather(x, dim, index):
     """out[i][j] = x[index[i][j]][j] (dim 0): index may be smaller than x off dim."""
     if index.shape != x.shape:

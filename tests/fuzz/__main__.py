@@ -69,7 +69,8 @@ def main(argv=None):
     from .strategies import programs
 
     os.makedirs(args.out, exist_ok=True)
-    deadline = time.monotonic() + args.minutes * 60
+    started = time.monotonic()
+    deadline = started + args.minutes * 60
     seen: set[str] = set()
     count = [0]
     last: list = []
@@ -113,7 +114,10 @@ def main(argv=None):
             print(f"[{count[0]} programs] mismatch -> {path}: {signature(exc)}", flush=True)
         except Exception as exc:  # noqa: BLE001 -- a crash of the harness itself
             print(f"harness error: {type(exc).__name__}: {exc}", file=sys.stderr)
-    print(f"programs fuzzed: {count[0]}; reproducers written: {written} in {args.out}")
+    minutes = (time.monotonic() - started) / 60
+    print(f"programs fuzzed: {count[0]} in {minutes:.1f} min "
+          f"({count[0] / max(minutes, 1e-9):.0f} programs/minute); mismatches (distinct "
+          f"signatures, one reproducer each): {written} in {args.out}")
     return 0 if not written else 1
 
 

@@ -27,6 +27,11 @@ if _TESTS not in sys.path:
 from differential import assert_same, normalize  # noqa: E402
 
 RTOL, ATOL = 1e-4, 1e-5
+# Per dtype (rtol, atol scaled by the values' magnitude): float64 must agree to double
+# precision, float32 to a few ulps, half types to theirs.
+TOLERANCES = {"float64": (1e-12, 1e-12), "complex128": (1e-12, 1e-12),
+              "float32": (2e-6, 1e-6), "complex64": (2e-6, 1e-6),
+              "float16": (2e-3, 1e-3), "bfloat16": (1.6e-2, 1e-2)}
 
 UNARY = ["exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg", "sqrt",
          "rsqrt", "reciprocal", "square", "floor", "ceil", "round", "sign",
@@ -45,7 +50,8 @@ BINARY = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "
           "rop*", "rop/", "rop**", "add_", "sub_", "mul_", "div_", "pow_", "copy_",
           "iop+=", "iop*=", "iop-=", "iop/=", "where", "cat", "stack", "matmul", "dot",
           "masked_fill"]
-SCALARS = [0, 1, 2, -3, 0.5, -1.5, 2.0, True, False, 1e-3, float("inf")]
+SCALARS = [0, 1, 2, -3, 0.5, -1.5, 2.0, True, False, 1e-3, float("inf"), 0.1, -0.0, 1e-310,
+           2 ** 40 + 1, -7, float("nan"), 3.0]
 DIM_OPS = ["sum", "mean", "prod", "amax", "amin", "max", "min", "logsumexp", "softmax",
            "log_softmax", "cumsum", "argmax", "all", "any", "norm", "unsqueeze", "squeeze",
            "select", "narrow", "split", "chunk", "unbind", "flip", "transpose", "movedim",
@@ -79,18 +85,40 @@ def fmt_array(arr: np.ndarray) -> str:
     return f"np.array({body}, dtype='{arr.dtype.name}').reshape({tuple(arr.shape)})"
 
 
+SPECIAL = [np.nan, np.inf, -np.inf, 0.0, 1.0, -0.0, 1e-310, 1e-40, 0.1, 1e30, -2.5e-8]
+BIG_INTS = [2 ** 62 + 1, -2 ** 63, 2 ** 53 + 1, 2 ** 40 - 3, -(2 ** 31)]
+
+
 def make_array(shape, dtype: str, seed: int, special: int) -> np.ndarray:
     rng = np.random.RandomState(seed)
     shape = tuple(shape)
     if dtype == "bool":
         return np.asarray(rng.rand(*shape) > 0.5)
-    if dtype == "int64":
-        return rng.randint(-4, 5, size=shape).astype(np.int64)
+    if dtype in ("int64", "int32", "uint8"):
+        a = rng.randint(-4 if dtype != "uint8" else 0, 5, size=shape).astype(dtype)
+        if a.size and special and dtype == "int64":
+            a.reshape(-1)[special % a.size] = BIG_INTS[special % len(BIG_INTS)]
+        return a
+    # 3 decimals (the float64 values are not float32's: precision shows)
     a = np.round(rng.randn(*shape), 3).astype(dtype)
     if a.size and special:
         flat = a.reshape(-1)
-        flat[special % a.size] = [np.nan, np.inf, -np.inf, 0.0, 1.0][special % 5]
+        flat[special % a.size] = SPECIAL[special % len(SPECIAL)]
     return np.asarray(a)
+
+
+def fmt_list(arr: np.ndarray) -> str:
+    """A Python-list source expression for ``arr``'s values (exact: repr round-trips)."""
+    def f(x):
+        if isinstance(x, list):
+            return "[" + ", ".join(f(y) for y in x) + "]"
+        if isinstance(x, float):
+            if math.isnan(x):
+                return "nan"
+            if math.isinf(x):
+                return "inf" if x > 0 else "-inf"
+        return repr(x)
+    return f(arr.tolist())
 
 
 def scalar_src(s) -> str:
@@ -143,6 +171,9 @@ class Renderer:
                    f"{'.requires_grad_()' if requires_grad else ''}")
         elif layout == 2 and arr.ndim >= 1:  # a non-leaf made from a leaf
             src = f"{out} = torch.tensor({fmt_array(arr)}{rg}) * 1"
+        elif layout == 3 and dtype != "float16":
+            # from Python numbers with an explicit dtype (Note [Python data to a tensor])
+            src = f"{out} = torch.tensor({fmt_list(arr)}, dtype=torch.{dtype}{rg})"
         return src, out
 
     def r_unary(self, a, op):
@@ -543,14 +574,14 @@ def compare_lines(lines, expected, expected_final, module):
     actual, actual_final = run_lines(lines, module)
     for i, ((src, _), a, e) in enumerate(zip(lines, actual, expected, strict=True)):
         try:
-            assert_same(a, e, rtol=RTOL, atol=ATOL, path=f"line {i}")
+            assert_same(a, e, rtol=RTOL, atol=ATOL, path=f"line {i}", tolerances=TOLERANCES)
         except AssertionError as exc:
             raise Mismatch(f"line {i}: {src}\n{exc}\n  autotensor: {str(a)[:400]}\n"
                            f"  torch:      {str(e)[:400]}", lines, i) from None
     for name in expected_final:
         try:
             assert_same(actual_final.get(name), expected_final[name], rtol=RTOL, atol=ATOL,
-                        path=f"final {name}")
+                        path=f"final {name}", tolerances=TOLERANCES)
         except AssertionError as exc:
             raise Mismatch(f"final state of {name}:\n{exc}", lines, None) from None
 

@@ -14,7 +14,8 @@ shapes = st.one_of(
     st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple),
 )
 float_dtypes = st.sampled_from(["float32", "float64"])
-dtypes = st.sampled_from(["float32", "float32", "float64", "float64", "int64", "bool"])
+dtypes = st.sampled_from(["float32", "float32", "float64", "float64", "int64", "int64", "bool",
+                          "int32", "uint8", "float16"])
 
 
 @st.composite
@@ -25,7 +26,7 @@ def leaf(draw, float_only=False):
     rg = draw(st.booleans()) if floating else draw(st.sampled_from([False] * 9 + [True]))
     return ("leaf", draw(shapes), dtype, draw(st.integers(0, 2**16)),
             draw(st.sampled_from([0] * 6 + [1, 2, 3, 4, 5])), rg,
-            draw(st.sampled_from([0, 0, 1, 2])), False)
+            draw(st.sampled_from([0, 0, 1, 2, 3, 3])), False)
 
 
 unary = st.tuples(st.just("unary"), ref, st.sampled_from(UNARY), no_grad)
