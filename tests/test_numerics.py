@@ -421,3 +421,48 @@ def test_integer_and_bool_semantics(expr):
         env = {"lib": lib, "a": a, "z": z, "b8": b8, "i8": i8, "u8": u8}
         return eval(expr, env)  # noqa: S307 - our own expressions
     same(run)
+
+
+# ---------------------------------------------------------------------------- exact kernels
+@pytest.mark.parametrize("exponent", [2, 3, -1, -2, 0.5, -0.5, 2.5, 0.3, -1.7, 1 / 3, 7.0])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pow_scalar_bit_identical(exponent, dtype):
+    """PyTorch's exact pow formulas (and float32 pow in double precision, its scalar loop:
+    tensors shorter than one SIMD vector) give the same bits."""
+    if dtype == "float64" and exponent not in (2, 3, -1, -2, 0.5, -0.5):
+        exponent = 2  # (float64 pow: NumPy's and glibc's can differ by an ulp; README)
+    x = np.array([1.7, 0.3, 2.9, 1e-3, 123.4, 0.0, -0.0, 3.5], dtype=dtype)
+    same(lambda lib: lib.tensor(x[:7] if exponent not in (2, 3, -1, -2) else x) ** exponent)
+
+
+def test_pow_tiny_exponent_of_negative_base():
+    same(lambda lib: lib.tensor(-0.417) ** 1e-310)  # nan: the exponent is not 0 in double
+
+
+def test_matmul_batched_vector_graph():
+    """A batch of matrices times a vector that cannot be folded: bmm of (m, 1) columns,
+    then squeeze(-1), as PyTorch records it."""
+    def run(lib):
+        x = lib.tensor(np.arange(6.).reshape(3, 1, 2), requires_grad=True)
+        y = lib.matmul(x.transpose(0, 1), lib.ones(2, dtype=lib.float64))
+        names, g = [], y.grad_fn
+        while g is not None:
+            names.append(type(g).__name__)
+            g = g.next_functions[0][0] if g.next_functions else None
+        y.sum().backward()
+        return repr((names, x.grad.tolist()))
+    same(run)
+
+
+def test_backward_of_view_made_under_no_grad():
+    """Was an internal crash ('NoneType' object has no attribute '_next'), fuzz finding."""
+    def run(lib):
+        x = lib.tensor(1.5, requires_grad=True)
+        x.exp().backward()
+        with lib.no_grad():
+            v = x.unsqueeze(0)
+        return (v.requires_grad, v.grad_fn, v.is_leaf), v.backward()
+    with pytest.raises(RuntimeError, match="does not require grad and does not have"):
+        run(autotensor)
+    with pytest.raises(RuntimeError, match="does not require grad and does not have"):
+        run(torch)

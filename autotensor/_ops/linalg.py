@@ -8,7 +8,8 @@ from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max, _state
 from .pointwise import add, contiguous, mul
-from .shape import expand, _mT, reshape, _squeeze_inplace_dim, t, _unsafe_view, unsqueeze, view
+from .shape import (expand, _mT, reshape, _squeeze_inplace_dim, squeeze, t, _unsafe_view,
+                    unsqueeze, view)
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
 def _bilinear(F, f, a, a_t, b, b_t):
@@ -195,11 +196,12 @@ def matmul(input, other):
     except ValueError:
         raise broadcast_error(batch_a, batch_b) from None
     prod_ = int(np.prod(batch)) if batch else 1
-    a2 = input if na > 1 else unsqueeze(input, 0)
-    b2 = other if nb > 1 else unsqueeze(other, 1)
-    ea = reshape(expand(a2, batch + (n, m1)), (prod_, n, m1))
-    eb = reshape(expand(b2, batch + (m2, p)), (prod_, m2, p))
+    ea = reshape(expand(input, batch + (n, m1)), (prod_, n, m1))
     shape = batch + ((n,) if na > 1 else ()) + ((p,) if nb > 1 else ())
+    if nb == 1:  # a vector on the right: a batch of (m2, 1) matrices, squeezed after bmm
+        eb = unsqueeze(reshape(expand(other, batch + (m2,)), (prod_, m2)), 2)
+        return _unsafe_view(squeeze(bmm(ea, eb), -1), shape)
+    eb = reshape(expand(other, batch + (m2, p)), (prod_, m2, p))
     return _unsafe_view(bmm(ea, eb), shape)
 
 

@@ -79,7 +79,7 @@ DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad / other,
                    "other": lambda F, grad, self, other: -grad * self / (other * other)},
             jvp="elementwise")
-POW_SCALAR = defop("pow", "PowBackward0", lambda a, e: a ** e, params=("exponent",),
+POW_SCALAR = defop("pow", "PowBackward0", raw.pow_scalar, params=("exponent",),
                    grads={"self": pow_backward},
                    jvp="elementwise")
 POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: raw.int_pow(a, b)
@@ -440,7 +440,7 @@ def pow(input, exponent):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if d.dtype == np.bool_:  # bool ** bool stays bool: x ** True is x, x ** False is 1
         return _make(d.copy() if exponent else np.ones_like(d))
-    out = _asarray(d ** exponent if exponent != 2 else d * d)
+    out = raw.pow_scalar(d, exponent)
     if _state.enabled and input._requires_grad:
         return record(POW_SCALAR, (input,), (exponent,), out)
     return _no_graph(POW_SCALAR, (input,), (exponent,), out)
@@ -863,6 +863,7 @@ def copy_(self, src, non_blocking=False):
     sd = src._data
     dst = self._data
     if sd.shape != dst.shape:
+        inplace.check_inplace(self, (self, src))  # (PyTorch's leaf/view errors come first)
         if not _broadcastable(sd.shape, dst.shape):
             raise broadcast_error(dst.shape, sd.shape)
         shape = np.broadcast_shapes(sd.shape, dst.shape)

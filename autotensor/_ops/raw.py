@@ -185,6 +185,30 @@ def pow(x, e):
     return asarray(np.power(x, e))
 
 
+def pow_scalar(x, e):
+    """x ** e for a number e, computed as PyTorch's CPU kernel does (Note [Exact float
+    kernels]): e = 0.5, -0.5, -1, 2, 3, -2 by sqrt, 1/sqrt, 1/x, x*x, x*x*x, 1/(x*x) in x's
+    dtype; any other e on float32 in double precision, rounded once (PyTorch's scalar loop;
+    its SIMD loop calls SLEEF's powf, within 2 ulp of that)."""
+    k = x.dtype.kind
+    if k in "fc" and x.dtype.itemsize >= 4 and e.__class__ is not bool:
+        if e == 2:
+            return x * x
+        if e == 0.5:
+            return asarray(np.sqrt(x))
+        if e == -1:
+            return asarray(np.reciprocal(x))
+        if e == 3:
+            return x * x * x
+        if e == -0.5:
+            return asarray(np.reciprocal(np.sqrt(x)))
+        if e == -2:
+            return asarray(np.reciprocal(x * x))
+        if x.dtype == np.float32 and e.__class__ is not complex:
+            return asarray(np.power(x.astype(np.float64), e).astype(np.float32))
+    return asarray(x ** e)
+
+
 def int_pow(x, e):
     """Integer power as PyTorch: a negative exponent gives 1 for base 1, +-1 for base -1,
     and 0 otherwise (NumPy refuses negative integer powers); overflow wraps."""
@@ -310,6 +334,15 @@ def maximum(a, b):
 
 def minimum(a, b):
     return asarray(np.minimum(a, b))
+
+
+# Note [Exact float kernels]
+# Where PyTorch's CPU kernel is an exact formula (pow with exponent 2, 3, -1, -2, 0.5, -0.5;
+# sigmoid as 1 / (1 + exp(-x)); integer powers and divisions), the kernel here is the same
+# formula in the same dtype, so results are bit-identical. Transcendental functions (exp,
+# log, sin, tanh, pow with other exponents...) come from NumPy's libm/SIMD kernels, which
+# differ from PyTorch's SLEEF/libm by at most a few ulp: README "Numerics" has the measured
+# sizes.
 
 
 def clamp(x, min=None, max=None):

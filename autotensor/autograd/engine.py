@@ -497,9 +497,10 @@ def _root_edges(tensors):
     from .._ops.dispatch import edge_of
     edges = []
     for i, t in enumerate(tensors):
-        if not t._requires_grad:
+        edge = edge_of(t) if t._requires_grad else (None, 0)
+        if edge[0] is None:  # (a view made under no_grad requires grad, but has no edge)
             raise RuntimeError(_errors.NO_GRAD_FN.format(i))
-        edges.append(edge_of(t))
+        edges.append(edge)
     return edges
 
 
