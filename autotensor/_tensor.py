@@ -254,6 +254,9 @@ class Tensor:
 
     @property
     def is_leaf(self):
+        view = self._view
+        if view is not None and view.version != self._vc[0]:
+            return self.grad_fn is None  # a stale view: PyTorch's view errors, if any
         return self._grad_fn is None
 
     @property

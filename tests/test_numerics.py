@@ -466,3 +466,40 @@ def test_backward_of_view_made_under_no_grad():
         run(autotensor)
     with pytest.raises(RuntimeError, match="does not require grad and does not have"):
         run(torch)
+
+
+def _graph(g, depth=4):
+    out, stack = [], [(g, 0)]
+    while stack:
+        n, d = stack.pop()
+        if n is None or d > depth:
+            continue
+        out.append("  " * d + type(n).__name__)
+        stack.extend((m, d + 1) for m, _ in reversed(n.next_functions))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("op", ["cos", "sin", "exp", "log", "sqrt", "abs"])
+def test_double_backward_graph(op):
+    """The graph of a gradient made with create_graph=True (cos: grad * -sin(x), with a
+    NegBackward0 as in PyTorch)."""
+    def run(lib):
+        # (inputs whose sqrt is exact: PyTorch's float64 sqrt is not always correctly rounded)
+        x = lib.tensor([0.25, 4.0], dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(getattr(lib, op)(x).sum(), x, create_graph=True)
+        return _graph(g.grad_fn) + repr(g.tolist())
+    same(run)
+
+
+@pytest.mark.parametrize("op", ["add_", "sub_", "mul_", "div_"])
+@pytest.mark.parametrize("pair", [("float32", "float64"), ("int64", "float32"),
+                                  ("int32", "int64"), ("float64", "int64"),
+                                  ("float16", "float32")])
+def test_inplace_with_another_dtype(op, pair):
+    """``self.op_(other)`` computes in the promoted dtype, then casts into self (or raises
+    PyTorch's cast error): float32 += float64 rounds once."""
+    def run(lib):
+        x = lib.tensor([0.1, 1 / 3, 7.0], dtype=lib_dtype(lib, pair[0]))
+        y = lib.tensor([1e-9, 2 / 3 + 1e-9, 3.0], dtype=lib_dtype(lib, pair[1]))
+        return getattr(x, op)(y)
+    same(run)

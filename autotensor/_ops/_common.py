@@ -359,9 +359,12 @@ def _inplace_binary(op, self, other, params=()):
     sd = self._data
     if isinstance(other, Tensor):
         od = other._data
+        if od.dtype != sd.dtype:  # computed in the promoted dtype, then cast back on write
+            rt = _dtypes.binary_result_dtype(_dtypes.from_numpy(sd.dtype), sd.ndim == 0,
+                                             _dtypes.from_numpy(od.dtype), od.ndim == 0).np
+            sd, od = sd.astype(rt, copy=False), od.astype(rt, copy=False)
         try:
-            value = op.kernel(sd, od.astype(sd.dtype, copy=False) if od.dtype != sd.dtype and
-                              od.dtype.kind == sd.dtype.kind else od, *params)
+            value = op.kernel(sd, od, *params)
         except ValueError:
             raise broadcast_error(sd.shape, od.shape) from None
         inputs = (self, other)

@@ -77,7 +77,8 @@ MUL = defop("mul", "MulBackward0", np.multiply, inputs=("self", "other"),
             jvp="elementwise")
 DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad / other,
-                   "other": lambda F, grad, self, other: -grad * self / (other * other)},
+                   # PyTorch's div_tensor_other_backward, in its order (same rounding)
+                   "other": lambda F, grad, self, other: -grad * ((self / other) / other)},
             jvp="elementwise")
 POW_SCALAR = defop("pow", "PowBackward0", raw.pow_scalar, params=("exponent",),
                    grads={"self": pow_backward},
@@ -151,13 +152,14 @@ SIN = defop("sin", "SinBackward0", np.sin,
             grads={"self": lambda F, grad, self: grad * F.cos(self)},
             jvp="elementwise")
 COS = defop("cos", "CosBackward0", np.cos,
-            grads={"self": lambda F, grad, self: -grad * F.sin(self)},
+            grads={"self": lambda F, grad, self: grad * -F.sin(self)},  # (PyTorch's order)
             jvp="elementwise")
 TANH = defop("tanh", "TanhBackward0", np.tanh,
              grads={"self": lambda F, grad, result: grad * (1 - result * result)},
              jvp="elementwise")
 SIGMOID = defop("sigmoid", "SigmoidBackward0", raw.sigmoid,
-                grads={"self": lambda F, grad, result: grad * (result * (1 - result))},
+                # PyTorch's sigmoid_backward kernel: a * (1 - b) * b, in this order
+                grads={"self": lambda F, grad, result: grad * (1 - result) * result},
                 jvp="elementwise")
 RELU = defop("relu", "ReluBackward0", raw.relu,
              grads={"self": lambda F, grad, result: F.where(result > 0, grad, 0)},
@@ -773,7 +775,10 @@ def div_(self, other, *, rounding_mode=None):
 def pow_(self, exponent):
     if isinstance(exponent, Tensor):
         return _inplace_binary(POW_TENSOR, self, exponent)
-    value = _asarray(self._data ** exponent)
+    d = self._data
+    if d.dtype == np.bool_ and not isinstance(exponent, bool):
+        d = d.astype(_dtypes.scalar_result_dtype(_dtypes.bool, exponent).np)  # (as pow)
+    value = raw.pow_scalar(d, exponent)
     return inplace.record_inplace(POW_SCALAR, self, (self,), (exponent,), value)
 
 

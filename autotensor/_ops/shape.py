@@ -614,6 +614,7 @@ def stack(tensors, dim=0, *, out=None):
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     shape = tensors[0]._data.shape
+    _wrap_dim(dim, len(shape) + 1)  # (PyTorch checks the dim before the sizes)
     for i, x in enumerate(tensors):
         if x._data.shape != shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "

@@ -346,6 +346,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
     if len(inputs) > 1:
         check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
+    if mask and t._data.dtype.kind not in "fcV":
+        mask = 0  # an integer or bool result has no gradient: nothing is recorded
     node = None
     if mask:
         if t._view is not None:
