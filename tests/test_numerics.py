@@ -503,3 +503,65 @@ def test_inplace_with_another_dtype(op, pair):
         y = lib.tensor([1e-9, 2 / 3 + 1e-9, 3.0], dtype=lib_dtype(lib, pair[1]))
         return getattr(x, op)(y)
     same(run)
+
+
+# ---------------------------------------------------------------------------- fuzz findings
+# Reproducers written by `python -m tests.fuzz` (straight-line programs), kept as regression
+# tests: each runs on both libraries and must agree line by line and in the final state.
+FUZZ_FINDINGS = {
+    "slice of an empty tensor from -1": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0)), requires_grad=True)",
+        "v1 = v0[-1::1, 1:]"],
+    "bool ** negative int": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))", "v1 = v0.all()",
+        "v2 = v1.pow(-1)"],
+    "clamp_ of a bool by a float": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))", "v2 = v0.logical_not()",
+        "v7 = v2.clamp_(min=0.0)"],
+    "pow by a denormal exponent": [
+        "v0 = torch.tensor(np.array(-0.417, dtype='float32'))", "v1 = v0 ** 1e-310"],
+    "copy_ into a leaf: leaf error before shape error": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v2 = torch.tensor(np.array([], dtype='float32').reshape((0,)))", "v0.copy_(v2)"],
+    "matmul of a transposed batch by a vector": [
+        "v0 = torch.tensor(np.array([[[1.764]], [[0.4]]], dtype='float32')).transpose(0, 1)"
+        ".detach().requires_grad_()",
+        "v2 = v0.matmul(torch.tensor(np.array([1.764], dtype='float32')))"],
+    "backward of a no_grad view (was: 'NoneType' object has no attribute '_next')": [
+        "v0 = torch.tensor(1.5, requires_grad=True)", "v1 = v0.exp()", "v1.backward()",
+        "with torch.no_grad():\n    v2 = v1.unsqueeze(0)", "v2.backward()"],
+    "float leaf copied into an int tensor records nothing": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v1 = torch.tensor(np.array(1, dtype='int64'))", "v1[...] = v0"],
+    "norm of a 0-d tensor, dim out of range": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))",
+        "v1 = v0.norm(dim=2, keepdim=False)"],
+    "bool.pow_(2) promotes to Long first": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))", "v1 = v0.eq(v0)",
+        "v1.pow_(2)"],
+    "is_leaf of a no_grad view after its base changed in place": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v2 = v0.exp()", "with torch.no_grad():\n    v4 = v2.unsqueeze(0)", "v5 = v2.exp_()"],
+    "stack checks the dim before the sizes": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))",
+        "v1 = torch.tensor(np.array([], dtype='float32').reshape((0,)))",
+        "v2 = torch.stack([v0, v1], dim=1)"],
+    "relu(-0.0) is -0.0": [
+        "v0 = torch.tensor([-0.0, 0.0, -1.0, nan], dtype=torch.float32)", "v1 = v0.relu()"],
+    "movedim of a 0-d tensor is an alias": [
+        "v0 = torch.tensor(1.764, requires_grad=True)", "v1 = v0.movedim(0, 0)"],
+    "x[:] = scalar fills (FillBackward3), x[1:] = scalar too": [
+        "v0 = torch.tensor(np.array([], dtype='float32'), requires_grad=True)",
+        "v1 = v0.exp()", "v1[:] = 0",
+        "v2 = torch.tensor([1.5, 2.5, 3.5], requires_grad=True)", "v3 = v2 * 1",
+        "v3[1:] = 0.1", "v3[0] = 2", "v3.sum().backward()"],
+    "float64 from Python lists stays float64 through ops": [
+        "v0 = torch.tensor([0.1, -0.0, 1e-310, 0.3], dtype=torch.float64, requires_grad=True)",
+        "v1 = (v0 * 3).sum()", "v1.backward()", "v2 = v0.grad * 0.1"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUZZ_FINDINGS))
+def test_fuzz_finding(name):
+    from tests.fuzz.core import run_and_compare
+    run_and_compare(FUZZ_FINDINGS[name])

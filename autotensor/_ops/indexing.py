@@ -10,7 +10,7 @@ from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import (
     _asarray, _finish, _index_data, ndarray, _py_any, _py_max, _py_sum, _state, _wrap_dim)
-from .pointwise import clone, copy_
+from .pointwise import clone, copy_, fill_
 from .shape import _alias, expand, select, _slice, unsqueeze, view
 
 
@@ -239,11 +239,17 @@ def setitem(input, key, value):
             value, _dtypes.from_numpy(input._data.dtype), single=True))
     if not advanced:
         region = getitem(input, key, _setting=True)
-        if isinstance(value, Tensor):
+        # PyTorch's copy_to: same sizes -> copy_, a 0-d value -> fill_ (FillBackward3),
+        # else the value broadcast (leading 1s dropped) -> copy_
+        if value._data.shape == region._data.shape:
+            copy_(region, value)
+        elif value._data.ndim == 0:
+            fill_(region, value)
+        else:
             value = _strip_leading_ones(value, region._data.ndim)
             if value._data.shape != region._data.shape:
                 value = expand(value, region._data.shape)  # PyTorch's errors, if any
-        copy_(region, value)
+            copy_(region, value)
         return
     index_put_(input, key, value)
 

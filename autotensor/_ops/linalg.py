@@ -106,7 +106,14 @@ def mm(input, mat2):
         raise RuntimeError(_errors.MM_SHAPES.format(a.shape[0], a.shape[1], b.shape[0],
                                                     b.shape[1]))
     _check_same_dtype(input, mat2)
+    _no_bool("addmm_impl_cpu_", a)
     return _finish(MM, (input, mat2), (), a @ b)
+
+
+def _no_bool(kernel, a):
+    """PyTorch has no bool matrix products."""
+    if a.dtype == np.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def bmm(input, mat2):
@@ -138,6 +145,7 @@ def dot(input, tensor):
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{_dtypes.scalar_name(input.dtype)} and "
                            f"{_dtypes.scalar_name(tensor.dtype)}")
+    _no_bool("dot", a)
     return _finish(DOT, (input, tensor), (), _asarray(np.dot(a, b)))
 
 

@@ -361,7 +361,8 @@ def _isnan(v):
 
 
 def relu(x):
-    return asarray(np.maximum(x, 0).astype(x.dtype, copy=False))
+    # maximum(0, x) returns x where they compare equal: relu(-0.0) is -0.0 as in PyTorch
+    return asarray(np.maximum(0, x).astype(x.dtype, copy=False))
 
 
 def tanh(x):

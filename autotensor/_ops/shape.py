@@ -339,7 +339,7 @@ def movedim(input, source, destination):
     src = [_wrap_dim(s, d.ndim) for s in src]
     dst = [_wrap_dim(x, d.ndim) for x in dst]
     if d.ndim == 0:
-        return permute(input, ())
+        return _alias(input)  # (PyTorch: a 0-d movedim is an alias)
     perm = [n for n in range(d.ndim) if n not in src]
     for s, t_ in sorted(zip(src, dst), key=lambda p: p[1]):
         perm.insert(t_, s)
@@ -581,7 +581,8 @@ def cat(tensors, dim=0, *, out=None):
     ref = _py_max(arrays, key=lambda a: a.ndim)
     if ref.ndim == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-    dim = _wrap_dim(dim, ref.ndim)
+    # only legacy empty tensors: PyTorch checks no dim at all
+    dim = _wrap_dim(dim, ref.ndim) if _py_any(a.shape != (0,) for a in arrays) else 0
     for i, a in enumerate(arrays):
         if a.ndim != ref.ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} "
