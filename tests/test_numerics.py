@@ -555,6 +555,23 @@ FUZZ_FINDINGS = {
         "v1 = v0.exp()", "v1[:] = 0",
         "v2 = torch.tensor([1.5, 2.5, 3.5], requires_grad=True)", "v3 = v2 * 1",
         "v3[1:] = 0.1", "v3[0] = 2", "v3.sum().backward()"],
+    "all/any of uint8 stay uint8": [
+        "v1 = torch.tensor(np.array([4, 0], dtype='uint8'))", "v2 = v1.all()", "v3 = v1.any(0)"],
+    "index_select along an empty dim": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0)))",
+        "v1 = v0.index_select(0, torch.tensor([0]))"],
+    "float64 cat of a float32 exp: compared at float32 precision (provenance)": [
+        "v0 = torch.tensor(np.array([], dtype='float64'))",
+        "v1 = torch.tensor(np.array([1.624], dtype='float32'))", "v6 = v1.exp()",
+        "v7 = torch.cat([v0, v6], dim=-1)"],
+    "versions of gradients (shared, viewed and summed buffers)": [
+        "v0 = torch.tensor(1.764, requires_grad=True)", "v2 = v0.add(v0)", "v0.backward()",
+        "v6 = torch.autograd.grad(v2, [v0])[0]",
+        "v7 = torch.tensor([1.5, 2.0], requires_grad=True)", "v8 = v7.exp()",
+        "(v8 * v8 + v8).sum().backward()", "v9 = v7.grad",
+        "v10 = torch.tensor([1.5, 2.0], requires_grad=True)", "v10.sum().backward()",
+        "v11 = v10.grad", "v12 = torch.tensor([1.5, 2.0], requires_grad=True)",
+        "(v12 * v12).sum().backward()", "v13 = v12.grad"],
     "float64 from Python lists stays float64 through ops": [
         "v0 = torch.tensor([0.1, -0.0, 1e-310, 0.3], dtype=torch.float64, requires_grad=True)",
         "v1 = (v0 * 3).sum()", "v1.backward()", "v2 = v0.grad * 0.1"],

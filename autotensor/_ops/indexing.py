@@ -347,6 +347,8 @@ def index_select(input, dim, index):
         return _finish(INDEX_SELECT, (input,), (0, idx.reshape(-1)), d.copy())
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if idx.size and d.shape[dim] == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if idx.size and (idx.max() >= d.shape[dim] or idx.min() < 0):
         raise IndexError("index out of range in self")
     out = np.take(d, idx.reshape(-1), axis=dim)

@@ -856,6 +856,7 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
         new = np.broadcast_to(value._data, self._data.shape).astype(self._data.dtype)
+        inplace.check_no_internal_overlap(self)  # (fill_ by a tensor checks; by a number not)
         return inplace.record_inplace(FILL_TENSOR, self, (self, value), (), new)
     v = _convert.scalar_array(value, _dtypes.from_numpy(self._data.dtype),
                               single=self._data.size == 1)

@@ -180,7 +180,11 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     if not runs:
         return
     if grads[0] is not None:
-        accumulate_grad(node, grads[0], raw, sums.get((node, 0), 0))
+        g = grads[0]
+        version = sums.get((node, 0), 0)
+        if not version and raw and (id(g) in sums.get("shared", ()) or g.base is not None):
+            version = 1  # not its own memory: PyTorch copies it into .grad (copy_: 1)
+        accumulate_grad(node, g, raw, version)
     if node._hooks is not None and node._hooks["post"]:
         _post_hooks(node, (), grads, raw)
 
@@ -298,6 +302,13 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
     filtered = targets is not None
     ready = None  # the one node made ready by the last step while the heap was empty
     sums = {}  # (node, slot): how many gradients were summed there (see accumulate_grad)
+    # Note [Gradient versions]: PyTorch sums into a buffer in place only when nothing else
+    # holds it; a gradient passed through unchanged (AddBackward0 gives grad to both inputs)
+    # is shared, so the first sum makes a new tensor (version 0); a gradient that is a view
+    # (expand) or the caller's goes into .grad as a copy (version 1)
+    # (id -> the gradient itself, kept alive so that its id is not reused meanwhile)
+    shared = {id(g): g for g in root_grads if g is not None}  # (the caller holds those)
+    sums["shared"] = shared
     anomaly = _anomaly._enabled
     node = None
     try:
@@ -360,12 +371,16 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     old = buf[nr]
                     if old is None:
                         buf[nr] = g
+                        if g is grads[0] or g is outs[0] and len(outs) > 1 and \
+                                any(x is g for x in outs[1:]):
+                            shared[id(g)] = g
                     else:
                         buf[nr] = old + g
                         # PyTorch adds in place (bumping the version autograd.grad shows)
                         # only into a dense buffer no one else holds: not when both
-                        # gradients are one array (x + x), nor into an expanded one
-                        if raw and old is not g and _dense(old):
+                        # gradients are one array (x + x), nor into an expanded one, nor
+                        # into one passed through unchanged (Note [Gradient versions])
+                        if raw and old is not g and _dense(old) and id(old) not in shared:
                             key = (nxt, nr)
                             sums[key] = sums.get(key, 0) + 1
                 if d == 0:
