@@ -54,7 +54,8 @@ class tensortype(type):
                     isinstance(x, (int, np.integer)) for x in data) and type(data).__name__ \
                     == "Size":
                 return _make(np.zeros(_size(tuple(data)), dtype=dt.np))
-            return _make(np.array(_infer_array(data, True)).astype(dt.np))
+            arr = _infer_array(data, dt)  # (straight to dt: Note [Python data to a tensor])
+            return _make(arr.copy() if arr is data else arr)
         return _make(np.zeros(_size(args) if args else (0,), dtype=dt.np))
 
     def __repr__(cls):

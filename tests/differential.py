@@ -201,7 +201,8 @@ def assert_same(actual, expected, rtol=1e-5, atol=1e-6, path="result",
             if tolerances is not None and e.dtype in tolerances:
                 r, t = tolerances[e.dtype]
                 _assert_values(a.values, e.values, r, t * _magnitude(e.values), p)
-                _assert_signed_zeros(a.values, e.values, p)
+                if tolerances.get("signed_zeros", True):
+                    _assert_signed_zeros(a.values, e.values, p)
             else:
                 _assert_values(a.values, e.values, rtol, atol, p)
         elif isinstance(e, Raised) or isinstance(a, Raised):

@@ -37,9 +37,11 @@ def pow_backward_exponent(F, grad, self, exponent, result):
 
 
 def pow_backward_exponent_scalar_base(F, grad, self, result):
-    if self == 0:
-        return F.where(result >= 0, F.zeros_like(grad), grad * result * np.log(self))
-    return grad * result * float(np.log(self))
+    if self == 0:  # PyTorch: grad * where(exponent >= 0, 0, result * log(0)); for base 0,
+        # exponent >= 0 is where the result is 0 or 1 (a negative one gives inf, nan nan)
+        return grad * F.where((result == 0) | (result == 1), F.zeros_like(result),
+                              result * float(np.log(self)))
+    return grad * (result * float(np.log(self)))  # (PyTorch's grouping: MulBackward0 last)
 
 def _fw_not_implemented(name, why="."):
     """The jvp rule of an op PyTorch gives no forward derivative (its error, verbatim)."""

@@ -130,6 +130,14 @@ def _post_hooks(node, outs, grads, raw):
     return outs
 
 
+# Backward formulas PyTorch computes with in-place ops (zeros(...).index_put_(...), ...):
+# the gradient they make starts at this version.
+_GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
+                  "MaxBackward0": 2, "MinBackward0": 2, "GatherBackward0": 1,
+                  "IndexSelectBackward0": 1, "MaskedSelectBackward0": 1, "TopkBackward0": 2,
+                  "SortBackward0": 2}
+
+
 def accumulate_grad(node, g, raw, version=0):
     """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded).
 
@@ -176,7 +184,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
         grads = _pre_hooks(node, grads, raw) if runs else _tensor_pre_hooks(node, grads, raw)
     if capture_map and node in capture_map:
         for nr, i in capture_map[node]:
-            captured[i] = (grads[nr], sums.get((node, nr), 0))
+            captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
     if not runs:
         return
     if grads[0] is not None:
@@ -184,9 +192,20 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
         version = sums.get((node, 0), 0)
         if not version and raw and (id(g) in sums.get("shared", ()) or g.base is not None):
             version = 1  # not its own memory: PyTorch copies it into .grad (copy_: 1)
+        elif not version and raw:
+            version = sums.get(("made", id(g)), (None, 0))[1]
         accumulate_grad(node, g, raw, version)
     if node._hooks is not None and node._hooks["post"]:
         _post_hooks(node, (), grads, raw)
+
+
+def _version_of(sums, node, nr, g):
+    """The _version PyTorch's gradient buffer would show (Note [Gradient versions])."""
+    v = sums.get((node, nr), 0)
+    if not v and g is not None:
+        base = getattr(g, "base", None)  # a view shares its base's version counter
+        v = sums.get(("made", id(g if base is None else base)), (None, 0))[1]
+    return v
 
 
 def _dependencies(roots, needed=None):
@@ -330,17 +349,22 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 if node._hooks is not None:
                     grads = _tensor_pre_hooks(node, grads, raw)
                 for nr, i in capture_map.get(node, ()):
-                    captured[i] = (grads[nr], sums.get((node, nr), 0))
+                    captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
                 continue
             if capture_map and node in capture_map:
                 for nr, i in capture_map[node]:  # (PyTorch captures before the hooks)
-                    captured[i] = (grads[nr], sums.get((node, nr), 0))
+                    captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
             if node._hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
             if anomaly:
                 _state.current_node = node
             if grads[0] is not None or any(g is not None for g in grads):
                 outs = node.apply(grads, F)
+                made = _GRAD_VERSIONS.get(node.__class__.__name__) if raw else None
+                if made:  # (its formula writes in place: Note [Gradient versions])
+                    for g in outs:
+                        if g is not None:
+                            sums["made", id(g)] = (g, made)
             else:
                 outs = (None,) * len(node._next)
             if anomaly:
@@ -378,11 +402,16 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         buf[nr] = old + g
                         # PyTorch adds in place (bumping the version autograd.grad shows)
                         # only into a dense buffer no one else holds: not when both
-                        # gradients are one array (x + x), nor into an expanded one, nor
-                        # into one passed through unchanged (Note [Gradient versions])
-                        if raw and old is not g and _dense(old) and id(old) not in shared:
+                        # gradients are one array (x + x), nor into an expanded one or a
+                        # view, nor into one passed through unchanged (Note [Gradient
+                        # versions])
+                        if raw and old is not g and _dense(old) and id(old) not in shared \
+                                and getattr(old, "base", None) is None:
                             key = (nxt, nr)
-                            sums[key] = sums.get(key, 0) + 1
+                            prev = sums.get(key)
+                            if prev is None:
+                                prev = sums.get(("made", id(old)), (None, 0))[1]
+                            sums[key] = prev + 1
                 if d == 0:
                     entry = (nxt, buffers.pop(nxt))
                     if newly is None:
