@@ -652,5 +652,10 @@ add("diff_n2_dim0", lambda m, x: x.diff(2, 0), lambda g: [g.u(4, 2)],
 add("diff_prepend", lambda m, x, p: m.diff(x, prepend=p), lambda g: [g.u(2, 3), g.u(2, 1)],
     ref=lambda x, p: np.diff(np.concatenate([p, x], -1)))
 
+# Families grown in parallel keep their samples in their own files (they import ``add``).
+import op_db_shape  # noqa: E402,F401
+import op_db_linalg  # noqa: E402,F401
+import op_db_nn  # noqa: E402,F401
+
 SAMPLES_BY_NAME = {s.name: s for s in SAMPLES}
 assert len(SAMPLES_BY_NAME) == len(SAMPLES), "sample names must be unique"
