@@ -29,3 +29,25 @@ def test_worker_imports_only_its_engine():
                        text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.strip().splitlines()[-1] == "false"
+
+
+def test_forward_mode_benchmark_quick_run():
+    """benchmarks/forward_mode.py (issue 9) at tiny sizes: both tables, every row, and the
+    H v of every method and engine agreeing with torch's functional.hvp (no timings)."""
+    import pytest
+    pytest.importorskip("torch")
+    p = subprocess.run([sys.executable, "-m", "benchmarks.forward_mode", "--quick",
+                        "--chain-ops", "8", "--sizes", "30", "--repeat", "1"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=240)
+    out = p.stdout + p.stderr
+    assert p.returncode == 0, out[-4000:]
+    for engine in ("autotensor", "torch"):
+        assert re.search(rf"^\| {engine} \| \d+\.\d\d \| \d+\.\d\d \| \d+\.\d\d \|$", out,
+                         re.M), out
+        for method in ("fwd-over-rev", "functional.hvp", "hessian"):
+            m = re.search(rf"^\| 25 \| {engine} \| {method} \| [\d.e+-]+ \| .* \| "
+                          rf"([\d.e+-]+) \|$", out, re.M)
+            assert m, out
+            assert float(m.group(1)) < 1e-10, out
+    assert re.search(r"autotensor dual / torch dual: \d+\.\d\d .*tangents agree to "
+                     r"\d\.\de[+-]\d+", out), out

@@ -510,3 +510,32 @@ def test_program_prints_what_torch_prints(program):
     ga = [float(m.group()) for m in num.finditer(got)]
     gb = [float(m.group()) for m in num.finditer(want)]
     np.testing.assert_allclose(ga, gb, rtol=1e-3, atol=2e-4)
+
+
+def test_multi_output_nn_ops_carry_tangents_without_grad_vs_torch():
+    """max_pool2d, batch_norm and layer_norm (several outputs) give tangents when nothing
+    requires grad, as every other op does."""
+    def scenario(torch):
+        fw, F = torch.autograd.forward_ad, torch.nn.functional
+        rng = np.random.default_rng(5)
+        x = torch.tensor(rng.standard_normal((2, 3, 4, 4)))
+        v = torch.tensor(rng.standard_normal((2, 3, 4, 4)))
+        w = _t(torch, [1.5, 2.0, -1.0])
+        b = _t(torch, [0.1, 0.2, 0.3])
+        rm, rv = torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)
+        res = []
+        with fw.dual_level():
+            d = fw.make_dual(x, v)
+            dw = fw.make_dual(w, _t(torch, [0.3, -0.2, 0.5]))
+            outs = [F.max_pool2d(d, 2), F.max_pool2d(d, 2, return_indices=True)[0],
+                    F.batch_norm(d, None, None, training=True),
+                    F.batch_norm(d, rm, rv, training=False),
+                    F.batch_norm(x, None, None, dw, b, training=True),
+                    F.layer_norm(d, (4,)), F.layer_norm(d, (4, 4), dw[:1].expand(4, 4)),
+                    F.layer_norm(x, (4, 4))]
+            for o in outs:
+                t = _tangent(torch, o)
+                res.append(None if t is None else (t, t.requires_grad))
+        return res
+
+    compare(scenario, rtol=1e-10, atol=1e-12)

@@ -414,13 +414,9 @@ def _tuple(x, n, name=None):
 
 
 def _finish_multi(op, inputs, params, outs):
-    """_finish for ops with several outputs (a tuple of arrays)."""
-    from .._ops._common import _state
-    from .._ops.dispatch import record, requires_grad_mask
-    from .._tensor import _make
-    if _state.enabled and requires_grad_mask(inputs):
-        return record(op, inputs, params, outs)
-    return tuple(_make(o) for o in outs)
+    """_finish for ops with several outputs (a tuple of arrays): without a graph the
+    results still get tangents inside a forward-AD level (_no_graph)."""
+    return _finish(op, inputs, params, tuple(outs))
 
 
 def _conv_check(input, weight, bias, groups, nsp, transposed):
