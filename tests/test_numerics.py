@@ -575,6 +575,131 @@ FUZZ_FINDINGS = {
     "float64 from Python lists stays float64 through ops": [
         "v0 = torch.tensor([0.1, -0.0, 1e-310, 0.3], dtype=torch.float64, requires_grad=True)",
         "v1 = (v0 * 3).sum()", "v1.backward()", "v2 = v0.grad * 0.1"],
+    "remainder / % of -0.0 keeps the dividend's sign (fmod, moved by b)": [
+        "v0 = torch.tensor([-0.0, 0.0, -0.417, 0.417, -2.0, 2.0], dtype=torch.float32)",
+        "v1 = v0.remainder(1)", "v2 = v0 % -1", "v3 = v0.remainder(v0)",
+        "with torch.no_grad():\n    v4 = v0.remainder(torch.tensor(-0.5))",
+        "v5 = torch.tensor([-0.0, 3.0], dtype=torch.float64) % 1.5"],
+    "cumsum starts from +0.0": [
+        "v0 = torch.tensor([-0.417], dtype=torch.float32)", "v1 = v0.remainder(v0)",
+        "v2 = v1.cumsum(0)", "v3 = torch.tensor([-0.0, -0.0], dtype=torch.float64).cumsum(0)",
+        "v4 = torch.tensor(-0.0).cumsum(0)"],
+    "a no_grad view of a leaf raises on rebase after an in-place under no_grad": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "with torch.no_grad():\n    v1 = v0.view(-1)",
+        "with torch.no_grad():\n    v2 = v0.exp_()"],
+    "a no_grad view of a leaf raises on rebase (add_ under no_grad)": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "with torch.no_grad():\n    v3 = v0.unsqueeze(0)",
+        "with torch.no_grad():\n    v0.add_(v0)"],
+    "bool scalar ** bool tensor is not implemented": [
+        "v1 = torch.tensor(np.array(True, dtype='bool'))", "v2 = True ** v1",
+        "v3 = 2 ** v1", "v4 = torch.pow(True, v1)"],
+    "backward of a non-scalar no_grad view: the implicit-grad error first": [
+        "v2 = torch.tensor(np.array([], dtype='float32'), requires_grad=True)",
+        "with torch.no_grad():\n    v10 = v2.view(-1)", "v10.backward()",
+        "v11 = torch.tensor([1.0, 2.0]).requires_grad_()",
+        "with torch.no_grad():\n    v12 = v11[0]", "v12.backward()"],
+    "bool add with a bool or int alpha stays bool": [
+        "v3 = torch.tensor([True, False])", "v6 = v3.add(False, alpha=False)",
+        "v7 = v3.add(True, alpha=2)", "v8 = v3.add(v3, alpha=True)"],
+    "a view of a base that later requires grad requires grad (its gradient goes nowhere)": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))", "v3 = v0.unsqueeze(0)",
+        "v6 = v0.requires_grad_()", "v7 = v3.exp()", "v7.sum().backward()"],
+    "a no_grad view of a detached transpose requires grad": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0))).transpose(0, 1)"
+        ".detach().requires_grad_()",
+        "with torch.no_grad():\n    v6 = v0.view(-1)", "v7 = v6.log()"],
+    "integer pow by an exponent beyond the dtype's range": [
+        "v2 = torch.tensor(np.array(1, dtype='int32'))", "v6 = v2.pow(1099511627777)"],
+    "integer pow by an exponent beyond int8 / int64": [
+        "v2 = torch.tensor(np.array(1, dtype='int8'))", "v3 = v2.pow(128)"],
+    "uint8 pow by 128 is in range": [
+        "v2 = torch.tensor(np.array(3, dtype='uint8'))", "v3 = v2.pow(128)"],
+    "int64 pow by 2**63": [
+        "v2 = torch.tensor(np.array(3, dtype='int64'))", "v3 = v2.pow(2 ** 63)"],
+    "Python ints beyond the dtype wrap (add_, mul_, comparisons, // and % by 0 after it)": [
+        "v2 = torch.tensor(np.array([1, 5, -7], dtype='int32'))",
+        "v2.add_(1099511627777)", "v3 = v2 * (2 ** 40 + 3)", "v4 = v2 // (2 ** 40 + 3)",
+        "v5 = v2.remainder(2 ** 40)", "v6 = v2 // 2 ** 32",
+        "v7 = torch.tensor(np.array([1, 5, -7], dtype='int8'))", "v8 = v7.eq(261)",
+        "v9 = v7 < 300", "v10 = torch.tensor(np.array([1], dtype='uint8'))",
+        "v10.add_(300)", "v10.mul_(2 ** 40)"],
+    "integer alpha beyond the result's integer dtype": [
+        "v2 = torch.tensor(np.array(1, dtype='int32'))", "v3 = v2.add(1, alpha=2 ** 40 + 1)"],
+    "Python ints beyond (u)int64 raise PyTorch's OverflowError (float tensors too)": [
+        "v0 = torch.tensor([1.0])", "v1 = v0 + 2 ** 70", "v2 = v0 + 2 ** 64",
+        "v3 = v0 + (-2 ** 63 - 1)", "v4 = v0 * (2 ** 63)", "v5 = torch.tensor([1]) + 2 ** 70",
+        "v6 = torch.tensor([1]) + 2 ** 63", "v0.add_(2 ** 70)"],
+    "int tensor compared with a float: in the default float dtype": [
+        "v1 = torch.tensor(np.array(0, dtype='int64'))", "v2 = v1.eq(1e-310)",
+        "v3 = v1.lt(1e-310)", "v4 = torch.tensor(0, dtype=torch.int32).eq(1e-40)",
+        "v5 = torch.tensor(16777217) == torch.tensor(16777216.0)",
+        "v6 = torch.tensor(0.0, dtype=torch.float64).eq(1e-310)"],
+    "x[...] = 0 on a 0-d pow(2) result (was a NumPy scalar inside)": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))", "v4 = v0.pow(2)", "v4[...] = 0",
+        "v5 = v0.pow(3)", "v5[...] = 1"],
+    "in-place op errors in PyTorch's order: leaf, overlaps, shapes, then the cast": [
+        "v0 = torch.tensor(np.array([], dtype='float32'))",
+        "v2 = torch.tensor(np.array(1, dtype='int64'))", "v2 /= v0",
+        "v3 = torch.tensor(np.array([], dtype='float32'), requires_grad=True)",
+        "v3.add_(torch.tensor([1.764, 0.4]))", "v4 = torch.tensor(1.764)",
+        "v5 = v4.expand(2, *v4.shape)", "v4.sub_(v5)",
+        "v6 = torch.zeros(1).expand(3)", "v6.add_(torch.ones(2))"],
+    "partial overlap of dense operands only (PyTorch's get_overlap_status)": [
+        "v0 = torch.arange(9.).reshape(3, 3)", "v0.add_(v0.t())",
+        "v1 = torch.arange(6.)", "v1[:4].add_(v1[2:])", "v2 = torch.arange(6.)",
+        "v2[:3].add_(v2[::2])", "v3 = torch.arange(6.)", "v3[1:4].mul_(v3[0].expand(3))",
+        "v4 = torch.arange(6.)", "v4[:3].add_(v4[3:])"],
+    "cat compares every tensor to the first one not skipped": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0, 0)))",
+        "v3 = v0.sum(0, keepdim=False)", "v4 = torch.cat([v3, v0], dim=-1)",
+        "v5 = torch.cat([v0, v3], dim=-1)", "v6 = torch.cat([torch.zeros(2, 3), v0], dim=2)",
+        "v7 = torch.cat([torch.zeros(0), torch.zeros(2, 3), v0], dim=-1)"],
+    "dot / matmul of vectors: the dtype check before the sizes": [
+        "v1 = torch.tensor(np.array([1.764], dtype='float32'))",
+        "v2 = torch.tensor(np.array([], dtype='float64'))", "v5 = v1 @ v2",
+        "v6 = v2.matmul(v1)"],
+    "bool matrix products are not implemented (bmm, mv, batched matmul)": [
+        "v0 = torch.tensor(np.array([[[1.764]]], dtype='float32'))", "v4 = v0.eq(v0)",
+        "v5 = v4.bmm(v0)", "v6 = v4.bmm(v4)", "v7 = v0.bmm(v4)",
+        "v8 = torch.zeros(3, 2, 1, dtype=torch.bool) @ torch.zeros(1, dtype=torch.bool)",
+        "v9 = torch.zeros(1, 0, 1, dtype=torch.bool).bmm(torch.zeros(1, 1, 1))"],
+    "index_select of a 1-d empty tensor: index out of range": [
+        "v0 = torch.tensor(np.array([], dtype='float32'))",
+        "v1 = v0.index_select(0, torch.tensor([0]))",
+        "with torch.no_grad():\n    v2 = v0.index_select(0, torch.tensor([0]))",
+        "v3 = torch.zeros(3, 0).index_select(0, torch.tensor([0]))",
+        "v4 = torch.zeros(0, 3).index_select(-1, torch.tensor([0]))"],
+    "x[...] = v strips all of v's leading 1s (the expand error names the rest)": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0)))",
+        "v1 = torch.tensor(np.array([[1.764, 0.4]], dtype='float32'))", "v0[...] = v1",
+        "v2 = torch.zeros(2, 2)", "v2[...] = torch.ones(1, 3)",
+        "v3 = torch.zeros(1, requires_grad=True) * 1",
+        "v4 = torch.ones(1, 1, requires_grad=True)", "v3[...] = v4", "v3.sum().backward()"],
+    "versions of .grad: a view obeying the leaf's layout is stolen, not copied": [
+        "v0 = torch.zeros(3, 2, requires_grad=True)", "v1 = v0 * 1",
+        "v2 = torch.ones(1, 3, 1, requires_grad=True)", "v1[...] = v2",
+        "v1.sum().backward()", "v3 = v2.grad", "v4 = torch.ones(2, 3, requires_grad=True)",
+        "(v4.t() * 2).sum().backward()", "v5 = v4.grad"],
+    "graphs of tanh/sigmoid/relu/softmax/log_softmax backward: XBackwardBackward0 nodes": [
+        "v0 = torch.tensor([[0.7, -1.3], [2.0, 0.4]], requires_grad=True)",
+        "v9 = torch.tensor([[0.3, -0.2], [0.5, 0.1]])"] + [
+        line for k, op in enumerate(["tanh()", "sigmoid()", "relu()", "softmax(0)",
+                                     "log_softmax(1)", "rsqrt()", "prod()", "prod(1)",
+                                     "norm()", "norm(3)", "norm(0.5)"])
+        for line in (f"a{k} = v0.{op}",
+                     f"b{k} = torch.autograd.grad((a{k} * v9).sum(), [v0], "
+                     f"create_graph=True)[0]",
+                     f"c{k} = torch.autograd.grad((b{k} * v9).sum(), [v0], "
+                     f"create_graph=True, allow_unused=True)[0]")],
+    "float64 norm gradients as PyTorch's norm_backward (every ord, zeros, ties)": [
+        line for k, (p, x) in enumerate([(p, x) for p in ("2", "1", "3", "1.5", "0.5", "-1",
+                                                         "float('inf')", "0")
+                                         for x in ("[[0.7, -1.3], [2.0, 0.0]]",
+                                                   "[[2.0, -2.0], [2.0, 0.4]]")])
+        for line in (f"a{k} = torch.tensor({x}, dtype=torch.float64, requires_grad=True)",
+                     f"a{k}.norm({p}, dim=1).sum().backward()", f"b{k} = a{k}.grad")],
 }
 
 

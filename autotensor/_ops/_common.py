@@ -83,7 +83,21 @@ def _scalar_dtype_data(ad, b):
 
 
 _SCALARS = (int, float, bool, complex)
+_INT64_MIN, _UINT64_MAX = -2 ** 63, 2 ** 64 - 1  # a Python int operand's range (c10::Scalar)
 _INT_LIMITS = {}
+
+
+def _scalar_operand(ad, b):
+    """A tensor's array and a Python number operand as PyTorch computes them: the array in
+    the promoted dtype; an int wrapped into an integer dtype's range, or PyTorch's
+    OverflowError beyond (u)int64."""
+    ad = _scalar_dtype_data(ad, b)
+    if b.__class__ is int:
+        if ad.dtype.kind in "iu":
+            b = _fit_int(b, ad.dtype)
+        else:
+            _convert.check_python_int(b)
+    return ad, b
 
 
 def _fit_int(b, npdtype):
@@ -124,6 +138,8 @@ def _binary(op, a, b, params=()):
             ad = ad2
             if cb is int and ad.dtype.kind in "iu":
                 b = bd = _fit_int(b, ad.dtype)
+        elif cb is int:
+            _convert.check_python_int(b)
     elif isinstance(b, numbers.Number) and not isinstance(b, np.ndarray):
         return _binary(op, a, b.item() if hasattr(b, "item") else complex(b), params)
     elif isinstance(b, (str, bytes, dict, set)) or b is None:
@@ -240,6 +256,12 @@ def _check_alpha(input, other, alpha):
     if isinstance(alpha, float) and kinds <= {"b", "i", "u"}:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
+    if alpha.__class__ is int and kinds <= {"i", "u"}:  # alpha in the result's integer type
+        _convert.check_python_int(alpha)
+        dt = _dtypes.result_type(input, other).np
+        info = np.iinfo(dt)
+        if not info.min <= alpha <= info.max:
+            raise _convert.overflow(_convert._CPP[dt.name])
 
 
 def _binary_fn(op, doc, alpha_param=False):
@@ -254,7 +276,7 @@ def _binary_fn(op, doc, alpha_param=False):
             ad = input._data
             cb = other.__class__
             if cb is float or cb is int:
-                if ad.dtype.kind == "f":
+                if ad.dtype.kind == "f" and (cb is float or _INT64_MIN <= other <= _UINT64_MAX):
                     res = kernel(ad, other)
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
@@ -366,14 +388,17 @@ def _inplace_binary(op, self, other, params=()):
         try:
             value = op.kernel(sd, od, *params)
         except ValueError:
+            inplace.check_inplace_order(self, (self, other), op.name)
             raise broadcast_error(sd.shape, od.shape) from None
         inputs = (self, other)
     else:
         if isinstance(other, (list, ndarray)):
             return _inplace_binary(op, self, _tensor_arg(other), params)
         try:
-            value = op.kernel(_scalar_dtype_data(sd, other), other, *params)
+            sd, other = _scalar_operand(sd, other)
+            value = op.kernel(sd, other, *params)
         except ValueError:
+            inplace.check_inplace_order(self, (self, other), op.name)
             raise broadcast_error(sd.shape, np.shape(other)) from None
         inputs = (self, other)
     if value.__class__ is not ndarray:

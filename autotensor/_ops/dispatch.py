@@ -158,12 +158,19 @@ def requires_grad_mask(inputs):
 
 def stale_view_requires_grad(t):
     """A view whose base was modified in place since its grad_fn was made may now require
-    grad (Note [Lazy view rebase]); checked only for tensors that did not."""
+    grad (Note [Lazy view rebase]), and a view of a base requiring grad does; checked only
+    for tensors whose own flag is off."""
     view = t._view
-    if view is None or view.version == t._vc[0]:
+    if view is None:
         return False
-    t.grad_fn  # noqa: B018  (refreshes it)
-    return t._requires_grad
+    if view.version != t._vc[0]:
+        t.grad_fn  # noqa: B018  (refreshes it)
+        if t._requires_grad:
+            return True
+    # a view of a base that requires grad requires grad too (the base's requires_grad_()
+    # came after the view, or the view is a detach()ed alias's); with no history of its own,
+    # its gradient goes nowhere (edge_of gives NO_EDGE), as in PyTorch
+    return view.base._requires_grad
 
 
 def make_node(op, inputs, params, outs, mask):

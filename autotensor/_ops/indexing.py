@@ -246,7 +246,7 @@ def setitem(input, key, value):
         elif value._data.ndim == 0:
             fill_(region, value)
         else:
-            value = _strip_leading_ones(value, region._data.ndim)
+            value = _strip_leading_ones(value)
             if value._data.shape != region._data.shape:
                 value = expand(value, region._data.shape)  # PyTorch's errors, if any
             copy_(region, value)
@@ -254,11 +254,12 @@ def setitem(input, key, value):
     index_put_(input, key, value)
 
 
-def _strip_leading_ones(value, ndim):
-    """x[i] = v accepts v with extra leading size-1 dims, as PyTorch does."""
+def _strip_leading_ones(value):
+    """PyTorch's slicePrefix1sDims: x[i] = v views v without its leading size-1 dims (all of
+    them: the expand errors name the stripped sizes)."""
     d = value._data
     lead = 0
-    while d.ndim - lead > ndim and d.shape[lead] == 1:
+    while lead < d.ndim and d.shape[lead] == 1:
         lead += 1
     return view(value, d.shape[lead:]) if lead else value
 
@@ -347,7 +348,7 @@ def index_select(input, dim, index):
         return _finish(INDEX_SELECT, (input,), (0, idx.reshape(-1)), d.copy())
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    if idx.size and d.shape[dim] == 0:
+    if idx.size and d.shape[dim] == 0 and d.ndim > 1:  # (1-d: the index error below)
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if idx.size and (idx.max() >= d.shape[dim] or idx.min() < 0):
         raise IndexError("index out of range in self")

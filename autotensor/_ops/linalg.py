@@ -128,8 +128,11 @@ def bmm(input, mat2):
     if a.dtype != b.dtype:
         if a.size == 0 or b.size == 0:  # PyTorch computes nothing, in the second's dtype
             return _make(np.zeros((a.shape[0], a.shape[1], b.shape[2]), dtype=b.dtype))
+        _no_bool("bmm", a)
         raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
                            f"{_dtypes.scalar_name(mat2.dtype)}")
+    if a.size and b.size:
+        _no_bool("bmm", a)
     return _finish(BMM, (input, mat2), (), _asarray(np.matmul(a, b)))
 
 
@@ -137,14 +140,14 @@ def dot(input, tensor):
     a, b = input._data, tensor._data
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-    if a.shape[0] != b.shape[0]:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
-                           f"[{b.shape[0]}] to have the same number of elements, but got "
-                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
     if input._data.dtype != tensor._data.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{_dtypes.scalar_name(input.dtype)} and "
                            f"{_dtypes.scalar_name(tensor.dtype)}")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                           f"[{b.shape[0]}] to have the same number of elements, but got "
+                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
     _no_bool("dot", a)
     return _finish(DOT, (input, tensor), (), _asarray(np.dot(a, b)))
 
@@ -163,6 +166,7 @@ def mv(input, vec):
         names = [_dtypes.scalar_name(_dtypes.from_numpy(x)) for x in (b.dtype, a.dtype, b.dtype)]
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{names[0]}, {names[1]}, and {names[2]}")
+    _no_bool("addmv_impl_cpu", a)
     return _finish(MV, (input, vec), (), a @ b)
 
 

@@ -12,7 +12,8 @@ from ._common import _asarray, _finish, ndarray, _unary
 from .pointwise import (
     cosh, digamma, erf, expm1, log1p, polygamma, sinh,
     abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, relu, SGN, sigmoid, sign,
-    sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_)
+    sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
+    THRESHOLD_BACKWARD)
 from .shape import (
     as_strided, AS_STRIDED_BACKWARD, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow,
     permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
@@ -20,7 +21,8 @@ from .shape import (
 from .indexing import (
     gather, getitem, GETITEM_BACKWARD, index_add, INDEX_BACKWARD, index_select, masked_fill,
     scatter, scatter_add)
-from .reduction import cumsum, log_softmax, mean, softmax, sum
+from .reduction import (
+    cumsum, log_softmax, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax, SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import matmul, mm
 from .nn_ops import convolution
 
@@ -30,6 +32,8 @@ def _sum_to(x, shape):
     shape = tuple(shape)
     if tuple(x._data.shape) == shape:
         return x
+    if not shape:
+        return sum(x)  # at::sum_to's special case: SumBackward0, no view
     lead = x._data.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(shape) if s == 1 and x._data.shape[i + lead] != 1)
@@ -73,6 +77,13 @@ def _diagonal_backward(grad, shape, offset, dim1, dim2):
     return _finish(DIAGONAL_BACKWARD, (grad,), (shape, offset, dim1, dim2), out)
 
 
+def _backward_op(op, out_fn):
+    """A formula helper recorded as op, with inputs (grad, a tensor) and params."""
+    def f(grad, x, *params):
+        return _finish(op, (grad, x), params, _asarray(out_fn(grad._data, x._data, *params)))
+    return f
+
+
 TENSOR = SimpleNamespace(
     is_raw=False,
     sum_to=_sum_to, expand=expand, reshape=reshape, view=view, sum=sum, mean=mean,
@@ -108,4 +119,10 @@ TENSOR = SimpleNamespace(
         x, dim, _make(index) if isinstance(index, ndarray) else index, value=src),
     log1p=log1p, expm1=expm1, sinh=sinh, cosh=cosh, erf=erf, digamma=digamma,
     polygamma=polygamma,
+    tanh_backward=_backward_op(TANH_BACKWARD, raw.tanh_backward),
+    sigmoid_backward=_backward_op(SIGMOID_BACKWARD, raw.sigmoid_backward),
+    threshold_backward=_backward_op(THRESHOLD_BACKWARD, raw.threshold_backward),
+    softmax_backward_data=_backward_op(SOFTMAX_BACKWARD_DATA, raw.softmax_backward_data),
+    log_softmax_backward_data=_backward_op(LOG_SOFTMAX_BACKWARD_DATA,
+                                           raw.log_softmax_backward_data),
 )

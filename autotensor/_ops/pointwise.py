@@ -17,8 +17,8 @@ from .dispatch import broadcast_error, defop, record, set_input_metadata
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim,
     _asarray, _binary, _binary_fn, _broadcastable, _check_tensor_arg, _finish, _inplace_binary,
-    _fit_int, _inplace_unary, _scalar_dtype_data, _scalar_to_tensor, _state, _tensor_arg,
-    _unary, _unary_fn)
+    _fit_int, _inplace_unary, _scalar_dtype_data, _scalar_operand, _scalar_to_tensor, _state,
+    _tensor_arg, _unary, _unary_fn, _SCALARS)
 
 
 def pow_backward(F, grad, self, exponent):
@@ -52,7 +52,15 @@ def _fw_not_implemented(name, why="."):
 
 
 # Elementwise binary ops: inputs (self, other); ``other`` may be a Python scalar.
-ADD = defop("add", "AddBackward0", lambda a, b, alpha: a + b if alpha == 1 else a + alpha * b,
+def _add(a, b, alpha):
+    if alpha == 1:
+        return a + b
+    if a.dtype == np.bool_:  # (operands promoted already) a bool result: alpha is a bool too
+        return a | (b & bool(alpha))
+    return a + alpha * b
+
+
+ADD = defop("add", "AddBackward0", _add,
             inputs=("self", "other"), params=("alpha",),
             grads={"self": lambda F, grad: grad,
                    "other": lambda F, grad, alpha: grad if alpha == 1 else grad * alpha},
@@ -157,15 +165,36 @@ COS = defop("cos", "CosBackward0", np.cos,
             grads={"self": lambda F, grad, self: grad * -F.sin(self)},  # (PyTorch's order)
             jvp="elementwise")
 TANH = defop("tanh", "TanhBackward0", np.tanh,
-             grads={"self": lambda F, grad, result: grad * (1 - result * result)},
+             grads={"self": lambda F, grad, result: F.tanh_backward(grad, result)},
              jvp="elementwise")
 SIGMOID = defop("sigmoid", "SigmoidBackward0", raw.sigmoid,
-                # PyTorch's sigmoid_backward kernel: a * (1 - b) * b, in this order
-                grads={"self": lambda F, grad, result: grad * (1 - result) * result},
+                grads={"self": lambda F, grad, result: F.sigmoid_backward(grad, result)},
                 jvp="elementwise")
 RELU = defop("relu", "ReluBackward0", raw.relu,
-             grads={"self": lambda F, grad, result: F.where(result > 0, grad, 0)},
+             grads={"self": lambda F, grad, result: F.threshold_backward(grad, result, 0)},
              jvp="elementwise")
+# Their backward formulas are ops of their own, as in PyTorch (derivatives.yaml), so a graph
+# of the backward (create_graph=True) has PyTorch's nodes: TanhBackwardBackward0, ...
+TANH_BACKWARD = defop(
+    "tanh_backward", "TanhBackwardBackward0", raw.tanh_backward,
+    inputs=("grad_output", "output"),
+    grads={"grad_output": lambda F, grad, output: F.tanh_backward(grad, output),
+           "output": lambda F, grad, grad_output, output: grad * (-2 * output * grad_output)},
+    jvp="elementwise")
+SIGMOID_BACKWARD = defop(
+    "sigmoid_backward", "SigmoidBackwardBackward0", raw.sigmoid_backward,
+    inputs=("grad_output", "output"),
+    grads={"grad_output": lambda F, grad, output: F.sigmoid_backward(grad, output),
+           "output": lambda F, grad, grad_output, output:
+           grad * grad_output * (-2 * output + 1)},
+    jvp="elementwise")
+THRESHOLD_BACKWARD = defop(
+    "threshold_backward", "ThresholdBackwardBackward0", raw.threshold_backward,
+    inputs=("grad_output", "self"), params=("threshold",),
+    grads={"grad_output": lambda F, grad, self, threshold:
+           F.threshold_backward(grad, self, threshold),
+           "self": lambda F, grad: F.zeros_like(grad)},
+    jvp="elementwise")
 RECIPROCAL = defop("reciprocal", "ReciprocalBackward0", lambda a: 1 / a,
                    grads={"self": lambda F, grad, result: -grad * (result * result)},
                    jvp="elementwise")
@@ -209,16 +238,25 @@ SGN = defop("sgn", "SgnBackward0", _sign, grads=ZERO_GRAD,
 
 
 RSQRT = defop("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a),
-              grads={"self": lambda F, grad, result: grad * (result * result * result) * -0.5},
+              grads={"self": lambda F, grad, result: -0.5 * grad * F.pow(result, 3)},
               jvp="elementwise")
-REMAINDER = defop("remainder", "RemainderBackward0", lambda a, b: np.mod(a, b),
+def _remainder(a, b):
+    """PyTorch's floating remainder: fmod, moved by b where the signs differ, so a zero
+    keeps the dividend's sign (-0.0 % 1 is -0.0; NumPy's mod gives +0.0)."""
+    if a.dtype.kind in "biu":  # (the operands are promoted already)
+        return np.mod(a, b)
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
+
+
+REMAINDER = defop("remainder", "RemainderBackward0", _remainder,
                   inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad},
                   jvp="elementwise")
 FMOD = defop("fmod", "FmodBackward0", lambda a, b: np.fmod(a, b),
              inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad},
              jvp="elementwise")
 REMAINDER_TENSOR = defop(
-    "remainder", "RemainderBackward1", np.mod, inputs=("self", "other"),
+    "remainder", "RemainderBackward1", _remainder, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
            "other": lambda F, grad, self, other: -grad * F.floor(self / other)},
                          jvp="elementwise")
@@ -335,6 +373,8 @@ def _integer_division(kernel, a, other):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     if ad.dtype.kind in "biu" and (od.dtype.kind in "biu" if isinstance(od, np.ndarray)
                                    else isinstance(od, int)):
+        if od.__class__ is int:  # wrapped into the dtype first: x // 2**32 on int32 is by 0
+            od = _fit_int(od, ad.dtype if ad.dtype.kind != "b" else np.dtype(np.int64))
         if np.any(np.asarray(od) == 0):
             raise RuntimeError("ZeroDivisionError")
 
@@ -425,6 +465,8 @@ def pow(input, exponent):
         # scalar ** tensor
         e = exponent
         d = e._data
+        if input.__class__ is bool and d.dtype == np.bool_:
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         if isinstance(input, float) and d.dtype.kind in "biu":
             d = d.astype(_dtypes.default_float.np)
         out = _asarray(POW_SCALAR_BASE.kernel(d, input))
@@ -440,8 +482,12 @@ def pow(input, exponent):
         d = d.astype(_dtypes.default_float.np)
     elif d.dtype == np.bool_ and not isinstance(exponent, bool):
         d = d.astype(np.int64)  # bool ** int promotes like bool + int
-    if isinstance(exponent, int) and d.dtype.kind in "biu" and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if isinstance(exponent, int) and d.dtype.kind in "biu":
+        if exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if d.dtype.kind != "b" and exponent > np.iinfo(d.dtype).max:  # (checked_convert)
+            raise _convert.overflow(
+                "int64_t" if exponent > _convert._INT64_MAX else _convert._CPP[d.dtype.name])
     if d.dtype == np.bool_:  # bool ** bool stays bool: x ** True is x, x ** False is 1
         return _make(d.copy() if exponent else np.ones_like(d))
     out = raw.pow_scalar(d, exponent)
@@ -604,27 +650,38 @@ _py_any = builtins.any
 
 
 # ---- comparisons and logic (no gradient) --------------------------------------------------
-def _compare(ufunc, tensor_only=False):
+def _compare(ufunc, tensor_only=False, promote=False):
     def compare(input, other):
         if tensor_only and not isinstance(other, Tensor):
             raise TypeError(f"{ufunc.__name__}(): argument 'other' (position 1) must be "
                             f"Tensor, not {type(other).__name__}")
         a = _tensor_arg(input)
-        b = other._data if isinstance(other, Tensor) else other
+        ad = a._data
+        if isinstance(other, Tensor):
+            b = other._data
+            if promote and b.dtype != ad.dtype:  # compared in PyTorch's promoted dtype
+                rt = _dtypes.binary_result_dtype(
+                    _dtypes.from_numpy(ad.dtype), ad.ndim == 0,
+                    _dtypes.from_numpy(b.dtype), b.ndim == 0).np
+                ad, b = ad.astype(rt, copy=False), b.astype(rt, copy=False)
+        else:
+            b = other
+            if promote and other.__class__ in _SCALARS:  # (int tensor == 0.1: in float32)
+                ad, b = _scalar_operand(ad, b)
         try:
-            return _make(_asarray(ufunc(a._data, b)))
+            return _make(_asarray(ufunc(ad, b)))
         except ValueError:
-            raise broadcast_error(a._data.shape, np.shape(b)) from None
+            raise broadcast_error(ad.shape, np.shape(b)) from None
     compare.__name__ = ufunc.__name__
     return compare
 
 
-eq = _compare(np.equal)
-ne = _compare(np.not_equal)
-lt = _compare(np.less)
-le = _compare(np.less_equal)
-gt = _compare(np.greater)
-ge = _compare(np.greater_equal)
+eq = _compare(np.equal, promote=True)
+ne = _compare(np.not_equal, promote=True)
+lt = _compare(np.less, promote=True)
+le = _compare(np.less_equal, promote=True)
+gt = _compare(np.greater, promote=True)
+ge = _compare(np.greater_equal, promote=True)
 less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
 logical_and = _compare(np.logical_and, tensor_only=True)
 logical_or = _compare(np.logical_or, tensor_only=True)
@@ -768,9 +825,7 @@ def mul_(self, other):
 def div_(self, other, *, rounding_mode=None):
     if rounding_mode is not None:
         return copy_(self, div(self, other, rounding_mode=rounding_mode))
-    if self._data.dtype.kind in "biu":
-        raise RuntimeError("result type Float can't be cast to the desired output type " +
-                           _dtypes.scalar_name(self.dtype))
+    _float_inplace(self, other)
     return _inplace_binary(DIV, self, other)
 
 
@@ -1280,8 +1335,9 @@ def fmin(input, other):
     return _binary(FMIN, input, other)
 
 
-def _float_inplace(self):
+def _float_inplace(self, other=None):
     if self._data.dtype.kind in "biu":
+        inplace.check_inplace_order(self, (self, other))  # (PyTorch's earlier errors first)
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{_dtypes.scalar_name(self.dtype)}")
 

@@ -193,13 +193,13 @@ def pow_scalar(x, e):
     k = x.dtype.kind
     if k in "fc" and x.dtype.itemsize >= 4 and e.__class__ is not bool:
         if e == 2:
-            return x * x
+            return asarray(x * x)  # (a 0-d product is a NumPy scalar)
         if e == 0.5:
             return asarray(np.sqrt(x))
         if e == -1:
             return asarray(np.reciprocal(x))
         if e == 3:
-            return x * x * x
+            return asarray(x * x * x)
         if e == -0.5:
             return asarray(np.reciprocal(np.sqrt(x)))
         if e == -2:
@@ -328,6 +328,14 @@ def log_softmax(x, dim):
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
+def softmax_backward_data(grad, output, dim):
+    return output * (grad - (grad * output).sum(axis=dim, keepdims=True))
+
+
+def log_softmax_backward_data(grad, output, dim):
+    return grad - np.exp(output) * grad.sum(axis=dim, keepdims=True)
+
+
 def maximum(a, b):
     return asarray(np.maximum(a, b))
 
@@ -375,6 +383,22 @@ def sigmoid(x):
         return asarray(1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
 
 
+# The backward kernels of tanh, sigmoid and relu, as PyTorch's (tanh_backward,
+# sigmoid_backward, threshold_backward: ops of their own, so that a graph of the backward
+# has their XBackwardBackward0 nodes).
+def tanh_backward(grad, output):
+    return asarray(grad * (1 - output * output))
+
+
+def sigmoid_backward(grad, output):
+    return asarray(grad * (1 - output) * output)  # PyTorch's kernel: a * (1 - b) * b
+
+
+def threshold_backward(grad, self, threshold):
+    """``self <= threshold ? 0 : grad`` (a NaN self passes grad through)."""
+    return asarray(np.where(self <= threshold, 0, grad).astype(grad.dtype, copy=False))
+
+
 def zero_at(x, key):
     """x with the elements at key set to zero (index_put's gradient for self)."""
     out = x.copy()
@@ -395,7 +419,13 @@ def flip(x, dims):
 
 
 def cumsum(x, dim):
-    return np.cumsum(x, axis=dim) if x.ndim else x.copy()
+    """PyTorch accumulates from +0.0, so a leading -0.0 sums to +0.0 (NumPy keeps it)."""
+    if not x.ndim:
+        return x.copy()
+    out = np.cumsum(x, axis=dim)
+    if out.dtype.kind not in "biu":
+        out += 0.0
+    return out
 
 
 def tril(x, diagonal=0):
@@ -541,6 +571,8 @@ FORMULA_NAMES = (
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
     "constant", "flip", "cumsum", "tril", "triu", "floor", "trunc", "sgn",
     "log1p", "expm1", "sinh", "cosh", "erf", "digamma", "polygamma", "convolution",
+    "tanh_backward", "sigmoid_backward", "threshold_backward", "softmax_backward_data",
+    "log_softmax_backward_data",
 )
 
 def convolution(x, w, b, stride, padding, dilation, transposed, output_padding, groups):

@@ -47,24 +47,32 @@ def select_dim_backward(F, grad, dim, keepdim, indices, self_sizes):
 
 
 def norm_backward(F, grad, self, ord, dim, keepdim, result):
+    """PyTorch's norm_backward, term for term (its grouping decides the rounding and the
+    nodes of a graph of the backward)."""
     if not keepdim and dim is not None and self.ndim:
         for d in sorted(dim):
             grad = F.unsqueeze(grad, d)
             result = F.unsqueeze(result, d)
-    if ord == 2:
-        scale = F.where(result == 0, F.zeros_like(result), grad / result)
-        return self * scale
+    if ord == 0:
+        return None  # (PyTorch returns an undefined gradient)
     if ord == 1:
-        return F.sign(self) * grad
+        return F.sgn(self) * grad
+    if ord == 2:
+        return grad * F.masked_fill(self / result, result == 0, 0)
     if ord == float("inf") or ord == float("-inf"):
-        mask = F.abs(self) == result
+        self_abs = F.abs(self)
+        mask = (self_abs == result) | (self_abs != self_abs)  # argmax, or NaN
         count = F.sum(F.cast_like(mask, grad), dim, True) if dim is not None else \
             F.sum(F.cast_like(mask, grad))
-        return F.where(mask, F.sign(self) * grad / count, F.zeros_like(self))
-    if ord == 0:
-        return F.zeros_like(self)
-    scale = F.where(result == 0, F.zeros_like(result), grad / result ** (ord - 1))
-    return self * F.abs(self) ** (ord - 2) * scale
+        return F.sgn(self) * ((grad / count) * F.cast_like(mask, grad))
+    if ord < 1:
+        self_scaled = F.sgn(self) * F.masked_fill(F.pow(F.abs(self), ord - 1), self == 0, 0)
+        return self_scaled * grad * F.pow(result, 1 - ord)
+    if ord < 2:
+        self_scaled = F.sgn(self) * F.pow(F.abs(self), ord - 1)
+    else:
+        self_scaled = self * F.pow(F.abs(self), ord - 2)
+    return self_scaled * F.masked_fill(grad / F.pow(result, ord - 1), result == 0, 0)
 
 
 def _mean_divisor(F, grad, self_sizes, dim):
@@ -99,7 +107,7 @@ def _logsumexp_backward(F, grad, self, dim, keepdim, result):
             * F.exp(self - _unsqueeze_dims(F, result, dim, keepdim)))
 
 
-CUMSUM = defop("cumsum", "CumsumBackward0", lambda a, dim: np.cumsum(a, axis=dim),
+CUMSUM = defop("cumsum", "CumsumBackward0", raw.cumsum,
                params=("dim",),
                grads={"self": lambda F, grad, dim: F.flip(F.cumsum(F.flip(grad, (dim,)), dim),
                                                           (dim,))},
@@ -122,8 +130,10 @@ def prod_backward(F, grad, self, dim, keepdim, result):
     if dim is not None and not keepdim:
         grad = F.unsqueeze(grad, dim)
         result = F.unsqueeze(result, dim)
+    if _values(self).ndim == 0:
+        return grad
     if not (self == 0).any():
-        return grad * result / self
+        return grad * (result / self)  # (PyTorch's grouping: the values differ otherwise)
     return grad * F.constant(_prod_others(_values(self), dim), grad)
 
 
@@ -223,18 +233,53 @@ MIN_DIM = defop("min", "MinBackward0", None, params=("dim", "keepdim"),
                     _gather_jvp(F, self_t, dim, keepdim, indices))
 NORM = defop("norm", "LinalgVectorNormBackward0", None, params=("ord", "dim", "keepdim"),
              grads={"self": norm_backward},
-             jvp=lambda F, self, self_t, ord, dim, keepdim, result: _via_backward(F,
-                 norm_backward, self_t, dim, keepdim, self, ord, dim, keepdim, result))
+             jvp=lambda F, self, self_t, ord, dim, keepdim, result: F.zeros_like(result)
+             if ord == 0 else _via_backward(F, norm_backward, self_t, dim, keepdim, self, ord,
+                                            dim, keepdim, result))
 SOFTMAX = defop("softmax", "SoftmaxBackward0", raw.softmax, params=("dim",),
                 grads={"self": lambda F, grad, dim, result:
-                       result * (grad - F.sum(grad * result, dim, True))},
+                       F.softmax_backward_data(grad, result, dim)},
                 jvp=lambda F, self_t, dim, result:
                     result * (self_t - F.sum(self_t * result, dim, True)))
 LOG_SOFTMAX = defop("log_softmax", "LogSoftmaxBackward0", raw.log_softmax, params=("dim",),
                     grads={"self": lambda F, grad, dim, result:
-                           grad - F.exp(result) * F.sum(grad, dim, True)},
+                           F.log_softmax_backward_data(grad, result, dim)},
                     jvp=lambda F, self_t, dim, result:
                         self_t - F.sum(F.exp(result) * self_t, dim, True))
+
+
+def _opt(t, term):
+    return None if t is None else term(t)
+
+
+def _plus(a, b):
+    return b if a is None else a if b is None else a + b
+
+
+# Their backward formulas are ops of their own, as PyTorch's _softmax_backward_data and
+# _log_softmax_backward_data, so that a graph of the backward has their nodes.
+SOFTMAX_BACKWARD_DATA = defop(
+    "_softmax_backward_data", "SoftmaxBackwardDataBackward0", raw.softmax_backward_data,
+    inputs=("grad_output", "output"), params=("dim",),
+    grads={"grad_output": lambda F, grad, output, dim: F.softmax_backward_data(grad, output, dim),
+           # PyTorch's softmax_double_backward
+           "output": lambda F, grad, grad_output, dim, output:
+           grad_output * grad - F.sum(output * grad_output, dim, True) * grad
+           - grad_output * F.sum(output * grad, dim, True)},
+    jvp=lambda F, grad_output, grad_output_t, output, output_t, dim: _plus(
+        _opt(grad_output_t, lambda t: F.softmax_backward_data(t, output, dim)),
+        _opt(output_t, lambda t: t * (grad_output - F.sum(grad_output * output, dim, True))
+             - output * F.sum(grad_output * t, dim, True))))
+LOG_SOFTMAX_BACKWARD_DATA = defop(
+    "_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
+    raw.log_softmax_backward_data, inputs=("grad_output", "output"), params=("dim",),
+    grads={"grad_output": lambda F, grad, output, dim:
+           grad - F.sum(grad * F.exp(output), dim, True),
+           "output": lambda F, grad, grad_output, dim, output:
+           -F.sum(grad_output, dim, True) * F.exp(output) * grad},
+    jvp=lambda F, grad_output, grad_output_t, output, output_t, dim: _plus(
+        _opt(grad_output_t, lambda t: F.log_softmax_backward_data(t, output, dim)),
+        _opt(output_t, lambda t: -F.sum(grad_output, dim, True) * F.exp(output) * t)))
 
 
 # ---- reductions ------------------------------------------------------------------------------
@@ -499,8 +544,7 @@ def logsumexp(input, dim, keepdim=False):
 def cumsum(input, dim, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
     dim = _wrap_dim(dim, d.ndim)
-    out = np.cumsum(d, axis=dim) if d.ndim else d.copy()
-    return _finish(CUMSUM, (input,), (dim,), out)
+    return _finish(CUMSUM, (input,), (dim,), raw.cumsum(d, dim))
 
 
 def _sorted_indices(d, dim, descending):

@@ -9,7 +9,7 @@ from ..autograd import inplace
 from . import raw
 from .dispatch import defop
 from ._common import (
-    _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _view_result, _wrap_dim)
+    _finish, _multi_view, _py_any, _py_sum, _shape_args, _view_result, _wrap_dim)
 from .pointwise import clone
 
 
@@ -578,7 +578,7 @@ def cat(tensors, dim=0, *, out=None):
     # legacy: 1-d empty tensors are skipped
     arrays = [x._data for x in tensors if not (x._data.shape == (0,) and
                                                 _py_any(y._data.ndim > 1 for y in tensors))]
-    ref = _py_max(arrays, key=lambda a: a.ndim)
+    ref = arrays[0]  # the first tensor not skipped: the dim wraps and the checks compare to it
     if ref.ndim == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     # only legacy empty tensors: PyTorch checks no dim at all

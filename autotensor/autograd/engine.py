@@ -138,6 +138,19 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   "SortBackward0": 2}
 
 
+def _obeys_layout(g, v):
+    """PyTorch's obeys_layout_contract: a gradient whose strides are the leaf's (or that is
+    contiguous, for a leaf that is not dense) is stolen into .grad rather than copied."""
+    from .inplace import _dense
+    if not _dense(v):
+        return g.flags.c_contiguous
+    gi, vi = g.itemsize, v.itemsize
+    for size, gs, vs in zip(g.shape, g.strides, v.strides):
+        if (gs // gi != vs // vi) if size != 1 else gs == 0:
+            return False
+    return True
+
+
 def accumulate_grad(node, g, raw, version=0):
     """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded).
 
@@ -190,8 +203,10 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     if grads[0] is not None:
         g = grads[0]
         version = sums.get((node, 0), 0)
-        if not version and raw and (id(g) in sums.get("shared", ()) or g.base is not None):
-            version = 1  # not its own memory: PyTorch copies it into .grad (copy_: 1)
+        if not version and raw and (id(g) in sums.get("shared", ()) or (
+                (g.base is not None or not g.flags.c_contiguous) and
+                not _obeys_layout(g, node.variable._data))):
+            version = 1  # PyTorch copies it into .grad (clone_obey_contract's copy_: 1)
         elif not version and raw:
             version = sums.get(("made", id(g)), (None, 0))[1]
         accumulate_grad(node, g, raw, version)
@@ -516,7 +531,7 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
     out = []
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if g is None:
-            if t._data.size != 1:
+            if t._data.size != 1 and t.requires_grad:  # (a no_grad view of one does)
                 raise RuntimeError(_errors.NON_SCALAR_BACKWARD)
             if not t._requires_grad:
                 raise RuntimeError(_errors.NO_GRAD_FN.format(i))
@@ -564,8 +579,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             "using autograd.grad when creating the graph to avoid this. If you have to use "
             "this function, make sure to reset the .grad fields of your parameters to None "
             "after use to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
+    root_grads = _make_root_grads(tensors, grads, create_graph)  # (torch's _make_grads first)
     edges = _root_edges(tensors)
-    root_grads = _make_root_grads(tensors, grads, create_graph)
     accumulate_into = None
     if inputs is not None and len(_as_tuple(inputs)) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
@@ -605,11 +620,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         # carry tangents (forward-over-reverse), then come back without a graph
         return _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph,
                                    allow_unused, materialize_grads)
+    root_grads = _make_root_grads(outputs, _as_tuple(grad_outputs), create_graph)
     edges = _root_edges(outputs)
     for t in inputs:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    root_grads = _make_root_grads(outputs, _as_tuple(grad_outputs), create_graph)
     capture = [edge_of(t) for t in inputs]
     captured = run_backward(edges, root_grads, retain_graph, create_graph, capture=capture)
     result = []

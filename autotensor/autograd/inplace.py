@@ -146,7 +146,7 @@ def refresh_view_grad_fn(view_tensor):
                            "Such functions do not allow the output views to be modified "
                            "inplace. You should replace the inplace operation by an "
                            "out-of-place one.")
-    if info.creation == NO_GRAD_MODE and base._requires_grad and base._grad_fn is not None:
+    if info.creation == NO_GRAD_MODE and base._requires_grad:
         raise RuntimeError("A view was created in no_grad mode and its base or another view of "
                            "its base has been modified inplace with grad mode enabled. Given "
                            "that this use case is ambiguous and error-prone, it is forbidden. "
@@ -290,20 +290,35 @@ def write_inplace(t, value, op_name=None, where=True):
     if value.__class__ is not np.ndarray:
         value = np.asarray(value)
     if value.shape != dst.shape:
-        try:
-            shape = np.broadcast_shapes(value.shape, dst.shape)
-        except ValueError:
-            raise _broadcast_error(dst.shape, value.shape) from None
-        if shape != dst.shape:
-            raise RuntimeError(f"output with shape [{_errors.shape_str(dst.shape)}] doesn't "
-                               f"match the broadcast shape [{_errors.shape_str(shape)}]")
+        check_output_shape(dst.shape, value.shape)
     if value.dtype != dst.dtype and not np.can_cast(value.dtype, dst.dtype, "same_kind"):
         from .._dtypes import from_numpy, scalar_name
         raise RuntimeError(f"result type {scalar_name(from_numpy(value.dtype))} can't be cast "
                            f"to the desired output type {scalar_name(from_numpy(dst.dtype))}")
+    np.copyto(dst, value, casting="unsafe", where=where)
+
+
+def check_output_shape(dst_shape, *shapes):
+    """TensorIterator's shape checks of an in-place op: the operands broadcast, and to the
+    output's shape."""
+    try:
+        shape = np.broadcast_shapes(dst_shape, *shapes)
+    except ValueError:
+        raise _broadcast_error(dst_shape, shapes[0]) from None
+    if shape != dst_shape:
+        raise RuntimeError(f"output with shape [{_errors.shape_str(dst_shape)}] doesn't "
+                           f"match the broadcast shape [{_errors.shape_str(shape)}]")
+
+
+def check_inplace_order(t, inputs, op_name=None):
+    """PyTorch's checks of an in-place op in its order, for an op whose kernel failed or
+    cannot run: autograd's (leaf, views), then TensorIterator's memory overlaps, then the
+    shapes (the caller raises its own error after these)."""
+    check_inplace(t, inputs)
     if op_name not in OVERLAP_OK:
         check_no_internal_overlap(t)
-    np.copyto(dst, value, casting="unsafe", where=where)
+    check_input_overlap(t, inputs[1:])
+    check_output_shape(t._data.shape, *(np.shape(getattr(x, "_data", x)) for x in inputs[1:]))
 
 
 def _broadcast_error(a, b):
@@ -316,16 +331,39 @@ def check_input_overlap(t, others):
     dst = t._data
     for o in others:
         if hasattr(o, "_data") and o is not t and o._data is not dst and \
-                np.may_share_memory(o._data, dst) and not _same_elements(o._data, dst) and \
-                np.shares_memory(o._data, dst, max_work=10_000):
+                np.may_share_memory(o._data, dst) and _partial_overlap(dst, o._data):
             raise RuntimeError("unsupported operation: some elements of the input tensor and "
                                "the written-to tensor refer to a single memory location. "
                                "Please clone() the tensor before performing the operation.")
 
 
-def _same_elements(a, b):
-    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and
-            a.strides == b.strides and a.shape == b.shape)
+def _partial_overlap(a, b):
+    """PyTorch's get_overlap_status(a, b) == Partial: both non-overlapping and dense, their
+    memory ranges intersect, and they are not the same elements with the same strides (an
+    operand that is not dense, e.g. expanded or strided, is "too hard" and passes)."""
+    if a.size == 0 or b.size == 0 or not _dense(a) or not _dense(b):
+        return False
+    a0, b0 = _begin(a), _begin(b)
+    a1, b1 = a0 + a.size * a.itemsize, b0 + b.size * b.itemsize
+    if a0 == b0 and a1 == b1:
+        return a.strides != b.strides
+    return a0 < b1 and b0 < a1
+
+
+def _dense(a):
+    """Its elements fill a contiguous block of memory exactly once."""
+    expected = a.itemsize
+    for stride, size in sorted((st, sz) for sz, st in zip(a.shape, a.strides) if sz != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _begin(a):
+    """The address of a dense array's lowest element."""
+    return a.__array_interface__["data"][0] + sum(
+        st * (sz - 1) for sz, st in zip(a.shape, a.strides) if st < 0)
 
 
 def original_self(t):
@@ -343,6 +381,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
     check_inplace(t, inputs)
+    if op.name not in OVERLAP_OK:  # (TensorIterator checks overlaps before shapes)
+        check_no_internal_overlap(t)
     if len(inputs) > 1:
         check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
