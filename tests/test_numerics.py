@@ -693,6 +693,22 @@ FUZZ_FINDINGS = {
                      f"create_graph=True)[0]",
                      f"c{k} = torch.autograd.grad((b{k} * v9).sum(), [v0], "
                      f"create_graph=True, allow_unused=True)[0]")],
+    "x.mul_(x): the other operand saved is x itself, modified (version error)": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v3 = v0.add(v0)", "v3.mul_(v3)", "v3.backward()",
+        "v4 = v0 * 1", "v5 = v0 * 2", "v4.mul_(v5)", "v4.backward()", "v6 = v0.grad"],
+    "backward through transpose(0, 0) of a 0-d tensor": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v1 = torch.tensor(np.array([], dtype='float32'))", "v3 = v0.transpose(0, 0)",
+        "v1.add_(v3)", "v1.sum().backward()", "v4 = v0.grad"],
+    "retain_grad() outlives an in-place op (on the tensor, its base, a view)": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v1 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v2 = v1.exp()", "v0.backward(inputs=[v2])", "v2.add_(v0)",
+        "v2.backward(inputs=[v0])", "v3 = v2.grad",
+        "v4 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "v5 = v4 * 2",
+        "v6 = v5[1:]", "v6.retain_grad()", "v5.retain_grad()", "v6.mul_(3)",
+        "(v5 * torch.tensor([1., 2., 3.])).sum().backward()", "v7 = v5.grad", "v8 = v6.grad"],
     "float64 norm gradients as PyTorch's norm_backward (every ord, zeros, ties)": [
         line for k, (p, x) in enumerate([(p, x) for p in ("2", "1", "3", "1.5", "0.5", "-1",
                                                          "float('inf')", "0")

@@ -74,7 +74,7 @@ def squeeze(x, dim=None):
 
 
 def transpose(x, dim0, dim1):
-    return np.swapaxes(x, dim0, dim1)
+    return np.swapaxes(x, dim0, dim1) if x.ndim else x  # (a 0-d tensor's transpose(0, 0))
 
 
 def t(x):

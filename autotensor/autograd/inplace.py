@@ -395,9 +395,13 @@ def record_inplace(op, t, inputs, params, value, where=True):
         node = dispatch.make_node(op, inputs, params, (t._data,), mask)
         saved = node._saved
         if any(v is t for v in saved):
-            # formulas that need self get its value (and history) from before the write
+            # formulas that need self get its value (and history) from before the write;
+            # another input that is t itself stays t, and its version check fails at
+            # backward as PyTorch's (x.mul_(x))
             orig = original_self(t)
-            saved = node._saved = tuple(orig if v is t else v for v in saved)
+            saved = node._saved = tuple(
+                orig if v is t and kind == "input" and src == 0 else v
+                for v, kind, src in zip(saved, op.saved_kinds, op.saved_src))
             node._versions = tuple(v._vc[0] if hasattr(v, "_vc") else None for v in saved)
     if _state.extras:
         from . import graph
@@ -430,25 +434,42 @@ def record_inplace(op, t, inputs, params, value, where=True):
                                                (None,) * len(op.saved_kinds)))
     dispatch.set_input_metadata(node, inputs, t._data.shape, t._data.dtype)
     if view is None:
+        old = t._grad_fn, t._output_nr
         t._grad_fn = node
         t._output_nr = 0
         t._requires_grad = True
+        if t._meta is not None and t._meta.get("retains_grad"):
+            _move_retain(t, *old)
         return t
     base = view.base
     geom = geometry(t)
     cs = CopySlices(base, geom, node)
+    old = base._grad_fn, base._output_nr
     base._grad_fn = cs
     base._requires_grad = True
     base._output_nr = 0
+    if base._meta is not None and base._meta.get("retains_grad"):
+        _move_retain(base, *old)
     from .._ops.shape import AS_STRIDED
+    old = t._grad_fn, t._output_nr
     t._grad_fn = _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
     t._requires_grad = True
     t._output_nr = 0
+    if t._meta is not None and t._meta.get("retains_grad"):
+        _move_retain(t, *old)
     view.version = t._vc[0]
     if op.saves_output:
         # PyTorch's message for this saved output names the view's node while it lives
         node._out_vc = (t._vc, weakref.ref(t._grad_fn))
     return t
+
+
+def _move_retain(t, old_fn, old_nr):
+    """retain_grad() outlives an in-place op: .grad gets the gradient of the new value
+    (PyTorch moves the retains_grad hook to the new grad_fn)."""
+    if old_fn is not None and old_fn._hooks is not None:
+        old_fn._hooks["retain"].pop(old_nr, None)
+    t._grad_fn._extra()["retain"][t._output_nr] = weakref.ref(t)
 
 
 def mark_custom_view(t, node):
@@ -474,9 +495,12 @@ def rebase_custom(t, node):
     base._requires_grad = True
     base._output_nr = 0
     from .._ops.shape import AS_STRIDED
+    old = t._grad_fn, t._output_nr
     t._grad_fn = _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
     t._requires_grad = True
     t._output_nr = 0
+    if t._meta is not None and t._meta.get("retains_grad"):
+        _move_retain(t, *old)
     view.version = t._vc[0]
 
 
