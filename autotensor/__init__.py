@@ -93,6 +93,9 @@ def is_grad_enabled_():
 
 
 def is_inference(input):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
     return input.is_inference()
 
 

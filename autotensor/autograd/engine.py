@@ -30,7 +30,7 @@ from .. import _errors
 from .._backend import np
 from . import anomaly_mode as _anomaly
 from . import grad_mode
-from .graph import AccumulateGrad
+from .graph import AccumulateGrad, GradientEdge
 
 _state = grad_mode.state
 
@@ -61,11 +61,14 @@ def _dense(a):
 
 
 def _run_tensor_hooks(hooks, g, raw):
-    """Tensor hooks see Tensors and may return a replacement gradient."""
+    """Tensor hooks see Tensors and may return a replacement gradient. PyTorch calls them
+    with None where the node's gradient for that output is undefined."""
     for fn in list(hooks.values()):
-        t = _to_tensor(g) if raw else g
+        t = _to_tensor(g) if raw and g is not None else g
         r = fn(t)
         if r is not None:
+            if g is None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
             new = r._data
             old = t._data
             if new.shape != old.shape:
@@ -103,7 +106,7 @@ def _tensor_pre_hooks(node, grads, raw):
     if tensor_pre:
         grads = list(grads)
         for nr, hooks in tensor_pre.items():
-            if hooks and grads[nr] is not None:
+            if hooks:
                 grads[nr] = _run_tensor_hooks(hooks, grads[nr], raw)
     retain = extra["retain"]
     if retain:
@@ -188,7 +191,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     """An AccumulateGrad's turn: the leaf's tensor hooks, node pre-hooks, capture for
     autograd.grad, accumulation into .grad, post hooks."""
     meta = node.variable._meta
-    if meta is not None and meta.get("hooks") and grads[0] is not None:
+    if meta is not None and meta.get("hooks"):
         grads = [_run_tensor_hooks(meta["hooks"], grads[0], raw)]
     runs = not (needed is not None and node not in needed) and not (
         capture is not None and accumulate_into is None) and not (
@@ -210,6 +213,9 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
         elif not version and raw:
             version = sums.get(("made", id(g)), (None, 0))[1]
         accumulate_grad(node, g, raw, version)
+    elif meta is not None and meta.get("post_acc_hooks"):  # (PyTorch runs them anyway)
+        for fn in list(meta["post_acc_hooks"].values()):
+            fn(node.variable)
     if node._hooks is not None and node._hooks["post"]:
         _post_hooks(node, (), grads, raw)
 
@@ -505,10 +511,20 @@ def _run_reentrant(*args, **kwargs):
     return value
 
 
-def call_node(node, grads):
-    """``node(*grads)``: apply one node outside the engine (as PyTorch allows)."""
+def call_node(node, grads, kwargs=None):
+    """``node(*grads)``: apply one node outside the engine (as PyTorch allows), with
+    PyTorch's argument checks; one result comes back bare, several as a tuple."""
+    from .._tensor import Tensor
+    if kwargs:
+        raise TypeError("keyword arguments are not supported")
+    if len(grads) != node._n_out:
+        raise TypeError(f"expected {node._n_out} arguments, got {len(grads)} instead")
+    for i, g in enumerate(grads):
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"argument {i} is not a Variable")
     _, TENSOR = _namespaces()
-    return tuple(node.apply(list(grads), TENSOR))
+    out = tuple(node.apply(list(grads), TENSOR))
+    return out[0] if len(out) == 1 else out
 
 
 # ---- the public entry points -----------------------------------------------------------
@@ -516,9 +532,21 @@ def _as_tuple(x):
     if x is None:
         return ()
     from .._tensor import Tensor
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, GradientEdge)):
         return (x,)
     return tuple(x)
+
+
+def _inputs_tuple(inputs, fn_name):
+    """``inputs`` of backward/grad: a tensor or GradientEdge, a sequence of them, or a
+    dict (its values; grad then returns a dict)."""
+    if type(inputs) is dict:
+        return tuple(inputs.values())
+    import collections.abc
+    if isinstance(inputs, collections.abc.Mapping):
+        raise TypeError(f"`inputs` argument to `{fn_name}()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    return _as_tuple(inputs)
 
 
 def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
@@ -530,24 +558,32 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
                            f"got {len(grads)}")
     out = []
     for i, (t, g) in enumerate(zip(tensors, grads)):
+        if t.__class__ is GradientEdge:
+            meta = t._shape_dtype()
+            shape, dtype = meta if meta is not None else (None, None)
+        else:
+            shape, dtype = t._data.shape, t._data.dtype
         if g is None:
-            if t._data.size != 1 and t.requires_grad:  # (a no_grad view of one does)
-                raise RuntimeError(_errors.NON_SCALAR_BACKWARD)
-            if not t._requires_grad:
+            edge = t.__class__ is GradientEdge
+            if (shape is None or any(n != 1 for n in shape)) and (edge or t.requires_grad):
+                raise RuntimeError(_errors.NON_SCALAR_BACKWARD)  # (a no_grad view of one
+                #                                                   requires grad, no edge)
+            if not edge and not t._requires_grad:
                 raise RuntimeError(_errors.NO_GRAD_FN.format(i))
-            g_data = np.ones_like(t._data)
+            g_data = np.ones(shape, dtype)
             out.append(_to_tensor(g_data) if create_graph else g_data)
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got "
                             f"{type(g).__name__}")
-        if g._data.shape != t._data.shape:
+        if shape is not None and g._data.shape != shape:
             from .._tensor import Size
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} "
-                f"and output[{i}] has a shape of {Size(t._data.shape)}.")
-        if g._data.dtype != t._data.dtype:
-            g = g.to(t.dtype)
+                f"and output[{i}] has a shape of {Size(shape)}.")
+        if dtype is not None and g._data.dtype != dtype:
+            from .. import _dtypes
+            g = g.to(_dtypes.from_numpy(dtype))
         out.append(g if create_graph else g._data)
     return out
 
@@ -556,6 +592,9 @@ def _root_edges(tensors):
     from .._ops.dispatch import edge_of
     edges = []
     for i, t in enumerate(tensors):
+        if t.__class__ is GradientEdge:
+            edges.append(tuple(t))
+            continue
         edge = edge_of(t) if t._requires_grad else (None, 0)
         if edge[0] is None:  # (a view made under no_grad requires grad, but has no edge)
             raise RuntimeError(_errors.NO_GRAD_FN.format(i))
@@ -582,13 +621,16 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     root_grads = _make_root_grads(tensors, grads, create_graph)  # (torch's _make_grads first)
     edges = _root_edges(tensors)
     accumulate_into = None
-    if inputs is not None and len(_as_tuple(inputs)) == 0:
+    given = inputs is not None
+    inputs = _inputs_tuple(inputs, "backward")
+    if given and len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    inputs = _as_tuple(inputs)
     if inputs:
         accumulate_into = set()
         for t in inputs:
-            if t._grad_fn is None:
+            if t.__class__ is GradientEdge:
+                accumulate_into.add(t.node)  # (no retain_grad: nothing to keep it in)
+            elif t._grad_fn is None:
                 if not t._requires_grad:
                     raise RuntimeError("can't retain_grad on Tensor that has "
                                        "requires_grad=False")
@@ -607,7 +649,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is untouched."""
     from .._ops.dispatch import edge_of
     outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
+    as_dict = type(inputs) is dict
+    keys = tuple(inputs) if as_dict else None
+    inputs = _inputs_tuple(inputs, "grad")
+    if len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if allow_unused is None:
         allow_unused = materialize_grads
     if materialize_grads and not allow_unused:
@@ -618,14 +664,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if _state.fw and not create_graph:
         # a forward-AD level is open: the formulas run on tensors so that the gradients
         # carry tangents (forward-over-reverse), then come back without a graph
-        return _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph,
-                                   allow_unused, materialize_grads)
+        result = _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph,
+                                     allow_unused, materialize_grads)
+        return dict(zip(keys, result)) if as_dict else result
     root_grads = _make_root_grads(outputs, _as_tuple(grad_outputs), create_graph)
     edges = _root_edges(outputs)
     for t in inputs:
-        if not t._requires_grad:
+        if t.__class__ is not GradientEdge and not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    capture = [edge_of(t) for t in inputs]
+    capture = [tuple(t) if t.__class__ is GradientEdge else edge_of(t) for t in inputs]
     captured = run_backward(edges, root_grads, retain_graph, create_graph, capture=capture)
     result = []
     for i, t in enumerate(inputs):
@@ -633,18 +680,27 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if g is None:
             if not allow_unused:
                 raise RuntimeError(_errors.UNUSED_INPUT.format(i))
-            if materialize_grads:
-                g = np.zeros_like(t._data)
-                result.append(_to_tensor(g))
-            else:
-                result.append(None)
+            result.append(None)
             continue
         # returned as computed, like PyTorch (e.g. the expanded gradient of a sum)
         g = g if create_graph else _to_tensor(g)
         if not create_graph:
             g._vc[0] = version
         result.append(g)
-    return tuple(result)
+    if materialize_grads:
+        if any(r is None and t.__class__ is GradientEdge for r, t in zip(result, inputs)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                               "GradientEdge")
+        result = [r if r is not None else _zeros_like(t, create_graph)
+                  for r, t in zip(result, inputs)]
+    return dict(zip(keys, result)) if as_dict else tuple(result)
+
+
+def _zeros_like(t, requires_grad):
+    z = _to_tensor(np.zeros_like(t._data))
+    if requires_grad:
+        z.requires_grad_(True)
+    return z
 
 
 def _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph, allow_unused,

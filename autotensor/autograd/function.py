@@ -74,7 +74,15 @@ class BackwardCFunction(Node, FunctionCtx):
     def __repr__(self):
         return f"<torch.autograd.function.{self.name()} object at {hex(id(self))}>"
 
-    def apply(self, grads, F):
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"'{type(self).__name__}' object is not callable")
+
+    def apply(self, grads, F=None, *more):
+        """The engine's call: (gradients, namespace). Called by a user as PyTorch's
+        ``ctx.apply(*grads)``, it runs the Function's backward on them as given."""
+        if more or not hasattr(F, "is_raw"):
+            args = (grads,) if F is None else (grads, F)
+            return self._forward_cls.backward(self, *args, *more)
         from .._tensor import _make
         raw = F.is_raw
         gs = []
@@ -214,6 +222,9 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx._is_tensor_arg = is_tensor
         ctx.needs_input_grad = tuple(t and a.requires_grad for t, a in zip(is_tensor, args))
         record = _state.enabled and any(ctx.needs_input_grad)
+        tensor_args = [a for a, t in zip(args, is_tensor) if t]
+        if record:  # before forward, as PyTorch collects them (forward may write its inputs)
+            ctx._next = tuple(edge_of(a) if a.requires_grad else NO_EDGE for a in tensor_args)
         prev = _state.enabled
         _state.enabled = False
         try:
@@ -226,7 +237,6 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             _state.enabled = prev
         single = not isinstance(output, tuple)
         outs = (output,) if single else output
-        tensor_args = [a for a, t in zip(args, is_tensor) if t]
         inputs = {id(a): a for a in tensor_args}
         if not record:
             # no graph: an input returned as is comes back as a fresh alias (PyTorch's
@@ -237,7 +247,6 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                 from .forward_ad import function_jvp
                 function_jvp(cls, ctx, args, wrapped)
             return wrapped[0] if single else type(output)(wrapped)
-        ctx._next = tuple(edge_of(a) if a.requires_grad else NO_EDGE for a in tensor_args)
         ctx._in_meta = tuple((i, a._data.shape, a._data.dtype)
                              for i, a in enumerate(args) if isinstance(a, Tensor))
         ctx._n_out = len(outs)
@@ -248,7 +257,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             raise RuntimeError("Some elements marked as dirty during the forward method were "
                                "not returned as output. The inputs that are modified inplace "
                                "must all be outputs of the Function.")
-        wrapped = [_wrap_output(ctx, k, o, inputs, dirty, non_diff)
+        wrapped = [_wrap_output(ctx, k, o, inputs, dirty, non_diff, len(outs))
                    for k, o in enumerate(outs)]
         ctx._out_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
                               else None for o in wrapped)
@@ -273,7 +282,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         return wrapped[0] if single else type(output)(wrapped)
 
 
-def _wrap_output(ctx, k, o, inputs, dirty, non_diff):
+def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
     """Note [Custom Function outputs]: one output of ``apply``."""
     from .._tensor import Tensor
     from . import inplace
@@ -281,12 +290,9 @@ def _wrap_output(ctx, k, o, inputs, dirty, non_diff):
         return o
     differentiable = id(o) not in non_diff and o._data.dtype.kind in "fc"
     if id(o) in dirty:
-        if o._grad_fn is None and o._requires_grad and o._view is None:
-            raise RuntimeError("a leaf Variable that requires grad has been used in an "
-                               "in-place operation.")
-        inplace.check_inplace(o)
+        _check_dirty(o, inputs, differentiable, n_outputs)
         o._vc[0] += 1
-        if o._view is not None and o._view.base.requires_grad and differentiable:
+        if o._view is not None and differentiable:
             inplace.rebase_custom(o, ctx)
             return o
     elif id(o) in inputs:
@@ -295,12 +301,45 @@ def _wrap_output(ctx, k, o, inputs, dirty, non_diff):
         if o._grad_fn is None:
             o._requires_grad = False
         return o
+    old_fn, old_nr = o._grad_fn, o._output_nr
     o._grad_fn = ctx
     o._requires_grad = True
     o._output_nr = k
-    if o._view is not None:
+    if id(o) in dirty:
+        inplace.move_retain_grad(o, old_fn, old_nr)
+    elif o._view is not None:
         inplace.mark_custom_view(o, ctx)
     return o
+
+
+def _check_dirty(o, inputs, differentiable, n_outputs):
+    """PyTorch's rules for a tensor marked dirty (set_history in custom_function.cpp)."""
+    from . import inplace
+    view = o._view
+    if view is not None:
+        # what forward wrote is this very in-place op: no lazy rebase in between (the
+        # view's history from before was brought up to date when the edges were taken)
+        view.version = o._vc[0]
+    if not differentiable:
+        return
+    if o._grad_fn is None and o._requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                           "in-place operation.")
+    if id(o) not in inputs:
+        warnings.warn("Only input Tensors should be given to ctx.mark_dirty(). If a Tensor is "
+                      "not an input, there is no need to pass it to mark_dirty().",
+                      UserWarning, stacklevel=4)
+    inplace.check_inplace(o, tuple(inputs.values()))
+    if view is not None and n_outputs > 1:
+        raise RuntimeError(
+            "If your Function modifies inplace an input that is a view of another Tensor, "
+            "your Function cannot return more than one Tensor. This is not supported by the "
+            "current autograd engine. You should either make sure the input is not a view "
+            "(using .clone() for example) or make your Function only return one Tensor "
+            "(potentially splitting it into two Functions: one doing the inplace that "
+            "returns a single Tensor and a second one that does the other operations). You "
+            "can ask on the forum https://discuss.pytorch.org/ if you need help to do this "
+            "change.")
 
 
 def _alias(t, ctx):

@@ -100,9 +100,9 @@ class Node:
         hooks = self._extra()["tensor_pre"].setdefault(output_nr, _HookDict())
         return add_hook(hooks, fn)
 
-    def __call__(self, *grads):
+    def __call__(self, *grads, **kwargs):
         from .engine import call_node
-        return call_node(self, grads)
+        return call_node(self, grads, kwargs)
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
@@ -125,6 +125,14 @@ class AccumulateGrad(Node):
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
+
+    def apply(self, grads, F):
+        """Called directly (``node(grad)``): accumulate into the leaf's .grad (the engine
+        does this itself, in engine._run_accumulate)."""
+        from .engine import accumulate_grad
+        if grads[0] is not None:
+            accumulate_grad(self, grads[0]._data, True)
+        return ()
 
 
 class OpNode(Node):
@@ -351,17 +359,23 @@ class saved_tensors_hooks:
 
 
 class save_on_cpu(saved_tensors_hooks):
-    """Saved tensors are packed as CPU copies (all tensors are on the CPU here, so this
-    keeps PyTorch's semantics: a copy, unpacked back to the original device)."""
+    """Saved tensors are packed on the CPU and moved back to their device for backward.
+    PyTorch's hooks: ``tensor.cpu()`` (the tensor itself when already on the CPU, as every
+    tensor is here, so later in-place changes show and no version check applies), or with
+    ``pin_memory=True`` a copy into a fresh (pinned where a CUDA device exists) buffer."""
 
-    def __init__(self, pin_memory=False, device_type="cuda"):
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
         def pack_to_cpu(tensor):
-            packed = tensor.detach().clone()
+            if not pin_memory:
+                return (tensor.device, tensor.cpu())
+            from .._creation import empty
+            packed = empty(tensor.size(), dtype=tensor.dtype)  # (nothing to pin here)
+            packed.copy_(tensor)
             return (tensor.device, packed)
 
         def unpack_from_cpu(packed):
             device, tensor = packed
-            return tensor
+            return tensor.to(device)
 
         super().__init__(pack_to_cpu, unpack_from_cpu)
 
@@ -374,6 +388,8 @@ class disable_saved_tensors_hooks:
 
     def __enter__(self):
         from . import grad_mode
+        if grad_mode.state.saved_hooks:  # (PyTorch: hooks already registered)
+            raise RuntimeError(self.error_message)
         self.prev = grad_mode.state.hooks_disabled
         grad_mode.state.hooks_disabled = self.error_message
 
@@ -393,9 +409,12 @@ class disable_saved_tensors_hooks:
 
 class GradientEdge(tuple):
     """``(node, output_nr)``: where a tensor's gradient flows into the graph; accepted by
-    ``autograd.grad``/``backward`` in place of tensors."""
+    ``autograd.grad``/``backward`` in place of tensors (as outputs and as inputs).
 
-    __slots__ = ()
+    PyTorch reads the shape and dtype of the gradient an edge expects from the node's
+    input metadata; our nodes do not keep that (it would cost every op), so an edge from
+    ``get_gradient_edge`` carries its tensor's (shape, dtype) in ``_meta``, and an edge
+    built by hand finds it where the node knows it (a leaf's, a custom Function's)."""
 
     def __new__(cls, node, output_nr):
         return tuple.__new__(cls, (node, output_nr))
@@ -405,6 +424,19 @@ class GradientEdge(tuple):
 
     def __repr__(self):
         return f"GradientEdge(node={self[0]!r}, output_nr={self[1]})"
+
+    def _shape_dtype(self):
+        """(shape, numpy dtype) of the gradient this edge takes, or None if unknown."""
+        meta = self.__dict__.get("_meta")
+        if meta is not None:
+            return meta
+        node, nr = self
+        if node.__class__ is AccumulateGrad:
+            return node.variable._data.shape, node.variable._data.dtype
+        out_meta = getattr(node, "_out_meta", None)  # a custom Function's node
+        if out_meta is not None and nr < len(out_meta) and out_meta[nr] is not None:
+            return out_meta[nr]
+        return None
 
 
 def _get_grad_fn_or_grad_acc(t):
@@ -422,7 +454,9 @@ def get_gradient_edge(tensor):
                            "does not require gradients")
     from .._ops.dispatch import edge_of
     node, nr = edge_of(tensor)
-    return GradientEdge(node, nr)
+    edge = GradientEdge(node, nr)
+    edge._meta = (tensor._data.shape, tensor._data.dtype)
+    return edge
 
 
 def increment_version(tensor):

@@ -80,7 +80,7 @@ def make_views(results, source, op_name, multi=False):
         creation = NONDIFF
     elif _state.inference and (source._meta is None or not source._meta.get("inference")):
         creation = INFERENCE_MODE
-    elif not _state.enabled and source._requires_grad:
+    elif not _state.enabled:  # (whether or not the source requires grad, as PyTorch)
         creation = NO_GRAD_MODE
     elif multi:
         creation = MULTI_OUTPUT
@@ -165,9 +165,11 @@ def refresh_view_grad_fn(view_tensor):
         return
     from .._ops.shape import AS_STRIDED
     node = _as_strided_node(AS_STRIDED, base, geometry(view_tensor), base._data.shape)
+    old_fn, old_nr = view_tensor._grad_fn, view_tensor._output_nr
     view_tensor._grad_fn = node
     view_tensor._requires_grad = True
     view_tensor._output_nr = 0
+    move_retain_grad(view_tensor, old_fn, old_nr)
 
 
 def _as_strided_node(op, base, geom, base_shape):
@@ -185,6 +187,19 @@ def _as_strided_node(op, base, geom, base_shape):
                          "layout": layout}[n] for n in op.saved_names)
     node._versions = None
     return node
+
+
+def move_retain_grad(t, old_fn, old_nr):
+    """Note [retain_grad follows the tensor]: when an in-place op gives t a new grad_fn,
+    its retain_grad hook moves from the old node to the new one (so ``.grad`` is the
+    gradient of the latest version), while hooks from ``register_hook`` stay with the old
+    node (PyTorch's update_tensor_hooks_on_new_gradfn)."""
+    meta = t._meta
+    if meta is None or not meta.get("retains_grad") or t._grad_fn is None:
+        return
+    if old_fn is not None and old_fn._hooks is not None:
+        old_fn._hooks["retain"].pop(old_nr, None)
+    t._grad_fn._extra()["retain"][t._output_nr] = weakref.ref(t)
 
 
 def check_inplace(t, inputs=()):
@@ -433,43 +448,18 @@ def record_inplace(op, t, inputs, params, value, where=True):
                                for k, v in zip(op.saved_kinds, node._versions or
                                                (None,) * len(op.saved_kinds)))
     dispatch.set_input_metadata(node, inputs, t._data.shape, t._data.dtype)
+    old_fn, old_nr = t._grad_fn, t._output_nr
     if view is None:
-        old = t._grad_fn, t._output_nr
         t._grad_fn = node
         t._output_nr = 0
         t._requires_grad = True
-        if t._meta is not None and t._meta.get("retains_grad"):
-            _move_retain(t, *old)
+        move_retain_grad(t, old_fn, old_nr)
         return t
-    base = view.base
-    geom = geometry(t)
-    cs = CopySlices(base, geom, node)
-    old = base._grad_fn, base._output_nr
-    base._grad_fn = cs
-    base._requires_grad = True
-    base._output_nr = 0
-    if base._meta is not None and base._meta.get("retains_grad"):
-        _move_retain(base, *old)
-    from .._ops.shape import AS_STRIDED
-    old = t._grad_fn, t._output_nr
-    t._grad_fn = _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
-    t._requires_grad = True
-    t._output_nr = 0
-    if t._meta is not None and t._meta.get("retains_grad"):
-        _move_retain(t, *old)
-    view.version = t._vc[0]
+    _rebase_view(t, view, node, old_fn, old_nr)
     if op.saves_output:
         # PyTorch's message for this saved output names the view's node while it lives
         node._out_vc = (t._vc, weakref.ref(t._grad_fn))
     return t
-
-
-def _move_retain(t, old_fn, old_nr):
-    """retain_grad() outlives an in-place op: .grad gets the gradient of the new value
-    (PyTorch moves the retains_grad hook to the new grad_fn)."""
-    if old_fn is not None and old_fn._hooks is not None:
-        old_fn._hooks["retain"].pop(old_nr, None)
-    t._grad_fn._extra()["retain"][t._output_nr] = weakref.ref(t)
 
 
 def mark_custom_view(t, node):
@@ -485,23 +475,29 @@ def rebase_custom(t, node):
     """A view marked dirty by a custom Function: the base's history goes through
     CopySlices wrapping the Function's node (as for a built-in in-place op on a view)."""
     view = t._view
-    base = view.base
     if node._next[0][0] is None and t.requires_grad:
         from .._ops.dispatch import edge_of
         node._next = (edge_of(t),) + node._next[1:]
+    _rebase_view(t, view, node, t._grad_fn, t._output_nr)
+
+
+def _rebase_view(t, view, node, old_fn, old_nr):
+    """An in-place op on view t: its base's history goes through CopySlices(node), and t
+    reads as AsStridedBackward0 of the base (Note [CopySlices]); retain_grad hooks move."""
+    base = view.base
     geom = geometry(t)
     cs = CopySlices(base, geom, node)
+    base_fn, base_nr = base._grad_fn, base._output_nr
     base._grad_fn = cs
     base._requires_grad = True
     base._output_nr = 0
+    move_retain_grad(base, base_fn, base_nr)
     from .._ops.shape import AS_STRIDED
-    old = t._grad_fn, t._output_nr
     t._grad_fn = _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
     t._requires_grad = True
     t._output_nr = 0
-    if t._meta is not None and t._meta.get("retains_grad"):
-        _move_retain(t, *old)
     view.version = t._vc[0]
+    move_retain_grad(t, old_fn, old_nr)
 
 
 class _ViewInput(Node):
