@@ -279,7 +279,7 @@ def test_calling_a_node_directly():
         y = x * x
         out = [y.grad_fn(torch.ones(2, dtype=torch.float64)), y.grad_fn(None)]
         for args in [(), (1,), (torch.ones(2), torch.ones(2)), ("a",)]:
-            out.append(catch(lambda: y.grad_fn(*args)))
+            out.append(catch(y.grad_fn, *args))
         out.append(catch(lambda: y.grad_fn(grad=torch.ones(2))))
         out.append((x * 2).grad_fn(torch.ones(2, dtype=torch.float64)))
         s = x.sum()

@@ -675,7 +675,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     capture = [tuple(t) if t.__class__ is GradientEdge else edge_of(t) for t in inputs]
     captured = run_backward(edges, root_grads, retain_graph, create_graph, capture=capture)
     result = []
-    for i, t in enumerate(inputs):
+    for i in range(len(inputs)):
         g, version = captured.get(i, (None, 0))
         if g is None:
             if not allow_unused:
