@@ -6,3 +6,34 @@ sample here gets the generated tests (values, gradcheck, gradgradcheck, forward 
 import numpy as np  # noqa: F401
 
 from op_db import add  # noqa: F401
+
+_F = lambda name, *a, **kw: (lambda m, x: getattr(m.nn.functional, name)(x, *a, **kw))  # noqa: E731
+
+# ---- index-map ops (Note [Index-map ops] in _ops/nn_ops.py) ----------------------------------
+for _mode in ("constant", "reflect", "replicate"):
+    add(f"pad_{_mode}_2d", _F("pad", (1, 2, 2, 1), mode=_mode), lambda g: [g.u(2, 2, 3, 4)])
+    add(f"pad_{_mode}_1d", _F("pad", (2, 1), mode=_mode), lambda g: [g.u(2, 3, 4)])
+add("pad_replicate_3d", _F("pad", (1, 0, 0, 1, 1, 1), mode="replicate"),
+    lambda g: [g.u(1, 2, 2, 3, 2)])
+add("pad_constant_negative", _F("pad", (-1, 2, 0, -1), value=0.5), lambda g: [g.u(2, 3, 4)])
+add("pixel_shuffle", _F("pixel_shuffle", 2), lambda g: [g.u(2, 8, 2, 3)])
+add("pixel_unshuffle", _F("pixel_unshuffle", 2), lambda g: [g.u(1, 2, 4, 2)])
+add("interpolate_nearest", _F("interpolate", size=(5, 3)), lambda g: [g.u(1, 2, 3, 4)])
+add("interpolate_nearest_exact_1d", _F("interpolate", scale_factor=1.6, mode="nearest-exact"),
+    lambda g: [g.u(2, 2, 5)])
+add("interpolate_linear", _F("interpolate", size=7, mode="linear"), lambda g: [g.u(2, 2, 4)])
+add("interpolate_bilinear", _F("interpolate", scale_factor=1.5, mode="bilinear"),
+    lambda g: [g.u(1, 2, 3, 4)])
+add("interpolate_bilinear_ac", _F("interpolate", size=(2, 5), mode="bilinear",
+                                  align_corners=True), lambda g: [g.u(1, 2, 3, 4)])
+add("interpolate_bicubic", _F("interpolate", size=(5, 6), mode="bicubic"),
+    lambda g: [g.u(1, 1, 3, 4)])
+add("unfold_nn", _F("unfold", (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
+    lambda g: [g.u(2, 2, 4, 5)])
+add("fold_nn", _F("fold", (4, 5), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
+    lambda g: [g.u(2, 12, 9)])
+add("adaptive_max_pool2d", _F("adaptive_max_pool2d", (2, 3)), lambda g: [g.u(2, 2, 5, 7)])
+add("adaptive_max_pool1d", _F("adaptive_max_pool1d", 3), lambda g: [g.u(2, 2, 7)])
+_UNPOOL_IDX = np.array([[[[0, 8], [11, 18]]], [[[6, 3], [15, 13]]]])
+add("max_unpool2d", lambda m, x: m.nn.functional.max_unpool2d(
+    x, m.tensor(_UNPOOL_IDX), 2, output_size=(5, 5)), lambda g: [g.u(2, 1, 2, 2)])

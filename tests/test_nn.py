@@ -94,9 +94,41 @@ CASES = [
 ]
 
 
+# issue 12 layers: padding, pixel shuffle, upsampling, fold / unfold, adaptive max pooling
+CASES += [
+    ("ZeroPad2d", lambda m: m.nn.ZeroPad2d((1, 2, 0, 1)), [IMG]),
+    ("ZeroPad1d", lambda m: m.nn.ZeroPad1d(2), [SEQ]),
+    ("ConstantPad1d", lambda m: m.nn.ConstantPad1d((3, 1), 0.5), [SEQ]),
+    ("ConstantPad2d", lambda m: m.nn.ConstantPad2d(1, -1.0), [IMG]),
+    ("ReflectionPad1d", lambda m: m.nn.ReflectionPad1d((2, 3)), [SEQ]),
+    ("ReflectionPad2d", lambda m: m.nn.ReflectionPad2d(2), [IMG]),
+    ("ReplicationPad1d", lambda m: m.nn.ReplicationPad1d((4, 1)), [SEQ]),
+    ("ReplicationPad2d", lambda m: m.nn.ReplicationPad2d((1, 0, 3, 2)), [IMG]),
+    ("CircularPad1d", lambda m: m.nn.CircularPad1d(2), [SEQ]),
+    ("CircularPad2d", lambda m: m.nn.CircularPad2d((1, 2, 2, 0)), [IMG]),
+    ("PixelShuffle", lambda m: m.nn.PixelShuffle(2), [_arr(2, 8, 3, 2)]),
+    ("PixelUnshuffle", lambda m: m.nn.PixelUnshuffle(2), [_arr(2, 1, 4, 6)]),
+    ("Upsample", lambda m: m.nn.Upsample(scale_factor=2), [IMG]),
+    ("Upsample-size", lambda m: m.nn.Upsample(size=(7, 3)), [IMG]),
+    ("Upsample-exact", lambda m: m.nn.Upsample(size=9, mode="nearest-exact"), [SEQ]),
+    ("Upsample-linear", lambda m: m.nn.Upsample(scale_factor=1.5, mode="linear"), [SEQ]),
+    ("Upsample-bilinear", lambda m: m.nn.Upsample(size=(8, 6), mode="bilinear"), [IMG]),
+    ("Upsample-bilinear-ac", lambda m: m.nn.Upsample(scale_factor=(0.6, 1.4), mode="bilinear",
+                                                      align_corners=True), [IMG]),
+    ("Upsample-bicubic", lambda m: m.nn.Upsample(scale_factor=1.6, mode="bicubic"), [IMG]),
+    ("UpsamplingNearest2d", lambda m: m.nn.UpsamplingNearest2d(scale_factor=3), [IMG]),
+    ("UpsamplingBilinear2d", lambda m: m.nn.UpsamplingBilinear2d(size=(4, 7)), [IMG]),
+    ("Unfold", lambda m: m.nn.Unfold((2, 3), padding=1, stride=2), [IMG]),
+    ("Fold", lambda m: m.nn.Fold((4, 5), 2, dilation=(1, 2)), [_arr(2, 12, 9)]),
+    ("AdaptiveMaxPool2d", lambda m: m.nn.AdaptiveMaxPool2d((2, 3)), [IMG]),
+    ("AdaptiveMaxPool2d-none", lambda m: m.nn.AdaptiveMaxPool2d((None, 2)), [IMG]),
+    ("AdaptiveMaxPool1d", lambda m: m.nn.AdaptiveMaxPool1d(4), [SEQ]),
+]
+
+
 # Composed from primitive ops (Note [Composed functionals] in nn/functional.py): values and
 # gradients are torch's, the node at the output is not (yet) torch's fused one.
-COMPOSED = {"PReLU", "PReLU-3", "GroupNorm", "PairwiseDistance",
+COMPOSED = {"CircularPad1d", "CircularPad2d", "PReLU", "PReLU-3", "GroupNorm", "PairwiseDistance",
             "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "SoftMarginLoss"}
 
 
@@ -233,3 +265,19 @@ def test_linear_on_non_contiguous_input_matches_torch():
     np.testing.assert_allclose(res[0][0], res[1][0], rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(res[0][1], res[1][1], rtol=1e-6, atol=1e-6)
     assert res[0][2] == res[1][2] == "AddBackward0"
+
+
+def test_max_unpool_matches_torch():
+    res = []
+    for m in (autotensor, torch):
+        x = m.tensor(IMG, requires_grad=True)
+        pool, unpool = m.nn.MaxPool2d(2, return_indices=True), m.nn.MaxUnpool2d(2)
+        y, idx = pool(x)
+        z = unpool(y, idx, output_size=x.size())
+        z1 = m.nn.MaxUnpool1d(2)(*m.nn.MaxPool1d(2, return_indices=True)(x[0]))
+        (z * z).sum().backward()
+        res.append((z.detach().numpy(), z1.detach().numpy(), x.grad.numpy(), repr(unpool),
+                    z.grad_fn.name()))
+    for a, b in zip(res[0][:3], res[1][:3]):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    assert res[0][3:] == res[1][3:]

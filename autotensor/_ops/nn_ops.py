@@ -535,3 +535,233 @@ EMBEDDING = defop("embedding", "EmbeddingBackward0",
                   lambda w, indices, padding_idx, scale: np.take(w, indices, axis=0),
                   inputs=("weight",), params=("indices", "padding_idx", "scale_grad_by_freq"),
                   grads={"weight": embedding_backward}, jvp="transpose")
+
+
+# ---- index-map ops: padding, pixel shuffle, nearest upsampling, unfold / fold -------------
+# Note [Index-map ops]
+# ~~~~~~~~~~~~~~~~~~~~
+# Many layers only move elements: each output element is one input element or a fill
+# value. Each such op is declared by an index map: an int array, shaped as the output's
+# trailing dims, holding flat positions into the input's trailing ``nd`` dims (-1: the
+# fill value); the leading dims (batch, channels) are carried along. The forward is one
+# fancy-index gather; the backward its adjoint, an index_add of grad into zeros (written
+# in differentiable ops, so every order works); ``jvp="transpose"`` derives forward mode.
+# Fold (col2im) is the adjoint kind: a scatter-add by the same map, whose backward is the
+# gather. One map builder per layer; the node names are PyTorch's.
+def index_map_gather(x, index, nd, value):
+    flat = x.reshape(x.shape[:x.ndim - nd] + (-1,))
+    if value is None:
+        return np.ascontiguousarray(flat[..., index])
+    out = flat[..., np.maximum(index, 0)]
+    out[..., index < 0] = value
+    return out
+
+
+def index_map_gather_backward(F, grad, index, nd, value, self_sizes):
+    nlead = len(self_sizes) - nd
+    g = F.reshape(grad, (_numel(tuple(self_sizes[:nlead])), index.size))
+    idx = index.reshape(-1)
+    if value is not None and (idx < 0).any():
+        keep = np.flatnonzero(idx >= 0)
+        g, idx = F.index_select(g, 1, keep), idx[keep]
+    out = F.index_add(F.zeros((g.shape[0], _numel(tuple(self_sizes[nlead:]))), grad), 1,
+                      idx, g)
+    return F.reshape(out, tuple(self_sizes))
+
+
+def index_map_scatter(x, index, nd, out_tail):
+    src = x.reshape((-1, index.size))
+    idx = index.reshape(-1)
+    keep = idx >= 0
+    out = np.zeros((src.shape[0], _numel(tuple(out_tail))), dtype=x.dtype)
+    cols = np.flatnonzero(keep)
+    np.add.at(out, (slice(None), idx[cols]), src[:, cols])
+    return out.reshape(x.shape[:x.ndim - nd] + tuple(out_tail))
+
+
+def index_map_scatter_backward(F, grad, index, nd, out_tail, self_sizes):
+    nt = len(out_tail)
+    g = F.reshape(grad, (-1, _numel(tuple(out_tail))))
+    idx = index.reshape(-1)
+    picked = F.index_select(g, 1, np.maximum(idx, 0))
+    if (idx < 0).any():
+        picked = picked * F.constant(np.broadcast_to(idx >= 0, picked.shape), grad)
+    _ = nt
+    return F.reshape(picked, tuple(self_sizes))
+
+
+def _gather_op(name, node):
+    return defop(name, node, index_map_gather, params=("index", "nd", "value"),
+                 grads={"self": index_map_gather_backward}, jvp="transpose")
+
+
+CONSTANT_PAD = _gather_op("constant_pad_nd", "ConstantPadNdBackward0")
+REFLECTION_PAD = {n: _gather_op(f"reflection_pad{n}d", f"ReflectionPad{n}DBackward0")
+                  for n in (1, 2, 3)}
+REPLICATION_PAD = {n: _gather_op(f"replication_pad{n}d", f"ReplicationPad{n}DBackward0")
+                   for n in (1, 2, 3)}
+CIRCULAR_PAD = _gather_op("_pad_circular", "torch::autograd::CopySlices")  # composed in PyTorch
+PIXEL_SHUFFLE = _gather_op("pixel_shuffle", "PixelShuffleBackward0")
+PIXEL_UNSHUFFLE = _gather_op("pixel_unshuffle", "PixelUnshuffleBackward0")
+UPSAMPLE_NEAREST = {n: _gather_op(f"upsample_nearest{n}d", f"UpsampleNearest{n}DBackward0")
+                    for n in (1, 2, 3)}
+UPSAMPLE_NEAREST_EXACT = {n: _gather_op(f"_upsample_nearest_exact{n}d",
+                                        f"UpsampleNearestExact{n}DBackward0") for n in (1, 2, 3)}
+IM2COL = _gather_op("im2col", "Im2ColBackward0")
+COL2IM = defop("col2im", "Col2ImBackward0", index_map_scatter,
+               params=("index", "nd", "out_tail"),
+               grads={"self": index_map_scatter_backward}, jvp="transpose")
+
+
+def combine_maps(maps, sizes):
+    """Per-dim 1-d maps (positions or -1) -> one map of flat positions over those dims."""
+    flat = np.zeros([len(m) for m in maps], dtype=np.int64)
+    bad = np.zeros(flat.shape, dtype=bool)
+    stride = 1
+    for d in range(len(maps) - 1, -1, -1):
+        m = np.asarray(maps[d], dtype=np.int64)
+        shape = [1] * len(maps)
+        shape[d] = -1
+        m = m.reshape(shape)
+        flat = flat + m * stride
+        bad = bad | (m < 0)
+        stride *= sizes[d]
+    return np.where(bad, -1, flat)
+
+
+def pad_map(size, left, right, mode):
+    p = np.arange(size + left + right) - left
+    if mode == "constant":
+        return np.where((p >= 0) & (p < size), p, -1)
+    if mode == "reflect":
+        p = np.abs(p)
+        return np.where(p >= size, 2 * (size - 1) - p, p)
+    if mode == "replicate":
+        return np.clip(p, 0, size - 1)
+    return p % size   # circular
+
+
+# ---- separable linear ops: linear / bilinear / bicubic interpolation -----------------------
+# One interpolation matrix (out, in) per spatial dim: y = Mh x Mw^T; the backward applies
+# the transposes (two matmuls, differentiable).
+def separable_kernel(x, mats):
+    if len(mats) == 1:
+        y = np.matmul(x, mats[0].T.astype(x.dtype))
+    else:
+        y = np.matmul(np.matmul(mats[0].astype(x.dtype), x), mats[1].T.astype(x.dtype))
+    return np.ascontiguousarray(y, dtype=x.dtype)
+
+
+def separable_backward(F, grad, mats):
+    if len(mats) == 1:
+        return F.matmul(grad, F.constant(mats[0], grad))
+    return F.matmul(F.matmul(F.constant(mats[0].T, grad), grad), F.constant(mats[1], grad))
+
+
+def _separable_op(name, node):
+    return defop(name, node, separable_kernel, params=("mats",),
+                 grads={"self": separable_backward}, jvp="transpose")
+
+
+UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0")
+UPSAMPLE_BILINEAR2D = _separable_op("upsample_bilinear2d", "UpsampleBilinear2DBackward0")
+UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackward0")
+
+
+def _source_index(out, in_size, scale, align_corners, cubic):
+    """PyTorch's area_pixel_compute_source_index for every output position."""
+    dst = np.arange(out, dtype=np.float64)
+    if align_corners:
+        s = (in_size - 1) / (out - 1) if out > 1 else 0.0
+        return dst * s
+    s = 1.0 / scale if scale else in_size / out
+    src = s * (dst + 0.5) - 0.5
+    return src if cubic else np.maximum(src, 0.0)
+
+
+def linear_matrix(out, in_size, scale, align_corners):
+    src = _source_index(out, in_size, scale, align_corners, False)
+    i0 = np.minimum(src.astype(np.int64), in_size - 1)
+    i1 = i0 + (i0 < in_size - 1)
+    l1 = src - i0
+    m = np.zeros((out, in_size))
+    rows = np.arange(out)
+    np.add.at(m, (rows, i0), 1.0 - l1)
+    np.add.at(m, (rows, i1), l1)
+    return m
+
+
+def cubic_matrix(out, in_size, scale, align_corners, A=-0.75):
+    src = _source_index(out, in_size, scale, align_corners, True)
+    i = np.floor(src).astype(np.int64)
+    t = src - i
+
+    def cc1(x):
+        return ((A + 2) * x - (A + 3)) * x * x + 1
+
+    def cc2(x):
+        return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A
+
+    coeffs = (cc2(t + 1), cc1(t), cc1(1 - t), cc2(2 - t))
+    m = np.zeros((out, in_size))
+    rows = np.arange(out)
+    for k, c in enumerate(coeffs):
+        np.add.at(m, (rows, np.clip(i - 1 + k, 0, in_size - 1)), c)
+    return m
+
+
+def nearest_map(out, in_size, scale, exact):
+    """PyTorch's nearest_idx (float32 scale, as its CPU kernel)."""
+    s = np.float32(1.0 / scale) if scale else np.float32(in_size / out)
+    dst = np.arange(out, dtype=np.float32)
+    src = np.floor((dst + np.float32(0.5)) * s if exact else dst * s).astype(np.int64)
+    return np.minimum(src, in_size - 1)
+
+
+# ---- adaptive max pooling, max unpooling ---------------------------------------------------
+def adaptive_max_pool2d_kernel(x, output_size):
+    """Windows [floor(i*in/out), ceil((i+1)*in/out)); values and flat plane indices of the
+    first maximum (NaN wins)."""
+    h, w = x.shape[-2:]
+    oh, ow = output_size
+    planes = x.reshape(-1, h * w)
+    vals = np.empty((planes.shape[0], oh * ow), dtype=x.dtype)
+    idx = np.empty((planes.shape[0], oh * ow), dtype=np.int64)
+    for i in range(oh):
+        h0, h1 = (i * h) // oh, -((-(i + 1) * h) // oh)
+        for j in range(ow):
+            w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
+            pos = (np.arange(h0, h1)[:, None] * w + np.arange(w0, w1)).reshape(-1)
+            win = planes[:, pos]
+            a = np.argmax(np.where(np.isnan(win), np.inf, win) if x.dtype.kind == "f"
+                          else win, axis=1)
+            vals[:, i * ow + j] = win[np.arange(win.shape[0]), a]
+            idx[:, i * ow + j] = pos[a]
+    shape = x.shape[:-2] + (oh, ow)
+    return vals.reshape(shape), idx.reshape(shape)
+
+
+ADAPTIVE_MAX_POOL2D = defop(
+    "adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", adaptive_max_pool2d_kernel,
+    params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
+    grads={"self": lambda F, grads, self_sizes, indices:
+           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose")
+
+
+def max_unpool2d_kernel(x, indices, output_size):
+    b = _numel(x.shape[:-2])
+    out = np.zeros((b, output_size[0] * output_size[1]), dtype=x.dtype)
+    np.put_along_axis(out, indices.reshape(b, -1), x.reshape(b, -1), 1)
+    return out.reshape(x.shape[:-2] + tuple(output_size))
+
+
+def max_unpool2d_backward(F, grad, indices, output_size, self_sizes):
+    b = _numel(tuple(self_sizes[:-2]))
+    n = output_size[0] * output_size[1]
+    flat = (indices.reshape(b, -1) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
+    return F.reshape(F.index_select(F.reshape(grad, (-1,)), 0, flat), tuple(self_sizes))
+
+
+MAX_UNPOOL2D = defop("max_unpool2d", "MaxUnpool2DBackward0", max_unpool2d_kernel,
+                     params=("indices", "output_size"),
+                     grads={"self": max_unpool2d_backward}, jvp="transpose")

@@ -649,3 +649,315 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
 def adaptive_avg_pool1d(input, output_size):
     size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
     return fn.squeeze(adaptive_avg_pool2d(fn.unsqueeze(input, -2), (1, size)), -2)
+
+
+# ---- padding, pixel shuffle, interpolation, unfold / fold (issue 12) ----------------------
+# Element-moving layers are index-map entries of _ops/nn_ops.py (Note [Index-map ops]);
+# linear / bilinear / bicubic interpolation are separable matrices.
+def _index_map_op(op, input, index, nd, value=None):
+    from .._ops import nn_ops as N
+    params = (index, nd, value)
+    return _finish(op, (input,), params, N.index_map_gather(input._data, *params))
+
+
+_NONCONST_PAD_HELP = (
+    "Supported combinations for non-constant padding:\n"
+    "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+    "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+    "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def pad(input, pad, mode="constant", value=None):
+    """``F.pad``: ``pad`` lists (left, right) pairs from the last dim backwards."""
+    from .._ops import nn_ops as N
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    nd = len(pad) // 2
+    shape = tuple(input.shape)
+    if nd > len(shape):
+        raise RuntimeError(f"Padding length should be less than or equal to two times the "
+                           f"input dimension but got padding length {len(pad)} and input of "
+                           f"dimension {len(shape)}")
+    if mode == "constant":
+        maps = [N.pad_map(shape[-1 - i], pad[2 * i], pad[2 * i + 1], "constant")
+                for i in range(nd)][::-1]
+        index = N.combine_maps(maps, shape[len(shape) - nd:])
+        return _index_map_op(N.CONSTANT_PAD, input, index, nd, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise ValueError(f'Padding mode "{mode}" doesn\'t take in value argument.')
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if nd > 3 or len(shape) not in (nd + 1, nd + 2):
+        raise NotImplementedError(f"Padding size {len(pad)} is not supported for "
+                                  f"{len(shape)}D input tensor.\n{_NONCONST_PAD_HELP}")
+    for i in range(nd):
+        size, (lo, hi) = shape[-1 - i], pad[2 * i: 2 * i + 2]
+        if mode == "reflect" and (lo >= size or hi >= size):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the "
+                               f"corresponding input dimension, but got: padding ({lo}, {hi}) "
+                               f"at dimension {len(shape) - 1 - i} of input "
+                               f"[{_errors.shape_str(shape)}]")
+        if mode == "circular" and (lo > size or hi > size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+    maps = [N.pad_map(shape[-1 - i], pad[2 * i], pad[2 * i + 1], mode) for i in range(nd)]
+    index = N.combine_maps(maps[::-1], shape[len(shape) - nd:])
+    op = {"reflect": N.REFLECTION_PAD.get(nd), "replicate": N.REPLICATION_PAD.get(nd),
+          "circular": N.CIRCULAR_PAD}[mode]
+    return _index_map_op(op, input, index, nd)
+
+
+def pixel_shuffle(input, upscale_factor):
+    from .._backend import np
+    from .._ops import nn_ops as N
+    r = int(upscale_factor)
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but "
+                           f"got input with {input.dim()} dimension(s)")
+    c, h, w = input.shape[-3:]
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
+                           f"divisible by the square of upscale_factor, but input.size(-3)="
+                           f"{c} is not divisible by {r * r}")
+    oc = c // (r * r)
+    index = np.arange(c * h * w).reshape(oc, r, r, h, w).transpose(0, 3, 1, 4, 2).reshape(
+        oc, h * r, w * r)
+    return _index_map_op(N.PIXEL_SHUFFLE, input, index, 3)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    from .._backend import np
+    from .._ops import nn_ops as N
+    r = int(downscale_factor)
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, "
+                           f"but got input with {input.dim()} dimension(s)")
+    c, h, w = input.shape[-3:]
+    if h % r or w % r:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by "
+                           f"downscale_factor, but input.size(-2)={h} is not divisible by {r}"
+                           if h % r else
+                           f"pixel_unshuffle expects width to be divisible by "
+                           f"downscale_factor, but input.size(-1)={w} is not divisible by {r}")
+    index = np.arange(c * h * w).reshape(c, h // r, r, w // r, r).transpose(
+        0, 2, 4, 1, 3).reshape(c * r * r, h // r, w // r)
+    return _index_map_op(N.PIXEL_UNSHUFFLE, input, index, 3)
+
+
+_INTERP_MODES = "nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Nearest / nearest-exact (index maps), linear / bilinear / bicubic (interpolation
+    matrices, PyTorch's source-index rules and cubic coefficients A = -0.75)."""
+    from .._ops import nn_ops as N
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    nsp = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    in_sizes = tuple(input.shape[2:])
+    if size is not None:
+        sizes = tuple(size) if isinstance(size, (list, tuple)) else (size,) * nsp
+        if len(sizes) != nsp:
+            raise ValueError(f"Input and output must have the same number of spatial "
+                             f"dimensions, but got input with spatial dimensions of "
+                             f"{list(in_sizes)} and output size of {list(sizes)}. Please "
+                             f"provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                             f"output size in (o1, o2, ...,oK) format.")
+        scales = (None,) * nsp
+    else:
+        sf = tuple(scale_factor) if isinstance(scale_factor, (list, tuple)) else \
+            (scale_factor,) * nsp
+        sizes = tuple(int(_math.floor(float(s) * f)) for s, f in zip(in_sizes, sf))
+        scales = (None,) * nsp if recompute_scale_factor else tuple(float(f) for f in sf)
+    sizes = tuple(int(s) for s in sizes)
+    want = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,),
+            "bilinear": (2,), "bicubic": (2,)}
+    if mode not in want:
+        if mode in ("area", "trilinear"):
+            raise NotImplementedError(f"interpolate: mode {mode!r} is not implemented yet "
+                                      "in autotensor")
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
+                                  f"(got {input.dim()}D) for the modes: {_INTERP_MODES.replace('area', 'lanczos | area')} "  # noqa: E501
+                                  f"(got {mode})")
+    if nsp not in want[mode]:
+        need = {"linear": 3, "bilinear": 4, "bicubic": 4}.get(mode)
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D "
+                                  f"input")
+    if mode in ("nearest", "nearest-exact"):
+        maps = [N.nearest_map(o, i, s, mode == "nearest-exact")
+                for o, i, s in zip(sizes, in_sizes, scales)]
+        index = N.combine_maps(maps, in_sizes)
+        ops = N.UPSAMPLE_NEAREST if mode == "nearest" else N.UPSAMPLE_NEAREST_EXACT
+        return _index_map_op(ops[nsp], input, index, nsp)
+    build = N.cubic_matrix if mode == "bicubic" else N.linear_matrix
+    mats = tuple(build(o, i, s, align_corners) for o, i, s in zip(sizes, in_sizes, scales))
+    op = {"linear": N.UPSAMPLE_LINEAR1D, "bilinear": N.UPSAMPLE_BILINEAR2D,
+          "bicubic": N.UPSAMPLE_BICUBIC2D}[mode]
+    return _finish(op, (input,), (mats,), N.separable_kernel(input._data, mats))
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _unfold_map(c, size, kernel, dilation, padding, stride):
+    from .._ops import nn_ops as N
+    from .._backend import np
+    maps = []
+    outs = []
+    for i in range(2):
+        o = (size[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+        if o <= 0:
+            raise RuntimeError(f"Given input with spatial size ({size[0]}, {size[1]}), "
+                               f"kernel_size=({kernel[0]}, {kernel[1]}), dilation=("
+                               f"{dilation[0]}, {dilation[1]}), padding=({padding[0]}, "
+                               f"{padding[1]}), calculated shape of the array of sliding "
+                               f"blocks as ({o}, ...), but its components must be at least "
+                               "one.")
+        pos = (np.arange(kernel[i]) * dilation[i])[:, None] + \
+            (np.arange(o) * stride[i] - padding[i])[None, :]          # (k, o)
+        maps.append(np.where((pos >= 0) & (pos < size[i]), pos, -1))
+        outs.append(o)
+    (mh, mw) = maps
+    # (C, kh, kw, oh, ow) -> flat positions in (C, H, W)
+    h = mh[None, :, None, :, None]
+    w = mw[None, None, :, None, :]
+    ch = np.arange(c)[:, None, None, None, None]
+    flat = ch * size[0] * size[1] + h * size[1] + w
+    flat = np.where((h < 0) | (w < 0), -1, flat)
+    return flat.reshape(c * kernel[0] * kernel[1], outs[0] * outs[1]), N
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """im2col: (N, C, H, W) -> (N, C*kh*kw, L) (Im2ColBackward0)."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"[{_errors.shape_str(tuple(input.shape))}]")
+    args = [_tuple(a, 2) for a in (kernel_size, dilation, padding, stride)]
+    c, h, w = input.shape[-3:]
+    index, N = _unfold_map(c, (h, w), *args)
+    return _index_map_op(N.IM2COL, input, index, 3, 0)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """col2im: the adjoint of unfold, overlapping blocks summed (Col2ImBackward0)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"[{_errors.shape_str(tuple(input.shape))}]")
+    size = _tuple(output_size, 2)
+    k, d, p, s = (_tuple(a, 2) for a in (kernel_size, dilation, padding, stride))
+    ck = input.shape[-2]
+    if ck % (k[0] * k[1]):
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the "
+                           f"product of kernel_size, but got input.size(1)={ck} and "
+                           f"kernel_size=({k[0]}, {k[1]})")
+    c = ck // (k[0] * k[1])
+    index, N = _unfold_map(c, size, k, d, p, s)
+    if input.shape[-1] != index.shape[1]:
+        raise RuntimeError(f"Given output_size=({size[0]}, {size[1]}), kernel_size=({k[0]}, "
+                           f"{k[1]}), dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), "
+                           f"stride=({s[0]}, {s[1]}), expected size of input's dimension 2 "
+                           f"to match the calculated number of sliding blocks "
+                           f"{index.shape[1]}, but got input.size(2)={input.shape[-1]}.")
+    params = (index, 2, (c,) + size)
+    return _finish(N.COL2IM, (input,), params, N.index_map_scatter(input._data, *params))
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
+    from .._ops import nn_ops as N
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"[{_errors.shape_str(tuple(input.shape))}]")
+    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
+        (output_size,) * 2
+    size = tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
+    outs = N.adaptive_max_pool2d_kernel(input._data, size)
+    return _finish(N.ADAPTIVE_MAX_POOL2D, (input,), (size,), outs)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    out, idx = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=True):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'input' (position 1) must be 2D "
+                           f"or 3D, but got {input.dim()}D")
+    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    out, idx = adaptive_max_pool2d_with_indices(fn.unsqueeze(input, -2), (1, size))
+    return fn.squeeze(out, -2), fn.squeeze(idx, -2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    out, idx = adaptive_max_pool1d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=True):
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    k, s, p = _tuple(kernel_size, 2), _tuple(stride if stride is not None else kernel_size, 2), \
+        _tuple(padding, 2)
+    default = tuple((input.shape[-2 + i] - 1) * s[i] + k[i] - 2 * p[i] for i in range(2))
+    if output_size is None:
+        return default
+    size = tuple(int(v) for v in output_size)[-2:]
+    return size
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    from .._ops import nn_ops as N
+    size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    idx = indices._data
+    if idx.size and (idx.max() >= size[0] * size[1] or idx.min() < 0):
+        bad = int(idx.max() if idx.max() >= size[0] * size[1] else idx.min())
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
+                           f"{size[0]}x{size[1]}")
+    params = (idx, size)
+    return _finish(N.MAX_UNPOOL2D, (input,), params, N.max_unpool2d_kernel(input._data, *params))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
+    out_size = None if output_size is None else (1, tuple(output_size)[-1])
+    out = max_unpool2d(fn.unsqueeze(input, -2), fn.unsqueeze(indices, -2), one(kernel_size),
+                       one(stride if stride is not None else kernel_size),
+                       (0,) + _tuple(padding, 1), out_size)
+    return fn.squeeze(out, -2)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    from .modules.dropout import Dropout1d
+    m = Dropout1d(p, inplace)
+    m.training = training
+    return m(input)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    from .modules.dropout import Dropout2d
+    m = Dropout2d(p, inplace)
+    m.training = training
+    return m(input)
