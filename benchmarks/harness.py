@@ -34,6 +34,8 @@ import numpy as np
 
 # The engines every workload runs, in report order; workloads may add baselines ("gemm").
 ENGINES = ("autotensor", "torch", "numpy")
+# autotensor with the timed step wrapped in autotensor.compile (issue 14): its own column
+COMPILED = "compiled"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 # Set on some CPUs for old OpenBLAS builds; they pick a slower kernel in a current NumPy.
@@ -70,7 +72,7 @@ def import_engine(engine, threads=None):
         if threads is not None:
             torch.set_num_threads(threads)
         return torch
-    if engine == "autotensor":
+    if engine in ("autotensor", COMPILED):
         import autotensor
         return autotensor
     return None
@@ -243,10 +245,11 @@ class Bench:
     """
 
     def __init__(self, workload, case, factories, per=None, tol=1e-4, target=None,
-                 min_sample=0.1):
+                 min_sample=0.1, compiled_target=None):
         self.workload, self.case = workload, case
         self.factories, self.per, self.tol = factories, per, tol
         self.target, self.min_sample = target, min_sample
+        self.compiled_target = compiled_target  # (engine, max ratio) for the compiled column
 
 
 class Result:
@@ -273,18 +276,19 @@ class Result:
     def unit(self):
         return "us/op" if self.bench.per else "ms/step"
 
-    def paired(self, other):
-        """autotensor / other per repeat (neighbouring samples), for the engines' ratio."""
-        a, b = self.samples.get("autotensor", ()), self.samples.get(other, ())
+    def paired(self, other, engine="autotensor"):
+        """engine / other per repeat (neighbouring samples), for the engines' ratio."""
+        a, b = self.samples.get(engine, ()), self.samples.get(other, ())
         return [x / y for x, y in zip(a, b) if x is not None and y is not None and y > 0]
 
-    def ratios(self):
-        """engine -> (median, lower quartile, upper quartile) of the paired ratios."""
-        if "autotensor" not in self.medians:
+    def ratios(self, engine="autotensor"):
+        """other engine -> (median, lower quartile, upper quartile) of the paired ratios
+        engine / other (the compiled column is not a reference for the others)."""
+        if engine not in self.medians:
             return {}
         out = {}
         for e in self.medians:
-            r = self.paired(e) if e != "autotensor" else []
+            r = self.paired(e, engine) if e not in (engine, COMPILED) else []
             if r:
                 q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0], r[0], r[0]]
                 out[e] = (statistics.median(r), q[0], q[2])
@@ -425,6 +429,14 @@ def print_result(res, out):
                     ok = "met" if ratios[te][0] <= tr else "MISSED"
                     line += f"   (target autotensor/{te} <= {tr:g}: {ok})"
             out("      ratio " + line + "   (median [quartiles] of paired samples)")
+        cratios = res.ratios(COMPILED)
+        if cratios:
+            line = "   ".join(f"compiled/{e} {fmt_ratio(r)}" for e, r in cratios.items())
+            if b.compiled_target and b.compiled_target[0] in cratios:
+                te, tr = b.compiled_target
+                ok = "met" if cratios[te][0] <= tr else "MISSED"
+                line += f"   (target compiled/{te} <= {tr:g}: {ok})"
+            out("      ratio " + line)
     if res.loads:
         share = ", ".join(f"{e} {v:.2f}" for e, v in res.share.items())
         out(f"      load average during the samples: {min(res.loads):.2f}-{max(res.loads):.2f}"

@@ -60,11 +60,14 @@ MEMORY_TARGET = 1.1  # issue 14: extra peak memory of a step <= 1.1 x the NumPy 
 class Row:
     """One line of the markdown table."""
 
-    def __init__(self, workload, case, unit, values, ratios, target="", status="", load=""):
-        """ratios: engine -> (median, lower quartile, upper quartile)."""
+    def __init__(self, workload, case, unit, values, ratios, target="", status="", load="",
+                 compiled=None):
+        """ratios: engine -> (median, lower quartile, upper quartile); compiled: the same
+        for the compiled column's ratios, and its target and status."""
         self.workload, self.case, self.unit = workload, case, unit
         self.values, self.ratios, self.target, self.status = values, ratios, target, status
         self.load = load
+        self.compiled = compiled or ({}, "", "")
 
 
 def _row_of(res):
@@ -82,11 +85,21 @@ def _row_of(res):
     load = f"{min(res.loads):.1f}-{max(res.loads):.1f}" if res.loads else ""
     if res.share:
         load += f" (cpu/wall {min(res.share.values()):.2f}-{max(res.share.values()):.2f})"
-    return Row(b.workload, b.case, res.unit, values, ratios, target, status, load)
+    cratios = res.ratios(harness.COMPILED)
+    ctarget, cstatus = "", ""
+    if b.compiled_target:
+        te, tr = b.compiled_target
+        ctarget = f"c/{te} <= {tr:g}"
+        if te in cratios:
+            cstatus = "met" if cratios[te][0] <= tr else "missed"
+    return Row(b.workload, b.case, res.unit, values, ratios, target, status, load,
+               (cratios, ctarget, cstatus))
 
 
 def _timed(w, size, args, out, rows, engine_facts):
     modules = {e: None for e in ("autotensor", "torch") if harness.engine_available(e)}
+    if w in workloads.COMPILED_WORKLOADS:
+        modules[harness.COMPILED] = None
     benches = workloads.BUILDERS[w](dict(size, modules=modules))  # cases only
     results, facts = harness.run_workload(w, benches, size, args.threads, args.repeats,
                                           quick=args.quick, clock=args.clock)
@@ -151,13 +164,19 @@ def _memory(size, threads, out, rows):
 
 def markdown(rows, facts):
     lines = ["| # | case | unit | autotensor | torch | numpy | other | at/torch | at/numpy "
-             "| target | status | load (cpu/wall) |", "|---" * 12 + "|"]
+             "| target | status | compiled | c/torch | c/numpy | c target | c status "
+             "| load (cpu/wall) |", "|---" * 17 + "|"]
 
     def cell(v):
         return harness.fmt_value(v) if v is not None else "–"
     for r in rows:
         other = ", ".join(f"{e} {cell(v)}" for e, v in r.values.items()
-                          if e not in harness.ENGINES) or "–"
+                          if e not in harness.ENGINES and e != harness.COMPILED) or "–"
+        crat, ctarget, cstatus = r.compiled
+        comp = (f"{cell(r.values.get(harness.COMPILED))} | "
+                f"{harness.fmt_ratio(crat['torch']) if 'torch' in crat else '–'} | "
+                f"{harness.fmt_ratio(crat['numpy']) if 'numpy' in crat else '–'} | "
+                f"{ctarget} | {cstatus}")
         rat = {e: harness.fmt_ratio(x) for e, x in r.ratios.items()}
         for e, x in r.ratios.items():
             if e not in harness.ENGINES:
@@ -165,7 +184,7 @@ def markdown(rows, facts):
         lines.append(f"| {r.workload} | {r.case} | {r.unit} | {cell(r.values.get('autotensor'))}"
                      f" | {cell(r.values.get('torch'))} | {cell(r.values.get('numpy'))} | {other}"
                      f" | {rat.get('torch', '–')} | {rat.get('numpy', '–')} | {r.target} | "
-                     f"{r.status} | {r.load} |")
+                     f"{r.status} | {comp} | {r.load} |")
     head = [f"- {k}: {v}" for k, v in facts.items()]
     return "\n".join(head + [""] + lines)
 

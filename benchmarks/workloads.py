@@ -12,9 +12,12 @@ import random
 
 import numpy as np
 
-from .harness import Bench
+from .harness import COMPILED, Bench
 
 F32 = np.float32
+# Workloads with a "compiled" engine: autotensor with the step's computation wrapped in
+# autotensor.compile (the optimizer step and zero_grad stay eager, as with torch.compile).
+COMPILED_WORKLOADS = (1, 2, 3)
 
 
 def _data(seed, *shape, scale=1.0):
@@ -101,20 +104,25 @@ def w1_op_overhead(size):
     n_ops = cycles * 8
     x0, w0, b0 = _data(1, 16), _data(2, 16, scale=0.5), _data(3, 16, scale=0.5)
 
-    def torch_like(T, mode):
+    def torch_like(T, mode, compiled=False):
         def factory():
             x, w, b = (_t(T, a, True) for a in (x0, w0, b0))
+
+            def chain(x, w, b):
+                return _chain_T(T, x, w, b, cycles)
+            if compiled:
+                chain = T.compile(chain)
             if mode == "fwd+bwd":
                 def step():
                     x.grad = w.grad = b.grad = None
-                    _chain_T(T, x, w, b, cycles).sum().backward()
+                    chain(x, w, b).sum().backward()
                 return step, _grads_of(x, w, b)
             if mode == "fwd":
-                return (lambda: _chain_T(T, x, w, b, cycles)), None
+                return (lambda: chain(x, w, b)), None
 
             def step_no_grad():
                 with T.no_grad():
-                    _chain_T(T, x, w, b, cycles)
+                    chain(x, w, b)
             return step_no_grad, None
         return factory
 
@@ -134,10 +142,11 @@ def w1_op_overhead(size):
     benches = []
     for mode, label in (("fwd+bwd", "fwd+bwd"), ("fwd", "fwd"),
                         ("no_grad", "fwd under no_grad")):
-        facs = {e: torch_like(T, mode) for e, T in size["modules"].items()}
+        facs = {e: torch_like(T, mode, e == COMPILED) for e, T in size["modules"].items()}
         facs["numpy"] = numpy_floor(mode)
         benches.append(Bench(1, f"{n_ops}-op elementwise chain, 16 x float32, {label}",
-                             facs, per=n_ops, target=targets[label]))
+                             facs, per=n_ops, target=targets[label],
+                             compiled_target=("torch", 0.3) if mode == "fwd+bwd" else None))
     return benches
 
 
@@ -170,7 +179,7 @@ def _mlp_T(T, sizes, params):
     return model
 
 
-def _train_factory_T(T, sizes, params, x0, y0, loss_name, lr):
+def _train_factory_T(T, sizes, params, x0, y0, loss_name, lr, compiled=False):
     def factory():
         F = T.nn.functional
         model = _mlp_T(T, sizes, params)
@@ -179,9 +188,14 @@ def _train_factory_T(T, sizes, params, x0, y0, loss_name, lr):
         loss_fn = F.cross_entropy if loss_name == "ce" else F.mse_loss
         grads = []
 
+        def forward(x, y):
+            return loss_fn(model(x), y)
+        if compiled:
+            forward = T.compile(forward)
+
         def step():
             opt.zero_grad()
-            loss = loss_fn(model(x), y)
+            loss = forward(x, y)
             loss.backward()
             if not grads:  # the first step's gradients, for the check
                 grads[:] = [p.grad.numpy().copy() for p in model.parameters()]
@@ -252,17 +266,19 @@ def _train_factory_np(sizes, params, x0, y0, loss_name, lr):
     return factory
 
 
-def _mlp_bench(workload, title, sizes, batch, loss_name, modules, target, tol=1e-4):
+def _mlp_bench(workload, title, sizes, batch, loss_name, modules, target, tol=1e-4,
+               compiled_target=None):
     params = _mlp_params(sizes, seed=10 + workload)
     x0 = _data(20 + workload, batch, sizes[0])
     if loss_name == "ce":
         y0 = np.random.default_rng(30 + workload).integers(0, sizes[-1], batch).astype(np.int64)
     else:
         y0 = _data(30 + workload, batch, sizes[-1])
-    facs = {e: _train_factory_T(T, sizes, params, x0, y0, loss_name, 0.01)
+    facs = {e: _train_factory_T(T, sizes, params, x0, y0, loss_name, 0.01, e == COMPILED)
             for e, T in modules.items()}
     facs["numpy"] = _train_factory_np(sizes, params, x0, y0, loss_name, 0.01)
-    return Bench(workload, title, facs, target=target, tol=tol)
+    return Bench(workload, title, facs, target=target, tol=tol,
+                 compiled_target=compiled_target)
 
 
 def w2_small_mlp(size):
@@ -270,7 +286,7 @@ def w2_small_mlp(size):
     sizes, batch = s[:-1], s[-1]
     return [_mlp_bench(2, f"MLP {'-'.join(map(str, sizes))}, batch {batch}, MSE loss, "
                        "fwd+bwd+SGD step", sizes, batch, "mse", size["modules"],
-                       ("torch", 1.0))]
+                       ("torch", 1.0), compiled_target=("torch", 0.5))]
 
 
 def w3_mnist_mlp(size):
@@ -278,7 +294,7 @@ def w3_mnist_mlp(size):
     sizes, batch = s[:-1], s[-1]
     return [_mlp_bench(3, f"MLP {'-'.join(map(str, sizes))}, batch {batch}, cross-entropy, "
                        "fwd+bwd+SGD step", sizes, batch, "ce", size["modules"],
-                       ("numpy", 1.05), tol=2e-4)]
+                       ("numpy", 1.05), tol=2e-4, compiled_target=("numpy", 1.02))]
 
 
 # --------------------------------------------------------------------------------------

@@ -1,0 +1,489 @@
+"""autotensor.compile (issue 14): compiled calls against eager autotensor, bit for bit.
+
+Each test runs the same code eagerly and compiled, from the same state, and compares
+outputs, gradients and parameters with ``np.array_equal`` on the raw arrays (bitwise for
+the finite values these programs produce); graph structure (one
+``CompiledFunctionBackward`` leading to the inputs' edges), guards and retracing, the
+cache bound, and every fallback (eager result; ``fullgraph=True`` raises ``Unsupported``).
+"""
+import copy
+import warnings
+
+import numpy as np
+import pytest
+
+import autotensor as torch
+from autotensor import nn
+from autotensor._dynamo.exc import Unsupported
+
+F = nn.functional
+
+
+def _same(a, b):
+    a = a.detach().numpy() if isinstance(a, torch.Tensor) else a
+    b = b.detach().numpy() if isinstance(b, torch.Tensor) else b
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+
+
+def _chain(x, w, b):
+    y = x
+    for _ in range(4):
+        y = y.sin()
+        y = y * w
+        y = y + b
+        y = torch.tanh(y)
+        y = torch.exp(y)
+        y = y.cos()
+        y = y * 0.9
+        y = y + 0.1
+    return y.sum()
+
+
+def _leaves(seed=0, n=16, dtype=torch.float32):
+    g = np.random.default_rng(seed)
+    return [torch.tensor(g.standard_normal(n), dtype=dtype, requires_grad=True)
+            for _ in range(3)]
+
+
+def _grads_of(fn, tensors):
+    for t in tensors:
+        t.grad = None
+    out = fn(*tensors)
+    out.backward()
+    return out, [t.grad.clone() for t in tensors]
+
+
+def _n_versions(compiled_fn):
+    return sum(len(v) for v in compiled_fn._compiled._cache.values())
+
+
+def _mlp(seed=0, dropout=0.0):
+    torch.manual_seed(seed)
+    layers = [nn.Linear(20, 32), nn.ReLU()]
+    if dropout:
+        layers.append(nn.Dropout(dropout))
+    layers += [nn.Linear(32, 32), nn.Tanh(), nn.Linear(32, 5)]
+    return nn.Sequential(*layers)
+
+
+# ---- values, gradients, graph ------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_function_values_and_gradients_bitwise(dtype):
+    x, w, b = _leaves(dtype=dtype)
+    c = torch.compile(_chain)
+    for _ in range(3):  # the traced call and two replays
+        out_c, g_c = _grads_of(c, (x, w, b))
+        out_e, g_e = _grads_of(_chain, (x, w, b))
+        assert _same(out_c, out_e)
+        assert all(_same(a, e) for a, e in zip(g_c, g_e))
+    assert _n_versions(c) == 1
+
+
+def test_one_node_leading_to_the_inputs_edges():
+    x, w, b = _leaves()
+    out = torch.compile(_chain)(x, w, b)
+    node = out.grad_fn
+    assert type(node).__name__ == "CompiledFunctionBackward"
+    assert node.name() == "CompiledFunctionBackward"
+    accs = {id(t._grad_accumulator()) for t in (x, w, b)}
+    assert {id(n) for n, _ in node.next_functions} == accs
+    assert out.requires_grad and not out.is_leaf
+
+
+def test_eager_graph_around_the_region():
+    x0 = torch.randn(8, requires_grad=True)
+    w = torch.randn(8, requires_grad=True)
+
+    def inner(h, w):
+        return (h * w).tanh() + h
+
+    c = torch.compile(inner)
+    grads = []
+    for fn in (c, c, inner):
+        x0.grad = w.grad = None
+        h = x0 * 2.0  # eager before
+        out = fn(h, w)
+        (out * 3.0).sum().backward()  # eager after
+        grads.append((x0.grad.clone(), w.grad.clone()))
+    assert out.grad_fn is not None
+    for g in grads[:2]:
+        assert _same(g[0], grads[2][0]) and _same(g[1], grads[2][1])
+    h = x0 * 2.0
+    assert c(h, w).grad_fn.next_functions[0][0] is h.grad_fn
+
+
+def test_several_outputs_and_partial_backward():
+    x, w, b = _leaves(3)
+
+    def f(x, w, b):
+        h = torch.tanh(x * w + b)
+        return h, (h * h).sum(), x.shape[0]
+
+    c = torch.compile(f)
+    for _ in range(2):
+        hc, lc, nc = c(x, w, b)
+        he, le, ne = f(x, w, b)
+        assert _same(hc, he) and _same(lc, le) and nc == ne
+        assert hc.grad_fn is lc.grad_fn  # one node, two outputs
+        assert (hc.output_nr, lc.output_nr) == (0, 1)
+        gc = torch.autograd.grad(lc, (x, w))
+        ge = torch.autograd.grad(le, (x, w))
+        assert all(_same(a, e) for a, e in zip(gc, ge))
+        hc, lc, _ = c(x, w, b)
+        he, le, _ = f(x, w, b)
+        v = torch.ones_like(hc) * 0.5
+        gc = torch.autograd.grad((hc, lc), (x, b), (v, torch.tensor(2.0)))
+        ge = torch.autograd.grad((he, le), (x, b), (v, torch.tensor(2.0)))
+        assert all(_same(a, e) for a, e in zip(gc, ge))
+
+
+def test_broadcast_and_promotion_gradients():
+    x = torch.randn(4, 3, requires_grad=True)
+    b = torch.randn(3, requires_grad=True)
+    s = torch.randn(1, 1, dtype=torch.float64, requires_grad=True)
+
+    def f(x, b, s):
+        return ((x + b) * s).sigmoid().mean() + (x.sum(0) * 2).sum()
+
+    c = torch.compile(f)
+    for _ in range(2):
+        out_c, g_c = _grads_of(c, (x, b, s))
+        out_e, g_e = _grads_of(f, (x, b, s))
+        assert _same(out_c, out_e)
+        assert all(_same(a, e) for a, e in zip(g_c, g_e))
+
+
+def test_backward_twice_and_retain_graph():
+    x, w, b = _leaves()
+    c = torch.compile(_chain)
+    out = c(x, w, b)
+    out.backward(retain_graph=True)
+    out.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second"):
+        out.backward()
+
+
+def test_create_graph_raises_pytorchs_error():
+    x, w, b = _leaves()
+    out = torch.compile(_chain)(x, w, b)
+    with pytest.raises(RuntimeError, match="does not currently support double backward"):
+        torch.autograd.grad(out, x, create_graph=True)
+
+
+def test_input_modified_in_place_before_backward_raises():
+    w = torch.randn(5, requires_grad=True)
+    x = torch.randn(5)
+    c = torch.compile(lambda x, w: (x * w).sum())
+    c(x, w)
+    out = c(x, w)
+    x.add_(1)  # saved for w's gradient
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.backward()
+
+
+# ---- modules and optimizers ---------------------------------------------------------------
+def test_optimized_module_wraps_the_module():
+    model = _mlp()
+    cm = torch.compile(model)
+    assert cm._orig_mod is model
+    assert type(cm).__name__ == "OptimizedModule"
+    assert [id(p) for p in cm.parameters()] == [id(p) for p in model.parameters()]
+    assert list(cm.state_dict()) == ["_orig_mod." + k for k in model.state_dict()]
+    assert getattr(cm, "0") is model[0] and len(cm) == len(model)  # forwarded
+    assert cm.training and model.training
+    cm.eval()
+    assert not model.training and not cm.training
+    cm.train()
+    assert model.training
+    x = torch.randn(7, 20)
+    assert _same(cm(x), model(x))
+
+
+@pytest.mark.parametrize("opt_name", ["SGD", "Adam"])
+@pytest.mark.parametrize("loss", ["ce", "mse"])
+def test_optimizer_trajectories_20_steps(opt_name, loss):
+    eager = _mlp(1)
+    comp = copy.deepcopy(eager)
+    cm = torch.compile(comp)
+    g = np.random.default_rng(5)
+    x = torch.tensor(g.standard_normal((16, 20)), dtype=torch.float32)
+    if loss == "ce":
+        y = torch.tensor(g.integers(0, 5, 16))
+        loss_fn = F.cross_entropy
+    else:
+        y = torch.tensor(g.standard_normal((16, 5)), dtype=torch.float32)
+        loss_fn = F.mse_loss
+    kw = {"lr": 0.05, "momentum": 0.9} if opt_name == "SGD" else {"lr": 0.01}
+    opt_e = getattr(torch.optim, opt_name)(eager.parameters(), **kw)
+    opt_c = getattr(torch.optim, opt_name)(comp.parameters(), **kw)
+    for _ in range(20):
+        losses = []
+        for model, opt in ((eager, opt_e), (cm, opt_c)):
+            opt.zero_grad()
+            out = loss_fn(model(x), y)
+            out.backward()
+            opt.step()
+            losses.append(out)
+        assert _same(*losses)
+    for pe, pc in zip(eager.parameters(), comp.parameters()):
+        assert _same(pe, pc) and _same(pe.grad, pc.grad)
+    assert _n_versions(cm) == 1
+
+
+def test_compiled_loss_function_with_a_module_inside():
+    model = _mlp(2)
+    ref = copy.deepcopy(model)
+    x, y = torch.randn(8, 20), torch.randn(8, 5)
+    step = torch.compile(lambda x, y: F.mse_loss(model(x), y))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    opt_r = torch.optim.SGD(ref.parameters(), lr=0.1)
+    for _ in range(5):
+        opt.zero_grad()
+        step(x, y).backward()
+        opt.step()
+        opt_r.zero_grad()
+        F.mse_loss(ref(x), y).backward()
+        opt_r.step()
+    for a, b in zip(model.parameters(), ref.parameters()):
+        assert _same(a, b)
+    # a parameter replaced by another object: the guard misses and the call retraces
+    model[0].weight = nn.Parameter(model[0].weight.detach() * 0.5)
+    ref[0].weight = nn.Parameter(ref[0].weight.detach() * 0.5)
+    assert _same(step(x, y), F.mse_loss(ref(x), y))
+
+
+# ---- guards, retracing, the cache bound ----------------------------------------------------
+def test_guard_misses_retrace():
+    c = torch.compile(lambda a, b: (a * b).exp().sum())
+    a, b = torch.randn(4, requires_grad=True), torch.randn(4)
+    c(a, b)
+    c(a, b)
+    assert _n_versions(c) == 1
+    for args in ((torch.randn(5, requires_grad=True), torch.randn(5)),  # shape
+                 (a.double().detach().requires_grad_(), b.double()),  # dtype
+                 (a.detach(), b),  # requires_grad
+                 ):
+        out = c(*args)
+        assert _same(out, (args[0] * args[1]).exp().sum())
+    n = _n_versions(c)
+    assert n == 4
+    with torch.no_grad():  # grad mode
+        assert not c(a, b).requires_grad
+    assert _n_versions(c) == 5
+
+
+def test_train_eval_switch():
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(3, 3)
+
+        def forward(self, x):
+            y = self.lin(x)
+            return y * 2 if self.training else y - 1
+
+    net = Net()
+    cm = torch.compile(net)
+    x = torch.randn(2, 3)
+    for mode in (True, False, True, False):
+        net.train(mode)
+        assert _same(cm(x), net(x))
+    assert _n_versions(cm) == 2
+
+
+def test_retrace_on_shape_change_and_cache_bound():
+    c = torch.compile(lambda x: (x.sin() * 2).sum())
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for n in range(1, 12):
+            x = torch.randn(n, requires_grad=True)
+            out = c(x)
+            assert _same(out, (x.sin() * 2).sum())
+            out.backward()
+    assert _n_versions(c) == torch._dynamo.config.recompile_limit == 8
+    assert any("recompile_limit" in str(x.message) for x in w)
+    assert c(torch.randn(3)).grad_fn is None  # a cached version still runs
+    torch._dynamo.reset()
+    assert _n_versions(c) == 0
+
+
+def test_non_tensor_arguments_are_guarded_by_value():
+    c = torch.compile(lambda x, k: x * k)
+    x = torch.randn(3)
+    assert _same(c(x, 2.0), x * 2.0)
+    assert _same(c(x, 3.0), x * 3.0)
+    assert _n_versions(c) == 2
+
+
+# ---- fallbacks -------------------------------------------------------------------------------
+def _fallback_cases():
+    def item(x):
+        return x * 2 if x.sum().item() > 0 else x * 3
+
+    def branch(x):
+        return x.exp() if bool((x > 0).all()) else x.cos()
+
+    def tolist(x):
+        return x * len([v for v in x.tolist() if v > 0])
+
+    def hook(x):
+        y = x * 2
+        y.register_hook(lambda g: g * 10)
+        return y.sum()
+
+    def retain(x):
+        y = x * 2
+        y.retain_grad()
+        return y.sum()
+
+    def inplace_on_input(x):
+        x.mul_(1.0)
+        return x.sum()
+
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2 * g * x
+
+    def function(x):
+        return Square.apply(x).sum()
+
+    def random_op(x):
+        return x + torch.randn(x.shape)
+
+    def masked(x):
+        return x[x > 0].sum()
+
+    return {"item": item, "bool": branch, "tolist": tolist, "hook": hook,
+            "retain_grad": retain, "in-place on input": inplace_on_input,
+            "autograd.Function": function, "random": random_op, "mask": masked}
+
+
+@pytest.mark.parametrize("name", list(_fallback_cases()))
+def test_fallbacks_give_eager_results(name):
+    fn = _fallback_cases()[name]
+    c = torch.compile(fn)
+    grad_needed = name not in ("in-place on input",)
+    for _ in range(2):
+        x = torch.randn(6, requires_grad=grad_needed)
+        xe = x.detach().clone().requires_grad_(grad_needed)
+        torch.manual_seed(0)
+        out_c = c(x)
+        torch.manual_seed(0)
+        out_e = fn(xe)
+        assert _same(out_c, out_e)
+        if grad_needed:
+            out_c.sum().backward()
+            out_e.sum().backward()
+            assert _same(x.grad, xe.grad)
+    versions = [e for v in c._compiled._cache.values() for e in v]
+    assert [type(e).__name__ for e in versions] == ["_Eager"]  # remembered as eager
+
+
+@pytest.mark.parametrize("name", list(_fallback_cases()))
+def test_fullgraph_raises_unsupported(name):
+    fn = _fallback_cases()[name]
+    c = torch.compile(fn, fullgraph=True)
+    x = torch.randn(6, requires_grad=name != "in-place on input")
+    with pytest.raises(Unsupported, match="fullgraph=True"):
+        c(x)
+
+
+def test_modes_that_run_eagerly():
+    x, w, b = _leaves()
+    c = torch.compile(_chain)
+    with torch.autograd.set_detect_anomaly(True):
+        assert c(x, w, b).grad_fn.name() == "SumBackward0"
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        assert c(x, w, b).grad_fn.name() == "SumBackward0"
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        with pytest.raises(Unsupported):
+            torch.compile(_chain, fullgraph=True)(x, w, b)
+    assert c(x, w, b).grad_fn.name() == "CompiledFunctionBackward"
+
+
+def test_module_hooks_fall_back():
+    model = _mlp()
+    seen = []
+    model[0].register_forward_hook(lambda m, i, o: seen.append(o.shape))
+    cm = torch.compile(model)
+    x = torch.randn(3, 20)
+    for _ in range(3):
+        assert _same(cm(x), model(x))
+    assert len(seen) == 6  # the hook ran on every compiled call
+
+
+# ---- randomness, inference ---------------------------------------------------------------------
+def test_dropout_under_a_seed_equals_eager():
+    model = _mlp(3, dropout=0.5)
+    cm = torch.compile(model)
+    x = torch.randn(9, 20)
+    for seed in (0, 1, 2):
+        torch.manual_seed(seed)
+        a = cm(x)
+        torch.manual_seed(seed)
+        e = model(x)
+        assert _same(a, e)
+        a.sum().backward()
+    model.eval()  # no randomness in eval mode: compiled
+    assert _same(cm(x), model(x))
+    assert cm(x).grad_fn.name() == "CompiledFunctionBackward"
+
+
+def test_no_grad_inference():
+    model = _mlp(4).eval()
+    cm = torch.compile(model)
+    x = torch.randn(5, 20)
+    with torch.no_grad():
+        for _ in range(3):
+            out = cm(x)
+            assert not out.requires_grad and out.grad_fn is None
+            assert _same(out, model(x))
+    out = cm(x)  # grad mode on: another version, with a graph
+    assert out.grad_fn.name() == "CompiledFunctionBackward"
+
+
+# ---- the API -------------------------------------------------------------------------------------
+def test_signature_decorator_and_disable():
+    @torch.compile(fullgraph=True, dynamic=False, mode="reduce-overhead")
+    def f(x):
+        return x.relu() * 2
+
+    x = torch.randn(4)
+    assert _same(f(x), x.relu() * 2)
+    assert f.__name__ == "f"
+    model = _mlp()
+    assert torch.compile(model, disable=True) is model
+    with pytest.raises(RuntimeError, match="Either mode or options can be specified"):
+        torch.compile(f, mode="default", options={})
+
+
+def test_returns_an_input_unchanged():
+    c = torch.compile(lambda x, y: (x, x * y))
+    x, y = torch.randn(3, requires_grad=True), torch.randn(3)
+    for _ in range(2):
+        a, b = c(x, y)
+        assert a is x
+        assert _same(b, x * y)
+
+
+def test_parameters_computed_from_values_are_recomputed():
+    """nll_loss's node keeps the count of non-ignored targets: a number computed from the
+    targets' values, not a constant of the trace."""
+    logits = torch.randn(6, 4, requires_grad=True)
+    c = torch.compile(lambda x, t: F.cross_entropy(x, t))
+    for t in ([0, 1, 2, 3, 0, 1], [0, -100, 2, -100, -100, 1], [-100, 1, 2, 3, 0, 1]):
+        t = torch.tensor(t)
+        logits.grad = None
+        c(logits, t).backward()
+        g = logits.grad.clone()
+        logits.grad = None
+        F.cross_entropy(logits, t).backward()
+        assert _same(g, logits.grad)
+    assert _n_versions(c) == 1
