@@ -51,3 +51,16 @@ def test_forward_mode_benchmark_quick_run():
             assert float(m.group(1)) < 1e-10, out
     assert re.search(r"autotensor dual / torch dual: \d+\.\d\d .*tangents agree to "
                      r"\d\.\de[+-]\d+", out), out
+
+
+def test_training_benchmark_quick_run():
+    """benchmarks/training.py (issue 12) at tiny sizes: every workload on both engines."""
+    import pytest
+    pytest.importorskip("torch")
+    p = subprocess.run([sys.executable, "-m", "benchmarks.training", "--quick"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=240)
+    out = p.stdout + p.stderr
+    assert p.returncode == 0, out[-4000:]
+    for workload in ("digits-epoch", "lstm-step", "adam-1m"):
+        assert re.search(rf"^\| {workload} \| \d+\.\d\d \| \d+\.\d\d \| \d+\.\d\d \|$", out,
+                         re.M), out

@@ -55,3 +55,15 @@ def test_saved_weights_load_in_torch(tmp_path):
 def test_full_run_reaches_97_percent(tmp_path):
     history = digits.main(["--out", str(tmp_path), "--no-progress"])
     assert history["test_acc"][-1] >= 0.97
+
+
+def test_checkpointing_gives_the_same_steps_and_follows_torch():
+    torch = pytest.importorskip("torch")
+    data = digits.load_digits()
+    kw = dict(epochs=1, max_batches=3, progress=False)
+    plain, _ = digits.train(autotensor, data, **kw)
+    ours, _ = digits.train(autotensor, data, checkpointing=True, **kw)
+    theirs, _ = digits.train(torch, data, checkpointing=True, **kw)
+    assert ours["step_loss"] == plain["step_loss"]     # recomputation changes no gradient
+    np.testing.assert_allclose(ours["step_loss"], theirs["step_loss"], rtol=1e-5)
+    assert ours["test_acc"] == theirs["test_acc"]

@@ -126,9 +126,67 @@ CASES += [
 ]
 
 
+# issue 12: conv padding modes, normalisation, embedding bags, losses
+CASES += [
+    ("Conv2d-reflect", lambda m: m.nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect"), [IMG]),
+    ("Conv1d-circular", lambda m: m.nn.Conv1d(3, 2, 3, padding=2, padding_mode="circular"),
+     [SEQ]),
+    ("Conv2d-replicate-same", lambda m: m.nn.Conv2d(3, 2, (2, 3), padding="same",
+                                                    padding_mode="replicate"), [IMG]),
+]
+_IDX = np.array([1, 2, 4, 5, 4, 3, 2, 9])
+_OFF = np.array([0, 2, 2, 5])
+CASES += [
+    ("InstanceNorm1d", lambda m: m.nn.InstanceNorm1d(3), [SEQ]),
+    ("InstanceNorm1d-unbatched", lambda m: m.nn.InstanceNorm1d(3, affine=True), [SEQ[0]]),
+    ("InstanceNorm2d-affine", lambda m: m.nn.InstanceNorm2d(3, affine=True), [IMG]),
+    ("InstanceNorm2d-stats", lambda m: m.nn.InstanceNorm2d(3, momentum=0.3,
+                                                           track_running_stats=True), [IMG]),
+    ("InstanceNorm2d-eval", lambda m: m.nn.InstanceNorm2d(3, track_running_stats=True).eval(),
+     [IMG]),
+    ("LocalResponseNorm", lambda m: m.nn.LocalResponseNorm(3, alpha=0.1, k=2.0), [IMG]),
+    ("LocalResponseNorm-1d", lambda m: m.nn.LocalResponseNorm(2), [SEQ]),
+    ("EmbeddingBag", lambda m: m.nn.EmbeddingBag(10, 3), [_IDX, _OFF]),
+    ("EmbeddingBag-sum-pad", lambda m: m.nn.EmbeddingBag(10, 3, mode="sum", padding_idx=2),
+     [_IDX, _OFF]),
+    ("EmbeddingBag-max", lambda m: m.nn.EmbeddingBag(10, 3, mode="max"), [_IDX, _OFF]),
+    ("EmbeddingBag-2d", lambda m: m.nn.EmbeddingBag(10, 3, max_norm=1.0),
+     [np.array([[1, 2], [4, 1], [9, 9]])]),
+    ("MultiMarginLoss", lambda m: m.nn.MultiMarginLoss(), [X4, np.array([0, 3, 1])]),
+    ("MultiMarginLoss-p2", lambda m: m.nn.MultiMarginLoss(p=2, margin=0.5, reduction="none"),
+     [X4, np.array([2, 3, 1])]),
+    ("MultiLabelMarginLoss", lambda m: m.nn.MultiLabelMarginLoss(),
+     [X4, np.array([[0, 3, -1, 0], [1, -1, 2, 2], [0, 1, 2, 3]])]),
+    ("MultiLabelSoftMarginLoss", lambda m: m.nn.MultiLabelSoftMarginLoss(),
+     [X4, (X4 > 0).astype(np.float32)]),
+    ("CosineEmbeddingLoss", lambda m: m.nn.CosineEmbeddingLoss(0.2),
+     [X4, _arr(3, 4), np.array([1, -1, -1])]),
+    ("TripletMarginLoss", lambda m: m.nn.TripletMarginLoss(swap=True),
+     [X4, X4 + 0.5 * _arr(3, 4), _arr(3, 4)]),
+    ("TripletMarginWithDistanceLoss", lambda m: m.nn.TripletMarginWithDistanceLoss(margin=2.0),
+     [X4, X4 + 0.5 * _arr(3, 4), _arr(3, 4)]),
+    ("GaussianNLLLoss", lambda m: m.nn.GaussianNLLLoss(full=True),
+     [X4, _arr(3, 4), _arr(3, 1, positive=True)]),
+    ("CTCLoss", lambda m: m.nn.CTCLoss(),
+     [np.log(RNG.dirichlet(np.ones(5), size=(7, 2))).astype(np.float32),
+      np.array([[1, 2, 2], [3, 1, 0]]), np.array([7, 6]), np.array([3, 2])]),
+    ("CTCLoss-none", lambda m: m.nn.CTCLoss(blank=4, reduction="none"),
+     [np.log(RNG.dirichlet(np.ones(5), size=(7, 2))).astype(np.float32),
+      np.array([1, 2, 2, 3, 1]), np.array([7, 6]), np.array([3, 2])]),
+    ("MarginRankingLoss", lambda m: m.nn.MarginRankingLoss(0.1),
+     [X4[0], X4[1], np.sign(X4[2])]),
+    ("HingeEmbeddingLoss", lambda m: m.nn.HingeEmbeddingLoss(), [X4, np.sign(_arr(3, 4))]),
+    ("PoissonNLLLoss", lambda m: m.nn.PoissonNLLLoss(full=True),
+     [X4, _arr(3, 4, positive=True) * 3]),
+]
+
+
 # Composed from primitive ops (Note [Composed functionals] in nn/functional.py): values and
 # gradients are torch's, the node at the output is not (yet) torch's fused one.
-COMPOSED = {"CircularPad1d", "CircularPad2d", "PReLU", "PReLU-3", "GroupNorm", "PairwiseDistance",
+COMPOSED = {"Conv1d-circular", "EmbeddingBag", "EmbeddingBag-sum-pad", "EmbeddingBag-max",
+            "EmbeddingBag-2d", "MultiMarginLoss", "MultiMarginLoss-p2", "MultiLabelMarginLoss",
+            "CTCLoss-none", "MarginRankingLoss", "HingeEmbeddingLoss", "PoissonNLLLoss",
+            "CircularPad1d", "CircularPad2d", "PReLU", "PReLU-3", "GroupNorm", "PairwiseDistance",
             "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "SoftMarginLoss"}
 
 

@@ -104,3 +104,62 @@ def test_cells_match_torch(cell, batched):
                     [p.grad.numpy() for p in mod.parameters()]))
     for a, b in zip(res[0][0] + [res[0][1]] + res[0][2], res[1][0] + [res[1][1]] + res[1][2]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("cls,kw", [("LSTM", dict(num_layers=2, bidirectional=True)),
+                                    ("GRU", dict(batch_first=True)), ("RNN", {}),
+                                    ("LSTM", dict(proj_size=2))])
+@pytest.mark.parametrize("with_h", [False, True])
+def test_packed_sequence_through_rnn_matches_torch(cls, kw, with_h):
+    """pack_padded_sequence (unsorted lengths) -> RNN -> pad_packed_sequence: the packed
+    data, batch sizes, permutations, outputs, final states and every gradient as torch."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((5, 4, 3)).astype(np.float32)
+    lens = [3, 5, 2, 4]
+    bf = kw.get("batch_first", False)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        rnn = getattr(m.nn, cls)(3, 4, **kw)
+        xx = m.tensor(x, requires_grad=True)
+        p = m.nn.utils.rnn.pack_padded_sequence(xx.transpose(0, 1) if bf else xx,
+                                                m.tensor(lens), batch_first=bf,
+                                                enforce_sorted=False)
+        h = None
+        if with_h:
+            n = kw.get("num_layers", 1) * (2 if kw.get("bidirectional") else 1)
+            hs = m.tensor(np.arange(n * 4 * (kw.get("proj_size") or 4)).reshape(
+                n, 4, -1).astype(np.float32) / 50)
+            h = (hs, m.full((n, 4, 4), 0.1)) if cls == "LSTM" else hs
+        out, hn = rnn(p, h)
+        pad, lengths = m.nn.utils.rnn.pad_packed_sequence(out, batch_first=bf)
+        h0 = hn[0] if cls == "LSTM" else hn
+        (pad.sum() + (h0 * h0).sum()).backward()
+        res.append([p.data.detach().numpy(), p.batch_sizes.numpy(), p.sorted_indices.numpy(),
+                    p.unsorted_indices.numpy(), out.data.detach().numpy(),
+                    pad.detach().numpy(), lengths.numpy(), h0.detach().numpy(),
+                    xx.grad.numpy()] + [q.grad.numpy() for q in rnn.parameters()])
+    for a, b in zip(*res):
+        assert a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_pack_sequence_helpers_match_torch():
+    torch = pytest.importorskip("torch")
+    seqs = [np.arange(n * 2, dtype=np.float32).reshape(n, 2) + n for n in (4, 2, 3)]
+    res = []
+    for m in (autotensor, torch):
+        ts = [m.tensor(s) for s in seqs]
+        packed = m.nn.utils.rnn.pack_sequence(ts, enforce_sorted=False)
+        back = m.nn.utils.rnn.unpack_sequence(packed)
+        padded, lengths = m.nn.utils.rnn.pad_packed_sequence(packed, total_length=6,
+                                                             padding_value=-1.0)
+        res.append([packed.data.numpy(), packed.batch_sizes.numpy(), padded.numpy(),
+                    lengths.numpy()] + [b.numpy() for b in back])
+        with pytest.raises(RuntimeError) as info:
+            m.nn.utils.rnn.pack_sequence(ts)
+        res[-1].append(str(info.value))
+    for a, b in zip(res[0][:-1], res[1][:-1]):
+        np.testing.assert_array_equal(a, b)
+    assert res[0][-1] == res[1][-1]

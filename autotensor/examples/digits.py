@@ -84,8 +84,12 @@ def evaluate(m, model, x, y, batch_size=512):
 
 
 def train(m, data, epochs=12, batch_size=64, lr=None, optimizer="adam", seed=0,
-          max_batches=None, progress=True, label="autotensor"):
-    """Train on library ``m`` (autotensor or torch); returns the history and the model."""
+          max_batches=None, progress=True, label="autotensor", checkpointing=False):
+    """Train on library ``m`` (autotensor or torch); returns the history and the model.
+    ``checkpointing``: the forward runs as two checkpointed segments
+    (``utils.checkpoint.checkpoint_sequential``, non-reentrant): activations inside a
+    segment are recomputed in backward instead of kept (the same gradients; batch norm's
+    running statistics see each batch twice, as in PyTorch)."""
     (xtr, ytr), (xte, yte) = data
     m.manual_seed(seed)
     model = build_model(m)
@@ -113,7 +117,11 @@ def train(m, data, epochs=12, batch_size=64, lr=None, optimizer="adam", seed=0,
         for i, (xb, yb) in enumerate(loader):
             if i >= steps:
                 break
-            out = model(xb)
+            if checkpointing:
+                out = m.utils.checkpoint.checkpoint_sequential(model, 2, xb,
+                                                               use_reentrant=False)
+            else:
+                out = model(xb)
             loss = loss_fn(out, yb)
             opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -222,13 +230,15 @@ def main(argv=None):
     p.add_argument("--max-batches", type=int, default=None,
                    help="batches per epoch (a quick run)")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--checkpointing", action="store_true",
+                   help="recompute activations in backward (utils.checkpoint)")
     args = p.parse_args(argv)
 
     data = load_digits()
     os.makedirs(args.out, exist_ok=True)
     kw = dict(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
               optimizer=args.optimizer, seed=args.seed, max_batches=args.max_batches,
-              progress=not args.no_progress)
+              progress=not args.no_progress, checkpointing=args.checkpointing)
     start = time.perf_counter()
     history, model = train(autotensor, data, **kw)
     seconds = time.perf_counter() - start

@@ -961,3 +961,373 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     m = Dropout2d(p, inplace)
     m.training = training
     return m(input)
+
+
+# ---- normalisation layers composed as in PyTorch (issue 12) -------------------------------
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    """PyTorch's instance_norm: batch norm over a (1, N*C, ...) view (ViewBackward0 on
+    top); the running statistics are the per-sample ones averaged over the batch."""
+    if use_input_stats:
+        size = 1
+        for s in input.shape[2:]:
+            size *= s
+        if size == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input "
+                             f"size {list(input.shape)}")
+    n, c = input.shape[:2]
+    shape = tuple(input.shape)
+    x = input.reshape((1, n * c) + shape[2:])
+    rep = (lambda t: None if t is None else t.expand(n, c).reshape(-1))   # noqa: E731
+    rm, rv = rep(running_mean), rep(running_var)
+    out = batch_norm(x, rm, rv, rep(weight), rep(bias), use_input_stats, momentum, eps)
+    if use_input_stats:
+        from ..autograd import no_grad
+        with no_grad():
+            for run, r in ((running_mean, rm), (running_var, rv)):
+                if run is not None:
+                    run.copy_(fn.mean(r.reshape(n, c), 0))
+    return out.view(shape)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """PyTorch's composition: the mean of squares over ``size`` neighbouring channels
+    (zero-padded avg pool), then ``input / (k + alpha * mean) ** beta``."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = fn.mul(input, input)
+    if dim == 3:
+        div = fn.unsqueeze(div, 1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = fn.squeeze(avg_pool2d(div, (size, 1), stride=1), 1)
+    else:
+        sizes = tuple(input.shape)
+        div = div.view(sizes[0], 1, sizes[1], -1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = fn.squeeze(avg_pool2d(div, (size, 1), stride=1), 1)
+        div = div.view(sizes)
+    div = fn.pow(fn.add(fn.mul(div, alpha), k), beta)
+    return fn.div(input, div)
+
+
+# ---- losses composed as in PyTorch (issue 12) ---------------------------------------------
+def _check_reduction(reduction):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    """sum over i != y of max(0, margin - x[y] + x[i]) ** p (times w[y]), over C."""
+    from .._backend import np
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    t = target.reshape(-1)
+    n_cls = x.shape[1]
+    td = t._data
+    if td.size and (td.max() >= n_cls or td.min() < 0):
+        raise RuntimeError("target out of range")
+    xy = fn.gather(x, 1, t.reshape(-1, 1))
+    z = fn.clamp_min(fn.add(fn.sub(x, xy), margin), 0)
+    if p == 2:
+        z = fn.mul(z, z)
+    if weight is not None:
+        z = fn.mul(z, fn.index_select(weight, 0, t).reshape(-1, 1))
+    from .._creation import _make
+    not_y = _make((np.arange(n_cls)[None, :] != td.reshape(-1, 1)).astype(x._data.dtype))
+    loss = fn.div(fn.sum(fn.mul(z, not_y), 1), n_cls)
+    if input.dim() < 2:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """Targets are class indices ended by the first -1: for each target j and each
+    non-target i, max(0, 1 - (x[j] - x[i])), summed and divided by C."""
+    from .._backend import np
+    from .._creation import _make
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    td = target._data.reshape(x.shape)
+    n, c = x.shape
+    valid = np.cumprod(td >= 0, axis=1).astype(bool)     # up to the first -1
+    safe = np.where(valid, td, 0)
+    is_target = np.zeros((n, c), dtype=bool)
+    rows = np.repeat(np.arange(n), c)
+    is_target[rows[valid.reshape(-1)], safe[valid]] = True
+    xy = fn.gather(x, 1, _make(safe))                                   # (N, J)
+    diff = fn.clamp_min(1 - fn.unsqueeze(xy, 2) + fn.unsqueeze(x, 1), 0)  # (N, J, C)
+    mask = valid[:, :, None] & ~is_target[:, None, :]
+    loss = fn.div(fn.sum(fn.mul(diff, _make(mask.astype(x._data.dtype))), (1, 2)), c)
+    if input.dim() < 2:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    loss = -(fn.mul(target, logsigmoid(input)) + fn.mul(1 - target, logsigmoid(-input)))
+    if weight is not None:
+        loss = fn.mul(loss, weight)
+    class_dim = input.dim() - 1
+    loss = fn.div(fn.sum(loss, class_dim), input.size(class_dim))
+    _check_reduction(reduction)
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                          reduction="mean"):
+    """ATen's cosine_embedding_loss: cos from the sums of products (+1e-12 in each squared
+    magnitude); 1 - cos where y == 1, max(0, cos - margin) where y == -1."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    dim = input1.dim() - 1
+    prod = fn.sum(fn.mul(input1, input2), dim)
+    mag1 = fn.sum(fn.mul(input1, input1), dim) + 1e-12
+    mag2 = fn.sum(fn.mul(input2, input2), dim) + 1e-12
+    cos = fn.div(prod, fn.sqrt(fn.mul(mag1, mag2)))
+    zeros = fn.mul(cos, 0)
+    pos = fn.where(target == 1, 1 - cos, zeros)
+    neg = fn.where(target == -1, fn.clamp_min(cos - margin, 0), zeros)
+    return _reduce(pos + neg, reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = fn.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce(fn.clamp_min(margin + d_pos - d_neg, 0), reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than "
+                         f"0, got {margin} instead")
+    _check_reduction(reduction)
+    dist = distance_function if distance_function is not None else pairwise_distance
+    d_pos, d_neg = dist(anchor, positive), dist(anchor, negative)
+    if swap:
+        d_neg = fn.minimum(d_neg, dist(positive, negative))
+    return _reduce(fn.clamp_min(margin + d_pos - d_neg, 0), reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 * (log var + (input - target)^2 / var), var clamped to eps without grad (as
+    PyTorch: the clamp is applied in place under no_grad to a clone)."""
+    if isinstance(var, (int, float)):
+        from .._creation import full as _full
+        var = _full(tuple(input.shape), float(var), dtype=input.dtype)
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = fn.unsqueeze(var, -1)
+        elif tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    from ..autograd import no_grad
+    with no_grad():
+        var.clamp_(min=eps)
+    diff = input - target
+    loss = fn.mul(fn.log(var) + fn.div(fn.mul(diff, diff), var), 0.5)
+    if full:
+        loss = loss + 0.5 * _math.log(2 * _math.pi)
+    return _reduce(loss, reduction)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    """Connectionist temporal classification: the forward (alpha) recursion in log space
+    over the blank-extended labels, written with differentiable ops (one step per time
+    frame, the batch in parallel), so the gradient is autograd's. Unreachable states hold
+    a large finite negative number instead of -inf (no NaN through logsumexp's backward);
+    an impossible alignment gives inf (or 0 with zero_infinity), as PyTorch."""
+    from .._backend import np
+    from .._creation import _make
+    unbatched = log_probs.dim() == 2
+    lp = fn.unsqueeze(log_probs, 1) if unbatched else log_probs
+    t_max, n, _ = lp.shape
+    as_np = (lambda v: np.asarray(v._data if hasattr(v, "_data") else v,  # noqa: E731
+                                  dtype=np.int64).reshape(-1))
+    in_len, tg_len = as_np(input_lengths), as_np(target_lengths)
+    tg = as_np(targets) if not hasattr(targets, "_data") else targets._data
+    if tg.ndim == 2 or (unbatched and tg.ndim == 1 and tg.size == tg_len.sum() and False):
+        rows = [tg[i, :tg_len[i]] for i in range(n)]
+    elif unbatched:
+        rows = [tg.reshape(-1)[:tg_len[0]]]
+    else:
+        starts = np.concatenate([[0], np.cumsum(tg_len)[:-1]])
+        rows = [tg.reshape(-1)[s:s + ln] for s, ln in zip(starts, tg_len)]
+    s_max = 2 * int(max((len(r) for r in rows), default=0)) + 1
+    ext = np.full((n, s_max), blank, dtype=np.int64)
+    allowed2 = np.zeros((n, s_max), dtype=bool)
+    state_ok = np.zeros((n, s_max), dtype=bool)
+    for i, r in enumerate(rows):
+        ext[i, 1:2 * len(r) + 1:2] = r
+        state_ok[i, :2 * len(r) + 1] = True
+        for s in range(3, 2 * len(r) + 1, 2):
+            allowed2[i, s] = ext[i, s] != ext[i, s - 2]
+    neg = -1e30 if lp.dtype != _dtypes.float16 else -6e4
+    dt = lp._data.dtype
+    ext_t = _make(ext)
+
+    def emit(t):   # (N, S): log-prob of each extended label at frame t
+        return fn.gather(lp[t], 1, ext_t)
+
+    init = np.full((n, s_max), neg, dtype=dt)
+    init[:, :2] = 0
+    init_mask = np.zeros((n, s_max), dtype=bool)
+    init_mask[:, 0] = True
+    init_mask[:, 1] = state_ok[:, 1]
+    alpha = fn.where(_make(init_mask), emit(0), _make(np.full((n, s_max), neg, dtype=dt)))
+    pad1 = _make(np.full((n, 1), neg, dtype=dt))
+    pad2 = _make(np.full((n, 2), neg, dtype=dt))
+    negs = _make(np.full((n, s_max), neg, dtype=dt))
+    ok2, ok = _make(allowed2), _make(state_ok)
+    for t in range(1, t_max):
+        a1 = fn.cat([pad1, alpha[:, :-1]], 1)
+        a2 = fn.where(ok2, fn.cat([pad2, alpha[:, :-2]], 1) if s_max > 2 else negs, negs)
+        new = fn.logsumexp(fn.stack([alpha, a1, a2]), 0) + emit(t)
+        new = fn.where(ok, new, negs)
+        alpha = fn.where(_make((t < in_len).reshape(-1, 1)), new, alpha)
+    last = 2 * np.array([len(r) for r in rows])
+    a_last = fn.gather(alpha, 1, _make(last.reshape(-1, 1)))
+    a_prev = fn.gather(alpha, 1, _make(np.maximum(last - 1, 0).reshape(-1, 1)))
+    a_prev = fn.where(_make((last > 0).reshape(-1, 1)), a_prev,
+                      _make(np.full((n, 1), neg, dtype=dt)))
+    loss = -fn.logsumexp(fn.cat([a_last, a_prev], 1), 1)
+    # PyTorch's backward returns exp(log_probs) - posterior (the gradient through the
+    # log_softmax it expects before the loss): add exp(lp) - itself, zero in value.
+    frames = _make((np.arange(t_max)[:, None] < in_len[None, :])[:, :, None])
+    e = fn.sum(fn.where(frames, fn.exp(lp), fn.mul(lp.detach(), 0)), (0, 2))
+    loss = loss + (e - e.detach())
+    impossible = loss._data > -neg / 2
+    if impossible.any():
+        fill = 0.0 if zero_infinity else float("inf")
+        loss = fn.where(_make(impossible), _make(np.full(n, fill, dtype=dt)), loss)
+    if unbatched:
+        loss = loss.reshape(())
+    if reduction == "mean":
+        div = _make(np.maximum(tg_len, 1).astype(dt))
+        return fn.mean(fn.div(loss, div if not unbatched else div.reshape(())))
+    if reduction == "sum":
+        return fn.sum(loss)
+    return loss
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                  mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
+                  padding_idx=None):
+    """Bags of embedding rows reduced by sum / mean / max: the rows gathered (embedding),
+    weighted, and added into their bag (index_add) or maxed over a dense (bags, longest)
+    layout. Empty bags give zeros; padding_idx entries are skipped."""
+    from .._backend import np
+    from .._creation import _make
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
+                                  f"per_sample_weights is only supported for mode='sum' (got "
+                                  f"mode='{mode}'). Please open a feature request on GitHub.")
+    idx = input._data
+    if idx.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found "
+                             f"offsets of type {type(offsets).__name__}")
+        b, length = idx.shape
+        flat = idx.reshape(-1)
+        bag = np.repeat(np.arange(b), length)
+        psw = None if per_sample_weights is None else per_sample_weights.reshape(-1)
+    elif idx.ndim == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        off = offsets._data.astype(np.int64)
+        if include_last_offset:
+            ends, off = off[1:], off[:-1]
+        else:
+            ends = np.append(off[1:], idx.size)
+        b = off.size
+        flat = idx
+        bag = np.repeat(np.arange(b), np.maximum(ends - off, 0))
+        psw = per_sample_weights
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{idx.ndim}")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    keep = np.ones(flat.size, dtype=bool) if padding_idx is None else flat != padding_idx
+    rows = embedding(_make(flat[keep]), weight, max_norm=max_norm, norm_type=norm_type,
+                     scale_grad_by_freq=scale_grad_by_freq)
+    bag = bag[keep]
+    counts = np.bincount(bag, minlength=b)
+    d = weight.shape[1]
+    if psw is not None:
+        w = psw if keep.all() else fn.index_select(psw, 0, _make(np.flatnonzero(keep)))
+        rows = fn.mul(rows, fn.unsqueeze(w, 1))
+    if mode in ("sum", "mean"):
+        from .._creation import zeros
+        out = fn.index_add(zeros(b, d, dtype=weight.dtype), 0, _make(bag), rows)
+        if mode == "mean":
+            out = fn.div(out, _make(np.maximum(counts, 1).astype(weight._data.dtype)
+                                    .reshape(-1, 1)))
+        return out
+    longest = int(counts.max()) if counts.size else 0
+    dense = np.full((b, max(longest, 1)), rows.shape[0], dtype=np.int64)
+    pos = np.arange(bag.size) - np.concatenate([[0], np.cumsum(counts)[:-1]])[bag]
+    dense[bag, pos] = np.arange(bag.size)
+    ext = fn.cat([rows, _make(np.full((1, d), -np.inf, dtype=weight._data.dtype))], 0)
+    m = fn.amax(fn.index_select(ext, 0, _make(dense.reshape(-1))).reshape(b, -1, d), 1)
+    return fn.where(_make((counts > 0).reshape(-1, 1)), m,
+                    _make(np.zeros((b, d), dtype=weight._data.dtype)))
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None, enable_gqa=False):
+    """softmax(q k^T * scale + mask) v, PyTorch's math reference (values to rounding; its
+    CPU build runs a fused kernel with another node name). A bool mask keeps True."""
+    from .._creation import _make
+    from .._backend import np
+    n_q, n_k = query.shape[-2], key.shape[-2]
+    if scale is None:
+        scale = 1.0 / _math.sqrt(query.shape[-1])
+    if enable_gqa and key.dim() >= 3 and key.shape[-3] != query.shape[-3]:
+        rep = query.shape[-3] // key.shape[-3]
+        key = fn.repeat_interleave(key, rep, -3)
+        value = fn.repeat_interleave(value, rep, -3)
+    bias = None
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
+                               "be set when is_causal=True")
+        keep = np.tril(np.ones((n_q, n_k), dtype=bool))
+        bias = _make(np.where(keep, 0.0, -np.inf).astype(query._data.dtype))
+    elif attn_mask is not None:
+        if attn_mask.dtype == _dtypes.bool:
+            bias = _make(np.where(attn_mask._data, 0.0, -np.inf).astype(query._data.dtype))
+        else:
+            bias = attn_mask
+    weights = fn.mul(fn.matmul(query, fn.transpose(key, -2, -1)), scale)
+    if bias is not None:
+        weights = weights + bias
+    weights = fn.softmax(weights, -1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return fn.matmul(weights, value)

@@ -19,3 +19,7 @@ from .activation_mha import MultiheadAttention  # noqa: F401
 from .pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d, MaxUnpool1d, MaxUnpool2d  # noqa: F401,E501
 from .padding import *  # noqa: F401,F403
 from .pixelshuffle import *  # noqa: F401,F403
+from .sparse import EmbeddingBag  # noqa: F401
+from .instancenorm import *  # noqa: F401,F403
+from .transformer import *  # noqa: F401,F403
+from .lazy import LazyLinear, UninitializedBuffer, UninitializedParameter  # noqa: F401

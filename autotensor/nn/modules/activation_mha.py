@@ -48,9 +48,6 @@ class MultiheadAttention(Module):
         self.head_dim = embed_dim // num_heads
         if self.head_dim * num_heads != self.embed_dim:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("add_bias_kv and add_zero_attn are not implemented in "
-                                      "autotensor yet")
         if not self._qkv_same_embed_dim:
             self.q_proj_weight = Parameter(_creation.empty(embed_dim, embed_dim, dtype=dtype))
             self.k_proj_weight = Parameter(_creation.empty(embed_dim, self.kdim, dtype=dtype))
@@ -68,7 +65,11 @@ class MultiheadAttention(Module):
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
                                                         dtype=dtype)
-        self.bias_k = self.bias_v = None
+        if add_bias_kv:
+            self.bias_k = Parameter(_creation.empty(1, 1, embed_dim, dtype=dtype))
+            self.bias_v = Parameter(_creation.empty(1, 1, embed_dim, dtype=dtype))
+        else:
+            self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
@@ -82,6 +83,10 @@ class MultiheadAttention(Module):
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True, is_causal=False):
@@ -113,9 +118,22 @@ class MultiheadAttention(Module):
         mask = _float_mask(attn_mask, q.dtype, "attn_mask")
         if mask is not None and mask.dim() == 2:
             mask = fn.unsqueeze(mask, 0)
+        kpm_raw = key_padding_mask
+        if self.bias_k is not None:   # one learned key/value appended to the sequence
+            k = fn.cat([k, self.bias_k.expand(1, bsz, e)])
+            v = fn.cat([v, self.bias_v.expand(1, bsz, e)])
+            mask = None if mask is None else F.pad(mask, (0, 1))
+            kpm_raw = None if kpm_raw is None else F.pad(kpm_raw, (0, 1))
         q = fn.transpose(q.reshape(tgt_len, bsz * h, d), 0, 1)
-        k = fn.transpose(k.reshape(src_len, bsz * h, d), 0, 1)
-        v = fn.transpose(v.reshape(src_len, bsz * h, d), 0, 1)
+        k = fn.transpose(k.reshape(k.shape[0], bsz * h, d), 0, 1)
+        v = fn.transpose(v.reshape(v.shape[0], bsz * h, d), 0, 1)
+        if self.add_zero_attn:        # and a zero key/value per head
+            zeros = _creation.zeros(bsz * h, 1, d, dtype=k.dtype)
+            k, v = fn.cat([k, zeros], 1), fn.cat([v, zeros], 1)
+            mask = None if mask is None else F.pad(mask, (0, 1))
+            kpm_raw = None if kpm_raw is None else F.pad(kpm_raw, (0, 1))
+        src_len = k.shape[1]
+        key_padding_mask = kpm_raw
         if key_padding_mask is not None:
             kpm = _float_mask(key_padding_mask, q.dtype, "key_padding_mask")
             kpm = kpm.reshape(bsz, 1, 1, src_len).expand(bsz, h, 1, src_len)

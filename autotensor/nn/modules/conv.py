@@ -43,9 +43,6 @@ class _ConvNd(Module):
         if padding_mode not in valid_padding_modes:
             raise ValueError(f"padding_mode must be one of {valid_padding_modes}, but got "
                              f"padding_mode='{padding_mode}'")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"padding_mode='{padding_mode}' is not implemented in "
-                                      "autotensor yet (only 'zeros')")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _ntuple(kernel_size, n)
         self.stride = _ntuple(stride, n)
@@ -54,6 +51,14 @@ class _ConvNd(Module):
         self.output_padding = _ntuple(output_padding, n)
         self.groups = groups
         self.padding_mode = padding_mode
+        if isinstance(self.padding, str):   # F.pad's order: last dim first, (left, right)
+            pads = []
+            for d, k in zip(self.dilation, self.kernel_size):
+                total = d * (k - 1) if self.padding == "same" else 0
+                pads.append((total // 2, total - total // 2))
+        else:
+            pads = [(p, p) for p in self.padding]
+        self._reversed_padding_repeated_twice = tuple(v for lr in reversed(pads) for v in lr)
         if self.transposed:
             shape = (in_channels, out_channels // groups) + self.kernel_size
         else:
@@ -104,6 +109,9 @@ class _Conv(_ConvNd):
 
     def forward(self, input):
         fn = (F.conv1d, F.conv2d, F.conv3d)[self._n - 1]
+        if self.padding_mode != "zeros":
+            return fn(F.pad(input, self._reversed_padding_repeated_twice, self.padding_mode),
+                      self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
         return fn(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                   self.groups)
 

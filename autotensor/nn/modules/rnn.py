@@ -134,8 +134,48 @@ class RNNBase(Module):
                 get.get("weight_hr"))
 
     def forward(self, input, hx=None):
+        from ..utils.rnn import PackedSequence
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
+        return self._forward(input, hx)
+
+    def _forward_packed(self, packed, hx):
+        """A PackedSequence runs as a padded (T, B) batch sorted by decreasing length in
+        which, at step t, only the first batch_sizes[t] rows advance (the others keep
+        their state), so each h_n is the state after the sequence's own last step."""
+        from ... import _ops as fn
+        from ..._tensor import _make
+        from ..utils.rnn import PackedSequence, _packed_positions
+        from ..._backend import np
+        sizes = packed.batch_sizes._data
+        b = int(sizes[0])
+        lens = np.array([(sizes > i).sum() for i in range(b)], dtype=np.int64)
+        pos, _ = _packed_positions(lens)
+        data = packed.data
+        t_max = sizes.size
+        src = np.full(t_max * b, data.shape[0], dtype=np.int64)
+        src[pos] = np.arange(pos.size)
+        zero = _creation.zeros(1, data.shape[1], dtype=data.dtype)
+        padded = fn.index_select(fn.cat([data, zero], 0), 0, _make(src)).reshape(
+            t_max, b, data.shape[1])
+        if hx is not None and packed.sorted_indices is not None:
+            idx = packed.sorted_indices
+            hx = tuple(fn.index_select(h, 1, idx) for h in hx) if self.mode == "LSTM" \
+                else fn.index_select(hx, 1, idx)
+        output, hidden = self._forward(padded, hx, [int(v) for v in sizes])
+        out = fn.index_select(output.reshape(t_max * b, output.shape[-1]), 0, _make(pos))
+        if packed.unsorted_indices is not None:
+            idx = packed.unsorted_indices
+            hidden = tuple(fn.index_select(h, 1, idx) for h in hidden) \
+                if self.mode == "LSTM" else fn.index_select(hidden, 1, idx)
+        return PackedSequence(out, packed.batch_sizes, packed.sorted_indices,
+                              packed.unsorted_indices), hidden
+
+    def _forward(self, input, hx=None, batch_sizes=None):
         lstm = self.mode == "LSTM"
         batched = input.dim() == 3
+        if batch_sizes is not None:
+            batched = True
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
                              f"{input.dim()}D instead")
@@ -143,7 +183,7 @@ class RNNBase(Module):
             input = fn.unsqueeze(input, 1)
             if hx is not None:
                 hx = tuple(fn.unsqueeze(h, 1) for h in hx) if lstm else fn.unsqueeze(hx, 1)
-        elif self.batch_first:
+        elif self.batch_first and batch_sizes is None:
             input = fn.transpose(input, 0, 1)
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
@@ -170,11 +210,17 @@ class RNNBase(Module):
                 steps = range(seq - 1, -1, -1) if d == 1 else range(seq)
                 hs = [None] * seq
                 for t in steps:
+                    h_old, c_old = h, c
                     if lstm:
                         h, c = _lstm_step(gi[t], h, c, w_hh, b_hh, w_hr)
                     else:
                         h = _rnn_step(self.mode, gi[t], h, w_hh, b_hh)
                     hs[t] = h
+                    if batch_sizes is not None and batch_sizes[t] < batch:
+                        n = batch_sizes[t]   # rows past n are not running at step t
+                        h = fn.cat([h[:n], h_old[n:]], 0)
+                        if lstm:
+                            c = fn.cat([c[:n], c_old[n:]], 0)
                 outs.append(fn.stack(hs, 0))
                 h_n.append(h)
                 if lstm:
@@ -189,7 +235,7 @@ class RNNBase(Module):
             output = fn.squeeze(output, 1)
             h_n = fn.squeeze(h_n, 1)
             c_n = fn.squeeze(c_n, 1) if lstm else None
-        elif self.batch_first:
+        elif self.batch_first and batch_sizes is None:
             output = fn.transpose(output, 0, 1)
         return (output, (h_n, c_n)) if lstm else (output, h_n)
 

@@ -7,7 +7,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Embedding"]
+__all__ = ["Embedding", "EmbeddingBag"]
 
 
 class Embedding(Module):
@@ -76,3 +76,68 @@ class Embedding(Module):
                    _freeze=freeze, padding_idx=padding_idx, max_norm=max_norm,
                    norm_type=norm_type, scale_grad_by_freq=scale_grad_by_freq,
                    sparse=sparse)
+
+
+class EmbeddingBag(Module):
+    """Sums, means or maxes of bags of embeddings (``F.embedding_bag``)."""
+
+    def __init__(self, num_embeddings, embedding_dim, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, mode="mean", sparse=False, _weight=None,
+                 include_last_offset=False, padding_idx=None, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        if padding_idx is not None:
+            if padding_idx > 0:
+                assert padding_idx < self.num_embeddings, \
+                    "padding_idx must be within num_embeddings"
+            elif padding_idx < 0:
+                assert padding_idx >= -self.num_embeddings, \
+                    "padding_idx must be within num_embeddings"
+                padding_idx = self.num_embeddings + padding_idx
+        self.padding_idx = padding_idx
+        if _weight is None:
+            self.weight = Parameter(_creation.empty(num_embeddings, embedding_dim, dtype=dtype))
+            self.reset_parameters()
+        else:
+            self.weight = Parameter(_weight)
+        self.mode, self.sparse = mode, sparse
+        self.include_last_offset = include_last_offset
+
+    def reset_parameters(self):
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            from ...autograd import no_grad
+            with no_grad():
+                self.weight[self.padding_idx].fill_(0)
+
+    def forward(self, input, offsets=None, per_sample_weights=None):
+        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
+                               self.scale_grad_by_freq, self.mode, self.sparse,
+                               per_sample_weights, self.include_last_offset,
+                               self.padding_idx)
+
+    def extra_repr(self):
+        s = "{num_embeddings}, {embedding_dim}"
+        if self.max_norm is not None:
+            s += ", max_norm={max_norm}"
+        if self.norm_type != 2:
+            s += ", norm_type={norm_type}"
+        if self.scale_grad_by_freq is not False:
+            s += ", scale_grad_by_freq={scale_grad_by_freq}"
+        s += ", mode='{mode}'"
+        if self.padding_idx is not None:
+            s += ", padding_idx={padding_idx}"
+        return s.format(**self.__dict__)
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, max_norm=None, norm_type=2.0,
+                        scale_grad_by_freq=False, mode="mean", sparse=False,
+                        include_last_offset=False, padding_idx=None):
+        rows, cols = embeddings.shape
+        bag = cls(rows, cols, _weight=embeddings, max_norm=max_norm, norm_type=norm_type,
+                  scale_grad_by_freq=scale_grad_by_freq, mode=mode, sparse=sparse,
+                  include_last_offset=include_last_offset, padding_idx=padding_idx)
+        bag.weight.requires_grad = not freeze
+        return bag

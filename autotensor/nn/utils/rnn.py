@@ -1,5 +1,15 @@
-"""pad_sequence (PackedSequence is not implemented yet)."""
+"""Variable-length sequences: pad_sequence, PackedSequence, pack_padded_sequence,
+pad_packed_sequence, pack_sequence, unpad_sequence, unpack_sequence (PyTorch's layout:
+the packed ``data`` holds time step 0 of every sequence, then step 1 of those still
+running, ...; ``batch_sizes[t]`` says how many; sequences sorted by decreasing length,
+``sorted_indices`` / ``unsorted_indices`` record the permutation)."""
+from collections import namedtuple
+
 from ... import _creation
+
+__all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
+           "pad_packed_sequence", "pad_sequence", "unpad_sequence", "pack_sequence",
+           "unpack_sequence"]
 
 
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
@@ -19,3 +29,160 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
             s = fn.cat([s, filler] if padding_side == "right" else [filler, s], 0)
         rows.append(s)
     return fn.stack(rows, 0 if batch_first else 1)
+
+
+_PackedSequenceBase = namedtuple("PackedSequence",
+                                 ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])
+
+
+class PackedSequence(_PackedSequenceBase):
+    """Holds the data and list of batch_sizes of a packed sequence (made by
+    pack_padded_sequence / pack_sequence, consumed by RNN, LSTM and GRU)."""
+
+    def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+        if unsorted_indices is None:
+            unsorted_indices = invert_permutation(sorted_indices)
+        return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
+
+    def to(self, *args, **kwargs):
+        data = self.data.to(*args, **kwargs)
+        return self if data is self.data else type(self)(data, self.batch_sizes,
+                                                          self.sorted_indices,
+                                                          self.unsorted_indices)
+
+    def cpu(self):
+        return self
+
+    def double(self):
+        return self.to(dtype=_dtype("float64"))
+
+    def float(self):
+        return self.to(dtype=_dtype("float32"))
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def is_pinned(self):
+        return False
+
+
+def _dtype(name):
+    from ... import _dtypes
+    return getattr(_dtypes, name)
+
+
+def invert_permutation(permutation):
+    if permutation is None:
+        return None
+    from ... import _ops as fn
+    from ..._backend import np
+    from ..._tensor import _make
+    p = permutation._data
+    out = np.empty_like(p)
+    out[p] = np.arange(p.size, dtype=p.dtype)
+    _ = fn
+    return _make(out)
+
+
+def _lengths_array(lengths):
+    from ..._backend import np
+    if hasattr(lengths, "_data"):
+        if lengths._data.ndim != 1:
+            raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got "
+                               f"{lengths._data.ndim}D {lengths.dtype} tensor")
+        return lengths._data.astype(np.int64)
+    return np.asarray(lengths, dtype=np.int64).reshape(-1)
+
+
+def _packed_positions(lengths):
+    """Flat positions t * B + b (in a (T, B) layout) of the packed elements, and
+    batch_sizes; lengths sorted in decreasing order."""
+    from ..._backend import np
+    t_max, b = int(lengths[0]), lengths.size
+    batch_sizes = np.array([(lengths > t).sum() for t in range(t_max)], dtype=np.int64)
+    pos = np.concatenate([t * b + np.arange(n) for t, n in enumerate(batch_sizes)])
+    return pos, batch_sizes
+
+
+def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
+    """(T, B, *) (or (B, T, *)) padded sequences and their lengths -> a PackedSequence."""
+    from ... import _ops as fn
+    from ..._backend import np
+    from ..._tensor import _make
+    lens = _lengths_array(lengths)
+    if enforce_sorted:
+        if (np.diff(lens) > 0).any():
+            raise RuntimeError("`lengths` array must be sorted in decreasing order when "
+                               "`enforce_sorted` is True. You can pass `enforce_sorted=False` "
+                               "to pack_padded_sequence and/or pack_sequence to sidestep "
+                               "this requirement if you do not need ONNX exportability.")
+        sorted_indices = None
+    else:
+        order = np.argsort(-lens, kind="stable")
+        lens = lens[order]
+        sorted_indices = _make(order.astype(np.int64))
+        input = fn.index_select(input, 0 if batch_first else 1, sorted_indices)
+    if lens.size and lens[-1] <= 0:
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an "
+                           "element in 'lengths' that is <= 0")
+    if batch_first:
+        input = fn.transpose(input, 0, 1)
+    t_max, b = int(lens[0]), lens.size
+    if input.shape[0] < t_max:
+        raise RuntimeError(f"Expected sequence length to be larger than or equal to "
+                           f"{t_max}, but got {input.shape[0]}")
+    pos, batch_sizes = _packed_positions(lens)
+    flat = input[:t_max].reshape((t_max * b,) + tuple(input.shape[2:]))
+    data = fn.index_select(flat, 0, _make(pos))
+    return PackedSequence(data, _make(batch_sizes), sorted_indices, None)
+
+
+def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
+    """The inverse of pack_padded_sequence: (padded, lengths) in the original order."""
+    from ... import _ops as fn
+    from ..._backend import np
+    from ..._tensor import _make
+    data, batch_sizes = sequence.data, sequence.batch_sizes._data
+    t_max, b = batch_sizes.size, int(batch_sizes[0])
+    if total_length is not None:
+        if total_length < t_max:
+            raise ValueError(f"Expected total_length to be at least the length of the "
+                             f"longest sequence in input, but got total_length="
+                             f"{total_length} and max sequence length being {t_max}")
+    else:
+        total_length = t_max
+    lens = np.array([(batch_sizes > i).sum() for i in range(b)], dtype=np.int64)
+    pos, _ = _packed_positions(lens)
+    trailing = tuple(data.shape[1:])
+    # each padded slot reads a packed row or the padding row appended at the end
+    src = np.full(total_length * b, data.shape[0], dtype=np.int64)
+    src[pos] = np.arange(pos.size)
+    fill = _creation.full((1,) + trailing, padding_value, dtype=data.dtype)
+    padded = fn.index_select(fn.cat([data, fill], 0), 0, _make(src))
+    padded = padded.reshape((total_length, b) + trailing)
+    lengths = lens
+    if sequence.unsorted_indices is not None:
+        padded = fn.index_select(padded, 1, sequence.unsorted_indices)
+        lengths = lens[sequence.unsorted_indices._data]
+    if batch_first:
+        padded = fn.transpose(padded, 0, 1)
+    return padded, _make(lengths)
+
+
+def pack_sequence(sequences, enforce_sorted=True):
+    lengths = [s.shape[0] for s in sequences]
+    return pack_padded_sequence(pad_sequence(sequences), lengths,
+                                enforce_sorted=enforce_sorted)
+
+
+def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    from ... import _ops as fn
+    if not batch_first:
+        padded_sequences = fn.transpose(padded_sequences, 0, 1)
+    return [padded_sequences[i][:int(n)] for i, n in enumerate(_lengths_array(lengths))]
+
+
+def unpack_sequence(packed_sequences):
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)

@@ -1,0 +1,177 @@
+"""Issue 12 layers beyond the module table of test_nn.py: Transformer stacks, attention
+with add_bias_kv / add_zero_attn, lazy modules, instance-norm running statistics, PyTorch's
+error messages for padding and interpolation, and the char-LM example."""
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+RNG = np.random.default_rng(12)
+
+
+def _close(a, b, tol=1e-4):
+    np.testing.assert_allclose(a, b, rtol=tol, atol=tol / 10)
+
+
+def test_instance_norm_running_stats_match_torch():
+    img = RNG.standard_normal((2, 3, 5, 4)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        n = m.nn.InstanceNorm2d(3, momentum=0.3, track_running_stats=True, affine=True)
+        n(m.tensor(img))
+        n(m.tensor(img * 2 + 1))
+        n.eval()
+        y = n(m.tensor(img))
+        res.append([v.numpy() for v in n.state_dict().values()] + [y.detach().numpy()])
+    for a, b in zip(*res):
+        _close(a, b, 1e-5)
+
+
+@pytest.mark.parametrize("kw", [{}, {"norm_first": True, "activation": "gelu"},
+                                {"batch_first": True}])
+def test_transformer_matches_torch(kw):
+    src = RNG.standard_normal((5, 2, 8)).astype(np.float32)
+    tgt = RNG.standard_normal((4, 2, 8)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        t = m.nn.Transformer(8, 2, 2, 2, 16, dropout=0.0, **kw)
+        s, tg = m.tensor(src, requires_grad=True), m.tensor(tgt)
+        if kw.get("batch_first"):
+            s2, tg2 = s.transpose(0, 1), tg.transpose(0, 1)
+        else:
+            s2, tg2 = s, tg
+        mask = m.nn.Transformer.generate_square_subsequent_mask(4)
+        kpm = m.tensor([[False] * 4 + [True], [False] * 5])
+        y = t(s2, tg2, tgt_mask=mask, src_key_padding_mask=kpm, memory_key_padding_mask=kpm)
+        y.sum().backward()
+        res.append((repr(t), list(t.state_dict()), [p.detach().numpy().copy()
+                                                    for p in t.parameters()],
+                    y.detach().numpy(), s.grad.numpy(), [p.grad.numpy() for p in t.parameters()],
+                    mask.numpy()))
+    assert res[0][:2] == res[1][:2]
+    for a, b in zip(res[0][2], res[1][2]):
+        np.testing.assert_array_equal(a, b)          # same draws, same order, deep copies
+    _close(res[0][3], res[1][3])
+    _close(res[0][4], res[1][4])
+    for a, b in zip(res[0][5], res[1][5]):
+        _close(a, b)
+    np.testing.assert_array_equal(res[0][6], res[1][6])
+
+
+def test_transformer_encoder_layer_dropout_draws_as_torch():
+    src = RNG.standard_normal((6, 3, 8)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(1)
+        layer = m.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.2)
+        enc = m.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        y = enc(m.tensor(src))
+        res.append((repr(enc), y.detach().numpy(), m.get_rng_state().numpy().tobytes()))
+    assert res[0][0] == res[1][0]
+    _close(res[0][1], res[1][1])
+    assert res[0][2] == res[1][2]
+
+
+@pytest.mark.parametrize("kw", [{"add_bias_kv": True}, {"add_zero_attn": True},
+                                {"add_bias_kv": True, "add_zero_attn": True}])
+@pytest.mark.parametrize("masks", [False, True])
+def test_attention_bias_kv_zero_attn(kw, masks):
+    q = RNG.standard_normal((3, 2, 8)).astype(np.float32)
+    kv = RNG.standard_normal((5, 2, 8)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        a = m.nn.MultiheadAttention(8, 2, **kw)
+        x, k = m.tensor(q, requires_grad=True), m.tensor(kv)
+        extra = {}
+        if masks:
+            extra = dict(key_padding_mask=m.tensor([[False] * 4 + [True], [False] * 5]),
+                         attn_mask=m.tensor(np.triu(np.ones((3, 5), bool), 3)))
+        y, w = a(x, k, k, **extra)
+        (y.sum() + w.sum()).backward()
+        res.append((list(a.state_dict()), [p.detach().numpy() for p in a.parameters()],
+                    y.detach().numpy(), w.detach().numpy(), x.grad.numpy(),
+                    [p.grad.numpy() for p in a.parameters()]))
+    assert res[0][0] == res[1][0]
+    for a, b in zip(res[0][1], res[1][1]):
+        np.testing.assert_array_equal(a, b)
+    for i in (2, 3, 4):
+        _close(res[0][i], res[1][i])
+    for a, b in zip(res[0][5], res[1][5]):
+        _close(a, b)
+
+
+def test_lazy_linear_becomes_linear_with_torch_weights():
+    x = RNG.standard_normal((2, 5)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        lin = m.nn.LazyLinear(3)
+        before = (repr(lin), type(lin.weight).__name__, repr(lin.weight))
+        y = lin(m.tensor(x))
+        res.append((before, repr(lin), type(lin).__name__, type(lin.weight).__name__,
+                    list(lin.state_dict()), lin.weight.detach().numpy(), y.detach().numpy()))
+    assert res[0][:5] == res[1][:5]
+    np.testing.assert_array_equal(res[0][5], res[1][5])
+    _close(res[0][6], res[1][6], 1e-6)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.nn.functional.pad(x, (3, 0), mode="reflect"),
+    lambda m, x: m.nn.functional.pad(x, (1,)),
+    lambda m, x: m.nn.functional.pad(x, (1, 1, 1, 1, 1, 1, 1, 1)),
+    lambda m, x: m.nn.functional.pad(x, (4, 0), mode="circular"),
+    lambda m, x: m.nn.functional.pad(x[0, 0], (1, 1), mode="reflect"),
+    lambda m, x: m.nn.functional.interpolate(x, scale_factor=2, align_corners=True),
+    lambda m, x: m.nn.functional.interpolate(x),
+    lambda m, x: m.nn.functional.interpolate(x, size=4, scale_factor=2),
+    lambda m, x: m.nn.functional.interpolate(x, size=4, mode="bilinear"),
+    lambda m, x: m.nn.functional.interpolate(x, size=4, mode="bogus"),
+    lambda m, x: m.nn.functional.pixel_shuffle(x, 2),
+    lambda m, x: m.nn.functional.multi_margin_loss(x[0], m.tensor([0]), p=3),
+    lambda m, x: m.nn.functional.gaussian_nll_loss(x, x, -x.abs()),
+    lambda m, x: m.nn.functional.gaussian_nll_loss(x, x, x[..., :2]),
+])
+def test_errors_match_torch(call):
+    errs = []
+    for m in (autotensor, torch):
+        with pytest.raises(Exception) as info:
+            call(m, m.ones(1, 1, 3))
+        errs.append((type(info.value), str(info.value)))
+    assert errs[0] == errs[1]
+
+
+def test_charlm_example_quick_run_learns():
+    from autotensor.examples import charlm
+    for kind in ("lstm", "transformer"):
+        losses = charlm.main(["--quick", "--model", kind])
+        assert np.isfinite(losses).all()
+        assert np.mean(losses[-3:]) < losses[0] - 0.3, (kind, losses)
+
+
+def test_charlm_follows_torch():
+    from autotensor.examples import charlm
+    ours = charlm.train(autotensor, steps=3, verbose=False)[0]
+    theirs = charlm.train(torch, steps=3, verbose=False)[0]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-4)
+
+
+@pytest.mark.parametrize("kw", [{}, {"is_causal": True}, {"scale": 0.3}, {"mask": "bool"},
+                                {"mask": "float"}])
+def test_scaled_dot_product_attention_matches_torch(kw):
+    q, k, v = (RNG.standard_normal((2, 3, 4, 5)) for _ in range(3))
+    masks = {"bool": np.tril(np.ones((4, 4), bool), 1), "float": RNG.standard_normal((4, 4))}
+    res = []
+    for m in (autotensor, torch):
+        ts = [m.tensor(a, requires_grad=True) for a in (q, k, v)]
+        kk = dict(kw)
+        if "mask" in kk:
+            kk["attn_mask"] = m.tensor(masks[kk.pop("mask")])
+        y = m.nn.functional.scaled_dot_product_attention(*ts, **kk)
+        y.sum().backward()
+        res.append([y.detach().numpy()] + [t.grad.numpy() for t in ts])
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
