@@ -44,6 +44,12 @@ from ._ops import (  # the catalogue: reductions
     aminmax, count_nonzero, cummax, cummin, cumprod, diff, kthvalue, logcumsumexp, median, nanmean,
     nanmedian, nansum, std, std_mean, var, var_mean)
 from ._ops import bitwise_left_shift, bitwise_right_shift
+from ._ops import (  # (the catalogue: shape and indexing)
+    atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_shapes, broadcast_tensors,
+    cartesian_prod, column_stack, combinations, diag_embed, dsplit, dstack, fliplr, flipud,
+    hsplit, meshgrid, narrow_copy, repeat_interleave, roll, rot90, row_stack, tensor_split, tile,
+    vsplit, diagonal_scatter, index_copy, index_fill, masked_scatter, put, scatter_reduce,
+    select_scatter, slice_scatter, take, take_along_dim)
 from . import _methods
 from . import autograd
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled

@@ -226,6 +226,15 @@ METHODS = {
         nanmedian nansum std var
         """.split()},
     "cumprod_": fn.reduction.cumprod_,
+    # the catalogue: shape and indexing (issue 11)
+    "tile": fn.shape._tile_method,
+    **{name: getattr(fn, name) for name in """
+        repeat roll rot90 fliplr flipud tensor_split hsplit vsplit dsplit narrow_copy
+        diag_embed repeat_interleave index_copy index_copy_ index_fill index_fill_ take
+        take_along_dim put put_ masked_scatter masked_scatter_ select_scatter slice_scatter
+        diagonal_scatter scatter_reduce scatter_reduce_ transpose_ t_ squeeze_ unsqueeze_
+        swapaxes_ swapdims_
+        """.split()},
     **{name: _other_tensor(name) for name in (
         "atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin")},
 }

@@ -64,6 +64,10 @@ def _run_dual_supported(sample, tangents):
 # without shifting: at x ~ 40 its tangent of the first element is 1.7e-06 for a tangent of
 # 1.4); ours is checked against central differences and the dot test instead.
 TORCH_FORWARD_INACCURATE = {"logcumsumexp_large"}
+# PyTorch 2.13 gives scatter_reduce(reduce="prod") no tangent at all (undefined in its
+# scatter_reduce_jvp); ours is checked against central differences and the dot test.
+TORCH_FORWARD_INACCURATE |= {"scatter_reduce_prod_self", "scatter_reduce_prod_noself",
+                             "scatter_reduce_prod_zero"}
 
 
 @pytest.mark.parametrize("sample", [s for s in DIFF_SAMPLES

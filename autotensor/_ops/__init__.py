@@ -63,6 +63,15 @@ from .pointwise import (  # noqa: F401  (the catalogue, issue 11)
 from .reduction import (  # noqa: F401  (the catalogue, issue 11)
     aminmax, count_nonzero, cummax, cummin, cumprod, diff, kthvalue, logcumsumexp, median, nanmean,
     nanmedian, nansum, std, std_mean, var, var_mean)
+from .shape import (  # noqa: F401  (the catalogue: shape, issue 11)
+    atleast_1d, atleast_2d, atleast_3d, block_diag, broadcast_shapes, broadcast_tensors,
+    cartesian_prod, column_stack, combinations, diag_embed, dsplit, dstack, fliplr, flipud,
+    hsplit, meshgrid, narrow_copy, repeat, repeat_interleave, roll, rot90, row_stack, squeeze_,
+    swapaxes_, swapdims_, t_, tensor_split, tile, transpose_, unsqueeze_, vsplit)
+from .indexing import (  # noqa: F401  (the catalogue: indexing, issue 11)
+    diagonal_scatter, index_copy, index_copy_, index_fill, index_fill_, masked_scatter,
+    masked_scatter_, put, put_, scatter_reduce, scatter_reduce_, select_scatter, slice_scatter,
+    take, take_along_dim)
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape
 
 # every module holding table entries (tests walk them)

@@ -393,7 +393,20 @@ def masked_fill(input, mask, value):
 
 
 def masked_select(input, mask):
-    return getitem(input, mask)
+    m = _index_data(mask)
+    if m.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    d = input._data
+    try:
+        shape = np.broadcast_shapes(d.shape, m.shape)
+    except ValueError:
+        raise broadcast_error(m.shape, d.shape) from None
+    m = np.broadcast_to(m, shape)
+    out = np.broadcast_to(d, shape)[m]
+    r = _finish(MASKED_SELECT, (input,), (m,), out)
+    if r._grad_fn is not None and shape != d.shape:
+        set_input_metadata(r._grad_fn, (input,), shape, out.dtype)
+    return r
 
 
 def nonzero(input, *, as_tuple=False):
@@ -439,3 +452,512 @@ def scatter_add_(self, dim, index, src):
     dim = _wrap_dim(dim, self._data.ndim)
     new = raw.scatter_add(self._data, dim, index._data, src._data)
     return inplace.record_inplace(SCATTER_ADD, self, (self, src), (dim, index._data), new)
+
+
+# ---- the catalogue: copies, fills, take/put, scatter_reduce, *_scatter (issue 11) -----------
+def _key(dim, index):
+    """The basic+advanced key selecting ``index`` along ``dim``."""
+    return (slice(None),) * dim + (index,)
+
+
+def _index_copy_kernel(a, src, dim, index):
+    out = a.copy()
+    if a.ndim == 0:
+        out[...] = src.reshape(())
+    else:
+        out[_key(dim, index)] = src
+    return out
+
+
+def _index_fill_kernel(a, dim, index, value):
+    out = a.copy()
+    if a.ndim == 0:
+        out[...] = value
+    else:
+        out[_key(dim, index)] = value
+    return out
+
+
+def _take_backward(F, grad, index, self_sizes):
+    n = int(np.prod(self_sizes))
+    flat = F.index_add(F.zeros((n,), grad), 0, index.reshape(-1), F.reshape(grad, (-1,)))
+    return F.reshape(flat, tuple(self_sizes))
+
+
+def _put_kernel(a, src, index, accumulate):
+    out = a.copy().reshape(-1)
+    if accumulate:
+        np.add.at(out, index.reshape(-1), src.reshape(-1))
+    else:
+        out[index.reshape(-1)] = src.reshape(-1)
+    return out.reshape(a.shape)
+
+
+def _masked_scatter_kernel(a, src, mask):
+    out = np.array(np.broadcast_to(a, mask.shape))
+    n = int(mask.sum())
+    out[mask] = src.reshape(-1)[:n]
+    return out
+
+
+def _masked_scatter_source_grad(F, grad, mask, source_sizes):
+    picked = F.getitem(grad, (mask,))
+    extra = int(np.prod(source_sizes)) - int(mask.sum())
+    if extra:
+        picked = F.cat([picked, F.zeros((extra,), grad)], 0)
+    return F.reshape(picked, tuple(source_sizes))
+
+
+def _slice_key(dim, start, end, step):
+    return (slice(None),) * dim + (slice(start, end, step),)
+
+
+def _scatter_into(key):
+    def kernel(a, src, *params):
+        out = a.copy()
+        out[key(*params)] = src
+        return out
+    return kernel
+
+
+INDEX_COPY = defop("index_copy", "IndexCopyBackward0",
+                   lambda a, src, dim, index: _index_copy_kernel(a, src, dim, index),
+                   inputs=("self", "source"), params=("dim", "index"),
+                   grads={"self": lambda F, grad, dim, index: F.zero_at(grad, _key(dim, index)),
+                          "source": lambda F, grad, dim, index: F.index_select(grad, dim, index)},
+                   jvp="linear")
+INDEX_FILL = defop("index_fill", "IndexFillBackward0", _index_fill_kernel,
+                   params=("dim", "index", "value"),
+                   grads={"self": lambda F, grad, dim, index: F.zero_at(grad, _key(dim, index))},
+                   jvp=lambda F, self_t, dim, index: F.zero_at(self_t, _key(dim, index)))
+INDEX_FILL_TENSOR = defop(
+    "index_fill", "IndexFillBackward1", None, inputs=("self", "value"), params=("dim", "index"),
+    grads={"self": lambda F, grad, dim, index: F.zero_at(grad, _key(dim, index)),
+           "value": lambda F, grad, dim, index: F.sum(F.index_select(grad, dim, index))},
+    jvp=lambda F, self, self_t, value, value_t, dim, index: index_fill(
+        F.zeros_like(self) if self_t is None else self_t, dim, _make(index),
+        F.zeros_like(value) if value_t is None else value_t))
+TAKE = defop("take", "TakeBackward0", lambda a, index: a.reshape(-1)[index], params=("index",),
+             grads={"self": _take_backward}, jvp="linear")
+PUT = defop("put", "PutBackward0", _put_kernel, inputs=("self", "source"),
+            params=("index", "accumulate"),
+            grads={"self": lambda F, grad, index, accumulate: grad if accumulate else F.reshape(
+                       F.zero_at(F.reshape(grad, (-1,)), (index.reshape(-1),)), grad.shape),
+                   "source": lambda F, grad, index, source_sizes: F.reshape(
+                       F.index_select(F.reshape(grad, (-1,)), 0, index.reshape(-1)),
+                       tuple(source_sizes))},
+            jvp="linear")
+MASKED_SCATTER = defop("masked_scatter", "MaskedScatterBackward0", _masked_scatter_kernel,
+                       inputs=("self", "source"), params=("mask",),
+                       grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0),
+                              "source": _masked_scatter_source_grad},
+                       jvp="linear")
+MASKED_SELECT = defop("masked_select", "MaskedSelectBackward0",
+                      lambda a, mask: np.broadcast_to(a, mask.shape)[mask],
+                      params=("mask",),
+                      grads={"self": lambda F, grad, mask: F.index_backward(
+                          grad, mask.shape, (mask,))},
+                      jvp="linear")
+SELECT_SCATTER = defop("select_scatter", "SelectScatterBackward0",
+                       _scatter_into(lambda dim, index: _key(dim, index)),
+                       inputs=("self", "src"), params=("dim", "index"),
+                       grads={"self": lambda F, grad, dim, index: F.zero_at(grad,
+                                                                             _key(dim, index)),
+                              "src": lambda F, grad, dim, index: F.select(grad, dim, index)},
+                       jvp="linear")
+SLICE_SCATTER = defop("slice_scatter", "SliceScatterBackward0", _scatter_into(_slice_key),
+                      inputs=("self", "src"), params=("dim", "start", "end", "step"),
+                      grads={"self": lambda F, grad, dim, start, end, step: F.zero_at(
+                                 grad, _slice_key(dim, start, end, step)),
+                             "src": lambda F, grad, dim, start, end, step: F.getitem(
+                                 grad, _slice_key(dim, start, end, step))},
+                      jvp="linear")
+DIAGONAL_SCATTER = defop(
+    "diagonal_scatter", "DiagonalScatterBackward0",
+    lambda a, src, offset, dim1, dim2: _diagonal_scatter_kernel(a, src, offset, dim1, dim2),
+    inputs=("self", "src"), params=("offset", "dim1", "dim2"),
+    grads={"self": lambda F, grad, offset, dim1, dim2: grad - F.diagonal_backward(
+               F.diagonal(grad, offset, dim1, dim2), grad.shape, offset, dim1, dim2),
+           "src": lambda F, grad, offset, dim1, dim2: F.diagonal(grad, offset, dim1, dim2)},
+    jvp="linear")
+
+
+def _diagonal_scatter_kernel(a, src, offset, dim1, dim2):
+    out = a.copy()
+    raw._diagonal_view(out, offset, dim1, dim2)[...] = src
+    return out
+
+
+def _dtype_name(a):
+    return _dtypes.legacy_type_name(_dtypes.from_numpy(a.dtype))[6:-6]
+
+
+def _index_copy_checks(d, dim, idx, src):
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_dtype_name(idx)}")
+    if src.dtype != d.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
+                           f"but got (self) {_dtype_name(d)} and (source) {_dtype_name(src)}")
+    if idx.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    if src.ndim and d.ndim and src.ndim != d.ndim:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({src.ndim}), "
+                         f"destination dimensionality ({d.ndim})")
+    n = src.shape[dim] if src.ndim else 1
+    if idx.size != n:
+        raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to "
+                         f"source.size(dim) ({n})")
+    size = d.shape[dim] if d.ndim else 1
+    for v in idx.reshape(-1):
+        if v < 0 or v >= size:
+            raise IndexError(f"index_copy_(): index {int(v)} is out of bounds for dimension "
+                             f"{dim} with size {size}")
+
+
+def index_copy(input, dim, index, source):
+    d = input._data
+    dim = _wrap_dim(dim, d.ndim)
+    idx = _index_data(index)
+    _index_copy_checks(d, dim, idx, source._data)
+    idx = idx.reshape(-1)
+    out = _index_copy_kernel(d, source._data, dim, idx)
+    return _finish(INDEX_COPY, (input, source), (dim, idx), out)
+
+
+def index_copy_(self, dim, index, source):
+    d = self._data
+    dim = _wrap_dim(dim, d.ndim)
+    idx = _index_data(index)
+    _index_copy_checks(d, dim, idx, source._data)
+    idx = idx.reshape(-1)
+    new = _index_copy_kernel(d, source._data, dim, idx)
+    return inplace.record_inplace(INDEX_COPY, self, (self, source), (dim, idx), new)
+
+
+def _index_fill_args(d, dim, index, value):
+    dim = _wrap_dim(dim, d.ndim)
+    idx = _index_data(index)
+    if idx.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if isinstance(value, Tensor) and value._data.ndim != 0:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._data.ndim} dimension(s).")
+    size = d.shape[dim] if d.ndim else 1
+    idx = idx.reshape(-1)
+    for v in idx:
+        if v < -size or v >= size:
+            raise IndexError(f"index {int(v)} is out of bounds for dimension {dim} with size "
+                             f"{size}")
+    return dim, np.where(idx < 0, idx + size, idx)
+
+
+def index_fill(input, dim, index, value):
+    d = input._data
+    dim, idx = _index_fill_args(d, dim, index, value)
+    if isinstance(value, Tensor):
+        out = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))
+        return _finish(INDEX_FILL_TENSOR, (input, value), (dim, idx), out)
+    v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
+    return _finish(INDEX_FILL, (input,), (dim, idx, value), _index_fill_kernel(d, dim, idx, v))
+
+
+def index_fill_(self, dim, index, value):
+    d = self._data
+    dim, idx = _index_fill_args(d, dim, index, value)
+    if isinstance(value, Tensor):
+        new = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))
+        return inplace.record_inplace(INDEX_FILL_TENSOR, self, (self, value), (dim, idx), new)
+    v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
+    new = _index_fill_kernel(d, dim, idx, v)
+    return inplace.record_inplace(INDEX_FILL, self, (self,), (dim, idx, value), new)
+
+
+def _flat_index(name, index, numel):
+    idx = _index_data(index)
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"{name}(): Expected a long tensor for index, but got "
+                           f"{_dtype_name(idx)}")
+    for v in idx.reshape(-1):
+        if v < -numel or v >= numel:
+            raise IndexError(f"out of range: tried to access index {int(v)} on a tensor of "
+                             f"{numel} elements.")
+    return np.where(idx < 0, idx + numel, idx)
+
+
+def take(input, index):
+    d = input._data
+    idx = _flat_index("take", index, d.size)
+    return _finish(TAKE, (input,), (idx,), d.reshape(-1)[idx])
+
+
+def take_along_dim(input, indices, dim=None):
+    idx = _index_data(indices)
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_dtype_name(idx)}")
+    if dim is None:
+        from .shape import reshape
+        return gather(reshape(input, (-1,)), 0, reshape(indices, (-1,)))
+    d = input._data
+    if d.ndim != idx.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {d.ndim} dimensions for input, and "
+                           f"{idx.ndim} dimensions for indices")
+    dim = _wrap_dim(dim, d.ndim)
+    sizes = list(d.shape)
+    sizes[dim] = idx.shape[dim]
+    shape = list(np.broadcast_shapes(tuple(sizes), idx.shape))
+    index = expand(indices, tuple(shape))
+    shape[dim] = d.shape[dim]
+    return gather(expand(input, tuple(shape)), dim, index)
+
+
+def _put_checks(d, index, source):
+    idx = _flat_index("put_", index, d.size)
+    s = source._data
+    if s.dtype != d.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_dtype_name(d)} and source.dtype = {_dtype_name(s)}")
+    if s.size != idx.size:
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {s.size}, index.numel() = "
+                         f"{idx.size}")
+    return idx
+
+
+def put(input, index, source, accumulate=False):
+    d = input._data
+    idx = _put_checks(d, index, source)
+    out = _put_kernel(d, source._data, idx, accumulate)
+    return _finish(PUT, (input, source), (idx, accumulate), out)
+
+
+def put_(self, index, source, accumulate=False):
+    d = self._data
+    idx = _put_checks(d, index, source)
+    new = _put_kernel(d, source._data, idx, accumulate)
+    return inplace.record_inplace(PUT, self, (self, source), (idx, accumulate), new)
+
+
+def _masked_scatter_args(d, mask, source, inplace_):
+    m = _index_data(mask)
+    if m.dtype != np.bool_:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_dtype_name(m)}")
+    s = source._data
+    if s.dtype != d.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got{_dtype_name(d)} and {_dtype_name(s)}")
+    try:
+        shape = d.shape if inplace_ else np.broadcast_shapes(d.shape, m.shape)
+        m = np.broadcast_to(m, shape)
+    except ValueError:
+        raise broadcast_error(m.shape, d.shape) from None
+    if int(m.sum()) > s.size:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return m
+
+
+def masked_scatter(input, mask, source):
+    d = input._data
+    m = _masked_scatter_args(d, mask, source, False)
+    out = _masked_scatter_kernel(d, source._data, m)
+    r = _finish(MASKED_SCATTER, (input, source), (m,), out)
+    if r._grad_fn is not None and out.shape != d.shape:
+        set_input_metadata(r._grad_fn, (input, source), out.shape, out.dtype)
+        r._grad_fn._reduce[1] = None
+    return r
+
+
+def masked_scatter_(self, mask, source):
+    d = self._data
+    m = _masked_scatter_args(d, mask, source, True)
+    new = _masked_scatter_kernel(d, source._data, m)
+    return inplace.record_inplace(MASKED_SCATTER, self, (self, source), (m,), new)
+
+
+def _src_size_check(src_shape, slice_shape):
+    if tuple(src_shape) != tuple(slice_shape):
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                           f"[{_errors.shape_str(src_shape)}], slice size = "
+                           f"[{_errors.shape_str(slice_shape)}]")
+
+
+def select_scatter(input, src, dim, index):
+    d = input._data
+    region = select(input.detach(), dim, index)._data
+    dim = _wrap_dim(dim, d.ndim)
+    index = int(index) + (d.shape[dim] if int(index) < 0 else 0)
+    _src_size_check(src._data.shape, region.shape)
+    out = SELECT_SCATTER.kernel(d, src._data.astype(d.dtype), dim, index)
+    return _finish(SELECT_SCATTER, (input, src), (dim, index), out)
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    d = input._data
+    dim = _wrap_dim(dim, d.ndim)
+    s, e, st = slice(start, end, step).indices(d.shape[dim])
+    region = d[_slice_key(dim, s, e, st)]
+    _src_size_check(src._data.shape, region.shape)
+    out = SLICE_SCATTER.kernel(d, src._data.astype(d.dtype), dim, s, e, st)
+    return _finish(SLICE_SCATTER, (input, src), (dim, s, e, st), out)
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    from .shape import diagonal
+    d = input._data
+    region = diagonal(input.detach(), offset, dim1, dim2)._data
+    dim1, dim2 = _wrap_dim(dim1, d.ndim), _wrap_dim(dim2, d.ndim)
+    _src_size_check(src._data.shape, region.shape)
+    out = _diagonal_scatter_kernel(d, src._data.astype(d.dtype), offset, dim1, dim2)
+    return _finish(DIAGONAL_SCATTER, (input, src), (offset, dim1, dim2), out)
+
+
+_REDUCE = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax", "max": "amax",
+           "amin": "amin", "min": "amin"}
+
+
+def _scatter_key(dim, index):
+    idx = list(np.indices(index.shape, sparse=True))
+    idx[dim] = index
+    return tuple(idx)
+
+
+def _scatter_reduce_kernel(a, src, dim, index, reduce, include_self):
+    out = a.copy()
+    key = _scatter_key(dim, index)
+    s = src[tuple(slice(0, n) for n in index.shape)]
+    if not include_self:
+        if reduce in ("sum", "mean"):
+            ident = 0
+        elif reduce == "prod":
+            ident = 1
+        elif a.dtype.kind == "f":
+            ident = -np.inf if reduce == "amax" else np.inf
+        else:
+            info = np.iinfo(a.dtype) if a.dtype.kind in "iu" else None
+            ident = (info.min if reduce == "amax" else info.max) if info else reduce == "amin"
+        out[key] = ident
+    ufunc = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
+             "amin": np.minimum}[reduce]
+    ufunc.at(out, key, s)
+    if reduce == "mean":
+        count = _scatter_count(a.shape, dim, index, include_self)
+        out = out // count.astype(a.dtype) if a.dtype.kind in "iu" else \
+            (out / count).astype(a.dtype)
+    return out
+
+
+def _scatter_count(shape, dim, index, include_self):
+    """How many values each position of a mean scatter_reduce averages (at least 1)."""
+    count = np.full(shape, 1.0 if include_self else 0.0)
+    np.add.at(count, _scatter_key(dim, index), 1.0)
+    count[count == 0] = 1.0
+    return count
+
+
+def _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self, result):
+    """(gradient of self, gradient of src), as PyTorch's scatter_reduce_backward."""
+    if reduce == "sum":
+        g_self, g_src = grad, F.gather(grad, dim, index)
+    elif reduce == "mean":
+        n = F.constant(_scatter_count(grad.shape, dim, index, include_self), grad)
+        g_self = grad / n
+        g_src = F.gather(g_self, dim, index)
+    elif reduce == "prod":
+        masked_self = F.masked_fill(self, self == 0, 1)
+        masked_self_result = _via_scatter_reduce(F, masked_self, dim, index, src, reduce,
+                                                 include_self)
+        g_self = grad * masked_self_result / masked_self
+        src_zero = src == 0
+        zeros = F.zeros_like(self)
+        n_zeros = F.gather(F.scatter_add(zeros, dim, index, F.cast_like(src_zero, self)),
+                           dim, index)
+        single = src_zero & (n_zeros == 1)
+        masked_src = F.masked_fill(src, single, 1)
+        masked_src_result = _via_scatter_reduce(F, self, dim, index, masked_src, reduce,
+                                                include_self)
+        g_src = F.where(single, F.gather(grad * masked_src_result, dim, index),
+                        F.gather(grad * result, dim, index) / F.masked_fill(src, src_zero, 1))
+    else:
+        value = F.gather(result, dim, index)
+        self_is = F.cast_like(self == result, grad)
+        src_is = F.cast_like(src == value, grad)
+        n = F.scatter_add(self_is, dim, index, src_is)
+        distributed = grad / n
+        g_self = self_is * distributed
+        g_src = src_is * F.gather(distributed, dim, index)
+    if not include_self:
+        g_self = F.scatter(g_self, dim, index, 0)
+    return g_self, g_src
+
+
+def _via_scatter_reduce(F, x, dim, index, src, reduce, include_self):
+    if F.is_raw:
+        return _scatter_reduce_kernel(x, src, dim, index, reduce, include_self)
+    return scatter_reduce(x, dim, _make(index), src, reduce, include_self=include_self)
+
+
+def _scatter_reduce_jvp(F, self, self_t, src, src_t, dim, index, reduce, include_self,
+                        result):
+    """Each input element feeds exactly one output: the tangent is the sum of the inputs'
+    tangents times their derivatives (the backward's with a gradient of ones). (PyTorch
+    2.13 leaves prod's tangent undefined; this one is checked by central differences.)"""
+    ones = F.ones_like(result)
+    w_self, w_src = _scatter_reduce_grads(F, ones, self, src, dim, index, reduce,
+                                          include_self, result)
+    out = F.zeros_like(result) if self_t is None else w_self * self_t
+    if src_t is not None:
+        out = F.scatter_add(out, dim, index, w_src * src_t)
+    return out
+
+
+SCATTER_REDUCE = defop(
+    "scatter_reduce", "ScatterReduceBackward0", None, inputs=("self", "src"),
+    params=("dim", "index", "reduce", "include_self"),
+    grads={"self": lambda F, grad, self, src, dim, index, reduce, include_self, result:
+           _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self,
+                                 result)[0],
+           "src": lambda F, grad, self, src, dim, index, reduce, include_self, result:
+           _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self,
+                                 result)[1]},
+    jvp=_scatter_reduce_jvp)
+
+
+def _scatter_reduce_args(d, dim, index, src, reduce):
+    if reduce not in _REDUCE:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    dim = _wrap_dim(dim, d.ndim)
+    idx = _index_data(index)
+    s = src._data
+    if s.dtype != d.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("scatter(): Expected dtype int64 for index")
+    if idx.ndim != d.ndim and idx.size:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self "
+                           "tensor")
+    size = d.shape[dim] if d.ndim else 1
+    if idx.size and (idx.max() >= size or idx.min() < -size):
+        bad = int(idx.max() if idx.max() >= size else idx.min())
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    idx = np.where(idx < 0, idx + size, idx).astype(np.int64)
+    return dim, idx, _REDUCE[reduce]
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    d = input._data
+    dim, idx, reduce = _scatter_reduce_args(d, dim, index, src, reduce)
+    out = _scatter_reduce_kernel(d, src._data, dim, idx, reduce, include_self)
+    return _finish(SCATTER_REDUCE, (input, src), (dim, idx, reduce, include_self), out)
+
+
+def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+    d = self._data
+    dim, idx, reduce = _scatter_reduce_args(d, dim, index, src, reduce)
+    new = _scatter_reduce_kernel(d, src._data, dim, idx, reduce, include_self)
+    return inplace.record_inplace(SCATTER_REDUCE, self, (self, src),
+                                  (dim, idx, reduce, include_self), new)

@@ -7,9 +7,10 @@ from .._backend import np
 from .._tensor import _is_contiguous, _make, Tensor
 from ..autograd import inplace
 from . import raw
-from .dispatch import defop
+from .dispatch import broadcast_error, defop
 from ._common import (
-    _finish, _multi_view, _py_any, _py_sum, _shape_args, _view_result, _wrap_dim)
+    _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _state, _view_result,
+    _wrap_dim)
 from .pointwise import clone
 
 
@@ -632,12 +633,20 @@ def stack(tensors, dim=0, *, out=None):
     return r
 
 
+def _nonempty(name, tensors):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return tensors
+
+
 def hstack(tensors):
+    tensors = atleast_1d(_nonempty("hstack", tensors))
     return cat(tensors, 0 if tensors[0]._data.ndim == 1 else 1)
 
 
 def vstack(tensors):
-    return cat([x if x._data.ndim > 1 else unsqueeze(x, 0) for x in tensors], 0)
+    return cat(atleast_2d(_nonempty("vstack", tensors)), 0)
 
 
 def flip(input, dims):
@@ -661,3 +670,583 @@ def tril(input, diagonal=0):
 
 def triu(input, diagonal=0):
     return _tri(TRIU, np.triu, "triu", input, diagonal)
+
+
+# ---- the catalogue: repeat, roll, rot90, splits, grids, stacks, in-place views (issue 11) ----
+def _via(F, kernel, fn, *args):
+    """A formula step that is an op of this family: its kernel on arrays, its public function
+    on tensors (the two interpretations of Note [One formula, two interpretations])."""
+    return kernel(*args) if F.is_raw else fn(*args)
+
+
+def _repeat_kernel(a, repeats):
+    return np.tile(a.reshape((1,) * (len(repeats) - a.ndim) + a.shape), repeats)
+
+
+def _repeat_backward(F, grad, repeats, self_sizes):
+    """Sum the copies: view grad as (r0, s0, r1, s1, ...) and sum the r axes."""
+    lead = len(repeats) - len(self_sizes)
+    sizes = (1,) * lead + tuple(self_sizes)
+    inter = tuple(v for r, s in zip(repeats, sizes) for v in (r, s))
+    axes = tuple(range(0, 2 * len(repeats), 2))
+    g = F.reshape(grad, inter)
+    if axes:
+        g = F.sum(g, axes)
+    return F.reshape(g, tuple(self_sizes))
+
+
+def _roll_kernel(a, shifts, dims):
+    if not dims:
+        return np.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
+    return np.roll(a, shifts, dims)
+
+
+def _rot90_kernel(a, k, dims):
+    return np.ascontiguousarray(np.rot90(a, k, dims))
+
+
+REPEAT = defop("repeat", "RepeatBackward0", _repeat_kernel, params=("repeats",),
+               grads={"self": _repeat_backward}, jvp="linear")
+ROLL = defop("roll", "RollBackward0", _roll_kernel, params=("shifts", "dims"),
+             grads={"self": lambda F, grad, shifts, dims: _via(
+                 F, _roll_kernel, _roll_op, grad, tuple(-s for s in shifts), dims)},
+             jvp="linear")
+ROT90 = defop("rot90", "Rot90Backward0", _rot90_kernel, params=("k", "dims"),
+              grads={"self": lambda F, grad, k, dims: _via(
+                  F, _rot90_kernel, _rot90_op, grad, -k, dims)},
+              jvp="linear")
+NARROW_COPY = defop("narrow_copy", "NarrowCopyBackward0",
+                    lambda a, dim, start, length: a[(slice(None),) * dim +
+                                                    (slice(start, start + length),)].copy(),
+                    params=("dim", "start", "length"),
+                    grads={"self": lambda F, grad, dim, start, length, self_sizes:
+                           F.getitem_backward(grad, self_sizes, (slice(None),) * dim +
+                                              (slice(start, start + length),))},
+                    jvp="linear")
+DIAG_EMBED = defop("diag_embed", "DiagEmbedBackward0",
+                   lambda a, offset, dim1, dim2: raw.diagonal_backward(
+                       a, _diag_embed_shape(a.shape, offset, dim1, dim2), offset, dim1, dim2),
+                   params=("offset", "dim1", "dim2"),
+                   grads={"self": lambda F, grad, offset, dim1, dim2:
+                          F.diagonal(grad, offset, dim1, dim2)},
+                   jvp="linear")
+# in-place views: the tensor itself takes the view's geometry and a node of its own
+TRANSPOSE_ = defop("transpose_", "TransposeBackward1", raw.transpose, params=("dim0", "dim1"),
+                   grads={"self": lambda F, grad, dim0, dim1: F.transpose(grad, dim0, dim1)},
+                   jvp="linear")
+T_ = defop("t_", "TBackward1", raw.t, grads={"self": lambda F, grad: F.t(grad)}, jvp="linear")
+UNSQUEEZE_ = defop("unsqueeze_", "UnsqueezeBackward1", raw.unsqueeze, params=("dim",),
+                   grads={"self": lambda F, grad, dim: F.squeeze(grad, dim)}, jvp="linear")
+SQUEEZE_ = defop("squeeze_", "SqueezeBackward3", lambda a: np.squeeze(a),
+                 grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                 jvp="linear")
+SQUEEZE_DIMS_ = defop("squeeze_", "SqueezeBackward5", raw.squeeze, params=("dim",),
+                      grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                      jvp="linear")
+
+
+def _diag_embed_shape(shape, offset, dim1, dim2):
+    n = shape[-1] + _py_abs(offset)
+    out = list(shape[:-1])
+    for d in sorted((dim1, dim2)):
+        out.insert(d, n)
+    return tuple(out)
+
+
+def _py_abs(v):
+    return v if v >= 0 else -v
+
+
+def _int_tuple(name, arg, value, position):
+    """An ``int[]`` argument as PyTorch parses it (an int alone is accepted)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return (int(value),)
+    if isinstance(value, Tensor) and value._data.ndim == 0:
+        return (int(value),)
+    try:
+        return tuple(int(v.__index__()) for v in value)
+    except (TypeError, AttributeError):
+        raise TypeError(f"{name}(): argument '{arg}' (position {position}) must be tuple of "
+                        f"ints, not {type(value).__name__}") from None
+
+
+def repeat(input, *sizes):
+    if not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
+    repeats = _shape_args(sizes)
+    d = input._data
+    if len(repeats) < d.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    lead = len(repeats) - d.ndim
+    shape = [r * s for r, s in zip(repeats, (1,) * lead + d.shape)]
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"[{_errors.shape_str(shape)}]")
+    return _finish(REPEAT, (input,), (repeats,), _repeat_kernel(d, repeats))
+
+
+def tile(input, dims):
+    if not isinstance(dims, (tuple, list, Tensor)) or isinstance(dims, Tensor) and \
+            dims._data.ndim == 0:
+        raise TypeError(f"tile(): argument 'dims' (position 2) must be tuple of ints, not "
+                        f"{type(dims).__name__}")
+    dims = tuple(int(x) for x in dims)
+    nd = input._data.ndim
+    if len(dims) < nd:
+        dims = (1,) * (nd - len(dims)) + dims
+    return repeat(input, dims)
+
+
+def _tile_method(input, *dims):
+    """``Tensor.tile(2, 3)``: the method takes the dims as separate ints too."""
+    return tile(input, _shape_args(dims))
+
+
+def _roll_op(input, shifts, dims):
+    return roll(input, shifts, dims)
+
+
+def roll(input, shifts, dims=()):
+    d = input._data
+    shifts = _int_tuple("roll", "shifts", shifts, 2)
+    dims = _int_tuple("roll", "dims", dims, 3) if dims is not None else ()
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if not dims and len(shifts) != 1:
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+    if dims and len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                           f"dims:{len(dims)}")
+    dims = tuple(_wrap_dim(x, d.ndim) for x in dims)
+    return _finish(ROLL, (input,), (shifts, dims), _roll_kernel(d, shifts, dims))
+
+
+def _rot90_op(input, k, dims):
+    return rot90(input, k, dims)
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    d = input._data
+    dims = tuple(dims)
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if d.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {d.ndim}")
+    if dims[0] == dims[1] or _wrap_dim(dims[0], d.ndim) == _wrap_dim(dims[1], d.ndim):
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
+                           f"and dim1 = {dims[1]}")
+    dims = (_wrap_dim(dims[0], d.ndim), _wrap_dim(dims[1], d.ndim))
+    return _finish(ROT90, (input,), (k, dims), _rot90_kernel(d, k, dims))
+
+
+def fliplr(input):
+    if input._data.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, (1,))
+
+
+def flipud(input):
+    if input._data.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, (0,))
+
+
+def _split_at(input, dim, bounds):
+    """Slices [bounds[i], bounds[i+1]) of dim, each a SliceBackward0 view (tensor_split)."""
+    size = input._data.shape[dim]
+    out = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        a = min(max(a, 0), size)
+        b = min(max(b, a), size)
+        out.append(_slice(input, dim, a, b, 1))
+    return tuple(out)
+
+
+def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
+                 tensor_indices_or_sections=None):
+    arg = next(a for a in (indices_or_sections, indices, sections, tensor_indices_or_sections)
+               if a is not None)
+    d = input._data
+    if d.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+    dim = _wrap_dim(dim, d.ndim)
+    if isinstance(arg, Tensor):
+        a = arg._data
+        if a.dtype != np.int64:
+            name = _dtypes.legacy_type_name(_dtypes.from_numpy(a.dtype))[6:-6]
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {name}")
+        if a.ndim > 1:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
+                               f"zero-dimensional or one-dimensional tensor, but got a tensor "
+                               f"with {a.ndim} dims")
+        arg = int(a) if a.ndim == 0 else [int(v) for v in a]
+    size = d.shape[dim]
+    if isinstance(arg, (int, np.integer)):
+        n = int(arg)
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        q, r = divmod(size, n)
+        bounds = [0]
+        for i in range(n):
+            bounds.append(bounds[-1] + q + (1 if i < r else 0))
+        return _split_at(input, dim, bounds)
+    idx = [int(v) + size if int(v) < 0 else int(v) for v in arg]
+    return _split_at(input, dim, [0] + idx + [size])
+
+
+def _hvd_split(name, need, dim, input, indices_or_sections):
+    d = input._data
+    if d.ndim < need:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, but "
+                           f"got a tensor with {d.ndim} dimensions!")
+    if isinstance(indices_or_sections, (int, np.integer)):
+        n = int(indices_or_sections)
+        if n == 0 or d.shape[dim] % n:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the "
+                               f"size of the dimension {d.shape[dim]} is not divisible by the "
+                               f"split_size {n}!")
+    return tensor_split(input, indices_or_sections, dim)
+
+
+def hsplit(input, indices_or_sections):
+    return _hvd_split("hsplit", 1, 1 if input._data.ndim > 1 else 0, input, indices_or_sections)
+
+
+def vsplit(input, indices_or_sections):
+    return _hvd_split("vsplit", 2, 0, input, indices_or_sections)
+
+
+def dsplit(input, indices_or_sections):
+    return _hvd_split("dsplit", 3, 2, input, indices_or_sections)
+
+
+_MESHGRID_WARNED = [False]
+
+
+def meshgrid(*tensors, indexing=None):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if indexing is None:
+        if not _MESHGRID_WARNED[0]:
+            import warnings
+            _MESHGRID_WARNED[0] = True
+            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
+                          "the indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    for x in tensors:
+        if x._data.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               "got: " + str(x))
+    if len({x._data.dtype for x in tensors}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but '
+                           f'received: {indexing}')
+    swap = indexing == "xy" and len(tensors) >= 2
+    ts = list(tensors)
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(x._data.size for x in ts)
+    n = len(ts)
+    out = []
+    for i, x in enumerate(ts):
+        v = view(x, tuple(-1 if j == i else 1 for j in range(n)))
+        out.append(expand(v, shape))
+    if swap:
+        out[0], out[1] = out[1], out[0]
+    return tuple(out)
+
+
+def atleast_1d(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return tuple(atleast_1d(x) for x in tensors[0])
+    if len(tensors) != 1:
+        return tuple(atleast_1d(x) for x in tensors)
+    x = tensors[0]
+    return reshape(x, (1,)) if x._data.ndim == 0 else x
+
+
+def atleast_2d(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return tuple(atleast_2d(x) for x in tensors[0])
+    if len(tensors) != 1:
+        return tuple(atleast_2d(x) for x in tensors)
+    x = tensors[0]
+    nd = x._data.ndim
+    if nd == 0:
+        return reshape(x, (1, 1))
+    return unsqueeze(x, 0) if nd == 1 else x
+
+
+def atleast_3d(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return tuple(atleast_3d(x) for x in tensors[0])
+    if len(tensors) != 1:
+        return tuple(atleast_3d(x) for x in tensors)
+    x = tensors[0]
+    nd = x._data.ndim
+    if nd == 0:
+        return reshape(x, (1, 1, 1))
+    if nd == 1:
+        return unsqueeze(unsqueeze(x, 0), -1)
+    return unsqueeze(x, -1) if nd == 2 else x
+
+
+def column_stack(tensors):
+    tensors = _nonempty("column_stack", tensors)
+    return hstack([reshape(x, (x._data.size, 1)) if x._data.ndim <= 1 else x for x in tensors])
+
+
+def row_stack(tensors):
+    return vstack(tensors)
+
+
+def dstack(tensors):
+    return cat(atleast_3d(_nonempty("dstack", tensors)), 2)
+
+
+def broadcast_tensors(*tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = ()
+    for x in tensors:
+        try:
+            shape = np.broadcast_shapes(shape, x._data.shape)
+        except ValueError:
+            raise broadcast_error(shape, x._data.shape) from None
+    return tuple(x if x._data.shape == shape else expand(x, shape) for x in tensors)
+
+
+def broadcast_shapes(*shapes):
+    """PyTorch's Python implementation, with its message naming the partial result."""
+    from .._tensor import Size
+    shapes = [(s,) if isinstance(s, (int, np.integer)) else tuple(s) for s in shapes]
+    result = [1] * _py_max([len(s) for s in shapes], default=0)
+    for j, s in enumerate(shapes):
+        for i in range(-1, -1 - len(s), -1):
+            if s[i] == 1 or s[i] == result[i]:
+                continue
+            if result[i] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {s[i]} at "
+                                   f"{i}! Mismatching argument at index {j} had {s}; but "
+                                   f"expected shape should be broadcastable to {result}")
+            result[i] = s[i]
+    return Size(result)
+
+
+def narrow_copy(input, dim, start, length):
+    d = input._data
+    dim = _wrap_dim(dim, d.ndim)
+    size = d.shape[dim]
+    if start < 0:
+        start += size
+    if start < 0 or start + length > size or length < 0:
+        narrow(input, dim, start, length)  # the same errors
+    return _finish(NARROW_COPY, (input,), (dim, start, length),
+                   d[(slice(None),) * dim + (slice(start, start + length),)].copy())
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    d = input._data
+    nd = d.ndim + 1
+    given = (dim1, dim2)
+    dim1, dim2 = _wrap_dim(dim1, nd), _wrap_dim(dim2, nd)
+    if dim1 == dim2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {given[0]}, {given[1]}")
+    shape = _diag_embed_shape(d.shape if d.ndim else (1,), offset, dim1, dim2)
+    out = raw.diagonal_backward(d if d.ndim else d.reshape(1), shape, offset, dim1, dim2)
+    return _finish(DIAG_EMBED, (input,), (offset, dim1, dim2), out)
+
+
+def _inplace_view(op, t, params, out):
+    """``t.transpose_(...)`` and friends: t takes the view's geometry, version and node."""
+    if t._requires_grad and t._grad_fn is None and t._view is None and _state.enabled:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                           "operation.")
+    if t._view is not None:
+        t.grad_fn  # noqa: B018  (Note [Lazy view rebase]: its history first)
+    r = _finish(op, (t,), params, out)
+    t._data = r._data
+    t._grad_fn, t._output_nr = r._grad_fn, r._output_nr
+    if r._meta is not None and "fw_grad" in r._meta:
+        tangent = r._meta["fw_grad"]
+        meta = t._meta if t._meta is not None else {}
+        cur = meta.get("fw_grad")
+        if cur is not None:  # the tangent takes the same geometry, in place too
+            cur._data = tangent._data
+        else:
+            meta["fw_grad"] = tangent
+        t._meta = meta
+    if t._meta is None or not t._meta.get("inference"):
+        t._vc[0] += 1
+    if t._view is not None:
+        t._view.version = t._vc[0]
+    return t
+
+
+def transpose_(input, dim0, dim1):
+    d = input._data
+    dim0, dim1 = _wrap_dim(dim0, d.ndim), _wrap_dim(dim1, d.ndim)
+    out = np.swapaxes(d, dim0, dim1) if d.ndim else d.view()
+    return _inplace_view(TRANSPOSE_, input, (dim0, dim1), out)
+
+
+swapaxes_ = swapdims_ = transpose_
+
+
+def t_(input):
+    d = input._data
+    if d.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {d.ndim}D")
+    return _inplace_view(T_, input, (), d.T)
+
+
+def unsqueeze_(input, dim):
+    d = input._data
+    dim = _wrap_dim(dim, d.ndim + 1)
+    new = d.shape[dim] * d.strides[dim] if dim < d.ndim else d.itemsize
+    out = np.lib.stride_tricks.as_strided(d, d.shape[:dim] + (1,) + d.shape[dim:],
+                                          d.strides[:dim] + (new,) + d.strides[dim:])
+    return _inplace_view(UNSQUEEZE_, input, (dim,), out)
+
+
+def squeeze_(input, dim=None):
+    d = input._data
+    if dim is None:
+        return _inplace_view(SQUEEZE_, input, (), np.squeeze(d))
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(x for x in (_wrap_dim(x, d.ndim) for x in dim) if d.ndim and d.shape[x] == 1)
+        return _inplace_view(SQUEEZE_DIMS_, input, (dims,), np.squeeze(d, dims))
+    dim = _wrap_dim(dim, d.ndim)
+    out = np.squeeze(d, dim) if d.ndim and d.shape[dim] == 1 else d.view()
+    return _inplace_view(SQUEEZE_INPLACE_DIM, input, (dim,), out)
+
+
+def _as_2d(a):
+    return a.reshape(1, -1) if a.ndim < 2 else a
+
+
+def _block_diag_kernel(arrays):
+    arrays = [_as_2d(a) for a in arrays]
+    rows = _py_sum(a.shape[0] for a in arrays)
+    cols = _py_sum(a.shape[1] for a in arrays)
+    dt = np.result_type(*arrays) if arrays else np.float32
+    out = np.zeros((rows, cols), dtype=dt)
+    r = c = 0
+    for a in arrays:
+        out[r:r + a.shape[0], c:c + a.shape[1]] = a
+        r += a.shape[0]
+        c += a.shape[1]
+    return out
+
+
+def _block_diag_backward(F, grad, tensors_sizes):
+    out = []
+    r = c = 0
+    for sizes in tensors_sizes:
+        h, w = (1, int(np.prod(sizes))) if len(sizes) < 2 else sizes
+        out.append(F.reshape(F.getitem(grad, (slice(r, r + h), slice(c, c + w))),
+                             tuple(sizes)))
+        r += h
+        c += w
+    return tuple(out)
+
+
+BLOCK_DIAG = defop("block_diag", "BlockDiagBackward0", _block_diag_kernel, inputs=("tensors",),
+                   variadic=True, backward_all=_block_diag_backward,
+                   jvp=lambda F, tensors, tensors_t:
+                       block_diag(*_zeros_for_missing(F, tensors, tensors_t)))
+
+
+def block_diag(*tensors):
+    for i, x in enumerate(tensors):
+        if x._data.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
+                               f"dimensions. Input {i} has {x._data.ndim} dimensions")
+    if not tensors:
+        return _make(np.zeros((1, 0), dtype=_dtypes.get_default_dtype().np))
+    dt = _dtypes.result_type(*tensors).np if len(tensors) > 1 else tensors[0]._data.dtype
+    out = _block_diag_kernel([x._data.astype(dt, copy=False) for x in tensors])
+    r = _finish(BLOCK_DIAG, tuple(tensors), (), out)
+    if r._grad_fn is not None:
+        _fix_variadic_dtypes(r, tensors, out)
+    return r
+
+
+def _expect_1d(tensors):
+    for x in tensors:
+        if x._data.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape "
+                               f"[{_errors.shape_str(x._data.shape)}]")
+
+
+def cartesian_prod(*tensors):
+    _expect_1d(tensors)
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return stack([flatten(g) for g in grids], 1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    _expect_1d((input,))
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return _make(np.zeros((0,), dtype=input._data.dtype))
+    from .indexing import masked_select
+    n = input._data.shape[0]
+    grids = meshgrid(*([input] * r), indexing="ij")
+    ids = np.indices((n,) * r)
+    mask = np.ones((n,) * r, dtype=bool)
+    for i in range(r - 1):
+        mask &= ids[i] <= ids[i + 1] if with_replacement else ids[i] < ids[i + 1]
+    return stack([masked_select(g, _make(mask)) for g in grids], 1)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:  # torch.repeat_interleave(repeats): the indices it would gather
+        return _make(_repeats_to_indices(input._data))
+    if dim is None:
+        input = flatten(input)
+        dim = 0
+    d = input._data
+    dim = _wrap_dim(dim, d.ndim)
+    if isinstance(repeats, Tensor):
+        r = repeats._data
+        if r.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        if r.dtype.kind not in "iu":
+            name = _dtypes.legacy_type_name(_dtypes.from_numpy(r.dtype))[6:-6]
+            raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{name}'")
+        size = d.shape[dim] if d.ndim else 1
+        if r.size == 1:
+            r = np.full((size,), int(r.reshape(-1)[0]), dtype=r.dtype)
+        elif r.shape[0] != size:
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                               f"repeats.size(0) = {r.shape[0]} and input.size({dim}) = {size}")
+        from .indexing import index_select
+        return index_select(input, dim, _make(_repeats_to_indices(r)))
+    n = int(repeats)
+    if n < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    u = unsqueeze(input, dim + 1)
+    shape = list(u._data.shape)
+    shape[dim + 1] = n
+    out_shape = list(d.shape)
+    out_shape[dim] *= n
+    return view(clone(expand(u, tuple(shape))), tuple(out_shape))
+
+
+def _repeats_to_indices(r):
+    if r.ndim > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    if r.size and r.min() < 0:
+        raise RuntimeError("repeats can not be negative")
+    return np.repeat(np.arange(r.size, dtype=np.int64), r.reshape(-1).astype(np.int64))
