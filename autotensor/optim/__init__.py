@@ -15,6 +15,7 @@ from .rmsprop import RMSprop
 from .rprop import Rprop
 from .sgd import SGD
 from . import lr_scheduler
+from . import swa_utils  # noqa: E402
 
 __all__ = ["Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "NAdam",
-           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler"]
+           "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler", "swa_utils"]
