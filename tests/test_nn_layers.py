@@ -175,3 +175,34 @@ def test_scaled_dot_product_attention_matches_torch(kw):
         res.append([y.detach().numpy()] + [t.grad.numpy() for t in ts])
     for a, b in zip(*res):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_affine_grid_matches_torch(align_corners):
+    theta = np.array([[[0.9, 0.2, 0.1], [-0.1, 1.1, 0.05]], [[1.3, -0.4, 0.3], [0.5, 0.8, -0.2]]])
+    res = []
+    for m in (autotensor, torch):
+        t = m.tensor(theta, requires_grad=True)
+        g = m.nn.functional.affine_grid(t, (2, 3, 4, 7), align_corners=align_corners)
+        (g * g).sum().backward()
+        res.append((g.detach().numpy(), t.grad.numpy()))
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_matches_torch(mode, padding_mode, align_corners):
+    img = RNG.standard_normal((2, 3, 5, 6))
+    grid = RNG.uniform(-1.3, 1.3, (2, 4, 7, 2))      # points outside the image too
+    res = []
+    for m in (autotensor, torch):
+        x, g = m.tensor(img, requires_grad=True), m.tensor(grid, requires_grad=True)
+        y = m.nn.functional.grid_sample(x, g, mode=mode, padding_mode=padding_mode,
+                                        align_corners=align_corners)
+        (y * y).sum().backward()
+        res.append((y.detach().numpy(), x.grad.numpy(),
+                    np.zeros(grid.shape) if g.grad is None else g.grad.numpy()))
+    for a, b in zip(*res):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)

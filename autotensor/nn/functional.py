@@ -1331,3 +1331,110 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
     return fn.matmul(weights, value)
+
+
+# ---- spatial transformers (issue 12): composed, values and gradients as PyTorch's ----------
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of 2-d affine maps: a base grid of normalised (x, y, 1) per output
+    pixel times theta^T (PyTorch's formula; its node is AffineGridGeneratorBackward0)."""
+    from .. import _creation
+    if align_corners is None:
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got "
+                         f"{theta.dtype}")
+    if len(size) != 4:
+        raise NotImplementedError(f"affine_grid only supports 4D sizes, for 2D affine "
+                                  f"transformations. Got size {list(size)}.")
+    if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
+        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                         f"{list(size)}. Got {list(theta.shape)}.")
+    n, _, h, w = size
+
+    def lin(steps):
+        v = _creation.linspace(-1, 1, steps, dtype=theta.dtype)
+        return v * (steps - 1) / steps if not align_corners and steps > 1 else v
+
+    xs = lin(w).reshape(1, w).expand(h, w)
+    ys = lin(h).reshape(h, 1).expand(h, w)
+    base = fn.stack([xs, ys, _creation.ones(h, w, dtype=theta.dtype)], -1)
+    base = base.reshape(1, h * w, 3).expand(n, h * w, 3)
+    return fn.bmm(base, fn.transpose(theta, 1, 2)).reshape(n, h, w, 2)
+
+
+def _grid_unnormalize(coord, size, align_corners):
+    if align_corners:
+        return fn.mul(coord + 1, (size - 1) / 2)
+    return fn.div(fn.mul(coord + 1, size) - 1, 2)
+
+
+def _reflect(coord, twice_low, twice_high):
+    if twice_low == twice_high:
+        return fn.mul(coord, 0)
+    low = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    c = fn.abs(coord - low)
+    extra = fn.fmod(c, span)
+    flips = fn.floor(fn.div(c, span)).detach()
+    even = fn.eq(fn.fmod(flips, 2), 0)
+    return fn.where(even, extra + low, fn.mul(extra, -1) + (span + low))
+
+
+def _grid_source(coord, size, padding_mode, align_corners):
+    c = _grid_unnormalize(coord, size, align_corners)
+    if padding_mode == "border":
+        c = fn.clamp(c, 0, size - 1)
+    elif padding_mode == "reflection":
+        c = _reflect(c, 0, 2 * (size - 1)) if align_corners else \
+            _reflect(c, -1, 2 * size - 1)
+        c = fn.clamp(c, 0, size - 1)
+    return c
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Samples ``input`` (N, C, H, W) at ``grid`` (N, Ho, Wo, 2) normalised (x, y) points,
+    bilinear or nearest, with zeros / border / reflection padding: the corner values
+    gathered (indices from the data) and weighted by differentiable functions of the grid,
+    so gradients flow to both (PyTorch's node is GridSampler2DBackward0)."""
+    from .._backend import np
+    from .._creation import _make
+    if mode not in ("bilinear", "nearest"):
+        if mode == "bicubic":
+            raise NotImplementedError("grid_sample: mode 'bicubic' is not implemented in "
+                                      "autotensor yet")
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        align_corners = False
+    if input.dim() != 4:
+        raise NotImplementedError("grid_sample: only 4-D inputs are implemented in autotensor")
+    n, c, h, w = input.shape
+    ho, wo = grid.shape[1:3]
+    ix = _grid_source(grid[..., 0], w, padding_mode, align_corners)     # (N, Ho, Wo)
+    iy = _grid_source(grid[..., 1], h, padding_mode, align_corners)
+    flat = input.reshape(n, c, h * w)
+    dt = input._data.dtype
+
+    def tap(xi, yi):
+        """input at integer (xi, yi) arrays (N, Ho, Wo); 0 outside."""
+        ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        idx = (np.clip(yi, 0, h - 1) * w + np.clip(xi, 0, w - 1)).reshape(n, 1, ho * wo)
+        vals = fn.gather(flat, 2, _make(np.broadcast_to(idx, (n, c, ho * wo)).copy()))
+        return fn.mul(vals, _make(ok.reshape(n, 1, ho * wo).astype(dt)))
+
+    if mode == "nearest":
+        xi = np.rint(ix._data).astype(np.int64)
+        yi = np.rint(iy._data).astype(np.int64)
+        return tap(xi, yi).reshape(n, c, ho, wo)
+    x0 = np.floor(ix._data)
+    y0 = np.floor(iy._data)
+    wx1 = (ix - _make(x0.astype(dt))).reshape(n, 1, ho * wo)
+    wy1 = (iy - _make(y0.astype(dt))).reshape(n, 1, ho * wo)
+    wx0, wy0 = 1 - wx1, 1 - wy1
+    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
+    out = fn.mul(fn.mul(tap(x0, y0), wx0), wy0) + fn.mul(fn.mul(tap(x0 + 1, y0), wx1), wy0) + \
+        fn.mul(fn.mul(tap(x0, y0 + 1), wx0), wy1) + fn.mul(fn.mul(tap(x0 + 1, y0 + 1), wx1), wy1)
+    return out.reshape(n, c, ho, wo)
