@@ -37,3 +37,13 @@ add("adaptive_max_pool1d", _F("adaptive_max_pool1d", 3), lambda g: [g.u(2, 2, 7)
 _UNPOOL_IDX = np.array([[[[0, 8], [11, 18]]], [[[6, 3], [15, 13]]]])
 add("max_unpool2d", lambda m, x: m.nn.functional.max_unpool2d(
     x, m.tensor(_UNPOOL_IDX), 2, output_size=(5, 5)), lambda g: [g.u(2, 1, 2, 2)])
+
+# ---- embedding bags (one EmbeddingBagBackward0 entry) --------------------------------------
+_BAG_IDX, _BAG_OFF = np.array([1, 2, 4, 5, 4, 3, 2, 9]), np.array([0, 2, 2, 5])
+add("embedding_bag_mean", lambda m, w, i, o: m.nn.functional.embedding_bag(i, w, o),
+    lambda g: [g.u(10, 3), _BAG_IDX, _BAG_OFF])
+add("embedding_bag_max", lambda m, w, i, o: m.nn.functional.embedding_bag(i, w, o, mode="max"),
+    lambda g: [g.u(10, 3), _BAG_IDX, _BAG_OFF])
+add("embedding_bag_sum_weighted", lambda m, w, i, o, p: m.nn.functional.embedding_bag(
+    i, w, o, mode="sum", per_sample_weights=p, padding_idx=4),
+    lambda g: [g.u(10, 3), _BAG_IDX, _BAG_OFF, g.u(8)])

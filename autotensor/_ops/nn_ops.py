@@ -765,3 +765,70 @@ def max_unpool2d_backward(F, grad, indices, output_size, self_sizes):
 MAX_UNPOOL2D = defop("max_unpool2d", "MaxUnpool2DBackward0", max_unpool2d_kernel,
                      params=("indices", "output_size"),
                      grads={"self": max_unpool2d_backward}, jvp="transpose")
+
+
+# ---- embedding bags ----------------------------------------------------------------------
+def _bag_layout(bag, n_bags):
+    """(n_bags, longest) positions into the kept entries, -1 where a bag is shorter."""
+    counts = np.bincount(bag, minlength=n_bags)
+    longest = max(int(counts.max()) if counts.size else 0, 1)
+    dense = np.full((n_bags, longest), -1, dtype=np.int64)
+    pos = np.arange(bag.size) - np.concatenate([[0], np.cumsum(counts)[:-1]])[bag]
+    dense[bag, pos] = np.arange(bag.size)
+    return dense, counts
+
+
+def embedding_bag_kernel(weight, per_sample_weights, indices, bag, valid, mode, n_bags):
+    """Rows of weight summed / averaged / maxed per bag over the valid entries (padding_idx
+    ones are not), empty bags giving zeros; with max, the weight row of each maximum as a
+    second output (-1 for an empty bag)."""
+    idx, bg = indices[valid], bag[valid]
+    rows = weight[idx]
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights[valid][:, None]
+    d = weight.shape[1]
+    if mode != "max":
+        out = np.zeros((n_bags, d), dtype=weight.dtype)
+        np.add.at(out, bg, rows)
+        if mode == "mean":
+            counts = np.bincount(bg, minlength=n_bags)
+            out /= np.maximum(counts, 1).astype(weight.dtype)[:, None]
+        return out, np.zeros((0,), dtype=np.int64)
+    dense, counts = _bag_layout(bg, n_bags)
+    ext = np.concatenate([rows, np.full((1, d), -np.inf, dtype=weight.dtype)])
+    vals = ext[dense]                                        # (B, L, D); -1 -> the -inf row
+    arg = np.argmax(vals, axis=1)                            # first maximum, as PyTorch
+    out = np.take_along_axis(vals, arg[:, None, :], 1)[:, 0, :]
+    which = np.take_along_axis(dense, arg, 1)                # (B, D) entry positions
+    max_idx = np.where(which >= 0, idx[np.maximum(which, 0)], -1)
+    out[counts == 0] = 0
+    return out, max_idx.astype(np.int64)
+
+
+def embedding_bag_backward(F, grads, weight, per_sample_weights, indices, bag, valid, mode,
+                           n_bags, max_indices, weight_sizes):
+    g = grads[0]
+    if mode == "max":
+        mi = np.asarray(getattr(max_indices, "_data", max_indices))
+        gm = g * F.constant((mi >= 0).astype(np.float64), g)
+        gw = F.scatter_add(F.zeros(tuple(weight_sizes), g), 0, np.maximum(mi, 0), gm)
+        return gw, None
+    rows_g = F.index_select(g, 0, bag)                      # each entry's bag gradient
+    scale = valid.astype(np.float64)
+    if mode == "mean":
+        counts = np.bincount(bag[valid], minlength=n_bags)
+        scale = scale / np.maximum(counts, 1)[bag]
+    rows_g = rows_g * F.constant(scale[:, None], g)
+    gp = None
+    if per_sample_weights is not None:
+        gp = F.sum(F.index_select(weight, 0, indices) * rows_g, (1,))
+        rows_g = rows_g * F.unsqueeze(per_sample_weights, 1)
+    gw = F.index_add(F.zeros(tuple(weight_sizes), g), 0, indices, rows_g)
+    return gw, gp
+
+
+EMBEDDING_BAG = defop(
+    "_embedding_bag", "EmbeddingBagBackward0", embedding_bag_kernel,
+    inputs=("weight", "per_sample_weights"),
+    params=("indices", "bag", "valid", "mode", "n_bags"), outputs=("result", "max_indices"),
+    diff_outputs=(0,), backward_all=embedding_bag_backward)   # no forward AD in PyTorch

@@ -1274,29 +1274,15 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
     keep = np.ones(flat.size, dtype=bool) if padding_idx is None else flat != padding_idx
-    rows = embedding(_make(flat[keep]), weight, max_norm=max_norm, norm_type=norm_type,
-                     scale_grad_by_freq=scale_grad_by_freq)
-    bag = bag[keep]
-    counts = np.bincount(bag, minlength=b)
-    d = weight.shape[1]
-    if psw is not None:
-        w = psw if keep.all() else fn.index_select(psw, 0, _make(np.flatnonzero(keep)))
-        rows = fn.mul(rows, fn.unsqueeze(w, 1))
-    if mode in ("sum", "mean"):
-        from .._creation import zeros
-        out = fn.index_add(zeros(b, d, dtype=weight.dtype), 0, _make(bag), rows)
-        if mode == "mean":
-            out = fn.div(out, _make(np.maximum(counts, 1).astype(weight._data.dtype)
-                                    .reshape(-1, 1)))
-        return out
-    longest = int(counts.max()) if counts.size else 0
-    dense = np.full((b, max(longest, 1)), rows.shape[0], dtype=np.int64)
-    pos = np.arange(bag.size) - np.concatenate([[0], np.cumsum(counts)[:-1]])[bag]
-    dense[bag, pos] = np.arange(bag.size)
-    ext = fn.cat([rows, _make(np.full((1, d), -np.inf, dtype=weight._data.dtype))], 0)
-    m = fn.amax(fn.index_select(ext, 0, _make(dense.reshape(-1))).reshape(b, -1, d), 1)
-    return fn.where(_make((counts > 0).reshape(-1, 1)), m,
-                    _make(np.zeros((b, d), dtype=weight._data.dtype)))
+    if max_norm is not None:   # renormalise the rows read, in place, as embedding does
+        embedding(_make(flat[keep]), weight, max_norm=max_norm, norm_type=norm_type)
+    if scale_grad_by_freq:
+        raise NotImplementedError("embedding_bag: scale_grad_by_freq is not implemented in "
+                                  "autotensor yet")
+    from .._ops import nn_ops as N
+    params = (flat.astype(np.int64), bag, keep, mode, b)
+    outs = N.embedding_bag_kernel(weight._data, None if psw is None else psw._data, *params)
+    return _finish(N.EMBEDDING_BAG, (weight, psw), params, outs)[0]
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
