@@ -47,3 +47,18 @@ add("embedding_bag_max", lambda m, w, i, o: m.nn.functional.embedding_bag(i, w, 
 add("embedding_bag_sum_weighted", lambda m, w, i, o, p: m.nn.functional.embedding_bag(
     i, w, o, mode="sum", per_sample_weights=p, padding_idx=4),
     lambda g: [g.u(10, 3), _BAG_IDX, _BAG_OFF, g.u(8)])
+
+# ---- margin losses (MultiMarginLossBackward0, MultilabelMarginLossBackward0) ---------------
+_MM_T = np.array([1, 4, 0])
+add("multi_margin_loss", lambda m, x, t: m.nn.functional.multi_margin_loss(x, t),
+    lambda g: [g.u(3, 5), _MM_T])
+add("multi_margin_loss_p2_weighted", lambda m, x, t, w: m.nn.functional.multi_margin_loss(
+    x, t, p=2, margin=0.7, weight=w, reduction="none"),
+    lambda g: [g.u(3, 5), _MM_T, g.pos(5)], grad=(True, False, False))
+add("multilabel_margin_loss", lambda m, x, t: m.nn.functional.multilabel_margin_loss(
+    x, t, reduction="sum"),
+    lambda g: [g.u(3, 5), np.array([[1, 2, -1, 0, 0], [4, -1, 0, 0, 0], [0, 1, 2, 3, 4]])])
+add("multi_margin_loss_1d", lambda m, x, t: m.nn.functional.multi_margin_loss(
+    x, t, p=2, reduction="none"), lambda g: [g.u(5), np.array(3)])
+add("multilabel_margin_loss_1d", lambda m, x, t: m.nn.functional.multilabel_margin_loss(
+    x, t, reduction="none"), lambda g: [g.u(5), np.array([3, 0, -1, 2, 2])])

@@ -832,3 +832,115 @@ EMBEDDING_BAG = defop(
     inputs=("weight", "per_sample_weights"),
     params=("indices", "bag", "valid", "mode", "n_bags"), outputs=("result", "max_indices"),
     diff_outputs=(0,), backward_all=embedding_bag_backward)   # no forward AD in PyTorch
+
+
+# ---- margin losses with PyTorch's fused nodes ---------------------------------------------
+def _values(v):
+    """An array from a formula argument (an ndarray, or a Tensor in graph mode)."""
+    return np.asarray(getattr(v, "_data", v))
+
+
+def _reduce_array(loss, reduction):
+    if reduction == "mean":
+        return np.asarray(loss.mean())
+    if reduction == "sum":
+        return np.asarray(loss.sum())
+    return loss
+
+
+def _grad_per_sample(F, grad, n, reduction):
+    """(N, 1) upstream gradient of each sample's loss."""
+    if reduction == "none":
+        return F.unsqueeze(grad, 1)
+    g = grad / n if reduction == "mean" else grad
+    return F.reshape(g, (1, 1))
+
+
+def multi_margin_loss_kernel(x, target, p, margin, weight, reduction):
+    if x.ndim == 1:   # one sample: a 0-d loss
+        return multi_margin_loss_kernel(x.reshape(1, -1), target, p, margin, weight,
+                                        reduction).reshape(())
+    n, c = x.shape
+    rows = np.arange(n)
+    z = margin - x[rows, target][:, None] + x
+    z[rows, target] = 0
+    h = np.maximum(z, 0)
+    if p == 2:
+        h = h * h
+    if weight is not None:
+        h = h * weight[target][:, None]
+    return _reduce_array((h.sum(1) / c).astype(x.dtype), reduction).astype(x.dtype)
+
+
+def multi_margin_loss_backward(F, grad, self, target, p, margin, weight, reduction):
+    if len(self.shape) == 1:
+        return F.reshape(multi_margin_loss_backward(
+            F, F.reshape(grad, (1,)) if reduction == "none" else grad,
+            F.unsqueeze(self, 0), target, p, margin, weight, reduction), tuple(self.shape))
+    xv = _values(self)
+    n, c = xv.shape
+    rows = np.arange(n)
+    z = margin - xv[rows, target][:, None] + xv
+    active = (z > 0) & (np.arange(c)[None, :] != target[:, None])
+    w = np.ones(n) if weight is None else np.asarray(weight)[target]
+    coef = active * (w / c)[:, None]
+    onehot = np.zeros((n, c))
+    onehot[rows, target] = 1
+    if p == 2:   # 2 z: a function of the input (so double backward sees it)
+        xy = F.gather(self, 1, target[:, None])
+        coef = (self - xy + margin) * F.constant(2 * coef, grad)
+        total = coef - F.constant(onehot, grad) * F.sum(coef, (1,), True)
+    else:
+        total = F.constant(coef - onehot * coef.sum(1, keepdims=True), grad)
+    return total * _grad_per_sample(F, grad, n, reduction)
+
+
+MULTI_MARGIN_LOSS = defop(
+    "multi_margin_loss", "MultiMarginLossBackward0", multi_margin_loss_kernel,
+    params=("target", "p", "margin", "weight", "reduction"),
+    grads={"self": multi_margin_loss_backward})          # no forward AD in PyTorch
+
+
+def multilabel_margin_loss_kernel(x, target, reduction):
+    if x.ndim == 1:   # one sample: a 0-d loss
+        loss, t = multilabel_margin_loss_kernel(x.reshape(1, -1), target.reshape(1, -1),
+                                                reduction)
+        return loss.reshape(()), t.reshape(-1)
+    n, c = x.shape
+    valid = np.cumprod(target >= 0, axis=1).astype(bool)     # up to the first -1
+    safe = np.where(valid, target, 0)
+    is_target = np.zeros((n, c), dtype=bool)
+    rows = np.repeat(np.arange(n), c).reshape(n, c)
+    is_target[rows[valid], safe[valid]] = True
+    xy = np.take_along_axis(x, safe, 1)                          # (N, J)
+    diff = np.maximum(1 - xy[:, :, None] + x[:, None, :], 0)     # (N, J, C)
+    diff = diff * (valid[:, :, None] & ~is_target[:, None, :])
+    loss = (diff.sum((1, 2)) / c).astype(x.dtype)
+    return _reduce_array(loss, reduction).astype(x.dtype), is_target.astype(x.dtype)
+
+
+def multilabel_margin_loss_backward(F, grad, self, target, reduction, is_target):
+    if len(self.shape) == 1:
+        return F.reshape(multilabel_margin_loss_backward(
+            F, F.reshape(grad, (1,)) if reduction == "none" else grad,
+            F.unsqueeze(self, 0), target.reshape(1, -1), reduction,
+            _values(is_target).reshape(1, -1)), tuple(self.shape))
+    xv = _values(self)
+    n, c = xv.shape
+    valid = np.cumprod(target >= 0, axis=1).astype(bool)
+    safe = np.where(valid, target, 0)
+    t = _values(is_target).astype(bool)
+    xy = np.take_along_axis(xv, safe, 1)
+    active = (1 - xy[:, :, None] + xv[:, None, :] > 0) & valid[:, :, None] & ~t[:, None, :]
+    coef = active.sum(1).astype(np.float64)                     # + at each non-target i
+    np.add.at(coef, (np.repeat(np.arange(n), c).reshape(n, c)[valid], safe[valid]),
+              -active.sum(2)[valid])                            # - at each target y_j
+    return F.constant(coef / c, grad) * _grad_per_sample(F, grad, n, reduction)
+
+
+MULTILABEL_MARGIN_LOSS = defop(
+    "multilabel_margin_loss_forward", "MultilabelMarginLossBackward0",
+    multilabel_margin_loss_kernel, params=("target", "reduction"),
+    outputs=("result", "is_target"), diff_outputs=(0,),
+    grads={"self": lambda F, grads, self, target, reduction, is_target:
+           multilabel_margin_loss_backward(F, grads[0], self, target, reduction, is_target)})

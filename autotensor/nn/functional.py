@@ -1027,48 +1027,30 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     _check_reduction(reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
-    x = input if input.dim() == 2 else input.reshape(1, -1)
-    t = target.reshape(-1)
-    n_cls = x.shape[1]
-    td = t._data
+    from .._ops import nn_ops as N
+    x = input
+    td = target._data.reshape(-1).astype(np.int64)
+    n_cls = x.shape[-1]
     if td.size and (td.max() >= n_cls or td.min() < 0):
         raise RuntimeError("target out of range")
-    xy = fn.gather(x, 1, t.reshape(-1, 1))
-    z = fn.clamp_min(fn.add(fn.sub(x, xy), margin), 0)
-    if p == 2:
-        z = fn.mul(z, z)
-    if weight is not None:
-        z = fn.mul(z, fn.index_select(weight, 0, t).reshape(-1, 1))
-    from .._creation import _make
-    not_y = _make((np.arange(n_cls)[None, :] != td.reshape(-1, 1)).astype(x._data.dtype))
-    loss = fn.div(fn.sum(fn.mul(z, not_y), 1), n_cls)
-    if input.dim() < 2:
-        loss = loss.reshape(())
-    return _reduce(loss, reduction)
+    w = None if weight is None else weight._data
+    params = (td, p, margin, w, reduction)
+    out = N.multi_margin_loss_kernel(x._data, *params)
+    return _finish(N.MULTI_MARGIN_LOSS, (x,), params, out)
 
 
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """Targets are class indices ended by the first -1: for each target j and each
-    non-target i, max(0, 1 - (x[j] - x[i])), summed and divided by C."""
+    non-target i, max(0, 1 - (x[j] - x[i])), summed and divided by C (one node,
+    MultilabelMarginLossBackward0)."""
     from .._backend import np
-    from .._creation import _make
+    from .._ops import nn_ops as N
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    x = input if input.dim() == 2 else input.reshape(1, -1)
-    td = target._data.reshape(x.shape)
-    n, c = x.shape
-    valid = np.cumprod(td >= 0, axis=1).astype(bool)     # up to the first -1
-    safe = np.where(valid, td, 0)
-    is_target = np.zeros((n, c), dtype=bool)
-    rows = np.repeat(np.arange(n), c)
-    is_target[rows[valid.reshape(-1)], safe[valid]] = True
-    xy = fn.gather(x, 1, _make(safe))                                   # (N, J)
-    diff = fn.clamp_min(1 - fn.unsqueeze(xy, 2) + fn.unsqueeze(x, 1), 0)  # (N, J, C)
-    mask = valid[:, :, None] & ~is_target[:, None, :]
-    loss = fn.div(fn.sum(fn.mul(diff, _make(mask.astype(x._data.dtype))), (1, 2)), c)
-    if input.dim() < 2:
-        loss = loss.reshape(())
-    return _reduce(loss, reduction)
+    x = input
+    params = (target._data.reshape(x.shape).astype(np.int64), reduction)
+    outs = N.multilabel_margin_loss_kernel(x._data, *params)
+    return _finish(N.MULTILABEL_MARGIN_LOSS, (x,), params, outs)[0]
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
