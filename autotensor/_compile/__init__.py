@@ -3,7 +3,7 @@
 Note [Compiled regions]
 ~~~~~~~~~~~~~~~~~~~~~~~
 The first call with given guards runs eagerly while a trace records the ops that run
-(Note [Tracing by patching] in trace.py) and the backward graph they build; the trace
+(Note [Tracing by profiling] in trace.py) and the backward graph they build; the trace
 becomes a forward program on arrays and, when gradients are needed, a backward program
 per pattern of incoming gradients (Note [Replaying bit for bit] in program.py). Later
 calls whose guards match replay the forward program (no Tensor, node or dispatch per

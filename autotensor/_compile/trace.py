@@ -91,7 +91,7 @@ class OpRecord:
 
 
 class Trace:
-    """The state of one traced call (Note [Tracing by patching])."""
+    """The state of one traced call (Note [Tracing by profiling])."""
 
     def __init__(self, fullgraph):
         self.fullgraph = fullgraph

@@ -395,7 +395,12 @@ def sigmoid_backward(grad, output):
 
 
 def threshold_backward(grad, self, threshold):
-    """``self <= threshold ? 0 : grad`` (a NaN self passes grad through)."""
+    """``self <= threshold ? 0 : grad`` (a NaN self passes grad through); by masking bits
+    where it can (Note [Masking by bits]: relu's backward, 10 x faster than np.where)."""
+    if grad.__class__ is ndarray and self.__class__ is ndarray and grad.ndim:
+        out = _mask_bits(np.logical_not(self <= threshold), grad)
+        if out is not None:
+            return out
     return asarray(np.where(self <= threshold, 0, grad).astype(grad.dtype, copy=False))
 
 

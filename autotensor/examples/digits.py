@@ -84,15 +84,18 @@ def evaluate(m, model, x, y, batch_size=512):
 
 
 def train(m, data, epochs=12, batch_size=64, lr=None, optimizer="adam", seed=0,
-          max_batches=None, progress=True, label="autotensor", checkpointing=False):
+          max_batches=None, progress=True, label="autotensor", checkpointing=False,
+          compile=False):
     """Train on library ``m`` (autotensor or torch); returns the history and the model.
     ``checkpointing``: the forward runs as two checkpointed segments
     (``utils.checkpoint.checkpoint_sequential``, non-reentrant): activations inside a
     segment are recomputed in backward instead of kept (the same gradients; batch norm's
-    running statistics see each batch twice, as in PyTorch)."""
+    running statistics see each batch twice, as in PyTorch). ``compile``: calls go through
+    ``m.compile(model)`` (the same results, bit for bit)."""
     (xtr, ytr), (xte, yte) = data
     m.manual_seed(seed)
     model = build_model(m)
+    run = m.compile(model) if compile else model
     xtr_t, ytr_t = m.tensor(xtr), m.tensor(ytr)
     xte_t, yte_t = m.tensor(xte), m.tensor(yte)
     loader = m.utils.data.DataLoader(m.utils.data.TensorDataset(xtr_t, ytr_t),
@@ -121,7 +124,7 @@ def train(m, data, epochs=12, batch_size=64, lr=None, optimizer="adam", seed=0,
                 out = m.utils.checkpoint.checkpoint_sequential(model, 2, xb,
                                                                use_reentrant=False)
             else:
-                out = model(xb)
+                out = run(xb)
             loss = loss_fn(out, yb)
             opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -136,7 +139,7 @@ def train(m, data, epochs=12, batch_size=64, lr=None, optimizer="adam", seed=0,
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(loss=f"{running / seen:.4f}", acc=f"{correct / seen:.3f}")
-        test_loss, test_acc = evaluate(m, model, xte_t, yte_t)
+        test_loss, test_acc = evaluate(m, run, xte_t, yte_t)
         history["train_loss"].append(running / seen)
         history["train_acc"].append(correct / seen)
         history["test_loss"].append(test_loss)
@@ -232,6 +235,9 @@ def main(argv=None):
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--checkpointing", action="store_true",
                    help="recompute activations in backward (utils.checkpoint)")
+    p.add_argument("--compile", action="store_true",
+                   help="run the model through autotensor.compile (training falls back to "
+                        "eager where dropout or batch-norm statistics make it uncapturable)")
     args = p.parse_args(argv)
 
     data = load_digits()
@@ -240,7 +246,7 @@ def main(argv=None):
               optimizer=args.optimizer, seed=args.seed, max_batches=args.max_batches,
               progress=not args.no_progress, checkpointing=args.checkpointing)
     start = time.perf_counter()
-    history, model = train(autotensor, data, **kw)
+    history, model = train(autotensor, data, compile=args.compile, **kw)
     seconds = time.perf_counter() - start
     torch_history = torch_seconds = None
     if args.compare_torch:
