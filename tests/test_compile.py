@@ -602,3 +602,43 @@ def test_digits_demo_compiled_equals_eager():
     compiled, model = digits.train(torch, data, compile=True, **kw)
     assert eager == compiled
     assert not isinstance(model, type(torch.compile(nn.Linear(1, 1))))
+
+
+def test_in_place_on_a_non_leaf_input_falls_back():
+    def f(h, w):
+        h.mul_(2.0)
+        return (h * w).sum()
+
+    x = torch.randn(5, requires_grad=True)
+    w = torch.randn(5, requires_grad=True)
+    c = torch.compile(f)
+    grads = []
+    for fn in (c, c, f):
+        x.grad = w.grad = None
+        out = fn(x * 1.5, w)
+        out.backward()
+        grads.append((out, x.grad.clone(), w.grad.clone()))
+    for got in grads[:2]:
+        assert all(_same(a, e) for a, e in zip(got, grads[2]))
+    with pytest.raises(Unsupported, match="in-place"):
+        torch.compile(f, fullgraph=True)(x * 1.5, w)
+
+
+def test_node_hooks_see_the_gradients():
+    """A hook on the CompiledFunctionBackward node sees every input gradient (none is
+    handed to .grad behind its back)."""
+    model = _mlp(7)
+    cm = torch.compile(model)
+    x = torch.randn(3, 20)
+    cm(x)
+    out = cm(x).sum()
+    seen = []
+    out.grad_fn.next_functions[0][0].register_hook(lambda gi, go: seen.append(gi))
+    out.backward()
+    assert len(seen) == 1 and all(g is not None for g in seen[0])
+    ref = copy.deepcopy(model)
+    for p in ref.parameters():
+        p.grad = None
+    ref(x).sum().backward()
+    for a, b in zip(model.parameters(), ref.parameters()):
+        assert _same(a.grad, b.grad)

@@ -464,8 +464,8 @@ class CompiledFunctionBackward(Node):
         pattern = tuple(g is not None for g in grads)
         outs = self._prog.backward_for(pattern)(grads, saved)
         task = _state.graph_task
-        if task is not None and task.needed is None:
-            _steal(self._next, outs)
+        if task is not None and task.needed is None and self._hooks is None:
+            _steal(self._next, outs)  # (a hook on this node sees every gradient)
         return outs
 
     def release(self):
