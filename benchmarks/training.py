@@ -48,7 +48,7 @@ def digits_epoch(m, np, quick, repeat):
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-        return float(loss)
+        return loss.item()
 
     last = epoch()   # warm up
     times = []
@@ -77,7 +77,7 @@ def lstm_step(m, np, quick, repeat):
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
-        return float(loss)
+        return loss.item()
 
     last = step()
     times = []

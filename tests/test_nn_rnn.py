@@ -163,3 +163,32 @@ def test_pack_sequence_helpers_match_torch():
     for a, b in zip(res[0][:-1], res[1][:-1]):
         np.testing.assert_array_equal(a, b)
     assert res[0][-1] == res[1][-1]
+
+
+@pytest.mark.parametrize("kw", [{}, dict(num_layers=2), dict(bidirectional=True),
+                                dict(batch_first=True), dict(bias=False)])
+def test_lstm_float32_graph_as_torch(kw):
+    """float32 LSTM without projections: one MkldnnRnnLayerBackward0 node per layer and
+    direction, with torch's inputs (Note [LSTM layer entry])."""
+    def names(fn_):
+        return (fn_.name(), [n.name() if n else None for n, _ in fn_.next_functions])
+    res = []
+    for m in (autotensor, torch):
+        lstm = m.nn.LSTM(3, 4, **kw)
+        x = m.tensor(np.ones((5, 2, 3), np.float32), requires_grad=True)
+        y, (h, c) = lstm(x)
+        res.append((names(y.grad_fn), h.grad_fn.name(), c.grad_fn.name(),
+                    names(h.grad_fn.next_functions[0][0])))
+    assert res[0] == res[1]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_lstm_layer_entry_gradcheck(reverse):
+    """The fused layer's backward (BPTT in differentiable ops) to second order, float64."""
+    from autotensor._ops.nn_ops import lstm_layer
+    rng = np.random.default_rng(0)
+    args = [autotensor.tensor(rng.standard_normal(s), requires_grad=True)
+            for s in [(4, 2, 3), (12, 3), (12, 3), (12,), (12,), (2, 3), (2, 3)]]
+    f = lambda *a: lstm_layer(*a, reverse)   # noqa: E731
+    assert autotensor.autograd.gradcheck(f, args)
+    assert autotensor.autograd.gradgradcheck(f, args)

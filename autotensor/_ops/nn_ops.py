@@ -944,3 +944,99 @@ MULTILABEL_MARGIN_LOSS = defop(
     outputs=("result", "is_target"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self, target, reduction, is_target:
            multilabel_margin_loss_backward(F, grads[0], self, target, reduction, is_target)})
+
+
+# ---- one LSTM layer (PyTorch's CPU float32 path: mkldnn_rnn_layer) -------------------------
+# Note [LSTM layer entry]
+# ~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's CPU build runs a float32 LSTM without projections one layer and direction at a
+# time through oneDNN (node MkldnnRnnLayerBackward0, inputs: input, w_ih, w_hh, b_ih, b_hh,
+# h0, c0). This entry does the same: the forward is a NumPy loop over time steps (the input
+# part of every step is one GEMM), and the backward recomputes the steps from the inputs
+# and runs backpropagation through time, written in differentiable ops so it runs on arrays
+# (no graph) or on tensors (create_graph=True). float64, projections and packed sequences
+# take the composed path, as PyTorch's do (their graphs are the per-step ops).
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def lstm_layer_kernel(x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+    t_len, h_size = x.shape[0], w_hh.shape[1]
+    gi = np.matmul(x, w_ih.T)
+    if b_ih is not None:
+        gi += b_ih + b_hh
+    h, c = hx, cx
+    ys = np.empty((t_len,) + hx.shape, dtype=x.dtype)
+    w_hh_t = w_hh.T
+    for t in (range(t_len - 1, -1, -1) if reverse else range(t_len)):
+        g = gi[t] + h @ w_hh_t
+        i = _sigmoid(g[:, :h_size])
+        f = _sigmoid(g[:, h_size:2 * h_size])
+        gg = np.tanh(g[:, 2 * h_size:3 * h_size])
+        o = _sigmoid(g[:, 3 * h_size:])
+        c = f * c + i * gg
+        h = o * np.tanh(c)
+        ys[t] = h
+    return ys, np.ascontiguousarray(h, dtype=x.dtype), np.ascontiguousarray(c, dtype=x.dtype)
+
+
+def lstm_layer_backward(F, grads, input, weight0, weight1, weight2, weight3, hx_, cx_,
+                        reverse):
+    gy, ghy, gcy = grads[:3]
+    t_len, batch = input.shape[0], input.shape[1]
+    h_size = weight1.shape[1]
+    gi = F.matmul(input, F.t(weight0))
+    if weight2 is not None:
+        gi = gi + (weight2 + weight3)
+    order = list(range(t_len - 1, -1, -1)) if reverse else list(range(t_len))
+    h, c, saved = hx_, cx_, {}
+    for t in order:
+        g = F.select(gi, 0, t) + F.matmul(h, F.t(weight1))
+        i = F.sigmoid(F.narrow(g, 1, 0, h_size))
+        f = F.sigmoid(F.narrow(g, 1, h_size, h_size))
+        gg = F.tanh(F.narrow(g, 1, 2 * h_size, h_size))
+        o = F.sigmoid(F.narrow(g, 1, 3 * h_size, h_size))
+        c_new = f * c + i * gg
+        tc = F.tanh(c_new)
+        saved[t] = (h, c, i, f, gg, o, tc)
+        h, c = o * tc, c_new
+    like = input
+    dh = ghy if ghy is not None else F.zeros((batch, h_size), like)
+    dc = gcy if gcy is not None else F.zeros((batch, h_size), like)
+    dgs = [None] * t_len
+    for t in reversed(order):
+        h_prev, c_prev, i, f, gg, o, tc = saved[t]
+        if gy is not None:
+            dh = dh + F.select(gy, 0, t)
+        do = dh * tc
+        dct = dc + dh * o * (1 - tc * tc)
+        dgate = F.cat([dct * gg * i * (1 - i), dct * c_prev * f * (1 - f),
+                       dct * i * (1 - gg * gg), do * o * (1 - o)], 1)
+        dgs[t] = dgate
+        dc = dct * f
+        dh = F.matmul(dgate, weight1)
+    dG = F.stack(dgs, 0)                                        # (T, B, 4H)
+    flat = F.reshape(dG, (t_len * batch, 4 * h_size))
+    d_input = F.matmul(dG, weight0)
+    d_w0 = F.matmul(F.t(flat), F.reshape(input, (t_len * batch, input.shape[2])))
+    h_prevs = F.stack([saved[t][0] for t in range(t_len)], 0)
+    d_w1 = F.matmul(F.t(flat), F.reshape(h_prevs, (t_len * batch, h_size)))
+    d_b = F.sum(flat, (0,)) if weight2 is not None else None
+    return d_input, d_w0, d_w1, d_b, d_b, dh, dc
+
+
+LSTM_LAYER = defop(
+    "mkldnn_rnn_layer", "MkldnnRnnLayerBackward0", lstm_layer_kernel,
+    inputs=("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_"),
+    params=("reverse",), outputs=("output", "hy", "cy"),
+    backward_all=lstm_layer_backward)   # no forward AD, as PyTorch's
+
+
+def lstm_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+    """One LSTM layer and direction: (output (T, B, H), h_T, c_T)."""
+    from ._common import _finish
+    arr = (lambda t: None if t is None else t._data)   # noqa: E731
+    outs = lstm_layer_kernel(input._data, w_ih._data, w_hh._data, arr(b_ih), arr(b_hh),
+                             hx._data, cx._data, bool(reverse))
+    return _finish(LSTM_LAYER, (input, w_ih, w_hh, b_ih, b_hh, hx, cx), (bool(reverse),),
+                   outs)

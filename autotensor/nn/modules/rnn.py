@@ -6,7 +6,7 @@ weights bit for bit. Each layer multiplies the whole input sequence by W_ih at o
 loops over time steps only for the recurrence."""
 import math
 
-from ... import _creation
+from ... import _creation, _dtypes
 from ... import _ops as fn
 from .. import functional as F
 from .. import init
@@ -200,13 +200,24 @@ class RNNBase(Module):
             h0, c0 = hx if lstm else (hx, None)
         h_n, c_n = [], []
         layer_input = input
+        fused = lstm and self.proj_size == 0 and batch_sizes is None and \
+            input.dtype == _dtypes.float32
+        if fused and self.batch_first and batched:
+            layer_input = layer_input.contiguous()   # PyTorch copies it (CloneBackward0)
         for layer in range(self.num_layers):
             outs = []
             for d in range(dirs):
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, d)
-                gi = F.linear(layer_input, w_ih, b_ih)          # every step at once
                 h = h0[layer * dirs + d]
                 c = c0[layer * dirs + d] if lstm else None
+                if fused:   # Note [LSTM layer entry] in _ops/nn_ops.py
+                    from ..._ops.nn_ops import lstm_layer
+                    out, h, c = lstm_layer(layer_input, w_ih, w_hh, b_ih, b_hh, h, c, d == 1)
+                    outs.append(out)
+                    h_n.append(h)
+                    c_n.append(c)
+                    continue
+                gi = F.linear(layer_input, w_ih, b_ih)          # every step at once
                 steps = range(seq - 1, -1, -1) if d == 1 else range(seq)
                 hs = [None] * seq
                 for t in steps:
