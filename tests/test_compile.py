@@ -642,3 +642,45 @@ def test_node_hooks_see_the_gradients():
     ref(x).sum().backward()
     for a, b in zip(model.parameters(), ref.parameters()):
         assert _same(a.grad, b.grad)
+
+
+_COVERAGE = {
+    "cat": (lambda a, b: torch.cat([a, b], 0).tanh(), ((2, 3), (4, 3))),
+    "stack": (lambda a, b: torch.stack([a, b]).sin(), ((2, 3), (2, 3))),
+    "softmax": (lambda a: F.softmax(a, -1) * 2, ((4, 5),)),
+    "layer_norm": (lambda a, w, b: F.layer_norm(a, (5,), w, b).tanh(), ((4, 5), (5,), (5,))),
+    "matmul": (lambda a, b: (a @ b).relu(), ((4, 5), (5, 3))),
+    "getitem": (lambda a: a[1:, ::2].exp() * a[:, 1].sum(), ((4, 5),)),
+    "views": (lambda a: a.view(20).reshape(4, 5).t().contiguous() * 3, ((4, 5),)),
+    "max_dim": (lambda a: a.max(1).values.sum(0), ((4, 5),)),
+    "mean_dim": (lambda a: a.mean(1, keepdim=True) - a, ((4, 5),)),
+    "gelu_silu": (lambda a: F.gelu(a) + F.silu(a), ((4, 5),)),
+    "conv2d": (lambda a, w: F.conv2d(a, w, padding=1).relu(), ((2, 3, 6, 6), (4, 3, 3, 3))),
+    "bmm": (lambda a, b: torch.bmm(a, b).sigmoid(), ((2, 3, 4), (2, 4, 5))),
+    "where": (lambda a, b: torch.where(a > 0, a, b * 2), ((4, 5), (4, 5))),
+    "pow": (lambda a: a.abs().pow(1.5) + a ** 2, ((4, 5),)),
+    "sum_dim": (lambda a, b: (a * b).sum(1).exp(), ((4, 5), (4, 5))),
+    "embedding": (lambda w: F.embedding(torch.tensor([0, 2, 1]), w).sum(1), ((4, 5),)),
+    "rsub_rdiv": (lambda a: (1 - a) * (2 / (a.abs() + 1)), ((4, 5),)),
+}
+
+
+@pytest.mark.parametrize("name", list(_COVERAGE))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_ops_compiled_bitwise(name, dtype):
+    fn, shapes = _COVERAGE[name]
+    c = torch.compile(fn, fullgraph=True)  # (raises if any op were not captured)
+    for seed in (0, 1):
+        g = np.random.default_rng(seed)
+        xs = [torch.tensor(g.standard_normal(s), dtype=dtype, requires_grad=True)
+              for s in shapes]
+        twins = [x.detach().clone().requires_grad_() for x in xs]
+        out = c(*xs)
+        ref = fn(*twins)
+        assert out.grad_fn.name() == "CompiledFunctionBackward"
+        assert out.detach().numpy().tobytes() == ref.detach().numpy().tobytes()
+        out.sum().backward()
+        ref.sum().backward()
+        for a, b in zip(xs, twins):
+            assert a.grad.numpy().tobytes() == b.grad.numpy().tobytes()
+    assert _n_versions(c) == 1

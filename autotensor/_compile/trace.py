@@ -105,6 +105,7 @@ class Trace:
         self.records = []
         self.owned = {}  # node -> index of the op record that made it
         self.modules = []  # every Module called during the trace
+        self.ranges = []  # (first, last) sequence numbers of each recorded op's nodes
         self.start_seq = next(_sequence)
 
     # ---- failures -----------------------------------------------------------------
@@ -195,13 +196,13 @@ class Trace:
         if kwargs:
             _flat_tensors(tuple(kwargs.values()), ins)
         entry = [False, code, name, args, kwargs, ins, [t._vc[0] for t in ins],
-                 tuple(loc[v] for v in code.co_freevars)]
+                 tuple(loc[v] for v in code.co_freevars), frame.f_globals, next(_sequence)]
         self.stack.append((frame, entry, None))
 
     def leave(self, entry, result):
         if self.failed is not None:
             return
-        inner, code, name, args, kwargs, ins, versions, free = entry
+        inner, code, name, args, kwargs, ins, versions, free, globals_, seq0 = entry
         if ins:
             why = _UNSUPPORTED.get(name)
             if why is not None:
@@ -224,11 +225,10 @@ class Trace:
                 t._data.dtype == np.bool_ for t in ins[1:])):
             self.fail(f"an op whose output shape depends on tensor values ({name})")
             return
-        fn = _function_of(code, free)
-        if fn is None:
-            self.fail(f"an op whose function could not be found ({name})")
-            return
-        self.record(fn, name, tuple(args), kwargs, ins, outs)
+        n = len(self.records)
+        self.record(_function_of(code, free, globals_), name, tuple(args), kwargs, ins, outs)
+        if len(self.records) > n:  # nodes made inside the op (getitem's chain of views)
+            self.ranges.append((seq0, next(_sequence), n))
 
     def record(self, orig, name, args, kwargs, ins, outs):
         in_slots = []
@@ -339,17 +339,22 @@ def _op_functions():
         _functions.setdefault(fn.__code__, []).append(fn)
 
 
-def _function_of(code, free):
-    """The function a frame runs: by its code, and its closure's values when several
-    functions share the code."""
+def _function_of(code, free, globals_):
+    """The function a frame runs: by its code, and its closure's values (functions made
+    by one factory share their code); a closure of such a factory that is not itself
+    public is rebuilt from the frame's values."""
     fns = _functions[code]
-    if len(fns) == 1:
+    if not code.co_freevars:
         return fns[0]
     for fn in fns:
         cells = fn.__closure__ or ()
         if len(cells) == len(free) and all(c.cell_contents is v for c, v in zip(cells, free)):
             return fn
-    return None
+    proto = fns[0]
+    fn = types.FunctionType(code, globals_, code.co_name, proto.__defaults__,
+                            tuple(types.CellType(v) for v in free))
+    fn.__kwdefaults__ = proto.__kwdefaults__
+    return fn
 
 
 class Profile:
@@ -386,7 +391,9 @@ class NodeInfo:
 
 def _is_argument(v, rec):
     """Whether ``v`` is one of the op call's own arguments (a constant of the trace)."""
-    if v is None or isinstance(v, (str, bool)):
+    if v is None or isinstance(v, (str, bool, int)):
+        return True  # (ints and tuples of ints: dims and sizes, fixed by the guards)
+    if isinstance(v, tuple) and all(isinstance(x, (int, type(None))) for x in v):
         return True
     vals = list(rec.template) + list((rec.kwtemplate or {}).values())
     return any(v is a or (type(v) is type(a) and v == a) for a in vals
@@ -411,6 +418,11 @@ def graph_of(trace, out_tensors, boundary):
         for nxt, nr in node._next:
             if nxt is None or nxt in index:
                 continue
+            if nxt not in trace.owned and nxt._seq > trace.start_seq:
+                for first, last, rec in trace.ranges:
+                    if first < nxt._seq < last:
+                        trace.owned[nxt] = rec  # an inner node of a recorded op
+                        break
             if nxt in trace.owned:
                 index[nxt] = None
                 stack.append(nxt)
