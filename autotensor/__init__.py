@@ -50,6 +50,11 @@ from ._ops import (  # (the catalogue: shape and indexing)
     hsplit, meshgrid, narrow_copy, repeat_interleave, roll, rot90, row_stack, tensor_split, tile,
     vsplit, diagonal_scatter, index_copy, index_fill, masked_scatter, put, scatter_reduce,
     select_scatter, slice_scatter, take, take_along_dim)
+from ._ops import (  # (the catalogue: reductions)
+    bincount, bucketize, corrcoef, cov, histc, mode, msort, nanquantile, quantile, renorm,
+    searchsorted, unique, unique_consecutive)
+from ._ops import (  # (the catalogue: special functions)
+    heaviside, i0, i0_, isneginf, isposinf, isreal, mvlgamma, nextafter, prelu)
 from . import _methods
 from . import autograd
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -74,6 +79,7 @@ from .serialization import load, save  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data works after import)
 from .autograd import functional as _functional  # noqa: E402,F401  (needs the tensor API)
 from . import func  # noqa: E402
+from . import special  # noqa: E402
 from ._compile import compile  # noqa: E402  (torch.compile: replays traced kernels)
 from . import _dynamo  # noqa: E402,F401
 

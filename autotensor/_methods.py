@@ -229,6 +229,14 @@ METHODS = {
     # the catalogue: shape and indexing (issue 11)
     "tile": fn.shape._tile_method,
     **{name: getattr(fn, name) for name in """
+        heaviside heaviside_ i0 i0_ isneginf isposinf isreal mvlgamma mvlgamma_ nextafter
+        nextafter_ prelu
+        """.split()},
+    **{name: getattr(fn, name) for name in """
+        bincount corrcoef cov histc mode msort nanquantile quantile renorm renorm_ unique
+        unique_consecutive
+        """.split()},
+    **{name: getattr(fn, name) for name in """
         repeat roll rot90 fliplr flipud tensor_split hsplit vsplit dsplit narrow_copy
         diag_embed repeat_interleave index_copy index_copy_ index_fill index_fill_ take
         take_along_dim put put_ masked_scatter masked_scatter_ select_scatter slice_scatter

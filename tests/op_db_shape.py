@@ -177,3 +177,78 @@ add("scatter_reduce_amax_ties", lambda m, x, i, s: x.scatter_reduce(0, i, s, "am
     kink=True)
 add("scatter_reduce_", lambda m, x, i, s: (x * 1).scatter_reduce_(0, i, s, "mean"),
     lambda g: [g.u(3), np.array([0, 0, 2]), g.u(3)])
+
+# ---- reductions and statistics: mode, msort, quantiles, renorm, cov/corrcoef -----------------
+add("mode_ties", lambda m, x: m.mode(x),
+    lambda g: [np.array([[1.0, 2.5, 2.5, 3.0], [5.0, 4.0, 4.0, 5.0]])], kink=True)
+add("mode_dim0_keepdim", lambda m, x: x.mode(0, keepdim=True),
+    lambda g: [np.array([[1.0, 2.0], [1.0, 3.0], [0.5, 3.0]])], kink=True)
+add("mode_distinct", lambda m, x: x.mode(1), lambda g: [g.u(2, 3)])
+add("mode_0d", lambda m, x: x.mode(), lambda g: [g.u()])
+add("msort", lambda m, x: m.msort(x), lambda g: [g.u(3, 2)], ref=lambda x: np.sort(x, 0))
+for _interp in ("linear", "lower", "higher", "midpoint", "nearest"):
+    add(f"quantile_{_interp}", lambda m, x, _i=_interp: m.quantile(x, 0.3, interpolation=_i),
+        lambda g: [g.u(2, 3)])
+add("quantile_dim", lambda m, x: x.quantile(0.4, dim=1), lambda g: [g.u(2, 4)])
+add("quantile_dim0_keepdim", lambda m, x: x.quantile(0.75, 0, True), lambda g: [g.u(3, 2)])
+add("quantile_tensor_q", lambda m, x, q: m.quantile(x, q, dim=-1),
+    lambda g: [g.u(2, 5), np.array([0.1, 0.5, 0.9])], grad=(True, False))
+add("quantile_tensor_q_all_keepdim", lambda m, x, q: x.quantile(q, keepdim=True),
+    lambda g: [g.u(2, 3), np.array([0.25, 0.6])], grad=(True, False))
+add("quantile_0d_q_tensor", lambda m, x, q: x.quantile(q, dim=0),
+    lambda g: [g.u(4, 2), np.array(0.3)], grad=(True, False))
+add("nanquantile", lambda m, x: m.nanquantile(x, 0.3),
+    lambda g: [np.array([[1.0, np.nan, -0.5], [2.0, 0.3, 0.7]])])
+add("nanquantile_dim", lambda m, x: x.nanquantile(0.6, dim=1, interpolation="midpoint"),
+    lambda g: [np.array([[1.0, np.nan, -0.5, 0.25], [2.0, 0.3, 0.7, np.nan]])])
+add("renorm", lambda m, x: m.renorm(x, 2, 0, 1.0), lambda g: [g.u(3, 4)])
+add("renorm_p1_dim1", lambda m, x: x.renorm(1, 1, 1.5), lambda g: [g.away(3, 4)])
+add("renorm_p3", lambda m, x: x.renorm(3, -1, 0.8), lambda g: [g.away(2, 3, 2)])
+add("renorm_inf", lambda m, x: x.renorm(float("inf"), 0, 1.0), lambda g: [g.u(3, 4)])
+add("renorm_", lambda m, x: (x * 1).renorm_(2, 1, 1.0), lambda g: [g.u(3, 4)])
+add("cov", lambda m, x: m.cov(x), lambda g: [g.u(2, 5)], ref=lambda x: np.cov(x))
+add("cov_correction0", lambda m, x: m.cov(x, correction=0), lambda g: [g.u(3, 4)],
+    ref=lambda x: np.cov(x, ddof=0))
+add("cov_1d", lambda m, x: m.cov(x), lambda g: [g.u(5)], ref=lambda x: np.cov(x))
+add("cov_weights", lambda m, x, f, a: m.cov(x, fweights=f, aweights=a),
+    lambda g: [g.u(2, 4), np.array([1, 2, 1, 3]), g.pos(4)], grad=(True, False, False),
+    ref=lambda x, f, a: np.cov(x, fweights=f, aweights=a))
+add("corrcoef", lambda m, x: m.corrcoef(x), lambda g: [g.u(3, 5)], ref=np.corrcoef)
+add("corrcoef_1d", lambda m, x: m.corrcoef(x), lambda g: [g.u(4)])
+
+# ---- special functions and pointwise leftovers ------------------------------------------------
+_sp = lambda name, **kw: (lambda m, x: getattr(m.special, name)(x, **kw))  # noqa: E731
+for _name, _gen in [("i0", "u"), ("i0e", "u"), ("i1", "u"), ("i1e", "u"), ("erfcx", "u"),
+                    ("ndtr", "u"), ("log_ndtr", "u"), ("entr", "pos"), ("expit", "u"),
+                    ("gammaln", "pos"), ("psi", "pos"), ("exp2", "u"), ("sinc", "u")]:
+    add("special_" + _name, _sp(_name), lambda g, _g=_gen: [getattr(g, _g)(2, 3)])
+add("special_i0_large", _sp("i0e"), lambda g: [np.array([-40.0, -3.0, 35.0, 60.0])])
+add("special_i1_large", _sp("i1"), lambda g: [np.array([-40.0, -3.0, 35.0, 50.0])])
+add("special_i1e_large", _sp("i1e"), lambda g: [np.array([-40.0, -3.0, 35.0, 60.0])])
+add("special_log_ndtr_tail", _sp("log_ndtr"), lambda g: [np.array([-30.0, -5.0, -1.5, 4.0])])
+add("special_erfcx_range", _sp("erfcx"), lambda g: [np.array([-3.0, 0.5, 4.9, 5.1, 30.0])])
+add("special_ndtri", _sp("ndtri"), lambda g: [g.u(2, 3, lo=0.05, hi=0.95)])
+add("special_multigammaln", lambda m, x: m.special.multigammaln(x, 3),
+    lambda g: [g.u(2, 3, lo=1.2, hi=3.0)])
+add("mvlgamma", lambda m, x: m.mvlgamma(x, 2), lambda g: [g.u(4, lo=0.7, hi=3.0)])
+add("mvlgamma_", lambda m, x: (x * 1).mvlgamma_(1), lambda g: [g.pos(3)])
+add("i0_method", lambda m, x: x.i0(), lambda g: [g.u(3)])
+add("i0_", lambda m, x: m.i0_(x * 1), lambda g: [g.u(3)])
+add("special_xlog1py", lambda m, x, y: m.special.xlog1py(x, y),
+    lambda g: [g.u(2, 3), g.pos(2, 3)])
+add("special_xlog1py_scalar_other", lambda m, x: m.special.xlog1py(x, 2.0), lambda g: [g.u(3)])
+add("special_xlog1py_scalar_self", lambda m, y: m.special.xlog1py(3.0, y), lambda g: [g.pos(3)])
+add("special_xlog1py_zero", lambda m, x, y: m.special.xlog1py(x, y),
+    lambda g: [np.array([0.0, 1.0]), g.pos(2)], kink=True)
+add("special_zeta_q", lambda m, x, q: m.special.zeta(x, q),
+    lambda g: [g.u(2, 3, lo=1.5, hi=4.0), g.u(2, 3, lo=0.5, hi=3.0)], grad=(False, True))
+add("special_zeta_scalar_self", lambda m, q: m.special.zeta(2.5, q), lambda g: [g.pos(4)])
+add("special_round", lambda m, x: m.special.round(x), lambda g: [g.u(2, 3)])
+add("special_round_decimals", lambda m, x: m.special.round(x, decimals=1), lambda g: [g.u(4)])
+add("special_softmax", lambda m, x: m.special.softmax(x, 1), lambda g: [g.u(2, 3)])
+add("special_log_softmax", lambda m, x: m.special.log_softmax(x, 0), lambda g: [g.u(2, 3)])
+add("prelu", lambda m, x, w: m.prelu(x, w), lambda g: [g.away(2, 3), g.u(1)])
+add("prelu_channels", lambda m, x, w: x.prelu(w), lambda g: [g.away(2, 3, 2), g.u(3)])
+add("prelu_1d", lambda m, x, w: m.prelu(x, w), lambda g: [g.away(4), g.u(1)])
+add("prelu_0d_weight", lambda m, x, w: m.prelu(x, w), lambda g: [g.away(2, 3), g.u()])
+add("prelu_nn", lambda m, x, w: m.nn.functional.prelu(x, w), lambda g: [g.away(2, 3), g.u(3)])

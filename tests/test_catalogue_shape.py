@@ -17,7 +17,17 @@ NAMES = """repeat repeat_interleave tile roll rot90 fliplr flipud tensor_split h
     broadcast_tensors broadcast_shapes narrow_copy diag_embed block_diag cartesian_prod
     combinations index_copy index_fill take take_along_dim put masked_scatter masked_select
     select_scatter slice_scatter diagonal_scatter scatter_reduce transpose t squeeze unsqueeze
-    swapaxes swapdims""".split()
+    swapaxes swapdims mode msort quantile nanquantile unique unique_consecutive searchsorted
+    bucketize histc bincount renorm cov corrcoef i0 mvlgamma heaviside nextafter isposinf isneginf
+    isreal prelu""".split()
+SPECIAL = """digamma entr erf erfc erfcx erfinv exp2 expit expm1 gammaln i0 i0e i1 i1e log1p
+    log_ndtr log_softmax logit logsumexp multigammaln ndtr ndtri polygamma psi round sinc
+    softmax xlog1py xlogy zeta""".split()
+
+
+@pytest.mark.parametrize("name", SPECIAL)
+def test_special_namespace(name):
+    assert hasattr(torch.special, name) and hasattr(autotensor.special, name)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -156,7 +166,114 @@ CASES = [
 ]
 
 
+CASES += [
+    # mode / msort
+    "m.tensor([[1., 2, 2, 3, 3, 1], [5, 5, 4, 4, 6, 6]]).mode(1)",
+    "m.tensor([3, 1, 3, 1, 2]).mode()",
+    "m.tensor(2.).mode()", "m.zeros(0, 3).mode(0)", "m.zeros(2, 0).mode(0)",
+    "m.tensor([True, False, True]).mode()", "m.tensor([1., np.nan, np.nan, 2]).mode()",
+    "x.mode(5)", "x.msort()", "m.msort(i)",
+    # quantile / nanquantile
+    "x.quantile(1.3)", "x.quantile(0.3, interpolation='foo')", "x.quantile(m.tensor([0.3]))",
+    "m.tensor([1, 2]).quantile(0.5)", "m.tensor([1., np.nan]).quantile(0.5)",
+    "m.tensor([1., np.nan, 3]).nanquantile(0.5)", "m.zeros(0).quantile(0.5)",
+    "x.quantile(m.tensor([[0.3]], dtype=m.float64))", "m.tensor([np.nan, np.nan]).nanquantile(0.2)",
+    "x.nanquantile(-0.1)", "x.quantile(m.tensor([0.2, 1.5], dtype=m.float64))",
+    "x.quantile(0.5, dim=3)", "x.float().quantile(0.3, 0, interpolation='nearest')",
+    "x.quantile(m.tensor([0.1, 0.7], dtype=m.float64), -1, True, interpolation='higher')",
+    "m.tensor(3.).quantile(0.5, dim=0, keepdim=True)",
+    # unique / unique_consecutive
+    "m.unique(m.tensor([3, 1, 2, 3, 1]))",
+    "m.unique(m.tensor([3, 1, 2, 3, 1]), return_inverse=True, return_counts=True)",
+    "m.unique(m.tensor([3, 1, 2, 3, 1]), sorted=False)", "x.unique()", "m.unique(x > 0)",
+    "m.unique(m.tensor([[1, 2], [1, 2], [0, 3]]), dim=0, return_inverse=True, return_counts=True)",
+    "m.unique(m.tensor([[1, 2, 1], [1, 2, 1]]), dim=1, return_inverse=True)",
+    "m.tensor([3, 1, 3]).unique(return_counts=True)", "m.unique(x, dim=0)",
+
+    "m.unique_consecutive(m.tensor([1, 1, 2, 2, 3, 1, 1]), return_inverse=True, "
+    "return_counts=True)",
+    "m.unique_consecutive(m.tensor([[1, 2], [1, 2], [0, 3]]), dim=0)", "x.unique_consecutive()",
+    "m.unique_consecutive(m.tensor([[1, 1], [2, 2]]), return_inverse=True)",
+    # searchsorted / bucketize
+    "m.searchsorted(m.tensor([1., 3, 5, 7]), m.tensor([3., 6, 9]))",
+    "m.searchsorted(m.tensor([1., 3, 5, 7]), m.tensor([3., 6, 9]), right=True)",
+    "m.searchsorted(m.tensor([1., 3, 5, 7]), m.tensor([3., 6, 9]), side='right', out_int32=True)",
+    "m.searchsorted(m.tensor([[1., 3, 5, 7], [2, 4, 6, 8]]), m.tensor([[3., 6], [1, 9]]))",
+    "m.searchsorted(m.tensor([1., 3, 5, 7]), 4.)",
+    "m.searchsorted(m.tensor([[1., 3, 5, 7]]), m.tensor([3.]))",
+    "m.searchsorted(m.tensor([5., 3, 1, 7]), m.tensor([3.]), sorter=m.tensor([2, 1, 0, 3]))",
+    "m.searchsorted(m.tensor([1., 3]), m.tensor([3.]), side='left', right=True)",
+    "m.searchsorted(m.tensor([1., 3]), m.tensor([3]))",
+    "m.searchsorted(i, m.tensor([[1, 2], [3, 0]]))",
+    "m.bucketize(m.tensor([3., 6, 9]), m.tensor([1., 3, 5, 7]))",
+    "m.bucketize(m.tensor([3., 6, 9]), m.tensor([1., 3, 5, 7]), right=True, out_int32=True)",
+    "m.bucketize(4., m.tensor([1., 3, 5, 7]))", "m.bucketize(m.tensor([3.]), m.tensor([[1., 3]]))",
+    "m.bucketize(x, m.tensor([-1., 0, 2.5]))",
+    # histc / bincount
+    "m.histc(m.tensor([1., 2, 1]), bins=4, min=0, max=3)", "m.histc(m.tensor([1., 2, 1]))",
+    "m.histc(m.tensor([1, 2, 1]))", "m.histc(m.tensor([1., 2, 1]), bins=0)",
+    "m.histc(m.tensor([1., 2, 1]), min=3, max=1)", "m.histc(m.tensor([1., 1]), bins=3)",
+    "m.histc(x, 3)", "x.histc(4, -2, 2)", "m.histc(m.tensor([1., 5, -3, 2]), 4, 0, 4)",
+    "m.tensor([1, 2, 2, 3]).bincount()", "m.tensor([1, 2, 2, 3]).bincount(m.tensor([.5, 1, 1, 2]))",
+    "m.tensor([1, 2, 2, 3]).bincount(minlength=6)", "m.tensor([-1]).bincount()",
+    "m.tensor([1.]).bincount()", "m.tensor([[1]]).bincount()",
+    "m.tensor([1, 2]).bincount(m.tensor([1, 2, 3]))", "m.tensor([], dtype=m.int64).bincount()",
+    "m.tensor([1, 2]).bincount(m.tensor([1, 2], dtype=m.float32))",
+    "m.tensor([1, 2]).bincount(m.tensor([1, 2]))", "m.bincount(m.tensor([0, 0], dtype=m.uint8))",
+    # renorm / cov / corrcoef
+    "x.renorm(2, 0, 5)", "x.renorm(1, 1, 3)", "x.renorm(2, 0, -1)", "x.renorm(-1, 0, 1)",
+    "x[0].renorm(2, 0, 1)", "x.renorm(float('inf'), 0, 4)", "x.renorm(2, 2, 1)",
+    "x.detach().renorm_(2, 0, 5)", "m.cov(x)", "m.cov(x, correction=0)",
+    "m.cov(x, fweights=m.tensor([1, 2, 1, 2]))",
+    "m.cov(x, aweights=m.tensor([1., 2, 1, 2], dtype=m.float64))", "m.cov(x[0])", "m.cov(x[None])",
+    "m.corrcoef(x)", "m.corrcoef(x[0])", "m.cov(m.tensor([[1, 2], [3, 5]]))",
+    "m.cov(m.tensor([[True, False]]))", "m.cov(x, correction=4)", "m.corrcoef(i)",
+]
+
+
+CASES += [
+    # special functions and pointwise leftovers
+    "m.heaviside(x, m.tensor([0.5], dtype=m.float64))", "m.heaviside(x, m.tensor([0.5]))",
+    "m.heaviside(i, m.tensor([7]))", "m.heaviside(i > 0, m.tensor([True]))",
+    "x.detach().heaviside_(m.tensor(2., dtype=m.float64))", "(x * 0).heaviside(x)",
+    "m.nextafter(x, m.zeros(1, dtype=m.float64))", "m.nextafter(i, i)", "m.nextafter(x.float(), x)",
+    "x.detach().nextafter_(m.tensor(0., dtype=m.float64))",
+    "m.isposinf(m.tensor([1., np.inf, -np.inf, np.nan]))", "m.isneginf(m.tensor([1., -np.inf]))",
+    "m.isposinf(i)", "m.isreal(x)", "m.isreal(i)", "x.isposinf()",
+    "m.mvlgamma(x.abs() + 2, 2)", "m.mvlgamma(x, 2)", "m.mvlgamma(x.abs() + 2, 0)",
+    "m.mvlgamma(m.tensor([3, 4]), 2)", "x.abs().mvlgamma(3)", "m.i0(m.tensor([1, 2]))",
+    "m.special.i1(m.tensor([1, 2]))", "m.special.zeta(2, m.tensor([1, 2]))",
+    "m.special.zeta(m.tensor([2.]), 3)", "m.special.zeta(x, x.abs() + 1)",
+    "m.special.zeta(m.tensor([1., 0.5, 3]), m.tensor([2., 2, -1.5]))",
+    "m.special.xlog1py(2, m.tensor([1, 2]))", "m.special.entr(m.tensor([1, 0]))",
+    "m.special.ndtr(m.tensor([1, 0]))", "m.special.round(m.tensor([1.25, 0.35]), decimals=1)",
+    "m.special.round(m.tensor([15, 23]), decimals=-1)", "m.special.round(x * 7, decimals=-1)",
+    "m.special.log_ndtr(m.tensor([True]))", "m.special.erfcx(m.tensor([1, 2], dtype=m.int32))",
+    "m.special.multigammaln(m.tensor([3.]), 2)", "m.special.i1e(x.float())",
+    "m.special.i0e(x)", "m.special.ndtri(m.tensor([0., 0.5, 1.]))", "m.special.entr(x)",
+    "m.special.log_ndtr(x * 10)", "m.special.erfcx(x * 10)",
+    "m.prelu(x, m.tensor([0.25]))", "m.prelu(x, m.tensor([0.25, 1, 1], dtype=m.float64))",
+    "m.prelu(x[0, 0], m.tensor([0.25, 1, 1, 1], dtype=m.float64))",
+    "m.prelu(x, m.ones(1, 1, dtype=m.float64))", "m.prelu(i, m.tensor([1]))",
+    "m.prelu(x, m.tensor([0.25, 1, 1, 2], dtype=m.float64))", "x.prelu(m.tensor(0.5).double())",
+]
+
+
+
+def _same(a, t, rtol=1e-12):
+    """Equal outcomes; floats to rtol (relative), NaN equal to NaN."""
+    if isinstance(a, (list, tuple)):
+        return isinstance(t, (list, tuple)) and len(a) == len(t) and all(
+            _same(x, y, rtol) for x, y in zip(a, t))
+    if isinstance(a, float) and isinstance(t, float):
+        return a == t or (a != a and t != t) or abs(a - t) <= rtol * max(1.0, abs(t))
+    return a == t
+
+
 @pytest.mark.parametrize("expr", CASES)
 def test_like_torch(expr):
     a, t = _outcome(autotensor, expr), _outcome(torch, expr)
-    assert a == t, f"{expr}:\n autotensor {a}\n torch      {t}"
+    # float32 results: PyTorch's float32 kernels round differently from ours (computed in
+    # double and rounded once): a few float32 ulps
+    rtol = 1e-6 if "float32" in repr(t) else 1e-12
+    assert _same(a, t, rtol), f"{expr}:\n autotensor {a}\n torch      {t}"

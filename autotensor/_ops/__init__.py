@@ -72,7 +72,13 @@ from .indexing import (  # noqa: F401  (the catalogue: indexing, issue 11)
     diagonal_scatter, index_copy, index_copy_, index_fill, index_fill_, masked_scatter,
     masked_scatter_, put, put_, scatter_reduce, scatter_reduce_, select_scatter, slice_scatter,
     take, take_along_dim)
-from . import indexing, linalg, nn_ops, pointwise, reduction, shape
+from .reduction import (  # noqa: F401  (the catalogue: reductions, issue 11)
+    bincount, bucketize, corrcoef, cov, histc, mode, msort, nanquantile, quantile, renorm,
+    renorm_, searchsorted, unique, unique_consecutive)
+from .special import (  # noqa: F401  (the catalogue: special functions, issue 11)
+    heaviside, heaviside_, i0, i0_, isneginf, isposinf, isreal, mvlgamma, mvlgamma_, nextafter,
+    nextafter_, prelu)
+from . import indexing, linalg, nn_ops, pointwise, reduction, shape, special
 
 # every module holding table entries (tests walk them)
-FAMILIES = (pointwise, reduction, shape, indexing, linalg, nn_ops)
+FAMILIES = (pointwise, reduction, shape, indexing, linalg, nn_ops, special)

@@ -2,7 +2,7 @@
 logsumexp, cumsum, sort/argsort/topk. Table entries and formula helpers first, then the
 public functions.
 """
-from .. import _dtypes
+from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from . import raw
@@ -1030,3 +1030,429 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         a, b = narrow(input, dim, 1, size - 1), narrow(input, dim, 0, size - 1)
         input = logical_xor(a, b) if input._data.dtype == np.bool_ else sub(a, b)
     return input
+
+
+# ---- the catalogue: mode, quantiles, unique, search and counting, renorm, cov (issue 11) ----
+MODE = defop("mode", "ModeBackward0", None, params=("dim", "keepdim"),
+             outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT,
+             jvp=_DIM_SELECT_JVP)
+_ModeRT = _return_type("mode")
+
+
+def _mode_1d(row):
+    """The most frequent value of a 1-d array (the smallest among ties) and the index of its
+    last occurrence, as PyTorch's CPU kernel (a sort, then runs compared with ==)."""
+    order = np.argsort(row, kind="stable")
+    s = row[order]
+    new = np.ones(s.shape, dtype=bool)
+    new[1:] = s[1:] != s[:-1]
+    starts = np.flatnonzero(new)
+    lengths = np.diff(np.append(starts, s.size))
+    best = int(np.argmax(lengths))
+    end = starts[best] + lengths[best] - 1
+    return s[end], order[end]
+
+
+def mode(input, dim=-1, keepdim=False):
+    """The most frequent value along dim and the index of its last occurrence."""
+    d = input._data
+    dim = _wrap_dim(dim, d.ndim)
+    if d.ndim == 0:
+        values, indices = d.copy(), np.zeros((), np.int64)
+    else:
+        if d.shape[dim] == 0:
+            raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size.")
+        moved = np.moveaxis(d, dim, -1)
+        rows = moved.reshape(-1, moved.shape[-1])
+        values = np.empty(rows.shape[0], d.dtype)
+        indices = np.empty(rows.shape[0], np.int64)
+        for n, row in enumerate(rows):
+            values[n], indices[n] = _mode_1d(row)
+        values = values.reshape(moved.shape[:-1])
+        indices = indices.reshape(moved.shape[:-1])
+        if keepdim:
+            values, indices = np.expand_dims(values, dim), np.expand_dims(indices, dim)
+    v, i = _finish_multi(MODE, (input,), (dim, keepdim), (_asarray(values), _asarray(indices)))
+    return _ModeRT(v, i, None)
+
+
+def msort(input):
+    return sort(input, 0)[0]
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name, ignore_nan, input, q, dim, keepdim, interpolation):
+    """PyTorch's quantile_compute: sort, gather the neighbours of each rank, lerp_ them, and
+    move q's dim first with in-place views (the graph PyTorch records)."""
+    from .shape import flatten, squeeze_, transpose, transpose_, unsqueeze, unsqueeze_, view
+    from .indexing import gather
+    from .pointwise import lerp_
+    d = input._data
+    qt = q if isinstance(q, Tensor) else None
+    if d.size == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    if qt is not None and qt._data.ndim > 1:
+        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    if d.dtype not in (np.float32, np.float64):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if qt is not None and qt._data.dtype != d.dtype:
+        raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
+    if qt is None:
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
+        qa = np.asarray([q], dtype=d.dtype)
+    else:
+        qa = qt._data.reshape(-1)
+        if qa.size and not ((qa >= 0) & (qa <= 1)).all():
+            raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    scalar_q = qt is None or qt._data.ndim == 0
+    wdim = _wrap_dim(dim, d.ndim) if dim is not None else None
+    if dim is not None and d.ndim > 0:
+        out_shape = list(d.shape)
+        if keepdim:
+            out_shape[wdim] = 1
+        else:
+            del out_shape[wdim]
+    else:
+        out_shape = [1] * d.ndim if keepdim else []
+    out_shape.insert(0, qa.size)
+    if dim is None:
+        s = sort(flatten(input))[0]
+    elif wdim == d.ndim - 1:
+        s = sort(input)[0]
+    else:
+        s = sort(transpose(unsqueeze(input, -1), wdim, -1))[0]
+    in_shape = out_shape[1:] + [s._data.shape[-1]]
+    s = view(s, tuple(in_shape))
+    sd = s._data
+    last = sd.shape[-1] - 1
+    nan = np.isnan(sd)
+    if ignore_nan:
+        ranks = qa * ((~nan).sum(-1, keepdims=True) - 1)
+        ranks = np.where(ranks < 0, 0, ranks)
+    else:
+        ranks = np.where(nan.any(-1, keepdims=True), last, qa * last)
+    ranks = ranks.astype(d.dtype)
+    if interpolation == "lower":
+        ranks = np.floor(ranks)
+    elif interpolation == "higher":
+        ranks = np.ceil(ranks)
+    elif interpolation == "nearest":
+        ranks = np.round(ranks)
+    below = ranks.astype(np.int64)
+    values = gather(s, -1, _make(below))
+    if interpolation in ("linear", "midpoint"):
+        weights = np.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below
+        above = gather(s, -1, _make(np.ceil(ranks).astype(np.int64)))
+        lerp_(values, above, _make(weights.astype(d.dtype)))
+    if scalar_q:
+        return squeeze_(values, -1)
+    return squeeze_(transpose_(unsqueeze_(values, 0), 0, -1), -1)
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile("quantile", False, input, q, dim, keepdim, interpolation)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile("quantile", True, input, q, dim, keepdim, interpolation)  # (its wording)
+
+
+def _unique_along(d, dim, sorted_, return_inverse, return_counts, consecutive):
+    if dim is None:
+        flat = d.reshape(-1)
+        if consecutive:
+            new = np.ones(flat.shape, dtype=bool)
+            new[1:] = flat[1:] != flat[:-1]
+            values = flat[new]
+            inverse = (np.cumsum(new) - 1).reshape(d.shape)
+            starts = np.flatnonzero(new)
+            counts = np.diff(np.append(starts, flat.size))
+        else:
+            values, inverse, counts = np.unique(flat, return_inverse=True, return_counts=True)
+            inverse = inverse.reshape(d.shape)
+        return values, inverse.astype(np.int64), counts.astype(np.int64)
+    moved = np.moveaxis(d, dim, 0)
+    rows = moved.reshape(moved.shape[0], -1)
+    if consecutive:
+        new = np.ones(rows.shape[0], dtype=bool)
+        new[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        picked = rows[new]
+        inverse = np.cumsum(new) - 1
+        counts = np.diff(np.append(np.flatnonzero(new), rows.shape[0]))
+    else:
+        picked, inverse, counts = np.unique(rows, axis=0, return_inverse=True,
+                                            return_counts=True)
+    values = np.moveaxis(picked.reshape((picked.shape[0],) + moved.shape[1:]), 0, dim)
+    return values, inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
+
+
+_NOT_YET = (" because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
+            "that we can prioritize its implementation or submit a PR adding the "
+            "implementation to derivatives.yaml")
+
+
+def _no_derivative(name):
+    """A node PyTorch records but cannot differentiate (its backward raises)."""
+    def formula(F, grad):
+        raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+
+    def jvp(F, self):
+        raise NotImplementedError(f"Trying to use forward AD with {name} that does not "
+                                  f"support it{_NOT_YET}")
+    return {"grads": {"self": formula}, "jvp": jvp}
+
+
+UNIQUE2, UNIQUE_DIM, UNIQUE_CONSECUTIVE = (
+    defop(name, node, None, outputs=("output", "inverse", "counts"), diff_outputs=(0,),
+          **_no_derivative(name))
+    for name, node in (("_unique2", "Unique2Backward0"), ("unique_dim", "UniqueDimBackward0"),
+                       ("unique_consecutive", "UniqueConsecutiveBackward0")))
+
+
+def _unique_result(op, input, values, inverse, counts, return_inverse, return_counts):
+    d = input._data
+    values = np.ascontiguousarray(values).astype(d.dtype, copy=False)
+    v, i, c = _finish_multi(op, (input,), (), (values, inverse, counts))
+    out = [v]
+    if return_inverse:
+        out.append(i)
+    if return_counts:
+        out.append(c)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values (sorted, as PyTorch's CPU kernel always gives them)."""
+    d = input._data
+    if dim is not None:
+        dim = _wrap_dim(dim, d.ndim)
+    v, i, c = _unique_along(d, dim, sorted, return_inverse, return_counts, False)
+    op = UNIQUE2 if dim is None else UNIQUE_DIM
+    return _unique_result(op, input, v, i, c, return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    d = input._data
+    if dim is not None:
+        dim = _wrap_dim(dim, d.ndim)
+    v, i, c = _unique_along(d, dim, False, return_inverse, return_counts, True)
+    return _unique_result(UNIQUE_CONSECUTIVE, input, v, i, c, return_inverse, return_counts)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                 sorter=None, out=None):
+    b = sorted_sequence._data
+    scalar = not isinstance(input, Tensor)
+    v = np.asarray(input, dtype=b.dtype) if scalar else input._data
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to "
+                               "opposites, got side of left while right was True")
+        right = side == "right"
+    if b.ndim > 1 and (scalar or v.ndim != b.ndim or v.shape[:-1] != b.shape[:-1]):
+        raise RuntimeError(
+            f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+            f"dimensions of boundaries tensor and input value tensor must match, but we got "
+            f"boundaries tensor [{_errors.shape_str(b.shape)}] and input value tensor "
+            f"[{_errors.shape_str(v.shape)}]")
+    if sorter is not None:
+        b = np.take_along_axis(b, sorter._data, -1)
+    how = "right" if right else "left"
+    if b.ndim <= 1:
+        res = np.searchsorted(b, v, side=how)
+    else:
+        bb = b.reshape(-1, b.shape[-1])
+        vv = v.reshape(-1, v.shape[-1])
+        res = np.stack([np.searchsorted(r, w, side=how) for r, w in zip(bb, vv)]
+                       ).reshape(v.shape)
+    return _make(_asarray(res).astype(np.int32 if out_int32 else np.int64))
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    if boundaries._data.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{boundaries._data.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    d = input._data
+    if d.dtype.kind not in "f":
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
+                                  f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           f"dimension 0")
+    lo, hi = float(min), float(max)
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if lo == hi and d.size:
+        lo, hi = float(d.min()), float(d.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    flat = d.reshape(-1)
+    flat = flat[(flat >= lo) & (flat <= hi)]
+    idx = ((flat - lo) * bins / (hi - lo)).astype(np.int64)
+    idx = np.minimum(idx, bins - 1)
+    return _make(np.bincount(idx, minlength=bins).astype(d.dtype))
+
+
+def bincount(input, weights=None, minlength=0):
+    d = input._data
+    if d.dtype.kind not in "iub":
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for "
+                                  f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if d.ndim != 1 or (d.size and d.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None:
+        w = weights._data
+        if w.ndim != 1 or w.shape[0] != d.shape[0]:
+            raise RuntimeError("weights should be 1-d and have the same length as input")
+        dt = w.dtype if w.dtype.kind == "f" else np.float64
+        return _make(np.bincount(d, w.astype(np.float64), minlength).astype(dt))
+    return _make(np.bincount(d.astype(np.int64), minlength=minlength).astype(np.int64))
+
+
+def _renorm_dims(ndim, dim):
+    return tuple(i for i in range(ndim) if i != dim)
+
+
+def _renorm_norm(F, x, p, dims):
+    a = F.abs(x)
+    if p == float("inf"):
+        return _amax_keep(F, a, dims)
+    return F.pow(F.sum(F.pow(a, p), dims, True), 1.0 / p)
+
+
+def _amax_keep(F, a, dims):
+    if F.is_raw:
+        return np.max(a, axis=dims, keepdims=True)
+    return amax(a, dims, True)
+
+
+def _norm_direction(F, x, p, norm, dims):
+    """d norm / d x (per element), for a p-norm over dims (keepdim)."""
+    if p == 2:
+        return x / norm
+    if p == 1:
+        return F.sign(x)
+    a = F.abs(x)
+    if p == float("inf"):
+        mask = F.cast_like(a == norm, x)
+        return F.sign(x) * mask / F.sum(mask, dims, True)
+    return F.sign(x) * F.pow(a, p - 1) / F.pow(norm, p - 1)
+
+
+def _renorm_backward(F, grad, self, p, dim, maxnorm):
+    dims = _renorm_dims(len(self.shape), dim)
+    norm = _renorm_norm(F, self, p, dims)
+    invnorm = 1 / (norm + 1e-7)
+    factor = invnorm * maxnorm
+    w = F.sum(self * grad, dims, True)
+    nb = w * _norm_direction(F, self, p, norm, dims)
+    return F.where(norm > maxnorm, factor * grad - factor * invnorm * nb, grad)
+
+
+def _renorm_jvp(F, self, self_t, p, dim, maxnorm):
+    dims = _renorm_dims(len(self.shape), dim)
+    norm = _renorm_norm(F, self, p, dims)
+    invnorm = 1 / (norm + 1e-7)
+    factor = invnorm * maxnorm
+    dn = F.sum(_norm_direction(F, self, p, norm, dims) * self_t, dims, True)
+    return F.where(norm > maxnorm, factor * self_t - factor * invnorm * self * dn, self_t)
+
+
+RENORM = defop("renorm", "RenormBackward0", None, params=("p", "dim", "maxnorm"),
+               grads={"self": _renorm_backward}, jvp=_renorm_jvp)
+
+
+def _renorm_args(d, p, dim, maxnorm):
+    if d.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {d.ndim} "
+                           f"dimensions")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    dim = _wrap_dim(dim, d.ndim)
+    dims = _renorm_dims(d.ndim, dim)
+    a = np.abs(d)
+    norm = a.max(axis=dims, keepdims=True) if p == float("inf") else \
+        (a ** p).sum(axis=dims, keepdims=True) ** (1.0 / p)
+    factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+    return dim, _asarray(d * factor).astype(d.dtype, copy=False)
+
+
+def renorm(input, p, dim, maxnorm):
+    dim, out = _renorm_args(input._data, p, dim, maxnorm)
+    return _finish(RENORM, (input,), (p, dim, maxnorm), out)
+
+
+def renorm_(self, p, dim, maxnorm):
+    from ..autograd import inplace
+    dim, new = _renorm_args(self._data, p, dim, maxnorm)
+    return inplace.record_inplace(RENORM, self, (self,), (p, dim, maxnorm), new)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """PyTorch's composite (mean-centred product over observations, divided by the weighted
+    count), recorded op by op as PyTorch records it."""
+    from .linalg import mm
+    from .pointwise import div, mul, sub
+    from .shape import squeeze, t, unsqueeze, view
+    d = input._data
+    if d.ndim > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {d.ndim} dimensions")
+    if d.dtype == np.bool_:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = view(input, (1, -1)) if d.ndim < 2 else input
+    n_obs = x._data.shape[1]
+    w = None
+    if fweights is not None:
+        w = fweights
+    if aweights is not None:
+        w = aweights if w is None else mul(w, aweights)
+    w_sum = sum(w) if w is not None else _make(np.asarray(n_obs, dtype=np.int64))
+    if w is not None and not bool(w_sum._data != 0):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    avg = div(sum(mul(x, w) if w is not None else x, 1), w_sum)
+    if w is not None and aweights is not None and correction != 0:
+        norm_factor = sub(w_sum, div(mul(sum(mul(w, aweights)), correction), w_sum))
+    else:
+        norm_factor = sub(w_sum, correction)
+    if bool(norm_factor._data <= 0):
+        import warnings
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=2)
+        norm_factor = _make(np.zeros_like(norm_factor._data))
+    x = sub(x, unsqueeze(avg, 1))
+    c = mm(x, t(mul(x, w) if w is not None else x))  # (real: conj() is the identity)
+    return squeeze(div(c, norm_factor))
+
+
+def corrcoef(input):
+    from .pointwise import clip, div, sqrt
+    from .shape import diagonal, view
+    if input._data.ndim > 2:
+        raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but "
+                           f"got an input with {input._data.ndim} dimensions")
+    c = cov(input)
+    if c._data.ndim == 0:
+        return div(c, c)
+    sd = sqrt(diagonal(c))
+    c = div(c, view(sd, (-1, 1)))
+    c = div(c, view(sd, (1, -1)))
+    return clip(c, -1, 1)

@@ -202,10 +202,7 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 
 def prelu(input, weight):
-    w = weight
-    if input.dim() >= 2 and weight.numel() > 1:
-        w = weight.reshape((-1,) + (1,) * (input.dim() - 2))
-    return fn.where(input > 0, input, fn.mul(input, w))
+    return fn.prelu(input, weight)  # one PreluKernelBackward0 node (_ops/special.py)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

@@ -1,0 +1,480 @@
+"""Special functions and the pointwise leftovers of the catalogue (issue 11): modified Bessel
+functions (i0, i0e, i1, i1e), mvlgamma, the normal distribution's ndtr/ndtri/log_ndtr,
+erfcx, entr, xlog1py, Hurwitz zeta, heaviside, nextafter, isposinf/isneginf/isreal and
+prelu's kernel. ``autotensor.special`` re-exports these with the aliases of existing ops.
+
+Kernels run in float64 (float32 inputs are computed in double and rounded once), without
+SciPy: Bessel functions by their power series for |x| <= 30 and the asymptotic series
+beyond (NumPy's i0 is Cephes', as PyTorch's); zeta by Cephes' Euler-Maclaurin sum with
+Bernoulli numbers computed exactly; erfcx by exp(x^2) erfc(x) below 5 and a continued
+fraction above.
+"""
+import math
+from fractions import Fraction
+
+from .. import _dtypes
+from .._backend import np
+from .._tensor import Tensor
+from . import _specfun
+from .dispatch import defop
+from ._common import _asarray, _finish, _inplace_unary, _unary, _unary_fn
+from .pointwise import (
+    _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, erf)
+
+
+def _f64(x):
+    return np.asarray(x, dtype=np.float64)
+
+
+def _back(out, like):
+    return _asarray(np.asarray(out, dtype=np.float64).astype(like.dtype, copy=False))
+
+
+def _via(F, kernel, fn, *args):
+    """A formula step that is an op of this family: its kernel on arrays, its public function
+    on tensors (Note [One formula, two interpretations] in raw.py)."""
+    return kernel(*args) if F.is_raw else fn(*args)
+
+
+_NOT_YET = (" because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
+            "that we can prioritize its implementation or submit a PR adding the "
+            "implementation to derivatives.yaml")
+
+
+# ---- kernels --------------------------------------------------------------------------------
+_ASYMPTOTIC_FROM = 30.0
+
+
+def _bessel_series(x, nu):
+    """I_nu(x) for nu in (0, 1) by its power series (all terms positive: no cancellation)."""
+    h2 = (x / 2) ** 2
+    term = (x / 2) ** nu / math.gamma(nu + 1) * np.ones_like(x)
+    total = term.copy()
+    for k in range(1, 120):
+        term = term * h2 / (k * (k + nu))
+        total += term
+    return total
+
+
+def _bessel_e_asymptotic(x, nu):
+    """exp(-x) I_nu(x) for large x > 0: sum_k (-1)^k a_k(nu) / x^k / sqrt(2 pi x)."""
+    mu = 4.0 * nu * nu
+    term = np.ones_like(x)
+    total = term.copy()
+    for k in range(1, 40):
+        term = -term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * x)
+        total += term
+    return total / np.sqrt(2 * np.pi * x)
+
+
+def _i_e(x, nu):
+    """exp(-|x|) I_nu(|x|)."""
+    a = np.abs(_f64(x))
+    small = a <= _ASYMPTOTIC_FROM
+    out = np.empty_like(a)
+    out[small] = _bessel_series(a[small], nu) * np.exp(-a[small])
+    out[~small] = _bessel_e_asymptotic(a[~small], nu)
+    return out
+
+
+def i0_kernel(x):
+    return _back(np.i0(_f64(x)), x)
+
+
+def i0e_kernel(x):
+    a = np.abs(_f64(x))
+    big = a > 700
+    out = np.i0(np.where(big, 0.0, a)) * np.exp(-a)
+    out[big] = _bessel_e_asymptotic(a[big], 0)
+    return _back(out, x)
+
+
+def i1e_kernel(x):
+    return _back(np.sign(_f64(x)) * _i_e(x, 1), x)
+
+
+def i1_kernel(x):
+    a = np.abs(_f64(x))
+    with np.errstate(over="ignore"):
+        out = np.sign(_f64(x)) * _i_e(x, 1) * np.exp(a)
+    return _back(out, x)
+
+
+def _erfcx64(x):
+    x = _f64(x)
+    out = np.empty_like(x)
+    small = x < 5
+    xs = x[small]
+    with np.errstate(over="ignore", invalid="ignore"):
+        out[small] = np.exp(xs * xs) * _specfun.erfc(xs)
+    xb = x[~small]
+    # erfcx(x) = 1/sqrt(pi) * 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))) (bottom up)
+    acc = np.zeros_like(xb)
+    for k in range(60, 0, -1):
+        acc = (k / 2) / (xb + acc)
+    out[~small] = 1 / (np.sqrt(np.pi) * (xb + acc))
+    return out
+
+
+def erfcx_kernel(x):
+    return _back(_erfcx64(x), x)
+
+
+def ndtri_kernel(p):
+    return _back(math.sqrt(2) * _specfun.erfinv(2 * _f64(p) - 1), p)
+
+
+def log_ndtr_kernel(x):
+    x64 = _f64(x)
+    with np.errstate(divide="ignore"):
+        low = np.log(_erfcx64(-x64 / math.sqrt(2)) / 2) - x64 * x64 / 2
+        high = np.log1p(-_specfun.erfc(x64 / math.sqrt(2)) / 2)
+    return _back(np.where(x64 < -1, low, high), x)
+
+
+def entr_kernel(x):
+    x64 = _f64(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(x64 > 0, -x64 * np.log(np.where(x64 > 0, x64, 1)),
+                       np.where(x64 == 0, 0.0, -np.inf))
+    return _back(np.where(np.isnan(x64), np.nan, out), x)
+
+
+def xlog1py_kernel(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = a * np.log1p(b)
+    return _asarray(np.where((a == 0) & ~np.isnan(b), 0, out).astype(out.dtype, copy=False))
+
+
+def _bernoulli_ratios():
+    """(2k)! / B_2k for k = 1..12, exactly (Cephes' table A of zeta); the Bernoulli numbers
+    by the Akiyama-Tanigawa algorithm."""
+    bern = []
+    a = [Fraction(0)] * 26
+    for m in range(26):
+        a[m] = Fraction(1, m + 1)
+        for j in range(m, 0, -1):
+            a[j - 1] = j * (a[j - 1] - a[j])
+        bern.append(a[0])
+    return [float(math.factorial(2 * k) / bern[2 * k]) for k in range(1, 13)]
+
+
+_ZETA_A = _bernoulli_ratios()
+_MACHEP = 1.11022302462515654042e-16
+
+
+def _zeta1(x, q):
+    """Hurwitz zeta(x, q) = sum_k (k + q)^-x, Cephes' algorithm."""
+    if x == 1.0:
+        return math.inf
+    if x < 1.0 or math.isnan(x) or math.isnan(q):
+        return math.nan
+    if q <= 0.0:
+        if q == math.floor(q):
+            return math.inf
+        if x != math.floor(x):
+            return math.nan
+    s = q ** -x
+    a = q
+    i = 0
+    b = 0.0
+    while i < 9 or a <= 9.0:
+        i += 1
+        a += 1.0
+        b = a ** -x
+        s += b
+        if abs(b / s) < _MACHEP:
+            return s
+    w = a
+    s += b * w / (x - 1.0)
+    s -= 0.5 * b
+    a = 1.0
+    k = 0.0
+    for i in range(12):
+        a *= x + k
+        b /= w
+        t = a * b / _ZETA_A[i]
+        s += t
+        if abs(t / s) < _MACHEP:
+            return s
+        k += 1.0
+        a *= x + k
+        b /= w
+        k += 1.0
+    return s
+
+
+_zeta_u = np.frompyfunc(_zeta1, 2, 1)
+
+
+def zeta_kernel(x, q):
+    out = _zeta_u(_f64(x), _f64(q))
+    arrays = [a for a in (x, q) if isinstance(a, np.ndarray)]  # a Python number is weak
+    dt = np.result_type(*arrays) if arrays else np.float64
+    return _asarray(np.asarray(out, dtype=np.float64).astype(dt, copy=False))
+
+
+def mvlgamma_kernel(x, p):
+    x64 = _f64(x)
+    out = p * (p - 1) / 4 * math.log(math.pi)
+    for j in range(p):
+        out = out + _specfun.lgamma(x64 - j / 2)
+    return _back(out, x)
+
+
+# ---- table entries --------------------------------------------------------------------------
+I0 = defop("i0", "I0Backward0", i0_kernel, jvp="elementwise",
+           grads={"self": lambda F, grad, self: grad * _via(F, i1_kernel, i1, self)})
+I0E = defop("special_i0e", "SpecialI0EBackward0", i0e_kernel, jvp="elementwise",
+            grads={"self": lambda F, grad, self, result: grad * (
+                _via(F, i1e_kernel, i1e, self) - F.sgn(self) * result)})
+I1 = defop("special_i1", "SpecialI1Backward0", i1_kernel, jvp="elementwise",
+           grads={"self": lambda F, grad, self, result: grad * F.where(
+               self == 0, 0.5, _via(F, i0_kernel, i0, self) - result / F.where(
+                   self == 0, 1.0, self))})
+I1E = defop("special_i1e", "SpecialI1EBackward0", i1e_kernel, jvp="elementwise",
+            grads={"self": lambda F, grad, self, result: grad * F.where(
+                self == 0, 0.5, _via(F, i0e_kernel, special_i0e, self) - result * (
+                    F.sgn(self) + 1 / F.where(self == 0, 1.0, self)))})
+ERFCX = defop("special_erfcx", "SpecialErfcxBackward0", erfcx_kernel, jvp="elementwise",
+              grads={"self": lambda F, grad, self, result: grad * (
+                  2 * self * result - 2 / math.sqrt(math.pi))})
+NDTRI = defop("special_ndtri", "SpecialNdtriBackward0", ndtri_kernel, jvp="elementwise",
+              grads={"self": lambda F, grad, result: grad * math.sqrt(2 * math.pi) * F.exp(
+                  result * result / 2)})
+LOG_NDTR = defop("special_log_ndtr", "SpecialLogNdtrBackward0", log_ndtr_kernel,
+                 jvp="elementwise",
+                 grads={"self": lambda F, grad, self, result: grad / math.sqrt(2 * math.pi) *
+                        F.exp(-(result + self * self / 2))})
+ENTR = defop("special_entr", "SpecialEntrBackward0", entr_kernel, jvp="elementwise",
+             grads={"self": lambda F, grad, self: grad * -(1 + F.log(self))})
+XLOG1PY = defop("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_kernel,
+                inputs=("self", "other"), jvp="elementwise",
+                grads={"self": lambda F, grad, other: grad * F.log1p(other),
+                       "other": lambda F, grad, self, other: grad * self / (other + 1)})
+XLOG1PY_SCALAR_SELF = defop(
+    "special_xlog1py", "SpecialXlog1PyBackward1", lambda b, a: xlog1py_kernel(
+        np.asarray(a, b.dtype), b), inputs=("other",), params=("self",), jvp="elementwise",
+    grads={"other": lambda F, grad, self, other: grad * self / (other + 1)})
+XLOG1PY_SCALAR_OTHER = defop(
+    "special_xlog1py", "SpecialXlog1PyBackward2", lambda a, b: xlog1py_kernel(
+        a, np.asarray(b, a.dtype)), params=("other",), jvp="elementwise",
+    grads={"self": lambda F, grad, other: grad * math.log1p(other)})
+MVLGAMMA = defop("mvlgamma", "MvlgammaBackward0", mvlgamma_kernel, params=("p",),
+                 jvp="elementwise",
+                 grads={"self": lambda F, grad, self, p: grad * _sum_digamma(F, self, p)})
+ZETA = defop("special_zeta", "SpecialZetaBackward0", zeta_kernel, inputs=("self", "other"),
+             jvp=_fw_not_implemented("special_zeta", _NOT_YET),
+             grads={"self": _not_implemented("special_zeta"),
+                    "other": lambda F, grad, self, other: grad * -self * _via(
+                        F, zeta_kernel, special_zeta, self + 1.0, other)})
+ZETA_SCALAR_OTHER = defop("special_zeta", "SpecialZetaBackward2", zeta_kernel,
+                          params=("other",), jvp=_fw_not_implemented("special_zeta", _NOT_YET),
+                          grads={"self": _not_implemented("special_zeta")})
+ZETA_SCALAR_SELF = defop("special_zeta", "SpecialZetaBackward1",
+                         lambda q, x: zeta_kernel(x, q), inputs=("other",), params=("self",),
+                         jvp=_fw_not_implemented("special_zeta", _NOT_YET),
+                         grads={"other": lambda F, grad, self, other: grad * -self * _via(
+                             F, zeta_kernel, special_zeta, self + 1.0, other)})
+HEAVISIDE = defop("heaviside", "torch::autograd::NotImplemented",
+                  lambda a, b: _asarray(np.where(a == 0, b, (a > 0).astype(a.dtype))
+                                        .astype(a.dtype, copy=False)),
+                  inputs=("self", "values"),
+                  grads={"self": _not_implemented("heaviside"),
+                         "values": _not_implemented("heaviside")},
+                  jvp=_fw_not_implemented("aten::heaviside"))
+NEXTAFTER = defop("nextafter", "NextafterBackward0", np.nextafter, inputs=("self", "other"),
+                  grads={"self": _not_implemented("nextafter"),
+                         "other": _not_implemented("nextafter")},
+                  jvp=_fw_not_implemented("nextafter"))
+
+
+def _sum_digamma(F, x, p):
+    out = F.digamma(x)
+    for j in range(1, p):
+        out = out + F.digamma(x - j / 2)
+    return out
+
+
+# ---- public functions -----------------------------------------------------------------------
+i0 = _unary_fn(I0, "The modified Bessel function of the first kind, order 0.")
+special_i0e = _unary_fn(I0E, "exp(-|x|) i0(x).")
+i1 = _unary_fn(I1, "The modified Bessel function of the first kind, order 1.")
+i1e = _unary_fn(I1E, "exp(-|x|) i1(x).")
+erfcx = _unary_fn(ERFCX, "The scaled complementary error function exp(x^2) erfc(x).")
+ndtri = _unary_fn(NDTRI, "The inverse of the standard normal CDF.")
+log_ndtr = _unary_fn(LOG_NDTR, "log of the standard normal CDF, accurate in the far tail.")
+entr = _unary_fn(ENTR, "-x log(x) (0 at 0, -inf below).")
+
+
+def i0_(self):
+    return _inplace_unary(I0, self, (), float_op=True)
+
+
+def ndtr(input):
+    """The standard normal CDF, as PyTorch composes it: (1 + erf(x / sqrt 2)) * 0.5."""
+    (x,) = _float_args(input)
+    t = _scalar_op(MUL_SCALAR, x, (math.sqrt(0.5),))
+    t = _scalar_op(ADD_SCALAR, erf(t), (1, 1))
+    return _scalar_op(MUL_SCALAR, t, (0.5,))
+
+
+def _scalar_op(op, x, params):
+    """x op number, recorded as the Scalar overload (MulBackward1...) as PyTorch's C++ does."""
+    out = _asarray(op.kernel(x._data, *params))
+    return _finish(op, (x,), params, out)
+
+
+def xlog1py(input, other):
+    """input * log1p(other), 0 where input is 0 (unless other is NaN)."""
+    if not isinstance(input, Tensor):
+        (o,) = _float_args(other)
+        out = xlog1py_kernel(np.asarray(input, o._data.dtype), o._data)
+        return _finish(XLOG1PY_SCALAR_SELF, (o,), (input,), out)
+    if not isinstance(other, Tensor):
+        (a,) = _float_args(input)
+        out = xlog1py_kernel(a._data, np.asarray(other, a._data.dtype))
+        return _finish(XLOG1PY_SCALAR_OTHER, (a,), (other,), out)
+    from ._common import _binary
+    return _binary(XLOG1PY, *_float_args(input, other))
+
+
+def special_zeta(input, other):
+    """The Hurwitz zeta function sum_k (k + other)^-input."""
+    if not isinstance(input, Tensor):
+        (q,) = _float_args(other)
+        out = zeta_kernel(np.asarray(input, q._data.dtype), q._data)
+        return _finish(ZETA_SCALAR_SELF, (q,), (input,), out)
+    if not isinstance(other, Tensor):
+        (x,) = _float_args(input)
+        out = zeta_kernel(x._data, np.asarray(other, x._data.dtype))
+        return _finish(ZETA_SCALAR_OTHER, (x,), (other,), out)
+    from ._common import _binary
+    return _binary(ZETA, *_float_args(input, other))
+
+
+def mvlgamma(input, p):
+    """The multivariate log-gamma function of dimension p."""
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    return _unary(MVLGAMMA, input, True, (p,))
+
+
+def mvlgamma_(self, p):
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    return _inplace_unary(MVLGAMMA, self, (p,), float_op=True)
+
+
+def heaviside(input, values):
+    if input._data.dtype != values._data.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
+    if input._data.dtype.kind == "c":
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    from ._common import _binary
+    return _binary(HEAVISIDE, input, values)
+
+
+def heaviside_(self, values):
+    from ._common import _inplace_binary
+    if self._data.dtype != values._data.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
+    return _inplace_binary(HEAVISIDE, self, values)
+
+
+def nextafter(input, other):
+    from ._common import _binary
+    if input._data.dtype.kind not in "fc" and other._data.dtype.kind not in "fc":
+        rt = _dtypes.result_type(input, other)
+        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for "
+                                  f"'{_dtypes.legacy_type_name(rt)[6:-6]}'")
+    return _binary(NEXTAFTER, input, other)
+
+
+def nextafter_(self, other):
+    from ._common import _inplace_binary
+    return _inplace_binary(NEXTAFTER, self, other)
+
+
+def isposinf(input):
+    from .._tensor import _make
+    d = input._data
+    return _make(_asarray(np.isposinf(d) if d.dtype.kind == "f" else np.zeros(d.shape, bool)))
+
+
+def isneginf(input):
+    from .._tensor import _make
+    d = input._data
+    return _make(_asarray(np.isneginf(d) if d.dtype.kind == "f" else np.zeros(d.shape, bool)))
+
+
+def isreal(input):
+    from .._tensor import _make
+    d = input._data
+    return _make(_asarray(d.imag == 0 if d.dtype.kind == "c" else np.ones(d.shape, bool)))
+
+
+
+def _prelu_kernel(a, w):
+    return _asarray(np.where(a > 0, a, a * w))
+
+
+PRELU = defop("_prelu_kernel", "PreluKernelBackward0", _prelu_kernel, inputs=("self", "weight"),
+              jvp="elementwise",
+              grads={"self": lambda F, grad, self, weight: grad * F.where(self > 0, 1, weight),
+                     "weight": lambda F, grad, self: grad * F.where(self > 0, 0, self)})
+
+
+def prelu(input, weight):
+    """max(0, x) + weight * min(0, x), weight per channel (dim 1), as PyTorch: weight viewed
+    to broadcast, then one _prelu_kernel node."""
+    from ._common import _binary
+    from .shape import reshape
+    d, w = input._data, weight._data
+    if d.dtype.kind in "biu":
+        raise NotImplementedError(f"\"prelu_cpu\" not implemented for "
+                                  f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")
+    if d.dtype != w.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{_dtypes.scalar_name(input.dtype)} and "
+                           f"{_dtypes.scalar_name(weight.dtype)}")
+    if w.size != 1:
+        if d.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = d.shape[1] if d.ndim > 1 else 1
+        if channels != w.size:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {w.size} and channel size = {channels}.")
+    if w.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {w.ndim}")
+    if d.ndim != w.ndim:
+        shape = [1] * d.ndim
+        if d.ndim > 1:
+            shape[1] = w.size
+        weight = reshape(weight, tuple(shape))
+    return _binary(PRELU, input, weight)
+
+
+def _round_decimals(a, decimals):
+    if decimals == 0:
+        return _asarray(np.round(a))
+    scale = 10.0 ** abs(decimals)
+    if decimals > 0:
+        return _asarray(np.round(a * scale) / scale).astype(a.dtype, copy=False)
+    return _asarray(np.round(a / scale) * scale).astype(a.dtype, copy=False)
+
+
+ROUND_DECIMALS = defop("round", "RoundBackward1", _round_decimals, params=("decimals",),
+                       grads={"self": lambda F, grad: F.zeros_like(grad)}, jvp="elementwise")
+
+
+def special_round(input, *, decimals=0):
+    """torch.special.round: round(x, decimals=...) (one RoundBackward1 node)."""
+    if input._data.dtype.kind in "biu":
+        raise NotImplementedError(f"\"round_cpu\" not implemented for "
+                                  f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")
+    return _unary(ROUND_DECIMALS, input, False, (decimals,))
