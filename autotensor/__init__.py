@@ -55,6 +55,10 @@ from ._ops import (  # (the catalogue: reductions)
     searchsorted, unique, unique_consecutive)
 from ._ops import (  # (the catalogue: special functions)
     heaviside, i0, i0_, isneginf, isposinf, isreal, mvlgamma, nextafter, prelu)
+from ._ops import (  # the catalogue: linear algebra
+    addbmm, addmv, addr, baddbmm, chain_matmul, cholesky, cross, diag, diagflat, ger,
+    inner, inverse, kron, logdet, matrix_power, pinverse, tensordot, trace, vdot)
+from ._ops.linalg import det, matrix_exp, torch_slogdet as slogdet, torch_svd as svd
 from . import _methods
 from . import autograd
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -118,6 +122,7 @@ def typename(obj):
 
 
 from . import functional  # noqa: E402  (imports the namespace above)
+from . import linalg  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 

@@ -245,6 +245,13 @@ METHODS = {
         """.split()},
     **{name: _other_tensor(name) for name in (
         "atan2", "arctan2", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin")},
+    # the catalogue: linear algebra
+    **{name: getattr(fn, name) for name in """
+        addbmm addmv addr baddbmm cholesky cross diag diagflat ger inner inverse kron
+        logdet matrix_power pinverse trace vdot
+        """.split()},
+    "det": fn.linalg.det, "slogdet": fn.linalg.torch_slogdet, "matrix_exp": fn.linalg.matrix_exp,
+    "svd": fn.linalg.torch_svd,
 }
 
 

@@ -6,3 +6,202 @@ sample here gets the generated tests (values, gradcheck, gradgradcheck, forward 
 import numpy as np  # noqa: F401
 
 from op_db import add  # noqa: F401
+
+
+def _sq(g, *batch, n=3):
+    """Well-conditioned square matrices: random plus n on the diagonal."""
+    return g.u(*batch, n, n) + n * np.eye(n)
+
+
+def _spd(g, *batch, n=3):
+    """Half an SPD matrix: ``x + x^T`` is SPD (samples symmetrise, as eigh/cholesky read one
+    triangle and PyTorch's gradients are the symmetric ones)."""
+    x = g.u(*batch, n, n)
+    return 0.5 * (x @ np.swapaxes(x, -1, -2)) + 1.5 * np.eye(n)
+
+
+def _sym(m, x):
+    return x + x.transpose(-2, -1)
+
+
+# ---- products -------------------------------------------------------------------------------
+add("la_vdot", lambda m, a, b: m.vdot(a, b), lambda g: [g.u(4), g.u(4)], ref=np.vdot)
+add("la_vdot_method", lambda m, a, b: a.vdot(b), lambda g: [g.u(3), g.u(3)], ref=np.vdot)
+add("la_inner_1d", lambda m, a, b: m.inner(a, b), lambda g: [g.u(4), g.u(4)], ref=np.inner)
+add("la_inner_2d", lambda m, a, b: m.inner(a, b), lambda g: [g.u(2, 3), g.u(4, 3)],
+    ref=np.inner)
+add("la_inner_3d_1d", lambda m, a, b: a.inner(b), lambda g: [g.u(2, 2, 3), g.u(3)],
+    ref=np.inner)
+add("la_inner_scalar", lambda m, a, b: m.inner(a, b), lambda g: [g.u(), g.u(2, 3)],
+    ref=np.inner)
+add("la_ger", lambda m, a, b: m.ger(a, b), lambda g: [g.u(3), g.u(2)], ref=np.outer)
+add("la_addmv", lambda m, s, a, v: m.addmv(s, a, v), lambda g: [g.u(2), g.u(2, 3), g.u(3)],
+    ref=lambda s, a, v: s + a @ v)
+add("la_addmv_beta_alpha_bcast", lambda m, s, a, v: m.addmv(s, a, v, beta=0.5, alpha=2),
+    lambda g: [g.u(1), g.u(2, 3), g.u(3)], ref=lambda s, a, v: 0.5 * s + 2 * (a @ v))
+add("la_addmv_method", lambda m, s, a, v: s.addmv(a, v, beta=0), lambda g: [g.u(2), g.u(2, 3),
+    g.u(3)], ref=lambda s, a, v: a @ v)
+add("la_addr", lambda m, s, a, b: m.addr(s, a, b), lambda g: [g.u(3, 2), g.u(3), g.u(2)],
+    ref=lambda s, a, b: s + np.outer(a, b))
+add("la_addr_bcast_alpha", lambda m, s, a, b: s.addr(a, b, beta=2, alpha=-1.5),
+    lambda g: [g.u(2), g.u(3), g.u(2)], ref=lambda s, a, b: 2 * s - 1.5 * np.outer(a, b))
+add("la_baddbmm", lambda m, s, a, b: m.baddbmm(s, a, b),
+    lambda g: [g.u(2, 2, 4), g.u(2, 2, 3), g.u(2, 3, 4)], ref=lambda s, a, b: s + a @ b)
+add("la_baddbmm_bcast", lambda m, s, a, b: s.baddbmm(a, b, beta=0.5, alpha=3),
+    lambda g: [g.u(4), g.u(2, 2, 3), g.u(2, 3, 4)],
+    ref=lambda s, a, b: 0.5 * s + 3 * (a @ b))
+add("la_addbmm", lambda m, s, a, b: m.addbmm(s, a, b),
+    lambda g: [g.u(2, 4), g.u(3, 2, 3), g.u(3, 3, 4)],
+    ref=lambda s, a, b: s + (a @ b).sum(0))
+add("la_addbmm_alpha", lambda m, s, a, b: s.addbmm(a, b, beta=2, alpha=0.5),
+    lambda g: [g.u(1, 4), g.u(3, 2, 3), g.u(3, 3, 4)],
+    ref=lambda s, a, b: 2 * s + 0.5 * (a @ b).sum(0))
+add("la_tensordot_int", lambda m, a, b: m.tensordot(a, b, 2),
+    lambda g: [g.u(2, 3, 4), g.u(3, 4, 2)], ref=lambda a, b: np.tensordot(a, b, 2))
+add("la_tensordot_lists", lambda m, a, b: m.tensordot(a, b, dims=([1, 2], [1, 0])),
+    lambda g: [g.u(2, 3, 4), g.u(4, 3, 2)],
+    ref=lambda a, b: np.tensordot(a, b, ([1, 2], [1, 0])))
+add("la_tensordot_1", lambda m, a, b: m.tensordot(a, b, dims=1),
+    lambda g: [g.u(3, 3), g.u(3, 2)], ref=lambda a, b: np.tensordot(a, b, 1))
+add("la_tensordot_0", lambda m, a, b: m.tensordot(a, b, dims=0),
+    lambda g: [g.u(2), g.u(3)], ref=lambda a, b: np.tensordot(a, b, 0))
+add("la_kron", lambda m, a, b: m.kron(a, b), lambda g: [g.u(2, 3), g.u(3, 2)], ref=np.kron)
+add("la_kron_mixed_rank", lambda m, a, b: a.kron(b), lambda g: [g.u(2, 2), g.u(3)],
+    ref=np.kron)
+add("la_multi_dot", lambda m, a, b, c: m.linalg.multi_dot([a, b, c]),
+    lambda g: [g.u(2, 3), g.u(3, 4), g.u(4, 2)], ref=lambda a, b, c: a @ b @ c)
+add("la_multi_dot_vectors", lambda m, a, b, c: m.linalg.multi_dot([a, b, c]),
+    lambda g: [g.u(3), g.u(3, 4), g.u(4)], ref=lambda a, b, c: a @ b @ c)
+add("la_multi_dot_4", lambda m, a, b, c, d: m.linalg.multi_dot([a, b, c, d]),
+    lambda g: [g.u(4, 2), g.u(2, 5), g.u(5, 1), g.u(1, 3)], ref=lambda a, b, c, d: a @ b @ c @ d)
+add("la_vecdot", lambda m, a, b: m.linalg.vecdot(a, b), lambda g: [g.u(2, 3), g.u(3)],
+    ref=lambda a, b: (a * b).sum(-1))
+add("la_vecdot_dim", lambda m, a, b: m.linalg.vecdot(a, b, dim=0),
+    lambda g: [g.u(3, 2), g.u(3, 2)], ref=lambda a, b: (a * b).sum(0))
+add("la_trace", lambda m, a: m.trace(a), lambda g: [g.u(3, 3)], ref=np.trace)
+add("la_trace_rect", lambda m, a: a.trace(), lambda g: [g.u(2, 4)], ref=np.trace)
+add("la_cross", lambda m, a, b: m.linalg.cross(a, b), lambda g: [g.u(2, 3), g.u(2, 3)],
+    ref=lambda a, b: np.cross(a, b))
+add("la_cross_dim_bcast", lambda m, a, b: m.cross(a, b, dim=0), lambda g: [g.u(3, 2),
+    g.u(3, 1)], ref=lambda a, b: np.cross(a, b, axis=0))
+add("la_diag_matrix", lambda m, a: m.diag(a), lambda g: [g.u(3, 4)], ref=np.diag)
+add("la_diag_offset", lambda m, a: a.diag(1), lambda g: [g.u(3, 4)], ref=lambda a: np.diag(a, 1))
+add("la_diag_vector", lambda m, a: m.diag(a, -1), lambda g: [g.u(3)],
+    ref=lambda a: np.diag(a, -1))
+add("la_diag_embed", lambda m, a: m.diag_embed(a), lambda g: [g.u(2, 3)])
+add("la_diag_embed_dims", lambda m, a: m.diag_embed(a, 1, 0, 2), lambda g: [g.u(2, 3)])
+add("la_diagflat", lambda m, a: m.diagflat(a), lambda g: [g.u(2, 2)],
+    ref=lambda a: np.diagflat(a))
+add("la_matrix_power_3", lambda m, a: m.matrix_power(a, 3), lambda g: [g.u(3, 3)],
+    ref=lambda a: np.linalg.matrix_power(a, 3))
+add("la_matrix_power_5_batched", lambda m, a: m.linalg.matrix_power(a, 5),
+    lambda g: [g.u(2, 2, 2)], ref=lambda a: np.linalg.matrix_power(a, 5))
+add("la_matrix_power_neg", lambda m, a: a.matrix_power(-2), lambda g: [_sq(g)])
+add("la_matrix_power_0", lambda m, a: m.matrix_power(a, 0), lambda g: [g.u(3, 3)])
+
+# ---- determinants and inverses ------------------------------------------------------------------
+add("la_det", lambda m, a: m.linalg.det(a), lambda g: [_sq(g)], ref=np.linalg.det)
+add("la_det_batched", lambda m, a: m.det(a), lambda g: [_sq(g, 2)], ref=np.linalg.det)
+add("la_det_noncontig", lambda m, a: a.det(), lambda g: [_sq(g)], noncontig=(0,))
+# (the sign alone is not returned: PyTorch's forward mode gives it a ZeroTensor tangent)
+add("la_slogdet", lambda m, a: m.linalg.slogdet(a).logabsdet,
+    lambda g: [_sq(g) - 4 * np.eye(3)])
+add("la_slogdet_sign_times", lambda m, a: (lambda r: r.sign * r.logabsdet)(m.linalg.slogdet(a)),
+    lambda g: [_sq(g, 2) - 4 * np.eye(3)])
+add("la_slogdet_batched", lambda m, a: m.slogdet(a), lambda g: [_sq(g, 2)])
+add("la_logdet", lambda m, a: m.logdet(a), lambda g: [_sq(g, 2)])
+add("la_inv", lambda m, a: m.linalg.inv(a), lambda g: [_sq(g)], ref=np.linalg.inv)
+add("la_inv_batched", lambda m, a: m.inverse(a), lambda g: [_sq(g, 2, n=2)], ref=np.linalg.inv)
+add("la_inv_ex", lambda m, a: m.linalg.inv_ex(a), lambda g: [_sq(g)])
+add("la_pinv_tall", lambda m, a: m.linalg.pinv(a), lambda g: [g.u(4, 3)],
+    ref=np.linalg.pinv)
+add("la_pinv_wide_batched", lambda m, a: m.linalg.pinv(a), lambda g: [g.u(2, 2, 3)])
+add("la_pinverse", lambda m, a: m.pinverse(a), lambda g: [_sq(g)])
+add("la_pinv_hermitian", lambda m, a: m.linalg.pinv(_sym(m, a), hermitian=True),
+    lambda g: [_spd(g)])
+
+# ---- solvers ------------------------------------------------------------------------------------
+add("la_solve", lambda m, a, b: m.linalg.solve(a, b), lambda g: [_sq(g), g.u(3, 2)],
+    ref=np.linalg.solve)
+add("la_solve_vector", lambda m, a, b: m.linalg.solve(a, b), lambda g: [_sq(g), g.u(3)])
+add("la_solve_batched_bcast", lambda m, a, b: m.linalg.solve(a, b),
+    lambda g: [_sq(g, 2), g.u(3, 2)])
+add("la_solve_batch_vector", lambda m, a, b: m.linalg.solve(a, b),
+    lambda g: [_sq(g, 2), g.u(2, 3)])
+add("la_solve_right", lambda m, a, b: m.linalg.solve(a, b, left=False),
+    lambda g: [_sq(g), g.u(2, 3)])
+add("la_solve_ex", lambda m, a, b: m.linalg.solve_ex(a, b), lambda g: [_sq(g), g.u(3, 1)])
+add("la_solve_triangular_upper", lambda m, a, b: m.linalg.solve_triangular(a, b, upper=True),
+    lambda g: [_sq(g), g.u(3, 2)])
+add("la_solve_triangular_lower_right",
+    lambda m, a, b: m.linalg.solve_triangular(a, b, upper=False, left=False),
+    lambda g: [_sq(g, 2), g.u(2, 3)])
+add("la_solve_triangular_unit",
+    lambda m, a, b: m.linalg.solve_triangular(a, b, upper=False, unitriangular=True),
+    lambda g: [_sq(g), g.u(3, 2)])
+add("la_lstsq", lambda m, a, b: m.linalg.lstsq(a, b)[0], lambda g: [g.u(4, 3), g.u(4, 2)])
+add("la_lstsq_gelsd", lambda m, a, b: m.linalg.lstsq(a, b, driver="gelsd")[:2],
+    lambda g: [g.u(5, 3), g.u(5, 2)])
+add("la_lstsq_batched", lambda m, a, b: m.linalg.lstsq(a, b).solution,
+    lambda g: [g.u(2, 4, 3), g.u(2, 4, 2)])
+
+# ---- decompositions -----------------------------------------------------------------------------
+add("la_cholesky", lambda m, a: m.linalg.cholesky(_sym(m, a)), lambda g: [_spd(g)])
+add("la_cholesky_upper_batched", lambda m, a: m.linalg.cholesky(_sym(m, a), upper=True),
+    lambda g: [_spd(g, 2)])
+add("la_cholesky_ex", lambda m, a: m.linalg.cholesky_ex(_sym(m, a)), lambda g: [_spd(g)])
+add("la_cholesky_old", lambda m, a: m.cholesky(_sym(m, a)), lambda g: [_spd(g)])
+add("la_cholesky_old_upper", lambda m, a: _sym(m, a).cholesky(True), lambda g: [_spd(g)])
+add("la_eigh", lambda m, a: (lambda r: (r[0], r[1] * r[1]))(m.linalg.eigh(_sym(m, a))),
+    lambda g: [g.u(3, 3)])
+add("la_eigh_upper_batched",
+    lambda m, a: (lambda r: (r.eigenvalues, r.eigenvectors.abs()))(
+        m.linalg.eigh(_sym(m, a), UPLO="U")), lambda g: [_spd(g, 2)])
+add("la_eigh_values_only", lambda m, a: m.linalg.eigh(_sym(m, a))[0], lambda g: [g.u(2, 3, 3)])
+add("la_eigvalsh", lambda m, a: m.linalg.eigvalsh(_sym(m, a)), lambda g: [g.u(4, 4)])
+add("la_svd", lambda m, a: (lambda r: (r[0] * r[0], r[1], r[2] * r[2]))(
+    m.linalg.svd(a, full_matrices=False)), lambda g: [g.u(4, 3)])
+add("la_svd_wide_batched", lambda m, a: (lambda r: (r.U * r.U, r.S, r.Vh * r.Vh))(
+    m.linalg.svd(a, full_matrices=False)), lambda g: [g.u(2, 2, 4)])
+add("la_svd_invariant", lambda m, a: (lambda r: m.matmul(r[0] * r[1].unsqueeze(-2), r[2]))(
+    m.linalg.svd(a, full_matrices=False)), lambda g: [g.u(3, 3)])
+add("la_svd_full", lambda m, a: (lambda r: (r[0][:, :3].abs(), r[1]))(m.linalg.svd(a)),
+    lambda g: [g.u(4, 3)])
+add("la_svdvals", lambda m, a: m.linalg.svdvals(a), lambda g: [g.u(3, 4)])
+add("la_svd_old", lambda m, a: (lambda r: (r[0].abs(), r[1], r[2].abs()))(m.svd(a)),
+    lambda g: [g.u(4, 3)])
+add("la_qr", lambda m, a: m.linalg.qr(a), lambda g: [g.u(4, 3)])
+add("la_qr_square_batched", lambda m, a: m.linalg.qr(a), lambda g: [g.u(2, 3, 3)])
+add("la_qr_wide", lambda m, a: m.linalg.qr(a), lambda g: [g.u(2, 4)])
+add("la_qr_complete_square", lambda m, a: m.linalg.qr(a, mode="complete"),
+    lambda g: [g.u(3, 3)])
+add("la_matrix_exp", lambda m, a: m.linalg.matrix_exp(a), lambda g: [g.u(3, 3)])
+add("la_matrix_exp_batched_large", lambda m, a: m.matrix_exp(a), lambda g: [3 * g.u(2, 3, 3)])
+add("la_matrix_exp_1x1", lambda m, a: m.linalg.matrix_exp(a), lambda g: [g.u(1, 1)])
+
+# ---- norms ---------------------------------------------------------------------------------------
+add("la_vector_norm", lambda m, a: m.linalg.vector_norm(a), lambda g: [g.u(2, 3)],
+    ref=lambda a: np.linalg.norm(a.ravel()))
+add("la_vector_norm_ord_dim", lambda m, a: m.linalg.vector_norm(a, 3, dim=(0, 2), keepdim=True),
+    lambda g: [g.away(2, 3, 2)])
+add("la_vector_norm_inf", lambda m, a: m.linalg.vector_norm(a, float("inf"), dim=-1),
+    lambda g: [g.away(2, 3)])
+add("la_matrix_norm_fro", lambda m, a: m.linalg.matrix_norm(a), lambda g: [g.u(2, 3, 3)])
+add("la_matrix_norm_nuc", lambda m, a: m.linalg.matrix_norm(a, "nuc"), lambda g: [g.u(3, 4)])
+add("la_matrix_norm_2", lambda m, a: m.linalg.matrix_norm(a, 2), lambda g: [g.u(2, 3, 3)])
+add("la_matrix_norm_m2_keepdim", lambda m, a: m.linalg.matrix_norm(a, -2, keepdim=True),
+    lambda g: [g.u(3, 3)])
+add("la_matrix_norm_1", lambda m, a: m.linalg.matrix_norm(a, 1), lambda g: [g.away(3, 4)])
+add("la_matrix_norm_inf_dims", lambda m, a: m.linalg.matrix_norm(a, float("inf"), dim=(0, 2)),
+    lambda g: [g.away(3, 2, 4)])
+add("la_matrix_norm_m1", lambda m, a: m.linalg.matrix_norm(a, -1, keepdim=True),
+    lambda g: [g.away(3, 3)])
+add("la_norm_default", lambda m, a: m.linalg.norm(a), lambda g: [g.u(2, 3, 2)])
+add("la_norm_matrix_ord", lambda m, a: m.linalg.norm(a, "nuc"), lambda g: [g.u(3, 3)])
+add("la_norm_vector_ord_dim", lambda m, a: m.linalg.norm(a, 1, dim=1), lambda g: [g.away(2, 3)])
+add("la_cond", lambda m, a: m.linalg.cond(a), lambda g: [g.u(3, 3)])
+add("la_tensorinv", lambda m, a: m.linalg.tensorinv(a, ind=1), lambda g: [_sq(g, n=4).reshape(
+    4, 2, 2)])
+add("la_tensorsolve", lambda m, a, b: m.linalg.tensorsolve(a, b),
+    lambda g: [_sq(g, n=4).reshape(2, 2, 2, 2), g.u(2, 2)])
+add("la_diagonal", lambda m, a: m.linalg.diagonal(a), lambda g: [g.u(2, 3, 3)])

@@ -1,15 +1,19 @@
 """Linear algebra: mm/bmm/dot/mv/matmul/addmm/outer/linear, recorded as PyTorch decomposes
 them (so node names match).
 """
+import warnings as _warnings
+from types import SimpleNamespace as _NS
+
 from .. import _dtypes, _errors
 from .._backend import np
-from .._tensor import _make
+from .._tensor import Tensor, _make
 from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max, _state
-from .pointwise import add, contiguous, mul
-from .shape import (expand, _mT, reshape, _squeeze_inplace_dim, squeeze, t, _unsafe_view,
-                    unsqueeze, view)
+from .pointwise import _fw_not_implemented, add, clone, contiguous, mul, where as _where
+from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
+from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape, _squeeze_inplace_dim,
+                    squeeze, t, _unsafe_view, unsqueeze, view)
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
 def _bilinear(F, f, a, a_t, b, b_t):
@@ -286,3 +290,1620 @@ def linear(input, weight, bias=None):
     shape = input._data.shape[:-1] + (weight._data.shape[0],)
     flat = view(input, (-1, input._data.shape[-1])) if nd != 1 else view(input, (1, -1))
     return view(addmm(bias, flat, t(weight)), shape)
+
+
+# ==== the catalogue: products, decompositions and torch.linalg (issue 11) ===================
+# Note [Linear-algebra formulas]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Backward formulas are PyTorch's (FunctionsManual.cpp), written against F like every other
+# formula (Note [One formula, two interpretations] in raw.py). The few matrix functions they
+# need beyond F's names (inverse, solve, triangular solve, matrix_exp, cross) come from
+# ``_la(F)``: NumPy on arrays, this module's differentiable functions on tensors, so every
+# decomposition has a double backward. Multi-output decompositions (eigh, svd, qr, slogdet,
+# lstsq) take their forward-mode rule from the transpose of their backward (``_jvp_multi``):
+# J t is unique wherever the backward is defined, so it equals PyTorch's hand-written JVPs.
+
+
+def _T(F, x):
+    return F.transpose(x, -2, -1)
+
+
+def _col(F, x):
+    return F.unsqueeze(x, -1)
+
+
+def _row(F, x):
+    return F.unsqueeze(x, -2)
+
+
+def _narrow(F, x, dim, start, length):
+    """F.narrow with a negative dim wrapped (the raw namespace takes dims >= 0)."""
+    return F.narrow(x, dim % x.ndim, start, length)
+
+
+def _colmajor(x):
+    """The layout LAPACK returns (and PyTorch keeps): each matrix column-major."""
+    if x.ndim < 2:
+        return x
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
+
+
+def _eye(F, n, like):
+    return F.constant(np.eye(n), like)
+
+
+def _diag_embed_f(F, v):
+    """diag_embed in formula terms: v[..., :, None] * I."""
+    return _col(F, v) * _eye(F, v.shape[-1], v)
+
+
+def _btrace(F, x):
+    return F.sum(F.diagonal(x, 0, -2, -1), -1)
+
+
+def _solve_tri_array(a, b, upper, left, unitriangular=False):
+    if unitriangular:
+        n = a.shape[-1]
+        a = (np.triu(a, 1) if upper else np.tril(a, -1)) + np.eye(n, dtype=a.dtype)
+    else:
+        a = np.triu(a) if upper else np.tril(a)
+    if left:
+        return np.linalg.solve(a, b)
+    return np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+
+
+def _la(F):
+    return _LA_RAW if F.is_raw else _LA_TENSOR
+
+
+# ---- backward formulas --------------------------------------------------------------------
+def _det_backward(F, grad, A, result):
+    # d det = det tr(A^{-1} dA): gA = (g det) A^{-T}  (nonsingular A)
+    return _col(F, _col(F, grad * result)) * _T(F, _la(F).inv(A))
+
+
+def _slogdet_backward(F, grads, A):
+    g = grads[1]
+    if g is None:
+        return None
+    return _col(F, _col(F, g)) * _T(F, _la(F).inv(A))
+
+
+def _solve_backward(F, grad, A, result, left, vector):
+    """linalg_solve_backward: gB = A^{-T} gX (left) or gX A^{-T}; gA = -gB X^T / -X^T gB."""
+    if vector:
+        grad, result = _col(F, grad), _col(F, result)
+    la = _la(F)
+    if left:
+        gB = la.solve(_T(F, A), grad)
+        gA = -F.matmul(gB, _T(F, result))
+    else:
+        gB = _T(F, la.solve(A, _T(F, grad)))
+        gA = -F.matmul(_T(F, result), gB)
+    return gA, (F.squeeze(gB, -1) if vector else gB)
+
+
+def _cholesky_backward(F, gL, upper, L):
+    """Iain Murray (2016): gA = L^{-H} Phi(L^H gL) L^{-1}, Phi = tril with half diagonal,
+    symmetrised."""
+    if upper:
+        L, gL = _T(F, L), _T(F, gL)
+    gA = F.tril(F.matmul(_T(F, L), gL))
+    gA = 0.5 * (gA + _T(F, F.tril(gA, -1)))
+    la = _la(F)
+    gA = la.solve_triangular(_T(F, L), gA, True, True)
+    return la.solve_triangular(L, gA, False, False)
+
+
+def _eigh_backward(F, grads, L, V):
+    gL, gV = grads
+    if gV is None:
+        if gL is None:
+            return None
+        return F.matmul(V * _row(F, gL), _T(F, V))
+    VhgV = F.matmul(_T(F, V), gV)
+    VhgV = 0.5 * (VhgV - _T(F, VhgV))  # onto the skew-symmetric matrices
+    n = L.shape[-1]
+    E = _row(F, L) - _col(F, L) + _eye(F, n, L)  # E_ij = L_j - L_i, 1 on the diagonal
+    ret = VhgV / E
+    if gL is not None:
+        ret = ret + _diag_embed_f(F, gL)
+    return F.matmul(V, F.matmul(ret, _T(F, V)))
+
+
+def _svd_backward(F, grads, full_matrices, U, S, Vh):
+    gU, gS, gVh = grads
+    k = S.shape[-1]
+    if full_matrices:
+        U, Vh = _narrow(F, U, -1, 0, k), _narrow(F, Vh, -2, 0, k)
+        if gU is not None:
+            gU = _narrow(F, gU, -1, 0, k)
+        if gVh is not None:
+            gVh = _narrow(F, gVh, -2, 0, k)
+    m, n = U.shape[-2], Vh.shape[-1]
+    if gU is None and gVh is None:
+        if gS is None:
+            return None
+        return (F.matmul(U, _col(F, gS) * Vh) if m >= n else F.matmul(U * _row(F, gS), Vh))
+    S2 = S * S
+    E = _row(F, S2) - _col(F, S2) + _eye(F, k, S)
+    if gU is not None:
+        UhgU = F.matmul(_T(F, U), gU)
+        UhgU = UhgU - _T(F, UhgU)
+    if gVh is not None:
+        VhgV = F.matmul(Vh, _T(F, gVh))
+        VhgV = VhgV - _T(F, VhgV)
+    if gU is not None and gVh is not None:
+        gA = (UhgU * _row(F, S) + _col(F, S) * VhgV) / E
+    elif gU is not None:
+        gA = (UhgU / E) * _row(F, S)
+    else:
+        gA = _col(F, S) * (VhgV / E)
+    if gS is not None:
+        gA = gA + _diag_embed_f(F, gS)
+    if m > n and gU is not None:
+        gA = F.matmul(U, gA)
+        gUSinv = gU / _row(F, S)
+        gA = gA + gUSinv - F.matmul(U, F.matmul(_T(F, U), gUSinv))
+        return F.matmul(gA, Vh)
+    if m < n and gVh is not None:
+        gA = F.matmul(gA, Vh)
+        SinvgVh = gVh / _col(F, S)
+        gA = gA + SinvgVh - F.matmul(F.matmul(SinvgVh, _T(F, Vh)), Vh)
+        return F.matmul(U, gA)
+    return F.matmul(U, F.matmul(gA, Vh)) if m >= n else F.matmul(F.matmul(U, gA), Vh)
+
+
+def _qr_backward(F, grads, mode, Q, R):
+    gQ, gR = grads
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when "
+                           "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going "
+                           "to differentiate through linalg.qr.")
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
+                           "nrows > ncols.")
+    if gQ is None and gR is None:
+        return None
+
+    def syminvadj(X):
+        ret = X + _T(F, X)
+        return ret - 0.5 * _diag_embed_f(F, F.diagonal(ret, 0, -2, -1))
+
+    la = _la(F)
+    if m >= n:
+        gA = None
+        if gR is not None:
+            gA = F.matmul(gR, _T(F, R))
+        if gQ is not None:
+            term = F.matmul(_T(F, Q), gQ)
+            gA = -term if gA is None else gA - term
+        gA = F.matmul(Q, syminvadj(F.triu(gA)))
+        if gQ is not None:
+            gA = gA + gQ
+        return la.solve_triangular(_T(F, R), gA, False, False)
+    return _qr_wide(F, Q, R, gQ, gR, m, n)
+
+
+def _qr_wide(F, Q, R, gQ, gR, m, n):
+    """m < n: with A = [X | Y], X = Q U, Y = Q V (V = Q^H Y): gY = Q gV and X's gradient is
+    the square case's with gQ + Y gV^H."""
+    U = _narrow(F, R, -1, 0, m)
+    gQx = gQ
+    gY = None
+    if gR is not None:
+        gV = _narrow(F, gR, -1, m, n - m)
+        gU = _narrow(F, gR, -1, 0, m)
+        Y = F.matmul(Q, _narrow(F, R, -1, m, n - m))
+        extra = F.matmul(Y, _T(F, gV))
+        gQx = extra if gQx is None else gQx + extra
+        gY = F.matmul(Q, gV)
+    else:
+        gU = None
+    gX = _qr_backward(F, (gQx, gU), "reduced", Q, U)
+    if gY is None:
+        gY = F.zeros_like(_narrow(F, R, -1, m, n - m))
+    return F.cat([gX, gY], -1)
+
+
+def _pinv_backward(F, grad, self, result):
+    pinvA, A = result, self
+    m, n = A.shape[-2], A.shape[-1]
+    pinvAh, gradh = _T(F, pinvA), _T(F, grad)
+    if m <= n:
+        K = F.matmul(gradh, pinvA)
+        KpinvAh = F.matmul(K, pinvAh)
+        return (-_T(F, F.matmul(pinvA, K)) + KpinvAh - F.matmul(F.matmul(A, pinvA), KpinvAh)
+                + F.matmul(F.matmul(pinvAh, pinvA), gradh - F.matmul(K, A)))
+    K = F.matmul(pinvA, gradh)
+    pinvAhK = F.matmul(pinvAh, K)
+    return (-_T(F, F.matmul(K, pinvA)) + F.matmul(F.matmul(gradh - F.matmul(A, K), pinvA), pinvAh)
+            + pinvAhK - F.matmul(F.matmul(pinvAhK, pinvA), A))
+
+
+def _matrix_exp_backward(F, grad, self):
+    """backward_analytic_function_of_a_matrix: the upper-right block of exp([[A^H, G], [0,
+    A^H]])."""
+    n = self.shape[-1]
+    At = _T(F, self)
+    meta = F.cat([F.cat([At, grad], -1), F.cat([F.zeros_like(self), At], -1)], -2)
+    return _narrow(F, _narrow(F, _la(F).matrix_exp(meta), -2, 0, n), -1, n, n)
+
+
+def _solve_triangular_backward(F, grad, self, other, upper, left, unitriangular, result):
+    la = _la(F)
+    At = _T(F, self)
+    gB = (la.solve_triangular(At, grad, not upper, True, unitriangular) if left else
+          la.solve_triangular(At, grad, not upper, False, unitriangular))
+    gA = -F.matmul(gB, _T(F, result)) if left else -F.matmul(_T(F, result), gB)
+    gA = F.triu(gA, 1 if unitriangular else 0) if upper else F.tril(gA, -1 if unitriangular else 0)
+    return gA, gB
+
+
+def _lstsq_backward(F, grads, self, b, vector, solution):
+    """Through the pseudo-inverse (full rank): X = pinv(A) B; residuals r = |AX - B|^2."""
+    gX, gr = grads[0], grads[1]
+    la = _la(F)
+    A, B, X = self, b, solution
+    if vector:
+        B, X = _col(F, B), _col(F, X)
+        if gX is not None:
+            gX = _col(F, gX)
+    gA = gB = None
+    if gX is not None:
+        pinvA = la.pinv(A)
+        gB = F.matmul(_T(F, pinvA), gX)
+        gA = _pinv_backward(F, F.matmul(gX, _T(F, B)), A, pinvA)
+    if gr is not None and gr.shape[-1:] != (0,) and gr.ndim + 1 == B.ndim:
+        Rs = F.matmul(A, X) - B
+        w = _row(F, gr)
+        gA2 = 2 * F.matmul(Rs * w, _T(F, X))
+        gB2 = -2 * Rs * w
+        gA = gA2 if gA is None else gA + gA2
+        gB = gB2 if gB is None else gB + gB2
+    if vector and gB is not None:
+        gB = F.squeeze(gB, -1)
+    return gA, gB
+
+
+def _cross_backward_self(F, grad, other, dim):
+    return _la(F).cross(other, grad, dim)
+
+
+def _cross_backward_other(F, grad, self, dim):
+    return _la(F).cross(grad, self, dim)
+
+
+def _jvp_multi(F, backward, tangents, outs, *saved):
+    """Forward-mode rule of a multi-output op from its backward (linear in the output
+    gradients): J t = d/du <backward(u), t> (Note [Linear-algebra formulas])."""
+    from ..autograd.engine import grad as autograd_grad
+    prev = _state.enabled
+    _state.enabled = True
+    try:
+        us = []
+        for o in outs:
+            if o._data.dtype.kind == "f":
+                u = _make(np.zeros_like(o._data))
+                u._requires_grad = True
+                us.append(u)
+            else:
+                us.append(None)
+        gs = backward(F, tuple(us), *saved)
+        if not isinstance(gs, tuple):
+            gs = (gs,)
+        pairs = [(g, t) for g, t in zip(gs, tangents) if g is not None and t is not None
+                 and g._requires_grad]
+        live = [u for u in us if u is not None]
+        if not pairs:
+            return (None,) * len(outs)
+        res = autograd_grad(tuple(g for g, _ in pairs), tuple(live),
+                            tuple(t for _, t in pairs), create_graph=prev, allow_unused=True)
+    finally:
+        _state.enabled = prev
+    it = iter(res)
+    out = []
+    for o, u in zip(outs, us):
+        if u is None:
+            out.append(None)
+        else:
+            r = next(it)
+            out.append(r if r is not None else F.zeros_like(o))
+    return tuple(out)
+
+
+# ---- kernels ------------------------------------------------------------------------------
+_PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
+           129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
+           40840800., 960960., 16380., 182., 1.)
+
+
+def _matrix_exp_array(a):
+    """Scaling and squaring with the degree-13 Pade approximant (Higham 2005), per matrix."""
+    n = a.shape[-1]
+    if a.size == 0:
+        return a.copy()
+    if n == 1:
+        return np.exp(a)
+    b = _PADE13
+    norm1 = np.abs(a).sum(-2).max(-1)
+    with np.errstate(divide="ignore"):
+        s = np.maximum(0, np.ceil(np.log2(np.maximum(norm1, 1e-300) / 5.371920351148152)))
+    s = np.where(np.isfinite(s), s, 0).astype(np.int64)
+    A = a / (2.0 ** s)[..., None, None].astype(a.dtype)
+    eye = np.eye(n, dtype=a.dtype)
+    A2 = A @ A
+    A4 = A2 @ A2
+    A6 = A4 @ A2
+    U = A @ (A6 @ (b[13] * A6 + b[11] * A4 + b[9] * A2) + b[7] * A6 + b[5] * A4 + b[3] * A2
+             + b[1] * eye)
+    V = A6 @ (b[12] * A6 + b[10] * A4 + b[8] * A2) + b[6] * A6 + b[4] * A4 + b[2] * A2 + b[0] * eye
+    R = np.linalg.solve(V - U, V + U)
+    smax = int(s.max()) if s.size else 0
+    for i in range(smax):
+        R = np.where((i < s)[..., None, None], R @ R, R)
+    return R.astype(a.dtype, copy=False)
+
+
+def _pinv_array(a, atol=None, rtol=None, hermitian=False):
+    m, n = a.shape[-2], a.shape[-1]
+    if a.size == 0:
+        return np.zeros(a.shape[:-2] + (n, m), a.dtype)
+    if hermitian:
+        w, V = np.linalg.eigh(a)
+        s = np.abs(w)
+    else:
+        U, s, Vh = np.linalg.svd(a, full_matrices=False)
+    smax = s.max(-1, keepdims=True)
+    if rtol is None:
+        rtol = np.finfo(a.dtype).eps * max(m, n) if atol is None or atol == 0 else 0.0
+    tol = np.maximum(0.0 if atol is None else atol, rtol * smax)
+    keep = s > tol
+    if hermitian:
+        winv = np.where(keep, 1 / np.where(keep, w, 1), 0).astype(a.dtype)
+        return (V * winv[..., None, :]) @ np.swapaxes(V, -1, -2)
+    sinv = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(a.dtype)
+    return np.swapaxes(Vh, -1, -2) @ (sinv[..., :, None] * np.swapaxes(U, -1, -2))
+
+
+# ---- table entries ------------------------------------------------------------------------
+TRACE = defop("trace", "TraceBackward0", lambda a: raw.asarray(np.trace(a)),
+              grads={"self": lambda F, grad, self_sizes:
+                     grad * F.constant(np.eye(*self_sizes), grad)},
+              jvp="linear")
+VDOT = defop("vdot", "VdotBackward0", lambda a, b: raw.asarray(np.vdot(a, b)),
+             inputs=("self", "other"),
+             grads={"self": lambda F, grad, other: grad * other,
+                    "other": lambda F, grad, self: grad * self},
+             jvp=lambda F, self, self_t, other, other_t:
+                 _bilinear(F, _vdot_t, self, self_t, other, other_t))
+
+
+def _vdot_t(a, b):
+    return vdot(a, b)
+
+
+def _scaled(F, x, s):
+    return x if s == 1 else x * s
+
+
+def _addmv_jvp(F, self_t, mat, mat_t, vec, vec_t, beta, alpha):
+    out = _bilinear(F, F.matmul, mat, mat_t, vec, vec_t)
+    if out is not None:
+        out = _scaled(F, out, alpha)
+    if self_t is not None:
+        s = _scaled(F, self_t, beta)
+        out = s if out is None else out + s
+    return out
+
+
+def _outer_f(F, a, b):
+    return _col(F, a) * _row(F, b)
+
+
+def _addr_jvp(F, self_t, vec1, vec1_t, vec2, vec2_t, beta, alpha):
+    out = _bilinear(F, lambda a, b: _outer_f(F, a, b), vec1, vec1_t, vec2, vec2_t)
+    if out is not None:
+        out = _scaled(F, out, alpha)
+    if self_t is not None:
+        s = _scaled(F, self_t, beta)
+        out = s if out is None else out + s
+    return out
+
+
+def _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha, summed=False):
+    out = _bilinear(F, F.matmul, batch1, batch1_t, batch2, batch2_t)
+    if out is not None:
+        if summed:
+            out = F.sum(out, 0)
+        out = _scaled(F, out, alpha)
+    if self_t is not None:
+        s = _scaled(F, self_t, beta)
+        out = s if out is None else out + s
+    return out
+
+
+ADDMV = defop("addmv", "AddmvBackward0",
+              lambda s, m, v, beta, alpha: _axpby(s, m @ v, beta, alpha),
+              inputs=("self", "mat", "vec"), params=("beta", "alpha"),
+              grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
+                     "mat": lambda F, grad, vec, alpha: _scaled(F, _outer_f(F, grad, vec), alpha),
+                     "vec": lambda F, grad, mat, alpha:
+                         _scaled(F, F.matmul(F.t(mat), grad), alpha)},
+              jvp=_addmv_jvp)
+ADDR = defop("addr", "AddrBackward0",
+             lambda s, a, b, beta, alpha: _axpby(s, np.multiply.outer(a, b), beta, alpha),
+             inputs=("self", "vec1", "vec2"), params=("beta", "alpha"),
+             grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
+                    "vec1": lambda F, grad, vec2, alpha: _scaled(F, F.matmul(grad, vec2), alpha),
+                    "vec2": lambda F, grad, vec1, alpha:
+                        _scaled(F, F.matmul(F.t(grad), vec1), alpha)},
+             jvp=_addr_jvp)
+BADDBMM = defop("baddbmm", "BaddbmmBackward0",
+                lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b), beta, alpha),
+                inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
+                grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
+                       "batch1": lambda F, grad, batch2, alpha:
+                           _scaled(F, F.matmul(grad, _T(F, batch2)), alpha),
+                       "batch2": lambda F, grad, batch1, alpha:
+                           _scaled(F, F.matmul(_T(F, batch1), grad), alpha)},
+                jvp=lambda F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha:
+                    _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha))
+ADDBMM = defop("addbmm", "AddbmmBackward0",
+               lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b).sum(0), beta, alpha),
+               inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
+               grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
+                      "batch1": lambda F, grad, batch2, alpha:
+                          _scaled(F, F.matmul(F.unsqueeze(grad, 0), _T(F, batch2)), alpha),
+                      "batch2": lambda F, grad, batch1, alpha:
+                          _scaled(F, F.matmul(_T(F, batch1), F.unsqueeze(grad, 0)), alpha)},
+               jvp=lambda F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha:
+                   _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha,
+                                summed=True))
+
+
+def _axpby(s, prod, beta, alpha):
+    """beta * self + alpha * prod, as PyTorch: beta == 0 ignores self (nan and inf too)."""
+    if alpha != 1:
+        prod = prod * alpha
+    if beta == 0:
+        return raw.asarray(prod).astype(prod.dtype, copy=False)
+    return raw.asarray(prod + (s if beta == 1 else s * beta))
+
+
+DET = defop("linalg_det", "LinalgDetBackward0", None,
+            grads={"A": _det_backward}, inputs=("A",),
+            jvp=lambda F, A, A_t, result: result * _btrace(F, _la(F).solve(A, A_t)))
+SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",),
+                outputs=("sign", "logabsdet"),
+                grads={"A": _slogdet_backward},
+                jvp=lambda F, A, A_t, sign, logabsdet: (
+                    F.zeros_like(sign), _btrace(F, _la(F).solve(A, A_t))))
+INV_EX = defop("linalg_inv_ex", "LinalgInvExBackward0", None, inputs=("A",),
+               outputs=("inverse", "info"), diff_outputs=(0,),
+               grads={"A": lambda F, grads, inverse: -F.matmul(
+                   _T(F, inverse), F.matmul(grads[0], _T(F, inverse)))},
+               jvp=lambda F, A_t, inverse: (-F.matmul(F.matmul(inverse, A_t), inverse), None))
+SOLVE_EX = defop("_linalg_solve_ex", "LinalgSolveExBackward0", None, inputs=("A", "B"),
+                 params=("left", "vector"), outputs=("result", "info"), diff_outputs=(0,),
+                 backward_all=lambda F, grads, A, result, left, vector:
+                     _solve_backward(F, grads[0], A, result, left, vector),
+                 jvp=lambda F, A, A_t, B_t, left, vector, result:
+                     (_solve_jvp(F, A, A_t, B_t, left, vector, result), None))
+
+
+def _solve_jvp(F, A, A_t, B_t, left, vector, result):
+    """X_t = A^{-1} (B_t - A_t X) (left) or (B_t - X A_t) A^{-1}."""
+    X = _col(F, result) if vector else result
+    if B_t is not None and vector:
+        B_t = _col(F, B_t)
+    rhs = B_t
+    if A_t is not None:
+        term = F.matmul(A_t, X) if left else F.matmul(X, A_t)
+        rhs = -term if rhs is None else rhs - term
+    la = _la(F)
+    out = la.solve(A, rhs) if left else _T(F, la.solve(_T(F, A), _T(F, rhs)))
+    return F.squeeze(out, -1) if vector else out
+CHOLESKY_EX = defop("linalg_cholesky_ex", "LinalgCholeskyExBackward0", None,
+                    params=("upper",), outputs=("L", "info"), diff_outputs=(0,),
+                    grads={"self": lambda F, grads, upper, L:
+                           _cholesky_backward(F, grads[0], upper, L)},
+                    jvp="transpose")
+CHOLESKY = defop("cholesky", "CholeskyBackward0", None, params=("upper",),
+                 grads={"self": lambda F, grad, upper, result:
+                        _cholesky_backward(F, grad, upper, result)},
+                 jvp=_fw_not_implemented("cholesky", _FW_NOT_SUPPORTED.split(
+                     "does not support it", 1)[1]))
+EIGH = defop("_linalg_eigh", "LinalgEighBackward0", None, inputs=("A",), params=("UPLO",),
+             outputs=("eigenvalues", "eigenvectors"),
+             grads={"A": lambda F, grads, eigenvalues, eigenvectors:
+                    _eigh_backward(F, grads, eigenvalues, eigenvectors)},
+             jvp=lambda F, A_t, eigenvalues, eigenvectors: _jvp_multi(
+                 F, lambda F, g, L, V: (_eigh_backward(F, g, L, V),), (A_t,),
+                 (eigenvalues, eigenvectors), eigenvalues, eigenvectors))
+SVD = defop("_linalg_svd", "LinalgSvdBackward0", None, inputs=("A",),
+            params=("full_matrices",), outputs=("U", "S", "Vh"),
+            grads={"A": lambda F, grads, full_matrices, U, S, Vh:
+                   _svd_backward(F, grads, full_matrices, U, S, Vh)},
+            jvp=lambda F, A_t, full_matrices, U, S, Vh: _jvp_multi(
+                F, lambda F, g, fm, u, s, vh: (_svd_backward(F, g, fm, u, s, vh),), (A_t,),
+                (U, S, Vh), full_matrices, U, S, Vh))
+QR = defop("linalg_qr", "LinalgQrBackward0", None, inputs=("A",), params=("mode",),
+           outputs=("Q", "R"),
+           grads={"A": lambda F, grads, mode, Q, R: _qr_backward(F, grads, mode, Q, R)},
+           jvp=lambda F, A_t, mode, Q, R: _jvp_multi(
+               F, lambda F, g, md, q, r: (_qr_backward(F, g, md, q, r),), (A_t,), (Q, R),
+               mode, Q, R))
+PINV = defop("linalg_pinv", "LinalgPinvBackward0", None, params=("atol", "rtol", "hermitian"),
+             grads={"self": _pinv_backward}, jvp="transpose")
+MATRIX_EXP = defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", None,
+                   grads={"self": _matrix_exp_backward}, jvp="transpose")
+SOLVE_TRIANGULAR = defop(
+    "linalg_solve_triangular", "LinalgSolveTriangularBackward0", None, inputs=("self", "B"),
+    params=("upper", "left", "unitriangular"),
+    backward_all=lambda F, grad, self, B, upper, left, unitriangular, result:
+        _solve_triangular_backward(F, grad, self, B, upper, left, unitriangular, result),
+    jvp=lambda F, self, self_t, B_t, upper, left, unitriangular, result:
+        _solve_triangular_jvp(F, self, self_t, B_t, upper, left, unitriangular, result))
+
+
+def _solve_triangular_jvp(F, A, A_t, B_t, upper, left, unitriangular, X):
+    """X_t = A^{-1} (B_t - A_t X) (left) or (B_t - X A_t) A^{-1}, A_t the triangle read."""
+    rhs = B_t
+    if A_t is not None:
+        k = (1 if unitriangular else 0) if upper else (-1 if unitriangular else 0)
+        A_t = F.triu(A_t, k) if upper else F.tril(A_t, k)
+        term = F.matmul(A_t, X) if left else F.matmul(X, A_t)
+        rhs = -term if rhs is None else rhs - term
+    return _la(F).solve_triangular(A, rhs, upper, left, unitriangular)
+LSTSQ = defop("linalg_lstsq", "LinalgLstsqBackward0", None, inputs=("self", "b"),
+              params=("vector",), outputs=("solution", "residuals", "rank", "singular_values"),
+              diff_outputs=(0, 1),
+              backward_all=lambda F, grads, self, b, vector, solution:
+                  _lstsq_backward(F, grads, self, b, vector, solution),
+              jvp=lambda F, self, self_t, b, b_t, vector, solution, residuals: _jvp_multi(
+                  F, lambda F, g, A, B, vec, X: _lstsq_backward(F, g, A, B, vec, X),
+                  (self_t, b_t), (solution, residuals), self, b, vector, solution) + (None, None))
+CROSS = defop("linalg_cross", "LinalgCrossBackward0", lambda a, b, dim: np.cross(a, b, axis=dim),
+              inputs=("self", "other"), params=("dim",),
+              grads={"self": _cross_backward_self, "other": _cross_backward_other},
+              jvp=lambda F, self, self_t, other, other_t, dim: _bilinear(
+                  F, lambda a, b: _la(F).cross(a, b, dim), self, self_t, other, other_t))
+
+
+# ---- argument checks (PyTorch's wording) ---------------------------------------------------
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a RuntimeError raised when a decomposition fails."""
+
+
+_LinAlgError.__module__ = "torch._C"
+
+
+def _type_name(a):
+    return _dtypes.scalar_name(_dtypes.from_numpy(a.dtype))
+
+
+def _check_float(name, a, what="input", kernel="lu_cpu"):
+    """Floating input; float16/bfloat16 raise as PyTorch's kernel does (``kernel=None``:
+    the op's own low-precision check)."""
+    if a.dtype.kind not in "fcV":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as {what}. "
+                           f"Got {_type_name(a)}")
+    if a.dtype.kind == "c":
+        raise NotImplementedError(f"{name}: complex inputs are not supported by autotensor's "
+                                  "linear algebra yet")
+    if a.dtype.itemsize < 4:
+        if kernel is None:
+            raise RuntimeError(f"{name}: Low precision dtypes not supported. Got "
+                               f"{_type_name(a)}")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(a)}'")
+
+
+def _check_matrix(name, a, what="A"):
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
+
+
+def _check_square(name, a, what="A"):
+    _check_matrix(name, a, what)
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"{name}: {what} must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
+
+
+def _square_float(name, A, kernel="lu_cpu"):
+    a = A._data
+    _check_square(name, a)
+    _check_float(name, a, kernel=kernel)
+    return a
+
+
+def _batch_prefix(a, i):
+    return f"(Batch element {i}): " if a.ndim > 2 else ""
+
+
+def _lu_array(a):
+    """LU with partial pivoting (LAPACK getrf's choice of pivot), batched: (LU, pivots
+    1-based as LAPACK's, info)."""
+    a = np.array(a, copy=True)
+    n_rows, n_cols = a.shape[-2], a.shape[-1]
+    k = min(n_rows, n_cols)
+    batch = a.shape[:-2]
+    piv = np.zeros(batch + (k,), np.int32)
+    info = np.zeros(batch, np.int32)
+    idx = np.indices(batch) if batch else ()
+    for j in range(k):
+        col = np.abs(a[..., j:, j])
+        p = np.argmax(col, axis=-1) + j
+        piv[..., j] = p + 1
+        if batch:
+            rows_j = a[(*idx, j)].copy()
+            a[(*idx, j)] = a[(*idx, p)]
+            a[(*idx, p)] = rows_j
+        else:
+            a[[j, p]] = a[[p, j]]
+        d = a[..., j, j]
+        zero = d == 0
+        info = np.where((info == 0) & zero, j + 1, info)
+        safe = np.where(zero, 1, d)
+        a[..., j + 1:, j] = np.where(zero[..., None], a[..., j + 1:, j],
+                                     a[..., j + 1:, j] / safe[..., None])
+        a[..., j + 1:, j + 1:] -= a[..., j + 1:, j, None] * a[..., j, None, j + 1:]
+    return a, piv, info
+
+
+def _singular_error(name, a):
+    _, _, info = _lu_array(a)
+    flat = info.reshape(-1)
+    i = int(np.nonzero(flat)[0][0])
+    raise _LinAlgError(f"{name}: {_batch_prefix(a, i)}The diagonal element {int(flat[i])} is "
+                       "zero, the inversion could not be completed because the input matrix is "
+                       "singular.")
+
+
+def _inv_array(a, name="linalg.inv"):
+    if a.size == 0:
+        return a.copy()
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        _singular_error(name, a)
+
+
+def _finish_la(op, inputs, params, out):
+    """Record a linear-algebra op; inputs broadcast over batch dims get their gradients
+    summed back to their shapes (Note [Un-broadcast in the engine])."""
+    res = _finish(op, inputs, params, out)
+    first = res[0] if isinstance(res, tuple) else res
+    node = first._grad_fn
+    if node is not None:
+        o = first._data
+        batch = o.shape[:-2] if o.ndim >= 2 else ()
+        if any(isinstance(x, Tensor) and x._requires_grad and
+               x._data.shape[:-2] != batch and x._data.ndim >= 2 for x in inputs):
+            set_input_metadata(node, inputs, (), o.dtype)
+    return res
+
+
+# ---- public functions: products -----------------------------------------------------------
+def vdot(input, other):
+    a, b = input._data, other._data
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                           f"[{b.shape[0]}] to have the same number of elements, but got "
+                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{_type_name(a)} and {_type_name(b)}")
+    _no_bool("dot", a)
+    return _finish(VDOT, (input, other), (), raw.asarray(np.vdot(a, b)))
+
+
+def trace(input):
+    a = input._data
+    if a.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
+    _no_bool("trace", a)
+    out = raw.asarray(np.trace(a))
+    if a.dtype.kind in "iub":
+        out = out.astype(np.int64)
+    return _finish(TRACE, (input,), (), out)
+
+
+def _add_family_check_self(input, shape):
+    in_shape = input._data.shape
+    if in_shape != shape and (not _broadcastable(in_shape, shape)
+                              or np.broadcast_shapes(in_shape, shape) != tuple(shape)):
+        expand(input, shape)  # raises PyTorch's expand error
+
+
+def _finish_bcast(op, inputs, params, out):
+    res = _finish(op, inputs, params, out)
+    if res._grad_fn is not None and inputs[0]._data.shape != out.shape:
+        set_input_metadata(res._grad_fn, inputs, out.shape, out.dtype)
+    return res
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    m, v = mat._data, vec._data
+    if m.ndim != 2 or v.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, "
+                           f"{m.ndim}, {v.ndim}")
+    if m.shape[1] != v.shape[0] or input._data.shape not in ((m.shape[0],), (1,), ()):
+        n_in = input._data.shape[0] if input._data.ndim else 1
+        raise RuntimeError(f"size mismatch, got input ({n_in}), mat ({m.shape[0]}x{m.shape[1]}), "
+                           f"vec ({v.shape[0]})")
+    _check_same_dtype(mat, vec, "expected m1 and m2 to have the same dtype")
+    out = ADDMV.kernel(input._data, m, v, beta, alpha)
+    return _finish_bcast(ADDMV, (input, mat, vec), (beta, alpha), out)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    a, b = vec1._data, vec2._data
+    if a.ndim != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {a.ndim}-D")
+    if b.ndim != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec2, but got {b.ndim}-D")
+    _add_family_check_self(input, (a.shape[0], b.shape[0]))
+    out = ADDR.kernel(input._data, a, b, beta, alpha)
+    return _finish_bcast(ADDR, (input, vec1, vec2), (beta, alpha), out)
+
+
+def _bmm_checks(b1, b2):
+    for b in (b1, b2):  # PyTorch reads size(2) of both before checking their ranks
+        if b.ndim < 3:
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-_py_max(b.ndim, 1)}, {_py_max(b.ndim, 1) - 1}], but got 2)")
+    if b1.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b2.shape[:2] != (b1.shape[0], b1.shape[2]):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{b1.shape[0]}, {b1.shape[2]}] but got: [{b2.shape[0]}, "
+                           f"{b2.shape[1]}].")
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    a, b = batch1._data, batch2._data
+    _bmm_checks(a, b)
+    _add_family_check_self(input, (a.shape[0], a.shape[1], b.shape[2]))
+    out = BADDBMM.kernel(input._data, a, b, beta, alpha)
+    return _finish_bcast(BADDBMM, (input, batch1, batch2), (beta, alpha), out)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    a, b = batch1._data, batch2._data
+    _bmm_checks(a, b)
+    _add_family_check_self(input, (a.shape[1], b.shape[2]))
+    out = ADDBMM.kernel(input._data, a, b, beta, alpha)
+    return _finish_bcast(ADDBMM, (input, batch1, batch2), (beta, alpha), out)
+
+
+def ger(input, vec2):
+    return outer(input, vec2)
+
+
+def _dims_list(dims, nd):
+    return [d % nd if nd else d for d in dims]
+
+
+def tensordot(a, b, dims=2, out=None):
+    """PyTorch's tensordot: permute, reshape to matrices, one mm (dot for two vectors)."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        n = dims
+        dims1 = list(range(-n, 0))
+        dims2 = list(range(n))
+    elif isinstance(dims, Tensor):
+        d = dims._data
+        if d.ndim == 0:
+            n = int(d)
+            dims1, dims2 = list(range(-n, 0)), list(range(n))
+        else:
+            dims1 = [int(x) for x in np.atleast_1d(d[0])]
+            dims2 = [int(x) for x in np.atleast_1d(d[1])]
+    else:
+        dims1, dims2 = dims
+        dims1 = [dims1] if isinstance(dims1, int) else list(dims1)
+        dims2 = [dims2] if isinstance(dims2, int) else list(dims2)
+    if len(dims1) != len(dims2):
+        raise RuntimeError("both dimension lists should have same length")
+    na, nb = a._data.ndim, b._data.ndim
+    t1, t2 = a, b
+    csize = 1
+    for d1, d2 in zip(dims1, dims2):
+        s1, s2 = a._data.shape[d1], b._data.shape[d2]
+        if s2 == 1:
+            t1 = t1.sum(d1, True)
+        elif s1 == 1:
+            t2 = t2.sum(d2, True)
+        else:
+            if s1 != s2:
+                raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                                   f"{s1} in dim {d1} and second has size {s2} in dim {d2}")
+            csize *= s1
+    c1, c2 = set(_dims_list(dims1, na)), set(_dims_list(dims2, nb))
+    p1, p2, rsizes = [], [], []
+    size1 = size2 = 1
+    for i in range(na):
+        if i not in c1:
+            p1.append(i)
+            size1 *= t1._data.shape[i]
+            rsizes.append(t1._data.shape[i])
+    p1 += dims1
+    p2 += dims2
+    for i in range(nb):
+        if i not in c2:
+            p2.append(i)
+            size2 *= t2._data.shape[i]
+            rsizes.append(t2._data.shape[i])
+    t1 = permute(t1, p1)
+    t2 = permute(t2, p2)
+    if not rsizes:  # everything contracted: one dot
+        if t1._data.ndim != 1:
+            t1 = reshape(t1, (csize,))
+        if t2._data.ndim != 1:
+            t2 = reshape(t2, (csize,))
+        return view(dot(t1, t2), ())
+    t1 = reshape(t1, (size1, csize))
+    t2 = reshape(t2, (csize, size2))
+    return reshape(mm(t1, t2), tuple(rsizes))
+
+
+def inner(input, other):
+    a, b = input._data, other._data
+    if a.ndim == 0 or b.ndim == 0:
+        return mul(input, other)
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes [{_errors.shape_str(a.shape)}] and "
+                           f"[{_errors.shape_str(b.shape)}]")
+    return tensordot(input, other, ([-1], [-1]))
+
+
+def kron(input, other):
+    a, b = input._data, other._data
+    nd = _py_max(a.ndim, b.ndim)
+    sa = (1,) * (nd - a.ndim) + a.shape
+    sb = (1,) * (nd - b.ndim) + b.shape
+    ia, ib = [], []
+    for x, y in zip(sa, sb):
+        ia += [x, 1]
+        ib += [1, y]
+    out = mul(_unsafe_view(input, tuple(ia)), _unsafe_view(other, tuple(ib)))
+    return _unsafe_view(out, tuple(x * y for x, y in zip(sa, sb)))
+
+
+def _multi_dot_checks(tensors, name="multi_dot"):
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"{name}(): expected at least 2 tensors but got {n}")
+    for i, t_ in enumerate(tensors):
+        nd = t_._data.ndim
+        if (i == 0 and nd not in (1, 2)) or (i == n - 1 and nd not in (1, 2)) or (
+                0 < i < n - 1 and nd != 2):
+            which = "first" if i == 0 else "last" if i == n - 1 else None
+            if which:
+                raise RuntimeError(f"{name}(): the {which} tensor must be 1D or 2D but got "
+                                   f"{nd}D")
+            raise RuntimeError(f"{name}(): tensor {i} must be 2D but got {nd}D")
+    d0 = tensors[0]._data.dtype
+    for i, t_ in enumerate(tensors[1:], 1):
+        if t_._data.dtype != d0:
+            raise RuntimeError(f"{name}(): all tensors must have be the same dtype but tensor 0 "
+                               f"is {_dtypes.cpp_name(_dtypes.from_numpy(d0))} and tensor {i} "
+                               f"{_dtypes.cpp_name(_dtypes.from_numpy(t_._data.dtype))}")
+
+
+def multi_dot(tensors, *, out=None):
+    """linalg.multi_dot: vectors at the ends as rows/columns, products in the cheapest
+    order (PyTorch's dynamic programme for more than three)."""
+    tensors = list(tensors)
+    _multi_dot_checks(tensors)
+    first_1d = tensors[0]._data.ndim == 1
+    last_1d = tensors[-1]._data.ndim == 1
+    mats = list(tensors)
+    if first_1d:
+        mats[0] = unsqueeze(mats[0], 0)
+    if last_1d:
+        mats[-1] = unsqueeze(mats[-1], -1)
+    for i in range(len(mats) - 1):
+        a, b = mats[i]._data.shape, mats[i + 1]._data.shape
+        if a[1] != b[0]:
+            sa = tensors[i]._data.shape
+            sb = tensors[i + 1]._data.shape
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"[{_errors.shape_str(sa)}] and [{_errors.shape_str(sb)}] cannot "
+                               "be multiplied")
+    res = _chain_product(mats)
+    if first_1d and last_1d:
+        return view(res, ())
+    if first_1d:
+        return view(res, (res._data.shape[-1],))
+    if last_1d:
+        return view(res, (res._data.shape[0],))
+    return view(res, res._data.shape)
+
+
+def _chain_product(mats):
+    n = len(mats)
+    if n == 2:
+        return mm(mats[0], mats[1])
+    if n == 3:
+        a, b, c = (m._data.shape for m in mats)
+        cost1 = a[0] * a[1] * b[1] + a[0] * b[1] * c[1]  # (AB)C
+        cost2 = b[0] * b[1] * c[1] + a[0] * a[1] * c[1]  # A(BC)
+        if cost1 <= cost2:
+            return mm(mm(mats[0], mats[1]), mats[2])
+        return mm(mats[0], mm(mats[1], mats[2]))
+    p = [m._data.shape[0] for m in mats] + [mats[-1]._data.shape[1]]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if cost[i][j] is None or c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+    stack_ = [(0, n - 1, None)]
+    done = {}
+    while stack_:  # iterative: evaluate the split tree bottom-up
+        i, j, _ = stack_.pop()
+        if i == j:
+            done[(i, j)] = mats[i]
+            continue
+        k = split[i][j]
+        left, right = (i, k), (k + 1, j)
+        if left in done and right in done:
+            done[(i, j)] = mm(done[left], done[right])
+        else:
+            stack_.append((i, j, None))
+            if right not in done:
+                stack_.append((right[0], right[1], None))
+            if left not in done:
+                stack_.append((left[0], left[1], None))
+    return done[(0, n - 1)]
+
+
+_WARNED = set()
+
+
+def _warn_once(key, message):
+    """PyTorch's TORCH_WARN_ONCE: the first call in a process warns."""
+    if key not in _WARNED:
+        _WARNED.add(key)
+        _warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def chain_matmul(*matrices, out=None):
+    _warn_once("chain_matmul",
+               "torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+                   "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+                   "more tensors rather than multiple parameters.")
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = matrices[0]
+    if len(matrices) == 1:
+        return clone(matrices[0])
+    return multi_dot(list(matrices))
+
+
+def vecdot(x, y, *, dim=-1):
+    from .reduction import sum as _sum
+    return _sum(mul(x, y), dim)
+
+
+def cross(input, other, dim=None, *, out=None):
+    if dim is None:
+        _warn_once("cross", "Using torch.cross without specifying the dim arg is deprecated.\n"
+                       "Please either pass the dim explicitly or simply use torch.linalg.cross.\n"
+                       "The default value of dim will change to agree with that of "
+                       "linalg.cross in a future release.")
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
+        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+    return linalg_cross(input, other, dim=dim)
+
+
+def linalg_cross(input, other, *, dim=-1, out=None):
+    a, b = input._data, other._data
+    nd = _py_max(a.ndim, b.ndim)
+    d = dim % nd if nd else 0
+    da, db = d - (nd - a.ndim), d - (nd - b.ndim)
+    if a.ndim != b.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if a.shape[d] != 3 or b.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{a.shape[da]} and {b.shape[db]}")
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+    out = _asarray(np.cross(a, b, axis=d))
+    res = _finish(CROSS, (input, other), (d,), out)
+    if res._grad_fn is not None and (a.shape != out.shape or b.shape != out.shape):
+        set_input_metadata(res._grad_fn, (input, other), out.shape, out.dtype)
+    return res
+
+
+def matrix_power(input, n):
+    a = input._data
+    _check_square("linalg.matrix_power", a)
+    if n == 0:
+        out = clone(input)
+        eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
+        from .pointwise import copy_
+        return copy_(out, _make(np.array(eye)))
+    if n < 0:
+        input = inv(input)
+        n = -n
+    if n == 1:
+        return clone(input)
+    mul_ = matmul
+    if n == 2:
+        return mul_(input, input)
+    if n == 3:
+        return mul_(mul_(input, input), input)
+    z = result = None
+    while n > 0:
+        z = input if z is None else mul_(z, z)
+        if n & 1:
+            result = z if result is None else mul_(result, z)
+        n >>= 1
+    return result
+
+
+def diag(input, diagonal=0):
+    a = input._data
+    if a.ndim == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    if a.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
+    out = np.diagonal(a, diagonal).copy()
+    return _finish(DIAGONAL_COPY, (input,), (a.shape, diagonal), out)
+
+
+DIAGONAL_COPY = defop("diagonal_copy", "DiagonalBackward0_copy",
+                      lambda a, sizes, offset: np.diagonal(a, offset).copy(),
+                      params=("self_sizes_", "offset"),
+                      grads={"self": lambda F, grad, self_sizes_, offset:
+                             F.diagonal_backward(grad, self_sizes_, offset, 0, 1)},
+                      jvp="linear")
+
+
+def _wrap_dim_n(dim, nd):
+    if not -nd <= dim < nd:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], "
+                         f"but got {dim})")
+    return dim % nd
+
+
+def diagflat(input, offset=0):
+    return diag_embed(view(contiguous(input), (-1,)), offset)
+
+
+# ---- public functions: torch.linalg ---------------------------------------------------------
+def det(A):
+    a = _square_float("linalg.det", A)
+    out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False)
+    return _finish(DET, (A,), (), out)
+
+
+def slogdet(A):
+    a = _square_float("linalg.slogdet", A, None)
+    s, l_ = np.linalg.slogdet(a)
+    res = _finish(SLOGDET, (A,), (), (_asarray(s).astype(a.dtype, copy=False),
+                                        _asarray(l_).astype(a.dtype, copy=False)))
+    return _SlogdetRT(*res)
+
+
+def logdet(input):
+    sign, logabsdet = slogdet(input)
+    nan = _make(np.asarray(np.nan, dtype=input._data.dtype))
+    return _where(_make(sign._data == -1), nan, logabsdet)
+
+
+def inv_ex(A, *, check_errors=False, out=None):
+    a = _square_float("linalg.inv", A, None)
+    if a.size == 0:
+        inverse, info = a.copy(), np.zeros(a.shape[:-2], np.int32)
+    else:
+        try:
+            inverse = _colmajor(np.linalg.inv(a))
+            info = np.zeros(a.shape[:-2], np.int32)
+        except np.linalg.LinAlgError:
+            if check_errors:
+                _singular_error("linalg.inv", a)
+            _, _, info = _lu_array(a)
+            inverse = np.stack([np.linalg.inv(m) if i == 0 else np.full_like(m, np.nan)
+                                for m, i in zip(a.reshape((-1,) + a.shape[-2:]),
+                                                info.reshape(-1))]).reshape(a.shape)
+    return _InvExRT(*_finish(INV_EX, (A,), (), (inverse, info)))
+
+
+def inv(A, *, out=None):
+    a = _square_float("linalg.inv", A, None)
+    inverse = _colmajor(_inv_array(a))
+    return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
+
+
+def inverse(input):
+    return inv(input)
+
+
+def _solve_is_vector(a, b):
+    return b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+
+
+def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    a, b = A._data, B._data
+    _check_square("linalg.solve", a)
+    _check_float("linalg.solve", a)
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
+                           f"of type {_type_name(a)} and B of type {_type_name(b)} instead")
+    vector = left and _solve_is_vector(a, b)
+    bm = b[..., None] if vector else b
+    if bm.ndim < 2:
+        raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
+    n = a.shape[-1]
+    rows = bm.shape[-2] if left else bm.shape[-1]
+    if rows != n:
+        shape_b = f"{bm.shape[-2]}x{bm.shape[-1]}"
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
+                           f"({n}x{n} and {shape_b})")
+    try:
+        batch = tuple(np.broadcast_shapes(a.shape[:-2], bm.shape[:-2]))
+    except ValueError:
+        raise broadcast_error(a.shape[:-2], bm.shape[:-2]) from None
+    info = np.zeros(batch, np.int32)
+    try:
+        if left:
+            x = np.linalg.solve(a, bm)
+        else:
+            x = np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(bm, -1, -2)),
+                            -1, -2)
+    except np.linalg.LinAlgError:
+        if check_errors or out == "raise":
+            raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
+                               "is singular.") from None
+        _, _, info = _lu_array(np.broadcast_to(a, batch + a.shape[-2:]))
+        x = np.full(batch + bm.shape[-2:], np.nan, a.dtype)
+    x = _colmajor(x)
+    if vector:
+        x = x[..., 0]
+    res = _finish(SOLVE_EX, (A, B), (left, vector), (_asarray(x), info))
+    node = res[0]._grad_fn
+    if node is not None and (a.shape[:-2] != batch or bm.shape[:-2] != batch):
+        set_input_metadata(node, (A, B), (), a.dtype)
+    return _SolveExRT(*res)
+
+
+def solve(A, B, *, left=True, out=None):
+    return solve_ex(A, B, left=left, out="raise")[0]
+
+
+def _cholesky_array(a, name, check):
+    info = np.zeros(a.shape[:-2], np.int32)
+    try:
+        return np.linalg.cholesky(a), info
+    except np.linalg.LinAlgError:
+        pass
+    flat = a.reshape((-1,) + a.shape[-2:])
+    outs = []
+    finfo = info.reshape(-1)
+    for i, m in enumerate(flat):
+        try:
+            outs.append(np.linalg.cholesky(m))
+        except np.linalg.LinAlgError:
+            order = next(k for k in range(1, m.shape[-1] + 1)
+                         if not _is_pd(m[:k, :k]))
+            if check:
+                raise _LinAlgError(f"{name}: {_batch_prefix(a, i)}The factorization could not "
+                                   "be completed because the input is not positive-definite (the "
+                                   f"leading minor of order {order} is not positive-definite).") \
+                    from None
+            finfo[i] = order
+            outs.append(np.tril(m))
+    return np.stack(outs).reshape(a.shape), finfo.reshape(info.shape)
+
+
+def _is_pd(m):
+    try:
+        np.linalg.cholesky(m)
+        return True
+    except np.linalg.LinAlgError:
+        return False
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    a = _square_float("linalg.cholesky", A, "cholesky_cpu")
+    L, info = _cholesky_array(a, "linalg.cholesky", check_errors)
+    L = _colmajor(np.swapaxes(L, -1, -2) if upper else L)
+    return _CholeskyExRT(*_finish(CHOLESKY_EX, (A,), (upper,), (L, info)))
+
+
+def linalg_cholesky(A, *, upper=False, out=None):
+    return cholesky_ex(A, upper=upper, check_errors=True)[0]
+
+
+def cholesky(input, upper=False, *, out=None):
+    _warn_once(
+        "cholesky",
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "
+        "a future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
+        "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
+        "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results "
+        "for all valid (symmetric positive definite) inputs.")
+    a = _square_float("cholesky", input, "cholesky_cpu")
+    L, _ = _cholesky_array(a, "cholesky", True)
+    L = _colmajor(np.swapaxes(L, -1, -2) if upper else L)
+    return _finish(CHOLESKY, (input,), (upper,), L)
+
+
+def eigh(A, UPLO="L", *, out=None):
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    w, V = np.linalg.eigh(a, UPLO=UPLO)
+    return _EighRT(*_finish(EIGH, (A,), (UPLO,), (w.astype(a.dtype), _colmajor(V))))
+
+
+def eigvalsh(A, UPLO="L", *, out=None):
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    if (_state.enabled and A._requires_grad) or _state.fw:
+        return eigh(A, UPLO)[0]
+    return _finish(EIGH, (A,), (UPLO,), (np.linalg.eigvalsh(a, UPLO=UPLO).astype(a.dtype),
+                                         np.zeros((0,), a.dtype)))[0]
+
+
+def _svd_arrays(a, full_matrices):
+    m, n = a.shape[-2], a.shape[-1]
+    if a.size == 0:
+        k = min(m, n)
+        bs = a.shape[:-2]
+        U = np.zeros(bs + (m, m if full_matrices else k), a.dtype)
+        Vh = np.zeros(bs + (n if full_matrices else k, n), a.dtype)
+        if full_matrices:
+            U[...] = np.eye(m, dtype=a.dtype)
+            Vh[...] = np.eye(n, dtype=a.dtype)
+        return U, np.zeros(bs + (k,), a.dtype), Vh
+    U, S, Vh = np.linalg.svd(a, full_matrices=full_matrices)
+    return _colmajor(U), S.astype(a.dtype), _colmajor(Vh)
+
+
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    a = A._data
+    _check_matrix("linalg.svd", a)
+    _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
+    return _SvdRT(*_finish(SVD, (A,), (full_matrices,), _svd_arrays(a, full_matrices)))
+
+
+def svdvals(A, *, driver=None, out=None):
+    a = A._data
+    _check_matrix("linalg.svd", a)
+    _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
+    if _state.enabled and A._requires_grad:
+        return svd(A, full_matrices=False)[1]
+    S = np.linalg.svd(a, compute_uv=False).astype(a.dtype) if a.size else \
+        np.zeros(a.shape[:-2] + (min(a.shape[-2:]),), a.dtype)
+    return _make(S) if not _state.fw else _finish(
+        SVD, (A,), (False,), _svd_arrays(a, False))[1]
+
+
+def torch_svd(input, some=True, compute_uv=True, *, out=None):
+    """torch.svd: (U, S, V) with V = Vh^T (reduced unless some=False)."""
+    U, S, Vh = svd(input, full_matrices=not some)
+    V = _mT(Vh)
+    if not compute_uv:
+        return _SvdOldRT(_make(np.zeros_like(U._data)), S, _make(np.zeros_like(V._data)))
+    return _SvdOldRT(U, S, V)
+
+
+def qr(A, mode="reduced", *, out=None):
+    a = A._data
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           "'reduced' (default), 'r', or 'complete'")
+    _check_matrix("linalg.qr", a)
+    _check_float("linalg.qr", a, kernel="geqrf_cpu")
+    if mode == "r":
+        R = np.linalg.qr(a, mode="r") if a.size else np.zeros(
+            a.shape[:-2] + (min(a.shape[-2:]), a.shape[-1]), a.dtype)
+        Q = np.zeros((0,), a.dtype)
+    else:
+        Q, R = np.linalg.qr(a, mode=mode)
+        Q, R = _colmajor(Q), _colmajor(R)
+    return _QrRT(*_finish(QR, (A,), (mode,), (Q, R)))
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
+    a = A._data
+    if a.ndim < 2 or a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
+        raise RuntimeError(f"linalg.pinv({_type_name(a)}{{[{_errors.shape_str(a.shape)}]}}): "
+                           "expected a tensor with 2 or more dimensions of float, double, cfloat "
+                           "or cdouble types")
+    if rcond is not None:
+        rtol = rcond
+    if isinstance(atol, Tensor) or isinstance(rtol, Tensor):
+        atol = None if atol is None else (atol._data if isinstance(atol, Tensor) else atol)
+        rtol = None if rtol is None else (rtol._data if isinstance(rtol, Tensor) else rtol)
+    out = _pinv_array(a, atol, rtol, hermitian)
+    return _finish(PINV, (A,), (atol, rtol, hermitian), out)
+
+
+def pinverse(input, rcond=1e-15):
+    return pinv(input, rtol=rcond)
+
+
+def matrix_exp(A):
+    a = A._data
+    _check_square("linalg.matrix_exp", a)
+    if a.dtype.kind not in "fV" or a.dtype.itemsize >= 4:
+        _check_float("linalg.matrix_exp", a)
+        return _finish(MATRIX_EXP, (A,), (), _matrix_exp_array(a))
+    out = _matrix_exp_array(a.astype(np.float32)).astype(a.dtype)  # (PyTorch has half too)
+    return _finish(MATRIX_EXP, (A,), (), out)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    a, b = A._data, B._data
+    _check_matrix("linalg.solve_triangular", a)
+    _check_matrix("linalg.solve_triangular", b, "B")
+    _check_square("linalg.solve_triangular", a)
+    _check_float("linalg.solve_triangular", a, kernel="triangular_solve_cpu")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, "
+                           f"but found A of type {_type_name(a)} and B of type {_type_name(b)} "
+                           "instead")
+    n = a.shape[-1]
+    if (b.shape[-2] if left else b.shape[-1]) != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
+                           f"equation {eq} ({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
+    with np.errstate(all="ignore"):
+        x = _colmajor(_solve_tri_array(a, b, upper, left, unitriangular))
+    return _finish_la(SOLVE_TRIANGULAR, (A, B), (upper, left, unitriangular), _asarray(x))
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    a, b = A._data, B._data
+    if a.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    vector = b.ndim == a.ndim - 1
+    bm = b[..., None] if vector else b
+    if a.shape[-2] != bm.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    if a.dtype not in (np.float32, np.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    driver = driver or "gelsy"
+    batch = tuple(np.broadcast_shapes(a.shape[:-2], bm.shape[:-2]))
+    aa = np.broadcast_to(a, batch + a.shape[-2:]).reshape((-1,) + a.shape[-2:])
+    bb = np.broadcast_to(bm, batch + bm.shape[-2:]).reshape((-1,) + bm.shape[-2:])
+    m, n = a.shape[-2:]
+    if rcond is None:
+        rcond = np.finfo(a.dtype).eps * max(m, n)
+    xs, ranks, svals = [], [], []
+    for x_, y_ in zip(aa, bb):
+        sol, _, rk, sv = np.linalg.lstsq(x_, y_, rcond=rcond)
+        xs.append(sol)
+        ranks.append(rk)
+        svals.append(sv)
+    k = bm.shape[-1]
+    X = np.stack(xs).reshape(batch + (n, k)) if xs else np.zeros(batch + (n, k), a.dtype)
+    full = bool(ranks) and all(r == n for r in ranks)
+    if m > n and full and driver != "gelsy":
+        R = np.matmul(np.broadcast_to(a, batch + a.shape[-2:]), X) - np.broadcast_to(
+            bm, batch + bm.shape[-2:])
+        res = (R * R).sum(-2)
+    else:
+        res = np.zeros((0,), a.dtype)
+    rank = np.array(ranks, np.int64).reshape(batch) if driver != "gels" else np.zeros(
+        (0,), np.int64)
+    sv = (np.stack(svals).reshape(batch + (min(m, n),)).astype(a.dtype)
+          if driver in ("gelsd", "gelss") else np.zeros((0,), a.dtype))
+    if vector:
+        X = X[..., 0]
+        if res.size:
+            res = res[..., 0]
+    out = _finish(LSTSQ, (A, B), (vector,), (_colmajor(_asarray(X.astype(a.dtype))),
+                                             _asarray(res.astype(a.dtype)), rank, sv))
+    node = out[0]._grad_fn
+    if node is not None:
+        set_input_metadata(node, (A, B), (), a.dtype)
+    return _LstsqRT(*out)
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None, out=None):
+    a = A._data
+    if a.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
+                           "2 dimensions.")
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    m, n = a.shape[-2:]
+    s = (np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False))
+    if a.size == 0:
+        return _make(np.zeros(a.shape[:-2], np.int64))
+    smax = s.max(-1, keepdims=True)
+    if rtol is None:
+        rtol = np.finfo(a.dtype).eps * max(m, n) if atol is None or atol == 0 else 0.0
+    atol_ = atol._data if isinstance(atol, Tensor) else (0.0 if atol is None else atol)
+    rtol_ = rtol._data if isinstance(rtol, Tensor) else rtol
+    tol_ = np.maximum(np.asarray(atol_)[..., None] if np.ndim(atol_) else atol_,
+                      (np.asarray(rtol_)[..., None] if np.ndim(rtol_) else rtol_) * smax)
+    return _make(np.asarray((s > tol_).sum(-1), np.int64))
+
+
+def _wrap_dims(dim, nd):
+    return tuple(_wrap_dim_n(d, nd) for d in dim)
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    from .reduction import _vector_norm
+    if dtype is not None:
+        from .pointwise import to
+        x = to(x, dtype)
+    if isinstance(dim, int):
+        dim = (dim,)
+    return _vector_norm(x, float(ord) if not isinstance(ord, str) else ord, dim, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    from .reduction import amax, amin, sum as _sum
+    a = A._data
+    if a.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if dtype is not None:
+        from .pointwise import to
+        A = to(A, dtype)
+    d0, d1 = _wrap_dims(dim, a.ndim)
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim)
+    if ord == "nuc" or ord in (2, -2):
+        perm = [i for i in range(a.ndim) if i not in (d0, d1)] + [d0, d1]
+        S = svdvals(permute(A, perm))
+        if ord == "nuc":
+            r = _sum(S, -1, keepdim)
+        else:
+            r = (amax if ord == 2 else amin)(S, -1, keepdim)
+        if keepdim:
+            inv_perm = [0] * a.ndim
+            for i, p_ in enumerate(perm):
+                inv_perm[p_] = i
+            r = permute(unsqueeze(r, -1), inv_perm)
+        return r
+    if ord in (1, -1, float("inf"), float("-inf")):
+        if ord in (1, -1):
+            first, second = d0, d1
+        else:
+            first, second = d1, d0
+        if not keepdim and first < second:
+            second -= 1
+        r = vector_norm(A, 1, (first,), keepdim)
+        return (amax if ord > 0 else amin)(r, second, keepdim)
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    a = A._data
+    if dim is not None:
+        dim = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dim) == 2:
+            return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
+        return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+    if ord is None:
+        return vector_norm(A, 2, None, keepdim, dtype=dtype)
+    if a.ndim == 2:
+        return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
+    if a.ndim == 1:
+        return vector_norm(A, ord, None, keepdim, dtype=dtype)
+    raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D "
+                       f"or 2D. Got {a.ndim}D.")
+
+
+def cond(A, p=None):
+    a = A._data
+    if a.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    if p in (None, 2, -2):
+        S = svdvals(A)
+        big = narrow(S, -1, 0, 1)
+        small = narrow(S, -1, S._data.shape[-1] - 1, 1)
+        from .pointwise import div
+        r = div(big, small) if p != -2 else div(small, big)
+        return squeeze(r, -1)
+    from .pointwise import mul as _mul
+    return _mul(matrix_norm(A, p), matrix_norm(inv(A), p))
+
+
+def tensorinv(A, ind=2, *, out=None):
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    shape = A._data.shape
+    out_shape = shape[ind:] + shape[:ind]
+    rows = int(np.prod(shape[:ind]))
+    cols = int(np.prod(shape[ind:]))
+    if rows != cols:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    return reshape(inv(reshape(A, (rows, -1))), out_shape)
+
+
+def tensorsolve(A, B, dims=None, *, out=None):
+    a_nd = A._data.ndim
+    if dims is not None:
+        dims = [d % a_nd for d in dims]
+        rest = [i for i in range(a_nd) if i not in dims]
+        A = permute(A, rest + dims)
+    shape = A._data.shape
+    bn = B._data.ndim
+    result_shape = shape[bn:]
+    n = int(np.prod(result_shape))
+    return reshape(solve(reshape(A, (-1, n)), reshape(B, (-1,))), result_shape)
+
+
+def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return diagonal(A, offset, dim1, dim2)
+
+
+def linalg_matrix_power(A, n):
+    return matrix_power(A, n)
+
+
+# ---- named results -------------------------------------------------------------------------
+def _named_result(kind, fields):
+    def __new__(cls, *vals):
+        return tuple.__new__(cls, vals)
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{kind}(\n{body})"
+    attrs = {"__slots__": (), "__new__": __new__, "__repr__": __repr__, "_fields": fields}
+    for i, f in enumerate(fields):
+        attrs[f] = property(lambda self, i=i: self[i])
+    return type(kind, (tuple,), attrs)
+
+
+_SlogdetRT = _named_result("linalg_slogdet", ("sign", "logabsdet"))
+_InvExRT = _named_result("linalg_inv_ex", ("inverse", "info"))
+_SolveExRT = _named_result("linalg_solve_ex", ("result", "info"))
+_CholeskyExRT = _named_result("linalg_cholesky_ex", ("L", "info"))
+_EighRT = _named_result("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_SvdRT = _named_result("linalg_svd", ("U", "S", "Vh"))
+_SvdOldRT = _named_result("svd", ("U", "S", "V"))
+_QrRT = _named_result("linalg_qr", ("Q", "R"))
+_LstsqRT = _named_result("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+_SlogdetOldRT = _named_result("slogdet", ("sign", "logabsdet"))
+
+
+def torch_slogdet(input):
+    return _SlogdetOldRT(*slogdet(input))
+
+
+# ---- the formula namespace's matrix functions (Note [Linear-algebra formulas]) -------------
+def _inv_raw(a):
+    return np.linalg.inv(a)
+
+
+_LA_RAW = _NS(inv=_inv_raw, solve=lambda a, b: np.linalg.solve(a, b),
+              solve_triangular=lambda a, b, upper, left, unitriangular=False:
+                  _solve_tri_array(a, b, upper, left, unitriangular),
+              matrix_exp=_matrix_exp_array, cross=lambda a, b, dim: np.cross(a, b, axis=dim),
+              pinv=_pinv_array)
+_LA_TENSOR = _NS(inv=inv, solve=lambda a, b: solve(a, b),
+                 solve_triangular=lambda a, b, upper, left, unitriangular=False:
+                     solve_triangular(a, b, upper=upper, left=left, unitriangular=unitriangular),
+                 matrix_exp=matrix_exp, cross=lambda a, b, dim: linalg_cross(a, b, dim=dim),
+                 pinv=lambda a: pinv(a))

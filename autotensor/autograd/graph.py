@@ -324,7 +324,7 @@ def saved_property(index, name, kind):
 def make_node_class(op):
     """Generate the node class of an op entry (what PyTorch's codegen does in C++)."""
     attrs = {"__slots__": ("_n_out",) if op.n_out < 0 else (), "op": op}
-    if op.n_out > 1 and op.diff_outputs is None:  # several differentiable outputs (var_mean)
+    if op.n_out > 1 and (op.diff_outputs is None or len(op.diff_outputs) > 1):  # var_mean, lstsq
         attrs["_n_out"] = op.n_out
     cls_name = op.node_name
     if "::" in cls_name:  # e.g. torch::autograd::CopyBackwards: class CopyBackwards

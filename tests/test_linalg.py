@@ -1,0 +1,299 @@
+"""Linear algebra (issue 11) against PyTorch beyond the generated op_db tests: which names
+exist where, bad inputs (the same error type and message), integer/bool/float32 dtypes,
+singular and non-positive-definite inputs (errors and ``info`` of the ``_ex`` variants),
+empty matrices, named results and deprecation warnings. Values, gradients, double backward,
+forward mode and node names of every op are in op_db_linalg.py."""
+import warnings
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+TOP = """vdot inner ger outer addmv addr addbmm baddbmm tensordot kron chain_matmul trace det
+    logdet slogdet inverse pinverse cholesky cross diag diag_embed diagflat matrix_power
+    matrix_exp svd mm bmm matmul mv dot addmm""".split()
+LINALG = """det slogdet inv inv_ex pinv solve solve_ex lstsq cholesky cholesky_ex qr eigh eigvalsh
+    svd svdvals matrix_rank matrix_power matrix_exp cross vecdot multi_dot solve_triangular
+    tensorinv tensorsolve cond diagonal norm vector_norm matrix_norm matmul LinAlgError""".split()
+
+
+@pytest.mark.parametrize("name", TOP)
+def test_top_level_and_methods_exposed_like_torch(name):
+    assert hasattr(autotensor, name) == hasattr(torch, name), name
+    assert hasattr(autotensor.Tensor, name) == hasattr(torch.Tensor, name), name
+
+
+@pytest.mark.parametrize("name", LINALG)
+def test_linalg_namespace(name):
+    assert hasattr(torch.linalg, name)
+    assert hasattr(autotensor.linalg, name), name
+
+
+def _outcome(fn):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = fn()
+    except Exception as e:  # noqa: BLE001  (the error is what is compared)
+        return ("error", type(e).__name__, str(e).split("\n")[0])
+    outs = out if isinstance(out, tuple) else (out,)
+    return ("ok", [(str(o.dtype).rsplit(".", 1)[-1], tuple(o.shape),
+                    np.asarray(o.detach().numpy(), dtype=np.float64)) for o in outs])
+
+
+def _assert_same(a, t, what):
+    assert a[0] == t[0], f"{what}: autotensor {a}, torch {t}"
+    if a[0] == "error":
+        assert a[1:] == t[1:], what
+        return
+    assert len(a[1]) == len(t[1]), what
+    for (da, sa, va), (dt, st, vt) in zip(a[1], t[1], strict=True):
+        assert (da, sa) == (dt, st), what
+        np.testing.assert_allclose(va, vt, rtol=1e-4 if da == "float32" else 1e-10,
+                                   atol=1e-6 if da == "float32" else 1e-12, err_msg=what,
+                                   equal_nan=True)
+
+
+_R = np.random.default_rng(0)
+A23 = _R.uniform(-1, 1, (2, 3))
+S33 = _R.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)
+V3 = _R.uniform(-1, 1, 3)
+ARRAYS = {
+    "A23": A23, "S33": S33, "V3": V3, "V2": V3[:2].copy(), "I33": np.ones((3, 3), np.int64),
+    "Z33": np.zeros((3, 3)), "NPD": -np.eye(3), "Zb": np.stack([S33, np.zeros((3, 3))]),
+    "NPDb": np.stack([S33 @ S33.T, -np.eye(3)]), "S33f": S33.astype(np.float32),
+    "B223": _R.uniform(-1, 1, (2, 2, 3)), "B233": _R.uniform(-1, 1, (2, 3, 3)),
+    "E00": np.zeros((0, 0)), "E200": np.zeros((2, 0, 0)), "B3i": np.ones((3, 3), np.int32),
+    "Bb": np.ones((3, 3), bool), "H33": np.eye(3, dtype=np.float16),
+    "SING": np.array([[1.0, 2.0], [2.0, 4.0]]), "T43": _R.uniform(-1, 1, (4, 3)),
+    "B43": _R.uniform(-1, 1, (4, 2)), "M43": _R.uniform(-1, 1, (4, 3)),
+    "BF": np.eye(3, dtype=np.float16),
+}
+
+CASES = [
+    ("linalg.inv(A23)", lambda m, x: m.linalg.inv(x), "A23"),
+    ("linalg.inv(V3)", lambda m, x: m.linalg.inv(x), "V3"),
+    ("linalg.inv(I33)", lambda m, x: m.linalg.inv(x), "I33"),
+    ("linalg.inv(Z33)", lambda m, x: m.linalg.inv(x), "Z33"),
+    ("linalg.inv(Zb)", lambda m, x: m.linalg.inv(x), "Zb"),
+    ("inverse(Z33)", lambda m, x: m.inverse(x), "Z33"),
+    ("inv_ex(Z33).info", lambda m, x: m.linalg.inv_ex(x).info, "Z33"),
+    ("inv_ex(Zb).info", lambda m, x: m.linalg.inv_ex(x)[1], "Zb"),
+    ("inv(S33f)", lambda m, x: m.linalg.inv(x), "S33f"),
+    ("inv(E00)", lambda m, x: m.linalg.inv(x), "E00"),
+    ("inv(H33)", lambda m, x: m.linalg.inv(x), "H33"),
+    ("slogdet(H33)", lambda m, x: m.linalg.slogdet(x), "H33"),
+    ("eigh(H33)", lambda m, x: m.linalg.eigh(x), "H33"),
+    ("svd(H33)", lambda m, x: m.linalg.svd(x), "H33"),
+    ("qr(H33)", lambda m, x: m.linalg.qr(x), "H33"),
+    ("cholesky(H33)", lambda m, x: m.linalg.cholesky(x), "H33"),
+    ("solve_triangular(H33)", lambda m, x: m.linalg.solve_triangular(x, x, upper=True), "H33"),
+    ("lstsq(H33)", lambda m, x: m.linalg.lstsq(x, x), "H33"),
+    ("pinv(H33)", lambda m, x: m.linalg.pinv(x), "H33"),
+    # (float16 matrix_exp: PyTorch's own kernel overflows, exp(I) = -20896 I; ours rounds
+    # the float32 result)
+    ("det(A23)", lambda m, x: m.linalg.det(x), "A23"),
+    ("det(V3)", lambda m, x: m.linalg.det(x), "V3"),
+    ("det(I33)", lambda m, x: m.linalg.det(x), "I33"),
+    ("det(Z33)", lambda m, x: m.det(x), "Z33"),
+    ("det(E200)", lambda m, x: m.linalg.det(x), "E200"),
+    ("det(H33)", lambda m, x: m.linalg.det(x), "H33"),
+    ("det(S33f)", lambda m, x: m.linalg.det(x), "S33f"),
+    ("slogdet(A23)", lambda m, x: m.linalg.slogdet(x), "A23"),
+    ("slogdet(Z33)", lambda m, x: m.linalg.slogdet(x), "Z33"),
+    ("slogdet(NPD)", lambda m, x: m.slogdet(x), "NPD"),
+    ("logdet(NPD)", lambda m, x: m.logdet(x), "NPD"),
+    ("logdet(Z33)", lambda m, x: m.logdet(x), "Z33"),
+    ("solve(A23, V3)", lambda m, x, y: m.linalg.solve(x, y), "A23", "V3"),
+    ("solve(S33, V2)", lambda m, x, y: m.linalg.solve(x, y), "S33", "V2"),
+    ("solve(Z33, V3)", lambda m, x, y: m.linalg.solve(x, y), "Z33", "V3"),
+    ("solve(S33, I33)", lambda m, x, y: m.linalg.solve(x, y), "S33", "I33"),
+    ("solve(S33f, V3)", lambda m, x, y: m.linalg.solve(x, y), "S33f", "V3"),
+    ("solve(S33, A23, left=False)", lambda m, x, y: m.linalg.solve(x, y, left=False),
+     "S33", "A23"),
+    ("solve_ex(Z33, V3).info", lambda m, x, y: m.linalg.solve_ex(x, y).info, "Z33", "V3"),
+    ("solve(B233, V3)", lambda m, x, y: m.linalg.solve(x, y), "B233", "V3"),
+    ("cholesky(NPD)", lambda m, x: m.linalg.cholesky(x), "NPD"),
+    ("cholesky(A23)", lambda m, x: m.linalg.cholesky(x), "A23"),
+    ("cholesky(NPDb)", lambda m, x: m.linalg.cholesky(x), "NPDb"),
+    ("cholesky_ex(NPD).info", lambda m, x: m.linalg.cholesky_ex(x).info, "NPD"),
+    ("cholesky_ex(NPDb).info", lambda m, x: m.linalg.cholesky_ex(x).info, "NPDb"),
+    ("torch.cholesky(NPD)", lambda m, x: m.cholesky(x), "NPD"),
+    ("eigh(A23)", lambda m, x: m.linalg.eigh(x), "A23"),
+    ("eigh(UPLO=X)", lambda m, x: m.linalg.eigh(x, UPLO="X"), "S33"),
+    ("eigvalsh(V3)", lambda m, x: m.linalg.eigvalsh(x), "V3"),
+    ("eigvalsh(S33f)", lambda m, x: m.linalg.eigvalsh(x + x.mT), "S33f"),
+    ("svd(V3)", lambda m, x: m.linalg.svd(x), "V3"),
+    ("svdvals(V3)", lambda m, x: m.linalg.svdvals(x), "V3"),
+    ("svdvals(T43)", lambda m, x: m.linalg.svdvals(x), "T43"),
+    ("svdvals(I33)", lambda m, x: m.linalg.svdvals(x), "I33"),
+    ("qr(V3)", lambda m, x: m.linalg.qr(x), "V3"),
+    ("qr(mode=foo)", lambda m, x: m.linalg.qr(x, mode="foo"), "S33"),
+    ("qr(mode=r).R", lambda m, x: m.linalg.qr(x, mode="r").R, "T43"),
+    ("qr(mode=complete)", lambda m, x: m.linalg.qr(x, mode="complete"), "T43"),
+    ("matrix_exp(A23)", lambda m, x: m.linalg.matrix_exp(x), "A23"),
+    ("matrix_exp(S33f)", lambda m, x: m.linalg.matrix_exp(x), "S33f"),
+    ("pinv(V3)", lambda m, x: m.linalg.pinv(x), "V3"),
+    ("pinv(SING)", lambda m, x: m.linalg.pinv(x), "SING"),
+    ("pinv(SING, hermitian)", lambda m, x: m.linalg.pinv(x, hermitian=True), "SING"),
+    ("pinv(atol)", lambda m, x: m.linalg.pinv(x, atol=0.5), "T43"),
+    ("matrix_rank(SING)", lambda m, x: m.linalg.matrix_rank(x), "SING"),
+    ("matrix_rank(T43)", lambda m, x: m.linalg.matrix_rank(x), "T43"),
+    ("matrix_rank(hermitian)", lambda m, x: m.linalg.matrix_rank(x, hermitian=True), "SING"),
+    ("matrix_rank(V3)", lambda m, x: m.linalg.matrix_rank(x), "V3"),
+    ("cross(dim 2)", lambda m, x: m.linalg.cross(x[:, :2], x[:, :2]), "S33"),
+    ("cross(bcast)", lambda m, x, y: m.linalg.cross(x, y), "S33", "T43"),
+    ("cross(dtypes)", lambda m, x, y: m.linalg.cross(x, y), "S33", "S33f"),
+    ("torch.cross default dim", lambda m, x, y: m.cross(x, y), "S33", "S33"),
+    ("trace(V3)", lambda m, x: m.trace(x), "V3"),
+    ("trace(I33)", lambda m, x: m.trace(x), "I33"),
+    ("trace(B3i)", lambda m, x: m.trace(x), "B3i"),
+    ("trace(Bb)", lambda m, x: m.trace(x), "Bb"),
+    ("trace(A23)", lambda m, x: m.trace(x), "A23"),
+    ("vdot(dtypes)", lambda m, x, y: m.vdot(x, y), "V3", "S33f"),
+    ("vdot(2d)", lambda m, x: m.vdot(x, x), "S33"),
+    ("vdot(sizes)", lambda m, x, y: m.vdot(x, y), "V3", "V2"),
+    ("vdot(int)", lambda m, x: m.vdot(x[0], x[1]), "I33"),
+    ("inner(S33, A23)", lambda m, x, y: m.inner(x, y), "S33", "A23"),
+    ("inner(mismatch)", lambda m, x, y: m.inner(x, y), "S33", "T43"),
+    ("inner(int)", lambda m, x: m.inner(x, x), "I33"),
+    ("addmv(size)", lambda m, x, y, z: m.addmv(x, y, z), "V3", "S33", "V2"),
+    ("addmv(mat)", lambda m, x, y, z: m.addmv(x, y, z), "V3", "A23", "V3"),
+    ("addr(size)", lambda m, x, y, z: m.addr(x, y, z), "S33", "V3", "V2"),
+    ("addr(2d)", lambda m, x, y: m.addr(x, x, y), "S33", "V3"),
+    ("addr(int)", lambda m, x: m.addr(x, x[0], x[1], beta=2, alpha=3), "I33"),
+    ("baddbmm(2d)", lambda m, x: m.baddbmm(x, x, x), "S33"),
+    ("baddbmm(size)", lambda m, x, y, z: m.baddbmm(x, y, z), "B233", "B223", "B233"),
+    ("addbmm(self)", lambda m, x, y: m.addbmm(x[:2], y, y.mT), "S33", "B223"),
+    ("addbmm(ok)", lambda m, x, y: m.addbmm(x[:2, :2], y, y.mT, beta=0), "S33", "B223"),
+    ("kron(S33, V3)", lambda m, x, y: m.kron(x, y), "S33", "V3"),
+    ("kron(int)", lambda m, x, y: m.kron(x, y), "I33", "B3i"),
+    ("tensordot(mismatch)", lambda m, x, y: m.tensordot(x, y, dims=1), "S33", "A23"),
+    ("tensordot(-1)", lambda m, x: m.tensordot(x, x, dims=-1), "S33"),
+    ("tensordot(all)", lambda m, x: m.tensordot(x, x, dims=2), "B223"),
+    ("matrix_power(A23)", lambda m, x: m.matrix_power(x, 2), "A23"),
+    ("matrix_power(V3)", lambda m, x: m.matrix_power(x, 2), "V3"),
+    ("matrix_power(I33, -1)", lambda m, x: m.matrix_power(x, -1), "I33"),
+    ("matrix_power(I33, 3)", lambda m, x: m.matrix_power(x, 3), "I33"),
+    ("matrix_power(Z33, -1)", lambda m, x: m.linalg.matrix_power(x, -1), "Z33"),
+    ("matrix_power(B233, 6)", lambda m, x: m.linalg.matrix_power(x, 6), "B233"),
+    ("multi_dot(one)", lambda m, x: m.linalg.multi_dot([x]), "S33"),
+    ("multi_dot(shapes)", lambda m, x, y: m.linalg.multi_dot([x, y]), "S33", "A23"),
+    ("multi_dot(dtypes)", lambda m, x, y: m.linalg.multi_dot([x, y]), "S33", "S33f"),
+    ("multi_dot(3d)", lambda m, x, y: m.linalg.multi_dot([x, y]), "S33", "B233"),
+    ("chain_matmul(one)", lambda m, x: m.chain_matmul(x), "S33"),
+    ("solve_triangular(shapes)", lambda m, x, y: m.linalg.solve_triangular(
+        x, y, upper=True), "S33", "A23"),
+    ("solve_triangular(vector)", lambda m, x, y: m.linalg.solve_triangular(
+        x, y, upper=True), "S33", "V3"),
+    ("lstsq(shapes)", lambda m, x, y: m.linalg.lstsq(x, y), "S33", "A23"),
+    ("lstsq gelsy", lambda m, x, y: m.linalg.lstsq(x, y), "T43", "B43"),
+    ("lstsq gelsd", lambda m, x, y: m.linalg.lstsq(x, y, driver="gelsd"), "T43", "B43"),
+    ("lstsq gelss", lambda m, x, y: m.linalg.lstsq(x, y, driver="gelss")[:3], "T43", "B43"),
+    ("vector_norm(I33)", lambda m, x: m.linalg.vector_norm(x), "I33"),
+    ("vector_norm(dtype)", lambda m, x: m.linalg.vector_norm(x, dtype=m.float64), "S33f"),
+    ("matrix_norm(V3)", lambda m, x: m.linalg.matrix_norm(x), "V3"),
+    ("matrix_norm(ord 3)", lambda m, x: m.linalg.matrix_norm(x, 3), "S33"),
+    ("norm(ord 3)", lambda m, x: m.linalg.norm(x, 3), "S33"),
+    ("norm(3d fro)", lambda m, x: m.linalg.norm(x, "fro"), "B223"),
+    ("norm(3d)", lambda m, x: m.linalg.norm(x), "B223"),
+    ("norm(dims)", lambda m, x: m.linalg.norm(x, 2, dim=(1, 2)), "B233"),
+    ("diag(3d)", lambda m, x: m.diag(x), "B223"),
+    ("diag_embed(same dims)", lambda m, x: m.diag_embed(x, 0, 1, 1), "S33"),
+    ("vecdot(shapes)", lambda m, x, y: m.linalg.vecdot(x, y), "S33", "A23"),
+    ("cond(V3)", lambda m, x: m.linalg.cond(x), "V3"),
+    ("cond(SING)", lambda m, x: m.linalg.cond(x), "SING"),
+    ("cond(fro)", lambda m, x: m.linalg.cond(x, "fro"), "S33"),
+    ("cond(1)", lambda m, x: m.linalg.cond(x, 1), "S33"),
+    ("tensorinv(ind 0)", lambda m, x: m.linalg.tensorinv(x, ind=0), "S33"),
+    ("tensorinv", lambda m, x: m.linalg.tensorinv(x.reshape(9, 1, 1)[:4].reshape(4, 1, 1)
+                                                  + 1, ind=1), "S33"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_values_dtypes_and_errors_like_torch(case):
+    _, fn, *names = case
+    arrays = [ARRAYS[n] for n in names]
+    a = _outcome(lambda: fn(autotensor, *[autotensor.tensor(x) for x in arrays]))
+    t = _outcome(lambda: fn(torch, *[torch.tensor(x) for x in arrays]))
+    _assert_same(a, t, case[0])
+
+
+def test_linalg_error_is_a_runtime_error_named_like_torch():
+    with pytest.raises(autotensor.linalg.LinAlgError) as info:
+        autotensor.linalg.inv(autotensor.zeros(2, 2))
+    assert isinstance(info.value, RuntimeError)
+    assert type(info.value).__name__ == type(
+        pytest.raises(torch.linalg.LinAlgError, torch.linalg.inv, torch.zeros(2, 2)).value
+    ).__name__
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.linalg.slogdet(x), lambda m, x: m.linalg.inv_ex(x),
+    lambda m, x: m.linalg.eigh(x + x.mT), lambda m, x: m.linalg.svd(x),
+    lambda m, x: m.linalg.qr(x), lambda m, x: m.linalg.cholesky_ex(x @ x.mT + m.eye(3)),
+    lambda m, x: m.linalg.solve_ex(x, x), lambda m, x: m.svd(x), lambda m, x: m.slogdet(x),
+    lambda m, x: m.linalg.lstsq(x, x)], ids=lambda f: "")
+def test_named_results_like_torch(call):
+    x = np.array(S33)
+    a = call(autotensor, autotensor.tensor(x))
+    t = call(torch, torch.tensor(x))
+    assert type(a).__name__ == type(t).__name__
+    assert a._fields == tuple(t._fields) if hasattr(t, "_fields") else len(a) == len(t)
+    assert repr(a).split("(")[0] == repr(t).split("(")[0]
+    for f in a._fields:
+        assert tuple(getattr(a, f).shape) == tuple(getattr(t, f).shape), f
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda m, x: m.chain_matmul(x, x), "torch.chain_matmul is deprecated"),
+    (lambda m, x: m.cholesky(x @ x.mT + m.eye(3)), "torch.cholesky is deprecated"),
+    (lambda m, x: m.cross(x, x), "Using torch.cross without specifying the dim arg")])
+def test_deprecation_warnings_like_torch(call, message, monkeypatch):
+    """Worded as PyTorch's (checked against it above) and, like its TORCH_WARN_ONCE, given
+    once per process."""
+    monkeypatch.setattr(autotensor._ops.linalg, "_WARNED", set())
+    with pytest.warns(UserWarning, match=message):
+        call(autotensor, autotensor.tensor(S33))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        call(autotensor, autotensor.tensor(S33))
+
+
+def test_layout_of_lapack_results_like_torch():
+    """LAPACK returns column-major matrices and PyTorch keeps them: views and reshapes of
+    the results then record the same nodes."""
+    x = np.array([S33, S33 @ S33.T])
+    for call in (lambda m, a: m.linalg.inv(a), lambda m, a: m.linalg.cholesky(a @ a.mT),
+                 lambda m, a: m.linalg.eigh(a).eigenvectors, lambda m, a: m.linalg.qr(a).Q,
+                 lambda m, a: m.linalg.svd(a).U, lambda m, a: m.linalg.solve(a, a),
+                 lambda m, a: m.linalg.matrix_exp(a), lambda m, a: m.linalg.pinv(a)):
+        a, t = call(autotensor, autotensor.tensor(x)), call(torch, torch.tensor(x))
+        assert a.is_contiguous() == t.is_contiguous()
+        assert a.stride() == t.stride()
+
+
+def test_eigh_backward_on_repeated_eigenvalues_is_inf_like_torch():
+    """Eigenvectors of a repeated eigenvalue are not unique: PyTorch divides by zero."""
+    x = np.diag([1.0, 1.0, 2.0])
+    outs = []
+    for m in (autotensor, torch):
+        a = m.tensor(x, requires_grad=True)
+        m.linalg.eigh(a).eigenvectors.sum().backward()
+        outs.append(a.grad.numpy())
+    np.testing.assert_array_equal(np.isfinite(outs[0]), np.isfinite(outs[1]))
+
+
+def test_qr_backward_errors_like_torch():
+    for mode, shape in (("r", (4, 3)), ("complete", (4, 3))):
+        errs = []
+        for m in (autotensor, torch):
+            a = m.tensor(np.ones(shape) + np.eye(*shape), requires_grad=True)
+            with pytest.raises(RuntimeError) as info:
+                m.linalg.qr(a, mode=mode).R.sum().backward()
+            errs.append(str(info.value))
+        assert errs[0] == errs[1]
