@@ -57,6 +57,7 @@ from ._ops import (  # (the catalogue: special functions)
     heaviside, i0, i0_, isneginf, isposinf, isreal, mvlgamma, nextafter, prelu)
 from ._ops import (  # the catalogue: linear algebra
     addbmm, addmv, addr, baddbmm, chain_matmul, cholesky, cross, diag, diagflat, ger,
+    einsum,
     inner, inverse, kron, logdet, matrix_power, pinverse, tensordot, trace, vdot)
 from ._ops.linalg import det, matrix_exp, torch_slogdet as slogdet, torch_svd as svd
 from . import _methods

@@ -205,3 +205,23 @@ add("la_tensorinv", lambda m, a: m.linalg.tensorinv(a, ind=1), lambda g: [_sq(g,
 add("la_tensorsolve", lambda m, a, b: m.linalg.tensorsolve(a, b),
     lambda g: [_sq(g, n=4).reshape(2, 2, 2, 2), g.u(2, 2)])
 add("la_diagonal", lambda m, a: m.linalg.diagonal(a), lambda g: [g.u(2, 3, 3)])
+
+# ---- einsum (PyTorch's contraction order: the graph is compared node for node) ------------
+for _eq, _shapes in [
+        ("ij,jk->ik", [(2, 3), (3, 4)]), ("i,i->", [(3,), (3,)]), ("ii->i", [(3, 3)]),
+        ("ij->", [(2, 3)]), ("ij->ji", [(2, 3)]), ("i,j->ij", [(2,), (3,)]),
+        ("bij,bjk->bik", [(2, 2, 3), (2, 3, 2)]), ("i,ij,j->", [(3,), (3, 4), (4,)]),
+        ("bi,ij,bj->b", [(2, 3), (3, 4), (2, 4)]), ("...ij,...jk", [(2, 2, 3), (3, 2)]),
+        ("ij,kj", [(2, 3), (4, 3)]), ("iij->j", [(2, 2, 3)]), ("ba...,b->a...", [(2, 3, 2), (2,)]),
+        ("ijk,ikl,jl->ij", [(2, 3, 2), (2, 2, 3), (3, 3)]), ("i,i,i->i", [(3,), (3,), (3,)]),
+        ("bn,anm,bm->ba", [(2, 3), (4, 3, 2), (2, 2)])]:
+    add(f"la_einsum_{_eq.replace('->', '_to_').replace(',', '_').replace('...', 'E')}",
+        lambda m, *xs, _e=_eq: m.einsum(_e, *xs),
+        lambda g, _s=_shapes: [g.u(*s) for s in _s],
+        ref=lambda *xs, _e=_eq: np.einsum(_e, *xs))
+add("la_einsum_list", lambda m, a, b: m.einsum("ij,j->i", [a, b]), lambda g: [g.u(2, 3), g.u(3)],
+    ref=lambda a, b: a @ b)
+add("la_einsum_sublist", lambda m, a, b: m.einsum(a, [0, 1], b, [1, 2], [0, 2]),
+    lambda g: [g.u(2, 3), g.u(3, 2)], ref=lambda a, b: a @ b)
+add("la_einsum_broadcast_1", lambda m, a, b: m.einsum("ij,ij->i", a, b),
+    lambda g: [g.u(2, 3), g.u(1, 3)], ref=lambda a, b: (a * b).sum(-1))

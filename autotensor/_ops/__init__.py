@@ -81,7 +81,7 @@ from .special import (  # noqa: F401  (the catalogue: special functions, issue 1
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape, special
 from .linalg import (  # noqa: F401  (the catalogue, issue 11)
     addbmm, addmv, addr, baddbmm, chain_matmul, cholesky, cross, diag, diagflat,
-    ger, inner, inverse, kron, logdet, matrix_power, pinverse, tensordot, trace, vdot)
+    einsum, ger, inner, inverse, kron, logdet, matrix_power, pinverse, tensordot, trace, vdot)
 
 # every module holding table entries (tests walk them)
 FAMILIES = (pointwise, reduction, shape, indexing, linalg, nn_ops, special)

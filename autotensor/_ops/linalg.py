@@ -12,8 +12,8 @@ from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max, _state
 from .pointwise import _fw_not_implemented, add, clone, contiguous, mul, where as _where
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
-from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape, _squeeze_inplace_dim,
-                    squeeze, t, _unsafe_view, unsqueeze, view)
+from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
+                    _squeeze_inplace_dim, squeeze, t, _unsafe_view, unsqueeze, view)
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
 def _bilinear(F, f, a, a_t, b, b_t):
@@ -1907,3 +1907,268 @@ _LA_TENSOR = _NS(inv=inv, solve=lambda a, b: solve(a, b),
                      solve_triangular(a, b, upper=upper, left=left, unitriangular=unitriangular),
                  matrix_exp=matrix_exp, cross=lambda a, b, dim: linalg_cross(a, b, dim=dim),
                  pinv=lambda a: pinv(a))
+
+
+# ---- einsum (PyTorch's algorithm, so the graph and the rounding match) ----------------------
+# Note [einsum]
+# ~~~~~~~~~~~~~
+# As aten's einsum (Linear.cpp): every operand is brought to one layout (output labels,
+# then the ellipsis if it is contracted, then contraction labels; a repeated label taken
+# as a diagonal, missing labels unsqueezed), then operands are contracted left to right by
+# ``_sumproduct_pair`` (permute, reshape to a batch of matrices, one bmm, view, permute
+# back), summing a dimension as soon as no later operand has it. PyTorch only changes
+# this order when the optional opt_einsum package is installed.
+_ELL = 52
+
+
+def _label_index(c):
+    return ord(c) - ord("A") if c.isupper() else 26 + ord(c) - ord("a")
+
+
+def _label_char(s):
+    return chr(ord("A") + s) if s < 26 else chr(ord("a") + s - 26)
+
+
+def _sumproduct_pair(left, right, sum_dims):
+    from .reduction import sum as _sum
+    if not sum_dims:
+        return mul(left, right)
+    nd = left._data.ndim
+    lro, lo, ro = [], [], []
+    lro_size = lo_size = ro_size = sum_size = 1
+    for i in range(nd):
+        sl, sr = left._data.shape[i] != 1, right._data.shape[i] != 1
+        if i in sum_dims:
+            if sl and sr:
+                if left._data.shape[i] != right._data.shape[i]:
+                    raise RuntimeError("non-broadcast dimensions must match")
+                sum_size *= left._data.shape[i]
+            elif sl:
+                left = _sum(left, i, True)
+            elif sr:
+                right = _sum(right, i, True)
+        elif sl and sr:
+            if left._data.shape[i] != right._data.shape[i]:
+                raise RuntimeError("non-broadcast dimensions must match")
+            lro.append(i)
+            lro_size *= left._data.shape[i]
+        elif sl:
+            lo.append(i)
+            lo_size *= left._data.shape[i]
+        else:
+            ro.append(i)
+            ro_size *= right._data.shape[i]
+    out_size = ([left._data.shape[d] for d in lro] + [left._data.shape[d] for d in lo]
+                + [1] * len(sum_dims) + [right._data.shape[d] for d in ro])
+    lperm = lro + lo + list(sum_dims) + ro
+    rperm = lro + list(sum_dims) + ro + lo
+    operm = [0] * len(lperm)
+    for i, d in enumerate(lro + lo + list(sum_dims) + ro):
+        operm[d] = i
+    left = reshape(permute(left, lperm), (lro_size, lo_size, sum_size))
+    right = reshape(permute(right, rperm), (lro_size, sum_size, ro_size))
+    return permute(view(bmm(left, right), tuple(out_size)), operm)
+
+
+def _einsum_sublist(args):
+    """einsum(op1, [0, 1], op2, [1, 2], [0, 2]) -> ("ab,bc->ac", ops)."""
+    def letters(sub):
+        return "".join("..." if s is Ellipsis else _label_char(s) for s in sub)
+    ops, subs = list(args[0::2]), [letters(s) for s in args[1::2]]
+    out = None
+    if len(args) % 2 == 1:
+        out = letters(args[-1])
+        ops = ops[:len(subs)]
+    eq = ",".join(subs[:len(ops)]) + ("" if out is None else "->" + out)
+    return eq, ops
+
+
+def einsum(*args):
+    """Einstein summation, recorded as PyTorch's decomposition (Note [einsum])."""
+    from .reduction import sum as _sum
+    from .shape import movedim
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if isinstance(args[0], Tensor):
+        equation, operands = _einsum_sublist(args)
+    else:
+        equation, *operands = args
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = list(operands[0])
+    if not operands:
+        raise RuntimeError("einsum(): must provide at least one operand")
+    num_ops = len(operands)
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+    op_labels = [[] for _ in range(num_ops)]
+    ell_in_input = False
+    cur = 0
+    i = 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == " ":
+            pass
+        elif c == ".":
+            if ell_in_input:
+                raise RuntimeError(f"einsum(): found '.' for operand {cur} for which an ellipsis "
+                                   "was already found")
+            if not (i + 2 < len(lhs) + 0 and lhs[i + 1:i + 3] == ".."):
+                raise RuntimeError(f"einsum(): found '.' for operand {cur} that is not part of "
+                                   "any ellipsis")
+            i += 2
+            op_labels[cur].append(_ELL)
+            ell_in_input = True
+        elif c == ",":
+            cur += 1
+            if cur >= num_ops:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
+            ell_in_input = False
+        else:
+            if not (c.isascii() and c.isalpha()):
+                raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the "
+                                   "equation string, subscripts must be in [a-zA-Z]")
+            op_labels[cur].append(_label_index(c))
+        i += 1
+    if cur != num_ops - 1:
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation")
+    label_count = [0] * 52
+    ell_num_dim = 0
+    for k, (op, labels) in enumerate(zip(operands, op_labels)):
+        ndims = op._data.ndim
+        nlabels = len(labels)
+        has_ell = _ELL in labels
+        if has_ell:
+            nlabels -= 1
+            ell_num_dim = _py_max(ell_num_dim, ndims - nlabels)
+        for s in labels:
+            if s != _ELL:
+                label_count[s] += 1
+        if (nlabels > ndims) if has_ell else (nlabels != ndims):
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({nlabels}) "
+                               f"does not match the number of dimensions ({ndims}) for operand "
+                               f"{k}{'' if has_ell else ' and no ellipsis was given'}")
+    label_perm = [-1] * 52
+    perm_index = ell_index = 0
+    ell_in_output = False
+    if arrow < 0:
+        perm_index = ell_num_dim
+        ell_in_output = True
+        for s in range(52):
+            if label_count[s] == 1:
+                label_perm[s] = perm_index
+                perm_index += 1
+    else:
+        rhs = equation[arrow + 2:]
+        i = 0
+        while i < len(rhs):
+            c = rhs[i]
+            if c == " ":
+                pass
+            elif c == ".":
+                if ell_in_output:
+                    raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was "
+                                       "already found")
+                if not (i + 2 < len(rhs) + 0 and rhs[i + 1:i + 3] == ".."):
+                    raise RuntimeError("einsum(): found '.' for output that is not part of any "
+                                       "ellipsis (...)")
+                i += 2
+                ell_index = perm_index
+                perm_index += ell_num_dim
+                ell_in_output = True
+            else:
+                if not (c.isascii() and c.isalpha()):
+                    raise RuntimeError(f"einsum(): invalid subscript given at index "
+                                       f"{len(lhs) + 2 + i} in the equation string, subscripts "
+                                       "must be in [a-zA-Z]")
+                s = _label_index(c)
+                if not (label_count[s] > 0 and label_perm[s] == -1):
+                    why = (" appears more than once in the output" if label_perm[s] > -1 else
+                           " does not appear in the equation for any input operand")
+                    raise RuntimeError(f"einsum(): output subscript {c}{why}")
+                label_perm[s] = perm_index
+                perm_index += 1
+            i += 1
+    out_num_dim = perm_index
+    if not ell_in_output:
+        ell_index = perm_index
+        perm_index += ell_num_dim
+    for s in range(52):
+        if label_count[s] > 0 and label_perm[s] == -1:
+            label_perm[s] = perm_index
+            perm_index += 1
+    label_size = [1] * 52
+    ell_sizes = [1] * ell_num_dim
+    dim_counts = [0] * perm_index
+    ops = []
+    for k, op in enumerate(operands):
+        permutation = [-1] * perm_index
+        dim = 0
+        labels = op_labels[k]
+        for s in labels:
+            shape = op._data.shape
+            if s == _ELL:
+                ndim = operands[k]._data.ndim - (len(labels) - 1)
+                for j in range(ell_num_dim - ndim, ell_num_dim):
+                    if shape[dim] != 1:
+                        if ell_sizes[j] not in (1, shape[dim]):
+                            raise RuntimeError("einsum(): operands do not broadcast with "
+                                               "remapped shapes (original->remapped)")
+                        ell_sizes[j] = shape[dim]
+                        dim_counts[ell_index + j] += 1
+                    permutation[ell_index + j] = dim
+                    dim += 1
+            elif permutation[label_perm[s]] == -1:
+                if shape[dim] != 1:
+                    if label_size[s] not in (1, shape[dim]):
+                        raise RuntimeError(
+                            f"einsum(): subscript {_label_char(s)} has size {shape[dim]} for "
+                            f"operand {k} which does not broadcast with previously seen size "
+                            f"{label_size[s]}")
+                    label_size[s] = shape[dim]
+                    dim_counts[label_perm[s]] += 1
+                permutation[label_perm[s]] = dim
+                dim += 1
+            else:
+                prev = permutation[label_perm[s]]
+                if shape[dim] != shape[prev]:
+                    raise RuntimeError(
+                        f"einsum(): subscript {_label_char(s)} is repeated for operand {k} but "
+                        f"the sizes don't match, {shape[dim]} != {shape[prev]}")
+                op = movedim(diagonal(op, 0, prev, dim), -1, prev)
+        for p_ in range(perm_index):
+            if permutation[p_] == -1:
+                op = unsqueeze(op, dim)
+                permutation[p_] = dim
+                dim += 1
+        ops.append(permute(op, permutation))
+    while len(ops) > 1:
+        a, b = ops[0], ops[1]
+        del ops[:2]
+        sum_dims, a_sum, b_sum = [], [], []
+        for d in range(out_num_dim, perm_index):
+            sa, sb = a._data.shape[d] != 1, b._data.shape[d] != 1
+            if sa and sb:
+                dim_counts[d] -= 1
+                if dim_counts[d] == 1:
+                    sum_dims.append(d)
+                    dim_counts[d] = 0
+            elif dim_counts[d] == 1:
+                if sa:
+                    a_sum.append(d)
+                    dim_counts[d] = 0
+                elif sb:
+                    b_sum.append(d)
+                    dim_counts[d] = 0
+        if a_sum:
+            a = _sum(a, a_sum, True)
+        if b_sum:
+            b = _sum(b, b_sum, True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims))
+    if perm_index - out_num_dim > 0:
+        if num_ops > 1:
+            return view(ops[0], ops[0]._data.shape[:out_num_dim])
+        return _sum(ops[0], list(range(out_num_dim, perm_index)))
+    return ops[0]
