@@ -521,3 +521,134 @@ def w8_conv_skip_reason():
 
 BUILDERS = {1: w1_op_overhead, 2: w2_small_mlp, 3: w3_mnist_mlp, 4: w4_matmul_chain,
             5: w5_deep_graph, 7: w7_scalar_graph}
+
+
+# --------------------------------------------------------------------------------------
+# 9-11. the op catalogue's rows (issue 11): convolutions, a transformer block, einsum
+# --------------------------------------------------------------------------------------
+# Each is the same PyTorch-style code on both engines; the parameters' gradients are
+# compared. Einsum also has a NumPy floor: np.einsum(optimize=True) forward and backward.
+
+def _params(T, arrays):
+    return [_t(T, a, True) for a in arrays]
+
+
+def w9_conv(size):
+    benches = []
+    n, hw = size["lenet"]
+
+    def lenet(T):
+        def factory():
+            F = T.nn.functional
+            x = _t(T, _data(90, n, 1, hw, hw))
+            w1, b1, w2, b2 = _params(T, [_data(91, 6, 1, 5, 5, scale=0.2), _data(92, 6),
+                                         _data(93, 16, 6, 5, 5, scale=0.1), _data(94, 16)])
+
+            def step():
+                for p in (w1, b1, w2, b2):
+                    p.grad = None
+                y = F.max_pool2d(F.relu(F.conv2d(x, w1, b1)), 2)
+                y = F.max_pool2d(F.relu(F.conv2d(y, w2, b2)), 2)
+                y.sum().backward()
+            return step, _grads_of(w1, b1, w2, b2)
+        return factory
+
+    benches.append(Bench(9, f"LeNet convolutions: conv 1->6->16 (5x5) + relu + max_pool, "
+                            f"batch {n} x {hw}x{hw}, fwd+bwd",
+                         {e: lenet(T) for e, T in size["modules"].items()}, tol=1e-3,
+                         target=("torch", 1.5)))
+    rn, c, rhw = size["resblock"]  # (names of their own: the closures above read n, hw)
+
+    def resblock(T):
+        def factory():
+            F = T.nn.functional
+            x = _t(T, _data(95, rn, c, rhw, rhw))
+            w1, w2 = _params(T, [_data(96, c, c, 3, 3, scale=0.05),
+                                 _data(97, c, c, 3, 3, scale=0.05)])
+            g1, b1, g2, b2 = _params(T, [np.ones(c, F32), np.zeros(c, F32), np.ones(c, F32),
+                                         np.zeros(c, F32)])
+
+            def step():
+                for p in (w1, w2, g1, b1, g2, b2):
+                    p.grad = None
+                y = F.relu(F.batch_norm(F.conv2d(x, w1, padding=1), None, None, g1, b1,
+                                        training=True))
+                y = F.batch_norm(F.conv2d(y, w2, padding=1), None, None, g2, b2, training=True)
+                F.relu(y + x).sum().backward()
+            return step, _grads_of(w1, w2, g1, b1, g2, b2)
+        return factory
+
+    benches.append(Bench(9, f"ResNet basic block: 2 x (conv 3x3 {c}->{c} + batch_norm) + "
+                            f"identity + relu, batch {rn} x {rhw}x{rhw}, fwd+bwd",
+                         {e: resblock(T) for e, T in size["modules"].items()}, tol=1e-2,
+                         target=("torch", 1.5)))
+    return benches
+
+
+def w10_transformer(size):
+    b, s, d, heads = size["transformer"]
+
+    def block(T):
+        def factory():
+            F = T.nn.functional
+            x = _t(T, _data(100, b, s, d))
+            wqkv, wo, w1, w2 = _params(T, [_data(101, 3 * d, d, scale=d ** -0.5),
+                                           _data(102, d, d, scale=d ** -0.5),
+                                           _data(103, 4 * d, d, scale=d ** -0.5),
+                                           _data(104, d, 4 * d, scale=(4 * d) ** -0.5)])
+            ln1, ln2 = _params(T, [np.ones(d, F32), np.ones(d, F32)])
+            params = (wqkv, wo, w1, w2, ln1, ln2)
+
+            def step():
+                for p in params:
+                    p.grad = None
+                h = F.layer_norm(x, (d,), ln1)
+                q, k, v = F.linear(h, wqkv).chunk(3, -1)
+                q, k, v = (t.reshape(b, s, heads, d // heads).transpose(1, 2) for t in (q, k, v))
+                att = (q @ k.transpose(-2, -1) * (d // heads) ** -0.5).softmax(-1)
+                o = (att @ v).transpose(1, 2).reshape(b, s, d)
+                y = x + F.linear(o, wo)
+                y = y + F.linear(F.gelu(F.linear(F.layer_norm(y, (d,), ln2), w1)), w2)
+                y.sum().backward()
+            return step, _grads_of(*params)
+        return factory
+
+    return [Bench(10, f"transformer block: layer_norm + {heads}-head attention + MLP "
+                      f"(batch {b}, seq {s}, dim {d}), fwd+bwd",
+                  {e: block(T) for e, T in size["modules"].items()}, tol=1e-2,
+                  target=("torch", 1.5))]
+
+
+def w11_einsum(size):
+    b, n = size["einsum"]
+    x0, a0, y0 = _data(110, b, n), _data(111, n, n, scale=n ** -0.5), _data(112, b, n)
+
+    def torch_like(T):
+        def factory():
+            x, a, y = _params(T, [x0, a0, y0])
+
+            def step():
+                for p in (x, a, y):
+                    p.grad = None
+                T.einsum("bi,ij,bj->b", x, a, y).sum().backward()
+            return step, _grads_of(x, a, y)
+        return factory
+
+    def numpy_floor():
+        box = []
+
+        def step():  # forward and the three gradients, each one optimized einsum
+            np.einsum("bi,ij,bj->b", x0, a0, y0, optimize=True)
+            g = np.ones(b, F32)
+            box[:] = [np.einsum("b,ij,bj->bi", g, a0, y0, optimize=True),
+                      np.einsum("b,bi,bj->ij", g, x0, y0, optimize=True),
+                      np.einsum("b,bi,ij->bj", g, x0, a0, optimize=True)]
+        return step, lambda: box
+
+    facs = {e: torch_like(T) for e, T in size["modules"].items()}
+    facs["numpy"] = numpy_floor
+    return [Bench(11, f"einsum bilinear form 'bi,ij,bj->b' (b={b}, n={n}), fwd+bwd", facs,
+                  tol=1e-3, target=("numpy", 1.1))]
+
+
+BUILDERS.update({9: w9_conv, 10: w10_transformer, 11: w11_einsum})

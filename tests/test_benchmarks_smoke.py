@@ -64,3 +64,17 @@ def test_training_benchmark_quick_run():
     for workload in ("digits-epoch", "lstm-step", "adam-1m"):
         assert re.search(rf"^\| {workload} \| \d+\.\d\d \| \d+\.\d\d \| \d+\.\d\d \|$", out,
                          re.M), out
+
+
+def test_catalogue_workloads_quick_run():
+    """Issue 11's rows (convolutions, transformer block, einsum): tiny sizes, gradients of
+    every engine agree."""
+    p = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--only", "9,10,11"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = p.stdout + p.stderr
+    assert p.returncode == 0, out[-4000:]
+    for case in ("LeNet convolutions", "ResNet basic block", "transformer block",
+                 "einsum bilinear form"):
+        assert case in out, case
+    assert out.count("gradients agree") == 4, out[-4000:]
+    assert "ERROR" not in out, out[-4000:]
