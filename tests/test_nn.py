@@ -116,6 +116,8 @@ CASES += [
     ("Upsample-bilinear-ac", lambda m: m.nn.Upsample(scale_factor=(0.6, 1.4), mode="bilinear",
                                                       align_corners=True), [IMG]),
     ("Upsample-bicubic", lambda m: m.nn.Upsample(scale_factor=1.6, mode="bicubic"), [IMG]),
+    ("Upsample-area", lambda m: m.nn.Upsample(size=(3, 2), mode="area"), [IMG]),
+    ("Upsample-area-1d", lambda m: m.nn.Upsample(scale_factor=0.5, mode="area"), [SEQ]),
     ("UpsamplingNearest2d", lambda m: m.nn.UpsamplingNearest2d(scale_factor=3), [IMG]),
     ("UpsamplingBilinear2d", lambda m: m.nn.UpsamplingBilinear2d(size=(4, 7)), [IMG]),
     ("Unfold", lambda m: m.nn.Unfold((2, 3), padding=1, stride=2), [IMG]),

@@ -778,6 +778,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     sizes = tuple(int(s) for s in sizes)
     want = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,),
             "bilinear": (2,), "bicubic": (2,)}
+    if mode == "area":   # PyTorch: adaptive average pooling to the output size
+        if nsp == 1:
+            return adaptive_avg_pool1d(input, sizes[0])
+        if nsp == 2:
+            return adaptive_avg_pool2d(input, sizes)
     if mode not in want:
         if mode in ("area", "trilinear"):
             raise NotImplementedError(f"interpolate: mode {mode!r} is not implemented yet "
@@ -1147,7 +1152,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
                                   dtype=np.int64).reshape(-1))
     in_len, tg_len = as_np(input_lengths), as_np(target_lengths)
     tg = as_np(targets) if not hasattr(targets, "_data") else targets._data
-    if tg.ndim == 2 or (unbatched and tg.ndim == 1 and tg.size == tg_len.sum() and False):
+    if tg.ndim == 2:                    # (N, S) padded targets
         rows = [tg[i, :tg_len[i]] for i in range(n)]
     elif unbatched:
         rows = [tg.reshape(-1)[:tg_len[0]]]
