@@ -684,3 +684,20 @@ def test_ops_compiled_bitwise(name, dtype):
         for a, b in zip(xs, twins):
             assert a.grad.numpy().tobytes() == b.grad.numpy().tobytes()
     assert _n_versions(c) == 1
+
+
+def test_no_tracing_while_a_profiler_runs():
+    import sys
+    c = torch.compile(lambda x: x.sin() * 2)
+    x = torch.randn(3, requires_grad=True)
+    calls = []
+    sys.setprofile(lambda frame, event, arg: calls.append(event))
+    try:
+        out = c(x)
+    finally:
+        sys.setprofile(None)
+    assert calls and out.grad_fn.name() == "MulBackward0" and _n_versions(c) == 0
+    assert c(x).grad_fn.name() == "CompiledFunctionBackward"
+    import cProfile
+    with cProfile.Profile():
+        assert c(x).grad_fn.name() == "CompiledFunctionBackward"  # made before: runs

@@ -23,9 +23,13 @@ What a trace cannot capture runs eagerly for calls with those guards, or raises
 saved-tensor hooks, forward AD and inference mode run eagerly (raise under fullgraph).
 ``create_graph=True`` through a compiled region raises PyTorch's aot_autograd error.
 
+While a profiler holds ``sys.setprofile`` (cProfile), a call that would trace runs
+eagerly instead (tracing needs the profile hook); compiled versions already made run.
+
 Not guarded (as a deliberate limit): Python values the function reads from globals or
 closures (they are baked in), and hooks added to a module after its trace.
 """
+import sys
 import warnings
 import weakref
 
@@ -272,6 +276,10 @@ class _Compiled:
                     if e.__class__ is _Eager:
                         return self._fn(*args, **kwargs)  # not capturable: eager
                     return e.run(tensors)
+        if sys.getprofile() is not None:
+            # a profiler (cProfile...) owns sys.setprofile, which tracing needs: eager,
+            # and traced on a later call without one
+            return self._fn(*args, **kwargs)
         if self._count >= config.recompile_limit:
             if not self._warned:
                 self._warned = True
