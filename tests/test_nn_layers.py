@@ -206,3 +206,26 @@ def test_grid_sample_matches_torch(mode, padding_mode, align_corners):
                     np.zeros(grid.shape) if g.grad is None else g.grad.numpy()))
     for a, b in zip(*res):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("ctor,shape", [
+    (lambda m: m.nn.LazyConv2d(4, 3, groups=2, bias=False), (2, 6, 5, 5)),
+    (lambda m: m.nn.LazyConv1d(3, 2, padding=1, padding_mode="reflect"), (4, 6)),
+    (lambda m: m.nn.LazyConvTranspose1d(4, 3), (6, 5)),
+    (lambda m: m.nn.LazyConvTranspose2d(2, 3, stride=2), (1, 3, 4, 4)),
+    (lambda m: m.nn.LazyConv3d(2, 2), (1, 2, 3, 3, 3)),
+])
+def test_lazy_conv_becomes_conv_with_torch_weights(ctor, shape):
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        mod = ctor(m)
+        before = (repr(mod), type(mod.weight).__name__)
+        y = mod(m.tensor(np.ones(shape, np.float32)))
+        res.append((before, repr(mod), type(mod).__name__, list(mod.state_dict()),
+                    mod.weight.detach().numpy(), y.detach().numpy(),
+                    m.get_rng_state().numpy().tobytes()))
+    assert res[0][:4] == res[1][:4]
+    np.testing.assert_array_equal(res[0][4], res[1][4])
+    _close(res[0][5], res[1][5], 1e-5)
+    assert res[0][6] == res[1][6]

@@ -3,10 +3,13 @@
 PyTorch's LazyModuleMixin makes it)."""
 from ... import _creation
 from ..parameter import Parameter
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .linear import Linear
 from .module import Module
 
-__all__ = ["LazyLinear", "UninitializedParameter", "UninitializedBuffer"]
+__all__ = ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+           "LazyConvTranspose2d", "LazyModuleMixin", "UninitializedParameter",
+           "UninitializedBuffer"]
 
 
 class UninitializedParameter(Parameter):
@@ -43,7 +46,31 @@ class UninitializedBuffer(UninitializedParameter):
     __str__ = __repr__
 
 
-class LazyLinear(Linear):
+class LazyModuleMixin:
+    """Parameters inferred from the first input: a forward pre-hook calls
+    ``initialize_parameters(input)``, removes itself and turns the module into
+    ``cls_to_become`` (PyTorch's LazyModuleMixin, without its state-dict hooks)."""
+
+    cls_to_become = None
+
+    def _lazy_setup(self):
+        self._lazy_hook = self.register_forward_pre_hook(LazyModuleMixin._infer_parameters)
+
+    def has_uninitialized_params(self):
+        return any(isinstance(p, UninitializedParameter) for p in self.parameters())
+
+    @staticmethod
+    def _infer_parameters(module, args):
+        module.initialize_parameters(*args)
+        if module.has_uninitialized_params():
+            raise RuntimeError(f"module {module._get_name()} has not been fully initialized")
+        module._lazy_hook.remove()
+        del module._lazy_hook
+        if module.cls_to_become is not None:
+            module.__class__ = module.cls_to_become
+
+
+class LazyLinear(LazyModuleMixin, Linear):
     """``Linear`` with ``in_features`` inferred from the first input's last dim."""
 
     cls_to_become = Linear
@@ -57,14 +84,11 @@ class LazyLinear(Linear):
             self.bias = UninitializedParameter(dtype=dtype)
         else:
             self.register_parameter("bias", None)
-        self._lazy_hook = self.register_forward_pre_hook(LazyLinear._infer_parameters)
+        self._lazy_setup()
 
     def reset_parameters(self):
         if not self.has_uninitialized_params() and self.in_features != 0:
             super().reset_parameters()
-
-    def has_uninitialized_params(self):
-        return any(isinstance(p, UninitializedParameter) for p in self.parameters())
 
     def initialize_parameters(self, input):
         if self.has_uninitialized_params():
@@ -76,11 +100,67 @@ class LazyLinear(Linear):
                     self.bias.materialize((self.out_features,))
                 self.reset_parameters()
 
-    @staticmethod
-    def _infer_parameters(module, args):
-        module.initialize_parameters(*args)
-        if module.has_uninitialized_params():
-            raise RuntimeError(f"module {module._get_name()} has not been fully initialized")
-        module._lazy_hook.remove()
-        del module._lazy_hook
-        module.__class__ = module.cls_to_become
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    """Conv layers with ``in_channels`` inferred from the first input (dim 1, or 0 when
+    unbatched); built as an empty convolution so that construction draws nothing."""
+
+    def _lazy_init(self, out_channels, bias, dtype):
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(dtype=dtype)
+        self._lazy_setup()
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        if self.has_uninitialized_params():
+            from ...autograd import no_grad
+            n = len(self.kernel_size)
+            if input.dim() not in (n + 1, n + 2):
+                raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) "
+                                   f"input to {self.__class__.__name__}, but got input of "
+                                   f"size: {list(input.shape)}")
+            with no_grad():
+                self.in_channels = input.shape[1] if input.dim() == n + 2 else input.shape[0]
+                if self.in_channels % self.groups != 0:
+                    raise ValueError("in_channels must be divisible by groups")
+                if self.transposed:
+                    shape = (self.in_channels, self.out_channels // self.groups)
+                else:
+                    shape = (self.out_channels, self.in_channels // self.groups)
+                self.weight.materialize(shape + tuple(self.kernel_size))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_channels,))
+                self.reset_parameters()
+
+
+def _lazy_conv(base, name):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        base.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False,
+                      padding_mode, device, dtype)
+        self._lazy_init(out_channels, bias, dtype)
+    return type(name, (_LazyConvXdMixin, base), {"__init__": __init__, "cls_to_become": base,
+                                                 "__module__": __name__})
+
+
+def _lazy_conv_transpose(base, name):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups=1, bias=True, dilation=1, padding_mode="zeros", device=None,
+                 dtype=None):
+        base.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False,
+                      dilation, padding_mode, device, dtype)
+        self._lazy_init(out_channels, bias, dtype)
+    return type(name, (_LazyConvXdMixin, base), {"__init__": __init__, "cls_to_become": base,
+                                                 "__module__": __name__})
+
+
+LazyConv1d = _lazy_conv(Conv1d, "LazyConv1d")
+LazyConv2d = _lazy_conv(Conv2d, "LazyConv2d")
+LazyConv3d = _lazy_conv(Conv3d, "LazyConv3d")
+LazyConvTranspose1d = _lazy_conv_transpose(ConvTranspose1d, "LazyConvTranspose1d")
+LazyConvTranspose2d = _lazy_conv_transpose(ConvTranspose2d, "LazyConvTranspose2d")
