@@ -64,3 +64,19 @@ def test_pad_sequence(batch_first, side):
     np.testing.assert_array_equal(res[0][0], res[1][0])
     for a, b in zip(res[0][1], res[1][1]):
         np.testing.assert_array_equal(a, b)
+
+
+def test_get_total_norm_and_clip_grads_with_norm_match_torch():
+    torch = pytest.importorskip("torch")
+    res = []
+    for m in (autotensor, torch):
+        ps = [m.tensor(np.arange(6.0, dtype=np.float32).reshape(2, 3) + i, requires_grad=True)
+              for i in range(3)]
+        for i, p in enumerate(ps):
+            p.grad = m.tensor(np.full((2, 3), i + 1.0, np.float32))
+        total = m.nn.utils.get_total_norm([p.grad for p in ps], 3.0)
+        m.nn.utils.clip_grads_with_norm_(ps, 2.0, total)
+        again = m.nn.utils.clip_grad_norm_(ps, 1.0)
+        res.append([total.numpy(), again.numpy()] + [p.grad.numpy() for p in ps])
+    for a, b in zip(*res):
+        np.testing.assert_array_equal(a, b)
