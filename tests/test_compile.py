@@ -701,3 +701,34 @@ def test_no_tracing_while_a_profiler_runs():
     import cProfile
     with cProfile.Profile():
         assert c(x).grad_fn.name() == "CompiledFunctionBackward"  # made before: runs
+
+
+def test_batch_norm_training_updates_buffers_like_eager():
+    """Running statistics and num_batches_tracked are updated at every compiled call, bit
+    for bit and version for version (Note [Buffers updated in place])."""
+    torch.manual_seed(8)
+    eager = nn.Sequential(nn.Linear(6, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Linear(8, 3))
+    comp = copy.deepcopy(eager)
+    cm = torch.compile(comp)
+    opt_e = torch.optim.SGD(eager.parameters(), lr=0.1)
+    opt_c = torch.optim.SGD(comp.parameters(), lr=0.1)
+    bufs = ("running_mean", "running_var", "num_batches_tracked")
+
+    def versions(m):  # (deepcopy starts versions at 0): counted from here
+        return [getattr(m[1], b)._version for b in bufs]
+    v0_e, v0_c = versions(eager), versions(comp)
+    for step in range(4):
+        x = torch.randn(5, 6)
+        for m, opt in ((eager, opt_e), (cm, opt_c)):
+            opt.zero_grad()
+            m(x).pow(2).mean().backward()
+            opt.step()
+        for (k, a), b in zip(eager.state_dict().items(), comp.state_dict().values()):
+            assert _same(a, b), k
+        assert [a - b for a, b in zip(versions(eager), v0_e)] == \
+            [a - b for a, b in zip(versions(comp), v0_c)] == [step + 1] * 3
+    assert [type(e).__name__ for v in cm._compiled._cache.values() for e in v] == ["_Entry"]
+    eager.eval()
+    comp.eval()
+    x = torch.randn(5, 6)
+    assert _same(cm(x), eager(x))

@@ -168,7 +168,7 @@ class _Entry:
     """One compiled version: the program and what must hold for a call to use it."""
 
     __slots__ = ("prog", "ext", "ext_meta", "ext_paths", "modules", "boundary",
-                 "out_kind", "diff_nr", "n_diff", "spec", "vc_src", "bound_src")
+                 "out_kind", "diff_nr", "n_diff", "spec", "vc_src", "bound_src", "bumps")
 
     def valid(self):
         for d, name, t in self.ext_paths:
@@ -192,6 +192,8 @@ class _Entry:
                                        *[t._data for t in self.ext])
         finally:
             _state.enabled = prev
+        for i, d in self.bumps:  # buffers updated in place (Note [Buffers updated in place])
+            self.ext[i]._vc[0] += d
         results = []
         node = None
         if self.n_diff:
@@ -323,6 +325,8 @@ class _Compiled:
             self._cache.setdefault(key, []).append(eager)
             return result
         self._cache.setdefault(key, []).append(entry)
+        if entry.bumps:
+            return result  # (the call updated buffers already: not run a second time)
         # the traced call's own result comes from the program too (one node, as later)
         del result, tr
         return entry.run(tensors)
@@ -456,5 +460,6 @@ def _build(tr, arg_slots, result, modules):
             return (dict, tuple((k, convert(v)) for k, v in sp[1]))
         return (head,) + tuple(convert(v) for v in sp[1:])
     entry.spec = convert(spec)
+    entry.bumps = [(ext_index[s], d) for s, d in prog.bumps]
     entry.boundary = bslots
     return entry

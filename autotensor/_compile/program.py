@@ -227,9 +227,10 @@ class Program:
                 if k == "p":
                     needs.setdefault(info.owner, []).append((n, pos))
         self.param_vars = {}  # (node index, saved position) -> forward variable
+        self.bumps = []  # (slot of a buffer updated in place, version increment)
         for i, rec in enumerate(trace.records):
             need = needs.get(i, ())
-            fast = None if need else fast_replay(rec, arrays)
+            fast = None if need or rec.mutates else fast_replay(rec, arrays)
             eager_outs = [arrays[s] for s in rec.outs if s is not None]
             if fast is not None:
                 kernel, spec = fast
@@ -253,12 +254,17 @@ class Program:
             else:
                 uniq = list(dict.fromkeys(rec.ins))
                 run = generic_replay(rec, uniq, [pos for _, pos in need])
+                # (a buffer the op updates: checked on a copy of what it held before)
+                before = {s: b.copy() for s, _, b in rec.mutates}
                 prev = _state.enabled
                 _state.enabled = False
                 try:
-                    got = run(*[arrays[s] for s in uniq])
+                    got = run(*[before.get(s, arrays[s]) for s in uniq])
                 finally:
                     _state.enabled = prev
+                for s, b in before.items():
+                    if not _same(b, arrays[s]):
+                        raise TraceFailed(f"the replay of {rec.name} does not match eager")
                 if need:
                     for (n, pos), v in zip(need, got[len(rec.outs):]):
                         self.param_vars[n, pos] = f"p{n}_{pos}"
@@ -269,6 +275,7 @@ class Program:
                     got = got[:len(rec.outs)]
                 env[f"g{i}"] = run
                 call = f"g{i}({', '.join(f's{s}' for s in uniq)})"
+            self.bumps += [(s, d) for s, d, _ in rec.mutates]
             full = [arrays[s] if s is not None else None for s in rec.outs]
             if len(got) != len(full):
                 raise TraceFailed(f"the replay of {rec.name} does not match eager")

@@ -15,6 +15,15 @@ function on arrays (the op's own kernel where its public function is a plain ker
 call, else the op itself applied to bare tensors under no_grad) that is checked, bit for
 bit and stride for stride, against what eager computed before the trace is accepted.
 
+Note [Buffers updated in place]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+An op may update in place a tensor from outside the call that no gradient flows through
+(batch norm's running statistics, ``num_batches_tracked.add_(1)``): its replay is the op
+itself on the buffer's memory (so the buffer is updated at every call), checked at trace
+time on a copy of what the buffer held before, and the buffer's version counter is bumped
+by as much as eager bumped it. Any other in-place op (on an argument, on a tensor
+computed in the call, on a tensor requiring grad) makes the trace fail.
+
 What cannot be replayed makes the trace fail (eager for such calls; ``fullgraph=True``
 raises ``Unsupported``): a tensor value read into Python (``.item()``, ``bool()``,
 ``tolist()``, printing), an op that changed a tensor in place, a random op (the
@@ -87,7 +96,8 @@ class OpRecord:
     """One recorded op: the function, its argument template (``_Ref`` for tensors), the
     slots it reads and writes, and the array function that replays it."""
 
-    __slots__ = ("fn", "name", "template", "kwtemplate", "ins", "outs", "replay", "req")
+    __slots__ = ("fn", "name", "template", "kwtemplate", "ins", "outs", "replay", "req",
+                 "mutates")
 
 
 class Trace:
@@ -106,6 +116,7 @@ class Trace:
         self.owned = {}  # node -> index of the op record that made it
         self.modules = []  # every Module called during the trace
         self.ranges = []  # (first, last) sequence numbers of each recorded op's nodes
+        self.updated = set()  # ids of buffers a recorded op updated in place
         self.start_seq = next(_sequence)
 
     # ---- failures -----------------------------------------------------------------
@@ -195,14 +206,19 @@ class Trace:
         _flat_tensors(args, ins)
         if kwargs:
             _flat_tensors(tuple(kwargs.values()), ins)
+        # what a buffer held before the op (an op may update it in place, e.g. batch
+        # norm's running statistics: Note [Buffers updated in place])
+        before = {id(t): t._data.copy() for t in ins if self._maybe_buffer(t)}
         entry = [False, code, name, args, kwargs, ins, [t._vc[0] for t in ins],
-                 tuple(loc[v] for v in code.co_freevars), frame.f_globals, next(_sequence)]
+                 tuple(loc[v] for v in code.co_freevars), frame.f_globals, next(_sequence),
+                 before]
         self.stack.append((frame, entry, None))
 
     def leave(self, entry, result):
         if self.failed is not None:
             return
-        inner, code, name, args, kwargs, ins, versions, free, globals_, seq0 = entry
+        inner, code, name, args, kwargs, ins, versions, free, globals_, seq0, before = entry
+        mutated = []
         if ins:
             why = _UNSUPPORTED.get(name)
             if why is not None:
@@ -210,8 +226,12 @@ class Trace:
                 return
             for t, v in zip(ins, versions):
                 if t._vc[0] != v:
-                    self.fail(f"an in-place op ({name}) on a traced tensor")
-                    return
+                    if inner and id(t) in self.updated:
+                        continue  # (an inner op's update, recorded with it)
+                    if inner or id(t) not in before:
+                        self.fail(f"an in-place op ({name}) on a traced tensor")
+                        return
+                    mutated.append((t, t._vc[0] - v, before[id(t)]))
         if inner:
             return  # its inner ops were recorded
         outs = []
@@ -229,6 +249,19 @@ class Trace:
         self.record(_function_of(code, free, globals_), name, tuple(args), kwargs, ins, outs)
         if len(self.records) > n:  # nodes made inside the op (getitem's chain of views)
             self.ranges.append((seq0, next(_sequence), n))
+            rec = self.records[n]
+            rec.mutates = [(self.slot_of[id(t)], d, b) for t, d, b in mutated]
+            for t, _, _ in mutated:
+                self.updated.add(id(t))
+
+    def _maybe_buffer(self, t):
+        """A tensor from before the call that no gradient flows through (a buffer): an op
+        may update it in place (Note [Buffers updated in place])."""
+        if t._requires_grad or t._grad_fn is not None or t._view is not None or \
+                id(t) in self.born:
+            return False
+        s = self.slot_of.get(id(t))
+        return s is None or self.kind[s] == "ext"
 
     def record(self, orig, name, args, kwargs, ins, outs):
         in_slots = []
@@ -242,6 +275,7 @@ class Trace:
         rec.template = _template(args, self.slot_of)
         rec.kwtemplate = _template(kwargs, self.slot_of) if kwargs else None
         rec.ins = in_slots
+        rec.mutates = ()
         rec.req = frozenset(s for s, t in zip(in_slots, ins) if t._requires_grad)
         out_slots = []
         index = len(self.records)
