@@ -229,3 +229,44 @@ def test_lazy_conv_becomes_conv_with_torch_weights(ctor, shape):
     np.testing.assert_array_equal(res[0][4], res[1][4])
     _close(res[0][5], res[1][5], 1e-5)
     assert res[0][6] == res[1][6]
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor")
+@pytest.mark.parametrize("kw,nhead,with_norm,grad,aligned", [
+    ({"batch_first": True}, 2, False, False, True),     # torch's nested fast path: zeros
+    ({"batch_first": True}, 2, True, False, True),      # ... then the final norm
+    ({"batch_first": True}, 1, False, False, True),     # odd heads: no nested tensors
+    ({}, 2, False, False, True),                        # not batch_first: no nested tensors
+    ({"batch_first": True}, 2, False, True, True),      # grad enabled: the normal path
+    ({"batch_first": True}, 2, False, False, False),    # mask not left-aligned
+])
+def test_encoder_inference_padding_as_torch(kw, nhead, with_norm, grad, aligned):
+    x = RNG.standard_normal((2, 5, 8)).astype(np.float32)
+    pad = [[False] * 3 + [True] * 2, [False] * 5] if aligned else \
+        [[False, True, False, False, True], [False] * 5]
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        layer = m.nn.TransformerEncoderLayer(8, nhead, 16, dropout=0.0, **kw)
+        enc = m.nn.TransformerEncoder(layer, 2, norm=m.nn.LayerNorm(8) if with_norm else None)
+        enc.eval()
+        src = m.tensor(x if kw.get("batch_first") else x.transpose(1, 0, 2).copy())
+        kpm = m.tensor(pad)
+        if grad:
+            y = enc(src, src_key_padding_mask=kpm)
+        else:
+            with m.no_grad():
+                y = enc(src, src_key_padding_mask=kpm)
+        res.append((y.detach().numpy(), enc.use_nested_tensor))
+    assert res[0][1] == res[1][1]
+    _close(res[0][0], res[1][0])
+
+
+def test_encoder_nested_tensor_warning_as_torch():
+    msgs = []
+    for m in (autotensor, torch):
+        layer = m.nn.TransformerEncoderLayer(8, 2, 16)
+        with pytest.warns(UserWarning) as rec:
+            m.nn.TransformerEncoder(layer, 2)
+        msgs.append([str(w.message) for w in rec if "nested" in str(w.message)])
+    assert msgs[0] == msgs[1] and msgs[0]

@@ -3,8 +3,9 @@
 decoder are deep copies of the one given, as PyTorch's ``_get_clones``). Composed of
 MultiheadAttention, Linear, Dropout and LayerNorm, so the graph is theirs."""
 import copy
+import warnings
 
-from ... import _creation
+from ... import _creation, _dtypes
 from ... import _ops as fn
 from .. import functional as F
 from .. import init
@@ -31,6 +32,29 @@ def _get_activation_fn(activation):
     raise RuntimeError(f"activation should be relu/gelu, not {activation}")
 
 
+def _why_not_nested(layer):
+    """Why PyTorch's encoder cannot use nested tensors with this layer ('' if it can)."""
+    enc = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{enc} was not TransformerEncoderLayer"
+    if layer.norm_first:
+        return f"{enc}.norm_first was True"
+    if not layer.self_attn.batch_first:
+        return (f"{enc}.self_attn.batch_first was not True"
+                "(use batch_first for better inference performance)")
+    if not layer.self_attn._qkv_same_embed_dim:
+        return f"{enc}.self_attn._qkv_same_embed_dim was not True"
+    if layer.self_attn.in_proj_bias is None:
+        return f"{enc}.self_attn was passed bias=False"
+    if not layer.activation_relu_or_gelu:
+        return f"{enc}.activation_relu_or_gelu was not True"
+    if not layer.norm1.eps == layer.norm2.eps:
+        return f"{enc}.norm1.eps was not equal to {enc}.norm2.eps"
+    if layer.self_attn.num_heads % 2 == 1:
+        return f"{enc}.self_attn.num_heads is odd"
+    return ""
+
+
 def _generate_square_subsequent_mask(sz, device=None, dtype=None):
     return fn.triu(_creation.full((sz, sz), float("-inf"), dtype=dtype), diagonal=1)
 
@@ -54,6 +78,13 @@ class TransformerEncoderLayer(Module):
         self.dropout2 = Dropout(dropout)
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
+        from .activation import GELU, ReLU
+        if activation is F.relu or isinstance(activation, ReLU):
+            self.activation_relu_or_gelu = 1
+        elif activation is F.gelu or isinstance(activation, GELU):
+            self.activation_relu_or_gelu = 2
+        else:
+            self.activation_relu_or_gelu = 0
         self.activation = activation
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
@@ -140,15 +171,41 @@ class TransformerEncoder(Module):
         self.num_layers = num_layers
         self.norm = norm
         self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
+        why = _why_not_nested(encoder_layer)
+        if enable_nested_tensor and why:
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False "
+                          f"because {why}", stacklevel=2)
+            self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         output = src
         for mod in self.layers:
             output = mod(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask)
+        if self._nested_fast_path(src, mask, src_key_padding_mask):
+            # Note [Encoder padding in inference]: PyTorch's inference fast path runs the
+            # layers on a nested tensor of the unpadded tokens and pads the result with
+            # zeros, so padded positions come out 0 (before the final norm)
+            keep = fn.logical_not(src_key_padding_mask).unsqueeze(-1)
+            output = fn.mul(output, keep.to(output.dtype))
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+    def _nested_fast_path(self, src, mask, kpm):
+        from ... import is_grad_enabled
+        first = self.layers[0]
+        if not self.use_nested_tensor or first.training or src.dim() != 3 or kpm is None \
+                or mask is not None or kpm.dtype != _dtypes.bool:
+            return False
+        keep = ~kpm._data
+        if self.mask_check and (keep[:, 1:] & ~keep[:, :-1]).any():   # not left-aligned
+            return False
+        if is_grad_enabled() and (src.requires_grad or any(
+                p.requires_grad for p in first.parameters())):
+            return False
+        return True
 
 
 class TransformerDecoder(Module):
