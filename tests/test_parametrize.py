@@ -86,3 +86,21 @@ def test_assign_cache_and_remove_match_torch():
     assert res[0][1:5] == res[1][1:5]
     np.testing.assert_allclose(res[0][5], res[1][5], rtol=1e-6)
     assert res[0][6] == res[1][6]
+
+
+def test_parametrized_module_deepcopies_and_refuses_pickling_as_torch(tmp_path):
+    import copy
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        lin = m.nn.utils.parametrizations.weight_norm(m.nn.Linear(3, 2))
+        c = copy.deepcopy(lin)
+        swa = m.optim.swa_utils.AveragedModel(lin)
+        x = m.ones(1, 3)
+        with pytest.raises(RuntimeError) as info:
+            m.save(lin, str(tmp_path / "lin.pt"))
+        res.append((type(c).__name__, repr(c), _np(c(x)), _np(swa(x)), list(swa.state_dict()),
+                    str(info.value).splitlines()[0]))
+    assert res[0][:2] == res[1][:2] and res[0][4:] == res[1][4:]
+    np.testing.assert_allclose(res[0][2], res[1][2], rtol=1e-6)
+    np.testing.assert_allclose(res[0][3], res[1][3], rtol=1e-6)

@@ -5,6 +5,7 @@ chain of modules, as PyTorch does it -- the module's class is swapped for a subc
 ``parametrizations.<name>.original`` (or ``original0``, ``original1``... when
 ``right_inverse`` returns several tensors)."""
 import contextlib
+import copy
 
 from ..._tensor import Tensor
 from ...autograd import no_grad
@@ -130,7 +131,19 @@ def _inject_new_class(module):
                            "saving_loading_models.html#saving-loading-a-general-checkpoint-"
                            "for-inference-and-or-resuming-training")
 
-    module.__class__ = type(f"Parametrized{cls.__name__}", (cls,), {"__getstate__": getstate})
+    def default_deepcopy(self, memo):
+        obj = memo.get(id(self), None)
+        if obj is not None:
+            return obj
+        replica = self.__new__(self.__class__)
+        memo[id(self)] = replica
+        replica.__dict__ = copy.deepcopy(self.__dict__, memo)
+        return replica
+
+    dct = {"__getstate__": getstate}
+    if not hasattr(cls, "__deepcopy__"):
+        dct["__deepcopy__"] = default_deepcopy
+    module.__class__ = type(f"Parametrized{cls.__name__}", (cls,), dct)
 
 
 def _inject_property(module, tensor_name):
