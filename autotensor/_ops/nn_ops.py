@@ -767,6 +767,14 @@ MAX_UNPOOL2D = defop("max_unpool2d", "MaxUnpool2DBackward0", max_unpool2d_kernel
                      grads={"self": max_unpool2d_backward}, jvp="transpose")
 
 
+def _fw_not_implemented(name):
+    """The jvp rule of an op PyTorch gives no forward derivative: its error, verbatim."""
+    def rule(F):
+        from ..autograd.forward_ad import NOT_SUPPORTED
+        raise NotImplementedError(NOT_SUPPORTED.format(name))
+    return rule
+
+
 # ---- embedding bags ----------------------------------------------------------------------
 def _bag_layout(bag, n_bags):
     """(n_bags, longest) positions into the kept entries, -1 where a bag is shorter."""
@@ -831,7 +839,8 @@ EMBEDDING_BAG = defop(
     "_embedding_bag", "EmbeddingBagBackward0", embedding_bag_kernel,
     inputs=("weight", "per_sample_weights"),
     params=("indices", "bag", "valid", "mode", "n_bags"), outputs=("result", "max_indices"),
-    diff_outputs=(0,), backward_all=embedding_bag_backward)   # no forward AD in PyTorch
+    diff_outputs=(0,), backward_all=embedding_bag_backward,
+    jvp=_fw_not_implemented("_embedding_bag"))
 
 
 # ---- margin losses with PyTorch's fused nodes ---------------------------------------------
@@ -898,7 +907,8 @@ def multi_margin_loss_backward(F, grad, self, target, p, margin, weight, reducti
 MULTI_MARGIN_LOSS = defop(
     "multi_margin_loss", "MultiMarginLossBackward0", multi_margin_loss_kernel,
     params=("target", "p", "margin", "weight", "reduction"),
-    grads={"self": multi_margin_loss_backward})          # no forward AD in PyTorch
+    grads={"self": multi_margin_loss_backward},
+    jvp=_fw_not_implemented("multi_margin_loss"))
 
 
 def multilabel_margin_loss_kernel(x, target, reduction):
@@ -943,7 +953,8 @@ MULTILABEL_MARGIN_LOSS = defop(
     multilabel_margin_loss_kernel, params=("target", "reduction"),
     outputs=("result", "is_target"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self, target, reduction, is_target:
-           multilabel_margin_loss_backward(F, grads[0], self, target, reduction, is_target)})
+           multilabel_margin_loss_backward(F, grads[0], self, target, reduction, is_target)},
+    jvp=_fw_not_implemented("multilabel_margin_loss_forward"))
 
 
 # ---- one LSTM layer (PyTorch's CPU float32 path: mkldnn_rnn_layer) -------------------------
@@ -1029,7 +1040,7 @@ LSTM_LAYER = defop(
     "mkldnn_rnn_layer", "MkldnnRnnLayerBackward0", lstm_layer_kernel,
     inputs=("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_"),
     params=("reverse",), outputs=("output", "hy", "cy"),
-    backward_all=lstm_layer_backward)   # no forward AD, as PyTorch's
+    backward_all=lstm_layer_backward, jvp=_fw_not_implemented("mkldnn_rnn_layer"))
 
 
 def lstm_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
