@@ -593,7 +593,7 @@ def test_gradient_buffers_and_leaf_hooks():
 
 def test_digits_demo_compiled_equals_eager():
     """``python -m autotensor.examples.digits --compile``: the same history bit for bit
-    (training steps run eagerly: dropout and batch-norm statistics; evaluation compiled)."""
+    (training steps run eagerly: dropout is random; evaluation compiled)."""
     pytest.importorskip("sklearn")
     from autotensor.examples import digits
     data = digits.load_digits()

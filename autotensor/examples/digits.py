@@ -237,7 +237,7 @@ def main(argv=None):
                    help="recompute activations in backward (utils.checkpoint)")
     p.add_argument("--compile", action="store_true",
                    help="run the model through autotensor.compile (training falls back to "
-                        "eager where dropout or batch-norm statistics make it uncapturable)")
+                        "eager: dropout draws random numbers)")
     args = p.parse_args(argv)
 
     data = load_digits()
