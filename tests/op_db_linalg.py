@@ -225,3 +225,32 @@ add("la_einsum_sublist", lambda m, a, b: m.einsum(a, [0, 1], b, [1, 2], [0, 2]),
     lambda g: [g.u(2, 3), g.u(3, 2)], ref=lambda a, b: a @ b)
 add("la_einsum_broadcast_1", lambda m, a, b: m.einsum("ij,ij->i", a, b),
     lambda g: [g.u(2, 3), g.u(1, 3)], ref=lambda a, b: (a * b).sum(-1))
+
+# ---- LU and cdist ------------------------------------------------------------------------------
+add("la_lu_factor", lambda m, a: m.linalg.lu_factor(a)[0], lambda g: [g.u(3, 3)])
+add("la_lu_factor_batched", lambda m, a: m.linalg.lu_factor_ex(a).LU, lambda g: [g.u(2, 3, 3)])
+add("la_lu_factor_wide", lambda m, a: m.linalg.lu_factor(a).LU, lambda g: [g.u(2, 4)])
+add("la_lu_factor_tall", lambda m, a: m.linalg.lu_factor(a).LU, lambda g: [g.u(4, 2)])
+add("la_lu", lambda m, a: m.linalg.lu(a)[1:], lambda g: [g.u(3, 3)])
+add("la_lu_wide_batched", lambda m, a: m.linalg.lu(a)[1:], lambda g: [g.u(2, 2, 3)])
+add("la_lu_tall", lambda m, a: m.linalg.lu(a)[1:], lambda g: [g.u(4, 3)])
+add("la_lu_solve", lambda m, a, b: (lambda f: m.linalg.lu_solve(f[0], f[1], b))(
+    m.linalg.lu_factor(a)), lambda g: [_sq(g), g.u(3, 2)])
+add("la_lu_solve_adjoint", lambda m, a, b: (lambda f: m.linalg.lu_solve(f[0], f[1], b,
+                                                                        adjoint=True))(
+    m.linalg.lu_factor(a)), lambda g: [_sq(g), g.u(3, 2)])
+add("la_lu_solve_right", lambda m, a, b: (lambda f: m.linalg.lu_solve(f[0], f[1], b,
+                                                                      left=False))(
+    m.linalg.lu_factor(a)), lambda g: [_sq(g), g.u(2, 3)])
+add("la_lu_solve_right_adjoint", lambda m, a, b: (lambda f: m.linalg.lu_solve(
+    f[0], f[1], b, left=False, adjoint=True))(m.linalg.lu_factor(a)),
+    lambda g: [_sq(g), g.u(2, 3)])
+add("la_cdist", lambda m, a, b: m.cdist(a, b), lambda g: [g.u(3, 2), g.u(4, 2)])
+add("la_cdist_p1", lambda m, a, b: m.cdist(a, b, p=1), lambda g: [g.u(3, 2), g.u(4, 2)])
+add("la_cdist_p3_batched", lambda m, a, b: m.cdist(a, b, p=3),
+    lambda g: [g.u(2, 3, 2), g.u(1, 4, 2)])
+add("la_cdist_inf", lambda m, a, b: m.cdist(a, b, p=float("inf")),
+    lambda g: [g.u(3, 2), g.u(4, 2)])
+add("la_cdist_mm", lambda m, a, b: m.cdist(a, b), lambda g: [g.u(26, 2), g.u(3, 2)])
+add("la_cdist_mm_forced", lambda m, a, b: m.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+    lambda g: [g.u(2, 3, 2), g.u(2, 4, 2)])

@@ -14,10 +14,11 @@ torch = pytest.importorskip("torch")
 
 TOP = """vdot inner ger outer addmv addr addbmm baddbmm tensordot kron chain_matmul trace det
     logdet slogdet inverse pinverse cholesky cross diag diag_embed diagflat matrix_power
-    matrix_exp svd mm bmm matmul mv dot addmm""".split()
+    matrix_exp svd mm bmm matmul mv dot addmm einsum cdist lu_unpack""".split()
 LINALG = """det slogdet inv inv_ex pinv solve solve_ex lstsq cholesky cholesky_ex qr eigh eigvalsh
     svd svdvals matrix_rank matrix_power matrix_exp cross vecdot multi_dot solve_triangular
-    tensorinv tensorsolve cond diagonal norm vector_norm matrix_norm matmul LinAlgError""".split()
+    tensorinv tensorsolve cond diagonal norm vector_norm matrix_norm matmul LinAlgError lu
+    lu_factor lu_factor_ex lu_solve""".split()
 
 
 @pytest.mark.parametrize("name", TOP)
@@ -221,6 +222,24 @@ CASES = [
     ("einsum(dot)", lambda m, x: m.einsum("i.j", x), "S33"),
     ("einsum(int)", lambda m, x: m.einsum("ij,jk", x, x), "I33"),
     ("einsum(float32)", lambda m, x: m.einsum("ij,jk->ki", x, x), "S33f"),
+    ("lu_factor(Z33)", lambda m, x: m.linalg.lu_factor(x), "Z33"),
+    ("lu_factor(Zb)", lambda m, x: m.linalg.lu_factor(x), "Zb"),
+    ("lu_factor_ex(Z33).info", lambda m, x: m.linalg.lu_factor_ex(x).info, "Z33"),
+    ("lu_factor(V3)", lambda m, x: m.linalg.lu_factor(x), "V3"),
+    ("lu_factor(I33)", lambda m, x: m.linalg.lu_factor(x), "I33"),
+    ("lu(T43)", lambda m, x: m.linalg.lu(x), "T43"),
+    ("lu(B223)", lambda m, x: m.linalg.lu(x), "B223"),
+    ("lu_factor(S33f)", lambda m, x: m.linalg.lu_factor(x), "S33f"),
+    ("lu_unpack", lambda m, x: m.lu_unpack(*m.linalg.lu_factor(x)), "B233"),
+    ("lu_solve(batched)", lambda m, x, y: m.linalg.lu_solve(*m.linalg.lu_factor(x), y),
+     "B233", "B233"),
+    ("cdist(1d)", lambda m, x: m.cdist(x, x), "V3"),
+    ("cdist(columns)", lambda m, x, y: m.cdist(x, y), "S33", "B43"),
+    ("cdist(int)", lambda m, x: m.cdist(x, x), "I33"),
+    ("cdist(p<0)", lambda m, x: m.cdist(x, x, p=-1), "S33"),
+    ("cdist(p=0)", lambda m, x, y: m.cdist(x, y, p=0), "S33", "T43"),
+    ("cdist(mode)", lambda m, x: m.cdist(x, x, compute_mode="foo"), "S33"),
+    ("cdist(float32)", lambda m, x: m.cdist(x, x), "S33f"),
     ("tensorinv(ind 0)", lambda m, x: m.linalg.tensorinv(x, ind=0), "S33"),
     ("tensorinv", lambda m, x: m.linalg.tensorinv(x.reshape(9, 1, 1)[:4].reshape(4, 1, 1)
                                                   + 1, ind=1), "S33"),

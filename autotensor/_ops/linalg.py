@@ -13,7 +13,7 @@ from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_a
 from .pointwise import _fw_not_implemented, add, clone, contiguous, mul, where as _where
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
 from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
-                    _squeeze_inplace_dim, squeeze, t, _unsafe_view, unsqueeze, view)
+                    _squeeze_inplace_dim, squeeze, t, tril, triu, _unsafe_view, unsqueeze, view)
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
 def _bilinear(F, f, a, a_t, b, b_t):
@@ -2172,3 +2172,302 @@ def einsum(*args):
             return view(ops[0], ops[0]._data.shape[:out_num_dim])
         return _sum(ops[0], list(range(out_num_dim, perm_index)))
     return ops[0]
+
+
+# ---- LU (lu_factor, lu, lu_solve, lu_unpack) ------------------------------------------------
+def _perm_matrix(pivots, m, dtype):
+    """P with A = P L U from LAPACK's 1-based row interchanges."""
+    batch = pivots.shape[:-1]
+    perm = np.broadcast_to(np.arange(m), batch + (m,)).copy()
+    for i in range(pivots.shape[-1]):
+        j = pivots[..., i].astype(np.int64) - 1
+        a = np.take_along_axis(perm, np.full(batch + (1,), i), -1)
+        b = np.take_along_axis(perm, j[..., None], -1)
+        np.put_along_axis(perm, np.full(batch + (1,), i), b, -1)
+        np.put_along_axis(perm, j[..., None], a, -1)
+    P = np.zeros(batch + (m, m), dtype)
+    np.put_along_axis(P, perm[..., :, None], 1, -1)  # P_row[i, perm[i]] = 1
+    return np.swapaxes(P, -1, -2)
+
+
+def _unpack_arrays(LU, pivots):
+    m, n = LU.shape[-2], LU.shape[-1]
+    k = min(m, n)
+    L = np.tril(LU[..., :, :k], -1) + np.eye(m, k, dtype=LU.dtype)
+    U = np.triu(LU[..., :k, :])
+    return _perm_matrix(pivots, m, LU.dtype), L, U
+
+
+def _lu_backward(F, gL, gU, P, L, U, pivot):
+    if gL is None and gU is None:
+        return None
+    la = _la(F)
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    if m == n:
+        gA = F.tril(F.matmul(_T(F, L), gL), -1) if gL is not None else None
+        if gU is not None:
+            t_ = F.triu(F.matmul(gU, _T(F, U)))
+            gA = t_ if gA is None else gA + t_
+        gA = la.solve_triangular(_T(F, U), gA, False, False)
+        gA = la.solve_triangular(_T(F, L), gA, True, True, True)
+    elif m < n:
+        U1 = _narrow(F, U, -1, 0, k)
+        gA = F.matmul(_T(F, L), gL) if gL is not None else None
+        if gU is not None:
+            t_ = F.matmul(F.triu(gU), _T(F, U))
+            gA = -t_ if gA is None else gA - t_
+        gA = la.solve_triangular(_T(F, U1), F.tril(gA, -1), False, False)
+        if gU is not None:
+            gA = F.cat([gA + F.triu(_narrow(F, gU, -1, 0, k)), _narrow(F, gU, -1, k, n - k)], -1)
+        gA = la.solve_triangular(_T(F, L), gA, True, True, True)
+        if gU is None:
+            gA = F.cat([gA, F.zeros_like(_narrow(F, U, -1, k, n - k))], -1)
+    else:
+        L1 = _narrow(F, L, -2, 0, k)
+        gA = F.matmul(gU, _T(F, U)) if gU is not None else None
+        if gL is not None:
+            t_ = F.matmul(_T(F, L), F.tril(gL, -1))
+            gA = -t_ if gA is None else gA - t_
+        gA = la.solve_triangular(_T(F, L1), F.triu(gA), True, True, True)
+        if gL is not None:
+            gA = F.cat([gA + F.tril(_narrow(F, gL, -2, 0, k), -1),
+                        _narrow(F, gL, -2, k, m - k)], -2)
+        gA = la.solve_triangular(_T(F, U), gA, False, False)
+        if gL is None:
+            gA = F.cat([gA, F.zeros_like(_narrow(F, L, -2, k, m - k))], -2)
+    return F.matmul(P, gA) if pivot else gA
+
+
+def _lu_factor_backward(F, grads, LU, pivots, pivot):
+    g = grads[0]
+    if g is None:
+        return None
+    P, L, U = _unpack_formula(F, LU, pivots)
+    m, n = LU.shape[-2], LU.shape[-1]
+    k = min(m, n)
+    return _lu_backward(F, _narrow(F, g, -1, 0, k), _narrow(F, g, -2, 0, k), P, L, U, pivot)
+
+
+def _unpack_formula(F, LU, pivots):
+    """(P, L, U) of a packed LU in formula terms (P a constant)."""
+    m, n = LU.shape[-2], LU.shape[-1]
+    k = min(m, n)
+    piv = pivots._data if isinstance(pivots, Tensor) else pivots
+    P = F.constant(_perm_matrix(piv, m, np.float64), LU)
+    L = F.tril(_narrow(F, LU, -1, 0, k), -1) + F.constant(np.eye(m, k), LU)
+    U = F.triu(_narrow(F, LU, -2, 0, k))
+    return P, L, U
+
+
+def _lu_solve_backward_LU(F, gX, LU, pivots, X, left, adjoint):
+    P, L, U = _unpack_formula(F, LU, pivots)
+    la = _la(F)
+    if left != adjoint:
+        gR = la.solve_triangular(_T(F, U), -F.matmul(gX if left else _T(F, gX),
+                                                      _T(F, X) if left else X), False, True)
+        gL = F.tril(la.solve_triangular(_T(F, L), F.matmul(gR, _T(F, U)), True, True, True), -1)
+        return gL + F.triu(gR)
+    gR = -F.matmul(F.matmul(F.matmul(_T(F, P), X if left else _T(F, X)),
+                            _T(F, gX) if left else gX), P)
+    gR = la.solve_triangular(_T(F, L), gR, True, False, True)
+    gU = F.triu(la.solve_triangular(_T(F, U), F.matmul(_T(F, L), gR), False, False))
+    return F.tril(gR, -1) + gU
+
+
+def _lu_solve_array(LU, pivots, B, left, adjoint):
+    P, L, U = _unpack_arrays(LU, pivots)
+    A = P @ L @ U
+    if left:
+        return np.linalg.solve(np.swapaxes(A, -1, -2) if adjoint else A, B)
+    At = A if adjoint else np.swapaxes(A, -1, -2)  # X A = B  <=>  A^T X^T = B^T
+    return np.swapaxes(np.linalg.solve(At, np.swapaxes(B, -1, -2)), -1, -2)
+
+
+LU_FACTOR_EX = defop("linalg_lu_factor_ex", "LinalgLuFactorExBackward0", None, inputs=("A",),
+                     params=("pivot",), outputs=("LU", "pivots", "info"), diff_outputs=(0,),
+                     grads={"A": lambda F, grads, pivot, LU, pivots:
+                            _lu_factor_backward(F, grads, LU, pivots, pivot)},
+                     jvp="transpose")
+LU = defop("linalg_lu", "LinalgLuBackward0", None, inputs=("A",), params=("pivot",),
+           outputs=("P", "L", "U"), diff_outputs=(1, 2),
+           grads={"A": lambda F, grads, pivot, P, L, U:
+                  _lu_backward(F, grads[1], grads[2], P, L, U, pivot)},
+           jvp=lambda F, A_t, pivot, P, L, U: (None,) + _jvp_multi(
+               F, lambda F, g, pv, p, l_, u: (_lu_backward(F, g[0], g[1], p, l_, u, pv),),
+               (A_t,), (L, U), pivot, P, L, U))
+LU_SOLVE = defop("linalg_lu_solve", "LinalgLuSolveBackward0", None,
+                 inputs=("LU", "B"), params=("pivots", "left", "adjoint"),
+                 grads={"LU": lambda F, grad, LU, pivots, left, adjoint, result:
+                        _lu_solve_backward_LU(F, grad, LU, pivots, result, left, adjoint),
+                        "B": lambda F, grad, LU, pivots, left, adjoint:
+                        _la(F).lu_solve(LU, pivots, grad, left, not adjoint)},
+                 jvp="transpose")
+
+
+def _lu_checks(name, a):
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"[{_errors.shape_str(a.shape)}] instead")
+    if a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{_type_name(a)}'")
+    _check_float(name, a)
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    a = A._data
+    _lu_checks("torch.lu_factor", a)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    LU_, piv, info = _lu_array(a)
+    res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
+    return _LuFactorExRT(*res)
+
+
+def lu_factor(A, *, pivot=True, out=None):
+    a = A._data
+    _lu_checks("torch.lu_factor", a)
+    LU_, piv, info = _lu_array(a)
+    if info.any():
+        flat = info.reshape(-1)
+        i = int(np.nonzero(flat)[0][0])
+        raise RuntimeError(f"torch.linalg.lu_factor: {_batch_prefix(a, i)}U[{flat[i]},{flat[i]}] "
+                           "is zero and using it on lu_solve would result in a division by zero. "
+                           "If you still want to perform the factorization, consider calling "
+                           "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
+    return _LuFactorRT(res[0], res[1])
+
+
+def linalg_lu(A, *, pivot=True, out=None):
+    a = A._data
+    _lu_checks("linalg.lu", a)
+    if not pivot:
+        raise RuntimeError("linalg.lu: LU without pivoting is not implemented on the CPU")
+    LU_, piv, _ = _lu_array(a)
+    P, L, U = _unpack_arrays(LU_, piv)
+    return _LuRT(*_finish(LU, (A,), (pivot,), (P.astype(a.dtype), L, U)))
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    lu_, b = LU._data, B._data
+    _check_square("linalg.lu_solve", lu_, "LU")
+    piv = pivots._data if isinstance(pivots, Tensor) else pivots  # (an array from a formula)
+    X = _lu_solve_array(lu_, piv, b, left, adjoint)
+    return _finish_la(LU_SOLVE, (LU, B), (piv, left, adjoint),
+                      _asarray(X.astype(lu_.dtype)))
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    P, L, U = _unpack_arrays(LU_data._data, LU_pivots._data)
+    from .shape import narrow as _nw
+    m, n = LU_data._data.shape[-2:]
+    k = min(m, n)
+    Lt = add(tril(_nw(LU_data, -1, 0, k), -1), _make(np.eye(m, k, dtype=L.dtype)))
+    Ut = triu(_nw(LU_data, -2, 0, k))
+    return _LuUnpackRT(_make(P.astype(L.dtype)), Lt, Ut)
+
+
+# ---- cdist ------------------------------------------------------------------------------------
+def _cdist_backward(F, grad, x1, x2, p, result):
+    """_cdist_backward: d/dx1 of the p-norm distances of the rows of x1 to those of x2."""
+    diff = F.unsqueeze(x1, -2) - F.unsqueeze(x2, -3)  # (..., r1, r2, m)
+    g = F.unsqueeze(grad, -1)
+    if p == 0:
+        return F.zeros_like(x1)
+    if p == 1:
+        return F.sum(F.sign(diff) * g, -2)
+    d = F.unsqueeze(result, -1)
+    zero = d == 0
+    if p == 2:
+        safe = F.where(zero, F.ones_like(d), d)
+        return F.sum(F.where(zero, F.zeros_like(diff), diff * (g / safe)), -2)
+    if p == float("inf"):
+        sel = F.abs(diff) == d
+        return F.sum(F.where(sel, F.sign(diff) * g, F.zeros_like(diff)), -2)
+    scale = g / F.pow(F.where(zero, F.ones_like(d), d), p - 1)
+    return F.sum(F.where(zero, F.zeros_like(diff),
+                         diff * F.pow(F.abs(diff), p - 2) * scale), -2)
+
+
+def _euclidean_dist_backward(F, grad, x1, x2, result):
+    zero = result == 0
+    ratio = F.where(zero, F.zeros_like(grad), grad / F.where(zero, F.ones_like(result), result))
+    return (x1 * F.sum(ratio, -1, True) - F.matmul(ratio, x2),
+            x2 * F.unsqueeze(F.sum(ratio, -2), -1) - F.matmul(_T(F, ratio), x1))
+
+
+CDIST = defop("_cdist_forward", "CdistBackward0", None, inputs=("x1", "x2"), params=("p",),
+              grads={"x1": lambda F, grad, x1, x2, p, result:
+                     _cdist_backward(F, grad, x1, x2, p, result),
+                     "x2": lambda F, grad, x1, x2, p, result:
+                     _cdist_backward(F, _T(F, grad), x2, x1, p, _T(F, result))},
+              jvp=lambda F, x1: _no_forward_rule("_cdist_forward"))
+EUCLIDEAN_DIST = defop("_euclidean_dist", "EuclideanDistBackward0", None, inputs=("x1", "x2"),
+                       backward_all=lambda F, grad, x1, x2, result:
+                           _euclidean_dist_backward(F, grad, x1, x2, result),
+                       jvp=lambda F, x1: _no_forward_rule("_euclidean_dist"))
+
+
+def _no_forward_rule(name):
+    raise NotImplementedError(_FW_NOT_SUPPORTED.format(name))
+
+
+def _cdist_array(a, b, p):
+    diff = np.abs(a[..., :, None, :] - b[..., None, :, :])
+    if p == 0:
+        return (diff != 0).sum(-1).astype(a.dtype)
+    if p == 1:
+        return diff.sum(-1)
+    if p == 2:
+        return np.sqrt((diff * diff).sum(-1))
+    if p == float("inf"):
+        return diff.max(-1) if diff.shape[-1] else np.zeros(diff.shape[:-1], a.dtype)
+    return (diff ** p).sum(-1) ** (1.0 / p)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    a, b = x1._data, x2._data
+    if a.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {a.ndim}D")
+    if b.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {b.ndim}D")
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {a.shape[-1]} "
+                           f"X2: {b.shape[-1]}")
+    if a.dtype.kind != "f" or b.dtype.kind != "f":
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
+                           f"{_type_name(a) if a.dtype.kind != 'f' else _type_name(b)}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    modes = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": True,
+             "donot_use_mm_for_euclid_dist": False}
+    if compute_mode not in modes:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    mode = modes[compute_mode]
+    r1, r2 = a.shape[-2], b.shape[-2]
+    use_mm = p == 2 and (mode or (mode is None and (r1 > 25 or r2 > 25)))
+    batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    if use_mm:
+        x1e, x2e = x1, x2
+        if a.ndim > 2 or b.ndim > 2:  # as aten: expand, fold the batch, one batched kernel
+            prod_ = int(np.prod(batch))
+            x1e = reshape(expand(x1, batch + a.shape[-2:]), (prod_,) + a.shape[-2:])
+            x2e = reshape(expand(x2, batch + b.shape[-2:]), (prod_,) + b.shape[-2:])
+        aa, bb = x1e._data, x2e._data
+        sq = ((aa * aa).sum(-1)[..., :, None] + (bb * bb).sum(-1)[..., None, :]
+              - 2 * (aa @ np.swapaxes(bb, -1, -2)))
+        out = np.sqrt(np.maximum(sq, 1e-30))
+        return view(_finish(EUCLIDEAN_DIST, (x1e, x2e), (), _asarray(out)), batch + (r1, r2))
+    out = _asarray(_cdist_array(a, b, float(p)).astype(np.result_type(a, b)))
+    return _finish_la(CDIST, (x1, x2), (float(p),), out)
+
+
+_LuFactorExRT = _named_result("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+_LuFactorRT = _named_result("linalg_lu_factor", ("LU", "pivots"))
+_LuRT = _named_result("linalg_lu", ("P", "L", "U"))
+_LuUnpackRT = _named_result("lu_unpack", ("P", "L", "U"))
+_LA_RAW.lu_solve = lambda LU, pivots, B, left, adjoint: _lu_solve_array(LU, pivots, B, left,
+                                                                          adjoint)
+_LA_TENSOR.lu_solve = lambda LU, pivots, B, left, adjoint: lu_solve(LU, pivots, B, left=left,
+                                                                     adjoint=adjoint)
