@@ -61,6 +61,7 @@ from ._ops import (  # the catalogue: linear algebra
     inner, inverse, kron, logdet, matrix_power, pinverse, tensordot, trace, vdot)
 from ._ops.linalg import det, matrix_exp, torch_slogdet as slogdet, torch_svd as svd
 from ._ops.linalg import cdist, lu_unpack
+from ._ops import argwhere
 from . import _methods
 from . import autograd
 from .autograd import enable_grad, inference_mode, no_grad, set_grad_enabled

@@ -59,6 +59,28 @@ def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     return _creation.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
+def _new(self, *args, size=None, device=None):
+    """The legacy ``x.new(...)``: x's dtype from sizes, a sequence of data, or x itself."""
+    from ._tensor import Size
+    if size is not None:
+        args = (Size(size),)
+    if not args:
+        return _creation.empty(0, dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        if args[0].dtype != self.dtype:
+            raise TypeError(f"expected TensorOptions(dtype={self.dtype}) (got "
+                            f"TensorOptions(dtype={args[0].dtype}))")
+        return fn.shape._alias(args[0])
+    if len(args) == 1 and isinstance(args[0], Size):
+        return _creation.empty(*args[0], dtype=self.dtype)
+    if all(isinstance(a, int) for a in args) and not (len(args) == 1 and isinstance(
+            args[0], bool)):
+        return _creation.empty(*args, dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return _creation.tensor(args[0], dtype=self.dtype)
+    raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+
+
 def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
     return _creation.zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
@@ -203,7 +225,7 @@ METHODS = {
     "int": _cast_method("int32"), "short": _cast_method("int16"),
     "char": _cast_method("int8"), "byte": _cast_method("uint8"),
     "bool": _cast_method("bool"),
-    "new_tensor": _new_tensor, "new_zeros": _new_zeros, "new_ones": _new_ones,
+    "new": _new, "new_tensor": _new_tensor, "new_zeros": _new_zeros, "new_ones": _new_ones,
     "new_full": _new_full, "new_empty": _new_empty,
     "normal_": _normal_, "uniform_": _uniform_, "random_": _random_,
     "bernoulli_": _bernoulli_, "exponential_": _exponential_,
@@ -229,8 +251,8 @@ METHODS = {
     # the catalogue: shape and indexing (issue 11)
     "tile": fn.shape._tile_method,
     **{name: getattr(fn, name) for name in """
-        heaviside heaviside_ i0 i0_ isneginf isposinf isreal mvlgamma mvlgamma_ nextafter
-        nextafter_ prelu
+        tril_ triu_ argwhere heaviside heaviside_ i0 i0_ isneginf isposinf isreal mvlgamma
+        mvlgamma_ nextafter nextafter_ prelu
         """.split()},
     **{name: getattr(fn, name) for name in """
         bincount corrcoef cov histc mode msort nanquantile quantile renorm renorm_ unique

@@ -252,3 +252,22 @@ add("prelu_channels", lambda m, x, w: x.prelu(w), lambda g: [g.away(2, 3, 2), g.
 add("prelu_1d", lambda m, x, w: m.prelu(x, w), lambda g: [g.away(4), g.u(1)])
 add("prelu_0d_weight", lambda m, x, w: m.prelu(x, w), lambda g: [g.away(2, 3), g.u()])
 add("prelu_nn", lambda m, x, w: m.nn.functional.prelu(x, w), lambda g: [g.away(2, 3), g.u(3)])
+
+
+def _seeded(m, f):
+    m.manual_seed(0)  # the same noise on every call (gradcheck) and in both libraries
+    return f()
+
+
+add("rrelu_training", lambda m, x: _seeded(m, lambda: m.nn.functional.rrelu(x, training=True)),
+    lambda g: [g.away(3, 4)])
+add("rrelu_training_bounds_f32_noncontig",
+    lambda m, x: _seeded(m, lambda: m.nn.functional.rrelu(x, 0.2, 0.6, True)),
+    lambda g: [g.away(4, 3)], noncontig=(0,))
+add("rrelu_training_inplace", lambda m, x: _seeded(
+    m, lambda: m.nn.functional.rrelu(x * 1, training=True, inplace=True)), lambda g: [g.away(5)])
+add("rrelu_training_fn_", lambda m, x: _seeded(m, lambda: m.rrelu_(x * 1, 0.1, 0.3, True)),
+    lambda g: [g.away(5)])
+add("tril_", lambda m, x: (x * 1).tril_(), lambda g: [g.u(3, 4)], ref=np.tril)
+add("triu_", lambda m, x: (x * 1).triu_(-1), lambda g: [g.u(2, 3, 3)],
+    ref=lambda x: np.triu(x, -1))

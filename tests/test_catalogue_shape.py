@@ -19,7 +19,7 @@ NAMES = """repeat repeat_interleave tile roll rot90 fliplr flipud tensor_split h
     select_scatter slice_scatter diagonal_scatter scatter_reduce transpose t squeeze unsqueeze
     swapaxes swapdims mode msort quantile nanquantile unique unique_consecutive searchsorted
     bucketize histc bincount renorm cov corrcoef i0 mvlgamma heaviside nextafter isposinf isneginf
-    isreal prelu""".split()
+    isreal prelu tril triu argwhere""".split()
 SPECIAL = """digamma entr erf erfc erfcx erfinv exp2 expit expm1 gammaln i0 i0e i1 i1e log1p
     log_ndtr log_softmax logit logsumexp multigammaln ndtr ndtri polygamma psi round sinc
     softmax xlog1py xlogy zeta""".split()
@@ -258,6 +258,27 @@ CASES += [
     "m.prelu(x, m.tensor([0.25, 1, 1, 2], dtype=m.float64))", "x.prelu(m.tensor(0.5).double())",
 ]
 
+
+
+CASES += [
+    # Tensor.new, tril_/triu_, argwhere, rrelu in training mode
+    "x.new()", "x.new(2, 3).shape", "x.new([1, 2])", "x.new((2, 3))", "x.new(m.Size([2])).dtype",
+    "x.new(x)", "x.new(size=(2,)).shape", "x.new(1.5)", "i.new([1.5])", "x.new(2).shape",
+    "(x * 1).tril_()", "(x * 1).triu_(1)", "x.tril_()", "x[0].detach().triu_()",
+    "m.argwhere(x > 0)", "x.argwhere()", "m.argwhere(m.tensor(3))",
+    "m.nn.functional.rrelu(i, training=True)",
+]
+
+
+CASES += [
+    # out= (Note [out= arguments] in _ops/_out.py)
+    "m.add(x, x, out=m.empty(0, dtype=m.float64))", "m.exp(x.detach(), out=s.double())",
+    "m.exp(x.detach(), out=s.double()) is not None", "m.exp(x.detach(), out=m.empty(3, 4).long())",
+    "m.add(x.detach(), 1, out=m.empty(12))",
+    "m.exp(x.detach(), out=m.empty(0).double().requires_grad_())",
+    "m.cat([x, x], out=m.empty(0))", "m.cat([i, i], out=m.empty(0).long())",
+    "m.stack([i, i], out=m.empty(5, dtype=m.int64))", "m.sin(x.detach(), out=m.empty(0).int())",
+]
 
 
 def _same(a, t, rtol=1e-12):

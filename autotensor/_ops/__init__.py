@@ -8,11 +8,14 @@ helpers and its public functions (with their in-place ``_`` variants):
 - ``indexing``   getitem/setitem, index_put, gather/scatter, index_select/add, masked ops
 - ``linalg``     mm/bmm/dot/mv/matmul/addmm/outer/linear
 - ``nn_ops``     kernels of nn.functional (losses...)
+- ``special``    special functions (i0/i1, ndtr/ndtri/log_ndtr, erfcx, zeta, mvlgamma...),
+                 heaviside/nextafter, prelu's kernel, rrelu's training noise
 
 Shared machinery that does not grow with the op count: ``dispatch`` (defop, the one record
 path), ``raw`` (array kernels and the raw formula namespace), ``_common`` (argument
-helpers), ``namespace`` (TENSOR, the graph formula namespace). This package re-exports
-every public function, for ``autotensor/__init__.py``, Tensor methods and nn.functional.
+helpers), ``_out`` (out= arguments), ``namespace`` (TENSOR, the graph formula
+namespace). This package re-exports every public function, for ``autotensor/__init__.py``,
+Tensor methods and nn.functional.
 
 Declaring an op: ``defop(name, node_name, kernel, inputs=, params=, outputs=, grads=)``.
 A formula is ``lambda F, grad, <names>: ...``. The names after ``grad`` say what the node
@@ -78,6 +81,8 @@ from .reduction import (  # noqa: F401  (the catalogue: reductions, issue 11)
 from .special import (  # noqa: F401  (the catalogue: special functions, issue 11)
     heaviside, heaviside_, i0, i0_, isneginf, isposinf, isreal, mvlgamma, mvlgamma_, nextafter,
     nextafter_, prelu)
+from .shape import tril_, triu_  # noqa: F401,E402
+from .indexing import argwhere  # noqa: F401,E402
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape, special
 from .linalg import (  # noqa: F401  (the catalogue, issue 11)
     addbmm, addmv, addr, baddbmm, chain_matmul, cholesky, cross, diag, diagflat,

@@ -12,6 +12,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import grad_mode, inplace
 from . import raw
+from ._out import write_out
 from .dispatch import (
     broadcast_error, record, record_fast, requires_grad_mask, set_input_metadata,
     stale_view_requires_grad)
@@ -227,7 +228,9 @@ def _unary_fn(op, doc, float_op=True):
     one frame (these are the most frequent calls)."""
     kernel = op.kernel
 
-    def fn(input):
+    def fn(input, *, out=None):
+        if out is not None:  # Note [out= arguments] in _out.py
+            return write_out(op.name, fn(input), out)
         if input.__class__ is Tensor or isinstance(input, Tensor):
             d = input._data
             if d.dtype.kind in "fc" or (not float_op and d.dtype.kind in "iu"):
@@ -271,6 +274,8 @@ def _binary_fn(op, doc, alpha_param=False):
     kernel = op.kernel if not alpha_param else op.kernel_no_alpha
 
     def fn(input, other, *, alpha=1, out=None):
+        if out is not None:  # Note [out= arguments] in _out.py
+            return write_out(op.name, fn(input, other, alpha=alpha), out)
         if alpha == 1 and alpha is not True and (input.__class__ is Tensor or
                                                   isinstance(input, Tensor)):
             ad = input._data

@@ -410,6 +410,11 @@ def masked_select(input, mask):
 
 
 def nonzero(input, *, as_tuple=False):
+    if input._data.ndim == 0:  # (PyTorch: a 0-d tensor is one element of no dims)
+        n = int(bool(input._data))
+        if as_tuple:
+            return (_make(np.zeros(n, np.int64)),)
+        return _make(np.zeros((n, 0), np.int64))
     nz = np.nonzero(input._data)
     if as_tuple:
         return tuple(_make(a.astype(np.int64)) for a in nz)
@@ -961,3 +966,8 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     new = _scatter_reduce_kernel(d, src._data, dim, idx, reduce, include_self)
     return inplace.record_inplace(SCATTER_REDUCE, self, (self, src),
                                   (dim, idx, reduce, include_self), new)
+
+
+def argwhere(input):
+    """The indices of the nonzero elements, one row each (nonzero's result)."""
+    return nonzero(input)

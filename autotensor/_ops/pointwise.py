@@ -1749,7 +1749,9 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Randomized leaky relu; in evaluation the slope is (lower + upper) / 2."""
     if training:
-        raise NotImplementedError("rrelu(training=True) is not implemented in autotensor")
+        from .special import rrelu_train
+        _float_activation("rrelu_with_noise_out_cpu", input)
+        return rrelu_train(input, lower, upper, inplace)
     _float_activation("leaky_relu_cpu", input)
     return _activation(RRELU, input, ((lower + upper) / 2,), inplace)
 

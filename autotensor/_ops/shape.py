@@ -565,6 +565,9 @@ def _alias(input):
 
 
 def cat(tensors, dim=0, *, out=None):
+    if out is not None:  # Note [out= arguments] in _out.py
+        from ._out import write_out
+        return write_out("cat", cat(tensors, dim), out)
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
@@ -612,6 +615,9 @@ concat = concatenate = cat
 
 
 def stack(tensors, dim=0, *, out=None):
+    if out is not None:  # Note [out= arguments] in _out.py
+        from ._out import write_out
+        return write_out("stack", stack(tensors, dim), out)
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -1250,3 +1256,17 @@ def _repeats_to_indices(r):
     if r.size and r.min() < 0:
         raise RuntimeError("repeats can not be negative")
     return np.repeat(np.arange(r.size, dtype=np.int64), r.reshape(-1).astype(np.int64))
+
+
+def tril_(input, diagonal=0):
+    if input._data.ndim < 2:
+        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+    return inplace.record_inplace(TRIL, input, (input,), (diagonal,),
+                                  np.tril(input._data, diagonal))
+
+
+def triu_(input, diagonal=0):
+    if input._data.ndim < 2:
+        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+    return inplace.record_inplace(TRIU, input, (input,), (diagonal,),
+                                  np.triu(input._data, diagonal))

@@ -19,7 +19,7 @@ from . import _specfun
 from .dispatch import defop
 from ._common import _asarray, _finish, _inplace_unary, _unary, _unary_fn
 from .pointwise import (
-    _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, erf)
+    _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, RRELU_, erf)
 
 
 def _f64(x):
@@ -478,3 +478,42 @@ def special_round(input, *, decimals=0):
         raise NotImplementedError(f"\"round_cpu\" not implemented for "
                                   f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")
     return _unary(ROUND_DECIMALS, input, False, (decimals,))
+
+
+# ---- rrelu in training mode -------------------------------------------------------------------
+_NOISE_GRAD = {"self": lambda F, grad, noise: grad * F.constant(noise, grad)}
+RRELU_WITH_NOISE = defop("rrelu_with_noise", "RreluWithNoiseBackward0",
+                         lambda a, noise: _asarray(a * noise), params=("noise",),
+                         grads=_NOISE_GRAD, jvp="elementwise")
+RRELU_WITH_NOISE_ = defop("rrelu_with_noise_", "RreluWithNoiseBackward1",
+                          lambda a, noise: _asarray(a * noise), params=("noise",),
+                          grads=_NOISE_GRAD, jvp=RRELU_.jvp)  # (PyTorch has none)
+
+
+def _rrelu_noise(d, lower, upper):
+    """PyTorch's CPU kernel: one uniform_real_distribution<double>(lower, upper) draw (one
+    64-bit word) per element <= 0, in order; 1 elsewhere."""
+    from .. import _random
+    neg = d <= 0
+    n = int(neg.sum())
+    noise = np.ones(d.shape, dtype=d.dtype)
+    if n:
+        g = _random._gen(None)
+        with g._lock:
+            w = g._raw64(n) & np.uint64((1 << 53) - 1)
+        lo, hi = (float(d.dtype.type(v)) for v in (lower, upper))  # (as opmath_t first)
+        r = w.astype(np.float64) * (2.0 ** -53) * (hi - lo) + lo
+        noise[neg] = r.astype(d.dtype)
+    return noise
+
+
+def rrelu_train(input, lower, upper, inplace):
+    """F.rrelu(training=True): x * r for x <= 0, r ~ U(lower, upper) from the global
+    generator as PyTorch draws it (the same masks given the seed)."""
+    from ..autograd import inplace as _inplace
+    d = input._data
+    noise = _rrelu_noise(d, float(lower), float(upper))
+    if inplace:
+        return _inplace.record_inplace(RRELU_WITH_NOISE_, input, (input,), (noise,),
+                                       _asarray(d * noise))
+    return _finish(RRELU_WITH_NOISE, (input,), (noise,), _asarray(d * noise))
