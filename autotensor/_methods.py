@@ -273,7 +273,9 @@ METHODS = {
         logdet matrix_power pinverse trace vdot
         """.split()},
     "det": fn.linalg.det, "slogdet": fn.linalg.torch_slogdet, "matrix_exp": fn.linalg.matrix_exp,
-    "svd": fn.linalg.torch_svd,
+    "svd": fn.linalg.torch_svd, "qr": fn.linalg.torch_qr,
+    "triangular_solve": fn.linalg.triangular_solve, "cholesky_solve": fn.linalg.cholesky_solve,
+    "cholesky_inverse": fn.linalg.cholesky_inverse,
 }
 
 

@@ -254,3 +254,22 @@ add("la_cdist_inf", lambda m, a, b: m.cdist(a, b, p=float("inf")),
 add("la_cdist_mm", lambda m, a, b: m.cdist(a, b), lambda g: [g.u(26, 2), g.u(3, 2)])
 add("la_cdist_mm_forced", lambda m, a, b: m.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
     lambda g: [g.u(2, 3, 2), g.u(2, 4, 2)])
+
+# ---- the older spellings -----------------------------------------------------------------------
+add("la_qr_old", lambda m, a: m.qr(a), lambda g: [g.u(4, 3)])
+add("la_qr_old_some_false", lambda m, a: a.qr(some=False), lambda g: [g.u(3, 3)])
+add("la_triangular_solve", lambda m, b, a: m.triangular_solve(b, a),
+    lambda g: [g.u(3, 2), _sq(g)])
+add("la_triangular_solve_lower_t_unit",
+    lambda m, b, a: b.triangular_solve(a, upper=False, transpose=True, unitriangular=True),
+    lambda g: [g.u(2, 3, 2), _sq(g, 2)])
+add("la_triangular_solve_solution", lambda m, b, a: m.triangular_solve(b, a, False).solution,
+    lambda g: [g.u(3, 2), _sq(g)])
+add("la_cholesky_solve", lambda m, b, a: m.cholesky_solve(b, a.tril()),
+    lambda g: [g.u(3, 2), np.linalg.cholesky(_spd(g) * 2)])
+add("la_cholesky_solve_upper", lambda m, b, a: b.cholesky_solve(a.triu(), upper=True),
+    lambda g: [g.u(2, 3, 2), np.swapaxes(np.linalg.cholesky(_spd(g, 2) * 2), -1, -2)])
+add("la_cholesky_inverse", lambda m, a: m.cholesky_inverse(a.tril()),
+    lambda g: [np.linalg.cholesky(_spd(g) * 2)])
+add("la_cholesky_inverse_upper", lambda m, a: a.triu().cholesky_inverse(True),
+    lambda g: [np.linalg.cholesky(_spd(g) * 2).T.copy()])

@@ -68,6 +68,13 @@ TORCH_FORWARD_INACCURATE = {"logcumsumexp_large"}
 # scatter_reduce_jvp); ours is checked against central differences and the dot test.
 TORCH_FORWARD_INACCURATE |= {"scatter_reduce_prod_self", "scatter_reduce_prod_noself",
                              "scatter_reduce_prod_zero"}
+# torch.triangular_solve's forward formula uses the whole tangent of A (it reads one
+# triangle) and cholesky_inverse's disagrees with central differences by ~5e-2 (checked
+# with torch's own forward AD against (f(x + eps t) - f(x - eps t)) / 2 eps); ours pass the
+# central-difference and dot tests.
+TORCH_FORWARD_INACCURATE |= {"la_triangular_solve", "la_triangular_solve_lower_t_unit",
+                             "la_triangular_solve_solution", "la_cholesky_inverse",
+                             "la_cholesky_inverse_upper"}
 
 
 @pytest.mark.parametrize("sample", [s for s in DIFF_SAMPLES

@@ -14,7 +14,8 @@ torch = pytest.importorskip("torch")
 
 TOP = """vdot inner ger outer addmv addr addbmm baddbmm tensordot kron chain_matmul trace det
     logdet slogdet inverse pinverse cholesky cross diag diag_embed diagflat matrix_power
-    matrix_exp svd mm bmm matmul mv dot addmm einsum cdist lu_unpack""".split()
+    matrix_exp svd mm bmm matmul mv dot addmm einsum cdist lu_unpack qr triangular_solve
+    cholesky_solve cholesky_inverse""".split()
 LINALG = """det slogdet inv inv_ex pinv solve solve_ex lstsq cholesky cholesky_ex qr eigh eigvalsh
     svd svdvals matrix_rank matrix_power matrix_exp cross vecdot multi_dot solve_triangular
     tensorinv tensorsolve cond diagonal norm vector_norm matrix_norm matmul LinAlgError lu
@@ -60,6 +61,7 @@ def _assert_same(a, t, what):
 
 _R = np.random.default_rng(0)
 A23 = _R.uniform(-1, 1, (2, 3))
+T43 = _R.uniform(-1, 1, (4, 3))
 S33 = _R.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)
 V3 = _R.uniform(-1, 1, 3)
 ARRAYS = {
@@ -329,3 +331,20 @@ def test_qr_backward_errors_like_torch():
                 m.linalg.qr(a, mode=mode).R.sum().backward()
             errs.append(str(info.value))
         assert errs[0] == errs[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, b, a: m.triangular_solve(b, a), lambda m, b, a: m.qr(a),
+    lambda m, b, a: m.cholesky_solve(b, m.linalg.cholesky(a @ a.mT)),
+    lambda m, b, a: m.cholesky_inverse(m.linalg.cholesky(a @ a.mT), upper=False)],
+    ids=lambda f: "")
+def test_older_spellings_like_torch(call):
+    b, a = np.array(T43[:3, :2]), np.array(S33)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = call(autotensor, autotensor.tensor(b), autotensor.tensor(a))
+        want = call(torch, torch.tensor(b), torch.tensor(a))
+    assert type(got).__name__ == type(want).__name__
+    for g, w in zip(got if isinstance(got, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,), strict=True):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-10, atol=1e-12)

@@ -2471,3 +2471,109 @@ _LA_RAW.lu_solve = lambda LU, pivots, B, left, adjoint: _lu_solve_array(LU, pivo
                                                                           adjoint)
 _LA_TENSOR.lu_solve = lambda LU, pivots, B, left, adjoint: lu_solve(LU, pivots, B, left=left,
                                                                      adjoint=adjoint)
+
+
+# ---- the older torch.* spellings: qr, triangular_solve, cholesky_solve, cholesky_inverse -----
+def _triangular_solve_backward(F, grads, self, A, upper, transpose, unitriangular, solution):
+    gX, gM = grads
+    gb = gA = None
+    if gX is not None:
+        At = A if transpose else _T(F, A)  # solve with op(A)^T
+        gb = _la(F).solve_triangular(At, gX, (not upper) if not transpose else upper, True,
+                                     unitriangular)
+        gA = -F.matmul(solution, _T(F, gb)) if transpose else -F.matmul(gb, _T(F, solution))
+        k = 1 if unitriangular else 0
+        gA = F.triu(gA, k) if upper else F.tril(gA, -k)
+    if gM is not None:
+        gA = gM if gA is None else gA + gM
+    return gb, gA
+
+
+TRIANGULAR_SOLVE = defop(
+    "triangular_solve", "TriangularSolveBackward0", None, inputs=("self", "A"),
+    params=("upper", "transpose", "unitriangular"),
+    outputs=("solution", "cloned_coefficient"),
+    backward_all=lambda F, grads, self, A, upper, transpose, unitriangular, solution:
+        _triangular_solve_backward(F, grads, self, A, upper, transpose, unitriangular, solution),
+    jvp=lambda F, self, self_t, A, A_t, upper, transpose, unitriangular, solution,
+        cloned_coefficient: _jvp_multi(
+            F, lambda F, g, b, a, up, tr, un, x: _triangular_solve_backward(F, g, b, a, up, tr,
+                                                                            un, x),
+            (self_t, A_t), (solution, cloned_coefficient), self, A, upper, transpose,
+            unitriangular, solution))
+
+
+def _cholesky_solve_backward(F, grad, self, input2, upper, result):
+    g_self = _la(F).cholesky_solve(grad, input2, upper)
+    common = F.matmul(g_self, _T(F, result))
+    common = common + _T(F, common)
+    g2 = -F.matmul(input2, common) if upper else -F.matmul(common, input2)
+    return g_self, g2
+
+
+CHOLESKY_SOLVE = defop("cholesky_solve", "CholeskySolveBackward0", None,
+                       inputs=("self", "input2"), params=("upper",),
+                       backward_all=lambda F, grad, self, input2, upper, result:
+                           _cholesky_solve_backward(F, grad, self, input2, upper, result),
+                       jvp="transpose")
+CHOLESKY_INVERSE = defop(
+    "cholesky_inverse", "CholeskyInverseBackward0", None, params=("upper",),
+    grads={"self": lambda F, grad, self, upper, result: (
+        lambda c: -F.matmul(self, c) if upper else -F.matmul(c, self))(
+        F.matmul(result, F.matmul(grad + _T(F, grad), result)))},
+    jvp="transpose")
+
+
+def _cholesky_solve_array(b, L, upper):
+    L = np.triu(L) if upper else np.tril(L)
+    A = np.swapaxes(L, -1, -2) @ L if upper else L @ np.swapaxes(L, -1, -2)
+    return np.linalg.solve(A, b)
+
+
+def torch_qr(input, some=True, *, out=None):
+    Q, R = qr(input, "reduced" if some else "complete")
+    return _QrOldRT(Q, R)
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    _warn_once("triangular_solve",
+               "torch.triangular_solve is deprecated in favor of "
+               "torch.linalg.solve_triangularand will be removed in a future PyTorch release.\n"
+               "torch.linalg.solve_triangular has its arguments reversed and does not return a "
+               "copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
+               "replaced with\nX = torch.linalg.solve_triangular(A, B).")
+    b, a = input._data, A._data
+    if b.ndim < 2 or a.ndim < 2:
+        raise RuntimeError(f"torch.triangular_solve: The input tensor "
+                           f"{'B' if b.ndim < 2 else 'A'} must have at least 2 dimensions.")
+    _check_square("torch.triangular_solve", a)
+    at = np.swapaxes(a, -1, -2) if transpose else a
+    with np.errstate(all="ignore"):
+        x = _solve_tri_array(at, b, upper != transpose, True, unitriangular)
+    res = _finish_la(TRIANGULAR_SOLVE, (input, A), (upper, transpose, unitriangular),
+                     (_colmajor(_asarray(x)), _colmajor(a.copy())))
+    return _TriangularSolveRT(*res)
+
+
+def cholesky_solve(input, input2, upper=False, *, out=None):
+    b, L = input._data, input2._data
+    if b.ndim < 2 or L.ndim < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
+                           "instead" if b.ndim < 2 else f"u should have at least 2 dimensions, "
+                           f"but has {L.ndim} dimensions instead")
+    x = _cholesky_solve_array(b, L, upper)
+    return _finish_la(CHOLESKY_SOLVE, (input, input2), (upper,), _colmajor(_asarray(x)))
+
+
+def cholesky_inverse(input, upper=False, *, out=None):
+    L = input._data
+    _check_square("cholesky_inverse", L, "input")
+    inv_ = _cholesky_solve_array(np.broadcast_to(np.eye(L.shape[-1], dtype=L.dtype), L.shape),
+                                 L, upper)
+    return _finish(CHOLESKY_INVERSE, (input,), (upper,), _asarray(inv_))
+
+
+_QrOldRT = _named_result("qr", ("Q", "R"))
+_TriangularSolveRT = _named_result("triangular_solve", ("solution", "cloned_coefficient"))
+_LA_RAW.cholesky_solve = _cholesky_solve_array
+_LA_TENSOR.cholesky_solve = lambda b, L, upper: cholesky_solve(b, L, upper)
