@@ -436,3 +436,114 @@ def test_mark_dirty_view_with_several_outputs_and_not_an_input():
         return (catch(Two.apply, b[:2]), catch(ViewInside.apply, b),
                 [t.grad_fn.name() for t in two_plain])
     compare(scenario)
+
+
+# ---- checkpoint(debug=True) --------------------------------------------------------
+def _nondeterministic_checkpoint(torch):
+    from importlib import import_module
+    checkpoint = import_module(torch.__name__ + ".utils.checkpoint")
+    calls = [0]
+
+    def f(x):
+        calls[0] += 1
+        y = x.sin()
+        if calls[0] > 1:
+            y = y[:1]
+        return y.cos()
+    x = torch.ones(2, requires_grad=True)
+    out = checkpoint.checkpoint(f, x, use_reentrant=False, debug=True)
+    try:
+        out.sum().backward()
+    except checkpoint.CheckpointError as e:
+        return str(e)
+    raise AssertionError("no CheckpointError")
+
+
+def test_checkpoint_debug_message_structure():
+    """With debug=True a recomputation mismatch raises PyTorch's message: the operators of
+    the original forward and of the recomputation, each with the stack that ran it (the
+    user's line among them), then the two op logs and the same closing guidance."""
+    torch = pytest.importorskip("torch")
+    import autotensor
+    expected = _nondeterministic_checkpoint(torch)
+    actual = _nondeterministic_checkpoint(autotensor)
+    headers = ["1. Stack traces of the operators that ran in the original forward",
+               "2. Stack traces of the operators that ran during recomputation",
+               "3. Log of operators in the original forward and recomputation",
+               "Operations executed during the original forward:",
+               "Operations executed during recomputation:",
+               "ERROR: Detected non-determinism while running activation checkpointing"]
+    for text in (expected, actual):
+        positions = [text.index(h) for h in headers]
+        assert positions == sorted(positions)
+        assert "(1 of 2 in original)" in text and "(2 of 2 in original)" in text
+        assert "in recompute)" in text
+        assert "sin" in text and "cos" in text
+        assert "test_autograd_contract.py" in text  # the stack reaches the user's code
+    assert actual.split("+---")[-1] == expected.split("+---")[-1]
+    assert actual.splitlines()[:4] == expected.splitlines()[:4]
+
+
+# ---- found by the fuzzer's new steps -----------------------------------------------
+def test_function_outputs_without_a_graph():
+    """Under no_grad an input that requires grad comes back detached, dirty or not; marked
+    dirty, its version goes up twice (the write and mark_dirty) even when an error
+    follows; a Function's forward runs with forward AD off."""
+    def scenario(torch):
+        class Dirty(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                a.mul_(2)
+                ctx.mark_dirty(a)
+                return a
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        x = _t(torch)
+        with torch.no_grad():
+            o = Dirty.apply(x)
+        s = _t(torch, np.array([1.0, 2.0, 3.0, 4.0])).split(2)[0]
+        with torch.no_grad():
+            p = Dirty.apply(s)
+        leaf = _t(torch)
+        err = catch(Dirty.apply, leaf)
+        fw = torch.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(torch.tensor(A), torch.tensor(np.array([0.5, 1.0])))
+            plain = torch.tensor(A)
+            fw_err = catch(Dirty.apply, d)
+            tangent = fw.unpack_dual(d).tangent
+            Dirty.apply(plain)
+        return (o, o is x, x._version, p, err, leaf._version, leaf.grad_fn, fw_err, tangent,
+                plain)
+    compare(scenario)
+
+
+def test_views_of_a_detached_tensor_made_a_leaf():
+    def scenario(torch):
+        out = []
+        for no_grad in (False, True):
+            v0 = torch.tensor(B).detach().requires_grad_()
+            if no_grad:
+                with torch.no_grad():
+                    v1 = v0[:2]
+            else:
+                v1 = v0[:2]
+            out += [v1.requires_grad, v1.grad_fn and v1.grad_fn.name(), v1.is_leaf,
+                    catch(v1.mul_, 2), catch(v1.retain_grad)]
+        return out
+    compare(scenario)
+
+
+def test_setitem_and_expand_found_by_the_fuzzer():
+    def scenario(torch):
+        v0 = torch.tensor(A)
+        v6 = v0.unsqueeze(0)
+        v6[...] = v0  # (full overlap: allowed)
+        bad = torch.zeros(3, dtype=torch.bool)
+        return (v6, catch(v6.add_, v0), catch(v6.copy_, v0),
+                catch(lambda: torch.zeros(0, 2, 1).__setitem__(..., torch.zeros(0, 2))),
+                catch(lambda: bad.__setitem__(0, torch.ones(2, dtype=torch.bool))),
+                catch(lambda: torch.ones(2, requires_grad=True).expand(())))
+    compare(scenario)

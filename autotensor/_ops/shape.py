@@ -369,13 +369,17 @@ def expand(input, *sizes):
     sizes = _shape_args(sizes)
     d = input._data
     if len(sizes) < d.ndim:
-        raise RuntimeError(f"expand(torch.{_dtypes.legacy_type_name(input.dtype)[6:]}"
+        legacy = _dtypes.legacy_type_name(input.dtype)[6:]  # (PyTorch names a tensor
+        # without autograd by its CPU type: CPUBoolType)
+        name = f"torch.{legacy}" if input._requires_grad else f"CPU{legacy[:-6]}Type"
+        raise RuntimeError(f"expand({name}"
                            f"{{[{_errors.shape_str(d.shape)}]}}, size=[{_errors.shape_str(sizes)}]"
                            f"): the number of sizes provided ({len(sizes)}) must be greater or "
                            f"equal to the number of dimensions in the tensor ({d.ndim})")
     lead = len(sizes) - d.ndim
     shape = list(sizes)
-    for i, s in enumerate(d.shape):
+    for i in range(d.ndim - 1, -1, -1):  # (PyTorch checks from the last dim)
+        s = d.shape[i]
         want = sizes[lead + i]
         if want == -1:
             shape[lead + i] = s

@@ -395,6 +395,9 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
             if not keep_graph:
                 node.release()
             if node._hooks is not None and node._hooks["post"]:
+                if filtered:  # (PyTorch does not compute gradients no target needs)
+                    outs = [None if nxt is None or nxt not in needed else g
+                            for (nxt, _), g in zip(node._next, outs)]
                 outs = _post_hooks(node, outs, grads, raw)
             newly = None
             for (nxt, nr), g in zip(node._next, outs):

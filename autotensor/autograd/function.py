@@ -225,8 +225,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         tensor_args = [a for a, t in zip(args, is_tensor) if t]
         if record:  # before forward, as PyTorch collects them (forward may write its inputs)
             ctx._next = tuple(edge_of(a) if a.requires_grad else NO_EDGE for a in tensor_args)
-        prev = _state.enabled
-        _state.enabled = False
+        prev, prev_fw = _state.enabled, _state.fw
+        _state.enabled = _state.fw = False  # (forward mode too: the Function's jvp rules)
         try:
             if setup:
                 output = cls.forward(*args, **kwargs)
@@ -234,15 +234,16 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             else:
                 output = cls.forward(ctx, *args, **kwargs)
         finally:
-            _state.enabled = prev
+            _state.enabled, _state.fw = prev, prev_fw
         single = not isinstance(output, tuple)
         outs = (output,) if single else output
         inputs = {id(a): a for a in tensor_args}
         if not record:
             # no graph: an input returned as is comes back as a fresh alias (PyTorch's
-            # view_as under no_grad), the others as they are
-            wrapped = [_alias(o, None) if isinstance(o, Tensor) and id(o) in inputs
-                       and o not in ctx.dirty_tensors else o for o in outs]
+            # view_as under no_grad), the others as they are; dirty ones get their
+            # version bumped all the same
+            dirty = _bump_dirty(ctx)
+            wrapped = [_unrecorded_output(o, inputs, dirty) for o in outs]
             if _state.fw:  # forward mode: the Function's own jvp (Note [Forward mode])
                 from .forward_ad import function_jvp
                 function_jvp(cls, ctx, args, wrapped)
@@ -250,7 +251,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx._in_meta = tuple((i, a._data.shape, a._data.dtype)
                              for i, a in enumerate(args) if isinstance(a, Tensor))
         ctx._n_out = len(outs)
-        dirty = {id(t) for t in ctx.dirty_tensors}
+        dirty = _bump_dirty(ctx)
         non_diff = {id(t) for t in ctx.non_differentiable}
         returned = {id(o) for o in outs if isinstance(o, Tensor)}
         if not dirty <= returned:
@@ -282,6 +283,27 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         return wrapped[0] if single else type(output)(wrapped)
 
 
+def _unrecorded_output(o, inputs, dirty):
+    """An output when no graph is recorded (PyTorch's set_history without a node): an
+    input that requires grad comes back detached, another input returned as is (not
+    dirty) as a fresh alias (view_as under no_grad)."""
+    from .._tensor import Tensor
+    if not isinstance(o, Tensor) or id(o) not in inputs:
+        return o
+    if o._requires_grad:
+        return o.detach()
+    return o if id(o) in dirty else _alias(o, None)
+
+
+def _bump_dirty(ctx):
+    """The version of every tensor marked dirty goes up first (PyTorch's _mark_dirty),
+    whatever happens next; returns their ids."""
+    for t in ctx.dirty_tensors:
+        if t._meta is None or not t._meta.get("inference"):
+            t._vc[0] += 1
+    return {id(t) for t in ctx.dirty_tensors}
+
+
 def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
     """Note [Custom Function outputs]: one output of ``apply``."""
     from .._tensor import Tensor
@@ -291,7 +313,6 @@ def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
     differentiable = id(o) not in non_diff and o._data.dtype.kind in "fc"
     if id(o) in dirty:
         _check_dirty(o, inputs, differentiable, n_outputs)
-        o._vc[0] += 1
         if o._view is not None and differentiable:
             inplace.rebase_custom(o, ctx)
             return o
@@ -314,23 +335,34 @@ def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
 
 def _check_dirty(o, inputs, differentiable, n_outputs):
     """PyTorch's rules for a tensor marked dirty (set_history in custom_function.cpp)."""
-    from . import inplace
-    view = o._view
-    if view is not None:
-        # what forward wrote is this very in-place op: no lazy rebase in between (the
-        # view's history from before was brought up to date when the edges were taken)
-        view.version = o._vc[0]
     if not differentiable:
         return
+    view = o._view
+    if view is None:
+        _dirty_errors(o, inputs, n_outputs)
+        return
+    # what forward wrote is this very in-place op: no lazy rebase in between (the view's
+    # history from before was brought up to date when the edges were taken); if an error
+    # stops the rebase, the view reads as modified (AsStridedBackward0), as in PyTorch
+    stale, view.version = view.version, o._vc[0]
+    try:
+        _dirty_errors(o, inputs, n_outputs)
+    except BaseException:
+        view.version = stale
+        raise
+
+
+def _dirty_errors(o, inputs, n_outputs):
+    from . import inplace
     if o._grad_fn is None and o._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad has been used in an "
                            "in-place operation.")
     if id(o) not in inputs:
         warnings.warn("Only input Tensors should be given to ctx.mark_dirty(). If a Tensor is "
                       "not an input, there is no need to pass it to mark_dirty().",
-                      UserWarning, stacklevel=4)
+                      UserWarning, stacklevel=5)
     inplace.check_inplace(o, tuple(inputs.values()))
-    if view is not None and n_outputs > 1:
+    if o._view is not None and n_outputs > 1:
         raise RuntimeError(
             "If your Function modifies inplace an input that is a view of another Tensor, "
             "your Function cannot return more than one Tensor. This is not supported by the "

@@ -76,7 +76,8 @@ def make_views(results, source, op_name, multi=False):
         # (PyTorch files multi-output views of a tensor without grad under no_grad too,
         # detach()ed tensors included)
         creation = NO_GRAD_MODE
-    elif source._meta is not None and source._meta.get("nondiff"):
+    elif source._meta is not None and source._meta.get("nondiff") and \
+            not source._requires_grad:  # (detached, then made a leaf: an ordinary one)
         creation = NONDIFF
     elif _state.inference and (source._meta is None or not source._meta.get("inference")):
         creation = INFERENCE_MODE
@@ -361,8 +362,18 @@ def _partial_overlap(a, b):
     a0, b0 = _begin(a), _begin(b)
     a1, b1 = a0 + a.size * a.itemsize, b0 + b.size * b.itemsize
     if a0 == b0 and a1 == b1:
-        return a.strides != b.strides
+        return _torch_strides(a) != _torch_strides(b)
     return a0 < b1 and b0 < a1
+
+
+def _torch_strides(a):
+    """Strides as PyTorch would give them: NumPy gives a broadcast size-1 dim stride 0,
+    PyTorch (expand, unsqueeze) the size times the stride of the dim after it."""
+    st = list(a.strides)
+    for i in range(len(st) - 1, -1, -1):
+        if a.shape[i] == 1:
+            st[i] = a.shape[i + 1] * st[i + 1] if i + 1 < len(st) else a.itemsize
+    return st
 
 
 def _dense(a):
@@ -398,7 +409,7 @@ def record_inplace(op, t, inputs, params, value, where=True):
     check_inplace(t, inputs)
     if op.name not in OVERLAP_OK:  # (TensorIterator checks overlaps before shapes)
         check_no_internal_overlap(t)
-    if len(inputs) > 1:
+    if len(inputs) > 1 and op.name != "fill_":  # (fill_ reads its 0-d value first)
         check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
     if mask and t._data.dtype.kind not in "fcV":

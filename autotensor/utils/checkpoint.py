@@ -268,6 +268,180 @@ workaround examples.
 """
 
 
+_checkpoint_error_template = """ \
+An error happened while unpacking tensors; dumping logs of latest computation
+because you passed `debug=True` to `torch.utils.checkpoint.checkpoint()`.
+Scroll all the way down for guidance on how to navigate these logs.
+
++~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~+
+|        1. Stack traces of the operators that ran in the original forward     |
++------------------------------------------------------------------------------+
+
+{forward_traces}
++~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~+
+|        2. Stack traces of the operators that ran during recomputation        |
++------------------------------------------------------------------------------+
+
+{recompute_traces}
++~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~+
+|       3. Log of operators in the original forward and recomputation          |
++------------------------------------------------------------------------------+
+(Scroll up to correlate stack traces with each operation listed below. This
+ helps identify their source in the code.)
+
+IMPORTANT: Differences in "detach" calls between the original forward and the
+           recomputation are expected. They are introduced by the checkpointing
+           mechanism and can be ignored.
+
+Operations executed during the original forward:
+
+{forward_ops}
+
+Operations executed during recomputation:
+
+{recompute_ops}
+
++------------------------------------------------------------------------------+
+ ERROR: Detected non-determinism while running activation checkpointing
+
+ You are seeing this error because you passed `debug=True` to checkpoint and
+ tensors to be saved during the original forward and differ between those saved
+ during recomputation. This can happen if different operators were ran in the
+ original forward and in the recomputation.
+
+ To identify where the mismatch may be coming from, you can do the following:
+
+ 1) Compare the operators ran during original forward and recomputation to
+    see where they differ. These operators are printed above in the order they
+    were executed.
+
+ 2) Review the stack trace for each operator to locate its invocation source.
+    Each operator's stack trace is printed in their execution order.
+
+ Note that the logs can be quite long. Here's how they are structured:
+ (Tip: you can Ctrl-f for these headers)
+
+ 1. Stack traces of the operators that ran in the original forward
+ 2. Stack traces of the operators that ran during recomputation
+ 3. Log of operators in the original forward and recomputation
+ 4. Error message                                             <--- You are here
+--------------------------------------------------------------------------------
+"""
+
+
+def _describe(x):
+    """'f32[2, 3]' for a tensor (PyTorch's LoggingTensorMode style), repr otherwise."""
+    if isinstance(x, Tensor):
+        from .._dtypes import from_numpy
+        short = {"float32": "f32", "float64": "f64", "float16": "f16", "int64": "i64",
+                 "int32": "i32", "bool": "b8", "bfloat16": "bf16", "complex64": "c64",
+                 "complex128": "c128", "uint8": "u8", "int8": "i8", "int16": "i16"}
+        name = str(from_numpy(x._data.dtype)).rsplit(".", 1)[-1]
+        return f"{short.get(name, name)}[{', '.join(str(n) for n in x._data.shape)}]"
+    if isinstance(x, (tuple, list)):
+        return "(" + ", ".join(_describe(v) for v in x) + ")"
+    return repr(x)
+
+
+class _CaptureLogs:
+    """Note [Checkpoint debug logs]: PyTorch logs every aten op run in the checkpointed
+    forward and in its recomputation (LoggingTensorMode) with its stack. Here the op
+    observer of _observe.py does it: each outermost op call (ops called by ops are part of
+    it), with the Python stack that called it, innermost frame first."""
+
+    def __init__(self):
+        self.logs = None
+        self.tbs = None
+
+    def get_context_manager(self):
+        return _Logging(self)
+
+
+class _Logging:
+    def __init__(self, capture):
+        self.capture = capture
+        self.depth = 0
+
+    def __enter__(self):
+        import threading
+        self.thread = threading.get_ident()
+        self.capture.logs, self.capture.tbs = [], []
+        from .. import _observe
+        _observe.start(self)
+        return self
+
+    def __exit__(self, *exc):
+        from .. import _observe
+        _observe.stop(self)
+
+    def op_begin(self, name, args, kwargs):
+        import threading
+        import traceback
+        if threading.get_ident() != self.thread:
+            return None
+        self.depth += 1
+        if self.depth > 1:
+            return True
+        frames = [f for f in traceback.extract_stack()[:-2]
+                  if not f.filename.endswith("_observe.py")]
+        self.capture.tbs.append([{"filename": f.filename, "line": f.lineno, "name": f.name}
+                                 for f in reversed(frames)])
+        self.capture.logs.append(None)
+        return (len(self.capture.logs) - 1, name, args)
+
+    def op_end(self, token, out, args):
+        if token is None:
+            return
+        self.depth -= 1
+        if token is True:
+            return
+        i, name, args = token
+        ins = ", ".join(_describe(a) for a in args)
+        self.capture.logs[i] = f"${i + 1}: {name}({ins})" if out is None else \
+            f"${i + 1}: {_describe(out)} = {name}({ins})"
+
+    def node_begin(self, node):
+        return None
+
+    def node_end(self, token, outs):
+        pass
+
+
+def _get_debug_context_and_cb():
+    """context_fn (forward and recomputation logged) and the unpack error callback of
+    debug mode: PyTorch's message, with both op logs and their stacks."""
+    capture_logs_fwd = _CaptureLogs()
+    capture_logs_recompute = _CaptureLogs()
+
+    def unpack_error_cb(e):
+        def get_str_tb(label, capture_logs):
+            out = ""
+            total_len = len(capture_logs.logs)
+            for i, (log, tb) in enumerate(zip(capture_logs.logs, capture_logs.tbs)):
+                out += f"{log}   ({i + 1} of {total_len} in {label})\n\n"
+                for line in tb:
+                    out += f"{line['filename']}:{line['line']}:{line['name']}\n"
+                out += "\n\n"
+            return out
+        if capture_logs_fwd.logs is None:
+            raise AssertionError("capture_logs_fwd.logs is None")
+        if capture_logs_recompute.logs is None:
+            raise AssertionError("capture_logs_recompute.logs is None")
+        raise CheckpointError(
+            _checkpoint_error_template.format(
+                forward_traces=get_str_tb("original", capture_logs_fwd),
+                recompute_traces=get_str_tb("recompute", capture_logs_recompute),
+                forward_ops="\n".join(str(x) for x in capture_logs_fwd.logs),
+                recompute_ops="\n".join(str(x) for x in capture_logs_recompute.logs))
+        ) from e
+
+    def context_fn():
+        return (capture_logs_fwd.get_context_manager(),
+                capture_logs_recompute.get_context_manager())
+
+    return context_fn, unpack_error_cb
+
+
 def _internal_assert(cond):
     if not cond:
         raise AssertionError("Something went unexpectedly wrong in activation checkpoint. "
@@ -436,9 +610,7 @@ def _checkpoint_without_reentrant_generator(fn, preserve_rng_state=True,
     if _checkpoint_debug_enabled if _checkpoint_debug_enabled is not None else debug:
         if context_fn is not noop_context_fn:
             raise ValueError("debug=True is incompatible with non-default context_fn")
-
-        def unpack_error_cb(e):
-            raise CheckpointError(str(e)) from e
+        context_fn, unpack_error_cb = _get_debug_context_and_cb()
     if determinism_check in _allowed_determinism_checks_to_fns:
         metadata_fn = _allowed_determinism_checks_to_fns[determinism_check]
     else:

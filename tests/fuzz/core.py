@@ -66,6 +66,60 @@ VIEW_OPS = ["view-1", "reshape", "permute", "expand", "unflatten", "squeeze()", 
             "index_select", "gather", "mm_const", "mv_const", "bmm_const", "outer_const",
             "addmm_const", "matmul_const", "as_leaf_f32", "as_leaf_f64"]
 
+# Steps with custom Functions, checkpointed segments and logging hooks (PRELUDE defines
+# the helpers in every program's namespace; hooks append what they see to _log, which the
+# final state compares as a list)
+EXTRA_OPS = ["fn_sq", "fn_dirty", "fn_view", "ckpt", "ckpt_reentrant", "hook_log",
+             "hook_log_scale", "retain_view", "prehook_log", "posthook_log"]
+PRELUDE = """
+class _Sq(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * a
+
+    @staticmethod
+    def backward(ctx, g):
+        a, = ctx.saved_tensors
+        return g * 2 * a
+
+
+class _Dirty(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        a.mul_(2)
+        ctx.mark_dirty(a)
+        return a
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+
+
+class _View(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a.view_as(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 3
+
+
+def _seg(t):
+    return (t * t).sin() * 2
+
+
+def _ckpt(t, reentrant):
+    from importlib import import_module
+    checkpoint = import_module(torch.__name__ + ".utils.checkpoint").checkpoint
+    return checkpoint(_seg, t, use_reentrant=reentrant)
+
+
+def _c(gs):
+    return tuple(None if g is None else g.clone() for g in gs)
+"""
+
 
 # --------------------------------------------------------------------------------------
 # rendering
@@ -373,6 +427,31 @@ class Renderer:
             return f"{out} = {x}.detach().to(torch.{dt}).requires_grad_()", out
         raise AssertionError(op)
 
+    def r_extra(self, a, op):
+        x = self.var(a)
+        if x is None:
+            return None, None
+        out = self.new()
+        if op.startswith("fn_"):
+            cls = {"fn_sq": "_Sq", "fn_dirty": "_Dirty", "fn_view": "_View"}[op]
+            return f"{out} = {cls}.apply({x})", out
+        if op.startswith("ckpt"):
+            return f"{out} = _ckpt({x}, {op == 'ckpt_reentrant'})", out
+        if op == "hook_log":
+            return f"{x}.register_hook(lambda g: _log.append(('{x}', _c([g]))))", None
+        if op == "hook_log_scale":
+            return (f"{x}.register_hook(lambda g: _log.append(('{x} * 3', _c([g]))) "
+                    f"or g * 3)"), None
+        if op == "retain_view":
+            return f"{out} = {x}.view_as({x}); {out}.retain_grad()", out
+        if op == "prehook_log":
+            return (f"{x}.grad_fn.register_prehook(lambda go: _log.append(('pre {x}', "
+                    f"_c(go))))"), None
+        if op == "posthook_log":
+            return (f"{x}.grad_fn.register_hook(lambda gi, go: _log.append(('post {x}', "
+                    f"_c(gi), _c(go))))"), None
+        raise AssertionError(op)
+
     def r_backward(self, a, grad_kind, retain, create, inputs_refs):
         x = self.var(a)
         if x is None:
@@ -485,7 +564,13 @@ def _close_level(module):
 
 
 def new_namespace(module) -> dict:
-    return {"torch": module, "np": np, "nan": float("nan"), "inf": float("inf")}
+    ns = {"torch": module, "np": np, "nan": float("nan"), "inf": float("inf"), "_log": []}
+    exec(PRELUDE, ns)  # noqa: S102 -- our own helpers
+    return ns
+
+
+def _hook_log(ns, module):
+    return _safe(lambda: normalize(ns["_log"], module))
 
 
 def _dual(lines):
@@ -510,6 +595,7 @@ def run_lines(lines: list[tuple[str, str | None]], module):
                 else:
                     results.append({"ok": _snapshot(ns, out, module)})
             final = _final_state(ns, [o for _, o in lines if o], module, dual)
+            final["__hook_log__"] = _hook_log(ns, module)
         finally:
             if dual:
                 _close_level(module)
@@ -591,6 +677,7 @@ def render_and_run_torch(program, torch_module, dual=False):
                 results.append({"raised": normalize(err, torch_module)} if err is not None
                                else {"ok": _snapshot(ns, out, torch_module)})
             final = _final_state(ns, [o for _, o in lines if o], torch_module, dual)
+            final["__hook_log__"] = _hook_log(ns, torch_module)
         finally:
             if dual:
                 _close_level(torch_module)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .core import BINARY, DIM_OPS, UNARY, VIEW_OPS
+from .core import BINARY, DIM_OPS, EXTRA_OPS, UNARY, VIEW_OPS
 
 ref = st.integers(0, 15)
 no_grad = st.sampled_from([False, False, False, False, True])
@@ -43,7 +43,9 @@ grad = st.tuples(st.just("grad"), ref, st.lists(ref, max_size=2).map(tuple), st.
                  st.sampled_from([False, True]), st.booleans(), st.sampled_from([0, 0, 1]),
                  st.just(False))
 
-step = st.one_of(unary, binary, dim_step, view, backward, grad)
+extra = st.tuples(st.just("extra"), ref, st.sampled_from(EXTRA_OPS), no_grad)
+
+step = st.one_of(unary, binary, dim_step, view, backward, grad, extra)
 
 
 @st.composite
