@@ -547,3 +547,35 @@ def test_setitem_and_expand_found_by_the_fuzzer():
                 catch(lambda: bad.__setitem__(0, torch.ones(2, dtype=torch.bool))),
                 catch(lambda: torch.ones(2, requires_grad=True).expand(())))
     compare(scenario)
+
+
+# ---- graph API ---------------------------------------------------------------------
+def test_node_name_metadata_and_increment_version():
+    def scenario(torch):
+        G = torch.autograd.graph
+        x = _t(torch)
+        y = (x * 2).sum()
+        n = y.grad_fn
+        n.metadata["k"] = 1
+        acc = n.next_functions[0][0].next_functions[0][0]
+        y2 = x.exp()
+        v0 = y2._version
+        G.increment_version(y2)
+        G.increment_version([y2, x])
+        with torch.inference_mode():
+            inf = torch.ones(2)
+        G.increment_version(inf)
+
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        f = F.apply(x)
+        return (n.name(), n.metadata, y.grad_fn.metadata, acc.name(), acc.metadata,
+                acc.variable is x, v0, y2._version, x._version, catch(lambda: inf._version),
+                catch(lambda: y2.sum().backward()), f.grad_fn.name(), f.grad_fn.metadata)
+    compare(scenario)
