@@ -550,3 +550,105 @@ def test_multi_output_nn_ops_carry_tangents_without_grad_vs_torch():
         return res
 
     compare(scenario, rtol=1e-10, atol=1e-12)
+
+
+# ---- whether a tangent is differentiable, as PyTorch's formulas make it ------------------
+def _tangent_grad_state(m, sample, mode):
+    """Per output: None (no tangent) or tangent.requires_grad; mode "p":
+    the primals require grad, "t": the tangents do, "pt": both."""
+    fw = m.autograd.forward_ad
+    rng = np.random.default_rng(0)
+    with fw.dual_level():
+        xs = []
+        for a, rg in zip(sample.args, sample.requires_grad(), strict=True):
+            x = m.tensor(np.asarray(a))
+            if rg:
+                if "p" in mode:
+                    x.requires_grad_()
+                t = m.tensor(rng.standard_normal(np.shape(a)))
+                if "t" in mode:
+                    t.requires_grad_()
+                x = fw.make_dual(x, t)
+            xs.append(x)
+        res = []
+        for o in _flat(sample(m, *xs)):
+            t = fw.unpack_dual(o).tangent if isinstance(o, m.Tensor) else None
+            res.append(None if t is None else t.requires_grad)
+    return res
+
+
+@pytest.mark.parametrize("sample", DIFF_SAMPLES, ids=repr)
+def test_tangent_requires_grad_vs_torch(sample):
+    """A tangent requires grad exactly when PyTorch's does: when its tangents do, or when
+    its formula reads a primal that does (the zero terms of inputs without a tangent, the
+    activation backward ops, in-place results included)."""
+    torch = pytest.importorskip("torch")
+    for mode in ("p", "t", "pt"):
+        want = catch(_tangent_grad_state, torch, sample, mode)
+        if not isinstance(want, list):
+            continue  # no forward rule in PyTorch (test_jvp_vs_torch compares the error)
+        assert _tangent_grad_state(autotensor, sample, mode) == want, mode
+
+
+def test_activation_double_backward_vs_torch():
+    """Activation gradients are PyTorch's ops (threshold_backward, ...): a backward recorded
+    with create_graph reads self (zero second derivative), hardsigmoid's has none, and
+    relu passes the gradient where its result is NaN."""
+    def scenario(torch):
+        F = torch.nn.functional
+        fns = [F.relu, F.leaky_relu, F.hardtanh, F.relu6, F.softshrink, F.hardshrink,
+               lambda t: F.threshold(t, 0.1, 2.0), lambda t: F.rrelu(t, training=False),
+               F.hardsigmoid, lambda t: F.leaky_relu(t.clone(), 0.2, inplace=True),
+               lambda t: F.threshold(t.clone(), 0.1, 2.0, inplace=True)]
+        res = []
+        for f in fns:
+            x = _t(torch, [-1.0, 0.05, 0.5, 4.0], requires_grad=True)
+            g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+            res += [g, g.requires_grad, g.grad_fn.name()]
+            res.append(catch(lambda g=g, x=x: torch.autograd.grad(g.sum(), x)))
+        x = _t(torch, [float("nan"), -1.0, 2.0], requires_grad=True)
+        F.relu(x).sum().backward()
+        res.append(x.grad)
+        fw = torch.autograd.forward_ad
+        for f in (F.hardsigmoid, F.relu, F.leaky_relu):   # forward-over-reverse
+            x = _t(torch, [-1.0, 0.5, 4.0], requires_grad=True)
+            with fw.dual_level():
+                d = fw.make_dual(x, _t(torch, [1.0, 2.0, 3.0]))
+                res.append(catch(lambda d=d, f=f: _tangent(torch, torch.autograd.grad(
+                    f(d).sum(), d, create_graph=True)[0])))
+        return res
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_reverse_over_forward_through_in_place_and_zero_terms_vs_torch():
+    """The tangent of an in-place op reads the result's history; the zero term of a factor
+    without a tangent reads its primal: reverse mode through such tangents, as PyTorch."""
+    def scenario(torch):
+        fw = torch.autograd.forward_ad
+        x = _t(torch, X, requires_grad=True)
+        w = _t(torch, [2.0, -1.0, 0.5], requires_grad=True)
+
+        def dense(gs):  # PyTorch's zero terms give ZeroTensor gradients: plain zeros here
+            return [g + torch.zeros_like(g) for g in gs]
+        res = []
+        with fw.dual_level():
+            d = fw.make_dual(x, _t(torch, T))
+            y = d * 1
+            y.tan_()
+            ty = _tangent(torch, y)
+            res += [ty, ty.requires_grad, ty.grad_fn.name()]
+            res.append(torch.autograd.grad(ty.sum(), x, retain_graph=True))
+            z = d * w            # w has no tangent: w_t * x_p + x_t * w_p
+            tz = _tangent(torch, z)
+            res += [tz, tz.requires_grad]
+            res.append(dense(torch.autograd.grad(tz.sum(), (x, w), allow_unused=True)))
+            q = d / 4.0          # a Python number is a wrapped tensor without a tangent
+            res += [_tangent(torch, q).requires_grad,
+                    dense(torch.autograd.grad(_tangent(torch, q).sum(), x))]
+            inf = fw.make_dual(_t(torch, [1.0, 2.0]), _t(torch, [1.0, 1.0])) * \
+                _t(torch, [float("inf"), 1.0], requires_grad=True)
+            res.append(_tangent(torch, inf).detach())   # the zero term: 0 * inf is not NaN
+        return res
+
+    compare(scenario, rtol=1e-12, atol=1e-12)

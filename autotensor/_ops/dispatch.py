@@ -396,15 +396,21 @@ def jvp_of(op, inputs, params, results):
     if rule == "elementwise":
         vals = _formula_values(op, inputs, params, results)
         out = None
+        untangled = False
         for x, f, src in zip(inputs, op.formulas, _formula_srcs(op)):
+            if f is None:
+                continue
             t = _tangent(x)
-            if t is None or f is None:
+            if t is None:
+                untangled = True
                 continue
             fn, idx = f
             c = fn(F, t, *[vals[src[k]] for k in idx])
             if not isinstance(c, Tensor):
                 c = F.constant(c, t)
             out = c if out is None else out + c
+        if untangled and out is not None and _state.enabled:
+            out = _zero_terms(F, op, inputs, vals, out)
         tangent = _shape_like(F, out, results)
     elif rule == "transpose":
         tangent = _jvp_transpose(F, op, inputs, params, results)
@@ -446,6 +452,34 @@ def jvp_of(op, inputs, params, results):
     elif tangent is not None and results._data.dtype.kind in "fc":
         forward_ad._set_tangent(results, tangent)
     return tangent
+
+
+def _zero_terms(F, op, inputs, vals, out):
+    """``out`` made to depend on the terms of the inputs without a tangent.
+
+    PyTorch evaluates an elementwise rule's every term, with a zero tensor for a missing
+    tangent (a Python number is a wrapped tensor too): ``x * w`` with only x dual computes
+    ``w_t * x_p + x_t * w_p``. Such a term is zero, but it reads the primals, so the tangent
+    requires grad when a primal it reads does (``threshold``-style masks, comparisons, read
+    nothing). Zero tangents are never allocated on the common path (Note [Forward mode]):
+    only here, with grad mode on, a primal requiring grad and a tangent that does not. The
+    values stay out's (PyTorch's zero tensor times inf is zero; ours would be NaN)."""
+    srcs = _formula_srcs(op)
+    for i, x in enumerate(inputs):
+        f = op.formulas[i]
+        if f is None or x is None or _tangent(x) is not None:
+            continue
+        fn, idx = f
+        args = [vals[srcs[i][k]] for k in idx]
+        if not any(isinstance(a, Tensor) and a._requires_grad for a in args):
+            continue
+        shape = x._data.shape if isinstance(x, Tensor) else ()
+        c = fn(F, _make(np.zeros(shape, dtype=out._data.dtype)), *args)
+        if isinstance(c, Tensor) and c._requires_grad:
+            new = out + c
+            new._data = np.broadcast_to(out._data, new._data.shape).astype(new._data.dtype)
+            out = new
+    return out
 
 
 def _jvp_transpose(F, op, inputs, params, results):

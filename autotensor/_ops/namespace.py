@@ -13,7 +13,7 @@ from .pointwise import (
     cosh, digamma, erf, expm1, log1p, polygamma, sinh,
     abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, relu, SGN, sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
-    THRESHOLD_BACKWARD)
+    THRESHOLD_BACKWARD, ACTIVATION_BACKWARD)
 from .shape import (
     as_strided, AS_STRIDED_BACKWARD, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow,
     permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
@@ -125,4 +125,6 @@ TENSOR = SimpleNamespace(
     softmax_backward_data=_backward_op(SOFTMAX_BACKWARD_DATA, raw.softmax_backward_data),
     log_softmax_backward_data=_backward_op(LOG_SOFTMAX_BACKWARD_DATA,
                                            raw.log_softmax_backward_data),
+    # leaky_relu_backward, hardtanh_backward, ... (Note [Activation backward ops])
+    **{op.name: _backward_op(op, op.kernel) for op in ACTIVATION_BACKWARD},
 )

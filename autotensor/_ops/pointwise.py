@@ -1583,21 +1583,20 @@ LEAKY_RELU = defop("leaky_relu", "LeakyReluBackward0",
                    lambda a, slope: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False),
                    params=("negative_slope",), jvp="elementwise",
                    grads={"self": lambda F, grad, self, negative_slope:
-                          F.where(self > 0, grad, grad * negative_slope)})
+                          F.leaky_relu_backward(grad, self, negative_slope)})
 RRELU = defop("rrelu_with_noise", "RreluWithNoiseBackward0",
               lambda a, slope: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False),
               params=("slope",), jvp="elementwise",
-              grads={"self": lambda F, grad, self, slope: F.where(self > 0, grad, grad * slope)})
+              grads={"self": lambda F, grad, self, slope:
+                     F.rrelu_with_noise_backward(grad, self, slope)})
 HARDTANH = defop("hardtanh", "HardtanhBackward0", lambda a, lo, hi: np.clip(a, lo, hi),
                  params=("min_val", "max_val"), jvp="elementwise",
                  grads={"self": lambda F, grad, self, min_val, max_val:
-                        F.where((self <= min_val) | (self >= max_val), 0, grad)})
-_ONE_SIXTH_F = float(np.float32(1 / 6))
+                        F.hardtanh_backward(grad, self, min_val, max_val)})
 HARDSIGMOID = defop("hardsigmoid", "HardsigmoidBackward0",
                     lambda a: np.clip(a / 6 + 0.5, 0, 1).astype(a.dtype, copy=False),
                     jvp="elementwise",
-                    grads={"self": lambda F, grad, self:  # 1/6 in float, as PyTorch
-                           F.where((self > -3) & (self < 3), grad * _ONE_SIXTH_F, 0)})
+                    grads={"self": lambda F, grad, self: F.hardsigmoid_backward(grad, self)})
 HARDSWISH = defop("hardswish", "HardswishBackward0",
                   lambda a: (a * np.clip(a + 3, 0, 6) / 6).astype(a.dtype, copy=False),
                   jvp="elementwise",
@@ -1620,17 +1619,77 @@ THRESHOLD = defop("threshold", "ThresholdBackward0",
                   lambda a, threshold, value: np.where(a > threshold, a, value).astype(
                       a.dtype, copy=False), params=("threshold", "value"), jvp="elementwise",
                   grads={"self": lambda F, grad, self, threshold:
-                         F.where(self <= threshold, 0, grad)})
+                         F.threshold_backward(grad, self, threshold)})
 SOFTSHRINK = defop("softshrink", "SoftshrinkBackward0",
                    lambda a, l: np.where(a > l, a - l, np.where(a < -l, a + l, a * 0)).astype(
                        a.dtype, copy=False), params=("lambd",), jvp="elementwise",
                    grads={"self": lambda F, grad, self, lambd:
-                          F.where((self >= -lambd) & (self <= lambd), 0, grad)})
+                          F.softshrink_backward(grad, self, lambd)})
 HARDSHRINK = defop("hardshrink", "HardshrinkBackward0",
                    lambda a, l: np.where((a >= -l) & (a <= l), 0, a).astype(a.dtype, copy=False),
                    params=("lambd",), jvp="elementwise",
                    grads={"self": lambda F, grad, self, lambd:
-                          F.where((self >= -lambd) & (self <= lambd), 0, grad)})
+                          F.hardshrink_backward(grad, self, lambd)})
+
+
+# Note [Activation backward ops]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch computes these activations' gradients with ops of their own
+# (``threshold_backward(grad, self, threshold)``, ...), differentiable in ``grad`` (the op
+# itself: it is linear in grad) and in ``self`` (zero). So a backward recorded with
+# create_graph, or a forward-mode tangent (the same formula with the tangent for grad),
+# reads ``self`` (or ``result``) as a graph input: it requires grad whenever ``self`` does,
+# under PyTorch's node (``ThresholdBackwardBackward0``, ..., ``NotImplemented`` for
+# hardsigmoid's). A mask computed from ``self`` and applied by ``where`` would record
+# nothing of self. Their tangent: the op applied to grad_output's tangent (PyTorch's
+# formulas). threshold_backward (relu's) is with tanh_backward near the top.
+def _zero_grad(F, grad):
+    return F.zeros_like(grad)
+
+
+LEAKY_RELU_BACKWARD = defop(
+    "leaky_relu_backward", "LeakyReluBackwardBackward0", raw.leaky_relu_backward,
+    inputs=("grad_output", "self"), params=("negative_slope",),
+    grads={"grad_output": lambda F, grad, self, negative_slope:
+           F.leaky_relu_backward(grad, self, negative_slope), "self": _zero_grad},
+    jvp=lambda F, grad_output_t, self, negative_slope: None if grad_output_t is None
+    else F.leaky_relu_backward(grad_output_t, self, negative_slope))
+RRELU_WITH_NOISE_BACKWARD = defop(
+    "rrelu_with_noise_backward", "RreluWithNoiseBackwardBackward0",
+    raw.rrelu_with_noise_backward, inputs=("grad_output", "self"), params=("slope",),
+    grads={"grad_output": lambda F, grad, self, slope:
+           F.rrelu_with_noise_backward(grad, self, slope), "self": _zero_grad},
+    jvp=lambda F, grad_output_t, self, slope: None if grad_output_t is None
+    else F.rrelu_with_noise_backward(grad_output_t, self, slope))
+HARDTANH_BACKWARD = defop(
+    "hardtanh_backward", "HardtanhBackwardBackward0", raw.hardtanh_backward,
+    inputs=("grad_output", "self"), params=("min_val", "max_val"),
+    grads={"grad_output": lambda F, grad, self, min_val, max_val:
+           F.hardtanh_backward(grad, self, min_val, max_val), "self": _zero_grad},
+    jvp=lambda F, grad_output_t, self, min_val, max_val: None if grad_output_t is None
+    else F.hardtanh_backward(grad_output_t, self, min_val, max_val))
+SOFTSHRINK_BACKWARD = defop(
+    "softshrink_backward", "SoftshrinkBackwardBackward0", raw.softshrink_backward,
+    inputs=("grad_output", "self"), params=("lambd",),
+    grads={"grad_output": lambda F, grad, self, lambd:
+           F.softshrink_backward(grad, self, lambd), "self": _zero_grad},
+    jvp=lambda F, grad_output_t, self, lambd: None if grad_output_t is None
+    else F.softshrink_backward(grad_output_t, self, lambd))
+HARDSHRINK_BACKWARD = defop(
+    "hardshrink_backward", "HardshrinkBackwardBackward0", raw.hardshrink_backward,
+    inputs=("grad_output", "self"), params=("lambd",),
+    grads={"grad_output": lambda F, grad, self, lambd:
+           F.hardshrink_backward(grad, self, lambd), "self": _zero_grad},
+    jvp=lambda F, grad_output_t, self, lambd: None if grad_output_t is None
+    else F.hardshrink_backward(grad_output_t, self, lambd))
+HARDSIGMOID_BACKWARD = defop(
+    "hardsigmoid_backward", "torch::autograd::NotImplemented", raw.hardsigmoid_backward,
+    inputs=("grad_output", "self"),
+    grads={"grad_output": _not_implemented("hardsigmoid_backward"),
+           "self": _not_implemented("hardsigmoid_backward")},
+    jvp=_fw_not_implemented("aten::hardsigmoid_backward"))
+ACTIVATION_BACKWARD = (LEAKY_RELU_BACKWARD, RRELU_WITH_NOISE_BACKWARD, HARDTANH_BACKWARD,
+                       SOFTSHRINK_BACKWARD, HARDSHRINK_BACKWARD, HARDSIGMOID_BACKWARD)
 
 
 def glu_backward(F, grad, self, dim):
@@ -1655,7 +1714,7 @@ GLU = defop("glu", "GluBackward0", None, params=("dim",), grads={"self": glu_bac
 
 # In-place forms that PyTorch records with the result instead of the input.
 def _result_slope(F, grad, result, slope):
-    return F.where(result > 0, grad, grad * slope)
+    return F.leaky_relu_backward(grad, result, slope)
 
 
 ELU_ = defop("elu_", "EluBackward1", _elu, params=("alpha", "scale", "input_scale"),
@@ -1678,8 +1737,10 @@ RRELU_ = defop("rrelu_with_noise_", "RreluWithNoiseBackward1", RRELU.kernel, par
                grads={"self": _result_slope})
 THRESHOLD_ = defop("threshold_", "ThresholdBackward1", THRESHOLD.kernel,
                    params=("threshold", "value"), jvp="elementwise",
-                   grads={"self": lambda F, grad, result, threshold:
-                          F.where(result <= threshold, 0, grad)})
+                   # self from before the write, as PyTorch's (a result equal to ``value``
+                   # may lie above the threshold)
+                   grads={"self": lambda F, grad, self, threshold:
+                          F.threshold_backward(grad, self, threshold)})
 POLYGAMMA_ = defop("polygamma_", "PolygammaBackward1", POLYGAMMA.kernel, params=("n",),
                    jvp="elementwise", grads=_POLYGAMMA_GRADS)
 _INPLACE_FORM = {ELU: ELU_, CELU: CELU_, LEAKY_RELU: LEAKY_RELU_, RRELU: RRELU_,

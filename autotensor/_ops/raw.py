@@ -377,6 +377,34 @@ def tanh(x):
     return asarray(np.tanh(x))
 
 
+# PyTorch's activation backward kernels (aten::leaky_relu_backward, ...): ops of their own,
+# so that a recorded backward (or a tangent) reads ``self`` as a graph input as PyTorch's
+# does (Note [Activation backward ops] in pointwise.py).
+def leaky_relu_backward(grad, self, negative_slope):
+    return asarray(np.where(self > 0, grad, grad * negative_slope))
+
+
+rrelu_with_noise_backward = leaky_relu_backward
+
+
+def hardtanh_backward(grad, self, min_val, max_val):
+    return asarray(np.where((self <= min_val) | (self >= max_val), 0, grad))
+
+
+_ONE_SIXTH_F = float(np.float32(1 / 6))  # 1/6 in float, as PyTorch's kernel
+
+
+def hardsigmoid_backward(grad, self):
+    return where((self > -3) & (self < 3), grad * _ONE_SIXTH_F, 0)
+
+
+def softshrink_backward(grad, self, lambd):
+    return asarray(np.where((self >= -lambd) & (self <= lambd), 0, grad))
+
+
+hardshrink_backward = softshrink_backward
+
+
 def sigmoid(x):
     # 1 / (1 + exp(-x)) overflows harmlessly to 0 for large -x.
     with np.errstate(over="ignore"):
@@ -578,6 +606,8 @@ FORMULA_NAMES = (
     "log1p", "expm1", "sinh", "cosh", "erf", "digamma", "polygamma", "convolution",
     "tanh_backward", "sigmoid_backward", "threshold_backward", "softmax_backward_data",
     "log_softmax_backward_data",
+    "leaky_relu_backward", "rrelu_with_noise_backward",
+    "hardtanh_backward", "hardsigmoid_backward", "softshrink_backward", "hardshrink_backward",
 )
 
 def convolution(x, w, b, stride, padding, dilation, transposed, output_padding, groups):

@@ -17,7 +17,11 @@ after the op by the rule declared in the op's own table entry (``defop(..., jvp=
   ``<input>_sizes``, as in backward formulas.
 
 Tangents that are zero are never allocated: an input without one contributes nothing, and
-an output whose inputs have none gets none (``unpack_dual(...).tangent is None``). Rules
+an output whose inputs have none gets none (``unpack_dual(...).tangent is None``). The one
+exception keeps PyTorch's graph of the tangent: with grad mode on, the term of an input
+without a tangent is still evaluated (with zeros) when it reads a primal that requires grad,
+since PyTorch's formula reads it too and its tangent then requires grad (``_zero_terms``
+in dispatch.py; its values are not added). Rules
 run with propagation switched off (``state.fw``), so the tangent computation is an ordinary
 differentiable computation of the primals and tangents: reverse mode through it
 (reverse-over-forward) and forward mode through a backward pass recorded with
@@ -211,9 +215,11 @@ class _Lazy:
 _lazy = _Lazy()
 
 
-def inplace_tangent(op, t, inputs, params, value):
+def inplace_tangent(op, t, inputs, params, value, node=None):
     """The tangent ``t`` will have after ``t.op_(...)`` writes ``value`` (None when no
-    input has a tangent), computed from the inputs before the write."""
+    input has a tangent), computed from the inputs before the write. ``node``: the op's
+    backward node, the history of the result a rule reads (so the tangent requires grad
+    when the result does, as PyTorch's formulas on ``self`` after the write)."""
     if not _any_tangent(op, inputs):
         return None
     if op.jvp is None:
@@ -221,11 +227,21 @@ def inplace_tangent(op, t, inputs, params, value):
     from .._tensor import _make
     from .._ops.dispatch import jvp_of
     result = _make(value)
+    if node is not None:
+        result._grad_fn = node
+        result._requires_grad = True
+    own = _tangent_or_none(t)
     state.fw = False
     try:
+        if own is not None and own._requires_grad and state.enabled:
+            # the rule reads t's tangent, which the write then overwrites: a graph of the
+            # new tangent saves a copy (PyTorch's original_self_t)
+            t._meta["fw_grad"] = own.clone()
         jvp_of(op, inputs, params, result)
     finally:
         state.fw = True
+        if own is not None:
+            t._meta["fw_grad"] = own
     tangent = _tangent_or_none(result)
     if tangent is None and _tangent_or_none(t) is not None:
         tangent = _zeros_like(t)  # the op overwrote t with values that have no tangent

@@ -436,7 +436,7 @@ def record_inplace(op, t, inputs, params, value, where=True):
     new_tangent = None
     if _state.fw:  # computed from the values before the write (Note [Forward mode])
         from .forward_ad import inplace_tangent
-        new_tangent = inplace_tangent(op, t, inputs, params, value)
+        new_tangent = inplace_tangent(op, t, inputs, params, value, node)
     write_inplace(t, value, op.name, where)
     if new_tangent is not None:
         from .forward_ad import assign_tangent
