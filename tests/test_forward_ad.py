@@ -353,9 +353,8 @@ def test_gradcheck_forward_ad():
 
 # ---- programs: PyTorch's forward-AD tutorial and the seed's worked example ------------------
 # PyTorch's tutorial "Forward-mode Automatic Differentiation" (intermediate/forward_ad_usage),
-# unchanged up to its functorch part, which is written with torch.func (functorch's jvp is
-# torch.func.jvp; make_functional_with_buffers is replaced by functional_call), plus prints
-# of what it computes.
+# its code unchanged (comments dropped; functorch included: ``import functorch`` resolves to
+# autotensor.functorch), with prints of what it computes added (the lines marked "added").
 TUTORIAL = '''
 import torch
 import torch.autograd.forward_ad as fwAD
@@ -369,14 +368,17 @@ def fn(x, y):
 with fwAD.dual_level():
     dual_input = fwAD.make_dual(primal, tangent)
     assert fwAD.unpack_dual(dual_input).tangent is tangent
+
     dual_input_alt = fwAD.make_dual(primal, tangent.T)
     assert fwAD.unpack_dual(dual_input_alt).tangent is not tangent
+
     plain_tensor = torch.randn(10, 10)
     dual_output = fn(dual_input, plain_tensor)
+
     jvp = fwAD.unpack_dual(dual_output).tangent
 
 assert fwAD.unpack_dual(dual_output).tangent is None
-print(jvp[:2, :4])
+print(jvp[:2, :4])  # added
 
 import torch.nn as nn
 
@@ -386,13 +388,14 @@ input = torch.randn(16, 5)
 params = {name: p for name, p in model.named_parameters()}
 tangents = {name: torch.rand_like(p) for name, p in params.items()}
 
-# (the tutorial's delattr/setattr of the module's parameters needs nn.Module.__delattr__,
-# which autotensor.nn does not have yet; the same computation written functionally:)
 with fwAD.dual_level():
-    duals = {name: fwAD.make_dual(p, tangents[name]) for name, p in params.items()}
-    out = torch.nn.functional.linear(input, duals["weight"], duals["bias"])
+    for name, p in params.items():
+        delattr(model, name)
+        setattr(model, name, fwAD.make_dual(p, tangents[name]))
+
+    out = model(input)
     jvp = fwAD.unpack_dual(out).tangent
-print(jvp[:2])
+print(jvp[:2])  # added
 
 from torch.func import functional_call
 
@@ -429,13 +432,13 @@ with fwAD.dual_level():
     dual_input = fwAD.make_dual(primal, tangent)
     dual_output = fn(dual_input)
     jvp = fwAD.unpack_dual(dual_output).tangent
-print(jvp[0, :4])
+print(jvp[0, :4])  # added
 
-print(torch.autograd.gradcheck(Fn.apply, (primal,), check_forward_ad=True,
-                               check_backward_ad=False, check_undefined_grad=False,
-                               check_batched_grad=False))
+torch.autograd.gradcheck(Fn.apply, (primal,), check_forward_ad=True,
+                         check_backward_ad=False, check_undefined_grad=False,
+                         check_batched_grad=False)
 
-import torch.func as ft
+import functorch as ft
 
 primal0 = torch.randn(10, 10)
 tangent0 = torch.randn(10, 10)
@@ -446,7 +449,7 @@ def fn(x, y):
     return x ** 2 + y ** 2
 
 primal_out, tangent_out = ft.jvp(fn, (primal0, primal1), (tangent0, tangent1))
-print(tangent_out[0, :4])
+print(tangent_out[0, :4])  # added
 
 primal = torch.randn(10, 10)
 tangent = torch.randn(10, 10)
@@ -455,18 +458,20 @@ y = torch.randn(10, 10)
 import functools
 new_fn = functools.partial(fn, y=y)
 primal_out, tangent_out = ft.jvp(new_fn, (primal,), (tangent,))
-print(primal_out[0, :3], tangent_out[0, :3])
+print(primal_out[0, :3], tangent_out[0, :3])  # added
 
 model = nn.Linear(5, 5)
 input = torch.randn(16, 5)
 tangents = tuple([torch.rand_like(p) for p in model.parameters()])
-names = [name for name, _ in model.named_parameters()]
 
-def func_params_only(*params):
-    return functional_call(model, dict(zip(names, params)), (input,))
+func, params, buffers = ft.make_functional_with_buffers(model)
 
-model_output, jvp_out = ft.jvp(func_params_only, tuple(model.parameters()), tangents)
-print(jvp_out[:2])
+def func_params_only(params):
+    return func(params, buffers, input)
+
+model_output, jvp_out = ft.jvp(func_params_only, (params,), (tangents,))
+print(jvp_out[:2])  # added
+print(func, [type(p).__name__ for p in params], buffers)  # added
 '''
 
 # Seed 004's worked example: u = x1 x2, v = sin u, y = v + x2, pushed forward along
@@ -650,5 +655,18 @@ def test_reverse_over_forward_through_in_place_and_zero_terms_vs_torch():
                 _t(torch, [float("inf"), 1.0], requires_grad=True)
             res.append(_tangent(torch, inf).detach())   # the zero term: 0 * inf is not NaN
         return res
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_forward_ad_fuzz_findings_vs_torch():
+    """Programs the standalone fuzzer (``python -m tests.fuzz --dual 0.25``) found
+    differing under a dual level."""
+    def scenario(torch):
+        fw = torch.autograd.forward_ad
+        with fw.dual_level():
+            v0 = fw.make_dual(torch.tensor(1.764), torch.tensor(1.624))
+            return [_tangent(torch, v0.squeeze(0)), _tangent(torch, v0.squeeze(-1)),
+                    _tangent(torch, v0.flip(0))]
 
     compare(scenario, rtol=1e-12, atol=1e-12)

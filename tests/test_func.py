@@ -207,3 +207,33 @@ def test_hessian_vs_finite_differences():
     np.testing.assert_allclose(h, num, rtol=1e-6, atol=1e-8)
     _, jv = func.jvp(f1, (x,), (autotensor.tensor(V3),))
     np.testing.assert_allclose(jv.item(), func.grad(f1)(x).numpy() @ V3, rtol=1e-12)
+
+
+def test_functorch_make_functional_vs_torch():
+    """functorch's make_functional(_with_buffers) (PyTorch's forward-AD tutorial uses it):
+    a deep copy's parameters, the function of them, and functorch's error for buffers."""
+    import warnings
+
+    def scenario(torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ft = importlib.import_module("functorch" if torch.__name__ == "torch"
+                                         else "autotensor.functorch")
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 2)
+        x = _t(torch, Y).float()
+        func, params, buffers = ft.make_functional_with_buffers(model)
+        res = [type(func).__name__, buffers, [p is q for p, q in zip(params, model.parameters())],
+               [type(p).__name__ for p in params], func(params, buffers, x)]
+        res.append(func(tuple(2 * p for p in params), buffers, x))
+        f, ps = ft.make_functional(model, disable_autograd_tracking=True)
+        res += [[p.requires_grad for p in ps], f(ps, x)]
+        res.append(catch(ft.make_functional, torch.nn.BatchNorm1d(3)))
+        bn = torch.nn.BatchNorm1d(3)
+        f, ps, bs = ft.make_functional_with_buffers(bn)
+        res += [len(ps), [b.shape for b in bs], f(ps, bs, x.detach())]
+        _, jv = ft.jvp(lambda p: func(p, buffers, x), (params,),
+                       (tuple(torch.ones_like(p) for p in params),))
+        return res + [jv]
+
+    compare(scenario, rtol=1e-6, atol=1e-6)

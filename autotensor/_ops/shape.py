@@ -73,7 +73,7 @@ TRIL = defop("tril", "TrilBackward0", lambda a, diagonal: np.tril(a, diagonal),
 TRIU = defop("triu", "TriuBackward0", lambda a, diagonal: np.triu(a, diagonal),
              params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.triu(grad, diagonal)},
              jvp="linear")
-FLIP = defop("flip", "FlipBackward0", lambda a, dims: np.flip(a, dims).copy(), params=("dims",),
+FLIP = defop("flip", "FlipBackward0", raw.flip, params=("dims",),
              grads={"self": lambda F, grad, dims: F.flip(grad, dims)},
              jvp="linear")
 
@@ -121,7 +121,8 @@ SQUEEZE = defop("squeeze", "SqueezeBackward0", lambda a: np.squeeze(a),
                 grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
                 jvp="linear")
 SQUEEZE_DIM = defop("squeeze", "SqueezeBackward1", lambda a, dim: a.reshape(
-                        a.shape[:dim] + a.shape[dim + 1:]) if a.shape[dim] == 1 else a,
+                        a.shape[:dim] + a.shape[dim + 1:]) if a.ndim and a.shape[dim] == 1
+                    else a,
                     params=("dim",),
                     grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
                     jvp="linear")

@@ -379,7 +379,8 @@ def example_names() -> list[str]:
 # Running a snippet with ``torch`` bound to the module under test
 # --------------------------------------------------------------------------------------
 def _make_builtins(torch_module) -> dict:
-    """A copy of the builtins whose ``__import__`` maps ``torch`` to ``torch_module``.
+    """A copy of the builtins whose ``__import__`` maps ``torch`` to ``torch_module`` (and
+    ``functorch`` to its ``functorch`` module).
 
     ``import torch`` binds the module; ``import torch.nn as nn`` imports
     ``<module>.nn`` (a real submodule import, so it works whether or not the package has
@@ -394,6 +395,9 @@ def _make_builtins(torch_module) -> dict:
             if name != "torch":
                 target = importlib.import_module(base + name[len("torch"):])
             return target if fromlist else torch_module
+        if level == 0 and name == "functorch" and base != "torch":
+            # PyTorch's sibling package (its tutorials' ``import functorch as ft``)
+            return importlib.import_module(base + ".functorch")
         return real_import(name, globals, locals, fromlist, level)
 
     namespace = dict(vars(builtins))

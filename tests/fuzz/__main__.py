@@ -57,9 +57,12 @@ def main(argv=None):
     parser.add_argument("--out", default="fuzz-failures")
     parser.add_argument("--max-steps", type=int, default=12)
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--dual", type=float, default=0.25,
+                        help="share of programs run inside a forward-AD level, their floating "
+                             "leaves dual with random tangents (tangents compared too)")
     args = parser.parse_args(argv)
 
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, given, settings, strategies as st
 
     import torch
 
@@ -77,16 +80,20 @@ def main(argv=None):
     written = 0
     seed = args.seed if args.seed is not None else int(time.time())
 
+    # drawn with the program, so that shrinking keeps (or drops) the dual level knowingly
+    duals = (st.floats(0, 1).map(lambda u: u < args.dual) if 0 < args.dual < 1
+             else st.just(args.dual >= 1))
+
     @settings(max_examples=500, deadline=None, database=None, derandomize=False,
               suppress_health_check=list(HealthCheck), print_blob=False,
               report_multiple_bugs=False)
-    @given(programs(max_steps=args.max_steps))
-    def fuzz(program):
+    @given(programs(max_steps=args.max_steps), duals)
+    def fuzz(program, dual):
         if time.monotonic() > deadline and not last:
             return
         count[0] += 1
         try:
-            check_program(program, torch, autotensor)
+            check_program(program, torch, autotensor, dual=dual)
         except Mismatch as exc:
             if signature(exc) in seen:
                 return
