@@ -666,7 +666,12 @@ def test_forward_ad_fuzz_findings_vs_torch():
         fw = torch.autograd.forward_ad
         with fw.dual_level():
             v0 = fw.make_dual(torch.tensor(1.764), torch.tensor(1.624))
-            return [_tangent(torch, v0.squeeze(0)), _tangent(torch, v0.squeeze(-1)),
-                    _tangent(torch, v0.flip(0))]
+            res = [_tangent(torch, v0.squeeze(0)), _tangent(torch, v0.squeeze(-1)),
+                   _tangent(torch, v0.flip(0))]
+            v0.requires_grad_()  # the dual tensor is a view (of a leaf): PyTorch's message
+            res.append(catch(v0.add_, v0))
+        v = torch.tensor(1.5).view_as(torch.tensor(1.5))
+        v.requires_grad_()
+        return res + [catch(v.add_, v)]
 
     compare(scenario, rtol=1e-12, atol=1e-12)

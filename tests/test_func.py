@@ -237,3 +237,22 @@ def test_functorch_make_functional_vs_torch():
         return res + [jv]
 
     compare(scenario, rtol=1e-6, atol=1e-6)
+
+
+def test_batched_gradients_say_vmap_is_missing():
+    """What PyTorch computes under vmap raises, naming it, instead of a wrong answer:
+    autograd.grad(is_grads_batched=True), gradcheck's batched checks, functorch.vmap."""
+    x = autotensor.tensor([1.0, 2.0], dtype=autotensor.float64, requires_grad=True)
+    with pytest.raises(NotImplementedError, match=r"is_grads_batched=True\) needs vmap"):
+        autotensor.autograd.grad(x.sin(), x, autotensor.ones(3, 2, dtype=autotensor.float64),
+                                 is_grads_batched=True)
+    for check, kw in [(autotensor.autograd.gradcheck, {"check_batched_grad": True}),
+                      (autotensor.autograd.gradgradcheck, {"check_batched_grad": True}),
+                      (autotensor.autograd.gradcheck,
+                       {"check_batched_forward_grad": True, "check_forward_ad": True})]:
+        with pytest.raises(NotImplementedError, match=f"{next(iter(kw))} needs vmap"):
+            check(lambda t: t.sin(), (x,), **kw)
+    assert autotensor.autograd.gradgradcheck(lambda t: t.sin(), (x,))
+    from autotensor import functorch
+    with pytest.raises(NotImplementedError, match="vmap is not implemented"):
+        functorch.vmap(lambda t: t * 2)(autotensor.ones(3))

@@ -650,6 +650,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False):
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is untouched."""
+    if is_grads_batched:  # PyTorch runs the backward under vmap
+        raise NotImplementedError("autograd.grad(..., is_grads_batched=True) needs vmap "
+                                  "(batching rules for the op table), which autotensor does "
+                                  "not have: call autograd.grad once per gradient")
     from .._ops.dispatch import edge_of
     outputs = _as_tuple(outputs)
     as_dict = type(inputs) is dict

@@ -237,7 +237,9 @@ def check_inplace(t, inputs=()):
              any(getattr(x, "_requires_grad", False) for x in inputs)):
         raise RuntimeError(_creation_error(t, view))
     if t._grad_fn is None and t._requires_grad:
-        if view is not None and view.base._requires_grad:
+        # PyTorch asks whether the base is a leaf, not whether it requires grad (a view that
+        # was given requires_grad itself, e.g. make_dual's, reads as a view of a leaf)
+        if view is not None and view.creation is not NONDIFF and view.base._grad_fn is None:
             raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
         raise RuntimeError(_errors.LEAF_INPLACE)
     if view is not None:

@@ -549,9 +549,11 @@ def _tangent_summary(t, module):
     tangent = module.autograd.forward_ad.unpack_dual(t).tangent
     if tangent is None:
         return None
-    # values only (as float64): whether a tangent is differentiable, and some dtypes with
-    # Python-number operands, follow from how PyTorch's formulas use zero tangents
-    return normalize(tangent.detach().double(), module)
+    # values (as float64: some dtypes with Python-number operands follow from how
+    # PyTorch's formulas use zero tangents) and whether the tangent is differentiable (its
+    # nodes are the formulas' own)
+    return {"value": normalize(tangent.detach().double(), module),
+            "requires_grad": tangent.requires_grad}
 
 
 def _close_level(module):
