@@ -582,7 +582,8 @@ def _tangent_grad_state(m, sample, mode):
     return res
 
 
-@pytest.mark.parametrize("sample", DIFF_SAMPLES, ids=repr)
+@pytest.mark.parametrize("sample", [s for s in DIFF_SAMPLES
+                                    if s.name not in TORCH_FORWARD_INACCURATE], ids=repr)
 def test_tangent_requires_grad_vs_torch(sample):
     """A tangent requires grad exactly when PyTorch's does: when its tangents do, or when
     its formula reads a primal that does (the zero terms of inputs without a tangent, the
