@@ -778,8 +778,10 @@ DET = defop("linalg_det", "LinalgDetBackward0", None,
 SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",),
                 outputs=("sign", "logabsdet"),
                 grads={"A": _slogdet_backward},
+                # PyTorch's slogdet_jvp solves with the forward's LU factors (outputs
+                # without a graph): the tangent reads A_t only, never A's history
                 jvp=lambda F, A, A_t, sign, logabsdet: (
-                    F.zeros_like(sign), _btrace(F, _la(F).solve(A, A_t))))
+                    F.zeros_like(sign), _btrace(F, _la(F).solve(A.detach(), A_t))))
 INV_EX = defop("linalg_inv_ex", "LinalgInvExBackward0", None, inputs=("A",),
                outputs=("inverse", "info"), diff_outputs=(0,),
                grads={"A": lambda F, grads, inverse: -F.matmul(
