@@ -172,14 +172,6 @@ NOT_SUPPORTED = ("Trying to use forward AD with {} that does not support it beca
                  "implementation to derivatives.yaml")
 
 
-def unsupported(name):
-    """The jvp rule of an op PyTorch gives no forward formula (derivatives.yaml has none):
-    using it in forward mode raises PyTorch's error, verbatim."""
-    def rule(F):
-        raise NotImplementedError(NOT_SUPPORTED.format(name))
-    return rule
-
-
 def propagate(op, inputs, params, results, inplace_self=None):
     """Give ``results`` (a Tensor or a tuple) the tangents of op's rule, if any input of
     ``inputs`` has a tangent. Called by the dispatcher when a level is open."""
