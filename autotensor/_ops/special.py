@@ -481,7 +481,10 @@ def special_round(input, *, decimals=0):
 
 
 # ---- rrelu in training mode -------------------------------------------------------------------
-_NOISE_GRAD = {"self": lambda F, grad, noise: grad * F.constant(noise, grad)}
+# PyTorch's rrelu_with_noise_backward (grad where self > 0, grad * noise elsewhere; noise
+# is 1 there): an op reading self (Note [Activation backward ops] in pointwise.py)
+_NOISE_GRAD = {"self": lambda F, grad, self, noise: F.rrelu_with_noise_backward(grad, self,
+                                                                                 noise)}
 RRELU_WITH_NOISE = defop("rrelu_with_noise", "RreluWithNoiseBackward0",
                          lambda a, noise: _asarray(a * noise), params=("noise",),
                          grads=_NOISE_GRAD, jvp="elementwise")
