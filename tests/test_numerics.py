@@ -709,6 +709,16 @@ FUZZ_FINDINGS = {
         "v4 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "v5 = v4 * 2",
         "v6 = v5[1:]", "v6.retain_grad()", "v5.retain_grad()", "v6.mul_(3)",
         "(v5 * torch.tensor([1., 2., 3.])).sum().backward()", "v7 = v5.grad", "v8 = v6.grad"],
+    "expand's error names a type without a legacy name as CPUBoolType": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 2)))",
+        "v1 = v0.all(0, keepdim=False)", "v1[0] = v1",
+        "v2 = torch.zeros(2, dtype=torch.complex128).expand(())",
+        "v3 = torch.zeros(2, dtype=torch.int8).expand(())"],
+    "autograd.grad w.r.t. a no_grad view of a detached leaf: unused, not 'does not require'": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0))).transpose(0, 1)"
+        ".detach().requires_grad_()",
+        "with torch.no_grad():\n    v3 = v0.view(-1)",
+        "v4 = torch.autograd.grad(v3.sum(), [v3])[0]"],
     "float64 norm gradients as PyTorch's norm_backward (every ord, zeros, ties)": [
         line for k, (p, x) in enumerate([(p, x) for p in ("2", "1", "3", "1.5", "0.5", "-1",
                                                          "float('inf')", "0")

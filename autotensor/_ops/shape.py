@@ -366,13 +366,15 @@ def _mT(input):
     return transpose(input, -2, -1)
 
 
+_LEGACY_TYPES = frozenset(("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double"))
+
+
 def expand(input, *sizes):
     sizes = _shape_args(sizes)
     d = input._data
     if len(sizes) < d.ndim:
-        legacy = _dtypes.legacy_type_name(input.dtype)[6:]  # (PyTorch names a tensor
-        # without autograd by its CPU type: CPUBoolType)
-        name = f"torch.{legacy}" if input._requires_grad else f"CPU{legacy[:-6]}Type"
+        name = _dtypes.scalar_name(input.dtype)  # (at::toString: a legacy name if it has one)
+        name = f"torch.{name}Tensor" if name in _LEGACY_TYPES else f"CPU{name}Type"
         raise RuntimeError(f"expand({name}"
                            f"{{[{_errors.shape_str(d.shape)}]}}, size=[{_errors.shape_str(sizes)}]"
                            f"): the number of sizes provided ({len(sizes)}) must be greater or "

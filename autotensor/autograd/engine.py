@@ -677,7 +677,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     root_grads = _make_root_grads(outputs, _as_tuple(grad_outputs), create_graph)
     edges = _root_edges(outputs)
     for t in inputs:
-        if t.__class__ is not GradientEdge and not t._requires_grad:
+        if t.__class__ is not GradientEdge and not t._requires_grad and \
+                not t.requires_grad:  # (a view of a base requiring grad requires grad)
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     capture = [tuple(t) if t.__class__ is GradientEdge else edge_of(t) for t in inputs]
     captured = run_backward(edges, root_grads, retain_graph, create_graph, capture=capture)
