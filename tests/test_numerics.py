@@ -719,6 +719,14 @@ FUZZ_FINDINGS = {
         ".detach().requires_grad_()",
         "with torch.no_grad():\n    v3 = v0.view(-1)",
         "v4 = torch.autograd.grad(v3.sum(), [v3])[0]"],
+    "expand checks the sizes from the last dim (x[...] = v's error)": [
+        "v0 = torch.tensor(np.array([[]], dtype='float32').reshape((1, 0)))",
+        "v2 = torch.tensor(np.array([], dtype='float32').reshape((0, 2)))", "v0[...] = v2",
+        "v3 = torch.zeros(2, 3).expand(3, 2)"],
+    "a view of a detached leaf requiring grad is rebased after an in-place on it": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0))).transpose(0, 1)"
+        ".detach().requires_grad_()",
+        "v1 = v0.view(-1)", "with torch.no_grad():\n    v0.add_(v0)"],
     "float64 norm gradients as PyTorch's norm_backward (every ord, zeros, ties)": [
         line for k, (p, x) in enumerate([(p, x) for p in ("2", "1", "3", "1.5", "0.5", "-1",
                                                          "float('inf')", "0")

@@ -137,7 +137,7 @@ def refresh_view_grad_fn(view_tensor):
     vc = view_tensor._vc[0]
     if info.version == vc:
         return
-    if info.creation is NONDIFF and base._grad_fn is None:
+    if info.creation is NONDIFF and base._grad_fn is None and not base._requires_grad:
         info.version = vc  # the detach()ed base has no history: the view reads as a leaf
         return
     if info.creation == NO_GRAD_MODE and info.multi and base._requires_grad:
