@@ -727,6 +727,19 @@ FUZZ_FINDINGS = {
         "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0))).transpose(0, 1)"
         ".detach().requires_grad_()",
         "v1 = v0.view(-1)", "with torch.no_grad():\n    v0.add_(v0)"],
+    "fill_ by a tensor requiring grad records FillBackward3 on an int tensor": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v1 = torch.tensor(np.array([], dtype='int64'))", "v1[...] = v0",
+        "v2 = torch.zeros(2, dtype=torch.bool)", "v2.fill_(v0)",
+        "v3 = torch.zeros((), dtype=torch.int64)", "v3[...] = v0"],
+    "amax/amin of signed zeros: the first zero's sign": [
+        "v0 = torch.tensor(np.array([1.624, -0.612], dtype='float32'))",
+        "v1 = v0.remainder(v0)", "v2 = v1.amax()", "v3 = v1.amin()",
+        "v4 = torch.tensor([[0., -0., 1.], [-0., 0., -2.]], dtype=torch.float64)",
+        "v5 = v4.amax(0)", "v6 = v4.amin(-1, keepdim=True)", "v7 = v4.amax((0, 1))"],
+    "float16 pow by 0.5 is C's pow, not sqrt (-0.0 ** 0.5 is +0.0, -inf ** 0.5 is inf)": [
+        "v2 = torch.tensor(np.array([-0.0, 0.0, -np.inf, 2.5, -3.0], dtype='float16'))",
+        "v3 = v2.pow(0.5)", "v4 = v2.pow(-0.5)", "v5 = v2 ** 3", "v6 = v2.pow(1e-310)"],
     "float64 norm gradients as PyTorch's norm_backward (every ord, zeros, ties)": [
         line for k, (p, x) in enumerate([(p, x) for p in ("2", "1", "3", "1.5", "0.5", "-1",
                                                          "float('inf')", "0")

@@ -191,6 +191,11 @@ def pow_scalar(x, e):
     dtype; any other e on float32 in double precision, rounded once (PyTorch's scalar loop;
     its SIMD loop calls SLEEF's powf, within 2 ulp of that)."""
     k = x.dtype.kind
+    if k == "f" and x.dtype.itemsize == 2 and (e.__class__ is int or e.__class__ is float):
+        # float16: pow in float32 as PyTorch (pow(-0.0, 0.5) is +0.0, not sqrt(-0.0)); an
+        # exponent array keeps NumPy from its sqrt/square fast paths
+        return asarray(np.power(x.astype(np.float32), np.full(x.shape, e, np.float32))
+                       .astype(x.dtype))
     if k in "fc" and x.dtype.itemsize >= 4 and e.__class__ is not bool:
         if e == 2:
             return asarray(x * x)  # (a 0-d product is a NumPy scalar)

@@ -407,7 +407,22 @@ def _amax_amin(op, reduce, name, input, dim, keepdim):
             raise IndexError(f"{name}(): Expected reduction dim {orig} to have non-zero "
                              f"size.")
     out = _asarray(reduce(d, axis=axis, keepdims=keepdim and d.ndim > 0))
+    if d.dtype.kind == "f" and d.size and (out == 0).any():
+        out = _first_zero_sign(d, axis, out)
     return _finish(op, (input,), (dims if d.ndim else None, keepdim), out)
+
+
+def _first_zero_sign(d, axis, out):
+    """A zero extreme takes the sign of the first zero reduced (PyTorch's kernel keeps the
+    first of equal values; NumPy's can give -0.0 for max(0.0, -0.0))."""
+    axes = tuple(range(d.ndim)) if axis is None else axis
+    rest = [a for a in range(d.ndim) if a not in axes]
+    flat = np.transpose(d, rest + list(axes)).reshape([d.shape[a] for a in rest] + [-1])
+    first_zero = np.argmax(flat == 0, axis=-1)[..., None]
+    sign = np.signbit(np.take_along_axis(flat, first_zero, -1)[..., 0])
+    zero = np.abs(out.reshape(sign.shape)) == 0  # (== 0 is False for NaN)
+    fixed = np.where(zero, np.where(sign, -0.0, 0.0).astype(d.dtype), out.reshape(sign.shape))
+    return fixed.reshape(out.shape)
 
 
 def amax(input, dim=(), keepdim=False):

@@ -414,8 +414,10 @@ def record_inplace(op, t, inputs, params, value, where=True):
     if len(inputs) > 1 and op.name != "fill_":  # (fill_ reads its 0-d value first)
         check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
-    if mask and t._data.dtype.kind not in "fcV":
-        mask = 0  # an integer or bool result has no gradient: nothing is recorded
+    if mask and t._data.dtype.kind not in "fcV" and op.node_name != "FillBackward3":
+        # an integer or bool result has no gradient: nothing is recorded (but PyTorch's
+        # fill_ by a tensor requiring grad records FillBackward3 whatever self's dtype)
+        mask = 0
     node = None
     if mask:
         if t._view is not None:
