@@ -740,6 +740,10 @@ FUZZ_FINDINGS = {
     "float16 pow by 0.5 is C's pow, not sqrt (-0.0 ** 0.5 is +0.0, -inf ** 0.5 is inf)": [
         "v2 = torch.tensor(np.array([-0.0, 0.0, -np.inf, 2.5, -3.0], dtype='float16'))",
         "v3 = v2.pow(0.5)", "v4 = v2.pow(-0.5)", "v5 = v2 ** 3", "v6 = v2.pow(1e-310)"],
+    "a tensor hook's `g * 2` under create_graph records MulBackward0 (user code)": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v0.register_hook(lambda g: g * 2)", "v2 = v0.exp()",
+        "v11 = torch.autograd.grad(v2, [v0], create_graph=True)[0]"],
     "float64 norm gradients as PyTorch's norm_backward (every ord, zeros, ties)": [
         line for k, (p, x) in enumerate([(p, x) for p in ("2", "1", "3", "1.5", "0.5", "-1",
                                                          "float('inf')", "0")

@@ -65,7 +65,12 @@ def _run_tensor_hooks(hooks, g, raw):
     with None where the node's gradient for that output is undefined."""
     for fn in list(hooks.values()):
         t = _to_tensor(g) if raw and g is not None else g
-        r = fn(t)
+        prev = _state.in_formula
+        _state.in_formula = False  # user code: its `g * 2` records MulBackward0, as in torch
+        try:
+            r = fn(t)
+        finally:
+            _state.in_formula = prev
         if r is not None:
             if g is None:
                 raise RuntimeError("can't replace a None gradient with a non-None value")

@@ -712,15 +712,9 @@ def compare_lines(lines, expected, expected_final, module):
         except AssertionError as exc:
             raise Mismatch(f"line {i}: {src}\n{exc}\n  autotensor: {str(a)[:400]}\n"
                            f"  torch:      {str(e)[:400]}", lines, i) from None
-    grads = {out for src, out in lines if out and "autograd.grad(" in src}
     for name in expected_final:
-        if name in grads and isinstance(expected_final[name], dict):
-            # The _version of a gradient tells which of PyTorch's C++ formulas write in place
-            # (engine.py _GRAD_VERSIONS lists those matched so far): not compared here.
-            expected_final[name] = {k: v for k, v in expected_final[name].items()
-                                    if k != "version"}
-            actual_final[name] = {k: v for k, v in (actual_final.get(name) or {}).items()
-                                  if k != "version"}
+        # (the _version of every variable is compared, autograd.grad's gradients' too: it
+        # tells which of PyTorch's C++ formulas write in place, engine.py _GRAD_VERSIONS)
         # (gradients may have flowed through any float32 computation of the program)
         tol = LOW_TOLERANCES if low.get(name) or any_low else TOLERANCES
         if any_blas:

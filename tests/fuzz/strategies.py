@@ -15,7 +15,7 @@ shapes = st.one_of(
 )
 float_dtypes = st.sampled_from(["float32", "float64"])
 dtypes = st.sampled_from(["float32", "float32", "float64", "float64", "int64", "int64", "bool",
-                          "int32", "uint8", "float16"])
+                          "int32", "uint8", "float16", "float16"])
 
 
 @st.composite
