@@ -254,6 +254,12 @@ class Renderer:
         if x is None:
             return None, None
         s = scalar_src(SCALARS[scalar_idx % len(SCALARS)])
+        if s == "1e-310" and ("pow" in op or "**" in op) and getattr(
+                self.ns.get(x), "numel", lambda: 0)() >= 16:
+            # PyTorch's float32 pow: its SIMD loop (chunks of 32 on AVX-512) takes the number
+            # as a float32 (a denormal double becomes 0), its scalar loop for the rest as a
+            # double; no one formula matches both (README "Numerics")
+            s = "1e-3"
         if scalar_idx % 3 == 0 or op in ("copy_", "where", "cat", "stack", "matmul", "dot",
                                            "masked_fill", "op@"):
             other = y
