@@ -744,6 +744,14 @@ FUZZ_FINDINGS = {
         "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
         "v0.register_hook(lambda g: g * 2)", "v2 = v0.exp()",
         "v11 = torch.autograd.grad(v2, [v0], create_graph=True)[0]"],
+    "gradient versions: maximum/minimum (masked_fill_), max of a 0-d, index_select of a 0-d": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v1 = v0.maximum(v0)", "v2 = torch.autograd.grad(v1, [v0])[0]",
+        "v3 = torch.tensor([1., 2.], requires_grad=True)",
+        "v4 = torch.tensor([1., 3.], requires_grad=True)",
+        "v5 = torch.autograd.grad(v3.minimum(v4).sum(), [v3, v4])[1]",
+        "v6 = v0.max(0, keepdim=False)[0]", "v7 = torch.autograd.grad(v6, [v0])[0]",
+        "v8 = v0.index_select(0, torch.tensor([0]))", "v8.backward()", "v9 = v0.grad"],
     "float64 norm gradients as PyTorch's norm_backward (every ord, zeros, ties)": [
         line for k, (p, x) in enumerate([(p, x) for p in ("2", "1", "3", "1.5", "0.5", "-1",
                                                          "float('inf')", "0")

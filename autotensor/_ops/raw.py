@@ -280,6 +280,9 @@ def index_select(x, dim, index):
 
 def index_add(x, dim, index, src, alpha=1):
     out = x.copy()
+    if x.ndim == 0:  # a 0-d self is one element along dim 0 (index_select's backward)
+        out += np.sum(src * alpha if alpha != 1 else src, dtype=x.dtype) * np.asarray(index).size
+        return out
     key = (slice(None),) * dim + (index,)
     np.add.at(out, key, src * alpha if alpha != 1 else src)
     return out

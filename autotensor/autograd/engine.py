@@ -141,6 +141,7 @@ def _post_hooks(node, outs, grads, raw):
 # Backward formulas PyTorch computes with in-place ops (zeros(...).index_put_(...), ...):
 # the gradient they make starts at this version.
 _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
+                  "MaximumBackward0": 1, "MinimumBackward0": 1,  # (masked_fill_)
                   "MaxBackward0": 2, "MinBackward0": 2, "GatherBackward0": 1,
                   "IndexSelectBackward0": 1, "MaskedSelectBackward0": 1, "TopkBackward0": 2,
                   "SortBackward0": 2}
@@ -229,8 +230,11 @@ def _version_of(sums, node, nr, g):
     """The _version PyTorch's gradient buffer would show (Note [Gradient versions])."""
     v = sums.get((node, nr), 0)
     if not v and g is not None:
+        made = sums.get(("made", id(g)))
         base = getattr(g, "base", None)  # a view shares its base's version counter
-        v = sums.get(("made", id(g if base is None else base)), (None, 0))[1]
+        if made is None and base is not None:
+            made = sums.get(("made", id(base)))
+        v = made[1] if made is not None else 0
     return v
 
 
