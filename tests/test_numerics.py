@@ -752,6 +752,12 @@ FUZZ_FINDINGS = {
         "v5 = torch.autograd.grad(v3.minimum(v4).sum(), [v3, v4])[1]",
         "v6 = v0.max(0, keepdim=False)[0]", "v7 = torch.autograd.grad(v6, [v0])[0]",
         "v8 = v0.index_select(0, torch.tensor([0]))", "v8.backward()", "v9 = v0.grad"],
+    "matmul folds when the smaller operand requires grad, under no_grad too": [
+        "v0 = torch.tensor(np.array([], dtype='float32'), requires_grad=True)",
+        "v2 = torch.tensor(np.array([[[1.764], [0.4]]], dtype='float32'))",
+        "with torch.no_grad():\n    v5 = v0.matmul(v2)",
+        "v6 = torch.tensor([1.0, 2.0], requires_grad=True)", "v7 = torch.ones(3, 4, 2)",
+        "with torch.no_grad():\n    v8 = v6.matmul(v7)"],
     "float64 norm gradients as PyTorch's norm_backward (every ord, zeros, ties)": [
         line for k, (p, x) in enumerate([(p, x) for p in ("2", "1", "3", "1.5", "0.5", "-1",
                                                          "float('inf')", "0")

@@ -228,8 +228,8 @@ def _should_fold(tensor1, tensor2):
     dim_t1, dim_t2 = (n1, n2) if larger_first else (n2, n1)
     if not (dim_t1 >= 3 and dim_t2 <= 2):
         return False
-    if (tensor2 if larger_first else tensor1)._requires_grad and _state.enabled:
-        return True
+    if (tensor2 if larger_first else tensor1)._requires_grad:
+        return True  # (PyTorch does not look at the grad mode here, no_grad included)
     if n1 == 2:
         return False
     t1 = tensor1._data if larger_first else np.swapaxes(tensor2._data, -1, -2)
