@@ -100,10 +100,12 @@ def _make_wrapper(f, name):
 
 def _node_wrapper(apply):
     @functools.wraps(apply)
-    def observed_apply(self, grads, F):
+    def observed_apply(self, *args):
         obs = _observers
-        if not obs:
-            return apply(self, grads, F)
+        if not obs or len(args) != 2 or not hasattr(args[1], "is_raw"):
+            # Not the engine's (grads, namespace) call: a user's ``ctx.apply(*grads)``.
+            return apply(self, *args)
+        grads, F = args
         tokens = [o.node_begin(self) for o in obs]
         try:
             out = apply(self, grads, F)

@@ -289,3 +289,35 @@ def test_profile_memory_saved_tensors():
     assert sum(saved.values()) == sum(saved_tensors_report(out).by_node().values())
     trace = prof.events()
     assert any(e.saved_tensor_bytes for e in trace)
+
+
+def test_custom_function_node_called_by_user_while_profiling():
+    """ctx.apply(*grads) with one or two gradients runs backward as given, profiler on or off."""
+    import autotensor as torch
+
+    class Two(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y, x + y
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 + g2, g1 - g2
+
+    class One(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = torch.ones(2, requires_grad=True)
+    a, _ = Two.apply(x, x)
+    c = One.apply(x)
+    with torch.profiler.profile():
+        r1 = a.grad_fn.apply(torch.ones(2), torch.full((2,), 3.0))
+        r2 = c.grad_fn.apply(torch.ones(2))
+    assert r1[0].tolist() == [4.0, 4.0] and r1[1].tolist() == [-2.0, -2.0]
+    assert r2.tolist() == [2.0, 2.0]
