@@ -509,6 +509,9 @@ def test_inplace_with_another_dtype(op, pair):
 # Reproducers written by `python -m tests.fuzz` (straight-line programs), kept as regression
 # tests: each runs on both libraries and must agree line by line and in the final state.
 FUZZ_FINDINGS = {
+    "in-place error names an overload: 'output 0 of Prod1'": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v1 = v0.prod(0, keepdim=False)", "v2 = v1.tanh_()", "v2.backward()"],
     "slice of an empty tensor from -1": [
         "v0 = torch.tensor(np.array([], dtype='float32').reshape((0, 0)), requires_grad=True)",
         "v1 = v0[-1::1, 1:]"],

@@ -297,9 +297,12 @@ def _modified_message(node, i, value, current, saved_version):
 
 
 def _short_name(name):
-    """'AddBackward0' -> 'Add', as PyTorch's message shows it."""
+    """'AddBackward0' -> 'Add', 'ProdBackward1' -> 'Prod1', as PyTorch's message shows it."""
     stem = name.rstrip("0123456789")
-    return stem[:-8] if stem.endswith("Backward") else name
+    if not stem.endswith("Backward"):
+        return name
+    overload = name[len(stem):]
+    return stem[:-8] + ("" if overload == "0" else overload)
 
 
 # Set by _tensor.py once Tensor exists (the two modules need each other).
