@@ -182,6 +182,21 @@ _V_NONE_INPUT = ("The vector v can only be None if the input to the user-provide
                  "a single Tensor with a single element.")
 
 
+def _product_result(outputs, is_outputs_tuple, roots, wrt, v, zeros_like, is_res_tuple,
+                    create_graph, strict, stage):
+    """The last backward pass of vjp/jvp/vhp/hvp and their (outputs, product) pair.
+
+    It runs with grad mode as the caller has it unless ``create_graph`` asks for a graph.
+    """
+    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
+        grad_res = _autograd_grad(roots, wrt, v, create_graph=create_graph)
+        res = _fill_in_zeros(grad_res, zeros_like, strict, create_graph, stage)
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return (_tuple_postprocess(outputs, is_outputs_tuple),
+            _tuple_postprocess(res, is_res_tuple))
+
+
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), v^T J)``: the vector-Jacobian product at ``inputs``."""
     with grad_mode.enable_grad():
@@ -194,14 +209,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         v = _prepare_v(v, outputs, is_outputs_tuple, create_graph, "vjp",
                        "The vector v can only be None if the user-provided function returns "
                        "a single Tensor with a single element.")
-    enable = True if create_graph else grad_mode.is_grad_enabled()
-    with grad_mode.set_grad_enabled(enable):
-        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return (_tuple_postprocess(outputs, is_outputs_tuple),
-            _tuple_postprocess(res, is_inputs_tuple))
+    return _product_result(outputs, is_outputs_tuple, outputs, inputs, v, inputs, is_inputs_tuple,
+                           create_graph, strict, "back")
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -217,13 +226,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_outputs = tuple(_creation.zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict=strict)
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return (_tuple_postprocess(outputs, is_outputs_tuple),
-            _tuple_postprocess(res, is_outputs_tuple))
+    return _product_result(outputs, is_outputs_tuple, grad_inputs, grad_outputs, v, outputs,
+                           is_outputs_tuple, create_graph, strict, "back_trick")
 
 
 def _jacfwd(func, inputs, strict=False, vectorize=False):
@@ -392,13 +396,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         is_outputs_tuple, outputs = _scalar_function_outputs(func, inputs, strict, "vhp")
         jac = _autograd_grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict=strict)
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return (_tuple_postprocess(outputs, is_outputs_tuple),
-            _tuple_postprocess(res, is_inputs_tuple))
+    return _product_result(outputs, is_outputs_tuple, jac, inputs, v, inputs, is_inputs_tuple,
+                           create_graph, strict, "double_back")
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -413,10 +412,5 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_jac = tuple(_creation.zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict=strict)
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return (_tuple_postprocess(outputs, is_outputs_tuple),
-            _tuple_postprocess(res, is_inputs_tuple))
+    return _product_result(outputs, is_outputs_tuple, double_back, grad_jac, v, inputs,
+                           is_inputs_tuple, create_graph, strict, "double_back_trick")

@@ -449,12 +449,10 @@ class ExponentialLR(LRScheduler):
         return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
 
 
-class SequentialLR(LRScheduler):
-    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
-        if len(schedulers) < 1:
-            raise ValueError(
-                f"{self.__class__.__name__} expects at least one scheduler, but got no scheduler."
-            )
+class _CompositeLR(LRScheduler):
+    """SequentialLR and ChainedScheduler: schedulers of one optimizer, saved as a list."""
+
+    def _check_schedulers(self, optimizer, schedulers):
         for scheduler_idx, scheduler in enumerate(schedulers):
             if not hasattr(scheduler, "optimizer"):
                 raise TypeError(
@@ -479,6 +477,33 @@ class SequentialLR(LRScheduler):
                         f"{scheduler_idx} has {scheduler.optimizer}, which is different from {optimizer.__class__.__name__}."  # noqa: E501
                     )
                 )
+
+    def state_dict(self):
+        state_dict = {
+            key: value
+            for key, value in self.__dict__.items()
+            if key not in ("optimizer", "_schedulers")
+        }
+        state_dict["_schedulers"] = [None] * len(self._schedulers)
+        for idx, s in enumerate(self._schedulers):
+            state_dict["_schedulers"][idx] = s.state_dict()
+        return state_dict
+
+    def load_state_dict(self, state_dict):
+        _schedulers = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = _schedulers
+        for idx, s in enumerate(_schedulers):
+            self._schedulers[idx].load_state_dict(s)
+
+
+class SequentialLR(_CompositeLR):
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+        if len(schedulers) < 1:
+            raise ValueError(
+                f"{self.__class__.__name__} expects at least one scheduler, but got no scheduler."
+            )
+        self._check_schedulers(optimizer, schedulers)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 (
@@ -515,24 +540,6 @@ class SequentialLR(LRScheduler):
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
-
-    def state_dict(self):
-        state_dict = {
-            key: value
-            for key, value in self.__dict__.items()
-            if key not in ("optimizer", "_schedulers")
-        }
-        state_dict["_schedulers"] = [None] * len(self._schedulers)
-        for idx, s in enumerate(self._schedulers):
-            state_dict["_schedulers"][idx] = s.state_dict()
-        return state_dict
-
-    def load_state_dict(self, state_dict):
-        _schedulers = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        state_dict["_schedulers"] = _schedulers
-        for idx, s in enumerate(_schedulers):
-            self._schedulers[idx].load_state_dict(s)
 
 
 class PolynomialLR(LRScheduler):
@@ -598,7 +605,7 @@ class CosineAnnealingLR(LRScheduler):
         ]
 
 
-class ChainedScheduler(LRScheduler):
+class ChainedScheduler(_CompositeLR):
     def __init__(self, schedulers, optimizer=None):
         if len(schedulers) < 1:
             raise ValueError(
@@ -608,30 +615,7 @@ class ChainedScheduler(LRScheduler):
                 )
             )
         optimizer = optimizer or schedulers[0].optimizer
-        for scheduler_idx, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(
-                    (
-                        f"{self.__class__.__name__} at index {scheduler_idx} should have `optimizer` "  # noqa: E501
-                        "as its attribute."
-                    )
-                )
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(
-                    (
-                        f"{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler "
-                        "as it requires additional kwargs to be specified when calling `step`, "
-                        f"but got one at index {scheduler_idx} in the given schedulers sequence."
-                    )
-                )
-            if optimizer != scheduler.optimizer:
-                raise ValueError(
-                    (
-                        f"{self.__class__.__name__} expects all schedulers to belong to the same "
-                        f"optimizer, but got scheduler {scheduler.__class__.__name__} at index "
-                        f"{scheduler_idx} has {scheduler.optimizer}, which is different from {optimizer.__class__.__name__}."  # noqa: E501
-                    )
-                )
+        self._check_schedulers(optimizer, schedulers)
         self._schedulers = schedulers
         self.optimizer = optimizer
         self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
@@ -640,24 +624,6 @@ class ChainedScheduler(LRScheduler):
         for scheduler in self._schedulers:
             scheduler.step()
         self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
-
-    def state_dict(self):
-        state_dict = {
-            key: value
-            for key, value in self.__dict__.items()
-            if key not in ("optimizer", "_schedulers")
-        }
-        state_dict["_schedulers"] = [None] * len(self._schedulers)
-        for idx, s in enumerate(self._schedulers):
-            state_dict["_schedulers"][idx] = s.state_dict()
-        return state_dict
-
-    def load_state_dict(self, state_dict):
-        _schedulers = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        state_dict["_schedulers"] = _schedulers
-        for idx, s in enumerate(_schedulers):
-            self._schedulers[idx].load_state_dict(s)
 
 
 class ReduceLROnPlateau(LRScheduler):
