@@ -218,7 +218,7 @@ METHODS = {
         "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_", "clamp_", "clip_",
         "zero_", "fill_", "copy_", "masked_fill_", "index_add_", "scatter_",
         "scatter_add_")},
-    "T": property(_T), "mT": property(_mT), "H": property(_T),
+    "T": property(_T), "mT": property(_mT), "H": property(_T), "mH": property(_mT),
     "float": _cast_method("float32"), "double": _cast_method("float64"),
     "half": _cast_method("float16"), "bfloat16": _cast_method("bfloat16"),
     "long": _cast_method("int64"),

@@ -130,6 +130,9 @@ CASES += [
 
 # issue 12: conv padding modes, normalisation, embedding bags, losses
 CASES += [
+    ("ConvTranspose3d", lambda m: m.nn.ConvTranspose3d(2, 4, (2, 1, 3), stride=(2, 1, 1),
+                                                       padding=(0, 1, 1), groups=2),
+     [_arr(2, 2, 3, 2, 4)]),
     ("Conv2d-reflect", lambda m: m.nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect"), [IMG]),
     ("Conv1d-circular", lambda m: m.nn.Conv1d(3, 2, 3, padding=2, padding_mode="circular"),
      [SEQ]),

@@ -11,6 +11,10 @@ torch = pytest.importorskip("torch")
 RNG = np.random.default_rng(12)
 
 
+def _np(t):
+    return t.detach().numpy()
+
+
 def _close(a, b, tol=1e-4):
     np.testing.assert_allclose(a, b, rtol=tol, atol=tol / 10)
 
@@ -214,6 +218,7 @@ def test_grid_sample_matches_torch(mode, padding_mode, align_corners):
     (lambda m: m.nn.LazyConvTranspose1d(4, 3), (6, 5)),
     (lambda m: m.nn.LazyConvTranspose2d(2, 3, stride=2), (1, 3, 4, 4)),
     (lambda m: m.nn.LazyConv3d(2, 2), (1, 2, 3, 3, 3)),
+    (lambda m: m.nn.LazyConvTranspose3d(2, 2, stride=2, output_padding=1), (1, 3, 2, 2, 2)),
 ])
 def test_lazy_conv_becomes_conv_with_torch_weights(ctor, shape):
     res = []
@@ -270,3 +275,35 @@ def test_encoder_nested_tensor_warning_as_torch():
             m.nn.TransformerEncoder(layer, 2)
         msgs.append([str(w.message) for w in rec if "nested" in str(w.message)])
     assert msgs[0] == msgs[1] and msgs[0]
+
+
+@pytest.mark.filterwarnings("ignore:input's size")   # both warn: num_features stays 0
+@pytest.mark.parametrize("name,kw,shape", [
+    ("LazyBatchNorm1d", {}, (4, 3)), ("LazyBatchNorm1d", {"affine": False}, (4, 3, 5)),
+    ("LazyBatchNorm2d", {"track_running_stats": False}, (2, 3, 4, 4)),
+    ("LazyBatchNorm3d", {"bias": False, "momentum": None}, (2, 3, 2, 2, 2)),
+    ("LazyInstanceNorm1d", {}, (2, 3, 5)),      # torch's lazy defaults: affine, tracking
+    ("LazyInstanceNorm2d", {"affine": False, "track_running_stats": False}, (2, 3, 4, 4)),
+    ("LazyInstanceNorm3d", {"eps": 1e-3}, (2, 3, 2, 2, 3)),
+])
+def test_lazy_norm_becomes_norm_as_torch(name, kw, shape):
+    """Uninitialized parameters and buffers until the first input, then the plain class
+    with num_features from dim 1: reprs, state dicts, outputs and running stats."""
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        mod = getattr(m.nn, name)(**kw)
+        before = (repr(mod), [(k, repr(v)) for k, v in mod.named_parameters()],
+                  [(k, repr(v)) for k, v in mod.named_buffers()])
+        x = m.linspace(-2, 3, int(np.prod(shape))).reshape(shape).requires_grad_()
+        y = mod(x)
+        (y * m.arange(y.numel()).reshape(y.shape).sin()).sum().backward()
+        y2 = mod(x * 2)
+        res.append((before, repr(mod), type(mod).__name__, list(mod.state_dict()),
+                    type(mod.running_mean).__name__, _np(y), _np(y2), _np(x.grad),
+                    [_np(v) for v in mod.state_dict().values()]))
+    assert res[0][:5] == res[1][:5]
+    for i in (5, 6, 7):
+        _close(res[0][i], res[1][i], 1e-5)
+    for a, b in zip(res[0][8], res[1][8]):
+        _close(a, b, 1e-5)

@@ -525,6 +525,12 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                              dilation)
 
 
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1):
+    return _conv_transposend(3, input, weight, bias, stride, padding, output_padding, groups,
+                             dilation)
+
+
 def _pool_args(kernel_size, stride, padding, dilation=1):
     k = _tuple(kernel_size, 2)
     s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else \

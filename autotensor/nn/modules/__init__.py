@@ -22,5 +22,5 @@ from .pixelshuffle import *  # noqa: F401,F403
 from .sparse import EmbeddingBag  # noqa: F401
 from .instancenorm import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
-from .lazy import (LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d,  # noqa: F401
-                   LazyConvTranspose2d, LazyLinear, UninitializedBuffer, UninitializedParameter)
+from .conv import ConvTranspose3d  # noqa: F401
+from .lazy import *  # noqa: F401,F403

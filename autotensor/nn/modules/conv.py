@@ -154,7 +154,7 @@ class _ConvTranspose(_ConvNd):
         return tuple(ret)
 
     def forward(self, input, output_size=None):
-        fn = (F.conv_transpose1d, F.conv_transpose2d)[self._n - 1]
+        fn = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[self._n - 1]
         return fn(input, self.weight, self.bias, self.stride, self.padding,
                   self._output_padding(input, output_size), self.groups, self.dilation)
 
@@ -165,3 +165,7 @@ class ConvTranspose1d(_ConvTranspose):
 
 class ConvTranspose2d(_ConvTranspose):
     _n = 2
+
+
+class ConvTranspose3d(_ConvTranspose):
+    _n = 3

@@ -2,26 +2,27 @@
 (``UninitializedParameter``; ``LazyLinear`` becomes a ``Linear`` after its first call, as
 PyTorch's LazyModuleMixin makes it)."""
 from ... import _creation
+from ..._tensor import Tensor
 from ..parameter import Parameter
-from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
+from ... import int64
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, _NormBase
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Linear
 from .module import Module
 
 __all__ = ["LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
-           "LazyConvTranspose2d", "LazyModuleMixin", "UninitializedParameter",
+           "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+           "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+           "LazyInstanceNorm3d", "LazyModuleMixin", "UninitializedParameter",
            "UninitializedBuffer"]
 
 
-class UninitializedParameter(Parameter):
-    """A parameter without data yet; ``materialize(shape)`` gives it an (empty) array and
-    makes it a plain Parameter."""
+class _UninitializedMixin:
+    """A tensor without data yet; ``materialize(shape)`` gives it an (empty) array and
+    turns it into ``cls_to_become``."""
 
     __slots__ = ()
-    cls_to_become = Parameter
-
-    def __new__(cls, requires_grad=True, device=None, dtype=None):
-        p = Parameter.__new__(cls, _creation.empty(0, dtype=dtype), requires_grad)
-        return p
 
     def materialize(self, shape, device=None, dtype=None):
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
@@ -29,21 +30,30 @@ class UninitializedParameter(Parameter):
         self.__class__ = self.cls_to_become
 
     def __repr__(self):
-        return "<UninitializedParameter>"
+        return f"<{type(self).__name__}>"
 
     __str__ = __repr__
 
 
-class UninitializedBuffer(UninitializedParameter):
+class UninitializedParameter(_UninitializedMixin, Parameter):
     __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        p = Parameter.__new__(cls, _creation.empty(0, dtype=dtype), requires_grad)
+        return p
+
+
+class UninitializedBuffer(_UninitializedMixin, Tensor):
+    __slots__ = ()
+    cls_to_become = Tensor
 
     def __new__(cls, requires_grad=False, device=None, dtype=None):
-        return UninitializedParameter.__new__(cls, requires_grad, device, dtype)
-
-    def __repr__(self):
-        return "<UninitializedBuffer>"
-
-    __str__ = __repr__
+        t = _creation.empty(0, dtype=dtype)
+        t.__class__ = cls
+        if requires_grad:
+            t.requires_grad_(True)
+        return t
 
 
 class LazyModuleMixin:
@@ -57,7 +67,8 @@ class LazyModuleMixin:
         self._lazy_hook = self.register_forward_pre_hook(LazyModuleMixin._infer_parameters)
 
     def has_uninitialized_params(self):
-        return any(isinstance(p, UninitializedParameter) for p in self.parameters())
+        return any(isinstance(t, _UninitializedMixin) for t in
+                   (*self._parameters.values(), *self._buffers.values()))
 
     @staticmethod
     def _infer_parameters(module, args):
@@ -164,3 +175,55 @@ LazyConv2d = _lazy_conv(Conv2d, "LazyConv2d")
 LazyConv3d = _lazy_conv(Conv3d, "LazyConv3d")
 LazyConvTranspose1d = _lazy_conv_transpose(ConvTranspose1d, "LazyConvTranspose1d")
 LazyConvTranspose2d = _lazy_conv_transpose(ConvTranspose2d, "LazyConvTranspose2d")
+LazyConvTranspose3d = _lazy_conv_transpose(ConvTranspose3d, "LazyConvTranspose3d")
+
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """Batch/instance norm with ``num_features`` inferred from the first input's dim 1: built
+    with nothing to allocate (PyTorch passes affine=False, track_running_stats=False to the
+    base), then uninitialized weight/bias and running-stat buffers."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 device=None, dtype=None, *, bias=True):
+        _NormBase.__init__(self, 0, eps, momentum, False, False, device, dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            self.weight = UninitializedParameter(dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(dtype=dtype)
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer(dtype=dtype)
+            self.running_var = UninitializedBuffer(dtype=dtype)
+            self.num_batches_tracked = _creation.tensor(0, dtype=int64)
+        self._lazy_setup()
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            if self.affine:
+                self.weight.materialize((self.num_features,))
+                if self.bias is not None:
+                    self.bias.materialize((self.num_features,))
+            if self.track_running_stats:
+                self.running_mean.materialize((self.num_features,))
+                self.running_var.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+def _lazy_norm(base, name):
+    # PyTorch's lazy instance norms take _LazyNormBase's defaults (affine and
+    # track_running_stats True), unlike InstanceNorm*.
+    return type(name, (_LazyNormBase, base), {"cls_to_become": base, "__module__": __name__})
+
+
+LazyBatchNorm1d = _lazy_norm(BatchNorm1d, "LazyBatchNorm1d")
+LazyBatchNorm2d = _lazy_norm(BatchNorm2d, "LazyBatchNorm2d")
+LazyBatchNorm3d = _lazy_norm(BatchNorm3d, "LazyBatchNorm3d")
+LazyInstanceNorm1d = _lazy_norm(InstanceNorm1d, "LazyInstanceNorm1d")
+LazyInstanceNorm2d = _lazy_norm(InstanceNorm2d, "LazyInstanceNorm2d")
+LazyInstanceNorm3d = _lazy_norm(InstanceNorm3d, "LazyInstanceNorm3d")

@@ -1,12 +1,19 @@
-"""``nn.utils.parametrizations``: weight_norm and spectral_norm as parametrizations
-(``parametrize.register_parametrization``), PyTorch's formulas and RNG draws."""
+"""``nn.utils.parametrizations``: orthogonal, weight_norm and spectral_norm as
+parametrizations (``parametrize.register_parametrization``), PyTorch's formulas and RNG
+draws."""
+from enum import Enum, auto
+
+from ... import _creation, linalg
 from ... import _ops as fn
+from ..._backend import np
+from ..._dtypes import finfo
+from ..._tensor import _make
 from ...autograd import no_grad
 from .. import functional as F
 from ..modules.module import Module
 from . import parametrize
 
-__all__ = ["weight_norm", "spectral_norm"]
+__all__ = ["orthogonal", "weight_norm", "spectral_norm"]
 
 
 def norm_except_dim(v, pow=2, dim=0):
@@ -19,6 +26,161 @@ def norm_except_dim(v, pow=2, dim=0):
 
 def _weight_norm(v, g, dim=0):
     return fn.mul(v, fn.div(g, norm_except_dim(v, 2, dim)))
+
+
+# ---- orthogonal ----------------------------------------------------------------------------
+def _is_orthogonal(Q, eps=None):
+    n, k = Q.size(-2), Q.size(-1)
+    Id = _creation.eye(k, dtype=Q.dtype)
+    eps = 10.0 * n * finfo(Q.dtype).eps
+    return fn.allclose(fn.matmul(Q.mT, Q), Id, atol=eps)
+
+
+def _make_orthogonal(A):
+    """The Q of A = QR with diag(R) >= 0 (A tall). PyTorch writes it geqrf +
+    householder_product; LAPACK's qr is the same two routines, and diag(R) is the diagonal
+    geqrf leaves in X."""
+    Q, R = linalg.qr(A)
+    return fn.mul(Q, R.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2))
+
+
+def _householder_product(A, tau):
+    """H_1 ... H_k applied to the first k columns of the identity, H_i = I - tau_i v_i v_i^T
+    with v_i the i-th column of A below the diagonal and 1 on it (``householder_product``
+    composed of differentiable ops: its gradient follows from theirs)."""
+    householder = getattr(linalg, "householder_product", None)
+    if householder is not None:
+        return householder(A, tau)
+    n, k = A.size(-2), A.size(-1)
+    V = fn.add(A.tril(-1), _creation.eye(n, k, dtype=A.dtype))
+    Q = _creation.eye(n, k, dtype=A.dtype).expand(*A.shape)
+    for i in range(k - 1, -1, -1):
+        v = V[..., :, i:i + 1]
+        t = tau[..., i:i + 1].unsqueeze(-1)
+        Q = fn.sub(Q, fn.mul(t, fn.matmul(v, fn.matmul(v.mT, Q))))
+    return Q
+
+
+class _OrthMaps(Enum):
+    matrix_exp = auto()
+    cayley = auto()
+    householder = auto()
+
+
+class _Orthogonal(Module):
+    """Q = map(X) (matrix_exp or Cayley of the skew part of X's lower triangle, or the
+    product of the Householder reflectors in it), left-multiplied by ``base`` under the
+    dynamic trivialization; ``right_inverse`` stores an orthogonalised value in ``base``
+    and returns -I, so that the map starts at the identity (PyTorch's scheme)."""
+
+    def __init__(self, weight, orthogonal_map, *, use_trivialization=True):
+        super().__init__()
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer("base", None)
+
+    def forward(self, X):
+        n, k = X.size(-2), X.size(-1)
+        transposed = n < k
+        if transposed:
+            X = X.mT
+            n, k = k, n
+        if self.orthogonal_map in (_OrthMaps.matrix_exp, _OrthMaps.cayley):
+            X = X.tril()
+            if n != k:
+                X = fn.cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
+            A = fn.sub(X, X.mT)
+            if self.orthogonal_map == _OrthMaps.matrix_exp:
+                Q = linalg.matrix_exp(A)
+            else:
+                Id = _creation.eye(n, dtype=A.dtype)
+                Q = linalg.solve(fn.add(Id, A, alpha=-0.5), fn.add(Id, A, alpha=0.5))
+            if n != k:
+                Q = Q[..., :k]
+        else:
+            A = X.tril(diagonal=-1)
+            tau = fn.div(2.0, fn.add(1.0, fn.mul(A, A).sum(dim=-2)))
+            Q = _householder_product(A, tau)
+            Q = fn.mul(Q, X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2))
+        if hasattr(self, "base"):
+            Q = fn.matmul(self.base, Q)
+        if transposed:
+            Q = Q.mT
+        return Q
+
+    def right_inverse(self, Q):
+        with no_grad():
+            return self._right_inverse(Q)
+
+    def _right_inverse(self, Q):
+        if Q.shape != self.shape:
+            raise ValueError(f"Expected a matrix or batch of matrices of shape {self.shape}. "
+                             f"Got a tensor of shape {Q.shape}.")
+        Q_init = Q
+        n, k = Q.size(-2), Q.size(-1)
+        transpose = n < k
+        if transpose:
+            Q = Q.mT
+            n, k = k, n
+        if not hasattr(self, "base"):
+            if self.orthogonal_map in (_OrthMaps.cayley, _OrthMaps.matrix_exp):
+                raise NotImplementedError(
+                    "It is not possible to assign to the matrix exponential "
+                    "or the Cayley parametrizations when use_trivialization=False.")
+            # geqrf's X: the reflectors below the diagonal, diag(R) on it; PyTorch keeps the
+            # signs of diag(R) (flipped where LAPACK skipped the reflection, tau == 0).
+            A, tau = fn.geqrf(Q) if hasattr(fn, "geqrf") else _geqrf(Q)
+            d = A.diagonal(dim1=-2, dim2=-1)
+            d.copy_(fn.where(fn.eq(tau, 0.0), fn.neg(d.sign()), d.sign()))
+            return A.mT if transpose else A
+        if n == k:
+            Q = _make_orthogonal(Q) if not _is_orthogonal(Q) else Q.clone()
+        else:
+            N = _creation.randn(*(tuple(Q.size()[:-2]) + (n, n - k)), dtype=Q.dtype)
+            Q = _make_orthogonal(fn.cat([Q, N], dim=-1))
+        self.base = Q
+        neg_Id = _creation.zeros_like(Q_init)
+        neg_Id.diagonal(dim1=-2, dim2=-1).fill_(-1.0)
+        return neg_Id
+
+
+def _geqrf(A):
+    """LAPACK's geqrf (NumPy's ``qr(mode="raw")``): X holding R on and above the diagonal
+    and the Householder vectors below it, and tau."""
+    a = A._data
+    shape = a.shape
+    flat = a.reshape((-1,) + shape[-2:])
+    xs, taus = [], []
+    for m in flat:
+        h, t = np.linalg.qr(m, mode="raw")
+        xs.append(h.T)
+        taus.append(t)
+    X = np.stack(xs).reshape(shape).astype(a.dtype)
+    tau = np.stack(taus).reshape(shape[:-2] + (min(shape[-2:]),)).astype(a.dtype)
+    return _make(X), _make(tau)
+
+
+def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):
+    """Q with orthonormal columns (rows when wide): ``"matrix_exp"``, ``"cayley"`` or
+    ``"householder"`` (default: matrix_exp for square, householder otherwise)."""
+    weight = getattr(module, name, None)
+    from ..._tensor import Tensor
+    if not isinstance(weight, Tensor):
+        raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
+    if weight.ndim < 2:
+        raise ValueError("Expected a matrix or batch of matrices. "
+                         f"Got a tensor of {weight.ndim} dimensions.")
+    if orthogonal_map is None:
+        orthogonal_map = "matrix_exp" if weight.size(-2) == weight.size(-1) \
+            else "householder"
+    orth_enum = getattr(_OrthMaps, orthogonal_map, None)
+    if orth_enum is None:
+        raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", '
+                         f'"householder". Got: {orthogonal_map}')
+    orth = _Orthogonal(weight, orth_enum, use_trivialization=use_trivialization)
+    parametrize.register_parametrization(module, name, orth, unsafe=True)
+    return module
 
 
 class _WeightNorm(Module):

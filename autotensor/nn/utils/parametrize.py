@@ -230,8 +230,26 @@ def type_before_parametrizations(module):
 
 
 def transfer_parametrizations_and_params(from_module, to_module, tensor_name=None):
-    raise NotImplementedError("transfer_parametrizations_and_params is not implemented in "
-                              "autotensor yet")
+    """Register ``from_module``'s parametrizations (all, or ``tensor_name``'s) on
+    ``to_module`` and share their original tensors; a missing tensor is created first."""
+    if is_parametrized(from_module):
+        names = from_module.parametrizations if tensor_name is None else [tensor_name]
+        for parameter_name in names:
+            if not hasattr(to_module, parameter_name):
+                setattr(to_module, parameter_name,
+                        Parameter(getattr(from_module, parameter_name)))
+            for param_func in from_module.parametrizations[parameter_name]:
+                register_parametrization(to_module, parameter_name, param_func)
+            source = from_module.parametrizations[parameter_name]
+            target = to_module.parametrizations[parameter_name]
+            if hasattr(source, "original"):
+                target.original = source.original
+            else:
+                num = 0
+                while hasattr(source, f"original{num}"):
+                    setattr(target, f"original{num}", getattr(source, f"original{num}"))
+                    num += 1
+    return to_module
 
 
 _ = Module
