@@ -28,6 +28,16 @@ add("interpolate_bilinear_ac", _F("interpolate", size=(2, 5), mode="bilinear",
                                   align_corners=True), lambda g: [g.u(1, 2, 3, 4)])
 add("interpolate_bicubic", _F("interpolate", size=(5, 6), mode="bicubic"),
     lambda g: [g.u(1, 1, 3, 4)])
+add("interpolate_trilinear", _F("interpolate", scale_factor=(1.5, 0.7, 2), mode="trilinear"),
+    lambda g: [g.u(1, 2, 2, 3, 3)])
+add("interpolate_trilinear_ac", _F("interpolate", size=(3, 2, 4), mode="trilinear",
+                                   align_corners=True), lambda g: [g.u(2, 1, 2, 3, 3)])
+add("interpolate_bilinear_aa", _F("interpolate", size=(3, 5), mode="bilinear", antialias=True),
+    lambda g: [g.u(1, 2, 7, 4)])
+add("interpolate_bicubic_aa", _F("interpolate", scale_factor=0.4, mode="bicubic",
+                                 antialias=True), lambda g: [g.u(1, 1, 8, 6)])
+add("interpolate_lanczos_aa", _F("interpolate", size=(3, 7), mode="lanczos", antialias=True),
+    lambda g: [g.u(1, 1, 8, 5)])
 add("unfold_nn", _F("unfold", (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
     lambda g: [g.u(2, 2, 4, 5)])
 add("fold_nn", _F("fold", (4, 5), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),

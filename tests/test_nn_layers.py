@@ -181,35 +181,77 @@ def test_scaled_dot_product_attention_matches_torch(kw):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
 
 
+_THETA2 = np.array([[[0.9, 0.2, 0.1], [-0.1, 1.1, 0.05]], [[1.3, -0.4, 0.3], [0.5, 0.8, -0.2]]])
+_THETA3 = RNG.standard_normal((2, 3, 4))
+
+
 @pytest.mark.parametrize("align_corners", [False, True])
-def test_affine_grid_matches_torch(align_corners):
-    theta = np.array([[[0.9, 0.2, 0.1], [-0.1, 1.1, 0.05]], [[1.3, -0.4, 0.3], [0.5, 0.8, -0.2]]])
+@pytest.mark.parametrize("theta,size", [(_THETA2, (2, 3, 4, 7)), (_THETA3, (2, 1, 3, 4, 5)),
+                                        (_THETA3, (2, 2, 1, 2, 3))])
+def test_affine_grid_matches_torch(align_corners, theta, size):
     res = []
     for m in (autotensor, torch):
         t = m.tensor(theta, requires_grad=True)
-        g = m.nn.functional.affine_grid(t, (2, 3, 4, 7), align_corners=align_corners)
-        (g * g).sum().backward()
+        g = m.nn.functional.affine_grid(t, size, align_corners=align_corners)
+        (g * g.sin()).sum().backward()
         res.append((g.detach().numpy(), t.grad.numpy()))
     for a, b in zip(*res):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode,nd", [("bilinear", 2), ("nearest", 2), ("bicubic", 2),
+                                     ("bilinear", 3), ("nearest", 3)])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align_corners", [False, True])
-def test_grid_sample_matches_torch(mode, padding_mode, align_corners):
-    img = RNG.standard_normal((2, 3, 5, 6))
-    grid = RNG.uniform(-1.3, 1.3, (2, 4, 7, 2))      # points outside the image too
+def test_grid_sample_matches_torch(mode, nd, padding_mode, align_corners):
+    img = RNG.standard_normal((2, 3, 5, 6) if nd == 2 else (2, 3, 4, 5, 3))
+    grid = RNG.uniform(-1.3, 1.3, (2, 4, 7, 2) if nd == 2 else (2, 3, 2, 4, 3))  # outside too
     res = []
     for m in (autotensor, torch):
         x, g = m.tensor(img, requires_grad=True), m.tensor(grid, requires_grad=True)
         y = m.nn.functional.grid_sample(x, g, mode=mode, padding_mode=padding_mode,
                                         align_corners=align_corners)
-        (y * y).sum().backward()
+        (y * m.tensor(np.cos(np.arange(y.numel()))).reshape(y.shape)).sum().backward()
         res.append((y.detach().numpy(), x.grad.numpy(),
                     np.zeros(grid.shape) if g.grad is None else g.grad.numpy()))
     for a, b in zip(*res):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.nn.functional.grid_sample(m.ones(1, 1, 2, 2, 2), m.zeros(1, 1, 1, 1, 3),
+                                          mode="bicubic", align_corners=False),
+    lambda m: m.nn.functional.grid_sample(m.ones(1, 1, 2, 2), m.zeros(1, 1, 1, 3),
+                                          align_corners=False),
+    lambda m: m.nn.functional.grid_sample(m.ones(1, 1, 2, 2), m.zeros(1, 1, 1, 2),
+                                          mode="area", align_corners=False),
+    lambda m: m.nn.functional.affine_grid(m.ones(1, 2, 3), (1, 1, 2, 2, 2),
+                                          align_corners=False),
+    lambda m: m.nn.functional.affine_grid(m.ones(1, 3, 4), (1, 1, 2, 2), align_corners=False),
+    lambda m: m.nn.functional.affine_grid(m.ones(1, 3, 4), [1, 1, 2, 2, 2, 2],
+                                          align_corners=False),
+    lambda m: m.nn.functional.interpolate(m.ones(1, 1, 3, 3, 3), scale_factor=2,
+                                          mode="trilinear", antialias=True),
+    lambda m: m.nn.functional.interpolate(m.ones(1, 1, 3, 3), scale_factor=2, mode="lanczos"),
+    lambda m: m.nn.functional.interpolate(m.ones(1, 1, 3, 3), size=2, mode="lanczos",
+                                          antialias=True, align_corners=True),
+    lambda m: m.nn.functional.interpolate(m.ones(1, 1, 3, 3), scale_factor=2, mode="trilinear"),
+])
+def test_sampling_errors_match_torch(call):
+    res = []
+    for m in (autotensor, torch):
+        with pytest.raises(Exception) as info:
+            call(m)
+        res.append((type(info.value).__name__, str(info.value)))
+    assert res[0] == res[1]
+
+
+def test_grid_sample_default_align_corners_warns_as_torch():
+    for m in (autotensor, torch):
+        with pytest.warns(UserWarning, match="align_corners=False since 1.3.0"):
+            m.nn.functional.grid_sample(m.ones(1, 1, 2, 2), m.zeros(1, 1, 1, 2))
+        with pytest.warns(UserWarning, match="unit-size grids"):
+            m.nn.functional.affine_grid(m.ones(1, 2, 3), (1, 1, 1, 2), align_corners=True)
 
 
 @pytest.mark.parametrize("ctor,shape", [

@@ -647,15 +647,25 @@ def pad_map(size, left, right, mode):
 def separable_kernel(x, mats):
     if len(mats) == 1:
         y = np.matmul(x, mats[0].T.astype(x.dtype))
-    else:
+    elif len(mats) == 2:
         y = np.matmul(np.matmul(mats[0].astype(x.dtype), x), mats[1].T.astype(x.dtype))
+    else:                                         # (D, H, W): the depth matrix on (D, H*W)
+        y = np.matmul(np.matmul(mats[1].astype(x.dtype), x), mats[2].T.astype(x.dtype))
+        lead, (d, h, w) = y.shape[:-3], y.shape[-3:]
+        y = np.matmul(mats[0].astype(x.dtype), y.reshape(lead + (d, h * w)))
+        y = y.reshape(lead + (mats[0].shape[0], h, w))
     return np.ascontiguousarray(y, dtype=x.dtype)
 
 
 def separable_backward(F, grad, mats):
     if len(mats) == 1:
         return F.matmul(grad, F.constant(mats[0], grad))
-    return F.matmul(F.matmul(F.constant(mats[0].T, grad), grad), F.constant(mats[1], grad))
+    if len(mats) == 2:
+        return F.matmul(F.matmul(F.constant(mats[0].T, grad), grad), F.constant(mats[1], grad))
+    g = F.matmul(F.matmul(F.constant(mats[1].T, grad), grad), F.constant(mats[2], grad))
+    lead, (d, h, w) = tuple(grad.shape[:-3]), tuple(g.shape[-3:])
+    g = F.matmul(F.constant(mats[0].T, grad), F.reshape(g, lead + (d, h * w)))
+    return F.reshape(g, lead + (mats[0].shape[1], h, w))
 
 
 def _separable_op(name, node):
@@ -666,6 +676,11 @@ def _separable_op(name, node):
 UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0")
 UPSAMPLE_BILINEAR2D = _separable_op("upsample_bilinear2d", "UpsampleBilinear2DBackward0")
 UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackward0")
+UPSAMPLE_TRILINEAR3D = _separable_op("upsample_trilinear3d", "UpsampleTrilinear3DBackward0")
+UPSAMPLE_BILINEAR2D_AA = _separable_op("_upsample_bilinear2d_aa",
+                                       "UpsampleBilinear2DAaBackward0")
+UPSAMPLE_BICUBIC2D_AA = _separable_op("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0")
+UPSAMPLE_LANCZOS2D_AA = _separable_op("_upsample_lanczos2d_aa", "UpsampleLanczos2DAaBackward0")
 
 
 def _source_index(out, in_size, scale, align_corners, cubic):
@@ -707,6 +722,39 @@ def cubic_matrix(out, in_size, scale, align_corners, A=-0.75):
     rows = np.arange(out)
     for k, c in enumerate(coeffs):
         np.add.at(m, (rows, np.clip(i - 1 + k, 0, in_size - 1)), c)
+    return m
+
+
+def antialias_matrix(out, in_size, scale, align_corners, kind):
+    """PyTorch's antialiased interpolation weights (_compute_weights_aa): the filter
+    (``kind``: "linear" a triangle, "cubic" with A = -0.5, "lanczos" Lanczos-3) stretched
+    by the downscale factor, taps clipped to the input and normalised to sum 1 per output."""
+    if align_corners:
+        s = (in_size - 1) / (out - 1) if out > 1 else 0.0
+    else:
+        s = 1.0 / scale if scale else in_size / out
+    interp = {"linear": 2, "cubic": 4, "lanczos": 6}[kind]
+    support = interp * 0.5 * s if s >= 1.0 else interp * 0.5
+    invscale = 1.0 / s if s >= 1.0 else 1.0
+
+    def filt(x):
+        x = np.abs(x)
+        if kind == "linear":
+            return np.where(x < 1.0, 1.0 - x, 0.0)
+        if kind == "lanczos":
+            return np.where(x < 3.0, np.sinc(x) * np.sinc(x / 3.0), 0.0)
+        a = -0.5
+        return np.where(x < 1.0, ((a + 2) * x - (a + 3)) * x * x + 1,
+                        np.where(x < 2.0, (((x - 5) * x + 8) * x - 4) * a, 0.0))
+
+    m = np.zeros((out, in_size))
+    for i in range(out):
+        center = s * (i + 0.5)
+        xmin = max(int(center - support + 0.5), 0)
+        xmax = min(int(center + support + 0.5), in_size)
+        w = filt((np.arange(xmin, xmax) - center + 0.5) * invscale)
+        total = w.sum()
+        m[i, xmin:xmax] = w / total if total != 0.0 else w
     return m
 
 

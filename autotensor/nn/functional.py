@@ -747,7 +747,8 @@ def pixel_unshuffle(input, downscale_factor):
     return _index_map_op(N.PIXEL_UNSHUFFLE, input, index, 3)
 
 
-_INTERP_MODES = "nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+_INTERP_MODES = ("nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+                 "nearest-exact")
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
@@ -783,21 +784,33 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         scales = (None,) * nsp if recompute_scale_factor else tuple(float(f) for f in sf)
     sizes = tuple(int(s) for s in sizes)
     want = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,),
-            "bilinear": (2,), "bicubic": (2,)}
+            "bilinear": (2,), "bicubic": (2,), "trilinear": (3,), "lanczos": (2,)}
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and nsp == 2):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
     if mode == "area":   # PyTorch: adaptive average pooling to the output size
         if nsp == 1:
             return adaptive_avg_pool1d(input, sizes[0])
         if nsp == 2:
             return adaptive_avg_pool2d(input, sizes)
     if mode not in want:
-        if mode in ("area", "trilinear"):
+        if mode == "area":
             raise NotImplementedError(f"interpolate: mode {mode!r} is not implemented yet "
                                       "in autotensor")
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
-                                  f"(got {input.dim()}D) for the modes: {_INTERP_MODES.replace('area', 'lanczos | area')} "  # noqa: E501
+                                  f"(got {input.dim()}D) for the modes: {_INTERP_MODES} "
                                   f"(got {mode})")
+    if mode == "lanczos" and nsp == 2:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
     if nsp not in want[mode]:
-        need = {"linear": 3, "bilinear": 4, "bicubic": 4}.get(mode)
+        if mode == "lanczos":
+            raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors "
+                                      f"supported (got {input.dim()}D) for the modes: "
+                                      f"{_INTERP_MODES} (got {mode})")
+        need = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}.get(mode)
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D "
                                   f"input")
     if mode in ("nearest", "nearest-exact"):
@@ -806,10 +819,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         index = N.combine_maps(maps, in_sizes)
         ops = N.UPSAMPLE_NEAREST if mode == "nearest" else N.UPSAMPLE_NEAREST_EXACT
         return _index_map_op(ops[nsp], input, index, nsp)
+    if antialias:
+        kind = {"bilinear": "linear", "bicubic": "cubic", "lanczos": "lanczos"}[mode]
+        mats = tuple(N.antialias_matrix(o, i, s, align_corners, kind)
+                     for o, i, s in zip(sizes, in_sizes, scales))
+        op = {"bilinear": N.UPSAMPLE_BILINEAR2D_AA, "bicubic": N.UPSAMPLE_BICUBIC2D_AA,
+              "lanczos": N.UPSAMPLE_LANCZOS2D_AA}[mode]
+        return _finish(op, (input,), (mats,), N.separable_kernel(input._data, mats))
     build = N.cubic_matrix if mode == "bicubic" else N.linear_matrix
     mats = tuple(build(o, i, s, align_corners) for o, i, s in zip(sizes, in_sizes, scales))
     op = {"linear": N.UPSAMPLE_LINEAR1D, "bilinear": N.UPSAMPLE_BILINEAR2D,
-          "bicubic": N.UPSAMPLE_BICUBIC2D}[mode]
+          "bicubic": N.UPSAMPLE_BICUBIC2D, "trilinear": N.UPSAMPLE_TRILINEAR3D}[mode]
     return _finish(op, (input,), (mats,), N.separable_kernel(input._data, mats))
 
 
@@ -1310,32 +1330,66 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 
 # ---- spatial transformers (issue 12): composed, values and gradients as PyTorch's ----------
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
+                  "align_corners=False since 1.3.0. Please specify align_corners=True if the "
+                  "old behavior is desired. See the documentation of grid_sample for details.")
+
+
 def affine_grid(theta, size, align_corners=None):
-    """The sampling grid of 2-d affine maps: a base grid of normalised (x, y, 1) per output
-    pixel times theta^T (PyTorch's formula; its node is AffineGridGeneratorBackward0)."""
+    """The sampling grid of 2-d (N, 2, 3) or 3-d (N, 3, 4) affine maps: a base grid of
+    normalised (x, y[, z], 1) per output point times theta^T (PyTorch's formula; its node is
+    AffineGridGeneratorBackward0)."""
     from .. import _creation
     if align_corners is None:
+        _warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got "
                          f"{theta.dtype}")
-    if len(size) != 4:
-        raise NotImplementedError(f"affine_grid only supports 4D sizes, for 2D affine "
-                                  f"transformations. Got size {list(size)}.")
-    if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
-        raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
-                         f"{list(size)}. Got {list(theta.shape)}.")
-    n, _, h, w = size
+    if len(size) == 4:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {theta.shape}.")
+    elif len(size) == 5:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (3, 4):
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {theta.shape}.")
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    spatial = tuple(size[2:])
+    if align_corners and min(spatial) == 1:
+        _warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                       "grids when align_corners=True. This is not an intended use case of "
+                       "affine_grid. See the documentation of affine_grid for details.",
+                       stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
 
-    def lin(steps):
+    def lin(steps):                                  # aten's linspace_from_neg_one
+        if steps <= 1:
+            return _creation.zeros(steps, dtype=theta.dtype)
         v = _creation.linspace(-1, 1, steps, dtype=theta.dtype)
-        return v * (steps - 1) / steps if not align_corners and steps > 1 else v
+        return v * (steps - 1) / steps if not align_corners else v
 
-    xs = lin(w).reshape(1, w).expand(h, w)
-    ys = lin(h).reshape(h, 1).expand(h, w)
-    base = fn.stack([xs, ys, _creation.ones(h, w, dtype=theta.dtype)], -1)
-    base = base.reshape(1, h * w, 3).expand(n, h * w, 3)
-    return fn.bmm(base, fn.transpose(theta, 1, 2)).reshape(n, h, w, 2)
+    n, nd = size[0], len(spatial)
+    coords = []                                      # x (the last dim) first
+    for k in range(nd):
+        axis = nd - 1 - k
+        view = [1] * nd
+        view[axis] = spatial[axis]
+        coords.append(lin(spatial[axis]).reshape(*view).expand(*spatial))
+    coords.append(_creation.ones(*spatial, dtype=theta.dtype))
+    points = _prod(spatial)
+    base = fn.stack(coords, -1).reshape(1, points, nd + 1).expand(n, points, nd + 1)
+    return fn.bmm(base, fn.transpose(theta, 1, 2)).reshape(n, *spatial, nd)
+
+
+def _prod(xs):
+    r = 1
+    for v in xs:
+        r *= v
+    return r
 
 
 def _grid_unnormalize(coord, size, align_corners):
@@ -1358,6 +1412,11 @@ def _reflect(coord, twice_low, twice_high):
 
 def _grid_source(coord, size, padding_mode, align_corners):
     c = _grid_unnormalize(coord, size, align_corners)
+    return _grid_pad(c, size, padding_mode, align_corners)
+
+
+def _grid_pad(c, size, padding_mode, align_corners):
+    """PyTorch's compute_coordinates: border clips, reflection reflects then clips."""
     if padding_mode == "border":
         c = fn.clamp(c, 0, size - 1)
     elif padding_mode == "reflection":
@@ -1367,50 +1426,94 @@ def _grid_source(coord, size, padding_mode, align_corners):
     return c
 
 
+def _cubic_coefficients(t, A=-0.75):
+    """The four cubic-convolution weights of the taps at -1, 0, 1, 2 for the fraction t."""
+    def cc1(x):
+        return fn.mul(fn.mul(fn.mul(x, A + 2) - (A + 3), x), x) + 1
+
+    def cc2(x):
+        return fn.mul(fn.mul(fn.mul(x, A) - 5 * A, x) + 8 * A, x) - 4 * A
+
+    return cc2(t + 1), cc1(t), cc1(1 - t), cc2(2 - t)
+
+
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
-    """Samples ``input`` (N, C, H, W) at ``grid`` (N, Ho, Wo, 2) normalised (x, y) points,
-    bilinear or nearest, with zeros / border / reflection padding: the corner values
-    gathered (indices from the data) and weighted by differentiable functions of the grid,
-    so gradients flow to both (PyTorch's node is GridSampler2DBackward0)."""
+    """Samples ``input`` (N, C, [D,] H, W) at ``grid`` (N, [Do,] Ho, Wo, 2 or 3) normalised
+    (x, y[, z]) points: bilinear/trilinear, nearest or bicubic (4-D), with zeros / border /
+    reflection padding. The taps are gathered (indices from the data) and weighted by
+    differentiable functions of the grid, so gradients flow to both (PyTorch's nodes are
+    GridSampler2DBackward0 / GridSampler3DBackward0). Bicubic pads each integer tap, not the
+    point, as PyTorch's kernel."""
+    import itertools
     from .._backend import np
     from .._creation import _make
-    if mode not in ("bilinear", "nearest"):
-        if mode == "bicubic":
-            raise NotImplementedError("grid_sample: mode 'bicubic' is not implemented in "
-                                      "autotensor yet")
+    if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
                          f"'nearest' or 'bicubic', but got: '{mode}'")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     if align_corners is None:
+        _warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
-    if input.dim() != 4:
-        raise NotImplementedError("grid_sample: only 4-D inputs are implemented in autotensor")
-    n, c, h, w = input.shape
-    ho, wo = grid.shape[1:3]
-    ix = _grid_source(grid[..., 0], w, padding_mode, align_corners)     # (N, Ho, Wo)
-    iy = _grid_source(grid[..., 1], h, padding_mode, align_corners)
-    flat = input.reshape(n, c, h * w)
+    nd = input.dim() - 2
+    if grid.shape[-1] != max(nd, 1):
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {max(nd, 1)} in last "
+                           f"dimension, but got grid with sizes {list(grid.shape)}")
+    if nd not in (2, 3):
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same "
+                           f"number of dimensions, but got input with sizes "
+                           f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if mode == "bicubic" and nd != 2:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    n, c = input.shape[:2]
+    sizes = tuple(input.shape[2:])[::-1]                  # (W, H[, D]): x first
+    out_sp = tuple(grid.shape[1:-1])
+    points = _prod(out_sp)
+    flat = input.reshape(n, c, _prod(sizes))
     dt = input._data.dtype
 
-    def tap(xi, yi):
-        """input at integer (xi, yi) arrays (N, Ho, Wo); 0 outside."""
-        ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-        idx = (np.clip(yi, 0, h - 1) * w + np.clip(xi, 0, w - 1)).reshape(n, 1, ho * wo)
-        vals = fn.gather(flat, 2, _make(np.broadcast_to(idx, (n, c, ho * wo)).copy()))
-        return fn.mul(vals, _make(ok.reshape(n, 1, ho * wo).astype(dt)))
+    def tap(idx):
+        """input at the integer coordinates ``idx`` (arrays (N, *out), x first); 0 outside."""
+        ok = np.ones(idx[0].shape, bool)
+        lin = np.zeros(idx[0].shape, np.int64)
+        for i in reversed(range(nd)):
+            ok &= (idx[i] >= 0) & (idx[i] < sizes[i])
+            lin = lin * sizes[i] + np.clip(idx[i], 0, sizes[i] - 1)
+        lin = lin.reshape(n, 1, points)
+        vals = fn.gather(flat, 2, _make(np.broadcast_to(lin, (n, c, points)).copy()))
+        return fn.mul(vals, _make(ok.reshape(n, 1, points).astype(dt)))
 
+    def w(t):
+        return t.reshape(n, 1, points)
+
+    if mode == "bicubic":
+        coords = [_grid_unnormalize(grid[..., i], sizes[i], align_corners) for i in range(nd)]
+        base = [np.floor(x._data) for x in coords]
+        coeffs = [[w(k) for k in _cubic_coefficients(x - _make(b.astype(dt)))]
+                  for x, b in zip(coords, base)]
+        taps = [[_grid_pad(_make(b - 1 + k), sizes[d], padding_mode, align_corners)._data
+                 for k in range(4)] for d, b in enumerate(base)]
+        taps = [[np.floor(t).astype(np.int64) for t in ts] for ts in taps]
+        out = None
+        for j, i in itertools.product(range(4), range(4)):   # (y tap, x tap)
+            term = fn.mul(fn.mul(tap([taps[0][i], taps[1][j]]), coeffs[0][i]), coeffs[1][j])
+            out = term if out is None else out + term
+        return out.reshape(n, c, *out_sp)
+    coords = [_grid_source(grid[..., i], sizes[i], padding_mode, align_corners)
+              for i in range(nd)]
     if mode == "nearest":
-        xi = np.rint(ix._data).astype(np.int64)
-        yi = np.rint(iy._data).astype(np.int64)
-        return tap(xi, yi).reshape(n, c, ho, wo)
-    x0 = np.floor(ix._data)
-    y0 = np.floor(iy._data)
-    wx1 = (ix - _make(x0.astype(dt))).reshape(n, 1, ho * wo)
-    wy1 = (iy - _make(y0.astype(dt))).reshape(n, 1, ho * wo)
-    wx0, wy0 = 1 - wx1, 1 - wy1
-    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
-    out = fn.mul(fn.mul(tap(x0, y0), wx0), wy0) + fn.mul(fn.mul(tap(x0 + 1, y0), wx1), wy0) + \
-        fn.mul(fn.mul(tap(x0, y0 + 1), wx0), wy1) + fn.mul(fn.mul(tap(x0 + 1, y0 + 1), wx1), wy1)
-    return out.reshape(n, c, ho, wo)
+        return tap([np.rint(x._data).astype(np.int64) for x in coords]).reshape(n, c, *out_sp)
+    lows = [np.floor(x._data) for x in coords]
+    w1 = [w(x - _make(lo.astype(dt))) for x, lo in zip(coords, lows)]
+    w0 = [1 - t for t in w1]
+    lows = [lo.astype(np.int64) for lo in lows]
+    out = None
+    for corner in itertools.product((0, 1), repeat=nd):
+        weight = None
+        for d in range(nd):
+            f = w1[d] if corner[d] else w0[d]
+            weight = f if weight is None else fn.mul(weight, f)
+        term = fn.mul(tap([lo + b for lo, b in zip(lows, corner)]), weight)
+        out = term if out is None else out + term
+    return out.reshape(n, c, *out_sp)
