@@ -4,7 +4,7 @@ from . import _creation
 from ._backend import np
 from . import _ops as fn
 from ._ops._common import _check_tensor_arg, _tensor_arg
-from ._ops.pointwise import _to_dtype
+from ._ops.pointwise import _to_dtype, fmod_, remainder_
 from ._ops.shape import _mT, _T
 from ._tensor import Tensor, _make
 
@@ -53,6 +53,11 @@ def _iop(f):
     def i(self, other):
         return f(self, other)
     return i
+
+
+def _where(self, condition, other):
+    """``x.where(condition, y)`` is ``torch.where(condition, x, y)``."""
+    return fn.where(condition, self, other)
 
 
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
@@ -186,7 +191,7 @@ METHODS = {
     "__matmul__": fn.matmul, "__rmatmul__": _matmul_r, "__neg__": fn.neg,
     "__pos__": lambda self: self, "__abs__": fn.abs,
     "__iadd__": fn.add_, "__isub__": fn.sub_, "__imul__": fn.mul_, "__itruediv__": fn.div_,
-    "__ipow__": fn.pow_,
+    "__ipow__": fn.pow_, "__imod__": remainder_, "remainder_": remainder_, "fmod_": fmod_,
     "__eq__": fn.eq, "__ne__": fn.ne, "__lt__": fn.lt, "__le__": fn.le, "__gt__": fn.gt,
     "__ge__": fn.ge, "__and__": fn.bitwise_and, "__or__": fn.bitwise_or,
     "__xor__": fn.bitwise_xor, "__rand__": fn.bitwise_and, "__ror__": fn.bitwise_or,
@@ -224,7 +229,7 @@ METHODS = {
     "long": _cast_method("int64"),
     "int": _cast_method("int32"), "short": _cast_method("int16"),
     "char": _cast_method("int8"), "byte": _cast_method("uint8"),
-    "bool": _cast_method("bool"),
+    "bool": _cast_method("bool"), "where": _where,
     "new": _new, "new_tensor": _new_tensor, "new_zeros": _new_zeros, "new_ones": _new_ones,
     "new_full": _new_full, "new_empty": _new_empty,
     "normal_": _normal_, "uniform_": _uniform_, "random_": _random_,

@@ -768,6 +768,49 @@ FUZZ_FINDINGS = {
                                                    "[[2.0, -2.0], [2.0, 0.4]]")])
         for line in (f"a{k} = torch.tensor({x}, dtype=torch.float64, requires_grad=True)",
                      f"a{k}.norm({p}, dim=1).sum().backward()", f"b{k} = a{k}.grad")],
+    "gradient version through AsStridedBackward0 (a view of a leaf written under no_grad)": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+        "v1 = v0.transpose(0, 0)", "with torch.no_grad():\n    v0[...] = 0",
+        "v2 = torch.autograd.grad(v1, [v0])[0]",
+        "v3 = torch.tensor([1., 2., 3.], requires_grad=True)", "v4 = v3[1:]",
+        "with torch.no_grad():\n    v3.mul_(2)", "v4.sum().backward()", "v5 = v3.grad",
+        "v6 = torch.tensor([1., 2., 3., 4.], requires_grad=True)",
+        "v7 = torch.autograd.grad(v6.as_strided((2, 2), (1, 1)).sum(), [v6])[0]"],
+    "forward AD: an in-place op reads an input aliasing self after the write": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor([1.764, 2.5, -0.5]), "
+        "torch.tensor([1.624, 0.5, 2.0]))",
+        "v1 = v0.clone()", "v1.mul_(v1)", "v2 = v0.clone()", "v2.div_(v2)",
+        "v3 = v0.clone()", "v3.pow_(v3.view_as(v3))", "v4 = v0.clone()",
+        "v4.addcmul_(v4, v4)", "v5 = v0.clone()", "v5.atan2_(v5)", "v6 = v0.clone()",
+        "v6 *= v6", "v7 = v0.clone()", "v7 /= v7[...]"],
+    "forward AD: remainder/fmod by a number, frac and x[...] share the input's tangent": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor([1.764, -2.5]), "
+        "torch.tensor([1.624, 0.5]))",
+        "v1 = v0 % 1", "v2 = v0.fmod(1.5)", "v3 = v0.frac()", "v4 = v0[...]",
+        "v5 = v0.remainder(torch.tensor(1.))", "v0.exp_()"],
+    "x.pow(tensor) saves its result even when only x requires grad ('output 0 of Pow1')": [
+        "v0 = torch.tensor(np.array([1.764, 0.4], dtype='float32'), requires_grad=True)",
+        "v1 = v0.pow(torch.tensor(2.))", "v1.tanh_()", "v1.sum().backward()",
+        "v2 = torch.tensor([0.5, 3.0])", "v3 = v0.addcdiv(v2, v2)", "v2.add_(1)",
+        "v3.sum().backward()"],
+    "masked_fill by a 0-d tensor is masked_fill.Tensor (MaskedFillBackward1, its tangent)": [
+        "v0 = torch.tensor([1.764, 2.5], requires_grad=True)",
+        "v1 = v0.masked_fill(v0 > 2, torch.tensor(3.))", "v2 = v0 * 1",
+        "v2.masked_fill_(v2 > 2, v2[0])", "v2.sum().backward()", "v3 = v0.grad",
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v4 = torch.autograd.forward_ad.make_dual(torch.tensor(3.), torch.tensor(7.))",
+        "v5 = torch.tensor([1.764, 2.5]).masked_fill(torch.tensor([False, True]), v4)",
+        "torch.autograd.forward_ad.exit_dual_level()"],
+    "x.where(condition, y) is torch.where(condition, x, y)": [
+        "v0 = torch.tensor([1.5, -2.0], requires_grad=True)", "v1 = v0.where(v0 > 0, 0.)",
+        "v2 = v0.where(v0 > 0, v0 * 2)"],
+    "x %= y, remainder_ and fmod_ are in place (RemainderBackward0/1, FmodBackward0/1)": [
+        "v0 = torch.tensor([-3.5, 2.25], requires_grad=True)", "v1 = v0 * 1", "v1 %= 1.5",
+        "v2 = v0 * 1", "v2.fmod_(torch.tensor([2., -1.]))", "v3 = torch.tensor([-3, 7])",
+        "v3 %= 2", "v4 = torch.tensor([-3, 7])", "v4 %= 0", "v5 = torch.tensor([-3, 7])",
+        "v5.fmod_(1.5)", "v6 = torch.tensor([True, False])", "v6.remainder_(True)"],
 }
 
 

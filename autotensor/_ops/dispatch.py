@@ -115,10 +115,22 @@ def _plan(op, mask):
     if op.backward_all is not None:
         needed = set(range(len(op.saved_names)))
     else:
+        # PyTorch's codegen guards a save by "this input needs grad" only for a value one
+        # formula reads; outputs, and values several formulas read, are saved whenever a
+        # node is made (x.pow(w) with only x requiring grad saves its result: an in-place
+        # op on it makes backward raise, as PyTorch's does)
+        uses = {}
+        for f in op.formulas:
+            for k in f[1] if f is not None else ():
+                uses[k] = uses.get(k, 0) + 1
         needed = set()
         for i, f in enumerate(op.formulas):
-            if f is not None and mask >> i & 1:
+            if f is None:
+                continue
+            if mask >> i & 1:
                 needed.update(f[1])
+            else:
+                needed.update(k for k in f[1] if uses[k] > 1 or op.saved_kinds[k] == "output")
     idx = tuple(s + 1 if i in needed else 0 for i, s in enumerate(op.saved_src))
     if not idx:
         take = None
@@ -441,7 +453,10 @@ def jvp_of(op, inputs, params, results):
     if isinstance(tangent, Tensor):
         for x in inputs:
             if isinstance(x, Tensor) and tangent is _tangent(x):
-                tangent = F.clone(tangent)  # an output never shares its input's tangent
+                # an output never shares its input's tangent, except where PyTorch's
+                # formula is ``result: self_t`` (Note [Shared tangents] in forward_ad.py)
+                if not op.__dict__.get("shares_tangent"):
+                    tangent = F.clone(tangent)
                 break
     if isinstance(results, tuple):
         if not isinstance(tangent, (tuple, list)):
@@ -476,10 +491,16 @@ def _zero_terms(F, op, inputs, vals, out):
         shape = x._data.shape if isinstance(x, Tensor) else ()
         c = fn(F, _make(np.zeros(shape, dtype=out._data.dtype)), *args)
         if isinstance(c, Tensor) and c._requires_grad:
-            new = out + c
-            new._data = np.broadcast_to(out._data, new._data.shape).astype(new._data.dtype)
-            out = new
+            out = plus_zero_term(out, c)
     return out
+
+
+def plus_zero_term(out, c):
+    """``out + c`` for a term ``c`` of a missing (zero) tangent: the graph of the sum, the
+    values of ``out`` (Note [Forward mode]: PyTorch's zero tensor times inf is zero)."""
+    new = out + c
+    new._data = np.broadcast_to(out._data, new._data.shape).astype(new._data.dtype)
+    return new
 
 
 def _jvp_transpose(F, op, inputs, params, results):

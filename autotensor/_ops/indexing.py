@@ -9,7 +9,7 @@ from ..autograd import inplace
 from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import (
-    _asarray, _finish, _index_data, ndarray, _py_any, _py_max, _py_sum, _state, _wrap_dim)
+    _asarray, _finish, _index_data, ndarray, _py_any, _py_max, _py_sum, _wrap_dim)
 from .pointwise import clone, copy_, fill_
 from .shape import _alias, expand, select, _slice, unsqueeze, view
 
@@ -369,23 +369,25 @@ def masked_fill(input, mask, value):
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_dtypes.cpp_name(_dtypes.from_numpy(m.dtype))}")
+    tensor_value = None
     if isinstance(value, Tensor):
         if value._data.ndim != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value._data.ndim} dimension(s).")
-        if value._requires_grad and _state.enabled:
-            d = input._data
-            out = _asarray(np.where(m, value._data, d)).astype(d.dtype, copy=False)
-            r = _finish(MASKED_FILL_TENSOR, (input, value), (m,), out)
-            set_input_metadata(r._grad_fn, (input, value), out.shape, out.dtype)
-            return r
-        value = value.item()
+        # (masked_fill.Tensor: MaskedFillBackward1 and value's tangent, whether or not
+        # the value requires grad; its kernel reads the value as a scalar)
+        tensor_value, value = value, value.item()
     d = input._data
     v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
     try:
         out = np.where(m, v, d).astype(d.dtype, copy=False)
     except ValueError:
         raise broadcast_error(m.shape, d.shape) from None
+    if tensor_value is not None:
+        r = _finish(MASKED_FILL_TENSOR, (input, tensor_value), (m,), _asarray(out))
+        if r._grad_fn is not None:
+            set_input_metadata(r._grad_fn, (input, tensor_value), out.shape, out.dtype)
+        return r
     r = _finish(MASKED_FILL, (input,), (m, value), _asarray(out))
     if r._grad_fn is not None and out.shape != d.shape:
         set_input_metadata(r._grad_fn, (input,), out.shape, out.dtype)
@@ -424,15 +426,15 @@ def nonzero(input, *, as_tuple=False):
 
 # ---- in-place variants -------------------------------------------------------------------
 def masked_fill_(self, mask, value):
-    if isinstance(value, Tensor) and value._requires_grad and _state.enabled:
-        m = _index_data(mask)
-        new = np.where(m, value._data, self._data).astype(self._data.dtype, copy=False)
-        return inplace.record_inplace(MASKED_FILL_TENSOR, self, (self, value), (m,), new)
-    if isinstance(value, Tensor):
-        value = value.item()
+    tensor_value = None
+    if isinstance(value, Tensor):  # (masked_fill.Tensor: see masked_fill)
+        tensor_value, value = value, value.item()
     m = mask._data
     v = _convert.scalar_array(value, _dtypes.from_numpy(self._data.dtype))
     new = np.where(m, v, self._data).astype(self._data.dtype, copy=False)
+    if tensor_value is not None:
+        return inplace.record_inplace(MASKED_FILL_TENSOR, self, (self, tensor_value), (m,),
+                                      new, where=m)
     return inplace.record_inplace(MASKED_FILL, self, (self,), (m, value), new, where=m)
 
 

@@ -13,7 +13,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import _specfun, raw
-from .dispatch import broadcast_error, defop, record, set_input_metadata
+from .dispatch import broadcast_error, defop, plus_zero_term, record, set_input_metadata
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim,
     _asarray, _binary, _binary_fn, _broadcastable, _check_tensor_arg, _finish, _inplace_binary,
@@ -85,11 +85,25 @@ MUL = defop("mul", "MulBackward0", np.multiply, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad * other,
                    "other": lambda F, grad, self: grad * self},
             jvp="elementwise")
+def _div_jvp(F, self_t, other_t, other, result):
+    """PyTorch's ``(self_t - other_t * result) / other_p``: in place (``x.div_(x)``) it
+    reads result and other after the write (Note [In-place rules read aliased inputs after
+    the write]), so it is not the backward formulas' self_t / other - other_t * self / other**2."""
+    if other_t is None:
+        num = self_t
+        if result._requires_grad and not self_t._requires_grad:
+            num = plus_zero_term(num, result * 0)  # (the zero other_t * result term)
+    else:
+        num = other_t * result
+        num = -num if self_t is None else self_t - num
+    return num / other
+
+
 DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad / other,
                    # PyTorch's div_tensor_other_backward, in its order (same rounding)
                    "other": lambda F, grad, self, other: -grad * ((self / other) / other)},
-            jvp="elementwise")
+            jvp=_div_jvp)
 POW_SCALAR = defop("pow", "PowBackward0", raw.pow_scalar, params=("exponent",),
                    grads={"self": pow_backward},
                    jvp="elementwise")
@@ -260,6 +274,9 @@ REMAINDER_TENSOR = defop(
     grads={"self": lambda F, grad: grad,
            "other": lambda F, grad, self, other: -grad * F.floor(self / other)},
                          jvp="elementwise")
+# PyTorch's forward formula for these is ``result: self_t``: the output's tangent is the
+# input's tangent object itself (Note [Shared tangents] in autograd/forward_ad.py)
+REMAINDER.shares_tangent = FMOD.shares_tangent = True
 FMOD_TENSOR = defop(
     "fmod", "FmodBackward1", np.fmod, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
@@ -441,6 +458,25 @@ def remainder(input, other):
 def fmod(input, other):
     """C's fmod (the sign of the dividend)."""
     return _mod(FMOD, FMOD_TENSOR, input, other)
+
+
+def _mod_(op, tensor_op, self, other):
+    _integer_division(f"{op.name}_cpu", self, other)
+    if isinstance(other, Tensor):
+        return _inplace_binary(tensor_op, self, other)
+    d = _scalar_dtype_data(self._data, other)
+    if other.__class__ is int and d.dtype.kind in "iu":
+        other = _fit_int(other, d.dtype)
+    return inplace.record_inplace(op, self, (self,), (other,), np.asarray(op.kernel(d, other)))
+
+
+def remainder_(self, other):
+    """``x %= y``: in place, as PyTorch (not Python's fallback ``x = x % y``)."""
+    return _mod_(REMAINDER, REMAINDER_TENSOR, self, other)
+
+
+def fmod_(self, other):
+    return _mod_(FMOD, FMOD_TENSOR, self, other)
 
 
 def rdiv(input, other):
@@ -993,6 +1029,7 @@ RAD2DEG = defop("rad2deg", "Rad2DegBackward0", lambda a: a * (180 / math.pi), jv
                 grads={"self": lambda F, grad: grad * (180 / math.pi)})
 FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), jvp="elementwise",
              grads={"self": lambda F, grad: grad})
+FRAC.shares_tangent = True  # (``result: self_t``: Note [Shared tangents])
 TRUNC = defop("trunc", "TruncBackward0", lambda a: a.copy() if a.dtype.kind in "iu"
               else np.trunc(a), grads=ZERO_GRAD, jvp="elementwise")
 

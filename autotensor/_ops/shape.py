@@ -104,7 +104,8 @@ RESHAPE_ALIAS = defop("_reshape_alias", "ReshapeAliasBackward0", raw.reshape, pa
                       grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
                       jvp="linear")
 ALIAS = defop("alias", "AliasBackward0", lambda a: a.view(), grads={"self": lambda F, grad: grad},
-              jvp="linear")
+              jvp=lambda F, self_t: self_t)
+ALIAS.shares_tangent = True  # (``result: self_t``: Note [Shared tangents] in forward_ad.py)
 T = defop("t", "TBackward0", raw.t, grads={"self": lambda F, grad: F.t(grad)},
           jvp="linear")
 TRANSPOSE = defop("transpose", "TransposeBackward0", raw.transpose, params=("dim0", "dim1"),

@@ -144,7 +144,11 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   "MaximumBackward0": 1, "MinimumBackward0": 1,  # (masked_fill_)
                   "MaxBackward0": 2, "MinBackward0": 2, "GatherBackward0": 1,
                   "IndexSelectBackward0": 1, "MaskedSelectBackward0": 1, "TopkBackward0": 2,
-                  "SortBackward0": 2}
+                  "SortBackward0": 2,
+                  # as_strided_backward: zeros, then .copy_ (or index_add_) of the gradient
+                  # through the view's geometry (a leaf whose own elements overlap: a
+                  # further div_, version 2, not modelled)
+                  "AsStridedBackward0": 1}
 
 
 def _obeys_layout(g, v):

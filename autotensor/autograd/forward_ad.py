@@ -194,6 +194,13 @@ def propagate(op, inputs, params, results, inplace_self=None):
     return out
 
 
+# Note [Shared tangents]: an output's tangent is a tensor of its own (a view's, a view of
+# its base's), except where PyTorch's formula is ``result: self_t`` (remainder and fmod by a
+# number, frac, alias: ``x[...]``): the output then holds the input's tangent object itself,
+# and an in-place op on the input later changes the output's tangent too. Such ops set
+# ``op.shares_tangent`` (jvp_of in dispatch.py clones in every other case).
+
+
 def _any_tangent(op, inputs):
     for x in inputs:
         meta = getattr(x, "_meta", None)
@@ -230,6 +237,8 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
     if node is not None:
         result._grad_fn = node
         result._requires_grad = True
+    if len(inputs) > 1:
+        inputs = _after_write(t, inputs, result)
     own = _tangent_or_none(t)
     state.fw = False
     try:
@@ -246,6 +255,35 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
     if tangent is None and _tangent_or_none(t) is not None:
         tangent = _zeros_like(t)  # the op overwrote t with values that have no tangent
     return tangent
+
+
+def _after_write(t, inputs, result):
+    """Note [In-place rules read aliased inputs after the write]: PyTorch evaluates an
+    in-place op's forward formula after the kernel ran, with ``self_p`` replaced by a copy of
+    self from before (``original_self_p``) and ``result`` by self; any other input that is
+    self (``x.mul_(x)``, or the same memory with the same layout) is read as it is then, so
+    its tangent is t * x_new + x_old * t, not 2 * x * t. Such inputs are replaced by the
+    written value carrying their own tangent."""
+    from .._tensor import Tensor, _make
+    out = None
+    for i in range(1, len(inputs)):
+        x = inputs[i]
+        if not isinstance(x, Tensor) or not (x is t or _same_memory(x._data, t._data)):
+            continue
+        if out is None:
+            out = list(inputs)
+        new = _make(result._data.astype(x._data.dtype, copy=False))
+        new._grad_fn, new._requires_grad = result._grad_fn, result._requires_grad
+        tangent = _tangent_or_none(x)
+        if tangent is not None:
+            new._meta = {"fw_grad": tangent}
+        out[i] = new
+    return inputs if out is None else tuple(out)
+
+
+def _same_memory(a, b):
+    return (a.shape == b.shape and a.strides == b.strides and a.size and
+            a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
 
 
 def _zeros_like(t):

@@ -411,7 +411,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
     check_inplace(t, inputs)
     if op.name not in OVERLAP_OK:  # (TensorIterator checks overlaps before shapes)
         check_no_internal_overlap(t)
-    if len(inputs) > 1 and op.name != "fill_":  # (fill_ reads its 0-d value first)
+    if len(inputs) > 1 and op.name not in ("fill_", "masked_fill"):
+        # (fill_ and masked_fill_ read their 0-d value first)
         check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
     if mask and t._data.dtype.kind not in "fcV" and op.node_name != "FillBackward3":
