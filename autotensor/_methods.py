@@ -230,6 +230,7 @@ METHODS = {
     "int": _cast_method("int32"), "short": _cast_method("int16"),
     "char": _cast_method("int8"), "byte": _cast_method("uint8"),
     "bool": _cast_method("bool"), "where": _where,
+    "bitwise_and": fn.bitwise_and, "bitwise_or": fn.bitwise_or, "bitwise_xor": fn.bitwise_xor,
     "new": _new, "new_tensor": _new_tensor, "new_zeros": _new_zeros, "new_ones": _new_ones,
     "new_full": _new_full, "new_empty": _new_empty,
     "normal_": _normal_, "uniform_": _uniform_, "random_": _random_,

@@ -806,6 +806,22 @@ FUZZ_FINDINGS = {
     "x.where(condition, y) is torch.where(condition, x, y)": [
         "v0 = torch.tensor([1.5, -2.0], requires_grad=True)", "v1 = v0.where(v0 > 0, 0.)",
         "v2 = v0.where(v0 > 0, v0 * 2)"],
+    "integer scalars as PyTorch: alpha * other wraps, alpha/value/scatter value checked": [
+        "B = 1099511627777",
+        "v0 = torch.tensor([1]).add(B, alpha=B)", "v1 = torch.tensor([1]).sub(B, alpha=B)",
+        "v2 = torch.tensor([1], dtype=torch.int32).add_(3, alpha=B)",
+        "v3 = torch.tensor([1]).add_(B, alpha=B)",
+        "v4 = torch.tensor([1]).addcmul(torch.tensor([3]), torch.tensor([4]), value=2**63)",
+        "v5 = torch.tensor([1], dtype=torch.int32).addcmul(torch.tensor([3], dtype=torch.int32),"
+        " torch.tensor([4], dtype=torch.int32), value=B)",
+        "v6 = torch.tensor([1.,2]).add(torch.tensor([1.,2]), alpha=B*B*B)",
+        "v7 = torch.tensor([1, 2], dtype=torch.int32) & B",
+        "v8 = torch.tensor([1, 2], dtype=torch.int32).bitwise_or(2**31)",
+        "v9 = B - torch.tensor([1, 2], dtype=torch.int32)",
+        "v10 = torch.add(B, torch.tensor([1, 2], dtype=torch.int32))",
+        "v11 = torch.tensor([1, 2]).scatter(0, torch.tensor([0]), 2**63)",
+        "v12 = torch.tensor([1, 2], dtype=torch.uint8).scatter(0, torch.tensor([0]), -1)",
+        "v13 = torch.tensor([1, 2], dtype=torch.int32).scatter_(0, torch.tensor([0]), B)"],
     "x %= y, remainder_ and fmod_ are in place (RemainderBackward0/1, FmodBackward0/1)": [
         "v0 = torch.tensor([-3.5, 2.25], requires_grad=True)", "v1 = v0 * 1", "v1 %= 1.5",
         "v2 = v0 * 1", "v2.fmod_(torch.tensor([2., -1.]))", "v3 = torch.tensor([-3, 7])",

@@ -189,6 +189,8 @@ def _scalar_to_tensor(s, like):
         dt = _dtypes.scalar_result_dtype(_dtypes.from_numpy(like._data.dtype), s)
         if dt.np.kind == like._data.dtype.kind:
             dt = _dtypes.from_numpy(like._data.dtype)
+        if s.__class__ is int and dt.np.kind in "iu":
+            s = _fit_int(s, dt.np)  # (torch.add(2**40, int32_tensor) wraps, as PyTorch)
         return _make(np.asarray(s, dtype=dt.np))
     from .._creation import tensor
     return tensor(s)
@@ -251,6 +253,8 @@ def _unary_fn(op, doc, float_op=True):
 
 
 def _check_alpha(input, other, alpha):
+    if alpha.__class__ is int:
+        _convert.check_python_int(alpha)  # (any alpha is a c10::Scalar)
     kinds = {x._data.dtype.kind if isinstance(x, Tensor) else
              ("b" if isinstance(x, bool) else "i" if isinstance(x, int) else "f")
              for x in (input, other)}

@@ -324,7 +324,9 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     s = src if src is not None else value
-    sd = s._data if isinstance(s, Tensor) else s
+    # (a number is a c10::Scalar converted to self's dtype with its overflow check)
+    sd = s._data if isinstance(s, Tensor) else _convert.scalar_array(
+        s, _dtypes.from_numpy(d.dtype))[()]
     idx = _index_data(index)
     out = raw.scatter(d, dim, idx, sd)
     if isinstance(s, Tensor):
@@ -451,7 +453,8 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     if isinstance(s, Tensor):
         new = raw.scatter(self._data, dim, index._data, s._data)
         return inplace.record_inplace(SCATTER, self, (self, s), (dim, index._data), new)
-    new = raw.scatter(self._data, dim, index._data, s)
+    new = raw.scatter(self._data, dim, index._data,
+                      _convert.scalar_array(s, _dtypes.from_numpy(self._data.dtype))[()])
     return inplace.record_inplace(SCATTER_VALUE, self, (self,), (dim, index._data), new)
 
 

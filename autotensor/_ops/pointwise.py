@@ -57,7 +57,19 @@ def _add(a, b, alpha):
         return a + b
     if a.dtype == np.bool_:  # (operands promoted already) a bool result: alpha is a bool too
         return a | (b & bool(alpha))
-    return a + alpha * b
+    return a + _times_alpha(b, alpha, a)
+
+
+def _times_alpha(b, alpha, a):
+    """alpha * b for a Python number b; on an integer tensor the product wraps in its dtype
+    as PyTorch's integer arithmetic does (``int64.add(2**40 + 1, alpha=2**40 + 1)``)."""
+    p = alpha * b
+    if p.__class__ is int and a.dtype.kind in "iu":
+        bits = a.dtype.itemsize * 8
+        p &= (1 << bits) - 1
+        if a.dtype.kind == "i" and p >> (bits - 1):
+            p -= 1 << bits
+    return p
 
 
 ADD = defop("add", "AddBackward0", _add,
@@ -65,7 +77,8 @@ ADD = defop("add", "AddBackward0", _add,
             grads={"self": lambda F, grad: grad,
                    "other": lambda F, grad, alpha: grad if alpha == 1 else grad * alpha},
             jvp="elementwise")
-SUB = defop("sub", "SubBackward0", lambda a, b, alpha: a - b if alpha == 1 else a - alpha * b,
+SUB = defop("sub", "SubBackward0", lambda a, b, alpha: a - b if alpha == 1 else
+            a - _times_alpha(b, alpha, a),
             inputs=("self", "other"), params=("alpha",),
             grads={"self": lambda F, grad: grad,
                    "other": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha},
@@ -368,6 +381,8 @@ def rsub(input, other, *, alpha=1):
     if isinstance(other, Tensor):
         return _binary(RSUB_TENSOR, input, other, (alpha,))
     d = _scalar_dtype_data(input._data, other)
+    if other.__class__ is int and d.dtype.kind in "iu":
+        other = _fit_int(other, d.dtype)  # (wrapped into the dtype: PyTorch's int arithmetic)
     out = _asarray(RSUB.kernel(d, other, alpha))
     if _state.enabled and input._requires_grad:
         return record(RSUB, (input,), (other, alpha), out)
@@ -704,6 +719,8 @@ def _compare(ufunc, tensor_only=False, promote=False):
             b = other
             if promote and other.__class__ in _SCALARS:  # (int tensor == 0.1: in float32)
                 ad, b = _scalar_operand(ad, b)
+            elif other.__class__ is int and ad.dtype.kind in "iu":
+                b = _fit_int(other, ad.dtype)  # (int32 & 2**40 + 1: wrapped, as PyTorch)
         try:
             return _make(_asarray(ufunc(ad, b)))
         except ValueError:
@@ -843,7 +860,18 @@ def zeros_like_(t):
 
 
 # ---- in-place variants -------------------------------------------------------------------
+def _check_int_alpha(self, alpha):
+    """alpha of an integer in-place add_/sub_ fits self's dtype (PyTorch's overflow error)."""
+    if alpha.__class__ is int and self._data.dtype.kind in "iu":
+        _convert.check_python_int(alpha)
+        info = np.iinfo(self._data.dtype)
+        if not info.min <= alpha <= info.max:
+            raise _convert.overflow(_convert._CPP[self._data.dtype.name])
+
+
 def add_(self, other, *, alpha=1):
+    if alpha != 1:
+        _check_int_alpha(self, alpha)
     return _inplace_binary(ADD, self, other, (alpha,))
 
 
@@ -851,6 +879,8 @@ def sub_(self, other, *, alpha=1):
     if _is_bool(self) or _is_bool(other):
         inplace.check_inplace(self)  # PyTorch reports a leaf first
         _check_bool_sub(self, other)
+    if alpha != 1:
+        _check_int_alpha(self, alpha)
     return _inplace_binary(SUB, self, other, (alpha,))
 
 
@@ -1503,10 +1533,16 @@ def lerp_(self, end, weight):
 
 def _check_addc_value(name, tensors, value):
     """PyTorch's checks; returns value as the kernel uses it (truncated for integers)."""
+    if value.__class__ is int:
+        _convert.check_python_int(value)
     if name == "addcmul" and _py_all_int(tensors):
         if _py_all_bool(tensors):
             raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
-        return int(value)
+        value = int(value)
+        dt = _dtypes.result_type(*tensors).np
+        if dt.kind in "iu" and not np.iinfo(dt).min <= value <= np.iinfo(dt).max:
+            raise _convert.overflow(_convert._CPP[dt.name])  # (value as the result dtype)
+        return value
     if name == "addcdiv" and _py_all_int(tensors[1:]):
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
                            "future  release addcdiv will perform a true division of tensor1 and "
