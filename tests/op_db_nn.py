@@ -72,3 +72,11 @@ add("multi_margin_loss_1d", lambda m, x, t: m.nn.functional.multi_margin_loss(
     x, t, p=2, reduction="none"), lambda g: [g.u(5), np.array(3)])
 add("multilabel_margin_loss_1d", lambda m, x, t: m.nn.functional.multilabel_margin_loss(
     x, t, reduction="none"), lambda g: [g.u(5), np.array([3, 0, -1, 2, 2])])
+
+# ---- CTC (one CtcLossBackward0 entry; PyTorch has no double backward nor forward AD) -------
+_CTC_TG, _CTC_IL, _CTC_TL = np.array([[1, 2, 2], [3, 1, 0]]), np.array([6, 5]), np.array([3, 2])
+add("ctc_loss", lambda m, x, t, i, n: m.nn.functional.ctc_loss(x.log_softmax(2), t, i, n),
+    lambda g: [g.u(6, 2, 4), _CTC_TG, _CTC_IL, _CTC_TL], gradgrad=False)
+add("ctc_loss_none_blank", lambda m, x, t, i, n: m.nn.functional.ctc_loss(
+    x.log_softmax(2), t, i, n, blank=3, reduction="none", zero_infinity=True),
+    lambda g: [g.u(6, 2, 4), np.array([1, 2, 2, 0, 1]), _CTC_IL, _CTC_TL], gradgrad=False)

@@ -178,6 +178,9 @@ CASES += [
     ("CTCLoss-none", lambda m: m.nn.CTCLoss(blank=4, reduction="none"),
      [np.log(RNG.dirichlet(np.ones(5), size=(7, 2))).astype(np.float32),
       np.array([1, 2, 2, 3, 1]), np.array([7, 6]), np.array([3, 2])]),
+    ("CTCLoss-sum-zero_infinity", lambda m: m.nn.CTCLoss(reduction="sum", zero_infinity=True),
+     [np.log(RNG.dirichlet(np.ones(5), size=(7, 2))).astype(np.float32),
+      np.array([[1, 1, 1, 1], [3, 1, 0, 0]]), np.array([5, 6]), np.array([4, 2])]),
     ("MarginRankingLoss", lambda m: m.nn.MarginRankingLoss(0.1),
      [X4[0], X4[1], np.sign(X4[2])]),
     ("HingeEmbeddingLoss", lambda m: m.nn.HingeEmbeddingLoss(), [X4, np.sign(_arr(3, 4))]),
@@ -189,7 +192,7 @@ CASES += [
 # Composed from primitive ops (Note [Composed functionals] in nn/functional.py): values and
 # gradients are torch's, the node at the output is not (yet) torch's fused one.
 COMPOSED = {"Conv1d-circular",
-            "CTCLoss-none", "MarginRankingLoss", "HingeEmbeddingLoss", "PoissonNLLLoss",
+            "MarginRankingLoss", "HingeEmbeddingLoss", "PoissonNLLLoss",
             "CircularPad1d", "CircularPad2d", "PReLU", "PReLU-3", "GroupNorm", "PairwiseDistance",
             "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "SoftMarginLoss"}
 

@@ -349,3 +349,162 @@ def test_lazy_norm_becomes_norm_as_torch(name, kw, shape):
         _close(res[0][i], res[1][i], 1e-5)
     for a, b in zip(res[0][8], res[1][8]):
         _close(a, b, 1e-5)
+
+
+_BAG_W = RNG.standard_normal((10, 3))
+_BAG_IDX, _BAG_OFF = np.array([1, 2, 4, 5, 4, 3, 2, 9, 4]), np.array([0, 2, 2, 5])
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+@pytest.mark.parametrize("padding_idx", [None, 4, -1])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("two_d", [False, True])
+def test_embedding_bag_scale_grad_by_freq(mode, padding_idx, weighted, two_d):
+    """Each entry's gradient divided by its index's count (Note [Bag frequency]): checked
+    against torch's F.embedding(scale_grad_by_freq=True) reduced per bag, whose counting is
+    right (torch 2.13's CPU bag backward is not for mixed counts, pytorch#190063)."""
+    if weighted and mode != "sum":
+        return
+    idx = _BAG_IDX[:8].reshape(2, 4) if two_d else _BAG_IDX
+    bags = np.repeat(np.arange(2), 4) if two_d else np.repeat(np.arange(4), np.diff(
+        np.append(_BAG_OFF, _BAG_IDX.size)))
+    psw = np.linspace(0.5, 2, idx.size).reshape(idx.shape)
+    g = np.cos(np.arange((2 if two_d else 4) * 3)).reshape(-1, 3)
+    w = autotensor.tensor(_BAG_W, requires_grad=True)
+    p = autotensor.tensor(psw, requires_grad=True) if weighted else None
+    y = autotensor.nn.functional.embedding_bag(
+        autotensor.tensor(idx), w, None if two_d else autotensor.tensor(_BAG_OFF), mode=mode,
+        padding_idx=padding_idx, per_sample_weights=p, scale_grad_by_freq=True)
+    y.backward(autotensor.tensor(g))
+    tw = torch.tensor(_BAG_W, requires_grad=True)
+    flat = torch.tensor(idx.reshape(-1))
+    rows = torch.nn.functional.embedding(flat, tw, padding_idx=padding_idx,
+                                         scale_grad_by_freq=True)
+    pad = 9 if padding_idx == -1 else padding_idx
+    keep = torch.tensor((idx.reshape(-1) != pad).astype(np.float64))[:, None]
+    rows = rows * keep
+    if weighted:
+        rows = rows * torch.tensor(psw.reshape(-1))[:, None]
+    ref = torch.zeros(len(g), 3, dtype=torch.float64).index_add(0, torch.tensor(bags), rows)
+    if mode == "mean":
+        counts = torch.zeros(len(g), dtype=torch.float64).index_add(0, torch.tensor(bags),
+                                                                     keep[:, 0])
+        ref = ref / counts.clamp_min(1)[:, None]
+    ref.backward(torch.tensor(g))
+    np.testing.assert_allclose(y.detach().numpy(), ref.detach().numpy(), rtol=1e-12,
+                               atol=1e-12)
+    np.testing.assert_allclose(w.grad.numpy(), tw.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_embedding_bag_scale_grad_by_freq_equal_counts_match_torch_bag():
+    idx, off = np.array([3, 1, 1, 3, 7, 7]), np.array([0, 3])
+    res = []
+    for m in (autotensor, torch):
+        w = m.tensor(_BAG_W, requires_grad=True)
+        y = m.nn.EmbeddingBag.from_pretrained(w, freeze=False, mode="sum",
+                                              scale_grad_by_freq=True)
+        out = y(m.tensor(idx), m.tensor(off))
+        out.backward(m.ones(2, 3))
+        res.append((repr(y), out.detach().numpy(), y.weight.grad.numpy()))
+    assert res[0][0] == res[1][0]
+    np.testing.assert_allclose(res[0][1], res[1][1], rtol=1e-12)
+    np.testing.assert_allclose(res[0][2], res[1][2], rtol=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.nn.functional.embedding_bag(m.tensor([1, 2]), m.ones(3, 2), m.tensor([0]),
+                                            mode="max", scale_grad_by_freq=True),
+    lambda m: m.nn.functional.embedding_bag(m.tensor([1, 2]), m.ones(3, 2), m.tensor([0]),
+                                            mode="max", sparse=True),
+    lambda m: m.nn.functional.embedding_bag(m.tensor([1, 2]), m.ones(3, 2), m.tensor([0]),
+                                            per_sample_weights=m.ones(3)),
+    lambda m: m.nn.functional.embedding_bag(m.tensor([1, 2]), m.ones(3, 2, 1), m.tensor([0])),
+    lambda m: m.nn.functional.embedding_bag(m.tensor([[1, 2]]), m.ones(3, 2), m.tensor([0])),
+    lambda m: m.nn.functional.embedding_bag(m.tensor([1, 2]), m.ones(3, 2), m.tensor([[0]])),
+    lambda m: m.nn.functional.embedding_bag(m.tensor([1, 2]), m.ones(3, 2), m.tensor([0]),
+                                            mode="prod"),
+    lambda m: m.nn.functional.embedding_bag(m.tensor([1, 2]), m.ones(3, 2), m.tensor([0]),
+                                            mode="mean", per_sample_weights=m.ones(2)),
+])
+def test_embedding_bag_errors_match_torch(call):
+    res = []
+    for m in (autotensor, torch):
+        with pytest.raises(Exception) as info:
+            call(m)
+        res.append((type(info.value).__name__, str(info.value)))
+    assert res[0] == res[1]
+
+
+def _chain(t, depth=4):
+    """Node class names level by level from t.grad_fn."""
+    out, fns = [], [t.grad_fn]
+    for _ in range(depth):
+        out.append([type(f).__name__ for f in fns if f is not None])
+        fns = [n for f in fns if f is not None for n, _ in f.next_functions]
+    return out
+
+
+_CTC_LP = np.log(RNG.dirichlet(np.ones(5), size=(9, 3)))
+_CTC_CASES = [
+    (np.array([[1, 2, 2], [3, 1, 0], [4, 4, 4]]), [9, 6, 5], [3, 2, 3]),
+    (np.array([1, 2, 2, 3, 1, 4, 4]), [9, 6, 4], [3, 2, 2]),
+    (np.array([[1, 1, 1, 1], [2, 2, 2, 2], [1, 0, 0, 0]]), [4, 9, 9], [4, 4, 0]),  # impossible
+]
+
+
+@pytest.mark.parametrize("case", range(3))
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("zero_infinity", [False, True])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_ctc_loss_graph_values_gradients_match_torch(case, reduction, zero_infinity, dtype):
+    """One CtcLossBackward0 node under aten's where/div/mean/sum (torch's graph), values and
+    gradients (inf / NaN where torch has them for an impossible alignment)."""
+    tg, il, tl = _CTC_CASES[case]
+    res = []
+    for m in (autotensor, torch):
+        x = m.tensor(_CTC_LP.astype(dtype), requires_grad=True)
+        loss = m.nn.functional.ctc_loss(x, m.tensor(tg), m.tensor(il), m.tensor(tl),
+                                        reduction=reduction, zero_infinity=zero_infinity)
+        g = np.linspace(0.5, 1.5, loss.numel()).reshape(tuple(loss.shape)).astype(dtype)
+        loss.backward(m.tensor(g))
+        res.append((_chain(loss), _np(loss), x.grad.numpy()))
+    assert res[0][0] == res[1][0]
+    tol = 1e-12 if dtype == "float64" else 2e-5
+    for a, b in zip(res[0][1:], res[1][1:]):
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol)     # NaN / inf positions equal
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_ctc_loss_unbatched_and_double_backward_as_torch(reduction):
+    res = []
+    for m in (autotensor, torch):
+        x = m.tensor(_CTC_LP[:, 0], requires_grad=True)
+        loss = m.nn.functional.ctc_loss(x, m.tensor([1, 2, 2]), m.tensor([9]), m.tensor([3]),
+                                        reduction=reduction)
+        g, = m.autograd.grad(loss, x, create_graph=True)
+        with pytest.raises(RuntimeError) as info:
+            g.sum().backward()
+        res.append((_chain(loss), tuple(loss.shape), _np(loss), _np(g),
+                    type(g.grad_fn).__name__, str(info.value)))
+    assert res[0][:2] == res[1][:2] and res[0][4:] == res[1][4:]
+    np.testing.assert_allclose(res[0][2], res[1][2], rtol=1e-12)
+    np.testing.assert_allclose(res[0][3], res[1][3], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.nn.functional.ctc_loss(x, m.tensor([[1, 2]]), m.tensor([9]),
+                                          m.tensor([2]), reduction="avg"),
+    lambda m, x: m.nn.functional.ctc_loss(x, m.tensor([[1, 2]]), m.tensor([10]),
+                                          m.tensor([2])),
+    lambda m, x: m.nn.functional.ctc_loss(x, m.tensor([[1, 2]]), m.tensor([9]),
+                                          m.tensor([3])),
+    lambda m, x: m.nn.functional.ctc_loss(x, m.tensor([[1, 2]]), m.tensor([9, 9]),
+                                          m.tensor([2])),
+])
+def test_ctc_loss_errors_match_torch(call):
+    res = []
+    for m in (autotensor, torch):
+        with pytest.raises(Exception) as info:
+            call(m, m.tensor(_CTC_LP[:, :1]))
+        res.append((type(info.value).__name__, str(info.value)))
+    assert res[0] == res[1]

@@ -834,7 +834,8 @@ def _bag_layout(bag, n_bags):
     return dense, counts
 
 
-def embedding_bag_kernel(weight, per_sample_weights, indices, bag, valid, mode, n_bags):
+def embedding_bag_kernel(weight, per_sample_weights, indices, bag, valid, mode, n_bags,
+                         scale_grad_by_freq=False):
     """Rows of weight summed / averaged / maxed per bag over the valid entries (padding_idx
     ones are not), empty bags giving zeros; with max, the weight row of each maximum as a
     second output (-1 for an empty bag)."""
@@ -861,8 +862,16 @@ def embedding_bag_kernel(weight, per_sample_weights, indices, bag, valid, mode, 
     return out, max_idx.astype(np.int64)
 
 
+# Note [Bag frequency]
+# ~~~~~~~~~~~~~~~~~~~~
+# scale_grad_by_freq divides each entry's gradient by how often its index occurs in the
+# input, as documented and as F.embedding and PyTorch's CUDA/MPS bags do. PyTorch 2.13's CPU
+# bag backward reads the count of the wrong slot (``counts[indices_data[i]]`` with i the
+# unique-group counter: pytorch/pytorch#190063, fixed after 2.13 by #190264), so a
+# once-occurring index sorting after a repeated one gets the repeated one's count there; we
+# follow the documented rule (tests compare with F.embedding's scaling in torch).
 def embedding_bag_backward(F, grads, weight, per_sample_weights, indices, bag, valid, mode,
-                           n_bags, max_indices, weight_sizes):
+                           n_bags, scale_grad_by_freq, max_indices, weight_sizes):
     g = grads[0]
     if mode == "max":
         mi = np.asarray(getattr(max_indices, "_data", max_indices))
@@ -874,6 +883,8 @@ def embedding_bag_backward(F, grads, weight, per_sample_weights, indices, bag, v
     if mode == "mean":
         counts = np.bincount(bag[valid], minlength=n_bags)
         scale = scale / np.maximum(counts, 1)[bag]
+    if scale_grad_by_freq:    # 1 / (occurrences of the entry's index): Note [Bag frequency]
+        scale = scale / np.bincount(indices)[indices]
     rows_g = rows_g * F.constant(scale[:, None], g)
     gp = None
     if per_sample_weights is not None:
@@ -886,7 +897,8 @@ def embedding_bag_backward(F, grads, weight, per_sample_weights, indices, bag, v
 EMBEDDING_BAG = defop(
     "_embedding_bag", "EmbeddingBagBackward0", embedding_bag_kernel,
     inputs=("weight", "per_sample_weights"),
-    params=("indices", "bag", "valid", "mode", "n_bags"), outputs=("result", "max_indices"),
+    params=("indices", "bag", "valid", "mode", "n_bags", "scale_grad_by_freq"),
+    outputs=("result", "max_indices"),
     diff_outputs=(0,), backward_all=embedding_bag_backward,
     jvp=_fw_not_implemented("_embedding_bag"))
 
@@ -1003,6 +1015,145 @@ MULTILABEL_MARGIN_LOSS = defop(
     grads={"self": lambda F, grads, self, target, reduction, is_target:
            multilabel_margin_loss_backward(F, grads[0], self, target, reduction, is_target)},
     jvp=_fw_not_implemented("multilabel_margin_loss_forward"))
+
+# ---- CTC loss (one CtcLossBackward0 entry, PyTorch's CPU algorithm) -------------------------
+# Note [CTC entry]
+# ~~~~~~~~~~~~~~~~
+# _ctc_loss runs the alpha recursion of Graves et al. in log space over the blank-extended
+# targets (NumPy, the batch and the states in parallel, one step per frame) and returns the
+# negative log-likelihood per sample and log_alpha (N, T, 2 * max_target + 1). Its backward
+# is PyTorch's ctc_loss_backward: the beta recursion, the log-sum of alpha * beta per class
+# and frame, and grad = (exp(lp) - exp(log_ab + nll - lp)) * grad_out -- the gradient
+# through the log_softmax the loss expects before it. Like PyTorch's, that backward is an
+# op without a derivative (node NotImplemented under create_graph; no forward AD).
+def _ctc_extend(targets, target_lengths, n, blank):
+    """(N, S) blank-extended labels, S = 2 * max_target + 1, and the rows' target lengths;
+    targets padded (N, S_max) or concatenated (sum(target_lengths),)."""
+    tl = np.asarray(target_lengths, dtype=np.int64).reshape(-1)
+    tg = np.asarray(targets, dtype=np.int64)
+    if tg.ndim == 2:
+        rows = [tg[i, :tl[i]] for i in range(n)]
+    else:
+        starts = np.concatenate([[0], np.cumsum(tl)[:-1]]).astype(np.int64)
+        rows = [tg.reshape(-1)[s:s + ln] for s, ln in zip(starts, tl)]
+    s_max = 2 * int(max(tl.max() if tl.size else 0, 0)) + 1
+    ext = np.full((n, s_max), blank, dtype=np.int64)
+    for i, r in enumerate(rows):
+        ext[i, 1:2 * len(r) + 1:2] = r
+    return ext, tl
+
+
+def _logaddexp3(a, b, c):
+    """log(e^a + e^b + e^c) with PyTorch's max shift (0 when all are -inf)."""
+    m = np.maximum(np.maximum(a, b), c)
+    m = np.where(m == -np.inf, 0.0, m)
+    return np.log(np.exp(a - m) + np.exp(b - m) + np.exp(c - m)) + m
+
+
+def ctc_loss_kernel(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+    lp = log_probs                                           # (T, N, C)
+    t_max, n = lp.shape[:2]
+    ext, tl = _ctc_extend(targets, target_lengths, n, blank)
+    il = np.asarray(input_lengths, dtype=np.int64).reshape(-1)
+    s_max = ext.shape[1]
+    states = np.arange(s_max)
+    valid = states[None, :] <= 2 * tl[:, None]               # (N, S)
+    skip = np.zeros((n, s_max), dtype=bool)                  # s-2 -> s allowed
+    skip[:, 2:] = ext[:, 2:] != ext[:, :-2]
+    rows = np.arange(n)[:, None]
+    neginf = np.array(-np.inf, dtype=lp.dtype)
+    la = np.full((n, t_max, s_max), neginf, dtype=lp.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        la[:, 0, 0] = lp[0, np.arange(n), blank]
+        has = tl > 0
+        la[has, 0, 1] = lp[0, np.arange(n), ext[:, 1]][has]
+        for t in range(1, t_max):
+            prev = la[:, t - 1]
+            a2 = np.concatenate([np.full((n, 1), neginf), prev[:, :-1]], 1)
+            a3 = np.where(skip, np.concatenate([np.full((n, 2), neginf), prev[:, :-2]], 1)
+                          if s_max > 2 else neginf, neginf)
+            new = _logaddexp3(prev, a2, a3) + lp[t][rows, ext]
+            on = valid & (t < il)[:, None]
+            la[:, t] = np.where(on, new, neginf)
+        last = la[np.arange(n), np.maximum(il - 1, 0)]          # (N, S)
+        l1 = last[np.arange(n), 2 * tl]
+        l2 = np.where(tl > 0, last[np.arange(n), np.maximum(2 * tl - 1, 0)], neginf)
+        m = np.maximum(l1, l2)
+        m = np.where(m == -np.inf, 0.0, m)
+        nll = -(np.log(np.exp(l1 - m) + np.exp(l2 - m)) + m)
+    return nll.astype(lp.dtype), la
+
+
+def ctc_loss_backward_kernel(grad, log_probs, neg_log_likelihood, log_alpha, targets,
+                             input_lengths, target_lengths, blank, zero_infinity):
+    lp, la, nll = log_probs, log_alpha, neg_log_likelihood
+    t_max, n, c = lp.shape
+    ext, tl = _ctc_extend(targets, target_lengths, n, blank)
+    il = np.asarray(input_lengths, dtype=np.int64).reshape(-1)
+    s_max = ext.shape[1]
+    states = np.arange(s_max)
+    valid = states[None, :] <= 2 * tl[:, None]
+    skip = np.zeros((n, s_max), dtype=bool)                  # s+2 -> s allowed
+    skip[:, :-2] = ext[:, :-2] != ext[:, 2:]
+    rows = np.arange(n)[:, None]
+    neginf = np.array(-np.inf, dtype=lp.dtype)
+    lb = np.full((n, t_max, s_max), neginf, dtype=lp.dtype)
+    log_ab = np.full((t_max, n, c), neginf, dtype=lp.dtype)  # log sum alpha*beta per class
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        for t in range(t_max - 1, -1, -1):
+            at_end = il - 1 == t
+            emit = lp[t][rows, ext]
+            nxt = lb[:, t + 1] if t + 1 < t_max else np.full((n, s_max), neginf)
+            b2 = np.concatenate([nxt[:, 1:], np.full((n, 1), neginf)], 1)
+            b3 = np.where(skip, np.concatenate([nxt[:, 2:], np.full((n, 2), neginf)], 1)
+                          if s_max > 2 else neginf, neginf)
+            new = _logaddexp3(nxt, b2, b3) + emit
+            init = np.where((states[None, :] == 2 * tl[:, None]) |
+                            ((states[None, :] == 2 * tl[:, None] - 1) & (tl[:, None] > 0)),
+                            emit, neginf)
+            cur = np.where(at_end[:, None], init, np.where((t < il - 1)[:, None] & valid,
+                                                           new, neginf))
+            lb[:, t] = cur
+            ab = np.where(valid & (t < il)[:, None], la[:, t] + cur, neginf)
+            np.logaddexp.at(log_ab[t], (np.broadcast_to(rows, ext.shape), ext), ab)
+        g = (np.exp(lp) - np.exp(log_ab + nll[None, :, None] - lp)) * grad[None, :, None]
+        g = np.where((np.arange(t_max)[:, None] < il[None, :])[:, :, None], g, 0)
+        if zero_infinity:
+            g = np.where((nll == np.inf)[None, :, None], 0, g)
+    return g.astype(lp.dtype)
+
+
+def _ctc_not_implemented(F, grad):
+    raise RuntimeError("derivative for aten::_ctc_loss_backward is not implemented")
+
+
+CTC_LOSS_BACKWARD = defop(
+    "_ctc_loss_backward", "torch::autograd::NotImplemented", ctc_loss_backward_kernel,
+    inputs=("grad", "log_probs"),
+    params=("neg_log_likelihood", "log_alpha", "targets", "input_lengths", "target_lengths",
+            "blank", "zero_infinity"),
+    grads={"grad": _ctc_not_implemented, "log_probs": _ctc_not_implemented},
+    jvp=_fw_not_implemented("aten::_ctc_loss_backward"))
+
+
+def ctc_loss_backward(F, grads, log_probs, targets, input_lengths, target_lengths, blank,
+                      zero_infinity, neg_log_likelihood, log_alpha):
+    g = grads[0]
+    nll, la = _values(neg_log_likelihood), _values(log_alpha)
+    args = (targets, input_lengths, target_lengths, blank, zero_infinity)
+    if hasattr(g, "_data"):                                  # create_graph: PyTorch's op
+        from ._common import _finish
+        out = ctc_loss_backward_kernel(g._data, log_probs._data, nll, la, *args)
+        return (_finish(CTC_LOSS_BACKWARD, (g, log_probs), (nll, la) + args, out),)
+    return (ctc_loss_backward_kernel(g, log_probs, nll, la, *args),)
+
+
+CTC_LOSS = defop(
+    "_ctc_loss", "CtcLossBackward0", ctc_loss_kernel, inputs=("log_probs",),
+    params=("targets", "input_lengths", "target_lengths", "blank", "zero_infinity"),
+    outputs=("neg_log_likelihood", "log_alpha"), diff_outputs=(0,),
+    backward_all=ctc_loss_backward, jvp=_fw_not_implemented("_ctc_loss"))
+
 
 
 # ---- one LSTM layer (PyTorch's CPU float32 path: mkldnn_rnn_layer) -------------------------

@@ -1164,82 +1164,44 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
              zero_infinity=False):
-    """Connectionist temporal classification: the forward (alpha) recursion in log space
-    over the blank-extended labels, written with differentiable ops (one step per time
-    frame, the batch in parallel), so the gradient is autograd's. Unreachable states hold
-    a large finite negative number instead of -inf (no NaN through logsumexp's backward);
-    an impossible alignment gives inf (or 0 with zero_infinity), as PyTorch."""
+    """Connectionist temporal classification: one ``_ctc_loss`` entry (CtcLossBackward0,
+    PyTorch's alpha/beta recursions: Note [CTC entry] in _ops/nn_ops.py), then aten's
+    zero_infinity where and reduction (the mean divides by the target lengths)."""
     from .._backend import np
     from .._creation import _make
+    from .._ops import nn_ops as N
+    _check_reduction(reduction)
     unbatched = log_probs.dim() == 2
     lp = fn.unsqueeze(log_probs, 1) if unbatched else log_probs
-    t_max, n, _ = lp.shape
-    as_np = (lambda v: np.asarray(v._data if hasattr(v, "_data") else v,  # noqa: E731
-                                  dtype=np.int64).reshape(-1))
-    in_len, tg_len = as_np(input_lengths), as_np(target_lengths)
-    tg = as_np(targets) if not hasattr(targets, "_data") else targets._data
-    if tg.ndim == 2:                    # (N, S) padded targets
-        rows = [tg[i, :tg_len[i]] for i in range(n)]
-    elif unbatched:
-        rows = [tg.reshape(-1)[:tg_len[0]]]
-    else:
-        starts = np.concatenate([[0], np.cumsum(tg_len)[:-1]])
-        rows = [tg.reshape(-1)[s:s + ln] for s, ln in zip(starts, tg_len)]
-    s_max = 2 * int(max((len(r) for r in rows), default=0)) + 1
-    ext = np.full((n, s_max), blank, dtype=np.int64)
-    allowed2 = np.zeros((n, s_max), dtype=bool)
-    state_ok = np.zeros((n, s_max), dtype=bool)
-    for i, r in enumerate(rows):
-        ext[i, 1:2 * len(r) + 1:2] = r
-        state_ok[i, :2 * len(r) + 1] = True
-        for s in range(3, 2 * len(r) + 1, 2):
-            allowed2[i, s] = ext[i, s] != ext[i, s - 2]
-    neg = -1e30 if lp.dtype != _dtypes.float16 else -6e4
-    dt = lp._data.dtype
-    ext_t = _make(ext)
+    t_max, n = lp.shape[:2]
 
-    def emit(t):   # (N, S): log-prob of each extended label at frame t
-        return fn.gather(lp[t], 1, ext_t)
+    def ints(v):
+        return np.asarray(v._data if hasattr(v, "_data") else v, dtype=np.int64).reshape(-1)
 
-    init = np.full((n, s_max), neg, dtype=dt)
-    init[:, :2] = 0
-    init_mask = np.zeros((n, s_max), dtype=bool)
-    init_mask[:, 0] = True
-    init_mask[:, 1] = state_ok[:, 1]
-    alpha = fn.where(_make(init_mask), emit(0), _make(np.full((n, s_max), neg, dtype=dt)))
-    pad1 = _make(np.full((n, 1), neg, dtype=dt))
-    pad2 = _make(np.full((n, 2), neg, dtype=dt))
-    negs = _make(np.full((n, s_max), neg, dtype=dt))
-    ok2, ok = _make(allowed2), _make(state_ok)
-    for t in range(1, t_max):
-        a1 = fn.cat([pad1, alpha[:, :-1]], 1)
-        a2 = fn.where(ok2, fn.cat([pad2, alpha[:, :-2]], 1) if s_max > 2 else negs, negs)
-        new = fn.logsumexp(fn.stack([alpha, a1, a2]), 0) + emit(t)
-        new = fn.where(ok, new, negs)
-        alpha = fn.where(_make((t < in_len).reshape(-1, 1)), new, alpha)
-    last = 2 * np.array([len(r) for r in rows])
-    a_last = fn.gather(alpha, 1, _make(last.reshape(-1, 1)))
-    a_prev = fn.gather(alpha, 1, _make(np.maximum(last - 1, 0).reshape(-1, 1)))
-    a_prev = fn.where(_make((last > 0).reshape(-1, 1)), a_prev,
-                      _make(np.full((n, 1), neg, dtype=dt)))
-    loss = -fn.logsumexp(fn.cat([a_last, a_prev], 1), 1)
-    # PyTorch's backward returns exp(log_probs) - posterior (the gradient through the
-    # log_softmax it expects before the loss): add exp(lp) - itself, zero in value.
-    frames = _make((np.arange(t_max)[:, None] < in_len[None, :])[:, :, None])
-    e = fn.sum(fn.where(frames, fn.exp(lp), fn.mul(lp.detach(), 0)), (0, 2))
-    loss = loss + (e - e.detach())
-    impossible = loss._data > -neg / 2
-    if impossible.any():
-        fill = 0.0 if zero_infinity else float("inf")
-        loss = fn.where(_make(impossible), _make(np.full(n, fill, dtype=dt)), loss)
+    in_len, tg_len = ints(input_lengths), ints(target_lengths)
+    tg = targets._data if hasattr(targets, "_data") else np.asarray(targets)
     if unbatched:
-        loss = loss.reshape(())
+        tg = tg.reshape(1, -1) if tg.ndim == 1 else tg
+    if in_len.size != n:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if in_len.size and in_len.max() > t_max:
+        raise RuntimeError(f"Expected input_lengths to have value at most {t_max}, but got "
+                           f"value {in_len.max()} (while checking arguments for "
+                           "ctc_loss_allocate_outputs)")
+    if tg.ndim == 2 and tg_len.size and tg_len.max() > tg.shape[1]:
+        raise RuntimeError(f"Expected tensor to have size at least {tg_len.max()} at dimension "
+                           f"1, but got size {tg.shape[1]} for argument #2 'targets' (while "
+                           "checking arguments for ctc_loss_allocate_outputs)")
+    params = (tg.astype(np.int64), in_len, tg_len, blank, bool(zero_infinity))
+    res = _finish(N.CTC_LOSS, (lp,), params, N.ctc_loss_kernel(lp._data, *params))[0]
+    if zero_infinity:
+        res = fn.where(_make(res._data == np.inf), _make(np.zeros((), res._data.dtype)), res)
     if reduction == "mean":
-        div = _make(np.maximum(tg_len, 1).astype(dt))
-        return fn.mean(fn.div(loss, div if not unbatched else div.reshape(())))
+        div = _make(np.maximum(tg_len, 1).astype(res._data.dtype))
+        return fn.mean(fn.div(res, div))
     if reduction == "sum":
-        return fn.sum(loss)
-    return loss
+        return fn.sum(res)
+    return fn.squeeze(res, 0) if unbatched else res
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
@@ -1250,18 +1212,22 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     layout. Empty bags give zeros; padding_idx entries are skipped."""
     from .._backend import np
     from .._creation import _make
-    if mode not in ("sum", "mean", "max"):
-        raise ValueError("mode has to be one of sum, mean or max")
-    if per_sample_weights is not None and mode != "sum":
-        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
-                                  f"per_sample_weights is only supported for mode='sum' (got "
-                                  f"mode='{mode}'). Please open a feature request on GitHub.")
+    from .._tensor import Tensor
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
+                         f"is not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
     idx = input._data
     if idx.ndim == 2:
         if offsets is not None:
+            kind = "<class 'torch.Tensor'>" if isinstance(offsets, Tensor) else \
+                str(type(offsets))
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
                              "is a mini-batch of fixed length sequences. However, found "
-                             f"offsets of type {type(offsets).__name__}")
+                             f"offsets of type {kind}")
         b, length = idx.shape
         flat = idx.reshape(-1)
         bag = np.repeat(np.arange(b), length)
@@ -1269,6 +1235,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     elif idx.ndim == 1:
         if offsets is None:
             raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
         off = offsets._data.astype(np.int64)
         if include_last_offset:
             ends, off = off[1:], off[:-1]
@@ -1281,16 +1249,25 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     else:
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
                          f"{idx.ndim}")
+    if mode == "max":
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    elif mode not in ("sum", "mean"):
+        raise ValueError("mode has to be one of sum, mean or max")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
     keep = np.ones(flat.size, dtype=bool) if padding_idx is None else flat != padding_idx
     if max_norm is not None:   # renormalise the rows read, in place, as embedding does
         embedding(_make(flat[keep]), weight, max_norm=max_norm, norm_type=norm_type)
-    if scale_grad_by_freq:
-        raise NotImplementedError("embedding_bag: scale_grad_by_freq is not implemented in "
-                                  "autotensor yet")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
+                                  f"per_sample_weights is only supported for mode='sum' (got "
+                                  f"mode='{mode}'). Please open a feature request on GitHub.")
+    flat = flat[:bag.size]           # entries past the last bag (include_last_offset) unused
     from .._ops import nn_ops as N
-    params = (flat.astype(np.int64), bag, keep, mode, b)
+    params = (flat.astype(np.int64), bag, keep[:bag.size], mode, b, bool(scale_grad_by_freq))
     outs = N.embedding_bag_kernel(weight._data, None if psw is None else psw._data, *params)
     return _finish(N.EMBEDDING_BAG, (weight, psw), params, outs)[0]
 
