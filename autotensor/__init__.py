@@ -62,6 +62,7 @@ from ._ops import (  # the catalogue: linear algebra
 from ._ops.linalg import det, matrix_exp, torch_slogdet as slogdet, torch_svd as svd
 from ._ops.linalg import cdist, lu_unpack
 from ._ops import argwhere
+from ._ops import unsafe_chunk, unsafe_split
 from ._ops.linalg import (cholesky_inverse, cholesky_solve, torch_qr as qr,
                           triangular_solve)
 from . import _methods

@@ -80,3 +80,10 @@ add("ctc_loss", lambda m, x, t, i, n: m.nn.functional.ctc_loss(x.log_softmax(2),
 add("ctc_loss_none_blank", lambda m, x, t, i, n: m.nn.functional.ctc_loss(
     x.log_softmax(2), t, i, n, blank=3, reduction="none", zero_infinity=True),
     lambda g: [g.u(6, 2, 4), np.array([1, 2, 2, 0, 1]), _CTC_IL, _CTC_TL], gradgrad=False)
+
+# ---- packed sequences (PackPaddedSequenceBackward0) -----------------------------------------
+add("pack_padded_sequence", lambda m, x: m.nn.utils.rnn.pack_padded_sequence(
+    x, m.tensor([4, 2, 2])).data, lambda g: [g.u(5, 3, 2)])
+add("pack_padded_sequence_batch_first", lambda m, x: m.nn.utils.rnn.pack_padded_sequence(
+    x, m.tensor([1, 3]), batch_first=True, enforce_sorted=False).data,
+    lambda g: [g.u(2, 3, 2)])

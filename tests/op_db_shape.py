@@ -271,3 +271,5 @@ add("rrelu_training_fn_", lambda m, x: _seeded(m, lambda: m.rrelu_(x * 1, 0.1, 0
 add("tril_", lambda m, x: (x * 1).tril_(), lambda g: [g.u(3, 4)], ref=np.tril)
 add("triu_", lambda m, x: (x * 1).triu_(-1), lambda g: [g.u(2, 3, 3)],
     ref=lambda x: np.triu(x, -1))
+add("unsafe_split", lambda m, x: m.unsafe_split(x, 2, 1), lambda g: [g.u(3, 5)])
+add("unsafe_chunk_method", lambda m, x: x.unsafe_chunk(3, 0), lambda g: [g.u(7, 2)])

@@ -508,3 +508,17 @@ def test_ctc_loss_errors_match_torch(call):
             call(m, m.tensor(_CTC_LP[:, :1]))
         res.append((type(info.value).__name__, str(info.value)))
     assert res[0] == res[1]
+
+
+@pytest.mark.parametrize("kw", [{}, {"affine": True}, {"track_running_stats": True},
+                                {"affine": True, "track_running_stats": True}])
+@pytest.mark.parametrize("train", [True, False])
+def test_instance_norm_graph_matches_torch(kw, train):
+    """aten's instance_norm: weight/bias/stats repeated per sample (RepeatBackward0) into one
+    NativeBatchNormBackward0 over a (1, N*C, ...) view."""
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        mod = m.nn.InstanceNorm1d(3, **kw).train(train)
+        res.append(_chain(mod(m.tensor(x, requires_grad=True)), 6))
+    assert res[0] == res[1]

@@ -192,3 +192,66 @@ def test_lstm_layer_entry_gradcheck(reverse):
     f = lambda *a: lstm_layer(*a, reverse)   # noqa: E731
     assert autotensor.autograd.gradcheck(f, args)
     assert autotensor.autograd.gradgradcheck(f, args)
+
+
+def _chain(t, depth):
+    out, fns = [], [t.grad_fn]
+    for _ in range(depth):
+        out.append(sorted({type(f).__name__ for f in fns if f is not None}))
+        fns = [n for f in fns if f is not None for n, _ in f.next_functions]
+    return out
+
+
+@pytest.mark.parametrize("cls", ["RNN", "LSTM", "GRU"])
+@pytest.mark.parametrize("kw", [dict(num_layers=3, dropout=0.4), dict(bidirectional=True),
+                                dict(batch_first=True, num_layers=2, dropout=0.3,
+                                     bidirectional=True), dict(proj_size=2)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_packed_rnn_graph_and_dropout_stream_as_torch(cls, kw, dtype):
+    """A packed sequence runs as aten's PackedLayer (pack: PackPaddedSequenceBackward0, the
+    output: cat of the steps, pad: CopySlices), and the inter-layer dropout draws its masks
+    on the packed data: the same masks, outputs, states, gradients and generator state."""
+    torch = pytest.importorskip("torch")
+    if "proj_size" in kw and cls != "LSTM":
+        return
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((6, 4, 3)).astype(dtype)
+    bf = kw.get("batch_first", False)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        rnn = getattr(m.nn, cls)(3, 5, **kw).to(getattr(m, dtype))
+        xx = m.tensor(x, requires_grad=True)
+        p = m.nn.utils.rnn.pack_padded_sequence(xx.transpose(0, 1) if bf else xx,
+                                                m.tensor([6, 4, 4, 1]), batch_first=bf)
+        out, hn = rnn(p)
+        pad, _ = m.nn.utils.rnn.pad_packed_sequence(out, batch_first=bf, total_length=7)
+        h0 = hn[0] if cls == "LSTM" else hn
+        w = m.tensor(np.cos(np.arange(pad.numel())).reshape(tuple(pad.shape)).astype(dtype))
+        ((pad * w).sum() + (h0 * h0).sum()).backward()
+        res.append([_chain(out.data, 5), _chain(pad, 3), _chain(h0, 3), _chain(p.data, 2),
+                    m.get_rng_state().numpy().tobytes(), pad.detach().numpy(),
+                    h0.detach().numpy(), xx.grad.numpy()] +
+                   [q.grad.numpy() for q in rnn.parameters()])
+    assert res[0][:5] == res[1][:5]
+    tol = 1e-12 if dtype == "float64" else 2e-5
+    for a, b in zip(res[0][5:], res[1][5:]):
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_pad_sequence_graph_as_torch(batch_first, side):
+    torch = pytest.importorskip("torch")
+    res = []
+    for m in (autotensor, torch):
+        seqs = [m.tensor(np.arange(6.).reshape(3, 2), requires_grad=True),
+                m.tensor(np.ones((1, 2)), requires_grad=True),
+                m.tensor(np.ones((2, 2)), requires_grad=True)]
+        o = m.nn.utils.rnn.pad_sequence(seqs, batch_first=batch_first, padding_value=-1.5,
+                                        padding_side=side)
+        (o * m.tensor(np.cos(np.arange(o.numel())).reshape(tuple(o.shape)))).sum().backward()
+        res.append([_chain(o, 3), o.detach().numpy()] + [s.grad.numpy() for s in seqs])
+    assert res[0][0] == res[1][0]
+    for a, b in zip(res[0][1:], res[1][1:]):
+        np.testing.assert_array_equal(a, b)

@@ -82,6 +82,7 @@ from .special import (  # noqa: F401  (the catalogue: special functions, issue 1
     heaviside, heaviside_, i0, i0_, isneginf, isposinf, isreal, mvlgamma, mvlgamma_, nextafter,
     nextafter_, prelu)
 from .shape import tril_, triu_  # noqa: F401,E402
+from .shape import unsafe_chunk, unsafe_split  # noqa: F401,E402
 from .indexing import argwhere  # noqa: F401,E402
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape, special
 from .linalg import (  # noqa: F401  (the catalogue, issue 11)

@@ -1154,6 +1154,46 @@ CTC_LOSS = defop(
     outputs=("neg_log_likelihood", "log_alpha"), diff_outputs=(0,),
     backward_all=ctc_loss_backward, jvp=_fw_not_implemented("_ctc_loss"))
 
+# ---- packed sequences (one PackPaddedSequenceBackward0 entry, as aten) ----------------------
+def _packed_rows(lengths, t_in, b):
+    """Flat positions t * B + b (in a (t_in, B) layout) of the packed rows, and
+    batch_sizes; lengths sorted in decreasing order."""
+    t_max = int(lengths[0])
+    batch_sizes = np.array([(lengths > t).sum() for t in range(t_max)], dtype=np.int64)
+    pos = np.concatenate([t * b + np.arange(n) for t, n in enumerate(batch_sizes)])
+    return pos.astype(np.int64), batch_sizes
+
+
+def pack_padded_sequence_kernel(x, lengths, batch_first):
+    if batch_first:
+        x = np.swapaxes(x, 0, 1)
+    t_in, b = x.shape[:2]
+    pos, batch_sizes = _packed_rows(lengths, t_in, b)
+    flat = x.reshape((t_in * b,) + x.shape[2:])
+    return np.ascontiguousarray(flat[pos]), batch_sizes
+
+
+def pack_padded_sequence_backward(F, grad, lengths, batch_first, input_sizes):
+    """aten's _pack_padded_sequence_backward: the packed rows written back into zeros of the
+    (time-major) input shape, transposed back when batch_first."""
+    grad = grad[0]                              # (the batch sizes output has no gradient)
+    sizes = list(input_sizes)
+    if batch_first:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    t_in, b = sizes[:2]
+    pos, _ = _packed_rows(lengths, t_in, b)
+    flat = F.index_add(F.zeros((t_in * b,) + tuple(sizes[2:]), grad), 0, pos, grad)
+    out = F.reshape(flat, tuple(sizes))
+    return F.transpose(out, 0, 1) if batch_first else out
+
+
+PACK_PADDED_SEQUENCE = defop(
+    "_pack_padded_sequence", "PackPaddedSequenceBackward0", pack_padded_sequence_kernel,
+    inputs=("input",), params=("lengths", "batch_first"),
+    outputs=("result0", "result1"), diff_outputs=(0,),
+    grads={"input": pack_padded_sequence_backward},
+    jvp=_fw_not_implemented("_pack_padded_sequence"))
+
 
 
 # ---- one LSTM layer (PyTorch's CPU float32 path: mkldnn_rnn_layer) -------------------------

@@ -155,6 +155,10 @@ SPLIT_WITH_SIZES = defop("split_with_sizes", "SplitWithSizesBackward0", None,
                          grads={"self": split_with_sizes_backward},
                          jvp=lambda F, self_t, split_sizes, dim:
                              split(self_t, list(split_sizes), dim))
+UNSAFE_SPLIT = defop("unsafe_split", "UnsafeSplitBackward0", None, params=("split_size", "dim"),
+                     outputs=None, grads={"self": split_backward},
+                     jvp=lambda F, self_t, split_size, dim: unsafe_split(self_t, split_size,
+                                                                         dim))
 UNBIND = defop("unbind", "UnbindBackward0", None, params=("dim",), outputs=None,
                grads={"self": unbind_backward},
                jvp=lambda F, self_t, dim: unbind(self_t, dim))
@@ -518,6 +522,31 @@ def chunk(input, chunks, dim=0):
         return split(input, [0], dim)  # PyTorch: split_with_sizes for an empty dim
     step = -(-size // chunks)
     return split(input, step, dim)
+
+
+def unsafe_split(tensor, split_size, dim=0):
+    """``split`` whose pieces are not tracked as views of the input (PyTorch's unsafe_split:
+    its RNN cells split the gates with it and activate them in place)."""
+    d = tensor._data
+    if d.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    dim = _wrap_dim(dim, d.ndim)
+    size = d.shape[dim]
+    step = int(split_size)
+    if step <= 0 and size:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {size}")
+    starts = range(0, size, step) if size else [0]
+    arrays = tuple(d[(slice(None),) * dim + (slice(s, s + step),)] for s in starts)
+    return _finish(UNSAFE_SPLIT, (tensor,), (step, dim), arrays)
+
+
+def unsafe_chunk(input, chunks, dim=0):
+    _chunk_check(input)
+    dim = _wrap_dim(dim, input._data.ndim)
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    return unsafe_split(input, -(-input._data.shape[dim] // chunks), dim)
 
 
 def unbind(input, dim=0):

@@ -1006,7 +1006,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     n, c = input.shape[:2]
     shape = tuple(input.shape)
     x = input.reshape((1, n * c) + shape[2:])
-    rep = (lambda t: None if t is None else t.expand(n, c).reshape(-1))   # noqa: E731
+    rep = (lambda t: None if t is None else t.repeat(n))   # noqa: E731  (RepeatBackward0)
     rm, rv = rep(running_mean), rep(running_var)
     out = batch_norm(x, rm, rv, rep(weight), rep(bias), use_input_stats, momentum, eps)
     if use_input_stats:

@@ -42,6 +42,82 @@ def _lstm_step(gi, h, c, w_hh, b_hh, w_hr):
     return h, c
 
 
+# ---- PyTorch's CPU cells and packed layers (aten/src/ATen/native/RNN.cpp) ------------------
+def _aten_cell(mode, gi, hidden, weights):
+    """One step from the precomputed input part ``gi``, with aten's ops (linear_hh, add,
+    unsafe_chunk, activations), so a packed sequence's graph is PyTorch's."""
+    _, w_hh, _, b_hh, w_hr = weights
+    if mode == "LSTM":
+        hx, cx = hidden
+        gates = F.linear(hx, w_hh, b_hh) + gi
+        i, f, g, o = fn.unsafe_chunk(gates, 4, 1)
+        cy = fn.mul(fn.sigmoid(f), cx) + fn.mul(fn.sigmoid(i), fn.tanh(g))
+        hy = fn.mul(fn.sigmoid(o), fn.tanh(cy))
+        return (fn.matmul(hy, w_hr.t()) if w_hr is not None else hy), cy
+    if mode == "GRU":
+        i_r, i_z, i_n = fn.unsafe_chunk(gi, 3, 1)
+        h_r, h_z, h_n = fn.unsafe_chunk(F.linear(hidden, w_hh, b_hh), 3, 1)
+        r = fn.sigmoid(h_r + i_r)
+        z = fn.sigmoid(h_z + i_z)
+        n = fn.tanh(i_n + fn.mul(h_n, r))
+        return fn.mul(hidden - n, z) + n
+    pre = F.linear(hidden, w_hh, b_hh) + gi
+    return fn.tanh(pre) if mode == "RNN_TANH" else fn.relu(pre)
+
+
+def _hidden_slice(hidden, start, end):
+    if isinstance(hidden, tuple):
+        return tuple(h.narrow(0, start, end - start) for h in hidden)
+    return hidden.narrow(0, start, end - start)
+
+
+def _hidden_concat(hiddens):
+    if isinstance(hiddens[0], tuple):
+        return tuple(fn.cat(list(hs), 0) for hs in zip(*hiddens))
+    return fn.cat(hiddens, 0)
+
+
+def _step_output(hidden):
+    return hidden[0] if isinstance(hidden, tuple) else hidden
+
+
+def _packed_layer(mode, data, sizes, hidden, weights):
+    """aten's PackedLayer: returns (packed output data, final hidden)."""
+    w_ih, _, b_ih, _, _ = weights
+    gi = F.linear(data, w_ih, b_ih)
+    outputs, done = [], []
+    offset, last = 0, sizes[0]
+    for bs in sizes:
+        step = gi.narrow(0, offset, bs)
+        offset += bs
+        if last > bs:                        # sequences that ended: keep their state
+            done.append(_hidden_slice(hidden, bs, last))
+            hidden = _hidden_slice(hidden, 0, bs)
+        last = bs
+        hidden = _aten_cell(mode, step, hidden, weights)
+        outputs.append(_step_output(hidden))
+    done.append(hidden)
+    return fn.cat(outputs, 0), _hidden_concat(done[::-1])
+
+
+def _packed_layer_reverse(mode, data, sizes, input_hidden, weights):
+    """aten's ReversedPackedLayer: from the last step back, rows joining as they start."""
+    w_ih, _, b_ih, _, _ = weights
+    gi = F.linear(data, w_ih, b_ih)
+    outputs = []
+    offset, last = data.shape[0], sizes[-1]
+    hidden = _hidden_slice(input_hidden, 0, sizes[-1])
+    for bs in reversed(sizes):
+        if bs > last:
+            hidden = _hidden_concat([hidden, _hidden_slice(input_hidden, last, bs)])
+        step = gi.narrow(0, offset - bs, bs)
+        offset -= bs
+        last = bs
+        hidden = _aten_cell(mode, step, hidden, weights)
+        outputs.append(_step_output(hidden))
+    return fn.cat(outputs[::-1], 0), hidden
+
+
 class RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
                  batch_first=False, dropout=0.0, bidirectional=False, proj_size=0,
@@ -140,35 +216,55 @@ class RNNBase(Module):
         return self._forward(input, hx)
 
     def _forward_packed(self, packed, hx):
-        """A PackedSequence runs as a padded (T, B) batch sorted by decreasing length in
-        which, at step t, only the first batch_sizes[t] rows advance (the others keep
-        their state), so each h_n is the state after the sequence's own last step."""
-        from ... import _ops as fn
-        from ..._tensor import _make
-        from ..utils.rnn import PackedSequence, _packed_positions
-        from ..._backend import np
-        sizes = packed.batch_sizes._data
-        b = int(sizes[0])
-        lens = np.array([(sizes > i).sum() for i in range(b)], dtype=np.int64)
-        pos, _ = _packed_positions(lens)
+        """A PackedSequence runs as aten's PackedLayer / ReversedPackedLayer: W_ih applied to
+        the packed data at once, then one cell step per time step on the first
+        batch_sizes[t] rows (narrowed hidden; finished rows set aside and concatenated back
+        at the end), step outputs concatenated; dropout between layers on the packed data,
+        so the graph and the random draws are PyTorch's."""
+        from ..utils.rnn import PackedSequence
+        lstm = self.mode == "LSTM"
         data = packed.data
-        t_max = sizes.size
-        src = np.full(t_max * b, data.shape[0], dtype=np.int64)
-        src[pos] = np.arange(pos.size)
-        zero = _creation.zeros(1, data.shape[1], dtype=data.dtype)
-        padded = fn.index_select(fn.cat([data, zero], 0), 0, _make(src)).reshape(
-            t_max, b, data.shape[1])
-        if hx is not None and packed.sorted_indices is not None:
+        sizes = [int(v) for v in packed.batch_sizes._data]
+        dirs = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        if data.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {data.shape[-1]}")
+        if hx is None:
+            hx = _creation.zeros(self.num_layers * dirs, sizes[0], real_hidden,
+                                 dtype=data.dtype)
+            if lstm:
+                hx = (hx, _creation.zeros(self.num_layers * dirs, sizes[0], self.hidden_size,
+                                          dtype=data.dtype))
+        elif packed.sorted_indices is not None:
             idx = packed.sorted_indices
-            hx = tuple(fn.index_select(h, 1, idx) for h in hx) if self.mode == "LSTM" \
+            hx = tuple(fn.index_select(h, 1, idx) for h in hx) if lstm \
                 else fn.index_select(hx, 1, idx)
-        output, hidden = self._forward(padded, hx, [int(v) for v in sizes])
-        out = fn.index_select(output.reshape(t_max * b, output.shape[-1]), 0, _make(pos))
+        hiddens = list(zip(fn.unbind(hx[0], 0), fn.unbind(hx[1], 0))) if lstm \
+            else list(fn.unbind(hx, 0))
+        finals = []
+        layer_input = data
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                weights = self._weights(layer, d)
+                run = _packed_layer_reverse if d == 1 else _packed_layer
+                out, final = run(self.mode, layer_input, sizes, hiddens[layer * dirs + d],
+                                 weights)
+                outs.append(out)
+                finals.append(final)
+            layer_input = outs[0] if dirs == 1 else fn.cat(outs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        if lstm:
+            hidden = (fn.stack([h for h, _ in finals], 0), fn.stack([c for _, c in finals], 0))
+        else:
+            hidden = fn.stack(finals, 0)
         if packed.unsorted_indices is not None:
             idx = packed.unsorted_indices
-            hidden = tuple(fn.index_select(h, 1, idx) for h in hidden) \
-                if self.mode == "LSTM" else fn.index_select(hidden, 1, idx)
-        return PackedSequence(out, packed.batch_sizes, packed.sorted_indices,
+            hidden = tuple(fn.index_select(h, 1, idx) for h in hidden) if lstm \
+                else fn.index_select(hidden, 1, idx)
+        return PackedSequence(layer_input, packed.batch_sizes, packed.sorted_indices,
                               packed.unsorted_indices), hidden
 
     def _forward(self, input, hx=None, batch_sizes=None):

@@ -13,22 +13,24 @@ __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
 
 
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
-    """Stack variable-length sequences (L_i, *) into (B, L_max, *) or (L_max, B, *); one
-    differentiable write per sequence."""
+    """Variable-length sequences (L_i, *) into (B, L_max, *) or (L_max, B, *): aten's
+    pad_sequence, one slice copy per sequence into a filled tensor (CopySlices nodes)."""
     if padding_side not in ("left", "right"):
         raise ValueError(f"Expected padding_side to be one of left or right, but got "
                          f"{padding_side}.")
-    from ... import _ops as fn
     max_len = max(s.shape[0] for s in sequences)
     trailing = tuple(sequences[0].shape[1:])
-    rows = []
-    for s in sequences:
-        pad = max_len - s.shape[0]
-        if pad:
-            filler = _creation.full((pad,) + trailing, padding_value, dtype=s.dtype)
-            s = fn.cat([s, filler] if padding_side == "right" else [filler, s], 0)
-        rows.append(s)
-    return fn.stack(rows, 0 if batch_first else 1)
+    n = len(sequences)
+    dims = (n, max_len) + trailing if batch_first else (max_len, n) + trailing
+    out = _creation.full(dims, padding_value, dtype=sequences[0].dtype)
+    for i, seq in enumerate(sequences):
+        length = seq.shape[0]
+        start = 0 if padding_side == "right" else max_len - length
+        if batch_first:
+            out.select(0, i).narrow(0, start, length).copy_(seq)
+        else:
+            out.narrow(0, start, length).select(1, i).copy_(seq)
+    return out
 
 
 _PackedSequenceBase = namedtuple("PackedSequence",
@@ -126,21 +128,22 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if lens.size and lens[-1] <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an "
                            "element in 'lengths' that is <= 0")
-    if batch_first:
-        input = fn.transpose(input, 0, 1)
-    t_max, b = int(lens[0]), lens.size
-    if input.shape[0] < t_max:
+    t_max = int(lens[0])
+    t_in = input.shape[1 if batch_first else 0]
+    if t_in < t_max:
         raise RuntimeError(f"Expected sequence length to be larger than or equal to "
-                           f"{t_max}, but got {input.shape[0]}")
-    pos, batch_sizes = _packed_positions(lens)
-    flat = input[:t_max].reshape((t_max * b,) + tuple(input.shape[2:]))
-    data = fn.index_select(flat, 0, _make(pos))
-    return PackedSequence(data, _make(batch_sizes), sorted_indices, None)
+                           f"{t_max}, but got {t_in}")
+    from ..._ops import nn_ops as N
+    from ..._ops._common import _finish
+    out = N.pack_padded_sequence_kernel(input._data, lens, batch_first)
+    data, batch_sizes = _finish(N.PACK_PADDED_SEQUENCE, (input,), (lens, batch_first), out)
+    return PackedSequence(data, batch_sizes, sorted_indices, None)
 
 
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
-    """The inverse of pack_padded_sequence: (padded, lengths) in the original order."""
-    from ... import _ops as fn
+    """The inverse of pack_padded_sequence: (padded, lengths) in the original order; built
+    as aten's _pad_packed_sequence (a filled tensor, one slice copy per run of equal batch
+    sizes: CopySlices nodes)."""
     from ..._backend import np
     from ..._tensor import _make
     data, batch_sizes = sequence.data, sequence.batch_sizes._data
@@ -152,22 +155,27 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
                              f"{total_length} and max sequence length being {t_max}")
     else:
         total_length = t_max
-    lens = np.array([(batch_sizes > i).sum() for i in range(b)], dtype=np.int64)
-    pos, _ = _packed_positions(lens)
     trailing = tuple(data.shape[1:])
-    # each padded slot reads a packed row or the padding row appended at the end
-    src = np.full(total_length * b, data.shape[0], dtype=np.int64)
-    src[pos] = np.arange(pos.size)
-    fill = _creation.full((1,) + trailing, padding_value, dtype=data.dtype)
-    padded = fn.index_select(fn.cat([data, fill], 0), 0, _make(src))
-    padded = padded.reshape((total_length, b) + trailing)
-    lengths = lens
-    if sequence.unsorted_indices is not None:
-        padded = fn.index_select(padded, 1, sequence.unsorted_indices)
-        lengths = lens[sequence.unsorted_indices._data]
+    output = _creation.full((total_length, b) + trailing, padding_value, dtype=data.dtype)
+    lengths = np.empty(b, dtype=np.int64)
+    offset, prev_bs, prev_i = 0, b, 0
+    for i in range(t_max + 1):
+        bs = int(batch_sizes[i]) if i != t_max else 0
+        if bs != prev_bs:
+            n = prev_bs * (i - prev_i)
+            block = data[offset:offset + n].view((i - prev_i, prev_bs) + trailing)
+            output[prev_i:i][:, :prev_bs].copy_(block)
+            offset += n
+            prev_i = i
+        if prev_bs > bs:
+            lengths[bs:prev_bs] = i
+        prev_bs = bs
     if batch_first:
-        padded = fn.transpose(padded, 0, 1)
-    return padded, _make(lengths)
+        output = output.transpose(0, 1)
+    if sequence.unsorted_indices is not None:
+        output = output.index_select(0 if batch_first else 1, sequence.unsorted_indices)
+        lengths = lengths[sequence.unsorted_indices._data]
+    return output, _make(lengths)
 
 
 def pack_sequence(sequences, enforce_sorted=True):
