@@ -87,3 +87,15 @@ add("pack_padded_sequence", lambda m, x: m.nn.utils.rnn.pack_padded_sequence(
 add("pack_padded_sequence_batch_first", lambda m, x: m.nn.utils.rnn.pack_padded_sequence(
     x, m.tensor([1, 3]), batch_first=True, enforce_sorted=False).data,
     lambda g: [g.u(2, 3, 2)])
+
+# ---- 3-d pooling, channel shuffle ----------------------------------------------------------
+add("max_pool3d", _F("max_pool3d", (2, 2, 3), stride=(1, 2, 2), padding=(1, 0, 1)),
+    lambda g: [g.u(1, 2, 3, 4, 5)])
+add("avg_pool3d", _F("avg_pool3d", 2, stride=(1, 2, 2), padding=1, count_include_pad=False),
+    lambda g: [g.u(1, 2, 3, 4, 4)])
+add("adaptive_avg_pool3d", _F("adaptive_avg_pool3d", (2, 3, 2)), lambda g: [g.u(1, 2, 3, 4, 5)])
+add("adaptive_max_pool3d", _F("adaptive_max_pool3d", (2, 2, 3)), lambda g: [g.u(2, 1, 3, 4, 5)])
+_UNPOOL3_IDX = np.array([[[[[0, 7], [21, 26]]]], [[[[13, 3], [20, 31]]]]])
+add("max_unpool3d", lambda m, x: m.nn.functional.max_unpool3d(
+    x, m.tensor(_UNPOOL3_IDX), 2, output_size=(2, 4, 4)), lambda g: [g.u(2, 1, 1, 2, 2)])
+add("channel_shuffle", _F("channel_shuffle", 2), lambda g: [g.u(2, 4, 3)])

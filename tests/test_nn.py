@@ -133,6 +133,24 @@ CASES += [
     ("ConvTranspose3d", lambda m: m.nn.ConvTranspose3d(2, 4, (2, 1, 3), stride=(2, 1, 1),
                                                        padding=(0, 1, 1), groups=2),
      [_arr(2, 2, 3, 2, 4)]),
+    ("MaxPool3d", lambda m: m.nn.MaxPool3d((2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0)),
+     [_arr(2, 2, 4, 5, 4)]),
+    ("MaxPool3d-dil-ceil-unbatched", lambda m: m.nn.MaxPool3d(2, dilation=2, ceil_mode=True),
+     [_arr(2, 5, 6, 5)]),
+    ("AvgPool3d", lambda m: m.nn.AvgPool3d((2, 2, 3), stride=2, padding=1), [_arr(2, 2, 4, 5, 6)]),
+    ("AvgPool3d-nopad-ceil", lambda m: m.nn.AvgPool3d(2, ceil_mode=True,
+                                                      count_include_pad=False, padding=1),
+     [_arr(1, 2, 3, 5, 4)]),
+    ("AvgPool3d-divisor", lambda m: m.nn.AvgPool3d(2, divisor_override=3), [_arr(2, 4, 4, 4)]),
+    ("AdaptiveAvgPool3d", lambda m: m.nn.AdaptiveAvgPool3d((2, None, 3)), [_arr(2, 2, 5, 4, 7)]),
+    ("AdaptiveAvgPool3d-1", lambda m: m.nn.AdaptiveAvgPool3d(1), [_arr(2, 2, 3, 4, 2)]),
+    ("AdaptiveMaxPool3d", lambda m: m.nn.AdaptiveMaxPool3d((3, 2, 2)), [_arr(2, 2, 5, 4, 3)]),
+    ("LPPool1d", lambda m: m.nn.LPPool1d(2, 3, 2), [SEQ]),
+    ("LPPool2d", lambda m: m.nn.LPPool2d(1.5, (2, 3), ceil_mode=True), [IMG]),
+    ("LPPool3d", lambda m: m.nn.LPPool3d(3, 2), [_arr(1, 2, 4, 4, 5)]),
+    ("ChannelShuffle", lambda m: m.nn.ChannelShuffle(3), [_arr(2, 6, 3, 2)]),
+    ("Dropout3d", lambda m: m.nn.Dropout3d(0.4), [_arr(3, 4, 2, 2, 3)]),
+    ("FeatureAlphaDropout", lambda m: m.nn.FeatureAlphaDropout(0.3), [_arr(3, 4, 2, 5)]),
     ("Conv2d-reflect", lambda m: m.nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect"), [IMG]),
     ("Conv1d-circular", lambda m: m.nn.Conv1d(3, 2, 3, padding=2, padding_mode="circular"),
      [SEQ]),
@@ -346,3 +364,45 @@ def test_max_unpool_matches_torch():
     for a, b in zip(res[0][:3], res[1][:3]):
         np.testing.assert_allclose(a, b, rtol=1e-6)
     assert res[0][3:] == res[1][3:]
+
+
+@pytest.mark.parametrize("output_size", [None, (5, 5, 7)])
+def test_max_unpool3d_matches_torch(output_size):
+    vol = _arr(2, 2, 4, 4, 6)
+    res = []
+    for m in (autotensor, torch):
+        x = m.tensor(vol, requires_grad=True)
+        pool, unpool = m.nn.MaxPool3d(2, return_indices=True), m.nn.MaxUnpool3d(2)
+        y, idx = pool(x)
+        z = unpool(y, idx, output_size=output_size)
+        (z * z).sum().backward()
+        bad = idx.clone()
+        bad.view(-1)[3] = 500          # one invalid index (torch scans in parallel)
+        with pytest.raises(RuntimeError) as info:
+            m.nn.functional.max_unpool3d(y, bad, 2)
+        res.append((z.detach().numpy(), x.grad.numpy(), idx.numpy(), repr(unpool),
+                    z.grad_fn.name(), str(info.value)))
+    for a, b in zip(res[0][:3], res[1][:3]):
+        np.testing.assert_array_equal(a, b)
+    assert res[0][3:] == res[1][3:]
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.nn.functional.max_pool3d(m.ones(2, 2, 2), 2),
+    lambda m: m.nn.functional.avg_pool3d(m.ones(2, 2, 2), 2),
+    lambda m: m.nn.functional.adaptive_avg_pool3d(m.ones(2, 2), 2),
+    lambda m: m.nn.functional.adaptive_max_pool3d(m.ones(2, 2), 2),
+    lambda m: m.nn.functional.max_pool3d(m.ones(1, 1, 4, 4, 4), 3, padding=2),
+    lambda m: m.nn.functional.avg_pool3d(m.ones(1, 1, 4, 4, 4), 2, divisor_override=0),
+    lambda m: m.nn.functional.channel_shuffle(m.ones(2, 6), 2),
+    lambda m: m.nn.functional.channel_shuffle(m.ones(2, 6, 2), 4),
+    lambda m: m.nn.functional.feature_alpha_dropout(m.ones(3), 0.5, True),
+    lambda m: m.nn.functional.feature_alpha_dropout(m.ones(3), 1.5, True),
+])
+def test_pooling_dropout_errors_match_torch(call):
+    res = []
+    for m in (autotensor, torch):
+        with pytest.raises(Exception) as info:
+            call(m)
+        res.append((type(info.value).__name__, str(info.value)))
+    assert res[0] == res[1]

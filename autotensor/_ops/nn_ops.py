@@ -608,6 +608,7 @@ UPSAMPLE_NEAREST = {n: _gather_op(f"upsample_nearest{n}d", f"UpsampleNearest{n}D
 UPSAMPLE_NEAREST_EXACT = {n: _gather_op(f"_upsample_nearest_exact{n}d",
                                         f"UpsampleNearestExact{n}DBackward0") for n in (1, 2, 3)}
 IM2COL = _gather_op("im2col", "Im2ColBackward0")
+CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0")
 COL2IM = defop("col2im", "Col2ImBackward0", index_map_scatter,
                params=("index", "nd", "out_tail"),
                grads={"self": index_map_scatter_backward}, jvp="transpose")
@@ -1193,6 +1194,168 @@ PACK_PADDED_SEQUENCE = defop(
     outputs=("result0", "result1"), diff_outputs=(0,),
     grads={"input": pack_padded_sequence_backward},
     jvp=_fw_not_implemented("_pack_padded_sequence"))
+
+# ---- 3-d pooling and unpooling (PyTorch's nodes), kernels written for any number of dims ---
+def _flat_index(coords, sizes):
+    """Flat positions into a volume of ``sizes`` from per-dim integer coordinates."""
+    flat = coords[0]
+    for c, s in zip(coords[1:], sizes[1:]):
+        flat = flat * s + c
+    return flat
+
+
+def max_pool_nd_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """Values and flat indices (into each input volume) of each window's first maximum over
+    the last len(kernel_size) dims; NaN wins, as max_pool2d_kernel."""
+    nd = len(kernel_size)
+    lead, size = x.shape[:-nd], x.shape[-nd:]
+    vols = x.reshape((-1,) + size)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    win, out = _pool_windows(vols, kernel_size, stride, padding, dilation, ceil_mode, fill)
+    flat = win.reshape(win.shape[:1 + nd] + (-1,))
+    arg = np.argmax(flat, axis=-1)
+    values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
+    offsets = np.unravel_index(arg, kernel_size)
+    coords = []
+    for i in range(nd):
+        o = np.arange(out[i]).reshape((-1,) + (1,) * (nd - 1 - i))
+        coords.append(o * stride[i] - padding[i] + offsets[i] * dilation[i])
+    indices = _flat_index(coords, size).astype(np.int64)
+    return np.ascontiguousarray(values).reshape(lead + out), indices.reshape(lead + out)
+
+
+def max_pool_nd_backward(F, grad, self_sizes, indices, nd):
+    """Scatter each output's gradient to the input element its index names."""
+    n_out, n_in = _numel(tuple(grad.shape[-nd:])), _numel(tuple(self_sizes[-nd:]))
+    g = F.reshape(grad, (-1, n_out))
+    idx = F.reshape(indices, (-1, n_out))
+    return F.reshape(F.scatter_add(F.zeros((g.shape[0], n_in), grad), 1, idx, g),
+                     tuple(self_sizes))
+
+
+MAX_POOL3D = defop(
+    "max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", max_pool_nd_kernel,
+    params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+    outputs=("result", "indices"), diff_outputs=(0,),
+    grads={"self": lambda F, grads, self_sizes, indices:
+           max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)}, jvp="transpose")
+
+
+def _avg_divisor_nd(self_sizes, out, kernel_size, stride, padding, ceil_mode,
+                    count_include_pad, divisor_override):
+    if divisor_override:
+        return np.full(out, float(divisor_override))
+    nd = len(kernel_size)
+    div = np.ones(())
+    for i in range(nd):
+        d = avg_pool_divisors(self_sizes[-nd + i], out[i], kernel_size[i], stride[i],
+                              padding[i], ceil_mode, count_include_pad)
+        div = np.multiply.outer(div, d)
+    return div.astype(np.float64)
+
+
+def avg_pool_nd_kernel(x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override):
+    nd = len(kernel_size)
+    lead, size = x.shape[:-nd], x.shape[-nd:]
+    vols = x.reshape((-1,) + size)
+    win, out = _pool_windows(vols, kernel_size, stride, padding, (1,) * nd, ceil_mode, 0)
+    total = win.sum(axis=tuple(range(-nd, 0)))
+    div = _avg_divisor_nd(x.shape, out, kernel_size, stride, padding, ceil_mode,
+                          count_include_pad, divisor_override)
+    return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+
+
+def avg_pool_nd_backward(F, grad, kernel_size, stride, padding, ceil_mode,
+                         count_include_pad, divisor_override, self_sizes):
+    """Each output's gradient over its divisor, spread over its window: a depthwise
+    transposed convolution with a kernel of ones, cut or zero-extended to the input."""
+    nd = len(kernel_size)
+    out = tuple(grad.shape[-nd:])
+    div = _avg_divisor_nd(self_sizes, out, kernel_size, stride, padding, ceil_mode,
+                          count_include_pad, divisor_override)
+    planes = F.reshape(grad / F.constant(div, grad), (1, -1) + out)
+    c = planes.shape[1]
+    ones = F.constant(np.ones((c, 1) + tuple(kernel_size)), grad)
+    full = F.convolution(planes, ones, None, tuple(stride), (0,) * nd, (1,) * nd, True,
+                         (0,) * nd, c)
+    for dim, (p, size) in enumerate(zip(padding, self_sizes[-nd:])):
+        have = full.shape[2 + dim]
+        if have < p + size:   # trailing input rows no window reached: zero gradient
+            shape = list(full.shape)
+            shape[2 + dim] = p + size - have
+            full = F.cat([full, F.zeros(tuple(shape), full)], 2 + dim)
+        full = F.narrow(full, 2 + dim, p, size)
+    return F.reshape(full, tuple(self_sizes))
+
+
+AVG_POOL3D = defop(
+    "avg_pool3d", "AvgPool3DBackward0", avg_pool_nd_kernel,
+    params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+            "divisor_override"),
+    grads={"self": avg_pool_nd_backward}, jvp="transpose")
+
+
+def _adaptive_mats(in_sizes, output_size):
+    return tuple(adaptive_pool_matrix(i, o, np.float64) for i, o in zip(in_sizes, output_size))
+
+
+ADAPTIVE_AVG_POOL3D = defop(
+    "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0",
+    lambda x, output_size: separable_kernel(x, _adaptive_mats(x.shape[-3:], output_size)),
+    params=("output_size",),
+    grads={"self": lambda F, grad, output_size, self_sizes: separable_backward(
+        F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size))}, jvp="transpose")
+
+
+def adaptive_max_pool_nd_kernel(x, output_size):
+    """Windows [floor(i*in/out), ceil((i+1)*in/out)) per dim; values and flat indices of
+    the first maximum (NaN wins)."""
+    nd = len(output_size)
+    size = x.shape[-nd:]
+    vols = x.reshape(-1, _numel(size))
+    n_out = _numel(tuple(output_size))
+    vals = np.empty((vols.shape[0], n_out), dtype=x.dtype)
+    idx = np.empty((vols.shape[0], n_out), dtype=np.int64)
+    for k, cell in enumerate(_it.product(*[range(o) for o in output_size])):
+        ranges = [np.arange((i * s) // o, -((-(i + 1) * s) // o))
+                  for i, s, o in zip(cell, size, output_size)]
+        pos = _flat_index(np.meshgrid(*ranges, indexing="ij"), size).reshape(-1)
+        win = vols[:, pos]
+        a = np.argmax(np.where(np.isnan(win), np.inf, win) if x.dtype.kind == "f" else win,
+                      axis=1)
+        vals[:, k] = win[np.arange(win.shape[0]), a]
+        idx[:, k] = pos[a]
+    shape = x.shape[:-nd] + tuple(output_size)
+    return vals.reshape(shape), idx.reshape(shape)
+
+
+ADAPTIVE_MAX_POOL3D = defop(
+    "adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", adaptive_max_pool_nd_kernel,
+    params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
+    grads={"self": lambda F, grads, self_sizes, indices:
+           max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)}, jvp="transpose")
+
+
+def max_unpool_nd_kernel(x, indices, output_size):
+    nd = len(output_size)
+    b = _numel(x.shape[:-nd])
+    out = np.zeros((b, _numel(tuple(output_size))), dtype=x.dtype)
+    np.put_along_axis(out, indices.reshape(b, -1), x.reshape(b, -1), 1)
+    return out.reshape(x.shape[:-nd] + tuple(output_size))
+
+
+def max_unpool_nd_backward(F, grad, indices, output_size, self_sizes):
+    nd = len(output_size)
+    b = _numel(tuple(self_sizes[:-nd]))
+    n = _numel(tuple(output_size))
+    flat = (indices.reshape(b, -1) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
+    return F.reshape(F.index_select(F.reshape(grad, (-1,)), 0, flat), tuple(self_sizes))
+
+
+MAX_UNPOOL3D = defop("max_unpool3d", "MaxUnpool3DBackward0", max_unpool_nd_kernel,
+                     params=("indices", "output_size"),
+                     grads={"self": max_unpool_nd_backward}, jvp="transpose")
 
 
 

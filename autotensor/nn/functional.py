@@ -990,6 +990,181 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     m.training = training
     return m(input)
 
+# ---- 3-d pooling, LP pooling, channel shuffle, feature dropouts (issue 12) ----------------
+def _pool_args_nd(kernel_size, stride, padding, dilation, nd):
+    k = _tuple(kernel_size, nd)
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else \
+        _tuple(stride, nd)
+    p, d = _tuple(padding, nd), _tuple(dilation, nd)
+    for i in range(nd):
+        if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
+    return k, s, p, d
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=True):
+    from .._ops import nn_ops as N
+    if input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    params = _pool_args_nd(kernel_size, stride, padding, dilation, 3) + (bool(ceil_mode),)
+    return _finish_multi(N.MAX_POOL3D, (input,), params,
+                         N.max_pool_nd_kernel(input._data, *params))
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    out, indices = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation,
+                                           ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    from .._ops import nn_ops as N
+    if input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    k, s, p, _ = _pool_args_nd(kernel_size, stride, padding, 1, 3)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    params = (k, s, p, bool(ceil_mode), bool(count_include_pad), divisor_override)
+    return _finish(N.AVG_POOL3D, (input,), params, N.avg_pool_nd_kernel(input._data, *params))
+
+
+def _adaptive_size(input, output_size, nd):
+    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
+        (output_size,) * nd
+    return tuple(input.shape[-nd + i] if v is None else int(v) for i, v in enumerate(size))
+
+
+def adaptive_avg_pool3d(input, output_size):
+    from .._ops import nn_ops as N
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got "
+                           f"{list(input.shape)}")
+    size = _adaptive_size(input, output_size, 3)
+    if size == (1, 1, 1):   # PyTorch takes the mean (MeanBackward1)
+        return fn.mean(input, (-3, -2, -1), keepdim=True)
+    out = N.ADAPTIVE_AVG_POOL3D.kernel(input._data, size)
+    return _finish(N.ADAPTIVE_AVG_POOL3D, (input,), (size,), out)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=True):
+    from .._ops import nn_ops as N
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: "
+                           f"[{_errors.shape_str(tuple(input.shape))}]")
+    size = _adaptive_size(input, output_size, 3)
+    return _finish(N.ADAPTIVE_MAX_POOL3D, (input,), (size,),
+                   N.adaptive_max_pool_nd_kernel(input._data, size))
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    out, idx = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    from .._ops import nn_ops as N
+    k = _tuple(kernel_size, 3)
+    s = _tuple(stride if stride is not None else kernel_size, 3)
+    p = _tuple(padding, 3)
+    if output_size is None:
+        size = tuple((input.shape[-3 + i] - 1) * s[i] + k[i] - 2 * p[i] for i in range(3))
+    else:
+        size = tuple(int(v) for v in output_size)[-3:]
+    idx = indices._data
+    n = size[0] * size[1] * size[2]
+    if idx.size and (idx.max() >= n or idx.min() < 0):
+        bad = int(idx.max() if idx.max() >= n else idx.min())
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
+                           f"{size[0]}x{size[1]}x{size[2]})")
+    params = (idx, size)
+    return _finish(N.MAX_UNPOOL3D, (input,), params,
+                   N.max_unpool_nd_kernel(input._data, *params))
+
+
+def _lp_pool(avg, input, norm_type, kernel_size, stride, ceil_mode, nd):
+    """PyTorch's composition: (sign(s) * relu(|s|) * prod(kernel)) ** (1 / p), s the
+    average of x ** p over each window."""
+    k = _tuple(kernel_size, nd)
+    out = avg(fn.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
+    n = 1
+    for v in k:
+        n *= v
+    return fn.pow(fn.mul(fn.mul(fn.sign(out), fn.relu(fn.abs(out))), n), 1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(avg_pool1d, input, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(avg_pool2d, input, norm_type, kernel_size, stride, ceil_mode, 2)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(avg_pool3d, input, norm_type, kernel_size, stride, ceil_mode, 3)
+
+
+def channel_shuffle(input, groups):
+    """(N, g * k, *) -> channels regrouped k-major (ChannelShuffleBackward0: an index map)."""
+    from .._backend import np
+    from .._ops import nn_ops as N
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input "
+                           f"with sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value "
+                           f"of groups:{groups}")
+    c = input.shape[1]
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels "
+                           f"and {groups} groups.")
+    tail = tuple(input.shape[2:])
+    per = int(np.prod(tail, dtype=np.int64))
+    order = np.arange(c).reshape(groups, c // groups).T.reshape(-1)
+    index = (order[:, None] * per + np.arange(per)).reshape((c,) + tail)
+    return _index_map_op(N.CHANNEL_SHUFFLE, input, index, input.dim() - 1)
+
+
+native_channel_shuffle = channel_shuffle
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    from .modules.dropout import Dropout3d
+    m = Dropout3d(p, inplace)
+    m.training = training
+    return m(input)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout of whole channels (aten's _dropout_impl<feature, alpha>): one
+    bernoulli_(1 - p) per (sample, channel)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    from .. import _random
+    from .._creation import _make
+    d = input._data
+    if p == 1:
+        return fn.mul(input, _make(_np_zeros_like_scalar(d)))
+    if d.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    noise = _random.bernoulli(1 - p, d.shape[:2] + (1,) * (d.ndim - 2), d.dtype)
+    alpha = 1.7580993408473766
+    a = 1.0 / _math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    b = (noise - 1) * (alpha * a) + alpha * a * p
+    return fn.add(fn.mul(input, _make(noise * a)), _make(b))
+
+
+def _np_zeros_like_scalar(d):
+    from .._backend import np
+    return np.zeros((), dtype=d.dtype)
+
+
 
 # ---- normalisation layers composed as in PyTorch (issue 12) -------------------------------
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,

@@ -5,7 +5,8 @@ from .container import (ModuleDict, ModuleList, ParameterDict, ParameterList,  #
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .activation import *  # noqa: F401,F403
-from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d  # noqa: F401
+from .dropout import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d,  # noqa: F401
+                      FeatureAlphaDropout)
 from .sparse import Embedding  # noqa: F401
 from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .normalization import GroupNorm, LayerNorm, RMSNorm  # noqa: F401
@@ -17,6 +18,8 @@ from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .activation_mha import MultiheadAttention  # noqa: F401
 from .pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d, MaxUnpool1d, MaxUnpool2d  # noqa: F401,E501
+from .pooling import (AdaptiveAvgPool3d, AdaptiveMaxPool3d, AvgPool3d, LPPool1d,  # noqa: F401
+                      LPPool2d, LPPool3d, MaxPool3d, MaxUnpool3d)
 from .padding import *  # noqa: F401,F403
 from .pixelshuffle import *  # noqa: F401,F403
 from .sparse import EmbeddingBag  # noqa: F401

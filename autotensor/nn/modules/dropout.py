@@ -2,7 +2,8 @@
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d", "AlphaDropout"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+           "FeatureAlphaDropout"]
 
 
 class _DropoutNd(Module):
@@ -54,6 +55,15 @@ class Dropout2d(_ChannelDropout):
     _dims = 2
 
 
+class Dropout3d(_ChannelDropout):
+    _dims = 3
+
+
 class AlphaDropout(_DropoutNd):
     def forward(self, input):
         return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

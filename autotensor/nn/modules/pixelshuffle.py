@@ -94,3 +94,18 @@ class Unfold(Module):
     def extra_repr(self):
         return ("kernel_size={kernel_size}, dilation={dilation}, padding={padding}, "
                 "stride={stride}".format(**self.__dict__))
+
+
+class ChannelShuffle(Module):
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self):
+        return f"groups={self.groups}"
+
+
+__all__ += ["ChannelShuffle"]
