@@ -1,15 +1,14 @@
 """Array kernels of the special functions NumPy lacks (erf, erfc, erfinv, lgamma, digamma,
-polygamma), in double precision, vectorised; float32 inputs are computed in float64 and
-cast back. ``math`` supplies erf/erfc/lgamma element by element (exact to an ulp, and
-there is no SciPy to rely on); digamma and polygamma use the recurrence up to x >= 10
-and the asymptotic series there, erfinv refines a rational first guess by Newton steps.
+polygamma), vectorised; most compute in float64 and cast back. erf and erfc are fdlibm's
+rational approximations (Note [Vectorised erf]); ``math`` supplies lgamma element by
+element (exact to an ulp, and there is no SciPy to rely on); digamma and polygamma use
+the recurrence up to x >= 10 and the asymptotic series there, erfinv refines a rational
+first guess by Newton steps.
 """
 import math
 
 from .._backend import np
 
-_erf = np.frompyfunc(math.erf, 1, 1)
-_erfc = np.frompyfunc(math.erfc, 1, 1)
 
 
 def _lgamma1(v):
@@ -30,12 +29,173 @@ def _back(out, like):
     return np.asarray(out, dtype=np.float64).astype(np.asarray(like).dtype, copy=False)
 
 
+# Note [Vectorised erf]
+# erf and erfc are the rational approximations of fdlibm's s_erf.c (Sun Microsystems,
+# 1993; the coefficients below are its, "permission to use, copy, modify, and distribute
+# this software is freely granted, provided that this notice is preserved"): on |x| in
+# [0, 0.84375), [0.84375, 1.25), [1.25, 1/0.35), [1/0.35, 6 or 28) a different ratio of
+# polynomials, each evaluated (Horner, in place) on the elements of its interval alone,
+# gathered by a boolean mask. fdlibm's error bound is below an ulp in float64, as glibc's
+# erf, which PyTorch calls. erf of a float32 array is computed in float32 (the same
+# formulas; a few float32 ulps, as PyTorch's vectorised float erf: GELU's hot path, where
+# the old element-by-element math.erf took 75% of a transformer block's step); erfc, whose
+# tails need the relative accuracy, in float64 with fdlibm's split of x * x.
+_ERX = 8.45062911510467529297e-01
+_PP = (-2.37630166566501626084e-05, -5.77027029648944159157e-03, -2.84817495755985104766e-02,
+       -3.25042107247001499370e-01, 1.28379167095512558561e-01)
+_QQ = (-3.96022827877536812320e-06, 1.32494738004321644526e-04, 5.08130628187576562776e-03,
+       6.50222499887672944485e-02, 3.97917223959155352819e-01, 1.0)
+_PA = (-2.16637559486879084300e-03, 3.54783043256182359371e-02, -1.10894694282396677476e-01,
+       3.18346619901161753674e-01, -3.72207876035701323847e-01, 4.14856118683748331666e-01,
+       -2.36211856075265944077e-03)
+_QA = (1.19844998467991074170e-02, 1.36370839120290507362e-02, 1.26171219808761642112e-01,
+       7.18286544141962662868e-02, 5.40397917702171048937e-01, 1.06420880400844228286e-01,
+       1.0)
+_RA = (-9.81432934416914548592e+00, -8.12874355063065934246e+01, -1.84605092906711035994e+02,
+       -1.62396669462573470355e+02, -6.23753324503260060396e+01, -1.05586262253232909814e+01,
+       -6.93858572707181764372e-01, -9.86494403484714822705e-03)
+_SA = (-6.04244152148580987438e-02, 6.57024977031928170135e+00, 1.08635005541779435134e+02,
+       4.29008140027567833386e+02, 6.45387271733267880336e+02, 4.34565877475229228821e+02,
+       1.37657754143519042600e+02, 1.96512716674392571292e+01, 1.0)
+_RB = (-4.83519191608651397019e+02, -1.02509513161107724954e+03, -6.37566443368389627722e+02,
+       -1.60636384855821916062e+02, -1.77579549177547519889e+01, -7.99283237680523006574e-01,
+       -9.86494292470009928597e-03)
+_SB = (-2.24409524465858183362e+01, 4.74528541206955367215e+02, 2.55305040643316442583e+03,
+       3.19985821950859553908e+03, 1.53672958608443695994e+03, 3.25792512996573918826e+02,
+       3.03380607434824582924e+01, 1.0)
+
+
+def _poly(t, coefs):
+    """Horner's rule, highest degree first, in place on one fresh array."""
+    acc = t * t.dtype.type(coefs[0])
+    acc += coefs[1]
+    for c in coefs[2:]:
+        acc *= t
+        acc += c
+    return acc
+
+
+def _ratio(t, p, q):
+    num = _poly(t, p)
+    num /= _poly(t, q)
+    return num
+
+
+def _erf_small(v):
+    """erf(v) for |v| < 0.84375: v + v * P(v^2) / Q(v^2)."""
+    r = _ratio(v * v, _PP, _QQ)
+    r *= v
+    r += v
+    return r
+
+
+def _erf_mid(a):
+    """erf(a) - erx for 0.84375 <= a < 1.25: P(a - 1) / Q(a - 1)."""
+    return _ratio(a - 1, _PA, _QA)
+
+
+def _erfc_tail_exponent(a):
+    """R/S of the tail (1.25 <= a): erfc(a) = exp(-a*a - 0.5625 + R/S) / a."""
+    s = 1 / (a * a)
+    near = a < 1 / 0.35
+    if near.all():
+        return _ratio(s, _RA, _SA)
+    out = np.empty_like(a)
+    i = np.flatnonzero(near)
+    out[i] = _ratio(s.take(i), _RA, _SA)
+    i = np.flatnonzero(~near)
+    out[i] = _ratio(s.take(i), _RB, _SB)
+    return out
+
+
+# Elements per block of the blockwise kernels: the dozen temporaries of a block stay in
+# the L2 cache (a 524,288-element erf runs 1.7 x faster in blocks than whole).
+BLOCK = 1 << 15
+
+
+def blocks(n):
+    """Slices covering range(n) in BLOCK-sized pieces."""
+    return [slice(i, i + BLOCK) for i in range(0, n, BLOCK)]
+
+
 def erf(x):
-    return _back(_erf(_float64(x)), x)
+    x = np.asarray(x)
+    if x.dtype != np.float32 and x.dtype != np.float64:
+        return _back(erf(_float64(x)), x)
+    if x.size <= BLOCK:
+        return _erf(x)
+    flat = x.ravel()
+    out = np.empty_like(flat)
+    for b in blocks(flat.size):
+        out[b] = _erf(flat[b])
+    return out.reshape(x.shape)
+
+
+def _erf(x):
+    """erf in x's dtype. The small-|x| formula runs on every element (gathering by a
+    random mask costs more than the arithmetic it saves); the elements past 0.84375 are
+    then gathered by index, computed by their interval's formula and put back."""
+    flat = x.ravel()
+    with np.errstate(all="ignore"):  # the small formula's overflow past its interval
+        out = _erf_small(flat)
+    a = np.abs(flat)
+    big = np.flatnonzero(~(a < 0.84375))  # NaN included: it stays NaN below
+    if big.size:
+        b = a.take(big)
+        r = np.empty_like(b)
+        mid = b < 1.25
+        i = np.flatnonzero(mid)
+        r[i] = _erf_mid(b.take(i)) + _ERX
+        i = np.flatnonzero(~mid)
+        t = np.minimum(b.take(i), 6)  # erf is 1 to double precision from 6 on
+        e = _erfc_tail_exponent(t)
+        e -= t * t
+        e -= 0.5625
+        np.exp(e, out=e)
+        e /= t
+        r[i] = 1 - e
+        out[big] = np.copysign(r, flat.take(big), out=r)
+    return out.reshape(x.shape)
+
+
+# Eigen's and XLA's float32 erf (a ratio of odd and even polynomials on [-4, 4]): one
+# formula for every element, so no gathering; within ~8 float32 ulps of erf (fdlibm's
+# are within one). GELU uses it on float32 (Note [Blockwise GELU]).
+_ALPHA = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06,
+          -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03,
+          -1.60960333262415e-02)
+_BETA = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03,
+         -7.37332916720468e-03, -1.42647390514189e-02)
+
+
+def erf_approx(v, z):
+    """erf(v) of a float32 array, given z = v * v; at most one in magnitude."""
+    p = _ratio(z, _ALPHA, _BETA)
+    p *= v
+    return np.clip(p, -1, 1, out=p)  # NaN stays NaN
 
 
 def erfc(x):
-    return _back(_erfc(_float64(x)), x)
+    x = np.asarray(x)
+    v = _float64(x).ravel()
+    a = np.abs(v)
+    out = np.where(v > 0, 0.0, 2.0)  # |x| >= 28 (and the +-inf limits)
+    out[np.isnan(v)] = np.nan
+    m = a < 0.84375
+    vs = v[m]
+    y = _erf_small(vs) - vs  # x * P/Q
+    out[m] = np.where(vs < 0.25, 1 - (vs + y), 0.5 - (vs - 0.5 + y))
+    m = (a >= 0.84375) & (a < 1.25)
+    d = _erf_mid(a[m])
+    out[m] = np.where(v[m] > 0, (1 - _ERX) - d, 1 + (_ERX + d))
+    m = (a >= 1.25) & (a < 28)
+    t = a[m]
+    # z: t with its low 32 bits cleared, so that z * z is exact (fdlibm)
+    z = (t.view(np.uint64) & np.uint64(0xFFFFFFFF00000000)).view(np.float64)
+    with np.errstate(under="ignore"):
+        r = np.exp(-z * z - 0.5625) * np.exp((z - t) * (z + t) + _erfc_tail_exponent(t)) / t
+    out[m] = np.where(v[m] > 0, r, 2 - r)
+    return _back(out.reshape(x.shape), x)
 
 
 def lgamma(x):
@@ -62,10 +222,10 @@ def erfinv(y):
     for _ in range(4):
         fine = np.isfinite(x)
         xf = np.where(fine, x, 0.0)
-        ec = np.asarray(_erfc(xf), dtype=np.float64)
+        ec = erfc(xf)
         dens = k * np.exp(-xf * xf)
         step = np.where(tail, (np.log(1.0 - b) - np.log(ec)) * ec / dens,
-                        (np.asarray(_erf(xf), dtype=np.float64) - b) / dens)
+                        (erf(xf) - b) / dens)
         x = np.where(fine & (step == step), x - step, x)
     x = np.copysign(x, a)
     x = np.where(a == 1.0, np.inf, np.where(a == -1.0, -np.inf, x))

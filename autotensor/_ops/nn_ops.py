@@ -104,8 +104,64 @@ def conv_out_size(size, k, s, p, d):
     return (size + 2 * p - d * (k - 1) - 1) // s + 1
 
 
+# Note [Stride-1 convolution over flattened rows]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# With stride 1 (LeNet's, a ResNet's 3 x 3 convolutions), flatten the padded input's
+# spatial dims: the field of output o and kernel offset k then starts at flat position
+# o + off(k), so for each k the inputs of all outputs are ONE contiguous slice xf[..,
+# off(k) : off(k) + L] over a "wide" output that also covers the padding columns (L =
+# the flat span of the valid outputs). im2col becomes one long-run copy per kernel offset
+# (the general path gathers runs of kernel-width length: ~10 x slower), the GEMM gives
+# (N, Cout, L) already in NC* order, and a strided view drops the padding columns. The
+# input gradient is the same convolution of the padded gradient with the flipped,
+# transposed kernel; the weight gradient, per kernel offset, a batched GEMM of the wide
+# gradient with the same slices of the input (no copy of them). Other strides take the
+# general path.
+def _flat_geometry(padded, kernel, dilation):
+    """(output sizes, flat strides of the padded spatial dims, span L, offsets off(k))."""
+    nsp = len(kernel)
+    out = tuple(padded[i] - dilation[i] * (kernel[i] - 1) for i in range(nsp))
+    st = [1] * nsp
+    for i in range(nsp - 2, -1, -1):
+        st[i] = st[i + 1] * padded[i + 1]
+    span = sum((o - 1) * s for o, s in zip(out, st)) + 1
+    offs = [sum(k * d * s for k, d, s in zip(ks, dilation, st))
+            for ks in _it.product(*[range(k) for k in kernel])]
+    return out, st, span, offs
+
+
+def _valid(y, out, st):
+    """The valid outputs of a wide (N, C, L) result, as a contiguous (N, C, *O) array."""
+    it = y.itemsize
+    v = np.lib.stride_tricks.as_strided(y, y.shape[:2] + out,
+                                        y.strides[:2] + tuple(s * it for s in st))
+    return np.ascontiguousarray(v)
+
+
+def _conv_s1(x, w, padding, dilation, groups):
+    """conv_forward with stride 1 (Note [Stride-1 convolution over flattened rows])."""
+    n, cin = x.shape[:2]
+    cout, cg = w.shape[:2]
+    kernel = w.shape[2:]
+    xp = _pad_spatial(x, padding, padding)
+    out, st, span, offs = _flat_geometry(xp.shape[2:], kernel, dilation)
+    xf = xp.reshape(n, cin, -1)
+    cols = np.empty((n, cin, len(offs), span), np.result_type(x, w))
+    for i, o in enumerate(offs):
+        cols[:, :, i] = xf[:, :, o:o + span]
+    g = groups
+    y = np.matmul(w.reshape(g, cout // g, cg * len(offs)),
+                  cols.reshape(n, g, cg * len(offs), span))       # (N, G, Og, L)
+    return _valid(y.reshape(n, cout, span), out, st)
+
+
 def conv_forward(x, w, stride, padding, dilation, groups):
     """(N, Cin, *S) x (Cout, Cin/g, *K) -> (N, Cout, *O)."""
+    kernel = w.shape[2:]
+    if (all(s == 1 for s in stride) and x.size and w.size and all(
+            x.shape[2 + i] + 2 * padding[i] > dilation[i] * (kernel[i] - 1)
+            for i in range(len(kernel)))):
+        return _conv_s1(x, w, padding, dilation, groups)
     n, cin = x.shape[:2]
     cout, cg = w.shape[:2]
     kernel = w.shape[2:]
@@ -128,6 +184,19 @@ def conv_forward(x, w, stride, padding, dilation, groups):
 
 def conv_transpose_forward(x, w, stride, padding, dilation, output_padding, groups):
     """(N, Cin, *S) x (Cin, Cout/g, *K) -> (N, Cout, *O), the adjoint of conv_forward."""
+    kernel = w.shape[2:]
+    full = tuple(dilation[i] * (kernel[i] - 1) for i in range(len(kernel)))
+    if (all(s == 1 for s in stride) and not any(output_padding) and x.size and w.size
+            and w.shape[1] >= 16 and all(p <= f for p, f in zip(padding, full))):
+        # stride 1: a convolution with the flipped, transposed kernel (Note [Stride-1
+        # convolution over flattened rows]); with fewer than 16 output channels a group,
+        # the GEMM below and its column adds cost less
+        g = groups
+        cin, og = w.shape[:2]
+        wt = w.reshape((g, cin // g, og) + kernel).swapaxes(1, 2)
+        wt = np.flip(wt, tuple(range(3, 3 + len(kernel)))).reshape((g * og, cin // g) + kernel)
+        return _conv_s1(x, np.ascontiguousarray(wt),
+                        tuple(f - p for f, p in zip(full, padding)), dilation, g)
     n, cin = x.shape[:2]
     og = w.shape[1]
     kernel = w.shape[2:]
@@ -136,22 +205,20 @@ def conv_transpose_forward(x, w, stride, padding, dilation, output_padding, grou
     g = groups
     cg = cin // g
     cout = og * g
-    # one GEMM per group: (G, N*S, Cg) @ (G, Cg, Og*K)
-    xm = np.ascontiguousarray(x.reshape((n, g, cg) + size).transpose(
-        (1, 0) + tuple(range(3, 3 + nsp)) + (2,))).reshape(g, -1, cg)
-    cols = np.matmul(xm, w.reshape(g, cg, og * _prod(kernel)))
-    cols = cols.reshape((g, n) + size + (og,) + kernel)
+    # one GEMM per group and sample: (G, K*Og, Cg) @ (N, G, Cg, S) -> (N, G, K, Og, *S),
+    # so that each kernel offset's columns are contiguous planes for the adds below
+    kt = _prod(kernel)
+    wk = np.ascontiguousarray(w.reshape(g, cg, og, kt).transpose(0, 3, 2, 1))
+    cols = np.matmul(wk.reshape(g, kt * og, cg), x.reshape(n, g, cg, -1))
+    cols = cols.reshape((n, g, kt, og) + size)
     full = tuple((size[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 +
                  output_padding[i] for i in range(nsp))
     out = np.zeros((n, g, og) + full, dtype=np.result_type(x, w))
-    # move the group/channel axes next to the batch: (N, G, Og, *S, *K)
-    cols = cols.transpose((1, 0, 2 + nsp) + tuple(range(2, 2 + nsp)) +
-                          tuple(range(3 + nsp, 3 + 2 * nsp)))
-    for ks in _it.product(*[range(k) for k in kernel]):
+    for i, ks in enumerate(_it.product(*[range(k) for k in kernel])):
         dst = (slice(None),) * 3 + tuple(
             slice(k * d, k * d + s * (sz - 1) + 1, s)
             for k, d, s, sz in zip(ks, dilation, stride, size))
-        out[dst] += cols[(Ellipsis,) + ks]
+        out[dst] += cols[:, :, i]
     crop = (slice(None),) * 3 + tuple(
         slice(p, f - p if f - p > p else p) for p, f in zip(padding, full))
     out = out[crop].reshape((n, cout) + tuple(f - 2 * p for f, p in zip(full, padding)))
@@ -210,9 +277,35 @@ def convolution_input_grad(F, grad, weight, stride, padding, dilation, transpose
     return F.convolution(grad, weight, None, stride, padding, dilation, True, op, groups)
 
 
+def _conv_weight_grad_s1(x, grad, kernel, padding, dilation, groups):
+    """The weight gradient of a stride-1 convolution on arrays (Note [Stride-1
+    convolution over flattened rows]): per kernel offset, sum over the batch of the wide
+    gradient times the input's slice for that offset, transposed."""
+    n, cin = x.shape[:2]
+    cout = grad.shape[1]
+    g = groups
+    cg, og = cin // g, cout // g
+    xp = _pad_spatial(x, padding, padding)
+    out, st, span, offs = _flat_geometry(xp.shape[2:], kernel, dilation)
+    xf = xp.reshape(n, g, cg, -1)
+    dt = np.result_type(x, grad)
+    gw = np.zeros((n, cout, span), dt)
+    it = gw.itemsize
+    np.lib.stride_tricks.as_strided(gw, (n, cout) + out, gw.strides[:2] + tuple(
+        s * it for s in st))[...] = grad
+    gw = gw.reshape(n, g, og, span)
+    dw = np.empty((g, og, cg, len(offs)), dt)
+    for i, o in enumerate(offs):
+        dw[..., i] = np.matmul(gw, xf[..., o:o + span].swapaxes(-1, -2)).sum(0)
+    return dw.reshape((cout, cg) + tuple(kernel))
+
+
 def convolution_weight_grad(F, grad, input, stride, padding, dilation, transposed, groups,
                             weight_sizes):
     kernel = tuple(weight_sizes[2:])
+    if (F.is_raw and not transposed and all(s == 1 for s in stride) and grad.size
+            and input.size and input.dtype.kind == "f"):
+        return _conv_weight_grad_s1(input, grad, kernel, padding, dilation, groups)
     if transposed:   # the adjoint: input and grad trade places
         return conv_weight_grad(F, grad, input, kernel, stride, padding, dilation, groups)
     return conv_weight_grad(F, input, grad, kernel, stride, padding, dilation, groups)
@@ -457,8 +550,44 @@ BATCH_NORM = defop(
     backward_all=batch_norm_backward, jvp="transpose")
 
 
+# Note [Norms by GEMV]
+# ~~~~~~~~~~~~~~~~~~~~
+# Layer and batch norm reduce over short contiguous rows (a transformer's 128 features, an
+# image's 32 x 32 pixels) where NumPy's reductions cost ~4 x a GEMV with a vector of ones,
+# and the composed backward formulas make ~20 passes over the activations. On arrays
+# (the forward kernels; the backward when no graph of it is recorded) they run as row
+# sums by GEMV (in the input's dtype, as before) and in-place arithmetic; the formulas
+# in differentiable ops stay for create_graph=True.
+def _fast_norm(x):
+    return (x.dtype == np.float32 or x.dtype == np.float64) and x.size > 0
+
+
+def _row_stats(rows, eps):
+    """(mean, rstd, centred rows) of a 2-D array, over its rows."""
+    d = rows.shape[1]
+    ones = np.ones(d, rows.dtype)
+    mean = rows @ ones
+    mean /= d
+    xc = rows - mean[:, None]
+    var = np.einsum("ij,ij->i", xc, xc)
+    var /= d
+    var += eps
+    rstd = np.sqrt(var, out=var)
+    np.divide(1, rstd, out=rstd)
+    return mean, rstd, xc
+
+
 def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
     dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+    if _fast_norm(x):  # Note [Norms by GEMV]
+        stat_shape = x.shape[:x.ndim - len(dims)] + (1,) * len(dims)
+        mean, rstd, out = _row_stats(x.reshape(-1, _numel(tuple(normalized_shape))), eps)
+        out *= rstd[:, None]
+        if weight is not None:
+            out *= weight.reshape(-1)
+        if bias is not None:
+            out += bias.reshape(-1)
+        return (out.reshape(x.shape), mean.reshape(stat_shape), rstd.reshape(stat_shape))
     mean = x.mean(axis=dims, keepdims=True)
     xc = x - mean
     rstd = 1 / np.sqrt((xc * xc).mean(axis=dims, keepdims=True) + eps)
@@ -471,8 +600,35 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
             rstd.astype(x.dtype, copy=False))
 
 
+def _layer_norm_backward_raw(g, x, weight, normalized_shape, eps):
+    """layer_norm_backward on arrays (Note [Norms by GEMV])."""
+    d = _numel(tuple(normalized_shape))
+    _, rstd, xhat = _row_stats(x.reshape(-1, d), eps)
+    xhat *= rstd[:, None]
+    g = g.reshape(-1, d)
+    gx = g if weight is None else g * weight.reshape(-1)
+    s1 = gx @ np.ones(d, gx.dtype)
+    s1 /= d
+    s2 = np.einsum("ij,ij->i", gx, xhat)
+    s2 /= d
+    gi = xhat * s2[:, None]
+    np.subtract(gx, gi, out=gi)
+    gi -= s1[:, None]
+    gi *= rstd[:, None]
+    if x.ndim > len(normalized_shape):
+        gw = np.einsum("ij,ij->j", g, xhat).reshape(normalized_shape)
+        gb = np.ones(g.shape[0], g.dtype) @ g
+        gb = gb.reshape(normalized_shape)
+    else:
+        gw, gb = (g * xhat).reshape(x.shape), g.reshape(x.shape)
+    return gi.reshape(x.shape), gw, gb
+
+
 def layer_norm_backward(F, grads, input, weight, normalized_shape, eps):
     g = grads[0]
+    if (F.is_raw and g is not None and _fast_norm(input) and g.dtype == input.dtype
+            and (weight is None or weight.dtype == input.dtype)):
+        return _layer_norm_backward_raw(g, input, weight, normalized_shape, eps)
     nd = len(input.shape)
     dims = tuple(range(nd - len(normalized_shape), nd))
     lead = tuple(range(nd - len(normalized_shape)))

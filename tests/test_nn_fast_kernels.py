@@ -1,0 +1,185 @@
+"""The fast array kernels of the nn benchmarks (issues 11 and 12) against math/PyTorch:
+Note [Vectorised erf], Note [Blockwise GELU], Note [Norms by GEMV] and Note [Stride-1
+convolution over flattened rows]. Each fast path also runs where its graph-mode formula
+runs (create_graph=True), and both must agree."""
+import math
+
+import numpy as np
+import pytest
+
+import autotensor
+from autotensor._ops import _specfun
+
+SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 0.84375, -0.84375, 1.25, 1 / 0.35, 6.0, -6.0,
+           27.9, 28.0, -28.0, 1e-300, -1e-30, 5e-324]
+
+
+def _points(dtype):
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.standard_normal(20000) * 2, rng.uniform(-7, 7, 20000),
+                        rng.uniform(-30, 30, 2000),
+                        10.0 ** rng.uniform(-40, 1, 2000) * rng.choice([-1, 1], 2000), SPECIAL])
+    return x.astype(dtype)
+
+
+def _ulps(got, want, dtype):
+    ok = np.isfinite(want)
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(got[~ok & ~np.isnan(want)], want[~ok & ~np.isnan(want)])
+    spacing = np.spacing(np.abs(want[ok]).astype(dtype)).astype(np.float64)
+    spacing = np.maximum(spacing, np.finfo(dtype).smallest_subnormal)
+    return np.max(np.abs(got[ok].astype(np.float64) - want[ok]) / spacing)
+
+
+@pytest.mark.parametrize("dtype,erf_ulps,erfc_ulps", [(np.float64, 2, 5), (np.float32, 1, 1)])
+def test_erf_erfc_within_ulps_of_math(dtype, erf_ulps, erfc_ulps):
+    x = _points(dtype)
+    x64 = x.astype(np.float64)
+    got = _specfun.erf(x)
+    assert got.dtype == dtype and got.shape == x.shape
+    assert _ulps(got, np.array([math.erf(v) for v in x64]), dtype) <= erf_ulps
+    got = _specfun.erfc(x)
+    assert got.dtype == dtype
+    assert _ulps(got, np.array([math.erfc(v) for v in x64]), dtype) <= erfc_ulps
+    # blockwise (more than one block) equals elementwise, and signs of zero are kept
+    big = np.resize(x, 3 * _specfun.BLOCK + 5)
+    assert np.array_equal(_specfun.erf(big), np.concatenate([_specfun.erf(big[:7]),
+                                                             _specfun.erf(big[7:])]),
+                          equal_nan=True)
+    assert np.signbit(_specfun.erf(np.array(-0.0, dtype)))
+
+
+def test_erf_approx_float32_error_bound():
+    """GELU's single-formula float32 erf: a few ulps, never beyond [-1, 1]."""
+    x = np.linspace(-5, 5, 400001).astype(np.float32)
+    z = x * x
+    got = _specfun.erf_approx(x, z)
+    want = np.array([math.erf(v) for v in x.astype(np.float64)])
+    assert _ulps(got, want, np.float32) <= 8
+    assert np.abs(got).max() <= 1
+    assert np.isnan(_specfun.erf_approx(np.float32([np.nan]), np.float32([np.nan]))[0])
+
+
+def _gelu_case(T, x, g, approximate, create_graph=False):
+    t = T.tensor(x, requires_grad=True)
+    y = T.nn.functional.gelu(t, approximate=approximate)
+    (gx,) = T.autograd.grad(y, t, T.tensor(g), create_graph=create_graph)
+    return y.detach().numpy(), gx.detach().numpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_blockwise_matches_torch_and_graph_formula(dtype, approximate):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(1)
+    n = _specfun.BLOCK + 1000  # two blocks
+    x = (rng.standard_normal(n) * 3).astype(dtype)
+    x[:9] = [0.0, -0.0, 40, -40, 1e-30, -7, 7, np.inf, -np.inf]
+    g = rng.standard_normal(n).astype(dtype)
+    y, gx = _gelu_case(autotensor, x, g, approximate)
+    yt, gxt = _gelu_case(torch, x, g, approximate)
+    # (float32, tanh form: the composed backward is up to ~4e-6 off PyTorch's fused kernel
+    # where PyTorch's gradient is 0)
+    tol = dict(rtol=1e-12, atol=1e-12) if dtype == np.float64 else dict(rtol=1e-5, atol=1e-5)
+    assert y.dtype == dtype and gx.dtype == dtype
+    np.testing.assert_allclose(y[:-2], yt[:-2], **tol)
+    np.testing.assert_allclose(gx[:-2], gxt[:-2], **tol)
+    # the graph-mode formula (create_graph) gives the raw kernel's gradient
+    _, gx_graph = _gelu_case(autotensor, x, g, approximate, create_graph=True)
+    np.testing.assert_allclose(gx_graph[:-2], gx[:-2], **tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,normalized,affine", [((4, 6, 16), (16,), True),
+                                                     ((3, 5, 4), (5, 4), False),
+                                                     ((7,), (7,), True)])
+def test_layer_norm_fast_path_matches_torch_and_graph_formula(dtype, shape, normalized,
+                                                               affine):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(2)
+    x = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+    w = rng.standard_normal(normalized).astype(dtype)
+    b = rng.standard_normal(normalized).astype(dtype)
+    g = rng.standard_normal(shape).astype(dtype)
+    res = []
+    for T, cg in ((autotensor, False), (torch, False), (autotensor, True)):
+        ts = [T.tensor(a, requires_grad=True) for a in (x, w, b)]
+        y = T.nn.functional.layer_norm(ts[0], normalized, *(ts[1:] if affine else (None, None)))
+        wrt = ts if affine else ts[:1]
+        grads = T.autograd.grad(y, wrt, T.tensor(g), create_graph=cg)
+        res.append([y.detach().numpy()] + [t.detach().numpy() for t in grads])
+    tol = dict(rtol=1e-10, atol=1e-10) if dtype == np.float64 else dict(rtol=1e-4, atol=1e-4)
+    for a, t, c in zip(*res):
+        assert a.dtype == dtype
+        np.testing.assert_allclose(a, t, **tol)
+        np.testing.assert_allclose(a, c, **tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_softmax_last_dim_fast_path_matches_torch(dtype):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((3, 4, 9)) * 5).astype(dtype)
+    x[0, 0, :] = [-np.inf, 0, 1, 2, 3, 4, 5, 6, 7]
+    g = rng.standard_normal(x.shape).astype(dtype)
+    res = []
+    for T in (autotensor, torch):
+        for dim in (-1, 2, 1):
+            t = T.tensor(x, requires_grad=True)
+            y = t.softmax(dim)
+            (gx,) = T.autograd.grad(y, t, T.tensor(g))
+            res.append((y.detach().numpy(), gx.numpy()))
+    tol = dict(rtol=1e-12, atol=1e-14) if dtype == np.float64 else dict(rtol=1e-5, atol=1e-6)
+    for (a, ga), (t, gt) in zip(res[:3], res[3:]):
+        np.testing.assert_allclose(a, t, **tol)
+        np.testing.assert_allclose(ga, gt, **tol)
+
+
+CONV_CASES = [
+    (2, 1, 6, 5, {}), (2, 4, 8, 3, {"padding": 1}), (2, 4, 8, 3, {"padding": 2, "dilation": 2}),
+    (2, 4, 8, 3, {"padding": 1, "groups": 2}), (2, 4, 4, 3, {"padding": 1, "groups": 4}),
+    (1, 3, 5, 3, {"padding": 1}), (3, 2, 4, 3, {"padding": 1}),
+    (2, 3, 5, (2, 3), {"padding": (0, 1)}), (2, 4, 8, 3, {"stride": 2, "padding": 1}),
+    (2, 4, 8, 1, {}), (2, 4, 8, 5, {"padding": 3}), (2, 16, 16, 3, {"padding": 1}),
+    (2, 32, 32, 3, {"padding": (1, 2), "groups": 2, "dilation": (1, 2)}),
+    (2, 4, 8, 3, {"stride": (2, 1), "padding": 1, "groups": 2}),
+    (1, 16, 32, 3, {"padding": 2}), (1, 3, 6, 4, {"padding": 2, "dilation": 2, "groups": 3}),
+]
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+@pytest.mark.parametrize("transposed", [False, True])
+def test_convolution_fast_paths_match_torch(case, transposed):
+    """Stride-1 convolutions over flattened rows, the input gradient through the flipped
+    kernel, the weight gradient by offset, and the reordered transposed GEMM: values and
+    all gradients against torch in float64, and the graph-mode formulas agree."""
+    torch = pytest.importorskip("torch")
+    nsp, cin, cout, k, kw = case
+    if transposed and (nsp == 3 or "stride" in kw):
+        pytest.skip("transposed cases: stride 1, 1-d and 2-d")
+    rng = np.random.default_rng(4)
+    ks = k if isinstance(k, tuple) else (k,) * nsp
+    groups = kw.get("groups", 1)
+    x = rng.standard_normal((3, cin) + (7,) * nsp)
+    wshape = (cin, cout // groups) + ks if transposed else (cout, cin // groups) + ks
+    w = rng.standard_normal(wshape)
+    b = rng.standard_normal(cout)
+    name = f"conv_transpose{nsp}d" if transposed else f"conv{nsp}d"
+    res = []
+    for T, cg in ((autotensor, False), (torch, False), (autotensor, True)):
+        ts = [T.tensor(a, requires_grad=True) for a in (x, w, b)]
+        y = getattr(T.nn.functional, name)(*ts, **kw)
+        g = np.random.default_rng(5).standard_normal(tuple(y.shape))
+        grads = T.autograd.grad(y, ts, T.tensor(g), create_graph=cg)
+        res.append([y.detach().numpy()] + [t.detach().numpy() for t in grads])
+    for a, t, c in zip(*res):
+        np.testing.assert_allclose(a, t, rtol=1e-10, atol=1e-10)
+        np.testing.assert_allclose(a, c, rtol=1e-10, atol=1e-10)
+
+
+def test_convolution_float32_stays_float32():
+    x = autotensor.randn(2, 16, 6, 6, requires_grad=True)
+    w = autotensor.randn(16, 16, 3, 3, requires_grad=True)
+    y = autotensor.nn.functional.conv2d(x, w, padding=1)
+    y.sum().backward()
+    assert y.dtype == x.grad.dtype == w.grad.dtype == autotensor.float32
