@@ -483,9 +483,59 @@ def _stat_shape(ndim, axis_dims):
     return tuple(1 if i in axis_dims else -1 for i in range(ndim))
 
 
+def _channel_sums(a):
+    """Sums of an (N, C, S) array over N and S (Note [Norms by GEMV])."""
+    n, c = a.shape[:2]
+    rows = a.reshape(n * c, -1)
+    return (rows @ np.ones(rows.shape[1], a.dtype)).reshape(n, c).sum(0)
+
+
+def _channel_dots(a, b):
+    n, c = a.shape[:2]
+    return np.einsum("ij,ij->i", a.reshape(n * c, -1), b.reshape(n * c, -1)).reshape(n, c).sum(0)
+
+
+def _batch_norm_stats(x3, training, running_mean, running_var, eps):
+    """(mean, biased variance or None, invstd, centred input) of an (N, C, S) array, from
+    the batch or the running statistics."""
+    if training:
+        mean = _channel_sums(x3)
+        mean /= x3.size // x3.shape[1]
+        xc = x3 - mean[:, None]
+        var = _channel_dots(xc, xc)
+        var /= x3.size // x3.shape[1]
+        return mean, var, 1 / np.sqrt(var + eps), xc
+    invstd = 1 / np.sqrt(running_var + eps)
+    return running_mean, None, invstd, x3 - running_mean.astype(x3.dtype)[:, None]
+
+
+def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momentum, eps):
+    mean, var, invstd, out = _batch_norm_stats(x.reshape(x.shape[0], x.shape[1], -1),
+                                               training, running_mean, running_var, eps)
+    if training:
+        n = x.size // x.shape[1]
+        if running_mean is not None:
+            running_mean *= 1 - momentum
+            running_mean += momentum * mean
+        if running_var is not None:
+            unbiased = var * n / (n - 1) if n > 1 else np.full_like(var, np.inf)
+            running_var *= 1 - momentum
+            running_var += momentum * unbiased
+    out *= invstd.astype(x.dtype)[:, None]
+    if weight is not None:
+        out *= weight[:, None]
+    if bias is not None:
+        out += bias[:, None]
+    return (out.reshape(x.shape).astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
+            invstd.astype(x.dtype, copy=False))
+
+
 def batch_norm_kernel(x, weight, bias, running_mean, running_var, training, momentum, eps):
     """(out, mean, invstd) over every dim but 1; in training, running stats are updated in
     place (unbiased variance), as PyTorch's native_batch_norm does."""
+    if _fast_norm(x) and x.ndim >= 2 and (training or running_mean is not None):
+        return _batch_norm_fast(x, weight, bias, running_mean, running_var, training,
+                                momentum, eps)
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, -1) + (1,) * (x.ndim - 2)
     if training:
@@ -515,10 +565,37 @@ def batch_norm_kernel(x, weight, bias, running_mean, running_var, training, mome
             invstd.astype(x.dtype, copy=False))
 
 
+def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, eps):
+    """batch_norm_backward on arrays (Note [Norms by GEMV])."""
+    n, c = x.shape[:2]
+    x3 = x.reshape(n, c, -1)
+    g3 = g.reshape(n, c, -1)
+    _, _, invstd, xhat = _batch_norm_stats(x3, training, running_mean, running_var, eps)
+    invstd = invstd.astype(x.dtype, copy=False)
+    xhat *= invstd[:, None]
+    gw = _channel_dots(g3, xhat)
+    gb = _channel_sums(g3)
+    scale = invstd if weight is None else invstd * weight
+    if training:
+        count = x3.size // c
+        gi = xhat * (gw / count)[:, None]
+        np.subtract(g3, gi, out=gi)
+        gi -= (gb / count)[:, None]
+        gi *= scale[:, None]
+    else:
+        gi = g3 * scale[:, None]
+    return gi.reshape(x.shape), gw, gb
+
+
 def batch_norm_backward(F, grads, input, weight, running_mean, running_var, training, eps):
     """All three gradients, recomputing the statistics from the input with differentiable
     ops (so double backward sees their dependence on the input)."""
     g = grads[0]
+    if (F.is_raw and g is not None and _fast_norm(input) and len(input.shape) >= 2
+            and g.dtype == input.dtype and (weight is None or weight.dtype == input.dtype)
+            and (training or running_mean is not None)):
+        return _batch_norm_backward_raw(g, input, weight, running_mean, running_var,
+                                        training, eps)
     nd = len(input.shape)
     dims = (0,) + tuple(range(2, nd))
     shape = (1, -1) + (1,) * (nd - 2)
@@ -1549,9 +1626,76 @@ def lstm_layer_kernel(x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     return ys, np.ascontiguousarray(h, dtype=x.dtype), np.ascontiguousarray(c, dtype=x.dtype)
 
 
+def _lstm_layer_backward_raw(gy, ghy, gcy, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse):
+    """lstm_layer_backward on arrays: the same recomputation and backpropagation through
+    time, with each step's gate activations in one preallocated (T, B, 4H) array and the
+    gate gradients written in place (the composed formula allocates ~30 arrays a step)."""
+    t_len, batch = x.shape[:2]
+    h_size = w_hh.shape[1]
+    hs = slice(0, h_size), slice(h_size, 2 * h_size), slice(2 * h_size, 3 * h_size)
+    i_, f_, g_ = hs
+    o_ = slice(3 * h_size, None)
+    gi = np.matmul(x, w_ih.T)
+    if b_ih is not None:
+        gi += b_ih + b_hh
+    order = range(t_len - 1, -1, -1) if reverse else range(t_len)
+    acts = np.empty_like(gi)
+    h_prev = np.empty((t_len, batch, h_size), gi.dtype)
+    c_prev = np.empty_like(h_prev)
+    tcs = np.empty_like(h_prev)
+    h, c = h0, c0
+    w_hh_t = w_hh.T
+    for t in order:   # the forward kernel's arithmetic, step by step
+        g = gi[t] + h @ w_hh_t
+        a = acts[t]
+        a[:, :2 * h_size] = _sigmoid(g[:, :2 * h_size])
+        a[:, g_] = np.tanh(g[:, g_])
+        a[:, o_] = _sigmoid(g[:, o_])
+        h_prev[t], c_prev[t] = h, c
+        c = a[:, f_] * c + a[:, i_] * a[:, g_]
+        tc = tcs[t]
+        np.tanh(c, out=tc)
+        h = a[:, o_] * tc
+    dh = ghy if ghy is not None else np.zeros((batch, h_size), gi.dtype)
+    dc = gcy if gcy is not None else np.zeros((batch, h_size), gi.dtype)
+    dgs = np.empty_like(gi)
+    for t in reversed(order):
+        a, tc, d = acts[t], tcs[t], dgs[t]
+        i, f, gg, o = a[:, i_], a[:, f_], a[:, g_], a[:, o_]
+        if gy is not None:
+            dh = dh + gy[t]
+        dct = tc * tc
+        np.subtract(1, dct, out=dct)
+        dct *= o
+        dct *= dh
+        dct += dc
+        np.multiply(dct, gg, out=d[:, i_])
+        d[:, i_] *= i
+        d[:, i_] *= 1 - i
+        np.multiply(dct, c_prev[t], out=d[:, f_])
+        d[:, f_] *= f
+        d[:, f_] *= 1 - f
+        np.multiply(dct, i, out=d[:, g_])
+        d[:, g_] *= 1 - gg * gg
+        np.multiply(dh, tc, out=d[:, o_])
+        d[:, o_] *= o
+        d[:, o_] *= 1 - o
+        dc = dct * f
+        dh = d @ w_hh
+    flat = dgs.reshape(t_len * batch, 4 * h_size)
+    d_input = np.matmul(dgs, w_ih)
+    d_w0 = flat.T @ x.reshape(t_len * batch, x.shape[2])
+    d_w1 = flat.T @ h_prev.reshape(t_len * batch, h_size)
+    d_b = np.ones(t_len * batch, flat.dtype) @ flat if b_ih is not None else None
+    return d_input, d_w0, d_w1, d_b, d_b, dh, dc
+
+
 def lstm_layer_backward(F, grads, input, weight0, weight1, weight2, weight3, hx_, cx_,
                         reverse):
     gy, ghy, gcy = grads[:3]
+    if F.is_raw and input.dtype.kind == "f":
+        return _lstm_layer_backward_raw(gy, ghy, gcy, input, weight0, weight1, weight2,
+                                        weight3, hx_, cx_, reverse)
     t_len, batch = input.shape[0], input.shape[1]
     h_size = weight1.shape[1]
     gi = F.matmul(input, F.t(weight0))
