@@ -21,12 +21,12 @@ else:
 FULL = dict(chain_ops=200, mlp2=(64, 128, 128, 10, 32), mlp3=(784, 512, 512, 10, 128),
             matmul_n=1024, deep_ops=(10_000,), big_deep_ops=1_000_000, scalar_ops=1000,
             deep_mlp=(32, 512, 256), lenet=(64, 28), resblock=(32, 64, 32),
-            transformer=(16, 64, 128, 4), einsum=(256, 512))
+            transformer=(16, 64, 128, 4), einsum=(256, 512), digits=64)
 QUICK = dict(chain_ops=16, mlp2=(8, 16, 16, 4, 4), mlp3=(32, 16, 16, 10, 8), matmul_n=32,
              deep_ops=(200,), big_deep_ops=2000, scalar_ops=50, deep_mlp=(4, 16, 8),
-             lenet=(2, 16), resblock=(2, 4, 6), transformer=(2, 8, 16, 2), einsum=(4, 8))
+             lenet=(2, 16), resblock=(2, 4, 6), transformer=(2, 8, 16, 2), einsum=(4, 8), digits=8)
 TITLES = {1: "op overhead", 2: "small MLP", 3: "MNIST-sized MLP", 4: "matmul chain",
-          5: "deep graph", 6: "memory", 7: "scalar graph", 8: "conv net",
+          5: "deep graph", 6: "memory", 7: "scalar graph", 8: "digits CNN step",
           9: "convolutions", 10: "transformer block", 11: "einsum"}
 DEFAULT_REPEATS = 11
 
@@ -224,8 +224,6 @@ def main(argv=None):
         try:
             if w == 6:
                 ok = _memory(size, args.threads, out, rows) and ok
-            elif w == 8:
-                out("  " + workloads.w8_conv_skip_reason())
             else:
                 ok = _timed(w, size, args, out, rows, engine_facts) and ok
         except Exception as exc:  # one broken workload must not hide the others

@@ -506,21 +506,62 @@ def w7_scalar_graph(size):
 
 
 # --------------------------------------------------------------------------------------
-# 8. conv net: skipped until conv2d exists
+# 8. conv net: one training step of the digits CNN (autotensor.examples.digits' model)
 # --------------------------------------------------------------------------------------
+# Conv2d-BatchNorm-ReLU-MaxPool twice, Dropout, Linear on a batch of 8x8 images, cross
+# entropy, Adam. The model is written out here (the same layers as digits.build_model) so
+# that the torch worker never imports autotensor. Both engines draw the same weights from
+# manual_seed(0) and, reseeded before every step, the same dropout mask.
 
-def w8_conv_skip_reason():
-    import autotensor
-    F = autotensor.nn.functional
-    if not hasattr(F, "conv2d"):
-        return ("skipped: autotensor.nn.functional.conv2d does not exist yet (issue 4 item 8 "
-                "waits for it), and there is no digits demo to time an epoch of")
-    return ("skipped: conv2d now exists in autotensor, but this workload is not written yet: "
-            "add it to benchmarks/workloads.py")
+def _digits_model(T):
+    nn = T.nn
+    return nn.Sequential(
+        nn.Conv2d(1, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(16, 32, 3, padding=1, bias=False), nn.BatchNorm2d(32), nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Flatten(), nn.Dropout(0.25), nn.Linear(32 * 2 * 2, 10))
+
+
+def w8_digits_cnn(size):
+    n = size["digits"]
+    rng = np.random.RandomState(80)
+    x0 = (rng.rand(n, 1, 8, 8) * 16).astype(F32)
+    y0 = rng.randint(0, 10, n).astype(np.int64)
+
+    def torch_like(T):
+        def factory():
+            T.manual_seed(0)
+            model = _digits_model(T)
+            state0 = {k: v.detach().numpy().copy() for k, v in model.state_dict().items()}
+            opt = T.optim.Adam(model.parameters(), lr=0.01)
+            x, y = _t(T, x0), T.from_numpy(y0.copy())
+            grads = []
+
+            def step():
+                T.manual_seed(1)
+                loss = T.nn.functional.cross_entropy(model(x), y)
+                opt.zero_grad(set_to_none=True)
+                loss.backward()
+                if not grads:
+                    grads[:] = [p.grad.numpy().copy() for p in model.parameters()]
+                opt.step()
+
+            def reset():
+                with T.no_grad():
+                    for k, v in model.state_dict().items():
+                        v.copy_(T.from_numpy(state0[k].copy()))
+            return step, lambda: grads, reset
+        return factory
+
+    return [Bench(8, f"digits CNN training step: conv 1->16->32 (3x3) + batch_norm + relu + "
+                     f"max_pool, dropout, linear, Adam; batch {n} x 8x8",
+                  {e: torch_like(T) for e, T in size["modules"].items()}, tol=1e-3,
+                  target=("torch", 1.5))]
 
 
 BUILDERS = {1: w1_op_overhead, 2: w2_small_mlp, 3: w3_mnist_mlp, 4: w4_matmul_chain,
-            5: w5_deep_graph, 7: w7_scalar_graph}
+            5: w5_deep_graph, 7: w7_scalar_graph, 8: w8_digits_cnn}
 
 
 # --------------------------------------------------------------------------------------

@@ -8,8 +8,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def test_benchmarks_quick_run():
+    # (not timed: 11 workloads' worker processes took 158 s on the 2-core machine shared
+    # with other suites at load 13, so the limit leaves room)
     p = subprocess.run([sys.executable, "-m", "benchmarks", "--quick"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=240)
+                       capture_output=True, text=True, timeout=480)
     out = p.stdout + p.stderr
     assert p.returncode == 0, out[-4000:]
     assert re.search(r"ratio autotensor/(torch|numpy) \d+\.\d\d", out), out[-4000:]
