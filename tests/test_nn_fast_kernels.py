@@ -144,6 +144,9 @@ CONV_CASES = [
     (2, 32, 32, 3, {"padding": (1, 2), "groups": 2, "dilation": (1, 2)}),
     (2, 4, 8, 3, {"stride": (2, 1), "padding": 1, "groups": 2}),
     (1, 16, 32, 3, {"padding": 2}), (1, 3, 6, 4, {"padding": 2, "dilation": 2, "groups": 3}),
+    # spans past _FOLD_SPAN: one GEMM per sample instead of the batch folded in
+    (2, 16, 16, 3, {"padding": 1}, 24), (2, 4, 16, 3, {"padding": 1, "groups": 2}, 24),
+    (1, 16, 32, 5, {"padding": 2, "dilation": 2}, 600),
 ]
 
 
@@ -154,13 +157,14 @@ def test_convolution_fast_paths_match_torch(case, transposed):
     kernel, the weight gradient by offset, and the reordered transposed GEMM: values and
     all gradients against torch in float64, and the graph-mode formulas agree."""
     torch = pytest.importorskip("torch")
-    nsp, cin, cout, k, kw = case
+    nsp, cin, cout, k, kw = case[:5]
+    size = case[5] if len(case) > 5 else 7
     if transposed and (nsp == 3 or "stride" in kw):
         pytest.skip("transposed cases: stride 1, 1-d and 2-d")
     rng = np.random.default_rng(4)
     ks = k if isinstance(k, tuple) else (k,) * nsp
     groups = kw.get("groups", 1)
-    x = rng.standard_normal((3, cin) + (7,) * nsp)
+    x = rng.standard_normal((3, cin) + (size,) * nsp)
     wshape = (cin, cout // groups) + ks if transposed else (cout, cin // groups) + ks
     w = rng.standard_normal(wshape)
     b = rng.standard_normal(cout)
@@ -183,3 +187,34 @@ def test_convolution_float32_stays_float32():
     y = autotensor.nn.functional.conv2d(x, w, padding=1)
     y.sum().backward()
     assert y.dtype == x.grad.dtype == w.grad.dtype == autotensor.float32
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,kw", [
+    ((2, 3, 8, 8), {"kernel_size": 2}), ((2, 3, 9, 7), {"kernel_size": 2}),
+    ((2, 3, 9, 9), {"kernel_size": 3}), ((2, 3, 9, 9), {"kernel_size": 3, "stride": 2}),
+    ((1, 3, 10, 12), {"kernel_size": (2, 3)}), ((2, 3, 8, 8), {"kernel_size": 2, "stride": 1}),
+    ((2, 3, 9, 7), {"kernel_size": 2, "ceil_mode": True})], ids=str)
+def test_max_pool_tiled_and_bincount_backward_match_torch(dtype, shape, kw):
+    """Non-overlapping windows take the running-maximum path; every window, overlapping or
+    not, picks PyTorch's index: the first maximum, the LAST NaN (its val > max ||
+    isnan(val)); the backward scatters by bincount."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal(shape).astype(dtype)
+    x[0, 0, 0, :3] = [np.nan, 1.0, np.nan]
+    x[0, 1, :2, :2] = 5.0
+    x[-1, -1, 1, 1] = np.inf
+    x[-1, 0, 0, :] = -np.inf
+    res = []
+    for T in (autotensor, torch):
+        t = T.tensor(x, requires_grad=True)
+        y, idx = T.nn.functional.max_pool2d(t, return_indices=True, **kw)
+        g = np.arange(y.numel(), dtype=dtype).reshape(tuple(y.shape)) + 1
+        (gx,) = T.autograd.grad(y, t, T.tensor(g))
+        res.append((y.detach().numpy(), idx.numpy(), gx.numpy()))
+    (a, ia, ga), (b, ib, gb) = res
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(ia, ib)
+    np.testing.assert_array_equal(ga, gb)
+    assert ga.dtype == dtype
