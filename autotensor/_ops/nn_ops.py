@@ -1674,26 +1674,37 @@ MAX_UNPOOL3D = defop("max_unpool3d", "MaxUnpool3DBackward0", max_unpool_nd_kerne
 # and runs backpropagation through time, written in differentiable ops so it runs on arrays
 # (no graph) or on tensors (create_graph=True). float64, projections and packed sequences
 # take the composed path, as PyTorch's do (their graphs are the per-step ops).
-def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
+def _input_gates(x, w_ih, b_ih, b_hh):
+    """x @ w_ih^T (+ both biases) for all steps: one GEMM over the folded (T*B) rows."""
+    gi = (x.reshape(-1, x.shape[-1]) @ w_ih.T).reshape(x.shape[:-1] + (w_ih.shape[0],))
+    if b_ih is not None:
+        gi += b_ih + b_hh
+    return gi
+
+
+def _gate_acts(g, a, h_size):
+    """a[:] = (sigmoid, sigmoid, tanh, sigmoid) of the four gate blocks of g, in place;
+    the sigmoid as 1 / (1 + exp(-x)), PyTorch's formula."""
+    np.negative(g, out=a)
+    np.exp(a, out=a)
+    a += 1
+    np.reciprocal(a, out=a)
+    np.tanh(g[:, 2 * h_size:3 * h_size], out=a[:, 2 * h_size:3 * h_size])
+    return a
 
 
 def lstm_layer_kernel(x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     t_len, h_size = x.shape[0], w_hh.shape[1]
-    gi = np.matmul(x, w_ih.T)
-    if b_ih is not None:
-        gi += b_ih + b_hh
+    gi = _input_gates(x, w_ih, b_ih, b_hh)
     h, c = hx, cx
     ys = np.empty((t_len,) + hx.shape, dtype=x.dtype)
-    w_hh_t = w_hh.T
+    w_hh_t = np.ascontiguousarray(w_hh.T)  # (OpenBLAS: 2 x the transposed view at B = 32)
+    a = np.empty_like(gi[0])
     for t in (range(t_len - 1, -1, -1) if reverse else range(t_len)):
         g = gi[t] + h @ w_hh_t
-        i = _sigmoid(g[:, :h_size])
-        f = _sigmoid(g[:, h_size:2 * h_size])
-        gg = np.tanh(g[:, 2 * h_size:3 * h_size])
-        o = _sigmoid(g[:, 3 * h_size:])
-        c = f * c + i * gg
-        h = o * np.tanh(c)
+        _gate_acts(g, a, h_size)
+        c = a[:, h_size:2 * h_size] * c + a[:, :h_size] * a[:, 2 * h_size:3 * h_size]
+        h = a[:, 3 * h_size:] * np.tanh(c)
         ys[t] = h
     return ys, np.ascontiguousarray(h, dtype=x.dtype), np.ascontiguousarray(c, dtype=x.dtype)
 
@@ -1704,58 +1715,51 @@ def _lstm_layer_backward_raw(gy, ghy, gcy, x, w_ih, w_hh, b_ih, b_hh, h0, c0, re
     gate gradients written in place (the composed formula allocates ~30 arrays a step)."""
     t_len, batch = x.shape[:2]
     h_size = w_hh.shape[1]
-    hs = slice(0, h_size), slice(h_size, 2 * h_size), slice(2 * h_size, 3 * h_size)
-    i_, f_, g_ = hs
+    i_, f_, g_ = slice(0, h_size), slice(h_size, 2 * h_size), slice(2 * h_size, 3 * h_size)
     o_ = slice(3 * h_size, None)
-    gi = np.matmul(x, w_ih.T)
-    if b_ih is not None:
-        gi += b_ih + b_hh
+    gi = _input_gates(x, w_ih, b_ih, b_hh)
     order = range(t_len - 1, -1, -1) if reverse else range(t_len)
     acts = np.empty_like(gi)
     h_prev = np.empty((t_len, batch, h_size), gi.dtype)
     c_prev = np.empty_like(h_prev)
     tcs = np.empty_like(h_prev)
     h, c = h0, c0
-    w_hh_t = w_hh.T
+    w_hh_t = np.ascontiguousarray(w_hh.T)  # (OpenBLAS: 2 x the transposed view at B = 32)
     for t in order:   # the forward kernel's arithmetic, step by step
-        g = gi[t] + h @ w_hh_t
-        a = acts[t]
-        a[:, :2 * h_size] = _sigmoid(g[:, :2 * h_size])
-        a[:, g_] = np.tanh(g[:, g_])
-        a[:, o_] = _sigmoid(g[:, o_])
+        a = _gate_acts(gi[t] + h @ w_hh_t, acts[t], h_size)
         h_prev[t], c_prev[t] = h, c
         c = a[:, f_] * c + a[:, i_] * a[:, g_]
         tc = tcs[t]
         np.tanh(c, out=tc)
         h = a[:, o_] * tc
+    # The factors of the gate gradients that do not depend on the incoming gradients,
+    # for all steps at once: dgate = (dct * gg*i*(1-i), dct * c_prev*f*(1-f),
+    # dct * i*(1-gg^2), dh * tc*o*(1-o)) with dct = dc + dh * o*(1-tc^2).
+    a4 = acts.reshape(t_len, batch, 4, h_size)
+    i, f, gg, o = a4[:, :, 0], a4[:, :, 1], a4[:, :, 2], a4[:, :, 3]
+    p3 = np.empty((t_len, batch, 3, h_size), gi.dtype)
+    np.multiply(gg * i, 1 - i, out=p3[:, :, 0])
+    np.multiply(c_prev * f, 1 - f, out=p3[:, :, 1])
+    np.multiply(i, 1 - gg * gg, out=p3[:, :, 2])
+    po = tcs * o
+    po *= 1 - o
+    dtc = 1 - tcs * tcs
+    dtc *= o
     dh = ghy if ghy is not None else np.zeros((batch, h_size), gi.dtype)
     dc = gcy if gcy is not None else np.zeros((batch, h_size), gi.dtype)
     dgs = np.empty_like(gi)
+    d4 = dgs.reshape(t_len, batch, 4, h_size)
     for t in reversed(order):
-        a, tc, d = acts[t], tcs[t], dgs[t]
-        i, f, gg, o = a[:, i_], a[:, f_], a[:, g_], a[:, o_]
         if gy is not None:
             dh = dh + gy[t]
-        dct = tc * tc
-        np.subtract(1, dct, out=dct)
-        dct *= o
-        dct *= dh
+        dct = dh * dtc[t]
         dct += dc
-        np.multiply(dct, gg, out=d[:, i_])
-        d[:, i_] *= i
-        d[:, i_] *= 1 - i
-        np.multiply(dct, c_prev[t], out=d[:, f_])
-        d[:, f_] *= f
-        d[:, f_] *= 1 - f
-        np.multiply(dct, i, out=d[:, g_])
-        d[:, g_] *= 1 - gg * gg
-        np.multiply(dh, tc, out=d[:, o_])
-        d[:, o_] *= o
-        d[:, o_] *= 1 - o
-        dc = dct * f
-        dh = d @ w_hh
+        np.multiply(dct[:, None, :], p3[t], out=d4[t, :, :3])
+        np.multiply(dh, po[t], out=d4[t, :, 3])
+        dc = dct * f[t]
+        dh = dgs[t] @ w_hh
     flat = dgs.reshape(t_len * batch, 4 * h_size)
-    d_input = np.matmul(dgs, w_ih)
+    d_input = (flat @ w_ih).reshape(x.shape)
     d_w0 = flat.T @ x.reshape(t_len * batch, x.shape[2])
     d_w1 = flat.T @ h_prev.reshape(t_len * batch, h_size)
     d_b = np.ones(t_len * batch, flat.dtype) @ flat if b_ih is not None else None

@@ -352,7 +352,10 @@ def log_softmax(x, dim):
     if x.size == 0:
         return x.copy()
     shifted = x - x.max(axis=dim, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+    e = np.exp(shifted)
+    s = _sum_last(e, keepdims=True) if dim in (-1, x.ndim - 1) else e.sum(dim, keepdims=True)
+    shifted -= np.log(s)
+    return shifted
 
 
 def softmax_backward_data(grad, output, dim):
@@ -365,7 +368,10 @@ def softmax_backward_data(grad, output, dim):
 
 
 def log_softmax_backward_data(grad, output, dim):
-    return grad - np.exp(output) * grad.sum(axis=dim, keepdims=True)
+    e = np.exp(output)
+    e *= _sum_last(grad, keepdims=True) if dim in (-1, output.ndim - 1) and grad.ndim else \
+        grad.sum(axis=dim, keepdims=True)
+    return np.subtract(grad, e, out=e)
 
 
 def maximum(a, b):
