@@ -385,12 +385,13 @@ def _max_pool_tiled(planes, kernel):
     no padding or dilation: LeNet's and the digits model's 2 x 2 pools): a running
     maximum over the kernel offsets, each a strided view of the planes, instead of argmax
     over a windowed view (~5 x slower). A strictly greater value or a NaN replaces, as in
-    PyTorch's CPU kernel (``val > max || isnan(val)``: the first maximum, the last NaN)."""
+    PyTorch's CPU kernel (``val > max || isnan(val)``: the first maximum, the last NaN);
+    the values are then read at the indices (so -0.0 and 0.0 come out as PyTorch's)."""
     kh, kw = kernel
     b, h, w = planes.shape
     oh, ow = h // kh, w // kw
     best = planes[:, :oh * kh:kh, :ow * kw:kw].copy()
-    arg = np.zeros(best.shape, np.int64)
+    arg = np.zeros(best.shape, np.int32)
     for i in range(kh):
         for j in range(kw):
             if i == 0 and j == 0:
@@ -399,11 +400,15 @@ def _max_pool_tiled(planes, kernel):
             upd = v > best
             if planes.dtype.kind == "f":
                 upd |= np.isnan(v)
-            np.copyto(best, v, where=upd)
-            np.copyto(arg, i * w + j, where=upd)
-    arg += (np.arange(oh) * (kh * w))[:, None]
-    arg += np.arange(ow) * kw
-    return best, arg
+            np.maximum(best, v, out=best)  # NaN stays: equal to the kernel's running max
+            step = (i * w + j) - arg
+            step *= upd
+            arg += step
+    idx = arg.astype(np.int64)
+    idx += (np.arange(oh) * (kh * w))[:, None]
+    idx += np.arange(ow) * kw
+    values = np.take_along_axis(planes.reshape(b, -1), idx.reshape(b, -1), 1)
+    return values.reshape(idx.shape), idx
 
 
 def max_pool2d_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
