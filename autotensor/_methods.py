@@ -283,6 +283,9 @@ METHODS = {
     "svd": fn.linalg.torch_svd, "qr": fn.linalg.torch_qr,
     "triangular_solve": fn.linalg.triangular_solve, "cholesky_solve": fn.linalg.cholesky_solve,
     "cholesky_inverse": fn.linalg.cholesky_inverse,
+    **{name: getattr(fn.linalg, name) for name in "geqrf orgqr ormqr symeig".split()},
+    "eig": fn.linalg.torch_eig, "lstsq": fn.linalg.torch_lstsq, "lu": fn.linalg.torch_lu,
+    "lu_solve": fn.linalg.torch_lu_solve,
 }
 
 

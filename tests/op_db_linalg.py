@@ -273,3 +273,23 @@ add("la_cholesky_inverse", lambda m, a: m.cholesky_inverse(a.tril()),
     lambda g: [np.linalg.cholesky(_spd(g) * 2)])
 add("la_cholesky_inverse_upper", lambda m, a: a.triu().cholesky_inverse(True),
     lambda g: [np.linalg.cholesky(_spd(g) * 2).T.copy()])
+
+# ---- Householder products, Vandermonde matrices (torch.linalg, part 3) ---------------------------
+add("la_householder_product", lambda m, a, t: m.linalg.householder_product(a, t),
+    lambda g: [g.u(4, 3), g.u(3)])
+add("la_householder_product_fewer_tau", lambda m, a, t: m.linalg.householder_product(a, t),
+    lambda g: [g.u(4, 3), g.u(2)])
+add("la_householder_product_batched", lambda m, a, t: m.linalg.householder_product(a, t),
+    lambda g: [g.u(2, 3, 3), g.u(2, 3)])
+add("la_orgqr_method", lambda m, a, t: a.orgqr(t), lambda g: [g.u(3, 2), g.u(2)])
+add("la_ormqr", lambda m, a, t, c: m.ormqr(a, t, c), lambda g: [g.u(4, 2), g.u(2), g.u(4, 3)])
+add("la_ormqr_transpose", lambda m, a, t, c: m.ormqr(a, t, c, transpose=True),
+    lambda g: [g.u(3, 3), g.u(3), g.u(3, 2)])
+add("la_ormqr_right", lambda m, a, t, c: a.ormqr(t, c, left=False),
+    lambda g: [g.u(3, 2), g.u(2), g.u(2, 3)])
+add("la_ormqr_right_transpose_batched",
+    lambda m, a, t, c: m.ormqr(a, t, c, left=False, transpose=True),
+    lambda g: [g.u(2, 3, 4), g.u(2, 3), g.u(2, 2, 3)])
+add("la_vander", lambda m, x: m.linalg.vander(x), lambda g: [g.u(3)],
+    ref=lambda x: np.vander(x, increasing=True))
+add("la_vander_N_batched", lambda m, x: m.linalg.vander(x, N=4), lambda g: [g.u(2, 3)])

@@ -348,3 +348,141 @@ def test_older_spellings_like_torch(call):
     for g, w in zip(got if isinstance(got, tuple) else (got,),
                     want if isinstance(want, tuple) else (want,), strict=True):
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-10, atol=1e-12)
+
+
+# ---- torch.linalg, part 3: Householder products, Vandermonde, older LU spellings ------------
+def test_part3_names_exposed_like_torch():
+    for name in ("geqrf", "orgqr", "ormqr", "vander", "lu", "lu_solve", "symeig", "eig", "lstsq"):
+        assert hasattr(autotensor, name) == hasattr(torch, name), name
+        assert hasattr(autotensor.Tensor, name) == hasattr(torch.Tensor, name), name
+    for name in ("householder_product", "vander"):
+        assert hasattr(autotensor.linalg, name), name
+
+
+_G = np.random.default_rng(3)
+ARRAYS.update({"G43": _G.uniform(-1, 1, (4, 3)), "G233": _G.uniform(-1, 1, (2, 3, 3)),
+               "t3": _G.uniform(-1, 1, 3), "t2": _G.uniform(-1, 1, 2),
+               "t23": _G.uniform(-1, 1, (2, 3)), "C42": _G.uniform(-1, 1, (4, 2)),
+               "C32": _G.uniform(-1, 1, (3, 2)), "L3": np.array([1, 2, 3], np.int32),
+               "Bool2": np.array([True, False]), "E03": np.zeros((0, 3))})
+PART3 = [
+    ("geqrf", lambda m, x: m.geqrf(x), "G43"),
+    ("geqrf batched", lambda m, x: x.geqrf(), "G233"),
+    ("geqrf empty", lambda m, x: m.geqrf(x), "E03"),
+    ("geqrf 1d", lambda m, x: m.geqrf(x), "t3"),
+    ("geqrf int", lambda m, x: m.geqrf(x), "I33"),
+    ("geqrf half", lambda m, x: m.geqrf(x), "H33"),
+    ("householder 1d", lambda m, x, t: m.linalg.householder_product(x, t), "t3", "t2"),
+    ("householder wide", lambda m, x, t: m.linalg.householder_product(x, t), "A23", "t2"),
+    ("householder tau", lambda m, x, t: m.linalg.householder_product(x[:, :2], t), "G43", "t3"),
+    ("householder tau ndim", lambda m, x, t: m.linalg.householder_product(x, t), "G43", "t23"),
+    ("householder tau batch", lambda m, x, t: m.linalg.householder_product(x, t[:1]), "G233",
+     "t23"),
+    ("householder dtype", lambda m, x, t: m.linalg.householder_product(x, t.float()), "G43",
+     "t3"),
+    ("householder int", lambda m, x, t: m.orgqr(x, x[0]), "I33", "t3"),
+    ("householder k=0", lambda m, x, t: m.linalg.householder_product(x, t[:0]), "G43", "t3"),
+    ("ormqr 1d", lambda m, x, t, c: m.ormqr(t, t, c), "G43", "t3", "C42"),
+    ("ormqr other 1d", lambda m, x, t, c: m.ormqr(x, t, t), "G43", "t3", "C42"),
+    ("ormqr rows", lambda m, x, t, c: m.ormqr(x, t, c), "G43", "t3", "C32"),
+    ("ormqr cols", lambda m, x, t, c: m.ormqr(x, t, c, left=False), "G43", "t3", "C32"),
+    ("ormqr tau", lambda m, x, t, c: m.ormqr(x, t[:2], c), "G43", "t3", "C42"),
+    ("ormqr tau ndim", lambda m, x, t, c: m.ormqr(x[:3], t.expand(3, 3), c[:3]), "G43", "t3",
+     "C42"),
+    ("ormqr other ndim", lambda m, x, t, c: m.ormqr(x, t, c[:3]), "G233", "t23", "C42"),
+    ("ormqr batch tau", lambda m, x, t, c: m.ormqr(x, t.expand(3, 3), c.expand(2, 3, 2)),
+     "G233", "t3", "C32"),
+    ("ormqr batch other", lambda m, x, t, c: m.ormqr(x, t, c.expand(3, 3, 2)), "G233", "t23",
+     "C32"),
+    ("ormqr dtype tau", lambda m, x, t, c: m.ormqr(x, t.float(), c), "G43", "t3", "C42"),
+    ("ormqr dtype other", lambda m, x, t, c: m.ormqr(x, t, c.float()), "G43", "t3", "C42"),
+    ("ormqr int", lambda m, x: m.ormqr(x, x[0], x), "I33"),
+    ("vander", lambda m, x: m.vander(x), "V3"),
+    ("vander N increasing", lambda m, x: m.vander(x, N=5, increasing=True), "V3"),
+    ("vander N=0", lambda m, x: m.vander(x, 0), "V3"),
+    ("vander N=1", lambda m, x: m.vander(x, 1), "V3"),
+    ("vander int", lambda m, x: m.vander(x), "L3"),
+    ("vander bool", lambda m, x: m.vander(x), "Bool2"),
+    ("vander N<0", lambda m, x: m.vander(x, N=-1), "V3"),
+    ("vander 2d", lambda m, x: m.vander(x), "A23"),
+    ("linalg.vander int", lambda m, x: m.linalg.vander(x), "L3"),
+    ("linalg.vander 0-d", lambda m, x: m.linalg.vander(x[0]), "V3"),
+    ("linalg.vander N=1", lambda m, x: m.linalg.vander(x, N=1), "V3"),
+    ("linalg.vander bool", lambda m, x: m.linalg.vander(x), "Bool2"),
+    ("linalg.vander half", lambda m, x: m.linalg.vander(x[0]), "H33"),
+    ("lu", lambda m, x: m.lu(x), "S33"),
+    ("lu get_infos singular", lambda m, x: m.lu(x, get_infos=True), "SING"),
+    ("lu singular", lambda m, x: x.lu(), "SING"),
+    ("lu no pivot", lambda m, x: m.lu(x, pivot=False), "S33"),
+    ("lu_factor_ex check_errors", lambda m, x: m.linalg.lu_factor_ex(x, check_errors=True),
+     "SING"),
+    ("lu_solve", lambda m, x, b: m.lu_solve(b, *m.linalg.lu_factor(x)), "S33", "C32"),
+    ("lu_solve method", lambda m, x, b: b.lu_solve(*m.linalg.lu_factor(x)), "S33", "C32"),
+    ("symeig", lambda m, x: m.symeig(x), "S33"),
+    ("eig", lambda m, x: x.eig(), "S33"),
+    ("lstsq", lambda m, x: m.lstsq(x, x), "S33"),
+]
+
+
+@pytest.mark.parametrize("case", PART3, ids=[c[0] for c in PART3])
+def test_part3_values_dtypes_and_errors_like_torch(case):
+    test_values_dtypes_and_errors_like_torch(case)
+
+
+def test_removed_functions_full_messages_like_torch():
+    x = np.array(S33)
+    for call in (lambda m, a: m.symeig(a), lambda m, a: a.eig(), lambda m, a: m.lstsq(a, a)):
+        errs = []
+        for m in (autotensor, torch):
+            with pytest.raises(RuntimeError) as info:
+                call(m, m.tensor(x))
+            errs.append(str(info.value))
+        assert errs[0] == errs[1]
+
+
+def test_geqrf_is_not_differentiable_like_torch():
+    x = np.array(ARRAYS["G43"])
+    got = []
+    for m in (autotensor, torch):
+        a = m.tensor(x, requires_grad=True)
+        r = m.geqrf(a)
+        assert type(r).__name__ == "geqrf" and r.a is r[0] and r.tau is r[1]
+        with pytest.raises(NotImplementedError) as info:
+            r.tau.sum().backward()
+        fw = m.autograd.forward_ad
+        with fw.dual_level(), pytest.raises(NotImplementedError) as info2:
+            m.geqrf(fw.make_dual(a.detach(), m.ones_like(a)))
+        got.append((type(r.a.grad_fn).__name__, str(info.value), str(info2.value)))
+    assert got[0] == got[1]
+
+
+def test_geqrf_householder_product_reconstructs_like_torch():
+    """geqrf gives LAPACK's reflectors (the same numbers as torch's), and
+    householder_product / ormqr of them are Q and Q C of linalg.qr."""
+    x = np.array(ARRAYS["G43"])
+    c = np.array(ARRAYS["C42"])
+    res = []
+    for m in (autotensor, torch):
+        a, tau = m.geqrf(m.tensor(x))
+        res.append((a.numpy(), tau.numpy(), a.stride(), m.linalg.householder_product(a, tau),
+                    m.ormqr(a, tau, m.tensor(c), transpose=True), m.linalg.qr(m.tensor(x)).Q))
+    (a1, t1, s1, q1, o1, Q1), (a2, t2, s2, q2, o2, Q2) = res
+    np.testing.assert_allclose(a1, a2, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(t1, t2, rtol=1e-12, atol=1e-14)
+    assert s1 == s2
+    np.testing.assert_allclose(q1.numpy(), Q1.numpy(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(o1.numpy(), o2.numpy(), rtol=1e-12, atol=1e-14)
+
+
+def test_vander_backward_fails_like_torch():
+    """aten's vander overwrites the slice its cumprod saved: PyTorch's backward raises the
+    in-place error; so does ours, word for word."""
+    errs = []
+    for m in (autotensor, torch):
+        x = m.tensor(np.array(V3), requires_grad=True)
+        v = m.vander(x, N=3)
+        names = [type(v.grad_fn).__name__]
+        with pytest.raises(RuntimeError) as info:
+            v.sum().backward()
+        errs.append((names, str(info.value)))
+    assert errs[0] == errs[1]

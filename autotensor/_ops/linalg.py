@@ -2322,6 +2322,8 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     LU_, piv, info = _lu_array(a)
+    if check_errors:
+        _lu_singular_check("torch.linalg.lu_factor_ex", a, info)
     res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
     return _LuFactorExRT(*res)
 
@@ -2330,15 +2332,19 @@ def lu_factor(A, *, pivot=True, out=None):
     a = A._data
     _lu_checks("torch.lu_factor", a)
     LU_, piv, info = _lu_array(a)
+    _lu_singular_check("torch.linalg.lu_factor", a, info)
+    res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
+    return _LuFactorRT(res[0], res[1])
+
+
+def _lu_singular_check(name, a, info):
     if info.any():
         flat = info.reshape(-1)
         i = int(np.nonzero(flat)[0][0])
-        raise RuntimeError(f"torch.linalg.lu_factor: {_batch_prefix(a, i)}U[{flat[i]},{flat[i]}] "
+        raise RuntimeError(f"{name}: {_batch_prefix(a, i)}U[{flat[i]},{flat[i]}] "
                            "is zero and using it on lu_solve would result in a division by zero. "
                            "If you still want to perform the factorization, consider calling "
                            "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
-    res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
-    return _LuFactorRT(res[0], res[1])
 
 
 def linalg_lu(A, *, pivot=True, out=None):
@@ -2579,3 +2585,287 @@ _QrOldRT = _named_result("qr", ("Q", "R"))
 _TriangularSolveRT = _named_result("triangular_solve", ("solution", "cloned_coefficient"))
 _LA_RAW.cholesky_solve = _cholesky_solve_array
 _LA_TENSOR.cholesky_solve = lambda b, L, upper: cholesky_solve(b, L, upper)
+
+
+# ==== Householder products: geqrf, householder_product/orgqr, ormqr ============================
+# Note [Householder products]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# geqrf stores Q = H_0 H_1 ... H_{k-1}, H_i = I - tau_i v_i v_i^T, as LAPACK does: v_i is
+# column i of the input below its diagonal with a 1 on it. householder_product is Q's first
+# n columns, ormqr multiplies by all of Q. Both differentiate through the product one
+# reflector at a time: with G_i = H_{i-1}...H_0 gQ and R_{i+1} = H_{i+1}...H_{k-1} E,
+# dQ = ... dH_i ... gives  gtau_i = -<R_{i+1}^T v_i, G_i^T v_i>  and
+# gv_i = -tau_i (G_i R_{i+1}^T v_i + R_{i+1} G_i^T v_i). Written against F (matmuls of
+# m x n matrices by vectors: no m x m matrix is formed), so they have a double backward,
+# and the same loop computes the forward on arrays.
+def _reflector_cols(F, A, k):
+    """v_0 ... v_{k-1} as (..., m, 1) columns, tau's entries as (..., 1, 1)."""
+    m = A.shape[-2]
+    V = F.tril(_narrow(F, A, -1, 0, k), -1) + F.constant(np.eye(m, k), A)
+    return [_narrow(F, V, -1, i, 1) for i in range(k)]
+
+
+def _apply_reflector(F, v, t, X):
+    """H X = X - tau v (v^T X)."""
+    return X - F.matmul(v * t, F.matmul(_T(F, v), X))
+
+
+def _householder_suffixes(F, A, tau, ncols):
+    """R_i = H_i ... H_{k-1} E for i = 0..k (R_0 = Q), E the first ncols columns of I."""
+    k = tau.shape[-1]
+    vs = _reflector_cols(F, A, k)
+    ts = [F.unsqueeze(_narrow(F, tau, -1, i, 1), -1) for i in range(k)]
+    R = [None] * (k + 1)
+    R[k] = F.constant(np.eye(A.shape[-2], ncols), A)
+    for i in reversed(range(k)):
+        R[i] = _apply_reflector(F, vs[i], ts[i], R[i + 1])
+    return vs, ts, R
+
+
+def _householder_backward(F, gQ, A, tau, ncols):
+    """(gA, gtau) of Q = H_0 ... H_{k-1} E (Note [Householder products])."""
+    k, n = tau.shape[-1], A.shape[-1]
+    vs, ts, R = _householder_suffixes(F, A, tau, ncols)
+    G = gQ
+    gvs, gts = [], []
+    for i in range(k):
+        v, t = vs[i], ts[i]
+        a = F.matmul(_T(F, R[i + 1]), v)
+        b = F.matmul(_T(F, G), v)
+        gts.append(-F.sum(a * b, -2))
+        gvs.append(-t * (F.matmul(G, a) + F.matmul(R[i + 1], b)))
+        G = _apply_reflector(F, v, t, G)
+    if k == 0:
+        return F.zeros_like(A), F.zeros_like(tau)
+    gA = F.tril(F.cat(gvs, -1), -1)
+    if k < n:
+        pad = F.zeros_like(_narrow(F, A, -1, k, n - k))
+        gA = F.cat([gA, pad], -1)
+    return gA, F.cat(gts, -1)
+
+
+def _ormqr_backward(F, grad, self, input2, input3, left, transpose):
+    Q = _householder_suffixes(F, self, input2, self.shape[-2])[2][0]
+    C = input3
+    if left:
+        gC = F.matmul(Q, grad) if transpose else F.matmul(_T(F, Q), grad)
+        gQ = F.matmul(C, _T(F, grad)) if transpose else F.matmul(grad, _T(F, C))
+    else:
+        gC = F.matmul(grad, Q) if transpose else F.matmul(grad, _T(F, Q))
+        gQ = F.matmul(_T(F, grad), C) if transpose else F.matmul(_T(F, C), grad)
+    gA, gtau = _householder_backward(F, gQ, self, input2, self.shape[-2])
+    return gA, gtau, gC
+
+
+def _geqrf_no_derivative(F, grads):
+    raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
+GEQRF = defop("geqrf", "GeqrfBackward0", None, outputs=("a", "tau"),
+              grads={"self": _geqrf_no_derivative}, jvp=lambda F, self: _no_forward_rule("geqrf"))
+HOUSEHOLDER_PRODUCT = defop(
+    "linalg_householder_product", "LinalgHouseholderProductBackward0", None,
+    inputs=("input", "tau"),
+    backward_all=lambda F, grad, input, tau: _householder_backward(F, grad, input, tau,
+                                                                   input.shape[-1]),
+    jvp="transpose")
+ORMQR = defop("ormqr", "OrmqrBackward0", None, inputs=("self", "input2", "input3"),
+              params=("left", "transpose"),
+              backward_all=lambda F, grad, self, input2, input3, left, transpose:
+                  _ormqr_backward(F, grad, self, input2, input3, left, transpose),
+              jvp=lambda F, self: _no_forward_rule("ormqr"))
+_GeqrfRT = _named_result("geqrf", ("a", "tau"))
+
+
+def _lapack_dtype(name, kernel, *arrays):
+    for a in arrays:
+        if a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(a)}'")
+        if a.dtype.kind == "c":
+            _check_float(name, a)
+
+
+def geqrf(input, *, out=None):
+    a = input._data
+    if a.ndim < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    _lapack_dtype("torch.geqrf", "geqrf_cpu", a)
+    m, n = a.shape[-2:]
+    if a.size == 0:
+        h, tau = a.copy(), np.zeros(a.shape[:-2] + (min(m, n),), a.dtype)
+    else:
+        h, tau = np.linalg.qr(a, mode="raw")
+        h = np.swapaxes(h, -1, -2)  # (LAPACK's column-major result, as PyTorch keeps it)
+    return _GeqrfRT(*_finish(GEQRF, (input,), (), (_colmajor(h.astype(a.dtype)),
+                                                   tau.astype(a.dtype))))
+
+
+def _tau_checks(name, a, tau):
+    if a.ndim - tau.ndim != 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but got "
+                           f"tau.ndim equal to {tau.ndim} and input.ndim is equal to {a.ndim}")
+    if a.ndim > 2 and tau.shape[:-1] != a.shape[:-2]:
+        raise RuntimeError(f"{name}: Expected batch dimensions of tau to be equal to "
+                           f"input.shape[:-2], but got [{_errors.shape_str(tau.shape[:-1])}]")
+
+
+def householder_product(input, tau, *, out=None):
+    a, t_ = input._data, tau._data
+    name = "torch.linalg.householder_product"
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if a.shape[-2] < a.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to "
+                           "input.shape[-1]")
+    if t_.ndim and a.shape[-1] < t_.shape[-1]:
+        raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to "
+                           "tau.shape[-1]")
+    _tau_checks(name, a, t_)
+    if a.dtype != t_.dtype:
+        raise RuntimeError(f"{name}: tau dtype {_type_name(t_)} does not match input dtype "
+                           f"{_type_name(a)}")
+    _lapack_dtype(name, "orgqr_cpu", a)
+    Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-1])[2][0]
+    Q = np.broadcast_to(Q, a.shape)
+    return _finish(HOUSEHOLDER_PRODUCT, (input, tau), (), _colmajor(Q.astype(a.dtype)))
+
+
+def orgqr(input, input2, *, out=None):
+    return householder_product(input, input2)
+
+
+def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
+    a, t_, c = input._data, input2._data, input3._data
+    name = "torch.ormqr"
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if c.ndim < 2:
+        raise RuntimeError(f"{name}: other must have at least 2 dimensions.")
+    d = -2 if left else -1
+    if c.shape[d] != a.shape[-2]:
+        raise RuntimeError(f"{name}: other.shape[{d}] must be equal to input.shape[-2]")
+    if t_.ndim == 0 or t_.shape[-1] != min(c.shape[d], a.shape[-1]):
+        raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[{d}], "
+                           "input.shape[-1])")
+    _tau_checks(name, a, t_)
+    if a.ndim != c.ndim:
+        raise RuntimeError(f"{name}: Expected other to have the same number of dimensions as "
+                           f"input, but got other.ndim equal to {c.ndim} and input.ndim is equal "
+                           f"to {a.ndim}")
+    if a.ndim > 2 and c.shape[:-2] != a.shape[:-2]:
+        raise RuntimeError(f"{name}: Expected batch dimensions of other to be equal to "
+                           f"input.shape[:-2], but got [{_errors.shape_str(c.shape[:-2])}]")
+    for what, x in (("tau", t_), ("other", c)):
+        if x.dtype != a.dtype:
+            raise RuntimeError(f"{name}: Expected input and {what} to have the same dtype, but "
+                               f"input has dtype{_type_name(a)} and {what} has dtype "
+                               f"{_type_name(x)}")
+    _lapack_dtype(name, "ormqr_cpu", a)
+    Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-2])[2][0]
+    Qop = np.swapaxes(Q, -1, -2) if transpose else Q
+    res = Qop @ c if left else c @ Qop
+    return _finish(ORMQR, (input, input2, input3), (left, transpose),
+                   _colmajor(_asarray(res.astype(a.dtype))))
+
+
+# ==== Vandermonde matrices, the older LU spellings, removed functions ==========================
+def linalg_vander(x, *, N=None):
+    """As aten's linalg_vander: [1, cumprod(x, x, ...)] (CatBackward0 over CumprodBackward0)."""
+    from .reduction import cumprod
+    from .shape import cat
+    d = x._data
+    if not (d.dtype.kind in "iu" or (d.dtype.kind in "fc" and d.dtype.itemsize >= 4)):
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, "
+                           f"but got {_type_name(d)}")
+    x_ = unsqueeze(x, -1) if d.ndim == 0 else x
+    shape = list(x_._data.shape)
+    n = shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    result = cumprod(expand(unsqueeze(x_, -1), shape + [n - 1]), -1)
+    ones = _make(np.ones(tuple(shape) + (1,), result._data.dtype))
+    return cat([ones, result], -1)
+
+
+def vander(x, N=None, increasing=False):
+    """As aten's vander: a column of ones, a slice copied from x, its cumprod copied back,
+    flipped. (So, as in PyTorch, its backward fails: cumprod saved the slice that the
+    second copy_ overwrites.)"""
+    from .indexing import getitem
+    from .pointwise import copy_, fill_
+    from .reduction import cumprod
+    from .shape import flip, select
+    d = x._data
+    if d.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = d.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dtype = np.int64 if d.dtype.kind in "biu" else d.dtype
+    result = _make(np.empty((d.shape[0], n), dtype))
+    if n > 0:
+        fill_(select(result, 1, 0), 1)
+    if n > 1:
+        tail = (slice(None), slice(1, None))
+        copy_(getitem(result, tail), unsqueeze(x, 1))
+        copy_(getitem(result, tail), cumprod(getitem(result, tail), 1))
+    return result if increasing else flip(result, [1])
+
+
+def torch_lu(A, pivot=True, get_infos=False, out=None):
+    """torch.lu (torch.functional): _lu_with_info, i.e. linalg.lu_factor_ex."""
+    _warn_once("torch_lu",
+               "torch.lu is deprecated in favor of torch.linalg.lu_factor / "
+               "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.\nLU, "
+               "pivots = torch.lu(A, compute_pivots)\nshould be replaced with\nLU, pivots = "
+               "torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+               "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+               "torch.linalg.lu_factor_ex(A, compute_pivots)")
+    LU_, piv, info = lu_factor_ex(A, pivot=pivot)  # (_lu_with_info never checks)
+    if get_infos:
+        return _LuWithInfoRT(LU_, piv, info)
+    return LU_, piv
+
+
+def torch_lu_solve(input, LU_data, LU_pivots, *, out=None):
+    _warn_once("torch_lu_solve",
+               "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be "
+               "removed in a future PyTorch release.\nNote that torch.linalg.lu_solve has its "
+               "arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+               "X = torch.linalg.lu_solve(LU, pivots, B)")
+    return lu_solve(LU_data, LU_pivots, input)
+
+
+_LuWithInfoRT = _named_result("_lu_with_info", ("LU", "pivots", "info"))
+_REMOVED = (
+    "This function was deprecated since version 1.9 and is now removed.")
+
+
+def symeig(input, eigenvectors=False, upper=True, *, out=None):
+    raise RuntimeError(
+        f"{_REMOVED} The default behavior has changed from using the upper triangular portion "
+        "of the matrix by default to using the lower triangular portion.\n\nL, _ = "
+        "torch.symeig(A, upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, "
+        "UPLO='U' if upper else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should "
+        "be replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')")
+
+
+def torch_eig(self, eigenvectors=False, *, e=None, v=None):
+    raise RuntimeError(
+        f"{_REMOVED} `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` "
+        "rather than real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be "
+        "replaced with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, "
+        "eigenvectors=True) should be replaced with:\nL_complex, V_complex = torch.linalg.eig(A)")
+
+
+def torch_lstsq(input, A, *, out=None):
+    raise RuntimeError(
+        f"{_REMOVED} `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n"
+        "`torch.linalg.lstsq` has reversed arguments and does not return the QR decomposition in "
+        "the returned tuple (although it returns other information about the problem).\n\nTo "
+        "get the QR decomposition consider using `torch.linalg.qr`.\n\nThe returned solution in "
+        "`torch.lstsq` stored the residuals of the solution in the last m - n columns of the "
+        "returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the field "
+        "'residuals' of the returned named tuple.\n\nThe unpacking of the solution, as in\nX, _ "
+        "= torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced with:\nX = "
+        "torch.linalg.lstsq(A, B).solution")
