@@ -364,7 +364,9 @@ ARRAYS.update({"G43": _G.uniform(-1, 1, (4, 3)), "G233": _G.uniform(-1, 1, (2, 3
                "t3": _G.uniform(-1, 1, 3), "t2": _G.uniform(-1, 1, 2),
                "t23": _G.uniform(-1, 1, (2, 3)), "C42": _G.uniform(-1, 1, (4, 2)),
                "C32": _G.uniform(-1, 1, (3, 2)), "L3": np.array([1, 2, 3], np.int32),
-               "Bool2": np.array([True, False]), "E03": np.zeros((0, 3))})
+               "Bool2": np.array([True, False]), "E03": np.zeros((0, 3)),
+               "SYM4": (lambda x: x + x.T)(_G.uniform(-1, 1, (4, 4))),
+               "ZDIAG3": np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0], [2.0, 3.0, 0.0]])})
 PART3 = [
     ("geqrf", lambda m, x: m.geqrf(x), "G43"),
     ("geqrf batched", lambda m, x: x.geqrf(), "G233"),
@@ -418,6 +420,33 @@ PART3 = [
      "SING"),
     ("lu_solve", lambda m, x, b: m.lu_solve(b, *m.linalg.lu_factor(x)), "S33", "C32"),
     ("lu_solve method", lambda m, x, b: b.lu_solve(*m.linalg.lu_factor(x)), "S33", "C32"),
+    ("ldl_factor", lambda m, x: m.linalg.ldl_factor(x), "SYM4"),
+    ("ldl_factor_ex pivots 2x2", lambda m, x: m.linalg.ldl_factor_ex(x), "ZDIAG3"),
+    ("ldl_factor_ex batched", lambda m, x: m.linalg.ldl_factor_ex(x + x.mT, hermitian=True),
+     "G233"),
+    ("ldl_factor_ex singular", lambda m, x: m.linalg.ldl_factor_ex(x), "Z33"),
+    ("ldl_factor singular", lambda m, x: m.linalg.ldl_factor(x), "Z33"),
+    ("ldl_factor_ex check_errors", lambda m, x: m.linalg.ldl_factor_ex(x, check_errors=True),
+     "Z33"),
+    ("ldl_factor 1d", lambda m, x: m.linalg.ldl_factor(x), "V3"),
+    ("ldl_factor rect", lambda m, x: m.linalg.ldl_factor(x), "A23"),
+    ("ldl_factor int", lambda m, x: m.linalg.ldl_factor(x), "I33"),
+    ("ldl_factor half", lambda m, x: m.linalg.ldl_factor(x), "H33"),
+    ("ldl_factor empty", lambda m, x: m.linalg.ldl_factor(x), "E00"),
+    ("ldl_solve", lambda m, x, b: m.linalg.ldl_solve(*m.linalg.ldl_factor(x), b), "ZDIAG3",
+     "C32"),
+    ("ldl_solve broadcast", lambda m, x, b: m.linalg.ldl_solve(
+        *m.linalg.ldl_factor(x), b.expand(2, 3, 2), hermitian=True), "ZDIAG3", "C32"),
+    ("ldl_solve 1d b", lambda m, x, b: m.linalg.ldl_solve(*m.linalg.ldl_factor(x), b[0]),
+     "ZDIAG3", "C32"),
+    ("ldl_solve rows", lambda m, x, b: m.linalg.ldl_solve(*m.linalg.ldl_factor(x), b[:2]),
+     "ZDIAG3", "C32"),
+    ("ldl_solve dtype", lambda m, x, b: m.linalg.ldl_solve(*m.linalg.ldl_factor(x), b.float()),
+     "ZDIAG3", "C32"),
+    ("ldl_solve pivots", lambda m, x, b: m.linalg.ldl_solve(m.linalg.ldl_factor(x)[0],
+                                                            m.linalg.ldl_factor(x)[1][:2], b),
+     "ZDIAG3", "C32"),
+    ("ldl_solve LD rect", lambda m, x, b: m.linalg.ldl_solve(x, x[0].int(), b), "A23", "C32"),
     ("symeig", lambda m, x: m.symeig(x), "S33"),
     ("eig", lambda m, x: x.eig(), "S33"),
     ("lstsq", lambda m, x: m.lstsq(x, x), "S33"),
@@ -486,3 +515,51 @@ def test_vander_backward_fails_like_torch():
             v.sum().backward()
         errs.append((names, str(info.value)))
     assert errs[0] == errs[1]
+
+
+def test_ldl_pivoting_like_lapack():
+    """Bunch-Kaufman pivots (1x1 and 2x2 blocks, interchanges) as LAPACK's sytrf chooses
+    them, on 200 random symmetric matrices with small or zero diagonals."""
+    rng = np.random.default_rng(7)
+    for trial in range(200):
+        n = int(rng.integers(1, 8))
+        a = rng.standard_normal((n, n))
+        a = a + a.T
+        a[np.diag_indices(n)] *= (0.0, 0.01, 1.0)[trial % 3]
+        got = autotensor.linalg.ldl_factor_ex(autotensor.tensor(a))
+        want = torch.linalg.ldl_factor_ex(torch.tensor(a))
+        np.testing.assert_array_equal(got.pivots.numpy(), want.pivots.numpy())
+        np.testing.assert_allclose(got.LD.numpy(), want.LD.numpy(), rtol=1e-10, atol=1e-12)
+        assert int(got.info) == int(want.info)
+        if int(want.info) == 0:
+            b = rng.standard_normal((n, 2))
+            np.testing.assert_allclose(
+                autotensor.linalg.ldl_solve(got.LD, got.pivots, autotensor.tensor(b)).numpy(),
+                torch.linalg.ldl_solve(want.LD, want.pivots, torch.tensor(b)).numpy(),
+                rtol=1e-8, atol=1e-10)
+
+
+def test_ldl_is_not_differentiable_like_torch():
+    a, b = np.array(ARRAYS["ZDIAG3"]), np.array(ARRAYS["C32"])
+    got = []
+    for m in (autotensor, torch):
+        x = m.tensor(a, requires_grad=True)
+        y = m.tensor(b, requires_grad=True)
+        LD, piv = m.linalg.ldl_factor(x)
+        X = m.linalg.ldl_solve(LD, piv, y)
+        names = (LD.grad_fn.name(), X.grad_fn.name(), LD.requires_grad, piv.requires_grad)
+        errs = []
+        for out in (LD, X):
+            with pytest.raises(RuntimeError) as info:
+                out.sum().backward(retain_graph=True)
+            errs.append(str(info.value))
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            for call in (lambda: m.linalg.ldl_factor(fw.make_dual(x.detach(), m.ones_like(x))),
+                         lambda: m.linalg.ldl_solve(LD.detach(), piv,
+                                                    fw.make_dual(y.detach(), m.ones_like(y)))):
+                with pytest.raises(NotImplementedError) as info:
+                    call()
+                errs.append(str(info.value))
+        got.append((names, errs))
+    assert got[0] == got[1]

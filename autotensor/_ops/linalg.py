@@ -10,7 +10,7 @@ from .._tensor import Tensor, _make
 from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max, _state
-from .pointwise import _fw_not_implemented, add, clone, contiguous, mul, where as _where
+from .pointwise import _fw_not_implemented, _not_implemented, add, clone, contiguous, mul, where as _where
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
 from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
                     _squeeze_inplace_dim, squeeze, t, tril, triu, _unsafe_view, unsqueeze, view)
@@ -2869,3 +2869,228 @@ def torch_lstsq(input, A, *, out=None):
         "'residuals' of the returned named tuple.\n\nThe unpacking of the solution, as in\nX, _ "
         "= torch.lstsq(B, A).solution[:A.size(1)]\nshould be replaced with:\nX = "
         "torch.linalg.lstsq(A, B).solution")
+
+
+# ==== LDL (Bunch-Kaufman) ==========================================================================
+# Note [LDL as LAPACK's sytrf]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# linalg.ldl_factor returns LAPACK's compact form: D's 1x1 and 2x2 blocks on and below the
+# diagonal, L's multipliers below them, and pivots (1-based; a 2x2 block's two entries are
+# both -p). The factorization is not unique, so the pivoting must be LAPACK's: _sytf2_lower
+# is dsytf2 (UPLO='L', Bunch-Kaufman with alpha = (1 + sqrt(17)) / 8) step for step, which
+# dsytrf runs for matrices below its block size (64); larger ones may pivot differently
+# where LAPACK's blocked code and this one round differently near a tie. PyTorch gives
+# neither function a derivative (torch::autograd::NotImplemented nodes).
+_BK_ALPHA = (1.0 + 17.0 ** 0.5) / 8.0
+
+
+def _sytf2_lower(a):
+    """One matrix: (LD with the strict upper triangle zero, pivots, info)."""
+    A = np.tril(a).astype(a.dtype, copy=True)
+    n = A.shape[0]
+    ipiv = np.zeros(n, np.int32)
+    info = 0
+    k = 0
+    while k < n:
+        kstep = 1
+        absakk = abs(A[k, k])
+        if k < n - 1:
+            imax = k + 1 + int(np.argmax(np.abs(A[k + 1:, k])))
+            colmax = abs(A[imax, k])
+        else:
+            imax, colmax = k, 0.0
+        if max(absakk, colmax) == 0 or np.isnan(absakk):
+            if info == 0:
+                info = k + 1
+            kp = k
+        else:
+            if absakk >= _BK_ALPHA * colmax:
+                kp = k
+            else:
+                rowmax = np.abs(A[imax, k:imax]).max()
+                if imax < n - 1:
+                    rowmax = max(rowmax, np.abs(A[imax + 1:, imax]).max())
+                if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
+                    kp = k
+                elif abs(A[imax, imax]) >= _BK_ALPHA * rowmax:
+                    kp = imax
+                else:
+                    kp, kstep = imax, 2
+            kk = k + kstep - 1
+            if kp != kk:  # interchange rows and columns kk and kp of the trailing block
+                if kp < n - 1:
+                    A[kp + 1:, [kk, kp]] = A[kp + 1:, [kp, kk]]
+                seg = A[kk + 1:kp, kk].copy()
+                A[kk + 1:kp, kk] = A[kp, kk + 1:kp]
+                A[kp, kk + 1:kp] = seg
+                A[kk, kk], A[kp, kp] = A[kp, kp], A[kk, kk]
+                if kstep == 2:
+                    A[k + 1, k], A[kp, k] = A[kp, k], A[k + 1, k]
+            if kstep == 1:
+                if k < n - 1:
+                    d11 = 1.0 / A[k, k]
+                    x = A[k + 1:, k].copy()
+                    A[k + 1:, k + 1:] += np.tril(np.multiply.outer(x, -d11 * x))
+                    A[k + 1:, k] = x * d11
+            elif k < n - 2:
+                d21 = A[k + 1, k]
+                d11 = A[k + 1, k + 1] / d21
+                d22 = A[k, k] / d21
+                t = 1.0 / (d11 * d22 - 1.0)
+                d21 = t / d21
+                c0, c1 = A[k + 2:, k].copy(), A[k + 2:, k + 1].copy()
+                wk = d21 * (d11 * c0 - c1)
+                wkp1 = d21 * (d22 * c1 - c0)
+                A[k + 2:, k + 2:] = np.tril(A[k + 2:, k + 2:] - np.multiply.outer(c0, wk)
+                                            - np.multiply.outer(c1, wkp1))
+                A[k + 2:, k], A[k + 2:, k + 1] = wk, wkp1
+        if kstep == 1:
+            ipiv[k] = kp + 1
+        else:
+            ipiv[k] = ipiv[k + 1] = -(kp + 1)
+        k += kstep
+    return A, ipiv, info
+
+
+def _sytrs_lower(LD, ipiv, B):
+    """LAPACK's dsytrs (UPLO='L'): solve A X = B with A = P L D L^T P^T from _sytf2_lower."""
+    B = np.array(B, copy=True)
+    n = LD.shape[0]
+    k = 0
+    while k < n:  # L D Y = B
+        if ipiv[k] > 0:
+            kp = ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            B[k + 1:] -= np.multiply.outer(LD[k + 1:, k], B[k])
+            B[k] = B[k] / LD[k, k]
+            k += 1
+        else:
+            kp = -ipiv[k] - 1
+            if kp != k + 1:
+                B[[k + 1, kp]] = B[[kp, k + 1]]
+            B[k + 2:] -= np.multiply.outer(LD[k + 2:, k], B[k])
+            B[k + 2:] -= np.multiply.outer(LD[k + 2:, k + 1], B[k + 1])
+            akm1k = LD[k + 1, k]
+            akm1 = LD[k, k] / akm1k
+            ak = LD[k + 1, k + 1] / akm1k
+            denom = akm1 * ak - 1.0
+            bkm1, bk = B[k] / akm1k, B[k + 1] / akm1k
+            B[k] = (ak * bkm1 - bk) / denom
+            B[k + 1] = (akm1 * bk - bkm1) / denom
+            k += 2
+    k = n - 1
+    while k >= 0:  # L^T P^T X = Y
+        if ipiv[k] > 0:
+            B[k] -= LD[k + 1:, k] @ B[k + 1:]
+            kp = ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            k -= 1
+        else:
+            B[k] -= LD[k + 1:, k] @ B[k + 1:]
+            B[k - 1] -= LD[k + 1:, k - 1] @ B[k + 1:]
+            kp = -ipiv[k] - 1
+            if kp != k:
+                B[[k, kp]] = B[[kp, k]]
+            k -= 2
+    return B
+
+
+LDL_FACTOR_EX = defop("linalg_ldl_factor_ex", "torch::autograd::NotImplemented", None,
+                      params=("hermitian",), outputs=("LD", "pivots", "info"),
+                      diff_outputs=(0,), grads={"self": _not_implemented("linalg_ldl_factor_ex")},
+                      jvp=_fw_not_implemented("aten::linalg_ldl_factor_ex"))
+LDL_SOLVE = defop("linalg_ldl_solve", "torch::autograd::NotImplemented", None,
+                  inputs=("LD", "B"), params=("pivots", "hermitian"),
+                  grads={n: _not_implemented("linalg_ldl_solve") for n in ("LD", "B")},
+                  jvp=lambda F, B_t: _fw_raise("Trying to use forward AD with "
+                                               "aten::linalg_ldl_solve that does not support it."))
+def _fw_raise(message):
+    raise NotImplementedError(message)
+
+
+_LdlFactorExRT = _named_result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
+_LdlFactorRT = _named_result("linalg_ldl_factor", ("LD", "pivots"))
+
+
+def _ldl_checks(name, a, what="A"):
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"{name}: {what} must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
+
+
+def _ldl_factor(A, hermitian, check_errors, name):
+    a = A._data
+    _ldl_checks(name, a)
+    if a.dtype.kind not in "fc":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
+                           f"{_type_name(a)}")
+    _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
+    n = a.shape[-1]
+    flat = a.reshape((int(np.prod(a.shape[:-2])), n, n))
+    parts = [_sytf2_lower(m) for m in flat]
+    LD = np.stack([p[0] for p in parts]).reshape(a.shape) if parts else a.copy()
+    piv = (np.stack([p[1] for p in parts]) if parts else
+           np.zeros((0, n), np.int32)).reshape(a.shape[:-1])
+    info = np.array([p[2] for p in parts], np.int32).reshape(a.shape[:-2])
+    if check_errors:
+        _ldl_check_errors(name, info)
+    return _finish(LDL_FACTOR_EX, (A,), (hermitian,), (_colmajor(LD), piv, info))
+
+
+def _ldl_check_errors(name, info):
+    """PyTorch 2.13's _linalg_check_errors has no message for sytrf's info > 0 (a zero
+    block of D): its internal assert fires, and this is the message users see."""
+    if info.any():
+        code = int(info.reshape(-1)[np.nonzero(info.reshape(-1))[0][0]])
+        raise RuntimeError("false INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/aten/src/"
+                           "ATen/native/BatchLinearAlgebra.cpp\":1642, please report a bug to "
+                           f"PyTorch. {name}: Unknown error code: {code}.")
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+    return _LdlFactorExRT(*_ldl_factor(A, hermitian, check_errors,
+                                       "torch.linalg.ldl_factor_ex"))
+
+
+def ldl_factor(A, *, hermitian=False, out=None):
+    a = A._data
+    _ldl_checks("torch.linalg.ldl_factor_ex", a)
+    res = _ldl_factor(A, hermitian, False, "torch.linalg.ldl_factor_ex")
+    _ldl_check_errors("torch.linalg.ldl_factor", res[2]._data)
+    return _LdlFactorRT(res[0], res[1])
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+    ld, piv, b = LD._data, pivots._data, B._data
+    name = "torch.linalg.ldl_solve"
+    _ldl_checks(name, ld)
+    if b.ndim < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of [-{max(b.ndim, 1)}"
+                         f", {max(b.ndim, 1) - 1}], but got -2)")
+    if ld.shape[:-1] != piv.shape:
+        raise RuntimeError(f"{name}: Expected LD.shape[:-1] and pivots.shape to be the same, but "
+                           f"got pivots with shape [{_errors.shape_str(piv.shape)}] instead")
+    n = ld.shape[-1]
+    if b.shape[-2] != n:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {n} by {n} "
+                           f"but each b matrix is {b.shape[-2]} by {b.shape[-1]}")
+    if b.dtype != ld.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_type_name(b)} and A of type {_type_name(ld)} instead.")
+    _lapack_dtype(name, "ldl_solve_cpu", ld)
+    try:
+        batch = tuple(np.broadcast_shapes(ld.shape[:-2], b.shape[:-2]))
+    except ValueError:
+        raise broadcast_error(ld.shape[:-2], b.shape[:-2]) from None
+    nb = int(np.prod(batch))
+    lds = np.broadcast_to(ld, batch + (n, n)).reshape((nb, n, n))
+    pivs = np.broadcast_to(piv, batch + (n,)).reshape((nb, n))
+    bs = np.broadcast_to(b, batch + b.shape[-2:]).reshape((nb,) + b.shape[-2:])
+    X = np.stack([_sytrs_lower(m, p, r) for m, p, r in zip(lds, pivs, bs)]) if bs.shape[0] \
+        else np.zeros(bs.shape, b.dtype)
+    X = X.reshape(batch + b.shape[-2:]).astype(b.dtype, copy=False)
+    return _finish(LDL_SOLVE, (LD, B), (piv, hermitian), _colmajor(X))
