@@ -555,11 +555,11 @@ def test_ldl_is_not_differentiable_like_torch():
             errs.append(str(info.value))
         fw = m.autograd.forward_ad
         with fw.dual_level():
-            for call in (lambda: m.linalg.ldl_factor(fw.make_dual(x.detach(), m.ones_like(x))),
-                         lambda: m.linalg.ldl_solve(LD.detach(), piv,
-                                                    fw.make_dual(y.detach(), m.ones_like(y)))):
-                with pytest.raises(NotImplementedError) as info:
-                    call()
-                errs.append(str(info.value))
+            with pytest.raises(NotImplementedError) as info:
+                m.linalg.ldl_factor(fw.make_dual(x.detach(), m.ones_like(x)))
+            errs.append(str(info.value))
+            with pytest.raises(NotImplementedError) as info:
+                m.linalg.ldl_solve(LD.detach(), piv, fw.make_dual(y.detach(), m.ones_like(y)))
+            errs.append(str(info.value))
         got.append((names, errs))
     assert got[0] == got[1]

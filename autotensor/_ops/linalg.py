@@ -10,7 +10,8 @@ from .._tensor import Tensor, _make
 from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max, _state
-from .pointwise import _fw_not_implemented, _not_implemented, add, clone, contiguous, mul, where as _where
+from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
+                        where as _where)
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
 from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
                     _squeeze_inplace_dim, squeeze, t, tril, triu, _unsafe_view, unsqueeze, view)
@@ -2871,7 +2872,7 @@ def torch_lstsq(input, A, *, out=None):
         "torch.linalg.lstsq(A, B).solution")
 
 
-# ==== LDL (Bunch-Kaufman) ==========================================================================
+# ==== LDL (Bunch-Kaufman) =======================================================================
 # Note [LDL as LAPACK's sytrf]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # linalg.ldl_factor returns LAPACK's compact form: D's 1x1 and 2x2 blocks on and below the
