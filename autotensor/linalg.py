@@ -11,11 +11,13 @@ from ._ops.linalg import (
     linalg_diagonal as diagonal, linalg_lu as lu, linalg_matrix_power as matrix_power,
     linalg_norm as norm)
 from ._ops.linalg import (  # noqa: F401  (part 3)
-    householder_product, ldl_factor, ldl_factor_ex, ldl_solve, linalg_vander as vander)
+    eig, eigvals, householder_product, ldl_factor, ldl_factor_ex, ldl_solve,
+    linalg_vander as vander)
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal", "eigh",
            "eigvalsh", "inv", "inv_ex", "lstsq", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
            "matmul", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot",
            "norm", "pinv", "qr", "slogdet", "solve", "solve_ex", "solve_triangular", "svd",
            "svdvals", "tensorinv", "tensorsolve", "vecdot", "vector_norm"]
-__all__ += ["householder_product", "ldl_factor", "ldl_factor_ex", "ldl_solve", "vander"]  # (part 3)
+__all__ += ["eig", "eigvals", "householder_product", "ldl_factor", "ldl_factor_ex",  # (part 3)
+            "ldl_solve", "vander"]

@@ -43,7 +43,8 @@ def _outcome(fn):
         return ("error", type(e).__name__, str(e).split("\n")[0])
     outs = out if isinstance(out, tuple) else (out,)
     return ("ok", [(str(o.dtype).rsplit(".", 1)[-1], tuple(o.shape),
-                    np.asarray(o.detach().numpy(), dtype=np.float64)) for o in outs])
+                    np.asarray(o.detach().numpy(), dtype=np.complex128 if o.is_complex()
+                               else np.float64)) for o in outs])
 
 
 def _assert_same(a, t, what):
@@ -54,8 +55,9 @@ def _assert_same(a, t, what):
     assert len(a[1]) == len(t[1]), what
     for (da, sa, va), (dt, st, vt) in zip(a[1], t[1], strict=True):
         assert (da, sa) == (dt, st), what
-        np.testing.assert_allclose(va, vt, rtol=1e-4 if da == "float32" else 1e-10,
-                                   atol=1e-6 if da == "float32" else 1e-12, err_msg=what,
+        lo = da in ("float32", "complex64")
+        np.testing.assert_allclose(va, vt, rtol=1e-4 if lo else 1e-10,
+                                   atol=1e-6 if lo else 1e-12, err_msg=what,
                                    equal_nan=True)
 
 
@@ -563,3 +565,152 @@ def test_ldl_is_not_differentiable_like_torch():
             errs.append(str(info.value))
         got.append((names, errs))
     assert got[0] == got[1]
+
+
+# ---- linalg.eig / eigvals --------------------------------------------------------------------
+def _phase_align(V, W):
+    """W's columns rotated by the phase that best matches V's (eigenvectors are defined up to
+    e^{i phi} per column; LAPACK builds differ in the sign they return)."""
+    c = np.sum(np.conj(W) * V, axis=-2, keepdims=True)
+    return W * (c / np.abs(c))
+
+
+EIG_CASES = [
+    ("eig 1d", lambda m, x: m.linalg.eig(x), "V3"),
+    ("eig rect", lambda m, x: m.linalg.eig(x), "A23"),
+    ("eig int", lambda m, x: m.linalg.eig(x), "I33"),
+    ("eig half", lambda m, x: m.linalg.eig(x), "H33"),
+    ("eig empty", lambda m, x: m.linalg.eig(x), "E00"),
+    ("eig empty batch", lambda m, x: m.linalg.eig(x), "E200"),
+    ("eig nan", lambda m, x: m.linalg.eig(x / 0), "Z33"),
+    ("eigvals 1d", lambda m, x: m.linalg.eigvals(x), "V3"),
+    ("eigvals rect", lambda m, x: m.linalg.eigvals(x), "A23"),
+    ("eigvals int", lambda m, x: m.linalg.eigvals(x), "I33"),
+    ("eigvals float32", lambda m, x: m.linalg.eigvals(x), "S33f"),
+    ("eigvals batched", lambda m, x: m.linalg.eigvals(x), "G233"),
+    ("eigvals symmetric", lambda m, x: m.linalg.eigvals(x + x.mT), "S33"),
+]
+
+
+@pytest.mark.parametrize("case", EIG_CASES, ids=[c[0] for c in EIG_CASES])
+def test_eig_values_dtypes_and_errors_like_torch(case):
+    test_values_dtypes_and_errors_like_torch(case)
+
+
+def _eig_inputs():
+    rng = np.random.default_rng(11)
+    real = rng.standard_normal((2, 4, 4))  # complex-conjugate pairs and real eigenvalues
+    cplx = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))
+    return [real, cplx, rng.standard_normal((1, 1))]
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_eig_values_and_gradients_like_torch(which):
+    """Eigenvalues as torch's; eigenvectors up to each column's phase; gradients of
+    phase-invariant losses (<gL, L> + sum w |V|^2) as torch's, real inputs getting real
+    gradients; the node and the named result as torch's."""
+    a = _eig_inputs()[which]
+    rng = np.random.default_rng(5)
+    gl = rng.standard_normal(a.shape[:-1]) + 1j * rng.standard_normal(a.shape[:-1])
+    w = rng.standard_normal(a.shape)
+    res = []
+    for m in (autotensor, torch):
+        A = m.tensor(a, requires_grad=True)
+        r = m.linalg.eig(A)
+        L, V = r
+        gs = m.autograd.grad([L, V], A, [m.tensor(gl), m.tensor(2 * w) * V.detach()],
+                             retain_graph=True)
+        gL, = m.autograd.grad(L, A, m.tensor(gl))
+        res.append((type(r).__name__, type(L.grad_fn).__name__, str(L.dtype), L.detach().numpy(),
+                    V.detach().numpy(), gs[0].numpy(), gL.numpy(), V.stride()))
+    (na, ga, da, La, Va, gA, gLa, sa), (nt, gt, dt, Lt, Vt, gT, gLt, st) = res
+    assert (na, ga, da, sa) == (nt, gt, dt, st)
+    np.testing.assert_allclose(La, Lt, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(_phase_align(Vt, Va), Vt, rtol=1e-10, atol=1e-12)
+    assert gA.dtype == gT.dtype
+    np.testing.assert_allclose(gA, gT, rtol=1e-9, atol=1e-11)
+    np.testing.assert_allclose(gLa, gLt, rtol=1e-9, atol=1e-11)
+
+
+def test_eig_gradient_vs_finite_differences():
+    """For a real A, l(A) = Re<gl, L(A)> + sum w |V(A)|^2 (phase-invariant): autotensor's
+    gradient against central differences of NumPy's eig."""
+    a = _eig_inputs()[0][0]
+    rng = np.random.default_rng(6)
+    gl = rng.standard_normal(4) + 1j * rng.standard_normal(4)
+    w = rng.standard_normal((4, 4))
+
+    def loss(x):
+        L, V = np.linalg.eig(x)
+        order = [int(np.argmin(np.abs(L - l0))) for l0 in L0]
+        L, V = L[order], V[:, order]
+        return np.sum(np.real(np.conj(gl) * L)) + np.sum(w * np.abs(V) ** 2)
+    L0 = np.linalg.eig(a)[0]
+    A = autotensor.tensor(a, requires_grad=True)
+    L, V = autotensor.linalg.eig(A)
+    got, = autotensor.autograd.grad([L, V], A, [autotensor.tensor(gl),
+                                                autotensor.tensor(2 * w) * V.detach()])
+    eps = 1e-6
+    num = np.zeros_like(a)
+    for i in range(4):
+        for j in range(4):
+            d = np.zeros_like(a)
+            d[i, j] = eps
+            num[i, j] = (loss(a + d) - loss(a - d)) / (2 * eps)
+    np.testing.assert_allclose(got.numpy(), num, rtol=1e-6, atol=1e-7)
+
+
+def test_eigvals_gradcheck_and_graph_like_torch():
+    a = _eig_inputs()[0]
+    x = autotensor.tensor(a, requires_grad=True)
+    assert autotensor.autograd.gradcheck(lambda t: autotensor.linalg.eigvals(t).abs(), (x,))
+    got = autotensor.autograd.grad(autotensor.linalg.eigvals(x).abs().sum(), x)[0].numpy()
+    t = torch.tensor(a, requires_grad=True)
+    want = torch.autograd.grad(torch.linalg.eigvals(t).abs().sum(), t)[0].numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+    assert type(autotensor.linalg.eigvals(x).grad_fn).__name__ == "LinalgEigBackward0"
+    assert autotensor.linalg.eigvals(x.detach()).grad_fn is None
+
+
+def test_eig_phase_dependent_loss_raises_like_torch():
+    a = _eig_inputs()[0][0]
+    gv = np.zeros((4, 4), complex)
+    gv[0, 0] = 1j  # the first column's phase: ill-defined
+    errs = []
+    for m in (autotensor, torch):
+        A = m.tensor(a, requires_grad=True)
+        _, V = m.linalg.eig(A)
+        with pytest.raises(RuntimeError) as info:
+            m.autograd.grad(V, A, m.tensor(gv))
+        errs.append(str(info.value))
+    assert errs[0] == errs[1]
+
+
+def test_eig_forward_mode_like_torch():
+    """Tangents: dL as torch's; dV up to the column phase (through Re(conj(V) dV), the
+    tangent of |V|^2, which does not depend on it)."""
+    res = []
+    for a in _eig_inputs()[:2]:
+        t = np.random.default_rng(8).standard_normal(a.shape)
+        if a.dtype.kind == "c":
+            t = t + 1j * np.random.default_rng(9).standard_normal(a.shape)
+        out = []
+        for m in (autotensor, torch):
+            fw = m.autograd.forward_ad
+            with fw.dual_level():
+                L, V = m.linalg.eig(fw.make_dual(m.tensor(a), m.tensor(t)))
+                dL, dV = fw.unpack_dual(L).tangent, fw.unpack_dual(V).tangent
+                v = V.detach().numpy() if m is torch else fw.unpack_dual(V).primal.numpy()
+                out.append((dL.numpy(), np.real(np.conj(v) * dV.numpy())))
+        res.append(out)
+    for (dLa, da), (dLt, dt) in res:
+        np.testing.assert_allclose(dLa, dLt, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(da, dt, rtol=1e-9, atol=1e-11)
+
+
+def test_eig_double_backward_needs_complex_autograd():
+    """No silent zero second derivatives: create_graph=True says what is missing."""
+    A = autotensor.tensor(_eig_inputs()[0], requires_grad=True)
+    with pytest.raises(NotImplementedError, match="complex autograd"):
+        autotensor.autograd.grad(autotensor.linalg.eigvals(A).abs().sum(), A,
+                                 create_graph=True)

@@ -3095,3 +3095,124 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         else np.zeros(bs.shape, b.dtype)
     X = X.reshape(batch + b.shape[-2:]).astype(b.dtype, copy=False)
     return _finish(LDL_SOLVE, (LD, B), (piv, hermitian), _colmajor(X))
+
+
+# ==== eig / eigvals (complex results) ==========================================================
+# Note [eig's backward]
+# ~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's linalg_eig_backward (FunctionsManual.cpp), conjugate-Wirtinger convention:
+# gA = V^{-H} (diag(gL) + (V^H gV - V^H V Re(diag(V^H gV))) / conj(E)) V^H with
+# E_ij = L_j - L_i; eigenvalues only: gA = V^{-H} diag(gL) V^H. Eigenvectors are defined up to
+# a phase e^{i phi} per column; a loss that depends on the phase has no gradient, and
+# PyTorch checks Im(diag(V^H gV)) ~ 0 (atol 1e-2) and raises otherwise. A real input gets the
+# real part (handle_r_to_c). The formulas run on complex arrays; recording a graph of them
+# (create_graph=True) needs complex autograd (conj, real, imag as differentiable ops).
+_EIG_GAUGE = ("linalg_eig_backward: The eigenvectors in the complex case are specified up to "
+              "multiplication by e^{i phi}. The specified loss function depends on this "
+              "quantity, so it is ill-defined.")
+
+
+def _mH_array(x):
+    return np.conj(np.swapaxes(x, -1, -2))
+
+
+def _eig_backward_arrays(gL, gV, L, V, real_input):
+    VH = _mH_array(V)
+    if gV is None:
+        gA = np.linalg.solve(VH, gL[..., :, None] * VH)
+    else:
+        VhgV = VH @ gV
+        diag = np.diagonal(VhgV, 0, -2, -1)
+        if not np.all(np.abs(diag.imag) <= 1e-2):
+            raise RuntimeError(_EIG_GAUGE)
+        VhgV = VhgV - VH @ (V * diag.real[..., None, :])
+        Lc = np.conj(L)
+        E = Lc[..., None, :] - Lc[..., :, None]
+        n = L.shape[-1]
+        E[..., np.arange(n), np.arange(n)] = 1
+        ret = VhgV / E
+        if gL is not None:
+            ret[..., np.arange(n), np.arange(n)] = gL
+        gA = np.linalg.solve(VH, ret @ VH)
+    return np.ascontiguousarray(gA.real) if real_input else gA
+
+
+def _eig_backward(F, grads, eigenvalues, eigenvectors, real_input):
+    gL, gV = grads
+    if gL is None and gV is None:
+        return None
+    if not F.is_raw:
+        raise NotImplementedError("autotensor: the double backward of linalg.eig needs complex "
+                                  "autograd, which autotensor does not have yet")
+    return _eig_backward_arrays(gL, gV, eigenvalues, eigenvectors, real_input)
+
+
+def _eig_jvp(F, self_t, eigenvalues, eigenvectors):
+    """PyTorch's linalg_eig_jvp: dP = V^{-1} dA V, dL = diag(dP),
+    dV = V (dP / E, zero diagonal) - V Re(diag(V^H V (dP / E)))."""
+    if self_t is None:
+        return None, None
+    dA, L, V = self_t._data, eigenvalues._data, eigenvectors._data
+    dP = np.linalg.solve(V, dA.astype(V.dtype) @ V)
+    dL = np.diagonal(dP, 0, -2, -1).copy()
+    n = L.shape[-1]
+    E = L[..., None, :] - L[..., :, None]
+    E[..., np.arange(n), np.arange(n)] = 1
+    dV = dP / E
+    dV[..., np.arange(n), np.arange(n)] = 0
+    dV = V @ dV
+    dV = dV - V * np.diagonal(_mH_array(V) @ dV, 0, -2, -1).real[..., None, :]
+    return _make(dL), _make(dV)
+
+
+EIG = defop("linalg_eig", "LinalgEigBackward0", None, params=("real_input",),
+            outputs=("eigenvalues", "eigenvectors"),
+            grads={"self": lambda F, grads, eigenvalues, eigenvectors, real_input:
+                   _eig_backward(F, grads, eigenvalues, eigenvectors, real_input)},
+            jvp=lambda F, self_t, eigenvalues, eigenvectors: _eig_jvp(
+                F, self_t, eigenvalues, eigenvectors))
+_EigRT = _named_result("linalg_eig", ("eigenvalues", "eigenvectors"))
+_COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128,
+               np.dtype(np.complex64): np.complex64, np.dtype(np.complex128): np.complex128}
+
+
+def _eig_checks(name, a):
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
+    if a.dtype.kind not in "fc":
+        raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
+    if a.dtype not in _COMPLEX_OF:
+        raise NotImplementedError(f"\"linalg_eig_out_cpu\" not implemented for '{_type_name(a)}'")
+    return _COMPLEX_OF[a.dtype]
+
+
+def _eig_arrays(a, ctype, vectors=True):
+    n = a.shape[-1]
+    if a.size == 0:
+        return (np.zeros(a.shape[:-1], ctype), np.zeros(a.shape, ctype) if vectors else None)
+    if not np.isfinite(a).all():
+        if vectors:
+            raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+        return np.full(a.shape[:-1], np.nan + 0j, ctype), None  # (LAPACK's answer varies)
+    if not vectors:
+        return np.linalg.eigvals(a).astype(ctype), None
+    w, V = np.linalg.eig(a)
+    return w.astype(ctype), _colmajor(V.astype(ctype)).reshape(a.shape[:-2] + (n, n))
+
+
+def eig(A, *, out=None):
+    a = A._data
+    ctype = _eig_checks("linalg.eig", a)
+    w, V = _eig_arrays(a, ctype)
+    return _EigRT(*_finish(EIG, (A,), (a.dtype.kind != "c",), (w, V)))
+
+
+def eigvals(A, *, out=None):
+    a = A._data
+    ctype = _eig_checks("linalg.eigvals", a)
+    if (_state.enabled and A._requires_grad) or _state.fw:
+        return eig(A)[0]  # (PyTorch: linalg_eig when a gradient may be asked for)
+    return _make(_eig_arrays(a, ctype, vectors=False)[0])
