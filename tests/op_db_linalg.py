@@ -293,3 +293,17 @@ add("la_ormqr_right_transpose_batched",
 add("la_vander", lambda m, x: m.linalg.vander(x), lambda g: [g.u(3)],
     ref=lambda x: np.vander(x, increasing=True))
 add("la_vander_N_batched", lambda m, x: m.linalg.vander(x, N=4), lambda g: [g.u(2, 3)])
+
+
+def _seeded(m, f):
+    m.manual_seed(0)  # (the random basis is drawn from the default generator, as torch's)
+    return f()
+
+
+add("la_svd_lowrank_S", lambda m, a: _seeded(m, lambda: m.svd_lowrank(a, q=3)[1]),
+    lambda g: [g.u(5, 4)])
+add("la_svd_lowrank_wide_M", lambda m, a, b: _seeded(m, lambda: m.svd_lowrank(a, q=2, niter=1,
+                                                                               M=b)[1]),
+    lambda g: [g.u(3, 5), g.u(1, 5)])
+add("la_pca_lowrank_S", lambda m, a: _seeded(m, lambda: m.pca_lowrank(a, q=2)[1]),
+    lambda g: [g.u(6, 3)])

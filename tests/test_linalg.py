@@ -354,7 +354,8 @@ def test_older_spellings_like_torch(call):
 
 # ---- torch.linalg, part 3: Householder products, Vandermonde, older LU spellings ------------
 def test_part3_names_exposed_like_torch():
-    for name in ("geqrf", "orgqr", "ormqr", "vander", "lu", "lu_solve", "symeig", "eig", "lstsq"):
+    for name in ("geqrf", "orgqr", "ormqr", "vander", "lu", "lu_solve", "symeig", "eig", "lstsq",
+                 "svd_lowrank", "pca_lowrank"):
         assert hasattr(autotensor, name) == hasattr(torch, name), name
         assert hasattr(autotensor.Tensor, name) == hasattr(torch.Tensor, name), name
     for name in ("householder_product", "vander"):
@@ -714,3 +715,42 @@ def test_eig_double_backward_needs_complex_autograd():
     with pytest.raises(NotImplementedError, match="complex autograd"):
         autotensor.autograd.grad(autotensor.linalg.eigvals(A).abs().sum(), A,
                                  create_graph=True)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a: m.svd_lowrank(a), lambda m, a: m.svd_lowrank(a.mT, q=3, niter=1),
+    lambda m, a: m.svd_lowrank(a, M=a.mean(0, keepdim=True)),
+    lambda m, a: m.pca_lowrank(a), lambda m, a: m.pca_lowrank(a, q=2, center=False),
+    lambda m, a: m.pca_lowrank(a.expand(2, 7, 5), q=3)], ids=lambda f: "")
+def test_lowrank_draws_and_results_like_torch(call):
+    """Same seed, same random basis (torch's generator), so the same subspace: S as torch's,
+    U and V up to each column's sign (LAPACK builds differ there), gradients of a
+    sign-invariant loss and the graph's nodes as torch's."""
+    a = np.random.default_rng(4).standard_normal((7, 5))
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(3)
+        A = m.tensor(a, requires_grad=True)
+        U, S, V = call(m, A)
+        loss = S.sum() + (U * U).sum(-2).mul(m.arange(U.shape[-1])).sum() + (V ** 4).sum()
+        g, = m.autograd.grad(loss, A)
+        res.append((U.detach().numpy(), S.detach().numpy(), V.detach().numpy(), g.numpy(),
+                    type(U.grad_fn).__name__, type(S.grad_fn).__name__, m.rand(1).item()))
+    (Ua, Sa, Va, ga, *na), (Ut, St, Vt, gt, *nt) = res
+    assert na[:2] == nt[:2]
+    assert na[2] == nt[2]  # the generator is left where torch leaves it
+    np.testing.assert_allclose(Sa, St, rtol=1e-10, atol=1e-12)
+    for X, Y in ((Ua, Ut), (Va, Vt)):
+        np.testing.assert_allclose(X * np.sign(np.sum(X * Y, -2, keepdims=True)), Y,
+                                   rtol=1e-9, atol=1e-11)
+    np.testing.assert_allclose(ga, gt, rtol=1e-9, atol=1e-11)
+
+
+def test_pca_lowrank_errors_like_torch():
+    for kw in ({"q": 5}, {"q": -1}, {"niter": -1}):
+        msgs = []
+        for m in (autotensor, torch):
+            with pytest.raises(ValueError) as info:
+                m.pca_lowrank(m.ones(3, 4), **kw)
+            msgs.append(str(info.value))
+        assert msgs[0] == msgs[1]

@@ -3216,3 +3216,70 @@ def eigvals(A, *, out=None):
     if (_state.enabled and A._requires_grad) or _state.fw:
         return eig(A)[0]  # (PyTorch: linalg_eig when a gradient may be asked for)
     return _make(_eig_arrays(a, ctype, vectors=False)[0])
+
+
+# ==== randomized low-rank SVD / PCA (torch/_lowrank.py, Halko et al. 2009) =====================
+def _approximate_basis(A, q, niter, M):
+    """get_approximate_basis: Q with q orthonormal columns, Q Q^H (A - M) ~ A - M. Draws
+    R = randn(n, q) from the default generator, as PyTorch does (same seed, same R)."""
+    from .._creation import randn
+    from .. import _dtypes as dt
+    d = A._data.dtype
+    dtype = dt.from_numpy(d) if d.kind == "c" or d in (np.float16, np.float32, np.float64) \
+        else dt.float32
+    R = randn(A._data.shape[-1], q, dtype=dtype)
+    X = matmul(A, R)
+    if M is not None:
+        X = X - matmul(M, R)
+    Q = qr(X).Q
+    for _ in range(2 if niter is None else niter):
+        X = matmul(_mT(A), Q)
+        if M is not None:
+            X = X - matmul(_mT(M), Q)
+        Q = qr(X).Q
+        X = matmul(A, Q)
+        if M is not None:
+            X = X - matmul(M, Q)
+        Q = qr(X).Q
+    return Q
+
+
+def _svd_lowrank(A, q=6, niter=2, M=None):
+    q = 6 if q is None else q
+    m, n = A._data.shape[-2:]
+    if M is not None:
+        M = expand(M, A._data.shape)
+    if m < n:
+        A = _mT(A)
+        if M is not None:
+            M = _mT(M)
+    Q = _approximate_basis(A, q, niter, M)
+    B = matmul(_mT(Q), A)
+    if M is not None:
+        B = B - matmul(_mT(Q), M)
+    U, S, Vh = svd(B, full_matrices=False)
+    V = _mT(Vh)
+    U = matmul(Q, U)
+    if m < n:
+        U, V = V, U
+    return U, S, V
+
+
+def svd_lowrank(A, q=6, niter=2, M=None):
+    return _svd_lowrank(A, q=q, niter=niter, M=M)
+
+
+def pca_lowrank(A, q=None, center=True, niter=2):
+    from .reduction import mean
+    m, n = A._data.shape[-2:]
+    if q is None:
+        q = min(6, m, n)
+    elif not (q >= 0 and q <= min(m, n)):
+        raise ValueError(f"q(={q}) must be non-negative integer and not greater than min(m, n)="
+                         f"{min(m, n)}")
+    if not (niter >= 0):
+        raise ValueError(f"niter(={niter}) must be non-negative integer")
+    if not center:
+        return _svd_lowrank(A, q, niter=niter, M=None)
+    C = mean(A, dim=(-2,), keepdim=True)
+    return _svd_lowrank(A - C, q, niter=niter, M=None)
