@@ -1,5 +1,5 @@
 """``torch.linalg``: matrix functions and decompositions, batched over leading dimensions
-(real floating dtypes). The ops, their backward formulas and forward rules live in
+(values for real and complex dtypes; gradients for real ones, and eig's). The ops, their backward formulas and forward rules live in
 ``_ops/linalg.py`` (Note [Linear-algebra formulas])."""
 from ._ops.linalg import (  # noqa: F401
     _LinAlgError as LinAlgError, cholesky_ex, cond, eigh, eigvalsh, inv, inv_ex, lstsq,

@@ -663,9 +663,9 @@ def _pinv_array(a, atol=None, rtol=None, hermitian=False):
     keep = s > tol
     if hermitian:
         winv = np.where(keep, 1 / np.where(keep, w, 1), 0).astype(a.dtype)
-        return (V * winv[..., None, :]) @ np.swapaxes(V, -1, -2)
+        return (V * winv[..., None, :]) @ _mH_arr(V)
     sinv = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(a.dtype)
-    return np.swapaxes(Vh, -1, -2) @ (sinv[..., :, None] * np.swapaxes(U, -1, -2))
+    return _mH_arr(Vh) @ (sinv[..., :, None] * _mH_arr(U))
 
 
 # ---- table entries ------------------------------------------------------------------------
@@ -893,14 +893,33 @@ def _check_float(name, a, what="input", kernel="lu_cpu"):
     if a.dtype.kind not in "fcV":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as {what}. "
                            f"Got {_type_name(a)}")
-    if a.dtype.kind == "c":
-        raise NotImplementedError(f"{name}: complex inputs are not supported by autotensor's "
-                                  "linear algebra yet")
     if a.dtype.itemsize < 4:
         if kernel is None:
             raise RuntimeError(f"{name}: Low precision dtypes not supported. Got "
                                f"{_type_name(a)}")
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(a)}'")
+
+
+def _no_complex_grad(name, *tensors):
+    """Complex inputs have values, not yet gradients: this module's formulas are written for
+    real matrices (transposes where PyTorch's have conjugate transposes), so rather than a
+    wrong gradient, recording one for a complex input raises."""
+    if _state.enabled or _state.fw:
+        for t in tensors:
+            if isinstance(t, Tensor) and t._data.dtype.kind == "c" and (
+                    t._requires_grad or _state.fw):
+                raise NotImplementedError(f"{name}: gradients of complex inputs are not "
+                                          "supported by autotensor's linear algebra yet")
+
+
+def _real_dtype(dt):
+    return np.finfo(dt).dtype if dt.kind == "c" else dt
+
+
+def _mH_arr(x):
+    """Conjugate transpose of an array (a plain transpose for real ones: no copy)."""
+    x = np.swapaxes(x, -1, -2)
+    return np.conj(x) if x.dtype.kind == "c" else x
 
 
 def _check_matrix(name, a, what="A"):
@@ -919,6 +938,8 @@ def _square_float(name, A, kernel="lu_cpu"):
     a = A._data
     _check_square(name, a)
     _check_float(name, a, kernel=kernel)
+    if a.dtype.kind == "c":
+        _no_complex_grad(name, A)
     return a
 
 
@@ -1403,12 +1424,15 @@ def slogdet(A):
     a = _square_float("linalg.slogdet", A, None)
     s, l_ = np.linalg.slogdet(a)
     res = _finish(SLOGDET, (A,), (), (_asarray(s).astype(a.dtype, copy=False),
-                                        _asarray(l_).astype(a.dtype, copy=False)))
+                                        _asarray(l_).astype(_real_dtype(a.dtype), copy=False)))
     return _SlogdetRT(*res)
 
 
 def logdet(input):
     sign, logabsdet = slogdet(input)
+    if input._data.dtype.kind == "c":  # (log(sign) + logabsdet, as PyTorch's logdet)
+        s_, l_ = sign._data, logabsdet._data
+        return _make(_asarray((np.log(s_) + l_).astype(s_.dtype)))
     nan = _make(np.asarray(np.nan, dtype=input._data.dtype))
     return _where(_make(sign._data == -1), nan, logabsdet)
 
@@ -1449,6 +1473,7 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     a, b = A._data, B._data
     _check_square("linalg.solve", a)
     _check_float("linalg.solve", a)
+    _no_complex_grad("linalg.solve", A, B)
     if a.dtype != b.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
                            f"of type {_type_name(a)} and B of type {_type_name(b)} instead")
@@ -1530,7 +1555,7 @@ def _is_pd(m):
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     a = _square_float("linalg.cholesky", A, "cholesky_cpu")
     L, info = _cholesky_array(a, "linalg.cholesky", check_errors)
-    L = _colmajor(np.swapaxes(L, -1, -2) if upper else L)
+    L = _colmajor(_mH_arr(L) if upper else L)
     return _CholeskyExRT(*_finish(CHOLESKY_EX, (A,), (upper,), (L, info)))
 
 
@@ -1548,7 +1573,7 @@ def cholesky(input, upper=False, *, out=None):
         "for all valid (symmetric positive definite) inputs.")
     a = _square_float("cholesky", input, "cholesky_cpu")
     L, _ = _cholesky_array(a, "cholesky", True)
-    L = _colmajor(np.swapaxes(L, -1, -2) if upper else L)
+    L = _colmajor(_mH_arr(L) if upper else L)
     return _finish(CHOLESKY, (input,), (upper,), L)
 
 
@@ -1557,7 +1582,8 @@ def eigh(A, UPLO="L", *, out=None):
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     w, V = np.linalg.eigh(a, UPLO=UPLO)
-    return _EighRT(*_finish(EIGH, (A,), (UPLO,), (w.astype(a.dtype), _colmajor(V))))
+    return _EighRT(*_finish(EIGH, (A,), (UPLO,), (w.astype(_real_dtype(a.dtype)),
+                                                   _colmajor(V))))
 
 
 def eigvalsh(A, UPLO="L", *, out=None):
@@ -1566,8 +1592,8 @@ def eigvalsh(A, UPLO="L", *, out=None):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if (_state.enabled and A._requires_grad) or _state.fw:
         return eigh(A, UPLO)[0]
-    return _finish(EIGH, (A,), (UPLO,), (np.linalg.eigvalsh(a, UPLO=UPLO).astype(a.dtype),
-                                         np.zeros((0,), a.dtype)))[0]
+    return _finish(EIGH, (A,), (UPLO,), (np.linalg.eigvalsh(a, UPLO=UPLO).astype(
+        _real_dtype(a.dtype)), np.zeros((0,), a.dtype)))[0]
 
 
 def _svd_arrays(a, full_matrices):
@@ -1580,15 +1606,16 @@ def _svd_arrays(a, full_matrices):
         if full_matrices:
             U[...] = np.eye(m, dtype=a.dtype)
             Vh[...] = np.eye(n, dtype=a.dtype)
-        return U, np.zeros(bs + (k,), a.dtype), Vh
+        return U, np.zeros(bs + (k,), _real_dtype(a.dtype)), Vh
     U, S, Vh = np.linalg.svd(a, full_matrices=full_matrices)
-    return _colmajor(U), S.astype(a.dtype), _colmajor(Vh)
+    return _colmajor(U), S.astype(_real_dtype(a.dtype)), _colmajor(Vh)
 
 
 def svd(A, full_matrices=True, *, driver=None, out=None):
     a = A._data
     _check_matrix("linalg.svd", a)
     _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
+    _no_complex_grad("linalg.svd", A)
     return _SvdRT(*_finish(SVD, (A,), (full_matrices,), _svd_arrays(a, full_matrices)))
 
 
@@ -1598,8 +1625,9 @@ def svdvals(A, *, driver=None, out=None):
     _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
     if _state.enabled and A._requires_grad:
         return svd(A, full_matrices=False)[1]
-    S = np.linalg.svd(a, compute_uv=False).astype(a.dtype) if a.size else \
-        np.zeros(a.shape[:-2] + (min(a.shape[-2:]),), a.dtype)
+    rd = _real_dtype(a.dtype)
+    S = np.linalg.svd(a, compute_uv=False).astype(rd) if a.size else \
+        np.zeros(a.shape[:-2] + (min(a.shape[-2:]),), rd)
     return _make(S) if not _state.fw else _finish(
         SVD, (A,), (False,), _svd_arrays(a, False))[1]
 
@@ -1620,6 +1648,7 @@ def qr(A, mode="reduced", *, out=None):
                            "'reduced' (default), 'r', or 'complete'")
     _check_matrix("linalg.qr", a)
     _check_float("linalg.qr", a, kernel="geqrf_cpu")
+    _no_complex_grad("linalg.qr", A)
     if mode == "r":
         R = np.linalg.qr(a, mode="r") if a.size else np.zeros(
             a.shape[:-2] + (min(a.shape[-2:]), a.shape[-1]), a.dtype)
@@ -1636,6 +1665,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
         raise RuntimeError(f"linalg.pinv({_type_name(a)}{{[{_errors.shape_str(a.shape)}]}}): "
                            "expected a tensor with 2 or more dimensions of float, double, cfloat "
                            "or cdouble types")
+    _no_complex_grad("linalg.pinv", A)
     if rcond is not None:
         rtol = rcond
     if isinstance(atol, Tensor) or isinstance(rtol, Tensor):
@@ -1654,6 +1684,7 @@ def matrix_exp(A):
     _check_square("linalg.matrix_exp", a)
     if a.dtype.kind not in "fV" or a.dtype.itemsize >= 4:
         _check_float("linalg.matrix_exp", a)
+        _no_complex_grad("linalg.matrix_exp", A)
         return _finish(MATRIX_EXP, (A,), (), _matrix_exp_array(a))
     out = _matrix_exp_array(a.astype(np.float32)).astype(a.dtype)  # (PyTorch has half too)
     return _finish(MATRIX_EXP, (A,), (), out)
@@ -1665,6 +1696,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     _check_matrix("linalg.solve_triangular", b, "B")
     _check_square("linalg.solve_triangular", a)
     _check_float("linalg.solve_triangular", a, kernel="triangular_solve_cpu")
+    _no_complex_grad("linalg.solve_triangular", A, B)
     if a.dtype != b.dtype:
         raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, "
                            f"but found A of type {_type_name(a)} and B of type {_type_name(b)} "
@@ -2320,6 +2352,7 @@ def _lu_checks(name, a):
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     a = A._data
     _lu_checks("torch.lu_factor", a)
+    _no_complex_grad("torch.lu_factor", A)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     LU_, piv, info = _lu_array(a)
@@ -2332,6 +2365,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
 def lu_factor(A, *, pivot=True, out=None):
     a = A._data
     _lu_checks("torch.lu_factor", a)
+    _no_complex_grad("torch.lu_factor", A)
     LU_, piv, info = _lu_array(a)
     _lu_singular_check("torch.linalg.lu_factor", a, info)
     res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
@@ -2351,6 +2385,7 @@ def _lu_singular_check(name, a, info):
 def linalg_lu(A, *, pivot=True, out=None):
     a = A._data
     _lu_checks("linalg.lu", a)
+    _no_complex_grad("linalg.lu", A)
     if not pivot:
         raise RuntimeError("linalg.lu: LU without pivoting is not implemented on the CPU")
     LU_, piv, _ = _lu_array(a)
@@ -2361,6 +2396,7 @@ def linalg_lu(A, *, pivot=True, out=None):
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     lu_, b = LU._data, B._data
     _check_square("linalg.lu_solve", lu_, "LU")
+    _no_complex_grad("linalg.lu_solve", LU, B)
     piv = pivots._data if isinstance(pivots, Tensor) else pivots  # (an array from a formula)
     X = _lu_solve_array(lu_, piv, b, left, adjoint)
     return _finish_la(LU_SOLVE, (LU, B), (piv, left, adjoint),
@@ -2535,7 +2571,7 @@ CHOLESKY_INVERSE = defop(
 
 def _cholesky_solve_array(b, L, upper):
     L = np.triu(L) if upper else np.tril(L)
-    A = np.swapaxes(L, -1, -2) @ L if upper else L @ np.swapaxes(L, -1, -2)
+    A = _mH_arr(L) @ L if upper else L @ _mH_arr(L)
     return np.linalg.solve(A, b)
 
 
@@ -2556,6 +2592,7 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
         raise RuntimeError(f"torch.triangular_solve: The input tensor "
                            f"{'B' if b.ndim < 2 else 'A'} must have at least 2 dimensions.")
     _check_square("torch.triangular_solve", a)
+    _no_complex_grad("torch.triangular_solve", input, A)
     at = np.swapaxes(a, -1, -2) if transpose else a
     with np.errstate(all="ignore"):
         x = _solve_tri_array(at, b, upper != transpose, True, unitriangular)
@@ -2570,6 +2607,7 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
         raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
                            "instead" if b.ndim < 2 else f"u should have at least 2 dimensions, "
                            f"but has {L.ndim} dimensions instead")
+    _no_complex_grad("cholesky_solve", input, input2)
     x = _cholesky_solve_array(b, L, upper)
     return _finish_la(CHOLESKY_SOLVE, (input, input2), (upper,), _colmajor(_asarray(x)))
 
@@ -2577,6 +2615,7 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
 def cholesky_inverse(input, upper=False, *, out=None):
     L = input._data
     _check_square("cholesky_inverse", L, "input")
+    _no_complex_grad("cholesky_inverse", input)
     inv_ = _cholesky_solve_array(np.broadcast_to(np.eye(L.shape[-1], dtype=L.dtype), L.shape),
                                  L, upper)
     return _finish(CHOLESKY_INVERSE, (input,), (upper,), _asarray(inv_))
@@ -2607,8 +2646,9 @@ def _reflector_cols(F, A, k):
 
 
 def _apply_reflector(F, v, t, X):
-    """H X = X - tau v (v^T X)."""
-    return X - F.matmul(v * t, F.matmul(_T(F, v), X))
+    """H X = X - tau v (v^H X)."""
+    vh = _mH_arr(v) if F.is_raw else _T(F, v)  # (complex: arrays only, _no_complex_grad)
+    return X - F.matmul(v * t, F.matmul(vh, X))
 
 
 def _householder_suffixes(F, A, tau, ncols):
@@ -2682,8 +2722,6 @@ def _lapack_dtype(name, kernel, *arrays):
     for a in arrays:
         if a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(a)}'")
-        if a.dtype.kind == "c":
-            _check_float(name, a)
 
 
 def geqrf(input, *, out=None):
@@ -2726,6 +2764,7 @@ def householder_product(input, tau, *, out=None):
         raise RuntimeError(f"{name}: tau dtype {_type_name(t_)} does not match input dtype "
                            f"{_type_name(a)}")
     _lapack_dtype(name, "orgqr_cpu", a)
+    _no_complex_grad(name, input, tau)
     Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-1])[2][0]
     Q = np.broadcast_to(Q, a.shape)
     return _finish(HOUSEHOLDER_PRODUCT, (input, tau), (), _colmajor(Q.astype(a.dtype)))
@@ -2762,8 +2801,9 @@ def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
                                f"input has dtype{_type_name(a)} and {what} has dtype "
                                f"{_type_name(x)}")
     _lapack_dtype(name, "ormqr_cpu", a)
+    _no_complex_grad(name, input, input2, input3)
     Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-2])[2][0]
-    Qop = np.swapaxes(Q, -1, -2) if transpose else Q
+    Qop = _mH_arr(Q) if transpose else Q
     res = Qop @ c if left else c @ Qop
     return _finish(ORMQR, (input, input2, input3), (left, transpose),
                    _colmajor(_asarray(res.astype(a.dtype))))
@@ -3015,6 +3055,12 @@ _LdlFactorExRT = _named_result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
 _LdlFactorRT = _named_result("linalg_ldl_factor", ("LD", "pivots"))
 
 
+def _no_complex_ldl(name, a):
+    if a.dtype.kind == "c":  # (zsytrf pivots by |re| + |im|, zhetrf is another algorithm)
+        raise NotImplementedError(f"{name}: complex inputs are not supported by autotensor's "
+                                  "LDL factorization yet")
+
+
 def _ldl_checks(name, a, what="A"):
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
@@ -3030,6 +3076,7 @@ def _ldl_factor(A, hermitian, check_errors, name):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_name(a)}")
     _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
+    _no_complex_ldl(name, a)
     n = a.shape[-1]
     flat = a.reshape((int(np.prod(a.shape[:-2])), n, n))
     parts = [_sytf2_lower(m) for m in flat]
@@ -3083,6 +3130,7 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_type_name(b)} and A of type {_type_name(ld)} instead.")
     _lapack_dtype(name, "ldl_solve_cpu", ld)
+    _no_complex_ldl(name, ld)
     try:
         batch = tuple(np.broadcast_shapes(ld.shape[:-2], b.shape[:-2]))
     except ValueError:
