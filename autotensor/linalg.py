@@ -1,6 +1,6 @@
 """``torch.linalg``: matrix functions and decompositions, batched over leading dimensions
-(values for real and complex dtypes; gradients for real ones, and eig's). The ops, their backward formulas and forward rules live in
-``_ops/linalg.py`` (Note [Linear-algebra formulas])."""
+(values for real and complex dtypes; gradients for real ones, and eig's). The ops, their
+backward formulas and forward rules live in ``_ops/linalg.py`` (Note [Linear-algebra formulas])."""
 from ._ops.linalg import (  # noqa: F401
     _LinAlgError as LinAlgError, cholesky_ex, cond, eigh, eigvalsh, inv, inv_ex, lstsq,
     lu_factor, lu_factor_ex, lu_solve, matmul, matrix_exp, matrix_norm, matrix_rank, multi_dot,
