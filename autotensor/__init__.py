@@ -66,7 +66,7 @@ from ._ops import unsafe_chunk, unsafe_split
 from ._ops.linalg import (cholesky_inverse, cholesky_solve, torch_qr as qr,
                           triangular_solve)
 from ._ops.linalg import geqrf, orgqr, ormqr, symeig, vander  # (torch.linalg, part 3)
-from ._ops.linalg import pca_lowrank, svd_lowrank
+from ._ops.linalg import frobenius_norm, nuclear_norm, pca_lowrank, svd_lowrank
 from ._ops.linalg import (torch_eig as eig, torch_lstsq as lstsq, torch_lu as lu,
                           torch_lu_solve as lu_solve)
 from . import _methods

@@ -307,3 +307,9 @@ add("la_svd_lowrank_wide_M", lambda m, a, b: _seeded(m, lambda: m.svd_lowrank(a,
     lambda g: [g.u(3, 5), g.u(1, 5)])
 add("la_pca_lowrank_S", lambda m, a: _seeded(m, lambda: m.pca_lowrank(a, q=2)[1]),
     lambda g: [g.u(6, 3)])
+add("la_frobenius_norm", lambda m, a: m.frobenius_norm(a, (1, 2)), lambda g: [g.away(2, 3, 4)])
+add("la_frobenius_norm_keepdim", lambda m, a: m.frobenius_norm(a, 0, keepdim=True),
+    lambda g: [g.away(3, 2)])
+add("la_nuclear_norm", lambda m, a: m.nuclear_norm(a), lambda g: [g.u(3, 4)])
+add("la_nuclear_norm_dim_keepdim", lambda m, a: m.nuclear_norm(a, (0, 2), keepdim=True),
+    lambda g: [g.u(3, 2, 4)])

@@ -357,7 +357,7 @@ def test_older_spellings_like_torch(call):
 # ---- torch.linalg, part 3: Householder products, Vandermonde, older LU spellings ------------
 def test_part3_names_exposed_like_torch():
     for name in ("geqrf", "orgqr", "ormqr", "vander", "lu", "lu_solve", "symeig", "eig", "lstsq",
-                 "svd_lowrank", "pca_lowrank"):
+                 "svd_lowrank", "pca_lowrank", "frobenius_norm", "nuclear_norm"):
         assert hasattr(autotensor, name) == hasattr(torch, name), name
         assert hasattr(autotensor.Tensor, name) == hasattr(torch.Tensor, name), name
     for name in ("householder_product", "vander"):
@@ -452,6 +452,11 @@ PART3 = [
                                                             m.linalg.ldl_factor(x)[1][:2], b),
      "ZDIAG3", "C32"),
     ("ldl_solve LD rect", lambda m, x, b: m.linalg.ldl_solve(x, x[0].int(), b), "A23", "C32"),
+    ("frobenius_norm 3 dims", lambda m, x: m.frobenius_norm(x, (0, 1, 2)), "G233"),
+    ("frobenius_norm int", lambda m, x: m.frobenius_norm(x, (0, 1)), "I33"),
+    ("nuclear_norm 1 dim", lambda m, x: m.nuclear_norm(x, (0,)), "G233"),
+    ("nuclear_norm keepdim", lambda m, x: m.nuclear_norm(x, True), "G233"),
+    ("matrix_norm 3 dims", lambda m, x: m.linalg.matrix_norm(x, dim=(0, 1, 2)), "G233"),
     ("symeig", lambda m, x: m.symeig(x), "S33"),
     ("eig", lambda m, x: x.eig(), "S33"),
     ("lstsq", lambda m, x: m.lstsq(x, x), "S33"),

@@ -1803,6 +1803,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if dtype is not None:
         from .pointwise import to
         A = to(A, dtype)
+    dim = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dim) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(str(x) for x in dim))
     d0, d1 = _wrap_dims(dim, a.ndim)
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim)
@@ -3331,3 +3335,42 @@ def pca_lowrank(A, q=None, center=True, niter=2):
         return _svd_lowrank(A, q, niter=niter, M=None)
     C = mean(A, dim=(-2,), keepdim=True)
     return _svd_lowrank(A - C, q, niter=niter, M=None)
+
+
+def _frobenius_rule():
+    from .reduction import NORM
+    return NORM.formulas[0][0], NORM.jvp
+
+
+# aten::norm.ScalarOpt_dim, which at::frobenius_norm calls: the vector norm's formulas,
+# PyTorch's other node name.
+NORM_DIM = defop("norm", "NormBackward1", None, params=("ord", "dim", "keepdim"),
+                 grads={"self": lambda F, grad, self, ord, dim, keepdim, result:
+                        _frobenius_rule()[0](F, grad, self, ord, dim, keepdim, result)},
+                 jvp=lambda F, self, self_t, ord, dim, keepdim, result:
+                     _frobenius_rule()[1](F, self, self_t, ord, dim, keepdim, result))
+
+
+def frobenius_norm(input, dim, keepdim=False, *, out=None):
+    """at::frobenius_norm: at::norm(input, 2, dim, keepdim) (NormBackward1), <= 2 dims."""
+    from ._common import _dims
+    d = input._data
+    dim = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dim) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
+                           "instead.")
+    if d.dtype.kind not in "fc":
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
+                           f"{_type_name(d)} instead.")
+    dims = _dims(dim, d.ndim) if d.ndim else None
+    a = np.abs(d)
+    out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
+    out = _asarray(out).astype(_real_dtype(d.dtype), copy=False)
+    return _finish(NORM_DIM, (input,), (2.0, dims, keepdim), out)
+
+
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    """at::nuclear_norm: linalg.matrix_norm(input, 'nuc', dim); (input, keepdim) overload."""
+    if isinstance(dim, bool):
+        dim, keepdim = None, dim
+    return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
