@@ -819,12 +819,89 @@ def test_complex_decompositions_up_to_phase_like_torch():
 
 
 @pytest.mark.parametrize("call", [
-    lambda m, a: m.linalg.det(a), lambda m, a: m.linalg.inv(a), lambda m, a: m.linalg.svd(a),
-    lambda m, a: m.linalg.solve(a, a), lambda m, a: m.linalg.qr(a),
-    lambda m, a: m.linalg.pinv(a)], ids=lambda f: "")
+    lambda m, a: m.linalg.eigh(a), lambda m, a: m.linalg.svd(a), lambda m, a: m.logdet(a),
+    lambda m, a: m.linalg.lu_factor(a), lambda m, a: m.linalg.qr(a),
+    lambda m, a: m.linalg.pinv(a), lambda m, a: m.linalg.matrix_exp(a)], ids=lambda f: "")
 def test_complex_gradients_raise_rather_than_mislead(call):
     x = autotensor.tensor(_CA, requires_grad=True)
     with pytest.raises(NotImplementedError, match="gradients of complex inputs"):
         call(autotensor, x)
     with autotensor.no_grad():
         call(autotensor, x)  # (values need no gradient)
+
+
+_CA2 = _CR.standard_normal((2, 3, 3)) + 1j * _CR.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+_CH2 = _CA2 @ np.conj(np.swapaxes(_CA2, -1, -2)) + np.eye(3)
+_CV = _CR.standard_normal(3) + 1j * _CR.standard_normal(3)
+COMPLEX_GRAD_CALLS = {
+    "mm": (lambda m, a, b: m.mm(a[0], b[0]), ("A", "A")),
+    "matmul batched": (lambda m, a, b: a @ b[0], ("A", "A")),
+    "matmul vector": (lambda m, a, v: a @ v, ("A", "v")),
+    "bmm": (lambda m, a, b: m.bmm(a, b), ("A", "A")),
+    "dot": (lambda m, v, w: m.dot(v, w * 2), ("v", "v")),
+    "vdot": (lambda m, v, w: m.vdot(v, w.flip(0)), ("v", "v")),
+    "mv": (lambda m, a, v: m.mv(a[0], v), ("A", "v")),
+    "addmm": (lambda m, a, b: m.addmm(a[1], a[0], b[0], beta=0.5, alpha=2), ("A", "A")),
+    "addmv": (lambda m, a, v: m.addmv(v, a[0], v, alpha=3), ("A", "v")),
+    "addr": (lambda m, a, v: m.addr(a[0], v, v.flip(0)), ("A", "v")),
+    "baddbmm": (lambda m, a, b: m.baddbmm(a, a, b, alpha=0.5), ("A", "A")),
+    "addbmm": (lambda m, a, b: m.addbmm(a[0], a, b), ("A", "A")),
+    "einsum": (lambda m, a, b: m.einsum("bij,bjk->ik", a, b), ("A", "A")),
+    "linear": (lambda m, a, v: m.nn.functional.linear(a, a[0], v), ("A", "v")),
+    "det": (lambda m, a: m.linalg.det(a), ("A",)),
+    "slogdet": (lambda m, a: m.linalg.slogdet(a), ("A",)),
+    "slogdet sign": (lambda m, a: m.linalg.slogdet(a).sign, ("A",)),
+    "inv": (lambda m, a: m.linalg.inv(a), ("A",)),
+    "inv_ex": (lambda m, a: m.linalg.inv_ex(a).inverse, ("A",)),
+    "solve": (lambda m, a, b: m.linalg.solve(a, b), ("A", "A")),
+    "solve vector broadcast": (lambda m, a, v: m.linalg.solve(a, v), ("A", "v")),
+    "solve left=False": (lambda m, a, b: m.linalg.solve(a, b[0], left=False), ("A", "A")),
+    "cholesky": (lambda m, h: m.linalg.cholesky(h), ("H",)),
+    "cholesky upper": (lambda m, h: m.linalg.cholesky(h, upper=True), ("H",)),
+    "cholesky_ex": (lambda m, h: m.linalg.cholesky_ex(h).L, ("H",)),
+}
+
+
+@pytest.mark.parametrize("name", list(COMPLEX_GRAD_CALLS))
+def test_complex_gradients_like_torch(name):
+    """PyTorch's conjugate-Wirtinger gradients, for complex grad_outputs."""
+    call, names = COMPLEX_GRAD_CALLS[name]
+    arrays = [{"A": _CA2, "H": _CH2, "v": _CV}[n] for n in names]
+    res = []
+    for m in (autotensor, torch):
+        xs = [m.tensor(a, requires_grad=True) for a in arrays]
+        ys = call(m, *xs)
+        ys = ys if isinstance(ys, tuple) else (ys,)
+        gs = []
+        for i, y in enumerate(ys):
+            r = np.random.default_rng(20 + i)
+            g = r.standard_normal(tuple(y.shape))
+            if y.is_complex():
+                g = g + 1j * r.standard_normal(tuple(y.shape))
+            gs.append(m.tensor(g))
+        got = m.autograd.grad(ys, xs, gs)
+        res.append([np.asarray(g.resolve_conj().numpy() if hasattr(g, "resolve_conj")
+                               and m is torch else g.numpy()) for g in got])
+    for a, t in zip(*res, strict=True):
+        assert a.dtype == t.dtype
+        np.testing.assert_allclose(a, t, rtol=1e-10, atol=1e-12)
+
+
+def test_complex_forward_mode_of_det_inv_solve_like_torch():
+    t = np.full((2, 3, 3), 0.3 + 0.2j)
+    for call in (lambda m, a: m.linalg.det(a), lambda m, a: m.linalg.inv(a),
+                 lambda m, a: m.linalg.solve(a, a[0])):
+        outs = []
+        for m in (autotensor, torch):
+            fw = m.autograd.forward_ad
+            with fw.dual_level():
+                y = call(m, fw.make_dual(m.tensor(_CA2), m.tensor(t)))
+                outs.append(fw.unpack_dual(y).tangent.numpy())
+        np.testing.assert_allclose(outs[0], outs[1], rtol=1e-10, atol=1e-12)
+
+
+def test_complex_double_backward_raises():
+    x = autotensor.tensor(_CA2, requires_grad=True)
+    y = autotensor.linalg.inv(x)
+    with pytest.raises(NotImplementedError, match="complex linear algebra"):
+        autotensor.autograd.grad(y, x, autotensor.ones_like(y), create_graph=True)

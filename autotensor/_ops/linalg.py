@@ -47,15 +47,35 @@ def _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha):
     return out
 
 
+# Note [Complex gradients of products]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's convention (conjugate Wirtinger): for a product of x and y, x's gradient is the
+# incoming gradient times conj(y) (grad @ mat2^H for mm, grad * conj(tensor) for dot). The
+# formulas below read the partner through ``_cj``, which is the operand itself for real
+# arrays (one dtype read). A graph of a complex backward (create_graph=True) would record
+# elementwise complex ops whose own backward is not complex-aware yet: it raises.
+_COMPLEX_GRAPH = ("autotensor: complex linear algebra in a recorded backward graph "
+                  "(create_graph=True, or a forward-mode rule derived from the backward) is "
+                  "not supported yet")
+
+
+def _cj(F, x):
+    if F.is_raw:
+        return np.conj(x) if x.dtype.kind == "c" else x
+    if x._data.dtype.kind == "c":
+        raise NotImplementedError(_COMPLEX_GRAPH)
+    return x
+
+
 # Linear algebra.
 MM = defop("mm", "MmBackward0", raw.mm, inputs=("self", "mat2"),
-           grads={"self": lambda F, grad, mat2: F.mm(grad, F.t(mat2)),
-                  "mat2": lambda F, grad, self: F.mm(F.t(self), grad)},
+           grads={"self": lambda F, grad, mat2: F.mm(grad, F.t(_cj(F, mat2))),
+                  "mat2": lambda F, grad, self: F.mm(F.t(_cj(F, self)), grad)},
            jvp=lambda F, self, self_t, mat2, mat2_t: _bilinear(F, F.mm, self, self_t, mat2, mat2_t))
 def _mat2_grad(F, grad, mat1):
     """mat1^T @ grad, computed as (grad^T @ mat1)^T: the same numbers, laid out so that
     for linear's t(weight) the weight's gradient arrives C-contiguous (no copy later)."""
-    return F.t(F.mm(F.t(grad), mat1))
+    return F.t(F.mm(F.t(grad), _cj(F, mat1)))
 
 
 def _addmm(bias, m1, m2, beta, alpha):
@@ -69,26 +89,26 @@ def _addmm(bias, m1, m2, beta, alpha):
 ADDMM = defop("addmm", "AddmmBackward0", _addmm,
               inputs=("self", "mat1", "mat2"), params=("beta", "alpha"),
               grads={"self": lambda F, grad, beta: grad if beta == 1 else grad * beta,
-                     "mat1": lambda F, grad, mat2, alpha: F.mm(grad, F.t(mat2)) * alpha
-                     if alpha != 1 else F.mm(grad, F.t(mat2)),
+                     "mat1": lambda F, grad, mat2, alpha: F.mm(grad, F.t(_cj(F, mat2))) * alpha
+                     if alpha != 1 else F.mm(grad, F.t(_cj(F, mat2))),
                      "mat2": lambda F, grad, mat1, alpha: _mat2_grad(F, grad, mat1) * alpha
                      if alpha != 1 else _mat2_grad(F, grad, mat1)},
               jvp=lambda F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha:
                   _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha))
 BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
-            grads={"self": lambda F, grad, mat2: F.matmul(grad, F.transpose(mat2, 1, 2)),
-                   "mat2": lambda F, grad, self: F.matmul(F.transpose(self, 1, 2), grad)},
+            grads={"self": lambda F, grad, mat2: F.matmul(grad, F.transpose(_cj(F, mat2), 1, 2)),
+                   "mat2": lambda F, grad, self: F.matmul(F.transpose(_cj(F, self), 1, 2), grad)},
             jvp=lambda F, self, self_t, mat2, mat2_t:
                 _bilinear(F, F.matmul, self, self_t, mat2, mat2_t))
 DOT = defop("dot", "DotBackward0", lambda a, b: raw.asarray(np.dot(a, b)),
             inputs=("self", "tensor"),
-            grads={"self": lambda F, grad, tensor: grad * tensor,
-                   "tensor": lambda F, grad, self: grad * self},
+            grads={"self": lambda F, grad, tensor: grad * _cj(F, tensor),
+                   "tensor": lambda F, grad, self: grad * _cj(F, self)},
             jvp=lambda F, self, self_t, tensor, tensor_t:
                 _bilinear(F, _dot, self, self_t, tensor, tensor_t))
 MV = defop("mv", "MvBackward0", raw.matmul, inputs=("self", "vec"),
-           grads={"self": lambda F, grad, vec: F.unsqueeze(grad, 1) * F.unsqueeze(vec, 0),
-                  "vec": lambda F, grad, self: F.matmul(F.t(self), grad)},
+           grads={"self": lambda F, grad, vec: F.unsqueeze(grad, 1) * F.unsqueeze(_cj(F, vec), 0),
+                  "vec": lambda F, grad, self: F.matmul(F.t(_cj(F, self)), grad)},
            jvp=lambda F, self, self_t, vec, vec_t: _bilinear(F, F.matmul, self, self_t, vec, vec_t))
 
 
@@ -309,6 +329,11 @@ def _T(F, x):
     return F.transpose(x, -2, -1)
 
 
+def _H(F, x):
+    """The adjoint x^H (the transpose for real x; Note [Complex gradients of products])."""
+    return _T(F, _cj(F, x))
+
+
 def _col(F, x):
     return F.unsqueeze(x, -1)
 
@@ -360,14 +385,18 @@ def _la(F):
 # ---- backward formulas --------------------------------------------------------------------
 def _det_backward(F, grad, A, result):
     # d det = det tr(A^{-1} dA): gA = (g det) A^{-T}  (nonsingular A)
-    return _col(F, _col(F, grad * result)) * _T(F, _la(F).inv(A))
+    return _col(F, _col(F, grad * _cj(F, result))) * _H(F, _la(F).inv(A))
 
 
-def _slogdet_backward(F, grads, A):
-    g = grads[1]
+def _slogdet_backward(F, grads, A, sign):
+    """g A^{-H}, g = g_logabsdet (+ i Im(g_sign conj(sign)) for complex A: the sign's
+    phase moves with Im log det; a real sign has no gradient)."""
+    gs, g = grads
+    if F.is_raw and A.dtype.kind == "c" and gs is not None:
+        g = (0 if g is None else g) + 1j * np.imag(gs * np.conj(sign))
     if g is None:
         return None
-    return _col(F, _col(F, g)) * _T(F, _la(F).inv(A))
+    return _col(F, _col(F, g)) * _H(F, _la(F).inv(A))
 
 
 def _solve_backward(F, grad, A, result, left, vector):
@@ -376,11 +405,11 @@ def _solve_backward(F, grad, A, result, left, vector):
         grad, result = _col(F, grad), _col(F, result)
     la = _la(F)
     if left:
-        gB = la.solve(_T(F, A), grad)
-        gA = -F.matmul(gB, _T(F, result))
+        gB = la.solve(_H(F, A), grad)
+        gA = -F.matmul(gB, _H(F, result))
     else:
-        gB = _T(F, la.solve(A, _T(F, grad)))
-        gA = -F.matmul(_T(F, result), gB)
+        gB = _H(F, la.solve(A, _H(F, grad)))
+        gA = -F.matmul(_H(F, result), gB)
     return gA, (F.squeeze(gB, -1) if vector else gB)
 
 
@@ -388,11 +417,11 @@ def _cholesky_backward(F, gL, upper, L):
     """Iain Murray (2016): gA = L^{-H} Phi(L^H gL) L^{-1}, Phi = tril with half diagonal,
     symmetrised."""
     if upper:
-        L, gL = _T(F, L), _T(F, gL)
-    gA = F.tril(F.matmul(_T(F, L), gL))
-    gA = 0.5 * (gA + _T(F, F.tril(gA, -1)))
+        L, gL = _H(F, L), _H(F, gL)
+    gA = F.tril(F.matmul(_H(F, L), gL))
+    gA = 0.5 * (gA + _H(F, F.tril(gA, -1)))
     la = _la(F)
-    gA = la.solve_triangular(_T(F, L), gA, True, True)
+    gA = la.solve_triangular(_H(F, L), gA, True, True)
     return la.solve_triangular(L, gA, False, False)
 
 
@@ -675,7 +704,7 @@ TRACE = defop("trace", "TraceBackward0", lambda a: raw.asarray(np.trace(a)),
               jvp="linear")
 VDOT = defop("vdot", "VdotBackward0", lambda a, b: raw.asarray(np.vdot(a, b)),
              inputs=("self", "other"),
-             grads={"self": lambda F, grad, other: grad * other,
+             grads={"self": lambda F, grad, other: _cj(F, grad) * other,
                     "other": lambda F, grad, self: grad * self},
              jvp=lambda F, self, self_t, other, other_t:
                  _bilinear(F, _vdot_t, self, self_t, other, other_t))
@@ -729,36 +758,38 @@ ADDMV = defop("addmv", "AddmvBackward0",
               lambda s, m, v, beta, alpha: _axpby(s, m @ v, beta, alpha),
               inputs=("self", "mat", "vec"), params=("beta", "alpha"),
               grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
-                     "mat": lambda F, grad, vec, alpha: _scaled(F, _outer_f(F, grad, vec), alpha),
+                     "mat": lambda F, grad, vec, alpha:
+                         _scaled(F, _outer_f(F, grad, _cj(F, vec)), alpha),
                      "vec": lambda F, grad, mat, alpha:
-                         _scaled(F, F.matmul(F.t(mat), grad), alpha)},
+                         _scaled(F, F.matmul(F.t(_cj(F, mat)), grad), alpha)},
               jvp=_addmv_jvp)
 ADDR = defop("addr", "AddrBackward0",
              lambda s, a, b, beta, alpha: _axpby(s, np.multiply.outer(a, b), beta, alpha),
              inputs=("self", "vec1", "vec2"), params=("beta", "alpha"),
              grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
-                    "vec1": lambda F, grad, vec2, alpha: _scaled(F, F.matmul(grad, vec2), alpha),
+                    "vec1": lambda F, grad, vec2, alpha:
+                        _scaled(F, F.matmul(grad, _cj(F, vec2)), alpha),
                     "vec2": lambda F, grad, vec1, alpha:
-                        _scaled(F, F.matmul(F.t(grad), vec1), alpha)},
+                        _scaled(F, F.matmul(F.t(grad), _cj(F, vec1)), alpha)},
              jvp=_addr_jvp)
 BADDBMM = defop("baddbmm", "BaddbmmBackward0",
                 lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b), beta, alpha),
                 inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
                 grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                        "batch1": lambda F, grad, batch2, alpha:
-                           _scaled(F, F.matmul(grad, _T(F, batch2)), alpha),
+                           _scaled(F, F.matmul(grad, _T(F, _cj(F, batch2))), alpha),
                        "batch2": lambda F, grad, batch1, alpha:
-                           _scaled(F, F.matmul(_T(F, batch1), grad), alpha)},
+                           _scaled(F, F.matmul(_T(F, _cj(F, batch1)), grad), alpha)},
                 jvp=lambda F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha:
                     _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha))
 ADDBMM = defop("addbmm", "AddbmmBackward0",
                lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b).sum(0), beta, alpha),
                inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
                grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
-                      "batch1": lambda F, grad, batch2, alpha:
-                          _scaled(F, F.matmul(F.unsqueeze(grad, 0), _T(F, batch2)), alpha),
-                      "batch2": lambda F, grad, batch1, alpha:
-                          _scaled(F, F.matmul(_T(F, batch1), F.unsqueeze(grad, 0)), alpha)},
+                      "batch1": lambda F, grad, batch2, alpha: _scaled(
+                          F, F.matmul(F.unsqueeze(grad, 0), _T(F, _cj(F, batch2))), alpha),
+                      "batch2": lambda F, grad, batch1, alpha: _scaled(
+                          F, F.matmul(_T(F, _cj(F, batch1)), F.unsqueeze(grad, 0)), alpha)},
                jvp=lambda F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha:
                    _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha,
                                 summed=True))
@@ -778,15 +809,21 @@ DET = defop("linalg_det", "LinalgDetBackward0", None,
             jvp=lambda F, A, A_t, result: result * _btrace(F, _la(F).solve(A, A_t)))
 SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",),
                 outputs=("sign", "logabsdet"),
-                grads={"A": _slogdet_backward},
+                grads={"A": lambda F, grads, A, sign: _slogdet_backward(F, grads, A, sign)},
                 # PyTorch's slogdet_jvp solves with the forward's LU factors (outputs
                 # without a graph): the tangent reads A_t only, never A's history
-                jvp=lambda F, A, A_t, sign, logabsdet: (
-                    F.zeros_like(sign), _btrace(F, _la(F).solve(A.detach(), A_t))))
+                jvp=lambda F, A, A_t, sign, logabsdet: _slogdet_jvp(F, A, A_t, sign))
+
+
+def _slogdet_jvp(F, A, A_t, sign):
+    if sign._data.dtype.kind == "c":
+        raise NotImplementedError("autotensor: forward-mode AD of linalg.slogdet for complex "
+                                  "inputs is not supported yet")
+    return F.zeros_like(sign), _btrace(F, _la(F).solve(A.detach(), A_t))
 INV_EX = defop("linalg_inv_ex", "LinalgInvExBackward0", None, inputs=("A",),
                outputs=("inverse", "info"), diff_outputs=(0,),
                grads={"A": lambda F, grads, inverse: -F.matmul(
-                   _T(F, inverse), F.matmul(grads[0], _T(F, inverse)))},
+                   _H(F, inverse), F.matmul(grads[0], _H(F, inverse)))},
                jvp=lambda F, A_t, inverse: (-F.matmul(F.matmul(inverse, A_t), inverse), None))
 SOLVE_EX = defop("_linalg_solve_ex", "LinalgSolveExBackward0", None, inputs=("A", "B"),
                  params=("left", "vector"), outputs=("result", "info"), diff_outputs=(0,),
@@ -934,11 +971,11 @@ def _check_square(name, a, what="A"):
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
 
 
-def _square_float(name, A, kernel="lu_cpu"):
+def _square_float(name, A, kernel="lu_cpu", complex_grad=False):
     a = A._data
     _check_square(name, a)
     _check_float(name, a, kernel=kernel)
-    if a.dtype.kind == "c":
+    if a.dtype.kind == "c" and not complex_grad:
         _no_complex_grad(name, A)
     return a
 
@@ -1415,13 +1452,13 @@ def diagflat(input, offset=0):
 
 # ---- public functions: torch.linalg ---------------------------------------------------------
 def det(A):
-    a = _square_float("linalg.det", A)
+    a = _square_float("linalg.det", A, complex_grad=True)
     out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False)
     return _finish(DET, (A,), (), out)
 
 
 def slogdet(A):
-    a = _square_float("linalg.slogdet", A, None)
+    a = _square_float("linalg.slogdet", A, None, complex_grad=True)
     s, l_ = np.linalg.slogdet(a)
     res = _finish(SLOGDET, (A,), (), (_asarray(s).astype(a.dtype, copy=False),
                                         _asarray(l_).astype(_real_dtype(a.dtype), copy=False)))
@@ -1431,6 +1468,7 @@ def slogdet(A):
 def logdet(input):
     sign, logabsdet = slogdet(input)
     if input._data.dtype.kind == "c":  # (log(sign) + logabsdet, as PyTorch's logdet)
+        _no_complex_grad("logdet", input)
         s_, l_ = sign._data, logabsdet._data
         return _make(_asarray((np.log(s_) + l_).astype(s_.dtype)))
     nan = _make(np.asarray(np.nan, dtype=input._data.dtype))
@@ -1438,7 +1476,7 @@ def logdet(input):
 
 
 def inv_ex(A, *, check_errors=False, out=None):
-    a = _square_float("linalg.inv", A, None)
+    a = _square_float("linalg.inv", A, None, complex_grad=True)
     if a.size == 0:
         inverse, info = a.copy(), np.zeros(a.shape[:-2], np.int32)
     else:
@@ -1456,7 +1494,7 @@ def inv_ex(A, *, check_errors=False, out=None):
 
 
 def inv(A, *, out=None):
-    a = _square_float("linalg.inv", A, None)
+    a = _square_float("linalg.inv", A, None, complex_grad=True)
     inverse = _colmajor(_inv_array(a))
     return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
 
@@ -1473,7 +1511,6 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     a, b = A._data, B._data
     _check_square("linalg.solve", a)
     _check_float("linalg.solve", a)
-    _no_complex_grad("linalg.solve", A, B)
     if a.dtype != b.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
                            f"of type {_type_name(a)} and B of type {_type_name(b)} instead")
@@ -1553,7 +1590,7 @@ def _is_pd(m):
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
-    a = _square_float("linalg.cholesky", A, "cholesky_cpu")
+    a = _square_float("linalg.cholesky", A, "cholesky_cpu", complex_grad=True)
     L, info = _cholesky_array(a, "linalg.cholesky", check_errors)
     L = _colmajor(_mH_arr(L) if upper else L)
     return _CholeskyExRT(*_finish(CHOLESKY_EX, (A,), (upper,), (L, info)))
@@ -1571,7 +1608,7 @@ def cholesky(input, upper=False, *, out=None):
         "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
         "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results "
         "for all valid (symmetric positive definite) inputs.")
-    a = _square_float("cholesky", input, "cholesky_cpu")
+    a = _square_float("cholesky", input, "cholesky_cpu", complex_grad=True)
     L, _ = _cholesky_array(a, "cholesky", True)
     L = _colmajor(_mH_arr(L) if upper else L)
     return _finish(CHOLESKY, (input,), (upper,), L)
