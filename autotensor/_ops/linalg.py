@@ -430,15 +430,18 @@ def _eigh_backward(F, grads, L, V):
     if gV is None:
         if gL is None:
             return None
-        return F.matmul(V * _row(F, gL), _T(F, V))
-    VhgV = F.matmul(_T(F, V), gV)
-    VhgV = 0.5 * (VhgV - _T(F, VhgV))  # onto the skew-symmetric matrices
+        return F.matmul(V * _row(F, gL), _H(F, V))
+    VhgV = F.matmul(_H(F, V), gV)
+    if F.is_raw and VhgV.dtype.kind == "c" and not np.all(
+            np.abs(np.diagonal(VhgV, 0, -2, -1).imag) <= 1e-2):
+        raise RuntimeError(_EIG_GAUGE.replace("linalg_eig_", "linalg_eigh_"))
+    VhgV = 0.5 * (VhgV - _H(F, VhgV))  # onto the skew-Hermitian matrices
     n = L.shape[-1]
     E = _row(F, L) - _col(F, L) + _eye(F, n, L)  # E_ij = L_j - L_i, 1 on the diagonal
     ret = VhgV / E
     if gL is not None:
         ret = ret + _diag_embed_f(F, gL)
-    return F.matmul(V, F.matmul(ret, _T(F, V)))
+    return F.matmul(V, F.matmul(ret, _H(F, V)))
 
 
 def _svd_backward(F, grads, full_matrices, U, S, Vh):
@@ -451,6 +454,10 @@ def _svd_backward(F, grads, full_matrices, U, S, Vh):
         if gVh is not None:
             gVh = _narrow(F, gVh, -2, 0, k)
     m, n = U.shape[-2], Vh.shape[-1]
+    if (gU is not None or gVh is not None) and F.is_raw and U.dtype.kind == "c":
+        raise NotImplementedError("autotensor: gradients of linalg.svd's singular vectors for "
+                                  "complex inputs are not supported yet (the singular values' "
+                                  "are)")
     if gU is None and gVh is None:
         if gS is None:
             return None
@@ -540,15 +547,15 @@ def _qr_wide(F, Q, R, gQ, gR, m, n):
 def _pinv_backward(F, grad, self, result):
     pinvA, A = result, self
     m, n = A.shape[-2], A.shape[-1]
-    pinvAh, gradh = _T(F, pinvA), _T(F, grad)
+    pinvAh, gradh = _H(F, pinvA), _H(F, grad)
     if m <= n:
         K = F.matmul(gradh, pinvA)
         KpinvAh = F.matmul(K, pinvAh)
-        return (-_T(F, F.matmul(pinvA, K)) + KpinvAh - F.matmul(F.matmul(A, pinvA), KpinvAh)
+        return (-_H(F, F.matmul(pinvA, K)) + KpinvAh - F.matmul(F.matmul(A, pinvA), KpinvAh)
                 + F.matmul(F.matmul(pinvAh, pinvA), gradh - F.matmul(K, A)))
     K = F.matmul(pinvA, gradh)
     pinvAhK = F.matmul(pinvAh, K)
-    return (-_T(F, F.matmul(K, pinvA)) + F.matmul(F.matmul(gradh - F.matmul(A, K), pinvA), pinvAh)
+    return (-_H(F, F.matmul(K, pinvA)) + F.matmul(F.matmul(gradh - F.matmul(A, K), pinvA), pinvAh)
             + pinvAhK - F.matmul(F.matmul(pinvAhK, pinvA), A))
 
 
@@ -1615,7 +1622,7 @@ def cholesky(input, upper=False, *, out=None):
 
 
 def eigh(A, UPLO="L", *, out=None):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", complex_grad=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     w, V = np.linalg.eigh(a, UPLO=UPLO)
@@ -1624,7 +1631,7 @@ def eigh(A, UPLO="L", *, out=None):
 
 
 def eigvalsh(A, UPLO="L", *, out=None):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", complex_grad=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if (_state.enabled and A._requires_grad) or _state.fw:
@@ -1652,7 +1659,6 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
     a = A._data
     _check_matrix("linalg.svd", a)
     _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
-    _no_complex_grad("linalg.svd", A)
     return _SvdRT(*_finish(SVD, (A,), (full_matrices,), _svd_arrays(a, full_matrices)))
 
 
@@ -1702,7 +1708,6 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
         raise RuntimeError(f"linalg.pinv({_type_name(a)}{{[{_errors.shape_str(a.shape)}]}}): "
                            "expected a tensor with 2 or more dimensions of float, double, cfloat "
                            "or cdouble types")
-    _no_complex_grad("linalg.pinv", A)
     if rcond is not None:
         rtol = rcond
     if isinstance(atol, Tensor) or isinstance(rtol, Tensor):
