@@ -820,8 +820,8 @@ def test_complex_decompositions_up_to_phase_like_torch():
 
 @pytest.mark.parametrize("call", [
     lambda m, a: m.logdet(a), lambda m, a: m.linalg.lu_factor(a), lambda m, a: m.linalg.qr(a),
-    lambda m, a: m.linalg.matrix_exp(a), lambda m, a: m.linalg.solve_triangular(a, a, upper=True),
-    lambda m, a: m.cholesky_inverse(a)], ids=lambda f: "")
+    lambda m, a: m.linalg.lu(a), lambda m, a: m.linalg.lu_solve(*m.linalg.lu_factor(a), a),
+    lambda m, a: m.linalg.householder_product(a, a[0])], ids=lambda f: "")
 def test_complex_gradients_raise_rather_than_mislead(call):
     x = autotensor.tensor(_CA, requires_grad=True)
     with pytest.raises(NotImplementedError, match="gradients of complex inputs"):
@@ -859,6 +859,18 @@ COMPLEX_GRAD_CALLS = {
     "cholesky": (lambda m, h: m.linalg.cholesky(h), ("H",)),
     "cholesky upper": (lambda m, h: m.linalg.cholesky(h, upper=True), ("H",)),
     "cholesky_ex": (lambda m, h: m.linalg.cholesky_ex(h).L, ("H",)),
+    "matrix_exp": (lambda m, a: m.linalg.matrix_exp(a * 0.3), ("A",)),
+    "solve_triangular": (lambda m, a, b: m.linalg.solve_triangular(a, b, upper=True),
+                         ("A", "A")),
+    "solve_triangular right unit": (lambda m, a, b: m.linalg.solve_triangular(
+        a, b, upper=False, left=False, unitriangular=True), ("A", "A")),
+    "triangular_solve": (lambda m, b, a: m.triangular_solve(b, a), ("A", "A")),
+    "triangular_solve transpose": (lambda m, b, a: m.triangular_solve(
+        b, a, upper=False, transpose=True), ("A", "A")),
+    "cholesky_solve": (lambda m, b, l_: m.cholesky_solve(b, l_), ("A", "L")),
+    "cholesky_solve upper": (lambda m, b, u: m.cholesky_solve(b, u, upper=True), ("A", "U")),
+    "cholesky_inverse": (lambda m, l_: m.cholesky_inverse(l_), ("L",)),
+    "cholesky_inverse upper": (lambda m, u: m.cholesky_inverse(u, upper=True), ("U",)),
 }
 
 
@@ -866,7 +878,9 @@ COMPLEX_GRAD_CALLS = {
 def test_complex_gradients_like_torch(name):
     """PyTorch's conjugate-Wirtinger gradients, for complex grad_outputs."""
     call, names = COMPLEX_GRAD_CALLS[name]
-    arrays = [{"A": _CA2, "H": _CH2, "v": _CV}[n] for n in names]
+    L = np.linalg.cholesky(_CH2)
+    arrays = [{"A": _CA2, "H": _CH2, "v": _CV, "L": L,
+               "U": np.conj(np.swapaxes(L, -1, -2))}[n] for n in names]
     res = []
     for m in (autotensor, torch):
         xs = [m.tensor(a, requires_grad=True) for a in arrays]

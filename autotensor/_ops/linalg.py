@@ -563,17 +563,17 @@ def _matrix_exp_backward(F, grad, self):
     """backward_analytic_function_of_a_matrix: the upper-right block of exp([[A^H, G], [0,
     A^H]])."""
     n = self.shape[-1]
-    At = _T(F, self)
+    At = _H(F, self)
     meta = F.cat([F.cat([At, grad], -1), F.cat([F.zeros_like(self), At], -1)], -2)
     return _narrow(F, _narrow(F, _la(F).matrix_exp(meta), -2, 0, n), -1, n, n)
 
 
 def _solve_triangular_backward(F, grad, self, other, upper, left, unitriangular, result):
     la = _la(F)
-    At = _T(F, self)
+    At = _H(F, self)
     gB = (la.solve_triangular(At, grad, not upper, True, unitriangular) if left else
           la.solve_triangular(At, grad, not upper, False, unitriangular))
-    gA = -F.matmul(gB, _T(F, result)) if left else -F.matmul(_T(F, result), gB)
+    gA = -F.matmul(gB, _H(F, result)) if left else -F.matmul(_H(F, result), gB)
     gA = F.triu(gA, 1 if unitriangular else 0) if upper else F.tril(gA, -1 if unitriangular else 0)
     return gA, gB
 
@@ -1726,7 +1726,6 @@ def matrix_exp(A):
     _check_square("linalg.matrix_exp", a)
     if a.dtype.kind not in "fV" or a.dtype.itemsize >= 4:
         _check_float("linalg.matrix_exp", a)
-        _no_complex_grad("linalg.matrix_exp", A)
         return _finish(MATRIX_EXP, (A,), (), _matrix_exp_array(a))
     out = _matrix_exp_array(a.astype(np.float32)).astype(a.dtype)  # (PyTorch has half too)
     return _finish(MATRIX_EXP, (A,), (), out)
@@ -1738,7 +1737,6 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
     _check_matrix("linalg.solve_triangular", b, "B")
     _check_square("linalg.solve_triangular", a)
     _check_float("linalg.solve_triangular", a, kernel="triangular_solve_cpu")
-    _no_complex_grad("linalg.solve_triangular", A, B)
     if a.dtype != b.dtype:
         raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, "
                            f"but found A of type {_type_name(a)} and B of type {_type_name(b)} "
@@ -2569,10 +2567,11 @@ def _triangular_solve_backward(F, grads, self, A, upper, transpose, unitriangula
     gX, gM = grads
     gb = gA = None
     if gX is not None:
-        At = A if transpose else _T(F, A)  # solve with op(A)^T
+        At = _cj(F, A) if transpose else _H(F, A)  # solve with op(A)^H
         gb = _la(F).solve_triangular(At, gX, (not upper) if not transpose else upper, True,
                                      unitriangular)
-        gA = -F.matmul(solution, _T(F, gb)) if transpose else -F.matmul(gb, _T(F, solution))
+        gA = (-F.matmul(_cj(F, solution), _T(F, gb)) if transpose
+              else -F.matmul(gb, _H(F, solution)))
         k = 1 if unitriangular else 0
         gA = F.triu(gA, k) if upper else F.tril(gA, -k)
     if gM is not None:
@@ -2596,8 +2595,8 @@ TRIANGULAR_SOLVE = defop(
 
 def _cholesky_solve_backward(F, grad, self, input2, upper, result):
     g_self = _la(F).cholesky_solve(grad, input2, upper)
-    common = F.matmul(g_self, _T(F, result))
-    common = common + _T(F, common)
+    common = F.matmul(g_self, _H(F, result))
+    common = common + _H(F, common)
     g2 = -F.matmul(input2, common) if upper else -F.matmul(common, input2)
     return g_self, g2
 
@@ -2611,7 +2610,7 @@ CHOLESKY_INVERSE = defop(
     "cholesky_inverse", "CholeskyInverseBackward0", None, params=("upper",),
     grads={"self": lambda F, grad, self, upper, result: (
         lambda c: -F.matmul(self, c) if upper else -F.matmul(c, self))(
-        F.matmul(result, F.matmul(grad + _T(F, grad), result)))},
+        F.matmul(result, F.matmul(grad + _H(F, grad), result)))},
     jvp="transpose")
 
 
@@ -2638,7 +2637,6 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
         raise RuntimeError(f"torch.triangular_solve: The input tensor "
                            f"{'B' if b.ndim < 2 else 'A'} must have at least 2 dimensions.")
     _check_square("torch.triangular_solve", a)
-    _no_complex_grad("torch.triangular_solve", input, A)
     at = np.swapaxes(a, -1, -2) if transpose else a
     with np.errstate(all="ignore"):
         x = _solve_tri_array(at, b, upper != transpose, True, unitriangular)
@@ -2653,7 +2651,6 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
         raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
                            "instead" if b.ndim < 2 else f"u should have at least 2 dimensions, "
                            f"but has {L.ndim} dimensions instead")
-    _no_complex_grad("cholesky_solve", input, input2)
     x = _cholesky_solve_array(b, L, upper)
     return _finish_la(CHOLESKY_SOLVE, (input, input2), (upper,), _colmajor(_asarray(x)))
 
@@ -2661,7 +2658,6 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
 def cholesky_inverse(input, upper=False, *, out=None):
     L = input._data
     _check_square("cholesky_inverse", L, "input")
-    _no_complex_grad("cholesky_inverse", input)
     inv_ = _cholesky_solve_array(np.broadcast_to(np.eye(L.shape[-1], dtype=L.dtype), L.shape),
                                  L, upper)
     return _finish(CHOLESKY_INVERSE, (input,), (upper,), _asarray(inv_))
