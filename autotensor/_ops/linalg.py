@@ -454,10 +454,6 @@ def _svd_backward(F, grads, full_matrices, U, S, Vh):
         if gVh is not None:
             gVh = _narrow(F, gVh, -2, 0, k)
     m, n = U.shape[-2], Vh.shape[-1]
-    if (gU is not None or gVh is not None) and F.is_raw and U.dtype.kind == "c":
-        raise NotImplementedError("autotensor: gradients of linalg.svd's singular vectors for "
-                                  "complex inputs are not supported yet (the singular values' "
-                                  "are)")
     if gU is None and gVh is None:
         if gS is None:
             return None
@@ -465,11 +461,17 @@ def _svd_backward(F, grads, full_matrices, U, S, Vh):
     S2 = S * S
     E = _row(F, S2) - _col(F, S2) + _eye(F, k, S)
     if gU is not None:
-        UhgU = F.matmul(_T(F, U), gU)
-        UhgU = UhgU - _T(F, UhgU)
+        UhgU = F.matmul(_H(F, U), gU)
+        UhgU = UhgU - _H(F, UhgU)
     if gVh is not None:
-        VhgV = F.matmul(Vh, _T(F, gVh))
-        VhgV = VhgV - _T(F, VhgV)
+        VhgV = F.matmul(Vh, _H(F, gVh))
+        VhgV = VhgV - _H(F, VhgV)
+    cplx = F.is_raw and U.dtype.kind == "c"
+    if cplx:  # (PyTorch's check that the loss does not depend on the vectors' phases)
+        im_u = np.diagonal(UhgU, 0, -2, -1).imag if gU is not None else np.zeros(S.shape)
+        im_v = np.diagonal(VhgV, 0, -2, -1).imag if gVh is not None else np.zeros(S.shape)
+        if not np.all(np.abs(im_u + im_v) <= 1e-2 + 1e-2 * np.abs(im_v)):
+            raise RuntimeError(_SVD_GAUGE)
     if gU is not None and gVh is not None:
         gA = (UhgU * _row(F, S) + _col(F, S) * VhgV) / E
     elif gU is not None:
@@ -478,17 +480,24 @@ def _svd_backward(F, grads, full_matrices, U, S, Vh):
         gA = _col(F, S) * (VhgV / E)
     if gS is not None:
         gA = gA + _diag_embed_f(F, gS)
+    if cplx and gU is not None and gVh is not None:
+        gA = gA + _diag_embed_f(F, np.diagonal(UhgU, 0, -2, -1) / (2 * S))
     if m > n and gU is not None:
         gA = F.matmul(U, gA)
         gUSinv = gU / _row(F, S)
-        gA = gA + gUSinv - F.matmul(U, F.matmul(_T(F, U), gUSinv))
+        gA = gA + gUSinv - F.matmul(U, F.matmul(_H(F, U), gUSinv))
         return F.matmul(gA, Vh)
     if m < n and gVh is not None:
         gA = F.matmul(gA, Vh)
         SinvgVh = gVh / _col(F, S)
-        gA = gA + SinvgVh - F.matmul(F.matmul(SinvgVh, _T(F, Vh)), Vh)
+        gA = gA + SinvgVh - F.matmul(F.matmul(SinvgVh, _H(F, Vh)), Vh)
         return F.matmul(U, gA)
     return F.matmul(U, F.matmul(gA, Vh)) if m >= n else F.matmul(F.matmul(U, gA), Vh)
+
+
+_SVD_GAUGE = ("svd_backward: The singular vectors in the complex case are specified up to "
+              "multiplication by e^{i phi}. The specified loss function depends on this phase "
+              "term, making it ill-defined.")
 
 
 def _qr_backward(F, grads, mode, Q, R):
@@ -505,21 +514,21 @@ def _qr_backward(F, grads, mode, Q, R):
         return None
 
     def syminvadj(X):
-        ret = X + _T(F, X)
+        ret = X + _H(F, X)
         return ret - 0.5 * _diag_embed_f(F, F.diagonal(ret, 0, -2, -1))
 
     la = _la(F)
     if m >= n:
         gA = None
         if gR is not None:
-            gA = F.matmul(gR, _T(F, R))
+            gA = F.matmul(gR, _H(F, R))
         if gQ is not None:
-            term = F.matmul(_T(F, Q), gQ)
+            term = F.matmul(_H(F, Q), gQ)
             gA = -term if gA is None else gA - term
         gA = F.matmul(Q, syminvadj(F.triu(gA)))
         if gQ is not None:
             gA = gA + gQ
-        return la.solve_triangular(_T(F, R), gA, False, False)
+        return la.solve_triangular(_H(F, R), gA, False, False)
     return _qr_wide(F, Q, R, gQ, gR, m, n)
 
 
@@ -533,7 +542,7 @@ def _qr_wide(F, Q, R, gQ, gR, m, n):
         gV = _narrow(F, gR, -1, m, n - m)
         gU = _narrow(F, gR, -1, 0, m)
         Y = F.matmul(Q, _narrow(F, R, -1, m, n - m))
-        extra = F.matmul(Y, _T(F, gV))
+        extra = F.matmul(Y, _H(F, gV))
         gQx = extra if gQx is None else gQx + extra
         gY = F.matmul(Q, gV)
     else:
@@ -945,9 +954,8 @@ def _check_float(name, a, what="input", kernel="lu_cpu"):
 
 
 def _no_complex_grad(name, *tensors):
-    """Complex inputs have values, not yet gradients: this module's formulas are written for
-    real matrices (transposes where PyTorch's have conjugate transposes), so rather than a
-    wrong gradient, recording one for a complex input raises."""
+    """Recording a gradient for a complex input of an op whose formula is not complex-aware
+    yet raises, rather than give a wrong gradient."""
     if _state.enabled or _state.fw:
         for t in tensors:
             if isinstance(t, Tensor) and t._data.dtype.kind == "c" and (
@@ -978,12 +986,10 @@ def _check_square(name, a, what="A"):
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
 
 
-def _square_float(name, A, kernel="lu_cpu", complex_grad=False):
+def _square_float(name, A, kernel="lu_cpu"):
     a = A._data
     _check_square(name, a)
     _check_float(name, a, kernel=kernel)
-    if a.dtype.kind == "c" and not complex_grad:
-        _no_complex_grad(name, A)
     return a
 
 
@@ -1002,7 +1008,8 @@ def _lu_array(a):
     info = np.zeros(batch, np.int32)
     idx = np.indices(batch) if batch else ()
     for j in range(k):
-        col = np.abs(a[..., j:, j])
+        col = a[..., j:, j]  # (complex: LAPACK's izamax compares |re| + |im|)
+        col = np.abs(col.real) + np.abs(col.imag) if col.dtype.kind == "c" else np.abs(col)
         p = np.argmax(col, axis=-1) + j
         piv[..., j] = p + 1
         if batch:
@@ -1459,13 +1466,13 @@ def diagflat(input, offset=0):
 
 # ---- public functions: torch.linalg ---------------------------------------------------------
 def det(A):
-    a = _square_float("linalg.det", A, complex_grad=True)
+    a = _square_float("linalg.det", A)
     out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False)
     return _finish(DET, (A,), (), out)
 
 
 def slogdet(A):
-    a = _square_float("linalg.slogdet", A, None, complex_grad=True)
+    a = _square_float("linalg.slogdet", A, None)
     s, l_ = np.linalg.slogdet(a)
     res = _finish(SLOGDET, (A,), (), (_asarray(s).astype(a.dtype, copy=False),
                                         _asarray(l_).astype(_real_dtype(a.dtype), copy=False)))
@@ -1483,7 +1490,7 @@ def logdet(input):
 
 
 def inv_ex(A, *, check_errors=False, out=None):
-    a = _square_float("linalg.inv", A, None, complex_grad=True)
+    a = _square_float("linalg.inv", A, None)
     if a.size == 0:
         inverse, info = a.copy(), np.zeros(a.shape[:-2], np.int32)
     else:
@@ -1501,7 +1508,7 @@ def inv_ex(A, *, check_errors=False, out=None):
 
 
 def inv(A, *, out=None):
-    a = _square_float("linalg.inv", A, None, complex_grad=True)
+    a = _square_float("linalg.inv", A, None)
     inverse = _colmajor(_inv_array(a))
     return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
 
@@ -1597,7 +1604,7 @@ def _is_pd(m):
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
-    a = _square_float("linalg.cholesky", A, "cholesky_cpu", complex_grad=True)
+    a = _square_float("linalg.cholesky", A, "cholesky_cpu")
     L, info = _cholesky_array(a, "linalg.cholesky", check_errors)
     L = _colmajor(_mH_arr(L) if upper else L)
     return _CholeskyExRT(*_finish(CHOLESKY_EX, (A,), (upper,), (L, info)))
@@ -1615,14 +1622,14 @@ def cholesky(input, upper=False, *, out=None):
         "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
         "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results "
         "for all valid (symmetric positive definite) inputs.")
-    a = _square_float("cholesky", input, "cholesky_cpu", complex_grad=True)
+    a = _square_float("cholesky", input, "cholesky_cpu")
     L, _ = _cholesky_array(a, "cholesky", True)
     L = _colmajor(_mH_arr(L) if upper else L)
     return _finish(CHOLESKY, (input,), (upper,), L)
 
 
 def eigh(A, UPLO="L", *, out=None):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", complex_grad=True)
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     w, V = np.linalg.eigh(a, UPLO=UPLO)
@@ -1631,7 +1638,7 @@ def eigh(A, UPLO="L", *, out=None):
 
 
 def eigvalsh(A, UPLO="L", *, out=None):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", complex_grad=True)
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if (_state.enabled and A._requires_grad) or _state.fw:
@@ -1691,7 +1698,6 @@ def qr(A, mode="reduced", *, out=None):
                            "'reduced' (default), 'r', or 'complete'")
     _check_matrix("linalg.qr", a)
     _check_float("linalg.qr", a, kernel="geqrf_cpu")
-    _no_complex_grad("linalg.qr", A)
     if mode == "r":
         R = np.linalg.qr(a, mode="r") if a.size else np.zeros(
             a.shape[:-2] + (min(a.shape[-2:]), a.shape[-1]), a.dtype)
@@ -2284,35 +2290,35 @@ def _lu_backward(F, gL, gU, P, L, U, pivot):
     m, n = L.shape[-2], U.shape[-1]
     k = min(m, n)
     if m == n:
-        gA = F.tril(F.matmul(_T(F, L), gL), -1) if gL is not None else None
+        gA = F.tril(F.matmul(_H(F, L), gL), -1) if gL is not None else None
         if gU is not None:
-            t_ = F.triu(F.matmul(gU, _T(F, U)))
+            t_ = F.triu(F.matmul(gU, _H(F, U)))
             gA = t_ if gA is None else gA + t_
-        gA = la.solve_triangular(_T(F, U), gA, False, False)
-        gA = la.solve_triangular(_T(F, L), gA, True, True, True)
+        gA = la.solve_triangular(_H(F, U), gA, False, False)
+        gA = la.solve_triangular(_H(F, L), gA, True, True, True)
     elif m < n:
         U1 = _narrow(F, U, -1, 0, k)
-        gA = F.matmul(_T(F, L), gL) if gL is not None else None
+        gA = F.matmul(_H(F, L), gL) if gL is not None else None
         if gU is not None:
-            t_ = F.matmul(F.triu(gU), _T(F, U))
+            t_ = F.matmul(F.triu(gU), _H(F, U))
             gA = -t_ if gA is None else gA - t_
-        gA = la.solve_triangular(_T(F, U1), F.tril(gA, -1), False, False)
+        gA = la.solve_triangular(_H(F, U1), F.tril(gA, -1), False, False)
         if gU is not None:
             gA = F.cat([gA + F.triu(_narrow(F, gU, -1, 0, k)), _narrow(F, gU, -1, k, n - k)], -1)
-        gA = la.solve_triangular(_T(F, L), gA, True, True, True)
+        gA = la.solve_triangular(_H(F, L), gA, True, True, True)
         if gU is None:
             gA = F.cat([gA, F.zeros_like(_narrow(F, U, -1, k, n - k))], -1)
     else:
         L1 = _narrow(F, L, -2, 0, k)
-        gA = F.matmul(gU, _T(F, U)) if gU is not None else None
+        gA = F.matmul(gU, _H(F, U)) if gU is not None else None
         if gL is not None:
-            t_ = F.matmul(_T(F, L), F.tril(gL, -1))
+            t_ = F.matmul(_H(F, L), F.tril(gL, -1))
             gA = -t_ if gA is None else gA - t_
-        gA = la.solve_triangular(_T(F, L1), F.triu(gA), True, True, True)
+        gA = la.solve_triangular(_H(F, L1), F.triu(gA), True, True, True)
         if gL is not None:
             gA = F.cat([gA + F.tril(_narrow(F, gL, -2, 0, k), -1),
                         _narrow(F, gL, -2, k, m - k)], -2)
-        gA = la.solve_triangular(_T(F, U), gA, False, False)
+        gA = la.solve_triangular(_H(F, U), gA, False, False)
         if gL is None:
             gA = F.cat([gA, F.zeros_like(_narrow(F, L, -2, k, m - k))], -2)
     return F.matmul(P, gA) if pivot else gA
@@ -2343,14 +2349,14 @@ def _lu_solve_backward_LU(F, gX, LU, pivots, X, left, adjoint):
     P, L, U = _unpack_formula(F, LU, pivots)
     la = _la(F)
     if left != adjoint:
-        gR = la.solve_triangular(_T(F, U), -F.matmul(gX if left else _T(F, gX),
-                                                      _T(F, X) if left else X), False, True)
-        gL = F.tril(la.solve_triangular(_T(F, L), F.matmul(gR, _T(F, U)), True, True, True), -1)
+        gR = la.solve_triangular(_H(F, U), -F.matmul(gX if left else _H(F, gX),
+                                                      _H(F, X) if left else X), False, True)
+        gL = F.tril(la.solve_triangular(_H(F, L), F.matmul(gR, _H(F, U)), True, True, True), -1)
         return gL + F.triu(gR)
-    gR = -F.matmul(F.matmul(F.matmul(_T(F, P), X if left else _T(F, X)),
-                            _T(F, gX) if left else gX), P)
-    gR = la.solve_triangular(_T(F, L), gR, True, False, True)
-    gU = F.triu(la.solve_triangular(_T(F, U), F.matmul(_T(F, L), gR), False, False))
+    gR = -F.matmul(F.matmul(F.matmul(_H(F, P), X if left else _H(F, X)),
+                            _H(F, gX) if left else gX), P)
+    gR = la.solve_triangular(_H(F, L), gR, True, False, True)
+    gU = F.triu(la.solve_triangular(_H(F, U), F.matmul(_H(F, L), gR), False, False))
     return F.tril(gR, -1) + gU
 
 
@@ -2358,8 +2364,8 @@ def _lu_solve_array(LU, pivots, B, left, adjoint):
     P, L, U = _unpack_arrays(LU, pivots)
     A = P @ L @ U
     if left:
-        return np.linalg.solve(np.swapaxes(A, -1, -2) if adjoint else A, B)
-    At = A if adjoint else np.swapaxes(A, -1, -2)  # X A = B  <=>  A^T X^T = B^T
+        return np.linalg.solve(_mH_arr(A) if adjoint else A, B)
+    At = np.conj(A) if adjoint else np.swapaxes(A, -1, -2)  # X A = B  <=>  A^T X^T = B^T
     return np.swapaxes(np.linalg.solve(At, np.swapaxes(B, -1, -2)), -1, -2)
 
 
@@ -2396,7 +2402,6 @@ def _lu_checks(name, a):
 def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     a = A._data
     _lu_checks("torch.lu_factor", a)
-    _no_complex_grad("torch.lu_factor", A)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     LU_, piv, info = _lu_array(a)
@@ -2409,7 +2414,6 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
 def lu_factor(A, *, pivot=True, out=None):
     a = A._data
     _lu_checks("torch.lu_factor", a)
-    _no_complex_grad("torch.lu_factor", A)
     LU_, piv, info = _lu_array(a)
     _lu_singular_check("torch.linalg.lu_factor", a, info)
     res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
@@ -2429,7 +2433,6 @@ def _lu_singular_check(name, a, info):
 def linalg_lu(A, *, pivot=True, out=None):
     a = A._data
     _lu_checks("linalg.lu", a)
-    _no_complex_grad("linalg.lu", A)
     if not pivot:
         raise RuntimeError("linalg.lu: LU without pivoting is not implemented on the CPU")
     LU_, piv, _ = _lu_array(a)
@@ -2440,7 +2443,6 @@ def linalg_lu(A, *, pivot=True, out=None):
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     lu_, b = LU._data, B._data
     _check_square("linalg.lu_solve", lu_, "LU")
-    _no_complex_grad("linalg.lu_solve", LU, B)
     piv = pivots._data if isinstance(pivots, Tensor) else pivots  # (an array from a formula)
     X = _lu_solve_array(lu_, piv, b, left, adjoint)
     return _finish_la(LU_SOLVE, (LU, B), (piv, left, adjoint),
@@ -2689,7 +2691,7 @@ def _reflector_cols(F, A, k):
 
 def _apply_reflector(F, v, t, X):
     """H X = X - tau v (v^H X)."""
-    vh = _mH_arr(v) if F.is_raw else _T(F, v)  # (complex: arrays only, _no_complex_grad)
+    vh = _H(F, v)
     return X - F.matmul(v * t, F.matmul(vh, X))
 
 
@@ -2711,13 +2713,13 @@ def _householder_backward(F, gQ, A, tau, ncols):
     vs, ts, R = _householder_suffixes(F, A, tau, ncols)
     G = gQ
     gvs, gts = [], []
-    for i in range(k):
+    for i in range(k):  # (complex: H^H = I - conj(tau) v v^H; conj-Wirtinger gradients)
         v, t = vs[i], ts[i]
-        a = F.matmul(_T(F, R[i + 1]), v)
-        b = F.matmul(_T(F, G), v)
-        gts.append(-F.sum(a * b, -2))
-        gvs.append(-t * (F.matmul(G, a) + F.matmul(R[i + 1], b)))
-        G = _apply_reflector(F, v, t, G)
+        a = F.matmul(_H(F, R[i + 1]), v)
+        b = F.matmul(_H(F, G), v)
+        gts.append(-F.sum(_cj(F, b) * a, -2))
+        gvs.append(-(_cj(F, t) * F.matmul(G, a) + t * F.matmul(R[i + 1], b)))
+        G = _apply_reflector(F, v, _cj(F, t), G)
     if k == 0:
         return F.zeros_like(A), F.zeros_like(tau)
     gA = F.tril(F.cat(gvs, -1), -1)
@@ -2731,11 +2733,11 @@ def _ormqr_backward(F, grad, self, input2, input3, left, transpose):
     Q = _householder_suffixes(F, self, input2, self.shape[-2])[2][0]
     C = input3
     if left:
-        gC = F.matmul(Q, grad) if transpose else F.matmul(_T(F, Q), grad)
-        gQ = F.matmul(C, _T(F, grad)) if transpose else F.matmul(grad, _T(F, C))
+        gC = F.matmul(Q, grad) if transpose else F.matmul(_H(F, Q), grad)
+        gQ = F.matmul(C, _H(F, grad)) if transpose else F.matmul(grad, _H(F, C))
     else:
-        gC = F.matmul(grad, Q) if transpose else F.matmul(grad, _T(F, Q))
-        gQ = F.matmul(_T(F, grad), C) if transpose else F.matmul(_T(F, C), grad)
+        gC = F.matmul(grad, Q) if transpose else F.matmul(grad, _H(F, Q))
+        gQ = F.matmul(_H(F, grad), C) if transpose else F.matmul(_H(F, C), grad)
     gA, gtau = _householder_backward(F, gQ, self, input2, self.shape[-2])
     return gA, gtau, gC
 
@@ -2806,7 +2808,6 @@ def householder_product(input, tau, *, out=None):
         raise RuntimeError(f"{name}: tau dtype {_type_name(t_)} does not match input dtype "
                            f"{_type_name(a)}")
     _lapack_dtype(name, "orgqr_cpu", a)
-    _no_complex_grad(name, input, tau)
     Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-1])[2][0]
     Q = np.broadcast_to(Q, a.shape)
     return _finish(HOUSEHOLDER_PRODUCT, (input, tau), (), _colmajor(Q.astype(a.dtype)))
@@ -2843,7 +2844,6 @@ def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
                                f"input has dtype{_type_name(a)} and {what} has dtype "
                                f"{_type_name(x)}")
     _lapack_dtype(name, "ormqr_cpu", a)
-    _no_complex_grad(name, input, input2, input3)
     Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-2])[2][0]
     Qop = _mH_arr(Q) if transpose else Q
     res = Qop @ c if left else c @ Qop
