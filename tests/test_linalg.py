@@ -795,6 +795,8 @@ COMPLEX_CALLS = {
     "householder_product": lambda m, a, h, b: m.linalg.householder_product(*m.geqrf(b)),
     "ormqr": lambda m, a, h, b: m.ormqr(*m.geqrf(a), b, transpose=True),
     "ormqr right": lambda m, a, h, b: m.ormqr(*m.geqrf(a), b.mT, left=False),
+    "vecdot": lambda m, a, h, b: m.linalg.vecdot(a, h),
+    "vecdot dim": lambda m, a, h, b: m.linalg.vecdot(a, h, dim=0),
 }
 
 
