@@ -2973,19 +2973,25 @@ def torch_lstsq(input, A, *, out=None):
 _BK_ALPHA = (1.0 + 17.0 ** 0.5) / 8.0
 
 
+def _cabs1(z):
+    return np.abs(np.real(z)) + np.abs(np.imag(z))
+
+
 def _sytf2_lower(a):
-    """One matrix: (LD with the strict upper triangle zero, pivots, info)."""
+    """One matrix: (LD with the strict upper triangle zero, pivots, info). Complex
+    symmetric (zsytf2): magnitudes are LAPACK's |re| + |im|, the arithmetic unconjugated."""
     A = np.tril(a).astype(a.dtype, copy=True)
+    mag = _cabs1 if A.dtype.kind == "c" else np.abs
     n = A.shape[0]
     ipiv = np.zeros(n, np.int32)
     info = 0
     k = 0
     while k < n:
         kstep = 1
-        absakk = abs(A[k, k])
+        absakk = mag(A[k, k])
         if k < n - 1:
-            imax = k + 1 + int(np.argmax(np.abs(A[k + 1:, k])))
-            colmax = abs(A[imax, k])
+            imax = k + 1 + int(np.argmax(mag(A[k + 1:, k])))
+            colmax = mag(A[imax, k])
         else:
             imax, colmax = k, 0.0
         if max(absakk, colmax) == 0 or np.isnan(absakk):
@@ -2996,12 +3002,12 @@ def _sytf2_lower(a):
             if absakk >= _BK_ALPHA * colmax:
                 kp = k
             else:
-                rowmax = np.abs(A[imax, k:imax]).max()
+                rowmax = mag(A[imax, k:imax]).max()
                 if imax < n - 1:
-                    rowmax = max(rowmax, np.abs(A[imax + 1:, imax]).max())
+                    rowmax = max(rowmax, mag(A[imax + 1:, imax]).max())
                 if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
                     kp = k
-                elif abs(A[imax, imax]) >= _BK_ALPHA * rowmax:
+                elif mag(A[imax, imax]) >= _BK_ALPHA * rowmax:
                     kp = imax
                 else:
                     kp, kstep = imax, 2
@@ -3103,10 +3109,10 @@ _LdlFactorExRT = _named_result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
 _LdlFactorRT = _named_result("linalg_ldl_factor", ("LD", "pivots"))
 
 
-def _no_complex_ldl(name, a):
-    if a.dtype.kind == "c":  # (zsytrf pivots by |re| + |im|, zhetrf is another algorithm)
-        raise NotImplementedError(f"{name}: complex inputs are not supported by autotensor's "
-                                  "LDL factorization yet")
+def _no_complex_ldl(name, a, hermitian):
+    if a.dtype.kind == "c" and hermitian:  # (zhetrf: another algorithm, real D diagonal)
+        raise NotImplementedError(f"{name}: complex Hermitian inputs (hermitian=True) are not "
+                                  "supported by autotensor's LDL factorization yet")
 
 
 def _ldl_checks(name, a, what="A"):
@@ -3124,7 +3130,7 @@ def _ldl_factor(A, hermitian, check_errors, name):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_name(a)}")
     _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
-    _no_complex_ldl(name, a)
+    _no_complex_ldl(name, a, hermitian)
     n = a.shape[-1]
     flat = a.reshape((int(np.prod(a.shape[:-2])), n, n))
     parts = [_sytf2_lower(m) for m in flat]
@@ -3178,7 +3184,7 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_type_name(b)} and A of type {_type_name(ld)} instead.")
     _lapack_dtype(name, "ldl_solve_cpu", ld)
-    _no_complex_ldl(name, ld)
+    _no_complex_ldl(name, ld, hermitian)
     try:
         batch = tuple(np.broadcast_shapes(ld.shape[:-2], b.shape[:-2]))
     except ValueError:
