@@ -527,29 +527,31 @@ def test_vander_backward_fails_like_torch():
     assert errs[0] == errs[1]
 
 
-@pytest.mark.parametrize("complex_", [False, True])
-def test_ldl_pivoting_like_lapack(complex_):
+@pytest.mark.parametrize("complex_, hermitian", [(False, False), (True, False), (True, True)])
+def test_ldl_pivoting_like_lapack(complex_, hermitian):
     """Bunch-Kaufman pivots (1x1 and 2x2 blocks, interchanges) as LAPACK's sytrf chooses
-    them (zsytrf: on |re| + |im|), on 200 random symmetric matrices with small or zero
-    diagonals."""
+    them (zsytrf: on |re| + |im|; zhetrf for hermitian=True), on 200 random symmetric or
+    Hermitian matrices with small or zero diagonals."""
     rng = np.random.default_rng(7)
     for trial in range(200):
         n = int(rng.integers(1, 8))
         a = rng.standard_normal((n, n))
         if complex_:
             a = a + 1j * rng.standard_normal((n, n))
-        a = a + a.T
+        a = a + (a.conj().T if hermitian else a.T)
         a[np.diag_indices(n)] *= (0.0, 0.01, 1.0)[trial % 3]
-        got = autotensor.linalg.ldl_factor_ex(autotensor.tensor(a))
-        want = torch.linalg.ldl_factor_ex(torch.tensor(a))
+        got = autotensor.linalg.ldl_factor_ex(autotensor.tensor(a), hermitian=hermitian)
+        want = torch.linalg.ldl_factor_ex(torch.tensor(a), hermitian=hermitian)
         np.testing.assert_array_equal(got.pivots.numpy(), want.pivots.numpy())
         np.testing.assert_allclose(got.LD.numpy(), want.LD.numpy(), rtol=1e-10, atol=1e-12)
         assert int(got.info) == int(want.info)
         if int(want.info) == 0:
             b = rng.standard_normal((n, 2)) * (1 + 1j if complex_ else 1)
             np.testing.assert_allclose(
-                autotensor.linalg.ldl_solve(got.LD, got.pivots, autotensor.tensor(b)).numpy(),
-                torch.linalg.ldl_solve(want.LD, want.pivots, torch.tensor(b)).numpy(),
+                autotensor.linalg.ldl_solve(got.LD, got.pivots, autotensor.tensor(b),
+                                            hermitian=hermitian).numpy(),
+                torch.linalg.ldl_solve(want.LD, want.pivots, torch.tensor(b),
+                                       hermitian=hermitian).numpy(),
                 rtol=1e-8, atol=1e-10)
 
 
@@ -1025,9 +1027,3 @@ def test_complex_lu_pivots_like_lapack():
     want = torch.linalg.lu_factor(torch.tensor(a))
     np.testing.assert_array_equal(got.pivots.numpy(), want.pivots.numpy())
     np.testing.assert_allclose(got.LU.numpy(), want.LU.numpy(), rtol=1e-10, atol=1e-12)
-
-
-def test_ldl_complex_hermitian_not_yet():
-    x = autotensor.tensor(_CH)
-    with pytest.raises(NotImplementedError, match="hermitian=True"):
-        autotensor.linalg.ldl_factor(x, hermitian=True)

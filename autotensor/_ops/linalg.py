@@ -2966,7 +2966,8 @@ def torch_lstsq(input, A, *, out=None):
 # linalg.ldl_factor returns LAPACK's compact form: D's 1x1 and 2x2 blocks on and below the
 # diagonal, L's multipliers below them, and pivots (1-based; a 2x2 block's two entries are
 # both -p). The factorization is not unique, so the pivoting must be LAPACK's: _sytf2_lower
-# is dsytf2 (UPLO='L', Bunch-Kaufman with alpha = (1 + sqrt(17)) / 8) step for step, which
+# is dsytf2/zsytf2 and _hetf2_lower zhetf2 (complex, hermitian=True) (UPLO='L',
+# Bunch-Kaufman with alpha = (1 + sqrt(17)) / 8) step for step, which
 # dsytrf runs for matrices below its block size (64); larger ones may pivot differently
 # where LAPACK's blocked code and this one round differently near a tie. PyTorch gives
 # neither function a derivative (torch::autograd::NotImplemented nodes).
@@ -3047,9 +3048,94 @@ def _sytf2_lower(a):
     return A, ipiv, info
 
 
-def _sytrs_lower(LD, ipiv, B):
-    """LAPACK's dsytrs (UPLO='L'): solve A X = B with A = P L D L^T P^T from _sytf2_lower."""
+def _hetf2_lower(a):
+    """LAPACK's zhetf2 (UPLO='L'): Bunch-Kaufman for a Hermitian matrix (D's diagonal real,
+    the updates conjugated)."""
+    A = np.tril(a).astype(a.dtype, copy=True)
+    n = A.shape[0]
+    ipiv = np.zeros(n, np.int32)
+    info = 0
+    k = 0
+    while k < n:
+        kstep = 1
+        absakk = abs(A[k, k].real)
+        if k < n - 1:
+            imax = k + 1 + int(np.argmax(_cabs1(A[k + 1:, k])))
+            colmax = _cabs1(A[imax, k])
+        else:
+            imax, colmax = k, 0.0
+        if max(absakk, colmax) == 0 or np.isnan(absakk):
+            if info == 0:
+                info = k + 1
+            kp = k
+            A[k, k] = A[k, k].real
+        else:
+            if absakk >= _BK_ALPHA * colmax:
+                kp = k
+            else:
+                rowmax = _cabs1(A[imax, k:imax]).max()
+                if imax < n - 1:
+                    rowmax = max(rowmax, _cabs1(A[imax + 1:, imax]).max())
+                if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
+                    kp = k
+                elif abs(A[imax, imax].real) >= _BK_ALPHA * rowmax:
+                    kp = imax
+                else:
+                    kp, kstep = imax, 2
+            kk = k + kstep - 1
+            if kp != kk:
+                if kp < n - 1:
+                    A[kp + 1:, [kk, kp]] = A[kp + 1:, [kp, kk]]
+                seg = np.conj(A[kk + 1:kp, kk])
+                A[kk + 1:kp, kk] = np.conj(A[kp, kk + 1:kp])
+                A[kp, kk + 1:kp] = seg
+                A[kp, kk] = np.conj(A[kp, kk])
+                r1 = A[kk, kk].real
+                A[kk, kk] = A[kp, kp].real
+                A[kp, kp] = r1
+                if kstep == 2:
+                    A[k, k] = A[k, k].real
+                    A[k + 1, k], A[kp, k] = A[kp, k], A[k + 1, k]
+            else:
+                A[k, k] = A[k, k].real
+                if kstep == 2:
+                    A[k + 1, k + 1] = A[k + 1, k + 1].real
+            if kstep == 1:
+                if k < n - 1:
+                    r1 = 1.0 / A[k, k].real
+                    x = A[k + 1:, k].copy()
+                    A[k + 1:, k + 1:] += np.tril(np.multiply.outer(x, -r1 * np.conj(x)))
+                    idx = np.arange(k + 1, n)
+                    A[idx, idx] = A[idx, idx].real
+                    A[k + 1:, k] = x * r1
+            elif k < n - 2:
+                d = abs(A[k + 1, k])
+                d11 = A[k + 1, k + 1].real / d
+                d22 = A[k, k].real / d
+                tt = 1.0 / (d11 * d22 - 1.0)
+                d21 = A[k + 1, k] / d
+                d = tt / d
+                c0, c1 = A[k + 2:, k].copy(), A[k + 2:, k + 1].copy()
+                wk = d * (d11 * c0 - d21 * c1)
+                wkp1 = d * (d22 * c1 - np.conj(d21) * c0)
+                A[k + 2:, k + 2:] = np.tril(A[k + 2:, k + 2:] - np.multiply.outer(c0, np.conj(wk))
+                                            - np.multiply.outer(c1, np.conj(wkp1)))
+                A[k + 2:, k], A[k + 2:, k + 1] = wk, wkp1
+                idx = np.arange(k + 2, n)
+                A[idx, idx] = A[idx, idx].real
+        if kstep == 1:
+            ipiv[k] = kp + 1
+        else:
+            ipiv[k] = ipiv[k + 1] = -(kp + 1)
+        k += kstep
+    return A, ipiv, info
+
+
+def _sytrs_lower(LD, ipiv, B, herm=False):
+    """LAPACK's dsytrs (UPLO='L'): solve A X = B with A = P L D L^T P^T from _sytf2_lower
+    (herm: zhetrs, A = P L D L^H P^T from _hetf2_lower)."""
     B = np.array(B, copy=True)
+    cj = np.conj if herm else (lambda x: x)
     n = LD.shape[0]
     k = 0
     while k < n:  # L D Y = B
@@ -3067,24 +3153,24 @@ def _sytrs_lower(LD, ipiv, B):
             B[k + 2:] -= np.multiply.outer(LD[k + 2:, k], B[k])
             B[k + 2:] -= np.multiply.outer(LD[k + 2:, k + 1], B[k + 1])
             akm1k = LD[k + 1, k]
-            akm1 = LD[k, k] / akm1k
+            akm1 = LD[k, k] / cj(akm1k)
             ak = LD[k + 1, k + 1] / akm1k
             denom = akm1 * ak - 1.0
-            bkm1, bk = B[k] / akm1k, B[k + 1] / akm1k
+            bkm1, bk = B[k] / cj(akm1k), B[k + 1] / akm1k
             B[k] = (ak * bkm1 - bk) / denom
             B[k + 1] = (akm1 * bk - bkm1) / denom
             k += 2
     k = n - 1
     while k >= 0:  # L^T P^T X = Y
         if ipiv[k] > 0:
-            B[k] -= LD[k + 1:, k] @ B[k + 1:]
+            B[k] -= cj(LD[k + 1:, k]) @ B[k + 1:]
             kp = ipiv[k] - 1
             if kp != k:
                 B[[k, kp]] = B[[kp, k]]
             k -= 1
         else:
-            B[k] -= LD[k + 1:, k] @ B[k + 1:]
-            B[k - 1] -= LD[k + 1:, k - 1] @ B[k + 1:]
+            B[k] -= cj(LD[k + 1:, k]) @ B[k + 1:]
+            B[k - 1] -= cj(LD[k + 1:, k - 1]) @ B[k + 1:]
             kp = -ipiv[k] - 1
             if kp != k:
                 B[[k, kp]] = B[[kp, k]]
@@ -3109,12 +3195,6 @@ _LdlFactorExRT = _named_result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
 _LdlFactorRT = _named_result("linalg_ldl_factor", ("LD", "pivots"))
 
 
-def _no_complex_ldl(name, a, hermitian):
-    if a.dtype.kind == "c" and hermitian:  # (zhetrf: another algorithm, real D diagonal)
-        raise NotImplementedError(f"{name}: complex Hermitian inputs (hermitian=True) are not "
-                                  "supported by autotensor's LDL factorization yet")
-
-
 def _ldl_checks(name, a, what="A"):
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
@@ -3130,10 +3210,10 @@ def _ldl_factor(A, hermitian, check_errors, name):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_name(a)}")
     _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
-    _no_complex_ldl(name, a, hermitian)
     n = a.shape[-1]
     flat = a.reshape((int(np.prod(a.shape[:-2])), n, n))
-    parts = [_sytf2_lower(m) for m in flat]
+    kernel = _hetf2_lower if hermitian and a.dtype.kind == "c" else _sytf2_lower
+    parts = [kernel(m) for m in flat]
     LD = np.stack([p[0] for p in parts]).reshape(a.shape) if parts else a.copy()
     piv = (np.stack([p[1] for p in parts]) if parts else
            np.zeros((0, n), np.int32)).reshape(a.shape[:-1])
@@ -3184,7 +3264,6 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_type_name(b)} and A of type {_type_name(ld)} instead.")
     _lapack_dtype(name, "ldl_solve_cpu", ld)
-    _no_complex_ldl(name, ld, hermitian)
     try:
         batch = tuple(np.broadcast_shapes(ld.shape[:-2], b.shape[:-2]))
     except ValueError:
@@ -3193,7 +3272,8 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     lds = np.broadcast_to(ld, batch + (n, n)).reshape((nb, n, n))
     pivs = np.broadcast_to(piv, batch + (n,)).reshape((nb, n))
     bs = np.broadcast_to(b, batch + b.shape[-2:]).reshape((nb,) + b.shape[-2:])
-    X = np.stack([_sytrs_lower(m, p, r) for m, p, r in zip(lds, pivs, bs)]) if bs.shape[0] \
+    herm = hermitian and ld.dtype.kind == "c"
+    X = np.stack([_sytrs_lower(m, p, r, herm) for m, p, r in zip(lds, pivs, bs)]) if bs.shape[0] \
         else np.zeros(bs.shape, b.dtype)
     X = X.reshape(batch + b.shape[-2:]).astype(b.dtype, copy=False)
     return _finish(LDL_SOLVE, (LD, B), (piv, hermitian), _colmajor(X))
