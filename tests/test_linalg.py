@@ -1027,3 +1027,25 @@ def test_complex_lu_pivots_like_lapack():
     want = torch.linalg.lu_factor(torch.tensor(a))
     np.testing.assert_array_equal(got.pivots.numpy(), want.pivots.numpy())
     np.testing.assert_allclose(got.LU.numpy(), want.LU.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["svd_lowrank", "pca_lowrank"])
+def test_complex_lowrank_values_like_torch(fn):
+    """Complex inputs: the same complex random basis (torch's generator), S as torch's and U
+    up to each column's phase; a gradient for a complex input raises (no differentiable
+    conj yet)."""
+    a = np.random.default_rng(0).standard_normal((6, 5)) + 1j * np.random.default_rng(
+        1).standard_normal((6, 5))
+    for A in (a, a.T.copy()):
+        res = []
+        for m in (autotensor, torch):
+            m.manual_seed(1)
+            U, S, V = getattr(m, fn)(m.tensor(A), q=3)
+            res.append((U.resolve_conj().numpy() if m is torch else U.numpy(), S.numpy(),
+                        m.rand(1).item()))
+        (Ua, Sa, ra), (Ut, St, rt) = res
+        np.testing.assert_allclose(Sa, St, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(_phase_align(Ut, Ua), Ut, rtol=1e-9, atol=1e-11)
+        assert ra == rt
+    with pytest.raises(NotImplementedError, match="gradients of complex inputs"):
+        getattr(autotensor, fn)(autotensor.tensor(a, requires_grad=True))

@@ -3401,6 +3401,15 @@ def eigvals(A, *, out=None):
 
 
 # ==== randomized low-rank SVD / PCA (torch/_lowrank.py, Halko et al. 2009) =====================
+def _lowrank_adj(x):
+    """x^H for the low-rank algorithms: a transpose view for real x; for a complex x an
+    array without history (a differentiable conj is not available yet)."""
+    if x._data.dtype.kind != "c":
+        return _mT(x)
+    _no_complex_grad("svd_lowrank", x)
+    return _make(_mH_arr(x._data))
+
+
 def _approximate_basis(A, q, niter, M):
     """get_approximate_basis: Q with q orthonormal columns, Q Q^H (A - M) ~ A - M. Draws
     R = randn(n, q) from the default generator, as PyTorch does (same seed, same R)."""
@@ -3415,9 +3424,9 @@ def _approximate_basis(A, q, niter, M):
         X = X - matmul(M, R)
     Q = qr(X).Q
     for _ in range(2 if niter is None else niter):
-        X = matmul(_mT(A), Q)
+        X = matmul(_lowrank_adj(A), Q)
         if M is not None:
-            X = X - matmul(_mT(M), Q)
+            X = X - matmul(_lowrank_adj(M), Q)
         Q = qr(X).Q
         X = matmul(A, Q)
         if M is not None:
@@ -3432,15 +3441,15 @@ def _svd_lowrank(A, q=6, niter=2, M=None):
     if M is not None:
         M = expand(M, A._data.shape)
     if m < n:
-        A = _mT(A)
+        A = _lowrank_adj(A)
         if M is not None:
-            M = _mT(M)
+            M = _lowrank_adj(M)
     Q = _approximate_basis(A, q, niter, M)
-    B = matmul(_mT(Q), A)
+    B = matmul(_lowrank_adj(Q), A)
     if M is not None:
-        B = B - matmul(_mT(Q), M)
+        B = B - matmul(_lowrank_adj(Q), M)
     U, S, Vh = svd(B, full_matrices=False)
-    V = _mT(Vh)
+    V = _lowrank_adj(Vh)
     U = matmul(Q, U)
     if m < n:
         U, V = V, U
