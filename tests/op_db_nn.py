@@ -99,3 +99,8 @@ _UNPOOL3_IDX = np.array([[[[[0, 7], [21, 26]]]], [[[[13, 3], [20, 31]]]]])
 add("max_unpool3d", lambda m, x: m.nn.functional.max_unpool3d(
     x, m.tensor(_UNPOOL3_IDX), 2, output_size=(2, 4, 4)), lambda g: [g.u(2, 1, 1, 2, 2)])
 add("channel_shuffle", _F("channel_shuffle", 2), lambda g: [g.u(2, 4, 3)])
+
+# ---- pdist (PdistBackward0; no double backward nor forward AD, as PyTorch) -----------------
+add("pdist", _F("pdist"), lambda g: [g.u(4, 3)], gradgrad=False)
+add("pdist_p1_5", _F("pdist", 1.5), lambda g: [g.u(5, 2)], gradgrad=False)
+add("pdist_p3", _F("pdist", 3), lambda g: [g.u(3, 4)], gradgrad=False)

@@ -522,3 +522,52 @@ def test_instance_norm_graph_matches_torch(kw, train):
         mod = m.nn.InstanceNorm1d(3, **kw).train(train)
         res.append(_chain(mod(m.tensor(x, requires_grad=True)), 6))
     assert res[0] == res[1]
+
+
+@pytest.mark.parametrize("p", [0, 1, 2, 0.5, 1.5, 3, float("inf")])
+def test_pdist_matches_torch(p):
+    """PdistBackward0 with aten's per-norm derivative rules (zero-distance pairs, zero
+    differences for p < 1, ties for inf); the double backward raises as torch's."""
+    x = RNG.standard_normal((5, 3))
+    x[3] = x[1]
+    x[4, 0] = x[2, 0]
+    res = []
+    for m in (autotensor, torch):
+        t = m.tensor(x, requires_grad=True)
+        d = m.nn.functional.pdist(t, p)
+        g, = m.autograd.grad((d * m.tensor(np.cos(np.arange(d.numel())))).sum(), t,
+                             create_graph=True)
+        with pytest.raises(NotImplementedError) as info:
+            g.sum().backward()
+        res.append((_np(d), _np(g), type(d.grad_fn).__name__, type(g.grad_fn).__name__,
+                    str(info.value)))
+    np.testing.assert_allclose(res[0][0], res[1][0], rtol=1e-12)
+    np.testing.assert_allclose(res[0][1], res[1][1], rtol=1e-12, atol=1e-14)
+    assert res[0][2:] == res[1][2:]
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_gumbel_softmax_draws_and_gradient_as_torch(hard):
+    x = RNG.standard_normal((4, 5)).astype(np.float32)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(7)
+        t = m.tensor(x, requires_grad=True)
+        y = m.nn.functional.gumbel_softmax(t, tau=0.7, hard=hard, dim=1)
+        (y * m.tensor(np.cos(np.arange(20.)).reshape(4, 5).astype(np.float32))).sum().backward()
+        with pytest.warns(UserWarning, match="deprecated"):
+            m.nn.functional.gumbel_softmax(t, eps=1e-3)
+        res.append((_np(y), t.grad.numpy(), type(y.grad_fn).__name__,
+                    m.get_rng_state().numpy().tobytes()))
+    _close(res[0][0], res[1][0], 1e-5)
+    _close(res[0][1], res[1][1], 1e-5)
+    assert res[0][2:] == res[1][2:]
+
+
+def test_relu_inplace_functional():
+    res = []
+    for m in (autotensor, torch):
+        t = m.tensor([-1.0, 2.0, -0.5])
+        out = m.nn.functional.relu_(t)
+        res.append((out is t, t.tolist()))
+    assert res[0] == res[1]

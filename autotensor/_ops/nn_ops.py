@@ -1667,6 +1667,75 @@ MAX_UNPOOL3D = defop("max_unpool3d", "MaxUnpool3DBackward0", max_unpool_nd_kerne
                      params=("indices", "output_size"),
                      grads={"self": max_unpool_nd_backward}, jvp="transpose")
 
+# ---- pdist (PdistBackward0; its backward an op without derivative, as PyTorch) ------------
+def pdist_kernel(x, p):
+    """Distances between the rows i < j of x (row-major order of the pairs)."""
+    i, j = np.triu_indices(x.shape[0], 1)
+    diff = np.abs(x[i] - x[j])
+    with np.errstate(over="ignore"):
+        if p == 0:
+            d = (diff != 0).sum(1)
+        elif p == np.inf:
+            d = diff.max(1) if diff.shape[1] else np.zeros(diff.shape[0])
+        elif p == 1:
+            d = diff.sum(1)
+        elif p == 2:
+            d = np.sqrt((diff * diff).sum(1))
+        else:
+            d = (diff ** p).sum(1) ** (1.0 / p)
+    return np.asarray(d, dtype=x.dtype)
+
+
+def pdist_backward_kernel(grad, x, p, result):
+    """aten's _pdist_backward: per pair the p-norm's derivative (0 where the distance is 0;
+    for p < 1 also where a coordinate difference is 0), added to row i, taken from row j."""
+    i, j = np.triu_indices(x.shape[0], 1)
+    diff = x[i] - x[j]
+    g, dist = grad[:, None], np.asarray(result)[:, None]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if p == 0:
+            res = np.zeros_like(diff)
+        elif p == 1:
+            res = np.sign(diff) * g
+        elif p == 2:
+            res = np.where(dist == 0, 0, g * diff / dist)
+        elif p == np.inf:
+            res = g * np.sign(diff) * (np.abs(diff) == dist)
+        elif p < 2:
+            res = np.where(dist == 0, 0, np.sign(diff) * np.abs(diff) ** (p - 1) * g /
+                           dist ** (p - 1))
+            res = np.where((diff == 0) & (p < 1), 0, res)
+        else:
+            res = np.where(dist == 0, 0, diff * np.abs(diff) ** (p - 2) * g / dist ** (p - 1))
+    out = np.zeros_like(x)
+    np.add.at(out, i, res)
+    np.add.at(out, j, -res)
+    return out.astype(x.dtype, copy=False)
+
+
+def _pdist_not_implemented(F, grad):
+    raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
+
+
+PDIST_BACKWARD = defop(
+    "_pdist_backward", "PdistBackwardBackward0", pdist_backward_kernel,
+    inputs=("grad", "self"), params=("p", "result"),
+    grads={"grad": _pdist_not_implemented, "self": _pdist_not_implemented},
+    jvp=_fw_not_implemented("_pdist_backward"))
+
+
+def pdist_backward(F, grad, self, p, result):
+    res = _values(result)
+    if hasattr(grad, "_data"):                               # create_graph: PyTorch's op
+        from ._common import _finish
+        out = pdist_backward_kernel(grad._data, self._data, p, res)
+        return _finish(PDIST_BACKWARD, (grad, self), (p, res), out)
+    return pdist_backward_kernel(grad, self, p, res)
+
+
+PDIST = defop("_pdist_forward", "PdistBackward0", pdist_kernel, params=("p",),
+              grads={"self": pdist_backward}, jvp=_fw_not_implemented("_pdist_forward"))
+
 
 
 # ---- one LSTM layer (PyTorch's CPU float32 path: mkldnn_rnn_layer) -------------------------

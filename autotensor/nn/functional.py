@@ -1164,6 +1164,37 @@ def _np_zeros_like_scalar(d):
     from .._backend import np
     return np.zeros((), dtype=d.dtype)
 
+def pdist(input, p=2):
+    """Distances between every pair of rows (i < j): one PdistBackward0 node."""
+    from .._ops import nn_ops as N
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    return _finish(N.PDIST, (input,), (float(p),), N.pdist_kernel(input._data, float(p)))
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Softmax of (logits + Gumbel noise) / tau, the noise drawn as -log(exponential_());
+    hard: the one-hot argmax with the soft gradient (straight through), as PyTorch."""
+    if eps != 1e-10:
+        _warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    from .. import _creation
+    gumbels = -_creation.empty_like(logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _creation.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+def relu_(input):
+    return fn.relu_(input)
+
 
 
 # ---- normalisation layers composed as in PyTorch (issue 12) -------------------------------
