@@ -104,3 +104,13 @@ add("channel_shuffle", _F("channel_shuffle", 2), lambda g: [g.u(2, 4, 3)])
 add("pdist", _F("pdist"), lambda g: [g.u(4, 3)], gradgrad=False)
 add("pdist_p1_5", _F("pdist", 1.5), lambda g: [g.u(5, 2)], gradgrad=False)
 add("pdist_p3", _F("pdist", 3), lambda g: [g.u(3, 4)], gradgrad=False)
+
+# ---- fractional max pooling (fixed samples: the draws are tested in test_nn_layers) ------
+_FRAC2 = np.array([[[0.3, 0.8], [0.55, 0.1]]])
+_FRAC3 = np.array([[[0.3, 0.8, 0.2]], [[0.9, 0.05, 0.6]]])
+add("fractional_max_pool2d", lambda m, x: m.nn.functional.fractional_max_pool2d(
+    x, (2, 3), output_size=(3, 3), _random_samples=m.tensor(_FRAC2).to(x.dtype)),
+    lambda g: [g.u(1, 2, 5, 7)])
+add("fractional_max_pool3d", lambda m, x: m.nn.functional.fractional_max_pool3d(
+    x, 2, output_size=(2, 3, 2), _random_samples=m.tensor(_FRAC3).to(x.dtype)),
+    lambda g: [g.u(2, 1, 4, 5, 4)])

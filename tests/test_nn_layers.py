@@ -571,3 +571,79 @@ def test_relu_inplace_functional():
         out = m.nn.functional.relu_(t)
         res.append((out is t, t.tolist()))
     assert res[0] == res[1]
+
+
+@pytest.mark.filterwarnings("ignore:Initializing zero-element")
+@pytest.mark.parametrize("kw", [dict(cutoffs=[4, 10]),
+                                dict(cutoffs=[2, 6, 12], div_value=2.0, head_bias=True)])
+def test_adaptive_log_softmax_matches_torch(kw):
+    """Same submodules and draws (weights bit-equal), outputs, loss, gradients, log_prob,
+    predict and the unbatched form."""
+    x = RNG.standard_normal((6, 32)).astype(np.float32)
+    target = np.array([0, 3, 9, 14, 5, 19])
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        asm = m.nn.AdaptiveLogSoftmaxWithLoss(32, 20, **kw)
+        t = m.tensor(x, requires_grad=True)
+        out, loss = asm(t, m.tensor(target))
+        loss.backward()
+        one, _ = asm(t[0], m.tensor(target[0]))
+        with pytest.raises(RuntimeError) as info:
+            asm(t, m.tensor(target + 5))
+        res.append((repr(asm), [_np(p) for p in asm.parameters()], _np(out), loss.item(),
+                    t.grad.numpy(), [p.grad.numpy() for p in asm.parameters()],
+                    _np(asm.log_prob(t)), asm.predict(t).numpy(), _np(one),
+                    type(out.grad_fn).__name__, str(info.value)))
+    a, b = res
+    assert a[0] == b[0] and a[9:] == b[9:]
+    for u, v in zip(a[1], b[1]):
+        np.testing.assert_array_equal(u, v)
+    for i in (2, 4, 6, 8):
+        _close(a[i], b[i], 1e-5)
+    for u, v in zip(a[5], b[5]):
+        _close(u, v, 1e-5)
+    np.testing.assert_array_equal(a[7], b[7])
+    assert abs(a[3] - b[3]) < 1e-5
+
+
+@pytest.mark.parametrize("nd,shape,kw", [
+    (2, (2, 3, 9, 11), dict(kernel_size=(2, 3), output_size=(4, 5))),
+    (2, (3, 10, 7), dict(kernel_size=3, output_ratio=0.6)),
+    (3, (2, 2, 6, 7, 8), dict(kernel_size=2, output_size=(3, 4, 5))),
+    (3, (2, 5, 6, 7), dict(kernel_size=(1, 2, 3), output_ratio=(0.5, 0.7, 0.4)))])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fractional_max_pool_matches_torch(nd, shape, kw, dtype):
+    """torch.rand samples drawn as torch, aten's interval generation in the input's
+    precision: the same windows, values, indices and gradients."""
+    x = RNG.standard_normal(shape).astype(dtype)
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(3)
+        cls = m.nn.FractionalMaxPool2d if nd == 2 else m.nn.FractionalMaxPool3d
+        mod = cls(return_indices=True, **kw)
+        t = m.tensor(x, requires_grad=True)
+        y, idx = mod(t)
+        (y * y).sum().backward()
+        res.append((repr(mod), _np(y), idx.numpy(), t.grad.numpy(), type(y.grad_fn).__name__,
+                    m.get_rng_state().numpy().tobytes()))
+    assert res[0][0] == res[1][0] and res[0][4:] == res[1][4:]
+    for a, b in zip(res[0][1:4], res[1][1:4]):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.nn.functional.fractional_max_pool2d(m.ones(1, 1, 4, 4), 3, output_size=3),
+    lambda m: m.nn.functional.fractional_max_pool2d(m.ones(1, 1, 4, 4), 2),
+    lambda m: m.nn.FractionalMaxPool2d(2, output_ratio=1.5),
+    lambda m: m.nn.FractionalMaxPool2d(2),
+    lambda m: m.nn.FractionalMaxPool3d(2, output_size=2, output_ratio=0.5),
+    lambda m: m.nn.functional.fractional_max_pool3d(m.ones(1, 1, 4, 4, 4), 3, output_size=3),
+])
+def test_fractional_max_pool_errors_match_torch(call):
+    res = []
+    for m in (autotensor, torch):
+        with pytest.raises(Exception) as info:
+            call(m)
+        res.append((type(info.value).__name__, str(info.value)))
+    assert res[0] == res[1]

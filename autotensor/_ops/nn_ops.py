@@ -1736,6 +1736,70 @@ def pdist_backward(F, grad, self, p, result):
 PDIST = defop("_pdist_forward", "PdistBackward0", pdist_kernel, params=("p",),
               grads={"self": pdist_backward}, jvp=_fw_not_implemented("_pdist_forward"))
 
+# ---- fractional max pooling (Graham's pseudo-random windows, PyTorch's CPU kernel) ---------
+def _fractional_starts(samples, in_size, out_size, pool):
+    """aten's generate_intervals for every plane at once, in the input's precision: window
+    i starts at int((i + u) * alpha) - int(u * alpha), the last at in_size - pool."""
+    dt = samples.dtype
+    seq = np.empty(samples.shape + (out_size,), dtype=np.int64)
+    if out_size > 1:
+        alpha = dt.type(in_size - pool) / dt.type(out_size - 1)
+        i = np.arange(out_size - 1, dtype=dt)
+        u = samples[..., None]
+        seq[..., :-1] = ((i + u) * alpha).astype(np.int64) - (u * alpha).astype(np.int64)
+    if out_size > 0:
+        seq[..., -1] = in_size - pool
+    return seq
+
+
+def fractional_max_pool_kernel(x, kernel_size, output_size, random_samples):
+    """Values and flat indices of each window's maximum (ties: the first; NaN: the last
+    NaN, as the CPU kernel's ``val > max || isnan(val)``); the samples are (N, C, nd) with
+    the last dim first for 2-d (W, H) and in order for 3-d (T, H, W), as PyTorch."""
+    nd = len(kernel_size)
+    size = x.shape[-nd:]
+    lead = x.shape[:-nd]
+    planes = x.reshape(-1, _numel(size))
+    u = random_samples.reshape(-1, nd)
+    order = (1, 0) if nd == 2 else (0, 1, 2)                 # which sample drives each dim
+    starts = [_fractional_starts(u[:, order[d]], size[d], output_size[d], kernel_size[d])
+              for d in range(nd)]
+    coords = []
+    for d in range(nd):                                       # (P, *out, *kernel) per dim
+        s = starts[d].reshape((-1,) + tuple(output_size[d] if e == d else 1 for e in range(nd))
+                              + (1,) * nd)
+        k = np.arange(kernel_size[d]).reshape((1,) * (1 + nd) +
+                                              tuple(kernel_size[d] if e == d else 1
+                                                    for e in range(nd)))
+        coords.append(s + k)
+    flat = _flat_index(coords, size)
+    flat = np.broadcast_to(flat, (planes.shape[0],) + tuple(output_size) + tuple(kernel_size))
+    flat = flat.reshape(planes.shape[0], -1, _numel(kernel_size))
+    vals = np.take_along_axis(planes, flat.reshape(planes.shape[0], -1), 1).reshape(flat.shape)
+    arg = np.argmax(vals, axis=-1)
+    if vals.dtype.kind == "f":
+        nan = np.isnan(vals)
+        last_nan = vals.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+        arg = np.where(nan.any(-1), last_nan, arg)
+    out = np.take_along_axis(vals, arg[..., None], -1)[..., 0]
+    idx = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
+    shape = lead + tuple(output_size)
+    return np.ascontiguousarray(out).reshape(shape), idx.astype(np.int64).reshape(shape)
+
+
+FRACTIONAL_MAX_POOL2D = defop(
+    "fractional_max_pool2d", "FractionalMaxPool2DBackward0", fractional_max_pool_kernel,
+    params=("kernel_size", "output_size", "random_samples"), outputs=("result", "indices"),
+    diff_outputs=(0,), grads={"self": lambda F, grads, self_sizes, indices:
+                              max_pool_nd_backward(F, grads[0], self_sizes, indices, 2)},
+    jvp="transpose")
+FRACTIONAL_MAX_POOL3D = defop(
+    "fractional_max_pool3d", "FractionalMaxPool3DBackward0", fractional_max_pool_kernel,
+    params=("kernel_size", "output_size", "random_samples"), outputs=("result", "indices"),
+    diff_outputs=(0,), grads={"self": lambda F, grads, self_sizes, indices:
+                              max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)},
+    jvp="transpose")
+
 
 
 # ---- one LSTM layer (PyTorch's CPU float32 path: mkldnn_rnn_layer) -------------------------

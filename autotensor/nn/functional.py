@@ -1195,6 +1195,62 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
 def relu_(input):
     return fn.relu_(input)
 
+def _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, nd):
+    from .. import _creation
+    from .._ops import nn_ops as N
+    name = f"fractional_max_pool{nd}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an "
+                         "output_ratio")
+    if output_size is None:
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (list, tuple)) else \
+            (output_ratio,) * nd
+        if len(ratio) > nd:
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
+                             "of Ints.")
+        output_size = [int(input.size(-nd + i) * ratio[i]) for i in range(nd)]
+    k, size = _tuple(kernel_size, nd), _tuple(output_size, nd)
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == nd + 1 else input.size(0)
+        _random_samples = _creation.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
+    if _random_samples.dtype != input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    labels = ("height", "width") if nd == 2 else ("time", "height", "width")
+    where = name + "()" if nd == 2 else name + "_out()"
+    for i in range(nd):
+        if size[i] + k[i] - 1 > input.shape[-nd + i]:
+            raise RuntimeError(f"{where}: pool {labels[i]} {k[i]} too large relative to input "
+                               f"{labels[i]} {input.shape[-nd + i]}")
+    op = N.FRACTIONAL_MAX_POOL2D if nd == 2 else N.FRACTIONAL_MAX_POOL3D
+    params = (k, size, _random_samples._data)
+    return _finish(op, (input,), params, N.fractional_max_pool_kernel(input._data, *params))
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                _random_samples, 2)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    out, idx = fractional_max_pool2d_with_indices(input, kernel_size, output_size,
+                                                  output_ratio, False, _random_samples)
+    return (out, idx) if return_indices else out
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio,
+                                _random_samples, 3)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    out, idx = fractional_max_pool3d_with_indices(input, kernel_size, output_size,
+                                                  output_ratio, False, _random_samples)
+    return (out, idx) if return_indices else out
+
 
 
 # ---- normalisation layers composed as in PyTorch (issue 12) -------------------------------

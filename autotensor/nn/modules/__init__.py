@@ -19,7 +19,8 @@ from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBas
 from .activation_mha import MultiheadAttention  # noqa: F401
 from .pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d, MaxUnpool1d, MaxUnpool2d  # noqa: F401,E501
 from .pooling import (AdaptiveAvgPool3d, AdaptiveMaxPool3d, AvgPool3d, LPPool1d,  # noqa: F401
-                      LPPool2d, LPPool3d, MaxPool3d, MaxUnpool3d)
+                      LPPool2d, LPPool3d, MaxPool3d, MaxUnpool3d, FractionalMaxPool2d,
+                      FractionalMaxPool3d)
 from .padding import *  # noqa: F401,F403
 from .pixelshuffle import *  # noqa: F401,F403
 from .sparse import EmbeddingBag  # noqa: F401
@@ -27,3 +28,4 @@ from .instancenorm import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .conv import ConvTranspose3d  # noqa: F401
 from .lazy import *  # noqa: F401,F403
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401,E402
