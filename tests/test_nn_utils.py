@@ -80,3 +80,110 @@ def test_get_total_norm_and_clip_grads_with_norm_match_torch():
         res.append([total.numpy(), again.numpy()] + [p.grad.numpy() for p in ps])
     for a, b in zip(*res):
         np.testing.assert_array_equal(a, b)
+
+
+def _prune_run(m, steps):
+    import importlib
+    P = importlib.import_module(m.__name__ + ".nn.utils.prune")
+    m.manual_seed(0)
+    net = m.nn.Sequential(m.nn.Linear(6, 5), m.nn.ReLU(), m.nn.Conv1d(2, 4, 3))
+    lin, conv = net[0], net[2]
+    calls = {
+        "l1": lambda: P.l1_unstructured(lin, "weight", amount=0.3),
+        "rand": lambda: P.random_unstructured(lin, "bias", amount=2),
+        "ln": lambda: P.ln_structured(conv, "weight", amount=0.5, n=2, dim=0),
+        "rs": lambda: P.random_structured(conv, "weight", amount=1, dim=1),
+        "l1again": lambda: P.l1_unstructured(lin, "weight", amount=0.2),
+        "global": lambda: P.global_unstructured([(lin, "weight"), (conv, "weight")],
+                                                pruning_method=P.L1Unstructured, amount=10),
+        "custom": lambda: P.custom_from_mask(lin, "bias", mask=m.tensor([1., 0., 1., 1., 0.])),
+        "identity": lambda: P.identity(conv, "bias"),
+        "remove": lambda: P.remove(lin, "weight"),
+    }
+    for s in steps:
+        calls[s]()
+    y = lin(m.linspace(-1, 1, 12).reshape(2, 6))
+    y.sum().backward()
+    hooks = [type(h).__name__ for h in lin._forward_pre_hooks.values()]
+    return ([(k, v.numpy().copy()) for k, v in lin.state_dict().items()],
+            [(k, v.numpy().copy()) for k, v in conv.state_dict().items()], y.detach().numpy(),
+            [(n, None if p.grad is None else p.grad.numpy().copy())
+             for n, p in lin.named_parameters()],
+            P.is_pruned(net), hooks, m.get_rng_state().numpy().tobytes())
+
+
+@pytest.mark.parametrize("steps", [["l1"], ["l1", "rand"], ["ln"], ["rs"], ["l1", "l1again"],
+                                   ["global"], ["custom", "l1"], ["identity", "ln", "rs"],
+                                   ["l1", "remove"], ["l1", "rand", "remove"]])
+def test_prune_matches_torch(steps):
+    """Masks (the same random draws), state-dict keys (weight_orig, weight_mask), the pruned
+    forward and gradients, hooks and containers, removal."""
+    import importlib
+    importlib.import_module("torch.nn.utils.prune")   # torch does not import it with nn.utils
+    a, b = _prune_run(autotensor, steps), _prune_run(torch, steps)
+    for part in (0, 1):
+        assert [k for k, _ in a[part]] == [k for k, _ in b[part]]
+        for (_, u), (_, v) in zip(a[part], b[part]):
+            np.testing.assert_array_equal(u, v)
+    np.testing.assert_allclose(a[2], b[2], rtol=1e-6, atol=1e-6)
+    for (n, u), (k, v) in zip(a[3], b[3]):
+        assert n == k and (u is None) == (v is None)
+        if u is not None:
+            np.testing.assert_allclose(u, v, rtol=1e-6, atol=1e-6)
+    assert a[4:] == b[4:]
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, m: P.l1_unstructured(m.nn.Linear(2, 2), "weight", amount=1.5),
+    lambda P, m: P.l1_unstructured(m.nn.Linear(2, 2), "weight", amount=-1),
+    lambda P, m: P.l1_unstructured(m.nn.Linear(2, 2), "weight", amount=5),
+    lambda P, m: P.ln_structured(m.nn.Linear(2, 2), "bias", amount=1, n=2, dim=0),
+    lambda P, m: P.remove(m.nn.Linear(2, 2), "weight"),
+    lambda P, m: P.l1_unstructured(m.nn.Linear(2, 2), "weight", amount="a"),
+])
+def test_prune_errors_match_torch(call):
+    import importlib
+    res = []
+    for m in (autotensor, torch):
+        P = importlib.import_module(m.__name__ + ".nn.utils.prune")
+        with pytest.raises(Exception) as info:
+            call(P, m)
+        res.append((type(info.value).__name__, str(info.value).split(" of module")[0]))
+    assert res[0] == res[1]
+
+
+@pytest.mark.parametrize("kind", ["conv", "convT", "linear", "conv-nobias"])
+def test_fuse_bn_matches_torch(kind):
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        if kind == "linear":
+            layer, bn, x = m.nn.Linear(4, 3), m.nn.BatchNorm1d(3), m.randn(5, 4)
+        elif kind == "convT":
+            layer, bn, x = m.nn.ConvTranspose2d(2, 3, 2), m.nn.BatchNorm2d(3), m.randn(1, 2, 3, 3)
+        else:
+            layer = m.nn.Conv2d(2, 3, 2, bias=kind == "conv")
+            bn, x = m.nn.BatchNorm2d(3), m.randn(1, 2, 4, 4)
+        bn.train()
+        bn(layer(m.randn(*x.shape)))                 # running statistics away from (0, 1)
+        layer.eval()
+        bn.eval()
+        fused = m.nn.utils.fuse_linear_bn_eval(layer, bn) if kind == "linear" else \
+            m.nn.utils.fuse_conv_bn_eval(layer, bn, transpose=kind == "convT")
+        res.append((fused(x).detach().numpy(), bn(layer(x)).detach().numpy(), repr(fused),
+                    type(fused.weight).__name__))
+    np.testing.assert_allclose(res[0][0], res[1][0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(res[0][0], res[0][1], rtol=1e-5, atol=1e-5)
+    assert res[0][2:] == res[1][2:]
+
+
+def test_skip_init_draws_nothing():
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        lin = m.nn.utils.skip_init(m.nn.Linear, 4, 3)
+        with pytest.raises(RuntimeError) as info:
+            m.nn.utils.skip_init(m.nn.Identity)
+        res.append((repr(lin), tuple(lin.weight.shape), m.get_rng_state().numpy().tobytes(),
+                    str(info.value)))
+    assert res[0] == res[1]

@@ -7,3 +7,8 @@ from . import parametrizations, parametrize  # noqa: F401,E402
 from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401,E402
 from . import stateless  # noqa: F401,E402
 from .spectral_norm import remove_spectral_norm, spectral_norm  # noqa: F401,E402
+from . import prune  # noqa: F401,E402
+from . import fusion  # noqa: F401,E402
+from .fusion import (fuse_conv_bn_eval, fuse_conv_bn_weights,  # noqa: F401,E402
+                     fuse_linear_bn_eval, fuse_linear_bn_weights)
+from .init import skip_init  # noqa: F401,E402
