@@ -114,3 +114,10 @@ add("fractional_max_pool2d", lambda m, x: m.nn.functional.fractional_max_pool2d(
 add("fractional_max_pool3d", lambda m, x: m.nn.functional.fractional_max_pool3d(
     x, 2, output_size=(2, 3, 2), _random_samples=m.tensor(_FRAC3).to(x.dtype)),
     lambda g: [g.u(2, 1, 4, 5, 4)])
+
+# ---- nll_loss over more dims (NllLoss2DBackward0, aten's nll_loss_nd) ------------------------
+add("nll_loss2d", lambda m, x, t: m.nn.functional.nll_loss(x, t, reduction="sum"),
+    lambda g: [g.u(2, 3, 2, 2), np.array([[[0, 2], [1, 1]], [[2, 0], [0, 1]]])])
+add("nll_loss_3d_none", lambda m, x, t: m.nn.functional.nll_loss(x, t, reduction="none"),
+    lambda g: [g.u(2, 3, 4), np.array([[0, 2, 1, 1], [2, 0, 0, 1]])])
+add("nll_loss_1d", lambda m, x, t: m.nn.functional.nll_loss(x, t), lambda g: [g.u(4), np.array(2)])

@@ -151,6 +151,11 @@ CASES += [
     ("ChannelShuffle", lambda m: m.nn.ChannelShuffle(3), [_arr(2, 6, 3, 2)]),
     ("Dropout3d", lambda m: m.nn.Dropout3d(0.4), [_arr(3, 4, 2, 2, 3)]),
     ("FeatureAlphaDropout", lambda m: m.nn.FeatureAlphaDropout(0.3), [_arr(3, 4, 2, 5)]),
+    ("CrossMapLRN2d", lambda m: m.nn.CrossMapLRN2d(3, alpha=0.2, beta=0.6, k=1.5), [IMG]),
+    ("SyncBatchNorm", lambda m: m.nn.SyncBatchNorm(3, momentum=None), [SEQ]),
+    ("SyncBatchNorm-eval", lambda m: m.nn.SyncBatchNorm(3).eval(), [IMG]),
+    ("NLLLoss2d", lambda m: m.nn.NLLLoss2d(ignore_index=1),
+     [_arr(2, 3, 2, 2), np.array([[[0, 1], [2, 0]], [[1, 1], [2, 2]]])]),
     ("Conv2d-reflect", lambda m: m.nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect"), [IMG]),
     ("Conv1d-circular", lambda m: m.nn.Conv1d(3, 2, 3, padding=2, padding_mode="circular"),
      [SEQ]),
@@ -406,3 +411,19 @@ def test_pooling_dropout_errors_match_torch(call):
             call(m)
         res.append((type(info.value).__name__, str(info.value)))
     assert res[0] == res[1]
+
+
+def test_container_and_convert_sync_batchnorm_match_torch():
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        c = m.nn.Container(a=m.nn.Linear(4, 2), b=m.nn.ReLU())
+        net = m.nn.Sequential(m.nn.Conv2d(3, 3, 1), m.nn.BatchNorm2d(3, affine=False),
+                              m.nn.Sequential(m.nn.BatchNorm1d(3)))
+        net[1].running_mean.fill_(0.5)
+        conv = m.nn.SyncBatchNorm.convert_sync_batchnorm(net)
+        y = conv[:2](m.tensor(IMG))
+        res.append((repr(c), list(c.state_dict()), repr(conv), list(conv.state_dict()),
+                    conv[1].running_mean is net[1].running_mean, _np(y)))
+    assert res[0][:5] == res[1][:5]
+    np.testing.assert_allclose(res[0][5], res[1][5], rtol=1e-5, atol=1e-6)

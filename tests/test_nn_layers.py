@@ -647,3 +647,24 @@ def test_fractional_max_pool_errors_match_torch(call):
             call(m)
         res.append((type(info.value).__name__, str(info.value)))
     assert res[0] == res[1]
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (2, 3, 4), (2, 3, 2, 2), (2, 3, 2, 2, 2), (3,)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("cross_entropy", [False, True])
+def test_nll_loss_nd_graph_as_torch(shape, reduction, cross_entropy):
+    """aten's nll_loss_nd: NllLossBackward0 for (C,) and (N, C) (no unsqueeze for one
+    sample), NllLoss2DBackward0 for 4-d input, other ranks viewed as (N, C, 1, -1) into it."""
+    x = RNG.standard_normal(shape)
+    t = RNG.integers(0, 3, (shape[0],) + shape[2:] if len(shape) > 1 else ())
+    res = []
+    for m in (autotensor, torch):
+        xt = m.tensor(x, requires_grad=True)
+        f = m.nn.functional.cross_entropy if cross_entropy else m.nn.functional.nll_loss
+        loss = f(xt, m.tensor(t), weight=m.tensor([0.3, 1.0, 2.0], dtype=m.float64),
+                 ignore_index=1, reduction=reduction)
+        loss.backward(m.ones(loss.shape, dtype=m.float64))
+        res.append((_chain(loss, 3), _np(loss), xt.grad.numpy()))
+    assert res[0][0] == res[1][0]
+    np.testing.assert_allclose(res[0][1], res[1][1], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(res[0][2], res[1][2], rtol=1e-12, atol=1e-14)

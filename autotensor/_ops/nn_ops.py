@@ -28,7 +28,8 @@ def _mse_jvp(F, self, self_t, target, target_t, reduction):
 
 def _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes):
     """From the backward: the gradient of a cotangent of ones holds -w at each target."""
-    shape = (self_sizes[0],) if reduction == "none" and len(self_sizes) > 1 else ()
+    shape = (self_sizes[0],) + tuple(self_sizes[2:]) \
+        if reduction == "none" and len(self_sizes) > 1 else ()
     ones = F.constant(np.ones(shape), self_t)
     prod = self_t * nll_loss_backward(F, ones, target, weight, reduction, ignore_index,
                                       total_weight, self_sizes)
@@ -53,19 +54,25 @@ def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_we
     coef = -_class_weights(target, weight, ignore_index, self_sizes)
     if reduction == "mean":
         coef = coef / total_weight if total_weight else coef * 0
-    src = F.unsqueeze(grad * F.constant(coef, grad), 1)
-    index = np.expand_dims(np.where(target == ignore_index, 0, target), 1)
-    return F.scatter(F.zeros(self_sizes, grad), 1, index, src)
+    d = 1 if len(self_sizes) > 1 else 0                   # (C,) input: one sample
+    src = F.unsqueeze(grad * F.constant(coef, grad), d)
+    index = np.expand_dims(np.where(target == ignore_index, 0, target), d)
+    return F.scatter(F.zeros(self_sizes, grad), d, index, src)
 
 
 def _class_weights(target, weight, ignore_index, sizes):
     """Each sample's weight (0 where its target is ignore_index), a constant array."""
-    w = np.ones(sizes[1]) if weight is None else weight
+    w = np.ones(sizes[1] if len(sizes) > 1 else sizes[0]) if weight is None else weight
     safe = np.where(target == ignore_index, 0, target)
     return np.where(target == ignore_index, 0.0, w[safe])
 
 
 NLL_LOSS = defop("nll_loss", "NllLossBackward0", None, params=(
+    "target", "weight", "reduction", "ignore_index", "total_weight"),
+    grads={"self": nll_loss_backward},
+    jvp=lambda F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes:
+        _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes))
+NLL_LOSS2D = defop("nll_loss2d", "NllLoss2DBackward0", None, params=(   # (N, C, H, W) inputs
     "target", "weight", "reduction", "ignore_index", "total_weight"),
     grads={"self": nll_loss_backward},
     jvp=lambda F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes:

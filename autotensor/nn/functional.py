@@ -92,21 +92,23 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     from .._ops import nn_ops as D
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if input.dim() == 1:
-        return nll_loss(fn.unsqueeze(input, 0), fn.unsqueeze(target, 0), weight,
-                        ignore_index=ignore_index, reduction=reduction).squeeze(0) \
-            if reduction == "none" else nll_loss(fn.unsqueeze(input, 0),
-                                                 fn.unsqueeze(target, 0), weight,
-                                                 ignore_index=ignore_index,
-                                                 reduction=reduction)
     x = input._data
     t = target._data
+    single = x.ndim == 1                      # (C,) input, 0-d target: one NllLossBackward0
+    if single:
+        x, t = x[None], np.asarray(t)[None]
     if t.dtype.kind not in "iu":
         raise RuntimeError(f"expected scalar type Long but found "
                            f"{_dtypes.scalar_name(_dtypes.from_numpy(t.dtype))}")
     if t.shape != x.shape[:1] + x.shape[2:]:
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
                          f"batch_size ({t.shape[0] if t.ndim else 0}).")
+    if x.ndim == 3 or x.ndim > 4:     # aten's nll_loss_nd: viewed as (N, C, 1, -1), 2-d loss
+        n, c = x.shape[:2]
+        flat = (n, c, 1, -1) if x.size else (n, c, 0, 0)
+        out = nll_loss(input.reshape(flat), target.reshape((n, 1, -1) if t.size else (n, 0, 0)),
+                       weight, ignore_index=ignore_index, reduction=reduction)
+        return out.view((n,) + x.shape[2:]) if reduction == "none" else out
     n_classes = x.shape[1]
     valid = t != ignore_index
     if valid.any() and (t[valid].max() >= n_classes or t[valid].min() < 0):
@@ -119,13 +121,14 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     losses = -picked * wt
     total = float(wt.sum())
     if reduction == "none":
-        out = losses
+        out = losses[0] if single else losses
     elif reduction == "sum":
         out = np.asarray(losses.sum())
     else:
         out = np.asarray(losses.sum() / total if total else np.nan)
-    return _finish(D.NLL_LOSS, (input,), (t, w, reduction, ignore_index, total),
-                      out.astype(x.dtype, copy=False))
+    op = D.NLL_LOSS2D if x.ndim == 4 else D.NLL_LOSS
+    return _finish(op, (input,), (t[0] if single else t, w, reduction, ignore_index, total),
+                   out.astype(x.dtype, copy=False))
 
 
 # ---- layers composed from the op table ------------------------------------------------

@@ -1,7 +1,7 @@
 """The layers of ``autotensor.nn``, one module per family as in ``torch/nn/modules``."""
 from .module import Module  # noqa: F401
-from .container import (ModuleDict, ModuleList, ParameterDict, ParameterList,  # noqa: F401
-                        Sequential)
+from .container import (Container, ModuleDict, ModuleList, ParameterDict,  # noqa: F401
+                        ParameterList, Sequential)
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .activation import *  # noqa: F401,F403
@@ -14,7 +14,7 @@ from .loss import *  # noqa: F401,F403
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
                       MaxPool1d, MaxPool2d)
-from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm  # noqa: F401
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .activation_mha import MultiheadAttention  # noqa: F401
 from .pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d, MaxUnpool1d, MaxUnpool2d  # noqa: F401,E501

@@ -9,7 +9,8 @@ from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent, _typename
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
+           "ParameterDict"]
 
 
 def _abs_index(container, idx):
@@ -23,6 +24,15 @@ def _abs_index(container, idx):
 
 def _no_digits(keys):
     return [key for key in keys if not key.isdigit()]
+
+
+class Container(Module):
+    """PyTorch's legacy container: keyword arguments become submodules."""
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):

@@ -231,3 +231,18 @@ class CTCLoss(_Loss):
 __all__ += ["MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
             "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
             "GaussianNLLLoss", "CTCLoss"]
+
+
+class NLLLoss2d(NLLLoss):
+    """PyTorch's deprecated name of NLLLoss (which takes (N, C, d1, ...) inputs)."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        import warnings
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a "
+                      "drop-in replacement and see https://pytorch.org/docs/main/nn.html"
+                      "#torch.nn.NLLLoss for more details.", FutureWarning, stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
+__all__ += ["NLLLoss2d"]
