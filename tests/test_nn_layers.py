@@ -668,3 +668,32 @@ def test_nll_loss_nd_graph_as_torch(shape, reduction, cross_entropy):
     assert res[0][0] == res[1][0]
     np.testing.assert_allclose(res[0][1], res[1][1], rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(res[0][2], res[1][2], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("separate", [False, True])
+@pytest.mark.parametrize("kw", [{}, {"add_zero_attn": True}, {"add_bias_kv": True},
+                                {"mask": True}])
+def test_multi_head_attention_forward_matches_torch(separate, kw):
+    res = []
+    e = 6 if separate else 8
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        mha = m.nn.MultiheadAttention(8, 2, kdim=e if separate else None,
+                                      vdim=e if separate else None,
+                                      add_bias_kv=kw.get("add_bias_kv", False),
+                                      add_zero_attn=kw.get("add_zero_attn", False))
+        q = m.tensor(np.linspace(-1, 1, 48, dtype=np.float32).reshape(3, 2, 8),
+                     requires_grad=True)
+        k = m.tensor(np.cos(np.arange(8 * e)).reshape(4, 2, e).astype(np.float32))
+        v = m.tensor(np.sin(np.arange(8 * e)).reshape(4, 2, e).astype(np.float32))
+        mask = m.tensor([[False, True, False, False]] * 3) if kw.get("mask") else None
+        out, w = m.nn.functional.multi_head_attention_forward(
+            q, k, v, 8, 2, mha.in_proj_weight, mha.in_proj_bias, mha.bias_k, mha.bias_v,
+            mha.add_zero_attn, 0.0, mha.out_proj.weight, mha.out_proj.bias, attn_mask=mask,
+            use_separate_proj_weight=separate, q_proj_weight=getattr(mha, "q_proj_weight", None),
+            k_proj_weight=getattr(mha, "k_proj_weight", None),
+            v_proj_weight=getattr(mha, "v_proj_weight", None))
+        out.sum().backward()
+        res.append((_np(out), _np(w), q.grad.numpy()))
+    for a, b in zip(*res):
+        _close(a, b, 1e-5)

@@ -1254,6 +1254,38 @@ def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=Non
                                                   output_ratio, False, _random_samples)
     return (out, idx) if return_indices else out
 
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
+                                 in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
+                                 dropout_p, out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True, is_causal=False):
+    """The functional form of MultiheadAttention (sequence-first or unbatched inputs): runs
+    the module's computation on the given weights."""
+    from types import SimpleNamespace
+    from .modules.activation_mha import MultiheadAttention
+    if static_k is not None or static_v is not None:
+        raise NotImplementedError("multi_head_attention_forward: static_k / static_v are not "
+                                  "implemented in autotensor")
+    embed_dim = query.shape[-1]
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    state = SimpleNamespace(
+        batch_first=False, num_heads=num_heads, head_dim=head_dim,
+        in_proj_weight=None if use_separate_proj_weight else in_proj_weight,
+        in_proj_bias=in_proj_bias, q_proj_weight=q_proj_weight, k_proj_weight=k_proj_weight,
+        v_proj_weight=v_proj_weight, _qkv_same_embed_dim=not use_separate_proj_weight,
+        bias_k=bias_k, bias_v=bias_v, add_zero_attn=add_zero_attn, dropout=dropout_p,
+        training=training, out_proj=SimpleNamespace(weight=out_proj_weight,
+                                                    bias=out_proj_bias))
+    return MultiheadAttention.forward(state, query, key, value, key_padding_mask,
+                                      need_weights, attn_mask, average_attn_weights, is_causal)
+
 
 
 # ---- normalisation layers composed as in PyTorch (issue 12) -------------------------------
