@@ -697,3 +697,30 @@ def test_multi_head_attention_forward_matches_torch(separate, kw):
         res.append((_np(out), _np(w), q.grad.numpy()))
     for a, b in zip(*res):
         _close(a, b, 1e-5)
+
+
+@pytest.mark.parametrize("kw,tshape", [
+    ({}, (6,)), (dict(out_features=(2,), bias=True, reduction="sum", label_smoothing=0.1),
+                 (6, 2)),
+    (dict(ignore_index=2, reduction="none"), (6,)), (dict(options="chunked"), (6,))])
+def test_linear_cross_entropy_matches_torch(kw, tshape):
+    """LinearCrossEntropyLoss / F.linear_cross_entropy (PyTorch 2.13): weights, repr,
+    values and gradients; with options torch's chunked path gives the same values."""
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        k = dict(kw)
+        if k.get("options"):
+            k["options"] = m.nn.LinearCrossEntropyOptions(batch_chunk_size=2)
+        mod = m.nn.LinearCrossEntropyLoss(4, 5, **k)
+        x = m.tensor(np.linspace(-1, 1, 24, dtype=np.float32).reshape(6, 4), requires_grad=True)
+        loss = mod(x, m.tensor(np.arange(int(np.prod(tshape))).reshape(tshape) % 5))
+        loss.sum().backward()
+        with pytest.raises(ValueError) as info:
+            m.nn.LinearCrossEntropyOptions(acc_policy="fast")
+        res.append((repr(mod), str(info.value), _np(mod.linear.weight), _np(loss),
+                    x.grad.numpy(), mod.linear.weight.grad.numpy()))
+    assert res[0][:2] == res[1][:2]
+    np.testing.assert_array_equal(res[0][2], res[1][2])
+    for a, b in zip(res[0][3:], res[1][3:]):
+        _close(a, b, 1e-5)

@@ -1286,6 +1286,50 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     return MultiheadAttention.forward(state, query, key, value, key_padding_mask,
                                       need_weights, attn_mask, average_attn_weights, is_causal)
 
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """cross_entropy(linear(input, W, b), target) with W (C, *out_features, in_features):
+    PyTorch 2.13's reference path (its chunked path, chosen by ``options``, gives the same
+    values without materialising the logits; here ``options`` is validated and the
+    reference path runs)."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    num_batches = tuple(input.shape[:-1])
+    in_features = input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError(f"expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {input.shape[-1]} and "
+                           f"{linear_weight.shape[-1]}, respectively")
+    num_classes = linear_weight.shape[0]
+    out_features = tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (num_classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(num_classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and not num_batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, (N, "
+                           f"{in_features}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
+    logits_shape = (*num_batches, num_classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains "
+                           "probabilities")
+    ignore_index = ignore_index if ignore_index is not None else -100
+    if out_features:
+        n = num_classes
+        for v in out_features:
+            n *= v
+        linear_weight = linear_weight.reshape((n, in_features))
+        if linear_bias is not None:
+            linear_bias = linear_bias.reshape(n)
+    logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=ignore_index, label_smoothing=label_smoothing)
+
 
 
 # ---- normalisation layers composed as in PyTorch (issue 12) -------------------------------

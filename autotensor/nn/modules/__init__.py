@@ -29,3 +29,4 @@ from .transformer import *  # noqa: F401,F403
 from .conv import ConvTranspose3d  # noqa: F401
 from .lazy import *  # noqa: F401,F403
 from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401,E402
+from .linear_cross_entropy_options import LinearCrossEntropyOptions  # noqa: F401,E402
