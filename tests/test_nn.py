@@ -418,12 +418,14 @@ def test_container_and_convert_sync_batchnorm_match_torch():
     for m in (autotensor, torch):
         m.manual_seed(0)
         c = m.nn.Container(a=m.nn.Linear(4, 2), b=m.nn.ReLU())
+        dp = m.nn.DataParallel(m.nn.Linear(4, 2))
         net = m.nn.Sequential(m.nn.Conv2d(3, 3, 1), m.nn.BatchNorm2d(3, affine=False),
                               m.nn.Sequential(m.nn.BatchNorm1d(3)))
         net[1].running_mean.fill_(0.5)
         conv = m.nn.SyncBatchNorm.convert_sync_batchnorm(net)
         y = conv[:2](m.tensor(IMG))
         res.append((repr(c), list(c.state_dict()), repr(conv), list(conv.state_dict()),
-                    conv[1].running_mean is net[1].running_mean, _np(y)))
-    assert res[0][:5] == res[1][:5]
-    np.testing.assert_allclose(res[0][5], res[1][5], rtol=1e-5, atol=1e-6)
+                    conv[1].running_mean is net[1].running_mean, repr(dp), dp.device_ids,
+                    list(dp.state_dict()), tuple(dp(m.ones(3, 4)).shape), _np(y)))
+    assert res[0][:9] == res[1][:9]
+    np.testing.assert_allclose(res[0][9], res[1][9], rtol=1e-5, atol=1e-6)

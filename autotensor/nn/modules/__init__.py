@@ -1,7 +1,7 @@
 """The layers of ``autotensor.nn``, one module per family as in ``torch/nn/modules``."""
 from .module import Module  # noqa: F401
-from .container import (Container, ModuleDict, ModuleList, ParameterDict,  # noqa: F401
-                        ParameterList, Sequential)
+from .container import (Container, DataParallel, ModuleDict, ModuleList,  # noqa: F401
+                        ParameterDict, ParameterList, Sequential)
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .activation import *  # noqa: F401,F403

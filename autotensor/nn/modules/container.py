@@ -487,3 +487,19 @@ class ParameterDict(Module):
     def __ior__(self, other):
         self.update(other)
         return self
+
+
+class DataParallel(Module):
+    """PyTorch's single-process data parallelism: with no accelerator (as here) it holds the
+    module and calls it (``device_ids`` is empty)."""
+
+    def __init__(self, module, device_ids=None, output_device=None, dim=0):
+        super().__init__()
+        self.module = module
+        self.device_ids = []
+
+    def forward(self, *inputs, **kwargs):
+        return self.module(*inputs, **kwargs)
+
+
+__all__ += ["DataParallel"]
