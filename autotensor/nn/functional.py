@@ -796,10 +796,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             return adaptive_avg_pool1d(input, sizes[0])
         if nsp == 2:
             return adaptive_avg_pool2d(input, sizes)
+        if nsp == 3:
+            return adaptive_avg_pool3d(input, sizes)
     if mode not in want:
-        if mode == "area":
-            raise NotImplementedError(f"interpolate: mode {mode!r} is not implemented yet "
-                                      "in autotensor")
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
                                   f"(got {input.dim()}D) for the modes: {_INTERP_MODES} "
                                   f"(got {mode})")
