@@ -4,10 +4,9 @@ draws."""
 from enum import Enum, auto
 
 from ... import _creation, linalg
+from ..._ops.linalg import geqrf
 from ... import _ops as fn
-from ..._backend import np
 from ..._dtypes import finfo
-from ..._tensor import _make
 from ...autograd import no_grad
 from .. import functional as F
 from ..modules.module import Module
@@ -37,28 +36,11 @@ def _is_orthogonal(Q, eps=None):
 
 
 def _make_orthogonal(A):
-    """The Q of A = QR with diag(R) >= 0 (A tall). PyTorch writes it geqrf +
-    householder_product; LAPACK's qr is the same two routines, and diag(R) is the diagonal
-    geqrf leaves in X."""
-    Q, R = linalg.qr(A)
-    return fn.mul(Q, R.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2))
-
-
-def _householder_product(A, tau):
-    """H_1 ... H_k applied to the first k columns of the identity, H_i = I - tau_i v_i v_i^T
-    with v_i the i-th column of A below the diagonal and 1 on it (``householder_product``
-    composed of differentiable ops: its gradient follows from theirs)."""
-    householder = getattr(linalg, "householder_product", None)
-    if householder is not None:
-        return householder(A, tau)
-    n, k = A.size(-2), A.size(-1)
-    V = fn.add(A.tril(-1), _creation.eye(n, k, dtype=A.dtype))
-    Q = _creation.eye(n, k, dtype=A.dtype).expand(*A.shape)
-    for i in range(k - 1, -1, -1):
-        v = V[..., :, i:i + 1]
-        t = tau[..., i:i + 1].unsqueeze(-1)
-        Q = fn.sub(Q, fn.mul(t, fn.matmul(v, fn.matmul(v.mT, Q))))
-    return Q
+    """The Q of A = QR (A tall) with diag(R) >= 0: geqrf, householder_product, and the
+    signs of the diagonal geqrf leaves (diag(R)), as PyTorch."""
+    X, tau = geqrf(A)
+    Q = linalg.householder_product(X, tau)
+    return fn.mul(Q, X.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2))
 
 
 class _OrthMaps(Enum):
@@ -101,7 +83,7 @@ class _Orthogonal(Module):
         else:
             A = X.tril(diagonal=-1)
             tau = fn.div(2.0, fn.add(1.0, fn.mul(A, A).sum(dim=-2)))
-            Q = _householder_product(A, tau)
+            Q = linalg.householder_product(A, tau)
             Q = fn.mul(Q, X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2))
         if hasattr(self, "base"):
             Q = fn.matmul(self.base, Q)
@@ -130,7 +112,7 @@ class _Orthogonal(Module):
                     "or the Cayley parametrizations when use_trivialization=False.")
             # geqrf's X: the reflectors below the diagonal, diag(R) on it; PyTorch keeps the
             # signs of diag(R) (flipped where LAPACK skipped the reflection, tau == 0).
-            A, tau = fn.geqrf(Q) if hasattr(fn, "geqrf") else _geqrf(Q)
+            A, tau = geqrf(Q)
             d = A.diagonal(dim1=-2, dim2=-1)
             d.copy_(fn.where(fn.eq(tau, 0.0), fn.neg(d.sign()), d.sign()))
             return A.mT if transpose else A
@@ -143,22 +125,6 @@ class _Orthogonal(Module):
         neg_Id = _creation.zeros_like(Q_init)
         neg_Id.diagonal(dim1=-2, dim2=-1).fill_(-1.0)
         return neg_Id
-
-
-def _geqrf(A):
-    """LAPACK's geqrf (NumPy's ``qr(mode="raw")``): X holding R on and above the diagonal
-    and the Householder vectors below it, and tau."""
-    a = A._data
-    shape = a.shape
-    flat = a.reshape((-1,) + shape[-2:])
-    xs, taus = [], []
-    for m in flat:
-        h, t = np.linalg.qr(m, mode="raw")
-        xs.append(h.T)
-        taus.append(t)
-    X = np.stack(xs).reshape(shape).astype(a.dtype)
-    tau = np.stack(taus).reshape(shape[:-2] + (min(shape[-2:]),)).astype(a.dtype)
-    return _make(X), _make(tau)
 
 
 def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):
