@@ -724,3 +724,24 @@ def test_linear_cross_entropy_matches_torch(kw, tshape):
     np.testing.assert_array_equal(res[0][2], res[1][2])
     for a, b in zip(res[0][3:], res[1][3:]):
         _close(a, b, 1e-5)
+
+
+def test_lazy_state_dict_and_loading_as_torch():
+    """Uninitialized tensors in the state dict; loading a state dict materializes them to
+    the loaded shapes (then the first call converts the class; LazyLinear takes in_features
+    from the input)."""
+    res = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        before = {k: type(v).__name__ for k, v in m.nn.LazyLinear(3).state_dict().items()}
+        src = m.nn.Linear(4, 3)
+        lazy = m.nn.LazyLinear(3)
+        msg = str(lazy.load_state_dict(src.state_dict()))
+        loaded = (type(lazy).__name__, tuple(lazy.weight.shape), type(lazy.weight).__name__)
+        y = lazy(m.ones(2, 4))
+        bn = m.nn.LazyBatchNorm1d()
+        bn.load_state_dict(m.nn.BatchNorm1d(5).state_dict())
+        res.append((before, msg, loaded, repr(lazy), _np(y), tuple(bn.running_mean.shape),
+                    type(bn(m.ones(2, 5))).__name__, type(bn).__name__))
+    assert res[0][:4] == res[1][:4] and res[0][5:] == res[1][5:]
+    np.testing.assert_array_equal(res[0][4], res[1][4])

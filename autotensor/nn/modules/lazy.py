@@ -59,12 +59,34 @@ class UninitializedBuffer(_UninitializedMixin, Tensor):
 class LazyModuleMixin:
     """Parameters inferred from the first input: a forward pre-hook calls
     ``initialize_parameters(input)``, removes itself and turns the module into
-    ``cls_to_become`` (PyTorch's LazyModuleMixin, without its state-dict hooks)."""
+    ``cls_to_become`` (PyTorch's LazyModuleMixin). The state dict holds the uninitialized
+    tensors themselves, and loading a state dict materializes them to the loaded shapes."""
 
     cls_to_become = None
 
     def _lazy_setup(self):
         self._lazy_hook = self.register_forward_pre_hook(LazyModuleMixin._infer_parameters)
+        self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, param in self._parameters.items():
+            if param is not None:
+                lazy = isinstance(param, _UninitializedMixin)
+                destination[prefix + name] = param if lazy or keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                lazy = isinstance(buf, _UninitializedMixin)
+                destination[prefix + name] = buf if lazy or keep_vars else buf.detach()
+
+    def _lazy_load_hook(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                        unexpected_keys, error_msgs):
+        for name, param in (*self._parameters.items(), *self._buffers.items()):
+            key = prefix + name
+            if key in state_dict and param is not None:
+                value = state_dict[key]
+                if isinstance(param, _UninitializedMixin) and \
+                        not isinstance(value, _UninitializedMixin):
+                    param.materialize(value.shape)
 
     def has_uninitialized_params(self):
         return any(isinstance(t, _UninitializedMixin) for t in
@@ -76,7 +98,8 @@ class LazyModuleMixin:
         if module.has_uninitialized_params():
             raise RuntimeError(f"module {module._get_name()} has not been fully initialized")
         module._lazy_hook.remove()
-        del module._lazy_hook
+        module._load_hook.remove()
+        del module._lazy_hook, module._load_hook
         if module.cls_to_become is not None:
             module.__class__ = module.cls_to_become
 
@@ -110,6 +133,12 @@ class LazyLinear(LazyModuleMixin, Linear):
                 if self.bias is not None:
                     self.bias.materialize((self.out_features,))
                 self.reset_parameters()
+        if self.in_features == 0:                 # parameters loaded from a state dict
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} "
+                                     f"is not equal to in_features from self.weight: "
+                                     f"{self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]
 
 
 class _LazyConvXdMixin(LazyModuleMixin):
