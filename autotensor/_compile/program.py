@@ -118,8 +118,10 @@ def fast_replay(rec, arrays):
     if special is not None:
         return special(rec, arrays)
     kw = rec.kwtemplate
-    if kw and not (code is binary and kw.get("out") is None and
-                   kw.get("alpha", 1).__class__ is int and kw.get("alpha", 1) == 1):
+    if kw and not (kw.get("out") is None and (
+            (code is unary and len(kw) == 1) or
+            (code is binary and kw.get("alpha", 1).__class__ is int and
+             kw.get("alpha", 1) == 1))):
         return None
     if code is unary and len(tpl) == 1 and tpl[0].__class__.__name__ == "_Ref":
         env = _closure(fn)
