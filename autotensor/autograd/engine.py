@@ -151,6 +151,17 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   "AsStridedBackward0": 1}
 
 
+class _MadeVersions(dict):
+    """node class -> its _GRAD_VERSIONS entry (0 if none), filled on first use."""
+
+    def __missing__(self, cls):
+        v = self[cls] = _GRAD_VERSIONS.get(cls.__name__, 0)
+        return v
+
+
+_MADE = _MadeVersions()
+
+
 def _obeys_layout(g, v):
     """PyTorch's obeys_layout_contract: a gradient whose strides are the leaf's (or that is
     contiguous, for a leaf that is not dense) is stolen into .grad rather than copied."""
@@ -250,6 +261,18 @@ def _dependencies(roots, needed=None):
     stack = [r for r in dict.fromkeys(roots) if needed is None or r in needed]
     is_root = set(stack).__contains__
     get = deps.get
+    if needed is None:  # (the common case, without the filter)
+        while stack:
+            for nxt, _ in stack.pop()._next:
+                if nxt is not None:
+                    n = get(nxt)
+                    if n is None:
+                        deps[nxt] = 1
+                        if not is_root(nxt):
+                            stack.append(nxt)
+                    else:
+                        deps[nxt] = n + 1
+        return deps
     while stack:
         for nxt, _ in stack.pop()._next:
             if nxt is not None and (needed is None or nxt in needed):
@@ -363,6 +386,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
     shared = {id(g): g for g in root_grads if g is not None}  # (the caller holds those)
     sums["shared"] = shared
     anomaly = _anomaly._enabled
+    slow = filtered or bool(capture_map) or anomaly
     node = None
     try:
         while True:
@@ -378,27 +402,30 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 _run_accumulate(node, grads, raw, capture_map, captured, needed if filtered
                                 else None, capture, accumulate_into, sums)
                 continue
-            if filtered and node not in runs:
-                # only captured (autograd.grad's input): its tensor hooks run, not the node
-                if node._hooks is not None:
-                    grads = _tensor_pre_hooks(node, grads, raw)
-                for nr, i in capture_map.get(node, ()):
-                    captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
-                continue
-            if capture_map and node in capture_map:
-                for nr, i in capture_map[node]:  # (PyTorch captures before the hooks)
-                    captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
+            if slow:  # (one flag for what a plain backward() never has)
+                if filtered and node not in runs:
+                    # only captured (autograd.grad's input): its tensor hooks run, not the
+                    # node
+                    if node._hooks is not None:
+                        grads = _tensor_pre_hooks(node, grads, raw)
+                    for nr, i in capture_map.get(node, ()):
+                        captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
+                    continue
+                if capture_map and node in capture_map:
+                    for nr, i in capture_map[node]:  # (PyTorch captures before the hooks)
+                        captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
+                if anomaly:
+                    _state.current_node = node
             if node._hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
-            if anomaly:
-                _state.current_node = node
             if grads[0] is not None or any(g is not None for g in grads):
                 outs = node.apply(grads, F)
-                made = _GRAD_VERSIONS.get(node.__class__.__name__) if raw else None
-                if made:  # (its formula writes in place: Note [Gradient versions])
-                    for g in outs:
-                        if g is not None:
-                            sums["made", id(g)] = (g, made)
+                if raw:
+                    made = _MADE[node.__class__]
+                    if made:  # (its formula writes in place: Note [Gradient versions])
+                        for g in outs:
+                            if g is not None:
+                                sums["made", id(g)] = (g, made)
             else:
                 outs = (None,) * len(node._next)
             if anomaly:
@@ -442,8 +469,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         # gradients are one array (x + x), nor into an expanded one or a
                         # view, nor into one passed through unchanged (Note [Gradient
                         # versions])
-                        if raw and old is not g and _dense(old) and id(old) not in shared \
-                                and getattr(old, "base", None) is None:
+                        if raw and old is not g and id(old) not in shared and \
+                                getattr(old, "base", None) is None and _dense(old):
                             key = (nxt, nr)
                             prev = sums.get(key)
                             if prev is None:

@@ -198,24 +198,29 @@ class OpNode(Node):
                         outs.append(fn(F, g, vals[idx[0]]))
                     else:
                         outs.append(fn(F, g, *[vals[j] for j in idx]))
-        reduce = self._reduce
-        if reduce is not None:
-            outs = list(outs)
-            for i, r in enumerate(reduce):
-                if r is not None and outs[i] is not None:
-                    shape, dtype = r
-                    gi = outs[i]
-                    if gi.shape != shape:
-                        if not _expandable(shape, gi.shape):
-                            raise RuntimeError(
-                                f"Function {self.name()} returned an invalid gradient at index "
-                                f"{i} - got [{_errors.shape_str(gi.shape)}] but expected shape "
-                                f"compatible with [{_errors.shape_str(shape)}]")
-                        gi = F.sum_to(gi, shape)
-                    if gi.dtype != dtype:
-                        gi = F.cast(gi, dtype)
-                    outs[i] = gi
+        if self._reduce is not None:
+            return _reduce_outs(self, list(outs), F)
         return outs
+
+
+def _reduce_outs(self, outs, F):
+    """Each gradient summed back to its input's shape and cast to its dtype (Note
+    [Un-broadcast in the engine])."""
+    for i, r in enumerate(self._reduce):
+        if r is not None and outs[i] is not None:
+            shape, dtype = r
+            gi = outs[i]
+            if gi.shape != shape:
+                if not _expandable(shape, gi.shape):
+                    raise RuntimeError(
+                        f"Function {self.name()} returned an invalid gradient at index "
+                        f"{i} - got [{_errors.shape_str(gi.shape)}] but expected shape "
+                        f"compatible with [{_errors.shape_str(shape)}]")
+                gi = F.sum_to(gi, shape)
+            if gi.dtype != dtype:
+                gi = F.cast(gi, dtype)
+            outs[i] = gi
+    return outs
 
 
 def _expandable(shape, target):
@@ -339,7 +344,67 @@ def make_node_class(op):
         if op.saved_kinds[i] in ("input", "output", "param"):
             attrs["_raw_saved_" + public] = property(
                 lambda node, i=i: raw_saved(node, i))
+    fast = _raw_apply(op)
+    if fast is not None:
+        attrs["apply"] = fast
     return type(cls_name, (OpNode,), attrs)
+
+
+# Note [Generated raw apply]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# ``OpNode.apply`` serves every op, every mode and every rare case (saved-tensor hooks,
+# versions, variadic and multi-output ops). Most nodes a backward runs are of a
+# single-output op, with create_graph=False, whose saved tensors are unchanged: for those,
+# each op class gets an ``apply`` generated from its entry (as PyTorch generates its node
+# classes), with the saved slots, the version checks and the formula calls unrolled. Any
+# case it does not handle (a graph-mode F, a SavedTensor, a version that differs, so the
+# error is raised) goes to ``OpNode.apply``, which does the same work in general.
+def _raw_apply(op):
+    if op.n_out != 1 or op.backward_all is not None or op.variadic or Tensor is None:
+        return None  # (Tensor is set once _tensor.py is imported, before any op is made)
+    n_in = len(op.formulas)
+    lines = ["def apply(self, grads, F):",
+             "    saved = self._saved",
+             "    if saved is None or not F.is_raw:",
+             "        return generic(self, grads, F)",
+             "    g = grads[0]",
+             "    if g is None:",
+             f"        return {(None,) * n_in!r}"]
+    if op.tensor_slots or op.output_slots:
+        lines.append("    versions = self._versions")
+    for i in range(len(op.saved_names)):
+        lines.append(f"    v{i} = saved[{i}]")
+    for i in op.tensor_slots:
+        lines += [f"    if isinstance(v{i}, Tensor):",
+                  f"        if v{i}._vc[0] != (0 if versions is None else versions[{i}]):",
+                  "            return generic(self, grads, F)",
+                  f"        v{i} = v{i}._data",
+                  f"    elif v{i}.__class__ is SavedTensor:",
+                  "        return generic(self, grads, F)"]
+    for i, k in op.output_slots:
+        lines += [f"    if v{i} is not None:",
+                  f"        if v{i}.__class__ is SavedTensor or self._out_vc[{k}][0] != (",
+                  f"                0 if versions is None or versions[{i}] is None "
+                  f"else versions[{i}]):",
+                  "            return generic(self, grads, F)"]
+    env = {"generic": OpNode.apply, "Tensor": Tensor, "SavedTensor": SavedTensor,
+           "reduce": _reduce_outs}
+    lines.append("    nxt = self._next")
+    outs = []
+    for j, f in enumerate(op.formulas):
+        if f is None:
+            outs.append("None")
+            continue
+        fn, idx = f
+        env[f"f{j}"] = fn
+        args = "".join(f", v{k}" for k in idx)
+        lines.append(f"    r{j} = f{j}(F, g{args}) if nxt[{j}][0] is not None else None")
+        outs.append(f"r{j}")
+    lines += ["    if self._reduce is not None:",
+              f"        return reduce(self, [{', '.join(outs)}], F)",
+              f"    return ({', '.join(outs)}{',' if len(outs) == 1 else ''})"]
+    exec(compile("\n".join(lines) + "\n", f"<apply of {op.node_name}>", "exec"), env)
+    return env["apply"]
 
 
 # ---- the public graph API (torch.autograd.graph) ---------------------------------------
