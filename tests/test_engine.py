@@ -723,3 +723,40 @@ def test_summed_gradient_version_like_torch(expr):
         g = T.autograd.grad(eval(expr, {"x": x}).sum(), [x])[0]
         versions.append(g._version)
     assert versions[0] == versions[1], versions
+
+
+def test_leaf_gradient_stolen_only_when_nothing_else_holds_it():
+    """Note [Stealing gradients]: a gradient no one else holds becomes .grad without a copy
+    (Linear's weight gradient, the transposed product, stays that view); one a hook kept,
+    the caller's own gradient, or one delivered to two leaves is copied, so writing into
+    .grad (the optimizer does) never changes another tensor. Values and .grad's _version
+    are PyTorch's either way."""
+    import autotensor
+    torch = pytest.importorskip("torch")
+    lin = autotensor.nn.Linear(4, 3)
+    x = autotensor.randn(5, 4)
+    autotensor.nn.functional.mse_loss(lin(x), autotensor.randn(5, 3)).backward()
+    w = lin.weight.grad._data
+    assert w.base is not None and w.flags.c_contiguous  # stolen: not copied
+    # held by a hook: copied
+    a = autotensor.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    kept = []
+    a.register_hook(lambda g: kept.append(g))
+    (a * a).sin().sum().backward()
+    assert not np.shares_memory(a.grad._data, kept[0]._data)
+    a.grad.add_(1.0)
+    assert not np.array_equal(a.grad._data, kept[0]._data)
+    # the caller's gradient (passed through by clone): copied
+    for T in (autotensor, torch):
+        b = T.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        g = T.ones(3)
+        b.clone().backward(g)
+        b.grad.mul_(5)
+        assert g.tolist() == [1.0, 1.0, 1.0] and b.grad._version == 2
+    # one gradient for two leaves (AddBackward0 passes it to both): each gets its own
+    c = autotensor.tensor([1.0, 2.0], requires_grad=True)
+    d = autotensor.tensor([3.0, 4.0], requires_grad=True)
+    ((c + d) * 2).sum().backward()
+    assert not np.shares_memory(c.grad._data, d.grad._data)
+    c.grad.add_(1.0)
+    assert d.grad.tolist() == [2.0, 2.0]

@@ -24,6 +24,7 @@ and grad mode is on, so the backward records a graph of its own.
 """
 import heapq
 import itertools
+from sys import getrefcount as _refcount
 import warnings
 
 from .. import _errors
@@ -175,7 +176,7 @@ def _obeys_layout(g, v):
     return True
 
 
-def accumulate_grad(node, g, raw, version=0):
+def accumulate_grad(node, g, raw, version=0, steal=False):
     """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded).
 
     ``version``: how many gradients were summed into g in place (PyTorch's buffers do
@@ -185,10 +186,14 @@ def accumulate_grad(node, g, raw, version=0):
     old = var._grad
     if raw:
         if old is None:
-            # C order, like a contiguous parameter (PyTorch's grad layout contract): a
-            # transposed gradient (from TBackward0) would slow every optimizer step
-            order = "C" if var._data.flags.c_contiguous else "K"
-            var._grad = _to_tensor(np.array(g, dtype=var._data.dtype, copy=True, order=order))
+            if steal and _stealable(g, var._data):
+                var._grad = _to_tensor(g)
+            else:
+                # C order, like a contiguous parameter (PyTorch's grad layout contract): a
+                # transposed gradient (from TBackward0) would slow every optimizer step
+                order = "C" if var._data.flags.c_contiguous else "K"
+                var._grad = _to_tensor(np.array(g, dtype=var._data.dtype, copy=True,
+                                                order=order))
             var._grad._vc[0] = version
         elif old._data.flags.writeable and old._data.shape == np.shape(g):
             old._data += g
@@ -205,6 +210,38 @@ def accumulate_grad(node, g, raw, version=0):
     if meta is not None and meta.get("post_acc_hooks"):
         for fn in list(meta["post_acc_hooks"].values()):
             fn(var)
+
+
+# Note [Stealing gradients]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# A leaf's first gradient becomes its ``.grad``. PyTorch steals the gradient buffer when
+# nothing else holds it and its layout obeys the parameter's, else it copies. We steal the
+# same way, by reference count: a writeable, C-contiguous array of the leaf's dtype and
+# shape (the leaf C-contiguous too), held only by the engine's frames (and, for a view,
+# whose base is of the same size and held only by the view) becomes ``.grad`` as is. A
+# gradient anyone else holds (the caller's, a hook's tensor, another leaf's buffer) has
+# more references and is copied. Values and layout are the copy's; one copy of every
+# parameter's gradient less per step. (The compiled backward does the same: program.py.)
+_STEAL_REFS = 6  # (CPython 3.11) the engine's buffer list, _run_accumulate's local,
+#                  accumulate_grad's and _stealable's parameters, getrefcount's argument
+#                  and the caller's stack; tests/test_engine.py checks both sides
+
+
+def _stealable(g, d):
+    if g.__class__ is not np.ndarray or g.dtype != d.dtype or g.shape != d.shape:
+        return False
+    flags = g.flags
+    if not (flags.c_contiguous and flags.writeable and d.flags.c_contiguous):
+        return False
+    if _refcount(g) > _STEAL_REFS:
+        return False
+    base = g.base
+    if base is None:
+        return True
+    # a view (TBackward0's transpose of a fresh product): its base only
+    return (base.__class__ is np.ndarray and base.base is None and
+            base.nbytes == g.nbytes and _refcount(base) <= 3)  # (g.base, the local, the
+    #                                                             argument)
 
 
 def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
@@ -233,7 +270,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
             version = 1  # PyTorch copies it into .grad (clone_obey_contract's copy_: 1)
         elif not version and raw:
             version = sums.get(("made", id(g)), (None, 0))[1]
-        accumulate_grad(node, g, raw, version)
+        accumulate_grad(node, g, raw, version, True)
     elif meta is not None and meta.get("post_acc_hooks"):  # (PyTorch runs them anyway)
         for fn in list(meta["post_acc_hooks"].values()):
             fn(node.variable)
@@ -489,6 +526,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     for nxt, g in newly:
                         buffers[nxt] = g
                         push(heap, (-nxt._seq, next(order), nxt))
+            outs = g = grads = None  # (Note [Stealing gradients]: no stale references)
     except Exception:
         if anomaly and node is not None:
             _anomaly.warn_node_error(node)
