@@ -377,8 +377,7 @@ class Tensor:
         return node
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor sharing storage and version counter, cut from the graph."""
@@ -534,6 +533,7 @@ _ = np
 
 
 from .autograd import graph as _graph  # noqa: E402  (graph needs Tensor first)
+from .autograd.engine import backward as _backward  # noqa: E402
 
 AccumulateGrad = _graph.AccumulateGrad
 _graph.Tensor, _graph._from_saved_output = Tensor, _from_saved_output

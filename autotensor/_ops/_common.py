@@ -305,7 +305,9 @@ def _binary_fn(op, doc, alpha_param=False):
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
                     if _state.enabled:
-                        mask = requires_grad_mask((input, other))
+                        mask = (input._requires_grad | other._requires_grad << 1
+                                if input._view is None and other._view is None else
+                                requires_grad_mask((input, other)))
                         if mask:
                             return record_fast(op, (input, other),
                                                (1,) if alpha_param else (), res, mask)

@@ -37,7 +37,8 @@ class OpDef:
     __slots__ = ("name", "node_name", "kernel", "inputs", "params", "outputs", "formulas",
                  "backward_all", "saved_names", "saved_kinds", "saved_src", "jvp",
                  "node_cls", "plans", "uses_sizes", "n_out", "diff_outputs", "variadic",
-                 "tensor_slots", "output_slots", "saves_output", "frees", "__dict__")
+                 "tensor_slots", "output_slots", "saves_output", "frees", "recorders",
+                 "__dict__")
 
     def __repr__(self):
         return f"<op {self.name} -> {self.node_name}>"
@@ -105,6 +106,10 @@ def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result
     op.frees = any(k in ("input", "output") for k in kinds)
     op.plans = {}
     op.node_cls = make_node_class(op)
+    # per requires-grad mask (Note [Generated recorders])
+    op.recorders = [None] * (1 << len(op.inputs)) if (
+        1 <= len(op.inputs) <= 2 and op.n_out == 1 and not op.uses_sizes and
+        not variadic) else None
     return op
 
 
@@ -230,9 +235,114 @@ def make_node(op, inputs, params, outs, mask):
 
 
 def record_fast(op, inputs, params, out, mask):
-    """``record`` for the common case, with make_node inlined: a single-output op of one
-    or two inputs (the second may be a Python number), some requiring grad (``mask``).
-    Every elementwise op goes through here; each line is paid on every op call."""
+    """``record`` for the common case: a single-output op of one or two inputs (the second
+    may be a Python number), some requiring grad (``mask``). Every elementwise op goes
+    through here; each line is paid on every op call (Note [Generated recorders])."""
+    recs = op.recorders
+    if recs is not None and len(inputs) == len(op.inputs):
+        f = recs[mask]
+        if f is None:
+            f = recs[mask] = _recorder(op, mask)
+        return f(inputs, params, out)
+    return _record_fast(op, inputs, params, out, mask)
+
+
+# Note [Generated recorders]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# ``_record_fast`` builds a node for any single-output op; per op and requires-grad mask,
+# ``_recorder`` generates the same steps as straight-line code: the edges of the inputs
+# that require grad, the saved values as one tuple expression (the plan of ``_plan``
+# unrolled), the version check of the saved inputs (Note [Version counter]) and the output
+# tensor. Ops whose formulas need input sizes, variadic and multi-output ops keep the
+# general path.
+_EDGE = """    if x{i}._view is None:
+        fn = x{i}._grad_fn
+        e{i} = (x{i}._grad_accumulator(), 0) if fn is None else (fn, x{i}._output_nr)
+    else:
+        e{i} = edge_of(x{i})
+"""
+
+
+def _recorder(op, mask):
+    n_in = len(op.inputs)
+    xs = [f"x{i}" for i in range(n_in)]
+    lines = ["def rec(inputs, params, out):",
+             f"    {', '.join(xs)}{',' if n_in == 1 else ''} = inputs",
+             "    node = _new(cls)"]
+    for i in range(n_in):
+        if mask >> i & 1:
+            lines.append(_EDGE.format(i=i).rstrip("\n"))
+    edges = [f"e{i}" if mask >> i & 1 else "NO_EDGE" for i in range(n_in)]
+    lines += [f"    node._next = ({', '.join(edges)}{',' if n_in == 1 else ''})",
+              "    node._seq = next(_sequence)",
+              "    node._hooks = node._reduce = node._versions = node._out_vc = None",
+              "    t = _new(Tensor)",
+              "    t._data = out",
+              "    t._requires_grad = True",
+              "    t._grad_fn = node",
+              "    t._output_nr = 0",
+              "    t._grad = t._view = t._acc = t._meta = None",
+              "    t._vc = vc = [0]"]
+    take = op.plans.get(mask, False)
+    if take is False:
+        _plan(op, mask)
+    # which saved slots this mask needs (as _plan decides), as expressions
+    if op.backward_all is not None:
+        needed = set(range(len(op.saved_names)))
+    else:
+        needed = set()
+        for i, f in enumerate(op.formulas):
+            if f is not None and mask >> i & 1:
+                needed.update(f[1])
+    exprs, checks = [], []
+    for k, (kind, src) in enumerate(zip(op.saved_kinds, op.saved_src)):
+        if k not in needed:
+            exprs.append("None")
+        elif kind == "input":
+            exprs.append(f"x{src}")
+            checks.append(f"x{src}")
+        elif kind == "param":
+            exprs.append(f"params[{src - n_in}]")
+            checks.append(f"params[{src - n_in}]")
+        else:  # output (single-output op)
+            exprs.append("out")
+    if exprs:
+        lines.append(f"    node._saved = ({', '.join(exprs)}{',' if len(exprs) == 1 else ''})")
+        if checks:
+            cond = " or ".join(f"(isinstance({c}, Tensor) and ({c}._vc[0] or {c}._meta is not "
+                               "None))" for c in dict.fromkeys(checks))
+            lines += [f"    if {cond}:", "        _saved_versions(op, node)"]
+        if op.saves_output and any(e == "out" for e in exprs):
+            lines.append("    node._out_vc = (vc,)")
+    else:
+        lines.append("    node._saved = ()")
+    lines += ["    if _state.extras:  # (Note [Saved-tensor hooks])",
+              "        node_extras(node, (t,))",
+              "    if _state.fw:",
+              "        forward_ad.propagate(op, inputs, params, t)",
+              "    return t"]
+    env = {"_new": _new, "cls": op.node_cls, "edge_of": edge_of, "NO_EDGE": NO_EDGE,
+           "_sequence": _sequence, "Tensor": Tensor, "_saved_versions": _saved_versions,
+           "_state": _state, "node_extras": node_extras, "forward_ad": forward_ad, "op": op}
+    exec(compile("\n".join(lines) + "\n", f"<recorder of {op.node_name}>", "exec"), env)
+    return env["rec"]
+
+
+def _saved_versions(op, node):
+    """Remember the versions of the saved tensors (some is not at version 0: Note [Version
+    counter])."""
+    saved = node._saved
+    for i in op.tensor_slots:
+        v = saved[i]
+        if isinstance(v, Tensor) and (v._vc[0] or v._meta is not None):
+            _check_saved(v)
+            node._versions = tuple([x._vc[0] if isinstance(x, Tensor) else None
+                                    for x in saved])
+            return
+
+
+def _record_fast(op, inputs, params, out, mask):
+    """record_fast without a generated recorder (make_node inlined)."""
     node = _new(op.node_cls)
     x = inputs[0]
     if mask & 1:

@@ -22,6 +22,7 @@ With ``create_graph=False`` gradients are plain ndarrays and formulas run on arr
 (Note [One formula, two interpretations]); with ``create_graph=True`` they are Tensors
 and grad mode is on, so the backward records a graph of its own.
 """
+import collections.abc
 import heapq
 import itertools
 from sys import getrefcount as _refcount
@@ -36,9 +37,23 @@ from .graph import AccumulateGrad, GradientEdge
 _state = grad_mode.state
 
 
-def _namespaces():
+# Bound on first use (these modules import this one): an import statement in a function
+# costs about a microsecond on every backward call.
+Tensor = edge_of = RAW = TENSOR = _dense_array = None
+
+
+def _late():
+    global Tensor, edge_of, RAW, TENSOR, _dense_array
+    from .._ops.dispatch import edge_of
     from .._ops.namespace import TENSOR
     from .._ops.raw import RAW
+    from .._tensor import Tensor
+    from .inplace import _dense as _dense_array
+
+
+def _namespaces():
+    if RAW is None:
+        _late()
     return RAW, TENSOR
 
 
@@ -166,8 +181,7 @@ _MADE = _MadeVersions()
 def _obeys_layout(g, v):
     """PyTorch's obeys_layout_contract: a gradient whose strides are the leaf's (or that is
     contiguous, for a leaf that is not dense) is stolen into .grad rather than copied."""
-    from .inplace import _dense
-    if not _dense(v):
+    if not _dense_array(v):
         return g.flags.c_contiguous
     gi, vi = g.itemsize, v.itemsize
     for size, gs, vs in zip(g.shape, g.strides, v.strides):
@@ -506,13 +520,14 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         # gradients are one array (x + x), nor into an expanded one or a
                         # view, nor into one passed through unchanged (Note [Gradient
                         # versions])
-                        if raw and old is not g and id(old) not in shared and \
-                                getattr(old, "base", None) is None and _dense(old):
+                        if raw and old is not g:
                             key = (nxt, nr)
                             prev = sums.get(key)
-                            if prev is None:
-                                prev = sums.get(("made", id(old)), (None, 0))[1]
-                            sums[key] = prev + 1
+                            if prev is not None:  # old is the array the last sum made
+                                sums[key] = prev + 1
+                            elif id(old) not in shared and \
+                                    getattr(old, "base", None) is None and _dense(old):
+                                sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
                 if d == 0:
                     entry = (nxt, buffers.pop(nxt))
                     if newly is None:
@@ -610,9 +625,10 @@ def call_node(node, grads, kwargs=None):
 
 # ---- the public entry points -----------------------------------------------------------
 def _as_tuple(x):
+    if Tensor is None:
+        _late()
     if x is None:
         return ()
-    from .._tensor import Tensor
     if isinstance(x, (Tensor, GradientEdge)):
         return (x,)
     return tuple(x)
@@ -623,7 +639,6 @@ def _inputs_tuple(inputs, fn_name):
     dict (its values; grad then returns a dict)."""
     if type(inputs) is dict:
         return tuple(inputs.values())
-    import collections.abc
     if isinstance(inputs, collections.abc.Mapping):
         raise TypeError(f"`inputs` argument to `{fn_name}()` must be a dict, not "
                         f"{type(inputs).__name__}. Other Mapping types are not supported.")
@@ -631,7 +646,6 @@ def _inputs_tuple(inputs, fn_name):
 
 
 def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
-    from .._tensor import Tensor
     if len(grads) == 0:
         grads = (None,) * len(tensors)
     if len(grads) != len(tensors):
@@ -670,7 +684,6 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
 
 
 def _root_edges(tensors):
-    from .._ops.dispatch import edge_of
     edges = []
     for i, t in enumerate(tensors):
         if t.__class__ is GradientEdge:
@@ -732,7 +745,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise NotImplementedError("autograd.grad(..., is_grads_batched=True) needs vmap "
                                   "(batching rules for the op table), which autotensor does "
                                   "not have: call autograd.grad once per gradient")
-    from .._ops.dispatch import edge_of
     outputs = _as_tuple(outputs)
     as_dict = type(inputs) is dict
     keys = tuple(inputs) if as_dict else None
