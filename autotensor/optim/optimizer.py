@@ -58,6 +58,10 @@ def _hooked_step(step):
     """Wrap a subclass's ``step``: run the step pre/post hooks around it, under no_grad."""
     @functools.wraps(step)
     def wrapper(self, *args, **kwargs):
+        if not (_global_pre_hooks or self._optimizer_step_pre_hooks or
+                self._optimizer_step_post_hooks or _global_post_hooks):
+            with grad_mode.no_grad():
+                return step(self, *args, **kwargs)
         for pre_hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
             result = pre_hook(self, args, kwargs)
             if result is not None:
@@ -111,16 +115,23 @@ def _tmp(like, slot=0):
     Fresh multi-megabyte temporaries cost more than the arithmetic (page faults); one flat
     buffer per dtype and slot, grown to the largest parameter, is reused instead. A slot's
     contents live until the next call that asks for the same slot."""
-    bufs = getattr(_work, "bufs", None)
-    if bufs is None:
-        bufs = _work.bufs = {}
+    views = getattr(_work, "views", None)
+    if views is None:
+        views = _work.views = {}
+        _work.bufs = {}
     dt = like.dtype
-    key = (dt.str, slot)
+    key = (like.shape, dt.str, slot)
+    v = views.get(key)
+    if v is not None:
+        return v
+    bufs = _work.bufs
     n = like.size
-    buf = bufs.get(key)
+    buf = bufs.get(key[1:])
     if buf is None or buf.size < n:
-        buf = bufs[key] = np.empty(n, dt)
-    return buf[:n].reshape(like.shape)
+        buf = bufs[key[1:]] = np.empty(n, dt)
+        views.clear()  # (views of a smaller buffer: remade from the new one)
+    v = views[key] = buf[:n].reshape(like.shape)
+    return v
 
 
 def _sqrt(a, slot=1):
