@@ -324,7 +324,9 @@ def _recorder(op, mask):
     env = {"_new": _new, "cls": op.node_cls, "edge_of": edge_of, "NO_EDGE": NO_EDGE,
            "_sequence": _sequence, "Tensor": Tensor, "_saved_versions": _saved_versions,
            "_state": _state, "node_extras": node_extras, "forward_ad": forward_ad, "op": op}
-    exec(compile("\n".join(lines) + "\n", f"<recorder of {op.node_name}>", "exec"), env)
+    # (named under this file: anomaly mode's tracebacks leave out autotensor's own frames)
+    exec(compile("\n".join(lines) + "\n", f"{__file__}<recorder of {op.node_name}>", "exec"),
+         env)
     return env["rec"]
 
 

@@ -403,7 +403,8 @@ def _raw_apply(op):
     lines += ["    if self._reduce is not None:",
               f"        return reduce(self, [{', '.join(outs)}], F)",
               f"    return ({', '.join(outs)}{',' if len(outs) == 1 else ''})"]
-    exec(compile("\n".join(lines) + "\n", f"<apply of {op.node_name}>", "exec"), env)
+    # (named under this file: anomaly mode's tracebacks leave out autotensor's own frames)
+    exec(compile("\n".join(lines) + "\n", f"{__file__}<apply of {op.node_name}>", "exec"), env)
     return env["apply"]
 
 
