@@ -117,6 +117,20 @@ def _plan(op, mask):
     """Which saved slots a requires-grad pattern needs, as an itemgetter over a call's
     values ``(None, *inputs, *params, *sizes, *outputs)`` (index 0 stands for "not
     needed"). Cached per op and mask."""
+    needed = _needed_slots(op, mask)
+    idx = tuple(s + 1 if i in needed else 0 for i, s in enumerate(op.saved_src))
+    if not idx:
+        take = None
+    elif len(idx) == 1:
+        take = (lambda vals, i=idx[0]: (vals[i],))
+    else:
+        take = itemgetter(*idx)
+    op.plans[mask] = take
+    return take
+
+
+def _needed_slots(op, mask):
+    """The saved slots (indices into ``op.saved_names``) a requires-grad pattern saves."""
     if op.backward_all is not None:
         needed = set(range(len(op.saved_names)))
     else:
@@ -136,15 +150,7 @@ def _plan(op, mask):
                 needed.update(f[1])
             else:
                 needed.update(k for k in f[1] if uses[k] > 1 or op.saved_kinds[k] == "output")
-    idx = tuple(s + 1 if i in needed else 0 for i, s in enumerate(op.saved_src))
-    if not idx:
-        take = None
-    elif len(idx) == 1:
-        take = (lambda vals, i=idx[0]: (vals[i],))
-    else:
-        take = itemgetter(*idx)
-    op.plans[mask] = take
-    return take
+    return needed
 
 
 def edge_of(t):
@@ -283,17 +289,7 @@ def _recorder(op, mask):
               "    t._output_nr = 0",
               "    t._grad = t._view = t._acc = t._meta = None",
               "    t._vc = vc = [0]"]
-    take = op.plans.get(mask, False)
-    if take is False:
-        _plan(op, mask)
-    # which saved slots this mask needs (as _plan decides), as expressions
-    if op.backward_all is not None:
-        needed = set(range(len(op.saved_names)))
-    else:
-        needed = set()
-        for i, f in enumerate(op.formulas):
-            if f is not None and mask >> i & 1:
-                needed.update(f[1])
+    needed = _needed_slots(op, mask)  # (the slots _plan saves, as expressions)
     exprs, checks = [], []
     for k, (kind, src) in enumerate(zip(op.saved_kinds, op.saved_src)):
         if k not in needed:
