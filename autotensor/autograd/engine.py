@@ -450,6 +450,9 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
             else:
                 break
             if node.__class__ is AccumulateGrad:
+                if grads[0] is None and not slow and node._hooks is None and \
+                        node.variable._meta is None:
+                    continue  # (its gradient was stolen by a compiled region: nothing to do)
                 _run_accumulate(node, grads, raw, capture_map, captured, needed if filtered
                                 else None, capture, accumulate_into, sums)
                 continue
@@ -510,8 +513,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     old = buf[nr]
                     if old is None:
                         buf[nr] = g
-                        if g is grads[0] or g is outs[0] and len(outs) > 1 and \
-                                any(x is g for x in outs[1:]):
+                        if g is grads[0] or g is outs[0] and len(outs) > 1 and (
+                                outs[1] is g or any(x is g for x in outs[2:])):
                             shared[id(g)] = g
                     else:
                         buf[nr] = old + g
@@ -520,7 +523,10 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         # gradients are one array (x + x), nor into an expanded one or a
                         # view, nor into one passed through unchanged (Note [Gradient
                         # versions])
-                        if raw and old is not g:
+                        # (counted where a version is read: a leaf's .grad, a captured
+                        # gradient)
+                        if raw and old is not g and (nxt.__class__ is AccumulateGrad or
+                                                     capture_map):
                             key = (nxt, nr)
                             prev = sums.get(key)
                             if prev is not None:  # old is the array the last sum made
