@@ -218,3 +218,23 @@ def test_max_pool_tiled_and_bincount_backward_match_torch(dtype, shape, kw):
     np.testing.assert_array_equal(ia, ib)
     np.testing.assert_array_equal(ga, gb)
     assert ga.dtype == dtype
+
+
+@pytest.mark.parametrize("case", ["max_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+                                  "max_pool3d", "adaptive_max_pool3d"])
+def test_max_pools_take_the_windows_last_nan(case):
+    """Every max-pool kernel picks the window's last NaN, as PyTorch's `val > max ||
+    isnan(val)` loop does (one rule, `_window_argmax`)."""
+    torch = pytest.importorskip("torch")
+    nan = float("nan")
+    data = {"max_pool1d": ([[[1., nan, 3., nan]]], (4,)),
+            "adaptive_max_pool1d": ([[[1., nan, 3., nan]]], (1,)),
+            "adaptive_max_pool2d": ([[[[1., nan], [nan, 2.]]]], (1,)),
+            "max_pool3d": ([[[[[nan, 1.], [nan, 2.]], [[3., nan], [5., 6.]]]]], (2,)),
+            "adaptive_max_pool3d": ([[[[[nan, 1.], [nan, 2.]], [[3., nan], [5., 6.]]]]], (1,))}
+    x, args = data[case]
+    ours = getattr(autotensor.nn.functional, case)(autotensor.tensor(x), *args,
+                                                   return_indices=True)[1]
+    theirs = getattr(torch.nn.functional, case)(torch.tensor(x), *args,
+                                                return_indices=True)[1]
+    assert ours.tolist() == theirs.tolist()

@@ -426,6 +426,19 @@ def _max_pool_tiled(planes, kernel):
     return values.reshape(idx.shape), idx
 
 
+def _window_argmax(win, axis=-1):
+    """Each window's first maximum, or its last NaN: PyTorch's max-pool kernels compare
+    ``val > max || isnan(val)``, so a later NaN replaces an earlier one."""
+    arg = np.argmax(win, axis=axis)
+    if win.dtype.kind == "f":
+        nan = np.isnan(win)
+        has = nan.any(axis)
+        if has.any():
+            last = win.shape[axis] - 1 - np.argmax(np.flip(nan, axis), axis=axis)
+            arg = np.where(has, last, arg)
+    return arg
+
+
 def max_pool2d_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
     """Values and flat indices (into each H*W plane) of each window's first maximum; NaN
     wins, as in PyTorch's CPU kernel."""
@@ -440,13 +453,7 @@ def max_pool2d_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     win, out = _pool_windows(planes, kernel_size, stride, padding, dilation, ceil_mode, fill)
     flat = win.reshape(win.shape[:3] + (-1,))
-    arg = np.argmax(flat, axis=-1)
-    if x.dtype.kind == "f":  # PyTorch's kernel takes the window's last NaN, argmax the first
-        nan = np.isnan(flat)
-        has = nan.any(-1)
-        if has.any():
-            last = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
-            arg = np.where(has, last, arg)
+    arg = _window_argmax(flat)
     values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
     kh, kw = np.divmod(arg, kernel_size[1])
     oh = np.arange(out[0]).reshape(-1, 1)
@@ -1107,8 +1114,7 @@ def adaptive_max_pool2d_kernel(x, output_size):
             w0, w1 = (j * w) // ow, -((-(j + 1) * w) // ow)
             pos = (np.arange(h0, h1)[:, None] * w + np.arange(w0, w1)).reshape(-1)
             win = planes[:, pos]
-            a = np.argmax(np.where(np.isnan(win), np.inf, win) if x.dtype.kind == "f"
-                          else win, axis=1)
+            a = _window_argmax(win, axis=1)
             vals[:, i * ow + j] = win[np.arange(win.shape[0]), a]
             idx[:, i * ow + j] = pos[a]
     shape = x.shape[:-2] + (oh, ow)
@@ -1531,14 +1537,14 @@ def _flat_index(coords, sizes):
 
 def max_pool_nd_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
     """Values and flat indices (into each input volume) of each window's first maximum over
-    the last len(kernel_size) dims; NaN wins, as max_pool2d_kernel."""
+    the last len(kernel_size) dims; its last NaN wins, as max_pool2d_kernel."""
     nd = len(kernel_size)
     lead, size = x.shape[:-nd], x.shape[-nd:]
     vols = x.reshape((-1,) + size)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     win, out = _pool_windows(vols, kernel_size, stride, padding, dilation, ceil_mode, fill)
     flat = win.reshape(win.shape[:1 + nd] + (-1,))
-    arg = np.argmax(flat, axis=-1)
+    arg = _window_argmax(flat)
     values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
     offsets = np.unravel_index(arg, kernel_size)
     coords = []
@@ -1647,8 +1653,7 @@ def adaptive_max_pool_nd_kernel(x, output_size):
                   for i, s, o in zip(cell, size, output_size)]
         pos = _flat_index(np.meshgrid(*ranges, indexing="ij"), size).reshape(-1)
         win = vols[:, pos]
-        a = np.argmax(np.where(np.isnan(win), np.inf, win) if x.dtype.kind == "f" else win,
-                      axis=1)
+        a = _window_argmax(win, axis=1)
         vals[:, k] = win[np.arange(win.shape[0]), a]
         idx[:, k] = pos[a]
     shape = x.shape[:-nd] + tuple(output_size)
@@ -1791,11 +1796,7 @@ def fractional_max_pool_kernel(x, kernel_size, output_size, random_samples):
     flat = np.broadcast_to(flat, (planes.shape[0],) + tuple(output_size) + tuple(kernel_size))
     flat = flat.reshape(planes.shape[0], -1, _numel(kernel_size))
     vals = np.take_along_axis(planes, flat.reshape(planes.shape[0], -1), 1).reshape(flat.shape)
-    arg = np.argmax(vals, axis=-1)
-    if vals.dtype.kind == "f":
-        nan = np.isnan(vals)
-        last_nan = vals.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
-        arg = np.where(nan.any(-1), last_nan, arg)
+    arg = _window_argmax(vals)
     out = np.take_along_axis(vals, arg[..., None], -1)[..., 0]
     idx = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
     shape = lead + tuple(output_size)
