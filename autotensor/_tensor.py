@@ -90,7 +90,8 @@ class Tensor:
         return False
 
     def is_floating_point(self):
-        return self._data.dtype.kind == "f"
+        k = self._data.dtype.kind
+        return k == "f" or (k == "V" and self._data.dtype.name == "bfloat16")  # (ml_dtypes)
 
     def is_complex(self):
         return self._data.dtype.kind == "c"
@@ -235,7 +236,7 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
-        if flag and self._grad_fn is None and self._data.dtype.kind not in "fc":
+        if flag and self._grad_fn is None and self._data.dtype.kind not in "fcV":
             raise RuntimeError(_errors.REQUIRES_GRAD_DTYPE_SETTER)
         self.requires_grad_(flag)
 
@@ -247,7 +248,7 @@ class Tensor:
                     "use a computed variable in a subgraph that doesn't require "
                     "differentiation use var_no_grad = var.detach().")
             return self
-        if requires_grad and self._data.dtype.kind not in "fc":
+        if requires_grad and self._data.dtype.kind not in "fcV":  # (V: bfloat16)
             raise RuntimeError(_errors.REQUIRES_GRAD_DTYPE)
         self._requires_grad = bool(requires_grad)
         return self

@@ -70,11 +70,14 @@ def tensor_data(t) -> tuple[str, tuple, Any]:
     do not change what was recorded), or ``t.detach().tolist()`` if that fails.
     """
     detached = t.detach()
+    name = dtype_name(t.dtype)
     try:
+        if name == "bfloat16":  # (torch's has no .numpy(); ours is ml_dtypes': as float32)
+            detached = detached.float()
         values = np.array(detached.numpy(), copy=True)
     except Exception:  # noqa: BLE001 -- e.g. a dtype NumPy does not have
         values = detached.tolist()
-    return dtype_name(t.dtype), tuple(int(s) for s in t.shape), values
+    return name, tuple(int(s) for s in t.shape), values
 
 
 def tensor_summary(t) -> TensorSummary:

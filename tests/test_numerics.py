@@ -822,12 +822,66 @@ FUZZ_FINDINGS = {
         "v11 = torch.tensor([1, 2]).scatter(0, torch.tensor([0]), 2**63)",
         "v12 = torch.tensor([1, 2], dtype=torch.uint8).scatter(0, torch.tensor([0]), -1)",
         "v13 = torch.tensor([1, 2], dtype=torch.int32).scatter_(0, torch.tensor([0]), B)"],
+    "bfloat16 leaves: floating point, requires_grad_, dual (tangents in bfloat16)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.tensor(np.array([1.764, -0.5], dtype='float32'), dtype=torch.bfloat16)",
+        "v1 = v0.is_floating_point()",
+        "v2 = torch.autograd.forward_ad.make_dual(v0, torch.tensor([1.624, 2.0], "
+        "dtype=v0.dtype))", "v3 = v2.exp() * v2", "v4 = v3.sum()",
+        "v5 = torch.tensor(np.array([], dtype='float32').reshape((0, 0)), "
+        "dtype=torch.bfloat16).transpose(0, 1).detach().requires_grad_()",
+        "v6 = torch.tensor([1.5, 2.25], dtype=torch.bfloat16, requires_grad=True)",
+        "v7 = (v6 * v6).sum()", "v7.backward()", "v8 = v6.grad"],
+    "forward AD: logsumexp of an empty tensor has a NaN tangent (0 / 0, as PyTorch's)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v1 = torch.autograd.forward_ad.make_dual(torch.zeros(0, 3), torch.zeros(0, 3))",
+        "v2 = v1.logsumexp(0)", "v3 = v1.logsumexp(1)", "v4 = v1.logsumexp((0, 1))"],
+    "logcumsumexp starts from -inf: a leading -0.0 gives +0.0": [
+        "v0 = torch.tensor([[-0.0, -0.0], [-0.0, 1.0]])", "v1 = v0.logcumsumexp(0)",
+        "v2 = v0.logcumsumexp(1)", "v3 = v0.double().logcumsumexp(-1)"],
+    "forward AD: matrix products multiply a missing tangent as dense zeros (0 * inf = NaN)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor([[np.inf, 1.]]), "
+        "torch.tensor([[1.5, 2.]]))", "v1 = torch.tensor([[2., 3.], [4., 5.]])",
+        "v2 = v0.mm(v1)", "v3 = v1.mm(v0.t())", "v4 = v0 @ v1", "v5 = v1.mv(v0[0])",
+        "v6 = torch.addmm(torch.zeros(2), v0, v1)", "v7 = v0.unsqueeze(0).bmm(v1.unsqueeze(0))",
+        "v8 = torch.addmv(torch.zeros(2), v1, v0[0])",
+        "v9 = torch.baddbmm(torch.zeros(1, 1, 2), v0.unsqueeze(0), v1.unsqueeze(0))",
+        "v10 = v0[0].dot(v1[0])", "v11 = v0[0].outer(v1[0])"],
     "x %= y, remainder_ and fmod_ are in place (RemainderBackward0/1, FmodBackward0/1)": [
         "v0 = torch.tensor([-3.5, 2.25], requires_grad=True)", "v1 = v0 * 1", "v1 %= 1.5",
         "v2 = v0 * 1", "v2.fmod_(torch.tensor([2., -1.]))", "v3 = torch.tensor([-3, 7])",
         "v3 %= 2", "v4 = torch.tensor([-3, 7])", "v4 %= 0", "v5 = torch.tensor([-3, 7])",
         "v5.fmod_(1.5)", "v6 = torch.tensor([True, False])", "v6.remainder_(True)"],
 }
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_max_min_all_of_signed_zeros(dtype, op):
+    """max()/min() without a dim: the sign of a zero result is the one PyTorch's vectorized
+    all-reduce ends with (Note [Signed zeros of max() and min()]), for every size class of
+    the rule, contiguous or not."""
+    torch = pytest.importorskip("torch")
+    if dtype == "bfloat16":
+        pytest.importorskip("ml_dtypes")
+    rng = np.random.RandomState(0)
+    other = -1.0 if op == "max" else 1.0
+    cases = 0
+    for n in (2, 3, 5, 8, 9, 13, 16, 17, 20, 31, 33, 40, 70):
+        for _ in range(12):
+            x = np.where(rng.rand(n) < 0.6, 0.0, other)
+            x = np.where((x == 0) & (rng.rand(n) < 0.5), -0.0, x).astype("float32")
+            for lib in (torch, autotensor):
+                t = lib.tensor(x).to(getattr(lib, dtype))
+                if n % 2 == 0:  # a transposed (non-contiguous) view of the same values
+                    t = lib.tensor(x.reshape(2, -1).T.copy()).to(getattr(lib, dtype)).T
+                r = float(getattr(t, op)())
+                if lib is torch:
+                    expected = r
+            assert r == expected and np.signbit(r) == np.signbit(expected), (n, x.tolist())
+            cases += 1
+    assert cases == 13 * 12
 
 
 @pytest.mark.parametrize("name", sorted(FUZZ_FINDINGS))

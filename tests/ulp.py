@@ -16,7 +16,7 @@ import numpy as np
 def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """|a - b| in ulps, on the bit patterns (NaN pairs count 0; -0.0 and 0.0 are 0 apart)."""
     def key(x):
-        v = x.view({4: np.int32, 8: np.int64}[x.dtype.itemsize]).astype(np.int64)
+        v = x.view({2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize]).astype(np.int64)
         mag = v & np.int64((1 << (8 * x.dtype.itemsize - 1)) - 1)
         return np.where(v < 0, -mag, mag)
     d = np.abs(key(a) - key(b))
@@ -54,7 +54,18 @@ OPS = [  # (name, domain, torch function, autotensor function)
     ("softmax (rows of 50)", "real", lambda m, t: m.softmax(t.reshape(-1, 50) / 1e3, 1)),
     ("sum (rows of 1000)", "unit", lambda m, t: t.reshape(-1, 1000).sum(1)),
     ("mean (rows of 1000)", "unit", lambda m, t: t.reshape(-1, 1000).mean(1)),
+    ("tan", "trig", lambda m, t: m.tan(t)),
+    ("atan", "real", lambda m, t: m.atan(t)),
+    ("log1p", "positive", lambda m, t: m.log1p(t)),
+    ("expm1", "exp", lambda m, t: m.expm1(t)),
+    ("erf", "real", lambda m, t: m.erf(t)),
+    ("logsumexp (rows of 50)", "real", lambda m, t: m.logsumexp(t.reshape(-1, 50) / 1e3, 1)),
+    ("matmul (rows of 50 @ 50x10)", "unit", lambda m, t: m.matmul(
+        t.reshape(-1, 50), m.from_numpy(np.linspace(0.1, 1, 500).reshape(50, 10).astype(
+            t.numpy().dtype)))),
 ]
+# elementwise ops also measured in float16 (PyTorch computes them in float32 and rounds)
+HALF = ("exp", "log", "sin", "cos", "tanh", "sigmoid", "sqrt", "pow(x, 2.5)", "erf")
 
 
 def measure(n: int):
@@ -63,8 +74,11 @@ def measure(n: int):
     import autotensor
     rows = []
     for name, domain, fn in OPS:
-        for dtype in (np.float32, np.float64):
+        for dtype in (np.float32, np.float64) + ((np.float16,) if name in HALF else ()):
             x = inputs(domain, n, dtype)
+            x = x[np.isfinite(x)]  # (float16: the domains overflow)
+            if name.startswith(("softmax", "sum", "mean", "logsumexp", "matmul")):
+                x = x[: x.size - x.size % 1000]
             expected = fn(torch, torch.from_numpy(x)).numpy()
             got = fn(autotensor, autotensor.from_numpy(x)).numpy()
             d = ulp_distance(np.ascontiguousarray(got).reshape(-1),

@@ -570,9 +570,9 @@ def jvp_of(op, inputs, params, results):
         if not isinstance(tangent, (tuple, list)):
             tangent = (tangent,) + (None,) * (len(results) - 1)
         for r, t in zip(results, tangent):
-            if t is not None and r._data.dtype.kind in "fc":
+            if t is not None and r._data.dtype.kind in "fcV":
                 forward_ad._set_tangent(r, t)
-    elif tangent is not None and results._data.dtype.kind in "fc":
+    elif tangent is not None and results._data.dtype.kind in "fcV":
         forward_ad._set_tangent(results, tangent)
     return tangent
 

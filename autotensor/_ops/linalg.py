@@ -17,14 +17,22 @@ from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
                     _squeeze_inplace_dim, squeeze, t, tril, triu, _unsafe_view, unsqueeze, view)
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
-def _bilinear(F, f, a, a_t, b, b_t):
+def _bilinear(F, f, a, a_t, b, b_t, dense=False):
     """Tangent of f(a, b) for f bilinear: f(a_t, b) + f(a, b_t), skipping absent tangents
     (but, as PyTorch's zero tangents do, a term whose primal requires grad is kept in the
-    graph: the tangent is then differentiable wrt it)."""
+    graph: the tangent is then differentiable wrt it). ``dense``: PyTorch's matrix products
+    (mm, bmm, mv, addmm, addmv, baddbmm, addbmm) multiply a missing tangent as a dense zero
+    matrix, so an inf or NaN in the other primal makes the tangent NaN there (0 * inf);
+    dot, vdot, outer and addr skip the term."""
     if _state.enabled:
         if a_t is None and b._requires_grad:
             a_t = F.zeros_like(a)
         if b_t is None and a._requires_grad:
+            b_t = F.zeros_like(b)
+    if dense:
+        if a_t is None and not np.isfinite(b._data).all():
+            a_t = F.zeros_like(a)
+        if b_t is None and not np.isfinite(a._data).all():
             b_t = F.zeros_like(b)
     out = None if a_t is None else f(a_t, b)
     if b_t is not None:
@@ -38,7 +46,7 @@ def _dot(a, b):
 
 
 def _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha):
-    out = _bilinear(F, F.mm, mat1, mat1_t, mat2, mat2_t)
+    out = _bilinear(F, F.mm, mat1, mat1_t, mat2, mat2_t, dense=True)
     if out is not None and alpha != 1:
         out = out * alpha
     if self_t is not None:
@@ -71,7 +79,8 @@ def _cj(F, x):
 MM = defop("mm", "MmBackward0", raw.mm, inputs=("self", "mat2"),
            grads={"self": lambda F, grad, mat2: F.mm(grad, F.t(_cj(F, mat2))),
                   "mat2": lambda F, grad, self: F.mm(F.t(_cj(F, self)), grad)},
-           jvp=lambda F, self, self_t, mat2, mat2_t: _bilinear(F, F.mm, self, self_t, mat2, mat2_t))
+           jvp=lambda F, self, self_t, mat2, mat2_t: _bilinear(F, F.mm, self, self_t, mat2, mat2_t,
+                                                               dense=True))
 def _mat2_grad(F, grad, mat1):
     """mat1^T @ grad, computed as (grad^T @ mat1)^T: the same numbers, laid out so that
     for linear's t(weight) the weight's gradient arrives C-contiguous (no copy later)."""
@@ -99,7 +108,7 @@ BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
             grads={"self": lambda F, grad, mat2: F.matmul(grad, F.transpose(_cj(F, mat2), 1, 2)),
                    "mat2": lambda F, grad, self: F.matmul(F.transpose(_cj(F, self), 1, 2), grad)},
             jvp=lambda F, self, self_t, mat2, mat2_t:
-                _bilinear(F, F.matmul, self, self_t, mat2, mat2_t))
+                _bilinear(F, F.matmul, self, self_t, mat2, mat2_t, dense=True))
 DOT = defop("dot", "DotBackward0", lambda a, b: raw.asarray(np.dot(a, b)),
             inputs=("self", "tensor"),
             grads={"self": lambda F, grad, tensor: grad * _cj(F, tensor),
@@ -109,7 +118,8 @@ DOT = defop("dot", "DotBackward0", lambda a, b: raw.asarray(np.dot(a, b)),
 MV = defop("mv", "MvBackward0", raw.matmul, inputs=("self", "vec"),
            grads={"self": lambda F, grad, vec: F.unsqueeze(grad, 1) * F.unsqueeze(_cj(F, vec), 0),
                   "vec": lambda F, grad, self: F.matmul(F.t(_cj(F, self)), grad)},
-           jvp=lambda F, self, self_t, vec, vec_t: _bilinear(F, F.matmul, self, self_t, vec, vec_t))
+           jvp=lambda F, self, self_t, vec, vec_t: _bilinear(F, F.matmul, self, self_t, vec, vec_t,
+                                                             dense=True))
 
 
 # ---- linear algebra --------------------------------------------------------------------------
@@ -735,7 +745,7 @@ def _scaled(F, x, s):
 
 
 def _addmv_jvp(F, self_t, mat, mat_t, vec, vec_t, beta, alpha):
-    out = _bilinear(F, F.matmul, mat, mat_t, vec, vec_t)
+    out = _bilinear(F, F.matmul, mat, mat_t, vec, vec_t, dense=True)
     if out is not None:
         out = _scaled(F, out, alpha)
     if self_t is not None:
@@ -759,7 +769,7 @@ def _addr_jvp(F, self_t, vec1, vec1_t, vec2, vec2_t, beta, alpha):
 
 
 def _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha, summed=False):
-    out = _bilinear(F, F.matmul, batch1, batch1_t, batch2, batch2_t)
+    out = _bilinear(F, F.matmul, batch1, batch1_t, batch2, batch2_t, dense=True)
     if out is not None:
         if summed:
             out = F.sum(out, 0)

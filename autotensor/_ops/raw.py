@@ -444,9 +444,13 @@ hardshrink_backward = softshrink_backward
 
 
 def sigmoid(x):
-    # 1 / (1 + exp(-x)) overflows harmlessly to 0 for large -x.
+    # 1 / (1 + exp(-x)) overflows harmlessly to 0 for large -x; float16/bfloat16 in
+    # float32, as PyTorch's kernel (exp(11.1) overflows float16: sigmoid(-11.1) is not 0)
+    dt = x.dtype
+    if dt.itemsize == 2 and dt.kind in "fV":
+        x = x.astype(np.float32)
     with np.errstate(over="ignore"):
-        return asarray(1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+        return asarray(1 / (1 + np.exp(-x))).astype(dt, copy=False)
 
 
 # The backward kernels of tanh, sigmoid and relu, as PyTorch's (tanh_backward,

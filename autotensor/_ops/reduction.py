@@ -172,8 +172,16 @@ LOGSUMEXP = defop("logsumexp", "LogsumexpBackward0", None, params=("dim", "keepd
                   grads={"self": lambda F, grad, self, dim, keepdim, result: (
                       _unsqueeze_dims(F, grad, dim, keepdim)
                       * F.exp(self - _unsqueeze_dims(F, result, dim, keepdim)))},
-                  jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F,
-                      _logsumexp_backward, self_t, dim, keepdim, self, dim, keepdim, result))
+                  jvp=lambda F, self, self_t, dim, keepdim, result: _logsumexp_jvp(
+                      F, self, self_t, dim, keepdim, result))
+
+
+def _logsumexp_jvp(F, self, self_t, dim, keepdim, result):
+    if self._data.size == 0:  # PyTorch's sum(t * exp(x)) / sum(exp(x)): 0 / 0 is NaN
+        dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+        return F.sum(self_t * F.exp(self), dims, keepdim) / F.sum(F.exp(self), dims, keepdim)
+    return _via_backward(F, _logsumexp_backward, self_t, dim, keepdim, self, dim, keepdim,
+                         result)
 
 
 def _unsqueeze_dims(F, x, dims, keepdim):
@@ -356,6 +364,8 @@ def _max_min(input, dim, keepdim, other, is_max):
                 f"{'max' if is_max else 'min'}(): Expected reduction dim to be specified for "
                 f"input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
         out = _asarray(np.max(d) if is_max else np.min(d))
+        if out == 0 and (d.dtype.kind == "f" or d.dtype.name == "bfloat16"):
+            out = _max_all_zero(d, out)
         return _finish(MAX if is_max else MIN, (input,), (), out)
     dim = _wrap_dim(dim, d.ndim)
     if d.ndim and d.shape[dim] == 0:
@@ -379,6 +389,35 @@ def _max_min(input, dim, keepdim, other, is_max):
     op = MAX_DIM if is_max else MIN_DIM
     v, i = _finish(op, (input,), (dim, keepdim), (_asarray(values), _asarray(indices)))
     return (_MaxRT if is_max else _MinRT)(v, i, None)
+
+
+def _max_all_zero(d, out):
+    """Note [Signed zeros of max() and min()]: a zero result of ``max()``/``min()`` without a
+    dim takes the sign of the zero PyTorch's vectorized all-reduce ends with. Ties go to the
+    second operand of each vector max (x86 maxps), so of the tied zeros the one whose
+    position sorts last by this key wins (found by experiment on PyTorch's x86 CPU build,
+    AVX2 kernels; C order, whatever the strides):
+    - float64: lanes of 4, lane then chunk (i // 4); fewer than 4 elements: the last zero;
+    - float32: lanes of 8, the lane's 3 bits reversed (the shuffle reduction of the 8
+      lanes) then chunk; fewer than 8: the last zero;
+    - float16/bfloat16 (two float vectors of 8 per 16 elements): 16 or more elements:
+      (lane % 8 bit-reversed, (i % 16) // 8, i // 16); 9-15: (i % 8, i // 8); up to 8: last.
+    """
+    flat = d.reshape(-1)
+    zeros = np.flatnonzero(flat == 0)
+    n = flat.size
+    i = zeros
+    rev3 = np.array([0, 4, 2, 6, 1, 5, 3, 7])
+    if d.dtype == np.float64:
+        key = (i % 4) * n + i // 4 if n >= 4 else i
+    elif d.dtype == np.float32:
+        key = rev3[i % 8] * n + i // 8 if n >= 8 else i
+    elif n >= 16:
+        key = (rev3[i % 8] * 2 + (i % 16) // 8) * n + i // 16
+    else:
+        key = (i % 8) * n + i // 8 if n > 8 else i
+    winner = flat[zeros[np.argmax(key)]]
+    return np.asarray(winner, dtype=d.dtype).reshape(out.shape)
 
 
 def max(input, dim=None, keepdim=False, *, other=None):
@@ -838,6 +877,9 @@ def logcumsumexp(input, dim):
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
     dim = _wrap_dim(dim, d.ndim)
     out = np.logaddexp.accumulate(d, axis=dim) if d.ndim and d.size else d.copy()
+    if d.ndim and d.size and d.dtype.kind == "f":
+        # PyTorch's scan starts from -inf: logaddexp(-inf, -0.0) is +0.0
+        out[(slice(None),) * dim + (slice(0, 1),)] += 0.0
     return _finish(LOGCUMSUMEXP, (input,), (dim,), _asarray(out))
 
 

@@ -355,7 +355,7 @@ def function_jvp(cls, ctx, args, output):
     res = (res,) if not isinstance(res, (tuple, list)) else tuple(res)
     ins = [a for a in args if isinstance(a, Tensor)]
     for o, t in zip(outs, res):
-        if isinstance(o, Tensor) and t is not None and o._data.dtype.kind in "fc":
+        if isinstance(o, Tensor) and t is not None and o._data.dtype.kind in "fcV":
             if o._meta is not None:
                 o._meta.pop("fw_grad", None)
             if any(t is _tangent_or_none(a) for a in ins):

@@ -310,7 +310,7 @@ def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
     from . import inplace
     if not isinstance(o, Tensor):
         return o
-    differentiable = id(o) not in non_diff and o._data.dtype.kind in "fc"
+    differentiable = id(o) not in non_diff and o._data.dtype.kind in "fcV"
     if id(o) in dirty:
         _check_dirty(o, inputs, differentiable, n_outputs)
         if o._view is not None and differentiable:

@@ -157,8 +157,9 @@ def make_array(shape, dtype: str, seed: int, special: int) -> np.ndarray:
         if a.size and special and dtype == "int64":
             a.reshape(-1)[special % a.size] = BIG_INTS[special % len(BIG_INTS)]
         return a
-    # 3 decimals (the float64 values are not float32's: precision shows)
-    a = np.round(rng.randn(*shape), 3).astype(dtype)
+    # 3 decimals (the float64 values are not float32's: precision shows); bfloat16 leaves
+    # are float32 arrays given dtype=torch.bfloat16 (Renderer.r_leaf)
+    a = np.round(rng.randn(*shape), 3).astype(dtype if dtype != "bfloat16" else "float32")
     if a.size and special:
         flat = a.reshape(-1)
         flat[special % a.size] = SPECIAL[special % len(SPECIAL)]
@@ -222,10 +223,13 @@ class Renderer:
         arr = make_array(shape, dtype, seed, special)
         out = self.new()
         rg = ", requires_grad=True" if requires_grad else ""
+        if dtype == "bfloat16":  # (NumPy has no bfloat16: from float32, rounded)
+            rg = ", dtype=torch.bfloat16" + rg
         src = f"{out} = torch.tensor({fmt_array(arr)}{rg})"
         if layout == 1 and arr.ndim >= 2:  # a non-contiguous leaf
             arr = np.ascontiguousarray(np.swapaxes(arr, 0, 1))
-            src = (f"{out} = torch.tensor({fmt_array(arr)}).transpose(0, 1).detach()"
+            bf = ", dtype=torch.bfloat16" if dtype == "bfloat16" else ""
+            src = (f"{out} = torch.tensor({fmt_array(arr)}{bf}).transpose(0, 1).detach()"
                    f"{'.requires_grad_()' if requires_grad else ''}")
         elif layout == 2 and arr.ndim >= 1:  # a non-leaf made from a leaf
             src = f"{out} = torch.tensor({fmt_array(arr)}{rg}) * 1"
@@ -439,6 +443,15 @@ class Renderer:
             return None, None
         out = self.new()
         if op.startswith("fn_"):
+            t = self.ns.get(x)
+            if op == "fn_dirty" and getattr(t, "_is_view", lambda: False)() and \
+                    t._base.is_leaf and t._base.requires_grad:
+                # PyTorch (2.13) raises here ("a view of a leaf Variable that requires grad
+                # is being used in an in-place operation") after the Function's forward
+                # wrote into it, and its autograd state is then broken: a later backward,
+                # grad and register_hook on a view of it segfault (exit 139; the crash at
+                # the end of a 4-minute standalone run). Not drawn.
+                op = "fn_sq"
             cls = {"fn_sq": "_Sq", "fn_dirty": "_Dirty", "fn_view": "_View"}[op]
             return f"{out} = {cls}.apply({x})", out
         if op.startswith("ckpt"):
@@ -501,7 +514,13 @@ class Renderer:
 # running
 
 
+_TRACE = os.environ.get("FUZZ_TRACE")
+
+
 def _exec(src: str, ns: dict):
+    if _TRACE:  # (debugging a crash of either library: the last lines run, flushed)
+        with open(_TRACE, "a") as f:
+            f.write(f"{ns['torch'].__name__}: {src!r}\n")
     try:
         exec(src, ns)  # noqa: S102 -- the program is our own generated code
         return None

@@ -15,13 +15,13 @@ shapes = st.one_of(
 )
 float_dtypes = st.sampled_from(["float32", "float64"])
 dtypes = st.sampled_from(["float32", "float32", "float64", "float64", "int64", "int64", "bool",
-                          "int32", "uint8", "float16", "float16"])
+                          "int32", "uint8", "float16", "float16", "bfloat16"])
 
 
 @st.composite
 def leaf(draw, float_only=False):
     dtype = draw(float_dtypes if float_only else dtypes)
-    floating = dtype.startswith("float")
+    floating = dtype.startswith("float") or dtype == "bfloat16"
     # requires_grad mostly on floats; now and then on an int/bool (PyTorch's error)
     rg = draw(st.booleans()) if floating else draw(st.sampled_from([False] * 9 + [True]))
     return ("leaf", draw(shapes), dtype, draw(st.integers(0, 2**16)),
