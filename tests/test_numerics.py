@@ -848,6 +848,18 @@ FUZZ_FINDINGS = {
         "v8 = torch.addmv(torch.zeros(2), v1, v0[0])",
         "v9 = torch.baddbmm(torch.zeros(1, 1, 2), v0.unsqueeze(0), v1.unsqueeze(0))",
         "v10 = v0[0].dot(v1[0])", "v11 = v0[0].outer(v1[0])"],
+    "gradient versions with create_graph, and under a forward-AD level": [
+        "v0 = torch.tensor([1.5, 2.5, 0.5], requires_grad=True)",
+        "v1 = torch.autograd.grad(v0[torch.tensor([0, 0])].sum(), [v0], create_graph=True)[0]",
+        "v2 = torch.autograd.grad(v0.max(0)[0], [v0], create_graph=True)[0]",
+        "v3 = torch.autograd.grad(v0.sort()[0].sum(), [v0], create_graph=True)[0]",
+        "v4 = torch.autograd.grad(v0.as_strided((2,), (1,)).sum(), [v0], create_graph=True)[0]",
+        "v5 = torch.autograd.grad(v0.maximum(v0.flip(0)).sum(), [v0], create_graph=True)[0]",
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v6 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764, requires_grad=True), "
+        "torch.tensor(1.624))", "v7 = v6.exp()", "v8 = v7.view_as(v7)", "v7.exp_()",
+        "v9 = torch.autograd.grad(v8, [v7])[0]",
+        "torch.autograd.forward_ad.exit_dual_level()"],
     "x %= y, remainder_ and fmod_ are in place (RemainderBackward0/1, FmodBackward0/1)": [
         "v0 = torch.tensor([-3.5, 2.25], requires_grad=True)", "v1 = v0 * 1", "v1 %= 1.5",
         "v2 = v0 * 1", "v2.fmod_(torch.tensor([2., -1.]))", "v3 = torch.tensor([-3, 7])",

@@ -26,6 +26,7 @@ import collections.abc
 import heapq
 import itertools
 from sys import getrefcount as _refcount
+import threading
 import warnings
 
 from .. import _errors
@@ -176,6 +177,11 @@ class _MadeVersions(dict):
 
 
 _MADE = _MadeVersions()
+
+# ...except these, whose formulas are out of place when a graph is recorded
+_EAGER_ONLY = frozenset(("MaximumBackward0", "MinimumBackward0"))
+_eager = threading.local()  # .versions: a graph recorded only for tangents (_grad_with_tangents)
+
 
 
 def _obeys_layout(g, v):
@@ -474,12 +480,19 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 grads = _pre_hooks(node, grads, raw)
             if grads[0] is not None or any(g is not None for g in grads):
                 outs = node.apply(grads, F)
-                if raw:
-                    made = _MADE[node.__class__]
-                    if made:  # (its formula writes in place: Note [Gradient versions])
+                made = _MADE[node.__class__]
+                if made:  # (its formula writes in place: Note [Gradient versions])
+                    if raw:
                         for g in outs:
                             if g is not None:
                                 sums["made", id(g)] = (g, made)
+                    elif node.__class__.__name__ not in _EAGER_ONLY or \
+                            getattr(_eager, "versions", False):
+                        # create_graph: PyTorch's formula writes into its fresh result all
+                        # the same; set before any other node can save the tensor
+                        for g in outs:
+                            if g is not None and g._vc[0] < made:
+                                g._vc[0] = made
             else:
                 outs = (None,) * len(node._next)
             if anomaly:
@@ -810,8 +823,13 @@ def _zeros_like(t, requires_grad):
 def _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph, allow_unused,
                         materialize_grads):
     from . import forward_ad
-    res = grad(outputs, inputs, grad_outputs, retain_graph=retain_graph, create_graph=True,
-               allow_unused=allow_unused, materialize_grads=materialize_grads)
+    prev = getattr(_eager, "versions", False)
+    _eager.versions = True  # (PyTorch runs these without a graph: eager formulas' versions)
+    try:
+        res = grad(outputs, inputs, grad_outputs, retain_graph=retain_graph, create_graph=True,
+                   allow_unused=allow_unused, materialize_grads=materialize_grads)
+    finally:
+        _eager.versions = prev
     out = []
     for g in res:
         if g is None:
@@ -819,6 +837,7 @@ def _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph, allow_unuse
             continue
         tangent = forward_ad._tangent_or_none(g)
         d = _to_tensor(g._data)
+        d._vc[0] = g._vc[0]  # (a formula's in-place write: Note [Gradient versions])
         if tangent is not None:
             forward_ad._set_tangent(d, tangent.detach())
         out.append(d)
