@@ -860,6 +860,16 @@ FUZZ_FINDINGS = {
         "torch.tensor(1.624))", "v7 = v6.exp()", "v8 = v7.view_as(v7)", "v7.exp_()",
         "v9 = torch.autograd.grad(v8, [v7])[0]",
         "torch.autograd.forward_ad.exit_dual_level()"],
+    "x[0] = x for a 1x1 x: the value expanded from 0-d partially overlaps (PyTorch's error)": [
+        "v0 = torch.ones(1, 1)", "v0[0] = v0", "v1 = torch.ones(1, 2)", "v1[0] = v1",
+        "v2 = torch.ones(1)", "v2[0] = v2", "v3 = torch.ones(1, 1, 1)", "v3[0] = v3",
+        "v4 = torch.ones(1, 2)", "v4[0].copy_(v4)", "v5 = torch.ones(2, 1)", "v5[0] = v5"],
+    "softmax and log_softmax of a 0-d tensor (and under a forward-AD level)": [
+        "v0 = torch.tensor(1.764)", "v1 = v0.softmax(0)", "v2 = v0.log_softmax(-1)",
+        "v3 = torch.tensor(float('inf'), dtype=torch.float64).softmax(0)",
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v4 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(1.624))",
+        "v5 = v4.softmax(0)", "torch.autograd.forward_ad.exit_dual_level()"],
     "x %= y, remainder_ and fmod_ are in place (RemainderBackward0/1, FmodBackward0/1)": [
         "v0 = torch.tensor([-3.5, 2.25], requires_grad=True)", "v1 = v0 * 1", "v1 %= 1.5",
         "v2 = v0 * 1", "v2.fmod_(torch.tensor([2., -1.]))", "v3 = torch.tensor([-3, 7])",

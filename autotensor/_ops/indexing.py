@@ -247,6 +247,11 @@ def setitem(input, key, value):
             fill_(region, value)
         else:
             value = _strip_leading_ones(value)
+            if value._data.ndim == 0 and region._data.size == 1 and \
+                    np.may_share_memory(value._data, region._data) and _py_any(region.stride()):
+                # PyTorch expands the 0-d view with stride 0 in every dim: the same element
+                # as the region with other strides, a partial overlap (x[0] = x for a 1x1 x)
+                raise RuntimeError(inplace.INPUT_OVERLAP)
             if value._data.shape != region._data.shape:
                 value = expand(value, region._data.shape)  # PyTorch's errors, if any
             copy_(region, value)

@@ -333,6 +333,8 @@ def softmax(x, dim):
     if x.size == 0:
         return x.copy()
     e = x - x.max(axis=dim, keepdims=True)
+    if e.__class__ is not ndarray:  # (a 0-d x gives a NumPy scalar)
+        e = np.asarray(e)
     np.exp(e, out=e)
     e /= _sum_last(e, keepdims=True) if dim in (-1, x.ndim - 1) else e.sum(dim, keepdims=True)
     return e

@@ -350,9 +350,12 @@ def check_input_overlap(t, others):
     for o in others:
         if hasattr(o, "_data") and o is not t and o._data is not dst and \
                 np.may_share_memory(o._data, dst) and _partial_overlap(dst, o._data):
-            raise RuntimeError("unsupported operation: some elements of the input tensor and "
-                               "the written-to tensor refer to a single memory location. "
-                               "Please clone() the tensor before performing the operation.")
+            raise RuntimeError(INPUT_OVERLAP)
+
+
+INPUT_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to "
+                 "tensor refer to a single memory location. Please clone() the tensor before "
+                 "performing the operation.")
 
 
 def _partial_overlap(a, b):

@@ -577,8 +577,11 @@ def _tangent_summary(t, module):
     # values (as float64: some dtypes with Python-number operands follow from how
     # PyTorch's formulas use zero tangents) and whether the tangent is differentiable (its
     # nodes are the formulas' own)
-    return {"value": normalize(tangent.detach().double(), module),
-            "requires_grad": tangent.requires_grad}
+    value = normalize(tangent.detach().double(), module)
+    half = str(tangent.dtype).rsplit(".", 1)[-1]
+    if half in ("float16", "bfloat16"):  # (compared at the half type's tolerance)
+        value = value._replace(dtype=half)
+    return {"value": value, "requires_grad": tangent.requires_grad}
 
 
 def _close_level(module):
