@@ -858,7 +858,7 @@ FUZZ_FINDINGS = {
         "torch.autograd.forward_ad.enter_dual_level()",
         "v6 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764, requires_grad=True), "
         "torch.tensor(1.624))", "v7 = v6.exp()", "v8 = v7.view_as(v7)", "v7.exp_()",
-        "v9 = torch.autograd.grad(v8, [v7])[0]",
+        "v9 = torch.autograd.grad(v8, [v7])[0]", "v10 = torch.autograd.grad(v6 * v6, [v6])[0]",
         "torch.autograd.forward_ad.exit_dual_level()"],
     "x[0] = x for a 1x1 x: the value expanded from 0-d partially overlaps (PyTorch's error)": [
         "v0 = torch.ones(1, 1)", "v0[0] = v0", "v1 = torch.ones(1, 2)", "v1[0] = v1",

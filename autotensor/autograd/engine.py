@@ -547,6 +547,13 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                             elif id(old) not in shared and \
                                     getattr(old, "base", None) is None and _dense(old):
                                 sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
+                        elif not raw and old is not g and getattr(_eager, "versions", False) \
+                                and (nxt.__class__ is AccumulateGrad or capture_map) and \
+                                id(old) not in shared and old._view is None and \
+                                _dense(old._data):
+                            # (a graph recorded only for tangents: PyTorch, with none, adds
+                            # in place; _grad_with_tangents reads the version)
+                            buf[nr]._vc[0] = old._vc[0] + 1
                 if d == 0:
                     entry = (nxt, buffers.pop(nxt))
                     if newly is None:
