@@ -341,7 +341,7 @@ def test_table_is_torchs_and_autotensor_adds_nothing():
     t_ns, a_ns = _namespaces(torch), _namespaces(autotensor)
     table = {(ns, name) for _, ns, _, name in ENTRIES}
     wrong, extra = [], []
-    for section, (spaces, rows) in SECTIONS.items():
+    for spaces, rows in SECTIONS.values():
         bases = {_base(kind, name) for _, kind, names in rows for name in names.split()}
         for ns in spaces:
             for base in bases:
@@ -356,6 +356,6 @@ def test_table_is_torchs_and_autotensor_adds_nothing():
 
 
 def test_table_kinds():
-    for _, ns, kind, name in ENTRIES:
+    for _, ns, kind, _name in ENTRIES:
         assert kind in ("function", "method", "inplace")
         assert (kind == "method") == (ns == "Tensor" and not kind == "inplace")
