@@ -63,6 +63,10 @@ from ._ops.linalg import det, matrix_exp, torch_slogdet as slogdet, torch_svd as
 from ._ops.linalg import cdist, lu_unpack
 from ._ops import argwhere
 from ._ops import unsafe_chunk, unsafe_split
+from ._ops import (  # (the catalogue: names still missing, issue 11)
+    addmv_, as_strided_, clamp_, clamp_max_, clamp_min_, clip_, index_put_, isin,
+    reciprocal_, resize_as_, round_, rsqrt_, split_with_sizes, tril_indices, triu_indices)
+detach, detach_ = Tensor.detach, Tensor.detach_
 from ._ops.linalg import (cholesky_inverse, cholesky_solve, torch_qr as qr,
                           triangular_solve)
 from ._ops.linalg import geqrf, orgqr, ormqr, symeig, vander  # (torch.linalg, part 3)

@@ -182,6 +182,62 @@ def with_grad_check_write(self, arr):
     inplace.record_inplace(FILL, self, (self,), (0,), arr)
 
 
+def _resize_function():
+    """torch.autograd._functions.Resize, the Function behind the deprecated ``x.resize``."""
+    import functools
+    import operator
+    from .autograd import Function
+
+    class Resize(Function):
+        @staticmethod
+        def forward(ctx, tensor, sizes):
+            ctx.sizes = sizes
+            ctx.numel = functools.reduce(operator.mul, sizes, 1)
+            if tensor.numel() != ctx.numel:
+                raise RuntimeError(
+                    f"requested resize to {'x'.join(map(str, sizes))} ({ctx.numel} elements in "
+                    f"total), but the given tensor has a size of "
+                    f"{'x'.join(map(str, tensor.size()))} ({tensor.numel()} elements). "
+                    f"autograd's resize can only change the shape of a given tensor, while "
+                    f"preserving the number of elements. ")
+            ctx.input_sizes = tensor.size()
+            return tensor.contiguous().view(*sizes)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output.contiguous().view(ctx.input_sizes), None
+    return Resize
+
+
+_RESIZE = []
+
+
+def _resize(self, *sizes):
+    import warnings
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    if not _RESIZE:
+        _RESIZE.append(_resize_function())
+    return _RESIZE[0].apply(self, sizes)
+
+
+def _resize_as(self, tensor):
+    import warnings
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    if not _RESIZE:
+        _RESIZE.append(_resize_function())
+    return _RESIZE[0].apply(self, tensor.size())
+
+
+def _new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False):
+    from ._ops.shape import as_strided
+    size, stride = tuple(size), tuple(stride)
+    n = 1 + sum((s - 1) * st for s, st in zip(size, stride)) if all(size) else 0
+    flat = _creation.empty(n, dtype=dtype or self.dtype)
+    out = as_strided(flat, size, stride).detach() if n else _creation.empty(
+        *size, dtype=dtype or self.dtype)
+    return out.requires_grad_(requires_grad)
+
+
 METHODS = {
     # arithmetic operators
     "__add__": fn.add, "__radd__": fn.add, "__sub__": fn.sub, "__rsub__": _sub_r,
@@ -286,6 +342,17 @@ METHODS = {
     **{name: getattr(fn.linalg, name) for name in "geqrf orgqr ormqr symeig".split()},
     "eig": fn.linalg.torch_eig, "lstsq": fn.linalg.torch_lstsq, "lu": fn.linalg.torch_lu,
     "lu_solve": fn.linalg.torch_lu_solve,
+    # the catalogue: names still missing (issue 11, the audit test)
+    **{name: getattr(fn, name) for name in """
+        addbmm_ addmm_ addmv_ addr_ baddbmm_ as_strided_ resize_ resize_as_ split_with_sizes
+        bitwise_and bitwise_or bitwise_xor bitwise_and_ bitwise_or_ bitwise_xor_
+        bitwise_not_ bitwise_left_shift_ bitwise_right_shift_ logical_and_ logical_or_
+        logical_xor_ logical_not_ clamp_min_ clamp_max_ rsqrt_ round_ cumsum_
+        """.split()},
+    "clamp_min": fn.clamp_min, "clamp_max": fn.clamp_max,
+    "resize": _resize, "resize_as": _resize_as, "new_empty_strided": _new_empty_strided,
+    "nbytes": property(lambda self: self._data.size * self._data.itemsize),
+    "itemsize": property(lambda self: self._data.itemsize),
 }
 
 

@@ -313,3 +313,15 @@ add("la_frobenius_norm_keepdim", lambda m, a: m.frobenius_norm(a, 0, keepdim=Tru
 add("la_nuclear_norm", lambda m, a: m.nuclear_norm(a), lambda g: [g.u(3, 4)])
 add("la_nuclear_norm_dim_keepdim", lambda m, a: m.nuclear_norm(a, (0, 2), keepdim=True),
     lambda g: [g.u(3, 2, 4)])
+
+
+# ---- the in-place add family (tests/test_catalogue_audit.py) -----------------------------------
+add("addmm_", lambda m, x, a, b: (x * 1).addmm_(a, b, beta=0.5, alpha=2),
+    lambda g: [g.u(2, 4), g.u(2, 3), g.u(3, 4)])
+add("addmv_", lambda m, x, a, v: m.addmv_(x * 1, a, v), lambda g: [g.u(2), g.u(2, 3), g.u(3)])
+add("addr_", lambda m, x, a, b: (x * 1).addr_(a, b, alpha=-1), lambda g: [g.u(2, 3), g.u(2),
+                                                                          g.u(3)])
+add("baddbmm_", lambda m, x, a, b: (x * 1).baddbmm_(a, b, beta=2),
+    lambda g: [g.u(2, 2, 3), g.u(2, 2, 4), g.u(2, 4, 3)])
+add("addbmm_", lambda m, x, a, b: (x * 1).addbmm_(a, b), lambda g: [g.u(2, 3), g.u(2, 2, 4),
+                                                                    g.u(2, 4, 3)])

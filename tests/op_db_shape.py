@@ -273,3 +273,20 @@ add("triu_", lambda m, x: (x * 1).triu_(-1), lambda g: [g.u(2, 3, 3)],
     ref=lambda x: np.triu(x, -1))
 add("unsafe_split", lambda m, x: m.unsafe_split(x, 2, 1), lambda g: [g.u(3, 5)])
 add("unsafe_chunk_method", lambda m, x: x.unsafe_chunk(3, 0), lambda g: [g.u(7, 2)])
+
+# ---- names the catalogue audit found missing (tests/test_catalogue_audit.py) -------------------
+add("split_with_sizes", lambda m, x: m.split_with_sizes(x, [1, 3], 1), lambda g: [g.u(2, 4)])
+add("split_with_sizes_method", lambda m, x: x.split_with_sizes((2, 1), dim=-2),
+    lambda g: [g.u(3, 2)])
+add("as_strided_", lambda m, x: (x * 1).as_strided_((2, 2), (1, 2), 1), lambda g: [g.u(6)])
+add("as_strided__overlap", lambda m, x: (x * 1).as_strided_((3, 2), (1, 1)), lambda g: [g.u(5)])
+add("scatter_reduce_add_legacy", lambda m, x, i, s: x.scatter(0, i, s, reduce="add"),
+    lambda g: [g.u(2, 3), np.array([[0, 1, 0], [0, 0, 1]]), g.u(2, 3)], grad=(False,) * 3,
+    kink=True)
+add("scatter_reduce_multiply_value_legacy",
+    lambda m, x, i: x.scatter(1, i, 1.5, reduce="multiply"),
+    lambda g: [g.u(2, 3), np.array([[0, 0], [2, 1]])], grad=(False, False), kink=True)
+add("scatter__reduce_legacy", lambda m, x, i, s: (x * 1).scatter_(0, i, s, reduce="multiply"),
+    lambda g: [g.u(2, 3), np.array([[1, 1, 0]]), g.u(1, 3)], grad=(False,) * 3, kink=True)
+add("scatter__reduce_value_legacy", lambda m, x, i: (x * 1).scatter_(0, i, 2.0, reduce="add"),
+    lambda g: [g.u(2, 3), np.array([[1, 1, 0]])], grad=(False,) * 2, kink=True)

@@ -169,30 +169,8 @@ SECTIONS = {
 MISSING = {
     "torch.igamma": "not implemented yet",
     "torch.igammac": "not implemented yet",
-    "torch.reciprocal_": "not implemented yet",
-    "torch.rsqrt_": "not implemented yet",
-    "torch.clamp_": "not implemented yet",
-    "torch.clip_": "not implemented yet",
-    "torch.clamp_min_": "not implemented yet",
-    "torch.clamp_max_": "not implemented yet",
-    "Tensor.bitwise_and": "not implemented yet",
-    "Tensor.bitwise_or": "not implemented yet",
-    "Tensor.bitwise_xor": "not implemented yet",
     "Tensor.igamma": "not implemented yet",
     "Tensor.igammac": "not implemented yet",
-    "Tensor.rsqrt_": "not implemented yet",
-    "Tensor.clamp_min_": "not implemented yet",
-    "Tensor.clamp_max_": "not implemented yet",
-    "Tensor.logical_and_": "not implemented yet",
-    "Tensor.logical_or_": "not implemented yet",
-    "Tensor.logical_xor_": "not implemented yet",
-    "Tensor.logical_not_": "not implemented yet",
-    "Tensor.bitwise_and_": "not implemented yet",
-    "Tensor.bitwise_or_": "not implemented yet",
-    "Tensor.bitwise_xor_": "not implemented yet",
-    "Tensor.bitwise_not_": "not implemented yet",
-    "Tensor.bitwise_left_shift_": "not implemented yet",
-    "Tensor.bitwise_right_shift_": "not implemented yet",
     "Tensor.igamma_": "not implemented yet",
     "Tensor.igammac_": "not implemented yet",
     "special.airy_ai": "not implemented yet",
@@ -221,31 +199,6 @@ MISSING = {
     "special.shifted_chebyshev_polynomial_v": "not implemented yet",
     "special.shifted_chebyshev_polynomial_w": "not implemented yet",
     "special.spherical_bessel_j0": "not implemented yet",
-    "Tensor.cumsum_": "not implemented yet",
-    "torch.tril_indices": "not implemented yet",
-    "torch.triu_indices": "not implemented yet",
-    "torch.addmv_": "not implemented yet",
-    "Tensor.addmv_": "not implemented yet",
-    "Tensor.addr_": "not implemented yet",
-    "Tensor.addbmm_": "not implemented yet",
-    "Tensor.baddbmm_": "not implemented yet",
-    "Tensor.addmm_": "not implemented yet",
-    "torch.split_with_sizes": "not implemented yet",
-    "torch.isin": "not implemented yet",
-    "torch.detach": "not implemented yet",
-    "torch.index_put_": "not implemented yet",
-    "torch.as_strided_": "not implemented yet",
-    "torch.resize_as_": "not implemented yet",
-    "torch.detach_": "not implemented yet",
-    "Tensor.split_with_sizes": "not implemented yet",
-    "Tensor.resize": "not implemented yet",
-    "Tensor.resize_as": "not implemented yet",
-    "Tensor.new_empty_strided": "not implemented yet",
-    "Tensor.nbytes": "not implemented yet",
-    "Tensor.itemsize": "not implemented yet",
-    "Tensor.as_strided_": "not implemented yet",
-    "Tensor.resize_": "not implemented yet",
-    "Tensor.resize_as_": "not implemented yet",
     "torch.bilinear": "not implemented yet",
     "torch.conv1d": "not implemented yet",
     "torch.conv2d": "not implemented yet",
@@ -359,3 +312,106 @@ def test_table_kinds():
     for _, ns, kind, _name in ENTRIES:
         assert kind in ("function", "method", "inplace")
         assert (kind == "method") == (ns == "Tensor" and not kind == "inplace")
+
+
+# ---- the names added from this audit, against torch: values, dtypes, nodes, versions, errors --
+def _outcome(m, expr):
+    import warnings
+
+    import numpy as np
+    x = m.tensor(np.arange(6.0).reshape(2, 3) - 2.5)
+    g = m.tensor(np.arange(6.0).reshape(2, 3) - 2.5, requires_grad=True)
+    i = m.tensor([[0, 1, 1], [2, 3, 7]])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = eval(expr, {"m": m, "x": x, "g": g, "i": i, "np": np})
+    except Exception as e:  # noqa: BLE001  (the error is what is compared)
+        return ("error", type(e).__name__, str(e).split("\n")[0])
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    if not outs or not hasattr(outs[0], "shape"):
+        return ("ok", repr(out))
+    return ("ok", [(str(o.dtype).rsplit(".", 1)[-1], tuple(o.shape), o._version,
+                    None if o.grad_fn is None else type(o.grad_fn).__name__,
+                    ["nan" if v != v else v for v in o.detach().numpy().ravel().tolist()])
+                   for o in outs])
+
+
+CASES = [
+    # scatter with reduce= (accumulates; no derivative)
+    "x.scatter(0, m.tensor([[1, 0, 1]]), m.ones(1, 3), reduce='add')",
+    "x.scatter(1, m.tensor([[0, 0], [2, 2]]), 3.0, reduce='multiply')",
+    "x.clone().scatter_(0, m.tensor([[1, 1, 1]]), m.ones(1, 3), reduce='multiply')",
+    "x.scatter(0, m.tensor([[1, 0, 1]]), m.ones(1, 3), reduce='mean')",
+    "x.scatter(0, m.tensor([[1, 0, 1]]), m.ones(1, 3, dtype=m.int64), reduce='add')",
+    "g.scatter(0, m.tensor([[1, 0, 1]]), 2.0, reduce='add')",
+    "g.scatter(0, m.tensor([[1, 0, 1]]), 2.0, reduce='add').sum().backward()",
+    "(g * 1).scatter_(0, m.tensor([[1, 0, 1]]), m.ones(1, 3), reduce='add').sum().backward()",
+    "m.ones(2, 3, dtype=m.int64).scatter(0, m.tensor([[1, 0, 1]]), 2.5, reduce='multiply')",
+    # isin
+    "m.isin(i, m.tensor([1, 7]))", "m.isin(i, 3)", "m.isin(7, i)", "m.isin(x, m.tensor([0.5]))",
+    "m.isin(i, m.tensor([1.0, 2.5]), invert=True)", "m.isin(i, m.tensor([True]))",
+    "m.isin(m.tensor([True]), i)", "m.isin(i, m.tensor([1j]))",
+    "m.isin(elements=i, test_elements=m.tensor([1]), assume_unique=True)",
+    "m.isin(m.tensor([float('nan')]), m.tensor([float('nan')]))",
+    # split_with_sizes
+    "m.split_with_sizes(g, [1, 2], 1)", "g.split_with_sizes([2], 0)", "g.split_with_sizes([1, 1])",
+    "g.split_with_sizes([3, -1], 1)", "g.split_with_sizes(split_sizes=(1, 2), dim=-1)",
+    # tril/triu_indices
+    "m.tril_indices(3, 4)", "m.triu_indices(3, 4, -1, dtype=m.int32)", "m.tril_indices(3, 3, -5)",
+    "m.tril_indices(0, 2)", "m.triu_indices(-1, 2)", "m.tril_indices(2, 2, dtype=m.float32)",
+    # resize_ / resize_as_ / as_strided_ / the deprecated resize
+    "x.resize_(3, 2)", "x.resize_((6,))", "x.resize_(2, 2)", "x.resize_(2, 2).resize_as_(x)",
+    "m.resize_as_(x, m.ones(3))", "g.resize_(3, 2)", "(g * 1).resize_(6)", "x.resize_(-1)",
+    "x.as_strided_((2, 2), (1, 2), 1)", "m.as_strided_(x, (3,), (2,))",
+    "(g * 1).as_strided_((2, 2), (1, 2))", "g.as_strided_((2,), (1,))",
+    "g.resize(3, 2)", "g.resize(4)", "g.resize_as(m.ones(3, 2))", "g.resize(3, 2).sum().backward()",
+    # in-place add family
+    "(g * 1).addmm_(x.t(), x, beta=2)", "(g.t() * 1).addmm_(x.t(), x[:, :2], beta=2)",
+    "m.ones(3).addmv_(x.t(), m.ones(3)[:2] * 2)",
+    "m.ones(3, dtype=m.float64).addmv_(x.t(), m.ones(2, dtype=m.float64))",
+    "m.ones(1).addmv_(x.t(), m.ones(2))", "m.ones(1, 3).addr_(m.ones(2), m.ones(3))",
+    "m.ones(3).baddbmm_(m.ones(2, 3, 4), m.ones(2, 4, 3))",
+    "m.ones(2, 3).addbmm_(m.ones(4, 2, 5), m.ones(4, 5, 3), alpha=0.5)",
+    "m.ones(3, 3, dtype=m.float64).addmm_(m.ones(3, 3), m.ones(3, 3))",
+    # in-place logical / bitwise / clamp / cumsum
+    "(g * 1).logical_and_(m.tensor([1, 0, 1]))", "i.clone().logical_or_(m.tensor([0.5, 0, 0]))",
+    "i.clone().logical_not_()", "x.clone().logical_xor_(x)", "i.clone().bitwise_and_(6)",
+    "i.clone().bitwise_or_(m.tensor([1, 2, 4]))", "i.clone().bitwise_xor_(m.tensor(1.5))",
+    "x.clone().bitwise_and_(3)", "m.tensor([True, False]).bitwise_not_()",
+    "i.clone().bitwise_left_shift_(2)", "i.clone().bitwise_right_shift_(1)", "i.bitwise_and(3)",
+    "i.bitwise_xor(m.tensor([3]))", "(g * 1).clamp_min_(0.5)", "(g * 1).clamp_max_(m.tensor(0.))",
+    "m.clamp_min_(g * 1, 1)", "i.clone().clamp_min_(2.5)", "i.clone().clamp_max_(m.tensor(2.5))",
+    "g.clamp_min(0.5)", "g.clamp_max(m.tensor([0.0, 1.0, 2.0]))", "m.clamp_min(i, 2.5)",
+    "(g * 1).cumsum_(1)", "i.clone().cumsum_(0)", "(g * 1).cumsum_(0, dtype=m.float64)",
+    "(g * 1).rsqrt_()", "m.rsqrt_(x.clone())", "m.reciprocal_(g * 1)", "m.clip_(g * 1, 0, 1)",
+    "(g * 1).round_(decimals=1)", "m.round_(x.clone())",
+    # torch.detach, index_put_, nbytes / itemsize, new_empty_strided
+    "m.detach(g)", "m.detach_(g * 1)", "m.index_put_(g * 1, (m.tensor([0]),), m.tensor(5.0))",
+    "m.index_put_(g * 1, (m.tensor([0]),), m.tensor(5.0, dtype=m.float64))",
+    "(x.nbytes, x.itemsize, x[:, 1].nbytes, i.itemsize)",
+    "(x.new_empty_strided((2, 3), (1, 2)).stride(), x.new_empty_strided((2,), (1,)).dtype)",
+]
+
+
+@pytest.mark.parametrize("expr", CASES)
+def test_added_names_like_torch(expr):
+    torch = pytest.importorskip("torch")
+    assert _outcome(autotensor, expr) == _outcome(torch, expr)
+
+
+def test_scatter_reduce_with_tensor_src_warns_once_like_torch():
+    import warnings
+
+    from autotensor._ops import indexing
+    indexing._legacy_warned[0] = False
+    x = autotensor.zeros(2, 3)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        x.scatter(0, autotensor.tensor([[1, 0, 1]]), autotensor.ones(1, 3), reduce="add")
+        x.scatter(0, autotensor.tensor([[1, 0, 1]]), autotensor.ones(1, 3), reduce="add")
+        x.scatter(0, autotensor.tensor([[1, 0, 1]]), 1.0, reduce="add")
+    assert [str(m.message).split(" (Triggered")[0] for m in w] == [
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
+        "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
+        "options."]

@@ -275,6 +275,10 @@ def index_put_(input, indices, values, accumulate=False):
     key = tuple(_index_array(k) if _is_advanced(k) else k for k in indices)
     v = values if isinstance(values, Tensor) else _scalar_or_tensor(values, input)
     d = input._data
+    if v._data.dtype != d.dtype and isinstance(values, Tensor):
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_dtypes.scalar_name(input.dtype)} for the destination and "
+                           f"{_dtypes.scalar_name(values.dtype)} for the source.")
     new = d.copy()
     if accumulate:
         np.add.at(new, key, v._data)
@@ -333,6 +337,11 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     sd = s._data if isinstance(s, Tensor) else _convert.scalar_array(
         s, _dtypes.from_numpy(d.dtype))[()]
     idx = _index_data(index)
+    if reduce is not None:  # Note [scatter's reduce=]
+        op, out = _scatter_legacy(False, d, dim, idx, s, reduce)
+        if isinstance(s, Tensor):
+            return _finish(op, (input, s), (dim, idx, reduce), out)
+        return _finish(op, (input,), (s, dim, idx, reduce), out)
     out = raw.scatter(d, dim, idx, sd)
     if isinstance(s, Tensor):
         r = _finish(SCATTER, (input, s), (dim, idx), out)
@@ -455,6 +464,11 @@ def index_add_(self, dim, index, source, *, alpha=1):
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     dim = _wrap_dim(dim, self._data.ndim)
     s = src if src is not None else value
+    if reduce is not None:  # Note [scatter's reduce=]
+        op, new = _scatter_legacy(True, self._data, dim, _index_data(index), s, reduce)
+        if isinstance(s, Tensor):
+            return inplace.record_inplace(op, self, (self, s), (dim, index._data, reduce), new)
+        return inplace.record_inplace(op, self, (self,), (s, dim, index._data, reduce), new)
     if isinstance(s, Tensor):
         new = raw.scatter(self._data, dim, index._data, s._data)
         return inplace.record_inplace(SCATTER, self, (self, s), (dim, index._data), new)
@@ -981,3 +995,104 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
 def argwhere(input):
     """The indices of the nonzero elements, one row each (nonzero's result)."""
     return nonzero(input)
+
+
+# Note [scatter's reduce=]
+# ~~~~~~~~~~~~~~~~~~~~~~~~
+# ``scatter(..., reduce="add"/"multiply")`` is PyTorch's older scatter_reduce: src (or the
+# value) is accumulated into self at the index, not written. PyTorch deprecates the form with
+# a tensor src (a warning once per process) and has no derivative for it: a node
+# NotImplemented whose backward raises, no forward-mode rule.
+_LEGACY_REDUCE = {"add": np.add, "multiply": np.multiply}
+_legacy_warned = [False]
+
+
+def _scatter_legacy_kernel(a, src, dim, index, reduce):
+    out = a.copy()
+    idx = list(np.indices(index.shape, sparse=True))
+    if a.ndim:
+        idx[dim] = index
+    if isinstance(src, ndarray):
+        src = src[tuple(slice(0, n) for n in index.shape)]
+    else:
+        src = np.full(index.shape, src, dtype=a.dtype)
+    _LEGACY_REDUCE[reduce].at(out, tuple(idx) if a.ndim else (), src)
+    return out
+
+
+def _scatter_legacy_grads(name):
+    def formula(F, grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
+def _scatter_legacy_jvp(name):
+    def rule(F, self):
+        raise NotImplementedError(f"Trying to use forward AD with aten::{name} that does not "
+                                  f"support it.")
+    return rule
+
+
+SCATTER_REDUCE_SRC = defop(
+    "scatter", "torch::autograd::NotImplemented", _scatter_legacy_kernel,
+    inputs=("self", "src"), params=("dim", "index", "reduce"), jvp=_scatter_legacy_jvp("scatter"),
+    grads={"self": _scatter_legacy_grads("scatter"), "src": _scatter_legacy_grads("scatter")})
+SCATTER_REDUCE_VALUE = defop(
+    "scatter", "torch::autograd::NotImplemented", _scatter_legacy_kernel,
+    params=("value", "dim", "index", "reduce"), jvp=_scatter_legacy_jvp("scatter"),
+    grads={"self": _scatter_legacy_grads("scatter")})
+SCATTER_REDUCE_SRC_ = defop(
+    "scatter_", "torch::autograd::NotImplemented", _scatter_legacy_kernel,
+    inputs=("self", "src"), params=("dim", "index", "reduce"),
+    jvp=_scatter_legacy_jvp("scatter_"),
+    grads={"self": _scatter_legacy_grads("scatter"), "src": _scatter_legacy_grads("scatter")})
+SCATTER_REDUCE_VALUE_ = defop(
+    "scatter_", "torch::autograd::NotImplemented", _scatter_legacy_kernel,
+    params=("value", "dim", "index", "reduce"), jvp=_scatter_legacy_jvp("scatter_"),
+    grads={"self": _scatter_legacy_grads("scatter")})
+
+
+def _scatter_legacy(in_place, d, dim, idx, s, reduce):
+    """The op and the result of scatter(..., reduce=) (Note [scatter's reduce=])."""
+    import warnings
+    if isinstance(s, Tensor) and s._data.dtype != d.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if reduce not in _LEGACY_REDUCE:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if isinstance(s, Tensor):
+        if not _legacy_warned[0]:
+            _legacy_warned[0] = True
+            warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated "
+                          "and will be removed in a future PyTorch release. Use "
+                          "torch.scatter_reduce instead for more reduction options. (Triggered "
+                          "internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                          "TensorAdvancedIndexing.cpp:225.)", UserWarning, stacklevel=3)
+        op = SCATTER_REDUCE_SRC_ if in_place else SCATTER_REDUCE_SRC
+        return op, _scatter_legacy_kernel(d, s._data, dim, idx, reduce)
+    op = SCATTER_REDUCE_VALUE_ if in_place else SCATTER_REDUCE_VALUE
+    return op, _scatter_legacy_kernel(d, np.asarray(s).astype(d.dtype).item(), dim, idx, reduce)
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None):
+    """Whether each element is in test_elements (either may be a number), compared in the
+    promoted dtype; a bool or complex operand is PyTorch's error. No gradient."""
+    if out is not None:  # Note [out= arguments] in _out.py
+        from ._out import write_out
+        return write_out("isin", isin(elements, test_elements, assume_unique=assume_unique,
+                                      invert=invert), out)
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise TypeError(f"isin() received an invalid combination of arguments - got "
+                        f"({type(elements).__name__}, {type(test_elements).__name__})")
+    for a in (elements, test_elements):
+        if not isinstance(a, (Tensor, bool, int, float, complex)):
+            raise TypeError(f"isin() received an invalid combination of arguments - got "
+                            f"({type(elements).__name__}, {type(test_elements).__name__})")
+        dt = a.dtype if isinstance(a, Tensor) else _dtypes.result_type(a)
+        if dt is _dtypes.bool or dt.np.kind == "c":
+            raise RuntimeError(f"Unsupported input type encountered for isin(): "
+                               f"{_dtypes.scalar_name(dt)}")
+    rt = _dtypes.result_type(elements, test_elements).np
+    e = np.asarray(elements._data if isinstance(elements, Tensor) else elements).astype(rt)
+    t = np.asarray(test_elements._data if isinstance(test_elements, Tensor)
+                   else test_elements).astype(rt)
+    return _make(_asarray(np.isin(e, t, assume_unique=assume_unique, invert=invert)))

@@ -1121,7 +1121,10 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
         n_in = input._data.shape[0] if input._data.ndim else 1
         raise RuntimeError(f"size mismatch, got input ({n_in}), mat ({m.shape[0]}x{m.shape[1]}), "
                            f"vec ({v.shape[0]})")
-    _check_same_dtype(mat, vec, "expected m1 and m2 to have the same dtype")
+    if not (input._data.dtype == m.dtype == v.dtype):
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{_dtypes.scalar_name(input.dtype)}, {_dtypes.scalar_name(mat.dtype)},"
+                           f" and {_dtypes.scalar_name(vec.dtype)}")
     out = ADDMV.kernel(input._data, m, v, beta, alpha)
     return _finish_bcast(ADDMV, (input, mat, vec), (beta, alpha), out)
 
@@ -2687,7 +2690,9 @@ _LA_RAW.cholesky_solve = _cholesky_solve_array
 _LA_TENSOR.cholesky_solve = lambda b, L, upper: cholesky_solve(b, L, upper)
 
 
-# ==== Householder products: geqrf, householder_product/orgqr, ormqr ============================
+# ==== Householder products: geqrf, householder_product/orgqr, ormqr =====================
+
+
 # Note [Householder products]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # geqrf stores Q = H_0 H_1 ... H_{k-1}, H_i = I - tau_i v_i v_i^T, as LAPACK does: v_i is
@@ -3523,3 +3528,51 @@ def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     if isinstance(dim, bool):
         dim, keepdim = None, dim
     return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
+=======
+# ---- the in-place add family (issue 11) -------------------------------------------------------
+def _add_family_(op, fn, self, a, b, beta, alpha, bad_shape=None, out_shape=None):
+    """``self.addmm_(a, b)`` and its kin: the out-of-place checks and value (no graph), then
+    one in-place record of the same node (AddmmBackward0...) as PyTorch's."""
+    from ..autograd import grad_mode, inplace
+    if not (self._data.dtype == a._data.dtype == b._data.dtype):
+        with grad_mode.no_grad():  # (the out-of-place dtype error comes first)
+            fn(self.detach(), a.detach(), b.detach(), beta=beta, alpha=alpha)
+    if out_shape is not None and tuple(self._data.shape) != out_shape:
+        raise RuntimeError(f"Bad in-place call: input tensor size [{_errors.shape_str(self.shape)}]"
+                           f" and output tensor size [{_errors.shape_str(out_shape)}] should "
+                           f"match")
+    with grad_mode.no_grad():
+        value = fn(self.detach(), a.detach(), b.detach(), beta=beta, alpha=alpha)._data
+    if value.shape != self._data.shape:
+        if bad_shape is not None:
+            raise RuntimeError(bad_shape)
+        raise RuntimeError(f"Bad in-place call: input tensor size [{_errors.shape_str(self.shape)}]"
+                           f" and output tensor size [{_errors.shape_str(value.shape)}] should "
+                           f"match")
+    return inplace.record_inplace(op, self, (self, a, b), (beta, alpha), value)
+
+
+def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+    out_shape = (mat1.shape[0], mat2.shape[-1]) if mat1.ndim == mat2.ndim == 2 else None
+    return _add_family_(ADDMM, addmm, self, mat1, mat2, beta, alpha, out_shape=out_shape)
+
+
+def addmv_(self, mat, vec, *, beta=1, alpha=1):
+    out_shape = (mat.shape[0],) if mat.ndim == 2 and vec.ndim == 1 else None
+    return _add_family_(ADDMV, addmv, self, mat, vec, beta, alpha, out_shape=out_shape)
+
+
+def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+    bad = (f"size mismatch, input: [{_errors.shape_str(self.shape)}], v1: "
+           f"[{_errors.shape_str(vec1.shape)}], v2: [{_errors.shape_str(vec2.shape)}]")
+    return _add_family_(ADDR, addr, self, vec1, vec2, beta, alpha, bad)
+
+
+def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    out_shape = ((batch1.shape[0], batch1.shape[1], batch2.shape[2])
+                 if batch1.ndim == batch2.ndim == 3 else None)
+    return _add_family_(BADDBMM, baddbmm, self, batch1, batch2, beta, alpha, out_shape=out_shape)
+
+
+def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    return _add_family_(ADDBMM, addbmm, self, batch1, batch2, beta, alpha)

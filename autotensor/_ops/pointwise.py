@@ -648,14 +648,6 @@ def _clamp_bounds(input, min, max):
 clip = clamp
 
 
-def clamp_min(input, min):
-    return clamp(input, min=min)
-
-
-def clamp_max(input, max):
-    return clamp(input, max=max)
-
-
 def maximum(input, other):
     _check_tensor_arg("maximum", "other", other, 1)
     return _binary(MAXIMUM, input, other)
@@ -2054,3 +2046,136 @@ def leaky_relu_(input, negative_slope=0.01):
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     return hardtanh(input, min_val, max_val, True)
+
+
+# ---- the catalogue, the in-place variants still missing (issue 11) ---------------------------
+# clamp_min / clamp_max are ops of their own in PyTorch (ClampMinBackward0 for a number bound,
+# ClampMinBackward1 for a tensor bound), not clamp with one bound.
+CLAMP_MIN = defop("clamp_min", "ClampMinBackward0", lambda a, min: raw.clamp(a, min, None),
+                  params=("min",), jvp="elementwise",
+                  grads={"self": lambda F, grad, self, min: F.where(self >= min, grad, 0)})
+CLAMP_MAX = defop("clamp_max", "ClampMaxBackward0", lambda a, max: raw.clamp(a, None, max),
+                  params=("max",), jvp="elementwise",
+                  grads={"self": lambda F, grad, self, max: F.where(self <= max, grad, 0)})
+CLAMP_MIN_TENSOR = defop(
+    "clamp_min", "ClampMinBackward1", lambda a, lo: raw.clamp(a, lo, None),
+    inputs=("self", "min"), jvp="elementwise",
+    grads={"self": lambda F, grad, self, min: F.where(self >= min, grad, 0),
+           "min": lambda F, grad, self, min: F.where(self < min, grad, 0)})
+CLAMP_MAX_TENSOR = defop(
+    "clamp_max", "ClampMaxBackward1", lambda a, hi: raw.clamp(a, None, hi),
+    inputs=("self", "max"), jvp="elementwise",
+    grads={"self": lambda F, grad, self, max: F.where(self <= max, grad, 0),
+           "max": lambda F, grad, self, max: F.where(self > max, grad, 0)})
+
+
+def _clamp_one(op, op_tensor, input, bound, is_min):
+    if isinstance(bound, Tensor):
+        from ._common import _binary
+        r = _binary(op_tensor, input, bound)
+        return r
+    lo, hi, dt = _clamp_bounds(input, bound if is_min else None, None if is_min else bound)
+    d = input._data
+    if dt.np != d.dtype:
+        d = d.astype(dt.np)
+    b = lo if is_min else hi
+    return _finish(op, (input,), (b,), _asarray(op.kernel(d, b)).astype(d.dtype, copy=False))
+
+
+def _clamp_one_(op, op_tensor, self, bound, is_min):
+    if isinstance(bound, Tensor):
+        from ._common import _inplace_binary
+        return _inplace_binary(op_tensor, self, bound)
+    lo, hi, dt = _clamp_bounds(self, bound if is_min else None, None if is_min else bound)
+    d = self._data
+    if dt.np != d.dtype:
+        if not np.can_cast(dt.np, d.dtype, "same_kind"):
+            raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
+                               f"desired output type "
+                               f"{_dtypes.cpp_name(_dtypes.from_numpy(d.dtype))}")
+        d = d.astype(dt.np)
+    b = lo if is_min else hi
+    return inplace.record_inplace(op, self, (self,), (b,), _asarray(op.kernel(d, b)))
+
+
+def clamp_min(input, min):
+    """max(input, min) elementwise (NaN propagates)."""
+    return _clamp_one(CLAMP_MIN, CLAMP_MIN_TENSOR, input, min, True)
+
+
+def clamp_max(input, max):
+    """min(input, max) elementwise (NaN propagates)."""
+    return _clamp_one(CLAMP_MAX, CLAMP_MAX_TENSOR, input, max, False)
+
+
+def clamp_min_(self, min):
+    return _clamp_one_(CLAMP_MIN, CLAMP_MIN_TENSOR, self, min, True)
+
+
+def clamp_max_(self, max):
+    return _clamp_one_(CLAMP_MAX, CLAMP_MAX_TENSOR, self, max, False)
+
+
+def rsqrt_(self):
+    return _inplace_unary(RSQRT, self)
+
+
+def _write_no_grad(self, value):
+    """An in-place op PyTorch does not differentiate through (logical_*_, bitwise_*_): the
+    value is written and the version bumped, self's history is left as it was."""
+    inplace.check_inplace(self, ())
+    inplace.write_inplace(self, value)
+    self._vc[0] += 1
+    return self
+
+
+def _logical_inplace(fn):
+    def method(self, other):
+        return _write_no_grad(self, fn(self, other)._data)
+    method.__name__ = fn.__name__ + "_"
+    return method
+
+
+def _bitwise_inplace(fn, name):
+    def method(self, other):
+        d = self._data
+        if d.dtype.kind not in "biu":
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
+                                      f"'{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}'")
+        rt = _dtypes.result_type(self, other)
+        if not np.can_cast(rt.np, d.dtype, "same_kind"):
+            raise RuntimeError(f"result type {_dtypes.scalar_name(rt)} can't be cast to the "
+                               f"desired output type "
+                               f"{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
+        return _write_no_grad(self, fn(self, other)._data)
+    method.__name__ = fn.__name__ + "_"
+    return method
+
+
+logical_and_ = _logical_inplace(logical_and)
+logical_or_ = _logical_inplace(logical_or)
+logical_xor_ = _logical_inplace(logical_xor)
+bitwise_and_ = _bitwise_inplace(bitwise_and, "bitwise_and")
+bitwise_or_ = _bitwise_inplace(bitwise_or, "bitwise_or")
+bitwise_xor_ = _bitwise_inplace(bitwise_xor, "bitwise_xor")
+bitwise_left_shift_ = _bitwise_inplace(bitwise_left_shift, "lshift")
+bitwise_right_shift_ = _bitwise_inplace(bitwise_right_shift, "rshift")
+
+
+def logical_not_(self):
+    return _write_no_grad(self, np.logical_not(self._data))
+
+
+def bitwise_not_(self):
+    d = self._data
+    if d.dtype.kind not in "biu":
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}'")
+    return _write_no_grad(self, bitwise_not(self)._data)
+
+
+def round_(self, *, decimals=0):
+    if decimals:
+        from .special import ROUND_DECIMALS
+        return _inplace_unary(ROUND_DECIMALS, self, (decimals,), float_op=False)
+    return _inplace_unary(ROUND, self, (), float_op=False)

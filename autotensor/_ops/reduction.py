@@ -1513,3 +1513,16 @@ def corrcoef(input):
     c = div(c, view(sd, (-1, 1)))
     c = div(c, view(sd, (1, -1)))
     return clip(c, -1, 1)
+
+
+def cumsum_(self, dim, *, dtype=None):
+    """In-place cumsum; a ``dtype`` other than self's is PyTorch's error."""
+    from ..autograd import inplace
+    d = self._data
+    if dtype is not None and dtype.np != d.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype "
+                           f"{_dtypes.cpp_name(_dtypes.from_numpy(d.dtype))} and output tensor "
+                           f"dtype {_dtypes.cpp_name(dtype)} should match")
+    dim = _wrap_dim(dim, d.ndim)
+    out = raw.cumsum(d, dim).astype(d.dtype, copy=False)
+    return inplace.record_inplace(CUMSUM, self, (self,), (dim,), out)

@@ -1307,3 +1307,87 @@ def triu_(input, diagonal=0):
         raise RuntimeError("triu: input tensor must have at least 2 dimensions")
     return inplace.record_inplace(TRIU, input, (input,), (diagonal,),
                                   np.triu(input._data, diagonal))
+
+
+# ---- the catalogue, names still missing (issue 11) ---------------------------------------------
+def split_with_sizes(input, split_sizes, dim=0):
+    """``split`` by a list of sizes, with PyTorch's check of each size first."""
+    sizes = [int(s) for s in split_sizes]
+    if [s for s in sizes if s < 0]:
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
+                           f"entries, but got split_sizes=[{', '.join(map(str, sizes))}]")
+    return split(input, sizes, dim)
+
+
+def _tri_indices(row, col, offset, dtype, lower):
+    name = "tril_indices" if lower else "triu_indices"
+    dtype = _dtypes.int64 if dtype is None else dtype
+    if dtype.np.kind not in "iu":
+        raise NotImplementedError(f"\"{name}\" not implemented for '{_dtypes.scalar_name(dtype)}'")
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    r, c = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
+    return _make(np.stack([r, c]).astype(dtype.np).reshape(2, -1))
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None,
+                 pin_memory=False):
+    """The (row, column) indices of the lower triangle of a row x col matrix, 2 x N."""
+    return _tri_indices(row, col, offset, dtype, True)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None,
+                 pin_memory=False):
+    """The (row, column) indices of the upper triangle of a row x col matrix, 2 x N."""
+    return _tri_indices(row, col, offset, dtype, False)
+
+
+AS_STRIDED_ = defop("as_strided_", "AsStridedBackward1", None,
+                    params=("size", "stride", "storage_offset", "layout"),
+                    grads={"self": lambda F, grad, size, stride, storage_offset, layout:
+                           F.as_strided_backward(grad, layout, size, stride, storage_offset)},
+                    jvp=AS_STRIDED.jvp)
+
+
+def as_strided_(input, size, stride, storage_offset=None):
+    """``x.as_strided_(size, stride)``: x itself becomes the strided view of its storage."""
+    base = input._view.base if input._view is not None else input
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    out = raw.as_strided(base._data, tuple(size), tuple(stride), offset)
+    layout = (input._data.shape, input.stride())
+    rel = offset - input.storage_offset()
+    return _inplace_view(AS_STRIDED_, input, (tuple(size), tuple(stride), rel, layout), out)
+
+
+def resize_(input, *sizes, memory_format=None):
+    """PyTorch's resize_: the elements kept in storage order, the storage grown when needed
+    (the new elements uninitialised: zeros here); refused for a tensor that requires grad.
+    A storage shrunk by one resize_ is not grown back with its old elements (PyTorch keeps
+    them): here a second resize_ allocates."""
+    shape = _shape_args(sizes)
+    if input._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if [s for s in shape if s < 0]:  # (PyTorch's numel check sees an unsigned overflow)
+        raise RuntimeError("numel: integer multiplication overflow")
+    d = input._data
+    n = 1
+    for s in shape:
+        n *= s
+    if shape == d.shape:
+        return input
+    if n <= d.size and _is_contiguous(d):
+        new = d.reshape(-1)[:n].reshape(shape)
+    else:
+        new = np.zeros(shape, dtype=d.dtype)
+        k = min(n, d.size)
+        new.reshape(-1)[:k] = d.reshape(-1)[:k]
+        input._view = None  # (its own storage now)
+    input._data = new
+    input._vc[0] += 1
+    return input
+
+
+def resize_as_(input, the_template, *, memory_format=None):
+    return resize_(input, tuple(the_template._data.shape))
