@@ -67,6 +67,7 @@ from ._ops import (  # (the catalogue: names still missing, issue 11)
     addmv_, as_strided_, clamp_, clamp_max_, clamp_min_, clip_, index_put_, isin,
     reciprocal_, resize_as_, round_, rsqrt_, split_with_sizes, tril_indices, triu_indices)
 detach, detach_ = Tensor.detach, Tensor.detach_
+from ._ops import igamma, igammac  # noqa: E402
 from ._ops.linalg import (cholesky_inverse, cholesky_solve, torch_qr as qr,
                           triangular_solve)
 from ._ops.linalg import geqrf, orgqr, ormqr, symeig, vander  # (torch.linalg, part 3)
@@ -135,6 +136,8 @@ def typename(obj):
     return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
 
 
+from ._ops._out import add_out as _add_out  # noqa: E402
+_add_out(globals())  # out= on the torch functions that take it (Note [out= arguments])
 from . import functional  # noqa: E402  (imports the namespace above)
 from . import linalg  # noqa: E402
 

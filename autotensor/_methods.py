@@ -347,7 +347,8 @@ METHODS = {
         addbmm_ addmm_ addmv_ addr_ baddbmm_ as_strided_ resize_ resize_as_ split_with_sizes
         bitwise_and bitwise_or bitwise_xor bitwise_and_ bitwise_or_ bitwise_xor_
         bitwise_not_ bitwise_left_shift_ bitwise_right_shift_ logical_and_ logical_or_
-        logical_xor_ logical_not_ clamp_min_ clamp_max_ rsqrt_ round_ cumsum_
+        logical_xor_ logical_not_ clamp_min_ clamp_max_ rsqrt_ round_ cumsum_ igamma igamma_
+        igammac igammac_
         """.split()},
     "clamp_min": fn.clamp_min, "clamp_max": fn.clamp_max,
     "resize": _resize, "resize_as": _resize_as, "new_empty_strided": _new_empty_strided,
@@ -356,9 +357,26 @@ METHODS = {
 }
 
 
+def _as_method(name, f):
+    """The function itself, or its out-less twin (PyTorch's methods take no out=)."""
+    import inspect
+    twin = getattr(f, "method", None)
+    if twin is not None:
+        return twin
+    if callable(f) and not isinstance(f, (property, type)) and not name.startswith("__"):
+        try:
+            params = inspect.signature(f).parameters
+        except (TypeError, ValueError):
+            return f
+        if "out" in params:
+            from ._ops._out import method_without_out
+            return method_without_out(f, name)
+    return f
+
+
 def attach():
     for name, f in METHODS.items():
-        setattr(Tensor, name, f)
+        setattr(Tensor, name, _as_method(name, f))
 
 
 _ = np, _make

@@ -21,3 +21,17 @@ add("reciprocal__fn", lambda m, x: m.reciprocal_(x * 1), lambda g: [g.away(3)])
 add("round_", lambda m, x: (x * 1).round_(), lambda g: [g.u(3)])
 add("round__decimals", lambda m, x: (x * 1).round_(decimals=1), lambda g: [g.u(3)])
 add("cumsum_", lambda m, x: (x * 1).cumsum_(1), lambda g: [g.u(2, 3)])
+
+# ---- incomplete gamma: differentiable in x only (PyTorch's 'igamma: input' error for a) ------
+add("igamma", lambda m, a, x: m.igamma(a, x), lambda g: [g.pos(2, 3), g.pos(2, 3)],
+    grad=(False, True))
+add("igammac_method", lambda m, a, x: a.igammac(x), lambda g: [g.pos(3), g.pos(2, 3, hi=4)],
+    grad=(False, True))
+add("special_gammainc", lambda m, a, x: m.special.gammainc(a, x),
+    lambda g: [g.pos(4, lo=1, hi=3), g.pos(4)], grad=(False, True))
+add("special_gammaincc", lambda m, a, x: m.special.gammaincc(a, x),
+    lambda g: [g.pos(4, lo=1, hi=3), g.pos(4, hi=5)], grad=(False, True))
+add("igamma_", lambda m, a, x: (a * 1).igamma_(x), lambda g: [g.pos(3), g.pos(3)],
+    grad=(False, True))
+add("igammac_", lambda m, a, x: (a * 1).igammac_(x), lambda g: [g.pos(3), g.pos(3)],
+    grad=(False, True))

@@ -230,9 +230,7 @@ def _unary_fn(op, doc, float_op=True):
     one frame (these are the most frequent calls)."""
     kernel = op.kernel
 
-    def fn(input, *, out=None):
-        if out is not None:  # Note [out= arguments] in _out.py
-            return write_out(op.name, fn(input), out)
+    def method(input):  # (the Tensor method: no out=, as PyTorch's)
         if input.__class__ is Tensor or isinstance(input, Tensor):
             d = input._data
             if d.dtype.kind in "fc" or (not float_op and d.dtype.kind in "iu"):
@@ -247,8 +245,14 @@ def _unary_fn(op, doc, float_op=True):
                     _fw(op, (input,), (), r)
                 return r
         return _unary(op, input, float_op)
-    fn.__name__ = fn.__qualname__ = op.name
-    fn.__doc__ = doc
+
+    def fn(input, *, out=None):
+        if out is not None:  # Note [out= arguments] in _out.py
+            return write_out(op.name, method(input), out)
+        return method(input)
+    fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
+    fn.__doc__ = method.__doc__ = doc
+    fn.method = method
     return fn
 
 
@@ -277,9 +281,7 @@ def _binary_fn(op, doc, alpha_param=False):
     else (broadcasting, promotion, alpha) goes through ``_binary``."""
     kernel = op.kernel if not alpha_param else op.kernel_no_alpha
 
-    def fn(input, other, *, alpha=1, out=None):
-        if out is not None:  # Note [out= arguments] in _out.py
-            return write_out(op.name, fn(input, other, alpha=alpha), out)
+    def method(input, other, *, alpha=1):  # (the Tensor method: no out=, as PyTorch's)
         if alpha == 1 and alpha is not True and (input.__class__ is Tensor or
                                                   isinstance(input, Tensor)):
             ad = input._data
@@ -318,8 +320,14 @@ def _binary_fn(op, doc, alpha_param=False):
         if alpha_param and (alpha != 1 or alpha is True):
             _check_alpha(input, other, alpha)
         return _binary(op, input, other, (alpha,) if alpha_param else ())
-    fn.__name__ = fn.__qualname__ = op.name
-    fn.__doc__ = doc
+
+    def fn(input, other, *, alpha=1, out=None):
+        if out is not None:  # Note [out= arguments] in _out.py
+            return write_out(op.name, method(input, other, alpha=alpha), out)
+        return method(input, other, alpha=alpha)
+    fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
+    fn.__doc__ = method.__doc__ = doc
+    fn.method = method
     return fn
 
 

@@ -51,3 +51,65 @@ def write_out(name, result, out):
         np.copyto(o._data, value, casting="unsafe")
         o._vc[0] += 1
     return out if isinstance(out, (tuple, list)) else outs[0]
+
+
+# The functions of the torch namespace that take out= in PyTorch 2.13 (an aten out
+# overload its Python binding accepts) and whose body here has no out parameter: the
+# namespace binds them through ``with_out`` (one frame more on torch.f(...) only; Tensor
+# methods and operators call the bodies directly, and refuse out= as PyTorch's methods
+# do: ``method_without_out``; the generic elementwise bodies give their methods an
+# out-less twin, ``fn.method``, so x.exp() and x + y pay nothing).
+OUT_NAMES = """
+    addbmm addcdiv addcmul addmm addmv addr all amax amin aminmax any arctan2 argmax argmin
+    argsort atan2 baddbmm bernoulli bitwise_and bitwise_left_shift bitwise_not bitwise_or
+    bitwise_right_shift bitwise_xor bmm clamp clamp_max clamp_min clip column_stack copysign
+    cummax cummin cumprod cumsum diag diff dot dstack eq eye fix float_power floor_divide
+    fmax fmin fmod frac gather ge ger greater greater_equal gt hardshrink heaviside hstack
+    hypot index_add index_copy index_select inner inverse isneginf isposinf kron le lerp
+    less less_equal linspace log_softmax logaddexp logaddexp2 logcumsumexp logical_and
+    logical_not logical_or logical_xor logit logspace logsumexp lt masked_select matmul
+    matrix_power max maximum mean median min minimum mm msort multinomial mv mvlgamma
+    nanmean nanmedian nanquantile nansum narrow_copy ne neg negative nextafter nonzero norm
+    normal not_equal outer polygamma pow prod quantile randint randperm remainder renorm
+    round row_stack scatter scatter_add scatter_reduce sgn signbit slice_scatter slogdet
+    softmax square std sum take take_along_dim threshold tril triu trunc var vdot vstack
+    where
+    sort topk kthvalue
+    """.split()
+
+
+def with_out(f, name):
+    """``f`` with PyTorch's out= (Note [out= arguments])."""
+    def fn(*args, out=None, **kwargs):
+        if out is None:
+            return f(*args, **kwargs)
+        return write_out(name, f(*args, **kwargs), out)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f.__doc__
+    return fn
+
+
+def method_without_out(f, name):
+    """A Tensor method from a function that takes out=: PyTorch's methods take none."""
+    def method(self, *args, **kwargs):
+        if "out" in kwargs:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        return f(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f.__doc__
+    return method
+
+
+def add_out(namespace):
+    """Bind out= into the torch namespace for every name of OUT_NAMES lacking it."""
+    import inspect
+    for name in OUT_NAMES:
+        f = namespace.get(name)
+        if f is None:
+            continue
+        try:
+            params = inspect.signature(f).parameters
+        except (TypeError, ValueError):
+            continue
+        if "out" not in params:
+            namespace[name] = with_out(f, name)

@@ -320,3 +320,371 @@ def polygamma(n, x):
     pole = (a <= 0) & (a == np.floor(a))
     out = np.where(pole, np.inf if n % 2 else np.nan, out)
     return _back(out, x)
+
+
+# ---- Bessel functions of the first and second kind, orders 0 and 1 (torch.special) ----------
+# Note [Bessel kernels without SciPy]
+# J_n(x) for |x| <= 25 is Bessel's integral (1/2pi) int_0^2pi cos(n t - x sin t) dt by the
+# trapezoidal rule, exact to rounding for a periodic analytic integrand once the node count
+# exceeds n + x by a margin (the error is about J_M(x)); Y_0 and Y_1 there are Neumann's
+# series in J_2k (A&S 9.1.88 and its derivative). Beyond 25, Hankel's asymptotic expansion,
+# whose smallest term is about exp(-2x). K_0, K_1 (and the Airy function through K_1/3) are
+# int_0^inf exp(-x cosh t) cosh(nu t) dt by the trapezoidal rule, whose error decays like
+# exp(-pi^2 / h) for this integrand (analytic in the strip |Im t| < pi/2).
+_EULER = 0.57721566490153286061
+_HANKEL_FROM = 25.0
+_NODES = 160
+
+
+def _bessel_jn_table(x, nmax):
+    """J_0..J_nmax at each |x| <= 25 (rows: n), by the trapezoidal rule."""
+    t = np.arange(_NODES) * (2 * math.pi / _NODES)
+    phase = x[None, :, None] * np.sin(t)[None, None, :]
+    n = np.arange(nmax + 1, dtype=np.float64)[:, None, None]
+    return np.cos(n * t[None, None, :] - phase).mean(axis=2)
+
+
+def _hankel(x, nu):
+    """(P, Q) of Hankel's expansion for order nu at x > 0 (summed while terms shrink)."""
+    mu = 4.0 * nu * nu
+    p = np.ones_like(x)
+    q = np.zeros_like(x)
+    term = np.ones_like(x)
+    last = np.full_like(x, np.inf)
+    for k in range(1, 80):
+        term = term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * x)
+        small = np.abs(term) < last
+        last = np.abs(term)
+        add = np.where(small, term, 0.0)
+        if k % 2:
+            q = q + (add if (k // 2) % 2 == 0 else -add)
+        else:
+            p = p + (add if (k // 2) % 2 == 0 else -add)
+        if not small.any():
+            break
+    return p, q
+
+
+def _bessel_jy(x, order, second_kind):
+    a = np.abs(_float64(x))
+    out = np.empty_like(a)
+    big = a > _HANKEL_FROM
+    if big.any():
+        xb = a[big]
+        p, q = _hankel(xb, order)
+        chi = xb - (order / 2 + 0.25) * math.pi
+        amp = np.sqrt(2.0 / (math.pi * xb))
+        out[big] = amp * ((p * np.sin(chi) + q * np.cos(chi)) if second_kind
+                          else (p * np.cos(chi) - q * np.sin(chi)))
+    small = ~big & np.isfinite(a)
+    if small.any():
+        xs = a[small]
+        if not second_kind:
+            out[small] = _bessel_jn_table(xs, order)[order]
+        else:
+            nmax = int(np.max(xs)) + 40
+            nmax += nmax % 2
+            j = _bessel_jn_table(xs, nmax + 1)
+            k = np.arange(1, nmax // 2 + 1, dtype=np.float64)[:, None]
+            sign = np.where(k % 2 == 1, -1.0, 1.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lg = np.log(xs / 2) + _EULER
+                if order == 0:
+                    s = (sign * j[2::2][: len(k)] / k).sum(axis=0)
+                    out[small] = 2 / math.pi * lg * j[0] - 4 / math.pi * s
+                else:
+                    s = (sign * (j[1:-1:2][: len(k)] - j[3::2][: len(k)]) / k).sum(axis=0)
+                    out[small] = 2 / math.pi * (lg * j[1] - j[0] / xs) + 2 / math.pi * s
+    out[np.isinf(a) | np.isnan(a)] = np.nan  # (PyTorch's kernels give NaN at +-inf)
+    return out
+
+
+def bessel_j0(x):
+    return _back(_bessel_jy(x, 0, False), x)
+
+
+def bessel_j1(x):
+    x64 = _float64(x)
+    out = np.where(x64 == 0, x64, np.sign(x64) * _bessel_jy(x64, 1, False))
+    return _back(out, x)
+
+
+def _y(x, order):
+    x64 = _float64(x)
+    out = _bessel_jy(x64, order, True)
+    out = np.where(x64 == 0, -np.inf, np.where(x64 < 0, np.nan, out))
+    return out
+
+
+def bessel_y0(x):
+    return _back(_y(x, 0), x)
+
+
+def bessel_y1(x):
+    return _back(_y(x, 1), x)
+
+
+def _k_integral(x, nu, scaled):
+    """int_0^inf exp(-x (cosh t - 1)) cosh(nu t) dt (times exp(-x) unless scaled), x > 0."""
+    h = 0.125
+    xmin = float(np.min(x)) if x.size else 1.0
+    top = math.acosh(max(45.0 / xmin, 1.0)) + 2 * h if xmin > 0 else 0.0
+    t = np.arange(0.0, top + h, h)
+    w = np.full(t.shape, h)
+    w[0] = h / 2
+    e = np.exp(-x[:, None] * (np.cosh(t)[None, :] - 1.0)) * np.cosh(nu * t)[None, :]
+    out = e @ w
+    return out if scaled else out * np.exp(-x)
+
+
+def _k(x, nu, scaled):
+    x64 = _float64(x)
+    flat = x64.reshape(-1)
+    out = np.full(flat.shape, np.nan)
+    pos = (flat > 0) & (flat <= _HANKEL_FROM)
+    if pos.any():
+        out[pos] = _k_integral(flat[pos], nu, scaled)
+    big = (flat > _HANKEL_FROM) & np.isfinite(flat)
+    if big.any():  # exp(x) K_nu(x) = sqrt(pi / 2x) sum_k a_k(nu) / x^k, terms while shrinking
+        xb = flat[big]
+        mu = 4.0 * nu * nu
+        term = np.ones_like(xb)
+        total = term.copy()
+        last = np.full_like(xb, np.inf)
+        for k in range(1, 80):
+            term = term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * xb)
+            small = np.abs(term) < last
+            last = np.abs(term)
+            total = total + np.where(small, term, 0.0)
+        val = np.sqrt(math.pi / (2 * xb)) * total
+        with np.errstate(under="ignore"):
+            out[big] = val if scaled else val * np.exp(-xb)
+    out[flat == 0] = np.inf
+    out[flat == np.inf] = 0.0
+    return out.reshape(x64.shape)
+
+
+def modified_bessel_k0(x):
+    return _back(_k(x, 0.0, False), x)
+
+
+def modified_bessel_k1(x):
+    return _back(_k(x, 1.0, False), x)
+
+
+def scaled_modified_bessel_k0(x):
+    return _back(_k(x, 0.0, True), x)
+
+
+def scaled_modified_bessel_k1(x):
+    return _back(_k(x, 1.0, True), x)
+
+
+def spherical_bessel_j0(x):
+    x64 = _float64(x)
+    small = np.abs(x64) < 0.5
+    xs = np.where(small, x64, 0.0)
+    x2 = xs * xs
+    series = 1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72 * (1 - x2 / 110 * (
+        1 - x2 / 156 * (1 - x2 / 210))))))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        big = np.sin(x64) / x64
+    out = np.where(small, series, big)
+    out = np.where(np.isinf(x64), 0.0, out)
+    return _back(out, x)
+
+
+# ---- the Airy function Ai ---------------------------------------------------------------------
+_AI0 = 0.355028053887817239260  # Ai(0) = 1 / (3^(2/3) Gamma(2/3))
+_AI0P = 0.258819403792806798405  # -Ai'(0) = 1 / (3^(1/3) Gamma(1/3))
+
+
+def _airy_series(x):
+    """Ai(x) = Ai(0) f(x) + Ai'(0) g(x) by the Maclaurin series of f and g."""
+    x3 = x ** 3
+    f = np.ones_like(x)
+    g = x.copy()
+    tf, tg = f.copy(), g.copy()
+    for k in range(1, 90):
+        tf = tf * x3 / ((3 * k - 1) * (3 * k))
+        tg = tg * x3 / ((3 * k) * (3 * k + 1))
+        f = f + tf
+        g = g + tg
+    return _AI0 * f - _AI0P * g
+
+
+def _airy_negative_asymptotic(x):
+    """Ai(-x), x > 0 large: x^(-1/4)/sqrt(pi) (sin(z + pi/4) P - cos(z + pi/4) Q)."""
+    z = 2.0 / 3.0 * x ** 1.5
+    p = np.ones_like(x)
+    q = np.zeros_like(x)
+    u = 1.0
+    last = np.full_like(x, np.inf)
+    for k in range(1, 60):
+        u = u * (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216 * k)
+        term = u / z ** k
+        small = term < last
+        last = term
+        term = np.where(small, term, 0.0)
+        sign = -1.0 if (k // 2) % 2 else 1.0
+        if k % 2:
+            q = q + sign * term
+        else:
+            p = p + sign * term
+    chi = z + math.pi / 4
+    return (np.sin(chi) * p - np.cos(chi) * q) / (math.sqrt(math.pi) * x ** 0.25)
+
+
+def airy_ai(x):
+    x64 = _float64(x)
+    flat = x64.reshape(-1)
+    out = np.full(flat.shape, np.nan)
+    mid = (flat >= -9.0) & (flat <= 2.0)
+    out[mid] = _airy_series(flat[mid])
+    pos = (flat > 2.0) & np.isfinite(flat)
+    if pos.any():
+        xp = flat[pos]
+        z = 2.0 / 3.0 * xp ** 1.5
+        with np.errstate(under="ignore"):
+            out[pos] = np.sqrt(xp / 3) / math.pi * _k(z, 1.0 / 3.0, True) * np.exp(-z)
+    neg = (flat < -9.0) & np.isfinite(flat)
+    if neg.any():
+        out[neg] = _airy_negative_asymptotic(-flat[neg])
+    return _back(out.reshape(x64.shape), x)  # (NaN at +-inf, as PyTorch's)
+
+
+# ---- orthogonal polynomials of integer degree n (n truncated to an integer; n < 0 gives 0) ---
+def _three_term(x, n, p0, p1, step):
+    """p_n(x) by the recurrence p_{k+1} = step(k, x, p_k, p_{k-1}), elementwise in n."""
+    nmax = int(np.max(n)) if n.size else 0
+    prev, cur = p0, p1
+    out = np.where(n == 0, p0, p1)
+    for k in range(1, nmax):
+        prev, cur = cur, step(k, x, cur, prev)
+        out = np.where(n == k + 1, cur, out)
+    return np.where(n < 0, 0.0, out)
+
+
+def _poly_args(x, n):
+    x64, n64 = np.broadcast_arrays(_float64(x), _float64(n))
+    with np.errstate(invalid="ignore"):
+        ni = np.where(np.isfinite(n64), np.trunc(n64), -1.0)
+    return np.array(x64), ni
+
+
+def chebyshev_t(x, n):
+    x, n = _poly_args(x, n)
+    out = _three_term(x, n, np.ones_like(x), x, lambda k, x, c, p: 2 * x * c - p)
+    trig = (np.abs(x) < 1) & (n > 6)  # cos(n acos x): no error growth for large n
+    with np.errstate(invalid="ignore"):
+        out = np.where(trig, np.cos(n * np.arccos(np.clip(x, -1, 1))), out)
+    return out
+
+
+def chebyshev_u(x, n):
+    x, n = _poly_args(x, n)
+    out = _three_term(x, n, np.ones_like(x), 2 * x, lambda k, x, c, p: 2 * x * c - p)
+    th = np.arccos(np.clip(x, -1, 1))
+    trig = (np.abs(x) < 1) & (n > 8) & (np.sin(th) != 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(trig, np.sin((n + 1) * th) / np.sin(th), out)
+    return out
+
+
+def chebyshev_v(x, n):
+    x, n = _poly_args(x, n)
+    return _three_term(x, n, np.ones_like(x), 2 * x - 1, lambda k, x, c, p: 2 * x * c - p)
+
+
+def chebyshev_w(x, n):
+    x, n = _poly_args(x, n)
+    return _three_term(x, n, np.ones_like(x), 2 * x + 1, lambda k, x, c, p: 2 * x * c - p)
+
+
+def hermite_h(x, n):
+    x, n = _poly_args(x, n)
+    return _three_term(x, n, np.ones_like(x), 2 * x,
+                       lambda k, x, c, p: 2 * x * c - 2 * k * p)
+
+
+def hermite_he(x, n):
+    x, n = _poly_args(x, n)
+    return _three_term(x, n, np.ones_like(x), x.copy(), lambda k, x, c, p: x * c - k * p)
+
+
+def laguerre_l(x, n):
+    x, n = _poly_args(x, n)
+    return _three_term(x, n, np.ones_like(x), 1 - x,
+                       lambda k, x, c, p: ((2 * k + 1 - x) * c - k * p) / (k + 1))
+
+
+def legendre_p(x, n):
+    x, n = _poly_args(x, n)
+    return _three_term(x, n, np.ones_like(x), x.copy(),
+                       lambda k, x, c, p: ((2 * k + 1) * x * c - k * p) / (k + 1))
+
+
+# ---- the regularized incomplete gamma functions P(a, x) and Q(a, x) ---------------------------
+def _gamma_pq(a, x):
+    """(P, Q) for a > 0, x >= 0: the power series where x < a + 1, else the continued
+    fraction of Q (modified Lentz), both to double precision."""
+    a, x = np.broadcast_arrays(_float64(a), _float64(x))
+    a, x = np.array(a), np.array(x)
+    p = np.full(a.shape, np.nan)
+    q = np.full(a.shape, np.nan)
+    ok = (a > 0) & (x >= 0) & np.isfinite(a)
+    with np.errstate(all="ignore"):
+        lgam = np.asarray(_lgamma(np.where(ok, a, 1.0)), dtype=np.float64)
+        logpre = a * np.log(np.where(x > 0, x, 1.0)) - x - lgam
+        ser = ok & (x < a + 1) & np.isfinite(x)
+        if ser.any():
+            aa, xx = a[ser], x[ser]
+            term = 1.0 / aa
+            total = term.copy()
+            ap = aa.copy()
+            for _ in range(5000):
+                ap = ap + 1
+                term = term * xx / ap
+                total = total + term
+                if np.all(np.abs(term) < np.abs(total) * 1e-17):
+                    break
+            ps = np.where(xx == 0, 0.0, total * np.exp(logpre[ser]))
+            p[ser], q[ser] = ps, 1 - ps
+        cf = ok & ~(x < a + 1) & np.isfinite(x)
+        if cf.any():
+            aa, xx = a[cf], x[cf]
+            tiny = 1e-300
+            b = xx + 1 - aa
+            c = np.full_like(xx, 1 / tiny)
+            d = 1 / b
+            h = d.copy()
+            for i in range(1, 5000):
+                an = -i * (i - aa)
+                b = b + 2
+                d = an * d + b
+                d = np.where(np.abs(d) < tiny, tiny, d)
+                c = b + an / c
+                c = np.where(np.abs(c) < tiny, tiny, c)
+                d = 1 / d
+                delta = d * c
+                h = h * delta
+                if np.all(np.abs(delta - 1) < 1e-16):
+                    break
+            qs = np.exp(logpre[cf]) * h
+            q[cf], p[cf] = qs, 1 - qs
+        inf = ok & (x == np.inf)
+        p[inf], q[inf] = 1.0, 0.0
+    return p, q, ok
+
+
+def gammainc(a, x):
+    """P(a, x); a = 0 gives 1 for x > 0 (PyTorch's convention), a < 0 or x < 0 NaN."""
+    p, _, _ = _gamma_pq(a, x)
+    a64, x64 = np.broadcast_arrays(_float64(a), _float64(x))
+    return np.where((a64 == 0) & (x64 > 0), 1.0, p)
+
+
+def gammaincc(a, x):
+    _, q, _ = _gamma_pq(a, x)
+    a64, x64 = np.broadcast_arrays(_float64(a), _float64(x))
+    return np.where((a64 == 0) & (x64 > 0), 0.0, q)

@@ -520,3 +520,167 @@ def rrelu_train(input, lower, upper, inplace):
         return _inplace.record_inplace(RRELU_WITH_NOISE_, input, (input,), (noise,),
                                        _asarray(d * noise))
     return _finish(RRELU_WITH_NOISE, (input,), (noise,), _asarray(d * noise))
+
+
+# ---- torch.special: Bessel functions, Airy Ai, orthogonal polynomials, incomplete gamma --------
+# Note [Special functions PyTorch does not differentiate]
+# PyTorch declares no derivative for the Bessel, Airy and polynomial functions of
+# torch.special: their outputs never require grad (no node, no error at backward). They are
+# kernels here and no table entries. Kernels: _specfun.py (Note [Bessel kernels without
+# SciPy]); accuracy against mpmath in tests/test_special_functions.py.
+def _nondiff(kernel, *args):
+    """A float result from tensors or numbers (at least one tensor): PyTorch's promotion
+    (integers and bool to the default float), computed in float64, no autograd."""
+    from .._tensor import _make
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    dt = _dtypes.result_type(*args)
+    if not dt.is_floating_point:
+        dt = _dtypes.default_float
+    arrays = [np.asarray(a._data if isinstance(a, Tensor) else a, dtype=np.float64)
+              for a in args]
+    out = np.asarray(kernel(*arrays), dtype=np.float64)
+    shape = np.broadcast_shapes(*[np.shape(a) for a in arrays])
+    del tensors
+    return _make(_asarray(np.broadcast_to(out, shape).astype(dt.np)))
+
+
+def _unary_special(kernel, doc):
+    def fn(input, *, out=None):
+        if out is not None:  # Note [out= arguments] in _out.py
+            from ._out import write_out
+            return write_out(fn.__name__, fn(input), out)
+        return _nondiff(kernel, input)
+    fn.__doc__ = doc
+    return fn
+
+
+def _poly_special(kernel, doc, shifted=False):
+    def fn(input, n, *, out=None):
+        if out is not None:  # Note [out= arguments] in _out.py
+            from ._out import write_out
+            return write_out(fn.__name__, fn(input, n), out)
+        if shifted:
+            return _nondiff(lambda x, k: kernel(2 * x - 1, k), input, n)
+        return _nondiff(kernel, input, n)
+    fn.__doc__ = doc
+    return fn
+
+
+airy_ai = _unary_special(_specfun.airy_ai, "The Airy function Ai(x).")
+bessel_j0 = _unary_special(_specfun.bessel_j0, "The Bessel function of the first kind, order 0.")
+bessel_j1 = _unary_special(_specfun.bessel_j1, "The Bessel function of the first kind, order 1.")
+bessel_y0 = _unary_special(_specfun.bessel_y0, "The Bessel function of the second kind, "
+                           "order 0.")
+bessel_y1 = _unary_special(_specfun.bessel_y1, "The Bessel function of the second kind, "
+                           "order 1.")
+modified_bessel_i0 = _unary_special(lambda x: np.i0(x), "The modified Bessel function I_0.")
+modified_bessel_i1 = _unary_special(i1_kernel, "The modified Bessel function I_1.")
+modified_bessel_k0 = _unary_special(_specfun.modified_bessel_k0, "The modified Bessel "
+                                    "function K_0.")
+modified_bessel_k1 = _unary_special(_specfun.modified_bessel_k1, "The modified Bessel "
+                                    "function K_1.")
+scaled_modified_bessel_k0 = _unary_special(_specfun.scaled_modified_bessel_k0, "exp(x) K_0(x).")
+scaled_modified_bessel_k1 = _unary_special(_specfun.scaled_modified_bessel_k1, "exp(x) K_1(x).")
+spherical_bessel_j0 = _unary_special(_specfun.spherical_bessel_j0, "sin(x) / x.")
+chebyshev_polynomial_t = _poly_special(_specfun.chebyshev_t, "Chebyshev polynomial T_n(x).")
+chebyshev_polynomial_u = _poly_special(_specfun.chebyshev_u, "Chebyshev polynomial U_n(x).")
+chebyshev_polynomial_v = _poly_special(_specfun.chebyshev_v, "Chebyshev polynomial V_n(x).")
+chebyshev_polynomial_w = _poly_special(_specfun.chebyshev_w, "Chebyshev polynomial W_n(x).")
+shifted_chebyshev_polynomial_t = _poly_special(_specfun.chebyshev_t, "T_n(2x - 1).", True)
+shifted_chebyshev_polynomial_u = _poly_special(_specfun.chebyshev_u, "U_n(2x - 1).", True)
+shifted_chebyshev_polynomial_v = _poly_special(_specfun.chebyshev_v, "V_n(2x - 1).", True)
+shifted_chebyshev_polynomial_w = _poly_special(_specfun.chebyshev_w, "W_n(2x - 1).", True)
+hermite_polynomial_h = _poly_special(_specfun.hermite_h, "The physicists' Hermite "
+                                     "polynomial H_n(x).")
+hermite_polynomial_he = _poly_special(_specfun.hermite_he, "The probabilists' Hermite "
+                                      "polynomial He_n(x).")
+laguerre_polynomial_l = _poly_special(_specfun.laguerre_l, "The Laguerre polynomial L_n(x).")
+legendre_polynomial_p = _poly_special(_specfun.legendre_p, "The Legendre polynomial P_n(x).")
+for _f, _n in list((v, k) for k, v in globals().items()
+                   if callable(v) and getattr(v, "__qualname__", "").startswith(
+                       ("_unary_special.", "_poly_special."))):
+    _f.__name__ = _f.__qualname__ = _n
+
+
+# igamma / igammac (torch.special.gammainc / gammaincc): differentiable in x only
+def _igamma_self(name):
+    def formula(F, grad):
+        raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+    return formula
+
+
+def _igamma_kernel(which):
+    def kernel(a, x):
+        dt = np.result_type(a, x)
+        return _asarray(np.asarray(which(a, x), dtype=np.float64).astype(dt, copy=False))
+    return kernel
+
+
+def _igamma_density(F, self, other):
+    """x^(a-1) exp(-x) / Gamma(a), the x-derivative of P(a, x) (PyTorch's formula)."""
+    return F.exp((self - 1) * F.log(other) - other - F.lgamma(self))
+
+
+IGAMMA = defop("igamma", "IgammaBackward0", _igamma_kernel(_specfun.gammainc),
+               inputs=("self", "other"), jvp=_fw_not_implemented("igamma", _NOT_YET),
+               grads={"self": _igamma_self("igamma"),
+                      "other": lambda F, grad, self, other: grad * _igamma_density(
+                          F, self, other)})
+IGAMMAC = defop("igammac", "IgammacBackward0", _igamma_kernel(_specfun.gammaincc),
+                inputs=("self", "other"), jvp=_fw_not_implemented("igammac", _NOT_YET),
+                grads={"self": _igamma_self("igammac"),
+                       "other": lambda F, grad, self, other: -grad * _igamma_density(
+                           F, self, other)})
+
+
+def _igamma_check(name, input, other):
+    for a in (input, other):
+        if not isinstance(a, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                            f"{type(a).__name__}")
+    rt = _dtypes.result_type(input, other)
+    if not rt.is_floating_point or rt.np.kind == "c":
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(rt)}'")
+
+
+def igamma(input, other, *, out=None):
+    """The regularized lower incomplete gamma function P(input, other)."""
+    if out is not None:  # Note [out= arguments] in _out.py
+        from ._out import write_out
+        return write_out("igamma", igamma(input, other), out)
+    from ._common import _binary
+    _igamma_check("igamma", input, other)
+    return _binary(IGAMMA, input, other)
+
+
+def igammac(input, other, *, out=None):
+    """The regularized upper incomplete gamma function Q(input, other)."""
+    if out is not None:  # Note [out= arguments] in _out.py
+        from ._out import write_out
+        return write_out("igammac", igammac(input, other), out)
+    from ._common import _binary
+    _igamma_check("igammac", input, other)
+    return _binary(IGAMMAC, input, other)
+
+
+def igamma_(self, other):
+    from ._common import _inplace_binary
+    _igamma_check("igamma", self, other)
+    return _inplace_binary(IGAMMA, self, other)
+
+
+def igammac_(self, other):
+    from ._common import _inplace_binary
+    _igamma_check("igammac", self, other)
+    return _inplace_binary(IGAMMAC, self, other)
+
+
+def special_gammainc(input, other, *, out=None):
+    _igamma_check("special_gammainc", input, other)
+    return igamma(input, other, out=out)
+
+
+def special_gammaincc(input, other, *, out=None):
+    _igamma_check("special_gammaincc", input, other)
+    return igammac(input, other, out=out)
