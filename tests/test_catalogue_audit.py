@@ -383,3 +383,19 @@ def test_scatter_reduce_with_tensor_src_warns_once_like_torch():
         "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
         "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
         "options."]
+
+
+def test_nextafter_gradients_like_torch():
+    """PyTorch passes the gradient to self, zeros to other, and a zero tangent."""
+    torch = pytest.importorskip("torch")
+    out = []
+    for m in (autotensor, torch):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        o = m.tensor([3.0, 0.0], requires_grad=True)
+        x.nextafter(o).sum().backward()
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(m.tensor([1.0, 2.0]), m.ones(2))
+            t = fw.unpack_dual(d.nextafter(d)).tangent
+        out.append((x.grad.tolist(), o.grad.tolist(), t.tolist()))
+    assert out[0] == out[1]

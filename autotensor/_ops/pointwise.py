@@ -731,9 +731,24 @@ less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
 logical_and = _compare(np.logical_and, tensor_only=True)
 logical_or = _compare(np.logical_or, tensor_only=True)
 logical_xor = _compare(np.logical_xor, tensor_only=True)
-bitwise_and = _compare(np.bitwise_and)
-bitwise_or = _compare(np.bitwise_or)
-bitwise_xor = _compare(np.bitwise_xor)
+def _bitwise(ufunc, name):
+    """PyTorch's bitwise ops: integer and bool operands only (its error names the promoted
+    dtype)."""
+    compare = _compare(ufunc)
+
+    def bitwise(input, other):
+        rt = _dtypes.result_type(input, other)
+        if rt.np.kind not in "biu":
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
+                                      f"'{_dtypes.scalar_name(rt)}'")
+        return compare(input, other)
+    bitwise.__name__ = bitwise.__qualname__ = name
+    return bitwise
+
+
+bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
 
 
 def logical_not(input):
@@ -2131,6 +2146,9 @@ def _write_no_grad(self, value):
 
 def _logical_inplace(fn):
     def method(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{fn.__name__}_(): argument 'other' (position 1) must be Tensor, "
+                            f"not {type(other).__name__}")
         return _write_no_grad(self, fn(self, other)._data)
     method.__name__ = fn.__name__ + "_"
     return method

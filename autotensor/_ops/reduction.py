@@ -973,8 +973,8 @@ def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
     if d.ndim == 0:
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
-        if d.shape[dim] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+        if d.shape[dim] == 0:  # (nanmedian's message names median too)
+            raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
         values, indices = _kth_along(d, dim, (d.shape[dim] - 1) // 2, ignore_nan)
         if not ignore_nan and d.dtype.kind == "f":
             nan = np.isnan(d)

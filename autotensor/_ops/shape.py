@@ -862,6 +862,8 @@ def roll(input, shifts, dims=()):
     if dims and len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
+    if d.ndim == 0 and dims:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     dims = tuple(_wrap_dim(x, d.ndim) for x in dims)
     return _finish(ROLL, (input,), (shifts, dims), _roll_kernel(d, shifts, dims))
 

@@ -284,10 +284,13 @@ HEAVISIDE = defop("heaviside", "torch::autograd::NotImplemented",
                   grads={"self": _not_implemented("heaviside"),
                          "values": _not_implemented("heaviside")},
                   jvp=_fw_not_implemented("aten::heaviside"))
+# PyTorch's derivatives.yaml: the gradient passes to self unchanged, other gets zeros, and
+# the tangent is zero
 NEXTAFTER = defop("nextafter", "NextafterBackward0", np.nextafter, inputs=("self", "other"),
-                  grads={"self": _not_implemented("nextafter"),
-                         "other": _not_implemented("nextafter")},
-                  jvp=_fw_not_implemented("nextafter"))
+                  grads={"self": lambda F, grad: grad,
+                         "other": lambda F, grad: F.zeros_like(grad)},
+                  jvp=lambda F, self, self_t, other, other_t: F.zeros_like(
+                      self_t if self_t is not None else other_t))
 
 
 def _sum_digamma(F, x, p):
@@ -618,7 +621,8 @@ def _igamma_kernel(which):
 
 def _igamma_density(F, self, other):
     """x^(a-1) exp(-x) / Gamma(a), the x-derivative of P(a, x) (PyTorch's formula)."""
-    return F.exp((self - 1) * F.log(other) - other - F.lgamma(self))
+    from .pointwise import lgamma
+    return F.exp((self - 1) * F.log(other) - other - _via(F, _specfun.lgamma, lgamma, self))
 
 
 IGAMMA = defop("igamma", "IgammaBackward0", _igamma_kernel(_specfun.gammainc),
@@ -664,16 +668,31 @@ def igammac(input, other, *, out=None):
     return _binary(IGAMMAC, input, other)
 
 
+_NOT_YET_ = (" because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+             "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
+             "that we can prioritize its implementation.")  # (the in-place ops' wording)
+IGAMMA_ = defop("igamma_", "IgammaBackward0", _igamma_kernel(_specfun.gammainc),
+                inputs=("self", "other"), jvp=_fw_not_implemented("igamma_", _NOT_YET_),
+                grads={"self": _igamma_self("igamma"),
+                       "other": lambda F, grad, self, other: grad * _igamma_density(
+                           F, self, other)})
+IGAMMAC_ = defop("igammac_", "IgammacBackward0", _igamma_kernel(_specfun.gammaincc),
+                 inputs=("self", "other"), jvp=_fw_not_implemented("igammac_", _NOT_YET_),
+                 grads={"self": _igamma_self("igammac"),
+                        "other": lambda F, grad, self, other: -grad * _igamma_density(
+                            F, self, other)})
+
+
 def igamma_(self, other):
     from ._common import _inplace_binary
     _igamma_check("igamma", self, other)
-    return _inplace_binary(IGAMMA, self, other)
+    return _inplace_binary(IGAMMA_, self, other)
 
 
 def igammac_(self, other):
     from ._common import _inplace_binary
     _igamma_check("igammac", self, other)
-    return _inplace_binary(IGAMMAC, self, other)
+    return _inplace_binary(IGAMMAC_, self, other)
 
 
 def special_gammainc(input, other, *, out=None):

@@ -66,6 +66,28 @@ VIEW_OPS = ["view-1", "reshape", "permute", "expand", "unflatten", "squeeze()", 
             "index_select", "gather", "mm_const", "mv_const", "bmm_const", "outer_const",
             "addmm_const", "matmul_const", "as_leaf_f32", "as_leaf_f64"]
 
+# The op catalogue (issue 11; tests/test_catalogue_audit.py): drawn with the ops above
+UNARY += ["log1p", "expm1", "exp2", "log2", "log10", "tan", "asin", "acos", "atan", "sinh",
+          "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv", "lgamma", "digamma",
+          "sinc", "trunc", "frac", "sgn", "deg2rad", "rad2deg", "logit", "logit(0.1)", "i0",
+          "nan_to_num", "signbit", "isposinf", "isneginf", "clamp_min(0.1)", "clamp_max(0.2)",
+          "var()", "std()", "nansum()", "nanmean()", "median()", "nanmedian()",
+          "count_nonzero()", "msort()", "repeat(2)", "tile((2,))", "roll(1)", "fliplr()",
+          "flipud()", "rot90()", "diff()", "trace()", "diag()", "diagflat()", "kron(torch.ones(2))",
+          "log1p_()", "expm1_()", "trunc_()", "frac_()", "erf_()", "rsqrt_()", "round_()",
+          "clamp_min_(0.0)", "clamp_max_(0.5)", "cumsum_(0)", "cumprod_(0)", "sinh_()",
+          "xlogy_(2.0)", "nan_to_num_()", "lerp(torch.ones(()), 0.3)", "polygamma(1)",
+          "mvlgamma(1)", "special.ndtr", "special.erfcx", "special.log_ndtr", "special.i1",
+          "special.entr", "special.bessel_j0", "special.spherical_bessel_j0"]
+BINARY += ["atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copysign", "fmax", "fmin",
+           "float_power", "nextafter", "heaviside", "igamma", "igammac", "clamp_min",
+           "clamp_max", "bitwise_and", "bitwise_xor", "logical_xor", "atan2_", "hypot_",
+           "xlogy_", "copysign_", "clamp_min_", "clamp_max_", "logical_or_", "igamma_",
+           "vdot", "inner", "outer", "kron"]
+DIM_OPS += ["var", "std", "nansum", "nanmean", "median", "nanmedian", "mode", "cumprod",
+            "logcumsumexp", "cummax", "cummin", "diff", "roll", "tensor_split", "msort_dim",
+            "count_nonzero", "repeat_interleave"]
+
 # Steps with custom Functions, checkpointed segments and logging hooks (PRELUDE defines
 # the helpers in every program's namespace; hooks append what they see to _log, which the
 # final state compares as a list)
@@ -248,6 +270,8 @@ class Renderer:
         if op.startswith("__"):
             sym = {"__neg__": "-", "__abs__": "abs"}[op]
             return (f"{out} = -{x}" if sym == "-" else f"{out} = abs({x})"), out
+        if op.startswith("special."):
+            return f"{out} = torch.{op}({x})", out
         call = op if "(" in op else op + "()"
         if op in ("t", "mT"):
             call = op + ("()" if op == "t" else "")
@@ -301,13 +325,28 @@ class Renderer:
         out = self.new()
         kd = f", keepdim={keepdim}"
         if op in ("sum", "mean", "prod", "amax", "amin", "logsumexp", "all", "any",
-                  "argmax", "norm"):
+                  "argmax", "norm", "var", "std", "nansum", "nanmean"):
             if op == "norm":
                 return f"{out} = {x}.norm(dim={dim}{kd})", out
             return f"{out} = {x}.{op}({dim}{kd})", out
-        if op in ("max", "min"):
+        if op in ("max", "min", "median", "nanmedian", "mode"):
             return f"{out} = {x}.{op}({dim}{kd})[{k % 2}]", out
-        if op in ("softmax", "log_softmax", "cumsum", "unsqueeze", "squeeze"):
+        if op in ("cummax", "cummin"):
+            return f"{out} = {x}.{op}({dim})[{k % 2}]", out
+        if op == "diff":
+            return f"{out} = {x}.diff({k % 3}, {dim})", out
+        if op == "roll":
+            return f"{out} = {x}.roll({k % 5 - 2}, {dim})", out
+        if op == "tensor_split":
+            return f"{out} = {x}.tensor_split({k % 3 + 1}, {dim})[{k % 2 * -1}]", out
+        if op == "msort_dim":
+            return f"{out} = {x}.sort({dim}, stable=True)[{k % 2}]", out
+        if op == "count_nonzero":
+            return f"{out} = {x}.count_nonzero({dim})", out
+        if op == "repeat_interleave":
+            return f"{out} = {x}.repeat_interleave({k % 3}, {dim})", out
+        if op in ("softmax", "log_softmax", "cumsum", "unsqueeze", "squeeze", "cumprod",
+                  "logcumsumexp"):
             if op == "unsqueeze":
                 dim = d % (nd + 1) - (nd + 1 if d % 2 else 0) if d < 40 else d % 7 - 3
             return f"{out} = {x}.{op}({dim})", out
