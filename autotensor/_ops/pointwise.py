@@ -731,6 +731,8 @@ less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
 logical_and = _compare(np.logical_and, tensor_only=True)
 logical_or = _compare(np.logical_or, tensor_only=True)
 logical_xor = _compare(np.logical_xor, tensor_only=True)
+
+
 def _bitwise(ufunc, name):
     """PyTorch's bitwise ops: integer and bool operands only (its error names the promoted
     dtype)."""
