@@ -38,12 +38,12 @@ def _matmul_r(self, other):
     return fn.matmul(_tensor_arg(other), self)
 
 
-def _other_tensor(name):
+def _other_tensor(name, arg="other"):
     """A method whose ``other`` must be a tensor (PyTorch counts it as position 1 there)."""
     f = getattr(fn, name)
 
     def method(self, other):
-        _check_tensor_arg(name, "other", other, 1)
+        _check_tensor_arg(name, arg, other, 1)
         return f(self, other)
     method.__name__ = name
     return method
@@ -347,10 +347,15 @@ METHODS = {
         addbmm_ addmm_ addmv_ addr_ baddbmm_ as_strided_ resize_ resize_as_ split_with_sizes
         bitwise_and bitwise_or bitwise_xor bitwise_and_ bitwise_or_ bitwise_xor_
         bitwise_not_ bitwise_left_shift_ bitwise_right_shift_ logical_and_ logical_or_
-        logical_xor_ logical_not_ clamp_min_ clamp_max_ rsqrt_ round_ cumsum_ igamma igamma_
-        igammac igammac_
+        logical_xor_ logical_not_ clamp_min_ clamp_max_ rsqrt_ round_ cumsum_ igamma_ igammac_
         """.split()},
+    "igamma": fn.special.igamma_method, "igammac": fn.special.igammac_method,
     "clamp_min": fn.clamp_min, "clamp_max": fn.clamp_max,
+    **{name: _other_tensor(name) for name in (
+        "vdot", "inner", "kron", "nextafter", "nextafter_", "atan2_", "arctan2_", "hypot_")},
+    "outer": _other_tensor("outer", "vec2"), "ger": _other_tensor("ger", "vec2"),
+    "heaviside": _other_tensor("heaviside", "values"),
+    "heaviside_": _other_tensor("heaviside_", "values"),
     "resize": _resize, "resize_as": _resize_as, "new_empty_strided": _new_empty_strided,
     "nbytes": property(lambda self: self._data.size * self._data.itemsize),
     "itemsize": property(lambda self: self._data.itemsize),

@@ -35,3 +35,4 @@ add("igamma_", lambda m, a, x: (a * 1).igamma_(x), lambda g: [g.pos(3), g.pos(3)
     grad=(False, True))
 add("igammac_", lambda m, a, x: (a * 1).igammac_(x), lambda g: [g.pos(3), g.pos(3)],
     grad=(False, True))
+add("sort_stable", lambda m, x: m.sort(x, stable=True, dim=0)[0], lambda g: [g.u(3, 2)])

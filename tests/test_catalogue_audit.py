@@ -206,7 +206,6 @@ MISSING = {
     "torch.dropout_": "not implemented yet",
     "torch.alpha_dropout_": "not implemented yet",
     "torch.feature_alpha_dropout_": "not implemented yet",
-    "F.conv_transpose3d": "not implemented yet",
     "F.max_pool3d": "not implemented yet",
     "F.avg_pool3d": "not implemented yet",
     "F.lp_pool1d": "not implemented yet",

@@ -22,8 +22,8 @@ from ._common import (
 
 
 def pow_backward(F, grad, self, exponent):
-    if exponent == 0:
-        return F.zeros_like(grad)
+    if exponent == 0 and exponent is not False:  # (PyTorch's Scalar equal(0.0) is false
+        return F.zeros_like(grad)                # for a bool: 0 * x^-1, a signed zero)
     return grad * (exponent * self ** (exponent - 1))
 
 

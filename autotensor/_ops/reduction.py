@@ -196,6 +196,12 @@ SORT = defop("sort", "SortBackward0", None, params=("dim", "descending"),
              grads={"self": lambda F, grads, dim, indices, self_sizes:
                     select_dim_backward(F, grads[0], dim, True, indices, self_sizes)},
              jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
+SORT_STABLE = defop(  # sort(stable=...): PyTorch's sort.stable overload, its own node
+    "sort", "SortBackward1", None, params=("dim", "descending"), outputs=("values", "indices"),
+    diff_outputs=(0,),
+    grads={"self": lambda F, grads, dim, indices, self_sizes:
+           select_dim_backward(F, grads[0], dim, True, indices, self_sizes)},
+    jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
 TOPK = defop("topk", "TopkBackward0", None, params=("k", "dim"),
              outputs=("values", "indices"), diff_outputs=(0,),
              grads={"self": lambda F, grads, dim, indices, self_sizes:
@@ -611,12 +617,13 @@ def _sorted_indices(d, dim, descending):
     return idx.astype(np.int64)
 
 
-def sort(input, dim=-1, descending=False, stable=False):
+def sort(input, dim=-1, descending=False, stable=None):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _sorted_indices(d, dim, descending)
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
-    v, i = _finish(SORT, (input,), (dim, descending), (values, idx))
+    op = SORT if stable is None else SORT_STABLE  # (always stable here)
+    v, i = _finish(op, (input,), (dim, descending), (values, idx))
     return _SortRT(v, i, None)
 
 

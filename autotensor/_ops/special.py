@@ -637,11 +637,11 @@ IGAMMAC = defop("igammac", "IgammacBackward0", _igamma_kernel(_specfun.gammaincc
                            F, self, other)})
 
 
-def _igamma_check(name, input, other):
-    for a in (input, other):
+def _igamma_check(name, input, other, method=False):
+    for a, arg, pos in ((input, "input", 1), (other, "other", 1 if method else 2)):
         if not isinstance(a, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                            f"{type(a).__name__}")
+            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, "
+                            f"not {type(a).__name__}")
     rt = _dtypes.result_type(input, other)
     if not rt.is_floating_point or rt.np.kind == "c":
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
@@ -685,13 +685,13 @@ IGAMMAC_ = defop("igammac_", "IgammacBackward0", _igamma_kernel(_specfun.gammain
 
 def igamma_(self, other):
     from ._common import _inplace_binary
-    _igamma_check("igamma", self, other)
+    _igamma_check("igamma_", self, other, True)
     return _inplace_binary(IGAMMA_, self, other)
 
 
 def igammac_(self, other):
     from ._common import _inplace_binary
-    _igamma_check("igammac", self, other)
+    _igamma_check("igammac_", self, other, True)
     return _inplace_binary(IGAMMAC_, self, other)
 
 
@@ -703,3 +703,15 @@ def special_gammainc(input, other, *, out=None):
 def special_gammaincc(input, other, *, out=None):
     _igamma_check("special_gammaincc", input, other)
     return igammac(input, other, out=out)
+
+
+def _igamma_method(f, name):
+    def method(self, other):
+        _igamma_check(name, self, other, True)
+        return f(self, other)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+igamma_method = _igamma_method(igamma, "igamma")
+igammac_method = _igamma_method(igammac, "igammac")

@@ -87,7 +87,7 @@ def main(argv=None):
     @settings(max_examples=500, deadline=None, database=None, derandomize=False,
               suppress_health_check=list(HealthCheck), print_blob=False,
               report_multiple_bugs=False)
-    @given(programs(max_steps=args.max_steps), duals)
+    @given(programs(max_steps=args.max_steps, catalogue=True), duals)
     def fuzz(program, dual):
         if time.monotonic() > deadline and not last:
             return

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .core import BINARY, DIM_OPS, EXTRA_OPS, UNARY, VIEW_OPS
+from .core import (BINARY, CATALOGUE_BINARY, CATALOGUE_DIM_OPS, CATALOGUE_UNARY, DIM_OPS,
+                   EXTRA_OPS, UNARY, VIEW_OPS)
 
 ref = st.integers(0, 15)
 no_grad = st.sampled_from([False, False, False, False, True])
@@ -47,10 +48,20 @@ extra = st.tuples(st.just("extra"), ref, st.sampled_from(EXTRA_OPS), no_grad)
 
 step = st.one_of(unary, binary, dim_step, view, backward, grad, extra)
 
+# with the op catalogue (issue 11) as well
+catalogue_step = st.one_of(
+    step,
+    st.tuples(st.just("unary"), ref, st.sampled_from(CATALOGUE_UNARY), no_grad),
+    st.tuples(st.just("binary"), ref, ref, st.sampled_from(CATALOGUE_BINARY),
+              st.integers(0, 40), st.booleans(), no_grad),
+    st.tuples(st.just("dim"), ref, st.sampled_from(CATALOGUE_DIM_OPS), st.integers(0, 45),
+              st.integers(0, 45), st.booleans(), no_grad))
+
 
 @st.composite
-def programs(draw, max_steps=12):
+def programs(draw, max_steps=12, catalogue=False):
     inputs = [draw(leaf(float_only=True))]
     inputs += draw(st.lists(leaf(), min_size=0, max_size=2))
-    steps = draw(st.lists(step, min_size=1, max_size=max_steps))
+    steps = draw(st.lists(catalogue_step if catalogue else step, min_size=1,
+                          max_size=max_steps))
     return inputs, steps
