@@ -206,16 +206,6 @@ MISSING = {
     "torch.dropout_": "not implemented yet",
     "torch.alpha_dropout_": "not implemented yet",
     "torch.feature_alpha_dropout_": "not implemented yet",
-    "F.max_pool3d": "not implemented yet",
-    "F.avg_pool3d": "not implemented yet",
-    "F.lp_pool1d": "not implemented yet",
-    "F.lp_pool2d": "not implemented yet",
-    "F.lp_pool3d": "not implemented yet",
-    "F.adaptive_avg_pool3d": "not implemented yet",
-    "F.adaptive_max_pool3d": "not implemented yet",
-    "F.max_unpool3d": "not implemented yet",
-    "F.dropout3d": "not implemented yet",
-    "F.feature_alpha_dropout": "not implemented yet",
     "F.pdist": "not implemented yet",
 }
 
