@@ -3528,7 +3528,8 @@ def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     if isinstance(dim, bool):
         dim, keepdim = None, dim
     return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
-=======
+
+
 # ---- the in-place add family (issue 11) -------------------------------------------------------
 def _add_family_(op, fn, self, a, b, beta, alpha, bad_shape=None, out_shape=None):
     """``self.addmm_(a, b)`` and its kin: the out-of-place checks and value (no graph), then
