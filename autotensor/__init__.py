@@ -84,6 +84,7 @@ from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_ena
 _methods.attach()
 
 from . import nn  # noqa: E402  (nn builds on the tensor methods attached above)
+pdist = nn.functional.pdist  # (torch.pdist is F.pdist)
 from . import optim  # noqa: E402
 from . import utils  # noqa: E402
 from . import serialization  # noqa: E402

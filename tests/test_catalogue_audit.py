@@ -168,7 +168,6 @@ SECTIONS = {
 _ALIAS = ("an ATen-level alias of an nn.functional kernel, with ATen's own signature (int "
           "flags, positional cudnn_enabled...): not bound in the torch namespace yet")
 _LOSS = "an ATen-level loss (reduction as an int enum): not bound in the torch namespace yet"
-_PDIST = "pdist (condensed pairwise row distances, PdistBackward0): not implemented yet"
 # "namespace.name": why it is not there yet
 MISSING = {
     "torch.bilinear": _ALIAS,
@@ -198,7 +197,6 @@ MISSING = {
     "torch.embedding_bag": _ALIAS,
     "torch.cosine_similarity": _ALIAS,
     "torch.pairwise_distance": _ALIAS,
-    "torch.pdist": _PDIST,
     "torch.binary_cross_entropy_with_logits": _LOSS,
     "torch.kl_div": _LOSS,
     "torch.poisson_nll_loss": _LOSS,
@@ -210,7 +208,6 @@ MISSING = {
     "torch.dropout_": _ALIAS,
     "torch.alpha_dropout_": _ALIAS,
     "torch.feature_alpha_dropout_": _ALIAS,
-    "F.pdist": _PDIST,
 }
 
 
