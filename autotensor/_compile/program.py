@@ -38,8 +38,9 @@ def _fast_codes():
     global _UNARY_CODE, _BINARY_CODE
     if _UNARY_CODE is None:
         from .._ops import _common
-        _UNARY_CODE = _common._unary_fn(_Dummy(), "").__code__
-        _BINARY_CODE = _common._binary_fn(_Dummy(), "").__code__
+        # (the bodies are the out-less twins, Note [out= arguments]; torch.f is a wrapper)
+        _UNARY_CODE = _common._unary_fn(_Dummy(), "").method.__code__
+        _BINARY_CODE = _common._binary_fn(_Dummy(), "").method.__code__
     return _UNARY_CODE, _BINARY_CODE
 
 
@@ -112,6 +113,7 @@ def fast_replay(rec, arrays):
     Spec items: ("s", slot) or ("c", value)."""
     unary, binary = _fast_codes()
     fn = rec.fn
+    fn = getattr(fn, "method", fn)  # (torch.f's body is its out-less twin)
     code = fn.__code__
     tpl = rec.template
     special = _fast_table().get(fn)
