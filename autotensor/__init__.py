@@ -141,6 +141,9 @@ from ._ops._out import add_out as _add_out  # noqa: E402
 _add_out(globals())  # out= on the torch functions that take it (Note [out= arguments])
 from . import functional  # noqa: E402  (imports the namespace above)
 from . import linalg  # noqa: E402
+from ._ops.complex_ops import (  # noqa: E402  (complex views and conjugation)
+    conj, conj_physical, imag, is_conj, real, resolve_conj, view_as_complex, view_as_real)
+from . import fft  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 

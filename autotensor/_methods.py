@@ -359,6 +359,10 @@ METHODS = {
     "resize": _resize, "resize_as": _resize_as, "new_empty_strided": _new_empty_strided,
     "nbytes": property(lambda self: self._data.size * self._data.itemsize),
     "itemsize": property(lambda self: self._data.itemsize),
+    # complex views and conjugation (Note [Conjugate bit])
+    "conj": fn.complex_ops.conj, "conj_physical": fn.complex_ops.conj_physical,
+    "resolve_conj": fn.complex_ops.resolve_conj, "is_conj": fn.complex_ops.is_conj,
+    "real": property(fn.complex_ops.real), "imag": property(fn.complex_ops.imag),
 }
 
 

@@ -659,6 +659,7 @@ import op_db_shape  # noqa: E402,F401
 import op_db_linalg  # noqa: E402,F401
 import op_db_nn  # noqa: E402,F401
 import op_db_special  # noqa: E402,F401
+import op_db_fft  # noqa: E402,F401
 
 SAMPLES_BY_NAME = {s.name: s for s in SAMPLES}
 assert len(SAMPLES_BY_NAME) == len(SAMPLES), "sample names must be unique"

@@ -8,6 +8,8 @@ helpers and its public functions (with their in-place ``_`` variants):
 - ``indexing``   getitem/setitem, index_put, gather/scatter, index_select/add, masked ops
 - ``linalg``     mm/bmm/dot/mv/matmul/addmm/outer/linear
 - ``nn_ops``     kernels of nn.functional (losses...)
+- ``complex_ops`` view_as_real/complex, real/imag, conj (Note [Conjugate bit])
+- ``fft``        torch.fft's transforms, three primitives (Note [FFT as three primitives])
 - ``special``    special functions (i0/i1, ndtr/ndtri/log_ndtr, erfcx, zeta, mvlgamma...),
                  heaviside/nextafter, prelu's kernel, rrelu's training noise
 
@@ -85,6 +87,7 @@ from .shape import tril_, triu_  # noqa: F401,E402
 from .shape import unsafe_chunk, unsafe_split  # noqa: F401,E402
 from .indexing import argwhere  # noqa: F401,E402
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape, special
+from . import complex_ops, fft  # noqa: E402  (complex views; torch.fft)
 from .linalg import (  # noqa: F401  (the catalogue, issue 11)
     addbmm, addmv, addr, baddbmm, chain_matmul, cholesky, cross, diag, diagflat,
     einsum, ger, inner, inverse, kron, logdet, matrix_power, pinverse, tensordot, trace, vdot)
@@ -100,4 +103,4 @@ from .indexing import isin  # noqa: F401,E402
 from .special import igamma, igamma_, igammac, igammac_  # noqa: F401,E402
 
 # every module holding table entries (tests walk them)
-FAMILIES = (pointwise, reduction, shape, indexing, linalg, nn_ops, special)
+FAMILIES = (pointwise, reduction, shape, indexing, linalg, nn_ops, special, complex_ops, fft)

@@ -25,6 +25,7 @@ from .reduction import (
     cumsum, log_softmax, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax, SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import matmul, mm
 from .nn_ops import convolution
+from .complex_ops import real
 
 
 # ---- the namespace formulas record with (Note [One formula, two interpretations]) --------
@@ -49,6 +50,8 @@ def _zeros(shape, like):
 
 
 def _cast(x, npdtype):
+    if x._data.dtype.kind == "c" and np.dtype(npdtype).kind != "c":
+        x = real(x)  # a complex gradient of a real input: its real part (handle_r_to_c)
     return _to_dtype(x, _dtypes.from_numpy(npdtype))
 
 

@@ -145,7 +145,10 @@ def ones_like(x):
 
 
 def cast(x, dtype):
-    """dtype is a NumPy dtype here (the tensor namespace takes our dtype objects)."""
+    """dtype is a NumPy dtype here (the tensor namespace takes our dtype objects). A complex
+    gradient of a real input keeps its real part (PyTorch's handle_r_to_c)."""
+    if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        x = x.real
     return x.astype(dtype, copy=False)
 
 

@@ -1,0 +1,198 @@
+"""Complex views and conjugation: view_as_real / view_as_complex, real / imag, conj,
+conj_physical, resolve_conj (what torch.fft composes its functions of, and what a user
+reaches for to take a complex result apart).
+
+Note [Conjugate bit]
+~~~~~~~~~~~~~~~~~~~~
+PyTorch's ``conj()`` is lazy: a view with a conjugate bit, resolved when read. Here
+``conj()`` computes the conjugate (its own memory) and marks the result with the bit
+(``_meta["conj"]``), so the parts of PyTorch's behaviour a program can observe through
+values and graphs hold: ``is_conj()``; ``resolve_conj()`` records a CloneBackward0 and
+clears the bit; ``view_as_real`` of a marked tensor raises PyTorch's error; ``real`` /
+``imag`` of a marked tensor go through ``_conj`` (and ``_neg_view``) as aten's do, so the
+graph has the same nodes. What differs: the result does not alias its input (an in-place
+write to ``x.conj()`` does not reach ``x``), and ops other than these do not propagate
+the bit (their results are resolved tensors, as they are in PyTorch after any
+arithmetic).
+"""
+from .. import _dtypes
+from .._backend import np
+from .._tensor import Tensor
+from ._common import _finish, _view_result
+from .dispatch import defop
+from .shape import select
+
+_REAL_OF = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}
+_COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
+
+
+def _as_real_array(x):
+    """A (..., 2) real view of a complex array's memory (any strides)."""
+    rd = _REAL_OF[x.dtype]
+    half = np.dtype(rd).itemsize
+    parts = x.real  # a view with x's strides
+    return np.lib.stride_tricks.as_strided(parts, x.shape + (2,), x.strides + (half,))
+
+
+def _as_complex_array(x):
+    """The complex array whose (real, imag) pairs are x's last dimension: a view (NumPy
+    needs only the last axis contiguous, as PyTorch does), else a copy."""
+    try:
+        return x.view(_COMPLEX_OF[x.dtype])[..., 0]
+    except ValueError:
+        return _raw_view_as_complex(x)
+
+
+# ---- raw array formulas (Note [One formula, two interpretations] in raw.py) --------------
+def _raw_view_as_real(g):
+    return np.stack([g.real, g.imag], -1)
+
+
+def _raw_view_as_complex(g):
+    return (g[..., 0] + 1j * g[..., 1]).astype(_COMPLEX_OF[g.dtype])
+
+
+def _raw_real(g):
+    return np.ascontiguousarray(g.real) if g.dtype.kind == "c" else g
+
+
+_CX_RAW = None
+_CX_TENSOR = None
+
+
+def cx(F):
+    """The complex helpers formulas need, in F's interpretation (arrays or tensors)."""
+    return _CX_RAW if F.is_raw else _CX_TENSOR
+
+
+VIEW_AS_REAL = defop("view_as_real", "ViewAsRealBackward0", None,
+                     grads={"self": lambda F, grad: cx(F).view_as_complex(grad)},
+                     jvp=lambda F, self_t: view_as_real(self_t))
+VIEW_AS_COMPLEX = defop("view_as_complex", "ViewAsComplexBackward0", None,
+                        grads={"self": lambda F, grad: cx(F).view_as_real(grad)},
+                        jvp=lambda F, self_t: view_as_complex(self_t))
+CONJ = defop("conj", "ConjBackward0", np.conj,
+             grads={"self": lambda F, grad: cx(F).conj(grad)}, jvp="linear")
+CONJ_PHYSICAL = defop("conj_physical", "ConjPhysicalBackward0", np.conj,
+                      grads={"self": lambda F, grad: cx(F).conj_physical(grad)}, jvp="linear")
+NEG_VIEW = defop("_neg_view", "NegViewBackward0", np.negative,
+                 grads={"self": lambda F, grad: -grad}, jvp="linear")
+
+
+def _is_conj(t):
+    m = t._meta
+    return m is not None and m.get("conj", False)
+
+
+def _mark_conj(t, flag):
+    if flag:
+        t._meta_dict()["conj"] = True
+    elif t._meta is not None:
+        t._meta.pop("conj", None)
+    return t
+
+
+# ---- public functions ------------------------------------------------------------------------
+def view_as_real(input):
+    d = input._data
+    if d.dtype.kind != "c":
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    if _is_conj(input):
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
+                           "resolve the conjugate tensor so you can view it as real, use "
+                           "self.resolve_conj(); however, be warned that the resulting tensor "
+                           "will NOT alias the original.")
+    return _view_result(VIEW_AS_REAL, input, (), _as_real_array(d))
+
+
+def view_as_complex(input):
+    d = input._data
+    if d.dtype not in _COMPLEX_OF:
+        name = _dtypes.scalar_name(_dtypes.from_numpy(d.dtype))
+        raise RuntimeError("view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: {name}")
+    if d.ndim == 0 or d.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if d.strides[-1] != d.itemsize:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    return _view_result(VIEW_AS_COMPLEX, input, (), _as_complex_array(d))
+
+
+def conj(input):
+    """The conjugate, marked with the conjugate bit (Note [Conjugate bit]); a non-complex
+    tensor is returned as it is."""
+    if input._data.dtype.kind != "c":
+        return input
+    return _mark_conj(_finish(CONJ, (input,), (), np.conj(input._data)), not _is_conj(input))
+
+
+def _conj(input):
+    return _mark_conj(_finish(CONJ, (input,), (), np.conj(input._data)), not _is_conj(input))
+
+
+def _conj_resolved(input):
+    """conj in a backward formula: the same node, no conjugate bit (formulas read values)."""
+    if input._data.dtype.kind != "c":
+        return input
+    return _finish(CONJ, (input,), (), np.conj(input._data))
+
+
+def conj_physical(input):
+    if input._data.dtype.kind != "c":
+        return input
+    return _finish(CONJ_PHYSICAL, (input,), (), np.conj(input._data))
+
+
+def resolve_conj(input):
+    if not _is_conj(input):
+        return input
+    from .pointwise import clone
+    return _mark_conj(clone(input), False)
+
+
+def is_conj(input):
+    return _is_conj(input)
+
+
+def _neg_view(input):
+    return _finish(NEG_VIEW, (input,), (), np.negative(input._data))
+
+
+def real(input):
+    """A real view of the real parts (the tensor itself when it is not complex)."""
+    if input._data.dtype.kind != "c":
+        return input
+    r = view_as_real(_conj(input) if _is_conj(input) else input)
+    return select(r, -1, 0)
+
+
+def imag(input):
+    if input._data.dtype.kind != "c":
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    if _is_conj(input):
+        r = _neg_view(view_as_real(_conj(input)))
+    else:
+        r = view_as_real(input)
+    return select(r, -1, 1)
+
+
+class _CX:
+    __slots__ = ("view_as_real", "view_as_complex", "conj", "conj_physical", "real")
+
+    def __init__(self, **kw):
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+
+def _contiguous(t):
+    from .pointwise import contiguous
+    return contiguous(t)
+
+
+_CX_RAW = _CX(view_as_real=_raw_view_as_real, view_as_complex=_raw_view_as_complex,
+              conj=np.conj, conj_physical=np.conj, real=_raw_real)
+_CX_TENSOR = _CX(view_as_real=lambda g: view_as_real(_contiguous(resolve_conj(g))),
+                 view_as_complex=lambda g: view_as_complex(_contiguous(g)),
+                 conj=_conj_resolved, conj_physical=conj_physical, real=real)
+
+_ = Tensor

@@ -1,0 +1,564 @@
+"""Discrete Fourier transforms: ``torch.fft`` (the public namespace is ``autotensor/fft.py``).
+
+Note [FFT as three primitives]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+As in aten (SpectralOps.cpp), every transform is composed of three table entries:
+``_fft_c2c`` (complex to complex, FftC2CBackward0), ``_fft_r2c`` (real to complex, full or
+one-sided, FftR2CBackward0) and ``_fft_c2r`` (one-sided complex to real, FftC2RBackward0),
+each over a list of dims with a normalization code (0: none, 1: 1/sqrt(n), 2: 1/n) that
+its backward reuses. The public functions promote dtypes (``to``: ToCopyBackward0), trim
+or zero-pad the input (SliceBackward0 / ConstantPadNdBackward0) and conjugate (ConjBackward0)
+exactly where aten does, so graphs have PyTorch's nodes. The backward formulas are
+FunctionsManual's ``fft_r2c_backward`` / ``fft_c2r_backward`` and the inverse c2c, written
+with these same primitives (``_K(F)``), so double backward works; the three ops are linear,
+so their forward rule is the op applied to the tangent (``jvp="linear"``).
+
+Kernels are ``numpy.fft`` (pocketfft). NumPy 2 transforms complex64 / float32 in single
+precision, as PyTorch's CPU kernels do; the two libraries round differently, so float32
+results agree with PyTorch to a few ulps of the largest output, float64 to ~1e-15
+relative (tests/test_fft.py measures both).
+"""
+import operator
+
+from .. import _dtypes
+from .._backend import np
+from .._tensor import Tensor
+from ._common import _check_tensor_arg, _finish
+from ._out import write_out
+from .complex_ops import _conj, conj, conj_physical, cx
+from .dispatch import defop
+from .pointwise import _to_dtype
+from .shape import narrow, roll
+
+_NONE, _BY_ROOT_N, _BY_N = 0, 1, 2  # aten's fft_norm_mode
+_COMPLEX = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128,
+            np.dtype(np.complex64): np.complex64, np.dtype(np.complex128): np.complex128}
+_REAL = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64,
+         np.dtype(np.float32): np.float32, np.dtype(np.float64): np.float64}
+
+
+def _np_norm(normalization, forward):
+    """numpy.fft's norm= for aten's normalization code in the given direction."""
+    if normalization == _BY_ROOT_N:
+        return "ortho"
+    if forward:
+        return "backward" if normalization == _NONE else "forward"
+    return "forward" if normalization == _NONE else "backward"
+
+
+# ---- kernels (arrays) -------------------------------------------------------------------------
+def _c2c(x, dim, normalization, forward):
+    if not dim:
+        return x.copy()
+    f = np.fft.fftn if forward else np.fft.ifftn
+    return f(x, axes=dim, norm=_np_norm(normalization, forward)).astype(x.dtype, copy=False)
+
+
+def _r2c(x, dim, normalization, onesided):
+    f = np.fft.rfftn if onesided else np.fft.fftn
+    out = f(x, axes=dim, norm=_np_norm(normalization, True))
+    return out.astype(_COMPLEX[x.dtype], copy=False)
+
+
+def _c2r(x, dim, normalization, last_dim_size):
+    s = [x.shape[d] for d in dim[:-1]] + [last_dim_size]
+    out = np.fft.irfftn(x, s=s, axes=dim, norm=_np_norm(normalization, False))
+    return out.astype(_REAL[x.dtype], copy=False)
+
+
+# ---- backward formulas (FunctionsManual.cpp) ---------------------------------------------------
+def _K(F):
+    return _K_RAW if F.is_raw else _K_TENSOR
+
+
+def _c2c_backward(F, grad, dim, normalization, forward):
+    return _K(F).c2c(grad, dim, normalization, not forward)
+
+
+def _r2c_backward(F, grad, dim, normalization, onesided, self_sizes):
+    """fft_r2c_backward: a one-sided transform is the full one with half its outputs
+    dropped, so the gradient is zero-filled back to the full length first; the real part
+    of the inverse c2c is the gradient of the real input."""
+    if onesided:
+        last = dim[-1]
+        missing = self_sizes[last] - grad.shape[last]
+        if missing > 0:
+            shape = list(grad.shape)
+            shape[last] = missing
+            grad = F.cat([grad, F.zeros(tuple(shape), grad)], last)
+    return cx(F).real(_K(F).c2c(grad, dim, normalization, False))
+
+
+def _c2r_backward(F, grad, dim, normalization):
+    """fft_c2r_backward: the r2c of the gradient, with the entries whose mirror images
+    the one-sided input stands for (1 .. n - n_half) counted twice."""
+    gI = _K(F).r2c(grad, dim, normalization, True)
+    last = dim[-1]
+    double = grad.shape[last] - gI.shape[last]
+    if double > 0:
+        scale = np.ones(gI.shape[last])
+        scale[1:1 + double] = 2
+        shape = [1] * len(gI.shape)
+        shape[last] = -1
+        gI = gI * F.constant(scale.reshape(shape), gI)
+    return gI
+
+
+FFT_C2C = defop("_fft_c2c", "FftC2CBackward0", _c2c, params=("dim", "normalization", "forward"),
+                grads={"self": _c2c_backward}, jvp="linear")
+FFT_R2C = defop("_fft_r2c", "FftR2CBackward0", _r2c, params=("dim", "normalization", "onesided"),
+                grads={"self": _r2c_backward}, jvp="linear")
+FFT_C2R = defop("_fft_c2r", "FftC2RBackward0", _c2r,
+                params=("dim", "normalization", "last_dim_size"),
+                grads={"self": _c2r_backward}, jvp="linear")
+
+
+def _fft_c2c(x, dim, normalization, forward):
+    return _finish(FFT_C2C, (x,), (dim, normalization, forward),
+                   _c2c(x._data, dim, normalization, forward))
+
+
+def _fft_r2c(x, dim, normalization, onesided):
+    return _finish(FFT_R2C, (x,), (dim, normalization, onesided),
+                   _r2c(x._data, dim, normalization, onesided))
+
+
+def _fft_c2r(x, dim, normalization, last_dim_size):
+    return _finish(FFT_C2R, (x,), (dim, normalization, last_dim_size),
+                   _c2r(x._data, dim, normalization, last_dim_size))
+
+
+class _Kernels:
+    __slots__ = ("c2c", "r2c", "c2r")
+
+    def __init__(self, c2c, r2c, c2r):
+        self.c2c, self.r2c, self.c2r = c2c, r2c, c2r
+
+
+_K_RAW = _Kernels(_c2c, _r2c, _c2r)
+_K_TENSOR = _Kernels(_fft_c2c, _fft_r2c, _fft_c2r)
+
+
+# ---- argument handling (SpectralOps.cpp) ------------------------------------------------------
+def _norm_code(norm, forward):
+    """norm_from_string: the normalization code of a forward or inverse transform."""
+    if norm is None or norm == "backward":
+        return _NONE if forward else _BY_N
+    if norm == "forward":
+        return _BY_N if forward else _NONE
+    if norm == "ortho":
+        return _BY_ROOT_N
+    raise RuntimeError(f'Invalid normalization mode: "{norm}"')
+
+
+def _type_name(d):
+    return _dtypes.scalar_name(_dtypes.from_numpy(d))
+
+
+def _promote(x, require_complex=False):
+    """promote_tensor_fft: integers to the default float dtype, float32/64 (to complex when
+    required); other dtypes raise."""
+    d = x._data.dtype
+    if d.kind == "c":
+        return x
+    target = np.dtype(_dtypes.default_float.np) if d.kind in "biu" else d
+    if target not in (np.float32, np.float64):
+        raise RuntimeError(f"Unsupported dtype {_type_name(target)}")
+    if require_complex:
+        target = np.dtype(_COMPLEX[target])
+    if target == d:
+        return x
+    return _to_dtype(x, _dtypes.from_numpy(target))
+
+
+def _wrap(dim, ndim):
+    """maybe_wrap_dim without wrapping scalars."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if dim < -ndim or dim >= ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                         f"{ndim - 1}], but got {dim})")
+    return dim + ndim if dim < 0 else dim
+
+
+def _resize(x, dims, sizes):
+    """resize_fft_input: trim (slice) or zero-pad (constant_pad_nd) each dim to its size."""
+    shape = x._data.shape
+    pad = [0] * (2 * len(shape))
+    must_pad = False
+    for d, n in zip(dims, sizes):
+        if n == -1:
+            continue
+        if shape[d] < n:
+            must_pad = True
+            pad[len(pad) - 2 * d - 1] = n - shape[d]
+        if shape[d] > n:
+            x = narrow(x, d, 0, n)
+    if must_pad:
+        from ..nn.functional import pad as _pad
+        x = _pad(x, pad)
+    return x
+
+
+def _check_n(n):
+    if n < 1:
+        raise RuntimeError(f"Invalid number of data points ({n}) specified")
+
+
+def _int_arg(fname, name, value, position=None):
+    if value is None or isinstance(value, int):
+        return value
+    try:
+        return operator.index(value)
+    except TypeError:
+        where = f" (position {position})" if position else ""
+        raise TypeError(f"{fname}(): argument '{name}'{where} must be int, not "
+                        f"{type(value).__name__}") from None
+
+
+def _check_out(function_name, out, want_complex):
+    if out is None:
+        return
+    kind = out._data.dtype.kind
+    if want_complex and kind != "c":
+        raise RuntimeError(f"{function_name} expects a complex output tensor, but got "
+                           f"{_type_name(out._data.dtype)}")
+    if not want_complex and kind != "f":
+        raise RuntimeError(f"{function_name} expects a floating point output tensor, but got "
+                           f"{_type_name(out._data.dtype)}")
+
+
+def _finish_out(op_name, result, out):
+    return result if out is None else write_out(op_name, result, out)
+
+
+# ---- one-dimensional transforms ----------------------------------------------------------------
+def _fft_r2c_fn(fname, input, n, dim, norm, forward, onesided, out):
+    if input._data.dtype.kind == "c":
+        raise RuntimeError(f"{fname} expects a real input tensor, but got "
+                           f"{_type_name(input._data.dtype)}")
+    _check_out(fname, out, True)
+    input = _promote(input)
+    dim = _wrap(dim, input._data.ndim)
+    _check_n(input._data.shape[dim] if n is None else n)
+    if n is not None:
+        input = _resize(input, (dim,), (n,))
+    ret = _fft_r2c(input, (dim,), _norm_code(norm, forward), onesided)
+    if not forward:
+        if out is not None:
+            return write_out("conj_physical", conj_physical(ret), out)
+        return conj(ret)
+    return _finish_out("_fft_r2c", ret, out)
+
+
+def _fft_c2r_fn(fname, input, n, dim, norm, forward, out):
+    _check_out(fname, out, False)
+    input = _promote(input, True)
+    dim = _wrap(dim, input._data.ndim)
+    n = 2 * (input._data.shape[dim] - 1) if n is None else n
+    _check_n(n)
+    input = _resize(input, (dim,), (n // 2 + 1,))
+    norm = _norm_code(norm, forward)
+    if forward:
+        input = conj(input)
+    return _finish_out("_fft_c2r", _fft_c2r(input, (dim,), norm, n), out)
+
+
+def _fft_c2c_fn(fname, input, n, dim, norm, forward, out):
+    dim = _wrap(dim, input._data.ndim)
+    _check_n(input._data.shape[dim] if n is None else n)
+    if n is not None:
+        input = _resize(input, (dim,), (n,))
+    code = _norm_code(norm, forward)
+    _check_out(fname, out, True)
+    return _finish_out("_fft_c2c", _fft_c2c(input, (dim,), code, forward), out)
+
+
+def _one_dim(fname, input, n, dim):
+    _check_tensor_arg(f"fft_{fname}", "input", input, 1)
+    return _int_arg(f"fft_{fname}", "n", n, 2), _int_arg(f"fft_{fname}", "dim", dim)
+
+
+def fft(input, n=None, dim=-1, norm=None, *, out=None):
+    n, dim = _one_dim("fft", input, n, dim)
+    if input._data.dtype.kind == "c":
+        return _fft_c2c_fn("fft", input, n, dim, norm, True, out)
+    return _fft_r2c_fn("fft", input, n, dim, norm, True, False, out)
+
+
+def ifft(input, n=None, dim=-1, norm=None, *, out=None):
+    n, dim = _one_dim("ifft", input, n, dim)
+    if input._data.dtype.kind == "c":
+        return _fft_c2c_fn("ifft", input, n, dim, norm, False, out)
+    return _fft_r2c_fn("ifft", input, n, dim, norm, False, False, out)
+
+
+def rfft(input, n=None, dim=-1, norm=None, *, out=None):
+    n, dim = _one_dim("rfft", input, n, dim)
+    return _fft_r2c_fn("rfft", input, n, dim, norm, True, True, out)
+
+
+def irfft(input, n=None, dim=-1, norm=None, *, out=None):
+    n, dim = _one_dim("irfft", input, n, dim)
+    return _fft_c2r_fn("irfft", input, n, dim, norm, False, out)
+
+
+def hfft(input, n=None, dim=-1, norm=None, *, out=None):
+    n, dim = _one_dim("hfft", input, n, dim)
+    return _fft_c2r_fn("hfft", input, n, dim, norm, True, out)
+
+
+def ihfft(input, n=None, dim=-1, norm=None, *, out=None):
+    n, dim = _one_dim("ihfft", input, n, dim)
+    return _fft_r2c_fn("ihfft", input, n, dim, norm, False, True, out)
+
+
+# ---- n-dimensional transforms ------------------------------------------------------------------
+def _int_list(fname, name, value):
+    if value is None:
+        return None
+    if isinstance(value, (int, np.integer)):
+        return (int(value),)
+    if isinstance(value, Tensor):
+        return tuple(int(v) for v in value._data.reshape(-1))
+    try:
+        return tuple(operator.index(v) for v in value)
+    except TypeError:
+        raise TypeError(f"{fname}(): argument '{name}' must be tuple of ints, not "
+                        f"{type(value).__name__}") from None
+
+
+def _shape_and_dims(input, s, dim):
+    """canonicalize_fft_shape_and_dim_args: (sizes, dims) in the given order."""
+    ndim = input._data.ndim
+    sizes_in = input._data.shape
+    dims = None
+    if dim is not None:
+        dims = [_wrap(d, ndim) for d in dim]
+        if len(set(dims)) != len(dims):
+            raise RuntimeError("FFT dims must be unique")
+    if s is not None:
+        if dim is not None and len(dim) != len(s):
+            raise RuntimeError("When given, dim and shape arguments must have the same length")
+        if len(s) > ndim:
+            raise RuntimeError(f"Got shape with {len(s)} values but input tensor only has "
+                               f"{ndim} dimensions.")
+        if dims is None:
+            dims = list(range(ndim - len(s), ndim))
+        shape = [sizes_in[d] if n == -1 else n for d, n in zip(dims, s)]
+    elif dims is None:
+        dims = list(range(ndim))
+        shape = list(sizes_in)
+    else:
+        shape = [sizes_in[d] for d in dims]
+    for n in shape:
+        _check_n(n)
+    return shape, dims
+
+
+def _c2r_shape_and_dims(fname, input, s, dim):
+    """canonicalize_fft_c2r_shape_and_dim_args: also the output's last-dim size."""
+    shape, dims = _shape_and_dims(input, s, dim)
+    if not shape:
+        raise RuntimeError(f"{fname} must transform at least one axis")
+    if s is None or s[-1] == -1:
+        last = 2 * (input._data.shape[dims[-1]] - 1)
+    else:
+        last = shape[-1]
+    _check_n(last)
+    shape[-1] = last // 2 + 1
+    return shape, dims, last
+
+
+def _n_dim(fname, input, s, dim):
+    _check_tensor_arg(f"fft_{fname}", "input", input, 1)
+    return _int_list(f"fft_{fname}", "s", s), _int_list(f"fft_{fname}", "dim", dim)
+
+
+def _fftn_c2c(input, s, dim, norm, forward, out):
+    shape, dims = _shape_and_dims(input, s, dim)
+    input = _promote(input, True)
+    x = _resize(input, dims, shape)
+    code = _norm_code(norm, forward)
+    _check_out("fftn", out, True)
+    return _finish_out("_fft_c2c", _fft_c2c(x, tuple(dims), code, forward), out)
+
+
+def fftn(input, s=None, dim=None, norm=None, *, out=None):
+    s, dim = _n_dim("fftn", input, s, dim)
+    return _fftn_c2c(input, s, dim, norm, True, out)
+
+
+def ifftn(input, s=None, dim=None, norm=None, *, out=None):
+    s, dim = _n_dim("ifftn", input, s, dim)
+    return _fftn_c2c(input, s, dim, norm, False, out)
+
+
+def rfftn(input, s=None, dim=None, norm=None, *, out=None):
+    s, dim = _n_dim("rfftn", input, s, dim)
+    return _rfftn(input, s, dim, norm, out)
+
+
+def _rfftn(input, s, dim, norm, out):
+    if input._data.dtype.kind == "c":
+        raise RuntimeError(f"rfftn expects a real-valued input tensor, but got "
+                           f"{_type_name(input._data.dtype)}")
+    shape, dims = _shape_and_dims(input, s, dim)
+    if not shape:
+        raise RuntimeError("rfftn must transform at least one axis")
+    input = _promote(input)
+    x = _resize(input, dims, shape)
+    code = _norm_code(norm, True)
+    _check_out("rfftn", out, True)
+    return _finish_out("_fft_r2c", _fft_r2c(x, tuple(dims), code, True), out)
+
+
+def irfftn(input, s=None, dim=None, norm=None, *, out=None):
+    s, dim = _n_dim("irfftn", input, s, dim)
+    return _irfftn(input, s, dim, norm, out)
+
+
+def _irfftn(input, s, dim, norm, out):
+    shape, dims, last = _c2r_shape_and_dims("irfftn", input, s, dim)
+    input = _promote(input, True)
+    x = _resize(input, dims, shape)
+    code = _norm_code(norm, False)
+    _check_out("irfftn", out, False)
+    return _finish_out("_fft_c2r", _fft_c2r(x, tuple(dims), code, last), out)
+
+
+def hfftn(input, s=None, dim=None, norm=None, *, out=None):
+    s, dim = _n_dim("hfftn", input, s, dim)
+    return _hfftn(input, s, dim, norm, out)
+
+
+def _hfftn(input, s, dim, norm, out):
+    shape, dims, last = _c2r_shape_and_dims("hfftn", input, s, dim)
+    input = _promote(input, True)
+    x = _resize(input, dims, shape)
+    code = _norm_code(norm, True)
+    tmp = _fft_c2c(x, tuple(dims[:-1]), code, True) if len(dims) > 1 else x
+    tmp = conj(tmp)
+    _check_out("hfftn", out, False)
+    return _finish_out("_fft_c2r", _fft_c2r(tmp, (dims[-1],), code, last), out)
+
+
+def ihfftn(input, s=None, dim=None, norm=None, *, out=None):
+    s, dim = _n_dim("ihfftn", input, s, dim)
+    return _ihfftn(input, s, dim, norm, out)
+
+
+def _ihfftn(input, s, dim, norm, out):
+    shape, dims = _shape_and_dims(input, s, dim)
+    if not shape:
+        raise RuntimeError("ihfftn must transform at least one axis")
+    input = _promote(input)
+    x = _resize(input, dims, shape)
+    code = _norm_code(norm, False)
+    _check_out("ihfftn", out, True)
+    if x._data.dtype.kind == "c":  # (aten's _fft_r2c check)
+        raise RuntimeError(f"Only supports floating-point dtypes, but found: "
+                           f"{_type_name(x._data.dtype)}")
+    tmp = _fft_r2c(x, (dims[-1],), code, True)
+    if len(dims) == 1:
+        if out is not None:
+            return write_out("conj_physical", conj_physical(tmp), out)
+        return conj(tmp)
+    tmp = conj_physical(tmp)
+    return _finish_out("_fft_c2c", _fft_c2c(tmp, tuple(dims[:-1]), code, False), out)
+
+
+def _two_dim(fname, input, s, dim):
+    s, dim = _n_dim(fname, input, s, dim)
+    return s, dim
+
+
+def fft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
+    s, dim = _two_dim("fft2", input, s, dim)
+    return _fftn_c2c(input, s, dim, norm, True, out)
+
+
+def ifft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
+    s, dim = _two_dim("ifft2", input, s, dim)
+    return _fftn_c2c(input, s, dim, norm, False, out)
+
+
+def rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
+    s, dim = _two_dim("rfft2", input, s, dim)
+    return _rfftn(input, s, dim, norm, out)
+
+
+def irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
+    s, dim = _two_dim("irfft2", input, s, dim)
+    return _irfftn(input, s, dim, norm, out)
+
+
+def hfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
+    s, dim = _two_dim("hfft2", input, s, dim)
+    return _hfftn(input, s, dim, norm, out)
+
+
+def ihfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
+    s, dim = _two_dim("ihfft2", input, s, dim)
+    return _ihfftn(input, s, dim, norm, out)
+
+
+# ---- helpers: frequencies and shifts -----------------------------------------------------------
+def _freq(fname, values, n, d, out, dtype, requires_grad):
+    from .. import _creation
+    if out is not None:
+        dt = out._data.dtype
+    else:
+        dt = (dtype or _dtypes.default_float).np
+        dt = np.dtype(dt)
+    if dt.kind not in "fc":
+        raise RuntimeError(f"{fname} requires a floating point or complex dtype")
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if dt.kind == "c":
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{_type_name(dt)}'")
+    # arange in the dtype, then times 1 / (n d) rounded to it (aten's mul_ by a scalar)
+    with np.errstate(divide="ignore", invalid="ignore"):  # n = 0 or d = 0: inf / nan
+        arr = np.asarray(values, dtype=dt) * dt.type(np.float64(1.0) / np.float64(n * d))
+    if out is not None:
+        return write_out(fname, _creation.tensor(arr), out)
+    t = _creation.tensor(arr)
+    if requires_grad:
+        t.requires_grad_()
+    return t
+
+
+def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+            pin_memory=False):
+    n = _int_arg("fft_fftfreq", "n", n, 1)
+    values = np.concatenate([np.arange((n + 1) // 2), np.arange(-(n // 2), 0)]) if n > 0 else []
+    return _freq("fftfreq", values, n, d, out, dtype, requires_grad)
+
+
+def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
+    n = _int_arg("fft_rfftfreq", "n", n, 1)
+    values = np.arange(n // 2 + 1) if n >= 0 else []
+    return _freq("rfftfreq", values, n, d, out, dtype, requires_grad)
+
+
+def _all_dims(fname, x, dim):
+    if dim is None:
+        return tuple(range(x._data.ndim))
+    dims = _int_list(fname, "dim", dim)
+    return tuple(_wrap(d, x._data.ndim) for d in dims)
+
+
+def fftshift(input, dim=None):
+    _check_tensor_arg("fft_fftshift", "input", input, 1)
+    dims = _all_dims("fft_fftshift", input, dim)
+    return roll(input, tuple(input._data.shape[d] // 2 for d in dims), dims)
+
+
+def ifftshift(input, dim=None):
+    _check_tensor_arg("fft_ifftshift", "input", input, 1)
+    dims = _all_dims("fft_ifftshift", input, dim)
+    return roll(input, tuple((input._data.shape[d] + 1) // 2 for d in dims), dims)
+
+
+_ = _conj

@@ -1,0 +1,106 @@
+"""op_db samples for torch.fft and the complex views (view_as_real / view_as_complex, real,
+imag, conj).
+
+Imported by op_db.py at its end; ``add`` appends to the shared ``SAMPLES`` list, so every
+sample here gets the generated tests (values, gradcheck, gradgradcheck, forward AD, node
+names vs torch). The table's inputs and outputs are real: a complex input is built with
+``view_as_complex`` from a (..., 2) array and a complex output is taken apart with
+``view_as_real`` (``real`` / ``imag`` for the conjugate-bit results of ifft / ihfft of a real
+input, which torch's ``view_as_real`` refuses), so gradcheck checks the real and imaginary
+parts of every derivative.
+"""
+import numpy as np
+
+from op_db import add
+
+
+def _c(g, *shape):
+    """A complex input as its (..., 2) real pairs."""
+    return g.u(*shape, 2)
+
+
+def _r2(m, y):
+    return m.view_as_real(y)
+
+
+def _parts(y):
+    """The real and imaginary parts (``* 1``: torch's imag of a conjugate is a negative
+    view, which its numpy() refuses)."""
+    return y.real, y.imag * 1
+
+
+# ---- complex views and conjugation -----------------------------------------------------------
+add("cx_view_as_real", lambda m, a: m.view_as_real(m.view_as_complex(a) * 2),
+    lambda g: [_c(g, 2, 3)])
+add("cx_view_as_complex", lambda m, a: m.view_as_real(m.view_as_complex(a).conj_physical()),
+    lambda g: [_c(g, 3)])
+add("cx_real_imag", lambda m, a: (m.view_as_complex(a).real, m.view_as_complex(a).imag),
+    lambda g: [_c(g, 2, 3)])
+add("cx_conj_parts", lambda m, a: _parts(m.view_as_complex(a).conj()), lambda g: [_c(g, 4)])
+add("cx_conj_resolved", lambda m, a: m.view_as_real(m.view_as_complex(a).conj().resolve_conj()),
+    lambda g: [_c(g, 4)])
+add("cx_torch_real_imag", lambda m, a: (m.real(m.view_as_complex(a)), m.imag(m.view_as_complex(a))),
+    lambda g: [_c(g, 3)])
+
+# ---- one-dimensional transforms --------------------------------------------------------------
+add("fft_fft_real", lambda m, x: _r2(m, m.fft.fft(x)), lambda g: [g.u(3, 5)],
+    ref=lambda x: np.stack([np.fft.fft(x).real, np.fft.fft(x).imag], -1))
+add("fft_fft_complex", lambda m, a: _r2(m, m.fft.fft(m.view_as_complex(a))),
+    lambda g: [_c(g, 2, 4)])
+add("fft_fft_n_pad_dim0", lambda m, x: _r2(m, m.fft.fft(x, n=6, dim=0)), lambda g: [g.u(4, 3)])
+add("fft_fft_n_trim_ortho", lambda m, a: _r2(m, m.fft.fft(m.view_as_complex(a), 3, norm="ortho")),
+    lambda g: [_c(g, 2, 5)])
+add("fft_fft_forward_norm", lambda m, x: _r2(m, m.fft.fft(x, norm="forward")), lambda g: [g.u(6)])
+add("fft_ifft_complex", lambda m, a: _r2(m, m.fft.ifft(m.view_as_complex(a), n=7)),
+    lambda g: [_c(g, 2, 5)])
+add("fft_ifft_real", lambda m, x: _parts(m.fft.ifft(x, norm="ortho")), lambda g: [g.u(2, 5)])
+add("fft_rfft", lambda m, x: _r2(m, m.fft.rfft(x)), lambda g: [g.u(3, 6)],
+    ref=lambda x: np.stack([np.fft.rfft(x).real, np.fft.rfft(x).imag], -1))
+add("fft_rfft_odd_n", lambda m, x: _r2(m, m.fft.rfft(x, n=7, dim=0)), lambda g: [g.u(5, 2)])
+add("fft_rfft_forward", lambda m, x: _r2(m, m.fft.rfft(x, norm="forward")), lambda g: [g.u(8)])
+add("fft_irfft", lambda m, a: m.fft.irfft(m.view_as_complex(a)), lambda g: [_c(g, 2, 4)])
+add("fft_irfft_odd_n_ortho", lambda m, a: m.fft.irfft(m.view_as_complex(a), n=7, norm="ortho"),
+    lambda g: [_c(g, 3, 4)])
+add("fft_irfft_trim", lambda m, a: m.fft.irfft(m.view_as_complex(a), n=4, dim=0),
+    lambda g: [_c(g, 5, 2)])
+add("fft_irfft_real_input", lambda m, x: m.fft.irfft(x, norm="forward"), lambda g: [g.u(5)])
+add("fft_hfft", lambda m, a: m.fft.hfft(m.view_as_complex(a)), lambda g: [_c(g, 2, 4)])
+add("fft_hfft_n_ortho", lambda m, a: m.fft.hfft(m.view_as_complex(a), n=5, norm="ortho"),
+    lambda g: [_c(g, 4)])
+add("fft_ihfft", lambda m, x: _parts(m.fft.ihfft(x)), lambda g: [g.u(2, 6)])
+add("fft_ihfft_n", lambda m, x: _parts(m.fft.ihfft(x, n=5, dim=0, norm="forward")),
+    lambda g: [g.u(4, 2)])
+
+# ---- n-dimensional transforms ----------------------------------------------------------------
+add("fft_fft2_real", lambda m, x: _r2(m, m.fft.fft2(x)), lambda g: [g.u(3, 4)],
+    ref=lambda x: np.stack([np.fft.fft2(x).real, np.fft.fft2(x).imag], -1))
+add("fft_fft2_complex_s", lambda m, a: _r2(m, m.fft.fft2(m.view_as_complex(a), s=(2, 5))),
+    lambda g: [_c(g, 3, 4)])
+add("fft_ifft2_ortho", lambda m, a: _r2(m, m.fft.ifft2(m.view_as_complex(a), norm="ortho")),
+    lambda g: [_c(g, 2, 3, 2)])
+add("fft_fftn_dims", lambda m, a: _r2(m, m.fft.fftn(m.view_as_complex(a), dim=(0, 2))),
+    lambda g: [_c(g, 2, 3, 3)])
+add("fft_fftn_all_real", lambda m, x: _r2(m, m.fft.fftn(x, norm="forward")),
+    lambda g: [g.u(2, 3, 2)])
+add("fft_ifftn_s_default", lambda m, a: _r2(m, m.fft.ifftn(m.view_as_complex(a), s=(-1, 4))),
+    lambda g: [_c(g, 3, 3)])
+add("fft_rfft2", lambda m, x: _r2(m, m.fft.rfft2(x)), lambda g: [g.u(3, 4)])
+add("fft_rfftn_s", lambda m, x: _r2(m, m.fft.rfftn(x, s=(4, 5), norm="ortho")),
+    lambda g: [g.u(2, 3, 4)])
+add("fft_rfftn_dims_order", lambda m, x: _r2(m, m.fft.rfftn(x, dim=(1, 0))),
+    lambda g: [g.u(3, 4)])
+add("fft_irfft2", lambda m, a: m.fft.irfft2(m.view_as_complex(a)), lambda g: [_c(g, 3, 3)])
+add("fft_irfftn_s", lambda m, a: m.fft.irfftn(m.view_as_complex(a), s=(4, 5), norm="forward"),
+    lambda g: [_c(g, 2, 3, 4)])
+add("fft_hfft2", lambda m, a: m.fft.hfft2(m.view_as_complex(a)), lambda g: [_c(g, 2, 3)])
+add("fft_hfftn_s_ortho", lambda m, a: m.fft.hfftn(m.view_as_complex(a), s=(3, 5), norm="ortho"),
+    lambda g: [_c(g, 2, 3)])
+add("fft_ihfft2", lambda m, x: _r2(m, m.fft.ihfft2(x)), lambda g: [g.u(3, 4)])
+add("fft_ihfftn_s", lambda m, x: _r2(m, m.fft.ihfftn(x, s=(2, 5), dim=(0, 2))),
+    lambda g: [g.u(3, 2, 4)])
+
+# ---- shifts ---------------------------------------------------------------------------------
+add("fft_fftshift", lambda m, x: m.fft.fftshift(x), lambda g: [g.u(3, 5)],
+    ref=lambda x: np.fft.fftshift(x))
+add("fft_ifftshift_dim", lambda m, x: m.fft.ifftshift(x, dim=1), lambda g: [g.u(2, 5)],
+    ref=lambda x: np.fft.ifftshift(x, axes=1))
