@@ -14,11 +14,20 @@ graph has the same nodes. What differs: the result does not alias its input (an 
 write to ``x.conj()`` does not reach ``x``), and ops other than these do not propagate
 the bit (their results are resolved tensors, as they are in PyTorch after any
 arithmetic).
+
+Note [Complex views]
+~~~~~~~~~~~~~~~~~~~~
+``view_as_real`` / ``view_as_complex`` (and so ``real`` / ``imag``) share memory with their
+input as PyTorch's do, but are not registered as autograd views: the view machinery
+(version sharing, CopySlices, as_strided replay) works in the base's element type, and a
+view with another dtype would replay with the wrong strides. So a write through
+``x.real`` changes x's values, as in PyTorch, but autograd does not see it (x's history
+and version counter are untouched): write to x itself when gradients must follow.
 """
 from .. import _dtypes
 from .._backend import np
 from .._tensor import Tensor
-from ._common import _finish, _view_result
+from ._common import _finish
 from .dispatch import defop
 from .shape import select
 
@@ -102,7 +111,7 @@ def view_as_real(input):
                            "resolve the conjugate tensor so you can view it as real, use "
                            "self.resolve_conj(); however, be warned that the resulting tensor "
                            "will NOT alias the original.")
-    return _view_result(VIEW_AS_REAL, input, (), _as_real_array(d))
+    return _finish(VIEW_AS_REAL, (input,), (), _as_real_array(d))  # Note [Complex views]
 
 
 def view_as_complex(input):
@@ -115,7 +124,7 @@ def view_as_complex(input):
         raise RuntimeError("Tensor must have a last dimension of size 2")
     if d.strides[-1] != d.itemsize:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
-    return _view_result(VIEW_AS_COMPLEX, input, (), _as_complex_array(d))
+    return _finish(VIEW_AS_COMPLEX, (input,), (), _as_complex_array(d))
 
 
 def conj(input):
