@@ -42,6 +42,36 @@ add("cx_conj_resolved", lambda m, a: m.view_as_real(m.view_as_complex(a).conj().
 add("cx_torch_real_imag", lambda m, a: (m.real(m.view_as_complex(a)), m.imag(m.view_as_complex(a))),
     lambda g: [_c(g, 3)])
 
+# ---- complex arithmetic (Note [Complex gradients]: the conjugate Wirtinger convention) ------
+def _z(m, a):
+    return m.view_as_complex(a)
+
+
+add("cx_mul", lambda m, a, b: _r2(m, _z(m, a) * _z(m, b)), lambda g: [_c(g, 2, 3), _c(g, 3)])
+add("cx_mul_real", lambda m, a, x: _r2(m, _z(m, a) * x), lambda g: [_c(g, 3), g.u(2, 3)])
+add("cx_mul_scalar", lambda m, a: _r2(m, _z(m, a) * (2 - 1j)), lambda g: [_c(g, 4)])
+add("cx_div", lambda m, a, b: _r2(m, _z(m, a) / _z(m, b)),
+    lambda g: [_c(g, 3), _c(g, 3) + np.array([1.5, 0.0])])
+add("cx_exp_log", lambda m, a: _r2(m, m.log(m.exp(_z(m, a)) + 3)), lambda g: [_c(g, 4)])
+add("cx_sin_tanh", lambda m, a: _r2(m, m.sin(_z(m, a)) * m.tanh(_z(m, a))),
+    lambda g: [_c(g, 3)])
+add("cx_pow_sqrt", lambda m, a: _r2(m, _z(m, a) ** 3 + m.sqrt(_z(m, a) + 4)),
+    lambda g: [_c(g, 3)])
+add("cx_reciprocal_sum", lambda m, a: _r2(m, (1 / (_z(m, a) + 3)).sum(0)),
+    lambda g: [_c(g, 2, 3)])
+add("cx_matmul", lambda m, a, b: _r2(m, _z(m, a) @ _z(m, b)),
+    lambda g: [_c(g, 2, 3), _c(g, 3, 2)])
+add("cx_abs_of_product", lambda m, a, b: (_z(m, a) * _z(m, b)).abs(),
+    lambda g: [_c(g, 4), _c(g, 4)])
+add("cx_sgn", lambda m, a: _r2(m, m.sgn(_z(m, a))), lambda g: [_c(g, 2, 3)])
+add("cx_sgn_zero", lambda m, a: _r2(m, _z(m, a).sgn() * 2), lambda g: [np.array([[0.0, 0.0],
+                                                                                   [1.0, -2.0]])],
+    kink=True)  # (not differentiable at 0: PyTorch's zero there is compared)
+add("cx_spectral_filter", lambda m, x, h: m.fft.irfft(m.fft.rfft(x) * _z(m, h), n=6),
+    lambda g: [g.u(2, 6), _c(g, 4)])
+add("cx_fft_power", lambda m, x: (m.fft.fft(x, norm="ortho").abs() ** 2).sum(-1),
+    lambda g: [g.u(2, 5)])
+
 # ---- one-dimensional transforms --------------------------------------------------------------
 add("fft_fft_real", lambda m, x: _r2(m, m.fft.fft(x)), lambda g: [g.u(3, 5)],
     ref=lambda x: np.stack([np.fft.fft(x).real, np.fft.fft(x).imag], -1))

@@ -76,14 +76,15 @@ def cx(F):
 
 VIEW_AS_REAL = defop("view_as_real", "ViewAsRealBackward0", None,
                      grads={"self": lambda F, grad: cx(F).view_as_complex(grad)},
-                     jvp=lambda F, self_t: view_as_real(self_t))
+                     jvp=lambda F, self_t: view_as_real(self_t), complex_aware=True)
 VIEW_AS_COMPLEX = defop("view_as_complex", "ViewAsComplexBackward0", None,
                         grads={"self": lambda F, grad: cx(F).view_as_real(grad)},
-                        jvp=lambda F, self_t: view_as_complex(self_t))
+                        jvp=lambda F, self_t: view_as_complex(self_t), complex_aware=True)
 CONJ = defop("conj", "ConjBackward0", np.conj,
-             grads={"self": lambda F, grad: cx(F).conj(grad)}, jvp="linear")
+             grads={"self": lambda F, grad: cx(F).conj(grad)}, jvp="linear", complex_aware=True)
 CONJ_PHYSICAL = defop("conj_physical", "ConjPhysicalBackward0", np.conj,
-                      grads={"self": lambda F, grad: cx(F).conj_physical(grad)}, jvp="linear")
+                      grads={"self": lambda F, grad: cx(F).conj_physical(grad)}, jvp="linear",
+                      complex_aware=True)
 NEG_VIEW = defop("_neg_view", "NegViewBackward0", np.negative,
                  grads={"self": lambda F, grad: -grad}, jvp="linear")
 

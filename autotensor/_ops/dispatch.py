@@ -38,6 +38,7 @@ class OpDef:
                  "backward_all", "saved_names", "saved_kinds", "saved_src", "jvp",
                  "node_cls", "plans", "uses_sizes", "n_out", "diff_outputs", "variadic",
                  "tensor_slots", "output_slots", "saves_output", "frees", "recorders",
+                 "complex_aware",
                  "__dict__")
 
     def __repr__(self):
@@ -50,8 +51,10 @@ def _arg_names(fn):
 
 
 def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result",),
-          grads=None, backward_all=None, jvp=None, diff_outputs=None, variadic=False):
+          grads=None, backward_all=None, jvp=None, diff_outputs=None, variadic=False,
+          complex_aware=False):
     op = OpDef()
+    op.complex_aware = complex_aware  # Note [Complex gradients] in autograd/graph.py
     op.name, op.node_name, op.kernel = name, node, kernel
     op.inputs, op.params = tuple(inputs), tuple(params)
     # outputs=None: a variable number of outputs (split, unbind); formulas get ``grads``.

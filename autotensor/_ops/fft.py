@@ -105,12 +105,12 @@ def _c2r_backward(F, grad, dim, normalization):
 
 
 FFT_C2C = defop("_fft_c2c", "FftC2CBackward0", _c2c, params=("dim", "normalization", "forward"),
-                grads={"self": _c2c_backward}, jvp="linear")
+                grads={"self": _c2c_backward}, jvp="linear", complex_aware=True)
 FFT_R2C = defop("_fft_r2c", "FftR2CBackward0", _r2c, params=("dim", "normalization", "onesided"),
-                grads={"self": _r2c_backward}, jvp="linear")
+                grads={"self": _r2c_backward}, jvp="linear", complex_aware=True)
 FFT_C2R = defop("_fft_c2r", "FftC2RBackward0", _c2r,
                 params=("dim", "normalization", "last_dim_size"),
-                grads={"self": _c2r_backward}, jvp="linear")
+                grads={"self": _c2r_backward}, jvp="linear", complex_aware=True)
 
 
 def _fft_c2c(x, dim, normalization, forward):

@@ -8,7 +8,7 @@ from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import Tensor, _make
 from . import raw
-from .dispatch import broadcast_error, defop, set_input_metadata
+from .dispatch import OpDef as _OpDef, broadcast_error, defop, set_input_metadata
 from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max, _state
 from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
                         where as _where)
@@ -733,7 +733,8 @@ VDOT = defop("vdot", "VdotBackward0", lambda a, b: raw.asarray(np.vdot(a, b)),
              grads={"self": lambda F, grad, other: _cj(F, grad) * other,
                     "other": lambda F, grad, self: grad * self},
              jvp=lambda F, self, self_t, other, other_t:
-                 _bilinear(F, _vdot_t, self, self_t, other, other_t))
+                 _bilinear(F, _vdot_t, self, self_t, other, other_t),
+             complex_aware=True)  # (conj(self) . other: PyTorch's formulas, as written)
 
 
 def _vdot_t(a, b):
@@ -3577,3 +3578,10 @@ def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
 
 def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
     return _add_family_(ADDBMM, addbmm, self, batch1, batch2, beta, alpha)
+
+
+# Note [Complex gradients of products] above: this family's formulas conjugate through
+# ``_cj`` themselves, so the generic conjugation of a complex gradient (Note [Complex
+# gradients] in autograd/graph.py) leaves every entry here alone.
+for _op in [v for v in list(globals().values()) if isinstance(v, _OpDef)]:
+    _op.complex_aware = True

@@ -182,9 +182,18 @@ LOG = defop("log", "LogBackward0", np.log, grads={"self": lambda F, grad, self: 
 SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
              grads={"self": lambda F, grad, result: grad / (result * 2)},
              jvp="elementwise")
+def _abs_jvp(F, self, self_t):
+    """Re(conj(t) sgn(z)) for a complex input (a real tangent), t sgn(x) for a real one."""
+    if self._data.dtype.kind == "c":
+        from .complex_ops import cx
+        c = cx(F)
+        return c.real(c.conj(self_t) * F.sgn(self))
+    return self_t * F.sgn(self)
+
+
 ABS = defop("abs", "AbsBackward0", np.abs,
             grads={"self": lambda F, grad, self: grad * F.sgn(self)},
-            jvp="elementwise")
+            jvp=_abs_jvp)
 SIN = defop("sin", "SinBackward0", np.sin,
             grads={"self": lambda F, grad, self: grad * F.cos(self)},
             jvp="elementwise")
@@ -260,8 +269,30 @@ def _sign(a):
 
 SIGN = defop("sign", "SignBackward0", _sign, grads=ZERO_GRAD,
              jvp="elementwise")
-SGN = defop("sgn", "SgnBackward0", _sign, grads=ZERO_GRAD,
-            jvp="elementwise")  # what abs's derivative uses
+def _sgn(a):
+    """sgn: sign for real tensors, z / |z| (0 at 0) for complex ones."""
+    if a.dtype.kind != "c":
+        return _sign(a)
+    r = np.abs(a)
+    return np.where(r == 0, 0, a / np.where(r == 0, 1, r)).astype(a.dtype)
+
+
+def _sgn_backward(F, grad, self, result):
+    """FunctionsManual's sgn_backward: (g - sgn Re(g conj(sgn))) / |z|, 0 at z = 0 (zero
+    for real tensors: sgn is piecewise constant there). Complex-aware (Note [Complex
+    gradients])."""
+    if (self if F.is_raw else self._data).dtype.kind != "c":
+        return F.zeros_like(grad)
+    from .complex_ops import cx
+    c = cx(F)
+    a = F.abs(self)
+    zero = (a if F.is_raw else a._data) == 0
+    out = (grad - result * c.real(grad * c.conj(result))) / (a + F.constant(zero, a))
+    return out * F.constant(~zero, out)
+
+
+SGN = defop("sgn", "SgnBackward0", _sgn, grads={"self": _sgn_backward},
+            jvp="elementwise", complex_aware=True)  # what abs's derivative uses
 
 
 RSQRT = defop("rsqrt", "RsqrtBackward0", lambda a: 1 / np.sqrt(a),

@@ -180,11 +180,12 @@ def sqrt(x):
     return asarray(np.sqrt(x))
 
 
-def sign(x):
-    return asarray(np.sign(x))
-
-
-sgn = sign
+def sgn(x):
+    """sign for real arrays, z / |z| (0 at 0) for complex ones."""
+    if x.dtype.kind != "c":
+        return sign(x)
+    r = np.abs(x)
+    return np.where(r == 0, 0, x / np.where(r == 0, 1, r)).astype(x.dtype)
 
 
 def abs(x):

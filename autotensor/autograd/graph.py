@@ -175,10 +175,14 @@ class OpNode(Node):
         saved = self._saved
         vals = unpack_saved(self, F) if (op.tensor_slots or op.output_slots or
                                          saved is None) else saved
+        conj = None
         if op.n_out == 1:
             g = grads[0]
             if g is None:
                 return (None,) * len(self._next)
+            if (g if F.is_raw else g._data).dtype.kind == "c" and not op.complex_aware:
+                conj = _conj_of(F)  # Note [Complex gradients]
+                g = conj(g)
         else:
             g = grads
         if op.backward_all is not None:
@@ -199,7 +203,10 @@ class OpNode(Node):
                     else:
                         outs.append(fn(F, g, *[vals[j] for j in idx]))
         if self._reduce is not None:
-            return _reduce_outs(self, list(outs), F)
+            outs = _reduce_outs(self, list(outs), F)
+        if conj is not None:
+            outs = [None if o is None else conj(o) if (o if F.is_raw else o._data).dtype.kind
+                    == "c" else o for o in outs]
         return outs
 
 
@@ -221,6 +228,25 @@ def _reduce_outs(self, outs, F):
                 gi = F.cast(gi, dtype)
             outs[i] = gi
     return outs
+
+
+# Note [Complex gradients]
+# ~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's gradient of a complex function is the conjugate Wirtinger derivative: for a
+# holomorphic f, grad_in = grad * conj(f'(z)) (mul: grad * other.conj(); exp: grad *
+# result.conj(); mm: grad @ other^H). The table's formulas are written for real inputs,
+# grad * f'(z), and are linear in grad, so for a complex gradient a node computes
+# conj(formula(conj(grad))) = grad * conj(f'(z)) with the very same formula: every
+# holomorphic op, and every op that only moves elements (its formula commutes with conj),
+# gets PyTorch's gradient from its one declaration, in both interpretations. Entries whose
+# formulas are written for complex values themselves (the FFTs, view_as_real /
+# view_as_complex) say so with ``complex_aware``. Real-valued functions of a complex input
+# (abs) receive a real gradient and are not affected; summing back and casting to a real
+# input's dtype (real part) commute with conj. A real gradient costs one dtype check.
+# Forward mode needs nothing: a holomorphic tangent is f'(z) t, the formula as written.
+def _conj_of(F):
+    from .._ops.complex_ops import cx
+    return cx(F).conj
 
 
 def _expandable(shape, target):
@@ -358,7 +384,7 @@ def make_node_class(op):
 # each op class gets an ``apply`` generated from its entry (as PyTorch generates its node
 # classes), with the saved slots, the version checks and the formula calls unrolled. Any
 # case it does not handle (a graph-mode F, a SavedTensor, a version that differs, so the
-# error is raised) goes to ``OpNode.apply``, which does the same work in general.
+# error is raised, a complex gradient) goes to ``OpNode.apply``, which does the same work in general.
 def _raw_apply(op):
     if op.n_out != 1 or op.backward_all is not None or op.variadic or Tensor is None:
         return None  # (Tensor is set once _tensor.py is imported, before any op is made)
@@ -370,6 +396,9 @@ def _raw_apply(op):
              "    g = grads[0]",
              "    if g is None:",
              f"        return {(None,) * n_in!r}"]
+    if not op.complex_aware:  # a complex gradient is conjugated around the formulas
+        lines += ["    if g.dtype.kind == 'c':",  # (Note [Complex gradients])
+                  "        return generic(self, grads, F)"]
     if op.tensor_slots or op.output_slots:
         lines.append("    versions = self._versions")
     for i in range(len(op.saved_names)):
