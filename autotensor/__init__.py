@@ -142,8 +142,10 @@ _add_out(globals())  # out= on the torch functions that take it (Note [out= argu
 from . import functional  # noqa: E402  (imports the namespace above)
 from . import linalg  # noqa: E402
 from ._ops.complex_ops import (  # noqa: E402  (complex views and conjugation)
-    conj, conj_physical, imag, is_conj, real, resolve_conj, view_as_complex, view_as_real)
+    angle, complex, conj, conj_physical, imag, is_conj, polar, real, resolve_conj,
+    view_as_complex, view_as_real)
 from . import fft  # noqa: E402
+from ._ops.fft import stft  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 

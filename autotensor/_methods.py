@@ -280,7 +280,8 @@ METHODS = {
         "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_", "clamp_", "clip_",
         "zero_", "fill_", "copy_", "masked_fill_", "index_add_", "scatter_",
         "scatter_add_")},
-    "T": property(_T), "mT": property(_mT), "H": property(_T), "mH": property(_mT),
+    "T": property(_T), "mT": property(_mT), "H": property(fn.complex_ops._H),
+    "mH": property(fn.complex_ops._mH),
     "float": _cast_method("float32"), "double": _cast_method("float64"),
     "half": _cast_method("float16"), "bfloat16": _cast_method("bfloat16"),
     "long": _cast_method("int64"),
@@ -363,6 +364,7 @@ METHODS = {
     "conj": fn.complex_ops.conj, "conj_physical": fn.complex_ops.conj_physical,
     "resolve_conj": fn.complex_ops.resolve_conj, "is_conj": fn.complex_ops.is_conj,
     "real": property(fn.complex_ops.real), "imag": property(fn.complex_ops.imag),
+    "angle": fn.complex_ops.angle, "stft": fn.fft.stft,
 }
 
 

@@ -67,6 +67,14 @@ add("cx_sgn", lambda m, a: _r2(m, m.sgn(_z(m, a))), lambda g: [_c(g, 2, 3)])
 add("cx_sgn_zero", lambda m, a: _r2(m, _z(m, a).sgn() * 2), lambda g: [np.array([[0.0, 0.0],
                                                                                    [1.0, -2.0]])],
     kink=True)  # (not differentiable at 0: PyTorch's zero there is compared)
+add("cx_angle", lambda m, a: m.angle(_z(m, a) * 2), lambda g: [_c(g, 2, 3)])
+add("cx_angle_real", lambda m, x: x.angle() + x, lambda g: [g.away(5)])
+add("cx_polar", lambda m, r, t: _r2(m, m.polar(r, t)), lambda g: [g.pos(2, 3), g.u(3)])
+add("cx_complex", lambda m, x, y: _r2(m, m.complex(x, y) ** 2), lambda g: [g.u(2, 3), g.u(3)])
+add("cx_adjoint", lambda m, a: _r2(m, _z(m, a).adjoint().resolve_conj()),
+    lambda g: [_c(g, 2, 2, 3)])
+add("cx_mH_H", lambda m, a: _r2(m, _z(m, a).mH.resolve_conj() * 2 + _z(m, a).H * 1),
+    lambda g: [_c(g, 3, 3)])
 add("cx_spectral_filter", lambda m, x, h: m.fft.irfft(m.fft.rfft(x) * _z(m, h), n=6),
     lambda g: [g.u(2, 6), _c(g, 4)])
 add("cx_fft_power", lambda m, x: (m.fft.fft(x, norm="ortho").abs() ** 2).sum(-1),
@@ -134,3 +142,16 @@ add("fft_fftshift", lambda m, x: m.fft.fftshift(x), lambda g: [g.u(3, 5)],
     ref=lambda x: np.fft.fftshift(x))
 add("fft_ifftshift_dim", lambda m, x: m.fft.ifftshift(x, dim=1), lambda g: [g.u(2, 5)],
     ref=lambda x: np.fft.ifftshift(x, axes=1))
+
+# ---- short-time Fourier transform ---------------------------------------------------------
+add("fft_stft", lambda m, x, w: _r2(m, m.stft(x, 8, window=w, return_complex=True)),
+    lambda g: [g.u(20), g.pos(8)])
+add("fft_stft_short_window", lambda m, x, w: _r2(m, x.stft(
+    8, hop_length=3, win_length=5, window=w, return_complex=True, normalized=True)),
+    lambda g: [g.u(2, 17), g.pos(5)])
+add("fft_stft_two_sided_constant", lambda m, x, w: _r2(m, m.stft(
+    x, 6, window=w, return_complex=True, onesided=False, pad_mode="constant")),
+    lambda g: [g.u(15), g.pos(6)])
+add("fft_stft_complex_input", lambda m, a, w: _r2(m, m.stft(
+    _z(m, a), 4, hop_length=2, window=w, return_complex=True, center=False)),
+    lambda g: [_c(g, 11), g.pos(4)])

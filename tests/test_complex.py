@@ -109,3 +109,45 @@ def test_sgn_values_vs_torch():
     z = np.array([0j, 3 - 4j, -2j, 1e-300 + 0j, np.inf + 0j])
     np.testing.assert_allclose(autotensor.sgn(autotensor.tensor(z)).numpy(),
                                torch.sgn(torch.tensor(z)).numpy())
+
+
+ERRORS = [
+    "m.complex(m.tensor([1]), m.tensor([2]))",
+    "m.complex(m.tensor([1.0]), m.tensor([2.0], dtype=m.float64))",
+    "m.polar(m.tensor([1]), m.tensor([2]))",
+    "m.complex(m.tensor([1.0, 2.0]), m.tensor([1.0, 2.0, 3.0]))",
+    "m.ones(3).H", "m.ones(2, 3, 4).H", "m.ones(3).mH", "m.ones(3).adjoint()",
+    "m.adjoint(m.ones(3, dtype=m.complex64))",
+]
+
+
+@pytest.mark.parametrize("expr", ERRORS)
+def test_complex_errors_vs_torch(expr):
+    def run(m):
+        try:
+            eval(expr)
+        except Exception as e:  # noqa: BLE001  (the error is what is compared)
+            return type(e).__name__, str(e).split("\n")[0]
+        return None
+
+    a, t = run(autotensor), run(torch)
+    assert t is not None and a == t
+
+
+@pytest.mark.parametrize("expr", [
+    "m.angle(m.tensor([1.0, -2.0, 0.0, -0.0, float('nan'), float('-inf')]))",
+    "m.angle(m.tensor([1, -2, 0]))",
+    "m.angle(m.tensor([1 + 1j, -1 + 0j, -1 - 0j, 0j, 1j]))",
+    "m.complex(m.tensor([[1.0], [2.0]]), m.tensor([3.0, -4.0, 0.5]))",
+    "m.polar(m.tensor([2.0, 0.0, 1.0], dtype=m.float64), m.tensor([0.5, 1.0, -3.0], "
+    "dtype=m.float64))",
+    "m.tensor([[1 + 2j, 3j], [4.0, 5 - 1j]]).mH.resolve_conj()",
+    "m.tensor([[1 + 2j, 3j], [4.0, 5 - 1j]]).H.resolve_conj()",
+    "m.tensor([[1.0, 2.0], [3.0, 4.0]]).mH",
+    "m.tensor(1 + 1j).adjoint().resolve_conj()",
+])
+def test_complex_functions_values_vs_torch(expr):
+    a = eval(expr, {"m": autotensor})
+    t = eval(expr, {"m": torch})
+    assert str(a.dtype) == str(t.dtype) and a.is_conj() == t.is_conj()
+    np.testing.assert_allclose(a.numpy(), t.numpy(), rtol=1e-6, atol=1e-7)

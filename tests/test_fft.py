@@ -298,6 +298,22 @@ ERRORS = [
     (lambda m, x, c: m.view_as_complex(m.zeros(2, 2, dtype=m.int64)), "view_as_complex int"),
     (lambda m, x, c: m.imag(x), "imag real"),
     (lambda m, x, c: m.view_as_real(c.conj()), "view_as_real conj"),
+    (lambda m, x, c: m.stft(x[0], 4), "stft return_complex"),
+    (lambda m, x, c: m.stft(m.zeros(2, 2, 20), 8, return_complex=True), "stft 3-d"),
+    (lambda m, x, c: m.stft(m.zeros(20), 30, return_complex=True, center=False), "stft n_fft"),
+    (lambda m, x, c: m.stft(m.zeros(20), 0, return_complex=True), "stft n_fft 0"),
+    (lambda m, x, c: m.stft(m.zeros(20), 8, hop_length=0, return_complex=True), "stft hop"),
+    (lambda m, x, c: m.stft(m.zeros(20), 8, win_length=9, return_complex=True), "stft win"),
+    (lambda m, x, c: m.stft(m.zeros(20), 8, window=m.ones(7), return_complex=True,
+                            onesided=False, normalized=True), "stft window size"),
+    (lambda m, x, c: m.stft(m.zeros(20), 8, window=m.ones(2, 4), return_complex=True),
+     "stft window 2-d"),
+    (lambda m, x, c: m.stft(m.zeros(20, dtype=m.complex64), 8, return_complex=True,
+                            onesided=True), "stft onesided complex"),
+    (lambda m, x, c: m.stft(m.zeros(20, dtype=m.int64), 8, return_complex=True), "stft int"),
+    (lambda m, x, c: m.stft(m.zeros(2), 8, return_complex=True), "stft reflect too short"),
+    (lambda m, x, c: m.stft(m.zeros(20), 8, return_complex=True, pad_mode="zeros"),
+     "stft pad mode"),
 ]
 
 
@@ -409,3 +425,56 @@ def test_complex_parts_values_and_graphs_vs_torch(expr):
     assert a[0] == t[0]
     np.testing.assert_allclose(a[1], t[1], rtol=1e-14)
     np.testing.assert_allclose(a[2], t[2], rtol=1e-14)
+
+
+# ---- stft ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("kw", [dict(n_fft=8), dict(n_fft=8, hop_length=3, win_length=6),
+                                dict(n_fft=7, center=False, normalized=True),
+                                dict(n_fft=8, onesided=False, pad_mode="replicate"),
+                                dict(n_fft=8, return_complex=False)])
+@pytest.mark.parametrize("shape", [(20,), (2, 17)])
+@pytest.mark.parametrize("windowed", [True, False])
+def test_stft_vs_torch(kw, shape, windowed):
+    import warnings
+    x = _rng(11).standard_normal(shape)
+    win = kw.get("win_length", kw["n_fft"])
+    w = np.hanning(win + 2)[1:-1]
+
+    def run(m):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (warned once per process: test below)
+            t = m.tensor(x, requires_grad=True)
+            args = dict(return_complex=True)
+            args.update(kw)
+            if windowed:
+                args["window"] = m.tensor(w)
+            y = m.stft(t, **args)
+        yr = m.view_as_real(y) if y.is_complex() else y
+        g, = m.autograd.grad((yr * m.tensor(np.cos(np.arange(yr.numel()))).reshape(
+            tuple(yr.shape))).sum(), t)
+        return _graph(y), str(y.dtype).rsplit(".", 1)[-1], _np(y), g.numpy()
+
+    a, t = run(autotensor), run(torch)
+    assert a[0] == t[0] and a[1] == t[1]
+    np.testing.assert_allclose(a[2], t[2], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(a[3], t[3], rtol=1e-10, atol=1e-12)
+
+
+def test_stft_warns_once_as_torch():
+    """aten warns once per process (TORCH_WARN_ONCE) for a missing window and for
+    return_complex=False; the texts are PyTorch's."""
+    import warnings
+    from autotensor._ops import fft as F
+    F._WARNED.clear()
+    x = autotensor.zeros(16)
+    for _ in range(2):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x.stft(8, return_complex=False)
+        texts = [str(c.message) for c in caught]
+        if _ == 0:
+            assert len(texts) == 2
+            assert texts[0].startswith("stft with return_complex=False is deprecated.")
+            assert texts[1].startswith("A window was not provided. A rectangular window will ")
+        else:
+            assert texts == []

@@ -8,8 +8,10 @@ helpers and its public functions (with their in-place ``_`` variants):
 - ``indexing``   getitem/setitem, index_put, gather/scatter, index_select/add, masked ops
 - ``linalg``     mm/bmm/dot/mv/matmul/addmm/outer/linear
 - ``nn_ops``     kernels of nn.functional (losses...)
-- ``complex_ops`` view_as_real/complex, real/imag, conj (Note [Conjugate bit])
-- ``fft``        torch.fft's transforms, three primitives (Note [FFT as three primitives])
+- ``complex_ops`` view_as_real/complex, real/imag, angle, polar, complex, conj (Note
+                 [Conjugate bit])
+- ``fft``        torch.fft's transforms, three primitives (Note [FFT as three primitives]),
+                 stft
 - ``special``    special functions (i0/i1, ndtr/ndtri/log_ndtr, erfcx, zeta, mvlgamma...),
                  heaviside/nextafter, prelu's kernel, rrelu's training noise
 

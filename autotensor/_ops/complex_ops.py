@@ -65,6 +65,16 @@ def _raw_real(g):
     return np.ascontiguousarray(g.real) if g.dtype.kind == "c" else g
 
 
+def _raw_imag(g):
+    return np.ascontiguousarray(g.imag) if g.dtype.kind == "c" else np.zeros_like(g)
+
+
+def _complex_kernel(real, imag):
+    out = np.empty(np.broadcast_shapes(real.shape, imag.shape), _COMPLEX_OF[real.dtype])
+    out.real, out.imag = real, imag
+    return out
+
+
 _CX_RAW = None
 _CX_TENSOR = None
 
@@ -87,6 +97,65 @@ CONJ_PHYSICAL = defop("conj_physical", "ConjPhysicalBackward0", np.conj,
                       complex_aware=True)
 NEG_VIEW = defop("_neg_view", "NegViewBackward0", np.negative,
                  grads={"self": lambda F, grad: -grad}, jvp="linear")
+
+
+def _angle_kernel(a):
+    if a.dtype.kind == "c":
+        return np.angle(a)
+    return np.where(np.isnan(a), a, np.where(a < 0, np.pi, 0)).astype(a.dtype)
+
+
+def _angle_backward(F, grad, self):
+    """FunctionsManual's angle_backward: grad * z / |z|^2 * i (0 at z = 0); zero for real
+    tensors (a step function)."""
+    if (self if F.is_raw else self._data).dtype.kind != "c":
+        return F.zeros_like(self)
+    a2 = F.abs(self) ** 2
+    zero = (a2 if F.is_raw else a2._data) == 0
+    g = grad * self / (a2 + F.constant(zero, a2)) * F.constant(1j, self)
+    return g * F.constant(~zero, g)
+
+
+def _angle_jvp(F, self, self_t):
+    if self._data.dtype.kind != "c":
+        return F.zeros_like(self_t)
+    c = cx(F)
+    return c.real(c.conj(_angle_backward(F, c.conj(self_t), self)))
+
+
+def _polar_abs_backward(F, grad, result):
+    c = cx(F)
+    return c.real(c.conj(grad) * F.sgn(result))
+
+
+def _polar_angle_backward(F, grad, result):
+    c = cx(F)
+    return c.real(c.conj(grad) * result * F.constant(1j, result))
+
+
+def _polar_jvp(F, abs, abs_t, angle, angle_t):
+    c, s = F.cos(angle), F.sin(angle)
+    re = im = None
+    if abs_t is not None:
+        re, im = abs_t * c, abs_t * s
+    if angle_t is not None:
+        dr, di = -(angle_t * abs * s), angle_t * abs * c
+        re = dr if re is None else re + dr
+        im = di if im is None else im + di
+    return complex(re, im)
+
+
+ANGLE = defop("angle", "AngleBackward0", _angle_kernel, grads={"self": _angle_backward},
+              jvp=_angle_jvp, complex_aware=True)
+POLAR = defop("polar", "PolarBackward0", lambda a, t: _complex_kernel(a * np.cos(t),
+                                                                       a * np.sin(t)),
+              inputs=("abs", "angle"),
+              grads={"abs": _polar_abs_backward, "angle": _polar_angle_backward},
+              jvp=_polar_jvp, complex_aware=True)
+COMPLEX = defop("complex", "ComplexBackward0", _complex_kernel, inputs=("real", "imag"),
+                grads={"real": lambda F, grad: cx(F).real(grad),
+                       "imag": lambda F, grad: cx(F).imag(grad)},
+                jvp="linear", complex_aware=True)
 
 
 def _is_conj(t):
@@ -186,8 +255,89 @@ def imag(input):
     return select(r, -1, 1)
 
 
+def angle(input):
+    d = input._data
+    if d.dtype.kind in "biu":
+        d = d.astype(_dtypes.default_float.np)
+    return _finish(ANGLE, (input,), (), _angle_kernel(d))
+
+
+def _check_pair(a, b):
+    da, db = a._data.dtype, b._data.dtype
+    if da not in _COMPLEX_OF or db not in _COMPLEX_OF:
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(da))} and "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(db))}")
+    if da != db:
+        raise RuntimeError(f"Expected object of scalar type "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(da))} but got scalar type "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(db))} for second argument")
+
+
+def _broadcast_check(a, b):
+    from ._common import _broadcastable
+    from .dispatch import broadcast_error
+    if not _broadcastable(a._data.shape, b._data.shape):
+        raise broadcast_error(a._data.shape, b._data.shape)
+
+
+def _finish_pair(op, a, b, out):
+    from .dispatch import set_input_metadata
+    r = _finish(op, (a, b), (), out)
+    if r._grad_fn is not None:  # broadcast inputs: gradients summed back (the engine)
+        set_input_metadata(r._grad_fn, (a, b), out.shape, out.dtype)
+    return r
+
+
+def complex(real, imag, *, out=None):
+    """real + i imag (broadcast), in the complex dtype of the (equal, floating) inputs."""
+    _check_pair(real, imag)
+    _broadcast_check(real, imag)
+    r = _finish_pair(COMPLEX, real, imag, _complex_kernel(real._data, imag._data))
+    if out is not None:
+        from ._out import write_out
+        return write_out("complex", r, out)
+    return r
+
+
+def polar(abs, angle, *, out=None):
+    """abs * (cos(angle) + i sin(angle))."""
+    _check_pair(abs, angle)
+    _broadcast_check(abs, angle)
+    a, t = abs._data, angle._data
+    r = _finish_pair(POLAR, abs, angle, _complex_kernel(a * np.cos(t), a * np.sin(t)))
+    if out is not None:
+        from ._out import write_out
+        return write_out("polar", r, out)
+    return r
+
+
+def _adjoint_of(t):
+    return conj(t) if t._data.dtype.kind == "c" else t
+
+
+def _mH(input):
+    from .shape import transpose
+    nd = input._data.ndim
+    if nd == 1:
+        raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
+                           "Got 1-D tensor.")
+    return _adjoint_of(transpose(input, -2, -1) if nd else input)
+
+
+def _H(input):
+    from .shape import transpose
+    nd = input._data.ndim
+    if nd not in (0, 2):
+        more = " For batches of matrices, consider using tensor.mH" if nd > 2 else ""
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                           f"{nd}-D tensor.{more}")
+    return _adjoint_of(transpose(input, 0, 1) if nd else input)
+
+
 class _CX:
-    __slots__ = ("view_as_real", "view_as_complex", "conj", "conj_physical", "real")
+    __slots__ = ("view_as_real", "view_as_complex", "conj", "conj_physical", "real", "imag",
+                 "complex")
 
     def __init__(self, **kw):
         for k, v in kw.items():
@@ -200,9 +350,11 @@ def _contiguous(t):
 
 
 _CX_RAW = _CX(view_as_real=_raw_view_as_real, view_as_complex=_raw_view_as_complex,
-              conj=np.conj, conj_physical=np.conj, real=_raw_real)
+              conj=np.conj, conj_physical=np.conj, real=_raw_real, imag=_raw_imag,
+              complex=_complex_kernel)
 _CX_TENSOR = _CX(view_as_real=lambda g: view_as_real(_contiguous(resolve_conj(g))),
                  view_as_complex=lambda g: view_as_complex(_contiguous(g)),
-                 conj=_conj_resolved, conj_physical=conj_physical, real=real)
+                 conj=_conj_resolved, conj_physical=conj_physical, real=real,
+                 imag=lambda g: imag(g) * 1, complex=lambda a, b: complex(a, b))
 
 _ = Tensor

@@ -14,9 +14,11 @@ with these same primitives (``_K(F)``), so double backward works; the three ops 
 so their forward rule is the op applied to the tangent (``jvp="linear"``).
 
 Kernels are ``numpy.fft`` (pocketfft). NumPy 2 transforms complex64 / float32 in single
-precision, as PyTorch's CPU kernels do; the two libraries round differently, so float32
-results agree with PyTorch to a few ulps of the largest output, float64 to ~1e-15
-relative (tests/test_fft.py measures both).
+precision, as PyTorch's CPU kernels do; the two libraries round differently. Measured on a
+4 x 1000 float32 signal: fft/rfft/ifft/ihfft differ from PyTorch's by at most 2.1 ulps of
+max|X|, and are as close or closer to the float64 transform (0.5-1.9 ulps against
+PyTorch's 1.5-2.0); float64 results agree to 5e-16 relative (tests/test_fft.py checks
+both).
 """
 import operator
 
@@ -528,15 +530,14 @@ def _freq(fname, values, n, d, out, dtype, requires_grad):
     return t
 
 
-def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-            pin_memory=False):
+def fftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     n = _int_arg("fft_fftfreq", "n", n, 1)
     values = np.concatenate([np.arange((n + 1) // 2), np.arange(-(n // 2), 0)]) if n > 0 else []
     return _freq("fftfreq", values, n, d, out, dtype, requires_grad)
 
 
-def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-             pin_memory=False):
+def rfftfreq(n, d=1.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
     n = _int_arg("fft_rfftfreq", "n", n, 1)
     values = np.arange(n // 2 + 1) if n >= 0 else []
     return _freq("rfftfreq", values, n, d, out, dtype, requires_grad)
@@ -562,3 +563,116 @@ def ifftshift(input, dim=None):
 
 
 _ = _conj
+
+
+# ---- short-time Fourier transform ---------------------------------------------------------------
+_STFT_NO_RETURN_COMPLEX = ("stft requires the return_complex parameter be given for real "
+                           "inputs, and will further require that return_complex=True in a "
+                           "future PyTorch release.")
+
+
+_WARNED = set()
+
+
+def _warn_once(what):
+    """aten's TORCH_WARN_ONCE: the first time in the process only."""
+    if what in _WARNED:
+        return False
+    _WARNED.add(what)
+    return True
+
+
+def _opt_flag(v):
+    return "None" if v is None else str(int(bool(v)))
+
+
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+         pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
+         align_to_window=None):
+    """torch.stft as torch/functional.py and aten compose it: (reflect) pad, frames by
+    as_strided, window product, one r2c / c2c over the frames, transpose_ and squeeze_."""
+    import warnings
+    from ..nn.functional import pad as _pad
+    from .complex_ops import view_as_real
+    from .pointwise import mul
+    from .shape import as_strided, squeeze_, transpose_, unsqueeze, view
+    _check_tensor_arg("stft", "input", input, 1)
+    if return_complex is None:
+        if input._data.dtype.kind != "c" and (window is None or
+                                               window._data.dtype.kind != "c"):
+            raise RuntimeError(_STFT_NO_RETURN_COMPLEX)
+        return_complex = True
+    if not return_complex and _warn_once("return_complex"):
+        warnings.warn("stft with return_complex=False is deprecated. In a future pytorch "
+                      "release, stft will return complex tensors for all inputs, and "
+                      "return_complex=False will raise an error.\nNote: you can still call "
+                      "torch.view_as_real on the complex output to recover the old return "
+                      "format.", UserWarning, stacklevel=2)
+    if center:
+        nd = input._data.ndim
+        extended = (1,) * (3 - nd) + tuple(input._data.shape)
+        p = int(n_fft // 2)
+        input = _pad(view(input, extended), [p, p], pad_mode)
+        input = view(input, input._data.shape[-nd:] if nd else ())
+    d = input._data
+    hop = n_fft >> 2 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    wdesc = "None" if window is None else (
+        f"{_dtypes.legacy_type_name(window.dtype)}{{[{', '.join(map(str, window.shape))}]}}")
+    prefix = (f"stft({_dtypes.legacy_type_name(input.dtype)}[{', '.join(map(str, d.shape))}], "
+              f"n_fft={n_fft}, hop_length={hop}, win_length={win}, window={wdesc}, "
+              f"normalized={int(bool(normalized))}, onesided={_opt_flag(onesided)}, "
+              f"return_complex={int(bool(return_complex))}, align_to_window="
+              f"{_opt_flag(align_to_window)}) : ")
+    if d.ndim not in (1, 2):
+        raise RuntimeError(prefix + "expected a 1D or 2D tensor")
+    if d.dtype.kind not in "fc":
+        raise RuntimeError(prefix + "expected a tensor of floating point or complex values")
+    length = d.shape[-1]
+    if not 0 < n_fft <= length:
+        raise RuntimeError(prefix + f"expected 0 < n_fft < {length}, but got n_fft={n_fft}")
+    if hop <= 0:
+        raise RuntimeError(prefix + f"expected hop_length > 0, but got hop_length={hop}")
+    if not 0 < win <= n_fft:
+        raise RuntimeError(prefix + f"expected 0 < win_length <= n_fft, but got "
+                           f"win_length={win}")
+    if window is not None and (window._data.ndim != 1 or window._data.shape[0] != win):
+        raise RuntimeError(prefix + f"expected a 1D window tensor of size equal to "
+                           f"win_length={win}, but got window with size "
+                           f"[{', '.join(map(str, window._data.shape))}]")
+    if window is None and _warn_once("window"):
+        warnings.warn("A window was not provided. A rectangular window will be applied,which "
+                      "is known to cause spectral leakage. Other windows such as "
+                      "torch.hann_window or torch.hamming_window are recommended to reduce "
+                      "spectral leakage.To suppress this warning and use a rectangular window, "
+                      "explicitly set `window=torch.ones(n_fft, device=<device>)`.",
+                      UserWarning, stacklevel=2)
+    x = unsqueeze(input, 0) if d.ndim == 1 else input
+    w = window
+    if win < n_fft:  # the window centred in n_fft zeros (aten: zeros().narrow().copy_())
+        from .. import _creation
+        w = _creation.zeros(n_fft, dtype=input.dtype)
+        left = (n_fft - win) // 2
+        if window is not None:
+            narrow(w, 0, left, win).copy_(window)
+        else:
+            narrow(w, 0, left, win).fill_(1)
+    batch, length = x._data.shape
+    frames = 1 + (length - n_fft) // hop
+    st = x.stride()
+    x = as_strided(x, (batch, frames, n_fft), (st[0], hop * st[1], st[1]))
+    if w is not None:
+        x = mul(x, w)
+    complex_fft = x._data.dtype.kind == "c"
+    onesided = (not complex_fft) if onesided is None else onesided
+    code = _BY_ROOT_N if normalized else _NONE
+    if complex_fft:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        out = _fft_c2c(x, (2,), code, True)
+    else:
+        out = _fft_r2c(x, (2,), code, onesided)
+    transpose_(out, 1, 2)
+    if d.ndim == 1:
+        squeeze_(out, 0)
+    return out if return_complex else view_as_real(out)

@@ -323,7 +323,16 @@ swapaxes = swapdims = transpose
 
 
 def adjoint(input):
-    return transpose(input, -2, -1)
+    """The conjugate transpose of the last two dims (Note [Conjugate bit])."""
+    nd = input._data.ndim
+    if nd == 1:
+        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of "
+                           "matrices. Got 1-D tensor.")
+    out = transpose(input, -2, -1) if nd else input
+    if out._data.dtype.kind == "c":
+        from .complex_ops import conj
+        out = conj(out)
+    return out
 
 
 def permute(input, *dims):

@@ -59,7 +59,7 @@ SCALARS = [0, 1, 2, -3, 0.5, -1.5, 2.0, True, False, 1e-3, float("inf"), 0.1, -0
 DIM_OPS = ["sum", "mean", "prod", "amax", "amin", "max", "min", "logsumexp", "softmax",
            "log_softmax", "cumsum", "argmax", "all", "any", "norm", "unsqueeze", "squeeze",
            "select", "narrow", "split", "chunk", "unbind", "flip", "transpose", "movedim",
-           "diagonal", "cat_self", "stack_self"]
+           "diagonal", "cat_self", "stack_self", "rfft_irfft", "fft_view_as_real", "fftshift"]
 VIEW_OPS = ["view-1", "reshape", "permute", "expand", "unflatten", "squeeze()", "view_as",
             "getitem_int", "getitem_slice", "getitem_none", "getitem_ellipsis",
             "getitem_mask", "getitem_long", "getitem_oob", "setitem_scalar", "setitem_var",
@@ -379,6 +379,14 @@ class Renderer:
             return f"{out} = torch.cat([{x}, {x}[:1] if {x}.dim() else {x}], {dim})", out
         if op == "stack_self":
             return f"{out} = torch.stack([{x}, {x} * 2], {dim})", out
+        if op == "rfft_irfft":  # torch.fft: r2c then c2r (the round trip's graph)
+            return (f"{out} = torch.fft.irfft(torch.fft.rfft({x}, dim={dim}), n={size}, "
+                    f"dim={dim})"), out
+        if op == "fft_view_as_real":
+            return (f"{out} = torch.view_as_real(torch.fft.fft({x}, dim={dim}, "
+                    f"norm='ortho'))"), out
+        if op == "fftshift":
+            return f"{out} = torch.fft.fftshift({x}, dim={dim})", out
         raise AssertionError(op)
 
     def r_view(self, a, b, op, k, seed):
