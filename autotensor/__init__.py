@@ -145,7 +145,7 @@ from ._ops.complex_ops import (  # noqa: E402  (complex views and conjugation)
     angle, complex, conj, conj_physical, imag, is_conj, polar, real, resolve_conj,
     view_as_complex, view_as_real)
 from . import fft  # noqa: E402
-from ._ops.fft import stft  # noqa: E402
+from ._ops.fft import istft, stft  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 

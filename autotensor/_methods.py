@@ -364,7 +364,7 @@ METHODS = {
     "conj": fn.complex_ops.conj, "conj_physical": fn.complex_ops.conj_physical,
     "resolve_conj": fn.complex_ops.resolve_conj, "is_conj": fn.complex_ops.is_conj,
     "real": property(fn.complex_ops.real), "imag": property(fn.complex_ops.imag),
-    "angle": fn.complex_ops.angle, "stft": fn.fft.stft,
+    "angle": fn.complex_ops.angle, "stft": fn.fft.stft, "istft": fn.fft.istft,
 }
 
 

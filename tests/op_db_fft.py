@@ -155,3 +155,10 @@ add("fft_stft_two_sided_constant", lambda m, x, w: _r2(m, m.stft(
 add("fft_stft_complex_input", lambda m, a, w: _r2(m, m.stft(
     _z(m, a), 4, hop_length=2, window=w, return_complex=True, center=False)),
     lambda g: [_c(g, 11), g.pos(4)])
+add("fft_istft", lambda m, a, w: m.istft(_z(m, a), 8, window=w), lambda g: [_c(g, 5, 9), g.pos(8)])
+add("fft_istft_short_window_batch", lambda m, a, w: m.istft(
+    _z(m, a), 8, hop_length=3, win_length=6, window=w, length=20, normalized=True),
+    lambda g: [_c(g, 2, 5, 7), g.pos(6)])
+add("fft_istft_two_sided_complex", lambda m, a, w: _r2(m, m.istft(
+    _z(m, a), 6, window=w, onesided=False, return_complex=True, center=False, hop_length=2)),
+    lambda g: [_c(g, 6, 5), g.pos(6)])

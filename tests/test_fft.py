@@ -314,6 +314,28 @@ ERRORS = [
     (lambda m, x, c: m.stft(m.zeros(2), 8, return_complex=True), "stft reflect too short"),
     (lambda m, x, c: m.stft(m.zeros(20), 8, return_complex=True, pad_mode="zeros"),
      "stft pad mode"),
+    (lambda m, x, c: m.stft(m.zeros(20, dtype=m.complex64), 8, return_complex=True,
+                            window=m.ones(7)), "stft complex prefix"),
+    (lambda m, x, c: m.istft(m.zeros(5, 16, 2), 8), "istft real"),
+    (lambda m, x, c: m.istft(m.zeros(3, dtype=m.complex128), 8), "istft 1-d"),
+    (lambda m, x, c: m.istft(m.zeros(2, 3, 4, 5, dtype=m.complex128), 8), "istft 4-d"),
+    (lambda m, x, c: m.istft(m.zeros(5, 0, dtype=m.complex128), 8), "istft empty"),
+    (lambda m, x, c: m.istft(m.zeros(5, 16, dtype=m.complex128), 8, onesided=False),
+     "istft onesided"),
+    (lambda m, x, c: m.istft(m.zeros(6, 16, dtype=m.complex128), 8), "istft freq size"),
+    (lambda m, x, c: m.istft(m.zeros(5, 16, dtype=m.complex128), 8, hop_length=9),
+     "istft hop"),
+    (lambda m, x, c: m.istft(m.zeros(5, 16, dtype=m.complex128), 8, win_length=9),
+     "istft win"),
+    (lambda m, x, c: m.istft(m.zeros(5, 16, dtype=m.complex128), 8, window=m.ones(7)),
+     "istft window"),
+    (lambda m, x, c: m.istft(m.zeros(5, 16, dtype=m.complex128), 8, window=m.zeros(8)),
+     "istft envelope"),
+    (lambda m, x, c: m.istft(m.zeros(5, 16, dtype=m.complex128), 8,
+                             window=m.tensor(np.hanning(8)), center=False),
+     "istft envelope not centred"),
+    (lambda m, x, c: m.istft(m.zeros(5, 16, dtype=m.complex128), 8, window=m.ones(8),
+                             return_complex=True), "istft onesided complex"),
 ]
 
 
@@ -478,3 +500,38 @@ def test_stft_warns_once_as_torch():
             assert texts[1].startswith("A window was not provided. A rectangular window will ")
         else:
             assert texts == []
+
+
+@pytest.mark.parametrize("kw", [dict(n_fft=8), dict(n_fft=8, hop_length=3, win_length=6),
+                                dict(n_fft=8, hop_length=4, center=False),
+                                dict(n_fft=7, normalized=True, length=21),
+                                dict(n_fft=8, length=40), dict(n_fft=8, onesided=False)])
+@pytest.mark.parametrize("shape", [(30,), (2, 25)])
+def test_istft_round_trip_values_gradients_graphs_vs_torch(kw, shape):
+    """istft(stft(x)) recovers x (where the window envelope allows), and the values,
+    gradients (w.r.t. the spectrum and the window) and graph are PyTorch's."""
+    import warnings
+    x = _rng(12).standard_normal(shape)
+    win = kw.get("win_length", kw["n_fft"])
+    w = np.hanning(win + 2)[1:-1]
+    spec_kw = {k: v for k, v in kw.items() if k not in ("length",)}
+
+    def run(m):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            wt = m.tensor(w, requires_grad=True)
+            spec = m.stft(m.tensor(x), window=wt.detach(), return_complex=True, **spec_kw)
+            spec.requires_grad_()
+            y = m.istft(spec, window=wt, **kw)
+        g = m.autograd.grad((y * m.tensor(np.sin(np.arange(y.numel()))).reshape(
+            tuple(y.shape))).sum(), (spec, wt))
+        return _graph(y), y.detach().numpy(), [q.resolve_conj().numpy() for q in g]
+
+    a, t = run(autotensor), run(torch)
+    assert a[0] == t[0]
+    np.testing.assert_allclose(a[1], t[1], rtol=1e-10, atol=1e-12)
+    for p, q in zip(a[2], t[2], strict=True):
+        np.testing.assert_allclose(p, q, rtol=1e-10, atol=1e-12)
+    if "length" not in kw and kw.get("center", True):
+        n = a[1].shape[-1]  # (the signal's tail past the last whole frame is not recovered)
+        np.testing.assert_allclose(a[1], x[..., :n], rtol=1e-10, atol=1e-12)

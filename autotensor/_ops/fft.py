@@ -582,6 +582,19 @@ def _warn_once(what):
     return True
 
 
+def _type_str(t):
+    """at::toString of a tensor's type: torch.FloatTensor, or CPUComplexFloatType where
+    there is no legacy name."""
+    name = _dtypes.scalar_name(t.dtype)
+    if name in ("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double", "Bool"):
+        return f"torch.{name}Tensor"
+    return f"CPU{name}Type"
+
+
+def _shape_str(t):
+    return ", ".join(map(str, t._data.shape))
+
+
 def _opt_flag(v):
     return "None" if v is None else str(int(bool(v)))
 
@@ -617,9 +630,8 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     d = input._data
     hop = n_fft >> 2 if hop_length is None else hop_length
     win = n_fft if win_length is None else win_length
-    wdesc = "None" if window is None else (
-        f"{_dtypes.legacy_type_name(window.dtype)}{{[{', '.join(map(str, window.shape))}]}}")
-    prefix = (f"stft({_dtypes.legacy_type_name(input.dtype)}[{', '.join(map(str, d.shape))}], "
+    wdesc = "None" if window is None else f"{_type_str(window)}{{[{_shape_str(window)}]}}"
+    prefix = (f"stft({_type_str(input)}[{_shape_str(input)}], "
               f"n_fft={n_fft}, hop_length={hop}, win_length={win}, window={wdesc}, "
               f"normalized={int(bool(normalized))}, onesided={_opt_flag(onesided)}, "
               f"return_complex={int(bool(return_complex))}, align_to_window="
@@ -676,3 +688,134 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if d.ndim == 1:
         squeeze_(out, 0)
     return out if return_complex else view_as_real(out)
+
+
+def _unfold_backward(g, input_sizes, dim, size, step):
+    """Overlap-add: the frames along ``dim`` (window last) summed back into a signal of
+    ``input_sizes`` (aten's unfold_backward, the adjoint of unfold)."""
+    out = np.zeros(input_sizes, dtype=g.dtype)
+    frames = np.moveaxis(g, dim, -2)
+    signal = np.moveaxis(out, dim, -1)
+    for i in range(frames.shape[-2]):
+        signal[..., i * step:i * step + size] += frames[..., i, :]
+    return out
+
+
+def _unfold_formula(F, grad, dim, size, step):
+    """unfold_backward's backward: unfold (frames as a strided view, copied)."""
+    if F.is_raw:
+        w = np.lib.stride_tricks.sliding_window_view(grad, size, axis=dim)
+        return np.ascontiguousarray(w[(slice(None),) * dim + (slice(None, None, step),)])
+    from .shape import unfold
+    return unfold(grad, dim, size, step)
+
+
+UNFOLD_BACKWARD = defop("unfold_backward", "UnfoldBackwardBackward0", _unfold_backward,
+                        params=("input_sizes", "dim", "size", "step"),
+                        grads={"self": _unfold_formula}, jvp="linear")
+
+
+def _overlap_add(frames, input_sizes, dim, size, step):
+    return _finish(UNFOLD_BACKWARD, (frames,), (tuple(input_sizes), dim, size, step),
+                   _unfold_backward(frames._data, tuple(input_sizes), dim, size, step))
+
+
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+          normalized=False, onesided=None, length=None, return_complex=False):
+    """torch.istft as aten composes it: one inverse c2r / c2c over the frames, the window
+    product, overlap-add of the frames and of the squared window (unfold_backward:
+    UnfoldBackwardBackward0), trimming, and the division by the window envelope."""
+    import warnings
+    from ..nn.functional import pad as _pad
+    from .complex_ops import resolve_conj, view_as_complex, view_as_real
+    from .pointwise import div, mul
+    from .pointwise import pow as _pow
+    from .shape import _slice, expand, squeeze, transpose, unsqueeze, view
+    _check_tensor_arg("istft", "input", input, 1)
+    hop = n_fft >> 2 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    wdesc = "None" if window is None else f"{_type_str(window)}{{[{_shape_str(window)}]}}"
+    prefix = (f"istft({_type_str(input)}[{_shape_str(input)}], n_fft={n_fft}, "
+              f"hop_length={hop}, win_length={win}, window={wdesc}, center={int(bool(center))}, "
+              f"normalized={int(bool(normalized))}, onesided={_opt_flag(onesided)}, "
+              f"length={'None' if length is None else length}, "
+              f"return_complex={int(bool(return_complex))})")
+    if window is None and _warn_once("istft window"):
+        warnings.warn("A window was not provided. A rectangular window will be applied.Please "
+                      "provide the same window used by stft to make the inversion lossless.To "
+                      "suppress this warning and use a rectangular window, explicitly set "
+                      "`window=torch.ones(n_fft, device=<device>)`.", UserWarning, stacklevel=2)
+    if input._data.dtype.kind != "c":
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output "
+                           "from stft with return_complex=True.")
+    x = view_as_real(resolve_conj(input))
+    shape = x._data.shape
+    nd = len(shape)
+    n_frames = shape[_wrap(-2, nd)]
+    fft_size = shape[_wrap(-3, nd)]
+    total = n_fft + hop * (n_frames - 1)
+    if x._data.size == 0:
+        raise RuntimeError(prefix + " : input tensor cannot be empty.")
+    if nd not in (3, 4):
+        raise RuntimeError(prefix + f" : expected a tensor with 3 or 4 dimensions, but got {nd}")
+    onesided = fft_size != n_fft if onesided is None else onesided
+    if onesided and n_fft // 2 + 1 != fft_size:
+        raise RuntimeError(prefix + " : expected the frequency dimension (3rd to the last) of "
+                           "the input tensor to match n_fft / 2 + 1 when onesided=True, but "
+                           f"got {fft_size}")
+    if not onesided and n_fft != fft_size:
+        raise RuntimeError(prefix + " : expected the frequency dimension (3rd to the last) of "
+                           "the input tensor to match n_fft when onesided=False, but got "
+                           f"{fft_size}")
+    if not 0 < hop <= win:
+        raise RuntimeError(prefix + " : expected 0 < hop_length <= win_length")
+    if not 0 < win <= n_fft:
+        raise RuntimeError(prefix + " : expected 0 < win_length <= n_fft")
+    if window is not None and (window._data.ndim != 1 or window._data.shape[0] != win):
+        raise RuntimeError(prefix + " : Invalid window shape. window has to be 1D and length of "
+                           "`win_length`")
+    if window is None:
+        from .. import _creation
+        w = _creation.ones(win, dtype=x.dtype)
+    else:
+        w = window
+    if win != n_fft:  # the window centred in zeros (constant_pad_nd)
+        left = (n_fft - win) // 2
+        w = _pad(w, (left, n_fft - win - left))
+    if nd == 3:
+        x = unsqueeze(x, 0)
+    x = view_as_complex(transpose(x, 1, 2))  # (channel, n_frames, fft_size)
+    code = _BY_ROOT_N if normalized else _BY_N
+    if return_complex:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        x = _fft_c2c(x, (2,), code, False)
+    else:
+        if window is not None and window._data.dtype.kind == "c":
+            raise RuntimeError("Complex windows are incompatible with return_complex=False")
+        if not onesided:
+            x = narrow(x, -1, 0, n_fft // 2 + 1)
+        x = _fft_c2r(x, (2,), code, n_fft)
+    frames = mul(x, view(w, (1, 1, n_fft)))
+    y = _overlap_add(frames, (frames._data.shape[0], total), 1, n_fft, hop)
+    env = _overlap_add(expand(_pow(w, 2), (1, n_frames, n_fft)), (1, total), 1, n_fft, hop)
+    start = n_fft // 2 if center else 0
+    if length is not None:
+        end = start + length
+    else:
+        end = -(n_fft // 2) if center else total
+    stop = min(end if end >= 0 else end + total, total)
+    y = _slice(y, 1, start, stop, 1)
+    env = _slice(env, 1, start, stop, 1)
+    if env._data.size and np.abs(env._data).min() < 1e-11:
+        raise RuntimeError(prefix + " window overlap add min: 1\n[ CPUBoolType{} ]")
+    y = div(y, env)
+    if nd == 3:
+        y = squeeze(y, 0)
+    if end > total:
+        if _warn_once("istft length"):
+            warnings.warn("The length of signal is shorter than the length parameter. Result "
+                          "is being padded with zeros in the tail. Please check your center "
+                          "and hop_length settings.", UserWarning, stacklevel=2)
+        y = _pad(y, (0, end - total))
+    return y
