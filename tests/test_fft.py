@@ -316,6 +316,8 @@ ERRORS = [
      "stft pad mode"),
     (lambda m, x, c: m.stft(m.zeros(20, dtype=m.complex64), 8, return_complex=True,
                             window=m.ones(7)), "stft complex prefix"),
+    (lambda m, x, c: m.stft(m.zeros(20), 8, return_complex=True, align_to_window=True),
+     "stft align_to_window centred"),
     (lambda m, x, c: m.istft(m.zeros(5, 16, 2), 8), "istft real"),
     (lambda m, x, c: m.istft(m.zeros(3, dtype=m.complex128), 8), "istft 1-d"),
     (lambda m, x, c: m.istft(m.zeros(2, 3, 4, 5, dtype=m.complex128), 8), "istft 4-d"),

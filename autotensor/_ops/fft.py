@@ -27,7 +27,7 @@ from .._backend import np
 from .._tensor import Tensor
 from ._common import _check_tensor_arg, _finish
 from ._out import write_out
-from .complex_ops import _conj, conj, conj_physical, cx
+from .complex_ops import conj, conj_physical, cx
 from .dispatch import defop
 from .pointwise import _to_dtype
 from .shape import narrow, roll
@@ -470,38 +470,33 @@ def _ihfftn(input, s, dim, norm, out):
     return _finish_out("_fft_c2c", _fft_c2c(tmp, tuple(dims[:-1]), code, False), out)
 
 
-def _two_dim(fname, input, s, dim):
-    s, dim = _n_dim(fname, input, s, dim)
-    return s, dim
-
-
 def fft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
-    s, dim = _two_dim("fft2", input, s, dim)
+    s, dim = _n_dim("fft2", input, s, dim)
     return _fftn_c2c(input, s, dim, norm, True, out)
 
 
 def ifft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
-    s, dim = _two_dim("ifft2", input, s, dim)
+    s, dim = _n_dim("ifft2", input, s, dim)
     return _fftn_c2c(input, s, dim, norm, False, out)
 
 
 def rfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
-    s, dim = _two_dim("rfft2", input, s, dim)
+    s, dim = _n_dim("rfft2", input, s, dim)
     return _rfftn(input, s, dim, norm, out)
 
 
 def irfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
-    s, dim = _two_dim("irfft2", input, s, dim)
+    s, dim = _n_dim("irfft2", input, s, dim)
     return _irfftn(input, s, dim, norm, out)
 
 
 def hfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
-    s, dim = _two_dim("hfft2", input, s, dim)
+    s, dim = _n_dim("hfft2", input, s, dim)
     return _hfftn(input, s, dim, norm, out)
 
 
 def ihfft2(input, s=None, dim=(-2, -1), norm=None, *, out=None):
-    s, dim = _two_dim("ihfft2", input, s, dim)
+    s, dim = _n_dim("ihfft2", input, s, dim)
     return _ihfftn(input, s, dim, norm, out)
 
 
@@ -562,8 +557,6 @@ def ifftshift(input, dim=None):
     return roll(input, tuple((input._data.shape[d] + 1) // 2 for d in dims), dims)
 
 
-_ = _conj
-
 
 # ---- short-time Fourier transform ---------------------------------------------------------------
 _STFT_NO_RETURN_COMPLEX = ("stft requires the return_complex parameter be given for real "
@@ -610,6 +603,12 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     from .pointwise import mul
     from .shape import as_strided, squeeze_, transpose_, unsqueeze, view
     _check_tensor_arg("stft", "input", input, 1)
+    if align_to_window is not None:
+        if center:
+            raise RuntimeError("stft align_to_window should only be set when center = false")
+        if align_to_window:
+            raise NotImplementedError("autotensor: stft(align_to_window=True) is not "
+                                      "implemented")
     if return_complex is None:
         if input._data.dtype.kind != "c" and (window is None or
                                                window._data.dtype.kind != "c"):
