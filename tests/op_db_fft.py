@@ -59,8 +59,6 @@ add("cx_pow_sqrt", lambda m, a: _r2(m, _z(m, a) ** 3 + m.sqrt(_z(m, a) + 4)),
     lambda g: [_c(g, 3)])
 add("cx_reciprocal_sum", lambda m, a: _r2(m, (1 / (_z(m, a) + 3)).sum(0)),
     lambda g: [_c(g, 2, 3)])
-add("cx_matmul", lambda m, a, b: _r2(m, _z(m, a) @ _z(m, b)),
-    lambda g: [_c(g, 2, 3), _c(g, 3, 2)])
 add("cx_abs_of_product", lambda m, a, b: (_z(m, a) * _z(m, b)).abs(),
     lambda g: [_c(g, 4), _c(g, 4)])
 add("cx_sgn", lambda m, a: _r2(m, m.sgn(_z(m, a))), lambda g: [_c(g, 2, 3)])

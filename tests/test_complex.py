@@ -67,9 +67,18 @@ def _grads(m, name, create_graph):
     return out
 
 
+# the linear-algebra family conjugates in its own formulas and refuses a recorded complex
+# backward graph for now (Note [Complex gradients of products] in _ops/linalg.py)
+LINALG = {"matmul", "mm_dot", "vdot", "einsum_addmm"}
+
+
 @pytest.mark.parametrize("create_graph", [False, True])
 @pytest.mark.parametrize("name", list(OPS))
 def test_complex_gradients_vs_torch(name, create_graph):
+    if create_graph and name in LINALG:
+        with pytest.raises(NotImplementedError, match="recorded backward graph"):
+            _grads(autotensor, name, create_graph)
+        return
     got = _grads(autotensor, name, create_graph)
     want = _grads(torch, name, create_graph)
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
