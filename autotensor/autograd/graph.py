@@ -384,7 +384,8 @@ def make_node_class(op):
 # each op class gets an ``apply`` generated from its entry (as PyTorch generates its node
 # classes), with the saved slots, the version checks and the formula calls unrolled. Any
 # case it does not handle (a graph-mode F, a SavedTensor, a version that differs, so the
-# error is raised, a complex gradient) goes to ``OpNode.apply``, which does the same work in general.
+# error is raised, a complex gradient) goes to ``OpNode.apply``, which does the same work
+# in general.
 def _raw_apply(op):
     if op.n_out != 1 or op.backward_all is not None or op.variadic or Tensor is None:
         return None  # (Tensor is set once _tensor.py is imported, before any op is made)
