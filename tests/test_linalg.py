@@ -846,6 +846,8 @@ COMPLEX_GRAD_CALLS = {
     "bmm": (lambda m, a, b: m.bmm(a, b), ("A", "A")),
     "dot": (lambda m, v, w: m.dot(v, w * 2), ("v", "v")),
     "vdot": (lambda m, v, w: m.vdot(v, w.flip(0)), ("v", "v")),
+    "vecdot": (lambda m, a, b: m.linalg.vecdot(a, b), ("A", "A")),
+    "vecdot dim": (lambda m, a, v: m.linalg.vecdot(a, v.unsqueeze(-1), dim=-2), ("A", "v")),
     "mv": (lambda m, a, v: m.mv(a[0], v), ("A", "v")),
     "addmm": (lambda m, a, b: m.addmm(a[1], a[0], b[0], beta=0.5, alpha=2), ("A", "A")),
     "addmv": (lambda m, a, v: m.addmv(v, a[0], v, alpha=3), ("A", "v")),

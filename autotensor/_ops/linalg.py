@@ -1385,13 +1385,9 @@ def chain_matmul(*matrices, out=None):
 
 def vecdot(x, y, *, dim=-1):
     """sum(conj(x) * y, dim), as PyTorch's."""
+    from .complex_ops import conj
     from .reduction import sum as _sum
-    if x._data.dtype.kind == "c" or y._data.dtype.kind == "c":
-        if (_state.enabled and (x._requires_grad or y._requires_grad)) or _state.fw:
-            raise NotImplementedError("linalg.vecdot: gradients of complex inputs are not "
-                                      "supported by autotensor yet")
-        x = _make(np.conj(x._data))
-    return _sum(mul(x, y), dim)
+    return _sum(mul(conj(x), y), dim)
 
 
 def cross(input, other, dim=None, *, out=None):
