@@ -2990,6 +2990,36 @@ def _cabs1(z):
     return np.abs(np.real(z)) + np.abs(np.imag(z))
 
 
+def _abs_real(z):
+    return abs(z.real)
+
+
+def _bk_pivot(A, k, mag, diag_mag):
+    """Bunch-Kaufman's partial pivoting at column k of the lower triangle (LAPACK's
+    xSYTF2/xHETF2): (kp, kstep), the row to swap with and a 1x1 or 2x2 block, or
+    (None, 1) for a zero (or NaN) column. ``mag`` measures off-diagonal entries, ``diag_mag``
+    diagonal ones (the real part's magnitude for a Hermitian matrix)."""
+    n = A.shape[0]
+    absakk = diag_mag(A[k, k])
+    if k < n - 1:
+        imax = k + 1 + int(np.argmax(mag(A[k + 1:, k])))
+        colmax = mag(A[imax, k])
+    else:
+        imax, colmax = k, 0.0
+    if max(absakk, colmax) == 0 or np.isnan(absakk):
+        return None, 1
+    if absakk >= _BK_ALPHA * colmax:
+        return k, 1
+    rowmax = mag(A[imax, k:imax]).max()
+    if imax < n - 1:
+        rowmax = max(rowmax, mag(A[imax + 1:, imax]).max())
+    if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
+        return k, 1
+    if diag_mag(A[imax, imax]) >= _BK_ALPHA * rowmax:
+        return imax, 1
+    return imax, 2
+
+
 def _sytf2_lower(a):
     """One matrix: (LD with the strict upper triangle zero, pivots, info). Complex
     symmetric (zsytf2): magnitudes are LAPACK's |re| + |im|, the arithmetic unconjugated."""
@@ -3000,30 +3030,12 @@ def _sytf2_lower(a):
     info = 0
     k = 0
     while k < n:
-        kstep = 1
-        absakk = mag(A[k, k])
-        if k < n - 1:
-            imax = k + 1 + int(np.argmax(mag(A[k + 1:, k])))
-            colmax = mag(A[imax, k])
-        else:
-            imax, colmax = k, 0.0
-        if max(absakk, colmax) == 0 or np.isnan(absakk):
+        kp, kstep = _bk_pivot(A, k, mag, mag)
+        if kp is None:
             if info == 0:
                 info = k + 1
             kp = k
         else:
-            if absakk >= _BK_ALPHA * colmax:
-                kp = k
-            else:
-                rowmax = mag(A[imax, k:imax]).max()
-                if imax < n - 1:
-                    rowmax = max(rowmax, mag(A[imax + 1:, imax]).max())
-                if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
-                    kp = k
-                elif mag(A[imax, imax]) >= _BK_ALPHA * rowmax:
-                    kp = imax
-                else:
-                    kp, kstep = imax, 2
             kk = k + kstep - 1
             if kp != kk:  # interchange rows and columns kk and kp of the trailing block
                 if kp < n - 1:
@@ -3069,31 +3081,13 @@ def _hetf2_lower(a):
     info = 0
     k = 0
     while k < n:
-        kstep = 1
-        absakk = abs(A[k, k].real)
-        if k < n - 1:
-            imax = k + 1 + int(np.argmax(_cabs1(A[k + 1:, k])))
-            colmax = _cabs1(A[imax, k])
-        else:
-            imax, colmax = k, 0.0
-        if max(absakk, colmax) == 0 or np.isnan(absakk):
+        kp, kstep = _bk_pivot(A, k, _cabs1, _abs_real)
+        if kp is None:
             if info == 0:
                 info = k + 1
             kp = k
             A[k, k] = A[k, k].real
         else:
-            if absakk >= _BK_ALPHA * colmax:
-                kp = k
-            else:
-                rowmax = _cabs1(A[imax, k:imax]).max()
-                if imax < n - 1:
-                    rowmax = max(rowmax, _cabs1(A[imax + 1:, imax]).max())
-                if absakk >= _BK_ALPHA * colmax * (colmax / rowmax):
-                    kp = k
-                elif abs(A[imax, imax].real) >= _BK_ALPHA * rowmax:
-                    kp = imax
-                else:
-                    kp, kstep = imax, 2
             kk = k + kstep - 1
             if kp != kk:
                 if kp < n - 1:

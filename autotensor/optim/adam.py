@@ -1,8 +1,8 @@
 """Adam and its AdamW form (decoupled weight decay), amsgrad, maximize
 (Note [Optimizer updates])."""
 from .._backend import np
-from .optimizer import (Optimizer, _bump, _sqrt, _scalar_state, _zeros_like, addcdiv_,
-                        addcmul_, lerp_)
+from .optimizer import (Optimizer, _adam_moments, _bump, _next_step, _scalar_state, _sqrt,
+                        _weight_decay, _zeros_like, addcdiv_)
 
 __all__ = ["Adam"]
 
@@ -55,19 +55,9 @@ class Adam(Optimizer):
                         state["max_exp_avg_sq"] = _zeros_like(p)
                 if group["maximize"]:
                     g = -g
-                param = p._data
-                state["step"]._data += 1
-                step = float(state["step"]._data)
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        param *= 1 - lr * wd
-                        _bump(p)
-                    else:
-                        g = g + wd * param
-                exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-                lerp_(exp_avg, g, 1 - beta1)
-                exp_avg_sq *= beta2
-                addcmul_(exp_avg_sq, g, g, 1 - beta2)
+                step = _next_step(state)
+                g = _weight_decay(p, g, lr, wd, group["decoupled_weight_decay"])
+                exp_avg, exp_avg_sq = _adam_moments(state, g, beta1, beta2)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
                 step_size = lr / bias_correction1
@@ -80,6 +70,6 @@ class Adam(Optimizer):
                     denom = _sqrt(exp_avg_sq)
                 denom /= bias_correction2_sqrt
                 denom += eps
-                addcdiv_(param, exp_avg, denom, -step_size)
+                addcdiv_(p._data, exp_avg, denom, -step_size)
                 _bump(p)
         return loss

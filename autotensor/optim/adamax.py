@@ -1,7 +1,8 @@
 """Adamax: Adam with the infinity norm (Note [Optimizer updates])."""
 from .._backend import np
 from .adam import _check_betas
-from .optimizer import Optimizer, _bump, _tmp, _scalar_state, _zeros_like, addcdiv_, lerp_
+from .optimizer import (Optimizer, _bump, _next_step, _scalar_state, _tmp, _weight_decay,
+                        _zeros_like, addcdiv_, lerp_)
 
 __all__ = ["Adamax"]
 
@@ -28,10 +29,8 @@ class Adamax(Optimizer):
                     state["exp_inf"] = _zeros_like(p)
                 if group["maximize"]:
                     g = -g
-                state["step"]._data += 1
-                step = float(state["step"]._data)
-                if wd != 0:
-                    g = g + wd * p._data
+                step = _next_step(state)
+                g = _weight_decay(p, g, lr, wd)
                 exp_avg, exp_inf = state["exp_avg"]._data, state["exp_inf"]._data
                 lerp_(exp_avg, g, 1 - beta1)
                 exp_inf *= beta2

@@ -230,8 +230,11 @@ class _initial_mode:
         self.o._is_initial = False
 
 
-class LambdaLR(LRScheduler):
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+class _LambdaScheduler(LRScheduler):
+    """What LambdaLR and MultiplicativeLR share: one ``lr_lambda`` per param group, and a
+    state dict that keeps callable objects' ``__dict__`` (plain functions are not saved)."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1, check_callable=False):
         self.optimizer = optimizer
         if not isinstance(lr_lambda, list) and (not isinstance(lr_lambda, tuple)):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
@@ -241,6 +244,12 @@ class LambdaLR(LRScheduler):
                     f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
                 )
             self.lr_lambdas = list(lr_lambda)
+        if check_callable:
+            for fn in self.lr_lambdas:
+                if not callable(fn):
+                    raise TypeError(
+                        f"lr_lambda should be a function, but got {type(fn).__name__}"
+                    )
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self):
@@ -262,6 +271,11 @@ class LambdaLR(LRScheduler):
         for idx, fn in enumerate(lr_lambdas):
             if fn is not None:
                 self.lr_lambdas[idx].__dict__.update(fn)
+
+
+class LambdaLR(_LambdaScheduler):
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self):
         _warn_get_lr_called_within_step(self)
@@ -271,43 +285,9 @@ class LambdaLR(LRScheduler):
         ]
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(_LambdaScheduler):
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        self.optimizer = optimizer
-        if not isinstance(lr_lambda, list) and (not isinstance(lr_lambda, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
-                )
-            self.lr_lambdas = list(lr_lambda)
-        for lr_lambda in self.lr_lambdas:
-            if not callable(lr_lambda):
-                raise TypeError(
-                    f"lr_lambda should be a function, but got {type(lr_lambda).__name__}"
-                )
-        super().__init__(optimizer, last_epoch)
-
-    def state_dict(self):
-        state_dict = {
-            key: value
-            for key, value in self.__dict__.items()
-            if key not in ("optimizer", "lr_lambdas")
-        }
-        state_dict["lr_lambdas"] = [None] * len(self.lr_lambdas)
-        for idx, fn in enumerate(self.lr_lambdas):
-            if not isinstance(fn, types.FunctionType):
-                state_dict["lr_lambdas"][idx] = fn.__dict__.copy()
-        return state_dict
-
-    def load_state_dict(self, state_dict):
-        lr_lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        state_dict["lr_lambdas"] = lr_lambdas
-        for idx, fn in enumerate(lr_lambdas):
-            if fn is not None:
-                self.lr_lambdas[idx].__dict__.update(fn)
+        super().__init__(optimizer, lr_lambda, last_epoch, check_callable=True)
 
     def get_lr(self):
         _warn_get_lr_called_within_step(self)

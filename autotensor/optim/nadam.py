@@ -1,7 +1,8 @@
 """NAdam: Adam with Nesterov momentum and momentum decay (Note [Optimizer updates])."""
 from .._backend import np
 from .adam import _check_betas
-from .optimizer import Optimizer, _bump, _tmp, _scalar_state, _zeros_like, addcdiv_, addcmul_, lerp_
+from .optimizer import (Optimizer, _adam_moments, _bump, _next_step, _scalar_state, _tmp,
+                        _weight_decay, _zeros_like, addcdiv_)
 
 __all__ = ["NAdam"]
 
@@ -36,24 +37,15 @@ class NAdam(Optimizer):
                 if group["maximize"]:
                     g = -g
                 param = p._data
-                state["step"]._data += 1
-                step = float(state["step"]._data)
+                step = _next_step(state)
                 bias_correction2 = 1 - beta2 ** step
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        param *= 1 - lr * wd
-                        _bump(p)
-                    else:
-                        g = g + wd * param
+                g = _weight_decay(p, g, lr, wd, group["decoupled_weight_decay"])
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
                 mp = state["mu_product"]._data
                 mp *= mu
                 mu_product = float(mp)
-                exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-                lerp_(exp_avg, g, 1 - beta1)
-                exp_avg_sq *= beta2
-                addcmul_(exp_avg_sq, g, g, 1 - beta2)
+                exp_avg, exp_avg_sq = _adam_moments(state, g, beta1, beta2)
                 denom = np.divide(exp_avg_sq, bias_correction2, out=_tmp(param, 1))
                 np.sqrt(denom, out=denom)
                 mu_product_next = mu_product * mu_next

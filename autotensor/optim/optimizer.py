@@ -175,6 +175,34 @@ def add_(a, b, alpha=1.0):
         a += np.multiply(b, alpha, out=_tmp(a))
 
 
+def _next_step(state):
+    """Advance the per-parameter ``step`` count; its float value for the bias corrections."""
+    state["step"]._data += 1
+    return float(state["step"]._data)
+
+
+def _weight_decay(p, g, lr, wd, decoupled=False):
+    """L2 weight decay: added to the gradient, or (``decoupled``, AdamW's form) a shrink of
+    the weights in place before the update."""
+    if wd == 0:
+        return g
+    if decoupled:
+        p._data *= 1 - lr * wd
+        _bump(p)
+        return g
+    return g + wd * p._data
+
+
+def _adam_moments(state, g, beta1, beta2):
+    """Adam's running averages, updated in place: exp_avg <- lerp(exp_avg, g, 1 - beta1),
+    exp_avg_sq <- beta2 * exp_avg_sq + (1 - beta2) * g * g."""
+    exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
+    lerp_(exp_avg, g, 1 - beta1)
+    exp_avg_sq *= beta2
+    addcmul_(exp_avg_sq, g, g, 1 - beta2)
+    return exp_avg, exp_avg_sq
+
+
 class Optimizer:
     """Base class of all optimizers (PyTorch's ``torch.optim.Optimizer``)."""
 

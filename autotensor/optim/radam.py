@@ -1,7 +1,8 @@
 """RAdam: Adam with a rectified adaptive learning rate (Note [Optimizer updates])."""
 from .._backend import np
 from .adam import _check_betas
-from .optimizer import Optimizer, _bump, _scalar_state, _zeros_like, addcmul_, lerp_
+from .optimizer import (Optimizer, _adam_moments, _bump, _next_step, _scalar_state,
+                        _weight_decay, _zeros_like)
 
 __all__ = ["RAdam"]
 
@@ -30,19 +31,9 @@ class RAdam(Optimizer):
                     state["exp_avg_sq"] = _zeros_like(p)
                 if group["maximize"]:
                     g = -g
-                param = p._data
-                state["step"]._data += 1
-                step = float(state["step"]._data)
-                if wd != 0:
-                    if group["decoupled_weight_decay"]:
-                        param *= 1 - lr * wd
-                        _bump(p)
-                    else:
-                        g = g + wd * param
-                exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-                lerp_(exp_avg, g, 1 - beta1)
-                exp_avg_sq *= beta2
-                addcmul_(exp_avg_sq, g, g, 1 - beta2)
+                step = _next_step(state)
+                g = _weight_decay(p, g, lr, wd, group["decoupled_weight_decay"])
+                exp_avg, exp_avg_sq = _adam_moments(state, g, beta1, beta2)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
                 update = exp_avg / bias_correction1
@@ -55,6 +46,6 @@ class RAdam(Optimizer):
                     update *= (bias_correction2 ** 0.5) / sq
                     update *= ((rho_t - 4) * (rho_t - 2) * rho_inf
                                / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-                param -= update
+                p._data -= update
                 _bump(p)
         return loss

@@ -16,6 +16,28 @@ def _shape(normalized_shape):
     return tuple(normalized_shape)
 
 
+def _affine_parameters(module, affine, bias, shape, dtype):
+    """Register ``weight`` and ``bias`` of ``shape`` (or None, as torch) and initialise them."""
+    if affine:
+        module.weight = Parameter(_creation.empty(*shape, dtype=dtype))
+        if bias:
+            module.bias = Parameter(_creation.empty(*shape, dtype=dtype))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+    module.reset_parameters()
+
+
+def _reset_affine(module):
+    """Weight ones, bias zeros: LayerNorm's and GroupNorm's initialisation."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+        if module.bias is not None:
+            init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
                  device=None, dtype=None):
@@ -23,22 +45,10 @@ class LayerNorm(Module):
         self.normalized_shape = _shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_creation.empty(*self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_creation.empty(*self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _affine_parameters(self, elementwise_affine, bias, self.normalized_shape, dtype)
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -56,22 +66,10 @@ class GroupNorm(Module):
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels = num_groups, num_channels
         self.eps, self.affine = eps, affine
-        if affine:
-            self.weight = Parameter(_creation.empty(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_creation.empty(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _affine_parameters(self, affine, bias, (num_channels,), dtype)
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

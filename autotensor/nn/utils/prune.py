@@ -198,6 +198,20 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
+def _unstructured_mask(amount, t, default_mask, scores, largest):
+    """``default_mask`` with the ``amount`` entries of ``t`` whose ``scores()`` are largest (or
+    smallest) zeroed; ``scores`` is called only when something is pruned, so a random method
+    draws no numbers for amount 0 (as torch)."""
+    tensor_size = t.nelement()
+    nparams_toprune = _compute_nparams_toprune(amount, tensor_size)
+    _validate_pruning_amount(nparams_toprune, tensor_size)
+    mask = default_mask.clone()
+    if nparams_toprune != 0:
+        topk = _fn.topk(scores().view(-1), k=nparams_toprune, largest=largest)
+        mask.view(-1)[topk.indices] = 0
+    return mask
+
+
 class RandomUnstructured(BasePruningMethod):
     PRUNING_TYPE = "unstructured"
 
@@ -206,15 +220,8 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        tensor_size = t.nelement()
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_pruning_amount(nparams_toprune, tensor_size)
-        mask = default_mask.clone()
-        if nparams_toprune != 0:
-            prob = _creation.rand_like(t)
-            topk = _fn.topk(prob.view(-1), k=nparams_toprune)
-            mask.view(-1)[topk.indices] = 0
-        return mask
+        return _unstructured_mask(self.amount, t, default_mask,
+                                  lambda: _creation.rand_like(t), largest=True)
 
     @classmethod
     def apply(cls, module, name, amount):
@@ -229,14 +236,8 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
-        tensor_size = t.nelement()
-        nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
-        _validate_pruning_amount(nparams_toprune, tensor_size)
-        mask = default_mask.clone()
-        if nparams_toprune != 0:
-            topk = _fn.topk(_fn.abs(t).view(-1), k=nparams_toprune, largest=False)
-            mask.view(-1)[topk.indices] = 0
-        return mask
+        return _unstructured_mask(self.amount, t, default_mask,
+                                  lambda: _fn.abs(t), largest=False)
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
