@@ -181,13 +181,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
             flat = [_differentiable(t) for t in flat]
             args = _replace_argnums(args, argnums, tree_unflatten(flat, spec))
             output = func(*args, **kwargs)
-            aux = None
-            if has_aux:
-                if not (isinstance(output, tuple) and len(output) == 2):
-                    raise RuntimeError(
-                        "grad_and_value(f)(*args): output of function f should be a tuple: "
-                        "(output, aux) if has_aux is True")
-                output, aux = output
+            output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
             if not isinstance(output, Tensor):
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
                                    f"Tensor, got {type(output)}")
@@ -235,12 +229,7 @@ def vjp(func, *primals, has_aux=False):
         keep = any(_is_traced(t) for t in flat)
         flat = [_differentiable(t) for t in flat]
         output = func(*tree_unflatten(flat, spec))
-        aux = None
-        if has_aux:
-            if not (isinstance(output, tuple) and len(output) == 2):
-                raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: "
-                                   "(output, aux) if has_aux is True")
-            output, aux = output
+        output, aux = _split_aux(output, has_aux, "vjp(f, *primals)")
         flat_out, out_spec = tree_flatten(output)
         _check_out_tensors(flat_out, "vjp(f, *primals)")
 
@@ -357,6 +346,16 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return _jvp_impl(func, flat_p, flat_t, p_spec, has_aux, api, strict)
 
 
+def _split_aux(output, has_aux, api):
+    """(output, aux) of a function called with ``has_aux`` (aux None without it)."""
+    if not has_aux:
+        return output, None
+    if not (isinstance(output, tuple) and len(output) == 2):
+        raise RuntimeError(f"{api}: output of function f should be a tuple: "
+                           "(output, aux) if has_aux is True")
+    return output
+
+
 def _jvp_impl(func, flat_p, flat_t, p_spec, has_aux, api, strict=False):
     """J @ t by forward mode; inside an open forward-AD level (jacfwd of jacfwd: PyTorch
     nests levels, autotensor has one) by the double-backward trick."""
@@ -367,12 +366,7 @@ def _jvp_impl(func, flat_p, flat_t, p_spec, has_aux, api, strict=False):
     with fwAD.dual_level():
         duals = [fwAD.make_dual(p, t) for p, t in zip(flat_p, flat_t)]
         output = func(*tree_unflatten(duals, p_spec))
-        aux = None
-        if has_aux:
-            if not (isinstance(output, tuple) and len(output) == 2):
-                raise RuntimeError(f"{api}: output of function f should be a tuple: "
-                                   "(output, aux) if has_aux is True")
-            output, aux = output
+        output, aux = _split_aux(output, has_aux, api)
         flat_out, out_spec = tree_flatten(output)
         _check_out_tensors(flat_out, api)
         primals_out, tangents_out = [], []
@@ -399,12 +393,7 @@ def _jvp_double_backward(func, flat_p, flat_t, p_spec, has_aux, api, strict=Fals
         keep = any(_is_traced(t) for t in flat_p)
         diff = [_differentiable(p) for p in flat_p]
         output = func(*tree_unflatten(diff, p_spec))
-        aux = None
-        if has_aux:
-            if not (isinstance(output, tuple) and len(output) == 2):
-                raise RuntimeError(f"{api}: output of function f should be a tuple: "
-                                   "(output, aux) if has_aux is True")
-            output, aux = output
+        output, aux = _split_aux(output, has_aux, api)
         flat_out, out_spec = tree_flatten(output)
         _check_out_tensors(flat_out, api)
         if strict and not all(o.requires_grad for o in flat_out):
