@@ -875,7 +875,59 @@ FUZZ_FINDINGS = {
         "v2 = v0 * 1", "v2.fmod_(torch.tensor([2., -1.]))", "v3 = torch.tensor([-3, 7])",
         "v3 %= 2", "v4 = torch.tensor([-3, 7])", "v4 %= 0", "v5 = torch.tensor([-3, 7])",
         "v5.fmod_(1.5)", "v6 = torch.tensor([True, False])", "v6.remainder_(True)"],
+    "bfloat16 reductions, softmaxes, norms and products compute (were: 'could not infer "
+    "output dtype ... Got: BFloat16'; matmul gave float32)": [
+        "v0 = torch.tensor(np.array([[1.764, 0.4, -0.978], [2.24, 1.867, -0.977]], "
+        "dtype='float32'), dtype=torch.bfloat16)",
+        "v1 = v0.mean(0)", "v2 = v0.norm()", "v3 = v0.var(0)", "v4 = v0.std()",
+        "v5 = torch.var_mean(v0, 1)[0]", "v6 = torch.std_mean(v0)[1]", "v7 = v0.nanmean(0)",
+        "v8 = v0.softmax(0)", "v9 = v0.log_softmax(1)", "v10 = v0.logcumsumexp(1)",
+        "v11 = v0.norm(1, 0)", "v12 = torch.linalg.vector_norm(v0, float('inf'))",
+        "v13 = torch.linalg.matrix_norm(v0)", "v14 = v0 @ v0.t()", "v15 = v0.t().mm(v0)",
+        "v16 = torch.mv(v0, v0[0])", "v17 = torch.addmm(v0, v0, v0.t()[:, :0].sum(1, True)"
+        ".expand(3, 3))", "v18 = torch.nn.functional.normalize(v0)",
+        "v19 = torch.nn.functional.hardtanh(v0)", "v20 = v0.logit(0.1)",
+        "v21 = torch.tensor([float('nan'), float('inf')], dtype=torch.bfloat16).nan_to_num()",
+        "v22 = torch.nn.functional.silu(v0)", "v23 = torch.logaddexp(v0, v0)",
+        "v24 = v0.lerp(v0 * 2, 0.5)", "v25 = torch.cdist(v0, v0)",
+        "v26 = torch.cdist(v0, v0, compute_mode='use_mm_for_euclid_dist')",
+        "v27 = v0.median(0)[0]", "v28 = torch.tensor([1., float('nan')], "
+        "dtype=torch.bfloat16).median(0)[0]", "v29 = torch.einsum('ij,kj->ik', v0, v0)",
+        "v30 = torch.tensordot(v0, v0, ([1], [1]))", "v31 = v0.cumprod(1)"],
+    "count_nonzero / nansum / unique over a dim of a 0-d tensor": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))", "v1 = v0.count_nonzero(0)",
+        "v2 = v0.count_nonzero(-1)", "v3 = v0.count_nonzero((0,))", "v4 = v0.count_nonzero(2)",
+        "v5 = v0.nansum(1)", "v6 = v0.nansum(0)", "v7 = v0.unique(dim=0)",
+        "v8 = torch.unique_consecutive(v0, dim=-1)"],
+    "FFT of a non-empty signal over an empty batch raises MKL's error; an empty signal is "
+    "zero-padded (was an IndexError)": [
+        "v0 = torch.tensor(np.array([], dtype='float32').reshape((2, 0)))",
+        "v1 = torch.fft.irfft(torch.fft.rfft(v0, dim=1), n=1, dim=1)",
+        "v2 = torch.fft.irfft(torch.fft.rfft(v0, dim=0), n=1, dim=0)",
+        "v3 = torch.fft.fft(v0, dim=0)", "v4 = torch.fft.rfft(v0, n=4, dim=1)",
+        "v5 = torch.fft.fft2(torch.zeros(0, 2, 2))", "v6 = torch.fft.fftn(v0, s=(2, 3))",
+        "v7 = torch.nn.functional.pad(v0, (1, 2), value=1.5)"],
 }
+
+
+def test_bfloat16_reductions_accumulate_in_float32():
+    """bfloat16 sums, means, norms, scans, softmaxes and matrix products accumulate in
+    float32 and round once, as PyTorch's CPU kernels do (Note [bfloat16 accumulation]):
+    a bfloat16 accumulator gave 812 for a sum PyTorch computes as 1104."""
+    x = (np.arange(1000) % 7 * 0.37).astype("float32")
+    exprs = ["t.sum()", "t.sum(0)", "t.nansum()", "t.mean()", "t.var()", "t.std()", "t.norm()",
+             "t.norm(1)", "t.logsumexp(0)", "t.cumsum(0)[-1]", "t.logcumsumexp(0)[-1]",
+             "t.softmax(0)[:5] * 1000", "t.log_softmax(0)[:5]", "t.reshape(10, 100) @ "
+             "t.reshape(100, 10)", "torch.mv(t.reshape(10, 100), t[:100])",
+             "torch.var_mean(t.reshape(2, 500), 1)[1]", "torch.linalg.vector_norm(t, 3)"]
+    for e in exprs:
+        results = []
+        for lib in (torch, autotensor):
+            t = lib.tensor(x).to(lib.bfloat16)
+            r = eval(e, {"t": t, "torch": lib})  # noqa: S307 -- our own expressions
+            assert str(r.dtype).endswith("bfloat16"), e
+            results.append(np.asarray(r.float().tolist()))
+        np.testing.assert_allclose(results[1], results[0], rtol=8e-3, err_msg=e)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "bfloat16"])

@@ -49,6 +49,24 @@ def _float_data(t):
     return d
 
 
+# Note [bfloat16 accumulation]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# ml_dtypes' bfloat16 ufuncs round every result to 8 significant bits, so a NumPy sum of a
+# bfloat16 array rounds each partial sum (1,000 values of about 1.1 sum to 812 against
+# PyTorch's 1104). PyTorch's CPU reductions, scans, softmaxes, norms and matrix products
+# accumulate bfloat16 in float32 (its acc_type) and round the result once: the kernels do
+# the same with ``_acc(d)`` and cast back. bfloat16 arrays are NumPy kind "V" (the only
+# such arrays a tensor holds): ``_inexact`` is the dtype check that counts them as floating.
+def _inexact(npdtype):
+    """Floating or complex, bfloat16 included (NumPy's kind "V": Note [bfloat16 accumulation])."""
+    return npdtype.kind in "fcV"
+
+
+def _acc(d):
+    """d, or as float32 if bfloat16 (Note [bfloat16 accumulation])."""
+    return d.astype(np.float32) if d.dtype.kind == "V" else d
+
+
 def _wrap_dim(dim, ndim):
     if dim.__class__ is not int:
         dim = dim.__index__()

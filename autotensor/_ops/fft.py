@@ -115,17 +115,28 @@ FFT_C2R = defop("_fft_c2r", "FftC2RBackward0", _c2r,
                 grads={"self": _c2r_backward}, jvp="linear", complex_aware=True)
 
 
+def _check_batch(x, signal):
+    """PyTorch's CPU FFT (MKL) refuses a non-empty signal over an empty batch: an input with
+    no elements whose transformed sizes are all nonzero."""
+    if x._data.size == 0 and signal and 0 not in signal:
+        raise RuntimeError("MKL FFT error: Intel oneMKL DFTI ERROR: Inconsistent configuration "
+                           "parameters")
+
+
 def _fft_c2c(x, dim, normalization, forward):
+    _check_batch(x, [x._data.shape[d] for d in dim])
     return _finish(FFT_C2C, (x,), (dim, normalization, forward),
                    _c2c(x._data, dim, normalization, forward))
 
 
 def _fft_r2c(x, dim, normalization, onesided):
+    _check_batch(x, [x._data.shape[d] for d in dim])
     return _finish(FFT_R2C, (x,), (dim, normalization, onesided),
                    _r2c(x._data, dim, normalization, onesided))
 
 
 def _fft_c2r(x, dim, normalization, last_dim_size):
+    _check_batch(x, [x._data.shape[d] for d in dim[:-1]] + [last_dim_size])
     return _finish(FFT_C2R, (x,), (dim, normalization, last_dim_size),
                    _c2r(x._data, dim, normalization, last_dim_size))
 

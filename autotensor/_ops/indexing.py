@@ -863,7 +863,7 @@ def _scatter_reduce_kernel(a, src, dim, index, reduce, include_self):
             ident = 0
         elif reduce == "prod":
             ident = 1
-        elif a.dtype.kind == "f":
+        elif a.dtype.kind in "fV":
             ident = -np.inf if reduce == "amax" else np.inf
         else:
             info = np.iinfo(a.dtype) if a.dtype.kind in "iu" else None

@@ -9,7 +9,8 @@ from .._backend import np
 from .._tensor import Tensor, _make
 from . import raw
 from .dispatch import OpDef as _OpDef, broadcast_error, defop, set_input_metadata
-from ._common import _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max, _state
+from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
+                      _state)
 from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
                         where as _where)
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
@@ -89,10 +90,12 @@ def _mat2_grad(F, grad, mat1):
 
 def _addmm(bias, m1, m2, beta, alpha):
     if beta != 1 or alpha != 1:
-        return beta * bias + alpha * (m1 @ m2)
-    out = m1 @ m2
-    out += bias  # in place: the product is a fresh array
-    return out
+        out = beta * bias + alpha * (m1 @ m2)
+    else:
+        out = m1 @ m2
+        out += bias  # in place: the product is a fresh array
+    # (bfloat16: a float32 product, rounded once: Note [bfloat16 accumulation])
+    return out if out.dtype == m1.dtype else out.astype(m1.dtype)
 
 
 ADDMM = defop("addmm", "AddmmBackward0", _addmm,
@@ -142,7 +145,7 @@ def mm(input, mat2):
                                                     b.shape[1]))
     _check_same_dtype(input, mat2)
     _no_bool("addmm_impl_cpu_", a)
-    return _finish(MM, (input, mat2), (), a @ b)
+    return _finish(MM, (input, mat2), (), raw.mm(a, b))
 
 
 def _no_bool(kernel, a):
@@ -168,7 +171,7 @@ def bmm(input, mat2):
                            f"{_dtypes.scalar_name(mat2.dtype)}")
     if a.size and b.size:
         _no_bool("bmm", a)
-    return _finish(BMM, (input, mat2), (), _asarray(np.matmul(a, b)))
+    return _finish(BMM, (input, mat2), (), raw.matmul(a, b))
 
 
 def dot(input, tensor):
@@ -202,7 +205,7 @@ def mv(input, vec):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{names[0]}, {names[1]}, and {names[2]}")
     _no_bool("addmv_impl_cpu", a)
-    return _finish(MV, (input, vec), (), a @ b)
+    return _finish(MV, (input, vec), (), raw.matmul(a, b))
 
 
 def matmul(input, other):
@@ -826,9 +829,10 @@ def _axpby(s, prod, beta, alpha):
     """beta * self + alpha * prod, as PyTorch: beta == 0 ignores self (nan and inf too)."""
     if alpha != 1:
         prod = prod * alpha
-    if beta == 0:
-        return raw.asarray(prod).astype(prod.dtype, copy=False)
-    return raw.asarray(prod + (s if beta == 1 else s * beta))
+    if beta == 0:  # (bfloat16: a float32 product, rounded once)
+        return raw.asarray(prod).astype(s.dtype, copy=False)
+    out = raw.asarray(prod + (s if beta == 1 else s * beta))
+    return out if out.dtype == s.dtype else out.astype(s.dtype)
 
 
 DET = defop("linalg_det", "LinalgDetBackward0", None,
@@ -2542,9 +2546,9 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if a.shape[-1] != b.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {a.shape[-1]} "
                            f"X2: {b.shape[-1]}")
-    if a.dtype.kind != "f" or b.dtype.kind != "f":
+    if a.dtype.kind not in "fV" or b.dtype.kind not in "fV":  # (V: bfloat16)
         raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
-                           f"{_type_name(a) if a.dtype.kind != 'f' else _type_name(b)}")
+                           f"{_type_name(a) if a.dtype.kind not in 'fV' else _type_name(b)}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     modes = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": True,
@@ -2564,8 +2568,10 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         aa, bb = x1e._data, x2e._data
         sq = ((aa * aa).sum(-1)[..., :, None] + (bb * bb).sum(-1)[..., None, :]
               - 2 * (aa @ np.swapaxes(bb, -1, -2)))
-        out = np.sqrt(np.maximum(sq, 1e-30))
+        out = np.sqrt(np.maximum(sq, 1e-30)).astype(a.dtype, copy=False)
         return view(_finish(EUCLIDEAN_DIST, (x1e, x2e), (), _asarray(out)), batch + (r1, r2))
+    if a.dtype.itemsize == 2:  # (PyTorch's cdist kernel has no half types; its mm path has)
+        raise NotImplementedError(f"\"cdist\" not implemented for '{_type_name(a)}'")
     out = _asarray(_cdist_array(a, b, float(p)).astype(np.result_type(a, b)))
     return _finish_la(CDIST, (x1, x2), (float(p),), out)
 
@@ -3504,11 +3510,11 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
     if len(dim) > 2:
         raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
                            "instead.")
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":  # (V: bfloat16)
         raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
                            f"{_type_name(d)} instead.")
     dims = _dims(dim, d.ndim) if d.ndim else None
-    a = np.abs(d)
+    a = np.abs(_acc(d))
     out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
     out = _asarray(out).astype(_real_dtype(d.dtype), copy=False)
     return _finish(NORM_DIM, (input,), (2.0, dims, keepdim), out)

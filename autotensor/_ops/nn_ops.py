@@ -413,7 +413,7 @@ def _max_pool_tiled(planes, kernel):
                 continue
             v = planes[:, i:i + oh * kh:kh, j:j + ow * kw:kw]
             upd = v > best
-            if planes.dtype.kind == "f":
+            if planes.dtype.kind in "fV":
                 upd |= np.isnan(v)
             np.maximum(best, v, out=best)  # NaN stays: equal to the kernel's running max
             step = (i * w + j) - arg
@@ -430,7 +430,7 @@ def _window_argmax(win, axis=-1):
     """Each window's first maximum, or its last NaN: PyTorch's max-pool kernels compare
     ``val > max || isnan(val)``, so a later NaN replaces an earlier one."""
     arg = np.argmax(win, axis=axis)
-    if win.dtype.kind == "f":
+    if win.dtype.kind in "fV":
         nan = np.isnan(win)
         has = nan.any(axis)
         if has.any():
@@ -450,7 +450,7 @@ def max_pool2d_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
         shape = lead + values.shape[1:]
         return values.reshape(shape), indices.reshape(shape)
     planes = x.reshape((-1, h, w))
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill = -np.inf if x.dtype.kind in "fV" else np.iinfo(x.dtype).min
     win, out = _pool_windows(planes, kernel_size, stride, padding, dilation, ceil_mode, fill)
     flat = win.reshape(win.shape[:3] + (-1,))
     arg = _window_argmax(flat)
@@ -881,9 +881,12 @@ EMBEDDING = defop("embedding", "EmbeddingBackward0",
 # Fold (col2im) is the adjoint kind: a scatter-add by the same map, whose backward is the
 # gather. One map builder per layer; the node names are PyTorch's.
 def index_map_gather(x, index, nd, value):
-    flat = x.reshape(x.shape[:x.ndim - nd] + (-1,))
+    lead = x.shape[:x.ndim - nd]
+    flat = x.reshape(lead + (_numel(x.shape[x.ndim - nd:]),))  # (-1 fails for size 0)
     if value is None:
         return np.ascontiguousarray(flat[..., index])
+    if flat.shape[-1] == 0:  # an empty input padded: the fill value everywhere
+        return np.full(flat.shape[:-1] + index.shape, value, x.dtype)
     out = flat[..., np.maximum(index, 0)]
     out[..., index < 0] = value
     return out
@@ -1541,7 +1544,7 @@ def max_pool_nd_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
     nd = len(kernel_size)
     lead, size = x.shape[:-nd], x.shape[-nd:]
     vols = x.reshape((-1,) + size)
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    fill = -np.inf if x.dtype.kind in "fV" else np.iinfo(x.dtype).min
     win, out = _pool_windows(vols, kernel_size, stride, padding, dilation, ceil_mode, fill)
     flat = win.reshape(win.shape[:1 + nd] + (-1,))
     arg = _window_argmax(flat)

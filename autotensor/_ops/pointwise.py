@@ -1121,7 +1121,7 @@ SINC = defop("sinc", "SincBackward0", _sinc, jvp="elementwise", grads={"self": s
 
 def _logit(a, eps):
     if eps is not None:
-        a = np.clip(a, eps, 1 - eps)
+        a = np.clip(a, eps, 1 - eps).astype(a.dtype, copy=False)  # (bfloat16 stays)
     return np.log(a / (1 - a))
 
 
@@ -1137,8 +1137,14 @@ LOGIT = defop("logit", "LogitBackward0", _logit, params=("eps",), jvp="elementwi
 
 
 def _nan_to_num(a, nan, posinf, neginf):
-    if a.dtype.kind not in "fc":
+    if a.dtype.kind not in "fcV":
         return a.copy()
+    if a.dtype.kind == "V":  # bfloat16: NumPy's nan_to_num and finfo do not know it
+        info = _dtypes.finfo(_dtypes.bfloat16)
+        out = np.nan_to_num(a.astype(np.float32), nan=0.0 if nan is None else nan,
+                            posinf=info.max if posinf is None else posinf,
+                            neginf=info.min if neginf is None else neginf)
+        return out.astype(a.dtype)
     info = np.finfo(a.dtype)
     return np.nan_to_num(a, nan=0.0 if nan is None else nan,
                          posinf=info.max if posinf is None else posinf,
@@ -1376,7 +1382,7 @@ def _float_only(name, input, other):
     _check_tensor_arg(name, "input", input, 1)
     _check_tensor_arg(name, "other", other, 2)
     dt = _dtypes.result_type(input, other)
-    if dt.np.kind not in "fc":
+    if not (dt.is_floating_point or dt.is_complex):
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                   f"'{_dtypes.scalar_name(dt)}'")
 
@@ -1548,7 +1554,7 @@ def _check_lerp(input, end, weight):
     if a != b:
         raise RuntimeError(f"expected dtype {_dtypes.cpp_name(input.dtype)} for `end` but got "
                            f"dtype {_dtypes.cpp_name(end.dtype)}")
-    if a.kind not in "fc":
+    if a.kind not in "fcV":  # (V: bfloat16)
         kind = "tensor" if isinstance(weight, Tensor) else "scalar"
         raise NotImplementedError(f"\"lerp_kernel_{kind}\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
@@ -1759,7 +1765,8 @@ RRELU = defop("rrelu_with_noise", "RreluWithNoiseBackward0",
               params=("slope",), jvp="elementwise",
               grads={"self": lambda F, grad, self, slope:
                      F.rrelu_with_noise_backward(grad, self, slope)})
-HARDTANH = defop("hardtanh", "HardtanhBackward0", lambda a, lo, hi: np.clip(a, lo, hi),
+HARDTANH = defop("hardtanh", "HardtanhBackward0",
+                 lambda a, lo, hi: np.clip(a, lo, hi).astype(a.dtype, copy=False),
                  params=("min_val", "max_val"), jvp="elementwise",
                  grads={"self": lambda F, grad, self, min_val, max_val:
                         F.hardtanh_backward(grad, self, min_val, max_val)})
@@ -1919,7 +1926,7 @@ _INPLACE_FORM = {ELU: ELU_, CELU: CELU_, LEAKY_RELU: LEAKY_RELU_, RRELU: RRELU_,
 
 def _float_activation(name, input):
     d = _tensor_arg(input)._data
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":  # (V: bfloat16)
         kind = _dtypes.scalar_name(_dtypes.from_numpy(d.dtype))
         raise NotImplementedError(f"\"{name}\" not implemented for '{kind}'")
     return input

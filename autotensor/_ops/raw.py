@@ -93,11 +93,15 @@ def _blas(x):
 
 
 def mm(a, b):
-    return _blas(a) @ _blas(b)
+    out = _blas(a) @ _blas(b)
+    # bfloat16 products come back from ml_dtypes as float32, accumulated in float32 as
+    # PyTorch's are: rounded once (Note [bfloat16 accumulation] in _common.py)
+    return out if out.dtype == a.dtype else out.astype(a.dtype)
 
 
 def matmul(a, b):
-    return asarray(np.matmul(_blas(a), _blas(b)))
+    out = asarray(np.matmul(_blas(a), _blas(b)))
+    return out if out.dtype == a.dtype else out.astype(a.dtype)
 
 
 def where(cond, a, b):

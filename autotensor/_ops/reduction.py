@@ -7,7 +7,8 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from . import raw
 from .dispatch import defop
-from ._common import _asarray, _dims, _finish, _float_data, _py_max, _wrap_dim
+from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_max,
+                      _wrap_dim)
 from .pointwise import maximum, minimum
 
 
@@ -311,9 +312,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     if d.ndim == 0 and dims is not None:  # dim 0 of a 0-d tensor is the tensor itself
         return _finish(SUM_DIM, (input,), (None, keepdim), d.copy())
     if dims is None and not keepdim:
-        out = _asarray(np.sum(d))
+        out = _asarray(np.sum(_acc(d)))
         return _finish(SUM, (input,), (), out.astype(d.dtype, copy=False))
-    out = _asarray(np.sum(d, axis=dims, keepdims=keepdim))
+    out = _asarray(np.sum(_acc(d), axis=dims, keepdims=keepdim))
     return _finish(SUM_DIM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
 
 
@@ -321,7 +322,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     d = input._data
     if dtype is not None:
         d = d.astype(dtype.np)
-    if d.dtype.kind not in "fc":
+    if not _inexact(d.dtype):
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
@@ -329,9 +330,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if d.ndim == 0 and dims is not None:
         return _finish(MEAN_DIM, (input,), (None, keepdim), d.copy())
     if dims is None and not keepdim:
-        out = _asarray(np.mean(d)).astype(d.dtype, copy=False)
+        out = _asarray(np.mean(_acc(d))).astype(d.dtype, copy=False)
         return _finish(MEAN, (input,), (), out)
-    out = _asarray(np.mean(d, axis=dims, keepdims=keepdim)).astype(d.dtype, copy=False)
+    out = _asarray(np.mean(_acc(d), axis=dims, keepdims=keepdim)).astype(d.dtype, copy=False)
     return _finish(MEAN_DIM, (input,), (dims, keepdim), out)
 
 
@@ -381,7 +382,7 @@ def _max_min(input, dim, keepdim, other, is_max):
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
         indices = np.argmax(d, axis=dim) if is_max else np.argmin(d, axis=dim)
-        if d.dtype.kind == "f":
+        if d.dtype.kind in "fV":
             # PyTorch propagates NaN: the first NaN wins
             nan = np.isnan(d)
             if nan.any():
@@ -452,7 +453,7 @@ def _amax_amin(op, reduce, name, input, dim, keepdim):
             raise IndexError(f"{name}(): Expected reduction dim {orig} to have non-zero "
                              f"size.")
     out = _asarray(reduce(d, axis=axis, keepdims=keepdim and d.ndim > 0))
-    if d.dtype.kind == "f" and d.size and (out == 0).any():
+    if d.dtype.kind in "fV" and d.size and (out == 0).any():
         out = _first_zero_sign(d, axis, out)
     return _finish(op, (input,), (dims if d.ndim else None, keepdim), out)
 
@@ -509,11 +510,12 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of elements (over one dim); the gradient handles zeros exactly."""
     d = _sum_dtype(input._data, dtype)
     if dim is None:
-        return _finish(PROD, (input,), (None, False), _asarray(np.prod(d)))
+        return _finish(PROD, (input,), (None, False),
+                       _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False))
     dim = _wrap_dim(dim, d.ndim)
     if d.ndim == 0:
         return _finish(PROD_DIM, (input,), (None, keepdim), d.copy())
-    out = _asarray(np.prod(d, axis=dim, keepdims=keepdim))
+    out = _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
     return _finish(PROD_DIM, (input,), (dim, keepdim), out)
 
 
@@ -542,13 +544,13 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 def _vector_norm(input, ord, dim, keepdim):
     d = input._data
-    if d.dtype.kind not in "fc":
+    if not _inexact(d.dtype):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
     dims = _dims(dim, d.ndim) if dim is not None else None  # (validated for a 0-d too)
     if not d.ndim:
         dims = None
-    a = np.abs(d)
+    a = np.abs(_acc(d))
     if ord == 2:
         out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
     elif ord == float("inf"):
@@ -556,7 +558,7 @@ def _vector_norm(input, ord, dim, keepdim):
     elif ord == float("-inf"):
         out = np.min(a, axis=dims, keepdims=keepdim)
     elif ord == 0:
-        out = np.sum(a != 0, axis=dims, keepdims=keepdim).astype(d.dtype)
+        out = np.sum(a != 0, axis=dims, keepdims=keepdim).astype(a.dtype)
     elif ord == 1:
         out = np.sum(a, axis=dims, keepdims=keepdim)
     else:
@@ -566,7 +568,7 @@ def _vector_norm(input, ord, dim, keepdim):
 
 
 def _check_softmax_dtype(name, d, dim):
-    if d.dtype.kind not in "fc" and d.size:
+    if not _inexact(d.dtype) and d.size:
         kernel = f"{name}_lastdim_kernel_impl" if d.ndim <= 1 or dim == d.ndim - 1 else \
             f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for '
@@ -577,14 +579,16 @@ def softmax(input, dim, dtype=None, _stacklevel=3):
     d = input._data if dtype is None else input._data.astype(dtype.np)
     dim = _wrap_dim(dim, d.ndim)
     _check_softmax_dtype("softmax", d, dim)
-    return _finish(SOFTMAX, (input,), (dim,), _asarray(raw.softmax(d, dim)))
+    out = _asarray(raw.softmax(_acc(d), dim)).astype(d.dtype, copy=False)
+    return _finish(SOFTMAX, (input,), (dim,), out)
 
 
 def log_softmax(input, dim, dtype=None, _stacklevel=3):
     d = input._data if dtype is None else input._data.astype(dtype.np)
     dim = _wrap_dim(dim, d.ndim)
     _check_softmax_dtype("log_softmax", d, dim)
-    return _finish(LOG_SOFTMAX, (input,), (dim,), _asarray(raw.log_softmax(d, dim)))
+    out = _asarray(raw.log_softmax(_acc(d), dim)).astype(d.dtype, copy=False)
+    return _finish(LOG_SOFTMAX, (input,), (dim,), out)
 
 
 def logsumexp(input, dim, keepdim=False):
@@ -593,9 +597,10 @@ def logsumexp(input, dim, keepdim=False):
     dims = _dims(dim, d.ndim)
     if d.ndim == 0:
         return _finish(LOGSUMEXP, (input,), ((), keepdim), d.copy())
-    m = np.max(d, axis=dims, keepdims=True, initial=-np.inf)
+    a = _acc(d)
+    m = np.max(a, axis=dims, keepdims=True, initial=-np.inf)
     m = np.where(np.isinf(m), 0, m)
-    out = np.log(np.sum(np.exp(d - m), axis=dims, keepdims=True)) + m
+    out = np.log(np.sum(np.exp(a - m), axis=dims, keepdims=True)) + m
     if not keepdim:
         out = np.squeeze(out, dims)
     return _finish(LOGSUMEXP, (input,), (dims, keepdim), _asarray(out).astype(d.dtype))
@@ -604,7 +609,7 @@ def logsumexp(input, dim, keepdim=False):
 def cumsum(input, dim, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
     dim = _wrap_dim(dim, d.ndim)
-    return _finish(CUMSUM, (input,), (dim,), raw.cumsum(d, dim))
+    return _finish(CUMSUM, (input,), (dim,), raw.cumsum(_acc(d), dim).astype(d.dtype, copy=False))
 
 
 def _sorted_indices(d, dim, descending):
@@ -731,7 +736,7 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
         raise RuntimeError(f"{name}: can't specify both unbiased and correction")
     c = correction if correction is not None else (0 if unbiased is False else 1)
     d = input._data
-    if d.dtype.kind not in "fc":
+    if not _inexact(d.dtype):
         what = name if name.endswith("_mean") else "std and var"
         raise RuntimeError(f"{what} only support floating point and complex dtypes")
     dims = _dims(dim, d.ndim) if dim is not None and dim != () else None
@@ -740,12 +745,15 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
     return d, dims, c
 
 
-def _var_array(d, dims, c, keepdim):
+def _var_array(d, dims, c, keepdim, root=False):
+    dt = d.dtype.type(0).real.dtype
+    d = _acc(d)
     n = _numel(d.shape, dims)
     mean = np.mean(d, axis=dims, keepdims=True) if d.size else np.zeros((1,) * d.ndim, d.dtype)
     ss = np.sum(np.abs(d - mean) ** 2, axis=dims, keepdims=keepdim)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _asarray(ss / _py_max(0, n - c)).astype(d.dtype.type(0).real.dtype, copy=False)
+        v = ss / _py_max(0, n - c)
+        return _asarray(np.sqrt(v) if root else v).astype(dt, copy=False)
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -757,13 +765,13 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation (square root of ``var``)."""
     d, dims, c = _var_args("std", input, dim, unbiased, keepdim, correction)
-    return _finish(STD, (input,), (dims, c, keepdim), np.sqrt(_var_array(d, dims, c, keepdim)))
+    return _finish(STD, (input,), (dims, c, keepdim), _var_array(d, dims, c, keepdim, True))
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(var, mean) in one op."""
     d, dims, c = _var_args("var_mean", input, dim, unbiased, keepdim, correction)
-    mean = _asarray(np.mean(d, axis=dims, keepdims=keepdim))
+    mean = _asarray(np.mean(_acc(d), axis=dims, keepdims=keepdim)).astype(d.dtype, copy=False)
     return _finish_multi(VAR_MEAN, (input,), (dims, c, keepdim),
                    (_var_array(d, dims, c, keepdim), mean))
 
@@ -771,9 +779,9 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(std, mean) in one op."""
     d, dims, c = _var_args("std_mean", input, dim, unbiased, keepdim, correction)
-    mean = _asarray(np.mean(d, axis=dims, keepdims=keepdim))
+    mean = _asarray(np.mean(_acc(d), axis=dims, keepdims=keepdim)).astype(d.dtype, copy=False)
     return _finish_multi(STD_MEAN, (input,), (dims, c, keepdim),
-                   (np.sqrt(_var_array(d, dims, c, keepdim)), mean))
+                   (_var_array(d, dims, c, keepdim, True), mean))
 
 
 NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
@@ -788,8 +796,10 @@ NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """sum treating NaN as zero."""
     d = _sum_dtype(input._data, dtype)
-    dims = _dims(dim, d.ndim) if dim is not None and dim != () and d.ndim else None
-    out = _asarray(np.nansum(d, axis=dims, keepdims=keepdim and d.ndim > 0))
+    dims = _dims(dim, d.ndim) if dim is not None and dim != () else None
+    if not d.ndim:
+        dims = None  # (validated first, as for a 0-d sum)
+    out = _asarray(np.nansum(_acc(d), axis=dims, keepdims=keepdim and d.ndim > 0))
     return _finish(NANSUM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
 
 
@@ -797,7 +807,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """mean over the non-NaN elements (nansum / count, recorded as PyTorch does)."""
     from .pointwise import div, logical_not
     d = input._data
-    if d.dtype.kind not in "fc" and dtype is None:
+    if not _inexact(d.dtype) and dtype is None:
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_dtypes.scalar_name(input.dtype)}")
     count = sum(logical_not(_make(np.isnan(d))), dim, keepdim)
@@ -865,7 +875,7 @@ LOGCUMSUMEXP = defop("logcumsumexp", "LogcumsumexpBackward0", None, params=("dim
 def cumprod(input, dim, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
     dim = _wrap_dim(dim, d.ndim)
-    out = np.cumprod(d, axis=dim) if d.ndim else d.copy()
+    out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
     return _finish(CUMPROD, (input,), (dim,), _asarray(out))
 
 
@@ -873,21 +883,21 @@ def cumprod_(self, dim, *, dtype=None):
     from ..autograd import inplace
     d = self._data
     dim = _wrap_dim(dim, d.ndim)
-    out = np.cumprod(d, axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
+    out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
     return inplace.record_inplace(CUMPROD, self, (self,), (dim,), out)
 
 
 def logcumsumexp(input, dim):
     d = input._data
-    if d.dtype.kind not in "fc":
+    if not _inexact(d.dtype):
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
     dim = _wrap_dim(dim, d.ndim)
-    out = np.logaddexp.accumulate(d, axis=dim) if d.ndim and d.size else d.copy()
-    if d.ndim and d.size and d.dtype.kind == "f":
+    out = np.logaddexp.accumulate(_acc(d), axis=dim) if d.ndim and d.size else _acc(d).copy()
+    if d.ndim and d.size and d.dtype.kind != "c":
         # PyTorch's scan starts from -inf: logaddexp(-inf, -0.0) is +0.0
         out[(slice(None),) * dim + (slice(0, 1),)] += 0.0
-    return _finish(LOGCUMSUMEXP, (input,), (dim,), _asarray(out))
+    return _finish(LOGCUMSUMEXP, (input,), (dim,), _asarray(out).astype(d.dtype, copy=False))
 
 
 class _MinMaxRT(tuple):
@@ -971,7 +981,7 @@ def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
         flat = d.reshape(-1)
         if flat.size == 0:
             return _finish(op, (input,), (), _asarray(np.array(np.nan, d.dtype)))
-        if not ignore_nan and d.dtype.kind == "f" and np.isnan(flat).any():
+        if not ignore_nan and d.dtype.kind in "fV" and np.isnan(flat).any():
             v = np.array(np.nan, d.dtype)
         else:
             v = _kth_along(flat, 0, (flat.size - 1) // 2, ignore_nan)[0].reshape(())
@@ -983,11 +993,11 @@ def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
         if d.shape[dim] == 0:  # (nanmedian's message names median too)
             raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
         values, indices = _kth_along(d, dim, (d.shape[dim] - 1) // 2, ignore_nan)
-        if not ignore_nan and d.dtype.kind == "f":
+        if not ignore_nan and d.dtype.kind in "fV":
             nan = np.isnan(d)
             has = nan.any(axis=dim, keepdims=True)
             first = np.argmax(nan, axis=dim).reshape(has.shape)
-            values = np.where(has, np.nan, values)
+            values = np.where(has, np.nan, values).astype(d.dtype, copy=False)
             indices = np.where(has, first, indices)
         if not keepdim:
             values, indices = np.squeeze(values, dim), np.squeeze(indices, dim)
@@ -1073,7 +1083,9 @@ def cummin(input, dim):
 
 def count_nonzero(input, dim=None):
     d = input._data
-    dims = _dims(dim, d.ndim) if dim is not None else None
+    dims = _dims(dim, d.ndim) if dim is not None else None  # (validated for a 0-d too)
+    if not d.ndim:
+        dims = None  # dim 0 of a 0-d tensor is the tensor itself
     return _make(_asarray(np.count_nonzero(d, axis=dims)).astype(np.int64))
 
 
@@ -1292,11 +1304,17 @@ def _unique_result(op, input, values, inverse, counts, return_inverse, return_co
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _unique_dim(dim, ndim):
+    if not ndim:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, ndim)
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted, as PyTorch's CPU kernel always gives them)."""
     d = input._data
     if dim is not None:
-        dim = _wrap_dim(dim, d.ndim)
+        dim = _unique_dim(dim, d.ndim)
     v, i, c = _unique_along(d, dim, sorted, return_inverse, return_counts, False)
     op = UNIQUE2 if dim is None else UNIQUE_DIM
     return _unique_result(op, input, v, i, c, return_inverse, return_counts)
@@ -1305,7 +1323,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     d = input._data
     if dim is not None:
-        dim = _wrap_dim(dim, d.ndim)
+        dim = _unique_dim(dim, d.ndim)
     v, i, c = _unique_along(d, dim, False, return_inverse, return_counts, True)
     return _unique_result(UNIQUE_CONSECUTIVE, input, v, i, c, return_inverse, return_counts)
 

@@ -314,6 +314,15 @@ class Renderer:
             return f"{out} = {x}.masked_fill({y} > 0, {s})", out
         if op in ("cat", "stack"):
             return f"{out} = torch.{op}([{x}, {y}], dim={scalar_idx % 3 - 1})", out
+        if op == "logical_or_":
+            t = self.ns.get(x)
+            if getattr(t, "_is_view", lambda: False)() and t.requires_grad:
+                # PyTorch (2.13) segfaults in a later ``register_hook`` on the view after
+                # an in-place logical_or_/logical_and_ on a view of a tensor requiring grad
+                # (leaf or not, dual or not) unless its grad_fn was read in between: the
+                # second crash in register_hook of a 30-minute run, traced with seed 101.
+                # Not drawn: the out-of-place op instead.
+                return f"{out} = {x}.logical_or({other})", out
         if op.endswith("_"):
             return f"{x}.{op}({other})", None
         return f"{out} = {x}.{op}({other})", out
