@@ -194,6 +194,52 @@ def test_lstm_layer_entry_gradcheck(reverse):
     assert autotensor.autograd.gradgradcheck(f, args)
 
 
+def _lstm_workspace_run(m, x, h0, c0, g):
+    m.manual_seed(0)
+    lstm = m.nn.LSTM(6, 8, num_layers=2, bidirectional=True)
+    xs = [m.tensor(a, requires_grad=True) for a in (x, h0, c0)]
+    y, (h, c) = lstm(xs[0], (xs[1], xs[2]))
+    loss = (y * m.tensor(g)).sum() + (h * h).sum() + c.sum()
+    loss.backward(retain_graph=True)
+    loss.backward()                     # the saved workspace is read, never consumed
+    with m.no_grad():
+        y2, _ = lstm(xs[0], (xs[1], xs[2]))
+    return ([t.grad.numpy() for t in xs] + [p.grad.numpy() for p in lstm.parameters()],
+            y.detach().numpy(), y2.numpy())
+
+
+def test_lstm_workspace_backward_as_torch():
+    """The layer entry's backward runs from the forward's saved workspace (Note [LSTM
+    workspace]): gradients of the input, both initial states and every weight as torch's,
+    with the loss on output, h_n and c_n, twice over a retained graph; the no-grad forward
+    (no workspace) gives the same output."""
+    rng = np.random.default_rng(5)
+    x, h0, c0 = (rng.standard_normal(s).astype(np.float32)
+                 for s in [(7, 3, 6), (4, 3, 8), (4, 3, 8)])
+    g = rng.standard_normal((7, 3, 16)).astype(np.float32)
+    ga, ya, ya2 = _lstm_workspace_run(autotensor, x, h0, c0, g)
+    gt, yt, _ = _lstm_workspace_run(torch, x, h0, c0, g)
+    np.testing.assert_array_equal(ya, ya2)
+    np.testing.assert_allclose(ya, yt, rtol=1e-5, atol=1e-6)
+    for a, b in zip(ga, gt):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def test_lstm_output_modified_in_place_raises_as_torch():
+    """The node saves its output (PyTorch's result0): changing it in place before the
+    backward is an error, in torch's words."""
+    msgs = []
+    for m in (autotensor, torch):
+        m.manual_seed(0)
+        y, _ = m.nn.LSTM(4, 5)(m.ones(3, 2, 4, requires_grad=True))
+        y.mul_(2)
+        with pytest.raises(RuntimeError) as e:
+            y.sum().backward()
+        msgs.append(str(e.value))
+    assert msgs[0] == msgs[1]
+    assert "output 0 of MkldnnRnnLayer" in msgs[0]
+
+
 def _chain(t, depth):
     out, fns = [], [t.grad_fn]
     for _ in range(depth):

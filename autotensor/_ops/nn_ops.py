@@ -1826,11 +1826,32 @@ FRACTIONAL_MAX_POOL3D = defop(
 # ~~~~~~~~~~~~~~~~~~~~~~~
 # PyTorch's CPU build runs a float32 LSTM without projections one layer and direction at a
 # time through oneDNN (node MkldnnRnnLayerBackward0, inputs: input, w_ih, w_hh, b_ih, b_hh,
-# h0, c0). This entry does the same: the forward is a NumPy loop over time steps (the input
-# part of every step is one GEMM), and the backward recomputes the steps from the inputs
-# and runs backpropagation through time, written in differentiable ops so it runs on arrays
-# (no graph) or on tensors (create_graph=True). float64, projections and packed sequences
-# take the composed path, as PyTorch's do (their graphs are the per-step ops).
+# h0, c0; outputs: output, hy, cy and oneDNN's workspace, which the node saves as result3).
+# This entry does the same: the forward is a NumPy loop over time steps (the input part of
+# every step is one GEMM) and, when a graph is recorded (``train``), it keeps a workspace
+# for the backward (Note [LSTM workspace]). The backward on arrays is backpropagation
+# through time from that workspace: per step one (B, 4H) @ (4H, H) GEMM and a few
+# whole-batch products; the weight and input gradients are one GEMM each over all (T * B)
+# rows after the loop. With create_graph=True the backward is the same algorithm written in
+# differentiable ops that recompute the steps from the inputs (the workspace is not
+# differentiable), so a double backward works where PyTorch's has none. float64,
+# projections and packed sequences take the composed path, as PyTorch's do (their graphs
+# are the per-step ops); the entry itself accepts float64 (the gradchecks use it).
+#
+# Note [LSTM workspace]
+# ~~~~~~~~~~~~~~~~~~~~~
+# The workspace is one 1-d array of the input's dtype, 6 * T * B * H long, in three
+# contiguous parts: (T, B, 4H), (T, B, H), (T, B, H). Step t's rows hold the factors of the
+# gate gradients that do not depend on the incoming gradients,
+#     [g*i*(1-i), c_prev*f*(1-f), i*(1-g^2), tanh(c)*o*(1-o)], o*(1-tanh(c)^2), f
+# so that the backward of step t is dct = dc + dh * ws1; dgates = (dct * ws0[:3H],
+# dh * ws0[3H:]); dc = dct * ws2; dh = dgates @ w_hh. The forward loop writes the
+# activations, tanh(c) and c_prev there (c_t straight into the next step's c_prev slot) and
+# turns them into the factors for all steps at once after the loop (a few passes over
+# (T, B, H) arrays). h_prev is not kept: it is h0 or the output of the step before, so the
+# node saves the output (result0, as PyTorch's does: modifying it in place makes the
+# backward raise) and dW_hh is two GEMMs over it. Not recording (no_grad, inference), the
+# workspace is empty.
 def _input_gates(x, w_ih, b_ih, b_hh):
     """x @ w_ih^T (+ both biases) for all steps: one GEMM over the folded (T*B) rows."""
     gi = (x.reshape(-1, x.shape[-1]) @ w_ih.T).reshape(x.shape[:-1] + (w_ih.shape[0],))
@@ -1850,85 +1871,121 @@ def _gate_acts(g, a, h_size):
     return a
 
 
-def lstm_layer_kernel(x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
-    t_len, h_size = x.shape[0], w_hh.shape[1]
+def lstm_layer_kernel(x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, train=False):
+    t_len, H = x.shape[0], w_hh.shape[1]
     gi = _input_gates(x, w_ih, b_ih, b_hh)
-    h, c = hx, cx
     ys = np.empty((t_len,) + hx.shape, dtype=x.dtype)
     w_hh_t = np.ascontiguousarray(w_hh.T)  # (OpenBLAS: 2 x the transposed view at B = 32)
-    a = np.empty_like(gi[0])
-    for t in (range(t_len - 1, -1, -1) if reverse else range(t_len)):
-        g = gi[t] + h @ w_hh_t
-        _gate_acts(g, a, h_size)
-        c = a[:, h_size:2 * h_size] * c + a[:, :h_size] * a[:, 2 * h_size:3 * h_size]
-        h = a[:, 3 * h_size:] * np.tanh(c)
-        ys[t] = h
-    return ys, np.ascontiguousarray(h, dtype=x.dtype), np.ascontiguousarray(c, dtype=x.dtype)
-
-
-def _lstm_layer_backward_raw(gy, ghy, gcy, x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse):
-    """lstm_layer_backward on arrays: the same recomputation and backpropagation through
-    time, with each step's gate activations in one preallocated (T, B, 4H) array and the
-    gate gradients written in place (the composed formula allocates ~30 arrays a step)."""
-    t_len, batch = x.shape[:2]
-    h_size = w_hh.shape[1]
-    i_, f_, g_ = slice(0, h_size), slice(h_size, 2 * h_size), slice(2 * h_size, 3 * h_size)
-    o_ = slice(3 * h_size, None)
-    gi = _input_gates(x, w_ih, b_ih, b_hh)
+    g = np.empty_like(gi[0])
     order = range(t_len - 1, -1, -1) if reverse else range(t_len)
-    acts = np.empty_like(gi)
-    h_prev = np.empty((t_len, batch, h_size), gi.dtype)
-    c_prev = np.empty_like(h_prev)
-    tcs = np.empty_like(h_prev)
-    h, c = h0, c0
-    w_hh_t = np.ascontiguousarray(w_hh.T)  # (OpenBLAS: 2 x the transposed view at B = 32)
-    for t in order:   # the forward kernel's arithmetic, step by step
-        a = _gate_acts(gi[t] + h @ w_hh_t, acts[t], h_size)
-        h_prev[t], c_prev[t] = h, c
-        c = a[:, f_] * c + a[:, i_] * a[:, g_]
-        tc = tcs[t]
+    if train:   # the step's activations, tanh(c) and c_prev go to the workspace
+        ws = np.empty(gi.size // 2 * 3, gi.dtype)
+        acts, tcs, cps = _ws_views(ws, gi.shape)
+        cps[order[0]] = cx
+    else:
+        ws, a, tc = np.empty((0,), gi.dtype), np.empty_like(g), np.empty_like(ys[0])
+        c_bufs = (np.empty_like(ys[0]), np.empty_like(ys[0]))
+    ig = np.empty_like(ys[0])
+    h, c = hx, cx
+    for n, t in enumerate(order):
+        np.matmul(h, w_hh_t, out=g)
+        g += gi[t]
+        if train:
+            a, tc = acts[t], tcs[t]
+            # c_t is the next step's c_prev: written straight into its slot
+            c_new = cps[order[n + 1]] if n + 1 < t_len else np.empty_like(ig)
+        else:
+            c_new = c_bufs[n & 1]
+        _gate_acts(g, a, H)
+        np.multiply(a[:, H:2 * H], c, out=c_new)
+        np.multiply(a[:, :H], a[:, 2 * H:3 * H], out=ig)
+        c_new += ig
+        c = c_new
         np.tanh(c, out=tc)
-        h = a[:, o_] * tc
-    # The factors of the gate gradients that do not depend on the incoming gradients,
-    # for all steps at once: dgate = (dct * gg*i*(1-i), dct * c_prev*f*(1-f),
-    # dct * i*(1-gg^2), dh * tc*o*(1-o)) with dct = dc + dh * o*(1-tc^2).
-    a4 = acts.reshape(t_len, batch, 4, h_size)
-    i, f, gg, o = a4[:, :, 0], a4[:, :, 1], a4[:, :, 2], a4[:, :, 3]
-    p3 = np.empty((t_len, batch, 3, h_size), gi.dtype)
-    np.multiply(gg * i, 1 - i, out=p3[:, :, 0])
-    np.multiply(c_prev * f, 1 - f, out=p3[:, :, 1])
-    np.multiply(i, 1 - gg * gg, out=p3[:, :, 2])
-    po = tcs * o
-    po *= 1 - o
-    dtc = 1 - tcs * tcs
-    dtc *= o
-    dh = ghy if ghy is not None else np.zeros((batch, h_size), gi.dtype)
-    dc = gcy if gcy is not None else np.zeros((batch, h_size), gi.dtype)
-    dgs = np.empty_like(gi)
-    d4 = dgs.reshape(t_len, batch, 4, h_size)
-    for t in reversed(order):
+        h = np.multiply(a[:, 3 * H:], tc, out=ys[t])
+    if train:
+        _lstm_factors(acts, tcs, cps)
+    return ys, h.copy(), c if train else c.copy(), ws
+
+
+def _ws_views(ws, gates_shape):
+    """The workspace's three parts: (T, B, 4H) gates, then (T, B, H) twice, each
+    contiguous (Note [LSTM workspace])."""
+    n = 1
+    for d in gates_shape:
+        n *= d
+    hs = gates_shape[:-1] + (gates_shape[-1] // 4,)
+    return (ws[:n].reshape(gates_shape), ws[n:n + n // 4].reshape(hs),
+            ws[n + n // 4:].reshape(hs))
+
+
+def _lstm_factors(acts, tc, cp):
+    """Turn the stored [i, f, g, o], tanh(c), c_prev into the factors of Note [LSTM
+    workspace], in place, for all steps at once."""
+    H = tc.shape[-1]
+    i, f, g, o = (acts[..., k * H:(k + 1) * H] for k in range(4))
+    t1 = np.subtract(1, o)
+    t1 *= o                                    # o(1-o)
+    t2 = np.multiply(tc, tc)
+    np.subtract(1, t2, out=t2)
+    t2 *= o                                    # o(1-tanh(c)^2)
+    np.multiply(t1, tc, out=o)
+    tc[...] = t2
+    np.subtract(1, f, out=t1)
+    t1 *= f
+    t1 *= cp                                   # c_prev*f*(1-f)
+    cp[...] = f
+    f[...] = t1
+    np.subtract(1, i, out=t1)
+    t1 *= i
+    t1 *= g                                    # g*i*(1-i)
+    np.multiply(g, g, out=t2)
+    np.subtract(1, t2, out=t2)
+    t2 *= i                                    # i*(1-g^2)
+    i[...] = t1
+    g[...] = t2
+
+
+def _lstm_layer_backward_raw(gy, ghy, gcy, x, w_ih, w_hh, b_ih, h0, ys, ws, reverse):
+    """lstm_layer_backward on arrays: backpropagation through time from the forward's
+    workspace (Note [LSTM workspace]), the gate gradients written in place."""
+    t_len, batch = x.shape[:2]
+    H = w_hh.shape[1]
+    acts, dtc, f = _ws_views(ws, (t_len, batch, 4 * H))
+    p3 = acts[..., :3 * H].reshape(t_len, batch, 3, H)
+    po = acts[..., 3 * H:]
+    dh = np.zeros((batch, H), ws.dtype) if ghy is None else ghy.astype(ws.dtype, copy=True)
+    dc = np.zeros((batch, H), ws.dtype) if gcy is None else gcy.astype(ws.dtype, copy=True)
+    dgs = np.empty((t_len, batch, 4 * H), ws.dtype)
+    d4 = dgs.reshape(t_len, batch, 4, H)
+    dct = np.empty_like(dh)
+    for t in (range(t_len) if reverse else range(t_len - 1, -1, -1)):
         if gy is not None:
-            dh = dh + gy[t]
-        dct = dh * dtc[t]
+            dh += gy[t]
+        np.multiply(dh, dtc[t], out=dct)
         dct += dc
         np.multiply(dct[:, None, :], p3[t], out=d4[t, :, :3])
         np.multiply(dh, po[t], out=d4[t, :, 3])
-        dc = dct * f[t]
-        dh = dgs[t] @ w_hh
-    flat = dgs.reshape(t_len * batch, 4 * h_size)
+        np.multiply(dct, f[t], out=dc)
+        np.matmul(dgs[t], w_hh, out=dh)
+    flat = dgs.reshape(t_len * batch, 4 * H)
     d_input = (flat @ w_ih).reshape(x.shape)
     d_w0 = flat.T @ x.reshape(t_len * batch, x.shape[2])
-    d_w1 = flat.T @ h_prev.reshape(t_len * batch, h_size)
+    # h_prev of every step is h0 or the output of the step before: two GEMMs, no copy
+    n = (t_len - 1) * batch
+    first, rest = (flat[n:], flat[:n]) if reverse else (flat[:batch], flat[batch:])
+    d_w1 = rest.T @ ys[1:].reshape(n, H) if reverse else rest.T @ ys[:-1].reshape(n, H)
+    d_w1 += first.T @ h0
     d_b = np.ones(t_len * batch, flat.dtype) @ flat if b_ih is not None else None
     return d_input, d_w0, d_w1, d_b, d_b, dh, dc
 
 
 def lstm_layer_backward(F, grads, input, weight0, weight1, weight2, weight3, hx_, cx_,
-                        reverse):
+                        reverse, output, workspace):
     gy, ghy, gcy = grads[:3]
     if F.is_raw and input.dtype.kind == "f":
-        return _lstm_layer_backward_raw(gy, ghy, gcy, input, weight0, weight1, weight2,
-                                        weight3, hx_, cx_, reverse)
+        return _lstm_layer_backward_raw(gy, ghy, gcy, input, weight0, weight1, weight2, hx_,
+                                        output, workspace, reverse)
     t_len, batch = input.shape[0], input.shape[1]
     h_size = weight1.shape[1]
     gi = F.matmul(input, F.t(weight0))
@@ -1974,15 +2031,17 @@ def lstm_layer_backward(F, grads, input, weight0, weight1, weight2, weight3, hx_
 LSTM_LAYER = defop(
     "mkldnn_rnn_layer", "MkldnnRnnLayerBackward0", lstm_layer_kernel,
     inputs=("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_"),
-    params=("reverse",), outputs=("output", "hy", "cy"),
-    backward_all=lstm_layer_backward, jvp=_fw_not_implemented("mkldnn_rnn_layer"))
+    params=("reverse", "train"), outputs=("output", "hy", "cy", "workspace"),
+    diff_outputs=(0, 1, 2), backward_all=lstm_layer_backward,
+    jvp=_fw_not_implemented("mkldnn_rnn_layer"))
 
 
 def lstm_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     """One LSTM layer and direction: (output (T, B, H), h_T, c_T)."""
-    from ._common import _finish
+    from ._common import _finish, _state, requires_grad_mask
     arr = (lambda t: None if t is None else t._data)   # noqa: E731
+    inputs = (input, w_ih, w_hh, b_ih, b_hh, hx, cx)
+    train = bool(_state.enabled and requires_grad_mask(inputs))   # a node will be recorded
     outs = lstm_layer_kernel(input._data, w_ih._data, w_hh._data, arr(b_ih), arr(b_hh),
-                             hx._data, cx._data, bool(reverse))
-    return _finish(LSTM_LAYER, (input, w_ih, w_hh, b_ih, b_hh, hx, cx), (bool(reverse),),
-                   outs)
+                             hx._data, cx._data, bool(reverse), train)
+    return _finish(LSTM_LAYER, inputs, (bool(reverse), train), outs)[:3]

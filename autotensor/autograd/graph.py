@@ -310,7 +310,7 @@ def _modified_message(node, i, value, current, saved_version):
     fn, nr = None, 0
     if kind == "output":
         fn, nr = node, op.outputs.index(op.saved_names[i])
-        view_ref = node._out_vc[1] if len(node._out_vc) > 1 else None  # (record_inplace)
+        view_ref = node._out_vc[1] if op.n_out == 1 and len(node._out_vc) > 1 else None
         view_fn = view_ref() if view_ref is not None else None
         if view_fn is not None:
             fn, nr = view_fn, 0
@@ -324,7 +324,8 @@ def _modified_message(node, i, value, current, saved_version):
                                             op=_short_name(fn.name()), now=current,
                                             saved=saved_version)
     from .anomaly_mode import modified_message
-    return modified_message(msg, node._out_vc[0] if kind == "output" else value._vc)
+    return modified_message(msg, node._out_vc[op.outputs.index(op.saved_names[i])]
+                            if kind == "output" else value._vc)
 
 
 def _short_name(name):
