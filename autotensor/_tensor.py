@@ -505,8 +505,16 @@ def _make(data, requires_grad=False):
     t._output_nr = 0
     t._grad_fn = t._grad = t._view = t._acc = None
     t._vc = [0]
-    t._meta = {"inference": True} if _state.inference else None
+    t._meta = {"inference": True} if _inference_seen and _state.inference else None
     return t
+
+
+_inference_seen = False  # inference mode was entered once (Note [Sticky mode flags])
+
+
+def _note_inference():
+    global _inference_seen
+    _inference_seen = True
 
 
 def _from_saved_output(data, node, output_nr):

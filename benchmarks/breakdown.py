@@ -74,7 +74,135 @@ def main():
     print("  cProfile shares of forward+backward (tottime):")
     for t, (fn, line, name) in rows:
         print(f"    {t / st.total_tt * 100:5.1f}%  {fn.split('autotensor/')[-1]}:{line}({name})")
+    mul_breakdown()
+
+
+def _best_us(f, n=2000, k=9):
+    """Best of k runs of n calls, CPU microseconds per call (best: the least disturbed)."""
+    runs = []
+    for _ in range(k):
+        c = time.process_time()
+        for _ in range(n):
+            f()
+        runs.append((time.process_time() - c) / n * 1e6)
+    return min(runs)
+
+
+def mul_breakdown():
+    """One ``x * w`` of two 16-float32 tensors that require grad, and its backward node,
+    taken apart: each piece timed alone (best of 9 runs, CPU time)."""
+    import autotensor as T
+    from autotensor._ops import pointwise
+    from autotensor._tensor import Tensor, _make
+    from autotensor.autograd import engine
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal(16).astype(np.float32) for _ in range(2))
+    x, w = T.from_numpy(a.copy()).requires_grad_(), T.from_numpy(b.copy()).requires_grad_()
+    mul = pointwise.mul.method  # what x * w calls
+    raw, _ = engine._namespaces()
+    new = object.__new__
+    y = x * w
+    node = y.grad_fn
+    rec = pointwise.MUL.recorders[3]
+    g = np.ones(16, np.float32)
+    out = a * b
+
+    with T.no_grad():
+        nograd = _best_us(lambda: mul(x, w))
+    r = {
+        "NumPy a * b": _best_us(lambda: np.multiply(a, b)),
+        "x * w under no_grad (dispatch + kernel + wrap)": nograd,
+        "  _make(array): the Tensor wrap": _best_us(lambda: _make(out)),
+        "    object.__new__(Tensor) alone": _best_us(lambda: new(Tensor)),
+        "    [0]: the version counter list": _best_us(lambda: [0]),
+        "x * w recording (dispatch + kernel + node + tensor)": _best_us(lambda: x * w),
+        "  the generated recorder alone (node, edges, saved, tensor)":
+            _best_us(lambda: rec((x, w), (), out)),
+        "MulBackward0.apply (version checks + formulas)": _best_us(lambda: node.apply([g], raw)),
+        "  its NumPy arithmetic: g * b, g * a": _best_us(lambda: (g * b, g * a)),
+    }
+    print("\n  one x * w (16 float32, both require grad) and its backward node, us per call:")
+    for k, v in r.items():
+        print(f"    {v:6.3f}  {k}")
+    return r
+
+
+def compiled_step_parts(steps=2000):
+    """Workload 2's compiled step taken apart (benchmarks/PROFILE.md): the parts of a step,
+    the replayed programs alone and the NumPy floor in the same process, 25th percentile
+    CPU microseconds, and how many times the function was traced (1: no recompiling)."""
+    import gc
+    import autotensor as T
+    from autotensor import _compile
+    from .run import FULL
+    from .workloads import _mlp_params, _mlp_T, _np_mlp_fwd_bwd
+    sizes = FULL["mlp2"]
+    params = _mlp_params(sizes[:4], 0)
+    model = _mlp_T(T, sizes[:4], params)
+    opt = T.optim.SGD(model.parameters(), lr=0.01)
+    rng = np.random.default_rng(0)
+    x = T.from_numpy(rng.standard_normal((32, 64)).astype(np.float32))
+    y = T.from_numpy(rng.standard_normal((32, 10)).astype(np.float32))
+    cf = T.compile(lambda x, y: T.nn.functional.mse_loss(model(x), y))
+    for _ in range(5):
+        opt.zero_grad()
+        cf(x, y).backward()
+        opt.step()
+    parts = {"zero_grad": [], "forward region": [], "backward()": [], "opt.step": []}
+    pc = time.process_time
+    gc.disable()
+    for _ in range(steps):
+        c0 = pc()
+        opt.zero_grad()
+        c1 = pc()
+        loss = cf(x, y)
+        c2 = pc()
+        loss.backward()
+        c3 = pc()
+        opt.step()
+        c4 = pc()
+        for k, d in zip(parts, (c1 - c0, c2 - c1, c3 - c2, c4 - c3)):
+            parts[k].append(d)
+    comp = [c for c in _compile._all if c._count]
+    entry = next(iter(comp[0]._cache.values()))[0]
+    prog = entry.prog
+    ps = [p.detach().numpy() for p in model.parameters()]
+
+    def q25(f, n=steps):
+        ts = []
+        for _ in range(n):
+            c0 = pc()
+            f()
+            ts.append(pc() - c0)
+        return sorted(ts)[n // 4] * 1e6
+    fwd_args = []
+    orig = prog.forward
+
+    def grab(*a):
+        fwd_args[:] = a
+        return orig(*a)
+    prog.forward = grab
+    loss = cf(x, y)
+    prog.forward = orig
+    saved = orig(*fwd_args)[1]
+    bwd = prog.backward_for((True,))
+    g = [np.ones((), np.float32)]
+    r = {k: sorted(v)[len(v) // 4] * 1e6 for k, v in parts.items()}
+    r["  forward program alone"] = q25(lambda: orig(*fwd_args))
+    r["  backward program alone"] = q25(lambda: bwd(g, saved))
+    r["NumPy floor forward+backward"] = q25(lambda: _np_mlp_fwd_bwd(ps, x._data, y._data,
+                                                                       "mse"))
+    gc.enable()
+    print(f"workload 2 compiled, traced {comp[0]._count} time(s) in {steps + 6} calls; "
+          "us (25th percentile, CPU):")
+    for k, v in r.items():
+        print(f"    {v:7.1f}  {k}")
+    return r
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    if "--w2" in sys.argv:
+        compiled_step_parts()
+    else:
+        main()

@@ -46,7 +46,7 @@ def _fast_codes():
 
 class _Dummy:
     name = "dummy"
-    kernel = kernel_no_alpha = None
+    kernel = kernel_no_alpha = recorders = None
 
 
 def _closure(fn):

@@ -18,6 +18,21 @@ from .dispatch import (
     stale_view_requires_grad)
 
 _state = grad_mode.state
+
+# Note [Sticky mode flags]
+# ~~~~~~~~~~~~~~~~~~~~~~~~
+# Reading a thread-local mode (``_state.fw``) costs ~40 ns, a module global ~10 ns. The
+# no-graph paths below first read ``_fw_seen``, False until a forward-AD level is opened
+# for the first time in the process (enter_dual_level, the only way ``_state.fw`` becomes
+# True), so ordinary code never pays the thread-local read; once seen, the flag stays True
+# and the thread-local mode decides as before. ``_tensor._inference_seen`` does the same
+# for inference mode in ``_make``.
+_fw_seen = False
+
+
+def note_forward_ad():
+    global _fw_seen
+    _fw_seen = True
 ndarray = np.ndarray
 _asarray = raw.asarray
 _py_sum, _py_max, _py_min, _py_abs = builtins.sum, builtins.max, builtins.min, builtins.abs
@@ -187,7 +202,7 @@ def _binary(op, a, b, params=()):
                 _reduce_all(result._grad_fn, (a, b))
         return result
     r = _make(out)
-    if _state.fw:
+    if _fw_seen and _state.fw:
         _fw(op, (a, b), params, r)
     return r
 
@@ -231,7 +246,7 @@ def _unary(op, x, float_op=True, params=()):
     if _state.enabled and (x._requires_grad or stale_view_requires_grad(x)):
         return record_fast(op, (x,), params, out, 1)
     r = _make(out)
-    if _state.fw:
+    if _fw_seen and _state.fw:
         _fw(op, (x,), params, r)
     return r
 
@@ -247,6 +262,7 @@ def _unary_fn(op, doc, float_op=True):
     """The public function of a unary elementwise op: ``_unary`` specialised for ``op`` in
     one frame (these are the most frequent calls)."""
     kernel = op.kernel
+    recs = op.recorders  # (its generated recorder, called directly: Note [Generated recorders])
 
     def method(input):  # (the Tensor method: no out=, as PyTorch's)
         if input.__class__ is Tensor or isinstance(input, Tensor):
@@ -257,9 +273,12 @@ def _unary_fn(op, doc, float_op=True):
                     out = np.asarray(out)
                 if _state.enabled and (input._requires_grad or
                                        stale_view_requires_grad(input)):
+                    rec = recs[1] if recs is not None else None
+                    if rec is not None:
+                        return rec((input,), (), out)
                     return record_fast(op, (input,), (), out, 1)
                 r = _make(out)
-                if _state.fw:
+                if _fw_seen and _state.fw:
                     _fw(op, (input,), (), r)
                 return r
         return _unary(op, input, float_op)
@@ -298,6 +317,8 @@ def _binary_fn(op, doc, alpha_param=False):
     same-shape, same-dtype tensors and for a float tensor with a Python number; everything
     else (broadcasting, promotion, alpha) goes through ``_binary``."""
     kernel = op.kernel if not alpha_param else op.kernel_no_alpha
+    recs = op.recorders  # (its generated recorders, called directly: Note [Generated recorders])
+    params = (1,) if alpha_param else ()
 
     def method(input, other, *, alpha=1):  # (the Tensor method: no out=, as PyTorch's)
         if alpha == 1 and alpha is not True and (input.__class__ is Tensor or
@@ -310,12 +331,14 @@ def _binary_fn(op, doc, alpha_param=False):
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
                     if input._requires_grad and _state.enabled and not _state.in_formula:
-                        return record_fast(op, (input, other), (1,) if alpha_param else (),
-                                           res, 1)
+                        rec = recs[1] if recs is not None else None
+                        if rec is not None:
+                            return rec((input, other), params, res)
+                        return record_fast(op, (input, other), params, res, 1)
                     if not _state.enabled or not (input._requires_grad or
                                                   stale_view_requires_grad(input)):
                         r = _make(res)
-                        if _state.fw:
+                        if _fw_seen and _state.fw:
                             _fw(op, (input, other), (1,) if alpha_param else (), r)
                         return r
             elif cb is Tensor or isinstance(other, Tensor):
@@ -329,10 +352,12 @@ def _binary_fn(op, doc, alpha_param=False):
                                 if input._view is None and other._view is None else
                                 requires_grad_mask((input, other)))
                         if mask:
-                            return record_fast(op, (input, other),
-                                               (1,) if alpha_param else (), res, mask)
+                            rec = recs[mask] if recs is not None else None
+                            if rec is not None:
+                                return rec((input, other), params, res)
+                            return record_fast(op, (input, other), params, res, mask)
                     r = _make(res)
-                    if _state.fw:
+                    if _fw_seen and _state.fw:
                         _fw(op, (input, other), (1,) if alpha_param else (), r)
                     return r
         if alpha_param and (alpha != 1 or alpha is True):
@@ -359,7 +384,7 @@ def _no_graph(op, inputs, params, out):
     """An op's result(s) when no graph is recorded: wrapped, with tangents when a
     forward-AD level is open (Note [Forward mode])."""
     r = _make(out) if out.__class__ is not tuple else tuple([_make(o) for o in out])
-    if _state.fw:
+    if _fw_seen and _state.fw:
         _fw(op, inputs, params, r)
     return r
 

@@ -308,7 +308,10 @@ def _recorder(op, mask):
     if exprs:
         lines.append(f"    node._saved = ({', '.join(exprs)}{',' if len(exprs) == 1 else ''})")
         if checks:
-            cond = " or ".join(f"(isinstance({c}, Tensor) and ({c}._vc[0] or {c}._meta is not "
+            # (an input whose mask bit is set requires grad: a Tensor, no isinstance)
+            known = {f"x{i}" for i in range(n_in) if mask >> i & 1}
+            cond = " or ".join(f"({c}._vc[0] or {c}._meta is not None)" if c in known else
+                               f"(isinstance({c}, Tensor) and ({c}._vc[0] or {c}._meta is not "
                                "None))" for c in dict.fromkeys(checks))
             lines += [f"    if {cond}:", "        _saved_versions(op, node)"]
         if op.saves_output and any(e == "out" for e in exprs):

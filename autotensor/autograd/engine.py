@@ -476,7 +476,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
                 if anomaly:
                     _state.current_node = node
-            if node._hooks is not None:
+            hooks = node._hooks
+            if hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
             if grads[0] is not None or any(g is not None for g in grads):
                 outs = node.apply(grads, F)
@@ -500,13 +501,17 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 if _anomaly.is_anomaly_check_nan_enabled():
                     _anomaly.check_nan(node, outs)
             if not keep_graph:
-                node.release()
-            if node._hooks is not None and node._hooks["post"]:
+                if node._frees and hooks is None:  # (OpNode.release's common case inlined)
+                    if node._saved:
+                        node._saved = None
+                else:
+                    node.release()
+            if hooks is not None and hooks["post"]:
                 if filtered:  # (PyTorch does not compute gradients no target needs)
                     outs = [None if nxt is None or nxt not in needed else g
                             for (nxt, _), g in zip(node._next, outs)]
                 outs = _post_hooks(node, outs, grads, raw)
-            newly = None
+            first = more = None  # the nodes this step makes ready, in order
             for (nxt, nr), g in zip(node._next, outs):
                 if nxt is None or (filtered and nxt not in needed):
                     continue
@@ -516,10 +521,12 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 if buf is None:
                     if d == 0 and nxt._n_out == 1:
                         # its only (or last, with nothing buffered) input: ready as is
-                        if newly is None:
-                            newly = [(nxt, [g])]
+                        if first is None:
+                            first = (nxt, [g])
+                        elif more is None:
+                            more = [(nxt, [g])]
                         else:
-                            newly.append((nxt, [g]))
+                            more.append((nxt, [g]))
                         continue
                     buffers[nxt] = buf = [None] * nxt._n_out
                 if g is not None:
@@ -556,15 +563,19 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                             buf[nr]._vc[0] = old._vc[0] + 1
                 if d == 0:
                     entry = (nxt, buffers.pop(nxt))
-                    if newly is None:
-                        newly = [entry]
+                    if first is None:
+                        first = entry
+                    elif more is None:
+                        more = [entry]
                     else:
-                        newly.append(entry)
-            if newly is not None:
-                if len(newly) == 1 and not heap:
-                    ready = newly[0]
+                        more.append(entry)
+            if first is not None:
+                if more is None and not heap:
+                    ready = first  # (no heap round trip for a chain)
                 else:
-                    for nxt, g in newly:
+                    buffers[first[0]] = first[1]
+                    push(heap, (-first[0]._seq, next(order), first[0]))
+                    for nxt, g in more or ():
                         buffers[nxt] = g
                         push(heap, (-nxt._seq, next(order), nxt))
             outs = g = grads = None  # (Note [Stealing gradients]: no stale references)

@@ -53,6 +53,8 @@ def enter_dual_level():
     if _current[0] >= 0:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _current[0] = 0
+    from .._ops import _common
+    _common.note_forward_ad()  # (Note [Sticky mode flags])
     state.fw = True
     return 0
 

@@ -149,6 +149,8 @@ class inference_mode(_DecoratorContextManager):
     def __enter__(self):
         self.prev = (state.enabled, state.inference)
         if self.mode:
+            from .. import _tensor
+            _tensor._note_inference()  # (Note [Sticky mode flags] in _ops/_common.py)
             state.enabled = False
             state.inference = True
         else:

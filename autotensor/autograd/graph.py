@@ -67,6 +67,9 @@ class Node:
 
     __slots__ = ("_next", "_seq", "_hooks", "__weakref__")
     _n_out = 1  # how many forward outputs (gradient slots) the node has
+    # release() only drops _saved when it holds something and no hook holds SavedTensors
+    # (the engine does that itself for these classes: OpNode.release's common case)
+    _frees = False
 
     def name(self):
         return type(self).__name__
@@ -358,7 +361,7 @@ def saved_property(index, name, kind):
 
 def make_node_class(op):
     """Generate the node class of an op entry (what PyTorch's codegen does in C++)."""
-    attrs = {"__slots__": ("_n_out",) if op.n_out < 0 else (), "op": op}
+    attrs = {"__slots__": ("_n_out",) if op.n_out < 0 else (), "op": op, "_frees": op.frees}
     if op.n_out > 1 and (op.diff_outputs is None or len(op.diff_outputs) > 1):  # var_mean, lstsq
         attrs["_n_out"] = op.n_out
     cls_name = op.node_name
