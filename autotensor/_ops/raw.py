@@ -124,7 +124,9 @@ def where(cond, a, b):
 _INT_OF_SIZE = {2: np.int16, 4: np.int32, 8: np.int64}
 
 
-def _mask_bits(cond, a):
+def _mask_bits(cond, a, zero_where=False):
+    """``where(cond, a, 0)``; with ``zero_where``, ``where(cond, 0, a)`` (no pass to
+    negate cond)."""
     dt = a.dtype
     if dt.kind != "f" or cond.dtype != np.bool_ or cond.shape != a.shape:
         return None
@@ -132,7 +134,10 @@ def _mask_bits(cond, a):
     if it is None:
         return None
     m = cond.astype(it)
-    np.negative(m, out=m)  # True -> all bits set, False -> 0
+    if zero_where:
+        m -= 1  # True -> 0, False -> all bits set
+    else:
+        np.negative(m, out=m)  # True -> all bits set, False -> 0
     return np.bitwise_and(a.view(it), m, out=m).view(dt)
 
 
@@ -491,7 +496,7 @@ def threshold_backward(grad, self, threshold):
     """``self <= threshold ? 0 : grad`` (a NaN self passes grad through); by masking bits
     where it can (Note [Masking by bits]: relu's backward, 10 x faster than np.where)."""
     if grad.__class__ is ndarray and self.__class__ is ndarray and grad.ndim:
-        out = _mask_bits(np.logical_not(self <= threshold), grad)
+        out = _mask_bits(self <= threshold, grad, zero_where=True)
         if out is not None:
             return out
     return asarray(np.where(self <= threshold, 0, grad).astype(grad.dtype, copy=False))
