@@ -39,3 +39,65 @@ def test_relu_backward_special_gradients_like_torch(dtype):
         T.relu(t).backward(T.tensor(g.tolist(), dtype=getattr(T, dtype)))
         grads.append(np.array(t.grad.tolist(), dtype=dtype))
     assert grads[0].tobytes() == grads[1].tobytes(), grads
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(), (5,), (3, 4)])
+def test_tanh_sigmoid_backward_in_one_buffer_same_bits(dtype, shape):
+    """tanh/sigmoid backward computed in one buffer: the bits of the plain expressions."""
+    rng = np.random.default_rng(1)
+    y = np.asarray(np.tanh(rng.standard_normal(shape))).astype(dtype)
+    g = np.asarray(rng.standard_normal(shape)).astype(dtype)
+    if g.size:
+        g.flat[0], y.flat[-1] = np.nan, -0.0
+    for got, want in ((raw.tanh_backward(g, y), np.asarray(g * (1 - y * y))),
+                      (raw.sigmoid_backward(g, y), np.asarray(g * (1 - y) * y))):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nll_loss_common_case_same_bits_as_general_path(dtype):
+    """nll_loss without weights or ignored targets (the indexing fast path) gives the bits
+    of the general path (taken with explicit unit weights), and its gradient."""
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((9, 5)).astype(dtype)
+    t = rng.integers(0, 5, 9)
+    outs = []
+    for weight in (None, autotensor.ones(5, dtype=getattr(autotensor, dtype))):
+        xt = autotensor.tensor(x, requires_grad=True)
+        loss = autotensor.nn.functional.nll_loss(xt, autotensor.tensor(t), weight=weight)
+        loss.backward()
+        outs.append((loss.detach().numpy().tobytes(), xt.grad.numpy().tobytes()))
+    assert outs[0] == outs[1]
+    for bad in (5, -1):
+        tb = t.copy()
+        tb[4] = bad
+        with pytest.raises(IndexError, match=f"Target {bad} is out of bounds."):
+            autotensor.nn.functional.nll_loss(autotensor.tensor(x), autotensor.tensor(tb))
+
+
+def test_first_forward_ad_and_inference_mode_in_a_fresh_process():
+    """Note [Sticky mode flags]: the first dual level and the first inference mode of a
+    process are seen by the no-graph paths that ran before them."""
+    import subprocess
+    import sys
+    code = (
+        "import autotensor as T, autotensor.autograd.forward_ad as fwAD\n"
+        "x = T.ones(3)\n"
+        "with T.no_grad():\n"
+        "    (x.sin() * 2.0 + x).exp()\n"  # no-graph paths run before any level is open
+        "with fwAD.dual_level():\n"
+        "    d = fwAD.make_dual(x, T.full((3,), 2.0))\n"
+        "    y = (d.sin() * 2.0 + d).exp()\n"
+        "    tan = fwAD.unpack_dual(y).tangent\n"
+        "    assert tan is not None, 'no tangent'\n"
+        "    want = (x.sin() * 2 + x).exp() * (x.cos() * 2 + 1) * 2\n"
+        "    assert T.allclose(tan, want), (tan, want)\n"
+        "with T.inference_mode():\n"
+        "    z = x.sin() * 2.0\n"
+        "assert z.is_inference() and not x.sin().is_inference()\n"
+        "print('ok')\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr[-2000:]
