@@ -144,7 +144,7 @@ CONV_CASES = [
     (2, 32, 32, 3, {"padding": (1, 2), "groups": 2, "dilation": (1, 2)}),
     (2, 4, 8, 3, {"stride": (2, 1), "padding": 1, "groups": 2}),
     (1, 16, 32, 3, {"padding": 2}), (1, 3, 6, 4, {"padding": 2, "dilation": 2, "groups": 3}),
-    # spans past _FOLD_SPAN: one GEMM per sample instead of the batch folded in
+    # larger images: more columns than one chunk holds
     (2, 16, 16, 3, {"padding": 1}, 24), (2, 4, 16, 3, {"padding": 1, "groups": 2}, 24),
     (1, 16, 32, 5, {"padding": 2, "dilation": 2}, 600),
 ]
@@ -181,6 +181,19 @@ def test_convolution_fast_paths_match_torch(case, transposed):
     for a, t, c in zip(*res):
         np.testing.assert_allclose(a, t, rtol=1e-10, atol=1e-10)
         np.testing.assert_allclose(a, c, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("cols_bytes", [1, 40000, 100000])
+@pytest.mark.parametrize("case", [CONV_CASES[i] for i in (1, 2, 3, 7, 11, 16)], ids=str)
+def test_convolution_column_chunks_match_torch(case, cols_bytes, monkeypatch):
+    """The stride-1 path's chunks of images (Note [Stride-1 convolution over flattened
+    rows]): one image per chunk, and two or more with a shorter last chunk, give torch's
+    values and gradients (float64)."""
+    from autotensor._ops import nn_ops
+    monkeypatch.setattr(nn_ops, "_COLS_BYTES", cols_bytes)
+    test_convolution_fast_paths_match_torch(case, False)
+    if case[0] != 3:
+        test_convolution_fast_paths_match_torch(case, True)
 
 
 def test_convolution_float32_stays_float32():

@@ -3,6 +3,7 @@ pooling, batch and layer norm): their table entries and formulas. The public fun
 live in ``nn/functional.py`` (``convolution`` here: formulas call it in graph mode).
 """
 import itertools as _it
+import threading as _threading
 
 from .._backend import np
 from .dispatch import defop
@@ -113,17 +114,22 @@ def conv_out_size(size, k, s, p, d):
 
 # Note [Stride-1 convolution over flattened rows]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# With stride 1 (LeNet's, a ResNet's 3 x 3 convolutions), flatten the padded input's
-# spatial dims: the field of output o and kernel offset k then starts at flat position
-# o + off(k), so for each k the inputs of all outputs are ONE contiguous slice xf[..,
-# off(k) : off(k) + L] over a "wide" output that also covers the padding columns (L =
-# the flat span of the valid outputs). im2col becomes one long-run copy per kernel offset
-# (the general path gathers runs of kernel-width length: ~10 x slower), the GEMM gives
-# (N, Cout, L) already in NC* order, and a strided view drops the padding columns. The
-# input gradient is the same convolution of the padded gradient with the flipped,
-# transposed kernel; the weight gradient, per kernel offset, a batched GEMM of the wide
-# gradient with the same slices of the input (no copy of them). Other strides take the
-# general path.
+# With stride 1 (LeNet's, a ResNet's 3 x 3 convolutions), lay the padded input out channel
+# by channel, its N images' flattened spatial planes (P elements) one after another: xc
+# (C, N*P). The field of image n's output o at kernel offset k then starts at n*P + o +
+# off(k), so for each k the inputs of all of an image's outputs are one contiguous run of
+# xc over a "wide" output that also covers the padding columns (L, the span from the first
+# valid output to the last; the extra columns are computed and dropped). im2col becomes
+# one strided copy per chunk of images (runs of L elements, every offset and channel at
+# once) into a reused column buffer of ~_COLS_BYTES that stays in the cache between its
+# fill and its GEMM; each chunk is one 2-d GEMM per group, (Og, Cg*K) @ (Cg*K, m*L), the
+# chunk's images side by side in the columns (~10% faster than one GEMM per image, and
+# small images need no separate path), written in place into the wide (Cout, N*L)
+# result; one strided copy then takes the valid outputs in (N, Cout, *O) order. The
+# general path gathers runs of kernel-width length (~10 x slower). The input gradient is
+# the same convolution of the padded gradient with the flipped, transposed kernel; the
+# weight gradient zero-fills the wide gradient (Cout, N*L) and per chunk adds one GEMM
+# of it with the same columns, transposed. Other strides take the general path.
 def _flat_geometry(padded, kernel, dilation):
     """(output sizes, flat strides of the padded spatial dims, span L, offsets off(k))."""
     nsp = len(kernel)
@@ -137,57 +143,107 @@ def _flat_geometry(padded, kernel, dilation):
     return out, st, span, offs
 
 
-def _valid(y, out, st):
-    """The valid outputs of a wide (N, C, L) result, as a contiguous (N, C, *O) array."""
+# Note [Convolution scratch]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# The padded channel-major input, the wide output or gradient and the column buffer are
+# scratch, made and dropped by every call. A fresh block of several MB comes from the OS
+# each time (glibc trims its heap when the previous one is freed) and page-faults on its
+# first touch: ~1.4 ms per 8 MB, as much as a pass over it. Each thread keeps its last
+# block of each role and reuses it when the next call has the same key (shapes, dtype,
+# padding: its zeros, written once, are then still where they belong); blocks over
+# _SCRATCH_MAX are not kept. Results are always fresh copies, never scratch.
+_scratch = _threading.local()
+_SCRATCH_MAX = 64 << 20
+
+
+def _scratch_array(role, key, shape, dt, zero):
+    """A thread's reusable array for ``role``; ``zero``: zeros when newly made."""
+    d = _scratch.__dict__
+    hit = d.get(role)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    a = np.zeros(shape, dt) if zero else np.empty(shape, dt)
+    if a.nbytes <= _SCRATCH_MAX:
+        d[role] = (key, a)
+    else:
+        d.pop(role, None)
+    return a
+
+
+def _channel_major(x, padding, kernel, dilation, dt):
+    """The padded input as xc (C, N*P), with its flat geometry (Note [Stride-1
+    convolution over flattened rows]); scratch (Note [Convolution scratch])."""
+    n, c = x.shape[:2]
+    sp = tuple(s + 2 * p for s, p in zip(x.shape[2:], padding))
+    out, st, span, offs = _flat_geometry(sp, kernel, dilation)
+    plane = _prod(sp)
+    xc = _scratch_array("xc", ((c, n * plane), dt, padding, x.shape), (c, n * plane), dt,
+                        any(padding))
+    inner = (slice(None),) * 2 + tuple(slice(p, p + s) for p, s in zip(padding, x.shape[2:]))
+    xc.reshape((c, n) + sp)[inner] = x.swapaxes(0, 1)
+    return xc, out, st, span, plane
+
+
+def _fill(buf, xc, n0, m, plane, span, kernel, kstrides):
+    """buf[:, k, i, :] = xc[:, (n0 + i) * P + off(k) :][:span] for every kernel offset k and
+    image i < m of the chunk, as one strided copy (xc is contiguous: a view made by one
+    ndarray call, not as_strided's Python); kstrides: the kernel dims' strides in bytes."""
+    it = xc.itemsize
+    src = np.ndarray((xc.shape[0],) + kernel + (m, span), xc.dtype, xc, n0 * plane * it,
+                     (xc.strides[0],) + kstrides + (plane * it, it))
+    buf.reshape((buf.shape[0],) + kernel + buf.shape[2:])[..., :m, :] = src
+
+
+def _kernel_strides(dilation, st, dt):
+    it = np.dtype(dt).itemsize
+    return tuple(d * t * it for d, t in zip(dilation, st))
+
+
+def _wide_view(y, n, span, out, st):
+    """The (Cout, N, *O) valid outputs inside a contiguous wide (Cout, N*L) array, as a
+    view."""
     it = y.itemsize
-    v = np.lib.stride_tricks.as_strided(y, y.shape[:2] + out,
-                                        y.strides[:2] + tuple(s * it for s in st))
-    return np.ascontiguousarray(v)
+    return np.ndarray((y.shape[0], n) + out, y.dtype, y, 0,
+                      (y.strides[0], span * it) + tuple(s * it for s in st))
 
 
-_COLS_BYTES = 8 << 20
-# Below this span the batch is folded into the GEMM's columns: one GEMM instead of N
-# small ones (an 8 x 8 image's L = 78: NumPy's per-matrix loop would dominate).
-_FOLD_SPAN = 512
+_COLS_BYTES = 4 << 20
+# OpenBLAS runs a GEMM with M*N*K <= 1e6 through its small-matrix kernels: for a layer with
+# few output channels (LeNet's 6) chunks of that size take ~1/3 of the time of bigger ones
+_SMALL_GEMM = 1_000_000
 
 
-def _folded_cols(xf, offs, span, dt):
-    """(C, K, N, L): the columns with the batch inside each row (small images)."""
-    n, c = xf.shape[:2]
-    xt = xf.transpose(1, 0, 2)
-    cols = np.empty((c, len(offs), n, span), dt)
-    for i, o in enumerate(offs):
-        cols[:, i] = xt[:, :, o:o + span]
-    return cols
+def _images_per_chunk(c, kt, rows, n, span, dt):
+    """Images per chunk: a (C, K, B, L) column buffer of about _COLS_BYTES, or a GEMM
+    within OpenBLAS's small-matrix kernels when that still leaves 1024 columns or more."""
+    b = _COLS_BYTES // (c * kt * np.dtype(dt).itemsize)
+    small = _SMALL_GEMM // (rows * c * kt)
+    if small >= 1024:
+        b = min(b, small)
+    return max(1, min(n, b // span))
 
 
 def _conv_s1(x, w, padding, dilation, groups):
     """conv_forward with stride 1 (Note [Stride-1 convolution over flattened rows])."""
     n, cin = x.shape[:2]
     cout, cg = w.shape[:2]
-    kernel = w.shape[2:]
-    xp = _pad_spatial(x, padding, padding)
-    out, st, span, offs = _flat_geometry(xp.shape[2:], kernel, dilation)
-    xf = xp.reshape(n, cin, -1)
+    kernel = tuple(w.shape[2:])
     dt = np.result_type(x, w)
-    g, kc = groups, cg * len(offs)
-    wm = w.reshape(g, cout // g, kc)
-    if span < _FOLD_SPAN:
-        cols = _folded_cols(xf, offs, span, dt).reshape(g, kc, n * span)
-        y = np.matmul(wm, cols).reshape(cout, n, span).transpose(1, 0, 2)
-        return _valid(y, out, st)
-    # a few images at a time through one reused column buffer of ~_COLS_BYTES: it stays in
-    # the cache between its fill and its GEMM, and is not a fresh (page-faulted) block of
-    # N x the size
-    nb = max(1, min(n, _COLS_BYTES // (cin * len(offs) * span * np.dtype(dt).itemsize)))
-    cols = np.empty((nb, cin, len(offs), span), dt)
-    y = np.empty((n, g, cout // g, span), dt)
-    for s0 in range(0, n, nb):
-        m = min(nb, n - s0)
-        for i, o in enumerate(offs):
-            cols[:m, :, i] = xf[s0:s0 + m, :, o:o + span]
-        np.matmul(wm, cols[:m].reshape(m, g, kc, span), out=y[s0:s0 + m])  # (n, G, Og, L)
-    return _valid(y.reshape(n, cout, span), out, st)
+    xc, out, st, span, plane = _channel_major(x, padding, kernel, dilation, dt)
+    g, kt = groups, _prod(kernel)
+    wm = w.reshape(g, cout // g, cg * kt)
+    y = _scratch_array("wide", ((g, cout // g, n * span), dt), (g, cout // g, n * span), dt,
+                       False)
+    nb = _images_per_chunk(cin, kt, cout // g, n, span, dt)
+    buf = _scratch_array("cols", ((cin, kt, nb, span), dt), (cin, kt, nb, span), dt, False)
+    ks = _kernel_strides(dilation, st, dt)
+    for n0 in range(0, n, nb):
+        m = min(nb, n - n0)
+        _fill(buf, xc, n0, m, plane, span, kernel, ks)
+        np.matmul(wm, buf.reshape(g, cg * kt, nb * span)[:, :, :m * span],
+                  out=y[:, :, n0 * span:(n0 + m) * span])
+    v = _wide_view(y.reshape(cout, n * span), n, span, out, st)
+    return v.swapaxes(0, 1).copy()
 
 
 def conv_forward(x, w, stride, padding, dilation, groups):
@@ -314,33 +370,29 @@ def convolution_input_grad(F, grad, weight, stride, padding, dilation, transpose
 
 def _conv_weight_grad_s1(x, grad, kernel, padding, dilation, groups):
     """The weight gradient of a stride-1 convolution on arrays (Note [Stride-1
-    convolution over flattened rows]): per kernel offset, sum over the batch of the wide
-    gradient times the input's slice for that offset, transposed."""
+    convolution over flattened rows]): per chunk of images, the wide gradient times the
+    input's columns, transposed."""
     n, cin = x.shape[:2]
     cout = grad.shape[1]
     g = groups
     cg, og = cin // g, cout // g
-    xp = _pad_spatial(x, padding, padding)
-    out, st, span, offs = _flat_geometry(xp.shape[2:], kernel, dilation)
     dt = np.result_type(x, grad)
-    # the wide gradient as (Cout, N, L), zero in the padding columns
-    gw = np.zeros((cout, n, span), dt)
-    it = gw.itemsize
-    np.lib.stride_tricks.as_strided(gw, (cout, n) + out, gw.strides[:2] + tuple(
-        s * it for s in st))[...] = grad.swapaxes(0, 1)
-    # per chunk of images: the columns (Cin, K, m, L) and one GEMM with the batch folded
-    # into its inner dimension (the per-offset, per-image products are ~2 x slower)
-    xf = xp.reshape(n, cin, -1)
-    kt = len(offs)
-    nb = max(1, min(n, _COLS_BYTES // (cin * kt * span * it)))
-    cols = np.empty((cin, kt, nb, span), dt)
+    xc, out, st, span, plane = _channel_major(x, padding, kernel, dilation, dt)
+    kt = _prod(kernel)
+    # the wide gradient (Cout, N*L), zero in the columns that are no output
+    gw = _scratch_array("wide_grad", (grad.shape, x.shape, padding, dt), (cout, n * span),
+                        dt, True)
+    _wide_view(gw, n, span, out, st)[...] = grad.swapaxes(0, 1)
+    gw = gw.reshape(g, og, n * span)
+    nb = _images_per_chunk(cin, kt, og, n, span, dt)
+    buf = _scratch_array("cols", ((cin, kt, nb, span), dt), (cin, kt, nb, span), dt, False)
+    ks = _kernel_strides(dilation, st, dt)
     dw = np.zeros((g, og, cg * kt), dt)
-    for s0 in range(0, n, nb):
-        m = min(nb, n - s0)
-        for i, o in enumerate(offs):
-            cols[:, i, :m] = xf[s0:s0 + m, :, o:o + span].swapaxes(0, 1)
-        c = cols[:, :, :m].reshape(g, cg * kt, m * span)
-        dw += np.matmul(gw[:, s0:s0 + m].reshape(g, og, m * span), c.swapaxes(1, 2))
+    for n0 in range(0, n, nb):
+        m = min(nb, n - n0)
+        _fill(buf, xc, n0, m, plane, span, kernel, ks)
+        c = buf.reshape(g, cg * kt, nb * span)[:, :, :m * span]
+        dw += np.matmul(gw[:, :, n0 * span:(n0 + m) * span], c.swapaxes(1, 2))
     return dw.reshape((cout, cg) + tuple(kernel))
 
 
@@ -620,9 +672,8 @@ def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momen
             unbiased = var * n / (n - 1) if n > 1 else np.full_like(var, np.inf)
             running_var *= 1 - momentum
             running_var += momentum * unbiased
-    out *= invstd.astype(x.dtype)[:, None]
-    if weight is not None:
-        out *= weight[:, None]
+    scale = invstd.astype(x.dtype)
+    out *= (scale if weight is None else scale * weight)[:, None]
     if bias is not None:
         out += bias[:, None]
     return (out.reshape(x.shape).astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
@@ -665,24 +716,26 @@ def batch_norm_kernel(x, weight, bias, running_mean, running_var, training, mome
 
 
 def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, eps):
-    """batch_norm_backward on arrays (Note [Norms by GEMV])."""
+    """batch_norm_backward on arrays (Note [Norms by GEMV]): the statistics again (the
+    compiled replay keeps no saved mean/invstd), then sum(g), sum(g * xc) and in-place
+    arithmetic on the centred copy of the input, which becomes the input's gradient."""
     n, c = x.shape[:2]
     x3 = x.reshape(n, c, -1)
     g3 = g.reshape(n, c, -1)
-    _, _, invstd, xhat = _batch_norm_stats(x3, training, running_mean, running_var, eps)
+    _, _, invstd, xc = _batch_norm_stats(x3, training, running_mean, running_var, eps)
     invstd = invstd.astype(x.dtype, copy=False)
-    xhat *= invstd[:, None]
-    gw = _channel_dots(g3, xhat)
     gb = _channel_sums(g3)
-    scale = invstd if weight is None else invstd * weight
-    if training:
-        count = x3.size // c
-        gi = xhat * (gw / count)[:, None]
-        np.subtract(g3, gi, out=gi)
-        gi -= (gb / count)[:, None]
-        gi *= scale[:, None]
-    else:
-        gi = g3 * scale[:, None]
+    gw = _channel_dots(g3, xc)
+    gw *= invstd                                      # sum(g * xhat), xhat = xc * invstd
+    scale = (invstd if weight is None else invstd * weight)[:, None]
+    if not training:
+        return (g3 * scale).reshape(x.shape), gw, gb
+    # scale * (g - gb / count - xhat * gw / count), in place in xc (one fresh array)
+    count = x3.size // c
+    xc *= (invstd * gw / count)[:, None]
+    xc += (gb / count)[:, None]
+    gi = np.subtract(g3, xc, out=xc)
+    gi *= scale
     return gi.reshape(x.shape), gw, gb
 
 
