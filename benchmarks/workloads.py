@@ -574,6 +574,30 @@ def _params(T, arrays):
     return [_t(T, a, True) for a in arrays]
 
 
+# The "gemm" rows: the raw GEMMs of autotensor's step alone (its shapes and layouts, random
+# data, nothing else), the floor that NumPy's OpenBLAS sets: a step's time over it is
+# everything that is not GEMM (im2col, col2im, norms, activations, the Python around
+# them). A stride-1 convolution's columns span L = (Ho-1)*Wp + Wo per image of padded
+# width Wp (Note [Stride-1 convolution over flattened rows] in autotensor/_ops/nn_ops.py).
+def _gemm_chunked(a, b, inner=False):
+    """a @ b, in chunks of b's columns (``inner``: of the summed dimension, the weight
+    gradient's) where autotensor's convolution chunks it."""
+    small = 1_000_000 // (a.shape[0] * (b.shape[1] if inner else a.shape[1]))
+    if small < 1024:
+        return a @ b
+    if inner:
+        return sum(a[:, i:i + small] @ b[i:i + small] for i in range(0, b.shape[0], small))
+    return [a @ b[:, i:i + small] for i in range(0, b.shape[1], small)]
+
+
+def _conv_gemm_operands(n, cin, cout, k, hp, wp, seed):
+    """Weights (Cout, Cin*K), columns (Cin*K, N*L) and a wide gradient (Cout, N*L) of a
+    stride-1 convolution of N images padded to hp x wp."""
+    span = (hp - k) * wp + wp - k + 1
+    return (_data(seed, cout, cin * k * k), _data(seed + 1, cin * k * k, n * span),
+            _data(seed + 2, cout, n * span))
+
+
 def w9_conv(size):
     benches = []
     n, hw = size["lenet"]
@@ -594,10 +618,28 @@ def w9_conv(size):
             return step, _grads_of(w1, b1, w2, b2)
         return factory
 
+    def lenet_gemms():
+        # conv1 forward and weight gradient (6 rows: chunked), conv2 forward and weight
+        # gradient, conv2's input gradient: one (K*Cin, Cout) @ (Cout, S) GEMM per image
+        # (the transposed convolution's column-add path for 6 output channels)
+        p1 = (hw - 4) // 2
+        w1, c1, g1 = _conv_gemm_operands(n, 1, 6, 5, hw, hw, 98)
+        w2, c2, g2 = _conv_gemm_operands(n, 6, 16, 5, p1, p1, 88)
+        wk, gi = _data(85, 25 * 6, 16), _data(86, n, 16, (p1 - 4) ** 2)
+
+        def step():
+            _gemm_chunked(w1, c1)
+            _gemm_chunked(g1, c1.T, inner=True)
+            w2 @ c2
+            g2 @ c2.T
+            np.matmul(wk, gi)
+        return step, None
+
+    facs = {e: lenet(T) for e, T in size["modules"].items()}
+    facs["gemm"] = lenet_gemms
     benches.append(Bench(9, f"LeNet convolutions: conv 1->6->16 (5x5) + relu + max_pool, "
-                            f"batch {n} x {hw}x{hw}, fwd+bwd",
-                         {e: lenet(T) for e, T in size["modules"].items()}, tol=1e-3,
-                         target=("torch", 1.5)))
+                            f"batch {n} x {hw}x{hw}, fwd+bwd; gemm = its raw GEMMs alone",
+                         facs, tol=1e-3, target=("torch", 1.5)))
     rn, c, rhw = size["resblock"]  # (names of their own: the closures above read n, hw)
 
     def resblock(T):
@@ -619,10 +661,23 @@ def w9_conv(size):
             return step, _grads_of(w1, w2, g1, b1, g2, b2)
         return factory
 
+    def resblock_gemms():
+        # two forwards, the second convolution's input gradient (a forward with the
+        # flipped kernel: the same shapes) and two weight gradients
+        w, cols, g = _conv_gemm_operands(rn, c, c, 3, rhw + 2, rhw + 2, 80)
+
+        def step():
+            for _ in range(3):
+                w @ cols
+            for _ in range(2):
+                g @ cols.T
+        return step, None
+
+    facs = {e: resblock(T) for e, T in size["modules"].items()}
+    facs["gemm"] = resblock_gemms
     benches.append(Bench(9, f"ResNet basic block: 2 x (conv 3x3 {c}->{c} + batch_norm) + "
-                            f"identity + relu, batch {rn} x {rhw}x{rhw}, fwd+bwd",
-                         {e: resblock(T) for e, T in size["modules"].items()}, tol=1e-2,
-                         target=("torch", 1.5)))
+                            f"identity + relu, batch {rn} x {rhw}x{rhw}, fwd+bwd; gemm = its "
+                            f"raw GEMMs alone", facs, tol=1e-2, target=("torch", 1.5)))
     return benches
 
 
@@ -654,10 +709,29 @@ def w10_transformer(size):
             return step, _grads_of(*params)
         return factory
 
+    def gemms():
+        # the four linears forward, their input and weight gradients (the block's input
+        # x needs none, but the layer norm before the first linear does), and the
+        # attention's two batched products forward and four backward
+        rows, dh = b * s, d // heads
+        xs, h4, g3 = _data(105, rows, d), _data(106, rows, 4 * d), _data(107, rows, 3 * d)
+        ws = [_data(101 + i, *shape) for i, shape in enumerate(
+            ((3 * d, d), (d, d), (4 * d, d), (d, 4 * d)))]
+        q, att = _data(108, b, heads, s, dh), _data(109, b, heads, s, s)
+
+        def step():
+            wqkv, wo, w1, w2 = ws
+            xs @ wqkv.T, xs @ wo.T, xs @ w1.T, h4 @ w2.T
+            g3 @ wqkv, g3.T @ xs, xs @ wo, xs.T @ xs, h4 @ w1, h4.T @ xs, xs @ w2, xs.T @ h4
+            q @ q.swapaxes(-1, -2), att @ q
+            att @ q, att.swapaxes(-1, -2) @ q, q @ q.swapaxes(-1, -2), att.swapaxes(-1, -2) @ q
+        return step, None
+
+    facs = {e: block(T) for e, T in size["modules"].items()}
+    facs["gemm"] = gemms
     return [Bench(10, f"transformer block: layer_norm + {heads}-head attention + MLP "
-                      f"(batch {b}, seq {s}, dim {d}), fwd+bwd",
-                  {e: block(T) for e, T in size["modules"].items()}, tol=1e-2,
-                  target=("torch", 1.5))]
+                      f"(batch {b}, seq {s}, dim {d}), fwd+bwd; gemm = its raw GEMMs alone",
+                  facs, tol=1e-2, target=("torch", 1.5))]
 
 
 def w11_einsum(size):

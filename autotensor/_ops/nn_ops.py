@@ -387,13 +387,15 @@ def _conv_weight_grad_s1(x, grad, kernel, padding, dilation, groups):
     nb = _images_per_chunk(cin, kt, og, n, span, dt)
     buf = _scratch_array("cols", ((cin, kt, nb, span), dt), (cin, kt, nb, span), dt, False)
     ks = _kernel_strides(dilation, st, dt)
-    dw = np.zeros((g, og, cg * kt), dt)
+    # the transpose, (Cg*K, m*L) @ (m*L, Og) per chunk: ~15% faster in OpenBLAS than
+    # (Og, m*L) @ (m*L, Cg*K) with Og = 64, Cg*K = 576
+    dwt = np.zeros((g, cg * kt, og), dt)
     for n0 in range(0, n, nb):
         m = min(nb, n - n0)
         _fill(buf, xc, n0, m, plane, span, kernel, ks)
         c = buf.reshape(g, cg * kt, nb * span)[:, :, :m * span]
-        dw += np.matmul(gw[:, :, n0 * span:(n0 + m) * span], c.swapaxes(1, 2))
-    return dw.reshape((cout, cg) + tuple(kernel))
+        dwt += np.matmul(c, gw[:, :, n0 * span:(n0 + m) * span].swapaxes(1, 2))
+    return dwt.swapaxes(1, 2).reshape((cout, cg) + tuple(kernel))
 
 
 def convolution_weight_grad(F, grad, input, stride, padding, dilation, transposed, groups,
