@@ -253,3 +253,42 @@ def test_max_pools_take_the_windows_last_nan(case):
     theirs = getattr(torch.nn.functional, case)(torch.tensor(x), *args,
                                                 return_indices=True)[1]
     assert ours.tolist() == theirs.tolist()
+
+
+def test_convolution_scratch_is_per_thread():
+    """Note [Convolution scratch]: threads running convolutions of the same shapes at once
+    (the same scratch keys) each get their own buffers, and results are never scratch."""
+    import sys
+    import threading
+    rng = np.random.default_rng(6)
+    xs = [rng.standard_normal((4, 16, 24, 24)).astype(np.float32) for _ in range(4)]
+    w = autotensor.tensor(rng.standard_normal((16, 16, 3, 3)).astype(np.float32))
+    F = autotensor.nn.functional
+    want = [F.conv2d(autotensor.tensor(x), w, padding=1).numpy() for x in xs]
+    got, errors = {}, []
+
+    def run(i):
+        try:
+            for _ in range(20):
+                y = F.conv2d(autotensor.tensor(xs[i]), w, padding=1).numpy()
+                got.setdefault(i, []).append(y)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors
+    for i, ys in got.items():
+        for y in ys:
+            np.testing.assert_array_equal(y, want[i])
+    # a result does not share memory with the next call's scratch
+    a = F.conv2d(autotensor.tensor(xs[0]), w, padding=1).numpy()
+    F.conv2d(autotensor.tensor(xs[1]), w, padding=1)
+    np.testing.assert_array_equal(a, want[0])
