@@ -907,6 +907,29 @@ FUZZ_FINDINGS = {
         "v3 = torch.fft.fft(v0, dim=0)", "v4 = torch.fft.rfft(v0, n=4, dim=1)",
         "v5 = torch.fft.fft2(torch.zeros(0, 2, 2))", "v6 = torch.fft.fftn(v0, s=(2, 3))",
         "v7 = torch.nn.functional.pad(v0, (1, 2), value=1.5)"],
+    "forward AD of var/std without degrees of freedom: PyTorch's var_backward mask (a "
+    "tangent needing no grad), std's tangent var's / (2 std)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764, requires_grad=True), "
+        "torch.tensor(1.624))", "v1 = v0.var(0)", "v2 = v0.var()", "v3 = v0.std(0)",
+        "v4 = v0.var(0, correction=0)",
+        "v5 = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, 2.5], dtype=torch.float16,"
+        " requires_grad=True), torch.tensor([1., -2.], dtype=torch.float16))",
+        "v6 = v5.var(correction=2)", "v7 = v5.var(0, correction=2)", "v8 = v5.var(0, correction=3)",
+        "v9 = v5[:1].var(0, correction=2)", "v10 = v5.std_mean(correction=2)[0]",
+        "v11 = torch.autograd.forward_ad.make_dual(torch.tensor([]), torch.tensor([]))",
+        "v12 = v11.std()", "v13 = v11.std(0)", "v14 = v11.var_mean(0)[0]",
+        "v15 = torch.tensor([1.5, 2.5], requires_grad=True)", "v16 = v15.var(correction=2)",
+        "v17 = torch.autograd.grad(v16, [v15])[0]",
+        "v18 = torch.autograd.grad(v15[:1].var(0, correction=2), [v15])[0]"],
+    "atan2 of a bool or unsigned tensor by a dual tensor: PyTorch's formula negates self": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764), torch.tensor(1.624))",
+        "v1 = torch.tensor(True).atan2(v0)", "v2 = torch.tensor(4, dtype=torch.uint8).atan2(v0)",
+        "v3 = torch.tensor([1.5, -2.], requires_grad=True)",
+        "v4 = torch.autograd.grad(torch.tensor([True, False]).atan2(v3).sum(), [v3])[0]",
+        "v5 = torch.autograd.grad(torch.tensor([4, 2], dtype=torch.uint8).atan2(v3).sum(), "
+        "[v3])[0]"],
 }
 
 

@@ -10,7 +10,7 @@ from .._tensor import _make, Tensor
 from . import raw
 from ._common import _asarray, _finish, ndarray, _unary
 from .pointwise import (
-    cosh, digamma, erf, expm1, log1p, polygamma, sinh,
+    cosh, digamma, erf, expm1, log1p, neg, polygamma, sinh,
     abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, relu, SGN, sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
     THRESHOLD_BACKWARD, ACTIVATION_BACKWARD)
@@ -88,7 +88,7 @@ def _backward_op(op, out_fn):
 
 
 TENSOR = SimpleNamespace(
-    is_raw=False,
+    is_raw=False, neg=neg,
     sum_to=_sum_to, expand=expand, reshape=reshape, view=view, sum=sum, mean=mean,
     unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
     matmul=matmul, where=where, zeros=_zeros, zeros_like=zeros_like_,

@@ -530,12 +530,14 @@ def rdiv(input, other):
     return mul(reciprocal(input), other)
 
 
+BOOL_NEGATION = ("Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                 "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 def neg(input):
     """-input."""
     if input._data.dtype == np.bool_:
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
-                           "you are trying to invert a mask, use the `~` or `logical_not()` "
-                           "operator instead.")
+        raise RuntimeError(BOOL_NEGATION)
     return _unary(NEG, input, float_op=False)
 
 
@@ -1293,7 +1295,9 @@ def _binary_float(op, name, input, other):
 
 def atan2_grads():
     return {"self": lambda F, grad, self, other: grad * other / (self * self + other * other),
-            "other": lambda F, grad, self, other: -grad * self / (self * self + other * other)}
+            # PyTorch's grad * -self: a bool self raises as there (its jvp reads -self_p too)
+            "other": lambda F, grad, self, other:
+                grad * F.neg(self) / (self * self + other * other)}
 
 
 ATAN2 = defop("atan2", "Atan2Backward0", np.arctan2, inputs=("self", "other"),

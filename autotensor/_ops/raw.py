@@ -648,6 +648,15 @@ def cosh(x):
     return asarray(np.cosh(x))
 
 
+def neg(x):
+    """-x, with PyTorch's error for a bool x (numpy's differs): formulas that negate an
+    input that may be bool (atan2's ``-self``) raise as PyTorch's."""
+    if x.dtype == np.bool_:
+        from .pointwise import BOOL_NEGATION
+        raise RuntimeError(BOOL_NEGATION)
+    return -x
+
+
 def erf(x):
     from ._specfun import erf
     return asarray(erf(x))
@@ -673,7 +682,7 @@ FORMULA_NAMES = (
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
     "constant", "flip", "cumsum", "tril", "triu", "floor", "trunc", "sgn",
-    "log1p", "expm1", "sinh", "cosh", "erf", "digamma", "polygamma", "convolution",
+    "log1p", "expm1", "sinh", "cosh", "neg", "erf", "digamma", "polygamma", "convolution",
     "tanh_backward", "sigmoid_backward", "threshold_backward", "softmax_backward_data",
     "log_softmax_backward_data",
     "leaky_relu_backward", "rrelu_with_noise_backward",

@@ -666,16 +666,35 @@ def _reduced(F, x, dims, keepdim, ndim):
 
 
 def var_backward(F, grad, self, dim, correction, keepdim):
+    """PyTorch's var_backward. Over all elements (no dim, or a 0-d input) without degrees
+    of freedom, 2 / dof is infinite: the gradient is NaN where self equals the mean, else
+    inf, times grad (a mask, so it reads self only through a comparison: a tangent made
+    from it needs no grad); over dims, 2 / dof as C++ divides (inf at 0, negative below)."""
     n = _numel(self.shape, dim)
+    dof = n - correction
+    if dim is None:
+        if dof <= 0:
+            return grad * F.where(self == F.mean(self), float("nan"), float("inf"))
+        return (2.0 / dof) * grad * (self - F.mean(self))
     grad = _reduced(F, grad, dim, keepdim, self.ndim)
-    centred = self - F.mean(self, dim, True) if self.ndim else self * 0
-    return grad * centred * (2.0 / _py_max(0, n - correction)) if n - correction > 0 else \
-        grad * centred * float("inf")
+    return ((2.0 / dof) if dof else float("inf")) * grad * (self - F.mean(self, dim, True))
 
 
 def std_backward(F, grad, self, dim, correction, keepdim, result):
     g = F.where(result == 0, 0, grad / (result * 2))
     return var_backward(F, g, self, dim, correction, keepdim)
+
+
+def var_jvp(F, self_t, self, dim, correction, keepdim, result):
+    return _via_backward(F, lambda F, g, *a: var_backward(F, g, *a[:-1]), self_t, dim, keepdim,
+                         self, dim, correction, keepdim, result)
+
+
+def std_jvp(F, self_t, self, dim, correction, keepdim, result):
+    """PyTorch's rule: var's tangent / (2 std), 0 where std is 0 (so NaN where std is, as
+    for an empty dim, not the sum of an empty backward)."""
+    return F.where(result == 0, 0, var_jvp(F, self_t, self, dim, correction, keepdim, result)
+                   / (result * 2))
 
 
 def _mean_backward(F, grad, self, dim, keepdim):
@@ -692,19 +711,17 @@ def _sum_defined(parts):
 
 
 VAR = defop("var", "VarBackward0", None, params=("dim", "correction", "keepdim"),
-            jvp=lambda F, self, self_t, dim, correction, keepdim, result: _via_backward(
-                F, lambda F, g, *a: var_backward(F, g, *a[:-1]), self_t, dim, keepdim,
-                self, dim, correction, keepdim, result),
+            jvp=lambda F, self, self_t, dim, correction, keepdim, result: var_jvp(
+                F, self_t, self, dim, correction, keepdim, result),
             grads={"self": var_backward})
 STD = defop("std", "StdBackward0", None, params=("dim", "correction", "keepdim"),
-            jvp=lambda F, self, self_t, dim, correction, keepdim, result: _via_backward(
-                F, std_backward, self_t, dim, keepdim, self, dim, correction, keepdim, result),
+            jvp=lambda F, self, self_t, dim, correction, keepdim, result: std_jvp(
+                F, self_t, self, dim, correction, keepdim, result),
             grads={"self": std_backward})
 VAR_MEAN = defop("var_mean", "VarMeanBackward0", None, params=("dim", "correction", "keepdim"),
                  outputs=("result0", "result1"),
                  jvp=lambda F, self, self_t, dim, correction, keepdim, result0, result1: (
-                     _via_backward(F, lambda F, g, *a: var_backward(F, g, *a[:-1]), self_t,
-                                   dim, keepdim, self, dim, correction, keepdim, result0),
+                     var_jvp(F, self_t, self, dim, correction, keepdim, result0),
                      _via_backward(F, lambda F, g, *a: _mean_backward(F, g, *a[:-1]), self_t,
                                    dim, keepdim, self, dim, keepdim, result1)),
                  grads={"self": lambda F, grads, self, dim, correction, keepdim: _sum_defined([
@@ -715,8 +732,7 @@ VAR_MEAN = defop("var_mean", "VarMeanBackward0", None, params=("dim", "correctio
 STD_MEAN = defop("std_mean", "StdMeanBackward0", None, params=("dim", "correction", "keepdim"),
                  outputs=("result0", "result1"),
                  jvp=lambda F, self, self_t, dim, correction, keepdim, result0, result1: (
-                     _via_backward(F, std_backward, self_t, dim, keepdim, self, dim, correction,
-                                   keepdim, result0),
+                     std_jvp(F, self_t, self, dim, correction, keepdim, result0),
                      _via_backward(F, lambda F, g, *a: _mean_backward(F, g, *a[:-1]), self_t,
                                    dim, keepdim, self, dim, keepdim, result1)),
                  grads={"self": lambda F, grads, self, dim, correction, keepdim, result0:
