@@ -4,7 +4,7 @@ from . import _creation
 from ._backend import np
 from . import _ops as fn
 from ._ops._common import _check_tensor_arg, _tensor_arg
-from ._ops.pointwise import _to_dtype, fmod_, remainder_
+from ._ops.pointwise import _to_dtype, fmod_, ilshift, irshift, remainder_
 from ._ops.shape import _mT, _T
 from ._tensor import Tensor, _make
 
@@ -252,7 +252,11 @@ METHODS = {
     "__ge__": fn.ge, "__and__": fn.bitwise_and, "__or__": fn.bitwise_or,
     "__xor__": fn.bitwise_xor, "__rand__": fn.bitwise_and, "__ror__": fn.bitwise_or,
     "__rxor__": fn.bitwise_xor, "__invert__": fn.bitwise_not,
-    "__lshift__": fn.bitwise_left_shift, "__rshift__": fn.bitwise_right_shift,
+    # (aten's own __lshift__ / __rshift__: their name in the forward-AD error)
+    "__lshift__": lambda self, other: fn.bitwise_left_shift(self, other, _name="__lshift__"),
+    "__rshift__": lambda self, other: fn.bitwise_right_shift(self, other, _name="__rshift__"),
+    "__iand__": fn.bitwise_and_, "__ior__": fn.bitwise_or_, "__ixor__": fn.bitwise_xor_,
+    "__ilshift__": ilshift, "__irshift__": irshift,
     "__rlshift__": _rev(fn.bitwise_left_shift), "__rrshift__": _rev(fn.bitwise_right_shift),
     "bitwise_left_shift": fn.bitwise_left_shift, "bitwise_right_shift": fn.bitwise_right_shift,
     "__getitem__": fn.getitem, "__setitem__": _setitem,

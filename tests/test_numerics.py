@@ -922,6 +922,31 @@ FUZZ_FINDINGS = {
         "v15 = torch.tensor([1.5, 2.5], requires_grad=True)", "v16 = v15.var(correction=2)",
         "v17 = torch.autograd.grad(v16, [v15])[0]",
         "v18 = torch.autograd.grad(v15[:1].var(0, correction=2), [v15])[0]"],
+    "forward AD: ops without a derivative entry refuse a dual argument before the kernel "
+    "(PyTorch's autograd fallback: before dtype and broadcast errors, nothing written)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, 2.5]), "
+        "torch.tensor([1., -1.]))",
+        "v1 = torch.autograd.forward_ad.make_dual(torch.zeros(0, 2), torch.zeros(0, 2))",
+        "v2 = torch.zeros(0)", "v3 = torch.tensor([3, 4])", "v4 = v0.bitwise_and(v0)",
+        "v5 = v0.bitwise_xor(v3)", "v6 = v1 // v2", "v7 = v1.heaviside(v0)", "v8 = v0 | v3",
+        "v9 = v0 << 1", "v10 = 1 << v0", "v11 = v0 >> v3", "v12 = v0.bitwise_not()",
+        "v13 = v3.bitwise_and(v0)", "v0 &= v3", "v0 <<= v3", "v0.bitwise_or_(v3)",
+        "v0.heaviside_(v0)", "v0.bitwise_not_()", "v14 = torch.heaviside(v2, v0)",
+        "v15 = torch.floor_divide(v1, 2)", "v16 = v3.bitwise_left_shift(v0)",
+        "torch.autograd.forward_ad.exit_dual_level()",
+        "v17 = torch.tensor([1.5]).bitwise_not()", "v18 = torch.ones(3).bitwise_and(v3)",
+        "v19 = v3.bitwise_and_(torch.ones(3))", "v20 = torch.ones(3) << v3",
+        "v21 = torch.tensor([6, 5])", "v21 &= torch.tensor([3, 3])", "v21 |= 8", "v21 ^= 1",
+        "v21 <<= 2", "v21 >>= 1"],
+    "gradient versions: a masked gradient (relu, where) is a buffer of its own, summed into "
+    "in place": [
+        "v0 = torch.tensor([1.5, -2., 0.5], requires_grad=True)",
+        "v1 = torch.autograd.grad(torch.where(v0 > 0, v0, v0 * 2).sum(), [v0])[0]",
+        "v2 = torch.autograd.grad((v0.relu() + v0.exp()).sum(), [v0])[0]",
+        "v3 = torch.autograd.grad((v0.clamp(0, 1) + v0 * v0).sum(), [v0])[0]",
+        "v4 = torch.tensor([1.5, -2., 0.5], requires_grad=True)",
+        "(v4.relu() + v4 * 3).sum().backward()", "v5 = v4.grad"],
     "atan2 of a bool or unsigned tensor by a dual tensor: PyTorch's formula negates self": [
         "torch.autograd.forward_ad.enter_dual_level()",
         "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764), torch.tensor(1.624))",

@@ -13,6 +13,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import _specfun, raw
+from ..autograd.forward_ad import refuse_tangents
 from .dispatch import broadcast_error, defop, plus_zero_term, record, set_input_metadata
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim,
@@ -470,6 +471,8 @@ divide = true_divide = div
 
 def floor_divide(input, other):
     """Floor of the quotient; its derivative is not implemented (as in PyTorch)."""
+    if _state.fw:  # (Note [Forward AD through the autograd fallback])
+        refuse_tangents("floor_divide", input, other)
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     _integer_division("div_floor_cpu", a, other)
     if isinstance(other, Tensor):
@@ -766,14 +769,29 @@ logical_or = _compare(np.logical_or, tensor_only=True)
 logical_xor = _compare(np.logical_xor, tensor_only=True)
 
 
+def _check_broadcast(input, other):
+    """The broadcast error, which PyTorch's iterator raises before the kernel's dtype check
+    (bitwise ops and shifts of float tensors whose shapes do not broadcast)."""
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        a, b = input._data.shape, other._data.shape
+        if a != b:
+            try:
+                np.broadcast_shapes(a, b)
+            except ValueError:
+                raise broadcast_error(a, b) from None
+
+
 def _bitwise(ufunc, name):
     """PyTorch's bitwise ops: integer and bool operands only (its error names the promoted
     dtype)."""
     compare = _compare(ufunc)
 
     def bitwise(input, other):
+        if _state.fw:  # (Note [Forward AD through the autograd fallback])
+            refuse_tangents(name, input, other)
         rt = _dtypes.result_type(input, other)
         if rt.np.kind not in "biu":
+            _check_broadcast(input, other)
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                       f"'{_dtypes.scalar_name(rt)}'")
         return compare(input, other)
@@ -791,15 +809,23 @@ def logical_not(input):
 
 
 def bitwise_not(input):
+    if _state.fw:
+        refuse_tangents("bitwise_not", input)
     d = input._data
+    if d.dtype.kind not in "biu":
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}'")
     return _make(_asarray(np.logical_not(d) if d.dtype == np.bool_ else np.invert(d)))
 
 
-def _shift(input, other, left):
+def _shift(input, other, left, name):
     """PyTorch's shifts: by a negative amount or by the width or more, a left shift gives 0
     and a right shift the sign fill (C's undefined behaviour made defined)."""
+    if _state.fw:  # (Note [Forward AD through the autograd fallback])
+        refuse_tangents(name, input, other)
     dt = _dtypes.result_type(input, other)
     if dt._cat != 1:
+        _check_broadcast(input, other)
         raise NotImplementedError(f"\"{'lshift' if left else 'rshift'}_cpu\" not implemented "
                                   f"for '{_dtypes.scalar_name(dt)}'")
     a = np.asarray(input._data if isinstance(input, Tensor) else input).astype(dt.np)
@@ -814,12 +840,12 @@ def _shift(input, other, left):
     return _make(_asarray(out.astype(dt.np, copy=False)))
 
 
-def bitwise_left_shift(input, other):
-    return _shift(input, other, True)
+def bitwise_left_shift(input, other, *, _name="bitwise_left_shift"):
+    return _shift(input, other, True, _name)
 
 
-def bitwise_right_shift(input, other):
-    return _shift(input, other, False)
+def bitwise_right_shift(input, other, *, _name="bitwise_right_shift"):
+    return _shift(input, other, False, _name)
 
 
 def equal(input, other):
@@ -2198,8 +2224,13 @@ def _logical_inplace(fn):
     return method
 
 
-def _bitwise_inplace(fn, name):
+def _bitwise_inplace(fn, name, aten=None):
+    aten = aten or fn.__name__ + "_"
+
     def method(self, other):
+        if _state.fw:  # (Note [Forward AD through the autograd fallback])
+            refuse_tangents(aten, self, other)
+        _check_broadcast(self, other)
         d = self._data
         if d.dtype.kind not in "biu":
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
@@ -2210,7 +2241,7 @@ def _bitwise_inplace(fn, name):
                                f"desired output type "
                                f"{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
         return _write_no_grad(self, fn(self, other)._data)
-    method.__name__ = fn.__name__ + "_"
+    method.__name__ = aten
     return method
 
 
@@ -2222,6 +2253,9 @@ bitwise_or_ = _bitwise_inplace(bitwise_or, "bitwise_or")
 bitwise_xor_ = _bitwise_inplace(bitwise_xor, "bitwise_xor")
 bitwise_left_shift_ = _bitwise_inplace(bitwise_left_shift, "lshift")
 bitwise_right_shift_ = _bitwise_inplace(bitwise_right_shift, "rshift")
+# x <<= y and x >>= y are aten's __ilshift__ / __irshift__ (x &= y is bitwise_and_)
+ilshift = _bitwise_inplace(bitwise_left_shift, "lshift", "__ilshift__")
+irshift = _bitwise_inplace(bitwise_right_shift, "rshift", "__irshift__")
 
 
 def logical_not_(self):
@@ -2229,6 +2263,8 @@ def logical_not_(self):
 
 
 def bitwise_not_(self):
+    if _state.fw:
+        refuse_tangents("bitwise_not_", self)
     d = self._data
     if d.dtype.kind not in "biu":
         raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for "

@@ -133,12 +133,15 @@ def _mask_bits(cond, a, zero_where=False):
     it = _INT_OF_SIZE.get(dt.itemsize)
     if it is None:
         return None
-    m = cond.astype(it)
+    out = np.empty_like(a)  # (an array of its own, not a view: the engine may sum into it
+    m = out.view(it)        # in place, as PyTorch's buffer: Note [Gradient versions])
+    np.copyto(m, cond, casting="unsafe")
     if zero_where:
         m -= 1  # True -> 0, False -> all bits set
     else:
         np.negative(m, out=m)  # True -> all bits set, False -> 0
-    return np.bitwise_and(a.view(it), m, out=m).view(dt)
+    np.bitwise_and(a.view(it), m, out=m)
+    return out
 
 
 def zeros(shape, like):

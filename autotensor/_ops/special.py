@@ -17,7 +17,8 @@ from .._backend import np
 from .._tensor import Tensor
 from . import _specfun
 from .dispatch import defop
-from ._common import _asarray, _finish, _inplace_unary, _unary, _unary_fn
+from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn
+from ..autograd.forward_ad import refuse_tangents
 from .pointwise import (
     _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, RRELU_, erf)
 
@@ -371,6 +372,8 @@ def mvlgamma_(self, p):
 
 
 def heaviside(input, values):
+    if _state.fw:  # (Note [Forward AD through the autograd fallback])
+        refuse_tangents("heaviside", input, values)
     if input._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different "
                            "dtypes.")
@@ -382,6 +385,8 @@ def heaviside(input, values):
 
 def heaviside_(self, values):
     from ._common import _inplace_binary
+    if _state.fw:
+        refuse_tangents("heaviside_", self, values)
     if self._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different "
                            "dtypes.")

@@ -196,6 +196,24 @@ def propagate(op, inputs, params, results, inplace_self=None):
     return out
 
 
+# Note [Forward AD through the autograd fallback]: ops PyTorch gives no derivatives.yaml
+# entry (the bitwise ops and shifts, floor_divide, heaviside) run through its autograd
+# fallback, which refuses an argument with a tangent *before* the kernel runs: under a
+# level, its error comes before any dtype or shape error and an in-place op writes nothing.
+# Their public functions call ``refuse_tangents`` first (behind the ``state.fw`` flag); ops
+# with an entry but no forward formula raise NOT_SUPPORTED after their kernel instead.
+FALLBACK = "Trying to use forward AD with aten::{} that does not support it."
+
+
+def refuse_tangents(name, *args):
+    """Raise the fallback's error if an argument has a tangent (Note [Forward AD through
+    the autograd fallback]); ``name``: aten's op name, ``bitwise_and_``, ``__lshift__``."""
+    for a in args:
+        meta = getattr(a, "_meta", None)
+        if meta is not None and "fw_grad" in meta:
+            raise NotImplementedError(FALLBACK.format(name))
+
+
 # Note [Shared tangents]: an output's tangent is a tensor of its own (a view's, a view of
 # its base's), except where PyTorch's formula is ``result: self_t`` (remainder and fmod by a
 # number, frac, alias: ``x[...]``): the output then holds the input's tangent object itself,
