@@ -947,6 +947,38 @@ FUZZ_FINDINGS = {
         "v3 = torch.autograd.grad((v0.clamp(0, 1) + v0 * v0).sum(), [v0])[0]",
         "v4 = torch.tensor([1.5, -2., 0.5], requires_grad=True)",
         "(v4.relu() + v4 * 3).sum().backward()", "v5 = v4.grad"],
+    "forward AD: an in-place op without a forward rule writes, bumps the version and records "
+    "before raising (igamma_); out of place, the error comes before the broadcast one": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, 2.5]), "
+        "torch.tensor([1., -1.]))", "v1 = torch.tensor([0.5, 3.])", "v2 = v1 * 1",
+        "v0.igamma_(v1)", "v2.igammac_(v0)", "v3 = v0.igamma(torch.ones(3))",
+        "v4 = torch.autograd.forward_ad.make_dual(torch.tensor(1.5), torch.tensor(2.))",
+        "v4.igamma_(v0)", "v5 = torch.special.zeta(v0, torch.ones(3))",
+        "v6 = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, 2.5], requires_grad=True)"
+        ", torch.tensor([1., -1.])) * 1", "v6.igamma_(v1)"],
+    "forward AD: a tangent's dtype promotes the inputs' tangents, and zeros of the primal's "
+    "dtype for inputs without one (a float64 0-d dual with a float16 tensor: float16)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(0.75, dtype=torch.float64), "
+        "torch.tensor(-1., dtype=torch.float64))",
+        "v1 = torch.tensor([1., 2., 3.], dtype=torch.float16)",
+        "v2 = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, -0.5], "
+        "dtype=torch.float16), torch.tensor([1., 2.], dtype=torch.float16))",
+        "v3 = v0 + v1", "v4 = v1 - v0", "v5 = v0.maximum(v1)", "v6 = v1.fmod(v0)",
+        "v7 = torch.where(v2 > 0, v2, v0)", "v8 = v0 * v2", "v9 = v1.clamp_min(v0)",
+        "v10 = v0.atan2(v1)", "v11 = torch.tensor([3, 4]) * v0", "v12 = v2.hypot(v0)"],
+    "forward AD: maximum, minimum, fmax and fmin by PyTorch's rule other_t + w * (self_t - "
+    "other_t) with its zero tensors (signed zeros)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor([0.75, 2., 1., 0., nan]), "
+        "torch.tensor([1., -1., 2., -1., -1.]))",
+        "v1 = torch.tensor([1., 2., 0.5, nan, 2.])",
+        "v2 = torch.autograd.forward_ad.make_dual(v1, torch.tensor([-1., -1., -2., 3., 4.]))",
+        "v3 = v0.maximum(v1)", "v4 = v1.maximum(v0)", "v5 = v0.minimum(v2)", "v6 = v0.fmax(v1)",
+        "v7 = v1.fmin(v0)", "v8 = v0.fmax(v2)", "v9 = v2.fmin(v0)", "v10 = v1.minimum(v0)",
+        "v11 = torch.autograd.forward_ad.make_dual(torch.tensor(0.75, requires_grad=True), "
+        "torch.tensor(-1.))", "v12 = v11.maximum(v1)", "v13 = v1.fmin(v11)"],
     "atan2 of a bool or unsigned tensor by a dual tensor: PyTorch's formula negates self": [
         "torch.autograd.forward_ad.enter_dual_level()",
         "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764), torch.tensor(1.624))",

@@ -535,8 +535,10 @@ def jvp_of(op, inputs, params, results):
             if not isinstance(c, Tensor):
                 c = F.constant(c, t)
             out = c if out is None else out + c
-        if untangled and out is not None and _state.enabled:
-            out = _zero_terms(F, op, inputs, vals, out)
+        if out is not None and len(inputs) > 1:
+            out = _tangent_dtype(F, op, inputs, out)
+            if untangled and _state.enabled:
+                out = _zero_terms(F, op, inputs, vals, out)
         tangent = _shape_like(F, out, results)
     elif rule == "transpose":
         tangent = _jvp_transpose(F, op, inputs, params, results)
@@ -581,6 +583,30 @@ def jvp_of(op, inputs, params, results):
     elif tangent is not None and results._data.dtype.kind in "fcV":
         forward_ad._set_tangent(results, tangent)
     return tangent
+
+
+def _tangent_dtype(F, op, inputs, out):
+    """``out`` in the dtype PyTorch's tangent of a multi-input elementwise op has: its rule
+    combines the inputs' tangents, each of its input's shape, and for an input without one
+    a zero tensor of the primal's dtype and shape (``_efficientzerotensor``), so the
+    tangent's dtype is their promotion (a float64 0-d dual and a float32 tensor: float32),
+    which the sum of broadcast terms here would not give."""
+    from .. import _dtypes
+    dt = zero_d = None
+    for x, f in zip(inputs, op.formulas):
+        if f is None or not isinstance(x, Tensor):
+            continue
+        t = _tangent(x)
+        xd = x._data
+        xdt = _dtypes.from_numpy((xd if t is None else t._data).dtype)
+        if dt is None:
+            dt, zero_d = xdt, xd.ndim == 0
+        else:
+            dt = _dtypes.binary_result_dtype(dt, zero_d, xdt, xd.ndim == 0)
+            zero_d = zero_d and xd.ndim == 0
+    if dt is None or dt.np == out._data.dtype or dt.np.kind not in "fc":
+        return out
+    return F.cast(out, dt.np)
 
 
 def _zero_terms(F, op, inputs, vals, out):

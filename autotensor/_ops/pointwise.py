@@ -46,9 +46,11 @@ def pow_backward_exponent_scalar_base(F, grad, self, result):
 
 def _fw_not_implemented(name, why="."):
     """The jvp rule of an op PyTorch gives no forward derivative (its error, verbatim)."""
+    message = f"Trying to use forward AD with {name} that does not support it{why}"
+
     def rule(F, self):
-        raise NotImplementedError(
-            f"Trying to use forward AD with {name} that does not support it{why}")
+        raise NotImplementedError(message)
+    rule.message = message
     return rule
 
 
@@ -132,18 +134,40 @@ POW_SCALAR_BASE = defop("pow", "PowBackward2", lambda e, base: raw.int_pow(
                         inputs=("exponent",), params=("self",),
                         grads={"exponent": pow_backward_exponent_scalar_base},
                         jvp="elementwise")
+def _blend_jvp(weight):
+    """PyTorch's rule for maximum/minimum/fmax/fmin, ``other_t + w * (self_t - other_t)``
+    with w the weight of self (0.5 at a tie of maximum/minimum), evaluated as its zero
+    tensors do for a missing tangent (adding one, or subtracting it, changes nothing; times
+    one is zero), so its zeros have PyTorch's signs (``w * self_t`` is -0.0 for a negative
+    self_t where other wins)."""
+    def rule(F, self, self_t, other, other_t, result):
+        w = weight(F, self, other, result)
+        if other_t is None:
+            return w * self_t
+        if self_t is None:
+            return other_t + w * F.neg(other_t)
+        return other_t + w * (self_t - other_t)
+    return rule
+
+
+def _weight(pick):
+    def weight(F, self, other, result):
+        return F.where(self == other, 0.5, F.cast(pick(self, other), result._data.dtype))
+    return weight
+
+
 MAXIMUM = defop("maximum", "MaximumBackward0", raw.maximum, inputs=("self", "other"),
                 grads={"self": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self < other, 0)),
                        "other": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self > other, 0))},
-                jvp="elementwise")
+                jvp=_blend_jvp(_weight(lambda a, b: a > b)))
 MINIMUM = defop("minimum", "MinimumBackward0", raw.minimum, inputs=("self", "other"),
                 grads={"self": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self > other, 0)),
                        "other": lambda F, grad, self, other: F.where(
                            self == other, grad / 2, F.masked_fill(grad, self < other, 0))},
-                jvp="elementwise")
+                jvp=_blend_jvp(_weight(lambda a, b: a < b)))
 WHERE = defop("where", "WhereBackward0", lambda a, b, condition: raw.where(condition, a, b),
               inputs=("self", "other"), params=("condition",),
               grads={"self": lambda F, grad, condition: F.where(condition, grad, 0),
@@ -1369,19 +1393,17 @@ def _copysign_grad(F, grad, self, result):
 
 
 COPYSIGN = defop("copysign", "CopysignBackward0", np.copysign, inputs=("self", "other"),
-                 jvp="elementwise",
+                 # PyTorch's rule reads self_t only: no tangent when only other has one
+                 jvp=lambda F, self, self_t, result: None if self_t is None else
+                 _copysign_grad(F, self_t, self, result),
                  grads={"self": _copysign_grad, "other": lambda F, grad: F.zeros_like(grad)})
 COPYSIGN_SCALAR = defop("copysign", "CopysignBackward1", np.copysign, params=("other",),
                         jvp="elementwise", grads={"self": _copysign_grad})
 def _fmax_fmin_jvp(pick_self):
     """PyTorch's rule, which at ties takes other's tangent for fmax and self's for fmin
     (its backward gives ties to self for both)."""
-    def rule(F, self, self_t, other, other_t):
-        mask = pick_self(self, other) | (other != other)
-        st = F.zeros_like(self) if self_t is None else self_t
-        ot = F.zeros_like(other) if other_t is None else other_t
-        return F.where(mask, st, ot)
-    return rule
+    return _blend_jvp(lambda F, self, other, result: F.cast(
+        pick_self(self, other) | (other != other), result._data.dtype))
 
 
 FMAX = defop("fmax", "FmaxBackward0", np.fmax, inputs=("self", "other"),
@@ -1447,7 +1469,16 @@ def xlogy(input, other):
         (a,) = _float_args(input)
         out = _asarray(XLOGY_SCALAR_OTHER.kernel(a._data, other))
         return _finish(XLOGY_SCALAR_OTHER, (a,), (other,), out)
-    return _binary(XLOGY, *_float_args(input, other))
+    return _binary(XLOGY, *_float_unless_promoted(input, other))
+
+
+def _float_unless_promoted(input, other):
+    """Two integral tensors as the default float dtype; otherwise PyTorch's promotion, in
+    which a float 0-d tensor decides over an integral one with dims (float64 0-d with int64
+    (2,): float64)."""
+    if input._data.dtype.kind in "biu" and other._data.dtype.kind in "biu":
+        return _float_args(input, other)
+    return input, other
 
 
 def copysign(input, other):
@@ -1457,10 +1488,9 @@ def copysign(input, other):
                         f"({type(input).__name__}, {type(other).__name__}), but expected one "
                         f"of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n * "
                         f"(Tensor input, Number other, *, Tensor out = None)")
-    (a,) = _float_args(input)
     if isinstance(other, Tensor):
-        (b,) = _float_args(other) if other._data.dtype.kind in "biu" else (other,)
-        return _binary(COPYSIGN, a, b)
+        return _binary(COPYSIGN, *_float_unless_promoted(input, other))
+    (a,) = _float_args(input)
     d = _scalar_dtype_data(a._data, other)
     return _finish(COPYSIGN_SCALAR, (a,), (other,), _asarray(np.copysign(d, other)))
 
@@ -2230,6 +2260,7 @@ def _bitwise_inplace(fn, name, aten=None):
     def method(self, other):
         if _state.fw:  # (Note [Forward AD through the autograd fallback])
             refuse_tangents(aten, self, other)
+        inplace.check_inplace(self, ())  # (the fallback's leaf check, before the kernel's)
         _check_broadcast(self, other)
         d = self._data
         if d.dtype.kind not in "biu":

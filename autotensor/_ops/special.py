@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from . import _specfun
 from .dispatch import defop
 from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn
-from ..autograd.forward_ad import refuse_tangents
+from ..autograd.forward_ad import refuse_tangents, refuse_unsupported, write_then_refuse
 from .pointwise import (
     _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, RRELU_, erf)
 
@@ -346,6 +346,8 @@ def xlog1py(input, other):
 
 def special_zeta(input, other):
     """The Hurwitz zeta function sum_k (k + other)^-input."""
+    if _state.fw:  # (no forward rule: refused before the kernel)
+        refuse_unsupported(ZETA, input, other)
     if not isinstance(input, Tensor):
         (q,) = _float_args(other)
         out = zeta_kernel(np.asarray(input, q._data.dtype), q._data)
@@ -660,6 +662,8 @@ def igamma(input, other, *, out=None):
         return write_out("igamma", igamma(input, other), out)
     from ._common import _binary
     _igamma_check("igamma", input, other)
+    if _state.fw:  # (no forward rule: refused before the kernel)
+        refuse_unsupported(IGAMMA, input, other)
     return _binary(IGAMMA, input, other)
 
 
@@ -670,6 +674,8 @@ def igammac(input, other, *, out=None):
         return write_out("igammac", igammac(input, other), out)
     from ._common import _binary
     _igamma_check("igammac", input, other)
+    if _state.fw:
+        refuse_unsupported(IGAMMAC, input, other)
     return _binary(IGAMMAC, input, other)
 
 
@@ -688,16 +694,20 @@ IGAMMAC_ = defop("igammac_", "IgammacBackward0", _igamma_kernel(_specfun.gammain
                             F, self, other)})
 
 
-def igamma_(self, other):
+def _igamma_inplace(op, name, self, other):
     from ._common import _inplace_binary
-    _igamma_check("igamma_", self, other, True)
-    return _inplace_binary(IGAMMA_, self, other)
+    _igamma_check(name, self, other, True)
+    if _state.fw:  # (no forward rule: the write happens first)
+        return write_then_refuse(op, lambda a, b: _inplace_binary(op, a, b), self, other)
+    return _inplace_binary(op, self, other)
+
+
+def igamma_(self, other):
+    return _igamma_inplace(IGAMMA_, "igamma", self, other)
 
 
 def igammac_(self, other):
-    from ._common import _inplace_binary
-    _igamma_check("igammac_", self, other, True)
-    return _inplace_binary(IGAMMAC_, self, other)
+    return _igamma_inplace(IGAMMAC_, "igammac", self, other)
 
 
 def special_gammainc(input, other, *, out=None):
