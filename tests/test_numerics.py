@@ -979,6 +979,17 @@ FUZZ_FINDINGS = {
         "v7 = v1.fmin(v0)", "v8 = v0.fmax(v2)", "v9 = v2.fmin(v0)", "v10 = v1.minimum(v0)",
         "v11 = torch.autograd.forward_ad.make_dual(torch.tensor(0.75, requires_grad=True), "
         "torch.tensor(-1.))", "v12 = v11.maximum(v1)", "v13 = v1.fmin(v11)"],
+    "forward AD of cumprod/logcumsumexp of a 0-d tensor reads the primal (the tangent needs "
+    "grad), logcumsumexp's rule refuses an empty dim": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(-0.2, requires_grad=True), "
+        "torch.tensor(1.5))", "v1 = v0.cumprod(0)", "v2 = v0.logcumsumexp(0)",
+        "v3 = torch.autograd.forward_ad.make_dual(torch.tensor(float('inf')), "
+        "torch.tensor(1.5))", "v4 = v3.logcumsumexp(0)",
+        "v5 = torch.autograd.forward_ad.make_dual(torch.zeros(2, 0), torch.zeros(2, 0))",
+        "v6 = v5.logcumsumexp(1)", "v7 = v5.logcumsumexp(0)", "v8 = v5.logcumsumexp(-1)",
+        "v9 = torch.autograd.forward_ad.make_dual(torch.tensor(0., requires_grad=True), "
+        "torch.tensor(1.5))", "v10 = v9.cumprod(0)"],
     "atan2 of a bool or unsigned tensor by a dual tensor: PyTorch's formula negates self": [
         "torch.autograd.forward_ad.enter_dual_level()",
         "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764), torch.tensor(1.624))",

@@ -6,7 +6,7 @@ from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from . import raw
-from .dispatch import defop
+from .dispatch import defop, plus_zero_term
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_max,
                       _wrap_dim)
 from .pointwise import maximum, minimum
@@ -849,8 +849,9 @@ def _cumprod_grad_exact(x, g, dim):
 
 def _cumprod_jvp(F, self, self_t, dim, result):
     """dy_k = sum_{j<=k} t_j prod_{i<=k, i!=j} x_i; without zeros, y * cumsum(t / x)."""
-    if not self.ndim:
-        return F.clone(self_t)
+    if not self.ndim:  # self_t, through PyTorch's graph of the primal (a zero term)
+        return plus_zero_term(F.clone(self_t), self * 0) if self._requires_grad else \
+            F.clone(self_t)
     if not bool((self == 0).any()):
         return result * F.cumsum(self_t / self, dim)
     n = self.shape[dim]
@@ -866,8 +867,14 @@ def _cumprod_jvp(F, self, self_t, dim, result):
 
 
 def _logcumsumexp_jvp(F, self, self_t, dim, result):
+    """PyTorch's rule, shifted by the largest value along dim (its max() refuses an empty
+    dim; a 0-d inf gives NaN, as inf - inf there)."""
     if not self.ndim:
-        return F.clone(self_t)
+        e = F.exp(self - F.constant(_values(self), self))
+        return (e * self_t) / e
+    if not self.shape[dim]:
+        raise IndexError(f"max(): Expected reduction dim {dim % self.ndim} to have non-zero "
+                         "size.")
     m = F.constant(np.max(_values(self), axis=dim, keepdims=True), self)
     return F.cumsum(F.exp(self - m) * self_t, dim) / F.exp(result - m)
 
