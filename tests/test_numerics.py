@@ -946,7 +946,11 @@ FUZZ_FINDINGS = {
         "v2 = torch.autograd.grad((v0.relu() + v0.exp()).sum(), [v0])[0]",
         "v3 = torch.autograd.grad((v0.clamp(0, 1) + v0 * v0).sum(), [v0])[0]",
         "v4 = torch.tensor([1.5, -2., 0.5], requires_grad=True)",
-        "(v4.relu() + v4 * 3).sum().backward()", "v5 = v4.grad"],
+        "(v4.relu() + v4 * 3).sum().backward()", "v5 = v4.grad",
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v6 = torch.autograd.grad(v0.maximum(v0).sum(), [v0])[0]",
+        "v7 = torch.autograd.grad(torch.where(v0 > 0, v0, v0 * 2).sum(), [v0])[0]",
+        "torch.autograd.forward_ad.exit_dual_level()"],
     "forward AD: an in-place op without a forward rule writes, bumps the version and records "
     "before raising (igamma_); out of place, the error comes before the broadcast one": [
         "torch.autograd.forward_ad.enter_dual_level()",
