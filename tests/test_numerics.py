@@ -971,7 +971,9 @@ FUZZ_FINDINGS = {
         "dtype=torch.float16), torch.tensor([1., 2.], dtype=torch.float16))",
         "v3 = v0 + v1", "v4 = v1 - v0", "v5 = v0.maximum(v1)", "v6 = v1.fmod(v0)",
         "v7 = torch.where(v2 > 0, v2, v0)", "v8 = v0 * v2", "v9 = v1.clamp_min(v0)",
-        "v10 = v0.atan2(v1)", "v11 = torch.tensor([3, 4]) * v0", "v12 = v2.hypot(v0)"],
+        "v10 = v0.atan2(v1)", "v11 = torch.tensor([3, 4]) * v0", "v12 = v2.hypot(v0)",
+        "v13 = torch.tensor([1., 2.]).pow(v0)", "v14 = torch.tensor([1., 2.]).float_power(v0)",
+        "v15 = torch.tensor(True).pow(v0)", "v16 = v2 * 1", "v16.pow_(torch.tensor(True))"],
     "forward AD: maximum, minimum, fmax and fmin by PyTorch's rule other_t + w * (self_t - "
     "other_t) with its zero tensors (signed zeros)": [
         "torch.autograd.forward_ad.enter_dual_level()",
@@ -994,6 +996,19 @@ FUZZ_FINDINGS = {
         "v6 = v5.logcumsumexp(1)", "v7 = v5.logcumsumexp(0)", "v8 = v5.logcumsumexp(-1)",
         "v9 = torch.autograd.forward_ad.make_dual(torch.tensor(0., requires_grad=True), "
         "torch.tensor(1.5))", "v10 = v9.cumprod(0)"],
+    "nextafter: gradient and tangent of self, 0 where self equals other (no tangent "
+    "without self's)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor([1.5, 2.5, 3.5, nan]), "
+        "torch.tensor([7., 8., 9., -1.]))",
+        "v1 = torch.autograd.forward_ad.make_dual(torch.tensor([0., 2.5, 5., nan]), "
+        "torch.tensor([1., 2., 3., 4.]))", "v2 = v0.nextafter(v1)", "v3 = v1.nextafter(v0)",
+        "v4 = torch.tensor([0., 2.5, 5., 1.]).nextafter(v0)", "v5 = v0.nextafter(v0)",
+        "v6 = torch.autograd.forward_ad.make_dual(torch.tensor(1.5, dtype=torch.float64), "
+        "torch.tensor(-7., dtype=torch.float64))", "v7 = v6.nextafter(torch.tensor([1.5, 2.]))",
+        "v8 = torch.tensor([1.5, 2.5, 3.5, nan], requires_grad=True)",
+        "v9 = torch.autograd.grad(v8.nextafter(torch.tensor([0., 2.5, 5., nan])).sum(), "
+        "[v8])[0]"],
     "atan2 of a bool or unsigned tensor by a dual tensor: PyTorch's formula negates self": [
         "torch.autograd.forward_ad.enter_dual_level()",
         "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764), torch.tensor(1.624))",

@@ -537,8 +537,14 @@ def jvp_of(op, inputs, params, results):
             out = c if out is None else out + c
         if out is not None and len(inputs) > 1:
             out = _tangent_dtype(F, op, inputs, out)
-            if untangled and _state.enabled:
-                out = _zero_terms(F, op, inputs, vals, out)
+            if untangled:
+                dense = op.__dict__.get("dense_zero_terms")
+                if dense and any(_tangent(inputs[i]) is None for i in dense):
+                    # Note [Dense zero terms]: PyTorch's term of a missing tangent is a
+                    # where() of its zero tensor, which is materialized: + 0.0 (-0.0 -> 0.0)
+                    out = out + 0.0
+                if _state.enabled:
+                    out = _zero_terms(F, op, inputs, vals, out)
         tangent = _shape_like(F, out, results)
     elif rule == "transpose":
         tangent = _jvp_transpose(F, op, inputs, params, results)

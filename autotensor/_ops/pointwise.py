@@ -128,6 +128,12 @@ POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: raw.int_pow(a, b)
                    inputs=("self", "exponent"),
                    grads={"self": pow_backward_self, "exponent": pow_backward_exponent},
                    jvp="elementwise")
+# Note [Dense zero terms]: an elementwise rule's term for an input without a tangent is
+# PyTorch's formula applied to a zero tensor; most formulas keep it a zero tensor (times
+# anything, it is dropped from the sum), but a where() over it materializes real zeros, which
+# the sum then adds: +0.0, turning a -0.0 of the other terms into +0.0. Entries list such
+# inputs (by position) in ``dense_zero_terms``.
+POW_TENSOR.dense_zero_terms = (0,)  # pow_backward_self: where(exponent == 0, 0, ...)
 POW_SCALAR_BASE = defop("pow", "PowBackward2", lambda e, base: raw.int_pow(
                             np.asarray(base).astype(e.dtype), e)
                         if e.dtype.kind in "iu" and base.__class__ is int else base ** e,

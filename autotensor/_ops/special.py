@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from . import _specfun
 from .dispatch import defop
 from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn
-from ..autograd.forward_ad import refuse_tangents, refuse_unsupported, write_then_refuse
+from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .pointwise import (
     _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, RRELU_, erf)
 
@@ -285,13 +285,14 @@ HEAVISIDE = defop("heaviside", "torch::autograd::NotImplemented",
                   grads={"self": _not_implemented("heaviside"),
                          "values": _not_implemented("heaviside")},
                   jvp=_fw_not_implemented("aten::heaviside"))
-# PyTorch's derivatives.yaml: the gradient passes to self unchanged, other gets zeros, and
-# the tangent is zero
+# PyTorch 2.13 (found by experiment): the gradient passes to self except where self equals
+# other (0 there), other gets zeros; the tangent is self's, 0 where self equals other, and
+# none without self_t (its rule reads self_t only, in self_t's dtype)
 NEXTAFTER = defop("nextafter", "NextafterBackward0", np.nextafter, inputs=("self", "other"),
-                  grads={"self": lambda F, grad: grad,
+                  grads={"self": lambda F, grad, self, other: F.where(self == other, 0, grad),
                          "other": lambda F, grad: F.zeros_like(grad)},
-                  jvp=lambda F, self, self_t, other, other_t: F.zeros_like(
-                      self_t if self_t is not None else other_t))
+                  jvp=lambda F, self, self_t, other: None if self_t is None else F.where(
+                      self == other, 0, self_t))
 
 
 def _sum_digamma(F, x, p):
@@ -697,9 +698,7 @@ IGAMMAC_ = defop("igammac_", "IgammacBackward0", _igamma_kernel(_specfun.gammain
 def _igamma_inplace(op, name, self, other):
     from ._common import _inplace_binary
     _igamma_check(name, self, other, True)
-    if _state.fw:  # (no forward rule: the write happens first)
-        return write_then_refuse(op, lambda a, b: _inplace_binary(op, a, b), self, other)
-    return _inplace_binary(op, self, other)
+    return _inplace_binary(op, self, other)  # (no forward rule: refused after the write)
 
 
 def igamma_(self, other):

@@ -217,24 +217,9 @@ def refuse_tangents(name, *args):
 def refuse_unsupported(op, *args):
     """An op whose entry has no forward rule (igamma, special_zeta): PyTorch's generated code
     refuses a tangent before the kernel out of place (its in-place variants after the write:
-    ``write_then_refuse``). Called behind the ``state.fw`` flag."""
+    record_inplace raises their rule's error last). Called behind the ``state.fw`` flag."""
     if _any_tangent(op, args):
         raise NotImplementedError(op.jvp.message)
-
-
-def write_then_refuse(op, fn, self, other):
-    """``fn(self, other)``, an in-place op whose entry has no forward rule (igamma_): PyTorch
-    runs it whole (its checks, the write, the version bump, the new history) and only then
-    raises, when an argument has a tangent, as its generated code checks after the kernel.
-    Called behind the ``state.fw`` flag."""
-    if not _any_tangent(op, (self, other)):
-        return fn(self, other)
-    state.fw = False
-    try:
-        fn(self, other)
-    finally:
-        state.fw = True
-    raise NotImplementedError(op.jvp.message)
 
 
 # Note [Shared tangents]: an output's tangent is a tensor of its own (a view's, a view of

@@ -441,10 +441,16 @@ def record_inplace(op, t, inputs, params, value, where=True):
         from . import graph
         if graph._allow_mutation_ctx is not None:
             graph._allow_mutation_ctx.maybe_clone(t)
-    new_tangent = None
+    new_tangent = refused = None
     if _state.fw:  # computed from the values before the write (Note [Forward mode])
         from .forward_ad import inplace_tangent
-        new_tangent = inplace_tangent(op, t, inputs, params, value, node)
+        try:
+            new_tangent = inplace_tangent(op, t, inputs, params, value, node)
+        except Exception as e:  # noqa: BLE001
+            # PyTorch computes an in-place op's tangent after the write: an error of its
+            # rule (igamma_ has none; pow_ by a bool tensor) comes after the write, the
+            # version bump and the new history
+            refused = e
     write_inplace(t, value, op.name, where)
     if new_tangent is not None:
         from .forward_ad import assign_tangent
@@ -459,6 +465,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
             from .saved import node_extras
             node_extras(node, (t,))
     if not mask:
+        if refused is not None:
+            raise refused
         return t
     view = t._view
     if op.saves_output:
@@ -473,11 +481,15 @@ def record_inplace(op, t, inputs, params, value, where=True):
         t._output_nr = 0
         t._requires_grad = True
         move_retain_grad(t, old_fn, old_nr)
+        if refused is not None:
+            raise refused
         return t
     _rebase_view(t, view, node, old_fn, old_nr)
     if op.saves_output:
         # PyTorch's message for this saved output names the view's node while it lives
         node._out_vc = (t._vc, weakref.ref(t._grad_fn))
+    if refused is not None:
+        raise refused
     return t
 
 
