@@ -135,6 +135,21 @@ def test_softmax_last_dim_fast_path_matches_torch(dtype):
         np.testing.assert_allclose(ga, gt, **tol)
 
 
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_backward_of_a_0d_tensor(name, dtype):
+    """A 0-d input's softmax backward: NumPy's ufuncs return scalars for 0-d arrays, and
+    log_softmax's backward crashed writing into one (found by the fuzzer)."""
+    torch = pytest.importorskip("torch")
+    got = []
+    for T in (autotensor, torch):
+        t = T.tensor(1.5, dtype=getattr(T, dtype), requires_grad=True)
+        y = getattr(t, name)(0)
+        y.backward(T.tensor(0.75, dtype=getattr(T, dtype)))
+        got.append((y.item(), t.grad.item(), str(t.grad.dtype), tuple(t.grad.shape)))
+    assert got[0] == got[1]
+
 CONV_CASES = [
     (2, 1, 6, 5, {}), (2, 4, 8, 3, {"padding": 1}), (2, 4, 8, 3, {"padding": 2, "dilation": 2}),
     (2, 4, 8, 3, {"padding": 1, "groups": 2}), (2, 4, 4, 3, {"padding": 1, "groups": 4}),

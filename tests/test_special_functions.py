@@ -106,6 +106,8 @@ def test_incomplete_gamma_against_mpmath_and_torch():
     "m.igamma(m.tensor([1.], requires_grad=True), m.tensor([2.])).sum().backward()",
     "m.igammac(m.tensor([1.5]), m.tensor([2.], dtype=m.float64)).dtype",
     "m.tensor([1.]).igamma_(m.tensor([2.], dtype=m.float64))",
+    "m.tensor([1.]).igamma_(1)", "m.tensor([1.]).igammac_(1)", "m.tensor([1.]).igamma(1)",
+    "m.tensor([1], dtype=m.int64).igamma_(m.tensor([1]))",
 ])
 def test_incomplete_gamma_errors_like_torch(expr):
     def outcome(m):

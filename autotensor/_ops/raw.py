@@ -386,7 +386,7 @@ def softmax_backward_data(grad, output, dim):
 
 
 def log_softmax_backward_data(grad, output, dim):
-    e = np.exp(output)
+    e = np.exp(output, out=np.empty_like(output))  # (an array even for a 0-d output)
     e *= _sum_last(grad, keepdims=True) if dim in (-1, output.ndim - 1) and grad.ndim else \
         grad.sum(axis=dim, keepdims=True)
     return np.subtract(grad, e, out=e)

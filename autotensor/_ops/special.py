@@ -645,11 +645,13 @@ IGAMMAC = defop("igammac", "IgammacBackward0", _igamma_kernel(_specfun.gammaincc
                            F, self, other)})
 
 
-def _igamma_check(name, input, other, method=False):
+def _igamma_check(name, input, other, method=False, api=None):
+    """Torch's argument and dtype errors; ``api`` names the call in the argument error
+    (``igamma_``) where it differs from the kernel's name (``"igamma_cpu"``)."""
     for a, arg, pos in ((input, "input", 1), (other, "other", 1 if method else 2)):
         if not isinstance(a, Tensor):
-            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, "
-                            f"not {type(a).__name__}")
+            raise TypeError(f"{api or name}(): argument '{arg}' (position {pos}) must be "
+                            f"Tensor, not {type(a).__name__}")
     rt = _dtypes.result_type(input, other)
     if not rt.is_floating_point or rt.np.kind == "c":
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
@@ -697,7 +699,7 @@ IGAMMAC_ = defop("igammac_", "IgammacBackward0", _igamma_kernel(_specfun.gammain
 
 def _igamma_inplace(op, name, self, other):
     from ._common import _inplace_binary
-    _igamma_check(name, self, other, True)
+    _igamma_check(name, self, other, True, api=name + "_")
     return _inplace_binary(op, self, other)  # (no forward rule: refused after the write)
 
 
