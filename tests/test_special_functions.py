@@ -108,8 +108,15 @@ def test_incomplete_gamma_against_mpmath_and_torch():
     "m.tensor([1.]).igamma_(m.tensor([2.], dtype=m.float64))",
     "m.tensor([1.]).igamma_(1)", "m.tensor([1.]).igammac_(1)", "m.tensor([1.]).igamma(1)",
     "m.tensor([1], dtype=m.int64).igamma_(m.tensor([1]))",
+    "m.special.erfcx(m.tensor([1.], dtype=m.float16))",
+    "m.special.ndtri(m.tensor([.5], dtype=m.bfloat16))",
+    "m.special.log_ndtr(m.tensor([1.], dtype=m.float16))",
+    "m.special.log_ndtr(m.tensor([1]))",
+    "m.tensor(1.).cummax(2)", "m.tensor(1.).cummin(-2)", "m.tensor(1.).cummax(-1)[1]",
 ])
-def test_incomplete_gamma_errors_like_torch(expr):
+def test_errors_like_torch(expr):
+    """Argument, dtype and dim errors (incomplete gamma, the half-precision special kernels
+    torch lacks, cummax/cummin of a 0-d tensor) word for word, or the same result."""
     def outcome(m):
         try:
             return ("ok", repr(eval(expr, {"m": m})).replace("autotensor", "torch"))

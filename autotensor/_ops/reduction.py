@@ -1072,6 +1072,8 @@ CUMMIN = defop("cummin", "CumminBackward0", None, params=("dim",),
 
 def _cum_extreme(op, rt, better, input, dim):
     d = input._data
+    if d.ndim == 0 and dim not in (-1, 0):
+        raise IndexError(f"{op.name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     dim = _wrap_dim(dim, d.ndim)
     if d.ndim == 0:
         values, indices = d.copy(), np.zeros((), np.int64)

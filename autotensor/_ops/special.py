@@ -118,15 +118,28 @@ def _erfcx64(x):
     return out
 
 
+_HALF_NAMES = {"float16": "Half", "bfloat16": "BFloat16"}
+
+
+def _no_half_kernel(name, x):
+    """PyTorch's CPU build has no float16/bfloat16 kernel for erfcx, ndtri and log_ndtr."""
+    half = _HALF_NAMES.get(x.dtype.name)
+    if half is not None:
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{half}'")
+
+
 def erfcx_kernel(x):
+    _no_half_kernel("erfcx", x)
     return _back(_erfcx64(x), x)
 
 
 def ndtri_kernel(p):
+    _no_half_kernel("ndtri", p)
     return _back(math.sqrt(2) * _specfun.erfinv(2 * _f64(p) - 1), p)
 
 
 def log_ndtr_kernel(x):
+    _no_half_kernel("log_ndtr", x)
     x64 = _f64(x)
     with np.errstate(divide="ignore"):
         low = np.log(_erfcx64(-x64 / math.sqrt(2)) / 2) - x64 * x64 / 2
