@@ -71,6 +71,11 @@ def tensor_data(t) -> tuple[str, tuple, Any]:
     """
     detached = t.detach()
     name = dtype_name(t.dtype)
+    if getattr(t, "_is_zerotensor", None) is not None and t._is_zerotensor():
+        # PyTorch's efficient zero tensor (e.g. the tangent of sgn of a real tensor) has no
+        # storage to read: what it stands for is zeros of its shape and dtype
+        shape = tuple(int(s) for s in t.shape)
+        return name, shape, np.zeros(shape, "float32" if name == "bfloat16" else name)
     try:
         if name == "bfloat16":  # (torch's has no .numpy(); ours is ml_dtypes': as float32)
             detached = detached.float()

@@ -33,3 +33,16 @@ def test_random_programs_under_forward_ad_match_torch(program):
     """The same random programs inside a dual level, floating leaves made dual with random
     tangents: every variable's tangent (and everything else) must match PyTorch's."""
     check_program(program, torch, autotensor, dual=True)
+
+
+def test_zero_tensor_tangents_compare_as_zeros():
+    """PyTorch answers some tangents with an efficient zero tensor (sgn of a real tensor),
+    whose values cannot be read (a 0-d one here): the harness compares it as zeros of its
+    shape and dtype."""
+    from tests.fuzz.core import run_and_compare
+    run_and_compare([
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.tensor(np.array(1.764, dtype='float64').reshape(()))",
+        "v0 = torch.autograd.forward_ad.make_dual(v0, torch.ones((), dtype=torch.float64))",
+        "v1 = v0.sgn()",
+    ])
