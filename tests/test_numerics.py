@@ -103,6 +103,29 @@ def test_tensor_from_scalar(dtype):
         value, dtype=dtype and lib_dtype(lib, dtype)))
 
 
+@pytest.mark.parametrize("eps", [0.1, None])
+def test_logit_gradient_in_and_out_of_grad_mode(eps):
+    """logit's derivative is PyTorch's logit_backward kernel in a plain backward, but its
+    infinitely_differentiable_logit_backward under grad mode (create_graph, forward AD):
+    with eps, a NaN input gets 0 there and NaN in the kernel (a fuzzer finding)."""
+    torch = pytest.importorskip("torch")
+
+    def run(T):
+        out = []
+        for v in (float("nan"), 0.05, 0.5, 1.2):
+            x = T.tensor([v], dtype=T.float64, requires_grad=True)
+            (g,) = T.autograd.grad(x.logit(eps).sum(), x)
+            x2 = T.tensor([v], dtype=T.float64, requires_grad=True)
+            (g2,) = T.autograd.grad(x2.logit(eps).sum(), x2, create_graph=True)
+            fw = T.autograd.forward_ad
+            with fw.dual_level():
+                d = fw.make_dual(T.tensor([v], dtype=T.float64), T.ones(1, dtype=T.float64))
+                t = fw.unpack_dual(d.logit(eps)).tangent
+            out.append(repr((g.tolist(), g2.tolist(), t.tolist())))
+        return out
+    assert run(autotensor) == run(torch)
+
+
 @pytest.mark.parametrize("dtype", DTYPES + [None])
 def test_tensor_from_list(dtype):
     same_for_each(LISTS, lambda data: lambda lib: lib.tensor(

@@ -1187,6 +1187,9 @@ def logit_backward(F, grad, self, eps):
     d = grad / (self * (1 - self))
     if eps is None:
         return F.where((self < 0) | (self > 1), math.nan, d)
+    if _state.enabled:  # (grad mode on: create_graph, forward AD) PyTorch's
+        # infinitely_differentiable_logit_backward, which gives 0 where self is NaN
+        return F.where((self >= eps) & (self <= 1 - eps), d, 0)
     return F.where((self < eps) | (self > 1 - eps), 0, d)
 
 
