@@ -400,6 +400,8 @@ class Tensor:
         self._grad_fn = None
         self._requires_grad = False
         self._output_nr = 0
+        if self._meta is not None:
+            self._meta.pop("fw_grad", None)  # (the tangent goes too, as with detach())
         return self
 
     def is_inference(self):

@@ -1032,6 +1032,11 @@ FUZZ_FINDINGS = {
         "v8 = torch.tensor([1.5, 2.5, 3.5, nan], requires_grad=True)",
         "v9 = torch.autograd.grad(v8.nextafter(torch.tensor([0., 2.5, 5., nan])).sum(), "
         "[v8])[0]"],
+    "forward AD: detach_() drops the tangent; igamma_'s argument errors name igamma_": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764), torch.tensor(1.624))",
+        "v1 = v0.exp()", "v2 = v1.detach_()", "v3 = v0 * 1", "v3.igamma_(1)",
+        "v3.igammac_(2.5)", "v4 = torch.tensor([1, 2])", "v4.igamma_(v4)"],
     "atan2 of a bool or unsigned tensor by a dual tensor: PyTorch's formula negates self": [
         "torch.autograd.forward_ad.enter_dual_level()",
         "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(1.764), torch.tensor(1.624))",
