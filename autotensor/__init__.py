@@ -85,6 +85,7 @@ _methods.attach()
 
 from . import nn  # noqa: E402  (nn builds on the tensor methods attached above)
 pdist = nn.functional.pdist  # (torch.pdist is F.pdist)
+from .nn._aten import *  # noqa: E402,F401,F403  (torch.conv2d, torch.batch_norm, torch.kl_div...)
 from . import optim  # noqa: E402
 from . import utils  # noqa: E402
 from . import serialization  # noqa: E402

@@ -165,50 +165,8 @@ SECTIONS = {
     ]),
 }
 
-_ALIAS = ("an ATen-level alias of an nn.functional kernel, with ATen's own signature (int "
-          "flags, positional cudnn_enabled...): not bound in the torch namespace yet")
-_LOSS = "an ATen-level loss (reduction as an int enum): not bound in the torch namespace yet"
 # "namespace.name": why it is not there yet
-MISSING = {
-    "torch.bilinear": _ALIAS,
-    "torch.conv1d": _ALIAS,
-    "torch.conv2d": _ALIAS,
-    "torch.conv3d": _ALIAS,
-    "torch.conv_transpose1d": _ALIAS,
-    "torch.conv_transpose2d": _ALIAS,
-    "torch.conv_transpose3d": _ALIAS,
-    "torch.max_pool1d": _ALIAS,
-    "torch.max_pool2d": _ALIAS,
-    "torch.max_pool3d": _ALIAS,
-    "torch.avg_pool1d": _ALIAS,
-    "torch.adaptive_avg_pool1d": _ALIAS,
-    "torch.adaptive_max_pool1d": _ALIAS,
-    "torch.pixel_shuffle": _ALIAS,
-    "torch.pixel_unshuffle": _ALIAS,
-    "torch.batch_norm": _ALIAS,
-    "torch.layer_norm": _ALIAS,
-    "torch.group_norm": _ALIAS,
-    "torch.instance_norm": _ALIAS,
-    "torch.rms_norm": _ALIAS,
-    "torch.dropout": _ALIAS,
-    "torch.alpha_dropout": _ALIAS,
-    "torch.feature_alpha_dropout": _ALIAS,
-    "torch.embedding": _ALIAS,
-    "torch.embedding_bag": _ALIAS,
-    "torch.cosine_similarity": _ALIAS,
-    "torch.pairwise_distance": _ALIAS,
-    "torch.binary_cross_entropy_with_logits": _LOSS,
-    "torch.kl_div": _LOSS,
-    "torch.poisson_nll_loss": _LOSS,
-    "torch.margin_ranking_loss": _LOSS,
-    "torch.hinge_embedding_loss": _LOSS,
-    "torch.cosine_embedding_loss": _LOSS,
-    "torch.triplet_margin_loss": _LOSS,
-    "torch.ctc_loss": _LOSS,
-    "torch.dropout_": _ALIAS,
-    "torch.alpha_dropout_": _ALIAS,
-    "torch.feature_alpha_dropout_": _ALIAS,
-}
+MISSING = {}
 
 
 def _namespaces(m):

@@ -542,7 +542,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return _vector_norm(input, p, dim, keepdim)
 
 
-def _vector_norm(input, ord, dim, keepdim):
+def _vector_norm(input, ord, dim, keepdim, op=None):
+    """op: the entry recorded (NORM; at::norm's NormBackward1 for pairwise_distance)."""
     d = input._data
     if not _inexact(d.dtype):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
@@ -564,7 +565,7 @@ def _vector_norm(input, ord, dim, keepdim):
     else:
         out = np.sum(a ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
     out = _asarray(out).astype(d.dtype.type(0).real.dtype, copy=False)
-    return _finish(NORM, (input,), (ord, dims, keepdim), out)
+    return _finish(op or NORM, (input,), (ord, dims, keepdim), out)
 
 
 def _check_softmax_dtype(name, d, dim):

@@ -190,9 +190,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
     from .. import _random
     from .._creation import _make
     d = input._data
-    if p == 1:
-        noise = _random.bernoulli(0.0, d.shape, d.dtype)
-        return input.mul_(_make(noise)) if inplace else fn.mul(input, _make(noise))
+    if p == 1:   # a 0-d zero, no draw
+        zero = _make(_np_zeros_like_scalar(d))
+        return input.mul_(zero) if inplace else fn.mul(input, zero)
     noise = _random.bernoulli(1 - p, d.shape, d.dtype)
     noise /= noise.dtype.type(1 - p)
     noise = _make(noise)
@@ -202,16 +202,31 @@ def dropout(input, p=0.5, training=True, inplace=False):
 def alpha_dropout(input, p=0.5, training=False, inplace=False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
+    return _alpha_dropout(input, p, training, inplace, False)
+
+
+def _alpha_dropout(input, p, training, inplace, feature):
+    """aten's _dropout_impl<feature, alpha>: ``x * (noise * a) + b`` with ``noise`` one
+    bernoulli_(1 - p) per element (per (sample, channel) for feature dropout), then
+    ``add_(b)`` (AddBackward0); p == 1 multiplies by a 0-d zero."""
+    if not training or p == 0 or input.numel() == 0:
         return input
     from .. import _random
     from .._creation import _make
-    alpha = 1.7580993408473766
     d = input._data
-    keep = _make(_random.bernoulli(1 - p, d.shape, d.dtype))
-    a = ((1 - p) * (1 + p * alpha ** 2)) ** -0.5
-    b = (keep - 1) * (alpha * a) + alpha * a * p
-    return fn.add(fn.mul(input, keep * a), b)
+    if p == 1:
+        zero = _make(_np_zeros_like_scalar(d))
+        return input.mul_(zero) if inplace else fn.mul(input, zero)
+    if feature and d.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = d.shape[:2] + (1,) * (d.ndim - 2) if feature else d.shape
+    noise = _random.bernoulli(1 - p, shape, d.dtype)
+    alpha = 1.7580993408473766
+    a = 1.0 / _math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    b = _make((noise - 1) * (alpha * a) + alpha * a * p)
+    noise = _make(noise * a)
+    out = input.mul_(noise) if inplace else fn.mul(input, noise)
+    return out.add_(b)
 
 
 def prelu(input, weight):
@@ -225,6 +240,10 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 def bilinear(input1, input2, weight, bias=None):
     """y[n, o] = x1[n] . W[o] . x2[n] + b[o]."""
+    for i, x in ((1, input1), (2, input2)):
+        if x.shape[-1] != weight.shape[i]:
+            raise RuntimeError(f"bilinear(): input{i} size does not match weight size: got "
+                               f"{x.shape[-1]} but expected {weight.shape[i]}")
     tmp = fn.matmul(fn.unsqueeze(input1, -3), weight)        # (out, ..., in2)
     y = fn.sum(fn.mul(tmp, fn.unsqueeze(input2, -3)), -1)     # (out, ...)
     y = fn.movedim(y, 0, -1)
@@ -250,14 +269,22 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
             norms = fn.norm(sel, norm_type, 1, keepdim=True)
             scale = fn.where(norms > max_norm, max_norm / (norms + 1e-7), fn.mul(norms, 0) + 1)
             weight[rows] = fn.mul(sel, scale)
+    return _embedding(weight, input, -1 if padding_idx is None else padding_idx,
+                      scale_grad_by_freq)
+
+
+def _embedding(weight, input, padding_idx, scale_grad_by_freq):
+    """aten::embedding (torch.embedding): padding_idx < 0 means none."""
     from .._ops import nn_ops as N
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
     idx = input._data
     if idx.dtype.kind not in "iu":
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
                            f"following scalar types: Long, Int; but got "
                            f"{_dtypes.legacy_type_name(input.dtype)} instead (while checking "
                            "arguments for embedding)")
-    params = (idx, -1 if padding_idx is None else padding_idx, bool(scale_grad_by_freq))
+    params = (idx, padding_idx if padding_idx >= 0 else -1, bool(scale_grad_by_freq))
     return _finish(N.EMBEDDING, (weight,), params, N.EMBEDDING.kernel(weight._data, *params))
 
 
@@ -269,7 +296,10 @@ def one_hot(tensor, num_classes=-1):
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    return fn.norm(x1 - x2 + eps, p, -1, keepdim=keepdim)
+    """aten: at::norm(x1 - x2 + eps, p, innermost dim, keepdim) (NormBackward1)."""
+    from .._ops.linalg import NORM_DIM
+    from .._ops.reduction import _vector_norm
+    return _vector_norm(x1 - x2 + eps, p, (max(x1.dim(), x2.dim()) - 1,), keepdim, NORM_DIM)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
@@ -360,19 +390,26 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if log_target:
-        loss = fn.mul(fn.exp(target), target - input)
-    else:
-        loss = fn.where(target > 0, fn.mul(target, fn.log(fn.where(target > 0, target, 1))
-                                           - input), fn.mul(input, 0))
-    if reduction == "batchmean":
-        return fn.sum(loss) / input.size(0) if input.dim() else fn.sum(loss)
     if reduction == "mean":
         _warnings.warn("reduction: 'mean' divides the total loss by both the batch size and "
                        "the support size.'batchmean' divides only by the batch size, and "
                        "aligns with the KL div math definition.'mean' will be changed to "
                        "behave the same as 'batchmean' in the next major release.",
                        stacklevel=2)
+    if reduction == "batchmean":
+        loss = _kl_div(input, target, "sum", log_target)
+        return loss / input.size(0) if input.dim() else loss
+    return _kl_div(input, target, reduction, log_target)
+
+
+def _kl_div(input, target, reduction, log_target):
+    """aten::kl_div (torch.kl_div): exp(t) * (t - x), or xlogy(t, t) - t * x."""
+    if input.is_complex() or target.is_complex():
+        raise RuntimeError("kl_div: Complex inputs not supported.")
+    if log_target:
+        loss = fn.mul(fn.exp(target), target - input)
+    else:
+        loss = fn.xlogy(target, target) - fn.mul(target, input)
     return _reduce(loss, reduction)
 
 
@@ -384,7 +421,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                         reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce(fn.clamp_min(fn.mul(-target, input1 - input2) + margin, 0), reduction)
+    return _reduce((fn.mul(-target, input1 - input2) + margin).clamp_min_(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
@@ -398,16 +435,18 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
                      reduce=None, reduction="mean"):
+    """aten::poisson_nll_loss: exp(x) - t x (or x - t log(x + eps)), plus Stirling's term
+    t log t - t + log(2 pi t) / 2 where t > 1 (added in place, as aten does)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
     if log_input:
         loss = fn.exp(input) - fn.mul(target, input)
     else:
         loss = input - fn.mul(target, fn.log(input + eps))
     if full:
-        t = target.detach()
-        approx = fn.mul(t, fn.log(fn.where(t > 1, t, 1))) - t + fn.mul(
-            fn.log(fn.mul(fn.where(t > 1, t, 1), 2 * _math.pi)), 0.5)
-        loss = loss + fn.where(t > 1, approx, fn.mul(t, 0))
+        stirling = fn.mul(target, fn.log(target)) - target + fn.mul(
+            fn.log(fn.mul(target, 2 * _math.pi)), 0.5)
+        loss = loss.add_(fn.masked_fill(stirling, target <= 1, 0))
     return _reduce(loss, reduction)
 
 
@@ -436,6 +475,10 @@ def _conv_check(input, weight, bias, groups, nsp, transposed):
                            f"conv{nsp}d, but got input of size: [{_errors.shape_str(x.shape)}]")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    if not transposed and w.shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size "
+                           f"[[{_errors.shape_str(w.shape)}]] instead")
     cin = x.shape[1] if x.ndim == nsp + 2 else x.shape[0]
     shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
     if not transposed and w.shape[1] * groups != cin:
@@ -619,10 +662,6 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     out, mean, invstd = N.batch_norm_kernel(x, None if weight is None else weight._data,
                                             None if bias is None else bias._data,
                                             rm, rv, bool(training), mom, eps)
-    if training:
-        for t in (running_mean, running_var):
-            if t is not None:
-                t._vc[0] += 1
     params = (rm if not training else None, rv if not training else None, bool(training), eps)
     res = _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
     return res[0]
@@ -1152,24 +1191,10 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 
 
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
-    """Alpha dropout of whole channels (aten's _dropout_impl<feature, alpha>): one
-    bernoulli_(1 - p) per (sample, channel)."""
+    """Alpha dropout of whole channels: one bernoulli_(1 - p) per (sample, channel)."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0 or input.numel() == 0:
-        return input
-    from .. import _random
-    from .._creation import _make
-    d = input._data
-    if p == 1:
-        return fn.mul(input, _make(_np_zeros_like_scalar(d)))
-    if d.ndim < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    noise = _random.bernoulli(1 - p, d.shape[:2] + (1,) * (d.ndim - 2), d.dtype)
-    alpha = 1.7580993408473766
-    a = 1.0 / _math.sqrt((alpha * alpha * p + 1) * (1 - p))
-    b = (noise - 1) * (alpha * a) + alpha * a * p
-    return fn.add(fn.mul(input, _make(noise * a)), _make(b))
+    return _alpha_dropout(input, p, training, inplace, True)
 
 
 def _np_zeros_like_scalar(d):
@@ -1560,9 +1585,20 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     """Bags of embedding rows reduced by sum / mean / max: the rows gathered (embedding),
     weighted, and added into their bag (index_add) or maxed over a dense (bags, longest)
     layout. Empty bags give zeros; padding_idx entries are skipped."""
+    return _embedding_bag(input, weight, offsets, scale_grad_by_freq, mode, per_sample_weights,
+                          include_last_offset, padding_idx, max_norm, norm_type, sparse)[0]
+
+
+def _embedding_bag(input, weight, offsets, scale_grad_by_freq, mode, per_sample_weights,
+                   include_last_offset, padding_idx, max_norm=None, norm_type=2, sparse=False):
+    """aten::embedding_bag: (output, offset2bag, bag_size, max_indices) as its CPU kernel
+    gives them (offset2bag left empty by its float32 sum fast path; bag_size and
+    max_indices zeros for sum, max_indices = bag_size for mean, 0 for an empty max bag)."""
     from .._backend import np
     from .._creation import _make
     from .._tensor import Tensor
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
     if per_sample_weights is not None and input.size() != per_sample_weights.size():
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
                          f"is not None, then it must have the same shape as the input "
@@ -1588,10 +1624,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         if offsets.dim() != 1:
             raise ValueError("offsets has to be a 1D Tensor")
         off = offsets._data.astype(np.int64)
-        if include_last_offset:
-            ends, off = off[1:], off[:-1]
-        else:
-            ends = np.append(off[1:], idx.size)
+        if include_last_offset:      # the last bag runs to the end of the input, as aten's
+            off = off[:-1]
+        ends = np.append(off[1:], idx.size)
         b = off.size
         flat = idx
         bag = np.repeat(np.arange(b), np.maximum(ends - off, 0))
@@ -1606,8 +1641,6 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             raise ValueError("max mode does not support sparse weights")
     elif mode not in ("sum", "mean"):
         raise ValueError("mode has to be one of sum, mean or max")
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx += weight.shape[0]
     keep = np.ones(flat.size, dtype=bool) if padding_idx is None else flat != padding_idx
     if max_norm is not None:   # renormalise the rows read, in place, as embedding does
         embedding(_make(flat[keep]), weight, max_norm=max_norm, norm_type=norm_type)
@@ -1619,7 +1652,19 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     from .._ops import nn_ops as N
     params = (flat.astype(np.int64), bag, keep[:bag.size], mode, b, bool(scale_grad_by_freq))
     outs = N.embedding_bag_kernel(weight._data, None if psw is None else psw._data, *params)
-    return _finish(N.EMBEDDING_BAG, (weight, psw), params, outs)[0]
+    out = _finish(N.EMBEDDING_BAG, (weight, psw), params, outs)[0]
+    it = np.int32 if idx.dtype == np.int32 and (offsets is None or offsets.dtype ==
+                                                _dtypes.int32) else np.int64
+    if mode == "sum":
+        fast = padding_idx is None and weight.dtype in (_dtypes.float32, _dtypes.float16,
+                                                        _dtypes.bfloat16)
+        offset2bag = np.zeros(0, it) if fast else bag.astype(it)
+        bag_size = max_idx = np.zeros(b, it)
+    else:
+        offset2bag = bag.astype(it)
+        bag_size = np.bincount(bag[keep[:bag.size]], minlength=b).astype(it)
+        max_idx = bag_size.copy() if mode == "mean" else np.maximum(outs[1], 0).astype(it)
+    return out, _make(offset2bag), _make(bag_size), _make(max_idx)
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
