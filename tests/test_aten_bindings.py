@@ -81,8 +81,8 @@ CASES = [
     # normalisation: ATen's positional order
     "m.batch_norm(x2, c4, c4b, None, None, True, 0.1, 1e-5, False)",
     "m.batch_norm(x1, None, None, rm, rv, False, 0.1, 1e-3, True)",
-    "(lambda r: (m.batch_norm(x1, c4, None, r, rv.clone(), True, 0.3, 1e-5, True), r))"
-    "(rm.clone())",
+    "(lambda r: (m.batch_norm(x1, c4, None, r, rv.clone(), True, 0.3, 1e-5, True), r * 1))"
+    "(rm.clone())",  # (the running stats' version: see F.batch_norm)
     "m.layer_norm(x2, [5, 5])", "m.layer_norm(x1, (7,), x1[0, 0], None, 1e-3, False)",
     "m.layer_norm(x1, 7)",
     "m.group_norm(x2, 2)", "m.group_norm(x2, 4, c4, c4b, 1e-3, False)",

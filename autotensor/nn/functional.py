@@ -662,6 +662,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     out, mean, invstd = N.batch_norm_kernel(x, None if weight is None else weight._data,
                                             None if bias is None else bias._data,
                                             rm, rv, bool(training), mom, eps)
+    if training:   # (PyTorch's kernel does not bump them; torch.compile's trace reads the
+        for t in (running_mean, running_var):   # bump to see the buffers updated)
+            if t is not None:
+                t._vc[0] += 1
     params = (rm if not training else None, rv if not training else None, bool(training), eps)
     res = _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
     return res[0]
