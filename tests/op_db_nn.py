@@ -121,3 +121,23 @@ add("nll_loss2d", lambda m, x, t: m.nn.functional.nll_loss(x, t, reduction="sum"
 add("nll_loss_3d_none", lambda m, x, t: m.nn.functional.nll_loss(x, t, reduction="none"),
     lambda g: [g.u(2, 3, 4), np.array([[0, 2, 1, 1], [2, 0, 0, 1]])])
 add("nll_loss_1d", lambda m, x, t: m.nn.functional.nll_loss(x, t), lambda g: [g.u(4), np.array(2)])
+
+# ---- conv_tbc (one ConvTbcBackward0 entry: Note [conv_tbc]; no forward AD in PyTorch) ------
+add("conv_tbc", lambda m, x, w, b: m.conv_tbc(x, w, b, 1),
+    lambda g: [g.u(5, 2, 3), g.u(3, 3, 4), g.u(4)])
+add("conv_tbc_crop", lambda m, x, w, b: m.nn.functional.conv_tbc(x, w, b, pad=-1),
+    lambda g: [g.u(6, 2, 3), g.u(2, 3, 2), g.u(2)])
+
+# ---- grid_sampler_2d / _3d (Note [grid_sampler entries]; no forward AD in PyTorch) ----------
+_GS = lambda **kw: (lambda m, x, g: m.nn.functional.grid_sample(x, g, **kw))  # noqa: E731
+add("grid_sample_bilinear", _GS(align_corners=False),
+    lambda g: [g.u(2, 2, 4, 5), g.u(2, 3, 2, 2, lo=-1.2, hi=1.2)])
+add("grid_sample_nearest_border", _GS(mode="nearest", padding_mode="border", align_corners=True),
+    lambda g: [g.u(1, 2, 3, 4), g.u(1, 2, 3, 2, lo=-1.3, hi=1.3)])
+add("grid_sample_bicubic_reflection", _GS(mode="bicubic", padding_mode="reflection",
+                                          align_corners=False),
+    lambda g: [g.u(1, 2, 3, 4), g.u(1, 2, 2, 2, lo=-1.3, hi=1.3)])
+add("grid_sample_3d_reflection", _GS(padding_mode="reflection", align_corners=True),
+    lambda g: [g.u(1, 2, 3, 3, 4), g.u(1, 2, 2, 1, 3, lo=-1.3, hi=1.3)])
+add("grid_sample_3d_nearest", _GS(mode="nearest", align_corners=False),
+    lambda g: [g.u(2, 1, 2, 3, 3), g.u(2, 1, 2, 2, 3, lo=-1.1, hi=1.1)])

@@ -19,7 +19,9 @@ ARRAYS = {
     "b3": _R.randn(3), "b6": _R.randn(6), "c4": _R.randn(4), "c4b": _R.randn(4),
     "a": _R.randn(3, 5), "p": _R.randn(3, 5), "n": _R.randn(3, 5), "u": _R.rand(3, 5),
     "v": _R.randn(3), "emb": _R.randn(6, 3), "wb": _R.randn(5, 3, 4),
-    "lp": _R.randn(6, 2, 4),
+    "lp": _R.randn(6, 2, 4), "xt": _R.randn(5, 2, 3), "wtb": _R.randn(3, 3, 4), "btb": _R.randn(4),
+    "img": _R.randn(2, 3, 4, 5), "grd": _R.uniform(-1.3, 1.3, (2, 3, 4, 2)),
+    "img3": _R.randn(1, 2, 3, 4, 3), "grd3": _R.uniform(-1.3, 1.3, (1, 2, 2, 3, 3)),
 }
 CONSTS = {"y": np.array([1.0, -1.0, 1.0]), "ix": np.array([1, 2, 4, 0, 5, 5]),
           "off": np.array([0, 2, 2, 5]), "tg": np.array([[1, 2], [3, 3]]),
@@ -141,6 +143,23 @@ CASES = [
     "m.ctc_loss(lp.log_softmax(2), tg, [6, 5], [2, 1])",
     "m.ctc_loss(lp.log_softmax(2), tg, [6, 5], [2, 1], 0, 1)",
     "m.ctc_loss(lp.log_softmax(2), tg, m.tensor([6, 6]), m.tensor([2, 2]), 0, 2, True)",
+    # conv_tbc: (time, batch, channel) input, weight (kw, Cin, Cout); Note [conv_tbc]
+    "m.conv_tbc(xt, wtb, btb, 1)", "m.conv_tbc(xt, wtb, btb)", "m.conv_tbc(xt, wtb[:1], btb, 2)",
+    "m.conv_tbc(xt, wtb[:2], btb, -1)", "m.conv_tbc(xt[:2], wtb, btb)",
+    "m.conv_tbc(input=xt, weight=wtb[:2], bias=btb, pad=-2)",
+    "m.nn.functional.conv_tbc(xt[:, :1], wtb, btb, 0)", "m.conv_tbc(xt[:1], wtb, btb, -1)",
+    "m.conv_tbc(xt[0], wtb, btb)", "m.conv_tbc(xt, wtb[0], btb)", "m.conv_tbc(xt, wtb, btb[:2])",
+    "m.conv_tbc(xt, wtb, btb[None])", "m.conv_tbc(xt, wtb[:, :2], btb)",
+    "m.conv_tbc(xt.float(), wtb, btb)", "m.conv_tbc(xt, wtb, None)",
+    # grid_sampler: aten's enums (mode 0 bilinear 1 nearest 2 bicubic; zeros, border, reflection)
+    "m.grid_sampler(img, grd, 0, 0, False)", "m.grid_sampler(img, grd, 2, 2, True)",
+    "m.grid_sampler(img, grd, 1, 1, False)", "m.grid_sampler_2d(img, grd, 2, 1, False)",
+    "m.grid_sampler(img3, grd3, 0, 2, False)", "m.grid_sampler_3d(img3, grd3, 1, 0, True)",
+    "m.grid_sampler_3d(img, grd, 0, 0, False)", "m.grid_sampler_2d(img3, grd3, 0, 0, False)",
+    "m.grid_sampler(img3, grd3, 2, 0, False)", "m.grid_sampler(img, grd3, 0, 0, False)",
+    "m.grid_sampler(img, grd.float(), 0, 0, False)", "m.grid_sampler(img[0], grd[0], 0, 0, True)",
+    "m.nn.functional.grid_sample(img, grd, 'bicubic', 'border', True)",
+    "m.nn.functional.grid_sample(img3, grd3, 'bilinear', 'reflection', True)",
 ]
 
 
@@ -168,3 +187,24 @@ def test_aten_names_are_torchs_functions():
     for name in _aten.__all__:
         assert hasattr(torch, name), name
         assert getattr(autotensor, name) is getattr(_aten, name), name
+
+
+@pytest.mark.parametrize("mode,padding,nd", [("bilinear", "zeros", 2), ("bicubic", "reflection", 2),
+                                             ("bicubic", "border", 2), ("nearest", "zeros", 2),
+                                             ("bilinear", "border", 3)])
+def test_grid_sample_double_backward_like_torch(mode, padding, nd):
+    """One entry, its backward written in differentiable ops (Note [grid_sampler entries]):
+    the second derivatives in the input and the grid are PyTorch's."""
+    res = []
+    for m in (autotensor, torch):
+        x = m.tensor(ARRAYS["img" if nd == 2 else "img3"], requires_grad=True)
+        g = m.tensor(ARRAYS["grd" if nd == 2 else "grd3"], requires_grad=True)
+        y = m.nn.functional.grid_sample(x, g, mode, padding, align_corners=False)
+        gx, gg = m.autograd.grad((y * y).sum(), (x, g), create_graph=True)
+        w = m.tensor(np.sin(np.arange(gx.numel())).reshape(tuple(gx.shape)))
+        dd = m.autograd.grad((gx * w).sum() + (gg * gg).sum(), (x, g), allow_unused=True)
+        res.append([None if t is None else t.detach().numpy() for t in dd])
+    for a, b in zip(*res):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)

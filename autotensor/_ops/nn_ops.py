@@ -1248,6 +1248,306 @@ def _fw_not_implemented(name):
     return rule
 
 
+# ---- conv_tbc: a 1-d convolution on (time, batch, channel) input --------------------------
+# Note [conv_tbc]
+# ~~~~~~~~~~~~~~~
+# aten's conv_tbc (fairseq's layout): input (T, B, Cin), weight (kw, Cin, Cout), bias (Cout,),
+# out[t] = bias + sum_k input[t + k - pad] @ weight[k] with zeros outside the input, so
+# T_out = T + 2 pad - kw + 1; a negative pad crops the input. It is the (B, Cin, T)
+# convolution with the weight as (Cout, Cin, kw): kernel and formulas are the convolution's
+# with the axes moved, one ConvTbcBackward0 node. PyTorch has no forward-mode rule for it.
+def _tbc_geometry(pad, t):
+    """(the convolution's padding, the input's crop on each side)."""
+    return max(pad, 0), min(max(-pad, 0), t)
+
+
+def conv_tbc_kernel(x, w, b, pad):
+    p, crop = _tbc_geometry(pad, x.shape[0])
+    xc = x[crop:x.shape[0] - crop].transpose(1, 2, 0)
+    y = convolution_kernel(xc, w.transpose(2, 1, 0), b, (1,), (p,), (1,), False, (0,), 1)
+    return np.ascontiguousarray(y.transpose(2, 0, 1))
+
+
+def conv_tbc_backward(F, grad, self, weight, bias, pad):
+    t, n, cin = self.shape
+    if not grad.shape[0]:        # an empty output (T + 2 pad < kw)
+        return F.zeros(tuple(self.shape), grad), F.zeros(tuple(weight.shape), grad), \
+            F.sum(grad, (0, 1))
+    p, crop = _tbc_geometry(pad, t)
+    g = F.permute(grad, (1, 2, 0))                            # (B, Cout, T_out)
+    x = F.permute(F.narrow(self, 0, crop, t - 2 * crop) if crop else self, (1, 2, 0))
+    w = F.permute(weight, (2, 1, 0))
+    gx = F.permute(convolution_input_grad(F, g, w, (1,), (p,), (1,), False, (0,), 1,
+                                          (n, cin, t - 2 * crop)), (2, 0, 1))
+    if crop:
+        z = F.zeros((crop, n, cin), gx)
+        gx = F.cat([z, gx, z], 0)
+    gw = convolution_weight_grad(F, g, x, (1,), (p,), (1,), False, 1, tuple(w.shape))
+    return gx, F.permute(gw, (2, 1, 0)), F.sum(grad, (0, 1))
+
+
+CONV_TBC = defop("conv_tbc", "ConvTbcBackward0", conv_tbc_kernel,
+                 inputs=("self", "weight", "bias"), params=("pad",),
+                 backward_all=conv_tbc_backward, jvp=_fw_not_implemented("conv_tbc"))
+
+
+def conv_tbc(input, weight, bias, pad=0):
+    """``torch.conv_tbc`` / ``F.conv_tbc`` (Note [conv_tbc])."""
+    from ._common import _finish
+    from .._tensor import Tensor
+    for i, (name, v) in enumerate((("self", input), ("weight", weight), ("bias", bias))):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"conv_tbc(): argument '{'input' if i == 0 else name}' (position "
+                            f"{i + 1}) must be Tensor, not {type(v).__name__}")
+    x, w, b = input._data, weight._data, bias._data
+    if x.ndim != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if w.ndim != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, "
+                           "out_channels.")
+    if b.ndim != 1:
+        raise RuntimeError("Bias must be 1-D")
+    if x.shape[2] != w.shape[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+    if b.shape[0] != w.shape[2]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    t_out = x.shape[0] + 2 * pad - w.shape[0] + 1
+    if t_out < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {t_out}: "
+                           f"[{t_out}, {x.shape[1]}, {w.shape[2]}]")
+    if x.dtype != w.dtype:
+        from .. import _dtypes
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_dtypes.scalar_name(input.dtype)} and "
+                           f"{_dtypes.scalar_name(weight.dtype)}")
+    return _finish(CONV_TBC, (input, weight, bias), (int(pad),),
+                   conv_tbc_kernel(x, w, b, int(pad)))
+
+
+# ---- grid_sampler_2d / grid_sampler_3d -----------------------------------------------------
+# Note [grid_sampler entries]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# F.grid_sample is one entry per dimensionality, as aten's grid_sampler_2d / _3d
+# (GridSampler2DBackward0 / GridSampler3DBackward0). Every output point reads a few taps of
+# the input (4 bilinear / 8 trilinear corners, 1 nearest, 16 bicubic) with weights that are
+# functions of the grid; ``_grid_taps`` gives, per tap, the flat input position of every
+# point, its weight (0 for a tap outside the input) and the weight's derivative in each grid
+# coordinate, as aten's *_set_grad helpers compute them (0 on the clipped border). The
+# kernel sums the weighted gathers; the backward scatters grad * weight into the input (one
+# bincount on arrays) and sums grad * tap * d(weight) into the grid. The source coordinate
+# is piecewise linear in the grid, so in graph mode it is recorded as that line (its value
+# plus the grid's displacement times the slope): weights and their derivatives are then
+# differentiable functions of the grid and the input, and the double backward is exact.
+# PyTorch has no forward-mode rule for either op.
+GRID_MODES = ("bilinear", "nearest", "bicubic")
+GRID_PADDINGS = ("zeros", "border", "reflection")
+
+
+def _grid_unnormalize(g, size, align_corners):
+    """(the source coordinate, d coordinate / d grid)."""
+    if align_corners:
+        return (g + 1) * ((size - 1) / 2), (size - 1) / 2
+    return ((g + 1) * size - 1) / 2, size / 2
+
+
+def _grid_clip(c, size):
+    return np.clip(c, 0, size - 1), (c > 0) & (c < size - 1)
+
+
+def _grid_reflect(c, twice_low, twice_high):
+    if twice_low == twice_high:
+        return np.zeros_like(c), np.zeros_like(c)
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    x = c - low
+    sign = np.where(x < 0, -1, 1)
+    x = np.abs(x)
+    extra = np.fmod(x, span)
+    even = np.floor(x / span) % 2 == 0
+    return np.where(even, extra + low, span - extra + low), np.where(even, sign, -sign)
+
+
+def _grid_pad(c, size, padding, align_corners):
+    """aten's compute_coordinates (set_grad): (coordinate, its derivative factor)."""
+    if padding == 1:
+        return _grid_clip(c, size)
+    if padding == 2:
+        c, r = _grid_reflect(c, 0, 2 * (size - 1)) if align_corners else \
+            _grid_reflect(c, -1, 2 * size - 1)
+        c, m = _grid_clip(c, size)
+        return c, r * m
+    return c, 1
+
+
+def _cubic_coefficients(t, A=-0.75):
+    """aten's get_cubic_upsample_coefficients: weights of the taps at -1, 0, 1, 2."""
+    def cc1(x):
+        return ((x * (A + 2) - (A + 3)) * x) * x + 1
+
+    def cc2(x):
+        return ((x * A - 5 * A) * x + 8 * A) * x - 4 * A
+    return cc2(t + 1), cc1(t), cc1(1 - t), cc2(2 - t)
+
+
+def _cubic_coefficients_grad(t, A=-0.75):
+    """d(weights) / dt: aten's get_cubic_coefficients_grad (which gives -d/dt) negated."""
+    x0, x1, x2, x3 = -1 - t, -t, 1 - t, 2 - t
+    return ((x0 * (3 * A) + 10 * A) * x0 + 8 * A,
+            (x1 * (3 * (A + 2)) + 2 * (A + 3)) * x1,
+            (x2 * (-3 * (A + 2)) + 2 * (A + 3)) * x2,
+            (x3 * (-3 * A) + 10 * A) * x3 - 8 * A)
+
+
+def _grid_taps(F, grid, spatial, mode, padding, align_corners):
+    """[(flat input positions (N, P), weight (N, P), [d weight / d grid_d (N, P)])] per tap;
+    weights are F values (tensors of the grid in graph mode), positions arrays."""
+    g = getattr(grid, "_data", grid)
+    n, nd = g.shape[0], g.shape[-1]
+    gf = g.reshape(n, -1, nd)
+    sizes = tuple(spatial)[::-1]                      # (W, H[, D]): grid's x first
+    graph = not F.is_raw
+    gt = F.reshape(grid, (n, gf.shape[1], nd)) if graph else None
+    dims = []                                         # per dim: [(position, weight, dw)]
+    for d in range(nd):
+        c, slope = _grid_unnormalize(gf[..., d], sizes[d], align_corners)
+        if mode != 2:
+            c, factor = _grid_pad(c, sizes[d], padding, align_corners)
+            slope = slope * np.asarray(factor, dtype=g.dtype)
+        slope = np.broadcast_to(np.asarray(slope, dtype=g.dtype), c.shape)
+        if mode == 1:                                  # nearest: round half to even
+            dims.append([(np.rint(c).astype(np.int64), None, None)])
+            continue
+        lo = np.floor(c)
+        if graph:   # the coordinate as its line through the grid point (Note [grid_sampler...])
+            ct = F.constant(c, gt) + (F.select(gt, 2, d) - F.constant(gf[..., d], gt)) * \
+                F.constant(slope, gt)
+            t = ct - F.constant(lo, gt)
+            k = F.constant(slope, gt)
+        else:
+            t, k = (c - lo).astype(g.dtype, copy=False), slope
+        base = lo.astype(np.int64)
+        if mode == 0:
+            dims.append([(base, 1 - t, -k), (base + 1, t, k)])
+        else:
+            ws, dws = _cubic_coefficients(t), _cubic_coefficients_grad(t)
+            taps = []
+            for i in range(4):           # each integer tap padded on its own, as aten's
+                pos = _grid_pad((lo + (i - 1)).astype(g.dtype), sizes[d], padding,
+                                align_corners)[0]
+                taps.append((np.trunc(pos).astype(np.int64), ws[i], dws[i] * k))
+            dims.append(taps)
+    out = []
+    for combo in _it.product(*dims):
+        ok = np.ones(gf.shape[:2], bool)
+        lin = np.zeros(gf.shape[:2], np.int64)
+        for d in reversed(range(nd)):
+            pos = combo[d][0]
+            ok &= (pos >= 0) & (pos < sizes[d])
+            lin = lin * sizes[d] + np.clip(pos, 0, sizes[d] - 1)
+        okc = F.constant(ok, gt) if graph else ok.astype(g.dtype)
+        if mode == 1:
+            w, dw = okc, None
+        else:
+            w, dw = okc, []
+            for d in range(nd):
+                w = w * combo[d][1]
+                other = okc * combo[d][2]
+                for e in range(nd):
+                    if e != d:
+                        other = other * combo[e][1]
+                dw.append(other)
+        out.append((lin, w, dw))
+    return out
+
+
+def grid_sampler_kernel(x, grid, interpolation_mode, padding_mode, align_corners):
+    from .raw import RAW
+    n, c = x.shape[:2]
+    flat = x.reshape(n, c, -1)
+    out = np.zeros((n, c) + (_prod(grid.shape[1:-1]),), dtype=x.dtype)
+    for lin, w, _ in _grid_taps(RAW, grid, x.shape[2:], interpolation_mode, padding_mode,
+                                align_corners):
+        out += np.take_along_axis(flat, lin[:, None, :], 2) * w[:, None, :]
+    return out.reshape((n, c) + grid.shape[1:-1])
+
+
+def grid_sampler_backward(F, grad, input, grid, interpolation_mode, padding_mode,
+                          align_corners):
+    shape = tuple(input.shape)
+    n, c = shape[:2]
+    size = _prod(shape[2:])
+    taps = _grid_taps(F, grid, shape[2:], interpolation_mode, padding_mode, align_corners)
+    gflat = F.reshape(grad, (n, c, -1))
+    p = gflat.shape[2]
+    if F.is_raw:     # every tap's grad * weight added into the input at once
+        rows = (np.arange(n * c).reshape(n, c, 1) * size)
+        pos = np.concatenate([rows + lin[:, None, :] for lin, _, _ in taps], 2)
+        src = np.concatenate([gflat * w[:, None, :] for _, w, _ in taps], 2)
+        gi = np.bincount(pos.ravel(), src.ravel(), n * c * size)
+        gi = gi.astype(gflat.dtype, copy=False).reshape(shape)
+    else:
+        pos = np.concatenate([np.broadcast_to(lin[:, None, :], (n, c, p)) for lin, _, _ in taps],
+                             2)
+        src = F.cat([gflat * F.unsqueeze(w, 1) for _, w, _ in taps], 2)
+        gi = F.reshape(F.scatter_add(F.zeros((n, c, size), gflat), 2, pos, src), shape)
+    if interpolation_mode == 1:                      # nearest: the grid gets zeros
+        return gi, F.zeros(tuple(grid.shape), gflat)
+    flat = F.reshape(input, (n, c, size))
+    comps = None
+    for lin, _, dw in taps:
+        v = F.sum(gflat * F.gather(flat, 2, np.broadcast_to(lin[:, None, :], (n, c, p))), 1)
+        terms = [v * d for d in dw]
+        comps = terms if comps is None else [a + b for a, b in zip(comps, terms)]
+    return gi, F.reshape(F.stack(comps, 2), tuple(grid.shape))
+
+
+GRID_SAMPLER_2D, GRID_SAMPLER_3D = (
+    defop(f"grid_sampler_{k}d", f"GridSampler{k}DBackward0", grid_sampler_kernel,
+          inputs=("input", "grid"),
+          params=("interpolation_mode", "padding_mode", "align_corners"),
+          backward_all=grid_sampler_backward, jvp=_fw_not_implemented(f"grid_sampler_{k}d"))
+    for k in (2, 3))
+
+
+def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, nd=None):
+    from ._common import _finish
+    from .. import _dtypes
+    from .._errors import shape_str
+    x, g = input._data, grid._data
+    if x.dtype != g.dtype:
+        raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
+                           f"{_dtypes.scalar_name(grid.dtype)}")
+    if x.shape[0] != g.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got input with sizes [{shape_str(x.shape)}] and grid with "
+                           f"sizes [{shape_str(g.shape)}]")
+    if g.shape[-1] != x.ndim - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {x.ndim - 2} in last "
+                           f"dimension, but got grid with sizes [{shape_str(g.shape)}]")
+    if x.ndim != g.ndim or x.ndim not in ((4, 5) if nd is None else (nd + 2,)):
+        which = "4D or 5D" if nd is None else f"{nd + 2}D"
+        raise RuntimeError(f"grid_sampler(): expected {which} input and grid with same number of "
+                           f"dimensions, but got input with sizes [{shape_str(x.shape)}] and "
+                           f"grid with sizes [{shape_str(g.shape)}]")
+    if interpolation_mode == 2 and x.ndim != 4:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    op = GRID_SAMPLER_2D if x.ndim == 4 else GRID_SAMPLER_3D
+    params = (int(interpolation_mode), int(padding_mode), bool(align_corners))
+    return _finish(op, (input, grid), params, grid_sampler_kernel(x, g, *params))
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``torch.grid_sampler``: modes as aten's enums (Note [grid_sampler entries])."""
+    return _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    return _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, 2)
+
+
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    return _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, 3)
+
+
 # ---- embedding bags ----------------------------------------------------------------------
 def _bag_layout(bag, n_bags):
     """(n_bags, longest) positions into the kept entries, -1 where a bag is shorter."""

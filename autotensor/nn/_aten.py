@@ -24,7 +24,8 @@ __all__ = [
     "feature_alpha_dropout_", "embedding", "embedding_bag", "cosine_similarity",
     "pairwise_distance", "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss",
     "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
-    "triplet_margin_loss", "ctc_loss"]
+    "triplet_margin_loss", "ctc_loss", "conv_tbc", "grid_sampler", "grid_sampler_2d",
+    "grid_sampler_3d"]
 
 # the same signatures as nn.functional's: one function
 bilinear = F.bilinear
@@ -35,6 +36,8 @@ adaptive_avg_pool1d = F.adaptive_avg_pool1d
 pixel_shuffle, pixel_unshuffle = F.pixel_shuffle, F.pixel_unshuffle
 rms_norm = F.rms_norm
 cosine_similarity, pairwise_distance = F.cosine_similarity, F.pairwise_distance
+conv_tbc = F.conv_tbc
+from .._ops.nn_ops import grid_sampler, grid_sampler_2d, grid_sampler_3d  # noqa: E402
 
 
 def _type_error(fname, arg, position, expected, value):

@@ -495,6 +495,7 @@ def _conv_check(input, weight, bias, groups, nsp, transposed):
 
 
 convolution = fn.nn_ops.convolution
+conv_tbc = fn.nn_ops.conv_tbc   # (time, batch, channel) input: Note [conv_tbc]
 
 
 def _same_padding(input, weight, stride, dilation, nsp):
@@ -1768,61 +1769,12 @@ def _prod(xs):
     return r
 
 
-def _grid_unnormalize(coord, size, align_corners):
-    if align_corners:
-        return fn.mul(coord + 1, (size - 1) / 2)
-    return fn.div(fn.mul(coord + 1, size) - 1, 2)
-
-
-def _reflect(coord, twice_low, twice_high):
-    if twice_low == twice_high:
-        return fn.mul(coord, 0)
-    low = twice_low / 2
-    span = (twice_high - twice_low) / 2
-    c = fn.abs(coord - low)
-    extra = fn.fmod(c, span)
-    flips = fn.floor(fn.div(c, span)).detach()
-    even = fn.eq(fn.fmod(flips, 2), 0)
-    return fn.where(even, extra + low, fn.mul(extra, -1) + (span + low))
-
-
-def _grid_source(coord, size, padding_mode, align_corners):
-    c = _grid_unnormalize(coord, size, align_corners)
-    return _grid_pad(c, size, padding_mode, align_corners)
-
-
-def _grid_pad(c, size, padding_mode, align_corners):
-    """PyTorch's compute_coordinates: border clips, reflection reflects then clips."""
-    if padding_mode == "border":
-        c = fn.clamp(c, 0, size - 1)
-    elif padding_mode == "reflection":
-        c = _reflect(c, 0, 2 * (size - 1)) if align_corners else \
-            _reflect(c, -1, 2 * size - 1)
-        c = fn.clamp(c, 0, size - 1)
-    return c
-
-
-def _cubic_coefficients(t, A=-0.75):
-    """The four cubic-convolution weights of the taps at -1, 0, 1, 2 for the fraction t."""
-    def cc1(x):
-        return fn.mul(fn.mul(fn.mul(x, A + 2) - (A + 3), x), x) + 1
-
-    def cc2(x):
-        return fn.mul(fn.mul(fn.mul(x, A) - 5 * A, x) + 8 * A, x) - 4 * A
-
-    return cc2(t + 1), cc1(t), cc1(1 - t), cc2(2 - t)
-
-
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Samples ``input`` (N, C, [D,] H, W) at ``grid`` (N, [Do,] Ho, Wo, 2 or 3) normalised
     (x, y[, z]) points: bilinear/trilinear, nearest or bicubic (4-D), with zeros / border /
-    reflection padding. The taps are gathered (indices from the data) and weighted by
-    differentiable functions of the grid, so gradients flow to both (PyTorch's nodes are
-    GridSampler2DBackward0 / GridSampler3DBackward0). Bicubic pads each integer tap, not the
-    point, as PyTorch's kernel."""
-    import itertools
-    from .._backend import np
-    from .._creation import _make
+    reflection padding: one grid_sampler_2d / _3d entry (GridSampler2DBackward0 /
+    GridSampler3DBackward0, Note [grid_sampler entries] in _ops/nn_ops.py)."""
+    from .._ops import nn_ops as N
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
                          f"'nearest' or 'bicubic', but got: '{mode}'")
@@ -1832,64 +1784,5 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if align_corners is None:
         _warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
-    nd = input.dim() - 2
-    if grid.shape[-1] != max(nd, 1):
-        raise RuntimeError(f"grid_sampler(): expected grid to have size {max(nd, 1)} in last "
-                           f"dimension, but got grid with sizes {list(grid.shape)}")
-    if nd not in (2, 3):
-        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same "
-                           f"number of dimensions, but got input with sizes "
-                           f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
-    if mode == "bicubic" and nd != 2:
-        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-    n, c = input.shape[:2]
-    sizes = tuple(input.shape[2:])[::-1]                  # (W, H[, D]): x first
-    out_sp = tuple(grid.shape[1:-1])
-    points = _prod(out_sp)
-    flat = input.reshape(n, c, _prod(sizes))
-    dt = input._data.dtype
-
-    def tap(idx):
-        """input at the integer coordinates ``idx`` (arrays (N, *out), x first); 0 outside."""
-        ok = np.ones(idx[0].shape, bool)
-        lin = np.zeros(idx[0].shape, np.int64)
-        for i in reversed(range(nd)):
-            ok &= (idx[i] >= 0) & (idx[i] < sizes[i])
-            lin = lin * sizes[i] + np.clip(idx[i], 0, sizes[i] - 1)
-        lin = lin.reshape(n, 1, points)
-        vals = fn.gather(flat, 2, _make(np.broadcast_to(lin, (n, c, points)).copy()))
-        return fn.mul(vals, _make(ok.reshape(n, 1, points).astype(dt)))
-
-    def w(t):
-        return t.reshape(n, 1, points)
-
-    if mode == "bicubic":
-        coords = [_grid_unnormalize(grid[..., i], sizes[i], align_corners) for i in range(nd)]
-        base = [np.floor(x._data) for x in coords]
-        coeffs = [[w(k) for k in _cubic_coefficients(x - _make(b.astype(dt)))]
-                  for x, b in zip(coords, base)]
-        taps = [[_grid_pad(_make(b - 1 + k), sizes[d], padding_mode, align_corners)._data
-                 for k in range(4)] for d, b in enumerate(base)]
-        taps = [[np.floor(t).astype(np.int64) for t in ts] for ts in taps]
-        out = None
-        for j, i in itertools.product(range(4), range(4)):   # (y tap, x tap)
-            term = fn.mul(fn.mul(tap([taps[0][i], taps[1][j]]), coeffs[0][i]), coeffs[1][j])
-            out = term if out is None else out + term
-        return out.reshape(n, c, *out_sp)
-    coords = [_grid_source(grid[..., i], sizes[i], padding_mode, align_corners)
-              for i in range(nd)]
-    if mode == "nearest":
-        return tap([np.rint(x._data).astype(np.int64) for x in coords]).reshape(n, c, *out_sp)
-    lows = [np.floor(x._data) for x in coords]
-    w1 = [w(x - _make(lo.astype(dt))) for x, lo in zip(coords, lows)]
-    w0 = [1 - t for t in w1]
-    lows = [lo.astype(np.int64) for lo in lows]
-    out = None
-    for corner in itertools.product((0, 1), repeat=nd):
-        weight = None
-        for d in range(nd):
-            f = w1[d] if corner[d] else w0[d]
-            weight = f if weight is None else fn.mul(weight, f)
-        term = fn.mul(tap([lo + b for lo, b in zip(lows, corner)]), weight)
-        out = term if out is None else out + term
-    return out.reshape(n, c, *out_sp)
+    return N.grid_sampler(input, grid, N.GRID_MODES.index(mode),
+                          N.GRID_PADDINGS.index(padding_mode), align_corners)
