@@ -141,3 +141,20 @@ add("grid_sample_3d_reflection", _GS(padding_mode="reflection", align_corners=Tr
     lambda g: [g.u(1, 2, 3, 3, 4), g.u(1, 2, 2, 1, 3, lo=-1.3, hi=1.3)])
 add("grid_sample_3d_nearest", _GS(mode="nearest", align_corners=False),
     lambda g: [g.u(2, 1, 2, 3, 3), g.u(2, 1, 2, 2, 3, lo=-1.1, hi=1.1)])
+
+# ---- binary_cross_entropy_with_logits (one BinaryCrossEntropyWithLogitsBackward0 entry) -----
+add("bce_with_logits", lambda m, x, t: m.nn.functional.binary_cross_entropy_with_logits(x, t),
+    lambda g: [g.u(3, 4), g.u(3, 4, lo=0.0, hi=1.0)])
+add("bce_with_logits_weighted_none", lambda m, x, t, w, p:
+    m.nn.functional.binary_cross_entropy_with_logits(x, t, w, reduction="none", pos_weight=p),
+    lambda g: [g.u(3, 4), g.u(3, 4, lo=0.0, hi=1.0), g.pos(3, 4), g.pos(4)],
+    grad=(True, True, False, False))
+add("bce_with_logits_aten_sum", lambda m, x, t, p:
+    m.binary_cross_entropy_with_logits(x, t, None, p, 2),
+    lambda g: [g.u(2, 3), g.u(2, 3, lo=0.0, hi=1.0), g.pos(3)], grad=(True, True, False))
+
+# ---- group_norm (one NativeGroupNormBackward0 entry) ---------------------------------------
+add("group_norm", lambda m, x, w, b: m.nn.functional.group_norm(x, 2, w, b),
+    lambda g: [g.u(2, 4, 3, 2), g.u(4), g.u(4)])
+add("group_norm_plain_3d", lambda m, x: m.group_norm(x, 3, None, None, 1e-3),
+    lambda g: [g.u(3, 6, 4)])

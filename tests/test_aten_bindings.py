@@ -33,7 +33,7 @@ def _values(a, decimals):
     return [v if v == v else "nan" for v in np.round(a, decimals).ravel().tolist()]
 
 
-def _outcome(m, expr, nodes=True):
+def _outcome(m, expr):
     leaves = {k: m.tensor(v, requires_grad=True) for k, v in ARRAYS.items()}
     env = dict(leaves, **{k: m.tensor(v) for k, v in CONSTS.items()}, m=m, np=np)
     m.manual_seed(0)
@@ -47,7 +47,7 @@ def _outcome(m, expr, nodes=True):
     rows, loss = [], None
     for i, o in enumerate(outs):
         rows.append((str(o.dtype).rsplit(".", 1)[-1], tuple(o.shape), o._version,
-                     None if o.grad_fn is None or not nodes else type(o.grad_fn).__name__,
+                     None if o.grad_fn is None else type(o.grad_fn).__name__,
                      _values(o.detach().numpy(), 10)))
         if o.requires_grad:
             w = m.tensor(np.cos(np.arange(o.numel()) + i).reshape(tuple(o.shape)))
@@ -88,6 +88,8 @@ CASES = [
     "m.layer_norm(x2, [5, 5])", "m.layer_norm(x1, (7,), x1[0, 0], None, 1e-3, False)",
     "m.layer_norm(x1, 7)",
     "m.group_norm(x2, 2)", "m.group_norm(x2, 4, c4, c4b, 1e-3, False)",
+    "m.group_norm(x1, 1, None, c4)", "m.group_norm(x1, 3)", "m.group_norm(x1[0, 0], 1)",
+    "m.group_norm(x1, 2, c4[:3])", "m.nn.functional.group_norm(x2[:1], 2, c4, c4b)",
     "m.instance_norm(x1, c4, c4b, None, None, True, 0.1, 1e-5, False)",
     "(lambda r: (m.instance_norm(x1, None, None, r, rv.clone(), True, 0.2, 1e-5, True), r))"
     "(rm.clone())",
@@ -124,6 +126,10 @@ CASES = [
     "m.binary_cross_entropy_with_logits(a, u, cw, None, 1)",
     "m.binary_cross_entropy_with_logits(a, u, None, cp, 2)",
     "m.binary_cross_entropy_with_logits(a, u, cw, cp)",
+    "m.binary_cross_entropy_with_logits(a, u, p, None, 1)",
+    "m.binary_cross_entropy_with_logits(a, u, None, u[0] + 1, 2)",
+    "m.nn.functional.binary_cross_entropy_with_logits(a, u, cw, reduction='sum', pos_weight=cp)",
+    "m.nn.functional.binary_cross_entropy_with_logits(a, u[0])",
     "m.binary_cross_entropy_with_logits(a, u, None, None, 'mean')",
     "m.kl_div(a, u)", "m.kl_div(a, u, 1)", "m.kl_div(a, u, 2)", "m.kl_div(a, u, 5)",
     "m.kl_div(a, p, 1, log_target=True)", "m.kl_div(a, u, reduction=2, log_target=False)",
@@ -163,15 +169,9 @@ CASES = [
 ]
 
 
-# composed in autotensor where PyTorch has one node (NativeGroupNormBackward0,
-# BinaryCrossEntropyWithLogitsBackward0): values and gradients compared, not the node
-COMPOSED = ("m.group_norm(", "m.binary_cross_entropy_with_logits(")
-
-
 @pytest.mark.parametrize("expr", CASES)
 def test_aten_binding_like_torch(expr):
-    nodes = not expr.startswith(COMPOSED)
-    assert _outcome(autotensor, expr, nodes) == _outcome(torch, expr, nodes)
+    assert _outcome(autotensor, expr) == _outcome(torch, expr)
 
 
 def test_loss_reduction_default_is_the_python_bindings():

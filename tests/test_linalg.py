@@ -826,14 +826,28 @@ def test_complex_decompositions_up_to_phase_like_torch():
         np.testing.assert_allclose(_phase_align(W, V), W, rtol=1e-9, atol=1e-11)
 
 
-def test_complex_logdet_gradient_raises_rather_than_mislead():
-    """logdet of a complex matrix composes log(sign) (complex log's backward is not
-    complex-aware yet): an error, never a wrong gradient."""
-    x = autotensor.tensor(_CA, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="gradients of complex inputs"):
-        autotensor.logdet(x)
-    with autotensor.no_grad():
-        autotensor.logdet(x)  # (values need no gradient)
+@pytest.mark.parametrize("batch", [False, True])
+def test_complex_logdet_like_torch(batch):
+    """logdet of a complex matrix is log(sign) + logabsdet (AddBackward0), as PyTorch's:
+    values, the conjugate-Wirtinger gradient through slogdet, and the forward-mode tangent
+    (slogdet_jvp: i imag(tr(A^-1 dA)) sign, real(tr(A^-1 dA)))."""
+    torch = pytest.importorskip("torch")
+    a = np.stack([_CA, _CA.T * 1j]) if batch else _CA
+    res = []
+    for m in (autotensor, torch):
+        x = m.tensor(a, requires_grad=True)
+        y = m.logdet(x)
+        w = m.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)) + 0.5j)
+        (y * w).real.sum().backward()
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(m.tensor(a), m.tensor(np.sin(a)))
+            tangent = fw.unpack_dual(m.logdet(d)).tangent
+        res.append((type(y.grad_fn).__name__, y.detach().numpy(), x.grad.numpy(),
+                    tangent.numpy()))
+    assert res[0][0] == res[1][0] == "AddBackward0"
+    for got, want in zip(res[0][1:], res[1][1:]):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
 
 
 _CA2 = _CR.standard_normal((2, 3, 3)) + 1j * _CR.standard_normal((2, 3, 3)) + 3 * np.eye(3)

@@ -847,10 +847,12 @@ SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",)
 
 
 def _slogdet_jvp(F, A, A_t, sign):
+    """PyTorch's slogdet_jvp: tr(A^-1 A_t) = t; (i imag(t) sign, real(t)) for complex A."""
+    t = _btrace(F, _la(F).solve(A.detach(), A_t))
     if sign._data.dtype.kind == "c":
-        raise NotImplementedError("autotensor: forward-mode AD of linalg.slogdet for complex "
-                                  "inputs is not supported yet")
-    return F.zeros_like(sign), _btrace(F, _la(F).solve(A.detach(), A_t))
+        re = F.cast(t, np.finfo(sign._data.dtype).dtype)
+        return sign * (t - re), re
+    return F.zeros_like(sign), t
 INV_EX = defop("linalg_inv_ex", "LinalgInvExBackward0", None, inputs=("A",),
                outputs=("inverse", "info"), diff_outputs=(0,),
                grads={"A": lambda F, grads, inverse: -F.matmul(
@@ -1501,10 +1503,9 @@ def slogdet(A):
 
 def logdet(input):
     sign, logabsdet = slogdet(input)
-    if input._data.dtype.kind == "c":  # (log(sign) + logabsdet, as PyTorch's logdet)
-        _no_complex_grad("logdet", input)
-        s_, l_ = sign._data, logabsdet._data
-        return _make(_asarray((np.log(s_) + l_).astype(s_.dtype)))
+    if input._data.dtype.kind == "c":  # log(sign) + logabsdet, as PyTorch's (AddBackward0)
+        from .pointwise import add, log
+        return add(log(sign), logabsdet)
     nan = _make(np.asarray(np.nan, dtype=input._data.dtype))
     return _where(_make(sign._data == -1), nan, logabsdet)
 

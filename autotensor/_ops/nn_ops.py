@@ -917,6 +917,46 @@ LAYER_NORM = defop(
     backward_all=layer_norm_backward, jvp="transpose")
 
 
+def group_norm_kernel(x, weight, bias, N, C, HxW, group, eps):
+    """native_group_norm: (result, mean, rstd), the statistics (N, group)."""
+    xg = x.reshape(N, group, -1)
+    mean = xg.mean(axis=2, keepdims=True)
+    xc = xg - mean
+    rstd = 1 / np.sqrt((xc * xc).mean(axis=2, keepdims=True) + eps)
+    out = (xc * rstd).reshape(x.shape)
+    shape = (1, C) + (1,) * (x.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return (out.astype(x.dtype, copy=False), mean.reshape(N, group).astype(x.dtype, copy=False),
+            rstd.reshape(N, group).astype(x.dtype, copy=False))
+
+
+def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps):
+    """layer_norm's formula over each (sample, group), the affine per channel."""
+    g = grads[0]
+    shape = tuple(input.shape)
+    xg = F.reshape(input, (N, group, -1))
+    xc = xg - F.mean(xg, (2,), True)
+    rstd = 1 / F.sqrt(F.mean(xc * xc, (2,), True) + eps)
+    xhat = xc * rstd
+    gw = F.sum(F.reshape(g * F.reshape(xhat, shape), (N, C, -1)), (0, 2))
+    gb = F.sum(F.reshape(g, (N, C, -1)), (0, 2))
+    gx = g if weight is None else g * F.reshape(weight, (1, C) + (1,) * (len(shape) - 2))
+    gxg = F.reshape(gx, (N, group, -1))
+    d = (C // group) * HxW
+    gi = rstd * (gxg - F.sum(gxg, (2,), True) / d - xhat * F.sum(gxg * xhat, (2,), True) / d)
+    return F.reshape(gi, shape), gw, gb
+
+
+GROUP_NORM = defop(
+    "native_group_norm", "NativeGroupNormBackward0", group_norm_kernel,
+    inputs=("input", "weight", "bias"), params=("N", "C", "HxW", "group", "eps"),
+    outputs=("result", "result1", "result2"), diff_outputs=(0,),
+    backward_all=group_norm_backward, jvp="transpose")
+
+
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     """``torch.convolution``: the one entry (ConvolutionBackward0) behind every conv layer
@@ -1546,6 +1586,86 @@ def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners
 
 def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
     return _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, 3)
+
+
+# ---- binary_cross_entropy_with_logits ---------------------------------------------------
+# aten's loss (reduction as its enum: 0 none, 1 mean, 2 sum): (1 - t) x - log_sigmoid(x) lw,
+# lw = (pos_weight - 1) t + 1; weight and pos_weight are not differentiated (PyTorch refuses
+# them requiring grad); the backward formulas are FunctionsManual's.
+def _log_sigmoid(F, x):
+    return -(F.relu(-x) + F.log1p(F.exp(-F.abs(x))))
+
+
+def _loss_reduce(F, v, reduction):
+    return F.mean(v) if reduction == 1 else F.sum(v) if reduction == 2 else v
+
+
+def bce_logits_kernel(x, t, weight, pos_weight, reduction):
+    from .raw import RAW
+    ls = _log_sigmoid(RAW, x)
+    if pos_weight is not None:
+        ls = ls * ((pos_weight - 1) * t + 1)
+    loss = (1 - t) * x - ls
+    if weight is not None:
+        loss = loss * weight
+    return np.asarray(_loss_reduce(RAW, loss, reduction)).astype(x.dtype, copy=False)
+
+
+def _bce_logits_dself(F, self, target, weight, pos_weight, reduction):
+    if pos_weight is not None:
+        pt = F.constant(pos_weight, self) * target
+        g = (pt + 1 - target) * F.sigmoid(self) - pt
+    else:
+        g = F.sigmoid(self) - target
+    if weight is not None:
+        g = g * F.constant(weight, self)
+    return g / _prod(self.shape) if reduction == 1 else g
+
+
+def _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction):
+    if pos_weight is not None:
+        g = _log_sigmoid(F, -self) - _log_sigmoid(F, self) * F.constant(pos_weight, self)
+    else:
+        g = -self
+    if weight is not None:
+        g = g * F.constant(weight, self)
+    return g / _prod(target.shape) if reduction == 1 else g
+
+
+def _bce_logits_jvp(F, self, self_t, target, target_t, weight, pos_weight, reduction):
+    d = None
+    if self_t is not None:
+        d = _bce_logits_dself(F, self, target, weight, pos_weight, 0) * self_t
+    if target_t is not None:
+        e = _bce_logits_dtarget(F, self, target, weight, pos_weight, 0) * target_t
+        d = e if d is None else d + e
+    return _loss_reduce(F, d, reduction)
+
+
+BCE_WITH_LOGITS = defop(
+    "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
+    bce_logits_kernel, inputs=("self", "target"), params=("weight", "pos_weight", "reduction"),
+    grads={"self": lambda F, grad, self, target, weight, pos_weight, reduction:
+           _bce_logits_dself(F, self, target, weight, pos_weight, reduction) * grad,
+           "target": lambda F, grad, self, target, weight, pos_weight, reduction:
+           _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction) * grad},
+    jvp=_bce_logits_jvp)
+
+
+def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction):
+    """aten::binary_cross_entropy_with_logits (reduction as its enum)."""
+    from ._common import _finish
+    from ..autograd.grad_mode import is_grad_enabled
+    for name, w in (("weight", weight), ("pos_weight", pos_weight)):
+        if w is not None and w.requires_grad and is_grad_enabled():
+            raise RuntimeError(f"The function 'binary_cross_entropy_with_logits' is not "
+                               f"differentiable with respect to argument '{name}'. This input "
+                               "cannot have requires_grad True.")
+    w = None if weight is None else weight._data
+    pw = None if pos_weight is None else pos_weight._data
+    params = (w, pw, int(reduction))
+    return _finish(BCE_WITH_LOGITS, (input, target), params,
+                   bce_logits_kernel(input._data, target._data, *params))
 
 
 # ---- embedding bags ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ value leaves the loss unreduced, as ``apply_loss_reduction`` does). The schema's
 ``Mean``, but PyTorch 2.13's Python binding of these functions parses that default as 0:
 ``torch.kl_div(x, y)`` returns the unreduced loss. We give the default Python users get.
 """
+from .._ops import nn_ops as _nn_ops
 from . import functional as F
 
 __all__ = [
@@ -161,9 +162,9 @@ def _reduction(fname, reduction, position):
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
-    return F.binary_cross_entropy_with_logits(
-        input, target, weight, reduction=_reduction("binary_cross_entropy_with_logits",
-                                                    reduction, 5), pos_weight=pos_weight)
+    _reduction("binary_cross_entropy_with_logits", reduction, 5)
+    return _nn_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                                    reduction)
 
 
 def kl_div(input, target, reduction=0, *, log_target=False):

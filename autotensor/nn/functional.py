@@ -310,18 +310,26 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    n, c = input.shape[:2]
-    x = input.reshape(n, num_groups, -1)
-    mean = fn.mean(x, -1, keepdim=True)
-    centered = x - mean
-    var = fn.mean(fn.mul(centered, centered), -1, keepdim=True)
-    out = fn.mul(centered, fn.rsqrt(var + eps)).reshape(input.shape)
-    shape = (1, c) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        out = fn.mul(out, weight.reshape(shape))
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+    """native_group_norm (NativeGroupNormBackward0), statistics per (sample, group)."""
+    from .._ops import nn_ops as N
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    shape = tuple(input.shape)
+    n, c = shape[:2]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(shape)} and "
+                           f"num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != c):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {list(t.shape)} "
+                               f"and input of shape {list(shape)}")
+    params = (n, c, _prod(shape[2:]), int(num_groups), eps)
+    outs = N.group_norm_kernel(input._data, None if weight is None else weight._data,
+                               None if bias is None else bias._data, *params)
+    return _finish_multi(N.GROUP_NORM, (input, weight, bias), params, outs)[0]
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
@@ -372,20 +380,19 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
+    """One BinaryCrossEntropyWithLogitsBackward0 entry (_ops/nn_ops.py), as aten's."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
-    # log(1 + exp(-x)) computed stably: max(-x, 0) + log(exp(-max) + exp(-x - max))
-    log_sig_neg = logsigmoid(-input)   # log(1 - sigmoid(x))
-    log_sig = logsigmoid(input)
-    if pos_weight is not None:
-        loss = -(fn.mul(fn.mul(target, pos_weight), log_sig) + fn.mul(1 - target, log_sig_neg))
-    else:
-        loss = -(fn.mul(target, log_sig) + fn.mul(1 - target, log_sig_neg))
-    if weight is not None:
-        loss = fn.mul(loss, weight)
-    return _reduce(loss, reduction)
+    return fn.nn_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                                      _reduction_enum(reduction))
+
+
+def _reduction_enum(reduction):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return ("none", "mean", "sum").index(reduction)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
