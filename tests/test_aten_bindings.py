@@ -88,7 +88,7 @@ CASES = [
     "m.layer_norm(x2, [5, 5])", "m.layer_norm(x1, (7,), x1[0, 0], None, 1e-3, False)",
     "m.layer_norm(x1, 7)",
     "m.group_norm(x2, 2)", "m.group_norm(x2, 4, c4, c4b, 1e-3, False)",
-    "m.group_norm(x1, 1, None, c4)", "m.group_norm(x1, 3)", "m.group_norm(x1[0, 0], 1)",
+    "m.group_norm(x1, 1, c4, None)", "m.group_norm(x1, 3)", "m.group_norm(x1[0, 0], 1)",
     "m.group_norm(x1, 2, c4[:3])", "m.nn.functional.group_norm(x2[:1], 2, c4, c4b)",
     "m.instance_norm(x1, c4, c4b, None, None, True, 0.1, 1e-5, False)",
     "(lambda r: (m.instance_norm(x1, None, None, r, rv.clone(), True, 0.2, 1e-5, True), r))"

@@ -97,7 +97,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
-    return F.group_norm(input, num_groups, weight, bias, eps)
+    return F._group_norm(input, num_groups, weight, bias, eps)
 
 
 # ---- dropout: (input, p, train), and in place ----------------------------------------------

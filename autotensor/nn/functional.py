@@ -311,10 +311,18 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """native_group_norm (NativeGroupNormBackward0), statistics per (sample, group)."""
-    from .._ops import nn_ops as N
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
+    return _group_norm(input, num_groups, weight, bias, eps)
+
+
+def _group_norm(input, num_groups, weight, bias, eps):
+    """aten::group_norm (torch.group_norm)."""
+    from .._ops import nn_ops as N
+    if input.dim() < 2:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
+                         "got 1)")
     shape = tuple(input.shape)
     n, c = shape[:2]
     if c % num_groups:
