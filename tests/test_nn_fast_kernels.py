@@ -307,3 +307,37 @@ def test_convolution_scratch_is_per_thread():
     a = F.conv2d(autotensor.tensor(xs[0]), w, padding=1).numpy()
     F.conv2d(autotensor.tensor(xs[1]), w, padding=1)
     np.testing.assert_array_equal(a, want[0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n,rows,width", [(1120, 1000, 128), (2000, 400, 64), (500, 400, 48)])
+def test_index_add_by_rounds_bit_equal_to_add_at(dtype, n, rows, width):
+    """index_add along dim 0 with wide rows goes by rounds of distinct indices: the same
+    bits as np.add.at (each row summed in index order, from self's row), and an embedding's
+    weight gradient as torch's."""
+    from autotensor._ops import raw
+    rng = np.random.default_rng(1)
+    idx = rng.integers(0, rows, n)
+    src = (rng.standard_normal((n, width)) * 10.0 ** rng.uniform(-3, 3, (n, 1))).astype(dtype)
+    x = rng.standard_normal((rows, width)).astype(dtype)
+    want = x.copy()
+    np.add.at(want, idx, src)
+    assert raw._index_add_rounds(x.copy(), idx, src)        # the fast path is taken
+    np.testing.assert_array_equal(raw.index_add(x, 0, idx, src), want)
+    np.testing.assert_array_equal(raw.index_add(x, 0, idx, src, alpha=2.0),
+                                  _add_at(x, idx, src * 2.0))
+    torch = pytest.importorskip("torch")
+    grads = []
+    for m in (autotensor, torch):
+        w = m.tensor(x, requires_grad=True)
+        out = m.nn.functional.embedding(m.tensor(idx), w)
+        out.backward(m.tensor(src))
+        grads.append(w.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-6 if dtype == "float32" else 1e-13,
+                               atol=1e-5 if dtype == "float32" else 1e-12)
+
+
+def _add_at(x, idx, src):
+    out = x.copy()
+    np.add.at(out, idx, src)
+    return out
