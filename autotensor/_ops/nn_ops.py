@@ -58,6 +58,10 @@ def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_we
     d = 1 if len(self_sizes) > 1 else 0                   # (C,) input: one sample
     src = F.unsqueeze(grad * F.constant(coef, grad), d)
     index = np.expand_dims(np.where(target == ignore_index, 0, target), d)
+    if F.is_raw:   # straight into fresh zeros (scatter would copy a zero array first)
+        out = np.zeros(self_sizes, np.asarray(grad).dtype)
+        np.put_along_axis(out, index, src, d)
+        return out
     return F.scatter(F.zeros(self_sizes, grad), d, index, src)
 
 
