@@ -1045,6 +1045,33 @@ FUZZ_FINDINGS = {
         "v4 = torch.autograd.grad(torch.tensor([True, False]).atan2(v3).sum(), [v3])[0]",
         "v5 = torch.autograd.grad(torch.tensor([4, 2], dtype=torch.uint8).atan2(v3).sum(), "
         "[v3])[0]"],
+    "indexed writes of a source of another dtype: PyTorch's errors, and its masked_fill_ "
+    "dispatch of a one-element source through a bool mask": [
+        "v0 = torch.zeros(4)", "v1 = torch.tensor([0, 2])", "v2 = v1 > 0",
+        "v3 = torch.ones(2, dtype=torch.float64)", "v4 = torch.tensor(2.5, dtype=torch.float64)",
+        "v0[v1] = v3", "v0[v1] = v4", "v0[[0, 2]] = v3", "v0[torch.tensor([True, False, True, "
+        "False])] = v3", "v0[torch.tensor([True, False, True, False])] = v4",
+        "v0[torch.tensor([True, False, True, False])] = v4.reshape(1, 1)",
+        "v0[torch.tensor(True)] = v4", "v0.index_put_((v1,), v3)", "v0.index_put_((v1,), v4)",
+        "v0.index_put_((torch.tensor([True, False, True, False]),), v4, accumulate=True)",
+        "v5 = v0.index_put((torch.tensor([False, True, True, False]),), v4)",
+        "v0[v1] = 1.5", "v0[0:2] = v3", "v0[1] = v4", "v0[v1] += v3",
+        "v6 = torch.zeros(4, dtype=torch.uint8)",
+        "v6[torch.tensor([True, False, True, False])] = torch.tensor(-1)",
+        "v6[torch.tensor([True, False, True, False])] = torch.tensor(300)",
+        "v0[torch.tensor([True, False, True, False])] = torch.tensor(1e300, dtype=torch.float64)",
+        "torch.zeros(2, 3)[torch.tensor([[0, 1, 2], [1, 0, 1]])] = 1.0",
+        "v8 = v0.scatter(0, v1, v3)", "v0.scatter_(0, v1, v3)", "v0.scatter_add_(0, v1, v3)",
+        "v9 = v0.scatter_add(0, v1, v3)", "v10 = v0.scatter(0, v1.float(), v3.float())",
+        "v11 = v0.scatter(0, v1.int(), v3.float())", "v12 = v0.scatter(0, v1, 2.5)",
+        "v13 = v0.index_add(0, v1, v3)", "v0.index_add_(0, v1, v3)",
+        "v14 = v0.index_add(0, v1.reshape(2, 1), v3.float())",
+        "v15 = v0.index_add(0, v1.float(), v3.float())",
+        "v16 = v0.index_add(0, v1, v3[:1].float())",
+        "v17 = v0.index_add(0, torch.tensor([5, 0]), v3.float())",
+        "v18 = v0.index_add(0, torch.tensor(1), v3[:1].float())",
+        "v19 = v0.index_copy(0, v1, v3)", "v20 = v0.put(v1, v3)",
+        "v21 = v0.masked_scatter(v0 > 0, v3)"],
 }
 
 

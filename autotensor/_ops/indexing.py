@@ -10,7 +10,7 @@ from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import (
     _asarray, _finish, _index_data, ndarray, _py_any, _py_max, _py_sum, _wrap_dim)
-from .pointwise import clone, copy_, fill_
+from .pointwise import copy_, fill_
 from .shape import _alias, expand, select, _slice, unsqueeze, view
 
 
@@ -269,22 +269,42 @@ def _strip_leading_ones(value):
     return view(value, d.shape[lead:]) if lead else value
 
 
-def index_put_(input, indices, values, accumulate=False):
+def _index_put(input, indices, values, accumulate):
+    """(key, value tensor, the written array) of index_put(_): PyTorch's checks."""
     if not isinstance(indices, tuple):
         indices = (indices,)
     key = tuple(_index_array(k) if _is_advanced(k) else k for k in indices)
     v = values if isinstance(values, Tensor) else _scalar_or_tensor(values, input)
     d = input._data
-    if v._data.dtype != d.dtype and isinstance(values, Tensor):
+    if v._data.dtype != d.dtype and isinstance(values, Tensor) and not (
+            not accumulate and v._data.size == 1 and _one_bool_mask(key)):
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{_dtypes.scalar_name(input.dtype)} for the destination and "
                            f"{_dtypes.scalar_name(values.dtype)} for the source.")
     new = d.copy()
-    if accumulate:
-        np.add.at(new, key, v._data)
-    else:
-        new[key] = v._data
+    try:
+        if accumulate:
+            np.add.at(new, key, v._data)
+        elif v._data.dtype != d.dtype:  # (the masked_fill_ dispatch: the value as a number)
+            new[key] = _convert.scalar_array(v._data.reshape(()).item(), input.dtype)
+        else:
+            new[key] = v._data
+    except IndexError as e:  # an index out of range: NumPy's words for an axis, PyTorch's
+        raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
+    return key, v, new
+
+
+def index_put_(input, indices, values, accumulate=False):
+    key, v, new = _index_put(input, indices, values, accumulate)
     return _inplace_index_put(input, key, v, new, accumulate)
+
+
+def _one_bool_mask(key):
+    """PyTorch's canDispatchToMaskedFill: an index_put whose only tensor index is a bool mask
+    (of 1+ dims) and whose value has one element runs as masked_fill_ with the value as a
+    number, so the value's dtype need not match (x[mask] = double_0d into a float tensor)."""
+    masks = [k for k in key if isinstance(k, ndarray)]
+    return len(masks) == 1 and masks[0].dtype == np.bool_ and masks[0].ndim > 0
 
 
 def _scalar_or_tensor(v, like):
@@ -297,7 +317,9 @@ def _inplace_index_put(input, key, v, new, accumulate):
 
 
 def index_put(input, indices, values, accumulate=False):
-    return index_put_(clone(input), indices, values, accumulate)
+    """One IndexPutBackward0 on a fresh result (version 0), as PyTorch's out-of-place op."""
+    key, v, new = _index_put(input, indices, values, accumulate)
+    return _finish(INDEX_PUT, (input, v), (key, accumulate), new)
 
 
 def gather(input, dim, index, *, sparse_grad=False):
@@ -322,6 +344,7 @@ def scatter_add(input, dim, index, src):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
+    _scatter_check(d, idx, src)
     out = raw.scatter_add(d, dim, idx, src._data)
     r = _finish(SCATTER_ADD, (input, src), (dim, idx), out)
     if r._grad_fn is not None and src._requires_grad and src._data.shape != idx.shape:
@@ -337,6 +360,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     sd = s._data if isinstance(s, Tensor) else _convert.scalar_array(
         s, _dtypes.from_numpy(d.dtype))[()]
     idx = _index_data(index)
+    _scatter_check(d, idx, s)
     if reduce is not None:  # Note [scatter's reduce=]
         op, out = _scatter_legacy(False, d, dim, idx, s, reduce)
         if isinstance(s, Tensor):
@@ -372,10 +396,57 @@ def index_select(input, dim, index):
     return _finish(INDEX_SELECT, (input,), (dim, idx.reshape(-1)), out)
 
 
+def _index_add_check(d, dim, idx, s):
+    """PyTorch's index_func_meta_impl checks, in its order and words."""
+    if idx.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{idx.ndim} with type: {_scalar_name(idx)} and size: "
+                         f"[{_errors.shape_str(idx.shape)}]")
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_scalar_name(idx)}")
+    if s.dtype != d.dtype:
+        raise RuntimeError(f"index_add_(): self ({_scalar_name(d)}) and source "
+                           f"({_scalar_name(s)}) must have the same scalar type")
+    if dim != 0 and dim >= s.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {s.ndim}")
+    n = s.shape[dim] if s.ndim else 1
+    if idx.size != n:
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to "
+                           f"source.size(dim): ({n}), for dim: {dim}")
+    if d.ndim and (s.ndim != d.ndim or _py_any(
+            a != b for i, (a, b) in enumerate(zip(d.shape, s.shape)) if i != dim)):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = [{_errors.shape_str(d.shape)}]"
+                           f" source.shape = [{_errors.shape_str(s.shape)}]")
+    size = d.shape[dim] if d.ndim else 1
+    out = (idx >= size) | (idx < 0)
+    if out.any():
+        if d.ndim <= 1:  # (the kernel for vectors checks as index_select does)
+            raise IndexError("index out of range in self")
+        bad = int(idx.reshape(-1)[np.argmax(out.reshape(-1))])
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def _scalar_name(a):
+    return _dtypes.scalar_name(_dtypes.from_numpy(a.dtype))
+
+
+def _scatter_check(d, idx, src):
+    """PyTorch's scatter_gather_dtype_check for scatter/scatter_add (its words)."""
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if isinstance(src, Tensor) and src._data.dtype != d.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+
+
 def index_add(input, dim, index, source, *, alpha=1):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
+    _index_add_check(d, dim, idx, source._data)
+    idx = idx.reshape(-1)  # (a 0-d index is one index)
     out = raw.index_add(d, dim, idx, source._data, alpha)
     return _finish(INDEX_ADD, (input, source), (dim, idx, alpha), out)
 
@@ -456,14 +527,17 @@ def masked_fill_(self, mask, value):
 
 def index_add_(self, dim, index, source, *, alpha=1):
     dim = _wrap_dim(dim, self._data.ndim)
-    new = raw.index_add(self._data, dim, index._data, source._data, alpha)
-    return inplace.record_inplace(INDEX_ADD, self, (self, source), (dim, index._data, alpha),
-                                  new)
+    idx = _index_data(index)
+    _index_add_check(self._data, dim, idx, source._data)
+    idx = idx.reshape(-1)  # (a 0-d index is one index)
+    new = raw.index_add(self._data, dim, idx, source._data, alpha)
+    return inplace.record_inplace(INDEX_ADD, self, (self, source), (dim, idx, alpha), new)
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     dim = _wrap_dim(dim, self._data.ndim)
     s = src if src is not None else value
+    _scatter_check(self._data, _index_data(index), s)
     if reduce is not None:  # Note [scatter's reduce=]
         op, new = _scatter_legacy(True, self._data, dim, _index_data(index), s, reduce)
         if isinstance(s, Tensor):
@@ -479,6 +553,7 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
 
 def scatter_add_(self, dim, index, src):
     dim = _wrap_dim(dim, self._data.ndim)
+    _scatter_check(self._data, _index_data(index), src)
     new = raw.scatter_add(self._data, dim, index._data, src._data)
     return inplace.record_inplace(SCATTER_ADD, self, (self, src), (dim, index._data), new)
 
