@@ -68,6 +68,7 @@ from ._ops import (  # (the catalogue: names still missing, issue 11)
     reciprocal_, resize_as_, round_, rsqrt_, split_with_sizes, tril_indices, triu_indices)
 detach, detach_ = Tensor.detach, Tensor.detach_
 from ._ops import igamma, igammac  # noqa: E402
+from ._ops import dist, positive  # noqa: E402
 from ._ops.linalg import (cholesky_inverse, cholesky_solve, torch_qr as qr,
                           triangular_solve)
 from ._ops.linalg import geqrf, orgqr, ormqr, symeig, vander  # (torch.linalg, part 3)

@@ -315,7 +315,7 @@ METHODS = {
         aminmax count_nonzero cummax cummin cumprod diff kthvalue logcumsumexp median nanmean
         nanmedian nansum std var
         """.split()},
-    "cumprod_": fn.reduction.cumprod_,
+    "cumprod_": fn.reduction.cumprod_, "dist": fn.dist, "positive": fn.positive,
     # the catalogue: shape and indexing (issue 11)
     "tile": fn.shape._tile_method,
     **{name: getattr(fn, name) for name in """

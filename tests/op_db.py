@@ -453,6 +453,20 @@ for _red, _ref in [("mean", lambda x, y: ((x - y) ** 2).mean()),
         lambda g: [g.u(2, 3), g.u(2, 3)], ref=_ref)
 add("mse_loss_default_no_target_grad", lambda m, x, y: m.nn.functional.mse_loss(x, y),
     lambda g: [g.u(4), g.u(4)], grad=(True, False), ref=lambda x, y: ((x - y) ** 2).mean())
+for _red in ("mean", "sum", "none"):  # (values straddling beta / delta, away from the kinks)
+    add("smooth_l1_loss_" + _red,
+        lambda m, x, y, _r=_red: m.nn.functional.smooth_l1_loss(x, y, reduction=_r, beta=0.7),
+        lambda g: [np.array([[0.1, -1.3, 0.45], [2.2, -0.2, 0.9]]),
+                   np.array([[0.3, 0.2, -0.6], [0.1, 0.15, -0.3]])])
+    add("huber_loss_" + _red,
+        lambda m, x, y, _r=_red: m.nn.functional.huber_loss(x, y, reduction=_r, delta=0.8),
+        lambda g: [np.array([[0.1, -1.3, 0.45], [2.2, -0.2, 0.9]]),
+                   np.array([[0.3, 0.2, -0.6], [0.1, 0.15, -0.3]])])
+add("smooth_l1_loss_broadcast_target", lambda m, x, y: m.nn.functional.smooth_l1_loss(x, y),
+    lambda g: [np.array([[0.1, -1.3, 0.45], [2.2, -0.2, 0.9]]), np.array([0.3, 0.2, -0.6])])
+for _p in (2, 1, 3.5, float("inf")):
+    add(f"dist_p{_p}", lambda m, x, y, _p=_p: m.dist(x, y, _p), lambda g: [g.u(2, 3), g.u(3)])
+add("dist_method", lambda m, x, y: x.dist(y), lambda g: [g.u(4), g.u(4)])
 for _red in ("mean", "sum", "none"):
     add("cross_entropy_" + _red,
         lambda m, x, t, _r=_red: m.nn.functional.cross_entropy(x, t, reduction=_r),

@@ -1072,6 +1072,17 @@ FUZZ_FINDINGS = {
         "v18 = v0.index_add(0, torch.tensor(1), v3[:1].float())",
         "v19 = v0.index_copy(0, v1, v3)", "v20 = v0.put(v1, v3)",
         "v21 = v0.masked_scatter(v0 > 0, v3)"],
+    "smooth_l1_loss / huber_loss are single entries that save the target (an in-place "
+    "change of it makes backward raise); torch.dist, Tensor.positive": [
+        "v0 = torch.tensor([0.5, 2.0, -1.0], requires_grad=True)",
+        "v1 = torch.tensor([0.0, 0.1, 0.2])",
+        "v2 = torch.nn.functional.smooth_l1_loss(v0, v1)",
+        "v3 = torch.nn.functional.huber_loss(v0, v1, reduction='sum', delta=0.5)",
+        "v4 = torch.nn.functional.smooth_l1_loss(v0, v1, reduction='none', beta=0.3)",
+        "v1.add_(1)", "v2.backward()", "v3.backward()", "v4.sum().backward()",
+        "v5 = torch.dist(v0, v0.detach().flip(0), 3)", "v5.backward()",
+        "v6 = v0.dist(torch.tensor(1.0))", "v7 = torch.positive(v0)", "v8 = v0.positive()",
+        "v9 = torch.positive(torch.tensor([True]))"],
 }
 
 

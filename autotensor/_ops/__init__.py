@@ -98,6 +98,7 @@ from .pointwise import (  # noqa: F401,E402  (the catalogue: names still missing
     bitwise_xor_, clamp_max_, clamp_min_, logical_and_, logical_not_, logical_or_, logical_xor_,
     round_, rsqrt_)
 from .reduction import cumsum_  # noqa: F401,E402
+from .reduction import dist, positive  # noqa: F401,E402
 from .linalg import addbmm_, addmm_, addmv_, addr_, baddbmm_  # noqa: F401,E402
 from .shape import (  # noqa: F401,E402
     as_strided_, resize_, resize_as_, split_with_sizes, tril_indices, triu_indices)

@@ -12,8 +12,8 @@ from .reduction import _numel
 
 def mse_backward(F, grad, self, target, reduction):
     diff = (self - target) * 2
-    if reduction == "mean":
-        diff = diff / _numel(self.shape)
+    if reduction == "mean":  # (over the broadcast shape)
+        diff = diff / _numel(diff.shape)
     return diff * grad
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
@@ -22,6 +22,18 @@ def _mse_jvp(F, self, self_t, target, target_t, reduction):
     if target_t is not None:
         d = -target_t if d is None else d - target_t
     v = (self - target) * d * 2
+    if reduction == "mean":
+        return F.mean(v)
+    return F.sum(v) if reduction == "sum" else v
+
+
+def _loss_jvp(F, backward, self, self_t, target, target_t, reduction, param):
+    """Forward mode of a pointwise loss from its backward (PyTorch's ``result:`` rules of
+    smooth_l1_loss / huber_loss): each tangent through the unreduced backward, reduced."""
+    v = None if self_t is None else backward(F, self_t, self, target, "none", param)
+    if target_t is not None:
+        w = backward(F, target_t, target, self, "none", param)
+        v = w if v is None else v + w
     if reduction == "mean":
         return F.mean(v)
     return F.sum(v) if reduction == "sum" else v
@@ -44,9 +56,49 @@ MSE_LOSS = defop("mse_loss", "MseLossBackward0", None, inputs=("self", "target")
                  params=("reduction",),
                  grads={"self": mse_backward,
                         "target": lambda F, grad, self, target, reduction:
-                        -mse_backward(F, grad, self, target, reduction)},
+                        mse_backward(F, grad, target, self, reduction)},
                  jvp=lambda F, self, self_t, target, target_t, reduction:
                      _mse_jvp(F, self, self_t, target, target_t, reduction))
+
+
+def smooth_l1_loss_backward(F, grad, self, target, reduction, beta):
+    """PyTorch's smooth_l1_loss_backward: (x - t) / beta inside [-beta, beta], its sign
+    outside (divided by the element count for a mean)."""
+    x = self - target
+    g = F.where(x <= -beta, -1.0, F.where(x >= beta, 1.0, x / beta))  # (the ends: constants)
+    if reduction == "mean":  # (over the broadcast shape)
+        g = g / _numel(x.shape)
+    return g * grad
+
+
+def huber_loss_backward(F, grad, self, target, reduction, delta):
+    """PyTorch's huber_loss_backward: x - t clamped to [-delta, delta] (over n for a mean)."""
+    x = self - target
+    g = F.where(x <= -delta, -delta, F.where(x >= delta, delta, x))
+    if reduction == "mean":  # (over the broadcast shape)
+        g = g / _numel(x.shape)
+    return g * grad
+
+
+# (target's gradient is the backward with the operands swapped, as in derivatives.yaml)
+SMOOTH_L1_LOSS = defop(
+    "smooth_l1_loss", "SmoothL1LossBackward0", None, inputs=("self", "target"),
+    params=("reduction", "beta"),
+    grads={"self": lambda F, grad, self, target, reduction, beta:
+           smooth_l1_loss_backward(F, grad, self, target, reduction, beta),
+           "target": lambda F, grad, self, target, reduction, beta:
+           smooth_l1_loss_backward(F, grad, target, self, reduction, beta)},
+    jvp=lambda F, self, self_t, target, target_t, reduction, beta: _loss_jvp(
+        F, smooth_l1_loss_backward, self, self_t, target, target_t, reduction, beta))
+HUBER_LOSS = defop(
+    "huber_loss", "HuberLossBackward0", None, inputs=("self", "target"),
+    params=("reduction", "delta"),
+    grads={"self": lambda F, grad, self, target, reduction, delta:
+           huber_loss_backward(F, grad, self, target, reduction, delta),
+           "target": lambda F, grad, self, target, reduction, delta:
+           huber_loss_backward(F, grad, target, self, reduction, delta)},
+    jvp=lambda F, self, self_t, target, target_t, reduction, delta: _loss_jvp(
+        F, huber_loss_backward, self, self_t, target, target_t, reduction, delta))
 
 
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,

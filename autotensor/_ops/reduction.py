@@ -551,6 +551,11 @@ def _vector_norm(input, ord, dim, keepdim, op=None):
     dims = _dims(dim, d.ndim) if dim is not None else None  # (validated for a 0-d too)
     if not d.ndim:
         dims = None
+    out = _vector_norm_array(d, ord, dims, keepdim)
+    return _finish(op or NORM, (input,), (ord, dims, keepdim), out)
+
+
+def _vector_norm_array(d, ord, dims, keepdim):
     a = np.abs(_acc(d))
     if ord == 2:
         out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
@@ -564,8 +569,57 @@ def _vector_norm(input, ord, dim, keepdim, op=None):
         out = np.sum(a, axis=dims, keepdims=keepdim)
     else:
         out = np.sum(a ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
-    out = _asarray(out).astype(d.dtype.type(0).real.dtype, copy=False)
-    return _finish(op or NORM, (input,), (ord, dims, keepdim), out)
+    return _asarray(out).astype(d.dtype.type(0).real.dtype, copy=False)
+
+
+def _dist_jvp(F, self, self_t, other, other_t, p, result):
+    t = self_t if other_t is None else -other_t if self_t is None else self_t - other_t
+    if p == 0:
+        return F.zeros_like(result)
+    return _via_backward(F, norm_backward, t, None, False, self - other, p, None, False, result)
+
+
+DIST = defop("dist", "DistBackward0", None, inputs=("self", "other"), params=("p",),
+             grads={"self": lambda F, grad, self, other, p, result:
+                    norm_backward(F, grad, self - other, p, None, False, result),
+                    "other": lambda F, grad, self, other, p, result:
+                    -norm_backward(F, grad, self - other, p, None, False, result)},
+             jvp=_dist_jvp)
+
+
+def dist(input, other, p=2):
+    """The p-norm of ``input - other`` (broadcast): one DistBackward0, as PyTorch's."""
+    from .dispatch import broadcast_error, set_input_metadata
+    for arg, pos, t in (("input", 1, input), ("other", 2, other)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"dist(): argument '{arg}' (position {pos}) must be Tensor, not "
+                            f"{type(t).__name__}")
+    if isinstance(p, Tensor):
+        p = p.item()
+    dt = _dtypes.result_type(input, other)
+    a, b = input._data, other._data
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
+    if not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {_dtypes.scalar_name(dt)} instead.")
+    npd = _dtypes.numpy_dtype_of(dt)
+    diff = a.astype(npd, copy=False) - b.astype(npd, copy=False)
+    out = _vector_norm_array(diff.astype(npd, copy=False), float(p), None, False)
+    r = _finish(DIST, (input, other), (float(p),), out)
+    if r._grad_fn is not None and (a.shape != shape or b.shape != shape or a.dtype != npd or
+                                   b.dtype != npd):
+        set_input_metadata(r._grad_fn, (input, other), tuple(shape), npd)
+    return r
+
+
+def positive(input):
+    """``+x``: the tensor itself (PyTorch returns its input), refused for bool."""
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
 
 
 def _check_softmax_dtype(name, d, dim):

@@ -28,30 +28,39 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean squared error, one node (MseLossBackward0) like PyTorch's."""
+    def kernel(diff):
+        return diff * diff
+    return _pointwise_loss("mse_loss", kernel, input, target, reduction, ())
+
+
+def _pointwise_loss(name, kernel, input, target, reduction, params):
+    """A loss that is one entry in PyTorch (MseLossBackward0, SmoothL1LossBackward0,
+    HuberLossBackward0): ``kernel(input - target)`` reduced, with PyTorch's broadcast
+    warning; the entry saves both operands (an in-place change of either is detected)."""
     from .._backend import np
     from .._ops import nn_ops as D
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    op = {"mse_loss": D.MSE_LOSS, "smooth_l1_loss": D.SMOOTH_L1_LOSS,
+          "huber_loss": D.HUBER_LOSS}[name]
     a, b = input._data, target._data
     if a.shape != b.shape:
         import warnings
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       f"to broadcasting. Please ensure they have the same size.",
-                      UserWarning, stacklevel=2)
-        try:
-            a, b = np.broadcast_arrays(a, b)
-        except ValueError:
-            from .._ops.dispatch import broadcast_error
-            raise broadcast_error(a.shape, b.shape) from None
-    if b.dtype != a.dtype:
-        b = b.astype(a.dtype)
-    diff = a - b
-    sq = diff * diff
+                      UserWarning, stacklevel=3)
+        input, target = fn.broadcast_tensors(input, target)  # (ExpandBackward0s, as PyTorch)
+        a, b = input._data, target._data
+    if b.dtype != a.dtype:  # the promoted dtype, as PyTorch's (huber_loss: input's)
+        dt = a.dtype if name == "huber_loss" else \
+            _dtypes.numpy_dtype_of(_dtypes.result_type(input, target))
+        a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+    sq = kernel(a - b)
     out = sq if reduction == "none" else np.asarray(sq.mean() if reduction == "mean"
                                                     else sq.sum())
-    r = _finish(D.MSE_LOSS, (input, target), (reduction,), out.astype(a.dtype, copy=False))
-    if r._grad_fn is not None and input._data.shape != target._data.shape:
+    r = _finish(op, (input, target), (reduction,) + params, out.astype(a.dtype, copy=False))
+    if r._grad_fn is not None and input._data.dtype != target._data.dtype:
         from .._ops.dispatch import set_input_metadata
         set_input_metadata(r._grad_fn, (input, target), a.shape, a.dtype)
     return r
@@ -357,17 +366,22 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
                    beta=1.0):
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if beta == 0.0:
+    if beta == 0.0:  # (PyTorch's smooth_l1_loss calls l1_loss then)
         return l1_loss(input, target, reduction=reduction)
-    d = fn.abs(input - target)
-    return _reduce(fn.where(d < beta, fn.mul(fn.mul(d, d), 0.5 / beta), d - 0.5 * beta),
-                   reduction)
+
+    def kernel(x):
+        from .._backend import np
+        z = abs(x)
+        return np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta).astype(x.dtype)
+    return _pointwise_loss("smooth_l1_loss", kernel, input, target, reduction, (beta,))
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    d = fn.abs(input - target)
-    return _reduce(fn.where(d < delta, fn.mul(fn.mul(d, d), 0.5),
-                            fn.mul(d - 0.5 * delta, delta)), reduction)
+    def kernel(x):
+        from .._backend import np
+        z = abs(x)
+        return np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(x.dtype)
+    return _pointwise_loss("huber_loss", kernel, input, target, reduction, (delta,))
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
