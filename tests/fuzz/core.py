@@ -219,6 +219,7 @@ class Renderer:
         self.ns = torch_ns
         self.names: list[str] = []
         self.counter = 0
+        self.pending_duals: set = set()  # leaves whose make_dual runs before the next line
 
     def var(self, ref: int) -> str | None:
         if not self.names:
@@ -316,7 +317,8 @@ class Renderer:
             return f"{out} = torch.{op}([{x}, {y}], dim={scalar_idx % 3 - 1})", out
         if op == "logical_or_":
             t = self.ns.get(x)
-            if getattr(t, "_is_view", lambda: False)() and t.requires_grad:
+            if getattr(t, "requires_grad", False) and (
+                    t._is_view() or x in self.pending_duals):  # (a dual of a leaf is a view)
                 # PyTorch (2.13) segfaults in a later ``register_hook`` on the view after
                 # an in-place logical_or_/logical_and_ on a view of a tensor requiring grad
                 # (leaf or not, dual or not) unless its grad_fn was read in between: the
@@ -504,13 +506,15 @@ class Renderer:
         out = self.new()
         if op.startswith("fn_"):
             t = self.ns.get(x)
-            if op == "fn_dirty" and getattr(t, "_is_view", lambda: False)() and \
-                    t._base.is_leaf and t._base.requires_grad:
+            if op == "fn_dirty" and (getattr(t, "_is_view", lambda: False)() and
+                                     t._base.is_leaf and t._base.requires_grad or
+                                     x in self.pending_duals and t.requires_grad):
                 # PyTorch (2.13) raises here ("a view of a leaf Variable that requires grad
                 # is being used in an in-place operation") after the Function's forward
                 # wrote into it, and its autograd state is then broken: a later backward,
                 # grad and register_hook on a view of it segfault (exit 139; the crash at
-                # the end of a 4-minute standalone run). Not drawn.
+                # the end of a 4-minute standalone run). Not drawn (nor on a leaf whose
+                # make_dual, pending, runs between this rendering and the line).
                 op = "fn_sq"
             cls = {"fn_sq": "_Sq", "fn_dirty": "_Dirty", "fn_view": "_View"}[op]
             return f"{out} = {cls}.apply({x})", out
@@ -738,6 +742,7 @@ def render_and_run_torch(program, torch_module, dual=False):
         warnings.simplefilter("ignore")
         try:
             for step in list(inputs) + list(steps):
+                r.pending_duals = {o for _, o in pending if o}
                 src, out = r.render(step)
                 if src is None:
                     continue
