@@ -646,16 +646,25 @@ def _igamma_density(F, self, other):
     return F.exp((self - 1) * F.log(other) - other - _via(F, _specfun.lgamma, lgamma, self))
 
 
-IGAMMA = defop("igamma", "IgammaBackward0", _igamma_kernel(_specfun.gammainc),
-               inputs=("self", "other"), jvp=_fw_not_implemented("igamma", _NOT_YET),
-               grads={"self": _igamma_self("igamma"),
-                      "other": lambda F, grad, self, other: grad * _igamma_density(
-                          F, self, other)})
-IGAMMAC = defop("igammac", "IgammacBackward0", _igamma_kernel(_specfun.gammaincc),
-                inputs=("self", "other"), jvp=_fw_not_implemented("igammac", _NOT_YET),
-                grads={"self": _igamma_self("igammac"),
-                       "other": lambda F, grad, self, other: -grad * _igamma_density(
-                           F, self, other)})
+_NOT_YET_ = (" because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+             "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
+             "that we can prioritize its implementation.")  # (the in-place ops' wording)
+
+
+def _igamma_entry(name, node, which, upper, not_yet):
+    """The table entry of igamma/igammac (``upper``: Q = 1 - P, so other's derivative is the
+    density negated) or of its in-place form, which differs only in the forward-AD message."""
+    return defop(name, node, _igamma_kernel(which), inputs=("self", "other"),
+                 jvp=_fw_not_implemented(name, not_yet),
+                 grads={"self": _igamma_self(name.rstrip("_")),
+                        "other": lambda F, grad, self, other: (-grad if upper else grad) *
+                        _igamma_density(F, self, other)})
+
+
+IGAMMA = _igamma_entry("igamma", "IgammaBackward0", _specfun.gammainc, False, _NOT_YET)
+IGAMMAC = _igamma_entry("igammac", "IgammacBackward0", _specfun.gammaincc, True, _NOT_YET)
+IGAMMA_ = _igamma_entry("igamma_", "IgammaBackward0", _specfun.gammainc, False, _NOT_YET_)
+IGAMMAC_ = _igamma_entry("igammac_", "IgammacBackward0", _specfun.gammaincc, True, _NOT_YET_)
 
 
 def _igamma_check(name, input, other, method=False, api=None):
@@ -671,43 +680,25 @@ def _igamma_check(name, input, other, method=False, api=None):
                                   f"'{_dtypes.scalar_name(rt)}'")
 
 
-def igamma(input, other, *, out=None):
-    """The regularized lower incomplete gamma function P(input, other)."""
+def _igamma_call(name, op, input, other, out):
     if out is not None:  # Note [out= arguments] in _out.py
         from ._out import write_out
-        return write_out("igamma", igamma(input, other), out)
+        return write_out(name, _igamma_call(name, op, input, other, None), out)
     from ._common import _binary
-    _igamma_check("igamma", input, other)
+    _igamma_check(name, input, other)
     if _state.fw:  # (no forward rule: refused before the kernel)
-        refuse_unsupported(IGAMMA, input, other)
-    return _binary(IGAMMA, input, other)
+        refuse_unsupported(op, input, other)
+    return _binary(op, input, other)
+
+
+def igamma(input, other, *, out=None):
+    """The regularized lower incomplete gamma function P(input, other)."""
+    return _igamma_call("igamma", IGAMMA, input, other, out)
 
 
 def igammac(input, other, *, out=None):
     """The regularized upper incomplete gamma function Q(input, other)."""
-    if out is not None:  # Note [out= arguments] in _out.py
-        from ._out import write_out
-        return write_out("igammac", igammac(input, other), out)
-    from ._common import _binary
-    _igamma_check("igammac", input, other)
-    if _state.fw:
-        refuse_unsupported(IGAMMAC, input, other)
-    return _binary(IGAMMAC, input, other)
-
-
-_NOT_YET_ = (" because it has not been implemented yet.\nPlease file an issue to PyTorch at "
-             "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
-             "that we can prioritize its implementation.")  # (the in-place ops' wording)
-IGAMMA_ = defop("igamma_", "IgammaBackward0", _igamma_kernel(_specfun.gammainc),
-                inputs=("self", "other"), jvp=_fw_not_implemented("igamma_", _NOT_YET_),
-                grads={"self": _igamma_self("igamma"),
-                       "other": lambda F, grad, self, other: grad * _igamma_density(
-                           F, self, other)})
-IGAMMAC_ = defop("igammac_", "IgammacBackward0", _igamma_kernel(_specfun.gammaincc),
-                 inputs=("self", "other"), jvp=_fw_not_implemented("igammac_", _NOT_YET_),
-                 grads={"self": _igamma_self("igammac"),
-                        "other": lambda F, grad, self, other: -grad * _igamma_density(
-                            F, self, other)})
+    return _igamma_call("igammac", IGAMMAC, input, other, out)
 
 
 def _igamma_inplace(op, name, self, other):
