@@ -4,6 +4,8 @@ reductions and products, a complex gradient reaching a real input (its real part
 sgn (complex-aware formulas), in both interpretations of the formulas (create_graph) and
 in forward mode. The table samples (tests/op_db_fft.py, ``cx_*``) add gradcheck,
 gradgradcheck and node names."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -160,3 +162,82 @@ def test_complex_functions_values_vs_torch(expr):
     t = eval(expr, {"m": torch})
     assert str(a.dtype) == str(t.dtype) and a.is_conj() == t.is_conj()
     np.testing.assert_allclose(a.numpy(), t.numpy(), rtol=1e-6, atol=1e-7)
+
+
+# ---- a real input combined with a complex Python number (handle_r_to_c) ---------------------
+SCALAR_MIXES = {
+    "mul": lambda t: t * (1 + 2j),
+    "add": lambda t: t + 1j,
+    "div": lambda t: t / (1 + 1j),
+    "rsub": lambda t: (1 + 1j) - t,
+    "pow_scalar": lambda t: t ** (1 + 1j),
+    "pow_scalar_base": lambda t: (1 + 1j) ** t,
+    "sub_alpha": lambda t: t.sub(1j, alpha=2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR_MIXES))
+def test_real_input_with_a_complex_number_gets_a_real_gradient_vs_torch(name):
+    def run(m):
+        x = m.tensor(np.abs(X) + 0.1, requires_grad=True)
+        y = SCALAR_MIXES[name](x)
+        g, = m.autograd.grad(y, x, m.ones_like(y) * (0.3 - 0.7j))
+        return str(g.dtype).split(".")[-1], g.detach().numpy()
+
+    (ours_dtype, ours), (want_dtype, want) = run(autotensor), run(torch)
+    assert ours_dtype == want_dtype == "float64"
+    np.testing.assert_allclose(ours, want, rtol=1e-12, atol=1e-14)
+
+
+def test_complex_base_scalar_pow_gradient_vs_torch():
+    def run(m):
+        z = m.tensor(Z, requires_grad=True)
+        y = (1 + 1j) ** z
+        g, = m.autograd.grad(y, z, m.ones_like(y) * (0.3 - 0.7j))
+        return g.detach().numpy()
+
+    np.testing.assert_allclose(run(autotensor), run(torch), rtol=1e-12)
+
+
+# ---- gradcheck of complex functions (PyTorch's real/imaginary split) -----------------------
+GRADCHECKED = {
+    "z*z": (lambda t: t * t, "c"),
+    "abs": (lambda t: t.abs(), "c"),
+    "exp": (lambda t: t.exp(), "c"),
+    "conj*z": (lambda t: t.conj() * t, "c"),
+    "real->complex": (lambda t: t * (1 + 2j), "r"),
+    "angle": (lambda t: t.angle(), "c"),
+    "view_as_real": (lambda t: autotensor.view_as_real(t), "c"),
+}
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+@pytest.mark.parametrize("name", sorted(GRADCHECKED))
+def test_gradcheck_of_complex_functions(name, fast_mode):
+    f, kind = GRADCHECKED[name]
+    x = autotensor.tensor(Z[0] if kind == "c" else X[0], requires_grad=True)
+    assert autotensor.autograd.gradcheck(f, (x,), fast_mode=fast_mode)
+    assert autotensor.autograd.gradgradcheck(f, (x,), fast_mode=fast_mode)
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_gradcheck_catches_a_missing_conjugate_with_torchs_message(fast_mode):
+    def run(m):
+        class Holomorphic(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return g * 2 * x  # wrong: PyTorch's convention is g * conj(2 x)
+
+        x = m.tensor(Z[0], requires_grad=True)
+        error = sys.modules[m.__name__ + ".autograd.gradcheck"].GradcheckError
+        with pytest.raises(error) as info:
+            m.autograd.gradcheck(Holomorphic.apply, (x,), fast_mode=fast_mode)
+        return str(info.value).splitlines()[0]
+
+    assert run(autotensor) == run(torch)

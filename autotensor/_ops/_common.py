@@ -193,7 +193,10 @@ def _binary(op, a, b, params=()):
         if bd is b:
             if _state.in_formula and op in SCALAR_OVERLOAD:
                 return record(SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
-            return record_fast(op, (a, b), params, out, 1)
+            result = record_fast(op, (a, b), params, out, 1)
+            if cb is complex:
+                _keep_real_grads(result, (a,))
+            return result
         result = record_fast(op, (a, b), params, out, requires_grad_mask((a, b)))
         shape = out.shape
         if promoted or ad.shape != shape or (bd is not b and bd.shape != shape):
@@ -214,6 +217,14 @@ def _reduce_all(node, inputs):
         if isinstance(x, Tensor) and x._requires_grad and reduce[i] is None:
             reduce[i] = (x._data.shape, x._data.dtype)
     node._reduce = reduce
+
+
+def _keep_real_grads(result, inputs):
+    """A real input of a complex result (a complex Python number in the op) gets the real
+    part of its gradient, as PyTorch's handle_r_to_c."""
+    if result._data.dtype.kind == "c" and result._grad_fn is not None and \
+            any(x._data.dtype.kind != "c" for x in inputs):
+        _reduce_all(result._grad_fn, inputs)
 
 
 def _scalar_to_tensor(s, like):

@@ -18,7 +18,8 @@ from .dispatch import broadcast_error, defop, plus_zero_term, record, set_input_
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim,
     _asarray, _binary, _binary_fn, _broadcastable, _check_tensor_arg, _finish, _inplace_binary,
-    _fit_int, _inplace_unary, _scalar_dtype_data, _scalar_operand, _scalar_to_tensor, _state,
+    _fit_int, _inplace_unary, _keep_real_grads, _scalar_dtype_data, _scalar_operand,
+    _scalar_to_tensor, _state,
     _tensor_arg, _unary, _unary_fn, _SCALARS)
 
 
@@ -38,11 +39,13 @@ def pow_backward_exponent(F, grad, self, exponent, result):
 
 
 def pow_backward_exponent_scalar_base(F, grad, self, result):
+    log_base = complex(np.log(complex(self))) if isinstance(self, complex) else \
+        float(np.log(self))
     if self == 0:  # PyTorch: grad * where(exponent >= 0, 0, result * log(0)); for base 0,
         # exponent >= 0 is where the result is 0 or 1 (a negative one gives inf, nan nan)
         return grad * F.where((result == 0) | (result == 1), F.zeros_like(result),
-                              result * float(np.log(self)))
-    return grad * (result * float(np.log(self)))  # (PyTorch's grouping: MulBackward0 last)
+                              result * log_base)
+    return grad * (result * log_base)  # (PyTorch's grouping: MulBackward0 last)
 
 def _fw_not_implemented(name, why="."):
     """The jvp rule of an op PyTorch gives no forward derivative (its error, verbatim)."""
@@ -447,7 +450,9 @@ def rsub(input, other, *, alpha=1):
         other = _fit_int(other, d.dtype)  # (wrapped into the dtype: PyTorch's int arithmetic)
     out = _asarray(RSUB.kernel(d, other, alpha))
     if _state.enabled and input._requires_grad:
-        return record(RSUB, (input,), (other, alpha), out)
+        r = record(RSUB, (input,), (other, alpha), out)
+        _keep_real_grads(r, (input,))
+        return r
     return _no_graph(RSUB, (input,), (other, alpha), out)
 
 
@@ -588,7 +593,9 @@ def pow(input, exponent):
             d = d.astype(_dtypes.default_float.np)
         out = _asarray(POW_SCALAR_BASE.kernel(d, input))
         if _state.enabled and e._requires_grad:
-            return record(POW_SCALAR_BASE, (e,), (input,), out)
+            r = record(POW_SCALAR_BASE, (e,), (input,), out)
+            _keep_real_grads(r, (e,))
+            return r
         return _no_graph(POW_SCALAR_BASE, (e,), (input,), out)
     if isinstance(exponent, Tensor):
         if input._data.dtype == np.bool_ and exponent._data.dtype == np.bool_:
@@ -609,7 +616,9 @@ def pow(input, exponent):
         return _make(d.copy() if exponent else np.ones_like(d))
     out = raw.pow_scalar(d, exponent)
     if _state.enabled and input._requires_grad:
-        return record(POW_SCALAR, (input,), (exponent,), out)
+        r = record(POW_SCALAR, (input,), (exponent,), out)
+        _keep_real_grads(r, (input,))
+        return r
     return _no_graph(POW_SCALAR, (input,), (exponent,), out)
 
 

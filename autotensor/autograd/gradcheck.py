@@ -22,6 +22,13 @@ grads; here: those outputs are left out of the ``autograd.grad`` call).
 ``gradgradcheck`` runs ``gradcheck`` on ``(inputs, grad_outputs) -> autograd.grad(func(
 inputs), inputs, grad_outputs, create_graph=True)``: the backward's own backward.
 
+Complex numbers follow PyTorch: a complex input is perturbed along its real and its
+imaginary axis, and its numerical entry is the conjugate Wirtinger derivative
+``ds/dx + i ds/dy`` of a real output ``s`` (which is what backward returns for it); a
+function with complex outputs is checked twice, on the imaginary and then the real part of
+those outputs ("While considering the imaginary part of complex outputs only, ..."). Fast
+mode takes the slow path for complex inputs.
+
 Finite differences are meaningless at a kink (``relu`` at 0, a tie in ``max``): there the
 left and right differences disagree. The report says so for the failing element; it
 does not change the verdict (PyTorch fails there too).
@@ -79,6 +86,22 @@ def _as_tuple(x):
     return (x,)
 
 
+def _tensor_outputs(out):
+    Tensor = _tensor_cls()
+    return [o for o in _as_tuple(out) if isinstance(o, Tensor)]
+
+
+def _part_of_outputs(func, part):
+    """func with each complex output replaced by its real or imaginary part."""
+    def part_func(*args):
+        Tensor = _tensor_cls()
+        outs = _as_tuple(func(*args))
+        pick = (lambda o: o.real) if part == "real" else (lambda o: o.imag)
+        return tuple(pick(o) if isinstance(o, Tensor) and o._data.dtype.kind == "c" else o
+                     for o in outs)
+    return part_func
+
+
 def _diff_inputs(inputs):
     """``[(position, tensor)]`` of the inputs that require grad."""
     Tensor = _tensor_cls()
@@ -96,8 +119,9 @@ def relative_error(numerical, analytical):
     Takes arrays or tensors; 0 means identical, and the ``max(1, ...)`` makes it an absolute
     error for small gradients and a relative one for large ones.
     """
-    n = _array(numerical).astype(np.float64)
-    a = _array(analytical).astype(np.float64)
+    n, a = _array(numerical), _array(analytical)
+    wide = np.complex128 if "c" in (n.dtype.kind, a.dtype.kind) else np.float64
+    n, a = n.astype(wide), a.astype(wide)
     return float(np.linalg.norm((n - a).ravel()) /
                  max(1.0, np.linalg.norm(n.ravel()), np.linalg.norm(a.ravel())))
 
@@ -159,26 +183,33 @@ def numerical_jacobian(func, inputs, eps=1e-6, outputs=None):
         jac = [np.zeros((numel, 0 if o is None else o.size), dtype=x._data.dtype)
                for o in base]
         kink = [np.zeros(j.shape, dtype=bool) for j in jac]
+        # a complex input is perturbed along its real and its imaginary axis
+        steps = (eps, eps * 1j) if x._data.dtype.kind == "c" else (eps,)
         for k in range(numel):
             idx = np.unravel_index(k, x._data.shape)
             orig = x._data[idx].copy()
-            _set_element(x, idx, orig - eps)
-            minus = _outputs_data(func, inputs)
-            _set_element(x, idx, orig + eps)
-            plus = _outputs_data(func, inputs)
-            _set_element(x, idx, orig)
-            _check_same_dtype_and_shape(base, minus, eps, idx)
-            _check_same_dtype_and_shape(base, plus, eps, idx)
-            for j, (b, lo, hi) in enumerate(zip(base, minus, plus, strict=True)):
-                if b is None or b.dtype.kind not in "fc":
-                    continue
-                d = (hi.astype(jac[j].dtype) - lo) / (2 * eps)
-                jac[j][k] = d.reshape(-1)
-                right = (hi - b).reshape(-1) / eps
-                left = (b - lo).reshape(-1) / eps
-                with np.errstate(invalid="ignore"):
-                    kink[j][k] = np.abs(right - left) > 1e-2 * np.maximum(
-                        1.0, np.maximum(np.abs(right), np.abs(left)))
+            for step in steps:
+                _set_element(x, idx, orig - step)
+                minus = _outputs_data(func, inputs)
+                _set_element(x, idx, orig + step)
+                plus = _outputs_data(func, inputs)
+                _set_element(x, idx, orig)
+                _check_same_dtype_and_shape(base, minus, eps, idx)
+                _check_same_dtype_and_shape(base, plus, eps, idx)
+                for j, (b, lo, hi) in enumerate(zip(base, minus, plus, strict=True)):
+                    if b is None or b.dtype.kind not in "fc":
+                        continue
+                    d = (hi.astype(jac[j].dtype) - lo) / (2 * eps)
+                    if step is eps:
+                        jac[j][k] = d.reshape(-1)
+                    else:  # the conjugate Wirtinger derivative ds/dx + i ds/dy
+                        jac[j][k] += 1j * d.reshape(-1)
+                        continue
+                    right = (hi - b).reshape(-1) / eps
+                    left = (b - lo).reshape(-1) / eps
+                    with np.errstate(invalid="ignore"):
+                        kink[j][k] = np.abs(right - left) > 1e-2 * np.maximum(
+                            1.0, np.maximum(np.abs(right), np.abs(left)))
         jacobians.append(jac)
         kinks.append(kink)
     return jacobians, kinks
@@ -231,9 +262,11 @@ def analytical_jacobian(output, diff_inputs, nondet_tol=0.0, check_grad_dtypes=F
 
 
 def _mismatch_msg(analytical, numerical, kink, out_idx, in_idx, in_shape, out_shape,
-                  rtol, atol):
-    """PyTorch's message, then where the worst element is and why it might be off."""
-    msg = (f"Jacobian mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
+                  rtol, atol, part=None):
+    """PyTorch's message, then where the worst element is and why it might be off.
+    ``part`` ("real"/"imaginary") names the part of a complex output being checked."""
+    msg = (f"While considering the {part} part of complex outputs only, " if part else "")
+    msg += (f"Jacobian mismatch for output {out_idx:d} with respect to input {in_idx:d},\n"
            f"numerical:{_wrap(numerical)}\nanalytical:{_wrap(analytical)}\n")
     with np.errstate(invalid="ignore"):
         excess = np.abs(analytical - numerical) - (atol + rtol * np.abs(numerical))
@@ -242,8 +275,8 @@ def _mismatch_msg(analytical, numerical, kink, out_idx, in_idx, in_shape, out_sh
     r_idx = tuple(int(i) for i in np.unravel_index(r, in_shape))
     c_idx = tuple(int(i) for i in np.unravel_index(c, out_shape))
     msg += (f"\nlargest mismatch: d output{list(c_idx)} / d input{list(r_idx)} "
-            f"(Jacobian element [{r}, {c}]): numerical {float(numerical[r, c])!r}, "
-            f"analytical {float(analytical[r, c])!r}, allowed |difference| "
+            f"(Jacobian element [{r}, {c}]): numerical {numerical[r, c].item()!r}, "
+            f"analytical {analytical[r, c].item()!r}, allowed |difference| "
             f"{float(atol + rtol * abs(numerical[r, c]))!r} (atol + rtol * |numerical|)\n"
             f"relative error ||J_num - J_ad|| / max(1, ||J_num||, ||J_ad||) = "
             f"{relative_error(numerical, analytical)!r}\n")
@@ -281,7 +314,7 @@ def _check_inputs(inputs):
 
 
 def _slow_check(func, inputs, func_out, outputs, eps, rtol, atol, check_grad_dtypes,
-                nondet_tol):
+                nondet_tol, part=None):
     diff = [x for _, x in _diff_inputs(inputs)]
     Tensor = _tensor_cls()
     base = [np.array(o._data, copy=True) if isinstance(o, Tensor) else None
@@ -302,17 +335,18 @@ def _slow_check(func, inputs, func_out, outputs, eps, rtol, atol, check_grad_dty
             if not _allclose(a, n, rtol, atol):
                 raise GradcheckError(_mismatch_msg(
                     a, n, kinks[j][diff_pos[i]], i, j, diff[j]._data.shape, o._data.shape,
-                    rtol, atol))
+                    rtol, atol, part))
 
 
 def _fast_check(func, inputs, func_out, outputs, eps, rtol, atol, check_grad_dtypes,
-                nondet_tol):
+                nondet_tol, part=None):
     """PyTorch's fast mode: compare the scalars v^T J u (numerical J u, analytical v^T J)
-    for random vectors u (per input) and v (per output); the slow report on failure."""
+    for random vectors u (per input) and v (per output); the slow report on failure.
+    Complex inputs take the slow path (their conjugate Wirtinger Jacobian elementwise)."""
     diff = [x for _, x in _diff_inputs(inputs)]
-    if not outputs:
+    if not outputs or any(x._data.dtype.kind == "c" for x in diff):
         return _slow_check(func, inputs, func_out, outputs, eps, rtol, atol,
-                           check_grad_dtypes, nondet_tol)
+                           check_grad_dtypes, nondet_tol, part)
     rng = np.random.default_rng(0)
     all_u = []
     for x in diff:
@@ -356,13 +390,15 @@ def _fast_check(func, inputs, func_out, outputs, eps, rtol, atol, check_grad_dty
             if not _allclose(np.float64(a), np.float64(n), rtol, atol * u.sum() * v.sum()):
                 try:
                     _slow_check(func, inputs, func_out, outputs, eps, rtol, atol,
-                                check_grad_dtypes, nondet_tol)
+                                check_grad_dtypes, nondet_tol, part)
                     slow = ("\nFast gradcheck failed but element-wise differences are small. "
                             "This means that the test might've passed in slow_mode!\n")
                 except GradcheckError as e:
                     slow = "\nThe slow-mode check reports:\n" + str(e)
+                prefix = (f"While considering the {part} part of complex outputs only, "
+                          if part else "")
                 raise GradcheckError(
-                    f"Jacobian mismatch for output {j:d} with respect to input {i:d},\n"
+                    prefix + f"Jacobian mismatch for output {j:d} with respect to input {i:d},\n"
                     f"numerical:{_wrap(np.asarray(n))}\nanalytical:{_wrap(np.asarray(a))}\n"
                     "\nThe above quantities relating the numerical and analytical jacobians "
                     "are computed in fast mode (v^T J u with random vectors u and v).\n"
@@ -455,7 +491,17 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
         if not check_backward_ad:
             return True
         check = _fast_check if fast_mode else _slow_check
-        check(func, inputs, func_out, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
+        if any(o._data.dtype.kind == "c" for o in _tensor_outputs(func_out)):
+            # as PyTorch: the imaginary, then the real parts of complex outputs, each a
+            # real function whose Jacobian is checked (Note [How gradcheck works])
+            for part in ("imaginary", "real"):
+                part_func = _part_of_outputs(func, part)
+                part_out = part_func(*inputs)
+                check(part_func, inputs, part_out, _differentiable_outputs(part_out), eps,
+                      rtol, atol, check_grad_dtypes, nondet_tol, part)
+        else:
+            check(func, inputs, func_out, outputs, eps, rtol, atol, check_grad_dtypes,
+                  nondet_tol)
         if outputs:
             _check_zero_grad_outputs(outputs, inputs)
             if check_undefined_grad:
