@@ -341,3 +341,23 @@ def _add_at(x, idx, src):
     out = x.copy()
     np.add.at(out, idx, src)
     return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.bool_, np.complex64])
+def test_matmul_inner_dim_one_is_the_broadcast_product(dtype):
+    """raw.matmul takes (..., m, 1) @ (..., 1, n) as a broadcast multiply (einsum's backward
+    bmm): the same values, dtype and shape as the GEMM, batch dims broadcast alike."""
+    from autotensor._ops import raw
+    rng = np.random.default_rng(5)
+    for sa, sb in [((256, 512, 1), (256, 1, 1)), ((256, 1, 1), (256, 1, 512)),
+                   ((3, 1, 4, 1), (5, 1, 2)), ((4, 1), (2, 1, 3)), ((0, 3, 1), (1, 2))]:
+        a = (rng.standard_normal(sa) * 3).astype(dtype)
+        b = (rng.standard_normal(sb) * 3).astype(dtype)
+        want = np.matmul(a, b)
+        got = raw.matmul(a, b)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    # a transposed (non-contiguous) operand, as the backward passes it
+    a = rng.standard_normal((8, 1, 6)).astype(np.float32).transpose(0, 2, 1)
+    b = rng.standard_normal((8, 1, 1)).astype(np.float32)
+    np.testing.assert_array_equal(raw.matmul(a, b), np.matmul(a, b))
