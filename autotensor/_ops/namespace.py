@@ -22,7 +22,8 @@ from .indexing import (
     gather, getitem, GETITEM_BACKWARD, index_add, INDEX_BACKWARD, index_select, masked_fill,
     scatter, scatter_add)
 from .reduction import (
-    cumsum, log_softmax, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax, SOFTMAX_BACKWARD_DATA, sum)
+    cumprod, cumsum, log_softmax, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
+    SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import matmul, mm
 from .nn_ops import convolution
 from .complex_ops import real
@@ -111,7 +112,7 @@ TENSOR = SimpleNamespace(
     as_strided_backward=_graph_op(AS_STRIDED_BACKWARD, raw.as_strided_backward),
     strided_view=_graph_op(STRIDED_VIEW, raw.strided_view),
     strided_scatter=_strided_scatter,
-    flip=flip, cumsum=cumsum, tril=tril, triu=triu, floor=floor, trunc=trunc,
+    flip=flip, cumsum=cumsum, cumprod=cumprod, tril=tril, triu=triu, floor=floor, trunc=trunc,
     sgn=lambda x: _unary(SGN, x, float_op=False),
     constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
     convolution=convolution,
@@ -121,7 +122,8 @@ TENSOR = SimpleNamespace(
     if isinstance(src, Tensor) else scatter(
         x, dim, _make(index) if isinstance(index, ndarray) else index, value=src),
     log1p=log1p, expm1=expm1, sinh=sinh, cosh=cosh, erf=erf, digamma=digamma,
-    polygamma=polygamma,
+    polygamma=polygamma, xlogy=lambda x, y: _xlogy_fn(x, y),
+    xlog1py=lambda x, y: _xlog1py_fn(x, y),
     tanh_backward=_backward_op(TANH_BACKWARD, raw.tanh_backward),
     sigmoid_backward=_backward_op(SIGMOID_BACKWARD, raw.sigmoid_backward),
     threshold_backward=_backward_op(THRESHOLD_BACKWARD, raw.threshold_backward),
@@ -131,3 +133,13 @@ TENSOR = SimpleNamespace(
     # leaky_relu_backward, hardtanh_backward, ... (Note [Activation backward ops])
     **{op.name: _backward_op(op, op.kernel) for op in ACTIVATION_BACKWARD},
 )
+
+
+def _xlogy_fn(x, y):
+    from .pointwise import xlogy
+    return xlogy(x, y)
+
+
+def _xlog1py_fn(x, y):
+    from .special import xlog1py
+    return xlog1py(x, y)

@@ -1389,8 +1389,15 @@ def _xlogy(a, b):
     return np.where((a == 0) & (b == b), 0.0, a * np.log(b)).astype(np.result_type(a, b))
 
 
-def _xlogy_self(F, grad, other):
-    return grad * F.log(other)  # PyTorch's, also where self is 0
+def _xlogy_self(F, grad, self, other):
+    # PyTorch's: 0 at self == 0, other <= 0 (Note [Gradient formula for xlogy at x = 0, y <=
+    # 0] in derivatives.yaml), so also its tangent there (relu(x).xlogy(x) at x < 0: 0)
+    return F.masked_fill(F.xlogy(grad, other), (self == 0) & (other <= 0), 0)
+
+
+def _xlogy_self_scalar(F, grad, self, other):
+    g = F.xlogy(grad, other)
+    return g if other > 0 else F.masked_fill(g, self == 0, 0)
 
 
 XLOGY = defop("xlogy", "XlogyBackward0", _xlogy, inputs=("self", "other"), jvp="elementwise",
@@ -1403,7 +1410,7 @@ XLOGY_SCALAR_SELF = defop("xlogy", "XlogyBackward1",
 XLOGY_SCALAR_OTHER = defop("xlogy", "XlogyBackward2",
                            lambda a, b: _xlogy(a, np.asarray(b, a.dtype)), params=("other",),
                            jvp="elementwise",
-                           grads={"self": lambda F, grad, other: grad * float(np.log(other))})
+                           grads={"self": _xlogy_self_scalar})
 
 
 def _copysign_grad(F, grad, self, result):

@@ -566,6 +566,10 @@ def flip(x, dims):
     return np.flip(x, dims).copy() if x.ndim else x.copy()
 
 
+def cumprod(x, dim):
+    return np.cumprod(x, axis=dim) if x.ndim else x.copy()
+
+
 def cumsum(x, dim):
     """PyTorch accumulates from +0.0, so a leading -0.0 sums to +0.0 (NumPy keeps it)."""
     if not x.ndim:
@@ -702,6 +706,16 @@ def neg(x):
     return -x
 
 
+def xlogy(x, y):
+    from .pointwise import _xlogy
+    return asarray(_xlogy(x, y if y.__class__ is ndarray else np.asarray(y, x.dtype)))
+
+
+def xlog1py(x, y):
+    from .special import xlog1py_kernel
+    return xlog1py_kernel(x, y if y.__class__ is ndarray else np.asarray(y, x.dtype))
+
+
 def erf(x):
     from ._specfun import erf
     return asarray(erf(x))
@@ -726,8 +740,9 @@ FORMULA_NAMES = (
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
-    "constant", "flip", "cumsum", "tril", "triu", "floor", "trunc", "sgn",
-    "log1p", "expm1", "sinh", "cosh", "neg", "erf", "digamma", "polygamma", "convolution",
+    "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "trunc", "sgn",
+    "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "digamma", "polygamma",
+    "convolution",
     "tanh_backward", "sigmoid_backward", "threshold_backward", "softmax_backward_data",
     "log_softmax_backward_data",
     "leaky_relu_backward", "rrelu_with_noise_backward",

@@ -6,9 +6,9 @@ from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from . import raw
-from .dispatch import defop, plus_zero_term
+from .dispatch import defop
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_max,
-                      _wrap_dim)
+                      _state, _wrap_dim)
 from .pointwise import maximum, minimum
 
 
@@ -127,30 +127,40 @@ def amax_amin_backward(F, grad, self, dim, keepdim, result):
 
 
 def prod_backward(F, grad, self, dim, keepdim, result):
-    """d prod / d x_i = product of the others (computed without dividing by zeros)."""
+    """PyTorch's prod_backward: result / self without zeros, else the product of the others
+    as exclusive cumulative products (prod_safe_zeros_backward, differentiable: its graph
+    reads self, so the tangent of a dual with a zero needs grad as PyTorch's). Over all
+    elements with 2+ zeros and grad mode off (a first-order backward): zeros."""
+    if _values(self).ndim == 0:
+        return grad
     if dim is not None and not keepdim:
         grad = F.unsqueeze(grad, dim)
         result = F.unsqueeze(result, dim)
-    if _values(self).ndim == 0:
-        return grad
-    if not (self == 0).any():
+    zeros = int(np.count_nonzero(_values(self) == 0))
+    if not zeros:
         return grad * (result / self)  # (PyTorch's grouping: the values differ otherwise)
-    return grad * F.constant(_prod_others(_values(self), dim), grad)
+    if dim is not None:
+        return _prod_safe_zeros_backward(F, grad, self, dim)
+    if zeros > 1 and not _state.enabled:
+        return F.zeros_like(self)
+    flat = _prod_safe_zeros_backward(F, grad, F.view(self, (-1,)), 0)
+    return F.view(flat, tuple(self.shape))
+
+
+def _prod_safe_zeros_backward(F, grad, inp, dim):
+    shape = tuple(inp.shape)
+    n = shape[dim]
+    if 0 in shape:
+        return F.expand(grad, shape)
+    ones = F.constant(np.ones(shape[:dim] + (1,) + shape[dim + 1:]), grad)
+    normal = F.cumprod(F.cat([ones, F.narrow(inp, dim, 0, n - 1)], dim), dim)
+    reverse = F.flip(F.narrow(inp, dim, 1, n - 1), (dim,))
+    reverse = F.flip(F.cumprod(F.cat([ones, reverse], dim), dim), (dim,))
+    return grad * (normal * reverse)
 
 
 def _values(x):
     return x._data if hasattr(x, "_data") else x
-
-
-def _prod_others(x, dim):
-    """For each element, the product of the other elements along dim (all if None)."""
-    shape = x.shape
-    a = x.reshape(-1) if dim is None else np.moveaxis(x, dim, -1)
-    ones = np.ones(a.shape[:-1] + (1,), dtype=a.dtype)
-    left = np.cumprod(np.concatenate([ones, a[..., :-1]], -1), -1)
-    right = np.flip(np.cumprod(np.concatenate([ones, np.flip(a, -1)[..., :-1]], -1), -1), -1)
-    others = left * right
-    return others.reshape(shape) if dim is None else np.moveaxis(others, -1, dim)
 
 
 AMAX = defop("amax", "AmaxBackward0", None, params=("dim", "keepdim"),
@@ -904,9 +914,8 @@ def _cumprod_grad_exact(x, g, dim):
 
 def _cumprod_jvp(F, self, self_t, dim, result):
     """dy_k = sum_{j<=k} t_j prod_{i<=k, i!=j} x_i; without zeros, y * cumsum(t / x)."""
-    if not self.ndim:  # self_t, through PyTorch's graph of the primal (a zero term)
-        return plus_zero_term(F.clone(self_t), self * 0) if self._requires_grad else \
-            F.clone(self_t)
+    if not self.ndim:  # PyTorch's cumprod_jvp: t / x * x, t where x is 0 (NaN at NaN, inf)
+        return F.masked_fill(F.cumsum(self_t / self, dim) * result, self == 0, self_t)
     if not bool((self == 0).any()):
         return result * F.cumsum(self_t / self, dim)
     n = self.shape[dim]
@@ -922,16 +931,19 @@ def _cumprod_jvp(F, self, self_t, dim, result):
 
 
 def _logcumsumexp_jvp(F, self, self_t, dim, result):
-    """PyTorch's rule, shifted by the largest value along dim (its max() refuses an empty
-    dim; a 0-d inf gives NaN, as inf - inf there)."""
-    if not self.ndim:
-        e = F.exp(self - F.constant(_values(self), self))
-        return (e * self_t) / e
-    if not self.shape[dim]:
+    """PyTorch's logcumsumexp_jvp: exp(self - max) (max over dim; its max() refuses an empty
+    dim), then cumsum(e * t) / (cumsum(e) + 1e-13), the eps included (so a leading finite
+    value before an inf gets 0, not NaN)."""
+    if self.ndim and not self.shape[dim]:
         raise IndexError(f"max(): Expected reduction dim {dim % self.ndim} to have non-zero "
                          "size.")
-    m = F.constant(np.max(_values(self), axis=dim, keepdims=True), self)
-    return F.cumsum(F.exp(self - m) * self_t, dim) / F.exp(result - m)
+    v = _values(self)
+    if v.dtype.kind == "c":  # (PyTorch's max() has no complex: no shift)
+        e = F.exp(self)
+    else:
+        m = np.max(v, axis=dim, keepdims=True) if v.ndim else v
+        e = F.exp(self - F.constant(m, self))
+    return F.cumsum(e * self_t, dim) / (F.cumsum(e, dim) + 1e-13)
 
 
 CUMPROD = defop("cumprod", "CumprodBackward0", None, params=("dim",), jvp=_cumprod_jvp,
@@ -1176,6 +1188,16 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     d = input._data
     if d.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    for other in (prepend, append):
+        if other is not None:
+            _diff_check_shape(d, other, dim)
+    if n == 0:
+        # aten's diff_helper: zeros_like(self).copy_(self), prepend/append unused (so version
+        # 1 and CopyBackwards, the tangent copied, no dim check)
+        from .._creation import zeros_like
+        return zeros_like(input).copy_(input)
     dim = _wrap_dim(dim, d.ndim)
     if prepend is not None or append is not None:
         input = cat([x for x in (prepend, input, append) if x is not None], dim)
@@ -1186,6 +1208,18 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         a, b = narrow(input, dim, 1, size - 1), narrow(input, dim, 0, size - 1)
         input = logical_xor(a, b) if input._data.dtype == np.bool_ else sub(a, b)
     return input
+
+
+def _diff_check_shape(d, other, dim):
+    if other.dim() != d.ndim:
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    dim = _wrap_dim(dim, d.ndim)
+    for i, (a, b) in enumerate(zip(d.shape, other.shape)):
+        if a != b and i != dim:
+            raise RuntimeError(
+                "diff expects the shape of tensor to prepend or append to match that of input "
+                f"except along the differencing dimension; input.size({i}) = {a}, but got "
+                f"tensor.size({i}) = {b}")
 
 
 # ---- the catalogue: mode, quantiles, unique, search and counting, renorm, cov (issue 11) ----

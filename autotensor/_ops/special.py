@@ -265,7 +265,8 @@ ENTR = defop("special_entr", "SpecialEntrBackward0", entr_kernel, jvp="elementwi
              grads={"self": lambda F, grad, self: grad * -(1 + F.log(self))})
 XLOG1PY = defop("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_kernel,
                 inputs=("self", "other"), jvp="elementwise",
-                grads={"self": lambda F, grad, other: grad * F.log1p(other),
+                grads={"self": lambda F, grad, self, other: F.masked_fill(  # (as xlogy's)
+                    F.xlog1py(grad, other), (self == 0) & (other <= -1), 0),
                        "other": lambda F, grad, self, other: grad * self / (other + 1)})
 XLOG1PY_SCALAR_SELF = defop(
     "special_xlog1py", "SpecialXlog1PyBackward1", lambda b, a: xlog1py_kernel(
@@ -274,7 +275,8 @@ XLOG1PY_SCALAR_SELF = defop(
 XLOG1PY_SCALAR_OTHER = defop(
     "special_xlog1py", "SpecialXlog1PyBackward2", lambda a, b: xlog1py_kernel(
         a, np.asarray(b, a.dtype)), params=("other",), jvp="elementwise",
-    grads={"self": lambda F, grad, other: grad * math.log1p(other)})
+    grads={"self": lambda F, grad, self, other: F.xlog1py(grad, other) if other > -1 else
+           F.masked_fill(F.xlog1py(grad, other), self == 0, 0)})
 MVLGAMMA = defop("mvlgamma", "MvlgammaBackward0", mvlgamma_kernel, params=("p",),
                  jvp="elementwise",
                  grads={"self": lambda F, grad, self, p: grad * _sum_digamma(F, self, p)})

@@ -1,0 +1,154 @@
+"""Forward-AD and gradient-layout classes the differential fuzzer found (issue 8, session
+fwlevel4): each test runs the same program on PyTorch and on autotensor and compares values,
+tangents, versions, graph node names and errors (tests/fuzz/OPEN_FINDINGS.md lists them).
+"""
+import math
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+INF, NAN = math.inf, math.nan
+
+
+def _plain(x):
+    """A comparable picture of a tensor (values with NaN as a string, so lists compare)."""
+    if x is None:
+        return None
+    return [("nan" if v != v else v) for v in np.asarray(x.detach().tolist(), float).ravel()]
+
+
+def _both(fn):
+    out = []
+    for lib in (torch, autotensor):
+        out.append(fn(lib))
+    assert out[1] == out[0]
+    return out[0]
+
+
+def _tangent(lib, f, primal, tangent, dtype="float32", requires_grad=False):
+    fw = lib.autograd.forward_ad
+    with fw.dual_level():
+        p = lib.tensor(primal, dtype=getattr(lib, dtype), requires_grad=requires_grad)
+        d = fw.make_dual(p, lib.tensor(tangent, dtype=getattr(lib, dtype)))
+        t = fw.unpack_dual(f(lib, d)).tangent
+        return _plain(t), t.requires_grad, type(t.grad_fn).__name__
+
+
+# ---- diff(n=0): aten's zeros_like(self).copy_(self) -------------------------------------
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (2, 3)])
+def test_diff_of_order_zero_is_a_copy(shape):
+    """diff with n=0 is aten's zeros_like(self).copy_(self): version 1, CopyBackwards, the
+    tangent copied, prepend/append checked but unused (the fuzzer: version 0 vs 1)."""
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        x = lib.ones(shape, requires_grad=True)
+        y = x.diff(0, 0)
+        z = x.diff(0, -1, prepend=lib.zeros(shape[:-1] + (1,)))
+        with lib.no_grad():
+            w = x.diff(0, 0)
+        with fw.dual_level():
+            d = fw.make_dual(lib.zeros(shape), lib.ones(shape))
+            v = d.diff(0, 0)
+            vt = fw.unpack_dual(v).tangent
+            dual = (v._version, _plain(vt), vt is fw.unpack_dual(d).tangent)
+        return (y is x, y._version, type(y.grad_fn).__name__, tuple(z.shape), z._version,
+                w._version, w.requires_grad, dual)
+    _both(run)
+
+
+def test_diff_argument_checks():
+    def run(lib):
+        x = lib.ones(2, 3)
+        msgs = []
+        for kw in ({"n": -1}, {"n": 0, "prepend": lib.ones(3)},
+                   {"n": 0, "dim": 0, "prepend": lib.ones(2, 2)},
+                   {"n": 1, "dim": 5}, {"n": 1, "append": lib.ones(2, 2, 2)}):
+            try:
+                x.diff(**kw)
+                msgs.append(None)
+            except (RuntimeError, IndexError) as e:
+                msgs.append((type(e).__name__, str(e)))
+        msgs.append(tuple(x.diff(0, dim=5).shape))  # (no dim check for n=0)
+        return msgs
+    _both(run)
+
+
+# ---- xlogy / xlog1py at self == 0, other <= 0 (-1) ----------------------------------------
+XLOGY_CASES = [
+    lambda lib, v: lib.relu(v).xlogy(v),                     # the fuzzer's program
+    lambda lib, v: v.xlogy(lib.zeros(4)),
+    lambda lib, v: lib.zeros(4).xlogy(v),
+    lambda lib, v: v.xlogy(-1.0),
+    lambda lib, v: v.xlogy(0.0),
+    lambda lib, v: v.xlogy(2.0),
+    lambda lib, v: lib.xlogy(0.0, v),
+    lambda lib, v: lib.special.xlog1py(lib.relu(v + 1), v),
+    lambda lib, v: lib.special.xlog1py(v, -1.0),
+    lambda lib, v: lib.special.xlog1py(v, -2.0),
+]
+
+
+@pytest.mark.parametrize("case", range(len(XLOGY_CASES)))
+def test_xlogy_masked_where_self_is_zero(case):
+    """PyTorch's xlogy/xlog1py formulas are xlogy(grad, other) masked to 0 where self == 0
+    and other <= 0 (<= -1): the tangent of relu(x).xlogy(x) at x < 0 is 0 (was NaN); the
+    same for the gradient and the double-backward graph (MaskedFillBackward0)."""
+    f = XLOGY_CASES[case]
+    primal = [-1.0, -2.0, 0.0, 1.5]
+    _both(lambda lib: _tangent(lib, f, primal, [1.0, 1.0, 1.0, 1.0], "float64"))
+
+    def grads(lib):
+        x = lib.tensor(primal, dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(f(lib, x).sum(), x, create_graph=True)
+        return _plain(g), type(g.grad_fn).__name__
+    _both(grads)
+
+
+# ---- prod with zeros: PyTorch's prod_safe_zeros_backward ----------------------------------
+@pytest.mark.parametrize("values", [[1.0, 0.0, 3.0, 2.0], [1.0, 0.0, 3.0, 0.0],
+                                    [[1.0, 0.0], [3.0, 4.0]], [2.0, 3.0, 4.0]])
+@pytest.mark.parametrize("call", ["prod()", "prod(0)", "prod(-1, True)"])
+def test_prod_with_zeros(values, call):
+    """With a zero, PyTorch's prod backward is the product of the others as exclusive
+    cumulative products of the input (differentiable): the tangent of a dual requiring grad
+    then needs grad, and the double backward has a graph (was a constant)."""
+    def f(lib, x):
+        return eval("x." + call)  # noqa: S307 -- the parametrized calls above
+
+    def run(lib):
+        x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(f(lib, x).sum(), x, create_graph=True)
+        gg = lib.autograd.grad(g.sum(), x, allow_unused=True)[0] if g.requires_grad else None
+        return (_plain(g), type(g.grad_fn).__name__, _plain(gg),
+                _tangent(lib, f, values, np.full(np.shape(values), 0.5).tolist(), "float64",
+                         requires_grad=True))
+    _both(run)
+
+
+# ---- scans: logcumsumexp's eps, cumprod of a 0-d tensor -----------------------------------
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("primal,tangent", [
+    ([1.764, INF], [0.5, 0.3]), ([1.764, 2.0], [0.5, INF]), ([-INF, 2.0, INF, INF],
+     [0.5, 1.0, 2.0, 3.0]), ([-40.0, 0.0], [1.0, 1.0]), ([-INF, -INF], [1.0, 1.0]),
+    ([NAN, 1.0], [1.0, 1.0]), (2.5, 1.5), (INF, 1.0)])
+def test_logcumsumexp_tangent(dtype, primal, tangent):
+    """PyTorch's logcumsumexp_jvp: cumsum(e * t) / (cumsum(e) + 1e-13), e = exp(x - max):
+    [1.764, inf] has tangent [0, nan] (was [nan, nan]); the eps shows at x = -40 before 0."""
+    _both(lambda lib: _tangent(lib, lambda lib, v: v.logcumsumexp(0), primal, tangent, dtype))
+
+
+@pytest.mark.parametrize("x", [3.0, 0.0, -0.0, NAN, INF, 1e-40, 0.7])
+def test_cumprod_of_a_0d_dual(x):
+    """PyTorch's cumprod_jvp on a 0-d tensor is t / x * x, t where x is 0: NaN at a NaN or
+    inf primal, inf at a float32 denormal (the fuzzer: log(-0.417).cumprod_(0), NaN vs
+    -4.29)."""
+    def run(lib):
+        out = [_tangent(lib, lambda lib, v: v.cumprod(0), x, 1.789),
+               _tangent(lib, lambda lib, v: v.clone().cumprod_(0), x, 1.789),
+               _tangent(lib, lambda lib, v: v.cumprod(0), x, 1.789, requires_grad=True)]
+        return out
+    _both(run)
