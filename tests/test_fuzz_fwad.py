@@ -152,3 +152,101 @@ def test_cumprod_of_a_0d_dual(x):
                _tangent(lib, lambda lib, v: v.cumprod(0), x, 1.789, requires_grad=True)]
         return out
     _both(run)
+
+
+# ---- backward under a level through an aten backward op without a forward rule -------------
+def _attempt(fn, *args):
+    try:
+        fn(*args)
+        return "ok"
+    except (NotImplementedError, RuntimeError) as e:
+        return f"{type(e).__name__}: {e}"
+
+
+BACKWARD_OPS = {
+    "logit": lambda lib, x: x.logit(),
+    "logit_eps": lambda lib, x: x.logit(1e-6),
+    "silu": lambda lib, x: lib.nn.functional.silu(x),
+    "mish": lambda lib, x: lib.nn.functional.mish(x),
+    "hardsigmoid": lambda lib, x: lib.nn.functional.hardsigmoid(x),
+    "huber_loss": lambda lib, x: lib.nn.functional.huber_loss(x, lib.zeros(4)),
+    "group_norm": lambda lib, x: lib.nn.functional.group_norm(x.reshape(1, 2, 2), 1),
+    "gelu": lambda lib, x: lib.nn.functional.gelu(x),          # (has forward rules: no error)
+    "softplus": lambda lib, x: lib.nn.functional.softplus(x),
+    "hardswish": lambda lib, x: lib.nn.functional.hardswish(x),
+    "logit_": lambda lib, x: x.clone().logit_(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BACKWARD_OPS))
+def test_backward_under_a_level_through_ops_without_forward_rules(name):
+    """PyTorch evaluates backward formulas on the saved dual tensors: where its formula is
+    one aten op without a forward rule, backward() and autograd.grad raise "Trying to use
+    forward AD with aten::logit_backward that does not support it." (logit, silu, mish and
+    group_norm only without create_graph; hardsigmoid and huber_loss always), also when
+    only the incoming gradient is dual (autograd.grad) and for the in-place op; after the
+    level is closed, or with no dual input, nothing is refused."""
+    f = BACKWARD_OPS[name]
+    modes = ("backward", "grad", "grad_cg", "grad_dual_incoming", "level_closed")
+    _both(lambda lib: [_attempt(_backward_case, lib, f, mode) for mode in modes])
+
+
+def _backward_case(lib, f, mode):
+    fw = lib.autograd.forward_ad
+    with fw.dual_level():
+        p = lib.tensor([0.3, -0.6, 0.2, 0.8], requires_grad=True)
+        x = fw.make_dual(p, lib.tensor([1.0, 0.5, -1.0, 2.0]))
+        if mode == "backward":
+            f(lib, x).sum().backward()
+        elif mode == "grad":
+            lib.autograd.grad(f(lib, x).sum(), x)
+        elif mode == "grad_cg":
+            lib.autograd.grad(f(lib, x).sum(), x, create_graph=True)
+        elif mode == "grad_dual_incoming":
+            d = fw.make_dual(lib.ones(4), lib.ones(4))
+            lib.autograd.grad((f(lib, p) * d).sum(), p)
+        else:
+            y = f(lib, x).sum()
+    if mode == "level_closed":
+        y.backward()
+
+
+# ---- gradients that are views (Note [Gradients that are views] in autograd/engine.py) -----
+GRAD_CASES = {
+    "sum": lambda x: x.sum(),
+    "sum_dim": lambda x: x.sum(0).sum(),
+    "sum_times_2": lambda x: x.sum() * 2,
+    "mean": lambda x: x.mean(),
+    "mean_dim": lambda x: x.mean(-1).sum(),
+    "exp_sum": lambda x: x.exp().sum(),
+}
+
+
+def _grad_picture(lib, f, shape, level):
+    fw = lib.autograd.forward_ad
+    x = lib.ones(shape, requires_grad=True)
+    v = lib.ones(shape, requires_grad=True)
+    with fw.dual_level():
+        if level:
+            x = fw.make_dual(x, lib.ones(shape))
+        g, = lib.autograd.grad(f(x), [x])
+        out = [g._is_view(), g._base is not None, tuple(g.stride()), g._version,
+               g.requires_grad]
+        for write in (lambda: g.__setitem__(Ellipsis, v), lambda: g.add_(1),
+                      lambda: g.__setitem__(Ellipsis, 2.0)):
+            out.append(_attempt(write))
+    f(v).backward()
+    out.append((v.grad._is_view(), tuple(v.grad.stride()), v.grad._version))
+    return out
+
+
+@pytest.mark.parametrize("level", [False, True])
+@pytest.mark.parametrize("shape", [(1,), (2, 3)])
+@pytest.mark.parametrize("case", sorted(GRAD_CASES))
+def test_gradient_of_a_sum_is_a_no_grad_view(case, shape, level):
+    """autograd.grad of a sum is the expand of the incoming gradient, made under no_grad:
+    PyTorch returns it as a view (writing a value that requires grad into it raises "A view
+    was created in no_grad mode and is being modified inplace with grad mode enabled...";
+    the fuzzer: `v2[...] = v0` succeeded here), a mean's is a fresh division (grad.expand()
+    / n, not an expanded quotient), and .grad is a copy."""
+    _both(lambda lib: _grad_picture(lib, GRAD_CASES[case], shape, level))

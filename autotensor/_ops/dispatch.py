@@ -52,9 +52,12 @@ def _arg_names(fn):
 
 def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result",),
           grads=None, backward_all=None, jvp=None, diff_outputs=None, variadic=False,
-          complex_aware=False):
+          complex_aware=False, backward_op=None):
     op = OpDef()
     op.complex_aware = complex_aware  # Note [Complex gradients] in autograd/graph.py
+    # (name, why, first_order): PyTorch's backward is one aten op without a forward rule
+    # (Note [Backward ops without a forward rule] in autograd/engine.py)
+    op.backward_op = backward_op
     op.name, op.node_name, op.kernel = name, node, kernel
     op.inputs, op.params = tuple(inputs), tuple(params)
     # outputs=None: a variable number of outputs (split, unbind); formulas get ``grads``.

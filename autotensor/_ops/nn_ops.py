@@ -7,7 +7,7 @@ import threading as _threading
 
 from .._backend import np
 from .dispatch import defop
-from .reduction import _numel
+from .reduction import _NOT_YET, _numel
 
 
 def mse_backward(F, grad, self, target, reduction):
@@ -98,7 +98,8 @@ HUBER_LOSS = defop(
            "target": lambda F, grad, self, target, reduction, delta:
            huber_loss_backward(F, grad, target, self, reduction, delta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, delta: _loss_jvp(
-        F, huber_loss_backward, self, self_t, target, target_t, reduction, delta))
+        F, huber_loss_backward, self, self_t, target, target_t, reduction, delta),
+    backward_op=("huber_loss_backward", _NOT_YET, False))
 
 
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
@@ -1015,7 +1016,8 @@ GROUP_NORM = defop(
     "native_group_norm", "NativeGroupNormBackward0", group_norm_kernel,
     inputs=("input", "weight", "bias"), params=("N", "C", "HxW", "group", "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
-    backward_all=group_norm_backward, jvp="transpose")
+    backward_all=group_norm_backward, jvp="transpose",
+    backward_op=("aten::native_group_norm_backward", ".", True))
 
 
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,

@@ -1203,7 +1203,8 @@ def logit_backward(F, grad, self, eps):
 
 
 LOGIT = defop("logit", "LogitBackward0", _logit, params=("eps",), jvp="elementwise",
-              grads={"self": logit_backward})
+              grads={"self": logit_backward},
+              backward_op=("aten::logit_backward", ".", True))
 
 
 def _nan_to_num(a, nan, posinf, neginf):
@@ -1741,7 +1742,7 @@ def silu_backward(F, grad, self):
 
 
 SILU = defop("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), jvp="elementwise",
-             grads={"self": silu_backward})
+             grads={"self": silu_backward}, backward_op=("aten::silu_backward", ".", True))
 _SQRT1_2, _SQRT_2_PI = math.sqrt(0.5), math.sqrt(2 / math.pi)
 _KAPPA = 0.044715
 
@@ -1858,7 +1859,8 @@ HARDTANH = defop("hardtanh", "HardtanhBackward0",
 HARDSIGMOID = defop("hardsigmoid", "HardsigmoidBackward0",
                     lambda a: np.clip(a / 6 + 0.5, 0, 1).astype(a.dtype, copy=False),
                     jvp="elementwise",
-                    grads={"self": lambda F, grad, self: F.hardsigmoid_backward(grad, self)})
+                    grads={"self": lambda F, grad, self: F.hardsigmoid_backward(grad, self)},
+                    backward_op=("aten::hardsigmoid_backward", ".", False))
 HARDSWISH = defop("hardswish", "HardswishBackward0",
                   lambda a: (a * np.clip(a + 3, 0, 6) / 6).astype(a.dtype, copy=False),
                   jvp="elementwise",
@@ -1873,7 +1875,8 @@ def mish_backward(F, grad, self):
 
 
 MISH = defop("mish", "MishBackward0", lambda a: a * np.tanh(_softplus(a, 1, 20)),
-             jvp="elementwise", grads={"self": mish_backward})
+             jvp="elementwise", grads={"self": mish_backward},
+             backward_op=("aten::mish_backward", ".", True))
 LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", lambda a: -np.logaddexp(0, -a),
                     jvp="elementwise",
                     grads={"self": lambda F, grad, self: grad * F.sigmoid(-self)})

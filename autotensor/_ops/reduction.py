@@ -76,9 +76,6 @@ def norm_backward(F, grad, self, ord, dim, keepdim, result):
     return self_scaled * F.masked_fill(grad / F.pow(result, ord - 1), result == 0, 0)
 
 
-def _mean_divisor(F, grad, self_sizes, dim):
-    return grad / _numel(self_sizes, dim)
-
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
 def _via_backward(F, backward, self_t, dims, keepdim, *args):
     """The jvp of a reduction from its backward formula: the backward of a cotangent of
@@ -230,11 +227,12 @@ SUM_DIM = defop("sum", "SumBackward1", raw.sum, params=("dim", "keepdim"),
                 jvp="linear")
 MEAN = defop("mean", "MeanBackward0", lambda a: raw.mean(a),
              grads={"self": lambda F, grad, self_sizes:
-                    F.expand(grad / _numel(self_sizes), self_sizes)},
+                    F.expand(grad, self_sizes) / _numel(self_sizes)},  # (PyTorch's order:
+             # a dense gradient, not a view: Note [Gradients that are views] in engine.py)
              jvp="linear")
 MEAN_DIM = defop("mean", "MeanBackward1", raw.mean, params=("dim", "keepdim"),
                  grads={"self": lambda F, grad, dim, keepdim, self_sizes: reduce_backward(
-                     F, _mean_divisor(F, grad, self_sizes, dim), dim, keepdim, self_sizes)},
+                     F, grad, dim, keepdim, self_sizes) / _numel(self_sizes, dim)},
                  jvp="linear")
 MAX = defop("max", "MaxBackward1", lambda a: raw.asarray(np.max(a)),
             grads={"self": max_min_backward},
@@ -764,7 +762,7 @@ def std_jvp(F, self_t, self, dim, correction, keepdim, result):
 
 def _mean_backward(F, grad, self, dim, keepdim):
     grad = _reduced(F, grad, dim, keepdim, self.ndim)
-    return F.expand(grad / _numel(self.shape, dim), self.shape)
+    return F.expand(grad, self.shape) / _numel(self.shape, dim)
 
 
 def _sum_defined(parts):

@@ -444,6 +444,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
     sums["shared"] = shared
     anomaly = _anomaly._enabled
     slow = filtered or bool(capture_map) or anomaly
+    fw = _state.fw  # (a forward-AD level is open: Note [Backward ops without a forward rule])
     node = None
     try:
         while True:
@@ -480,6 +481,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
             if hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
             if grads[0] is not None or any(g is not None for g in grads):
+                if fw:
+                    _refuse_backward_op(node, grads, raw)
                 outs = node.apply(grads, F)
                 made = _MADE[node.__class__]
                 if made:  # (its formula writes in place: Note [Gradient versions])
@@ -587,6 +590,48 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
         _state.enabled, _state.in_formula = prev_mode, prev_formula
         _state.graph_task, _state.current_node = prev_task, prev_node
     return captured
+
+
+# Note [Backward ops without a forward rule]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Under a forward-AD level PyTorch's engine evaluates each backward formula on the saved
+# tensors as they are, dual ones included, so a formula that is one aten op without a
+# forward rule (hardsigmoid_backward, huber_loss_backward; logit/silu/mish/
+# native_group_norm_backward only with grad mode off, i.e. not create_graph: with it their
+# infinitely differentiable composites run) raises "Trying to use forward AD with
+# aten::logit_backward that does not support it." when a saved input or output, or the
+# incoming gradient, has a tangent. Such entries declare ``backward_op=(name, why,
+# first_order)``; the engine checks them before running the node, only while a level is
+# open. (Our raw formulas carry no tangents, so in a plain backward() a gradient that PyTorch
+# would make dual through another formula is not seen: only saved values are checked there.)
+def _refuse_backward_op(node, grads, raw):
+    from .graph import OpNode
+    from .inplace import CopySlices
+    if node.__class__ is CopySlices:
+        node = node.fn  # (the in-place op's node it wraps)
+    if not isinstance(node, OpNode) or node.op.backward_op is None:
+        return
+    op = node.op
+    spec = op.backward_op
+    name, why, first_order = spec
+    if first_order and not raw and not getattr(_eager, "versions", False):
+        return  # (create_graph: PyTorch's grad mode is on, its composite formula runs)
+    from .forward_ad import _tangent_or_none
+    saved = node._saved
+    dual = bool(saved) and any(isinstance(saved[i], _Tensor()) and
+                               _tangent_or_none(saved[i]) is not None
+                               for i in op.tensor_slots)
+    dual = dual or any(t is not None for t in getattr(node, "_fw_out", None) or ())
+    if not raw:
+        dual = dual or any(g is not None and _tangent_or_none(g) is not None for g in grads)
+    if dual:
+        raise NotImplementedError(f"Trying to use forward AD with {name} that does not "
+                                  f"support it{why}")
+
+
+def _Tensor():
+    from .._tensor import Tensor
+    return Tensor
 
 
 class GraphTask:
@@ -818,8 +863,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             result.append(None)
             continue
         # returned as computed, like PyTorch (e.g. the expanded gradient of a sum)
-        g = g if create_graph else _to_tensor(g)
-        if not create_graph:
+        if create_graph:
+            pass
+        elif g.__class__ is np.ndarray and g.size and any(st == 0 and n > 1 for st, n in
+                                                          zip(g.strides, g.shape)):
+            g = _no_grad_view(_to_tensor(g), _to_tensor(_owner(g)))
+            g._vc[0] = version
+        else:
+            g = _to_tensor(g)
             g._vc[0] = version
         result.append(g)
     if materialize_grads:
@@ -829,6 +880,37 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         result = [r if r is not None else _zeros_like(t, create_graph)
                   for r, t in zip(result, inputs)]
     return dict(zip(keys, result)) if as_dict else tuple(result)
+
+
+# Note [Gradients that are views]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's formulas run under no_grad (without create_graph), so a gradient a formula
+# returns as a view of the incoming one (SumBackward0's expand) is a view made in no_grad
+# mode: autograd.grad hands it out as such (``_is_view()``, a ``_base``), and an in-place
+# write into it with grad mode on of a value that requires grad raises "A view was created
+# in no_grad mode and is being modified inplace with grad mode enabled..." (``x.grad`` is a
+# copy). Ours: a raw gradient with a zero stride (an expand), or, under a forward-AD level
+# (where the formulas run on tensors), a gradient that is a view.
+def _no_grad_view(t, base):
+    from .inplace import make_views
+    prev = _state.enabled
+    _state.enabled = False
+    try:
+        make_views([t], base, "expand")
+    finally:
+        _state.enabled = prev
+    return t
+
+
+def _owner(a):
+    """The array that owns an array's memory (through as_strided's intermediate object)."""
+    while True:
+        b = a.base
+        if b is not None and b.__class__ is not np.ndarray:
+            b = getattr(b, "base", None)
+        if b.__class__ is not np.ndarray:
+            return a
+        a = b
 
 
 def _zeros_like(t, requires_grad):
@@ -855,6 +937,8 @@ def _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph, allow_unuse
             continue
         tangent = forward_ad._tangent_or_none(g)
         d = _to_tensor(g._data)
+        if g._view is not None:  # (Note [Gradients that are views])
+            d = _no_grad_view(d, _to_tensor(g._view.base._data))
         d._vc[0] = g._vc[0]  # (a formula's in-place write: Note [Gradient versions])
         if tangent is not None:
             forward_ad._set_tangent(d, tangent.detach())

@@ -405,6 +405,11 @@ def original_self(t):
     o._grad_fn = t._grad_fn
     o._requires_grad = t._requires_grad
     o._output_nr = t._output_nr
+    if _state.fw and t._meta is not None and t._meta.get("fw_grad") is not None:
+        # (PyTorch saves self.clone(), a dual tensor: Note [Backward ops without a forward
+        # rule] in engine.py)
+        from .forward_ad import _set_tangent
+        _set_tangent(o, t._meta["fw_grad"].clone())
     return o
 
 
