@@ -760,3 +760,32 @@ def test_leaf_gradient_stolen_only_when_nothing_else_holds_it():
     assert not np.shares_memory(c.grad._data, d.grad._data)
     c.grad.add_(1.0)
     assert d.grad.tolist() == [2.0, 2.0]
+
+
+_MADE_IN_PLACE = {  # backward formulas PyTorch computes into a fresh tensor written in place
+    "median": "v.median()", "nanmedian": "v.nanmedian()", "median_dim": "v.median(1)[0]",
+    "nanmedian_dim": "v.nanmedian(0)[0]", "kthvalue": "v.kthvalue(1, 0)[0]",
+    "mode": "v.mode(1)[0]", "cummax": "v.cummax(1)[0]", "cummin": "v.cummin(0)[0]",
+    "sort_stable": "v.sort(stable=True)[0]", "take": "v.take(T.tensor([0, 4]))",
+    "copysign": "v.copysign(w)", "nextafter": "v.nextafter(w)", "max": "v.max() + w.min()",
+    "index_put_broadcast": "v.index_put((T.tensor([0, 1]),), w[0])",
+    "gather": "v.gather(1, T.tensor([[0, 2], [1, 1]]))", "topk": "v.topk(2)[0]",
+}
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("name", sorted(_MADE_IN_PLACE))
+def test_gradient_versions_of_in_place_formulas_like_torch(name, create_graph):
+    """Note [Gradient versions]: a gradient PyTorch's formula made with zeros(...) and an
+    in-place write (masked_fill_, scatter_, put_) shows that write's version, per input."""
+    import autotensor
+    torch = pytest.importorskip("torch")
+    seen = []
+    for T in (autotensor, torch):
+        v = T.tensor([[1.76, 0.3, 2.0], [0.5, -1.2, 0.7]], requires_grad=True)
+        w = T.tensor([[0.4, -0.3, 1.0], [0.25, 1.2, -0.7]], requires_grad=True)
+        out = eval(_MADE_IN_PLACE[name], {"v": v, "w": w, "T": T})
+        grads = T.autograd.grad((out * out).sum(), [v, w], allow_unused=True,
+                                create_graph=create_graph)
+        seen.append([None if g is None else (g._version, g.detach().tolist()) for g in grads])
+    assert seen[0] == seen[1]

@@ -123,3 +123,43 @@ def test_errors_like_torch(expr):
         except Exception as e:  # noqa: BLE001  (the error is what is compared)
             return ("error", type(e).__name__, str(e).split("\n")[0])
     assert outcome(autotensor) == outcome(torch)
+
+
+def _polygamma_points(dtype):
+    rng = np.random.default_rng(0)
+    ints = np.arange(-12, 13)
+    return np.concatenate([rng.uniform(-10, 10, 4000), ints, ints + 1e-3, ints - 3e-4,
+                           [np.inf, -np.inf, np.nan, 0.5, 1e-20, -1e-20, 1e30, -1e30]]
+                          ).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_polygamma_near_poles_and_at_infinities_like_torch(n, dtype):
+    """trigamma in float32 is PyTorch's float32 calc_trigamma (at -4.0 both give 8.07e13:
+    sin(pi x) in float32 is not 0 there); polygamma(n >= 2) is -inf/+inf at the poles and
+    -inf, NaN at +inf (its zeta), and a huge negative integer costs no recurrence steps."""
+    x = _polygamma_points(dtype)
+    ours = autotensor.polygamma(n, autotensor.tensor(x)).numpy()
+    want = torch.polygamma(n, torch.tensor(x)).numpy()
+    np.testing.assert_array_equal(np.isnan(ours), np.isnan(want))
+    np.testing.assert_array_equal(np.isposinf(ours), np.isposinf(want))
+    np.testing.assert_array_equal(np.isneginf(ours), np.isneginf(want))
+    fin = np.isfinite(want)
+    rtol, atol = (2e-6, 1e-6) if dtype == "float32" else (1e-12, 0)
+    np.testing.assert_allclose(ours[fin], want[fin], rtol=rtol, atol=atol)
+
+
+def test_not_implemented_nodes_keep_edges_to_inputs_requiring_grad_only():
+    def run(m):
+        x, s = m.zeros(3), m.ones(3, requires_grad=True)
+        idx = m.tensor([0, 1, 2])
+        outs = [m.heaviside(x, s), m.heaviside(s, x), m.floor_divide(x, s),
+                m.scatter(x, 0, idx, s, reduce="add")]
+        return [[None if f is None else f.name() for f, _ in o.grad_fn.next_functions]
+                for o in outs]
+
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (scatter's reduce= deprecation)
+        assert run(autotensor) == run(torch)

@@ -276,7 +276,32 @@ def digamma(x):
     return _back(out, x)
 
 
+def _trigamma_float32(a):
+    """PyTorch's calc_trigamma<float>, operation for operation: float32 arithmetic, except
+    the asymptotic tail, whose double literals (1./6, ...) make it double. Near a pole
+    (sin(pi x) tiny) float32's rounding dominates the value, so float64 rounded to float32
+    would be far from what PyTorch computes (-4.0 gives 8.07e13 there, not inf)."""
+    f = np.float32
+    d = np.float64
+    neg = a < f(0.5)
+    pi = f(math.pi)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        sin_pi_x = np.sin(pi * a)
+        result = np.where(neg, -(pi * pi) / (sin_pi_x * sin_pi_x), f(0)).astype(f)
+        z = np.where(neg, f(1) - a, a).astype(f)
+        for _ in range(6):
+            result = result + f(1) / (z * z)
+            z = z + f(1)
+        ixx = (f(1) / (z * z)).astype(d)
+        tail = ((f(1) + f(1) / (f(2) * z)).astype(d)
+                + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / z.astype(d)
+        result = (result.astype(d) + tail).astype(f)
+    return np.where(neg, -result, result)
+
+
 def trigamma(x):
+    if np.asarray(x).dtype == np.float32:
+        return _trigamma_float32(np.asarray(x))
     a = _float64(x)
     sign = np.where(a < 0.5, -1.0, 1.0)
     sin_pi_x = np.sin(math.pi * a)
@@ -303,7 +328,9 @@ def polygamma(n, x):
     a = _float64(x)
     fact = math.factorial(n)
     sign = 1.0 if n % 2 else -1.0  # (-1) ** (n + 1)
-    z = np.where(np.isfinite(a), a, 20.0)
+    # (poles and non-finite values are set below: left out of the upward recurrence, whose
+    # step count is 20 - min(z), so that -1e30, an integer, costs nothing)
+    z = np.where(np.isfinite(a) & ((a > 0) | (a != np.floor(a))), a, 20.0)
     acc = np.zeros_like(z)
     # sum_{k} 1 / (z + k) ** (n + 1) until z >= 20, then the asymptotic series
     steps = int(max(0, math.ceil(20.0 - float(np.min(z))))) if z.size else 0
@@ -315,10 +342,10 @@ def polygamma(n, x):
     for k, b in enumerate(_B2K, 1):
         tail = tail + b * math.factorial(2 * k + n - 1) / math.factorial(2 * k) / z ** (2 * k + n)
     out = sign * (fact * acc + tail)
-    out = np.where(a == np.inf, 0.0, out)
-    out = np.where(np.isnan(a) | (a == -np.inf), np.nan, out)
+    # +inf: NaN, as PyTorch's zeta(n + 1, inf) (trigamma, its own formula, gives 0 there)
+    out = np.where(np.isnan(a) | (a == -np.inf) | (a == np.inf), np.nan, out)
     pole = (a <= 0) & (a == np.floor(a))
-    out = np.where(pole, np.inf if n % 2 else np.nan, out)
+    out = np.where(pole, sign * np.inf, out)  # (-inf among them: PyTorch's zeta gives inf)
     return _back(out, x)
 
 

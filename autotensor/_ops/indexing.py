@@ -319,7 +319,10 @@ def _inplace_index_put(input, key, v, new, accumulate):
 def index_put(input, indices, values, accumulate=False):
     """One IndexPutBackward0 on a fresh result (version 0), as PyTorch's out-of-place op."""
     key, v, new = _index_put(input, indices, values, accumulate)
-    return _finish(INDEX_PUT, (input, v), (key, accumulate), new)
+    r = _finish(INDEX_PUT, (input, v), (key, accumulate), new)
+    if r._grad_fn is not None and v._requires_grad:  # values broadcast over the indexed
+        r._grad_fn._reduce = [None, (v._data.shape, v._data.dtype)]  # part: summed back
+    return r
 
 
 def gather(input, dim, index, *, sparse_grad=False):

@@ -511,11 +511,7 @@ def floor_divide(input, other):
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     _integer_division("div_floor_cpu", a, other)
     if isinstance(other, Tensor):
-        r = _binary(FLOOR_DIVIDE, a, other)
-        node = r._grad_fn
-        if node is not None:  # NotImplemented keeps edges only to inputs requiring grad
-            node._next = tuple(e for e in node._next if e[0] is not None)
-        return r
+        return _binary(FLOOR_DIVIDE, a, other)
     d = _scalar_dtype_data(a._data, other)
     if other.__class__ is int and d.dtype.kind in "iu":
         other = _fit_int(other, d.dtype)

@@ -161,7 +161,15 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   "MaximumBackward0": 1, "MinimumBackward0": 1,  # (masked_fill_)
                   "MaxBackward0": 2, "MinBackward0": 2, "GatherBackward0": 1,
                   "IndexSelectBackward0": 1, "MaskedSelectBackward0": 1, "TopkBackward0": 2,
-                  "SortBackward0": 2,
+                  "SortBackward0": 2, "SortBackward1": 2,
+                  # evenly_distribute_backward: new_zeros(...).masked_fill_(mask, ...)
+                  "MedianBackward0": 1, "NanmedianBackward0": 1,
+                  # value_selecting_reduction_backward: zeros(...).scatter_(dim, indices, grad)
+                  "MedianBackward1": 2, "NanmedianBackward1": 2, "KthvalueBackward0": 2,
+                  "ModeBackward0": 2, "CummaxBackward0": 2, "CumminBackward0": 2,
+                  "TakeBackward0": 1,  # (zeros_like(self).put_(index, grad, true))
+                  # a tuple: one version per input (other's gradient: zeros_like filled)
+                  "CopysignBackward0": (0, 1), "NextafterBackward0": (0, 1),
                   # as_strided_backward: zeros, then .copy_ (or index_add_) of the gradient
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
@@ -486,17 +494,18 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 outs = node.apply(grads, F)
                 made = _MADE[node.__class__]
                 if made:  # (its formula writes in place: Note [Gradient versions])
+                    per_input = made if made.__class__ is tuple else (made,) * len(outs)
                     if raw:
-                        for g in outs:
-                            if g is not None:
-                                sums["made", id(g)] = (g, made)
+                        for g, v in zip(outs, per_input):
+                            if g is not None and v:
+                                sums["made", id(g)] = (g, v)
                     elif node.__class__.__name__ not in _EAGER_ONLY or \
                             getattr(_eager, "versions", False):
                         # create_graph: PyTorch's formula writes into its fresh result all
                         # the same; set before any other node can save the tensor
-                        for g in outs:
-                            if g is not None and g._vc[0] < made:
-                                g._vc[0] = made
+                        for g, v in zip(outs, per_input):
+                            if g is not None and g._vc[0] < v:
+                                g._vc[0] = v
             else:
                 outs = (None,) * len(node._next)
             if anomaly:

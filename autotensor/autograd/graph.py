@@ -374,10 +374,18 @@ def make_node_class(op):
         if op.saved_kinds[i] in ("input", "output", "param"):
             attrs["_raw_saved_" + public] = property(
                 lambda node, i=i: raw_saved(node, i))
+    if op.node_name == "torch::autograd::NotImplemented":
+        # PyTorch's NotImplemented node has edges only to the inputs that require grad
+        attrs["__slots__"] += ("_edges",)
+        attrs["_next"] = property(lambda node: node._edges, _set_required_edges)
     fast = _raw_apply(op)
     if fast is not None:
         attrs["apply"] = fast
     return type(cls_name, (OpNode,), attrs)
+
+
+def _set_required_edges(node, edges):
+    node._edges = tuple(e for e in edges if e[0] is not None)
 
 
 # Note [Generated raw apply]
