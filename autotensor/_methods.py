@@ -4,7 +4,7 @@ from . import _creation
 from ._backend import np
 from . import _ops as fn
 from ._ops._common import _check_tensor_arg, _tensor_arg
-from ._ops.pointwise import _to_dtype, fmod_, ilshift, irshift, remainder_
+from ._ops.pointwise import _to_dtype, floor_divide_, fmod_, ilshift, irshift, remainder_
 from ._ops.shape import _mT, _T
 from ._tensor import Tensor, _make
 
@@ -248,6 +248,7 @@ METHODS = {
     "__pos__": lambda self: self, "__abs__": fn.abs,
     "__iadd__": fn.add_, "__isub__": fn.sub_, "__imul__": fn.mul_, "__itruediv__": fn.div_,
     "__ipow__": fn.pow_, "__imod__": remainder_, "remainder_": remainder_, "fmod_": fmod_,
+    "__ifloordiv__": floor_divide_, "floor_divide_": floor_divide_,
     "__eq__": fn.eq, "__ne__": fn.ne, "__lt__": fn.lt, "__le__": fn.le, "__gt__": fn.gt,
     "__ge__": fn.ge, "__and__": fn.bitwise_and, "__or__": fn.bitwise_or,
     "__xor__": fn.bitwise_xor, "__rand__": fn.bitwise_and, "__ror__": fn.bitwise_or,

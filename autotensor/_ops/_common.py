@@ -307,17 +307,19 @@ def _unary_fn(op, doc, float_op=True):
 def _check_alpha(input, other, alpha):
     if alpha.__class__ is int:
         _convert.check_python_int(alpha)  # (any alpha is a c10::Scalar)
-    kinds = {x._data.dtype.kind if isinstance(x, Tensor) else
-             ("b" if isinstance(x, bool) else "i" if isinstance(x, int) else "f")
-             for x in (input, other)}
-    if isinstance(alpha, bool) and kinds != {"b"}:
+    # (aten's alpha_check, against the op's common dtype)
+    common = _dtypes.result_type(input, other)
+    kind = common.np.kind
+    if isinstance(alpha, bool) and kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and kinds <= {"b", "i", "u"}:
+    if isinstance(alpha, (float, complex)) and kind in "biu":
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
-    if alpha.__class__ is int and kinds <= {"i", "u"}:  # alpha in the result's integer type
-        _convert.check_python_int(alpha)
-        dt = _dtypes.result_type(input, other).np
+    if isinstance(alpha, complex) and kind != "c":
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+    if alpha.__class__ is int and kind in "iu":  # alpha in the result's integer type
+        dt = common.np
         info = np.iinfo(dt)
         if not info.min <= alpha <= info.max:
             raise _convert.overflow(_convert._CPP[dt.name])
@@ -476,7 +478,29 @@ def _inplace_binary(op, self, other, params=()):
         inputs = (self, other)
     if value.__class__ is not ndarray:
         value = np.asarray(value)
+    if value.dtype != self._data.dtype and value.dtype.kind != self._data.dtype.kind:
+        inplace_iter_checks(self, inputs, _dtypes.result_type(self, other))
     return inplace.record_inplace(op, self, inputs, params, value)
+
+
+def inplace_iter_checks(self, inputs, common):
+    """The checks of PyTorch's in-place ops up to TensorIterator's cast check, in its order:
+    autograd's (leaf, views), memory overlaps, shapes, then whether the op's common dtype
+    ``common`` (PyTorch's, not the NumPy kernel's) can be written into self. Called where a
+    kind changes, so the cast error names PyTorch's dtype (``int.pow_(2.5)``: Float)."""
+    inplace.check_inplace_order(self, inputs)
+    inplace.check_cast(common.np, self._data.dtype)
+
+
+def inplace_float_kernel(self, other, kernel):
+    """An in-place op whose common dtype stays that of its operands and whose kernel has
+    only floating types (hypot_, nextafter_, igamma_): TensorIterator's checks, then the
+    dispatch error naming the common dtype ('"hypot_cpu" not implemented for 'Long'')."""
+    common = _dtypes.result_type(self, other)
+    inplace_iter_checks(self, (self, other), common)
+    if not (common.is_floating_point or common.is_complex):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_dtypes.scalar_name(common)}'")
 
 
 _FLOAT_OPS = frozenset(("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "reciprocal",

@@ -144,7 +144,8 @@ def mm(input, mat2):
         raise RuntimeError(_errors.MM_SHAPES.format(a.shape[0], a.shape[1], b.shape[0],
                                                     b.shape[1]))
     _check_same_dtype(input, mat2)
-    _no_bool("addmm_impl_cpu_", a)
+    if a.shape[0] and b.shape[1] and a.shape[1]:  # (PyTorch returns before its kernel)
+        _no_bool("addmm_impl_cpu_", a)
     return _finish(MM, (input, mat2), (), raw.mm(a, b))
 
 
@@ -204,7 +205,8 @@ def mv(input, vec):
         names = [_dtypes.scalar_name(_dtypes.from_numpy(x)) for x in (b.dtype, a.dtype, b.dtype)]
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{names[0]}, {names[1]}, and {names[2]}")
-    _no_bool("addmv_impl_cpu", a)
+    if a.size:  # (PyTorch returns before its kernel)
+        _no_bool("addmv_impl_cpu", a)
     return _finish(MV, (input, vec), (), raw.matmul(a, b))
 
 
@@ -1083,22 +1085,22 @@ def vdot(input, other):
     a, b = input._data, other._data
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{_type_name(a)} and {_type_name(b)}")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{_type_name(a)} and {_type_name(b)}")
     _no_bool("dot", a)
     return _finish(VDOT, (input, other), (), raw.asarray(np.vdot(a, b)))
 
 
 def trace(input):
     a = input._data
+    _no_bool("trace", a)  # (the dispatch on dtype comes before the kernel's dim check)
     if a.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
-    _no_bool("trace", a)
     out = raw.asarray(np.trace(a))
     if a.dtype.kind in "iub":
         out = out.astype(np.int64)
@@ -1208,6 +1210,8 @@ def tensordot(a, b, dims=2, out=None):
         dims2 = [dims2] if isinstance(dims2, int) else list(dims2)
     if len(dims1) != len(dims2):
         raise RuntimeError("both dimension lists should have same length")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     na, nb = a._data.ndim, b._data.ndim
     t1, t2 = a, b
     csize = 1

@@ -16,10 +16,10 @@ from . import _specfun, raw
 from ..autograd.forward_ad import refuse_tangents
 from .dispatch import broadcast_error, defop, plus_zero_term, record, set_input_metadata
 from ._common import (
-    SCALAR_OVERLOAD, _no_graph, _wrap_dim,
-    _asarray, _binary, _binary_fn, _broadcastable, _check_tensor_arg, _finish, _inplace_binary,
-    _fit_int, _inplace_unary, _keep_real_grads, _scalar_dtype_data, _scalar_operand,
-    _scalar_to_tensor, _state,
+    SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
+    _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_tensor_arg, _finish,
+    _inplace_binary, _fit_int, _inplace_unary, _keep_real_grads, _scalar_dtype_data,
+    _scalar_operand, _scalar_to_tensor, _state,
     _tensor_arg, _unary, _unary_fn, _SCALARS)
 
 
@@ -374,6 +374,16 @@ FLOOR_DIVIDE = defop("floor_divide", "torch::autograd::NotImplemented", np.floor
 FLOOR_DIVIDE_SCALAR = defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
                             params=("other",), grads={"self": _not_implemented("floor_divide")},
                             jvp=_fw_not_implemented("aten::floor_divide"))
+# floor_divide_ (``x //= y``): its own entries only for the name in its messages
+FLOOR_DIVIDE_ = defop("floor_divide_", "torch::autograd::NotImplemented", np.floor_divide,
+                      inputs=("self", "other"),
+                      grads={"self": _not_implemented("floor_divide_"),
+                             "other": _not_implemented("floor_divide_")},
+                      jvp=_fw_not_implemented("aten::floor_divide_"))
+FLOOR_DIVIDE_SCALAR_ = defop("floor_divide_", "torch::autograd::NotImplemented",
+                             np.floor_divide, params=("other",),
+                             grads={"self": _not_implemented("floor_divide_")},
+                             jvp=_fw_not_implemented("aten::floor_divide_"))
 DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: np.floor_divide(a, b)
                  if mode == "floor" else raw.div_trunc(a, b),
                  inputs=("self", "other"),
@@ -519,6 +529,31 @@ def floor_divide(input, other):
     return _finish(FLOOR_DIVIDE_SCALAR, (a,), (other,), out)
 
 
+def floor_divide_(self, other):
+    """``x //= y``: in place, as PyTorch (not Python's fallback ``x = x // y``); checked in
+    PyTorch's order: autograd's, TensorIterator's (overlap, shapes, cast), the kernel's."""
+    if _state.fw:  # (Note [Forward AD through the autograd fallback])
+        refuse_tangents("floor_divide_", self, other)
+    if isinstance(other, (list, np.ndarray)):
+        other = _tensor_arg(other)
+    inplace.check_inplace_order(self, (self, other), "floor_divide_")
+    sd = self._data
+    inplace.check_cast(_dtypes.result_type(self, other).np, sd.dtype)
+    _integer_division("div_floor_cpu", self, other)
+    if isinstance(other, Tensor):
+        r = _inplace_binary(FLOOR_DIVIDE_, self, other)
+    else:
+        d = _scalar_dtype_data(sd, other)
+        if other.__class__ is int and d.dtype.kind in "iu":
+            other = _fit_int(other, d.dtype)
+        out = _asarray(np.floor_divide(d, other)).astype(d.dtype, copy=False)
+        r = inplace.record_inplace(FLOOR_DIVIDE_SCALAR_, self, (self,), (other,), out)
+    node = r._grad_fn
+    if node is not None and node.__class__.__name__ == "NotImplemented":
+        node._next = tuple(e for e in node._next if e[0] is not None)  # (as floor_divide's)
+    return r
+
+
 def _mod(op, tensor_op, input, other):
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     _integer_division(f"{op.name}_cpu", a, other)
@@ -541,6 +576,8 @@ def fmod(input, other):
 
 
 def _mod_(op, tensor_op, self, other):
+    if self._data.dtype.kind in "biu":  # (TensorIterator's checks before the kernel's)
+        inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
     _integer_division(f"{op.name}_cpu", self, other)
     if isinstance(other, Tensor):
         return _inplace_binary(tensor_op, self, other)
@@ -972,9 +1009,17 @@ def _check_int_alpha(self, alpha):
             raise _convert.overflow(_convert._CPP[self._data.dtype.name])
 
 
+def _inplace_alpha(self, other, alpha):
+    """add_/sub_'s checks of alpha, after TensorIterator's (leaf, shapes, cast)."""
+    if isinstance(other, (Tensor, bool, int, float, complex)):
+        inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
+        _check_alpha(self, other, alpha)
+    _check_int_alpha(self, alpha)
+
+
 def add_(self, other, *, alpha=1):
-    if alpha != 1:
-        _check_int_alpha(self, alpha)
+    if alpha != 1 or alpha is True:
+        _inplace_alpha(self, other, alpha)
     return _inplace_binary(ADD, self, other, (alpha,))
 
 
@@ -982,8 +1027,8 @@ def sub_(self, other, *, alpha=1):
     if _is_bool(self) or _is_bool(other):
         inplace.check_inplace(self)  # PyTorch reports a leaf first
         _check_bool_sub(self, other)
-    if alpha != 1:
-        _check_int_alpha(self, alpha)
+    if alpha != 1 or alpha is True:
+        _inplace_alpha(self, other, alpha)
     return _inplace_binary(SUB, self, other, (alpha,))
 
 
@@ -993,15 +1038,30 @@ def mul_(self, other):
 
 def div_(self, other, *, rounding_mode=None):
     if rounding_mode is not None:
-        return copy_(self, div(self, other, rounding_mode=rounding_mode))
+        if rounding_mode not in ("floor", "trunc"):
+            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
+                               f"'floor' but found '{rounding_mode}'")
+        if not isinstance(other, Tensor):  # (a wrapped number: DivBackward2 as PyTorch's)
+            other = _scalar_to_tensor(other, self)
+        inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
+        _integer_division(f"div_{rounding_mode}_cpu", self, other)
+        return _inplace_binary(DIV_MODE, self, other, (rounding_mode,))
     _float_inplace(self, other)
     return _inplace_binary(DIV, self, other)
 
 
 def pow_(self, exponent):
-    if isinstance(exponent, Tensor):
-        return _inplace_binary(POW_TENSOR, self, exponent)
     d = self._data
+    if isinstance(exponent, Tensor):
+        if d.dtype == np.bool_ and exponent._data.dtype == np.bool_:
+            inplace_iter_checks(self, (self, exponent), _dtypes.bool)
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        return _inplace_binary(POW_TENSOR, self, exponent)
+    if d.dtype.kind in "biu" and not isinstance(exponent, (bool, int)):
+        inplace_iter_checks(self, (self,), _dtypes.result_type(self, exponent))
+    if d.dtype == np.bool_ and isinstance(exponent, bool):  # (bool ** bool stays bool)
+        return inplace.record_inplace(POW_SCALAR, self, (self,), (exponent,),
+                                      d.copy() if exponent else np.ones_like(d))
     if d.dtype == np.bool_ and not isinstance(exponent, bool):
         d = d.astype(_dtypes.scalar_result_dtype(_dtypes.bool, exponent).np)  # (as pow)
     value = raw.pow_scalar(d, exponent)
@@ -1531,15 +1591,22 @@ def fmin(input, other):
     return _binary(FMIN, input, other)
 
 
-def _float_inplace(self, other=None):
-    if self._data.dtype.kind in "biu":
-        inplace.check_inplace_order(self, (self, other))  # (PyTorch's earlier errors first)
-        raise RuntimeError(f"result type Float can't be cast to the desired output type "
-                           f"{_dtypes.scalar_name(self.dtype)}")
+def _float_inplace(self, other=None, name=None):
+    """TensorIterator's checks of an in-place float op on an integral or bool self (the
+    common dtype of integers is the default float: atan2, div...; with ``name``, an op
+    whose common dtype stays integral and whose kernel refuses it: hypot)."""
+    if self._data.dtype.kind in "biu" or (
+            isinstance(other, Tensor) and other._data.dtype.kind != self._data.dtype.kind):
+        if name is not None:
+            return inplace_float_kernel(self, other, name + "_cpu")
+        common = _dtypes.result_type(self, other) if other is not None else self.dtype
+        if not (common.is_floating_point or common.is_complex):
+            common = _dtypes.default_float
+        inplace_iter_checks(self, (self,) if other is None else (self, other), common)
 
 
 def atan2_(self, other):
-    _float_inplace(self)
+    _float_inplace(self, other)
     return _inplace_binary(ATAN2, self, other)
 
 
@@ -1547,12 +1614,12 @@ arctan2_ = atan2_
 
 
 def hypot_(self, other):
-    _float_inplace(self)
+    _float_inplace(self, other, "hypot")
     return _inplace_binary(HYPOT, self, other)
 
 
 def xlogy_(self, other):
-    _float_inplace(self)
+    _float_inplace(self, other)
     if not isinstance(other, Tensor):
         value = _asarray(XLOGY_SCALAR_OTHER.kernel(self._data, other))
         return inplace.record_inplace(XLOGY_SCALAR_OTHER, self, (self,), (other,), value)
@@ -1560,7 +1627,7 @@ def xlogy_(self, other):
 
 
 def copysign_(self, other):
-    _float_inplace(self)
+    _float_inplace(self, other)
     if not isinstance(other, Tensor):
         value = _asarray(np.copysign(self._data, other))
         return inplace.record_inplace(COPYSIGN_SCALAR, self, (self,), (other,), value)
@@ -1630,13 +1697,33 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", lambda a, t1, t2, value: a + valu
                        -grad * value * tensor1 / (tensor2 * tensor2)})
 
 
-def _check_lerp(input, end, weight):
-    _check_tensor_arg("lerp", "end", end, 2)
-    a, b = input._data.dtype, end._data.dtype
-    if a != b:
-        raise RuntimeError(f"expected dtype {_dtypes.cpp_name(input.dtype)} for `end` but got "
-                           f"dtype {_dtypes.cpp_name(end.dtype)}")
-    if a.kind not in "fcV":  # (V: bfloat16)
+def _lerp_args_error(name, end, weight):
+    got = ", ".join(type(a).__name__ for a in (end, weight))
+    marked = ", ".join(f"!{type(a).__name__}!" if not isinstance(a, Tensor) else "Tensor"
+                       for a in (end, weight))
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n * (Tensor end, Tensor weight)\n      didn't match because some of the "
+        f"arguments have invalid types: ({marked})\n * (Tensor end, Number weight)\n      "
+        f"didn't match because some of the arguments have invalid types: ({marked})\n")
+
+
+def _check_lerp(input, end, weight, name="lerp"):
+    """lerp's checks in PyTorch's order: its meta function's dtype checks (end's, then a
+    tensor weight's), TensorIterator's shapes, then the kernel's dtype (``_lerp_kernel``)."""
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
+        if name == "lerp_":
+            raise _lerp_args_error(name, end, weight)
+        _check_tensor_arg("lerp", "end", end, 2)
+    a = input._data.dtype
+    for arg, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t._data.dtype != a:
+            raise RuntimeError(f"expected dtype {_dtypes.cpp_name(input.dtype)} for `{arg}` "
+                               f"but got dtype {_dtypes.cpp_name(t.dtype)}")
+
+
+def _lerp_kernel(input, weight):
+    if input._data.dtype.kind not in "fcV":  # (V: bfloat16)
         kind = "tensor" if isinstance(weight, Tensor) else "scalar"
         raise NotImplementedError(f"\"lerp_kernel_{kind}\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
@@ -1645,13 +1732,25 @@ def _check_lerp(input, end, weight):
 def lerp(input, end, weight):
     """input + weight * (end - input)."""
     _check_lerp(input, end, weight)
+    shapes = [x._data.shape for x in (input, end, weight) if isinstance(x, Tensor)]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise broadcast_error(*shapes[:2]) if not _broadcastable(*shapes[:2]) else \
+            broadcast_error(np.broadcast_shapes(*shapes[:2]), shapes[2]) from None
+    _lerp_kernel(input, weight)
     if isinstance(weight, Tensor):
         return _ternary(LERP_TENSOR, (input, end, weight), (), ())
     return _ternary(LERP, (input, end), (weight,), (weight,))
 
 
 def lerp_(self, end, weight):
-    _check_lerp(self, end, weight)
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
+        raise _lerp_args_error("lerp_", end, weight)  # (the argument parser's, first)
+    inplace.check_inplace(self, (self, end, weight))  # (autograd's checks come next)
+    _check_lerp(self, end, weight, "lerp_")
+    inplace.check_inplace_order(self, (self, end, weight), "lerp_")
+    _lerp_kernel(self, weight)
     w = weight._data if isinstance(weight, Tensor) else weight
     value = _lerp(self._data, end._data, w).astype(self._data.dtype, copy=False)
     op = LERP_TENSOR if isinstance(weight, Tensor) else LERP
@@ -1703,18 +1802,30 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     return _ternary(ADDCDIV, (input, tensor1, tensor2), (value,), (value,))
 
 
+def _addc_(name, op, self, tensor1, tensor2, value):
+    """addcmul_/addcdiv_ with PyTorch's checks in its order: the argument parser's, autograd's,
+    addcdiv's integer-division check (its meta function), TensorIterator's (shapes, cast),
+    then the kernel's (value, bool)."""
+    _check_tensor_arg(name + "_", "tensor1", tensor1, 1)
+    _check_tensor_arg(name + "_", "tensor2", tensor2, 2)
+    inputs = (self, tensor1, tensor2)
+    inplace.check_inplace(self, inputs)
+    if name == "addcdiv":
+        _check_addc_value(name, inputs, value)
+    inplace_iter_checks(self, inputs, _dtypes.result_type(*inputs))
+    value = _check_addc_value(name, inputs, value)
+    dt = _dtypes.result_type(*inputs).np
+    out = _asarray(op.kernel(*(x._data.astype(dt, copy=False) for x in inputs), value))
+    return inplace.record_inplace(op, self, inputs, (value,),
+                                  out.astype(self._data.dtype, copy=False))
+
+
 def addcmul_(self, tensor1, tensor2, *, value=1):
-    value = _check_addc_value("addcmul", (self, tensor1, tensor2), value)
-    value_ = _asarray(ADDCMUL.kernel(self._data, tensor1._data, tensor2._data, value))
-    return inplace.record_inplace(ADDCMUL, self, (self, tensor1, tensor2), (value,),
-                                  value_.astype(self._data.dtype, copy=False))
+    return _addc_("addcmul", ADDCMUL, self, tensor1, tensor2, value)
 
 
 def addcdiv_(self, tensor1, tensor2, *, value=1):
-    value = _check_addc_value("addcdiv", (self, tensor1, tensor2), value)
-    value_ = _asarray(ADDCDIV.kernel(self._data, tensor1._data, tensor2._data, value))
-    return inplace.record_inplace(ADDCDIV, self, (self, tensor1, tensor2), (value,),
-                                  value_.astype(self._data.dtype, copy=False))
+    return _addc_("addcdiv", ADDCDIV, self, tensor1, tensor2, value)
 
 
 # ---- activations (nn.functional; the formulas are PyTorch's *_backward) --------------------
@@ -2259,10 +2370,16 @@ def rsqrt_(self):
     return _inplace_unary(RSQRT, self)
 
 
-def _write_no_grad(self, value):
+def _write_no_grad(self, value, autograd_checks=True):
     """An in-place op PyTorch does not differentiate through (logical_*_, bitwise_*_): the
-    value is written and the version bumped, self's history is left as it was."""
-    inplace.check_inplace(self, ())
+    value is written and the version bumped, self's history is left as it was.
+    ``autograd_checks=False``: logical_*_, which PyTorch composes from its out= kernel, so
+    no leaf check runs: a leaf requiring grad (or a view of one) is written without error,
+    and a view's history is then regenerated (AsStridedBackward0) as after any write."""
+    if autograd_checks:
+        inplace.check_inplace(self, ())
+    elif self._meta is not None and self._meta.get("inference") and not _state.inference:
+        inplace.check_inplace(self, ())  # (only the inference-tensor error applies)
     inplace.write_inplace(self, value)
     self._vc[0] += 1
     return self
@@ -2273,7 +2390,7 @@ def _logical_inplace(fn):
         if not isinstance(other, Tensor):
             raise TypeError(f"{fn.__name__}_(): argument 'other' (position 1) must be Tensor, "
                             f"not {type(other).__name__}")
-        return _write_no_grad(self, fn(self, other)._data)
+        return _write_no_grad(self, fn(self, other)._data, False)
     method.__name__ = fn.__name__ + "_"
     return method
 
@@ -2286,15 +2403,11 @@ def _bitwise_inplace(fn, name, aten=None):
             refuse_tangents(aten, self, other)
         inplace.check_inplace(self, ())  # (the fallback's leaf check, before the kernel's)
         _check_broadcast(self, other)
-        d = self._data
-        if d.dtype.kind not in "biu":
+        common = _dtypes.result_type(self, other)
+        inplace_iter_checks(self, (self, other), common)  # (shapes, cast, then the kernel)
+        if common.np.kind not in "biu":
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
-                                      f"'{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}'")
-        rt = _dtypes.result_type(self, other)
-        if not np.can_cast(rt.np, d.dtype, "same_kind"):
-            raise RuntimeError(f"result type {_dtypes.scalar_name(rt)} can't be cast to the "
-                               f"desired output type "
-                               f"{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
+                                      f"'{_dtypes.scalar_name(common)}'")
         return _write_no_grad(self, fn(self, other)._data)
     method.__name__ = aten
     return method
@@ -2314,12 +2427,13 @@ irshift = _bitwise_inplace(bitwise_right_shift, "rshift", "__irshift__")
 
 
 def logical_not_(self):
-    return _write_no_grad(self, np.logical_not(self._data))
+    return _write_no_grad(self, np.logical_not(self._data), False)
 
 
 def bitwise_not_(self):
     if _state.fw:
         refuse_tangents("bitwise_not_", self)
+    inplace.check_inplace(self, ())  # (the fallback's leaf check, before the kernel's)
     d = self._data
     if d.dtype.kind not in "biu":
         raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for "

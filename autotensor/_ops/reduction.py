@@ -5,6 +5,7 @@ public functions.
 from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
+from ..autograd import inplace
 from . import raw
 from .dispatch import defop
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_max,
@@ -968,8 +969,7 @@ def cumprod(input, dim, *, dtype=None):
 
 
 def cumprod_(self, dim, *, dtype=None):
-    from ..autograd import inplace
-    d = self._data
+    d = _cum_inplace_checks("cumprod", self, dtype)
     dim = _wrap_dim(dim, d.ndim)
     out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
     return inplace.record_inplace(CUMPROD, self, (self,), (dim,), out)
@@ -1144,7 +1144,7 @@ def _cum_extreme(op, rt, better, input, dim):
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
         x = np.moveaxis(d, dim, -1)
-        values = np.empty_like(x)
+        values = np.empty(x.shape, x.dtype)
         indices = np.zeros(x.shape, np.int64)
         if x.shape[-1]:
             best, at = x[..., 0].copy(), np.zeros(x.shape[:-1], np.int64)
@@ -1156,7 +1156,9 @@ def _cum_extreme(op, rt, better, input, dim):
                 best = np.where(take, xj, best)
                 at = np.where(take, j, at)
                 values[..., j], indices[..., j] = best, at
-        values, indices = np.moveaxis(values, -1, dim), np.moveaxis(indices, -1, dim)
+        if dim != d.ndim - 1:  # (contiguous as PyTorch's: matmul's fold reads the strides)
+            values = np.moveaxis(values, -1, dim).copy()
+            indices = np.moveaxis(indices, -1, dim).copy()
     v, i = _finish_multi(op, (input,), (dim,), (_asarray(values), _asarray(indices)))
     return rt(v, i, None)
 
@@ -1595,7 +1597,7 @@ def renorm(input, p, dim, maxnorm):
 
 
 def renorm_(self, p, dim, maxnorm):
-    from ..autograd import inplace
+    inplace.check_inplace(self, (self,))  # (autograd's checks before the kernel's)
     dim, new = _renorm_args(self._data, p, dim, maxnorm)
     return inplace.record_inplace(RENORM, self, (self,), (p, dim, maxnorm), new)
 
@@ -1652,14 +1654,23 @@ def corrcoef(input):
     return clip(c, -1, 1)
 
 
-def cumsum_(self, dim, *, dtype=None):
-    """In-place cumsum; a ``dtype`` other than self's is PyTorch's error."""
-    from ..autograd import inplace
+def _cum_inplace_checks(name, self, dtype):
+    """cumsum_/cumprod_'s errors in PyTorch's order: autograd's leaf checks, the out=
+    dtype check, then the kernel's (no bool kernel)."""
+    inplace.check_inplace(self, (self,))
     d = self._data
     if dtype is not None and dtype.np != d.dtype:
         raise RuntimeError(f"Bad in-place call: input tensor dtype "
                            f"{_dtypes.cpp_name(_dtypes.from_numpy(d.dtype))} and output tensor "
                            f"dtype {_dtypes.cpp_name(dtype)} should match")
+    if d.dtype == np.bool_ and d.ndim:  # (a 0-d tensor is copied without the kernel)
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+    return d
+
+
+def cumsum_(self, dim, *, dtype=None):
+    """In-place cumsum; a ``dtype`` other than self's is PyTorch's error."""
+    d = _cum_inplace_checks("cumsum", self, dtype)
     dim = _wrap_dim(dim, d.ndim)
     out = raw.cumsum(d, dim).astype(d.dtype, copy=False)
     return inplace.record_inplace(CUMSUM, self, (self,), (dim,), out)

@@ -9,7 +9,7 @@ from ..autograd import inplace
 from . import raw
 from .dispatch import broadcast_error, defop
 from ._common import (
-    _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _state, _view_result,
+    _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _view_result,
     _wrap_dim)
 from .pointwise import clone
 
@@ -1120,9 +1120,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 def _inplace_view(op, t, params, out):
     """``t.transpose_(...)`` and friends: t takes the view's geometry, version and node."""
-    if t._requires_grad and t._grad_fn is None and t._view is None and _state.enabled:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
-                           "operation.")
+    if t._view is not None or (t._requires_grad and t._grad_fn is None):
+        inplace.check_inplace(t, (t,))  # (autograd's check_inplace, a view of a leaf too)
     if t._view is not None:
         t.grad_fn  # noqa: B018  (Note [Lazy view rebase]: its history first)
     r = _finish(op, (t,), params, out)
@@ -1307,6 +1306,7 @@ def _repeats_to_indices(r):
 
 
 def tril_(input, diagonal=0):
+    inplace.check_inplace(input, (input,))  # (autograd's checks before the kernel's)
     if input._data.ndim < 2:
         raise RuntimeError("tril: input tensor must have at least 2 dimensions")
     return inplace.record_inplace(TRIL, input, (input,), (diagonal,),
@@ -1314,6 +1314,7 @@ def tril_(input, diagonal=0):
 
 
 def triu_(input, diagonal=0):
+    inplace.check_inplace(input, (input,))  # (autograd's checks before the kernel's)
     if input._data.ndim < 2:
         raise RuntimeError("triu: input tensor must have at least 2 dimensions")
     return inplace.record_inplace(TRIU, input, (input,), (diagonal,),

@@ -405,6 +405,8 @@ def heaviside_(self, values):
     from ._common import _inplace_binary
     if _state.fw:
         refuse_tangents("heaviside_", self, values)
+    from ..autograd import inplace
+    inplace.check_inplace(self, (self, values))  # (autograd's checks before the kernel's)
     if self._data.dtype != values._data.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different "
                            "dtypes.")
@@ -421,7 +423,9 @@ def nextafter(input, other):
 
 
 def nextafter_(self, other):
-    from ._common import _inplace_binary
+    from ._common import _inplace_binary, inplace_float_kernel
+    if self._data.dtype.kind not in "fc" or other._data.dtype.kind not in "fc":
+        inplace_float_kernel(self, other, "nextafter_cpu")
     return _inplace_binary(NEXTAFTER, self, other)
 
 
@@ -704,8 +708,10 @@ def igammac(input, other, *, out=None):
 
 
 def _igamma_inplace(op, name, self, other):
-    from ._common import _inplace_binary
-    _igamma_check(name, self, other, True, api=name + "_")
+    from ._common import _check_tensor_arg, _inplace_binary, inplace_iter_checks
+    _check_tensor_arg(name + "_", "other", other, 1)
+    inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
+    _igamma_check(name, self, other, True, api=name + "_")  # (the kernel's dtype error)
     return _inplace_binary(op, self, other)  # (no forward rule: refused after the write)
 
 

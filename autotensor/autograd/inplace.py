@@ -309,11 +309,23 @@ def write_inplace(t, value, op_name=None, where=True):
         value = np.asarray(value)
     if value.shape != dst.shape:
         check_output_shape(dst.shape, value.shape)
-    if value.dtype != dst.dtype and not np.can_cast(value.dtype, dst.dtype, "same_kind"):
-        from .._dtypes import from_numpy, scalar_name
-        raise RuntimeError(f"result type {scalar_name(from_numpy(value.dtype))} can't be cast "
-                           f"to the desired output type {scalar_name(from_numpy(dst.dtype))}")
+    if value.dtype != dst.dtype:
+        check_cast(value.dtype, dst.dtype)
     np.copyto(dst, value, casting="unsafe", where=where)
+
+
+# c10's canCast: no complex into a non-complex, no float into an integer, nothing but a bool
+# into a bool; int64 into uint8 is fine (NumPy's "same_kind" refuses it); "V" is bfloat16
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}
+
+
+def check_cast(src, dst):
+    """TensorIterator's check that an op's result type (NumPy dtype ``src``) can be written
+    into an output of dtype ``dst`` (no float into an integer, nothing into a bool...)."""
+    if src != dst and _KIND_RANK[src.kind] > _KIND_RANK[dst.kind]:
+        from .._dtypes import from_numpy, scalar_name
+        raise RuntimeError(f"result type {scalar_name(from_numpy(src))} can't be cast "
+                           f"to the desired output type {scalar_name(from_numpy(dst))}")
 
 
 def check_output_shape(dst_shape, *shapes):
@@ -322,7 +334,12 @@ def check_output_shape(dst_shape, *shapes):
     try:
         shape = np.broadcast_shapes(dst_shape, *shapes)
     except ValueError:
-        raise _broadcast_error(dst_shape, shapes[0]) from None
+        shape = dst_shape  # (TensorIterator names the shape so far and the next operand's)
+        for s in shapes:
+            try:
+                shape = np.broadcast_shapes(shape, s)
+            except ValueError:
+                raise _broadcast_error(shape, s) from None
     if shape != dst_shape:
         raise RuntimeError(f"output with shape [{_errors.shape_str(dst_shape)}] doesn't "
                            f"match the broadcast shape [{_errors.shape_str(shape)}]")
