@@ -111,6 +111,19 @@ def _cast_method(dtype_name):
     return cast
 
 
+def _ravel(self):
+    """self.contiguous().view(-1), as PyTorch's (CloneBackward0 first when not contiguous)."""
+    return fn.view(fn.contiguous(self), (-1,))
+
+
+def _is_nonzero(self):
+    n = self._data.size
+    if n != 1:
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous" if n == 0 else
+                           "Boolean value of Tensor with more than one value is ambiguous")
+    return bool(self._data.reshape(()) != 0)
+
+
 def _setitem(self, key, value):
     fn.setitem(self, key, value)
 
@@ -355,6 +368,16 @@ METHODS = {
         bitwise_not_ bitwise_left_shift_ bitwise_right_shift_ logical_and_ logical_or_
         logical_xor_ logical_not_ clamp_min_ clamp_max_ rsqrt_ round_ cumsum_ igamma_ igammac_
         """.split()},
+    # issue 8: missing methods (in-place comparisons record EqBackward0/1 ... as PyTorch's)
+    **{name: getattr(fn, name) for name in """
+        ceil_ eq_ floor_ gcd gcd_ ge_ greater_ greater_equal_ gt_ lcm lcm_ ldexp ldexp_ le_
+        less_ less_equal_ lt_ ne_ not_equal_ sign_ square_
+        """.split()},
+    "negative_": fn.neg_, "absolute_": fn.abs_, "true_divide_": fn.div_,
+    "ravel": _ravel, "is_nonzero": _is_nonzero,
+    "is_same_size": lambda self, other: self._data.shape == other._data.shape,
+    "is_signed": lambda self: self.dtype.is_signed, "is_cpu": property(lambda self: True),
+    "cdouble": _cast_method("complex128"), "cfloat": _cast_method("complex64"),
     "igamma": fn.special.igamma_method, "igammac": fn.special.igammac_method,
     "clamp_min": fn.clamp_min, "clamp_max": fn.clamp_max,
     **{name: _other_tensor(name) for name in (

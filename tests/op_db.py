@@ -464,6 +464,25 @@ for _red in ("mean", "sum", "none"):  # (values straddling beta / delta, away fr
                    np.array([[0.3, 0.2, -0.6], [0.1, 0.15, -0.3]])])
 add("smooth_l1_loss_broadcast_target", lambda m, x, y: m.nn.functional.smooth_l1_loss(x, y),
     lambda g: [np.array([[0.1, -1.3, 0.45], [2.2, -0.2, 0.9]]), np.array([0.3, 0.2, -0.6])])
+for _red in ("mean", "sum", "none"):  # (target: not differentiable in PyTorch)
+    add("soft_margin_loss_" + _red,
+        lambda m, x, y, _r=_red: m.nn.functional.soft_margin_loss(x, y, reduction=_r),
+        lambda g: [g.u(2, 3), np.array([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]])],
+        grad=(True, False), ref=lambda x, y, _r=_red: {
+            "mean": np.mean, "sum": np.sum, "none": lambda v: v}[_r](np.log1p(np.exp(-x * y))))
+add("soft_margin_loss_broadcast_target",
+    lambda m, x, y: m.nn.functional.soft_margin_loss(x, y),
+    lambda g: [g.u(2, 3), np.array([1.0, -1.0, 1.0])], grad=(True, False))
+add("ldexp", lambda m, x, e: m.ldexp(x, e), lambda g: [g.u(2, 3), g.u(2, 3)],
+    ref=lambda x, e: x * 2.0 ** e)
+add("ldexp_int_exponent", lambda m, x, e: x.ldexp(e),
+    lambda g: [g.u(2, 3), np.array([[1, 2, 0], [3, 1, 2]])], ref=lambda x, e: np.ldexp(x, e))
+add("ldexp_", lambda m, x, e: (x * 1).ldexp_(e), lambda g: [g.u(3), g.u(3)])
+for _cmp in ("eq", "ne", "lt", "le", "gt", "ge"):  # (zero gradients, PyTorch's nodes)
+    add(f"{_cmp}__tensor", lambda m, x, y, _c=_cmp: getattr(x * 1, _c + "_")(y),
+        lambda g: [g.u(2, 3), g.u(3)])
+    add(f"{_cmp}__scalar", lambda m, x, _c=_cmp: getattr(x * 1, _c + "_")(0.25),
+        lambda g: [g.u(2, 3)])
 for _p in (2, 1, 3.5, float("inf")):
     add(f"dist_p{_p}", lambda m, x, y, _p=_p: m.dist(x, y, _p), lambda g: [g.u(2, 3), g.u(3)])
 add("dist_method", lambda m, x, y: x.dist(y), lambda g: [g.u(4), g.u(4)])

@@ -238,3 +238,223 @@ def test_trace_dtype_checks_come_first(dtype):
         return [catch(m.trace, m.ones(s, dtype=getattr(m, dtype)))
                 for s in [(), (3,), (2, 2), (2, 3), (0, 2), (2, 2, 2)]]
     compare(scenario)
+
+
+# ---- torch.special on float16 / bfloat16 -----------------------------------------------------
+_NO_HALF_UNARY = """airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1 modified_bessel_i0
+    modified_bessel_i1 modified_bessel_k0 modified_bessel_k1 scaled_modified_bessel_k0
+    scaled_modified_bessel_k1 spherical_bessel_j0 erfcx ndtri log_ndtr""".split()
+_HALF_UNARY = "i0 i0e i1 i1e ndtr digamma gammaln entr sinc expit erfinv".split()
+_POLY = """chebyshev_polynomial_t chebyshev_polynomial_u chebyshev_polynomial_v
+    chebyshev_polynomial_w shifted_chebyshev_polynomial_t shifted_chebyshev_polynomial_w
+    hermite_polynomial_h hermite_polynomial_he laguerre_polynomial_l
+    legendre_polynomial_p""".split()
+
+
+@pytest.mark.parametrize("name", _NO_HALF_UNARY + _HALF_UNARY)
+def test_special_unary_on_half_like_torch(name):
+    """PyTorch's CPU kernels of the newer special functions have no float16/bfloat16 types
+    ('"bessel_j0_cpu" not implemented for 'Half''); the older ones compute (in float32)."""
+    def scenario(m):
+        f = getattr(m.special, name)
+        out = []
+        for dt in ("float16", "bfloat16", "float32", "int64"):
+            for v in ([0.5, 1.5, 3.0], 0.75):
+                x = m.tensor(np.array(v)).to(getattr(m, dt))
+                out.append(catch(f, x))
+        return out
+    compare(scenario, rtol=1e-2, atol=1e-3)
+
+
+@pytest.mark.parametrize("name", _POLY + ["zeta"])
+def test_special_binary_on_half_like_torch(name):
+    def scenario(m):
+        f = getattr(m.special, name)
+        h = m.tensor(np.array([0.5, 1.5])).half()
+        b = m.tensor(np.array([0.5, 1.5])).bfloat16()
+        x = m.tensor(np.array([0.5, 1.5]))
+        return [catch(f, *a) for a in [
+            (h, 2), (b, 3), (x, m.tensor(np.array([2.0])).half()),
+            (h, m.tensor(np.array(2.0, dtype=np.float32))), (2.5, h), (x, 2), (h, h)]]
+    compare(scenario, rtol=1e-2, atol=1e-3)
+
+
+def test_sinc_of_half_computed_in_float32():
+    def scenario(m):
+        x = m.tensor(np.array([0.5, 1.5, 3.0, -2.0, 0.0]))
+        return m.sinc(x.half()), m.sinc(x.bfloat16()), x.half().sinc_()
+    compare(scenario, rtol=1e-3, atol=1e-6)
+
+
+# ---- soft_margin_loss: one SoftMarginLossBackward0 entry that saves its target -------------
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_soft_margin_loss_entry_like_torch(reduction):
+    def scenario(m):
+        F = m.nn.functional
+        x = m.tensor(np.array([[-1000.0, 0.5, 2.0], [0.25, -0.75, 3.0]]), requires_grad=True)
+        t = m.tensor(np.array([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]]))
+        loss = F.soft_margin_loss(x, t, reduction=reduction)
+        (g,) = m.autograd.grad(loss.sum(), x, create_graph=True)
+        gg = m.autograd.grad(g.sum(), x)
+        t2 = t.clone()
+        loss2 = F.soft_margin_loss(x, t2, reduction=reduction)
+        t2.add_(1)
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(x.detach(), m.ones(2, 3, dtype=m.float64))
+            tangent = fw.unpack_dual(F.soft_margin_loss(d, t, reduction=reduction)).tangent
+        # (g.detach(): the double backward's node is SoftMarginLossBackwardBackward0 in
+        # PyTorch, primitive ops here; its values are compared through gg)
+        return (loss, loss.grad_fn, [f for f, _ in loss.grad_fn.next_functions], g.detach(), gg,
+                catch(loss2.sum().backward), tangent)
+    compare(scenario)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, F: F.soft_margin_loss(m.ones(3), m.ones(3, requires_grad=True)),
+    lambda m, F: F.soft_margin_loss(m.ones(3), m.ones(2)),
+    lambda m, F: F.soft_margin_loss(m.ones(3), m.ones(2, 3)),
+    lambda m, F: F.soft_margin_loss(m.ones(2, 3), m.ones(3)),
+    lambda m, F: F.soft_margin_loss(m.ones(3), m.ones(3, dtype=m.float64)),
+    lambda m, F: F.soft_margin_loss(m.ones(3, dtype=m.float64), m.ones(3)),
+    lambda m, F: F.soft_margin_loss(m.ones(3, dtype=m.int64), m.ones(3, dtype=m.int64)),
+    lambda m, F: F.soft_margin_loss(m.ones(3, dtype=m.int64), m.ones(3)),
+    lambda m, F: F.soft_margin_loss(m.ones(3, dtype=m.bool), m.ones(3, dtype=m.bool)),
+    lambda m, F: F.soft_margin_loss(m.ones(0), m.ones(0)),
+    lambda m, F: F.soft_margin_loss(m.ones(3).half(), -m.ones(3).half(), reduction="sum"),
+    lambda m, F: F.soft_margin_loss(m.ones(3), m.ones(3), reduction="bad"),
+])
+def test_soft_margin_loss_checks_like_torch(call):
+    def scenario(m):
+        with m.no_grad():
+            quiet = catch(call, m, m.nn.functional)
+        return catch(call, m, m.nn.functional), quiet
+    compare(scenario)
+
+
+# ---- trapezoid / cumulative_trapezoid; ldexp, gcd, lcm; missing methods ---------------------
+@pytest.mark.parametrize("name", ["trapezoid", "trapz", "cumulative_trapezoid"])
+@pytest.mark.parametrize("call", [
+    lambda f, m, y: f(y), lambda f, m, y: f(y, dx=2), lambda f, m, y: f(y, dim=0),
+    lambda f, m, y: f(y, dx=0.5, dim=0),
+    lambda f, m, y: f(y, m.tensor(np.array([0.0, 1.0, 3.0]))),
+    lambda f, m, y: f(y, m.tensor(np.array([[0.0, 1.0, 3.0]]))),
+    lambda f, m, y: f(y, m.tensor(np.array([[0.0, 1.0, 3.0], [1.0, 2.0, 2.5]]))),
+    lambda f, m, y: f(y, m.tensor(np.array([0, 1, 3]))),
+    lambda f, m, y: f(y, x=m.tensor(np.array([0.0, 2.0])), dim=0),
+    lambda f, m, y: f(y, m.tensor(np.array([0.0, 1.0]))),
+    lambda f, m, y: f(y, 2), lambda f, m, y: f(y, dx=True), lambda f, m, y: f(y, dx=1j),
+    lambda f, m, y: f(y, x=m.tensor(np.array([0.0, 1.0, 3.0])), dx=2),
+    lambda f, m, y: f(m.tensor(np.array([1, 2, 3]))),
+    lambda f, m, y: f(m.tensor(np.array([True, False]))), lambda f, m, y: f(m.ones(2, 0)),
+    lambda f, m, y: f(m.ones(0, 2), dim=0), lambda f, m, y: f(m.tensor(np.array(1.0))),
+    lambda f, m, y: f(y, dim=5),
+])
+def test_trapezoid_like_torch(name, call):
+    def scenario(m):
+        y = m.tensor(np.array([[1.0, 2.0, 4.0], [3.0, 5.0, 6.0]]), requires_grad=True)
+        r = catch(call, getattr(m, name), m, y)
+        if isinstance(r, tuple):
+            return r
+        return r, (m.autograd.grad(r.sum(), y) if r.requires_grad else None)
+    compare(scenario)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.ldexp(m.tensor(np.array([1.0, 2.0])), m.tensor(np.array([2, -1]))),
+    lambda m: m.tensor(np.array([1, 2])).ldexp(m.tensor(np.array([2, 3]))),
+    lambda m: m.ldexp(m.tensor(np.array([1.0, 2.0])).half(), m.tensor(np.array([2, 30]))),
+    lambda m: m.ldexp(m.tensor(np.array([1.0, 2.0]), dtype=m.float32),
+                      m.tensor(np.array([2.5, 3.0]))),
+    lambda m: m.tensor(np.array([1.0, 2.0])).ldexp_(m.tensor(np.array([2, 3]))),
+    lambda m: m.tensor(np.array([1, 2])).ldexp_(m.tensor(np.array([2, 3]))),
+    lambda m: m.ldexp(m.tensor(np.array([1.0, 2.0])), 2),
+    lambda m: m.gcd(m.tensor(np.array([12, 18, -4])), m.tensor(np.array([8, 12, 6]))),
+    lambda m: m.lcm(m.tensor(np.array([12, 18, -4])), m.tensor(np.array([8, 12, 6]))),
+    lambda m: m.gcd(m.tensor(np.array([12.0])), m.tensor(np.array([8]))),
+    lambda m: m.gcd(m.tensor(np.array([True])), m.tensor(np.array([False]))),
+    lambda m: m.gcd(m.tensor(np.array([12])), 3),
+    lambda m: m.tensor(np.array([12, 18], dtype=np.uint8)).gcd(
+        m.tensor(np.array([8, 12], dtype=np.int8))),
+    lambda m: m.tensor(np.array([12, 18], dtype=np.int32)).gcd_(m.tensor(np.array([8, 12]))),
+    lambda m: m.tensor(np.array([12, 18])).lcm_(m.tensor(np.array([8, 12, 1]))),
+])
+def test_ldexp_gcd_lcm_like_torch(call):
+    def scenario(m):
+        r = catch(call, m)
+        return r if isinstance(r, tuple) else (r, r._version)
+    compare(scenario)
+
+
+def test_ldexp_gradients_like_torch():
+    """PyTorch's formulas: grad * pow(2, other) (an integer power for an integral exponent:
+    zero for a negative one) and grad * result * ln 2."""
+    def scenario(m):
+        x = m.tensor(np.array([1.5, -2.0, 0.5]), requires_grad=True)
+        e = m.tensor(np.array([2.0, 3.5, -1.0]), requires_grad=True)
+        r = m.ldexp(x, e)
+        g = m.autograd.grad(r, (x, e), m.tensor(np.array([1.0, -1.0, 2.0])))
+        r2 = m.ldexp(x, m.tensor(np.array([2, -1, 0])))
+        (g2,) = m.autograd.grad(r2, x, m.tensor(np.array([1.0, -1.0, 2.0])))
+        return r, [f for f, _ in r.grad_fn.next_functions], g, r2, g2
+    compare(scenario)
+
+
+_CMP = ["eq_", "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_", "less_",
+        "less_equal_", "not_equal_"]
+
+
+@pytest.mark.parametrize("name", _CMP)
+def test_inplace_comparisons_like_torch(name):
+    def scenario(m):
+        out = []
+        for other in (lambda: m.tensor(np.array([2.0, 2.0, 2.0]), requires_grad=True),
+                      lambda: 2, lambda: m.tensor(np.array([1.5, 2.0]))):
+            x = m.tensor(np.array([1.0, 2.0, 3.0]), requires_grad=True)
+            a = x.clone()
+            r = catch(getattr(a, name), other())
+            out.append(r if isinstance(r, tuple) else
+                       (r is a, a, a._version, a.grad_fn,
+                        [f for f, _ in a.grad_fn.next_functions],
+                        m.autograd.grad(a.sum(), x)))
+            i = m.tensor(np.array([1, 2]))
+            out.append(catch(lambda i=i: (getattr(i, name)(m.tensor(np.array([1.5, 2.0]))), i)))
+        return out
+    compare(scenario)
+
+
+@pytest.mark.parametrize("name", ["floor_", "ceil_", "sign_", "square_", "negative_",
+                                  "absolute_"])
+def test_missing_inplace_unary_methods_like_torch(name):
+    def scenario(m):
+        out = []
+        for x in (m.tensor(np.array([1.5, -2.0, 3.0]), requires_grad=True).clone(),
+                  m.tensor(np.array([1, 0, -3])), m.tensor(np.array([True, False]))):
+            r = catch(getattr(x, name))
+            out.append(r if isinstance(r, tuple) else (r is x, x, x._version, x.grad_fn))
+        return out
+    compare(scenario)
+
+
+def test_more_missing_methods_like_torch():
+    def scenario(m):
+        x = m.ones(2, 3, requires_grad=True)
+        return (x.ravel(), x.t().ravel(), x.t().ravel().grad_fn.next_functions[0][0],
+                catch(m.ones(0).is_nonzero), catch(m.ones(2).is_nonzero),
+                m.zeros(1, 1).is_nonzero(), m.ones(2).is_same_size(m.ones(2, 1)),
+                m.ones(2, dtype=m.uint8).is_signed(), m.ones(2, dtype=m.int8).is_signed(),
+                m.ones(2).is_cpu, m.ones(2).cdouble(), m.ones(2).cfloat(),
+                m.tensor(np.array([1.0, 2.0]), requires_grad=True).clone().true_divide_(
+                    m.tensor(np.array(2.0))))
+    compare(scenario)
+
+
+@pytest.mark.parametrize("name", """gcd gcd_ lcm lcm_ ldexp ldexp_ ravel is_nonzero is_same_size
+    is_signed is_cpu cdouble cfloat floor_ ceil_ sign_ square_ negative_ absolute_ true_divide_
+    eq_ ne_ lt_ le_ gt_ ge_ greater_ greater_equal_ less_ less_equal_ not_equal_
+    cross""".split())
+def test_methods_exist_where_torch_has_them(name):
+    import autotensor
+    assert hasattr(autotensor.Tensor, name) == hasattr(torch.Tensor, name)
+    for n in ("gcd", "lcm", "ldexp", "trapezoid", "trapz", "cumulative_trapezoid"):
+        assert hasattr(autotensor, n) == hasattr(torch, n), n

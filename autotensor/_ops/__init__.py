@@ -86,6 +86,10 @@ from .special import (  # noqa: F401  (the catalogue: special functions, issue 1
     heaviside, heaviside_, i0, i0_, isneginf, isposinf, isreal, mvlgamma, mvlgamma_, nextafter,
     nextafter_, prelu)
 from .shape import tril_, triu_  # noqa: F401,E402
+from .pointwise import (  # noqa: F401,E402  (issue 8: missing names)
+    ceil_, eq_, floor_, gcd, gcd_, ge_, greater_, greater_equal_, gt_, lcm, lcm_, ldexp,
+    ldexp_, le_, less_, less_equal_, lt_, ne_, not_equal_, sign_, square_)
+from .reduction import cumulative_trapezoid, trapezoid, trapz  # noqa: F401,E402
 from .shape import unsafe_chunk, unsafe_split  # noqa: F401,E402
 from .indexing import argwhere  # noqa: F401,E402
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape, special

@@ -102,6 +102,30 @@ HUBER_LOSS = defop(
     backward_op=("huber_loss_backward", _NOT_YET, False))
 
 
+def soft_margin_loss_backward(F, grad, self, target, reduction):
+    """PyTorch's soft_margin_loss_backward, in its order of operations:
+    target * z * -norm / (1 + z) * grad with z = exp(-target * self) (NaN where z is inf)."""
+    z = F.exp(-target * self)
+    norm = 1.0 / _numel(self.shape) if reduction == "mean" else 1.0
+    return target * z * -norm / (z + 1) * grad
+
+
+def _soft_margin_jvp(F, self, self_t, target, reduction):
+    v = soft_margin_loss_backward(F, self_t, self, target, "none")
+    if reduction == "mean":
+        return F.mean(v)
+    return F.sum(v) if reduction == "sum" else v
+
+
+# (target is an input only to be saved, with its version: PyTorch refuses a target that
+# requires grad, and an in-place change of the target makes backward raise)
+SOFT_MARGIN_LOSS = defop(
+    "soft_margin_loss", "SoftMarginLossBackward0", None, inputs=("self", "target"),
+    params=("reduction",), grads={"self": soft_margin_loss_backward},
+    jvp=lambda F, self, self_t, target, reduction: None if self_t is None else
+    _soft_margin_jvp(F, self, self_t, target, reduction))
+
+
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
                       self_sizes):
     """Gradient of nll_loss: -weight[target] * grad at each target class, zero elsewhere."""

@@ -836,6 +836,34 @@ le = _compare(np.less_equal, promote=True)
 gt = _compare(np.greater, promote=True)
 ge = _compare(np.greater_equal, promote=True)
 less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
+# In-place comparisons write 1 / 0 in self's dtype and record a node whose gradients are
+# zeros (derivatives.yaml's eq_ ... entries: EqBackward0 by a number, EqBackward1 by a tensor)
+def _compare_inplace(name, fn):
+    node = name[0].upper() + name[1:] + "Backward"
+    ops = (defop(name + "_", node + "0", None, params=("other",),
+                 grads={"self": lambda F, grad: F.zeros_like(grad)},
+                 jvp=lambda F, self: F.zeros_like(self)),
+           defop(name + "_", node + "1", None, inputs=("self", "other"),
+                 grads={"self": lambda F, grad: F.zeros_like(grad),
+                        "other": lambda F, grad, other: F.zeros_like(other)},
+                 jvp=lambda F, self: F.zeros_like(self)))
+
+    def method(self, other):
+        value = fn(self, other)._data
+        if isinstance(other, Tensor):
+            return inplace.record_inplace(ops[1], self, (self, other), (), value)
+        return inplace.record_inplace(ops[0], self, (self,), (other,), value)
+    method.__name__ = method.__qualname__ = name + "_"
+    return ops, method
+
+
+(EQ_SCALAR_, EQ_TENSOR_), eq_ = _compare_inplace("eq", eq)
+(NE_SCALAR_, NE_TENSOR_), ne_ = _compare_inplace("ne", ne)
+(LT_SCALAR_, LT_TENSOR_), lt_ = _compare_inplace("lt", lt)
+(LE_SCALAR_, LE_TENSOR_), le_ = _compare_inplace("le", le)
+(GT_SCALAR_, GT_TENSOR_), gt_ = _compare_inplace("gt", gt)
+(GE_SCALAR_, GE_TENSOR_), ge_ = _compare_inplace("ge", ge)
+less_, less_equal_, greater_, greater_equal_, not_equal_ = lt_, le_, gt_, ge_, ne_
 logical_and = _compare(np.logical_and, tensor_only=True)
 logical_or = _compare(np.logical_or, tensor_only=True)
 logical_xor = _compare(np.logical_xor, tensor_only=True)
@@ -1068,6 +1096,31 @@ def pow_(self, exponent):
     return inplace.record_inplace(POW_SCALAR, self, (self,), (exponent,), value)
 
 
+def _round_inplace(op, self):
+    """floor_ / ceil_: an integral self is left as it is (version bumped), bool refused."""
+    d = self._data
+    if d.dtype == np.bool_:
+        raise NotImplementedError(f"\"{op.name}_vml_cpu\" not implemented for 'Bool'")
+    value = d.copy() if d.dtype.kind in "iu" else _asarray(op.kernel(d))
+    return inplace.record_inplace(op, self, (self,), (), value)
+
+
+def floor_(self):
+    return _round_inplace(FLOOR, self)
+
+
+def ceil_(self):
+    return _round_inplace(CEIL, self)
+
+
+def sign_(self):
+    return _inplace_unary(SIGN, self, float_op=False)
+
+
+def square_(self):
+    return pow_(self, 2)
+
+
 def neg_(self):
     if self._data.dtype == np.bool_:
         neg(self)  # raises PyTorch's error for bool negation
@@ -1229,8 +1282,11 @@ TRUNC = defop("trunc", "TruncBackward0", lambda a: a.copy() if a.dtype.kind in "
 
 
 def _sinc(a):
-    pix = a * math.pi
-    return np.where(a == 0, 1.0, np.sin(pix) / np.where(a == 0, 1.0, pix)).astype(a.dtype)
+    # (float16/bfloat16 in float32, PyTorch's opmath: pi * 3 in half precision is far
+    # enough from 3 pi that sinc(3) would be 3e-4 instead of 0)
+    x = a.astype(np.float32) if a.dtype.itemsize == 2 and a.dtype.kind in "fV" else a
+    pix = x * math.pi
+    return np.where(x == 0, 1.0, np.sin(pix) / np.where(x == 0, 1.0, pix)).astype(a.dtype)
 
 
 def sinc_backward(F, grad, self):
@@ -1616,6 +1672,40 @@ arctan2_ = atan2_
 def hypot_(self, other):
     _float_inplace(self, other, "hypot")
     return _inplace_binary(HYPOT, self, other)
+
+
+def _ldexp_self(F, grad, other):
+    """PyTorch's ``grad * pow(2, other)``: an integer power for an integral exponent, so a
+    negative integer exponent gives a zero gradient (its integer 2 ** -1 is 0)."""
+    if F.is_raw:
+        o = np.asarray(other)
+        return grad * (raw.int_pow(np.asarray(2, o.dtype), o) if o.dtype.kind in "biu"
+                       else np.power(o.dtype.type(2), o))
+    return grad * F.pow(2, other)
+
+
+LDEXP = defop("ldexp", "LdexpBackward0", lambda a, b: a * np.power(a.dtype.type(2), b),
+              inputs=("self", "other"), jvp="elementwise",
+              grads={"self": _ldexp_self,
+                     "other": lambda F, grad, result: grad * result * math.log(2.0)})
+
+
+def ldexp(input, other, *, out=None):
+    """input * 2 ** other, in floating point (LdexpBackward0, as PyTorch's)."""
+    if out is not None:  # Note [out= arguments] in _out.py
+        from ._out import write_out
+        return write_out("ldexp", ldexp(input, other), out)
+    _check_tensor_arg("ldexp", "other", other, 2)
+    return _binary(LDEXP, *_float_unless_promoted(input, other))
+
+
+def ldexp_(self, other):
+    _check_tensor_arg("ldexp_", "other", other, 1)
+    if self._data.dtype.kind in "biu":
+        inplace.check_inplace_order(self, (self, other))
+        raise RuntimeError(f"ldexp can't be cast to the desired output type "
+                           f"{_dtypes.scalar_name(self.dtype)}")
+    return _inplace_binary(LDEXP, self, other)
 
 
 def xlogy_(self, other):
@@ -2424,6 +2514,29 @@ bitwise_right_shift_ = _bitwise_inplace(bitwise_right_shift, "rshift")
 # x <<= y and x >>= y are aten's __ilshift__ / __irshift__ (x &= y is bitwise_and_)
 ilshift = _bitwise_inplace(bitwise_left_shift, "lshift", "__ilshift__")
 irshift = _bitwise_inplace(bitwise_right_shift, "rshift", "__irshift__")
+
+
+def _integer_only(ufunc, name):
+    """gcd / lcm: tensors of integral dtypes only, bool excluded (no derivative: no float
+    can take part)."""
+    compare = _compare(ufunc, promote=True)
+
+    def f(input, other):
+        _check_tensor_arg(name, "other", other, 2)
+        rt = _dtypes.result_type(input, other)
+        if rt.np.kind not in "iu":
+            _check_broadcast(input, other)
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
+                                      f"'{_dtypes.scalar_name(rt)}'")
+        return compare(input, other)
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+gcd = _integer_only(np.gcd, "gcd")
+lcm = _integer_only(np.lcm, "lcm")
+gcd_ = _bitwise_inplace(gcd, "gcd")
+lcm_ = _bitwise_inplace(lcm, "lcm")
 
 
 def logical_not_(self):

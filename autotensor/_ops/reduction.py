@@ -1674,3 +1674,124 @@ def cumsum_(self, dim, *, dtype=None):
     dim = _wrap_dim(dim, d.ndim)
     out = raw.cumsum(d, dim).astype(d.dtype, copy=False)
     return inplace.record_inplace(CUMSUM, self, (self,), (dim,), out)
+
+
+# ---- trapezoid / cumulative_trapezoid: aten's composites (Integration.cpp) ------------------
+def _scalar_mul_div(op, x, s):
+    """x * s or x / s for a C++ double s: the Scalar overload's node (MulBackward1,
+    DivBackward1), integers promoted to the default float."""
+    from ._common import _scalar_dtype_data
+    d = _scalar_dtype_data(x._data, s)
+    return _finish(op, (x,), (s,), _asarray(op.kernel(d, s)).astype(d.dtype, copy=False))
+
+
+_TRAPEZOID_SIGS = {
+    "x": " * (Tensor y, Tensor x, *, int dim = -1)\n",
+    "dx": " * (Tensor y, *, Number dx = 1, int dim = -1)\n",
+    "trapz_dx": " * (Tensor y, *, float dx = 1, int dim = -1)\n"}
+
+
+def _trapezoid_args(name, y, x, dx, extra):
+    """The argument parser's TypeError (trapz lists its float dx overload first)."""
+    bad_dx = name == "trapz" and isinstance(dx, complex)
+    if extra or (x is not None and not isinstance(x, Tensor)) or (
+            x is not None and dx is not None) or bad_dx:
+        got = ["Tensor"] + [type(a).__name__ for a in extra]
+        if x is not None and dx is None:
+            got.append(type(x).__name__)
+        if dx is not None:
+            got.append(f"dx={type(dx).__name__}")
+        if x is not None and dx is not None:
+            got.append("x=Tensor")
+        sigs = _TRAPEZOID_SIGS
+        lines = sigs["trapz_dx"] + sigs["x"] if name == "trapz" else sigs["x"] + sigs["dx"]
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"({', '.join(got)}), but expected one of:\n{lines}")
+
+
+def _trapezoid_dx(name, y, x, dim):
+    """dx = x[1:] - x[:-1] along dim, x viewed against y as aten does (a 1-d x along dim, a
+    lower-rank x padded with leading ones)."""
+    from .pointwise import sub
+    from .shape import narrow, view
+    if y._data.dtype == np.bool_ or x._data.dtype == np.bool_:
+        raise RuntimeError(f"{name}: received a bool input for `x` or `y`, but bool is not "
+                           f"supported")
+    nd, xs = y._data.ndim, x._data.shape
+    if len(xs) == 1:
+        if xs[0] != y._data.shape[dim]:
+            raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
+        x = view(x, tuple(xs[0] if i == dim else 1 for i in range(nd)))
+    elif len(xs) < nd:
+        x = view(x, (1,) * (nd - len(xs)) + xs)
+    n = x._data.shape[dim]
+    return sub(narrow(x, dim, 1, n - 1), narrow(x, dim, 0, n - 1))
+
+
+def _trapezoid_dx_number(name, y, dx):
+    if y._data.dtype == np.bool_:
+        raise RuntimeError(f"{name}: received a bool input for `y`, but bool is not supported")
+    if isinstance(dx, (bool, complex)):
+        raise RuntimeError(f"{name}: Currently, we only support dx as a real number.")
+    return float(dx)
+
+
+def trapezoid(y, *args, x=None, dx=None, dim=-1, _name="trapezoid"):
+    """The trapezoid rule along dim, with sample points x or a constant spacing dx."""
+    from .pointwise import add, mul, sub
+    from .shape import narrow, select
+    if args and x is None and isinstance(args[0], Tensor):
+        x, args = args[0], args[1:]
+    _trapezoid_args(_name, y, x, dx, args)
+    d = y._data
+    if d.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    dim_ = _wrap_dim(dim, d.ndim)
+    if d.shape[dim_] == 0:  # (NumPy's 0 for no samples)
+        return _make(np.zeros(d.shape[:dim_] + d.shape[dim_ + 1:], d.dtype))
+    if x is not None:
+        dxs = _trapezoid_dx("trapezoid", y, x, dim_)
+        n = d.shape[dim_]
+        s = add(narrow(y, dim_, 0, n - 1), narrow(y, dim_, 1, n - 1))
+        return _scalar_mul_div(_div_scalar(), sum(mul(s, dxs), dim_), 2.0)
+    step = _trapezoid_dx_number("trapezoid", y, 1 if dx is None else
+                                float(dx) if _name == "trapz" else dx)  # (a C++ double)
+    ends = _scalar_mul_div(_mul_scalar(), add(select(y, dim_, 0), select(y, dim_, -1)), 0.5)
+    return _scalar_mul_div(_mul_scalar(), sub(sum(y, dim_), ends), step)
+
+
+def trapz(y, *args, x=None, dx=None, dim=-1):
+    return trapezoid(y, *args, x=x, dx=dx, dim=dim, _name="trapz")
+
+
+def cumulative_trapezoid(y, *args, x=None, dx=None, dim=-1):
+    """The running trapezoid rule along dim (one fewer element than y there)."""
+    from .pointwise import add, mul
+    from .shape import narrow
+    if args and x is None and isinstance(args[0], Tensor):
+        x, args = args[0], args[1:]
+    _trapezoid_args("cumulative_trapezoid", y, x, dx, args)
+    d = y._data
+    if d.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    dim_ = _wrap_dim(dim, d.ndim)
+    if x is not None:
+        dxs = _trapezoid_dx("cumulative_trapezoid", y, x, dim_)
+    else:
+        step = _trapezoid_dx_number("cumulative_trapezoid", y, 1 if dx is None else dx)
+    n = d.shape[dim_]
+    s = add(narrow(y, dim_, 0, _py_max(n - 1, 0)), narrow(y, dim_, 1, _py_max(n - 1, 0))) \
+        if n else y
+    if x is not None:
+        return _scalar_mul_div(_div_scalar(), cumsum(mul(s, dxs), dim_), 2.0)
+    return cumsum(_scalar_mul_div(_mul_scalar(), s, step / 2.0), dim_)
+
+
+def _mul_scalar():
+    from .pointwise import MUL_SCALAR
+    return MUL_SCALAR
+
+
+def _div_scalar():
+    from .pointwise import DIV_SCALAR
+    return DIV_SCALAR

@@ -86,7 +86,7 @@ def i0_kernel(x):
 def i0e_kernel(x):
     a = np.abs(_f64(x))
     big = a > 700
-    out = np.i0(np.where(big, 0.0, a)) * np.exp(-a)
+    out = np.asarray(np.i0(np.where(big, 0.0, a)) * np.exp(-a))  # (a 0-d array too)
     out[big] = _bessel_e_asymptotic(a[big], 0)
     return _back(out, x)
 
@@ -123,7 +123,7 @@ _HALF_NAMES = {"float16": "Half", "bfloat16": "BFloat16"}
 
 def _no_half_kernel(name, x):
     """PyTorch's CPU build has no float16/bfloat16 kernel for erfcx, ndtri and log_ndtr."""
-    half = _HALF_NAMES.get(x.dtype.name)
+    half = _HALF_NAMES.get(getattr(x, "dtype", x).name)
     if half is not None:
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{half}'")
 
@@ -223,9 +223,10 @@ _zeta_u = np.frompyfunc(_zeta1, 2, 1)
 
 
 def zeta_kernel(x, q):
-    out = _zeta_u(_f64(x), _f64(q))
     arrays = [a for a in (x, q) if isinstance(a, np.ndarray)]  # a Python number is weak
-    dt = np.result_type(*arrays) if arrays else np.float64
+    dt = np.result_type(*arrays) if arrays else np.dtype(np.float64)
+    _no_half_kernel("zeta", dt)
+    out = _zeta_u(_f64(x), _f64(q))
     return _asarray(np.asarray(out, dtype=np.float64).astype(dt, copy=False))
 
 
@@ -558,14 +559,17 @@ def rrelu_train(input, lower, upper, inplace):
 # torch.special: their outputs never require grad (no node, no error at backward). They are
 # kernels here and no table entries. Kernels: _specfun.py (Note [Bessel kernels without
 # SciPy]); accuracy against mpmath in tests/test_special_functions.py.
-def _nondiff(kernel, *args):
+def _nondiff(kernel, *args, name=None):
     """A float result from tensors or numbers (at least one tensor): PyTorch's promotion
-    (integers and bool to the default float), computed in float64, no autograd."""
+    (integers and bool to the default float), computed in float64, no autograd. PyTorch's
+    CPU kernels of these functions have no float16/bfloat16 types (``name``: its kernel)."""
     from .._tensor import _make
     tensors = [a for a in args if isinstance(a, Tensor)]
     dt = _dtypes.result_type(*args)
     if not dt.is_floating_point:
         dt = _dtypes.default_float
+    if name is not None:
+        _no_half_kernel(name, dt.np)
     arrays = [np.asarray(a._data if isinstance(a, Tensor) else a, dtype=np.float64)
               for a in args]
     out = np.asarray(kernel(*arrays), dtype=np.float64)
@@ -579,7 +583,7 @@ def _unary_special(kernel, doc):
         if out is not None:  # Note [out= arguments] in _out.py
             from ._out import write_out
             return write_out(fn.__name__, fn(input), out)
-        return _nondiff(kernel, input)
+        return _nondiff(kernel, input, name=fn.__name__)
     fn.__doc__ = doc
     return fn
 
@@ -590,8 +594,8 @@ def _poly_special(kernel, doc, shifted=False):
             from ._out import write_out
             return write_out(fn.__name__, fn(input, n), out)
         if shifted:
-            return _nondiff(lambda x, k: kernel(2 * x - 1, k), input, n)
-        return _nondiff(kernel, input, n)
+            return _nondiff(lambda x, k: kernel(2 * x - 1, k), input, n, name=fn.__name__)
+        return _nondiff(kernel, input, n, name=fn.__name__)
     fn.__doc__ = doc
     return fn
 

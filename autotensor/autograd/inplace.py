@@ -493,9 +493,11 @@ def record_inplace(op, t, inputs, params, value, where=True):
     view = t._view
     if op.saves_output:
         node._out_vc = (t._vc,)
+        # (no versions yet: every saved tensor was at version 0 when the node was made)
+        before = node._versions or tuple(0 if hasattr(v, "_vc") else None
+                                         for v in node._saved)
         node._versions = tuple(t._vc[0] if k == "output" else v
-                               for k, v in zip(op.saved_kinds, node._versions or
-                                               (None,) * len(op.saved_kinds)))
+                               for k, v in zip(op.saved_kinds, before))
     dispatch.set_input_metadata(node, inputs, t._data.shape, t._data.dtype)
     old_fn, old_nr = t._grad_fn, t._output_nr
     if view is None:

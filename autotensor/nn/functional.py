@@ -443,8 +443,34 @@ def _kl_div(input, target, reduction, log_target):
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """One SoftMarginLossBackward0 entry, computed as aten's soft_margin_loss_out:
+    log1p(exp(-input * target)) in input's dtype (inf for a large margin, as PyTorch's)."""
+    from .._backend import np
+    from .._ops import nn_ops as D
+    from ..autograd import inplace
+    from ..autograd.grad_mode import is_grad_enabled
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    return _reduce(-logsigmoid(fn.mul(input, target)), reduction)
+    _reduction_enum(reduction)
+    if target.requires_grad and is_grad_enabled():
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
+                           "to argument 'target'. This input cannot have requires_grad True.")
+    x, t = input._data, target._data
+    if x.dtype == np.bool_:
+        raise RuntimeError(fn.pointwise.BOOL_NEGATION)
+    inplace.check_output_shape(x.shape, t.shape)  # (neg_out(input).mul_(target) ...)
+    rt = _dtypes.numpy_dtype_of(_dtypes.result_type(input, target))
+    inplace.check_cast(rt, x.dtype)
+    inplace.check_cast(np.dtype(_dtypes.default_float.np) if x.dtype.kind in "iu" else x.dtype,
+                       x.dtype)  # (... .exp_() of an integral input)
+    with np.errstate(over="ignore"):
+        out = np.log1p(np.exp((-x.astype(rt) * t.astype(rt)).astype(x.dtype)))
+    if reduction != "none":
+        out = np.asarray(out.mean() if reduction == "mean" else out.sum())
+    r = _finish(D.SOFT_MARGIN_LOSS, (input, target), (reduction,),
+                out.astype(x.dtype, copy=False))
+    if r._grad_fn is not None:  # (no edge for the non-differentiable target, as PyTorch's)
+        r._grad_fn._next = r._grad_fn._next[:1]
+    return r
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
