@@ -54,7 +54,7 @@ from ._ops import (  # (the catalogue: reductions)
     bincount, bucketize, corrcoef, cov, histc, mode, msort, nanquantile, quantile, renorm,
     searchsorted, unique, unique_consecutive)
 from ._ops import (  # (issue 8: missing names)
-    cumulative_trapezoid, gcd, gcd_, lcm, lcm_, ldexp, ldexp_, trapezoid, trapz)
+    cumulative_trapezoid, gcd, gcd_, index_reduce, lcm, lcm_, ldexp, ldexp_, trapezoid, trapz)
 from ._ops import (  # (the catalogue: special functions)
     heaviside, i0, i0_, isneginf, isposinf, isreal, mvlgamma, nextafter, prelu)
 from ._ops import (  # the catalogue: linear algebra

@@ -371,7 +371,7 @@ METHODS = {
     # issue 8: missing methods (in-place comparisons record EqBackward0/1 ... as PyTorch's)
     **{name: getattr(fn, name) for name in """
         ceil_ eq_ floor_ gcd gcd_ ge_ greater_ greater_equal_ gt_ lcm lcm_ ldexp ldexp_ le_
-        less_ less_equal_ lt_ ne_ not_equal_ sign_ square_
+        less_ less_equal_ lt_ ne_ not_equal_ sign_ square_ index_reduce index_reduce_
         """.split()},
     "negative_": fn.neg_, "absolute_": fn.abs_, "true_divide_": fn.div_,
     "ravel": _ravel, "is_nonzero": _is_nonzero,

@@ -458,3 +458,119 @@ def test_methods_exist_where_torch_has_them(name):
     assert hasattr(autotensor.Tensor, name) == hasattr(torch.Tensor, name)
     for n in ("gcd", "lcm", "ldexp", "trapezoid", "trapz", "cumulative_trapezoid"):
         assert hasattr(autotensor, n) == hasattr(torch, n), n
+
+
+# ---- uint8 masks in indexing; index_reduce ----------------------------------------------------
+_U8_CALLS = [
+    lambda m, x, u: x[u(1, 0)], lambda m, x, u: x[u([1, 0, 2], [0, 0, 1])],
+    lambda m, x, u: x[:, u(1, 0, 1)], lambda m, x, u: x[u(1, 0, 1)],
+    lambda m, x, u: x[u(1, 0), 1], lambda m, x, u: x[u(1, 0), u(1, 0, 1)],
+    lambda m, x, u: x[m.tensor(np.array(1, dtype=np.uint8))],
+    lambda m, x, u: x[m.tensor(np.array([1, 0], dtype=np.int8))],
+    lambda m, x, u: x[m.tensor(np.array([1.0, 0.0]))],
+    lambda m, x, u: x[[u(1, 0)]], lambda m, x, u: x[None, u(1, 0)],
+    lambda m, x, u: x[..., u(1, 0, 1)], lambda m, x, u: x[[[0, 1], [1, 0]]],
+    lambda m, x, u: x[[0, slice(None)]], lambda m, x, u: x[[None, 1]],
+    lambda m, x, u: x.__setitem__(u(1, 0), 5.0),
+    lambda m, x, u: x.__setitem__(u(1, 0), m.tensor(np.array([7.0, 8.0, 9.0]))),
+    lambda m, x, u: x.__setitem__((slice(None), u(1, 0, 1)), 1.0),
+    lambda m, x, u: x.__setitem__([[0, 1], [1, 0]], 9.0),
+    lambda m, x, u: x.index_put_((u(1, 0),), m.tensor(np.array(7.0))),
+    lambda m, x, u: x.index_put_((u(1, 0),), m.tensor(np.array(7.0)), accumulate=True),
+    lambda m, x, u: m.index_put(x, (u(1, 0),), m.tensor(np.array([7.0, 8.0, 9.0]))),
+    lambda m, x, u: x.masked_fill(u([1, 0, 2], [0, 0, 1]), 1.0),
+    lambda m, x, u: x.masked_fill_(u([1, 0, 2], [0, 0, 1]), 1.0),
+    lambda m, x, u: m.where(u([1, 0, 2], [0, 0, 1]), x, 0.0),
+    lambda m, x, u: m.where(m.tensor(np.array([[1, 0, 2], [0, 0, 1]], dtype=np.int32)), x, 0.0),
+]
+
+
+@pytest.mark.parametrize("call", _U8_CALLS)
+def test_uint8_masks_like_torch(call):
+    """uint8 index tensors are deprecated bool masks in PyTorch (with its warning); a single
+    uint8 mask with a one-element value goes to masked_fill_, which refuses it."""
+    import warnings
+
+    def scenario(m):
+        def u(*rows):
+            return m.tensor(np.array(rows if isinstance(rows[0], list) else list(rows),
+                                     dtype=np.uint8))
+        x = m.arange(6.0).reshape(2, 3).requires_grad_().clone()
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = catch(call, m, x, u)
+        said = sorted({str(i.message).split(" (Triggered")[0] for i in w})
+        return r, x, x._version, said
+    compare(scenario)
+
+
+_IR_REDUCES = [(r, i) for r in ("prod", "mean", "amax", "amin") for i in (True, False)]
+
+
+@pytest.mark.parametrize("reduce,include_self", _IR_REDUCES)
+def test_index_reduce_like_torch(reduce, include_self):
+    import warnings
+
+    def scenario(m):
+        out = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for src in (np.array([[10.0, 0.0], [30.0, 40.0], [2.0, np.nan]]),
+                        np.array([[10.0, 0.0], [30.0, 40.0], [2.0, 3.0]]),
+                        np.array([[0.0, 0.0], [0.0, 40.0], [2.0, 3.0]])):
+                x = m.tensor(np.array([[1.0, 2.0], [3.0, 0.0], [5.0, 6.0], [-1.0, 7.0]]),
+                             requires_grad=True)
+                s = m.tensor(src, requires_grad=True)
+                r = x.index_reduce(0, m.tensor(np.array([0, 2, 0])), s, reduce,
+                                   include_self=include_self)
+                g = m.autograd.grad(r, (x, s), m.arange(8.0).reshape(4, 2) - 3)
+                y = x.detach().clone()
+                y.index_reduce_(1, m.tensor(np.array([1, 1])), m.ones(4, 2, dtype=m.float64) * 3,
+                                reduce, include_self=include_self)
+                out.append((r, r.grad_fn, g, y, y._version))
+            i = m.tensor(np.array([[1, 2], [3, 0], [5, 6], [-1, 7]]))
+            out.append(catch(i.index_reduce, 0, m.tensor(np.array([0, 2, 0])),
+                             m.tensor(np.array([[10, 0], [30, 40], [2, 5]])), reduce,
+                             include_self=include_self))
+            b = m.tensor(np.array([True, False]))
+            out.append(catch(b.index_reduce, 0, m.tensor(np.array([0, 1])),
+                             m.tensor(np.array([False, True])), reduce,
+                             include_self=include_self))
+            fw = m.autograd.forward_ad
+            with fw.dual_level():
+                d = fw.make_dual(m.ones(2, 3, dtype=m.float64), m.ones(2, 3, dtype=m.float64))
+                out.append(catch(d.index_reduce, 1, m.tensor(np.array([1, 1])),
+                                 m.ones(2, 2, dtype=m.float64), reduce))
+                d2 = d * 1
+                out.append((catch(d2.index_reduce_, 1, m.tensor(np.array([1, 1])),
+                                  m.ones(2, 2, dtype=m.float64), reduce), d2._version))
+        return out
+    compare(scenario)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: x.index_reduce(0, m.tensor(np.array([0, 1])), m.ones(2, 2), "sum"),
+    lambda m, x: x.index_reduce(0, m.tensor(np.array([0, 1])), m.ones(2, 2).double(), "prod"),
+    lambda m, x: x.index_reduce(0, m.tensor(np.array([0.0, 1.0])), m.ones(2, 2), "prod"),
+    lambda m, x: x.index_reduce(0, m.tensor(np.array([[0, 1]])), m.ones(2, 2), "prod"),
+    lambda m, x: x.index_reduce(0, m.tensor(np.array([0, 5])), m.ones(2, 2), "prod"),
+    lambda m, x: x.index_reduce(0, m.tensor(np.array([0, -1])), m.ones(2, 2), "prod"),
+    lambda m, x: x.index_reduce(0, m.tensor(np.array([0, 1, 2])), m.ones(2, 2), "prod"),
+    lambda m, x: x.index_reduce(1, m.tensor(np.array([0, 1])), m.ones(2, 2), "amax"),
+    lambda m, x: x.index_reduce(5, m.tensor(np.array([0, 1])), m.ones(2, 2), "amax"),
+    lambda m, x: m.ones(3).index_reduce(0, m.tensor(np.array([0, 5])), m.ones(2), "amin"),
+    lambda m, x: m.tensor(np.array(2.0)).index_reduce(0, m.tensor(np.array([0])),
+                                                      m.tensor(np.array([3.0])), "prod"),
+    lambda m, x: x.requires_grad_().index_reduce_(0, m.tensor(np.array([0, 1])),
+                                                  m.ones(2, 2), "prod"),
+    lambda m, x: m.index_reduce(x, 0, m.tensor(np.array([0, 2], dtype=np.int32)),
+                                m.ones(2, 2) * 2, "mean"),
+])
+def test_index_reduce_checks_like_torch(call):
+    import warnings
+
+    def scenario(m):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return catch(call, m, m.ones(3, 2))
+    compare(scenario)

@@ -90,6 +90,7 @@ from .pointwise import (  # noqa: F401,E402  (issue 8: missing names)
     ceil_, eq_, floor_, gcd, gcd_, ge_, greater_, greater_equal_, gt_, lcm, lcm_, ldexp,
     ldexp_, le_, less_, less_equal_, lt_, ne_, not_equal_, sign_, square_)
 from .reduction import cumulative_trapezoid, trapezoid, trapz  # noqa: F401,E402
+from .indexing import index_reduce, index_reduce_  # noqa: F401,E402
 from .shape import unsafe_chunk, unsafe_split  # noqa: F401,E402
 from .indexing import argwhere  # noqa: F401,E402
 from . import indexing, linalg, nn_ops, pointwise, reduction, shape, special

@@ -93,9 +93,24 @@ def _is_advanced(k):
         isinstance(k, bool) or k.__class__ is np.bool_)
 
 
+_INDEX_DTYPES = frozenset(map(np.dtype, (np.int64, np.int32, np.uint8, np.bool_)))
+
+
 def _index_array(k):
+    """An index item's array; a uint8 tensor is a (deprecated) bool mask, as in PyTorch, and
+    tensors of other dtypes than long, int, byte and bool are refused."""
     if isinstance(k, Tensor):
-        return k._data
+        a = k._data
+        if a.dtype not in _INDEX_DTYPES:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if a.dtype == np.uint8:
+            if a.ndim == 0:  # (a 0-d byte tensor is a mask without the warning)
+                return a.astype(np.bool_)
+            import warnings
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
+                          "dtype torch.bool instead.", UserWarning, stacklevel=3)
+            return a.astype(np.bool_)
+        return a
     if isinstance(k, bool):
         return np.asarray(k)
     return np.asarray(k)
@@ -106,6 +121,8 @@ def getitem(input, key, _setting=False):
     unsqueeze), then one IndexBackward0 for advanced parts."""
     # a lone slice is always recorded (SliceBackward0); in a tuple, full slices are skipped
     lone_slice = key.__class__ is slice and not _setting
+    if key.__class__ is list and _sequence_as_tuple(key):
+        key = tuple(key)
     if key.__class__ is not tuple:
         key = (key,)
     d = input._data
@@ -159,7 +176,8 @@ def getitem(input, key, _setting=False):
             rest.append(slice(None))
             dim += 1
         elif _is_advanced(k) and not (isinstance(k, Tensor) and k._data.ndim == 0 and
-                                      k._data.dtype.kind in "iu"):
+                                      k._data.dtype.kind in "iu" and
+                                      k._data.dtype != np.uint8):  # (uint8: a mask)
             arr = _index_array(k)
             if arr.dtype == np.bool_ or arr.dtype.kind in "iu" or arr.size == 0:
                 if arr.dtype == np.bool_:
@@ -212,6 +230,23 @@ def getitem(input, key, _setting=False):
     return _finish(INDEX, (result,), (idx,), out)
 
 
+def _sequence_as_tuple(key):
+    """PyTorch's treatSequenceAsTuple: a list holding a tensor, a sequence, a slice, None or
+    Ellipsis is a tuple of indices (``x[[mask]]`` is ``x[mask]``), with its deprecation
+    warning."""
+    if len(key) < 32 and _py_any(
+            isinstance(e, (Tensor, list, tuple, slice)) or e is None or e is Ellipsis
+            for e in key):
+        import warnings
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
+                      "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of "
+                      "x[seq]. In pytorch 2.9 this will be interpreted as tensor index, "
+                      "x[torch.tensor(seq)], which will result either in an error or a "
+                      "different result", UserWarning, stacklevel=4)
+        return True
+    return False
+
+
 def _dims_consumed(k):
     """How many dims of the indexed tensor an index item uses up."""
     if k is None or k is Ellipsis:
@@ -225,6 +260,8 @@ def _dims_consumed(k):
 def setitem(input, key, value):
     """``x[key] = value``: an in-place copy into the indexed region (a view for basic keys,
     index_put for advanced ones)."""
+    if key.__class__ is list and _sequence_as_tuple(key):
+        key = tuple(key)
     if key.__class__ is not tuple:
         key = (key,)
     if isinstance(value, (list, tuple)):
@@ -273,9 +310,11 @@ def _index_put(input, indices, values, accumulate):
     """(key, value tensor, the written array) of index_put(_): PyTorch's checks."""
     if not isinstance(indices, tuple):
         indices = (indices,)
-    key = tuple(_index_array(k) if _is_advanced(k) else k for k in indices)
     v = values if isinstance(values, Tensor) else _scalar_or_tensor(values, input)
     d = input._data
+    if not accumulate and v._data.size == 1:
+        _uint8_masked_fill(d, indices)
+    key = tuple(_index_array(k) if _is_advanced(k) else k for k in indices)
     if v._data.dtype != d.dtype and isinstance(values, Tensor) and not (
             not accumulate and v._data.size == 1 and _one_bool_mask(key)):
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
@@ -297,6 +336,16 @@ def _index_put(input, indices, values, accumulate):
 def index_put_(input, indices, values, accumulate=False):
     key, v, new = _index_put(input, indices, values, accumulate)
     return _inplace_index_put(input, key, v, new, accumulate)
+
+
+def _uint8_masked_fill(d, indices):
+    """PyTorch's canDispatchToMaskedFill takes a single uint8 index too, and masked_fill_
+    then refuses it (x[uint8_mask] = 5)."""
+    tensors = [k for k in indices if isinstance(k, Tensor)]
+    if len(tensors) == 1 and tensors[0]._data.dtype == np.uint8 and all(
+            k is None or isinstance(k, (Tensor, slice)) for k in indices):
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           "unsigned char")
 
 
 def _one_bool_mask(key):
@@ -399,24 +448,24 @@ def index_select(input, dim, index):
     return _finish(INDEX_SELECT, (input,), (dim, idx.reshape(-1)), out)
 
 
-def _index_add_check(d, dim, idx, s):
+def _index_add_check(d, dim, idx, s, name="index_add_"):
     """PyTorch's index_func_meta_impl checks, in its order and words."""
     if idx.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+        raise IndexError(f"{name}(): Index is supposed to be a vector, but got dim: "
                          f"{idx.ndim} with type: {_scalar_name(idx)} and size: "
                          f"[{_errors.shape_str(idx.shape)}]")
     if idx.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: "
                            f"{_scalar_name(idx)}")
     if s.dtype != d.dtype:
-        raise RuntimeError(f"index_add_(): self ({_scalar_name(d)}) and source "
+        raise RuntimeError(f"{name}(): self ({_scalar_name(d)}) and source "
                            f"({_scalar_name(s)}) must have the same scalar type")
     if dim != 0 and dim >= s.ndim:
-        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+        raise RuntimeError(f"{name}(): Indexing dim {dim} is out of bounds of the source "
                            f"tensor with dim {s.ndim}")
     n = s.shape[dim] if s.ndim else 1
     if idx.size != n:
-        raise RuntimeError(f"index_add_(): Number of indices ({idx.size}) should be equal to "
+        raise RuntimeError(f"{name}(): Number of indices ({idx.size}) should be equal to "
                            f"source.size(dim): ({n}), for dim: {dim}")
     if d.ndim and (s.ndim != d.ndim or _py_any(
             a != b for i, (a, b) in enumerate(zip(d.shape, s.shape)) if i != dim)):
@@ -426,7 +475,7 @@ def _index_add_check(d, dim, idx, s):
     size = d.shape[dim] if d.ndim else 1
     out = (idx >= size) | (idx < 0)
     if out.any():
-        if d.ndim <= 1:  # (the kernel for vectors checks as index_select does)
+        if d.ndim <= 1 or name == "index_reduce_":  # (index_select's check)
             raise IndexError("index out of range in self")
         bad = int(idx.reshape(-1)[np.argmax(out.reshape(-1))])
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
@@ -454,16 +503,182 @@ def index_add(input, dim, index, source, *, alpha=1):
     return _finish(INDEX_ADD, (input, source), (dim, idx, alpha), out)
 
 
-def masked_fill(input, mask, value):
+# index_reduce(_): self's slices at index reduced with source's (prod, mean, amax, amin)
+_IR_IDENTITY = {"prod": 1, "mean": 0, "amax": -np.inf, "amin": np.inf}
+_IR_UFUNC = {"prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}
+
+
+def _index_reduce_kernel(d, s, dim, idx, reduce, include_self):
+    """aten's index_reduce: identities where not including self, NaN propagating for amax /
+    amin, mean over the count (floor division for integers)."""
+    out = np.moveaxis(d.copy(), dim, 0) if d.ndim else d.reshape(1).copy()
+    src = np.moveaxis(s, dim, 0) if s.ndim else s.reshape(1)
+    if not include_self:
+        ident = _IR_IDENTITY[reduce]
+        if out.dtype.kind in "iu" and reduce in ("amax", "amin"):
+            info = np.iinfo(out.dtype)
+            ident = info.min if reduce == "amax" else info.max
+        elif out.dtype == np.bool_:
+            ident = bool(ident) if reduce != "amax" else False
+        out[idx] = ident
+    _IR_UFUNC[reduce].at(out, idx, src)
+    if reduce == "mean":
+        counts = _index_reduce_counts(out.shape[0], idx, include_self)
+        counts = counts.reshape((-1,) + (1,) * (out.ndim - 1))
+        out[...] = out / counts if out.dtype.kind in "fcV" else out // counts
+    out = np.moveaxis(out, 0, dim) if d.ndim else out.reshape(())
+    return np.ascontiguousarray(out)
+
+
+def _index_reduce_counts(n, idx, include_self):
+    counts = np.full(n, 1 if include_self else 0, np.int64)
+    np.add.at(counts, idx, 1)
+    counts[counts == 0] = 1
+    return counts
+
+
+def _ir_moved(F, x, dim, like):
+    """A count or mask along dim, shaped to broadcast against ``like``."""
+    shape = [1] * len(like.shape)
+    if shape:
+        shape[dim] = -1
+    return F.constant(np.asarray(x).reshape(shape), like)
+
+
+def _ir_grads(F, grad, self, source, result, dim, index, reduce, include_self):
+    """PyTorch's index_reduce_backward (FunctionsManual.cpp); prod's masked index_reduce
+    results are constants here (no double backward through them)."""
+    n = np.shape(self)[dim] if np.ndim(self) else 1
+    if reduce == "prod":
+        sv, srcv = _values(self), _values(source)
+        masked_self = F.where(self == 0, 1, self)
+        msr = _index_reduce_kernel(np.where(sv == 0, 1, sv), srcv, dim, index, reduce,
+                                   include_self)
+        grad_self = grad * F.constant(msr, grad) / masked_self
+        src_zero = srcv == 0
+        zeros = np.zeros(np.shape(sv), sv.dtype)
+        num = raw.index_select(raw.index_add(zeros, dim, index, src_zero.astype(sv.dtype), 1),
+                               dim, index)
+        single = src_zero & (num == 1)
+        msrc = _index_reduce_kernel(sv, np.where(single, 1, srcv), dim, index, reduce,
+                                    include_self)
+        grad_src = F.where(single, F.index_select(grad * F.constant(msrc, grad), dim, index),
+                           F.index_select(grad * result, dim, index) /
+                           F.where(src_zero, 1, source))
+    elif reduce == "mean":
+        N = _ir_moved(F, _index_reduce_counts(n, index, include_self), dim, grad)
+        grad_self = grad / N
+        grad_src = F.index_select(grad, dim, index) / F.index_select(N, dim, index)
+    else:
+        value = F.index_select(result, dim, index)
+        self_is = F.cast(self == result, np.asarray(_values(grad)).dtype)
+        source_is = F.cast(source == value, np.asarray(_values(grad)).dtype)
+        distributed = grad / F.index_add(self_is, dim, index, source_is)
+        grad_self = self_is * distributed
+        grad_src = source_is * F.index_select(distributed, dim, index)
+    if not include_self:
+        hit = np.zeros(n, bool)
+        hit[index] = True
+        grad_self = F.where(_ir_moved(F, hit, dim, grad) != 0, 0, grad_self)
+    return grad_self, grad_src
+
+
+def _values(x):
+    return x._data if isinstance(x, Tensor) else np.asarray(x)
+
+
+def _index_reduce_entry(name, not_yet):
+    """index_reduce or its in-place form (they differ only in the forward-AD message)."""
+    from .pointwise import _fw_not_implemented
+    return defop(
+        name, "IndexReduceBackward0", None, inputs=("self", "source"),
+        params=("dim", "index", "reduce", "include_self"),
+        grads={"self": lambda F, grad, self, source, result, dim, index, reduce, include_self:
+               _ir_grads(F, grad, self, source, result, dim, index, reduce, include_self)[0],
+               "source": lambda F, grad, self, source, result, dim, index, reduce,
+               include_self:
+               _ir_grads(F, grad, self, source, result, dim, index, reduce, include_self)[1]},
+        jvp=_fw_not_implemented(name, not_yet))
+
+
+def _not_yet(inplace_form):
+    from . import special
+    return special._NOT_YET_ if inplace_form else special._NOT_YET
+
+
+INDEX_REDUCE = _index_reduce_entry("index_reduce", _not_yet(False))
+INDEX_REDUCE_ = _index_reduce_entry("index_reduce_", _not_yet(True))
+
+
+_IR_WARNED = []
+
+
+def _index_reduce_bool(self, include_self):
+    """aten's kernels: no bool initialisation without self; the loop over a vector (1-d
+    self) has no bool kernel either."""
+    if self._data.dtype == np.bool_:
+        if not include_self:
+            raise NotImplementedError("\"index_reduce_func_exclude_input_init\" not "
+                                      "implemented for 'Bool'")
+        if self._data.ndim <= 1:
+            raise NotImplementedError("\"index_func_\" not implemented for 'Bool'")
+
+
+def _index_reduce_args(self, dim, index, source, reduce):
+    if reduce not in _IR_UFUNC:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    d = self._data
+    dim = _wrap_dim(dim, d.ndim)
+    idx = _index_data(index)
+    _index_add_check(d, dim, idx, source._data, "index_reduce_")
+    if d.ndim == 0 and source._data.ndim:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = [] source.shape = "
+                           f"[{_errors.shape_str(source._data.shape)}]")
+    if not _IR_WARNED:  # (PyTorch's TORCH_WARN_ONCE)
+        import warnings
+        warnings.warn("index_reduce() is in beta and the API may change at any time.",
+                      UserWarning, stacklevel=3)
+        _IR_WARNED.append(True)
+    return dim, idx.reshape(-1).astype(np.int64, copy=False)
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
+    """self with the slices at index reduced with source's (prod, mean, amax or amin)."""
+    if out is not None:  # Note [out= arguments] in _out.py
+        from ._out import write_out
+        return write_out("index_reduce", index_reduce(input, dim, index, source, reduce,
+                                                      include_self=include_self), out)
+    dim, idx = _index_reduce_args(input, dim, index, source, reduce)
+    _index_reduce_bool(input, include_self)
+    out_ = _index_reduce_kernel(input._data, source._data, dim, idx, reduce, include_self)
+    return _finish(INDEX_REDUCE, (input, source), (dim, idx, reduce, include_self), out_)
+
+
+def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+    dim, idx = _index_reduce_args(self, dim, index, source, reduce)
+    _index_reduce_bool(self, include_self)
+    new = _index_reduce_kernel(self._data, source._data, dim, idx, reduce, include_self)
+    return inplace.record_inplace(INDEX_REDUCE_, self, (self, source),
+                                  (dim, idx, reduce, include_self), new)
+
+
+def _masked_fill_checks(mask, value):
     m = _index_data(mask)
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{_dtypes.cpp_name(_dtypes.from_numpy(m.dtype))}")
+    if isinstance(value, Tensor) and value._data.ndim != 0:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
+                           f"got tensor with {value._data.ndim} dimension(s).")
+    return m
+
+
+def masked_fill(input, mask, value):
+    m = _masked_fill_checks(mask, value)
     tensor_value = None
     if isinstance(value, Tensor):
-        if value._data.ndim != 0:
-            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
-                               f"got tensor with {value._data.ndim} dimension(s).")
         # (masked_fill.Tensor: MaskedFillBackward1 and value's tangent, whether or not
         # the value requires grad; its kernel reads the value as a scalar)
         tensor_value, value = value, value.item()
@@ -516,6 +731,10 @@ def nonzero(input, *, as_tuple=False):
 
 # ---- in-place variants -------------------------------------------------------------------
 def masked_fill_(self, mask, value):
+    if mask.__class__ is not Tensor or mask._data.dtype != np.bool_ or (
+            isinstance(value, Tensor) and value._data.ndim):
+        inplace.check_inplace(self, (self,))  # (autograd's checks, then the kernel's)
+        _masked_fill_checks(mask, value)
     tensor_value = None
     if isinstance(value, Tensor):  # (masked_fill.Tensor: see masked_fill)
         tensor_value, value = value, value.item()

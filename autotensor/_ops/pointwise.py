@@ -771,6 +771,12 @@ def where(condition, input=None, other=None):
         from .indexing import nonzero  # indexing builds on this module
         return nonzero(condition, as_tuple=True)
     cond = _tensor_arg(condition)._data
+    if cond.dtype == np.uint8:  # (deprecated in PyTorch, still a mask)
+        import warnings
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
+                      "and will be removed in a future version of PyTorch. Use a boolean "
+                      "condition instead.", UserWarning, stacklevel=2)
+        cond = cond.astype(np.bool_)
     if cond.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_dtypes.scalar_name(_dtypes.from_numpy(cond.dtype))}")
@@ -849,7 +855,11 @@ def _compare_inplace(name, fn):
                  jvp=lambda F, self: F.zeros_like(self)))
 
     def method(self, other):
-        value = fn(self, other)._data
+        try:
+            value = fn(self, other)._data
+        except RuntimeError:  # (a broadcast error: autograd's checks come first)
+            inplace.check_inplace(self, (self, other))
+            raise
         if isinstance(other, Tensor):
             return inplace.record_inplace(ops[1], self, (self, other), (), value)
         return inplace.record_inplace(ops[0], self, (self,), (other,), value)
@@ -1696,15 +1706,24 @@ def ldexp(input, other, *, out=None):
         from ._out import write_out
         return write_out("ldexp", ldexp(input, other), out)
     _check_tensor_arg("ldexp", "other", other, 2)
+    _ldexp_bool_exponent(input, other)
     return _binary(LDEXP, *_float_unless_promoted(input, other))
+
+
+def _ldexp_bool_exponent(input, other):
+    """PyTorch's kernel for a floating self and an integral exponent has no bool exponent."""
+    if other._data.dtype == np.bool_ and input._data.dtype.kind in "fV":
+        raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
 
 
 def ldexp_(self, other):
     _check_tensor_arg("ldexp_", "other", other, 1)
-    if self._data.dtype.kind in "biu":
-        inplace.check_inplace_order(self, (self, other))
+    if self._data.dtype.kind in "biu":  # (checked before the shapes)
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{_dtypes.scalar_name(self.dtype)}")
+    if other._data.dtype == np.bool_:
+        inplace.check_inplace(self, (self, other))  # (autograd's checks, then the kernel's)
+        _ldexp_bool_exponent(self, other)
     return _inplace_binary(LDEXP, self, other)
 
 
@@ -2535,8 +2554,18 @@ def _integer_only(ufunc, name):
 
 gcd = _integer_only(np.gcd, "gcd")
 lcm = _integer_only(np.lcm, "lcm")
-gcd_ = _bitwise_inplace(gcd, "gcd")
-lcm_ = _bitwise_inplace(lcm, "lcm")
+def _integer_only_(fn, name):
+    inner = _bitwise_inplace(fn, name)
+
+    def method(self, other):
+        _check_tensor_arg(name + "_", "other", other, 1)
+        return inner(self, other)
+    method.__name__ = method.__qualname__ = name + "_"
+    return method
+
+
+gcd_ = _integer_only_(gcd, "gcd")
+lcm_ = _integer_only_(lcm, "lcm")
 
 
 def logical_not_(self):
