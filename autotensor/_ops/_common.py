@@ -149,6 +149,38 @@ def _fit_int(b, npdtype):
     return v - (1 << bits) if lo < 0 and v > hi else v
 
 
+# Note [Half scalars in float32]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's CPU mul and div of a float16/bfloat16 tensor by a Python number take the number
+# as a float32 (their opmath type: mul_kernel/div_true_kernel's original_scalar_value),
+# compute in float32 and round once: float16 x * 0.1 is half(float(x) * 0.1f). NumPy rounds
+# the number to float16 first (a weak Python float), so 33% of x * 0.1 over [-3, 3] came
+# out 1 ulp off, and so did tangent formulas with a constant (exp2's result * ln 2). These
+# two compute in float32 and round once. (add/sub/rsub cast the number to the tensor's
+# dtype first in PyTorch too: NumPy's rounding is theirs; found by experiment.)
+OPMATH_SCALAR = frozenset({"mul", "div"})
+
+
+def _binary_opmath(op, a, b, params):
+    half = a._data.dtype
+    out = op.kernel(a._data.astype(np.float32), b, *params).astype(half)
+    return _binary_result(op, a, b, params, out)
+
+
+def _binary_result(op, a, b, params, out):
+    """The recording tail of _binary for a Tensor a and a Python scalar b."""
+    if out.__class__ is not ndarray:
+        out = np.asarray(out)
+    if _state.enabled and (a._requires_grad or stale_view_requires_grad(a)):
+        if _state.in_formula and op in SCALAR_OVERLOAD:
+            return record(SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
+        return record_fast(op, (a, b), params, out, 1)
+    r = _make(out)
+    if _fw_seen and _state.fw:
+        _fw(op, (a, b), params, r)
+    return r
+
+
 def _binary(op, a, b, params=()):
     """Elementwise binary op with broadcasting and PyTorch's type promotion."""
     if a.__class__ is not Tensor and not isinstance(a, Tensor):
@@ -172,8 +204,11 @@ def _binary(op, a, b, params=()):
             ad = ad2
             if cb is int and ad.dtype.kind in "iu":
                 b = bd = _fit_int(b, ad.dtype)
-        elif cb is int:
-            _convert.check_python_int(b)
+        else:
+            if cb is int:
+                _convert.check_python_int(b)
+            if ad.itemsize == 2 and op.name in OPMATH_SCALAR:
+                return _binary_opmath(op, a, b, params)  # (Note [Half scalars in float32])
     elif isinstance(b, numbers.Number) and not isinstance(b, np.ndarray):
         return _binary(op, a, b.item() if hasattr(b, "item") else complex(b), params)
     elif isinstance(b, (str, bytes, dict, set)) or b is None:
@@ -339,7 +374,8 @@ def _binary_fn(op, doc, alpha_param=False):
             ad = input._data
             cb = other.__class__
             if cb is float or cb is int:
-                if ad.dtype.kind == "f" and (cb is float or _INT64_MIN <= other <= _UINT64_MAX):
+                if ad.dtype.kind == "f" and ad.itemsize != 2 and (
+                        cb is float or _INT64_MIN <= other <= _UINT64_MAX):
                     res = kernel(ad, other)
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
@@ -471,7 +507,10 @@ def _inplace_binary(op, self, other, params=()):
             return _inplace_binary(op, self, _tensor_arg(other), params)
         try:
             sd, other = _scalar_operand(sd, other)
-            value = op.kernel(sd, other, *params)
+            if sd.itemsize == 2 and sd.dtype.kind in "fV" and op.name in OPMATH_SCALAR:
+                value = op.kernel(sd.astype(np.float32), other, *params).astype(sd.dtype)
+            else:
+                value = op.kernel(sd, other, *params)
         except ValueError:
             inplace.check_inplace_order(self, (self, other), op.name)
             raise broadcast_error(sd.shape, np.shape(other)) from None

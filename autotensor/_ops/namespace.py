@@ -122,7 +122,7 @@ TENSOR = SimpleNamespace(
     if isinstance(src, Tensor) else scatter(
         x, dim, _make(index) if isinstance(index, ndarray) else index, value=src),
     log1p=log1p, expm1=expm1, sinh=sinh, cosh=cosh, erf=erf, digamma=digamma,
-    polygamma=polygamma, xlogy=lambda x, y: _xlogy_fn(x, y),
+    polygamma=polygamma, xlogy=lambda x, y: _xlogy_fn(x, y), rsqrt=lambda x: _rsqrt_fn(x),
     xlog1py=lambda x, y: _xlog1py_fn(x, y),
     tanh_backward=_backward_op(TANH_BACKWARD, raw.tanh_backward),
     sigmoid_backward=_backward_op(SIGMOID_BACKWARD, raw.sigmoid_backward),
@@ -143,3 +143,8 @@ def _xlogy_fn(x, y):
 def _xlog1py_fn(x, y):
     from .special import xlog1py
     return xlog1py(x, y)
+
+
+def _rsqrt_fn(x):
+    from .pointwise import rsqrt
+    return rsqrt(x)

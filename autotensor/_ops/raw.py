@@ -516,7 +516,14 @@ def sigmoid(x):
 # The backward kernels of tanh, sigmoid and relu, as PyTorch's (tanh_backward,
 # sigmoid_backward, threshold_backward: ops of their own, so that a graph of the backward
 # has their XBackwardBackward0 nodes).
+def _half(a):
+    return a.__class__ is ndarray and a.itemsize == 2 and a.dtype.kind in "fV"
+
+
 def tanh_backward(grad, output):
+    if _half(output):  # PyTorch's kernel computes float16/bfloat16 in float32, rounds once
+        return tanh_backward(grad.astype(np.float32), output.astype(np.float32)).astype(
+            output.dtype)
     if grad.__class__ is ndarray and grad.ndim and grad.dtype == output.dtype and \
             grad.shape == output.shape:
         # the same three operations in one fresh buffer (a 1024 x 1024 float32 gradient:
@@ -706,6 +713,11 @@ def neg(x):
     return -x
 
 
+def rsqrt(x):
+    from .pointwise import _rsqrt
+    return asarray(_rsqrt(x))
+
+
 def xlogy(x, y):
     from .pointwise import _xlogy
     return asarray(_xlogy(x, y if y.__class__ is ndarray else np.asarray(y, x.dtype)))
@@ -741,8 +753,8 @@ FORMULA_NAMES = (
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
     "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "trunc", "sgn",
-    "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "digamma", "polygamma",
-    "convolution",
+    "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "rsqrt", "digamma",
+    "polygamma", "convolution",
     "tanh_backward", "sigmoid_backward", "threshold_backward", "softmax_backward_data",
     "log_softmax_backward_data",
     "leaky_relu_backward", "rrelu_with_noise_backward",
