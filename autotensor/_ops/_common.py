@@ -78,8 +78,9 @@ def _inexact(npdtype):
 
 
 def _acc(d):
-    """d, or as float32 if bfloat16 (Note [bfloat16 accumulation])."""
-    return d.astype(np.float32) if d.dtype.kind == "V" else d
+    """d, or as float32 if bfloat16 or float16 (Note [bfloat16 accumulation]: PyTorch's
+    acc_type of float16 on the CPU is float32 too)."""
+    return d.astype(np.float32) if d.itemsize == 2 and d.dtype.kind in "fV" else d
 
 
 def _wrap_dim(dim, ndim):

@@ -22,7 +22,7 @@ from .indexing import (
     gather, getitem, GETITEM_BACKWARD, index_add, INDEX_BACKWARD, index_select, masked_fill,
     scatter, scatter_add)
 from .reduction import (
-    cumprod, cumsum, log_softmax, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
+    cumprod, cumsum, log_softmax, logcumsumexp, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
     SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import matmul, mm
 from .nn_ops import convolution
@@ -112,6 +112,7 @@ TENSOR = SimpleNamespace(
     as_strided_backward=_graph_op(AS_STRIDED_BACKWARD, raw.as_strided_backward),
     strided_view=_graph_op(STRIDED_VIEW, raw.strided_view),
     strided_scatter=_strided_scatter,
+    logcumsumexp=logcumsumexp,
     flip=flip, cumsum=cumsum, cumprod=cumprod, tril=tril, triu=triu, floor=floor, trunc=trunc,
     sgn=lambda x: _unary(SGN, x, float_op=False),
     constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),

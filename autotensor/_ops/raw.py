@@ -713,6 +713,11 @@ def neg(x):
     return -x
 
 
+def logcumsumexp(x, dim):
+    from .reduction import logcumsumexp_kernel
+    return logcumsumexp_kernel(x, dim)
+
+
 def rsqrt(x):
     from .pointwise import _rsqrt
     return asarray(_rsqrt(x))
@@ -753,7 +758,8 @@ FORMULA_NAMES = (
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
     "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "trunc", "sgn",
-    "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "rsqrt", "digamma",
+    "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "rsqrt", "logcumsumexp",
+    "digamma",
     "polygamma", "convolution",
     "tanh_backward", "sigmoid_backward", "threshold_backward", "softmax_backward_data",
     "log_softmax_backward_data",

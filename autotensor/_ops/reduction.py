@@ -651,7 +651,9 @@ def log_softmax(input, dim, dtype=None, _stacklevel=3):
     d = input._data if dtype is None else input._data.astype(dtype.np)
     dim = _wrap_dim(dim, d.ndim)
     _check_softmax_dtype("log_softmax", d, dim)
-    out = _asarray(raw.log_softmax(_acc(d), dim)).astype(d.dtype, copy=False)
+    # (float16 step by step: PyTorch's results, found by experiment)
+    a = d if d.dtype == np.float16 else _acc(d)
+    out = _asarray(raw.log_softmax(a, dim)).astype(d.dtype, copy=False)
     return _finish(LOG_SOFTMAX, (input,), (dim,), out)
 
 
@@ -661,7 +663,7 @@ def logsumexp(input, dim, keepdim=False):
     dims = _dims(dim, d.ndim)
     if d.ndim == 0:
         return _finish(LOGSUMEXP, (input,), ((), keepdim), d.copy())
-    a = _acc(d)
+    a = d if d.dtype == np.float16 else _acc(d)  # (PyTorch's composite: float16 steps)
     m = np.max(a, axis=dims, keepdims=True, initial=-np.inf)
     m = np.where(np.isinf(m), 0, m)
     out = np.log(np.sum(np.exp(a - m), axis=dims, keepdims=True)) + m
@@ -950,11 +952,22 @@ CUMPROD = defop("cumprod", "CumprodBackward0", None, params=("dim",), jvp=_cumpr
 
 
 def logcumsumexp_backward(F, grad, self, dim, result):
-    # shift by a constant (the largest running value) so that no exp overflows
-    m = F.constant(np.max(_values(result), axis=dim, keepdims=True), result) \
-        if result.ndim else result * 0
-    w = grad * F.exp(m - result)
-    return F.exp(self - m) * F.flip(F.cumsum(F.flip(w, (dim,)), dim), (dim,))
+    """PyTorch's logcumsumexp_backward: the positive and negative parts of grad in log space,
+    through a reverse logcumsumexp (its values at infinities: [1.764, inf] gets [1, nan])."""
+    g = _values(grad)
+    if not g.ndim or not g.size:
+        return grad
+    if g.dtype.kind == "c":  # (shifted by the largest running value: no exp overflows)
+        m = F.constant(np.max(_values(result).real, axis=dim, keepdims=True), result)
+        w = grad * F.exp(m - result)
+        return F.exp(self - m) * F.flip(F.cumsum(F.flip(w, (dim,)), dim), (dim,))
+    lowest = float(_dtypes.finfo(_dtypes.from_numpy(g.dtype)).min)
+    log_abs = F.log(F.abs(grad))
+
+    def part(mask):
+        x = F.where(mask, log_abs, lowest) - result
+        return F.exp(F.flip(F.logcumsumexp(F.flip(x, (dim,)), dim), (dim,)) + self)
+    return part(grad > 0) - part(grad < 0)
 
 
 LOGCUMSUMEXP = defop("logcumsumexp", "LogcumsumexpBackward0", None, params=("dim",),
@@ -981,11 +994,15 @@ def logcumsumexp(input, dim):
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
     dim = _wrap_dim(dim, d.ndim)
+    return _finish(LOGCUMSUMEXP, (input,), (dim,), logcumsumexp_kernel(d, dim))
+
+
+def logcumsumexp_kernel(d, dim):
     out = np.logaddexp.accumulate(_acc(d), axis=dim) if d.ndim and d.size else _acc(d).copy()
     if d.ndim and d.size and d.dtype.kind != "c":
         # PyTorch's scan starts from -inf: logaddexp(-inf, -0.0) is +0.0
         out[(slice(None),) * dim + (slice(0, 1),)] += 0.0
-    return _finish(LOGCUMSUMEXP, (input,), (dim,), _asarray(out).astype(d.dtype, copy=False))
+    return _asarray(out).astype(d.dtype, copy=False)
 
 
 class _MinMaxRT(tuple):

@@ -41,6 +41,7 @@ __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_du
            "unpack_dual", "dual_level"]
 
 _current = [-1]  # the open level (PyTorch has at most one), -1 when none
+_generation = [0]  # counts the levels opened (a tangent kept aside belongs to one of them)
 _duals = []  # weak references to every tensor given a tangent in the open level
 
 
@@ -53,6 +54,7 @@ def enter_dual_level():
     if _current[0] >= 0:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _current[0] = 0
+    _generation[0] += 1
     from .._ops import _common
     _common.note_forward_ad()  # (Note [Sticky mode flags])
     state.fw = True

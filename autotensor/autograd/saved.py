@@ -60,7 +60,7 @@ class SavedTensor:
 
     __slots__ = ("_value", "_version", "_vc", "_is_output", "_output_nr", "_packed",
                  "_unpack", "_hooked", "_freed", "_requires_grad", "_grad_fn", "_leaf_nr",
-                 "_shape")
+                 "_shape", "_fw")
 
     def __init__(self, tensor, is_output=False, output_nr=0, hooks=None):
         self._vc = tensor._vc
@@ -77,7 +77,14 @@ class SavedTensor:
         self._leaf_nr = tensor._output_nr
         self._shape = tensor._data.shape
         self._value = tensor._data if is_output else tensor
+        self._fw = None
         if hooks is not None:  # default hooks see the tensor itself, history and all
+            if tensor._meta is not None and tensor._meta.get("fw_grad") is not None and \
+                    not is_output:
+                # PyTorch's SavedVariable keeps the forward grad aside and gives it back on
+                # unpack (a checkpoint's recomputed values carry their tangents)
+                from .forward_ad import _generation
+                self._fw = (_generation[0], tensor._meta["fw_grad"])
             self._pack_with(hooks[0], hooks[1], tensor)
 
     def _original(self):
@@ -134,7 +141,13 @@ class SavedTensor:
                                 f"but got result of type {type(t).__name__}")
             if raw:
                 return t._data
-            return self._rewrap(t._data, node, t)
+            out = self._rewrap(t._data, node, t)
+            fw = self._fw
+            if fw is not None:
+                from . import forward_ad
+                if forward_ad._active_level() and fw[0] == forward_ad._generation[0]:
+                    forward_ad._set_tangent(out, fw[1])
+            return out
         if self._vc[0] != self._version:
             raise RuntimeError(_modified_message(self, node))
         if raw:

@@ -571,11 +571,15 @@ class _checkpoint_hook(saved_tensors_hooks):
             gid = task.id if task is not None else int(uuid.uuid4())
             if not frame.is_recomputed[gid]:
                 args = frame.get_inputs()
-                try:
+                prev_formula = _state.in_formula
+                _state.in_formula = False  # (an ordinary forward, even inside a backward
+                try:                         # that records a graph: create_graph, forward AD)
                     with _recomputation_hook(weakref.ref(frame), gid), enable_grad():
                         frame.recompute_fn(*args)
                 except _StopRecomputationError:
                     pass
+                finally:
+                    _state.in_formula = prev_formula
                 frame.is_recomputed[gid] = True
                 frame.check_recomputed_tensors_match(gid)
             _internal_assert(gid in holder.handles)
