@@ -170,6 +170,7 @@ BACKWARD_OPS = {
     "mish": lambda lib, x: lib.nn.functional.mish(x),
     "hardsigmoid": lambda lib, x: lib.nn.functional.hardsigmoid(x),
     "huber_loss": lambda lib, x: lib.nn.functional.huber_loss(x, lib.zeros(4)),
+    "soft_margin_loss": lambda lib, x: lib.nn.functional.soft_margin_loss(x, lib.ones(4)),
     "group_norm": lambda lib, x: lib.nn.functional.group_norm(x.reshape(1, 2, 2), 1),
     "gelu": lambda lib, x: lib.nn.functional.gelu(x),          # (has forward rules: no error)
     "softplus": lambda lib, x: lib.nn.functional.softplus(x),

@@ -123,7 +123,8 @@ SOFT_MARGIN_LOSS = defop(
     "soft_margin_loss", "SoftMarginLossBackward0", None, inputs=("self", "target"),
     params=("reduction",), grads={"self": soft_margin_loss_backward},
     jvp=lambda F, self, self_t, target, reduction: None if self_t is None else
-    _soft_margin_jvp(F, self, self_t, target, reduction))
+    _soft_margin_jvp(F, self, self_t, target, reduction),
+    backward_op=("soft_margin_loss_backward", _NOT_YET, False))
 
 
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
