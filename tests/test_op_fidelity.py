@@ -574,3 +574,31 @@ def test_index_reduce_checks_like_torch(call):
             warnings.simplefilter("ignore")
             return catch(call, m, m.ones(3, 2))
     compare(scenario)
+
+
+# ---- remainder(number, tensor) and ``2 % x`` ---------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda m: 5 % m.tensor(np.array([2.0, 3.0]), requires_grad=True),
+    lambda m: m.remainder(5, m.tensor(np.array([2.0, -3.0]), requires_grad=True)),
+    lambda m: catch((5 % m.tensor(np.array([2.0, 3.0]), requires_grad=True)).sum().backward),
+    lambda m: 5.5 % m.tensor(np.array([2, 3])), lambda m: 5 % m.tensor(np.array([2, 0])),
+    lambda m: True % m.tensor(np.array([True])), lambda m: m.fmod(5, m.tensor(np.array([2.0]))),
+    lambda m: -0.0 % m.tensor(np.array([2.0, -3.0])),
+    lambda m: 5 % m.tensor(np.array([np.inf, -2.0])),
+    lambda m: m.remainder(2 ** 40, m.tensor(np.array([3], dtype=np.int32))),
+    lambda m: m.remainder(5.5, m.tensor(np.array([2, 3], dtype=np.int32))),
+])
+def test_remainder_of_a_number_like_torch(call):
+    def scenario(m):
+        r = catch(call, m)
+        return r if isinstance(r, tuple) else (r, getattr(r, "grad_fn", None))
+    compare(scenario)
+
+
+def test_remainder_of_a_number_refuses_a_dual():
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(m.tensor(np.array([2.0, 3.0])), m.ones(2, dtype=m.float32))
+            return catch(lambda: 5 % d), catch(m.remainder, 5, d)
+    compare(scenario)

@@ -13,7 +13,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import _specfun, raw
-from ..autograd.forward_ad import refuse_tangents
+from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .dispatch import broadcast_error, defop, plus_zero_term, record, set_input_metadata
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
@@ -572,7 +572,27 @@ def floor_divide_(self, other):
     return r
 
 
+# remainder(number, tensor) (``2 % x``): no derivative in PyTorch (a NotImplemented node)
+REMAINDER_SCALAR_SELF = defop(
+    "remainder", "torch::autograd::NotImplemented", lambda b, a: _remainder(a, b),
+    inputs=("other",), params=("self",), grads={"other": _not_implemented("remainder")},
+    jvp=_fw_not_implemented("aten::remainder", "."))
+
+
 def _mod(op, tensor_op, input, other):
+    if op is REMAINDER and not isinstance(input, Tensor) and isinstance(other, Tensor):
+        if _state.fw:
+            refuse_unsupported(REMAINDER_SCALAR_SELF, other)
+        a = _scalar_to_tensor(input, other)
+        _integer_division("remainder_cpu", a, other)
+        rt = _dtypes.result_type(input, other).np
+        out = _asarray(_remainder(a._data.astype(rt), other._data.astype(rt, copy=False)))
+        return _finish(REMAINDER_SCALAR_SELF, (other,), (input,), out)
+    if not isinstance(input, Tensor) and op is FMOD:
+        raise TypeError(f"fmod() received an invalid combination of arguments - got "
+                        f"({type(input).__name__}, {type(other).__name__}), but expected one "
+                        f"of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n * "
+                        f"(Tensor input, Number other, *, Tensor out = None)\n")
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     _integer_division(f"{op.name}_cpu", a, other)
     if isinstance(other, Tensor):
