@@ -602,3 +602,28 @@ def test_remainder_of_a_number_refuses_a_dual():
             d = fw.make_dual(m.tensor(np.array([2.0, 3.0])), m.ones(2, dtype=m.float32))
             return catch(lambda: 5 % d), catch(m.remainder, 5, d)
     compare(scenario)
+
+
+# ---- norms without an identity and kthvalue over an empty dim ---------------------------------
+@pytest.mark.parametrize("ord", [np.inf, -np.inf, -1, -2.5, 0.5, 2, 1, 0])
+def test_vector_norm_of_empty_like_torch(ord):
+    def scenario(m):
+        out = []
+        for shape, dim in [((0,), None), ((2, 0), 1), ((2, 0), 0), ((0, 2), (0, 1)),
+                           ((0, 2), (1, 0)), ((), None)]:
+            x = m.ones(shape)
+            out.append(catch(m.linalg.vector_norm, x, ord, dim))
+            out.append(catch(x.norm, ord, dim=dim))
+        return out
+    compare(scenario)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.ones(0).kthvalue(1), lambda m: m.ones(0).kthvalue(5),
+    lambda m: m.ones(3, 0).kthvalue(1, 0), lambda m: m.ones(0).bool().kthvalue(1),
+    lambda m: m.ones(2, 0).kthvalue(1, 1), lambda m: m.ones(3).kthvalue(4),
+    lambda m: m.tensor(np.array(2.0)).kthvalue(2),
+    lambda m: m.ones(0, 2).kthvalue(1, 0, keepdim=True),
+])
+def test_kthvalue_checks_like_torch(call):
+    compare(lambda m: catch(call, m))

@@ -560,8 +560,22 @@ def _vector_norm(input, ord, dim, keepdim, op=None):
     dims = _dims(dim, d.ndim) if dim is not None else None  # (validated for a 0-d too)
     if not d.ndim:
         dims = None
+    if d.size == 0 and (ord < 0 or ord == float("inf")) and not isinstance(ord, str):
+        _no_identity(d, ord, dims)
     out = _vector_norm_array(d, ord, dims, keepdim)
     return _finish(op or NORM, (input,), (ord, dims, keepdim), out)
+
+
+def _no_identity(d, ord, dims):
+    """PyTorch's refusal of a max/min-like norm (inf, -inf, negative orders) over nothing."""
+    if dims is None:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty "
+                           f"tensor because the operation does not have an identity")
+    for i in dims:
+        if d.shape[i] == 0:  # (PyTorch's message has no space before "because")
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on the "
+                               f"dimension {i}because this dimension is empty and the "
+                               f"operation does not have an identity")
 
 
 def _vector_norm_array(d, ord, dims, keepdim):
@@ -1124,12 +1138,15 @@ def nanmedian(input, dim=None, keepdim=False):
 def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along dim (1-based k) and its index."""
     d = input._data
+    dim_ = _wrap_dim(dim, d.ndim)
+    if d.ndim and d.shape[dim_] == 0:  # (before the dtype and k checks)
+        raise IndexError(f"kthvalue(): Expected reduction dim {dim_} to have non-zero size.")
     if d.dtype == np.bool_:
         raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
-    dim = _wrap_dim(dim, d.ndim)
+    dim = dim_
     n = d.shape[dim] if d.ndim else 1
     if not 1 <= k <= n:
-        raise IndexError(f"kthvalue(): selected number k out of range for dimension {dim}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     if d.ndim == 0:
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
