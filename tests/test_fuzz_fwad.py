@@ -337,6 +337,18 @@ FWAD_FINDINGS = {
     "relu(v0).xlogy(v0), v0 < 0": [
         _LEVEL, *_dual("v0", [-0.5, 0.0, 2.0], [1.0, 1.0, 1.0]),
         "v1 = torch.relu(v0).xlogy(v0)"],
+    "special.i1 of a float16 dual: i1_backward has no Half kernel": [
+        _LEVEL, "v1 = torch.tensor(np.array(1.763671875, dtype='float16'))",
+        "v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array(1.624, "
+        "dtype='float16')))", "v2 = torch.special.i1(v1)", "v3 = torch.special.i1e(v1)"],
+    "nan_to_num's tangent at inf: grad * isfinite(self) (-0.0)": [
+        _LEVEL, *_dual("v1", [INF, 1.0], [-0.417, 2.0]), "v2 = v1.nan_to_num()"],
+    "sum(0) of a 0-d -0.0 is +0.0": [
+        _LEVEL, *_dual("v0", -0.417, 1.789), "v0.backward()", "v1 = v0 % v0",
+        "v2 = v1.sum(0, keepdim=False)", "v3 = v1.mean(0)"],
+    "index by a mask frees its indices: backward twice raises": [
+        _LEVEL, *_dual("v0", 1.764, 1.624, True), "v1 = v0.exp()", "v3 = v0[v0 > 0]",
+        "v3.sum().backward()", "v3.sum().backward()"],
     "a sum's gradient under a level is a no-grad view": [
         _LEVEL, *_dual("v0", [1.5], [1.0], True),
         "v2 = torch.autograd.grad(v0.sum(), [v0])[0]", "v2[...] = v0"],
@@ -360,4 +372,18 @@ def test_logcumsumexp_backward_at_infinities(xs):
         g = lib.tensor([1.0, -2.0, 0.5, 0.0][:len(xs)], dtype=lib.float64)
         out, = lib.autograd.grad(x.logcumsumexp(0), x, g)
         return [v if isinstance(v, str) else round(v, 12) for v in _plain(out)]
+    _both(run)
+
+
+@pytest.mark.parametrize("call", ["v[torch.tensor([1, 0])]", "v[[1, 0]]", "v[v > 0]",
+                                  "v.index_put((torch.tensor([1]),), v[:1])", "v[1:]"])
+def test_advanced_indexing_frees_its_indices(call):
+    """IndexBackward0 and IndexPutBackward0 save the index tensors, which backward frees:
+    a second backward raises PyTorch's "Trying to backward through the graph a second time"
+    (a basic slice saves none: it runs twice)."""
+    def run(lib):
+        v = lib.tensor([1.0, -2.0], requires_grad=True)
+        y = eval(call, {"v": v, "torch": lib})  # noqa: S307 -- the parametrized calls
+        y.sum().backward()
+        return _attempt(lambda: y.sum().backward())[:60]
     _both(run)

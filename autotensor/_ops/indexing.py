@@ -75,6 +75,11 @@ INDEX_PUT = defop("index_put", "IndexPutBackward0", None, inputs=("self", "value
                   jvp=lambda F, self, self_t, values, values_t, indices, accumulate:
                       index_put(F.zeros_like(self) if self_t is None else self_t, indices,
                       F.zeros_like(values) if values_t is None else values_t, accumulate))
+# PyTorch's IndexBackward0 and IndexPutBackward0 save the index tensors, which backward
+# frees: a second backward raises "Trying to backward through the graph a second time"
+# (ours hold the key as a parameter, kept otherwise: frees as PyTorch's)
+for _op in (INDEX, INDEX_PUT):
+    _op.frees = _op.node_cls._frees = True
 SCATTER = defop("scatter", "ScatterBackward0", None, inputs=("self", "src"),
                 params=("dim", "index"),
                 grads={"self": lambda F, grad, dim, index: F.scatter(grad, dim, index, 0),

@@ -1397,8 +1397,10 @@ def _nan_to_num(a, nan, posinf, neginf):
 
 NAN_TO_NUM = defop("nan_to_num", "NanToNumBackward0", _nan_to_num,
                    params=("nan", "posinf", "neginf"), jvp="elementwise",
-                   grads={"self": lambda F, grad, self: F.where(
-                       (self == self) & (self != math.inf) & (self != -math.inf), grad, 0)})
+                   # PyTorch's grad * isfinite(self): -0.0 for a negative grad, NaN for an
+                   # infinite one where self is not finite
+                   grads={"self": lambda F, grad, self: grad * (
+                       (self == self) & (self != math.inf) & (self != -math.inf))})
 
 
 def _inplace_unary_fn(op, float_op=True):

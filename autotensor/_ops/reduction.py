@@ -315,11 +315,16 @@ def _sum_dtype(d, dtype):
     return d
 
 
+def _plus_zero(d):
+    """A copy of a 0-d array as PyTorch's reduction from +0.0 gives it (-0.0 becomes +0.0)."""
+    return d.copy() if d.dtype.kind in "biu" else (d + d.dtype.type(0)).astype(d.dtype)
+
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
     dims = _dims(dim, d.ndim)
     if d.ndim == 0 and dims is not None:  # dim 0 of a 0-d tensor is the tensor itself
-        return _finish(SUM_DIM, (input,), (None, keepdim), d.copy())
+        return _finish(SUM_DIM, (input,), (None, keepdim), _plus_zero(d))
     if dims is None and not keepdim:
         out = _asarray(np.sum(_acc(d)))
         return _finish(SUM, (input,), (), out.astype(d.dtype, copy=False))
@@ -337,7 +342,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
             f"point or complex dtype. Got: {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
     dims = _dims(dim, d.ndim)
     if d.ndim == 0 and dims is not None:
-        return _finish(MEAN_DIM, (input,), (None, keepdim), d.copy())
+        return _finish(MEAN_DIM, (input,), (None, keepdim), _plus_zero(d))
     if dims is None and not keepdim:
         out = _asarray(np.mean(_acc(d))).astype(d.dtype, copy=False)
         return _finish(MEAN, (input,), (), out)

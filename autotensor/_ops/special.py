@@ -244,14 +244,31 @@ I0 = defop("i0", "I0Backward0", i0_kernel, jvp="elementwise",
 I0E = defop("special_i0e", "SpecialI0EBackward0", i0e_kernel, jvp="elementwise",
             grads={"self": lambda F, grad, self, result: grad * (
                 _via(F, i1e_kernel, i1e, self) - F.sgn(self) * result)})
+def _no_half_kernel(name, x):
+    """PyTorch's i1_backward/i1e_backward (its i1/i1e derivative, backward and forward) has
+    no float16/bfloat16 kernel: its dispatch error."""
+    d = x if x.__class__ is np.ndarray else x._data
+    if d.itemsize == 2 and d.dtype.kind in "fV":
+        name_of = _dtypes.scalar_name(_dtypes.from_numpy(d.dtype))
+        raise NotImplementedError(f'"{name}" not implemented for \'{name_of}\'')
+
+
+def _i1_backward(F, grad, self, result):
+    _no_half_kernel("i1_backward", self)
+    return grad * F.where(self == 0, 0.5, _via(F, i0_kernel, i0, self) - result / F.where(
+        self == 0, 1.0, self))
+
+
+def _i1e_backward(F, grad, self, result):
+    _no_half_kernel("i1e_backward", self)
+    return grad * F.where(self == 0, 0.5, _via(F, i0e_kernel, special_i0e, self) - result * (
+        F.sgn(self) + 1 / F.where(self == 0, 1.0, self)))
+
+
 I1 = defop("special_i1", "SpecialI1Backward0", i1_kernel, jvp="elementwise",
-           grads={"self": lambda F, grad, self, result: grad * F.where(
-               self == 0, 0.5, _via(F, i0_kernel, i0, self) - result / F.where(
-                   self == 0, 1.0, self))})
+           grads={"self": _i1_backward})
 I1E = defop("special_i1e", "SpecialI1EBackward0", i1e_kernel, jvp="elementwise",
-            grads={"self": lambda F, grad, self, result: grad * F.where(
-                self == 0, 0.5, _via(F, i0e_kernel, special_i0e, self) - result * (
-                    F.sgn(self) + 1 / F.where(self == 0, 1.0, self)))})
+            grads={"self": _i1e_backward})
 ERFCX = defop("special_erfcx", "SpecialErfcxBackward0", erfcx_kernel, jvp="elementwise",
               grads={"self": lambda F, grad, self, result: grad * (
                   2 * self * result - 2 / math.sqrt(math.pi))})
