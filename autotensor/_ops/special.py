@@ -244,23 +244,22 @@ I0 = defop("i0", "I0Backward0", i0_kernel, jvp="elementwise",
 I0E = defop("special_i0e", "SpecialI0EBackward0", i0e_kernel, jvp="elementwise",
             grads={"self": lambda F, grad, self, result: grad * (
                 _via(F, i1e_kernel, i1e, self) - F.sgn(self) * result)})
-def _no_half_kernel(name, x):
+def _no_half_backward(name, x):
     """PyTorch's i1_backward/i1e_backward (its i1/i1e derivative, backward and forward) has
-    no float16/bfloat16 kernel: its dispatch error."""
-    d = x if x.__class__ is np.ndarray else x._data
-    if d.itemsize == 2 and d.dtype.kind in "fV":
-        name_of = _dtypes.scalar_name(_dtypes.from_numpy(d.dtype))
-        raise NotImplementedError(f'"{name}" not implemented for \'{name_of}\'')
+    no float16/bfloat16 kernel: its dispatch error (without _no_half_kernel's "_cpu")."""
+    half = _HALF_NAMES.get(getattr(x, "_data", x).dtype.name)
+    if half is not None:
+        raise NotImplementedError(f"\"{name}\" not implemented for '{half}'")
 
 
 def _i1_backward(F, grad, self, result):
-    _no_half_kernel("i1_backward", self)
+    _no_half_backward("i1_backward", self)
     return grad * F.where(self == 0, 0.5, _via(F, i0_kernel, i0, self) - result / F.where(
         self == 0, 1.0, self))
 
 
 def _i1e_backward(F, grad, self, result):
-    _no_half_kernel("i1e_backward", self)
+    _no_half_backward("i1e_backward", self)
     return grad * F.where(self == 0, 0.5, _via(F, i0e_kernel, special_i0e, self) - result * (
         F.sgn(self) + 1 / F.where(self == 0, 1.0, self)))
 
