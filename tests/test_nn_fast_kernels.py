@@ -211,6 +211,53 @@ def test_convolution_column_chunks_match_torch(case, cols_bytes, monkeypatch):
         test_convolution_fast_paths_match_torch(case, True)
 
 
+DENSE_CASES = [(case, transposed) for case, transposed in CONV_FAST_CASES
+               if "groups" not in case[4] and "stride" not in case[4]]
+
+
+@pytest.mark.parametrize("case,transposed", DENSE_CASES, ids=str)
+def test_convolution_dense_small_image_path_matches_torch(case, transposed, monkeypatch):
+    """Note [Small-image convolution as one dense matrix], forced on every stride-1,
+    one-group case (1-d, 2-d, 3-d, dilation, padding wider than the kernel): values and
+    all gradients as torch's (float64), and the path was taken."""
+    from autotensor._ops import nn_ops
+    monkeypatch.setattr(nn_ops, "_DENSE_RATIO", 1e9)
+    monkeypatch.setattr(nn_ops, "_DENSE_MAX", 1 << 30)
+    calls = []
+    real = nn_ops._dense_matrix
+    monkeypatch.setattr(nn_ops, "_dense_matrix", lambda *a: calls.append(1) or real(*a))
+    test_convolution_fast_paths_match_torch(case, transposed)
+    assert calls
+
+
+@pytest.mark.parametrize("bad", [None, np.inf, -np.inf, np.nan])
+def test_convolution_digits_layer_small_images_match_torch(bad):
+    """The digits model's 16 -> 32 convolution on 4 x 4 images (the dense path at the
+    default thresholds) in float32, with an inf or NaN pixel in the input and in the
+    incoming gradient (those take the flattened-rows path: M's zeros would spread NaN)."""
+    torch = pytest.importorskip("torch")
+    from autotensor._ops import nn_ops
+    assert nn_ops._dense_ok((4, 4), (3, 3), (1, 1), (1, 1), 16, 32)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((64, 16, 4, 4)).astype(np.float32)
+    w = rng.standard_normal((32, 16, 3, 3)).astype(np.float32) * 0.1
+    g = rng.standard_normal((64, 32, 4, 4)).astype(np.float32)
+    if bad is not None:
+        x[3, 5, 0, 2] = bad
+        g[6, 1, 3, 3] = bad
+    res = []
+    for T in (autotensor, torch):
+        xt, wt = T.tensor(x, requires_grad=True), T.tensor(w, requires_grad=True)
+        y = T.nn.functional.conv2d(xt, wt, padding=1)
+        y.backward(T.tensor(g))
+        res.append([a.detach().numpy() for a in (y, xt.grad, wt.grad)])
+    for a, t in zip(*res):
+        assert a.dtype == np.float32
+        np.testing.assert_array_equal(np.isnan(a), np.isnan(t))
+        np.testing.assert_allclose(a, t, rtol=2e-5, atol=2e-5 * np.nanmax(np.abs(
+            np.where(np.isinf(t), 0, t))))
+
+
 def test_convolution_float32_stays_float32():
     x = autotensor.randn(2, 16, 6, 6, requires_grad=True)
     w = autotensor.randn(16, 16, 3, 3, requires_grad=True)
