@@ -103,3 +103,34 @@ def test_first_forward_ad_and_inference_mode_in_a_fresh_process():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=120)
     assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr[-2000:]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", ["normal", "large", "very_negative", "mixed_rows", "special"])
+def test_log_softmax_without_the_shift_matches_torch(dtype, case):
+    """Note [log_softmax without the shift]: the unshifted fast path where every row's
+    sum of exp is in range, the shifted formula where one is not (overflow, underflow,
+    inf, NaN), over the last dim and another."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((40, 300)) * 3
+    big = 1e3 if dtype == np.float64 else 100.0
+    if case == "large":
+        x += big
+    elif case == "very_negative":
+        x -= 10 * big
+    elif case == "mixed_rows":
+        x[5] += big
+        x[7] -= 10 * big
+    elif case == "special":
+        x[1, 3], x[2, :] = np.inf, -np.inf
+        x[4, 7], x[6, 1], x[6, 2] = np.nan, np.inf, -np.inf
+    x = x.astype(dtype)
+    for dim in (1, 0, -1):
+        got = autotensor.log_softmax(autotensor.tensor(x), dim).numpy()
+        want = torch.log_softmax(torch.tensor(x), dim).numpy()
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        tol = 1e-5 if dtype == np.float32 else 1e-12
+        scale = max(1.0, abs(x[np.isfinite(x)]).max())   # (x - lse cancels digits)
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * scale)

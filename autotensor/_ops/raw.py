@@ -408,9 +408,32 @@ def _sum_last(x, keepdims=False):
     return s[..., None] if keepdims else s
 
 
+# Note [log_softmax without the shift]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's x - max - log(sum(exp(x - max))) costs two broadcast subtractions (NumPy's
+# slowest pass here: ~0.9 ms each over the LSTM benchmark's 1120 x 1000 logits, against
+# 0.65 for exp) and a max. Over the last dim of float32/float64 rows the shift is only
+# needed where exp(x) would overflow or the row's sum fall out of the normal range, so
+# the fast path is x - log(sum(exp(x))) and is kept only if every row's sum is finite and
+# at least _LSE_TINY (then the row's largest exp is a normal number and the result
+# agrees with the shifted formula to rounding: measured on N(0, 9) logits, 1.7e-6 from
+# the float64 value against 2.2e-6 for the shifted one). Otherwise (large logits, inf,
+# NaN, rows of very negative values) the shifted formula runs as PyTorch's.
+_LSE_TINY = {np.dtype(np.float32): 1e-30, np.dtype(np.float64): 1e-290}
+
+
 def log_softmax(x, dim):
     if x.size == 0:
         return x.copy()
+    tiny = _LSE_TINY.get(x.dtype)
+    if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim:
+        with np.errstate(over="ignore"):
+            e = np.exp(x)
+        s = _sum_last(e, keepdims=True)
+        low = s.min()
+        if low >= tiny and np.isfinite(s).all():
+            np.log(s, out=s)
+            return np.subtract(x, s, out=e)
     shifted = x - x.max(axis=dim, keepdims=True)
     e = np.exp(shifted)
     s = _sum_last(e, keepdims=True) if dim in (-1, x.ndim - 1) else e.sum(dim, keepdims=True)
