@@ -692,10 +692,10 @@ def _max_pool_tiled(planes, kernel):
             step *= upd
             arg += step
     idx = arg.astype(np.int64)
-    idx += (np.arange(oh) * (kh * w))[:, None]
-    idx += np.arange(ow) * kw
-    values = np.take_along_axis(planes.reshape(b, -1), idx.reshape(b, -1), 1)
-    return values.reshape(idx.shape), idx
+    idx += (np.arange(oh) * (kh * w))[:, None] + np.arange(ow) * kw
+    # the values at the indices: one flat take (take_along_axis costs ~3 x as much)
+    at = (np.arange(b) * (h * w))[:, None, None] + idx
+    return planes.reshape(-1).take(at), idx
 
 
 def _window_argmax(win, axis=-1):
