@@ -134,3 +134,17 @@ def test_log_softmax_without_the_shift_matches_torch(dtype, case):
         tol = 1e-5 if dtype == np.float32 else 1e-12
         scale = max(1.0, abs(x[np.isfinite(x)]).max())   # (x - lse cancels digits)
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * scale)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_log_softmax_backward_equal_row_sums_same_bits(dtype):
+    """log_softmax's backward with every row's gradient sum equal (cross-entropy's
+    nll_loss with the mean) broadcasts one element: the same bits as the column."""
+    rng = np.random.default_rng(0)
+    out = np.log(rng.dirichlet(np.ones(50), 30)).astype(dtype)
+    for grad in (np.zeros((30, 50), dtype), rng.standard_normal((30, 50)).astype(dtype)):
+        if not grad.any():
+            grad[np.arange(30), rng.integers(0, 50, 30)] = dtype(-1 / 30)
+        want = grad - np.exp(out) * raw._sum_last(grad, keepdims=True)   # the column
+        got = raw.log_softmax_backward_data(grad, out, 1)
+        assert got.dtype == dtype and np.array_equal(got, want)
