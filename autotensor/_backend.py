@@ -20,14 +20,21 @@ __all__ = ["np"]
 # malloc's own: on glibc, at import, blocks up to 32 MB (glibc's largest threshold) come
 # from the heap and 64 MB of free top is kept, so freed temporaries are reused (0 faults a
 # step). The cost: a process may hold up to 64 MB it no longer uses.
-# AUTOTENSOR_MALLOC=default leaves malloc as it is.
+# AUTOTENSOR_MALLOC=default leaves malloc as it is, and so does any malloc setting of the
+# environment (MALLOC_*_ variables, GLIBC_TUNABLES with glibc.malloc: e.g. the memory
+# benchmark's, which makes RSS follow the live buffers).
 _M_TOP_PAD, _M_MMAP_THRESHOLD = -2, -3
+_MALLOC_VARS = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_",
+                "MALLOC_MMAP_MAX_")
 
 
 def _tune_malloc():
     import os
     import sys
-    if not sys.platform.startswith("linux") or os.environ.get("AUTOTENSOR_MALLOC") == "default":
+    env = os.environ
+    if (not sys.platform.startswith("linux") or env.get("AUTOTENSOR_MALLOC") == "default"
+            or any(v in env for v in _MALLOC_VARS)
+            or "glibc.malloc" in env.get("GLIBC_TUNABLES", "")):
         return False
     try:
         import ctypes
