@@ -609,6 +609,8 @@ def cumsum(x, dim):
     """PyTorch accumulates from +0.0, so a leading -0.0 sums to +0.0 (NumPy keeps it)."""
     if not x.ndim:
         return x.copy()
+    if x.itemsize == 2 and x.dtype.kind in "fV":  # float16/bfloat16 accumulate in float32
+        return (np.cumsum(x.astype(np.float32), axis=dim) + 0.0).astype(x.dtype)
     out = np.cumsum(x, axis=dim)
     if out.dtype.kind not in "biu":
         out += 0.0
