@@ -353,6 +353,11 @@ FWAD_FINDINGS = {
     "index by a mask frees its indices: backward twice raises": [
         _LEVEL, *_dual("v0", 1.764, 1.624, True), "v1 = v0.exp()", "v3 = v0[v0 > 0]",
         "v3.sum().backward()", "v3.sum().backward()"],
+    "nansum of a 0-d NaN primal: its NaN tangent counts 0": [
+        _LEVEL, *_dual("v0", 1.764, 1.624), "v2 = v0.asin()", "v3 = v2.nansum(0)",
+        "v4 = v2.reshape(1).nansum(0)"],
+    "prod over a dim of size 1 with a zero: the tangent reads no input": [
+        _LEVEL, *_dual("v1", [0.0], [1.624], True), "v2 = v1.prod(0)", "v3 = v1.prod()"],
     "a sum's gradient under a level is a no-grad view": [
         _LEVEL, *_dual("v0", [1.5], [1.0], True),
         "v2 = torch.autograd.grad(v0.sum(), [v0])[0]", "v2[...] = v0"],

@@ -151,6 +151,8 @@ def _prod_safe_zeros_backward(F, grad, inp, dim):
     if 0 in shape:
         return F.expand(grad, shape)
     ones = F.constant(np.ones(shape[:dim] + (1,) + shape[dim + 1:]), grad)
+    if n == 1:  # (PyTorch's cat of ones with an empty narrow of inp: no graph of inp)
+        return grad * (ones * ones)
     normal = F.cumprod(F.cat([ones, F.narrow(inp, dim, 0, n - 1)], dim), dim)
     reverse = F.flip(F.narrow(inp, dim, 1, n - 1), (dim,))
     reverse = F.flip(F.cumprod(F.cat([ones, reverse], dim), dim), (dim,))
@@ -886,9 +888,11 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
-               jvp=lambda F, self, self_t, dim, keepdim: _via_backward(
-                   F, lambda F, g, *a: F.where(a[0] != a[0], 0, F.ones_like(a[0])), self_t,
-                   dim, keepdim, self, self),
+               # PyTorch's where(self_p.isnan(), 0, self_t).sum(dim, keepdim): a NaN
+               # tangent where the primal is NaN counts 0 (asin(1.764).nansum(0))
+               jvp=lambda F, self, self_t, dim, keepdim: F.sum(F.where(
+                   self != self, 0, self_t)) if dim is None or not self_t.ndim else F.sum(
+                   F.where(self != self, 0, self_t), dim, keepdim),
                grads={"self": lambda F, grad, self, dim, keepdim: F.where(
                    self != self, 0, F.expand(_reduced(F, grad, dim, keepdim, self.ndim),
                                              self.shape))})
