@@ -170,6 +170,10 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   "TakeBackward0": 1,  # (zeros_like(self).put_(index, grad, true))
                   # a tuple: one version per input (other's gradient: zeros_like filled)
                   "CopysignBackward0": (0, 1), "NextafterBackward0": (0, 1),
+                  "TraceBackward0": 2,  # (zeros, then index_fill_)
+                  "FftC2RBackward0": 1,  # (the onesided gradient's mul_ by 2)
+                  # a function of the node: repeat_backward is at::zeros for a 0 count
+                  "RepeatBackward0": lambda node: 1 if 0 in node._saved_repeats else 0,
                   # as_strided_backward: zeros, then .copy_ (or index_add_) of the gradient
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
@@ -186,8 +190,45 @@ class _MadeVersions(dict):
 
 _MADE = _MadeVersions()
 
-# ...except these, whose formulas are out of place when a graph is recorded
-_EAGER_ONLY = frozenset(("MaximumBackward0", "MinimumBackward0"))
+
+
+def _pass_buffer_version(sums, node, grad, outs):
+    """A gradient buffer at version v (summed into in place, or made by an in-place formula)
+    passed on unchanged or as a view (cat's narrow, select, a complex gradient's real part)
+    shares its version counter: the gradients it becomes show v too (Note [Gradient
+    versions]; autograd.grad reads them)."""
+    if grad is None:
+        return
+    v = _version_of(sums, node, 0, grad)
+    if not v:
+        return
+    base = grad if grad.base is None else grad.base
+    cast = node.__class__.__name__ == "ToCopyBackward0"  # (its real part of a complex
+    for g in outs:  # gradient: a view in PyTorch, a view of the conjugated copy here)
+        if g is not None and (g is grad or g.base is base or cast and g.base is not None):
+            made = sums.get(("made", id(g)))
+            if made is None or made[1] < v:
+                sums["made", id(g)] = (g, v)
+
+
+_OUTPUT_SHAPED = frozenset(("MaximumBackward0", "MinimumBackward0"))  # (gradients of the
+# output's shape: summed back to a broadcast input's shape after the in-place write)
+
+
+def _made_versions(node, made, grad, n, raw):
+    """The version of each input's gradient an in-place formula made; 0 where the engine
+    then summed it back over broadcast dims or cast it (a fresh tensor, as PyTorch's)."""
+    if callable(made):
+        made = made(node)
+    per_input = made if made.__class__ is tuple else (made,) * n
+    reduce = node._reduce
+    if reduce is None or grad is None or node.__class__.__name__ not in _OUTPUT_SHAPED:
+        return per_input
+    g = grad if raw else grad._data  # (a complex gradient's real part is a view: kept)
+    return tuple(0 if r is not None and (r[0] != g.shape or r[1] != g.dtype and
+                                         g.dtype.kind != "c") else v
+                 for v, r in zip(per_input, reduce))
+
 _eager = threading.local()  # .versions: a graph recorded only for tangents (_grad_with_tangents)
 
 
@@ -494,18 +535,19 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 outs = node.apply(grads, F)
                 made = _MADE[node.__class__]
                 if made:  # (its formula writes in place: Note [Gradient versions])
-                    per_input = made if made.__class__ is tuple else (made,) * len(outs)
+                    per_input = _made_versions(node, made, grads[0], len(outs), raw)
                     if raw:
                         for g, v in zip(outs, per_input):
                             if g is not None and v:
                                 sums["made", id(g)] = (g, v)
-                    elif node.__class__.__name__ not in _EAGER_ONLY or \
-                            getattr(_eager, "versions", False):
+                    else:
                         # create_graph: PyTorch's formula writes into its fresh result all
                         # the same; set before any other node can save the tensor
                         for g, v in zip(outs, per_input):
                             if g is not None and g._vc[0] < v:
                                 g._vc[0] = v
+                if capture_map and raw:
+                    _pass_buffer_version(sums, node, grads[0], outs)
             else:
                 outs = (None,) * len(node._next)
             if anomaly:
