@@ -65,3 +65,49 @@ def test_mha_matches_torch(name, ctor_kw, kind, call_kw):
     np.testing.assert_allclose(a[2], b[2], rtol=1e-5, atol=1e-6)
     for ga, gb in zip(a[3], b[3]):
         np.testing.assert_allclose(ga, gb, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("statics", ["k", "v", "kv", "kv_zero_attn"])
+def test_functional_static_k_and_v_match_torch(statics):
+    """F.multi_head_attention_forward's static_k / static_v (bsz * heads, S, head_dim)
+    replace the projected keys / values; values and gradients (float64) as PyTorch's."""
+    E, H, L, S, N = 8, 2, 3, 4, 2
+
+    def run(m):
+        rng = np.random.default_rng(5)
+        t = (lambda *s: m.tensor(rng.standard_normal(s), requires_grad=True))
+        q, k, v = t(L, N, E), t(S, N, E), t(S, N, E)
+        w, b, ow, ob = t(3 * E, E), t(3 * E), t(E, E), t(E)
+        zero_attn = "zero" in statics
+        s_len = S + 2 if zero_attn else S  # (any length when both are static)
+        sk, sv = t(N * H, s_len, E // H), t(N * H, s_len, E // H)
+        out, weights = m.nn.functional.multi_head_attention_forward(
+            q, k, v, E, H, w, b, None, None, zero_attn, 0.0, ow, ob,
+            static_k=sk if "k" in statics.split("_")[0] else None,
+            static_v=sv if "v" in statics.split("_")[0] else None)
+        leaves = [q, k, v, w, sk, sv]
+        grads = m.autograd.grad((out * out).sum() + weights.sum(), leaves, allow_unused=True)
+        return [out.detach().numpy(), weights.detach().numpy()] + \
+            [None if g is None else g.numpy() for g in grads]
+
+    for a, t_ in zip(run(autotensor), run(torch), strict=True):
+        assert (a is None) == (t_ is None)
+        if a is not None:
+            np.testing.assert_allclose(a, t_, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", ["rows", "head_dim", "bias_k"])
+def test_functional_static_k_errors_like_torch(case):
+    def run(m):
+        rng = np.random.default_rng(5)
+        t = (lambda *s: m.tensor(rng.standard_normal(s)))
+        q = t(3, 2, 8)
+        static = {"rows": t(3, 4, 4), "head_dim": t(4, 4, 3), "bias_k": t(4, 4, 4)}[case]
+        bias = (t(1, 1, 8), t(1, 1, 8)) if case == "bias_k" else (None, None)
+        with pytest.raises(AssertionError) as info:
+            m.nn.functional.multi_head_attention_forward(
+                q, q, q, 8, 2, t(24, 8), t(24), *bias, False, 0.0, t(8, 8), t(8),
+                static_k=static)
+        return str(info.value)
+
+    assert run(autotensor) == run(torch)

@@ -1359,9 +1359,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     the module's computation on the given weights."""
     from types import SimpleNamespace
     from .modules.activation_mha import MultiheadAttention
-    if static_k is not None or static_v is not None:
-        raise NotImplementedError("multi_head_attention_forward: static_k / static_v are not "
-                                  "implemented in autotensor")
     embed_dim = query.shape[-1]
     if embed_dim != embed_dim_to_check:
         raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
@@ -1376,7 +1373,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         v_proj_weight=v_proj_weight, _qkv_same_embed_dim=not use_separate_proj_weight,
         bias_k=bias_k, bias_v=bias_v, add_zero_attn=add_zero_attn, dropout=dropout_p,
         training=training, out_proj=SimpleNamespace(weight=out_proj_weight,
-                                                    bias=out_proj_bias))
+                                                    bias=out_proj_bias),
+        static_k=static_k, static_v=static_v)
     return MultiheadAttention.forward(state, query, key, value, key_padding_mask,
                                       need_weights, attn_mask, average_attn_weights, is_causal)
 

@@ -30,6 +30,16 @@ def _float_mask(mask, dtype, name):
     return fn.masked_fill(zeros, mask, float("-inf"))
 
 
+def _static(name, t, rows, head_dim):
+    """A given static key/value, checked with PyTorch's messages (None if not given)."""
+    if t is not None and t.shape[0] != rows:
+        raise AssertionError(f"expecting static_{name}.size(0) of {rows}, but got {t.shape[0]}")
+    if t is not None and t.shape[2] != head_dim:
+        raise AssertionError(f"expecting static_{name}.size(2) of {head_dim}, but got "
+                             f"{t.shape[2]}")
+    return t
+
+
 class MultiheadAttention(Module):
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False,
                  add_zero_attn=False, kdim=None, vdim=None, batch_first=False, device=None,
@@ -120,13 +130,22 @@ class MultiheadAttention(Module):
             mask = fn.unsqueeze(mask, 0)
         kpm_raw = key_padding_mask
         if self.bias_k is not None:   # one learned key/value appended to the sequence
+            for name in ("key", "value"):
+                if getattr(self, "static_" + name[0], None) is not None:
+                    raise AssertionError(f"bias cannot be added to static {name}.")
             k = fn.cat([k, self.bias_k.expand(1, bsz, e)])
             v = fn.cat([v, self.bias_v.expand(1, bsz, e)])
             mask = None if mask is None else F.pad(mask, (0, 1))
             kpm_raw = None if kpm_raw is None else F.pad(kpm_raw, (0, 1))
         q = fn.transpose(q.reshape(tgt_len, bsz * h, d), 0, 1)
-        k = fn.transpose(k.reshape(k.shape[0], bsz * h, d), 0, 1)
-        v = fn.transpose(v.reshape(v.shape[0], bsz * h, d), 0, 1)
+        # F.multi_head_attention_forward's static_k / static_v ((bsz * heads, S, head_dim))
+        # replace the projected keys / values (PyTorch still projects them first)
+        static_k = _static("k", getattr(self, "static_k", None), bsz * h, d)
+        static_v = _static("v", getattr(self, "static_v", None), bsz * h, d)
+        k = fn.transpose(k.reshape(k.shape[0], bsz * h, d), 0, 1) if static_k is None \
+            else static_k
+        v = fn.transpose(v.reshape(v.shape[0], bsz * h, d), 0, 1) if static_v is None \
+            else static_v
         if self.add_zero_attn:        # and a zero key/value per head
             zeros = _creation.zeros(bsz * h, 1, d, dtype=k.dtype)
             k, v = fn.cat([k, zeros], 1), fn.cat([v, zeros], 1)
