@@ -17,6 +17,8 @@ from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, defaul
                         initial_seed, linspace, logspace, manual_seed, multinomial, normal,
                         ones, ones_like, rand, rand_like, randint, randint_like, randn,
                         randn_like, randperm, seed, set_rng_state, tensor, zeros, zeros_like)
+from ._windows import (bartlett_window, blackman_window, hamming_window, hann_window,
+                       kaiser_window)
 from ._ops import (
     abs, absolute, add, addmm, adjoint, all, allclose, amax, amin, any, argmax, argmin,
     argsort, as_strided, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to,

@@ -240,3 +240,40 @@ def test_bad_input(name):
                 "retry": ok}
 
     compare(scenario)
+
+
+_AS_STRIDED = [
+    "m.arange(10.).as_strided((5,), (-1,))", "m.arange(10.).as_strided((5,), (1,), -1)",
+    "m.arange(10.).as_strided((2, 5), (3,))", "m.arange(10.).as_strided((5,), (3,))",
+    "m.arange(22.).reshape(1, 22).as_strided((1, 6, 8), (22, 3, 1))",
+    "m.arange(10.).as_strided_((5,), (3,))", "m.arange(22.)[2:].as_strided((3,), (8,))",
+    "m.arange(10.).as_strided((0,), (100,), 11)", "m.arange(10.)[::2].as_strided((5,), (2,), 1)",
+    "m.arange(10.)[::2].as_strided((5,), (2,), 2)",
+    "m.arange(12.).reshape(3, 4).t().as_strided((2, 2), (4, 1), 7)",
+    "m.arange(12.).reshape(3, 4).t().as_strided((2, 2), (4, 1), 8)",
+    "m.zeros(3).expand(4, 3).as_strided((4, 3), (1, 1))",
+]
+
+
+@pytest.mark.parametrize("expr", _AS_STRIDED)
+def test_as_strided_never_reads_outside_its_storage(expr):
+    """A layout reaching outside the storage raises PyTorch's setStorage error (it read
+    whatever memory followed the array: garbage values, or a crash)."""
+    import autotensor
+    torch = pytest.importorskip("torch")
+
+    def run(m):
+        try:
+            return eval(expr, {"m": m}).tolist()
+        except RuntimeError as e:
+            return str(e)
+
+    assert run(autotensor) == run(torch)
+
+
+def test_constant_pad_result_is_contiguous_like_torch():
+    import autotensor
+    torch = pytest.importorskip("torch")
+    for m in (autotensor, torch):
+        y = m.nn.functional.pad(m.arange(40.).reshape(2, 20), [1, 1])
+        assert y.is_contiguous() and y.stride() == (22, 1)

@@ -617,9 +617,6 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if align_to_window is not None:
         if center:
             raise RuntimeError("stft align_to_window should only be set when center = false")
-        if align_to_window:
-            raise NotImplementedError("autotensor: stft(align_to_window=True) is not "
-                                      "implemented")
     if return_complex is None:
         if input._data.dtype.kind != "c" and (window is None or
                                                window._data.dtype.kind != "c"):
@@ -681,6 +678,13 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
             narrow(w, 0, left, win).fill_(1)
     batch, length = x._data.shape
     frames = 1 + (length - n_fft) // hop
+    if align_to_window:
+        # frames of win_length from every hop, each centred in its n_fft: the signal is
+        # zero-padded by (n_fft - win) // 2 on both sides (aten's constant_pad_nd; for an
+        # odd difference the last frame overruns the padding there too: its error)
+        frames = 1 + (length - win) // hop
+        left = (n_fft - win) // 2
+        x = _pad(x, [left, left])
     st = x.stride()
     x = as_strided(x, (batch, frames, n_fft), (st[0], hop * st[1], st[1]))
     if w is not None:

@@ -1201,7 +1201,7 @@ def index_map_gather(x, index, nd, value):
         return np.ascontiguousarray(flat[..., index])
     if flat.shape[-1] == 0:  # an empty input padded: the fill value everywhere
         return np.full(flat.shape[:-1] + index.shape, value, x.dtype)
-    out = flat[..., np.maximum(index, 0)]
+    out = np.take(flat, np.maximum(index, 0), axis=-1)  # (C order: flat[..., i] is not)
     out[..., index < 0] = value
     return out
 

@@ -591,12 +591,35 @@ def unfold(input, dimension, size, step):
     return _view_result(UNFOLD, input, params, out)
 
 
+def _checked_strided(root, size, stride, offset):
+    """raw.as_strided after PyTorch's checks: a layout reaching outside the storage would
+    read (or write) memory that is not the tensor's."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if _py_any(st < 0 for st in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, "
+                           f"got strides: {list(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    item = root.itemsize
+    storage = raw._extent(root.shape, tuple(st // item for st in root.strides))
+    if 0 not in size:
+        needed = offset + 1 + _py_sum((n - 1) * st for n, st in zip(size, stride))
+        if needed > storage:
+            raise RuntimeError(
+                f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
+                f"{offset}, and itemsize {item} requiring a storage size of {needed * item} "
+                f"are out of bounds for storage of size {storage * item}")
+    return raw.as_strided(root, size, stride, offset)
+
+
 def as_strided(input, size, stride, storage_offset=None):
     base = input._view.base if input._view is not None else input
     root = base._data
     item = root.itemsize
     offset = input.storage_offset() if storage_offset is None else storage_offset
-    out = raw.as_strided(root, tuple(size), tuple(stride), offset)
+    out = _checked_strided(root, size, stride, offset)
     layout = (input._data.shape, input.stride())
     rel = offset - input.storage_offset()
     r = _finish(AS_STRIDED, (input,), (tuple(size), tuple(stride), rel, layout), out)
@@ -1367,7 +1390,7 @@ def as_strided_(input, size, stride, storage_offset=None):
     """``x.as_strided_(size, stride)``: x itself becomes the strided view of its storage."""
     base = input._view.base if input._view is not None else input
     offset = input.storage_offset() if storage_offset is None else storage_offset
-    out = raw.as_strided(base._data, tuple(size), tuple(stride), offset)
+    out = _checked_strided(base._data, size, stride, offset)
     layout = (input._data.shape, input.stride())
     rel = offset - input.storage_offset()
     return _inplace_view(AS_STRIDED_, input, (tuple(size), tuple(stride), rel, layout), out)
