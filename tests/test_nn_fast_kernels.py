@@ -408,3 +408,29 @@ def test_matmul_inner_dim_one_is_the_broadcast_product(dtype):
     a = rng.standard_normal((8, 1, 6)).astype(np.float32).transpose(0, 2, 1)
     b = rng.standard_normal((8, 1, 1)).astype(np.float32)
     np.testing.assert_array_equal(raw.matmul(a, b), np.matmul(a, b))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_slabs_match_torch(dtype, training):
+    """Note [Batch norm in slabs]: images of ~100 KB make several slabs of two images and
+    a last of one; forward, running statistics and all three gradients as PyTorch's."""
+    torch = pytest.importorskip("torch")
+    from autotensor._ops import nn_ops
+    rng = np.random.default_rng(4)
+    shape = (7, 25 if dtype == np.float32 else 13, 32, 32)
+    assert len(nn_ops._slabs(np.empty(shape[:2] + (1024,), dtype))) == 4
+    x = (rng.standard_normal(shape) * 2 + 0.5).astype(dtype)
+    w, b = (rng.standard_normal(shape[1]).astype(dtype) for _ in range(2))
+    g = rng.standard_normal(shape).astype(dtype)
+    res = []
+    for T in (autotensor, torch):
+        ts = [T.tensor(a, requires_grad=True) for a in (x, w, b)]
+        rm, rv = T.tensor(np.full(shape[1], 0.1, dtype)), T.tensor(np.full(shape[1], 1.5, dtype))
+        y = T.nn.functional.batch_norm(ts[0], rm, rv, ts[1], ts[2], training=training)
+        grads = T.autograd.grad(y, ts, T.tensor(g))
+        res.append([y.detach().numpy(), rm.numpy(), rv.numpy()] + [t.numpy() for t in grads])
+    tol = dict(rtol=1e-10, atol=1e-10) if dtype == np.float64 else dict(rtol=1e-4, atol=1e-4)
+    for a, t in zip(*res):
+        assert a.dtype == dtype
+        np.testing.assert_allclose(a, t, **tol)

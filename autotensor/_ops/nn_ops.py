@@ -866,23 +866,55 @@ def _channel_dots(a, b):
     return np.einsum("ij,ij->i", a.reshape(n * c, -1), b.reshape(n * c, -1)).reshape(n, c).sum(0)
 
 
-def _batch_norm_stats(x3, training, running_mean, running_var, eps):
+def _batch_norm_stats(x3, training, running_mean, running_var, eps, out=None):
     """(mean, biased variance or None, invstd, centred input) of an (N, C, S) array, from
-    the batch or the running statistics."""
+    the batch or the running statistics; the centred input is written into ``out`` (or a
+    fresh array) a slab of images at a time (Note [Batch norm in slabs])."""
     if training:
         mean = _channel_sums(x3)
         mean /= x3.size // x3.shape[1]
-        xc = x3 - mean[:, None]
-        var = _channel_dots(xc, xc)
-        var /= x3.size // x3.shape[1]
-        return mean, var, 1 / np.sqrt(var + eps), xc
-    invstd = 1 / np.sqrt(running_var + eps)
-    return running_mean, None, invstd, x3 - running_mean.astype(x3.dtype)[:, None]
+    else:
+        mean = running_mean
+    m = mean.astype(x3.dtype, copy=False)[:, None]
+    xc = np.empty_like(x3) if out is None else out
+    if not training:
+        np.subtract(x3, m, out=xc)
+        return running_mean, None, 1 / np.sqrt(running_var + eps), xc
+    n, c = x3.shape[:2]
+    var = np.zeros(c, np.result_type(mean, x3))
+    for s in _slabs(x3):
+        t = np.subtract(x3[s], m, out=xc[s])
+        var += _channel_dots(t, t)
+    var /= x3.size // x3.shape[1]
+    return mean, var, 1 / np.sqrt(var + eps), xc
+
+
+# Note [Batch norm in slabs]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A ResNet block's activations (32 x 64 x 32 x 32 float32) are 8 MB: each full pass of
+# batch norm's arithmetic reads and writes them from memory. The passes that follow one
+# another on the same elements (centre, then the variance's dot; scale, then shift; the
+# backward's centre and its two dots, then the input gradient's four in-place steps) run
+# a slab of whole images of ~_SLAB_BYTES at a time, so that the later passes find the
+# slab in the cache: 3 passes over memory instead of 8 in the forward, 5 instead of ~16 in
+# the backward. Each element sees the same arithmetic as before; the per-image channel
+# dots are summed slab by slab (with one image a slab, image by image, as NumPy's sum
+# over the outer axis does), so only the rounding of those sums can differ.
+_SLAB_BYTES = 256 << 10
+
+
+def _slabs(x3):
+    """Slices of x3's first axis, each about _SLAB_BYTES of whole images."""
+    n = x3.shape[0]
+    per = max(1, _SLAB_BYTES // max(1, x3[0].nbytes))
+    return [slice(i, i + per) for i in range(0, n, per)]
 
 
 def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momentum, eps):
-    mean, var, invstd, out = _batch_norm_stats(x.reshape(x.shape[0], x.shape[1], -1),
-                                               training, running_mean, running_var, eps)
+    x3 = x.reshape(x.shape[0], x.shape[1], -1)
+    out = np.empty_like(x3)
+    mean, var, invstd, _ = _batch_norm_stats(x3, training, running_mean, running_var, eps,
+                                             out)
     if training:
         n = x.size // x.shape[1]
         if running_mean is not None:
@@ -893,9 +925,13 @@ def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momen
             running_var *= 1 - momentum
             running_var += momentum * unbiased
     scale = invstd.astype(x.dtype)
-    out *= (scale if weight is None else scale * weight)[:, None]
-    if bias is not None:
-        out += bias[:, None]
+    scale = (scale if weight is None else scale * weight)[:, None]
+    b = None if bias is None else bias[:, None]
+    for s in _slabs(out):  # Note [Batch norm in slabs]
+        o = out[s]
+        o *= scale
+        if b is not None:
+            o += b
     return (out.reshape(x.shape).astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
             invstd.astype(x.dtype, copy=False))
 
@@ -938,24 +974,46 @@ def batch_norm_kernel(x, weight, bias, running_mean, running_var, training, mome
 def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, eps):
     """batch_norm_backward on arrays (Note [Norms by GEMV]): the statistics again (the
     compiled replay keeps no saved mean/invstd), then sum(g), sum(g * xc) and in-place
-    arithmetic on the centred copy of the input, which becomes the input's gradient."""
+    arithmetic on the centred copy of the input, which becomes the input's gradient, a
+    slab of images at a time (Note [Batch norm in slabs])."""
     n, c = x.shape[:2]
     x3 = x.reshape(n, c, -1)
     g3 = g.reshape(n, c, -1)
-    _, _, invstd, xc = _batch_norm_stats(x3, training, running_mean, running_var, eps)
+    if training:
+        mean = _channel_sums(x3)
+        mean /= x3.size // c
+    else:
+        mean = running_mean
+        invstd = 1 / np.sqrt(running_var + eps)
+    m = mean.astype(x.dtype, copy=False)[:, None]
+    gi = np.empty_like(x3)
+    slabs = _slabs(x3)
+    var = np.zeros(c, np.result_type(m, x3))
+    gw = np.zeros(c, np.result_type(m, x3))
+    for s in slabs:
+        t = np.subtract(x3[s], m, out=gi[s])
+        if training:
+            var += _channel_dots(t, t)
+        gw += _channel_dots(g3[s], t)
+    if training:
+        var /= x3.size // c
+        invstd = 1 / np.sqrt(var + eps)
     invstd = invstd.astype(x.dtype, copy=False)
     gb = _channel_sums(g3)
-    gw = _channel_dots(g3, xc)
     gw *= invstd                                      # sum(g * xhat), xhat = xc * invstd
     scale = (invstd if weight is None else invstd * weight)[:, None]
     if not training:
-        return (g3 * scale).reshape(x.shape), gw, gb
-    # scale * (g - gb / count - xhat * gw / count), in place in xc (one fresh array)
+        return np.multiply(g3, scale, out=gi).reshape(x.shape), gw, gb
+    # scale * (g - gb / count - xhat * gw / count), in place in the centred input
     count = x3.size // c
-    xc *= (invstd * gw / count)[:, None]
-    xc += (gb / count)[:, None]
-    gi = np.subtract(g3, xc, out=xc)
-    gi *= scale
+    a = (invstd * gw / count)[:, None]
+    b = (gb / count)[:, None]
+    for s in slabs:
+        t = gi[s]
+        t *= a
+        t += b
+        np.subtract(g3[s], t, out=t)
+        t *= scale
     return gi.reshape(x.shape), gw, gb
 
 
