@@ -297,6 +297,33 @@ def test_max_pool_tiled_and_bincount_backward_match_torch(dtype, shape, kw):
     assert ga.dtype == dtype
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("kernel", [2, 3, (2, 3), (1, 4)])
+def test_max_pool_tiled_without_nan_matches_torch(dtype, kernel):
+    """Without a NaN the tiled path answers itself (maximum, then the first offset equal
+    to it): ties, -0.0 next to 0.0 and infinities give PyTorch's values (sign of zero
+    included) and indices."""
+    torch = pytest.importorskip("torch")
+    from autotensor._ops import nn_ops
+    rng = np.random.default_rng(8)
+    x = rng.integers(-2, 3, (3, 4, 12, 12)).astype(dtype)  # many ties
+    if dtype != np.int64:
+        x[0, 0, 0, :4] = [-0.0, 0.0, 0.0, -0.0]
+        x[0, 0, 1, :4] = [-0.0, -0.0, -0.0, -0.0]
+        x[1, 2, 5, 5] = np.inf
+        x[2, 3, :3, :3] = -np.inf
+    k = (kernel, kernel) if isinstance(kernel, int) else kernel
+    assert nn_ops._max_pool_tiled(x.reshape(-1, 12, 12), k) is not None
+    res = []
+    for T in (autotensor, torch):
+        y, idx = T.nn.functional.max_pool2d(T.tensor(x), kernel, return_indices=True)
+        res.append((y.numpy(), idx.numpy()))
+    (a, ia), (b, ib) = res
+    assert a.dtype == b.dtype and a.shape == b.shape
+    np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))  # bits: -0.0 too
+    np.testing.assert_array_equal(ia, ib)
+
+
 @pytest.mark.parametrize("case", ["max_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
                                   "max_pool3d", "adaptive_max_pool3d"])
 def test_max_pools_take_the_windows_last_nan(case):
