@@ -461,3 +461,21 @@ def test_batch_norm_slabs_match_torch(dtype, training):
     for a, t in zip(*res):
         assert a.dtype == dtype
         np.testing.assert_allclose(a, t, **tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_gelu_of_large_and_infinite_inputs_as_torch(dtype):
+    """The float32 erf's ratio clamps |x / sqrt 2| at 4 (it overflowed from |x| ~ 1e5 and
+    gave NaN): values and gradients of +-1e4..1e30 as PyTorch's, also in a block that
+    holds a NaN; +inf gives PyTorch's NaN in float32, inf in float64."""
+    torch = pytest.importorskip("torch")
+    x = np.zeros(_specfun.BLOCK + 100, dtype)
+    special = [np.inf, -np.inf, 1e7, -1e7, 1e4, -1e4, 3e5, -3e5, 1e30, -1e30, 5.0, -5.0]
+    x[:len(special)] = special
+    x[_specfun.BLOCK:_specfun.BLOCK + len(special)] = special
+    x[_specfun.BLOCK + len(special)] = np.nan
+    g = np.ones_like(x)
+    y, gx = _gelu_case(autotensor, x, g, "none")
+    yt, gxt = _gelu_case(torch, x, g, "none")
+    np.testing.assert_allclose(y, yt, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(gx, gxt, rtol=1e-6, atol=1e-6)

@@ -2026,9 +2026,11 @@ def _gelu(a, approximate):
     out = np.empty_like(flat)
     for b in _specfun.blocks(flat.size):
         x = flat[b]
-        e = _gelu_cdf(x)[0]
+        e, _, zmax = _gelu_cdf(x)
         e *= x
         out[b] = e
+        if not zmax < np.inf:  # (a NaN too; float64 blocks give -inf)
+            out[b][np.isposinf(x)] = np.nan  # PyTorch's float32 GELU of +inf (its erf's)
     return out.reshape(a.shape)
 
 
@@ -2043,16 +2045,21 @@ def _gelu(a, approximate):
 # element-by-element erf it replaces, and about 3 x PyTorch's fused C++ loop. A graph of
 # the backward (create_graph) takes the formula below instead, in differentiable ops.
 def _gelu_cdf(x):
-    """(Phi(x), v * v) for a block x, v = x / sqrt 2."""
+    """(Phi(x), v * v, the largest v * v (-inf for float64)) for a block x, v = x /
+    sqrt 2."""
     v = x * x.dtype.type(_SQRT1_2)
     z = v * v
+    zmax = -np.inf
     if x.dtype == np.float32:
-        e = _specfun.erf_approx(v, z)
+        # |v| > 4 is erf = +-1 in float32, where Eigen clamps; unclamped, the ratio's
+        # z ** 6 overflowed from |x| ~ 1e5 and gave NaN where PyTorch gives x and 0
+        zmax = z.max()
+        e = _specfun.erf_approx(v, z if zmax <= 16 else np.minimum(z, 16))  # (NaN: kept)
     else:
         e = _specfun.erf(v)
     e += 1
     e *= 0.5
-    return e, z
+    return e, z, zmax
 
 
 def _gelu_backward_raw(grad, self):
@@ -2064,7 +2071,7 @@ def _gelu_backward_raw(grad, self):
     beta = dt.type(1 / math.sqrt(2 * math.pi))
     for b in _specfun.blocks(out.size):
         xb = x[b]
-        cdf, pdf = _gelu_cdf(xb)
+        cdf, pdf, _ = _gelu_cdf(xb)
         np.negative(pdf, out=pdf)
         np.exp(pdf, out=pdf)  # exp(-x * x / 2)
         pdf *= beta
