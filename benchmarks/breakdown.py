@@ -4,6 +4,8 @@ A chain of 200 ``sin`` on 16 float32, CPU time per op (medians): NumPy alone, au
 under no_grad, recording, and one backward node (with the NumPy arithmetic of its formula
 for comparison); then the cProfile shares of a forward+backward (profiler overhead
 included, so read them as proportions). RESULTS.md quotes it under "Where the time goes".
+``--w2``: workload 2's compiled step taken apart; ``--step W:I``: a workload's step, its
+page faults and its backward nodes (PROFILE.md, workloads 9-11).
 """
 import cProfile
 import pstats
@@ -200,9 +202,67 @@ def compiled_step_parts(steps=2000):
     return r
 
 
+def step_parts(spec, steps=20):
+    """``--step W:I``: autotensor's step of case I of workload W (full size) taken apart:
+    page faults and system time per step (Note [Heap for big temporaries]; run it with
+    AUTOTENSOR_MALLOC=default for glibc's defaults), the backward's share, and the
+    time of each backward node kind (its formulas' kernels) per step."""
+    import collections
+    import resource
+
+    import autotensor
+    from autotensor.autograd import graph
+
+    from . import run, workloads
+    w, i = (int(v) for v in spec.split(":"))
+    size = dict(run.FULL, modules={"autotensor": autotensor})
+    step, _ = workloads.BUILDERS[w](size)[i].factories["autotensor"]()
+    step()
+    per_node = collections.defaultdict(float)
+    clock = time.process_time
+    todo = [graph.Node]
+    while todo:  # time every node class's apply (generated classes included)
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if "apply" in vars(cls):
+            def timed(self, grads, F, _apply=cls.apply):
+                t = clock()
+                out = _apply(self, grads, F)
+                per_node[self.name()] += clock() - t
+                return out
+            cls.apply = timed
+    back = [0.0]
+    plain_backward = autotensor.Tensor.backward
+
+    def backward(self, *a, **k):
+        t = clock()
+        plain_backward(self, *a, **k)
+        back[0] += clock() - t
+    autotensor.Tensor.backward = backward
+    try:
+        step()
+        per_node.clear()
+        back[0] = 0.0
+        r0, t0 = resource.getrusage(resource.RUSAGE_SELF), clock()
+        for _ in range(steps):
+            step()
+        r1, t1 = resource.getrusage(resource.RUSAGE_SELF), clock()
+    finally:
+        autotensor.Tensor.backward = plain_backward
+    ms = 1e3 / steps
+    print(f"workload {spec} ({steps} steps, CPU ms per step): step {(t1 - t0) * ms:.2f}, "
+          f"of which backward() {back[0] * ms:.2f}; page faults per step "
+          f"{(r1.ru_minflt - r0.ru_minflt) / steps:.0f}, system time "
+          f"{(r1.ru_stime - r0.ru_stime) * ms:.2f}")
+    for name, t in sorted(per_node.items(), key=lambda kv: -kv[1]):
+        print(f"    {t * ms:8.3f}  {name}")
+
+
 if __name__ == "__main__":
     import sys
     if "--w2" in sys.argv:
         compiled_step_parts()
+    elif "--step" in sys.argv:
+        step_parts(sys.argv[sys.argv.index("--step") + 1])
     else:
         main()
