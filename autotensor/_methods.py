@@ -131,14 +131,14 @@ def _setitem(self, key, value):
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     from . import _random
     arr = _random.normal(mean, std, self._data.shape, self._data.dtype, generator)
-    with_grad_check_write(self, arr)
+    with_grad_check_write(self, arr, "NORMAL_")
     return self
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     from . import _random
     arr = _random.uniform(a, b, self._data.shape, self._data.dtype, generator)
-    with_grad_check_write(self, arr)
+    with_grad_check_write(self, arr, "UNIFORM_")
     return self
 
 
@@ -153,7 +153,8 @@ def _random_(self, *args, generator=None, **kwargs):
     elif len(args) == 2:
         low, high = args
     arr = _random.random_(self._data.shape, self._data.dtype, low, high, generator)
-    with_grad_check_write(self, arr)
+    with_grad_check_write(self, arr, "RANDOM_" if high is None else
+                          "RANDOM_TO_" if low is None else "RANDOM_FROM_")
     return self
 
 
@@ -162,16 +163,17 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     if hasattr(p, "_data"):
         pa = p._data
         arr = _random.bernoulli(pa, self._data.shape, self._data.dtype, generator)
+        with_grad_check_write(self, arr, "BERNOULLI_TENSOR_", p)
     else:
         arr = _random.bernoulli(p, self._data.shape, self._data.dtype, generator)
-    with_grad_check_write(self, arr)
+        with_grad_check_write(self, arr, "BERNOULLI_")
     return self
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):
     from . import _random
     arr = _random.exponential(lambd, self._data.shape, self._data.dtype, generator)
-    with_grad_check_write(self, arr)
+    with_grad_check_write(self, arr, "EXPONENTIAL_")
     return self
 
 
@@ -189,10 +191,16 @@ def _dlpack_device(self):
     return (1, 0)  # (kDLCPU, device 0)
 
 
-def with_grad_check_write(self, arr):
+def with_grad_check_write(self, arr, entry=None, p=None):
+    """Write a sampler's draws in place: the sampler's entry (UniformBackward0, ...; FILL
+    for callers that name none), bernoulli_'s tensor p as a second input."""
     from .autograd import inplace
-    from ._ops.pointwise import FILL
-    inplace.record_inplace(FILL, self, (self,), (0,), arr)
+    from ._ops import pointwise
+    if entry is None:
+        inplace.record_inplace(pointwise.FILL, self, (self,), (0,), arr)
+        return
+    op = getattr(pointwise, entry)
+    inplace.record_inplace(op, self, (self,) if p is None else (self, p), (), arr)
 
 
 def _resize_function():

@@ -491,6 +491,16 @@ for _cmp in ("eq", "ne", "lt", "le", "gt", "ge"):  # (zero gradients, PyTorch's 
         lambda g: [g.u(2, 3), g.u(3)])
     add(f"{_cmp}__scalar", lambda m, x, _c=_cmp: getattr(x * 1, _c + "_")(0.25),
         lambda g: [g.u(2, 3)])
+for _name, _call in [  # (seeded: the same draws in both libraries; zero gradients)
+        ("uniform_", lambda y: y.uniform_()), ("normal_", lambda y: y.normal_(1.0, 2.0)),
+        ("random_", lambda y: y.random_()), ("random_to", lambda y: y.random_(5)),
+        ("random_from_to", lambda y: y.random_(1, 5)), ("bernoulli_", lambda y: y.bernoulli_(0.3)),
+        ("exponential_", lambda y: y.exponential_())]:
+    add(f"sampler_{_name}", lambda m, x, _c=_call: (m.manual_seed(0), _c(x * 1))[1],
+        lambda g: [g.u(2, 3)])
+add("sampler_bernoulli_tensor_p",
+    lambda m, x, p: (m.manual_seed(0), (x * 1).bernoulli_(p))[1],
+    lambda g: [g.u(2, 3), g.pos(2, 3, lo=0.2, hi=0.8)])
 for _p in (2, 1, 3.5, float("inf")):
     add(f"dist_p{_p}", lambda m, x, y, _p=_p: m.dist(x, y, _p), lambda g: [g.u(2, 3), g.u(3)])
 add("dist_method", lambda m, x, y: x.dist(y), lambda g: [g.u(4), g.u(4)])

@@ -627,3 +627,21 @@ def test_vector_norm_of_empty_like_torch(ord):
 ])
 def test_kthvalue_checks_like_torch(call):
     compare(lambda m: catch(call, m))
+
+
+# ---- the in-place samplers: PyTorch's nodes, seeded draws -------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda m, x: x.uniform_(), lambda m, x: x.normal_(), lambda m, x: x.random_(),
+    lambda m, x: x.random_(5), lambda m, x: x.random_(1, 5), lambda m, x: x.bernoulli_(),
+    lambda m, x: x.bernoulli_(0.3), lambda m, x: x.exponential_(),
+    lambda m, x: x.bernoulli_(m.full((3,), 0.5, requires_grad=True)),
+])
+def test_inplace_samplers_record_torch_nodes(call):
+    def scenario(m):
+        leaf = m.ones(3, requires_grad=True)
+        m.manual_seed(0)
+        x = leaf.clone()
+        call(m, x)
+        return (x, x._version, x.grad_fn, [f for f, _ in x.grad_fn.next_functions],
+                m.autograd.grad(x.sum(), leaf), catch(call, m, m.ones(3, requires_grad=True)))
+    compare(scenario)

@@ -431,6 +431,21 @@ FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
                     grads={"self": lambda F, grad: F.zeros_like(grad),
                            "value": lambda F, grad: F.sum(grad)},
                     jvp=lambda F, self, value_t: F.zeros_like(self) if value_t is None else value_t)
+# The in-place samplers (their draws in _random.py): zero gradients, PyTorch's nodes
+def _sampler(name, node, inputs=("self",)):
+    return defop(name, node, None, inputs=inputs,
+                 grads={n: (lambda F, grad: F.zeros_like(grad)) for n in inputs},
+                 jvp=lambda F, self: F.zeros_like(self))
+
+
+UNIFORM_ = _sampler("uniform_", "UniformBackward0")
+NORMAL_ = _sampler("normal_", "NormalBackward0")
+RANDOM_FROM_ = _sampler("random_", "RandomBackward0")  # random_(from, to)
+RANDOM_TO_ = _sampler("random_", "RandomBackward1")    # random_(to)
+RANDOM_ = _sampler("random_", "RandomBackward2")       # random_()
+BERNOULLI_TENSOR_ = _sampler("bernoulli_", "BernoulliBackward1", ("self", "p"))
+BERNOULLI_ = _sampler("bernoulli_", "BernoulliBackward2")
+EXPONENTIAL_ = _sampler("exponential_", "ExponentialBackward0")
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
              grads={"self": lambda F, grad: F.zeros_like(grad),
                     "src": lambda F, grad: grad},
