@@ -1,8 +1,23 @@
 """Adam and its AdamW form (decoupled weight decay), amsgrad, maximize
-(Note [Optimizer updates])."""
+(Note [Optimizer updates], Note [Adam's update]).
+
+Note [Adam's update]
+~~~~~~~~~~~~~~~~~~~~
+PyTorch's single-tensor Adam updates, per parameter:
+    exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+    param.addcdiv_(exp_avg, denom, value=-lr / bias_correction1)
+Ours is the same algebra in fewer, cheaper NumPy passes, run block by block (Note [Blocked
+updates]): the lerp as ``beta1 * exp_avg + (1 - beta1) * grad``, maximize's ``-grad`` as a
+negative weight there, and ``bias_correction2_sqrt`` moved out of the denominator:
+``param += (-lr / bias_correction1 * bias_correction2_sqrt) * exp_avg /
+(sqrt(exp_avg_sq) + eps * bias_correction2_sqrt)``. Eleven in-place passes over cached blocks
+instead of fifteen over memory; the results differ from PyTorch's by float rounding only (a
+few ulps a step; PyTorch's own fused and foreach kernels differ from it as much).
+"""
 from .._backend import np
-from .optimizer import (Optimizer, _adam_moments, _bump, _next_step, _scalar_state, _sqrt,
-                        _weight_decay, _zeros_like, addcdiv_)
+from .optimizer import Optimizer, _blocks, _bump, _next_step, _scalar_state, _zeros_like
 
 __all__ = ["Adam"]
 
@@ -44,7 +59,9 @@ class Adam(Optimizer):
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
             lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
-            amsgrad = group["amsgrad"]
+            amsgrad, maximize = group["amsgrad"], group["maximize"]
+            decoupled = wd != 0 and group["decoupled_weight_decay"]
+            l2 = wd != 0 and not decoupled
             for p, g in self._params_with_grad(group):
                 state = self.state[p]
                 if len(state) == 0:
@@ -53,23 +70,40 @@ class Adam(Optimizer):
                     state["exp_avg_sq"] = _zeros_like(p)
                     if amsgrad:
                         state["max_exp_avg_sq"] = _zeros_like(p)
-                if group["maximize"]:
-                    g = -g
                 step = _next_step(state)
-                g = _weight_decay(p, g, lr, wd, group["decoupled_weight_decay"])
-                exp_avg, exp_avg_sq = _adam_moments(state, g, beta1, beta2)
                 bias_correction1 = 1 - beta1 ** step
-                bias_correction2 = 1 - beta2 ** step
-                step_size = lr / bias_correction1
-                bias_correction2_sqrt = bias_correction2 ** 0.5
-                if amsgrad:
-                    m = state["max_exp_avg_sq"]._data
-                    np.maximum(m, exp_avg_sq, out=m)
-                    denom = _sqrt(m)
-                else:
-                    denom = _sqrt(exp_avg_sq)
-                denom /= bias_correction2_sqrt
-                denom += eps
-                addcdiv_(p._data, exp_avg, denom, -step_size)
-                _bump(p)
+                bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
+                # Note [Adam's update]: the coefficients, in the parameter's dtype
+                s = p._data.dtype.type
+                shrink, wd_ = s(1 - lr * wd), s(wd)
+                b1, w1 = s(beta1), s(-(1 - beta1) if maximize and not l2 else 1 - beta1)
+                b2, w2 = s(beta2), s(1 - beta2)
+                eps_ = s(eps * bias_correction2_sqrt)
+                step_size = s(-lr / bias_correction1 * bias_correction2_sqrt)
+                mx = state["max_exp_avg_sq"]._data if amsgrad else None
+                for pb, mb, vb, xb, gb, t, u in _blocks(
+                        (p._data, state["exp_avg"]._data, state["exp_avg_sq"]._data, mx),
+                        (g,), 2):
+                    if decoupled:
+                        pb *= shrink
+                    elif l2:   # grad = (-grad if maximize else grad) + weight_decay * param
+                        np.multiply(pb, wd_, out=u)
+                        (np.subtract if maximize else np.add)(u, gb, out=u)
+                        gb = u
+                    mb *= b1              # exp_avg = beta1 * exp_avg + (1 - beta1) * grad
+                    np.multiply(gb, w1, out=t)
+                    mb += t
+                    vb *= b2              # exp_avg_sq = beta2 * exp_avg_sq + (1 - beta2) * grad**2
+                    np.square(gb, out=t)
+                    t *= w2
+                    vb += t
+                    if xb is not None:
+                        np.maximum(xb, vb, out=xb)
+                        vb = xb
+                    np.sqrt(vb, out=t)
+                    t += eps_
+                    np.divide(mb, t, out=t)
+                    t *= step_size
+                    pb += t
+                _bump(p, 2 if decoupled else 1)
         return loss

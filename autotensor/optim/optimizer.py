@@ -134,6 +134,48 @@ def _tmp(like, slot=0):
     return v
 
 
+# Note [Blocked updates]
+# ~~~~~~~~~~~~~~~~~~~~~~
+# Adam's update is about a dozen elementwise passes over four arrays the size of the
+# parameter. Run whole-array, every pass streams them all through memory (1M float32
+# parameters: 16 MB, a dozen times a step); PyTorch does the same passes in compiled loops
+# and stays ahead. Run block by block instead -- every pass over one block of _BLOCK
+# elements before the next block -- the block's arrays stay in the L2 cache between passes,
+# and a scratch block replaces the parameter-sized temporaries. 64K elements (256 KB a
+# float32 array, six arrays 1.5 MB) measured fastest on a 2 MB-L2 Xeon among 8K-256K:
+# smaller blocks pay NumPy's ~1 us a call more often, larger ones spill the cache
+# (benchmarks/PROFILE.md, "Adam step").
+_BLOCK = 1 << 16
+
+
+def _blocks(written, read, n_scratch):
+    """Matching blocks of same-shaped arrays for one update (Note [Blocked updates]).
+
+    Yields lists: a block of each array of ``written`` (updated in place; ``None`` stays
+    ``None``), of each array of ``read``, then ``n_scratch`` work blocks. C-contiguous
+    arrays are cut through flat views; a non-contiguous gradient is copied once; a
+    non-contiguous written array (a transposed parameter: rare) makes one block of
+    everything, with whole-size work arrays."""
+    live = [a for a in written if a is not None]
+    if not all(a.flags.c_contiguous for a in live):
+        yield [*written, *read, *(_tmp(live[0], s) for s in range(n_scratch))]
+        return
+    n, dt, block = live[0].size, live[0].dtype, _BLOCK
+    flat = [None if a is None else a.reshape(-1) for a in written]
+    flat += [np.ascontiguousarray(a).reshape(-1) for a in read]
+    bufs = getattr(_work, "blocks", None)
+    if bufs is None:
+        bufs = _work.blocks = {}
+    key = (dt.str, n_scratch, block)
+    work = bufs.get(key)
+    if work is None:
+        work = bufs[key] = np.empty((n_scratch, block), dt)
+    for i in range(0, n, block):
+        j = i + block
+        k = min(n, j) - i
+        yield [None if a is None else a[i:j] for a in flat] + [w[:k] for w in work]
+
+
 def _sqrt(a, slot=1):
     """``a.sqrt()`` into a work array."""
     return np.sqrt(a, out=_tmp(a, slot))
