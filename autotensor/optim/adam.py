@@ -12,9 +12,9 @@ Ours is the same algebra in fewer, cheaper NumPy passes, run block by block (Not
 updates]): the lerp as ``beta1 * exp_avg + (1 - beta1) * grad``, maximize's ``-grad`` as a
 negative weight there, and ``bias_correction2_sqrt`` moved out of the denominator:
 ``param += (-lr / bias_correction1 * bias_correction2_sqrt) * exp_avg /
-(sqrt(exp_avg_sq) + eps * bias_correction2_sqrt)``. Eleven in-place passes over cached blocks
-instead of fifteen over memory; the results differ from PyTorch's by float rounding only (a
-few ulps a step; PyTorch's own fused and foreach kernels differ from it as much).
+(sqrt(exp_avg_sq) + eps * bias_correction2_sqrt)``: twelve NumPy calls a block, each in
+place or into one block-sized work array. The results differ from PyTorch's by float
+rounding only (a few ulps a step, as PyTorch's own fused and foreach kernels do).
 """
 from .._backend import np
 from .optimizer import Optimizer, _blocks, _bump, _next_step, _scalar_state, _zeros_like
