@@ -238,6 +238,53 @@ def test_convolution_column_chunks_match_torch(case, cols_bytes, monkeypatch):
         test_convolution_fast_paths_match_torch(case, True)
 
 
+@pytest.mark.parametrize("shift_cols", [1, 200, 2048])
+@pytest.mark.parametrize("case,transposed", CONV_FAST_CASES, ids=str)
+def test_convolution_shifted_rows_path_matches_torch(case, transposed, shift_cols,
+                                                     monkeypatch):
+    """Note [Stride-1 convolution by shifted rows], forced on every stride-1 case (1-d,
+    2-d, 3-d, groups, dilation, padding 0 and wider than the kernel), with one image a
+    chunk and several (a shorter last one): values and all gradients as torch's
+    (float64), the graph-mode formulas agree, and the path was taken."""
+    from autotensor._ops import nn_ops
+    monkeypatch.setattr(nn_ops, "_SHIFT_MIN_ROWS", 1)
+    monkeypatch.setattr(nn_ops, "_SHIFT_COLS", shift_cols)
+    monkeypatch.setattr(nn_ops, "_DENSE_MAX", 0)  # (not the small-image path)
+    calls = []
+    for name in ("_conv_s1_shifted", "_conv_weight_grad_shifted"):
+        real = getattr(nn_ops, name)
+        monkeypatch.setattr(nn_ops, name,
+                            lambda *a, _real=real, _n=name: calls.append(_n) or _real(*a))
+    test_convolution_fast_paths_match_torch(case, transposed)
+    k = case[3]
+    if "stride" not in case[4] and (k[-1] if isinstance(k, tuple) else k) > 1:
+        assert calls
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_convolution_resnet_layer_shifted_rows_matches_torch(dtype):
+    """A ResNet layer (64 -> 64 channels, 3 x 3, padding 1) takes the shifted-rows path
+    at the default thresholds in all three of its GEMM kinds; values and gradients as
+    torch's to its dtype's rounding."""
+    torch = pytest.importorskip("torch")
+    from autotensor._ops import nn_ops
+    assert nn_ops._shift_ok(64, (3, 3)) and not nn_ops._shift_ok(6, (5, 5))
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((3, 64, 10, 9)).astype(dtype)
+    w = (rng.standard_normal((64, 64, 3, 3)) * 0.05).astype(dtype)
+    g = rng.standard_normal((3, 64, 10, 9)).astype(dtype)
+    res = []
+    for T in (autotensor, torch):
+        xt, wt = T.tensor(x, requires_grad=True), T.tensor(w, requires_grad=True)
+        y = T.nn.functional.conv2d(xt, wt, padding=1)
+        y.backward(T.tensor(g))
+        res.append([a.detach().numpy() for a in (y, xt.grad, wt.grad)])
+    tol = 1e-12 if dtype == np.float64 else 2e-6
+    for a, t in zip(*res):
+        assert a.dtype == dtype
+        np.testing.assert_allclose(a, t, rtol=tol, atol=tol * np.abs(t).max())
+
+
 DENSE_CASES = [(case, transposed) for case, transposed in CONV_FAST_CASES
                if "groups" not in case[4] and "stride" not in case[4]]
 
