@@ -105,12 +105,13 @@ def test_first_forward_ad_and_inference_mode_in_a_fresh_process():
     assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr[-2000:]
 
 
+@pytest.mark.parametrize("fn", ["log_softmax", "softmax"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", ["normal", "large", "very_negative", "mixed_rows", "special"])
-def test_log_softmax_without_the_shift_matches_torch(dtype, case):
+def test_log_softmax_without_the_shift_matches_torch(dtype, case, fn):
     """Note [log_softmax without the shift]: the unshifted fast path where every row's
     sum of exp is in range, the shifted formula where one is not (overflow, underflow,
-    inf, NaN), over the last dim and another."""
+    inf, NaN), over the last dim and another; log_softmax and softmax."""
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(3)
     x = rng.standard_normal((40, 300)) * 3
@@ -127,13 +128,28 @@ def test_log_softmax_without_the_shift_matches_torch(dtype, case):
         x[4, 7], x[6, 1], x[6, 2] = np.nan, np.inf, -np.inf
     x = x.astype(dtype)
     for dim in (1, 0, -1):
-        got = autotensor.log_softmax(autotensor.tensor(x), dim).numpy()
-        want = torch.log_softmax(torch.tensor(x), dim).numpy()
+        got = getattr(autotensor, fn)(autotensor.tensor(x), dim).numpy()
+        want = getattr(torch, fn)(torch.tensor(x), dim).numpy()
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
         tol = 1e-5 if dtype == np.float32 else 1e-12
         scale = max(1.0, abs(x[np.isfinite(x)]).max())   # (x - lse cancels digits)
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * scale)
+
+
+@pytest.mark.parametrize("scale", [1, 10])
+def test_softmax_without_the_shift_no_less_accurate_than_torch(scale):
+    """The unshifted float32 softmax (Note [log_softmax without the shift]) against the
+    float64 value: its largest relative error is at most PyTorch's shifted kernel's."""
+    torch = pytest.importorskip("torch")
+    x = (np.random.default_rng(4).standard_normal((64, 4, 64, 64)) * scale).astype(np.float32)
+    x64 = x.astype(np.float64)
+    want = np.exp(x64 - x64.max(-1, keepdims=True))
+    want /= want.sum(-1, keepdims=True)
+    errs = [np.max(np.abs(y.astype(np.float64) - want) / want)
+            for y in (autotensor.softmax(autotensor.tensor(x), -1).numpy(),
+                      torch.softmax(torch.tensor(x), -1).numpy())]
+    assert errs[0] <= errs[1]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
