@@ -177,6 +177,27 @@ def _exponential_(self, lambd=1.0, *, generator=None):
     return self
 
 
+def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    from . import _random
+    arr = _random.cauchy(median, sigma, self._data.shape, self._data.dtype, generator)
+    with_grad_check_write(self, arr, "CAUCHY_")
+    return self
+
+
+def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    from . import _random
+    arr = _random.log_normal(mean, std, self._data.shape, self._data.dtype, generator)
+    with_grad_check_write(self, arr, "LOG_NORMAL_")
+    return self
+
+
+def _geometric_(self, p, *, generator=None):
+    from . import _random
+    arr = _random.geometric(p, self._data.shape, self._data.dtype, generator)
+    with_grad_check_write(self, arr, "GEOMETRIC_")
+    return self
+
+
 def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     """DLPack export (zero-copy, through NumPy's exporter), refused as PyTorch does for
     tensors that require grad."""
@@ -320,6 +341,7 @@ METHODS = {
     "new_full": _new_full, "new_empty": _new_empty,
     "normal_": _normal_, "uniform_": _uniform_, "random_": _random_,
     "bernoulli_": _bernoulli_, "exponential_": _exponential_,
+    "cauchy_": _cauchy_, "log_normal_": _log_normal_, "geometric_": _geometric_,
     "__dlpack__": _dlpack, "__dlpack_device__": _dlpack_device,
     "subtract_": fn.sub_, "multiply_": fn.mul_, "divide_": fn.div_,
     # the catalogue (issue 11)

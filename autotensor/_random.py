@@ -32,6 +32,9 @@ What is reproduced, and how (PyTorch 2.x, x86-64 build, ``AVX2`` CPU capability)
 * bernoulli: ``uniform < p`` (float64 uniforms for a scalar ``p`` or a float64 ``p`` array,
   float32 uniforms for float32/float16 ``p`` arrays).
 * exponential: ``-1 / lambd * log1p(-u)`` with float64 uniforms.
+* cauchy, log_normal, geometric: PyTorch's serial ``*_distribution<double>``: one float64
+  uniform per value (``median + sigma * tan(pi * (u - 0.5))``, ``ceil(log(u) / log1p(-p))``),
+  log_normal the exp of the serial float64 normal (sharing its cached second value).
 * multinomial: with replacement, float64 uniforms binary-searched in the normalised
   cumulative sum (accumulated in the input dtype); without replacement (or one sample),
   ``argmax``/``topk`` of ``p / Exp(1)``.  Not reproduced: which zero-probability
@@ -41,7 +44,7 @@ What is reproduced, and how (PyTorch 2.x, x86-64 build, ``AVX2`` CPU capability)
 
 float64 ``log``/``log1p``/``sin``/``cos`` must be the C library's: where NumPy's ufuncs
 might be its own SIMD code (AVX-512 CPUs), ``math`` is used element by element instead
-(see ``_libm``).  bfloat16 (not a NumPy dtype) is not supported.  The float32 normal
+(see ``_libm``).  bfloat16 (ml_dtypes) is computed as float16 is.  The float32 normal
 kernel is the x86-64 AVX2 one, which PyTorch also runs on AVX-512 CPUs (it has no AVX-512
 variant); builds for other architectures (ARM) compute it differently.
 
@@ -91,7 +94,7 @@ _U64_MASK = (1 << 64) - 1
 _TORCH_NAMES = {
     "float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long",
     "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-    "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+    "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "bfloat16": "BFloat16",
     "complex64": "ComplexFloat", "complex128": "ComplexDouble",
 }
 # how c10's TypeMeta prints a dtype in PyTorch's error messages
@@ -99,8 +102,15 @@ _CPP_NAMES = {
     "float64": "double", "float32": "float", "float16": "c10::Half", "int64": "long int",
     "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
     "bool": "bool", "uint16": "short unsigned int", "uint32": "unsigned int",
-    "uint64": "long unsigned int",
+    "uint64": "long unsigned int", "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>", "bfloat16": "c10::BFloat16",
 }
+# half types: drawn and computed in float, stored through ``static_cast`` from float
+_REDUCED = ("float16", "bfloat16")
+# std::numeric_limits<scalar_t>::digits and ::max() of the floating dtypes
+_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
+_FMAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38,
+         "float32": 3.4028234663852886e38, "float64": 1.7976931348623157e308}
 _CTYPE_NAMES = {
     "int64": "int64_t", "int32": "int32_t", "int16": "int16_t", "int8": "int8_t",
     "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
@@ -116,11 +126,11 @@ def _torch_name(dt) -> str:
 
 
 def _is_float(dt) -> bool:
-    return dt.kind == "f"
+    return dt.name in _DIGITS
 
 
 def _check_float_dtype(dt, kernel: str):
-    if dt.kind == "f" and dt.name in ("float16", "float32", "float64"):
+    if dt.name in _DIGITS:
         return
     raise NotImplementedError(f'"{kernel}" not implemented for \'{_torch_name(dt)}\'')
 
@@ -152,14 +162,14 @@ def _fmt(x) -> str:
     return "%g" % float(x)
 
 
-def _to_half(a):
-    """float64 -> float16 as ``static_cast<c10::Half>(double)`` does: via float."""
-    return np.asarray(a, np.float64).astype(np.float32).astype(np.float16)
+def _to_reduced(a, dt):
+    """float64 -> float16/bfloat16 as ``static_cast<c10::Half>(double)`` does: via float."""
+    return np.asarray(a, np.float64).astype(np.float32).astype(dt)
 
 
 def _cast_from_double(a, dt):
-    if dt == np.float16:
-        return _to_half(a)
+    if dt.name in _REDUCED:
+        return _to_reduced(a, dt)
     return np.asarray(a).astype(dt)
 
 
@@ -271,35 +281,42 @@ def _safe_log1p(v: float) -> float:
     return -math.inf if v == -1 else math.nan
 
 
-_MATH = {"log": _safe_log, "log1p": _safe_log1p, "sin": math.sin, "cos": math.cos}
-_use_math = None
+def _safe_exp(v: float) -> float:
+    try:
+        return math.exp(v)
+    except OverflowError:
+        return math.inf
 
 
-def _numpy_uses_libm() -> bool:
+_MATH = {"log": _safe_log, "log1p": _safe_log1p, "sin": math.sin, "cos": math.cos,
+         "tan": math.tan, "exp": _safe_exp}
+_use_math = {}  # name -> True where NumPy's ufunc is not the C library's
+
+
+def _numpy_uses_libm(name: str) -> bool:
     core = getattr(np, "_core", None) or getattr(np, "core", None)
     umath = getattr(core, "_multiarray_umath", None)
     feats = getattr(umath, "__cpu_features__", {}) or {}
     if any(feats.get(k) for k in ("AVX512F", "AVX512_SKX")):
         return False
     x = (np.arange(1, 6001, dtype=np.float64) * 0.6180339887498949) % 1.0
-    for name in ("log", "log1p", "sin", "cos"):
-        arg = -x if name == "log1p" else (x * (2 * math.pi) if name in ("sin", "cos") else x)
-        ref = np.array([_MATH[name](v) for v in arg.tolist()], dtype=np.float64)
-        if not np.array_equal(getattr(np, name)(arg), ref):
-            return False
-    return True
+    arg = {"log1p": -x, "sin": x * (2 * math.pi), "cos": x * (2 * math.pi),
+           "tan": math.pi * (x - 0.5), "exp": 40.0 * x - 20.0}.get(name, x)
+    ref = np.array([_MATH[name](v) for v in arg.tolist()], dtype=np.float64)
+    return bool(np.array_equal(getattr(np, name)(arg), ref))
 
 
 def _libm(name: str, x):
-    """The C library's float64 ``name`` (log, log1p, sin or cos), elementwise."""
-    global _use_math
-    if _use_math is None:
+    """The C library's float64 ``name`` (log, log1p, sin, cos, tan or exp), elementwise."""
+    use_math = _use_math.get(name)
+    if use_math is None:
         try:
-            _use_math = not _numpy_uses_libm()
+            use_math = not _numpy_uses_libm(name)
         except Exception:  # noqa: BLE001 -- be exact rather than fast
-            _use_math = True
+            use_math = True
+        _use_math[name] = use_math
     x = np.asarray(x, dtype=np.float64)
-    if not _use_math:
+    if not use_math:
         return getattr(np, name)(x)
     f = _MATH[name]
     return np.fromiter(map(f, x.ravel().tolist()), np.float64, count=x.size).reshape(x.shape)
@@ -509,9 +526,9 @@ def uniform(low=0.0, high=1.0, shape=(), np_dtype=None, generator=None):
                 v = x
             else:
                 v = _fma32(x, t - f, f)
-            if dt == np.float16:
-                v = v.astype(np.float16)
-                to_s, from_s = _to_half(high), _to_half(low)
+            if dt.name in _REDUCED:
+                v = v.astype(dt)
+                to_s, from_s = _to_reduced(high, dt), _to_reduced(low, dt)
             else:
                 to_s, from_s = t, f
     v = np.where(v == to_s, np.asarray(from_s, dtype=v.dtype), v)
@@ -634,7 +651,7 @@ def _normal_fill(g: Generator, n: int, dt, mean: float, std: float):
         fill, uni, mean_, std_ = _fill16_f64, _u53, mean, std
     else:
         fill, uni, mean_, std_ = _fill16_f32, _u24, _F32(mean), _F32(std)
-    if dt != np.float16:
+    if dt.name not in _REDUCED:
         # float/double: all n uniforms into the output, Box-Muller in place, then the last
         # 16 values recomputed from 16 fresh uniforms
         data = uni(g, n)
@@ -758,7 +775,7 @@ def _cast_roundtrip(v: int, dt) -> int:
     """``static_cast<int64_t>(static_cast<scalar_t>(v))`` as x86-64 computes it (an
     infinite or out-of-range value converts to INT64_MIN)."""
     with np.errstate(over="ignore"):
-        f = float(np.array(v, dtype=np.float64).astype(dt))
+        f = float(_int64_to(np.array(v, dtype=np.float64), dt))
     if not math.isfinite(f) or not -(2.0 ** 63) <= f < 2.0 ** 63:
         return -(1 << 63)
     return int(f)
@@ -782,9 +799,8 @@ def _update_to(to: int, digits: int, dt) -> int:
 
 def _check_from_to_in_range(frm: int, to_inc: int, dt):
     cpp = _CPP_NAMES.get(dt.name, dt.name)
-    if dt.kind == "f":
-        info = np.finfo(dt)
-        lo_, hi_ = float(info.min), float(info.max)
+    if _is_float(dt):
+        lo_, hi_ = -_FMAX[dt.name], _FMAX[dt.name]
     elif dt == np.bool_:
         lo_, hi_ = 0, 1
     elif dt == np.uint64:
@@ -809,8 +825,8 @@ def randint(low, high, shape=(), np_dtype=None, generator=None):
     if not low < high:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    if dt.kind == "f":
-        digits = np.finfo(dt).nmant + 1
+    if _is_float(dt):
+        digits = _DIGITS[dt.name]
         low = _update_from(low, digits, dt)
         high = _update_to(high, digits, dt)
         if not low < high:
@@ -842,7 +858,7 @@ def _random_from_to(g: Generator, shape, dt, rng: int, base: int):
 
 
 def _int64_to(v, dt):
-    if dt == np.float16:  # static_cast<c10::Half>(int64_t) goes through float
+    if dt.name in _REDUCED:  # static_cast<c10::Half>(int64_t) goes through float
         v = v.astype(np.float32)
     if dt == np.bool_:
         return v != 0
@@ -867,18 +883,18 @@ def random_(shape=(), np_dtype=None, low=None, high=None, generator=None):
             # uniform_int_full_range_distribution: static_cast<int64_t>(random64())
             if _numel(shape) == 0:
                 return np.zeros(shape, dtype=dt)
-            if dt.name not in ("float64", "float32", "int64", "int32", "int16", "int8",
-                               "uint8"):
+            if dt.name not in ("float64", "float32", "bfloat16", "int64", "int32", "int16",
+                               "int8", "uint8"):
                 raise NotImplementedError('"random_full_64_bits_range_kernel_cpu" not '
                                           f"implemented for '{_torch_name(dt)}'")
-            if dt.name not in ("int64", "float32", "float64"):
+            if dt.name not in ("int64", "float32", "float64", "bfloat16"):
                 raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, "
                                    "double, float and bfloat16")
             with g._lock:
                 w = g._raw64(_numel(shape))
             return _int64_to(w.view(np.int64), dt).reshape(shape)
-        if dt.kind == "f":
-            digits = np.finfo(dt).nmant + 1
+        if _is_float(dt):
+            digits = _DIGITS[dt.name]
             to_inc = min(1 << digits, (1 << 63) - 1)
             low = _update_from(low, digits, dt)
             if not low < to_inc:
@@ -898,10 +914,8 @@ def random_(shape=(), np_dtype=None, low=None, high=None, generator=None):
     n = _numel(shape)
     if n == 0:
         return np.zeros(shape, dtype=dt)
-    if dt.kind == "f":
-        if dt.name not in ("float16", "float32", "float64"):
-            raise NotImplementedError(f"\"random_kernel_cpu\" not implemented for '{dt.name}'")
-        mod = (1 << (np.finfo(dt).nmant + 1)) + 1
+    if _is_float(dt):
+        mod = (1 << _DIGITS[dt.name]) + 1
     elif dt == np.bool_:
         mod = 2
     elif dt.kind == "i" or dt == np.uint8:
@@ -970,7 +984,7 @@ def bernoulli(p=0.5, shape=None, np_dtype=None, generator=None):
     g = _gen(generator)
     if isinstance(p, np.ndarray):
         pdt = p.dtype
-        if pdt.kind != "f":
+        if not _is_float(pdt):
             raise NotImplementedError(
                 f"\"bernoulli_tensor_cpu_p_\" not implemented for '{_torch_name(pdt)}'")
         shape = p.shape if shape is None else _shape(shape)
@@ -1005,7 +1019,7 @@ def exponential(lambd=1.0, shape=(), np_dtype=None, generator=None):
     """``torch.empty(shape, dtype).exponential_(lambd)``."""
     dt = _dtype(np_dtype, np.float32)
     lambd = float(lambd)
-    if not dt.kind == "f":
+    if not _is_float(dt):
         raise RuntimeError(
             "Exponential distribution is a continuous probability distribution. dtype must be "
             f"a floating point but you specified {_torch_name(dt)}")
@@ -1017,6 +1031,74 @@ def exponential(lambd=1.0, shape=(), np_dtype=None, generator=None):
     with g._lock:
         u = _u53(g, n)
     v = (-1.0 / lambd) * _libm('log1p', -u)
+    return _cast_from_double(v, dt).reshape(shape)
+
+
+def _serial_float_kernel(kernel: str, dt):
+    """The dtype check of a serial ``AT_DISPATCH_FLOATING_TYPES_AND2(Half, BFloat16)``
+    sampler (none for an empty tensor: PyTorch returns before dispatching)."""
+    if not _is_float(dt):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_torch_name(dt)}'")
+
+
+def cauchy(median=0.0, sigma=1.0, shape=(), np_dtype=None, generator=None):
+    """``torch.empty(shape, dtype).cauchy_(median, sigma)``: ``cauchy_distribution<double>``,
+    median + sigma * tan(pi * (u - 0.5)) for each uniform double u, drawn serially."""
+    dt = _dtype(np_dtype, np.float32)
+    median, sigma = float(median), float(sigma)
+    if not sigma > 0.0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt(sigma)}")
+    if not _is_float(dt):
+        raise RuntimeError(
+            "Cauchy distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {_CPP_NAMES.get(dt.name, dt.name)}")
+    shape = _shape(shape)
+    g = _gen(generator)
+    with g._lock:
+        u = _u53(g, _numel(shape))
+    v = median + sigma * _libm('tan', math.pi * (u - 0.5))
+    return _cast_from_double(v, dt).reshape(shape)
+
+
+def log_normal(mean=1.0, std=2.0, shape=(), np_dtype=None, generator=None):
+    """``torch.empty(shape, dtype).log_normal_(mean, std)``: ``lognormal_distribution<double>``,
+    exp of a serial ``normal_distribution<double>`` draw (which shares the generator's cached
+    second Box-Muller value with ``normal_``)."""
+    dt = _dtype(np_dtype, np.float32)
+    mean, std = float(mean), float(std)
+    if not std > 0.0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt(std)}")
+    shape = _shape(shape)
+    n = _numel(shape)
+    if n == 0:
+        return np.zeros(shape, dtype=dt)
+    _serial_float_kernel("log_normal_cpu", dt)
+    g = _gen(generator)
+    with g._lock:
+        v = _normal_scalar(g, n, mean, std)
+    return _cast_from_double(_libm('exp', v), dt).reshape(shape)
+
+
+def geometric(p, shape=(), np_dtype=None, generator=None):
+    """``torch.empty(shape, dtype).geometric_(p)``: ``ceil(log(u) / log1p(-p))`` for each
+    uniform double u; integer dtypes get the value through C's double -> int64 -> narrower
+    conversion (so int8/uint8 wrap, as on x86)."""
+    dt = _dtype(np_dtype, np.float32)
+    p = float(p)
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt(p)}")
+    shape = _shape(shape)
+    n = _numel(shape)
+    if n == 0:
+        return np.zeros(shape, dtype=dt)
+    if not (_is_float(dt) or dt.kind == "i" or dt == np.uint8):
+        raise NotImplementedError(f"\"geometric_cpu\" not implemented for '{_torch_name(dt)}'")
+    g = _gen(generator)
+    with g._lock:
+        u = _u53(g, n)
+    v = np.ceil(_libm('log', u) / math.log1p(-p))
+    if not _is_float(dt):
+        return v.astype(np.int64).astype(dt).reshape(shape)
     return _cast_from_double(v, dt).reshape(shape)
 
 

@@ -495,7 +495,9 @@ for _name, _call in [  # (seeded: the same draws in both libraries; zero gradien
         ("uniform_", lambda y: y.uniform_()), ("normal_", lambda y: y.normal_(1.0, 2.0)),
         ("random_", lambda y: y.random_()), ("random_to", lambda y: y.random_(5)),
         ("random_from_to", lambda y: y.random_(1, 5)), ("bernoulli_", lambda y: y.bernoulli_(0.3)),
-        ("exponential_", lambda y: y.exponential_())]:
+        ("exponential_", lambda y: y.exponential_()),
+        ("cauchy_", lambda y: y.cauchy_(0.5, 2.0)), ("log_normal_", lambda y: y.log_normal_(0.3)),
+        ("geometric_", lambda y: y.geometric_(0.3))]:
     add(f"sampler_{_name}", lambda m, x, _c=_call: (m.manual_seed(0), _c(x * 1))[1],
         lambda g: [g.u(2, 3)])
 add("sampler_bernoulli_tensor_p",

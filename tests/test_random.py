@@ -19,7 +19,11 @@ from autotensor import _random as R
 
 SIZES = [0, 1, 2, 3, 15, 16, 17, 100, 1000]
 SHAPES = [(2, 3), (4, 5, 6), (3, 0), (7, 9), (2, 2, 2, 2)]
-FLOATS = [np.float32, np.float64, np.float16]
+try:
+    from ml_dtypes import bfloat16 as _BF16  # the `bf16` extra
+    FLOATS = [np.float32, np.float64, np.float16, np.dtype(_BF16)]
+except ImportError:
+    FLOATS = [np.float32, np.float64, np.float16]
 SEEDS = [0, 1, 12345, 2**40 + 7]
 
 
@@ -32,13 +36,23 @@ def tdt(torch, dt):
 def same(ours, theirs):
     """Bitwise equality of our array with a torch tensor (or an array)."""
     if hasattr(theirs, "numpy"):
-        theirs = theirs.numpy()
+        if str(theirs.dtype) == "torch.bfloat16":  # NumPy cannot hold it: compare the bits
+            theirs = theirs.view(dtype=__import__("torch").int16).numpy().view(ours.dtype)
+        else:
+            theirs = theirs.numpy()
     assert isinstance(ours, np.ndarray)
     assert ours.dtype == theirs.dtype, (ours.dtype, theirs.dtype)
     assert ours.shape == theirs.shape, (ours.shape, theirs.shape)
     np.testing.assert_array_equal(ours, theirs)
-    if ours.dtype.kind in "fc":  # bitwise, signed zeros included
+    if ours.dtype.kind in "fcV":  # bitwise, signed zeros included
         np.testing.assert_array_equal(ours.view(np.uint8), theirs.view(np.uint8))
+
+
+def from_np(torch, a):
+    """torch.from_numpy, bfloat16 (ml_dtypes) arrays included."""
+    if a.dtype.name == "bfloat16":
+        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(a)
 
 
 def same_state(torch, gen=None, tgen=None):
@@ -203,13 +217,13 @@ def test_bernoulli_array(reference_torch, pdt, shape):
     torch = reference_torch
     p = np.random.default_rng(0).random(shape).astype(pdt)
     seed_both(torch, 3)
-    same(R.bernoulli(p), torch.bernoulli(torch.from_numpy(p)))
+    same(R.bernoulli(p), torch.bernoulli(from_np(torch, p)))
     same_state(torch)
     # broadcast p into a bigger output, and an explicit output dtype
     q = np.array([0.1, 0.9], dtype=pdt)
     same(R.bernoulli(q, (3, 2)), torch.empty(3, 2, dtype=tdt(torch, pdt)).bernoulli_(
-        torch.from_numpy(q)))
-    same(R.bernoulli(q, None, np.float64), torch.bernoulli(torch.from_numpy(q)).double())
+        from_np(torch, q)))
+    same(R.bernoulli(q, None, np.float64), torch.bernoulli(from_np(torch, q)).double())
     same_state(torch)
 
 
@@ -222,6 +236,31 @@ def test_exponential(reference_torch, dt, lambd):
         same(R.exponential(lambd, shape_of(size), dt),
              torch.empty(shape_of(size), dtype=tdt(torch, dt)).exponential_(lambd))
         same_state(torch)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("size", [0, 1, 5, 16, 17, 100, (3, 5)])
+def test_cauchy_log_normal_geometric(reference_torch, dt, size):
+    """Serial samplers: one double draw per value (log_normal_ shares normal_'s cached second
+    Box-Muller value), cast to the dtype through float for the half types."""
+    torch = reference_torch
+    shape, tdtype = shape_of(size), tdt(torch, dt)
+    for s in SEEDS[:2]:
+        seed_both(torch, s)
+        same(R.cauchy(0.5, 2.0, shape, dt), torch.empty(shape, dtype=tdtype).cauchy_(0.5, 2.0))
+        same(R.randn((3,), np.float64), torch.randn(3, dtype=torch.float64))  # caches a value
+        same(R.log_normal(0.3, 1.5, shape, dt),
+             torch.empty(shape, dtype=tdtype).log_normal_(0.3, 1.5))
+        same(R.geometric(0.3, shape, dt), torch.empty(shape, dtype=tdtype).geometric_(0.3))
+        same_state(torch)
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.int32, np.int16, np.int8, np.uint8])
+def test_geometric_integers_wrap_as_on_x86(reference_torch, dt):
+    torch = reference_torch
+    seed_both(torch, 0)
+    same(R.geometric(0.001, (64,), dt), torch.empty(64, dtype=tdt(torch, dt)).geometric_(0.001))
+    same_state(torch)
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
@@ -286,13 +325,18 @@ def test_libm_fallback_is_exact(reference_torch, monkeypatch):
     """The element-by-element C-library path (used where NumPy's float64 ufuncs are not the
     C library's) gives the same numbers."""
     torch = reference_torch
-    monkeypatch.setattr(R, "_use_math", True)
+    monkeypatch.setattr(R, "_use_math", dict.fromkeys(R._MATH, True))
     seed_both(torch, 12)
     same(R.randn((5,), np.float64), torch.randn(5, dtype=torch.float64))
     same(R.randn((1000,), np.float64), torch.randn(1000, dtype=torch.float64))
     same(R.randn((7,), np.float32), torch.randn(7))
     same(R.exponential(1.5, (40,), np.float64),
          torch.empty(40, dtype=torch.float64).exponential_(1.5))
+    same(R.cauchy(0.5, 2.0, (40,), np.float64),
+         torch.empty(40, dtype=torch.float64).cauchy_(0.5, 2.0))
+    same(R.log_normal(0.5, 2.0, (41,), np.float64),
+         torch.empty(41, dtype=torch.float64).log_normal_(0.5, 2.0))
+    same(R.geometric(0.2, (40,), np.float64), torch.empty(40, dtype=torch.float64).geometric_(0.2))
     same_state(torch)
 
 
@@ -460,6 +504,27 @@ ERROR_CASES = [
      lambda: R.bernoulli(np.array([1.5], np.float32))),
     ("exponential lambda", lambda t: t.empty(3).exponential_(0),
      lambda: R.exponential(0, (3,))),
+    ("cauchy sigma", lambda t: t.empty(3).cauchy_(0, 0), lambda: R.cauchy(0, 0, (3,))),
+    ("cauchy sigma nan", lambda t: t.empty(3).cauchy_(0, float("nan")),
+     lambda: R.cauchy(0, float("nan"), (3,))),
+    ("cauchy long", lambda t: t.empty(3, dtype=t.long).cauchy_(),
+     lambda: R.cauchy(0, 1, (3,), np.int64)),
+    ("cauchy complex", lambda t: t.empty(3, dtype=t.complex64).cauchy_(),
+     lambda: R.cauchy(0, 1, (3,), np.complex64)),
+    ("cauchy uint16", lambda t: t.empty(3, dtype=t.uint16).cauchy_(),
+     lambda: R.cauchy(0, 1, (3,), np.uint16)),
+    ("log_normal std", lambda t: t.empty(3).log_normal_(0, -1.5),
+     lambda: R.log_normal(0, -1.5, (3,))),
+    ("log_normal int", lambda t: t.empty(3, dtype=t.int32).log_normal_(),
+     lambda: R.log_normal(1, 2, (3,), np.int32)),
+    ("log_normal std before dtype", lambda t: t.empty(3, dtype=t.int32).log_normal_(0, 0),
+     lambda: R.log_normal(0, 0, (3,), np.int32)),
+    ("geometric p=1", lambda t: t.empty(3).geometric_(1), lambda: R.geometric(1, (3,))),
+    ("geometric p=0", lambda t: t.empty(3).geometric_(0), lambda: R.geometric(0, (3,))),
+    ("geometric bool", lambda t: t.empty(3, dtype=t.bool).geometric_(0.5),
+     lambda: R.geometric(0.5, (3,), np.bool_)),
+    ("geometric uint32", lambda t: t.empty(3, dtype=t.uint32).geometric_(0.5),
+     lambda: R.geometric(0.5, (3,), np.uint32)),
     ("multinomial long", lambda t: t.multinomial(t.tensor([1, 2]), 1),
      lambda: R.multinomial(np.array([1, 2]), 1)),
     ("multinomial 3d", lambda t: t.multinomial(t.ones(2, 2, 2), 1),

@@ -28,6 +28,13 @@ CALLS = [
     lambda L, g: L.multinomial(L.tensor([0.1, 0.2, 0.3, 0.4]), 3, generator=g),
     lambda L, g: L.bernoulli(L.full((6,), 0.4), generator=g),
     lambda L, g: L.randperm(10, generator=g),
+    lambda L, g: L.empty(7).cauchy_(1.0, 0.5, generator=g),
+    lambda L, g: L.empty(7, dtype=L.float64).log_normal_(generator=g),
+    lambda L, g: L.empty(7, dtype=L.int16).geometric_(0.2, generator=g),
+    lambda L, g: L.empty(5, dtype=L.bfloat16).normal_(generator=g),
+    lambda L, g: L.rand(33, dtype=L.bfloat16, generator=g),
+    lambda L, g: L.randn(2, 17, dtype=L.bfloat16, generator=g),
+    lambda L, g: L.randint(0, 200, (9,), dtype=L.bfloat16, generator=g),
 ]
 
 
@@ -52,4 +59,23 @@ def test_random_methods_record_in_place_version():
     x.random_(5)
     x.bernoulli_(0.5)
     x.exponential_()
-    assert x._version == 3
+    x.cauchy_()
+    x.log_normal_()
+    x.geometric_(0.5)
+    assert x._version == 6
+
+
+@pytest.mark.parametrize("name,args", [("cauchy_", ()), ("log_normal_", ()),
+                                       ("geometric_", (0.5,))])
+def test_new_samplers_graph_and_leaf_errors(name, args):
+    """PyTorch's nodes (zero gradients) on a non-leaf, its error on a leaf requiring grad."""
+    for lib in (at, torch):
+        x = lib.ones(3, requires_grad=True)
+        y = getattr(x * 1, name)(*args)
+        node = {"cauchy_": "CauchyBackward0", "log_normal_": "LogNormalBackward0",
+                "geometric_": "GeometricBackward0"}[name]
+        assert type(y.grad_fn).__name__ == node
+        y.sum().backward()
+        assert x.grad.tolist() == [0.0, 0.0, 0.0]
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+            getattr(x, name)(*args)

@@ -446,6 +446,9 @@ RANDOM_ = _sampler("random_", "RandomBackward2")       # random_()
 BERNOULLI_TENSOR_ = _sampler("bernoulli_", "BernoulliBackward1", ("self", "p"))
 BERNOULLI_ = _sampler("bernoulli_", "BernoulliBackward2")
 EXPONENTIAL_ = _sampler("exponential_", "ExponentialBackward0")
+CAUCHY_ = _sampler("cauchy_", "CauchyBackward0")
+LOG_NORMAL_ = _sampler("log_normal_", "LogNormalBackward0")
+GEOMETRIC_ = _sampler("geometric_", "GeometricBackward0")
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
              grads={"self": lambda F, grad: F.zeros_like(grad),
                     "src": lambda F, grad: grad},
