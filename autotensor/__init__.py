@@ -57,6 +57,7 @@ from ._ops import (  # (the catalogue: reductions)
     searchsorted, unique, unique_consecutive)
 from ._ops import (  # (issue 8: missing names)
     cumulative_trapezoid, gcd, gcd_, index_reduce, lcm, lcm_, ldexp, ldexp_, trapezoid, trapz)
+from ._ops import frexp  # noqa: E402
 from ._ops import (  # (the catalogue: special functions)
     heaviside, i0, i0_, isneginf, isposinf, isreal, mvlgamma, nextafter, prelu)
 from ._ops import (  # the catalogue: linear algebra
@@ -148,8 +149,8 @@ _add_out(globals())  # out= on the torch functions that take it (Note [out= argu
 from . import functional  # noqa: E402  (imports the namespace above)
 from . import linalg  # noqa: E402
 from ._ops.complex_ops import (  # noqa: E402  (complex views and conjugation)
-    angle, complex, conj, conj_physical, imag, is_conj, polar, real, resolve_conj,
-    view_as_complex, view_as_real)
+    _neg_view, angle, complex, conj, conj_physical, imag, is_conj, is_neg, polar, real,
+    resolve_conj, resolve_neg, view_as_complex, view_as_real)
 from . import fft  # noqa: E402
 from ._ops.fft import istft, stft  # noqa: E402
 

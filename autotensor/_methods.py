@@ -403,6 +403,7 @@ METHODS = {
     **{name: getattr(fn, name) for name in """
         ceil_ eq_ floor_ gcd gcd_ ge_ greater_ greater_equal_ gt_ lcm lcm_ ldexp ldexp_ le_
         less_ less_equal_ lt_ ne_ not_equal_ sign_ square_ index_reduce index_reduce_
+        frexp sum_to_size fill_diagonal_
         """.split()},
     "negative_": fn.neg_, "absolute_": fn.abs_, "true_divide_": fn.div_,
     "ravel": _ravel, "is_nonzero": _is_nonzero,
@@ -422,6 +423,7 @@ METHODS = {
     # complex views and conjugation (Note [Conjugate bit])
     "conj": fn.complex_ops.conj, "conj_physical": fn.complex_ops.conj_physical,
     "resolve_conj": fn.complex_ops.resolve_conj, "is_conj": fn.complex_ops.is_conj,
+    "resolve_neg": fn.complex_ops.resolve_neg, "is_neg": fn.complex_ops.is_neg,
     "real": property(fn.complex_ops.real), "imag": property(fn.complex_ops.imag),
     "angle": fn.complex_ops.angle, "stft": fn.fft.stft, "istft": fn.fft.istft,
 }

@@ -386,6 +386,9 @@ class Tensor:
         t._vc = self._vc
         # a non-differentiable alias: views of it never take on autograd history
         t._meta = {"nondiff": True, "root": self._root_array()}  # (root: storage_offset)
+        m = self._meta
+        if m is not None and ("conj" in m or "neg" in m):  # Note [Conjugate bit]
+            t._meta.update((k, m[k]) for k in ("conj", "neg") if k in m)
         return t
 
     def detach_(self):
@@ -520,8 +523,12 @@ def _note_inference():
 
 
 def _from_saved_output(data, node, output_nr):
-    """A saved output unpacked for double backward: same values, grad_fn the node itself."""
+    """A saved output unpacked for double backward: same values, grad_fn the node itself
+    (none for an output the op does not differentiate: frexp's exponent, an LU's pivots)."""
     t = _make(data)
+    diff = node.op.diff_outputs if hasattr(node, "op") else None
+    if diff is not None and output_nr not in diff:
+        return t
     t._grad_fn = node
     t._requires_grad = True
     t._output_nr = output_nr

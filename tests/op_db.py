@@ -685,6 +685,9 @@ add("logcumsumexp", lambda m, x: m.logcumsumexp(x, 1), lambda g: [g.u(2, 4)],
 add("logcumsumexp_large", lambda m, x: x.logcumsumexp(0), lambda g: [g.u(4, 2) * 20],
     ref=lambda x: np.logaddexp.accumulate(x, 0))
 add("aminmax", lambda m, x: m.aminmax(x), lambda g: [g.u(2, 3)])
+add("frexp", lambda m, x: m.frexp(x * 7), lambda g: [g.u(2, 3)])
+add("sum_to_size", lambda m, x: x.sum_to_size(3, 1), lambda g: [g.u(2, 3, 4)])
+add("fill_diagonal_", lambda m, x: (x * 1).fill_diagonal_(2.5, wrap=True), lambda g: [g.u(7, 3)])
 add("aminmax_dim", lambda m, x: x.aminmax(dim=1, keepdim=True), lambda g: [g.u(2, 3)])
 add("aminmax_ties", lambda m, x: m.aminmax(x), lambda g: [np.array([1.0, 3.0, 1.0, 3.0])],
     kink=True)

@@ -109,6 +109,9 @@ from .shape import (  # noqa: F401,E402
     as_strided_, resize_, resize_as_, split_with_sizes, tril_indices, triu_indices)
 from .indexing import isin  # noqa: F401,E402
 from .special import igamma, igamma_, igammac, igammac_  # noqa: F401,E402
+from .pointwise import frexp  # noqa: F401,E402
+from .reduction import sum_to_size  # noqa: F401,E402
+from .shape import fill_diagonal_  # noqa: F401,E402
 
 # every module holding table entries (tests walk them)
 FAMILIES = (pointwise, reduction, shape, indexing, linalg, nn_ops, special, complex_ops, fft)

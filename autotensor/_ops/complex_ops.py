@@ -8,7 +8,9 @@ PyTorch's ``conj()`` is lazy: a view with a conjugate bit, resolved when read. H
 ``conj()`` computes the conjugate (its own memory) and marks the result with the bit
 (``_meta["conj"]``), so the parts of PyTorch's behaviour a program can observe through
 values and graphs hold: ``is_conj()``; ``resolve_conj()`` records a CloneBackward0 and
-clears the bit; ``view_as_real`` of a marked tensor raises PyTorch's error; ``real`` /
+clears the bit; views of a marked tensor keep the bit (``make_views``), and so do views of
+``_neg_view``'s result, marked with the negative bit (``is_neg()``, ``resolve_neg()``:
+``x.conj().imag`` is one); ``view_as_real`` of a marked tensor raises PyTorch's error; ``real`` /
 ``imag`` of a marked tensor go through ``_conj`` (and ``_neg_view``) as aten's do, so the
 graph has the same nodes. What differs: the result does not alias its input (an in-place
 write to ``x.conj()`` does not reach ``x``), and ops other than these do not propagate
@@ -234,7 +236,20 @@ def is_conj(input):
 
 
 def _neg_view(input):
-    return _finish(NEG_VIEW, (input,), (), np.negative(input._data))
+    r = _finish(NEG_VIEW, (input,), (), np.negative(input._data))
+    r._meta_dict()["neg"] = True
+    return r
+
+
+def is_neg(input):
+    return input._meta is not None and input._meta.get("neg", False)
+
+
+def resolve_neg(input):
+    if not is_neg(input):
+        return input
+    from .pointwise import clone
+    return clone(input)  # (a CloneBackward0; clones carry no bits)
 
 
 def real(input):

@@ -10,7 +10,7 @@ from .._tensor import _make, Tensor
 from . import raw
 from ._common import _asarray, _finish, ndarray, _unary
 from .pointwise import (
-    cosh, digamma, erf, expm1, log1p, neg, polygamma, sinh,
+    cosh, digamma, erf, exp2, expm1, log1p, neg, polygamma, sinh,
     abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, relu, SGN, sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
     THRESHOLD_BACKWARD, ACTIVATION_BACKWARD)
@@ -94,7 +94,8 @@ TENSOR = SimpleNamespace(
     unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
     matmul=matmul, where=where, zeros=_zeros, zeros_like=zeros_like_,
     ones_like=lambda x: _make(np.ones_like(x._data)), cast=_cast, masked_fill=masked_fill,
-    clone=clone, exp=exp, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs, pow=pow,
+    clone=clone, exp=exp, exp2=exp2, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs,
+    pow=pow,
     gather=gather, scatter_add=lambda x, dim, index, src: scatter_add(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src),
     index_select=lambda x, dim, index: index_select(

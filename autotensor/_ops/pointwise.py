@@ -1787,6 +1787,42 @@ def _ldexp_bool_exponent(input, other):
         raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
 
 
+FREXP = defop("frexp", "FrexpBackward0", None, outputs=("mantissa", "exponent"),
+              diff_outputs=(0,),
+              grads={"self": lambda F, grads, exponent: grads[0] / F.exp2(exponent)},
+              jvp=lambda F, self_t, exponent: (self_t / F.exp2(exponent), None))
+
+
+def frexp(input, *, out=None):
+    """(mantissa, exponent): input = mantissa * 2**exponent, 0.5 <= |mantissa| < 1 (int32
+    exponents; 0, inf and nan keep their value with exponent 0)."""
+    from ._out import write_out
+    from .linalg import _named_result
+    d = input._data
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    if out is not None:
+        if not isinstance(out, (tuple, list)):
+            raise TypeError("frexp(): argument 'out' must be tuple of Tensors, not "
+                            f"{type(out).__name__}")
+        if out[0].dtype != input.dtype:
+            raise RuntimeError("torch.frexp() expects mantissa to have dtype "
+                               f"{_dtypes.cpp_name(input.dtype)} but got "
+                               f"{_dtypes.cpp_name(out[0].dtype)}")
+        if out[1]._data.dtype != np.int32:
+            raise RuntimeError("torch.frexp() expects exponent to have int dtype but got "
+                               f"{_dtypes.cpp_name(out[1].dtype)}")
+        return _named_result("frexp_out", ("mantissa", "exponent"))(
+            *write_out("frexp", frexp(input), out))
+    if d.dtype.kind != "f":  # bfloat16: its values are float32's
+        m, e = np.frexp(d.astype(np.float32))
+        m = m.astype(d.dtype)
+    else:
+        m, e = np.frexp(d)
+    res = _finish(FREXP, (input,), (), (m, e.astype(np.int32, copy=False)))
+    return _named_result("frexp", ("mantissa", "exponent"))(*res)
+
+
 def ldexp_(self, other):
     _check_tensor_arg("ldexp_", "other", other, 1)
     if self._data.dtype.kind in "biu":  # (checked before the shapes)

@@ -186,6 +186,14 @@ def log(x):
     return asarray(np.log(x))
 
 
+def exp2(x):
+    """exp2 of a float array; of an integer one in the default dtype, as PyTorch's."""
+    if x.dtype.kind not in "fc":
+        from .. import _dtypes
+        x = x.astype(_dtypes.default_float.np)
+    return asarray(np.exp2(x))
+
+
 def sin(x):
     return asarray(np.sin(x))
 
@@ -796,7 +804,8 @@ def polygamma(n, x):
 FORMULA_NAMES = (
     "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze", "transpose",
     "t", "permute", "mm", "matmul", "where", "zeros", "zeros_like", "ones_like", "cast",
-    "masked_fill", "clone", "exp", "log", "sin", "cos", "sqrt", "sign", "abs", "pow", "gather",
+    "masked_fill", "clone", "exp", "exp2", "log", "sin", "cos", "sqrt", "sign", "abs", "pow",
+    "gather",
     "scatter_add", "index_select", "index_add", "getitem", "getitem_backward", "index_backward",
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",

@@ -8,7 +8,7 @@ from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
 from .dispatch import defop
-from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_max,
+from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim)
 from .pointwise import maximum, minimum
 
@@ -320,6 +320,25 @@ def _sum_dtype(d, dtype):
 def _plus_zero(d):
     """A copy of a 0-d array as PyTorch's reduction from +0.0 gives it (-0.0 becomes +0.0)."""
     return d.copy() if d.dtype.kind in "biu" else (d + d.dtype.type(0)).astype(d.dtype)
+
+
+def sum_to_size(self, *size):
+    """The sum down to ``size`` (a shape ``self`` expands from), as PyTorch's sum_to: one
+    keepdim sum over the leading and the size-1 dims, then a view without the leading ones;
+    ``self`` itself when nothing is summed."""
+    if len(size) == 1 and not isinstance(size[0], (int, np.integer)):
+        size = size[0]
+    shape, sizes = tuple(int(s) for s in size), self._data.shape
+    lead = len(sizes) - len(shape)
+    if lead < 0 or _py_any(s != 1 and s != t for s, t in zip(shape, sizes[lead:])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
+                           f"{{{list(sizes)}}}.")
+    if not shape:
+        return sum(self)
+    dims = list(range(lead)) + [i for i in range(lead, len(sizes))
+                                if shape[i - lead] == 1 and sizes[i] != 1]
+    r = sum(self, dims, keepdim=True) if dims else self
+    return r.view(shape) if lead else r
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):

@@ -614,6 +614,26 @@ def _checked_strided(root, size, stride, offset):
     return raw.as_strided(root, size, stride, offset)
 
 
+def fill_diagonal_(self, fill_value, wrap=False):
+    """PyTorch's composite: fill_ of an as_strided view of the main diagonal (and, with
+    ``wrap``, of the diagonal restarting below it in a tall matrix), so the graph gets
+    CopySlices and a version bump per fill."""
+    shape = self._data.shape
+    if len(shape) < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    height, width = shape[0], shape[1]
+    if len(shape) > 2 and any(s != height for s in shape):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    offset, strides = self.storage_offset(), self.stride()
+    size, step = min(height, width), _py_sum(strides)
+    as_strided(self, (size,), (step,), offset).fill_(fill_value)
+    if wrap and len(shape) == 2 and height > width + 1:
+        wrap_size = (self._data.size + width) // (width + 1) - size
+        as_strided(self, (wrap_size,), (step,), offset + strides[0] * (width + 1)).fill_(
+            fill_value)
+    return self
+
+
 def as_strided(input, size, stride, storage_offset=None):
     base = input._view.base if input._view is not None else input
     root = base._data

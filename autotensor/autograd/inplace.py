@@ -105,6 +105,11 @@ def make_views(results, source, op_name, multi=False):
         r._view = ViewInfo(base, vc[0], creation, name, multi)
         if creation is NO_GRAD_MODE and source._requires_grad:
             r._requires_grad = True  # like PyTorch; its gradient goes nowhere (edge_of)
+    sm = source._meta
+    if sm is not None and ("conj" in sm or "neg" in sm):  # Note [Conjugate bit]
+        for r in results:
+            d = r._meta_dict()
+            d.update((k, sm[k]) for k in ("conj", "neg") if k in sm)
     if _state.fw:
         _tangent_views(results, source, op_name, multi)
     return results
