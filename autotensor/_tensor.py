@@ -146,6 +146,12 @@ class Tensor:
     def numpy(self, *, force=False):
         if self._requires_grad and not force:
             raise RuntimeError(_errors.NUMPY_REQUIRES_GRAD)
+        m = self._meta
+        if m is not None and not force:  # (Note [Conjugate bit]: PyTorch's lazy bits)
+            for bit, name in (("conj", "conjugate"), ("neg", "negative")):
+                if m.get(bit):
+                    raise RuntimeError(f"Can't call numpy() on Tensor that has {name} bit set. "
+                                       f"Use tensor.resolve_{bit}().numpy() instead.")
         return self._data
 
     def __array__(self, dtype=None, copy=None):

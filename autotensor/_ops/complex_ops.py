@@ -19,16 +19,20 @@ arithmetic).
 
 Note [Complex views]
 ~~~~~~~~~~~~~~~~~~~~
-``view_as_real`` / ``view_as_complex`` (and so ``real`` / ``imag``) share memory with their
-input as PyTorch's do, but are not registered as autograd views: the view machinery
-(version sharing, CopySlices, as_strided replay) works in the base's element type, and a
-view with another dtype would replay with the wrong strides. So a write through
-``x.real`` changes x's values, as in PyTorch, but autograd does not see it (x's history
-and version counter are untouched): write to x itself when gradients must follow.
+``view_as_real`` / ``view_as_complex`` (and so ``real`` / ``imag``) are autograd views of
+their input, as PyTorch's: they share its memory and version counter, and an in-place op
+through ``x.real`` rewrites x's history with CopySlices. Their ViewInfo says in which
+element type they read the root base (``dtype_view``: "as_real" or "as_complex"), and
+their geometry is counted in their own elements; so every replay converts the base first,
+as PyTorch's view_fn does: a stale view's history is AsStridedBackward0 of
+``view_as_real(base)`` (ViewAsRealBackward0 alone when the view is all of it), CopySlices
+reads the base's gradient through view_as_real and converts the result back, and
+``as_strided`` / a view's new tangent read the converted storage.
 """
 from .. import _dtypes
 from .._backend import np
 from .._tensor import Tensor
+from ..autograd import inplace
 from ._common import _finish
 from .dispatch import defop
 from .shape import select
@@ -183,7 +187,7 @@ def view_as_real(input):
                            "resolve the conjugate tensor so you can view it as real, use "
                            "self.resolve_conj(); however, be warned that the resulting tensor "
                            "will NOT alias the original.")
-    return _finish(VIEW_AS_REAL, (input,), (), _as_real_array(d))  # Note [Complex views]
+    return _dtype_view(VIEW_AS_REAL, input, _as_real_array(d))  # Note [Complex views]
 
 
 def view_as_complex(input):
@@ -196,7 +200,22 @@ def view_as_complex(input):
         raise RuntimeError("Tensor must have a last dimension of size 2")
     if d.strides[-1] != d.itemsize:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
-    return _finish(VIEW_AS_COMPLEX, (input,), (), _as_complex_array(d))
+    return _dtype_view(VIEW_AS_COMPLEX, input, _as_complex_array(d))
+
+
+def _dtype_view(op, input, out):
+    """A view in another element type: marked so that its replays convert the base
+    (Note [Complex views])."""
+    r = _finish(op, (input,), (), out)
+    if not np.shares_memory(out, input._data):  # (a copy: an unaligned complex pair)
+        return r
+    inplace.make_views((r,), input, op.node_name)
+    base = r._view.base
+    if r._data.dtype == base._data.dtype:
+        r._view.dtype_view = None  # view_as_complex(view_as_real(x)): x's own type again
+    else:
+        r._view.dtype_view = "as_real" if r._data.dtype.kind == "f" else "as_complex"
+    return r
 
 
 def conj(input):

@@ -634,17 +634,27 @@ def fill_diagonal_(self, fill_value, wrap=False):
     return self
 
 
+def _storage_array(input):
+    """The memory input's geometry refers to, in input's element type (Note [Complex
+    views])."""
+    view = input._view
+    if view is None:
+        return input._data
+    root = view.base._data
+    if view.dtype_view is not None:
+        from .complex_ops import _as_complex_array, _as_real_array
+        root = _as_real_array(root) if view.dtype_view == "as_real" else _as_complex_array(root)
+    return root
+
+
 def as_strided(input, size, stride, storage_offset=None):
-    base = input._view.base if input._view is not None else input
-    root = base._data
-    item = root.itemsize
+    root = _storage_array(input)
     offset = input.storage_offset() if storage_offset is None else storage_offset
     out = _checked_strided(root, size, stride, offset)
     layout = (input._data.shape, input.stride())
     rel = offset - input.storage_offset()
     r = _finish(AS_STRIDED, (input,), (tuple(size), tuple(stride), rel, layout), out)
     inplace.make_views((r,), input, "AsStridedBackward0")
-    del item
     return r
 
 
@@ -1408,9 +1418,8 @@ AS_STRIDED_ = defop("as_strided_", "AsStridedBackward1", None,
 
 def as_strided_(input, size, stride, storage_offset=None):
     """``x.as_strided_(size, stride)``: x itself becomes the strided view of its storage."""
-    base = input._view.base if input._view is not None else input
     offset = input.storage_offset() if storage_offset is None else storage_offset
-    out = _checked_strided(base._data, size, stride, offset)
+    out = _checked_strided(_storage_array(input), size, stride, offset)
     layout = (input._data.shape, input.stride())
     rel = offset - input.storage_offset()
     return _inplace_view(AS_STRIDED_, input, (tuple(size), tuple(stride), rel, layout), out)

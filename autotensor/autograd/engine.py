@@ -990,6 +990,7 @@ def _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph, allow_unuse
         d = _to_tensor(g._data)
         if g._view is not None:  # (Note [Gradients that are views])
             d = _no_grad_view(d, _to_tensor(g._view.base._data))
+            d._view.dtype_view = g._view.dtype_view
         d._vc[0] = g._vc[0]  # (a formula's in-place write: Note [Gradient versions])
         if tangent is not None:
             forward_ad._set_tangent(d, tangent.detach())

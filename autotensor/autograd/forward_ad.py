@@ -337,6 +337,10 @@ def assign_tangent(t, new, inputs=()):
                 bt = _zeros_like(base)
                 _set_tangent(base, bt)
             size, stride, offset = geometry(t)
+            if t._view.dtype_view is not None:  # (Note [Complex views])
+                from .._ops import complex_ops
+                bt = (complex_ops.view_as_real if t._view.dtype_view == "as_real" else
+                      complex_ops.view_as_complex)(bt)
             cur = as_strided(bt, size, stride, offset)
             _set_tangent(t, cur)
         if cur is None:

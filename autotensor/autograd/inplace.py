@@ -56,10 +56,13 @@ IN_CUSTOM_FUNCTION = "custom_function"  # an output of a custom Function that is
 
 
 class ViewInfo:
-    __slots__ = ("base", "version", "creation", "op_name", "multi", "offset")
+    __slots__ = ("base", "version", "creation", "op_name", "multi", "offset", "dtype_view")
 
-    def __init__(self, base, version, creation, op_name, multi=False):
+    def __init__(self, base, version, creation, op_name, multi=False, dtype_view=None):
         self.base = base
+        # "as_real" / "as_complex": the view reads the base's memory in another element type
+        # (Note [Complex views] in _ops/complex_ops.py); geometry is in the view's elements
+        self.dtype_view = dtype_view
         self.version = version
         self.creation = creation
         self.op_name = op_name
@@ -102,7 +105,8 @@ def make_views(results, source, op_name, multi=False):
         # for the errors: "Output 1 of Split", "Output 0 of Select" (a view of such a view)
         name = f"Output {k} of {_short_name(op_name)}" \
             if creation is MULTI_OUTPUT or inherited else op_name
-        r._view = ViewInfo(base, vc[0], creation, name, multi)
+        r._view = ViewInfo(base, vc[0], creation, name, multi,
+                           view.dtype_view if view is not None else None)
         if creation is NO_GRAD_MODE and source._requires_grad:
             r._requires_grad = True  # like PyTorch; its gradient goes nowhere (edge_of)
     sm = source._meta
@@ -169,13 +173,38 @@ def refresh_view_grad_fn(view_tensor):
     info.version = vc
     if not base._requires_grad:
         return
-    from .._ops.shape import AS_STRIDED
-    node = _as_strided_node(AS_STRIDED, base, geometry(view_tensor), base._data.shape)
+    node = _view_node(base, info, geometry(view_tensor))
     old_fn, old_nr = view_tensor._grad_fn, view_tensor._output_nr
     view_tensor._grad_fn = node
     view_tensor._requires_grad = True
     view_tensor._output_nr = 0
     move_retain_grad(view_tensor, old_fn, old_nr)
+
+
+def _view_node(base, info, geom):
+    """The history of a view replayed on its base's current history: AsStridedBackward0 of
+    the base, or for a view in another element type, of ``view_as_real(base)`` /
+    ``view_as_complex(base)`` (that node alone when the view is all of it), as PyTorch's
+    view_fn replay."""
+    from .._ops.shape import AS_STRIDED
+    if info.dtype_view is None:
+        return _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
+    conv = _converted_base(base, info.dtype_view)
+    if geom == geometry(conv):
+        return conv._grad_fn
+    return _as_strided_node(AS_STRIDED, conv, geom, conv._data.shape)
+
+
+def _converted_base(base, dtype_view):
+    """view_as_real(base) / view_as_complex(base), recorded on base's history."""
+    from .._ops import complex_ops
+    fn = complex_ops.view_as_real if dtype_view == "as_real" else complex_ops.view_as_complex
+    prev = _state.enabled
+    _state.enabled = True
+    try:
+        return fn(base)
+    finally:
+        _state.enabled = prev
 
 
 def _as_strided_node(op, base, geom, base_shape):
@@ -453,6 +482,9 @@ def record_inplace(op, t, inputs, params, value, where=True):
     if mask:
         if t._view is not None:
             t.grad_fn  # noqa: B018  (a stale view's history first: Note [Lazy view rebase])
+            # CopySlices passes the view's gradient on to the base, which requires grad
+            # from now on: the node computes self's gradient even if the view had none
+            mask |= 1
         node = dispatch.make_node(op, inputs, params, (t._data,), mask)
         saved = node._saved
         if any(v is t for v in saved):
@@ -546,14 +578,13 @@ def _rebase_view(t, view, node, old_fn, old_nr):
     reads as AsStridedBackward0 of the base (Note [CopySlices]); retain_grad hooks move."""
     base = view.base
     geom = geometry(t)
-    cs = CopySlices(base, geom, node)
+    cs = CopySlices(base, geom, node, view.dtype_view)
     base_fn, base_nr = base._grad_fn, base._output_nr
     base._grad_fn = cs
     base._requires_grad = True
     base._output_nr = 0
     move_retain_grad(base, base_fn, base_nr)
-    from .._ops.shape import AS_STRIDED
-    t._grad_fn = _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
+    t._grad_fn = _view_node(base, view, geom)
     t._requires_grad = True
     t._output_nr = 0
     view.version = t._vc[0]
@@ -574,9 +605,9 @@ class _ViewInput(Node):
 class CopySlices(Node):
     """Note [CopySlices]: the base's history after an in-place op on one of its views."""
 
-    __slots__ = ("fn", "geom", "base_shape", "base_strides")
+    __slots__ = ("fn", "geom", "base_shape", "base_strides", "dtype_view")
 
-    def __init__(self, base, geom, fn):
+    def __init__(self, base, geom, fn, dtype_view=None):
         from .._ops.dispatch import edge_of
         self._next = (edge_of(base),) + fn._next[1:]
         # The wrapped node's first edge (the view's old history) is replaced by this node's
@@ -586,9 +617,14 @@ class CopySlices(Node):
         self._hooks = None
         self.fn = fn
         self.geom = geom
-        self.base_shape = base._data.shape
-        item = base._data.itemsize
-        self.base_strides = tuple(s // item for s in base._data.strides)
+        self.dtype_view = dtype_view  # geom is in the elements of the base read this way
+        arr = base._data
+        if dtype_view is not None:
+            from .._ops.complex_ops import _as_complex_array, _as_real_array
+            arr = _as_real_array(arr) if dtype_view == "as_real" else _as_complex_array(arr)
+        self.base_shape = arr.shape
+        item = arr.itemsize
+        self.base_strides = tuple(s // item for s in arr.strides)
 
     def name(self):
         return "torch::autograd::CopySlices"
@@ -600,12 +636,19 @@ class CopySlices(Node):
             # the view overlaps itself (expanded): PyTorch's backward refuses to scatter
             raise RuntimeError(OVERLAP_MESSAGE)
         layout = (self.base_shape, self.base_strides)
+        if self.dtype_view is not None:  # the base's gradient read as the view reads it
+            from .._ops.complex_ops import cx
+            grad = (cx(F).view_as_real if self.dtype_view == "as_real" else
+                    cx(F).view_as_complex)(grad)
         g_view = F.strided_view(grad, layout, size, stride, offset)
         res = self.fn.apply((g_view,), F)
         g_slice = res[0]
         if g_slice is None:
             g_slice = F.zeros_like(g_view)
         out = F.strided_scatter(grad, g_slice, layout, size, stride, offset)
+        if self.dtype_view is not None:
+            out = (cx(F).view_as_complex if self.dtype_view == "as_real" else
+                   cx(F).view_as_real)(out)
         return (out,) + tuple(res[1:])
 
     def release(self):
