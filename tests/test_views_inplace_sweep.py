@@ -1,0 +1,93 @@
+"""Every in-place op of a list on every kind of view, against PyTorch 2.13: bases with and
+without history (leaf or not), the op's other input requiring grad or not. Values,
+versions, node names, requires_grad, and the gradients of a loss of the base and of the
+view (this sweep found clamp_ by a tensor raising "modified by an inplace operation", and
+an in-place op by an input requiring grad on a view of a base without history crashing)."""
+import itertools
+
+import numpy as np
+import pytest
+
+import autotensor as at
+
+torch = pytest.importorskip("torch")
+
+VIEWS = {
+    "row": lambda x: x[0], "col": lambda x: x[:, 1], "t": lambda x: x.t(),
+    "flat": lambda x: x.view(-1), "diag": lambda x: x.diagonal(),
+    "narrow": lambda x: x.narrow(1, 1, 2), "unsq": lambda x: x.unsqueeze(0),
+    "slice_step": lambda x: x[:, ::2], "select_t": lambda x: x.t()[1],
+    "split0": lambda x: x.split(1)[0], "unbind": lambda x: x.unbind(1)[0],
+    "as_strided": lambda x: x.as_strided((2, 2), (1, 3)), "alias": lambda x: x[...],
+    "view_of_view": lambda x: x[1:][0],
+}
+
+
+def _index_add(m, v, o):
+    if v.dim() > 1:
+        src = o.reshape(-1)[:v.shape[-1]].reshape((1,) + tuple(v.shape[1:]))
+    else:
+        src = o.reshape(-1)[:1]
+    return v.index_add_(0, m.tensor([0]), src)
+
+
+OPS = {
+    "add_": lambda m, v, o: v.add_(o), "mul_": lambda m, v, o: v.mul_(o),
+    "div_": lambda m, v, o: v.div_(o), "sub_alpha": lambda m, v, o: v.sub_(o, alpha=2),
+    "copy_": lambda m, v, o: v.copy_(o),
+    "addcmul_": lambda m, v, o: v.addcmul_(o, o, value=0.5),
+    "pow_": lambda m, v, o: v.pow_(o), "lerp_": lambda m, v, o: v.lerp_(o, 0.3),
+    "atan2_": lambda m, v, o: v.atan2_(o), "clamp_tensor": lambda m, v, o: v.clamp_(min=o),
+    "clamp_both": lambda m, v, o: v.clamp_(min=o, max=o + 0.2),
+    "exp_": lambda m, v, o: v.exp_(), "mul_scalar": lambda m, v, o: v.mul_(3.0),
+    "zero_": lambda m, v, o: v.zero_(), "fill_tensor": lambda m, v, o: v.fill_(o.sum()),
+    "sigmoid_": lambda m, v, o: v.sigmoid_(), "index_add_": _index_add,
+    "masked_fill_tensor": lambda m, v, o: v.masked_fill_(v > 0.9, o.sum()),
+}
+BASES = ["leaf_nograd", "nonleaf_grad", "nonleaf_nograd", "leaf_grad"]
+
+
+def _run(m, vname, oname, bname, ograd):
+    rng = np.random.default_rng(0)
+    a = m.tensor(rng.random((3, 4)) + 0.5, dtype=m.float64,
+                 requires_grad=bname in ("nonleaf_grad", "leaf_grad"))
+    x = a if bname.startswith("leaf") else a * 1
+    v = VIEWS[vname](x)
+    o = m.tensor(rng.random(tuple(v.shape)) + 0.5, dtype=m.float64, requires_grad=ograd)
+    OPS[oname](m, v, o)
+    out = [x.detach().numpy().copy(), x._version,
+           None if x.grad_fn is None else type(x.grad_fn).__name__,
+           None if v.grad_fn is None else type(v.grad_fn).__name__,
+           x.requires_grad, v.requires_grad]
+    leaves = [t for t in (a, o) if t.requires_grad]
+    for loss in ((x * x).sum(), (v * v).sum()):
+        if loss.requires_grad:
+            gs = m.autograd.grad(loss, leaves, allow_unused=True, retain_graph=True)
+            out += [None if g is None else g.numpy().copy() for g in gs]
+    return out
+
+
+def _safe(m, *args):
+    try:
+        return ("ok", _run(m, *args))
+    except Exception as e:  # noqa: BLE001
+        return (type(e).__name__, str(e))
+
+
+@pytest.mark.parametrize("vname", VIEWS)
+@pytest.mark.parametrize("oname", OPS)
+def test_inplace_on_views(vname, oname):
+    for bname, ograd in itertools.product(BASES, (False, True)):
+        ours, theirs = _safe(at, vname, oname, bname, ograd), _safe(torch, vname, oname, bname,
+                                                                   ograd)
+        case = (bname, ograd)
+        assert ours[0] == theirs[0], (case, ours, theirs)
+        if ours[0] != "ok":
+            assert ours[1] == theirs[1], case
+            continue
+        assert len(ours[1]) == len(theirs[1]), case
+        for p, q in zip(ours[1], theirs[1]):
+            if isinstance(q, np.ndarray):
+                np.testing.assert_allclose(p, q, rtol=1e-13, atol=1e-13, err_msg=str(case))
+            else:
+                assert p == q, (case, ours[1][:6], theirs[1][:6])
