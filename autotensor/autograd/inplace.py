@@ -333,7 +333,7 @@ OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-
                    "performing the operation.")
 
 # Ops PyTorch lets write into expanded (self-overlapping) tensors: they read nothing back.
-OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put"))
+OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put", "index_fill"))
 
 
 def write_inplace(t, value, op_name=None, where=True):
