@@ -169,3 +169,60 @@ def test_more_inplace_on_views(vname, oname):
         ours = _safe(at, vname, oname, bname, ograd, MORE_VIEWS, MORE_OPS)
         theirs = _safe(torch, vname, oname, bname, ograd, MORE_VIEWS, MORE_OPS)
         _compare(ours, theirs, (bname, ograd))
+
+
+# ---- hooks and retain_grad around an in-place op on a view -----------------------------------
+HOOK_OPS = ("add_", "mul_", "copy_", "exp_", "clamp_tensor", "zero_", "index_add_")
+WHEN = ("hook_view_before", "hook_view_after", "hook_base_before", "hook_base_after",
+        "retain_view_before", "retain_view_after", "retain_base_before", "post_acc_leaf")
+
+
+def _run_hooks(m, vname, oname, when, ograd):
+    rng = np.random.default_rng(0)
+    log = []
+    a = m.tensor(rng.random((3, 4)) + 0.5, dtype=m.float64, requires_grad=True)
+    x = a * 1
+    v = VIEWS[vname](x)
+    o = m.tensor(rng.random(tuple(v.shape)) + 0.5, dtype=m.float64, requires_grad=ograd)
+
+    def hook(name):
+        def f(g):
+            log.append((name, g.detach().numpy().copy()))
+            return g * 2
+        return f
+    if when == "hook_view_before":
+        v.register_hook(hook("v"))
+    if when == "hook_base_before":
+        x.register_hook(hook("x"))
+    if when == "retain_view_before":
+        v.retain_grad()
+    if when == "retain_base_before":
+        x.retain_grad()
+    if when == "post_acc_leaf":
+        a.register_post_accumulate_grad_hook(lambda t: log.append(("post", t.grad.numpy().copy())))
+    OPS[oname](m, v, o)
+    if when == "hook_view_after":
+        v.register_hook(hook("v"))
+    if when == "hook_base_after":
+        x.register_hook(hook("x"))
+    if when == "retain_view_after":
+        v.retain_grad()
+    ((x * x).sum() + (v * v * 3).sum()).backward()
+    grads = [t.grad for t in (a, o, v, x)]
+    return ([None if g is None else g.numpy().copy() for g in grads] + [n for n, _ in log]
+            + [g for _, g in log])
+
+
+@pytest.mark.parametrize("when", WHEN)
+def test_hooks_around_inplace_on_views(when):
+    for vname, oname, ograd in itertools.product(VIEWS, HOOK_OPS, (False, True)):
+        ours = _safe_call(_run_hooks, at, vname, oname, when, ograd)
+        theirs = _safe_call(_run_hooks, torch, vname, oname, when, ograd)
+        _compare(ours, theirs, (vname, oname, ograd))
+
+
+def _safe_call(fn, *args):
+    try:
+        return ("ok", fn(*args))
+    except Exception as e:  # noqa: BLE001
+        return (type(e).__name__, str(e))
