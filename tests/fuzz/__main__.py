@@ -51,16 +51,105 @@ def signature(exc) -> str:
     return f"{op}|{kind.group(0) if kind else rest[:40]}"
 
 
+class TorchCrashed(Exception):
+    """PyTorch itself died on a program (a segfault or an abort: its bugs, e.g. the
+    mark_dirty crash in OPEN_FINDINGS.md)."""
+
+
+class TorchWorker:
+    """PyTorch's side of every program in a separate, long-lived process (``python -m
+    tests.fuzz --torch-worker``), fed pickled programs through a pipe: a PyTorch crash ends
+    that process, not the fuzzing run; the program is skipped and a new worker started."""
+
+    def __init__(self):
+        self.proc = None
+
+    def _start(self):
+        import subprocess
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.fuzz", "--torch-worker"], cwd=_ROOT,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def run(self, program, dual):
+        import pickle
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        try:
+            _send(self.proc.stdin, pickle.dumps((program, dual)))
+            data = _receive(self.proc.stdout)
+        except (BrokenPipeError, EOFError):
+            data = None
+        if data is None:
+            status = self.proc.wait()
+            self.proc = None
+            raise TorchCrashed(f"PyTorch's process ended with status {status}")
+        kind, value = pickle.loads(data)
+        if kind == "raised":
+            raise value
+        return value
+
+    def close(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait()
+
+
+def _send(stream, data):
+    stream.write(len(data).to_bytes(8, "little") + data)
+    stream.flush()
+
+
+def _receive(stream):
+    head = stream.read(8)
+    if len(head) < 8:
+        raise EOFError
+    n = int.from_bytes(head, "little")
+    data = stream.read(n)
+    if len(data) < n:
+        raise EOFError
+    return data
+
+
+def torch_worker():
+    """The worker's loop: (program, dual) in, ``render_and_run_torch``'s result out."""
+    import pickle
+
+    import torch
+
+    from .core import render_and_run_torch
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # (prints of the programs must not corrupt the pipe)
+    while True:
+        try:
+            program, dual = pickle.loads(_receive(stdin))
+        except EOFError:
+            return 0
+        try:
+            payload = ("ok", render_and_run_torch(program, torch, dual))
+        except Exception as e:  # noqa: BLE001 -- re-raised in the parent
+            payload = ("raised", e)
+        try:
+            data = pickle.dumps(payload)
+        except Exception as e:  # noqa: BLE001
+            data = pickle.dumps(("raised", RuntimeError(f"unpicklable torch result: {e}")))
+        _send(stdout, data)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tests.fuzz")
     parser.add_argument("--minutes", type=float, default=5.0)
     parser.add_argument("--out", default="fuzz-failures")
     parser.add_argument("--max-steps", type=int, default=12)
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--in-process", action="store_true",
+                        help="run PyTorch in this process (a PyTorch crash ends the run)")
+    parser.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--dual", type=float, default=0.25,
                         help="share of programs run inside a forward-AD level, their floating "
                              "leaves dual with random tangents (tangents compared too)")
     args = parser.parse_args(argv)
+    if args.torch_worker:
+        return torch_worker()
 
     from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -68,7 +157,7 @@ def main(argv=None):
 
     import autotensor
 
-    from .core import Mismatch, check_program
+    from .core import Mismatch, check_program, compare_lines
     from .strategies import programs
 
     os.makedirs(args.out, exist_ok=True)
@@ -78,6 +167,8 @@ def main(argv=None):
     count = [0]
     last: list = []
     written = 0
+    crashes = [0]
+    worker = None if args.in_process else TorchWorker()
     seed = args.seed if args.seed is not None else int(time.time())
 
     # drawn with the program, so that shrinking keeps (or drops) the dual level knowingly
@@ -93,7 +184,16 @@ def main(argv=None):
             return
         count[0] += 1
         try:
-            check_program(program, torch, autotensor, dual=dual)
+            if worker is None:
+                check_program(program, torch, autotensor, dual=dual)
+            else:
+                try:
+                    lines, expected, final = worker.run(program, dual)
+                except TorchCrashed as exc:
+                    crashes[0] += 1
+                    print(f"[{count[0]} programs] {exc}: program skipped", flush=True)
+                    return
+                compare_lines(lines, expected, final, autotensor)
         except Mismatch as exc:
             if signature(exc) in seen:
                 return
@@ -121,10 +221,13 @@ def main(argv=None):
             print(f"[{count[0]} programs] mismatch -> {path}: {signature(exc)}", flush=True)
         except Exception as exc:  # noqa: BLE001 -- a crash of the harness itself
             print(f"harness error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    if worker is not None:
+        worker.close()
     minutes = (time.monotonic() - started) / 60
     print(f"programs fuzzed: {count[0]} in {minutes:.1f} min "
           f"({count[0] / max(minutes, 1e-9):.0f} programs/minute); mismatches (distinct "
-          f"signatures, one reproducer each): {written} in {args.out}")
+          f"signatures, one reproducer each): {written} in {args.out}"
+          + (f"; PyTorch crashed on {crashes[0]} programs (skipped)" if crashes[0] else ""))
     return 0 if not written else 1
 
 
