@@ -1,7 +1,7 @@
 """Training workloads of issue 12: a digits-CNN epoch, an LSTM language-model step, an
 Adam step over 1M parameters -- autotensor against torch.
 
-    python -m benchmarks.training [--repeat 3] [--quick] [--clock cpu]
+    python -m benchmarks.training [--repeat 3] [--quick] [--clock cpu] [--rounds 1]
 
 Each (engine, workload) runs in a fresh subprocess (one BLAS thread each), so that no
 engine shares a process, a heap or a thread pool with the other. Both engines get the same
@@ -15,6 +15,11 @@ data and, after ``manual_seed(0)``, the same weights. Standalone (nothing from h
 - ``adam-1m``: ``optimizer.step()`` of Adam over 1,000,000 parameters (four 500x500
   tensors) with gradients in place. Median step time.
 Targets (issue 12): digits and LSTM at most 1.5x torch, Adam at most 1.2x.
+
+On a shared machine one (autotensor, torch) pair of processes can land in different
+minutes of load; ``--rounds N`` runs N pairs alternately (autotensor, torch, autotensor,
+...) and reports each engine's median over the rounds, their ratio, and every round's
+ratio below the row, with the load average before and after.
 """
 import argparse
 import json
@@ -129,6 +134,8 @@ def main(argv=None):
     p.add_argument("--worker", nargs=2, metavar=("ENGINE", "WORKLOAD"))
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                    help="wall time (default) or each worker's CPU time (a busy machine)")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="alternate the engines' processes this many times; medians")
     args = p.parse_args(argv)
     repeat = 1 if args.quick else args.repeat
     if args.clock == "cpu":
@@ -140,24 +147,31 @@ def main(argv=None):
                OPENBLAS_NUM_THREADS="1")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    load0 = os.getloadavg()[0]
     print("| workload | autotensor (ms) | torch (ms) | ratio autotensor/torch |")
     print("|---|---|---|---|")
     for workload in args.workloads.split(","):
-        res = {}
-        for engine in args.engines.split(","):
-            cmd = [sys.executable, "-m", "benchmarks.training", "--worker", engine, workload,
-                   "--repeat", str(repeat), "--clock", args.clock] + (
-                       ["--quick"] if args.quick else [])
-            out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
-            if out.returncode:
-                print(f"{workload} {engine} failed: {out.stderr.strip()[-400:]}")
-                continue
-            res[engine] = json.loads(out.stdout.strip().splitlines()[-1])
-        a, t = res.get("autotensor"), res.get("torch")
-        ratio = f"{a['ms'] / t['ms']:.2f}" if a and t else "-"
-        fmt = (lambda r: f"{r['ms']:.2f}" if r else "-")   # noqa: E731
+        runs = {}
+        for _ in range(max(1, args.rounds)):
+            for engine in args.engines.split(","):
+                cmd = [sys.executable, "-m", "benchmarks.training", "--worker", engine,
+                       workload, "--repeat", str(repeat), "--clock", args.clock] + (
+                           ["--quick"] if args.quick else [])
+                out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
+                if out.returncode:
+                    print(f"{workload} {engine} failed: {out.stderr.strip()[-400:]}")
+                    continue
+                ms = json.loads(out.stdout.strip().splitlines()[-1])["ms"]
+                runs.setdefault(engine, []).append(ms)
+        a, t = (_median(runs[e]) if runs.get(e) else None for e in ("autotensor", "torch"))
+        ratio = f"{a / t:.2f}" if a and t else "-"
+        fmt = (lambda ms: f"{ms:.2f}" if ms else "-")   # noqa: E731
         print(f"| {workload} | {fmt(a)} | {fmt(t)} | {ratio} |", flush=True)
-
+        if args.rounds > 1 and a and t:
+            rs = sorted(x / y for x, y in zip(runs["autotensor"], runs["torch"]))
+            print(f"  ({workload}: {len(rs)} rounds, per-round ratios "
+                  f"{' '.join(f'{r:.2f}' for r in rs)}; load average {load0:.1f} -> "
+                  f"{os.getloadavg()[0]:.1f})", flush=True)
 
 if __name__ == "__main__":
     main()

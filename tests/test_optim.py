@@ -294,15 +294,20 @@ BLOCKED_CASES = [
     ("Adam", dict(lr=0.01, maximize=True, weight_decay=0.1)),
     ("Adam", dict(lr=0.01, betas=(0.3, 0.5), maximize=True, eps=1e-6)),
     ("AdamW", dict(lr=0.01, amsgrad=True, maximize=True, weight_decay=0.5)),
+    ("SGD", dict(lr=0.1, momentum=0.9, dampening=0.3, weight_decay=0.01)),
+    ("SGD", dict(lr=0.1, momentum=0.9, nesterov=True, maximize=True)),
+    ("SGD", dict(lr=0.1, momentum=0.5, nesterov=True, maximize=True, weight_decay=0.1)),
+    ("SGD", dict(lr=0.1, maximize=True)),
+    ("SGD", dict(lr=0.1, maximize=True, weight_decay=0.1)),
 ]
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("name,kwargs", BLOCKED_CASES,
                          ids=[f"{n}-{i}" for i, (n, _) in enumerate(BLOCKED_CASES)])
-def test_adam_blocked_update_matches_torch(name, kwargs, dtype):
-    """Adam runs block by block (Note [Blocked updates]): a parameter of 2.3 blocks (the
-    last one partial), a transposed gradient, a transposed (F-ordered) parameter taken
+def test_blocked_update_matches_torch(name, kwargs, dtype):
+    """Adam and SGD run block by block (Note [Blocked updates]): a parameter of 2.3 blocks
+    (the last one partial), a transposed gradient, a transposed (F-ordered) parameter taken
     whole, and a 0-d one, 20 steps against torch."""
     from autotensor.optim import optimizer
     n = 2 * optimizer._BLOCK + 1234

@@ -217,6 +217,16 @@ def add_(a, b, alpha=1.0):
         a += np.multiply(b, alpha, out=_tmp(a))
 
 
+def _add_scaled(a, b, alpha, work):
+    """``a.add_(b, alpha=alpha)`` with a work array the size of ``b`` (which may be it)."""
+    if alpha == 1:
+        a += b
+    elif alpha == -1:
+        a -= b
+    else:
+        a += np.multiply(b, alpha, out=work)
+
+
 def _next_step(state):
     """Advance the per-parameter ``step`` count; its float value for the bias corrections."""
     state["step"]._data += 1

@@ -1,7 +1,8 @@
-"""SGD with momentum, dampening, Nesterov, weight decay and maximize (Note [Optimizer updates])."""
+"""SGD with momentum, dampening, Nesterov, weight decay and maximize (Note [Optimizer updates]),
+block by block (Note [Blocked updates])."""
 from .._backend import np
 from .._tensor import _make
-from .optimizer import Optimizer, _bump, add_, required
+from .optimizer import Optimizer, _add_scaled as _axpy, _blocks, _bump, required
 
 __all__ = ["SGD"]
 
@@ -38,21 +39,39 @@ class SGD(Optimizer):
             lr, momentum = group["lr"], group["momentum"]
             wd, damp, nesterov = group["weight_decay"], group["dampening"], group["nesterov"]
             for p, g in self._params_with_grad(group):
-                if group["maximize"]:
-                    g = -g
-                if wd != 0:
-                    g = g + wd * p._data
+                # grad = (-grad if maximize else grad) [+ weight_decay * param]: the sign
+                # folds into the coefficients below when there is no weight decay
+                sign = -1.0 if group["maximize"] and wd == 0 else 1.0
+                s = p._data.dtype.type
+                buf, first = None, False
                 if momentum != 0:
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = state["momentum_buffer"] = _make(np.array(g))
-                    else:
-                        b = buf._data
-                        b *= momentum
-                        add_(b, g, 1 - damp)
+                    first = buf is None
+                    if first:   # buf = grad.clone()
+                        buf = state["momentum_buffer"] = _make(np.empty_like(p._data))
+                    else:       # buf.mul_(momentum).add_(grad, alpha=1 - dampening)
                         buf._vc[0] += 2
-                    g = g + momentum * buf._data if nesterov else buf._data
-                add_(p._data, g, -lr)
+                for pb, bb, gb, t in _blocks((p._data, None if buf is None else buf._data),
+                                             (g,), 1):
+                    if wd != 0:
+                        np.multiply(pb, s(wd), out=t)
+                        (np.subtract if group["maximize"] else np.add)(t, gb, out=t)
+                        gb = t
+                    if bb is None:
+                        _axpy(pb, gb, s(-lr * sign), t)
+                        continue
+                    if first:
+                        np.multiply(gb, s(sign), out=bb)
+                    else:
+                        bb *= s(momentum)
+                        _axpy(bb, gb, s((1 - damp) * sign), t)
+                    if nesterov:  # param -= lr * (grad + momentum * buf); here dampening
+                        # is 0 and so, when grad is the work block t, the add above left it
+                        # as it was
+                        _axpy(pb, gb, s(-lr * sign), t)
+                        _axpy(pb, bb, s(-lr * momentum), t)
+                    else:
+                        _axpy(pb, bb, s(-lr), t)
                 _bump(p)
         return loss
