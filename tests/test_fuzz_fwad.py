@@ -361,6 +361,31 @@ FWAD_FINDINGS = {
     "a sum's gradient under a level is a no-grad view": [
         _LEVEL, *_dual("v0", [1.5], [1.0], True),
         "v2 = torch.autograd.grad(v0.sum(), [v0])[0]", "v2[...] = v0"],
+    # stop 20
+    "a hook's gradient under a level has a tangent but no graph": [
+        _LEVEL, *_dual("v0", 1.764, 1.624, True), "v1 = v0.exp()",
+        "v0.register_hook(lambda g: _log.append(('v0', _c([g]))))",
+        "v3 = torch.autograd.grad(v1, [v0], retain_graph=False, create_graph=False, "
+        "allow_unused=False)[0]"],
+    "var without degrees of freedom: a float32 gradient (a default-dtype mask)": [
+        _LEVEL, *_dual("v0", 1.764, 1.624, True),
+        "v0.register_hook(lambda g: _log.append(('v0', _c([g]))))",
+        "v1 = v0.var(0, keepdim=False)", "v1.backward()",
+        "v2 = torch.tensor(np.array([1.5], dtype='float32'), requires_grad=True)",
+        "v2.register_hook(lambda g: _log.append(('v2', _c([g]))))", "v2.std().backward()"],
+    "bool @ float of an empty batch: computed, with a zero tangent": [
+        _LEVEL, "v2 = torch.autograd.forward_ad.make_dual(torch.zeros(0, 0, 0), "
+        "torch.zeros(0, 0, 0))", "v4 = v2.logical_not()", "v6 = v4 @ v2",
+        "v7 = torch.autograd.forward_ad.make_dual(torch.zeros(2, 0, 3), torch.zeros(2, 0, 3))",
+        "v8 = torch.zeros(2, 3, 0, dtype=torch.bool) @ v7",
+        "v9 = torch.zeros(2, 3, 0, dtype=torch.float64) @ v7"],
+    "a no_grad view's view, base modified: the message names the view": [
+        _LEVEL, *_dual("v0", 1.764, 1.624, True), "v1 = v0.exp()",
+        "with torch.no_grad():\n    v3 = v1.view_as(v1); v3.retain_grad()",
+        "v4 = v3.transpose(0, 0)", "v1.add_(v0)"],
+    "a custom Function's view, base modified through a detached alias": [
+        _LEVEL, *_dual("v0", 1.764, 1.624), "v2 = v0.detach().requires_grad_()",
+        "v3 = _View.apply(v2)", "v4 = v0.exp_()"],
 }
 
 

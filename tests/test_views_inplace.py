@@ -956,6 +956,86 @@ def test_multi_output_views_modified_inplace(name):
     compare(scenario)
 
 
+def _custom_view(torch):
+    class _View(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return _View
+
+
+def _rebase_inference(torch):
+    b = f32(torch, fixed((2,)), requires_grad=True).clone()
+    with torch.inference_mode():
+        v = b[0:1]
+    b.mul_(2)
+    return v
+
+
+def _rebase_custom(torch, grad_mode, requires_grad):
+    x = f32(torch, fixed((2,)), requires_grad=requires_grad).clone()
+    v = _custom_view(torch).apply(x)
+    with torch.set_grad_enabled(grad_mode):
+        x[...] = 0
+    return v
+
+
+def _rebase_view_of_no_grad_view(torch):
+    x = f32(torch, fixed((2,)), requires_grad=True).clone()
+    with torch.no_grad():
+        v = x[0:1]
+    w = v.t()
+    x.add_(1)
+    return w
+
+
+def _rebase_multi(torch, then_slice):
+    x = f32(torch, fixed((4,)), requires_grad=True).clone()
+    a = x.split(2)[0]
+    a = a[0:1] if then_slice else a
+    x.add_(1)
+    return a
+
+
+# PyTorch's handle_view_on_rebase: one message, built from how the view was made, whether it
+# has a node of its own (then named "Output k of ...") and whether it was written to
+# directly or through its base; the indirect ones raise when the view's grad_fn is next read.
+REBASED_VIEWS = {
+    "inference-mode view, base modified": _rebase_inference,
+    "custom Function view, base modified under no_grad": lambda t: _rebase_custom(t, False, True),
+    "custom Function view, base modified": lambda t: _rebase_custom(t, True, True),
+    "custom Function view without grad, base modified": lambda t: _rebase_custom(t, True, False),
+    "view of a no_grad view, base modified": _rebase_view_of_no_grad_view,
+    "multi-output view, base modified": lambda t: _rebase_multi(t, False),
+    "view of a multi-output view, base modified": lambda t: _rebase_multi(t, True),
+}
+
+
+@pytest.mark.parametrize("name", list(REBASED_VIEWS))
+def test_view_rebase_messages(name):
+    def scenario(torch):
+        v = REBASED_VIEWS[name](torch)
+        return catch(lambda: v.grad_fn), catch(lambda: v.add_(1))
+
+    compare(scenario)
+
+
+def test_view_of_a_custom_function_view_modified_directly():
+    def scenario(torch):
+        x = f32(torch, fixed((2,)), requires_grad=True)
+        v = _custom_view(torch).apply(x)
+        with torch.no_grad():
+            w = x[0:2]
+        u = w[0:1]
+        return catch(lambda: v.add_(1)), catch(lambda: u.add_(1))
+
+    compare(scenario)
+
+
 EXPANDED = {
     "add_": lambda e, torch: e.add_(1),
     "mul_": lambda e, torch: e.mul_(2),

@@ -166,13 +166,33 @@ def bmm(input, mat2):
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
     if a.dtype != b.dtype:
         if a.size == 0 or b.size == 0:  # PyTorch computes nothing, in the second's dtype
-            return _make(np.zeros((a.shape[0], a.shape[1], b.shape[2]), dtype=b.dtype))
+            # (but records it, and its tangent is the product of the tangents: zeros)
+            if b.dtype.kind in "biu":  # an integral result its autograd refuses
+                if _state.enabled and input._requires_grad:
+                    raise RuntimeError("Autograd not support dtype: "
+                                       f"{_dtypes.scalar_name(mat2.dtype)}")
+                if _state.fw and _fw_tangent(input) is not None:
+                    raise RuntimeError(_FW_NOT_FLOAT)
+            return _finish(BMM, (input, mat2), (),
+                           np.zeros((a.shape[0], a.shape[1], b.shape[2]), dtype=b.dtype))
         _no_bool("bmm", a)
         raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
                            f"{_dtypes.scalar_name(mat2.dtype)}")
     if a.size and b.size:
         _no_bool("bmm", a)
     return _finish(BMM, (input, mat2), (), raw.matmul(a, b))
+
+
+_FW_NOT_FLOAT = (
+    "(new_grad_base.is_floating_point() || new_grad_base.is_complex()) && (self_base."
+    "is_floating_point() || self_base.is_complex()) INTERNAL ASSERT FAILED at \"/__w/pytorch/"
+    "pytorch/torch/csrc/autograd/autograd_meta.cpp\":159, please report a bug to PyTorch. "
+    "Expected both tensor and its forward grad to be floating point or complex")
+
+
+def _fw_tangent(t):
+    from ..autograd.forward_ad import _tangent_or_none
+    return _tangent_or_none(t)
 
 
 def dot(input, tensor):

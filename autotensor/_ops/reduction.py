@@ -775,12 +775,13 @@ def var_backward(F, grad, self, dim, correction, keepdim):
     """PyTorch's var_backward. Over all elements (no dim, or a 0-d input) without degrees
     of freedom, 2 / dof is infinite: the gradient is NaN where self equals the mean, else
     inf, times grad (a mask, so it reads self only through a comparison: a tangent made
-    from it needs no grad); over dims, 2 / dof as C++ divides (inf at 0, negative below)."""
+    from it needs no grad; PyTorch's mask is a default-dtype where(), so a float32 grad
+    stays float32); over dims, 2 / dof as C++ divides (inf at 0, negative below)."""
     n = _numel(self.shape, dim)
     dof = n - correction
     if dim is None:
         if dof <= 0:
-            return grad * F.where(self == F.mean(self), float("nan"), float("inf"))
+            return F.where(self == F.mean(self), grad * float("nan"), grad * float("inf"))
         return (2.0 / dof) * grad * (self - F.mean(self))
     grad = _reduced(F, grad, dim, keepdim, self.ndim)
     return ((2.0 / dof) if dof else float("inf")) * grad * (self - F.mean(self, dim, True))

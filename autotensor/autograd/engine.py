@@ -477,7 +477,9 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
     heapq.heapify(heap)
     prev_mode, prev_formula = _state.enabled, _state.in_formula
     prev_task, prev_node = _state.graph_task, _state.current_node
-    _state.enabled = create_graph
+    # (a graph recorded only for tangents runs its formulas on tensors with grad mode off,
+    # as PyTorch's: hooks and custom backwards see gradients without a graph)
+    _state.enabled = create_graph and not getattr(_eager, "versions", False)
     _state.in_formula = create_graph
     _state.graph_task = GraphTask(deps, needed, runs, root_nodes)
     pop, push = heapq.heappop, heapq.heappush

@@ -149,27 +149,9 @@ def refresh_view_grad_fn(view_tensor):
     if info.creation is NONDIFF and base._grad_fn is None and not base._requires_grad:
         info.version = vc  # the detach()ed base has no history: the view reads as a leaf
         return
-    if info.creation == NO_GRAD_MODE and info.multi and base._requires_grad:
-        raise RuntimeError("A view was created in no_grad mode and its base or another view of "
-                           "its base has been modified inplace with grad mode enabled. This "
-                           "view is the output of a function that returns multiple views. "
-                           "Such functions do not allow the output views to be modified "
-                           "inplace. You should replace the inplace operation by an "
-                           "out-of-place one.")
-    if info.creation == NO_GRAD_MODE and base._requires_grad:
-        raise RuntimeError("A view was created in no_grad mode and its base or another view of "
-                           "its base has been modified inplace with grad mode enabled. Given "
-                           "that this use case is ambiguous and error-prone, it is forbidden. "
-                           "You can clarify your code by moving both the view and the inplace "
-                           "either both inside the no_grad block (if you don't want the "
-                           "inplace to be tracked) or both outside (if you want the inplace to "
-                           "be tracked).")
-    if info.creation == MULTI_OUTPUT and base._requires_grad:
-        raise RuntimeError(f"{info.op_name} is a view and its base or another view of its base "
-                           f"has been modified inplace. This view is the output of a function "
-                           f"that returns multiple views. Such functions do not allow the "
-                           f"output views to be modified inplace. You should replace the "
-                           f"inplace operation by an out-of-place one.")
+    if info.creation in (NO_GRAD_MODE, MULTI_OUTPUT, IN_CUSTOM_FUNCTION, INFERENCE_MODE) and \
+            (base._requires_grad or view_tensor._grad_fn is not None):
+        raise RuntimeError(_creation_error(view_tensor, info, indirect=True))
     info.version = vc
     if not base._requires_grad:
         return
@@ -255,21 +237,17 @@ def check_inplace(t, inputs=()):
     if view is not None and view.creation is INFERENCE_MODE and not _state.inference and \
             (t._requires_grad or view.base._requires_grad or
              any(getattr(x, "_requires_grad", False) for x in inputs)):
-        raise RuntimeError("A view was created in inference mode and is being modified inplace "
-                           "in normal mode. Given that this use case is ambiguous and "
-                           "error-prone, it is forbidden. You can clarify your code by moving "
-                           "both the view and the inplace either both inside the inference_mode "
-                           "block (if you don't want the inplace to be tracked) or both outside "
-                           "(if you want the inplace to be tracked).")
+        raise RuntimeError(_creation_error(t, view))
+    if view is not None and view.creation not in (DEFAULT, INFERENCE_MODE, NONDIFF) and \
+            (t._requires_grad or view.base._requires_grad or
+             any(getattr(x, "_requires_grad", False) for x in inputs)):
+        # (PyTorch's direct message, before a stale view's grad_fn is brought up to date)
+        raise RuntimeError(_creation_error(t, view))
     if view is not None and view.version != t._vc[0]:
         t.grad_fn  # noqa: B018  (a stale view raises PyTorch's errors here)
     if view is not None and view.creation is NONDIFF and t._grad_fn is None and \
             view.base._requires_grad:
         raise RuntimeError(_errors.LEAF_INPLACE)  # it reads as a leaf that requires grad
-    if view is not None and view.creation not in (DEFAULT, INFERENCE_MODE, NONDIFF) and \
-            (t._requires_grad or view.base._requires_grad or
-             any(getattr(x, "_requires_grad", False) for x in inputs)):
-        raise RuntimeError(_creation_error(t, view))
     if t._grad_fn is None and t._requires_grad:
         # PyTorch asks whether the base is a leaf, not whether it requires grad (a view that
         # was given requires_grad itself, e.g. make_dual's, reads as a view of a leaf)
@@ -282,40 +260,36 @@ def check_inplace(t, inputs=()):
             raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
 
 
-def _creation_error(t, view):
-    if view.creation == IN_CUSTOM_FUNCTION:
-        return (f"{view.op_name} is a view and is being modified inplace. This view was "
-                f"created inside a custom Function (or because an input was returned as-is) "
-                f"and the autograd logic to handle view+inplace would override the custom "
-                f"backward associated with the custom Function, leading to incorrect "
-                f"gradients. This behavior is forbidden. You can fix this by cloning the "
-                f"output of the custom Function.")
-    if view.creation == MULTI_OUTPUT:
-        return (f"{view.op_name} is a view and is being modified inplace. This "
-                f"view is the output of a function that returns multiple views. Such "
-                f"functions do not allow the output views to be modified inplace. You should "
-                f"replace the inplace operation by an out-of-place one.")
-    if view.creation == NO_GRAD_MODE and view.multi:
-        return ("A view was created in no_grad mode and is being modified inplace with grad "
-                "mode enabled. This view is the output of a function that returns multiple "
-                "views. Such functions do not allow the output views to be modified inplace. "
-                "You should replace the inplace operation by an out-of-place one.")
-    if view.creation == NO_GRAD_MODE and view.op_name.startswith("Output "):
-        return (f"{view.op_name} is a view of a view which was created in no_grad mode and is "
-                f"being modified inplace with grad mode enabled. Given that this use case is "
-                f"ambiguous and error-prone, it is forbidden. You can clarify your code by "
-                f"moving both the view and the inplace either both inside the no_grad block "
-                f"(if you don't want the inplace to be tracked) or both outside (if you want "
-                f"the inplace to be tracked).")
-    if view.creation == NO_GRAD_MODE:
-        return ("A view was created in no_grad mode and is being modified inplace with grad "
-                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                "forbidden. You can clarify your code by moving both the view and the inplace "
-                "either both inside the no_grad block (if you don't want the inplace to be "
-                "tracked) or both outside (if you want the inplace to be tracked).")
-    return ("Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-            "make a clone to get a normal tensor before doing inplace update.See "
-            "https://github.com/pytorch/rfcs/pull/17 for more details.")
+def _creation_error(t, view, indirect=False):
+    """PyTorch's handle_view_on_rebase: why an in-place write is refused for a view made
+    this way, written to the view (direct) or to its base or another view of it
+    (indirect, found when the view's grad_fn is next read: Note [Lazy view rebase])."""
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    creation = view.creation
+    if creation in (NO_GRAD_MODE, INFERENCE_MODE):
+        # (a view of such a view, made with grad mode on, has a node PyTorch names)
+        prefix = f"{view.op_name} is a view of a view which was created in" \
+            if view.op_name.startswith("Output ") else "A view was created in"
+        mode = "inference mode" if creation is INFERENCE_MODE else "no_grad mode"
+        normal = "in normal mode" if creation is INFERENCE_MODE else "with grad mode enabled"
+        msg = f"{prefix} {mode} and {modified} modified inplace {normal}."
+    else:
+        msg = f"{view.op_name} is a view and {modified} modified inplace."
+    if creation is MULTI_OUTPUT or view.multi and creation is NO_GRAD_MODE:
+        return (f"{msg} This view is the output of a function that returns multiple views. "
+                f"Such functions do not allow the output views to be modified inplace. You "
+                f"should replace the inplace operation by an out-of-place one.")
+    if creation is IN_CUSTOM_FUNCTION:
+        return (f"{msg} This view was created inside a custom Function (or because an input "
+                f"was returned as-is) and the autograd logic to handle view+inplace would "
+                f"override the custom backward associated with the custom Function, leading "
+                f"to incorrect gradients. This behavior is forbidden. You can fix this by "
+                f"cloning the output of the custom Function.")
+    block = "inference_mode" if creation is INFERENCE_MODE else "no_grad"
+    return (f"{msg} Given that this use case is ambiguous and error-prone, it is forbidden. "
+            f"You can clarify your code by moving both the view and the inplace either both "
+            f"inside the {block} block (if you don't want the inplace to be tracked) or both "
+            f"outside (if you want the inplace to be tracked).")
 
 
 def check_no_internal_overlap(t):
