@@ -383,6 +383,30 @@ FWAD_FINDINGS = {
         _LEVEL, *_dual("v0", 1.764, 1.624, True), "v1 = v0.exp()",
         "with torch.no_grad():\n    v3 = v1.view_as(v1); v3.retain_grad()",
         "v4 = v3.transpose(0, 0)", "v1.add_(v0)"],
+    "float16 logsumexp's tangent: PyTorch's steps, each rounded to half": [
+        _LEVEL, "v1 = torch.tensor(np.array([1.763671875, 0.39990234375], dtype='float16'))",
+        "v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array([1.624, -0.612], "
+        "dtype='float16')))", "v2 = v1.logsumexp(0, keepdim=False)", *_dual("v0", 1.764, 1.624),
+        "v3 = v0.add(v2)"],
+    "median of a NaN (an empty input's median): evenly_read_jvp divides by 0": [
+        _LEVEL, *_dual("v0", [], []), "v1 = v0.median()", "v2 = v1.median()",
+        "v3 = v1.max()", "v4 = v1.nanmedian()",
+        *_dual("v5", [1.0, float("nan"), 2.0], [1.0, 2.0, 3.0]), "v6 = v5.max()",
+        "v7 = v5.min()"],
+    "amax/amin's tangent ignores the unselected (inf, NaN) tangents": [
+        _LEVEL, *_dual("v0", [1.624, 0.0], [-0.417, -0.056]), "v1 = v0.rsqrt()",
+        "v2 = v1.amin(0, keepdim=False)", "v3 = (v0 * float('inf')).amax(0)",
+        "v4 = v1.aminmax()", "v5 = v1.amin()"],
+    "mvlgamma's gradient graph: Sum(Digamma(Add(Unsqueeze)))": [
+        _LEVEL, *_dual("v1", 1.764, 1.624, True), "v4 = v1.mvlgamma(2)",
+        "v5 = torch.autograd.grad(v4, [v1], retain_graph=False, create_graph=True, "
+        "allow_unused=False)[0]"],
+    "where's tangent: one where() (a selected -0.0 stays), in where()'s dtype": [
+        _LEVEL, *_dual("v0", 1.624, -0.417), "v1 = 1 ** v0",
+        "v2 = torch.where(v1 > 0, v1, v0)",
+        "v3 = torch.autograd.forward_ad.make_dual(torch.ones(2, dtype=torch.bfloat16), "
+        "torch.ones(2, dtype=torch.bfloat16))", "v4 = torch.where(v3 > 0, v3, v0)",
+        "v5 = torch.where(v3 > 0, v3.detach(), v0)"],
     "a custom Function's view, base modified through a detached alias": [
         _LEVEL, *_dual("v0", 1.764, 1.624), "v2 = v0.detach().requires_grad_()",
         "v3 = _View.apply(v2)", "v4 = v0.exp_()"],

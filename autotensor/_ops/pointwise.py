@@ -193,7 +193,19 @@ WHERE = defop("where", "WhereBackward0", lambda a, b, condition: raw.where(condi
               inputs=("self", "other"), params=("condition",),
               grads={"self": lambda F, grad, condition: F.where(condition, grad, 0),
                      "other": lambda F, grad, condition: F.where(condition, 0, grad)},
-              jvp="elementwise")
+              jvp=lambda F, self, self_t, other, other_t, condition: _where_jvp(
+                  F, self, self_t, other, other_t, condition))
+
+
+def _where_jvp(F, self, self_t, other, other_t, condition):
+    """PyTorch's where(condition, self_t, other_t), a missing tangent a zero tensor of its
+    primal's dtype: one where(), not a sum of two masked terms (whose +0.0 would turn a
+    selected -0.0 into +0.0), in where()'s result dtype (0-d operands promote weakly)."""
+    if self_t is None:
+        self_t = F.zeros_like(self)
+    if other_t is None:
+        other_t = F.zeros_like(other)
+    return F.where(condition, self_t, other_t)
 
 
 ADD.kernel_no_alpha, SUB.kernel_no_alpha = np.add, np.subtract

@@ -91,6 +91,29 @@ def _via_backward(F, backward, self_t, dims, keepdim, *args):
     return F.sum(prod, (dims,) if isinstance(dims, int) else dims, keepdim)
 
 
+def evenly_read_jvp(F, self, self_t, result):
+    """PyTorch's evenly_read_jvp (max(), min(), median(), nanmedian()): the tangents where
+    self equals the result, each divided by their count and summed. No element equal (a
+    NaN result, an empty input's) divides by 0: the tangent is NaN, as PyTorch's."""
+    mask = F.cast_like(self == result, self_t)
+    return F.sum(mask * (self_t / F.sum(mask)))
+
+
+def amaxamin_jvp(F, self, self_t, result, dim, keepdim):
+    """PyTorch's amaxamin_jvp: where(mask, self_t, 0) summed over dim, divided by the count;
+    a tangent (inf, NaN) where self is not selected does not reach the result."""
+    if dim is not None and not keepdim and self.ndim:
+        for d in sorted(dim):
+            result = F.unsqueeze(result, d)
+    mask = self == result
+    dims = tuple(dim) if dim is not None and self.ndim else None
+    picked = F.where(mask, self_t, 0)
+    count = F.cast_like(mask, self_t)
+    if dims is None:
+        return F.sum(picked) / F.sum(count)
+    return F.sum(picked, dims, keepdim) / F.sum(count, dims, keepdim)
+
+
 def _gather_jvp(F, self_t, dim, keepdim, indices):
     """Tangent of the values an op selects along dim (max/min with indices, sort, topk)."""
     if not self_t.ndim:
@@ -165,12 +188,12 @@ def _values(x):
 
 AMAX = defop("amax", "AmaxBackward0", None, params=("dim", "keepdim"),
              grads={"self": amax_amin_backward},
-             jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F,
-                 amax_amin_backward, self_t, dim, keepdim, self, dim, keepdim, result))
+             jvp=lambda F, self, self_t, dim, keepdim, result: amaxamin_jvp(
+                 F, self, self_t, result, dim, keepdim))
 AMIN = defop("amin", "AminBackward0", None, params=("dim", "keepdim"),
              grads={"self": amax_amin_backward},
-             jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F,
-                 amax_amin_backward, self_t, dim, keepdim, self, dim, keepdim, result))
+             jvp=lambda F, self, self_t, dim, keepdim, result: amaxamin_jvp(
+                 F, self, self_t, result, dim, keepdim))
 PROD = defop("prod", "ProdBackward0", None, params=("dim", "keepdim"),
              grads={"self": prod_backward},
              jvp=lambda F, self, self_t, dim, keepdim, result:
@@ -188,11 +211,17 @@ LOGSUMEXP = defop("logsumexp", "LogsumexpBackward0", None, params=("dim", "keepd
 
 
 def _logsumexp_jvp(F, self, self_t, dim, keepdim, result):
-    if self._data.size == 0:  # PyTorch's sum(t * exp(x)) / sum(exp(x)): 0 / 0 is NaN
-        dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
-        return F.sum(self_t * F.exp(self), dims, keepdim) / F.sum(F.exp(self), dims, keepdim)
-    return _via_backward(F, _logsumexp_backward, self_t, dim, keepdim, self, dim, keepdim,
-                         result)
+    """PyTorch's logsumexp_jvp, step for step (each rounds in the input's dtype, which
+    float16 shows): sum(exp(x - amax(x)) * t) / sum(exp(x - amax(x))); an empty input
+    skips the shift (0 / 0 is NaN)."""
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    if self._data.size:
+        shift = np.max(self._data, axis=dims, keepdims=True) if F.is_raw else \
+            amax(self, dims, True)
+        e = F.exp(self - shift)
+    else:
+        e = F.exp(self)
+    return F.sum(e * self_t, dims, keepdim) / F.sum(e, dims, keepdim)
 
 
 def _unsqueeze_dims(F, x, dims, keepdim):
@@ -239,12 +268,10 @@ MEAN_DIM = defop("mean", "MeanBackward1", raw.mean, params=("dim", "keepdim"),
                  jvp="linear")
 MAX = defop("max", "MaxBackward1", lambda a: raw.asarray(np.max(a)),
             grads={"self": max_min_backward},
-            jvp=lambda F, self, self_t, result:
-                _via_backward(F, max_min_backward, self_t, None, False, self, result))
+            jvp=lambda F, self, self_t, result: evenly_read_jvp(F, self, self_t, result))
 MIN = defop("min", "MinBackward1", lambda a: raw.asarray(np.min(a)),
             grads={"self": max_min_backward},
-            jvp=lambda F, self, self_t, result:
-                _via_backward(F, max_min_backward, self_t, None, False, self, result))
+            jvp=lambda F, self, self_t, result: evenly_read_jvp(F, self, self_t, result))
 MAX_DIM = defop("max", "MaxBackward0", None, params=("dim", "keepdim"),
                 outputs=("values", "indices"), diff_outputs=(0,),
                 grads={"self": lambda F, grads, dim, keepdim, indices, self_sizes:
@@ -772,16 +799,23 @@ def _reduced(F, x, dims, keepdim, ndim):
 
 
 def var_backward(F, grad, self, dim, correction, keepdim):
+    return _var_backward(F, grad, self, dim, correction, keepdim, False)
+
+
+def _var_backward(F, grad, self, dim, correction, keepdim, tangent):
     """PyTorch's var_backward. Over all elements (no dim, or a 0-d input) without degrees
     of freedom, 2 / dof is infinite: the gradient is NaN where self equals the mean, else
     inf, times grad (a mask, so it reads self only through a comparison: a tangent made
-    from it needs no grad; PyTorch's mask is a default-dtype where(), so a float32 grad
-    stays float32); over dims, 2 / dof as C++ divides (inf at 0, negative below)."""
+    from it needs no grad). C++'s where() of two doubles is float64, so that gradient is
+    float64: the engine's validate_outputs casts it to self's dtype, a tangent
+    (``tangent=True``) keeps it. Over dims, 2 / dof as C++ divides (inf at 0, negative
+    below)."""
     n = _numel(self.shape, dim)
     dof = n - correction
     if dim is None:
         if dof <= 0:
-            return F.where(self == F.mean(self), grad * float("nan"), grad * float("inf"))
+            out = grad * F.where(self == F.mean(self), float("nan"), float("inf"))
+            return out if tangent else F.cast_like(out, self)
         return (2.0 / dof) * grad * (self - F.mean(self))
     grad = _reduced(F, grad, dim, keepdim, self.ndim)
     return ((2.0 / dof) if dof else float("inf")) * grad * (self - F.mean(self, dim, True))
@@ -793,8 +827,8 @@ def std_backward(F, grad, self, dim, correction, keepdim, result):
 
 
 def var_jvp(F, self_t, self, dim, correction, keepdim, result):
-    return _via_backward(F, lambda F, g, *a: var_backward(F, g, *a[:-1]), self_t, dim, keepdim,
-                         self, dim, correction, keepdim, result)
+    return _via_backward(F, lambda F, g, *a: _var_backward(F, g, *a[:-1], True), self_t,
+                         dim, keepdim, self, dim, correction, keepdim, result)
 
 
 def std_jvp(F, self_t, self, dim, correction, keepdim, result):
@@ -1062,8 +1096,7 @@ class _MinMaxRT(tuple):
 AMINMAX = defop("aminmax", "AminmaxBackward0", None, params=("dim", "keepdim"),
                 outputs=("min", "max"),
                 jvp=lambda F, self, self_t, dim, keepdim, min, max: tuple(
-                    _via_backward(F, amax_amin_backward, self_t, dim, keepdim, self, dim,
-                                  keepdim, r) for r in (min, max)),
+                    amaxamin_jvp(F, self, self_t, r, dim, keepdim) for r in (min, max)),
                 grads={"self": lambda F, grads, self, dim, keepdim, min, max: _sum_defined([
                     None if grads[0] is None else
                     amax_amin_backward(F, grads[0], self, dim, keepdim, min),
@@ -1085,7 +1118,7 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 
 _SELECTED_JVP = (lambda F, self, self_t, result:  # the median: ties share, as backward
-                 _via_backward(F, max_min_backward, self_t, None, False, self, result))
+                 evenly_read_jvp(F, self, self_t, result))
 MEDIAN = defop("median", "MedianBackward0", None, grads={"self": max_min_backward},
                jvp=_SELECTED_JVP)
 NANMEDIAN = defop("nanmedian", "NanmedianBackward0", None, grads={"self": max_min_backward},

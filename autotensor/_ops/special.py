@@ -328,10 +328,10 @@ NEXTAFTER = defop("nextafter", "NextafterBackward0", np.nextafter, inputs=("self
 
 
 def _sum_digamma(F, x, p):
-    out = F.digamma(x)
-    for j in range(1, p):
-        out = out + F.digamma(x - j / 2)
-    return out
+    """PyTorch's mvlgamma_backward: digamma of x + arange(-p/2 + 1/2, 1/2, 1/2) (x in a new
+    last dim), summed over it (so a graph of it is Sum(Digamma(Add(Unsqueeze))))."""
+    args = F.constant(np.arange(-p / 2 + 0.5, 0.5, 0.5), x) + F.unsqueeze(x, -1)
+    return F.sum(F.digamma(args), (-1,))
 
 
 # ---- public functions -----------------------------------------------------------------------
