@@ -407,6 +407,9 @@ FWAD_FINDINGS = {
         "v3 = torch.autograd.forward_ad.make_dual(torch.ones(2, dtype=torch.bfloat16), "
         "torch.ones(2, dtype=torch.bfloat16))", "v4 = torch.where(v3 > 0, v3, v0)",
         "v5 = torch.where(v3 > 0, v3.detach(), v0)"],
+    "sum(0)/mean(0) of a 0-d tensor is a 0-d array (in place writable), not a NumPy scalar": [
+        _LEVEL, *_dual("v0", 1.764, 1.624), "v1 = v0.sum(0, keepdim=False)",
+        "v2 = _Dirty.apply(v1)", "v3 = v0.mean(0)", "v4 = v3.mul_(2)"],
     "a custom Function's view, base modified through a detached alias": [
         _LEVEL, *_dual("v0", 1.764, 1.624), "v2 = v0.detach().requires_grad_()",
         "v3 = _View.apply(v2)", "v4 = v0.exp_()"],

@@ -1065,3 +1065,31 @@ def test_complex_lowrank_values_like_torch(fn):
         assert ra == rt
     with pytest.raises(NotImplementedError, match="gradients of complex inputs"):
         getattr(autotensor, fn)(autotensor.tensor(a, requires_grad=True))
+
+
+@pytest.mark.parametrize("perm_a", [(0, 1), (1, 0)])
+@pytest.mark.parametrize("perm_b", [(0, 1), (1, 0)])
+@pytest.mark.parametrize("step", [1, 2])
+@pytest.mark.parametrize("b_shape", [(2,), (2, 3), (1, 3), (3, 1), (2, 2, 2)])
+def test_kron_of_permuted_inputs_raises_where_pytorch_does(perm_a, perm_b, step, b_shape):
+    """PyTorch's kron is _unsafe_view(mul(views), shape), a view of a product laid out by
+    TensorIterator after the inputs' strides: a transposed or sliced input can make it
+    raise "view size is not compatible" (found by the fuzzer under a dual level)."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.RandomState(0)
+    x = rng.randn(3, 4).astype(np.float32)
+    y = rng.randn(*b_shape).astype(np.float32)
+    results = []
+    for lib in (torch, autotensor):
+        a = lib.tensor(x).permute(*perm_a)[..., ::step]
+        b = lib.tensor(y)
+        if b.dim() == 2:
+            b = b.permute(*perm_b)
+        try:
+            results.append(np.asarray(lib.kron(a, b).tolist()))
+        except RuntimeError as e:
+            results.append(str(e))
+    if isinstance(results[0], str):
+        assert results[1] == results[0]
+    else:
+        np.testing.assert_allclose(results[1], results[0], rtol=1e-6)

@@ -1294,8 +1294,87 @@ def kron(input, other):
     for x, y in zip(sa, sb):
         ia += [x, 1]
         ib += [1, y]
-    out = mul(_unsafe_view(input, tuple(ia)), _unsafe_view(other, tuple(ib)))
-    return _unsafe_view(out, tuple(x * y for x, y in zip(sa, sb)))
+    va, vb = _unsafe_view(input, tuple(ia)), _unsafe_view(other, tuple(ib))
+    shape = tuple(x * y for x, y in zip(sa, sb))
+    # PyTorch's _unsafe_view is a view, of a product laid out as TensorIterator lays it out
+    # (following the inputs' strides): a permuted input can make it fail, as PyTorch's does
+    if 0 not in shape:
+        layout = _iterator_strides([(v, _view_strides(x._data.shape, x.stride(), v))
+                                    for x, v in ((input, tuple(ia)), (other, tuple(ib)))])
+        if layout is not None and _view_strides(*layout, shape) is None:
+            raise RuntimeError(_errors.VIEW_STRIDE)
+    return _unsafe_view(mul(va, vb), shape)
+
+
+def _view_strides(shape, strides, new_shape):
+    """The strides PyTorch's view gives (computeStride: a size-1 dim gets the stride of the
+    chunk it sits in, where NumPy's reshape may give another), None where it cannot view."""
+    new = [0] * len(new_shape)
+    if not shape:
+        return tuple(1 for _ in new_shape)
+    view_d = len(new_shape) - 1
+    base = strides[-1]
+    t_numel = v_numel = 1
+    for d in range(len(shape) - 1, -1, -1):
+        t_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != t_numel * base):
+            while view_d >= 0 and (v_numel < t_numel or new_shape[view_d] == 1):
+                new[view_d] = v_numel * base
+                v_numel *= new_shape[view_d]
+                view_d -= 1
+            if v_numel != t_numel:
+                return None
+            if d > 0:
+                base = strides[d - 1]
+                t_numel = v_numel = 1
+    return tuple(new) if view_d == -1 else None
+
+
+def _iterator_strides(operands):
+    """The strides (in elements) TensorIterator gives the result of an elementwise op on
+    ``operands`` ((shape, strides) pairs): its reorder_dimensions sorts the dims by the
+    inputs' strides, the first input deciding, ties by size; returned with the broadcast
+    shape, or None when all have one shape (its fast setup: contiguous or the inputs' own
+    dense layout, viewable either way)."""
+    shape = tuple(np.broadcast_shapes(*[sh for sh, _ in operands]))
+    if all(sh == shape for sh, _ in operands):
+        return None
+    nd = len(shape)
+    strides = []
+    for sh, st in operands:
+        st = [0] * (nd - len(sh)) + list(st)
+        full = (1,) * (nd - len(sh)) + tuple(sh)
+        strides.append([0 if full[i] == 1 and shape[i] != 1 else st[i] for i in range(nd)])
+
+    def should_swap(d0, d1):
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(nd - 1, -1, -1))  # innermost first
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out = [0] * nd
+    step = 1
+    for d in perm:
+        out[d] = step
+        step *= shape[d]
+    return shape, tuple(out)
 
 
 def _multi_dot_checks(tensors, name="multi_dot"):

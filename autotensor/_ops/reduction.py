@@ -346,7 +346,9 @@ def _sum_dtype(d, dtype):
 
 def _plus_zero(d):
     """A copy of a 0-d array as PyTorch's reduction from +0.0 gives it (-0.0 becomes +0.0)."""
-    return d.copy() if d.dtype.kind in "biu" else (d + d.dtype.type(0)).astype(d.dtype)
+    if d.dtype.kind in "biu":
+        return d.copy()
+    return np.asarray(d + d.dtype.type(0), dtype=d.dtype)  # (a 0-d array, not a NumPy scalar)
 
 
 def sum_to_size(self, *size):
