@@ -217,6 +217,8 @@ def _binary(op, a, b, params=()):
                         f"{type(b).__name__}")
     else:
         return _binary(op, a, _tensor_arg(b, None), params)
+    if ad.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+        refuse_complex(op.name, ad.dtype)
     try:
         out = op.kernel(ad, bd, *params)
     except ValueError:
@@ -285,6 +287,8 @@ def _unary(op, x, float_op=True, params=()):
     if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
         exc = RuntimeError if op.name == "relu" else NotImplementedError
         raise exc(_BOOL_UNSUPPORTED[op.name])
+    if d.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+        refuse_complex(op.name, d.dtype)
     if float_op and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)
     out = op.kernel(d, *params)
@@ -305,16 +309,70 @@ _BOOL_UNSUPPORTED = {"relu": "Boolean inputs not supported for relu",
                      "round": "\"round_vml_cpu\" not implemented for 'Bool'"}
 
 
+# Real-only unary ops: PyTorch's error for a complex input (NumPy would compute a value, or
+# discard the imaginary part): the exception type and the message, or the name of the CPU
+# kernel whose dispatch refuses the dtype
+_COMPLEX_UNSUPPORTED = {
+    "ceil": (NotImplementedError, "ceil is not supported for complex inputs"),
+    "floor": (NotImplementedError, "floor is not supported for complex inputs"),
+    "trunc": (NotImplementedError, "trunc is not supported for complex inputs"),
+    "sign": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex "
+                                  "numbers. Please use torch.sgn instead."),
+    "relu": (NotImplementedError, "clamp is not supported for complex types"),
+    "deg2rad": (RuntimeError, "deg2rad is not supported for complex tensors."),
+    "rad2deg": (RuntimeError, "rad2deg is not supported for complex tensors."),
+    "round": "round_vml_cpu", "frac": "frac_cpu", "digamma": "digamma", "erf": "erf_vml_cpu",
+    "erfc": "erfc_vml_cpu", "erfinv": "erfinv_vml_cpu", "lgamma": "lgamma_vml_cpu",
+    "i0": "i0_vml_cpu", "special_i0e": "i0e_cpu", "special_i1": "i1_cpu",
+    "special_i1e": "i1e_cpu", "special_entr": "entr_cpu", "special_erfcx": "erfcx_cpu",
+    "special_log_ndtr": "log_ndtr_cpu", "special_ndtri": "ndtri_cpu",
+    # binary ops (checked in _binary and _inplace_binary, on the promoted dtype)
+    "fmod": "fmod_cpu", "remainder": "remainder_cpu", "atan2": "atan2_cpu",
+    "hypot": "hypot_cpu", "copysign": "copysign_cpu", "nextafter": "nextafter_cpu",
+    "xlogy": "xlogy_cpu", "floor_divide": "div_floor_cpu",
+    "maximum": (RuntimeError, "maximum not implemented for complex tensors."),
+    "minimum": (RuntimeError, "minimum not implemented for complex tensors."),
+    "fmax": (RuntimeError, "fmax not implemented for complex tensors."),
+    "fmin": (RuntimeError, "fmin not implemented for complex tensors."),
+    "heaviside": (RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "clamp": (NotImplementedError, "clamp is not supported for complex types"),
+    "logit": "logit_cpu",
+    "signbit": (NotImplementedError, "signbit is not implemented for complex tensors."),
+    "isposinf": (RuntimeError, "isposinf does not support complex inputs."),
+    "isneginf": (RuntimeError, "isneginf does not support complex inputs."),
+    # reductions and sorting (checked in their bodies)
+    "max_all": "max_all", "min_all": "min_all",
+    "max_dim": (RuntimeError, "max(): does not support complex input"),
+    "min_dim": (RuntimeError, "min(): does not support complex input"),
+    "argmax": (RuntimeError, "argmax(): does not support complex input"),
+    "argmin": (RuntimeError, "argmin(): does not support complex input"),
+    "amax": "max_values_cpu", "amin": "min_values_cpu", "aminmax": "aminmax_cpu",
+    "sort": (RuntimeError, " Sort does not support complex dtypes on CPU"),
+    "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
+    "unique": "unique", "searchsorted": "searchsorted_out_cpu",
+    "nansum": (RuntimeError, "nansum on CPU does not support complex inputs"),
+}
+
+
+def refuse_complex(name, dtype):
+    how = _COMPLEX_UNSUPPORTED[name]
+    if isinstance(how, str):
+        raise NotImplementedError(f"\"{how}\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(dtype))}'")
+    raise how[0](how[1])
+
+
 def _unary_fn(op, doc, float_op=True):
     """The public function of a unary elementwise op: ``_unary`` specialised for ``op`` in
     one frame (these are the most frequent calls)."""
     kernel = op.kernel
     recs = op.recorders  # (its generated recorder, called directly: Note [Generated recorders])
+    fast_kinds = "f" if op.name in _COMPLEX_UNSUPPORTED else "fc"  # (complex: refused in _unary)
 
     def method(input):  # (the Tensor method: no out=, as PyTorch's)
         if input.__class__ is Tensor or isinstance(input, Tensor):
             d = input._data
-            if d.dtype.kind in "fc" or (not float_op and d.dtype.kind in "iu"):
+            if d.dtype.kind in fast_kinds or (not float_op and d.dtype.kind in "iu"):
                 out = kernel(d)
                 if out.__class__ is not ndarray:
                     out = np.asarray(out)
@@ -518,6 +576,8 @@ def _inplace_binary(op, self, other, params=()):
         inputs = (self, other)
     if value.__class__ is not ndarray:
         value = np.asarray(value)
+    if value.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+        refuse_complex(op.name, value.dtype)
     if value.dtype != self._data.dtype and value.dtype.kind != self._data.dtype.kind:
         inplace_iter_checks(self, inputs, _dtypes.result_type(self, other))
     return inplace.record_inplace(op, self, inputs, params, value)
@@ -553,6 +613,8 @@ def _inplace_unary(op, self, params=(), float_op=None):
     if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
         exc = RuntimeError if op.name == "relu" else NotImplementedError
         raise exc(_BOOL_UNSUPPORTED[op.name])
+    if d.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+        refuse_complex(op.name, d.dtype)
     if (op.name in _FLOAT_OPS if float_op is None else float_op) and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)  # so the cast check names PyTorch's type
     value = _asarray(op.kernel(d, *params))

@@ -19,7 +19,7 @@ from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
     _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_tensor_arg, _finish,
     _inplace_binary, _fit_int, _inplace_unary, _keep_real_grads, _scalar_dtype_data,
-    _scalar_operand, _scalar_to_tensor, _state,
+    _scalar_operand, _scalar_to_tensor, _state, refuse_complex,
     _tensor_arg, _unary, _unary_fn, _SCALARS)
 
 
@@ -34,7 +34,12 @@ def pow_backward_self(F, grad, self, exponent):
 
 
 def pow_backward_exponent(F, grad, self, exponent, result):
-    cond = (self == 0) & (exponent >= 0)
+    if (exponent if F.is_raw else exponent._data).dtype.kind == "c":
+        from .complex_ops import cx  # (PyTorch's: a real, non-negative complex exponent)
+        nonneg = (cx(F).imag(exponent) == 0) & (cx(F).real(exponent) >= 0)
+    else:
+        nonneg = exponent >= 0
+    cond = (self == 0) & nonneg
     return grad * F.where(cond, F.zeros_like(result), result * F.log(self))
 
 
@@ -628,6 +633,8 @@ def _mod(op, tensor_op, input, other):
     if isinstance(other, Tensor):
         return _binary(tensor_op, a, other)
     d = _scalar_dtype_data(a._data, other)
+    if d.dtype.kind == "c":
+        refuse_complex(op.name, d.dtype)
     if other.__class__ is int and d.dtype.kind in "iu":
         other = _fit_int(other, d.dtype)
     return _finish(op, (a,), (other,), _asarray(op.kernel(d, other)))
@@ -650,6 +657,8 @@ def _mod_(op, tensor_op, self, other):
     if isinstance(other, Tensor):
         return _inplace_binary(tensor_op, self, other)
     d = _scalar_dtype_data(self._data, other)
+    if d.dtype.kind == "c":
+        refuse_complex(op.name, d.dtype)
     if other.__class__ is int and d.dtype.kind in "iu":
         other = _fit_int(other, d.dtype)
     return inplace.record_inplace(op, self, (self,), (other,), np.asarray(op.kernel(d, other)))
@@ -781,6 +790,8 @@ def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if input._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
+            refuse_complex("clamp", input._data.dtype)
         lo = _tensor_arg(min, input) if min is not None else None
         hi = _tensor_arg(max, input) if max is not None else None
         out = _asarray(CLAMP_TENSOR.kernel(input._data, None if lo is None else lo._data,
@@ -894,7 +905,8 @@ _py_any = builtins.any
 
 
 # ---- comparisons and logic (no gradient) --------------------------------------------------
-def _compare(ufunc, tensor_only=False, promote=False):
+def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
+    """``ordered``: the kernel name of lt/le/gt/ge, which refuse complex values."""
     def compare(input, other):
         if tensor_only and not isinstance(other, Tensor):
             raise TypeError(f"{ufunc.__name__}(): argument 'other' (position 1) must be "
@@ -914,6 +926,11 @@ def _compare(ufunc, tensor_only=False, promote=False):
                 ad, b = _scalar_operand(ad, b)
             elif other.__class__ is int and ad.dtype.kind in "iu":
                 b = _fit_int(other, ad.dtype)  # (int32 & 2**40 + 1: wrapped, as PyTorch)
+        if ordered is not None and (ad.dtype.kind == "c" or isinstance(b, complex) or
+                                    getattr(b, "dtype", ad.dtype).kind == "c"):
+            rt = np.result_type(ad, b)
+            raise NotImplementedError(f"\"{ordered}\" not implemented for "
+                                      f"'{_dtypes.scalar_name(_dtypes.from_numpy(rt))}'")
         try:
             return _make(_asarray(ufunc(ad, b)))
         except ValueError:
@@ -924,10 +941,10 @@ def _compare(ufunc, tensor_only=False, promote=False):
 
 eq = _compare(np.equal, promote=True)
 ne = _compare(np.not_equal, promote=True)
-lt = _compare(np.less, promote=True)
-le = _compare(np.less_equal, promote=True)
-gt = _compare(np.greater, promote=True)
-ge = _compare(np.greater_equal, promote=True)
+lt = _compare(np.less, promote=True, ordered="lt_cpu")
+le = _compare(np.less_equal, promote=True, ordered="le_cpu")
+gt = _compare(np.greater, promote=True, ordered="gt_cpu")
+ge = _compare(np.greater_equal, promote=True, ordered="ge_cpu")
 less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
 # In-place comparisons write 1 / 0 in self's dtype and record a node whose gradients are
 # zeros (derivatives.yaml's eq_ ... entries: EqBackward0 by a number, EqBackward1 by a tensor)
@@ -1198,6 +1215,8 @@ def _round_inplace(op, self):
     d = self._data
     if d.dtype == np.bool_:
         raise NotImplementedError(f"\"{op.name}_vml_cpu\" not implemented for 'Bool'")
+    if d.dtype.kind == "c":
+        refuse_complex(op.name, d.dtype)
     value = d.copy() if d.dtype.kind in "iu" else _asarray(op.kernel(d))
     return inplace.record_inplace(op, self, (self,), (), value)
 
@@ -1266,6 +1285,8 @@ def reciprocal_(self):
 
 def clamp_(self, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if self._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
+            refuse_complex("clamp", self._data.dtype)
         return _clamp_tensor_(self, min, max)
     min, max, dt = _clamp_bounds(self, min, max)
     d = self._data
@@ -1568,7 +1589,10 @@ def sgn_(self):
 
 def signbit(input):
     """True where the sign bit is set (also for -0.0); never differentiable."""
-    return _make(_asarray(np.signbit(_tensor_arg(input)._data)))
+    d = _tensor_arg(input)._data
+    if d.dtype.kind == "c":
+        refuse_complex("signbit", d.dtype)
+    return _make(_asarray(np.signbit(d)))
 
 
 # ---- more binary and ternary math --------------------------------------------------------
@@ -2389,9 +2413,11 @@ _INPLACE_FORM = {ELU: ELU_, CELU: CELU_, LEAKY_RELU: LEAKY_RELU_, RRELU: RRELU_,
                  THRESHOLD: THRESHOLD_}
 
 
-def _float_activation(name, input):
+def _float_activation(name, input, complex_ok=False):
+    """PyTorch's dtype refusal of an activation's CPU kernel (floating types only; complex
+    too for silu)."""
     d = _tensor_arg(input)._data
-    if d.dtype.kind not in "fcV":  # (V: bfloat16)
+    if d.dtype.kind not in ("fcV" if complex_ok else "fV"):  # (V: bfloat16)
         kind = _dtypes.scalar_name(_dtypes.from_numpy(d.dtype))
         raise NotImplementedError(f"\"{name}\" not implemented for '{kind}'")
     return input
@@ -2405,7 +2431,7 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 def silu(input, inplace=False):
     """x * sigmoid(x)."""
-    _float_activation("silu_cpu", input)
+    _float_activation("silu_cpu", input, complex_ok=True)
     return _activation(SILU, input, (), inplace)
 
 
@@ -2465,6 +2491,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     d = _tensor_arg(input)._data
     if d.dtype == np.bool_:
         raise RuntimeError("Bool inputs not supported for hardtanh")
+    if d.dtype.kind == "c":
+        refuse_complex("clamp", d.dtype)
     if d.dtype.kind in "iu":  # integer tensors keep their dtype; the limits are truncated
         if d.dtype.kind == "u" and (min_val < 0 or max_val < 0):
             raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
@@ -2498,8 +2526,8 @@ def logsigmoid(input):
 
 def threshold(input, threshold, value, inplace=False):
     """value where input <= threshold, else input."""
-    if _tensor_arg(input)._data.dtype == np.bool_:
-        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    if _tensor_arg(input)._data.dtype.kind in "bc":
+        _float_activation("threshold_cpu", input)
     return _activation(THRESHOLD, input, (threshold, value), inplace, float_op=False)
 
 

@@ -9,7 +9,7 @@ from ..autograd import inplace
 from . import raw
 from .dispatch import defop
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
-                      _state, _wrap_dim)
+                      _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
 
 
@@ -429,6 +429,9 @@ def _max_min(input, dim, keepdim, other, is_max):
     if other is not None:
         return (maximum if is_max else minimum)(input, other)
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex(("max" if is_max else "min") + ("_all" if dim is None else "_dim"),
+                       d.dtype)
     if dim is None:
         if d.size == 0:
             raise RuntimeError(
@@ -505,6 +508,8 @@ def min(input, dim=None, keepdim=False, *, other=None):
 
 def _amax_amin(op, reduce, name, input, dim, keepdim):
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex(name, d.dtype)
     dims = _dims(dim, d.ndim) if dim != () else None
     axis = dims if d.ndim else None
     if d.size == 0 and axis is None and d.ndim:
@@ -549,6 +554,8 @@ def _arg_reduce(ufunc, name, input, dim, keepdim):
     d = input._data
     if d.dtype == np.bool_:
         raise RuntimeError(f"{name}(): does not support bool input")
+    if d.dtype.kind == "c":
+        refuse_complex(name, d.dtype)
     if dim is None:
         if d.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -759,6 +766,8 @@ def _sorted_indices(d, dim, descending):
 
 def sort(input, dim=-1, descending=False, stable=None):
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("sort", d.dtype)
     dim = _wrap_dim(dim, d.ndim)
     idx = _sorted_indices(d, dim, descending)
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
@@ -769,11 +778,15 @@ def sort(input, dim=-1, descending=False, stable=None):
 
 def argsort(input, dim=-1, descending=False, stable=False):
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("sort", d.dtype)
     return _make(_sorted_indices(d, _wrap_dim(dim, d.ndim), descending))
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("topk", d.dtype)
     dim = _wrap_dim(dim, d.ndim)
     if k > (d.shape[dim] if d.ndim else 1) or k < 0:
         raise RuntimeError("selected index k out of range")
@@ -956,6 +969,8 @@ NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """sum treating NaN as zero."""
+    if input._data.dtype.kind == "c":
+        refuse_complex("nansum", input._data.dtype)
     d = _sum_dtype(input._data, dtype)
     dims = _dims(dim, d.ndim) if dim is not None and dim != () else None
     if not d.ndim:
@@ -968,6 +983,8 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """mean over the non-NaN elements (nansum / count, recorded as PyTorch does)."""
     from .pointwise import div, logical_not
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("nansum", d.dtype)
     if not _inexact(d.dtype) and dtype is None:
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_dtypes.scalar_name(input.dtype)}")
@@ -1109,6 +1126,8 @@ AMINMAX = defop("aminmax", "AminmaxBackward0", None, params=("dim", "keepdim"),
 def aminmax(input, *, dim=None, keepdim=False):
     """(min, max) in one op; ties share the gradient evenly."""
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("aminmax", d.dtype)
     if d.size == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
@@ -1525,6 +1544,8 @@ def _unique_dim(dim, ndim):
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted, as PyTorch's CPU kernel always gives them)."""
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("unique", d.dtype)
     if dim is not None:
         dim = _unique_dim(dim, d.ndim)
     v, i, c = _unique_along(d, dim, sorted, return_inverse, return_counts, False)
@@ -1534,6 +1555,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("unique", d.dtype)
     if dim is not None:
         dim = _unique_dim(dim, d.ndim)
     v, i, c = _unique_along(d, dim, False, return_inverse, return_counts, True)
@@ -1545,6 +1568,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     b = sorted_sequence._data
     scalar = not isinstance(input, Tensor)
     v = np.asarray(input, dtype=b.dtype) if scalar else input._data
+    if v.dtype.kind == "c" or b.dtype.kind == "c":
+        refuse_complex("searchsorted", np.result_type(v, b))
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but "

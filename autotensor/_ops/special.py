@@ -17,7 +17,7 @@ from .._backend import np
 from .._tensor import Tensor
 from . import _specfun
 from .dispatch import defop
-from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn
+from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn, refuse_complex
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .pointwise import (
     _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, RRELU_, erf)
@@ -449,12 +449,16 @@ def nextafter_(self, other):
 def isposinf(input):
     from .._tensor import _make
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("isposinf", d.dtype)
     return _make(_asarray(np.isposinf(d) if d.dtype.kind == "f" else np.zeros(d.shape, bool)))
 
 
 def isneginf(input):
     from .._tensor import _make
     d = input._data
+    if d.dtype.kind == "c":
+        refuse_complex("isneginf", d.dtype)
     return _make(_asarray(np.isneginf(d) if d.dtype.kind == "f" else np.zeros(d.shape, bool)))
 
 
