@@ -708,7 +708,7 @@ def positive(input):
 
 
 def _check_softmax_dtype(name, d, dim):
-    if not _inexact(d.dtype) and d.size:
+    if (not _inexact(d.dtype) or d.dtype.kind == "c") and d.size:
         kernel = f"{name}_lastdim_kernel_impl" if d.ndim <= 1 or dim == d.ndim - 1 else \
             f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for '
