@@ -410,6 +410,19 @@ FWAD_FINDINGS = {
     "sum(0)/mean(0) of a 0-d tensor is a 0-d array (in place writable), not a NumPy scalar": [
         _LEVEL, *_dual("v0", 1.764, 1.624), "v1 = v0.sum(0, keepdim=False)",
         "v2 = _Dirty.apply(v1)", "v3 = v0.mean(0)", "v4 = v3.mul_(2)"],
+    "mode with NaNs: std::sort's order decides (NaN compares false)": [
+        _LEVEL, *_dual("v0", [[-0.417, -0.056], [-2.136, 1.64]], [[1.789, 0.437], [0.096, -1.863]]),
+        "v2 = v0.log()", "v11 = v2.mode(0, keepdim=False)[0]",
+        "v12 = torch.tensor([2.0, float('nan'), 1.0, 2.0, float('nan')]).mode()",
+        "v13 = torch.tensor([float('nan')] * 3 + [1.0, 0.0, 1.0] * 6).mode()"],
+    "mvlgamma/masked_fill/masked_scatter of a transposed dual are contiguous, as PyTorch's": [
+        _LEVEL, "v0 = torch.tensor(np.array([[1.764, 0.979], [0.4, 2.241]], dtype='float32'))"
+        ".transpose(0, 1).detach()",
+        "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array([[1.624, -0.612], "
+        "[-0.528, -1.073]], dtype='float32')))", "v2 = v0.mvlgamma(1)", "v3 = v2.view(-1)",
+        "v4 = v0.mvlgamma(2).view(-1)", "v5 = v0.sum().mvlgamma(2)",
+        "v6 = v0.masked_fill(v0 > 0, 0).view(-1)", "v7 = v0.sum().masked_fill(v0.sum() > 0, 0)",
+        "v8 = v0.detach().masked_scatter(v0 > 1, torch.ones(4)).view(-1)"],
     "a custom Function's view, base modified through a detached alias": [
         _LEVEL, *_dual("v0", 1.764, 1.624), "v2 = v0.detach().requires_grad_()",
         "v3 = _View.apply(v2)", "v4 = v0.exp_()"],

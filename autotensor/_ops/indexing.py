@@ -693,6 +693,9 @@ def masked_fill(input, mask, value):
         out = np.where(m, v, d).astype(d.dtype, copy=False)
     except ValueError:
         raise broadcast_error(m.shape, d.shape) from None
+    # (PyTorch's masked_fill fills a clone(MemoryFormat::Contiguous): a permuted input's
+    # result is contiguous, so view() works on it)
+    out = np.asarray(out, order="C")
     if tensor_value is not None:
         r = _finish(MASKED_FILL_TENSOR, (input, tensor_value), (m,), _asarray(out))
         if r._grad_fn is not None:
@@ -1094,7 +1097,7 @@ def _masked_scatter_args(d, mask, source, inplace_):
 def masked_scatter(input, mask, source):
     d = input._data
     m = _masked_scatter_args(d, mask, source, False)
-    out = _masked_scatter_kernel(d, source._data, m)
+    out = np.asarray(_masked_scatter_kernel(d, source._data, m), order="C")  # (as masked_fill)
     r = _finish(MASKED_SCATTER, (input, source), (m,), out)
     if r._grad_fn is not None and out.shape != d.shape:
         set_input_metadata(r._grad_fn, (input, source), out.shape, out.dtype)

@@ -1346,10 +1346,82 @@ MODE = defop("mode", "ModeBackward0", None, params=("dim", "keepdim"),
 _ModeRT = _return_type("mode")
 
 
+def _std_sort_order(vals):
+    """The order libstdc++'s std::sort leaves (value, index) pairs in under PyTorch's
+    ``a.first < b.first``: with a NaN (every comparison false) it is no sort at all, and
+    mode's runs follow whatever order it makes (introsort down to runs of 16, then
+    insertion sort)."""
+    order = list(range(len(vals)))
+
+    def lt(i, j):
+        return vals[i] < vals[j]
+
+    def insertion(lo, hi):
+        for i in range(lo + 1, hi):
+            v = order[i]
+            if lt(v, order[lo]):
+                order[lo + 1:i + 1] = order[lo:i]
+                order[lo] = v
+            else:
+                unguarded(i)
+
+    def unguarded(i):
+        v = order[i]
+        while lt(v, order[i - 1]):
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = v
+
+    def median_to_first(res, a, b, c):
+        oa, ob, oc = order[a], order[b], order[c]
+        if lt(oa, ob):
+            m = b if lt(ob, oc) else c if lt(oa, oc) else a
+        elif lt(oa, oc):
+            m = a
+        else:
+            m = c if lt(ob, oc) else b
+        order[res], order[m] = order[m], order[res]
+
+    def partition(lo, hi, pivot):
+        while True:
+            while lt(order[lo], order[pivot]):
+                lo += 1
+            hi -= 1
+            while lt(order[pivot], order[hi]):
+                hi -= 1
+            if not lo < hi:
+                return lo
+            order[lo], order[hi] = order[hi], order[lo]
+            lo += 1
+
+    def introsort(lo, hi, depth):
+        while hi - lo > 16:
+            if depth == 0:  # (libstdc++ heapsorts here, after 2 log2(n) poor pivots: rare)
+                order[lo:hi] = sorted(order[lo:hi], key=lambda i: (vals[i] != vals[i], vals[i]))
+                return
+            depth -= 1
+            median_to_first(lo, lo + 1, lo + (hi - lo) // 2, hi - 1)
+            cut = partition(lo + 1, hi, lo)
+            introsort(cut, hi, depth)
+            hi = cut
+
+    n = len(order)
+    if n > 1:
+        introsort(0, n, 2 * (n.bit_length() - 1))
+        insertion(0, n if n < 16 else 16)
+        for i in range(16, n):
+            unguarded(i)
+    return np.asarray(order, dtype=np.int64)
+
+
 def _mode_1d(row):
     """The most frequent value of a 1-d array (the smallest among ties) and the index of its
-    last occurrence, as PyTorch's CPU kernel (a sort, then runs compared with ==)."""
-    order = np.argsort(row, kind="stable")
+    last occurrence, as PyTorch's CPU kernel (a sort, then runs compared with ==; with a
+    NaN, std::sort's own order: _std_sort_order). (Past 16 elements std::sort is not
+    stable, so which index of a tied value PyTorch returns can differ; emulated only
+    with a NaN, where the value itself depends on it.)"""
+    nan = row.dtype.kind in "fV" and np.isnan(row).any()
+    order = _std_sort_order(row.tolist()) if nan else np.argsort(row, kind="stable")
     s = row[order]
     new = np.ones(s.shape, dtype=bool)
     new[1:] = s[1:] != s[:-1]

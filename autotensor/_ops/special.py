@@ -231,7 +231,9 @@ def zeta_kernel(x, q):
 
 
 def mvlgamma_kernel(x, p):
-    x64 = _f64(x)
+    """(PyTorch's composite sums over a new last dim: its result is contiguous whatever
+    the input's layout.)"""
+    x64 = np.asarray(_f64(x), order="C")
     out = p * (p - 1) / 4 * math.log(math.pi)
     for j in range(p):
         out = out + _specfun.lgamma(x64 - j / 2)

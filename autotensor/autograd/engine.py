@@ -229,7 +229,7 @@ def _made_versions(node, made, grad, n, raw):
                                          g.dtype.kind != "c") else v
                  for v, r in zip(per_input, reduce))
 
-_eager = threading.local()  # .versions: a graph recorded only for tangents (_grad_with_tangents)
+_eager = threading.local()  # .versions: formulas on tensors only for tangents (_grad_with_tangents)
 
 
 
@@ -477,8 +477,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
     heapq.heapify(heap)
     prev_mode, prev_formula = _state.enabled, _state.in_formula
     prev_task, prev_node = _state.graph_task, _state.current_node
-    # (a graph recorded only for tangents runs its formulas on tensors with grad mode off,
-    # as PyTorch's: hooks and custom backwards see gradients without a graph)
+    # (formulas run on tensors only for their tangents do so with grad mode off, as
+    # PyTorch's: hooks and custom backwards see gradients without a graph)
     _state.enabled = create_graph and not getattr(_eager, "versions", False)
     _state.in_formula = create_graph
     _state.graph_task = GraphTask(deps, needed, runs, root_nodes)
@@ -614,8 +614,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                                 and (nxt.__class__ is AccumulateGrad or capture_map) and \
                                 id(old) not in shared and old._view is None and \
                                 _dense(old._data):
-                            # (a graph recorded only for tangents: PyTorch, with none, adds
-                            # in place; _grad_with_tangents reads the version)
+                            # (formulas on tensors only for tangents: PyTorch, without a
+                            # graph, adds in place; _grad_with_tangents reads the version)
                             buf[nr]._vc[0] = old._vc[0] + 1
                 if d == 0:
                     entry = (nxt, buffers.pop(nxt))
@@ -894,8 +894,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if retain_graph is None:
         retain_graph = create_graph
     if _state.fw and not create_graph:
-        # a forward-AD level is open: the formulas run on tensors so that the gradients
-        # carry tangents (forward-over-reverse), then come back without a graph
+        # a forward-AD level is open: the formulas run on tensors (grad mode off) so that
+        # the gradients carry tangents (forward-over-reverse)
         result = _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph,
                                      allow_unused, materialize_grads)
         return dict(zip(keys, result)) if as_dict else result
