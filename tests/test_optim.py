@@ -306,32 +306,32 @@ BLOCKED_CASES = [
 @pytest.mark.parametrize("name,kwargs", BLOCKED_CASES,
                          ids=[f"{n}-{i}" for i, (n, _) in enumerate(BLOCKED_CASES)])
 def test_blocked_update_matches_torch(name, kwargs, dtype):
-    """Adam and SGD run block by block (Note [Blocked updates]): a parameter of 2.3 blocks
-    (the last one partial), a transposed gradient, a transposed (F-ordered) parameter taken
-    whole, and a 0-d one, 20 steps against torch."""
+    """Adam and SGD run block by block (Note [Blocked updates]), 20 steps against torch: a
+    parameter of 2.3 blocks (the last one partial); one of 1.2 blocks with a transposed
+    gradient (copied once); a transposed (F-ordered) one of 1.1 blocks (taken whole); small
+    ones (one block as they are) with a transposed gradient, F-ordered, and 0-d."""
     from autotensor.optim import optimizer
-    n = 2 * optimizer._BLOCK + 1234
+    b = optimizer._BLOCK
     rng = np.random.default_rng(5)
-    init = [rng.standard_normal(n).astype(dtype), rng.standard_normal((7, 5)).astype(dtype),
-            rng.standard_normal((6, 3)).astype(dtype), np.array(0.7, dtype)]
+    shapes = [(2 * b + 1234,), (b // 100 + 1, 120), (b // 90 + 1, 100), (7, 5), (6, 3), ()]
+    transposed_grad, f_ordered = (1, 3), (2, 4)
+    init = [rng.standard_normal(s).astype(dtype) for s in shapes]
     grads = [[rng.standard_normal(a.shape).astype(dtype) for a in init] for _ in range(20)]
 
     def run(lib):
-        ps = [lib.tensor(init[0], requires_grad=True), lib.tensor(init[1], requires_grad=True),
-              lib.tensor(init[2].T.copy()).t().detach().requires_grad_(),  # F-ordered
-              lib.tensor(init[3], requires_grad=True)]
+        ps = [lib.tensor(a.T.copy()).t().detach().requires_grad_() if i in f_ordered else
+              lib.tensor(a, requires_grad=True) for i, a in enumerate(init)]
         opt = getattr(lib.optim, name)(ps, **kwargs)
         for gs in grads:
-            ps[0].grad = lib.tensor(gs[0])
-            ps[1].grad = lib.tensor(gs[1].T.copy()).t()          # non-contiguous grad
-            ps[2].grad = lib.tensor(gs[2])
-            ps[3].grad = lib.tensor(gs[3])
+            for i, (p, g) in enumerate(zip(ps, gs)):
+                p.grad = lib.tensor(g.T.copy()).t() if i in transposed_grad else lib.tensor(g)
             opt.step()
         return ps, opt
 
     ps_a, opt_a = run(at)
     ps_t, opt_t = run(torch)
-    assert not ps_a[1].grad.is_contiguous() and not ps_a[2].is_contiguous()
+    assert all(not ps_a[i].grad.is_contiguous() for i in transposed_grad)
+    assert all(not ps_a[i].is_contiguous() for i in f_ordered) and ps_a[2].numel() > b
     rtol, atol = (1e-11, 1e-13) if dtype == "float64" else (2e-5, 2e-6)
     for pa, pt in zip(ps_a, ps_t):
         np.testing.assert_allclose(_np(pa), pt.detach().numpy(), rtol=rtol, atol=atol)

@@ -62,6 +62,7 @@ class Adam(Optimizer):
             amsgrad, maximize = group["amsgrad"], group["maximize"]
             decoupled = wd != 0 and group["decoupled_weight_decay"]
             l2 = wd != 0 and not decoupled
+            coefs = {}
             for p, g in self._params_with_grad(group):
                 state = self.state[p]
                 if len(state) == 0:
@@ -71,15 +72,20 @@ class Adam(Optimizer):
                     if amsgrad:
                         state["max_exp_avg_sq"] = _zeros_like(p)
                 step = _next_step(state)
-                bias_correction1 = 1 - beta1 ** step
-                bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
-                # Note [Adam's update]: the coefficients, in the parameter's dtype
-                s = p._data.dtype.type
-                shrink, wd_ = s(1 - lr * wd), s(wd)
-                b1, w1 = s(beta1), s(-(1 - beta1) if maximize and not l2 else 1 - beta1)
-                b2, w2 = s(beta2), s(1 - beta2)
-                eps_ = s(eps * bias_correction2_sqrt)
-                step_size = s(-lr / bias_correction1 * bias_correction2_sqrt)
+                # Note [Adam's update]: the coefficients, in the parameter's dtype (the
+                # same for the group's parameters at the same step: computed once)
+                key = (p._data.dtype, step)
+                c = coefs.get(key)
+                if c is None:
+                    s = key[0].type
+                    bias_correction1 = 1 - beta1 ** step
+                    bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
+                    c = coefs[key] = (
+                        s(1 - lr * wd), s(wd), s(beta1),
+                        s(-(1 - beta1) if maximize and not l2 else 1 - beta1),
+                        s(beta2), s(1 - beta2), s(eps * bias_correction2_sqrt),
+                        s(-lr / bias_correction1 * bias_correction2_sqrt))
+                shrink, wd_, b1, w1, b2, w2, eps_, step_size = c
                 mx = state["max_exp_avg_sq"]._data if amsgrad else None
                 for pb, mb, vb, xb, gb, t, u in _blocks(
                         (p._data, state["exp_avg"]._data, state["exp_avg_sq"]._data, mx),

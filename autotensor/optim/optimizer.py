@@ -151,29 +151,44 @@ _BLOCK = 1 << 16
 def _blocks(written, read, n_scratch):
     """Matching blocks of same-shaped arrays for one update (Note [Blocked updates]).
 
-    Yields lists: a block of each array of ``written`` (updated in place; ``None`` stays
-    ``None``), of each array of ``read``, then ``n_scratch`` work blocks. C-contiguous
-    arrays are cut through flat views; a non-contiguous gradient is copied once; a
+    Returns lists: a block of each array of ``written`` (updated in place; the first is the
+    parameter, later ones may be ``None`` and stay ``None``), of each array of ``read``,
+    then ``n_scratch`` work blocks. Arrays of at most _BLOCK elements are one block as they
+    are (any strides), with work arrays of their shape. Larger ones are cut through flat
+    views when C-contiguous (a non-contiguous gradient is copied once); a larger
     non-contiguous written array (a transposed parameter: rare) makes one block of
     everything, with whole-size work arrays."""
-    live = [a for a in written if a is not None]
-    if not all(a.flags.c_contiguous for a in live):
-        yield [*written, *read, *(_tmp(live[0], s) for s in range(n_scratch))]
-        return
-    n, dt, block = live[0].size, live[0].dtype, _BLOCK
+    first, block = written[0], _BLOCK
+    n = first.size
+    if n <= block:
+        return [[*written, *read, *_work_blocks(first.dtype, first.shape, n_scratch, block)]]
+    if not all(a is None or a.flags.c_contiguous for a in written):
+        return [[*written, *read, *(_tmp(first, s) for s in range(n_scratch))]]
     flat = [None if a is None else a.reshape(-1) for a in written]
     flat += [np.ascontiguousarray(a).reshape(-1) for a in read]
-    bufs = getattr(_work, "blocks", None)
-    if bufs is None:
-        bufs = _work.blocks = {}
-    key = (dt.str, n_scratch, block)
-    work = bufs.get(key)
-    if work is None:
-        work = bufs[key] = np.empty((n_scratch, block), dt)
-    for i in range(0, n, block):
-        j = i + block
-        k = min(n, j) - i
-        yield [None if a is None else a[i:j] for a in flat] + [w[:k] for w in work]
+    work = _work_blocks(first.dtype, (block,), n_scratch, block)
+    return [[None if a is None else a[i:i + block] for a in flat] +
+            [w[:min(block, n - i)] for w in work] for i in range(0, n, block)]
+
+
+def _work_blocks(dt, shape, n_scratch, block):
+    """``n_scratch`` work arrays of ``shape`` (at most ``block`` elements) in this thread's
+    block buffer of ``dt``; the views are kept per shape (a model has few shapes)."""
+    cache = getattr(_work, "blocks", None)
+    if cache is None:
+        cache = _work.blocks = {}
+    key = (dt.str, shape, n_scratch, block)
+    views = cache.get(key)
+    if views is None:
+        rows_key = (dt.str, n_scratch, block)
+        rows = cache.get(rows_key)
+        if rows is None:
+            rows = cache[rows_key] = np.empty((n_scratch, block), dt)
+        size = 1
+        for d in shape:
+            size *= d
+        views = cache[key] = [r[:size].reshape(shape) for r in rows]
+    return views
 
 
 def _sqrt(a, slot=1):
