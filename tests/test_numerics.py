@@ -1083,6 +1083,21 @@ FUZZ_FINDINGS = {
         "v5 = torch.dist(v0, v0.detach().flip(0), 3)", "v5.backward()",
         "v6 = v0.dist(torch.tensor(1.0))", "v7 = torch.positive(v0)", "v8 = v0.positive()",
         "v9 = torch.positive(torch.tensor([True]))"],
+    # fuzz stop 20 (tests/test_op_fidelity.py sweeps each class)
+    "median(2) of bool, logcumsumexp(2) of int64: the dim error before the dtype's": [
+        "v0 = torch.tensor(np.array([True, False]))", "v1 = v0.median(2, keepdim=False)[0]",
+        "v2 = torch.tensor(np.array([1, 2])).logcumsumexp(2)"],
+    "median() of an empty bool tensor is True; cummax(2) of an empty tensor is empty": [
+        "v0 = torch.tensor(np.array([], dtype='float32'))", "v1 = v0.eq(v0)", "v2 = v1.median()",
+        "v3 = v0.cummax(2)[0]", "v4 = v1.long().cummin(-3)[1]"],
+    "remainder of an empty int64 tensor by a zero": [
+        "v0 = torch.tensor(np.array([], dtype='int64'))", "v1 = v0.sum(0, keepdim=False)",
+        "v2 = v0.remainder(v1)", "v3 = v0 // 0"],
+    "True ** a dual tensor: PyTorch's INTERNAL ASSERT is its bug, not compared": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))",
+        "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624)))",
+        "v1 = True ** v0", "v2 = v0 * 2", "torch.autograd.forward_ad.exit_dual_level()"],
 }
 
 

@@ -645,3 +645,60 @@ def test_inplace_samplers_record_torch_nodes(call):
         return (x, x._version, x.grad_fn, [f for f, _ in x.grad_fn.next_functions],
                 m.autograd.grad(x.sum(), leaf), catch(call, m, m.ones(3, requires_grad=True)))
     compare(scenario)
+
+
+# ---- selection and scan reductions: dim, size, k and dtype checks in PyTorch's order ---------
+# (fuzz stop 20: median(2)/logcumsumexp(2) of a 1-d bool/int64 tensor raised the dtype error
+# where PyTorch's dim check comes first; median() of an empty bool tensor is True (NaN cast);
+# cummax(2) of an empty tensor returns empty, its dim unchecked)
+_SCAN_SELECT = ["median()", "nanmedian()", "median(D)", "nanmedian(D, keepdim=True)",
+                "kthvalue(1, D)", "kthvalue(2, D)", "mode(D)", "cummax(D)", "cummin(D)",
+                "cumsum(D)", "cumprod(D)", "logcumsumexp(D)", "cumsum_(D)", "cumprod_(D)",
+                "cumsum(D, dtype=m.bool)", "cumprod(D, dtype=m.bool)"]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int64", "uint8", "int32", "int16", "float16",
+                                   "float32", "complex64"])
+@pytest.mark.parametrize("shape", [(), (3,), (0,), (2, 0), (0, 3), (2, 3)])
+def test_scan_and_selection_check_order_like_torch(shape, dtype):
+    n = int(np.prod(shape))
+    data = (np.arange(n) % 3 - 1).reshape(shape)
+
+    def scenario(m):
+        out = []
+        for call in _SCAN_SELECT:
+            for d in ((5, -3, 1, 0, -1) if "D" in call else (None,)):
+                env = {"x": m.tensor(data).to(getattr(m, dtype)), "m": m}
+                src = "x." + call.replace("D", str(d))
+                out.append(catch(eval, src, env))  # noqa: S307 -- our own expressions
+        return out
+    compare(scenario)
+
+
+# ---- integer division by zero: raised only where the kernel meets a zero -------------------
+# (fuzz stop 20: remainder of an empty int64 tensor by a 0-d zero raised ZeroDivisionError;
+# PyTorch's kernel computes no element, so the result is empty)
+_INT_DIV = ["torch.remainder(A, B)", "torch.fmod(A, B)", "torch.floor_divide(A, B)",
+            "torch.div(A, B, rounding_mode='floor')", "torch.div(A, B, rounding_mode='trunc')",
+            "A % B", "A // B", "(A).remainder_(B)", "(A).fmod_(B)", "(A).floor_divide_(B)",
+            "(A).div_(B, rounding_mode='trunc')", "(A).div_(B, rounding_mode='floor')",
+            "B % A", "B // A"]
+_INT_DIV_ARGS = [
+    ("torch.zeros(0, dtype=torch.int64)", "torch.tensor(0)"),
+    ("torch.zeros(0, dtype=torch.int64)", "0"),
+    ("torch.zeros(0, dtype=torch.int32)", "torch.zeros(1, dtype=torch.int64)"),
+    ("torch.zeros(0, dtype=torch.uint8)", "0"),
+    ("torch.zeros(2, 0, dtype=torch.int64)", "torch.zeros(2, 1, dtype=torch.int64)"),
+    ("torch.zeros(0, 1, dtype=torch.int64)", "torch.zeros(1, 2, dtype=torch.int64)"),
+    ("torch.tensor([4, 5])", "torch.tensor(0)"), ("torch.tensor([4, 5])", "0"),
+    ("torch.ones(2, dtype=torch.int64)", "torch.zeros(3, dtype=torch.int64)"),
+    ("torch.ones(2, dtype=torch.int64)", "torch.zeros(0, 2, dtype=torch.int64)"),
+]
+
+
+@pytest.mark.parametrize("a,b", _INT_DIV_ARGS)
+def test_integer_division_by_zero_like_torch(a, b):
+    def scenario(m):
+        return [catch(eval, op.replace("A", a).replace("B", b), {"torch": m})  # noqa: S307
+                for op in _INT_DIV]
+    compare(scenario)

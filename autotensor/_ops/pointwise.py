@@ -527,7 +527,8 @@ multiply = mul
 
 def _integer_division(kernel, a, other):
     """PyTorch's checks of an integer floor/trunc division or remainder: bools are not
-    implemented, a zero divisor raises (the CPU kernel's "ZeroDivisionError")."""
+    implemented, a zero divisor raises (the CPU kernel's "ZeroDivisionError", raised as it
+    meets one: never for an empty result, nor before the shapes' broadcast error)."""
     od = other._data if isinstance(other, Tensor) else other
     ad = a._data
     if ad.dtype == np.bool_ and (not isinstance(other, Tensor) or od.dtype == np.bool_) and \
@@ -537,8 +538,15 @@ def _integer_division(kernel, a, other):
                                    else isinstance(od, int)):
         if od.__class__ is int:  # wrapped into the dtype first: x // 2**32 on int32 is by 0
             od = _fit_int(od, ad.dtype if ad.dtype.kind != "b" else np.dtype(np.int64))
-        if np.any(np.asarray(od) == 0):
+        if np.any(np.asarray(od) == 0) and _nonempty_broadcast(ad, od):
             raise RuntimeError("ZeroDivisionError")
+
+
+def _nonempty_broadcast(ad, od):
+    try:
+        return 0 not in np.broadcast_shapes(ad.shape, np.shape(od))
+    except ValueError:  # (the op's own broadcast error follows)
+        return False
 
 
 def div(input, other, *, rounding_mode=None, out=None):

@@ -751,6 +751,8 @@ def logsumexp(input, dim, keepdim=False):
 def cumsum(input, dim, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
     dim = _wrap_dim(dim, d.ndim)
+    if d.ndim and d.size:  # (dtype=bool: no kernel; a 0-d or empty tensor needs none)
+        _refuse_kernel_dtype("cumsum_out_cpu", d)
     return _finish(CUMSUM, (input,), (dim,), raw.cumsum(_acc(d), dim).astype(d.dtype, copy=False))
 
 
@@ -1073,12 +1075,14 @@ LOGCUMSUMEXP = defop("logcumsumexp", "LogcumsumexpBackward0", None, params=("dim
 def cumprod(input, dim, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
     dim = _wrap_dim(dim, d.ndim)
+    if d.ndim and d.size:
+        _refuse_kernel_dtype("cumprod_out_cpu", d)
     out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
     return _finish(CUMPROD, (input,), (dim,), _asarray(out))
 
 
 def cumprod_(self, dim, *, dtype=None):
-    d = _cum_inplace_checks("cumprod", self, dtype)
+    d = _cum_inplace_checks("cumprod", self, dim, dtype)
     dim = _wrap_dim(dim, d.ndim)
     out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
     return inplace.record_inplace(CUMPROD, self, (self,), (dim,), out)
@@ -1086,14 +1090,37 @@ def cumprod_(self, dim, *, dtype=None):
 
 def logcumsumexp(input, dim):
     d = input._data
+    dim = _wrap_dim(dim, d.ndim)  # (before the dtype: the kernel wraps dim, then dispatches)
     if not _inexact(d.dtype):
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
-    dim = _wrap_dim(dim, d.ndim)
     return _finish(LOGCUMSUMEXP, (input,), (dim,), logcumsumexp_kernel(d, dim))
 
 
+def _logcumsumexp_complex(d, dim):
+    """PyTorch's CPU scan for complex data (no ufunc has it): from -inf, each step is
+    _log_add_exp_helper(x, running) in complex128: log1p(exp(min - max)) + max, min and max
+    by real part; NaN (in either part) is infectious, and equal infinite real parts give
+    min (-inf) or log(exp(min) + exp(max)) (+inf)."""
+    x = np.moveaxis(d.astype(np.complex128), dim, -1)
+    out = np.empty(x.shape, np.complex128)
+    run = np.full(x.shape[:-1], complex(-np.inf, 0.0))
+    with np.errstate(all="ignore"):
+        for j in range(x.shape[-1]):
+            xj = x[..., j]
+            lt = xj.real < run.real
+            lo, hi = np.where(lt, xj, run), np.where(lt, run, xj)
+            r = np.log1p(np.exp(lo - hi)) + hi
+            inf = ~np.isfinite(lo.real) & (lo.real == hi.real)
+            r = np.where(inf, np.where(lo.real < 0, lo, np.log(np.exp(lo) + np.exp(hi))), r)
+            nan = np.isnan(xj.real) | np.isnan(xj.imag) | np.isnan(run.real) | np.isnan(run.imag)
+            run = out[..., j] = np.where(nan, complex(np.nan, np.nan), r)
+    return np.moveaxis(out, -1, dim).astype(d.dtype)
+
+
 def logcumsumexp_kernel(d, dim):
+    if d.dtype.kind == "c" and d.ndim and d.size:
+        return _asarray(_logcumsumexp_complex(d, dim))
     out = np.logaddexp.accumulate(_acc(d), axis=dim) if d.ndim and d.size else _acc(d).copy()
     if d.ndim and d.size and d.dtype.kind != "c":
         # PyTorch's scan starts from -inf: logaddexp(-inf, -0.0) is +0.0
@@ -1174,26 +1201,45 @@ def _kth_along(d, dim, k, ignore_nan):
     return np.take_along_axis(d, pick, axis=dim), pick.astype(np.int64)
 
 
+def _refuse_kernel_dtype(kernel, d, complex_=False, bool_=True):
+    """A CPU kernel's dispatch error for bool (and complex) data. PyTorch dispatches on the
+    dtype after its dim and size checks, so callers run this after theirs."""
+    if (bool_ and d.dtype == np.bool_) or (complex_ and d.dtype.kind == "c"):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}'")
+
+
+def _nan_as(dtype):
+    """NaN converted to dtype as C++ does on x86 (aten's median of an empty tensor returns
+    full({}, NaN).to(dtype)): True for bool; for integers the lowest int64 or int32 (the
+    conversion's "invalid" value) truncated to the width, so int8/int16 and unsigned get 0."""
+    if dtype == np.bool_:
+        return np.array(True)
+    if dtype.kind in "iu":
+        invalid = np.iinfo(np.int64 if dtype.itemsize == 8 else np.int32).min
+        return np.array(0 if dtype.kind == "u" else invalid).astype(dtype)
+    return np.array(np.nan, dtype)
+
+
 def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
     d = input._data
-    if d.dtype == np.bool_:
-        kernel = "median_cpu" if dim is None else "median_out"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     if dim is None:
         flat = d.reshape(-1)
-        if flat.size == 0:
-            return _finish(op, (input,), (), _asarray(np.array(np.nan, d.dtype)))
+        if flat.size == 0:  # (before the dtype dispatch: bool gets True)
+            return _finish(op, (input,), (), _asarray(_nan_as(d.dtype)))
+        _refuse_kernel_dtype("median_cpu", d, complex_=True)
         if not ignore_nan and d.dtype.kind in "fV" and np.isnan(flat).any():
             v = np.array(np.nan, d.dtype)
         else:
             v = _kth_along(flat, 0, (flat.size - 1) // 2, ignore_nan)[0].reshape(())
         return _finish(op, (input,), (), _asarray(v))
     dim = _wrap_dim(dim, d.ndim)
+    if d.ndim and d.shape[dim] == 0:  # (nanmedian's message names median too)
+        raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
+    _refuse_kernel_dtype("median_out", d, complex_=True)  # (a 0-d tensor's too)
     if d.ndim == 0:
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
-        if d.shape[dim] == 0:  # (nanmedian's message names median too)
-            raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
         values, indices = _kth_along(d, dim, (d.shape[dim] - 1) // 2, ignore_nan)
         if not ignore_nan and d.dtype.kind in "fV":
             nan = np.isnan(d)
@@ -1222,17 +1268,16 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along dim (1-based k) and its index."""
     d = input._data
     dim_ = _wrap_dim(dim, d.ndim)
-    if d.ndim and d.shape[dim_] == 0:  # (before the dtype and k checks)
+    if d.ndim and d.shape[dim_] == 0:  # (before the k and dtype checks)
         raise IndexError(f"kthvalue(): Expected reduction dim {dim_} to have non-zero size.")
-    if d.dtype == np.bool_:
-        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
     dim = dim_
     n = d.shape[dim] if d.ndim else 1
     if not 1 <= k <= n:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-    if d.ndim == 0:
+    if d.ndim == 0:  # (copied without the kernel: any dtype)
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
+        _refuse_kernel_dtype("kthvalue_cpu", d, complex_=True)
         values, indices = _kth_along(d, dim, k - 1, False)
         if not keepdim:
             values, indices = np.squeeze(values, dim), np.squeeze(indices, dim)
@@ -1256,10 +1301,16 @@ def _cum_extreme(op, rt, better, input, dim):
     d = input._data
     if d.ndim == 0 and dim not in (-1, 0):
         raise IndexError(f"{op.name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    if d.ndim and not d.size:  # aten's cummax_out wraps dim only for a non-empty tensor
+        dim = dim.__index__()
+        values, indices = d.copy(), np.zeros(d.shape, np.int64)
+        v, i = _finish_multi(op, (input,), (dim,), (_asarray(values), _asarray(indices)))
+        return rt(v, i, None)
     dim = _wrap_dim(dim, d.ndim)
     if d.ndim == 0:
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
+        _refuse_kernel_dtype(f"{op.name}_cpu", d, complex_=True, bool_=False)
         x = np.moveaxis(d, dim, -1)
         values = np.empty(x.shape, x.dtype)
         indices = np.zeros(x.shape, np.int64)
@@ -1441,6 +1492,8 @@ def mode(input, dim=-1, keepdim=False):
     else:
         if d.shape[dim] == 0:
             raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size.")
+        if d.size:
+            _refuse_kernel_dtype("mode_cpu", d, complex_=True, bool_=False)
         moved = np.moveaxis(d, dim, -1)
         rows = moved.reshape(-1, moved.shape[-1])
         values = np.empty(rows.shape[0], d.dtype)
@@ -1849,7 +1902,7 @@ def corrcoef(input):
     return clip(c, -1, 1)
 
 
-def _cum_inplace_checks(name, self, dtype):
+def _cum_inplace_checks(name, self, dim, dtype):
     """cumsum_/cumprod_'s errors in PyTorch's order: autograd's leaf checks, the out=
     dtype check, then the kernel's (no bool kernel)."""
     inplace.check_inplace(self, (self,))
@@ -1858,14 +1911,15 @@ def _cum_inplace_checks(name, self, dtype):
         raise RuntimeError(f"Bad in-place call: input tensor dtype "
                            f"{_dtypes.cpp_name(_dtypes.from_numpy(d.dtype))} and output tensor "
                            f"dtype {_dtypes.cpp_name(dtype)} should match")
-    if d.dtype == np.bool_ and d.ndim:  # (a 0-d tensor is copied without the kernel)
-        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+    _wrap_dim(dim, d.ndim)  # (the structured kernel's meta function, before the dispatch)
+    if d.ndim and d.size:  # (a 0-d or empty tensor is copied without the kernel)
+        _refuse_kernel_dtype(f"{name}_out_cpu", d)
     return d
 
 
 def cumsum_(self, dim, *, dtype=None):
     """In-place cumsum; a ``dtype`` other than self's is PyTorch's error."""
-    d = _cum_inplace_checks("cumsum", self, dtype)
+    d = _cum_inplace_checks("cumsum", self, dim, dtype)
     dim = _wrap_dim(dim, d.ndim)
     out = raw.cumsum(d, dim).astype(d.dtype, copy=False)
     return inplace.record_inplace(CUMSUM, self, (self,), (dim,), out)

@@ -796,6 +796,11 @@ def compare_lines(lines, expected, expected_final, module):
     any_low = any(v for k, v in low.items() if not isinstance(k, tuple))
     any_blas = any(v for k, v in low.items() if isinstance(k, tuple))
     for i, ((src, _out), a, e) in enumerate(zip(lines, actual, expected, strict=True)):
+        if _torch_bug(e):
+            # PyTorch's own bug (an internal assertion, "please report a bug to PyTorch";
+            # e.g. `True ** v0` of a dual v0 in 2.13: "unknown ivalue tag 4" in Scalar.cpp):
+            # nothing to match from here on, so the program is compared only before it
+            return
         refs = set(_VAR.findall(src))
         tol = LOW_TOLERANCES if any(low.get(r) for r in refs) else TOLERANCES
         if any(low.get(("blas", r)) for r in refs):
@@ -817,6 +822,11 @@ def compare_lines(lines, expected, expected_final, module):
                         path=f"final {name}", tolerances=tol)
         except AssertionError as exc:
             raise Mismatch(f"final state of {name}:\n{exc}", lines, None) from None
+
+
+def _torch_bug(result):
+    raised = result.get("raised") if isinstance(result, dict) else None
+    return raised is not None and "INTERNAL ASSERT FAILED" in str(raised.message)
 
 
 def check_program(program, torch_module, autotensor_module, dual=False):
