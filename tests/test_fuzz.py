@@ -46,3 +46,22 @@ def test_zero_tensor_tangents_compare_as_zeros():
         "v0 = torch.autograd.forward_ad.make_dual(v0, torch.ones((), dtype=torch.float64))",
         "v1 = v0.sgn()",
     ])
+
+
+def test_sign_of_a_nan_is_not_compared():
+    """Note [The sign of a NaN] (fuzz stop 20: signbit of log2 of a negative number, +NaN
+    in PyTorch, -NaN in NumPy): signbit and copysign are rendered to read no NaN's sign."""
+    from tests.fuzz.core import Renderer, new_namespace, run_and_compare
+    ns = new_namespace(torch)
+    setup = ["v0 = torch.tensor([-0.417, 1.0, -0.0]).log2()", "v1 = torch.tensor([2.0, -1.0, 3.0])"]
+    for line in setup:
+        exec(line, ns)  # noqa: S102 -- our own lines
+    r = Renderer(ns)
+    r.names, r.counter = ["v0", "v1"], 2
+    lines = [r.render(("unary", 0, "signbit", False))[0],
+             r.render(("binary", 1, 0, "copysign", 0, False, False))[0],
+             r.render(("unary", 1, "signbit", False))[0]]
+    assert lines[0] == "v2 = v0.signbit() & ~v0.isnan()"
+    assert lines[1] == "v3 = v1.copysign(v0.nan_to_num(1.0))"
+    assert lines[2] == "v4 = v1.signbit()"  # (no NaN: as drawn)
+    run_and_compare(setup + lines)

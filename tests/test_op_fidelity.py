@@ -702,3 +702,79 @@ def test_integer_division_by_zero_like_torch(a, b):
         return [catch(eval, op.replace("A", a).replace("B", b), {"torch": m})  # noqa: S307
                 for op in _INT_DIV]
     compare(scenario)
+
+
+# ---- a reduction of a 0-d tensor holds an ndarray (in-place ops write into it) --------------
+# (fuzz stop 19: v0.sum(0).add_(v0) raised "copyto() argument 1 must be a numpy.ndarray, not
+# numpy.float32": 0-d NumPy arithmetic returns a scalar, which the no-graph path wrapped)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "bool"])
+def test_reductions_of_0d_take_inplace_ops_like_torch(dtype):
+    ops = ["sum(0)", "mean(0)", "sum(-1, keepdim=True)", "nansum(0)", "prod(0)", "amax(0)",
+           "logsumexp(0)", "norm(dim=0)", "cumsum(0)", "max(0)[0]", "median(0)[0]",
+           "nanmean(0)", "all(0)", "any(0)", "softmax(0)", "var(0, correction=0)"]
+
+    def scenario(m):
+        x = m.tensor(np.array(1.5).astype(dtype))
+        return [catch(eval, f"(x.{op}.add_(1), x.{op}.mul_(x), x.{op}.neg_())",  # noqa: S307
+                      {"x": x}) for op in ops]
+    compare(scenario)
+
+
+# ---- mode: PyTorch's std::sort decides the index (ties past 16 elements) and NaN's runs ---
+# (fuzz stop 20: mode of [nan, 3.528] is nan at 0 in PyTorch: its sort leaves the NaN first
+# and each NaN is a run of its own, the first longest run wins)
+@pytest.mark.parametrize("n", [2, 3, 5, 16, 17, 33, 100])
+def test_mode_with_nan_and_ties_like_torch(n):
+    rng = np.random.RandomState(n)
+    rows = []
+    for k in range(8):
+        x = rng.randint(0, 4 if k % 2 else 40, n).astype(np.float64)
+        if k >= 4:
+            x[rng.rand(n) < 0.3] = np.nan
+        rows.append(x)
+    data = np.stack(rows)
+
+    def scenario(m):
+        x = m.tensor(data)
+        return (x.mode(1), x.float().mode(1, keepdim=True), x.T.mode(0),
+                m.tensor(np.nan_to_num(data)).long().mode(-1))
+    compare(scenario)
+
+
+# ---- clamp by tensor bounds: a NaN bound gives NaN ------------------------------------------
+# (fuzz stop 20: v0.clamp_min(v1) with v1 NaN kept v0; PyTorch's clamp_min(Tensor) is its
+# maximum kernel, and clamp(Tensor, Tensor) checks min != min || max != max)
+@pytest.mark.parametrize("call", [
+    "X.clamp_min(B)", "X.clamp_max(B)", "X.clamp(min=B)", "X.clamp(max=B)", "X.clamp(B, B)",
+    "X.clamp(min=B, max=X)", "X.clamp(min=X, max=B)", "X.clamp(min=B, max=2.0)",
+    "X.clone().clamp_min_(B)", "X.clone().clamp_max_(B)", "X.clone().clamp_(min=B)",
+    "X.clone().clamp_(B, X)", "torch.clamp_min(X, B)", "X.double().clamp_min(B)",
+    "X.clamp_min(B.double())", "X.clamp_min(B[:1])", "B.clamp_min(X)", "B.clamp(X, X)",
+    "X.half().clamp_min(B.half())", "X.clamp_min(torch.tensor(float('nan')))",
+    "X.clamp(torch.tensor(0.0), torch.tensor(float('nan')))", "X.clamp_min(float('nan'))",
+])
+def test_clamp_by_nan_tensor_bounds_like_torch(call):
+    def scenario(m):
+        nan = float("nan")
+        env = {"torch": m, "X": m.tensor([1.0, nan, -2.0, 0.0, -0.0, 3.0]),
+               "B": m.tensor([nan, 0.5, nan, -0.0, 0.0, 5.0])}
+        return catch(eval, call, env)  # noqa: S307 -- our own expressions
+    compare(scenario)
+
+
+# ---- copy_ from self's own data: aten returns before the overlap check ----------------------
+# (fuzz stop 20: v3[...] = v3 with v3 an expanded gradient raised the internal-overlap error)
+@pytest.mark.parametrize("call", [
+    "_set(x, Ellipsis, x)", "x.copy_(x)", "_set(x, slice(None), x)", "_set(x, Ellipsis, x[...])",
+    "x.copy_(x.detach())", "x.copy_(x.view(3))", "_set(x, None, x)", "_set(x, Ellipsis, 2.0)",
+    "_set(x, 0, x[0])", "x.add_(x)", "x.copy_(x.flip(0))", "x.copy_(x.double())"])
+@pytest.mark.parametrize("make", ["torch.ones(1).expand(3)", "torch.arange(3.0)",
+                                  "torch.ones(1, requires_grad=True).expand(3)"])
+def test_copy_from_the_same_data_like_torch(call, make):
+    def scenario(m):
+        env = {"torch": m, "x": eval(make, {"torch": m})}  # noqa: S307 -- our own code
+        exec("def _set(x, i, v):\n    x[i] = v", env)  # noqa: S102
+        r = catch(eval, call, env)  # noqa: S307
+        x = env["x"]
+        return r, x, x._version, x.grad_fn
+    compare(scenario)

@@ -491,7 +491,12 @@ def _finish(op, inputs, params, out):
 def _no_graph(op, inputs, params, out):
     """An op's result(s) when no graph is recorded: wrapped, with tangents when a
     forward-AD level is open (Note [Forward mode])."""
-    r = _make(out) if out.__class__ is not tuple else tuple([_make(o) for o in out])
+    if out.__class__ is ndarray:
+        r = _make(out)
+    elif out.__class__ is tuple:
+        r = tuple([_make(o if o.__class__ is ndarray else np.asarray(o)) for o in out])
+    else:  # a NumPy scalar (0-d arithmetic returns one): a Tensor holds an ndarray, as
+        r = _make(np.asarray(out))  # record() makes sure (an in-place write copies into it)
     if _fw_seen and _state.fw:
         _fw(op, inputs, params, r)
     return r

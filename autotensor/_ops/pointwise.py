@@ -302,6 +302,28 @@ CLAMP = defop("clamp", "ClampBackward1", raw.clamp, params=("min", "max"),
                   ((self >= min) if min is not None else True)
                   & ((self <= max) if max is not None else True), grad, 0)},
               jvp="elementwise")
+def _pick_tangents(F, *cases):
+    """``where(c1, t1, where(c2, t2, ... t_last))`` over (condition, primal, tangent) cases,
+    a missing tangent read as zeros of its primal (PyTorch's zero tensor): the tangent of
+    the input the result was taken from, as PyTorch's clamp rules pick it (a comparison
+    with NaN is false, so a NaN bound's tangent comes from the branch that falls through)."""
+    *conds, (_, last_p, last_t) = cases
+    out = last_t if last_t is not None else F.zeros_like(last_p)
+    for cond, p, t in reversed(conds):
+        out = F.where(cond, t if t is not None else F.zeros_like(p), out)
+    return out
+
+
+def _clamp_tensor_jvp(F, self, self_t, min, min_t, max, max_t):
+    """PyTorch's clamp_jvp."""
+    if min is not None and max is not None:
+        return _pick_tangents(F, (min > max, max, max_t), (self < min, min, min_t),
+                              (self > max, max, max_t), (None, self, self_t))
+    if min is not None:
+        return _pick_tangents(F, (self > min, self, self_t), (None, min, min_t))
+    return _pick_tangents(F, (self < max, self, self_t), (None, max, max_t))
+
+
 CLAMP_TENSOR = defop(
     "clamp", "ClampBackward0", lambda a, lo, hi: raw.clamp(a, lo, hi),
     inputs=("self", "min", "max"),
@@ -310,8 +332,9 @@ CLAMP_TENSOR = defop(
                & ((self <= max) if max is not None else True), grad, 0),
            "min": lambda F, grad, self, min, max: F.where(
                (self < min) & ((min < max) if max is not None else True), grad, 0),
-           "max": lambda F, grad, self, min, max: F.where(self > max, grad, 0)},
-                     jvp="elementwise")
+           "max": lambda F, grad, self, min, max: F.where(
+               (self > max) | ((max < min) if min is not None else False), grad, 0)},
+    jvp=_clamp_tensor_jvp)
 
 
 ZERO_GRAD = {"self": lambda F, grad: F.zeros_like(grad)}  # piecewise-constant ops
@@ -1311,12 +1334,32 @@ def clamp_(self, min=None, max=None):
 clip_ = clamp_
 
 
+def _clamp_tensor_(self, min, max):
+    """clamp_ by tensor bounds: ClampBackward0 recorded in place (its formulas read self as
+    it was before the write), in the operands' common dtype cast back, PyTorch's checks in
+    TensorIterator's order (autograd's, overlaps, shapes, the cast)."""
+    lo = _tensor_arg(min, self) if min is not None else None
+    hi = _tensor_arg(max, self) if max is not None else None
+    inputs = (self, lo, hi)
+    bounds = [b for b in (lo, hi) if b is not None]
+    inplace.check_inplace_order(self, inputs)
+    inplace.check_output_shape(self._data.shape, *[b._data.shape for b in bounds])
+    common = _dtypes.result_type(self, *bounds)
+    inplace.check_cast(common.np, self._data.dtype)
+    value = CLAMP_TENSOR.kernel(self._data.astype(common.np, copy=False),
+                                *[None if b is None else b._data.astype(common.np, copy=False)
+                                  for b in (lo, hi)])
+    return inplace.record_inplace(CLAMP_TENSOR, self, inputs, (),
+                                  _asarray(value).astype(self._data.dtype, copy=False))
+
+
 def zero_(self):
     return inplace.record_inplace(ZERO, self, (self,), (), np.zeros_like(self._data))
 
 
 def fill_(self, value):
     if isinstance(value, Tensor):
+        inplace.check_inplace(self, (self, value))  # (autograd's checks, then the kernel's)
         if value._data.ndim != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
@@ -2615,12 +2658,16 @@ CLAMP_MAX = defop("clamp_max", "ClampMaxBackward0", lambda a, max: raw.clamp(a, 
                   grads={"self": lambda F, grad, self, max: F.where(self <= max, grad, 0)})
 CLAMP_MIN_TENSOR = defop(
     "clamp_min", "ClampMinBackward1", lambda a, lo: raw.clamp(a, lo, None),
-    inputs=("self", "min"), jvp="elementwise",
+    inputs=("self", "min"),
+    jvp=lambda F, self, self_t, min, min_t: _pick_tangents(
+        F, (self >= min, self, self_t), (None, min, min_t)),
     grads={"self": lambda F, grad, self, min: F.where(self >= min, grad, 0),
            "min": lambda F, grad, self, min: F.where(self < min, grad, 0)})
 CLAMP_MAX_TENSOR = defop(
     "clamp_max", "ClampMaxBackward1", lambda a, hi: raw.clamp(a, None, hi),
-    inputs=("self", "max"), jvp="elementwise",
+    inputs=("self", "max"),
+    jvp=lambda F, self, self_t, max, max_t: _pick_tangents(
+        F, (self <= max, self, self_t), (None, max, max_t)),
     grads={"self": lambda F, grad, self, max: F.where(self <= max, grad, 0),
            "max": lambda F, grad, self, max: F.where(self > max, grad, 0)})
 

@@ -509,6 +509,9 @@ def clamp(x, min=None, max=None):
         out = np.where(out < min, min, out) if not _isnan(min) else out + min
     if max is not None:
         out = np.where(out > max, max, out) if not _isnan(max) else out + max
+    for bound in (min, max):  # a tensor bound's NaN too (its kernels check min != min)
+        if bound.__class__ is np.ndarray and bound.dtype.kind in "fcV":
+            out = np.where(np.isnan(bound), bound, out)
     return asarray(out).astype(x.dtype, copy=False) if out is not x else x.copy()
 
 

@@ -1397,82 +1397,104 @@ MODE = defop("mode", "ModeBackward0", None, params=("dim", "keepdim"),
 _ModeRT = _return_type("mode")
 
 
-def _std_sort_order(vals):
-    """The order libstdc++'s std::sort leaves (value, index) pairs in under PyTorch's
-    ``a.first < b.first``: with a NaN (every comparison false) it is no sort at all, and
-    mode's runs follow whatever order it makes (introsort down to runs of 16, then
-    insertion sort)."""
-    order = list(range(len(vals)))
+def _std_sort_pairs(a):
+    """libstdc++'s std::sort of (value, index) pairs by value with ``<``, step for step:
+    introsort (median-of-3 pivot, heapsort past the depth limit), then insertion sort in
+    runs of 16. It is not stable, and NaN (never less, never greater) stays where the
+    steps leave it: mode's kernel sorts this way, so its run of equal values ends at the
+    same index as PyTorch's."""
+    def swap(i, j):
+        a[i], a[j] = a[j], a[i]
 
-    def lt(i, j):
-        return vals[i] < vals[j]
+    def adjust_heap(first, hole, n, value):
+        top, child = hole, hole
+        while child < (n - 1) // 2:
+            child = 2 * (child + 1)
+            if a[first + child][0] < a[first + child - 1][0]:
+                child -= 1
+            a[first + hole] = a[first + child]
+            hole = child
+        if n % 2 == 0 and child == (n - 2) // 2:
+            child = 2 * (child + 1)
+            a[first + hole] = a[first + child - 1]
+            hole = child - 1
+        parent = (hole - 1) // 2
+        while hole > top and a[first + parent][0] < value[0]:
+            a[first + hole] = a[first + parent]
+            hole, parent = parent, (parent - 1) // 2
+        a[first + hole] = value
 
-    def insertion(lo, hi):
-        for i in range(lo + 1, hi):
-            v = order[i]
-            if lt(v, order[lo]):
-                order[lo + 1:i + 1] = order[lo:i]
-                order[lo] = v
-            else:
-                unguarded(i)
+    def heap_sort(first, last):
+        n = last - first
+        for parent in range((n - 2) // 2, -1, -1):
+            adjust_heap(first, parent, n, a[first + parent])
+        while last - first > 1:
+            last -= 1
+            value = a[last]
+            a[last] = a[first]
+            adjust_heap(first, 0, last - first, value)
 
-    def unguarded(i):
-        v = order[i]
-        while lt(v, order[i - 1]):
-            order[i] = order[i - 1]
-            i -= 1
-        order[i] = v
-
-    def median_to_first(res, a, b, c):
-        oa, ob, oc = order[a], order[b], order[c]
-        if lt(oa, ob):
-            m = b if lt(ob, oc) else c if lt(oa, oc) else a
-        elif lt(oa, oc):
-            m = a
-        else:
-            m = c if lt(ob, oc) else b
-        order[res], order[m] = order[m], order[res]
-
-    def partition(lo, hi, pivot):
-        while True:
-            while lt(order[lo], order[pivot]):
-                lo += 1
-            hi -= 1
-            while lt(order[pivot], order[hi]):
-                hi -= 1
-            if not lo < hi:
-                return lo
-            order[lo], order[hi] = order[hi], order[lo]
-            lo += 1
-
-    def introsort(lo, hi, depth):
-        while hi - lo > 16:
-            if depth == 0:  # (libstdc++ heapsorts here, after 2 log2(n) poor pivots: rare)
-                order[lo:hi] = sorted(order[lo:hi], key=lambda i: (vals[i] != vals[i], vals[i]))
+    def introsort(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                heap_sort(first, last)
                 return
             depth -= 1
-            median_to_first(lo, lo + 1, lo + (hi - lo) // 2, hi - 1)
-            cut = partition(lo + 1, hi, lo)
-            introsort(cut, hi, depth)
-            hi = cut
+            x, y, z = first + 1, first + (last - first) // 2, last - 1
+            if a[x][0] < a[y][0]:
+                swap(first, y if a[y][0] < a[z][0] else z if a[x][0] < a[z][0] else x)
+            else:
+                swap(first, x if a[x][0] < a[z][0] else z if a[y][0] < a[z][0] else y)
+            lo, hi, pivot = first + 1, last, a[first][0]
+            while True:
+                while a[lo][0] < pivot:
+                    lo += 1
+                hi -= 1
+                while pivot < a[hi][0]:
+                    hi -= 1
+                if not lo < hi:
+                    break
+                swap(lo, hi)
+                lo += 1
+            introsort(lo, last, depth)
+            last = lo
 
-    n = len(order)
-    if n > 1:
-        introsort(0, n, 2 * (n.bit_length() - 1))
-        insertion(0, n if n < 16 else 16)
-        for i in range(16, n):
-            unguarded(i)
-    return np.asarray(order, dtype=np.int64)
+    def linear_insert(i, floor):
+        value = a[i]
+        while i > floor and value[0] < a[i - 1][0]:
+            a[i] = a[i - 1]
+            i -= 1
+        a[i] = value
+
+    n = len(a)
+    if n < 2:
+        return a
+    introsort(0, n, 2 * (n.bit_length() - 1))
+    for i in range(1, n):
+        if i < 16 and a[i][0] < a[0][0]:
+            a.insert(0, a.pop(i))
+        else:
+            linear_insert(i, 0)
+    return a
 
 
 def _mode_1d(row):
-    """The most frequent value of a 1-d array (the smallest among ties) and the index of its
-    last occurrence, as PyTorch's CPU kernel (a sort, then runs compared with ==; with a
-    NaN, std::sort's own order: _std_sort_order). (Past 16 elements std::sort is not
-    stable, so which index of a tied value PyTorch returns can differ; emulated only
-    with a NaN, where the value itself depends on it.)"""
-    nan = row.dtype.kind in "fV" and np.isnan(row).any()
-    order = _std_sort_order(row.tolist()) if nan else np.argsort(row, kind="stable")
+    """The most frequent value of a 1-d array (the smallest among ties) and the index where
+    its run ends after PyTorch's CPU kernel sorts (std::sort, then runs compared with ==:
+    each NaN is a run of its own). A stable sort gives the same runs when nothing can
+    reorder them: no NaN, and 16 elements or fewer or no repeated value."""
+    if (row.dtype.kind in "fcV" and np.isnan(row).any()) or (
+            row.size > 16 and np.unique(row).size < row.size):
+        pairs = _std_sort_pairs([(v, i) for i, v in enumerate(row.tolist())])
+        best_end, best, run = 0, 0, 0
+        for k in range(len(pairs)):
+            run += 1
+            if k == len(pairs) - 1 or pairs[k][0] != pairs[k + 1][0]:
+                if run > best:
+                    best, best_end = run, k
+                run = 0
+        return row[pairs[best_end][1]], pairs[best_end][1]
+    order = np.argsort(row, kind="stable")
     s = row[order]
     new = np.ones(s.shape, dtype=bool)
     new[1:] = s[1:] != s[:-1]

@@ -292,14 +292,25 @@ def _creation_error(t, view, indirect=False):
             f"outside (if you want the inplace to be tracked).")
 
 
-def check_no_internal_overlap(t):
-    """Writing into an expanded view would write one memory location several times."""
+def check_no_internal_overlap(t, src=None):
+    """Writing into an expanded view would write one memory location several times (but
+    aten's copy_ returns at once when ``src`` is self's very data: x[...] = x)."""
     arr = t._data
     if arr.size <= 1:
         return
     for size, stride in zip(arr.shape, arr.strides):
         if stride == 0 and size > 1:
+            if src is not None and _same_data(arr, src._data):
+                return
             raise RuntimeError(OVERLAP_MESSAGE)
+
+
+def _same_data(a, b):
+    """aten's is_same_data: one memory, same dtype, sizes and strides (a dim of size 1
+    aside: NumPy's strides there are not PyTorch's)."""
+    return (a.dtype == b.dtype and a.shape == b.shape
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+            and all(x == y for x, y, n in zip(a.strides, b.strides, a.shape) if n != 1))
 
 
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor "
@@ -443,7 +454,7 @@ def record_inplace(op, t, inputs, params, value, where=True):
     from .._ops import dispatch
     check_inplace(t, inputs)
     if op.name not in OVERLAP_OK:  # (TensorIterator checks overlaps before shapes)
-        check_no_internal_overlap(t)
+        check_no_internal_overlap(t, inputs[1] if op.name == "copy_" else None)
     if len(inputs) > 1 and op.name not in ("fill_", "masked_fill"):
         # (fill_ and masked_fill_ read their 0-d value first)
         check_input_overlap(t, inputs[1:])

@@ -278,6 +278,8 @@ class Renderer:
         if op.startswith("special."):
             return f"{out} = torch.{op}({x})", out
         call = op if "(" in op else op + "()"
+        if op == "signbit" and self._has_nan(x):  # Note [The sign of a NaN]
+            return f"{out} = {x}.signbit() & ~{x}.isnan()", out
         if op in ("t", "mT"):
             call = op + ("()" if op == "t" else "")
         return f"{out} = {x}.{call}", out
@@ -325,9 +327,24 @@ class Renderer:
                 # second crash in register_hook of a 30-minute run, traced with seed 101.
                 # Not drawn: the out-of-place op instead.
                 return f"{out} = {x}.logical_or({other})", out
+        if op.startswith("copysign") and other in self.names and self._has_nan(other):
+            other = f"{other}.nan_to_num(1.0)"  # Note [The sign of a NaN]
         if op.endswith("_"):
             return f"{x}.{op}({other})", None
         return f"{out} = {x}.{op}({other})", out
+
+    def _has_nan(self, name):
+        """Whether PyTorch's value of ``name`` holds a NaN.
+
+        Note [The sign of a NaN]: IEEE 754 leaves the sign of a NaN result unspecified, and
+        PyTorch's depends on its kernel library (log, log2, sqrt or pow of a negative number
+        give +NaN there, -NaN in NumPy; neg and sigmoid carry it on). Only signbit and
+        copysign read it: their programs compare them where the value is not NaN."""
+        t = self.ns.get(name)
+        try:
+            return bool(t.isnan().any()) if t.is_floating_point() else False
+        except Exception:  # noqa: BLE001 -- not a tensor, or one PyTorch refuses to read
+            return False
 
     def r_dim(self, a, op, d, k, keepdim):
         x = self.var(a)
@@ -699,7 +716,9 @@ def run_lines(lines: list[tuple[str, str | None]], module):
 
 _VAR = re.compile(r"\bv\d+\b")
 _LOW = ("float32", "float16", "bfloat16", "complex64")
-_BLAS = re.compile(r"matmul|\bmm\(|\bmv\(|bmm|addmm|outer|\bdot\(| @ |linear")
+# BLAS products and MKL's DFT (PyTorch's CPU FFT; e.g. the imaginary part of bin 1 of an
+# all-zero length-3 rfft is -0.0 there): the sign of a zero is the library's
+_BLAS = re.compile(r"matmul|\bmm\(|\bmv\(|bmm|addmm|outer|\bdot\(| @ |linear|torch\.fft\.")
 
 
 def low_precision(lines, ns, module):
@@ -714,7 +733,7 @@ def low_precision(lines, ns, module):
     for src, out in lines:
         refs = set(_VAR.findall(src)) - {out}
         flag = any(low.get(r, False) or low_dtype(ns.get(r)) for r in refs)
-        if _BLAS.search(src):  # BLAS products: the sign of a zero is the library's
+        if _BLAS.search(src):  # BLAS products, DFTs: the sign of a zero is the library's
             for r in refs | {out}:
                 low[("blas", r)] = True
         if any(low.get(("blas", r)) for r in refs) and out:
