@@ -778,3 +778,54 @@ def test_copy_from_the_same_data_like_torch(call, make):
         x = env["x"]
         return r, x, x._version, x.grad_fn
     compare(scenario)
+
+
+# ---- add/sub's integer alpha: c10::Scalar's checked_convert (sub's is -alpha) ---------------
+# (fuzz stop 20: uint8.add(uint8, alpha=-7) raised the overflow error; PyTorch wraps a
+# negative alpha into an unsigned type, from -255 for uint8)
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int32", "int64"])
+def test_integer_alpha_like_torch(dtype):
+    alphas = [-300, -256, -255, -129, -128, -7, 3, 127, 128, 255, 256, 2 ** 31, -2 ** 31 - 1,
+              2 ** 63 - 1, -2 ** 63]
+
+    def scenario(m):
+        dt = getattr(m, dtype)
+        out = []
+        for al in alphas:
+            for other in (m.tensor([4, 3], dtype=dt), 5, m.tensor(2), -3):
+                for op in ("add", "sub", "add_", "sub_"):
+                    x = m.tensor([4, 73 if len(op) == 3 else 100], dtype=dt)
+                    out.append(catch(getattr(x, op), other, alpha=al))
+        return out
+    compare(scenario)
+
+
+# ---- roll of an empty tensor: cloned before its dims are checked ----------------------------
+def _roll_grad(m, x, a):
+    return m.autograd.grad(x.roll(*a).sum(), x, create_graph=True)
+
+
+@pytest.mark.parametrize("make", ["torch.zeros(0, requires_grad=True)", "torch.zeros(2, 0)",
+                                  "torch.zeros(0, 2, requires_grad=True)", "torch.tensor(1.0)",
+                                  "torch.ones(2, 3, requires_grad=True)"])
+def test_roll_checks_like_torch(make):
+    def scenario(m):
+        out = []
+        for a in [(1, 5), ((1, 2), 5), (1,), ((1,), (0, 1)), ([1], [7, 8]), ([], []),
+                  (2, -1), ((1, 1), (0, 1)), ((1, 1), (0, 9))]:
+            x = eval(make, {"torch": m})  # noqa: S307 -- our own code
+            r = catch(x.roll, *a)
+            grad = catch(_roll_grad, m, x, a) if x.requires_grad else None
+            out.append((r, grad))
+        return out
+    compare(scenario)
+
+
+@pytest.mark.parametrize("make", ["torch.tensor([True, False, True])", "torch.tensor(True)",
+                                  "torch.zeros(2, 0, dtype=torch.bool)", "torch.tensor([1j, 2])",
+                                  "torch.tensor([1, 2])"])
+def test_topk_dtype_checks_like_torch(make):
+    def scenario(m):
+        x = eval(make, {"torch": m})  # noqa: S307 -- our own code
+        return [catch(x.topk, *a) for a in [(1,), (1, 0), (5,), (0,), (1, 5), (0, 0), (-1,)]]
+    compare(scenario)

@@ -398,7 +398,8 @@ def _unary_fn(op, doc, float_op=True):
     return fn
 
 
-def _check_alpha(input, other, alpha):
+def _check_alpha(input, other, alpha, negate=False):
+    """``negate``: sub's kernel is add's with -alpha, which is what must fit the dtype."""
     if alpha.__class__ is int:
         _convert.check_python_int(alpha)  # (any alpha is a c10::Scalar)
     # (aten's alpha_check, against the op's common dtype)
@@ -413,10 +414,20 @@ def _check_alpha(input, other, alpha):
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
                            "complex number.")
     if alpha.__class__ is int and kind in "iu":  # alpha in the result's integer type
-        dt = common.np
-        info = np.iinfo(dt)
-        if not info.min <= alpha <= info.max:
-            raise _convert.overflow(_convert._CPP[dt.name])
+        _check_int_scalar(_negated(alpha) if negate else alpha, common.np)
+
+
+def _negated(v):
+    """-v of an int64 c10::Scalar (wrapping: -(-2**63) is -2**63)."""
+    return -v if v != -2 ** 63 else v
+
+
+def _check_int_scalar(v, dt):
+    """c10::Scalar's checked_convert of a Python int to an integer dtype: in range, or a
+    negative number wrapping into an unsigned type (from -max)."""
+    info = np.iinfo(dt)
+    if v > info.max or (v < info.min and (info.min < 0 or -v > info.max)):
+        raise _convert.overflow(_convert._CPP[dt.name])
 
 
 def _binary_fn(op, doc, alpha_param=False):
@@ -469,7 +480,7 @@ def _binary_fn(op, doc, alpha_param=False):
                         _fw(op, (input, other), (1,) if alpha_param else (), r)
                     return r
         if alpha_param and (alpha != 1 or alpha is True):
-            _check_alpha(input, other, alpha)
+            _check_alpha(input, other, alpha, op.name == "sub")
         return _binary(op, input, other, (alpha,) if alpha_param else ())
 
     def fn(input, other, *, alpha=1, out=None):

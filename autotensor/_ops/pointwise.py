@@ -17,7 +17,8 @@ from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .dispatch import broadcast_error, defop, plus_zero_term, record, set_input_metadata
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
-    _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_tensor_arg, _finish,
+    _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_int_scalar, _negated,
+    _check_tensor_arg, _finish,
     _inplace_binary, _fit_int, _inplace_unary, _keep_real_grads, _scalar_dtype_data,
     _scalar_operand, _scalar_to_tensor, _state, refuse_complex,
     _tensor_arg, _unary, _unary_fn, _SCALARS)
@@ -87,6 +88,8 @@ def _sub(a, b, alpha):
 def _times_alpha(b, alpha, a):
     """alpha * b for a Python number b; on an integer tensor the product wraps in its dtype
     as PyTorch's integer arithmetic does (``int64.add(2**40 + 1, alpha=2**40 + 1)``)."""
+    if alpha.__class__ is int and a.dtype.kind in "iu":
+        alpha = _fit_int(alpha, a.dtype)  # (c10::Scalar::to<T>: -7 is 249 for uint8)
     p = alpha * b
     if p.__class__ is int and a.dtype.kind in "iu":
         bits = a.dtype.itemsize * 8
@@ -1173,21 +1176,19 @@ def zeros_like_(t):
 
 
 # ---- in-place variants -------------------------------------------------------------------
-def _check_int_alpha(self, alpha):
+def _check_int_alpha(self, alpha, negate=False):
     """alpha of an integer in-place add_/sub_ fits self's dtype (PyTorch's overflow error)."""
     if alpha.__class__ is int and self._data.dtype.kind in "iu":
         _convert.check_python_int(alpha)
-        info = np.iinfo(self._data.dtype)
-        if not info.min <= alpha <= info.max:
-            raise _convert.overflow(_convert._CPP[self._data.dtype.name])
+        _check_int_scalar(_negated(alpha) if negate else alpha, self._data.dtype)
 
 
-def _inplace_alpha(self, other, alpha):
+def _inplace_alpha(self, other, alpha, negate=False):
     """add_/sub_'s checks of alpha, after TensorIterator's (leaf, shapes, cast)."""
     if isinstance(other, (Tensor, bool, int, float, complex)):
         inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
-        _check_alpha(self, other, alpha)
-    _check_int_alpha(self, alpha)
+        _check_alpha(self, other, alpha, negate)
+    _check_int_alpha(self, alpha, negate)
 
 
 def add_(self, other, *, alpha=1):
@@ -1201,7 +1202,7 @@ def sub_(self, other, *, alpha=1):
         inplace.check_inplace(self)  # PyTorch reports a leaf first
         _check_bool_sub(self, other)
     if alpha != 1 or alpha is True:
-        _inplace_alpha(self, other, alpha)
+        _inplace_alpha(self, other, alpha, negate=True)
     return _inplace_binary(SUB, self, other, (alpha,))
 
 

@@ -792,6 +792,9 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     dim = _wrap_dim(dim, d.ndim)
     if k > (d.shape[dim] if d.ndim else 1) or k < 0:
         raise RuntimeError("selected index k out of range")
+    if d.dtype == np.bool_ or d.dtype.kind == "c":  # (after the dim and k checks, as aten's)
+        raise RuntimeError("topk does not support bool dtypes on CPU" if d.dtype == np.bool_
+                           else " topk does not support complex dtypes on CPU")
     idx = _sorted_indices(d, dim, largest)
     if d.ndim:
         idx = idx[(slice(None),) * dim + (slice(0, k),)]

@@ -801,6 +801,8 @@ def _repeat_backward(F, grad, repeats, self_sizes):
 
 
 def _roll_kernel(a, shifts, dims):
+    if not a.size:  # (dims unchecked: see roll)
+        return a.copy()
     if not dims:
         return np.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
     return np.roll(a, shifts, dims)
@@ -924,6 +926,8 @@ def roll(input, shifts, dims=()):
     if dims and len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
+    if not d.size:  # (aten's roll clones an empty tensor before it looks at dims)
+        return _finish(ROLL, (input,), (shifts, dims), _roll_kernel(d, shifts, dims))
     if d.ndim == 0 and dims:
         raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     dims = tuple(_wrap_dim(x, d.ndim) for x in dims)
