@@ -829,3 +829,40 @@ def test_topk_dtype_checks_like_torch(make):
         x = eval(make, {"torch": m})  # noqa: S307 -- our own code
         return [catch(x.topk, *a) for a in [(1,), (1, 0), (5,), (0,), (1, 5), (0, 0), (-1,)]]
     compare(scenario)
+
+
+# ---- chunk of an empty dim, gather of a 0-d tensor, cross's dim/dtype checks ----------------
+def _pieces_and_grad(m, x, f):
+    r = f(x)
+    rs = r if isinstance(r, (tuple, list)) else (r,)
+    g = m.autograd.grad(sum(t.sum() for t in rs), x, materialize_grads=True,
+                        allow_unused=True) if x.requires_grad else None
+    return tuple(rs), [t.grad_fn for t in rs], g
+
+
+@pytest.mark.parametrize("call", [
+    "torch.zeros(0, requires_grad=True).chunk(2)", "torch.zeros(2, 0).chunk(3, 1)",
+    "torch.zeros(0, 3, requires_grad=True).chunk(1)", "torch.ones(5, requires_grad=True).chunk(2)",
+    "torch.tensor(1.5, requires_grad=True).gather(0, torch.tensor([0]))",
+    "torch.tensor(1.5, requires_grad=True).gather(0, torch.tensor(0))",
+    "torch.tensor(1.5, requires_grad=True).gather(0, torch.tensor([0, 0]))",
+    "torch.tensor(1.5, requires_grad=True).gather(0, torch.tensor([], dtype=torch.int64))",
+    "torch.tensor([1.5, 2.0], requires_grad=True).gather(0, torch.tensor([-1]))",
+    "torch.tensor(2).gather(0, torch.tensor([-1]))",
+    "torch.linalg.cross(torch.ones(3), torch.ones(3), dim=5)",
+    "torch.linalg.cross(torch.tensor(1.0), torch.tensor(1.0))",
+    "torch.linalg.cross(torch.ones(3).bool(), torch.ones(3).bool(), dim=5)",
+    "torch.linalg.cross(torch.ones(3).bool(), torch.ones(3).bool())",
+    "torch.linalg.cross(torch.ones(3), torch.ones(3).bool())",
+    "torch.linalg.cross(torch.ones(2, 3), torch.ones(2, 3), dim=-3)",
+    "torch.linalg.cross(torch.ones(0, 3, dtype=torch.bool), torch.ones(0, 3, dtype=torch.bool))",
+])
+def test_chunk_gather_cross_checks_like_torch(call):
+    def scenario(m):
+        if "cross" in call:
+            return catch(eval, call, {"torch": m})  # noqa: S307 -- our own code
+        make, method = call.split(").", 1)  # the tensor, then the call on it
+        x = eval(make + ")", {"torch": m})  # noqa: S307
+        return catch(_pieces_and_grad, m, x, eval("lambda x: x." + method,  # noqa: S307
+                                                  {"torch": m}))
+    compare(scenario)

@@ -17,9 +17,9 @@ from .shape import _alias, expand, select, _slice, unsqueeze, view
 # Indexing, gathering and scattering (index tensors are parameters: not differentiable).
 GATHER = defop("gather", "GatherBackward0", raw.gather, params=("dim", "index"),
                grads={"self": lambda F, grad, dim, index, self_sizes:
-                      F.scatter_add(F.zeros(self_sizes, grad), dim, index, grad)},
-               jvp=lambda F, self_t, dim, index: F.gather(self_t, dim, _make(index))
-               if self_t.ndim else F.clone(self_t))
+                      F.scatter_add(F.zeros(self_sizes, grad), dim, index, grad)
+                      if self_sizes else F.sum(grad)},  # (a 0-d self: every index is 0)
+               jvp=lambda F, self_t, dim, index: F.gather(self_t, dim, _make(index)))
 SCATTER_ADD = defop("scatter_add", "ScatterAddBackward0",
                     lambda a, src, dim, index: raw.scatter_add(a, dim, index, src),
                     inputs=("self", "src"), params=("dim", "index"),
@@ -389,11 +389,11 @@ def gather(input, dim, index, *, sparse_grad=False):
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
     size = d.shape[dim] if d.ndim else 1
-    if idx.size and (idx.max() >= size or idx.min() < -size):
+    if idx.size and (idx.max() >= size or idx.min() < 0):  # (no negative index either)
         bad = int(idx.max() if idx.max() >= size else idx.min())
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size "
                            f"{size}")
-    out = raw.gather(d, dim, idx) if d.ndim else d.copy()
+    out = raw.gather(d, dim, idx) if d.ndim else np.take(d.reshape(1), idx)  # (idx's shape)
     return _finish(GATHER, (input,), (dim, idx), out)
 
 
@@ -1275,7 +1275,7 @@ def _scatter_reduce_args(d, dim, index, src, reduce):
         raise RuntimeError("Index tensor must have the same number of dimensions as self "
                            "tensor")
     size = d.shape[dim] if d.ndim else 1
-    if idx.size and (idx.max() >= size or idx.min() < -size):
+    if idx.size and (idx.max() >= size or idx.min() < 0):  # (no negative index either)
         bad = int(idx.max() if idx.max() >= size else idx.min())
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
     idx = np.where(idx < 0, idx + size, idx).astype(np.int64)

@@ -1513,10 +1513,12 @@ def cross(input, other, dim=None, *, out=None):
 def linalg_cross(input, other, *, dim=-1, out=None):
     a, b = input._data, other._data
     nd = _py_max(a.ndim, b.ndim)
-    d = dim % nd if nd else 0
-    da, db = d - (nd - a.ndim), d - (nd - b.ndim)
     if a.ndim != b.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if not nd:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = _wrap_dim_n(dim, nd)  # (its IndexError before the length and dtype checks)
+    da, db = d - (nd - a.ndim), d - (nd - b.ndim)
     if a.shape[d] != 3 or b.shape[d] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{a.shape[da]} and {b.shape[db]}")
@@ -1526,6 +1528,8 @@ def linalg_cross(input, other, *, dim=-1, out=None):
         raise broadcast_error(a.shape, b.shape) from None
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+    if a.dtype == np.bool_:  # (the kernel's dispatch, after its dim, shape and dtype checks)
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     out = _asarray(np.cross(a, b, axis=d))
     res = _finish(CROSS, (input, other), (d,), out)
     if res._grad_fn is not None and (a.shape != out.shape or b.shape != out.shape):

@@ -527,8 +527,8 @@ def chunk(input, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     size = d.shape[dim]
-    if size == 0:
-        return split(input, [0], dim)  # PyTorch: split_with_sizes for an empty dim
+    if size == 0:  # PyTorch: split_with_sizes into `chunks` empty pieces
+        return split(input, [0] * chunks, dim)
     step = -(-size // chunks)
     return split(input, step, dim)
 
