@@ -842,25 +842,6 @@ def clamp(input, min=None, max=None):
     return _finish(CLAMP, (input,), (min, max), _asarray(out).astype(d.dtype, copy=False))
 
 
-def _clamp_tensor_(self, min, max):
-    """clamp_ by tensor bounds: PyTorch's in-place ClampBackward0 (self saved from before
-    the write), not a copy_ of the out-of-place result."""
-    lo = _tensor_arg(min, self) if min is not None else None
-    hi = _tensor_arg(max, self) if max is not None else None
-    bounds = [b for b in (lo, hi) if b is not None]
-    inplace.check_output_shape(self._data.shape, *[b._data.shape for b in bounds])
-    d = self._data
-    rt = _dtypes.result_type(self, *bounds)
-    if rt.np != d.dtype and not np.can_cast(rt.np, d.dtype, "same_kind"):
-        raise RuntimeError(f"result type {_dtypes.scalar_name(rt)} can't be cast to the "
-                           f"desired output type "
-                           f"{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
-    out = _asarray(CLAMP_TENSOR.kernel(d, None if lo is None else lo._data,
-                                       None if hi is None else hi._data))
-    out = out.astype(d.dtype, copy=False)
-    return inplace.record_inplace(CLAMP_TENSOR, self, (self, lo, hi), (), out)
-
-
 def _clamp_bounds(input, min, max):
     """Number bounds as PyTorch takes them: the result dtype promotes the input with the
     bounds, each bound converted to it as a c10::Scalar (checked, wrapping into unsigned
