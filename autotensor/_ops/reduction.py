@@ -787,8 +787,6 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
     d = input._data
-    if d.dtype.kind == "c":
-        refuse_complex("topk", d.dtype)
     dim = _wrap_dim(dim, d.ndim)
     if k > (d.shape[dim] if d.ndim else 1) or k < 0:
         raise RuntimeError("selected index k out of range")
