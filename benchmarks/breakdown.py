@@ -206,14 +206,16 @@ def step_parts(spec, steps=20):
     """``--step W:I``: autotensor's step of case I of workload W (full size) taken apart:
     page faults and system time per step (Note [Heap for big temporaries]; run it with
     AUTOTENSOR_MALLOC=default for glibc's defaults), the backward's share, and the
-    time of each backward node kind (its formulas' kernels) per step."""
+    time of each backward node kind (its formulas' kernels) per step. One BLAS thread, as
+    the benchmark's --threads 1 (more threads' spinning inflates the CPU time ~3 x)."""
     import collections
     import resource
 
+    from . import harness, run, workloads
+    harness.apply_threads(1)
+
     import autotensor
     from autotensor.autograd import graph
-
-    from . import run, workloads
     w, i = (int(v) for v in spec.split(":"))
     size = dict(run.FULL, modules={"autotensor": autotensor})
     step, _ = workloads.BUILDERS[w](size)[i].factories["autotensor"]()
