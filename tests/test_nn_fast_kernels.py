@@ -537,6 +537,29 @@ def test_batch_norm_slabs_match_torch(dtype, training):
         np.testing.assert_allclose(a, t, **tol)
 
 
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_channel_planes_same_bits_as_columns(training, monkeypatch):
+    """The per-channel operands of batch norm's slabs as whole (C, S) planes (taken for 7
+    images of 100 KB) give the same bits as the broadcast (C, 1) columns."""
+    from autotensor._ops import nn_ops
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((7, 25, 32, 32)) * 2 + 0.5).astype(np.float32)
+    g = rng.standard_normal(x.shape).astype(np.float32)
+    w, b = (rng.standard_normal(25).astype(np.float32) for _ in range(2))
+    assert nn_ops._per_channel(w, x.reshape(7, 25, -1)).shape == (25, 1024)
+
+    def run():
+        rm, rv = np.full(25, 0.1, np.float32), np.full(25, 1.5, np.float32)
+        out = nn_ops.batch_norm_kernel(x, w, b, rm, rv, training, 0.1, 1e-5)
+        back = nn_ops._batch_norm_backward_raw(g, x, w, rm, rv, training, 1e-5)
+        return [np.asarray(a) for a in (*out, rm, rv, *back)]
+    planes = run()
+    monkeypatch.setattr(nn_ops, "_per_channel", lambda v, x3, dt=None: (
+        v if dt is None else v.astype(dt, copy=False))[:, None])
+    for a, c in zip(planes, run()):
+        assert a.dtype == c.dtype and np.array_equal(a, c)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_gelu_of_large_and_infinite_inputs_as_torch(dtype):
     """The float32 erf's ratio clamps |x / sqrt 2| at 4 (it overflowed from |x| ~ 1e5 and

@@ -1007,7 +1007,7 @@ def _batch_norm_stats(x3, training, running_mean, running_var, eps, out=None):
         mean /= x3.size // x3.shape[1]
     else:
         mean = running_mean
-    m = mean.astype(x3.dtype, copy=False)[:, None]
+    m = _per_channel(mean, x3, x3.dtype)
     xc = np.empty_like(x3) if out is None else out
     if not training:
         np.subtract(x3, m, out=xc)
@@ -1042,6 +1042,18 @@ def _slabs(x3):
     return [slice(i, i + per) for i in range(0, n, per)]
 
 
+def _per_channel(v, x3, dt=None):
+    """A per-channel vector as an operand of the slabs' arithmetic: where an image is at
+    most a slab and there are several, the whole (C, S) plane (NumPy's loops broadcast a
+    (C, 1) column ~1.4-1.7 x slower than they run two contiguous operands, on a ResNet's
+    64 x 1,024 images; the plane costs one such pass and stays in the cache); else the
+    column. The same values either way."""
+    col = (v if dt is None else v.astype(dt, copy=False))[:, None]
+    if x3.shape[0] < 4 or x3[0].nbytes > _SLAB_BYTES:
+        return col
+    return np.ascontiguousarray(np.broadcast_to(col, x3.shape[1:]))
+
+
 def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momentum, eps):
     x3 = x.reshape(x.shape[0], x.shape[1], -1)
     out = np.empty_like(x3)
@@ -1057,8 +1069,8 @@ def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momen
             running_var *= 1 - momentum
             running_var += momentum * unbiased
     scale = invstd.astype(x.dtype)
-    scale = (scale if weight is None else scale * weight)[:, None]
-    b = None if bias is None else bias[:, None]
+    scale = _per_channel(scale if weight is None else scale * weight, x3)
+    b = None if bias is None else _per_channel(bias, x3)
     for s in _slabs(out):  # Note [Batch norm in slabs]
         o = out[s]
         o *= scale
@@ -1117,7 +1129,7 @@ def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, 
     else:
         mean = running_mean
         invstd = 1 / np.sqrt(running_var + eps)
-    m = mean.astype(x.dtype, copy=False)[:, None]
+    m = _per_channel(mean, x3, x.dtype)
     gi = np.empty_like(x3)
     slabs = _slabs(x3)
     var = np.zeros(c, np.result_type(m, x3))
@@ -1133,13 +1145,13 @@ def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, 
     invstd = invstd.astype(x.dtype, copy=False)
     gb = _channel_sums(g3)
     gw *= invstd                                      # sum(g * xhat), xhat = xc * invstd
-    scale = (invstd if weight is None else invstd * weight)[:, None]
+    scale = _per_channel(invstd if weight is None else invstd * weight, x3)
     if not training:
         return np.multiply(g3, scale, out=gi).reshape(x.shape), gw, gb
     # scale * (g - gb / count - xhat * gw / count), in place in the centred input
     count = x3.size // c
-    a = (invstd * gw / count)[:, None]
-    b = (gb / count)[:, None]
+    a = _per_channel(invstd * gw / count, x3)
+    b = _per_channel(gb / count, x3)
     for s in slabs:
         t = gi[s]
         t *= a
