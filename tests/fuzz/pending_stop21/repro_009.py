@@ -1,0 +1,42 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+line 9: v6 = v1.hypot(v2)
+line 9['raised']: autotensor raised NotImplementedError: '"hypot_cpu" not implemented for \\'Long\\''
+                  torch raised RuntimeError: 'The size of tensor a (0) must match the size of tensor b (2) at non-singleton dimension 0'
+  autotensor: {'raised': Raised(type_name='NotImplementedError', message='"hypot_cpu" not implemented for \\'Long\\'')}
+  torch:      {'raised': Raised(type_name='RuntimeError', message='The size of tensor a (0) must match the size of tensor b (2) at non-singleton dimension 0')}
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = torch.tensor(np.array([], dtype='int64').reshape((0,)))
+    v2 = torch.tensor(np.array([1, -4], dtype='int64').reshape((2,)))
+    v3 = v0.exp()
+    v4 = v0.exp()
+    v5 = v0.exp()
+    v0.backward()
+    v6 = v1.hypot(v2)
+"""
+import sys
+
+sys.path.insert(0, '/work/main')
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))",
+    "v1 = torch.tensor(np.array([], dtype='int64').reshape((0,)))",
+    "v2 = torch.tensor(np.array([1, -4], dtype='int64').reshape((2,)))",
+    'v3 = v0.exp()',
+    'v4 = v0.exp()',
+    'v5 = v0.exp()',
+    'v0.backward()',
+    'v6 = v1.hypot(v2)',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)

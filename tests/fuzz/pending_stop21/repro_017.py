@@ -1,0 +1,37 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+line 7: v3 = v2.nextafter(v2)
+line 7: keys ['raised'] != ['ok']
+  autotensor: {'raised': Raised(type_name='NotImplementedError', message='"nextafter_cpu" not implemented for \\'BFloat16\\'')}
+  torch:      {'ok': TensorSummary(dtype='bfloat16', shape=(), values=array(1.765625, dtype=float32), requires_grad=False, grad_fn=None)}
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))
+    v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v1.dtype))
+    v2 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), dtype=torch.bfloat16)
+    v2 = torch.autograd.forward_ad.make_dual(v2, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v2.dtype))
+    v3 = v2.nextafter(v2)
+"""
+import sys
+
+sys.path.insert(0, '/work/main')
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))",
+    "v1 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))",
+    "v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v1.dtype))",
+    "v2 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), dtype=torch.bfloat16)",
+    "v2 = torch.autograd.forward_ad.make_dual(v2, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v2.dtype))",
+    'v3 = v2.nextafter(v2)',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
