@@ -1,0 +1,35 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+final state of v5:
+final v5['tangent']['value']: signed zero differs at []: autotensor np.float64(-0.0), torch np.float64(0.0)
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.6239999532699585, dtype='float32').reshape(()))
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(-0.417, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = v0.exp()
+    v2 = v0.exp()
+    v3 = v0.exp()
+    v4 = v0.eq(1)
+    v5 = v4.xlogy(v0)
+"""
+import sys
+
+sys.path.insert(0, '/work/main')
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.6239999532699585, dtype='float32').reshape(()))",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(-0.417, dtype='float64').reshape(()), dtype=v0.dtype))",
+    'v1 = v0.exp()',
+    'v2 = v0.exp()',
+    'v3 = v0.exp()',
+    'v4 = v0.eq(1)',
+    'v5 = v4.xlogy(v0)',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
