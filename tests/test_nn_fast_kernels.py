@@ -551,7 +551,7 @@ def test_batch_norm_channel_planes_same_bits_as_columns(training, monkeypatch):
     def run():
         rm, rv = np.full(25, 0.1, np.float32), np.full(25, 1.5, np.float32)
         out = nn_ops.batch_norm_kernel(x, w, b, rm, rv, training, 0.1, 1e-5)
-        back = nn_ops._batch_norm_backward_raw(g, x, w, rm, rv, training, 1e-5)
+        back = nn_ops._batch_norm_backward_raw(g, x, w, rm, rv, training, 1e-5, *out[1:])
         return [np.asarray(a) for a in (*out, rm, rv, *back)]
     planes = run()
     monkeypatch.setattr(nn_ops, "_per_channel", lambda v, x3, dt=None: (

@@ -1076,8 +1076,16 @@ def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momen
         o *= scale
         if b is not None:
             o += b
-    return (out.reshape(x.shape).astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
-            invstd.astype(x.dtype, copy=False))
+    return (out.reshape(x.shape).astype(x.dtype, copy=False),) + _saved_stats(
+        mean, invstd, x.dtype, training)
+
+
+def _saved_stats(mean, invstd, dtype, training):
+    """native_batch_norm's save_mean and save_invstd: the batch's statistics in training,
+    empty in evaluation (the backward then reads the running statistics)."""
+    if not training:
+        return np.empty(0, dtype), np.empty(0, dtype)
+    return mean.astype(dtype, copy=False), invstd.astype(dtype, copy=False)
 
 
 def batch_norm_kernel(x, weight, bias, running_mean, running_var, training, momentum, eps):
@@ -1111,37 +1119,31 @@ def batch_norm_kernel(x, weight, bias, running_mean, running_var, training, mome
         out = out * weight.reshape(shape)
     if bias is not None:
         out = out + bias.reshape(shape)
-    return (out.astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
-            invstd.astype(x.dtype, copy=False))
+    return (out.astype(x.dtype, copy=False),) + _saved_stats(mean, invstd, x.dtype, training)
 
 
-def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, eps):
-    """batch_norm_backward on arrays (Note [Norms by GEMV]): the statistics again (the
-    compiled replay keeps no saved mean/invstd), then sum(g), sum(g * xc) and in-place
+def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, eps,
+                             save_mean, save_invstd):
+    """batch_norm_backward on arrays (Note [Norms by GEMV]): from the saved batch
+    statistics in training (the arrays the forward computed them into: the same bits as
+    computing them again) or the running ones, sum(g), sum(g * xc) and in-place
     arithmetic on the centred copy of the input, which becomes the input's gradient, a
     slab of images at a time (Note [Batch norm in slabs])."""
     n, c = x.shape[:2]
     x3 = x.reshape(n, c, -1)
     g3 = g.reshape(n, c, -1)
     if training:
-        mean = _channel_sums(x3)
-        mean /= x3.size // c
+        mean, invstd = save_mean, save_invstd
     else:
         mean = running_mean
         invstd = 1 / np.sqrt(running_var + eps)
     m = _per_channel(mean, x3, x.dtype)
     gi = np.empty_like(x3)
     slabs = _slabs(x3)
-    var = np.zeros(c, np.result_type(m, x3))
     gw = np.zeros(c, np.result_type(m, x3))
     for s in slabs:
         t = np.subtract(x3[s], m, out=gi[s])
-        if training:
-            var += _channel_dots(t, t)
         gw += _channel_dots(g3[s], t)
-    if training:
-        var /= x3.size // c
-        invstd = 1 / np.sqrt(var + eps)
     invstd = invstd.astype(x.dtype, copy=False)
     gb = _channel_sums(g3)
     gw *= invstd                                      # sum(g * xhat), xhat = xc * invstd
@@ -1161,15 +1163,27 @@ def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, 
     return gi.reshape(x.shape), gw, gb
 
 
-def batch_norm_backward(F, grads, input, weight, running_mean, running_var, training, eps):
-    """All three gradients, recomputing the statistics from the input with differentiable
-    ops (so double backward sees their dependence on the input)."""
+# Note [Batch norm's saved statistics]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# NativeBatchNormBackward0 saves what PyTorch's does: input, weight, the running
+# statistics, training, eps, and the forward's save_mean and save_invstd (result1,
+# result2: the batch's statistics in training, empty tensors in evaluation). On arrays the
+# backward takes the batch statistics as saved; its graph (create_graph, forward mode)
+# computes them again from the input in differentiable ops, so that double backward sees
+# their dependence on it. (The running statistics are saved as arrays, not as tensors:
+# no pack hook, no version check; training bumps their versions, which PyTorch's kernel
+# does not, so a second forward before backward would make a saved tensor's check fail.)
+def batch_norm_backward(F, grads, input, running_mean, running_var, weight, training, eps,
+                        result1, result2):
+    """All three gradients; the statistics as saved on arrays, else again from the input
+    (Note [Batch norm's saved statistics])."""
     g = grads[0]
     if (F.is_raw and g is not None and _fast_norm(input) and len(input.shape) >= 2
             and g.dtype == input.dtype and (weight is None or weight.dtype == input.dtype)
-            and (training or running_mean is not None)):
+            and (training or running_mean is not None)
+            and (not training or result2.dtype == input.dtype)):
         return _batch_norm_backward_raw(g, input, weight, running_mean, running_var,
-                                        training, eps)
+                                        training, eps, result1, result2)
     nd = len(input.shape)
     dims = (0,) + tuple(range(2, nd))
     shape = (1, -1) + (1,) * (nd - 2)
@@ -1197,7 +1211,7 @@ BATCH_NORM = defop(
     "native_batch_norm", "NativeBatchNormBackward0", batch_norm_kernel,
     inputs=("input", "weight", "bias"), params=("running_mean", "running_var", "training",
                                                 "eps"),
-    outputs=("result", "save_mean", "save_invstd"), diff_outputs=(0,),
+    outputs=("result", "result1", "result2"), diff_outputs=(0,),
     backward_all=batch_norm_backward, jvp="transpose")
 
 
@@ -1251,11 +1265,14 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
             rstd.astype(x.dtype, copy=False))
 
 
-def _layer_norm_backward_raw(g, x, weight, normalized_shape, eps):
-    """layer_norm_backward on arrays (Note [Norms by GEMV])."""
+def _layer_norm_backward_raw(g, x, weight, normalized_shape, mean, rstd):
+    """layer_norm_backward on arrays (Note [Norms by GEMV]) from the forward's saved mean
+    and rstd (the same arrays _row_stats gave the forward, so the same bits as computing
+    them again)."""
     d = _numel(tuple(normalized_shape))
-    _, rstd, xhat = _row_stats(x.reshape(-1, d), eps)
-    xhat *= rstd[:, None]
+    r = rstd.reshape(-1, 1)
+    xhat = np.subtract(x.reshape(-1, d), mean.reshape(-1, 1))
+    xhat *= r
     g = g.reshape(-1, d)
     gx = g if weight is None else g * weight.reshape(-1)
     s1 = gx @ np.ones(d, gx.dtype)
@@ -1265,7 +1282,7 @@ def _layer_norm_backward_raw(g, x, weight, normalized_shape, eps):
     gi = xhat * s2[:, None]
     np.subtract(gx, gi, out=gi)
     gi -= s1[:, None]
-    gi *= rstd[:, None]
+    gi *= r
     if x.ndim > len(normalized_shape):
         gw = np.einsum("ij,ij->j", g, xhat).reshape(normalized_shape)
         gb = np.ones(g.shape[0], g.dtype) @ g
@@ -1275,17 +1292,31 @@ def _layer_norm_backward_raw(g, x, weight, normalized_shape, eps):
     return gi.reshape(x.shape), gw, gb
 
 
-def layer_norm_backward(F, grads, input, weight, normalized_shape, eps):
+# Note [Layer norm's saved statistics]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# NativeLayerNormBackward0 saves what PyTorch's does: input, weight, bias (only so that
+# an in-place change of it makes backward raise, as PyTorch's does), normalized_shape and
+# the forward's mean and rstd (result1, result2), and not eps. On arrays the backward takes
+# the statistics as saved; its graph (create_graph, forward-mode by transposition) must
+# see them as functions of the input, so there mean is the input's mean again and rstd
+# 1 / sqrt(var + c), with var the input's variance again and c = 1 / rstd^2 - var a
+# constant: the saved rstd's value (what PyTorch's double backward uses) with the
+# derivative of 1 / sqrt(var + eps), eps being c.
+def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1, result2):
     g = grads[0]
     if (F.is_raw and g is not None and _fast_norm(input) and g.dtype == input.dtype
-            and (weight is None or weight.dtype == input.dtype)):
-        return _layer_norm_backward_raw(g, input, weight, normalized_shape, eps)
+            and (weight is None or weight.dtype == input.dtype)
+            and result2.dtype == input.dtype):
+        return _layer_norm_backward_raw(g, input, weight, normalized_shape, result1, result2)
     nd = len(input.shape)
     dims = tuple(range(nd - len(normalized_shape), nd))
     lead = tuple(range(nd - len(normalized_shape)))
     mean = F.mean(input, dims, True)
     xc = input - mean
-    rstd = 1 / F.sqrt(F.mean(xc * xc, dims, True) + eps)
+    var = F.mean(xc * xc, dims, True)
+    rstd = _values(result2).astype(np.float64)
+    c = F.constant(1 / (rstd * rstd) - _values(var), var)
+    rstd = 1 / F.sqrt(var + c)
     xhat = xc * rstd
     gw = F.sum(g * xhat, lead) if lead else g * xhat
     gb = F.sum(g, lead) if lead else g
@@ -1298,7 +1329,7 @@ def layer_norm_backward(F, grads, input, weight, normalized_shape, eps):
 LAYER_NORM = defop(
     "native_layer_norm", "NativeLayerNormBackward0", layer_norm_kernel,
     inputs=("input", "weight", "bias"), params=("normalized_shape", "eps"),
-    outputs=("result", "mean", "rstd"), diff_outputs=(0,),
+    outputs=("result", "result1", "result2"), diff_outputs=(0,),
     backward_all=layer_norm_backward, jvp="transpose")
 
 

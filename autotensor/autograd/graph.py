@@ -311,7 +311,12 @@ def _modified_message(node, i, value, current, saved_version):
     type_name = _dtypes.legacy_type_name(_dtypes.from_numpy(data.dtype))
     shape = _errors.shape_str(data.shape)
     fn, nr = None, 0
-    if kind == "output":
+    diff = op.diff_outputs
+    if kind == "output" and diff is not None and \
+            op.outputs.index(op.saved_names[i]) not in diff:
+        pass  # an output without grad_fn (layer norm's rstd, max_pool's indices): PyTorch
+        # names no op, as for a leaf
+    elif kind == "output":
         fn, nr = node, op.outputs.index(op.saved_names[i])
         view_ref = node._out_vc[1] if op.n_out == 1 and len(node._out_vc) > 1 else None
         view_fn = view_ref() if view_ref is not None else None

@@ -183,7 +183,8 @@ def _modified_message(saved, node):
     shape = _errors.shape_str(data.shape)
     now = saved._vc[0]
     if saved._is_output:
-        fn, nr = node, saved._output_nr
+        diff = node.op.diff_outputs if hasattr(node, "op") else None
+        fn, nr = (node if diff is None or saved._output_nr in diff else None), saved._output_nr
     else:
         fn, nr = value._grad_fn, value._output_nr
     if fn is None:

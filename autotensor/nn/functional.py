@@ -704,30 +704,46 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                momentum=0.1, eps=1e-5):
     """native_batch_norm (NativeBatchNormBackward0); training updates the running stats
     in place."""
-    from .._ops import nn_ops as N
-    x = input._data
-    c = x.shape[1] if x.ndim > 1 else None
     if training:
-        size = x.size // c if c else 0
+        c = input.shape[1] if input.dim() > 1 else None
+        size = input.numel() // c if c else 0
         if size == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got "
                              f"input size {input.shape!r}")
+    return _native_batch_norm(input, weight, bias, running_mean, running_var, training,
+                              0.0 if momentum is None else momentum, eps)[0]
+
+
+def _native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
+                       eps):
+    """aten::native_batch_norm (torch.native_batch_norm): (result, save_mean,
+    save_invstd), the batch's statistics in training and empty tensors in evaluation. The
+    three are the op's outputs, so a compiled trace (which records this call) keeps the
+    statistics the backward takes (Note [Batch norm's saved statistics] in
+    _ops/nn_ops.py)."""
+    from .._ops import nn_ops as N
     rm = None if running_mean is None else running_mean._data
     rv = None if running_var is None else running_var._data
-    mom = 0.0 if momentum is None else momentum
-    out, mean, invstd = N.batch_norm_kernel(x, None if weight is None else weight._data,
+    out, mean, invstd = N.batch_norm_kernel(input._data, None if weight is None else weight._data,
                                             None if bias is None else bias._data,
-                                            rm, rv, bool(training), mom, eps)
+                                            rm, rv, bool(training), momentum, eps)
     if training:   # (PyTorch's kernel does not bump them; torch.compile's trace reads the
         for t in (running_mean, running_var):   # bump to see the buffers updated)
             if t is not None:
                 t._vc[0] += 1
     params = (rm if not training else None, rv if not training else None, bool(training), eps)
-    res = _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
-    return res[0]
+    return _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    return _native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
+
+
+def _native_layer_norm(input, normalized_shape, weight, bias, eps):
+    """aten::native_layer_norm (torch.native_layer_norm): (result, mean, rstd), the
+    statistics with the input's shape and 1 for each normalized dim. The three are the
+    op's outputs, so a compiled trace (which records this call) keeps the statistics the
+    backward takes (Note [Layer norm's saved statistics] in _ops/nn_ops.py)."""
     from .._ops import nn_ops as N
     shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) else \
         (normalized_shape,)
@@ -735,9 +751,14 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
+                               f"{list(shape)}")
     outs = N.layer_norm_kernel(input._data, shape, None if weight is None else weight._data,
                                None if bias is None else bias._data, eps)
-    return _finish_multi(N.LAYER_NORM, (input, weight, bias), (shape, eps), outs)[0]
+    return _finish_multi(N.LAYER_NORM, (input, weight, bias), (shape, eps), outs)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
