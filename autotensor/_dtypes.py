@@ -173,7 +173,7 @@ _SCALAR_NAMES = {float16: "Half", float32: "Float", float64: "Double", complex64
                  uint16: "UInt16", uint32: "UInt32", uint64: "UInt64"}
 _CPP_NAMES = {float16: "c10::Half", float32: "float", float64: "double",
               complex64: "c10::complex<float>", complex128: "c10::complex<double>",
-              int8: "signed char", int16: "short", int32: "int", int64: "long int",
+              int8: "signed char", int16: "short int", int32: "int", int64: "long int",
               uint8: "unsigned char", bool: "bool", bfloat16: "c10::BFloat16",
               uint16: "uint16_t", uint32: "uint32_t", uint64: "uint64_t"}
 

@@ -1122,6 +1122,33 @@ FUZZ_FINDINGS = {
         "v0 = torch.tensor(np.array(1.764, dtype='float32'))",
         "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624)))",
         "v1 = True ** v0", "v2 = v0 * 2", "torch.autograd.forward_ad.exit_dual_level()"],
+    "int32.pow_ of an exponent past int32 (checked_convert, stop 20)": [
+        "v1 = torch.tensor(np.array(1, dtype='int32'))", "v1.pow_(1099511627777)"],
+    "mvlgamma of a bool (stop 20)": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))", "v3 = v0.all()",
+        "v7 = v3.mvlgamma(1)"],
+    "igamma(inf, nan) is 0: the boundary table (stop 20)": [
+        "v0 = torch.tensor(np.array([inf], dtype='float32'))", "v2 = v0.sin()",
+        "v3 = v0.igamma(v2)"],
+    "inner of a one-element bool under forward AD: dot's error (stop 20)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(np.array([1.764], "
+        "dtype='float32')), torch.tensor(np.array([1.624], dtype='float32')))",
+        "v3 = v0.bool()", "v4 = v3.inner(v3)"],
+    "cat promotes a skipped legacy empty tensor (stop 21)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.tensor(np.array([], dtype='float64').reshape((0,)))",
+        "v1 = torch.tensor(np.array([], dtype='float32').reshape((0, 0)))",
+        "v1 = torch.autograd.forward_ad.make_dual(v1, torch.zeros(0, 0))",
+        "v2 = torch.cat([v0, v1], dim=-1)"],
+    "int hypot: the broadcast error before the dtype's (stop 21)": [
+        "v1 = torch.tensor(np.array([], dtype='int64'))",
+        "v2 = torch.tensor(np.array([1, -4], dtype='int64'))", "v6 = v1.hypot(v2)"],
+    "nextafter of bfloat16 (stop 21)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v2 = torch.tensor(np.array(1.764, dtype='float32'), dtype=torch.bfloat16)",
+        "v2 = torch.autograd.forward_ad.make_dual(v2, torch.tensor(1.624, dtype=v2.dtype))",
+        "v3 = v2.nextafter(v2)", "v4 = v2.nextafter(torch.tensor(-2.0, dtype=v2.dtype))"],
 }
 
 

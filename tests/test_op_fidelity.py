@@ -866,3 +866,137 @@ def test_chunk_gather_cross_checks_like_torch(call):
         return catch(_pieces_and_grad, m, x, eval("lambda x: x." + method,  # noqa: S307
                                                   {"torch": m}))
     compare(scenario)
+
+
+# ---- stop 21 (fz6b): Python scalars read as the kernel's type (checked_convert) -------------
+# (fuzz stop 20/21: int32.pow_(2**40 + 1) raised NumPy's OverflowError; PyTorch converts the
+# exponent to the base's dtype, a half base's to c10::Half, add's alpha to the result type)
+_SCALAR_ARGS = [2 ** 40 + 1, 2 ** 31, -2 ** 31 - 1, 2 ** 63, -2 ** 63 - 1, 300, -129,
+                256, 70000, 65520.0, 1e10, 1e300, 3.5e38, float("inf"), float("nan"), True,
+                1e-310, -3]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "bool",
+                                   "float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("call", ["x.pow(s)", "x.pow_(s)", "x ** s", "torch.pow(x, s)",
+                                  "x.add(x, alpha=s)", "x.sub(x, alpha=s)",
+                                  "torch.add(x, 1, alpha=s)", "x.add(s)", "x.mul(s)",
+                                  "x.eq(s)", "x.remainder(s)", "x.clamp(min=s)",
+                                  "x.masked_fill(x > 0, s)", "x.fill_(s)"])
+def test_scalar_arguments_like_torch(dtype, call):
+    def scenario(m):
+        out = []
+        for s in _SCALAR_ARGS:
+            x = m.tensor([1, 2], dtype=getattr(m, dtype))
+            out.append(catch(eval, call, {"torch": m, "x": x, "s": s}))
+        return out
+    compare(scenario)
+
+
+# ---- TensorIterator's order: shapes before the kernel's dtype dispatch ----------------------
+# (fuzz stop 21 repro_009: int.hypot(other) of shapes (0,) and (2,) raised "hypot_cpu" not
+# implemented; PyTorch's broadcast error comes first. repro_017: nextafter of bfloat16)
+_ORDER_OPS = ["atan2", "hypot", "nextafter", "copysign", "xlogy", "igamma", "igammac",
+              "fmod", "remainder", "logaddexp2", "floor_divide", "lt", "heaviside", "maximum"]
+
+
+@pytest.mark.parametrize("op", _ORDER_OPS)
+@pytest.mark.parametrize("shapes", [((2,), (3,)), ((2,), (2,)), ((0,), (2,))])
+def test_shape_check_before_dtype_refusal_like_torch(op, shapes):
+    dtypes = ["bool", "int64", "bfloat16", "float16", "float32", "complex64"]
+
+    def scenario(m):
+        out = []
+        for d1 in dtypes:
+            for d2 in dtypes:
+                x = m.tensor(np.linspace(0.5, 2.5, shapes[0][0])).to(getattr(m, d1))
+                y = m.tensor(np.linspace(1.5, 0.25, shapes[1][0])).to(getattr(m, d2))
+                out.append(catch(getattr(m, op), x, y))
+                if op not in ("lt", "maximum", "xlogy", "logaddexp2"):
+                    out.append(catch(getattr(x.clone(), op + "_"), y))
+        return out
+    compare(scenario)
+
+
+def test_nextafter_half_types_like_torch():
+    """bfloat16 and float16 stepped on their bits (NumPy has no bfloat16 loop; its float16
+    nextafter(0, -0) is 0, std::nextafter's -0)."""
+    vals = [1.0, 0.0, -0.0, float("inf"), -float("inf"), 1e-40, -2.5, float("nan"), 3.3895e38,
+            1e-38, 6e-8, 65504.0]
+
+    def scenario(m):
+        a = m.tensor([x for x in vals for _ in vals], dtype=m.float64)
+        b = m.tensor([y for _ in vals for y in vals], dtype=m.float64)
+        return [m.nextafter(a.to(d), b.to(d)) for d in (m.bfloat16, m.float16, m.float32)]
+    compare(scenario, rtol=0, atol=0)
+
+
+def test_igamma_boundary_values_like_torch():
+    """calc_igamma/calc_igammac's boundary table (stop 20 repro_008: igamma(inf, nan) is 0)."""
+    vals = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 1e-30, float("inf"), -float("inf"), float("nan")]
+
+    def scenario(m):
+        a = m.tensor([x for x in vals for _ in vals])
+        x = m.tensor([y for _ in vals for y in vals])
+        return [m.igamma(a, x), m.igammac(a, x), m.igamma(a.double(), x.double()),
+                m.igammac(a.double(), x.double())]
+    compare(scenario)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int64", "float16", "float32", "complex64"])
+def test_mvlgamma_checks_like_torch(dtype):
+    """mvlgamma_check in PyTorch's order: bool first, then p, then the composite's arange."""
+    def scenario(m):
+        out = []
+        for p in (0, 1, 3):
+            for f in (m.mvlgamma, m.special.multigammaln, lambda t, p: t.mvlgamma_(p)):
+                out.append(catch(f, m.tensor([2.5, 3.0]).to(getattr(m, dtype)), p))
+        return out
+    compare(scenario)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int64", "float32"])
+@pytest.mark.parametrize("shapes", [((1,), (1,)), ((1, 3), (1, 3)), ((1, 1, 3), (1, 3)),
+                                    ((2, 3), (1, 3)), ((2, 1), (3, 1)), ((1, 0), (1, 0))])
+def test_inner_tensordot_of_one_element_like_torch(dtype, shapes):
+    """aten's tensordot: size-1 contractions summed in the operand's own dtype, and a
+    one-element result through dot (stop 20 repro_010: bool.inner(bool) is "dot"'s error)."""
+    def scenario(m):
+        a = m.ones(shapes[0]).to(getattr(m, dtype))
+        b = (m.ones(shapes[1]) * 2).to(getattr(m, dtype))
+        out = [catch(m.inner, a, b), catch(m.tensordot, a, b, ([-1], [-1]))]
+        if dtype == "float32":
+            a.requires_grad_()
+            r = m.inner(a, b)
+            out += [r.grad_fn.name(), r.grad_fn.next_functions[0][0].name()]
+        return out
+    compare(scenario)
+
+
+@pytest.mark.parametrize("dtypes", [("bool", "int64"), ("float32", "float64"),
+                                    ("int64", "float32"), ("float32", "complex64")])
+def test_cat_promotes_skipped_empty_tensors_like_torch(dtypes):
+    """Legacy (0,) tensors are skipped for the shapes but not for the dtype (stop 21
+    repro_001); cat's own out= cast check."""
+    def scenario(m):
+        d1, d2 = (getattr(m, d) for d in dtypes)
+        out = []
+        for s1, s2 in [((0,), (0, 0)), ((0,), (2, 2)), ((2, 2), (0,)), ((0,), (0,))]:
+            a, b = m.ones(s1, dtype=d1), m.ones(s2, dtype=d2)
+            out += [catch(m.cat, [a, b], -1), catch(m.cat, [b, a], 0)]
+            out.append(catch(m.cat, [a, b], 0, out=m.empty(0, dtype=m.float32)))
+        return out
+    compare(scenario)
+
+
+def test_cpp_type_names_in_messages_like_torch():
+    """c10::demangle's names: int16 is "short int" (clamp_'s cast error, grad dtype)."""
+    def scenario(m):
+        out = []
+        for d in (m.int8, m.uint8, m.int16, m.int32, m.int64, m.bool):
+            out.append(catch(m.ones(2, dtype=d).clamp_, min=0.5))
+            out.append(catch(m.ones(2, dtype=d).clamp_max_, 0.5))
+            x = m.ones(2, requires_grad=True)
+            out.append(catch(setattr, x, "grad", m.ones(2, dtype=d)))
+        return out
+    compare(scenario)

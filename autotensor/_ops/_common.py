@@ -14,7 +14,7 @@ from ..autograd import grad_mode, inplace
 from . import raw
 from ._out import write_out
 from .dispatch import (
-    broadcast_error, record, record_fast, requires_grad_mask, set_input_metadata,
+    broadcast_error, check_broadcast, record, record_fast, requires_grad_mask, set_input_metadata,
     stale_view_requires_grad)
 
 _state = grad_mode.state
@@ -113,12 +113,16 @@ def _scalar_dtype_data(ad, b):
     if cb is complex and kind != "c":
         return ad.astype(_dtypes.scalar_result_dtype(_dtypes.from_numpy(ad.dtype), b).np)
     if cb is int and kind == "b":
+        if b > _INT64_MAX:  # (a uint64 c10::Scalar: PyTorch does not promote it with bool)
+            _convert.check_python_int(b)
+            raise _dtypes._promotion_error(_dtypes.bool, _dtypes.uint64)
         return ad.astype(np.int64)
     return ad
 
 
 _SCALARS = (int, float, bool, complex)
 _INT64_MIN, _UINT64_MAX = -2 ** 63, 2 ** 64 - 1  # a Python int operand's range (c10::Scalar)
+_INT64_MAX = 2 ** 63 - 1
 _INT_LIMITS = {}
 
 
@@ -218,7 +222,7 @@ def _binary(op, a, b, params=()):
     else:
         return _binary(op, a, _tensor_arg(b, None), params)
     if ad.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
-        refuse_complex(op.name, ad.dtype)
+        refuse_complex(op.name, ad.dtype, ad.shape, np.shape(bd))
     try:
         out = op.kernel(ad, bd, *params)
     except ValueError:
@@ -354,9 +358,13 @@ _COMPLEX_UNSUPPORTED = {
 }
 
 
-def refuse_complex(name, dtype):
+def refuse_complex(name, dtype, *shapes):
+    """The op's complex refusal; ``shapes``: its operands', checked before a kernel's
+    dispatch error (check_broadcast); an op's own message comes before the shapes."""
     how = _COMPLEX_UNSUPPORTED[name]
     if isinstance(how, str):
+        if shapes:
+            check_broadcast(*shapes)
         raise NotImplementedError(f"\"{how}\" not implemented for "
                                   f"'{_dtypes.scalar_name(_dtypes.from_numpy(dtype))}'")
     raise how[0](how[1])
@@ -415,6 +423,8 @@ def _check_alpha(input, other, alpha, negate=False):
                            "complex number.")
     if alpha.__class__ is int and kind in "iu":  # alpha in the result's integer type
         _check_int_scalar(_negated(alpha) if negate else alpha, common.np)
+    elif kind in "fV" and not isinstance(alpha, complex):  # (c10::Half, float: checked)
+        _convert.scalar_array(alpha, common)
 
 
 def _negated(v):
@@ -571,6 +581,10 @@ def _inplace_binary(op, self, other, params=()):
             rt = _dtypes.binary_result_dtype(_dtypes.from_numpy(sd.dtype), sd.ndim == 0,
                                              _dtypes.from_numpy(od.dtype), od.ndim == 0).np
             sd, od = sd.astype(rt, copy=False), od.astype(rt, copy=False)
+        if sd.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+            # (TensorIterator's checks, the cast among them, before the kernel's refusal)
+            inplace_iter_checks(self, (self, other), _dtypes.from_numpy(sd.dtype))
+            refuse_complex(op.name, sd.dtype)
         try:
             value = op.kernel(sd, od, *params)
         except ValueError:
@@ -614,7 +628,7 @@ def inplace_float_kernel(self, other, kernel):
     dispatch error naming the common dtype ('"hypot_cpu" not implemented for 'Long'')."""
     common = _dtypes.result_type(self, other)
     inplace_iter_checks(self, (self, other), common)
-    if not (common.is_floating_point or common.is_complex):
+    if not common.is_floating_point:
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                   f"'{_dtypes.scalar_name(common)}'")
 

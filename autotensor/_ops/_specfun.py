@@ -754,14 +754,25 @@ def _gamma_pq(a, x):
     return p, q, ok
 
 
+def _gamma_boundaries(a, x, p, upper):
+    """calc_igamma/calc_igammac's boundary values (aten Math.h, SciPy's), tested in their
+    order before any series: x < 0 or a < 0 NaN; a = 0: P = 1 where x > 0, else NaN; x = 0:
+    P = 0; a = inf: NaN where x is infinite, else P = 0 (even for x NaN); x = inf: P = 1.
+    ``upper``: the values of Q = 1 - P."""
+    a, x = np.broadcast_arrays(_float64(a), _float64(x))
+    nan = np.nan
+    one, zero = (0.0, 1.0) if upper else (1.0, 0.0)
+    return np.select(
+        [(x < 0) | (a < 0), a == 0, x == 0, np.isinf(a), np.isinf(x)],
+        [nan, np.where(x > 0, one, nan), zero, np.where(np.isinf(x), nan, zero), one], p)
+
+
 def gammainc(a, x):
-    """P(a, x); a = 0 gives 1 for x > 0 (PyTorch's convention), a < 0 or x < 0 NaN."""
+    """P(a, x) with PyTorch's boundary values."""
     p, _, _ = _gamma_pq(a, x)
-    a64, x64 = np.broadcast_arrays(_float64(a), _float64(x))
-    return np.where((a64 == 0) & (x64 > 0), 1.0, p)
+    return _gamma_boundaries(a, x, p, False)
 
 
 def gammaincc(a, x):
     _, q, _ = _gamma_pq(a, x)
-    a64, x64 = np.broadcast_arrays(_float64(a), _float64(x))
-    return np.where((a64 == 0) & (x64 > 0), 0.0, q)
+    return _gamma_boundaries(a, x, q, True)

@@ -752,6 +752,18 @@ def set_input_metadata(node, inputs, out_shape, out_dtype):
     node._reduce = reduce
 
 
+def check_broadcast(*shapes):
+    """TensorIterator's shape check. It precedes the kernel's dtype dispatch, so an op that
+    refuses a dtype ('"hypot_cpu" not implemented for 'Long'') calls this first: shapes that
+    do not broadcast are the error PyTorch reports."""
+    out = ()
+    for s in shapes:
+        try:
+            out = np.broadcast_shapes(out, s)
+        except ValueError:
+            raise broadcast_error(out, s) from None
+
+
 def broadcast_error(a_shape, b_shape):
     """PyTorch's message for shapes that do not broadcast."""
     n = max(len(a_shape), len(b_shape))

@@ -1237,10 +1237,10 @@ def tensordot(a, b, dims=2, out=None):
     csize = 1
     for d1, d2 in zip(dims1, dims2):
         s1, s2 = a._data.shape[d1], b._data.shape[d2]
-        if s2 == 1:
-            t1 = t1.sum(d1, True)
+        if s2 == 1:  # (summed in its own dtype, as aten: a bool stays bool)
+            t1 = t1.sum(d1, True, dtype=t1.dtype)
         elif s1 == 1:
-            t2 = t2.sum(d2, True)
+            t2 = t2.sum(d2, True, dtype=t2.dtype)
         else:
             if s1 != s2:
                 raise RuntimeError(f"contracted dimensions need to match, but first has size "
@@ -1263,12 +1263,12 @@ def tensordot(a, b, dims=2, out=None):
             rsizes.append(t2._data.shape[i])
     t1 = permute(t1, p1)
     t2 = permute(t2, p2)
-    if not rsizes:  # everything contracted: one dot
+    if size1 == 1 and size2 == 1:  # one output element: one dot, as aten (its graph too)
         if t1._data.ndim != 1:
             t1 = reshape(t1, (csize,))
         if t2._data.ndim != 1:
             t2 = reshape(t2, (csize,))
-        return view(dot(t1, t2), ())
+        return view(dot(t1, t2), tuple(rsizes))
     t1 = reshape(t1, (size1, csize))
     t2 = reshape(t2, (csize, size2))
     return reshape(mm(t1, t2), tuple(rsizes))

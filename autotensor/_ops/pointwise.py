@@ -14,7 +14,8 @@ from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import _specfun, raw
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
-from .dispatch import broadcast_error, defop, plus_zero_term, record, set_input_metadata
+from .dispatch import (
+    broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata)
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
     _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_int_scalar, _negated,
@@ -507,7 +508,10 @@ def _is_bool(x):
     return isinstance(x, bool) or (isinstance(x, Tensor) and x._data.dtype == np.bool_)
 
 
-def _check_bool_sub(input, other):
+def _check_bool_sub(input, other, alpha=1):
+    for s in (other, alpha):  # (the Python numbers are parsed as c10::Scalars first)
+        if s.__class__ is int:
+            _convert.check_python_int(s)
     if _is_bool(input) and _is_bool(other):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
@@ -521,7 +525,7 @@ def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other, broadcasting."""
     if other.__class__ is bool or (input.__class__ is not float and _is_bool(input)) or \
             (other.__class__ is Tensor and other._data.dtype == np.bool_):
-        _check_bool_sub(input, other)
+        _check_bool_sub(input, other, alpha)
     return _sub(input, other, alpha=alpha)
 
 
@@ -559,6 +563,7 @@ def _integer_division(kernel, a, other):
     ad = a._data
     if ad.dtype == np.bool_ and (not isinstance(other, Tensor) or od.dtype == np.bool_) and \
             (isinstance(other, Tensor) or other.__class__ is bool):
+        check_broadcast(ad.shape, np.shape(od))
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     if ad.dtype.kind in "biu" and (od.dtype.kind in "biu" if isinstance(od, np.ndarray)
                                    else isinstance(od, int)):
@@ -625,7 +630,10 @@ def floor_divide_(self, other):
         other = _tensor_arg(other)
     inplace.check_inplace_order(self, (self, other), "floor_divide_")
     sd = self._data
-    inplace.check_cast(_dtypes.result_type(self, other).np, sd.dtype)
+    common = _dtypes.result_type(self, other)
+    inplace.check_cast(common.np, sd.dtype)
+    if common.is_complex:
+        refuse_complex("floor_divide", common.np)
     _integer_division("div_floor_cpu", self, other)
     if isinstance(other, Tensor):
         r = _inplace_binary(FLOOR_DIVIDE_, self, other)
@@ -663,6 +671,7 @@ def _mod(op, tensor_op, input, other):
                         f"of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n * "
                         f"(Tensor input, Number other, *, Tensor out = None)\n")
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
+    _convert.check_python_int(other)  # (a c10::Scalar: parsed first)
     _integer_division(f"{op.name}_cpu", a, other)
     if isinstance(other, Tensor):
         return _binary(tensor_op, a, other)
@@ -746,16 +755,11 @@ def pow(input, exponent):
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         return _binary(POW_TENSOR, input, exponent)
     d = input._data
+    _check_pow_exponent(d.dtype, exponent)
     if isinstance(exponent, float) and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)
     elif d.dtype == np.bool_ and not isinstance(exponent, bool):
         d = d.astype(np.int64)  # bool ** int promotes like bool + int
-    if isinstance(exponent, int) and d.dtype.kind in "biu":
-        if exponent < 0:
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
-        if d.dtype.kind != "b" and exponent > np.iinfo(d.dtype).max:  # (checked_convert)
-            raise _convert.overflow(
-                "int64_t" if exponent > _convert._INT64_MAX else _convert._CPP[d.dtype.name])
     if d.dtype == np.bool_:  # bool ** bool stays bool: x ** True is x, x ** False is 1
         return _make(d.copy() if exponent else np.ones_like(d))
     out = raw.pow_scalar(d, exponent)
@@ -764,6 +768,24 @@ def pow(input, exponent):
         _keep_real_grads(r, (input,))
         return r
     return _no_graph(POW_SCALAR, (input,), (exponent,), out)
+
+
+def _check_pow_exponent(dt, exponent):
+    """pow(Tensor, Scalar)'s reading of a Python exponent, PyTorch's checked_convert: an
+    integral base takes an int exponent in its own dtype (a negative one refused first; past
+    int64, its uint64 Scalar fails as int64_t), a float16/bfloat16 base takes any real one
+    as c10::Half/BFloat16; float32/64 and complex bases read it as a double."""
+    if exponent.__class__ is int:
+        _convert.check_python_int(exponent)
+        if dt.kind in "biu":
+            if exponent < 0:
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            if exponent > _convert._INT64_MAX:
+                raise _convert.overflow("int64_t")
+            if dt.kind != "b":
+                _check_int_scalar(exponent, dt)
+    if dt.itemsize == 2 and dt.kind in "fV" and isinstance(exponent, (int, float)):
+        _convert.scalar_array(exponent, _dtypes.from_numpy(dt))
 
 
 def square(input):
@@ -943,6 +965,7 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
                 b = _fit_int(other, ad.dtype)  # (int32 & 2**40 + 1: wrapped, as PyTorch)
         if ordered is not None and (ad.dtype.kind == "c" or isinstance(b, complex) or
                                     getattr(b, "dtype", ad.dtype).kind == "c"):
+            check_broadcast(ad.shape, np.shape(b))
             rt = np.result_type(ad, b)
             raise NotImplementedError(f"\"{ordered}\" not implemented for "
                                       f"'{_dtypes.scalar_name(_dtypes.from_numpy(rt))}'")
@@ -1212,6 +1235,7 @@ def pow_(self, exponent):
             inplace_iter_checks(self, (self, exponent), _dtypes.bool)
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         return _inplace_binary(POW_TENSOR, self, exponent)
+    _check_pow_exponent(d.dtype, exponent)
     if d.dtype.kind in "biu" and not isinstance(exponent, (bool, int)):
         inplace_iter_checks(self, (self,), _dtypes.result_type(self, exponent))
     if d.dtype == np.bool_ and isinstance(exponent, bool):  # (bool ** bool stays bool)
@@ -1736,12 +1760,14 @@ def arctan2(input, other):
     return atan2(input, other, _name="arctan2")
 
 
-def _float_only(name, input, other):
-    """hypot, logaddexp, ...: tensors only, no integral kernels (PyTorch's errors)."""
+def _float_only(name, input, other, complex_ok=True):
+    """hypot, logaddexp, ...: tensors only, no integral kernels (PyTorch's errors);
+    ``complex_ok``: the kernel has complex types (logaddexp's, not logaddexp2's)."""
     _check_tensor_arg(name, "input", input, 1)
     _check_tensor_arg(name, "other", other, 2)
     dt = _dtypes.result_type(input, other)
-    if not (dt.is_floating_point or dt.is_complex):
+    if not (dt.is_floating_point or (dt.is_complex and complex_ok)):
+        check_broadcast(input._data.shape, other._data.shape)
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                   f"'{_dtypes.scalar_name(dt)}'")
 
@@ -1760,7 +1786,7 @@ def logaddexp(input, other):
 
 def logaddexp2(input, other):
     """log2(2 ** input + 2 ** other), computed stably."""
-    _float_only("logaddexp2", input, other)
+    _float_only("logaddexp2", input, other, complex_ok=False)
     return _binary(LOGADDEXP2, input, other)
 
 
@@ -1820,7 +1846,7 @@ def _float_inplace(self, other=None, name=None):
     """TensorIterator's checks of an in-place float op on an integral or bool self (the
     common dtype of integers is the default float: atan2, div...; with ``name``, an op
     whose common dtype stays integral and whose kernel refuses it: hypot)."""
-    if self._data.dtype.kind in "biu" or (
+    if self._data.dtype.kind in "biuc" or (
             isinstance(other, Tensor) and other._data.dtype.kind != self._data.dtype.kind):
         if name is not None:
             return inplace_float_kernel(self, other, name + "_cpu")

@@ -666,6 +666,12 @@ def _alias(input):
 def cat(tensors, dim=0, *, out=None):
     if out is not None:  # Note [out= arguments] in _out.py
         from ._out import write_out
+        tensors = list(tensors)
+        if isinstance(out, Tensor) and _py_any(
+                isinstance(x, Tensor) and not np.can_cast(x._data.dtype, out._data.dtype,
+                                                          "same_kind") for x in tensors):
+            raise TypeError(f"torch.cat(): input types can't be cast to the desired output "
+                            f"type {_dtypes.scalar_name(out.dtype)}")  # (cat's own check)
         return write_out("cat", cat(tensors, dim), out)
     tensors = list(tensors)
     if not tensors:
@@ -695,7 +701,8 @@ def cat(tensors, dim=0, *, out=None):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. "
                                    f"Expected size {ref.shape[j]} but got size {a.shape[j]} "
                                    f"for tensor number {i} in the list.")
-    dt = _dtypes.result_type(*tensors).np if len({a.dtype for a in arrays}) > 1 else \
+    # (the skipped legacy empty tensors still take part in the dtype promotion)
+    dt = _dtypes.result_type(*tensors).np if len({x._data.dtype for x in tensors}) > 1 else \
         arrays[0].dtype
     out = np.concatenate(arrays, axis=dim, dtype=dt) if arrays else np.zeros((0,), dt)
     r = _finish(CAT, tuple(tensors), (dim,), out)
@@ -729,7 +736,8 @@ def stack(tensors, dim=0, *, out=None):
                                f"[{_errors.shape_str(x._data.shape)}] at entry {i}")
     dim = _wrap_dim(dim, len(shape) + 1)
     arrays = [x._data for x in tensors]
-    dt = _dtypes.result_type(*tensors).np if len({a.dtype for a in arrays}) > 1 else \
+    # (the skipped legacy empty tensors still take part in the dtype promotion)
+    dt = _dtypes.result_type(*tensors).np if len({x._data.dtype for x in tensors}) > 1 else \
         arrays[0].dtype
     out = np.stack(arrays, axis=dim).astype(dt, copy=False)
     r = _finish(STACK, tuple(tensors), (dim,), out)

@@ -16,7 +16,7 @@ from .. import _dtypes
 from .._backend import np
 from .._tensor import Tensor
 from . import _specfun
-from .dispatch import defop
+from .dispatch import check_broadcast, defop
 from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn, refuse_complex
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .pointwise import (
@@ -416,7 +416,24 @@ HEAVISIDE = defop("heaviside", "torch::autograd::NotImplemented",
 # PyTorch 2.13 (found by experiment): the gradient passes to self except where self equals
 # other (0 there), other gets zeros; the tangent is self's, 0 where self equals other, and
 # none without self_t (its rule reads self_t only, in self_t's dtype)
-NEXTAFTER = defop("nextafter", "NextafterBackward0", np.nextafter, inputs=("self", "other"),
+def nextafter_kernel(a, b):
+    """std::nextafter: np.nextafter for float32/64; float16 and bfloat16 (NumPy has no
+    bfloat16 loop, and its float16 one returns x, not y, where x == y: nextafter(0, -0) is -0)
+    stepped on their bits."""
+    if a.dtype.itemsize != 2 or a.dtype.kind not in "fV":
+        return np.nextafter(a, b)
+    a, b = np.broadcast_arrays(a, b)
+    bits = a.view(np.uint16).astype(np.int32)
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    away = (b32 > a32) == (a32 > 0)  # one step away from zero, else towards it
+    step = np.where(a32 == 0, (b32 < 0).astype(np.int32) << 15 | 1,
+                    bits + np.where(away, 1, -1)).astype(np.uint16).view(a.dtype)
+    out = np.where(a32 == b32, b, step)
+    return np.where(np.isnan(a32) | np.isnan(b32), np.float32("nan"), out.astype(np.float32)
+                    ).astype(a.dtype)
+
+
+NEXTAFTER = defop("nextafter", "NextafterBackward0", nextafter_kernel, inputs=("self", "other"),
                   grads={"self": lambda F, grad, self, other: F.where(self == other, 0, grad),
                          "other": lambda F, grad: F.zeros_like(grad)},
                   jvp=lambda F, self, self_t, other: None if self_t is None else F.where(
@@ -489,27 +506,47 @@ def special_zeta(input, other):
     return _binary(ZETA, *_float_args(input, other))
 
 
-def mvlgamma(input, p):
-    """The multivariate log-gamma function of dimension p."""
+def _mvlgamma_check(input, p):
+    """PyTorch's mvlgamma_check, then its composite's arange (no complex kernel)."""
+    d = input._data.dtype
+    if d == np.bool_:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
+    if d.kind == "c":
+        raise NotImplementedError("\"arange_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(d))}'")
+
+
+def mvlgamma(input, p):
+    """The multivariate log-gamma function of dimension p."""
+    _mvlgamma_check(input, p)
     return _unary(MVLGAMMA, input, True, (p,))
 
 
 def mvlgamma_(self, p):
-    if p < 1:
-        raise RuntimeError("p has to be greater than or equal to 1")
+    _mvlgamma_check(self, p)
+    d = self._data.dtype
+    if d.kind in "iu":  # (its own message: the dtypes named the other way round)
+        raise RuntimeError(f"mvlgamma: result type "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(d))} can't be cast to "
+                           f"the desired output type {_dtypes.scalar_name(_dtypes.default_float)}")
     return _inplace_unary(MVLGAMMA, self, (p,), float_op=True)
+
+
+def _heaviside_check(input, values):
+    """heaviside's own checks, in its order: complex operands, then differing dtypes."""
+    if input._data.dtype.kind == "c" or values._data.dtype.kind == "c":
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if input._data.dtype != values._data.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
 
 
 def heaviside(input, values):
     if _state.fw:  # (Note [Forward AD through the autograd fallback])
         refuse_tangents("heaviside", input, values)
-    if input._data.dtype != values._data.dtype:
-        raise RuntimeError("heaviside is not yet implemented for tensors with different "
-                           "dtypes.")
-    if input._data.dtype.kind == "c":
-        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    _heaviside_check(input, values)
     from ._common import _binary
     return _binary(HEAVISIDE, input, values)
 
@@ -520,15 +557,14 @@ def heaviside_(self, values):
         refuse_tangents("heaviside_", self, values)
     from ..autograd import inplace
     inplace.check_inplace(self, (self, values))  # (autograd's checks before the kernel's)
-    if self._data.dtype != values._data.dtype:
-        raise RuntimeError("heaviside is not yet implemented for tensors with different "
-                           "dtypes.")
+    _heaviside_check(self, values)
     return _inplace_binary(HEAVISIDE, self, values)
 
 
 def nextafter(input, other):
     from ._common import _binary
-    if input._data.dtype.kind not in "fc" and other._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "fcV" and other._data.dtype.kind not in "fcV":
+        check_broadcast(input._data.shape, other._data.shape)
         rt = _dtypes.result_type(input, other)
         raise NotImplementedError(f"\"nextafter_cpu\" not implemented for "
                                   f"'{_dtypes.legacy_type_name(rt)[6:-6]}'")
@@ -537,7 +573,7 @@ def nextafter(input, other):
 
 def nextafter_(self, other):
     from ._common import _inplace_binary, inplace_float_kernel
-    if self._data.dtype.kind not in "fc" or other._data.dtype.kind not in "fc":
+    if self._data.dtype.kind not in "fV" or other._data.dtype.kind not in "fV":
         inplace_float_kernel(self, other, "nextafter_cpu")
     return _inplace_binary(NEXTAFTER, self, other)
 
@@ -802,6 +838,7 @@ def _igamma_check(name, input, other, method=False, api=None):
                             f"Tensor, not {type(a).__name__}")
     rt = _dtypes.result_type(input, other)
     if not rt.is_floating_point or rt.np.kind == "c":
+        check_broadcast(input._data.shape, other._data.shape)
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                   f"'{_dtypes.scalar_name(rt)}'")
 

@@ -362,6 +362,14 @@ class Renderer:
                 return f"{out} = {x}.norm(dim={dim}{kd})", out
             return f"{out} = {x}.{op}({dim}{kd})", out
         if op in ("max", "min", "median", "nanmedian", "mode"):
+            if op in ("median", "nanmedian") and 0 in getattr(self.ns.get(x), "stride",
+                                                             lambda: ())():
+                # PyTorch's (2.13) median/nanmedian along a dim read uninitialised memory
+                # where the input has a 0 stride (an expanded tensor, autograd.grad's
+                # gradient of a sum): `ones(1).expand(5).median(0)` gives 0 or a denormal
+                # that changes from run to run. Not PyTorch's value to match: drawn on a
+                # contiguous copy (stop 20's end_repro_001, stop 21's repro_015).
+                x = f"{x}.contiguous()"
             return f"{out} = {x}.{op}({dim}{kd})[{k % 2}]", out
         if op in ("cummax", "cummin"):
             return f"{out} = {x}.{op}({dim})[{k % 2}]", out
