@@ -327,8 +327,15 @@ def _wrapped_dtype(scalar):
     if t is _builtin_float:
         return default_float
     if t is _builtin_int:
-        # PyTorch holds an int in [2**63, 2**64) as a uint64 Scalar
-        return int64 if scalar < 9223372036854775808 else uint64
+        # PyTorch holds an int in [2**63, 2**64) as a uint64 Scalar; beyond, its argument
+        # parser's OverflowError
+        if -9223372036854775808 <= scalar < 9223372036854775808:
+            return int64
+        if scalar < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if scalar > 18446744073709551615:
+            raise OverflowError("int too big to convert")
+        return uint64
     if t is _builtin_bool:
         return bool
     if t is _builtin_complex:

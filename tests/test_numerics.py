@@ -1144,6 +1144,23 @@ FUZZ_FINDINGS = {
     "int hypot: the broadcast error before the dtype's (stop 21)": [
         "v1 = torch.tensor(np.array([], dtype='int64'))",
         "v2 = torch.tensor(np.array([1, -4], dtype='int64'))", "v6 = v1.hypot(v2)"],
+    "bessel_j0 of a large int64: float32 arithmetic (stop 20)": [
+        "v1 = torch.tensor(np.array(1099511627773, dtype='int64'))",
+        "v2 = torch.special.bessel_j0(v1)", "v3 = torch.special.bessel_y1(v1)"],
+    "bessel_j0 of float64 as Cephes' (stop 21)": [
+        "v0 = torch.tensor(np.array([-3.316, 8.2177, 24.765], dtype='float64'))",
+        "v1 = torch.special.bessel_j0(v0)", "v2 = torch.special.bessel_y0(v0.abs())"],
+    "tangent of float16 ** float32: the log in float32 (stop 20)": [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.autograd.forward_ad.make_dual(torch.tensor(np.array(1.764, "
+        "dtype='float32')), torch.tensor(1.624))",
+        "v2 = torch.autograd.forward_ad.make_dual(torch.tensor(np.array(1.763671875, "
+        "dtype='float16')), torch.tensor(1.624, dtype=torch.float16))",
+        "v5 = v2 ** v0"],
+    "sin(exp(exp(x))) float32: an ulp of exp amplified (stop 20, Note [Amplified float32 "
+    "differences])": [
+        "v0 = torch.tensor(np.array(1.764, dtype='float32'))", "v1 = v0.exp()",
+        "v4 = v1.exp()", "v5 = v4.sin()"],
     "nextafter of bfloat16 (stop 21)": [
         "torch.autograd.forward_ad.enter_dual_level()",
         "v2 = torch.tensor(np.array(1.764, dtype='float32'), dtype=torch.bfloat16)",

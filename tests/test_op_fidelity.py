@@ -871,7 +871,7 @@ def test_chunk_gather_cross_checks_like_torch(call):
 # ---- stop 21 (fz6b): Python scalars read as the kernel's type (checked_convert) -------------
 # (fuzz stop 20/21: int32.pow_(2**40 + 1) raised NumPy's OverflowError; PyTorch converts the
 # exponent to the base's dtype, a half base's to c10::Half, add's alpha to the result type)
-_SCALAR_ARGS = [2 ** 40 + 1, 2 ** 31, -2 ** 31 - 1, 2 ** 63, -2 ** 63 - 1, 300, -129,
+_SCALAR_ARGS = [2 ** 40 + 1, 2 ** 31, -2 ** 31 - 1, 2 ** 63, 2 ** 64, -2 ** 63 - 1, 300, -129,
                 256, 70000, 65520.0, 1e10, 1e300, 3.5e38, float("inf"), float("nan"), True,
                 1e-310, -3]
 
@@ -882,7 +882,11 @@ _SCALAR_ARGS = [2 ** 40 + 1, 2 ** 31, -2 ** 31 - 1, 2 ** 63, -2 ** 63 - 1, 300, 
                                   "x.add(x, alpha=s)", "x.sub(x, alpha=s)",
                                   "torch.add(x, 1, alpha=s)", "x.add(s)", "x.mul(s)",
                                   "x.eq(s)", "x.remainder(s)", "x.clamp(min=s)",
-                                  "x.masked_fill(x > 0, s)", "x.fill_(s)"])
+                                  "x.masked_fill(x > 0, s)", "x.fill_(s)", "x.lerp(x, s)",
+                                  "x.addcmul(x, x, value=s)", "x.addcdiv(x, x, value=s)",
+                                  "x.clamp_(min=s)", "x.clamp_max_(s)", "x.xlogy(s)", "s ** x",
+                                  "x.float_power(s)", "x.div_(s)", "x.bitwise_and(s)",
+                                  "x.floor_divide(s)", "x.fmod(s)", "x.sub_(s)"])
 def test_scalar_arguments_like_torch(dtype, call):
     def scenario(m):
         out = []
@@ -1000,3 +1004,42 @@ def test_cpp_type_names_in_messages_like_torch():
             out.append(catch(setattr, x, "grad", m.ones(2, dtype=d)))
         return out
     compare(scenario)
+
+
+# ---- Cephes Bessel J/Y in the tensor's own type (aten's bessel_*_forward) -----------------
+# (fuzz stop 20 repro_004: bessel_j0 of int64 1099511627773 is float32 arithmetic in PyTorch,
+# -6.95e-07, not float64's 7.42e-07; stop 21 repro_007: float64 differed by 3.5e-11)
+_BESSEL_X = np.concatenate([np.linspace(-30, 30, 1201), np.geomspace(1e-6, 1e12, 300),
+                            [0.0, -0.0, 5.0, -5.0, 1e-5, -3.316, 1099511627773.0, np.inf,
+                             -np.inf, np.nan]])
+
+
+@pytest.mark.parametrize("name", ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+                                  "spherical_bessel_j0"])
+def test_bessel_kernels_like_torch(name):
+    """float64 bit for bit (the fused steps of aten's loops included); float32 and int64
+    (made float32 first) within two ulps: glibc's sinf/cosf/logf, not emulated, differ from
+    the float64 value rounded on ~0.5% of points."""
+    for dt, rtol in (("float64", 0), ("float32", 4e-7), ("int64", 4e-7)):
+        def scenario(m, dt=dt):
+            x = m.tensor(_BESSEL_X if dt != "int64" else np.trunc(_BESSEL_X[np.isfinite(
+                _BESSEL_X)]).astype(np.int64))
+            return getattr(m.special, name)(x.to(getattr(m, dt)))
+        compare(scenario, rtol=rtol, atol=0)
+
+
+def test_pow_exponent_gradient_in_the_promoted_dtype_like_torch():
+    """pow_backward_exponent takes log(self.to(result_type)): float16 ** float32 in float32
+    (stop 20 end_repro_005: the tangent differed by 1e-5 relative)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        out = []
+        for d1, d2 in (("float16", "float32"), ("bfloat16", "float32"), ("float16", "float64"),
+                       ("float32", "float64"), ("float64", "float16")):
+            a = m.tensor([1.7636, 0.3, 2.5, 0.0]).to(getattr(m, d1))
+            b = m.tensor([1.764, 2.0, -0.5, 1.5]).to(getattr(m, d2))
+            with fw.dual_level():
+                out.append(fw.unpack_dual(a ** fw.make_dual(b, b * 0 + 1.6)).tangent)
+            out.append(m.autograd.grad((a ** b.requires_grad_()).sum(), b)[0])
+        return out
+    compare(scenario, rtol=2e-6, atol=0)

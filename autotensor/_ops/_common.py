@@ -108,6 +108,8 @@ def _scalar_dtype_data(ad, b):
     """Array of a tensor promoted against a Python scalar, PyTorch's way (ints stay weak)."""
     kind = ad.dtype.kind
     cb = b.__class__
+    if cb is int and not _INT64_MIN <= b <= _UINT64_MAX:
+        _convert.check_python_int(b)  # (PyTorch's OverflowError, parsing the number)
     if cb is float and kind in "biu":
         return ad.astype(_dtypes.default_float.np)
     if cb is complex and kind != "c":

@@ -42,7 +42,14 @@ def pow_backward_exponent(F, grad, self, exponent, result):
     else:
         nonneg = exponent >= 0
     cond = (self == 0) & nonneg
-    return grad * F.where(cond, F.zeros_like(result), result * F.log(self))
+    # (PyTorch's self.to(result_type(self, exponent)) before the log: float16 ** float32
+    # takes the log in float32, stop 20's end_repro_005)
+    self_ = F.cast_like(self, result) if _dt(self) != _dt(result) else self
+    return grad * F.where(cond, F.zeros_like(result), result * F.log(self_))
+
+
+def _dt(x):
+    return getattr(x, "_data", x).dtype
 
 
 def pow_backward_exponent_scalar_base(F, grad, self, result):
@@ -740,6 +747,9 @@ def pow(input, exponent):
         # scalar ** tensor
         e = exponent
         d = e._data
+        if input.__class__ is int:
+            _convert.check_python_int(input)
+            _scalar_dtype_data(d, input)  # (uint64 with bool: PyTorch's promotion error)
         if input.__class__ is bool and d.dtype == np.bool_:
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         if isinstance(input, float) and d.dtype.kind in "biu":
@@ -864,10 +874,11 @@ def clamp(input, min=None, max=None):
     return _finish(CLAMP, (input,), (min, max), _asarray(out).astype(d.dtype, copy=False))
 
 
-def _clamp_bounds(input, min, max):
+def _clamp_bounds(input, min, max, inplace=False):
     """Number bounds as PyTorch takes them: the result dtype promotes the input with the
     bounds, each bound converted to it as a c10::Scalar (checked, wrapping into unsigned
-    types); complex bounds only where they are real numbers for a float input."""
+    types); complex bounds only where they are real numbers for a float input.
+    ``inplace``: clamp_'s cast check of that dtype into the input's, before the bounds'."""
     bounds = [b for b in (min, max) if b is not None]
     for b in bounds:
         _convert.check_python_int(b)
@@ -883,6 +894,10 @@ def _clamp_bounds(input, min, max):
         which = "clamp" if len(bounds) == 2 else "clamp_min" if min is not None else \
             "clamp_max"
         raise NotImplementedError(f"\"{which}_scalar_cpu\" not implemented for 'Bool'")
+    d = input._data.dtype
+    if inplace and dt.np != d and not np.can_cast(dt.np, d, "same_kind"):
+        raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
+                           f"desired output type {_dtypes.cpp_name(_dtypes.from_numpy(d))}")
     min, max = (_convert.scalar_array(b, dt).item() if b is not None else None
                 for b in (min, max))
     return min, max, dt
@@ -1325,13 +1340,9 @@ def clamp_(self, min=None, max=None):
         if self._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
             refuse_complex("clamp", self._data.dtype)
         return _clamp_tensor_(self, min, max)
-    min, max, dt = _clamp_bounds(self, min, max)
+    min, max, dt = _clamp_bounds(self, min, max, inplace=True)  # (clamp_ names the C++ type)
     d = self._data
     if dt.np != d.dtype:
-        if not np.can_cast(dt.np, d.dtype, "same_kind"):  # (clamp_ names the C++ type)
-            raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
-                               f"desired output type "
-                               f"{_dtypes.cpp_name(_dtypes.from_numpy(d.dtype))}")
         d = d.astype(dt.np)
     return inplace.record_inplace(CLAMP, self, (self,), (min, max),
                                   _asarray(CLAMP.kernel(d, min, max)))
@@ -1799,6 +1810,7 @@ def xlogy(input, other):
         out = _asarray(XLOGY_SCALAR_SELF.kernel(o._data, input))
         return _finish(XLOGY_SCALAR_SELF, (o,), (input,), out)
     if not isinstance(other, Tensor):
+        _scalar_dtype_data(input._data, other)  # (a number's checks: uint64 with bool)
         (a,) = _float_args(input)
         out = _asarray(XLOGY_SCALAR_OTHER.kernel(a._data, other))
         return _finish(XLOGY_SCALAR_OTHER, (a,), (other,), out)
@@ -1973,6 +1985,9 @@ def float_power(input, exponent):
         return complex(x) if isinstance(x, complex) else float(x)
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         raise TypeError("float_power() received an invalid combination of arguments")
+    for x in (input, exponent):
+        if x.__class__ is int:
+            _convert.check_python_int(x)  # (a c10::Scalar, parsed first)
     return pow(up(input), up(exponent))
 
 
@@ -2002,6 +2017,11 @@ def _ternary(op, inputs, params, kernel_args):
 
 
 def _lerp(a, b, w):
+    """PyTorch's lerp, in its opmath type (float32 for float16/bfloat16)."""
+    if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
+        f = np.float32
+        return _lerp(a.astype(f), np.asarray(b).astype(f), np.asarray(w).astype(f) if
+                     isinstance(w, np.ndarray) else w).astype(a.dtype)
     return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
 
 
@@ -2057,10 +2077,15 @@ def _lerp_kernel(input, weight):
         kind = "tensor" if isinstance(weight, Tensor) else "scalar"
         raise NotImplementedError(f"\"lerp_kernel_{kind}\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
+    if not isinstance(weight, Tensor) and input._data.dtype.kind != "c":
+        # (the kernel reads a number weight as its opmath type, checked: float or double)
+        _convert.scalar_array(weight, _dtypes.float64 if input._data.dtype == np.float64
+                              else _dtypes.float32)
 
 
 def lerp(input, end, weight):
     """input + weight * (end - input)."""
+    _convert.check_python_int(weight)  # (a c10::Scalar, parsed first)
     _check_lerp(input, end, weight)
     shapes = [x._data.shape for x in (input, end, weight) if isinstance(x, Tensor)]
     try:
@@ -2077,6 +2102,7 @@ def lerp(input, end, weight):
 def lerp_(self, end, weight):
     if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
         raise _lerp_args_error("lerp_", end, weight)  # (the argument parser's, first)
+    _convert.check_python_int(weight)
     inplace.check_inplace(self, (self, end, weight))  # (autograd's checks come next)
     _check_lerp(self, end, weight, "lerp_")
     inplace.check_inplace_order(self, (self, end, weight), "lerp_")
@@ -2096,11 +2122,10 @@ def _check_addc_value(name, tensors, value):
     if name == "addcmul" and _py_all_int(tensors):
         if _py_all_bool(tensors):
             raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
-        value = int(value)
-        dt = _dtypes.result_type(*tensors).np
-        if dt.kind in "iu" and not np.iinfo(dt).min <= value <= np.iinfo(dt).max:
-            raise _convert.overflow(_convert._CPP[dt.name])  # (value as the result dtype)
-        return value
+        dt = _dtypes.result_type(*tensors)
+        # (value as the result dtype, checked: a float truncated, a negative one wrapping
+        # into an unsigned type, inf and NaN refused)
+        return int(_convert.scalar_array(value, dt)) if dt.np.kind in "iu" else int(value)
     if name == "addcdiv" and _py_all_int(tensors[1:]):
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
                            "future  release addcdiv will perform a true division of tensor1 and "
@@ -2109,7 +2134,16 @@ def _check_addc_value(name, tensors, value):
                            "integer inputs and as (input + value * tensor1 / tensor2) for float "
                            "inputs. The future addcdiv behavior is just the latter "
                            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+    if isinstance(value, (int, float)) and _py_all_float(tensors):  # (float/double opmath)
+        dt = _dtypes.result_type(*tensors)
+        _convert.scalar_array(value, _dtypes.float64 if dt.np == np.float64 else
+                              _dtypes.float32)
     return value
+
+
+def _py_all_float(tensors):
+    return all(isinstance(t, Tensor) for t in tensors) and \
+        _dtypes.result_type(*tensors).np.kind in "fV"
 
 
 def _py_all_bool(tensors):
@@ -2697,13 +2731,10 @@ def _clamp_one_(op, op_tensor, self, bound, is_min):
     if isinstance(bound, Tensor):
         from ._common import _inplace_binary
         return _inplace_binary(op_tensor, self, bound)
-    lo, hi, dt = _clamp_bounds(self, bound if is_min else None, None if is_min else bound)
+    lo, hi, dt = _clamp_bounds(self, bound if is_min else None, None if is_min else bound,
+                               inplace=True)
     d = self._data
     if dt.np != d.dtype:
-        if not np.can_cast(dt.np, d.dtype, "same_kind"):
-            raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
-                               f"desired output type "
-                               f"{_dtypes.cpp_name(_dtypes.from_numpy(d.dtype))}")
         d = d.astype(dt.np)
     b = lo if is_min else hi
     return inplace.record_inplace(op, self, (self,), (b,), _asarray(op.kernel(d, b)))

@@ -713,7 +713,8 @@ def rrelu_train(input, lower, upper, inplace):
 # SciPy]); accuracy against mpmath in tests/test_special_functions.py.
 def _nondiff(kernel, *args, name=None):
     """A float result from tensors or numbers (at least one tensor): PyTorch's promotion
-    (integers and bool to the default float), computed in float64, no autograd. PyTorch's
+    (integers and bool to the default float), computed in float64 (or, for a ``typed``
+    kernel, in the result's type), no autograd. PyTorch's
     CPU kernels of these functions have no float16/bfloat16 types (``name``: its kernel)."""
     from .._tensor import _make
     tensors = [a for a in args if isinstance(a, Tensor)]
@@ -722,9 +723,10 @@ def _nondiff(kernel, *args, name=None):
         dt = _dtypes.default_float
     if name is not None:
         _no_half_kernel(name, dt.np)
-    arrays = [np.asarray(a._data if isinstance(a, Tensor) else a, dtype=np.float64)
-              for a in args]
-    out = np.asarray(kernel(*arrays), dtype=np.float64)
+    # (a ``typed`` kernel computes in the result's type, as PyTorch's: float32 stays float32)
+    wide = dt.np if getattr(kernel, "typed", False) else np.float64
+    arrays = [np.asarray(a._data if isinstance(a, Tensor) else a, dtype=wide) for a in args]
+    out = np.asarray(kernel(*arrays), dtype=wide)
     shape = np.broadcast_shapes(*[np.shape(a) for a in arrays])
     del tensors
     return _make(_asarray(np.broadcast_to(out, shape).astype(dt.np)))

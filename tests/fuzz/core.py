@@ -822,7 +822,8 @@ def compare_lines(lines, expected, expected_final, module):
     actual_final.pop("__low_precision__", None)
     any_low = any(v for k, v in low.items() if not isinstance(k, tuple))
     any_blas = any(v for k, v in low.items() if isinstance(k, tuple))
-    for i, ((src, _out), a, e) in enumerate(zip(lines, actual, expected, strict=True)):
+    amplified = set()  # Note [Amplified float32 differences]
+    for i, ((src, out), a, e) in enumerate(zip(lines, actual, expected, strict=True)):
         if _torch_bug(e):
             # PyTorch's own bug (an internal assertion, "please report a bug to PyTorch";
             # e.g. `True ** v0` of a dual v0 in 2.13: "unknown ivalue tag 4" in Scalar.cpp):
@@ -835,13 +836,21 @@ def compare_lines(lines, expected, expected_final, module):
         try:
             assert_same(a, e, rtol=RTOL, atol=ATOL, path=f"line {i}", tolerances=tol)
         except AssertionError as exc:
-            raise Mismatch(f"line {i}: {src}\n{exc}\n  autotensor: {str(a)[:400]}\n"
-                           f"  torch:      {str(e)[:400]}", lines, i) from None
+            if not (any(low.get(r) for r in refs - {out}) and
+                    _same_from_our_inputs(lines, i, a, tol, module)):
+                raise Mismatch(f"line {i}: {src}\n{exc}\n  autotensor: {str(a)[:400]}\n"
+                               f"  torch:      {str(e)[:400]}", lines, i) from None
+            amplified.add(out)
+        if refs & amplified:  # (values made from amplified ones, in place too)
+            amplified |= refs | {out}
+    amplified.discard(None)
     for name in expected_final:
         # (the _version of every variable is compared, autograd.grad's gradients' too: it
         # tells which of PyTorch's C++ formulas write in place, engine.py _GRAD_VERSIONS)
         # (gradients may have flowed through any float32 computation of the program)
         tol = LOW_TOLERANCES if low.get(name) or any_low else TOLERANCES
+        if amplified:  # (values and gradients: compared line by line above)
+            tol = {k: (math.inf, math.inf) for k in tol}
         if any_blas:
             tol = dict(tol, signed_zeros=False)
         try:
@@ -849,6 +858,51 @@ def compare_lines(lines, expected, expected_final, module):
                         path=f"final {name}", tolerances=tol)
         except AssertionError as exc:
             raise Mismatch(f"final state of {name}:\n{exc}", lines, None) from None
+
+
+# Note [Amplified float32 differences]
+# PyTorch's float32 exp, sin, sqrt... are MKL's VML, SLEEF's or glibc's, chosen by the CPU's
+# vector width and the tensor's length: not one formula, and within an ulp of the float64
+# result rounded, as NumPy's are. An ulp in an input is amplified by a well-defined op with a
+# large condition number (sin(exp(exp(x))): exp(5.8357) is 342.31586 in PyTorch, 342.31589
+# in NumPy, and sin of either differs by 3e-4 relative, stop 20's repro_005). A float32 line
+# whose value differs is therefore run once more on PyTorch, from autotensor's own input
+# values: if PyTorch then computes autotensor's value (at float32 tolerance), the op is
+# right and the difference is its inputs' ulps, amplified. The program goes on; the final
+# values and gradients, made from such values, are no longer compared (their lines were).
+# float64 lines made from float64 values are never excused.
+def _same_from_our_inputs(lines, i, actual, tol, module):
+    """Whether PyTorch, given autotensor's values of line ``i``'s inputs, computes
+    autotensor's result of line ``i`` (Note [Amplified float32 differences])."""
+    import torch
+    src, out = lines[i]
+    if out is None or not isinstance(actual, dict) or "ok" not in actual:
+        return False
+    ours = new_namespace(module)
+    dual = _dual(lines)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for s, _ in lines[:i]:
+                _exec(s, ours)
+            theirs = new_namespace(torch)
+            for r in set(_VAR.findall(src)) - {out}:
+                t = ours.get(r)
+                if not isinstance(t, module.Tensor):
+                    return False
+                dtype = getattr(torch, str(t.dtype).rsplit(".", 1)[-1])
+                theirs[r] = torch.tensor(t.detach().tolist(), dtype=dtype).requires_grad_(
+                    t.requires_grad)
+            if _exec(src, theirs) is not None:
+                return False
+            assert_same(actual, {"ok": _snapshot(theirs, out, torch)}, rtol=RTOL, atol=ATOL,
+                        tolerances=tol)
+            return True
+    except AssertionError:
+        return False
+    finally:
+        if dual:
+            _close_level(module)
 
 
 def _torch_bug(result):
