@@ -21,9 +21,13 @@ UNARY = {
     "scaled_modified_bessel_k1": lambda x: mp.besselk(1, x) * mp.exp(x),
     "spherical_bessel_j0": lambda x: mp.sin(x) / x, "airy_ai": lambda x: mp.airyai(x),
 }
-# (relative to max(1, |f|)) measured: 2.4e-15 J0, 6.6e-15 J1, 2.2e-15 Y0, 7.1e-15 Y1,
-# 3.6e-15 K0, 1e-15 K1 and the scaled K, 1.6e-10 Ai (its Maclaurin series near x = -9)
-TOL = {"airy_ai": 1e-9}
+# (relative to max(1, |f|)) measured: 3.6e-15 K0, 1e-15 K1 and the scaled K, 1.6e-10 Ai
+# (its Maclaurin series near x = -9); J and Y carry PyTorch's own error (aten's Cephes-style
+# kernels, whose 25 / x^2 rational fits are coarse just past 5: 1.6e-7 at 5.5 for J0, 3.7e-7
+# for Y1), which autotensor follows bit for bit (test_op_fidelity's
+# test_bessel_kernels_like_torch)
+TOL = {"airy_ai": 1e-9, "bessel_j0": 2e-7, "bessel_j1": 1e-7, "bessel_y0": 5e-8,
+       "bessel_y1": 4e-7}
 POSITIVE = {"bessel_y0", "bessel_y1", "modified_bessel_k0", "modified_bessel_k1",
             "scaled_modified_bessel_k0", "scaled_modified_bessel_k1"}
 

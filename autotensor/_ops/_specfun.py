@@ -485,7 +485,7 @@ def _split(a):
     return hi, a - hi
 
 
-def _poly(z, coeffs):
+def _poly_fma(z, coeffs):
     """aten's loops: acc = acc * z + c from acc = 0, each step fused."""
     dt = z.dtype.type
     acc = np.zeros_like(z)
@@ -505,11 +505,11 @@ def _hankel_part(x, order, second):
     dt = x.dtype.type
     if order == 0:
         z = dt(25.0) / (x * x)
-        pp, pq, qp, qq = (_poly(z, c) for c in (_J0_PP, _J0_PQ, _J0_QP, _J0_QQ))
+        pp, pq, qp, qq = (_poly_fma(z, c) for c in (_J0_PP, _J0_PQ, _J0_QP, _J0_QQ))
         xn = x - dt(_PIO4)
     else:
         z = dt(5.0) / x * (dt(5.0) / x)
-        pp, pq, qp, qq = (_poly(z, c) for c in (_J1_PP, _J1_PQ, _J1_QP, _J1_QQ))
+        pp, pq, qp, qq = (_poly_fma(z, c) for c in (_J1_PP, _J1_PQ, _J1_QP, _J1_QQ))
         xn = x - dt(_3PIO4)
     p, q = pp / pq, dt(5.0) / x * (qp / qq)
     c, s = _libm(np.cos, xn), _libm(np.sin, xn)
@@ -523,7 +523,7 @@ def bessel_j0(x):
     with np.errstate(all="ignore"):
         xx = x * x
         small = (xx - dt(5.78318596294678452118e+00)) * (xx - dt(3.04712623436620863991e+01)) \
-            * _poly(xx, _J0_RP) / _poly(xx, _J0_RQ)
+            * _poly_fma(xx, _J0_RP) / _poly_fma(xx, _J0_RQ)
         small = np.where(x < dt(1e-5), dt(1.0) - xx / dt(4.0), small)
         return np.where(x <= dt(5.0), small, _hankel_part(x, 0, False))
 
@@ -533,7 +533,7 @@ def bessel_j1(x):
     a = np.abs(x)
     with np.errstate(all="ignore"):
         xx = a * a
-        small = _poly(xx, _J1_RP) / _poly(xx, _J1_RQ) * a \
+        small = _poly_fma(xx, _J1_RP) / _poly_fma(xx, _J1_RQ) * a \
             * (xx - dt(1.46819706421238932572e+01)) * (xx - dt(4.92184563216946036703e+01))
         out = np.where(a <= dt(5.0), small, _hankel_part(a, 1, False))
     return np.where(x < 0, -out, out)
@@ -544,7 +544,7 @@ def bessel_y0(x):
     with np.errstate(all="ignore"):
         xx = x * x
         small = _fma(dt(_TWOOPI) * _libm(np.log, x), bessel_j0(x),
-                     _poly(xx, _Y0_YP) / _poly(xx, _Y0_YQ))
+                     _poly_fma(xx, _Y0_YP) / _poly_fma(xx, _Y0_YQ))
         small = np.where(x == 0, -np.inf, np.where(x < 0, np.nan, small))
         return np.where(x <= dt(5.0), small, _hankel_part(x, 0, True)).astype(x.dtype)
 
@@ -554,7 +554,7 @@ def bessel_y1(x):
     with np.errstate(all="ignore"):
         xx = x * x
         inner = _fma(bessel_j1(x), _libm(np.log, x), -(dt(1.0) / x))
-        small = _fma(x, _poly(xx, _Y1_YP) / _poly(xx, _Y1_YQ), dt(_TWOOPI) * inner)
+        small = _fma(x, _poly_fma(xx, _Y1_YP) / _poly_fma(xx, _Y1_YQ), dt(_TWOOPI) * inner)
         small = np.where(x == 0, -np.inf, np.where(x < 0, np.nan, small))
         return np.where(x <= dt(5.0), small, _hankel_part(x, 1, True)).astype(x.dtype)
 
