@@ -167,28 +167,6 @@ def test_layer_norm_affine_shape_checked_as_pytorch(which):
     assert msgs[0] == msgs[1]
 
 
-def test_layer_norm_compiled_keeps_the_statistics():
-    """A compiled step records native_layer_norm with its three outputs, so its replayed
-    backward has the saved statistics (fullgraph: no fallback to eager)."""
-    F = autotensor.nn.functional
-    x, (w, b) = _ln_case(autotensor, autotensor.float32, True)
-    f = autotensor.compile(lambda x, w, b: F.layer_norm(x, (6,), w, b).tanh().sum(),
-                           fullgraph=True)
-    want = None
-    for _ in range(3):
-        for t in (x, w, b):
-            t.grad = None
-        f(x, w, b).backward()
-        got = [t.grad.numpy().copy() for t in (x, w, b)]
-        if want is None:
-            for t in (x, w, b):
-                t.grad = None
-            F.layer_norm(x, (6,), w, b).tanh().sum().backward()
-            want = [t.grad.numpy().copy() for t in (x, w, b)]
-        for a, e in zip(got, want):
-            assert np.array_equal(a, e)
-
-
 @pytest.mark.parametrize("training", [True, False])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_batch_norm_saves_pytorchs_values(dtype, training):
@@ -286,3 +264,77 @@ def test_batch_norm_backward_from_saved_statistics_matches_recomputed(shape):
         torch.tensor(g))
     for a, t in zip(ours, (tx.grad, tw.grad, tb.grad)):
         np.testing.assert_allclose(a, t.numpy(), rtol=2e-4, atol=2e-4)
+
+
+def _gn_case(T, affine=True):
+    rng = np.random.default_rng(12)
+    x = T.tensor(rng.standard_normal((3, 6, 5)) * 2 + 1, requires_grad=True)
+    w = T.tensor(rng.standard_normal(6), requires_grad=True) if affine else None
+    b = T.tensor(rng.standard_normal(6), requires_grad=True) if affine else None
+    return x, w, b
+
+
+@pytest.mark.parametrize("affine", [True, False])
+def test_group_norm_saves_pytorchs_values_in_pytorchs_order(affine):
+    got = []
+    for T in (autotensor, torch):
+        x, w, b = _gn_case(T, affine)
+        seen = []
+        with T.autograd.graph.saved_tensors_hooks(
+                lambda t, seen=seen: (seen.append(tuple(t.shape)), t)[1], lambda t: t):
+            y = T.nn.functional.group_norm(x, 3, w, b)
+        fn = y.grad_fn
+        stats = fn._saved_result1.detach().numpy(), fn._saved_result2.detach().numpy()
+        y.backward(T.ones_like(y))
+        got.append((type(fn).__name__, _saved_names(fn), seen, *stats,
+                    [t.grad.numpy() for t in (x, w, b) if t is not None]))
+    a, t = got
+    assert a[:3] == t[:3]
+    for u, v in zip(list(a[3:5]) + a[5], list(t[3:5]) + t[5]):
+        np.testing.assert_allclose(u, v, rtol=1e-10, atol=1e-12)
+
+
+def test_group_norm_double_backward_matches_torch():
+    res = []
+    for T in (autotensor, torch):
+        x, w, b = _gn_case(T)
+        y = T.nn.functional.group_norm(x, 2, w, b)
+        g = T.tensor(np.random.default_rng(13).standard_normal((3, 6, 5)), requires_grad=True)
+        grads = T.autograd.grad(y, (x, w, b), g, create_graph=True)
+        total = sum((gr * gr.detach().cos()).sum() for gr in grads)
+        res.append([t.detach().numpy() for t in grads] +
+                   [t.numpy() for t in T.autograd.grad(total, (x, w, g))])
+    for a, t in zip(*res):
+        np.testing.assert_allclose(a, t, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("norm", ["layer", "batch", "group"])
+def test_norms_compile_fullgraph_with_their_statistics(norm):
+    """A compiled step records native_*_norm with its three outputs, so the replayed
+    backward has the saved statistics (fullgraph: no fallback to eager), the same bits as
+    eager."""
+    F = autotensor.nn.functional
+    rng = np.random.default_rng(14)
+    x = autotensor.tensor(rng.standard_normal((4, 6, 5)).astype(np.float32),
+                          requires_grad=True)
+    w = autotensor.tensor(rng.standard_normal(6 if norm != "layer" else 5).astype(np.float32),
+                          requires_grad=True)
+
+    def f(x, w):
+        if norm == "layer":
+            y = F.layer_norm(x, (5,), w)
+        elif norm == "batch":
+            y = F.batch_norm(x, None, None, w, training=True)
+        else:
+            y = F.group_norm(x, 3, w)
+        return y.tanh().sum()
+    compiled = autotensor.compile(f, fullgraph=True)
+    x.grad = w.grad = None
+    f(x, w).backward()
+    want = [x.grad.numpy().copy(), w.grad.numpy().copy()]
+    for _ in range(3):
+        x.grad = w.grad = None
+        compiled(x, w).backward()
+        assert np.array_equal(x.grad.numpy(), want[0])
+        assert np.array_equal(w.grad.numpy(), want[1])
+

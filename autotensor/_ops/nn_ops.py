@@ -1349,13 +1349,20 @@ def group_norm_kernel(x, weight, bias, N, C, HxW, group, eps):
             rstd.reshape(N, group).astype(x.dtype, copy=False))
 
 
-def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps):
-    """layer_norm's formula over each (sample, group), the affine per channel."""
+def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1, result2):
+    """layer_norm's formula over each (sample, group), the affine per channel. Saves what
+    PyTorch's node does, the forward's mean and rstd (result1, result2) included: taken as
+    saved on arrays, computed again from the input in a graph (so that double backward
+    sees their dependence on it; Note [Batch norm's saved statistics])."""
     g = grads[0]
     shape = tuple(input.shape)
     xg = F.reshape(input, (N, group, -1))
-    xc = xg - F.mean(xg, (2,), True)
-    rstd = 1 / F.sqrt(F.mean(xc * xc, (2,), True) + eps)
+    if F.is_raw:
+        xc = xg - F.reshape(result1, (N, group, 1))
+        rstd = F.reshape(result2, (N, group, 1))
+    else:
+        xc = xg - F.mean(xg, (2,), True)
+        rstd = 1 / F.sqrt(F.mean(xc * xc, (2,), True) + eps)
     xhat = xc * rstd
     gw = F.sum(F.reshape(g * F.reshape(xhat, shape), (N, C, -1)), (0, 2))
     gb = F.sum(F.reshape(g, (N, C, -1)), (0, 2))

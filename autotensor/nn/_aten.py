@@ -26,7 +26,8 @@ __all__ = [
     "pairwise_distance", "binary_cross_entropy_with_logits", "kl_div", "poisson_nll_loss",
     "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
     "triplet_margin_loss", "ctc_loss", "conv_tbc", "grid_sampler", "grid_sampler_2d",
-    "grid_sampler_3d", "native_layer_norm", "native_batch_norm"]
+    "grid_sampler_3d", "native_layer_norm", "native_batch_norm",
+    "native_group_norm"]
 
 # the same signatures as nn.functional's: one function
 bilinear = F.bilinear
@@ -40,6 +41,7 @@ cosine_similarity, pairwise_distance = F.cosine_similarity, F.pairwise_distance
 conv_tbc = F.conv_tbc
 native_layer_norm = F._native_layer_norm
 native_batch_norm = F._native_batch_norm
+native_group_norm = F._native_group_norm
 from .._ops.nn_ops import grid_sampler, grid_sampler_2d, grid_sampler_3d  # noqa: E402
 
 

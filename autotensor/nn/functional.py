@@ -328,7 +328,6 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 
 def _group_norm(input, num_groups, weight, bias, eps):
     """aten::group_norm (torch.group_norm)."""
-    from .._ops import nn_ops as N
     if input.dim() < 2:
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
                          "got 1)")
@@ -343,10 +342,19 @@ def _group_norm(input, num_groups, weight, bias, eps):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape {list(t.shape)} "
                                f"and input of shape {list(shape)}")
-    params = (n, c, _prod(shape[2:]), int(num_groups), eps)
-    outs = N.group_norm_kernel(input._data, None if weight is None else weight._data,
-                               None if bias is None else bias._data, *params)
-    return _finish_multi(N.GROUP_NORM, (input, weight, bias), params, outs)[0]
+    return _native_group_norm(input, weight, bias, n, c, _prod(shape[2:]), int(num_groups),
+                              eps)[0]
+
+
+def _native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """aten::native_group_norm (torch.native_group_norm): (result, mean, rstd), the
+    statistics (N, group); the three are the op's outputs, so a compiled trace (which
+    records this call) keeps the statistics the backward takes."""
+    from .._ops import nn_ops as Ops
+    params = (N, C, HxW, group, eps)
+    outs = Ops.group_norm_kernel(input._data, None if weight is None else weight._data,
+                                 None if bias is None else bias._data, *params)
+    return _finish_multi(Ops.GROUP_NORM, (input, weight, bias), params, outs)
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
