@@ -13,8 +13,8 @@ from .. import _errors
 from .._backend import np
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad, grad_mode
-from ..autograd.inplace import NO_GRAD_MODE as NO_GRAD_VIEW
-from ..autograd.graph import NO_EDGE, _sequence, make_node_class
+from ..autograd.inplace import IN_CUSTOM_FUNCTION, NO_GRAD_MODE as NO_GRAD_VIEW
+from ..autograd.graph import NO_EDGE, NO_GRAD_VIEW_EDGE, _sequence, make_node_class
 from ..autograd.saved import node_extras
 
 ndarray = np.ndarray
@@ -168,8 +168,11 @@ def edge_of(t):
     if fn is None:
         if not t._requires_grad:
             return NO_EDGE
-        if view is not None and view.creation is NO_GRAD_VIEW:
-            return NO_EDGE  # a view made under no_grad: no history to flow into
+        if view is not None and (view.creation is NO_GRAD_VIEW or
+                                 view.creation is IN_CUSTOM_FUNCTION):
+            # a view made under no_grad (or by an unrecorded custom Function) requires
+            # grad through its base: no history to flow into
+            return NO_GRAD_VIEW_EDGE
         return (t._grad_accumulator(), 0)
     return (fn, t._output_nr)
 
@@ -715,7 +718,8 @@ def _shape_like(F, t, result):
     shape = result._data.shape
     if t._data.shape != shape:
         if t._data.size == result._data.size:  # e.g. a kernel that gave (1,) for a 0-d
-            return F.reshape(t, shape)
+            # (a copy: t may be an input's tangent, which an output never shares)
+            return F.clone(F.reshape(t, shape))
         t = F.clone(F.expand(t, shape))
     return t
 

@@ -1209,7 +1209,7 @@ def _dims_list(dims, nd):
 
 
 def tensordot(a, b, dims=2, out=None):
-    """PyTorch's tensordot: permute, reshape to matrices, one mm (dot for two vectors)."""
+    """PyTorch's tensordot: permute, reshape to matrices, one mm (a dot for a 1-element result)."""
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")

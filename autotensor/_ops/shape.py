@@ -817,7 +817,14 @@ def _roll_kernel(a, shifts, dims):
 
 
 def _rot90_kernel(a, k, dims):
-    return np.ascontiguousarray(np.rot90(a, k, dims))
+    """aten's rot90: a flip (a new array, even of a 1x1 input or for k=0) transposed."""
+    k %= 4
+    d0, d1 = dims
+    if k == 1:
+        return np.swapaxes(np.flip(a, d1).copy(), d0, d1)
+    if k == 3:
+        return np.swapaxes(np.flip(a, d0).copy(), d0, d1)
+    return np.flip(a, dims).copy() if k == 2 else a.copy()
 
 
 REPEAT = defop("repeat", "RepeatBackward0", _repeat_kernel, params=("repeats",),

@@ -244,6 +244,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             # version bumped all the same
             dirty = _bump_dirty(ctx)
             wrapped = [_unrecorded_output(o, inputs, dirty) for o in outs]
+            _flag_views(None, outs, wrapped, inputs, dirty, False)
             if _state.fw:  # forward mode: the Function's own jvp (Note [Forward mode])
                 from .forward_ad import function_jvp
                 function_jvp(cls, ctx, args, wrapped)
@@ -260,6 +261,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                                "must all be outputs of the Function.")
         wrapped = [_wrap_output(ctx, k, o, inputs, dirty, non_diff, len(outs))
                    for k, o in enumerate(outs)]
+        n_diff = sum(1 for o in wrapped if isinstance(o, Tensor) and o._grad_fn is ctx)
+        _flag_views(ctx, outs, wrapped, inputs, dirty, n_diff > 1)
         ctx._out_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
                               else None for o in wrapped)
         out_nr = {id(o): k for k, o in enumerate(outs) if isinstance(o, Tensor)}
@@ -295,6 +298,19 @@ def _unrecorded_output(o, inputs, dirty):
     return o if id(o) in dirty else _alias(o, None)
 
 
+def _flag_views(ctx, outs, wrapped, inputs, dirty, multi):
+    """Every output that is a view (but an input modified in place) refuses in-place ops
+    later, recorded or not: PyTorch's IN_CUSTOM_FUNCTION, or MULTI_OUTPUT_NODE when the
+    node has several differentiable outputs (_process_backward_mode_ad)."""
+    from .._tensor import Tensor
+    from . import inplace
+    for o, w in zip(outs, wrapped):
+        if isinstance(w, Tensor) and w._view is not None and \
+                not (id(o) in inputs and id(o) in dirty):
+            inplace.mark_custom_view(w, ctx if w._grad_fn is ctx and ctx is not None else None,
+                                     multi)
+
+
 def _bump_dirty(ctx):
     """The version of every tensor marked dirty goes up first (PyTorch's _mark_dirty),
     whatever happens next; returns their ids."""
@@ -328,8 +344,6 @@ def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
     o._output_nr = k
     if id(o) in dirty:
         inplace.move_retain_grad(o, old_fn, old_nr)
-    elif o._view is not None:
-        inplace.mark_custom_view(o, ctx)
     return o
 
 
@@ -375,13 +389,18 @@ def _dirty_errors(o, inputs, n_outputs):
 
 
 def _alias(t, ctx):
-    """``t.view_as(t)``: same memory and version counter; a view of t when recording."""
+    """``t.view_as(t)``: same memory and version counter, a view of t (made under no_grad
+    when not recording: PyTorch's _view_as_self_with_no_grad)."""
     from .._tensor import _make
     from . import inplace
     a = _make(t._data)
     a._vc = t._vc
-    if ctx is not None:
-        inplace.make_views([a], t, ctx.name())
+    prev = _state.enabled
+    _state.enabled = prev and ctx is not None
+    try:
+        inplace.make_views([a], t, ctx.name() if ctx is not None else "ViewBackward0")
+    finally:
+        _state.enabled = prev
     return a
 
 

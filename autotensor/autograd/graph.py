@@ -22,6 +22,10 @@ _sequence = itertools.count()
 # among them the engine keeps the order they became ready in).
 _ACCUMULATE_PRIORITY = 1 << 62
 NO_EDGE = (None, 0)
+# The edge of an input that requires grad but has nowhere to send it (a view made under
+# no_grad): equal to NO_EDGE but not it, so a NotImplemented node keeps it as PyTorch's
+# autograd fallback does (it collects the edges of the inputs that require grad).
+NO_GRAD_VIEW_EDGE = tuple([None, 0])
 
 
 class RemovableHandle:
@@ -390,7 +394,7 @@ def make_node_class(op):
 
 
 def _set_required_edges(node, edges):
-    node._edges = tuple(e for e in edges if e[0] is not None)
+    node._edges = tuple(e for e in edges if e is not NO_EDGE)
 
 
 # Note [Generated raw apply]

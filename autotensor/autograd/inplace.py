@@ -75,19 +75,16 @@ def make_views(results, source, op_name, multi=False):
     view = source._view
     base = view.base if view is not None else source
     inherited = False
-    if multi and not source._requires_grad and not _state.inference:
-        # (PyTorch files multi-output views of a tensor without grad under no_grad too,
-        # detach()ed tensors included)
-        creation = NO_GRAD_MODE
-    elif source._meta is not None and source._meta.get("nondiff") and \
-            not source._requires_grad:  # (detached, then made a leaf: an ordinary one)
-        creation = NONDIFF
-    elif _state.inference and (source._meta is None or not source._meta.get("inference")):
+    # PyTorch's CreationMeta, by the mode alone (whether or not the source requires grad)
+    if _state.inference and (source._meta is None or not source._meta.get("inference")):
         creation = INFERENCE_MODE
-    elif not _state.enabled:  # (whether or not the source requires grad, as PyTorch)
+    elif not _state.enabled:
         creation = NO_GRAD_MODE
     elif multi:
         creation = MULTI_OUTPUT
+    elif source._meta is not None and source._meta.get("nondiff") and \
+            not source._requires_grad:  # (detached, then made a leaf: an ordinary one)
+        creation = NONDIFF
     else:
         creation = DEFAULT if view is None else view.creation
         inherited = creation is not DEFAULT
@@ -107,8 +104,11 @@ def make_views(results, source, op_name, multi=False):
             if creation is MULTI_OUTPUT or inherited else op_name
         r._view = ViewInfo(base, vc[0], creation, name, multi,
                            view.dtype_view if view is not None else None)
-        if creation is NO_GRAD_MODE and source._requires_grad:
-            r._requires_grad = True  # like PyTorch; its gradient goes nowhere (edge_of)
+        if creation is NO_GRAD_MODE and base._requires_grad:
+            # like PyTorch's view of a base that requires grad (the root base, not the
+            # source: a view made a leaf by requires_grad_() does not count); its gradient
+            # goes nowhere (edge_of)
+            r._requires_grad = True
     sm = source._meta
     if sm is not None and ("conj" in sm or "neg" in sm):  # Note [Conjugate bit]
         for r in results:
@@ -153,8 +153,10 @@ def refresh_view_grad_fn(view_tensor):
             (base._requires_grad or view_tensor._grad_fn is not None):
         raise RuntimeError(_creation_error(view_tensor, info, indirect=True))
     info.version = vc
-    if not base._requires_grad:
+    if not base._requires_grad and view_tensor._grad_fn is None:
         return
+    # (a view that had history is rebuilt even on a base that no longer requires grad,
+    # e.g. after base.detach_(): PyTorch's AsStridedBackward0 then has no edge)
     node = _view_node(base, info, geometry(view_tensor))
     old_fn, old_nr = view_tensor._grad_fn, view_tensor._output_nr
     view_tensor._grad_fn = node
@@ -266,16 +268,18 @@ def _creation_error(t, view, indirect=False):
     (indirect, found when the view's grad_fn is next read: Note [Lazy view rebase])."""
     modified = "its base or another view of its base has been" if indirect else "is being"
     creation = view.creation
-    if creation in (NO_GRAD_MODE, INFERENCE_MODE):
-        # (a view of such a view, made with grad mode on, has a node PyTorch names)
+    if creation in (NO_GRAD_MODE, INFERENCE_MODE) or t._grad_fn is None:
+        # (a view without a node was made with grad mode off or of a tensor without grad,
+        # whatever its kind; a view of such a view made with grad mode on has a node
+        # PyTorch names)
         prefix = f"{view.op_name} is a view of a view which was created in" \
-            if view.op_name.startswith("Output ") else "A view was created in"
+            if t._grad_fn is not None else "A view was created in"
         mode = "inference mode" if creation is INFERENCE_MODE else "no_grad mode"
         normal = "in normal mode" if creation is INFERENCE_MODE else "with grad mode enabled"
         msg = f"{prefix} {mode} and {modified} modified inplace {normal}."
     else:
         msg = f"{view.op_name} is a view and {modified} modified inplace."
-    if creation is MULTI_OUTPUT or view.multi and creation is NO_GRAD_MODE:
+    if creation is MULTI_OUTPUT:
         return (f"{msg} This view is the output of a function that returns multiple views. "
                 f"Such functions do not allow the output views to be modified inplace. You "
                 f"should replace the inplace operation by an out-of-place one.")
@@ -497,8 +501,11 @@ def record_inplace(op, t, inputs, params, value, where=True):
             refused = e
     write_inplace(t, value, op.name, where)
     if new_tangent is not None:
-        from .forward_ad import assign_tangent
+        from .forward_ad import _tangent_or_none, assign_tangent
         assign_tangent(t, new_tangent, inputs)
+        if node is not None and op.saves_output:
+            # the saved result keeps self's tangent, as an out-of-place op's (propagate)
+            node._fw_out = (_tangent_or_none(t),)
     if t._meta is None or not t._meta.get("inference"):
         t._vc[0] += 1  # inference tensors have no version counter
     if _state.extras:  # Note [Anomaly mode], Note [Saved-tensor hooks]
@@ -539,12 +546,14 @@ def record_inplace(op, t, inputs, params, value, where=True):
     return t
 
 
-def mark_custom_view(t, node):
+def mark_custom_view(t, node, multi=False):
     """An output of a custom Function that is a view: in-place ops on it are refused
-    (Note [Custom Function outputs] in function.py)."""
+    (Note [Custom Function outputs] in function.py); ``node``: the Function's node when
+    the output has it as grad_fn (None when not recorded or not differentiable)."""
     view = t._view
-    view.creation = IN_CUSTOM_FUNCTION
-    view.op_name = f"Output {t._output_nr} of {_short_name(node.name())}"
+    view.creation = MULTI_OUTPUT if multi else IN_CUSTOM_FUNCTION
+    if node is not None:
+        view.op_name = f"Output {t._output_nr} of {_short_name(node.name())}"
     view.version = t._vc[0]
 
 
