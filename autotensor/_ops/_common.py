@@ -643,6 +643,8 @@ def _inplace_unary(op, self, params=(), float_op=None):
     """``self.op_()``; ``float_op``: computed in floating point (default: by op name)."""
     d = self._data
     if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
+        if op.name != "relu":  # (a kernel's dtype error comes after TensorIterator's checks)
+            inplace.check_inplace_order(self, (self,))
         exc = RuntimeError if op.name == "relu" else NotImplementedError
         raise exc(_BOOL_UNSUPPORTED[op.name])
     if d.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:

@@ -253,6 +253,8 @@ def record_fast(op, inputs, params, out, mask):
     """``record`` for the common case: a single-output op of one or two inputs (the second
     may be a Python number), some requiring grad (``mask``). Every elementwise op goes
     through here; each line is paid on every op call (Note [Generated recorders])."""
+    if out.dtype.kind in "biu":
+        return _integral_result(op, inputs, params, out)
     recs = op.recorders
     if recs is not None and len(inputs) == len(op.inputs):
         f = recs[mask]
@@ -421,6 +423,21 @@ def _check_saved(t):
                            "instead of `torch.inference_mode()`.")
 
 
+def _integral_result(op, inputs, params, out):
+    """An integer or bool result of an op with an input requiring grad (an integer tensor
+    given history by fill_, FillBackward3): PyTorch's set_history refuses it; its autograd
+    fallback (the NotImplemented ops) leaves it without history."""
+    if op.node_name != "torch::autograd::NotImplemented":
+        from .. import _dtypes
+        first = out[0] if out.__class__ is tuple else out
+        raise RuntimeError("Autograd not support dtype: "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(first.dtype))}")
+    r = _make(out) if out.__class__ is not tuple else tuple(_make(o) for o in out)
+    if _state.fw:
+        forward_ad.propagate(op, inputs, params, r)
+    return r
+
+
 def record(op, inputs, params, out):
     """Wrap ``out`` (array, or tuple of arrays for multi-output ops) and record a node."""
     if op.n_out == 1:
@@ -436,6 +453,8 @@ def record(op, inputs, params, out):
             t = _make(out)
             if _state.enabled:
                 mask = requires_grad_mask(inputs)
+                if mask and out.dtype.kind in "biu":
+                    return _integral_result(op, inputs, params, out)
                 if mask:
                     node = make_node(op, inputs, params, (out,), mask)
                     t._grad_fn = node
@@ -448,9 +467,12 @@ def record(op, inputs, params, out):
             forward_ad.propagate(op, inputs, params, t)
         return t
     outs = tuple([o if o.__class__ is ndarray else np.asarray(o) for o in out])
-    results = tuple([_make(o) for o in outs])
     if _state.enabled:
         mask = requires_grad_mask(inputs)
+        if mask and outs[op.diff_outputs[0] if op.diff_outputs else 0].dtype.kind in "biu":
+            return _integral_result(op, inputs, params, outs)
+    results = tuple([_make(o) for o in outs])
+    if _state.enabled:
         if mask:
             node = make_node(op, inputs, params, outs, mask)
             diff = op.diff_outputs

@@ -76,19 +76,52 @@ def _cj(F, x):
     return x
 
 
+# Note [Gradients of matrix products follow the input's layout]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's mm_mat1_backward / mm_mat2_backward (mm, addmm) compute the gradient of a
+# column-major input (stride 1 down its rows, its row count across: a transposed matrix,
+# linear's t(weight), any 1x1) transposed, (mat2^H @ grad^T)^T, so that it arrives in the
+# input's layout; it is then a view, which the engine does not sum into in place (the
+# _version autograd.grad shows: Note [Gradient versions] in engine.py). The layouts are
+# params of the entries, taken when the node is made.
+def _column_major(a):
+    s0, s1 = a.strides
+    return s0 == a.itemsize and s1 == a.shape[0] * a.itemsize
+
+
+def _layouts(a, b):
+    """(a column-major, b column-major), computed only when a node may be made."""
+    if _state.enabled and a.ndim == 2 and b.ndim == 2:
+        return _column_major(a), _column_major(b)
+    return False, False
+
+
+def _mat1_grad(F, grad, mat2, column_major):
+    """PyTorch's mm_mat1_backward (without alpha): grad @ mat2^H, or its transposed form."""
+    if column_major:
+        return F.t(F.mm(_cj(F, mat2), F.t(grad)))
+    return F.mm(grad, F.t(_cj(F, mat2)))
+
+
+def _mat2_grad(F, grad, mat1, column_major):
+    """PyTorch's mm_mat2_backward (without alpha): mat1^H @ grad, or (grad^T @ mat1)^T."""
+    if column_major:
+        return F.t(F.mm(F.t(grad), _cj(F, mat1)))
+    return F.mm(F.t(_cj(F, mat1)), grad)
+
+
 # Linear algebra.
-MM = defop("mm", "MmBackward0", raw.mm, inputs=("self", "mat2"),
-           grads={"self": lambda F, grad, mat2: F.mm(grad, F.t(_cj(F, mat2))),
-                  "mat2": lambda F, grad, self: F.mm(F.t(_cj(F, self)), grad)},
+MM = defop("mm", "MmBackward0", lambda a, b, *layouts: raw.mm(a, b), inputs=("self", "mat2"),
+           params=("self_column_major", "mat2_column_major"),
+           grads={"self": lambda F, grad, mat2, self_column_major:
+                  _mat1_grad(F, grad, mat2, self_column_major),
+                  "mat2": lambda F, grad, self, mat2_column_major:
+                  _mat2_grad(F, grad, self, mat2_column_major)},
            jvp=lambda F, self, self_t, mat2, mat2_t: _bilinear(F, F.mm, self, self_t, mat2, mat2_t,
                                                                dense=True))
-def _mat2_grad(F, grad, mat1):
-    """mat1^T @ grad, computed as (grad^T @ mat1)^T: the same numbers, laid out so that
-    for linear's t(weight) the weight's gradient arrives C-contiguous (no copy later)."""
-    return F.t(F.mm(F.t(grad), _cj(F, mat1)))
 
 
-def _addmm(bias, m1, m2, beta, alpha):
+def _addmm(bias, m1, m2, beta, alpha, *layouts):
     if beta != 1 or alpha != 1:
         out = beta * bias + alpha * (m1 @ m2)
     else:
@@ -99,12 +132,15 @@ def _addmm(bias, m1, m2, beta, alpha):
 
 
 ADDMM = defop("addmm", "AddmmBackward0", _addmm,
-              inputs=("self", "mat1", "mat2"), params=("beta", "alpha"),
+              inputs=("self", "mat1", "mat2"),
+              params=("beta", "alpha", "mat1_column_major", "mat2_column_major"),
               grads={"self": lambda F, grad, beta: grad if beta == 1 else grad * beta,
-                     "mat1": lambda F, grad, mat2, alpha: F.mm(grad, F.t(_cj(F, mat2))) * alpha
-                     if alpha != 1 else F.mm(grad, F.t(_cj(F, mat2))),
-                     "mat2": lambda F, grad, mat1, alpha: _mat2_grad(F, grad, mat1) * alpha
-                     if alpha != 1 else _mat2_grad(F, grad, mat1)},
+                     "mat1": lambda F, grad, mat2, alpha, mat1_column_major:
+                     _mat1_grad(F, grad, mat2, mat1_column_major) * alpha
+                     if alpha != 1 else _mat1_grad(F, grad, mat2, mat1_column_major),
+                     "mat2": lambda F, grad, mat1, alpha, mat2_column_major:
+                     _mat2_grad(F, grad, mat1, mat2_column_major) * alpha
+                     if alpha != 1 else _mat2_grad(F, grad, mat1, mat2_column_major)},
               jvp=lambda F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha:
                   _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha))
 BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
@@ -146,7 +182,7 @@ def mm(input, mat2):
     _check_same_dtype(input, mat2)
     if a.shape[0] and b.shape[1] and a.shape[1]:  # (PyTorch returns before its kernel)
         _no_bool("addmm_impl_cpu_", a)
-    return _finish(MM, (input, mat2), (), raw.mm(a, b))
+    return _finish(MM, (input, mat2), _layouts(a, b), raw.mm(a, b))
 
 
 def _no_bool(kernel, a):
@@ -319,7 +355,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             np.broadcast_shapes(in_shape, out_shape) != out_shape):
         expand(input, out_shape)  # raises PyTorch's expand error
     out = ADDMM.kernel(input._data, a, b, beta, alpha)
-    result = _finish(ADDMM, (input, mat1, mat2), (beta, alpha), out)
+    result = _finish(ADDMM, (input, mat1, mat2), (beta, alpha) + _layouts(a, b), out)
     if result._grad_fn is not None and input._data.shape != out.shape:
         set_input_metadata(result._grad_fn, (input, mat1, mat2), out.shape, out.dtype)
     return result
@@ -3655,7 +3691,8 @@ def _add_family_(op, fn, self, a, b, beta, alpha, bad_shape=None, out_shape=None
         raise RuntimeError(f"Bad in-place call: input tensor size [{_errors.shape_str(self.shape)}]"
                            f" and output tensor size [{_errors.shape_str(value.shape)}] should "
                            f"match")
-    return inplace.record_inplace(op, self, (self, a, b), (beta, alpha), value)
+    params = (beta, alpha) + (_layouts(a._data, b._data) if op is ADDMM else ())
+    return inplace.record_inplace(op, self, (self, a, b), params, value)
 
 
 def addmm_(self, mat1, mat2, *, beta=1, alpha=1):

@@ -1266,6 +1266,7 @@ def _round_inplace(op, self):
     """floor_ / ceil_: an integral self is left as it is (version bumped), bool refused."""
     d = self._data
     if d.dtype == np.bool_:
+        inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
         raise NotImplementedError(f"\"{op.name}_vml_cpu\" not implemented for 'Bool'")
     if d.dtype.kind == "c":
         refuse_complex(op.name, d.dtype)
@@ -1336,6 +1337,8 @@ def reciprocal_(self):
 
 
 def clamp_(self, min=None, max=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if self._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
             refuse_complex("clamp", self._data.dtype)
@@ -1616,6 +1619,8 @@ fix = trunc
 
 
 def trunc_(self):
+    if self._data.dtype == np.bool_:
+        inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
     _trunc_check(self, "trunc_vml_cpu")
     return _inplace_unary(TRUNC, self, float_op=False)
 
@@ -1633,6 +1638,8 @@ def frac(input):
 
 
 def frac_(self):
+    if self._data.dtype.kind in "biu":
+        inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
     frac(self.detach())
     return _inplace_unary(FRAC, self, float_op=False)
 
@@ -1643,6 +1650,11 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
 
 
 def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    if self._data.dtype.kind in "biu":
+        # aten copies an integral self into itself: copy_'s early return, no overlap check
+        inplace.check_inplace(self, (self,))
+        self._vc[0] += 1
+        return self
     return _inplace_unary(NAN_TO_NUM, self, (nan, posinf, neginf), float_op=False)
 
 
@@ -2782,6 +2794,7 @@ def _logical_inplace(fn):
         if not isinstance(other, Tensor):
             raise TypeError(f"{fn.__name__}_(): argument 'other' (position 1) must be Tensor, "
                             f"not {type(other).__name__}")
+        _out_overlaps(self, other)
         return _write_no_grad(self, fn(self, other)._data, False)
     method.__name__ = fn.__name__ + "_"
     return method
@@ -2852,13 +2865,21 @@ lcm_ = _integer_only_(lcm, "lcm")
 
 
 def logical_not_(self):
+    _out_overlaps(self)
     return _write_no_grad(self, np.logical_not(self._data), False)
+
+
+def _out_overlaps(self, *others):
+    """The memory-overlap checks of the out= kernel that logical_*_ writes through (out is
+    self): no self-overlapping (expanded) self, no input partially aliasing it."""
+    inplace.check_no_internal_overlap(self)
+    inplace.check_input_overlap(self, others)
 
 
 def bitwise_not_(self):
     if _state.fw:
         refuse_tangents("bitwise_not_", self)
-    inplace.check_inplace(self, ())  # (the fallback's leaf check, before the kernel's)
+    inplace.check_inplace_order(self, (self,))  # (the fallback's, TensorIterator's checks)
     d = self._data
     if d.dtype.kind not in "biu":
         raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for "

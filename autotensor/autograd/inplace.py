@@ -463,9 +463,10 @@ def record_inplace(op, t, inputs, params, value, where=True):
         # (fill_ and masked_fill_ read their 0-d value first)
         check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
-    if mask and t._data.dtype.kind not in "fcV" and op.node_name != "FillBackward3":
-        # an integer or bool result has no gradient: nothing is recorded (but PyTorch's
-        # fill_ by a tensor requiring grad records FillBackward3 whatever self's dtype)
+    if mask and op.name == "copy_" and t._data.dtype.kind not in "fcV":
+        # PyTorch's copy_ records nothing into an integer or bool tensor; its generated
+        # in-place ops record whatever self's dtype (mul_ of an integer tensor given
+        # history by fill_, masked_fill_ of one by a 0-d tensor requiring grad)
         mask = 0
     node = None
     if mask:
