@@ -324,3 +324,152 @@ def test_view_creation_rules_and_messages_as_torch():
     ours, theirs = _view_cases(autotensor), _view_cases(torch)
     diff = [(a, b) for a, b in zip(ours, theirs) if a != b]
     assert not diff, diff[:5]
+
+
+FINDINGS.update({
+    "version of grad through a 1x1 matmul under a level (s21 repro_003)":
+        [LEVEL, *_dual("v0", [[1.764]], True), "v1 = v0 @ v0",
+         "v2 = torch.autograd.grad(v1.sum(), [v0])[0]"],
+    "where of an integer tensor given history by fill_ (s21 repro_006)":
+        ["v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+         "v2 = torch.tensor(np.array([], dtype='int64').reshape((0,)))", "v2[...] = v0",
+         "v4 = torch.where(v2 > 0, v2, v2)"],
+    "logical_or_ into an expanded gradient (s20 repro_002)":
+        [LEVEL, *_dual("v0", [1.764, 0.4], True),
+         "v2 = torch.autograd.grad(v0.sum(), [v0])[0]", "v2.logical_or_(v0)"],
+})
+
+
+@pytest.mark.parametrize("op", ["mm", "addmm", "addmm_alpha", "linear", "matmul"])
+@pytest.mark.parametrize("level", [False, True])
+def test_matrix_product_gradient_layout_and_version(op, level):
+    """PyTorch's mm_mat1_backward / mm_mat2_backward compute a column-major input's
+    gradient transposed (Note [Gradients of matrix products follow the input's layout]):
+    its strides, and the _version autograd.grad shows when two such gradients are summed
+    (a view is not summed into in place), over row- and column-major inputs and 1x1s."""
+    shapes = [((2, 3), (3, 4)), ((1, 1), (1, 1)), ((3, 1), (1, 2)), ((1, 3), (3, 1)),
+              ((2, 2), (2, 2))]
+
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        out = []
+        for s1, s2 in shapes:
+            for c1 in (False, True):
+                for c2 in (False, True):
+                    def mk(shape, cm):
+                        x = lib.arange(1.0, 1 + shape[0] * shape[1]).double().reshape(shape)
+                        if cm:
+                            x = x.T.contiguous().T
+                        return x.requires_grad_()
+                    a, b = mk(s1, c1), mk(s2, c2)
+                    if level:
+                        fw.enter_dual_level()
+                    try:
+                        a2 = fw.make_dual(a, lib.ones(a.shape).double()) if level else a
+                        f = {"mm": lambda x, y: x.mm(y),
+                             "addmm": lambda x, y: lib.addmm(lib.zeros(s1[0], s2[1]).double(),
+                                                             x, y),
+                             "addmm_alpha": lambda x, y: lib.addmm(
+                                 lib.zeros(s1[0], s2[1]).double(), x, y, alpha=2.0),
+                             "linear": lambda x, y: lib.nn.functional.linear(x, y.T),
+                             "matmul": lambda x, y: x @ y}[op]
+                        r = f(a2, b) + f(a2, b)
+                        ga, gb = lib.autograd.grad(r.sum(), [a, b])
+                        out.append((s1, s2, c1, c2, ga.stride(), gb.stride(), ga._version,
+                                    gb._version, ga.tolist(), gb.tolist()))
+                    finally:
+                        if level:
+                            fw.exit_dual_level()
+        return out
+    ours, theirs = _both(run)
+    assert ours == theirs
+
+
+def test_integer_tensor_with_history_as_torch():
+    """An integer tensor given history (fill_ by a tensor requiring grad: FillBackward3):
+    an op giving an integer result raises PyTorch's "Autograd not support dtype" (its
+    set_history), the autograd fallback's ops (floor_divide, bitwise) leave their result
+    without history, ops with a floating result record, in-place ops record whatever the
+    dtype (copy_ aside), and views of it raise."""
+    def run(lib):
+        def mk():
+            i = lib.zeros(2, dtype=lib.int64)
+            i[...] = lib.tensor(1.0, requires_grad=True)
+            return i
+        x = lib.tensor([1.5, -2.5], requires_grad=True)
+        cases = {
+            "i+i": lambda i: i + i, "i.sum()": lambda i: i.sum(), "i[0]": lambda i: i[0],
+            "view": lambda i: i.view(-1), "clone": lambda i: i.clone(), "abs": lambda i: i.abs(),
+            "cat": lambda i: lib.cat([i, i]), "max(0)": lambda i: i.max(0),
+            "sort": lambda i: i.sort(), "cumsum": lambda i: i.cumsum(0),
+            "where": lambda i: lib.where(i > 0, i, i), "floordiv": lambda i: i // 2,
+            "bitwise": lambda i: i & 1, "float": lambda i: i.float(), "i*x": lambda i: i * x,
+            "where(x)": lambda i: lib.where(i > 0, i, x), "sum(dtype)": lambda i:
+            i.sum(dtype=lib.float32), "argmax": lambda i: i.argmax(), "lt": lambda i: i.lt(1),
+            "mul_": lambda i: i.mul_(2), "add_": lambda i: i.add_(1), "zero_": lambda i: i.zero_(),
+            "fill_": lambda i: i.fill_(3), "neg_": lambda i: i.neg_(),
+            "masked_fill_": lambda i: i.masked_fill_(i > 0, 3),
+            "copy_": lambda i: i.copy_(lib.ones(2, dtype=lib.int64)),
+            "copy_x": lambda i: i.copy_(x), "setitem": lambda i: i.__setitem__(0, 5),
+            "masked_fill_t": lambda i: lib.zeros(2, dtype=lib.int64).masked_fill_(
+                lib.tensor([True, False]), lib.tensor(2.0, requires_grad=True)),
+            "index_fill_t": lambda i: lib.zeros(2, dtype=lib.int64).index_fill_(
+                0, lib.tensor([0]), lib.tensor(2.0, requires_grad=True)),
+        }
+
+        def d(r):
+            if isinstance(r, (tuple, list)):
+                return [d(t) for t in r]
+            return (str(r.dtype), r.requires_grad, r.grad_fn.name() if r.grad_fn else None)
+        out = []
+        for k, f in cases.items():
+            i = mk()
+            try:
+                out.append((k, d(f(i)), d(i)))
+            except Exception as e:  # noqa: BLE001
+                out.append((k, f"{type(e).__name__}: {e}", d(i)))
+        return [(k, str(r).replace("autotensor", "torch"), s) for k, r, s in out]
+    ours, theirs = _both(run)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_inplace_ops_on_an_expanded_self(dtype):
+    """In-place ops writing into an expanded (self-overlapping) tensor: PyTorch's
+    internal-overlap error, after autograd's checks and before the kernel's dtype errors
+    (logical_*_ through their out= kernel, bitwise_not_, floor_/ceil_/round_/trunc_/abs_/
+    frac_ of bool); clamp_() without bounds refuses first; nan_to_num_ of an integral
+    tensor writes nothing."""
+    unary = ["abs_", "absolute_", "ceil_", "floor_", "round_", "trunc_", "fix_", "frac_",
+             "neg_", "sign_", "exp_", "sqrt_", "logical_not_", "bitwise_not_", "zero_",
+             "clamp_", "nan_to_num_", "relu_", "sigmoid_", "square_", "sgn_"]
+    binary = ["logical_and_", "logical_or_", "logical_xor_", "add_", "mul_", "sub_", "div_",
+              "bitwise_and_", "bitwise_or_", "maximum", "copysign_", "fmod_", "remainder_",
+              "pow_", "atan2_", "lerp_", "eq_", "lt_", "ne_"]
+
+    def run(lib):
+        dt = getattr(lib, dtype)
+        out = []
+        for name in unary + binary:
+            for other in ("self", "tensor", "scalar"):
+                if name in unary and other != "self":
+                    continue
+                x = lib.tensor([True] if dtype == "bool" else [1.5], dtype=dt).expand(3)
+                o = lib.tensor([True, False, True] if dtype == "bool" else [0.5, 2.0, 3.0],
+                               dtype=dt)
+                fn = getattr(x, name) if hasattr(x, name) else None
+                if fn is None:
+                    continue
+                args = () if name in unary else {"self": (x,), "tensor": (o,),
+                                                  "scalar": (2,)}[other]
+                if name == "lerp_":
+                    args += (0.5,)
+                try:
+                    fn(*args)
+                    out.append((name, other, "ok", x._version))
+                except Exception as e:  # noqa: BLE001
+                    out.append((name, other, f"{type(e).__name__}: {e}"))
+        return out
+    ours, theirs = _both(run)
+    diff = [(a, b) for a, b in zip(ours, theirs) if a != b]
+    assert not diff and len(ours) == len(theirs), diff[:5]

@@ -253,8 +253,6 @@ def record_fast(op, inputs, params, out, mask):
     """``record`` for the common case: a single-output op of one or two inputs (the second
     may be a Python number), some requiring grad (``mask``). Every elementwise op goes
     through here; each line is paid on every op call (Note [Generated recorders])."""
-    if out.dtype.kind in "biu":
-        return _integral_result(op, inputs, params, out)
     recs = op.recorders
     if recs is not None and len(inputs) == len(op.inputs):
         f = recs[mask]
@@ -284,6 +282,8 @@ def _recorder(op, mask):
     n_in = len(op.inputs)
     xs = [f"x{i}" for i in range(n_in)]
     lines = ["def rec(inputs, params, out):",
+             "    if out.dtype.kind in 'biu':",
+             "        return _integral_result(op, inputs, params, out)",
              f"    {', '.join(xs)}{',' if n_in == 1 else ''} = inputs",
              "    node = _new(cls)"]
     for i in range(n_in):
@@ -333,7 +333,8 @@ def _recorder(op, mask):
               "    return t"]
     env = {"_new": _new, "cls": op.node_cls, "edge_of": edge_of, "NO_EDGE": NO_EDGE,
            "_sequence": _sequence, "Tensor": Tensor, "_saved_versions": _saved_versions,
-           "_state": _state, "node_extras": node_extras, "forward_ad": forward_ad, "op": op}
+           "_state": _state, "node_extras": node_extras, "forward_ad": forward_ad, "op": op,
+           "_integral_result": _integral_result}
     # (named under this file: anomaly mode's tracebacks leave out autotensor's own frames)
     exec(compile("\n".join(lines) + "\n", f"{__file__}<recorder of {op.node_name}>", "exec"),
          env)
@@ -355,6 +356,8 @@ def _saved_versions(op, node):
 
 def _record_fast(op, inputs, params, out, mask):
     """record_fast without a generated recorder (make_node inlined)."""
+    if out.dtype.kind in "biu":
+        return _integral_result(op, inputs, params, out)
     node = _new(op.node_cls)
     x = inputs[0]
     if mask & 1:
