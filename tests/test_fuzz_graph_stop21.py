@@ -473,3 +473,80 @@ def test_inplace_ops_on_an_expanded_self(dtype):
     ours, theirs = _both(run)
     diff = [(a, b) for a, b in zip(ours, theirs) if a != b]
     assert not diff and len(ours) == len(theirs), diff[:5]
+
+
+@pytest.mark.parametrize("mode", ["dual", "grad", "plain"])
+@pytest.mark.parametrize("op", ["zero_", "fill_", "masked_fill_", "masked_fill_t", "index_fill_",
+                                "index_fill_t", "index_put_", "setitem_mask", "setitem_index"])
+def test_writes_into_an_expanded_view(op, mode):
+    """The ops PyTorch lets write into an expanded tensor write only the elements they
+    index, so the shared memory takes the written value (index_fill_, index_put_ wrote the
+    old one back); under a forward-AD level the tangent, an expanded view of the base's, is
+    written the same way (the tangent's copy_ refused the overlap)."""
+    import warnings
+
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with fw.dual_level():
+                b = lib.tensor([1.5, -0.5])
+                if mode == "dual":
+                    b = fw.make_dual(b, lib.tensor([2.0, 4.0]))
+                elif mode == "grad":
+                    b = lib.tensor([1.5, -0.5], requires_grad=True) * 1
+                x = b[:, None].expand(2, 3)
+                val = fw.make_dual(lib.tensor(3.0), lib.tensor(5.0)) if mode == "dual" else \
+                    lib.tensor(3.0, requires_grad=mode == "grad")
+                m = lib.tensor([[True, False, True], [False, False, True]])
+                i = lib.tensor([1])
+                {"zero_": lambda: x.zero_(), "fill_": lambda: x.fill_(2.0),
+                 "masked_fill_": lambda: x.masked_fill_(m, 2.0),
+                 "masked_fill_t": lambda: x.masked_fill_(m, val),
+                 "index_fill_": lambda: x.index_fill_(1, i, 2.0),
+                 "index_fill_t": lambda: x.index_fill_(1, i, val),
+                 "index_put_": lambda: x.index_put_((i,), lib.tensor(2.0)),
+                 "setitem_mask": lambda: x.__setitem__(m, 2.0),
+                 "setitem_index": lambda: x.__setitem__((slice(None), i), 2.0)}[op]()
+                return (x.tolist(), b.tolist(), _arr(fw.unpack_dual(x).tangent),
+                        _arr(fw.unpack_dual(b).tangent),
+                        x.grad_fn and x.grad_fn.name(), b.grad_fn and b.grad_fn.name())
+    ours, theirs = _both(run)
+    assert repr(ours) == repr(theirs)
+
+
+def test_index_ops_refuse_self_as_source():
+    """aten's assert_no_overlap: index_put_ / index_copy_ / scatter_ / index_add_ / put_ /
+    scatter_add_ refuse a source (or index) that is self, not only a partial overlap."""
+    def run(lib):
+        cases = {
+            "index": lambda x: x.__setitem__(lib.tensor([0, 1, 2]), x),
+            "mask": lambda x: x.__setitem__(lib.tensor([True, True, True]), x),
+            "index_put_": lambda x: x.index_put_((lib.tensor([2, 1, 0]),), x),
+            "accumulate": lambda x: x.index_put_((lib.tensor([0, 1, 2]),), x, accumulate=True),
+            "index_copy_": lambda x: x.index_copy_(0, lib.tensor([0, 1, 2]), x),
+            "scatter_": lambda x: x.scatter_(0, lib.tensor([0, 1, 2]), x),
+            "scatter_add_": lambda x: x.scatter_add_(0, lib.tensor([0, 1, 2]), x),
+            "index_add_": lambda x: x.index_add_(0, lib.tensor([0, 1, 2]), x),
+            "put_": lambda x: x.put_(lib.tensor([0, 1, 2]), x),
+            "masked_scatter_": lambda x: x.masked_scatter_(lib.tensor([True, False, True]), x),
+            "copy_": lambda x: x.copy_(x), "ellipsis": lambda x: x.__setitem__(Ellipsis, x),
+            "shifted": lambda x: x.__setitem__(slice(1, None), x[:2]),
+            "index_is_self": lambda x: (lambda i: i.__setitem__(i, 2))(lib.tensor([0, 1, 2])),
+            "expanded_mask": lambda x: (lambda e: e.__setitem__(
+                lib.tensor([True, False, True]), e))(lib.tensor([1.5]).expand(3)),
+        }
+        out = []
+        for k, f in cases.items():
+            x = lib.tensor([1.0, 2.0, 3.0])
+            try:
+                f(x)
+                out.append((k, x.tolist()))
+            except Exception as e:  # noqa: BLE001
+                out.append((k, f"{type(e).__name__}: {e}"))
+        return out
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = _both(run)
+    assert ours == theirs

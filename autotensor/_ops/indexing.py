@@ -325,6 +325,9 @@ def _index_put(input, indices, values, accumulate):
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{_dtypes.scalar_name(input.dtype)} for the destination and "
                            f"{_dtypes.scalar_name(values.dtype)} for the source.")
+    if _py_any(x is input or _same_layout(x._data, d) for x in (v,) + indices
+               if isinstance(x, Tensor)):  # (aten's assert_no_overlap(self, value / index))
+        raise RuntimeError(inplace.INPUT_OVERLAP)
     new = d.copy()
     try:
         if accumulate:
@@ -366,8 +369,16 @@ def _scalar_or_tensor(v, like):
 
 
 def _inplace_index_put(input, key, v, new, accumulate):
-    inplace.record_inplace(INDEX_PUT, input, (input, v), (key, accumulate), new)
+    where = None if accumulate else inplace.written_positions(
+        input._data, lambda m: m.__setitem__(key, True))
+    inplace.record_inplace(INDEX_PUT, input, (input, v), (key, accumulate), new,
+                           where=True if where is None else where)
     return input
+
+
+def _same_layout(a, b):
+    return (a.shape == b.shape and a.strides == b.strides and
+            a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
 
 
 def index_put(input, indices, values, accumulate=False):
@@ -1000,12 +1011,17 @@ def index_fill(input, dim, index, value):
 def index_fill_(self, dim, index, value):
     d = self._data
     dim, idx = _index_fill_args(d, dim, index, value)
+    where = inplace.written_positions(
+        d, lambda m: m.__setitem__(_key(dim, idx), True) if d.ndim else m.fill(True))
+    where = True if where is None else where
     if isinstance(value, Tensor):
         new = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))
-        return inplace.record_inplace(INDEX_FILL_TENSOR, self, (self, value), (dim, idx), new)
+        return inplace.record_inplace(INDEX_FILL_TENSOR, self, (self, value), (dim, idx), new,
+                                      where=where)
     v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
     new = _index_fill_kernel(d, dim, idx, v)
-    return inplace.record_inplace(INDEX_FILL, self, (self,), (dim, idx, value), new)
+    return inplace.record_inplace(INDEX_FILL, self, (self,), (dim, idx, value), new,
+                                  where=where)
 
 
 def _flat_index(name, index, numel):

@@ -322,9 +322,11 @@ def _zeros_like(t):
     return _make(np.zeros_like(t._data))
 
 
-def assign_tangent(t, new, inputs=()):
+def assign_tangent(t, new, inputs=(), where=True):
     """Write ``new`` into t's tangent in place (so a base's tangent sees a view's update);
-    a view without one first gets a view of its base's (zero-filled if absent)."""
+    a view without one first gets a view of its base's (zero-filled if absent). ``where``:
+    the elements the op wrote (an indexing write into an expanded tensor, whose tangent is
+    expanded too: PyTorch's rule runs the same op on it, writing those elements only)."""
     state.fw = False
     try:
         cur = _tangent_or_none(t)
@@ -347,7 +349,13 @@ def assign_tangent(t, new, inputs=()):
             _set_tangent(t, new if all(new is not _tangent_or_none(x) for x in inputs
                                        if hasattr(x, "_meta")) else new.clone())
         elif cur is not new:
-            cur.copy_(new.to(cur.dtype) if new.dtype != cur.dtype else new)
+            from .inplace import has_internal_overlap
+            if where is not True or has_internal_overlap(cur._data):
+                from .._backend import np
+                np.copyto(cur._data, new._data, casting="unsafe", where=where)
+                cur._vc[0] += 1
+            else:
+                cur.copy_(new.to(cur.dtype) if new.dtype != cur.dtype else new)
     finally:
         state.fw = True
 

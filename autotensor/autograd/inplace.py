@@ -296,6 +296,32 @@ def _creation_error(t, view, indirect=False):
             f"outside (if you want the inplace to be tracked).")
 
 
+def has_internal_overlap(arr):
+    """Some memory location is several elements of ``arr`` (an expanded array)."""
+    return arr.size > 1 and any(st == 0 and n > 1 for n, st in zip(arr.shape, arr.strides))
+
+
+def written_positions(arr, write):
+    """Where an indexing write into an expanded ``arr`` lands, as a ``where`` mask for
+    record_inplace (None when arr does not overlap itself: the whole result is written).
+    PyTorch writes only those elements, so the memory they share takes the written value,
+    not the old one an unwritten element would copy back."""
+    if not has_internal_overlap(arr):
+        return None
+    mask = np.zeros(arr.shape, dtype=bool)
+    write(mask)
+    return mask
+
+
+def check_no_overlap(t, others):
+    """aten's assert_no_overlap (index_put_, index_copy_, scatter_, put_...): an input that
+    is self, or the same memory laid out alike, is refused too (partial overlap aside)."""
+    for o in others:
+        if hasattr(o, "_data") and (o is t or _same_data(o._data, t._data)):
+            raise RuntimeError(INPUT_OVERLAP)
+    check_input_overlap(t, others)
+
+
 def check_no_internal_overlap(t, src=None):
     """Writing into an expanded view would write one memory location several times (but
     aten's copy_ returns at once when ``src`` is self's very data: x[...] = x)."""
@@ -323,6 +349,9 @@ OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-
 
 # Ops PyTorch lets write into expanded (self-overlapping) tensors: they read nothing back.
 OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put", "index_fill"))
+# Ops whose source may not be self even in full (aten's assert_no_overlap, not partial).
+NO_FULL_OVERLAP = frozenset(("index_put", "index_copy", "index_add", "index_reduce_", "scatter",
+                             "scatter_add", "scatter_reduce", "put"))
 
 
 def write_inplace(t, value, op_name=None, where=True):
@@ -461,7 +490,10 @@ def record_inplace(op, t, inputs, params, value, where=True):
         check_no_internal_overlap(t, inputs[1] if op.name == "copy_" else None)
     if len(inputs) > 1 and op.name not in ("fill_", "masked_fill"):
         # (fill_ and masked_fill_ read their 0-d value first)
-        check_input_overlap(t, inputs[1:])
+        if op.name in NO_FULL_OVERLAP:
+            check_no_overlap(t, inputs[1:])
+        else:
+            check_input_overlap(t, inputs[1:])
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
     if mask and op.name == "copy_" and t._data.dtype.kind not in "fcV":
         # PyTorch's copy_ records nothing into an integer or bool tensor; its generated
@@ -503,7 +535,7 @@ def record_inplace(op, t, inputs, params, value, where=True):
     write_inplace(t, value, op.name, where)
     if new_tangent is not None:
         from .forward_ad import _tangent_or_none, assign_tangent
-        assign_tangent(t, new_tangent, inputs)
+        assign_tangent(t, new_tangent, inputs, where)
         if node is not None and op.saves_output:
             # the saved result keeps self's tangent, as an out-of-place op's (propagate)
             node._fw_out = (_tangent_or_none(t),)
