@@ -367,10 +367,10 @@ def test_matrix_product_gradient_layout_and_version(op, level):
                     try:
                         a2 = fw.make_dual(a, lib.ones(a.shape).double()) if level else a
                         f = {"mm": lambda x, y: x.mm(y),
-                             "addmm": lambda x, y: lib.addmm(lib.zeros(s1[0], s2[1]).double(),
-                                                             x, y),
+                             "addmm": lambda x, y: lib.addmm(
+                                 lib.zeros(x.shape[0], y.shape[1]).double(), x, y),
                              "addmm_alpha": lambda x, y: lib.addmm(
-                                 lib.zeros(s1[0], s2[1]).double(), x, y, alpha=2.0),
+                                 lib.zeros(x.shape[0], y.shape[1]).double(), x, y, alpha=2.0),
                              "linear": lambda x, y: lib.nn.functional.linear(x, y.T),
                              "matmul": lambda x, y: x @ y}[op]
                         r = f(a2, b) + f(a2, b)
