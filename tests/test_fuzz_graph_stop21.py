@@ -587,3 +587,55 @@ def test_no_grad_view_requires_grad_through_its_base(later, make):
                                                  f.grad_fn.next_functions])
     ours, theirs = _both(run)
     assert ours == theirs
+
+
+FINDINGS["xlogy of a bool by a dual: +0.0 tangent (s21 repro_020)"] = [
+    LEVEL, *_dual("v0", 1.624), "v4 = v0.eq(1)", "v5 = v4.xlogy(v0)"]
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "atan2", "hypot", "xlogy",
+                                "special.xlog1py", "special.xlogy", "copysign", "maximum",
+                                "fmax", "logaddexp", "lerp", "lerp_tensor", "float_power",
+                                "dot", "inner", "outer", "mv", "addcmul", "addcdiv", "where"])
+def test_signed_zero_tangents_with_one_dual_input(op):
+    """A -0.0 tangent on one input, none on the other: the tangent's sign as PyTorch's,
+    whose rules sum a materialized zero term for the missing tangent where its formula makes
+    one (xlogy's xlogy(self_t, other), lerp's lerp(self_t, end_t, weight): Note [Dense zero
+    terms]) and whose dot starts its sum at +0.0 (BLAS). NaN signs are not compared."""
+    import math
+
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        fn = lib
+        for part in op.replace("lerp_tensor", "lerp").split("."):
+            fn = getattr(fn, part)
+        out = []
+        for side in (0, 1):
+            for xv, yv in ((1.5, 0.7), (0.0, 0.7), (-1.5, 0.7), (1.5, -0.7)):
+                with fw.dual_level():
+                    x = lib.tensor([xv], dtype=lib.float64)
+                    y = lib.tensor([yv], dtype=lib.float64)
+                    z = lib.tensor([-0.0], dtype=lib.float64)
+                    if side == 0:
+                        x = fw.make_dual(x, z)
+                    else:
+                        y = fw.make_dual(y, z)
+                    if op == "lerp":
+                        r = fn(x, y, 0.3)
+                    elif op == "lerp_tensor":
+                        r = fn(x, y, lib.tensor([0.3], dtype=lib.float64))
+                    elif op == "where":
+                        r = fn(lib.tensor([True]), x, y)
+                    elif op in ("addcmul", "addcdiv"):
+                        r = fn(x, y, y)
+                    elif op == "mv":
+                        r = fn(x[None], y)
+                    else:
+                        r = fn(x, y)
+                    t = fw.unpack_dual(r).tangent
+                    out.append(None if t is None else [
+                        (v, None if math.isnan(v) else math.copysign(1, v))
+                        for v in t.reshape(-1).tolist()])
+        return out
+    ours, theirs = _both(run)
+    assert repr(ours) == repr(theirs)

@@ -148,7 +148,14 @@ BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
                    "mat2": lambda F, grad, self: F.matmul(F.transpose(_cj(F, self), 1, 2), grad)},
             jvp=lambda F, self, self_t, mat2, mat2_t:
                 _bilinear(F, F.matmul, self, self_t, mat2, mat2_t, dense=True))
-DOT = defop("dot", "DotBackward0", lambda a, b: raw.asarray(np.dot(a, b)),
+def _dot_kernel(a, b):
+    """BLAS's dot sums from +0.0, so a zero result is +0.0 (NumPy's of one -0.0 term is
+    -0.0)."""
+    r = np.dot(a, b)
+    return raw.asarray(r + 0.0 if r.dtype.kind == "f" else r)
+
+
+DOT = defop("dot", "DotBackward0", _dot_kernel,
             inputs=("self", "tensor"),
             grads={"self": lambda F, grad, tensor: grad * _cj(F, tensor),
                    "tensor": lambda F, grad, self: grad * _cj(F, self)},
@@ -244,7 +251,7 @@ def dot(input, tensor):
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")
     _no_bool("dot", a)
-    return _finish(DOT, (input, tensor), (), _asarray(np.dot(a, b)))
+    return _finish(DOT, (input, tensor), (), _dot_kernel(a, b))
 
 
 def mv(input, vec):

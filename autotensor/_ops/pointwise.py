@@ -1732,6 +1732,7 @@ def _xlogy_self_scalar(F, grad, self, other):
 XLOGY = defop("xlogy", "XlogyBackward0", _xlogy, inputs=("self", "other"), jvp="elementwise",
               grads={"self": _xlogy_self,
                      "other": lambda F, grad, self, other: grad * self / other})
+XLOGY.dense_zero_terms = (0,)  # (Note [Dense zero terms]: xlogy(self_t, other) of zeros)
 XLOGY_SCALAR_SELF = defop("xlogy", "XlogyBackward1",
                           lambda b, a: _xlogy(np.asarray(a, b.dtype), b), inputs=("other",),
                           params=("self",), jvp="elementwise",
@@ -2037,12 +2038,24 @@ def _lerp(a, b, w):
     return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
 
 
+def _lerp_tensor_jvp(F, self, self_t, end, end_t, weight, weight_t):
+    """PyTorch's lerp.Tensor rule: lerp(self_t, end_t, weight) + weight_t * (end - self),
+    its lerp on materialized zeros for a missing tangent (the kernel's rounding, and
+    +0.0 where the terms give -0.0)."""
+    out = lerp(self_t if self_t is not None else F.zeros_like(self),
+               end_t if end_t is not None else F.zeros_like(end), weight)
+    if weight_t is not None:
+        out = out + weight_t * (end - self)
+    return out
+
+
+# (lerp.Scalar's rule is lerp(self_t, end_t, weight): the op on the tangents)
 LERP = defop("lerp", "LerpBackward0", _lerp, inputs=("self", "end"), params=("weight",),
-             jvp="elementwise",
+             jvp="linear",
              grads={"self": lambda F, grad, weight: grad * (1 - weight),
                     "end": lambda F, grad, weight: grad * weight})
 LERP_TENSOR = defop("lerp", "LerpBackward1", _lerp, inputs=("self", "end", "weight"),
-                    jvp="elementwise",
+                    jvp=_lerp_tensor_jvp,
                     grads={"self": lambda F, grad, weight: grad * (1 - weight),
                            "end": lambda F, grad, weight: grad * weight,
                            "weight": lambda F, grad, self, end: grad * (end - self)})
