@@ -84,16 +84,16 @@ def _cj(F, x):
 # input's layout; it is then a view, which the engine does not sum into in place (the
 # _version autograd.grad shows: Note [Gradient versions] in engine.py). The layouts are
 # params of the entries, taken when the node is made.
-def _column_major(a):
-    s0, s1 = a.strides
-    return s0 == a.itemsize and s1 == a.shape[0] * a.itemsize
+_ROW_MAJOR = (False, False)
 
 
 def _layouts(a, b):
-    """(a column-major, b column-major), computed only when a node may be made."""
-    if _state.enabled and a.ndim == 2 and b.ndim == 2:
-        return _column_major(a), _column_major(b)
-    return False, False
+    """(a column-major, b column-major) for 2-d arrays, computed only when a node may be
+    made (one flag read otherwise: mm and addmm are hot)."""
+    if not _state.enabled:
+        return _ROW_MAJOR
+    sa, sb, it = a.strides, b.strides, a.itemsize
+    return (sa[0] == it and sa[1] == a.shape[0] * it, sb[0] == it and sb[1] == b.shape[0] * it)
 
 
 def _mat1_grad(F, grad, mat2, column_major):
