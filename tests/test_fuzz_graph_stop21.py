@@ -552,43 +552,6 @@ def test_index_ops_refuse_self_as_source():
     assert ours == theirs
 
 
-@pytest.mark.parametrize("later", ["detach_", "requires_grad_false", "requires_grad_true",
-                                   "nothing"])
-@pytest.mark.parametrize("make", ["view", "split", "fn"])
-def test_no_grad_view_requires_grad_through_its_base(later, make):
-    """A view without history requires grad through its base when asked (PyTorch's
-    DifferentiableViewMeta::requires_grad), not by a flag set when it was made: after the
-    base's detach_() or requires_grad_(False) it no longer does, after its requires_grad_()
-    it does (fuzz: ``with no_grad(): v1 = v0.view(-1)`` then ``v0.detach_()``)."""
-    def run(lib):
-        class _View(lib.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                return x.view_as(x)
-
-            @staticmethod
-            def backward(ctx, g):
-                return g
-        x = lib.tensor([1.5, 2.5], requires_grad=later != "requires_grad_true")
-        with lib.no_grad():
-            v = {"view": lambda: x.view(-1), "split": lambda: x.split(1)[0],
-                 "fn": lambda: _View.apply(x)}[make]()
-        if later == "detach_":
-            x.detach_()
-        elif later == "requires_grad_false":
-            x.requires_grad_(False)
-        elif later == "requires_grad_true":
-            x.requires_grad_()
-        r = v * 2
-        f = v // 1
-        return (v.requires_grad, v.is_leaf, r.requires_grad, r.grad_fn and
-                [g and g.name() for g, _ in r.grad_fn.next_functions],
-                f.requires_grad, f.grad_fn and [g and g.name() for g, _ in
-                                                 f.grad_fn.next_functions])
-    ours, theirs = _both(run)
-    assert ours == theirs
-
-
 FINDINGS["xlogy of a bool by a dual: +0.0 tangent (s21 repro_020)"] = [
     LEVEL, *_dual("v0", 1.624), "v4 = v0.eq(1)", "v5 = v4.xlogy(v0)"]
 

@@ -167,10 +167,7 @@ def edge_of(t):
     fn = t._grad_fn
     if fn is None:
         if not t._requires_grad:
-            # a view without history requires grad through its base alone (PyTorch's
-            # DifferentiableViewMeta::requires_grad, read when asked): no edge of its own
-            return NO_GRAD_VIEW_EDGE if view is not None and view.base._requires_grad \
-                else NO_EDGE
+            return NO_EDGE
         if view is not None and (view.creation is NO_GRAD_VIEW or
                                  view.creation is IN_CUSTOM_FUNCTION):
             # a view made under no_grad (or by an unrecorded custom Function) requires

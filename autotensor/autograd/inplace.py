@@ -104,6 +104,11 @@ def make_views(results, source, op_name, multi=False):
             if creation is MULTI_OUTPUT or inherited else op_name
         r._view = ViewInfo(base, vc[0], creation, name, multi,
                            view.dtype_view if view is not None else None)
+        if creation is NO_GRAD_MODE and base._requires_grad:
+            # like PyTorch's view of a base that requires grad (the root base, not the
+            # source: a view made a leaf by requires_grad_() does not count); its gradient
+            # goes nowhere (edge_of)
+            r._requires_grad = True
     sm = source._meta
     if sm is not None and ("conj" in sm or "neg" in sm):  # Note [Conjugate bit]
         for r in results:
