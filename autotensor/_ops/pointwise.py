@@ -2046,7 +2046,15 @@ def _lerp_tensor_jvp(F, self, self_t, end, end_t, weight, weight_t):
                end_t if end_t is not None else F.zeros_like(end), weight)
     if weight_t is not None:
         out = out + weight_t * (end - self)
+    elif _state.enabled and (_requires_grad_of(end) or _requires_grad_of(self)):
+        # (weight's zero tangent times end - self: no value, but the graph of the primals:
+        # Note [Forward mode])
+        out = plus_zero_term(out, F.zeros_like(weight) * (end - self))
     return out
+
+
+def _requires_grad_of(x):
+    return isinstance(x, Tensor) and x._requires_grad
 
 
 # (lerp.Scalar's rule is lerp(self_t, end_t, weight): the op on the tangents)
