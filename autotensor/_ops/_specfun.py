@@ -256,6 +256,56 @@ _DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.575757575
               8.33333333333333333333E-2)
 
 
+# Note [ndtri]: Cephes' ndtri as PyTorch's calc_ndtri (ATen's Math.h), in the input's own
+# float type: a rational function of y - 1/2 in the middle, of 1/sqrt(-2 log y) in the
+# tails. (sqrt(2) erfinv(2y - 1) loses y below 1e-16 in the rounding of 2y - 1: -inf.)
+_NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+             1.39312609387279679503E1, -1.23916583867381258016E0)
+_NDTRI_Q0 = (1.0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+             -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1,
+             1.59056225126211695515E1, -1.18331621121330003142E0)
+_NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1,
+             4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0,
+             -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4)
+_NDTRI_Q1 = (1.0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+             1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1,
+             -3.80806407691578277194E-2, -9.33259480895457427372E-4)
+_NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0,
+             1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2,
+             3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9)
+_NDTRI_Q2 = (1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+             2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+             2.89247864745380683936E-6, 6.79019408009981274425E-9)
+
+
+def ndtri(y0):
+    """The inverse of the standard normal CDF (Note [ndtri])."""
+    y0 = np.asarray(y0)
+    T = y0.dtype.type
+    exp_m2 = T(0.13533528323661269189)
+    upper = y0 > 1 - exp_m2
+    y = np.where(upper, 1 - y0, y0).astype(y0.dtype, copy=False)
+    out = np.empty_like(y)
+    mid = y > exp_m2
+    if mid.any():
+        ym = y[mid] - T(0.5)
+        y2 = ym * ym
+        out[mid] = (ym + ym * (y2 * _poly(y2, _NDTRI_P0) / _poly(y2, _NDTRI_Q0))) * T(
+            2.50662827463100050242E0)
+    tail = ~mid
+    if tail.any():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = np.sqrt(T(-2.0) * np.log(y[tail]))
+            x0 = x - np.log(x) / x
+            z = 1 / x
+            x1 = np.where(x < 8, z * _poly(z, _NDTRI_P1) / _poly(z, _NDTRI_Q1),
+                          z * _poly(z, _NDTRI_P2) / _poly(z, _NDTRI_Q2))
+        r = x0 - x1
+        out[tail] = np.where(upper[tail], r, -r)
+    out = np.where(y0 == 0, -np.inf, np.where(y0 == 1, np.inf, out))
+    return np.where((y0 < 0) | (y0 > 1), np.nan, out).astype(y0.dtype, copy=False)
+
+
 def _digamma_pos(x):
     """calc_digamma for x > 0 (x a float64 array)."""
     acc = np.zeros_like(x)

@@ -10,7 +10,7 @@ from .._tensor import _make, Tensor
 from . import raw
 from ._common import _asarray, _finish, ndarray, _unary
 from .pointwise import (
-    cosh, digamma, erf, exp2, expm1, log1p, neg, polygamma, sinh,
+    cosh, digamma, div, erf, exp2, expm1, log1p, neg, polygamma, sinh,
     abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, relu, SGN, sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
     THRESHOLD_BACKWARD, ACTIVATION_BACKWARD)
@@ -115,6 +115,7 @@ TENSOR = SimpleNamespace(
     strided_scatter=_strided_scatter,
     logcumsumexp=logcumsumexp,
     flip=flip, cumsum=cumsum, cumprod=cumprod, tril=tril, triu=triu, floor=floor, trunc=trunc,
+    div_floor=lambda a, b: div(a, b, rounding_mode="floor"),
     sgn=lambda x: _unary(SGN, x, float_op=False),
     constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
     convolution=convolution,

@@ -32,7 +32,8 @@ def pow_backward(F, grad, self, exponent):
 
 
 def pow_backward_self(F, grad, self, exponent):
-    return F.where(exponent == 0.0, F.zeros_like(grad), grad * (exponent * self ** (exponent - 1)))
+    return F.where(exponent == 0.0, F.zeros_like(grad),
+                   grad * (exponent * F.pow(self, exponent - 1)))
 
 
 def pow_backward_exponent(F, grad, self, exponent, result):
@@ -155,7 +156,7 @@ POW_SCALAR = defop("pow", "PowBackward0", raw.pow_scalar, params=("exponent",),
                    grads={"self": pow_backward},
                    jvp="elementwise")
 POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: raw.int_pow(a, b)
-                   if a.dtype.kind in "iu" and b.dtype.kind in "iu" else a ** b,
+                   if a.dtype.kind in "iu" and b.dtype.kind in "iu" else raw.pow_tensor(a, b),
                    inputs=("self", "exponent"),
                    grads={"self": pow_backward_self, "exponent": pow_backward_exponent},
                    jvp="elementwise")
@@ -419,7 +420,8 @@ FMOD = defop("fmod", "FmodBackward0", lambda a, b: np.fmod(a, b),
 REMAINDER_TENSOR = defop(
     "remainder", "RemainderBackward1", _remainder, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
-           "other": lambda F, grad, self, other: -grad * F.floor(self / other)},
+           # PyTorch's self.div(other, rounding_mode="floor"), not floor(self / other)
+           "other": lambda F, grad, self, other: -grad * F.div_floor(self, other)},
                          jvp="elementwise")
 # PyTorch's forward formula for these is ``result: self_t``: the output's tangent is the
 # input's tangent object itself (Note [Shared tangents] in autograd/forward_ad.py)
@@ -1492,9 +1494,12 @@ def _sinc(a):
 
 
 def sinc_backward(F, grad, self):
+    """PyTorch's: the product first, then zero where self * self * pi is 0 (so a tangent
+    -1 or inf at 0 gives +0.0, and a tiny self whose square underflows gives 0)."""
     pix = self * math.pi
-    d = (pix * F.cos(pix) - F.sin(pix)) / (pix * self)
-    return grad * F.where(self == 0, 0, d)
+    sq = self * self * math.pi
+    out = grad * ((pix * F.cos(pix) - F.sin(pix)) / sq)
+    return F.where(sq == 0, F.zeros_like(out), out)
 
 
 SINC = defop("sinc", "SincBackward0", _sinc, jvp="elementwise", grads={"self": sinc_backward})
@@ -1697,8 +1702,20 @@ def atan2_grads():
                 grad * F.neg(self) / (self * self + other * other)}
 
 
+def _atan2_jvp(F, self_t, other_t, self, other):
+    """PyTorch's (-self_p * other_t + other_p * self_t) / (self_p^2 + other_p^2), one
+    division (at tiny operands the denominator underflows to 0: +-inf, not NaN)."""
+    if other_t is None:
+        num = other * self_t
+    else:
+        num = -self * other_t
+        if self_t is not None:
+            num = num + other * self_t
+    return num / (F.pow(self, 2) + F.pow(other, 2))
+
+
 ATAN2 = defop("atan2", "Atan2Backward0", np.arctan2, inputs=("self", "other"),
-              jvp="elementwise", grads=atan2_grads())
+              jvp=_atan2_jvp, grads=atan2_grads())
 HYPOT = defop("hypot", "HypotBackward0", np.hypot, inputs=("self", "other"), jvp="elementwise",
               grads={"self": lambda F, grad, self, result: grad * self / result,
                      "other": lambda F, grad, other, result: grad * other / result})
@@ -1709,9 +1726,9 @@ LOGADDEXP = defop("logaddexp", "LogaddexpBackward0", np.logaddexp, inputs=("self
 LOGADDEXP2 = defop("logaddexp2", "Logaddexp2Backward0", np.logaddexp2, inputs=("self", "other"),
                    jvp="elementwise",
                    grads={"self": lambda F, grad, self, other:
-                          grad / (F.exp((other - self) * _LN2) + 1),
+                          grad / (F.pow(2.0, other - self) + 1),
                           "other": lambda F, grad, self, other:
-                          grad / (F.exp((self - other) * _LN2) + 1)})
+                          grad / (F.pow(2.0, self - other) + 1)})
 
 
 def _xlogy(a, b):
@@ -1761,13 +1778,26 @@ def _fmax_fmin_jvp(pick_self):
         pick_self(self, other) | (other != other), result._data.dtype))
 
 
-FMAX = defop("fmax", "FmaxBackward0", np.fmax, inputs=("self", "other"),
+def _first_at_ties(ufunc):
+    """fmax/fmin keeping self at a tie of signed zeros, as PyTorch's kernels (glibc's fmax
+    and its SIMD loop both return the first operand; NumPy's the second)."""
+    def kernel(a, b):
+        out = ufunc(a, b)
+        if out.dtype.kind == "f":
+            tie = (a == 0) & (b == 0)
+            if tie.any():
+                out = np.where(tie, a, out).astype(out.dtype, copy=False)
+        return out
+    return kernel
+
+
+FMAX = defop("fmax", "FmaxBackward0", _first_at_ties(np.fmax), inputs=("self", "other"),
              jvp=_fmax_fmin_jvp(lambda a, b: a > b),
              grads={"self": lambda F, grad, self, other: F.where(
                         (self >= other) | (other != other), grad, 0),
                     "other": lambda F, grad, self, other: F.where(
                         (self >= other) | (other != other), 0, grad)})
-FMIN = defop("fmin", "FminBackward0", np.fmin, inputs=("self", "other"),
+FMIN = defop("fmin", "FminBackward0", _first_at_ties(np.fmin), inputs=("self", "other"),
              jvp=_fmax_fmin_jvp(lambda a, b: a <= b),
              grads={"self": lambda F, grad, self, other: F.where(
                         (self <= other) | (other != other), grad, 0),
@@ -2072,8 +2102,32 @@ ADDCMUL = defop("addcmul", "AddcmulBackward0", lambda a, t1, t2, value: a + valu
                 grads={"self": lambda F, grad: grad,
                        "tensor1": lambda F, grad, tensor2, value: grad * tensor2 * value,
                        "tensor2": lambda F, grad, tensor1, value: grad * tensor1 * value})
+def _addcdiv_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
+    """PyTorch's self_t + tensor1_t / tensor2 * value - tensor2_t * (tensor1 / tensor2) /
+    tensor2 * value: its own grouping (at a denormal tensor2 the backward's
+    tensor1 / (tensor2 * tensor2) is 0/0 where this is finite)."""
+    def times_value(t):
+        return t if value == 1 else t * value
+    out, zero_reads = self_t, []
+    if tensor1_t is not None:
+        a = times_value(tensor1_t / tensor2)
+        out = a if out is None else out + a
+    else:
+        zero_reads.append(tensor2)
+    if tensor2_t is not None:
+        b = times_value(tensor2_t * (tensor1 / tensor2) / tensor2)
+        out = -b if out is None else out - b
+    else:
+        zero_reads += [tensor1, tensor2]
+    if _state.enabled and any(isinstance(x, Tensor) and x._requires_grad for x in zero_reads):
+        for x in zero_reads:  # (the zero terms of missing tangents read these primals)
+            if isinstance(x, Tensor) and x._requires_grad:
+                out = plus_zero_term(out, x * 0)
+    return out
+
+
 ADDCDIV = defop("addcdiv", "AddcdivBackward0", lambda a, t1, t2, value: a + value * t1 / t2,
-                inputs=("self", "tensor1", "tensor2"), params=("value",), jvp="elementwise",
+                inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcdiv_jvp,
                 grads={"self": lambda F, grad: grad,
                        "tensor1": lambda F, grad, tensor2, value: grad * value / tensor2,
                        "tensor2": lambda F, grad, tensor1, tensor2, value:
@@ -2355,8 +2409,15 @@ def _elu(a, alpha, scale, input_scale):
 
 
 def elu_backward(F, grad, self, alpha, scale, input_scale):
-    neg = F.exp(self * input_scale) * (input_scale * alpha * scale)
-    return F.where(self > 0, grad * scale, grad * neg)
+    """PyTorch's ``self <= 0 ? grad * input_scale * negcoef * exp(self * input_scale) :
+    grad * scale`` (a NaN self takes the second branch), negcoef = alpha * scale in the
+    kernel's type."""
+    if getattr(self, "_data", self).dtype == np.float32:
+        negcoef = float(np.float32(alpha) * np.float32(scale))
+    else:
+        negcoef = alpha * scale
+    neg = grad * input_scale * negcoef * F.exp(self * input_scale)
+    return F.where(self <= 0, neg, grad * scale)
 
 
 ELU = defop("elu", "EluBackward0", _in_float32(_elu), params=("alpha", "scale", "input_scale"),
@@ -2404,11 +2465,22 @@ def mish_backward(F, grad, self):
 MISH = defop("mish", "MishBackward0", _in_float32(lambda a: a * np.tanh(_softplus(a, 1, 20))),
              jvp="elementwise", grads={"self": mish_backward},
              backward_op=("aten::mish_backward", ".", True))
-LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", lambda a: -np.logaddexp(0, -a),
-                    jvp="elementwise",
-                    grads={"self": lambda F, grad, self: grad * F.sigmoid(-self)})
+def _log_sigmoid(a):
+    """PyTorch's min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0)."""
+    return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+
+
+def _log_sigmoid_backward(F, grad, self):
+    """PyTorch's (max_deriv - sign * b / (1 + b)) * grad, b = exp(-|x|) (its buffer)."""
+    b = F.exp(-F.abs(self))
+    q = b / (b + 1)
+    return F.where(self < 0, 1 - q, q) * grad
+
+
+LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", _in_float32(_log_sigmoid),
+                    jvp="elementwise", grads={"self": _log_sigmoid_backward})
 THRESHOLD = defop("threshold", "ThresholdBackward0",
-                  lambda a, threshold, value: np.where(a > threshold, a, value).astype(
+                  lambda a, threshold, value: np.where(a <= threshold, value, a).astype(
                       a.dtype, copy=False), params=("threshold", "value"), jvp="elementwise",
                   grads={"self": lambda F, grad, self, threshold:
                          F.threshold_backward(grad, self, threshold)})

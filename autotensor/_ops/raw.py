@@ -219,7 +219,27 @@ def abs(x):
 
 
 def pow(x, e):
-    return asarray(np.power(x, e))
+    """x ** e as PyTorch's pow: pow.Tensor_Scalar for a number, pow.Tensor_Tensor for an
+    array."""
+    if not isinstance(x, (ndarray, np.generic)):  # a number's power: pow.Scalar
+        return asarray(np.power(np.asarray(x, e.dtype), e))
+    if isinstance(e, (ndarray, np.generic)):
+        return pow_tensor(x, e)
+    return pow_scalar(x, e)
+
+
+def pow_tensor(x, e):
+    """x ** e for an array e, as PyTorch's pow.Tensor_Tensor: std::pow for every exponent.
+    NumPy computes a scalar (or broadcast) exponent 0.5 as sqrt, whose -0.0 and -inf differ
+    from pow's (+0.0, +inf); those two values are put back."""
+    out = np.power(x, e)
+    if e.dtype.kind == "f" and x.dtype.kind == "f":
+        half = e == 0.5
+        if half.any():
+            fix = half & ((x == 0) | (x == -np.inf))
+            if fix.any():
+                out = np.where(fix, np.where(x == 0, 0, np.inf).astype(out.dtype), out)
+    return asarray(out)
 
 
 def pow_scalar(x, e):
@@ -270,6 +290,12 @@ def div_trunc(a, b):
         r = a - q * b  # floor's remainder: trunc is one more where it rounded a negative down
         return asarray(q + ((r != 0) & ((a < 0) != (np.asarray(b) < 0))).astype(q.dtype))
     return asarray(np.trunc(np.true_divide(a, b)))
+
+
+def div_floor(a, b):
+    """a / b rounded down as PyTorch's div_floor (NumPy's floor_divide: the quotient of
+    fmod's remainder, so -1.5 // inf is -1 and inf // 1.5 is nan, not floor(a / b))."""
+    return asarray(np.floor_divide(a, b))
 
 
 def sign(x):
@@ -448,14 +474,17 @@ def log_softmax(x, dim):
     if x.size == 0:
         return x.copy()
     tiny = _LSE_TINY.get(x.dtype)
-    if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim:
+    if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim and x.shape[-1] > 1:
         with np.errstate(over="ignore"):
             e = np.exp(x)
         s = _sum_last(e, keepdims=True)
         low = s.min()
         if low >= tiny and np.isfinite(s).all():
             np.log(s, out=s)
-            return np.subtract(x, s, out=e)
+            out = np.subtract(x, s, out=e)
+            if not s.all():  # a row summing to 1: PyTorch's (x - max) - 0 is +0.0, not -0.0
+                out += 0.0
+            return out
     shifted = x - x.max(axis=dim, keepdims=True)
     e = np.exp(shifted)
     s = _sum_last(e, keepdims=True) if dim in (-1, x.ndim - 1) else e.sum(dim, keepdims=True)
@@ -813,7 +842,7 @@ FORMULA_NAMES = (
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
-    "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "trunc", "sgn",
+    "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "div_floor", "trunc", "sgn",
     "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "rsqrt", "logcumsumexp",
     "digamma",
     "polygamma", "convolution",

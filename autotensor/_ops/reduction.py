@@ -284,11 +284,47 @@ MIN_DIM = defop("min", "MinBackward0", None, params=("dim", "keepdim"),
                        select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)},
                 jvp=lambda F, self_t, dim, keepdim, indices:
                     _gather_jvp(F, self_t, dim, keepdim, indices))
+def norm_jvp(F, self, self_t, ord, dim, keepdim, result):
+    """PyTorch's norm_jvp, term for term: the masks come after the divisions (a zero norm
+    with an infinite tangent gives 0, not NaN)."""
+    from .complex_ops import cx
+    cplx = self._data.dtype.kind == "c"
+
+    def re_conj(a, t):  # real(a * conj(t))
+        return cx(F).real(a * cx(F).conj(t)) if cplx else a * t
+
+    def red(x):
+        return F.sum(x, dim, keepdim) if dim is not None and self.ndim else F.sum(x)
+
+    norm = result
+    if ord == 0:
+        return F.zeros_like(norm)
+    if ord == 1:
+        return red(re_conj(F.sgn(self), self_t))
+    if ord == 2:
+        return F.masked_fill(red(re_conj(self, self_t)) / norm, norm == 0, 0)
+    if ord in (float("inf"), float("-inf")):
+        if not keepdim and dim is not None and self.ndim:
+            for d in sorted(dim):
+                norm = F.unsqueeze(norm, d)
+        is_eq_max = F.cast_like((F.abs(self) == norm) | ((self != self) & (norm != norm)),
+                                norm)
+        nb_max = F.sum(is_eq_max, dim, True) if dim is not None and self.ndim else \
+            F.sum(is_eq_max)
+        return red(re_conj(F.sgn(self), self_t) * is_eq_max / nb_max)
+    if ord < 1:
+        sumpow_t = red(F.masked_fill(F.pow(F.abs(self), ord - 1), self == 0, 0) *
+                       re_conj(F.sgn(self), self_t))
+        return sumpow_t * F.pow(norm, 1 - ord)
+    if ord < 2:
+        sumpow_t = red(F.pow(F.abs(self), ord - 1) * re_conj(F.sgn(self), self_t))
+    else:
+        sumpow_t = red(F.pow(F.abs(self), ord - 2) * re_conj(self, self_t))
+    return F.masked_fill(sumpow_t / F.pow(norm, ord - 1), norm == 0, 0)
+
+
 NORM = defop("norm", "LinalgVectorNormBackward0", None, params=("ord", "dim", "keepdim"),
-             grads={"self": norm_backward},
-             jvp=lambda F, self, self_t, ord, dim, keepdim, result: F.zeros_like(result)
-             if ord == 0 else _via_backward(F, norm_backward, self_t, dim, keepdim, self, ord,
-                                            dim, keepdim, result))
+             grads={"self": norm_backward}, jvp=norm_jvp)
 SOFTMAX = defop("softmax", "SoftmaxBackward0", raw.softmax, params=("dim",),
                 grads={"self": lambda F, grad, dim, result:
                        F.softmax_backward_data(grad, result, dim)},
@@ -642,7 +678,11 @@ def _no_identity(d, ord, dims):
 
 def _vector_norm_array(d, ord, dims, keepdim):
     a = np.abs(_acc(d))
-    if ord == 2:
+    n = d.size if dims is None else int(np.prod([d.shape[i] for i in dims]))
+    if n == 1 and ord != 0:
+        # one element per result: PyTorch's reduction gives |x| (no x * x to underflow)
+        out = np.max(a, axis=dims, keepdims=keepdim)
+    elif ord == 2:
         out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
     elif ord == float("inf"):
         out = np.max(a, axis=dims, keepdims=keepdim)

@@ -229,7 +229,7 @@ def erfcx_kernel(x):
 
 def ndtri_kernel(p):
     _no_half_kernel("ndtri", p)
-    return _back(math.sqrt(2) * _specfun.erfinv(2 * _f64(p) - 1), p)
+    return _specfun.ndtri(p)
 
 
 def log_ndtr_kernel(x):
@@ -348,16 +348,25 @@ def _no_half_backward(name, x):
         raise NotImplementedError(f"\"{name}\" not implemented for '{half}'")
 
 
+def _not_tiny(F, self):
+    """PyTorch's i1/i1e backward: |x| > eps, x elsewhere replaced by eps (a NaN is 'tiny':
+    its gradient is the limit 0.5, as PyTorch's)."""
+    eps = float(np.finfo(getattr(self, "_data", self).dtype).eps)
+    not_tiny = F.abs(self) > eps
+    return not_tiny, F.where(not_tiny, self, eps)
+
+
 def _i1_backward(F, grad, self, result):
     _no_half_backward("i1_backward", self)
-    return grad * F.where(self == 0, 0.5, _via(F, i0_kernel, i0, self) - result / F.where(
-        self == 0, 1.0, self))
+    not_tiny, safe = _not_tiny(F, self)
+    return grad * F.where(not_tiny, _via(F, i0_kernel, i0, safe) - result * (1 / safe), 0.5)
 
 
 def _i1e_backward(F, grad, self, result):
     _no_half_backward("i1e_backward", self)
-    return grad * F.where(self == 0, 0.5, _via(F, i0e_kernel, special_i0e, self) - result * (
-        F.sgn(self) + 1 / F.where(self == 0, 1.0, self)))
+    not_tiny, safe = _not_tiny(F, self)
+    return grad * F.where(not_tiny, _via(F, i0e_kernel, special_i0e, safe) - result * (
+        F.sgn(safe) + 1 / safe), 0.5)
 
 
 I1 = defop("special_i1", "SpecialI1Backward0", i1_kernel, jvp="elementwise",
