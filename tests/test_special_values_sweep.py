@@ -161,3 +161,38 @@ def test_ndtri_tails_like_torch():
     assert (np.isnan(ours) == np.isnan(theirs)).all()
     assert (ours[~fin & ~np.isnan(theirs)] == theirs[~fin & ~np.isnan(theirs)]).all()
     assert np.allclose(ours[fin], theirs[fin], rtol=4e-15, atol=0)
+
+
+TIE_OPS = {
+    "maximum": lambda lib, a, b: lib.maximum(a, b),
+    "minimum": lambda lib, a, b: lib.minimum(a, b),
+    "clamp_min_tensor": lambda lib, a, b: lib.clamp(a, min=b),
+    "clamp_max_tensor": lambda lib, a, b: lib.clamp(a, max=b),
+    "clamp_both": lambda lib, a, b: lib.clamp(a, b, b),
+    "fmax": lambda lib, a, b: lib.fmax(a, b), "fmin": lambda lib, a, b: lib.fmin(a, b),
+    "relu": lambda lib, a, b: lib.relu(a),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(TIE_OPS))
+def test_signed_zero_ties_like_torch(name, dtype):
+    """Ties of +0.0 and -0.0 (Note [SIMD tie picks] in _ops/raw.py): the first operand in
+    PyTorch's scalar loop, the second in its SIMD loop, by shape, layout and broadcast."""
+    rng = np.random.default_rng(0)
+    shapes = [((1,), (1,)), ((7,), (7,)), ((9,), (9,)), ((17,), (17,)), ((40,), (40,)),
+              ((70,), ()), ((3, 20), (20,)), ((20, 1), (1, 20)), ((2, 17), (2, 17)),
+              ((4, 16), (1, 16)), ((3, 40), (3, 40))]
+    fn = TIE_OPS[name]
+    for sa, sb in shapes:
+        for strided in (False, True):
+            a = np.where(rng.random(sa) < 0.5, 0.0, -0.0)
+            b = np.where(rng.random(sb) < 0.5, 0.0, -0.0)
+            signs = []
+            for lib in (torch, autotensor):
+                dt = getattr(lib, dtype)
+                ta, tb = lib.tensor(a).to(dt), lib.tensor(b).to(dt)
+                if strided:
+                    ta = lib.stack([ta, ta], -1)[..., 0]
+                signs.append(np.signbit(fn(lib, ta, tb).float().numpy()))
+            assert (signs[0] == signs[1]).all(), (sa, sb, strided, signs)

@@ -14,6 +14,8 @@ from types import SimpleNamespace
 
 import builtins
 
+import math
+
 from .._backend import np
 
 builtins_sum = builtins.sum
@@ -513,12 +515,82 @@ def log_softmax_backward_data(grad, output, dim):
     return np.subtract(grad, e, out=e)
 
 
+# Note [SIMD tie picks]: at a tie of signed zeros, PyTorch's maximum/minimum (and clamp by
+# tensor bounds) return the first operand in their scalar loop and the second in their SIMD
+# loop (vmaxpd's rule). TensorIterator runs the SIMD loop over whole vectors of each
+# contiguous inner run (the trailing dims its operands let it merge) and the scalar loop
+# over the rest: a tensor shorter than one vector (the common case), or a non-contiguous
+# one, takes the first operand everywhere. The vector width is the CPU's: 64 bytes with
+# AVX-512, 32 with AVX2 (PyTorch's CPU capability; ATEN_CPU_CAPABILITY overrides it).
+_VECTOR_BYTES = []
+
+
+def _vector_bytes():
+    if not _VECTOR_BYTES:
+        import os
+        cap = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+        flags = set()
+        if not cap:
+            try:
+                with open("/proc/cpuinfo") as f:
+                    for line in f:
+                        if line.startswith("flags"):
+                            flags = set(line.split(":", 1)[1].split())
+                            break
+            except OSError:
+                pass
+            avx512 = {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags
+            cap = "avx512" if avx512 else "avx2" if {"avx2", "fma"} <= flags else "default"
+        _VECTOR_BYTES.append({"avx512": 64, "avx2": 32}.get(cap, 0))
+    return _VECTOR_BYTES[0]
+
+
+def simd_positions(shape, *operands):
+    """A boolean array of ``shape``: the elements PyTorch's SIMD loop computes for an
+    elementwise op of ``operands`` (Note [SIMD tie picks]); None where it computes none."""
+    n = math.prod(shape)
+    width = _vector_bytes()
+    itemsize = max(getattr(x, "itemsize", 8) for x in operands)
+    lanes = width // itemsize if width else 0
+    if not lanes or n < lanes or not shape:
+        return None
+    strides = []
+    for x in operands:
+        x = np.asarray(x)
+        b = np.broadcast_to(x, shape)
+        strides.append([st // x.itemsize for st in b.strides])
+    broadcast = builtins.sum(st[-1] == 0 for st in strides)
+    if broadcast > 1 or any(st[-1] not in (0, 1) for st in strides):
+        return None  # (a strided inner dim, or two broadcast operands: the scalar loop)
+    run, k = shape[-1], len(shape) - 1
+    while k > 0 and all(st[k - 1] == st[k] * shape[k] for st in strides):
+        run *= shape[k - 1]
+        k -= 1
+    if run < lanes:
+        return None
+    return (np.arange(n) % run < run // lanes * lanes).reshape(shape)
+
+
+def _pick_at_zero_ties(out, a, b, operands=None):
+    """out with PyTorch's pick where a and b are zeros of either sign (Note [SIMD tie
+    picks]): a in the scalar loop, b in the SIMD loop; ``operands``: the op's own inputs,
+    whose layout decides the loop (default a and b)."""
+    if out.dtype.kind not in "fV" or not out.size or out.all():
+        return out
+    tie = (a == 0) & (b == 0)
+    if not tie.any():
+        return out
+    simd = simd_positions(out.shape, *(operands or (a, b)))
+    pick = a if simd is None else np.where(simd, b, a)
+    return np.where(tie, pick, out).astype(out.dtype, copy=False)
+
+
 def maximum(a, b):
-    return asarray(np.maximum(a, b))
+    return asarray(_pick_at_zero_ties(np.maximum(a, b), a, b))
 
 
 def minimum(a, b):
-    return asarray(np.minimum(a, b))
+    return asarray(_pick_at_zero_ties(np.minimum(a, b), a, b))
 
 
 # Note [Exact float kernels]
@@ -534,10 +606,17 @@ def clamp(x, min=None, max=None):
     """PyTorch's ``x < min ? min : x`` (then the same with max): an element equal to a bound
     is kept (so -0.0 stays -0.0), a NaN element stays NaN, a NaN bound gives NaN."""
     out = x
+    # (a tie with a tensor bound: Note [SIMD tie picks]; the loop is the whole op's)
+    operands = [x] + [b for b in (min, max) if b.__class__ is np.ndarray]
     if min is not None:
         out = np.where(out < min, min, out) if not _isnan(min) else out + min
+        if min.__class__ is np.ndarray:
+            out = _pick_at_zero_ties(out, x, min, operands)
     if max is not None:
+        prev = out
         out = np.where(out > max, max, out) if not _isnan(max) else out + max
+        if max.__class__ is np.ndarray:
+            out = _pick_at_zero_ties(out, prev, max, operands)
     for bound in (min, max):  # a tensor bound's NaN too (its kernels check min != min)
         if bound.__class__ is np.ndarray and bound.dtype.kind in "fcV":
             out = np.where(np.isnan(bound), bound, out)
@@ -550,6 +629,9 @@ def _isnan(v):
 
 def relu(x):
     # maximum(0, x) returns x where they compare equal: relu(-0.0) is -0.0 as in PyTorch
+    # (NumPy's float16 loop returns the first operand instead: 0)
+    if x.dtype == np.float16:
+        return asarray(np.where(x < 0, x.dtype.type(0), x))
     return asarray(np.maximum(0, x).astype(x.dtype, copy=False))
 
 
