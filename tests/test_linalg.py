@@ -212,7 +212,9 @@ CASES = [
     ("diag_embed(same dims)", lambda m, x: m.diag_embed(x, 0, 1, 1), "S33"),
     ("vecdot(shapes)", lambda m, x, y: m.linalg.vecdot(x, y), "S33", "A23"),
     ("cond(V3)", lambda m, x: m.linalg.cond(x), "V3"),
-    ("cond(SING)", lambda m, x: m.linalg.cond(x), "SING"),
+    # (a singular matrix's condition number is 1 / a rounding error: LAPACK's own, which
+    # differs between CPUs; only its size is PyTorch's)
+    ("cond(SING)", lambda m, x: m.linalg.cond(x) > 1e15, "SING"),
     ("cond(fro)", lambda m, x: m.linalg.cond(x, "fro"), "S33"),
     ("cond(1)", lambda m, x: m.linalg.cond(x, 1), "S33"),
     ("einsum(no operands)", lambda m, x: m.einsum("ij"), "S33"),

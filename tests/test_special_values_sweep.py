@@ -196,3 +196,19 @@ def test_signed_zero_ties_like_torch(name, dtype):
                     ta = lib.stack([ta, ta], -1)[..., 0]
                 signs.append(np.signbit(fn(lib, ta, tb).float().numpy()))
             assert (signs[0] == signs[1]).all(), (sa, sb, strided, signs)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_gradients_at_special_values(name):
+    a, b = (np.array(v) for v in zip(*itertools.product(VALUES, VALUES)))
+    for g in (1.0, -1.0, -0.0, float("inf")):
+        grads = []
+        for lib in (torch, autotensor):
+            ta, tb = _strided(lib, a).requires_grad_(), _strided(lib, b).requires_grad_()
+            out = BINARY[name](lib, ta, tb)
+            out.backward(lib.full_like(out, g))
+            grads.append([None if x.grad is None else x.grad.numpy() for x in (ta, tb)])
+        for k in range(2):
+            assert (grads[0][k] is None) == (grads[1][k] is None), (name, g, k)
+            if grads[0][k] is not None:
+                _same(grads[1][k], grads[0][k], (name, g, k, "grad"))

@@ -1695,11 +1695,18 @@ def _binary_float(op, name, input, other):
     return _binary(op, input, other)
 
 
+def _atan2_recip(F, self, other):
+    """PyTorch's atan2_backward: 1 / (self^2 + other^2), 0 where that sum is 0 (the
+    gradient at the origin, or where the squares underflow, is 0)."""
+    den = self * self + other * other
+    return F.masked_fill(1 / den, den == 0, 0)
+
+
 def atan2_grads():
-    return {"self": lambda F, grad, self, other: grad * other / (self * self + other * other),
+    return {"self": lambda F, grad, self, other: grad * other * _atan2_recip(F, self, other),
             # PyTorch's grad * -self: a bool self raises as there (its jvp reads -self_p too)
             "other": lambda F, grad, self, other:
-                grad * F.neg(self) / (self * self + other * other)}
+                grad * F.neg(self) * _atan2_recip(F, self, other)}
 
 
 def _atan2_jvp(F, self_t, other_t, self, other):
@@ -2097,11 +2104,38 @@ LERP_TENSOR = defop("lerp", "LerpBackward1", _lerp, inputs=("self", "end", "weig
                     grads={"self": lambda F, grad, weight: grad * (1 - weight),
                            "end": lambda F, grad, weight: grad * weight,
                            "weight": lambda F, grad, self, end: grad * (end - self)})
+def _plus_zero_reads(out, reads):
+    """out, made to depend on the primals the zero terms of missing tangents read (the
+    tangent requires grad where one of them does; Note [Forward mode])."""
+    if _state.enabled:
+        for x in reads:
+            if isinstance(x, Tensor) and x._requires_grad:
+                out = plus_zero_term(out, x * 0)
+    return out
+
+
+def _addcmul_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
+    """PyTorch's self_t + tensor1_t * tensor2 * value + tensor2_t * tensor1 * value (its
+    backward groups grad * (tensor2 * value) instead)."""
+    def times_value(t):
+        return t if value == 1 else t * value
+    out, zero_reads = self_t, []
+    for t, other in ((tensor1_t, tensor2), (tensor2_t, tensor1)):
+        if t is None:
+            zero_reads.append(other)
+        else:
+            term = times_value(t * other)
+            out = term if out is None else out + term
+    return _plus_zero_reads(out, zero_reads)
+
+
 ADDCMUL = defop("addcmul", "AddcmulBackward0", lambda a, t1, t2, value: a + value * t1 * t2,
-                inputs=("self", "tensor1", "tensor2"), params=("value",), jvp="elementwise",
+                inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcmul_jvp,
                 grads={"self": lambda F, grad: grad,
-                       "tensor1": lambda F, grad, tensor2, value: grad * tensor2 * value,
-                       "tensor2": lambda F, grad, tensor1, value: grad * tensor1 * value})
+                       "tensor1": lambda F, grad, tensor2, value: grad * (tensor2 * value),
+                       "tensor2": lambda F, grad, tensor1, value: grad * (tensor1 * value)})
+
+
 def _addcdiv_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
     """PyTorch's self_t + tensor1_t / tensor2 * value - tensor2_t * (tensor1 / tensor2) /
     tensor2 * value: its own grouping (at a denormal tensor2 the backward's
@@ -2119,19 +2153,15 @@ def _addcdiv_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
         out = -b if out is None else out - b
     else:
         zero_reads += [tensor1, tensor2]
-    if _state.enabled and any(isinstance(x, Tensor) and x._requires_grad for x in zero_reads):
-        for x in zero_reads:  # (the zero terms of missing tangents read these primals)
-            if isinstance(x, Tensor) and x._requires_grad:
-                out = plus_zero_term(out, x * 0)
-    return out
+    return _plus_zero_reads(out, zero_reads)
 
 
 ADDCDIV = defop("addcdiv", "AddcdivBackward0", lambda a, t1, t2, value: a + value * t1 / t2,
                 inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcdiv_jvp,
                 grads={"self": lambda F, grad: grad,
-                       "tensor1": lambda F, grad, tensor2, value: grad * value / tensor2,
+                       "tensor1": lambda F, grad, tensor2, value: grad * (value / tensor2),
                        "tensor2": lambda F, grad, tensor1, tensor2, value:
-                       -grad * value * tensor1 / (tensor2 * tensor2)})
+                       -grad * (value * tensor1 / (tensor2 * tensor2))})
 
 
 def _lerp_args_error(name, end, weight):
