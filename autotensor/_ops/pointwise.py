@@ -2104,6 +2104,8 @@ LERP_TENSOR = defop("lerp", "LerpBackward1", _lerp, inputs=("self", "end", "weig
                     grads={"self": lambda F, grad, weight: grad * (1 - weight),
                            "end": lambda F, grad, weight: grad * weight,
                            "weight": lambda F, grad, self, end: grad * (end - self)})
+
+
 def _plus_zero_reads(out, reads):
     """out, made to depend on the primals the zero terms of missing tangents read (the
     tangent requires grad where one of them does; Note [Forward mode])."""
