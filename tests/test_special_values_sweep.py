@@ -212,3 +212,47 @@ def test_binary_gradients_at_special_values(name):
             assert (grads[0][k] is None) == (grads[1][k] is None), (name, g, k)
             if grads[0][k] is not None:
                 _same(grads[1][k], grads[0][k], (name, g, k, "grad"))
+
+
+def _fuzz_unary_exprs():
+    """The fuzzer's unary ops (tests/fuzz/core.py) as expressions of x."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from tests.fuzz.core import CATALOGUE_UNARY, UNARY as FUZZ_UNARY
+    out = []
+    for u in FUZZ_UNARY + CATALOGUE_UNARY:
+        if any(k in u for k in ("hook", "retain", "requires_grad", "detach")) or \
+                u.endswith("_") or "_(" in u:
+            continue
+        out.append(f"lib.{u}(x)" if u.startswith("special.") else
+                   f"x.{u}" if "(" in u else f"x.{u}()")
+    return out
+
+
+@pytest.mark.parametrize("expr", _fuzz_unary_exprs())
+def test_fuzz_unary_gradients_at_special_values(expr):
+    """Every unary op the fuzzer draws, backward of -1, -0.0 and inf at the special values
+    (one column: reductions reduce it whole)."""
+    vals = VALUES + [-0.5, 1.0, -1.0, 2.0, float("-inf"), 3e-200, 1e-17]
+    for g in (1.0, -1.0, -0.0, float("inf")):
+        outs = []
+        for lib in (torch, autotensor):
+            x = _strided(lib, np.array(vals).reshape(-1, 1)).requires_grad_()
+            try:
+                r = eval(expr, {"lib": lib, "x": x})
+                r = r[0] if isinstance(r, tuple) else r
+                if not r.requires_grad:
+                    outs.append("no grad")
+                    continue
+                r.backward(lib.full_like(r, g))
+            except Exception as e:  # noqa: BLE001  (the error is what is compared)
+                outs.append(type(e).__name__)
+                continue
+            outs.append(None if x.grad is None else
+                        x.grad.numpy(**({"force": True} if lib is torch else {})))
+        if isinstance(outs[0], str) or outs[0] is None:
+            assert (outs[1] if isinstance(outs[1], str) or outs[1] is None else "a grad") \
+                == outs[0], (expr, g)
+            return
+        _same(outs[1], outs[0], (expr, g))

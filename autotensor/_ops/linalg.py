@@ -793,8 +793,9 @@ def _pinv_array(a, atol=None, rtol=None, hermitian=False):
 
 # ---- table entries ------------------------------------------------------------------------
 TRACE = defop("trace", "TraceBackward0", lambda a: raw.asarray(np.trace(a)),
-              grads={"self": lambda F, grad, self_sizes:
-                     grad * F.constant(np.eye(*self_sizes), grad)},
+              # PyTorch's trace_backward: grad index_fill'ed on the diagonal of zeros
+              grads={"self": lambda F, grad, self_sizes: F.where(
+                  F.constant(np.eye(*self_sizes), grad) != 0, grad, 0)},
               jvp="linear")
 VDOT = defop("vdot", "VdotBackward0", lambda a, b: raw.asarray(np.vdot(a, b)),
              inputs=("self", "other"),

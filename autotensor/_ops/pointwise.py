@@ -28,7 +28,8 @@ from ._common import (
 def pow_backward(F, grad, self, exponent):
     if exponent == 0 and exponent is not False:  # (PyTorch's Scalar equal(0.0) is false
         return F.zeros_like(grad)                # for a bool: 0 * x^-1, a signed zero)
-    return grad * (exponent * self ** (exponent - 1))
+    # (F.pow: PyTorch's pow.Tensor_Scalar, so x ** -0.5 is rsqrt: NaN at -inf, not 0)
+    return grad * (exponent * F.pow(self, exponent - 1))
 
 
 def pow_backward_self(F, grad, self, exponent):
@@ -1514,7 +1515,11 @@ def _logit(a, eps):
 def logit_backward(F, grad, self, eps):
     d = grad / (self * (1 - self))
     if eps is None:
-        return F.where((self < 0) | (self > 1), math.nan, d)
+        if _state.enabled:  # (infinitely_differentiable_logit_backward)
+            return F.where((self >= 0) & (self <= 1), d, math.nan)
+        # aten's logit_backward kernel: grad * inf at 0 and 1 (+inf at -0.0 too)
+        return F.where((self < 0) | (self > 1), math.nan,
+                       F.where((self == 0) | (self == 1), grad * math.inf, d))
     if _state.enabled:  # (grad mode on: create_graph, forward AD) PyTorch's
         # infinitely_differentiable_logit_backward, which gives 0 where self is NaN
         return F.where((self >= eps) & (self <= 1 - eps), d, 0)

@@ -32,8 +32,9 @@ def _numel(sizes, dims=None):
 
 
 def max_min_backward(F, grad, self, result):
-    """Ties share the gradient evenly (PyTorch's evenly_distribute_backward)."""
-    mask = self == result
+    """Ties share the gradient evenly (PyTorch's evenly_distribute_backward); a NaN result
+    is every NaN of self's."""
+    mask = (self == result) | ((self != self) & (result != result))
     count = F.sum(F.cast_like(mask, grad))
     return F.where(mask, grad / count, F.zeros_like(self))
 
@@ -45,7 +46,8 @@ def select_dim_backward(F, grad, dim, keepdim, indices, self_sizes):
     if not keepdim:
         grad = F.unsqueeze(grad, dim)
         indices = F.unsqueeze(indices, dim)
-    return F.scatter_add(F.zeros(self_sizes, grad), dim, indices, grad)
+    # (PyTorch's value_selecting_reduction_backward: scatter_ into zeros keeps a -0.0)
+    return F.scatter(F.zeros(self_sizes, grad), dim, indices, grad)
 
 
 def norm_backward(F, grad, self, ord, dim, keepdim, result):
@@ -1005,9 +1007,11 @@ NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
                jvp=lambda F, self, self_t, dim, keepdim: F.sum(F.where(
                    self != self, 0, self_t)) if dim is None or not self_t.ndim else F.sum(
                    F.where(self != self, 0, self_t), dim, keepdim),
-               grads={"self": lambda F, grad, self, dim, keepdim: F.where(
-                   self != self, 0, F.expand(_reduced(F, grad, dim, keepdim, self.ndim),
-                                             self.shape))})
+               # PyTorch's sum_backward * self.isnan().logical_not(): a product (-0.0 and
+               # NaN where self is NaN and the gradient -1 or inf)
+               grads={"self": lambda F, grad, self, dim, keepdim: F.expand(
+                   _reduced(F, grad, dim, keepdim, self.ndim), self.shape) * F.cast_like(
+                   self == self, grad)})
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
@@ -1036,20 +1040,54 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def cumprod_backward(F, grad, self, dim, result):
+    """PyTorch's cumprod_backward: reversed cumsum of grad * result over self where no
+    element is 0; with zeros, its mask algorithm on arrays (a first-order backward) or
+    its O(n^2) sum of omitted products in graph mode (create_graph), as PyTorch chooses by
+    grad mode."""
+    if self.ndim == 0 or self.shape[dim] == 1:
+        return grad
     if not (self == 0).any():
         return F.flip(F.cumsum(F.flip(grad * result, (dim,)), dim), (dim,)) / self
-    return F.constant(_cumprod_grad_exact(_values(self), _values(grad), dim), grad)
+    if F.is_raw:
+        return _cumprod_backward_zeros(grad, self, dim, result)
+    n = self.shape[dim]
+    slices = []
+    for k in range(n):
+        before = F.narrow(self, dim, 0, k)
+        after = F.cumprod(F.narrow(self, dim, k + 1, n - k - 1), dim)
+        if k == 0:
+            omitted = F.cat([F.ones_like(F.narrow(self, dim, 0, 1)), after], dim)
+        else:
+            until_k = F.narrow(F.cumprod(before, dim), dim, k - 1, 1)
+            omitted = until_k if k == n - 1 else F.cat([until_k, until_k * after], dim)
+        slices.append(F.sum(F.narrow(grad, dim, k, n - k) * omitted, dim))
+    return F.stack(slices, dim)
 
 
-def _cumprod_grad_exact(x, g, dim):
-    """d/dx_i sum_j g_j prod_{k<=j} x_k, without dividing by zeros (O(n^2) along dim)."""
-    x, g = np.moveaxis(x, dim, -1), np.moveaxis(g, dim, -1)
-    out = np.zeros_like(x)
-    for i in range(x.shape[-1]):
-        xi = x.copy()
-        xi[..., i] = 1
-        out[..., i] = (np.cumprod(xi, -1)[..., i:] * g[..., i:]).sum(-1)
-    return np.moveaxis(out, -1, dim)
+def _cumprod_backward_zeros(grad, x, dim, result):
+    """PyTorch's first-order cumprod_backward of an input with zeros, mask for mask: before
+    the first zero of a slice the reversed cumsum over x; at it the products up to it
+    times the gradient through the next zero; after it 0."""
+    def reversed_cumsum(w):
+        return np.flip(np.cumsum(np.flip(w, dim), dim), dim)
+    w = result * grad
+    cumsum = np.cumsum(x == 0, dim)
+    out = np.zeros(x.shape, dtype=grad.dtype)
+    mask = cumsum == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out[mask] = (reversed_cumsum(np.where(mask, w, 0)) / x)[mask]
+    mask = cumsum == 1
+    first = np.argmax(mask, dim)[(slice(None),) * dim + (None,)]
+    first_mask = np.zeros_like(mask)
+    np.put_along_axis(first_mask, first, True, dim)
+    first_mask &= mask
+    mask &= ~first_mask
+    before = np.take_along_axis(result, np.maximum(first - 1, 0), dim)
+    before = np.where(first == 0, 1, before)
+    value = (np.cumprod(np.where(mask, x, 1), dim) * np.where(cumsum != 1, 0, grad)).sum(
+        dim, keepdims=True) * before
+    out[first_mask] = np.broadcast_to(value, x.shape)[first_mask]
+    return out
 
 
 def _cumprod_jvp(F, self, self_t, dim, result):
