@@ -11,7 +11,8 @@ from . import raw
 from ._common import _asarray, _finish, ndarray, _unary
 from .pointwise import (
     cosh, digamma, div, erf, exp2, expm1, log1p, neg, polygamma, sinh,
-    abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, relu, SGN, sigmoid, sign,
+    abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, reciprocal, relu, SGN,
+    sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
     THRESHOLD_BACKWARD, ACTIVATION_BACKWARD)
 from .shape import (
@@ -95,7 +96,7 @@ TENSOR = SimpleNamespace(
     matmul=matmul, where=where, zeros=_zeros, zeros_like=zeros_like_,
     ones_like=lambda x: _make(np.ones_like(x._data)), cast=_cast, masked_fill=masked_fill,
     clone=clone, exp=exp, exp2=exp2, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs,
-    pow=pow,
+    pow=pow, reciprocal=reciprocal,
     gather=gather, scatter_add=lambda x, dim, index, src: scatter_add(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src),
     index_select=lambda x, dim, index: index_select(

@@ -855,10 +855,59 @@ def round(input, *, decimals=0):
     return _round(input)
 
 
+class _MixedBounds(TypeError):
+    """A tensor bound with a number bound: no overload of PyTorch's takes both."""
+
+
+def _check_bounds(min, max):
+    if (isinstance(min, Tensor) and max is not None and not isinstance(max, Tensor)) or (
+            isinstance(max, Tensor) and min is not None and not isinstance(min, Tensor)):
+        raise _MixedBounds
+
+
+def _clamp_binding(name, body, method, inplace):
+    """The Python binding of clamp/clip (``method``: Tensor.name; ``inplace``: name ends in
+    _): PyTorch's argument parser error for a tensor bound with a number bound, which
+    names the call's own arguments (positional, then keywords, last given first)."""
+    def binding(*args, **kwargs):
+        try:
+            return body(*args, **kwargs)
+        except _MixedBounds:
+            raise _mixed_bounds_error(name, method, inplace, args, kwargs) from None
+    binding.__name__ = binding.__qualname__ = name
+    binding.__doc__ = body.__doc__
+    return binding
+
+
+def _mixed_bounds_error(name, method, inplace, args, kwargs):
+    def kind(v):
+        return "Tensor" if isinstance(v, Tensor) else type(v).__name__
+    pos = [kind(a) for a in args[1 if method else 0:]]
+    kws = [(k, kind(v)) for k, v in reversed(list(kwargs.items()))]
+    kw_parts = [f"{k}={t}" for k, t in kws]
+    got = ", ".join(pos + kw_parts) if pos else "".join(f"{p}, " for p in kw_parts)
+    head = "" if method else "Tensor input, "
+    tail = "" if method or inplace else ", *, Tensor out = None"
+    lines = [f"{name}() received an invalid combination of arguments - got ({got}), but "
+             f"expected one of:"]
+    bad_kw = [k for k, _ in kws if k in ("min", "max")]
+    if bad_kw:
+        reason = f"some of the keywords were incorrect: {', '.join(bad_kw)}"
+    else:
+        marked = ([] if method else [pos[0]]) + [f"!{t}!" for t in pos[0 if method else 1:]]
+        reason = f"some of the arguments have invalid types: ({', '.join(marked)})"
+    for t in ("Tensor", "Number"):
+        lines.append(f" * ({head}{t} min = None, {t} max = None{tail})")
+        if method or inplace:  # (the out= overloads' error gives no reasons)
+            lines.append(f"      didn't match because {reason}")
+    return TypeError("\n".join(lines) + "\n")
+
+
 def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        _check_bounds(min, max)
         if input._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
             refuse_complex("clamp", input._data.dtype)
         lo = _tensor_arg(min, input) if min is not None else None
@@ -906,7 +955,11 @@ def _clamp_bounds(input, min, max, inplace=False):
     return min, max, dt
 
 
-clip = clamp
+clamp_body = clamp
+clamp = _clamp_binding("clamp", clamp_body, False, False)
+clamp.method = _clamp_binding("clamp", clamp_body, True, False)
+clip = _clamp_binding("clip", clamp_body, False, False)
+clip.method = _clamp_binding("clip", clamp_body, True, False)
 
 
 def maximum(input, other):
@@ -1343,6 +1396,7 @@ def clamp_(self, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        _check_bounds(min, max)
         if self._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
             refuse_complex("clamp", self._data.dtype)
         return _clamp_tensor_(self, min, max)
@@ -1354,7 +1408,11 @@ def clamp_(self, min=None, max=None):
                                   _asarray(CLAMP.kernel(d, min, max)))
 
 
-clip_ = clamp_
+clamp_body_ = clamp_
+clamp_ = _clamp_binding("clamp_", clamp_body_, False, True)
+clamp_.method = _clamp_binding("clamp_", clamp_body_, True, True)
+clip_ = _clamp_binding("clip_", clamp_body_, False, True)
+clip_.method = _clamp_binding("clip_", clamp_body_, True, True)
 
 
 def _clamp_tensor_(self, min, max):
@@ -1704,7 +1762,7 @@ def _atan2_recip(F, self, other):
     """PyTorch's atan2_backward: 1 / (self^2 + other^2), 0 where that sum is 0 (the
     gradient at the origin, or where the squares underflow, is 0)."""
     den = self * self + other * other
-    return F.masked_fill(1 / den, den == 0, 0)
+    return F.masked_fill(F.reciprocal(den), den == 0, 0)  # (its graph: MaskedFill(Reciprocal))
 
 
 def atan2_grads():

@@ -204,6 +204,10 @@ def cos(x):
     return asarray(np.cos(x))
 
 
+def reciprocal(x):
+    return asarray(np.reciprocal(x))
+
+
 def sqrt(x):
     return asarray(np.sqrt(x))
 
@@ -919,7 +923,7 @@ FORMULA_NAMES = (
     "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze", "transpose",
     "t", "permute", "mm", "matmul", "where", "zeros", "zeros_like", "ones_like", "cast",
     "masked_fill", "clone", "exp", "exp2", "log", "sin", "cos", "sqrt", "sign", "abs", "pow",
-    "gather",
+    "gather", "reciprocal",
     "scatter_add", "index_select", "index_add", "getitem", "getitem_backward", "index_backward",
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",

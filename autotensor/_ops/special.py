@@ -242,6 +242,15 @@ def log_ndtr_kernel(x):
 
 
 def entr_kernel(x):
+    """-x log(x), 0 at 0, -inf below. PyTorch's kernel runs in the tensor's type: log(x)
+    is rounded to it before the product (float32, float16 and bfloat16 alike)."""
+    if x.dtype.itemsize <= 4 and x.dtype.kind in "fV":
+        x32 = x.astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lg = np.log(np.where(x32 > 0, x32, 1).astype(np.float64)).astype(x.dtype).astype(
+                np.float32)
+            out = np.where(x32 > 0, -x32 * lg, np.where(x32 == 0, 0.0, -np.inf))
+        return _asarray(np.where(np.isnan(x32), np.nan, out).astype(x.dtype))
     x64 = _f64(x)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(x64 > 0, -x64 * np.log(np.where(x64 > 0, x64, 1)),
