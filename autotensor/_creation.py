@@ -164,30 +164,40 @@ def _like(t, dtype):
     return (dtype or t.dtype).np
 
 
+def _laid_like(input, arr):
+    """A ``*_like`` factory's array in ``empty_like``'s preserve_format layout (Note [Result
+    layout] in _ops/layout.py)."""
+    from ._ops.layout import like_strides, with_strides
+    return with_strides(arr, like_strides(input._data))
+
+
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
     if device is not None:
         _devices.check(device)
-    return _finish(np.zeros(input._data.shape, _like(input, dtype)), None, requires_grad)
+    return _finish(_laid_like(input, np.zeros(input._data.shape, _like(input, dtype))), None,
+                   requires_grad)
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
     if device is not None:
         _devices.check(device)
-    return _finish(np.ones(input._data.shape, _like(input, dtype)), None, requires_grad)
+    return _finish(_laid_like(input, np.ones(input._data.shape, _like(input, dtype))), None,
+                   requires_grad)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
     if device is not None:
         _devices.check(device)
-    return _finish(np.zeros(input._data.shape, _like(input, dtype)), None, requires_grad)
+    return _finish(_laid_like(input, np.zeros(input._data.shape, _like(input, dtype))), None,
+                   requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False,
               memory_format=None):
     if device is not None:
         _devices.check(device)
-    return _finish(_fill_array(input._data.shape, fill_value, dtype or input.dtype), None,
-                   requires_grad)
+    return _finish(_laid_like(input, _fill_array(input._data.shape, fill_value,
+                                                 dtype or input.dtype)), None, requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None):

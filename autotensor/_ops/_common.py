@@ -13,6 +13,7 @@ from .._tensor import _make, Tensor
 from ..autograd import grad_mode, inplace
 from . import raw
 from ._out import write_out
+from .layout import conform, iter_result
 from .dispatch import (
     broadcast_error, check_broadcast, record, record_fast, requires_grad_mask, set_input_metadata,
     stale_view_requires_grad)
@@ -171,6 +172,8 @@ OPMATH_SCALAR = frozenset({"mul", "div"})
 def _binary_opmath(op, a, b, params):
     half = a._data.dtype
     out = op.kernel(a._data.astype(np.float32), b, *params).astype(half)
+    if not a._data.flags.c_contiguous:  # Note [Result layout] in layout.py
+        out = iter_result(out, (a._data,))
     return _binary_result(op, a, b, params, out)
 
 
@@ -231,6 +234,10 @@ def _binary(op, a, b, params=()):
         raise broadcast_error(ad.shape, np.shape(bd)) from None
     if out.__class__ is not ndarray:
         out = np.asarray(out)
+    if op.layout is not None:  # Note [Result layout] in layout.py
+        out = conform(op, (ad, bd), params, out)
+    elif not (ad.flags.c_contiguous and (bd.__class__ is not ndarray or bd.flags.c_contiguous)):
+        out = iter_result(out, (ad, bd))
     if _state.enabled and (a._requires_grad or (bd is not b and b._requires_grad) or
                            stale_view_requires_grad(a) or
                            (bd is not b and stale_view_requires_grad(b))):
@@ -300,6 +307,8 @@ def _unary(op, x, float_op=True, params=()):
     out = op.kernel(d, *params)
     if out.__class__ is not ndarray:
         out = np.asarray(out)
+    if not d.flags.c_contiguous:
+        out = iter_result(out, (d,))  # Note [Result layout] in layout.py
     if _state.enabled and (x._requires_grad or stale_view_requires_grad(x)):
         return record_fast(op, (x,), params, out, 1)
     r = _make(out)
@@ -386,6 +395,8 @@ def _unary_fn(op, doc, float_op=True):
                 out = kernel(d)
                 if out.__class__ is not ndarray:
                     out = np.asarray(out)
+                if not d.flags.c_contiguous:
+                    out = iter_result(out, (d,))  # Note [Result layout] in layout.py
                 if _state.enabled and (input._requires_grad or
                                        stale_view_requires_grad(input)):
                     rec = recs[1] if recs is not None else None
@@ -461,6 +472,8 @@ def _binary_fn(op, doc, alpha_param=False):
                     res = kernel(ad, other)
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
+                    if not ad.flags.c_contiguous:
+                        res = iter_result(res, (ad,))  # Note [Result layout] in layout.py
                     if input._requires_grad and _state.enabled and not _state.in_formula:
                         rec = recs[1] if recs is not None else None
                         if rec is not None:
@@ -478,6 +491,8 @@ def _binary_fn(op, doc, alpha_param=False):
                     res = kernel(ad, bd)
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
+                    if not (ad.flags.c_contiguous and bd.flags.c_contiguous):
+                        res = iter_result(res, (ad, bd))  # Note [Result layout] in layout.py
                     if _state.enabled:
                         mask = (input._requires_grad | other._requires_grad << 1
                                 if input._view is None and other._view is None else
@@ -514,6 +529,8 @@ def _finish(op, inputs, params, out):
 def _no_graph(op, inputs, params, out):
     """An op's result(s) when no graph is recorded: wrapped, with tangents when a
     forward-AD level is open (Note [Forward mode])."""
+    if op.layout is not None:
+        out = conform(op, inputs, params, out)
     if out.__class__ is ndarray:
         r = _make(out)
     elif out.__class__ is tuple:

@@ -157,11 +157,11 @@ POLAR = defop("polar", "PolarBackward0", lambda a, t: _complex_kernel(a * np.cos
                                                                        a * np.sin(t)),
               inputs=("abs", "angle"),
               grads={"abs": _polar_abs_backward, "angle": _polar_angle_backward},
-              jvp=_polar_jvp, complex_aware=True)
+              jvp=_polar_jvp, complex_aware=True, layout="iter")
 COMPLEX = defop("complex", "ComplexBackward0", _complex_kernel, inputs=("real", "imag"),
                 grads={"real": lambda F, grad: cx(F).real(grad),
                        "imag": lambda F, grad: cx(F).imag(grad)},
-                jvp="linear", complex_aware=True)
+                jvp="linear", complex_aware=True, layout="iter")
 
 
 def _is_conj(t):

@@ -16,6 +16,7 @@ from ..autograd import forward_ad, grad_mode
 from ..autograd.inplace import IN_CUSTOM_FUNCTION, NO_GRAD_MODE as NO_GRAD_VIEW
 from ..autograd.graph import NO_EDGE, NO_GRAD_VIEW_EDGE, _sequence, make_node_class
 from ..autograd.saved import node_extras
+from .layout import conform
 
 ndarray = np.ndarray
 _state = grad_mode.state
@@ -38,7 +39,7 @@ class OpDef:
                  "backward_all", "saved_names", "saved_kinds", "saved_src", "jvp",
                  "node_cls", "plans", "uses_sizes", "n_out", "diff_outputs", "variadic",
                  "tensor_slots", "output_slots", "saves_output", "frees", "recorders",
-                 "complex_aware",
+                 "complex_aware", "layout",
                  "__dict__")
 
     def __repr__(self):
@@ -52,8 +53,11 @@ def _arg_names(fn):
 
 def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result",),
           grads=None, backward_all=None, jvp=None, diff_outputs=None, variadic=False,
-          complex_aware=False, backward_op=None):
+          complex_aware=False, backward_op=None, layout=None):
     op = OpDef()
+    # how PyTorch lays its result out (Note [Result layout] in layout.py): "contiguous",
+    # "iter", "like", "preserve", None (as the kernel made it) or a function
+    op.layout = layout
     op.complex_aware = complex_aware  # Note [Complex gradients] in autograd/graph.py
     # (name, why, first_order): PyTorch's backward is one aten op without a forward rule
     # (Note [Backward ops without a forward rule] in autograd/engine.py)
@@ -443,6 +447,8 @@ def _integral_result(op, inputs, params, out):
 
 def record(op, inputs, params, out):
     """Wrap ``out`` (array, or tuple of arrays for multi-output ops) and record a node."""
+    if op.layout is not None:
+        out = conform(op, inputs, params, out)
     if op.n_out == 1:
         if out.__class__ is not ndarray:
             out = np.asarray(out)

@@ -34,7 +34,7 @@ INDEX_SELECT = defop("index_select", "IndexSelectBackward0", raw.index_select,
 INDEX = defop("index", "IndexBackward0", raw.getitem, params=("indices",),
               grads={"self": lambda F, grad, indices, self_sizes:
                      F.index_backward(grad, self_sizes, indices)},
-              jvp="linear")
+              jvp="linear", layout="contiguous")
 MASKED_FILL = defop("masked_fill", "MaskedFillBackward0", raw.masked_fill,
                     params=("mask", "value"),
                     grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0)},
@@ -74,7 +74,8 @@ INDEX_PUT = defop("index_put", "IndexPutBackward0", None, inputs=("self", "value
                          "values": lambda F, grad, indices: F.getitem(grad, indices)},
                   jvp=lambda F, self, self_t, values, values_t, indices, accumulate:
                       index_put(F.zeros_like(self) if self_t is None else self_t, indices,
-                      F.zeros_like(values) if values_t is None else values_t, accumulate))
+                      F.zeros_like(values) if values_t is None else values_t, accumulate),
+                      layout="like")
 # PyTorch's IndexBackward0 and IndexPutBackward0 save the index tensors, which backward
 # frees: a second backward raises "Trying to backward through the graph a second time"
 # (ours hold the key as a parameter, kept otherwise: frees as PyTorch's)
@@ -874,7 +875,8 @@ INDEX_COPY = defop("index_copy", "IndexCopyBackward0",
 INDEX_FILL = defop("index_fill", "IndexFillBackward0", _index_fill_kernel,
                    params=("dim", "index", "value"),
                    grads={"self": lambda F, grad, dim, index: F.zero_at(grad, _key(dim, index))},
-                   jvp=lambda F, self_t, dim, index: F.zero_at(self_t, _key(dim, index)))
+                   jvp=lambda F, self_t, dim, index: F.zero_at(self_t, _key(dim, index)),
+                   layout="like")
 INDEX_FILL_TENSOR = defop(
     "index_fill", "IndexFillBackward1", None, inputs=("self", "value"), params=("dim", "index"),
     grads={"self": lambda F, grad, dim, index: F.zero_at(grad, _key(dim, index)),
@@ -891,7 +893,7 @@ PUT = defop("put", "PutBackward0", _put_kernel, inputs=("self", "source"),
                    "source": lambda F, grad, index, source_sizes: F.reshape(
                        F.index_select(F.reshape(grad, (-1,)), 0, index.reshape(-1)),
                        tuple(source_sizes))},
-            jvp="linear")
+            jvp="linear", layout="like")
 MASKED_SCATTER = defop("masked_scatter", "MaskedScatterBackward0", _masked_scatter_kernel,
                        inputs=("self", "source"), params=("mask",),
                        grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0),
@@ -909,14 +911,14 @@ SELECT_SCATTER = defop("select_scatter", "SelectScatterBackward0",
                        grads={"self": lambda F, grad, dim, index: F.zero_at(grad,
                                                                              _key(dim, index)),
                               "src": lambda F, grad, dim, index: F.select(grad, dim, index)},
-                       jvp="linear")
+                       jvp="linear", layout="preserve")
 SLICE_SCATTER = defop("slice_scatter", "SliceScatterBackward0", _scatter_into(_slice_key),
                       inputs=("self", "src"), params=("dim", "start", "end", "step"),
                       grads={"self": lambda F, grad, dim, start, end, step: F.zero_at(
                                  grad, _slice_key(dim, start, end, step)),
                              "src": lambda F, grad, dim, start, end, step: F.getitem(
                                  grad, _slice_key(dim, start, end, step))},
-                      jvp="linear")
+                      jvp="linear", layout="preserve")
 DIAGONAL_SCATTER = defop(
     "diagonal_scatter", "DiagonalScatterBackward0",
     lambda a, src, offset, dim1, dim2: _diagonal_scatter_kernel(a, src, offset, dim1, dim2),
@@ -924,7 +926,7 @@ DIAGONAL_SCATTER = defop(
     grads={"self": lambda F, grad, offset, dim1, dim2: grad - F.diagonal_backward(
                F.diagonal(grad, offset, dim1, dim2), grad.shape, offset, dim1, dim2),
            "src": lambda F, grad, offset, dim1, dim2: F.diagonal(grad, offset, dim1, dim2)},
-    jvp="linear")
+    jvp="linear", layout="preserve")
 
 
 def _diagonal_scatter_kernel(a, src, offset, dim1, dim2):

@@ -7,7 +7,7 @@ from types import SimpleNamespace as _NS
 from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import Tensor, _make
-from . import raw
+from . import layout, raw
 from .dispatch import OpDef as _OpDef, broadcast_error, defop, set_input_metadata
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
                       _state)
@@ -1375,50 +1375,14 @@ def _view_strides(shape, strides, new_shape):
 
 
 def _iterator_strides(operands):
-    """The strides (in elements) TensorIterator gives the result of an elementwise op on
-    ``operands`` ((shape, strides) pairs): its reorder_dimensions sorts the dims by the
-    inputs' strides, the first input deciding, ties by size; returned with the broadcast
-    shape, or None when all have one shape (its fast setup: contiguous or the inputs' own
-    dense layout, viewable either way)."""
+    """The shape and strides (in elements) TensorIterator gives the result of an
+    elementwise op on ``operands`` ((shape, strides) pairs), or None when all have one shape
+    (its fast setup: contiguous or the inputs' own dense layout, viewable either way)."""
     shape = tuple(np.broadcast_shapes(*[sh for sh, _ in operands]))
     if all(sh == shape for sh, _ in operands):
         return None
-    nd = len(shape)
-    strides = []
-    for sh, st in operands:
-        st = [0] * (nd - len(sh)) + list(st)
-        full = (1,) * (nd - len(sh)) + tuple(sh)
-        strides.append([0 if full[i] == 1 and shape[i] != 1 else st[i] for i in range(nd)])
-
-    def should_swap(d0, d1):
-        for st in strides:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 < s1:
-                return -1
-            if s0 > s1:
-                return 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(nd - 1, -1, -1))  # innermost first
-    for i in range(1, nd):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    out = [0] * nd
-    step = 1
-    for d in perm:
-        out[d] = step
-        step *= shape[d]
-    return shape, tuple(out)
+    strides = layout.iter_strides_of(shape, operands)
+    return shape, strides if strides is not None else layout.c_strides(shape)
 
 
 def _multi_dot_checks(tensors, name="multi_dot"):

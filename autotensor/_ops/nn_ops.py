@@ -59,7 +59,7 @@ MSE_LOSS = defop("mse_loss", "MseLossBackward0", None, inputs=("self", "target")
                         "target": lambda F, grad, self, target, reduction:
                         mse_backward(F, grad, target, self, reduction)},
                  jvp=lambda F, self, self_t, target, target_t, reduction:
-                     _mse_jvp(F, self, self_t, target, target_t, reduction))
+                     _mse_jvp(F, self, self_t, target, target_t, reduction), layout="iter")
 
 
 def smooth_l1_loss_backward(F, grad, self, target, reduction, beta):
@@ -90,7 +90,7 @@ SMOOTH_L1_LOSS = defop(
            "target": lambda F, grad, self, target, reduction, beta:
            smooth_l1_loss_backward(F, grad, target, self, reduction, beta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, beta: _loss_jvp(
-        F, smooth_l1_loss_backward, self, self_t, target, target_t, reduction, beta))
+        F, smooth_l1_loss_backward, self, self_t, target, target_t, reduction, beta), layout="iter")
 HUBER_LOSS = defop(
     "huber_loss", "HuberLossBackward0", None, inputs=("self", "target"),
     params=("reduction", "delta"),
@@ -100,7 +100,7 @@ HUBER_LOSS = defop(
            huber_loss_backward(F, grad, target, self, reduction, delta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, delta: _loss_jvp(
         F, huber_loss_backward, self, self_t, target, target_t, reduction, delta),
-    backward_op=("huber_loss_backward", _NOT_YET, False))
+    backward_op=("huber_loss_backward", _NOT_YET, False), layout="iter")
 
 
 def soft_margin_loss_backward(F, grad, self, target, reduction):
@@ -125,7 +125,7 @@ SOFT_MARGIN_LOSS = defop(
     params=("reduction",), grads={"self": soft_margin_loss_backward},
     jvp=lambda F, self, self_t, target, reduction: None if self_t is None else
     _soft_margin_jvp(F, self, self_t, target, reduction),
-    backward_op=("soft_margin_loss_backward", _NOT_YET, False))
+    backward_op=("soft_margin_loss_backward", _NOT_YET, False), layout="iter")
 
 
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
@@ -2073,7 +2073,7 @@ BCE_WITH_LOGITS = defop(
            _bce_logits_dself(F, self, target, weight, pos_weight, reduction) * grad,
            "target": lambda F, grad, self, target, weight, pos_weight, reduction:
            _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction) * grad},
-    jvp=_bce_logits_jvp)
+    jvp=_bce_logits_jvp, layout="iter")
 
 
 def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction):

@@ -12,7 +12,7 @@ from .. import _convert, _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
-from . import _specfun, raw
+from . import _specfun, layout, raw
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .dispatch import (
     broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata)
@@ -129,7 +129,7 @@ RSUB_TENSOR = defop("rsub", "RsubBackward0",
                     inputs=("self", "other"), params=("alpha",),
                     grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha,
                            "other": lambda F, grad: grad},
-                    jvp="elementwise")
+                    jvp="elementwise", layout=layout.reversed_operands)
 MUL = defop("mul", "MulBackward0", np.multiply, inputs=("self", "other"),
             grads={"self": lambda F, grad, other: grad * other,
                    "other": lambda F, grad, self: grad * self},
@@ -172,7 +172,7 @@ POW_SCALAR_BASE = defop("pow", "PowBackward2", lambda e, base: raw.int_pow(
                         if e.dtype.kind in "iu" and base.__class__ is int else base ** e,
                         inputs=("exponent",), params=("self",),
                         grads={"exponent": pow_backward_exponent_scalar_base},
-                        jvp="elementwise")
+                        jvp="elementwise", layout="contiguous")
 def _blend_jvp(weight):
     """PyTorch's rule for maximum/minimum/fmax/fmin, ``other_t + w * (self_t - other_t)``
     with w the weight of self (0.5 at a tie of maximum/minimum), evaluated as its zero
@@ -212,7 +212,7 @@ WHERE = defop("where", "WhereBackward0", lambda a, b, condition: raw.where(condi
               grads={"self": lambda F, grad, condition: F.where(condition, grad, 0),
                      "other": lambda F, grad, condition: F.where(condition, 0, grad)},
               jvp=lambda F, self, self_t, other, other_t, condition: _where_jvp(
-                  F, self, self_t, other, other_t, condition))
+                  F, self, self_t, other, other_t, condition), layout=layout.condition_first)
 
 
 def _where_jvp(F, self, self_t, other, other_t, condition):
@@ -469,10 +469,14 @@ DIV_MODE_SCALAR = defop("div", "DivBackward3", None, params=("other", "rounding_
 
 # Copies and casts.
 CLONE = defop("clone", "CloneBackward0", raw.clone, grads={"self": lambda F, grad: grad},
-              jvp="linear")
+              jvp="linear", layout="like")
+# contiguous(): clone(memory_format=torch.contiguous_format), the same node
+CLONE_CONTIGUOUS = defop("clone", "CloneBackward0", raw.clone,
+                         grads={"self": lambda F, grad: grad}, jvp="linear",
+                         layout="contiguous")
 TO_COPY = defop("to", "ToCopyBackward0", raw.cast, params=("dtype",),
                 grads={"self": lambda F, grad: grad},
-                jvp=lambda F, self_t, dtype: F.cast(self_t, dtype.np))
+                jvp=lambda F, self_t, dtype: F.cast(self_t, dtype.np), layout="like")
 
 
 # In-place-only ops (their out-of-place forms are other entries).
@@ -1197,7 +1201,7 @@ def isfinite(input):
 
 # ---- copies and dtype conversion -----------------------------------------------------------
 def clone(input, *, memory_format=None):
-    r = _finish(CLONE, (input,), (), input._data.copy())
+    r = _finish(CLONE, (input,), (), np.copy(input._data, order="K"))
     if input._meta is not None and input._meta.get("inference") and not _state.inference:
         r._vc[0] = 1  # PyTorch copies an inference tensor out with copy_ (a version bump)
     return r
@@ -1243,7 +1247,12 @@ def type_as(input, other):
 def contiguous(input, memory_format=None):
     if input.is_contiguous():
         return input
-    return _finish(CLONE, (input,), (), np.ascontiguousarray(input._data))
+    return clone_contiguous(input)
+
+
+def clone_contiguous(input):
+    """``clone(memory_format=torch.contiguous_format)`` (aten's reshape, contiguous...)."""
+    return _finish(CLONE_CONTIGUOUS, (input,), (), np.array(input._data, order="C"))
 
 
 def zeros_like_(t):
@@ -2161,12 +2170,12 @@ def _requires_grad_of(x):
 LERP = defop("lerp", "LerpBackward0", _lerp, inputs=("self", "end"), params=("weight",),
              jvp="linear",
              grads={"self": lambda F, grad, weight: grad * (1 - weight),
-                    "end": lambda F, grad, weight: grad * weight})
+                    "end": lambda F, grad, weight: grad * weight}, layout="iter")
 LERP_TENSOR = defop("lerp", "LerpBackward1", _lerp, inputs=("self", "end", "weight"),
                     jvp=_lerp_tensor_jvp,
                     grads={"self": lambda F, grad, weight: grad * (1 - weight),
                            "end": lambda F, grad, weight: grad * weight,
-                           "weight": lambda F, grad, self, end: grad * (end - self)})
+                           "weight": lambda F, grad, self, end: grad * (end - self)}, layout="iter")
 
 
 def _plus_zero_reads(out, reads):
@@ -2198,7 +2207,8 @@ ADDCMUL = defop("addcmul", "AddcmulBackward0", lambda a, t1, t2, value: a + valu
                 inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcmul_jvp,
                 grads={"self": lambda F, grad: grad,
                        "tensor1": lambda F, grad, tensor2, value: grad * (tensor2 * value),
-                       "tensor2": lambda F, grad, tensor1, value: grad * (tensor1 * value)})
+                       "tensor2": lambda F, grad, tensor1, value: grad * (tensor1 * value)},
+                       layout="iter")
 
 
 def _addcdiv_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
@@ -2226,7 +2236,7 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", lambda a, t1, t2, value: a + valu
                 grads={"self": lambda F, grad: grad,
                        "tensor1": lambda F, grad, tensor2, value: grad * (value / tensor2),
                        "tensor2": lambda F, grad, tensor1, tensor2, value:
-                       -grad * (value * tensor1 / (tensor2 * tensor2))})
+                       -grad * (value * tensor1 / (tensor2 * tensor2))}, layout="iter")
 
 
 def _lerp_args_error(name, end, weight):
@@ -2532,7 +2542,7 @@ RRELU = defop("rrelu_with_noise", "RreluWithNoiseBackward0",
               lambda a, slope: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False),
               params=("slope",), jvp="elementwise",
               grads={"self": lambda F, grad, self, slope:
-                     F.rrelu_with_noise_backward(grad, self, slope)})
+                     F.rrelu_with_noise_backward(grad, self, slope)}, layout="contiguous")
 HARDTANH = defop("hardtanh", "HardtanhBackward0",
                  lambda a, lo, hi: np.clip(a, lo, hi).astype(a.dtype, copy=False),
                  params=("min_val", "max_val"), jvp="elementwise",
@@ -2573,7 +2583,7 @@ def _log_sigmoid_backward(F, grad, self):
 
 
 LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", _in_float32(_log_sigmoid),
-                    jvp="elementwise", grads={"self": _log_sigmoid_backward})
+                    jvp="elementwise", grads={"self": _log_sigmoid_backward}, layout="contiguous")
 THRESHOLD = defop("threshold", "ThresholdBackward0",
                   lambda a, threshold, value: np.where(a <= threshold, value, a).astype(
                       a.dtype, copy=False), params=("threshold", "value"), jvp="elementwise",

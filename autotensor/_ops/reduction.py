@@ -135,7 +135,7 @@ CUMSUM = defop("cumsum", "CumsumBackward0", raw.cumsum,
                params=("dim",),
                grads={"self": lambda F, grad, dim: F.flip(F.cumsum(F.flip(grad, (dim,)), dim),
                                                           (dim,))},
-               jvp="linear")
+               jvp="linear", layout="contiguous")
 
 
 def amax_amin_backward(F, grad, self, dim, keepdim, result):
@@ -191,11 +191,11 @@ def _values(x):
 AMAX = defop("amax", "AmaxBackward0", None, params=("dim", "keepdim"),
              grads={"self": amax_amin_backward},
              jvp=lambda F, self, self_t, dim, keepdim, result: amaxamin_jvp(
-                 F, self, self_t, result, dim, keepdim))
+                 F, self, self_t, result, dim, keepdim), layout="contiguous")
 AMIN = defop("amin", "AminBackward0", None, params=("dim", "keepdim"),
              grads={"self": amax_amin_backward},
              jvp=lambda F, self, self_t, dim, keepdim, result: amaxamin_jvp(
-                 F, self, self_t, result, dim, keepdim))
+                 F, self, self_t, result, dim, keepdim), layout="contiguous")
 PROD = defop("prod", "ProdBackward0", None, params=("dim", "keepdim"),
              grads={"self": prod_backward},
              jvp=lambda F, self, self_t, dim, keepdim, result:
@@ -203,13 +203,13 @@ PROD = defop("prod", "ProdBackward0", None, params=("dim", "keepdim"),
 PROD_DIM = defop("prod", "ProdBackward1", None, params=("dim", "keepdim"),
                  grads={"self": prod_backward},
                  jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F, prod_backward,
-                     self_t, (dim,), keepdim, self, dim, keepdim, result))
+                     self_t, (dim,), keepdim, self, dim, keepdim, result), layout="contiguous")
 LOGSUMEXP = defop("logsumexp", "LogsumexpBackward0", None, params=("dim", "keepdim"),
                   grads={"self": lambda F, grad, self, dim, keepdim, result: (
                       _unsqueeze_dims(F, grad, dim, keepdim)
                       * F.exp(self - _unsqueeze_dims(F, result, dim, keepdim)))},
                   jvp=lambda F, self, self_t, dim, keepdim, result: _logsumexp_jvp(
-                      F, self, self_t, dim, keepdim, result))
+                      F, self, self_t, dim, keepdim, result), layout="contiguous")
 
 
 def _logsumexp_jvp(F, self, self_t, dim, keepdim, result):
@@ -237,18 +237,21 @@ SORT = defop("sort", "SortBackward0", None, params=("dim", "descending"),
              outputs=("values", "indices"), diff_outputs=(0,),
              grads={"self": lambda F, grads, dim, indices, self_sizes:
                     select_dim_backward(F, grads[0], dim, True, indices, self_sizes)},
-             jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
+             jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices),
+             layout="like")
 SORT_STABLE = defop(  # sort(stable=...): PyTorch's sort.stable overload, its own node
     "sort", "SortBackward1", None, params=("dim", "descending"), outputs=("values", "indices"),
     diff_outputs=(0,),
     grads={"self": lambda F, grads, dim, indices, self_sizes:
            select_dim_backward(F, grads[0], dim, True, indices, self_sizes)},
-    jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
+    jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices),
+    layout="like")
 TOPK = defop("topk", "TopkBackward0", None, params=("k", "dim"),
              outputs=("values", "indices"), diff_outputs=(0,),
              grads={"self": lambda F, grads, dim, indices, self_sizes:
                     select_dim_backward(F, grads[0], dim, True, indices, self_sizes)},
-             jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
+             jvp=lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices),
+             layout="contiguous")
 
 
 # Reductions.
@@ -258,7 +261,7 @@ SUM = defop("sum", "SumBackward0", lambda a: raw.sum(a),
 SUM_DIM = defop("sum", "SumBackward1", raw.sum, params=("dim", "keepdim"),
                 grads={"self": lambda F, grad, dim, keepdim, self_sizes:
                        reduce_backward(F, grad, dim, keepdim, self_sizes)},
-                jvp="linear")
+                jvp="linear", layout="contiguous")
 MEAN = defop("mean", "MeanBackward0", lambda a: raw.mean(a),
              grads={"self": lambda F, grad, self_sizes:
                     F.expand(grad, self_sizes) / _numel(self_sizes)},  # (PyTorch's order:
@@ -267,7 +270,7 @@ MEAN = defop("mean", "MeanBackward0", lambda a: raw.mean(a),
 MEAN_DIM = defop("mean", "MeanBackward1", raw.mean, params=("dim", "keepdim"),
                  grads={"self": lambda F, grad, dim, keepdim, self_sizes: reduce_backward(
                      F, grad, dim, keepdim, self_sizes) / _numel(self_sizes, dim)},
-                 jvp="linear")
+                 jvp="linear", layout="contiguous")
 MAX = defop("max", "MaxBackward1", lambda a: raw.asarray(np.max(a)),
             grads={"self": max_min_backward},
             jvp=lambda F, self, self_t, result: evenly_read_jvp(F, self, self_t, result))
@@ -279,13 +282,13 @@ MAX_DIM = defop("max", "MaxBackward0", None, params=("dim", "keepdim"),
                 grads={"self": lambda F, grads, dim, keepdim, indices, self_sizes:
                        select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)},
                 jvp=lambda F, self_t, dim, keepdim, indices:
-                    _gather_jvp(F, self_t, dim, keepdim, indices))
+                    _gather_jvp(F, self_t, dim, keepdim, indices), layout="contiguous")
 MIN_DIM = defop("min", "MinBackward0", None, params=("dim", "keepdim"),
                 outputs=("values", "indices"), diff_outputs=(0,),
                 grads={"self": lambda F, grads, dim, keepdim, indices, self_sizes:
                        select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)},
                 jvp=lambda F, self_t, dim, keepdim, indices:
-                    _gather_jvp(F, self_t, dim, keepdim, indices))
+                    _gather_jvp(F, self_t, dim, keepdim, indices), layout="contiguous")
 def norm_jvp(F, self, self_t, ord, dim, keepdim, result):
     """PyTorch's norm_jvp, term for term: the masks come after the divisions (a zero norm
     with an infinite tangent gives 0, not NaN)."""
@@ -326,17 +329,17 @@ def norm_jvp(F, self, self_t, ord, dim, keepdim, result):
 
 
 NORM = defop("norm", "LinalgVectorNormBackward0", None, params=("ord", "dim", "keepdim"),
-             grads={"self": norm_backward}, jvp=norm_jvp)
+             grads={"self": norm_backward}, jvp=norm_jvp, layout="contiguous")
 SOFTMAX = defop("softmax", "SoftmaxBackward0", raw.softmax, params=("dim",),
                 grads={"self": lambda F, grad, dim, result:
                        F.softmax_backward_data(grad, result, dim)},
                 jvp=lambda F, self_t, dim, result:
-                    result * (self_t - F.sum(self_t * result, dim, True)))
+                    result * (self_t - F.sum(self_t * result, dim, True)), layout="contiguous")
 LOG_SOFTMAX = defop("log_softmax", "LogSoftmaxBackward0", raw.log_softmax, params=("dim",),
                     grads={"self": lambda F, grad, dim, result:
                            F.log_softmax_backward_data(grad, result, dim)},
                     jvp=lambda F, self_t, dim, result:
-                        self_t - F.sum(F.exp(result) * self_t, dim, True))
+                        self_t - F.sum(F.exp(result) * self_t, dim, True), layout="contiguous")
 
 
 def _opt(t, term):
@@ -914,11 +917,11 @@ def _sum_defined(parts):
 VAR = defop("var", "VarBackward0", None, params=("dim", "correction", "keepdim"),
             jvp=lambda F, self, self_t, dim, correction, keepdim, result: var_jvp(
                 F, self_t, self, dim, correction, keepdim, result),
-            grads={"self": var_backward})
+            grads={"self": var_backward}, layout="contiguous")
 STD = defop("std", "StdBackward0", None, params=("dim", "correction", "keepdim"),
             jvp=lambda F, self, self_t, dim, correction, keepdim, result: std_jvp(
                 F, self_t, self, dim, correction, keepdim, result),
-            grads={"self": std_backward})
+            grads={"self": std_backward}, layout="contiguous")
 VAR_MEAN = defop("var_mean", "VarMeanBackward0", None, params=("dim", "correction", "keepdim"),
                  outputs=("result0", "result1"),
                  jvp=lambda F, self, self_t, dim, correction, keepdim, result0, result1: (
@@ -929,7 +932,7 @@ VAR_MEAN = defop("var_mean", "VarMeanBackward0", None, params=("dim", "correctio
                      None if grads[0] is None else
                      var_backward(F, grads[0], self, dim, correction, keepdim),
                      None if grads[1] is None else
-                     _mean_backward(F, grads[1], self, dim, keepdim)])})
+                     _mean_backward(F, grads[1], self, dim, keepdim)])}, layout="contiguous")
 STD_MEAN = defop("std_mean", "StdMeanBackward0", None, params=("dim", "correction", "keepdim"),
                  outputs=("result0", "result1"),
                  jvp=lambda F, self, self_t, dim, correction, keepdim, result0, result1: (
@@ -941,7 +944,7 @@ STD_MEAN = defop("std_mean", "StdMeanBackward0", None, params=("dim", "correctio
                             None if grads[0] is None else
                             std_backward(F, grads[0], self, dim, correction, keepdim, result0),
                             None if grads[1] is None else
-                            _mean_backward(F, grads[1], self, dim, keepdim)])})
+                            _mean_backward(F, grads[1], self, dim, keepdim)])}, layout="contiguous")
 
 
 def _var_args(name, input, dim, unbiased, keepdim, correction):
@@ -1011,7 +1014,7 @@ NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
                # NaN where self is NaN and the gradient -1 or inf)
                grads={"self": lambda F, grad, self, dim, keepdim: F.expand(
                    _reduced(F, grad, dim, keepdim, self.ndim), self.shape) * F.cast_like(
-                   self == self, grad)})
+                   self == self, grad)}, layout="contiguous")
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
@@ -1125,7 +1128,7 @@ def _logcumsumexp_jvp(F, self, self_t, dim, result):
 
 
 CUMPROD = defop("cumprod", "CumprodBackward0", None, params=("dim",), jvp=_cumprod_jvp,
-                grads={"self": cumprod_backward})
+                grads={"self": cumprod_backward}, layout="contiguous")
 
 
 def logcumsumexp_backward(F, grad, self, dim, result):
@@ -1148,7 +1151,8 @@ def logcumsumexp_backward(F, grad, self, dim, result):
 
 
 LOGCUMSUMEXP = defop("logcumsumexp", "LogcumsumexpBackward0", None, params=("dim",),
-                     jvp=_logcumsumexp_jvp, grads={"self": logcumsumexp_backward})
+                     jvp=_logcumsumexp_jvp, grads={"self": logcumsumexp_backward},
+                     layout="contiguous")
 
 
 def cumprod(input, dim, *, dtype=None):
@@ -1226,7 +1230,8 @@ AMINMAX = defop("aminmax", "AminmaxBackward0", None, params=("dim", "keepdim"),
                     None if grads[0] is None else
                     amax_amin_backward(F, grads[0], self, dim, keepdim, min),
                     None if grads[1] is None else
-                    amax_amin_backward(F, grads[1], self, dim, keepdim, max)])})
+                    amax_amin_backward(F, grads[1], self, dim, keepdim, max)])},
+                    layout="contiguous")
 
 
 def aminmax(input, *, dim=None, keepdim=False):
@@ -1256,13 +1261,13 @@ _DIM_SELECT = {"self": lambda F, grads, dim, keepdim, indices, self_sizes:
                select_dim_backward(F, grads[0], dim, keepdim, indices, self_sizes)}
 MEDIAN_DIM = defop("median", "MedianBackward1", None, params=("dim", "keepdim"),
                    outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT,
-                   jvp=_DIM_SELECT_JVP)
+                   jvp=_DIM_SELECT_JVP, layout="contiguous")
 NANMEDIAN_DIM = defop("nanmedian", "NanmedianBackward1", None, params=("dim", "keepdim"),
                       outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT,
-                      jvp=_DIM_SELECT_JVP)
+                      jvp=_DIM_SELECT_JVP, layout="contiguous")
 KTHVALUE = defop("kthvalue", "KthvalueBackward0", None, params=("k", "dim", "keepdim"),
                  outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT,
-                 jvp=_DIM_SELECT_JVP)
+                 jvp=_DIM_SELECT_JVP, layout="contiguous")
 _MedianRT, _KthvalueRT, _CummaxRT, _CumminRT = (
     _return_type(k) for k in ("median", "kthvalue", "cummax", "cummin"))
 _NanmedianRT = _return_type("nanmedian")
@@ -1370,10 +1375,10 @@ _CUM_SCATTER = {"self": lambda F, grads, dim, indices, self_sizes: F.scatter_add
 _CUM_JVP = (lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
 CUMMAX = defop("cummax", "CummaxBackward0", None, params=("dim",),
                outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER,
-               jvp=_CUM_JVP)
+               jvp=_CUM_JVP, layout="contiguous")
 CUMMIN = defop("cummin", "CumminBackward0", None, params=("dim",),
                outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER,
-               jvp=_CUM_JVP)
+               jvp=_CUM_JVP, layout="contiguous")
 
 
 def _cum_extreme(op, rt, better, input, dim):
@@ -1472,7 +1477,7 @@ def _diff_check_shape(d, other, dim):
 # ---- the catalogue: mode, quantiles, unique, search and counting, renorm, cov (issue 11) ----
 MODE = defop("mode", "ModeBackward0", None, params=("dim", "keepdim"),
              outputs=("values", "indices"), diff_outputs=(0,), grads=_DIM_SELECT,
-             jvp=_DIM_SELECT_JVP)
+             jvp=_DIM_SELECT_JVP, layout="contiguous")
 _ModeRT = _return_type("mode")
 
 
@@ -1920,7 +1925,7 @@ def _renorm_jvp(F, self, self_t, p, dim, maxnorm):
 
 
 RENORM = defop("renorm", "RenormBackward0", None, params=("p", "dim", "maxnorm"),
-               grads={"self": _renorm_backward}, jvp=_renorm_jvp)
+               grads={"self": _renorm_backward}, jvp=_renorm_jvp, layout="contiguous")
 
 
 def _renorm_args(d, p, dim, maxnorm):

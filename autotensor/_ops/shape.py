@@ -11,7 +11,7 @@ from .dispatch import broadcast_error, defop
 from ._common import (
     _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _view_result,
     _wrap_dim)
-from .pointwise import clone
+from .pointwise import clone_contiguous
 
 
 def split_backward(F, grads, dim, split_size, self_sizes):
@@ -75,7 +75,7 @@ TRIU = defop("triu", "TriuBackward0", lambda a, diagonal: np.triu(a, diagonal),
              jvp="linear")
 FLIP = defop("flip", "FlipBackward0", raw.flip, params=("dims",),
              grads={"self": lambda F, grad, dims: F.flip(grad, dims)},
-             jvp="linear")
+             jvp="linear", layout="like")
 
 
 UNSAFE_VIEW = defop("_unsafe_view", "UnsafeViewBackward0", raw.reshape, params=("size",),
@@ -87,13 +87,13 @@ CAT = defop("cat", "CatBackward0", None, inputs=("tensors",), params=("dim",), v
             backward_all=lambda F, grad, dim, tensors_sizes: cat_backward(
                 F, grad, dim, tensors_sizes),
             jvp=lambda F, tensors, tensors_t, dim:
-                F.cat(_zeros_for_missing(F, tensors, tensors_t), dim))
+                F.cat(_zeros_for_missing(F, tensors, tensors_t), dim), layout="contiguous")
 STACK = defop("stack", "StackBackward0", None, inputs=("tensors",), params=("dim",),
               variadic=True,
               backward_all=lambda F, grad, dim: tuple(
                   F.select(grad, dim, i) for i in range(grad.shape[dim])),
               jvp=lambda F, tensors, tensors_t, dim:
-                  F.stack(_zeros_for_missing(F, tensors, tensors_t), dim))
+                  F.stack(_zeros_for_missing(F, tensors, tensors_t), dim), layout="contiguous")
 
 
 # View ops: results share storage with their input (see autograd/inplace.py).
@@ -269,7 +269,7 @@ def reshape(input, *shape):
     try:
         out = np.reshape(input._data, shape, copy=False)
     except ValueError:
-        return _unsafe_view(clone(input), shape)
+        return _unsafe_view(clone_contiguous(input), shape)
     op = VIEW if _is_contiguous(input._data) else RESHAPE_ALIAS
     return _view_result(op, input, (shape,), out)
 
@@ -832,7 +832,7 @@ REPEAT = defop("repeat", "RepeatBackward0", _repeat_kernel, params=("repeats",),
 ROLL = defop("roll", "RollBackward0", _roll_kernel, params=("shifts", "dims"),
              grads={"self": lambda F, grad, shifts, dims: _via(
                  F, _roll_kernel, _roll_op, grad, tuple(-s for s in shifts), dims)},
-             jvp="linear")
+             jvp="linear", layout="contiguous")
 ROT90 = defop("rot90", "Rot90Backward0", _rot90_kernel, params=("k", "dims"),
               grads={"self": lambda F, grad, k, dims: _via(
                   F, _rot90_kernel, _rot90_op, grad, -k, dims)},
@@ -1366,7 +1366,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     shape[dim + 1] = n
     out_shape = list(d.shape)
     out_shape[dim] *= n
-    return view(clone(expand(u, tuple(shape))), tuple(out_shape))
+    return view(clone_contiguous(expand(u, tuple(shape))), tuple(out_shape))
 
 
 def _repeats_to_indices(r):

@@ -411,7 +411,8 @@ XLOG1PY_SCALAR_OTHER = defop(
            F.masked_fill(F.xlog1py(grad, other), self == 0, 0)})
 MVLGAMMA = defop("mvlgamma", "MvlgammaBackward0", mvlgamma_kernel, params=("p",),
                  jvp="elementwise",
-                 grads={"self": lambda F, grad, self, p: grad * _sum_digamma(F, self, p)})
+                 grads={"self": lambda F, grad, self, p: grad * _sum_digamma(F, self, p)},
+                 layout="contiguous")
 ZETA = defop("special_zeta", "SpecialZetaBackward0", zeta_kernel, inputs=("self", "other"),
              jvp=_fw_not_implemented("special_zeta", _NOT_YET),
              grads={"self": _not_implemented("special_zeta"),
@@ -689,7 +690,7 @@ _NOISE_GRAD = {"self": lambda F, grad, self, noise: F.rrelu_with_noise_backward(
                                                                                  noise)}
 RRELU_WITH_NOISE = defop("rrelu_with_noise", "RreluWithNoiseBackward0",
                          lambda a, noise: _asarray(a * noise), params=("noise",),
-                         grads=_NOISE_GRAD, jvp="elementwise")
+                         grads=_NOISE_GRAD, jvp="elementwise", layout="contiguous")
 RRELU_WITH_NOISE_ = defop("rrelu_with_noise_", "RreluWithNoiseBackward1",
                           lambda a, noise: _asarray(a * noise), params=("noise",),
                           grads=_NOISE_GRAD, jvp=RRELU_.jvp)  # (PyTorch has none)

@@ -1,0 +1,304 @@
+"""The memory layout (strides) of an op's result, as PyTorch allocates it.
+
+Note [Result layout]
+~~~~~~~~~~~~~~~~~~~~
+A result's strides are visible (``stride()``, ``is_contiguous()``, whether ``view(-1)``
+raises), and PyTorch allocates results in one of three ways:
+
+* ``iter``: an elementwise op's TensorIterator lays its output out in the stride order of
+  its inputs (``TensorIteratorBase::reorder_dimensions``: dims sorted by the strides of the
+  first input whose comparison is not ambiguous; broadcast dims are ambiguous; ties go to
+  the smaller dim), after a fast path: inputs of one shape that are all contiguous give a
+  contiguous output, all channels-last (4-d) a channels-last one, all non-overlapping and
+  dense with equal strides an output with those very strides (``compute_fast_setup_type``).
+* ``like``: ``empty_like`` with ``preserve_format`` (clone, the ``*_like`` factories,
+  ops written ``at::empty_like(self)``): the input's strides when it is non-overlapping and
+  dense, else ``infer_dense_strides`` (TensorIterator's order for one tensor).
+* contiguous: reductions (structured ``resize_reduction``), and composite ops that build
+  their result with ``at::empty(sizes)``, ``cat``, ``reshape`` of a contiguous tensor...
+
+NumPy's ufuncs follow a similar rule for one input ("K" order) but not PyTorch's for mixed
+layouts, broadcast or size-1 dims, and other kernels return C order; so results are
+conformed after the kernel (``conform``), a copy only where the layouts differ. Inputs
+that are all C-contiguous (the common case) cost one flag test each.
+"""
+from .._backend import np
+
+ndarray = np.ndarray
+_as_strided = np.lib.stride_tricks.as_strided
+
+
+def _perm(shape, operands):
+    """TensorIterator's dim order (fastest first) for inputs ``operands`` of result
+    ``shape``: each a tuple of element strides aligned to ``shape`` (0 for broadcast dims)."""
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0, d1):
+        for st in operands:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            c = should_swap(perm[dim0], perm[dim1])
+            if c > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif c < 0:
+                break
+    return perm
+
+
+def _dense_strides(shape, perm):
+    """Strides of a dense tensor whose dims, fastest first, are ``perm``
+    (``compatible_stride``)."""
+    strides = [0] * len(shape)
+    s = 1
+    for d in perm:
+        strides[d] = s
+        s *= shape[d]
+    return tuple(strides)
+
+
+def _elem_strides(a):
+    item = a.itemsize
+    return tuple(s // item for s in a.strides)
+
+
+def is_non_overlapping_and_dense(shape, strides):
+    """PyTorch's ``is_non_overlapping_and_dense`` (sizes 1 ignored)."""
+    dims = sorted((st, sz) for sz, st in zip(shape, strides) if sz != 1)
+    expected = 1
+    for st, sz in dims:
+        if sz == 0:
+            return True
+        if st != expected:
+            return False
+        expected *= sz
+    return True
+
+
+def _channels_last(shape, strides):
+    """``is_contiguous(memory_format=torch.channels_last)`` of a 4-d tensor."""
+    if len(shape) != 4:
+        return False
+    expected = 1
+    for d in (1, 3, 2, 0):
+        sz = shape[d]
+        if sz == 0:
+            return True
+        if sz != 1:
+            if strides[d] != expected:
+                return False
+            expected *= sz
+    return True
+
+
+def _channels_last_strides(shape):
+    n, c, h, w = shape
+    return (h * w * max(c, 1), 1, w * max(c, 1), max(c, 1))
+
+
+def iter_strides(shape, arrays):
+    """The element strides of a TensorIterator output of ``shape`` for input ``arrays``
+    (ndarrays; anything else, e.g. a Python number, is a 0-d operand), or None for a
+    contiguous output."""
+    shape = tuple(shape)
+    ins = [a for a in arrays if a.__class__ is ndarray]
+    same = all(a.shape == shape for a in ins) and len(ins) == len(arrays)
+    if same:
+        if all(a.flags.c_contiguous for a in ins):
+            return None
+        strides = [_elem_strides(a) for a in ins]
+        if all(_channels_last(shape, s) for s in strides):
+            return _channels_last_strides(shape)
+        if all(is_non_overlapping_and_dense(shape, s) for s in strides) and \
+                all(s == strides[-1] for s in strides):
+            return strides[-1]
+    return iter_strides_of(shape, [(a.shape, _elem_strides(a)) for a in ins])
+
+
+def iter_strides_of(shape, operands):
+    """TensorIterator's (slow-path) output strides for ``operands``, (shape, element
+    strides) pairs broadcast to ``shape``; None for contiguous."""
+    ndim = len(shape)
+    ops = []
+    for sh, st in operands:
+        off = ndim - len(sh)
+        ops.append((0,) * off + tuple(0 if sz == 1 and shape[off + i] != 1 else s
+                                      for i, (sz, s) in enumerate(zip(sh, st))))
+    perm = _perm(shape, ops)
+    if perm == list(range(ndim - 1, -1, -1)):
+        return None
+    return _dense_strides(shape, perm)
+
+
+def like_strides(a):
+    """``empty_like(a)``'s element strides (preserve_format); None for contiguous."""
+    shape = a.shape
+    if a.flags.c_contiguous and 1 not in shape:
+        return None
+    st = _elem_strides(a)
+    if is_non_overlapping_and_dense(shape, st):
+        return st
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0, d1):
+        s0, s1 = st[d0], st[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 < s1:
+            return -1
+        if s0 > s1:
+            return 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            c = should_swap(perm[dim0], perm[dim1])
+            if c > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif c < 0:
+                break
+    out = [0] * ndim
+    s = 1
+    for d in perm:
+        out[d] = s
+        s *= max(shape[d], 1)
+    return tuple(out)
+
+
+def empty_strided(shape, strides, dtype):
+    """An uninitialised array of ``shape`` with element ``strides`` (non-negative, dense)."""
+    n = 1
+    for sz, st in zip(shape, strides):
+        if sz == 0:
+            return np.empty(shape, dtype)
+        n += (sz - 1) * st
+    buf = np.empty(n, dtype)
+    item = buf.itemsize
+    return _as_strided(buf, shape, tuple(s * item for s in strides))
+
+
+def c_strides(shape):
+    """PyTorch's contiguous strides (in elements)."""
+    strides = []
+    s = 1
+    for sz in reversed(shape):
+        strides.append(s)
+        s *= max(sz, 1)
+    return tuple(reversed(strides))
+
+
+def c_order(out):
+    """``out`` in PyTorch's contiguous layout, down to the strides of its size-1 dims
+    (which NumPy's C-contiguous flag ignores, and ``stride()`` shows)."""
+    if not out.flags.c_contiguous:
+        return np.ascontiguousarray(out)
+    shape = out.shape
+    if 1 not in shape:
+        return out
+    item = out.itemsize
+    strides = tuple(s * item for s in c_strides(shape))
+    if out.strides == strides:
+        return out
+    return _as_strided(out, shape, strides)
+
+
+def with_strides(out, strides):
+    """``out`` laid out with element ``strides`` (None: C order); a copy only when it is
+    not already."""
+    if strides is None:
+        return c_order(out)
+    if _elem_strides(out) == strides:
+        return out
+    r = empty_strided(out.shape, strides, out.dtype)
+    np.copyto(r, out)
+    return r
+
+
+def iter_result(out, arrays):
+    """An elementwise kernel's result laid out as TensorIterator's output for input
+    ``arrays`` (called only when some input is not C-contiguous)."""
+    if out.__class__ is not ndarray:
+        out = np.asarray(out)
+    return with_strides(out, iter_strides(out.shape, arrays))
+
+
+def _arrays(inputs):
+    out = []
+    for x in inputs:
+        d = x if x.__class__ is ndarray else getattr(x, "_data", None)
+        if d.__class__ is ndarray:
+            out.append(d)
+        elif x.__class__ in (list, tuple):  # (a variadic op's inputs)
+            out.extend(_arrays(x))
+    return out
+
+
+def _conform1(kind, arrays, params, out):
+    if out.__class__ is not ndarray:
+        return out
+    if kind == "contiguous":
+        return c_order(out)
+    if kind == "iter":
+        return with_strides(out, iter_strides(out.shape, arrays))
+    if kind == "like":
+        return with_strides(out, like_strides(arrays[0]))
+    if kind == "preserve":
+        return with_strides(out, preserve_strides(arrays[0]))
+    return kind(arrays, params, out)
+
+
+def conform(op, inputs, params, out):
+    """An op's result(s) in the layout PyTorch gives them (``op.layout``)."""
+    kind = op.layout
+    if kind == "contiguous":
+        if out.__class__ is ndarray:
+            return c_order(out)
+        if out.__class__ is tuple:
+            return tuple([_conform1(kind, (), params, o) for o in out])
+        return out
+    arrays = _arrays(inputs)
+    if out.__class__ is tuple:
+        return tuple([_conform1(kind, arrays, params, o) for o in out])
+    return _conform1(kind, arrays, params, out)
+
+
+def preserve_strides(a):
+    """``clone_preserve_strides``: the input's very strides (gaps kept) unless it overlaps
+    itself (then ``clone``'s)."""
+    st = _elem_strides(a)
+    dims = sorted((s, sz) for sz, s in zip(a.shape, st) if sz != 1)
+    reach = 0
+    for s, sz in dims:
+        if sz == 0:
+            return st
+        if s <= reach:
+            return like_strides(a)
+        reach += (sz - 1) * s
+    return st
+
+
+def condition_first(arrays, params, out):
+    """where(condition, self, other): TensorIterator's operands are (condition, self,
+    other)."""
+    return with_strides(out, iter_strides(out.shape, [params[0]] + list(arrays)))
+
+
+def reversed_operands(arrays, params, out):
+    """rsub(self, other) is sub(other, self): its iterator's first operand is other."""
+    return with_strides(out, iter_strides(out.shape, arrays[::-1]))
