@@ -366,6 +366,9 @@ _COMPLEX_UNSUPPORTED = {
     "topk": (RuntimeError, " topk does not support complex dtypes on CPU"),
     "unique": "unique", "searchsorted": "searchsorted_out_cpu",
     "nansum": (RuntimeError, "nansum on CPU does not support complex inputs"),
+    # by a tensor bound: maximum/minimum's kernels; mvlgamma's arange of the dtype
+    "clamp_min": "maximum_cpu", "clamp_max": "minimum_cpu", "logaddexp2": "logaddexp2_cpu",
+    "mvlgamma": "arange_cpu",
 }
 
 
@@ -615,6 +618,9 @@ def _inplace_binary(op, self, other, params=()):
             return _inplace_binary(op, self, _tensor_arg(other), params)
         try:
             sd, other = _scalar_operand(sd, other)
+            if sd.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+                inplace_iter_checks(self, (self, other), _dtypes.from_numpy(sd.dtype))
+                refuse_complex(op.name, sd.dtype)
             if sd.itemsize == 2 and sd.dtype.kind in "fV" and op.name in OPMATH_SCALAR:
                 value = op.kernel(sd.astype(np.float32), other, *params).astype(sd.dtype)
             else:

@@ -255,6 +255,8 @@ def _conform1(kind, arrays, params, out):
     if kind == "contiguous":
         return c_order(out)
     if kind == "iter":
+        if any(a.ndim > out.ndim for a in arrays):  # (a reduced result: mse_loss's mean)
+            return c_order(out)
         return with_strides(out, iter_strides(out.shape, arrays))
     if kind == "like":
         return with_strides(out, like_strides(arrays[0]))

@@ -594,6 +594,13 @@ def _nonempty_broadcast(ad, od):
         return False
 
 
+def _no_complex_rounding(rounding_mode, common):
+    """div_floor / div_trunc have no complex kernels (PyTorch's dispatch error)."""
+    if common.is_complex:
+        raise NotImplementedError(f"\"div_{rounding_mode}_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(common)}'")
+
+
 def div(input, other, *, rounding_mode=None, out=None):
     if rounding_mode is not None:
         if rounding_mode not in ("floor", "trunc"):
@@ -601,6 +608,7 @@ def div(input, other, *, rounding_mode=None, out=None):
                                f"'floor' but found '{rounding_mode}'")
         a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
         _integer_division(f"div_{rounding_mode}_cpu", a, other)
+        _no_complex_rounding(rounding_mode, _dtypes.result_type(a, other))
         if isinstance(other, Tensor):
             return _binary(DIV_MODE, a, other, (rounding_mode,))
         d = _scalar_dtype_data(a._data, other)
@@ -1180,11 +1188,21 @@ def equal(input, other):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _same_dtype_close(input, other)
     return bool(np.allclose(input._data, other._data, rtol, atol, equal_nan))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _same_dtype_close(input, other)
     return _make(np.isclose(input._data, other._data, rtol, atol, equal_nan))
+
+
+def _same_dtype_close(input, other):
+    """isclose compares tensors of one dtype only (PyTorch's check)."""
+    if isinstance(input, Tensor) and isinstance(other, Tensor) and \
+            input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"{_dtypes.scalar_name(input.dtype)} did not match "
+                           f"{_dtypes.scalar_name(other.dtype)}")
 
 
 def isnan(input):
@@ -1301,8 +1319,10 @@ def div_(self, other, *, rounding_mode=None):
                                f"'floor' but found '{rounding_mode}'")
         if not isinstance(other, Tensor):  # (a wrapped number: DivBackward2 as PyTorch's)
             other = _scalar_to_tensor(other, self)
-        inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
+        common = _dtypes.result_type(self, other)
+        inplace_iter_checks(self, (self, other), common)
         _integer_division(f"div_{rounding_mode}_cpu", self, other)
+        _no_complex_rounding(rounding_mode, common)
         return _inplace_binary(DIV_MODE, self, other, (rounding_mode,))
     _float_inplace(self, other)
     return _inplace_binary(DIV, self, other)
@@ -1665,10 +1685,21 @@ def polygamma(n, input):
     """The n-th derivative of digamma."""
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
+    _no_complex_polygamma(n, input)
     return _unary(POLYGAMMA, input, params=(n,))
 
 
+def _no_complex_polygamma(n, input):
+    """PyTorch's polygamma dispatches to digamma (n=0), trigamma (n=1) or its own kernel,
+    none with complex types."""
+    if input._data.dtype.kind == "c":
+        name = "digamma" if n == 0 else "trigamma" if n == 1 else "polygamma"
+        raise NotImplementedError(f"\"{name}\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
+
+
 def polygamma_(self, n):
+    _no_complex_polygamma(n, self)
     return _inplace_unary(POLYGAMMA_, self, (n,), float_op=True)
 
 
@@ -1798,7 +1829,14 @@ ATAN2 = defop("atan2", "Atan2Backward0", np.arctan2, inputs=("self", "other"),
 HYPOT = defop("hypot", "HypotBackward0", np.hypot, inputs=("self", "other"), jvp="elementwise",
               grads={"self": lambda F, grad, self, result: grad * self / result,
                      "other": lambda F, grad, other, result: grad * other / result})
-LOGADDEXP = defop("logaddexp", "LogaddexpBackward0", np.logaddexp, inputs=("self", "other"),
+def _logaddexp(a, b):
+    """np.logaddexp; for complex data (no ufunc) PyTorch's _log_add_exp_helper."""
+    if a.dtype.kind == "c" or np.asarray(b).dtype.kind == "c":
+        return raw.log_add_exp_complex(a, b)
+    return np.logaddexp(a, b)
+
+
+LOGADDEXP = defop("logaddexp", "LogaddexpBackward0", _logaddexp, inputs=("self", "other"),
                   jvp="elementwise",
                   grads={"self": lambda F, grad, self, other: grad / (F.exp(other - self) + 1),
                          "other": lambda F, grad, self, other: grad / (F.exp(self - other) + 1)})

@@ -883,6 +883,23 @@ def neg(x):
     return -x
 
 
+def log_add_exp_complex(x, y):
+    """PyTorch's _log_add_exp_helper for complex x, y (LogAddExp.h), computed in
+    complex128: log1p(exp(min - max)) + max with min and max by real part; NaN in either
+    part of min is infectious; equal infinite real parts give min (-inf) or
+    log(exp(min) + exp(max)) (+inf)."""
+    dt = np.result_type(x, y)
+    x, y = np.broadcast_arrays(np.asarray(x, np.complex128), np.asarray(y, np.complex128))
+    with np.errstate(all="ignore"):
+        lt = y.real < x.real
+        lo, hi = np.where(lt, y, x), np.where(lt, x, y)
+        r = np.log1p(np.exp(lo - hi)) + hi
+        inf = ~np.isfinite(lo.real) & (lo.real == hi.real)
+        r = np.where(inf, np.where(lo.real < 0, lo, np.log(np.exp(lo) + np.exp(hi))), r)
+        r = np.where(np.isnan(lo.real) | np.isnan(lo.imag), complex(np.nan, np.nan), r)
+    return asarray(r.astype(dt))
+
+
 def logcumsumexp(x, dim):
     from .reduction import logcumsumexp_kernel
     return logcumsumexp_kernel(x, dim)

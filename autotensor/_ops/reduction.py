@@ -1837,6 +1837,9 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
 
 def histc(input, bins=100, min=0, max=0, *, out=None):
     d = input._data
+    if d.dtype.kind == "c" and float(min) == float(max):  # (its range from aminmax first)
+        raise NotImplementedError(f"\"aminmax_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
     if d.dtype.kind not in "f":
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
                                   f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")

@@ -52,9 +52,16 @@ def _pointwise_loss(name, kernel, input, target, reduction, params):
                       UserWarning, stacklevel=3)
         input, target = fn.broadcast_tensors(input, target)  # (ExpandBackward0s, as PyTorch)
         a, b = input._data, target._data
+    common = _dtypes.result_type(input, target)
+    if common.is_complex:  # (no complex kernels; huber_loss writes into input's dtype)
+        if name == "huber_loss":
+            from ..autograd.inplace import check_cast
+            check_cast(_dtypes.numpy_dtype_of(common), a.dtype)
+        raise NotImplementedError(f"\"{name[:-5]}_cpu\" not implemented "
+                                  f"for '{_dtypes.scalar_name(common)}'")
     if b.dtype != a.dtype:  # the promoted dtype, as PyTorch's (huber_loss: input's)
         dt = a.dtype if name == "huber_loss" else \
-            _dtypes.numpy_dtype_of(_dtypes.result_type(input, target))
+            _dtypes.numpy_dtype_of(common)
         a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
     sq = kernel(a - b)
     out = sq if reduction == "none" else np.asarray(sq.mean() if reduction == "mean"
@@ -313,6 +320,10 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """PyTorch's formula: each vector divided by its norm clamped to eps, then the dot."""
+    common = _dtypes.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
+                           f"{_dtypes.scalar_name(common)}")
     n1 = fn.clamp_min(fn.norm(x1, 2, dim, keepdim=True), eps)
     n2 = fn.clamp_min(fn.norm(x2, 2, dim, keepdim=True), eps)
     return fn.sum(fn.mul(x1 / n1, x2 / n2), dim)
@@ -400,6 +411,12 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
                          f"input size ({input.shape}) is deprecated. Please ensure they have "
                          "the same size.")
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {_dtypes.scalar_name(target.dtype)} but expected "
+                           f"{_dtypes.scalar_name(input.dtype)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"binary_cross_entropy\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
     log_x = fn.clamp_min(fn.log(input), -100)
     log_1mx = fn.clamp_min(fn.log(1 - input), -100)
     loss = -(fn.mul(target, log_x) + fn.mul(1 - target, log_1mx))
