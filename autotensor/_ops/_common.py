@@ -307,8 +307,10 @@ def _unary(op, x, float_op=True, params=()):
     out = op.kernel(d, *params)
     if out.__class__ is not ndarray:
         out = np.asarray(out)
-    if not d.flags.c_contiguous:
-        out = iter_result(out, (d,))  # Note [Result layout] in layout.py
+    if op.layout is not None:  # Note [Result layout] in layout.py
+        out = conform(op, (d,), params, out)
+    elif not d.flags.c_contiguous:
+        out = iter_result(out, (d,))
     if _state.enabled and (x._requires_grad or stale_view_requires_grad(x)):
         return record_fast(op, (x,), params, out, 1)
     r = _make(out)
@@ -390,6 +392,7 @@ def _unary_fn(op, doc, float_op=True):
     kernel = op.kernel
     recs = op.recorders  # (its generated recorder, called directly: Note [Generated recorders])
     fast_kinds = "f" if op.name in _COMPLEX_UNSUPPORTED else "fc"  # (complex: refused in _unary)
+    lay = op.layout
 
     def method(input):  # (the Tensor method: no out=, as PyTorch's)
         if input.__class__ is Tensor or isinstance(input, Tensor):
@@ -398,8 +401,8 @@ def _unary_fn(op, doc, float_op=True):
                 out = kernel(d)
                 if out.__class__ is not ndarray:
                     out = np.asarray(out)
-                if not d.flags.c_contiguous:
-                    out = iter_result(out, (d,))  # Note [Result layout] in layout.py
+                if not d.flags.c_contiguous:  # Note [Result layout] in layout.py
+                    out = iter_result(out, (d,)) if lay is None else conform(op, (d,), (), out)
                 if _state.enabled and (input._requires_grad or
                                        stale_view_requires_grad(input)):
                     rec = recs[1] if recs is not None else None
