@@ -46,7 +46,7 @@ def _fast_codes():
 
 class _Dummy:
     name = "dummy"
-    kernel = kernel_no_alpha = recorders = None
+    kernel = kernel_no_alpha = recorders = layout = None
 
 
 def _closure(fn):
