@@ -52,17 +52,32 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             "sourceTensor.detach().clone() or "
             "sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    if isinstance(data, np.ndarray):
+        _check_numpy_strides(data)
     arr = _infer_array(data, dtype)
     if not _is_python_data(data) and np.may_share_memory(
             arr, data._data if isinstance(data, Tensor) else np.asarray(data)):
         arr = arr.copy()
+    if isinstance(data, np.ndarray) and arr.ndim > 1:
+        arr = _laid_like_array(data, arr)  # (tensor_from_numpy(data).to(..., copy=True))
     return _finish(arr, None, requires_grad)
+
+
+def _check_numpy_strides(a):
+    """tensor_from_numpy refuses negative strides (a view of a reversed array)."""
+    if any(s < 0 for s in a.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and "
+                         "tensors with negative strides are not currently supported. (You can "
+                         "probably work around this by making a copy of your array  with "
+                         "array.copy().) ")
 
 
 def as_tensor(data, dtype=None, device=None):
     _devices.check(device)
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
+    if isinstance(data, np.ndarray):
+        _check_numpy_strides(data)
     return _finish(_infer_array(data, dtype), None, False)
 
 
@@ -80,6 +95,7 @@ def from_numpy(ndarray):
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     _dtypes.from_numpy(ndarray.dtype)
+    _check_numpy_strides(ndarray)
     return _make(ndarray)
 
 
@@ -167,8 +183,12 @@ def _like(t, dtype):
 def _laid_like(input, arr):
     """A ``*_like`` factory's array in ``empty_like``'s preserve_format layout (Note [Result
     layout] in _ops/layout.py)."""
+    return _laid_like_array(input._data, arr)
+
+
+def _laid_like_array(a, arr):
     from ._ops.layout import like_strides, with_strides
-    return with_strides(arr, like_strides(input._data))
+    return with_strides(arr, like_strides(a))
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):

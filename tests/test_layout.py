@@ -2,10 +2,11 @@
 
 Every op_db sample runs with each floating input built non-contiguous (transposed, a
 rotated permutation of its dims, sliced with a step along the last or the first dim,
-expanded from one row) on both libraries; the results' strides must agree (results with
-elements only), and so must whether the call raises. Samples whose layout is still known
-to differ are listed in OPEN with the reason (OPEN_FINDINGS.md, "Stop 21, helper lay6"):
-strict xfails, so one that starts agreeing must leave the list.
+expanded from one row, 4-d ones also channels-last) on both libraries; the results'
+strides must agree (results with elements only), and so must whether the call raises.
+Samples whose layout is still known to differ are listed in OPEN with the reason
+(OPEN_FINDINGS.md, "Stop 21, helper lay6"): strict xfails, so one that starts agreeing
+must leave the list.
 """
 import random
 import warnings
@@ -35,21 +36,8 @@ OPEN = {
         "la_lu_solve_adjoint", "la_lu_solve_right", "la_lu_solve_right_adjoint",
         "la_lu_wide_batched", "la_matrix_power_0", "la_solve_batch_vector", "la_solve_ex",
         "la_solve_right")},
-    "rot90": "rot90 is flip + transpose_ in aten (a permuted like-layout); ours one copy",
-    "rot90_k2": "rot90 is flip + transpose_ in aten (a permuted like-layout); ours one copy",
-    "rot90_k3_3d": "rot90 is flip + transpose_ in aten (a permuted like-layout); ours one copy",
-    "dsplit": "strides of size-1 dims of views (our views keep NumPy's)",
-    "squeeze_dim_not_1": "strides of size-1 dims of views (our views keep NumPy's)",
-    "pixel_unshuffle": "strides of size-1 dims of the index-map result",
-    "adaptive_max_pool1d": "adaptive_max_pool2d's output follows the input's layout",
-    "bce_with_logits_weighted_none": "a composite in aten: its layout is its last op's",
-    "index_fill_tensor_value": "index_fill with a tensor value: its own path",
     "cx_conj_parts": "real/imag of a conjugated, sliced complex view",
     "cx_mul_real": "complex * real with an expanded operand",
-    "take_along_dim_none": "PyTorch's take_along_dim(dim=None) views a non-contiguous "
-                           "input with view(-1) and raises",
-    "conv_tbc": "PyTorch's conv_tbc views a non-contiguous input and raises",
-    "conv_tbc_crop": "PyTorch's conv_tbc views a non-contiguous input and raises",
 }
 
 
@@ -64,6 +52,9 @@ def _layouts(a):
         p = (nd - 1,) + tuple(range(nd - 1))
         inv = tuple(int(i) for i in np.argsort(p))
         out["P"] = lambda m: m.tensor(np.ascontiguousarray(a.transpose(p))).permute(*inv)
+    if nd == 4:
+        out["CL"] = lambda m: m.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))) \
+            .permute(0, 3, 1, 2)
     if nd >= 1 and a.size:
         def last(m):
             big = np.zeros(a.shape[:-1] + (a.shape[-1] * 2,), a.dtype)
@@ -233,3 +224,29 @@ def test_transposed_input(expr):
         x = m.tensor(np.array([[0.25, 0.5, 0.125], [0.75, -0.5, 0.375], [0.3, 0.2, 0.1]]))
         return eval(expr, {"m": m, "x": x.t()})
     _both(f)
+
+
+# ---- tensor() of a NumPy array keeps its layout (tensor_from_numpy, then a copy) --------
+@pytest.mark.parametrize("expr", [
+    "np.arange(6.0).reshape(2, 3).T", "np.arange(24.0).reshape(2, 3, 4).transpose(1, 2, 0)",
+    "np.arange(12.0).reshape(3, 4)[:, ::2]", "np.broadcast_to(np.arange(3.0), (2, 3))",
+    "np.ascontiguousarray(np.zeros((1, 1, 3, 4)).transpose(0, 2, 3, 1))",
+    "np.arange(6, dtype=np.int32).reshape(2, 3).T"])
+def test_tensor_of_array_keeps_its_layout(expr):
+    for make in ("tensor", "as_tensor"):
+        arr = eval(expr)
+        a, t = getattr(autotensor, make)(arr), getattr(torch, make)(arr)
+        assert a.stride() == t.stride(), (make, a.stride(), t.stride())
+    a = autotensor.tensor(arr, dtype=autotensor.float32)
+    assert a.stride() == torch.tensor(arr, dtype=torch.float32).stride()
+
+
+@pytest.mark.parametrize("make", ["tensor", "as_tensor", "from_numpy"])
+def test_negative_strides_refused_as_torch(make):
+    arr = np.arange(6.0).reshape(2, 3)[:, ::-1]
+    msgs = []
+    for m in (autotensor, torch):
+        with pytest.raises(ValueError) as info:
+            getattr(m, make)(arr)
+        msgs.append(str(info.value))
+    assert msgs[0] == msgs[1]

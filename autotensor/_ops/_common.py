@@ -535,8 +535,10 @@ def _finish(op, inputs, params, out):
 def _no_graph(op, inputs, params, out):
     """An op's result(s) when no graph is recorded: wrapped, with tangents when a
     forward-AD level is open (Note [Forward mode])."""
-    if op.layout is not None:
-        out = conform(op, inputs, params, out)
+    lay = op.layout
+    if lay is not None and (lay != "contiguous" or out.__class__ is not ndarray or
+                            not out.flags.c_contiguous or 1 in out.shape):
+        out = conform(op, inputs, params, out)  # (Note [Result layout] in layout.py)
     if out.__class__ is ndarray:
         r = _make(out)
     elif out.__class__ is tuple:

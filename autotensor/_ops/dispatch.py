@@ -447,8 +447,10 @@ def _integral_result(op, inputs, params, out):
 
 def record(op, inputs, params, out):
     """Wrap ``out`` (array, or tuple of arrays for multi-output ops) and record a node."""
-    if op.layout is not None:
-        out = conform(op, inputs, params, out)
+    lay = op.layout
+    if lay is not None and (lay != "contiguous" or out.__class__ is not ndarray or
+                            not out.flags.c_contiguous or 1 in out.shape):
+        out = conform(op, inputs, params, out)  # (Note [Result layout] in layout.py)
     if op.n_out == 1:
         if out.__class__ is not ndarray:
             out = np.asarray(out)

@@ -883,7 +883,7 @@ INDEX_FILL_TENSOR = defop(
            "value": lambda F, grad, dim, index: F.sum(F.index_select(grad, dim, index))},
     jvp=lambda F, self, self_t, value, value_t, dim, index: index_fill(
         F.zeros_like(self) if self_t is None else self_t, dim, _make(index),
-        F.zeros_like(value) if value_t is None else value_t))
+        F.zeros_like(value) if value_t is None else value_t), layout="like")
 TAKE = defop("take", "TakeBackward0", lambda a, index: a.reshape(-1)[index], params=("index",),
              grads={"self": _take_backward}, jvp="linear")
 PUT = defop("put", "PutBackward0", _put_kernel, inputs=("self", "source"),
@@ -1049,9 +1049,9 @@ def take_along_dim(input, indices, dim=None):
     if idx.dtype != np.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{_dtype_name(idx)}")
-    if dim is None:
-        from .shape import reshape
-        return gather(reshape(input, (-1,)), 0, reshape(indices, (-1,)))
+    if dim is None:  # (aten's self.view(-1).gather(0, indices.view(-1)): views, may raise)
+        from .shape import view
+        return gather(view(input, -1), 0, view(indices, -1))
     d = input._data
     if d.ndim != idx.ndim:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "

@@ -304,3 +304,67 @@ def condition_first(arrays, params, out):
 def reversed_operands(arrays, params, out):
     """rsub(self, other) is sub(other, self): its iterator's first operand is other."""
     return with_strides(out, iter_strides(out.shape, arrays[::-1]))
+
+
+def _strides_like_channels_last(shape, strides):
+    """c10's is_channels_last_strides_2d_s4 / _3d_s5: the strides order (C fastest, then
+    the spatial dims, N slowest) that makes ``suggest_memory_format`` channels-last."""
+    order = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}.get(len(shape))
+    if order is None or strides[1] == 0:
+        return False
+    lo = 0
+    for d in order:
+        if shape[d] == 0 or strides[d] < lo:
+            return False
+        if d == 0 and lo == strides[1]:
+            return False
+        lo = strides[d]
+        if shape[d] > 1:
+            lo *= shape[d]
+    return True
+
+
+def _channels_last_strides_nd(shape):
+    """get_channels_last_strides_2d / _3d."""
+    strides = [0] * len(shape)
+    s = 1
+    for d in (1,) + tuple(range(len(shape) - 1, 1, -1)) + (0,):
+        strides[d] = s
+        s *= shape[d]
+    return tuple(strides)
+
+
+def suggested_format(arrays, params, out):
+    """NN kernels that allocate ``at::empty(..., input.suggest_memory_format())``
+    (padding, pixel shuffle, upsampling, adaptive max pooling, group_norm): a
+    channels-last result for an input strided like channels-last, else contiguous."""
+    a = arrays[0]
+    if out.ndim == a.ndim and out.ndim in (4, 5) and \
+            _strides_like_channels_last(a.shape, _elem_strides(a)):
+        return with_strides(out, _channels_last_strides_nd(out.shape))
+    return c_order(out)
+
+
+def rot90_layout(arrays, params, out):
+    """rot90 is flip (empty_like's layout) then transpose_ for odd k; k = 0 is a contiguous
+    clone (aten's rot90)."""
+    k, dims = params
+    a = arrays[0]
+    if k % 4 == 0 or out.ndim < 2:
+        return c_order(out)
+    st = like_strides(a)
+    st = list(c_strides(a.shape) if st is None else st)
+    if k % 2:
+        d0, d1 = dims[0] % a.ndim, dims[1] % a.ndim
+        st[d0], st[d1] = st[d1], st[d0]
+    return with_strides(out, tuple(st))
+
+
+def operand(i):
+    """TensorIterator's layout from input ``i`` alone (a composite's first op reads it:
+    binary_cross_entropy_with_logits' ``(1 - target)``)."""
+    def rule(arrays, params, out):
+        if arrays[i].ndim > out.ndim:
+            return c_order(out)
+        return with_strides(out, iter_strides(out.shape, [arrays[i], 1]))
+    return rule

@@ -7,6 +7,7 @@ import itertools as _it
 import threading as _threading
 
 from .._backend import np
+from . import layout
 from .dispatch import defop
 from .reduction import _NOT_YET, _numel
 
@@ -1378,7 +1379,7 @@ GROUP_NORM = defop(
     inputs=("input", "weight", "bias"), params=("N", "C", "HxW", "group", "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
     backward_all=group_norm_backward, jvp="transpose",
-    backward_op=("aten::native_group_norm_backward", ".", True))
+    backward_op=("aten::native_group_norm_backward", ".", True), layout=layout.suggested_format)
 
 
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
@@ -1481,7 +1482,8 @@ def index_map_scatter_backward(F, grad, index, nd, out_tail, self_sizes):
 
 def _gather_op(name, node):
     return defop(name, node, index_map_gather, params=("index", "nd", "value"),
-                 grads={"self": index_map_gather_backward}, jvp="transpose")
+                 grads={"self": index_map_gather_backward}, jvp="transpose",
+                 layout=layout.suggested_format)
 
 
 CONSTANT_PAD = _gather_op("constant_pad_nd", "ConstantPadNdBackward0")
@@ -1560,7 +1562,8 @@ def separable_backward(F, grad, mats):
 
 def _separable_op(name, node):
     return defop(name, node, separable_kernel, params=("mats",),
-                 grads={"self": separable_backward}, jvp="transpose")
+                 grads={"self": separable_backward}, jvp="transpose",
+                 layout=layout.suggested_format)
 
 
 UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0")
@@ -1682,7 +1685,8 @@ ADAPTIVE_MAX_POOL2D = defop(
     "adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", adaptive_max_pool2d_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose")
+           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose",
+           layout=layout.suggested_format)
 
 
 def max_unpool2d_kernel(x, indices, output_size):
@@ -1784,8 +1788,25 @@ def conv_tbc(input, weight, bias, pad=0):
         raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                            f"{_dtypes.scalar_name(input.dtype)} and "
                            f"{_dtypes.scalar_name(weight.dtype)}")
+    _conv_tbc_views(x, w.shape[0], int(pad))
     return _finish(CONV_TBC, (input, weight, bias), (int(pad),),
                    conv_tbc_kernel(x, w, b, int(pad)))
+
+
+def _conv_tbc_views(x, kw, pad):
+    """aten's conv_tbc views each time slice ``input.narrow(0, s, t)`` as (t * batch,
+    channels): an input whose strides do not allow it raises the view error."""
+    from .. import _errors
+    from .linalg import _view_strides
+    ilen, batch, planes = x.shape
+    olen = ilen - kw + 1 + pad * 2
+    real_pad = (olen - ilen + kw - 1) // 2
+    strides = tuple(s // x.itemsize for s in x.strides)
+    for k in range(kw):
+        o_shift = max(0, real_pad - k)
+        t = min(ilen + real_pad - k, olen) - o_shift
+        if t > 0 and _view_strides((t, batch, planes), strides, (t * batch, planes)) is None:
+            raise RuntimeError(_errors.VIEW_STRIDE)
 
 
 # ---- grid_sampler_2d / grid_sampler_3d -----------------------------------------------------
@@ -2073,7 +2094,7 @@ BCE_WITH_LOGITS = defop(
            _bce_logits_dself(F, self, target, weight, pos_weight, reduction) * grad,
            "target": lambda F, grad, self, target, weight, pos_weight, reduction:
            _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction) * grad},
-    jvp=_bce_logits_jvp, layout="iter")
+    jvp=_bce_logits_jvp, layout=layout.operand(1))
 
 
 def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction):

@@ -6,7 +6,7 @@ from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import _is_contiguous, _make, Tensor
 from ..autograd import inplace
-from . import raw
+from . import layout, raw
 from .dispatch import broadcast_error, defop
 from ._common import (
     _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _view_result,
@@ -836,7 +836,7 @@ ROLL = defop("roll", "RollBackward0", _roll_kernel, params=("shifts", "dims"),
 ROT90 = defop("rot90", "Rot90Backward0", _rot90_kernel, params=("k", "dims"),
               grads={"self": lambda F, grad, k, dims: _via(
                   F, _rot90_kernel, _rot90_op, grad, -k, dims)},
-              jvp="linear")
+              jvp="linear", layout=layout.rot90_layout)
 NARROW_COPY = defop("narrow_copy", "NarrowCopyBackward0",
                     lambda a, dim, start, length: a[(slice(None),) * dim +
                                                     (slice(start, start + length),)].copy(),
