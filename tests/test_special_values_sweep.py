@@ -256,3 +256,15 @@ def test_fuzz_unary_gradients_at_special_values(expr):
                 == outs[0], (expr, g)
             return
         _same(outs[1], outs[0], (expr, g))
+
+
+def test_cumprod_of_empty_or_one_element_gradient_is_grad_itself():
+    """PyTorch's cumprod_backward returns grad for numel <= 1 (fuzz seed 6202: with
+    create_graph the gradient of an empty input did not require grad)."""
+    for shape in ((0,), (1,), (0, 3)):
+        outs = []
+        for lib in (torch, autotensor):
+            x = lib.zeros(shape, requires_grad=True)
+            x.cumprod(0).sum().backward(create_graph=True)
+            outs.append((x.grad.requires_grad, tuple(x.grad.shape)))
+        assert outs[0] == outs[1], shape

@@ -1047,8 +1047,8 @@ def cumprod_backward(F, grad, self, dim, result):
     element is 0; with zeros, its mask algorithm on arrays (a first-order backward) or
     its O(n^2) sum of omitted products in graph mode (create_graph), as PyTorch chooses by
     grad mode."""
-    if self.ndim == 0 or self.shape[dim] == 1:
-        return grad
+    if getattr(self, "_data", self).size <= 1 or self.shape[dim] == 1:
+        return grad  # (PyTorch's early returns: an empty input's gradient is grad itself)
     if not (self == 0).any():
         return F.flip(F.cumsum(F.flip(grad * result, (dim,)), dim), (dim,)) / self
     if F.is_raw:

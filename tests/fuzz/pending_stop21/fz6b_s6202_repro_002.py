@@ -1,0 +1,46 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+line 11: v7.backward()
+line 11['raised']: autotensor raised NotImplementedError: 'Trying to use forward AD with aten::logit_backward that does not support it.'
+                   torch raised RuntimeError: 'one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor []], which is output 0 of _Dirty, is at version 2; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'
+  autotensor: {'raised': Raised(type_name='NotImplementedError', message='Trying to use forward AD with aten::logit_backward that does not support it.')}
+  torch:      {'raised': Raised(type_name='RuntimeError', message='one of the variables needed for gradient computation has been modified by an inplace operation: [torch.FloatTensor []], which is output 0 of _Dirty, is at version 2; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).'
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), requires_grad=True)
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = v0.exp()
+    v2 = v0.exp()
+    v3 = v0.exp()
+    v4 = v0.exp()
+    v5 = v0.exp()
+    v6 = v0.exp()
+    v7 = v6.logit()
+    v8 = _Dirty.apply(v6)
+    v7.backward()
+"""
+import sys
+
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), requires_grad=True)",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))",
+    'v1 = v0.exp()',
+    'v2 = v0.exp()',
+    'v3 = v0.exp()',
+    'v4 = v0.exp()',
+    'v5 = v0.exp()',
+    'v6 = v0.exp()',
+    'v7 = v6.logit()',
+    'v8 = _Dirty.apply(v6)',
+    'v7.backward()',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
