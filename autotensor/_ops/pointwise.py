@@ -1878,7 +1878,9 @@ XLOGY_SCALAR_OTHER = defop("xlogy", "XlogyBackward2",
 
 
 def _copysign_grad(F, grad, self, result):
-    return grad * F.where(self == 0, 0, result / F.where(self == 0, 1, self))
+    """PyTorch's copysign_tensor_self_backward: grad * (result / self).masked_fill_(self ==
+    0, 0) (its graph: MulBackward0 -> MaskedFillBackward0 -> DivBackward0)."""
+    return grad * F.masked_fill(result / self, self == 0, 0)
 
 
 COPYSIGN = defop("copysign", "CopysignBackward0", np.copysign, inputs=("self", "other"),
