@@ -2223,7 +2223,7 @@ def _plus_zero_reads(out, reads):
     tangent requires grad where one of them does; Note [Forward mode])."""
     if _state.enabled:
         for x in reads:
-            if isinstance(x, Tensor) and x._requires_grad:
+            if _requires_grad_of(x):
                 out = plus_zero_term(out, x * 0)
     return out
 

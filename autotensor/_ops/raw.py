@@ -529,20 +529,24 @@ def log_softmax_backward_data(grad, output, dim):
 _VECTOR_BYTES = []
 
 
+def _cpu_flags():
+    """The CPU's feature flags (none where /proc/cpuinfo is not there: not Linux)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        return set()
+    return set()
+
+
 def _vector_bytes():
     if not _VECTOR_BYTES:
         import os
         cap = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
-        flags = set()
         if not cap:
-            try:
-                with open("/proc/cpuinfo") as f:
-                    for line in f:
-                        if line.startswith("flags"):
-                            flags = set(line.split(":", 1)[1].split())
-                            break
-            except OSError:
-                pass
+            flags = _cpu_flags()
             avx512 = {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags
             cap = "avx512" if avx512 else "avx2" if {"avx2", "fma"} <= flags else "default"
         _VECTOR_BYTES.append({"avx512": 64, "avx2": 32}.get(cap, 0))
