@@ -351,22 +351,24 @@ class Tensor:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._grad_fn is None or self.retains_grad:
             return
-        self._meta_dict()["retains_grad"] = True
+        # (grad_fn first: a stale view raises PyTorch's errors before anything is retained)
         self.grad_fn._extra()["retain"][self._output_nr] = weakref.ref(self)
+        self._meta_dict()["retains_grad"] = True
 
     def register_hook(self, hook):
         """``hook(grad)`` runs when the gradient w.r.t. this tensor is computed; it may
         return a replacement gradient."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is None:
+        fn = self.grad_fn  # (a stale view's errors first: Note [Lazy view rebase])
+        if fn is None:
             from .autograd.graph import _HookDict, add_hook
             hooks = self._meta_dict().setdefault("hooks", _HookDict())
             return add_hook(hooks, hook)
-        return self.grad_fn._register_tensor_prehook(self._output_nr, hook)
+        return fn._register_tensor_prehook(self._output_nr, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors")
         from .autograd.graph import _HookDict, add_hook

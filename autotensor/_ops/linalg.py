@@ -1253,7 +1253,8 @@ def _dims_list(dims, nd):
 
 
 def tensordot(a, b, dims=2, out=None):
-    """PyTorch's tensordot: permute, reshape to matrices, one mm (a dot for a 1-element result)."""
+    """PyTorch's tensordot: permute, reshape to matrices, one mm (a dot, or mul + sum, for a
+    1-element result)."""
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
@@ -1307,12 +1308,15 @@ def tensordot(a, b, dims=2, out=None):
             rsizes.append(t2._data.shape[i])
     t1 = permute(t1, p1)
     t2 = permute(t2, p2)
-    if size1 == 1 and size2 == 1:  # one output element: one dot, as aten (its graph too)
-        if t1._data.ndim != 1:
-            t1 = reshape(t1, (csize,))
-        if t2._data.ndim != 1:
-            t2 = reshape(t2, (csize,))
-        return view(dot(t1, t2), tuple(rsizes))
+    if size1 == 1 and size2 == 1:
+        # one output element, as aten (its graph too): a dot of the flattened inputs when
+        # both are contiguous (flatten is then a view), else mul + sum, which copies neither
+        # (an expanded input: a gradient of a sum)
+        from .reduction import sum as _sum
+        from .shape import flatten, squeeze
+        if t1.is_contiguous() and t2.is_contiguous():
+            return reshape(dot(flatten(t1), flatten(t2)), tuple(rsizes))
+        return reshape(_sum(mul(squeeze(t1), squeeze(t2)), dtype=t1.dtype), tuple(rsizes))
     t1 = reshape(t1, (size1, csize))
     t2 = reshape(t2, (csize, size2))
     return reshape(mm(t1, t2), tuple(rsizes))

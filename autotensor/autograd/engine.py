@@ -333,7 +333,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     if grads[0] is not None:
         g = grads[0]
         version = sums.get((node, 0), 0)
-        if not version and raw and (id(g) in sums.get("shared", ()) or (
+        if not version and raw and (_held(g, sums) or (
                 (g.base is not None or not g.flags.c_contiguous) and
                 not _obeys_layout(g, node.variable._data))):
             version = 1  # PyTorch copies it into .grad (clone_obey_contract's copy_: 1)
@@ -345,6 +345,19 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
             fn(node.variable)
     if node._hooks is not None and node._hooks["post"]:
         _post_hooks(node, (), grads, raw)
+
+
+def _held(g, sums, first=None, more=None):
+    """Whether someone besides the buffer being summed into holds gradient ``g``: the
+    caller (a root gradient), another node's pending input buffer (AddBackward0 gives one
+    tensor to both inputs; once one of them has run, the other holds it alone), or the
+    entries made ready by the current step. PyTorch adds in place, and steals a leaf's
+    first gradient, only when its use_count is 1 (Note [Gradient versions])."""
+    if id(g) in sums.get("shared", ()):
+        return True
+    pending = list(sums.get("buffers", {}).values())
+    pending += [e[1] for e in ((first,) if first is not None else ()) + tuple(more or ())]
+    return any(x is g for buf in pending for x in buf)
 
 
 def _version_of(sums, node, nr, g):
@@ -454,7 +467,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
         targets = set(e[0] for e in capture or ()) | set(accumulate_into or ())
         needed = _needed(root_nodes, targets)
         # a node only captured from (autograd.grad's input) runs only if it leads further;
-        # backward(inputs=[non-leaf]) still runs the input's node, as PyTorch does
+        # backward(inputs=[non-leaf]) still runs the input's node, as PyTorch does (but
+        # computes nothing for edges that lead to no target: _apply_needed)
         into = accumulate_into or ()
         runs = {n for n in needed if n.__class__ is AccumulateGrad or n in into or
                 any(child in needed for child, _ in n._next)}
@@ -487,12 +501,13 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
     ready = None  # the one node made ready by the last step while the heap was empty
     sums = {}  # (node, slot): how many gradients were summed there (see accumulate_grad)
     # Note [Gradient versions]: PyTorch sums into a buffer in place only when nothing else
-    # holds it; a gradient passed through unchanged (AddBackward0 gives grad to both inputs)
-    # is shared, so the first sum makes a new tensor (version 0); a gradient that is a view
-    # (expand) or the caller's goes into .grad as a copy (version 1)
-    # (id -> the gradient itself, kept alive so that its id is not reused meanwhile)
-    shared = {id(g): g for g in root_grads if g is not None}  # (the caller holds those)
-    sums["shared"] = shared
+    # holds it (_held); a gradient still held by another pending buffer (AddBackward0 gives
+    # grad to both inputs) is summed out of place, a new tensor (version 0); a gradient that
+    # is a view (expand), the caller's or another buffer's goes into .grad as a copy
+    # (version 1)
+    # (id -> the caller's gradient itself, kept alive so that its id is not reused)
+    sums["shared"] = {id(g): g for g in root_grads if g is not None}  # (the caller's)
+    sums["buffers"] = buffers
     anomaly = _anomaly._enabled
     slow = filtered or bool(capture_map) or anomaly
     fw = _state.fw  # (a forward-AD level is open: Note [Backward ops without a forward rule])
@@ -534,7 +549,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
             if grads[0] is not None or any(g is not None for g in grads):
                 if fw:
                     _refuse_backward_op(node, grads, raw)
-                outs = node.apply(grads, F)
+                outs = node.apply(grads, F) if not filtered else \
+                    _apply_needed(node, grads, F, needed)
                 made = _MADE[node.__class__]
                 if made:  # (its formula writes in place: Note [Gradient versions])
                     per_input = _made_versions(node, made, grads[0], len(outs), raw)
@@ -589,9 +605,6 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     old = buf[nr]
                     if old is None:
                         buf[nr] = g
-                        if g is grads[0] or g is outs[0] and len(outs) > 1 and (
-                                outs[1] is g or any(x is g for x in outs[2:])):
-                            shared[id(g)] = g
                     else:
                         buf[nr] = old + g
                         # PyTorch adds in place (bumping the version autograd.grad shows)
@@ -607,13 +620,13 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                             prev = sums.get(key)
                             if prev is not None:  # old is the array the last sum made
                                 sums[key] = prev + 1
-                            elif id(old) not in shared and \
-                                    getattr(old, "base", None) is None and _dense(old):
+                            elif getattr(old, "base", None) is None and _dense(old) and \
+                                    not _held(old, sums, first, more):
                                 sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
                         elif not raw and old is not g and getattr(_eager, "versions", False) \
                                 and (nxt.__class__ is AccumulateGrad or capture_map) and \
-                                id(old) not in shared and old._view is None and \
-                                _dense(old._data):
+                                old._view is None and _dense(old._data) and \
+                                not _held(old, sums, first, more):
                             # (formulas on tensors only for tangents: PyTorch, without a
                             # graph, adds in place; _grad_with_tangents reads the version)
                             buf[nr]._vc[0] = old._vc[0] + 1
@@ -643,6 +656,30 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
         _state.enabled, _state.in_formula = prev_mode, prev_formula
         _state.graph_task, _state.current_node = prev_task, prev_node
     return captured
+
+
+def _apply_needed(node, grads, F, needed):
+    """``node.apply`` in a backward limited to some inputs (``inputs=``, autograd.grad):
+    as PyTorch's task_should_compute_output, the node computes the gradients only of the
+    edges that lead to a needed node; the others' formulas are not run, so one without a
+    derivative (igamma's input) does not raise. Done by giving the node (and the node a
+    CopySlices wraps) those edges as NO_EDGE while it runs."""
+    nxt = node._next
+    if all(e[0] is None or e[0] in needed for e in nxt) or \
+            isinstance(type(node).__dict__.get("_next"), property):
+        return node.apply(grads, F)  # (NotImplemented's edges: it raises whatever it gets)
+    from .graph import NO_EDGE
+    from .inplace import _VIEW_INPUT, CopySlices
+    nodes = [node, node.fn] if node.__class__ is CopySlices else [node]
+    kept = [n._next for n in nodes]
+    try:
+        for n, edges in zip(nodes, kept):
+            n._next = tuple([e if e[0] is None or e[0] is _VIEW_INPUT or e[0] in needed
+                             else NO_EDGE for e in edges])
+        return node.apply(grads, F)
+    finally:
+        for n, edges in zip(nodes, kept):
+            n._next = edges
 
 
 # Note [Backward ops without a forward rule]
@@ -678,6 +715,9 @@ def _refuse_backward_op(node, grads, raw):
     if not raw:
         dual = dual or any(g is not None and _tangent_or_none(g) is not None for g in grads)
     if dual:
+        from .graph import unpack_saved
+        unpack_saved(node, _namespaces()[0])  # (a saved tensor modified in place: the
+        # version error comes first, when the node unpacks its saved values)
         raise NotImplementedError(f"Trying to use forward AD with {name} that does not "
                                   f"support it{why}")
 
@@ -859,7 +899,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         for t in inputs:
             if t.__class__ is GradientEdge:
                 accumulate_into.add(t.node)  # (no retain_grad: nothing to keep it in)
-            elif t._grad_fn is None:
+            elif t.grad_fn is None:  # (a stale view's errors first: Note [Lazy view rebase])
                 if not t._requires_grad:
                     raise RuntimeError("can't retain_grad on Tensor that has "
                                        "requires_grad=False")

@@ -329,6 +329,8 @@ def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
     differentiable = id(o) not in non_diff and o._data.dtype.kind in "fcV"
     if id(o) in dirty:
         _check_dirty(o, inputs, differentiable, n_outputs)
+        if differentiable:
+            o._grad = None  # (PyTorch's set_history of a modified input resets its .grad)
         if o._view is not None and differentiable:
             inplace.rebase_custom(o, ctx)
             return o
