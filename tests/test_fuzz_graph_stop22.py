@@ -133,7 +133,7 @@ def test_leaf_gradient_copied_while_another_buffer_holds_it():
         g = lib.autograd.grad((a + a.neg() + a.sin()).exp().sum(), [a])[0]
         return x.grad._version, y.grad._version, g._version
     for order in (True, False):
-        ours, theirs = _both(lambda lib: run(lib, order))
+        ours, theirs = _both(lambda lib, order=order: run(lib, order))
         assert ours == theirs
 
 
