@@ -251,9 +251,9 @@ SCALAR_OVERLOAD.update({ADD: ADD_SCALAR, SUB: SUB_SCALAR, MUL: MUL_SCALAR, DIV: 
 # Elementwise unary ops.
 NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: -grad},
             jvp="elementwise")
-EXP = defop("exp", "ExpBackward0", np.exp, grads={"self": lambda F, grad, result: grad * result},
+EXP = defop("exp", "ExpBackward0", raw.exp, grads={"self": lambda F, grad, result: grad * result},
             jvp="elementwise")
-LOG = defop("log", "LogBackward0", np.log, grads={"self": lambda F, grad, self: grad / self},
+LOG = defop("log", "LogBackward0", raw.log, grads={"self": lambda F, grad, self: grad / self},
             jvp="elementwise")
 SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
              grads={"self": lambda F, grad, result: grad / (result * 2)},
@@ -270,13 +270,13 @@ def _abs_jvp(F, self, self_t):
 ABS = defop("abs", "AbsBackward0", np.abs,
             grads={"self": lambda F, grad, self: grad * F.sgn(self)},
             jvp=_abs_jvp)
-SIN = defop("sin", "SinBackward0", np.sin,
+SIN = defop("sin", "SinBackward0", raw.sin,
             grads={"self": lambda F, grad, self: grad * F.cos(self)},
             jvp="elementwise")
-COS = defop("cos", "CosBackward0", np.cos,
+COS = defop("cos", "CosBackward0", raw.cos,
             grads={"self": lambda F, grad, self: grad * -F.sin(self)},  # (PyTorch's order)
             jvp="elementwise")
-TANH = defop("tanh", "TanhBackward0", np.tanh,
+TANH = defop("tanh", "TanhBackward0", raw.tanh,
              grads={"self": lambda F, grad, result: F.tanh_backward(grad, result)},
              jvp="elementwise")
 SIGMOID = defop("sigmoid", "SigmoidBackward0", raw.sigmoid,
@@ -1509,33 +1509,33 @@ def copy_(self, src, non_blocking=False):
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 _2_SQRTPI = 2.0 / math.sqrt(math.pi)
 
-LOG1P = defop("log1p", "Log1PBackward0", np.log1p, jvp="elementwise",
+LOG1P = defop("log1p", "Log1PBackward0", raw.FLOAT_KERNELS["log1p"], jvp="elementwise",
               grads={"self": lambda F, grad, self: grad / (self + 1)})
-EXPM1 = defop("expm1", "Expm1Backward0", np.expm1, jvp="elementwise",
+EXPM1 = defop("expm1", "Expm1Backward0", raw.FLOAT_KERNELS["expm1"], jvp="elementwise",
               grads={"self": lambda F, grad, result: grad * (result + 1)})
-EXP2 = defop("exp2", "Exp2Backward0", np.exp2, jvp="elementwise",
+EXP2 = defop("exp2", "Exp2Backward0", raw.FLOAT_KERNELS["exp2"], jvp="elementwise",
              grads={"self": lambda F, grad, result: grad * result * _LN2})
-LOG2 = defop("log2", "Log2Backward0", np.log2, jvp="elementwise",
+LOG2 = defop("log2", "Log2Backward0", raw.FLOAT_KERNELS["log2"], jvp="elementwise",
              grads={"self": lambda F, grad, self: grad / (self * _LN2)})
-LOG10 = defop("log10", "Log10Backward0", np.log10, jvp="elementwise",
+LOG10 = defop("log10", "Log10Backward0", raw.FLOAT_KERNELS["log10"], jvp="elementwise",
               grads={"self": lambda F, grad, self: grad / (self * _LN10)})
-TAN = defop("tan", "TanBackward0", np.tan, jvp="elementwise",
+TAN = defop("tan", "TanBackward0", raw.FLOAT_KERNELS["tan"], jvp="elementwise",
             grads={"self": lambda F, grad, result: grad * (result * result + 1)})
-ASIN = defop("asin", "AsinBackward0", np.arcsin, jvp="elementwise",
+ASIN = defop("asin", "AsinBackward0", raw.FLOAT_KERNELS["asin"], jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * F.rsqrt(-self * self + 1)})
-ACOS = defop("acos", "AcosBackward0", np.arccos, jvp="elementwise",
+ACOS = defop("acos", "AcosBackward0", raw.FLOAT_KERNELS["acos"], jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * -F.rsqrt(-self * self + 1)})
-ATAN = defop("atan", "AtanBackward0", np.arctan, jvp="elementwise",
+ATAN = defop("atan", "AtanBackward0", raw.FLOAT_KERNELS["atan"], jvp="elementwise",
              grads={"self": lambda F, grad, self: grad / (self * self + 1)})
-SINH = defop("sinh", "SinhBackward0", np.sinh, jvp="elementwise",
+SINH = defop("sinh", "SinhBackward0", raw.FLOAT_KERNELS["sinh"], jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * F.cosh(self)})
-COSH = defop("cosh", "CoshBackward0", np.cosh, jvp="elementwise",
+COSH = defop("cosh", "CoshBackward0", raw.FLOAT_KERNELS["cosh"], jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * F.sinh(self)})
-ASINH = defop("asinh", "AsinhBackward0", np.arcsinh, jvp="elementwise",
+ASINH = defop("asinh", "AsinhBackward0", raw.FLOAT_KERNELS["asinh"], jvp="elementwise",
               grads={"self": lambda F, grad, self: grad * F.rsqrt(F.pow(self, 2) + 1)})
-ACOSH = defop("acosh", "AcoshBackward0", np.arccosh, jvp="elementwise",
+ACOSH = defop("acosh", "AcoshBackward0", raw.FLOAT_KERNELS["acosh"], jvp="elementwise",
               grads={"self": lambda F, grad, self: grad * F.rsqrt(self * self - 1)})
-ATANH = defop("atanh", "AtanhBackward0", np.arctanh, jvp="elementwise",
+ATANH = defop("atanh", "AtanhBackward0", raw.FLOAT_KERNELS["atanh"], jvp="elementwise",
               grads={"self": lambda F, grad, self: grad / (1 - self * self)})
 ERF = defop("erf", "ErfBackward0", _specfun.erf, jvp="elementwise",
             grads={"self": lambda F, grad, self: grad * (F.exp(-(self * self)) * _2_SQRTPI)})

@@ -180,28 +180,75 @@ def clone(x):
     return x.copy()
 
 
-def exp(x):
-    return asarray(np.exp(x))
+# Note [Float32 transcendentals]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's float32 exp, log, sin, tanh... are MKL's VML in its high-accuracy mode (the
+# ops ATen's vml.h hands to MKL), SLEEF's 1-ulp vector functions or glibc's: each within
+# an ulp, and equal to the correctly rounded value on all but ~0.1-10% of inputs. NumPy's
+# float32 SIMD kernels are faster and less accurate: 10-48% of float32 inputs got another
+# float than PyTorch's (tanh(9.4) was 0.99999994, PyTorch's 1.0, so its tangent
+# t * (1 - y * y) was -1.2e-6 instead of -0.0). So the ops of ``_VIA_FLOAT64`` compute a
+# float32 array in float64 and round once (float16 and bfloat16, which PyTorch computes
+# in float32, are rounded to float32 on the way): the correctly rounded value, which
+# PyTorch's is on 90-99.9% of inputs (README "Numerics", measured by ``python -m
+# tests.ulp``). Where PyTorch computes a float formula of its own (sigmoid, digamma...),
+# its kernel is ported operation for operation instead. Blockwise, so that the float64
+# copy stays in cache: 2-4 x NumPy's float32 time on large arrays (README "Numerics").
+_WIDE_BLOCK = 16384
+_F32 = np.dtype(np.float32)
 
 
-def log(x):
-    return asarray(np.log(x))
+def in_float64(ufunc, x):
+    """ufunc(x) for a float32, float16 or bfloat16 array x, computed in float64 and
+    rounded once to float32 (then to x's dtype): Note [Float32 transcendentals]."""
+    dt = x.dtype
+    if x.size <= _WIDE_BLOCK:
+        out = ufunc(x.astype(np.float64)).astype(np.float32)
+    else:
+        out = np.empty(x.shape, np.float32)
+        src, dst = x.reshape(-1), out.reshape(-1)  # (a copy only where x is strided)
+        buf = np.empty(_WIDE_BLOCK, np.float64)
+        for i in range(0, src.size, _WIDE_BLOCK):
+            b = buf[:min(_WIDE_BLOCK, src.size - i)]
+            b[...] = src[i:i + _WIDE_BLOCK]
+            ufunc(b, out=b)
+            dst[i:i + _WIDE_BLOCK] = b
+    return asarray(out if dt == _F32 else out.astype(dt))
+
+
+def _float_kernel(ufunc):
+    """The kernel of an elementwise op whose float32 value is computed in float64 (Note
+    [Float32 transcendentals]); other dtypes take NumPy's own loop."""
+    def kernel(x):
+        dt = x.dtype
+        if dt == _F32 or (dt.itemsize == 2 and dt.kind in "fV"):
+            return in_float64(ufunc, x)
+        return asarray(ufunc(x))
+    kernel.__name__ = kernel.__qualname__ = ufunc.__name__
+    return kernel
+
+
+# The ops computed so, by NumPy ufunc (ops whose PyTorch float kernel is its own formula:
+# sigmoid, erf, digamma, sinc, logit... have kernels of their own below and in
+# _specfun.py; asinh and acosh are glibc's float algorithms in PyTorch, which float64
+# matches no better than NumPy's float32: README "Numerics").
+_VIA_FLOAT64 = dict(
+    exp=np.exp, exp2=np.exp2, expm1=np.expm1, log=np.log, log2=np.log2, log10=np.log10,
+    log1p=np.log1p, sin=np.sin, cos=np.cos, tan=np.tan, tanh=np.tanh, sinh=np.sinh,
+    cosh=np.cosh, asin=np.arcsin, acos=np.arccos, atan=np.arctan, atanh=np.arctanh)
+FLOAT_KERNELS = {name: _float_kernel(f) for name, f in _VIA_FLOAT64.items()}
+FLOAT_KERNELS.update(asinh=lambda x: asarray(np.arcsinh(x)),
+                     acosh=lambda x: asarray(np.arccosh(x)))
+exp, log, sin, cos, tanh = (FLOAT_KERNELS[k] for k in ("exp", "log", "sin", "cos", "tanh"))
+log1p, expm1, sinh, cosh = (FLOAT_KERNELS[k] for k in ("log1p", "expm1", "sinh", "cosh"))
 
 
 def exp2(x):
     """exp2 of a float array; of an integer one in the default dtype, as PyTorch's."""
-    if x.dtype.kind not in "fc":
+    if x.dtype.kind not in "fcV":
         from .. import _dtypes
         x = x.astype(_dtypes.default_float.np)
-    return asarray(np.exp2(x))
-
-
-def sin(x):
-    return asarray(np.sin(x))
-
-
-def cos(x):
-    return asarray(np.cos(x))
+    return FLOAT_KERNELS["exp2"](x)
 
 
 def reciprocal(x):
@@ -553,13 +600,14 @@ def _vector_bytes():
     return _VECTOR_BYTES[0]
 
 
-def simd_positions(shape, *operands):
+def simd_positions(shape, *operands, unroll=1):
     """A boolean array of ``shape``: the elements PyTorch's SIMD loop computes for an
-    elementwise op of ``operands`` (Note [SIMD tie picks]); None where it computes none."""
+    elementwise op of ``operands`` (Note [SIMD tie picks]); None where it computes none.
+    ``unroll``: vectors per step (2 for the unary kernels measured: sigmoid)."""
     n = math.prod(shape)
     width = _vector_bytes()
     itemsize = max(getattr(x, "itemsize", 8) for x in operands)
-    lanes = width // itemsize if width else 0
+    lanes = width // itemsize * unroll if width else 0
     if not lanes or n < lanes or not shape:
         return None
     strides = []
@@ -643,10 +691,6 @@ def relu(x):
     return asarray(np.maximum(0, x).astype(x.dtype, copy=False))
 
 
-def tanh(x):
-    return asarray(np.tanh(x))
-
-
 # PyTorch's activation backward kernels (aten::leaky_relu_backward, ...): ops of their own,
 # so that a recorded backward (or a tangent) reads ``self`` as a graph input as PyTorch's
 # does (Note [Activation backward ops] in pointwise.py).
@@ -676,13 +720,19 @@ hardshrink_backward = softshrink_backward
 
 
 def sigmoid(x):
-    # 1 / (1 + exp(-x)) overflows harmlessly to 0 for large -x; float16/bfloat16 in
-    # float32, as PyTorch's kernel (exp(11.1) overflows float16: sigmoid(-11.1) is not 0)
+    """PyTorch's kernel, 1 / (1 + exp(-x)); float16/bfloat16 in float32 (exp(11.1)
+    overflows float16: sigmoid(-11.1) is not 0). Its float exp is SLEEF's in the SIMD loop
+    and glibc's in the scalar loop (Note [SLEEF's expf] in _specfun.py): both ported, so
+    a float32 result is PyTorch's bit for bit (NumPy's float32 exp gave another float on
+    17% of inputs)."""
     dt = x.dtype
-    if dt.itemsize == 2 and dt.kind in "fV":
-        x = x.astype(np.float32)
-    with np.errstate(over="ignore"):
-        return asarray(1 / (1 + np.exp(-x))).astype(dt, copy=False)
+    if dt.kind == "c" or dt.itemsize == 8:
+        return asarray(1 / (1 + np.exp(-x)))
+    from ._specfun import torch_expf
+    e = torch_expf(np.negative(x, dtype=np.float32),
+                   simd_positions(x.shape, x, unroll=2))
+    e += 1
+    return asarray(np.reciprocal(e, out=e)).astype(dt, copy=False)
 
 
 # The backward kernels of tanh, sigmoid and relu, as PyTorch's (tanh_backward,
@@ -696,13 +746,14 @@ def tanh_backward(grad, output):
     if _half(output):  # PyTorch's kernel computes float16/bfloat16 in float32, rounds once
         return tanh_backward(grad.astype(np.float32), output.astype(np.float32)).astype(
             output.dtype)
-    if grad.__class__ is ndarray and grad.ndim and grad.dtype == output.dtype and \
-            grad.shape == output.shape:
-        # the same three operations in one fresh buffer (a 1024 x 1024 float32 gradient:
-        # 0.9 ms against 1.5 ms with three allocations; bit for bit the same values)
-        t = np.multiply(output, output)
+    if output.__class__ is ndarray and output.dtype == _F32:
+        # PyTorch's kernel is a * (1 - b * b) as GCC compiles it: 1 - b * b one fused
+        # multiply-add (in its SIMD and its scalar loop alike), which differs from the two
+        # float32 roundings near |b| = 1 (2,500 ulps of the gradient at tanh(7) = 1 -
+        # 1.5e-6). The float64 product of two floats is exact, so 1 - it rounds once.
+        t = np.multiply(output, output, dtype=np.float64)
         np.subtract(1, t, out=t)
-        return np.multiply(grad, t, out=t)
+        return asarray(np.multiply(grad, t.astype(np.float32)))
     return asarray(grad * (1 - output * output))
 
 
@@ -860,22 +911,6 @@ def as_strided_backward(grad, layout, size, stride, storage_offset):
         np.add.at(count, _strided(np.arange(n), 0, shape, strides), 1)
         buf = np.where(count > 0, buf / np.maximum(count, 1), 0).astype(grad.dtype)
     return _strided(buf, 0, shape, strides).copy()
-
-
-def log1p(x):
-    return asarray(np.log1p(x))
-
-
-def expm1(x):
-    return asarray(np.expm1(x))
-
-
-def sinh(x):
-    return asarray(np.sinh(x))
-
-
-def cosh(x):
-    return asarray(np.cosh(x))
 
 
 def neg(x):
