@@ -36,10 +36,11 @@ def _back(out, like):
 # [0, 0.84375), [0.84375, 1.25), [1.25, 1/0.35), [1/0.35, 6 or 28) a different ratio of
 # polynomials, each evaluated (Horner, in place) on the elements of its interval alone,
 # gathered by a boolean mask. fdlibm's error bound is below an ulp in float64, as glibc's
-# erf, which PyTorch calls. erf of a float32 array is computed in float32 (the same
-# formulas; a few float32 ulps, as PyTorch's vectorised float erf: GELU's hot path, where
-# the old element-by-element math.erf took 75% of a transformer block's step); erfc, whose
-# tails need the relative accuracy, in float64 with fdlibm's split of x * x.
+# erf, which PyTorch calls. erf of a float32 array is computed in float64 and rounded
+# (Note [Float32 transcendentals] in raw.py: PyTorch's float erf is MKL's, and the
+# correctly rounded value is nearer it than these formulas in float32; GELU takes its own
+# path, Note [Blockwise GELU]); erfc, whose tails need the relative accuracy, in float64
+# with fdlibm's split of x * x.
 _ERX = 8.45062911510467529297e-01
 _PP = (-2.37630166566501626084e-05, -5.77027029648944159157e-03, -2.84817495755985104766e-02,
        -3.25042107247001499370e-01, 1.28379167095512558561e-01)
@@ -119,8 +120,10 @@ def blocks(n):
 
 
 def erf(x):
+    """erf in float64, rounded once to a float32 or half x (PyTorch's float erf is MKL's
+    vsErf: that differs on 1.1% of inputs, fdlibm's formulas in float32 on 2.5%)."""
     x = np.asarray(x)
-    if x.dtype != np.float32 and x.dtype != np.float64:
+    if x.dtype != np.float64:
         return _back(erf(_float64(x)), x)
     if x.size <= BLOCK:
         return _erf(x)
@@ -325,7 +328,46 @@ def _digamma_pos(x):
     return np.where(z == 10, acc + _PSI_10, out)
 
 
+def _digamma_float32(x):
+    """PyTorch's calc_digamma<float>, operation for operation in float32 (the recurrence
+    up to 10, the asymptotic series, the reflection through tan in double), with glibc's
+    logf (Note [glibc's logf]): float64 rounded once differed on 61% of inputs, by up to
+    10^4 ulps where the recurrence cancels."""
+    f = np.float32
+    neg = x < 0
+    with np.errstate(all="ignore"):
+        pi_over_tan = (math.pi / np.tan(math.pi * np.modf(x.astype(np.float64))[0])).astype(f)
+        z = np.where(neg, f(1) - x, x)
+        z = np.where(np.isfinite(z) & (z != 0), z, f(1)).astype(f)
+        result = np.zeros_like(z)
+        low = np.flatnonzero(z < 10)
+        while low.size:
+            zl = z[low]
+            result[low] -= f(1) / zl
+            z[low] = zl + f(1)
+            low = low[z[low] < 10]
+        zz = f(1) / (z * z)
+        poly = np.zeros_like(z)
+        for c in _DIGAMMA_A:
+            poly *= zz
+            poly += f(c)
+        out = result + logf(z)
+        out -= f(0.5) / z
+        out -= np.where(z < f(1e17), zz * poly, f(0))
+        out = np.where(z == 10, result + f(_PSI_10), out)
+        out = np.where(neg, out - pi_over_tan, out)
+    out = np.where(x == 0, np.copysign(f(np.inf), -x), out)
+    out = np.where(neg & (x == np.trunc(x)), f(np.nan), out)
+    out = np.where(x == np.inf, x, np.where(np.isnan(x), x, out))
+    return out.astype(f, copy=False)
+
+
 def digamma(x):
+    x = np.asarray(x)
+    if x.dtype == np.float32 or (x.dtype.itemsize == 2 and x.dtype.kind in "fV"):
+        # (float16/bfloat16 in float, PyTorch's opmath)
+        out = _digamma_float32(x.reshape(-1).astype(np.float32))
+        return out.reshape(x.shape).astype(x.dtype, copy=False)
     a = _float64(x)
     neg = a < 0
     fin = np.isfinite(a)
@@ -376,6 +418,65 @@ def expf(x):
         return np.where((xd > lo) & (xd < hi), y, np.exp(xd)).astype(np.float32)
 
 
+# Note [glibc's logf]
+# ~~~~~~~~~~~~~~~~~~~
+# std::log(float) in PyTorch's scalar float kernels (calc_digamma) is glibc's logf: x =
+# 2^k z with z in [0.7, 1.4), 1/c and log(c) from a 16-entry table for the subinterval of
+# z, then log1p(z/c - 1) by a cubic, all in double and rounded once to float. Not
+# correctly rounded (another float than log in double rounded on ~0.05% of inputs), so
+# ported: glibc's e_logf.c and e_logf_data.c (Szabolcs Nagy, Arm, MIT licensed), equal
+# to libm's logf on the inputs of tests/test_float32_ulp.py.
+_LOGF_TABLE = np.array([(float.fromhex(a), float.fromhex(b)) for a, b in (
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"),
+    ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"),
+    ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"),
+    ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"),
+    ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"),
+    ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"),
+    ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"),
+    ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"),
+    ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"))])
+_LOGF_LN2 = float.fromhex("0x1.62e42fefa39efp-1")
+_LOGF_POLY = tuple(float.fromhex(c) for c in (
+    "-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2"))
+
+
+def logf(x):
+    """glibc's logf of a float32 array (Note [glibc's logf])."""
+    x = np.asarray(x, np.float32)
+    if not x.ndim:
+        return logf(x.reshape(1)).reshape(())
+    ix = x.view(np.uint32).astype(np.int64)
+    sub = (ix > 0) & (ix < 0x00800000)  # subnormal: scaled by 2^23 first
+    if sub.any():
+        ix = np.where(sub, (x * np.float32(2.0 ** 23)).view(np.uint32).astype(np.int64)
+                      - (23 << 23), ix)
+    tmp = ix - 0x3F330000
+    i = (tmp >> 19) % 16
+    k = tmp >> 23
+    z = (ix - (tmp & (0x1FF << 23))).astype(np.uint32).view(np.float32).astype(np.float64)
+    invc, logc = _LOGF_TABLE[i, 0], _LOGF_TABLE[i, 1]
+    r = z * invc - 1
+    y0 = logc + k * _LOGF_LN2
+    r2 = r * r
+    a0, a1, a2 = _LOGF_POLY
+    y = a1 * r + a2
+    y = a0 * r2 + y
+    y = y * r2 + (y0 + r)
+    special = ~((x > 0) & (x < np.inf)) | (ix == 0x3F800000)
+    out = y.astype(np.float32)
+    if special.any():  # (0, negatives, inf, NaN and 1: libm's values)
+        out[special] = np.log(x[special].astype(np.float64)).astype(np.float32)
+    return out
+
+
 # Note [SLEEF's expf]
 # ~~~~~~~~~~~~~~~~~~~
 # The kernels that call exp on vectors themselves (sigmoid's SIMD loop: Vectorized<float>
@@ -421,12 +522,24 @@ def torch_expf(x, simd):
     return out
 
 
+def torch_logf(x, simd):
+    """PyTorch's float log of a float32 array in a kernel of its own (logit): glibc's
+    logf off ``simd`` (its scalar loop: Note [glibc's logf]); in its SIMD loop SLEEF's
+    logf, not ported (it is double-float arithmetic): the correctly rounded value stands
+    in for it (7% of inputs differ)."""
+    x = np.asarray(x, np.float32)
+    out = np.asarray(logf(x))
+    if simd is not None:
+        out[simd] = np.log(x[simd].astype(np.float64)).astype(np.float32)
+    return out
+
+
 def sleef_expf(x):
     """SLEEF's expf of a float32 array, bit for bit (Note [SLEEF's expf]); blockwise, so
     that its float64 temporaries stay in cache."""
     x = np.asarray(x, np.float32)
     if x.size <= BLOCK:
-        return _sleef_expf(x)
+        return _sleef_expf(x.reshape(-1)).reshape(x.shape)
     flat = x.ravel()
     out = np.empty_like(flat)
     for b in blocks(flat.size):

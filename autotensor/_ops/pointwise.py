@@ -1579,8 +1579,8 @@ def _sinc(a):
     # (float16/bfloat16 in float32, PyTorch's opmath: pi * 3 in half precision is far
     # enough from 3 pi that sinc(3) would be 3e-4 instead of 0)
     x = a.astype(np.float32) if a.dtype.itemsize == 2 and a.dtype.kind in "fV" else a
-    pix = x * math.pi
-    return np.where(x == 0, 1.0, np.sin(pix) / np.where(x == 0, 1.0, pix)).astype(a.dtype)
+    pix = x * math.pi  # (sin(pix) as std::sin(float): Note [Float32 transcendentals])
+    return np.where(x == 0, 1.0, raw.sin(pix) / np.where(x == 0, 1.0, pix)).astype(a.dtype)
 
 
 def sinc_backward(F, grad, self):
@@ -1596,9 +1596,15 @@ SINC = defop("sinc", "SincBackward0", _sinc, jvp="elementwise", grads={"self": s
 
 
 def _logit(a, eps):
+    contiguous = a.flags.c_contiguous
     if eps is not None:
         a = np.clip(a, eps, 1 - eps).astype(a.dtype, copy=False)  # (bfloat16 stays)
-    return np.log(a / (1 - a))
+    q = a / (1 - a)
+    if q.dtype == np.float32 and not contiguous:
+        # PyTorch takes MKL's log (vsLn) for a contiguous float32 input, else its own loops:
+        # SLEEF's log in the SIMD loop, glibc's logf in the scalar loop
+        return _specfun.torch_logf(q, raw.simd_positions(a.shape, a, unroll=2))
+    return raw.log(q) if q.dtype == np.float32 else np.log(q)
 
 
 def logit_backward(F, grad, self, eps):

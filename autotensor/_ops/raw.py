@@ -751,7 +751,8 @@ def tanh_backward(grad, output):
         # multiply-add (in its SIMD and its scalar loop alike), which differs from the two
         # float32 roundings near |b| = 1 (2,500 ulps of the gradient at tanh(7) = 1 -
         # 1.5e-6). The float64 product of two floats is exact, so 1 - it rounds once.
-        t = np.multiply(output, output, dtype=np.float64)
+        t = output.astype(np.float64)  # (an array even when 0-d)
+        np.multiply(t, t, out=t)
         np.subtract(1, t, out=t)
         return asarray(np.multiply(grad, t.astype(np.float32)))
     return asarray(grad * (1 - output * output))
