@@ -534,6 +534,32 @@ def torch_logf(x, simd):
     return out
 
 
+_SLEEF_EXP2F_POLY = tuple(float(np.float32(c)) for c in (
+    0.1535920892e-3, 0.1339262701e-2, 0.9618384764e-2, 0.5550347269e-1, 0.2402264476e+0,
+    0.6931471825e+0, 1.0))
+
+
+def sleef_exp2f(x):
+    """SLEEF's exp2f (Sleef_exp2f16_u10) of a float32 array, as sleef_expf: q = rint(x),
+    a degree-6 polynomial in x - q by fused multiply-adds, then 2^q."""
+    d = np.asarray(x, np.float32).reshape(-1)
+    q = np.rint(d)
+    q[~(np.abs(q) < 256)] = 0  # (inf, NaN, |x| >= 256: set at the end)
+    s = (d - q).astype(np.float64)  # (exact)
+    c0, *cs = _SLEEF_EXP2F_POLY
+    u = np.full_like(s, c0)
+    for c in cs:
+        u = _fma32(u, s, c)
+    u = u.astype(np.float32)
+    qi = q.astype(np.int32)
+    h = qi >> 1
+    u *= _pow2i(h)
+    u *= _pow2i(qi - h)
+    u[d >= 128] = np.inf
+    u[d < -150] = 0
+    return u.reshape(np.shape(x))
+
+
 def sleef_expf(x):
     """SLEEF's expf of a float32 array, bit for bit (Note [SLEEF's expf]); blockwise, so
     that its float64 temporaries stay in cache."""
