@@ -62,6 +62,8 @@ UNARY = [("exp", "exp"), ("exp", "normal"), ("exp2", "normal"), ("expm1", "exp")
          ("sinc", "normal"), ("logit", "unit")]
 OPS = [(f"{name} ({domain})" if sum(n == name for n, _ in UNARY) > 1 else name, domain,
         _unary(name)) for name, domain in UNARY] + [
+    ("atan2", "normal", lambda m, t: m.atan2(t, m.flip(t, [0]))),
+    ("xlogy", "normal", lambda m, t: m.xlogy(t, m.flip(t, [0]).abs())),
     ("sqrt", "positive", lambda m, t: m.sqrt(t)),
     ("rsqrt", "positive", lambda m, t: m.rsqrt(t)),
     ("reciprocal", "real", lambda m, t: m.reciprocal(t)),

@@ -1832,7 +1832,7 @@ def _atan2_jvp(F, self_t, other_t, self, other):
     return num / (F.pow(self, 2) + F.pow(other, 2))
 
 
-ATAN2 = defop("atan2", "Atan2Backward0", np.arctan2, inputs=("self", "other"),
+ATAN2 = defop("atan2", "Atan2Backward0", raw.FLOAT_KERNELS["atan2"], inputs=("self", "other"),
               jvp=_atan2_jvp, grads=atan2_grads())
 HYPOT = defop("hypot", "HypotBackward0", np.hypot, inputs=("self", "other"), jvp="elementwise",
               grads={"self": lambda F, grad, self, result: grad * self / result,
@@ -1857,7 +1857,10 @@ LOGADDEXP2 = defop("logaddexp2", "Logaddexp2Backward0", np.logaddexp2, inputs=("
 
 
 def _xlogy(a, b):
-    return np.where((a == 0) & (b == b), 0.0, a * np.log(b)).astype(np.result_type(a, b))
+    dt = np.result_type(a, b)
+    if dt == np.float32:  # PyTorch's scalar kernel: x * std::log(y), glibc's logf (ported)
+        return np.where((a == 0) & (b == b), np.float32(0), a * _specfun.logf(b)).astype(dt)
+    return np.where((a == 0) & (b == b), 0.0, a * np.log(b)).astype(dt)
 
 
 def _xlogy_self(F, grad, self, other):

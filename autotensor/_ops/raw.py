@@ -256,6 +256,24 @@ def _exp2_float(x):
 
 
 FLOAT_KERNELS["exp2"] = _exp2_float
+
+
+def _binary_float_kernel(ufunc):
+    """A two-input op's kernel, float32/float16/bfloat16 results computed in float64 and
+    rounded once (Note [Float32 transcendentals])."""
+    def kernel(a, b):
+        dt = np.result_type(a, b)
+        if dt == _F32 or (dt.itemsize == 2 and dt.kind in "fV"):
+            out = ufunc(np.asarray(a, np.float64), np.asarray(b, np.float64))
+            return asarray(np.asarray(out).astype(np.float32).astype(dt, copy=False))
+        return asarray(ufunc(a, b))
+    kernel.__name__ = kernel.__qualname__ = ufunc.__name__
+    return kernel
+
+
+# atan2: 38% of float32 inputs gave another float than PyTorch's with NumPy's float32 loop,
+# 2.3% in float64 (its SIMD loop is SLEEF's atan2f, its scalar loop glibc's)
+FLOAT_KERNELS["atan2"] = _binary_float_kernel(np.arctan2)
 exp, log, sin, cos, tanh = (FLOAT_KERNELS[k] for k in ("exp", "log", "sin", "cos", "tanh"))
 log1p, expm1, sinh, cosh = (FLOAT_KERNELS[k] for k in ("log1p", "expm1", "sinh", "cosh"))
 
