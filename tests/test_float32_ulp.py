@@ -186,3 +186,43 @@ def test_exp2_simd_loop_bit_exact():
     expected = torch.exp2(torch.from_numpy(x)).numpy()
     got = autotensor.exp2(autotensor.from_numpy(x)).numpy()
     np.testing.assert_array_equal(got.view(np.int32), expected.view(np.int32))
+
+
+@pytest.mark.parametrize("shape", [(5,), (7, 3), (4, 15), (4, 16), (4, 17), (30, 50),
+                                   (2, 3, 128), (10, 1000)])
+def test_softmax_lastdim_bit_exact(shape):
+    """PyTorch's float32 softmax over the last dim (SLEEF's exp of x - max, the row sum in
+    its SIMD lanes, times 1 / sum) and its backward ((grad - sum(grad * y)) * y, the sum's
+    tail fused), log_softmax's backward (grad - exp(y) * sum(grad), fused): every bit, up
+    to raw._EXACT_SOFTMAX elements (Note [PyTorch's float32 softmax])."""
+    from autotensor._ops import raw
+    rng = np.random.RandomState(len(shape) * 100 + shape[-1])
+    x = (rng.standard_normal(shape) * 3).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+    t = torch.from_numpy(x).requires_grad_()
+    a = autotensor.from_numpy(x).requires_grad_()
+    y = torch.softmax(t, -1)
+    ya = autotensor.softmax(a, -1)
+    np.testing.assert_array_equal(ya.detach().numpy().view(np.int32),
+                                  y.detach().numpy().view(np.int32))
+    y.backward(torch.from_numpy(g))
+    ya.backward(autotensor.from_numpy(g))
+    np.testing.assert_array_equal(a.grad.numpy().view(np.int32), t.grad.numpy().view(np.int32))
+    out = torch.log_softmax(torch.from_numpy(x), -1)
+    expected = torch.ops.aten._log_softmax_backward_data(torch.from_numpy(g), out, -1,
+                                                         torch.float32).numpy()
+    got = raw.log_softmax_backward_data(g, out.numpy(), -1)
+    np.testing.assert_array_equal(got.view(np.int32), expected.view(np.int32))
+
+
+def test_softmax_special_values_and_large_input():
+    x = np.array([[0, 1, np.inf, 2], [np.nan, 1, 2, 3], [-np.inf] * 4, [1e30, -1e30, 5, 5]],
+                 np.float32)
+    expected = torch.softmax(torch.from_numpy(x), -1).numpy()
+    got = autotensor.softmax(autotensor.from_numpy(x), -1).numpy()
+    np.testing.assert_array_equal(got, expected)
+    # past raw._EXACT_SOFTMAX elements the fast path (NumPy's exp and sums): a few ulps
+    x = inputs("normal", 1 << 17, np.float32).reshape(-1, 128)
+    d = ulp_distance(autotensor.softmax(autotensor.from_numpy(x), -1).numpy(),
+                     torch.softmax(torch.from_numpy(x), -1).numpy())
+    assert d.max() <= 32, d.max()  # (measured: 21)

@@ -45,14 +45,17 @@ def test_relu_backward_special_gradients_like_torch(dtype):
 @pytest.mark.parametrize("shape", [(), (5,), (3, 4)])
 def test_tanh_sigmoid_backward_in_one_buffer_same_bits(dtype, shape):
     """tanh/sigmoid backward computed in one buffer: the bits of the plain expressions
-    (float16 tanh_backward: in float32, rounded once, as PyTorch's kernel)."""
+    (float16 tanh_backward: in float32, rounded once, as PyTorch's kernel; float32's 1 - y * y
+    one fused multiply-add as in PyTorch's: the float64 product of floats is exact)."""
     rng = np.random.default_rng(1)
     y = np.asarray(np.tanh(rng.standard_normal(shape))).astype(dtype)
     g = np.asarray(rng.standard_normal(shape)).astype(dtype)
     if g.size:
         g.flat[0], y.flat[-1] = np.nan, -0.0
     g32, y32 = (g.astype(np.float32), y.astype(np.float32)) if dtype == np.float16 else (g, y)
-    for got, want in ((raw.tanh_backward(g, y), np.asarray(g32 * (1 - y32 * y32)).astype(dtype)),
+    one_minus = 1 - y32 * y32 if dtype == np.float64 else (
+        1 - y32.astype(np.float64) ** 2).astype(np.float32)
+    for got, want in ((raw.tanh_backward(g, y), np.asarray(g32 * one_minus).astype(dtype)),
                       (raw.sigmoid_backward(g, y), np.asarray(g * (1 - y) * y))):
         assert got.dtype == want.dtype and got.shape == want.shape
         assert got.tobytes() == want.tobytes()
@@ -155,12 +158,14 @@ def test_softmax_without_the_shift_no_less_accurate_than_torch(scale):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_log_softmax_backward_equal_row_sums_same_bits(dtype):
     """log_softmax's backward with every row's gradient sum equal (cross-entropy's
-    nll_loss with the mean) broadcasts one element: the same bits as the column."""
+    nll_loss with the mean) broadcasts one element: the same bits as the column. (More
+    rows than float32's exact kernel takes: Note [PyTorch's float32 softmax].)"""
     rng = np.random.default_rng(0)
-    out = np.log(rng.dirichlet(np.ones(50), 30)).astype(dtype)
-    for grad in (np.zeros((30, 50), dtype), rng.standard_normal((30, 50)).astype(dtype)):
+    n = raw._EXACT_SOFTMAX // 50 + 1
+    out = np.log(rng.dirichlet(np.ones(50), n)).astype(dtype)
+    for grad in (np.zeros((n, 50), dtype), rng.standard_normal((n, 50)).astype(dtype)):
         if not grad.any():
-            grad[np.arange(30), rng.integers(0, 50, 30)] = dtype(-1 / 30)
+            grad[np.arange(n), rng.integers(0, 50, n)] = dtype(-1 / n)
         want = grad - np.exp(out) * raw._sum_last(grad, keepdims=True)   # the column
         got = raw.log_softmax_backward_data(grad, out, 1)
         assert got.dtype == dtype and np.array_equal(got, want)

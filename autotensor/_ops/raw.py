@@ -509,9 +509,65 @@ def select(x, dim, index):
     return x[(slice(None),) * dim + (index, Ellipsis)]  # a view even when 0-d
 
 
+# Note [PyTorch's float32 softmax]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's softmax over the last dim of a float32 tensor (_vec_softmax_lastdim) takes
+# each row's max, SLEEF's expf of x - max (ported: Note [SLEEF's expf]), sums the row in
+# its SIMD lanes (vec::reduce_all: 16 lanes accumulated vector by vector, the tail added
+# into the first lanes, then lanes i and i + 8, i + 4, i + 2, i + 1; a row shorter than a
+# vector left to right) and multiplies by 1 / sum. _softmax_float32 does the same, bit for
+# bit; NumPy's exp and sum order left 42-77% of the outputs another float. SLEEF's exp in
+# float64 emulation costs ~25 x NumPy's float32 exp (a transformer's 16 x 4 x 64 x 64
+# attention scores: 0.2 -> 5 ms), so above _EXACT_SOFTMAX elements the fast path (Note
+# [log_softmax without the shift]) stays: within a few ulps, where training spends its time.
+_EXACT_SOFTMAX = 1 << 16
+
+
+def lane_sum(e, factors=None):
+    """Row sums of a 2-d float32 array in PyTorch's vec::reduce_all order (AVX-512: 16
+    lanes), Note [PyTorch's float32 softmax]. ``factors``: e is their product, summed as
+    vec::map2_reduce_all does, whose tail's multiply-add GCC fuses."""
+    n, width = e.shape
+    lanes = _vector_bytes() // 4 or 16
+    if width < lanes:
+        acc = e[:, 0].copy()
+        for i in range(1, width):
+            acc += e[:, i]
+        return acc
+    full = width - width % lanes
+    acc = e[:, :lanes].copy()
+    for d in range(lanes, full, lanes):
+        acc += e[:, d:d + lanes]
+    if full < width and factors is not None:
+        a, b = factors
+        t = a[:, full:].astype(np.float64)
+        t *= b[:, full:]
+        t += acc[:, :width - full]
+        acc[:, :width - full] = t
+    elif full < width:
+        acc[:, :width - full] += e[:, full:]
+    w = lanes // 2
+    while w:
+        acc = acc[:, :w] + acc[:, w:2 * w]
+        w //= 2
+    return acc[:, 0]
+
+
+def _softmax_float32(x):
+    """PyTorch's float32 softmax over the last dim, bit for bit (Note [PyTorch's float32
+    softmax])."""
+    from ._specfun import sleef_expf
+    rows = x.reshape(-1, x.shape[-1])
+    e = sleef_expf(rows - rows.max(axis=1, keepdims=True))
+    e *= (np.float32(1) / lane_sum(e))[:, None]
+    return e.reshape(x.shape)
+
+
 def softmax(x, dim):
     if x.size == 0:
         return x.copy()
+    if x.dtype == _F32 and x.size <= _EXACT_SOFTMAX and x.ndim and dim in (-1, x.ndim - 1):
+        return _softmax_float32(x)
     tiny = _LSE_TINY.get(x.dtype)
     if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim:
         # (Note [log_softmax without the shift]: exp(x) / sum(exp(x)) where safe)
@@ -580,7 +636,20 @@ def log_softmax(x, dim):
     return shifted
 
 
+def _exact_lastdim(grad, output, dim):
+    """Whether a softmax backward runs PyTorch's float32 kernel here (Note [PyTorch's
+    float32 softmax])."""
+    return (output.dtype == _F32 and grad.dtype == _F32 and output.ndim and
+            dim in (-1, output.ndim - 1) and grad.shape == output.shape and
+            output.size <= _EXACT_SOFTMAX)
+
+
 def softmax_backward_data(grad, output, dim):
+    if _exact_lastdim(grad, output, dim):  # (grad - sum(grad * output)) * output, its order
+        g, o = grad.reshape(-1, grad.shape[-1]), output.reshape(-1, output.shape[-1])
+        out = g - lane_sum(g * o, (g, o))[:, None]
+        out *= o
+        return out.reshape(output.shape)
     go = grad * output
     if dim in (-1, output.ndim - 1) and go.ndim:
         np.subtract(grad, _sum_last(go, keepdims=True), out=go)
@@ -590,6 +659,15 @@ def softmax_backward_data(grad, output, dim):
 
 
 def log_softmax_backward_data(grad, output, dim):
+    if _exact_lastdim(grad, output, dim):
+        # PyTorch's grad - exp(output) * sum(grad): SLEEF's exp, the row sum in its lanes,
+        # and the multiply-subtract fused (GCC contracts it): one rounding, from float64
+        from ._specfun import sleef_expf
+        g = grad.reshape(-1, grad.shape[-1])
+        e = sleef_expf(output.reshape(g.shape)).astype(np.float64)
+        e *= lane_sum(g)[:, None]
+        np.subtract(g, e, out=e)
+        return e.astype(np.float32).reshape(output.shape)
     e = np.exp(output, out=np.empty_like(output))  # (an array even for a 0-d output)
     s = _sum_last(grad, keepdims=True) if dim in (-1, output.ndim - 1) and grad.ndim else \
         grad.sum(axis=dim, keepdims=True)
