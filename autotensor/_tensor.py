@@ -347,7 +347,7 @@ class Tensor:
         return self._meta
 
     def retain_grad(self):
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._grad_fn is None or self.retains_grad:
             return
@@ -358,7 +358,7 @@ class Tensor:
     def register_hook(self, hook):
         """``hook(grad)`` runs when the gradient w.r.t. this tensor is computed; it may
         return a replacement gradient."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         fn = self.grad_fn  # (a stale view's errors first: Note [Lazy view rebase])
         if fn is None:

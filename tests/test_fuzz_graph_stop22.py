@@ -46,6 +46,16 @@ FINDINGS = {
         [LEVEL, LEAF, DUAL, "v6 = v0.exp()", "v7 = v6.logit()", "v8 = _Dirty.apply(v6)",
          "v7.backward()"],
     # tensordot of one element: dot when both are contiguous, else mul + sum
+    # a stale view's error before the op's own checks (its node's edges come first)
+    "sum with a bad dim of a stale no_grad view (s21 fz6b_s6202_repro_001)":
+        [LEVEL, LEAF, DUAL, "with torch.no_grad():\n    v1 = v0.flatten()",
+         "with torch.no_grad():\n    v0.atan2_(v0)", "v3 = v1.sum(2, keepdim=False)"],
+    "sub(True) of a stale split (s21 repro_019)":
+        [LEVEL, "v0 = torch.tensor(np.zeros((0,), dtype='float32'), requires_grad=True) * 1",
+         "v1 = v0.split(1, 0)[0]", "v0.add_(v0)", "v3 = v1.sub(True)"],
+    # a no_grad view's requires_grad is its base's, read when asked
+    "no_grad view after its base's detach_() (s22 start_repro_004)":
+        [LEAF, "with torch.no_grad():\n    v1 = v0.unsqueeze(0)", "v2 = v0.detach_()"],
     "inner with an expanded gradient (s21 fz6b_s6202_repro_004)":
         [LEVEL, "v0 = torch.tensor(np.array([1.764, 0.4], dtype='float32'), requires_grad=True)",
          "v2 = torch.autograd.grad(v0.sum(), [v0])[0]", "v3 = v0.inner(v2)"],
@@ -361,3 +371,140 @@ def test_saved_version_error_before_forward_ad_refusal(op, dirty):
             return "ok"
     ours, theirs = _both(run)
     assert ours == theirs
+
+
+# ---- a view's requires_grad reads its base's (DifferentiableViewMeta::requires_grad) ----
+def _view_requires_grad_cases(lib, level=False):
+    class View(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a.view_as(a)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    makers = {"unsqueeze": lambda x: x.unsqueeze(0), "view": lambda x: x.view(-1),
+              "getitem": lambda x: x[:1], "transpose": lambda x: x.transpose(0, 0),
+              "split": lambda x: x.split(1)[0], "fnview": View.apply,
+              "viewofview": lambda x: x.view(-1)[:1]}
+    events = {"none": lambda x: None, "detach_": lambda x: x.detach_(),
+              "requires_grad_false": lambda x: x.requires_grad_(False),
+              "setter": lambda x: setattr(x, "requires_grad", False)}
+    reads = {"flag": lambda v: (v.requires_grad, v.is_leaf),
+             "op": lambda v: ((v * 2).requires_grad, _name((v * 2).grad_fn)),
+             "retain_grad": lambda v: v.retain_grad(),
+             "register_hook": lambda v: v.register_hook(lambda g: g) and "ok",
+             "inplace": lambda v: v.mul_(2).requires_grad,
+             "fn_input": lambda v: View.apply(v).requires_grad}
+    out = []
+    for mk, f in makers.items():
+        for mode in ("grad", "nograd"):
+            for ev, e in events.items():
+                for rd, r in reads.items():
+                    try:
+                        x = lib.tensor([1.5, 2.5], requires_grad=True)
+                        if level:  # (a dual tensor made a leaf of its own)
+                            x = lib.autograd.forward_ad.make_dual(
+                                x.detach(), lib.ones(2)).requires_grad_()
+                        if mode == "grad":
+                            v = f(x)
+                        else:
+                            with lib.no_grad():
+                                v = f(x)
+                        e(x)
+                        out.append((mk, mode, ev, rd, r(v)))
+                    except Exception as exc:  # noqa: BLE001
+                        out.append((mk, mode, ev, rd, f"{type(exc).__name__}: {exc}"))
+    return out
+
+
+def _name(fn):
+    return None if fn is None else fn.name().lstrip("_")
+
+
+@pytest.mark.parametrize("level", [False, True])
+def test_view_requires_grad_follows_its_base_as_torch(level):
+    """A view's requires_grad is its own flag, its grad_fn, or its base's (asked when
+    read): a no_grad view stops requiring grad with its base's detach_() /
+    requires_grad_(False); views with history keep it. 7 view makers x 2 modes x 4 base
+    events x 6 reads (the flag, an op on it, retain_grad, register_hook, an in-place op, a
+    custom Function input), with or without a dual base."""
+    def run(lib):
+        if not level:
+            return _view_requires_grad_cases(lib)
+        with lib.autograd.forward_ad.dual_level():
+            return _view_requires_grad_cases(lib, True)
+    ours, theirs = _both(run)
+    diff = [(a, b) for a, b in zip(ours, theirs) if a != b]
+    assert not diff and len(ours) == len(theirs), diff[:4]
+
+
+# ---- Note [View errors before an op's checks] -------------------------------------------
+ERRING_OPS = {
+    "sum_dim": lambda v: v.sum(2), "mean_dims": lambda v: v.mean((0, 0)),
+    "softmax": lambda v: v.softmax(3), "cumsum": lambda v: v.cumsum(-3),
+    "max_dim": lambda v: v.max(4), "logsumexp": lambda v: v.logsumexp(5),
+    "std": lambda v: v.std(7), "sort": lambda v: v.sort(2), "topk": lambda v: v.topk(1, 4),
+    "transpose": lambda v: v.transpose(0, 5), "unsqueeze": lambda v: v.unsqueeze(4),
+    "select": lambda v: v.select(3, 0), "flip": lambda v: v.flip(6), "squeeze": lambda v:
+    v.squeeze(4), "diagonal": lambda v: v.diagonal(0, 0, 7),
+    "sub_bool": lambda v: v.sub(True), "add_alpha_bool": lambda v: v.add(v, alpha=True),
+    "add_shape": lambda v: v + v.new_ones(5), "mul_shape": lambda v: v.mul(v.new_ones(3)),
+    "atan2_complex": lambda v: v.atan2(v.new_ones(2) * 1j),
+    "abs_bool": lambda v: (v > 0).abs(),
+    # no node in PyTorch: the op's own error (argmax, comparisons)
+    "argmax": lambda v: v.argmax(3), "eq_shape": lambda v: v.eq(v.new_ones(5)),
+}
+
+
+def _stale_view_op_errors(lib):
+    class View(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a.view_as(a)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    makers = {"nograd": None, "split": lambda x: x.split(2)[0], "fnview": View.apply,
+              "fresh": lambda x: x.view(-1)}
+    out = []
+    for mk, f in makers.items():
+        for write in ("grad", "nograd", "none"):
+            for mode in ("grad", "nograd"):
+                for name, op in ERRING_OPS.items():
+                    x = lib.tensor([1.5, -2.5], requires_grad=True)
+                    base = x * 1
+                    if f is None:
+                        with lib.no_grad():
+                            v = base.view(-1)
+                    else:
+                        v = f(base)
+                    if write == "grad":
+                        base.mul_(2)
+                    elif write == "nograd":
+                        with lib.no_grad():
+                            base.mul_(2)
+                    try:
+                        if mode == "grad":
+                            op(v)
+                        else:
+                            with lib.no_grad():
+                                op(v)
+                        res = "ok"
+                    except Exception as e:  # noqa: BLE001
+                        res = f"{type(e).__name__}: {e}"
+                    out.append((mk, write, mode, name, res))
+    return out
+
+
+def test_view_errors_come_before_an_ops_own_checks():
+    """A stale no_grad / multi-output / custom Function view given to an op whose own
+    check fails (dims of reductions and view ops, broadcasting, bool / complex refusals,
+    alpha): PyTorch's view error first when the op records a node (grad mode on), the op's
+    error otherwise (grad mode off, a non-differentiable op, a fresh view)."""
+    ours, theirs = _both(_stale_view_op_errors)
+    diff = [(a, b) for a, b in zip(ours, theirs) if a != b]
+    assert not diff and len(ours) == len(theirs), diff[:4]

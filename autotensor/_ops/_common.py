@@ -16,7 +16,7 @@ from ._out import write_out
 from .layout import conform, iter_result
 from .dispatch import (
     broadcast_error, check_broadcast, record, record_fast, requires_grad_mask, set_input_metadata,
-    stale_view_requires_grad)
+    stale_view_requires_grad, view_errors_first)
 
 _state = grad_mode.state
 
@@ -84,23 +84,29 @@ def _acc(d):
     return d.astype(np.float32) if d.itemsize == 2 and d.dtype.kind in "fV" else d
 
 
-def _wrap_dim(dim, ndim):
+def _wrap_dim(dim, ndim, t=None):
+    """``dim`` wrapped into [0, ndim); ``t``: the tensor of a differentiable op, whose
+    stale-view error comes first (Note [View errors before an op's checks])."""
     if dim.__class__ is not int:
         dim = dim.__index__()
     n = ndim if ndim > 0 else 1
     if dim < -n or dim >= n:
+        if t is not None:
+            view_errors_first(t)
         raise _errors.dim_error(dim, ndim)
     return dim + n if dim < 0 else dim
 
 
-def _dims(dim, ndim):
+def _dims(dim, ndim, t=None):
     """Normalise an int / tuple / list / None dim argument to a sorted tuple (or None)."""
     if dim is None:
         return None
     if isinstance(dim, (int, np.integer)):
-        return (_wrap_dim(int(dim), ndim),)
-    dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
+        return (_wrap_dim(int(dim), ndim, t),)
+    dims = tuple(_wrap_dim(int(d), ndim, t) for d in dim)
     if len(set(dims)) != len(dims):
+        if t is not None:
+            view_errors_first(t)
         raise RuntimeError(f"dim {dims[0]} appears multiple times in the list of dims")
     return tuple(sorted(dims)) if dims else None
 
@@ -227,10 +233,12 @@ def _binary(op, a, b, params=()):
     else:
         return _binary(op, a, _tensor_arg(b, None), params)
     if ad.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+        view_errors_first(a, b)  # (Note [View errors before an op's checks])
         refuse_complex(op.name, ad.dtype, ad.shape, np.shape(bd))
     try:
         out = op.kernel(ad, bd, *params)
     except ValueError:
+        view_errors_first(a, b)
         raise broadcast_error(ad.shape, np.shape(bd)) from None
     if out.__class__ is not ndarray:
         out = np.asarray(out)
@@ -298,9 +306,11 @@ def _unary(op, x, float_op=True, params=()):
         x = _tensor_arg(x)
     d = x._data
     if d.dtype == np.bool_ and op.name in _BOOL_UNSUPPORTED:
+        view_errors_first(x)  # (Note [View errors before an op's checks])
         exc = RuntimeError if op.name == "relu" else NotImplementedError
         raise exc(_BOOL_UNSUPPORTED[op.name])
     if d.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+        view_errors_first(x)
         refuse_complex(op.name, d.dtype)
     if float_op and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)
@@ -432,6 +442,10 @@ def _check_alpha(input, other, alpha, negate=False):
     # (aten's alpha_check, against the op's common dtype)
     common = _dtypes.result_type(input, other)
     kind = common.np.kind
+    if (isinstance(alpha, bool) and kind != "b") or (
+            isinstance(alpha, (float, complex)) and kind in "biu") or (
+            isinstance(alpha, complex) and kind != "c"):
+        view_errors_first(input, other)  # (Note [View errors before an op's checks])
     if isinstance(alpha, bool) and kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, (float, complex)) and kind in "biu":

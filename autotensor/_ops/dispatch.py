@@ -171,7 +171,10 @@ def edge_of(t):
     fn = t._grad_fn
     if fn is None:
         if not t._requires_grad:
-            return NO_EDGE
+            # a view without history requires grad through its root base alone (PyTorch's
+            # DifferentiableViewMeta::requires_grad, read when asked): no edge of its own
+            return NO_GRAD_VIEW_EDGE if view is not None and view.base._requires_grad \
+                else NO_EDGE
         if view is not None and (view.creation is NO_GRAD_VIEW or
                                  view.creation is IN_CUSTOM_FUNCTION):
             # a view made under no_grad (or by an unrecorded custom Function) requires
@@ -179,6 +182,29 @@ def edge_of(t):
             return NO_GRAD_VIEW_EDGE
         return (t._grad_accumulator(), 0)
     return (fn, t._output_nr)
+
+
+# Note [View errors before an op's checks]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's VariableType makes a differentiable op's node and collects its next edges (each
+# input's grad_fn(), which brings a stale view up to date and raises its no_grad /
+# multi-output / custom-Function view error: Note [Lazy view rebase]) before the kernel
+# checks its arguments. Ours computes first and records after, so the shared argument
+# checks (dims, broadcasting, bool and complex refusals, alpha) call view_errors_first on
+# their error path: nothing is paid when the op succeeds.
+def view_errors_first(*xs):
+    """Raise the view error of a stale view among ``xs`` (an op's tensor inputs), as
+    PyTorch's collect_next_edges would before the op's own checks; nothing when grad mode
+    is off or no input requires grad (no node is made)."""
+    if not _state.enabled:
+        return
+    ts = [x for x in xs if isinstance(x, Tensor)]
+    if not any(t.requires_grad for t in ts):
+        return
+    for t in ts:
+        view = t._view
+        if view is not None and view.version != t._vc[0]:
+            t.grad_fn  # noqa: B018  (raises PyTorch's error, if it has one)
 
 
 def requires_grad_mask(inputs):

@@ -15,7 +15,8 @@ from ..autograd import inplace
 from . import _specfun, layout, raw
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .dispatch import (
-    broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata)
+    broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata,
+    view_errors_first)
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
     _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_int_scalar, _negated,
@@ -526,6 +527,8 @@ def _check_bool_sub(input, other, alpha=1):
     for s in (other, alpha):  # (the Python numbers are parsed as c10::Scalars first)
         if s.__class__ is int:
             _convert.check_python_int(s)
+    if _is_bool(input) or _is_bool(other):
+        view_errors_first(input, other)  # (Note [View errors before an op's checks])
     if _is_bool(input) and _is_bool(other):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")

@@ -413,7 +413,7 @@ def sum_to_size(self, *size):
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
-    dims = _dims(dim, d.ndim)
+    dims = _dims(dim, d.ndim, input)
     if d.ndim == 0 and dims is not None:  # dim 0 of a 0-d tensor is the tensor itself
         return _finish(SUM_DIM, (input,), (None, keepdim), _plus_zero(d))
     if dims is None and not keepdim:
@@ -431,7 +431,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
-    dims = _dims(dim, d.ndim)
+    dims = _dims(dim, d.ndim, input)
     if d.ndim == 0 and dims is not None:
         return _finish(MEAN_DIM, (input,), (None, keepdim), _plus_zero(d))
     if dims is None and not keepdim:
@@ -482,7 +482,7 @@ def _max_min(input, dim, keepdim, other, is_max):
         if out == 0 and (d.dtype.kind == "f" or d.dtype.name == "bfloat16"):
             out = _max_all_zero(d, out)
         return _finish(MAX if is_max else MIN, (input,), (), out)
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim] == 0:
         raise IndexError(f"{'max' if is_max else 'min'}(): Expected reduction dim {dim} to "
                          f"have non-zero size.")
@@ -551,7 +551,7 @@ def _amax_amin(op, reduce, name, input, dim, keepdim):
     d = input._data
     if d.dtype.kind == "c":
         refuse_complex(name, d.dtype)
-    dims = _dims(dim, d.ndim) if dim != () else None
+    dims = _dims(dim, d.ndim, input) if dim != () else None
     axis = dims if d.ndim else None
     if d.size == 0 and axis is None and d.ndim:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
@@ -624,7 +624,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return _finish(PROD, (input,), (None, False),
                        _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False))
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
         return _finish(PROD_DIM, (input,), (None, keepdim), d.copy())
     out = _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
@@ -660,7 +660,7 @@ def _vector_norm(input, ord, dim, keepdim, op=None):
     if not _inexact(d.dtype):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
-    dims = _dims(dim, d.ndim) if dim is not None else None  # (validated for a 0-d too)
+    dims = _dims(dim, d.ndim, input) if dim is not None else None  # (validated for a 0-d too)
     if not d.ndim:
         dims = None
     if d.size == 0 and (ord < 0 or ord == float("inf")) and not isinstance(ord, str):
@@ -762,7 +762,7 @@ def _check_softmax_dtype(name, d, dim):
 
 def softmax(input, dim, dtype=None, _stacklevel=3):
     d = input._data if dtype is None else input._data.astype(dtype.np)
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     _check_softmax_dtype("softmax", d, dim)
     out = _asarray(raw.softmax(_acc(d), dim)).astype(d.dtype, copy=False)
     return _finish(SOFTMAX, (input,), (dim,), out)
@@ -770,7 +770,7 @@ def softmax(input, dim, dtype=None, _stacklevel=3):
 
 def log_softmax(input, dim, dtype=None, _stacklevel=3):
     d = input._data if dtype is None else input._data.astype(dtype.np)
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     _check_softmax_dtype("log_softmax", d, dim)
     # (float16 step by step: PyTorch's results, found by experiment)
     a = d if d.dtype == np.float16 else _acc(d)
@@ -781,7 +781,7 @@ def log_softmax(input, dim, dtype=None, _stacklevel=3):
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over dims, computed stably (one node, LogsumexpBackward0)."""
     d = _float_data(input)
-    dims = _dims(dim, d.ndim)
+    dims = _dims(dim, d.ndim, input)
     if d.ndim == 0:
         return _finish(LOGSUMEXP, (input,), ((), keepdim), d.copy())
     a = d if d.dtype == np.float16 else _acc(d)  # (PyTorch's composite: float16 steps)
@@ -795,7 +795,7 @@ def logsumexp(input, dim, keepdim=False):
 
 def cumsum(input, dim, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.size:  # (dtype=bool: no kernel; a 0-d or empty tensor needs none)
         _refuse_kernel_dtype("cumsum_out_cpu", d)
     return _finish(CUMSUM, (input,), (dim,), raw.cumsum(_acc(d), dim).astype(d.dtype, copy=False))
@@ -815,7 +815,7 @@ def sort(input, dim=-1, descending=False, stable=None):
     d = input._data
     if d.dtype.kind == "c":
         refuse_complex("sort", d.dtype)
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     idx = _sorted_indices(d, dim, descending)
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
     op = SORT if stable is None else SORT_STABLE  # (always stable here)
@@ -832,7 +832,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
     d = input._data
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if k > (d.shape[dim] if d.ndim else 1) or k < 0:
         raise RuntimeError("selected index k out of range")
     if d.dtype == np.bool_ or d.dtype.kind == "c":  # (after the dim and k checks, as aten's)
@@ -959,7 +959,7 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
     if not _inexact(d.dtype):
         what = name if name.endswith("_mean") else "std and var"
         raise RuntimeError(f"{what} only support floating point and complex dtypes")
-    dims = _dims(dim, d.ndim) if dim is not None and dim != () else None
+    dims = _dims(dim, d.ndim, input) if dim is not None and dim != () else None
     if d.ndim == 0:
         dims = None
     return d, dims, c
@@ -1022,7 +1022,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     if input._data.dtype.kind == "c":
         refuse_complex("nansum", input._data.dtype)
     d = _sum_dtype(input._data, dtype)
-    dims = _dims(dim, d.ndim) if dim is not None and dim != () else None
+    dims = _dims(dim, d.ndim, input) if dim is not None and dim != () else None
     if not d.ndim:
         dims = None  # (validated first, as for a 0-d sum)
     out = _asarray(np.nansum(_acc(d), axis=dims, keepdims=keepdim and d.ndim > 0))
@@ -1157,7 +1157,7 @@ LOGCUMSUMEXP = defop("logcumsumexp", "LogcumsumexpBackward0", None, params=("dim
 
 def cumprod(input, dim, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.size:
         _refuse_kernel_dtype("cumprod_out_cpu", d)
     out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
@@ -1173,7 +1173,7 @@ def cumprod_(self, dim, *, dtype=None):
 
 def logcumsumexp(input, dim):
     d = input._data
-    dim = _wrap_dim(dim, d.ndim)  # (before the dtype: the kernel wraps dim, then dispatches)
+    dim = _wrap_dim(dim, d.ndim, input)  # (before the dtype: the kernel wraps dim, then dispatches)
     if not _inexact(d.dtype):
         raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
@@ -1242,7 +1242,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     if d.size == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
-    dims = (_wrap_dim(dim, d.ndim),) if dim is not None and d.ndim else None
+    dims = (_wrap_dim(dim, d.ndim, input),) if dim is not None and d.ndim else None
     lo = _asarray(np.min(d, axis=dims, keepdims=keepdim and d.ndim > 0))
     hi = _asarray(np.max(d, axis=dims, keepdims=keepdim and d.ndim > 0))
     r = _finish_multi(AMINMAX, (input,), (dims, keepdim), (lo, hi))
@@ -1317,7 +1317,7 @@ def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
         else:
             v = _kth_along(flat, 0, (flat.size - 1) // 2, ignore_nan)[0].reshape(())
         return _finish(op, (input,), (), _asarray(v))
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim] == 0:  # (nanmedian's message names median too)
         raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
     _refuse_kernel_dtype("median_out", d, complex_=True)  # (a 0-d tensor's too)
@@ -1351,7 +1351,7 @@ def nanmedian(input, dim=None, keepdim=False):
 def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along dim (1-based k) and its index."""
     d = input._data
-    dim_ = _wrap_dim(dim, d.ndim)
+    dim_ = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim_] == 0:  # (before the k and dtype checks)
         raise IndexError(f"kthvalue(): Expected reduction dim {dim_} to have non-zero size.")
     dim = dim_
@@ -1390,7 +1390,7 @@ def _cum_extreme(op, rt, better, input, dim):
         values, indices = d.copy(), np.zeros(d.shape, np.int64)
         v, i = _finish_multi(op, (input,), (dim,), (_asarray(values), _asarray(indices)))
         return rt(v, i, None)
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
@@ -1592,7 +1592,7 @@ def _mode_1d(row):
 def mode(input, dim=-1, keepdim=False):
     """The most frequent value along dim and the index of its last occurrence."""
     d = input._data
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
         values, indices = d.copy(), np.zeros((), np.int64)
     else:

@@ -314,7 +314,7 @@ def t(input):
 
 def transpose(input, dim0, dim1):
     d = input._data
-    dim0, dim1 = _wrap_dim(dim0, d.ndim), _wrap_dim(dim1, d.ndim)
+    dim0, dim1 = _wrap_dim(dim0, d.ndim, input), _wrap_dim(dim1, d.ndim, input)
     out = np.swapaxes(d, dim0, dim1) if d.ndim else d.view()
     return _view_result(TRANSPOSE, input, (dim0, dim1), out)
 
@@ -342,7 +342,7 @@ def permute(input, *dims):
         raise RuntimeError(f"permute(): number of dimensions in the tensor input does not match "
                            f"the length of the desired ordering of dimensions i.e. input.dim() "
                            f"= {d.ndim} is not equal to len(dims) = {len(dims)}")
-    dims = tuple(_wrap_dim(x, d.ndim) for x in dims)
+    dims = tuple(_wrap_dim(x, d.ndim, input) for x in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     return _view_result(PERMUTE, input, (dims,), np.transpose(d, dims))
@@ -426,16 +426,17 @@ def squeeze(input, dim=None):
     if dim is None:
         return _view_result(SQUEEZE, input, (), np.squeeze(d))
     if isinstance(dim, (tuple, list)):
-        dims = tuple(x for x in (_wrap_dim(x, d.ndim) for x in dim) if d.ndim and d.shape[x] == 1)
+        dims = tuple(x for x in (_wrap_dim(x, d.ndim, input) for x in dim)
+                     if d.ndim and d.shape[x] == 1)
         return _view_result(SQUEEZE_DIMS, input, (dims,), np.squeeze(d, dims))
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     out = np.squeeze(d, dim) if d.ndim and d.shape[dim] == 1 else d.view()
     return _view_result(SQUEEZE_DIM, input, (dim,), out)
 
 
 def unsqueeze(input, dim):
     d = input._data
-    dim = _wrap_dim(dim, d.ndim + 1)
+    dim = _wrap_dim(dim, d.ndim + 1, input)
     # PyTorch's stride for the new dim: size * stride of the dim it precedes (1 at the end)
     new = d.shape[dim] * d.strides[dim] if dim < d.ndim else d.itemsize
     out = np.lib.stride_tricks.as_strided(d, d.shape[:dim] + (1,) + d.shape[dim:],
@@ -479,7 +480,7 @@ def select(input, dim, index):
     d = input._data
     if d.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     index = int(index)
     size = d.shape[dim]
     if index < -size or index >= size:
@@ -499,7 +500,7 @@ def split(tensor, split_size_or_sections, dim=0):
     d = tensor._data
     if d.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, tensor)
     size = d.shape[dim]
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = [int(s) for s in split_size_or_sections]
@@ -560,7 +561,7 @@ def unsafe_chunk(input, chunks, dim=0):
 
 def unbind(input, dim=0):
     d = input._data
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     arrays = [d[(slice(None),) * dim + (i, Ellipsis)] for i in range(d.shape[dim])]
@@ -570,7 +571,7 @@ def unbind(input, dim=0):
 def diagonal(input, offset=0, dim1=0, dim2=1):
     d = input._data
     given = (dim1, dim2)
-    dim1, dim2 = _wrap_dim(dim1, d.ndim), _wrap_dim(dim2, d.ndim)
+    dim1, dim2 = _wrap_dim(dim1, d.ndim, input), _wrap_dim(dim2, d.ndim, input)
     if dim1 == dim2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {given[0]}, {given[1]}")
     out = raw._diagonal_view(d, offset, dim1, dim2)
@@ -579,7 +580,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 def unfold(input, dimension, size, step):
     d = input._data
-    dim = _wrap_dim(dimension, d.ndim)
+    dim = _wrap_dim(dimension, d.ndim, input)
     n = (d.shape[dim] - size) // step + 1
     shape = d.shape[:dim] + (n,) + d.shape[dim + 1:] + (size,)
     strides = d.strides[:dim] + (d.strides[dim] * step,) + d.strides[dim + 1:] + \
@@ -766,7 +767,7 @@ def flip(input, dims):
     d = input._data
     if isinstance(dims, int):
         dims = (dims,)
-    dims = tuple(_wrap_dim(x, d.ndim) for x in dims)
+    dims = tuple(_wrap_dim(x, d.ndim, input) for x in dims)
     out = np.flip(d, dims).copy() if d.ndim else d.copy()
     return _finish(FLIP, (input,), (dims,), out)
 
@@ -945,7 +946,7 @@ def roll(input, shifts, dims=()):
         return _finish(ROLL, (input,), (shifts, dims), _roll_kernel(d, shifts, dims))
     if d.ndim == 0 and dims:
         raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
-    dims = tuple(_wrap_dim(x, d.ndim) for x in dims)
+    dims = tuple(_wrap_dim(x, d.ndim, input) for x in dims)
     return _finish(ROLL, (input,), (shifts, dims), _roll_kernel(d, shifts, dims))
 
 
@@ -1168,7 +1169,7 @@ def broadcast_shapes(*shapes):
 
 def narrow_copy(input, dim, start, length):
     d = input._data
-    dim = _wrap_dim(dim, d.ndim)
+    dim = _wrap_dim(dim, d.ndim, input)
     size = d.shape[dim]
     if start < 0:
         start += size
@@ -1182,7 +1183,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d = input._data
     nd = d.ndim + 1
     given = (dim1, dim2)
-    dim1, dim2 = _wrap_dim(dim1, nd), _wrap_dim(dim2, nd)
+    dim1, dim2 = _wrap_dim(dim1, nd, input), _wrap_dim(dim2, nd, input)
     if dim1 == dim2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {given[0]}, {given[1]}")
     shape = _diag_embed_shape(d.shape if d.ndim else (1,), offset, dim1, dim2)

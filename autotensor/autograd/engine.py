@@ -900,7 +900,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             if t.__class__ is GradientEdge:
                 accumulate_into.add(t.node)  # (no retain_grad: nothing to keep it in)
             elif t.grad_fn is None:  # (a stale view's errors first: Note [Lazy view rebase])
-                if not t._requires_grad:
+                if not t.requires_grad:
                     raise RuntimeError("can't retain_grad on Tensor that has "
                                        "requires_grad=False")
                 accumulate_into.add(t._grad_accumulator())

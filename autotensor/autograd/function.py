@@ -293,7 +293,7 @@ def _unrecorded_output(o, inputs, dirty):
     from .._tensor import Tensor
     if not isinstance(o, Tensor) or id(o) not in inputs:
         return o
-    if o._requires_grad:
+    if o.requires_grad:
         return o.detach()
     return o if id(o) in dirty else _alias(o, None)
 
@@ -370,7 +370,7 @@ def _check_dirty(o, inputs, differentiable, n_outputs):
 
 def _dirty_errors(o, inputs, n_outputs):
     from . import inplace
-    if o._grad_fn is None and o._requires_grad:
+    if o._grad_fn is None and o.requires_grad:
         raise RuntimeError("a leaf Variable that requires grad has been used in an "
                            "in-place operation.")
     if id(o) not in inputs:

@@ -104,11 +104,9 @@ def make_views(results, source, op_name, multi=False):
             if creation is MULTI_OUTPUT or inherited else op_name
         r._view = ViewInfo(base, vc[0], creation, name, multi,
                            view.dtype_view if view is not None else None)
-        if creation is NO_GRAD_MODE and base._requires_grad:
-            # like PyTorch's view of a base that requires grad (the root base, not the
-            # source: a view made a leaf by requires_grad_() does not count); its gradient
-            # goes nowhere (edge_of)
-            r._requires_grad = True
+        # (a view made under no_grad requires grad while its root base does: read from the
+        # base when asked, Tensor.requires_grad / stale_view_requires_grad / edge_of, as
+        # PyTorch's DifferentiableViewMeta::requires_grad; its own flag stays off)
     sm = source._meta
     if sm is not None and ("conj" in sm or "neg" in sm):  # Note [Conjugate bit]
         for r in results:
@@ -258,7 +256,9 @@ def check_inplace(t, inputs=()):
         raise RuntimeError(_errors.LEAF_INPLACE)
     if view is not None:
         base = view.base
-        if base._grad_fn is None and base._requires_grad:
+        # (PyTorch: the view requires grad and its base is a leaf; a view with history
+        # still does after its base's detach_())
+        if base._grad_fn is None and (base._requires_grad or t._requires_grad):
             raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
 
 

@@ -70,7 +70,7 @@ class SavedTensor:
         self._hooked = False
         self._freed = False
         self._packed = self._unpack = None
-        self._requires_grad = tensor._requires_grad
+        self._requires_grad = tensor.requires_grad
         self._grad_fn = None if is_output else tensor._grad_fn
         if self._grad_fn is None and self._requires_grad and not is_output:
             self._grad_fn = weakref.ref(tensor._grad_accumulator())  # (a leaf's, held weakly)
