@@ -614,9 +614,22 @@ def _sum_last(x, keepdims=False):
 _LSE_TINY = {np.dtype(np.float32): 1e-30, np.dtype(np.float64): 1e-290}
 
 
+def _log_softmax_float32(x):
+    """PyTorch's float32 log_softmax over the last dim, bit for bit: (x - max) - log(sum(
+    exp(x - max))), the exp and log SLEEF's, the sum in its lanes (Note [PyTorch's float32
+    softmax])."""
+    from ._specfun import sleef_expf, sleef_logf
+    rows = x.reshape(-1, x.shape[-1])
+    shifted = rows - rows.max(axis=1, keepdims=True)
+    shifted -= sleef_logf(lane_sum(sleef_expf(shifted)))[:, None]
+    return shifted.reshape(x.shape)
+
+
 def log_softmax(x, dim):
     if x.size == 0:
         return x.copy()
+    if x.dtype == _F32 and x.size <= _EXACT_SOFTMAX and x.ndim and dim in (-1, x.ndim - 1):
+        return _log_softmax_float32(x)
     tiny = _LSE_TINY.get(x.dtype)
     if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim and x.shape[-1] > 1:
         with np.errstate(over="ignore"):
