@@ -193,7 +193,7 @@ def test_softmax_lastdim_bit_exact(shape):
     """PyTorch's float32 softmax over the last dim (SLEEF's exp of x - max, the row sum in
     its SIMD lanes, times 1 / sum) and its backward ((grad - sum(grad * y)) * y, the sum's
     tail fused), log_softmax's backward (grad - exp(y) * sum(grad), fused): every bit, up
-    to raw._EXACT_SOFTMAX elements (Note [PyTorch's float32 softmax])."""
+    to raw.PORTED_MAX elements (Note [PyTorch's float32 softmax])."""
     from autotensor._ops import raw
     rng = np.random.RandomState(len(shape) * 100 + shape[-1])
     x = (rng.standard_normal(shape) * 3).astype(np.float32)
@@ -229,7 +229,7 @@ def test_softmax_special_values_and_large_input():
         expected = getattr(torch, fn)(torch.from_numpy(x), -1).numpy()
         got = getattr(autotensor, fn)(autotensor.from_numpy(x), -1).numpy()
         np.testing.assert_array_equal(got, expected)
-    # past raw._EXACT_SOFTMAX elements the fast path (NumPy's exp and sums): a few ulps
+    # past raw.PORTED_MAX elements the fast path (NumPy's exp and sums): a few ulps
     x = inputs("normal", 1 << 17, np.float32).reshape(-1, 128)
     d = ulp_distance(autotensor.softmax(autotensor.from_numpy(x), -1).numpy(),
                      torch.softmax(torch.from_numpy(x), -1).numpy())
@@ -252,3 +252,21 @@ def test_silu_and_its_backward_bit_exact(n):
     y.backward(torch.from_numpy(g))
     ya.backward(autotensor.from_numpy(g))
     np.testing.assert_array_equal(a.grad.numpy().view(np.int32), t.grad.numpy().view(np.int32))
+
+
+@pytest.mark.parametrize("fn", ["sigmoid", "silu", "exp2", "softmax", "log_softmax"])
+def test_past_ported_size_fast_path_within_ulps(fn):
+    """Above raw.PORTED_MAX elements the NumPy expressions stay (Note [Size of the ported
+    kernels]): a few ulps from PyTorch's (measured: sigmoid and SiLU 4, softmax 21)."""
+    from autotensor._ops import raw
+    x = inputs("normal", 2 * raw.PORTED_MAX, np.float32).reshape(-1, 128)
+    f = {"sigmoid": lambda m, t: m.sigmoid(t), "silu": lambda m, t: m.nn.functional.silu(t),
+         "exp2": lambda m, t: m.exp2(t), "softmax": lambda m, t: m.softmax(t, -1),
+         "log_softmax": lambda m, t: m.log_softmax(t, -1)}[fn]
+    got, expected = f(autotensor, autotensor.from_numpy(x)).numpy(), f(torch, torch.from_numpy(
+        x)).numpy()
+    if fn == "log_softmax":  # (outputs near 0: absolute error, 8 ulps of the largest |x|)
+        assert np.abs(got - expected).max() <= 8 * np.spacing(np.float32(np.abs(x).max()))
+        return
+    d = ulp_distance(got, expected)
+    assert d.max() <= 32 and (d > 0).mean() <= 0.9, (fn, d.max(), (d > 0).mean())

@@ -161,7 +161,7 @@ def test_log_softmax_backward_equal_row_sums_same_bits(dtype):
     nll_loss with the mean) broadcasts one element: the same bits as the column. (More
     rows than float32's exact kernel takes: Note [PyTorch's float32 softmax].)"""
     rng = np.random.default_rng(0)
-    n = raw._EXACT_SOFTMAX // 50 + 1
+    n = raw.PORTED_MAX // 50 + 1
     out = np.log(rng.dirichlet(np.ones(50), n)).astype(dtype)
     for grad in (np.zeros((n, 50), dtype), rng.standard_normal((n, 50)).astype(dtype)):
         if not grad.any():

@@ -1603,7 +1603,7 @@ def _logit(a, eps):
     if eps is not None:
         a = np.clip(a, eps, 1 - eps).astype(a.dtype, copy=False)  # (bfloat16 stays)
     q = a / (1 - a)
-    if q.dtype == np.float32 and not contiguous:
+    if q.dtype == np.float32 and not contiguous and q.size <= raw.PORTED_MAX:
         # PyTorch takes MKL's log (vsLn) for a contiguous float32 input, else its own loops:
         # SLEEF's log in the SIMD loop, glibc's logf in the scalar loop
         return _specfun.torch_logf(q, raw.simd_positions(a.shape, a, unroll=2))
@@ -2455,7 +2455,7 @@ SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus, params=("beta", "th
 
 def silu_backward(F, grad, self):
     if getattr(F, "is_raw", False) and self.dtype == np.float32 and grad.dtype == np.float32 \
-            and grad.shape == self.shape:
+            and grad.shape == self.shape and self.size <= raw.PORTED_MAX:
         return _silu_backward_float32(grad, self)
     s = F.sigmoid(self)
     return grad * (s * (1 + self * (1 - s)))
@@ -2480,7 +2480,7 @@ def _silu_backward_float32(dy, x):
 def _silu(a):
     """PyTorch's kernel, x / (1 + exp(-x)); a float32 exp as its loops compute it (SLEEF's
     in the SIMD loop, glibc's in the scalar loop, as sigmoid's: raw.sigmoid)."""
-    if a.dtype == np.float32:
+    if a.dtype == np.float32 and a.size <= raw.PORTED_MAX:
         e = _specfun.torch_expf(np.negative(a), raw.simd_positions(a.shape, a, unroll=2))
         e += 1
         return np.divide(a, e, out=e)

@@ -197,6 +197,18 @@ def clone(x):
 _WIDE_BLOCK = 16384
 _F32 = np.dtype(np.float32)
 
+# Note [Size of the ported kernels]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's own float32 kernels ported operation for operation on SLEEF's vector functions
+# (sigmoid, SiLU and its backward, softmax and log_softmax and their backward, exp2's and
+# logit's SIMD loops: Note [SLEEF's expf], Note [SLEEF's logf], Note [PyTorch's float32
+# softmax]) emulate each fused multiply-add in float64: 10-25 x the time of the NumPy
+# float32 expression they replace (2^18 elements: SiLU 0.2 -> 4.2 ms, softmax 0.2 -> 5
+# ms). They run on tensors of up to PORTED_MAX elements, which covers the tests, fuzzing
+# and small models, where bits are compared; above it the NumPy expression stays, a few
+# ulps away (README "Numerics"), where training spends its time.
+PORTED_MAX = 1 << 16
+
 
 def in_float64(ufunc, x):
     """ufunc(x) for a float32, float16 or bfloat16 array x, computed in float64 and
@@ -247,7 +259,7 @@ def _exp2_float(x):
     (its float exp2 is cpu_kernel_vec's: glibc's exp2f, nearly correctly rounded, in the
     scalar loop; SLEEF's in the SIMD loop, another float on 6% of inputs)."""
     out = _exp2_wide(x)
-    if x.dtype == _F32 and out.ndim:
+    if x.dtype == _F32 and out.ndim and x.size <= PORTED_MAX:
         simd = simd_positions(x.shape, x, unroll=2)
         if simd is not None:
             from ._specfun import sleef_exp2f
@@ -516,11 +528,9 @@ def select(x, dim, index):
 # its SIMD lanes (vec::reduce_all: 16 lanes accumulated vector by vector, the tail added
 # into the first lanes, then lanes i and i + 8, i + 4, i + 2, i + 1; a row shorter than a
 # vector left to right) and multiplies by 1 / sum. _softmax_float32 does the same, bit for
-# bit; NumPy's exp and sum order left 42-77% of the outputs another float. SLEEF's exp in
-# float64 emulation costs ~25 x NumPy's float32 exp (a transformer's 16 x 4 x 64 x 64
-# attention scores: 0.2 -> 5 ms), so above _EXACT_SOFTMAX elements the fast path (Note
-# [log_softmax without the shift]) stays: within a few ulps, where training spends its time.
-_EXACT_SOFTMAX = 1 << 16
+# bit; NumPy's exp and sum order left 42-77% of the outputs another float. Up to
+# PORTED_MAX elements (Note [Size of the ported kernels]); above, the fast path (Note
+# [log_softmax without the shift]).
 
 
 def lane_sum(e, factors=None):
@@ -566,7 +576,7 @@ def _softmax_float32(x):
 def softmax(x, dim):
     if x.size == 0:
         return x.copy()
-    if x.dtype == _F32 and x.size <= _EXACT_SOFTMAX and x.ndim and dim in (-1, x.ndim - 1):
+    if x.dtype == _F32 and x.size <= PORTED_MAX and x.ndim and dim in (-1, x.ndim - 1):
         return _softmax_float32(x)
     tiny = _LSE_TINY.get(x.dtype)
     if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim:
@@ -628,7 +638,7 @@ def _log_softmax_float32(x):
 def log_softmax(x, dim):
     if x.size == 0:
         return x.copy()
-    if x.dtype == _F32 and x.size <= _EXACT_SOFTMAX and x.ndim and dim in (-1, x.ndim - 1):
+    if x.dtype == _F32 and x.size <= PORTED_MAX and x.ndim and dim in (-1, x.ndim - 1):
         return _log_softmax_float32(x)
     tiny = _LSE_TINY.get(x.dtype)
     if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim and x.shape[-1] > 1:
@@ -654,7 +664,7 @@ def _exact_lastdim(grad, output, dim):
     float32 softmax])."""
     return (output.dtype == _F32 and grad.dtype == _F32 and output.ndim and
             dim in (-1, output.ndim - 1) and grad.shape == output.shape and
-            output.size <= _EXACT_SOFTMAX)
+            output.size <= PORTED_MAX)
 
 
 def softmax_backward_data(grad, output, dim):
@@ -854,6 +864,9 @@ def sigmoid(x):
     dt = x.dtype
     if dt.kind == "c" or dt.itemsize == 8:
         return asarray(1 / (1 + np.exp(-x)))
+    if x.size > PORTED_MAX:  # (Note [Size of the ported kernels])
+        with np.errstate(over="ignore"):
+            return asarray(1 / (1 + np.exp(-x.astype(np.float32)))).astype(dt, copy=False)
     from ._specfun import torch_expf
     e = torch_expf(np.negative(x, dtype=np.float32),
                    simd_positions(x.shape, x, unroll=2))
