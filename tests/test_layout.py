@@ -20,15 +20,8 @@ from autotensor._ops import layout
 
 torch = pytest.importorskip("torch")
 
-_FFT = "pocketfft's output layouts (c2c/r2c/c2r strides) are not modelled"
 _LA = "LAPACK results: PyTorch's column-major / batched strides not modelled for this op"
 OPEN = {
-    **{name: _FFT for name in (
-        "fft_fft_complex", "fft_fft_n_pad_dim0", "fft_fft_n_trim_ortho", "fft_fft_real",
-        "fft_fftn_dims", "fft_hfft2", "fft_ifft2_ortho", "fft_ifft_real", "fft_ihfft",
-        "fft_ihfft2", "fft_ihfft_n", "fft_ihfftn_s", "fft_irfft", "fft_irfft2",
-        "fft_irfft_odd_n_ortho", "fft_irfft_trim", "fft_rfft", "fft_rfft2", "fft_rfft_odd_n",
-        "fft_rfftn_dims_order", "cx_spectral_filter")},
     **{name: _LA for name in (
         "la_addr", "la_cdist", "la_cdist_inf", "la_cdist_p1", "la_cdist_p3_batched",
         "la_cholesky_inverse", "la_cholesky_inverse_upper", "la_cholesky_solve",
@@ -36,7 +29,6 @@ OPEN = {
         "la_lu_solve_adjoint", "la_lu_solve_right", "la_lu_solve_right_adjoint",
         "la_lu_wide_batched", "la_matrix_power_0", "la_solve_batch_vector", "la_solve_ex",
         "la_solve_right")},
-    "cx_conj_parts": "real/imag of a conjugated, sliced complex view",
     "cx_mul_real": "complex * real with an expanded operand",
 }
 
@@ -250,3 +242,129 @@ def test_negative_strides_refused_as_torch(make):
             getattr(m, make)(arr)
         msgs.append(str(info.value))
     assert msgs[0] == msgs[1]
+
+
+# ---- FFT layouts: MKL's _exec_fft (layout.fft_c2c / fft_r2c / fft_c2r) ----------------------
+_FFT_1D = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
+_FFT_ND = ("fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn", "fft2", "ifft2", "rfft2",
+           "irfft2", "hfft2", "ihfft2")
+_REAL_ONLY = ("rfft", "ihfft", "rfftn", "ihfftn", "rfft2", "ihfft2")
+
+
+def _random_layout(m, rng, shape, arr):
+    """Array factory ``arr(shape)`` laid out at random (same draws for both libraries)."""
+    nd = len(shape)
+    kind = rng.choice(["c", "perm", "slice", "expand", "size1"]) if nd else "c"
+    if kind == "perm":
+        p = list(range(nd))
+        rng.shuffle(p)
+        return m.tensor(arr([shape[i] for i in p])).permute(*np.argsort(p).tolist())
+    if kind == "slice":
+        d = rng.randrange(nd)
+        big = list(shape)
+        big[d] *= 2
+        return m.tensor(arr(big))[tuple(slice(None, None, 2) if i == d else slice(None)
+                                        for i in range(nd))]
+    if kind == "expand":
+        d = rng.randrange(nd)
+        return m.tensor(arr([1 if i == d else s for i, s in enumerate(shape)])).expand(*shape)
+    if kind == "size1":
+        st = [rng.choice([1, 7, 100]) if s == 1 else c
+              for s, c in zip(shape, layout.c_strides(shape))]
+        return m.tensor(arr([800])).as_strided(shape, st)
+    return m.tensor(arr(shape))
+
+
+def _normal(seed, complex_):
+    """A factory of standard-normal arrays (complex ones: two draws per element)."""
+    g = np.random.RandomState(seed)
+
+    def arr(shape):
+        a = g.standard_normal(shape)
+        return a + 1j * g.standard_normal(shape) if complex_ else a
+    return arr
+
+
+def _fft_case(seed):
+    rng = random.Random(seed)
+    nd = rng.randrange(1, 5)
+    shape = [rng.choice([1, 2, 3, 4, 5]) for _ in range(nd)]
+    name = rng.choice(_FFT_1D + _FFT_ND)
+    complex_in = name not in _REAL_ONLY and rng.random() < 0.5
+    kw = {"norm": rng.choice([None, "ortho", "forward"])}
+    if name in _FFT_1D:
+        kw["dim"] = rng.randrange(-nd, nd)
+        if rng.random() < 0.4:
+            kw["n"] = rng.randrange(1, 8)
+    elif not name.endswith("2"):
+        kw["dim"] = rng.sample(range(nd), rng.randrange(1, nd + 1))
+        if rng.random() < 0.4:
+            kw["s"] = [rng.randrange(1, 7) for _ in kw["dim"]]
+    elif nd < 2:
+        shape.append(3)
+    return rng, shape, name, complex_in, kw
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_fft_layouts_match_torch(block):
+    """Every public transform on random layouts, n / s / dim / norm: result strides (and
+    the conjugate bit) as PyTorch's MKL build gives them."""
+    bad = []
+    for seed in range(block * 150, (block + 1) * 150):
+        rng, shape, name, complex_in, kw = _fft_case(seed)
+        state = rng.getstate()
+        got = []
+        for m in (autotensor, torch):
+            rng.setstate(state)
+            x = _random_layout(m, rng, shape, _normal(seed, complex_in))
+            try:
+                r = getattr(m.fft, name)(x, **kw)
+                got.append((tuple(r.shape), tuple(r.stride()) if r.numel() else None,
+                            r.is_conj()))
+            except RuntimeError as e:
+                got.append(("raised", str(e)[:60]))
+        if got[0] != got[1]:
+            bad.append(f"{name} {shape} {complex_in} {kw} x{x.stride()}: {got[0]} vs {got[1]}")
+    assert not bad, "\n".join(bad)
+
+
+def test_fft_primitive_layouts_match_torch():
+    """_fft_c2c / _fft_r2c / _fft_c2r (layout.py's simulation of _exec_fft: batch dims in
+    input-stride order, std::partition's swaps, signal dims sorted) on random layouts."""
+    from autotensor._ops import fft as F
+    rng = random.Random(22)
+    bad = []
+    for seed in range(400):
+        nd = rng.randrange(1, 5)
+        shape = [rng.choice([1, 2, 3, 4, 5]) for _ in range(nd)]
+        dim = rng.sample(range(nd), rng.randrange(1, nd + 1))
+        which = rng.choice(["c2c", "r2c", "r2c_full", "c2r"])
+        last = rng.choice([2 * (shape[dim[-1]] - 1), 2 * shape[dim[-1]] - 1]) or 1
+        state = rng.getstate()
+        got = []
+        for m in (autotensor, torch):
+            rng.setstate(state)
+            x = _random_layout(m, rng, shape, _normal(seed, which not in ("r2c", "r2c_full")))
+            k = F if m is autotensor else torch
+            if which == "c2c":
+                r = k._fft_c2c(x, dim, 0, True)
+            elif which == "c2r":
+                r = k._fft_c2r(x, dim, 0, last)
+            else:
+                r = k._fft_r2c(x, dim, 0, which == "r2c")
+            got.append(tuple(r.stride()) if r.numel() else None)
+        if got[0] != got[1]:
+            bad.append(f"{which} {shape} {x.stride()} {dim}: {got[0]} vs {got[1]}")
+    assert not bad, "\n".join(bad)
+
+
+def test_conj_is_a_view_of_its_input_layout():
+    """conj / _neg_view keep their input's strides (gaps, broadcast dims) as PyTorch's lazy
+    views do; an op reading them sees the resolved clone's layout (hfft of an expanded
+    complex input)."""
+    def f(m):
+        z = m.view_as_complex(m.tensor(np.arange(32.0).reshape(1, 4, 4, 2)))
+        z = z.expand(3, 4, 4)[:, ::2]
+        c = z.conj()
+        return [t.stride() for t in (c, c.imag, c.real, m.fft.hfft(z, dim=0), c.conj())]
+    assert f(autotensor) == f(torch)

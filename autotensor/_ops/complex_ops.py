@@ -97,12 +97,13 @@ VIEW_AS_COMPLEX = defop("view_as_complex", "ViewAsComplexBackward0", None,
                         grads={"self": lambda F, grad: cx(F).view_as_real(grad)},
                         jvp=lambda F, self_t: view_as_complex(self_t), complex_aware=True)
 CONJ = defop("conj", "ConjBackward0", np.conj,
-             grads={"self": lambda F, grad: cx(F).conj(grad)}, jvp="linear", complex_aware=True)
+             grads={"self": lambda F, grad: cx(F).conj(grad)}, jvp="linear", complex_aware=True,
+             layout="view")
 CONJ_PHYSICAL = defop("conj_physical", "ConjPhysicalBackward0", np.conj,
                       grads={"self": lambda F, grad: cx(F).conj_physical(grad)}, jvp="linear",
-                      complex_aware=True)
+                      complex_aware=True, layout="like")
 NEG_VIEW = defop("_neg_view", "NegViewBackward0", np.negative,
-                 grads={"self": lambda F, grad: -grad}, jvp="linear")
+                 grads={"self": lambda F, grad: -grad}, jvp="linear", layout="view")
 
 
 def _angle_kernel(a):

@@ -28,6 +28,7 @@ from .._tensor import Tensor
 from ._common import _check_tensor_arg, _finish
 from ._out import write_out
 from .complex_ops import conj, conj_physical, cx
+from . import layout
 from .dispatch import defop
 from .pointwise import _to_dtype
 from .shape import narrow, roll
@@ -107,12 +108,15 @@ def _c2r_backward(F, grad, dim, normalization):
 
 
 FFT_C2C = defop("_fft_c2c", "FftC2CBackward0", _c2c, params=("dim", "normalization", "forward"),
-                grads={"self": _c2c_backward}, jvp="linear", complex_aware=True)
+                grads={"self": _c2c_backward}, jvp="linear", complex_aware=True,
+                layout=layout.fft_c2c)
 FFT_R2C = defop("_fft_r2c", "FftR2CBackward0", _r2c, params=("dim", "normalization", "onesided"),
-                grads={"self": _r2c_backward}, jvp="linear", complex_aware=True)
+                grads={"self": _r2c_backward}, jvp="linear", complex_aware=True,
+                layout=layout.fft_r2c)
 FFT_C2R = defop("_fft_c2r", "FftC2RBackward0", _c2r,
                 params=("dim", "normalization", "last_dim_size"),
-                grads={"self": _c2r_backward}, jvp="linear", complex_aware=True)
+                grads={"self": _c2r_backward}, jvp="linear", complex_aware=True,
+                layout=layout.fft_c2r)
 
 
 def _check_batch(x, signal):

@@ -14,6 +14,9 @@ raises), and PyTorch allocates results in one of three ways:
 * ``like``: ``empty_like`` with ``preserve_format`` (clone, the ``*_like`` factories,
   ops written ``at::empty_like(self)``): the input's strides when it is non-overlapping and
   dense, else ``infer_dense_strides`` (TensorIterator's order for one tensor).
+* ``view``: the input's very strides (broadcast and overlapping ones too), for the lazy
+  views PyTorch returns and this package computes (``conj``, ``_neg_view``: Note
+  [Conjugate bit]).
 * contiguous: reductions (structured ``resize_reduction``), and composite ops that build
   their result with ``at::empty(sizes)``, ``cat``, ``reshape`` of a contiguous tensor...
 
@@ -238,14 +241,21 @@ def iter_result(out, arrays):
     return with_strides(out, iter_strides(out.shape, arrays))
 
 
-def _arrays(inputs):
+def _arrays(inputs, resolve=True):
+    """The input arrays an op's layout reads. A tensor with a conjugate or negative bit
+    is read as PyTorch's fallback for math bits resolves it, a clone (``like`` strides):
+    its own (view) strides matter only to the views that keep the bit."""
     out = []
     for x in inputs:
         d = x if x.__class__ is ndarray else getattr(x, "_data", None)
         if d.__class__ is ndarray:
+            if resolve and x is not d and x._meta is not None and (
+                    "conj" in x._meta or "neg" in x._meta):
+                st = like_strides(d)  # (an array of that layout: only its strides are read)
+                d = empty_strided(d.shape, c_strides(d.shape) if st is None else st, d.dtype)
             out.append(d)
         elif x.__class__ in (list, tuple):  # (a variadic op's inputs)
-            out.extend(_arrays(x))
+            out.extend(_arrays(x, resolve))
     return out
 
 
@@ -262,6 +272,8 @@ def _conform1(kind, arrays, params, out):
         return with_strides(out, like_strides(arrays[0]))
     if kind == "preserve":
         return with_strides(out, preserve_strides(arrays[0]))
+    if kind == "view":
+        return with_strides(out, _elem_strides(arrays[0]))
     return kind(arrays, params, out)
 
 
@@ -274,7 +286,7 @@ def conform(op, inputs, params, out):
         if out.__class__ is tuple:
             return tuple([_conform1(kind, (), params, o) for o in out])
         return out
-    arrays = _arrays(inputs)
+    arrays = _arrays(inputs, kind != "view")
     if out.__class__ is tuple:
         return tuple([_conform1(kind, arrays, params, o) for o in out])
     return _conform1(kind, arrays, params, out)
@@ -368,3 +380,77 @@ def operand(i):
             return c_order(out)
         return with_strides(out, iter_strides(out.shape, [arrays[i], 1]))
     return rule
+
+
+# ---- FFTs: aten/src/ATen/native/mkl/SpectralOps.cpp (PyTorch's x86 builds use MKL) --------
+def _partition(dims, keep):
+    """libstdc++'s std::partition on random-access iterators (not stable: it swaps the
+    first misplaced element from the left with the last from the right)."""
+    a = list(dims)
+    first, last = 0, len(a)
+    while True:
+        while first != last and keep(a[first]):
+            first += 1
+        if first == last:
+            return a, first
+        last -= 1
+        while first != last and not keep(a[last]):
+            last -= 1
+        if first == last:
+            return a, first
+        a[first], a[last] = a[last], a[first]
+        first += 1
+
+
+def _by_stride_desc(dims, strides):
+    """std::sort by decreasing stride (an insertion sort, stable, at these lengths)."""
+    return sorted(dims, key=lambda d: -strides[d])
+
+
+def _exec_fft_strides(shape, strides, out_sizes, dims):
+    """``_exec_fft``'s result strides: batch dims first, in decreasing input-stride order,
+    collapsed to one; the signal dims after them in ``dims``' order; the batched output
+    allocated contiguous, then viewed back in the input's dim order."""
+    tr = set(dims)
+    perm, nb = _partition(range(len(shape)), lambda d: d not in tr)
+    perm = _by_stride_desc(perm[:nb], strides) + list(dims)
+    batch = 1
+    for d in perm[:nb]:
+        batch *= shape[d]
+    batched = c_strides([batch] + [out_sizes[d] for d in dims])
+    out = [0] * len(shape)
+    n = 1
+    for d in reversed(perm[:nb]):
+        out[d] = n * batched[0]
+        n *= out_sizes[d]
+    for i, d in enumerate(dims):
+        out[d] = batched[1 + i]
+    return tuple(out)
+
+
+def fft_c2c(arrays, params, out):
+    """_fft_c2c_mkl: the transformed dims sorted by decreasing input stride; no dims is
+    a clone."""
+    a, dims = arrays[0], params[0]
+    if not dims:
+        return with_strides(out, like_strides(a))
+    st = _elem_strides(a)
+    return with_strides(out, _exec_fft_strides(a.shape, st, a.shape, _by_stride_desc(dims, st)))
+
+
+def fft_r2c(arrays, params, out):
+    """_fft_r2c_mkl: as c2c, the last (halved) dim kept last."""
+    a, dims = arrays[0], params[0]
+    st = _elem_strides(a)
+    order = _by_stride_desc(dims[:-1], st) + [dims[-1]]
+    return with_strides(out, _exec_fft_strides(a.shape, st, out.shape, order))
+
+
+def fft_c2r(arrays, params, out):
+    """_fft_c2r_mkl: a c2c over all dims but the last (its result's layout), then a 1-d
+    c2r over the last."""
+    a, dims = arrays[0], params[0]
+    shape, st = a.shape, _elem_strides(a)
+    if len(dims) > 1:
+        st = _exec_fft_strides(shape, st, shape, _by_stride_desc(dims[:-1], st))
+    return with_strides(out, _exec_fft_strides(shape, st, out.shape, dims[-1:]))
