@@ -13,7 +13,7 @@ from .._tensor import _make, Tensor
 from ..autograd import grad_mode, inplace
 from . import raw
 from ._out import write_out
-from .layout import conform, iter_result
+from .layout import cast, conform, iter_result
 from .dispatch import (
     broadcast_error, check_broadcast, record, record_fast, requires_grad_mask, set_input_metadata,
     stale_view_requires_grad, view_errors_first)
@@ -61,7 +61,7 @@ def _float_data(t):
     """t's array, as the default float dtype if it is integral (exp, sin, ... of ints)."""
     d = t._data
     if d.dtype.kind in "biu":
-        return d.astype(_dtypes.default_float.np)
+        return cast(d, _dtypes.default_float.np)
     return d
 
 
@@ -118,14 +118,14 @@ def _scalar_dtype_data(ad, b):
     if cb is int and not _INT64_MIN <= b <= _UINT64_MAX:
         _convert.check_python_int(b)  # (PyTorch's OverflowError, parsing the number)
     if cb is float and kind in "biu":
-        return ad.astype(_dtypes.default_float.np)
+        return cast(ad, _dtypes.default_float.np)
     if cb is complex and kind != "c":
-        return ad.astype(_dtypes.scalar_result_dtype(_dtypes.from_numpy(ad.dtype), b).np)
+        return cast(ad, _dtypes.scalar_result_dtype(_dtypes.from_numpy(ad.dtype), b).np)
     if cb is int and kind == "b":
         if b > _INT64_MAX:  # (a uint64 c10::Scalar: PyTorch does not promote it with bool)
             _convert.check_python_int(b)
             raise _dtypes._promotion_error(_dtypes.bool, _dtypes.uint64)
-        return ad.astype(np.int64)
+        return cast(ad, np.int64)
     return ad
 
 
@@ -209,8 +209,7 @@ def _binary(op, a, b, params=()):
         if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
             rt = _dtypes.binary_result_dtype(_dtypes.from_numpy(ad.dtype), ad.ndim == 0,
                                              _dtypes.from_numpy(bd.dtype), bd.ndim == 0).np
-            ad = ad.astype(rt, copy=False)
-            bd = bd.astype(rt, copy=False)
+            ad, bd = cast(ad, rt), cast(bd, rt)  # (Note [Result layout] in layout.py)
             promoted = True
     elif cb in _SCALARS:
         bd = b
@@ -313,7 +312,7 @@ def _unary(op, x, float_op=True, params=()):
         view_errors_first(x)
         refuse_complex(op.name, d.dtype)
     if float_op and d.dtype.kind in "biu":
-        d = d.astype(_dtypes.default_float.np)
+        d = cast(d, _dtypes.default_float.np)
     out = op.kernel(d, *params)
     if out.__class__ is not ndarray:
         out = np.asarray(out)

@@ -17,6 +17,11 @@ raises), and PyTorch allocates results in one of three ways:
 * ``view``: the input's very strides (broadcast and overlapping ones too), for the lazy
   views PyTorch returns and this package computes (``conj``, ``_neg_view``: Note
   [Conjugate bit]).
+* ``column_major``: LAPACK's results, ``batched_matrix_contiguous_strides(sizes,
+  f_contig=true)`` (LinearAlgebraUtils.h): a C-contiguous batch of column-major matrices,
+  size-1 dims included (a 3 x 1 solution has strides (1, 3)); ``linalg.solve`` /
+  ``lu_solve`` with ``left=False`` are contiguous (``column_major_if``), ``lstsq``'s
+  solution the first n rows of a max(m, n)-row buffer (``lstsq_solution``).
 * contiguous: reductions (structured ``resize_reduction``), and composite ops that build
   their result with ``at::empty(sizes)``, ``cat``, ``reshape`` of a contiguous tensor...
 
@@ -184,6 +189,20 @@ def like_strides(a):
     return tuple(out)
 
 
+def cast(a, dtype):
+    """``a.astype(dtype)`` as TensorIterator's CPU cast of an operand to the common dtype
+    (``to``: empty_like's layout), whose strides the output then follows. NumPy's copy
+    ("K" order) differs for broadcast inputs: (0, 1) strides give a column-major copy."""
+    if a.dtype == dtype:
+        return a
+    if a.flags.c_contiguous:
+        return a.astype(dtype)
+    st = like_strides(a)
+    r = empty_strided(a.shape, c_strides(a.shape) if st is None else st, dtype)
+    np.copyto(r, a, casting="unsafe")
+    return r
+
+
 def empty_strided(shape, strides, dtype):
     """An uninitialised array of ``shape`` with element ``strides`` (non-negative, dense)."""
     n = 1
@@ -274,6 +293,8 @@ def _conform1(kind, arrays, params, out):
         return with_strides(out, preserve_strides(arrays[0]))
     if kind == "view":
         return with_strides(out, _elem_strides(arrays[0]))
+    if kind == "column_major":
+        return with_strides(out, matrix_strides(out.shape))
     return kind(arrays, params, out)
 
 
@@ -288,6 +309,8 @@ def conform(op, inputs, params, out):
         return out
     arrays = _arrays(inputs, kind != "view")
     if out.__class__ is tuple:
+        if kind.__class__ is tuple:  # (one kind per output)
+            return tuple([_conform1(k, arrays, params, o) for k, o in zip(kind, out)])
         return tuple([_conform1(kind, arrays, params, o) for o in out])
     return _conform1(kind, arrays, params, out)
 
@@ -305,6 +328,44 @@ def preserve_strides(a):
             return like_strides(a)
         reach += (sz - 1) * s
     return st
+
+
+def matrix_strides(shape):
+    """``batched_matrix_contiguous_strides(shape, f_contig=true)``: each matrix
+    column-major (leading dimension max(rows, 1)), the batch C-contiguous."""
+    st = list(c_strides(shape))
+    if len(st) >= 2:
+        st[-1] = max(shape[-2], 1)
+        st[-2] = 1
+    return tuple(st)
+
+
+def column_major_if(i):
+    """Column-major when parameter ``i`` (``left``) is true, else contiguous: linalg.solve
+    and lu_solve allocate ``batched_matrix_contiguous_strides(shape, left)`` (a vector
+    solution gets the strides of its shape too: (2, 3) gives (1, 2))."""
+    def rule(arrays, params, out):
+        return with_strides(out, matrix_strides(out.shape) if params[i] else None)
+    return rule
+
+
+def lstsq_solution(arrays, params, out):
+    """linalg_lstsq: LAPACK writes the solution over a (*, max(m, n), nrhs) column-major
+    copy of B (a C-contiguous (*, max(m, n)) one for a vector B, ``params[0]``) and the
+    result is its first n rows."""
+    m, n = arrays[0].shape[-2:]
+    if params[0]:
+        return with_strides(out, c_strides(out.shape[:-1] + (max(m, n),)))
+    return with_strides(out, matrix_strides(out.shape[:-2] + (max(m, n), out.shape[-1])))
+
+
+def addr(arrays, params, out):
+    """addr's TensorIterator: operands self (expanded), vec1 viewed as a column (strides
+    (s, s)), vec2."""
+    s, a, b = arrays
+    st = _elem_strides(a)[0]
+    return with_strides(out, iter_strides_of(out.shape, [
+        (s.shape, _elem_strides(s)), ((a.shape[0], 1), (st, st)), (b.shape, _elem_strides(b))]))
 
 
 def condition_first(arrays, params, out):

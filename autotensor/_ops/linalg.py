@@ -425,13 +425,6 @@ def _narrow(F, x, dim, start, length):
     return F.narrow(x, dim % x.ndim, start, length)
 
 
-def _colmajor(x):
-    """The layout LAPACK returns (and PyTorch keeps): each matrix column-major."""
-    if x.ndim < 2:
-        return x
-    return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
-
-
 def _eye(F, n, like):
     return F.constant(np.eye(n), like)
 
@@ -452,12 +445,35 @@ def _solve_tri_array(a, b, upper, left, unitriangular=False):
     else:
         a = np.triu(a) if upper else np.tril(a)
     if left:
-        return np.linalg.solve(a, b)
-    return np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+        return _tri_solve(a, b, not upper)
+    return np.swapaxes(_tri_solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2), upper),
+                       -1, -2)
+
+
+def _tri_solve(T, b, lower):
+    """T^-1 b for triangular T; a zero on T's diagonal gives LAPACK trsm's infinities and
+    NaNs (no error: PyTorch's triangular solves do not check), by substitution."""
+    try:
+        return np.linalg.solve(T, b)
+    except np.linalg.LinAlgError:
+        pass
+    n = T.shape[-1]
+    x = np.zeros(np.broadcast_shapes(T.shape[:-2], b.shape[:-2]) + b.shape[-2:],
+                 np.result_type(T, b))
+    with np.errstate(all="ignore"):
+        for i in (range(n) if lower else range(n - 1, -1, -1)):
+            r = b[..., i, :] - np.einsum("...j,...jk->...k", T[..., i, :], x)
+            x[..., i, :] = r / T[..., i, i, None]
+    return x
 
 
 def _la(F):
     return _LA_RAW if F.is_raw else _LA_TENSOR
+
+
+# LAPACK's results are column-major (Note [Result layout] in layout.py), its info and pivots
+# contiguous
+_LAPACK_INFO = ("column_major", "contiguous", "contiguous")
 
 
 # ---- backward formulas --------------------------------------------------------------------
@@ -861,7 +877,7 @@ ADDMV = defop("addmv", "AddmvBackward0",
               jvp=_addmv_jvp)
 ADDR = defop("addr", "AddrBackward0",
              lambda s, a, b, beta, alpha: _axpby(s, np.multiply.outer(a, b), beta, alpha),
-             inputs=("self", "vec1", "vec2"), params=("beta", "alpha"),
+             inputs=("self", "vec1", "vec2"), params=("beta", "alpha"), layout=layout.addr,
              grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                     "vec1": lambda F, grad, vec2, alpha:
                         _scaled(F, F.matmul(grad, _cj(F, vec2)), alpha),
@@ -920,12 +936,13 @@ def _slogdet_jvp(F, A, A_t, sign):
         return sign * (t - re), re
     return F.zeros_like(sign), t
 INV_EX = defop("linalg_inv_ex", "LinalgInvExBackward0", None, inputs=("A",),
-               outputs=("inverse", "info"), diff_outputs=(0,),
+               outputs=("inverse", "info"), diff_outputs=(0,), layout=_LAPACK_INFO,
                grads={"A": lambda F, grads, inverse: -F.matmul(
                    _H(F, inverse), F.matmul(grads[0], _H(F, inverse)))},
                jvp=lambda F, A_t, inverse: (-F.matmul(F.matmul(inverse, A_t), inverse), None))
 SOLVE_EX = defop("_linalg_solve_ex", "LinalgSolveExBackward0", None, inputs=("A", "B"),
                  params=("left", "vector"), outputs=("result", "info"), diff_outputs=(0,),
+                 layout=(layout.column_major_if(0), "contiguous"),
                  backward_all=lambda F, grads, A, result, left, vector:
                      _solve_backward(F, grads[0], A, result, left, vector),
                  jvp=lambda F, A, A_t, B_t, left, vector, result:
@@ -946,16 +963,18 @@ def _solve_jvp(F, A, A_t, B_t, left, vector, result):
     return F.squeeze(out, -1) if vector else out
 CHOLESKY_EX = defop("linalg_cholesky_ex", "LinalgCholeskyExBackward0", None,
                     params=("upper",), outputs=("L", "info"), diff_outputs=(0,),
+                    layout=_LAPACK_INFO,
                     grads={"self": lambda F, grads, upper, L:
                            _cholesky_backward(F, grads[0], upper, L)},
                     jvp="transpose")
 CHOLESKY = defop("cholesky", "CholeskyBackward0", None, params=("upper",),
+                 layout="column_major",
                  grads={"self": lambda F, grad, upper, result:
                         _cholesky_backward(F, grad, upper, result)},
                  jvp=_fw_not_implemented("cholesky", _FW_NOT_SUPPORTED.split(
                      "does not support it", 1)[1]))
 EIGH = defop("_linalg_eigh", "LinalgEighBackward0", None, inputs=("A",), params=("UPLO",),
-             outputs=("eigenvalues", "eigenvectors"),
+             outputs=("eigenvalues", "eigenvectors"), layout=("contiguous", "column_major"),
              grads={"A": lambda F, grads, eigenvalues, eigenvectors:
                     _eigh_backward(F, grads, eigenvalues, eigenvectors)},
              jvp=lambda F, A_t, eigenvalues, eigenvectors: _jvp_multi(
@@ -963,13 +982,14 @@ EIGH = defop("_linalg_eigh", "LinalgEighBackward0", None, inputs=("A",), params=
                  (eigenvalues, eigenvectors), eigenvalues, eigenvectors))
 SVD = defop("_linalg_svd", "LinalgSvdBackward0", None, inputs=("A",),
             params=("full_matrices",), outputs=("U", "S", "Vh"),
+            layout=("column_major", "contiguous", "column_major"),
             grads={"A": lambda F, grads, full_matrices, U, S, Vh:
                    _svd_backward(F, grads, full_matrices, U, S, Vh)},
             jvp=lambda F, A_t, full_matrices, U, S, Vh: _jvp_multi(
                 F, lambda F, g, fm, u, s, vh: (_svd_backward(F, g, fm, u, s, vh),), (A_t,),
                 (U, S, Vh), full_matrices, U, S, Vh))
 QR = defop("linalg_qr", "LinalgQrBackward0", None, inputs=("A",), params=("mode",),
-           outputs=("Q", "R"),
+           outputs=("Q", "R"), layout="column_major",
            grads={"A": lambda F, grads, mode, Q, R: _qr_backward(F, grads, mode, Q, R)},
            jvp=lambda F, A_t, mode, Q, R: _jvp_multi(
                F, lambda F, g, md, q, r: (_qr_backward(F, g, md, q, r),), (A_t,), (Q, R),
@@ -980,7 +1000,7 @@ MATRIX_EXP = defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", None,
                    grads={"self": _matrix_exp_backward}, jvp="transpose")
 SOLVE_TRIANGULAR = defop(
     "linalg_solve_triangular", "LinalgSolveTriangularBackward0", None, inputs=("self", "B"),
-    params=("upper", "left", "unitriangular"),
+    params=("upper", "left", "unitriangular"), layout="column_major",
     backward_all=lambda F, grad, self, B, upper, left, unitriangular, result:
         _solve_triangular_backward(F, grad, self, B, upper, left, unitriangular, result),
     jvp=lambda F, self, self_t, B_t, upper, left, unitriangular, result:
@@ -999,13 +1019,14 @@ def _solve_triangular_jvp(F, A, A_t, B_t, upper, left, unitriangular, X):
 LSTSQ = defop("linalg_lstsq", "LinalgLstsqBackward0", None, inputs=("self", "b"),
               params=("vector",), outputs=("solution", "residuals", "rank", "singular_values"),
               diff_outputs=(0, 1),
+              layout=(layout.lstsq_solution, "contiguous", "contiguous", "contiguous"),
               backward_all=lambda F, grads, self, b, vector, solution:
                   _lstsq_backward(F, grads, self, b, vector, solution),
               jvp=lambda F, self, self_t, b, b_t, vector, solution, residuals: _jvp_multi(
                   F, lambda F, g, A, B, vec, X: _lstsq_backward(F, g, A, B, vec, X),
                   (self_t, b_t), (solution, residuals), self, b, vector, solution) + (None, None))
 CROSS = defop("linalg_cross", "LinalgCrossBackward0", lambda a, b, dim: np.cross(a, b, axis=dim),
-              inputs=("self", "other"), params=("dim",),
+              inputs=("self", "other"), params=("dim",), layout="contiguous",
               grads={"self": _cross_backward_self, "other": _cross_backward_other},
               jvp=lambda F, self, self_t, other, other_t, dim: _bilinear(
                   F, lambda a, b: _la(F).cross(a, b, dim), self, self_t, other, other_t))
@@ -1552,16 +1573,19 @@ def linalg_cross(input, other, *, dim=-1, out=None):
 def matrix_power(input, n):
     a = input._data
     _check_square("linalg.matrix_power", a)
-    if n == 0:
-        out = clone(input)
+    from .pointwise import clone_contiguous
+    if n == 0:  # (aten: clone(contiguous_format).copy_(eye), the input in the graph)
+        out = clone_contiguous(input)
         eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
         from .pointwise import copy_
         return copy_(out, _make(np.array(eye)))
+    if n == 1:
+        return clone_contiguous(input)
     if n < 0:
         input = inv(input)
         n = -n
-    if n == 1:
-        return clone(input)
+        if n == 1:
+            return input
     mul_ = matmul
     if n == 2:
         return mul_(input, input)
@@ -1635,7 +1659,7 @@ def inv_ex(A, *, check_errors=False, out=None):
         inverse, info = a.copy(), np.zeros(a.shape[:-2], np.int32)
     else:
         try:
-            inverse = _colmajor(np.linalg.inv(a))
+            inverse = np.linalg.inv(a)
             info = np.zeros(a.shape[:-2], np.int32)
         except np.linalg.LinAlgError:
             if check_errors:
@@ -1649,7 +1673,7 @@ def inv_ex(A, *, check_errors=False, out=None):
 
 def inv(A, *, out=None):
     a = _square_float("linalg.inv", A, None)
-    inverse = _colmajor(_inv_array(a))
+    inverse = _inv_array(a)
     return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
 
 
@@ -1696,7 +1720,6 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
                                "is singular.") from None
         _, _, info = _lu_array(np.broadcast_to(a, batch + a.shape[-2:]))
         x = np.full(batch + bm.shape[-2:], np.nan, a.dtype)
-    x = _colmajor(x)
     if vector:
         x = x[..., 0]
     res = _finish(SOLVE_EX, (A, B), (left, vector), (_asarray(x), info))
@@ -1745,8 +1768,9 @@ def _is_pd(m):
 
 def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     a = _square_float("linalg.cholesky", A, "cholesky_cpu")
-    L, info = _cholesky_array(a, "linalg.cholesky", check_errors)
-    L = _colmajor(_mH_arr(L) if upper else L)
+    # (upper: potrf reads the upper triangle, the lower one of A^H)
+    L, info = _cholesky_array(_mH_arr(a) if upper else a, "linalg.cholesky", check_errors)
+    L = _mH_arr(L) if upper else L
     return _CholeskyExRT(*_finish(CHOLESKY_EX, (A,), (upper,), (L, info)))
 
 
@@ -1763,8 +1787,8 @@ def cholesky(input, upper=False, *, out=None):
         "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results "
         "for all valid (symmetric positive definite) inputs.")
     a = _square_float("cholesky", input, "cholesky_cpu")
-    L, _ = _cholesky_array(a, "cholesky", True)
-    L = _colmajor(_mH_arr(L) if upper else L)
+    L, _ = _cholesky_array(_mH_arr(a) if upper else a, "cholesky", True)
+    L = _mH_arr(L) if upper else L
     return _finish(CHOLESKY, (input,), (upper,), L)
 
 
@@ -1774,7 +1798,7 @@ def eigh(A, UPLO="L", *, out=None):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     w, V = np.linalg.eigh(a, UPLO=UPLO)
     return _EighRT(*_finish(EIGH, (A,), (UPLO,), (w.astype(_real_dtype(a.dtype)),
-                                                   _colmajor(V))))
+                                                   V)))
 
 
 def eigvalsh(A, UPLO="L", *, out=None):
@@ -1799,7 +1823,7 @@ def _svd_arrays(a, full_matrices):
             Vh[...] = np.eye(n, dtype=a.dtype)
         return U, np.zeros(bs + (k,), _real_dtype(a.dtype)), Vh
     U, S, Vh = np.linalg.svd(a, full_matrices=full_matrices)
-    return _colmajor(U), S.astype(_real_dtype(a.dtype)), _colmajor(Vh)
+    return U, S.astype(_real_dtype(a.dtype)), Vh
 
 
 def svd(A, full_matrices=True, *, driver=None, out=None):
@@ -1844,7 +1868,6 @@ def qr(A, mode="reduced", *, out=None):
         Q = np.zeros((0,), a.dtype)
     else:
         Q, R = np.linalg.qr(a, mode=mode)
-        Q, R = _colmajor(Q), _colmajor(R)
     return _QrRT(*_finish(QR, (A,), (mode,), (Q, R)))
 
 
@@ -1893,7 +1916,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
                            f"equation {eq} ({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
     with np.errstate(all="ignore"):
-        x = _colmajor(_solve_tri_array(a, b, upper, left, unitriangular))
+        x = _solve_tri_array(a, b, upper, left, unitriangular)
     return _finish_la(SOLVE_TRIANGULAR, (A, B), (upper, left, unitriangular), _asarray(x))
 
 
@@ -1937,7 +1960,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
         X = X[..., 0]
         if res.size:
             res = res[..., 0]
-    out = _finish(LSTSQ, (A, B), (vector,), (_colmajor(_asarray(X.astype(a.dtype))),
+    out = _finish(LSTSQ, (A, B), (vector,), (_asarray(X.astype(a.dtype)),
                                              _asarray(res.astype(a.dtype)), rank, sv))
     node = out[0]._grad_fn
     if node is not None:
@@ -2511,11 +2534,12 @@ def _lu_solve_array(LU, pivots, B, left, adjoint):
 
 LU_FACTOR_EX = defop("linalg_lu_factor_ex", "LinalgLuFactorExBackward0", None, inputs=("A",),
                      params=("pivot",), outputs=("LU", "pivots", "info"), diff_outputs=(0,),
+                     layout=_LAPACK_INFO,
                      grads={"A": lambda F, grads, pivot, LU, pivots:
                             _lu_factor_backward(F, grads, LU, pivots, pivot)},
                      jvp="transpose")
 LU = defop("linalg_lu", "LinalgLuBackward0", None, inputs=("A",), params=("pivot",),
-           outputs=("P", "L", "U"), diff_outputs=(1, 2),
+           outputs=("P", "L", "U"), diff_outputs=(1, 2), layout="contiguous",
            grads={"A": lambda F, grads, pivot, P, L, U:
                   _lu_backward(F, grads[1], grads[2], P, L, U, pivot)},
            jvp=lambda F, A_t, pivot, P, L, U: (None,) + _jvp_multi(
@@ -2523,6 +2547,7 @@ LU = defop("linalg_lu", "LinalgLuBackward0", None, inputs=("A",), params=("pivot
                (A_t,), (L, U), pivot, P, L, U))
 LU_SOLVE = defop("linalg_lu_solve", "LinalgLuSolveBackward0", None,
                  inputs=("LU", "B"), params=("pivots", "left", "adjoint"),
+                 layout=layout.column_major_if(1),
                  grads={"LU": lambda F, grad, LU, pivots, left, adjoint, result:
                         _lu_solve_backward_LU(F, grad, LU, pivots, result, left, adjoint),
                         "B": lambda F, grad, LU, pivots, left, adjoint:
@@ -2547,7 +2572,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     LU_, piv, info = _lu_array(a)
     if check_errors:
         _lu_singular_check("torch.linalg.lu_factor_ex", a, info)
-    res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
+    res = _finish(LU_FACTOR_EX, (A,), (pivot,), (LU_, piv, info))
     return _LuFactorExRT(*res)
 
 
@@ -2556,7 +2581,7 @@ def lu_factor(A, *, pivot=True, out=None):
     _lu_checks("torch.lu_factor", a)
     LU_, piv, info = _lu_array(a)
     _lu_singular_check("torch.linalg.lu_factor", a, info)
-    res = _finish(LU_FACTOR_EX, (A,), (pivot,), (_colmajor(LU_), piv, info))
+    res = _finish(LU_FACTOR_EX, (A,), (pivot,), (LU_, piv, info))
     return _LuFactorRT(res[0], res[1])
 
 
@@ -2629,12 +2654,14 @@ def _euclidean_dist_backward(F, grad, x1, x2, result):
 
 
 CDIST = defop("_cdist_forward", "CdistBackward0", None, inputs=("x1", "x2"), params=("p",),
+              layout="contiguous",
               grads={"x1": lambda F, grad, x1, x2, p, result:
                      _cdist_backward(F, grad, x1, x2, p, result),
                      "x2": lambda F, grad, x1, x2, p, result:
                      _cdist_backward(F, _T(F, grad), x2, x1, p, _T(F, result))},
               jvp=lambda F, x1: _no_forward_rule("_cdist_forward"))
 EUCLIDEAN_DIST = defop("_euclidean_dist", "EuclideanDistBackward0", None, inputs=("x1", "x2"),
+                       layout="contiguous",
                        backward_all=lambda F, grad, x1, x2, result:
                            _euclidean_dist_backward(F, grad, x1, x2, result),
                        jvp=lambda F, x1: _no_forward_rule("_euclidean_dist"))
@@ -2726,7 +2753,7 @@ def _triangular_solve_backward(F, grads, self, A, upper, transpose, unitriangula
 TRIANGULAR_SOLVE = defop(
     "triangular_solve", "TriangularSolveBackward0", None, inputs=("self", "A"),
     params=("upper", "transpose", "unitriangular"),
-    outputs=("solution", "cloned_coefficient"),
+    outputs=("solution", "cloned_coefficient"), layout="column_major",
     backward_all=lambda F, grads, self, A, upper, transpose, unitriangular, solution:
         _triangular_solve_backward(F, grads, self, A, upper, transpose, unitriangular, solution),
     jvp=lambda F, self, self_t, A, A_t, upper, transpose, unitriangular, solution,
@@ -2746,12 +2773,13 @@ def _cholesky_solve_backward(F, grad, self, input2, upper, result):
 
 
 CHOLESKY_SOLVE = defop("cholesky_solve", "CholeskySolveBackward0", None,
-                       inputs=("self", "input2"), params=("upper",),
+                       inputs=("self", "input2"), params=("upper",), layout="column_major",
                        backward_all=lambda F, grad, self, input2, upper, result:
                            _cholesky_solve_backward(F, grad, self, input2, upper, result),
                        jvp="transpose")
 CHOLESKY_INVERSE = defop(
     "cholesky_inverse", "CholeskyInverseBackward0", None, params=("upper",),
+    layout="column_major",
     grads={"self": lambda F, grad, self, upper, result: (
         lambda c: -F.matmul(self, c) if upper else -F.matmul(c, self))(
         F.matmul(result, F.matmul(grad + _H(F, grad), result)))},
@@ -2761,7 +2789,11 @@ CHOLESKY_INVERSE = defop(
 def _cholesky_solve_array(b, L, upper):
     L = np.triu(L) if upper else np.tril(L)
     A = _mH_arr(L) @ L if upper else L @ _mH_arr(L)
-    return np.linalg.solve(A, b)
+    try:
+        return np.linalg.solve(A, b)
+    except np.linalg.LinAlgError:  # (a singular factor: potrs's two triangular solves)
+        L = _mH_arr(L) if upper else L
+        return _tri_solve(_mH_arr(L), _tri_solve(L, b, True), False)
 
 
 def torch_qr(input, some=True, *, out=None):
@@ -2785,7 +2817,7 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     with np.errstate(all="ignore"):
         x = _solve_tri_array(at, b, upper != transpose, True, unitriangular)
     res = _finish_la(TRIANGULAR_SOLVE, (input, A), (upper, transpose, unitriangular),
-                     (_colmajor(_asarray(x)), _colmajor(a.copy())))
+                     (_asarray(x), a.copy()))
     return _TriangularSolveRT(*res)
 
 
@@ -2796,12 +2828,19 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
                            "instead" if b.ndim < 2 else f"u should have at least 2 dimensions, "
                            f"but has {L.ndim} dimensions instead")
     x = _cholesky_solve_array(b, L, upper)
-    return _finish_la(CHOLESKY_SOLVE, (input, input2), (upper,), _colmajor(_asarray(x)))
+    return _finish_la(CHOLESKY_SOLVE, (input, input2), (upper,), _asarray(x))
 
 
 def cholesky_inverse(input, upper=False, *, out=None):
     L = input._data
     _check_square("cholesky_inverse", L, "input")
+    diag = np.diagonal(L, 0, -2, -1).reshape(-1, L.shape[-1]) if L.size else np.ones((0, 1))
+    zero = np.nonzero((diag == 0).any(-1))[0]
+    if zero.size:  # (potri's info: the first zero on the factor's diagonal)
+        i = int(zero[0])
+        raise _LinAlgError(f"cholesky_inverse: {_batch_prefix(L, i)}The diagonal element "
+                           f"{int(np.nonzero(diag[i] == 0)[0][0]) + 1} is zero, the inversion "
+                           "could not be completed because the input matrix is singular.")
     inv_ = _cholesky_solve_array(np.broadcast_to(np.eye(L.shape[-1], dtype=L.dtype), L.shape),
                                  L, upper)
     return _finish(CHOLESKY_INVERSE, (input,), (upper,), _asarray(inv_))
@@ -2891,15 +2930,16 @@ def _geqrf_no_derivative(F, grads):
 
 
 GEQRF = defop("geqrf", "GeqrfBackward0", None, outputs=("a", "tau"),
+              layout=("column_major", "contiguous"),
               grads={"self": _geqrf_no_derivative}, jvp=lambda F, self: _no_forward_rule("geqrf"))
 HOUSEHOLDER_PRODUCT = defop(
     "linalg_householder_product", "LinalgHouseholderProductBackward0", None,
-    inputs=("input", "tau"),
+    inputs=("input", "tau"), layout="column_major",
     backward_all=lambda F, grad, input, tau: _householder_backward(F, grad, input, tau,
                                                                    input.shape[-1]),
     jvp="transpose")
 ORMQR = defop("ormqr", "OrmqrBackward0", None, inputs=("self", "input2", "input3"),
-              params=("left", "transpose"),
+              params=("left", "transpose"), layout="column_major",
               backward_all=lambda F, grad, self, input2, input3, left, transpose:
                   _ormqr_backward(F, grad, self, input2, input3, left, transpose),
               jvp=lambda F, self: _no_forward_rule("ormqr"))
@@ -2923,7 +2963,7 @@ def geqrf(input, *, out=None):
     else:
         h, tau = np.linalg.qr(a, mode="raw")
         h = np.swapaxes(h, -1, -2)  # (LAPACK's column-major result, as PyTorch keeps it)
-    return _GeqrfRT(*_finish(GEQRF, (input,), (), (_colmajor(h.astype(a.dtype)),
+    return _GeqrfRT(*_finish(GEQRF, (input,), (), (h.astype(a.dtype),
                                                    tau.astype(a.dtype))))
 
 
@@ -2954,7 +2994,7 @@ def householder_product(input, tau, *, out=None):
     _lapack_dtype(name, "orgqr_cpu", a)
     Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-1])[2][0]
     Q = np.broadcast_to(Q, a.shape)
-    return _finish(HOUSEHOLDER_PRODUCT, (input, tau), (), _colmajor(Q.astype(a.dtype)))
+    return _finish(HOUSEHOLDER_PRODUCT, (input, tau), (), Q.astype(a.dtype))
 
 
 def orgqr(input, input2, *, out=None):
@@ -2992,7 +3032,7 @@ def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
     Qop = _mH_arr(Q) if transpose else Q
     res = Qop @ c if left else c @ Qop
     return _finish(ORMQR, (input, input2, input3), (left, transpose),
-                   _colmajor(_asarray(res.astype(a.dtype))))
+                   _asarray(res.astype(a.dtype)))
 
 
 # ==== Vandermonde matrices, the older LU spellings, removed functions ==========================
@@ -3312,10 +3352,11 @@ def _sytrs_lower(LD, ipiv, B, herm=False):
 
 LDL_FACTOR_EX = defop("linalg_ldl_factor_ex", "torch::autograd::NotImplemented", None,
                       params=("hermitian",), outputs=("LD", "pivots", "info"),
+                      layout=_LAPACK_INFO,
                       diff_outputs=(0,), grads={"self": _not_implemented("linalg_ldl_factor_ex")},
                       jvp=_fw_not_implemented("aten::linalg_ldl_factor_ex"))
 LDL_SOLVE = defop("linalg_ldl_solve", "torch::autograd::NotImplemented", None,
-                  inputs=("LD", "B"), params=("pivots", "hermitian"),
+                  inputs=("LD", "B"), params=("pivots", "hermitian"), layout="column_major",
                   grads={n: _not_implemented("linalg_ldl_solve") for n in ("LD", "B")},
                   jvp=lambda F, B_t: _fw_raise("Trying to use forward AD with "
                                                "aten::linalg_ldl_solve that does not support it."))
@@ -3352,7 +3393,7 @@ def _ldl_factor(A, hermitian, check_errors, name):
     info = np.array([p[2] for p in parts], np.int32).reshape(a.shape[:-2])
     if check_errors:
         _ldl_check_errors(name, info)
-    return _finish(LDL_FACTOR_EX, (A,), (hermitian,), (_colmajor(LD), piv, info))
+    return _finish(LDL_FACTOR_EX, (A,), (hermitian,), (LD, piv, info))
 
 
 def _ldl_check_errors(name, info):
@@ -3408,7 +3449,7 @@ def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
     X = np.stack([_sytrs_lower(m, p, r, herm) for m, p, r in zip(lds, pivs, bs)]) if bs.shape[0] \
         else np.zeros(bs.shape, b.dtype)
     X = X.reshape(batch + b.shape[-2:]).astype(b.dtype, copy=False)
-    return _finish(LDL_SOLVE, (LD, B), (piv, hermitian), _colmajor(X))
+    return _finish(LDL_SOLVE, (LD, B), (piv, hermitian), X)
 
 
 # ==== eig / eigvals (complex results) ==========================================================
@@ -3480,7 +3521,7 @@ def _eig_jvp(F, self_t, eigenvalues, eigenvectors):
 
 
 EIG = defop("linalg_eig", "LinalgEigBackward0", None, params=("real_input",),
-            outputs=("eigenvalues", "eigenvectors"),
+            outputs=("eigenvalues", "eigenvectors"), layout=("contiguous", "column_major"),
             grads={"self": lambda F, grads, eigenvalues, eigenvectors, real_input:
                    _eig_backward(F, grads, eigenvalues, eigenvectors, real_input)},
             jvp=lambda F, self_t, eigenvalues, eigenvectors: _eig_jvp(
@@ -3514,7 +3555,7 @@ def _eig_arrays(a, ctype, vectors=True):
     if not vectors:
         return np.linalg.eigvals(a).astype(ctype), None
     w, V = np.linalg.eig(a)
-    return w.astype(ctype), _colmajor(V.astype(ctype)).reshape(a.shape[:-2] + (n, n))
+    return w.astype(ctype), V.astype(ctype).reshape(a.shape[:-2] + (n, n))
 
 
 def eig(A, *, out=None):

@@ -1042,7 +1042,7 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
                 rt = _dtypes.binary_result_dtype(
                     _dtypes.from_numpy(ad.dtype), ad.ndim == 0,
                     _dtypes.from_numpy(b.dtype), b.ndim == 0).np
-                ad, b = ad.astype(rt, copy=False), b.astype(rt, copy=False)
+                ad, b = layout.cast(ad, rt), layout.cast(b, rt)
         else:
             b = other
             if promote and other.__class__ in _SCALARS:  # (int tensor == 0.1: in float32)
@@ -1056,9 +1056,12 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
             raise NotImplementedError(f"\"{ordered}\" not implemented for "
                                       f"'{_dtypes.scalar_name(_dtypes.from_numpy(rt))}'")
         try:
-            return _make(_asarray(ufunc(ad, b)))
+            out = ufunc(ad, b)
         except ValueError:
             raise broadcast_error(ad.shape, np.shape(b)) from None
+        if not (ad.flags.c_contiguous and (b.__class__ is not np.ndarray or b.flags.c_contiguous)):
+            out = layout.iter_result(out, (ad, b))  # (Note [Result layout] in layout.py)
+        return _make(_asarray(out))
     compare.__name__ = ufunc.__name__
     return compare
 
