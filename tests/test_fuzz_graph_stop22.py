@@ -53,6 +53,16 @@ FINDINGS = {
     "sub(True) of a stale split (s21 repro_019)":
         [LEVEL, "v0 = torch.tensor(np.zeros((0,), dtype='float32'), requires_grad=True) * 1",
          "v1 = v0.split(1, 0)[0]", "v0.add_(v0)", "v3 = v1.sub(True)"],
+    # found by this branch's fuzz run (seed 7101)
+    "split of a no_grad view of a dual leaf (fz7a run repro_001)":
+        [LEVEL, LEAF, DUAL, "with torch.no_grad():\n    v4 = v0.unsqueeze(0)",
+         "v5 = v4.split(1, 0)[0]"],
+    "logsumexp of a 0-d -0.0 (fz7a run repro_003)":
+        ["v0 = torch.tensor(np.array(-0.458, dtype='float32'))", "v1 = v0.trunc()",
+         "v2 = v1.logsumexp(0)"],
+    "atan2_ by the transpose of a (2, 1) self (fz7a run repro_004)":
+        ["v0 = torch.tensor(np.array([[1.764], [0.4]], dtype='float32'))",
+         "v4 = v0.transpose(0, 1)", "v0.atan2_(v4)"],
     # a no_grad view's requires_grad is its base's, read when asked
     "no_grad view after its base's detach_() (s22 start_repro_004)":
         [LEAF, "with torch.no_grad():\n    v1 = v0.unsqueeze(0)", "v2 = v0.detach_()"],
@@ -392,7 +402,7 @@ def _view_requires_grad_cases(lib, level=False):
               "requires_grad_false": lambda x: x.requires_grad_(False),
               "setter": lambda x: setattr(x, "requires_grad", False)}
     reads = {"flag": lambda v: (v.requires_grad, v.is_leaf),
-             "op": lambda v: ((v * 2).requires_grad, _name((v * 2).grad_fn)),
+             "op": lambda v: [(r.requires_grad, _name(r.grad_fn)) for r in _ops_of(lib, v)],
              "retain_grad": lambda v: v.retain_grad(),
              "register_hook": lambda v: v.register_hook(lambda g: g) and "ok",
              "inplace": lambda v: v.mul_(2).requires_grad,
@@ -417,6 +427,19 @@ def _view_requires_grad_cases(lib, level=False):
                     except Exception as exc:  # noqa: BLE001
                         out.append((mk, mode, ev, rd, f"{type(exc).__name__}: {exc}"))
     return out
+
+
+def _ops_of(lib, v):
+    """One result of each kind of op (elementwise with a scalar or a tensor, rsub, pow
+    either way, casts, multi-output views, reductions, products, indexing, joins)."""
+    w = lib.ones_like(v)
+    return [v * 2, v + w, 1 - v, v ** 2, 2 ** v, v.to(lib.float64), v.split(1)[0],
+            v.unbind()[0], v.chunk(1)[0], v.sum(), v.mean(0), v.exp(), v @ w.transpose(0, -1),
+            v.clone(),
+            lib.where(v > 0, v, w), lib.cat([v, w]), lib.stack([v, w]), v[0], v.expand(2, -1),
+            v.reshape(-1), v.abs(), v.clamp(0, 1), v.lerp(w, 0.5), v.softmax(0), v.max(0)[0],
+            v.norm(), v.cumsum(0), v.sub(w, alpha=2), v.pow(w), v.atan2(w),
+            v.unsqueeze(0).squeeze(0) if v.dim() == 2 else v.dot(w)]
 
 
 def _name(fn):
@@ -508,3 +531,47 @@ def test_view_errors_come_before_an_ops_own_checks():
     ours, theirs = _both(_stale_view_op_errors)
     diff = [(a, b) for a, b in zip(ours, theirs) if a != b]
     assert not diff and len(ours) == len(theirs), diff[:4]
+
+
+# ---- partial overlap: PyTorch compares the strides of size-1 dims as they are ------------
+OVERLAP_INPUTS = {
+    "t_2x1": ((2, 1), lambda x: x.t()), "t_1x2": ((1, 2), lambda x: x.t()),
+    "t_1x1": ((1, 1), lambda x: x.t()), "t_2x2": ((2, 2), lambda x: x.t()),
+    "unsqueeze": ((2,), lambda x: x.unsqueeze(0)), "squeeze": ((2, 1), lambda x: x.squeeze(1)),
+    "flip_view": ((3,), lambda x: x[1:]), "same": ((2, 1), lambda x: x.view(2, 1)),
+    "reshape_1x2": ((2, 1), lambda x: x.reshape(1, 2)), "expand": ((1,), lambda x: x.expand(1)),
+    "permute3": ((2, 1, 3), lambda x: x.permute(1, 0, 2)),
+}
+
+
+@pytest.mark.parametrize("op", ["atan2_", "add_", "mul_", "copy_", "lerp_"])
+@pytest.mark.parametrize("case", sorted(OVERLAP_INPUTS))
+def test_inplace_input_overlap_as_torch(op, case):
+    """An in-place op whose input is a view of self: Full overlap (same range and strides,
+    size-1 dims with their own strides) passes to the shape check, Partial raises."""
+    shape, f = OVERLAP_INPUTS[case]
+
+    def run(lib):
+        x = lib.arange(1.0, 1.0 + np.prod(shape)).reshape(shape)
+        y = f(x)
+        if op == "lerp_":
+            x.lerp_(y, 0.5)
+        else:
+            getattr(x, op)(y)
+        return x.tolist()
+    ours, theirs = _both(run)
+    assert ours == theirs
+
+
+def test_zero_d_reductions_of_negative_zero_as_torch():
+    """A reduction of a 0-d tensor keeps -0.0 or not as PyTorch's kernel (logsumexp:
+    log(exp(x - x)) + x is +0.0)."""
+    def run(lib):
+        x = lib.tensor(-0.0)
+        rs = [x.prod(0), x.max(0)[0], x.median(0)[0], x.kthvalue(1, 0)[0], x.cummax(0)[0],
+              x.mode(0)[0], x.sum(0), x.mean(0), x.amax(0), x.logsumexp(0), x.softmax(0),
+              x.log_softmax(0), x.cumsum(0), x.cumprod(0), x.nansum(0), x.norm(),
+              x.var(0, correction=0), x.logcumsumexp(0), x.amin(0), x.min(0)[0]]
+        return [str(t.item()) for t in rs]
+    ours, theirs = _both(run)
+    assert ours == theirs

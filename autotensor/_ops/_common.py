@@ -596,7 +596,7 @@ def _shape_args(shape):
 
 def _multi_view(op, input, params, arrays):
     arrays = tuple(a if a.__class__ is ndarray else np.asarray(a) for a in arrays)
-    if _state.enabled and input._requires_grad:
+    if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
         results = record(op, (input,), params, arrays)
     else:
         results = tuple(_make(a) for a in arrays)

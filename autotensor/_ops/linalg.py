@@ -26,9 +26,9 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False):
     matrix, so an inf or NaN in the other primal makes the tangent NaN there (0 * inf);
     dot, vdot, outer and addr skip the term."""
     if _state.enabled:
-        if a_t is None and b._requires_grad:
+        if a_t is None and b.requires_grad:
             a_t = F.zeros_like(a)
-        if b_t is None and a._requires_grad:
+        if b_t is None and a.requires_grad:
             b_t = F.zeros_like(b)
     if dense:
         if a_t is None and not np.isfinite(b._data).all():
@@ -211,7 +211,7 @@ def bmm(input, mat2):
         if a.size == 0 or b.size == 0:  # PyTorch computes nothing, in the second's dtype
             # (but records it, and its tangent is the product of the tangents: zeros)
             if b.dtype.kind in "biu":  # an integral result its autograd refuses
-                if _state.enabled and input._requires_grad:
+                if _state.enabled and input.requires_grad:
                     raise RuntimeError("Autograd not support dtype: "
                                        f"{_dtypes.scalar_name(mat2.dtype)}")
                 if _state.fw and _fw_tangent(input) is not None:
@@ -327,7 +327,7 @@ def _should_fold(tensor1, tensor2):
     dim_t1, dim_t2 = (n1, n2) if larger_first else (n2, n1)
     if not (dim_t1 >= 3 and dim_t2 <= 2):
         return False
-    if (tensor2 if larger_first else tensor1)._requires_grad:
+    if (tensor2 if larger_first else tensor1).requires_grad:
         return True  # (PyTorch does not look at the grad mode here, no_grad included)
     if n1 == 2:
         return False
@@ -1063,7 +1063,7 @@ def _no_complex_grad(name, *tensors):
     if _state.enabled or _state.fw:
         for t in tensors:
             if isinstance(t, Tensor) and t._data.dtype.kind == "c" and (
-                    t._requires_grad or _state.fw):
+                    t.requires_grad or _state.fw):
                 raise NotImplementedError(f"{name}: gradients of complex inputs are not "
                                           "supported by autotensor's linear algebra yet")
 
@@ -1805,7 +1805,7 @@ def eigvalsh(A, UPLO="L", *, out=None):
     a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    if (_state.enabled and A._requires_grad) or _state.fw:
+    if (_state.enabled and A.requires_grad) or _state.fw:
         return eigh(A, UPLO)[0]
     return _finish(EIGH, (A,), (UPLO,), (np.linalg.eigvalsh(a, UPLO=UPLO).astype(
         _real_dtype(a.dtype)), np.zeros((0,), a.dtype)))[0]
@@ -1837,7 +1837,7 @@ def svdvals(A, *, driver=None, out=None):
     a = A._data
     _check_matrix("linalg.svd", a)
     _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
-    if _state.enabled and A._requires_grad:
+    if _state.enabled and A.requires_grad:
         return svd(A, full_matrices=False)[1]
     rd = _real_dtype(a.dtype)
     S = np.linalg.svd(a, compute_uv=False).astype(rd) if a.size else \
@@ -3568,7 +3568,7 @@ def eig(A, *, out=None):
 def eigvals(A, *, out=None):
     a = A._data
     ctype = _eig_checks("linalg.eigvals", a)
-    if (_state.enabled and A._requires_grad) or _state.fw:
+    if (_state.enabled and A.requires_grad) or _state.fw:
         return eig(A)[0]  # (PyTorch: linalg_eig when a gradient may be asked for)
     return _make(_eig_arrays(a, ctype, vectors=False)[0])
 

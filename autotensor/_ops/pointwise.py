@@ -16,7 +16,7 @@ from . import _specfun, layout, raw
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .dispatch import (
     broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata,
-    view_errors_first)
+    stale_view_requires_grad, view_errors_first)
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
     _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_int_scalar, _negated,
@@ -141,7 +141,7 @@ def _div_jvp(F, self_t, other_t, other, result):
     the write]), so it is not the backward formulas' self_t / other - other_t * self / other**2."""
     if other_t is None:
         num = self_t
-        if result._requires_grad and not self_t._requires_grad:
+        if result.requires_grad and not self_t.requires_grad:
             num = plus_zero_term(num, result * 0)  # (the zero other_t * result term)
     else:
         num = other_t * result
@@ -559,7 +559,7 @@ def rsub(input, other, *, alpha=1):
     if other.__class__ is int and d.dtype.kind in "iu":
         other = _fit_int(other, d.dtype)  # (wrapped into the dtype: PyTorch's int arithmetic)
     out = _asarray(RSUB.kernel(d, other, alpha))
-    if _state.enabled and input._requires_grad:
+    if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
         r = record(RSUB, (input,), (other, alpha), out)
         _keep_real_grads(r, (input,))
         return r
@@ -773,7 +773,7 @@ def pow(input, exponent):
         if isinstance(input, float) and d.dtype.kind in "biu":
             d = d.astype(_dtypes.default_float.np)
         out = _asarray(POW_SCALAR_BASE.kernel(d, input))
-        if _state.enabled and e._requires_grad:
+        if _state.enabled and (e._requires_grad or stale_view_requires_grad(e)):
             r = record(POW_SCALAR_BASE, (e,), (input,), out)
             _keep_real_grads(r, (e,))
             return r
@@ -791,7 +791,7 @@ def pow(input, exponent):
     if d.dtype == np.bool_:  # bool ** bool stays bool: x ** True is x, x ** False is 1
         return _make(d.copy() if exponent else np.ones_like(d))
     out = raw.pow_scalar(d, exponent)
-    if _state.enabled and input._requires_grad:
+    if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
         r = record(POW_SCALAR, (input,), (exponent,), out)
         _keep_real_grads(r, (input,))
         return r
@@ -1238,7 +1238,7 @@ def _to_dtype(input, dtype, copy=False):
     out = _convert.cast(input._data, dtype)  # (float64 -> half rounds via float32)
     if out is input._data:
         out = out.copy()
-    if _state.enabled and input._requires_grad:
+    if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
         if dtype._cat < 2:
             return _make(out)
         r = record(TO_COPY, (input,), (dtype,), out)
@@ -2220,7 +2220,7 @@ def _lerp_tensor_jvp(F, self, self_t, end, end_t, weight, weight_t):
 
 
 def _requires_grad_of(x):
-    return isinstance(x, Tensor) and x._requires_grad
+    return isinstance(x, Tensor) and x.requires_grad
 
 
 # (lerp.Scalar's rule is lerp(self_t, end_t, weight): the op on the tangents)

@@ -782,8 +782,8 @@ def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over dims, computed stably (one node, LogsumexpBackward0)."""
     d = _float_data(input)
     dims = _dims(dim, d.ndim, input)
-    if d.ndim == 0:
-        return _finish(LOGSUMEXP, (input,), ((), keepdim), d.copy())
+    if d.ndim == 0:  # (log(exp(x - x)) + x: -0.0 becomes +0.0)
+        return _finish(LOGSUMEXP, (input,), ((), keepdim), _plus_zero(d))
     a = d if d.dtype == np.float16 else _acc(d)  # (PyTorch's composite: float16 steps)
     m = np.max(a, axis=dims, keepdims=True, initial=-np.inf)
     m = np.where(np.isinf(m), 0, m)

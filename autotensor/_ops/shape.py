@@ -1451,7 +1451,7 @@ def resize_(input, *sizes, memory_format=None):
     A storage shrunk by one resize_ is not grown back with its old elements (PyTorch keeps
     them): here a second resize_ allocates."""
     shape = _shape_args(sizes)
-    if input._requires_grad:
+    if input.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     if [s for s in shape if s < 0]:  # (PyTorch's numel check sees an unsigned overflow)
         raise RuntimeError("numel: integer multiplication overflow")

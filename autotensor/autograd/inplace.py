@@ -236,11 +236,11 @@ def check_inplace(t, inputs=()):
     view = t._view
     if view is not None and view.creation is INFERENCE_MODE and not _state.inference and \
             (t._requires_grad or view.base._requires_grad or
-             any(getattr(x, "_requires_grad", False) for x in inputs)):
+             any(getattr(x, "requires_grad", False) for x in inputs)):
         raise RuntimeError(_creation_error(t, view))
     if view is not None and view.creation not in (DEFAULT, INFERENCE_MODE, NONDIFF) and \
             (t._requires_grad or view.base._requires_grad or
-             any(getattr(x, "_requires_grad", False) for x in inputs)):
+             any(getattr(x, "requires_grad", False) for x in inputs)):
         # (PyTorch's direct message, before a stale view's grad_fn is brought up to date)
         raise RuntimeError(_creation_error(t, view))
     if view is not None and view.version != t._vc[0]:
@@ -442,10 +442,11 @@ def _partial_overlap(a, b):
 
 def _torch_strides(a):
     """Strides as PyTorch would give them: NumPy gives a broadcast size-1 dim stride 0,
-    PyTorch (expand, unsqueeze) the size times the stride of the dim after it."""
+    PyTorch (expand, unsqueeze) the size times the stride of the dim after it; a size-1 dim
+    with a stride of its own keeps it (a transposed (2, 1) tensor is (1, 1) in both)."""
     st = list(a.strides)
     for i in range(len(st) - 1, -1, -1):
-        if a.shape[i] == 1:
+        if a.shape[i] == 1 and st[i] == 0:
             st[i] = a.shape[i + 1] * st[i + 1] if i + 1 < len(st) else a.itemsize
     return st
 
