@@ -9,6 +9,7 @@ import threading as _threading
 from .._backend import np
 from . import layout
 from .dispatch import defop
+from .raw import _half
 from .reduction import _NOT_YET, _numel
 
 
@@ -1089,9 +1090,28 @@ def _saved_stats(mean, invstd, dtype, training):
     return mean.astype(dtype, copy=False), invstd.astype(dtype, copy=False)
 
 
+def _half_norm(kernel, x, params, *rest, running=()):
+    """A float16/bfloat16 norm as PyTorch's CPU kernels compute it: in float32, the result
+    rounded once to the input's dtype, the statistics to float32 when the parameters are
+    float32 (mixed_data_type.h) else to the input's dtype; half running statistics are
+    updated from float32 copies."""
+    f32 = lambda a: None if a is None else a.astype(np.float32)  # noqa: E731
+    mixed = any(p is not None and p.dtype == np.float32 for p in params)
+    run32 = [f32(r) if r is not None and r.dtype != np.float32 else r for r in running]
+    outs = kernel(x.astype(np.float32), *[f32(p) for p in params], *run32, *rest)
+    for r, r32 in zip(running, run32):
+        if r is not None and r32 is not r:
+            r[...] = r32
+    stat = np.float32 if mixed else x.dtype
+    return (outs[0].astype(x.dtype),) + tuple(o.astype(stat) for o in outs[1:])
+
+
 def batch_norm_kernel(x, weight, bias, running_mean, running_var, training, momentum, eps):
     """(out, mean, invstd) over every dim but 1; in training, running stats are updated in
     place (unbiased variance), as PyTorch's native_batch_norm does."""
+    if _half(x):  # float16/bfloat16: in float32 (_half_norm)
+        return _half_norm(batch_norm_kernel, x, (weight, bias), training, momentum, eps,
+                          running=(running_mean, running_var))
     if _fast_norm(x) and x.ndim >= 2 and (training or running_mean is not None):
         return _batch_norm_fast(x, weight, bias, running_mean, running_var, training,
                                 momentum, eps)
@@ -1244,6 +1264,9 @@ def _row_stats(rows, eps):
 
 
 def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
+    if _half(x):  # float16/bfloat16: in float32 (_half_norm)
+        return _half_norm(lambda x, w, b, eps: layer_norm_kernel(x, normalized_shape, w, b, eps),
+                          x, (weight, bias), eps)
     dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
     if _fast_norm(x):  # Note [Norms by GEMV]
         stat_shape = x.shape[:x.ndim - len(dims)] + (1,) * len(dims)
@@ -1336,6 +1359,8 @@ LAYER_NORM = defop(
 
 def group_norm_kernel(x, weight, bias, N, C, HxW, group, eps):
     """native_group_norm: (result, mean, rstd), the statistics (N, group)."""
+    if _half(x):  # float16/bfloat16: in float32 (_half_norm)
+        return _half_norm(group_norm_kernel, x, (weight, bias), N, C, HxW, group, eps)
     xg = x.reshape(N, group, -1)
     mean = xg.mean(axis=2, keepdims=True)
     xc = xg - mean

@@ -362,10 +362,30 @@ def _native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     statistics (N, group); the three are the op's outputs, so a compiled trace (which
     records this call) keeps the statistics the backward takes."""
     from .._ops import nn_ops as Ops
+    _check_norm_dtypes(input, (weight, bias))
     params = (N, C, HxW, group, eps)
     outs = Ops.group_norm_kernel(input._data, None if weight is None else weight._data,
                                  None if bias is None else bias._data, *params)
     return _finish_multi(Ops.GROUP_NORM, (input, weight, bias), params, outs)
+
+
+def _check_norm_dtypes(input, params, read_order=None):
+    """aten's mixed_data_type.h for the CPU norms: parameters of another dtype than the
+    input are allowed only as float32 parameters of a float16/bfloat16 input; otherwise each
+    is read as the input's dtype (in the kernel's ``read_order``), and the first that is not
+    raises."""
+    dt = input.dtype
+    first = next((p.dtype for p in params if p is not None), None)
+    if first is not None and first != dt:
+        if any(p is not None and p.dtype != _dtypes.float32 for p in params):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if dt not in (_dtypes.float16, _dtypes.bfloat16):
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return
+    for p in read_order or params:
+        if p is not None and p.dtype != dt:
+            raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(dt)} but found "
+                               f"{_dtypes.scalar_name(p.dtype)}")
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
@@ -747,6 +767,17 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
     statistics the backward takes (Note [Batch norm's saved statistics] in
     _ops/nn_ops.py)."""
     from .._ops import nn_ops as N
+    if training:
+        if (running_mean is None) != (running_var is None):
+            raise ValueError("running_mean and running_var must either both be None or "
+                               "neither be None")
+        _check_norm_dtypes(input, (weight, bias, running_mean, running_var),
+                           (running_mean, running_var, weight, bias))
+    else:
+        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+            if t is None:
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+        _check_norm_dtypes(input, (weight, bias, running_mean, running_var))
     rm = None if running_mean is None else running_mean._data
     rv = None if running_var is None else running_var._data
     out, mean, invstd = N.batch_norm_kernel(input._data, None if weight is None else weight._data,
@@ -781,6 +812,7 @@ def _native_layer_norm(input, normalized_shape, weight, bias, eps):
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(t.shape)} and normalized_shape = "
                                f"{list(shape)}")
+    _check_norm_dtypes(input, (weight, bias))
     outs = N.layer_norm_kernel(input._data, shape, None if weight is None else weight._data,
                                None if bias is None else bias._data, eps)
     return _finish_multi(N.LAYER_NORM, (input, weight, bias), (shape, eps), outs)
