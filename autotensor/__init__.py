@@ -149,7 +149,8 @@ _add_out(globals())  # out= on the torch functions that take it (Note [out= argu
 from . import functional  # noqa: E402  (imports the namespace above)
 from . import linalg  # noqa: E402
 from ._ops.complex_ops import (  # noqa: E402  (complex views and conjugation)
-    _neg_view, angle, complex, conj, conj_physical, imag, is_conj, is_neg, polar, real,
+    _neg_view, angle, complex, conj, conj_physical, conj_physical_, imag, is_conj, is_neg, polar,
+    real,
     resolve_conj, resolve_neg, view_as_complex, view_as_real)
 from . import fft  # noqa: E402
 from ._ops.fft import istft, stft  # noqa: E402

@@ -422,6 +422,7 @@ METHODS = {
     "itemsize": property(lambda self: self._data.itemsize),
     # complex views and conjugation (Note [Conjugate bit])
     "conj": fn.complex_ops.conj, "conj_physical": fn.complex_ops.conj_physical,
+    "conj_physical_": fn.complex_ops.conj_physical_,
     "resolve_conj": fn.complex_ops.resolve_conj, "is_conj": fn.complex_ops.is_conj,
     "resolve_neg": fn.complex_ops.resolve_neg, "is_neg": fn.complex_ops.is_neg,
     "real": property(fn.complex_ops.real), "imag": property(fn.complex_ops.imag),

@@ -102,6 +102,9 @@ CONJ = defop("conj", "ConjBackward0", np.conj,
 CONJ_PHYSICAL = defop("conj_physical", "ConjPhysicalBackward0", np.conj,
                       grads={"self": lambda F, grad: cx(F).conj_physical(grad)}, jvp="linear",
                       complex_aware=True, layout="like")
+CONJ_PHYSICAL_ = defop("conj_physical_", "ConjPhysicalBackward1", np.conj,
+                       grads={"self": lambda F, grad: cx(F).conj_physical(grad)}, jvp="linear",
+                       complex_aware=True)
 NEG_VIEW = defop("_neg_view", "NegViewBackward0", np.negative,
                  grads={"self": lambda F, grad: -grad}, jvp="linear", layout="view")
 
@@ -242,6 +245,12 @@ def conj_physical(input):
     if input._data.dtype.kind != "c":
         return input
     return _finish(CONJ_PHYSICAL, (input,), (), np.conj(input._data))
+
+
+def conj_physical_(input):
+    """In place, recorded for a real tensor too (a leaf requiring grad is refused)."""
+    from ._common import _inplace_unary
+    return _inplace_unary(CONJ_PHYSICAL_, input, float_op=False)
 
 
 def resolve_conj(input):
