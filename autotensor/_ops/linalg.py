@@ -121,7 +121,28 @@ MM = defop("mm", "MmBackward0", lambda a, b, *layouts: raw.mm(a, b), inputs=("se
                                                                dense=True))
 
 
+# Note [float16 products]
+# ~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's CPU addmm / addmv / baddbmm of float16 compute ``beta * self + alpha *
+# product`` in float32 and round once (bfloat16 products already come back from ml_dtypes
+# in float32: Note [bfloat16 accumulation]); NumPy's float16 product is rounded to float16
+# before the bias is added, a second rounding (2-3 ulps off PyTorch's).
+def _in_float32(*arrays):
+    return tuple(a.astype(np.float32) if a.dtype == np.float16 else a for a in arrays)
+
+
+def _fused_f16(kernel):
+    """kernel(self, a, b, beta, alpha) computed in float32 for float16 operands."""
+    def run(s, a, b, beta, alpha):
+        if s.dtype == np.float16 or a.dtype == np.float16:
+            return raw.asarray(kernel(*_in_float32(s, a, b), beta, alpha)).astype(np.float16)
+        return kernel(s, a, b, beta, alpha)
+    return run
+
+
 def _addmm(bias, m1, m2, beta, alpha, *layouts):
+    if m1.dtype == np.float16:  # (Note [float16 products])
+        return _addmm(*_in_float32(bias, m1, m2), beta, alpha).astype(np.float16)
     if beta != 1 or alpha != 1:
         out = beta * bias + alpha * (m1 @ m2)
     else:
@@ -867,7 +888,7 @@ def _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha, sum
 
 
 ADDMV = defop("addmv", "AddmvBackward0",
-              lambda s, m, v, beta, alpha: _axpby(s, m @ v, beta, alpha),
+              _fused_f16(lambda s, m, v, beta, alpha: _axpby(s, m @ v, beta, alpha)),
               inputs=("self", "mat", "vec"), params=("beta", "alpha"),
               grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                      "mat": lambda F, grad, vec, alpha:
@@ -876,7 +897,7 @@ ADDMV = defop("addmv", "AddmvBackward0",
                          _scaled(F, F.matmul(F.t(_cj(F, mat)), grad), alpha)},
               jvp=_addmv_jvp)
 ADDR = defop("addr", "AddrBackward0",
-             lambda s, a, b, beta, alpha: _axpby(s, np.multiply.outer(a, b), beta, alpha),
+             lambda s, a, b, beta, alpha: _addr(s, a, b, beta, alpha),
              inputs=("self", "vec1", "vec2"), params=("beta", "alpha"), layout=layout.addr,
              grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                     "vec1": lambda F, grad, vec2, alpha:
@@ -885,7 +906,7 @@ ADDR = defop("addr", "AddrBackward0",
                         _scaled(F, F.matmul(F.t(grad), _cj(F, vec1)), alpha)},
              jvp=_addr_jvp)
 BADDBMM = defop("baddbmm", "BaddbmmBackward0",
-                lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b), beta, alpha),
+                _fused_f16(lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b), beta, alpha)),
                 inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
                 grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                        "batch1": lambda F, grad, batch2, alpha:
@@ -895,7 +916,7 @@ BADDBMM = defop("baddbmm", "BaddbmmBackward0",
                 jvp=lambda F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha:
                     _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha))
 ADDBMM = defop("addbmm", "AddbmmBackward0",
-               lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b).sum(0), beta, alpha),
+               lambda s, a, b, beta, alpha: _addbmm(s, a, b, beta, alpha),
                inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
                grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                       "batch1": lambda F, grad, batch2, alpha: _scaled(
@@ -905,6 +926,28 @@ ADDBMM = defop("addbmm", "AddbmmBackward0",
                jvp=lambda F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha:
                    _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha,
                                 summed=True))
+
+
+def _addr(s, a, b, beta, alpha):
+    """PyTorch's addr_kernel: beta * self + (alpha * vec1) * vec2, each operation in the
+    dtype (float16/bfloat16 round after each, as c10::Half arithmetic does)."""
+    prod = np.multiply.outer(a * alpha if alpha != 1 else a, b)
+    if beta == 0:
+        return raw.asarray(prod).astype(s.dtype, copy=False)
+    out = raw.asarray((s if beta == 1 else s * beta) + prod)
+    return out if out.dtype == s.dtype else out.astype(s.dtype)
+
+
+def _addbmm(s, a, b, beta, alpha):
+    """PyTorch's addbmm_impl_: one addmm_ per batch into the result (beta for the first
+    only), so the result is rounded to its dtype after each batch's product."""
+    if not a.shape[0]:
+        return _axpby(s, np.zeros_like(s), beta, alpha)
+    step = _fused_f16(lambda s, x, y, beta, alpha: _axpby(s, x @ y, beta, alpha))
+    out = s
+    for i in range(a.shape[0]):
+        out = step(out, a[i], b[i], beta if i == 0 else 1, alpha)
+    return out
 
 
 def _axpby(s, prod, beta, alpha):
