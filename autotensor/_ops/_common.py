@@ -383,6 +383,17 @@ _COMPLEX_UNSUPPORTED = {
 }
 
 
+_HALF_NAMES = ("float16", "bfloat16")
+
+
+def refuse_half(kernel, arr, names=_HALF_NAMES):
+    """A CPU kernel PyTorch dispatches without float16/bfloat16 (``names``): its error,
+    '"kernel" not implemented for 'Half''."""
+    if arr.dtype.name in names:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(arr.dtype))}'")
+
+
 def refuse_complex(name, dtype, *shapes):
     """The op's complex refusal; ``shapes``: its operands', checked before a kernel's
     dispatch error (check_broadcast); an op's own message comes before the shapes."""

@@ -10,6 +10,7 @@ from .._tensor import Tensor, _make
 from . import layout, raw
 from .dispatch import OpDef as _OpDef, broadcast_error, defop, set_input_metadata
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
+                      refuse_half,
                       _state)
 from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
                         where as _where)
@@ -1688,6 +1689,7 @@ def slogdet(A):
 
 
 def logdet(input):
+    _square_float("logdet", input, None)  # (its own name in the checks' messages)
     sign, logabsdet = slogdet(input)
     if input._data.dtype.kind == "c":  # log(sign) + logabsdet, as PyTorch's (AddBackward0)
         from .pointwise import add, log
@@ -2016,6 +2018,8 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None, out=None)
     if a.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
                            "2 dimensions.")
+    if a.dtype.itemsize < 4 and a.dtype.kind in "fV":
+        raise RuntimeError("This function doesn't handle types other than float and double")
     if tol is not None:
         atol, rtol = tol, 0.0
     m, n = a.shape[-2:]
@@ -2063,6 +2067,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim)
     if ord == "nuc" or ord in (2, -2):
+        _check_float("linalg.matrix_norm", A._data, kernel=None)
         perm = [i for i in range(a.ndim) if i not in (d0, d1)] + [d0, d1]
         S = svdvals(permute(A, perm))
         if ord == "nuc":
@@ -2856,6 +2861,7 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
         raise RuntimeError(f"torch.triangular_solve: The input tensor "
                            f"{'B' if b.ndim < 2 else 'A'} must have at least 2 dimensions.")
     _check_square("torch.triangular_solve", a)
+    refuse_half("triangular_solve_cpu", a)
     at = np.swapaxes(a, -1, -2) if transpose else a
     with np.errstate(all="ignore"):
         x = _solve_tri_array(at, b, upper != transpose, True, unitriangular)
@@ -2870,6 +2876,7 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
         raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
                            "instead" if b.ndim < 2 else f"u should have at least 2 dimensions, "
                            f"but has {L.ndim} dimensions instead")
+    refuse_half("cholesky_solve_cpu", b)
     x = _cholesky_solve_array(b, L, upper)
     return _finish_la(CHOLESKY_SOLVE, (input, input2), (upper,), _asarray(x))
 
@@ -2877,6 +2884,7 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
 def cholesky_inverse(input, upper=False, *, out=None):
     L = input._data
     _check_square("cholesky_inverse", L, "input")
+    refuse_half("cholesky_inverse_out_cpu", L)
     diag = np.diagonal(L, 0, -2, -1).reshape(-1, L.shape[-1]) if L.size else np.ones((0, 1))
     zero = np.nonzero((diag == 0).any(-1))[0]
     if zero.size:  # (potri's info: the first zero on the factor's diagonal)
@@ -3422,7 +3430,7 @@ def _ldl_checks(name, a, what="A"):
 def _ldl_factor(A, hermitian, check_errors, name):
     a = A._data
     _ldl_checks(name, a)
-    if a.dtype.kind not in "fc":
+    if a.dtype.kind not in "fcV":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_name(a)}")
     _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
@@ -3580,7 +3588,7 @@ def _eig_checks(name, a):
     if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
-    if a.dtype.kind not in "fc":
+    if a.dtype.kind not in "fcV":
         raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
     if a.dtype not in _COMPLEX_OF:
         raise NotImplementedError(f"\"linalg_eig_out_cpu\" not implemented for '{_type_name(a)}'")

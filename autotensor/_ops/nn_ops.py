@@ -9,6 +9,7 @@ import threading as _threading
 from .._backend import np
 from . import layout
 from .dispatch import defop
+from ._common import refuse_half
 from .raw import _half
 from .reduction import _NOT_YET, _numel
 
@@ -2241,6 +2242,7 @@ def _grad_per_sample(F, grad, n, reduction):
 
 
 def multi_margin_loss_kernel(x, target, p, margin, weight, reduction):
+    refuse_half("multi_margin_loss_cpu_kernel", x)
     if x.ndim == 1:   # one sample: a 0-d loss
         return multi_margin_loss_kernel(x.reshape(1, -1), target, p, margin, weight,
                                         reduction).reshape(())
@@ -2287,6 +2289,7 @@ MULTI_MARGIN_LOSS = defop(
 
 
 def multilabel_margin_loss_kernel(x, target, reduction):
+    refuse_half("multilabel_margin_loss_forward_out_frame", x)
     if x.ndim == 1:   # one sample: a 0-d loss
         loss, t = multilabel_margin_loss_kernel(x.reshape(1, -1), target.reshape(1, -1),
                                                 reduction)
@@ -2366,6 +2369,7 @@ def _logaddexp3(a, b, c):
 
 
 def ctc_loss_kernel(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+    refuse_half("ctc_loss_cpu", log_probs)
     lp = log_probs                                           # (T, N, C)
     t_max, n = lp.shape[:2]
     ext, tl = _ctc_extend(targets, target_lengths, n, blank)
@@ -2673,6 +2677,7 @@ MAX_UNPOOL3D = defop("max_unpool3d", "MaxUnpool3DBackward0", max_unpool_nd_kerne
 # ---- pdist (PdistBackward0; its backward an op without derivative, as PyTorch) ------------
 def pdist_kernel(x, p):
     """Distances between the rows i < j of x (row-major order of the pairs)."""
+    refuse_half("pdist", x)
     i, j = np.triu_indices(x.shape[0], 1)
     diff = np.abs(x[i] - x[j])
     with np.errstate(over="ignore"):

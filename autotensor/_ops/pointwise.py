@@ -22,7 +22,7 @@ from ._common import (
     _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_int_scalar, _negated,
     _check_tensor_arg, _finish,
     _inplace_binary, _fit_int, _inplace_unary, _keep_real_grads, _scalar_dtype_data,
-    _scalar_operand, _scalar_to_tensor, _state, refuse_complex,
+    _scalar_operand, _scalar_to_tensor, _state, refuse_complex, refuse_half,
     _tensor_arg, _unary, _unary_fn, _SCALARS)
 
 
@@ -2869,6 +2869,7 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     if training:
         from .special import rrelu_train
         _float_activation("rrelu_with_noise_out_cpu", input)
+        refuse_half("rrelu_with_noise_out_cpu", _tensor_arg(input)._data, ("float16",))
         return rrelu_train(input, lower, upper, inplace)
     _float_activation("leaky_relu_cpu", input)
     return _activation(RRELU, input, ((lower + upper) / 2,), inplace)

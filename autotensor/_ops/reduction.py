@@ -646,11 +646,17 @@ def any(input, dim=None, keepdim=False):
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """Vector norms (PyTorch records them as linalg_vector_norm)."""
-    if p == "fro" or p is None:
-        p = 2
+    """torch.norm: vector norms (recorded as linalg_vector_norm); a string order other
+    than "fro" over at most two dims (the nuclear norm, or PyTorch's error for a bad one)
+    is linalg.matrix_norm over ``dim`` (default: every dim), as PyTorch's dispatch."""
     if isinstance(dim, (int, np.integer)):
         dim = (dim,)
+    if isinstance(p, str) and not (p == "fro" and (dim is None or len(dim) <= 2)):
+        from .linalg import matrix_norm
+        return matrix_norm(input, p, tuple(range(input.ndim)) if dim is None else dim,
+                           keepdim)
+    if p == "fro" or p is None:
+        p = 2
     return _vector_norm(input, p, dim, keepdim)
 
 

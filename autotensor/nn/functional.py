@@ -4,7 +4,7 @@ import warnings as _warnings
 
 from .. import _dtypes, _errors
 from .. import _ops as fn
-from .._ops._common import _finish
+from .._ops._common import _finish, refuse_half
 from .._ops.pointwise import _to_dtype
 
 linear = fn.linear
@@ -1010,6 +1010,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         return _index_map_op(ops[nsp], input, index, nsp)
     if antialias:
         kind = {"bilinear": "linear", "bicubic": "cubic", "lanczos": "lanczos"}[mode]
+        refuse_half("compute_index_ranges_weights", input._data)
         mats = tuple(N.antialias_matrix(o, i, s, align_corners, kind)
                      for o, i, s in zip(sizes, in_sizes, scales))
         op = {"bilinear": N.UPSAMPLE_BILINEAR2D_AA, "bicubic": N.UPSAMPLE_BICUBIC2D_AA,
@@ -1218,6 +1219,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     params = (k, s, p, bool(ceil_mode), bool(count_include_pad), divisor_override)
+    refuse_half("avg_pool3d_out_frame", input._data)
     return _finish(N.AVG_POOL3D, (input,), params, N.avg_pool_nd_kernel(input._data, *params))
 
 
