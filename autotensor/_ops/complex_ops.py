@@ -196,6 +196,8 @@ def view_as_real(input):
 
 def view_as_complex(input):
     d = input._data
+    if d.dtype == np.float16:
+        raise RuntimeError(_NO_COMPLEX32.format("view_as_complex"))
     if d.dtype not in _COMPLEX_OF:
         name = _dtypes.scalar_name(_dtypes.from_numpy(d.dtype))
         raise RuntimeError("view_as_complex is only supported for half, float and double "
@@ -306,8 +308,16 @@ def angle(input):
     return _finish(ANGLE, (input,), (), _angle_kernel(d))
 
 
-def _check_pair(a, b):
+_NO_COMPLEX32 = ("{}: complex32 (ComplexHalf) tensors are not supported: NumPy has no "
+                 "complex32 type (compute in float32 and use complex64)")
+
+
+def _check_pair(a, b, name):
     da, db = a._data.dtype, b._data.dtype
+    if da == np.float16 and db == np.float16:
+        if name == "polar":
+            raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
+        raise RuntimeError(_NO_COMPLEX32.format(name))
     if da not in _COMPLEX_OF or db not in _COMPLEX_OF:
         raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
                            f"{_dtypes.scalar_name(_dtypes.from_numpy(da))} and "
@@ -335,7 +345,7 @@ def _finish_pair(op, a, b, out):
 
 def complex(real, imag, *, out=None):
     """real + i imag (broadcast), in the complex dtype of the (equal, floating) inputs."""
-    _check_pair(real, imag)
+    _check_pair(real, imag, "complex")
     _broadcast_check(real, imag)
     r = _finish_pair(COMPLEX, real, imag, _complex_kernel(real._data, imag._data))
     if out is not None:
@@ -346,7 +356,7 @@ def complex(real, imag, *, out=None):
 
 def polar(abs, angle, *, out=None):
     """abs * (cos(angle) + i sin(angle))."""
-    _check_pair(abs, angle)
+    _check_pair(abs, angle, "polar")
     _broadcast_check(abs, angle)
     a, t = abs._data, angle._data
     r = _finish_pair(POLAR, abs, angle, _complex_kernel(a * np.cos(t), a * np.sin(t)))

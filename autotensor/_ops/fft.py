@@ -649,7 +649,7 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
               f"{_opt_flag(align_to_window)}) : ")
     if d.ndim not in (1, 2):
         raise RuntimeError(prefix + "expected a 1D or 2D tensor")
-    if d.dtype.kind not in "fc":
+    if d.dtype.kind not in "fcV":
         raise RuntimeError(prefix + "expected a tensor of floating point or complex values")
     length = d.shape[-1]
     if not 0 < n_fft <= length:
@@ -693,6 +693,9 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     x = as_strided(x, (batch, frames, n_fft), (st[0], hop * st[1], st[1]))
     if w is not None:
         x = mul(x, w)
+    if x._data.dtype.itemsize == 2:  # (float16 / bfloat16 frames: the FFT backend's refusal)
+        raise RuntimeError(f"MKL FFT doesn't support tensors of type: "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(x._data.dtype))}")
     complex_fft = x._data.dtype.kind == "c"
     onesided = (not complex_fft) if onesided is None else onesided
     code = _BY_ROOT_N if normalized else _NONE
