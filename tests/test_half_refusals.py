@@ -32,6 +32,8 @@ CALLS = {
     "matrix_rank": lambda T, x: T.linalg.matrix_rank(x.reshape(3, 4)),
     "eig": lambda T, x: T.linalg.eig(x[:9].reshape(3, 3)),
     "ldl_factor": lambda T, x: T.linalg.ldl_factor(x[:9].reshape(3, 3)),
+    "stft": lambda T, x: T.stft(x, 4, window=T.ones(4, dtype=x.dtype), return_complex=True),
+    "polar": lambda T, x: T.polar(x, x) if x.dtype == T.float16 else 0,
 }
 
 
@@ -74,3 +76,12 @@ def test_norm_string_orders(kwargs):
     else:  # (the nuclear norm's gradient goes through an SVD: LAPACK's last bits)
         for a, t in zip(*got):
             np.testing.assert_allclose(a, t, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("make", [lambda x: autotensor.view_as_complex(x.reshape(2, 2)),
+                                  lambda x: autotensor.complex(x, x)])
+def test_complex32_is_refused_clearly(make):
+    """NumPy has no complex32: refused with a message saying so, not a dtype error that
+    names float16 as unsupported."""
+    with pytest.raises(RuntimeError, match="complex32"):
+        make(autotensor.ones(4, dtype=autotensor.float16))
