@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 def _case(T, dn, name):
     dt = getattr(T, dn)
     r = np.random.default_rng(zlib.crc32(name.encode()))
-    t = lambda *s: T.tensor(r.standard_normal(s).astype(np.float32)).to(dt)  # noqa: E731
+    t = lambda *s: T.tensor(r.standard_normal(s)).to(dt)  # noqa: E731
     if name == "addmm":
         return T.addmm(t(5, 6), t(5, 16), t(16, 6), beta=0.5, alpha=1.5)
     if name == "addmm_bias_row":
@@ -34,6 +34,14 @@ def _case(T, dn, name):
         return T.addbmm(t(5, 6), t(4, 5, 16), t(4, 16, 6), beta=0.5, alpha=2)
     if name == "addbmm_empty_batch":
         return T.addbmm(t(5, 6), t(0, 5, 16), t(0, 16, 6), beta=0.5)
+    if name == "conv_tbc":
+        return T.conv_tbc(t(7, 2, 8), t(3, 8, 5), t(5), 1)
+    if name == "conv_tbc_crop":
+        return T.conv_tbc(t(7, 2, 8), t(3, 8, 5), t(5), -1)
+    if name == "cdist_mm":
+        return T.cdist(t(30, 8), t(27, 8))
+    if name == "cdist_mm_batched":
+        return T.cdist(t(2, 30, 8), t(27, 8), compute_mode="use_mm_for_euclid_dist")
     x = t(5, 6)
     x.addmm_(t(5, 16), t(16, 6))
     return x
@@ -42,12 +50,22 @@ def _case(T, dn, name):
 @pytest.mark.parametrize("dn", ["float16", "bfloat16"])
 @pytest.mark.parametrize("name", ["addmm", "addmm_bias_row", "linear_3d", "addmv", "addr",
                                   "baddbmm", "baddbmm_big", "addbmm", "addbmm_empty_batch",
-                                  "addmm_"])
+                                  "addmm_", "conv_tbc", "conv_tbc_crop", "cdist_mm",
+                                  "cdist_mm_batched"])
 def test_half_products_bit_exact(name, dn):
     a = _case(autotensor, dn, name)
     t = _case(torch, dn, name)
     assert str(a.dtype) == str(t.dtype)
     np.testing.assert_array_equal(a.float().numpy(), t.float().numpy())
+
+
+@pytest.mark.parametrize("name", ["conv_tbc", "conv_tbc_crop", "cdist_mm"])
+def test_float64_kernels_as_pytorchs_algorithm(name):
+    """conv_tbc (one addmm_ per tap) and cdist's mm path (aten's _euclidean_dist) follow
+    PyTorch's algorithms in every dtype: float64 to 1e-12."""
+    a = _case(autotensor, "float64", name)
+    t = _case(torch, "float64", name)
+    np.testing.assert_allclose(a.numpy(), t.numpy(), rtol=1e-12, atol=1e-12)
 
 
 def test_addbmm_ignores_self_when_beta_is_zero():
@@ -56,3 +74,23 @@ def test_addbmm_ignores_self_when_beta_is_zero():
         s = T.full((2, 2), float("nan"))
         got.append(T.addbmm(s, T.ones(3, 2, 4), T.ones(3, 4, 2), beta=0).numpy())
     np.testing.assert_array_equal(*got)
+
+
+@pytest.mark.parametrize("mode", ["linear", "bilinear", "bicubic", "trilinear"])
+@pytest.mark.parametrize("dn", ["float16", "bfloat16"])
+def test_half_interpolation_rounds_once(mode, dn):
+    """float16/bfloat16 interpolation: the float32 result rounded once (float32 weights and
+    sums, PyTorch's opmath); PyTorch's own is less accurate here (its source index in the
+    half type): within 16 ulps of it."""
+    nd = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}[mode]
+    x = np.random.default_rng(3).standard_normal((1, 2) + (5,) * nd)
+    dt = getattr(autotensor, dn)
+    a = autotensor.nn.functional.interpolate(autotensor.tensor(x).to(dt), scale_factor=1.7,
+                                             mode=mode)
+    f32 = autotensor.nn.functional.interpolate(autotensor.tensor(x).to(dt).float(),
+                                               scale_factor=1.7, mode=mode)
+    np.testing.assert_array_equal(a.float().numpy(), f32.to(dt).float().numpy())
+    t = torch.nn.functional.interpolate(torch.tensor(x).to(getattr(torch, dn)),
+                                        scale_factor=1.7, mode=mode).float().numpy()
+    ulp = 2.0 ** (-10 if dn == "float16" else -7)
+    assert np.max(np.abs(a.float().numpy() - t) / np.maximum(np.abs(t), 1)) <= 16 * ulp

@@ -2719,6 +2719,18 @@ def _no_forward_rule(name):
     raise NotImplementedError(_FW_NOT_SUPPORTED.format(name))
 
 
+def _euclidean_dist_array(a, b):
+    """aten's _euclidean_dist: one product of [-2 x1, |x1|^2, 1] and [x2, 1, |x2|^2] (the
+    squared norms rounded to the dtype first), clamped at 1e-30, square-rooted."""
+    dt = a.dtype
+    n1 = _acc(a * a).sum(-1, keepdims=True).astype(dt)
+    n2 = _acc(b * b).sum(-1, keepdims=True).astype(dt)
+    x1 = np.concatenate([a * dt.type(-2), n1, np.ones_like(n1)], -1)
+    x2 = np.concatenate([b, np.ones_like(n2), n2], -1)
+    sq = _acc(raw.matmul(x1, np.swapaxes(x2, -1, -2)))
+    return np.sqrt(np.maximum(sq, 1e-30)).astype(dt, copy=False)
+
+
 def _cdist_array(a, b, p):
     diff = np.abs(a[..., :, None, :] - b[..., None, :, :])
     if p == 0:
@@ -2760,10 +2772,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
             prod_ = int(np.prod(batch))
             x1e = reshape(expand(x1, batch + a.shape[-2:]), (prod_,) + a.shape[-2:])
             x2e = reshape(expand(x2, batch + b.shape[-2:]), (prod_,) + b.shape[-2:])
-        aa, bb = x1e._data, x2e._data
-        sq = ((aa * aa).sum(-1)[..., :, None] + (bb * bb).sum(-1)[..., None, :]
-              - 2 * (aa @ np.swapaxes(bb, -1, -2)))
-        out = np.sqrt(np.maximum(sq, 1e-30)).astype(a.dtype, copy=False)
+        out = _euclidean_dist_array(x1e._data, x2e._data)
         return view(_finish(EUCLIDEAN_DIST, (x1e, x2e), (), _asarray(out)), batch + (r1, r2))
     if a.dtype.itemsize == 2:  # (PyTorch's cdist kernel has no half types; its mm path has)
         raise NotImplementedError(f"\"cdist\" not implemented for '{_type_name(a)}'")

@@ -1563,6 +1563,8 @@ def pad_map(size, left, right, mode):
 # One interpolation matrix (out, in) per spatial dim: y = Mh x Mw^T; the backward applies
 # the transposes (two matmuls, differentiable).
 def separable_kernel(x, mats):
+    if _half(x):  # float16/bfloat16: float32 weights and sums, one rounding (PyTorch's opmath)
+        return separable_kernel(x.astype(np.float32), mats).astype(x.dtype)
     if len(mats) == 1:
         y = np.matmul(x, mats[0].T.astype(x.dtype))
     elif len(mats) == 2:
@@ -1756,10 +1758,21 @@ def _tbc_geometry(pad, t):
 
 
 def conv_tbc_kernel(x, w, b, pad):
-    p, crop = _tbc_geometry(pad, x.shape[0])
-    xc = x[crop:x.shape[0] - crop].transpose(1, 2, 0)
-    y = convolution_kernel(xc, w.transpose(2, 1, 0), b, (1,), (p,), (1,), False, (0,), 1)
-    return np.ascontiguousarray(y.transpose(2, 0, 1))
+    """aten's loop: the output starts as the bias, then one addmm_ per kernel tap (so a
+    float16/bfloat16 or float32 output is rounded after each tap, as PyTorch's)."""
+    from .linalg import _addmm
+    t_in, batch, cin = x.shape
+    kw, cout = w.shape[0], w.shape[2]
+    t_out = max(t_in + 2 * pad - kw + 1, 0)
+    out = np.empty((t_out, batch, cout), x.dtype)
+    out[...] = b
+    for k in range(kw):
+        i_shift, o_shift = max(0, k - pad), max(0, pad - k)
+        t = min(t_in + pad - k, t_out) - o_shift
+        if t > 0:
+            o = out[o_shift:o_shift + t].reshape(t * batch, cout)
+            o[...] = _addmm(o, x[i_shift:i_shift + t].reshape(t * batch, cin), w[k], 1, 1)
+    return out
 
 
 def conv_tbc_backward(F, grad, self, weight, bias, pad):
