@@ -1195,10 +1195,24 @@ def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, 
 # their dependence on it. (The running statistics are saved as arrays, not as tensors:
 # no pack hook, no version check; training bumps their versions, which PyTorch's kernel
 # does not, so a second forward before backward would make a saved tensor's check fail.)
+def _half_backward(backward, F, grads, args, like):
+    """A norm's backward on float16/bfloat16 arrays as PyTorch's kernels compute it: in
+    float32, each gradient rounded once to the dtype of its input in ``like`` (input,
+    weight, bias; a missing weight or bias: the input's)."""
+    up = lambda a: a.astype(np.float32) if _half(a) else a  # noqa: E731
+    outs = backward(F, tuple(None if g is None else up(g) for g in grads), *[up(a) for a in args])
+    like = [like[0] if t is None else t for t in like]
+    return tuple(None if o is None else o.astype(t.dtype, copy=False) for o, t in zip(outs, like))
+
+
 def batch_norm_backward(F, grads, input, running_mean, running_var, weight, training, eps,
                         result1, result2):
     """All three gradients; the statistics as saved on arrays, else again from the input
     (Note [Batch norm's saved statistics])."""
+    if F.is_raw and _half(input):
+        return _half_backward(batch_norm_backward, F, grads, (
+            input, running_mean, running_var, weight, training, eps, result1, result2),
+            (input, weight, weight))
     g = grads[0]
     if (F.is_raw and g is not None and _fast_norm(input) and len(input.shape) >= 2
             and g.dtype == input.dtype and (weight is None or weight.dtype == input.dtype)
@@ -1227,6 +1241,7 @@ def batch_norm_backward(F, grads, input, running_mean, running_var, weight, trai
     else:
         gi = g * scale
     return gi, gw, gb
+
 
 
 BATCH_NORM = defop(
@@ -1328,6 +1343,9 @@ def _layer_norm_backward_raw(g, x, weight, normalized_shape, mean, rstd):
 # constant: the saved rstd's value (what PyTorch's double backward uses) with the
 # derivative of 1 / sqrt(var + eps), eps being c.
 def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1, result2):
+    if F.is_raw and _half(input):
+        return _half_backward(layer_norm_backward, F, grads, (
+            bias, input, weight, normalized_shape, result1, result2), (input, weight, bias))
     g = grads[0]
     if (F.is_raw and g is not None and _fast_norm(input) and g.dtype == input.dtype
             and (weight is None or weight.dtype == input.dtype)
@@ -1381,6 +1399,9 @@ def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1,
     PyTorch's node does, the forward's mean and rstd (result1, result2) included: taken as
     saved on arrays, computed again from the input in a graph (so that double backward
     sees their dependence on it; Note [Batch norm's saved statistics])."""
+    if F.is_raw and _half(input):
+        return _half_backward(group_norm_backward, F, grads, (
+            input, weight, N, C, HxW, group, eps, result1, result2), (input, weight, weight))
     g = grads[0]
     shape = tuple(input.shape)
     xg = F.reshape(input, (N, group, -1))
