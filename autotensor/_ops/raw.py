@@ -668,6 +668,9 @@ def _exact_lastdim(grad, output, dim):
 
 
 def softmax_backward_data(grad, output, dim):
+    if _half(output):  # float16/bfloat16: in float32, rounded once (PyTorch's kernels)
+        return softmax_backward_data(grad.astype(np.float32), output.astype(np.float32),
+                                     dim).astype(output.dtype)
     if _exact_lastdim(grad, output, dim):  # (grad - sum(grad * output)) * output, its order
         g, o = grad.reshape(-1, grad.shape[-1]), output.reshape(-1, output.shape[-1])
         out = g - lane_sum(g * o, (g, o))[:, None]
@@ -682,6 +685,9 @@ def softmax_backward_data(grad, output, dim):
 
 
 def log_softmax_backward_data(grad, output, dim):
+    if _half(output):  # float16/bfloat16: in float32, rounded once (PyTorch's kernels)
+        return log_softmax_backward_data(grad.astype(np.float32), output.astype(np.float32),
+                                         dim).astype(output.dtype)
     if _exact_lastdim(grad, output, dim):
         # PyTorch's grad - exp(output) * sum(grad): SLEEF's exp, the row sum in its lanes,
         # and the multiply-subtract fused (GCC contracts it): one rounding, from float64
