@@ -2042,12 +2042,10 @@ def _wrap_dims(dim, nd):
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     from .reduction import _vector_norm
-    if dtype is not None:
-        from .pointwise import to
-        x = to(x, dtype)
     if isinstance(dim, int):
         dim = (dim,)
-    return _vector_norm(x, float(ord) if not isinstance(ord, str) else ord, dim, keepdim)
+    return _vector_norm(x, float(ord) if not isinstance(ord, str) else ord, dim, keepdim,
+                        dtype=dtype)
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
@@ -2056,16 +2054,16 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     if a.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
-    if dtype is not None:
-        from .pointwise import to
-        A = to(A, dtype)
     dim = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dim) != 2:
         raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                            + " ".join(str(x) for x in dim))
     d0, d1 = _wrap_dims(dim, a.ndim)
-    if ord == "fro":
-        return vector_norm(A, 2, (d0, d1), keepdim)
+    if ord == "fro":  # (dtype= computed by the one vector-norm node, as PyTorch's)
+        return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    if dtype is not None:
+        from .pointwise import to
+        A = to(A, dtype)
     if ord == "nuc" or ord in (2, -2):
         _check_float("linalg.matrix_norm", A._data, kernel=None)
         perm = [i for i in range(a.ndim) if i not in (d0, d1)] + [d0, d1]

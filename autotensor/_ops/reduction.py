@@ -654,25 +654,46 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if isinstance(p, str) and not (p == "fro" and (dim is None or len(dim) <= 2)):
         from .linalg import matrix_norm
         return matrix_norm(input, p, tuple(range(input.ndim)) if dim is None else dim,
-                           keepdim)
+                           keepdim, dtype=dtype)
     if p == "fro" or p is None:
         p = 2
-    return _vector_norm(input, p, dim, keepdim)
+    return _vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 
-def _vector_norm(input, ord, dim, keepdim, op=None):
-    """op: the entry recorded (NORM; at::norm's NormBackward1 for pairwise_distance)."""
+def _vector_norm(input, ord, dim, keepdim, op=None, dtype=None):
+    """op: the entry recorded (NORM; at::norm's NormBackward1 for pairwise_distance);
+    dtype: computed in it, one node whose input's gradient comes back in its own dtype."""
     d = input._data
     if not _inexact(d.dtype):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
+    if dtype is not None:
+        d = _norm_dtype_data(d, dtype)
     dims = _dims(dim, d.ndim, input) if dim is not None else None  # (validated for a 0-d too)
     if not d.ndim:
         dims = None
     if d.size == 0 and (ord < 0 or ord == float("inf")) and not isinstance(ord, str):
         _no_identity(d, ord, dims)
     out = _vector_norm_array(d, ord, dims, keepdim)
-    return _finish(op or NORM, (input,), (ord, dims, keepdim), out)
+    r = _finish(op or NORM, (input,), (ord, dims, keepdim), out)
+    if d is not input._data and r._grad_fn is not None:
+        from ._common import _reduce_all
+        _reduce_all(r._grad_fn, (input,))
+    return r
+
+
+def _norm_dtype_data(d, dtype):
+    """linalg.vector_norm's dtype= checks (real for real, no narrowing), the data in it."""
+    have = _dtypes.from_numpy(d.dtype)
+    if have.is_complex != dtype.is_complex:
+        kind = "complex" if have.is_complex else "real"
+        raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, but "
+                           f"got {_dtypes.scalar_name(dtype)}")
+    if _dtypes.promote_types(have, dtype) != dtype:
+        raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
+                           f"({_dtypes.scalar_name(have)}) should be convertible without "
+                           f"narrowing to the specified dtype ({_dtypes.scalar_name(dtype)})")
+    return d.astype(dtype.np, copy=False)
 
 
 def _no_identity(d, ord, dims):
