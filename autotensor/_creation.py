@@ -131,18 +131,18 @@ def _float_dtype(dtype):
     return (dtype or _dtypes.default_float).np
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+def zeros(*size, dtype=None, device=None, requires_grad=False, layout=None):
     _devices.check(device)
     return _finish(np.zeros(_size(size, "zeros"), dtype=_float_dtype(dtype)), None,
                    requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+def ones(*size, dtype=None, device=None, requires_grad=False, layout=None):
     _devices.check(device)
     return _finish(np.ones(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None, out=None,
+def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None,
           layout=None, pin_memory=False):
     _devices.check(device)
     return _finish(np.zeros(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
@@ -171,7 +171,7 @@ def _prod(shape):
     return n
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     _devices.check(device)
     return _finish(_fill_array(_size((size,)), fill_value, dtype), None, requires_grad)
 
@@ -220,7 +220,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
                                                  dtype or input.dtype)), None, requires_grad)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None):
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     _devices.check(device)
     if end is None:
         start, end = 0, start
@@ -295,13 +295,13 @@ def set_rng_state(new_state):
     _random.set_rng_state(np.asarray(data, dtype=np.uint8))
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     _devices.check(device)
     arr = _random.rand(_size(size), _float_dtype(dtype), generator)
     return _finish(arr, None, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     _devices.check(device)
     arr = _random.randn(_size(size), _float_dtype(dtype), generator)
     return _finish(arr, None, requires_grad)

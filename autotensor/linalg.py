@@ -21,3 +21,6 @@ __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "di
            "svdvals", "tensorinv", "tensorsolve", "vecdot", "vector_norm"]
 __all__ += ["eig", "eigvals", "householder_product", "ldl_factor", "ldl_factor_ex",  # (part 3)
             "ldl_solve", "vander"]
+
+from ._ops._out import LINALG_OUT_NAMES as _LINALG_OUT_NAMES, add_out as _add_out  # noqa: E402
+_add_out(globals(), _LINALG_OUT_NAMES)  # out= (Note [out= arguments])

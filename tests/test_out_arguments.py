@@ -63,6 +63,30 @@ CASES = [
     "m.exp(x, out=m.empty(0, requires_grad=True))",
     # the out tensor is returned, written, version bumped
     "(lambda o: (m.exp(x, out=o) is o, o))(m.empty(0))[1]",
+    # functions whose out= was accepted and ignored (stop 22): factories (out's dtype when
+    # none is given), the namespace's and torch.linalg's
+    "m.zeros(2, 2, out=e)", "m.ones(2, out=m.empty(0, dtype=m.int64))",
+    "m.full((2, 2), 3.0, out=e)", "m.arange(4.0, out=e)", "m.arange(5, out=e)",
+    "m.empty(2, 3, out=m.empty(0)) * 0",
+    "m.sub(x, 1, out=e)", "m.div(x, 2, out=e)", "m.div(x, 2, rounding_mode='floor', out=e)",
+    "m.nan_to_num(x / 0, out=e)", "m.searchsorted(m.tensor([0.0, 1.0]), x, "
+    "out=m.empty(0, dtype=m.int64))", "m.histc(x, 4, out=e)", "m.tensordot(x, x, 2, out=e)",
+    "m.cross(m.ones(2, 3, dtype=m.float64), x, dim=1, out=e)",
+    "m.cholesky(x @ x.t() + m.eye(2), out=e)",
+    "m.linalg.qr(x.t(), out=(e, m.empty(0, dtype=m.float64)))",
+    "m.linalg.inv(x[:, :2] + 3 * m.eye(2), out=m.empty(0))",
+    "m.linalg.matrix_norm(x, out=m.empty(0))",
+    "m.tensordot(x, x, 2, out=m.empty(0))", "m.nan_to_num(x, out=m.empty(0))",
+    "m.zeros(2, dtype=m.float32, out=e)",
+    "m.linalg.inv(x[:, :2] + 3 * m.eye(2), out=e)", "m.linalg.vector_norm(x, out=e)",
+    "m.linalg.matrix_norm(x, out=e)", "m.linalg.norm(x, out=e)", "m.linalg.svdvals(x, out=e)",
+    "m.linalg.solve(x[:, :2] + 3 * m.eye(2), x, out=e)", "m.linalg.cross(x, x, out=e)",
+    "m.linalg.eigvalsh(x[:, :2] + x[:, :2].t(), out=e)", "m.linalg.multi_dot([x, x.t()], out=e)",
+    "m.linalg.pinv(x, out=e)", "m.linalg.matrix_power(x[:, :2], 2, out=e)",
+    "m.linalg.matrix_rank(x, out=m.empty(0, dtype=m.int64))",
+    "m.linalg.vector_norm(g, out=e)",
+    "(lambda o: (m.linalg.inv(x[:, :2] + 3 * m.eye(2), out=o) is o, o))(e)[1]",
+    "(lambda o: (m.zeros(3, out=o) is o, o))(m.empty(0))[1]",
 ]
 
 
@@ -98,3 +122,11 @@ def test_every_out_name_takes_out():
             continue
         assert "out" in inspect.signature(f).parameters, name
         assert hasattr(torch, name), name
+
+
+def test_every_linalg_out_name_takes_out():
+    import inspect
+
+    from autotensor._ops._out import LINALG_OUT_NAMES
+    for name in LINALG_OUT_NAMES:
+        assert "out" in inspect.signature(getattr(autotensor.linalg, name)).parameters, name

@@ -75,7 +75,53 @@ OUT_NAMES = """
     softmax square std sum take take_along_dim threshold tril triu trunc var vdot vstack
     where
     sort topk kthvalue
+    sub div nan_to_num searchsorted bucketize histc tensordot chain_matmul cross cholesky
+    cholesky_solve cholesky_inverse triangular_solve geqrf orgqr ormqr lu_solve lu_unpack qr
+    svd nuclear_norm frobenius_norm
+    zeros ones empty full arange rand randn
     """.split()
+# (the factories: an out tensor gives the dtype when none is asked for, as PyTorch's)
+_FACTORIES = frozenset("zeros ones empty full arange rand randn".split())
+# torch.linalg's functions that take out= (bound in linalg.py)
+LINALG_OUT_NAMES = """
+    cholesky cholesky_ex cross det eig eigh eigvals eigvalsh householder_product inv inv_ex
+    ldl_factor ldl_factor_ex ldl_solve lu lu_factor lu_factor_ex lu_solve matmul matrix_norm
+    matrix_power matrix_rank multi_dot norm pinv qr slogdet solve solve_ex solve_triangular
+    svd svdvals tensorinv tensorsolve vecdot vector_norm
+    """.split()
+
+
+_S, _C = _dtypes.scalar_name, _dtypes.cpp_name
+# Functions whose out must have the result's dtype exactly (no same-kind cast), with their
+# messages (result's dtype, out's); the other linalg functions say _EXACT_DEFAULT.
+_EXACT = {
+    "linalg_matrix_norm": lambda r, o: f"linalg.matrix_norm expected out tensor dtype {_S(r)} "
+                                       f"but got: {_S(o)}",
+    "linalg_norm": lambda r, o: f"linalg.norm expected out tensor dtype {_S(r)} but got: {_S(o)}",
+    "linalg_multi_dot": lambda r, o: f"multi_dot(): expected out tensor to have dtype {_C(r)} "
+                                     f"but got {_C(o)}",
+    "tensordot": lambda r, o: f"tensordot: Expected the output tensor to have dtype {_S(r)}, "
+                              f"but got an output tensor with dtype {_S(o)}",
+    "histc": lambda r, o: f"torch.histogram: input tensor and hist tensor should have the same "
+                          f"dtype, but got input {_C(r)} and hist {_C(o)}",
+    "nan_to_num": lambda r, o: f"nan_to_num: dtype of out: {_S(o)} should be same as input: "
+                               f"{_S(r)}",
+}
+_CASTS = frozenset(("linalg_pinv",))  # (linalg functions whose out takes a cast)
+
+
+def _EXACT_DEFAULT(r, o):
+    return f"Expected out tensor to have dtype {_C(r)}, but got {_C(o)} instead"
+
+
+def _check_exact_dtype(name, result, out):
+    rule = _EXACT.get(name)
+    if rule is None and (not name.startswith("linalg_") or name in _CASTS):
+        return
+    for r, o in zip(result if isinstance(result, tuple) else (result,),
+                    out if isinstance(out, (tuple, list)) else (out,)):
+        if r.dtype != o.dtype:
+            raise RuntimeError((rule or _EXACT_DEFAULT)(r.dtype, o.dtype))
 
 
 def with_out(f, name):
@@ -83,7 +129,26 @@ def with_out(f, name):
     def fn(*args, out=None, **kwargs):
         if out is None:
             return f(*args, **kwargs)
-        return write_out(name, f(*args, **kwargs), out)
+        dtype = kwargs.get("dtype")
+        if name in _FACTORIES and hasattr(out, "dtype"):
+            if dtype is None:
+                kwargs["dtype"] = out.dtype
+            elif dtype != out.dtype:
+                raise RuntimeError(f"dtype {_S(dtype)} does not match dtype of out parameter "
+                                   f"({_S(out.dtype)})")
+        elif dtype is not None and hasattr(out, "dtype") and out.dtype != dtype:
+            # (a reduction's dtype= names the result's: the out tensor must have it)
+            if name == "nansum":
+                raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
+                                   f"{_dtypes.scalar_name(out.dtype)} and "
+                                   f"{_dtypes.scalar_name(dtype)}.")
+            raise RuntimeError(f"Expected out tensor to have dtype {_dtypes.cpp_name(dtype)}, "
+                               f"but got {_dtypes.cpp_name(out.dtype)} instead")
+        result = f(*args, **kwargs)
+        if name == "empty" and tuple(out.shape) == tuple(result.shape):
+            return out  # (its values are whatever out held)
+        _check_exact_dtype(name, result, out)
+        return write_out(name, result, out)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f.__doc__
     return fn
@@ -100,10 +165,11 @@ def method_without_out(f, name):
     return method
 
 
-def add_out(namespace):
-    """Bind out= into the torch namespace for every name of OUT_NAMES lacking it."""
+def add_out(namespace, names=None):
+    """Bind out= into a namespace (torch's, or ``names`` of torch.linalg's) for every
+    function lacking it."""
     import inspect
-    for name in OUT_NAMES:
+    for name in OUT_NAMES if names is None else names:
         f = namespace.get(name)
         if f is None:
             continue
@@ -112,4 +178,4 @@ def add_out(namespace):
         except (TypeError, ValueError):
             continue
         if "out" not in params:
-            namespace[name] = with_out(f, name)
+            namespace[name] = with_out(f, name if names is None else "linalg_" + name)

@@ -1317,7 +1317,7 @@ def _dims_list(dims, nd):
     return [d % nd if nd else d for d in dims]
 
 
-def tensordot(a, b, dims=2, out=None):
+def tensordot(a, b, dims=2):
     """PyTorch's tensordot: permute, reshape to matrices, one mm (a dot, or mul + sum, for a
     1-element result)."""
     if isinstance(dims, int):
@@ -1475,7 +1475,7 @@ def _multi_dot_checks(tensors, name="multi_dot"):
                                f"{_dtypes.cpp_name(_dtypes.from_numpy(t_._data.dtype))}")
 
 
-def multi_dot(tensors, *, out=None):
+def multi_dot(tensors):
     """linalg.multi_dot: vectors at the ends as rows/columns, products in the cheapest
     order (PyTorch's dynamic programme for more than three)."""
     tensors = list(tensors)
@@ -1557,7 +1557,7 @@ def _warn_once(key, message):
         _warnings.warn(message, UserWarning, stacklevel=3)
 
 
-def chain_matmul(*matrices, out=None):
+def chain_matmul(*matrices):
     _warn_once("chain_matmul",
                "torch.chain_matmul is deprecated and will be removed in a future PyTorch "
                    "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
@@ -1576,7 +1576,7 @@ def vecdot(x, y, *, dim=-1):
     return _sum(mul(conj(x), y), dim)
 
 
-def cross(input, other, dim=None, *, out=None):
+def cross(input, other, dim=None):
     if dim is None:
         _warn_once("cross", "Using torch.cross without specifying the dim arg is deprecated.\n"
                        "Please either pass the dim explicitly or simply use torch.linalg.cross.\n"
@@ -1587,7 +1587,7 @@ def cross(input, other, dim=None, *, out=None):
     return linalg_cross(input, other, dim=dim)
 
 
-def linalg_cross(input, other, *, dim=-1, out=None):
+def linalg_cross(input, other, *, dim=-1):
     a, b = input._data, other._data
     nd = _py_max(a.ndim, b.ndim)
     if a.ndim != b.ndim:
@@ -1698,7 +1698,7 @@ def logdet(input):
     return _where(_make(sign._data == -1), nan, logabsdet)
 
 
-def inv_ex(A, *, check_errors=False, out=None):
+def inv_ex(A, *, check_errors=False):
     a = _square_float("linalg.inv", A, None)
     if a.size == 0:
         inverse, info = a.copy(), np.zeros(a.shape[:-2], np.int32)
@@ -1716,7 +1716,7 @@ def inv_ex(A, *, check_errors=False, out=None):
     return _InvExRT(*_finish(INV_EX, (A,), (), (inverse, info)))
 
 
-def inv(A, *, out=None):
+def inv(A):
     a = _square_float("linalg.inv", A, None)
     inverse = _inv_array(a)
     return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
@@ -1774,7 +1774,7 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     return _SolveExRT(*res)
 
 
-def solve(A, B, *, left=True, out=None):
+def solve(A, B, *, left=True):
     return solve_ex(A, B, left=left, out="raise")[0]
 
 
@@ -1811,7 +1811,7 @@ def _is_pd(m):
         return False
 
 
-def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+def cholesky_ex(A, *, upper=False, check_errors=False):
     a = _square_float("linalg.cholesky", A, "cholesky_cpu")
     # (upper: potrf reads the upper triangle, the lower one of A^H)
     L, info = _cholesky_array(_mH_arr(a) if upper else a, "linalg.cholesky", check_errors)
@@ -1819,11 +1819,11 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     return _CholeskyExRT(*_finish(CHOLESKY_EX, (A,), (upper,), (L, info)))
 
 
-def linalg_cholesky(A, *, upper=False, out=None):
+def linalg_cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True)[0]
 
 
-def cholesky(input, upper=False, *, out=None):
+def cholesky(input, upper=False):
     _warn_once(
         "cholesky",
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "
@@ -1837,7 +1837,7 @@ def cholesky(input, upper=False, *, out=None):
     return _finish(CHOLESKY, (input,), (upper,), L)
 
 
-def eigh(A, UPLO="L", *, out=None):
+def eigh(A, UPLO="L"):
     a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
@@ -1846,7 +1846,7 @@ def eigh(A, UPLO="L", *, out=None):
                                                    V)))
 
 
-def eigvalsh(A, UPLO="L", *, out=None):
+def eigvalsh(A, UPLO="L"):
     a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
@@ -1871,14 +1871,14 @@ def _svd_arrays(a, full_matrices):
     return U, S.astype(_real_dtype(a.dtype)), Vh
 
 
-def svd(A, full_matrices=True, *, driver=None, out=None):
+def svd(A, full_matrices=True, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
     _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
     return _SvdRT(*_finish(SVD, (A,), (full_matrices,), _svd_arrays(a, full_matrices)))
 
 
-def svdvals(A, *, driver=None, out=None):
+def svdvals(A, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
     _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
@@ -1891,7 +1891,7 @@ def svdvals(A, *, driver=None, out=None):
         SVD, (A,), (False,), _svd_arrays(a, False))[1]
 
 
-def torch_svd(input, some=True, compute_uv=True, *, out=None):
+def torch_svd(input, some=True, compute_uv=True):
     """torch.svd: (U, S, V) with V = Vh^T (reduced unless some=False)."""
     U, S, Vh = svd(input, full_matrices=not some)
     V = _mT(Vh)
@@ -1900,7 +1900,7 @@ def torch_svd(input, some=True, compute_uv=True, *, out=None):
     return _SvdOldRT(U, S, V)
 
 
-def qr(A, mode="reduced", *, out=None):
+def qr(A, mode="reduced"):
     a = A._data
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
@@ -1916,7 +1916,7 @@ def qr(A, mode="reduced", *, out=None):
     return _QrRT(*_finish(QR, (A,), (mode,), (Q, R)))
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
+def pinv(A, *, atol=None, rtol=None, hermitian=False, rcond=None):
     a = A._data
     if a.ndim < 2 or a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
         raise RuntimeError(f"linalg.pinv({_type_name(a)}{{[{_errors.shape_str(a.shape)}]}}): "
@@ -1945,7 +1945,7 @@ def matrix_exp(A):
     return _finish(MATRIX_EXP, (A,), (), out)
 
 
-def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     a, b = A._data, B._data
     _check_matrix("linalg.solve_triangular", a)
     _check_matrix("linalg.solve_triangular", b, "B")
@@ -2013,7 +2013,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return _LstsqRT(*out)
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None, out=None):
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
     a = A._data
     if a.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
@@ -2040,7 +2040,7 @@ def _wrap_dims(dim, nd):
     return tuple(_wrap_dim_n(d, nd) for d in dim)
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     from .reduction import _vector_norm
     if isinstance(dim, int):
         dim = (dim,)
@@ -2048,7 +2048,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
                         dtype=dtype)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     from .reduction import amax, amin, sum as _sum
     a = A._data
     if a.ndim < 2:
@@ -2090,7 +2090,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
-def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     a = A._data
     if dim is not None:
         dim = (dim,) if isinstance(dim, int) else tuple(dim)
@@ -2122,7 +2122,7 @@ def cond(A, p=None):
     return _mul(matrix_norm(A, p), matrix_norm(inv(A), p))
 
 
-def tensorinv(A, ind=2, *, out=None):
+def tensorinv(A, ind=2):
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     shape = A._data.shape
@@ -2135,7 +2135,7 @@ def tensorinv(A, ind=2, *, out=None):
     return reshape(inv(reshape(A, (rows, -1))), out_shape)
 
 
-def tensorsolve(A, B, dims=None, *, out=None):
+def tensorsolve(A, B, dims=None):
     a_nd = A._data.ndim
     if dims is not None:
         dims = [d % a_nd for d in dims]
@@ -2610,7 +2610,7 @@ def _lu_checks(name, a):
     _check_float(name, a)
 
 
-def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
     a = A._data
     _lu_checks("torch.lu_factor", a)
     if not pivot:
@@ -2622,7 +2622,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
     return _LuFactorExRT(*res)
 
 
-def lu_factor(A, *, pivot=True, out=None):
+def lu_factor(A, *, pivot=True):
     a = A._data
     _lu_checks("torch.lu_factor", a)
     LU_, piv, info = _lu_array(a)
@@ -2641,7 +2641,7 @@ def _lu_singular_check(name, a, info):
                            "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
-def linalg_lu(A, *, pivot=True, out=None):
+def linalg_lu(A, *, pivot=True):
     a = A._data
     _lu_checks("linalg.lu", a)
     if not pivot:
@@ -2651,7 +2651,7 @@ def linalg_lu(A, *, pivot=True, out=None):
     return _LuRT(*_finish(LU, (A,), (pivot,), (P.astype(a.dtype), L, U)))
 
 
-def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     lu_, b = LU._data, B._data
     _check_square("linalg.lu_solve", lu_, "LU")
     piv = pivots._data if isinstance(pivots, Tensor) else pivots  # (an array from a formula)
@@ -2660,7 +2660,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
                       _asarray(X.astype(lu_.dtype)))
 
 
-def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     P, L, U = _unpack_arrays(LU_data._data, LU_pivots._data)
     from .shape import narrow as _nw
     m, n = LU_data._data.shape[-2:]
@@ -2851,12 +2851,12 @@ def _cholesky_solve_array(b, L, upper):
         return _tri_solve(_mH_arr(L), _tri_solve(L, b, True), False)
 
 
-def torch_qr(input, some=True, *, out=None):
+def torch_qr(input, some=True):
     Q, R = qr(input, "reduced" if some else "complete")
     return _QrOldRT(Q, R)
 
 
-def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
     _warn_once("triangular_solve",
                "torch.triangular_solve is deprecated in favor of "
                "torch.linalg.solve_triangularand will be removed in a future PyTorch release.\n"
@@ -2877,7 +2877,7 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     return _TriangularSolveRT(*res)
 
 
-def cholesky_solve(input, input2, upper=False, *, out=None):
+def cholesky_solve(input, input2, upper=False):
     b, L = input._data, input2._data
     if b.ndim < 2 or L.ndim < 2:
         raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
@@ -2888,7 +2888,7 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     return _finish_la(CHOLESKY_SOLVE, (input, input2), (upper,), _asarray(x))
 
 
-def cholesky_inverse(input, upper=False, *, out=None):
+def cholesky_inverse(input, upper=False):
     L = input._data
     _check_square("cholesky_inverse", L, "input")
     refuse_half("cholesky_inverse_out_cpu", L)
@@ -3010,7 +3010,7 @@ def _lapack_dtype(name, kernel, *arrays):
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(a)}'")
 
 
-def geqrf(input, *, out=None):
+def geqrf(input):
     a = input._data
     if a.ndim < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
@@ -3034,7 +3034,7 @@ def _tau_checks(name, a, tau):
                            f"input.shape[:-2], but got [{_errors.shape_str(tau.shape[:-1])}]")
 
 
-def householder_product(input, tau, *, out=None):
+def householder_product(input, tau):
     a, t_ = input._data, tau._data
     name = "torch.linalg.householder_product"
     if a.ndim < 2:
@@ -3055,11 +3055,11 @@ def householder_product(input, tau, *, out=None):
     return _finish(HOUSEHOLDER_PRODUCT, (input, tau), (), Q.astype(a.dtype))
 
 
-def orgqr(input, input2, *, out=None):
+def orgqr(input, input2):
     return householder_product(input, input2)
 
 
-def ormqr(input, input2, input3, left=True, transpose=False, *, out=None):
+def ormqr(input, input2, input3, left=True, transpose=False):
     a, t_, c = input._data, input2._data, input3._data
     name = "torch.ormqr"
     if a.ndim < 2:
@@ -3137,7 +3137,7 @@ def vander(x, N=None, increasing=False):
     return result if increasing else flip(result, [1])
 
 
-def torch_lu(A, pivot=True, get_infos=False, out=None):
+def torch_lu(A, pivot=True, get_infos=False):
     """torch.lu (torch.functional): _lu_with_info, i.e. linalg.lu_factor_ex."""
     _warn_once("torch_lu",
                "torch.lu is deprecated in favor of torch.linalg.lu_factor / "
@@ -3152,7 +3152,7 @@ def torch_lu(A, pivot=True, get_infos=False, out=None):
     return LU_, piv
 
 
-def torch_lu_solve(input, LU_data, LU_pivots, *, out=None):
+def torch_lu_solve(input, LU_data, LU_pivots):
     _warn_once("torch_lu_solve",
                "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be "
                "removed in a future PyTorch release.\nNote that torch.linalg.lu_solve has its "
@@ -3166,7 +3166,7 @@ _REMOVED = (
     "This function was deprecated since version 1.9 and is now removed.")
 
 
-def symeig(input, eigenvectors=False, upper=True, *, out=None):
+def symeig(input, eigenvectors=False, upper=True):
     raise RuntimeError(
         f"{_REMOVED} The default behavior has changed from using the upper triangular portion "
         "of the matrix by default to using the lower triangular portion.\n\nL, _ = "
@@ -3183,7 +3183,7 @@ def torch_eig(self, eigenvectors=False, *, e=None, v=None):
         "eigenvectors=True) should be replaced with:\nL_complex, V_complex = torch.linalg.eig(A)")
 
 
-def torch_lstsq(input, A, *, out=None):
+def torch_lstsq(input, A):
     raise RuntimeError(
         f"{_REMOVED} `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n"
         "`torch.linalg.lstsq` has reversed arguments and does not return the QR decomposition in "
@@ -3464,12 +3464,12 @@ def _ldl_check_errors(name, info):
                            f"PyTorch. {name}: Unknown error code: {code}.")
 
 
-def ldl_factor_ex(A, *, hermitian=False, check_errors=False, out=None):
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
     return _LdlFactorExRT(*_ldl_factor(A, hermitian, check_errors,
                                        "torch.linalg.ldl_factor_ex"))
 
 
-def ldl_factor(A, *, hermitian=False, out=None):
+def ldl_factor(A, *, hermitian=False):
     a = A._data
     _ldl_checks("torch.linalg.ldl_factor_ex", a)
     res = _ldl_factor(A, hermitian, False, "torch.linalg.ldl_factor_ex")
@@ -3477,7 +3477,7 @@ def ldl_factor(A, *, hermitian=False, out=None):
     return _LdlFactorRT(res[0], res[1])
 
 
-def ldl_solve(LD, pivots, B, *, hermitian=False, out=None):
+def ldl_solve(LD, pivots, B, *, hermitian=False):
     ld, piv, b = LD._data, pivots._data, B._data
     name = "torch.linalg.ldl_solve"
     _ldl_checks(name, ld)
@@ -3616,14 +3616,14 @@ def _eig_arrays(a, ctype, vectors=True):
     return w.astype(ctype), V.astype(ctype).reshape(a.shape[:-2] + (n, n))
 
 
-def eig(A, *, out=None):
+def eig(A):
     a = A._data
     ctype = _eig_checks("linalg.eig", a)
     w, V = _eig_arrays(a, ctype)
     return _EigRT(*_finish(EIG, (A,), (a.dtype.kind != "c",), (w, V)))
 
 
-def eigvals(A, *, out=None):
+def eigvals(A):
     a = A._data
     ctype = _eig_checks("linalg.eigvals", a)
     if (_state.enabled and A.requires_grad) or _state.fw:
@@ -3721,7 +3721,7 @@ NORM_DIM = defop("norm", "NormBackward1", None, params=("ord", "dim", "keepdim")
                      _frobenius_rule()[1](F, self, self_t, ord, dim, keepdim, result))
 
 
-def frobenius_norm(input, dim, keepdim=False, *, out=None):
+def frobenius_norm(input, dim, keepdim=False):
     """at::frobenius_norm: at::norm(input, 2, dim, keepdim) (NormBackward1), <= 2 dims."""
     from ._common import _dims
     d = input._data
@@ -3739,7 +3739,7 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
     return _finish(NORM_DIM, (input,), (2.0, dims, keepdim), out)
 
 
-def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+def nuclear_norm(input, dim=None, keepdim=False):
     """at::nuclear_norm: linalg.matrix_norm(input, 'nuc', dim); (input, keepdim) overload."""
     if isinstance(dim, bool):
         dim, keepdim = None, dim

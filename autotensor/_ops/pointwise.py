@@ -538,7 +538,7 @@ def _check_bool_sub(input, other, alpha=1):
                            "`logical_not()` operator instead.")
 
 
-def sub(input, other, *, alpha=1, out=None):
+def sub(input, other, *, alpha=1):
     """input - alpha * other, broadcasting."""
     if other.__class__ is bool or (input.__class__ is not float and _is_bool(input)) or \
             (other.__class__ is Tensor and other._data.dtype == np.bool_):
@@ -604,7 +604,7 @@ def _no_complex_rounding(rounding_mode, common):
                                   f"'{_dtypes.scalar_name(common)}'")
 
 
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         if rounding_mode not in ("floor", "trunc"):
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
@@ -1766,7 +1766,7 @@ def frac_(self):
     return _inplace_unary(FRAC, self, float_op=False)
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, +-inf to ``posinf``/``neginf`` (default: the dtype's extremes)."""
     return _unary(NAN_TO_NUM, input, float_op=False, params=(nan, posinf, neginf))
 

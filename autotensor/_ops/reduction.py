@@ -428,8 +428,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         d = d.astype(dtype.np)
     if not _inexact(d.dtype):
+        which = "Input" if dtype is None else "Optional"
         raise RuntimeError(
-            f"mean(): could not infer output dtype. Input dtype must be either a floating "
+            f"mean(): could not infer output dtype. {which} dtype must be either a floating "
             f"point or complex dtype. Got: {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
     dims = _dims(dim, d.ndim, input)
     if d.ndim == 0 and dims is not None:
@@ -685,6 +686,9 @@ def _vector_norm(input, ord, dim, keepdim, op=None, dtype=None):
 def _norm_dtype_data(d, dtype):
     """linalg.vector_norm's dtype= checks (real for real, no narrowing), the data in it."""
     have = _dtypes.from_numpy(d.dtype)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but "
+                           f"got {_dtypes.scalar_name(dtype)}")
     if have.is_complex != dtype.is_complex:
         kind = "complex" if have.is_complex else "real"
         raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, but "
@@ -787,8 +791,17 @@ def _check_softmax_dtype(name, d, dim):
                                   f"'{_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}'")
 
 
+def _to_dtype(input, dtype):
+    """softmax's / log_softmax's dtype=: the input converted first (ToCopyBackward0)."""
+    if dtype is None:
+        return input
+    from .pointwise import to
+    return to(input, dtype)
+
+
 def softmax(input, dim, dtype=None, _stacklevel=3):
-    d = input._data if dtype is None else input._data.astype(dtype.np)
+    input = _to_dtype(input, dtype)
+    d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     _check_softmax_dtype("softmax", d, dim)
     out = _asarray(raw.softmax(_acc(d), dim)).astype(d.dtype, copy=False)
@@ -796,7 +809,8 @@ def softmax(input, dim, dtype=None, _stacklevel=3):
 
 
 def log_softmax(input, dim, dtype=None, _stacklevel=3):
-    d = input._data if dtype is None else input._data.astype(dtype.np)
+    input = _to_dtype(input, dtype)
+    d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     _check_softmax_dtype("log_softmax", d, dim)
     # (float16 step by step: PyTorch's results, found by experiment)
@@ -1822,7 +1836,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
-                 sorter=None, out=None):
+                 sorter=None):
     b = sorted_sequence._data
     scalar = not isinstance(input, Tensor)
     v = np.asarray(input, dtype=b.dtype) if scalar else input._data
@@ -1855,14 +1869,14 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return _make(_asarray(res).astype(np.int32 if out_int32 else np.int64))
 
 
-def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+def bucketize(input, boundaries, *, out_int32=False, right=False):
     if boundaries._data.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
                            f"{boundaries._data.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
-def histc(input, bins=100, min=0, max=0, *, out=None):
+def histc(input, bins=100, min=0, max=0):
     d = input._data
     if d.dtype.kind == "c" and float(min) == float(max):  # (its range from aminmax first)
         raise NotImplementedError(f"\"aminmax_cpu\" not implemented for "

@@ -251,6 +251,9 @@ def prelu(input, weight):
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     denom = fn.clamp_min(fn.norm(input, p, dim, keepdim=True), eps).expand_as(input)
+    if out is not None:  # (PyTorch's: torch.div(input, denom, out=out))
+        from .._ops._out import write_out
+        return write_out("div", input / denom, out)
     return input / denom
 
 
