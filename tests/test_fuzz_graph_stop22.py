@@ -476,6 +476,9 @@ ERRING_OPS = {
     "add_shape": lambda v: v + v.new_ones(5), "mul_shape": lambda v: v.mul(v.new_ones(3)),
     "atan2_complex": lambda v: v.atan2(v.new_ones(2) * 1j),
     "abs_bool": lambda v: (v > 0).abs(),
+    "view_shape": lambda v: v.view(3), "view_infer": lambda v: v.view(-1, 3),
+    "expand": lambda v: v.expand(3), "mm_shapes": lambda v: v[None].mm(v[None]),
+    "mm_dims": lambda v: v.mm(v[None]), "view_as": lambda v: v.view_as(v.new_ones(5)),
     # no node in PyTorch: the op's own error (argmax, comparisons)
     "argmax": lambda v: v.argmax(3), "eq_shape": lambda v: v.eq(v.new_ones(5)),
 }

@@ -8,7 +8,8 @@ from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import Tensor, _make
 from . import layout, raw
-from .dispatch import OpDef as _OpDef, broadcast_error, defop, set_input_metadata
+from .dispatch import (OpDef as _OpDef, broadcast_error, defop, set_input_metadata,
+                       view_errors_first)
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
                       refuse_half,
                       _state)
@@ -201,6 +202,8 @@ def _check_same_dtype(a, b, what="expected m1 and m2 to have the same dtype"):
 def mm(input, mat2):
     _check_tensor_arg("mm", "mat2", mat2, 1)
     a, b = input._data, mat2._data
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        view_errors_first(input, mat2)  # (Note [View errors before an op's checks])
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:

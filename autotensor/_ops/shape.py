@@ -7,7 +7,7 @@ from .._backend import np
 from .._tensor import _is_contiguous, _make, Tensor
 from ..autograd import inplace
 from . import layout, raw
-from .dispatch import broadcast_error, defop
+from .dispatch import broadcast_error, defop, view_errors_first
 from ._common import (
     _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _view_result,
     _wrap_dim)
@@ -249,11 +249,14 @@ def _infer_shape(shape, numel):
 def view(input, *shape):
     if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
         return _make(input._data.view(shape[0].np))
-    shape = _infer_shape(_shape_args(shape), input._data.size)
     try:
+        shape = _infer_shape(_shape_args(shape), input._data.size)
         out = np.reshape(input._data, shape, copy=False)
-    except ValueError:
-        raise RuntimeError(_errors.VIEW_STRIDE) from None
+    except (RuntimeError, ValueError) as e:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
+        if isinstance(e, ValueError):
+            raise RuntimeError(_errors.VIEW_STRIDE) from None
+        raise
     return _view_result(VIEW, input, (shape,), out)
 
 
@@ -401,6 +404,7 @@ def expand(input, *sizes):
         if want == -1:
             shape[lead + i] = s
         elif s != 1 and s != want:
+            view_errors_first(input)  # (Note [View errors before an op's checks])
             raise RuntimeError(f"The expanded size of the tensor ({want}) must match the "
                                f"existing size ({s}) at non-singleton dimension {lead + i}.  "
                                f"Target sizes: [{_errors.shape_str(sizes)}].  Tensor sizes: "
