@@ -340,25 +340,41 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
     return _finish(arr, None, requires_grad)
 
 
+def _random_like(input, draw, requires_grad=False):
+    """``empty_like(input).<fill>_()``: empty_like's layout, the values drawn along its
+    memory order (``draw(shape, contiguous)``: the fill for that order)."""
+    from ._ops import layout
+    shape = input._data.shape
+    st = layout.like_strides(input._data)
+    if st is None:
+        return _finish(draw(shape, True), None, requires_grad)
+    arr = _random.in_memory_order(lambda sh: draw(sh, layout.is_contiguous(shape, st)),
+                                  shape, st)
+    return _finish(layout.with_strides(arr, st), None, requires_grad)
+
+
 def rand_like(input, *, dtype=None, generator=None, requires_grad=False, device=None):
     if device is not None:
         _devices.check(device)
-    return rand(input._data.shape, dtype=dtype or input.dtype, generator=generator,
-                requires_grad=requires_grad)
+    dt = _float_dtype(dtype or input.dtype)
+    return _random_like(input, lambda shape, c: _random.rand(shape, dt, generator),
+                        requires_grad)
 
 
 def randn_like(input, *, dtype=None, generator=None, requires_grad=False, device=None):
     if device is not None:
         _devices.check(device)
-    return randn(input._data.shape, dtype=dtype or input.dtype, generator=generator,
-                 requires_grad=requires_grad)
+    dt = _float_dtype(dtype or input.dtype)
+    return _random_like(input, lambda shape, c: _random.randn(shape, dt, generator, c),
+                        requires_grad)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, generator=None):
     if high is None:
         low, high = 0, low
-    return randint(low, high, input._data.shape, dtype=dtype or input.dtype,
-                   generator=generator)
+    dt = (dtype or input.dtype).np
+    return _random_like(input, lambda shape, c: _random.randint(low, high, shape, dt,
+                                                                generator))
 
 
 def bernoulli(input, p=None, *, generator=None):

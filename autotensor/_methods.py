@@ -1,6 +1,6 @@
 """Tensor methods and operators, attached straight from the public functions (so that
 ``a * b`` is one Python call into ``pointwise.mul``)."""
-from . import _creation
+from . import _creation, _random
 from ._backend import np
 from . import _ops as fn
 from ._ops._common import _check_tensor_arg, _tensor_arg
@@ -128,23 +128,32 @@ def _setitem(self, key, value):
     fn.setitem(self, key, value)
 
 
+def _fill(self, draw, *arrays):
+    """A random fill's values for ``self``, drawn along its memory order (PyTorch's CPU
+    kernels walk TensorIterator's order, not the logical one)."""
+    from ._ops.layout import _elem_strides
+    d = self._data
+    return _random.in_memory_order(draw, d.shape, None if d.flags.c_contiguous else
+                                   _elem_strides(d), *arrays)
+
+
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    from . import _random
-    arr = _random.normal(mean, std, self._data.shape, self._data.dtype, generator)
+    d = self._data
+    contiguous = d.flags.c_contiguous  # (normal_kernel's vectorised fill, else serial)
+    arr = _fill(self, lambda shape: _random.normal(mean, std, shape, d.dtype, generator,
+                                                   contiguous))
     with_grad_check_write(self, arr, "NORMAL_")
     return self
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    from . import _random
-    arr = _random.uniform(a, b, self._data.shape, self._data.dtype, generator)
+    arr = _fill(self, lambda shape: _random.uniform(a, b, shape, self._data.dtype, generator))
     with_grad_check_write(self, arr, "UNIFORM_")
     return self
 
 
 def _random_(self, *args, generator=None, **kwargs):
     """``random_()``, ``random_(to)``, ``random_(from, to)`` (``from``/``to`` as keywords)."""
-    from . import _random
     low, high = kwargs.pop("from", None), kwargs.pop("to", None)
     if kwargs:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
@@ -152,48 +161,49 @@ def _random_(self, *args, generator=None, **kwargs):
         high = args[0]
     elif len(args) == 2:
         low, high = args
-    arr = _random.random_(self._data.shape, self._data.dtype, low, high, generator)
+    arr = _fill(self, lambda shape: _random.random_(shape, self._data.dtype, low, high,
+                                                    generator))
     with_grad_check_write(self, arr, "RANDOM_" if high is None else
                           "RANDOM_TO_" if low is None else "RANDOM_FROM_")
     return self
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
-    from . import _random
     if hasattr(p, "_data"):
         pa = p._data
-        arr = _random.bernoulli(pa, self._data.shape, self._data.dtype, generator)
+        arr = _fill(self, lambda shape, pa: _random.bernoulli(pa, shape, self._data.dtype,
+                                                              generator), pa)
         with_grad_check_write(self, arr, "BERNOULLI_TENSOR_", p)
     else:
-        arr = _random.bernoulli(p, self._data.shape, self._data.dtype, generator)
+        arr = _fill(self, lambda shape: _random.bernoulli(p, shape, self._data.dtype,
+                                                          generator))
         with_grad_check_write(self, arr, "BERNOULLI_")
     return self
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):
-    from . import _random
-    arr = _random.exponential(lambd, self._data.shape, self._data.dtype, generator)
+    arr = _fill(self, lambda shape: _random.exponential(lambd, shape, self._data.dtype,
+                                                        generator))
     with_grad_check_write(self, arr, "EXPONENTIAL_")
     return self
 
 
 def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
-    from . import _random
-    arr = _random.cauchy(median, sigma, self._data.shape, self._data.dtype, generator)
+    arr = _fill(self, lambda shape: _random.cauchy(median, sigma, shape, self._data.dtype,
+                                                   generator))
     with_grad_check_write(self, arr, "CAUCHY_")
     return self
 
 
 def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
-    from . import _random
-    arr = _random.log_normal(mean, std, self._data.shape, self._data.dtype, generator)
+    arr = _fill(self, lambda shape: _random.log_normal(mean, std, shape, self._data.dtype,
+                                                       generator))
     with_grad_check_write(self, arr, "LOG_NORMAL_")
     return self
 
 
 def _geometric_(self, p, *, generator=None):
-    from . import _random
-    arr = _random.geometric(p, self._data.shape, self._data.dtype, generator)
+    arr = _fill(self, lambda shape: _random.geometric(p, shape, self._data.dtype, generator))
     with_grad_check_write(self, arr, "GEOMETRIC_")
     return self
 

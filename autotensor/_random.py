@@ -695,12 +695,13 @@ def _normal_scalar(g: Generator, n: int, mean: float, std: float):
     return _affine64(out, std, mean)
 
 
-def _normal_kernel(g: Generator, n: int, dt, mean: float, std: float):
-    """``normal_kernel``: a flat array of ``n`` values of dtype ``dt``."""
+def _normal_kernel(g: Generator, n: int, dt, mean: float, std: float, contiguous=True):
+    """``normal_kernel``: a flat array of ``n`` values of dtype ``dt`` (the vectorised fill
+    for a contiguous tensor of 16 or more elements, else the serial kernel)."""
     if n == 0:
         return np.zeros(0, dtype=dt)
     with g._lock:
-        if n >= 16:
+        if n >= 16 and contiguous:
             return _normal_fill(g, n, dt, mean, std)
         return _cast_from_double(_normal_scalar(g, n, mean, std), dt)
 
@@ -710,23 +711,48 @@ def _check_std(std):
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
 
 
-def _normal_(shape, dt, mean, std, g):
+def _normal_(shape, dt, mean, std, g, contiguous=True):
     """``torch.empty(shape, dtype).normal_(mean, std)`` (including complex dtypes)."""
     _check_std(std)
     if dt.kind == "c":
         comp = np.dtype(np.float32 if dt == np.complex64 else np.float64)
-        flat = _normal_kernel(g, 2 * _numel(shape), comp, mean, std / math.sqrt(2))
+        flat = _normal_kernel(g, 2 * _numel(shape), comp, mean, std / math.sqrt(2), contiguous)
         return flat.view(dt).reshape(shape)
     _check_float_dtype(dt, "normal_kernel_cpu")
-    return _normal_kernel(g, _numel(shape), dt, mean, std).reshape(shape)
+    return _normal_kernel(g, _numel(shape), dt, mean, std, contiguous).reshape(shape)
 
 
-def randn(shape=(), np_dtype=None, generator=None):
-    """``torch.randn(shape, dtype=...)``: standard normal."""
-    return _normal_(_shape(shape), _dtype(np_dtype, np.float32), 0.0, 1.0, _gen(generator))
+def randn(shape=(), np_dtype=None, generator=None, contiguous=True):
+    """``torch.randn(shape, dtype=...)``: standard normal (``contiguous=False``: drawn by
+    the serial kernel, as into a non-contiguous tensor)."""
+    return _normal_(_shape(shape), _dtype(np_dtype, np.float32), 0.0, 1.0, _gen(generator),
+                    contiguous)
 
 
-def normal(mean=0.0, std=1.0, shape=None, np_dtype=None, generator=None):
+def in_memory_order(draw, shape, strides, *arrays):
+    """``draw(shape, *arrays)``'s values placed as PyTorch's CPU fills write them into a
+    tensor of element ``strides`` (None: contiguous): along TensorIterator's order, memory
+    order for a dense tensor, not the logical one. ``draw`` gets the shape, and the
+    ``arrays`` (its per-element parameters) broadcast and transposed, in that order."""
+    if strides is None:
+        return draw(shape, *arrays)
+    from ._ops.layout import iteration_order
+    order = iteration_order(shape, strides)
+    if order == list(range(len(shape))):
+        return draw(shape, *arrays)
+    v = draw(tuple(shape[d] for d in order),
+             *[np.broadcast_to(a, shape).transpose(order) for a in arrays])
+    return np.transpose(v, np.argsort(order))
+
+
+def like_order(draw, a, *arrays):
+    """``in_memory_order`` for ``empty_like(a)`` (the fills of the ``*_like`` factories,
+    dropout's noise, multinomial's exponentials)."""
+    from ._ops.layout import like_strides
+    return in_memory_order(draw, a.shape, like_strides(a), *arrays)
+
+
+def normal(mean=0.0, std=1.0, shape=None, np_dtype=None, generator=None, contiguous=True):
     """``torch.normal``.
 
     Scalar ``mean`` and ``std``: ``torch.normal(mean, std, size=shape)`` (``shape``
@@ -740,7 +766,8 @@ def normal(mean=0.0, std=1.0, shape=None, np_dtype=None, generator=None):
     if not mean_arr and not std_arr:
         if shape is None:
             raise TypeError("normal() with scalar mean and std needs a shape")
-        return _normal_(_shape(shape), _dtype(np_dtype, np.float32), float(mean), float(std), g)
+        return _normal_(_shape(shape), _dtype(np_dtype, np.float32), float(mean), float(std), g,
+                        contiguous)
     if std_arr:
         if std.dtype.kind == "c":
             raise RuntimeError("normal expects standard deviation to be non-complex")
@@ -1128,7 +1155,7 @@ def multinomial(probs, num_samples, replacement=False, generator=None):
             raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
         if np.any(np.atleast_2d(probs).sum(axis=-1) == 0):
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-        q = exponential(1.0, probs.shape, probs.dtype, g)
+        q = like_order(lambda shape: exponential(1.0, shape, probs.dtype, g), probs)
         q = (probs / q).astype(probs.dtype, copy=False)
         if n_sample == 1:
             return np.argmax(q, axis=-1)[..., None].astype(np.int64)

@@ -523,3 +523,46 @@ def test_mixed_dtype_elementwise_layouts_match_torch():
         if got[0] != got[1]:
             bad.append(f"{da} {db} {a.stride()} {b.stride()}: {got[0]} vs {got[1]}")
     assert not bad, "\n".join(bad)
+
+
+# ---- random fills draw along memory order (TensorIterator's), not the logical one ----------
+_FILLS = {
+    "rand_like": lambda m, x: m.rand_like(x), "randn_like": lambda m, x: m.randn_like(x),
+    "randint_like": lambda m, x: m.randint_like(x, 10),
+    "uniform_": lambda m, x: x.uniform_(), "normal_": lambda m, x: x.normal_(),
+    "random_": lambda m, x: x.random_(0, 100), "cauchy_": lambda m, x: x.cauchy_(),
+    "log_normal_": lambda m, x: x.log_normal_(), "geometric_": lambda m, x: x.geometric_(0.3),
+    "exponential_": lambda m, x: x.exponential_(), "bernoulli_": lambda m, x: x.bernoulli_(0.3),
+    "bernoulli_tensor_": lambda m, x: x.bernoulli_(x.detach().abs().clamp(0, 1)),
+    "bernoulli": lambda m, x: m.bernoulli(x.abs().clamp(0, 1)),
+    "dropout": lambda m, x: m.nn.functional.dropout(x, 0.4),
+    "alpha_dropout": lambda m, x: m.nn.functional.alpha_dropout(x, 0.4, training=True),
+    "multinomial": lambda m, x: m.multinomial(x.abs() + 0.1, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FILLS))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_random_fills_draw_in_memory_order(name, dtype):
+    """rand_like / randn_like of a permuted tensor, x.t().normal_(), dropout of a transposed
+    input...: PyTorch's CPU kernels write draw k to the k-th element in memory (normal_
+    on a non-contiguous tensor: the serial kernel, not the 16-wide fill), so the values
+    land elsewhere than a logical-order draw would put them."""
+    if dtype == "complex64" and name not in ("rand_like", "randn_like", "uniform_", "normal_"):
+        pytest.skip("a real-only distribution")
+    got = []
+    for m in (autotensor, torch):
+        out = []
+        for build in (lambda z: z.permute(2, 0, 1), lambda z: z[:, ::2], lambda z: z[:2, :3, 0].t(),
+                      lambda z: z):
+            m.manual_seed(3)
+            base = m.tensor(np.random.RandomState(1).standard_normal((4, 5, 3)).astype(dtype))
+            try:
+                r = _FILLS[name](m, build(base))
+            except RuntimeError as e:  # (multinomial of a 3-d input)
+                out.append(str(e))
+                continue
+            out.append((tuple(r.stride()), repr(np.round(r.detach().numpy().astype(
+                np.complex128), 5).tolist())))
+        got.append(out)
+    assert got[0] == got[1]

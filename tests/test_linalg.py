@@ -1095,3 +1095,26 @@ def test_kron_of_permuted_inputs_raises_where_pytorch_does(perm_a, perm_b, step,
         assert results[1] == results[0]
     else:
         np.testing.assert_allclose(results[1], results[0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("complex_", [False, True])
+def test_torch_svd_as_aten(complex_):
+    """torch.svd: V is Vh's adjoint (conjugated for complex input, a conjugate-bit view);
+    without uv, S is svdvals and U, V are zeros of (m, m) and (n, n) (V the adjoint of a
+    contiguous Vh), whatever ``some`` says."""
+    g = np.random.RandomState(0)
+    a = g.standard_normal((2, 4, 3)) + (1j * g.standard_normal((2, 4, 3)) if complex_ else 0)
+
+    def run(m):
+        out = []
+        x = m.tensor(a, requires_grad=True)
+        U, S, V = m.svd(x)
+        Vh = m.linalg.svd(x, full_matrices=False)[2]  # (V up to LAPACK's phases: V^H Vh^H)
+        out.append((np.round(np.abs((V.mH @ Vh.mH).detach().numpy()), 8).tolist(),
+                    V.is_conj(), V.stride(), V.grad_fn.name()))
+        for some in (True, False):
+            U, S, V = m.svd(x, some=some, compute_uv=False)
+            out.append((tuple(U.shape), U.stride(), tuple(V.shape), V.stride(),
+                        S.grad_fn.name(), np.round(S.detach().numpy(), 10).tolist()))
+        return out
+    assert run(autotensor) == run(torch)

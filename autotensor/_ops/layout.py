@@ -3,7 +3,8 @@
 Note [Result layout]
 ~~~~~~~~~~~~~~~~~~~~
 A result's strides are visible (``stride()``, ``is_contiguous()``, whether ``view(-1)``
-raises), and PyTorch allocates results in one of three ways:
+raises), and PyTorch allocates results in these ways (an entry declares its kind once,
+``defop(..., layout=...)``, a tuple for one kind per output, or a rule function):
 
 * ``iter``: an elementwise op's TensorIterator lays its output out in the stride order of
   its inputs (``TensorIteratorBase::reorder_dimensions``: dims sorted by the strides of the
@@ -22,8 +23,17 @@ raises), and PyTorch allocates results in one of three ways:
   size-1 dims included (a 3 x 1 solution has strides (1, 3)); ``linalg.solve`` /
   ``lu_solve`` with ``left=False`` are contiguous (``column_major_if``), ``lstsq``'s
   solution the first n rows of a max(m, n)-row buffer (``lstsq_solution``).
+* the FFTs (``fft_c2c`` / ``fft_r2c`` / ``fft_c2r``): MKL's ``_exec_fft`` (PyTorch's x86
+  build; SpectralOps.cpp) permutes the batch dims first, in decreasing input stride, and
+  allocates the batched result contiguous, so the result keeps the input's batch order.
 * contiguous: reductions (structured ``resize_reduction``), and composite ops that build
   their result with ``at::empty(sizes)``, ``cat``, ``reshape`` of a contiguous tensor...
+
+Two input-side rules: an operand whose dtype differs from the common one is first cast by
+TensorIterator (``to``: empty_like's layout, ``cast``), and a tensor with a conjugate or
+negative bit is read as its resolved clone (``_arrays``). PyTorch's CPU random fills write
+their draws along TensorIterator's order (``iteration_order``: memory order), which
+``_random.in_memory_order`` reproduces for the ``*_like`` factories and in-place fills.
 
 NumPy's ufuncs follow a similar rule for one input ("K" order) but not PyTorch's for mixed
 layouts, broadcast or size-1 dims, and other kernels return C order; so results are
@@ -65,6 +75,25 @@ def _perm(shape, operands):
             elif c < 0:
                 break
     return perm
+
+
+def iteration_order(shape, strides):
+    """The dims, slowest first, in which TensorIterator walks one tensor of element
+    ``strides`` (memory order for a dense one): PyTorch's CPU random fills draw along it."""
+    return _perm(tuple(shape), [tuple(strides)])[::-1]
+
+
+def is_contiguous(shape, strides):
+    """PyTorch's ``is_contiguous()`` (size-1 dims ignored; empty tensors contiguous)."""
+    expected = 1
+    for sz, st in zip(reversed(shape), reversed(strides)):
+        if sz == 0:
+            return True
+        if sz != 1:
+            if st != expected:
+                return False
+            expected *= sz
+    return True
 
 
 def _dense_strides(shape, perm):
@@ -193,10 +222,10 @@ def cast(a, dtype):
     """``a.astype(dtype)`` as TensorIterator's CPU cast of an operand to the common dtype
     (``to``: empty_like's layout), whose strides the output then follows. NumPy's copy
     ("K" order) differs for broadcast inputs: (0, 1) strides give a column-major copy."""
+    if a.flags.c_contiguous:
+        return a.astype(dtype, copy=False)
     if a.dtype == dtype:
         return a
-    if a.flags.c_contiguous:
-        return a.astype(dtype)
     st = like_strides(a)
     r = empty_strided(a.shape, c_strides(a.shape) if st is None else st, dtype)
     np.copyto(r, a, casting="unsafe")
@@ -268,7 +297,7 @@ def _arrays(inputs, resolve=True):
     for x in inputs:
         d = x if x.__class__ is ndarray else getattr(x, "_data", None)
         if d.__class__ is ndarray:
-            if resolve and x is not d and x._meta is not None and (
+            if x is not d and x._meta is not None and resolve and (
                     "conj" in x._meta or "neg" in x._meta):
                 st = like_strides(d)  # (an array of that layout: only its strides are read)
                 d = empty_strided(d.shape, c_strides(d.shape) if st is None else st, d.dtype)
@@ -307,7 +336,7 @@ def conform(op, inputs, params, out):
         if out.__class__ is tuple:
             return tuple([_conform1(kind, (), params, o) for o in out])
         return out
-    arrays = _arrays(inputs, kind != "view")
+    arrays = _arrays(inputs, kind.__class__ is not str or kind != "view")
     if out.__class__ is tuple:
         if kind.__class__ is tuple:  # (one kind per output)
             return tuple([_conform1(k, arrays, params, o) for k, o in zip(kind, out)])

@@ -1895,12 +1895,17 @@ def svdvals(A, *, driver=None):
 
 
 def torch_svd(input, some=True, compute_uv=True):
-    """torch.svd: (U, S, V) with V = Vh^T (reduced unless some=False)."""
-    U, S, Vh = svd(input, full_matrices=not some)
-    V = _mT(Vh)
+    """torch.svd: (U, S, V) with V = Vh^H (reduced unless some=False); without uv, S from
+    svdvals and zero U (m x m) and Vh (n x n), V their adjoint view, as aten's svd."""
+    from .complex_ops import _mH
     if not compute_uv:
-        return _SvdOldRT(_make(np.zeros_like(U._data)), S, _make(np.zeros_like(V._data)))
-    return _SvdOldRT(U, S, V)
+        S = svdvals(input)
+        a = input._data
+        m, n = a.shape[-2:]
+        U = _make(np.zeros(a.shape[:-2] + (m, m), a.dtype))
+        return _SvdOldRT(U, S, _mH(_make(np.zeros(a.shape[:-2] + (n, n), a.dtype))))
+    U, S, Vh = svd(input, full_matrices=not some)
+    return _SvdOldRT(U, S, _mH(Vh))
 
 
 def qr(A, mode="reduced"):

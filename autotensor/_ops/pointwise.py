@@ -1028,6 +1028,9 @@ _py_any = builtins.any
 
 
 # ---- comparisons and logic (no gradient) --------------------------------------------------
+_ndarray = np.ndarray
+
+
 def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
     """``ordered``: the kernel name of lt/le/gt/ge, which refuse complex values."""
     def compare(input, other):
@@ -1059,7 +1062,7 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
             out = ufunc(ad, b)
         except ValueError:
             raise broadcast_error(ad.shape, np.shape(b)) from None
-        if not (ad.flags.c_contiguous and (b.__class__ is not np.ndarray or b.flags.c_contiguous)):
+        if not ad.flags.c_contiguous or (b.__class__ is _ndarray and not b.flags.c_contiguous):
             out = layout.iter_result(out, (ad, b))  # (Note [Result layout] in layout.py)
         return _make(_asarray(out))
     compare.__name__ = ufunc.__name__

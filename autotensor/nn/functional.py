@@ -209,7 +209,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 1:   # a 0-d zero, no draw
         zero = _make(_np_zeros_like_scalar(d))
         return input.mul_(zero) if inplace else fn.mul(input, zero)
-    noise = _random.bernoulli(1 - p, d.shape, d.dtype)
+    noise = _random.like_order(lambda shape: _random.bernoulli(1 - p, shape, d.dtype), d)
     noise /= noise.dtype.type(1 - p)
     noise = _make(noise)
     return input.mul_(noise) if inplace else fn.mul(input, noise)
@@ -236,7 +236,8 @@ def _alpha_dropout(input, p, training, inplace, feature):
     if feature and d.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     shape = d.shape[:2] + (1,) * (d.ndim - 2) if feature else d.shape
-    noise = _random.bernoulli(1 - p, shape, d.dtype)
+    noise = (_random.bernoulli(1 - p, shape, d.dtype) if feature else  # (make_feature_noise)
+             _random.like_order(lambda sh: _random.bernoulli(1 - p, sh, d.dtype), d))
     alpha = 1.7580993408473766
     a = 1.0 / _math.sqrt((alpha * alpha * p + 1) * (1 - p))
     b = _make((noise - 1) * (alpha * a) + alpha * a * p)
