@@ -406,17 +406,18 @@ RSQRT = defop("rsqrt", "RsqrtBackward0", _rsqrt,
               jvp="elementwise")
 def _remainder(a, b):
     """PyTorch's floating remainder: fmod, moved by b where the signs differ, so a zero
-    keeps the dividend's sign (-0.0 % 1 is -0.0; NumPy's mod gives +0.0)."""
+    keeps the dividend's sign (-0.0 % 1 is -0.0; NumPy's mod gives +0.0); NaN where its
+    SIMD loop's fmod overflows (Note [SIMD fmod] in raw.py)."""
     if a.dtype.kind in "biu":  # (the operands are promoted already)
         return np.mod(a, b)
-    m = np.fmod(a, b)
+    m = raw.fmod(a, b)
     return np.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
 
 
 REMAINDER = defop("remainder", "RemainderBackward0", _remainder,
                   inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad},
                   jvp="elementwise")
-FMOD = defop("fmod", "FmodBackward0", lambda a, b: np.fmod(a, b),
+FMOD = defop("fmod", "FmodBackward0", raw.fmod,
              inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad},
              jvp="elementwise")
 REMAINDER_TENSOR = defop(
@@ -429,7 +430,7 @@ REMAINDER_TENSOR = defop(
 # input's tangent object itself (Note [Shared tangents] in autograd/forward_ad.py)
 REMAINDER.shares_tangent = FMOD.shares_tangent = True
 FMOD_TENSOR = defop(
-    "fmod", "FmodBackward1", np.fmod, inputs=("self", "other"),
+    "fmod", "FmodBackward1", raw.fmod, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
            "other": lambda F, grad, self, other: -grad * F.trunc(self / other)},
                     jvp="elementwise")

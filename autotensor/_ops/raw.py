@@ -17,6 +17,7 @@ import builtins
 import math
 
 from .._backend import np
+from . import layout
 
 builtins_sum = builtins.sum
 
@@ -667,6 +668,20 @@ def _exact_lastdim(grad, output, dim):
             output.size <= PORTED_MAX)
 
 
+def log_softmax_lastdim_reduced(x, dtype):
+    """PyTorch's log_softmax over the last dim of float16/bfloat16 ``x`` (given as float32):
+    its kernel keeps each row's sum of exp(x - max) and that sum's log in the 16-bit dtype,
+    and rounds (x - max) - log once (matches PyTorch bit for bit on random rows; over other
+    dims everything stays in float32 until the result)."""
+    shape = x.shape
+    x = x.reshape(1) if not x.ndim else x
+    m = x.max(axis=-1, keepdims=True)
+    shifted = x - m
+    s = np.exp(shifted).sum(axis=-1, keepdims=True).astype(dtype).astype(np.float32)
+    log_s = np.log(s).astype(dtype).astype(np.float32)
+    return (shifted - log_s).astype(dtype).reshape(shape)
+
+
 def softmax_backward_data(grad, output, dim):
     if _half(output):  # float16/bfloat16: in float32, rounded once (PyTorch's kernels)
         return softmax_backward_data(grad.astype(np.float32), output.astype(np.float32),
@@ -745,28 +760,40 @@ def _vector_bytes():
 def simd_positions(shape, *operands, unroll=1):
     """A boolean array of ``shape``: the elements PyTorch's SIMD loop computes for an
     elementwise op of ``operands`` (Note [SIMD tie picks]); None where it computes none.
-    ``unroll``: vectors per step (2 for the unary kernels measured: sigmoid)."""
+    The inner loop runs along TensorIterator's fastest dim (its dim order: layout._perm),
+    merged with the next ones while every operand stays dense across them. ``unroll``:
+    vectors per step (2 for the unary kernels measured: sigmoid)."""
     n = math.prod(shape)
     width = _vector_bytes()
     itemsize = max(getattr(x, "itemsize", 8) for x in operands)
     lanes = width // itemsize * unroll if width else 0
     if not lanes or n < lanes or not shape:
         return None
+    dims = [d for d in range(len(shape)) if shape[d] != 1]  # (size-1 dims coalesce away)
+    sizes = [shape[d] for d in dims]
     strides = []
     for x in operands:
         x = np.asarray(x)
-        b = np.broadcast_to(x, shape)
-        strides.append([st // x.itemsize for st in b.strides])
-    broadcast = builtins.sum(st[-1] == 0 for st in strides)
-    if broadcast > 1 or any(st[-1] not in (0, 1) for st in strides):
+        b = np.broadcast_to(x, shape).strides
+        strides.append([b[d] // x.itemsize for d in dims])
+    order = layout._perm(sizes, strides)  # (fastest first)
+    inner = [st[order[0]] for st in strides]
+    if builtins.sum(s == 0 for s in inner) > 1 or any(s not in (0, 1) for s in inner):
         return None  # (a strided inner dim, or two broadcast operands: the scalar loop)
-    run, k = shape[-1], len(shape) - 1
-    while k > 0 and all(st[k - 1] == st[k] * shape[k] for st in strides):
-        run *= shape[k - 1]
-        k -= 1
+    run, k = sizes[order[0]], 1
+    while k < len(order) and all(st[order[k]] == st[order[k - 1]] * sizes[order[k - 1]]
+                                 for st in strides):
+        run *= sizes[order[k]]
+        k += 1
     if run < lanes:
         return None
-    return (np.arange(n) % run < run // lanes * lanes).reshape(shape)
+    index = np.zeros(sizes, dtype=np.int64)  # each element's place in its inner run
+    step = 1
+    for i in order[:k]:
+        index = index + (np.arange(sizes[i]) * step).reshape(
+            [-1 if j == i else 1 for j in range(len(sizes))])
+        step *= sizes[i]
+    return (index < run // lanes * lanes).reshape(shape)
 
 
 def _pick_at_zero_ties(out, a, b, operands=None):
@@ -781,6 +808,45 @@ def _pick_at_zero_ties(out, a, b, operands=None):
     simd = simd_positions(out.shape, *(operands or (a, b)))
     pick = a if simd is None else np.where(simd, b, a)
     return np.where(tie, pick, out).astype(out.dtype, copy=False)
+
+
+# Note [SIMD fmod]: PyTorch's fmod and remainder kernels are exact (std::fmod) in their
+# scalar loop, but their SIMD loop calls SLEEF's fmod, which divides by steps starting from
+# the quotient toward0(|a|) * toward0(1 / |b|) (both scaled by 2^54, 2^25 in float, when
+# |b| is subnormal; toward0 is one ulp toward zero): where that product overflows, the
+# result is NaN (fmod(1.0, 1e-310), fmod(1e300, 1e-10)). float16/bfloat16 compute in
+# float32 (float16's range cannot overflow it). The loop picks positions as in Note [SIMD
+# tie picks]; the rule matches PyTorch on 2^16 random exponents and at the overflow edge.
+def _toward0(x):
+    return np.where(x == 0, x, np.nextafter(x, x.dtype.type(0)))
+
+
+def fmod(a, b):
+    """C's fmod, NaN where PyTorch's SIMD loop overflows (Note [SIMD fmod])."""
+    out = np.fmod(a, b)
+    if out.__class__ is not ndarray or out.dtype.kind not in "fV" or not out.size or \
+            out.itemsize == 2 and out.dtype.kind == "f":
+        return asarray(out)
+    ct = np.float64 if out.dtype == np.float64 else np.float32
+    nu = np.abs(np.asarray(a, dtype=ct))
+    de = np.abs(np.asarray(b, dtype=ct))
+    fmax = np.finfo(ct).max
+    with np.errstate(all="ignore"):
+        if not nu.size or nu.max(initial=0) * ct(2) < fmax * de.min(initial=np.inf):
+            return out  # (no quotient near the overflow: the common case, cheaply)
+        tiny = de < np.finfo(ct).tiny
+        if tiny.any():
+            scale = ct(2.0 ** (54 if ct is np.float64 else 25))
+            nu = np.where(tiny, nu * scale, nu)
+            de = np.where(tiny, de * scale, de)
+        over = np.isinf(_toward0(nu) * _toward0(ct(1) / de)) & (nu >= de)
+    if not over.any():
+        return out
+    simd = simd_positions(out.shape, *(x if x.__class__ is ndarray else
+                                       np.asarray(x, out.dtype) for x in (a, b)))
+    if simd is None:
+        return out
+    return np.where(over & simd, out.dtype.type(np.nan), out)
 
 
 def maximum(a, b):

@@ -813,9 +813,11 @@ def log_softmax(input, dim, dtype=None, _stacklevel=3):
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     _check_softmax_dtype("log_softmax", d, dim)
-    # (float16 step by step: PyTorch's results, found by experiment)
-    a = d if d.dtype == np.float16 else _acc(d)
-    out = _asarray(raw.log_softmax(a, dim)).astype(d.dtype, copy=False)
+    a = _acc(d)
+    if a is not d and (d.ndim <= 1 or dim == d.ndim - 1) and d.size:
+        out = raw.log_softmax_lastdim_reduced(a, d.dtype)
+    else:
+        out = _asarray(raw.log_softmax(a, dim)).astype(d.dtype, copy=False)
     return _finish(LOG_SOFTMAX, (input,), (dim,), out)
 
 
@@ -823,15 +825,21 @@ def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over dims, computed stably (one node, LogsumexpBackward0)."""
     d = _float_data(input)
     dims = _dims(dim, d.ndim, input)
-    if d.ndim == 0:  # (log(exp(x - x)) + x: -0.0 becomes +0.0)
-        return _finish(LOGSUMEXP, (input,), ((), keepdim), _plus_zero(d))
-    a = d if d.dtype == np.float16 else _acc(d)  # (PyTorch's composite: float16 steps)
-    m = np.max(a, axis=dims, keepdims=True, initial=-np.inf)
-    m = np.where(np.isinf(m), 0, m)
-    out = np.log(np.sum(np.exp(a - m), axis=dims, keepdims=True)) + m
-    if not keepdim:
+    # PyTorch's composite, log(sum(exp(x - m))) + m with m = amax(x) (0 where infinite),
+    # for a 0-d input too (-0.0 gives +0.0); each step rounds to a 16-bit dtype, the sum
+    # accumulates in float32
+    dt = d.dtype
+    if not d.ndim:
+        dims = ()
+    axes = dims if d.ndim else None
+    a = _acc(d)
+    step = (lambda v: v.astype(dt).astype(np.float32)) if a is not d else (lambda v: v)
+    m = np.max(a, axis=axes, keepdims=True, initial=-np.inf)
+    m = np.where(np.isinf(m), a.dtype.type(0), m)
+    out = step(np.log(step(np.sum(step(np.exp(step(a - m))), axis=axes, keepdims=True)))) + m
+    if not keepdim and d.ndim:
         out = np.squeeze(out, dims)
-    return _finish(LOGSUMEXP, (input,), (dims, keepdim), _asarray(out).astype(d.dtype))
+    return _finish(LOGSUMEXP, (input,), (dims, keepdim), _asarray(out).astype(dt))
 
 
 def cumsum(input, dim, *, dtype=None):

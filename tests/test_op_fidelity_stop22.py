@@ -1,0 +1,162 @@
+"""Op values, signed zeros, special values and dtype errors against PyTorch (stop 22: the
+differential fuzzer's findings tests/fuzz/pending_stop22/start_repro_001, 006, 007, 009
+and pending_stop21/end_repro_001, 002, each swept over its neighbours)."""
+import itertools
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+
+def _same(ours, theirs, what, rtol=1e-13):
+    """NaNs in the same places, zeros of the same sign, other values to ``rtol``."""
+    ours, theirs = np.asarray(ours, dtype=np.float64), np.asarray(theirs, dtype=np.float64)
+    assert ours.shape == theirs.shape, what
+    assert (np.isnan(ours) == np.isnan(theirs)).all(), (what, ours, theirs)
+    zero = theirs == 0
+    assert (np.signbit(ours[zero]) == np.signbit(theirs[zero])).all(), (what, ours, theirs)
+    ok = ~np.isnan(theirs)
+    assert np.allclose(ours[ok], theirs[ok], rtol=rtol, atol=0), (what, ours, theirs)
+
+
+# ---- fmod / remainder: SLEEF's overflow in PyTorch's SIMD loop (start_repro_001) ----
+
+MOD_OPS = {
+    "fmod": lambda lib, a, b: lib.fmod(a, b),
+    "remainder": lambda lib, a, b: lib.remainder(a, b),
+    "fmod_scalar": lambda lib, a, b: lib.fmod(a, float(b.reshape(-1)[0])),
+    "remainder_scalar": lambda lib, a, b: lib.remainder(a, float(b.reshape(-1)[0])),
+    "rmod_scalar": lambda lib, a, b: float(a.reshape(-1)[0]) % b,
+    "fmod_": lambda lib, a, b: a.clone().fmod_(b),
+    "remainder_": lambda lib, a, b: a.clone().remainder_(b),
+    "mod_operator": lambda lib, a, b: a % b,
+}
+
+
+def _mod_operands(rng, dtype, n):
+    """Dividends and divisors whose quotients reach past the dtype's largest value (and
+    subnormal divisors), with special values mixed in."""
+    emax = 1024 if dtype == "float64" else 128
+    ex = rng.integers(-emax - 40, emax, n)
+    ey = rng.integers(-emax - 50, emax, n)
+    with np.errstate(all="ignore"):
+        a = rng.uniform(1, 2, n) * 2.0 ** ex.astype(float) * rng.choice([-1, 1], n)
+        b = rng.uniform(1, 2, n) * 2.0 ** ey.astype(float) * rng.choice([-1, 1], n)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -1e-310, 1.5])
+    a = np.where(rng.random(n) < 0.15, rng.choice(special, n), a)
+    b = np.where(rng.random(n) < 0.15, rng.choice(special, n), b)
+    return a, b
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "float16"])
+@pytest.mark.parametrize("name", sorted(MOD_OPS))
+def test_fmod_remainder_overflow_like_torch(name, dtype):
+    """Note [SIMD fmod] in _ops/raw.py: exact in PyTorch's scalar loop, NaN where SLEEF's
+    quotient overflows in its SIMD loop, by length, layout and broadcast."""
+    rng = np.random.default_rng(1)
+    for shape, layout in itertools.product([(1,), (8,), (9,), (16,), (40,), (3, 24), (2, 8)],
+                                           ["contiguous", "strided", "transposed", "rows"]):
+        n = int(np.prod(shape))
+        a, b = _mod_operands(rng, dtype, n)
+        a, b = a.reshape(shape), b.reshape(shape)
+        if layout == "rows":  # (one row of divisors, broadcast)
+            b = b.reshape(-1, shape[-1])[0]
+        outs = []
+        for lib in (torch, autotensor):
+            dt = getattr(lib, dtype)
+            with np.errstate(all="ignore"):
+                ta, tb = lib.tensor(a).to(dt), lib.tensor(b).to(dt)
+            if layout == "strided":
+                ta = lib.stack([ta, ta], -1)[..., 0]
+            elif layout == "transposed" and ta.dim() == 2:
+                ta, tb = ta.t().contiguous().t(), tb.t().contiguous().t()
+            out = MOD_OPS[name](lib, ta, tb)
+            outs.append(out.float().numpy())
+        _same(outs[1], outs[0], (name, dtype, shape, layout))
+
+
+def test_remainder_by_subnormal_scalar_simd_nan():
+    """start_repro_001: ``x.remainder(1e-310)`` of 8 float64 values (one AVX-512 vector,
+    where the CPU has it) is NaN in PyTorch, exact for a strided x."""
+    x = np.array([1.764, 0.4, 0.979, 2.241] * 2)
+    for make in (lambda lib: lib.tensor(x), lambda lib: lib.tensor(np.repeat(x, 2))[::2]):
+        outs = [make(lib).remainder(1e-310).numpy() for lib in (torch, autotensor)]
+        _same(outs[1], outs[0], "remainder(1e-310)")
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_simd_positions_follow_iteration_order(dtype):
+    """Note [SIMD tie picks] with permuted layouts: TensorIterator runs its inner loop along
+    the operands' fastest dim, so transposed operands take the SIMD loop too."""
+    rng = np.random.default_rng(2)
+    cases = [((24, 3), "t"), ((16, 2, 3), "p"), ((8, 5), "t1"), ((3, 1, 32), "p")]
+    for shape, kind in cases:
+        a = np.where(rng.random(shape) < 0.5, 0.0, -0.0)
+        b = np.where(rng.random(shape) < 0.5, 0.0, -0.0)
+        signs = []
+        for lib in (torch, autotensor):
+            ta, tb = (lib.tensor(x).to(getattr(lib, dtype)) for x in (a, b))
+            if kind == "t":
+                ta, tb = ta.t().contiguous().t(), tb.t().contiguous().t()
+            elif kind == "t1":  # (only the first operand transposed)
+                ta = ta.t().contiguous().t()
+            else:
+                ta, tb = (x.permute(2, 0, 1).contiguous().permute(1, 2, 0) for x in (ta, tb))
+            for op in (lib.maximum, lib.minimum):
+                signs.append(np.signbit(op(ta, tb).numpy()))
+        for k in range(2):
+            assert (signs[k] == signs[k + 2]).all(), (shape, kind, k)
+
+
+# ---- logsumexp / log_softmax at special values and in 16-bit dtypes (start_repro_009) ----
+
+RTOL = {"float64": 1e-13, "float32": 2e-6, "float16": 1e-3, "bfloat16": 8e-3}
+SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.5, -2.0]
+LSE_OPS = {
+    "logsumexp": lambda lib, x, d: lib.logsumexp(x, d),
+    "logsumexp_keepdim": lambda lib, x, d: lib.logsumexp(x, d, keepdim=True),
+    "softmax": lambda lib, x, d: lib.softmax(x, d),
+    "log_softmax": lambda lib, x, d: lib.log_softmax(x, d),
+    "logcumsumexp": lambda lib, x, d: lib.logcumsumexp(x, d),
+    "softmin": lambda lib, x, d: lib.nn.functional.softmin(x, d),
+}
+
+
+def _lse_inputs():
+    yield from (np.array(v) for v in SPECIAL)
+    yield from (np.array(p) for p in itertools.product(SPECIAL, SPECIAL))
+    yield from (np.array(p).reshape(1, 3) for p in itertools.product(SPECIAL, repeat=3))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(LSE_OPS))
+def test_logsumexp_family_at_special_values(name, dtype):
+    """logsumexp of a 0-d -0.0 is +0.0 (PyTorch's log(sum(exp(x - m))) + m runs for 0-d
+    inputs too); every pattern of signed zeros, infinities and NaN over rows of 1-3."""
+    fn = LSE_OPS[name]
+    for x in _lse_inputs():
+        for d in ([0] if x.ndim <= 1 else [0, 1]):
+            for strided in (False, True):
+                outs = []
+                for lib in (torch, autotensor):
+                    t = lib.tensor(x).to(getattr(lib, dtype))
+                    if strided and t.dim():
+                        t = lib.stack([t, t], -1)[..., 0]
+                    outs.append(fn(lib, t, d).double().numpy())
+                _same(outs[1], outs[0], (name, dtype, x.tolist(), d, strided), RTOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", ["logsumexp", "log_softmax", "logcumsumexp"])
+def test_16bit_logsumexp_log_softmax_bitwise(name, dtype):
+    """float16/bfloat16: logsumexp rounds each step of PyTorch's composite; log_softmax's
+    last-dim kernel keeps the row's sum and its log in the 16-bit dtype, other dims round
+    once (bit for bit on random rows)."""
+    x = np.random.default_rng(3).normal(0, 3, (300, 5)).astype(np.float32)
+    for d in (0, 1):
+        outs = [getattr(lib, name)(lib.tensor(x).to(getattr(lib, dtype)), d).float().numpy()
+                for lib in (torch, autotensor)]
+        assert (outs[0] == outs[1]).all(), (name, dtype, d)
