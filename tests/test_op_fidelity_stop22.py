@@ -160,3 +160,110 @@ def test_16bit_logsumexp_log_softmax_bitwise(name, dtype):
         outs = [getattr(lib, name)(lib.tensor(x).to(getattr(lib, dtype)), d).float().numpy()
                 for lib in (torch, autotensor)]
         assert (outs[0] == outs[1]).all(), (name, dtype, d)
+
+
+# ---- matrix products: dtype errors and result dtypes (start_repro_007) ----
+
+MM_DTYPES = ["bool", "uint8", "int64", "float16", "bfloat16", "float32", "float64",
+             "complex128"]
+MM_SHAPES = {1: (3,), 2: (3, 3), 3: (2, 3, 3), 4: (2, 2, 3, 3), "nf3": "nf3"}
+
+
+def _mm_operand(lib, shape, dtype):
+    if shape == "nf3":  # (a batch matmul cannot fold into one mm: it runs bmm)
+        return _mm_operand(lib, (3, 2, 3), dtype).transpose(0, 1)
+    x = np.arange(1, int(np.prod(shape)) + 1, dtype=np.float64).reshape(shape) % 3
+    return lib.tensor(x).to(getattr(lib, dtype))
+
+
+MM_OPS = {
+    "matmul": (lambda lib, a, b: lib.matmul(a, b), [1, 2, 3, 4, "nf3"], [1, 2, "nf3"]),
+    "mm": (lambda lib, a, b: lib.mm(a, b), [2], [2]),
+    "bmm": (lambda lib, a, b: lib.bmm(a, b), [3, "nf3"], [3]),
+    "mv": (lambda lib, a, b: lib.mv(a, b), [2], [1]),
+    "dot": (lambda lib, a, b: lib.dot(a, b), [1], [1]),
+    "addmm": (lambda lib, a, b: lib.addmm(a, a, b), [2], [2]),
+    "addmm_self": (lambda lib, a, b: lib.addmm(b, a, a), [2], [2]),
+    "addmv": (lambda lib, a, b: lib.addmv(b, a, b), [2], [1]),
+    "addbmm": (lambda lib, a, b: lib.addbmm(a[0], a, b), [3], [3]),
+    "baddbmm": (lambda lib, a, b: lib.baddbmm(a, a, b), [3], [3]),
+    "baddbmm_self": (lambda lib, a, b: lib.baddbmm(b, a, a), [3], [3]),
+    "addr": (lambda lib, a, b: lib.addr(lib.outer(a, a), a, b), [1], [1]),
+}
+
+
+def _outcome(fn, *args):
+    try:
+        r = fn(*args)
+        return ("ok", str(r.dtype).split(".")[-1], tuple(r.shape)) if hasattr(r, "dtype") \
+            else ("ok", r)
+    except Exception as e:  # noqa: BLE001 (the error itself is compared)
+        return type(e).__name__, str(e).split("\n")[0]
+
+
+@pytest.mark.parametrize("name", sorted(MM_OPS))
+def test_matrix_product_dtype_errors_like_torch(name):
+    """Every dtype pair and rank: PyTorch's error type and message (bool products, mixed
+    dtypes in addmm's order: self against mat2 first; baddbmm's input against batch1),
+    or its result dtype (addr promotes its three operands)."""
+    fn, ranks_a, ranks_b = MM_OPS[name]
+    for ta, tb in itertools.product(MM_DTYPES, MM_DTYPES):
+        for ra, rb in itertools.product(ranks_a, ranks_b):
+            res = [_outcome(fn, lib, _mm_operand(lib, MM_SHAPES[ra], ta),
+                            _mm_operand(lib, MM_SHAPES[rb], tb))
+                   for lib in (torch, autotensor)]
+            assert res[0] == res[1], (name, ta, tb, ra, rb, res)
+
+
+def _addr_backward(lib, s, a, b):
+    r = lib.addr(s, a, b)
+    r.sum().backward()
+    return r
+
+
+def test_addr_gradient_of_mixed_dtypes_refuses_like_torch():
+    """addr promotes its operands, but its gradient's mv refuses mixed dtypes, as PyTorch's."""
+    for dts in [("float32", "float64", "float32"), ("float64", "float32", "float32"),
+                ("float32", "float32", "float32")]:
+        res = []
+        for lib in (torch, autotensor):
+            s, a, b = (lib.ones(sh, dtype=getattr(lib, dt), requires_grad=True)
+                       for sh, dt in zip([(2, 2), (2,), (2,)], dts))
+            out = _outcome(_addr_backward, lib, s, a, b)
+            res.append((out, [None if x.grad is None else str(x.grad.dtype)[-7:]
+                              for x in (s, a, b)]))
+        assert res[0] == res[1], (dts, res)
+
+
+# ---- the strides of size-1 dims (start_repro_007: matmul's fold test reads them) ----
+
+LAYOUT_OPS = {
+    "eq": lambda x, o: x.eq(o), "add": lambda x, o: x + o, "mul": lambda x, o: x * o,
+    "div": lambda x, o: x / o, "lt": lambda x, o: x < o, "pow": lambda x, o: x ** o,
+    "remainder": lambda x, o: x % o, "rsub": lambda x, o: o - x,
+    "clamp": lambda x, o: x.clamp(min=o), "where": lambda x, o: x.where(x > 0, o),
+    "exp": lambda x, o: x.exp(), "add_alpha": lambda x, o: x.add(o, alpha=2),
+}
+
+
+def _strides_of(fn, x, o):
+    return fn(x, o).stride()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int64", "bool"])
+def test_size_one_dim_strides_like_torch(dtype):
+    """TensorIterator's fast setup (operands of one shape) ignores the strides of size-1
+    dims, its dim order (a broadcast or number operand) reads them: results keep them as
+    PyTorch's do, so matmul of ``x.eq(1)`` folds (or runs bmm) as PyTorch's."""
+    cases = [((2, 1, 1), (1, 0, 2)), ((1, 3), (1, 0)), ((3, 1, 2), (1, 0, 2)),
+             ((2, 1), (1, 0)), ((1, 2, 3), (0, 2, 1)), ((2, 1, 3), (2, 1, 0))]
+    for (shape, perm), other, name in itertools.product(
+            cases, [1, 0.5, "0d", "row"], sorted(LAYOUT_OPS)):
+        res = []
+        for lib in (torch, autotensor):
+            x = lib.tensor(np.arange(1, np.prod(shape) + 1).reshape(shape))
+            x = x.to(getattr(lib, dtype)).permute(*perm)
+            o = lib.tensor(2.0) if other == "0d" else lib.ones(x.shape[-1]) \
+                if other == "row" else other
+            res.append(_outcome(_strides_of, LAYOUT_OPS[name], x, o))
+        assert res[0] == res[1], (shape, perm, other, name, res)

@@ -13,7 +13,7 @@ from .._tensor import _make, Tensor
 from ..autograd import grad_mode, inplace
 from . import raw
 from ._out import write_out
-from .layout import cast, conform, iter_result
+from .layout import c_plain, cast, conform, iter_result
 from .dispatch import (
     broadcast_error, check_broadcast, record, record_fast, requires_grad_mask, set_input_metadata,
     stale_view_requires_grad, view_errors_first)
@@ -178,8 +178,8 @@ OPMATH_SCALAR = frozenset({"mul", "div"})
 def _binary_opmath(op, a, b, params):
     half = a._data.dtype
     out = op.kernel(a._data.astype(np.float32), b, *params).astype(half)
-    if not a._data.flags.c_contiguous:  # Note [Result layout] in layout.py
-        out = iter_result(out, (a._data,))
+    if not c_plain(a._data):  # Note [Result layout] in layout.py
+        out = iter_result(out, (a._data, b))
     return _binary_result(op, a, b, params, out)
 
 
@@ -201,18 +201,18 @@ def _binary(op, a, b, params=()):
     """Elementwise binary op with broadcasting and PyTorch's type promotion."""
     if a.__class__ is not Tensor and not isinstance(a, Tensor):
         a = _scalar_to_tensor(a, b) if isinstance(a, _SCALARS) else _tensor_arg(a)
-    ad = a._data
+    ad = ad0 = a._data  # (the layout follows the operands before promotion: .to() keeps it)
     cb = b.__class__
     promoted = False
     if cb is Tensor or isinstance(b, Tensor):
-        bd = b._data
+        bd = bd0 = b._data
         if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
             rt = _dtypes.binary_result_dtype(_dtypes.from_numpy(ad.dtype), ad.ndim == 0,
                                              _dtypes.from_numpy(bd.dtype), bd.ndim == 0).np
             ad, bd = cast(ad, rt), cast(bd, rt)  # (Note [Result layout] in layout.py)
             promoted = True
     elif cb in _SCALARS:
-        bd = b
+        bd = bd0 = b
         if ad.dtype.kind in "biu" or cb is complex:
             ad2 = _scalar_dtype_data(ad, b)
             promoted = ad2 is not ad
@@ -242,9 +242,10 @@ def _binary(op, a, b, params=()):
     if out.__class__ is not ndarray:
         out = np.asarray(out)
     if op.layout is not None:  # Note [Result layout] in layout.py
-        out = conform(op, (ad, bd), params, out)
-    elif not (ad.flags.c_contiguous and (bd.__class__ is not ndarray or bd.flags.c_contiguous)):
-        out = iter_result(out, (ad, bd))
+        out = conform(op, (ad0, bd0), params, out)
+    elif not ((ad0.flags.c_contiguous and (1 not in ad0.shape or c_plain(ad0))) and
+              (bd0.__class__ is not ndarray or c_plain(bd0))):
+        out = iter_result(out, (ad0, bd0))
     if _state.enabled and (a._requires_grad or (bd is not b and b._requires_grad) or
                            stale_view_requires_grad(a) or
                            (bd is not b and stale_view_requires_grad(b))):
@@ -317,9 +318,9 @@ def _unary(op, x, float_op=True, params=()):
     if out.__class__ is not ndarray:
         out = np.asarray(out)
     if op.layout is not None:  # Note [Result layout] in layout.py
-        out = conform(op, (d,), params, out)
-    elif not d.flags.c_contiguous:
-        out = iter_result(out, (d,))
+        out = conform(op, (x._data,), params, out)
+    elif not x._data.flags.c_contiguous:  # (the input's layout: a cast by .to() keeps it)
+        out = iter_result(out, (x._data,))
     if _state.enabled and (x._requires_grad or stale_view_requires_grad(x)):
         return record_fast(op, (x,), params, out, 1)
     r = _make(out)
@@ -502,8 +503,8 @@ def _binary_fn(op, doc, alpha_param=False):
                     res = kernel(ad, other)
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
-                    if not ad.flags.c_contiguous:
-                        res = iter_result(res, (ad,))  # Note [Result layout] in layout.py
+                    if not (ad.flags.c_contiguous and (1 not in ad.shape or c_plain(ad))):
+                        res = iter_result(res, (ad, other))  # Note [Result layout] in layout.py
                     if input._requires_grad and _state.enabled and not _state.in_formula:
                         rec = recs[1] if recs is not None else None
                         if rec is not None:

@@ -281,6 +281,20 @@ def with_strides(out, strides):
     return r
 
 
+def c_plain(a):
+    """C-contiguous down to the strides of size-1 dims. TensorIterator's fast setup (inputs
+    of one shape) ignores those strides as NumPy's flag does, but its dim order for
+    broadcast or scalar operands reads them: (1, 2, 1) with strides (1, 1, 1), plus 1, keeps
+    them, and matmul's fold test reads them."""
+    if not a.flags.c_contiguous:
+        return False
+    shape = a.shape
+    if 1 not in shape:
+        return True
+    item = a.itemsize
+    return a.strides == tuple(s * item for s in c_strides(shape))
+
+
 def iter_result(out, arrays):
     """An elementwise kernel's result laid out as TensorIterator's output for input
     ``arrays`` (called only when some input is not C-contiguous)."""
@@ -316,6 +330,10 @@ def _conform1(kind, arrays, params, out):
         if any(a.ndim > out.ndim for a in arrays):  # (a reduced result: mse_loss's mean)
             return c_order(out)
         return with_strides(out, iter_strides(out.shape, arrays))
+    if kind == "iter_scalar":  # (a Python number operand: a 0-d one in TensorIterator)
+        if out.ndim and not (1 in out.shape or any(not c_plain(a) for a in arrays)):
+            return out
+        return with_strides(out, iter_strides(out.shape, arrays + [0]))
     if kind == "like":
         return with_strides(out, like_strides(arrays[0]))
     if kind == "preserve":

@@ -363,16 +363,18 @@ def _should_fold(tensor1, tensor2):
     return _py_all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(dim_t1 - 2))
 
 
+def _addmm_dtypes(input, a, b):
+    """addmm_impl_cpu_'s dtype checks, in its order: self against mat2 first."""
+    for what, x in (("self", input._data), ("mat1", a)):
+        if x.dtype != b.dtype:
+            raise RuntimeError(f"{what} and mat2 must have the same dtype, but got "
+                               f"{_dtypes.scalar_name(_dtypes.from_numpy(x.dtype))} and "
+                               f"{_dtypes.scalar_name(_dtypes.from_numpy(b.dtype))}")
+
+
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     a, b = mat1._data, mat2._data
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
-                           f"{_dtypes.scalar_name(_dtypes.from_numpy(a.dtype))} and "
-                           f"{_dtypes.scalar_name(_dtypes.from_numpy(b.dtype))}")
-    if input._data.dtype != b.dtype:
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                           f"{_dtypes.scalar_name(_dtypes.from_numpy(input._data.dtype))} and "
-                           f"{_dtypes.scalar_name(_dtypes.from_numpy(b.dtype))}")
+    _addmm_dtypes(input, a, b)
     if a.ndim != 2:
         raise RuntimeError(f"mat1 must be a matrix, got {a.ndim}-D tensor")
     if b.ndim != 2:
@@ -386,6 +388,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             not _broadcastable(in_shape, out_shape) or
             np.broadcast_shapes(in_shape, out_shape) != out_shape):
         expand(input, out_shape)  # raises PyTorch's expand error
+    if a.shape[0] and b.shape[1] and a.shape[1]:  # (PyTorch returns before its kernel)
+        _no_bool("addmm_impl_cpu_", a)
     out = ADDMM.kernel(input._data, a, b, beta, alpha)
     result = _finish(ADDMM, (input, mat1, mat2), (beta, alpha) + _layouts(a, b), out)
     if result._grad_fn is not None and input._data.shape != out.shape:
@@ -905,10 +909,21 @@ ADDR = defop("addr", "AddrBackward0",
              inputs=("self", "vec1", "vec2"), params=("beta", "alpha"), layout=layout.addr,
              grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                     "vec1": lambda F, grad, vec2, alpha:
-                        _scaled(F, F.matmul(grad, _cj(F, vec2)), alpha),
+                        _scaled(F, _mv_of(F, grad, _cj(F, vec2)), alpha),
                     "vec2": lambda F, grad, vec1, alpha:
-                        _scaled(F, F.matmul(F.t(grad), _cj(F, vec1)), alpha)},
+                        _scaled(F, _mv_of(F, F.t(grad), _cj(F, vec1)), alpha)},
              jvp=_addr_jvp)
+
+
+def _mv_of(F, m, v):
+    """PyTorch's ``m.mv(v)`` in a formula: its dtype check included (addr's gradient of a
+    promoted product refuses, as PyTorch's does)."""
+    dm, dv = (getattr(x, "_data", x).dtype for x in (m, v))
+    if dm != dv:
+        names = [_dtypes.scalar_name(_dtypes.from_numpy(x)) for x in (dv, dm, dv)]
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{names[0]}, {names[1]}, and {names[2]}")
+    return F.matmul(m, v)
 BADDBMM = defop("baddbmm", "BaddbmmBackward0",
                 _fused_f16(lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b), beta, alpha)),
                 inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
@@ -1266,6 +1281,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{_dtypes.scalar_name(input.dtype)}, {_dtypes.scalar_name(mat.dtype)},"
                            f" and {_dtypes.scalar_name(vec.dtype)}")
+    if m.size:  # (PyTorch returns before its kernel)
+        _no_bool("addmv_impl_cpu", m)
     out = ADDMV.kernel(input._data, m, v, beta, alpha)
     return _finish_bcast(ADDMV, (input, mat, vec), (beta, alpha), out)
 
@@ -1277,8 +1294,15 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     if b.ndim != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec2, but got {b.ndim}-D")
     _add_family_check_self(input, (a.shape[0], b.shape[0]))
-    out = ADDR.kernel(input._data, a, b, beta, alpha)
-    return _finish_bcast(ADDR, (input, vec1, vec2), (beta, alpha), out)
+    rt = _dtypes.result_type(input, vec1, vec2).np  # (a TensorIterator op: promotes)
+    s = input._data
+    out = ADDR.kernel(s.astype(rt, copy=False), a.astype(rt, copy=False),
+                      b.astype(rt, copy=False), beta, alpha)
+    res = _finish(ADDR, (input, vec1, vec2), (beta, alpha), out)
+    if res._grad_fn is not None and (s.shape != out.shape or
+                                     any(x.dtype != rt for x in (s, a, b))):
+        set_input_metadata(res._grad_fn, (input, vec1, vec2), out.shape, out.dtype)
+    return res
 
 
 def _bmm_checks(b1, b2):
@@ -1300,6 +1324,16 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     a, b = batch1._data, batch2._data
     _bmm_checks(a, b)
     _add_family_check_self(input, (a.shape[0], a.shape[1], b.shape[2]))
+    s = input._data
+    if s.dtype != a.dtype:
+        names = [_dtypes.cpp_name(_dtypes.from_numpy(x.dtype)) for x in (s, a, b)]
+        raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, batch1: "
+                           f"{names[1]}, batch2: {names[2]}")
+    if a.size and b.size:  # (its kernel dispatches on self's dtype, then reads batch2)
+        _no_bool("baddbmm", a)
+    if b.dtype != a.dtype:
+        raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(batch1.dtype)} but "
+                           f"found {_dtypes.scalar_name(batch2.dtype)}")
     out = BADDBMM.kernel(input._data, a, b, beta, alpha)
     return _finish_bcast(BADDBMM, (input, batch1, batch2), (beta, alpha), out)
 
@@ -1308,6 +1342,9 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     a, b = batch1._data, batch2._data
     _bmm_checks(a, b)
     _add_family_check_self(input, (a.shape[1], b.shape[2]))
+    _addmm_dtypes(input, a, b)  # (PyTorch's addbmm is an addmm_ of the summed batches)
+    if a.shape[1] and b.shape[2] and a.shape[2] and a.shape[0]:
+        _no_bool("addmm_impl_cpu_", a)
     out = ADDBMM.kernel(input._data, a, b, beta, alpha)
     return _finish_bcast(ADDBMM, (input, batch1, batch2), (beta, alpha), out)
 

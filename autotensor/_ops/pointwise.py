@@ -124,7 +124,7 @@ RSUB = defop("rsub", "RsubBackward1", lambda a, other, alpha: other - alpha * a
              if alpha != 1 else other - a,
              inputs=("self",), params=("other", "alpha"),
              grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha},
-             jvp="elementwise")
+             jvp="elementwise", layout="iter_scalar")
 RSUB_TENSOR = defop("rsub", "RsubBackward0",
                     lambda a, b, alpha: b - a if alpha == 1 else b - alpha * a,
                     inputs=("self", "other"), params=("alpha",),
@@ -348,7 +348,7 @@ CLAMP_TENSOR = defop(
                (self < min) & ((min < max) if max is not None else True), grad, 0),
            "max": lambda F, grad, self, min, max: F.where(
                (self > max) | ((max < min) if min is not None else False), grad, 0)},
-    jvp=_clamp_tensor_jvp)
+    jvp=_clamp_tensor_jvp, layout="iter")
 
 
 ZERO_GRAD = {"self": lambda F, grad: F.zeros_like(grad)}  # piecewise-constant ops
@@ -416,10 +416,10 @@ def _remainder(a, b):
 
 REMAINDER = defop("remainder", "RemainderBackward0", _remainder,
                   inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad},
-                  jvp="elementwise")
+                  jvp="elementwise", layout="iter_scalar")
 FMOD = defop("fmod", "FmodBackward0", raw.fmod,
              inputs=("self",), params=("other",), grads={"self": lambda F, grad: grad},
-             jvp="elementwise")
+             jvp="elementwise", layout="iter_scalar")
 REMAINDER_TENSOR = defop(
     "remainder", "RemainderBackward1", _remainder, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
@@ -679,7 +679,7 @@ def floor_divide_(self, other):
 REMAINDER_SCALAR_SELF = defop(
     "remainder", "torch::autograd::NotImplemented", lambda b, a: _remainder(a, b),
     inputs=("other",), params=("self",), grads={"other": _not_implemented("remainder")},
-    jvp=_fw_not_implemented("aten::remainder", "."))
+    jvp=_fw_not_implemented("aten::remainder", "."), layout="iter_scalar")
 
 
 def _mod(op, tensor_op, input, other):
@@ -792,6 +792,8 @@ def pow(input, exponent):
     if d.dtype == np.bool_:  # bool ** bool stays bool: x ** True is x, x ** False is 1
         return _make(d.copy() if exponent else np.ones_like(d))
     out = raw.pow_scalar(d, exponent)
+    if not input._data.flags.c_contiguous:  # (a unary TensorIterator op in PyTorch)
+        out = layout.iter_result(out, (input._data,))
     if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
         r = record(POW_SCALAR, (input,), (exponent,), out)
         _keep_real_grads(r, (input,))
@@ -938,8 +940,10 @@ def clamp(input, min=None, max=None):
     min, max, dt = _clamp_bounds(input, min, max)
     if dt.np != d.dtype:
         d = d.astype(dt.np)
-    out = CLAMP.kernel(d, min, max)
-    return _finish(CLAMP, (input,), (min, max), _asarray(out).astype(d.dtype, copy=False))
+    out = _asarray(CLAMP.kernel(d, min, max)).astype(d.dtype, copy=False)
+    if not input._data.flags.c_contiguous:  # (a unary TensorIterator op in PyTorch)
+        out = layout.iter_result(out, (input._data,))
+    return _finish(CLAMP, (input,), (min, max), out)
 
 
 def _clamp_bounds(input, min, max, inplace=False):
@@ -1063,7 +1067,7 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
             out = ufunc(ad, b)
         except ValueError:
             raise broadcast_error(ad.shape, np.shape(b)) from None
-        if not ad.flags.c_contiguous or (b.__class__ is _ndarray and not b.flags.c_contiguous):
+        if not (layout.c_plain(ad) and (b.__class__ is not np.ndarray or layout.c_plain(b))):
             out = layout.iter_result(out, (ad, b))  # (Note [Result layout] in layout.py)
         return _make(_asarray(out))
     compare.__name__ = ufunc.__name__
