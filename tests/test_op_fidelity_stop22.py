@@ -267,3 +267,43 @@ def test_size_one_dim_strides_like_torch(dtype):
                 if other == "row" else other
             res.append(_outcome(_strides_of, LAYOUT_OPS[name], x, o))
         assert res[0] == res[1], (shape, perm, other, name, res)
+
+
+# ---- zero-tensor tangents (pending_stop21/end_repro_002: cos(sgn(x))'s tangent) ----
+
+def _tangent_values(lib, y):
+    t = lib.autograd.forward_ad.unpack_dual(y).tangent
+    if t is None:
+        return None
+    if lib is torch and torch._is_zerotensor(t):  # (no storage: its values are +0.0)
+        return np.zeros(tuple(t.shape))
+    return t.detach().double().numpy()
+
+
+SGN_CHAINS = {
+    "cos": lambda s, x: s.cos(), "neg_exp": lambda s, x: (-s).exp(),
+    "mul_neg": lambda s, x: s * -2.0, "div_neg": lambda s, x: s / -3.0,
+    "add_dual": lambda s, x: s * 0.0 + x * -0.0, "mul_dual": lambda s, x: s * x,
+    "sin_neg": lambda s, x: (s + 1.5).sin() * -1.0, "rsub_cos": lambda s, x: (1 - s).cos(),
+    "sum": lambda s, x: (s * -1.0).sum(), "sign_cos": lambda s, x: x.sign().cos(),
+    "abs_cos": lambda s, x: x.abs().cos(), "sgn_sgn": lambda s, x: s.sgn().cos(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SGN_CHAINS))
+def test_sgn_tangent_is_a_zero_tensor(name):
+    """sgn's tangent of a real input is PyTorch's zero tensor (Note [Zero-tensor tangents]
+    in _ops/dispatch.py): +0.0 through products with negative numbers where it has one
+    element; stored as zeros, and then signed as any product, where it has more."""
+    for x, t in [(1.764, 1.624), ([1.764], [1.624]), ([[-0.5]], [[2.0]]),
+                 ([1.764, -0.5], [1.624, 1.0]), ([0.0, -0.0, 2.0], [1.0, -1.0, 0.5])]:
+        outs = []
+        for lib in (torch, autotensor):
+            fw = lib.autograd.forward_ad
+            with fw.dual_level():
+                d = fw.make_dual(lib.tensor(x, dtype=lib.float64),
+                                 lib.tensor(t, dtype=lib.float64))
+                outs.append(_tangent_values(lib, SGN_CHAINS[name](d.sgn(), d)))
+        assert (outs[0] is None) == (outs[1] is None), (name, x)
+        if outs[0] is not None:
+            _same(outs[1], outs[0], (name, x))

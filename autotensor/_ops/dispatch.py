@@ -577,12 +577,51 @@ def _formula_values(op, inputs, params, results):
 _namespace = [None]  # the TENSOR formula namespace (namespace.py imports this module)
 
 
+# Note [Zero-tensor tangents]: sgn's forward formula for a real input is PyTorch's
+# _efficientzerotensor, a tangent with no storage. mul and div have zero-tensor kernels, so
+# an elementwise rule (the tangent times a factor) or div's rule whose only tangents are
+# zero tensors gives a zero tensor too, and such a rule skips a zero tensor's term
+# (ZeroTensor + t is t itself: -0.0 stays -0.0); zeros stay +0.0 where a stored zero times
+# -sin(1) would be -0.0. Ops without such a kernel (neg, rsub, sum, clone) compute on
+# materialized zeros (-0.0 for neg); ``keeps_zero_tangent`` on an op overrides its rule's
+# default. The forward-grad setter keeps a computed zero tensor only when it has at most
+# one element (its strides cannot differ from the primal's); larger ones are stored as
+# +0.0 zeros, then computed with as any tangent. (Open: PyTorch's views alias a zero
+# tensor, expanded ones too; here a view's tangent is stored zeros.)
+def _is_zero_tangent(t):
+    meta = t._meta
+    return meta is not None and meta.get("zero_tensor", False)
+
+
+def _zero_tangent(op, inputs, results):
+    """The zero tangent of ``results`` (Note [Zero-tensor tangents]), or None."""
+    if results.__class__ is tuple or results._data.dtype.kind not in "fV":
+        return None
+    flags = op.__dict__
+    if not flags.get("zero_jvp_real"):
+        if not flags.get("keeps_zero_tangent", op.jvp == "elementwise"):
+            return None  # (no zero-tensor kernel: neg, sum... compute on zeros)
+        present = [t for t in map(_tangent, inputs) if t is not None]
+        if not present or not all(_is_zero_tangent(t) for t in present):
+            return None
+    d = results._data
+    z = _make(np.zeros(d.shape, dtype=d.dtype))
+    if d.size <= 1:
+        z._meta = {"zero_tensor": True}
+    return z
+
+
 def jvp_of(op, inputs, params, results):
     """The output tangent(s) of one op call by its rule; attached to ``results``."""
     F = _namespace[0]
     if F is None:
         from .namespace import TENSOR as F
         _namespace[0] = F
+    if not op.variadic:
+        zero = _zero_tangent(op, inputs, results)
+        if zero is not None:
+            forward_ad._set_tangent(results, zero)
+            return zero
     rule = op.jvp
     if rule == "elementwise":
         vals = _formula_values(op, inputs, params, results)
@@ -595,6 +634,8 @@ def jvp_of(op, inputs, params, results):
             if t is None:
                 untangled = True
                 continue
+            if _is_zero_tangent(t) and op.__dict__.get("keeps_zero_tangent", True):
+                continue  # (Note [Zero-tensor tangents]: its term is skipped)
             fn, idx = f
             c = fn(F, t, *[vals[src[k]] for k in idx])
             if not isinstance(c, Tensor):

@@ -252,6 +252,10 @@ SCALAR_OVERLOAD.update({ADD: ADD_SCALAR, SUB: SUB_SCALAR, MUL: MUL_SCALAR, DIV: 
 # Elementwise unary ops.
 NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: -grad},
             jvp="elementwise")
+# Note [Zero-tensor tangents] in dispatch.py: PyTorch's neg is auto_linear (no zero-tensor
+# kernel: -0.0), its div rule divides a zero tensor (+0.0)
+NEG.keeps_zero_tangent = RSUB.keeps_zero_tangent = False
+DIV.keeps_zero_tangent = True
 EXP = defop("exp", "ExpBackward0", raw.exp, grads={"self": lambda F, grad, result: grad * result},
             jvp="elementwise")
 LOG = defop("log", "LogBackward0", raw.log, grads={"self": lambda F, grad, self: grad / self},
@@ -393,6 +397,7 @@ def _sgn_backward(F, grad, self, result):
 
 SGN = defop("sgn", "SgnBackward0", _sgn, grads={"self": _sgn_backward},
             jvp="elementwise", complex_aware=True)  # what abs's derivative uses
+SGN.zero_jvp_real = True  # (Note [Zero-tensor tangents] in dispatch.py)
 
 
 def _rsqrt(a):
