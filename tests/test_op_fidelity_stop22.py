@@ -307,3 +307,39 @@ def test_sgn_tangent_is_a_zero_tensor(name):
         assert (outs[0] is None) == (outs[1] is None), (name, x)
         if outs[0] is not None:
             _same(outs[1], outs[0], (name, x))
+
+
+# ---- cumprod's tangent with zeros (pending_stop21/end_repro_001) ----
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_cumprod_tangent_with_zeros_like_torch(dtype):
+    """PyTorch's cumprod_jvp: the generic formula before a slice's first zero, the cumprod
+    with that zero replaced by its tangent from it on (signed zeros, infinities after the
+    zero, NaN), along either dim of random 2-d tensors."""
+    rng = np.random.default_rng(5)
+    pool = np.array([0.0, -0.0, 0.0, 1.5, -2.0, 0.5, np.inf, np.nan, -1.0, 3.0])
+    for _ in range(60):
+        shape = tuple(rng.integers(1, 5, 2))
+        x = rng.choice(pool, shape)
+        t = rng.choice(np.array([0.0, -0.0, 1.0, -1.5, np.inf]), shape)
+        for dim in (0, 1):
+            outs = []
+            for lib in (torch, autotensor):
+                fw = lib.autograd.forward_ad
+                dt = getattr(lib, dtype)
+                with fw.dual_level():
+                    d = fw.make_dual(lib.tensor(x, dtype=dt), lib.tensor(t, dtype=dt))
+                    outs.append(_tangent_values(lib, d.cumprod(dim)))
+            _same(outs[1], outs[0], (x.tolist(), t.tolist(), dim), 1e-13 if dtype ==
+                  "float64" else 1e-6)
+
+
+def test_relu_of_negative_zero_then_cumprod_tangent():
+    """end_repro_001: relu keeps -0.0, its tangent is 0 there, cumprod's tangent is -0.0."""
+    outs = []
+    for lib in (torch, autotensor):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(lib.tensor([-0.417, -0.0]), lib.tensor([1.789, 0.437]))
+            outs.append(_tangent_values(lib, d.relu().cumprod(0)))
+    _same(outs[1], outs[0], "relu-cumprod")

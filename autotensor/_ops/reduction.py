@@ -1143,21 +1143,20 @@ def _cumprod_backward_zeros(grad, x, dim, result):
 
 
 def _cumprod_jvp(F, self, self_t, dim, result):
-    """dy_k = sum_{j<=k} t_j prod_{i<=k, i!=j} x_i; without zeros, y * cumsum(t / x)."""
+    """PyTorch's cumprod_jvp: y * cumsum(t / x) before a slice's first zero; from that zero
+    on, the cumprod of x with the zero replaced by its tangent (dy_k = sum_j t_j prod_{i!=j}
+    x_i, whose other terms hold that zero: not added, so -0.0 stays -0.0 and an inf after
+    the zero gives inf, not NaN)."""
     if not self.ndim:  # PyTorch's cumprod_jvp: t / x * x, t where x is 0 (NaN at NaN, inf)
         return F.masked_fill(F.cumsum(self_t / self, dim) * result, self == 0, self_t)
-    if not bool((self == 0).any()):
-        return result * F.cumsum(self_t / self, dim)
-    n = self.shape[dim]
-    shape = [1] * self.ndim
-    shape[dim] = n
-    pos = np.arange(n).reshape(shape)
-    out = None
-    for j in range(n):  # x with x_j replaced by t_j, cumulated, counted from k = j on
-        c = cumprod(F.where(_make(pos == j), self_t, self), dim)
-        term = F.where(_make(pos >= j), c, 0)
-        out = term if out is None else out + term
-    return out
+    zero = _values(self) == 0
+    generic = result * F.cumsum(self_t / self, dim)
+    if not zero.any():
+        return generic
+    count = np.cumsum(zero, axis=dim)
+    first = _make(zero & (count == 1))
+    replaced = cumprod(F.where(first, self_t, self), dim)
+    return F.where(_make(count == 0), generic, replaced)
 
 
 def _logcumsumexp_jvp(F, self, self_t, dim, result):
