@@ -857,7 +857,9 @@ def compare_lines(lines, expected, expected_final, module):
             assert_same(actual_final.get(name), expected_final[name], rtol=RTOL, atol=ATOL,
                         path=f"final {name}", tolerances=tol)
         except AssertionError as exc:
-            raise Mismatch(f"final state of {name}:\n{exc}", lines, None) from None
+            if not (low.get(name) and _final_from_our_inputs(
+                    lines, name, actual_final.get(name), expected_final[name], tol, module)):
+                raise Mismatch(f"final state of {name}:\n{exc}", lines, None) from None
 
 
 # Note [Amplified float32 differences]
@@ -902,6 +904,58 @@ def _same_from_our_inputs(lines, i, actual, tol, module):
         return False
     finally:
         if dual:
+            _close_level(module)
+
+
+def _final_from_our_inputs(lines, name, actual, expected, tol, module):
+    """Whether the final state of float32 variable ``name`` agrees with PyTorch's once its
+    value and tangent are PyTorch's from autotensor's values and tangents of its inputs
+    (Note [Amplified float32 differences]: a tangent through a float32 BLAS product, then
+    var's cancellation, stop 22's start_repro_006). The variable must be written once, by
+    its defining line; its other entries (gradient, version, nodes) stay PyTorch's own."""
+    import torch
+    writers = [i for i, (src, out) in enumerate(lines)
+               if out == name or (out is None and name in _VAR.findall(src))]
+    if len(writers) != 1 or lines[writers[0]][1] != name or not isinstance(actual, dict) \
+            or not isinstance(expected, dict) or "value" not in expected:
+        return False
+    i = writers[0]
+    src = lines[i][0]
+    dual = _dual(lines)
+    fw = torch.autograd.forward_ad
+    ours = new_namespace(module)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for s, _ in lines[:i]:
+                _exec(s, ours)
+            theirs = new_namespace(torch)
+            if dual:
+                fw.enter_dual_level()
+            for r in set(_VAR.findall(src)) - {name}:
+                t = ours.get(r)
+                if not isinstance(t, module.Tensor):
+                    return False
+                dtype = getattr(torch, str(t.dtype).rsplit(".", 1)[-1])
+                theirs[r] = torch.tensor(t.detach().tolist(), dtype=dtype).requires_grad_(
+                    t.requires_grad)
+                tangent = module.autograd.forward_ad.unpack_dual(t).tangent if dual else None
+                if tangent is not None:
+                    theirs[r] = fw.make_dual(theirs[r], torch.tensor(
+                        tangent.detach().tolist(), dtype=dtype))
+            if _exec(src, theirs) is not None:
+                return False
+            rerun = _final_state(theirs, [name], torch, dual)[name]
+            rebuilt = dict(expected, value=rerun["value"])
+            if dual:
+                rebuilt["tangent"] = rerun["tangent"]
+            assert_same(actual, rebuilt, rtol=RTOL, atol=ATOL, tolerances=tol)
+            return True
+    except AssertionError:
+        return False
+    finally:
+        if dual:
+            _close_level(torch)
             _close_level(module)
 
 
