@@ -291,8 +291,12 @@ def c_plain(a):
     shape = a.shape
     if 1 not in shape:
         return True
-    item = a.itemsize
-    return a.strides == tuple(s * item for s in c_strides(shape))
+    expected = a.itemsize
+    for sz, st in zip(reversed(shape), reversed(a.strides)):
+        if st != expected:
+            return False
+        expected *= sz if sz else 1
+    return True
 
 
 def iter_result(out, arrays):
