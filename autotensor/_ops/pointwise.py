@@ -1072,8 +1072,10 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
             out = ufunc(ad, b)
         except ValueError:
             raise broadcast_error(ad.shape, np.shape(b)) from None
-        if not (layout.c_plain(ad) and (b.__class__ is not np.ndarray or layout.c_plain(b))):
-            out = layout.iter_result(out, (ad, b))  # (Note [Result layout] in layout.py)
+        bd = other._data if isinstance(other, Tensor) else b  # (strides before the cast:
+        if not (layout.c_plain(a._data) and (bd.__class__ is not np.ndarray or  # size-1
+                                             layout.c_plain(bd))):  # dims' are kept)
+            out = layout.iter_result(out, (a._data, bd))  # (Note [Result layout] in layout.py)
         return _make(_asarray(out))
     compare.__name__ = ufunc.__name__
     return compare
