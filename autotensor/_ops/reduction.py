@@ -1321,16 +1321,96 @@ _MedianRT, _KthvalueRT, _CummaxRT, _CumminRT = (
 _NanmedianRT = _return_type("nanmedian")
 
 
-def _kth_along(d, dim, k, ignore_nan):
-    """values and indices of the k-th smallest (0-based; NaN sorts last) along dim."""
+def _kth_along(d, dim, k, ignore_nan, quick_select=False):
+    """values and indices of the k-th smallest (0-based; NaN sorts last) along dim.
+
+    Which index a tie gives is the kernel's (the tangent and gradient follow it): median's
+    std::nth_element orders ties by index (a stable sort), except nanmedian's all-NaN rows,
+    whose NaNs are unordered (_all_nan_nth); kthvalue's quick_select_template (quick_select
+    =True) leaves tied elements where its partitions put them (_quick_select_index)."""
     idx = np.argsort(d, axis=dim, kind="stable")
     if ignore_nan:
         n_valid = (~np.isnan(d)).sum(axis=dim, keepdims=True)
         k = np.where(n_valid > 0, (n_valid - 1) // 2, 0)
         pick = np.take_along_axis(idx, k, axis=dim)
+        if (n_valid == 0).any():
+            pick = np.where(n_valid == 0, _all_nan_nth(d.shape[dim]), pick)
     else:
         pick = np.take(idx, [k], axis=dim)
-    return np.take_along_axis(d, pick, axis=dim), pick.astype(np.int64)
+    values = np.take_along_axis(d, pick, axis=dim)
+    if quick_select:
+        same = (d == values) | (np.isnan(d) & np.isnan(values))
+        tied = np.moveaxis(same.sum(axis=dim, keepdims=True) > 1, dim, -1)
+        if tied.any():
+            rows, pk = np.moveaxis(d, dim, -1), np.moveaxis(pick, dim, -1).copy()
+            for r in map(tuple, np.argwhere(tied[..., 0])):
+                pk[r] = _quick_select_index(rows[r], k)
+            pick = np.moveaxis(pk, -1, dim)
+    return values, pick.astype(np.int64)
+
+
+def _all_nan_nth(n):
+    """The index std::nth_element (libstdc++'s introselect) leaves first among n mutually
+    unordered elements: nanmedian of an all-NaN row (aten asks for position 0)."""
+    a, first, last = list(range(n)), 0, n
+    depth = 2 * (n.bit_length() - 1)
+    while last - first > 3 and depth:  # (the depth limit's heap select moves nothing here)
+        depth -= 1
+        mid = first + (last - first) // 2  # median-of-three with no order: the middle
+        a[first], a[mid] = a[mid], a[first]
+        f, lst = first + 1, last
+        while True:  # __unguarded_partition: every comparison false
+            lst -= 1
+            if not f < lst:
+                break
+            a[f], a[lst] = a[lst], a[f]
+            f += 1
+        last = f  # (the cut is past position 0)
+    return a[0]
+
+
+def _quick_select_index(row, k):
+    """The original index aten's quick_select_template (Sedgewick's partition, median of
+    three, NaN greatest) leaves at position k of one row."""
+    vals, ids = row.tolist(), list(range(len(row)))
+
+    def gt(x, y):  # gt_or_nan
+        return (x != x and y == y) or x > y
+
+    def swap(i, j):
+        vals[i], vals[j] = vals[j], vals[i]
+        ids[i], ids[j] = ids[j], ids[i]
+
+    lo, hi = 0, len(vals) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if gt(vals[lo], vals[hi]):
+                swap(lo, hi)
+            break
+        swap((lo + hi) >> 1, lo + 1)
+        if gt(vals[lo + 1], vals[hi]):
+            swap(lo + 1, hi)
+        if gt(vals[lo], vals[hi]):
+            swap(lo, hi)
+        if gt(vals[lo + 1], vals[lo]):
+            swap(lo + 1, lo)
+        i, j, piv = lo + 1, hi, vals[lo]
+        while True:
+            i += 1
+            while gt(piv, vals[i]):
+                i += 1
+            j -= 1
+            while gt(vals[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return ids[k]
 
 
 def _refuse_kernel_dtype(kernel, d, complex_=False, bool_=True):
@@ -1410,7 +1490,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
         _refuse_kernel_dtype("kthvalue_cpu", d, complex_=True)
-        values, indices = _kth_along(d, dim, k - 1, False)
+        values, indices = _kth_along(d, dim, k - 1, False, quick_select=True)
         if not keepdim:
             values, indices = np.squeeze(values, dim), np.squeeze(indices, dim)
     v, i = _finish_multi(KTHVALUE, (input,), (k, dim, keepdim),

@@ -1,0 +1,67 @@
+"""Fuzz stop 23 (helper fz8b): value classes, each as its reproducer (tests/fuzz/pending_stop2*)
+and a differential sweep of its neighbours against PyTorch. Every test compares with torch,
+so the file needs it."""
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+LEVEL = "torch.autograd.forward_ad.enter_dual_level()"
+
+FINDINGS = {
+    # nanmedian of an all-NaN row: the index libstdc++'s nth_element leaves first
+    "nanmedian tangent of an all-NaN row (s23 start_repro_006)":
+        [LEVEL,
+         "v0 = torch.tensor(np.array([[0.882, 1.754, 0.094, 1.779], [1.091, 0.036, -0.792, "
+         "-0.392], [-0.347, -0.372, -0.354, -0.108]], dtype='float32'))",
+         "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array([[2.08, -0.712, "
+         "0.892, -1.211], [0.591, 0.38, 0.517, 1.564], [0.312, 0.58, 0.292, 0.085]]), "
+         "dtype=v0.dtype))",
+         "v2 = v0.log()", "v3 = v2.nanmedian(-1, keepdim=False)[0]"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_fuzz_finding(name):
+    from tests.fuzz.core import run_and_compare
+    try:
+        run_and_compare(FINDINGS[name])
+    finally:
+        if autotensor.autograd.forward_ad._current[0] >= 0:
+            autotensor.autograd.forward_ad.exit_dual_level()
+
+
+def _selection_cases():
+    rng = np.random.default_rng(23)
+    for trial in range(60):
+        shape = tuple(int(s) for s in rng.integers(1, 9, size=rng.integers(1, 4)))
+        x = rng.integers(-2, 3, size=shape).astype(np.float64)  # many ties
+        if trial % 3 == 1:
+            x[rng.random(shape) < 0.3] = np.nan
+        elif trial % 3 == 2:
+            x[..., 0] = np.nan
+            x = np.where(rng.random(shape[:-1] + (1,)) < 0.5, np.nan, x)  # all-NaN rows
+        dim = int(rng.integers(-len(shape), len(shape)))
+        yield trial, x, dim, int(rng.integers(1, shape[dim] + 1))
+
+
+@pytest.mark.parametrize("trial,x,dim,k", list(_selection_cases()))
+@pytest.mark.parametrize("op", ["median", "nanmedian", "kthvalue", "mode", "max", "min"])
+def test_selection_index_and_tangent_as_torch(op, trial, x, dim, k):
+    """The index a selection over a dim picks among ties and NaNs (median: stable; nanmedian's
+    all-NaN rows: nth_element's; kthvalue: quick_select's partitions), and so its tangent."""
+    t = np.random.default_rng(trial).standard_normal(x.shape)
+    args = (k, dim) if op == "kthvalue" else (dim,)
+
+    def run(lib):
+        fwad = lib.autograd.forward_ad
+        with fwad.dual_level():
+            d = fwad.make_dual(lib.tensor(x), lib.tensor(t))
+            v, i = getattr(lib, op)(d, *args)
+            return v.detach().numpy(), i.numpy(), fwad.unpack_dual(v).tangent.numpy()
+
+    ours, theirs = run(autotensor), run(torch)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a, b)
