@@ -20,6 +20,10 @@ FINDINGS = {
          "0.892, -1.211], [0.591, 0.38, 0.517, 1.564], [0.312, 0.58, 0.292, 0.085]]), "
          "dtype=v0.dtype))",
          "v2 = v0.log()", "v3 = v2.nanmedian(-1, keepdim=False)[0]"],
+    # float16's pow(0.5) is std::pow in float32 (+0.0 at -0.0), not sqrt
+    "float16 pow(0.5) of -0.0 (s23 start_repro_007)":
+        [LEVEL, "v1 = torch.tensor(np.array(-0.224, dtype='float16'))", "v4 = v1.ceil()",
+         "v6 = v4.pow(0.5)"],
 }
 
 
@@ -65,3 +69,29 @@ def test_selection_index_and_tangent_as_torch(op, trial, x, dim, k):
     ours, theirs = run(autotensor), run(torch)
     for a, b in zip(ours, theirs):
         np.testing.assert_array_equal(a, b)
+
+
+_POW_BASES = np.concatenate([np.random.default_rng(7).standard_normal(200) * 10,
+                             np.random.default_rng(8).standard_normal(56) * 1e-3,
+                             [0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -1e30, 1e-30]])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("exponent", [0.5, -0.5, 2, 3, -1, -2, 2.0, -1.0, 1, 0, -3, 0.3, 1.5])
+@pytest.mark.parametrize("part", [slice(0, 1), slice(0, 7), slice(0, 64), slice(0, 100),
+                                  slice(250, 264), slice(None, None, 2)])
+def test_pow_scalar_as_torch(dtype, exponent, part):
+    """pow(Tensor, Scalar) bit for bit with signed zeros: float16 is std::pow in float32 with
+    the exponent read as half; bfloat16 takes sqrt / rsqrt (its scalar loop rounding sqrt
+    first, its SIMD loop not) / reciprocal / x*x*x (rounded per product) / 1/(x*x). (float32
+    and float64 only on their fast paths' ±0, ±inf, NaN, where the results are exact.)"""
+    x = _POW_BASES
+    if dtype in ("float32", "float64") and exponent not in (2, 3, -1, -2, 1, 0):
+        x = x[-8:-3]
+    ours = autotensor.tensor(x, dtype=getattr(autotensor, dtype))[part].pow(exponent)
+    theirs = torch.tensor(x, dtype=getattr(torch, dtype))[part].pow(exponent)
+    a, b = ours.double().numpy(), theirs.double().numpy()
+    nan = np.isnan(b)
+    np.testing.assert_array_equal(np.isnan(a), nan)
+    np.testing.assert_array_equal(a[~nan], b[~nan])
+    np.testing.assert_array_equal(np.signbit(a[~nan]), np.signbit(b[~nan]))

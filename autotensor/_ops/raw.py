@@ -347,13 +347,34 @@ def pow_scalar(x, e):
     """x ** e for a number e, computed as PyTorch's CPU kernel does (Note [Exact float
     kernels]): e = 0.5, -0.5, -1, 2, 3, -2 by sqrt, 1/sqrt, 1/x, x*x, x*x*x, 1/(x*x) in x's
     dtype; any other e on float32 in double precision, rounded once (PyTorch's scalar loop;
-    its SIMD loop calls SLEEF's powf, within 2 ulp of that)."""
+    its SIMD loop calls SLEEF's powf, within 2 ulp of that). float16 has no fast paths
+    (std::pow in float32: pow(-0.0, 0.5) is +0.0, pow(-inf, 0.5) +inf); bfloat16 takes
+    them, each operation in float32 and rounded to bfloat16 (sqrt(-0.0) is -0.0)."""
     k = x.dtype.kind
-    if k == "f" and x.dtype.itemsize == 2 and (e.__class__ is int or e.__class__ is float):
-        # float16: pow in float32 as PyTorch (pow(-0.0, 0.5) is +0.0, not sqrt(-0.0)); an
-        # exponent array keeps NumPy from its sqrt/square fast paths
-        return asarray(np.power(x.astype(np.float32), np.full(x.shape, e, np.float32))
-                       .astype(x.dtype))
+    if x.dtype.itemsize == 2 and k in "fV" and (e.__class__ is int or e.__class__ is float):
+        f = x.astype(np.float32)
+        if k == "V" and e in (0.5, -0.5, -1, 2, 3, -2):
+            with np.errstate(all="ignore"):
+                if e in (0.5, -0.5):
+                    r = np.sqrt(f)
+                elif e == -1:
+                    r = np.float32(1) / f
+                else:
+                    r = f * f
+                if e in (-0.5, 2, 3, -2):  # 1 / sqrt(x), x * x * x, ...: rounded per step
+                    r1 = r
+                    r = r.astype(x.dtype).astype(np.float32)
+                    r = (r * f if e == 3 else np.float32(1) / r if e in (-0.5, -2) else r)
+                    simd = simd_positions(x.shape, x, unroll=2) if e == -0.5 else None
+                    if simd is not None:  # (its SIMD loop's rsqrt: 1 / sqrt in float32)
+                        r = np.where(simd, np.float32(1) / r1, r)
+            return asarray(np.asarray(r).astype(x.dtype))
+        # the exponent read in x's dtype (Scalar.to<Half>()); an exponent array of x's shape
+        # (at least 1-d) keeps NumPy from its sqrt/square fast paths
+        f1 = f.reshape(-1) if f.ndim == 0 else f
+        ex = np.full(f1.shape, e, np.float64).astype(x.dtype).astype(np.float32)
+        r = np.power(f1, ex).reshape(x.shape)
+        return asarray(r.astype(x.dtype))
     if k in "fc" and x.dtype.itemsize >= 4 and e.__class__ is not bool:
         if e == 2:
             return asarray(x * x)  # (a 0-d product is a NumPy scalar)
