@@ -24,6 +24,18 @@ FINDINGS = {
     "float16 pow(0.5) of -0.0 (s23 start_repro_007)":
         [LEVEL, "v1 = torch.tensor(np.array(-0.224, dtype='float16'))", "v4 = v1.ceil()",
          "v6 = v4.pow(0.5)"],
+    # an empty tensor never overlaps itself (c10: numel 0 is contiguous), so CopySlices'
+    # backward of an in-place op on an empty view (make_dual's) goes through
+    "add_ into an empty dual view, then backward (s23 start_repro_004)":
+        [LEVEL, "v0 = torch.tensor(np.array(1.764, dtype='float32'), requires_grad=True)",
+         "v1 = torch.tensor(np.zeros((2, 0), dtype='float32'))",
+         "v1 = torch.autograd.forward_ad.make_dual(v1, torch.zeros((2, 0), dtype=v1.dtype))",
+         "v1.add_(v0)", "v1.sum().backward()"],
+    "atan2_(self) of an empty dual view: the saved-tensor version error "
+    "(s23 start_repro_009)":
+        [LEVEL, "v0 = torch.tensor(np.zeros((0, 2), dtype='float32'), requires_grad=True) * 1",
+         "v0 = torch.autograd.forward_ad.make_dual(v0, torch.zeros((0, 2), dtype=v0.dtype))",
+         "v0.atan2_(v0)", "v0.sum().backward()"],
 }
 
 
@@ -95,3 +107,46 @@ def test_pow_scalar_as_torch(dtype, exponent, part):
     np.testing.assert_array_equal(np.isnan(a), nan)
     np.testing.assert_array_equal(a[~nan], b[~nan])
     np.testing.assert_array_equal(np.signbit(a[~nan]), np.signbit(b[~nan]))
+
+
+_EMPTY_VIEWS = {
+    "expand (1, 0) to (2, 0)": lambda L, x: x.reshape(1, 0).expand(2, 0),
+    "expand (0, 1) to (0, 3)": lambda L, x: x.reshape(0, 1).expand(0, 3),
+    "slice of (2, 0)": lambda L, x: x.reshape(2, 0)[:, :],
+    "transpose of (2, 0)": lambda L, x: x.reshape(2, 0).t(),
+    "make_dual of (2, 0)": lambda L, x: L.autograd.forward_ad.make_dual(
+        x.reshape(2, 0), L.zeros((2, 0))),
+    "select of (3, 0, 2)": lambda L, x: x.reshape(3, 0, 2)[1],
+    "expand (1, 3) to (2, 3)": lambda L, x: x.reshape(1, 3).expand(2, 3),
+    "expand (1,) to (1,)": lambda L, x: x.reshape(1).expand(1),
+}
+_INPLACE = {
+    "add_": lambda L, x: x.add_(L.ones(())), "mul_": lambda L, x: x.mul_(L.ones(()) * 2),
+    "atan2_(self)": lambda L, x: x.atan2_(x), "copy_": lambda L, x: x.copy_(L.ones(x.shape)),
+    "exp_": lambda L, x: x.exp_(), "pow_": lambda L, x: x.pow_(2),
+    "clamp_": lambda L, x: x.clamp_(0, 1), "zero_": lambda L, x: x.zero_(),
+    "fill_": lambda L, x: x.fill_(1.0), "addcmul_": lambda L, x: x.addcmul_(x, x),
+    "lerp_": lambda L, x: x.lerp_(L.ones(x.shape), 0.5), "neg_": lambda L, x: x.neg_(),
+    "masked_fill_": lambda L, x: x.masked_fill_(L.ones(x.shape, dtype=L.bool), 1.0),
+}
+
+
+@pytest.mark.filterwarnings("ignore:Use of masked_fill_ on expanded")
+@pytest.mark.parametrize("view", sorted(_EMPTY_VIEWS))
+@pytest.mark.parametrize("op", sorted(_INPLACE))
+def test_inplace_on_empty_or_expanded_views_as_torch(view, op):
+    """aten's internal-overlap check (the op's, and CopySlices' backward): an expanded view
+    of more than one element is refused, an empty or one-element one is not."""
+    def run(lib):
+        leaf = lib.zeros((1,), requires_grad=True)
+        n = 3 if "(1, 3)" in view else 1 if "(1,)" in view else 0
+        with lib.autograd.forward_ad.dual_level():
+            x = _EMPTY_VIEWS[view](lib, lib.zeros((n,)) * leaf.sum())
+            try:
+                _INPLACE[op](lib, x)
+                x.sum().backward()
+            except RuntimeError as e:
+                return str(e)
+        return list(leaf.grad.shape)
+
+    assert run(autotensor) == run(torch)

@@ -39,6 +39,7 @@ was made at; reading ``grad_fn`` (which every op does through ``dispatch.edge_of
 the counter has moved on builds the AsStridedBackward0 node on the base's current history
 then. Nodes built before the mutation stay in the graph for values computed before it.
 """
+import math
 import weakref
 
 from .. import _errors
@@ -298,7 +299,15 @@ def _creation_error(t, view, indirect=False):
 
 def has_internal_overlap(arr):
     """Some memory location is several elements of ``arr`` (an expanded array)."""
-    return arr.size > 1 and any(st == 0 and n > 1 for n, st in zip(arr.shape, arr.strides))
+    return overlaps_itself(arr.shape, arr.strides)
+
+
+def overlaps_itself(shape, strides):
+    """aten's has_internal_overlap for a geometry: a dim of size > 1 with stride 0, unless
+    the tensor has at most one element (c10 counts an empty tensor as contiguous, so
+    in-place ops and CopySlices' backward accept an expanded (2, 0))."""
+    return (math.prod(shape) > 1
+            and any(st == 0 and n > 1 for n, st in zip(shape, strides)))
 
 
 def written_positions(arr, write):
@@ -326,13 +335,8 @@ def check_no_internal_overlap(t, src=None):
     """Writing into an expanded view would write one memory location several times (but
     aten's copy_ returns at once when ``src`` is self's very data: x[...] = x)."""
     arr = t._data
-    if arr.size <= 1:
-        return
-    for size, stride in zip(arr.shape, arr.strides):
-        if stride == 0 and size > 1:
-            if src is not None and _same_data(arr, src._data):
-                return
-            raise RuntimeError(OVERLAP_MESSAGE)
+    if has_internal_overlap(arr) and not (src is not None and _same_data(arr, src._data)):
+        raise RuntimeError(OVERLAP_MESSAGE)
 
 
 def _same_data(a, b):
@@ -660,7 +664,7 @@ class CopySlices(Node):
     def apply(self, grads, F):
         grad = grads[0]
         size, stride, offset = self.geom
-        if any(st == 0 and s > 1 for s, st in zip(size, stride)):
+        if overlaps_itself(size, stride):
             # the view overlaps itself (expanded): PyTorch's backward refuses to scatter
             raise RuntimeError(OVERLAP_MESSAGE)
         layout = (self.base_shape, self.base_strides)
