@@ -683,8 +683,8 @@ def log_softmax(x, dim):
 
 def _exact_lastdim(grad, output, dim):
     """Whether a softmax backward runs PyTorch's float32 kernel here (Note [PyTorch's
-    float32 softmax])."""
-    return (output.dtype == _F32 and grad.dtype == _F32 and output.ndim and
+    float32 softmax]; an empty output has no rows to run it on)."""
+    return (output.dtype == _F32 and grad.dtype == _F32 and output.ndim and output.size and
             dim in (-1, output.ndim - 1) and grad.shape == output.shape and
             output.size <= PORTED_MAX)
 
