@@ -40,6 +40,15 @@ FINDINGS = {
     "softmax backward of an empty tensor (s23 start_repro_010)":
         [LEVEL, "v0 = torch.tensor(np.zeros((0,), dtype='float32'), requires_grad=True)",
          "v1 = v0.softmax(0)", "v1.backward(torch.ones((0,), dtype=v1.dtype) * 0.5)"],
+    # matmul squeezes a 3-D operand's broadcast batch of one when it requires grad: mm
+    "matmul of (0, 0, 0) by (1, 0, 0) requiring grad (s23 start_repro_008)":
+        [LEVEL, "v0 = torch.tensor(np.zeros((0, 0, 0), dtype='float32'))",
+         "v2 = torch.tensor(np.zeros((1, 0, 0), dtype='float32'), requires_grad=True)",
+         "v4 = v0.matmul(v2)"],
+    "matmul of (0, 1, 0) by its transpose (s22 end_repro_002)":
+        [LEVEL, "v0 = torch.tensor(np.zeros((0, 1, 0), dtype='float32'), requires_grad=True)",
+         "v0 = torch.autograd.forward_ad.make_dual(v0, torch.zeros((0, 1, 0)))",
+         "v1 = v0.transpose(0, 1)", "v2 = v0 @ v1"],
 }
 
 
@@ -177,5 +186,63 @@ def test_softmax_family_on_empty_tensors_as_torch(fn, shape, dim, dtype):
             yd = getattr(F, fn)(fw.make_dual(x.detach(), lib.ones(shape, dtype=dt)), dim)
             out.append(tuple(fw.unpack_dual(yd).tangent.shape))
         return out
+
+    assert run(autotensor) == run(torch)
+
+
+def _graph_names(y):
+    out, stack = [], [y.grad_fn]
+    while stack:
+        n = stack.pop()
+        if n is not None:
+            out.append(n.name())
+            stack += [f for f, _ in n.next_functions]
+    return out
+
+
+def _matmul_operand(lib, shape, layout, requires_grad):
+    if layout == "transposed" and len(shape) >= 2:
+        x = lib.zeros(shape[:-2] + (shape[-1], shape[-2])).transpose(-1, -2)
+    elif layout == "sliced":
+        x = lib.zeros(shape[:-1] + (shape[-1] + 2,))[..., :shape[-1]]
+    elif layout == "batch-transposed" and len(shape) >= 3:
+        x = lib.zeros((shape[1], shape[0]) + shape[2:]).transpose(0, 1)
+    else:
+        x = lib.zeros(shape)
+    return x.detach().requires_grad_(requires_grad)
+
+
+def _matmul_cases():
+    rng = np.random.default_rng(2023)
+    layouts = ["contiguous", "transposed", "sliced", "batch-transposed"]
+    cases = []
+    while len(cases) < 150:
+        na, nb = (int(v) for v in rng.integers(1, 5, size=2))
+        if na < 3 and nb < 3:
+            continue
+        sa = tuple(int(v) for v in rng.choice([0, 1, 2], size=na))
+        sb = tuple(int(v) for v in rng.choice([0, 1, 2], size=nb))
+        if na >= 2 and nb >= 2:
+            sb = sb[:-2] + (sa[-1],) + sb[-1:]
+        elif nb == 1:
+            sb = (sa[-1],)
+        else:
+            sa = (sb[-2],)
+        cases.append((sa, sb, str(rng.choice(layouts)), str(rng.choice(layouts)),
+                      bool(rng.integers(0, 2)), bool(rng.integers(0, 2))))
+    return cases
+
+
+@pytest.mark.parametrize("sa,sb,la,lb,ra,rb", _matmul_cases())
+def test_matmul_decomposition_as_torch(sa, sb, la, lb, ra, rb):
+    """aten's matmul: its fold rule (should_fold) and the squeeze of a 3-D operand's batch of
+    one that requires grad, over shapes of sizes 0, 1, 2 and several layouts: the same graph
+    node names, and the same result shape (or error)."""
+    def run(lib):
+        try:
+            y = _matmul_operand(lib, sa, la, ra) @ _matmul_operand(lib, sb, lb, rb)
+        except RuntimeError as e:
+            return str(e)
+        return tuple(y.shape), _graph_names(y) if ra or rb else None
 
     assert run(autotensor) == run(torch)

@@ -325,6 +325,13 @@ def matmul(input, other):
             out = _unsafe_view(mm(folded, t2), out_shape + (t2._data.shape[1],))
             return contiguous(_mT(out)) if transpose_ else out
         return _unsafe_view(mv(folded, t2), out_shape)
+    if na == 3 and nb == 3 and a.shape[0] != b.shape[0]:
+        # aten folds a broadcast batch of one that requires grad: squeezed, it takes the
+        # mm path above (no expanded copy for its gradient)
+        if a.shape[0] == 1 and input.requires_grad:
+            return matmul(squeeze(input, 0), other)
+        if b.shape[0] == 1 and other.requires_grad:
+            return matmul(input, squeeze(other, 0))
     # batched: broadcast the batch dims, then bmm
     n = a.shape[-2] if na > 1 else 1
     m1 = a.shape[-1]
