@@ -196,17 +196,21 @@ def _weight(pick):
     return weight
 
 
+def _max_min_grad(loses):
+    """PyTorch's maximum/minimum backward, ``where(self == other, grad / 2, grad)
+    .masked_fill_(loses(self, other), 0)`` (its graph: MaskedFill(Where(Div)))."""
+    def grad_fn(F, grad, self, other):
+        return F.masked_fill(F.where(self == other, grad / 2, grad), loses(self, other), 0)
+    return grad_fn
+
+
 MAXIMUM = defop("maximum", "MaximumBackward0", raw.maximum, inputs=("self", "other"),
-                grads={"self": lambda F, grad, self, other: F.where(
-                           self == other, grad / 2, F.masked_fill(grad, self < other, 0)),
-                       "other": lambda F, grad, self, other: F.where(
-                           self == other, grad / 2, F.masked_fill(grad, self > other, 0))},
+                grads={"self": _max_min_grad(lambda s, o: s < o),
+                       "other": _max_min_grad(lambda s, o: s > o)},
                 jvp=_blend_jvp(_weight(lambda a, b: a > b)))
 MINIMUM = defop("minimum", "MinimumBackward0", raw.minimum, inputs=("self", "other"),
-                grads={"self": lambda F, grad, self, other: F.where(
-                           self == other, grad / 2, F.masked_fill(grad, self > other, 0)),
-                       "other": lambda F, grad, self, other: F.where(
-                           self == other, grad / 2, F.masked_fill(grad, self < other, 0))},
+                grads={"self": _max_min_grad(lambda s, o: s > o),
+                       "other": _max_min_grad(lambda s, o: s < o)},
                 jvp=_blend_jvp(_weight(lambda a, b: a < b)))
 WHERE = defop("where", "WhereBackward0", lambda a, b, condition: raw.where(condition, a, b),
               inputs=("self", "other"), params=("condition",),
@@ -1942,18 +1946,21 @@ def _first_at_ties(ufunc):
     return kernel
 
 
+def _fmax_fmin_grads(self_wins):
+    """PyTorch's fmax/fmin backward: grad.masked_fill(mask, 0) with mask where self (or
+    other) is not picked, other picked at a NaN other (its graph: MaskedFillBackward0)."""
+    def picked(self, other):
+        return self_wins(self, other) | (other != other)
+    return {"self": lambda F, grad, self, other: F.masked_fill(grad, ~picked(self, other), 0),
+            "other": lambda F, grad, self, other: F.masked_fill(grad, picked(self, other), 0)}
+
+
 FMAX = defop("fmax", "FmaxBackward0", _first_at_ties(np.fmax), inputs=("self", "other"),
              jvp=_fmax_fmin_jvp(lambda a, b: a > b),
-             grads={"self": lambda F, grad, self, other: F.where(
-                        (self >= other) | (other != other), grad, 0),
-                    "other": lambda F, grad, self, other: F.where(
-                        (self >= other) | (other != other), 0, grad)})
+             grads=_fmax_fmin_grads(lambda a, b: a >= b))
 FMIN = defop("fmin", "FminBackward0", _first_at_ties(np.fmin), inputs=("self", "other"),
              jvp=_fmax_fmin_jvp(lambda a, b: a <= b),
-             grads={"self": lambda F, grad, self, other: F.where(
-                        (self <= other) | (other != other), grad, 0),
-                    "other": lambda F, grad, self, other: F.where(
-                        (self <= other) | (other != other), 0, grad)})
+             grads=_fmax_fmin_grads(lambda a, b: a <= b))
 
 
 def atan2(input, other, *, _name="atan2"):

@@ -32,11 +32,13 @@ def _numel(sizes, dims=None):
 
 
 def max_min_backward(F, grad, self, result):
-    """Ties share the gradient evenly (PyTorch's evenly_distribute_backward); a NaN result
-    is every NaN of self's."""
+    """PyTorch's evenly_distribute_backward (its CPU branch): ties share the gradient,
+    ``self.new_zeros().masked_fill_(mask, grad / mask.sum())`` (so the graph of a double
+    backward is MaskedFillBackward1(None, DivBackward0)); a NaN result is every NaN of
+    self's."""
     mask = (self == result) | ((self != self) & (result != result))
     count = F.sum(F.cast_like(mask, grad))
-    return F.where(mask, grad / count, F.zeros_like(self))
+    return F.masked_fill(F.zeros_like(self), mask, grad / count)
 
 
 def select_dim_backward(F, grad, dim, keepdim, indices, self_sizes):
@@ -139,14 +141,16 @@ CUMSUM = defop("cumsum", "CumsumBackward0", raw.cumsum,
 
 
 def amax_amin_backward(F, grad, self, dim, keepdim, result):
-    """Ties share the gradient evenly (PyTorch's scale_grad_by_count)."""
-    if not keepdim and dim is not None:
-        for d in dim:
-            grad = F.unsqueeze(grad, d)
-            result = F.unsqueeze(result, d)
+    """PyTorch's scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(result)
+    == self): ``grad / mask.sum(dim, True) * mask``, the reduced dims restored by a reshape
+    (all of them for dim=None), so a double backward records Mul(Div(View))."""
+    if not keepdim:
+        shape = tuple(1 if dim is None or i in dim else s for i, s in enumerate(self.shape))
+        grad = F.reshape(grad, shape)
+        result = F.reshape(result, shape)
     mask = F.cast_like(self == result, grad)
-    count = F.sum(mask, dim, True) if dim is not None else F.sum(mask)
-    return F.expand(grad, self.shape) * mask / count
+    count = F.sum(mask, dim, True) if dim is not None else F.sum(mask, None, True)
+    return grad / count * mask
 
 
 def prod_backward(F, grad, self, dim, keepdim, result):

@@ -839,6 +839,7 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
                 raise RuntimeError(_errors.NON_SCALAR_BACKWARD)  # (a no_grad view of one
                 #                                                   requires grad, no edge)
             if not edge and not t._requires_grad:
+                t.grad_fn  # noqa: B018  (a stale no_grad view: PyTorch's view error first)
                 raise RuntimeError(_errors.NO_GRAD_FN.format(i))
             g_data = np.ones(shape, dtype)
             out.append(_to_tensor(g_data) if create_graph else g_data)
@@ -866,6 +867,7 @@ def _root_edges(tensors):
             continue
         edge = edge_of(t) if t._requires_grad else (None, 0)
         if edge[0] is None:  # (a view made under no_grad requires grad, but has no edge)
+            t.grad_fn  # noqa: B018  (PyTorch's gradient_edge: a stale view's error first)
             raise RuntimeError(_errors.NO_GRAD_FN.format(i))
         edges.append(edge)
     return edges
