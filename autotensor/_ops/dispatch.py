@@ -13,7 +13,6 @@ from .. import _errors
 from .._backend import np
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad, grad_mode
-from ..autograd.inplace import IN_CUSTOM_FUNCTION, NO_GRAD_MODE as NO_GRAD_VIEW
 from ..autograd.graph import NO_EDGE, NO_GRAD_VIEW_EDGE, _sequence, make_node_class
 from ..autograd.saved import node_extras
 from .layout import conform
@@ -175,11 +174,8 @@ def edge_of(t):
             # DifferentiableViewMeta::requires_grad, read when asked): no edge of its own
             return NO_GRAD_VIEW_EDGE if view is not None and view.base._requires_grad \
                 else NO_EDGE
-        if view is not None and (view.creation is NO_GRAD_VIEW or
-                                 view.creation is IN_CUSTOM_FUNCTION):
-            # a view made under no_grad (or by an unrecorded custom Function) requires
-            # grad through its base: no history to flow into
-            return NO_GRAD_VIEW_EDGE
+        # (a view made to require grad by requires_grad_(), whatever its creation, is a
+        # leaf: PyTorch's grad_accumulator reads the view's own flag)
         return (t._grad_accumulator(), 0)
     return (fn, t._output_nr)
 
@@ -728,8 +724,9 @@ def _zero_terms(F, op, inputs, vals, out):
     tangent (a Python number is a wrapped tensor too): ``x * w`` with only x dual computes
     ``w_t * x_p + x_t * w_p``. Such a term is zero, but it reads the primals, so the tangent
     requires grad when a primal it reads does (``threshold``-style masks, comparisons, read
-    nothing). Zero tangents are never allocated on the common path (Note [Forward mode]):
-    only here, with grad mode on, a primal requiring grad and a tangent that does not. The
+    nothing), and the sum of the terms is recorded when the other terms require grad. Zero
+    tangents are never allocated on the common path (Note [Forward mode]): only here, with
+    grad mode on, a primal it reads or the other terms requiring grad. The
     values stay out's (PyTorch's zero tensor times inf is zero; ours would be NaN)."""
     srcs = _formula_srcs(op)
     for i, x in enumerate(inputs):
@@ -738,12 +735,13 @@ def _zero_terms(F, op, inputs, vals, out):
             continue
         fn, idx = f
         args = [vals[srcs[i][k]] for k in idx]
-        if not any(isinstance(a, Tensor) and a._requires_grad for a in args):
-            continue
+        reads = [a for a in args if isinstance(a, Tensor)]
+        if not reads or not (out._requires_grad or any(a.requires_grad for a in reads)):
+            continue  # (requires_grad: a no_grad view of a tensor that requires grad does)
         shape = x._data.shape if isinstance(x, Tensor) else ()
         c = fn(F, _make(np.zeros(shape, dtype=out._data.dtype)), *args)
-        if isinstance(c, Tensor) and c._requires_grad:
-            out = plus_zero_term(out, c)
+        if isinstance(c, Tensor) and (c._requires_grad or out._requires_grad):
+            out = plus_zero_term(out, c)  # (PyTorch's sum of the terms records an Add)
     return out
 
 

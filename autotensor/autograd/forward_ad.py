@@ -126,8 +126,11 @@ def make_dual(tensor, tangent, *, level=None):
         dual = tensor.view_as(tensor)
         if tangent._data.strides != tensor._data.strides and tensor._data.size > 1:
             # a tangent laid out unlike the primal is copied into the primal's layout
+            # (aten's copy_: refused into an expanded primal's layout)
             from .._tensor import _make
             from .._backend import np
+            from .inplace import check_no_internal_overlap
+            check_no_internal_overlap(tensor)
             arr = np.empty_like(tensor._data, dtype=tangent._data.dtype)
             arr[...] = tangent._data
             tangent = _make(arr)
