@@ -360,11 +360,27 @@ class Tensor:
         return a replacement gradient."""
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        fn = self.grad_fn  # (a stale view's errors first: Note [Lazy view rebase])
+        # PyTorch reads grad_fn (a stale view's errors: Note [Lazy view rebase]) only on the
+        # first call, after making the tensor's hook dict: a later call never raises them,
+        # and after a first call that raised, its hooks go to a dict no node reads
+        from .autograd.graph import _HookDict, add_hook
+        m = self._meta_dict()
+        if m.get("orphan_hooks") is not None:
+            return add_hook(m["orphan_hooks"], hook)
+        if m.setdefault("hooked", False):
+            try:
+                fn = self.grad_fn
+            except RuntimeError:
+                fn = self._grad_fn
+        else:
+            m["hooked"] = True
+            try:
+                fn = self.grad_fn
+            except RuntimeError:
+                m["orphan_hooks"] = _HookDict()
+                raise
         if fn is None:
-            from .autograd.graph import _HookDict, add_hook
-            hooks = self._meta_dict().setdefault("hooks", _HookDict())
-            return add_hook(hooks, hook)
+            return add_hook(m.setdefault("hooks", _HookDict()), hook)
         return fn._register_tensor_prehook(self._output_nr, hook)
 
     def register_post_accumulate_grad_hook(self, hook):

@@ -32,6 +32,11 @@ FINDINGS = {
          "dtype=v0.dtype))",
          "v1 = torch.autograd.grad(v0.sum(), [v0])[0]", "v2 = v1.requires_grad_()",
          "v3 = v1.exp()"],
+    # only the first register_hook reads grad_fn (PyTorch's _backward_hooks is None)
+    "register_hook twice on a custom Function view, base written under no_grad "
+    "(s22 end_repro_001)":
+        [LEAF, "v1 = v0.exp()", "v2 = _View.apply(v0)", "with torch.no_grad():\n    v0.add_(v0)",
+         "v2.register_hook(lambda g: g * 2)", "v2.register_hook(lambda g: g * 2)"],
 }
 
 
@@ -277,5 +282,47 @@ def test_make_dual_of_an_expanded_primal(case):
         with fw.dual_level():
             d = fw.make_dual(*DUAL_LAYOUTS[case](lib))
             return fw.unpack_dual(d).tangent.tolist()
+    ours, theirs = _both(run)
+    assert ours == theirs
+
+
+# ---- register_hook reads grad_fn on its first call only ---------------------------------
+def _hook_view(L, kind, b):
+    if kind == "custom_function":
+        return _Alias.of(L).apply(b)
+    if kind == "no_grad":
+        with L.no_grad():
+            return b[:]
+    return b.split(1)[0]  # multi_output
+# (a plain slice is left out: PyTorch 2.13 crashes on its hooks after a no_grad write)
+
+
+@pytest.mark.parametrize("order", ["stale_first", "hooked_before"])
+@pytest.mark.parametrize("base", ["leaf", "nonleaf"])
+@pytest.mark.parametrize("kind", ["custom_function", "no_grad", "multi_output"])
+def test_register_hook_reads_grad_fn_once(kind, base, order):
+    """A stale view's error on the first register_hook only; later hooks go to the dict
+    the first call made (never run when that call raised)."""
+    def run(lib):
+        log, out = [], []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = x if base == "leaf" else x * 1
+        v = _hook_view(lib, kind, b)
+        y = (v * 2).sum()
+
+        def reg(tag):
+            try:
+                v.register_hook(lambda g: log.append(tag))
+                out.append(f"{tag}: ok")
+            except RuntimeError as e:
+                out.append(f"{tag}: {e}")
+        if order == "hooked_before":
+            reg("h0")
+        with lib.no_grad():
+            b.mul_(2)
+        reg("h1")
+        reg("h2")
+        y.backward()
+        return out, log, x.grad.tolist()
     ours, theirs = _both(run)
     assert ours == theirs
