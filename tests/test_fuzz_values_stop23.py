@@ -237,12 +237,14 @@ def _matmul_cases():
 def test_matmul_decomposition_as_torch(sa, sb, la, lb, ra, rb):
     """aten's matmul: its fold rule (should_fold) and the squeeze of a 3-D operand's batch of
     one that requires grad, over shapes of sizes 0, 1, 2 and several layouts: the same graph
-    node names, and the same result shape (or error)."""
+    node names, and the same result shape and strides (a GEMM's result is row-major even
+    where an inner dim of 1 makes it a broadcast product) or error."""
     def run(lib):
         try:
             y = _matmul_operand(lib, sa, la, ra) @ _matmul_operand(lib, sb, lb, rb)
         except RuntimeError as e:
             return str(e)
-        return tuple(y.shape), _graph_names(y) if ra or rb else None
+        return (tuple(y.shape), y.stride() if y.numel() else None,
+                _graph_names(y) if ra or rb else None)
 
     assert run(autotensor) == run(torch)

@@ -106,8 +106,9 @@ def matmul(a, b):
     if a.ndim > 1 and b.ndim > 1 and a.shape[-1] == 1 and b.shape[-2] == 1:
         # an inner dimension of 1 is one product per element, the same bits as the
         # GEMM's; NumPy's batched matmul runs such shapes (einsum's backward: (b, n, 1) @
-        # (b, 1, 1)) in its own loop, 4-7 x slower than the broadcast multiply
-        out = asarray(np.multiply(a, b))
+        # (b, 1, 1)) in its own loop, 4-7 x slower than the broadcast multiply (laid out
+        # row-major as a GEMM's result, not as the operands)
+        out = asarray(np.multiply(a, b, order="C"))
         return out if out.dtype == a.dtype else out.astype(a.dtype)
     out = asarray(np.matmul(_blas(a), _blas(b)))
     return out if out.dtype == a.dtype else out.astype(a.dtype)
