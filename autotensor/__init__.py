@@ -9,6 +9,8 @@ from ._dtypes import (bool, cdouble, cfloat, complex64, complex128, double, dtyp
                       int16, int32, int64, long, promote_types, set_default_dtype, short,
                       uint8)
 from ._dtypes import bfloat16, uint16, uint32, uint64
+from ._memory_format import (channels_last, channels_last_3d, contiguous_format,  # noqa: E402
+                             memory_format, preserve_format)
 from ._tensor import Size, Tensor, device, is_tensor
 from ._printing import set_printoptions, get_printoptions
 from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, default_generator,

@@ -2,7 +2,7 @@
 import builtins
 import warnings
 
-from . import _convert, _devices, _dtypes, _random
+from . import _convert, _devices, _dtypes, _memory_format, _random
 from ._backend import np
 from ._tensor import Tensor, _make
 
@@ -145,7 +145,10 @@ def ones(*size, dtype=None, device=None, requires_grad=False, layout=None):
 def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None,
           layout=None, pin_memory=False):
     _devices.check(device)
-    return _finish(np.zeros(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
+    out = np.zeros(_size(size), dtype=_float_dtype(dtype))
+    if memory_format is not None:
+        out = _in_format(out, memory_format, "empty")
+    return _finish(out, None, requires_grad)
 
 
 def _fill_array(shape, fill_value, dtype):
@@ -180,10 +183,21 @@ def _like(t, dtype):
     return (dtype or t.dtype).np
 
 
-def _laid_like(input, arr):
+def _laid_like(input, arr, memory_format=None, fn="empty_like"):
     """A ``*_like`` factory's array in ``empty_like``'s preserve_format layout (Note [Result
-    layout] in _ops/layout.py)."""
+    layout] in _ops/layout.py), or in the ``memory_format`` named."""
+    if memory_format is not None and memory_format is not _memory_format.preserve_format:
+        return _in_format(arr, memory_format, fn)
     return _laid_like_array(input._data, arr)
+
+
+def _in_format(arr, memory_format, fn):
+    """``arr`` laid out in a named memory format (``empty`` has no preserve_format)."""
+    from ._ops.layout import with_strides
+    _memory_format._check(memory_format, fn)
+    if fn == "empty" and memory_format is _memory_format.preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    return with_strides(arr, _memory_format.strides(memory_format, arr.shape))
 
 
 def _laid_like_array(a, arr):
@@ -194,21 +208,24 @@ def _laid_like_array(a, arr):
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
     if device is not None:
         _devices.check(device)
-    return _finish(_laid_like(input, np.zeros(input._data.shape, _like(input, dtype))), None,
+    return _finish(_laid_like(input, np.zeros(input._data.shape, _like(input, dtype)),
+                              memory_format, "zeros_like"), None,
                    requires_grad)
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
     if device is not None:
         _devices.check(device)
-    return _finish(_laid_like(input, np.ones(input._data.shape, _like(input, dtype))), None,
+    return _finish(_laid_like(input, np.ones(input._data.shape, _like(input, dtype)),
+                              memory_format, "ones_like"), None,
                    requires_grad)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
     if device is not None:
         _devices.check(device)
-    return _finish(_laid_like(input, np.zeros(input._data.shape, _like(input, dtype))), None,
+    return _finish(_laid_like(input, np.zeros(input._data.shape, _like(input, dtype)),
+                              memory_format), None,
                    requires_grad)
 
 
@@ -217,7 +234,9 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     if device is not None:
         _devices.check(device)
     return _finish(_laid_like(input, _fill_array(input._data.shape, fill_value,
-                                                 dtype or input.dtype)), None, requires_grad)
+                                                 dtype or input.dtype), memory_format,
+                              "full_like"),
+                   None, requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
@@ -340,12 +359,16 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
     return _finish(arr, None, requires_grad)
 
 
-def _random_like(input, draw, requires_grad=False):
-    """``empty_like(input).<fill>_()``: empty_like's layout, the values drawn along its
-    memory order (``draw(shape, contiguous)``: the fill for that order)."""
+def _random_like(input, draw, requires_grad=False, memory_format=None):
+    """``empty_like(input, memory_format=...).<fill>_()``: empty_like's layout, the values
+    drawn along its memory order (``draw(shape, contiguous)``: the fill for that order)."""
     from ._ops import layout
     shape = input._data.shape
-    st = layout.like_strides(input._data)
+    if memory_format is not None and memory_format is not _memory_format.preserve_format:
+        _memory_format._check(memory_format, "empty_like")
+        st = _memory_format.strides(memory_format, shape)
+    else:
+        st = layout.like_strides(input._data)
     if st is None:
         return _finish(draw(shape, True), None, requires_grad)
     arr = _random.in_memory_order(lambda sh: draw(sh, layout.is_contiguous(shape, st)),
@@ -353,28 +376,32 @@ def _random_like(input, draw, requires_grad=False):
     return _finish(layout.with_strides(arr, st), None, requires_grad)
 
 
-def rand_like(input, *, dtype=None, generator=None, requires_grad=False, device=None):
+def rand_like(input, *, dtype=None, generator=None, requires_grad=False, device=None,
+              memory_format=None):
     if device is not None:
         _devices.check(device)
     dt = _float_dtype(dtype or input.dtype)
     return _random_like(input, lambda shape, c: _random.rand(shape, dt, generator),
-                        requires_grad)
+                        requires_grad, memory_format)
 
 
-def randn_like(input, *, dtype=None, generator=None, requires_grad=False, device=None):
+def randn_like(input, *, dtype=None, generator=None, requires_grad=False, device=None,
+               memory_format=None):
     if device is not None:
         _devices.check(device)
     dt = _float_dtype(dtype or input.dtype)
     return _random_like(input, lambda shape, c: _random.randn(shape, dt, generator, c),
-                        requires_grad)
+                        requires_grad, memory_format)
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, generator=None):
+def randint_like(input, low=0, high=None, *, dtype=None, generator=None,
+                 memory_format=None):
     if high is None:
         low, high = 0, low
     dt = (dtype or input.dtype).np
     return _random_like(input, lambda shape, c: _random.randint(low, high, shape, dt,
-                                                                generator))
+                                                                generator),
+                        memory_format=memory_format)
 
 
 def bernoulli(input, p=None, *, generator=None):

@@ -106,7 +106,7 @@ def _new_empty(self, *size, dtype=None, device=None, requires_grad=False):
 def _cast_method(dtype_name):
     def cast(self, memory_format=None):
         from . import _dtypes
-        return _to_dtype(self, getattr(_dtypes, dtype_name))
+        return _to_dtype(self, getattr(_dtypes, dtype_name), memory_format=memory_format)
     cast.__name__ = dtype_name
     return cast
 

@@ -9,7 +9,7 @@ Python call.
 import warnings
 import weakref
 
-from . import _dtypes, _errors
+from . import _dtypes, _errors, _memory_format
 from ._backend import np
 from .autograd import grad_mode
 
@@ -131,7 +131,12 @@ class Tensor:
         return _Storage(self._root_array())
 
     def is_contiguous(self, memory_format=None):
-        return _is_contiguous(self._data)
+        if memory_format is None or memory_format is _memory_format.contiguous_format:
+            return _is_contiguous(self._data)
+        _memory_format._check(memory_format, "is_contiguous")
+        a = self._data
+        return _memory_format.is_contiguous(a.shape, tuple(s // a.itemsize for s in a.strides),
+                                            memory_format)
 
     # ---- conversion ----------------------------------------------------------------------
     def item(self):

@@ -458,6 +458,13 @@ def _channels_last_strides_nd(shape):
     return tuple(strides)
 
 
+def named_format(arrays, params, out):
+    """clone / to / contiguous with a memory_format other than preserve_format: the strides
+    that format names (the op's last param), with PyTorch's rank error."""
+    from .._memory_format import strides
+    return with_strides(out, strides(params[-1], out.shape))
+
+
 def suggested_format(arrays, params, out):
     """NN kernels that allocate ``at::empty(..., input.suggest_memory_format())``
     (padding, pixel shuffle, upsampling, adaptive max pooling, group_norm): a
@@ -466,6 +473,18 @@ def suggested_format(arrays, params, out):
     if out.ndim == a.ndim and out.ndim in (4, 5) and \
             _strides_like_channels_last(a.shape, _elem_strides(a)):
         return with_strides(out, _channels_last_strides_nd(out.shape))
+    return c_order(out)
+
+
+def conv_format(arrays, params, out):
+    """convolution's result: channels-last when its input or its weight is strided like it
+    (mkldnn's and thnn's ``*_use_channels_last``); a float64 3-d convolution has no
+    channels-last kernel (slow_conv3d)."""
+    nd = out.ndim
+    if nd == 4 or (nd == 5 and out.dtype != np.float64):
+        for a in arrays[:2]:
+            if a.ndim == nd and _strides_like_channels_last(a.shape, _elem_strides(a)):
+                return with_strides(out, _channels_last_strides_nd(out.shape))
     return c_order(out)
 
 

@@ -768,7 +768,7 @@ CONVOLUTION = defop(
     inputs=("input", "weight", "bias"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups"),
     grads={"input": convolution_input_grad, "weight": convolution_weight_grad,
-           "bias": convolution_bias_grad}, jvp="transpose")
+           "bias": convolution_bias_grad}, jvp="transpose", layout=layout.conv_format)
 
 
 # ---- pooling ---------------------------------------------------------------------------
@@ -892,7 +892,8 @@ MAX_POOL2D = defop(
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     outputs=("result", "indices"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose")
+           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose",
+    layout=layout.suggested_format)
 
 
 def avg_pool_divisors(size, out, k, s, p, ceil_mode, count_include_pad):
@@ -954,7 +955,7 @@ AVG_POOL2D = defop(
     "avg_pool2d", "AvgPool2DBackward0", avg_pool2d_kernel,
     params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
             "divisor_override"),
-    grads={"self": avg_pool2d_backward}, jvp="transpose")
+    grads={"self": avg_pool2d_backward}, jvp="transpose", layout=layout.suggested_format)
 
 
 def adaptive_pool_matrix(size, out, dtype):
@@ -981,7 +982,8 @@ def adaptive_avg_pool2d_backward(F, grad, self_sizes):
 
 ADAPTIVE_AVG_POOL2D = defop(
     "adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", adaptive_avg_pool2d_kernel,
-    params=("output_size",), grads={"self": adaptive_avg_pool2d_backward}, jvp="transpose")
+    params=("output_size",), grads={"self": adaptive_avg_pool2d_backward}, jvp="transpose",
+    layout=layout.suggested_format)
 
 
 # ---- normalisation ---------------------------------------------------------------------
@@ -2590,7 +2592,8 @@ MAX_POOL3D = defop(
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     outputs=("result", "indices"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)}, jvp="transpose")
+           max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)}, jvp="transpose",
+    layout=layout.suggested_format)
 
 
 def _avg_divisor_nd(self_sizes, out, kernel_size, stride, padding, ceil_mode,

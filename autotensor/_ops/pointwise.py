@@ -9,6 +9,7 @@ import builtins
 import math
 
 from .. import _convert, _dtypes, _errors
+from .. import _memory_format as _mf
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
@@ -488,6 +489,14 @@ CLONE_CONTIGUOUS = defop("clone", "CloneBackward0", raw.clone,
 TO_COPY = defop("to", "ToCopyBackward0", raw.cast, params=("dtype",),
                 grads={"self": lambda F, grad: grad},
                 jvp=lambda F, self_t, dtype: F.cast(self_t, dtype.np), layout="like")
+# clone / to with a named memory_format (contiguous_format, channels_last...): its strides
+CLONE_FORMAT = defop("clone", "CloneBackward0", lambda x, memory_format: x.copy(),
+                     params=("memory_format",), grads={"self": lambda F, grad: grad},
+                     jvp="linear", layout=layout.named_format)
+TO_COPY_FORMAT = defop("to", "ToCopyBackward0", raw.cast, params=("dtype", "memory_format"),
+                       grads={"self": lambda F, grad: grad},
+                       jvp=lambda F, self_t, dtype, memory_format: F.cast(self_t, dtype.np),
+                       layout=layout.named_format)
 
 
 # In-place-only ops (their out-of-place forms are other entries).
@@ -1244,14 +1253,19 @@ def isfinite(input):
 
 # ---- copies and dtype conversion -----------------------------------------------------------
 def clone(input, *, memory_format=None):
+    if memory_format is not None and memory_format is not _mf.preserve_format:
+        _mf._check(memory_format, "clone")
+        return _finish(CLONE_FORMAT, (input,), (memory_format,), input._data.copy())
     r = _finish(CLONE, (input,), (), np.copy(input._data, order="K"))
     if input._meta is not None and input._meta.get("inference") and not _state.inference:
         r._vc[0] = 1  # PyTorch copies an inference tensor out with copy_ (a version bump)
     return r
 
 
-def _to_dtype(input, dtype, copy=False):
+def _to_dtype(input, dtype, copy=False, memory_format=None):
     npd = dtype.np
+    if memory_format is not None and memory_format is not _mf.preserve_format:
+        return _to_format(input, dtype, copy, memory_format)
     if input._data.dtype == npd and not copy:
         return input
     out = _convert.cast(input._data, dtype)  # (float64 -> half rounds via float32)
@@ -1266,6 +1280,23 @@ def _to_dtype(input, dtype, copy=False):
     return _no_graph(TO_COPY, (input,), (dtype,), out)
 
 
+def _to_format(input, dtype, copy, memory_format):
+    """``to(..., memory_format=fmt)``: ``input`` itself when nothing changes (aten's
+    to_will_alias: same dtype and ``suggest_memory_format() == fmt``), else one
+    ToCopyBackward0 copy laid out in ``fmt``."""
+    _mf._check(memory_format, "to")
+    a = input._data
+    if a.dtype == dtype.np and not copy and memory_format is _mf.suggested(
+            a.shape, tuple(s // a.itemsize for s in a.strides)):
+        return input
+    out = _convert.cast(a, dtype)
+    if out is a:
+        out = out.copy()
+    if dtype._cat < 2:  # (an integer result has no graph)
+        return _no_graph(TO_COPY_FORMAT, (input,), (dtype, memory_format), out)
+    return _finish(TO_COPY_FORMAT, (input,), (dtype, memory_format), out)
+
+
 def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
        memory_format=None):
     for a in args:
@@ -1278,6 +1309,8 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
     if device is not None:
         from .._devices import check
         check(device)
+    if memory_format is not None and memory_format is not _mf.preserve_format:
+        return _to_format(input, dtype or input.dtype, copy, memory_format)
     if dtype is None:
         return clone(input) if copy else input
     return _to_dtype(input, dtype, copy)
@@ -1288,9 +1321,16 @@ def type_as(input, other):
 
 
 def contiguous(input, memory_format=None):
-    if input.is_contiguous():
+    if memory_format is None or memory_format is _mf.contiguous_format:
+        if input.is_contiguous():
+            return input
+        return clone_contiguous(input)
+    _mf._check(memory_format, "contiguous")
+    if input.is_contiguous(memory_format=memory_format):
         return input
-    return clone_contiguous(input)
+    if memory_format is _mf.preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return clone(input, memory_format=memory_format)
 
 
 def clone_contiguous(input):

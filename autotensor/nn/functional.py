@@ -744,7 +744,13 @@ def adaptive_avg_pool2d(input, output_size):
         (output_size,) * 2
     size = tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
     if size == (1, 1):   # PyTorch takes the mean (MeanBackward1)
-        return fn.mean(input, (-2, -1), keepdim=True)
+        out = fn.mean(input, (-2, -1), keepdim=True)
+        a = input._data
+        if a.ndim == 4 and a.shape[1] and N.layout._strides_like_channels_last(
+                a.shape, N.layout._elem_strides(a)):  # (its as_strided_ to channels-last)
+            c = a.shape[1] * out._data.itemsize
+            out._data = N.layout._as_strided(out._data, strides=(c, out._data.itemsize, c, c))
+        return out
     out = N.adaptive_avg_pool2d_kernel(input._data, size)
     return _finish(N.ADAPTIVE_AVG_POOL2D, (input,), (size,), out)
 

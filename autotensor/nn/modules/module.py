@@ -521,7 +521,12 @@ class Module:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, "
                             f"but got desired dtype={dtype}")
 
+        memory_format = kwargs.get("memory_format")
+
         def convert(t):
+            if memory_format is not None and t.dim() in (4, 5):
+                return t.to(dtype if t.is_floating_point() or t.is_complex() else None,
+                            memory_format=memory_format)
             if dtype is not None and (t.is_floating_point() or t.is_complex()):
                 return t.to(dtype)
             return t

@@ -1,0 +1,89 @@
+"""``torch.memory_format``: the layouts a tensor's strides can be asked for by name.
+
+``contiguous_format`` is row-major; ``channels_last`` (4-d) and ``channels_last_3d`` (5-d)
+put the channel dim fastest (NHWC / NDHWC in memory, NCHW in shape); ``preserve_format``
+keeps the input's layout (``empty_like``'s rule, Note [Result layout] in _ops/layout.py).
+"""
+
+
+class memory_format:
+    """One of the four PyTorch memory formats (the module's singletons; not constructible)."""
+    __slots__ = ("_name",)
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("cannot create 'torch.memory_format' instances")
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+    def __reduce__(self):
+        return self._name  # (pickled by name: the module's singleton)
+
+
+def _make(name):
+    fmt = object.__new__(memory_format)
+    fmt._name = name
+    return fmt
+
+
+contiguous_format = _make("contiguous_format")
+preserve_format = _make("preserve_format")
+channels_last = _make("channels_last")
+channels_last_3d = _make("channels_last_3d")
+
+_RANK = {channels_last: 4, channels_last_3d: 5}
+
+
+def _check(fmt, fn):
+    if fmt.__class__ is not memory_format:
+        raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not "
+                        f"{type(fmt).__name__}")
+
+
+def _channels_last_order(ndim):
+    """Dims fastest first: channels, then the spatial dims from the last, then the batch."""
+    return (1,) + tuple(range(ndim - 1, 1, -1)) + (0,)
+
+
+def strides(fmt, shape):
+    """Element strides of a fresh tensor of ``shape`` in ``fmt`` (None: row-major), with
+    PyTorch's rank error for the channels-last formats."""
+    rank = _RANK.get(fmt)
+    if rank is None:
+        return None
+    if len(shape) != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {fmt._name} format")
+    st = [0] * rank
+    s = 1
+    for d in _channels_last_order(rank):
+        st[d] = s
+        s *= shape[d]
+    return tuple(st)
+
+
+def is_contiguous(shape, st, fmt):
+    """``Tensor.is_contiguous(memory_format=fmt)`` for element strides ``st`` (size-1 dims
+    ignored, empty tensors contiguous)."""
+    rank = _RANK.get(fmt)
+    if rank is None:
+        from ._ops.layout import is_contiguous as row_major
+        return row_major(shape, st)
+    if len(shape) != rank:
+        return False
+    expected = 1
+    for d in _channels_last_order(rank):
+        if shape[d] == 0:
+            return True
+        if shape[d] != 1:
+            if st[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def suggested(shape, st):
+    """``suggest_memory_format()``: channels-last when the strides are ordered like it."""
+    from ._ops.layout import _strides_like_channels_last
+    if len(shape) in (4, 5) and _strides_like_channels_last(shape, st):
+        return channels_last if len(shape) == 4 else channels_last_3d
+    return contiguous_format
