@@ -17,7 +17,7 @@ from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, defaul
                         empty, empty_like, eye, from_dlpack, from_numpy, full, full_like,
                         get_rng_state,
                         initial_seed, linspace, logspace, manual_seed, multinomial, normal,
-                        ones, ones_like, rand, rand_like, randint, randint_like, randn,
+                        ones, ones_like, poisson, rand, rand_like, randint, randint_like, randn,
                         randn_like, randperm, seed, set_rng_state, tensor, zeros, zeros_like)
 from ._windows import (bartlett_window, blackman_window, hamming_window, hann_window,
                        kaiser_window)

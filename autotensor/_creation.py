@@ -406,7 +406,18 @@ def randint_like(input, low=0, high=None, *, dtype=None, generator=None,
 
 def bernoulli(input, p=None, *, generator=None):
     probs = input._data if p is None else np.full(input._data.shape, p)
-    return _make(_random.bernoulli(probs, input._data.shape, input._data.dtype, generator))
+    out = _random.bernoulli(probs, input._data.shape, input._data.dtype, generator)
+    if p is not None:
+        return _make(out)
+    from ._ops import _common, pointwise
+    return _common._finish(pointwise.BERNOULLI, (input,), (), out)
+
+
+def poisson(input, generator=None):
+    """Samples of Poisson distributions of rates ``input`` (PoissonBackward0: zero gradient)."""
+    from ._ops import _common, pointwise
+    return _common._finish(pointwise.POISSON, (input,), (), _random.poisson(input._data,
+                                                                              generator))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):

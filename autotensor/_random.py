@@ -1129,6 +1129,65 @@ def geometric(p, shape=(), np_dtype=None, generator=None):
     return _cast_from_double(v, dt).reshape(shape)
 
 
+def _sample_poisson(lam: float, g: Generator) -> int:
+    """aten's ``sample_poisson`` (numpy's algorithm): Hoermann's transformed rejection for
+    rates of 10 and more, Knuth's product of uniforms below; each uniform one
+    ``random64()`` word, drawn in the same order."""
+    if not lam >= 0:
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    mask = (1 << 53) - 1
+
+    def uniform():
+        return (int(g._raw64(1)[0]) & mask) * 2.0 ** -53
+
+    if lam >= 10:
+        slam = math.sqrt(lam)
+        loglam = math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = uniform() - 0.5
+            v = uniform()
+            us = 0.5 - abs(u)
+            k = (2 * a / us + b) * u + lam + 0.43
+            # ((int64_t) floor(k): x86 gives INT64_MIN for an infinite or huge rate's k;
+            # aten's compiled loop then draws as its optimiser decided: not emulated)
+            k = int(k // 1) if -2.0 ** 63 <= k < 2.0 ** 63 else -2 ** 63
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if _safe_log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= \
+                    -lam + k * loglam - math.lgamma(k + 1.0):
+                return k
+    if lam == 0:
+        return 0
+    enlam = _safe_exp(-lam)
+    x = 0
+    prod = 1.0
+    while True:
+        prod *= uniform()
+        if prod > enlam:
+            x += 1
+        else:
+            return x
+
+
+def poisson(rates, generator=None):
+    """``torch.poisson``: one serial loop over the rates (a rejection sampler draws a varying
+    number of words), in the order of its contiguous result."""
+    dt = rates.dtype
+    if not _is_float(dt):
+        raise NotImplementedError(f"\"poisson_cpu\" not implemented for '{_torch_name(dt)}'")
+    g = _gen(generator)
+    lam = rates.astype(np.float64).ravel().tolist()
+    with g._lock:
+        out = np.array([_sample_poisson(v, g) for v in lam], dtype=np.float64)
+    return out.reshape(rates.shape).astype(dt)
+
+
 def multinomial(probs, num_samples, replacement=False, generator=None):
     """``torch.multinomial(probs, num_samples, replacement)``: int64 indices."""
     probs = np.asarray(probs)

@@ -527,6 +527,8 @@ EXPONENTIAL_ = _sampler("exponential_", "ExponentialBackward0")
 CAUCHY_ = _sampler("cauchy_", "CauchyBackward0")
 LOG_NORMAL_ = _sampler("log_normal_", "LogNormalBackward0")
 GEOMETRIC_ = _sampler("geometric_", "GeometricBackward0")
+BERNOULLI = _sampler("bernoulli", "BernoulliBackward0")  # torch.bernoulli(probs)
+POISSON = _sampler("poisson", "PoissonBackward0")
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
              grads={"self": lambda F, grad: F.zeros_like(grad),
                     "src": lambda F, grad: grad},
