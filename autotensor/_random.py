@@ -1129,6 +1129,25 @@ def geometric(p, shape=(), np_dtype=None, generator=None):
     return _cast_from_double(v, dt).reshape(shape)
 
 
+def _c_lgamma(x: float) -> float:
+    """The C library's ``lgamma`` (CPython's ``math.lgamma`` is its own, a few ulps apart:
+    enough to flip the Poisson sampler's acceptance test at large rates)."""
+    global _c_lgamma_fn
+    if _c_lgamma_fn is None:
+        try:
+            import ctypes
+            import ctypes.util
+            f = ctypes.CDLL(ctypes.util.find_library("m") or None).lgamma
+            f.restype, f.argtypes = ctypes.c_double, (ctypes.c_double,)
+            _c_lgamma_fn = f
+        except (OSError, AttributeError):  # (no C math library found: Python's)
+            _c_lgamma_fn = math.lgamma
+    return _c_lgamma_fn(x)
+
+
+_c_lgamma_fn = None
+
+
 def _sample_poisson(lam: float, g: Generator) -> int:
     """aten's ``sample_poisson`` (numpy's algorithm): Hoermann's transformed rejection for
     rates of 10 and more, Knuth's product of uniforms below; each uniform one
@@ -1160,7 +1179,7 @@ def _sample_poisson(lam: float, g: Generator) -> int:
             if k < 0 or (us < 0.013 and v > us):
                 continue
             if _safe_log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= \
-                    -lam + k * loglam - math.lgamma(k + 1.0):
+                    -lam + k * loglam - _c_lgamma(k + 1.0):
                 return k
     if lam == 0:
         return 0

@@ -5,7 +5,8 @@ import pytest
 
 import autotensor
 
-RATES = [0., 0.5, 3., 9.99, 10., 25., 1000., 1e6, 1e-300, 7.3, 11.5, 40., 1e15]
+RATES = [0., 0.5, 3., 9.99, 10., 25., 1000., 1e6, 1e-300, 7.3, 11.5, 40., 1e15, 1e8, 123456.7,
+         5e12, 2e17]
 # (Not compared: rates whose samples leave int64 (>~ 2**63, inf). aten's (int64_t) cast of
 # such a k is undefined behaviour, and the compiled sampler's draws then follow its
 # optimiser, not the source.)
