@@ -1148,17 +1148,34 @@ def _c_lgamma(x: float) -> float:
 _c_lgamma_fn = None
 
 
-def _sample_poisson(lam: float, g: Generator) -> int:
+class _UniformStream:
+    """``uniform_real_distribution<double>(0, 1)`` one value at a time for a sampler whose
+    number of draws depends on the values: drawn ahead in blocks, and ``close()`` rewinds the
+    generator to just after the last value used."""
+
+    def __init__(self, g: Generator):
+        self.g, self.state, self.fresh = g, g._bitgen.state, g._fresh
+        self.block, self.i, self.used = [], 0, 0
+
+    def __call__(self) -> float:
+        if self.i == len(self.block):
+            self.block, self.i = _u53(self.g, 512).tolist(), 0
+        self.i += 1
+        self.used += 1
+        return self.block[self.i - 1]
+
+    def close(self):
+        g = self.g
+        g._bitgen.state, g._fresh = self.state, self.fresh
+        g._raw32(2 * self.used)
+
+
+def _sample_poisson(lam: float, uniform) -> int:
     """aten's ``sample_poisson`` (numpy's algorithm): Hoermann's transformed rejection for
-    rates of 10 and more, Knuth's product of uniforms below; each uniform one
-    ``random64()`` word, drawn in the same order."""
+    rates of 10 and more, Knuth's product of uniforms below, ``uniform()`` drawing as
+    PyTorch's generator does (one ``random64()`` word each)."""
     if not lam >= 0:
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    mask = (1 << 53) - 1
-
-    def uniform():
-        return (int(g._raw64(1)[0]) & mask) * 2.0 ** -53
-
     if lam >= 10:
         slam = math.sqrt(lam)
         loglam = math.log(lam)
@@ -1203,7 +1220,11 @@ def poisson(rates, generator=None):
     g = _gen(generator)
     lam = rates.astype(np.float64).ravel().tolist()
     with g._lock:
-        out = np.array([_sample_poisson(v, g) for v in lam], dtype=np.float64)
+        uniform = _UniformStream(g)
+        try:
+            out = np.array([_sample_poisson(v, uniform) for v in lam], dtype=np.float64)
+        finally:
+            uniform.close()
     return out.reshape(rates.shape).astype(dt)
 
 
