@@ -146,6 +146,92 @@ def typename(obj):
     return obj.type() if isinstance(obj, Tensor) else type(obj).__name__
 
 
+# Constants, switches and small functions of the torch namespace.
+import builtins as _builtins  # noqa: E402  (int, bool and float are dtypes here)
+import math as _math  # noqa: E402
+pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
+from ._flags import (are_deterministic_algorithms_enabled,  # noqa: E402
+                     get_deterministic_debug_mode, get_float32_matmul_precision,
+                     is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
+                     set_default_tensor_type, set_deterministic_debug_mode, set_flush_denormal,
+                     set_float32_matmul_precision, set_warn_always, use_deterministic_algorithms)
+from .func import vmap  # noqa: E402
+from ._creation import empty_strided, scalar_tensor  # noqa: E402
+
+
+def can_cast(from_, to):
+    """PyTorch's canCast: no complex -> real, floating -> integral, or non-bool -> bool."""
+    if from_._cat == _dtypes._CAT_COMPLEX and to._cat != _dtypes._CAT_COMPLEX:
+        return False
+    if from_._cat == _dtypes._CAT_FLOAT and to._cat == _dtypes._CAT_INT:
+        return False
+    return not (from_._cat != _dtypes._CAT_BOOL and to._cat == _dtypes._CAT_BOOL)
+
+
+def is_nonzero(input):
+    return input.is_nonzero()
+
+
+def is_same_size(input, other):
+    return input.is_same_size(other)
+
+
+def is_signed(input):
+    return input.is_signed()
+
+
+def ravel(input):
+    return input.ravel()
+
+
+def unravel_index(indices, shape):
+    """The coordinates of flat ``indices`` in ``shape``: one int64 tensor per dim."""
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"expected 'indices' to be a tensor, but got {type(indices)}")
+    dt = indices.dtype
+    if dt.is_floating_point or dt.is_complex or dt is bool:  # (bool: torch.bool here)
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    shape = (shape,) if isinstance(shape, _builtins.int) else tuple(shape)
+    n = 1
+    for d in shape:
+        if d < 0:
+            raise ValueError("'shape' cannot have negative values, but got "
+                             f"{tuple(shape)}")
+        n *= d
+    flat = indices._data.astype("int64")
+    flat = flat % n if n else flat  # (PyTorch wraps indices out of range, as here)
+    coords = []
+    for d in reversed(shape):
+        coords.append(tensor(flat % d if d else flat))
+        flat = flat // d if d else flat
+    return tuple(reversed(coords))
+
+
+def fill(input, value):
+    return input.clone().fill_(value)
+
+
+def fill_(input, value):
+    return input.fill_(value)
+
+
+def zero_(input):
+    return input.zero_()
+
+
+def _inplace_function(name):
+    def f(input, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+for _name in ("abs_", "ceil_", "cos_", "exp_", "floor_", "log_", "neg_", "negative_", "relu_",
+              "sigmoid_", "sin_", "sqrt_", "square_", "tanh_"):
+    globals()[_name] = _inplace_function(_name)
+del _name
+
+
 from ._ops._out import add_out as _add_out  # noqa: E402
 _add_out(globals())  # out= on the torch functions that take it (Note [out= arguments])
 from . import functional  # noqa: E402  (imports the namespace above)

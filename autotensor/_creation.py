@@ -151,6 +151,17 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
     return _finish(out, None, requires_grad)
 
 
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
+    """A 0-d tensor of ``s`` in the default dtype (not the inferred one) unless ``dtype``."""
+    return full((), s, dtype=dtype or _dtypes.get_default_dtype(), device=device,
+                requires_grad=requires_grad)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False):
+    return empty(0, dtype=dtype, device=device).new_empty_strided(
+        size, stride, requires_grad=requires_grad)
+
+
 def _fill_array(shape, fill_value, dtype):
     """``np.full`` with PyTorch's Scalar conversion of ``fill_value`` (its dtype inferred like a
     Python scalar's when ``dtype`` is None)."""

@@ -351,6 +351,7 @@ METHODS = {
     "new_full": _new_full, "new_empty": _new_empty,
     "normal_": _normal_, "uniform_": _uniform_, "random_": _random_,
     "bernoulli_": _bernoulli_, "exponential_": _exponential_,
+    "bernoulli": _creation.bernoulli, "multinomial": _creation.multinomial,
     "cauchy_": _cauchy_, "log_normal_": _log_normal_, "geometric_": _geometric_,
     "__dlpack__": _dlpack, "__dlpack_device__": _dlpack_device,
     "subtract_": fn.sub_, "multiply_": fn.mul_, "divide_": fn.div_,

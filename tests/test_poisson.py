@@ -52,3 +52,17 @@ def test_poisson_moments_and_graph():
     np.testing.assert_array_equal(x.grad.numpy(), np.zeros((3, 4)))
     b = torch.bernoulli(x)
     assert type(b.grad_fn).__name__ == "BernoulliBackward0"
+
+
+def test_sampling_methods_match_torch():
+    """Tensor.multinomial / Tensor.bernoulli (the methods were missing)."""
+    torch_ = pytest.importorskip("torch")
+
+    def run(torch):
+        torch.manual_seed(0)
+        p = torch.tensor([[0.1, 0.5, 0.4], [0.3, 0.3, 0.4]])
+        return [t.tolist() for t in (
+            p.multinomial(2), p.multinomial(5, replacement=True),
+            p.multinomial(num_samples=1, replacement=False), p.bernoulli(), p.bernoulli(0.3),
+            p.bernoulli(p=0.7, generator=torch.Generator().manual_seed(1)), torch.rand(2))]
+    assert run(autotensor) == run(torch_)
