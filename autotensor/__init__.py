@@ -109,6 +109,7 @@ from .utils import data as _data  # noqa: E402,F401  (torch.utils.data works aft
 from .autograd import functional as _functional  # noqa: E402,F401  (needs the tensor API)
 from . import func  # noqa: E402
 from . import testing  # noqa: E402
+from . import distributions  # noqa: E402
 from . import special  # noqa: E402
 from ._compile import compile  # noqa: E402  (torch.compile: replays traced kernels)
 from . import _dynamo  # noqa: E402,F401
