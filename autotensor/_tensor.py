@@ -100,12 +100,8 @@ class Tensor:
         return self._data.itemsize
 
     def stride(self, dim=None):
-        a = self._data
-        if a.size or not a.ndim:
-            strides = tuple(s // a.itemsize for s in a.strides)
-        else:  # (NumPy zeroes an empty array's strides; PyTorch's are a contiguous tensor's)
-            from ._ops.layout import c_strides
-            strides = c_strides(a.shape)
+        item = self._data.itemsize
+        strides = tuple(s // item for s in self._data.strides)
         if dim is None:
             return strides
         return strides[_errors.wrap_dim(dim, self._data.ndim)]
