@@ -14,12 +14,12 @@ from .pointwise import maximum, minimum
 
 
 def reduce_backward(F, grad, dims, keepdim, sizes):
-    """Gradient of a reduction over ``dims``: broadcast grad back to the input's sizes."""
-    if not keepdim and sizes:
-        shape = list(sizes)
-        for d in (range(len(sizes)) if dims is None else dims):
-            shape[d] = 1
-        grad = F.reshape(grad, tuple(shape))
+    """Gradient of a reduction over ``dims``: broadcast grad back to the input's sizes
+    (PyTorch's sum_backward: ``unsqueeze_multiple`` over the sorted dims, then expand, so a
+    double backward records its UnsqueezeBackward0 nodes)."""
+    if not keepdim and sizes and dims is not None and len(dims):
+        for d in sorted(d % len(sizes) for d in dims):
+            grad = F.unsqueeze(grad, d)
     return F.expand(grad, sizes)
 
 
