@@ -357,7 +357,7 @@ METHODS = {
     "subtract_": fn.sub_, "multiply_": fn.mul_, "divide_": fn.div_,
     # the catalogue (issue 11)
     **{name: getattr(fn, name) for name in """
-        acos acos_ acosh acosh_ addcdiv addcdiv_ addcmul addcmul_ arccos arccos_ arccosh arccosh_
+        acos acos_ acosh acosh_ addcdiv_ addcmul_ arccos arccos_ arccosh arccosh_
         arcsin arcsin_ arcsinh arcsinh_ arctan arctan2 arctan2_ arctan_ arctanh arctanh_ asin
         asin_ asinh asinh_ atan atan2 atan2_ atan_ atanh atanh_ copysign copysign_ cosh cosh_
         deg2rad deg2rad_ digamma digamma_ erf erf_ erfc erfc_ erfinv erfinv_ exp2 exp2_ expm1
@@ -367,6 +367,7 @@ METHODS = {
         sinh_ tan tan_ trunc trunc_ xlogy xlogy_
         """.split()},
     "polygamma": lambda self, n: fn.polygamma(n, self),
+    "addcmul": fn.pointwise.addcmul_method, "addcdiv": fn.pointwise.addcdiv_method,
     **{name: getattr(fn, name) for name in """
         aminmax count_nonzero cummax cummin cumprod diff kthvalue logcumsumexp median nanmean
         nanmedian nansum std var

@@ -191,8 +191,6 @@ def test_tangent_requires_grad_as_torch(op, pair):
             a, b = _operands(lib, pair)
             t = lib.autograd.forward_ad.unpack_dual(BINARY[op](lib, a, b)).tangent
             return None if t is None else (t.requires_grad, _r(t.detach()))
-    if op in ("addcmul", "addcdiv") and pair == "dv_two":
-        pytest.skip("open: a number tensor2 raises AttributeError (PyTorch: TypeError)")
     ours, theirs = _both(run)
     if isinstance(theirs, str):  # an argument PyTorch refuses (a number for a Tensor)
         assert isinstance(ours, str) and ours.split(":")[0] == theirs.split(":")[0]
@@ -326,3 +324,31 @@ def test_register_hook_reads_grad_fn_once(kind, base, order):
         return out, log, x.grad.tolist()
     ours, theirs = _both(run)
     assert ours == theirs
+
+
+_ADDC_CALLS = {
+    "fn_tensor2_int": lambda lib, t: lib.addcmul(t, t, 2),
+    "fn_tensor2_float": lambda lib, t: lib.addcdiv(t, t, 2.0),
+    "fn_input_int": lambda lib, t: lib.addcmul(1, t, t),
+    "fn_tensor1_int": lambda lib, t: lib.addcdiv(t, 1, t),
+    "method_tensor2": lambda lib, t: t.addcmul(t, 2),
+    "method_tensor1": lambda lib, t: t.addcdiv(1.0, t),
+    "inplace_tensor2": lambda lib, t: t.addcmul_(t, 2),
+    "inplace_tensor1": lambda lib, t: t.addcdiv_(3, t),
+    "value_none": lambda lib, t: lib.addcmul(t, t, t, value=None),
+    "value_str": lambda lib, t: t.addcdiv(t, t, value="a"),
+    "value_tensor": lambda lib, t: lib.addcdiv(t, t, t, value=lib.tensor(2.0)).tolist(),
+    "value_numpy": lambda lib, t: t.addcmul(t, t, value=np.float64(2)).tolist(),
+}
+
+
+@pytest.mark.parametrize("call", sorted(_ADDC_CALLS))
+def test_addcmul_addcdiv_argument_errors_as_torch(call):
+    """The argument parser's TypeError (name, position: from 1 for torch.addcmul, from the
+    argument after self for the methods), never an AttributeError from inside the kernel."""
+    def run(lib):
+        try:
+            return _ADDC_CALLS[call](lib, lib.ones(2))
+        except Exception as e:  # noqa: BLE001 - the error is the result compared
+            return f"{type(e).__name__}: {e}"
+    assert run(autotensor) == run(torch)

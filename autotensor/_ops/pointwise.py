@@ -2467,14 +2467,27 @@ def _py_all_int(tensors):
     return all(isinstance(t, Tensor) and t._data.dtype.kind in "biu" for t in tensors)
 
 
+def _check_addc_args(name, tensors, value, first_position):
+    """The argument parser's checks (positions count from 1 for ``torch.addcmul``, from the
+    first argument after self for the method)."""
+    for arg, t, pos in zip(("input", "tensor1", "tensor2")[-len(tensors):], tensors,
+                           range(first_position, first_position + len(tensors))):
+        _check_tensor_arg(name, arg, t, pos)
+    if not isinstance(value, (int, float, complex, bool, Tensor, np.number)):
+        raise TypeError(f"{name}(): argument 'value' must be Number, not "
+                        f"{type(value).__name__}")
+
+
 def addcmul(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 * tensor2."""
+    _check_addc_args("addcmul", (input, tensor1, tensor2), value, 1)
     value = _check_addc_value("addcmul", (input, tensor1, tensor2), value)
     return _ternary(ADDCMUL, (input, tensor1, tensor2), (value,), (value,))
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 / tensor2."""
+    _check_addc_args("addcdiv", (input, tensor1, tensor2), value, 1)
     value = _check_addc_value("addcdiv", (input, tensor1, tensor2), value)
     return _ternary(ADDCDIV, (input, tensor1, tensor2), (value,), (value,))
 
@@ -2483,8 +2496,7 @@ def _addc_(name, op, self, tensor1, tensor2, value):
     """addcmul_/addcdiv_ with PyTorch's checks in its order: the argument parser's, autograd's,
     addcdiv's integer-division check (its meta function), TensorIterator's (shapes, cast),
     then the kernel's (value, bool)."""
-    _check_tensor_arg(name + "_", "tensor1", tensor1, 1)
-    _check_tensor_arg(name + "_", "tensor2", tensor2, 2)
+    _check_addc_args(name + "_", (tensor1, tensor2), value, 1)
     inputs = (self, tensor1, tensor2)
     inplace.check_inplace(self, inputs)
     if name == "addcdiv":
@@ -2495,6 +2507,19 @@ def _addc_(name, op, self, tensor1, tensor2, value):
     out = _asarray(op.kernel(*(x._data.astype(dt, copy=False) for x in inputs), value))
     return inplace.record_inplace(op, self, inputs, (value,),
                                   out.astype(self._data.dtype, copy=False))
+
+
+def _addc_method(name, self, tensor1, tensor2, value):
+    _check_addc_args(name, (tensor1, tensor2), value, 1)
+    return (addcmul if name == "addcmul" else addcdiv)(self, tensor1, tensor2, value=value)
+
+
+def addcmul_method(self, tensor1, tensor2, *, value=1):
+    return _addc_method("addcmul", self, tensor1, tensor2, value)
+
+
+def addcdiv_method(self, tensor1, tensor2, *, value=1):
+    return _addc_method("addcdiv", self, tensor1, tensor2, value)
 
 
 def addcmul_(self, tensor1, tensor2, *, value=1):
