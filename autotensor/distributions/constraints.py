@@ -1,9 +1,14 @@
 """The constraints a distribution's parameters and values satisfy (``check`` gives a bool
 tensor), named and printed as PyTorch's."""
+import autotensor as torch
 
-__all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than",
-           "independent", "integer_interval", "interval", "is_dependent", "less_than",
-           "positive", "real", "simplex", "unit_interval"]
+__all__ = ["Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property",
+           "greater_than", "greater_than_eq", "independent", "integer_interval", "interval",
+           "half_open_interval", "is_dependent", "less_than", "lower_cholesky",
+           "lower_triangular", "MixtureSameFamilyConstraint", "multinomial", "nonnegative",
+           "nonnegative_integer", "one_hot", "positive", "positive_semidefinite",
+           "positive_definite", "positive_integer", "real", "real_vector", "simplex",
+           "square", "stack", "symmetric", "unit_interval"]
 
 
 class Constraint:
@@ -20,13 +25,29 @@ class Constraint:
 class _Dependent(Constraint):
     """A constraint that depends on other parameters: not checked at construction."""
 
-    def __init__(self, *, is_discrete=False, event_dim=0):
-        self.is_discrete, self.event_dim = is_discrete, event_dim
+    def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        self._is_discrete, self._event_dim = is_discrete, event_dim
 
-    def __call__(self, *, is_discrete=False, event_dim=0):
+    @property
+    def is_discrete(self):
+        if self._is_discrete is NotImplemented:
+            raise NotImplementedError(".is_discrete cannot be determined statically")
+        return self._is_discrete
+
+    @property
+    def event_dim(self):
+        if self._event_dim is NotImplemented:
+            raise NotImplementedError(".event_dim cannot be determined statically")
+        return self._event_dim
+
+    def __call__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        if is_discrete is NotImplemented:
+            is_discrete = self._is_discrete
+        if event_dim is NotImplemented:
+            event_dim = self._event_dim
         return _Dependent(is_discrete=is_discrete, event_dim=event_dim)
 
-    def check(self, value):
+    def check(self, x):
         raise ValueError("Cannot determine validity of dependent constraint")
 
 
@@ -34,17 +55,71 @@ def is_dependent(constraint):
     return isinstance(constraint, _Dependent)
 
 
-class dependent_property(property):
-    """A property whose value is a constraint computed from the instance's parameters."""
+class _DependentProperty(property, _Dependent):
+    """A property whose value is a constraint computed from the instance's parameters
+    (``@dependent_property`` or ``@dependent_property(is_discrete=..., event_dim=...)``)."""
 
-    def __init__(self, fn=None, *, is_discrete=False, event_dim=0):
-        super().__init__(fn)
+    def __init__(self, fn=None, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        property.__init__(self, fn)
         self._is_discrete, self._event_dim = is_discrete, event_dim
 
+    def __call__(self, fn):
+        return _DependentProperty(fn, is_discrete=self._is_discrete,
+                                  event_dim=self._event_dim)
 
-class _Real(Constraint):
+
+class _IndependentConstraint(Constraint):
+    """``base`` over the last ``reinterpreted_batch_ndims`` dims, all of them at once."""
+
+    def __init__(self, base_constraint, reinterpreted_batch_ndims):
+        self.base_constraint = base_constraint
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
+
     def check(self, value):
-        return value == value  # (NaN is not real)
+        result = self.base_constraint.check(value)
+        if result.dim() < self.reinterpreted_batch_ndims:
+            expected = self.base_constraint.event_dim + self.reinterpreted_batch_ndims
+            raise ValueError(f"Expected value.dim() >= {expected} but got {value.dim()}")
+        result = result.reshape(result.shape[:result.dim() - self.reinterpreted_batch_ndims]
+                                + (-1,))
+        return result.all(-1)
+
+    def __repr__(self):
+        return (f"{self.__class__.__name__[1:]}({self.base_constraint!r}, "
+                f"{self.reinterpreted_batch_ndims})")
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """The component's constraint, checked against every component at once."""
+
+    def __init__(self, base_constraint):
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        result = result.reshape(result.shape[:value.dim() - self.event_dim] + (-1,))
+        return result.all(-1)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({self.base_constraint!r})"
 
 
 class _Boolean(Constraint):
@@ -54,41 +129,27 @@ class _Boolean(Constraint):
         return (value == 0) | (value == 1)
 
 
-class _GreaterThan(Constraint):
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-
-    def check(self, value):
-        return self.lower_bound < value
-
-    def __repr__(self):
-        return f"GreaterThan(lower_bound={self.lower_bound})"
-
-
-class _LessThan(Constraint):
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
-
-    def check(self, value):
-        return value < self.upper_bound
-
-    def __repr__(self):
-        return f"LessThan(upper_bound={self.upper_bound})"
-
-
-class _Interval(Constraint):
-    def __init__(self, lower_bound, upper_bound):
-        self.lower_bound, self.upper_bound = lower_bound, upper_bound
-
-    def check(self, value):
-        return (self.lower_bound <= value) & (value <= self.upper_bound)
-
-    def __repr__(self):
-        return f"Interval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
-
-
-class _IntegerInterval(Constraint):
+class _OneHot(Constraint):
     is_discrete = True
+    event_dim = 1
+
+    def check(self, value):
+        is_boolean = (value == 0) | (value == 1)
+        return is_boolean.all(-1) & value.sum(-1).eq(1)
+
+
+class _Bounded(Constraint):
+    """Constraints printed as ``Name(lower_bound=..., upper_bound=...)``."""
+    _fields = ()
+
+    def __repr__(self):
+        args = ", ".join(f"{f}={getattr(self, f)}" for f in self._fields)
+        return f"{self.__class__.__name__[1:]}({args})"
+
+
+class _IntegerInterval(_Bounded):
+    is_discrete = True
+    _fields = ("lower_bound", "upper_bound")
 
     def __init__(self, lower_bound, upper_bound):
         self.lower_bound, self.upper_bound = lower_bound, upper_bound
@@ -96,46 +157,223 @@ class _IntegerInterval(Constraint):
     def check(self, value):
         return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
 
-    def __repr__(self):
-        return (f"IntegerInterval(lower_bound={self.lower_bound}, "
-                f"upper_bound={self.upper_bound})")
+
+class _IntegerLessThan(_Bounded):
+    is_discrete = True
+    _fields = ("upper_bound",)
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return (value % 1 == 0) & (value <= self.upper_bound)
+
+
+class _IntegerGreaterThan(_Bounded):
+    is_discrete = True
+    _fields = ("lower_bound",)
+
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+
+class _Real(Constraint):
+    def check(self, value):
+        return value == value  # (NaN is not real)
+
+
+class _GreaterThan(_Bounded):
+    _fields = ("lower_bound",)
+
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return self.lower_bound < value
+
+
+class _GreaterThanEq(_Bounded):
+    _fields = ("lower_bound",)
+
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return self.lower_bound <= value
+
+
+class _LessThan(_Bounded):
+    _fields = ("upper_bound",)
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return value < self.upper_bound
+
+
+class _Interval(_Bounded):
+    _fields = ("lower_bound", "upper_bound")
+
+    def __init__(self, lower_bound, upper_bound):
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+
+    def check(self, value):
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _HalfOpenInterval(_Interval):
+    def check(self, value):
+        return (self.lower_bound <= value) & (value < self.upper_bound)
 
 
 class _Simplex(Constraint):
     event_dim = 1
 
     def check(self, value):
-        return (value >= 0).all(-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+        return torch.all(value >= 0, dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
 
 
-class _IndependentConstraint(Constraint):
-    """``base`` over the last ``reinterpreted_batch_ndims`` dims, all of them at once."""
+class _Multinomial(Constraint):
+    is_discrete = True
+    event_dim = 1
 
-    def __init__(self, base_constraint, reinterpreted_batch_ndims):
-        self.base_constraint = base_constraint
-        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
-        self.is_discrete = base_constraint.is_discrete
-        self.event_dim = base_constraint.event_dim + reinterpreted_batch_ndims
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
+
+
+class _LowerTriangular(Constraint):
+    event_dim = 2
 
     def check(self, value):
-        result = self.base_constraint.check(value)
-        for _ in range(self.reinterpreted_batch_ndims):
-            result = result.all(-1)
-        return result
+        return (value.tril() == value).view(value.shape[:-2] + (-1,)).min(-1)[0]
 
-    def __repr__(self):
-        return (f"IndependentConstraint({self.base_constraint!r}, "
-                f"{self.reinterpreted_batch_ndims})")
+
+class _LowerCholesky(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        lower = (value.tril() == value).view(value.shape[:-2] + (-1,)).min(-1)[0]
+        return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).min(-1)[0]
+
+
+class _CorrCholesky(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        tol = torch.finfo(value.dtype).eps * value.size(-1) * 10
+        row_norm = torch.linalg.norm(value.detach(), dim=-1)
+        return _LowerCholesky().check(value) & (row_norm - 1.0).abs().le(tol).all(dim=-1)
+
+
+class _Square(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        return torch.full(size=value.shape[:-2], dtype=torch.bool,
+                          fill_value=(value.shape[-2] == value.shape[-1]))
+
+
+class _Symmetric(_Square):
+    def check(self, value):
+        square = super().check(value)
+        if not square.all():
+            return square
+        return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+
+
+class _PositiveSemidefinite(_Symmetric):
+    def check(self, value):
+        sym = super().check(value)
+        if not sym.all():
+            return sym
+        return torch.linalg.eigvalsh(value).ge(0).all(-1)
+
+
+class _PositiveDefinite(_Symmetric):
+    def check(self, value):
+        sym = super().check(value)
+        if not sym.all():
+            return sym
+        return torch.linalg.cholesky_ex(value).info.eq(0)
+
+
+class _Cat(Constraint):
+    """Constraints applied to consecutive slices of ``dim`` (of the given lengths)."""
+
+    def __init__(self, cseq, dim=0, lengths=None):
+        self.cseq = list(cseq)
+        self.lengths = list(lengths) if lengths is not None else [1] * len(self.cseq)
+        self.dim = dim
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        checks, start = [], 0
+        for constr, length in zip(self.cseq, self.lengths):
+            checks.append(constr.check(value.narrow(self.dim, start, length)))
+            start = start + length
+        return torch.cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """One constraint per index of ``dim``."""
+
+    def __init__(self, cseq, dim=0):
+        self.cseq, self.dim = list(cseq), dim
+
+    @property
+    def is_discrete(self):
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self):
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value):
+        vs = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return torch.stack([c.check(v) for v, c in zip(vs, self.cseq)], self.dim)
 
 
 dependent = _Dependent()
-real = _Real()
-boolean = _Boolean()
-positive = _GreaterThan(0.0)
-unit_interval = _Interval(0.0, 1.0)
-simplex = _Simplex()
-greater_than = _GreaterThan
-less_than = _LessThan
-interval = _Interval
-integer_interval = _IntegerInterval
+dependent_property = _DependentProperty
 independent = _IndependentConstraint
+boolean = _Boolean()
+one_hot = _OneHot()
+nonnegative_integer = _IntegerGreaterThan(0)
+positive_integer = _IntegerGreaterThan(1)
+integer_interval = _IntegerInterval
+real = _Real()
+real_vector = independent(real, 1)
+positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+greater_than = _GreaterThan
+greater_than_eq = _GreaterThanEq
+less_than = _LessThan
+multinomial = _Multinomial
+unit_interval = _Interval(0.0, 1.0)
+interval = _Interval
+half_open_interval = _HalfOpenInterval
+simplex = _Simplex()
+lower_triangular = _LowerTriangular()
+lower_cholesky = _LowerCholesky()
+corr_cholesky = _CorrCholesky()
+square = _Square()
+symmetric = _Symmetric()
+positive_semidefinite = _PositiveSemidefinite()
+positive_definite = _PositiveDefinite()
+cat = _Cat
+stack = _Stack

@@ -1,0 +1,248 @@
+"""Distributions over vectors: MultivariateNormal (parametrised through its Cholesky factor,
+as PyTorch's) and MixtureSameFamily."""
+import math
+
+import autotensor as torch
+
+from . import constraints
+from .discrete import Categorical
+from .distribution import Distribution
+from .utils import _standard_normal, lazy_property
+
+__all__ = ["MixtureSameFamily", "MultivariateNormal"]
+
+
+def _batch_mv(bmat, bvec):
+    return torch.matmul(bmat, bvec.unsqueeze(-1)).squeeze(-1)
+
+
+def _batch_mahalanobis(bL, bx):
+    """x^T (L L^T)^-1 x for batches of L and x whose batch shapes broadcast; x's extra
+    batch dims are folded so that one triangular solve serves them (PyTorch's order)."""
+    n = bx.size(-1)
+    bx_batch_shape = bx.shape[:-1]
+    bx_batch_dims = len(bx_batch_shape)
+    bL_batch_dims = bL.dim() - 2
+    outer_batch_dims = bx_batch_dims - bL_batch_dims
+    old_batch_dims = outer_batch_dims + bL_batch_dims
+    new_batch_dims = outer_batch_dims + 2 * bL_batch_dims
+    bx_new_shape = bx.shape[:outer_batch_dims]
+    for sL, sx in zip(bL.shape[:-2], bx.shape[outer_batch_dims:-1]):
+        bx_new_shape += (sx // sL, sL)
+    bx_new_shape += (n,)
+    bx = bx.reshape(bx_new_shape)
+    permute_dims = (list(range(outer_batch_dims)) +
+                    list(range(outer_batch_dims, new_batch_dims, 2)) +
+                    list(range(outer_batch_dims + 1, new_batch_dims, 2)) + [new_batch_dims])
+    bx = bx.permute(permute_dims)
+    flat_L = bL.reshape(-1, n, n)
+    flat_x = bx.reshape(-1, flat_L.size(0), n)
+    flat_x_swap = flat_x.permute(1, 2, 0)
+    M_swap = torch.linalg.solve_triangular(flat_L, flat_x_swap, upper=False).pow(2).sum(-2)
+    permuted_M = M_swap.t().reshape(bx.shape[:-1])
+    permute_inv_dims = list(range(outer_batch_dims))
+    for i in range(bL_batch_dims):
+        permute_inv_dims += [outer_batch_dims + i, old_batch_dims + i]
+    return permuted_M.permute(permute_inv_dims).reshape(bx_batch_shape)
+
+
+def _precision_to_scale_tril(P):
+    Lf = torch.linalg.cholesky(torch.flip(P, (-2, -1)))
+    L_inv = torch.transpose(torch.flip(Lf, (-2, -1)), -2, -1)
+    Id = torch.eye(P.shape[-1], dtype=P.dtype)
+    return torch.linalg.solve_triangular(L_inv, Id, upper=False)
+
+
+class MultivariateNormal(Distribution):
+    arg_constraints = {"loc": constraints.real_vector,
+                       "covariance_matrix": constraints.positive_definite,
+                       "precision_matrix": constraints.positive_definite,
+                       "scale_tril": constraints.lower_cholesky}
+    support = constraints.real_vector
+    has_rsample = True
+
+    def __init__(self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None,
+                 validate_args=None):
+        if loc.dim() < 1:
+            raise ValueError("loc must be at least one-dimensional.")
+        given = [(n, m) for n, m in (("covariance_matrix", covariance_matrix),
+                                      ("scale_tril", scale_tril),
+                                      ("precision_matrix", precision_matrix)) if m is not None]
+        if len(given) != 1:
+            raise ValueError("Exactly one of covariance_matrix or precision_matrix or "
+                             "scale_tril may be specified.")
+        name, matrix = given[0]
+        if matrix.dim() < 2:
+            what = "scale_tril matrix" if name == "scale_tril" else name
+            raise ValueError(f"{what} must be at least two-dimensional, with optional "
+                             "leading batch dimensions")
+        batch_shape = torch.broadcast_shapes(matrix.shape[:-2], loc.shape[:-1])
+        setattr(self, name, matrix.expand(batch_shape + (-1, -1)))
+        self.loc = loc.expand(batch_shape + (-1,))
+        super().__init__(batch_shape, self.loc.shape[-1:], validate_args=validate_args)
+        if name == "scale_tril":
+            self._unbroadcasted_scale_tril = matrix
+        elif name == "covariance_matrix":
+            self._unbroadcasted_scale_tril = torch.linalg.cholesky(matrix)
+        else:
+            self._unbroadcasted_scale_tril = _precision_to_scale_tril(matrix)
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = torch.Size(batch_shape)
+        cov_shape = batch_shape + self.event_shape + self.event_shape
+        params = {n: self.__dict__[n].expand(cov_shape) for n in
+                  ("covariance_matrix", "scale_tril", "precision_matrix") if n in self.__dict__}
+        return self._expanded(MultivariateNormal, batch_shape, _instance,
+                              loc=self.loc.expand(batch_shape + self.event_shape),
+                              _unbroadcasted_scale_tril=self._unbroadcasted_scale_tril,
+                              **params)
+
+    def _matrix_shape(self):
+        return self._batch_shape + self._event_shape + self._event_shape
+
+    @lazy_property
+    def scale_tril(self):
+        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
+
+    @lazy_property
+    def covariance_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return torch.matmul(L, L.mT).expand(self._matrix_shape())
+
+    @lazy_property
+    def precision_matrix(self):
+        return torch.cholesky_inverse(self._unbroadcasted_scale_tril).expand(
+            self._matrix_shape())
+
+    mean = property(lambda self: self.loc)
+    mode = property(lambda self: self.loc)
+
+    @property
+    def variance(self):
+        return self._unbroadcasted_scale_tril.pow(2).sum(-1).expand(
+            self._batch_shape + self._event_shape)
+
+    def rsample(self, sample_shape=torch.Size()):
+        shape = self._extended_shape(sample_shape)
+        eps = _standard_normal(shape, dtype=self.loc.dtype)
+        return self.loc + _batch_mv(self._unbroadcasted_scale_tril, eps)
+
+    def _half_log_det(self):
+        return self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        M = _batch_mahalanobis(self._unbroadcasted_scale_tril, value - self.loc)
+        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - \
+            self._half_log_det()
+
+    def entropy(self):
+        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + self._half_log_det()
+        return H if len(self._batch_shape) == 0 else H.expand(self._batch_shape)
+
+
+class MixtureSameFamily(Distribution):
+    """A mixture whose components are the last batch dim of one distribution."""
+    arg_constraints = {}
+    has_rsample = False
+
+    def __init__(self, mixture_distribution, component_distribution, validate_args=None):
+        self._mixture_distribution = mixture_distribution
+        self._component_distribution = component_distribution
+        if not isinstance(mixture_distribution, Categorical):
+            raise ValueError(" The Mixture distribution needs to be an  instance of "
+                             "torch.distributions.Categorical")
+        if not isinstance(component_distribution, Distribution):
+            raise ValueError("The Component distribution needs to be an instance of "
+                             "torch.distributions.Distribution")
+        mdbs = mixture_distribution.batch_shape
+        cdbs = component_distribution.batch_shape[:-1]
+        for size1, size2 in zip(reversed(mdbs), reversed(cdbs)):
+            if size1 != 1 and size2 != 1 and size1 != size2:
+                raise ValueError(f"`mixture_distribution.batch_shape` ({mdbs}) is not "
+                                 f"compatible with `component_distribution.batch_shape`"
+                                 f"({cdbs})")
+        km = mixture_distribution.logits.shape[-1]
+        kc = component_distribution.batch_shape[-1]
+        if km != kc:
+            raise ValueError(f"`mixture_distribution component` ({km}) does not equal "
+                             f"`component_distribution.batch_shape[-1]` ({kc})")
+        self._num_component = km
+        event_shape = component_distribution.event_shape
+        self._event_ndims = len(event_shape)
+        super().__init__(batch_shape=cdbs, event_shape=event_shape,
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = torch.Size(batch_shape)
+        new = self._get_checked_instance(MixtureSameFamily, _instance)
+        new._component_distribution = self._component_distribution.expand(
+            batch_shape + (self._num_component,))
+        new._mixture_distribution = self._mixture_distribution.expand(batch_shape)
+        new._num_component, new._event_ndims = self._num_component, self._event_ndims
+        Distribution.__init__(new, batch_shape=batch_shape,
+                              event_shape=new._component_distribution.event_shape,
+                              validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @constraints.dependent_property
+    def support(self):
+        return constraints.MixtureSameFamilyConstraint(self._component_distribution.support)
+
+    mixture_distribution = property(lambda self: self._mixture_distribution)
+    component_distribution = property(lambda self: self._component_distribution)
+
+    @property
+    def mean(self):
+        probs = self._pad_mixture_dimensions(self.mixture_distribution.probs)
+        return torch.sum(probs * self.component_distribution.mean, dim=-1 - self._event_ndims)
+
+    @property
+    def variance(self):
+        probs = self._pad_mixture_dimensions(self.mixture_distribution.probs)
+        mean_cond_var = torch.sum(probs * self.component_distribution.variance,
+                                  dim=-1 - self._event_ndims)
+        var_cond_mean = torch.sum(
+            probs * (self.component_distribution.mean - self._pad(self.mean)).pow(2.0),
+            dim=-1 - self._event_ndims)
+        return mean_cond_var + var_cond_mean
+
+    def cdf(self, x):
+        cdf_x = self.component_distribution.cdf(self._pad(x))
+        return torch.sum(cdf_x * self.mixture_distribution.probs, dim=-1)
+
+    def log_prob(self, x):
+        if self._validate_args:
+            self._validate_sample(x)
+        log_prob_x = self.component_distribution.log_prob(self._pad(x))
+        log_mix_prob = torch.log_softmax(self.mixture_distribution.logits, dim=-1)
+        return torch.logsumexp(log_prob_x + log_mix_prob, dim=-1)
+
+    def sample(self, sample_shape=torch.Size()):
+        with torch.no_grad():
+            gather_dim = len(sample_shape) + len(self.batch_shape)
+            es = self.event_shape
+            mix_sample = self.mixture_distribution.sample(sample_shape)
+            mix_shape = mix_sample.shape
+            comp_samples = self.component_distribution.sample(sample_shape)
+            mix_sample_r = mix_sample.reshape(mix_shape + torch.Size([1] * (len(es) + 1)))
+            mix_sample_r = mix_sample_r.repeat(torch.Size([1] * len(mix_shape)) +
+                                               torch.Size([1]) + es)
+            return torch.gather(comp_samples, gather_dim, mix_sample_r).squeeze(gather_dim)
+
+    def _pad(self, x):
+        return x.unsqueeze(-1 - self._event_ndims)
+
+    def _pad_mixture_dimensions(self, x):
+        dist_batch_ndims = len(self.batch_shape)
+        cat_batch_ndims = len(self.mixture_distribution.batch_shape)
+        pad_ndims = 0 if cat_batch_ndims == 1 else dist_batch_ndims - cat_batch_ndims
+        xs = x.shape
+        return x.reshape(xs[:-1] + torch.Size(pad_ndims * [1]) + xs[-1:] +
+                         torch.Size(self._event_ndims * [1]))
+
+    def __repr__(self):
+        return (f"MixtureSameFamily(\n  {self.mixture_distribution},\n  "
+                f"{self.component_distribution})")
