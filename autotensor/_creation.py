@@ -431,6 +431,30 @@ def poisson(input, generator=None):
                                                                               generator))
 
 
+def _standard_gamma(input, generator=None):
+    """Samples of Gamma(input, 1) (StandardGammaBackward0: the reparametrised gradient)."""
+    from ._ops import _common, pointwise
+    return _common._finish(pointwise.STANDARD_GAMMA, (input,), (),
+                           _random.standard_gamma(input._data, generator))
+
+
+def _standard_gamma_grad(input, output):
+    """d sample / d alpha of Gamma(alpha) samples, at fixed noise."""
+    from ._ops import _common, pointwise
+    return _common._finish(pointwise.STANDARD_GAMMA_GRAD, (input, output), (),
+                           _random.standard_gamma_grad(input._data, output._data))
+
+
+def _sample_dirichlet(input, generator=None):
+    """Dirichlet(input) samples over the last dim: Gamma draws in double, normalised, kept
+    within [tiny, the largest number below 1] of the dtype (aten's _s_dirichlet_cpu)."""
+    dt = input._data.dtype
+    gamma = _random.standard_gamma(input._data, generator, as_double=True)
+    ratio = (gamma / gamma.sum(-1, keepdims=True)).astype(dt)
+    finfo = np.finfo(dt)
+    return _make(np.clip(ratio, finfo.tiny, np.nextafter(dt.type(1), dt.type(0))))
+
+
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     return _make(_random.multinomial(input._data, num_samples, replacement, generator))
 

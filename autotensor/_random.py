@@ -1310,3 +1310,186 @@ def get_rng_state():
 
 def set_rng_state(new_state) -> None:
     default_generator.set_state(new_state)
+
+
+class _NormalStream:
+    """``normal_distribution<double>(0, 1)`` one value at a time over a ``_UniformStream``:
+    Box-Muller on two uniforms, the second value kept in the generator's cache for the next
+    draw (as PyTorch's ``maybe_set_next_double_normal_sample``)."""
+
+    def __init__(self, uniform):
+        self.uniform, self.g = uniform, uniform.g
+
+    def __call__(self) -> float:
+        g = self.g
+        if g._next_double_normal is not None:
+            value, g._next_double_normal = g._next_double_normal, None
+            return value
+        u1, u2 = self.uniform(), self.uniform()
+        r = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        g._next_double_normal = r * math.sin(theta)
+        return r * math.cos(theta)
+
+
+_F32_THIRD = float(np.float32(1.0) / np.float32(3.0))  # (C++'s 1.0f / 3.0f)
+_F32_0331 = float(np.float32(0.0331))
+
+
+def _sample_gamma(alpha, uniform, normal, f32: bool) -> float:
+    """aten's ``sample_gamma`` (Marsaglia and Tsang's rejection, boosted below 1), with its
+    float literals: for a float32 ``alpha`` the boost and ``d`` are float32 arithmetic."""
+    scale = 1.0
+    if alpha < 1.0:
+        if alpha == 0.0:
+            return 0.0
+        inv = float(np.float32(1.0) / np.float32(alpha)) if f32 else 1.0 / alpha
+        scale *= math.pow(1 - uniform(), inv)
+        alpha = float(np.float32(alpha) + np.float32(1.0)) if f32 else alpha + 1.0
+    d = float(np.float32(alpha) - np.float32(_F32_THIRD)) if f32 else alpha - _F32_THIRD
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        while True:
+            x = normal()
+            y = 1.0 + c * x
+            if y > 0:
+                break
+        v = y * y * y
+        u = 1 - uniform()
+        xx = x * x
+        if u < 1.0 - _F32_0331 * xx * xx:
+            return scale * d * v
+        if math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
+def standard_gamma(alphas, generator=None, as_double=False):
+    """``torch._standard_gamma``: one serial loop in the order of the contiguous result, each
+    sample at least the dtype's smallest normal number. ``as_double``: the draws of
+    ``_sample_dirichlet`` (alpha read as double, float64 samples)."""
+    dt = alphas.dtype
+    if not _is_float(dt) or dt.itemsize < 4:
+        raise NotImplementedError(f"\"gamma_cpu\" not implemented for '{_torch_name(dt)}'")
+    f32 = dt == np.float32 and not as_double
+    tiny = float(np.finfo(np.float64 if as_double else dt).tiny)
+    g = _gen(generator)
+    values = alphas.astype(np.float64).ravel().tolist()
+    with g._lock:
+        uniform = _UniformStream(g)
+        normal = _NormalStream(uniform)
+        try:
+            out = []
+            for a in values:
+                s = _sample_gamma(a, uniform, normal, f32)
+                if not as_double:
+                    s = float(np.asarray(s).astype(dt))
+                out.append(max(tiny, s))
+        finally:
+            uniform.close()
+    out = np.array(out, dtype=np.float64).reshape(alphas.shape)
+    return out if as_double else out.astype(dt)
+
+
+_DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+              -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+              8.33333333333333333333E-2)
+
+
+def _digamma_one(x: float) -> float:
+    """aten's ``digamma_one`` (Cephes' psi) in double, as the gamma gradients use it."""
+    if x == 0:
+        return math.inf
+    extra = 0.0
+    if x < 0:
+        if x == math.floor(x):
+            return math.inf
+        extra = -math.pi / math.tan(math.pi * x)
+        x = 1 - x
+    result = 0.0
+    while x < 10:
+        result -= 1 / x
+        x += 1
+    if x == 10:
+        return result + 2.25175258906672110764 + extra
+    y = 0.0
+    if x < 1.0e17:
+        z = 1.0 / (x * x)
+        p = 0.0
+        for c in _DIGAMMA_A:
+            p = p * z + c
+        y = z * p
+    return result + math.log(x) - (0.5 / x) - y + extra
+
+
+_GAMMA_GRAD_COEF = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115,
+                     0.10406089, 0.0014179084),
+                    (0.53487893, 0.1298071, 0.065735949, -0.0015649758, 0.16639465,
+                     0.020070113, -0.0035938915, -0.00058392623),
+                    (0.040121004, -0.0065914022, -0.0026286047, -0.0013441777, 0.017050642,
+                     -0.0021309326, 0.00085092367, -1.5247877e-07))
+_F32 = {v: float(np.float32(v)) for v in (0.8, 0.9, 1.1)}
+
+
+def _standard_gamma_grad_one(alpha: float, x: float) -> float:
+    """aten's ``standard_gamma_grad_one``: -(d/dalpha cdf(x; alpha)) / pdf(x; alpha), the
+    reparametrised gradient of a Gamma(alpha) sample x (Taylor series for small x, Rice's
+    saddle point for large alpha, else a bivariate rational approximation). NumPy scalars:
+    C's IEEE arithmetic (a zero alpha divides to inf, as in aten)."""
+    with np.errstate(all="ignore"):
+        return float(_gamma_grad_terms(np.float64(alpha), np.float64(x)))
+
+
+def _gamma_grad_terms(alpha, x):
+    if x < _F32[0.8]:
+        numer, denom = 1.0, alpha
+        series1, series2 = numer / denom, numer / (denom * denom)
+        for i in range(1, 6):
+            numer *= -x / i
+            denom += 1
+            series1 += numer / denom
+            series2 += numer / (denom * denom)
+        pow_x_alpha = _safe_pow(x, alpha)
+        gamma_pdf = _safe_pow(x, alpha - 1) * _safe_exp(-x)
+        gamma_cdf = pow_x_alpha * series1
+        gamma_cdf_alpha = (_safe_log(x) - _digamma_one(alpha)) * gamma_cdf - \
+            pow_x_alpha * series2
+        result = -gamma_cdf_alpha / gamma_pdf
+        return 0.0 if math.isnan(result) else result
+    if alpha > 8.0:
+        if _F32[0.9] * alpha <= x <= _F32[1.1] * alpha:
+            numer_1 = 1 + 24 * alpha * (1 + 12 * alpha)
+            numer_2 = 1440 * (alpha * alpha) + 6 * x * (53 - 120 * x) - 65 * x * x / alpha + \
+                alpha * (107 + 3600 * x)
+            denom = 1244160 * (alpha * alpha) * (alpha * alpha)
+            return numer_1 * numer_2 / denom
+        denom = math.sqrt(8 * alpha)
+        term2 = denom / (alpha - x)
+        term3 = _safe_pow(x - alpha - alpha * _safe_log(x / alpha), -1.5)
+        term23 = term2 - term3 if x < alpha else term2 + term3
+        term1 = _safe_log(x / alpha) * term23 - \
+            math.sqrt(2 / alpha) * (alpha + x) / ((alpha - x) * (alpha - x))
+        stirling = 1 + 1 / (12 * alpha) * (1 + 1 / (24 * alpha))
+        return -stirling * (x * term1) / denom
+    u = _safe_log(x / alpha)
+    v = _safe_log(alpha)
+    c0, c1, c2 = _GAMMA_GRAD_COEF
+    cv = [c0[i] + u * (c1[i] + u * c2[i]) for i in range(8)]
+    p = cv[0] + v * (cv[1] + v * (cv[2] + v * cv[3]))
+    q = cv[4] + v * (cv[5] + v * (cv[6] + v * cv[7]))
+    return _safe_exp(p / q)
+
+
+def _safe_pow(a: float, b: float) -> float:
+    try:
+        return math.pow(a, b)
+    except (OverflowError, ValueError):
+        with np.errstate(all="ignore"):
+            return float(np.power(np.float64(a), np.float64(b)))
+
+
+def standard_gamma_grad(alphas, samples):
+    """``torch._standard_gamma_grad`` elementwise (float32 inputs computed in double)."""
+    a, x = np.broadcast_arrays(alphas, samples)
+    out = [_standard_gamma_grad_one(p, q) for p, q in
+           zip(a.astype(np.float64).ravel().tolist(), x.astype(np.float64).ravel().tolist())]
+    return np.array(out, dtype=np.float64).reshape(a.shape).astype(alphas.dtype)

@@ -529,6 +529,35 @@ LOG_NORMAL_ = _sampler("log_normal_", "LogNormalBackward0")
 GEOMETRIC_ = _sampler("geometric_", "GeometricBackward0")
 BERNOULLI = _sampler("bernoulli", "BernoulliBackward0")  # torch.bernoulli(probs)
 POISSON = _sampler("poisson", "PoissonBackward0")
+
+
+def _not_supported_fw(name):
+    def rule(F, self):
+        from ..autograd.forward_ad import NOT_SUPPORTED
+        raise NotImplementedError(NOT_SUPPORTED.format(name))
+    return rule
+
+
+def _standard_gamma_backward(F, grad, self, result):
+    """``grad * _standard_gamma_grad(self, result)``: the reparametrised gradient."""
+    if F.is_raw:
+        from .. import _random
+        return grad * _random.standard_gamma_grad(self, result)
+    from .._creation import _standard_gamma_grad
+    return grad * _standard_gamma_grad(self, result)
+
+
+def _gamma_grad_not_implemented(F, grad):
+    raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
+
+
+STANDARD_GAMMA = defop("_standard_gamma", "StandardGammaBackward0", None,
+                       grads={"self": _standard_gamma_backward},
+                       jvp=_not_supported_fw("_standard_gamma"))
+STANDARD_GAMMA_GRAD = defop("_standard_gamma_grad", "StandardGammaGradBackward0", None,
+                            inputs=("self", "output"),
+                            grads={"self": _gamma_grad_not_implemented},
+                            jvp=_not_supported_fw("_standard_gamma_grad"))
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
              grads={"self": lambda F, grad: F.zeros_like(grad),
                     "src": lambda F, grad: grad},

@@ -9,6 +9,7 @@ import autotensor as torch
 from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical, Geometric, OneHotCategorical, Poisson
 from .distribution import ExponentialFamily
+from .gamma import Gamma
 from .multivariate import MultivariateNormal, _batch_mahalanobis
 from .transformed import Gumbel, HalfNormal, Independent, TransformedDistribution
 from .utils import _sum_rightmost, euler_constant
@@ -76,6 +77,10 @@ def kl_divergence(p, q):
 
 def _infinite_like(tensor):
     return torch.full_like(tensor, math.inf)
+
+
+def _x_log_x(tensor):
+    return torch.special.xlogy(tensor, tensor)  # (0 at 0)
 
 
 def _batch_trace_XXT(bmat):
@@ -252,6 +257,7 @@ def _kl_exponential_normal(p, q):
 
 
 @register_kl(Gumbel, Exponential)
+@register_kl(Gumbel, Gamma)
 @register_kl(Gumbel, Uniform)
 def _kl_gumbel_infinity(p, q):
     return _infinite_like(p.loc)
@@ -267,6 +273,7 @@ def _kl_gumbel_normal(p, q):
 
 
 @register_kl(Laplace, Exponential)
+@register_kl(Laplace, Gamma)
 @register_kl(Laplace, Uniform)
 def _kl_laplace_infinity(p, q):
     return _infinite_like(p.loc)
@@ -284,6 +291,7 @@ def _kl_laplace_normal(p, q):
 
 
 @register_kl(Normal, Exponential)
+@register_kl(Normal, Gamma)
 @register_kl(Normal, Uniform)
 def _kl_normal_infinity(p, q):
     return _infinite_like(p.loc)
@@ -340,3 +348,69 @@ def _kl_uniform_normal(p, q):
     t2 = common_term.pow(2) / 12
     t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
     return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
+
+
+# ---- the Gamma family --------------------------------------------------------------------
+@register_kl(Gamma, Gamma)
+def _kl_gamma_gamma(p, q):
+    t1 = q.concentration * (p.rate / q.rate).log()
+    t2 = torch.lgamma(q.concentration) - torch.lgamma(p.concentration)
+    t3 = (p.concentration - q.concentration) * torch.digamma(p.concentration)
+    t4 = (q.rate - p.rate) * (p.concentration / p.rate)
+    return t1 + t2 + t3 + t4
+
+
+@register_kl(Exponential, Gamma)
+def _kl_exponential_gamma(p, q):
+    ratio = q.rate / p.rate
+    t1 = -q.concentration * torch.log(ratio)
+    return (t1 + ratio + q.concentration.lgamma() + q.concentration * euler_constant -
+            (1 + euler_constant))
+
+
+@register_kl(Gamma, Uniform)
+def _kl_gamma_infinity(p, q):
+    return _infinite_like(p.concentration)
+
+
+@register_kl(Gamma, Exponential)
+def _kl_gamma_exponential(p, q):
+    return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
+
+
+@register_kl(Gamma, Gumbel)
+def _kl_gamma_gumbel(p, q):
+    beta_scale_prod = p.rate * q.scale
+    loc_scale_ratio = q.loc / q.scale
+    t1 = ((p.concentration - 1) * p.concentration.digamma() - p.concentration.lgamma() -
+          p.concentration)
+    t2 = beta_scale_prod.log() + p.concentration / beta_scale_prod
+    t3 = (torch.exp(loc_scale_ratio) * (1 + beta_scale_prod.reciprocal()).pow(
+        -p.concentration) - loc_scale_ratio)
+    return t1 + t2 + t3
+
+
+@register_kl(Gamma, Normal)
+def _kl_gamma_normal(p, q):
+    var_normal = q.scale.pow(2)
+    beta_sqr = p.rate.pow(2)
+    t1 = (0.5 * torch.log(beta_sqr * var_normal * 2 * math.pi) - p.concentration -
+          p.concentration.lgamma())
+    t2 = 0.5 * (p.concentration.pow(2) + p.concentration) / beta_sqr
+    t3 = q.loc * p.concentration / p.rate
+    t4 = 0.5 * q.loc.pow(2)
+    return (t1 + (p.concentration - 1) * p.concentration.digamma() +
+            (t2 - t3 + t4) / var_normal)
+
+
+@register_kl(Uniform, Gamma)
+def _kl_uniform_gamma(p, q):
+    common_term = p.high - p.low
+    t1 = common_term.log()
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t3 = ((1 - q.concentration) * (_x_log_x(p.high) - _x_log_x(p.low) - common_term) /
+          common_term)
+    t4 = q.rate * (p.high + p.low) / 2
+    result = -t1 + t2 + t3 + t4
+    result[p.low < q.support.lower_bound] = math.inf
+    return result
