@@ -19,7 +19,8 @@ from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, defaul
                         initial_seed, linspace, logspace, manual_seed, multinomial, normal,
                         ones, ones_like, poisson, rand, rand_like, randint, randint_like, randn,
                         randn_like, randperm, seed, set_rng_state, tensor, zeros, zeros_like,
-                        _sample_dirichlet, _standard_gamma, _standard_gamma_grad)
+                        _dirichlet_grad, _sample_dirichlet, _standard_gamma,
+                        _standard_gamma_grad)
 from ._windows import (bartlett_window, blackman_window, hamming_window, hann_window,
                        kaiser_window)
 from ._ops import (

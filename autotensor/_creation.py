@@ -445,6 +445,13 @@ def _standard_gamma_grad(input, output):
                            _random.standard_gamma_grad(input._data, output._data))
 
 
+def _dirichlet_grad(x, alpha, total):
+    """The reparametrised gradient of Dirichlet samples (through their Beta marginals)."""
+    from ._ops import _common, pointwise
+    return _common._finish(pointwise.DIRICHLET_GRAD, (x, alpha, total), (),
+                           _random.dirichlet_grad(x._data, alpha._data, total._data))
+
+
 def _sample_dirichlet(input, generator=None):
     """Dirichlet(input) samples over the last dim: Gamma draws in double, normalised, kept
     within [tiny, the largest number below 1] of the dtype (aten's _s_dirichlet_cpu)."""

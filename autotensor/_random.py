@@ -1395,32 +1395,6 @@ _DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.575757575
               8.33333333333333333333E-2)
 
 
-def _digamma_one(x: float) -> float:
-    """aten's ``digamma_one`` (Cephes' psi) in double, as the gamma gradients use it."""
-    if x == 0:
-        return math.inf
-    extra = 0.0
-    if x < 0:
-        if x == math.floor(x):
-            return math.inf
-        extra = -math.pi / math.tan(math.pi * x)
-        x = 1 - x
-    result = 0.0
-    while x < 10:
-        result -= 1 / x
-        x += 1
-    if x == 10:
-        return result + 2.25175258906672110764 + extra
-    y = 0.0
-    if x < 1.0e17:
-        z = 1.0 / (x * x)
-        p = 0.0
-        for c in _DIGAMMA_A:
-            p = p * z + c
-        y = z * p
-    return result + math.log(x) - (0.5 / x) - y + extra
-
-
 _GAMMA_GRAD_COEF = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115,
                      0.10406089, 0.0014179084),
                     (0.53487893, 0.1298071, 0.065735949, -0.0015649758, 0.16639465,
@@ -1451,8 +1425,8 @@ def _gamma_grad_terms(alpha, x):
         pow_x_alpha = _safe_pow(x, alpha)
         gamma_pdf = _safe_pow(x, alpha - 1) * _safe_exp(-x)
         gamma_cdf = pow_x_alpha * series1
-        gamma_cdf_alpha = (_safe_log(x) - _digamma_one(alpha)) * gamma_cdf - \
-            pow_x_alpha * series2
+        digamma = _digamma_typed(alpha, _scalar(np.float64))
+        gamma_cdf_alpha = (_safe_log(x) - digamma) * gamma_cdf - pow_x_alpha * series2
         result = -gamma_cdf_alpha / gamma_pdf
         return 0.0 if math.isnan(result) else result
     if alpha > 8.0:
@@ -1493,3 +1467,200 @@ def standard_gamma_grad(alphas, samples):
     out = [_standard_gamma_grad_one(p, q) for p, q in
            zip(a.astype(np.float64).ravel().tolist(), x.astype(np.float64).ravel().tolist())]
     return np.array(out, dtype=np.float64).reshape(a.shape).astype(alphas.dtype)
+
+
+# --------------------------------------------------------------------------------------
+# the Dirichlet reparametrised gradient (aten's dirichlet_grad_one, in its mixed precision)
+# --------------------------------------------------------------------------------------
+
+def _libm_float_fns():
+    """C's ``logf``, ``powf``, ``tanf``: ``std::log``... on floats call them."""
+    import ctypes
+    import ctypes.util
+    m = ctypes.CDLL(ctypes.util.find_library("m") or None)
+    fns = {}
+    for name, n in (("logf", 1), ("powf", 2), ("tanf", 1)):
+        f = getattr(m, name)
+        f.restype, f.argtypes = ctypes.c_float, (ctypes.c_float,) * n
+        fns[name] = f
+    return fns
+
+
+class _Scalar:
+    """C arithmetic in one scalar type: ``S`` rounds each step (np.float32 / np.float64);
+    ``log``/``pow`` are the C library's for that type."""
+
+    def __init__(self, np_type):
+        self.S = np_type
+        if np_type is np.float64:
+            self.log = lambda v: np.float64(_safe_log(v))
+            self.pow = lambda a, b: np.float64(_safe_pow(a, b))
+        else:
+            f = _libm_float_fns()
+            self.log = lambda v: np.float32(f["logf"](v))
+            self.pow = lambda a, b: np.float32(f["powf"](a, b))
+            self.tan = lambda v: np.float32(f["tanf"](v))
+
+
+_SCALARS = {}
+
+
+def _scalar(np_type):
+    if np_type not in _SCALARS:
+        _SCALARS[np_type] = _Scalar(np_type)
+    return _SCALARS[np_type]
+
+
+def _digamma_typed(x, T):
+    """``digamma_one<scalar_t, double>``: ``x`` and its recursion in scalar_t, the sums in
+    double, the result rounded to scalar_t."""
+    S, D = T.S, np.float64
+    x = S(x)
+    if x == 0:
+        return S(np.inf)
+    extra = D(0)
+    if x < 0:
+        if x == np.floor(x):
+            return S(np.inf)
+        pi = S(math.pi)  # (c10::pi<scalar_t>, its tan in scalar_t)
+        extra = D(-pi / (S(math.tan(pi * x)) if S is np.float64 else T.tan(pi * x)))
+        x = S(1) - x
+    result = D(0)
+    while x < 10:
+        result -= D(S(1) / x)
+        x += S(1)
+    if x == 10:
+        return S(result + D(2.25175258906672110764) + extra)
+    y = D(0)
+    if x < np.float32(1.0e17):
+        z = D(1.0) / D(x * x)
+        p = D(0)
+        for c in _DIGAMMA_A:
+            p = p * z + D(c)
+        y = z * p
+    return S(result + D(T.log(x)) - D(S(0.5) / x) - y + extra)
+
+
+def _beta_grad_alpha_small(x, alpha, beta, T):
+    S = T.S
+    factor = _digamma_typed(alpha, T) - _digamma_typed(alpha + beta, T) - T.log(x)
+    numer = S(1)
+    series = numer / alpha * (factor + S(1) / alpha)
+    for i in range(1, 11):
+        ci = S(i)
+        numer *= (ci - beta) * x / ci
+        denom = alpha + ci
+        series += numer / denom * (factor + S(1) / denom)
+    result = x * T.pow(S(1) - x, -beta) * series
+    return S(0) if np.isnan(result) else result
+
+
+def _beta_grad_beta_small(x, alpha, beta, T):
+    S = T.S
+    factor = _digamma_typed(alpha + beta, T) - _digamma_typed(beta, T)
+    numer, betas, dbetas, series = S(1), S(1), S(0), factor / alpha
+    for i in range(1, 9):
+        ci = S(i)
+        numer *= -x / ci
+        dbetas = dbetas * (beta - ci) + betas
+        betas = betas * (beta - ci)
+        series += numer / (alpha + ci) * (dbetas + factor * betas)
+    result = -T.pow(S(1) - x, S(1) - beta) * series
+    return S(0) if np.isnan(result) else result
+
+
+def _beta_grad_alpha_mid(x, alpha, beta):
+    """All in double (Rice's saddle point, for alpha and beta both large)."""
+    total = alpha + beta
+    mean = alpha / total
+    std = math.sqrt(alpha * beta / (total + 1)) / total
+    if mean - 0.1 * std <= x <= mean + 0.1 * std:
+        poly = 47 * x * (beta * beta) * (beta * beta) + alpha * (
+            (43 + 20 * (16 + 27 * beta) * x) * (beta * beta) * beta + alpha * (
+                3 * (59 + 180 * beta - 90 * x) * (beta * beta) + alpha * (
+                    (453 + 1620 * beta * (1 - x) - 455 * x) * beta + alpha * (
+                        8 * (1 - x) * (135 * beta - 11)))))
+        prefactor_num = (1 + 12 * alpha) * (1 + 12 * beta) / (total * total)
+        prefactor_den = 12960 * alpha * alpha * alpha * beta * beta * (1 + 12 * total)
+        return prefactor_num / (1 - x) * poly / prefactor_den
+    prefactor = -x / math.sqrt(2 * alpha * beta / total)
+    stirling = ((1 + 1 / (12 * alpha) + 1 / (288 * alpha * alpha)) *
+                (1 + 1 / (12 * beta) + 1 / (288 * beta * beta)) /
+                (1 + 1 / (12 * total) + 1 / (288 * total * total)))
+    term1_num = 2 * (alpha * alpha) * (x - 1) + alpha * beta * (x - 1) - x * (beta * beta)
+    axbx = alpha * (x - 1) + beta * x
+    term1_den = math.sqrt(2 * alpha / beta) * _safe_pow(total, 1.5) * axbx * axbx
+    term1 = term1_num / term1_den
+    term2 = 0.5 * _safe_log(alpha / (total * x))
+    term3 = math.sqrt(8 * alpha * beta / total) / (beta * x + alpha * (x - 1))
+    term4_base = beta * _safe_log(beta / (total * (1 - x))) + \
+        alpha * _safe_log(alpha / (total * x))
+    term4 = _safe_pow(term4_base, -1.5)
+    term1234 = term1 + term2 * (term3 + (term4 if x < mean else -term4))
+    return stirling * prefactor * term1234
+
+
+_DIRICHLET_C = np.array([
+    [[[1.003668233, -0.01061107488, -0.0657888334, 0.01201642863],
+      [0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033],
+      [-0.03276231906, 0.004474107445, 0.002429354597, -0.0001557569013]],
+     [[0.221950385, -0.3187676331, 0.01799915743, 0.01074823814],
+      [-0.2951249643, 0.06219954479, 0.01535556598, 0.001550077057],
+      [0.02155310298, 0.004170831599, 0.001292462449, 6.976601077e-05]],
+     [[-0.05980841433, 0.008441916499, 0.01085618172, 0.002319392565],
+      [0.02911413504, 0.01400243777, -0.002721828457, 0.000751041181],
+      [0.005900514878, -0.001936558688, -9.495446725e-06, 5.385558597e-05]]],
+    [[[1, -0.02924021934, -0.04438342661, 0.007285809825],
+      [0.6357567472, -0.3473456711, 0.05454656494, -0.002407477521],
+      [-0.03301322327, 0.004845219414, 0.00231480583, -0.0002307248149]],
+     [[0.5925320577, -0.1757678135, 0.01505928619, 0.000564515273],
+      [0.1014815858, -0.06589186703, 0.01272886114, -0.0007316646956],
+      [-0.007258481865, 0.001096195486, 0.0003934994223, -4.12701925e-05]],
+     [[0.06469649321, -0.0236701437, 0.002902096474, -5.896963079e-05],
+      [0.001925008108, -0.002869809258, 0.0008000589141, -6.063713228e-05],
+      [-0.0003477407336, 6.959756487e-05, 1.097287507e-05, -1.650964693e-06]]]]).tolist()
+
+
+def _dirichlet_grad_one(x, alpha, total, T):
+    """aten's ``dirichlet_grad_one<scalar_t, double>``: the reparametrised gradient of a
+    Beta(alpha, total - alpha) sample x, scaled by 1 / (1 - x)."""
+    S, D = T.S, np.float64
+    x_, alpha_, total_ = D(x), D(alpha), D(total)
+    beta = total - alpha
+    beta_ = total_ - alpha_
+    boundary = total * x * (S(1) - x)
+    if x <= np.float32(0.5) and boundary < np.float32(2.5):
+        return _beta_grad_alpha_small(x, alpha, beta, T)
+    if x >= np.float32(0.5) and boundary < np.float32(0.75):
+        return -_beta_grad_beta_small(S(1) - x, beta, alpha, T)
+    if alpha > 6 and beta > 6:
+        return S(_beta_grad_alpha_mid(float(x_), float(alpha_), float(beta_)))
+    u = D(_safe_log(x_))
+    a = D(_safe_log(alpha_)) - u
+    b = D(_safe_log(total_)) - a
+    pow_u, pow_a = (D(1), u, u * u), (D(1), a, a * a)
+    p = q = D(0.0)
+    c = _DIRICHLET_C
+    for i in range(3):
+        for j in range(3):
+            ua = pow_u[i] * pow_a[j]
+            p += ua * (c[0][i][j][0] + b * (c[0][i][j][1] + b * (c[0][i][j][2] +
+                                                                   b * c[0][i][j][3])))
+            q += ua * (c[1][i][j][0] + b * (c[1][i][j][1] + b * (c[1][i][j][2] +
+                                                                   b * c[1][i][j][3])))
+    approx = x_ * D(_digamma_typed(total_, T) - _digamma_typed(alpha_, T)) / beta_
+    return S(p / q * approx)
+
+
+def dirichlet_grad(x, alpha, total):
+    """``torch._dirichlet_grad`` elementwise over broadcast float arrays."""
+    dt = np.result_type(x, alpha, total)
+    if dt.kind != "f" or dt.itemsize < 4:
+        raise NotImplementedError(f"\"_dirichlet_grad_cpu\" not implemented for "
+                                  f"'{_torch_name(dt)}'")
+    T = _scalar(dt.type)
+    xs, al, to = np.broadcast_arrays(*(np.asarray(v, dtype=dt) for v in (x, alpha, total)))
+    with np.errstate(all="ignore"):
+        out = [_dirichlet_grad_one(p, q, r, T)
+               for p, q, r in zip(xs.ravel(), al.ravel(), to.ravel())]
+    return np.array(out, dtype=dt).reshape(xs.shape)

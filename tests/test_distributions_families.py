@@ -216,6 +216,41 @@ CASES = [  # (in order: the samples read the generator the earlier cases left)
     f'D.kl_divergence(E.Chi2(torch.tensor([3.0], {F64})), E.Chi2(torch.tensor([1.5], {F64})))',
     'D.kl_divergence(E.Normal(torch.tensor([0.5]), 1.0), E.Gamma(torch.tensor([3.0]), 1.0))',
     'D.kl_divergence(E.Gamma(torch.tensor([0.5]), 1.0), E.Uniform(torch.tensor([3.0]), 4.0))',
+    # Dirichlet, Beta
+    'E.Dirichlet(torch.tensor([[0.5, 1.0, 2.0], [3.0, 0.2, 1.0]])).sample((2,))',
+    f'E.Dirichlet(torch.tensor([0.5, 1.0, 2.0], {F64})).rsample()',
+    f'E.Dirichlet(torch.tensor([0.5, 1.0, 2.0], {F64})).log_prob(torch.tensor([0.2, 0.3, 0.5], {F64}))',  # noqa: E501
+    f'E.Dirichlet(torch.tensor([0.5, 1.0, 2.0], {F64})).entropy()',
+    f'E.Dirichlet(torch.tensor([[0.5, 1.0, 2.0], [0.5, 0.2, 0.9]], {F64})).mode',
+    f'E.Dirichlet(torch.tensor([0.5, 1.0, 2.0], {F64})).variance',
+    'E.Dirichlet(torch.tensor(1.0))',
+    'E.Dirichlet(torch.tensor([1.0, -1.0]))',
+    'E.Dirichlet(torch.tensor([1.0, 2.0])).log_prob(torch.tensor([0.5, 0.6]))',
+    'E.Dirichlet(torch.tensor([1.0, 2.0])).expand((3,)).sample()',
+    'torch.autograd.grad(E.Dirichlet(dconc).rsample((4,)).pow(2).sum(), [dconc])',
+    'torch.autograd.grad(E.Dirichlet(dconc.float()).rsample((4,)).pow(2).sum(), [dconc])',
+    'E.Beta(torch.tensor([0.5, 2.0, 9.0]), torch.tensor([1.0, 0.5, 8.0])).sample((3,))',
+    'E.Beta(2.0, 3.0).sample((2,))',
+    'E.Beta(2.0, 3.0).batch_shape',
+    f'E.Beta(torch.tensor([0.5, 2.0], {F64}), 2.0).log_prob(torch.tensor([0.3, 0.9], {F64}))',
+    f'E.Beta(torch.tensor([0.5, 2.0], {F64}), 2.0).entropy()',
+    f'E.Beta(torch.tensor([0.5, 2.0], {F64}), 2.0).mean',
+    f'E.Beta(torch.tensor([0.5, 2.0], {F64}), 2.0).variance',
+    f'E.Beta(torch.tensor([0.5, 2.0], {F64}), 2.0).mode',
+    f'E.ExponentialFamily.entropy(E.Beta(torch.tensor([0.5, 2.0], {F64}), 2.0))',
+    'repr(E.Beta(torch.tensor([0.5, 2.0]), 2.0))',
+    'torch.autograd.grad(E.Beta(gconc, grate).rsample((3,)).sum(), [gconc, grate])',
+    'torch.autograd.grad(E.Beta(gconc.float(), 7.0).rsample((3,)).sum(), [gconc])',
+    f'D.kl_divergence(E.Beta(torch.tensor([0.5, 2.0], {F64}), 2.0), E.Beta(torch.tensor([3.0], {F64}), 1.0))',  # noqa: E501
+    f'D.kl_divergence(E.Dirichlet(torch.tensor([0.5, 2.0, 1.0], {F64})), E.Dirichlet(torch.tensor([3.0, 1.0, 1.0], {F64})))',  # noqa: E501
+    f'D.kl_divergence(E.Beta(torch.tensor([0.5], {F64}), 2.0), E.Normal(torch.tensor([3.0], {F64}), 1.0))',  # noqa: E501
+    f'D.kl_divergence(E.Beta(torch.tensor([0.5], {F64}), 2.0), E.Gamma(torch.tensor([3.0], {F64}), 1.0))',  # noqa: E501
+    f'D.kl_divergence(E.Beta(torch.tensor([0.5], {F64}), 2.0), E.Exponential(torch.tensor([3.0], {F64})))',  # noqa: E501
+    f'D.kl_divergence(E.Beta(torch.tensor([0.5], {F64}), 2.0), E.Uniform(torch.tensor([0.0], {F64}), 1.0))',  # noqa: E501
+    f'D.kl_divergence(E.Uniform(torch.tensor([0.2], {F64}), 0.7), E.Beta(torch.tensor([3.0], {F64}), 1.0))',  # noqa: E501
+    'D.kl_divergence(E.Normal(torch.tensor([0.5]), 1.0), E.Beta(torch.tensor([3.0]), 1.0))',
+    f'torch._dirichlet_grad(torch.tensor([0.1, 0.5, 0.9, 0.3], {F64}), torch.tensor([0.5, 2.0, 9.0, 7.0], {F64}), torch.tensor([1.0, 4.0, 20.0, 15.0], {F64}))',  # noqa: E501
+    'torch._dirichlet_grad(torch.tensor([0.1, 0.5, 0.9, 0.3]), torch.tensor([0.5, 2.0, 9.0, 1.0]), torch.tensor([1.0, 4.0, 20.0, 3.0]))',  # noqa: E501
     # torch._standard_gamma and friends
     'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0]))',
     f'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0], {F64}))',
@@ -248,6 +283,7 @@ def _run(torch):
     ns["mvn"] = D.MultivariateNormal(ns["mloc"], ns["mcov"])
     ns["gconc"] = torch.tensor([0.4, 2.5, 11.0], dtype=torch.float64, requires_grad=True)
     ns["grate"] = torch.tensor([1.0, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    ns["dconc"] = torch.tensor([0.4, 2.5, 11.0, 1.0], dtype=torch.float64, requires_grad=True)
     ns["mix"] = D.MixtureSameFamily(
         D.Categorical(torch.tensor([0.3, 0.7], dtype=torch.float64)),
         D.Normal(torch.tensor([-1.0, 2.0], dtype=torch.float64),
@@ -336,13 +372,16 @@ def _gamma_sweep(torch):
         out.append(torch._standard_gamma_grad(a, x).numpy().astype(np.float64))
         out.append(torch._sample_dirichlet(a[:-1].reshape(-1, 4) + 0.05).numpy().astype(
             np.float64).ravel())
+        xs = torch.tensor(rng.uniform(0, 1, alphas.size), dtype=dt)
+        out.append(torch._dirichlet_grad(xs, a, a + x).numpy().astype(np.float64))
     out.append(torch.rand(3, dtype=torch.float64).numpy())  # (the generator's state after)
     return np.concatenate(out)
 
 
 def test_standard_gamma_bit_for_bit():
     """aten's Marsaglia-Tsang sampler (its float32 literals, the cached second normal of each
-    Box-Muller pair), its implicit-gradient approximations and the Dirichlet normalisation:
-    every value equal to PyTorch's, bit for bit, over 405 shapes in both dtypes."""
+    Box-Muller pair), its implicit-gradient approximations, the Dirichlet normalisation and
+    the Dirichlet gradient (its float/double mix for float32): every value equal to
+    PyTorch's, bit for bit, over 405 shapes in both dtypes."""
     torch = pytest.importorskip("torch")
     np.testing.assert_array_equal(_gamma_sweep(autotensor), _gamma_sweep(torch))

@@ -554,6 +554,11 @@ def _gamma_grad_not_implemented(F, grad):
 STANDARD_GAMMA = defop("_standard_gamma", "StandardGammaBackward0", None,
                        grads={"self": _standard_gamma_backward},
                        jvp=_not_supported_fw("_standard_gamma"))
+DIRICHLET_GRAD = defop("_dirichlet_grad", "torch::autograd::NotImplemented", None,
+                       inputs=("x", "alpha", "total"),
+                       grads={n: _not_implemented("_dirichlet_grad")
+                              for n in ("x", "alpha", "total")},
+                       jvp=_not_supported_fw("_dirichlet_grad"))
 STANDARD_GAMMA_GRAD = defop("_standard_gamma_grad", "StandardGammaGradBackward0", None,
                             inputs=("self", "output"),
                             grads={"self": _gamma_grad_not_implemented},

@@ -4,14 +4,15 @@ validation and messages, samples drawn from the generator as PyTorch draws them 
 values for a seed), ``expand``, transforms, and ``kl_divergence`` dispatched as PyTorch's.
 
 Layout: ``distribution`` (the base), ``continuous`` and ``discrete`` (families drawn directly),
-``gamma`` (Gamma, Chi2, StudentT), ``transforms`` and ``transformed`` (families built by
-pushing a base through transforms), ``multivariate``, ``kl``, ``constraints``, ``utils``."""
+``gamma`` (Gamma, Chi2, StudentT, Dirichlet, Beta), ``transforms`` and ``transformed``
+(families built by pushing a base through transforms), ``multivariate``, ``kl``,
+``constraints``, ``utils``."""
 from . import constraints, transforms
 from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical, Geometric, OneHotCategorical, \
     OneHotCategoricalStraightThrough, Poisson
 from .distribution import Distribution, ExponentialFamily
-from .gamma import Chi2, Gamma, StudentT
+from .gamma import Beta, Chi2, Dirichlet, Gamma, StudentT
 from .kl import kl_divergence, register_kl
 from .multivariate import MixtureSameFamily, MultivariateNormal
 from .transformed import Gumbel, HalfCauchy, HalfNormal, Independent, LogNormal, \
@@ -22,8 +23,8 @@ from .transforms import AbsTransform, AffineTransform, ComposeTransform, \
     SoftmaxTransform, SoftplusTransform, StickBreakingTransform, TanhTransform, Transform, \
     identity_transform
 
-__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "Chi2",
-           "Gamma", "StudentT",
+__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Categorical", "Cauchy",
+           "Chi2", "Dirichlet", "Gamma", "StudentT",
            "ComposeTransform", "CorrCholeskyTransform", "Distribution", "ExpTransform",
            "Exponential", "ExponentialFamily", "Geometric", "Gumbel", "HalfCauchy",
            "HalfNormal", "Independent", "IndependentTransform", "Laplace", "LogNormal",

@@ -1,15 +1,18 @@
 """The Gamma family: Gamma (samples by ``torch._standard_gamma``, reparametrised through its
-implicit gradient), Chi2 and StudentT, as PyTorch's."""
+implicit gradient), Chi2, StudentT, and Dirichlet and Beta (normalised Gamma draws,
+reparametrised through ``torch._dirichlet_grad``), as PyTorch's."""
 import math
 from numbers import Number
 
 import autotensor as torch
 
 from . import constraints
+from autotensor.autograd import Function, once_differentiable
+
 from .distribution import Distribution, ExponentialFamily
 from .utils import _standard_normal, broadcast_all
 
-__all__ = ["Chi2", "Gamma", "StudentT"]
+__all__ = ["Beta", "Chi2", "Dirichlet", "Gamma", "StudentT"]
 
 
 class Gamma(ExponentialFamily):
@@ -134,3 +137,136 @@ class StudentT(Distribution):
         return (self.scale.log() + 0.5 * (self.df + 1) *
                 (torch.digamma(0.5 * (self.df + 1)) - torch.digamma(0.5 * self.df)) +
                 0.5 * self.df.log() + lbeta)
+
+
+def _Dirichlet_backward(x, concentration, grad_output):
+    total = concentration.sum(-1, True).expand_as(concentration)
+    grad = torch._dirichlet_grad(x, concentration, total)
+    return grad * (grad_output - (x * grad_output).sum(-1, True))
+
+
+class _Dirichlet(Function):
+    @staticmethod
+    def forward(ctx, concentration):
+        x = torch._sample_dirichlet(concentration)
+        ctx.save_for_backward(x, concentration)
+        return x
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad_output):
+        x, concentration = ctx.saved_tensors
+        return _Dirichlet_backward(x, concentration, grad_output)
+
+
+class Dirichlet(ExponentialFamily):
+    arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, concentration, validate_args=None):
+        if concentration.dim() < 1:
+            raise ValueError("`concentration` parameter must be at least one-dimensional.")
+        self.concentration = concentration
+        super().__init__(concentration.shape[:-1], concentration.shape[-1:],
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = torch.Size(batch_shape)
+        return self._expanded(Dirichlet, batch_shape, _instance,
+                              concentration=self.concentration.expand(batch_shape +
+                                                                      self.event_shape))
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        return _Dirichlet.apply(self.concentration.expand(shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (torch.xlogy(self.concentration - 1.0, value).sum(-1) +
+                torch.lgamma(self.concentration.sum(-1)) -
+                torch.lgamma(self.concentration).sum(-1))
+
+    mean = property(lambda self: self.concentration / self.concentration.sum(-1, True))
+
+    @property
+    def mode(self):
+        concentrationm1 = (self.concentration - 1).clamp(min=0.0)
+        mode = concentrationm1 / concentrationm1.sum(-1, True)
+        mask = (self.concentration < 1).all(dim=-1)
+        mode[mask] = torch.nn.functional.one_hot(mode[mask].argmax(dim=-1),
+                                                 concentrationm1.shape[-1]).to(mode)
+        return mode
+
+    @property
+    def variance(self):
+        con0 = self.concentration.sum(-1, True)
+        return self.concentration * (con0 - self.concentration) / (con0.pow(2) * (con0 + 1))
+
+    def entropy(self):
+        k = self.concentration.size(-1)
+        a0 = self.concentration.sum(-1)
+        return (torch.lgamma(self.concentration).sum(-1) - torch.lgamma(a0) -
+                (k - a0) * torch.digamma(a0) -
+                ((self.concentration - 1.0) * torch.digamma(self.concentration)).sum(-1))
+
+    @property
+    def _natural_params(self):
+        return (self.concentration,)
+
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - torch.lgamma(x.sum(-1))
+
+
+class Beta(ExponentialFamily):
+    arg_constraints = {"concentration1": constraints.positive,
+                       "concentration0": constraints.positive}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        if isinstance(concentration1, Number) and isinstance(concentration0, Number):
+            both = torch.tensor([float(concentration1), float(concentration0)])
+        else:
+            concentration1, concentration0 = broadcast_all(concentration1, concentration0)
+            both = torch.stack([concentration1, concentration0], -1)
+        self._dirichlet = Dirichlet(both, validate_args=validate_args)
+        super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = torch.Size(batch_shape)
+        return self._expanded(Beta, batch_shape, _instance,
+                              _dirichlet=self._dirichlet.expand(batch_shape))
+
+    @property
+    def mean(self):
+        return self.concentration1 / (self.concentration1 + self.concentration0)
+
+    mode = property(lambda self: self._dirichlet.mode[..., 0])
+
+    @property
+    def variance(self):
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
+
+    def rsample(self, sample_shape=()):
+        return self._dirichlet.rsample(sample_shape).select(-1, 0)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return self._dirichlet.log_prob(torch.stack([value, 1.0 - value], -1))
+
+    def entropy(self):
+        return self._dirichlet.entropy()
+
+    concentration1 = property(lambda self: self._dirichlet.concentration[..., 0])
+    concentration0 = property(lambda self: self._dirichlet.concentration[..., 1])
+
+    @property
+    def _natural_params(self):
+        return (self.concentration1, self.concentration0)
+
+    def _log_normalizer(self, x, y):
+        return torch.lgamma(x) + torch.lgamma(y) - torch.lgamma(x + y)

@@ -9,7 +9,7 @@ import autotensor as torch
 from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Categorical, Geometric, OneHotCategorical, Poisson
 from .distribution import ExponentialFamily
-from .gamma import Gamma
+from .gamma import Beta, Dirichlet, Gamma
 from .multivariate import MultivariateNormal, _batch_mahalanobis
 from .transformed import Gumbel, HalfNormal, Independent, TransformedDistribution
 from .utils import _sum_rightmost, euler_constant
@@ -230,6 +230,7 @@ def _kl_bernoulli_poisson(p, q):
     return -p.entropy() - (p.probs * q.rate.log() - q.rate)
 
 
+@register_kl(Exponential, Beta)
 @register_kl(Exponential, Uniform)
 def _kl_exponential_infinity(p, q):
     return _infinite_like(p.rate)
@@ -257,6 +258,7 @@ def _kl_exponential_normal(p, q):
 
 
 @register_kl(Gumbel, Exponential)
+@register_kl(Gumbel, Beta)
 @register_kl(Gumbel, Gamma)
 @register_kl(Gumbel, Uniform)
 def _kl_gumbel_infinity(p, q):
@@ -273,6 +275,7 @@ def _kl_gumbel_normal(p, q):
 
 
 @register_kl(Laplace, Exponential)
+@register_kl(Laplace, Beta)
 @register_kl(Laplace, Gamma)
 @register_kl(Laplace, Uniform)
 def _kl_laplace_infinity(p, q):
@@ -291,6 +294,7 @@ def _kl_laplace_normal(p, q):
 
 
 @register_kl(Normal, Exponential)
+@register_kl(Normal, Beta)
 @register_kl(Normal, Gamma)
 @register_kl(Normal, Uniform)
 def _kl_normal_infinity(p, q):
@@ -368,6 +372,7 @@ def _kl_exponential_gamma(p, q):
             (1 + euler_constant))
 
 
+@register_kl(Gamma, Beta)
 @register_kl(Gamma, Uniform)
 def _kl_gamma_infinity(p, q):
     return _infinite_like(p.concentration)
@@ -413,4 +418,78 @@ def _kl_uniform_gamma(p, q):
     t4 = q.rate * (p.high + p.low) / 2
     result = -t1 + t2 + t3 + t4
     result[p.low < q.support.lower_bound] = math.inf
+    return result
+
+
+@register_kl(Beta, Beta)
+def _kl_beta_beta(p, q):
+    sum_params_p = p.concentration1 + p.concentration0
+    sum_params_q = q.concentration1 + q.concentration0
+    t1 = q.concentration1.lgamma() + q.concentration0.lgamma() + sum_params_p.lgamma()
+    t2 = p.concentration1.lgamma() + p.concentration0.lgamma() + sum_params_q.lgamma()
+    t3 = (p.concentration1 - q.concentration1) * torch.digamma(p.concentration1)
+    t4 = (p.concentration0 - q.concentration0) * torch.digamma(p.concentration0)
+    t5 = (sum_params_q - sum_params_p) * torch.digamma(sum_params_p)
+    return t1 - t2 + t3 + t4 + t5
+
+
+@register_kl(Dirichlet, Dirichlet)
+def _kl_dirichlet_dirichlet(p, q):
+    sum_p_concentration = p.concentration.sum(-1)
+    sum_q_concentration = q.concentration.sum(-1)
+    t1 = sum_p_concentration.lgamma() - sum_q_concentration.lgamma()
+    t2 = (p.concentration.lgamma() - q.concentration.lgamma()).sum(-1)
+    t3 = p.concentration - q.concentration
+    t4 = p.concentration.digamma() - sum_p_concentration.digamma().unsqueeze(-1)
+    return t1 - t2 + (t3 * t4).sum(-1)
+
+
+@register_kl(Beta, Exponential)
+def _kl_beta_exponential(p, q):
+    return (-p.entropy() - q.rate.log() +
+            q.rate * (p.concentration1 / (p.concentration1 + p.concentration0)))
+
+
+@register_kl(Beta, Gamma)
+def _kl_beta_gamma(p, q):
+    t1 = -p.entropy()
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t3 = (q.concentration - 1) * (p.concentration1.digamma() -
+                                  (p.concentration1 + p.concentration0).digamma())
+    t4 = q.rate * p.concentration1 / (p.concentration1 + p.concentration0)
+    return t1 + t2 - t3 + t4
+
+
+@register_kl(Beta, Normal)
+def _kl_beta_normal(p, q):
+    E_beta = p.concentration1 / (p.concentration1 + p.concentration0)
+    var_normal = q.scale.pow(2)
+    t1 = -p.entropy()
+    t2 = 0.5 * (var_normal * 2 * math.pi).log()
+    t3 = (E_beta * (1 - E_beta) / (p.concentration1 + p.concentration0 + 1) +
+          E_beta.pow(2)) * 0.5
+    t4 = q.loc * E_beta
+    t5 = q.loc.pow(2) * 0.5
+    return t1 + t2 + (t3 - t4 + t5) / var_normal
+
+
+@register_kl(Beta, Uniform)
+def _kl_beta_uniform(p, q):
+    result = -p.entropy() + (q.high - q.low).log()
+    result[(q.low > p.support.lower_bound) | (q.high < p.support.upper_bound)] = math.inf
+    return result
+
+
+@register_kl(Uniform, Beta)
+def _kl_uniform_beta(p, q):
+    common_term = p.high - p.low
+    t1 = torch.log(common_term)
+    t2 = ((q.concentration1 - 1) * (_x_log_x(p.high) - _x_log_x(p.low) - common_term) /
+          common_term)
+    t3 = ((q.concentration0 - 1) * (_x_log_x(1 - p.high) - _x_log_x(1 - p.low) +
+                                    common_term) / common_term)
+    t4 = (q.concentration1.lgamma() + q.concentration0.lgamma() -
+          (q.concentration1 + q.concentration0).lgamma())
+    result = t3 + t4 - t1 - t2
+    result[(p.high > q.support.upper_bound) | (p.low < q.support.lower_bound)] = math.inf
     return result
