@@ -14,7 +14,7 @@ from ._memory_format import (channels_last, channels_last_3d, contiguous_format,
 from ._tensor import Size, Tensor, device, is_tensor
 from ._printing import set_printoptions, get_printoptions
 from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, default_generator,
-                        empty, empty_like, eye, from_dlpack, from_numpy, full, full_like,
+                        binomial, empty, empty_like, eye, from_dlpack, from_numpy, full, full_like,
                         get_rng_state,
                         initial_seed, linspace, logspace, manual_seed, multinomial, normal,
                         ones, ones_like, poisson, rand, rand_like, randint, randint_like, randn,

@@ -445,6 +445,13 @@ def _standard_gamma_grad(input, output):
                            _random.standard_gamma_grad(input._data, output._data))
 
 
+def binomial(count, prob, generator=None):
+    """Binomial(count, prob) samples (aten's BTRS / inversion, drawn as PyTorch's)."""
+    from ._ops import _common, pointwise
+    return _common._finish(pointwise.BINOMIAL, (count, prob), (),
+                           _random.binomial(count._data, prob._data, generator))
+
+
 def _dirichlet_grad(x, alpha, total):
     """The reparametrised gradient of Dirichlet samples (through their Beta marginals)."""
     from ._ops import _common, pointwise

@@ -1474,12 +1474,12 @@ def standard_gamma_grad(alphas, samples):
 # --------------------------------------------------------------------------------------
 
 def _libm_float_fns():
-    """C's ``logf``, ``powf``, ``tanf``: ``std::log``... on floats call them."""
+    """C's ``logf``, ``powf``, ``tanf``, ``log1pf``: ``std::log``... on floats call them."""
     import ctypes
     import ctypes.util
     m = ctypes.CDLL(ctypes.util.find_library("m") or None)
     fns = {}
-    for name, n in (("logf", 1), ("powf", 2), ("tanf", 1)):
+    for name, n in (("logf", 1), ("powf", 2), ("tanf", 1), ("log1pf", 1)):
         f = getattr(m, name)
         f.restype, f.argtypes = ctypes.c_float, (ctypes.c_float,) * n
         fns[name] = f
@@ -1492,7 +1492,9 @@ class _Scalar:
 
     def __init__(self, np_type):
         self.S = np_type
+        self.sqrt = lambda v: np.sqrt(np_type(v))  # (correctly rounded in either type)
         if np_type is np.float64:
+            self.log1p = lambda v: np.float64(_safe_log1p(v))
             self.log = lambda v: np.float64(_safe_log(v))
             self.pow = lambda a, b: np.float64(_safe_pow(a, b))
         else:
@@ -1500,6 +1502,7 @@ class _Scalar:
             self.log = lambda v: np.float32(f["logf"](v))
             self.pow = lambda a, b: np.float32(f["powf"](a, b))
             self.tan = lambda v: np.float32(f["tanf"](v))
+            self.log1p = lambda v: np.float32(f["log1pf"](v))
 
 
 _SCALARS = {}
@@ -1664,3 +1667,110 @@ def dirichlet_grad(x, alpha, total):
         out = [_dirichlet_grad_one(p, q, r, T)
                for p, q, r in zip(xs.ravel(), al.ravel(), to.ravel())]
     return np.array(out, dtype=dt).reshape(xs.shape)
+
+
+# --------------------------------------------------------------------------------------
+# binomial (aten's sample_binomial: BTRS above a mean of 10, inversion below)
+# --------------------------------------------------------------------------------------
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _stirling_approx_tail(k: float) -> float:
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _binomial_inversion(count, prob, uniform, T):
+    """Counts geometric waiting times until they pass ``count`` (log1p in scalar_t)."""
+    S = T.S
+    logprob = float(T.log1p(-prob))
+    geom_sum, num_geom = 0.0, S(0)
+    while True:
+        geom = float(np.ceil(_safe_log(uniform()) / logprob))
+        geom_sum += geom
+        if geom_sum > count:
+            return num_geom
+        num_geom = num_geom + S(1)
+
+
+def _btrs(count, prob, uniform, T):
+    """Hoermann's transformed rejection with squeeze (BTRS), in aten's float/double mix."""
+    S = T.S
+    stddev = float(T.sqrt(count * prob * (S(1) - prob)))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+    c = float(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = float(prob / (S(1) - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = float(np.floor((count + S(1)) * prob))
+    n = float(count)
+    while True:
+        U = uniform() - 0.5
+        V = uniform()
+        us = 0.5 - abs(U)
+        if us == 0:  # (aten divides by it: inf or NaN, rejected either way)
+            continue
+        k = S(np.floor((2 * a / us + b) * U + c))
+        if k < 0 or k > count:
+            continue
+        if us >= 0.07 and V <= v_r:
+            return k
+        V = _safe_log(V * alpha / (a / (us * us) + b))
+        kf = float(k)
+        upperbound = ((m + 0.5) * _safe_log((m + 1) / (r * (n - m + 1))) +
+                      float(count + S(1)) * _safe_log((n - m + 1) / float(count - k + S(1))) +
+                      (kf + 0.5) * _safe_log(r * float(count - k + S(1)) / float(k + S(1))) +
+                      _stirling_approx_tail(m) + _stirling_approx_tail(n - m) -
+                      _stirling_approx_tail(kf) - _stirling_approx_tail(float(count - k)))
+        if V <= upperbound:
+            return k
+
+
+def _sample_binomial(count, prob, uniform, T):
+    S = T.S
+    if count <= 0.0 or prob <= 0.0:
+        return S(0)
+    if prob >= 1.0:
+        return count
+    if prob <= 0.5:
+        if count * prob >= 10.0:
+            return _btrs(count, prob, uniform, T)
+        return _binomial_inversion(count, prob, uniform, T)
+    if prob > 0.5:
+        qprob = S(1.0 - float(prob))
+        if count * qprob >= 10.0:
+            return count - _btrs(count, qprob, uniform, T)
+        return count - _binomial_inversion(count, qprob, uniform, T)
+    return S(np.nan)
+
+
+def binomial(count, prob, generator=None):
+    """``torch.binomial``: one serial loop over the broadcast (count, prob) pairs."""
+    dt = count.dtype
+    if dt.kind != "f":
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
+                         f"{_torch_name(dt).capitalize()}")
+    if prob.dtype != dt:
+        raise RuntimeError(f"Found dtype {_torch_name(prob.dtype).capitalize()} but expected "
+                           f"{_torch_name(dt).capitalize()}")
+    if dt.itemsize < 4:
+        raise NotImplementedError(f"\"binomial_cpu\" not implemented for '{_torch_name(dt)}'")
+    T = _scalar(dt.type)
+    counts, probs = np.broadcast_arrays(count, prob)
+    g = _gen(generator)
+    with g._lock:
+        uniform = _UniformStream(g)
+        try:
+            with np.errstate(all="ignore"):
+                out = [_sample_binomial(n, p, uniform, T)
+                       for n, p in zip(counts.ravel(), probs.ravel())]
+        finally:
+            uniform.close()
+    return np.array(out, dtype=dt).reshape(counts.shape)

@@ -251,6 +251,36 @@ CASES = [  # (in order: the samples read the generator the earlier cases left)
     'D.kl_divergence(E.Normal(torch.tensor([0.5]), 1.0), E.Beta(torch.tensor([3.0]), 1.0))',
     f'torch._dirichlet_grad(torch.tensor([0.1, 0.5, 0.9, 0.3], {F64}), torch.tensor([0.5, 2.0, 9.0, 7.0], {F64}), torch.tensor([1.0, 4.0, 20.0, 15.0], {F64}))',  # noqa: E501
     'torch._dirichlet_grad(torch.tensor([0.1, 0.5, 0.9, 0.3]), torch.tensor([0.5, 2.0, 9.0, 1.0]), torch.tensor([1.0, 4.0, 20.0, 3.0]))',  # noqa: E501
+    # Binomial, Multinomial, NegativeBinomial
+    'E.Binomial(torch.tensor([10.0, 50.0, 3.0]), torch.tensor([0.3, 0.8, 0.5])).sample((3,))',
+    f'E.Binomial(10, torch.tensor([0.3, 0.8], {F64})).log_prob(torch.tensor([2.0, 7.0], {F64}))',  # noqa: E501
+    f'E.Binomial(10, logits=torch.tensor([0.3, -2.0], {F64})).entropy()',
+    f'E.Binomial(10, torch.tensor([0.3, 0.8], {F64})).mode',
+    'E.Binomial(torch.tensor([2.0, 3.0]), torch.tensor([0.3, 0.8])).entropy()',
+    'E.Binomial(torch.tensor([2.0]), torch.tensor([0.3, 0.8])).enumerate_support()',
+    'E.Binomial(torch.tensor([2.5]), torch.tensor([0.3]))',
+    'E.Binomial(3, torch.tensor([0.3])).log_prob(torch.tensor([4.0]))',
+    'repr(E.Binomial(3, torch.tensor([0.3])).support)',
+    'E.Binomial(5, torch.tensor([0.3])).expand((2, 1)).sample()',
+    'torch.binomial(torch.tensor([10.0, 500.0, 3.0]), torch.tensor([0.3, 0.45, 0.9]))',
+    f'torch.binomial(torch.tensor([10.0, 500.0, 3.0], {F64}), torch.tensor([0.3, 0.45, 0.9], {F64}))',  # noqa: E501
+    'torch.binomial(torch.tensor([3]), torch.tensor([0.5]))',
+    f'torch.binomial(torch.tensor([3.0]), torch.tensor([0.5], {F64}))',
+    'E.Multinomial(10, torch.tensor([0.2, 0.3, 0.5])).sample((2,))',
+    f'E.Multinomial(10, torch.tensor([0.2, 0.3, 0.5], {F64})).log_prob(torch.tensor([2.0, 3.0, 5.0], {F64}))',  # noqa: E501
+    f'E.Multinomial(4, torch.tensor([[0.2, 0.8], [0.5, 0.5]], {F64})).entropy()',
+    f'E.Multinomial(4, logits=torch.tensor([0.0, -float("inf")], {F64})).log_prob(torch.tensor([4.0, 0.0], {F64}))',  # noqa: E501
+    'E.Multinomial(10, torch.tensor([0.2, 0.3, 0.5])).mean',
+    'E.Multinomial(torch.tensor(3), torch.tensor([0.2, 0.8]))',
+    'E.Multinomial(3, torch.tensor([0.2, 0.8])).log_prob(torch.tensor([2.0, 2.0]))',
+    'E.NegativeBinomial(torch.tensor([3.0, 10.0]), torch.tensor([0.3, 0.8])).sample((3,))',
+    f'E.NegativeBinomial(torch.tensor([3.0, 10.0], {F64}), torch.tensor([0.3, 0.8], {F64})).log_prob(torch.tensor([2.0, 0.0], {F64}))',  # noqa: E501
+    f'E.NegativeBinomial(torch.tensor([3.0, 10.0], {F64}), logits=torch.tensor([0.3, -1.0], {F64})).variance',  # noqa: E501
+    f'E.NegativeBinomial(torch.tensor([3.0, 10.0], {F64}), torch.tensor([0.3, 0.8], {F64})).mode',  # noqa: E501
+    'E.NegativeBinomial(torch.tensor([3.0]), torch.tensor([1.0]))',
+    f'D.kl_divergence(E.Binomial(10, torch.tensor([0.3, 0.8], {F64})), E.Binomial(10, torch.tensor([0.5, 0.5], {F64})))',  # noqa: E501
+    'D.kl_divergence(E.Binomial(5, torch.tensor([0.3])), E.Binomial(10, torch.tensor([0.5])))',
+    f'D.kl_divergence(E.Binomial(12, torch.tensor([0.3], {F64})), E.Binomial(10, torch.tensor([0.5], {F64})))',  # noqa: E501
     # torch._standard_gamma and friends
     'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0]))',
     f'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0], {F64}))',
@@ -372,6 +402,9 @@ def _gamma_sweep(torch):
         out.append(torch._standard_gamma_grad(a, x).numpy().astype(np.float64))
         out.append(torch._sample_dirichlet(a[:-1].reshape(-1, 4) + 0.05).numpy().astype(
             np.float64).ravel())
+        counts = torch.tensor(np.floor(alphas * 3), dtype=dt)
+        out.append(torch.binomial(counts, torch.tensor(rng.uniform(0, 1, alphas.size),
+                                                       dtype=dt)).numpy().astype(np.float64))
         xs = torch.tensor(rng.uniform(0, 1, alphas.size), dtype=dt)
         out.append(torch._dirichlet_grad(xs, a, a + x).numpy().astype(np.float64))
     out.append(torch.rand(3, dtype=torch.float64).numpy())  # (the generator's state after)
@@ -381,7 +414,8 @@ def _gamma_sweep(torch):
 def test_standard_gamma_bit_for_bit():
     """aten's Marsaglia-Tsang sampler (its float32 literals, the cached second normal of each
     Box-Muller pair), its implicit-gradient approximations, the Dirichlet normalisation and
-    the Dirichlet gradient (its float/double mix for float32): every value equal to
+    the Dirichlet gradient (its float/double mix for float32), binomial's BTRS and inversion:
+    every value equal to
     PyTorch's, bit for bit, over 405 shapes in both dtypes."""
     torch = pytest.importorskip("torch")
     np.testing.assert_array_equal(_gamma_sweep(autotensor), _gamma_sweep(torch))

@@ -554,6 +554,10 @@ def _gamma_grad_not_implemented(F, grad):
 STANDARD_GAMMA = defop("_standard_gamma", "StandardGammaBackward0", None,
                        grads={"self": _standard_gamma_backward},
                        jvp=_not_supported_fw("_standard_gamma"))
+BINOMIAL = defop("binomial", "torch::autograd::NotImplemented", None,
+                 inputs=("count", "prob"),
+                 grads={n: _not_implemented("binomial") for n in ("count", "prob")},
+                 jvp=_not_supported_fw("binomial"))
 DIRICHLET_GRAD = defop("_dirichlet_grad", "torch::autograd::NotImplemented", None,
                        inputs=("x", "alpha", "total"),
                        grads={n: _not_implemented("_dirichlet_grad")

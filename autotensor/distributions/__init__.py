@@ -9,8 +9,8 @@ Layout: ``distribution`` (the base), ``continuous`` and ``discrete`` (families d
 ``constraints``, ``utils``."""
 from . import constraints, transforms
 from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
-from .discrete import Bernoulli, Categorical, Geometric, OneHotCategorical, \
-    OneHotCategoricalStraightThrough, Poisson
+from .discrete import Bernoulli, Binomial, Categorical, Geometric, Multinomial, \
+    NegativeBinomial, OneHotCategorical, OneHotCategoricalStraightThrough, Poisson
 from .distribution import Distribution, ExponentialFamily
 from .gamma import Beta, Chi2, Dirichlet, Gamma, StudentT
 from .kl import kl_divergence, register_kl
@@ -23,7 +23,8 @@ from .transforms import AbsTransform, AffineTransform, ComposeTransform, \
     SoftmaxTransform, SoftplusTransform, StickBreakingTransform, TanhTransform, Transform, \
     identity_transform
 
-__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Categorical", "Cauchy",
+__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical",
+           "Cauchy", "Multinomial", "NegativeBinomial",
            "Chi2", "Dirichlet", "Gamma", "StudentT",
            "ComposeTransform", "CorrCholeskyTransform", "Distribution", "ExpTransform",
            "Exponential", "ExponentialFamily", "Geometric", "Gumbel", "HalfCauchy",

@@ -7,7 +7,8 @@ from functools import total_ordering
 import autotensor as torch
 
 from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
-from .discrete import Bernoulli, Categorical, Geometric, OneHotCategorical, Poisson
+from .discrete import Bernoulli, Binomial, Categorical, Geometric, OneHotCategorical, \
+    Poisson
 from .distribution import ExponentialFamily
 from .gamma import Beta, Dirichlet, Gamma
 from .multivariate import MultivariateNormal, _batch_mahalanobis
@@ -493,3 +494,15 @@ def _kl_uniform_beta(p, q):
     result = t3 + t4 - t1 - t2
     result[(p.high > q.support.upper_bound) | (p.low < q.support.lower_bound)] = math.inf
     return result
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p, q):
+    if (p.total_count < q.total_count).any():
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is "
+                                  "not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p() -
+                          (-q.probs).log1p())
+    inf_idxs = p.total_count > q.total_count
+    kl[inf_idxs] = _infinite_like(kl[inf_idxs])
+    return kl
