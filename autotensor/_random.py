@@ -1401,7 +1401,7 @@ _GAMMA_GRAD_COEF = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.
                      0.020070113, -0.0035938915, -0.00058392623),
                     (0.040121004, -0.0065914022, -0.0026286047, -0.0013441777, 0.017050642,
                      -0.0021309326, 0.00085092367, -1.5247877e-07))
-_F32 = {v: float(np.float32(v)) for v in (0.8, 0.9, 1.1)}
+_F32_LITERAL = {v: float(np.float32(v)) for v in (0.8, 0.9, 1.1)}  # (0.8f, ...)
 
 
 def _standard_gamma_grad_one(alpha: float, x: float) -> float:
@@ -1414,7 +1414,7 @@ def _standard_gamma_grad_one(alpha: float, x: float) -> float:
 
 
 def _gamma_grad_terms(alpha, x):
-    if x < _F32[0.8]:
+    if x < _F32_LITERAL[0.8]:
         numer, denom = 1.0, alpha
         series1, series2 = numer / denom, numer / (denom * denom)
         for i in range(1, 6):
@@ -1430,7 +1430,7 @@ def _gamma_grad_terms(alpha, x):
         result = -gamma_cdf_alpha / gamma_pdf
         return 0.0 if math.isnan(result) else result
     if alpha > 8.0:
-        if _F32[0.9] * alpha <= x <= _F32[1.1] * alpha:
+        if _F32_LITERAL[0.9] * alpha <= x <= _F32_LITERAL[1.1] * alpha:
             numer_1 = 1 + 24 * alpha * (1 + 12 * alpha)
             numer_2 = 1440 * (alpha * alpha) + 6 * x * (53 - 120 * x) - 65 * x * x / alpha + \
                 alpha * (107 + 3600 * x)
