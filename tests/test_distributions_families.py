@@ -3,6 +3,8 @@ OneHotCategorical, LogNormal, HalfNormal, HalfCauchy, Gumbel, Independent,
 TransformedDistribution with the transforms, MultivariateNormal, MixtureSameFamily, expand,
 enumerate_support, ExponentialFamily's entropy and the KL registry: values, gradients, samples
 for a seed, validation errors and reprs, run as one program on both modules."""
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -281,6 +283,45 @@ CASES = [  # (in order: the samples read the generator the earlier cases left)
     f'D.kl_divergence(E.Binomial(10, torch.tensor([0.3, 0.8], {F64})), E.Binomial(10, torch.tensor([0.5, 0.5], {F64})))',  # noqa: E501
     'D.kl_divergence(E.Binomial(5, torch.tensor([0.3])), E.Binomial(10, torch.tensor([0.5])))',
     f'D.kl_divergence(E.Binomial(12, torch.tensor([0.3], {F64})), E.Binomial(10, torch.tensor([0.5], {F64})))',  # noqa: E501
+    # relaxed families
+    'E.RelaxedBernoulli(torch.tensor([0.5]), torch.tensor([0.3, 0.8])).sample((2,))',
+    f'E.RelaxedBernoulli(torch.tensor(0.5, {F64}), torch.tensor([0.3, 0.8], {F64})).log_prob(torch.tensor([0.2, 0.9], {F64}))',  # noqa: E501
+    f'relaxed.LogitRelaxedBernoulli(torch.tensor(0.5, {F64}), logits=torch.tensor([0.3, -2.0], {F64})).rsample((2,))',  # noqa: E501
+    f'relaxed.LogitRelaxedBernoulli(torch.tensor(0.5, {F64}), logits=torch.tensor([0.3, -2.0], {F64})).log_prob(torch.tensor([0.2, 0.9], {F64}))',  # noqa: E501
+    'E.RelaxedOneHotCategorical(torch.tensor([0.5]), torch.tensor([0.2, 0.3, 0.5])).sample((2,))',
+    f'E.RelaxedOneHotCategorical(torch.tensor(0.5, {F64}), torch.tensor([0.2, 0.3, 0.5], {F64})).log_prob(torch.tensor([0.1, 0.3, 0.6], {F64}))',  # noqa: E501
+    f'relaxed.ExpRelaxedCategorical(torch.tensor(0.5, {F64}), logits=torch.tensor([0.2, 0.3, 0.5], {F64})).rsample()',  # noqa: E501
+    'E.RelaxedBernoulli(torch.tensor([0.5]), torch.tensor([0.3, 0.8])).expand((3, 2)).batch_shape',
+    # more transformed families
+    'E.Weibull(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 3.0])).sample((2,))',
+    f'E.Weibull(torch.tensor([1.0, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).log_prob(torch.tensor([0.4, 2.5], {F64}))',  # noqa: E501
+    f'E.Weibull(torch.tensor([1.0, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).entropy()',
+    f'E.Weibull(torch.tensor([1.0, 2.0], {F64}), torch.tensor([1.5, 3.0], {F64})).mode',
+    f'E.Weibull(torch.tensor([1.0, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).variance',
+    'E.Weibull(torch.tensor([1.0]), torch.tensor([2.0])).expand((3,)).sample()',
+    'E.Pareto(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 3.0])).sample((2,))',
+    f'E.Pareto(torch.tensor([1.0, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).log_prob(torch.tensor([1.5, 2.5], {F64}))',  # noqa: E501
+    f'E.Pareto(torch.tensor([1.0, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).variance',
+    'E.Pareto(torch.tensor([1.0]), 2.0).log_prob(torch.tensor([0.5]))',
+    'E.Kumaraswamy(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 3.0])).sample((2,))',
+    f'E.Kumaraswamy(torch.tensor([1.0, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).log_prob(torch.tensor([0.5, 0.2], {F64}))',  # noqa: E501
+    f'E.Kumaraswamy(torch.tensor([1.0, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).mean',
+    f'E.Kumaraswamy(torch.tensor([1.5, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).mode',
+    f'E.Kumaraswamy(torch.tensor([1.0, 2.0], {F64}), torch.tensor([0.5, 3.0], {F64})).entropy()',
+    'E.InverseGamma(torch.tensor([1.0, 3.0]), torch.tensor([0.5, 3.0])).sample((2,))',
+    f'E.InverseGamma(torch.tensor([1.0, 3.0], {F64}), torch.tensor([0.5, 3.0], {F64})).log_prob(torch.tensor([0.5, 2.0], {F64}))',  # noqa: E501
+    f'E.InverseGamma(torch.tensor([1.0, 3.0], {F64}), torch.tensor([0.5, 3.0], {F64})).mean',
+    f'E.InverseGamma(torch.tensor([1.0, 3.0], {F64}), torch.tensor([0.5, 3.0], {F64})).entropy()',  # noqa: E501
+    'E.LogisticNormal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 0.5])).sample((2,))',
+    f'E.LogisticNormal(torch.tensor([0.0, 1.0], {F64}), 0.5).log_prob(torch.tensor([0.2, 0.3, 0.5], {F64}))',  # noqa: E501
+    'E.LogisticNormal(0.0, 1.0).event_shape',
+    f'D.kl_divergence(E.Pareto(torch.tensor([1.0, 2.0], {F64}), 3.0), E.Pareto(torch.tensor([1.5], {F64}), 2.0))',  # noqa: E501
+    f'D.kl_divergence(E.Pareto(torch.tensor([1.0], {F64}), 3.0), E.Exponential(torch.tensor([1.5], {F64})))',  # noqa: E501
+    f'D.kl_divergence(E.Pareto(torch.tensor([1.0], {F64}), 3.0), E.Gamma(torch.tensor([1.5], {F64}), 2.0))',  # noqa: E501
+    f'D.kl_divergence(E.Pareto(torch.tensor([1.0], {F64}), 3.0), E.Normal(torch.tensor([1.5], {F64}), 2.0))',  # noqa: E501
+    f'D.kl_divergence(E.Uniform(torch.tensor([1.5], {F64}), 3.0), E.Pareto(torch.tensor([1.0], {F64}), 2.0))',  # noqa: E501
+    'D.kl_divergence(E.Normal(torch.tensor([1.5]), 3.0), E.Pareto(torch.tensor([1.0]), 2.0))',
+    'D.kl_divergence(E.Weibull(torch.tensor([1.5]), 3.0), E.Weibull(torch.tensor([1.0]), 2.0))',
     # torch._standard_gamma and friends
     'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0]))',
     f'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0], {F64}))',
@@ -307,6 +348,13 @@ CASES = [  # (in order: the samples read the generator the earlier cases left)
 def _run(torch):
     D = torch.distributions
     ns = {"torch": torch, "D": D, "E": D, "T": D.transforms, "C": D.constraints}
+    if torch is autotensor:
+        ns["relaxed"] = D.relaxed
+    else:  # (PyTorch keeps the relaxed bases in their own modules)
+        from torch.distributions import relaxed_bernoulli, relaxed_categorical
+        ns["relaxed"] = SimpleNamespace(
+            LogitRelaxedBernoulli=relaxed_bernoulli.LogitRelaxedBernoulli,
+            ExpRelaxedCategorical=relaxed_categorical.ExpRelaxedCategorical)
     torch.manual_seed(0)
     ns["mloc"] = torch.tensor([0.5, -0.5], dtype=torch.float64, requires_grad=True)
     ns["mcov"] = torch.tensor([[2.0, 0.5], [0.5, 1.0]], dtype=torch.float64, requires_grad=True)

@@ -5,7 +5,8 @@ values for a seed), ``expand``, transforms, and ``kl_divergence`` dispatched as 
 
 Layout: ``distribution`` (the base), ``continuous`` and ``discrete`` (families drawn directly),
 ``gamma`` (Gamma, Chi2, StudentT, Dirichlet, Beta), ``transforms`` and ``transformed``
-(families built by pushing a base through transforms), ``multivariate``, ``kl``,
+(families built by pushing a base through transforms), ``relaxed`` (Gumbel-softmax
+relaxations), ``multivariate``, ``kl``,
 ``constraints``, ``utils``."""
 from . import constraints, transforms
 from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
@@ -15,8 +16,9 @@ from .distribution import Distribution, ExponentialFamily
 from .gamma import Beta, Chi2, Dirichlet, Gamma, StudentT
 from .kl import kl_divergence, register_kl
 from .multivariate import MixtureSameFamily, MultivariateNormal
-from .transformed import Gumbel, HalfCauchy, HalfNormal, Independent, LogNormal, \
-    TransformedDistribution
+from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
+from .transformed import Gumbel, HalfCauchy, HalfNormal, Independent, InverseGamma, \
+    Kumaraswamy, LogNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull
 from .transforms import AbsTransform, AffineTransform, ComposeTransform, \
     CorrCholeskyTransform, ExpTransform, IndependentTransform, LowerCholeskyTransform, \
     PositiveDefiniteTransform, PowerTransform, ReshapeTransform, SigmoidTransform, \
@@ -24,7 +26,9 @@ from .transforms import AbsTransform, AffineTransform, ComposeTransform, \
     identity_transform
 
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical",
-           "Cauchy", "Multinomial", "NegativeBinomial",
+           "Cauchy", "Multinomial", "NegativeBinomial", "RelaxedBernoulli",
+           "RelaxedOneHotCategorical",
+           "InverseGamma", "Kumaraswamy", "LogisticNormal", "Pareto", "Weibull",
            "Chi2", "Dirichlet", "Gamma", "StudentT",
            "ComposeTransform", "CorrCholeskyTransform", "Distribution", "ExpTransform",
            "Exponential", "ExponentialFamily", "Geometric", "Gumbel", "HalfCauchy",

@@ -12,7 +12,7 @@ from .discrete import Bernoulli, Binomial, Categorical, Geometric, OneHotCategor
 from .distribution import ExponentialFamily
 from .gamma import Beta, Dirichlet, Gamma
 from .multivariate import MultivariateNormal, _batch_mahalanobis
-from .transformed import Gumbel, HalfNormal, Independent, TransformedDistribution
+from .transformed import Gumbel, HalfNormal, Independent, Pareto, TransformedDistribution
 from .utils import _sum_rightmost, euler_constant
 
 __all__ = ["kl_divergence", "register_kl"]
@@ -233,6 +233,7 @@ def _kl_bernoulli_poisson(p, q):
 
 @register_kl(Exponential, Beta)
 @register_kl(Exponential, Uniform)
+@register_kl(Exponential, Pareto)
 def _kl_exponential_infinity(p, q):
     return _infinite_like(p.rate)
 
@@ -262,6 +263,7 @@ def _kl_exponential_normal(p, q):
 @register_kl(Gumbel, Beta)
 @register_kl(Gumbel, Gamma)
 @register_kl(Gumbel, Uniform)
+@register_kl(Gumbel, Pareto)
 def _kl_gumbel_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -279,6 +281,7 @@ def _kl_gumbel_normal(p, q):
 @register_kl(Laplace, Beta)
 @register_kl(Laplace, Gamma)
 @register_kl(Laplace, Uniform)
+@register_kl(Laplace, Pareto)
 def _kl_laplace_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -298,6 +301,7 @@ def _kl_laplace_normal(p, q):
 @register_kl(Normal, Beta)
 @register_kl(Normal, Gamma)
 @register_kl(Normal, Uniform)
+@register_kl(Normal, Pareto)
 def _kl_normal_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -375,6 +379,7 @@ def _kl_exponential_gamma(p, q):
 
 @register_kl(Gamma, Beta)
 @register_kl(Gamma, Uniform)
+@register_kl(Gamma, Pareto)
 def _kl_gamma_infinity(p, q):
     return _infinite_like(p.concentration)
 
@@ -506,3 +511,71 @@ def _kl_binomial_binomial(p, q):
     inf_idxs = p.total_count > q.total_count
     kl[inf_idxs] = _infinite_like(kl[inf_idxs])
     return kl
+
+
+@register_kl(Beta, Pareto)
+def _kl_beta_infinity(p, q):
+    return _infinite_like(p.concentration1)
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p, q):
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    t1 = q.alpha * scale_ratio.log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
+    result[p.support.lower_bound < q.support.lower_bound] = math.inf
+    return result
+
+
+@register_kl(Pareto, Beta)
+@register_kl(Pareto, Uniform)
+def _kl_pareto_infinity(p, q):
+    return _infinite_like(p.scale)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p, q):
+    scale_rate_prod = p.scale * q.rate
+    t1 = (p.alpha / scale_rate_prod).log()
+    t2 = p.alpha.reciprocal()
+    t3 = p.alpha * scale_rate_prod / (p.alpha - 1)
+    result = t1 - t2 + t3 - 1
+    result[p.alpha <= 1] = math.inf
+    return result
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p, q):
+    common_term = p.scale.log() + p.alpha.reciprocal()
+    t1 = p.alpha.log() - common_term
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t3 = (1 - q.concentration) * common_term
+    t4 = q.rate * p.alpha * p.scale / (p.alpha - 1)
+    result = t1 + t2 + t3 + t4 - 1
+    result[p.alpha <= 1] = math.inf
+    return result
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p, q):
+    var_normal = 2 * q.scale.pow(2)
+    common_term = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t2 = p.alpha.reciprocal()
+    t3 = p.alpha * common_term.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common_term - q.loc).pow(2)
+    result = t1 - t2 + (t3 + t4) / var_normal - 1
+    result[p.alpha <= 2] = math.inf
+    return result
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p, q):
+    support_uniform = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * support_uniform).log()
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - support_uniform) / support_uniform
+    result = t2 * (q.alpha + 1) - t1
+    result[p.low < q.support.lower_bound] = math.inf
+    return result

@@ -1,20 +1,23 @@
 """Distributions built from others: Independent (batch dims as event dims),
 TransformedDistribution (a base pushed through transforms) and the families PyTorch defines
-that way: LogNormal, HalfNormal, HalfCauchy, Gumbel."""
+that way: LogNormal, HalfNormal, HalfCauchy, Gumbel, Weibull, Pareto, Kumaraswamy,
+InverseGamma, LogisticNormal."""
 import math
 from numbers import Number
 
 import autotensor as torch
 
 from . import constraints
-from .continuous import Cauchy, Normal, Uniform
+from .continuous import Cauchy, Exponential, Normal, Uniform
 from .distribution import Distribution
+from .gamma import Gamma
 from .transforms import AbsTransform, AffineTransform, ComposeTransform, ExpTransform, \
-    Transform
+    PowerTransform, StickBreakingTransform, Transform
 from .utils import _sum_rightmost, broadcast_all, euler_constant
 
-__all__ = ["Gumbel", "HalfCauchy", "HalfNormal", "Independent", "LogNormal",
-           "TransformedDistribution"]
+__all__ = ["Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma",
+           "Kumaraswamy", "LogNormal", "LogisticNormal", "Pareto", "TransformedDistribution",
+           "Weibull"]
 
 
 class Independent(Distribution):
@@ -309,3 +312,185 @@ class Gumbel(TransformedDistribution):
 
     def entropy(self):
         return self.scale.log() + (1 + euler_constant)
+
+
+class Weibull(TransformedDistribution):
+    arg_constraints = {"scale": constraints.positive, "concentration": constraints.positive}
+    support = constraints.positive
+
+    def __init__(self, scale, concentration, validate_args=None):
+        self.scale, self.concentration = broadcast_all(scale, concentration)
+        self.concentration_reciprocal = self.concentration.reciprocal()
+        base_dist = Exponential(torch.ones_like(self.scale), validate_args=validate_args)
+        transforms = [PowerTransform(exponent=self.concentration_reciprocal),
+                      AffineTransform(loc=0, scale=self.scale)]
+        super().__init__(base_dist, transforms, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Weibull, _instance)
+        new.scale = self.scale.expand(batch_shape)
+        new.concentration = self.concentration.expand(batch_shape)
+        new.concentration_reciprocal = new.concentration.reciprocal()
+        transforms = [PowerTransform(exponent=new.concentration_reciprocal),
+                      AffineTransform(loc=0, scale=new.scale)]
+        TransformedDistribution.__init__(new, self.base_dist.expand(batch_shape), transforms,
+                                         validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    mean = property(lambda self: self.scale * torch.exp(
+        torch.lgamma(1 + self.concentration_reciprocal)))
+
+    @property
+    def mode(self):
+        return self.scale * ((self.concentration - 1) / self.concentration) ** \
+            self.concentration.reciprocal()
+
+    @property
+    def variance(self):
+        return self.scale.pow(2) * (
+            torch.exp(torch.lgamma(1 + 2 * self.concentration_reciprocal)) -
+            torch.exp(2 * torch.lgamma(1 + self.concentration_reciprocal)))
+
+    def entropy(self):
+        return (euler_constant * (1 - self.concentration_reciprocal) +
+                torch.log(self.scale * self.concentration_reciprocal) + 1)
+
+
+class Pareto(TransformedDistribution):
+    arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}
+
+    def __init__(self, scale, alpha, validate_args=None):
+        self.scale, self.alpha = broadcast_all(scale, alpha)
+        super().__init__(Exponential(self.alpha, validate_args=validate_args),
+                         [ExpTransform(), AffineTransform(loc=0, scale=self.scale)],
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Pareto, _instance)
+        new.scale = self.scale.expand(batch_shape)
+        new.alpha = self.alpha.expand(batch_shape)
+        return super().expand(batch_shape, _instance=new)
+
+    @property
+    def mean(self):
+        a = self.alpha.clamp(min=1)
+        return a * self.scale / (a - 1)
+
+    mode = property(lambda self: self.scale)
+
+    @property
+    def variance(self):
+        a = self.alpha.clamp(min=2)
+        return self.scale.pow(2) * a / ((a - 1).pow(2) * (a - 2))
+
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self):
+        return constraints.greater_than_eq(self.scale)
+
+    def entropy(self):
+        return (self.scale / self.alpha).log() + (1 + self.alpha.reciprocal())
+
+
+def _moments(a, b, n):
+    arg1 = 1 + n / a
+    log_value = torch.lgamma(arg1) + torch.lgamma(b) - torch.lgamma(arg1 + b)
+    return b * torch.exp(log_value)
+
+
+class Kumaraswamy(TransformedDistribution):
+    arg_constraints = {"concentration1": constraints.positive,
+                       "concentration0": constraints.positive}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        self.concentration1, self.concentration0 = broadcast_all(concentration1,
+                                                                 concentration0)
+        base_dist = Uniform(torch.full_like(self.concentration0, 0),
+                            torch.full_like(self.concentration0, 1),
+                            validate_args=validate_args)
+        transforms = [PowerTransform(exponent=self.concentration0.reciprocal()),
+                      AffineTransform(loc=1.0, scale=-1.0),
+                      PowerTransform(exponent=self.concentration1.reciprocal())]
+        super().__init__(base_dist, transforms, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Kumaraswamy, _instance)
+        new.concentration1 = self.concentration1.expand(batch_shape)
+        new.concentration0 = self.concentration0.expand(batch_shape)
+        return super().expand(batch_shape, _instance=new)
+
+    mean = property(lambda self: _moments(self.concentration1, self.concentration0, 1))
+
+    @property
+    def mode(self):
+        log_mode = (self.concentration0.reciprocal() * (-self.concentration0).log1p() -
+                    (-self.concentration0 * self.concentration1).log1p())
+        log_mode[(self.concentration0 < 1) | (self.concentration1 < 1)] = math.nan
+        return log_mode.exp()
+
+    @property
+    def variance(self):
+        return _moments(self.concentration1, self.concentration0, 2) - \
+            torch.pow(self.mean, 2)
+
+    def entropy(self):
+        t1 = 1 - self.concentration1.reciprocal()
+        t0 = 1 - self.concentration0.reciprocal()
+        H0 = torch.digamma(self.concentration0 + 1) + euler_constant
+        return t0 + t1 * H0 - torch.log(self.concentration1) - torch.log(self.concentration0)
+
+
+class InverseGamma(TransformedDistribution):
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        base_dist = Gamma(concentration, rate, validate_args=validate_args)
+        neg_one = -base_dist.rate.new_ones(())
+        super().__init__(base_dist, PowerTransform(neg_one), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return super().expand(batch_shape,
+                              self._get_checked_instance(InverseGamma, _instance))
+
+    concentration = property(lambda self: self.base_dist.concentration)
+    rate = property(lambda self: self.base_dist.rate)
+
+    @property
+    def mean(self):
+        result = self.rate / (self.concentration - 1)
+        return torch.where(self.concentration > 1, result, math.inf)
+
+    mode = property(lambda self: self.rate / (self.concentration + 1))
+
+    @property
+    def variance(self):
+        result = self.rate.square() / ((self.concentration - 1).square() *
+                                       (self.concentration - 2))
+        return torch.where(self.concentration > 2, result, math.inf)
+
+    def entropy(self):
+        return (self.concentration + self.rate.log() + self.concentration.lgamma() -
+                (1 + self.concentration) * self.concentration.digamma())
+
+
+class LogisticNormal(TransformedDistribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        base_dist = Normal(loc, scale, validate_args=validate_args)
+        if not base_dist.batch_shape:
+            base_dist = base_dist.expand([1])
+        super().__init__(base_dist, StickBreakingTransform(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return super().expand(batch_shape,
+                              self._get_checked_instance(LogisticNormal, _instance))
+
+    loc = property(lambda self: self.base_dist.base_dist.loc)
+    scale = property(lambda self: self.base_dist.base_dist.scale)
