@@ -322,6 +322,22 @@ CASES = [  # (in order: the samples read the generator the earlier cases left)
     f'D.kl_divergence(E.Uniform(torch.tensor([1.5], {F64}), 3.0), E.Pareto(torch.tensor([1.0], {F64}), 2.0))',  # noqa: E501
     'D.kl_divergence(E.Normal(torch.tensor([1.5]), 3.0), E.Pareto(torch.tensor([1.0]), 2.0))',
     'D.kl_divergence(E.Weibull(torch.tensor([1.5]), 3.0), E.Weibull(torch.tensor([1.0]), 2.0))',
+    # the constraint registry, Cat/Stack/CDF transforms
+    'repr(D.biject_to(C.positive))', 'repr(D.transform_to(C.simplex))',
+    'repr(D.biject_to(C.simplex))', 'repr(D.biject_to(C.unit_interval))',
+    'repr(D.biject_to(C.interval(-1.0, 3.0)))', 'repr(D.biject_to(C.real_vector))',
+    'repr(D.transform_to(C.lower_cholesky))', 'repr(D.transform_to(C.positive_definite))',
+    'D.biject_to(C.lower_cholesky)',
+    f'D.biject_to(C.interval(-1.0, 3.0))(torch.tensor([0.5, -4.0], {F64}))',
+    f'D.biject_to(C.greater_than(2.0)).inv(torch.tensor([2.5, 7.0], {F64}))',
+    f'D.biject_to(C.less_than(2.0)).log_abs_det_jacobian(torch.tensor([0.5], {F64}), torch.tensor([0.3], {F64}))',  # noqa: E501
+    f'D.biject_to(C.cat([C.positive, C.real], 0, [2, 1]))(torch.tensor([0.5, -1.0, 3.0], {F64}))',  # noqa: E501
+    f'D.transform_to(C.stack([C.positive, C.unit_interval], 0))(torch.tensor([0.5, -1.0], {F64}))',  # noqa: E501
+    f'T.StackTransform([T.ExpTransform(), T.SigmoidTransform()], 0).log_abs_det_jacobian(torch.tensor([0.5, -1.0], {F64}), T.StackTransform([T.ExpTransform(), T.SigmoidTransform()], 0)(torch.tensor([0.5, -1.0], {F64})))',  # noqa: E501
+    f'T.CatTransform([T.ExpTransform(), T.AffineTransform(0.0, 3.0)], 0, [2, 1]).log_abs_det_jacobian(torch.tensor([0.5, -1.0, 2.0], {F64}), torch.tensor([1.0, 1.0, 6.0], {F64}))',  # noqa: E501
+    f'T.CatTransform([T.ExpTransform(), T.AffineTransform(0.0, 3.0)], 0, [2, 1]).inv(torch.tensor([0.5, 1.0, 2.0], {F64}))',  # noqa: E501
+    f'T.CumulativeDistributionTransform(E.Normal(torch.tensor(0.0, {F64}), 2.0))(torch.tensor([0.5, -1.0], {F64}))',  # noqa: E501
+    f'T.CumulativeDistributionTransform(E.Normal(torch.tensor(0.0, {F64}), 2.0)).inv(torch.tensor([0.5, 0.9], {F64}))',  # noqa: E501
     # torch._standard_gamma and friends
     'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0]))',
     f'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0], {F64}))',

@@ -7,8 +7,9 @@ Layout: ``distribution`` (the base), ``continuous`` and ``discrete`` (families d
 ``gamma`` (Gamma, Chi2, StudentT, Dirichlet, Beta), ``transforms`` and ``transformed``
 (families built by pushing a base through transforms), ``relaxed`` (Gumbel-softmax
 relaxations), ``multivariate``, ``kl``,
-``constraints``, ``utils``."""
+``constraints``, ``constraint_registry`` (biject_to / transform_to), ``utils``."""
 from . import constraints, transforms
+from .constraint_registry import biject_to, transform_to
 from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Binomial, Categorical, Geometric, Multinomial, \
     NegativeBinomial, OneHotCategorical, OneHotCategoricalStraightThrough, Poisson
@@ -19,11 +20,11 @@ from .multivariate import MixtureSameFamily, MultivariateNormal
 from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .transformed import Gumbel, HalfCauchy, HalfNormal, Independent, InverseGamma, \
     Kumaraswamy, LogNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull
-from .transforms import AbsTransform, AffineTransform, ComposeTransform, \
-    CorrCholeskyTransform, ExpTransform, IndependentTransform, LowerCholeskyTransform, \
-    PositiveDefiniteTransform, PowerTransform, ReshapeTransform, SigmoidTransform, \
-    SoftmaxTransform, SoftplusTransform, StickBreakingTransform, TanhTransform, Transform, \
-    identity_transform
+from .transforms import AbsTransform, AffineTransform, CatTransform, ComposeTransform, \
+    CorrCholeskyTransform, CumulativeDistributionTransform, ExpTransform, IndependentTransform, \
+    LowerCholeskyTransform, PositiveDefiniteTransform, PowerTransform, ReshapeTransform, \
+    SigmoidTransform, SoftmaxTransform, SoftplusTransform, StackTransform, \
+    StickBreakingTransform, TanhTransform, Transform, identity_transform
 
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical",
            "Cauchy", "Multinomial", "NegativeBinomial", "RelaxedBernoulli",
@@ -39,4 +40,6 @@ __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "
            "SigmoidTransform", "SoftmaxTransform", "SoftplusTransform",
            "StickBreakingTransform", "TanhTransform", "Transform", "TransformedDistribution",
            "Uniform", "constraints", "identity_transform", "kl_divergence", "register_kl",
+           "biject_to", "transform_to", "CatTransform", "StackTransform",
+           "CumulativeDistributionTransform",
            "transforms"]

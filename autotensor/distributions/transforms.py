@@ -12,7 +12,8 @@ from . import constraints
 from .utils import _sum_rightmost, broadcast_all, lazy_property, tril_matrix_to_vec, \
     vec_to_tril_matrix
 
-__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "CorrCholeskyTransform",
+__all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
+           "CorrCholeskyTransform", "CumulativeDistributionTransform", "StackTransform",
            "ExpTransform", "IndependentTransform", "LowerCholeskyTransform",
            "PositiveDefiniteTransform", "PowerTransform", "ReshapeTransform",
            "SigmoidTransform", "SoftplusTransform", "TanhTransform", "SoftmaxTransform",
@@ -716,3 +717,131 @@ class PositiveDefiniteTransform(Transform):
 
     def _inverse(self, y):
         return LowerCholeskyTransform().inv(torch.linalg.cholesky(y))
+
+
+class CatTransform(Transform):
+    """One transform per consecutive slice (of the given lengths) along ``dim``."""
+
+    def __init__(self, tseq, dim=0, lengths=None, cache_size=0):
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.lengths = list(lengths) if lengths is not None else [1] * len(self.transforms)
+        self.dim = dim
+
+    @lazy_property
+    def event_dim(self):
+        return max(t.event_dim for t in self.transforms)
+
+    @lazy_property
+    def length(self):
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _slices(self, z):
+        start = 0
+        for length in self.lengths:
+            yield z.narrow(self.dim, start, length)
+            start = start + length
+
+    def _call(self, x):
+        return torch.cat([t(s) for t, s in zip(self.transforms, self._slices(x))],
+                         dim=self.dim)
+
+    def _inverse(self, y):
+        return torch.cat([t.inv(s) for t, s in zip(self.transforms, self._slices(y))],
+                         dim=self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        logdetjacs = []
+        for trans, xs, ys in zip(self.transforms, self._slices(x), self._slices(y)):
+            logdetjac = trans.log_abs_det_jacobian(xs, ys)
+            if trans.event_dim < self.event_dim:
+                logdetjac = _sum_rightmost(logdetjac, self.event_dim - trans.event_dim)
+            logdetjacs.append(logdetjac)
+        dim = self.dim - x.dim() if self.dim >= 0 else self.dim
+        dim = dim + self.event_dim
+        return torch.cat(logdetjacs, dim=dim) if dim < 0 else sum(logdetjacs)
+
+    bijective = property(lambda self: all(t.bijective for t in self.transforms))
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(Transform):
+    """One transform per index of ``dim``."""
+
+    def __init__(self, tseq, dim=0, cache_size=0):
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms, self.dim = list(tseq), dim
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return StackTransform(self.transforms, self.dim, cache_size)
+
+    def _slice(self, z):
+        return [z.select(self.dim, i) for i in range(z.size(self.dim))]
+
+    def _call(self, x):
+        return torch.stack([t(s) for s, t in zip(self._slice(x), self.transforms)],
+                           dim=self.dim)
+
+    def _inverse(self, y):
+        return torch.stack([t.inv(s) for s, t in zip(self._slice(y), self.transforms)],
+                           dim=self.dim)
+
+    def log_abs_det_jacobian(self, x, y):
+        return torch.stack([t.log_abs_det_jacobian(xs, ys) for xs, ys, t in
+                            zip(self._slice(x), self._slice(y), self.transforms)],
+                           dim=self.dim)
+
+    bijective = property(lambda self: all(t.bijective for t in self.transforms))
+
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)
+
+
+class CumulativeDistributionTransform(Transform):
+    """x -> the cdf of ``distribution`` at x."""
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution, cache_size=0):
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    domain = property(lambda self: self.distribution.support)
+
+    def _call(self, x):
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y):
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size=1):
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)
