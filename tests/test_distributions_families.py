@@ -338,6 +338,26 @@ CASES = [  # (in order: the samples read the generator the earlier cases left)
     f'T.CatTransform([T.ExpTransform(), T.AffineTransform(0.0, 3.0)], 0, [2, 1]).inv(torch.tensor([0.5, 1.0, 2.0], {F64}))',  # noqa: E501
     f'T.CumulativeDistributionTransform(E.Normal(torch.tensor(0.0, {F64}), 2.0))(torch.tensor([0.5, -1.0], {F64}))',  # noqa: E501
     f'T.CumulativeDistributionTransform(E.Normal(torch.tensor(0.0, {F64}), 2.0)).inv(torch.tensor([0.5, 0.9], {F64}))',  # noqa: E501
+    # LowRankMultivariateNormal, FisherSnedecor
+    'E.LowRankMultivariateNormal(torch.zeros(3), torch.ones(3, 2), torch.ones(3)).sample((2,))',
+    'lr.rsample((2,))',
+    f'lr.log_prob(torch.tensor([[0.3, -1.0, 0.5], [2.0, 0.5, 0.1]], {F64}))',
+    'lr.entropy()', 'lr.variance', 'lr.scale_tril', 'lr.covariance_matrix',
+    'lr.precision_matrix',
+    'E.LowRankMultivariateNormal(torch.zeros(3), torch.ones(2, 2), torch.ones(3))',
+    'E.LowRankMultivariateNormal(torch.zeros(3), torch.ones(3, 2), torch.ones(2))',
+    'E.LowRankMultivariateNormal(torch.zeros(3), torch.ones(3, 2), -torch.ones(3))',
+    'E.LowRankMultivariateNormal(torch.zeros(3), torch.ones(3, 2), torch.ones(3)).expand((2,)).sample()',  # noqa: E501
+    f'D.kl_divergence(lr, E.LowRankMultivariateNormal(torch.ones(3, {F64}), torch.tensor([[1.0], [0.5], [-1.0]], {F64}), torch.ones(3, {F64})))',  # noqa: E501
+    f'D.kl_divergence(lr, E.MultivariateNormal(torch.ones(3, {F64}), torch.eye(3, {F64}) * 2))',
+    f'D.kl_divergence(E.MultivariateNormal(torch.ones(3, {F64}), torch.eye(3, {F64}) * 2), lr)',
+    'torch.autograd.grad(lr.log_prob(torch.ones(3, dtype=torch.float64)), [lrw])',
+    'E.FisherSnedecor(torch.tensor([1.0, 5.0]), torch.tensor([3.0, 10.0])).sample((2,))',
+    f'E.FisherSnedecor(torch.tensor([1.0, 5.0], {F64}), torch.tensor([3.0, 10.0], {F64})).rsample()',  # noqa: E501
+    f'E.FisherSnedecor(torch.tensor([1.0, 5.0], {F64}), torch.tensor([3.0, 10.0], {F64})).log_prob(torch.tensor([0.5, 2.0], {F64}))',  # noqa: E501
+    f'E.FisherSnedecor(torch.tensor([1.0, 5.0], {F64}), torch.tensor([3.0, 10.0], {F64})).mean',
+    f'E.FisherSnedecor(torch.tensor([1.0, 5.0], {F64}), torch.tensor([3.0, 10.0], {F64})).mode',
+    f'E.FisherSnedecor(torch.tensor([1.0, 5.0], {F64}), torch.tensor([3.0, 10.0], {F64})).variance',  # noqa: E501
     # torch._standard_gamma and friends
     'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0]))',
     f'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0], {F64}))',
@@ -377,6 +397,11 @@ def _run(torch):
     ns["mvn"] = D.MultivariateNormal(ns["mloc"], ns["mcov"])
     ns["gconc"] = torch.tensor([0.4, 2.5, 11.0], dtype=torch.float64, requires_grad=True)
     ns["grate"] = torch.tensor([1.0, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    ns["lrw"] = torch.tensor([[1.0, 0.5], [0.3, -1.0], [2.0, 0.1]], dtype=torch.float64,
+                             requires_grad=True)
+    ns["lr"] = D.LowRankMultivariateNormal(torch.tensor([0.5, -0.5, 0.0], dtype=torch.float64),
+                                           ns["lrw"], torch.tensor([1.0, 2.0, 0.5],
+                                                                   dtype=torch.float64))
     ns["dconc"] = torch.tensor([0.4, 2.5, 11.0, 1.0], dtype=torch.float64, requires_grad=True)
     ns["mix"] = D.MixtureSameFamily(
         D.Categorical(torch.tensor([0.3, 0.7], dtype=torch.float64)),

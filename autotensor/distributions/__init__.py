@@ -14,9 +14,9 @@ from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Binomial, Categorical, Geometric, Multinomial, \
     NegativeBinomial, OneHotCategorical, OneHotCategoricalStraightThrough, Poisson
 from .distribution import Distribution, ExponentialFamily
-from .gamma import Beta, Chi2, Dirichlet, Gamma, StudentT
+from .gamma import Beta, Chi2, Dirichlet, FisherSnedecor, Gamma, StudentT
 from .kl import kl_divergence, register_kl
-from .multivariate import MixtureSameFamily, MultivariateNormal
+from .multivariate import LowRankMultivariateNormal, MixtureSameFamily, MultivariateNormal
 from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .transformed import Gumbel, HalfCauchy, HalfNormal, Independent, InverseGamma, \
     Kumaraswamy, LogNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull
@@ -41,5 +41,6 @@ __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "
            "StickBreakingTransform", "TanhTransform", "Transform", "TransformedDistribution",
            "Uniform", "constraints", "identity_transform", "kl_divergence", "register_kl",
            "biject_to", "transform_to", "CatTransform", "StackTransform",
+           "FisherSnedecor", "LowRankMultivariateNormal",
            "CumulativeDistributionTransform",
            "transforms"]

@@ -1,5 +1,5 @@
 """The Gamma family: Gamma (samples by ``torch._standard_gamma``, reparametrised through its
-implicit gradient), Chi2, StudentT, and Dirichlet and Beta (normalised Gamma draws,
+implicit gradient), Chi2, StudentT, FisherSnedecor, and Dirichlet and Beta (normalised Gamma draws,
 reparametrised through ``torch._dirichlet_grad``), as PyTorch's."""
 import math
 from numbers import Number
@@ -12,7 +12,7 @@ from autotensor.autograd import Function, once_differentiable
 from .distribution import Distribution, ExponentialFamily
 from .utils import _standard_normal, broadcast_all
 
-__all__ = ["Beta", "Chi2", "Dirichlet", "Gamma", "StudentT"]
+__all__ = ["Beta", "Chi2", "Dirichlet", "FisherSnedecor", "Gamma", "StudentT"]
 
 
 class Gamma(ExponentialFamily):
@@ -270,3 +270,65 @@ class Beta(ExponentialFamily):
 
     def _log_normalizer(self, x, y):
         return torch.lgamma(x) + torch.lgamma(y) - torch.lgamma(x + y)
+
+
+class FisherSnedecor(Distribution):
+    arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, df1, df2, validate_args=None):
+        self.df1, self.df2 = broadcast_all(df1, df2)
+        self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
+        self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
+        numbers = isinstance(df1, Number) and isinstance(df2, Number)
+        super().__init__(torch.Size() if numbers else self.df1.size(),
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = torch.Size(batch_shape)
+        return self._expanded(FisherSnedecor, batch_shape, _instance,
+                              df1=self.df1.expand(batch_shape),
+                              df2=self.df2.expand(batch_shape),
+                              _gamma1=self._gamma1.expand(batch_shape),
+                              _gamma2=self._gamma2.expand(batch_shape))
+
+    @property
+    def mean(self):
+        df2 = self.df2.clone(memory_format=torch.contiguous_format)
+        df2[df2 <= 2] = math.nan
+        return df2 / (df2 - 2)
+
+    @property
+    def mode(self):
+        mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
+        mode[self.df1 <= 2] = math.nan
+        return mode
+
+    @property
+    def variance(self):
+        df2 = self.df2.clone(memory_format=torch.contiguous_format)
+        df2[df2 <= 4] = math.nan
+        return (2 * df2.pow(2) * (self.df1 + df2 - 2) /
+                (self.df1 * (df2 - 2).pow(2) * (df2 - 4)))
+
+    def rsample(self, sample_shape=torch.Size(())):
+        shape = self._extended_shape(sample_shape)
+        X1 = self._gamma1.rsample(sample_shape).view(shape)
+        X2 = self._gamma2.rsample(sample_shape).view(shape)
+        tiny = torch.finfo(X2.dtype).tiny
+        X2.clamp_(min=tiny)
+        Y = X1 / X2
+        Y.clamp_(min=tiny)
+        return Y
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        ct1 = self.df1 * 0.5
+        ct2 = self.df2 * 0.5
+        ct3 = self.df1 / self.df2
+        t1 = (ct1 + ct2).lgamma() - ct1.lgamma() - ct2.lgamma()
+        t2 = ct1 * ct3.log() + (ct1 - 1) * torch.log(value)
+        t3 = (ct1 + ct2) * torch.log1p(ct3 * value)
+        return t1 + t2 - t3

@@ -11,7 +11,8 @@ from .discrete import Bernoulli, Binomial, Categorical, Geometric, OneHotCategor
     Poisson
 from .distribution import ExponentialFamily
 from .gamma import Beta, Dirichlet, Gamma
-from .multivariate import MultivariateNormal, _batch_mahalanobis
+from .multivariate import LowRankMultivariateNormal, MultivariateNormal, \
+    _batch_lowrank_logdet, _batch_lowrank_mahalanobis, _batch_mahalanobis
 from .transformed import Gumbel, HalfNormal, Independent, Pareto, TransformedDistribution
 from .utils import _sum_rightmost, euler_constant
 
@@ -579,3 +580,74 @@ def _kl_uniform_pareto(p, q):
     result = t2 * (q.alpha + 1) - t1
     result[p.low < q.support.lower_bound] = math.inf
     return result
+
+
+_LOWRANK_EVENT_ERROR = ("KL-divergence between two (Low Rank) Multivariate Normals with" +
+                        " " * 26 + "different event shapes cannot be computed")
+
+
+def _lowrank_terms(p_or_q):
+    return (p_or_q._unbroadcasted_cov_factor, p_or_q._unbroadcasted_cov_diag,
+            p_or_q._capacitance_tril)
+
+
+def _lowrank_A(q):
+    """solve(C_q, W_q^T D_q^-1): inv(cov_q) = inv(D_q) - A^T A."""
+    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    return torch.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError("KL-divergence between two Low Rank Multivariate Normals with" +
+                         " " * 26 + "different event shapes cannot be computed")
+    term1 = _batch_lowrank_logdet(*_lowrank_terms(q)) - _batch_lowrank_logdet(
+        *_lowrank_terms(p))
+    term3 = _batch_lowrank_mahalanobis(q._unbroadcasted_cov_factor,
+                                       q._unbroadcasted_cov_diag, q.loc - p.loc,
+                                       q._capacitance_tril)
+    A = _lowrank_A(q)
+    term21 = (p._unbroadcasted_cov_diag / q._unbroadcasted_cov_diag).sum(-1)
+    term22 = _batch_trace_XXT(p._unbroadcasted_cov_factor *
+                              q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
+    term23 = _batch_trace_XXT(A * p._unbroadcasted_cov_diag.sqrt().unsqueeze(-2))
+    term24 = _batch_trace_XXT(A.matmul(p._unbroadcasted_cov_factor))
+    term2 = term21 + term22 - term23 - term24
+    return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_multivariatenormal_lowrankmultivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(_LOWRANK_EVENT_ERROR)
+    term1 = _batch_lowrank_logdet(*_lowrank_terms(q)) - \
+        2 * p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    term3 = _batch_lowrank_mahalanobis(q._unbroadcasted_cov_factor,
+                                       q._unbroadcasted_cov_diag, q.loc - p.loc,
+                                       q._capacitance_tril)
+    A = _lowrank_A(q)
+    term21 = _batch_trace_XXT(p._unbroadcasted_scale_tril *
+                              q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
+    term22 = _batch_trace_XXT(A.matmul(p._unbroadcasted_scale_tril))
+    return 0.5 * (term1 + (term21 - term22) + term3 - p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(_LOWRANK_EVENT_ERROR)
+    term1 = 2 * q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1) - \
+        _batch_lowrank_logdet(*_lowrank_terms(p))
+    term3 = _batch_mahalanobis(q._unbroadcasted_scale_tril, q.loc - p.loc)
+    combined = torch.broadcast_shapes(q._unbroadcasted_scale_tril.shape[:-2],
+                                      p._unbroadcasted_cov_factor.shape[:-2])
+    n = p.event_shape[0]
+    q_scale_tril = q._unbroadcasted_scale_tril.expand(combined + (n, n))
+    p_cov_factor = p._unbroadcasted_cov_factor.expand(combined + (n, p.cov_factor.size(-1)))
+    p_cov_diag = torch.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand(combined + (n, n))
+    term21 = _batch_trace_XXT(torch.linalg.solve_triangular(q_scale_tril, p_cov_factor,
+                                                            upper=False))
+    term22 = _batch_trace_XXT(torch.linalg.solve_triangular(q_scale_tril, p_cov_diag,
+                                                            upper=False))
+    return 0.5 * (term1 + (term21 + term22) + term3 - p.event_shape[0])
