@@ -358,6 +358,30 @@ CASES = [  # (in order: the samples read the generator the earlier cases left)
     f'E.FisherSnedecor(torch.tensor([1.0, 5.0], {F64}), torch.tensor([3.0, 10.0], {F64})).mean',
     f'E.FisherSnedecor(torch.tensor([1.0, 5.0], {F64}), torch.tensor([3.0, 10.0], {F64})).mode',
     f'E.FisherSnedecor(torch.tensor([1.0, 5.0], {F64}), torch.tensor([3.0, 10.0], {F64})).variance',  # noqa: E501
+    # ContinuousBernoulli, GeneralizedPareto
+    'E.ContinuousBernoulli(torch.tensor([0.2, 0.5, 0.9])).sample((2,))',
+    f'E.ContinuousBernoulli(torch.tensor([0.2, 0.5, 0.9], {F64})).rsample()',
+    f'E.ContinuousBernoulli(torch.tensor([0.2, 0.5, 0.9], {F64})).log_prob(torch.tensor([0.3, 0.5, 0.99], {F64}))',  # noqa: E501
+    f'E.ContinuousBernoulli(torch.tensor([0.2, 0.5, 0.9], {F64})).cdf(torch.tensor([0.3, 0.5, 0.99], {F64}))',  # noqa: E501
+    f'E.ContinuousBernoulli(torch.tensor([0.2, 0.5, 0.9], {F64})).mean',
+    f'E.ContinuousBernoulli(torch.tensor([0.2, 0.5, 0.9], {F64})).variance',
+    f'E.ContinuousBernoulli(torch.tensor([0.2, 0.5, 0.9], {F64})).entropy()',
+    f'E.ExponentialFamily.entropy(E.ContinuousBernoulli(logits=torch.tensor([0.2, -1.0], {F64})))',  # noqa: E501
+    'E.ContinuousBernoulli(torch.tensor([1.5]), validate_args=True)',
+    f'D.kl_divergence(E.ContinuousBernoulli(torch.tensor([0.2, 0.9], {F64})), E.ContinuousBernoulli(torch.tensor([0.5, 0.3], {F64})))',  # noqa: E501
+    f'D.kl_divergence(E.ContinuousBernoulli(torch.tensor([0.2, 0.9], {F64})), E.Normal(torch.tensor([0.5], {F64}), 2.0))',  # noqa: E501
+    f'D.kl_divergence(E.ContinuousBernoulli(torch.tensor([0.2, 0.9], {F64})), E.Exponential(torch.tensor([0.5], {F64})))',  # noqa: E501
+    f'D.kl_divergence(E.ContinuousBernoulli(torch.tensor([0.2, 0.9], {F64})), E.Uniform(torch.tensor([0.0], {F64}), 2.0))',  # noqa: E501
+    f'D.kl_divergence(E.Beta(torch.tensor([0.2, 0.9], {F64}), 2.0), E.ContinuousBernoulli(torch.tensor([0.3], {F64})))',  # noqa: E501
+    f'D.kl_divergence(E.Uniform(torch.tensor([0.2], {F64}), 0.6), E.ContinuousBernoulli(torch.tensor([0.3], {F64})))',  # noqa: E501
+    'D.kl_divergence(E.Normal(torch.tensor([0.2]), 0.6), E.ContinuousBernoulli(torch.tensor([0.3])))',  # noqa: E501
+    'E.GeneralizedPareto(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]), torch.tensor([0.5, 0.0])).sample((2,))',  # noqa: E501
+    f'E.GeneralizedPareto(torch.tensor([0.0, 1.0], {F64}), 2.0, torch.tensor([0.5, -0.2], {F64})).log_prob(torch.tensor([0.3, 2.0], {F64}))',  # noqa: E501
+    f'E.GeneralizedPareto(torch.tensor([0.0, 1.0], {F64}), 2.0, torch.tensor([0.5, 0.0], {F64})).cdf(torch.tensor([0.3, 2.0], {F64}))',  # noqa: E501
+    f'E.GeneralizedPareto(torch.tensor([0.0, 1.0], {F64}), 2.0, torch.tensor([0.5, 0.0], {F64})).mean',  # noqa: E501
+    f'E.GeneralizedPareto(torch.tensor([0.0, 1.0], {F64}), 2.0, torch.tensor([0.3, 0.7], {F64})).variance',  # noqa: E501
+    f'E.GeneralizedPareto(torch.tensor([0.0, 1.0], {F64}), 2.0, torch.tensor([0.3, 0.7], {F64})).entropy()',  # noqa: E501
+    'repr(E.GeneralizedPareto(torch.tensor([0.0]), 2.0, torch.tensor([-0.5])).support)',
     # torch._standard_gamma and friends
     'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0]))',
     f'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0], {F64}))',

@@ -10,7 +10,8 @@ relaxations), ``multivariate``, ``kl``,
 ``constraints``, ``constraint_registry`` (biject_to / transform_to), ``utils``."""
 from . import constraints, transforms
 from .constraint_registry import biject_to, transform_to
-from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
+from .continuous import Cauchy, ContinuousBernoulli, Exponential, GeneralizedPareto, Laplace, \
+    Normal, Uniform
 from .discrete import Bernoulli, Binomial, Categorical, Geometric, Multinomial, \
     NegativeBinomial, OneHotCategorical, OneHotCategoricalStraightThrough, Poisson
 from .distribution import Distribution, ExponentialFamily
@@ -41,6 +42,7 @@ __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "
            "StickBreakingTransform", "TanhTransform", "Transform", "TransformedDistribution",
            "Uniform", "constraints", "identity_transform", "kl_divergence", "register_kl",
            "biject_to", "transform_to", "CatTransform", "StackTransform",
-           "FisherSnedecor", "LowRankMultivariateNormal",
+           "FisherSnedecor", "LowRankMultivariateNormal", "ContinuousBernoulli",
+           "GeneralizedPareto",
            "CumulativeDistributionTransform",
            "transforms"]

@@ -6,7 +6,7 @@ from functools import total_ordering
 
 import autotensor as torch
 
-from .continuous import Cauchy, Exponential, Laplace, Normal, Uniform
+from .continuous import Cauchy, ContinuousBernoulli, Exponential, Laplace, Normal, Uniform
 from .discrete import Bernoulli, Binomial, Categorical, Geometric, OneHotCategorical, \
     Poisson
 from .distribution import ExponentialFamily
@@ -235,6 +235,7 @@ def _kl_bernoulli_poisson(p, q):
 @register_kl(Exponential, Beta)
 @register_kl(Exponential, Uniform)
 @register_kl(Exponential, Pareto)
+@register_kl(Exponential, ContinuousBernoulli)
 def _kl_exponential_infinity(p, q):
     return _infinite_like(p.rate)
 
@@ -265,6 +266,7 @@ def _kl_exponential_normal(p, q):
 @register_kl(Gumbel, Gamma)
 @register_kl(Gumbel, Uniform)
 @register_kl(Gumbel, Pareto)
+@register_kl(Gumbel, ContinuousBernoulli)
 def _kl_gumbel_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -283,6 +285,7 @@ def _kl_gumbel_normal(p, q):
 @register_kl(Laplace, Gamma)
 @register_kl(Laplace, Uniform)
 @register_kl(Laplace, Pareto)
+@register_kl(Laplace, ContinuousBernoulli)
 def _kl_laplace_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -303,6 +306,7 @@ def _kl_laplace_normal(p, q):
 @register_kl(Normal, Gamma)
 @register_kl(Normal, Uniform)
 @register_kl(Normal, Pareto)
+@register_kl(Normal, ContinuousBernoulli)
 def _kl_normal_infinity(p, q):
     return _infinite_like(p.loc)
 
@@ -381,6 +385,7 @@ def _kl_exponential_gamma(p, q):
 @register_kl(Gamma, Beta)
 @register_kl(Gamma, Uniform)
 @register_kl(Gamma, Pareto)
+@register_kl(Gamma, ContinuousBernoulli)
 def _kl_gamma_infinity(p, q):
     return _infinite_like(p.concentration)
 
@@ -515,6 +520,7 @@ def _kl_binomial_binomial(p, q):
 
 
 @register_kl(Beta, Pareto)
+@register_kl(Beta, ContinuousBernoulli)
 def _kl_beta_infinity(p, q):
     return _infinite_like(p.concentration1)
 
@@ -532,6 +538,7 @@ def _kl_pareto_pareto(p, q):
 
 @register_kl(Pareto, Beta)
 @register_kl(Pareto, Uniform)
+@register_kl(Pareto, ContinuousBernoulli)
 def _kl_pareto_infinity(p, q):
     return _infinite_like(p.scale)
 
@@ -651,3 +658,52 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
     term22 = _batch_trace_XXT(torch.linalg.solve_triangular(q_scale_tril, p_cov_diag,
                                                             upper=False))
     return 0.5 * (term1 + (term21 + term22) + term3 - p.event_shape[0])
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli_continuous_bernoulli(p, q):
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + torch.log1p(-p.probs)
+    t3 = -q._cont_bern_log_norm() - torch.log1p(-q.probs)
+    return t1 + t2 + t3
+
+
+@register_kl(ContinuousBernoulli, Pareto)
+def _kl_continuous_bernoulli_infinity(p, q):
+    return _infinite_like(p.probs)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_continuous_bernoulli_exponential(p, q):
+    return -p.entropy() - torch.log(q.rate) + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_continuous_bernoulli_normal(p, q):
+    t1 = -p.entropy()
+    t2 = 0.5 * (math.log(2.0 * math.pi) + torch.square(q.loc / q.scale)) + torch.log(q.scale)
+    t3 = (p.variance + torch.square(p.mean) - 2.0 * q.loc * p.mean) / \
+        (2.0 * torch.square(q.scale))
+    return t1 + t2 + t3
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_continuous_bernoulli_uniform(p, q):
+    result = -p.entropy() + (q.high - q.low).log()
+    return torch.where(torch.max(torch.ge(q.low, p.support.lower_bound),
+                                 torch.le(q.high, p.support.upper_bound)),
+                       torch.ones_like(result) * math.inf, result)
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_continuous_bernoulli(p, q):
+    return -p.entropy() - p.mean * q.logits - torch.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_continuous_bernoulli(p, q):
+    result = -p.entropy() - p.mean * q.logits - torch.log1p(-q.probs) - \
+        q._cont_bern_log_norm()
+    return torch.where(torch.max(torch.ge(p.high, q.support.upper_bound),
+                                 torch.le(p.low, q.support.lower_bound)),
+                       torch.ones_like(result) * math.inf, result)
