@@ -382,6 +382,27 @@ CASES = [  # (in order: the samples read the generator the earlier cases left)
     f'E.GeneralizedPareto(torch.tensor([0.0, 1.0], {F64}), 2.0, torch.tensor([0.3, 0.7], {F64})).variance',  # noqa: E501
     f'E.GeneralizedPareto(torch.tensor([0.0, 1.0], {F64}), 2.0, torch.tensor([0.3, 0.7], {F64})).entropy()',  # noqa: E501
     'repr(E.GeneralizedPareto(torch.tensor([0.0]), 2.0, torch.tensor([-0.5])).support)',
+    # VonMises, LKJCholesky
+    'E.VonMises(torch.tensor([0.0, 1.0, -2.0]), torch.tensor([0.5, 4.0, 1e-6])).sample((2,))',
+    f'E.VonMises(torch.tensor([0.0, 1.0], {F64}), torch.tensor([0.5, 4.0], {F64})).log_prob(torch.tensor([0.3, -2.0], {F64}))',  # noqa: E501
+    f'E.VonMises(torch.tensor([0.0, 1.0], {F64}), torch.tensor([0.5, 4.0], {F64})).variance',
+    'E.VonMises(torch.tensor([0.0, 1.0]), torch.tensor([0.5, 4.0])).expand((3, 2)).sample()',
+    'E.VonMises(torch.tensor([0.0]), torch.tensor([0.5])).rsample()',
+    'E.LKJCholesky(3, torch.tensor([0.5, 2.0])).sample((2,))',
+    f'E.LKJCholesky(3, torch.tensor([0.5, 2.0], {F64})).log_prob(T.CorrCholeskyTransform()(torch.tensor([0.5, -1.0, 0.3], {F64})))',  # noqa: E501
+    'E.LKJCholesky(1)',
+    'E.LKJCholesky(2, 1.5).expand((2,)).sample()',
+    # Wishart
+    'E.Wishart(torch.tensor(4.0), torch.eye(2) * 2).sample()',
+    f'E.Wishart(torch.tensor([3.0, 5.0], {F64}), scale_tril=torch.tensor([[1.0, 0.0], [0.5, 2.0]], {F64})).rsample((2,))',  # noqa: E501
+    f'E.Wishart(torch.tensor([3.0, 5.0], {F64}), torch.tensor([[2.0, 0.5], [0.5, 1.0]], {F64})).log_prob(torch.tensor([[3.0, 0.2], [0.2, 1.5]], {F64}))',  # noqa: E501
+    f'E.Wishart(torch.tensor([3.0, 5.0], {F64}), torch.tensor([[2.0, 0.5], [0.5, 1.0]], {F64})).entropy()',  # noqa: E501
+    f'E.Wishart(torch.tensor([3.0, 5.0], {F64}), torch.tensor([[2.0, 0.5], [0.5, 1.0]], {F64})).mean',  # noqa: E501
+    f'E.Wishart(torch.tensor([3.0, 5.0], {F64}), torch.tensor([[2.0, 0.5], [0.5, 1.0]], {F64})).mode',  # noqa: E501
+    f'E.Wishart(torch.tensor([3.0, 5.0], {F64}), torch.tensor([[2.0, 0.5], [0.5, 1.0]], {F64})).variance',  # noqa: E501
+    f'E.Wishart(torch.tensor(3.0, {F64}), precision_matrix=torch.tensor([[2.0, 0.5], [0.5, 1.0]], {F64})).covariance_matrix',  # noqa: E501
+    'E.Wishart(torch.tensor(0.5), torch.eye(2))',
+    'E.Wishart(3.0, torch.eye(2)).expand((2,)).sample()',
     # torch._standard_gamma and friends
     'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0]))',
     f'torch._standard_gamma(torch.tensor([0.3, 1.0, 7.5, 120.0], {F64}))',

@@ -6,7 +6,7 @@ values for a seed), ``expand``, transforms, and ``kl_divergence`` dispatched as 
 Layout: ``distribution`` (the base), ``continuous`` and ``discrete`` (families drawn directly),
 ``gamma`` (Gamma, Chi2, StudentT, Dirichlet, Beta), ``transforms`` and ``transformed``
 (families built by pushing a base through transforms), ``relaxed`` (Gumbel-softmax
-relaxations), ``multivariate``, ``kl``,
+relaxations), ``multivariate``, ``directional`` (VonMises, LKJCholesky), ``kl``,
 ``constraints``, ``constraint_registry`` (biject_to / transform_to), ``utils``."""
 from . import constraints, transforms
 from .constraint_registry import biject_to, transform_to
@@ -14,10 +14,12 @@ from .continuous import Cauchy, ContinuousBernoulli, Exponential, GeneralizedPar
     Normal, Uniform
 from .discrete import Bernoulli, Binomial, Categorical, Geometric, Multinomial, \
     NegativeBinomial, OneHotCategorical, OneHotCategoricalStraightThrough, Poisson
+from .directional import LKJCholesky, VonMises
 from .distribution import Distribution, ExponentialFamily
 from .gamma import Beta, Chi2, Dirichlet, FisherSnedecor, Gamma, StudentT
 from .kl import kl_divergence, register_kl
-from .multivariate import LowRankMultivariateNormal, MixtureSameFamily, MultivariateNormal
+from .multivariate import LowRankMultivariateNormal, MixtureSameFamily, MultivariateNormal, \
+    Wishart
 from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .transformed import Gumbel, HalfCauchy, HalfNormal, Independent, InverseGamma, \
     Kumaraswamy, LogNormal, LogisticNormal, Pareto, TransformedDistribution, Weibull
@@ -43,6 +45,6 @@ __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "
            "Uniform", "constraints", "identity_transform", "kl_divergence", "register_kl",
            "biject_to", "transform_to", "CatTransform", "StackTransform",
            "FisherSnedecor", "LowRankMultivariateNormal", "ContinuousBernoulli",
-           "GeneralizedPareto",
+           "GeneralizedPareto", "LKJCholesky", "VonMises", "Wishart",
            "CumulativeDistributionTransform",
            "transforms"]

@@ -1,16 +1,19 @@
 """Distributions over vectors: MultivariateNormal (parametrised through its Cholesky factor,
-as PyTorch's), LowRankMultivariateNormal (W W^T + D, through the capacitance matrix) and
-MixtureSameFamily."""
+as PyTorch's), LowRankMultivariateNormal (W W^T + D, through the capacitance matrix), Wishart
+(Bartlett's decomposition) and MixtureSameFamily."""
 import math
+import warnings
+from numbers import Number
 
 import autotensor as torch
 
 from . import constraints
 from .discrete import Categorical
-from .distribution import Distribution
+from .distribution import Distribution, ExponentialFamily
+from .gamma import Chi2
 from .utils import _standard_normal, lazy_property
 
-__all__ = ["LowRankMultivariateNormal", "MixtureSameFamily", "MultivariateNormal"]
+__all__ = ["LowRankMultivariateNormal", "MixtureSameFamily", "MultivariateNormal", "Wishart"]
 
 
 def _batch_mv(bmat, bvec):
@@ -373,3 +376,184 @@ class MixtureSameFamily(Distribution):
     def __repr__(self):
         return (f"MixtureSameFamily(\n  {self.mixture_distribution},\n  "
                 f"{self.component_distribution})")
+
+
+_log_2 = math.log(2)
+
+
+def _mvdigamma(x, p):
+    if not x.gt((p - 1) / 2).all():
+        raise AssertionError("Wrong domain for multivariate digamma function.")
+    return torch.digamma(x.unsqueeze(-1) - torch.arange(p, dtype=x.dtype).div(2).expand(
+        x.shape + (-1,))).sum(-1)
+
+
+def _clamp_above_eps(x):
+    return x.clamp(min=torch.finfo(x.dtype).eps)
+
+
+class Wishart(ExponentialFamily):
+    support = constraints.positive_definite
+    has_rsample = True
+    _mean_carrier_measure = 0
+
+    @property
+    def arg_constraints(self):
+        return {"covariance_matrix": constraints.positive_definite,
+                "precision_matrix": constraints.positive_definite,
+                "scale_tril": constraints.lower_cholesky,
+                "df": constraints.greater_than(self.event_shape[-1] - 1)}
+
+    def __init__(self, df, covariance_matrix=None, precision_matrix=None, scale_tril=None,
+                 validate_args=None):
+        given = [(n, m) for n, m in (("covariance_matrix", covariance_matrix),
+                                      ("precision_matrix", precision_matrix),
+                                      ("scale_tril", scale_tril)) if m is not None]
+        if len(given) != 1:
+            raise AssertionError("Exactly one of covariance_matrix or precision_matrix or "
+                                 "scale_tril may be specified.")
+        name, param = given[0]
+        if param.dim() < 2:
+            raise ValueError("scale_tril must be at least two-dimensional, with optional "
+                             "leading batch dimensions")
+        if isinstance(df, Number):
+            batch_shape = torch.Size(param.shape[:-2])
+            self.df = torch.tensor(df, dtype=param.dtype)
+        else:
+            batch_shape = torch.broadcast_shapes(param.shape[:-2], df.shape)
+            self.df = df.expand(batch_shape)
+        event_shape = param.shape[-2:]
+        if self.df.le(event_shape[-1] - 1).any():
+            raise ValueError(f"Value of df={df} expected to be greater than ndim - 1 = "
+                             f"{event_shape[-1] - 1}.")
+        setattr(self, name, param.expand(batch_shape + (-1, -1)))
+        if self.df.lt(event_shape[-1]).any():
+            warnings.warn("Low df values detected. Singular samples are highly likely to "
+                          "occur for ndim - 1 < df < ndim.", stacklevel=2)
+        super().__init__(batch_shape, event_shape, validate_args=validate_args)
+        self._batch_dims = [-(x + 1) for x in range(len(self._batch_shape))]
+        if name == "scale_tril":
+            self._unbroadcasted_scale_tril = param
+        elif name == "covariance_matrix":
+            self._unbroadcasted_scale_tril = torch.linalg.cholesky(param)
+        else:
+            self._unbroadcasted_scale_tril = _precision_to_scale_tril(param)
+        self._dist_chi2 = self._chi2(self.df, batch_shape)
+
+    def _chi2(self, df, batch_shape):
+        return Chi2(df=df.unsqueeze(-1) - torch.arange(
+            self._event_shape[-1], dtype=self._unbroadcasted_scale_tril.dtype).expand(
+                batch_shape + (-1,)))
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Wishart, _instance)
+        batch_shape = torch.Size(batch_shape)
+        cov_shape = batch_shape + self.event_shape
+        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril.expand(cov_shape)
+        new.df = self.df.expand(batch_shape)
+        new._batch_dims = [-(x + 1) for x in range(len(batch_shape))]
+        for n in ("covariance_matrix", "scale_tril", "precision_matrix"):
+            if n in self.__dict__:
+                setattr(new, n, self.__dict__[n].expand(cov_shape))
+        new._event_shape = self._event_shape
+        new._dist_chi2 = new._chi2(new.df, batch_shape)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _matrix_shape(self):
+        return self._batch_shape + self._event_shape
+
+    @lazy_property
+    def scale_tril(self):
+        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
+
+    @lazy_property
+    def covariance_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return (L @ L.transpose(-2, -1)).expand(self._matrix_shape())
+
+    @lazy_property
+    def precision_matrix(self):
+        identity = torch.eye(self._event_shape[-1], dtype=self._unbroadcasted_scale_tril.dtype)
+        return torch.cholesky_solve(identity, self._unbroadcasted_scale_tril).expand(
+            self._matrix_shape())
+
+    @property
+    def mean(self):
+        return self.df.view(self._batch_shape + (1, 1)) * self.covariance_matrix
+
+    @property
+    def mode(self):
+        factor = self.df - self.covariance_matrix.shape[-1] - 1
+        factor[factor <= 0] = math.nan
+        return factor.view(self._batch_shape + (1, 1)) * self.covariance_matrix
+
+    @property
+    def variance(self):
+        V = self.covariance_matrix
+        diag_V = V.diagonal(dim1=-2, dim2=-1)
+        return self.df.view(self._batch_shape + (1, 1)) * (
+            V.pow(2) + torch.einsum("...i,...j->...ij", diag_V, diag_V))
+
+    def _bartlett_sampling(self, sample_shape=torch.Size()):
+        p = self._event_shape[-1]
+        noise = _clamp_above_eps(self._dist_chi2.rsample(sample_shape).sqrt()).diag_embed(
+            dim1=-2, dim2=-1)
+        i, j = torch.tril_indices(p, p, offset=-1)
+        noise[..., i, j] = torch.randn(torch.Size(sample_shape) + self._batch_shape +
+                                       (int(p * (p - 1) / 2),), dtype=noise.dtype)
+        chol = self._unbroadcasted_scale_tril @ noise
+        return chol @ chol.transpose(-2, -1)
+
+    def rsample(self, sample_shape=torch.Size(), max_try_correction=None):
+        """(PyTorch marks a sample singular when its support check passes, so it warns and
+        redraws every valid sample up to ``max_try_correction`` times: kept, so that the
+        draws and the generator's state are PyTorch's.)"""
+        if max_try_correction is None:
+            max_try_correction = 10
+        sample_shape = torch.Size(sample_shape)
+        sample = self._bartlett_sampling(sample_shape)
+        is_singular = self.support.check(sample)
+        if self._batch_shape:
+            is_singular = is_singular.amax(self._batch_dims)
+        if is_singular.any():
+            warnings.warn("Singular sample detected.", stacklevel=2)
+            for _ in range(max_try_correction):
+                sample_new = self._bartlett_sampling(is_singular[is_singular].shape)
+                sample[is_singular] = sample_new
+                is_singular_new = ~self.support.check(sample_new)
+                if self._batch_shape:
+                    is_singular_new = is_singular_new.amax(self._batch_dims)
+                is_singular[is_singular.clone()] = is_singular_new
+                if not is_singular.any():
+                    break
+        return sample
+
+    def _half_log_det_term(self, p):
+        return p * _log_2 / 2 + \
+            self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        nu, p = self.df, self._event_shape[-1]
+        return (-nu * self._half_log_det_term(p) - torch.mvlgamma(nu / 2, p=p) +
+                (nu - p - 1) / 2 * torch.linalg.slogdet(value).logabsdet -
+                torch.cholesky_solve(value, self._unbroadcasted_scale_tril).diagonal(
+                    dim1=-2, dim2=-1).sum(dim=-1) / 2)
+
+    def entropy(self):
+        nu, p = self.df, self._event_shape[-1]
+        return ((p + 1) * self._half_log_det_term(p) + torch.mvlgamma(nu / 2, p=p) -
+                (nu - p - 1) / 2 * _mvdigamma(nu / 2, p=p) + nu * p / 2)
+
+    @property
+    def _natural_params(self):
+        nu, p = self.df, self._event_shape[-1]
+        return -self.precision_matrix / 2, (nu - p - 1) / 2
+
+    def _log_normalizer(self, x, y):
+        p = self._event_shape[-1]
+        return (y + (p + 1) / 2) * (-torch.linalg.slogdet(-2 * x).logabsdet + _log_2 * p) + \
+            torch.mvlgamma(y + (p + 1) / 2, p=p)
