@@ -553,3 +553,13 @@ def test_standard_gamma_bit_for_bit():
     PyTorch's, bit for bit, over 405 shapes in both dtypes."""
     torch = pytest.importorskip("torch")
     np.testing.assert_array_equal(_gamma_sweep(autotensor), _gamma_sweep(torch))
+
+
+@pytest.mark.parametrize("module", ["", ".constraints", ".transforms"])
+def test_every_public_name_of_torch_distributions(module):
+    """torch.distributions' __all__ (and its constraints' and transforms'): all present."""
+    import importlib
+    pytest.importorskip("torch")
+    theirs = importlib.import_module("torch.distributions" + module)
+    ours = importlib.import_module("autotensor.distributions" + module)
+    assert sorted(set(theirs.__all__) - set(dir(ours))) == []
