@@ -10,7 +10,8 @@ from ._dtypes import (bool, cdouble, cfloat, complex64, complex128, double, dtyp
                       uint8)
 from ._dtypes import bfloat16, uint16, uint32, uint64
 from ._memory_format import (channels_last, channels_last_3d, contiguous_format,  # noqa: E402
-                             memory_format, preserve_format)
+                             jagged, layout, memory_format, preserve_format, sparse_bsc,
+                             sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
 from ._tensor import Size, Tensor, device, is_tensor
 from ._printing import set_printoptions, get_printoptions
 from ._creation import (Generator, arange, as_tensor, asarray, bernoulli, default_generator,
@@ -256,3 +257,51 @@ def __getattr__(name):
         import importlib
         return importlib.import_module(".profiler", __name__)
     raise AttributeError(f"module 'autotensor' has no attribute '{name}'")
+
+from . import backends, cpu, random  # noqa: E402,F401
+
+
+def get_device(input):
+    """-1: the CPU (PyTorch's answer for a CPU tensor)."""
+    return -1
+
+
+# ``torch.sym_*``: the symbolic-shape helpers on plain Python numbers (autotensor traces no
+# symbolic shapes, so they are the numbers' own operations, as PyTorch's eager results)
+def sym_int(a):
+    return _builtins.int(a)
+
+
+def sym_float(a):
+    return _builtins.float(a)
+
+
+def _sym_minmax(pick, a, b):
+    """PyTorch's: a float when either is a float."""
+    r = pick(a, b)
+    return _builtins.float(r) if isinstance(a, _builtins.float) or \
+        isinstance(b, _builtins.float) else r
+
+
+def sym_max(a, b):
+    return _sym_minmax(_builtins.max, a, b)
+
+
+def sym_min(a, b):
+    return _sym_minmax(_builtins.min, a, b)
+
+
+def sym_not(a):
+    return not a
+
+
+def sym_ite(b, if_true, if_false):
+    return if_true if b else if_false
+
+
+def sym_sqrt(a):
+    return _math.sqrt(a)
+
+
+def sym_sum(args):
+    return _builtins.sum(args)

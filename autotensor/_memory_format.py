@@ -1,4 +1,5 @@
-"""``torch.memory_format``: the layouts a tensor's strides can be asked for by name.
+"""``torch.memory_format``: the layouts a tensor's strides can be asked for by name (and
+``torch.layout``, the storage kinds: ``torch.strided`` only, here).
 
 ``contiguous_format`` is row-major; ``channels_last`` (4-d) and ``channels_last_3d`` (5-d)
 put the channel dim fastest (NHWC / NDHWC in memory, NCHW in shape); ``preserve_format``
@@ -6,12 +7,13 @@ keeps the input's layout (``empty_like``'s rule, Note [Result layout] in _ops/la
 """
 
 
-class memory_format:
-    """One of the four PyTorch memory formats (the module's singletons; not constructible)."""
+class _Named:
+    """PyTorch's named singletons (``torch.channels_last``, ``torch.strided``): printed and
+    pickled by name, not constructible."""
     __slots__ = ("_name",)
 
     def __new__(cls, *args, **kwargs):
-        raise TypeError("cannot create 'torch.memory_format' instances")
+        raise TypeError(f"cannot create 'torch.{cls.__name__}' instances")
 
     def __repr__(self):
         return f"torch.{self._name}"
@@ -20,16 +22,35 @@ class memory_format:
         return self._name  # (pickled by name: the module's singleton)
 
 
-def _make(name):
-    fmt = object.__new__(memory_format)
-    fmt._name = name
-    return fmt
+class memory_format(_Named):
+    """One of the four PyTorch memory formats."""
+    __slots__ = ()
 
 
-contiguous_format = _make("contiguous_format")
-preserve_format = _make("preserve_format")
-channels_last = _make("channels_last")
-channels_last_3d = _make("channels_last_3d")
+class layout(_Named):
+    """How a tensor's elements are stored: ``torch.strided`` for every autotensor tensor; the
+    sparse layouts exist as names (autotensor has no sparse tensors)."""
+    __slots__ = ()
+
+
+def _make(cls, name):
+    obj = object.__new__(cls)
+    obj._name = name
+    return obj
+
+
+contiguous_format = _make(memory_format, "contiguous_format")
+preserve_format = _make(memory_format, "preserve_format")
+channels_last = _make(memory_format, "channels_last")
+channels_last_3d = _make(memory_format, "channels_last_3d")
+
+strided = _make(layout, "strided")
+sparse_coo = _make(layout, "sparse_coo")
+sparse_csr = _make(layout, "sparse_csr")
+sparse_csc = _make(layout, "sparse_csc")
+sparse_bsr = _make(layout, "sparse_bsr")
+sparse_bsc = _make(layout, "sparse_bsc")
+jagged = _make(layout, "jagged")
 
 _RANK = {channels_last: 4, channels_last_3d: 5}
 

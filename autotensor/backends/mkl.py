@@ -1,0 +1,5 @@
+"""``torch.backends.mkl``: not part of autotensor (it computes on NumPy)."""
+
+
+def is_available():
+    return False
