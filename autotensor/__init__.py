@@ -58,8 +58,8 @@ from ._ops import (  # (the catalogue: shape and indexing)
     vsplit, diagonal_scatter, index_copy, index_fill, masked_scatter, put, scatter_reduce,
     select_scatter, slice_scatter, take, take_along_dim)
 from ._ops import (  # (the catalogue: reductions)
-    bincount, bucketize, corrcoef, cov, histc, mode, msort, nanquantile, quantile, renorm,
-    searchsorted, unique, unique_consecutive)
+    bincount, bucketize, corrcoef, cov, gradient, histc, histogram, histogramdd, mode, msort,
+    nanquantile, quantile, renorm, searchsorted, unique, unique_consecutive)
 from ._ops import (  # (issue 8: missing names)
     cumulative_trapezoid, gcd, gcd_, index_reduce, lcm, lcm_, ldexp, ldexp_, trapezoid, trapz)
 from ._ops import frexp  # noqa: E402

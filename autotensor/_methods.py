@@ -380,7 +380,7 @@ METHODS = {
         mvlgamma_ nextafter nextafter_ prelu
         """.split()},
     **{name: getattr(fn, name) for name in """
-        bincount corrcoef cov histc mode msort nanquantile quantile renorm renorm_ unique
+        bincount corrcoef cov histc histogram mode msort nanquantile quantile renorm renorm_ unique
         unique_consecutive
         """.split()},
     **{name: getattr(fn, name) for name in """

@@ -80,8 +80,8 @@ from .indexing import (  # noqa: F401  (the catalogue: indexing, issue 11)
     masked_scatter_, put, put_, scatter_reduce, scatter_reduce_, select_scatter, slice_scatter,
     take, take_along_dim)
 from .reduction import (  # noqa: F401  (the catalogue: reductions, issue 11)
-    bincount, bucketize, corrcoef, cov, histc, mode, msort, nanquantile, quantile, renorm,
-    renorm_, searchsorted, unique, unique_consecutive)
+    bincount, bucketize, corrcoef, cov, gradient, histc, histogram, histogramdd, mode, msort,
+    nanquantile, quantile, renorm, renorm_, searchsorted, unique, unique_consecutive)
 from .special import (  # noqa: F401  (the catalogue: special functions, issue 11)
     heaviside, heaviside_, i0, i0_, isneginf, isposinf, isreal, mvlgamma, mvlgamma_, nextafter,
     nextafter_, prelu)

@@ -706,3 +706,17 @@ def _inplace_unary(op, self, params=(), float_op=None):
         d = d.astype(_dtypes.default_float.np)  # so the cast check names PyTorch's type
     value = _asarray(op.kernel(d, *params))
     return inplace.record_inplace(op, self, (self,), params, value)
+
+
+def _named_result(kind, fields):
+    """A ``torch.return_types.<kind>`` named tuple type (printed as PyTorch prints it)."""
+    def __new__(cls, *vals):
+        return tuple.__new__(cls, vals)
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{kind}(\n{body})"
+    attrs = {"__slots__": (), "__new__": __new__, "__repr__": __repr__, "_fields": fields}
+    for i, f in enumerate(fields):
+        attrs[f] = property(lambda self, i=i: self[i])
+    return type(kind, (tuple,), attrs)

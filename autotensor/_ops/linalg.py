@@ -13,6 +13,7 @@ from .dispatch import (OpDef as _OpDef, broadcast_error, defop, set_input_metada
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
                       refuse_half,
                       _state)
+from ._common import _named_result
 from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
                         where as _where)
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
@@ -2208,20 +2209,7 @@ def linalg_matrix_power(A, n):
     return matrix_power(A, n)
 
 
-# ---- named results -------------------------------------------------------------------------
-def _named_result(kind, fields):
-    def __new__(cls, *vals):
-        return tuple.__new__(cls, vals)
-
-    def __repr__(self):
-        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
-        return f"torch.return_types.{kind}(\n{body})"
-    attrs = {"__slots__": (), "__new__": __new__, "__repr__": __repr__, "_fields": fields}
-    for i, f in enumerate(fields):
-        attrs[f] = property(lambda self, i=i: self[i])
-    return type(kind, (tuple,), attrs)
-
-
+# ---- named results (torch.return_types) -----------------------------------------------------
 _SlogdetRT = _named_result("linalg_slogdet", ("sign", "logabsdet"))
 _InvExRT = _named_result("linalg_inv_ex", ("inverse", "info"))
 _SolveExRT = _named_result("linalg_solve_ex", ("result", "info"))

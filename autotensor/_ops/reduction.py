@@ -2,6 +2,10 @@
 logsumexp, cumsum, sort/argsort/topk. Table entries and formula helpers first, then the
 public functions.
 """
+import builtins
+import functools
+import math
+
 from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
@@ -11,6 +15,7 @@ from .dispatch import defop
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
+from ._common import _named_result
 
 
 def reduce_backward(F, grad, dims, keepdim, sizes):
@@ -1594,6 +1599,122 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return input
 
 
+# ---- gradient (aten's ReduceOps.cpp: central differences inside, one-sided at the edges) --
+def _slice_dim(t, dim, start, end=None):
+    """``at::slice(t, dim, start, end)``: one SliceBackward0."""
+    return t[(builtins.slice(None),) * dim + (builtins.slice(start, end),)]
+
+
+def _check_gradient(self, spacing_size, dims, edge_order):
+    """aten's pre_check_gradient."""
+    d = self._data
+    if d.dtype == np.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    if spacing_size is not None and dims is None and spacing_size != d.ndim:
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a "
+                           f"list of length equal to 'self.dim() = {d.ndim}', since dim argument "
+                           f"was not given, but got a list of length {spacing_size}")
+    if spacing_size is not None and dims is not None and spacing_size != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's "
+                           f"spacing and dim arguments to have the same length, but got a "
+                           f"spacing argument of length {spacing_size} and a dim argument of "
+                           f"length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if dims is not None:
+        wrapped = [_wrap_dim(x, d.ndim) for x in dims]
+        for w in wrapped:
+            if wrapped.count(w) > 1:
+                raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+    for x in (dims if dims is not None else builtins.range(d.ndim)):
+        if d.shape[x] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                               "edge_order+1")
+
+
+def _gradient_scalar(self, spacing, dims, edge_order):
+    """Uniform spacing per dim (gradient_helper_float)."""
+    from .shape import cat
+    result = []
+    for ax_dx, dim in zip(spacing, dims):
+        dim = _wrap_dim(dim, self._data.ndim)
+        s = functools.partial(_slice_dim, self, dim)
+        center = (s(2) - s(0, -2)) / ax_dx
+        if edge_order == 1:
+            prepend = (s(1, 2) - s(0, 1)) / ax_dx
+            append = (s(-1) - s(-2, -1)) / ax_dx
+        else:
+            prepend = (-1.5 * s(0, 1) + 2 * s(1, 2) - 0.5 * s(2, 3)) / ax_dx
+            append = (0.5 * s(-3, -2) - 2 * s(-2, -1) + 1.5 * s(-1)) / ax_dx
+        result.append(cat([prepend, center / 2, append], dim))
+    return tuple(result)
+
+
+def _gradient_coordinates(self, coordinates, dims, edge_order):
+    """Spacing given as each dim's coordinates (gradient_helper: nonuniform differences)."""
+    from .shape import cat
+    result = []
+    for coords, dim in zip(coordinates, dims):
+        if coords._data.ndim != 1:
+            raise RuntimeError(f"torch.gradient expected each element of spacing to have one "
+                               f"dimension, but got an element with {coords._data.ndim} "
+                               f"dimensions!")
+        dim = _wrap_dim(dim, self._data.ndim)
+        shape = [1] * self._data.ndim
+        shape[dim] = -1
+        ax_dx = diff(coords, 1, 0)
+        dx1, dx2 = _slice_dim(ax_dx, 0, 0, -1), _slice_dim(ax_dx, 0, 1)
+        a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+        b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+        c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+        s = functools.partial(_slice_dim, self, dim)
+        center = a * s(0, -2) + b * s(1, -1) + c * s(2)
+        if edge_order == 1:
+            prepend = (s(1, 2) - s(0, 1)) / ax_dx[0]
+            append = (s(-1) - s(-2, -1)) / ax_dx[-1]
+        else:
+            a = -(2.0 * ax_dx[0] + ax_dx[1]) / (ax_dx[0] * (ax_dx[0] + ax_dx[1]))
+            b = (ax_dx[0] + ax_dx[1]) / (ax_dx[0] * ax_dx[1])
+            c = (-ax_dx[0]) / (ax_dx[1] * (ax_dx[0] + ax_dx[1]))
+            prepend = a * s(0, 1) + b * s(1, 2) + c * s(2, 3)
+            a = ax_dx[-1] / (ax_dx[-2] * (ax_dx[-1] + ax_dx[-2]))
+            b = -(ax_dx[-1] + ax_dx[-2]) / (ax_dx[-1] * ax_dx[-2])
+            c = (2 * ax_dx[-1] + ax_dx[-2]) / (ax_dx[-1] * (ax_dx[-1] + ax_dx[-2]))
+            append = a * s(-3, -2) + b * s(-2, -1) + c * s(-1)
+        result.append(cat([prepend, center, append], dim))
+    return tuple(result)
+
+
+def gradient(input, *, spacing=None, dim=None, edge_order=1):
+    """Derivative estimates along each dim in ``dim`` (all by default): a tuple of tensors.
+    ``spacing``: a number (uniform), a list of numbers (one per dim), or a list of 1-d
+    coordinate tensors (PyTorch's seven overloads). Computed as aten's C++ composite: its
+    numbers are Scalar arguments (DivBackward1, MulBackward1), as in a backward formula."""
+    prev, _state.in_formula = _state.in_formula, True
+    try:
+        return _gradient(input, spacing, dim, edge_order)
+    finally:
+        _state.in_formula = prev
+
+
+def _gradient(input, spacing, dim, edge_order):
+    dims = None if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    processed = dims if dims is not None else list(builtins.range(input._data.ndim))
+    if isinstance(spacing, (list, tuple)) and spacing and isinstance(spacing[0], Tensor):
+        _check_gradient(input, len(spacing), dims, edge_order)
+        return _gradient_coordinates(input, spacing, processed, edge_order)
+    if isinstance(spacing, (list, tuple)):
+        _check_gradient(input, len(spacing), dims, edge_order)
+        return _gradient_scalar(input, list(spacing), processed, edge_order)
+    if spacing is None and isinstance(dim, (list, tuple)):
+        _check_gradient(input, len(dims), dims, edge_order)
+        return _gradient_scalar(input, [1.0] * len(dims), dims, edge_order)
+    unit = 1.0 if spacing is None else spacing
+    values = [unit] * len(processed)
+    _check_gradient(input, None if spacing is None else len(values), dims, edge_order)
+    return _gradient_scalar(input, values, processed, edge_order)
+
+
 def _diff_check_shape(d, other, dim):
     if other.dim() != d.ndim:
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
@@ -1990,6 +2111,154 @@ def histc(input, bins=100, min=0, max=0):
     idx = ((flat - lo) * bins / (hi - lo)).astype(np.int64)
     idx = np.minimum(idx, bins - 1)
     return _make(np.bincount(idx, minlength=bins).astype(d.dtype))
+
+
+# ---- histogram, histogramdd (aten's Histogram.cpp) ----------------------------------------
+def _histogram_not_implemented(name):
+    def formula(F, grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
+def _histogram_op(name, inputs, outputs):
+    return defop(name, "torch::autograd::NotImplemented", None, inputs=inputs, outputs=outputs,
+                 backward_all=lambda F, grads, *saved: _histogram_not_implemented(name)(F, grads))
+
+
+HISTOGRAM = _histogram_op("histogram", ("self",), ("hist", "bin_edges"))
+HISTOGRAM_BINS = _histogram_op("histogram", ("self", "bins"), ("hist", "bin_edges"))
+HISTOGRAMDD_CTS = _histogram_op("_histogramdd_from_bin_cts", ("self",), ("result",))
+HISTOGRAMDD_TENSORS = _histogram_op("_histogramdd_from_bin_tensors", ("self",), ("result",))
+HISTOGRAMDD_EDGES = _histogram_op("_histogramdd_bin_edges", ("self",), None)
+_HistogramRT = _named_result("histogram", ("hist", "bin_edges"))
+_HistogramddRT = _named_result("histogramdd", ("hist", "bin_edges"))
+
+
+def _histogramdd_edges(name, input, bins, range, weight):
+    """aten's histogramdd_check_inputs and select_outer_bin_edges: the checks in its order,
+    then each dim's edges (linspace over [min, max] or ``range``, widened by 1/2 each side
+    when empty)."""
+    d = input._data
+    if d.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    n = d.shape[-1]
+    if d.dtype.kind != "f" or d.dtype.itemsize < 4:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for "
+                                  f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")
+    if len(bins) != n:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                           "dimension of the input.")
+    if weight is not None and tuple(weight.shape) != tuple(d.shape[:-1]):
+        raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the "
+                           f"same shape as the input tensor excluding its innermost dimension, "
+                           f"but got input with shape {list(d.shape)} and weight with shape "
+                           f"{list(weight.shape)}")
+    if isinstance(bins[0], Tensor):
+        for i, b in enumerate(bins):
+            if b._data.dtype != d.dtype:
+                raise RuntimeError(
+                    f"torch.histogramdd: input tensor and bins tensors should have the same "
+                    f"dtype, but got input with dtype {_C_TYPE[d.dtype.name]} and bins for "
+                    f"dimension {i} with dtype {_C_TYPE[b._data.dtype.name]}")
+        return [b._data for b in bins]
+    for i, ct in enumerate(bins):
+        if ct <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {ct} for "
+                               f"dimension {i}")
+    flat = d.reshape(-1, n)
+    if range is not None:
+        if len(range) != 2 * n:
+            raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should "
+                               f"have {2 * n} elements, but got {len(range)}")
+        lo, hi = [float(r) for r in range[0::2]], [float(r) for r in range[1::2]]
+    elif flat.shape[0]:
+        lo, hi = [float(v) for v in flat.min(0)], [float(v) for v in flat.max(0)]
+    else:
+        lo, hi = [0.0] * n, [1.0] * n
+    from .._creation import linspace
+    edges = []
+    for i in builtins.range(n):
+        if not (math.isfinite(lo[i]) and math.isfinite(hi[i])):
+            raise RuntimeError(f"torch.histogramdd: dimension {i}'s range [{_fmt_num(lo[i])}, "
+                               f"{_fmt_num(hi[i])}] is not finite")
+        if lo[i] > hi[i]:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                               f"{_fmt_num(lo[i])} max {_fmt_num(hi[i])} for dimension {i}")
+        if lo[i] == hi[i]:
+            lo[i], hi[i] = lo[i] - 0.5, hi[i] + 0.5
+        edges.append(linspace(lo[i], hi[i], int(bins[i]) + 1, dtype=input.dtype)._data)
+    return edges
+
+
+_C_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half",
+           "bfloat16": "c10::BFloat16"}
+
+
+def _fmt_num(v):
+    """A double as C++ streams it (``1``, ``0.5``, ``inf``)."""
+    if not math.isfinite(v):
+        return "nan" if v != v else ("inf" if v > 0 else "-inf")
+    return repr(int(v)) if v == int(v) and abs(v) < 1e16 else f"{v:g}"
+
+
+def _histogramdd_counts(d, edges, weight, density):
+    """Each row lands in the bin whose edges hold it (the last edge inclusive; rows outside
+    any dim's outer edges are dropped), counts or weights summed in the input's dtype."""
+    n = d.shape[-1]
+    flat = d.reshape(-1, n)
+    keep = np.ones(flat.shape[0], dtype=bool)
+    idx = []
+    for i in builtins.range(n):
+        e = edges[i]
+        col = flat[:, i]
+        keep &= (col >= e[0]) & (col <= e[-1])
+        pos = np.searchsorted(e, col, side="right") - 1
+        idx.append(np.where(pos == len(e) - 1, pos - 1, pos))
+    shape = tuple(builtins.max(len(e) - 1, 0) for e in edges)
+    hist = np.zeros(shape, dtype=d.dtype)
+    w = np.ones(flat.shape[0], dtype=d.dtype) if weight is None else \
+        weight._data.reshape(-1).astype(d.dtype)
+    if keep.any():
+        np.add.at(hist, tuple(ix[keep] for ix in idx), w[keep])
+    if density:
+        hist = hist / d.dtype.type(hist.sum(dtype=np.float64))
+        for i, e in enumerate(edges):
+            lengths = np.diff(e)
+            hist = hist / lengths.reshape([-1 if j == i else 1 for j in builtins.range(n)])
+        hist = hist.astype(d.dtype)
+    return hist
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """(hist, bin_edges): ``bins`` equal bins over [min, max] (or ``range``), or the edges
+    given as a tensor."""
+    as_edges = isinstance(bins, Tensor)
+    if as_edges and bins._data.ndim != 1:
+        raise RuntimeError(f"torch.histogram(): bins tensor should have one dimension, but got "
+                           f"{bins._data.ndim} dimensions")
+    col = input.reshape(-1, 1)
+    w = None if weight is None else weight.reshape(-1) if \
+        tuple(weight.shape) == tuple(input.shape) else weight
+    edges = _histogramdd_edges("histogram", col, [bins] if as_edges else [bins],
+                               None if range is None else list(range), w)
+    hist = _histogramdd_counts(col._data, edges, w, density)
+    op = HISTOGRAM_BINS if as_edges else HISTOGRAM
+    inputs = (input, bins) if as_edges else (input,)
+    hist, edges_t = _finish(op, inputs, (), (hist, edges[0].copy()))
+    return _HistogramRT(hist, edges_t)
+
+
+def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
+    """(hist, bin_edges) of the rows of ``input`` (its last dim the coordinates)."""
+    if isinstance(bins, int):
+        bins = [bins] * (input._data.shape[-1] if input._data.ndim else 0)
+    bins = list(bins)
+    edges = _histogramdd_edges("histogramdd", input, bins, range, weight)
+    hist = _histogramdd_counts(input._data, edges, weight, density)
+    if bins and isinstance(bins[0], Tensor):
+        return _HistogramddRT(_finish(HISTOGRAMDD_TENSORS, (input,), (), hist), tuple(bins))
+    edge_tensors = _finish(HISTOGRAMDD_EDGES, (input,), (), tuple(e.copy() for e in edges))
+    return _HistogramddRT(_finish(HISTOGRAMDD_CTS, (input,), (), hist), tuple(edge_tensors))
 
 
 def bincount(input, weights=None, minlength=0):
