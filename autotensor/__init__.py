@@ -305,3 +305,16 @@ def sym_sqrt(a):
 
 def sym_sum(args):
     return _builtins.sum(args)
+
+
+from ._creation import empty_permuted, frombuffer  # noqa: E402
+from .nn.modules.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: E402,F401
+
+
+def constant_pad_nd(input, pad, value=0):
+    """``F.pad`` in constant mode (ConstantPadNdBackward0)."""
+    return nn.functional.pad(input, pad, mode="constant", value=value)
+
+
+def channel_shuffle(input, groups):
+    return nn.functional.channel_shuffle(input, groups)

@@ -99,6 +99,45 @@ def from_numpy(ndarray):
     return _make(ndarray)
 
 
+_WARNED_READ_ONLY = []
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-d tensor over a Python buffer's bytes (shared with a writable buffer; a read-only
+    one is copied, after PyTorch's warning, rather than written through)."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    length, item = view.nbytes, dtype.itemsize
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if offset < 0 or offset >= length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({length} bytes) minus 1")
+    if count < 0:
+        if (length - offset) % item:
+            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} "
+                             f"bytes) must be a multiple of element size ({item})")
+        count = (length - offset) // item
+    elif offset + count * item > length:
+        raise ValueError(f"requested buffer length ({count} * {item} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({length} bytes)")
+    arr = np.frombuffer(view.cast("B"), dtype=dtype.np, count=count, offset=offset)
+    if not arr.flags.writeable:
+        if not _WARNED_READ_ONLY:
+            _WARNED_READ_ONLY.append(True)
+            warnings.warn("The given buffer is not writable, and PyTorch does not support "
+                          "non-writable tensors. This means you can write to the underlying "
+                          "(supposedly non-writable) buffer using the tensor. You may want to "
+                          "copy the buffer to protect its data or make it writable before "
+                          "converting it to a tensor. This type of warning will be suppressed "
+                          "for the rest of this program.", UserWarning, stacklevel=2)
+        arr = arr.copy()
+    return _finish(arr, None, requires_grad)
+
+
 def from_dlpack(ext_tensor):
     """A tensor sharing memory with any DLPack exporter (a NumPy array, a torch tensor)."""
     if isinstance(ext_tensor, Tensor):
@@ -149,6 +188,22 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
     if memory_format is not None:
         out = _in_format(out, memory_format, "empty")
     return _finish(out, None, requires_grad)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, device=None, requires_grad=False,
+                   layout=None, pin_memory=False):
+    """An uninitialised tensor of ``size`` whose memory runs in ``physical_layout``'s dim
+    order (the last dim there fastest)."""
+    _devices.check(device)
+    size, perm = tuple(_size((size,))), tuple(int(p) for p in physical_layout)
+    if len(size) != len(perm):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
+                           f"len(physical_layout) = {len(perm)}")
+    if sorted(perm) != list(range(len(perm))):
+        raise RuntimeError("Duplicate dim not allowed")
+    out = np.zeros(tuple(size[p] for p in perm), dtype=_float_dtype(dtype))
+    return _finish(np.transpose(out, np.argsort(perm)), None, requires_grad)
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):

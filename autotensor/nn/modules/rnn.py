@@ -65,6 +65,46 @@ def _aten_cell(mode, gi, hidden, weights):
     return fn.tanh(pre) if mode == "RNN_TANH" else fn.relu(pre)
 
 
+# ---- the functional cells (torch.lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell) ------
+def _check_cell(input, hidden, w_ih, w_hh):
+    """aten's check_rnn_cell_forward_input / _hidden, in its order and words."""
+    if input.shape[1] != w_ih.shape[1]:
+        raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} expected "
+                           f"{w_ih.shape[1]}")
+    for i, h in enumerate(hidden):
+        if input.shape[0] != h.shape[0]:
+            raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match hidden{i} batch "
+                               f"size {h.shape[0]}")
+        if h.shape[1] != w_hh.shape[1]:
+            raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {h.shape[1]}, "
+                               f"expected {w_hh.shape[1]}")
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM step: (h', c') (aten's LSTMCell: linear_hh + linear_ih, unsafe_chunk, ...)."""
+    if not isinstance(hx, (tuple, list)):
+        raise TypeError(f"lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, "
+                        f"not {type(hx).__name__}")
+    _check_cell(input, hx, w_ih, w_hh)
+    return _aten_cell("LSTM", F.linear(input, w_ih, b_ih), tuple(hx),
+                      (w_ih, w_hh, b_ih, b_hh, None))
+
+
+def _simple_cell(mode):
+    def cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+        _check_cell(input, (hx,), w_ih, w_hh)
+        return _aten_cell(mode, F.linear(input, w_ih, b_ih), hx, (w_ih, w_hh, b_ih, b_hh, None))
+    cell.__name__ = {"GRU": "gru_cell", "RNN_TANH": "rnn_tanh_cell",
+                     "RNN_RELU": "rnn_relu_cell"}[mode]
+    cell.__doc__ = f"One {mode} step: h' (aten's cell: the same ops in its order)."
+    return cell
+
+
+gru_cell = _simple_cell("GRU")
+rnn_tanh_cell = _simple_cell("RNN_TANH")
+rnn_relu_cell = _simple_cell("RNN_RELU")
+
+
 def _hidden_slice(hidden, start, end):
     if isinstance(hidden, tuple):
         return tuple(h.narrow(0, start, end - start) for h in hidden)
