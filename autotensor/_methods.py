@@ -333,7 +333,7 @@ METHODS = {
         "as_strided", "gather",
         "scatter_add", "scatter", "index_select", "index_add", "masked_fill",
         "masked_select", "nonzero", "flip", "tril", "triu", "sort", "argsort", "topk",
-        "index_put", "index_put_", "where",
+        "where",
         "add_", "sub_", "mul_", "div_", "pow_", "neg_", "abs_", "exp_", "log_", "sqrt_",
         "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_", "clamp_", "clip_",
         "zero_", "fill_", "copy_", "masked_fill_", "index_add_", "scatter_",
@@ -367,6 +367,7 @@ METHODS = {
         sinh_ tan tan_ trunc trunc_ xlogy xlogy_
         """.split()},
     "polygamma": lambda self, n: fn.polygamma(n, self),
+    "index_put": fn.indexing.index_put_method, "index_put_": fn.indexing.index_put__method,
     "addcmul": fn.pointwise.addcmul_method, "addcdiv": fn.pointwise.addcdiv_method,
     **{name: getattr(fn, name) for name in """
         aminmax count_nonzero cummax cummin cumprod diff kthvalue logcumsumexp median nanmean

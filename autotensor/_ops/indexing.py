@@ -2,6 +2,8 @@
 masked_fill/masked_select, nonzero, and their in-place variants. Index tensors are
 parameters, never differentiable inputs.
 """
+import math
+
 from .. import _convert, _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
@@ -9,7 +11,7 @@ from ..autograd import inplace
 from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import (
-    _asarray, _finish, _index_data, ndarray, _py_any, _py_max, _py_sum, _wrap_dim)
+    _asarray, _finish, _index_data, ndarray, _py_all, _py_any, _py_max, _py_sum, _wrap_dim)
 from .pointwise import copy_, fill_
 from .shape import _alias, expand, select, _slice, unsqueeze, view
 
@@ -73,7 +75,7 @@ INDEX_PUT = defop("index_put", "IndexPutBackward0", None, inputs=("self", "value
                          grad if accumulate else F.zero_at(grad, indices),
                          "values": lambda F, grad, indices: F.getitem(grad, indices)},
                   jvp=lambda F, self, self_t, values, values_t, indices, accumulate:
-                      index_put(F.zeros_like(self) if self_t is None else self_t, indices,
+                      _index_put_fresh(F.zeros_like(self) if self_t is None else self_t, indices,
                       F.zeros_like(values) if values_t is None else values_t, accumulate),
                       layout="like")
 # PyTorch's IndexBackward0 and IndexPutBackward0 save the index tensors, which backward
@@ -184,28 +186,33 @@ def getitem(input, key, _setting=False):
         elif _is_advanced(k) and not (isinstance(k, Tensor) and k._data.ndim == 0 and
                                       k._data.dtype.kind in "iu" and
                                       k._data.dtype != np.uint8):  # (uint8: a mask)
-            arr = _index_array(k)
+            byte = _setting and isinstance(k, Tensor) and k._data.dtype == np.uint8
+            # (setting: index_put_ gets a byte mask as it is: masked_fill_ refuses it, and
+            # warns once)
+            arr = k._data != 0 if byte else _index_array(k)
             if arr.dtype == np.bool_ or arr.dtype.kind in "iu" or arr.size == 0:
                 if arr.dtype == np.bool_:
                     span = _py_max(arr.ndim, 1) if arr.ndim else 0
-                    for j in range(arr.ndim):
+                    for j in range(0 if _setting else arr.ndim):  # (setting: index_put_'s)
                         if arr.shape[j] != result._data.shape[dim + j]:
                             raise IndexError(
                                 f"The shape of the mask [{_errors.shape_str(arr.shape)}] at "
                                 f"index {j} does not match the shape of the indexed tensor "
                                 f"[{_errors.shape_str(result._data.shape)}] at index {dim + j}")
                     if arr.ndim == 0:
+                        # PyTorch's boolToIndexingTensor: a new dim indexed by a long tensor,
+                        # [0] for True, [] for False (not a mask: no masked_fill_ dispatch)
                         result = unsqueeze(result, dim)
                         span = 1
-                        arr = arr.reshape(1)
+                        arr = np.zeros(1 if arr else 0, np.int64)
                 else:
                     arr = arr.astype(np.int64, copy=False)
                     span = 1
                     size = result._data.shape[dim]
-                    if arr.size and (arr.max() >= size or arr.min() < -size):
+                    if arr.size and not _setting and (arr.max() >= size or arr.min() < -size):
                         bad = int(arr.max() if arr.max() >= size else arr.min())
                         raise IndexError(_errors.INDEX_RANGE.format(bad, len(adv), size))
-                rest.append(arr)
+                rest.append(k if byte and k._data.ndim else arr)
                 has_adv = True
                 adv.append(dim)
                 dim += span
@@ -228,11 +235,21 @@ def getitem(input, key, _setting=False):
             result = select(result, dim, i)
     if not has_adv:
         # x[...] reads an alias; x[...] = v writes x itself (full slices are skipped)
-        return _alias(input) if result is input and not _setting else result
+        if _setting:
+            return result, None
+        return _alias(input) if result is input else result
     while rest and isinstance(rest[-1], slice):
         rest.pop()
     idx = tuple(rest)
-    out = _asarray(result._data[idx])
+    if _setting:  # (the region the basic parts select, and the key of index_put_)
+        return result, idx
+    try:
+        out = _asarray(result._data[idx])
+    except IndexError as e:
+        if not str(e).startswith("shape mismatch"):
+            raise
+        _index_result_shape(result._data.shape, idx)  # (PyTorch's words)
+        raise
     return _finish(INDEX, (result,), (idx,), out)
 
 
@@ -258,83 +275,196 @@ def _dims_consumed(k):
     if k is None or k is Ellipsis:
         return 0
     if isinstance(k, (Tensor, ndarray)) or k.__class__ in (bool, np.bool_):
-        arr = _index_array(k)
-        return arr.ndim if arr.dtype == np.bool_ else 1
+        arr = k._data if isinstance(k, Tensor) else np.asarray(k)  # (no uint8 warning here)
+        return arr.ndim if arr.dtype in (np.bool_, np.uint8) else 1
     return 1
 
 
 def setitem(input, key, value):
-    """``x[key] = value``: an in-place copy into the indexed region (a view for basic keys,
-    index_put for advanced ones)."""
+    """``x[key] = value`` as PyTorch's THPVariable_setitem: the value made a tensor, the basic
+    parts of the key applied as views (select, slice, unsqueeze), then copy_to for a basic
+    key, index_put_ for an advanced one; autograd's in-place checks are copy_'s /
+    fill_'s / index_put_'s, after the views and the value's view/expand."""
     if key.__class__ is list and _sequence_as_tuple(key):
         key = tuple(key)
-    if key.__class__ is not tuple:
-        key = (key,)
-    if isinstance(value, (list, tuple)):
-        raise TypeError(f"can't assign a {type(value).__name__} to a "
+    if not isinstance(value, Tensor):
+        value = _setitem_value(input, value)
+    if key is False:  # (PyTorch does nothing, checks nothing)
+        return
+    if key is True:  # (a lone True unsqueezes, as None: index_put_ only inside a tuple)
+        return _copy_to(unsqueeze(input, 0), value)
+    if key.__class__ is Tensor and key._data.dtype in _PLAIN_INDEX and 0 < (
+            key._data.ndim if key._data.dtype == np.bool_ else 1) <= input._data.ndim:
+        region, idx = input, (key._data,)  # (the usual advanced key: no views to make)
+    else:
+        region, idx = getitem(input, key, _setting=True)
+    if idx is None:
+        return _copy_to(region, value)
+    _index_put_(region, idx, _strip_leading_ones(value))
+
+
+_PLAIN_INDEX = frozenset(map(np.dtype, (np.int64, np.bool_)))
+
+
+def _setitem_value(input, value):
+    """PyTorch's valueToTensor: a Python int, bool, float or complex (a NumPy integer too)
+    is a one-element tensor of input's dtype, anything else a TypeError."""
+    if not isinstance(value, (int, float, complex, np.integer)):
+        raise TypeError(f"can't assign a {_convert._type_name(value)} to a "
                         f"{_dtypes.legacy_type_name(_dtypes.from_numpy(input._data.dtype))}")
     if value.__class__ is int and not -2 ** 63 <= value < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
-    advanced = _py_any(_is_advanced(k) for k in key)
-    if not isinstance(value, Tensor):
-        # PyTorch makes a one-element tensor of input's dtype (a checked conversion)
-        value = _make(_convert.scalar_array(
-            value, _dtypes.from_numpy(input._data.dtype), single=True))
-    if not advanced:
-        region = getitem(input, key, _setting=True)
-        # PyTorch's copy_to: same sizes -> copy_, a 0-d value -> fill_ (FillBackward3),
-        # else the value broadcast (leading 1s dropped) -> copy_
-        if value._data.shape == region._data.shape:
-            copy_(region, value)
-        elif value._data.ndim == 0:
-            fill_(region, value)
-        else:
-            value = _strip_leading_ones(value)
-            if value._data.ndim == 0 and region._data.size == 1 and \
-                    np.may_share_memory(value._data, region._data) and _py_any(region.stride()):
-                # PyTorch expands the 0-d view with stride 0 in every dim: the same element
-                # as the region with other strides, a partial overlap (x[0] = x for a 1x1 x)
-                raise RuntimeError(inplace.INPUT_OVERLAP)
-            if value._data.shape != region._data.shape:
-                value = expand(value, region._data.shape)  # PyTorch's errors, if any
-            copy_(region, value)
+    return _make(_convert.scalar_array(
+        value, _dtypes.from_numpy(input._data.dtype), single=True))
+
+
+def _copy_to(region, value):
+    """PyTorch's copy_to: same sizes -> copy_, a 0-d value -> fill_ (FillBackward3), else
+    the value viewed without its leading 1s (always a view), expanded, then copy_."""
+    if value._data.shape == region._data.shape:
+        copy_(region, value)
         return
-    index_put_(input, key, value)
+    if value._data.ndim == 0:
+        fill_(region, value)
+        return
+    value = _strip_leading_ones(value, always=True)
+    if value._data.ndim == 0 and region._data.size == 1 and \
+            np.may_share_memory(value._data, region._data) and _py_any(region.stride()):
+        # PyTorch expands the 0-d view with stride 0 in every dim: the same element as the
+        # region with other strides, a partial overlap (x[0] = x for a 1x1 x), which
+        # copy_'s TensorIterator finds after autograd's checks
+        inplace.check_inplace(region, (region, value))
+        raise RuntimeError(inplace.INPUT_OVERLAP)
+    if value._data.shape != region._data.shape:
+        value = expand(value, region._data.shape)  # PyTorch's errors, if any
+    copy_(region, value)
 
 
-def _strip_leading_ones(value):
-    """PyTorch's slicePrefix1sDims: x[i] = v views v without its leading size-1 dims (all of
-    them: the expand errors name the stripped sizes)."""
+def _strip_leading_ones(value, always=False):
+    """PyTorch's slicePrefix1sSize: the value viewed without its leading size-1 dims (all of
+    them: the expand errors name the stripped sizes); copy_to views it even without any."""
     d = value._data
     lead = 0
     while lead < d.ndim and d.shape[lead] == 1:
         lead += 1
-    return view(value, d.shape[lead:]) if lead else value
+    return view(value, d.shape[lead:]) if lead or always else value
 
 
-def _index_put(input, indices, values, accumulate):
-    """(key, value tensor, the written array) of index_put(_): PyTorch's checks."""
+def _index_result_shape(shape, key, masks_only=False):
+    """The shape of ``x[key]`` (advanced indexing: arrays, whole dims), with aten's
+    index checks (make_info) in their words: mask sizes, indices that do not broadcast
+    (``masks_only``: the checks of the masked_fill_ dispatch, no shape)."""
+    if len(key) == 1 and key[0].__class__ is ndarray:  # (one index array: the usual key)
+        k = key[0]
+        if k.dtype != np.bool_ and shape and shape[0]:
+            return k.shape + shape[1:]
+        if k.dtype == np.bool_ and k.shape == shape[:k.ndim]:
+            return None if masks_only else (int(np.count_nonzero(k)),) + shape[k.ndim:]
+    parts, adv, pos, gap, dim = [], [], None, False, 0
+    for k in key:
+        if isinstance(k, ndarray):
+            if k.dtype == np.bool_:
+                for j in range(k.ndim):
+                    if dim + j >= len(shape) or k.shape[j] != shape[dim + j]:
+                        raise IndexError(
+                            f"The shape of the mask [{_errors.shape_str(k.shape)}] at index {j} "
+                            f"does not match the shape of the indexed tensor "
+                            f"[{_errors.shape_str(shape)}] at index {dim + j}")
+                adv.append((int(np.count_nonzero(k)),))
+                dim += k.ndim
+            else:
+                adv.append(k.shape)
+                dim += 1
+            if pos is None:
+                pos = len(parts)
+            elif parts and parts[-1] is not None:
+                gap = True
+            parts.append(None)
+        else:
+            parts.append(shape[dim])
+            dim += 1
+    parts.extend(shape[dim:])
+    try:
+        b = np.broadcast_shapes(*adv)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                         "with shapes " + ", ".join(f"[{_errors.shape_str(a)}]" for a in adv)
+                         ) from None
+    if math.prod(b) and _py_any(
+            k.dtype != np.bool_ and shape[i] == 0 for i, k in _indexed_dims(key)):
+        raise IndexError("index is out of bounds for dimension with size 0")
+    rest = [p for p in parts if p is not None]
+    if gap:
+        return tuple(b) + tuple(rest)
+    return tuple(rest[:pos]) + tuple(b) + tuple(rest[pos:])
+
+
+def _indexed_dims(key):
+    """(dim, array) of each index array of an advanced key."""
+    dim = 0
+    for k in key:
+        if isinstance(k, ndarray):
+            yield dim, k
+            dim += k.ndim if k.dtype == np.bool_ else 1
+        else:
+            dim += 1
+
+
+def _expandable(src, dst):
+    """c10's is_expandable_to."""
+    if len(src) > len(dst):
+        return False
+    return _py_all(s == 1 or s == d for s, d in zip(reversed(src), reversed(dst)))
+
+
+def _index_put(input, indices, values, accumulate, in_place=False):
+    """(key, value tensor, the written array) of index_put(_): PyTorch's checks in aten's
+    order (autograd's for index_put_, the masked_fill_ dispatch, the overlaps, the indices,
+    the value's shape, its dtype, then the kernel's bounds)."""
     if not isinstance(indices, tuple):
         indices = (indices,)
     v = values if isinstance(values, Tensor) else _scalar_or_tensor(values, input)
+    if in_place:
+        inplace.check_inplace(input, (input, v))
     d = input._data
-    if not accumulate and v._data.size == 1:
+    if len(indices) > d.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {d.ndim} (got "
+                         f"{len(indices)})")
+    masked = not accumulate and v._data.size == 1
+    if masked:
         _uint8_masked_fill(d, indices)
     key = tuple(_index_array(k) if _is_advanced(k) else k for k in indices)
-    if v._data.dtype != d.dtype and isinstance(values, Tensor) and not (
-            not accumulate and v._data.size == 1 and _one_bool_mask(key)):
-        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
-                           f"{_dtypes.scalar_name(input.dtype)} for the destination and "
-                           f"{_dtypes.scalar_name(values.dtype)} for the source.")
-    if _py_any(x is input or _same_layout(x._data, d) for x in (v,) + indices
-               if isinstance(x, Tensor)):  # (aten's assert_no_overlap(self, value / index))
-        raise RuntimeError(inplace.INPUT_OVERLAP)
+    # PyTorch's canDispatchToMaskedFill: one bool mask and a one-element value run as
+    # masked_fill_ with the value as a number (no overlap, shape or dtype checks)
+    masked = masked and _one_bool_mask(key)
+    if masked:
+        _index_result_shape(d.shape, key, masks_only=True)  # (its mask checks)
+    else:
+        if in_place:  # (aten's assert_no_overlap(self, value), then each index)
+            inplace.check_no_overlap(input, (v,))
+            for k in key:
+                if k.__class__ is ndarray and np.may_share_memory(k, d) and (
+                        inplace._same_data(k, d) and inplace._dense(k)
+                        or inplace._partial_overlap(d, k)):
+                    raise RuntimeError(inplace.INPUT_OVERLAP)
+        shape = _index_result_shape(d.shape, key)
+        if not _expandable(v._data.shape, shape):
+            raise RuntimeError(f"shape mismatch: value tensor of shape "
+                               f"[{_errors.shape_str(v._data.shape)}] cannot be broadcast to "
+                               f"indexing result of shape [{_errors.shape_str(shape)}]")
+        if v._data.dtype != d.dtype and isinstance(values, Tensor):
+            raise RuntimeError(f"Index put requires the source and destination dtypes match, "
+                               f"got {_dtypes.scalar_name(input.dtype)} for the destination "
+                               f"and {_dtypes.scalar_name(values.dtype)} for the source.")
     new = d.copy()
     try:
-        if accumulate:
+        if accumulate and in_place and inplace.has_internal_overlap(d):
+            new = _accumulate_shared(d, key, v._data)
+        elif accumulate:
             np.add.at(new, key, v._data)
-        elif v._data.dtype != d.dtype:  # (the masked_fill_ dispatch: the value as a number)
-            new[key] = _convert.scalar_array(v._data.reshape(()).item(), input.dtype)
+        elif masked:  # (the masked_fill_ dispatch: the value as a number)
+            new[key] = v._data.reshape(()) if v._data.dtype == d.dtype else \
+                _convert.scalar_array(v._data.reshape(()).item(), input.dtype)
         else:
             new[key] = v._data
     except IndexError as e:  # an index out of range: NumPy's words for an axis, PyTorch's
@@ -342,9 +472,53 @@ def _index_put(input, indices, values, accumulate):
     return key, v, new
 
 
-def index_put_(input, indices, values, accumulate=False):
-    key, v, new = _index_put(input, indices, values, accumulate)
+def _accumulate_shared(d, key, v):
+    """index_put_(accumulate=True) into a tensor whose elements share memory (expanded):
+    aten's kernel adds each value into the memory, so an add to one element is seen by
+    every element on the same memory."""
+    offset = np.zeros(d.shape, np.int64)
+    for i, (n, st) in enumerate(zip(d.shape, d.strides)):
+        offset = offset + (np.arange(n) * st).reshape((n,) + (1,) * (d.ndim - i - 1))
+    slots, slot = np.unique(offset, return_inverse=True)
+    slot = slot.reshape(d.shape)
+    memory = np.empty(len(slots), d.dtype)
+    memory[slot] = d
+    target = slot[key]
+    np.add.at(memory, target, np.broadcast_to(v, target.shape))
+    return memory[slot]
+
+
+def _check_index_put_args(name, indices, values, method):
+    """The argument parser's checks of index_put(_) (positions after self for the method)."""
+    off = 0 if method else 1
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'indices' (position {1 + off}) must be tuple of "
+                        f"Tensors, not {_convert._type_name(indices)}")
+    for j, k in enumerate(indices):
+        if not isinstance(k, Tensor):
+            raise TypeError(f"expected Tensor as element {j} in argument {off}, but got "
+                            f"{_convert._type_name(k)}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"{name}(): argument 'values' (position {2 + off}) must be Tensor, not "
+                        f"{_convert._type_name(values)}")
+
+
+def index_put_(input, indices, values, accumulate=False, _method=False):
+    _check_index_put_args("index_put_", indices, values, _method)
+    return _index_put_(input, tuple(indices), values, accumulate)
+
+
+def _index_put_(input, indices, values, accumulate=False):
+    key, v, new = _index_put(input, indices, values, accumulate, in_place=True)
     return _inplace_index_put(input, key, v, new, accumulate)
+
+
+def index_put_method(self, indices, values, accumulate=False):
+    return index_put(self, indices, values, accumulate, _method=True)
+
+
+def index_put__method(self, indices, values, accumulate=False):
+    return index_put_(self, indices, values, accumulate, _method=True)
 
 
 def _uint8_masked_fill(d, indices):
@@ -377,12 +551,12 @@ def _inplace_index_put(input, key, v, new, accumulate):
     return input
 
 
-def _same_layout(a, b):
-    return (a.shape == b.shape and a.strides == b.strides and
-            a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
+def index_put(input, indices, values, accumulate=False, _method=False):
+    _check_index_put_args("index_put", indices, values, _method)
+    return _index_put_fresh(input, tuple(indices), values, accumulate)
 
 
-def index_put(input, indices, values, accumulate=False):
+def _index_put_fresh(input, indices, values, accumulate=False):
     """One IndexPutBackward0 on a fresh result (version 0), as PyTorch's out-of-place op."""
     key, v, new = _index_put(input, indices, values, accumulate)
     r = _finish(INDEX_PUT, (input, v), (key, accumulate), new)

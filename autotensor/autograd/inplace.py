@@ -324,9 +324,11 @@ def written_positions(arr, write):
 
 def check_no_overlap(t, others):
     """aten's assert_no_overlap (index_put_, index_copy_, scatter_, put_...): an input that
-    is self, or the same memory laid out alike, is refused too (partial overlap aside)."""
+    is self, or the same dense memory laid out alike, is refused too (partial overlap aside;
+    a tensor that overlaps itself, e.g. expanded, is "too hard" unless it is self)."""
     for o in others:
-        if hasattr(o, "_data") and (o is t or _same_data(o._data, t._data)):
+        if hasattr(o, "_data") and (o is t or _same_data(o._data, t._data)
+                                    and _dense(o._data)):
             raise RuntimeError(INPUT_OVERLAP)
     check_input_overlap(t, others)
 
@@ -354,7 +356,7 @@ OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-
 # Ops PyTorch lets write into expanded (self-overlapping) tensors: they read nothing back.
 OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put", "index_fill"))
 # Ops whose source may not be self even in full (aten's assert_no_overlap, not partial).
-NO_FULL_OVERLAP = frozenset(("index_put", "index_copy", "index_add", "index_reduce_", "scatter",
+NO_FULL_OVERLAP = frozenset(("index_copy", "index_add", "index_reduce_", "scatter",
                              "scatter_add", "scatter_reduce", "put"))
 
 
@@ -493,8 +495,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
     check_inplace(t, inputs)
     if op.name not in OVERLAP_OK:  # (TensorIterator checks overlaps before shapes)
         check_no_internal_overlap(t, inputs[1] if op.name == "copy_" else None)
-    if len(inputs) > 1 and op.name not in ("fill_", "masked_fill"):
-        # (fill_ and masked_fill_ read their 0-d value first)
+    if len(inputs) > 1 and op.name not in ("fill_", "masked_fill", "index_put"):
+        # (fill_ and masked_fill_ read their 0-d value first; index_put_ checks its own)
         if op.name in NO_FULL_OVERLAP:
             check_no_overlap(t, inputs[1:])
         else:
