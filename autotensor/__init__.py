@@ -318,3 +318,24 @@ def constant_pad_nd(input, pad, value=0):
 
 def channel_shuffle(input, groups):
     return nn.functional.channel_shuffle(input, groups)
+
+import warnings as _warnings  # noqa: E402
+
+from . import amp  # noqa: E402
+from .amp import GradScaler, autocast  # noqa: E402,F401
+from .amp.autocast_mode import (clear_autocast_cache, get_autocast_dtype,  # noqa: E402,F401
+                                is_autocast_cache_enabled, is_autocast_enabled,
+                                set_autocast_cache_enabled, set_autocast_dtype,
+                                set_autocast_enabled)
+
+
+def is_autocast_cpu_enabled():
+    _warnings.warn("torch.is_autocast_cpu_enabled() is deprecated. Please use "
+                   "torch.is_autocast_enabled('cpu') instead.", DeprecationWarning, stacklevel=2)
+    return is_autocast_enabled("cpu")
+
+
+def get_autocast_cpu_dtype():
+    _warnings.warn("torch.get_autocast_cpu_dtype() is deprecated. Please use "
+                   "torch.get_autocast_dtype('cpu') instead.", DeprecationWarning, stacklevel=2)
+    return get_autocast_dtype("cpu")

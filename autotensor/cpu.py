@@ -79,3 +79,16 @@ def stream(stream):
 
 
 StreamContext = stream
+
+
+class amp:  # noqa: N801 - PyTorch's name
+    """``torch.cpu.amp`` (deprecated): ``autocast`` as ``torch.amp.autocast("cpu")``."""
+
+    class autocast:  # noqa: N801
+        def __new__(cls, enabled=True, dtype=None, cache_enabled=True):
+            import warnings
+            from .amp import autocast
+            warnings.warn("`torch.cpu.amp.autocast(args...)` is deprecated. Please use "
+                          "`torch.amp.autocast('cpu', args...)` instead.", FutureWarning,
+                          stacklevel=2)
+            return autocast("cpu", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)

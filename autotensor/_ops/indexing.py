@@ -14,6 +14,7 @@ from ._common import (
     _asarray, _finish, _index_data, ndarray, _py_all, _py_any, _py_max, _py_sum, _wrap_dim)
 from .pointwise import copy_, fill_
 from .shape import _alias, expand, select, _slice, unsqueeze, view
+from ..amp import autocast_mode as _amp
 
 
 # Indexing, gathering and scattering (index tensors are parameters: not differentiable).
@@ -1138,6 +1139,8 @@ def _index_copy_checks(d, dim, idx, src):
 
 
 def index_copy(input, dim, index, source):
+    if _amp.state.enabled:
+        return _amp.promote(index_copy, input, dim, index, source)
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)

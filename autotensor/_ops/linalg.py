@@ -19,6 +19,7 @@ from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, conti
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
 from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
                     _squeeze_inplace_dim, squeeze, t, tril, triu, _unsafe_view, unsqueeze, view)
+from ..amp import autocast_mode as _amp
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
 def _bilinear(F, f, a, a_t, b, b_t, dense=False):
@@ -201,6 +202,8 @@ def _check_same_dtype(a, b, what="expected m1 and m2 to have the same dtype"):
 
 
 def mm(input, mat2):
+    if _amp.state.enabled:
+        return _amp.lower(mm, input, mat2)
     _check_tensor_arg("mm", "mat2", mat2, 1)
     a, b = input._data, mat2._data
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
@@ -225,6 +228,8 @@ def _no_bool(kernel, a):
 
 
 def bmm(input, mat2):
+    if _amp.state.enabled:
+        return _amp.lower(bmm, input, mat2)
     a, b = input._data, mat2._data
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -301,6 +306,8 @@ def mv(input, vec):
 
 def matmul(input, other):
     """PyTorch's matmul, decomposed the same way (so grad_fn names match)."""
+    if _amp.state.enabled:
+        return _amp.lower(matmul, input, other)
     a, b = input._data, other._data
     na, nb = a.ndim, b.ndim
     if na == 0 or nb == 0:
@@ -381,6 +388,8 @@ def _addmm_dtypes(input, a, b):
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    if _amp.state.enabled:
+        return _amp.lower(addmm, input, mat1, mat2, beta=beta, alpha=alpha)
     a, b = mat1._data, mat2._data
     _addmm_dtypes(input, a, b)
     if a.ndim != 2:
@@ -416,6 +425,8 @@ def outer(input, vec2):
 def linear(input, weight, bias=None):
     """x W^T + b, recorded like PyTorch: addmm (through a 2-D view for other ranks) with a
     bias, matmul without."""
+    if _amp.state.enabled:
+        return _amp.lower(linear, input, weight, bias)
     if bias is None:
         return matmul(input, t(weight))
     nd = input._data.ndim
@@ -1252,6 +1263,8 @@ def vdot(input, other):
 
 
 def trace(input):
+    if _amp.state.enabled:
+        return _amp.fp32(trace, input)
     a = input._data
     _no_bool("trace", a)  # (the dispatch on dtype comes before the kernel's dim check)
     if a.ndim != 2:
@@ -1329,6 +1342,8 @@ def _bmm_checks(b1, b2):
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    if _amp.state.enabled:
+        return _amp.lower(baddbmm, input, batch1, batch2, beta=beta, alpha=alpha)
     a, b = batch1._data, batch2._data
     _bmm_checks(a, b)
     _add_family_check_self(input, (a.shape[0], a.shape[1], b.shape[2]))
@@ -1347,6 +1362,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    if _amp.state.enabled:
+        return _amp.lower(addbmm, input, batch1, batch2, beta=beta, alpha=alpha)
     a, b = batch1._data, batch2._data
     _bmm_checks(a, b)
     _add_family_check_self(input, (a.shape[1], b.shape[2]))
@@ -2783,6 +2800,8 @@ def _cdist_array(a, b, p):
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    if _amp.state.enabled:
+        return _amp.fp32(cdist, x1, x2, p, compute_mode)
     a, b = x1._data, x2._data
     if a.ndim < 2:
         raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {a.ndim}D")

@@ -16,6 +16,7 @@ from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py
                       _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
 from ._common import _named_result
+from ..amp import autocast_mode as _amp
 
 
 def reduce_backward(F, grad, dims, keepdim, sizes):
@@ -630,6 +631,8 @@ def argmin(input, dim=None, keepdim=False):
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of elements (over one dim); the gradient handles zeros exactly."""
+    if _amp.state.enabled:
+        return _amp.fp32(prod, input, dim, keepdim, dtype=dtype)
     d = _sum_dtype(input._data, dtype)
     if dim is None:
         return _finish(PROD, (input,), (None, False),

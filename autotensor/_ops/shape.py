@@ -12,6 +12,7 @@ from ._common import (
     _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _view_result,
     _wrap_dim)
 from .pointwise import clone_contiguous
+from ..amp import autocast_mode as _amp
 
 
 def split_backward(F, grads, dim, split_size, self_sizes):
@@ -669,6 +670,8 @@ def _alias(input):
 
 
 def cat(tensors, dim=0, *, out=None):
+    if _amp.state.enabled:
+        return _amp.promote(cat, tensors, dim, out=out)
     if out is not None:  # Note [out= arguments] in _out.py
         from ._out import write_out
         tensors = list(tensors)
@@ -726,6 +729,8 @@ concat = concatenate = cat
 
 
 def stack(tensors, dim=0, *, out=None):
+    if _amp.state.enabled:
+        return _amp.promote(stack, tensors, dim, out=out)
     if out is not None:  # Note [out= arguments] in _out.py
         from ._out import write_out
         return write_out("stack", stack(tensors, dim), out)

@@ -6,6 +6,7 @@ from .. import _dtypes, _errors
 from .. import _ops as fn
 from .._ops._common import _finish, refuse_half
 from .._ops.pointwise import _to_dtype
+from ..amp import autocast_mode as _amp
 
 linear = fn.linear
 relu = fn.relu
@@ -28,6 +29,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean squared error, one node (MseLossBackward0) like PyTorch's."""
+    if _amp.state.enabled:
+        return _amp.fp32(mse_loss, input, target, size_average, reduce, reduction, weight)
     def kernel(diff):
         return diff * diff
     return _pointwise_loss("mse_loss", kernel, input, target, reduction, ())
@@ -77,6 +80,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                   reduce=None, reduction="mean", label_smoothing=0.0):
     """log_softmax over the class dim, then nll_loss (two nodes, as in PyTorch); with
     ``label_smoothing`` e, (1 - e) * nll + e * the mean over classes of -log p."""
+    if _amp.state.enabled:
+        return _amp.fp32(cross_entropy, input, target, weight, size_average, ignore_index, reduce,
+                         reduction, label_smoothing)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
@@ -104,6 +110,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     """Negative log-likelihood of class indices; input (N, C, ...) or (C,)."""
+    if _amp.state.enabled:
+        return _amp.fp32(nll_loss, input, target, weight, size_average, ignore_index, reduce,
+                         reduction)
     from .._backend import np
     from .._ops import nn_ops as D
     if reduction not in ("mean", "sum", "none"):
@@ -247,6 +256,8 @@ def _alpha_dropout(input, p, training, inplace, feature):
 
 
 def prelu(input, weight):
+    if _amp.state.enabled:
+        return _amp.lower(prelu, input, weight)
     return fn.prelu(input, weight)  # one PreluKernelBackward0 node (_ops/special.py)
 
 
@@ -402,12 +413,16 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 # ---- losses -------------------------------------------------------------------------
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    if _amp.state.enabled:
+        return _amp.fp32(l1_loss, input, target, size_average, reduce, reduction, weight)
     reduction = _legacy_reduction(size_average, reduce, reduction)
     return _reduce(fn.abs(input - target), reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
                    beta=1.0):
+    if _amp.state.enabled:
+        return _amp.fp32(smooth_l1_loss, input, target, size_average, reduce, reduction, beta)
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if beta == 0.0:  # (PyTorch's smooth_l1_loss calls l1_loss then)
         return l1_loss(input, target, reduction=reduction)
@@ -420,6 +435,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    if _amp.state.enabled:
+        return _amp.fp32(huber_loss, input, target, reduction, delta, weight)
     def kernel(x):
         from .._backend import np
         z = abs(x)
@@ -430,6 +447,9 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     """-(t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch does."""
+    if _amp.state.enabled:
+        return _amp.fp32(binary_cross_entropy, input, target, weight, size_average, reduce,
+                         reduction)
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
@@ -452,6 +472,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     """One BinaryCrossEntropyWithLogitsBackward0 entry (_ops/nn_ops.py), as aten's."""
+    if _amp.state.enabled:
+        return _amp.fp32(binary_cross_entropy_with_logits, input, target, weight, size_average,
+                         reduce, reduction, pos_weight)
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
@@ -467,6 +490,8 @@ def _reduction_enum(reduction):
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if _amp.state.enabled:
+        return _amp.fp32(kl_div, input, target, size_average, reduce, reduction, log_target)
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if reduction == "mean":
         _warnings.warn("reduction: 'mean' divides the total loss by both the batch size and "
@@ -653,14 +678,20 @@ def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if _amp.state.enabled:
+        return _amp.lower(conv1d, input, weight, bias, stride, padding, dilation, groups)
     return _convnd(1, input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if _amp.state.enabled:
+        return _amp.lower(conv2d, input, weight, bias, stride, padding, dilation, groups)
     return _convnd(2, input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    if _amp.state.enabled:
+        return _amp.lower(conv3d, input, weight, bias, stride, padding, dilation, groups)
     return _convnd(3, input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -676,18 +707,27 @@ def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding,
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
                      groups=1, dilation=1):
+    if _amp.state.enabled:
+        return _amp.lower(conv_transpose1d, input, weight, bias, stride, padding, output_padding,
+                          groups, dilation)
     return _conv_transposend(1, input, weight, bias, stride, padding, output_padding, groups,
                              dilation)
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
                      groups=1, dilation=1):
+    if _amp.state.enabled:
+        return _amp.lower(conv_transpose2d, input, weight, bias, stride, padding, output_padding,
+                          groups, dilation)
     return _conv_transposend(2, input, weight, bias, stride, padding, output_padding, groups,
                              dilation)
 
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
                      groups=1, dilation=1):
+    if _amp.state.enabled:
+        return _amp.lower(conv_transpose3d, input, weight, bias, stride, padding, output_padding,
+                          groups, dilation)
     return _conv_transposend(3, input, weight, bias, stride, padding, output_padding, groups,
                              dilation)
 
@@ -1819,6 +1859,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                  is_causal=False, scale=None, enable_gqa=False):
     """softmax(q k^T * scale + mask) v, PyTorch's math reference (values to rounding; its
     CPU build runs a fused kernel with another node name). A bool mask keeps True."""
+    if _amp.state.enabled:
+        return _amp.lower(scaled_dot_product_attention, query, key, value, attn_mask, dropout_p,
+                          is_causal, scale, enable_gqa=enable_gqa)
     from .._creation import _make
     from .._backend import np
     n_q, n_k = query.shape[-2], key.shape[-2]
