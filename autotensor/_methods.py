@@ -419,7 +419,7 @@ METHODS = {
         frexp sum_to_size fill_diagonal_
         """.split()},
     "negative_": fn.neg_, "absolute_": fn.abs_, "true_divide_": fn.div_,
-    "ravel": _ravel, "is_nonzero": _is_nonzero,
+    "ravel": _ravel, "is_nonzero": _is_nonzero, "nonzero_static": fn.indexing.nonzero_static,
     "is_same_size": lambda self, other: self._data.shape == other._data.shape,
     "is_signed": lambda self: self.dtype.is_signed, "is_cpu": property(lambda self: True),
     "cdouble": _cast_method("complex128"), "cfloat": _cast_method("complex64"),

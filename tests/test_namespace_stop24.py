@@ -1,6 +1,7 @@
 """Namespace functions added in stop 24: torch.lstm_cell / gru_cell / rnn_tanh_cell /
 rnn_relu_cell (aten's cells: values, gradients, graphs, checks), torch.frombuffer (shared
-memory, PyTorch's checks), torch.empty_permuted, torch.constant_pad_nd, torch.channel_shuffle:
+memory, PyTorch's checks), torch.empty_permuted, torch.constant_pad_nd, torch.channel_shuffle,
+torch.nonzero_static:
 run as one program on both modules."""
 import warnings
 
@@ -59,6 +60,12 @@ def _cases(torch):
         lambda: torch.constant_pad_nd(x, [1, 2], 3.0),
         lambda: torch.constant_pad_nd(x, [1, 2]).grad_fn.name(),
         lambda: torch.channel_shuffle(torch.arange(8.).reshape(1, 4, 2), 2),
+        lambda: torch.nonzero_static(torch.tensor([[0, 1], [2, 0]]), size=3),
+        lambda: torch.nonzero_static(torch.tensor([[0, 1], [2, 0]]), size=1, fill_value=5),
+        lambda: torch.nonzero_static(torch.tensor(3), size=2),
+        lambda: torch.nonzero_static(torch.tensor([[0, 1], [2, 0]]), size=0).shape,
+        lambda: torch.nonzero_static(torch.tensor([1, 0]), size=-1),
+        lambda: torch.tensor([[0., 1.], [2., 0.]]).nonzero_static(size=2),
     ]
 
 

@@ -924,6 +924,20 @@ def nonzero(input, *, as_tuple=False):
                  np.zeros((0, 0), np.int64))
 
 
+def nonzero_static(input, *, size, fill_value=-1):
+    """nonzero's (n, ndim) indices cut or padded with ``fill_value`` rows to ``size`` rows
+    (a shape known before the data)."""
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    d = input._data
+    idx = np.stack(np.nonzero(d), axis=1).astype(np.int64) if d.ndim else \
+        np.zeros((int(bool(d)), 0), np.int64)
+    out = np.full((size, d.ndim), fill_value, dtype=np.int64)
+    n = min(size, idx.shape[0])
+    out[:n] = idx[:n]
+    return _make(out)
+
+
 # ---- in-place variants -------------------------------------------------------------------
 def masked_fill_(self, mask, value):
     if mask.__class__ is not Tensor or mask._data.dtype != np.bool_ or (
