@@ -55,6 +55,47 @@ def _iop(f):
     return i
 
 
+def _apply_(self, fn):
+    """Replace each element by ``fn(element)`` (a Python loop; PyTorch's CPU-only apply_)."""
+    if self.requires_grad:
+        raise RuntimeError("Can't call apply_() on Variable that requires grad. Use "
+                           "var.detach().apply_() instead.")
+    d = self._data
+    d[...] = np.vectorize(fn, otypes=[d.dtype])(d) if d.size else d
+    return self
+
+
+def _map_args(name, self, others, arg_names):
+    from ._dtypes import legacy_type_name
+    for o, arg in zip(others, arg_names):
+        if o.dtype is not self.dtype:
+            raise TypeError(f"{name}: expected {legacy_type_name(self.dtype)} for '{arg}' (got "
+                            f"{legacy_type_name(o.dtype)})")
+    return [o.expand_as(self)._data for o in others]
+
+
+def _map_(self, tensor, fn):
+    """self[i] = fn(self[i], tensor[i]) (tensor broadcast to self)."""
+    if self.requires_grad:
+        raise RuntimeError("Can't call map_() on Variable that requires grad. Use "
+                           "var.detach().map_() instead.")
+    (t,) = _map_args("map_", self, (tensor,), ("other",))
+    d = self._data
+    d[...] = np.vectorize(fn, otypes=[d.dtype])(d, t) if d.size else d
+    return self
+
+
+def _map2_(self, x, y, fn):
+    """self[i] = fn(self[i], x[i], y[i])."""
+    if self.requires_grad:
+        raise RuntimeError("Can't call map2_() on Variable that requires grad. Use "
+                           "var.detach().map2_() instead.")
+    a, b = _map_args("map2_", self, (x, y), ("x", "y"))
+    d = self._data
+    d[...] = np.vectorize(fn, otypes=[d.dtype])(d, a, b) if d.size else d
+    return self
+
+
 def _where(self, condition, other):
     """``x.where(condition, y)`` is ``torch.where(condition, x, y)``."""
     return fn.where(condition, self, other)
@@ -419,6 +460,7 @@ METHODS = {
         frexp sum_to_size fill_diagonal_
         """.split()},
     "negative_": fn.neg_, "absolute_": fn.abs_, "true_divide_": fn.div_,
+    "apply_": _apply_, "map_": _map_, "map2_": _map2_,
     "ravel": _ravel, "is_nonzero": _is_nonzero, "nonzero_static": fn.indexing.nonzero_static,
     "is_same_size": lambda self, other: self._data.shape == other._data.shape,
     "is_signed": lambda self: self.dtype.is_signed, "is_cpu": property(lambda self: True),

@@ -443,6 +443,61 @@ class Tensor:
     def is_sparse(self):
         return False
 
+    # (every autotensor tensor is a dense strided CPU tensor: PyTorch's other kinds' flags)
+    is_sparse_csr = is_meta = is_mps = is_xpu = is_ipu = is_xla = is_mtia = is_maia = \
+        is_vulkan = is_mkldnn = is_quantized = is_nested = property(lambda self: False)
+
+    @property
+    def volatile(self):
+        import warnings
+        warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+        return False
+
+    @property
+    def grad_dtype(self):
+        """The dtype a gradient of this tensor is expected to have: its own."""
+        return self.dtype
+
+    def is_pinned(self, device=None):
+        return False
+
+    def is_shared(self):
+        return False
+
+    def share_memory_(self):
+        return self
+
+    def pin_memory(self, device=None):
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+
+    def to_dense(self, dtype=None, *, masked_grad=None):
+        return self if dtype is None else self.to(dtype)
+
+    def sparse_dim(self):
+        return 0
+
+    def dense_dim(self):
+        return self._data.ndim
+
+    def const_data_ptr(self):
+        return self.data_ptr()
+
+    def is_set_to(self, tensor):
+        """Same memory, shape and strides."""
+        return (self.data_ptr() == tensor.data_ptr() and self.shape == tensor.shape and
+                self.stride() == tensor.stride() and self.dtype is tensor.dtype)
+
+    def dim_order(self, *, ambiguity_check=False):
+        """Dims from the outermost in memory to the innermost (stable for equal strides)."""
+        strides = self.stride()
+        return tuple(sorted(range(len(strides)), key=lambda d: -strides[d]))
+
+    def as_subclass(self, cls):
+        """This tensor's data and graph seen as an instance of ``cls`` (a Tensor subclass)."""
+        out = self.view_as(self)
+        out.__class__ = cls
+        return out
+
     @property
     def layout(self):
         from ._memory_format import strided

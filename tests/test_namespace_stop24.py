@@ -96,3 +96,47 @@ def test_namespace_stop24_as_torch():
     assert len(ours) == len(theirs)
     for i, (a, b) in enumerate(zip(ours, theirs)):
         assert a == b, i
+
+
+_TENSOR_CASES = [
+    "x.is_meta", "x.is_mps", "x.is_xpu", "x.is_quantized", "x.is_nested", "x.is_sparse_csr",
+    "x.is_mkldnn", "x.is_vulkan", "x.is_ipu", "x.is_xla", "x.is_mtia", "x.is_maia",
+    "x.is_pinned()", "x.is_shared()", "x.share_memory_() is x", "x.dim_order()",
+    "x.t().dim_order()", "torch.ones(2, 3, 4).permute(2, 0, 1).dim_order()",
+    "x.const_data_ptr() == x.data_ptr()", "x.to_dense() is x", "x.is_set_to(x)",
+    "x.is_set_to(x.clone())", "x.is_set_to(x.view(3, 2))", "x.volatile", "x.grad_dtype",
+    "x.sparse_dim()", "x.dense_dim()", "type(x.as_subclass(torch.nn.Parameter)).__name__",
+    "x.clone().apply_(lambda v: v * 2)", "x.clone().map_(x, lambda a, b: a + b)",
+    "x.clone().map2_(x, x, lambda a, b, c: a + b + c)", "x.pin_memory()",
+    "y.apply_(lambda v: v)", "(y * 2).map_(x, lambda a, b: a)",
+    "x.clone().map_(x.double(), lambda a, b: a)", "x.clone().map_(torch.ones(2), lambda a, b: a)",
+    "x.clone().map_(torch.ones(3), lambda a, b: a + b)",
+    "torch.tensor([1, 2]).apply_(lambda v: v * 2.7)",
+    "x[:, 1].apply_(lambda v: -v) is not None and x.tolist()",
+    "x.as_subclass(torch.nn.Parameter).data_ptr() == x.data_ptr()",
+]
+
+
+def _tensor_run(torch):
+    x = torch.arange(6.).reshape(2, 3)
+    ns = {"torch": torch, "x": x, "y": x.clone().requires_grad_()}
+    out = []
+    for code in _TENSOR_CASES:
+        try:
+            r = str(eval(code, ns))
+        except Exception as e:  # noqa: BLE001 - the error is the result compared
+            r = f"{type(e).__name__}: {e}"
+        out.append(r.replace("autotensor", "torch"))
+    return out
+
+
+def test_tensor_methods_stop24_as_torch():
+    """Tensor flags of the kinds autotensor has not (is_meta, is_quantized...), is_pinned,
+    share_memory_, dim_order, is_set_to, as_subclass, to_dense, apply_/map_/map2_ (their
+    errors), volatile, grad_dtype, sparse_dim/dense_dim."""
+    torch = pytest.importorskip("torch")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = _tensor_run(autotensor), _tensor_run(torch)
+    for code, a, b in zip(_TENSOR_CASES, ours, theirs):
+        assert a == b, code
