@@ -16,6 +16,7 @@ from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py
                       _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
 from ._common import _named_result
+from .pointwise import _fw_not_implemented
 from ..amp import autocast_mode as _amp
 
 
@@ -2125,7 +2126,8 @@ def _histogram_not_implemented(name):
 
 def _histogram_op(name, inputs, outputs):
     return defop(name, "torch::autograd::NotImplemented", None, inputs=inputs, outputs=outputs,
-                 backward_all=lambda F, grads, *saved: _histogram_not_implemented(name)(F, grads))
+                 backward_all=lambda F, grads, *saved: _histogram_not_implemented(name)(F, grads),
+                 jvp=_fw_not_implemented(f"aten::{name}"))
 
 
 HISTOGRAM = _histogram_op("histogram", ("self",), ("hist", "bin_edges"))
