@@ -5,6 +5,7 @@ public functions.
 import builtins
 import functools
 import math
+import warnings
 
 from .. import _dtypes, _errors
 from .._backend import np
@@ -434,6 +435,15 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     return _finish(SUM_DIM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
 
 
+def _np_mean(a, axis=None, keepdims=False):
+    """np.mean, without NumPy's "Mean of empty slice" warning (PyTorch gives NaN silently)."""
+    if a.size:
+        return np.mean(a, axis=axis, keepdims=keepdims)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.mean(a, axis=axis, keepdims=keepdims)
+
+
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     d = input._data
     if dtype is not None:
@@ -447,9 +457,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if d.ndim == 0 and dims is not None:
         return _finish(MEAN_DIM, (input,), (None, keepdim), _plus_zero(d))
     if dims is None and not keepdim:
-        out = _asarray(np.mean(_acc(d))).astype(d.dtype, copy=False)
+        out = _asarray(_np_mean(_acc(d))).astype(d.dtype, copy=False)
         return _finish(MEAN, (input,), (), out)
-    out = _asarray(np.mean(_acc(d), axis=dims, keepdims=keepdim)).astype(d.dtype, copy=False)
+    out = _asarray(_np_mean(_acc(d), dims, keepdim)).astype(d.dtype, copy=False)
     return _finish(MEAN_DIM, (input,), (dims, keepdim), out)
 
 
@@ -1038,22 +1048,38 @@ def _var_array(d, dims, c, keepdim, root=False):
         return _asarray(np.sqrt(v) if root else v).astype(dt, copy=False)
 
 
+def _warn_invalid_dof(name, d, dims, c):
+    """aten's warn_invalid_degrees_of_freedom."""
+    n_out = 1
+    for i, size in enumerate(d.shape):
+        if dims is not None and i not in dims:
+            n_out *= size
+    reducing = d.size // n_out if n_out else 0
+    if reducing - c <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                      f"less than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+
+
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance over dims with Bessel's ``correction`` (1 unless ``unbiased=False``)."""
     d, dims, c = _var_args("var", input, dim, unbiased, keepdim, correction)
+    _warn_invalid_dof("var", d, dims, c)
     return _finish(VAR, (input,), (dims, c, keepdim), _var_array(d, dims, c, keepdim))
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation (square root of ``var``)."""
     d, dims, c = _var_args("std", input, dim, unbiased, keepdim, correction)
+    _warn_invalid_dof("std", d, dims, c)
     return _finish(STD, (input,), (dims, c, keepdim), _var_array(d, dims, c, keepdim, True))
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(var, mean) in one op."""
     d, dims, c = _var_args("var_mean", input, dim, unbiased, keepdim, correction)
-    mean = _asarray(np.mean(_acc(d), axis=dims, keepdims=keepdim)).astype(d.dtype, copy=False)
+    _warn_invalid_dof("var_mean", d, dims, c)
+    mean = _asarray(_np_mean(_acc(d), dims, keepdim)).astype(d.dtype, copy=False)
     return _finish_multi(VAR_MEAN, (input,), (dims, c, keepdim),
                    (_var_array(d, dims, c, keepdim), mean))
 
@@ -1061,7 +1087,8 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(std, mean) in one op."""
     d, dims, c = _var_args("std_mean", input, dim, unbiased, keepdim, correction)
-    mean = _asarray(np.mean(_acc(d), axis=dims, keepdims=keepdim)).astype(d.dtype, copy=False)
+    _warn_invalid_dof("std_mean", d, dims, c)
+    mean = _asarray(_np_mean(_acc(d), dims, keepdim)).astype(d.dtype, copy=False)
     return _finish_multi(STD_MEAN, (input,), (dims, c, keepdim),
                    (_var_array(d, dims, c, keepdim, True), mean))
 
