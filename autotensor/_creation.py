@@ -330,6 +330,8 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     dtype = dtype or _dtypes.default_float
     # PyTorch computes the two halves from each end (symmetric rounding)
     steps = _py_int(steps)
+    if dtype.np in (np.float32, np.float64) and steps > 1:
+        return _finish(_linspace_float(start, end, steps, dtype.np), None, requires_grad)
     if steps == 1:
         arr = np.array([start], dtype=np.float64)
     else:
@@ -338,6 +340,21 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
         half = steps // 2
         arr = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
     return _finish(arr.astype(dtype.np), None, requires_grad)
+
+
+def _linspace_float(start, end, steps, dt):
+    """aten's linspace kernel for float/double: the step in the dtype, then each element one
+    fused multiply-add from the nearer end (``start + step * i`` for the first half, ``end -
+    step * (steps - 1 - i)`` for the rest; the compiler contracts them to FMAs)."""
+    lo, hi = dt.type(start), dt.type(end)
+    step = (hi - lo) / dt.type(steps - 1)
+    half = steps // 2
+    i = np.arange(steps, dtype=np.float64)
+    fma = _random._fma32 if dt == np.float32 else _random._fma64
+    first = fma(np.full(half, step, dt), i[:half], np.full(half, lo, dt))
+    rest = fma(np.full(steps - half, -step, dt), (steps - 1) - i[half:],
+               np.full(steps - half, hi, dt))
+    return np.concatenate([first, rest]).astype(dt, copy=False)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, requires_grad=False):
