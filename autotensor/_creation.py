@@ -1,5 +1,6 @@
 """Creating tensors: from data, filled, ranges, random (our own reproducible streams)."""
 import builtins
+import math
 import warnings
 
 from . import _convert, _devices, _dtypes, _memory_format, _random
@@ -358,9 +359,35 @@ def _linspace_float(start, end, steps, dt):
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, requires_grad=False):
+    dt = (dtype or _dtypes.default_float).np
+    steps = _py_int(steps)
+    if dt in (np.float32, np.float64) and steps > 1:
+        return _finish(_logspace_float(start, end, steps, float(base), dt), None,
+                       requires_grad)
     lin = linspace(start, end, steps, dtype=_dtypes.float64)._data
-    return _finish((base ** lin).astype((dtype or _dtypes.default_float).np), None,
-                   requires_grad)
+    return _finish((base ** lin).astype(dt), None, requires_grad)
+
+
+def _logspace_float(start, end, steps, base, dt):
+    """aten's logspace_out: a double step from the ends in the dtype, each exponent in double
+    (the count from the end, ``steps - i - 1``, in the dtype), C's pow."""
+    S = dt.type
+    lo, hi = S(start), S(end)
+    step = float(hi - lo) / (steps - 1)
+    half = steps // 2
+    out = np.empty(steps, dt)
+    for i in range(steps):
+        if i < half:
+            e = float(lo) + step * float(S(i))
+        else:
+            e = float(hi) - step * float(S(S(steps) - S(i)) - S(1))
+        try:
+            out[i] = math.pow(base, e)
+        except OverflowError:
+            out[i] = math.inf
+        except ValueError:
+            out[i] = math.nan
+    return out
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):

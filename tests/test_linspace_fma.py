@@ -1,5 +1,5 @@
-"""torch.linspace for float32/float64 bit for bit: aten's kernel takes the step in the dtype
-and computes each element as one fused multiply-add from the nearer end."""
+"""torch.linspace and logspace for float32/float64 bit for bit: linspace takes the step in the
+dtype and computes each element as one fused multiply-add from the nearer end."""
 import numpy as np
 import pytest
 
@@ -19,3 +19,22 @@ def test_linspace_bit_for_bit(dtype, steps):
         ours = autotensor.linspace(a, b, steps, dtype=getattr(autotensor, dtype)).numpy()
         theirs = torch.linspace(a, b, steps, dtype=getattr(torch, dtype)).numpy()
         np.testing.assert_array_equal(ours, theirs, err_msg=f"{a}, {b}")
+
+
+_LOG_CASES = [(0, 1, 10.0), (-3, 2, 2.0), (0.5, 3.3, 10.0), (10, -10, 3.0), (-300, 300, 10.0),
+              (0, 1, -2.0), (1, 2, 0.5)]
+_LOG_CASES += [tuple(float(v) for v in (r.normal() * 5, r.normal() * 5, r.uniform(0.1, 20)))
+               for r in (np.random.default_rng(i) for i in range(20))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("steps", [2, 5, 17, 100])
+def test_logspace_bit_for_bit(dtype, steps):
+    """aten's logspace: a double step, the exponents in double (the count from the end in the
+    dtype), C's pow."""
+    torch = pytest.importorskip("torch")
+    for a, b, base in _LOG_CASES:
+        ours = autotensor.logspace(a, b, steps, base=base,
+                                   dtype=getattr(autotensor, dtype)).numpy()
+        theirs = torch.logspace(a, b, steps, base=base, dtype=getattr(torch, dtype)).numpy()
+        np.testing.assert_array_equal(ours, theirs, err_msg=f"{a}, {b}, {base}")
