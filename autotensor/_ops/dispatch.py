@@ -673,6 +673,8 @@ def jvp_of(op, inputs, params, results):
                             else inputs[i]._data.shape)
         tangent = rule(F, *args)
         if not isinstance(results, tuple):
+            if tangent is not None and op.__dict__.get("promotes_tangent"):
+                tangent = _tangent_dtype(F, op, inputs, tangent)
             tangent = _shape_like(F, tangent, results)
     if isinstance(tangent, Tensor):
         for x in inputs:
@@ -712,7 +714,7 @@ def _tangent_dtype(F, op, inputs, out):
         else:
             dt = _dtypes.binary_result_dtype(dt, zero_d, xdt, xd.ndim == 0)
             zero_d = zero_d and xd.ndim == 0
-    if dt is None or dt.np == out._data.dtype or dt.np.kind not in "fc":
+    if dt is None or dt.np == out._data.dtype or dt.np.kind not in "fcV":
         return out
     return F.cast(out, dt.np)
 

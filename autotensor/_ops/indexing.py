@@ -46,9 +46,17 @@ MASKED_FILL_TENSOR = defop(
     "masked_fill", "MaskedFillBackward1", None, inputs=("self", "value"), params=("mask",),
     grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0),
            "value": lambda F, grad, mask: F.sum(F.where(mask, grad, 0))},
-                           jvp=lambda F, self, self_t, value, value_t, mask: F.where(mask,
-                               F.zeros_like(value) if value_t is None else value_t,
-                               F.zeros_like(self) if self_t is None else self_t))
+    jvp=lambda F, self, self_t, value, value_t, mask: _masked_fill_jvp(F, self, self_t, value,
+                                                                        value_t, mask))
+
+
+def _masked_fill_jvp(F, self, self_t, value, value_t, mask):
+    """PyTorch's ``self_t.masked_fill(mask, value_t)``: in self_t's dtype (a zero tensor of
+    self's when self has no tangent), whatever value_t's."""
+    base = F.zeros_like(self) if self_t is None else self_t
+    out = F.where(mask, F.zeros_like(value) if value_t is None else value_t, base)
+    dt = base._data.dtype
+    return out if out._data.dtype == dt else F.cast(out, dt)
 
 
 # The backward of indexing, as ops of their own so that double backward works.

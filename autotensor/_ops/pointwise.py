@@ -47,13 +47,24 @@ def pow_backward_exponent(F, grad, self, exponent, result):
         nonneg = exponent >= 0
     cond = (self == 0) & nonneg
     # (PyTorch's self.to(result_type(self, exponent)) before the log: float16 ** float32
-    # takes the log in float32, stop 20's end_repro_005)
-    self_ = F.cast_like(self, result) if _dt(self) != _dt(result) else self
+    # takes the log in float32, stop 20's end_repro_005; also in place, where the result
+    # keeps self's float16: stop 24's start_repro_004)
+    promoted = _promoted(self, exponent)
+    self_ = F.cast(self, promoted) if _dt(self) != promoted else self
     return grad * F.where(cond, F.zeros_like(result), result * F.log(self_))
 
 
 def _dt(x):
     return getattr(x, "_data", x).dtype
+
+
+def _promoted(x, y):
+    """result_type(x, y) of two tensors (or arrays), as a NumPy dtype."""
+    xd, yd = getattr(x, "_data", x), getattr(y, "_data", y)
+    if xd.dtype == yd.dtype:
+        return xd.dtype
+    return _dtypes.binary_result_dtype(_dtypes.from_numpy(xd.dtype), xd.ndim == 0,
+                                       _dtypes.from_numpy(yd.dtype), yd.ndim == 0).np
 
 
 def pow_backward_exponent_scalar_base(F, grad, self, result):
@@ -169,9 +180,19 @@ POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: raw.int_pow(a, b)
 # the sum then adds: +0.0, turning a -0.0 of the other terms into +0.0. Entries list such
 # inputs (by position) in ``dense_zero_terms``.
 POW_TENSOR.dense_zero_terms = (0,)  # pow_backward_self: where(exponent == 0, 0, ...)
-POW_SCALAR_BASE = defop("pow", "PowBackward2", lambda e, base: raw.int_pow(
-                            np.asarray(base).astype(e.dtype), e)
-                        if e.dtype.kind in "iu" and base.__class__ is int else base ** e,
+def _pow_scalar_base(e, base):
+    if e.dtype.kind in "iu" and base.__class__ is int:
+        return raw.int_pow(np.asarray(base).astype(e.dtype), e)
+    if e.dtype == np.float32 and base.__class__ in (int, float):
+        # (Note [Float32 transcendentals] in raw.py: NumPy's float32 power is up to an ulp
+        # off the correctly rounded value, which PyTorch's is on ~98% of inputs; 2 ** e is
+        # ldexp's tangent factor)
+        with np.errstate(all="ignore"):
+            return (base ** e.astype(np.float64)).astype(np.float32)
+    return base ** e
+
+
+POW_SCALAR_BASE = defop("pow", "PowBackward2", _pow_scalar_base,
                         inputs=("exponent",), params=("self",),
                         grads={"exponent": pow_backward_exponent_scalar_base},
                         jvp="elementwise", layout="contiguous")
@@ -473,7 +494,8 @@ DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: np.floor_divide(a, b)
                  inputs=("self", "other"),
                  params=("rounding_mode",), grads={"self": lambda F, grad: F.zeros_like(grad),
                                                    "other": lambda F, grad: F.zeros_like(grad)},
-                 jvp="elementwise")
+                 # (PyTorch's result.new_zeros(): in the result's dtype, self's in place)
+                 jvp=lambda F, result: F.zeros_like(result))
 DIV_MODE_SCALAR = defop("div", "DivBackward3", None, params=("other", "rounding_mode"),
                         grads={"self": lambda F, grad: F.zeros_like(grad)},
                         jvp="elementwise")
@@ -570,7 +592,18 @@ STANDARD_GAMMA_GRAD = defop("_standard_gamma_grad", "StandardGammaGradBackward0"
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
              grads={"self": lambda F, grad: F.zeros_like(grad),
                     "src": lambda F, grad: grad},
-             jvp=lambda F, self, src_t: F.zeros_like(self) if src_t is None else src_t)
+             jvp=lambda F, self, src, src_t: _copy_jvp(F, self, src, src_t))
+
+
+def _copy_jvp(F, self, src, src_t):
+    """VariableTypeManual's copy_: self's tangent (when it has one) takes src's in place;
+    otherwise src's tangent becomes self's, in src's dtype when the sizes agree (a clone),
+    in self's when it is broadcast (set_fw_grad copies it into self's layout)."""
+    if src_t is None:
+        return F.zeros_like(self)
+    if src._data.shape != self._data.shape and src_t._data.dtype != self._data.dtype:
+        return F.cast(src_t, self._data.dtype)
+    return src_t
 
 
 # ---- arithmetic ---------------------------------------------------------------------------
@@ -2172,7 +2205,35 @@ def _ldexp_self(F, grad, other):
     return grad * F.pow(2, other)
 
 
-LDEXP = defop("ldexp", "LdexpBackward0", lambda a, b: a * np.power(a.dtype.type(2), b),
+def _ldexp_kernel(a, b, exp_dtype=None):
+    """PyTorch's ``self * _pow2(self, other)``, the power in ``exp_dtype`` (_pow2_dtype)."""
+    if exp_dtype is not None and exp_dtype != a.dtype:
+        p = np.power(exp_dtype.type(2), b.astype(exp_dtype))
+        if a.itemsize == 2 and p.ndim == 0:  # (Note [Half scalars in float32] in _common.py:
+            # mul reads a 0-d operand as a float32)
+            return (a.astype(np.float32) * np.float32(p)).astype(a.dtype)
+        return a * p.astype(a.dtype)
+    return a * np.power(a.dtype.type(2), b)
+
+
+def _exp_dtype(input, other):
+    """The dtype of aten's _pow2(self, other) for a floating exponent: ``pow(2.0, other)``
+    (other's dtype) for an integral or float32 self, else ``full({}, 2.0, self's dtype).pow(
+    other)``: other's dtype unless other is 0-d too (then their promotion). So a float16
+    exponent's 2 ** e is rounded to float16 before a float32 self multiplies it."""
+    od = other._data if isinstance(other, Tensor) else None
+    if od is None or od.dtype.kind not in "fV":
+        return None
+    sd = input._data.dtype
+    if sd.kind in "biu" or sd == np.float32 or od.ndim:
+        return od.dtype
+    if sd.kind not in "fV":
+        return None
+    return _dtypes.binary_result_dtype(_dtypes.from_numpy(sd), True,
+                                       _dtypes.from_numpy(od.dtype), True).np
+
+
+LDEXP = defop("ldexp", "LdexpBackward0", _ldexp_kernel, params=("exp_dtype",),
               inputs=("self", "other"), jvp="elementwise",
               grads={"self": _ldexp_self,
                      "other": lambda F, grad, result: grad * result * math.log(2.0)})
@@ -2185,7 +2246,7 @@ def ldexp(input, other, *, out=None):
         return write_out("ldexp", ldexp(input, other), out)
     _check_tensor_arg("ldexp", "other", other, 2)
     _ldexp_bool_exponent(input, other)
-    return _binary(LDEXP, *_float_unless_promoted(input, other))
+    return _binary(LDEXP, *_float_unless_promoted(input, other), params=(_exp_dtype(input, other),))
 
 
 def _ldexp_bool_exponent(input, other):
@@ -2238,7 +2299,7 @@ def ldexp_(self, other):
     if other._data.dtype == np.bool_:
         inplace.check_inplace(self, (self, other))  # (autograd's checks, then the kernel's)
         _ldexp_bool_exponent(self, other)
-    return _inplace_binary(LDEXP, self, other)
+    return _inplace_binary(LDEXP, self, other, params=(_exp_dtype(self, other),))
 
 
 def xlogy_(self, other):
@@ -2396,6 +2457,9 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", lambda a, t1, t2, value: a + valu
                        "tensor1": lambda F, grad, tensor2, value: grad * (value / tensor2),
                        "tensor2": lambda F, grad, tensor1, tensor2, value:
                        -grad * (value * tensor1 / (tensor2 * tensor2))}, layout="iter")
+# (PyTorch's rules add a zero tensor of each untangled input's dtype: an addcmul of a float16
+# self and bfloat16 duals has a float32 tangent; dispatch._tangent_dtype)
+ADDCMUL.promotes_tangent = ADDCDIV.promotes_tangent = True
 
 
 def _lerp_args_error(name, end, weight):

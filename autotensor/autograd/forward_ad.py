@@ -266,7 +266,10 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
         raise NotImplementedError(NOT_SUPPORTED.format(op.name))
     from .._tensor import _make
     from .._ops.dispatch import jvp_of
-    result = _make(value)
+    dt = t._data.dtype
+    # (``result`` is self after the write: the value in self's dtype, x.div_(y) of a
+    # float16 x reads the float16 quotient, not the float32 one it is rounded from)
+    result = _make(value if value.dtype == dt else value.astype(dt))
     if node is not None:
         result._grad_fn = node
         result._requires_grad = True
