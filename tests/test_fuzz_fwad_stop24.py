@@ -25,6 +25,13 @@ FINDINGS = {
          "v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array(1.624, "
          "dtype='float64').reshape(()), dtype=v1.dtype))",
          "v0.retain_grad()", "v1.pow_(v0)", "v1.backward()"],
+    # sgn's tangent of a real one-element dual is a ZeroTensor: in-place ops refuse it
+    "exp_ of sgn of a 0-d dual: ZeroTensors are immutable (s24 start_repro_008)":
+        [LEVEL,
+         "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))",
+         "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, "
+         "dtype='float64').reshape(()), dtype=v0.dtype))",
+         "v1 = v0.sgn()", "v2 = v0.exp()", "v3 = v1.exp_()"],
 }
 
 
@@ -153,3 +160,62 @@ def test_pow_scalar_base_float32_rounding():
     theirs = torch.pow(2, torch.tensor(e)).numpy()
     assert (ours != theirs).sum() <= 60
     np.testing.assert_allclose(ours, theirs, rtol=2e-7)
+
+
+# ---- ZeroTensor tangents and in-place ops -------------------------------------------------
+ZT_MAKERS = {
+    "sgn": lambda L, x: x.sgn(), "sign": lambda L, x: x.sign(), "floor": lambda L, x: x.floor(),
+    "round": lambda L, x: x.round(), "trunc": lambda L, x: x.trunc(), "abs": lambda L, x: x.abs(),
+    "exp": lambda L, x: x.exp(), "clone": lambda L, x: x.clone(), "sum_sgn": lambda L, x:
+    x.sum().sgn(), "sgn_exp": lambda L, x: x.sgn().exp(), "sgn_mul": lambda L, x: x.sgn() * 2,
+    "sgn_neg": lambda L, x: -x.sgn(), "sgn_view": lambda L, x: x.sgn().view(-1),
+    "sgn_getitem": lambda L, x: x.sgn()[...], "sgn_unsqueeze": lambda L, x: x.sgn().unsqueeze(0),
+    "sgn_reshape": lambda L, x: x.sgn().reshape(-1), "sgn_t": lambda L, x: x.sgn().t(),
+    "sgn_expand": lambda L, x: x.sgn().expand(3, *x.shape), "sgn_float": lambda L, x:
+    x.sgn().double(), "sgn_add": lambda L, x: x.sgn() + x, "sgn_sum": lambda L, x: x.sgn().sum(),
+}
+ZT_FOLLOW = {
+    "exp_": lambda L, v, x: v.exp_(), "mul_": lambda L, v, x: v.mul_(2),
+    "mul_dual_": lambda L, v, x: v.mul_(x), "add_": lambda L, v, x: v.add_(1),
+    "zero_": lambda L, v, x: v.zero_(), "fill_": lambda L, v, x: v.fill_(1.5),
+    "copy_": lambda L, v, x: v.copy_(x), "neg_": lambda L, v, x: v.neg_(),
+    "clamp_": lambda L, v, x: v.clamp_(min=0.5), "index_": lambda L, v, x: v[...].exp_(),
+    "out_of_place": lambda L, v, x: v.exp() * -1.5, "into_plain": lambda L, v, x:
+    L.ones_like(v).detach().mul_(v), "clone_then_": lambda L, v, x: v.clone().exp_(),
+}
+
+
+def _zt_run(L, maker, follow, shape, dt, rg):
+    fw = L.autograd.forward_ad
+    with fw.dual_level():
+        x = L.tensor(np.full(shape, 1.5), dtype=getattr(L, dt), requires_grad=rg)
+        x = fw.make_dual(x * 1 if rg else x, L.tensor(np.full(shape, -0.5), dtype=x.dtype))
+        v = ZT_MAKERS[maker](L, x)
+        try:
+            r = ZT_FOLLOW[follow](L, v, x)
+        except RuntimeError as e:
+            return ("error", str(e), v._version, v.detach().double().numpy().tolist(),
+                    type(v.grad_fn).__name__)
+        t = fw.unpack_dual(r).tangent
+        # (a ZeroTensor refuses numpy)
+        t = None if t is None else t.detach().clone().double().numpy()
+        return (r.detach().double().numpy().tolist(), None if t is None else
+                (t.tolist(), np.signbit(t).tolist()), v._version)
+
+
+@pytest.mark.parametrize("maker", sorted(ZT_MAKERS))
+def test_zero_tensor_tangents_inplace_as_torch(maker):
+    """PyTorch's tangent of sgn of a real dual with at most one element is a ZeroTensor
+    (elementwise ops and views of it keep it): an in-place op on such a dual writes the
+    primal, bumps the version, records its node, then raises "ZeroTensors are immutable"
+    (zero_ in its own words); ops without a zero-tensor kernel materialize it."""
+    bad = []
+    for follow in sorted(ZT_FOLLOW):
+        for shape in ((), (1,), (1, 1), (2,)):
+            for dt in ("float32", "float64"):
+                for rg in (False, True):
+                    a = _zt_run(torch, maker, follow, shape, dt, rg)
+                    b = _zt_run(autotensor, maker, follow, shape, dt, rg)
+                    if a != b:
+                        bad.append((follow, shape, dt, rg, a, b))
+    assert not bad, bad[:3]

@@ -582,8 +582,10 @@ _namespace = [None]  # the TENSOR formula namespace (namespace.py imports this m
 # materialized zeros (-0.0 for neg); ``keeps_zero_tangent`` on an op overrides its rule's
 # default. The forward-grad setter keeps a computed zero tensor only when it has at most
 # one element (its strides cannot differ from the primal's); larger ones are stored as
-# +0.0 zeros, then computed with as any tangent. (Open: PyTorch's views alias a zero
-# tensor, expanded ones too; here a view's tangent is stored zeros.)
+# +0.0 zeros, then computed with as any tangent. A view of a zero tensor is one whatever its
+# size (PyTorch's views alias it, expanded ones too: ``zero_view`` on the view ops). An
+# in-place op on a dual whose tangent is a zero tensor raises "ZeroTensors are immutable"
+# after its write (forward_ad.inplace_tangent).
 def _is_zero_tangent(t):
     meta = t._meta
     return meta is not None and meta.get("zero_tensor", False)
@@ -602,7 +604,7 @@ def _zero_tangent(op, inputs, results):
             return None
     d = results._data
     z = _make(np.zeros(d.shape, dtype=d.dtype))
-    if d.size <= 1:
+    if d.size <= 1 or flags.get("zero_view"):
         z._meta = {"zero_tensor": True}
     return z
 

@@ -876,6 +876,12 @@ SQUEEZE_DIMS_ = defop("squeeze_", "SqueezeBackward5", raw.squeeze, params=("dim"
                       grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
                       jvp="linear")
 
+# A view of a ZeroTensor tangent is one (Note [Zero-tensor tangents] in dispatch.py): an
+# in-place op on ``v.view(1)`` of a one-element ``v = x.sgn()`` raises as on v itself.
+for _op in (VIEW, RESHAPE_ALIAS, ALIAS, T, TRANSPOSE, PERMUTE, EXPAND, SQUEEZE, SQUEEZE_DIM,
+            SQUEEZE_DIMS, UNSQUEEZE, SLICE, SELECT, DIAGONAL, AS_STRIDED, UNFOLD):
+    _op.keeps_zero_tangent = _op.zero_view = True  # (any size: it aliases, expanded too)
+
 
 def _diag_embed_shape(shape, offset, dim1, dim2):
     n = shape[-1] + _py_abs(offset)

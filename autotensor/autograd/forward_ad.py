@@ -255,6 +255,14 @@ class _Lazy:
 _lazy = _Lazy()
 
 
+# Note [Zero-tensor tangents] in _ops/dispatch.py: an in-place op on a dual whose tangent is
+# PyTorch's ZeroTensor (sgn of a real one-element tensor, views of it) raises.
+ZERO_TENSOR_IMMUTABLE = ("ZeroTensors are immutable. Please materialize the tensor using "
+                         "`.clone()`, if you want a mutable zero tensor.")
+ZERO_TENSOR_ZERO_ = ("ZeroTensors are immutable. Please use the materialized zero tensor "
+                     "obtained using .clone() if you want a mutable tensor.")
+
+
 def inplace_tangent(op, t, inputs, params, value, node=None):
     """The tangent ``t`` will have after ``t.op_(...)`` writes ``value`` (None when no
     input has a tangent), computed from the inputs before the write. ``node``: the op's
@@ -276,6 +284,11 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
     if len(inputs) > 1:
         inputs = _after_write(t, inputs, result)
     own = _tangent_or_none(t)
+    if own is not None and own._meta is not None and own._meta.get("zero_tensor"):
+        # PyTorch's in-place rule writes into self's tangent, which a ZeroTensor refuses
+        # (after the primal's write, version bump and history: record_inplace's ``refused``)
+        raise RuntimeError(ZERO_TENSOR_ZERO_ if op.name in ("zero_", "fill_")
+                           else ZERO_TENSOR_IMMUTABLE)
     state.fw = False
     try:
         if own is not None and own._requires_grad and state.enabled:

@@ -99,7 +99,8 @@ def make_views(results, source, op_name, multi=False):
     for k, r in enumerate(results):
         r._vc = vc
         if r._meta is not None and "fw_grad" not in r._meta:
-            r._meta = None
+            # (a view of a ZeroTensor tangent stays one: Note [Zero-tensor tangents])
+            r._meta = {"zero_tensor": True} if r._meta.get("zero_tensor") else None
         # for the errors: "Output 1 of Split", "Output 0 of Select" (a view of such a view)
         name = f"Output {k} of {_short_name(op_name)}" \
             if creation is MULTI_OUTPUT or inherited else op_name
