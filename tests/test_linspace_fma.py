@@ -1,5 +1,5 @@
-"""torch.linspace and logspace for float32/float64 bit for bit: linspace takes the step in the
-dtype and computes each element as one fused multiply-add from the nearer end."""
+"""torch.arange, linspace and logspace for float32/float64 bit for bit: linspace takes the
+step in the dtype and computes each element as one fused multiply-add from the nearer end."""
 import numpy as np
 import pytest
 
@@ -38,3 +38,20 @@ def test_logspace_bit_for_bit(dtype, steps):
                                    dtype=getattr(autotensor, dtype)).numpy()
         theirs = torch.logspace(a, b, steps, base=base, dtype=getattr(torch, dtype)).numpy()
         np.testing.assert_array_equal(ours, theirs, err_msg=f"{a}, {b}, {base}")
+
+
+_ARANGE_CASES = [(0, 1, 0.1), (-3.7, 11.3, 0.37), (0, 100, 0.3), (1e-3, 7, 0.013), (0, 10, 1),
+                 (5, -5, -0.7), (0.1, 0.9, 0.05), (0, 1000, 0.7), (0, 30000, 1.3)]
+_ARANGE_CASES += [(float(a), float(a + abs(b) * 50), float(abs(b))) for a, b in
+                  zip(np.random.default_rng(3).normal(size=20) * 10,
+                      np.random.default_rng(4).normal(size=20))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_arange_bit_for_bit(dtype):
+    """aten's arange: double arithmetic, FMAs, the vectorized loop's per-vector bases."""
+    torch = pytest.importorskip("torch")
+    for a, b, s in _ARANGE_CASES:
+        ours = autotensor.arange(a, b, s, dtype=getattr(autotensor, dtype)).numpy()
+        theirs = torch.arange(a, b, s, dtype=getattr(torch, dtype)).numpy()
+        np.testing.assert_array_equal(ours, theirs, err_msg=f"{a}, {b}, {s}")
