@@ -1653,6 +1653,8 @@ def _check_gradient(self, spacing_size, dims, edge_order):
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     if dims is not None:
+        if d.ndim == 0 and dims:  # (maybe_wrap_dim without wrap_scalar)
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         wrapped = [_wrap_dim(x, d.ndim) for x in dims]
         for w in wrapped:
             if wrapped.count(w) > 1:

@@ -90,7 +90,7 @@ CATALOGUE_BINARY = ["atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copys
            "vdot", "inner", "outer", "kron"]
 CATALOGUE_DIM_OPS = ["var", "std", "nansum", "nanmean", "median", "nanmedian", "mode", "cumprod",
             "logcumsumexp", "cummax", "cummin", "diff", "roll", "tensor_split", "msort_dim",
-            "count_nonzero", "repeat_interleave"]
+            "count_nonzero", "repeat_interleave", "gradient"]
 
 # Steps with custom Functions, checkpointed segments and logging hooks (PRELUDE defines
 # the helpers in every program's namespace; hooks append what they see to _log, which the
@@ -385,6 +385,10 @@ class Renderer:
             return f"{out} = {x}.count_nonzero({dim})", out
         if op == "repeat_interleave":
             return f"{out} = {x}.repeat_interleave({k % 3}, {dim})", out
+        if op == "gradient":  # (stop 24: aten's composite of slices, Scalar ops and cat)
+            spacing = ("", ", spacing=2.0", ", spacing=[0.5]")[k % 3]
+            return (f"{out} = torch.gradient({x}, dim={dim}{spacing}, "
+                    f"edge_order={k % 2 + 1})[0]"), out
         if op in ("softmax", "log_softmax", "cumsum", "unsqueeze", "squeeze", "cumprod",
                   "logcumsumexp"):
             if op == "unsqueeze":
