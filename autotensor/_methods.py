@@ -263,6 +263,25 @@ def _dlpack_device(self):
     return (1, 0)  # (kDLCPU, device 0)
 
 
+def _checked_sampler(sampler):
+    """A sampler whose autograd checks (leaf, views) run before its draws, as PyTorch's
+    autograd kernel runs before the kernel: a refused write leaves the generator as it
+    was, and the sampler's argument errors come after autograd's."""
+    def checked(self, *args, **kwargs):
+        from .autograd import inplace
+        inplace.check_inplace(self, (self,) + tuple(
+            a for a in (*args, *kwargs.values()) if hasattr(a, "_vc")))
+        return sampler(self, *args, **kwargs)
+    checked.__name__ = checked.__qualname__ = sampler.__name__
+    checked.__doc__ = sampler.__doc__
+    return checked
+
+
+(_normal_, _uniform_, _random_, _bernoulli_, _exponential_, _cauchy_, _log_normal_,
+ _geometric_) = map(_checked_sampler, (_normal_, _uniform_, _random_, _bernoulli_,
+                                       _exponential_, _cauchy_, _log_normal_, _geometric_))
+
+
 def with_grad_check_write(self, arr, entry=None, p=None):
     """Write a sampler's draws in place: the sampler's entry (UniformBackward0, ...; FILL
     for callers that name none), bernoulli_'s tensor p as a second input."""

@@ -287,3 +287,176 @@ def test_setitem_index_errors_as_torch(shape, key, value):
         except Exception as e:  # noqa: BLE001
             out.append(f"{type(e).__name__}: {e}")
     assert out[0] == out[1]
+
+
+# ---- in-place ops whose own checks fail: autograd's come first ----------------------------
+# Each call fails in the op's own checks (an index out of range, a dtype, a shape, an
+# argument) or succeeds; on a target autograd refuses (a leaf, views of one, a no_grad
+# view), PyTorch's autograd kernel raises its error before the op's checks run.
+FAILING = {
+    "index_add_index": lambda L, x: x.index_add_(0, L.tensor([5]), L.ones(1, *x.shape[1:])),
+    "index_add_dtype": lambda L, x: x.index_add_(0, L.tensor([0]),
+                                                 L.ones(1, *x.shape[1:], dtype=L.float64)),
+    "index_add_shape": lambda L, x: x.index_add_(0, L.tensor([0]), L.ones(3, 7)),
+    "index_add_self": lambda L, x: x.index_add_(0, L.tensor([0]), x[:1]),
+    "index_copy_index": lambda L, x: x.index_copy_(0, L.tensor([5]), L.ones(1, *x.shape[1:])),
+    "index_copy_self": lambda L, x: x.index_copy_(0, L.tensor([0]), x[:1]),
+    "index_fill_index": lambda L, x: x.index_fill_(0, L.tensor([5]), 1.0),
+    "index_fill_float_index": lambda L, x: x.index_fill_(0, L.tensor([0.0]), 1.0),
+    "index_reduce_reduce": lambda L, x: x.index_reduce_(0, L.tensor([0]),
+                                                        L.ones(1, *x.shape[1:]), "bad"),
+    "scatter_index": lambda L, x: x.scatter_(0, L.tensor([[5]]), L.ones(1, 1)),
+    "scatter_dtype": lambda L, x: x.scatter_(0, L.tensor([[0]]), L.ones(1, 1, dtype=L.float64)),
+    "scatter_self": lambda L, x: x.scatter_(0, L.zeros(x.shape, dtype=L.long), x),
+    "scatter_add_index": lambda L, x: x.scatter_add_(0, L.tensor([[5]]), L.ones(1, 1)),
+    "scatter_reduce_reduce": lambda L, x: x.scatter_reduce_(0, L.tensor([[0]]), L.ones(1, 1),
+                                                            "bad"),
+    "masked_scatter_shape": lambda L, x: x.masked_scatter_(L.ones(3, dtype=L.bool), L.ones(9)),
+    "masked_scatter_self": lambda L, x: x.masked_scatter_(x.detach() > 0, x),
+    "masked_fill_mask_shape": lambda L, x: x.masked_fill_(L.ones(3, dtype=L.bool), 1.0),
+    "masked_fill_float_mask": lambda L, x: x.masked_fill_(L.ones(x.shape), 1.0),
+    "masked_fill_value_dims": lambda L, x: x.masked_fill_(x.detach() > 0, L.ones(2)),
+    "put_index": lambda L, x: x.put_(L.tensor([50]), L.ones(1)),
+    "put_self": lambda L, x: x.put_(L.tensor([0]), x.reshape(-1)[:1]),
+    "addcmul_shape": lambda L, x: x.addcmul_(L.ones(3), L.ones(3)),
+    "lerp_dtype": lambda L, x: x.lerp_(L.ones(x.shape, dtype=L.float64), 0.5),
+    "pow_shape": lambda L, x: x.pow_(L.ones(3)),
+    "div_rounding_mode": lambda L, x: x.div_(2.0, rounding_mode="bad"),
+    "div_shape": lambda L, x: x.div_(L.ones(3), rounding_mode="floor"),
+    "add_shape": lambda L, x: x.add_(L.ones(3)),
+    "add_complex": lambda L, x: x.add_(L.ones(x.shape, dtype=L.complex64)),
+    "clamp_no_bounds": lambda L, x: x.clamp_(),
+    "clamp_tensor_shape": lambda L, x: x.clamp_(L.ones(3)),
+    "copy_shape": lambda L, x: x.copy_(L.ones(3)),
+    "fill_dims": lambda L, x: x.fill_(L.ones(2)),
+    "fill_complex": lambda L, x: x.fill_(1j),
+    "uniform_range": lambda L, x: x.uniform_(2, 1),
+    "normal_std": lambda L, x: x.normal_(0, -1),
+    "bernoulli_p": lambda L, x: x.bernoulli_(2.0),
+    "random_range": lambda L, x: x.random_(5, 2),
+    "exponential_lambda": lambda L, x: x.exponential_(-1),
+    "unsqueeze_dim": lambda L, x: x.unsqueeze_(5),
+    "transpose_dim": lambda L, x: x.transpose_(0, 5),
+    "squeeze_dim": lambda L, x: x.squeeze_(5),
+    "renorm_dim": lambda L, x: x.renorm_(2, 5, 1.0),
+    "cumsum_dim": lambda L, x: x.cumsum_(5),
+}
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (1,)], ids=["2x2", "1"])
+@pytest.mark.parametrize("kind", ["leaf", "leaf_view", "nograd_view", "dual_leaf"])
+def test_autograd_checks_before_the_ops_own(kind, shape):
+    """43 failing in-place calls on targets autograd refuses: autograd's error."""
+    assert _differences(kind, shape, list(FAILING.items())) == []
+
+
+@pytest.mark.parametrize("sampler", ["uniform_()", "normal_()", "bernoulli_()", "random_()",
+                                     "exponential_()", "cauchy_()", "log_normal_()",
+                                     "geometric_(0.5)"])
+def test_refused_sampler_draws_nothing(sampler):
+    """A sampler on a leaf requiring grad is refused before it draws: the generator's next
+    numbers are the ones it would have given without the call."""
+    out = []
+    for L in (autotensor, torch):
+        L.manual_seed(0)
+        ns = {"x": L.zeros(3, requires_grad=True)}
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+            eval(f"x.{sampler}", ns)  # noqa: S307
+        out.append(L.rand(2).tolist())
+    assert out[0] == out[1]
+
+
+# ---- scatter / gather: aten's meta checks, then the kernel's bounds -----------------------
+SCATTERS = {
+    "scatter": lambda L, x, d, i, s: L.scatter(x, d, i, s),
+    "scatter_value": lambda L, x, d, i, s: L.scatter(x, d, i, 2.0),
+    "scatter_": lambda L, x, d, i, s: x.scatter_(d, i, s),
+    "scatter_add": lambda L, x, d, i, s: L.scatter_add(x, d, i, s),
+    "scatter_add_": lambda L, x, d, i, s: x.scatter_add_(d, i, s),
+    "scatter_reduce": lambda L, x, d, i, s: L.scatter_reduce(x, d, i, s, "sum"),
+    "scatter_reduce_bad": lambda L, x, d, i, s: L.scatter_reduce(x, d, i, s, "bad"),
+    "scatter_reduce_": lambda L, x, d, i, s: x.scatter_reduce_(d, i, s, "amax"),
+    "scatter_legacy": lambda L, x, d, i, s: L.scatter(x, d, i, s, reduce="add"),
+    "scatter_legacy_bad": lambda L, x, d, i, s: L.scatter(x, d, i, s, reduce="bad"),
+    "gather": lambda L, x, d, i, s: L.gather(x, d, i),
+}
+SCATTER_INDICES = [([0], np.int64), ([[0, 1]], np.int64), ([[2], [0]], np.int64),
+                   ([[5]], np.int64), ([[-1]], np.int64), ([[0, 0, 0, 0]], np.int64),
+                   ([[1]], np.int32), ([[0]], np.float32), ([], np.int64), (0, np.int64),
+                   ([[[0]]], np.int64)]
+
+
+def _scatter_run(L, f, xs, src, dim, index):
+    x = L.tensor(np.arange(int(np.prod(xs)), dtype=np.float32).reshape(xs))
+    s = L.tensor(np.ones(src[0], dtype=src[1]))
+    i = L.tensor(np.array(index[0]).astype(index[1]))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return str(np.asarray(f(L, x, dim, i, s).tolist()).round(5).tolist())
+    except Exception as e:  # noqa: BLE001
+        return f"{type(e).__name__}: {e}"
+
+
+@pytest.mark.parametrize("call", sorted(SCATTERS))
+def test_scatter_gather_checks_as_torch(call):
+    """4 self shapes (0-d, 1-d, 2-d) x 4 sources x 3 dims x 11 indices (out of range,
+    negative, too large off dim, int32, float, empty, 0-d, 3-d): the result or the error."""
+    f = SCATTERS[call]
+    bad = []
+    for xs in [(), (3,), (2, 3), (3, 1)]:
+        for src in [((2, 3), np.float32), ((1,), np.float32), ((2, 3), np.float64),
+                    ((4, 4), np.float32)]:
+            for dim in (0, -1, 1):
+                for index in SCATTER_INDICES:
+                    args = (xs, src, dim, index)
+                    ours = _scatter_run(autotensor, f, *args)
+                    theirs = _scatter_run(torch, f, *args)
+                    if ours != theirs:
+                        bad.append((args, ours, theirs))
+    assert bad == []
+
+
+# ---- out= under forward AD: refused after the write ---------------------------------------
+OUT_CALLS = {
+    "add_input": lambda L, d, p: L.add(d, 1, out=p),
+    "add_out": lambda L, d, p: L.add(p, 1, out=d),
+    "exp_input": lambda L, d, p: L.exp(d, out=p),
+    "mul": lambda L, d, p: L.mul(d, d, out=p),
+    "sum": lambda L, d, p: L.sum(d, 0, out=p[0]),
+    "cat_input": lambda L, d, p: L.cat([d, d], out=L.zeros(4, 2)),
+    "stack_input": lambda L, d, p: L.stack([d, d], out=L.zeros(2, 2, 2)),
+    "mm": lambda L, d, p: L.mm(d, p, out=L.zeros(2, 2)),
+    "max_dim": lambda L, d, p: L.max(d, 0, out=(L.zeros(2), L.zeros(2, dtype=L.long))),
+    "sort": lambda L, d, p: L.sort(d, out=(L.zeros(2, 2), L.zeros(2, 2, dtype=L.long))),
+    "argmax": lambda L, d, p: L.argmax(d, out=L.zeros((), dtype=L.long)),
+    "eq": lambda L, d, p: L.eq(d, p, out=L.zeros(2, 2, dtype=L.bool)),
+    "clamp": lambda L, d, p: L.clamp(d, 0, 1, out=p),
+    "where": lambda L, d, p: L.where(d > 0, d, p, out=L.zeros(2, 2)),
+    "pow": lambda L, d, p: L.pow(d, 2, out=p),
+    "div_floor": lambda L, d, p: L.div(d, 2, rounding_mode="floor", out=p),
+    "nonzero": lambda L, d, p: L.nonzero(d, out=L.zeros(0, 2, dtype=L.long)),
+    "cumsum": lambda L, d, p: L.cumsum(d, 0, out=p),
+    "topk": lambda L, d, p: L.topk(d, 1, out=(L.zeros(2, 1), L.zeros(2, 1, dtype=L.long))),
+    "index_select": lambda L, d, p: L.index_select(d, 0, L.tensor([0]), out=L.zeros(1, 2)),
+    "plain": lambda L, d, p: L.add(p, 1, out=p),
+}
+
+
+@pytest.mark.parametrize("call", sorted(OUT_CALLS))
+def test_out_under_forward_ad_as_torch(call):
+    """An out= call with a dual input or out: "Trying to use forward AD with add_out that
+    does not support it because it is an out= function", after the write."""
+    out = []
+    for L in (autotensor, torch):
+        fw = L.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(L.ones(2, 2), L.ones(2, 2) * 2)
+            p = L.zeros(2, 2)
+            try:
+                OUT_CALLS[call](L, d, p)
+                got = "ok"
+            except Exception as e:  # noqa: BLE001
+                got = f"{type(e).__name__}: {e}"
+            out.append((got, p.tolist(), p._version))
+    assert out[0] == out[1]

@@ -27,7 +27,9 @@ _RESIZED = ("An output with one or more elements was resized since it had shape 
             "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
 
 
-def write_out(name, result, out):
+def write_out(name, result, out, inputs=()):
+    """Write ``result`` into ``out`` (``inputs``: the call's arguments, for the forward-AD
+    refusal of an out= kernel, which reads them as well as the outs)."""
     results = tuple(result) if isinstance(result, tuple) else (result,)
     outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
     if _state.enabled and (any(r.requires_grad for r in results) or
@@ -50,7 +52,21 @@ def write_out(name, result, out):
             o._data = np.empty(value.shape, dtype=dst.dtype)
         np.copyto(o._data, value, casting="unsafe")
         o._vc[0] += 1
+    if _state.fw and any(getattr(t, "_meta", None) is not None and
+                         t._meta.get("fw_grad") is not None
+                         for t in (*results, *outs, *_tensors(inputs))):
+        # (PyTorch's out= kernels have no forward rule: refused after the write)
+        raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not "
+                                  f"support it because it is an out= function")
     return out if isinstance(out, (tuple, list)) else outs[0]
+
+
+def _tensors(args):
+    for a in args:
+        if isinstance(a, (tuple, list)):
+            yield from a
+        else:
+            yield a
 
 
 # The functions of the torch namespace that take out= in PyTorch 2.13 (an aten out
@@ -148,7 +164,7 @@ def with_out(f, name):
         if name == "empty" and tuple(out.shape) == tuple(result.shape):
             return out  # (its values are whatever out held)
         _check_exact_dtype(name, result, out)
-        return write_out(name, result, out)
+        return write_out(name, result, out, (*args, *kwargs.values()))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f.__doc__
     return fn

@@ -11,7 +11,8 @@ from ..autograd import inplace
 from . import raw
 from .dispatch import broadcast_error, defop, set_input_metadata
 from ._common import (
-    _asarray, _finish, _index_data, ndarray, _py_all, _py_any, _py_max, _py_sum, _wrap_dim)
+    _asarray, _broadcastable, _finish, _index_data, ndarray, _py_all, _py_any, _py_max,
+    _py_sum, _wrap_dim)
 from .pointwise import copy_, fill_
 from .shape import _alias, expand, select, _slice, unsqueeze, view
 from ..amp import autocast_mode as _amp
@@ -578,17 +579,26 @@ def gather(input, dim, index, *, sparse_grad=False):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
-    if idx.dtype != np.int64:
-        raise RuntimeError("gather(): Expected dtype int64 for index")
-    if idx.ndim != d.ndim and not (idx.ndim <= 1 and d.ndim <= 1):
+    if idx.size == 0:  # (gather's meta checks nothing for an empty index)
+        return _finish(GATHER, (input,), (dim, idx.astype(np.int64)),
+                       np.empty(idx.shape, d.dtype))
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if _py_max(idx.ndim, 1) != _py_max(d.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
+    for i in range(_py_max(d.ndim, 1)):
+        if i != dim and (idx.shape[i] if idx.ndim else 1) > (d.shape[i] if d.ndim else 1):
+            raise RuntimeError(f"Size does not match at dimension {i} expected index "
+                               f"[{_errors.shape_str(idx.shape)}] to be no larger than self "
+                               f"[{_errors.shape_str(d.shape)}] apart from dimension {dim}")
+    idx = idx.astype(np.int64, copy=False)
     size = d.shape[dim] if d.ndim else 1
     if idx.size and (idx.max() >= size or idx.min() < 0):  # (no negative index either)
         bad = int(idx.max() if idx.max() >= size else idx.min())
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size "
                            f"{size}")
-    out = raw.gather(d, dim, idx) if d.ndim else np.take(d.reshape(1), idx)  # (idx's shape)
+    out = raw.gather(d, dim, idx) if d.ndim and idx.ndim else np.take(d.reshape(-1), idx)
     return _finish(GATHER, (input,), (dim, idx), out)
 
 
@@ -596,7 +606,8 @@ def scatter_add(input, dim, index, src):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
-    _scatter_check(d, idx, src)
+    _scatter_check(d, idx, src, dim)
+    _scatter_bounds(d, dim, idx)
     out = raw.scatter_add(d, dim, idx, src._data)
     r = _finish(SCATTER_ADD, (input, src), (dim, idx), out)
     if r._grad_fn is not None and src._requires_grad and src._data.shape != idx.shape:
@@ -612,12 +623,13 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     sd = s._data if isinstance(s, Tensor) else _convert.scalar_array(
         s, _dtypes.from_numpy(d.dtype))[()]
     idx = _index_data(index)
-    _scatter_check(d, idx, s)
+    _scatter_check(d, idx, s, dim)
     if reduce is not None:  # Note [scatter's reduce=]
         op, out = _scatter_legacy(False, d, dim, idx, s, reduce)
         if isinstance(s, Tensor):
             return _finish(op, (input, s), (dim, idx, reduce), out)
         return _finish(op, (input,), (s, dim, idx, reduce), out)
+    _scatter_bounds(d, dim, idx)
     out = raw.scatter(d, dim, idx, sd)
     if isinstance(s, Tensor):
         r = _finish(SCATTER, (input, s), (dim, idx), out)
@@ -685,12 +697,51 @@ def _scalar_name(a):
     return _dtypes.scalar_name(_dtypes.from_numpy(a.dtype))
 
 
-def _scatter_check(d, idx, src):
-    """PyTorch's scatter_gather_dtype_check for scatter/scatter_add (its words)."""
+def _scatter_check(d, idx, src, dim=None):
+    """PyTorch's scatter_meta_impl checks for scatter/scatter_add/scatter_reduce (its
+    words): scatter_gather_dtype_check, then scatter_shape_check (``dim`` given)."""
     if idx.dtype not in (np.int64, np.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src._data.dtype != d.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if dim is None or not idx.size:
+        return
+    if _py_max(d.ndim, 1) != _py_max(idx.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self "
+                           "tensor")
+    n = _py_max(d.ndim, 1)
+    isz, ssz = idx.shape or (1,), d.shape or (1,)
+    wrong = _py_any(isz[k] > ssz[k] for k in range(n) if k != dim)
+    src_t = src._data if isinstance(src, Tensor) else None
+    if src_t is not None:
+        csz = src_t.shape or (1,)
+        for k in range(n if not wrong else 0):
+            if k >= len(csz):
+                _wrap_dim(k, len(csz))  # (src.size(d): "Dimension out of range")
+            if isz[k] > csz[k]:
+                wrong = True
+                break
+        if _py_max(src_t.ndim, 1) != _py_max(idx.ndim, 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                               "tensor")
+        if wrong:
+            raise RuntimeError(f"Expected index [{_errors.shape_str(idx.shape)}] to be no larger "
+                               f"than self [{_errors.shape_str(d.shape)}] apart from dimension "
+                               f"{dim} and to be no larger size than src "
+                               f"[{_errors.shape_str(src_t.shape)}]")
+    elif wrong:
+        raise RuntimeError(f"Expected index [{_errors.shape_str(idx.shape)}] to be no larger "
+                           f"than self [{_errors.shape_str(d.shape)}] apart from dimension "
+                           f"{dim}")
+
+
+def _scatter_bounds(d, dim, idx):
+    """The scatter kernels' index check (negative indices are refused too)."""
+    size = d.shape[dim] if d.ndim else 1
+    if idx.size and (idx.max() >= size or idx.min() < 0):
+        flat = idx.reshape(-1)
+        bad = int(flat[np.argmax((flat >= size) | (flat < 0))])
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
 def index_add(input, dim, index, source, *, alpha=1):
@@ -956,8 +1007,14 @@ def masked_fill_(self, mask, value):
     if isinstance(value, Tensor):  # (masked_fill.Tensor: see masked_fill)
         tensor_value, value = value, value.item()
     m = mask._data
-    v = _convert.scalar_array(value, _dtypes.from_numpy(self._data.dtype))
-    new = np.where(m, v, self._data).astype(self._data.dtype, copy=False)
+    try:
+        v = _convert.scalar_array(value, _dtypes.from_numpy(self._data.dtype))
+        new = np.where(m, v, self._data).astype(self._data.dtype, copy=False)
+    except (RuntimeError, ValueError):  # (the kernel's: after autograd's checks)
+        inplace.check_inplace(self, (self,))
+        if m.shape != self._data.shape and not _broadcastable(m.shape, self._data.shape):
+            raise broadcast_error(self._data.shape, m.shape) from None
+        raise
     if tensor_value is not None:
         return inplace.record_inplace(MASKED_FILL_TENSOR, self, (self, tensor_value), (m,),
                                       new, where=m)
@@ -976,12 +1033,13 @@ def index_add_(self, dim, index, source, *, alpha=1):
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     dim = _wrap_dim(dim, self._data.ndim)
     s = src if src is not None else value
-    _scatter_check(self._data, _index_data(index), s)
+    _scatter_check(self._data, _index_data(index), s, dim)
     if reduce is not None:  # Note [scatter's reduce=]
         op, new = _scatter_legacy(True, self._data, dim, _index_data(index), s, reduce)
         if isinstance(s, Tensor):
             return inplace.record_inplace(op, self, (self, s), (dim, index._data, reduce), new)
         return inplace.record_inplace(op, self, (self,), (s, dim, index._data, reduce), new)
+    _scatter_bounds(self._data, dim, index._data)
     if isinstance(s, Tensor):
         new = raw.scatter(self._data, dim, index._data, s._data)
         return inplace.record_inplace(SCATTER, self, (self, s), (dim, index._data), new)
@@ -992,7 +1050,8 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
 
 def scatter_add_(self, dim, index, src):
     dim = _wrap_dim(dim, self._data.ndim)
-    _scatter_check(self._data, _index_data(index), src)
+    _scatter_check(self._data, _index_data(index), src, dim)
+    _scatter_bounds(self._data, dim, index._data)
     new = raw.scatter_add(self._data, dim, index._data, src._data)
     return inplace.record_inplace(SCATTER_ADD, self, (self, src), (dim, index._data), new)
 
@@ -1377,6 +1436,13 @@ def _scatter_key(dim, index):
 
 
 def _scatter_reduce_kernel(a, src, dim, index, reduce, include_self):
+    if index.size == 0:
+        return a.copy()
+    if a.ndim == 0 or index.ndim == 0 or src.ndim == 0:  # (one element along one dim)
+        return _scatter_reduce_kernel(
+            a.reshape(-1), src.reshape(-1) if src.ndim == 0 else src, dim if a.ndim else 0,
+            index.reshape(-1) if index.ndim == 0 else index, reduce, include_self
+        ).reshape(a.shape)
     out = a.copy()
     key = _scatter_key(dim, index)
     s = src[tuple(slice(0, n) for n in index.shape)]
@@ -1478,24 +1544,16 @@ SCATTER_REDUCE = defop(
 
 
 def _scatter_reduce_args(d, dim, index, src, reduce):
+    """scatter_meta_impl's checks (dtypes, shapes), the reduce argument, then the kernel's
+    index bounds."""
+    dim = _wrap_dim(dim, d.ndim)
+    idx = _index_data(index)
+    _scatter_check(d, idx, src, dim)
     if reduce not in _REDUCE:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
-    dim = _wrap_dim(dim, d.ndim)
-    idx = _index_data(index)
-    s = src._data
-    if s.dtype != d.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    if idx.dtype.kind not in "iu":
-        raise RuntimeError("scatter(): Expected dtype int64 for index")
-    if idx.ndim != d.ndim and idx.size:
-        raise RuntimeError("Index tensor must have the same number of dimensions as self "
-                           "tensor")
-    size = d.shape[dim] if d.ndim else 1
-    if idx.size and (idx.max() >= size or idx.min() < 0):  # (no negative index either)
-        bad = int(idx.max() if idx.max() >= size else idx.min())
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
-    idx = np.where(idx < 0, idx + size, idx).astype(np.int64)
+    _scatter_bounds(d, dim, idx)
+    idx = idx.astype(np.int64)
     return dim, idx, _REDUCE[reduce]
 
 
@@ -1530,6 +1588,13 @@ _legacy_warned = [False]
 
 
 def _scatter_legacy_kernel(a, src, dim, index, reduce):
+    if index.size == 0:
+        return a.copy()
+    if a.ndim == 0 or index.ndim == 0 or (isinstance(src, ndarray) and src.ndim == 0):
+        return _scatter_legacy_kernel(  # (one element along one dim)
+            a.reshape(-1), src.reshape(-1) if isinstance(src, ndarray) and src.ndim == 0
+            else src, dim if a.ndim else 0, index.reshape(-1) if index.ndim == 0 else index,
+            reduce).reshape(a.shape)
     out = a.copy()
     idx = list(np.indices(index.shape, sparse=True))
     if a.ndim:
@@ -1581,6 +1646,7 @@ def _scatter_legacy(in_place, d, dim, idx, s, reduce):
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if reduce not in _LEGACY_REDUCE:
         raise RuntimeError("reduce argument must be either add or multiply.")
+    _scatter_bounds(d, dim, idx)
     if isinstance(s, Tensor):
         if not _legacy_warned[0]:
             _legacy_warned[0] = True
@@ -1618,3 +1684,11 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None
     t = np.asarray(test_elements._data if isinstance(test_elements, Tensor)
                    else test_elements).astype(rt)
     return _make(_asarray(np.isin(e, t, assume_unique=assume_unique, invert=invert)))
+
+
+# PyTorch's autograd checks (leaf, views) come before these ops' own checks
+# (masked_fill_, on backward formulas' path, checks its failures itself)
+(index_add_, index_copy_, index_fill_, scatter_, scatter_add_, scatter_reduce_,
+ masked_scatter_, put_, index_reduce_) = map(inplace.autograd_checks_first, (
+    index_add_, index_copy_, index_fill_, scatter_, scatter_add_, scatter_reduce_,
+    masked_scatter_, put_, index_reduce_))

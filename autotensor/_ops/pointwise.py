@@ -1453,6 +1453,7 @@ def mul_(self, other):
 def div_(self, other, *, rounding_mode=None):
     if rounding_mode is not None:
         if rounding_mode not in ("floor", "trunc"):
+            inplace.check_inplace(self, (self, other))  # (autograd's checks come first)
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")
         if not isinstance(other, Tensor):  # (a wrapped number: DivBackward2 as PyTorch's)
@@ -1561,6 +1562,7 @@ def reciprocal_(self):
 
 def clamp_(self, min=None, max=None):
     if min is None and max is None:
+        inplace.check_inplace(self, (self,))  # (autograd's checks come first)
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         _check_bounds(min, max)
@@ -1614,8 +1616,12 @@ def fill_(self, value):
         new = np.broadcast_to(value._data, self._data.shape).astype(self._data.dtype)
         inplace.check_no_internal_overlap(self)  # (fill_ by a tensor checks; by a number not)
         return inplace.record_inplace(FILL_TENSOR, self, (self, value), (), new)
-    v = _convert.scalar_array(value, _dtypes.from_numpy(self._data.dtype),
-                              single=self._data.size == 1)
+    try:
+        v = _convert.scalar_array(value, _dtypes.from_numpy(self._data.dtype),
+                                  single=self._data.size == 1)
+    except RuntimeError:  # (the kernel's conversion: after autograd's checks)
+        inplace.check_inplace(self, (self,))
+        raise
     return inplace.record_inplace(FILL, self, (self,), (value,), np.full_like(self._data, v))
 
 

@@ -438,6 +438,22 @@ def gather(x, dim, index):
     return np.take_along_axis(x, index, axis=dim)
 
 
+def _scatter_shapes(kernel):
+    """aten's scatter kernels: nothing to do for an empty index; a 0-d self, index or src
+    is one element along one dim."""
+    def run(x, dim, index, src):
+        if index.size == 0:
+            return x.copy()
+        if x.ndim == 0 or index.ndim == 0 or (isinstance(src, ndarray) and src.ndim == 0):
+            one = (lambda a: a.reshape(1) if a.ndim == 0 else a)
+            out = kernel(one(x), dim if x.ndim else 0, one(index),
+                         one(src) if isinstance(src, ndarray) else src)
+            return out.reshape(x.shape)
+        return kernel(x, dim, index, src)
+    return run
+
+
+@_scatter_shapes
 def scatter_add(x, dim, index, src):
     out = x.copy()
     _scatter_add_into(out, dim, index, src)
@@ -450,6 +466,7 @@ def _scatter_add_into(out, dim, index, src):
     np.add.at(out, tuple(idx), src[tuple(slice(0, s) for s in index.shape)])
 
 
+@_scatter_shapes
 def scatter(x, dim, index, src):
     out = x.copy()
     idx = list(np.indices(index.shape, sparse=True))

@@ -1269,6 +1269,12 @@ def squeeze_(input, dim=None):
     return _inplace_view(SQUEEZE_INPLACE_DIM, input, (dim,), out)
 
 
+# PyTorch's autograd checks (leaf, views) come before these ops' dim checks
+transpose_, t_, unsqueeze_, squeeze_ = map(inplace.autograd_checks_first,
+                                           (transpose_, t_, unsqueeze_, squeeze_))
+swapaxes_ = swapdims_ = transpose_
+
+
 def _as_2d(a):
     return a.reshape(1, -1) if a.ndim < 2 else a
 

@@ -39,6 +39,7 @@ was made at; reading ``grad_fn`` (which every op does through ``dispatch.edge_of
 the counter has moved on builds the AsStridedBackward0 node on the base's current history
 then. Nodes built before the mutation stay in the graph for values computed before it.
 """
+import functools
 import math
 import weakref
 
@@ -262,6 +263,29 @@ def check_inplace(t, inputs=()):
         # still does after its base's detach_())
         if base._grad_fn is None and (base._requires_grad or t._requires_grad):
             raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
+
+
+def autograd_checks_first(op):
+    """An in-place op whose own checks (index ranges, dtypes, shapes, arguments) run
+    before record_inplace: PyTorch's autograd kernel runs check_inplace (leaf, views)
+    before the op's meta and kernel checks, so when the op fails without having written,
+    autograd's error is raised in its place. (The argument parser's TypeErrors come
+    before both; an error after the write keeps its own words.) Only for ops off the
+    hot path: it costs a frame."""
+    def checked(self, *args, **kwargs):
+        vc = getattr(self, "_vc", None)
+        before = vc[0] if vc is not None else None
+        try:
+            return op(self, *args, **kwargs)
+        except TypeError:
+            raise
+        except Exception:
+            if vc is not None and vc[0] == before:
+                check_inplace(self, (self,) + tuple(
+                    a for a in (*args, *kwargs.values()) if hasattr(a, "_vc")))
+            raise
+    functools.update_wrapper(checked, op)
+    return checked
 
 
 def _creation_error(t, view, indirect=False):
