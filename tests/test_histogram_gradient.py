@@ -144,6 +144,7 @@ def _grad_cases(torch):
         "0d": lambda: torch.gradient(torch.tensor(1.5)),
         "0d_dim": lambda: torch.gradient(torch.tensor(1.5), dim=-1),
         "0d_spacing_dim": lambda: torch.gradient(torch.tensor(1.5), spacing=2.0, dim=0),
+        "0d_dim_range": lambda: torch.gradient(torch.tensor(1.5), dim=2),
         "backward": backward,
         "graph": lambda: str(_graph(torch.gradient(x, dim=1)[0].grad_fn)),
         "graph_coordinates": lambda: str(_graph(torch.gradient(x, spacing=[c], dim=1)[0]

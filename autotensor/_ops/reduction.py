@@ -1653,13 +1653,13 @@ def _check_gradient(self, spacing_size, dims, edge_order):
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     if dims is not None:
-        if d.ndim == 0 and dims:  # (maybe_wrap_dim without wrap_scalar)
-            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
-        wrapped = [_wrap_dim(x, d.ndim) for x in dims]
+        wrapped = [_wrap_dim(x, d.ndim) for x in dims]  # (dim_list_to_bitset: [-1, 0] for 0-d)
         for w in wrapped:
             if wrapped.count(w) > 1:
                 raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
     for x in (dims if dims is not None else builtins.range(d.ndim)):
+        if d.ndim == 0:  # (self.size(dim): maybe_wrap_dim without wrap_scalar)
+            raise IndexError(f"Dimension specified as {x} but tensor has no dimensions")
         if d.shape[x] < edge_order + 1:
             raise RuntimeError("torch.gradient expected each dimension size to be at least "
                                "edge_order+1")
