@@ -855,11 +855,22 @@ def _pinv_array(a, atol=None, rtol=None, hermitian=False):
     return _mH_arr(Vh) @ (sinv[..., :, None] * _mH_arr(U))
 
 
+def _trace_backward(F, grad, self_sizes):
+    """PyTorch's trace_backward: grad index_fill'ed (IndexFillBackward1) on the diagonal of
+    zeros(n * m), viewed as (n, m)."""
+    if F.is_raw:
+        return np.where(np.eye(*self_sizes, dtype=bool), grad, np.zeros((), grad.dtype))
+    from .indexing import index_fill
+    n, m = self_sizes
+    diag = _make(np.arange(0, n * m, m + 1, dtype=np.int64))
+    filled = index_fill(F.zeros((n * m,), grad), 0, diag, grad)
+    filled._vc[0] = 2  # (zeros' zero_ and index_fill_: the view shares version 2)
+    return F.view(filled, tuple(self_sizes))
+
+
 # ---- table entries ------------------------------------------------------------------------
 TRACE = defop("trace", "TraceBackward0", lambda a: raw.asarray(np.trace(a)),
-              # PyTorch's trace_backward: grad index_fill'ed on the diagonal of zeros
-              grads={"self": lambda F, grad, self_sizes: F.where(
-                  F.constant(np.eye(*self_sizes), grad) != 0, grad, 0)},
+              grads={"self": _trace_backward},
               jvp="linear")
 VDOT = defop("vdot", "VdotBackward0", lambda a, b: raw.asarray(np.vdot(a, b)),
              inputs=("self", "other"),

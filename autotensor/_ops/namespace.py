@@ -10,7 +10,7 @@ from .._tensor import _make, Tensor
 from . import raw
 from ._common import _asarray, _finish, ndarray, _unary
 from .pointwise import (
-    cosh, digamma, div, erf, exp2, expm1, log1p, neg, polygamma, sinh,
+    cosh, digamma, div, erf, erfinv, exp2, expm1, log1p, neg, polygamma, sinh,
     abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, reciprocal, relu, SGN,
     sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
@@ -117,6 +117,7 @@ TENSOR = SimpleNamespace(
     logcumsumexp=logcumsumexp,
     flip=flip, cumsum=cumsum, cumprod=cumprod, tril=tril, triu=triu, floor=floor, trunc=trunc,
     div_floor=lambda a, b: div(a, b, rounding_mode="floor"),
+    div_trunc=lambda a, b: div(a, b, rounding_mode="trunc"),
     sgn=lambda x: _unary(SGN, x, float_op=False),
     constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
     convolution=convolution,
@@ -125,7 +126,7 @@ TENSOR = SimpleNamespace(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src)
     if isinstance(src, Tensor) else scatter(
         x, dim, _make(index) if isinstance(index, ndarray) else index, value=src),
-    log1p=log1p, expm1=expm1, sinh=sinh, cosh=cosh, erf=erf, digamma=digamma,
+    log1p=log1p, expm1=expm1, sinh=sinh, cosh=cosh, erf=erf, erfinv=erfinv, digamma=digamma,
     polygamma=polygamma, xlogy=lambda x, y: _xlogy_fn(x, y), rsqrt=lambda x: _rsqrt_fn(x),
     xlog1py=lambda x, y: _xlog1py_fn(x, y),
     tanh_backward=_backward_op(TANH_BACKWARD, raw.tanh_backward),

@@ -130,21 +130,35 @@ ADD = defop("add", "AddBackward0", _add,
 SUB = defop("sub", "SubBackward0", _sub,
             inputs=("self", "other"), params=("alpha",),
             grads={"self": lambda F, grad: grad,
-                   "other": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha},
+                   "other": lambda F, grad, alpha: -grad if alpha == 1 else -grad * alpha},
             jvp="elementwise")
 RSUB = defop("rsub", "RsubBackward1", lambda a, other, alpha: other - alpha * a
              if alpha != 1 else other - a,
              inputs=("self",), params=("other", "alpha"),
-             grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha},
+             grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else -grad * alpha},
              jvp="elementwise", layout="iter_scalar")
 RSUB_TENSOR = defop("rsub", "RsubBackward0",
                     lambda a, b, alpha: b - a if alpha == 1 else b - alpha * a,
                     inputs=("self", "other"), params=("alpha",),
-                    grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else grad * -alpha,
+                    grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else -grad * alpha,
                            "other": lambda F, grad: grad},
                     jvp="elementwise", layout=layout.reversed_operands)
+def _wrapped(op, grad, number):
+    """``grad * other`` (``grad / other``) in a graph of the backward when ``other`` is a
+    Python number the user gave a Tensor overload (``x * 2.0``): PyTorch wrapped it into a
+    tensor, so its formula records mul.Tensor (MulBackward0), computed as the user's op is,
+    not the Scalar overload (MulBackward1) a number written in a formula gives."""
+    prev = _state.in_formula
+    _state.in_formula = False
+    try:
+        return op(grad, number)
+    finally:
+        _state.in_formula = prev
+
+
 MUL = defop("mul", "MulBackward0", np.multiply, inputs=("self", "other"),
-            grads={"self": lambda F, grad, other: grad * other,
+            grads={"self": lambda F, grad, other: grad * other if F.is_raw or
+                   other.__class__ is Tensor else _wrapped(mul, grad, other),
                    "other": lambda F, grad, self: grad * self},
             jvp="elementwise")
 def _div_jvp(F, self_t, other_t, other, result):
@@ -162,7 +176,8 @@ def _div_jvp(F, self_t, other_t, other, result):
 
 
 DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
-            grads={"self": lambda F, grad, other: grad / other,
+            grads={"self": lambda F, grad, other: grad / other if F.is_raw or
+                   other.__class__ is Tensor else _wrapped(div, grad, other),
                    # PyTorch's div_tensor_other_backward, in its order (same rounding)
                    "other": lambda F, grad, self, other: -grad * ((self / other) / other)},
             jvp=_div_jvp)
@@ -463,7 +478,8 @@ REMAINDER.shares_tangent = FMOD.shares_tangent = True
 FMOD_TENSOR = defop(
     "fmod", "FmodBackward1", raw.fmod, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
-           "other": lambda F, grad, self, other: -grad * F.trunc(self / other)},
+           # (PyTorch's self.div(other, rounding_mode="trunc"): DivBackward2)
+           "other": lambda F, grad, self, other: -grad * F.div_trunc(self, other)},
                     jvp="elementwise")
 def _not_implemented(name):
     def formula(F, grad):
@@ -652,6 +668,8 @@ def rsub(input, other, *, alpha=1):
         other = _fit_int(other, d.dtype)  # (wrapped into the dtype: PyTorch's int arithmetic)
     out = _asarray(RSUB.kernel(d, other, alpha))
     if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
+        if _state.in_formula and alpha == 1:
+            return _filled_then(SUB, input, other, out, (1,))
         r = record(RSUB, (input,), (other, alpha), out)
         _keep_real_grads(r, (input,))
         return r
@@ -835,7 +853,21 @@ def fmod_(self, other):
 
 def rdiv(input, other):
     """other / input (``2 / x``): PyTorch records reciprocal then mul."""
+    if _state.in_formula and _state.enabled and input._requires_grad and \
+            input._data.dtype.kind in "fc" and other.__class__ in (int, float):
+        return _filled_then(DIV, input, other, _asarray(other / input._data), ())
     return mul(reciprocal(input), other)
+
+
+def _filled_then(op, input, number, out, params):
+    """``number - x`` / ``number / x`` inside a backward formula: ATen's C++ operators
+    (TensorOperators.h) compute them as ``empty_like(x).fill_(number).sub_(x)``
+    (``.div_(x)``): SubBackward0 / DivBackward0 of a tensor that does not require grad,
+    the result at version 2 (fill_, then the in-place op)."""
+    filled = _make(np.full(out.shape, number, dtype=out.dtype))
+    r = record(op, (filled, input), params, out)
+    r._vc[0] = 2
+    return r
 
 
 BOOL_NEGATION = ("Negation, the `-` operator, on a bool tensor is not supported. If you are "
@@ -1664,7 +1696,7 @@ LOG2 = defop("log2", "Log2Backward0", raw.FLOAT_KERNELS["log2"], jvp="elementwis
 LOG10 = defop("log10", "Log10Backward0", raw.FLOAT_KERNELS["log10"], jvp="elementwise",
               grads={"self": lambda F, grad, self: grad / (self * _LN10)})
 TAN = defop("tan", "TanBackward0", raw.FLOAT_KERNELS["tan"], jvp="elementwise",
-            grads={"self": lambda F, grad, result: grad * (result * result + 1)})
+            grads={"self": lambda F, grad, result: grad * (F.pow(result, 2) + 1)})
 ASIN = defop("asin", "AsinBackward0", raw.FLOAT_KERNELS["asin"], jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * F.rsqrt(-self * self + 1)})
 ACOS = defop("acos", "AcosBackward0", raw.FLOAT_KERNELS["acos"], jvp="elementwise",
@@ -1680,14 +1712,19 @@ ASINH = defop("asinh", "AsinhBackward0", raw.FLOAT_KERNELS["asinh"], jvp="elemen
 ACOSH = defop("acosh", "AcoshBackward0", raw.FLOAT_KERNELS["acosh"], jvp="elementwise",
               grads={"self": lambda F, grad, self: grad * F.rsqrt(self * self - 1)})
 ATANH = defop("atanh", "AtanhBackward0", raw.FLOAT_KERNELS["atanh"], jvp="elementwise",
-              grads={"self": lambda F, grad, self: grad / (1 - self * self)})
+              # (PyTorch's grad * 1 / (1 - self.pow(2)): grad.mul(1), then the division)
+              grads={"self": lambda F, grad, self: (grad if F.is_raw else grad * 1) /
+                     (1 - F.pow(self, 2))})
 ERF = defop("erf", "ErfBackward0", _specfun.erf, jvp="elementwise",
-            grads={"self": lambda F, grad, self: grad * (F.exp(-(self * self)) * _2_SQRTPI)})
+            # (PyTorch's 2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad, in its order)
+            grads={"self": lambda F, grad, self: F.exp(-F.pow(self, 2)) * _2_SQRTPI * grad})
 ERFC = defop("erfc", "ErfcBackward0", _specfun.erfc, jvp="elementwise",
-             grads={"self": lambda F, grad, self: grad * (F.exp(-(self * self)) * -_2_SQRTPI)})
+             grads={"self": lambda F, grad, self: F.exp(-F.pow(self, 2)) * -_2_SQRTPI * grad})
 ERFINV = defop("erfinv", "ErfinvBackward0", _specfun.erfinv, jvp="elementwise",
-               grads={"self": lambda F, grad, result:
-                      grad * (F.exp(result * result) * (0.5 * math.sqrt(math.pi)))})
+               # (PyTorch's 0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad: erfinv
+               # recomputed, ErfinvBackward0 in a graph of the backward)
+               grads={"self": lambda F, grad, self: F.exp(F.pow(F.erfinv(self), 2)) *
+                      (0.5 * math.sqrt(math.pi)) * grad})
 LGAMMA = defop("lgamma", "LgammaBackward0", _specfun.lgamma, jvp="elementwise",
                grads={"self": lambda F, grad, self: grad * F.digamma(self)})
 DIGAMMA = defop("digamma", "DigammaBackward0", _specfun.digamma, jvp="elementwise",
@@ -2657,8 +2694,8 @@ def silu_backward(F, grad, self):
     if getattr(F, "is_raw", False) and self.dtype == np.float32 and grad.dtype == np.float32 \
             and grad.shape == self.shape and self.size <= raw.PORTED_MAX:
         return _silu_backward_float32(grad, self)
-    s = F.sigmoid(self)
-    return grad * (s * (1 + self * (1 - s)))
+    s = F.sigmoid(self)  # (infinitely_differentiable_silu_backward, in its order)
+    return grad * s * (1 + self * (1 - s))
 
 
 def _silu_backward_float32(dy, x):
@@ -2845,8 +2882,10 @@ HARDSWISH = defop("hardswish", "HardswishBackward0",
 
 
 def mish_backward(F, grad, self):
-    t = F.tanh(F.where(self > 20, self, F.log1p(F.exp(self))))
+    """PyTorch's infinitely_differentiable_mish_backward (sigmoid, exp().log1p(), tanh)."""
     s = F.sigmoid(self)
+    t = F.tanh(F.log1p(F.exp(self)) if not F.is_raw else
+               F.where(self > 20, self, F.log1p(F.exp(self))))
     return grad * (t + self * s * (1 - t * t))
 
 

@@ -432,6 +432,8 @@ def sign(x):
 
 def gather(x, dim, index):
     """out[i][j] = x[index[i][j]][j] (dim 0): index may be smaller than x off dim."""
+    if x.ndim == 0:  # (a 0-d x is one element along dim 0: every index is 0)
+        return np.full(index.shape, x, dtype=x.dtype)
     if index.shape != x.shape:
         x = x[tuple(slice(None) if d == dim else slice(0, s)
                     for d, s in enumerate(index.shape))]
@@ -456,6 +458,10 @@ def _scatter_shapes(kernel):
 @_scatter_shapes
 def scatter_add(x, dim, index, src):
     out = x.copy()
+    if out.ndim == 0:  # (index values are 0: every selected src element is added)
+        for v in np.asarray(src)[tuple(slice(0, s) for s in index.shape)].reshape(-1):
+            out[()] += v
+        return out
     _scatter_add_into(out, dim, index, src)
     return out
 
@@ -469,6 +475,11 @@ def _scatter_add_into(out, dim, index, src):
 @_scatter_shapes
 def scatter(x, dim, index, src):
     out = x.copy()
+    if out.ndim == 0:  # (index values are 0: the last selected src element is written)
+        if index.size:
+            out[()] = np.asarray(src)[tuple(slice(0, s) for s in index.shape)].reshape(-1)[-1] \
+                if isinstance(src, ndarray) else src
+        return out
     idx = list(np.indices(index.shape, sparse=True))
     idx[dim] = index
     if isinstance(src, ndarray):
@@ -1220,6 +1231,11 @@ def digamma(x):
     return asarray(digamma(x))
 
 
+def erfinv(x):
+    from ._specfun import erfinv
+    return asarray(erfinv(x))
+
+
 def polygamma(n, x):
     from ._specfun import polygamma
     return asarray(polygamma(n, x))
@@ -1235,9 +1251,10 @@ FORMULA_NAMES = (
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
-    "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "div_floor", "trunc", "sgn",
+    "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "div_floor", "div_trunc",
+    "trunc", "sgn",
     "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "rsqrt", "logcumsumexp",
-    "digamma",
+    "digamma", "erfinv",
     "polygamma", "convolution",
     "tanh_backward", "sigmoid_backward", "threshold_backward", "softmax_backward_data",
     "log_softmax_backward_data",

@@ -51,9 +51,7 @@ def max_min_backward(F, grad, self, result):
 
 def select_dim_backward(F, grad, dim, keepdim, indices, self_sizes):
     """Gradient of max/min over a dim: the grad goes to the selected index."""
-    if not self_sizes:  # a 0-d input: the op was the identity
-        return F.reshape(grad, ())
-    if not keepdim:
+    if not keepdim and self_sizes:  # (a 0-d input's grad and indices scatter as they are)
         grad = F.unsqueeze(grad, dim)
         indices = F.unsqueeze(indices, dim)
     # (PyTorch's value_selecting_reduction_backward: scatter_ into zeros keeps a -0.0)
@@ -143,8 +141,10 @@ def _logsumexp_backward(F, grad, self, dim, keepdim, result):
 
 CUMSUM = defop("cumsum", "CumsumBackward0", raw.cumsum,
                params=("dim",),
-               grads={"self": lambda F, grad, dim: F.flip(F.cumsum(F.flip(grad, (dim,)), dim),
-                                                          (dim,))},
+               # (PyTorch's cumsum_backward: grad itself when numel <= 1 or size(dim) == 1)
+               grads={"self": lambda F, grad, dim: grad if _numel(grad.shape) <= 1 or
+                      grad.shape[dim] == 1 else F.flip(F.cumsum(F.flip(grad, (dim,)), dim),
+                                                       (dim,))},
                jvp="linear", layout="contiguous")
 
 
@@ -153,12 +153,18 @@ def amax_amin_backward(F, grad, self, dim, keepdim, result):
     == self): ``grad / mask.sum(dim, True) * mask``, the reduced dims restored by a reshape
     (all of them for dim=None), so a double backward records Mul(Div(View))."""
     if not keepdim:
-        shape = tuple(1 if dim is None or i in dim else s for i, s in enumerate(self.shape))
+        if self.ndim:
+            shape = tuple(1 if dim is None or i in dim else s for i, s in enumerate(self.shape))
+        else:  # (restore_reduced_dims of a 0-d result: one size-1 dim per reduced dim)
+            shape = (1,) * (len(dim) if dim is not None else 0)
         grad = F.reshape(grad, shape)
         result = F.reshape(result, shape)
     mask = F.cast_like(self == result, grad)
     count = F.sum(mask, dim, True) if dim is not None else F.sum(mask, None, True)
-    return grad / count * mask
+    out = grad / count * mask
+    if not self.ndim and out.ndim:  # (a 0-d input's gradient of shape (1,): the engine's
+        out = F.sum_to(out, ())      # validate_outputs sums it, SumBackward0)
+    return out
 
 
 def prod_backward(F, grad, self, dim, keepdim, result):
@@ -587,7 +593,7 @@ def _amax_amin(op, reduce, name, input, dim, keepdim):
     out = _asarray(reduce(d, axis=axis, keepdims=keepdim and d.ndim > 0))
     if d.dtype.kind in "fV" and d.size and (out == 0).any():
         out = _first_zero_sign(d, axis, out)
-    return _finish(op, (input,), (dims if d.ndim else None, keepdim), out)
+    return _finish(op, (input,), (dims, keepdim), out)
 
 
 def _first_zero_sign(d, axis, out):
@@ -945,6 +951,8 @@ def _var_backward(F, grad, self, dim, correction, keepdim, tangent):
     float64: the engine's validate_outputs casts it to self's dtype, a tangent
     (``tangent=True``) keeps it. Over dims, 2 / dof as C++ divides (inf at 0, negative
     below)."""
+    if self.ndim == 0:  # (PyTorch's `self.dim() == 0 || !dim_opt.has_value()`)
+        dim = None
     n = _numel(self.shape, dim)
     dof = n - correction
     if dim is None:
@@ -952,12 +960,14 @@ def _var_backward(F, grad, self, dim, correction, keepdim, tangent):
             out = grad * F.where(self == F.mean(self), float("nan"), float("inf"))
             return out if tangent else F.cast_like(out, self)
         return (2.0 / dof) * grad * (self - F.mean(self))
-    grad = _reduced(F, grad, dim, keepdim, self.ndim)
+    if self.ndim > 1:  # (a 1-d input's reduced gradient is 0-d: it broadcasts as it is)
+        grad = _reduced(F, grad, dim, keepdim, self.ndim)
     return ((2.0 / dof) if dof else float("inf")) * grad * (self - F.mean(self, dim, True))
 
 
 def std_backward(F, grad, self, dim, correction, keepdim, result):
-    g = F.where(result == 0, 0, grad / (result * 2))
+    # PyTorch's (grad / (result * 2)).masked_fill_(result == 0, 0): MaskedFillBackward0
+    g = F.masked_fill(grad / (result * 2), result == 0, 0)
     return var_backward(F, g, self, dim, correction, keepdim)
 
 
@@ -974,8 +984,8 @@ def std_jvp(F, self_t, self, dim, correction, keepdim, result):
 
 
 def _mean_backward(F, grad, self, dim, keepdim):
-    grad = _reduced(F, grad, dim, keepdim, self.ndim)
-    return F.expand(grad, self.shape) / _numel(self.shape, dim)
+    """PyTorch's mean_backward: sum_backward, then / n."""
+    return reduce_backward(F, grad, dim, keepdim, self.shape) / _numel(self.shape, dim)
 
 
 def _sum_defined(parts):
@@ -1101,8 +1111,8 @@ NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
                    F.where(self != self, 0, self_t), dim, keepdim),
                # PyTorch's sum_backward * self.isnan().logical_not(): a product (-0.0 and
                # NaN where self is NaN and the gradient -1 or inf)
-               grads={"self": lambda F, grad, self, dim, keepdim: F.expand(
-                   _reduced(F, grad, dim, keepdim, self.ndim), self.shape) * F.cast_like(
+               grads={"self": lambda F, grad, self, dim, keepdim: reduce_backward(
+                   F, grad, dim, keepdim, self.shape) * F.cast_like(
                    self == self, grad)}, layout="contiguous")
 
 
@@ -1539,7 +1549,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 
 
 _CUM_SCATTER = {"self": lambda F, grads, dim, indices, self_sizes: F.scatter_add(
-    F.zeros(self_sizes, grads[0]), dim, indices, grads[0]) if self_sizes else grads[0]}
+    F.zeros(self_sizes, grads[0]), dim, indices, grads[0])}
 _CUM_JVP = (lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
 CUMMAX = defop("cummax", "CummaxBackward0", None, params=("dim",),
                outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER,

@@ -807,15 +807,23 @@ def _repeat_kernel(a, repeats):
 
 
 def _repeat_backward(F, grad, repeats, self_sizes):
-    """Sum the copies: view grad as (r0, s0, r1, s1, ...) and sum the r axes."""
+    """PyTorch's repeat_backward: zeros for a 0 count; the leading (new) dims summed one at
+    a time (SumBackward1 each), then grad viewed as (r, s) per repeated dim (r != 1) and
+    the r axes summed at once; nothing when every remaining count is 1."""
+    if 0 in repeats:
+        return F.zeros(tuple(self_sizes), grad)
     lead = len(repeats) - len(self_sizes)
-    sizes = (1,) * lead + tuple(self_sizes)
-    inter = tuple(v for r, s in zip(repeats, sizes) for v in (r, s))
-    axes = tuple(range(0, 2 * len(repeats), 2))
-    g = F.reshape(grad, inter)
+    for _ in range(lead):
+        grad = F.sum(grad, (0,))
+    size, axes = [], []
+    for r, s in zip(repeats[lead:], self_sizes):
+        if r != 1:
+            size.append(r)
+            axes.append(len(size) - 1)
+        size.append(s)
     if axes:
-        g = F.sum(g, axes)
-    return F.reshape(g, tuple(self_sizes))
+        grad = F.sum(F.reshape(grad, tuple(size)), tuple(axes))
+    return grad
 
 
 def _roll_kernel(a, shifts, dims):

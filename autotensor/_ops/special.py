@@ -368,14 +368,15 @@ def _not_tiny(F, self):
 def _i1_backward(F, grad, self, result):
     _no_half_backward("i1_backward", self)
     not_tiny, safe = _not_tiny(F, self)
-    return grad * F.where(not_tiny, _via(F, i0_kernel, i0, safe) - result * (1 / safe), 0.5)
+    return grad * F.where(not_tiny, _via(F, i0_kernel, i0, safe) - result * F.reciprocal(safe),
+                          0.5)
 
 
 def _i1e_backward(F, grad, self, result):
     _no_half_backward("i1e_backward", self)
     not_tiny, safe = _not_tiny(F, self)
     return grad * F.where(not_tiny, _via(F, i0e_kernel, special_i0e, safe) - result * (
-        F.sgn(safe) + 1 / safe), 0.5)
+        F.sgn(safe) + F.reciprocal(safe)), 0.5)
 
 
 I1 = defop("special_i1", "SpecialI1Backward0", i1_kernel, jvp="elementwise",
@@ -383,15 +384,15 @@ I1 = defop("special_i1", "SpecialI1Backward0", i1_kernel, jvp="elementwise",
 I1E = defop("special_i1e", "SpecialI1EBackward0", i1e_kernel, jvp="elementwise",
             grads={"self": _i1e_backward})
 ERFCX = defop("special_erfcx", "SpecialErfcxBackward0", erfcx_kernel, jvp="elementwise",
-              grads={"self": lambda F, grad, self, result: grad * (
-                  2 * self * result - 2 / math.sqrt(math.pi))})
+              grads={"self": lambda F, grad, self, result: (
+                  2.0 * self * result - 2.0 / math.sqrt(math.pi)) * grad})
 NDTRI = defop("special_ndtri", "SpecialNdtriBackward0", ndtri_kernel, jvp="elementwise",
               grads={"self": lambda F, grad, result: grad * math.sqrt(2 * math.pi) * F.exp(
-                  result * result / 2)})
+                  F.pow(result, 2) / 2)})
 LOG_NDTR = defop("special_log_ndtr", "SpecialLogNdtrBackward0", log_ndtr_kernel,
                  jvp="elementwise",
                  grads={"self": lambda F, grad, self, result: grad / math.sqrt(2 * math.pi) *
-                        F.exp(-(result + self * self / 2))})
+                        F.exp(-(result + F.pow(self, 2) / 2))})
 ENTR = defop("special_entr", "SpecialEntrBackward0", entr_kernel, jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * -(1 + F.log(self))})
 XLOG1PY = defop("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_kernel,
@@ -454,10 +455,11 @@ def nextafter_kernel(a, b):
 
 
 NEXTAFTER = defop("nextafter", "NextafterBackward0", nextafter_kernel, inputs=("self", "other"),
-                  grads={"self": lambda F, grad, self, other: F.where(self == other, 0, grad),
+                  # (PyTorch's at::where(self != other, grad, 0))
+                  grads={"self": lambda F, grad, self, other: F.where(self != other, grad, 0),
                          "other": lambda F, grad: F.zeros_like(grad)},
                   jvp=lambda F, self, self_t, other: None if self_t is None else F.where(
-                      self == other, 0, self_t))
+                      self != other, self_t, 0))
 
 
 def _sum_digamma(F, x, p):

@@ -71,10 +71,13 @@ def _make(data):
 
 
 def _dense(a):
-    """Not an expanded view (NumPy scalars count as dense 0-d arrays)."""
+    """Not an expanded view (NumPy scalars count as dense 0-d arrays). An empty array is
+    dense whatever its strides (NumPy 2 zeroes them; c10 counts an empty tensor contiguous,
+    so aten's is_non_overlapping_and_dense holds)."""
     if a.__class__ is not np.ndarray:
         return True
-    return a.flags.writeable and not any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
+    return a.flags.writeable and (a.size == 0 or not any(
+        st == 0 and n > 1 for st, n in zip(a.strides, a.shape)))
 
 
 def _run_tensor_hooks(hooks, g, raw):
