@@ -65,6 +65,11 @@ GETITEM_BACKWARD = defop("getitem_backward", "SliceBackwardBackward0", raw.getit
                          inputs=("grad",), params=("shape", "key"),
                          grads={"grad": lambda F, grad, key: F.getitem(grad, key)},
                          jvp="linear")
+# select's backward is select_backward (SelectBackwardBackward0), whose backward is a select
+SELECT_BACKWARD = defop("select_backward", "SelectBackwardBackward0", raw.getitem_backward,
+                        inputs=("grad",), params=("shape", "key"),
+                        grads={"grad": lambda F, grad, key: F.getitem(grad, key)},
+                        jvp="linear")
 INDEX_BACKWARD = defop("index_backward", "IndexPutBackward0", raw.index_backward,
                        inputs=("grad",), params=("shape", "key"),
                        grads={"grad": lambda F, grad, key: F.getitem(grad, key)},

@@ -169,8 +169,8 @@ ADDMM = defop("addmm", "AddmmBackward0", _addmm,
               jvp=lambda F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha:
                   _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha))
 BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
-            grads={"self": lambda F, grad, mat2: F.matmul(grad, F.transpose(_cj(F, mat2), 1, 2)),
-                   "mat2": lambda F, grad, self: F.matmul(F.transpose(_cj(F, self), 1, 2), grad)},
+            grads={"self": lambda F, grad, mat2: F.bmm(grad, F.transpose(_cj(F, mat2), 1, 2)),
+                   "mat2": lambda F, grad, self: F.bmm(F.transpose(_cj(F, self), 1, 2), grad)},
             jvp=lambda F, self, self_t, mat2, mat2_t:
                 _bilinear(F, F.matmul, self, self_t, mat2, mat2_t, dense=True))
 def _dot_kernel(a, b):
@@ -187,7 +187,8 @@ DOT = defop("dot", "DotBackward0", _dot_kernel,
             jvp=lambda F, self, self_t, tensor, tensor_t:
                 _bilinear(F, _dot, self, self_t, tensor, tensor_t))
 MV = defop("mv", "MvBackward0", raw.matmul, inputs=("self", "vec"),
-           grads={"self": lambda F, grad, vec: F.unsqueeze(grad, 1) * F.unsqueeze(_cj(F, vec), 0),
+           # (PyTorch's grad.ger(vec.conj()): outer's reshape to (n, 1) times vec)
+           grads={"self": lambda F, grad, vec: F.reshape(grad, (grad.shape[0], 1)) * _cj(F, vec),
                   "vec": lambda F, grad, self: F.matmul(F.t(_cj(F, self)), grad)},
            jvp=lambda F, self, self_t, vec, vec_t: _bilinear(F, F.matmul, self, self_t, vec, vec_t,
                                                              dense=True))

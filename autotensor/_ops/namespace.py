@@ -20,12 +20,13 @@ from .shape import (
     permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
     triu, unsqueeze, view)
 from .indexing import (
-    gather, getitem, GETITEM_BACKWARD, index_add, INDEX_BACKWARD, index_select, masked_fill,
+    gather, getitem, GETITEM_BACKWARD, SELECT_BACKWARD, index_add, INDEX_BACKWARD, index_select,
+    masked_fill,
     scatter, scatter_add)
 from .reduction import (
     cumprod, cumsum, log_softmax, logcumsumexp, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
     SOFTMAX_BACKWARD_DATA, sum)
-from .linalg import matmul, mm
+from .linalg import bmm, matmul, mm
 from .nn_ops import convolution
 from .complex_ops import real
 
@@ -93,7 +94,7 @@ TENSOR = SimpleNamespace(
     is_raw=False, neg=neg,
     sum_to=_sum_to, expand=expand, reshape=reshape, view=view, sum=sum, mean=mean,
     unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
-    matmul=matmul, where=where, zeros=_zeros, zeros_like=zeros_like_,
+    matmul=matmul, bmm=bmm, where=where, zeros=_zeros, zeros_like=zeros_like_,
     ones_like=lambda x: _make(np.ones_like(x._data)), cast=_cast, masked_fill=masked_fill,
     clone=clone, exp=exp, exp2=exp2, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs,
     pow=pow, reciprocal=reciprocal,
@@ -105,6 +106,7 @@ TENSOR = SimpleNamespace(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src, alpha=alpha),
     getitem=_getitem_key,
     getitem_backward=_graph_op(GETITEM_BACKWARD, raw.getitem_backward),
+    select_backward=_graph_op(SELECT_BACKWARD, raw.getitem_backward),
     index_backward=_graph_op(INDEX_BACKWARD, raw.index_backward),
     cat=cat, stack=stack, narrow=narrow, select=select, softmax=softmax,
     log_softmax=log_softmax, maximum=maximum, minimum=minimum, clamp=clamp, relu=relu,

@@ -102,6 +102,10 @@ def mm(a, b):
     return out if out.dtype == a.dtype else out.astype(a.dtype)
 
 
+def bmm(a, b):
+    return matmul(a, b)
+
+
 def matmul(a, b):
     if a.ndim > 1 and b.ndim > 1 and a.shape[-1] == 1 and b.shape[-2] == 1:
         # an inner dimension of 1 is one product per element, the same bits as the
@@ -547,6 +551,9 @@ def getitem_backward(grad, shape, key):
     out = np.zeros(shape, dtype=grad.dtype)
     out[key] = grad
     return out
+
+
+select_backward = getitem_backward
 
 
 def index_backward(grad, shape, key):
@@ -1244,10 +1251,11 @@ def polygamma(n, x):
 # Every name the backward formulas may use; namespace.TENSOR mirrors it.
 FORMULA_NAMES = (
     "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze", "transpose",
-    "t", "permute", "mm", "matmul", "where", "zeros", "zeros_like", "ones_like", "cast",
+    "t", "permute", "mm", "matmul", "bmm", "where", "zeros", "zeros_like", "ones_like", "cast",
     "masked_fill", "clone", "exp", "exp2", "log", "sin", "cos", "sqrt", "sign", "abs", "pow",
     "gather", "reciprocal",
-    "scatter_add", "index_select", "index_add", "getitem", "getitem_backward", "index_backward",
+    "scatter_add", "index_select", "index_add", "getitem", "getitem_backward", "select_backward",
+    "index_backward",
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",

@@ -1635,7 +1635,10 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         size = input._data.shape[dim]
         if size == 0:
             break
-        a, b = narrow(input, dim, 1, size - 1), narrow(input, dim, 0, size - 1)
+        # (aten's narrow(1) - narrow(0) with its operands evaluated right to left, as GCC
+        # does: the second slice is recorded first, so x's two gradients sum in its order)
+        b = narrow(input, dim, 0, size - 1)
+        a = narrow(input, dim, 1, size - 1)
         input = logical_xor(a, b) if input._data.dtype == np.bool_ else sub(a, b)
     return input
 

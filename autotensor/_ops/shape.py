@@ -119,21 +119,40 @@ PERMUTE = defop("permute", "PermuteBackward0", raw.permute, params=("dims",),
 EXPAND = defop("expand", "ExpandBackward0", raw.expand, params=("size",),
                grads={"self": lambda F, grad, self_sizes: F.sum_to(grad, self_sizes)},
                jvp="linear")
+def _unsqueeze_to(F, grad, self_sizes, dims=None):
+    """PyTorch's unsqueeze_to (squeeze's backward): an unsqueeze per squeezed dim of size 1
+    (of ``dims``, or all), so a graph of the backward records UnsqueezeBackward0 nodes, and
+    grad itself where nothing was squeezed."""
+    if F.is_raw:
+        return F.reshape(grad, tuple(self_sizes))
+    n = len(self_sizes)
+    if dims is None:
+        dims = range(n)
+    elif n:
+        dims = {d % n for d in ((dims,) if isinstance(dims, int) else dims)}
+    for d in range(n):
+        if d in dims and self_sizes[d] == 1:
+            grad = F.unsqueeze(grad, d)
+    return grad
+
+
 SQUEEZE = defop("squeeze", "SqueezeBackward0", lambda a: np.squeeze(a),
-                grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                grads={"self": lambda F, grad, self_sizes: _unsqueeze_to(F, grad, self_sizes)},
                 jvp="linear")
 SQUEEZE_DIM = defop("squeeze", "SqueezeBackward1", lambda a, dim: a.reshape(
                         a.shape[:dim] + a.shape[dim + 1:]) if a.ndim and a.shape[dim] == 1
                     else a,
                     params=("dim",),
-                    grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                    grads={"self": lambda F, grad, dim, self_sizes:
+                           _unsqueeze_to(F, grad, self_sizes, dim)},
                     jvp="linear")
 SQUEEZE_DIMS = defop("squeeze", "SqueezeBackward2", raw.squeeze, params=("dim",),
-                     grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                     grads={"self": lambda F, grad, dim, self_sizes:
+                            _unsqueeze_to(F, grad, self_sizes, dim)},
                      jvp="linear")
 SQUEEZE_INPLACE_DIM = defop("squeeze_", "SqueezeBackward4", raw.squeeze, params=("dim",),
-                            grads={"self": lambda F, grad, self_sizes:
-                                   F.reshape(grad, self_sizes)},
+                            grads={"self": lambda F, grad, dim, self_sizes:
+                                   _unsqueeze_to(F, grad, self_sizes, dim)},
                             jvp="linear")
 UNSQUEEZE = defop("unsqueeze", "UnsqueezeBackward0", raw.unsqueeze, params=("dim",),
                   grads={"self": lambda F, grad, dim: F.squeeze(grad, dim)},
@@ -146,7 +165,7 @@ SLICE = defop("slice", "SliceBackward0", None, params=("dim", "start", "end", "s
                   F.getitem(self_t, (slice(None),) * dim + (slice(start, end, step),)))
 SELECT = defop("select", "SelectBackward0", raw.select, params=("dim", "index"),
                grads={"self": lambda F, grad, dim, index, self_sizes:
-                      F.getitem_backward(grad, self_sizes, (slice(None),) * dim + (index,))},
+                      F.select_backward(grad, self_sizes, (slice(None),) * dim + (index,))},
                jvp="linear")
 SPLIT = defop("split", "SplitBackward0", None, params=("split_size", "dim"), outputs=None,
               grads={"self": split_backward},
@@ -426,13 +445,23 @@ def broadcast_to(input, size):
     return expand(input, size)
 
 
+def _squeeze_dims(dim, ndim, input=None):
+    """The dims wrapped one by one, a repeated one refused as aten's dim_list_to_bitset."""
+    seen = []
+    for x in dim:
+        w = _wrap_dim(x, ndim, input)
+        if w in seen:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        seen.append(w)
+    return seen
+
+
 def squeeze(input, dim=None):
     d = input._data
     if dim is None:
         return _view_result(SQUEEZE, input, (), np.squeeze(d))
     if isinstance(dim, (tuple, list)):
-        dims = tuple(x for x in (_wrap_dim(x, d.ndim, input) for x in dim)
-                     if d.ndim and d.shape[x] == 1)
+        dims = tuple(x for x in _squeeze_dims(dim, d.ndim, input) if d.ndim and d.shape[x] == 1)
         return _view_result(SQUEEZE_DIMS, input, (dims,), np.squeeze(d, dims))
     dim = _wrap_dim(dim, d.ndim, input)
     out = np.squeeze(d, dim) if d.ndim and d.shape[dim] == 1 else d.view()
@@ -878,10 +907,11 @@ T_ = defop("t_", "TBackward1", raw.t, grads={"self": lambda F, grad: F.t(grad)},
 UNSQUEEZE_ = defop("unsqueeze_", "UnsqueezeBackward1", raw.unsqueeze, params=("dim",),
                    grads={"self": lambda F, grad, dim: F.squeeze(grad, dim)}, jvp="linear")
 SQUEEZE_ = defop("squeeze_", "SqueezeBackward3", lambda a: np.squeeze(a),
-                 grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                 grads={"self": lambda F, grad, self_sizes: _unsqueeze_to(F, grad, self_sizes)},
                  jvp="linear")
 SQUEEZE_DIMS_ = defop("squeeze_", "SqueezeBackward5", raw.squeeze, params=("dim",),
-                      grads={"self": lambda F, grad, self_sizes: F.reshape(grad, self_sizes)},
+                      grads={"self": lambda F, grad, dim, self_sizes:
+                             _unsqueeze_to(F, grad, self_sizes, dim)},
                       jvp="linear")
 
 # A view of a ZeroTensor tangent is one (Note [Zero-tensor tangents] in dispatch.py): an
@@ -1270,7 +1300,7 @@ def squeeze_(input, dim=None):
     if dim is None:
         return _inplace_view(SQUEEZE_, input, (), np.squeeze(d))
     if isinstance(dim, (tuple, list)):
-        dims = tuple(x for x in (_wrap_dim(x, d.ndim) for x in dim) if d.ndim and d.shape[x] == 1)
+        dims = tuple(x for x in _squeeze_dims(dim, d.ndim) if d.ndim and d.shape[x] == 1)
         return _inplace_view(SQUEEZE_DIMS_, input, (dims,), np.squeeze(d, dims))
     dim = _wrap_dim(dim, d.ndim)
     out = np.squeeze(d, dim) if d.ndim and d.shape[dim] == 1 else d.view()
