@@ -1046,12 +1046,12 @@ def exponential(lambd=1.0, shape=(), np_dtype=None, generator=None):
     """``torch.empty(shape, dtype).exponential_(lambd)``."""
     dt = _dtype(np_dtype, np.float32)
     lambd = float(lambd)
+    if not lambd > 0.0:  # (exponential_'s check, then the kernel's dtype check)
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
     if not _is_float(dt):
         raise RuntimeError(
             "Exponential distribution is a continuous probability distribution. dtype must be "
             f"a floating point but you specified {_torch_name(dt)}")
-    if not lambd > 0.0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
     shape = _shape(shape)
     g = _gen(generator)
     n = _numel(shape)

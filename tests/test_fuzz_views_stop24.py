@@ -460,3 +460,81 @@ def test_out_under_forward_ad_as_torch(call):
                 got = f"{type(e).__name__}: {e}"
             out.append((got, p.tolist(), p._version))
     assert out[0] == out[1]
+
+
+# ---- out= of structured kernels: the out's dtype must be the result's ---------------------
+_A = np.arange(1, 7, dtype=np.float32).reshape(2, 3) / 7
+STRUCTURED_OUT = {
+    "mm": lambda L, a, o: L.mm(a, a.t(), out=o(2, 2)),
+    "bmm": lambda L, a, o: L.bmm(a[None], a.t()[None], out=o(1, 2, 2)),
+    "matmul": lambda L, a, o: L.matmul(a, a.t(), out=o(2, 2)),
+    "addmm": lambda L, a, o: L.addmm(L.zeros(2, 2), a, a.t(), out=o(2, 2)),
+    "sort": lambda L, a, o: L.sort(a, out=(o(2, 3), L.zeros(2, 3, dtype=L.long))),
+    "sort_indices": lambda L, a, o: L.sort(a, out=(L.zeros(2, 3), o(2, 3))),
+    "topk": lambda L, a, o: L.topk(a, 1, out=(o(2, 1), L.zeros(2, 1, dtype=L.long))),
+    "max_dim": lambda L, a, o: L.max(a, 1, out=(o(2), L.zeros(2, dtype=L.long))),
+    "min_dim": lambda L, a, o: L.min(a, 1, out=(o(2), L.zeros(2, dtype=L.long))),
+    "maximum": lambda L, a, o: L.max(a, a, out=o(2, 3)),
+    "gather": lambda L, a, o: L.gather(a, 1, L.tensor([[0], [1]]), out=o(2, 1)),
+    "argmax": lambda L, a, o: L.argmax(a, 1, out=o(2)),
+    "argmin": lambda L, a, o: L.argmin(a, 1, out=o(2)),
+    "softmax": lambda L, a, o: L.softmax(a, 1, out=o(2, 3)),
+    "log_softmax": lambda L, a, o: L.log_softmax(a, 1, out=o(2, 3)),
+    "norm": lambda L, a, o: L.norm(a, 2, 1, out=o(2)),
+    "diag": lambda L, a, o: L.diag(a, out=o(2)),
+    "tril": lambda L, a, o: L.tril(a, out=o(2, 3)),
+    "triu": lambda L, a, o: L.triu(a, out=o(2, 3)),
+    "exp": lambda L, a, o: L.exp(a, out=o(2, 3)),
+    "add": lambda L, a, o: L.add(a, 1, out=o(2, 3)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool", "float16",
+                                   "complex64"])
+@pytest.mark.parametrize("call", sorted(STRUCTURED_OUT))
+def test_structured_out_dtype_as_torch(call, dtype):
+    """"Expected out tensor to have dtype float, but got double instead" (no cast into the
+    out of mm, sort, softmax...; TensorIterator ops cast as before)."""
+    out = []
+    for L in (autotensor, torch):
+        a = L.tensor(_A)
+        try:
+            r = STRUCTURED_OUT[call](L, a, lambda *s, L=L: L.zeros(s, dtype=getattr(L, dtype)))
+            r = r if isinstance(r, tuple) else (r,)
+            out.append([(np.asarray(t.tolist()).round(5).tolist(), str(t.dtype).split(".")[-1])
+                        for t in r])
+        except Exception as e:  # noqa: BLE001
+            out.append(f"{type(e).__name__}: {e}")
+    assert out[0] == out[1]
+
+
+# ---- other in-place ops' checks in aten's order --------------------------------------------
+ORDERED = [
+    "x.put_(torch.tensor([50]), torch.ones(1, dtype=torch.float64))",
+    "x.put_(torch.tensor([50]), torch.ones(2))",
+    "x.put_(torch.tensor([50.]), torch.ones(2, dtype=torch.float64))",
+    "torch.zeros(0).put_(torch.tensor([0]), torch.ones(1))",
+    "x.put_(torch.tensor([-5]), torch.ones(1))", "x.put_(torch.tensor([-4]), torch.ones(1))",
+    "x.put(torch.tensor([50]), torch.ones(1, dtype=torch.float64))",
+    "x.take(torch.tensor([50]))",
+    "x.masked_scatter_(torch.ones(3, dtype=torch.bool), torch.ones(9))",
+    "x.masked_scatter_(torch.ones(1, 2, 2, dtype=torch.bool), torch.ones(9))",
+    "x.masked_scatter(torch.ones(3, dtype=torch.bool), torch.ones(9))",
+    "x.masked_scatter_(torch.ones(2, dtype=torch.bool), torch.ones(1))",
+    "i.round_(decimals=1)", "i.round(decimals=1)", "i.round_()", "torch.round(i, decimals=0)",
+    "x.round(decimals=1)", "i.exponential_(-1)", "i.exponential_()", "x.exponential_(-1)",
+]
+
+
+@pytest.mark.parametrize("call", ORDERED)
+def test_inplace_checks_in_aten_order(call):
+    out = []
+    for L in (autotensor, torch):
+        ns = {"torch": L, "x": L.zeros(2, 2), "i": L.tensor([1, 2])}
+        try:
+            r = eval(call, ns)  # noqa: S307
+            out.append((np.asarray(r.tolist()).round(5).tolist() if "exponential" not in call
+                        else None, str(r.dtype).split(".")[-1]))
+        except Exception as e:  # noqa: BLE001
+            out.append(f"{type(e).__name__}: {e}")
+    assert out[0] == out[1]

@@ -27,9 +27,10 @@ _RESIZED = ("An output with one or more elements was resized since it had shape 
             "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
 
 
-def write_out(name, result, out, inputs=()):
+def write_out(name, result, out, inputs=(), exact=False):
     """Write ``result`` into ``out`` (``inputs``: the call's arguments, for the forward-AD
-    refusal of an out= kernel, which reads them as well as the outs)."""
+    refusal of an out= kernel, which reads them as well as the outs; ``exact``: the
+    kernel's own dtype rule, after autograd's refusal)."""
     results = tuple(result) if isinstance(result, tuple) else (result,)
     outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
     if _state.enabled and (any(r.requires_grad for r in results) or
@@ -37,6 +38,8 @@ def write_out(name, result, out, inputs=()):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
                            f"automatic differentiation, but one of the arguments requires "
                            f"grad.")
+    if exact:
+        _check_exact_dtype(name, result, out)
     for r, o in zip(results, outs):
         value, dst = r._data, o._data
         if value.dtype != dst.dtype and not np.can_cast(value.dtype, dst.dtype, "same_kind"):
@@ -130,9 +133,18 @@ def _EXACT_DEFAULT(r, o):
     return f"Expected out tensor to have dtype {_C(r)}, but got {_C(o)} instead"
 
 
+# Structured kernels outside TensorIterator: their out must have the result's dtype
+# (resize_out's check, _EXACT_DEFAULT's words); max/min only as (values, indices).
+_STRUCTURED = frozenset("addmm argmax argmin bmm diag gather log_softmax matmul mm norm "
+                        "softmax sort topk tril triu".split())
+_STRUCTURED_TUPLE = frozenset(("max", "min"))
+
+
 def _check_exact_dtype(name, result, out):
     rule = _EXACT.get(name)
-    if rule is None and (not name.startswith("linalg_") or name in _CASTS):
+    if rule is None and not (name in _STRUCTURED or name in _STRUCTURED_TUPLE and
+                             isinstance(result, tuple)) and (
+            not name.startswith("linalg_") or name in _CASTS):
         return
     for r, o in zip(result if isinstance(result, tuple) else (result,),
                     out if isinstance(out, (tuple, list)) else (out,)):
@@ -163,8 +175,7 @@ def with_out(f, name):
         result = f(*args, **kwargs)
         if name == "empty" and tuple(out.shape) == tuple(result.shape):
             return out  # (its values are whatever out held)
-        _check_exact_dtype(name, result, out)
-        return write_out(name, result, out, (*args, *kwargs.values()))
+        return write_out(name, result, out, (*args, *kwargs.values()), exact=True)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f.__doc__
     return fn

@@ -1289,11 +1289,15 @@ def index_fill_(self, dim, index, value):
                                   where=where)
 
 
-def _flat_index(name, index, numel):
+def _flat_index(name, index, numel, checks=None):
+    """The flat index of take / put_: its dtype, ``checks()`` (put_'s), then the kernel's
+    range check."""
     idx = _index_data(index)
     if idx.dtype != np.int64:
         raise RuntimeError(f"{name}(): Expected a long tensor for index, but got "
                            f"{_dtype_name(idx)}")
+    if checks is not None:
+        checks(idx)
     for v in idx.reshape(-1):
         if v < -numel or v >= numel:
             raise IndexError(f"out of range: tried to access index {int(v)} on a tensor of "
@@ -1330,16 +1334,21 @@ def take_along_dim(input, indices, dim=None):
 
 
 def _put_checks(d, index, source):
-    idx = _flat_index("put_", index, d.size)
+    """put_'s checks in aten's order: index dtype, source dtype, the sizes, then the range."""
     s = source._data
-    if s.dtype != d.dtype:
-        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
-                           f"self.dtype = {_dtype_name(d)} and source.dtype = {_dtype_name(s)}")
-    if s.size != idx.size:
-        raise IndexError(f"put_(): Expected source and index to have the same number of "
-                         f"elements, but got source.numel() = {s.size}, index.numel() = "
-                         f"{idx.size}")
-    return idx
+
+    def checks(idx):
+        if s.dtype != d.dtype:
+            raise RuntimeError(f"put_(): self and source expected to have the same dtype, but "
+                               f"got self.dtype = {_dtype_name(d)} and source.dtype = "
+                               f"{_dtype_name(s)}")
+        if s.size != idx.size:
+            raise IndexError(f"put_(): Expected source and index to have the same number of "
+                             f"elements, but got source.numel() = {s.size}, index.numel() = "
+                             f"{idx.size}")
+        if d.size == 0 and idx.size:
+            raise IndexError("put_(): Tried to put elements into an empty tensor")
+    return _flat_index("put_", index, d.size, checks)
 
 
 def put(input, index, source, accumulate=False):
@@ -1365,6 +1374,8 @@ def _masked_scatter_args(d, mask, source, inplace_):
     if s.dtype != d.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
                            f"got{_dtype_name(d)} and {_dtype_name(s)}")
+    if inplace_ and m.shape != d.shape:  # (expand_inplace(self, mask): expand's words)
+        m = expand(_make(m), d.shape)._data
     try:
         shape = d.shape if inplace_ else np.broadcast_shapes(d.shape, m.shape)
         m = np.broadcast_to(m, shape)

@@ -988,8 +988,17 @@ ceil = _unary_fn(CEIL, "Elementwise ceil.", float_op=False)
 _round = _unary_fn(ROUND, "Elementwise round (half to even).", float_op=False)
 
 
-def round(input, *, decimals=0):
+def _round_decimals_integral(t, decimals):
+    """round.decimals has no integer kernel (plain round copies an integer tensor)."""
+    if decimals is not None and t._data.dtype.kind in "biu":
+        raise NotImplementedError(
+            f"\"{'round_cpu' if decimals else 'round_vml_cpu'}\" not implemented for "
+            f"'{_dtypes.scalar_name(_dtypes.from_numpy(t._data.dtype))}'")
+
+
+def round(input, *, decimals=None):
     """Round half to even, like PyTorch."""
+    _round_decimals_integral(input, decimals)
     if decimals:
         scale = 10.0 ** decimals
         return div(_round(mul(input, scale)), scale)
@@ -3408,7 +3417,8 @@ def bitwise_not_(self):
     return _write_no_grad(self, bitwise_not(self)._data)
 
 
-def round_(self, *, decimals=0):
+def round_(self, *, decimals=None):
+    _round_decimals_integral(self, decimals)
     if decimals:
         from .special import ROUND_DECIMALS
         return _inplace_unary(ROUND_DECIMALS, self, (decimals,), float_op=False)
