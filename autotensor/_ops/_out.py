@@ -99,6 +99,8 @@ OUT_NAMES = """
     svd nuclear_norm frobenius_norm
     zeros ones empty full arange rand randn
     """.split()
+# (reductions whose out gives the dtype they compute in when none is asked for)
+_OUT_DTYPE = frozenset("sum prod cumsum cumprod nansum mean".split())
 # (the factories: an out tensor gives the dtype when none is asked for, as PyTorch's)
 _FACTORIES = frozenset("zeros ones empty full arange rand randn".split())
 # torch.linalg's functions that take out= (bound in linalg.py)
@@ -125,6 +127,11 @@ _EXACT = {
                           f"dtype, but got input {_C(r)} and hist {_C(o)}",
     "nan_to_num": lambda r, o: f"nan_to_num: dtype of out: {_S(o)} should be same as input: "
                                f"{_S(r)}",
+    "logcumsumexp": lambda r, o: f"expected scalar_type {_S(r)} but found {_S(o)}",
+    "amax": lambda r, o: f"Expected the dtype for input and out to match, but got {_S(r)} for "
+                         f"input's dtype and {_S(o)} for out's dtype.",
+    "amin": lambda r, o: f"Expected the dtype for input and out to match, but got {_S(r)} for "
+                         f"input's dtype and {_S(o)} for out's dtype.",
 }
 _CASTS = frozenset(("linalg_pinv",))  # (linalg functions whose out takes a cast)
 
@@ -158,6 +165,10 @@ def with_out(f, name):
         if out is None:
             return f(*args, **kwargs)
         dtype = kwargs.get("dtype")
+        if dtype is None and name in _OUT_DTYPE and hasattr(out, "dtype") and (
+                name != "mean" or out.dtype.is_floating_point):
+            # (aten's infer_dtype_from_optional: the reduction runs in the out's dtype)
+            kwargs["dtype"] = dtype = out.dtype
         if name in _FACTORIES and hasattr(out, "dtype"):
             if dtype is None:
                 kwargs["dtype"] = out.dtype
