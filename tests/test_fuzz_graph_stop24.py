@@ -92,7 +92,12 @@ UNARY = [
     "x.nanmedian(0)[0]", "x.mode(0)[0]", "x.msort()", "x.sort(0)[0]", "x.kthvalue(1, 0)[0]",
     "x.diff()", "x.diff(dim=0)", "x.squeeze()", "x.squeeze(0)", "x.unsqueeze(0).squeeze(0)",
     "x.unsqueeze(-1).squeeze()", "x.unsqueeze(0).squeeze((0, -1))", "x[0]", "x[..., 0]",
-    "x.select(0, -1)",
+    "x.select(0, -1)", "x[x > 0]", "x.masked_select(x > 0)", "x[L.tensor([0, 0])]",
+    "L.nn.functional.elu(x)", "L.nn.functional.selu(x)", "L.nn.functional.celu(x, 2.0)",
+    "L.nn.functional.elu(x * 1, 0.5, inplace=True)", "L.nn.functional.selu(x * 1, inplace=True)",
+    "L.nn.functional.celu(x * 1, 2.0, inplace=True)", "L.nn.functional.hardswish(x)",
+    "L.nn.functional.softplus(x)", "L.nn.functional.softplus(x, 2.0, 0.5)",
+    "L.nn.functional.logsigmoid(x)",
 ]
 # ... and of x, y (binary; also with y = x)
 BINARY = [
@@ -229,14 +234,10 @@ _FAMILIES = (
     r"rad2deg|frac|logit|trunc|sgn|nan_to_num|polygamma)")
 # samples of these families that still differ (tests/fuzz/OPEN_FINDINGS.md, stop 24, fz9a)
 OPEN_SAMPLES = {
-    # advanced indexing's backward: PyTorch's IndexPutImplBackward0 (index_put_ with
-    # accumulate into zeros), ours IndexPutBackward0
-    "getitem_bool_mask", "getitem_bool_rows", "getitem_int_tensor", "getitem_int_tensor_2d",
-    "getitem_mixed", "getitem_two_tensors", "getitem_list",
     # in-place ops on a clone (CopySlices / CloneBackward0 chains)
     "log1p_", "polygamma_", "addmv_", "addbmm_", "diagonal_scatter", "diagonal_scatter_offset",
-    # aminmax's gradients' versions; logsigmoid's log_sigmoid_backward op
-    "aminmax", "aminmax_dim", "aminmax_ties", "logsigmoid",
+    # aminmax's gradients' versions
+    "aminmax", "aminmax_dim", "aminmax_ties",
     # nn ops matched by name (their *BackwardBackward0 ops)
     "max_unpool2d", "multi_margin_loss", "multi_margin_loss_p2_weighted",
     "multilabel_margin_loss", "multi_margin_loss_1d", "multilabel_margin_loss_1d",

@@ -70,10 +70,15 @@ SELECT_BACKWARD = defop("select_backward", "SelectBackwardBackward0", raw.getite
                         inputs=("grad",), params=("shape", "key"),
                         grads={"grad": lambda F, grad, key: F.getitem(grad, key)},
                         jvp="linear")
-INDEX_BACKWARD = defop("index_backward", "IndexPutBackward0", raw.index_backward,
-                       inputs=("grad",), params=("shape", "key"),
-                       grads={"grad": lambda F, grad, key: F.getitem(grad, key)},
-                       jvp="linear")
+# index's backward is index_backward: zeros.index_put_(indices, grad, accumulate=True) as
+# _index_put_impl_ (IndexPutImplBackward0: the zeros, which need no grad, then grad)
+INDEX_BACKWARD = defop("_index_put_impl_", "IndexPutImplBackward0",
+                       lambda zeros, grad, key: raw.index_backward(grad, zeros.shape, key),
+                       inputs=("self", "values"), params=("key",),
+                       grads={"self": lambda F, grad: grad,
+                              "values": lambda F, grad, key: F.getitem(grad, key)},
+                       jvp=lambda F, self, values_t, key: None if values_t is None else
+                       F.index_backward(values_t, tuple(self.shape), key))
 INDEX_ADD = defop("index_add", "IndexAddBackward0",
                   lambda a, src, dim, index, alpha: raw.index_add(a, dim, index, src, alpha),
                   inputs=("self", "source"), params=("dim", "index", "alpha"),
@@ -1163,8 +1168,10 @@ MASKED_SCATTER = defop("masked_scatter", "MaskedScatterBackward0", _masked_scatt
 MASKED_SELECT = defop("masked_select", "MaskedSelectBackward0",
                       lambda a, mask: np.broadcast_to(a, mask.shape)[mask],
                       params=("mask",),
-                      grads={"self": lambda F, grad, mask: F.index_backward(
-                          grad, mask.shape, (mask,))},
+                      # (PyTorch's masked_select_backward: zeros of the broadcast shape,
+                      # masked_scatter_'ed: MaskedScatterBackward0)
+                      grads={"self": lambda F, grad, mask: F.masked_select_backward(
+                          grad, mask.shape, mask)},
                       jvp="linear")
 SELECT_SCATTER = defop("select_scatter", "SelectScatterBackward0",
                        _scatter_into(lambda dim, index: _key(dim, index)),

@@ -14,15 +14,15 @@ from .pointwise import (
     abs, clamp, clone, cos, exp, floor, log, maximum, minimum, mul, pow, reciprocal, relu, SGN,
     sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
-    THRESHOLD_BACKWARD, ACTIVATION_BACKWARD)
+    THRESHOLD_BACKWARD, ACTIVATION_BACKWARD, ELU_BACKWARD, SOFTPLUS_BACKWARD,
+    HARDSWISH_BACKWARD, LOG_SIGMOID_BACKWARD)
 from .shape import (
     as_strided, AS_STRIDED_BACKWARD, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow,
     permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
     triu, unsqueeze, view)
 from .indexing import (
-    gather, getitem, GETITEM_BACKWARD, SELECT_BACKWARD, index_add, INDEX_BACKWARD, index_select,
-    masked_fill,
-    scatter, scatter_add)
+    gather, getitem, GETITEM_BACKWARD, masked_scatter, SELECT_BACKWARD, index_add,
+    INDEX_BACKWARD, index_select, masked_fill, scatter, scatter_add)
 from .reduction import (
     cumprod, cumsum, log_softmax, logcumsumexp, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
     SOFTMAX_BACKWARD_DATA, sum)
@@ -107,7 +107,11 @@ TENSOR = SimpleNamespace(
     getitem=_getitem_key,
     getitem_backward=_graph_op(GETITEM_BACKWARD, raw.getitem_backward),
     select_backward=_graph_op(SELECT_BACKWARD, raw.getitem_backward),
-    index_backward=_graph_op(INDEX_BACKWARD, raw.index_backward),
+    index_backward=lambda grad, shape, key: _finish(
+        INDEX_BACKWARD, (_make(np.zeros(shape, dtype=grad._data.dtype)), grad), (key,),
+        _asarray(raw.index_backward(grad._data, shape, key))),
+    masked_select_backward=lambda grad, shape, mask: masked_scatter(
+        _make(np.zeros(shape, dtype=grad._data.dtype)), _make(mask), grad),
     cat=cat, stack=stack, narrow=narrow, select=select, softmax=softmax,
     log_softmax=log_softmax, maximum=maximum, minimum=minimum, clamp=clamp, relu=relu,
     tanh=tanh, sigmoid=sigmoid, cast_like=_cast_like, diagonal=diagonal,
@@ -139,6 +143,10 @@ TENSOR = SimpleNamespace(
                                            raw.log_softmax_backward_data),
     # leaky_relu_backward, hardtanh_backward, ... (Note [Activation backward ops])
     **{op.name: _backward_op(op, op.kernel) for op in ACTIVATION_BACKWARD},
+    elu_backward=_backward_op(ELU_BACKWARD, ELU_BACKWARD.kernel),
+    softplus_backward=_backward_op(SOFTPLUS_BACKWARD, SOFTPLUS_BACKWARD.kernel),
+    hardswish_backward=_backward_op(HARDSWISH_BACKWARD, HARDSWISH_BACKWARD.kernel),
+    log_sigmoid_backward=_backward_op(LOG_SIGMOID_BACKWARD, LOG_SIGMOID_BACKWARD.kernel),
 )
 
 

@@ -2695,8 +2695,40 @@ def softplus_backward(F, grad, self, beta, threshold):
     return F.where(z > threshold, grad, grad * F.sigmoid(z))
 
 
+def _softplus_double_backward(F, grad, self, beta, threshold):
+    """PyTorch's: sigmoid_backward(grad, x.sigmoid()) * (x < threshold) * beta, x = self *
+    beta."""
+    x = self * beta
+    return F.sigmoid_backward(grad, F.sigmoid(x)) * F.cast_like(x < threshold, grad) * beta
+
+
+def _sum_terms(*terms):
+    terms = [t for t in terms if t is not None]
+    out = terms[0] if terms else None
+    for t in terms[1:]:
+        out = out + t
+    return out
+
+
+# (Note [Activation backward ops]: softplus', hardswish's and log_sigmoid's backward are ops
+# of their own, differentiable in grad_output and in self)
+SOFTPLUS_BACKWARD = defop(
+    "softplus_backward", "SoftplusBackwardBackward0",
+    lambda grad, x, beta, threshold: softplus_backward(raw.RAW, grad, x, beta, threshold),
+    inputs=("grad_output", "self"), params=("beta", "threshold"),
+    grads={"grad_output": lambda F, grad, self, beta, threshold:
+           F.softplus_backward(grad, self, beta, threshold),
+           "self": lambda F, grad, grad_output, self, beta, threshold:
+           _softplus_double_backward(F, grad * grad_output, self, beta, threshold)},
+    jvp=lambda F, grad_output, grad_output_t, self, self_t, beta, threshold: _sum_terms(
+        None if grad_output_t is None else F.softplus_backward(grad_output_t, self, beta,
+                                                               threshold),
+        None if self_t is None else _softplus_double_backward(F, self_t * grad_output, self,
+                                                              beta, threshold)))
 SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus, params=("beta", "threshold"),
-                 jvp="elementwise", grads={"self": softplus_backward})
+                 jvp="elementwise",
+                 grads={"self": lambda F, grad, self, beta, threshold:
+                        F.softplus_backward(grad, self, beta, threshold)})
 
 
 def silu_backward(F, grad, self):
@@ -2854,14 +2886,58 @@ def elu_backward(F, grad, self, alpha, scale, input_scale):
     return F.where(self <= 0, neg, grad * scale)
 
 
+def _elu_backward_values(F, grad, x, alpha, scale, input_scale, is_result):
+    """aten's elu_backward: from the input (elu, celu, selu), or from the result (their
+    in-place forms)."""
+    if is_result:
+        return F.where(x > 0, grad * scale, grad * input_scale * (x + alpha * scale))
+    return elu_backward(F, grad, x, alpha, scale, input_scale)
+
+
+def _elu_double_backward(F, grad, grad_output, self_or_result, alpha, scale, input_scale,
+                         is_result):
+    """PyTorch's elu_double_backward."""
+    neg = F.cast_like(self_or_result < 0, grad)
+    g = grad * grad_output * input_scale
+    if is_result:
+        return g * neg
+    return F.elu_backward(g, self_or_result, alpha, scale, input_scale, False) * neg
+
+
+def _elu_backward_jvp(F, grad_output, grad_output_t, self_or_result, self_or_result_t, alpha,
+                      scale, input_scale, is_result):
+    out = None
+    if grad_output_t is not None:
+        out = F.elu_backward(grad_output_t, self_or_result, alpha, scale, input_scale,
+                             is_result)
+    if self_or_result_t is not None:
+        t = _elu_double_backward(F, self_or_result_t, grad_output, self_or_result, alpha,
+                                 scale, input_scale, is_result)
+        out = t if out is None else out + t
+    return out
+
+
+# Note [Activation backward ops]: elu's backward is an op of its own (EluBackwardBackward0)
+ELU_BACKWARD = defop(
+    "elu_backward", "EluBackwardBackward0",
+    lambda grad, x, alpha, scale, input_scale, is_result: _elu_backward_values(
+        raw.RAW, grad, x, alpha, scale, input_scale, is_result),
+    inputs=("grad_output", "self_or_result"),
+    params=("alpha", "scale", "input_scale", "is_result"),
+    grads={"grad_output": lambda F, grad, self_or_result, alpha, scale, input_scale, is_result:
+           F.elu_backward(grad, self_or_result, alpha, scale, input_scale, is_result),
+           "self_or_result": _elu_double_backward},
+    jvp=_elu_backward_jvp)
 ELU = defop("elu", "EluBackward0", _in_float32(_elu), params=("alpha", "scale", "input_scale"),
-            jvp="elementwise", grads={"self": elu_backward})
+            jvp="elementwise",
+            grads={"self": lambda F, grad, self, alpha, scale, input_scale:
+                   F.elu_backward(grad, self, alpha, scale, input_scale, False)})
 CELU = defop("celu", "CeluBackward0",
              _in_float32(lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha)),
              params=("alpha",), jvp="elementwise",
              # PyTorch's backward scales by 1.0 / alpha.toFloat() (derivatives.yaml)
-             grads={"self": lambda F, grad, self, alpha:
-                    elu_backward(F, grad, self, alpha, 1.0, 1.0 / float(np.float32(alpha)))})
+             grads={"self": lambda F, grad, self, alpha: F.elu_backward(
+                 grad, self, alpha, 1.0, 1.0 / float(np.float32(alpha)), False)})
 LEAKY_RELU = defop("leaky_relu", "LeakyReluBackward0",
                    lambda a, slope: np.where(a > 0, a, a * slope).astype(a.dtype, copy=False),
                    params=("negative_slope",), jvp="elementwise",
@@ -2882,12 +2958,29 @@ HARDSIGMOID = defop("hardsigmoid", "HardsigmoidBackward0",
                     jvp="elementwise",
                     grads={"self": lambda F, grad, self: F.hardsigmoid_backward(grad, self)},
                     backward_op=("aten::hardsigmoid_backward", ".", False))
+def _hardswish_backward_values(F, grad, self):
+    return F.where(self <= -3, 0, F.where(self < 3, grad * (self / 3 + 0.5), grad))
+
+
+def _hardswish_double_backward(F, grad, grad_output, self):
+    """PyTorch's where(-3 < self < 3, grad * grad_output / 3.0, zeros({}))."""
+    return F.where((self > -3.0) & (self < 3.0), grad * grad_output / 3.0, F.zeros((), self))
+
+
+HARDSWISH_BACKWARD = defop(
+    "hardswish_backward", "HardswishBackwardBackward0",
+    lambda grad, x: _hardswish_backward_values(raw.RAW, grad, x),
+    inputs=("grad_output", "self"),
+    grads={"grad_output": lambda F, grad, self: F.hardswish_backward(grad, self),
+           "self": _hardswish_double_backward},
+    jvp=lambda F, grad_output, grad_output_t, self, self_t: _sum_terms(
+        None if grad_output_t is None else F.hardswish_backward(grad_output_t, self),
+        None if self_t is None else _hardswish_double_backward(F, self_t, grad_output, self)))
 HARDSWISH = defop("hardswish", "HardswishBackward0",
                   _in_float32(lambda a: (a * np.clip(a + 3, 0, 6) / 6).astype(a.dtype,
                                                                             copy=False)),
                   jvp="elementwise",
-                  grads={"self": lambda F, grad, self: F.where(
-                      self <= -3, 0, F.where(self < 3, grad * (self / 3 + 0.5), grad))})
+                  grads={"self": lambda F, grad, self: F.hardswish_backward(grad, self)})
 
 
 def mish_backward(F, grad, self):
@@ -2913,8 +3006,25 @@ def _log_sigmoid_backward(F, grad, self):
     return F.where(self < 0, 1 - q, q) * grad
 
 
+def _log_sigmoid_double_backward(F, grad, self):
+    z = F.sigmoid(self)  # (PyTorch's log_sigmoid_double_backward)
+    return grad * (z - 1) * z
+
+
+LOG_SIGMOID_BACKWARD = defop(
+    "log_sigmoid_backward", "LogSigmoidBackwardBackward0",
+    lambda grad, x: _log_sigmoid_backward(raw.RAW, grad, x), inputs=("grad_output", "self"),
+    grads={"grad_output": lambda F, grad, self: F.log_sigmoid_backward(grad, self),
+           "self": lambda F, grad, grad_output, self:
+           _log_sigmoid_double_backward(F, grad * grad_output, self)},
+    jvp=lambda F, grad_output, grad_output_t, self, self_t: _sum_terms(
+        None if grad_output_t is None else F.log_sigmoid_backward(grad_output_t, self),
+        None if self_t is None else _log_sigmoid_double_backward(F, self_t * grad_output,
+                                                                 self)))
 LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", _in_float32(_log_sigmoid),
-                    jvp="elementwise", grads={"self": _log_sigmoid_backward}, layout="contiguous")
+                    jvp="elementwise",
+                    grads={"self": lambda F, grad, self: F.log_sigmoid_backward(grad, self)},
+                    layout="contiguous")
 THRESHOLD = defop("threshold", "ThresholdBackward0",
                   lambda a, threshold, value: np.where(a <= threshold, value, a).astype(
                       a.dtype, copy=False), params=("threshold", "value"), jvp="elementwise",
@@ -3019,11 +3129,11 @@ def _result_slope(F, grad, result, slope):
 
 ELU_ = defop("elu_", "EluBackward1", _elu, params=("alpha", "scale", "input_scale"),
              jvp="elementwise",
-             grads={"self": lambda F, grad, result, alpha, scale, input_scale: F.where(
-                 result > 0, grad * scale, grad * input_scale * (result + alpha * scale))})
+             grads={"self": lambda F, grad, result, alpha, scale, input_scale:
+                    F.elu_backward(grad, result, alpha, scale, input_scale, True)})
 CELU_ = defop("celu_", "CeluBackward1", CELU.kernel, params=("alpha",), jvp="elementwise",
-              grads={"self": lambda F, grad, result, alpha: F.where(
-                  result > 0, grad, grad * (1.0 / alpha) * (result + alpha))})
+              grads={"self": lambda F, grad, result, alpha:
+                     F.elu_backward(grad, result, alpha, 1.0, 1.0 / alpha, True)})
 LEAKY_RELU_ = defop("leaky_relu_", "LeakyReluBackward1", LEAKY_RELU.kernel,
                     params=("negative_slope",), jvp="elementwise",
                     grads={"self": lambda F, grad, result, negative_slope:

@@ -556,6 +556,10 @@ def getitem_backward(grad, shape, key):
 select_backward = getitem_backward
 
 
+def masked_select_backward(grad, shape, mask):
+    return index_backward(grad, shape, (mask,))
+
+
 def index_backward(grad, shape, key):
     """Gradient of advanced indexing ``x[key]``: repeated indices accumulate."""
     out = np.zeros(shape, dtype=grad.dtype)
@@ -1255,7 +1259,7 @@ FORMULA_NAMES = (
     "masked_fill", "clone", "exp", "exp2", "log", "sin", "cos", "sqrt", "sign", "abs", "pow",
     "gather", "reciprocal",
     "scatter_add", "index_select", "index_add", "getitem", "getitem_backward", "select_backward",
-    "index_backward",
+    "index_backward", "masked_select_backward",
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
     "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
@@ -1267,8 +1271,29 @@ FORMULA_NAMES = (
     "tanh_backward", "sigmoid_backward", "threshold_backward", "softmax_backward_data",
     "log_softmax_backward_data",
     "leaky_relu_backward", "rrelu_with_noise_backward",
-    "hardtanh_backward", "hardsigmoid_backward", "softshrink_backward", "hardshrink_backward",
+    "hardtanh_backward", "hardsigmoid_backward", "elu_backward", "softplus_backward",
+    "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
 )
+
+def elu_backward(grad, x, alpha, scale, input_scale, is_result):
+    from .pointwise import _elu_backward_values
+    return _elu_backward_values(RAW, grad, x, alpha, scale, input_scale, is_result)
+
+
+def softplus_backward(grad, x, beta, threshold):
+    from .pointwise import softplus_backward
+    return softplus_backward(RAW, grad, x, beta, threshold)
+
+
+def hardswish_backward(grad, x):
+    from .pointwise import _hardswish_backward_values
+    return _hardswish_backward_values(RAW, grad, x)
+
+
+def log_sigmoid_backward(grad, x):
+    from .pointwise import _log_sigmoid_backward
+    return _log_sigmoid_backward(RAW, grad, x)
+
 
 def convolution(x, w, b, stride, padding, dilation, transposed, output_padding, groups):
     from .nn_ops import convolution_kernel
