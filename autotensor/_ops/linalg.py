@@ -22,13 +22,18 @@ from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
 from ..amp import autocast_mode as _amp
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
-def _bilinear(F, f, a, a_t, b, b_t, dense=False):
+def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_terms=False):
     """Tangent of f(a, b) for f bilinear: f(a_t, b) + f(a, b_t), skipping absent tangents
     (but, as PyTorch's zero tangents do, a term whose primal requires grad is kept in the
     graph: the tangent is then differentiable wrt it). ``dense``: PyTorch's matrix products
     (mm, bmm, mv, addmm, addmv, baddbmm, addbmm) multiply a missing tangent as a dense zero
-    matrix, so an inf or NaN in the other primal makes the tangent NaN there (0 * inf);
-    dot, vdot, outer and addr skip the term."""
+    matrix, so an inf or NaN in the other primal makes the tangent NaN there (0 * inf), and
+    its +0.0 terms turn the other term's -0.0 into +0.0 (Note [Signed zeros of matrix
+    products] in raw.py); dot, vdot, outer and addr skip the term. Each term is summed over
+    dim 0 (``summed``: addbmm) and scaled by ``alpha`` before the two are added, as
+    PyTorch's maybe_multiply(term, alpha) + maybe_multiply(term, alpha). ``zero_terms``
+    (another input has a tangent): dense products of two missing tangents are computed on
+    zeros too."""
     if _state.enabled:
         if a_t is None and b.requires_grad:
             a_t = F.zeros_like(a)
@@ -39,10 +44,25 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False):
             a_t = F.zeros_like(a)
         if b_t is None and not np.isfinite(a._data).all():
             b_t = F.zeros_like(b)
-    out = None if a_t is None else f(a_t, b)
+
+    def term(x, y):
+        t = f(x, y)
+        if summed:
+            t = F.sum(t, 0)
+        return t if alpha == 1 else t * alpha
+
+    if dense and zero_terms and a_t is None and b_t is None:
+        a_t = F.zeros_like(a)  # (rare: only self's tangent; both terms on zeros)
+        b_t = F.zeros_like(b)
+    out = None if a_t is None else term(a_t, b)
     if b_t is not None:
-        c = f(a, b_t)
+        c = term(a, b_t)
         out = c if out is None else out + c
+    if dense and out is not None and (a_t is None) != (b_t is None):
+        if a._data.shape[-1] == 1:  # one product per element: the zeros' own signs
+            out = out + (term(F.zeros_like(a), b) if a_t is None else term(a, F.zeros_like(b)))
+        elif alpha > 0 and out._data.dtype.kind in "fc":  # a sum from +0.0, times alpha
+            out._data += 0.0  # (a fresh array)
     return out
 
 
@@ -51,9 +71,8 @@ def _dot(a, b):
 
 
 def _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha):
-    out = _bilinear(F, F.mm, mat1, mat1_t, mat2, mat2_t, dense=True)
-    if out is not None and alpha != 1:
-        out = out * alpha
+    out = _bilinear(F, F.mm, mat1, mat1_t, mat2, mat2_t, dense=True, alpha=alpha,
+                    zero_terms=self_t is not None)
     if self_t is not None:
         s = self_t if beta == 1 else self_t * beta
         out = s if out is None else out + s
@@ -147,13 +166,51 @@ def _fused_f16(kernel):
 def _addmm(bias, m1, m2, beta, alpha, *layouts):
     if m1.dtype == np.float16:  # (Note [float16 products])
         return _addmm(*_in_float32(bias, m1, m2), beta, alpha).astype(np.float16)
-    if beta != 1 or alpha != 1:
-        out = beta * bias + alpha * (m1 @ m2)
+    shape = (m1.shape[0], m2.shape[1])
+    if alpha == 0:  # (the GEMM reads no product: a nan in it is ignored)
+        if beta == 0:
+            return np.zeros(shape, dtype=m1.dtype)
+        return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, shape), m1.dtype)
+    # Note [Signed zeros of matrix products] in raw.py: the GEMM's one product per element
+    # (an inner dimension of 1), else a sum from beta * self, or from +0.0 when beta is 0
+    direct = shape[0] > 1 and shape[1] > 1 and m1.shape[1] == 1 and m1.dtype in raw._GEMM
+    out = np.multiply(m1, m2, order="C") if direct else m1 @ m2
+    if alpha != 1:
+        out *= alpha  # (in place: the product is a fresh array)
+    if beta == 0:
+        if not direct and out.dtype.kind == "f":
+            out += 0.0
     else:
-        out = m1 @ m2
-        out += bias  # in place: the product is a fresh array
+        c0 = bias if beta == 1 else beta * bias
+        out += c0
+        if not direct and out.dtype.kind == "f":
+            _negative_zero_sums(out, c0, lambda i, j: m1[i, :] * m2[:, j].T, alpha)
     # (bfloat16: a float32 product, rounded once: Note [bfloat16 accumulation])
     return out if out.dtype == m1.dtype else out.astype(m1.dtype)
+
+
+def _negative_zero_sums(out, c0, terms, alpha, scaled_sum=False):
+    """Note [Signed zeros of matrix products]: a zero of ``out`` (c0 + alpha * the sum of a
+    product's terms, NumPy's sum starting from +0.0) whose c0 is -0.0 is -0.0 in PyTorch
+    exactly when every term alpha * a_k * b_k is -0.0 too (gemm), or (``scaled_sum``: gemv)
+    when alpha times the terms' sum is (a sum of zeros is -0.0 when all are). ``terms(i, j)``:
+    the (n, K) terms of the elements (i, j); only those candidates are computed (rarely any:
+    c0 must hold a -0.0)."""
+    c0 = np.asarray(c0)
+    neg0 = (c0 == 0) & np.signbit(c0)
+    if not neg0.any():
+        return
+    idx = np.nonzero((out == 0) & neg0)
+    if not idx[0].size:
+        return
+    t = terms(*idx) if out.ndim == 2 else terms(idx[0])
+    if scaled_sum:
+        neg = ((t == 0) & np.signbit(t)).all(axis=1) != (alpha < 0)
+    else:
+        if alpha != 1:
+            t = t * alpha
+        neg = ((t == 0) & np.signbit(t)).all(axis=1)
+    out[idx] = np.where(neg, -0.0, 0.0)
 
 
 ADDMM = defop("addmm", "AddmmBackward0", _addmm,
@@ -168,7 +225,7 @@ ADDMM = defop("addmm", "AddmmBackward0", _addmm,
                      if alpha != 1 else _mat2_grad(F, grad, mat1, mat2_column_major)},
               jvp=lambda F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha:
                   _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha))
-BMM = defop("bmm", "BmmBackward0", raw.matmul, inputs=("self", "mat2"),
+BMM = defop("bmm", "BmmBackward0", raw.bmm, inputs=("self", "mat2"),
             grads={"self": lambda F, grad, mat2: F.bmm(grad, F.transpose(_cj(F, mat2), 1, 2)),
                    "mat2": lambda F, grad, self: F.bmm(F.transpose(_cj(F, self), 1, 2), grad)},
             jvp=lambda F, self, self_t, mat2, mat2_t:
@@ -255,7 +312,7 @@ def bmm(input, mat2):
                            f"{_dtypes.scalar_name(mat2.dtype)}")
     if a.size and b.size:
         _no_bool("bmm", a)
-    return _finish(BMM, (input, mat2), (), raw.matmul(a, b))
+    return _finish(BMM, (input, mat2), (), raw.bmm(a, b))
 
 
 _FW_NOT_FLOAT = (
@@ -891,9 +948,8 @@ def _scaled(F, x, s):
 
 
 def _addmv_jvp(F, self_t, mat, mat_t, vec, vec_t, beta, alpha):
-    out = _bilinear(F, F.matmul, mat, mat_t, vec, vec_t, dense=True)
-    if out is not None:
-        out = _scaled(F, out, alpha)
+    out = _bilinear(F, F.matmul, mat, mat_t, vec, vec_t, dense=True, alpha=alpha,
+                    zero_terms=self_t is not None)
     if self_t is not None:
         s = _scaled(F, self_t, beta)
         out = s if out is None else out + s
@@ -905,9 +961,8 @@ def _outer_f(F, a, b):
 
 
 def _addr_jvp(F, self_t, vec1, vec1_t, vec2, vec2_t, beta, alpha):
-    out = _bilinear(F, lambda a, b: _outer_f(F, a, b), vec1, vec1_t, vec2, vec2_t)
-    if out is not None:
-        out = _scaled(F, out, alpha)
+    out = _bilinear(F, lambda a, b: _outer_f(F, a, b), vec1, vec1_t, vec2, vec2_t,
+                    alpha=alpha)
     if self_t is not None:
         s = _scaled(F, self_t, beta)
         out = s if out is None else out + s
@@ -915,19 +970,32 @@ def _addr_jvp(F, self_t, vec1, vec1_t, vec2, vec2_t, beta, alpha):
 
 
 def _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha, summed=False):
-    out = _bilinear(F, F.matmul, batch1, batch1_t, batch2, batch2_t, dense=True)
-    if out is not None:
-        if summed:
-            out = F.sum(out, 0)
-        out = _scaled(F, out, alpha)
+    out = _bilinear(F, F.matmul, batch1, batch1_t, batch2, batch2_t, dense=True, alpha=alpha,
+                    summed=summed, zero_terms=self_t is not None)
     if self_t is not None:
         s = _scaled(F, self_t, beta)
         out = s if out is None else out + s
     return out
 
 
-ADDMV = defop("addmv", "AddmvBackward0",
-              _fused_f16(lambda s, m, v, beta, alpha: _axpby(s, m @ v, beta, alpha)),
+def _addmv(s, m, v, beta, alpha):
+    """beta * self + alpha * (m @ v): gemv sums from beta * self (+0.0 when beta is 0), so a
+    -0.0 of self stays only where every term is -0.0 (Note [Signed zeros of matrix
+    products] in raw.py)."""
+    if alpha == 0:
+        return np.zeros(s.shape[:0] + (m.shape[0],), s.dtype) if beta == 0 else \
+            np.array(np.broadcast_to(s if beta == 1 else beta * s, (m.shape[0],)), s.dtype)
+    out = _axpby(s, m @ v, beta, alpha)
+    if out.dtype.kind == "f":
+        if beta == 0:
+            out = out + 0.0
+        else:
+            _negative_zero_sums(out, s if beta == 1 else beta * s, lambda i: m[i, :] * v, alpha,
+                               scaled_sum=True)
+    return out
+
+
+ADDMV = defop("addmv", "AddmvBackward0", _fused_f16(_addmv),
               inputs=("self", "mat", "vec"), params=("beta", "alpha"),
               grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                      "mat": lambda F, grad, vec, alpha:
@@ -993,10 +1061,9 @@ def _addbmm(s, a, b, beta, alpha):
     only), so the result is rounded to its dtype after each batch's product."""
     if not a.shape[0]:
         return _axpby(s, np.zeros_like(s), beta, alpha)
-    step = _fused_f16(lambda s, x, y, beta, alpha: _axpby(s, x @ y, beta, alpha))
     out = s
     for i in range(a.shape[0]):
-        out = step(out, a[i], b[i], beta if i == 0 else 1, alpha)
+        out = _addmm(out, a[i], b[i], beta if i == 0 else 1, alpha)
     return out
 
 

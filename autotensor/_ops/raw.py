@@ -95,27 +95,70 @@ def _blas(x):
     return np.ascontiguousarray(x) if 0 in x.strides and x.size > 1 else x
 
 
+# Note [Signed zeros of matrix products]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A product's zero element is -0.0 only when every term it sums is -0.0 and nothing else
+# (a +0.0 start, a +0.0 bias) enters the sum. PyTorch's CPU kernels (found by experiment):
+# mm is MKL's gemm with beta = 0, whose inner dimension of 1 with at least two rows and
+# two columns writes the one product itself (-0.0 kept); every other shape (and gemv, dot)
+# sums from +0.0. bmm below 400 multiply-adds per matrix runs aten's loop (from +0.0);
+# above, float32/float64 go to MKL's batched gemm (from +0.0) unless there is one matrix
+# (gemm's rule) or an operand's matrices are neither row- nor column-major (one mm per
+# matrix); float16/bfloat16 sum from +0.0 everywhere. NumPy sums from +0.0 in every case.
+_GEMM = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
+
+
 def mm(a, b):
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and a.dtype in _GEMM:
+        return np.multiply(a, b, order="C")  # (Note [Signed zeros of matrix products])
     out = _blas(a) @ _blas(b)
     # bfloat16 products come back from ml_dtypes as float32, accumulated in float32 as
     # PyTorch's are: rounded once (Note [bfloat16 accumulation] in _common.py)
     return out if out.dtype == a.dtype else out.astype(a.dtype)
 
 
-def bmm(a, b):
-    return matmul(a, b)
-
-
 def matmul(a, b):
+    if a.ndim == 3 and b.ndim == 3:
+        return bmm(a, b)
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(a, b)
     if a.ndim > 1 and b.ndim > 1 and a.shape[-1] == 1 and b.shape[-2] == 1:
-        # an inner dimension of 1 is one product per element, the same bits as the
-        # GEMM's; NumPy's batched matmul runs such shapes (einsum's backward: (b, n, 1) @
-        # (b, 1, 1)) in its own loop, 4-7 x slower than the broadcast multiply (laid out
-        # row-major as a GEMM's result, not as the operands)
-        out = asarray(np.multiply(a, b, order="C"))
-        return out if out.dtype == a.dtype else out.astype(a.dtype)
+        return _inner_one(a, b, False)
     out = asarray(np.matmul(_blas(a), _blas(b)))
     return out if out.dtype == a.dtype else out.astype(a.dtype)
+
+
+def _inner_one(a, b, keep_signs):
+    """A matrix product with an inner dimension of 1: one product per element, the same
+    bits as the GEMM's; NumPy's batched matmul runs such shapes (einsum's backward: (b, n,
+    1) @ (b, 1, 1)) in its own loop, 4-7 x slower than the broadcast multiply (laid out
+    row-major as a GEMM's result, not as the operands). A sum from +0.0 turns -0.0 into
+    +0.0 unless ``keep_signs`` (Note [Signed zeros of matrix products])."""
+    out = asarray(np.multiply(a, b, order="C"))
+    if out.dtype != a.dtype:
+        out = out.astype(a.dtype)
+    if not keep_signs and out.dtype.kind in "fcV":
+        out += 0.0
+    return out
+
+
+def _mkl_items(t):
+    """aten's batch_items_contiguous_or_transposed (strides in elements)."""
+    _, r, c = t.shape
+    it = t.itemsize
+    s1, s2 = t.strides[1] // it, t.strides[2] // it
+    return (s2 == 1 and (r == 1 or s1 >= c)) or (s1 == 1 and (c == 1 or s2 >= r))
+
+
+def bmm(a, b):
+    """aten's bmm (Note [Signed zeros of matrix products])."""
+    if a.shape[2] != 1:
+        out = asarray(np.matmul(_blas(a), _blas(b)))
+        return out if out.dtype == a.dtype else out.astype(a.dtype)
+    n, m, p = a.shape[0], a.shape[1], b.shape[2]
+    keep = (m > 1 and p > 1 and m * p >= 400 and a.dtype in _GEMM and
+            (n == 1 or not (_mkl_items(a) and _mkl_items(b))))
+    return _inner_one(a, b, keep)
 
 
 def where(cond, a, b):
