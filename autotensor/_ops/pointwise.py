@@ -2260,12 +2260,19 @@ def _ldexp_self(F, grad, other):
 def _ldexp_kernel(a, b, exp_dtype=None):
     """PyTorch's ``self * _pow2(self, other)``, the power in ``exp_dtype`` (_pow2_dtype)."""
     if exp_dtype is not None and exp_dtype != a.dtype:
-        p = np.power(exp_dtype.type(2), b.astype(exp_dtype))
+        p = _pow2(b.astype(exp_dtype))
         if a.itemsize == 2 and p.ndim == 0:  # (Note [Half scalars in float32] in _common.py:
             # mul reads a 0-d operand as a float32)
             return (a.astype(np.float32) * np.float32(p)).astype(a.dtype)
         return a * p.astype(a.dtype)
-    return a * np.power(a.dtype.type(2), b)
+    return a * _pow2(b)
+
+
+def _pow2(e):
+    """2 ** e in e's dtype (float32 rounded once from float64, as _pow_scalar_base)."""
+    if e.dtype == np.float32:
+        return np.power(2.0, e.astype(np.float64)).astype(np.float32)
+    return np.power(e.dtype.type(2), e)
 
 
 def _exp_dtype(input, other):
