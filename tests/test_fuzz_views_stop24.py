@@ -554,6 +554,9 @@ REDUCTION_OUT = {
     "logcumsumexp": (lambda L, a, o: L.logcumsumexp(a, 1, out=o), (2, 3)),
     "amax": (lambda L, a, o: L.amax(a.long(), 1, out=o), (2,)),
     "amin": (lambda L, a, o: L.amin(a, 1, out=o), (2,)),
+    "all": (lambda L, a, o: L.all(a, 1, out=o), (2,)),
+    "any": (lambda L, a, o: L.any(a, 1, out=o), (2,)),
+    "all_full": (lambda L, a, o: L.all(a, out=o), ()),
 }
 # (not emulated: float16 prod's float accumulation, complex64 cumsum/cumprod/mean's
 # complex<double> accumulation, nansum's missing integer kernels: Stop 24 open items)

@@ -128,6 +128,9 @@ _EXACT = {
     "nan_to_num": lambda r, o: f"nan_to_num: dtype of out: {_S(o)} should be same as input: "
                                f"{_S(r)}",
     "logcumsumexp": lambda r, o: f"expected scalar_type {_S(r)} but found {_S(o)}",
+    # (a bool out, or uint8's legacy one)
+    "all": lambda r, o: f"all only supports bool tensor for result, got: {_S(o)}",
+    "any": lambda r, o: f"any only supports bool tensor for result, got: {_S(o)}",
     "amax": lambda r, o: f"Expected the dtype for input and out to match, but got {_S(r)} for "
                          f"input's dtype and {_S(o)} for out's dtype.",
     "amin": lambda r, o: f"Expected the dtype for input and out to match, but got {_S(r)} for "
@@ -155,7 +158,7 @@ def _check_exact_dtype(name, result, out):
         return
     for r, o in zip(result if isinstance(result, tuple) else (result,),
                     out if isinstance(out, (tuple, list)) else (out,)):
-        if r.dtype != o.dtype:
+        if r.dtype != o.dtype and not (name in ("all", "any") and o.dtype == _dtypes.uint8):
             raise RuntimeError((rule or _EXACT_DEFAULT)(r.dtype, o.dtype))
 
 
