@@ -17,7 +17,7 @@ from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py
                       _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
 from ._common import _named_result
-from .pointwise import _fw_not_implemented
+from .pointwise import _fw_not_implemented, _not_implemented
 from ..amp import autocast_mode as _amp
 
 
@@ -2160,15 +2160,9 @@ def histc(input, bins=100, min=0, max=0):
 
 
 # ---- histogram, histogramdd (aten's Histogram.cpp) ----------------------------------------
-def _histogram_not_implemented(name):
-    def formula(F, grad):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-    return formula
-
-
 def _histogram_op(name, inputs, outputs):
     return defop(name, "torch::autograd::NotImplemented", None, inputs=inputs, outputs=outputs,
-                 backward_all=lambda F, grads, *saved: _histogram_not_implemented(name)(F, grads),
+                 backward_all=lambda F, grads, *saved: _not_implemented(name)(F, grads),
                  jvp=_fw_not_implemented(f"aten::{name}"))
 
 

@@ -53,7 +53,19 @@ class _ProbsLogits(Distribution):
         return self._param.size()
 
 
-class Bernoulli(ExponentialFamily, _ProbsLogits):
+class _BinaryProbsLogits(_ProbsLogits):
+    """One probability per element: the other parameter from the given one on first use."""
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+
+class Bernoulli(ExponentialFamily, _BinaryProbsLogits):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
@@ -67,14 +79,6 @@ class Bernoulli(ExponentialFamily, _ProbsLogits):
     def expand(self, batch_shape, _instance=None):
         batch_shape = torch.Size(batch_shape)
         return self._expand_params(Bernoulli, batch_shape, batch_shape, _instance)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     mean = property(lambda self: self.probs)
     variance = property(lambda self: self.probs * (1 - self.probs))
@@ -239,7 +243,7 @@ class OneHotCategoricalStraightThrough(OneHotCategorical):
         return samples + (probs - probs.detach())
 
 
-class Geometric(_ProbsLogits):
+class Geometric(_BinaryProbsLogits):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
@@ -263,14 +267,6 @@ class Geometric(_ProbsLogits):
     mean = property(lambda self: 1.0 / self.probs - 1.0)
     mode = property(lambda self: torch.zeros_like(self.probs))
     variance = property(lambda self: (1.0 / self.probs - 1.0) / self.probs)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
@@ -345,7 +341,7 @@ def _clamp_by_zero(x):
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(_ProbsLogits):
+class Binomial(_BinaryProbsLogits):
     arg_constraints = {"total_count": constraints.nonnegative_integer,
                        "probs": constraints.unit_interval, "logits": constraints.real}
     has_enumerate_support = True
@@ -369,14 +365,6 @@ class Binomial(_ProbsLogits):
     @property
     def mode(self):
         return ((self.total_count + 1) * self.probs).floor().clamp(max=self.total_count)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def sample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
@@ -474,7 +462,7 @@ class Multinomial(Distribution):
         return log_factorial_n - log_factorial_xs + log_powers
 
 
-class NegativeBinomial(_ProbsLogits):
+class NegativeBinomial(_BinaryProbsLogits):
     arg_constraints = {"total_count": constraints.greater_than_eq(0),
                        "probs": constraints.half_open_interval(0.0, 1.0),
                        "logits": constraints.real}
@@ -495,14 +483,6 @@ class NegativeBinomial(_ProbsLogits):
     @property
     def mode(self):
         return ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @lazy_property
     def _gamma(self):

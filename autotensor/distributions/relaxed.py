@@ -5,18 +5,17 @@ from numbers import Number
 import autotensor as torch
 
 from . import constraints
-from .discrete import Categorical, _ProbsLogits
+from .discrete import Categorical, _BinaryProbsLogits
 from .distribution import Distribution
 from .transformed import TransformedDistribution
 from .transforms import ExpTransform, SigmoidTransform
-from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs, \
-    probs_to_logits
+from .utils import broadcast_all, clamp_probs
 
 __all__ = ["ExpRelaxedCategorical", "LogitRelaxedBernoulli", "RelaxedBernoulli",
            "RelaxedOneHotCategorical"]
 
 
-class LogitRelaxedBernoulli(_ProbsLogits):
+class LogitRelaxedBernoulli(_BinaryProbsLogits):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
 
@@ -35,14 +34,6 @@ class LogitRelaxedBernoulli(_ProbsLogits):
         batch_shape = torch.Size(batch_shape)
         return self._expand_params(LogitRelaxedBernoulli, batch_shape, batch_shape,
                                    _instance, temperature=self.temperature)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def rsample(self, sample_shape=torch.Size()):
         shape = self._extended_shape(sample_shape)
