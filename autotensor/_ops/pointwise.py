@@ -1267,7 +1267,7 @@ def _check_broadcast(input, other):
 def _bitwise(ufunc, name):
     """PyTorch's bitwise ops: integer and bool operands only (its error names the promoted
     dtype)."""
-    compare = _compare(ufunc)
+    compare = _compare(ufunc, promote=True)
 
     def bitwise(input, other):
         if _state.fw:  # (Note [Forward AD through the autograd fallback])
