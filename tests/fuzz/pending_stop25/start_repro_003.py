@@ -1,0 +1,44 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+final state of v5:
+final v5['tangent']: autotensor gave None, torch gave a dict
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), requires_grad=True)
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = v0.exp()
+    v2 = v0.exp()
+    v3 = torch.autograd.grad(v0, [v0], retain_graph=False, create_graph=False, allow_unused=False)[0]
+    v4 = v0.exp()
+    v5 = _View.apply(v3)
+    v6 = v0.floor_divide(v0)
+    v7 = v0 // v0
+    v8 = v0 // v0
+    with torch.no_grad():
+        v3.atan2_(v0)
+"""
+import sys
+
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), requires_grad=True)",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))",
+    'v1 = v0.exp()',
+    'v2 = v0.exp()',
+    'v3 = torch.autograd.grad(v0, [v0], retain_graph=False, create_graph=False, allow_unused=False)[0]',
+    'v4 = v0.exp()',
+    'v5 = _View.apply(v3)',
+    'v6 = v0.floor_divide(v0)',
+    'v7 = v0 // v0',
+    'v8 = v0 // v0',
+    'with torch.no_grad():\n    v3.atan2_(v0)',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
