@@ -54,6 +54,7 @@ PyTorch's own 5056-byte ``CPUGeneratorImplState`` layout, so states can be excha
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import struct
@@ -448,7 +449,26 @@ class Generator:
         return (r[0::2] << np.uint64(32)) | r[1::2]
 
 
+_VMAP_RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please "
+                      "either use the 'same' or 'different' randomness flags on vmap or "
+                      "perform the randomness operation out of vmap")
+_vmap_modes = []  # the randomness of each enclosing vmap, innermost last
+
+
+@contextlib.contextmanager
+def vmap_randomness(mode):
+    """Inside ``vmap(..., randomness=mode)``: 'error' makes every draw raise PyTorch's error
+    (Note [vmap as a loop] in func/_vmap.py)."""
+    _vmap_modes.append(mode)
+    try:
+        yield
+    finally:
+        _vmap_modes.pop()
+
+
 def _gen(generator) -> Generator:
+    if _vmap_modes and _vmap_modes[-1] == "error":
+        raise RuntimeError(_VMAP_RANDOM_ERROR)
     if generator is None:
         return default_generator
     if not isinstance(generator, Generator):

@@ -191,11 +191,6 @@ def test_functional_call():
     compare(scenario, rtol=1e-12, atol=1e-12)
 
 
-def test_vmap_says_what_is_missing():
-    with pytest.raises(NotImplementedError, match="batching rule"):
-        autotensor.func.vmap(lambda x: x * 2)(autotensor.ones(3))
-
-
 def test_hessian_vs_finite_differences():
     func = autotensor.func
     x = autotensor.tensor(X)
@@ -239,20 +234,47 @@ def test_functorch_make_functional_vs_torch():
     compare(scenario, rtol=1e-6, atol=1e-6)
 
 
-def test_batched_gradients_say_vmap_is_missing():
-    """What PyTorch computes under vmap raises, naming it, instead of a wrong answer:
-    autograd.grad(is_grads_batched=True), gradcheck's batched checks, functorch.vmap."""
-    x = autotensor.tensor([1.0, 2.0], dtype=autotensor.float64, requires_grad=True)
-    with pytest.raises(NotImplementedError, match=r"is_grads_batched=True\) needs vmap"):
-        autotensor.autograd.grad(x.sin(), x, autotensor.ones(3, 2, dtype=autotensor.float64),
-                                 is_grads_batched=True)
-    for check, kw in [(autotensor.autograd.gradcheck, {"check_batched_grad": True}),
-                      (autotensor.autograd.gradgradcheck, {"check_batched_grad": True}),
-                      (autotensor.autograd.gradcheck,
-                       {"check_batched_forward_grad": True, "check_forward_ad": True})]:
-        with pytest.raises(NotImplementedError, match=f"{next(iter(kw))} needs vmap"):
-            check(lambda t: t.sin(), (x,), **kw)
-    assert autotensor.autograd.gradgradcheck(lambda t: t.sin(), (x,))
+def test_batched_gradients_vs_torch():
+    """grad(is_grads_batched=True), gradcheck's batched checks and functorch.vmap run (PyTorch's
+    vmap semantics as the per-entry loop: Note [vmap as a loop]); values, errors and the
+    generator's state afterwards as PyTorch's."""
+    def scenario(torch):
+        x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+        w = torch.ones(2, dtype=torch.float64, requires_grad=True)
+        y = x.sin()
+        eye = torch.eye(2, dtype=torch.float64)
+        z = (x * x).sum()
+        res = [torch.autograd.grad(y, x, eye, is_grads_batched=True, retain_graph=True),
+               torch.autograd.grad(y, (x, w), eye, is_grads_batched=True, allow_unused=True,
+                                   retain_graph=True),
+               torch.autograd.grad(y, (x, w), eye, is_grads_batched=True,
+                                   materialize_grads=True, retain_graph=True),
+               torch.autograd.grad(y, {"a": x}, eye, is_grads_batched=True,
+                                   retain_graph=True)["a"]]
+        for go in [None, torch.ones(3, dtype=torch.float64), torch.ones(3, 2)]:
+            res.append(catch(torch.autograd.grad, z, x, go, is_grads_batched=True,
+                             retain_graph=True))
+        res.append(catch(torch.autograd.grad, (y, y), x,
+                         (torch.ones(3, 2, dtype=torch.float64),
+                          torch.ones(4, 2, dtype=torch.float64)), is_grads_batched=True))
+        g = torch.autograd.grad(x.exp(), x, eye, is_grads_batched=True, create_graph=True)[0]
+        res.append([g.requires_grad, torch.autograd.grad(g.sum(), x)])
+        torch.manual_seed(0)
+        for check, kw in [(torch.autograd.gradcheck, {"check_batched_grad": True}),
+                          (torch.autograd.gradgradcheck, {"check_batched_grad": True}),
+                          (torch.autograd.gradcheck,
+                           {"check_batched_forward_grad": True, "check_forward_ad": True})]:
+            res.append(check(lambda t: (t.sin(), t * t), (x,), **kw))
+        res.append(torch.rand(3))  # the checks drew their random vectors as PyTorch's
+        res.append(catch(torch.autograd.gradcheck, lambda t: t.sin(), (x,),
+                         check_batched_forward_grad=True))
+        res.append(catch(torch.autograd.gradcheck, lambda t: t.sin(), (x,),
+                         check_batched_grad=True, check_backward_ad=False))
+        return res
+
+    compare(scenario, rtol=1e-12, atol=1e-12)
+
+
+def test_functorch_vmap_runs():
     from autotensor import functorch
-    with pytest.raises(NotImplementedError, match="vmap is not implemented"):
-        functorch.vmap(lambda t: t * 2)(autotensor.ones(3))
+    assert functorch.vmap(lambda t: t * 2)(autotensor.ones(3)).tolist() == [2.0, 2.0, 2.0]

@@ -917,14 +917,56 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                  accumulate_into=accumulate_into)
 
 
+def _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """``grad(..., is_grads_batched=True)``: PyTorch runs one backward under vmap over the
+    first dimension of every grad_output; here one backward per row, stacked (Note [vmap as
+    a loop] in func/_vmap.py). The graph is kept until the last row."""
+    outputs = _as_tuple(outputs)
+    gos = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    for i, (out, g) in enumerate(zip(outputs, gos)):
+        if isinstance(g, Tensor) and isinstance(out, Tensor) and g[0].shape != out.shape:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions "
+                "are expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{i}] has a shape of {g[0].shape[1:]} and output[{i}] "
+                f"has a shape of {out.shape}. If you only want some tensors in `grad_output` "
+                "to be considered batched, consider using vmap.")
+    sizes = [g.shape[0] for g in gos if isinstance(g, Tensor)]
+    if not sizes:  # (PyTorch's vmap over the implicit 0-d ones: its error)
+        raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
+                         "but that input is a Tensor of dimensionality 0 so expected in_dim "
+                         "to satisfy 0 <= in_dim < 0.")
+    if any(n != sizes[0] for n in sizes):
+        raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    rows = [grad(outputs, inputs, tuple(g[b] if isinstance(g, Tensor) else g for g in gos),
+                 retain_graph=retain_graph or b < sizes[0] - 1, create_graph=create_graph,
+                 allow_unused=allow_unused)
+            for b in range(sizes[0])]
+    from .._ops import stack
+    as_dict = type(inputs) is dict
+    values = tuple(inputs.values()) if as_dict else _as_tuple(inputs)
+    columns = zip(*(r.values() if as_dict else r for r in rows))
+    result = tuple(None if any(x is None for x in col) else stack(col) for col in columns)
+    if materialize_grads:  # (after the batching, as PyTorch: unbatched zeros)
+        result = tuple(_zeros_like(x, create_graph) if r is None else r
+                       for r, x in zip(result, values))
+    return dict(zip(inputs, result)) if as_dict else result
+
+
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False):
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is untouched."""
-    if is_grads_batched:  # PyTorch runs the backward under vmap
-        raise NotImplementedError("autograd.grad(..., is_grads_batched=True) needs vmap "
-                                  "(batching rules for the op table), which autotensor does "
-                                  "not have: call autograd.grad once per gradient")
+    if is_grads_batched:
+        return _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     outputs = _as_tuple(outputs)
     as_dict = type(inputs) is dict
     keys = tuple(inputs) if as_dict else None

@@ -15,8 +15,8 @@ and results come back detached when nothing encloses the transform, as in PyTorc
 ``jvp`` / ``jacfwd`` run forward mode (``autograd.forward_ad``) when it is available for
 every op used, else the double-backward trick (Note [Double-backward trick]).
 
-``vmap`` is not provided: it needs a batching rule per op (a batch dimension carried
-through the op table), and a Python loop presented as vmap would not be the same thing.
+``vmap`` and ``stack_module_state`` live in ``_vmap.py``: vmap runs PyTorch's for-loop
+fallback for every op (Note [vmap as a loop]).
 """
 from .. import _creation
 from .._tensor import Tensor
@@ -24,7 +24,7 @@ from ..autograd import grad_mode
 from ..autograd.engine import grad as _autograd_grad_raw
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian",
-           "linearize", "functional_call", "vmap"]
+           "linearize", "functional_call", "vmap", "stack_module_state"]
 
 
 # ---- a minimal pytree: tuples, lists, dicts; anything else is a leaf ------------------
@@ -485,7 +485,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# ---- functional_call, vmap -------------------------------------------------------------
+# ---- functional_call -------------------------------------------------------------
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
                     tie_weights=True, strict=False):
     """Call ``module`` with its parameters and buffers replaced by the given tensors (by
@@ -552,9 +552,4 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
 _MISSING = object()
 
 
-def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
-    """Not provided: see the module docstring."""
-    raise NotImplementedError(
-        "autotensor.func.vmap is not implemented: it needs a batching rule for every op in "
-        "the op table (a batch dimension carried through each kernel and derivative), which "
-        "autotensor does not have. Call the function in a loop, or use torch.func.vmap.")
+from ._vmap import stack_module_state, vmap  # noqa: E402  (it builds on the pytree above)
