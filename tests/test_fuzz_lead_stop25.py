@@ -38,3 +38,23 @@ def test_bitwise_python_scalar_operands(dtype, value):
         r = a.bitwise_and(value), a | value, a ^ value
         return [(str(t.dtype).split(".")[-1], t.tolist()) for t in r]
     assert case(autotensor) == case(torch)
+
+
+@pytest.mark.parametrize("beta,alpha", [(1, 1), (-4.775, 2.0315), (0.5, 1), (1, -0.3),
+                                        (0, 2.5), (3, 0)])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_reduced_float_addmm_rounds_once(dtype, beta, alpha):
+    """bfloat16/float16 addmm: beta * self + alpha * (mat1 @ mat2) in float32, rounded once
+    (beta * self was rounded to bfloat16 first; Muon's Newton-Schulz steps are these)."""
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype("float32") for s in [(5, 6), (5, 7), (7, 6)]]
+
+    def case(mod):
+        c, a, b = (mod.tensor(x).to(getattr(mod, dtype)) for x in arrays)
+        out = [mod.addmm(c, a, b, beta=beta, alpha=alpha),
+               mod.addmm(c[0], a, b, beta=beta, alpha=alpha)]
+        c2 = c.clone()
+        out.append(c2.addmm_(a, b, beta=beta, alpha=alpha))
+        return [t.float().numpy() for t in out]
+    for x, y in zip(case(autotensor), case(torch)):
+        np.testing.assert_array_equal(x, y)

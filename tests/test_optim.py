@@ -41,6 +41,9 @@ CASES = [
     ("Rprop", dict(lr=0.01, etas=(0.3, 1.5), step_sizes=(1e-4, 0.05), maximize=True)),
     ("ASGD", dict(lr=0.01)),
     ("ASGD", dict(lr=0.05, lambd=0.01, alpha=0.5, t0=5, weight_decay=0.1, maximize=True)),
+    ("Adafactor", dict()),
+    ("Adafactor", dict(lr=0.05, beta2_decay=-0.5, eps=(1e-20, 1e-2), d=1.5, weight_decay=0.1,
+                       maximize=True)),
 ]
 
 
@@ -355,3 +358,64 @@ def test_adam_step_allocates_no_parameter_sized_temporaries():
         tracemalloc.stop()
     assert peak < 4_000_000 // 8
     np.testing.assert_allclose(p.numpy(force=True)[0, :3], -0.2, rtol=1e-3)
+
+
+MUON_SHAPES = [(3, 4), (5, 2), (4, 4)]
+
+
+def _run_muon(lib, kwargs, dtype, steps=10):
+    rng = np.random.default_rng(0)
+    ps = [lib.tensor(rng.standard_normal(s).astype(dtype), requires_grad=True)
+          for s in MUON_SHAPES]
+    opt = lib.optim.Muon(ps, **kwargs)
+    grads = np.random.default_rng(1)
+    for _ in range(steps):
+        for p, s in zip(ps, MUON_SHAPES):
+            p.grad = lib.tensor(grads.standard_normal(s).astype(dtype))
+        opt.step()
+    return ps, opt
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("kwargs", [dict(), dict(lr=0.02, nesterov=False, weight_decay=0.01),
+                                    dict(lr=0.01, adjust_lr_fn="match_rms_adamw", ns_steps=3,
+                                         momentum=0.5)])
+def test_muon_matches_torch(kwargs, dtype):
+    """Muon's Newton-Schulz iteration runs in bfloat16 (PyTorch's): its bfloat16 addmm
+    (beta * self + alpha * product in float32, rounded once) must be PyTorch's bit for bit
+    for the trajectories to agree."""
+    ps_a, opt_a = _run_muon(at, kwargs, dtype)
+    ps_t, opt_t = _run_muon(torch, kwargs, dtype)
+    rtol, atol = (1e-12, 1e-14) if dtype == "float64" else (1e-6, 1e-7)
+    for pa, pt in zip(ps_a, ps_t):
+        np.testing.assert_allclose(_np(pa), pt.detach().numpy(), rtol=rtol, atol=atol)
+        assert pa._version == pt._version
+    _compare_state(opt_a.state_dict(), opt_t.state_dict(), rtol, atol)
+
+
+def test_muon_and_adafactor_errors_match_torch():
+    def errors(lib):
+        out = []
+        p = lib.zeros(3, requires_grad=True)
+        q = lib.zeros(2, 2, requires_grad=True)
+        for make in [lambda: lib.optim.Muon([p]), lambda: lib.optim.Muon([q], lr=-1),
+                     lambda: lib.optim.Muon([q], adjust_lr_fn="x"),
+                     lambda: lib.optim.Muon([q], momentum=-1),
+                     lambda: lib.optim.Adafactor([p], beta2_decay=0.5),
+                     lambda: lib.optim.Adafactor([p], eps=(-1, 1e-3)),
+                     lambda: lib.optim.Adafactor([p], d=0.5),
+                     lambda: lib.optim.Adafactor([p], lr=-1)]:
+            try:
+                make()
+                out.append(None)
+            except ValueError as e:
+                out.append(str(e))
+        c = lib.zeros(2, 2, dtype=lib.complex64, requires_grad=True)
+        for opt in (lib.optim.Adafactor([c]), lib.optim.Muon([c])):
+            c.grad = lib.zeros(2, 2, dtype=lib.complex64)
+            try:
+                opt.step()
+            except RuntimeError as e:
+                out.append(str(e))
+        return out
+    assert errors(at) == errors(torch)

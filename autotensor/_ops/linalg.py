@@ -181,6 +181,8 @@ def _addmm(bias, m1, m2, beta, alpha, *layouts):
         if not direct and out.dtype.kind == "f":
             out += 0.0
     else:
+        if beta != 1 and bias.dtype != out.dtype:  # (bfloat16: beta * self in float32 too)
+            bias = bias.astype(out.dtype)
         c0 = bias if beta == 1 else beta * bias
         out += c0
         if not direct and out.dtype.kind == "f":
