@@ -114,6 +114,7 @@ from . import func  # noqa: E402
 from . import testing  # noqa: E402
 from . import distributions  # noqa: E402
 from . import special  # noqa: E402
+from . import signal  # noqa: E402
 from ._compile import compile  # noqa: E402  (torch.compile: replays traced kernels)
 from . import _dynamo  # noqa: E402,F401
 

@@ -58,3 +58,23 @@ def test_reduced_float_addmm_rounds_once(dtype, beta, alpha):
         return [t.float().numpy() for t in out]
     for x, y in zip(case(autotensor), case(torch)):
         np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("name", ["uniform", "normal", "constant", "xavier_uniform",
+                                  "xavier_normal", "kaiming_uniform", "kaiming_normal",
+                                  "orthogonal", "sparse", "eye", "dirac"])
+def test_deprecated_init_aliases_warn_and_initialize_as_torch(name):
+    import warnings
+    args = {"constant": (0.3,), "sparse": (0.5,)}.get(name, ())
+    shape = (2, 2, 3) if name == "dirac" else (4, 3)
+
+    def run(mod):
+        mod.manual_seed(0)
+        w = mod.zeros(shape)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            getattr(mod.nn.init, name)(w, *args)
+        return [str(c.message) for c in caught], w.numpy()
+    (wa, va), (wt, vt) = run(autotensor), run(torch)
+    assert wa == wt
+    np.testing.assert_allclose(va, vt, rtol=1e-6, atol=1e-7)

@@ -1,0 +1,4 @@
+"""``autotensor.signal``: PyTorch's ``torch.signal`` (window functions)."""
+from . import windows
+
+__all__ = ["windows"]
