@@ -78,3 +78,28 @@ def test_deprecated_init_aliases_warn_and_initialize_as_torch(name):
     (wa, va), (wt, vt) = run(autotensor), run(torch)
     assert wa == wt
     np.testing.assert_allclose(va, vt, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("n,replicas", [(10, 3), (7, 2), (4, 4), (2, 5)])
+@pytest.mark.parametrize("shuffle,drop_last", [(True, False), (False, False), (True, True),
+                                               (False, True)])
+def test_distributed_sampler_splits_as_torch(n, replicas, shuffle, drop_last):
+    def run(mod):
+        data = list(range(n))
+        out = []
+        for rank in range(replicas):
+            s = mod.utils.data.DistributedSampler(data, num_replicas=replicas, rank=rank,
+                                                  shuffle=shuffle, seed=3, drop_last=drop_last)
+            for epoch in range(2):
+                s.set_epoch(epoch)
+                out.append((len(s), list(s)))
+        return out
+    assert run(autotensor) == run(torch)
+
+
+def test_distributed_sampler_errors():
+    with pytest.raises(ValueError, match=r"Invalid rank 3, rank should be in the interval "
+                                         r"\[0, 2\]"):
+        autotensor.utils.data.DistributedSampler(range(4), num_replicas=3, rank=3)
+    with pytest.raises(RuntimeError, match="Requires distributed package to be available"):
+        autotensor.utils.data.DistributedSampler(range(4))
