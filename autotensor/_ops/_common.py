@@ -165,14 +165,23 @@ def _fit_int(b, npdtype):
 
 # Note [Half scalars in float32]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# PyTorch's CPU mul and div of a float16/bfloat16 tensor by a Python number take the number
-# as a float32 (their opmath type: mul_kernel/div_true_kernel's original_scalar_value),
-# compute in float32 and round once: float16 x * 0.1 is half(float(x) * 0.1f). NumPy rounds
-# the number to float16 first (a weak Python float), so 33% of x * 0.1 over [-3, 3] came
-# out 1 ulp off, and so did tangent formulas with a constant (exp2's result * ln 2). These
-# two compute in float32 and round once. (add/sub/rsub cast the number to the tensor's
-# dtype first in PyTorch too: NumPy's rounding is theirs; found by experiment.)
-OPMATH_SCALAR = frozenset({"mul", "div"})
+# PyTorch's CPU mul, div and div's floor and trunc modes (floor_divide, //) of a
+# float16/bfloat16 tensor by a single value -- a Python number, or a tensor TensorIterator
+# broadcasts whole (0-d or one element: ``iter.is_scalar(2)``) -- read that value as a
+# float32 (their opmath type: ``iter.original_scalar_value<opmath_t>(2)``, from the
+# operand's own dtype before any cast), compute in float32 and round once: float16 x * 0.1
+# is half(float(x) * 0.1f), x // 0.1 half(div_floor(float(x), 0.1f)). NumPy rounds the
+# number to float16 first (a weak Python float), so 33% of x * 0.1 over [-3, 3] came out 1
+# ulp off, 1-15% of x // 0.1 and x.div(0.1, rounding_mode="trunc") one step off, and
+# (v / v) // 0.1 was 10 instead of 9; so did tangent formulas with a constant (exp2's
+# result * ln 2). These ops compute so: a Python number here (``_binary_opmath``), a 0-d
+# tensor of another dtype (``_binary_opmath_tensor``: float16 * float32 0-d tensor), a
+# one-element divisor of the tensor's dtype in raw.div_floor / div_trunc (mul and div of
+# two float16 values rounded once are NumPy's). Only the second operand: ``0.1 // x`` is
+# the tensor kernel, 0.1 rounded to x's dtype (raw.div_floor's Note [Reduced float floor
+# division]). (add/sub/rsub cast the number to the tensor's dtype first in PyTorch too:
+# NumPy's rounding is theirs; found by experiment.)
+OPMATH_SCALAR = frozenset({"mul", "div", "floor_divide", "floor_divide_"})
 
 
 def _binary_opmath(op, a, b, params):
@@ -181,6 +190,28 @@ def _binary_opmath(op, a, b, params):
     if not c_plain(a._data):  # Note [Result layout] in layout.py
         out = iter_result(out, (a._data, b))
     return _binary_result(op, a, b, params, out)
+
+
+def _binary_opmath_tensor(op, a, b, params, rt):
+    """_binary of a float16/bfloat16 result ``rt`` whose second operand is a single value
+    of another dtype (a 0-d float32, float64 or integer tensor): read as a float32, not
+    rounded to rt first (Note [Half scalars in float32])."""
+    ad0, bd0 = a._data, b._data
+    f32 = np.float32
+    out = _asarray(op.kernel(cast(ad0, rt).astype(f32), bd0.astype(f32), *params)).astype(rt)
+    if not ((ad0.flags.c_contiguous and (1 not in ad0.shape or c_plain(ad0))) and
+            c_plain(bd0)):  # Note [Result layout] in layout.py
+        out = iter_result(out, (ad0, bd0))
+    if _state.enabled and (a._requires_grad or b._requires_grad or
+                           stale_view_requires_grad(a) or stale_view_requires_grad(b)):
+        result = record_fast(op, (a, b), params, out, requires_grad_mask((a, b)))
+        set_input_metadata(result._grad_fn, (a, b), out.shape, out.dtype)
+        _reduce_all(result._grad_fn, (a, b))
+        return result
+    r = _make(out)
+    if _fw_seen and _state.fw:
+        _fw(op, (a, b), params, r)
+    return r
 
 
 def _binary_result(op, a, b, params, out):
@@ -209,6 +240,9 @@ def _binary(op, a, b, params=()):
         if ad.dtype is not bd.dtype and ad.dtype != bd.dtype:
             rt = _dtypes.binary_result_dtype(_dtypes.from_numpy(ad.dtype), ad.ndim == 0,
                                              _dtypes.from_numpy(bd.dtype), bd.ndim == 0).np
+            if rt.itemsize == 2 and bd.size == 1 and rt.kind in "fV" and \
+                    op.name in OPMATH_SCALAR:
+                return _binary_opmath_tensor(op, a, b, params, rt)
             ad, bd = cast(ad, rt), cast(bd, rt)  # (Note [Result layout] in layout.py)
             promoted = True
     elif cb in _SCALARS:
@@ -632,6 +666,12 @@ def _inplace_binary(op, self, other, params=()):
         if od.dtype != sd.dtype:  # computed in the promoted dtype, then cast back on write
             rt = _dtypes.binary_result_dtype(_dtypes.from_numpy(sd.dtype), sd.ndim == 0,
                                              _dtypes.from_numpy(od.dtype), od.ndim == 0).np
+            if rt.itemsize == 2 and od.size == 1 and rt.kind in "fV" and \
+                    op.name in OPMATH_SCALAR:  # (Note [Half scalars in float32])
+                value = op.kernel(sd.astype(rt).astype(np.float32), od.astype(np.float32),
+                                  *params)
+                return inplace.record_inplace(op, self, (self, other), params,
+                                              _asarray(value).astype(rt))
             sd, od = sd.astype(rt, copy=False), od.astype(rt, copy=False)
         if sd.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
             # (TensorIterator's checks, the cast among them, before the kernel's refusal)

@@ -487,25 +487,25 @@ def _not_implemented(name):
     return formula
 
 
-FLOOR_DIVIDE = defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
+FLOOR_DIVIDE = defop("floor_divide", "torch::autograd::NotImplemented", raw.div_floor,
                      inputs=("self", "other"),
                      grads={"self": _not_implemented("floor_divide"),
                             "other": _not_implemented("floor_divide")},
                      jvp=_fw_not_implemented("aten::floor_divide"))
-FLOOR_DIVIDE_SCALAR = defop("floor_divide", "torch::autograd::NotImplemented", np.floor_divide,
+FLOOR_DIVIDE_SCALAR = defop("floor_divide", "torch::autograd::NotImplemented", raw.div_floor,
                             params=("other",), grads={"self": _not_implemented("floor_divide")},
                             jvp=_fw_not_implemented("aten::floor_divide"))
 # floor_divide_ (``x //= y``): its own entries only for the name in its messages
-FLOOR_DIVIDE_ = defop("floor_divide_", "torch::autograd::NotImplemented", np.floor_divide,
+FLOOR_DIVIDE_ = defop("floor_divide_", "torch::autograd::NotImplemented", raw.div_floor,
                       inputs=("self", "other"),
                       grads={"self": _not_implemented("floor_divide_"),
                              "other": _not_implemented("floor_divide_")},
                       jvp=_fw_not_implemented("aten::floor_divide_"))
 FLOOR_DIVIDE_SCALAR_ = defop("floor_divide_", "torch::autograd::NotImplemented",
-                             np.floor_divide, params=("other",),
+                             raw.div_floor, params=("other",),
                              grads={"self": _not_implemented("floor_divide_")},
                              jvp=_fw_not_implemented("aten::floor_divide_"))
-DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: np.floor_divide(a, b)
+DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: raw.div_floor(a, b)
                  if mode == "floor" else raw.div_trunc(a, b),
                  inputs=("self", "other"),
                  params=("rounding_mode",), grads={"self": lambda F, grad: F.zeros_like(grad),
@@ -752,7 +752,7 @@ def floor_divide(input, other):
     d = _scalar_dtype_data(a._data, other)
     if other.__class__ is int and d.dtype.kind in "iu":
         other = _fit_int(other, d.dtype)
-    out = _asarray(np.floor_divide(d, other)).astype(d.dtype, copy=False)
+    out = raw.div_floor(d, other).astype(d.dtype, copy=False)
     return _finish(FLOOR_DIVIDE_SCALAR, (a,), (other,), out)
 
 
@@ -776,7 +776,7 @@ def floor_divide_(self, other):
         d = _scalar_dtype_data(sd, other)
         if other.__class__ is int and d.dtype.kind in "iu":
             other = _fit_int(other, d.dtype)
-        out = _asarray(np.floor_divide(d, other)).astype(d.dtype, copy=False)
+        out = raw.div_floor(d, other).astype(d.dtype, copy=False)
         r = inplace.record_inplace(FLOOR_DIVIDE_SCALAR_, self, (self,), (other,), out)
     node = r._grad_fn
     if node is not None and node.__class__.__name__ == "NotImplemented":
@@ -1498,7 +1498,11 @@ def div_(self, other, *, rounding_mode=None):
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")
         if not isinstance(other, Tensor):  # (a wrapped number: DivBackward2 as PyTorch's)
-            other = _scalar_to_tensor(other, self)
+            number, other = other, _scalar_to_tensor(other, self)
+            if other._data.itemsize == 2 and other._data.dtype.kind in "fV":
+                # (read as a float32, not rounded to self's float16/bfloat16: Note [Half
+                # scalars in float32] in _common.py)
+                other = _make(np.asarray(number, np.float32))
         common = _dtypes.result_type(self, other)
         inplace_iter_checks(self, (self, other), common)
         _integer_division(f"div_{rounding_mode}_cpu", self, other)
