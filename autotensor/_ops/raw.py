@@ -18,6 +18,7 @@ import math
 
 from .._backend import np
 from . import layout
+from .sum_kernel import mean_array, sum_array
 
 builtins_sum = builtins.sum
 
@@ -37,7 +38,7 @@ def sum_to(x, shape):
     axes = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(shape) if s == 1 and x.shape[i + lead] != 1)
     if axes:
-        x = x.sum(axis=axes, keepdims=True)
+        x = sum_array(x, axes, True)
     if lead:
         x = x.reshape(shape)
     return x
@@ -61,11 +62,11 @@ def view(x, shape):
 
 
 def sum(x, dim=None, keepdim=False):
-    return asarray(np.sum(x, axis=dim, keepdims=keepdim))
+    return asarray(sum_array(x, dim, keepdim))
 
 
 def mean(x, dim=None, keepdim=False):
-    return asarray(np.mean(x, axis=dim, keepdims=keepdim))
+    return asarray(mean_array(x, dim, keepdim))
 
 
 def unsqueeze(x, dim):

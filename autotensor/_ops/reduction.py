@@ -13,6 +13,7 @@ from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
 from .dispatch import defop
+from .sum_kernel import mean_array, sum_array
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
@@ -435,16 +436,17 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     if d.ndim == 0 and dims is not None:  # dim 0 of a 0-d tensor is the tensor itself
         return _finish(SUM_DIM, (input,), (None, keepdim), _plus_zero(d))
     if dims is None and not keepdim:
-        out = _asarray(np.sum(_acc(d)))
+        out = _asarray(sum_array(_acc(d)))
         return _finish(SUM, (input,), (), out.astype(d.dtype, copy=False))
-    out = _asarray(np.sum(_acc(d), axis=dims, keepdims=keepdim))
+    out = _asarray(sum_array(_acc(d), axis=dims, keepdims=keepdim))
     return _finish(SUM_DIM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
 
 
 def _np_mean(a, axis=None, keepdims=False):
-    """np.mean, without NumPy's "Mean of empty slice" warning (PyTorch gives NaN silently)."""
+    """PyTorch's mean (float32/float64: its sum, then the division: Note [Cascade sum]),
+    without NumPy's "Mean of empty slice" warning (PyTorch gives NaN silently)."""
     if a.size:
-        return np.mean(a, axis=axis, keepdims=keepdims)
+        return mean_array(a, axis=axis, keepdims=keepdims)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return np.mean(a, axis=axis, keepdims=keepdims)

@@ -1,0 +1,322 @@
+"""PyTorch's CPU sum of float32/float64 tensors, bit for bit (aten/src/ATen/native/cpu/
+SumKernel.cpp).
+
+Note [Cascade sum]
+~~~~~~~~~~~~~~~~~~
+aten does not sum in NumPy's pairwise order. Its TensorIterator first orders the dims
+(reduced dims innermost, then by the input's strides) and merges the mergeable ones; the
+innermost two become a 2-D loop, the rest are iterated, each call adding its partial sums
+into the output (which starts at 0). The loop (``cascade_sum``) then takes one of four
+paths: a contiguous reduced row is read as vectors of ``W`` lanes (``vectorized_inner_sum``:
+four interleaved accumulators, "ilp", over the vectors, each a ``multi_row_sum``; then the
+scalar tail and the lanes, in order); contiguous outputs sum columns 4 * W at a time
+(``vectorized_outer_sum``: multi_row_sum per column) and the remaining columns by
+``row_sum`` (the four interleaved accumulators); the scalar paths likewise with 4 columns.
+``multi_row_sum`` is a cascade: sequential sums of chunks of ``2**max(4, ceil(log2(n)) // 4)``
+elements, themselves summed in chunks on up to four levels. Each step below is that order
+as NumPy operations over all rows and lanes at once: a sequential sum is a cumulative sum's
+last element (``np.cumsum`` adds in order; ``np.sum`` would not).
+
+``W`` is the vector width of PyTorch's kernel: 8 float32 / 4 float64 lanes (256-bit
+vectors), measured on x86-64 with AVX-512 (0 differences over 1,156 row sums; 16/8 lanes
+differ in 85% of them). Reductions of 32,768 elements or more into one output are split
+between PyTorch's threads (``two_pass_reduction``), whose count the result depends on:
+those keep NumPy's pairwise sum, and so do float16/bfloat16 (summed in float32 with their
+own load policies), complex and integer sums. The emulation costs 10-60 us a call (a few
+dozen NumPy operations; NumPy's sum: 1-30 us), so, like the ported elementwise kernels
+(``raw.PORTED_MAX``), it runs on arrays of up to 65,536 elements (tests, fuzzing, small
+models); larger ones keep NumPy's sum, within float32 rounding of PyTorch's.
+"""
+from .._backend import np
+
+GRAIN_SIZE = 32768  # aten's internal::GRAIN_SIZE: below it a reduction runs in one thread
+MAX_SIZE = 1 << 16  # beyond, NumPy's pairwise sum (speed: Note [Cascade sum])
+_WIDTH = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_plans = {}
+
+
+def _ceil_log2(n):
+    return 0 if n <= 1 else int(n - 1).bit_length()
+
+
+def _split(x, axis, n, step):
+    """x's first n * step elements along ``axis`` as (n, step) there (a view: no copy)."""
+    return x[(slice(None),) * axis + (slice(0, n * step),)].reshape(
+        x.shape[:axis] + (n, step) + x.shape[axis + 1:])
+
+
+def _from(x, axis, start):
+    return x[(slice(None),) * axis + (slice(start, None),)]
+
+
+def _seq(a, axis):
+    """a[0] + a[1] + ... along ``axis``, one rounding per addition, in order (every such
+    axis here is short: a chunk, 2**level_power, or a vector's lanes and tail)."""
+    n = a.shape[axis]
+    pre = (slice(None),) * axis
+    if n == 1:
+        return a[pre + (0,)]
+    if n > 2 and a.size <= 2048:  # one call (np.cumsum adds in order; np.sum would not)
+        return np.cumsum(a, axis=axis)[pre + (n - 1,)]
+    s = a[pre + (0,)] + a[pre + (1,)]
+    for i in range(2, n):
+        np.add(s, a[pre + (i,)], out=s)
+    return s
+
+
+def _seq0(a, axis):
+    """0 + a[0] + a[1] + ...: as _seq, and a sum of -0.0s is +0.0 (the accumulator's 0)."""
+    if a.shape[axis] == 0:
+        return np.zeros(a.shape[:axis] + a.shape[axis + 1:], a.dtype)
+    s = _seq(a, axis)
+    return s + s.dtype.type(0)
+
+
+def multi_row_sum(x, axis):
+    """aten's multi_row_sum along ``axis`` of x: every other position is a row."""
+    size = x.shape[axis]
+    step = 1 << max(4, _ceil_log2(size) // 4)
+    nc = size // step
+    if nc == 0:
+        return _seq0(x, axis)
+    chunks = _seq0(_split(x, axis, nc, step), axis + 1)            # level 0
+    n1 = nc // step
+    # the accumulators of levels 0 (the tail), 1, 2 and 3, added in that order at the end;
+    # an empty level is an exact 0 there (every sum here starts from +0.0), so it is skipped
+    accs = [_from(x, axis, nc * step), _from(chunks, axis, n1 * step)]
+    if n1:
+        g1 = _seq0(_split(chunks, axis, n1, step), axis + 1)       # level 1's flushes
+        n2 = n1 // step
+        accs.append(_from(g1, axis, n2 * step))
+        if n2:
+            accs.append(_seq0(_split(g1, axis, n2, step), axis + 1))
+    total = None
+    for acc in accs:
+        if acc.shape[axis]:
+            acc = _seq0(acc, axis)
+            total = acc if total is None else total + acc
+    return total
+
+
+def row_sum(x, axis):
+    """aten's row_sum along ``axis`` of x: four interleaved multi_row_sums (elements
+    i * 4 + k), the tail into the first, then the other three into it."""
+    size_ilp = x.shape[axis] // 4
+    if size_ilp == 0:  # (the four accumulators stay 0: 0 + the tail, + 0 + 0 + 0)
+        return _seq0(x, axis)
+    part = multi_row_sum(_split(x, axis, size_ilp, 4), axis)        # 4 at ``axis``
+    pre = (slice(None),) * axis
+    tail = _from(x, axis, size_ilp * 4)
+    if not tail.shape[axis]:
+        return ((part[pre + (0,)] + part[pre + (1,)]) + part[pre + (2,)]) + part[pre + (3,)]
+    return _seq(np.concatenate((part[pre + (slice(0, 1),)], tail, part[pre + (slice(1, 4),)]),
+                               axis=axis), axis)
+
+
+def _inner_sums(rows, width):
+    """vectorized_inner_sum of each row of ``rows`` (R, n), n >= width."""
+    n_vec = rows.shape[1] // width
+    lanes = row_sum(_split(rows, 1, n_vec, width), 1)        # (R, width)
+    # 0 + the scalar tail + each lane, in order
+    return _seq0(np.concatenate((rows[:, n_vec * width:], lanes), axis=1), 1)
+
+
+def _iterator_dims(shape, strides, reduced):
+    """TensorIterator's loop dims for the reduction: (sizes, output strides, input strides),
+    innermost first, after reorder_dimensions (the output, whose reduced dims have stride
+    0, decides first: reduced dims innermost) and coalesce_dimensions."""
+    nd = len(shape)
+    out_strides = [0] * nd
+    acc = 1
+    for d in reversed(range(nd)):
+        if not reduced[d]:
+            out_strides[d] = acc
+            acc *= shape[d]
+    operands = (out_strides, strides)
+
+    def should_swap(d0, d1):
+        for k, st in enumerate(operands):
+            s0, s1 = st[d0], st[d1]
+            if k == 0 and (s0 == 0) != (s1 == 0):
+                return 1 if s1 == 0 else -1
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+    perm = list(reversed(range(nd)))  # innermost first
+    for i in range(1, nd):  # aten's insertion sort with ambiguous comparisons
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            c = should_swap(perm[dim0], perm[dim1])
+            if c > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif c < 0:
+                break
+    sizes = [shape[p] for p in perm]
+    sts = [[st[p] for p in perm] for st in operands]
+    prev = 0
+    for d in range(1, nd):
+        if sizes[prev] == 1 or sizes[d] == 1 or all(sizes[prev] * st[prev] == st[d]
+                                                   for st in sts):
+            if sizes[prev] == 1:
+                for st in sts:
+                    st[prev] = st[d]
+            sizes[prev] *= sizes[d]
+        else:
+            prev += 1
+            if prev != d:
+                for st in sts:
+                    st[prev] = st[d]
+                sizes[prev] = sizes[d]
+    n = prev + 1 if nd else 0
+    return sizes[:n], sts[0][:n], sts[1][:n], perm
+
+
+def _plan(shape, strides, axes):
+    """What depends only on the geometry: the loop dims, the 2-D path and where each
+    partial sum goes."""
+    reduced = [d in axes for d in range(len(shape))]
+    out_shape = tuple(s for d, s in enumerate(shape) if not reduced[d])
+    sizes, ost, ist, perm = _iterator_dims(list(shape), list(strides), reduced)
+    # a's dims in the iterator's order, outermost first: reshaped to (calls, rows, reduced)
+    # without a copy (the merged dims are adjacent in memory)
+    transpose = tuple(reversed(perm))
+    while len(sizes) < 2:
+        sizes, ost, ist = sizes + [1], ost + [0], ist + [0]
+    if ost[0] != 0:  # nothing reduced (the reduced dims have size 1): out = 0 + x
+        return out_shape, None
+    # the partial sums, one per (call, row) in iteration order, and their outputs
+    dest = np.zeros(tuple(reversed(sizes[1:])), np.int64)
+    for k, d in enumerate(reversed(range(1, len(sizes)))):
+        sh = [1] * dest.ndim
+        sh[k] = sizes[d]
+        dest = dest + (np.arange(sizes[d], dtype=np.int64) * ost[d]).reshape(sh)
+    dest = dest.reshape(-1)
+    n_out = int(np.prod(out_shape, dtype=np.int64))
+    if n_out == len(dest) and (dest == np.arange(n_out)).all():
+        gather = None  # each output gets one partial, in order
+    else:
+        order = np.argsort(dest, kind="stable")
+        gather = (order.reshape(n_out, -1), dest[order].reshape(n_out, -1)[:, 0])
+    return out_shape, (transpose, sizes, ist, gather, n_out)
+
+
+def _small_full_sum(values, width, zero):
+    """The same order on Python scalars for a full sum of at most 64 contiguous elements
+    (fewer than 16 vectors per interleaved accumulator: every multi_row_sum is one
+    sequential sum), where NumPy calls would cost more than the arithmetic."""
+    n = len(values)
+    if n < width:
+        seqs, tail = [values], []
+    else:
+        n_vec = n // width
+        seqs = [values[lane:n_vec * width:width] for lane in range(width)]
+        tail = values[n_vec * width:]
+    lanes = []
+    for seq in seqs:  # row_sum: four interleaved accumulators from 0, the tail into the first
+        size_ilp = len(seq) // 4
+        part = []
+        for k in range(4):
+            acc = zero
+            for v in seq[k:size_ilp * 4:4]:
+                acc = acc + v
+            part.append(acc)
+        acc = part[0]
+        for v in seq[size_ilp * 4:]:
+            acc = acc + v
+        lanes.append(((acc + part[1]) + part[2]) + part[3])
+    total = zero
+    for v in tail:
+        total = total + v
+    for v in lanes:
+        total = total + v
+    return total + zero
+
+
+def cascade_sum(a, axes):
+    """``a.sum(axis=axes)`` (axes: a tuple of distinct dims; all for a full sum) as aten's
+    CPU kernel, or None where it is not emulated (Note [Cascade sum])."""
+    width = _WIDTH.get(a.dtype)
+    if width is None or a.size == 0 or a.size > MAX_SIZE:
+        return None
+    if a.size <= 64 and len(axes) == a.ndim and a.flags.c_contiguous:
+        zero = a.dtype.type(0)
+        return np.asarray(_small_full_sum(list(a.reshape(-1)), width, zero), a.dtype)
+    key = (a.shape, a.strides, axes, a.itemsize)
+    plan = _plans.get(key)
+    if plan is None:
+        item = a.itemsize
+        if any(s % item for s in a.strides):
+            return None
+        plan = _plan(a.shape, tuple(s // item for s in a.strides), axes)
+        if len(_plans) > 4096:
+            _plans.clear()
+        _plans[key] = plan
+    out_shape, loop = plan
+    if loop is None:
+        return np.reshape(a + a.dtype.type(0), out_shape)
+    transpose, sizes, ist, gather, n_out = loop
+    if n_out == 1 and a.size >= GRAIN_SIZE:
+        return None  # (split between threads: Note [Cascade sum])
+    size0, size1 = sizes[0], sizes[1]
+    block = a.transpose(transpose).reshape((-1, size1, size0))  # (calls, rows, reduced)
+    s0, s1 = ist[0], ist[1]
+    if s0 == 1 and size0 >= width:  # vectorized_inner_sum
+        parts = _inner_sums(block.reshape(-1, size0), width)
+    else:
+        if s1 == 1 and size1 >= width:  # vectorized_outer_sum
+            split = (size1 // (4 * width)) * 4 * width
+        elif s0 < s1:  # scalar_inner_sum
+            split = 0
+        else:  # scalar_outer_sum
+            split = (size1 // 4) * 4
+        if split == size1:
+            parts = multi_row_sum(block, 2)
+        elif split == 0:
+            parts = row_sum(block, 2)
+        else:
+            parts = np.concatenate((multi_row_sum(block[:, :split], 2),
+                                    row_sum(block[:, split:], 2)), axis=1)
+        parts = parts.reshape(-1)
+    if gather is None:
+        out = parts + a.dtype.type(0)  # (out = 0 + partial)
+    else:
+        order, first = gather
+        out = np.empty(n_out, a.dtype)
+        out[first] = _seq0(parts.reshape(-1)[order], 1)
+    return out.reshape(out_shape)
+
+
+def sum_array(a, axis=None, keepdims=False):
+    """``np.sum(a, axis, keepdims=keepdims)`` in PyTorch's order where it is emulated
+    (float32/float64: Note [Cascade sum]), NumPy's elsewhere."""
+    if a.dtype in _WIDTH:
+        nd = a.ndim
+        if axis is None:
+            axes = tuple(range(nd))
+        elif axis.__class__ is int:
+            axes = (axis % nd if nd else 0,)
+        else:
+            axes = tuple(sorted({d % nd for d in axis})) if nd else ()
+        out = cascade_sum(a, axes) if nd or not axes else None
+        if out is not None:
+            if keepdims:
+                out = out.reshape(tuple(1 if d in axes else s for d, s in enumerate(a.shape)))
+            return out
+    return np.sum(a, axis=axis, keepdims=keepdims)
+
+
+def mean_array(a, axis=None, keepdims=False):
+    """PyTorch's CPU mean: the sum, then divided by the number of elements summed."""
+    if a.dtype not in _WIDTH:
+        return np.mean(a, axis=axis, keepdims=keepdims)
+    s = sum_array(a, axis, keepdims)
+    n = a.size // max(s.size, 1) if a.size else (
+        int(np.prod([a.shape[d] for d in ((axis,) if axis.__class__ is int else axis)]))
+        if axis is not None else 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.true_divide(s, n, dtype=a.dtype)
