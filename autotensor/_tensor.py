@@ -206,6 +206,9 @@ class Tensor:
         gf = self.grad_fn
         meta = self._meta
         tangent = meta.get("fw_grad") if meta is not None else None  # a dual tensor
+        if tangent is None and self._view is not None and _state.fw:
+            from .autograd.forward_ad import view_tangent
+            tangent = view_tangent(self)  # (Note [Tangents of views])
         return tensor_repr(self._data, self.dtype,
                            grad_fn_name=type(gf).__name__ if gf is not None else None,
                            requires_grad=self._requires_grad,

@@ -16,6 +16,7 @@ import warnings
 from .. import _dtypes, _errors
 from .._backend import np
 from ..autograd import grad_mode
+from ..autograd.forward_ad import _tangent_or_none
 
 _state = grad_mode.state
 
@@ -55,8 +56,7 @@ def write_out(name, result, out, inputs=(), exact=False):
             o._data = np.empty(value.shape, dtype=dst.dtype)
         np.copyto(o._data, value, casting="unsafe")
         o._vc[0] += 1
-    if _state.fw and any(getattr(t, "_meta", None) is not None and
-                         t._meta.get("fw_grad") is not None
+    if _state.fw and any(hasattr(t, "_meta") and _tangent_or_none(t) is not None
                          for t in (*results, *outs, *_tensors(inputs))):
         # (PyTorch's out= kernels have no forward rule: refused after the write)
         raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not "

@@ -34,11 +34,14 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_ter
     PyTorch's maybe_multiply(term, alpha) + maybe_multiply(term, alpha). ``zero_terms``
     (another input has a tangent): dense products of two missing tangents are computed on
     zeros too."""
+    zero_a = zero_b = False  # a term kept for its graph only (a zero tensor's, below)
     if _state.enabled:
         if a_t is None and b.requires_grad:
             a_t = F.zeros_like(a)
+            zero_a = not dense
         if b_t is None and a.requires_grad:
             b_t = F.zeros_like(b)
+            zero_b = not dense
     if dense:
         if a_t is None and not np.isfinite(b._data).all():
             a_t = F.zeros_like(a)
@@ -54,10 +57,18 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_ter
     if dense and zero_terms and a_t is None and b_t is None:
         a_t = F.zeros_like(a)  # (rare: only self's tangent; both terms on zeros)
         b_t = F.zeros_like(b)
-    out = None if a_t is None else term(a_t, b)
-    if b_t is not None:
-        c = term(a, b_t)
-        out = c if out is None else out + c
+    ta = None if a_t is None else term(a_t, b)
+    tb = None if b_t is None else term(a, b_t)
+    out = tb if ta is None else ta if tb is None else ta + tb
+    if zero_a or zero_b:
+        # dot, vdot, outer, addr and linalg_cross of PyTorch's zero tensor are a zero tensor
+        # (no 0 * inf), and ``zero_tensor + t`` is t: the sum keeps the graph of both terms,
+        # the values of the other one (+0.0 zeros when both are such terms)
+        if zero_a and zero_b:
+            out._data = np.zeros_like(out._data)
+        else:
+            real = (tb if zero_a else ta)._data
+            out._data = np.broadcast_to(real, out._data.shape).astype(out._data.dtype)
     if dense and out is not None and (a_t is None) != (b_t is None):
         if a._data.shape[-1] == 1:  # one product per element: the zeros' own signs
             out = out + (term(F.zeros_like(a), b) if a_t is None else term(a, F.zeros_like(b)))

@@ -7,6 +7,8 @@ from types import SimpleNamespace
 from .. import _dtypes
 from .._backend import np
 from .._tensor import _make, Tensor
+from ..autograd.forward_ad import _set_tangent, _tangent_or_none
+from ..autograd.grad_mode import state as _state
 from . import raw
 from ._common import _asarray, _finish, ndarray, _unary
 from .pointwise import (
@@ -83,11 +85,40 @@ def _diagonal_backward(grad, shape, offset, dim1, dim2):
     return _finish(DIAGONAL_BACKWARD, (grad,), (shape, offset, dim1, dim2), out)
 
 
-def _backward_op(op, out_fn):
+def _softmax_bwd_decomposed(F, new_grad_output, output, dim):
+    return new_grad_output - output * F.sum(new_grad_output, dim, True)
+
+
+def _backward_op(op, out_fn, jvp_decomposition=None):
     """A formula helper recorded as op, with inputs (grad, a tensor) and params."""
     def f(grad, x, *params):
+        if jvp_decomposition is not None and _state.fw and (
+                _tangent_or_none(grad) is not None or _tangent_or_none(x) is not None):
+            return _decomposed_for_jvp(op, jvp_decomposition, (grad, x), params)
         return _finish(op, (grad, x), params, _asarray(out_fn(grad._data, x._data, *params)))
     return f
+
+
+# Note [Forward AD through a decomposition]: aten ops without a forward formula that
+# torch._decomp.decompositions_for_jvp registers (_softmax_backward_data,
+# _log_softmax_backward_data: what SoftmaxBackward0 / LogSoftmaxBackward0 call, so a
+# forward-over-reverse pass meets them) run, when an input has a tangent, as their
+# TorchScript decomposition: each step an op of its own in the input's dtype (no float32
+# upcast for float16), whose rules give the tangent, and the decomposition's value is the
+# primal (``g * o - o * sum(g * o)``, not the kernel's ``o * (g - sum(g * o))``). The result
+# then takes the op's own node (VariableType's set_history after the decomposition).
+def _decomposed_for_jvp(op, decomposition, inputs, params):
+    d = decomposition(TENSOR, *inputs, *params)  # (tangents propagate op by op)
+    tangent = _tangent_or_none(d)
+    _state.fw = False
+    try:
+        out = d._data if d._data.flags.c_contiguous else d._data.copy(order="C")
+        r = _finish(op, inputs, params, out)
+    finally:
+        _state.fw = True
+    if tangent is not None:
+        _set_tangent(r, tangent)
+    return r
 
 
 TENSOR = SimpleNamespace(
@@ -138,9 +169,14 @@ TENSOR = SimpleNamespace(
     tanh_backward=_backward_op(TANH_BACKWARD, raw.tanh_backward),
     sigmoid_backward=_backward_op(SIGMOID_BACKWARD, raw.sigmoid_backward),
     threshold_backward=_backward_op(THRESHOLD_BACKWARD, raw.threshold_backward),
-    softmax_backward_data=_backward_op(SOFTMAX_BACKWARD_DATA, raw.softmax_backward_data),
-    log_softmax_backward_data=_backward_op(LOG_SOFTMAX_BACKWARD_DATA,
-                                           raw.log_softmax_backward_data),
+    softmax_backward_data=_backward_op(
+        SOFTMAX_BACKWARD_DATA, raw.softmax_backward_data,
+        lambda F, grad_output, output, dim:
+            _softmax_bwd_decomposed(F, grad_output * output, output, dim)),
+    log_softmax_backward_data=_backward_op(
+        LOG_SOFTMAX_BACKWARD_DATA, raw.log_softmax_backward_data,
+        lambda F, grad_output, output, dim:
+            grad_output - F.exp(output) * F.sum(grad_output, dim, True)),
     # leaky_relu_backward, hardtanh_backward, ... (Note [Activation backward ops])
     **{op.name: _backward_op(op, op.kernel) for op in ACTIVATION_BACKWARD},
     elu_backward=_backward_op(ELU_BACKWARD, ELU_BACKWARD.kernel),

@@ -1107,6 +1107,17 @@ def _clamp_bounds(input, min, max, inplace=False):
     return min, max, dt
 
 
+def _clamp_bounds_(self, min, max):
+    """_clamp_bounds of an in-place clamp: a bound its dtype cannot hold ("value cannot be
+    converted to type c10::Half without overflow") or a result type self cannot take is the
+    kernel's error, which autograd's checks (a leaf, a view of one) come before."""
+    try:
+        return _clamp_bounds(self, min, max, inplace=True)
+    except (RuntimeError, NotImplementedError):
+        inplace.check_inplace(self, (self,))
+        raise
+
+
 clamp_body = clamp
 clamp = _clamp_binding("clamp", clamp_body, False, False)
 clamp.method = _clamp_binding("clamp", clamp_body, True, False)
@@ -1519,7 +1530,11 @@ def pow_(self, exponent):
             inplace_iter_checks(self, (self, exponent), _dtypes.bool)
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         return _inplace_binary(POW_TENSOR, self, exponent)
-    _check_pow_exponent(d.dtype, exponent)
+    try:
+        _check_pow_exponent(d.dtype, exponent)
+    except RuntimeError:  # (the kernel's conversion: autograd's checks come first)
+        inplace.check_inplace(self, (self,))
+        raise
     if d.dtype.kind in "biu" and not isinstance(exponent, (bool, int)):
         inplace_iter_checks(self, (self,), _dtypes.result_type(self, exponent))
     if d.dtype == np.bool_ and isinstance(exponent, bool):  # (bool ** bool stays bool)
@@ -1614,7 +1629,7 @@ def clamp_(self, min=None, max=None):
         if self._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
             refuse_complex("clamp", self._data.dtype)
         return _clamp_tensor_(self, min, max)
-    min, max, dt = _clamp_bounds(self, min, max, inplace=True)  # (clamp_ names the C++ type)
+    min, max, dt = _clamp_bounds_(self, min, max)  # (clamp_ names the C++ type)
     d = self._data
     if dt.np != d.dtype:
         d = d.astype(dt.np)
@@ -3394,8 +3409,7 @@ def _clamp_one_(op, op_tensor, self, bound, is_min):
     if isinstance(bound, Tensor):
         from ._common import _inplace_binary
         return _inplace_binary(op_tensor, self, bound)
-    lo, hi, dt = _clamp_bounds(self, bound if is_min else None, None if is_min else bound,
-                               inplace=True)
+    lo, hi, dt = _clamp_bounds_(self, bound if is_min else None, None if is_min else bound)
     d = self._data
     if dt.np != d.dtype:
         d = d.astype(dt.np)

@@ -349,16 +349,21 @@ def norm_jvp(F, self, self_t, ord, dim, keepdim, result):
 
 NORM = defop("norm", "LinalgVectorNormBackward0", None, params=("ord", "dim", "keepdim"),
              grads={"self": norm_backward}, jvp=norm_jvp, layout="contiguous")
+# (their rules are derivatives.yaml's: ``result * (self_t - logsumexp_jvp(self_p, self_t,
+# {dim}, true))`` and ``self_t - logsumexp_jvp(...)``, which recompute exp(x - amax(x)) from
+# the input rather than read the result: other roundings than sum(result * self_t))
 SOFTMAX = defop("softmax", "SoftmaxBackward0", raw.softmax, params=("dim",),
                 grads={"self": lambda F, grad, dim, result:
                        F.softmax_backward_data(grad, result, dim)},
-                jvp=lambda F, self_t, dim, result:
-                    result * (self_t - F.sum(self_t * result, dim, True)), layout="contiguous")
+                jvp=lambda F, self, self_t, dim, result:
+                    result * (self_t - _logsumexp_jvp(F, self, self_t, dim, True, None)),
+                layout="contiguous")
 LOG_SOFTMAX = defop("log_softmax", "LogSoftmaxBackward0", raw.log_softmax, params=("dim",),
                     grads={"self": lambda F, grad, dim, result:
                            F.log_softmax_backward_data(grad, result, dim)},
-                    jvp=lambda F, self_t, dim, result:
-                        self_t - F.sum(F.exp(result) * self_t, dim, True), layout="contiguous")
+                    jvp=lambda F, self, self_t, dim, result:
+                        self_t - _logsumexp_jvp(F, self, self_t, dim, True, None),
+                    layout="contiguous")
 
 
 def _opt(t, term):

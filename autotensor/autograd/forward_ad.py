@@ -81,7 +81,50 @@ def exit_dual_level(*, level=None):
 
 def _tangent_or_none(t):
     meta = t._meta
-    return meta.get("fw_grad") if meta is not None else None
+    tangent = meta.get("fw_grad") if meta is not None else None
+    if tangent is None and t._view is not None and _current[0] >= 0:
+        return view_tangent(t)
+    return tangent
+
+
+# Note [Tangents of views]: a view without a tangent of its own reads its base's, as
+# PyTorch's AutogradMeta::fw_grad does for a forward-differentiable view: when the base
+# has a tangent (an in-place op gave it one after the view was made: ``y = x[1:]; y[0] =
+# dual`` or ``x.atan2_(dual)``), the view's tangent is the same view of it (as_strided),
+# made on first read and kept. make_dual's result and unpack_dual's primal are views that
+# are not forward-differentiable (``ViewInfo.nofw``, inherited by their views). Read on the
+# forward-AD paths only: the gate of every op's rule (_any_tangent), unpack_dual, the
+# in-place rules.
+def view_tangent(t):
+    """The tangent of view ``t`` read from its base's (Note [Tangents of views]), or None."""
+    info = t._view
+    if info.nofw:
+        return None
+    bm = info.base._meta
+    bt = bm.get("fw_grad") if bm is not None else None
+    if bt is None:
+        return None
+    prev = state.fw
+    state.fw = False
+    try:
+        tangent = _view_of(t, bt)
+    finally:
+        state.fw = prev
+    _set_tangent(t, tangent)
+    return tangent
+
+
+def _view_of(t, bt):
+    """The view of base tangent ``bt`` that ``t`` is of its base (run with propagation
+    off)."""
+    from .inplace import geometry
+    from .._ops.shape import as_strided
+    size, stride, offset = geometry(t)
+    if t._view.dtype_view is not None:  # (Note [Complex views])
+        from .._ops import complex_ops
+        bt = (complex_ops.view_as_real if t._view.dtype_view == "as_real" else
+              complex_ops.view_as_complex)(bt)
+    return as_strided(bt, size, stride, offset)
 
 
 def _set_tangent(t, tangent):
@@ -124,6 +167,7 @@ def make_dual(tensor, tangent, *, level=None):
     state.fw = False
     try:
         dual = tensor.view_as(tensor)
+        dual._view.nofw = True  # (Note [Tangents of views])
         if tangent._data.strides != tensor._data.strides and tensor._data.size > 1:
             # a tangent laid out unlike the primal is copied into the primal's layout
             # (aten's copy_: refused into an expanded primal's layout)
@@ -156,6 +200,7 @@ def unpack_dual(tensor, *, level=None):
     state.fw = False
     try:
         primal = tensor.view_as(tensor)
+        primal._view.nofw = True  # (Note [Tangents of views])
     finally:
         state.fw = prev
     return UnpackedDualTensor(primal, tangent)
@@ -215,7 +260,8 @@ def refuse_tangents(name, *args):
     the autograd fallback]); ``name``: aten's op name, ``bitwise_and_``, ``__lshift__``."""
     for a in args:
         meta = getattr(a, "_meta", None)
-        if meta is not None and "fw_grad" in meta:
+        if (meta is not None and "fw_grad" in meta) or (
+                getattr(a, "_view", None) is not None and view_tangent(a) is not None):
             raise NotImplementedError(FALLBACK.format(name))
 
 
@@ -235,11 +281,14 @@ def refuse_unsupported(op, *args):
 
 
 def _any_tangent(op, inputs):
+    found = False
     for x in inputs:
         meta = getattr(x, "_meta", None)
         if meta is not None and "fw_grad" in meta:
-            return True
-    return False
+            found = True
+        elif getattr(x, "_view", None) is not None and view_tangent(x) is not None:
+            found = True  # (Note [Tangents of views]: every input's, before the rule reads)
+    return found
 
 
 class _Lazy:
@@ -261,6 +310,22 @@ ZERO_TENSOR_IMMUTABLE = ("ZeroTensors are immutable. Please materialize the tens
                          "`.clone()`, if you want a mutable zero tensor.")
 ZERO_TENSOR_ZERO_ = ("ZeroTensors are immutable. Please use the materialized zero tensor "
                      "obtained using .clone() if you want a mutable tensor.")
+
+
+# Which of the two: PyTorch's in-place rule either runs an in-place op on self's tangent,
+# which a ZeroTensor refuses in the zero-tensor fallback's words (ZERO_TENSOR_ZERO_), or
+# copies the out-of-place rule's value into it, refused by copy_'s own check
+# (ZERO_TENSOR_IMMUTABLE). The first: derivatives.yaml's in-place entries on self_t
+# (fill_, zero_, the samplers' and in-place comparisons' ``self_t.zero_()``, polygamma_'s
+# mul_, conj_physical_, _index_put_impl_), the ops whose out-of-place rule is
+# ``self_t.<op>(...)`` itself (torchgen runs it as ``self_t.<op>_``: masked_fill,
+# index_fill, index_copy, scatter, masked_scatter, put), and copy_ from a source without a
+# tangent (VariableTypeManual's ``self_fw_grad.fill_(0)``); setitem is copy_ or index_put_.
+_ZT_IN_PLACE_RULES = frozenset((
+    "fill_", "zero_", "masked_fill", "index_put", "index_fill", "index_copy", "scatter",
+    "masked_scatter", "put", "polygamma_", "conj_physical_", "bernoulli_", "cauchy_",
+    "exponential_", "geometric_", "log_normal_", "normal_", "random_", "uniform_", "eq_",
+    "ne_", "lt_", "le_", "gt_", "ge_"))
 
 
 def inplace_tangent(op, t, inputs, params, value, node=None):
@@ -285,10 +350,13 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
         inputs = _after_write(t, inputs, result)
     own = _tangent_or_none(t)
     if own is not None and own._meta is not None and own._meta.get("zero_tensor"):
+        if getattr(op.jvp, "message", None) is not None:
+            raise NotImplementedError(op.jvp.message)  # (no rule: refused before it runs)
         # PyTorch's in-place rule writes into self's tangent, which a ZeroTensor refuses
         # (after the primal's write, version bump and history: record_inplace's ``refused``)
-        raise RuntimeError(ZERO_TENSOR_ZERO_ if op.name in ("zero_", "fill_")
-                           else ZERO_TENSOR_IMMUTABLE)
+        fallback = op.name in _ZT_IN_PLACE_RULES or (
+            op.name == "copy_" and _tangent_or_none(inputs[1]) is None)
+        raise RuntimeError(ZERO_TENSOR_ZERO_ if fallback else ZERO_TENSOR_IMMUTABLE)
     state.fw = False
     try:
         if own is not None and own._requires_grad and state.enabled:
@@ -349,20 +417,13 @@ def assign_tangent(t, new, inputs=(), where=True):
     state.fw = False
     try:
         cur = _tangent_or_none(t)
-        if cur is None and t._view is not None:
-            from .inplace import geometry
-            from .._ops.shape import as_strided
+        if cur is None and t._view is not None and not t._view.nofw:
             base = t._view.base
             bt = _tangent_or_none(base)
             if bt is None:
                 bt = _zeros_like(base)
                 _set_tangent(base, bt)
-            size, stride, offset = geometry(t)
-            if t._view.dtype_view is not None:  # (Note [Complex views])
-                from .._ops import complex_ops
-                bt = (complex_ops.view_as_real if t._view.dtype_view == "as_real" else
-                      complex_ops.view_as_complex)(bt)
-            cur = as_strided(bt, size, stride, offset)
+            cur = _view_of(t, bt)
             _set_tangent(t, cur)
         if cur is None:
             _set_tangent(t, new if all(new is not _tangent_or_none(x) for x in inputs

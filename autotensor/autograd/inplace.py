@@ -58,10 +58,14 @@ IN_CUSTOM_FUNCTION = "custom_function"  # an output of a custom Function that is
 
 
 class ViewInfo:
-    __slots__ = ("base", "version", "creation", "op_name", "multi", "offset", "dtype_view")
+    __slots__ = ("base", "version", "creation", "op_name", "multi", "offset", "dtype_view",
+                 "nofw")
 
     def __init__(self, base, version, creation, op_name, multi=False, dtype_view=None):
         self.base = base
+        # not a forward-differentiable view (make_dual's, unpack_dual's primal, and views of
+        # them): it never reads its base's tangent (Note [Tangents of views] in forward_ad.py)
+        self.nofw = False
         # "as_real" / "as_complex": the view reads the base's memory in another element type
         # (Note [Complex views] in _ops/complex_ops.py); geometry is in the view's elements
         self.dtype_view = dtype_view
@@ -107,6 +111,8 @@ def make_views(results, source, op_name, multi=False):
             if creation is MULTI_OUTPUT or inherited else op_name
         r._view = ViewInfo(base, vc[0], creation, name, multi,
                            view.dtype_view if view is not None else None)
+        if view is not None and view.nofw:
+            r._view.nofw = True
         # (a view made under no_grad requires grad while its root base does: read from the
         # base when asked, Tensor.requires_grad / stale_view_requires_grad / edge_of, as
         # PyTorch's DifferentiableViewMeta::requires_grad; its own flag stays off)
@@ -506,11 +512,13 @@ def original_self(t):
     o._grad_fn = t._grad_fn
     o._requires_grad = t._requires_grad
     o._output_nr = t._output_nr
-    if _state.fw and t._meta is not None and t._meta.get("fw_grad") is not None:
-        # (PyTorch saves self.clone(), a dual tensor: Note [Backward ops without a forward
-        # rule] in engine.py)
-        from .forward_ad import _set_tangent
-        _set_tangent(o, t._meta["fw_grad"].clone())
+    if _state.fw:
+        from .forward_ad import _set_tangent, _tangent_or_none
+        tangent = _tangent_or_none(t)
+        if tangent is not None:
+            # (PyTorch saves self.clone(), a dual tensor: Note [Backward ops without a
+            # forward rule] in engine.py)
+            _set_tangent(o, tangent.clone())
     return o
 
 
