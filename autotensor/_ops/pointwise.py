@@ -196,9 +196,12 @@ POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: raw.int_pow(a, b)
 # inputs (by position) in ``dense_zero_terms``.
 POW_TENSOR.dense_zero_terms = (0,)  # pow_backward_self: where(exponent == 0, 0, ...)
 def _pow_scalar_base(e, base):
-    if e.dtype.kind in "iu" and base.__class__ is int:
+    if e.dtype.kind in "iu" and base.__class__ in (int, bool):
+        # (an integer power, as PyTorch's powi: True ** -4 is 1, 2 ** -1 is 0)
         return raw.int_pow(np.asarray(base).astype(e.dtype), e)
-    if e.dtype == np.float32 and base.__class__ in (int, float):
+    if e.dtype.kind == "c":
+        return raw.complex_pow(np.asarray(base, e.dtype), e)
+    if e.dtype == np.float32 and base.__class__ in (int, float, bool):
         # (Note [Float32 transcendentals] in raw.py: NumPy's float32 power is up to an ulp
         # off the correctly rounded value, which PyTorch's is on ~98% of inputs; 2 ** e is
         # ldexp's tangent factor)
@@ -896,6 +899,8 @@ def pow(input, exponent):
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         if isinstance(input, float) and d.dtype.kind in "biu":
             d = d.astype(_dtypes.default_float.np)
+        elif input.__class__ is complex and d.dtype.kind != "c":
+            d = d.astype(_complex_pow_dtype(d.dtype, input).np)
         out = _asarray(POW_SCALAR_BASE.kernel(d, input))
         if _state.enabled and (e._requires_grad or stale_view_requires_grad(e)):
             r = record(POW_SCALAR_BASE, (e,), (input,), out)
@@ -910,6 +915,8 @@ def pow(input, exponent):
     _check_pow_exponent(d.dtype, exponent)
     if isinstance(exponent, float) and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)
+    elif exponent.__class__ is complex and d.dtype.kind != "c":
+        d = d.astype(_complex_pow_dtype(d.dtype, exponent, exponent in (0, 1)).np)
     elif d.dtype == np.bool_ and not isinstance(exponent, bool):
         d = d.astype(np.int64)  # bool ** int promotes like bool + int
     if d.dtype == np.bool_:  # bool ** bool stays bool: x ** True is x, x ** False is 1
@@ -922,6 +929,16 @@ def pow(input, exponent):
         _keep_real_grads(r, (input,))
         return r
     return _no_graph(POW_SCALAR, (input,), (exponent,), out)
+
+
+def _complex_pow_dtype(npdtype, number, trivial=False):
+    """The complex dtype of pow with a complex Python number (the default complex dtype for
+    an integral or bool tensor, as in every binary op); float16's ComplexHalf has no pow
+    kernel (PyTorch's dispatch error; an exponent of 0 or 1 fills or copies without it,
+    into a complex32 result that autotensor lacks: complex64 here)."""
+    if npdtype == np.float16 and not trivial:
+        raise NotImplementedError("\"pow\" not implemented for 'ComplexHalf'")
+    return _dtypes.scalar_result_dtype(_dtypes.from_numpy(npdtype), number)
 
 
 def _check_pow_exponent(dt, exponent):
@@ -1535,6 +1552,10 @@ def pow_(self, exponent):
     except RuntimeError:  # (the kernel's conversion: autograd's checks come first)
         inplace.check_inplace(self, (self,))
         raise
+    if d.dtype == np.float16 and exponent.__class__ is complex:
+        inplace.check_inplace_order(self, (self,))  # (its common dtype is ComplexHalf)
+        raise RuntimeError("result type ComplexHalf can't be cast to the desired output type "
+                           "Half")
     if d.dtype.kind in "biu" and not isinstance(exponent, (bool, int)):
         inplace_iter_checks(self, (self,), _dtypes.result_type(self, exponent))
     if d.dtype == np.bool_ and isinstance(exponent, bool):  # (bool ** bool stays bool)
