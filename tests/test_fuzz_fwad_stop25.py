@@ -168,6 +168,7 @@ TARGETS = {
     "slice": lambda t: (lambda x: (x, x[1:]))(t.zeros(3, 2)),
     "transposed": lambda t: (lambda x: (x, x.t()))(t.zeros(3, 2)),
     "broadcast": lambda t: (lambda x: (x, x.expand(1, 2)))(t.zeros(1, 2)),
+    "expanded": lambda t: (lambda x: (x, x.expand(3, 2)))(t.zeros(1, 2)),
     "nograd": lambda t: _nograd_view(t),
     "function": lambda t: (lambda x: (x, _fn_view(t).apply(x)))(t.zeros(3, 2)),
     "unsqueezed": lambda t: (lambda x: (x, x.unsqueeze(0)[0]))(t.zeros(3, 2)),
@@ -209,7 +210,8 @@ WRITES = {
     "index_put_": lambda t, v, d: v.index_put_((t.tensor([0]),), d[0]),
     "index_copy_": lambda t, v, d: v.index_copy_(0, t.tensor([0]),
                                                  d[:1, :1].expand(1, v.shape[1])),
-    "masked_scatter_": lambda t, v, d: v.masked_scatter_(v.detach() == 0, d.expand(2, 2)),
+    "masked_scatter_": lambda t, v, d: v.masked_scatter_(v.detach() == 0,
+                                                         d.reshape(-1).repeat(2)),
     "fill_": lambda t, v, d: v.fill_(d[0, 0]),
     "masked_fill_": lambda t, v, d: v.masked_fill_(v.detach() == 0, d[0, 0]),
     "add_": lambda t, v, d: v.add_(d[0]),
@@ -414,3 +416,79 @@ def test_inplace_scalar_conversion_after_autograd_checks_as_torch(dt):
                                          (1099511627777, 70000, 1e40, -1e39, 65504.0)):
         assert _scalar_case(autotensor, dt, kind, op, s) == \
             _scalar_case(torch, dt, kind, op, s), (kind, op, s)
+
+
+# ---- c10::Scalar arguments: the argument parser first ---------------------------------------
+# A Python int past uint64 is the parser's OverflowError ("int too big to convert"; a
+# negative one "can't convert negative int to unsigned"), before autograd's checks and the
+# kernel's; the binding reads its Scalars last argument first (GCC's right-to-left order).
+PARSER_CALLS = {
+    "add_alpha_": "x.add_(y, alpha=B)", "sub_alpha_": "x.sub_(y, alpha=B)",
+    "addcmul_": "x.addcmul_(y, y, value=B)", "addcdiv_": "x.addcdiv_(y, y, value=B)",
+    "elu": "F.elu(x, B)", "elu_": "F.elu_(x, B)", "celu_": "F.celu_(x, B)",
+    "leaky_relu": "F.leaky_relu(x, B)", "leaky_relu_": "F.leaky_relu_(x, B)",
+    "hardtanh": "F.hardtanh(x, -B, B)", "hardtanh_neg": "F.hardtanh(x, -B, 1.0)",
+    "hardtanh_": "F.hardtanh_(x, -B, B)", "threshold": "F.threshold(x, -B, B)",
+    "threshold_": "F.threshold_(x, B, 1.0)", "softplus": "F.softplus(x, -B, B)",
+    "rrelu": "F.rrelu(x, -B, B)", "hardshrink": "F.hardshrink(x, B)",
+    "softshrink": "F.softshrink(x, B)", "copysign_": "x.copysign_(B)", "xlogy_": "x.xlogy_(B)",
+    "floor_divide_": "x.floor_divide_(B)", "index_fill_": "x.index_fill_(0, i, B)",
+    "clamp": "x.clamp(-B, B)", "clamp_": "x.clamp_(B, -B)",
+}
+
+
+def _parser_case(mod, call, leaf):
+    import warnings
+    x = mod.tensor([1.5, -2.0], requires_grad=leaf)
+    env = {"x": x, "y": mod.tensor([0.5, 2.0]), "i": mod.tensor([0]), "B": 2 ** 70,
+           "F": mod.nn.functional}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            eval(call, env)
+        return "ok"
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e).split("\n")[0]
+
+
+@pytest.mark.parametrize("leaf", [False, True])
+def test_scalar_argument_overflow_first_as_torch(leaf):
+    for name, call in sorted(PARSER_CALLS.items()):
+        assert _parser_case(autotensor, call, leaf) == _parser_case(torch, call, leaf), name
+
+
+# ---- in-place elu_/celu_/leaky_relu_/rrelu_ with a negative slope ---------------------------
+# Their formulas (elu_backward / leaky_relu_backward of the result) refuse a negative or NaN
+# slope: at backward in reverse mode, at the op (after the write) under forward AD.
+SLOPE_CALLS = {
+    "elu_": lambda F, x: F.elu_(x, -1.0), "elu_nan": lambda F, x: F.elu_(x, float("nan")),
+    "celu_": lambda F, x: F.celu_(x, -1.0), "leaky_relu_": lambda F, x: F.leaky_relu_(x, -1.0),
+    "leaky_relu_0": lambda F, x: F.leaky_relu_(x, 0.0), "selu_": lambda F, x: F.selu_(x),
+    "rrelu_": lambda F, x: F.rrelu_(x, -0.5, -0.2), "elu_pos": lambda F, x: F.elu_(x, 0.5),
+}
+
+
+def _slope_case(mod, call, forward):
+    fwAD = mod.autograd.forward_ad
+    F = mod.nn.functional
+    try:
+        if forward:
+            with fwAD.dual_level():
+                x = fwAD.make_dual(mod.tensor([1.5, -2.0]), mod.ones(2))
+                try:
+                    SLOPE_CALLS[call](F, x)
+                except Exception as e:  # noqa: BLE001
+                    return type(e).__name__, str(e), str(x.tolist()), x._version
+                return "ok", fwAD.unpack_dual(x).tangent.tolist()
+        x = mod.tensor([1.5, -2.0], requires_grad=True).clone()
+        SLOPE_CALLS[call](F, x).sum().backward()
+        return "ok"
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("forward", [False, True])
+def test_inplace_negative_slope_refused_as_torch(forward):
+    for call in sorted(SLOPE_CALLS):
+        a, b = _slope_case(autotensor, call, forward), _slope_case(torch, call, forward)
+        assert a == b, call

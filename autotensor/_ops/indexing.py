@@ -1281,6 +1281,7 @@ def index_fill(input, dim, index, value):
 
 
 def index_fill_(self, dim, index, value):
+    _convert.check_python_int(value)  # (a c10::Scalar, parsed first)
     d = self._data
     dim, idx = _index_fill_args(d, dim, index, value)
     where = inplace.written_positions(

@@ -762,6 +762,7 @@ def floor_divide(input, other):
 def floor_divide_(self, other):
     """``x //= y``: in place, as PyTorch (not Python's fallback ``x = x // y``); checked in
     PyTorch's order: autograd's, TensorIterator's (overlap, shapes, cast), the kernel's."""
+    _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
     if _state.fw:  # (Note [Forward AD through the autograd fallback])
         refuse_tangents("floor_divide_", self, other)
     if isinstance(other, (list, np.ndarray)):
@@ -1101,7 +1102,7 @@ def _clamp_bounds(input, min, max, inplace=False):
     types); complex bounds only where they are real numbers for a float input.
     ``inplace``: clamp_'s cast check of that dtype into the input's, before the bounds'."""
     bounds = [b for b in (min, max) if b is not None]
-    for b in bounds:
+    for b in reversed(bounds):  # (max parsed first: _scalar_args)
         _convert.check_python_int(b)
     kind = input._data.dtype.kind
     if _py_any(isinstance(b, complex) for b in bounds) or kind == "c":
@@ -1502,11 +1503,14 @@ def _inplace_alpha(self, other, alpha, negate=False):
 
 def add_(self, other, *, alpha=1):
     if alpha != 1 or alpha is True:
+        _convert.check_python_int(alpha)  # (the argument parser's, before autograd's)
         _inplace_alpha(self, other, alpha)
     return _inplace_binary(ADD, self, other, (alpha,))
 
 
 def sub_(self, other, *, alpha=1):
+    if alpha != 1:
+        _convert.check_python_int(alpha)  # (the argument parser's, before autograd's)
     if _is_bool(self) or _is_bool(other):
         inplace.check_inplace(self)  # PyTorch reports a leaf first
         _check_bool_sub(self, other)
@@ -2402,6 +2406,7 @@ def ldexp_(self, other):
 
 
 def xlogy_(self, other):
+    _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
     _float_inplace(self, other)
     if not isinstance(other, Tensor):
         value = _asarray(XLOGY_SCALAR_OTHER.kernel(self._data, other))
@@ -2410,6 +2415,7 @@ def xlogy_(self, other):
 
 
 def copysign_(self, other):
+    _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
     _float_inplace(self, other)
     if not isinstance(other, Tensor):
         value = _asarray(np.copysign(self._data, other))
@@ -2677,6 +2683,7 @@ def _check_addc_args(name, tensors, value, first_position):
     if not isinstance(value, (int, float, complex, bool, Tensor, np.number)):
         raise TypeError(f"{name}(): argument 'value' must be Number, not "
                         f"{type(value).__name__}")
+    _convert.check_python_int(value)  # (a c10::Scalar: "int too big to convert")
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):
@@ -3169,18 +3176,40 @@ GLU = defop("glu", "GluBackward0", None, params=("dim",), grads={"self": glu_bac
             jvp=glu_jvp)
 
 
-# In-place forms that PyTorch records with the result instead of the input.
+# In-place forms that PyTorch records with the result instead of the input. Their
+# formulas (elu_backward / leaky_relu_backward with is_result) refuse a negative (or NaN)
+# slope: at backward, and at the op under forward AD (its rule is the same formula, after
+# the write).
+_ELU_NEGATIVE = ("In-place elu backward calculation is triggered with a negative slope which "
+                 "is not supported. This is caused by calling in-place forward function with "
+                 "a negative slope, please call out-of-place version instead.")
+_LEAKY_NEGATIVE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is "
+    "not supported. This is caused by calling in-place forward function with a negative "
+    "slope, please call out-of-place version instead. File an issue at "
+    "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+    "backward calculation with negative slope")
+
+
 def _result_slope(F, grad, result, slope):
+    if not slope >= 0:
+        raise RuntimeError(_LEAKY_NEGATIVE)
     return F.leaky_relu_backward(grad, result, slope)
+
+
+def _elu_result_backward(F, grad, result, alpha, scale, input_scale):
+    if not alpha >= 0:
+        raise RuntimeError(_ELU_NEGATIVE)
+    return F.elu_backward(grad, result, alpha, scale, input_scale, True)
 
 
 ELU_ = defop("elu_", "EluBackward1", _elu, params=("alpha", "scale", "input_scale"),
              jvp="elementwise",
              grads={"self": lambda F, grad, result, alpha, scale, input_scale:
-                    F.elu_backward(grad, result, alpha, scale, input_scale, True)})
+                    _elu_result_backward(F, grad, result, alpha, scale, input_scale)})
 CELU_ = defop("celu_", "CeluBackward1", CELU.kernel, params=("alpha",), jvp="elementwise",
               grads={"self": lambda F, grad, result, alpha:
-                     F.elu_backward(grad, result, alpha, 1.0, 1.0 / alpha, True)})
+                     _elu_result_backward(F, grad, result, alpha, 1.0, 1.0 / alpha)})
 LEAKY_RELU_ = defop("leaky_relu_", "LeakyReluBackward1", LEAKY_RELU.kernel,
                     params=("negative_slope",), jvp="elementwise",
                     grads={"self": lambda F, grad, result, negative_slope:
@@ -3214,8 +3243,17 @@ def _float_activation(name, input, complex_ok=False):
     return input
 
 
+def _scalar_args(*values):
+    """The argument parser's reading of c10::Scalar arguments: a Python int past uint64 is
+    its OverflowError, before any other check; the last argument first (the generated
+    binding's ``dispatch(_r.scalar(1), _r.scalar(2))``: GCC evaluates right to left)."""
+    for v in reversed(values):
+        _convert.check_python_int(v)
+
+
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta x)) / beta, linear above ``threshold``."""
+    _scalar_args(beta, threshold)
     _float_activation("softplus_cpu", input)
     return _unary(SOFTPLUS, input, params=(beta, threshold))
 
@@ -3241,6 +3279,7 @@ def _activation(op, input, params, inplace_, float_op=True):
 
 
 def elu(input, alpha=1.0, inplace=False):
+    _scalar_args(alpha)
     _float_activation("elu_cpu", input)
     return _activation(ELU, input, (alpha, 1.0, 1.0), inplace)
 
@@ -3255,6 +3294,7 @@ def selu(input, inplace=False):
 
 
 def celu(input, alpha=1.0, inplace=False):
+    _scalar_args(alpha)
     _float_activation("elu_cpu", input)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
@@ -3262,12 +3302,14 @@ def celu(input, alpha=1.0, inplace=False):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    _scalar_args(negative_slope)
     _float_activation("leaky_relu_cpu", input)
     return _activation(LEAKY_RELU, input, (negative_slope,), inplace)
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Randomized leaky relu; in evaluation the slope is (lower + upper) / 2."""
+    _scalar_args(lower, upper)
     if training:
         from .special import rrelu_train
         _float_activation("rrelu_with_noise_out_cpu", input)
@@ -3278,8 +3320,13 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if min_val > max_val:
+    if min_val > max_val:  # (F.hardtanh's Python check; F.hardtanh_ is the aten op itself)
         raise ValueError("min_val cannot be greater than max_val")
+    return _hardtanh(input, min_val, max_val, inplace)
+
+
+def _hardtanh(input, min_val, max_val, inplace):
+    _scalar_args(min_val, max_val)
     d = _tensor_arg(input)._data
     if d.dtype == np.bool_:
         raise RuntimeError("Bool inputs not supported for hardtanh")
@@ -3318,6 +3365,7 @@ def logsigmoid(input):
 
 def threshold(input, threshold, value, inplace=False):
     """value where input <= threshold, else input."""
+    _scalar_args(threshold, value)
     if _tensor_arg(input)._data.dtype.kind in "bc":
         _float_activation("threshold_cpu", input)
     return _activation(THRESHOLD, input, (threshold, value), inplace, float_op=False)
@@ -3328,6 +3376,7 @@ def threshold_(input, threshold, value):
 
 
 def softshrink(input, lambd=0.5):
+    _scalar_args(lambd)
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     _float_activation("softshrink_check", input)
@@ -3335,6 +3384,7 @@ def softshrink(input, lambd=0.5):
 
 
 def hardshrink(input, lambd=0.5):
+    _scalar_args(lambd)
     _float_activation("hardshrink_cpu", input)
     return _unary(HARDSHRINK, input, params=(lambd,))
 
@@ -3385,7 +3435,7 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    return hardtanh(input, min_val, max_val, True)
+    return _hardtanh(input, min_val, max_val, True)
 
 
 # ---- the catalogue, the in-place variants still missing (issue 11) ---------------------------

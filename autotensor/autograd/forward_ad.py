@@ -421,6 +421,12 @@ def assign_tangent(t, new, inputs=(), where=True):
             base = t._view.base
             bt = _tangent_or_none(base)
             if bt is None:
+                from .inplace import has_internal_overlap, OVERLAP_MESSAGE
+                if has_internal_overlap(t._data):
+                    # PyTorch's set_fw_grad copies the new tangent into the same view of
+                    # the base's new zero tangent: copy_ refuses an expanded one (after the
+                    # primal's write; nobody gets a tangent)
+                    raise RuntimeError(OVERLAP_MESSAGE)
                 bt = _zeros_like(base)
                 _set_tangent(base, bt)
             cur = _view_of(t, bt)

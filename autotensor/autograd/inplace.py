@@ -283,8 +283,8 @@ def autograd_checks_first(op):
         before = vc[0] if vc is not None else None
         try:
             return op(self, *args, **kwargs)
-        except TypeError:
-            raise
+        except (TypeError, OverflowError):
+            raise  # (the argument parser's: "int too big to convert")
         except Exception:
             if vc is not None and vc[0] == before:
                 check_inplace(self, (self,) + tuple(
@@ -575,7 +575,10 @@ def record_inplace(op, t, inputs, params, value, where=True):
     write_inplace(t, value, op.name, where)
     if new_tangent is not None:
         from .forward_ad import _tangent_or_none, assign_tangent
-        assign_tangent(t, new_tangent, inputs, where)
+        try:
+            assign_tangent(t, new_tangent, inputs, where)
+        except RuntimeError as e:  # (raised last, as the rule's own errors)
+            refused = refused or e
         if node is not None and op.saves_output:
             # the saved result keeps self's tangent, as an out-of-place op's (propagate)
             node._fw_out = (_tangent_or_none(t),)
