@@ -95,3 +95,24 @@ def test_large_sums_keep_numpys_order_within_rounding():
     assert cascade_sum(a, (0, 1)) is None
     np.testing.assert_allclose(autotensor.tensor(a).sum().item(),
                                torch.from_numpy(a).sum().item(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(5,), (16,), (37,), (300,), (4, 9), (9, 4), (3, 40), (40, 3),
+                                   (64, 70), (70, 64), (2, 3, 40), (5, 17, 19), (8, 8, 8, 8),
+                                   (20, 12), (12, 20), (200, 150)], ids=str)
+def test_reduced_float_sum_is_pytorchs_bit_for_bit(shape, dtype):
+    """float16/bfloat16: float32 accumulation with their load and store policies, and the
+    float32 buffer of two reduced innermost dims."""
+    rng = np.random.default_rng(int(np.prod(shape)))
+    for r in range(1, len(shape) + 1):
+        for axes in itertools.combinations(range(len(shape)), r):
+            a = rng.standard_normal(shape).astype("float32")
+            x, t = autotensor.tensor(a).to(getattr(autotensor, dtype)), \
+                torch.from_numpy(a).to(getattr(torch, dtype))
+            for name, (xv, tv) in {"contiguous": (x, t), "strided": (x[::2], t[::2]),
+                                   "transposed": (x.transpose(0, -1), t.transpose(0, -1))
+                                   }.items():
+                ours = xv.sum(dim=axes).float().numpy()
+                theirs = tv.sum(dim=axes).float().numpy()
+                assert np.array_equal(ours, theirs), (name, axes)

@@ -441,9 +441,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     if d.ndim == 0 and dims is not None:  # dim 0 of a 0-d tensor is the tensor itself
         return _finish(SUM_DIM, (input,), (None, keepdim), _plus_zero(d))
     if dims is None and not keepdim:
-        out = _asarray(sum_array(_acc(d)))
+        out = _asarray(sum_array(d))
         return _finish(SUM, (input,), (), out.astype(d.dtype, copy=False))
-    out = _asarray(sum_array(_acc(d), axis=dims, keepdims=keepdim))
+    out = _asarray(sum_array(d, axis=dims, keepdims=keepdim))
     return _finish(SUM_DIM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
 
 

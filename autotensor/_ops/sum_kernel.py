@@ -19,10 +19,13 @@ last element (``np.cumsum`` adds in order; ``np.sum`` would not).
 
 ``W`` is the vector width of PyTorch's kernel: 8 float32 / 4 float64 lanes (256-bit
 vectors), measured on x86-64 with AVX-512 (0 differences over 1,156 row sums; 16/8 lanes
-differ in 85% of them). Reductions of 32,768 elements or more into one output are split
-between PyTorch's threads (``two_pass_reduction``), whose count the result depends on:
-those keep NumPy's pairwise sum, and so do float16/bfloat16 (summed in float32 with their
-own load policies), complex and integer sums. The emulation costs 10-60 us a call (a few
+differ in 85% of them). float16/bfloat16 accumulate in float32: a vector load is 16 of
+them pre-added into 8 float lanes (InnerSumCastLoadPolicy), each partial sum is added into
+the float16 output with a rounding (CastStoreAccumulate), and where the two innermost loop
+dims are both reduced ``sum_out`` sums a float32 copy instead (should_use_acc_buffer).
+Reductions of 32,768 elements or more into one output are split between PyTorch's threads
+(``two_pass_reduction``), whose count the result depends on: those keep NumPy's pairwise
+sum, and so do complex and integer sums. The emulation costs 10-60 us a call (a few
 dozen NumPy operations; NumPy's sum: 1-30 us), so, like the ported elementwise kernels
 (``raw.PORTED_MAX``), it runs on arrays of up to 65,536 elements (tests, fuzzing, small
 models); larger ones keep NumPy's sum, within float32 rounding of PyTorch's.
@@ -113,12 +116,23 @@ def row_sum(x, axis):
                                axis=axis), axis)
 
 
-def _inner_sums(rows, width):
-    """vectorized_inner_sum of each row of ``rows`` (R, n), n >= width."""
-    n_vec = rows.shape[1] // width
-    lanes = row_sum(_split(rows, 1, n_vec, width), 1)        # (R, width)
+def _inner_sums(rows, width, vec):
+    """vectorized_inner_sum of each row of ``rows`` (R, n), n >= vec: vectors of ``vec``
+    elements, ``width`` accumulator lanes (float16/bfloat16: 16 elements loaded into 8
+    float32 lanes, by InnerSumCastLoadPolicy: neighbours (0 + v[2i]) + v[2i+1] for float16,
+    halves v[i] + v[i+8] for bfloat16)."""
+    n_vec = rows.shape[1] // vec
+    vectors = _split(rows, 1, n_vec, vec)
+    if vec != width:
+        vectors = vectors.astype(np.float32)
+        if rows.dtype == np.float16:
+            vectors = (vectors[..., 0::2] + np.float32(0)) + vectors[..., 1::2]
+        else:
+            vectors = vectors[..., :width] + vectors[..., width:]
+    lanes = row_sum(vectors, 1)                               # (R, width)
+    tail = rows[:, n_vec * vec:].astype(lanes.dtype, copy=False)
     # 0 + the scalar tail + each lane, in order
-    return _seq0(np.concatenate((rows[:, n_vec * width:], lanes), axis=1), 1)
+    return _seq0(np.concatenate((tail, lanes), axis=1), 1)
 
 
 def _iterator_dims(shape, strides, reduced):
@@ -185,6 +199,7 @@ def _plan(shape, strides, axes):
     # a's dims in the iterator's order, outermost first: reshaped to (calls, rows, reduced)
     # without a copy (the merged dims are adjacent in memory)
     transpose = tuple(reversed(perm))
+    two_reduced = len(sizes) >= 2 and ost[0] == 0 and ost[1] == 0
     while len(sizes) < 2:
         sizes, ost, ist = sizes + [1], ost + [0], ist + [0]
     if ost[0] != 0:  # nothing reduced (the reduced dims have size 1): out = 0 + x
@@ -202,7 +217,7 @@ def _plan(shape, strides, axes):
     else:
         order = np.argsort(dest, kind="stable")
         gather = (order.reshape(n_out, -1), dest[order].reshape(n_out, -1)[:, 0])
-    return out_shape, (transpose, sizes, ist, gather, n_out)
+    return out_shape, (transpose, sizes, ist, gather, n_out, two_reduced)
 
 
 def _small_full_sum(values, width, zero):
@@ -240,10 +255,12 @@ def _small_full_sum(values, width, zero):
 def cascade_sum(a, axes):
     """``a.sum(axis=axes)`` (axes: a tuple of distinct dims; all for a full sum) as aten's
     CPU kernel, or None where it is not emulated (Note [Cascade sum])."""
-    width = _WIDTH.get(a.dtype)
+    half = a.itemsize == 2 and a.dtype.kind in "fV"  # float16, bfloat16: float32 sums
+    width = 8 if half else _WIDTH.get(a.dtype)
     if width is None or a.size == 0 or a.size > MAX_SIZE:
         return None
-    if a.size <= 64 and len(axes) == a.ndim and a.flags.c_contiguous:
+    vec = 16 if half else width  # elements per vector load (Vectorized<scalar_t>::size())
+    if not half and a.size <= 64 and len(axes) == a.ndim and a.flags.c_contiguous:
         zero = a.dtype.type(0)
         return np.asarray(_small_full_sum(list(a.reshape(-1)), width, zero), a.dtype)
     key = (a.shape, a.strides, axes, a.itemsize)
@@ -258,17 +275,24 @@ def cascade_sum(a, axes):
         _plans[key] = plan
     out_shape, loop = plan
     if loop is None:
+        if half:  # (float16 + float16: in float32, rounded)
+            return np.reshape((a.astype(np.float32) + np.float32(0)).astype(a.dtype), out_shape)
         return np.reshape(a + a.dtype.type(0), out_shape)
-    transpose, sizes, ist, gather, n_out = loop
+    transpose, sizes, ist, gather, n_out, two_reduced = loop
     if n_out == 1 and a.size >= GRAIN_SIZE:
         return None  # (split between threads: Note [Cascade sum])
+    if half and two_reduced:  # (sum_out's should_use_acc_buffer: the float32 sum, rounded)
+        out = cascade_sum(a.astype(np.float32), axes)
+        return None if out is None else out.astype(a.dtype)
     size0, size1 = sizes[0], sizes[1]
     block = a.transpose(transpose).reshape((-1, size1, size0))  # (calls, rows, reduced)
     s0, s1 = ist[0], ist[1]
-    if s0 == 1 and size0 >= width:  # vectorized_inner_sum
-        parts = _inner_sums(block.reshape(-1, size0), width)
+    if s0 == 1 and size0 >= vec:  # vectorized_inner_sum
+        parts = _inner_sums(block.reshape(-1, size0), width, vec)
     else:
-        if s1 == 1 and size1 >= width:  # vectorized_outer_sum
+        if half:
+            block = block.astype(np.float32)
+        if s1 == 1 and size1 >= vec:  # vectorized_outer_sum
             split = (size1 // (4 * width)) * 4 * width
         elif s0 < s1:  # scalar_inner_sum
             split = 0
@@ -283,18 +307,29 @@ def cascade_sum(a, axes):
                                     row_sum(block[:, split:], 2)), axis=1)
         parts = parts.reshape(-1)
     if gather is None:
-        out = parts + a.dtype.type(0)  # (out = 0 + partial)
+        out = parts + parts.dtype.type(0)  # (out = 0 + partial)
+        if half:
+            out = out.astype(a.dtype)
     else:
         order, first = gather
         out = np.empty(n_out, a.dtype)
-        out[first] = _seq0(parts.reshape(-1)[order], 1)
+        grouped = parts.reshape(-1)[order]
+        if half:  # (CastStoreAccumulate: each partial added to the float16 output, rounded)
+            acc = np.zeros(n_out, a.dtype)
+            for k in range(grouped.shape[1]):
+                acc = (acc.astype(np.float32) + grouped[:, k]).astype(a.dtype)
+            out[first] = acc
+        else:
+            out[first] = _seq0(grouped, 1)
     return out.reshape(out_shape)
 
 
 def sum_array(a, axis=None, keepdims=False):
     """``np.sum(a, axis, keepdims=keepdims)`` in PyTorch's order where it is emulated
-    (float32/float64: Note [Cascade sum]), NumPy's elsewhere."""
-    if a.dtype in _WIDTH:
+    (float32/float64/float16/bfloat16: Note [Cascade sum]), NumPy's elsewhere (float16 and
+    bfloat16 summed in float32 there, the result in their dtype)."""
+    half = a.itemsize == 2 and a.dtype.kind in "fV"
+    if half or a.dtype in _WIDTH:
         nd = a.ndim
         if axis is None:
             axes = tuple(range(nd))
@@ -307,6 +342,8 @@ def sum_array(a, axis=None, keepdims=False):
             if keepdims:
                 out = out.reshape(tuple(1 if d in axes else s for d, s in enumerate(a.shape)))
             return out
+    if half:
+        return np.sum(a.astype(np.float32), axis=axis, keepdims=keepdims).astype(a.dtype)
     return np.sum(a, axis=axis, keepdims=keepdims)
 
 
