@@ -25,6 +25,9 @@ def _layouts(a):
 
 
 def _same(ours, theirs):
+    if ours.dtype.kind == "c":
+        return ours.dtype == theirs.dtype and _same(ours.real, theirs.real) and \
+            _same(ours.imag, theirs.imag)
     return (ours.shape == theirs.shape and ours.dtype == theirs.dtype and
             np.array_equal(ours, theirs) and np.array_equal(np.signbit(ours),
                                                              np.signbit(theirs)))
@@ -116,3 +119,21 @@ def test_reduced_float_sum_is_pytorchs_bit_for_bit(shape, dtype):
                 ours = xv.sum(dim=axes).float().numpy()
                 theirs = tv.sum(dim=axes).float().numpy()
                 assert np.array_equal(ours, theirs), (name, axes)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sum_and_mean_are_pytorchs_bit_for_bit(dtype):
+    """The real and imaginary parts in the float order with half the lanes; the mean's
+    division by the count as c10::complex's (NumPy's complex division)."""
+    rng = np.random.default_rng(11)
+    for shape in [(3,), (17,), (300,), (4, 9), (64, 70), (70, 64), (5, 17, 19), (8, 8, 8, 8)]:
+        for r in range(1, len(shape) + 1):
+            for axes in itertools.combinations(range(len(shape)), r):
+                a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+                for lib_a in ((autotensor.tensor(a), torch.from_numpy(a)),):
+                    for view in (lambda t: t, lambda t: t[::2], lambda t: t.permute(
+                            *reversed(range(t.dim())))):
+                        for op in ("sum", "mean"):
+                            ours, theirs = (getattr(view(t), op)(dim=axes).numpy()
+                                            for t in lib_a)
+                            assert _same(ours, theirs), (shape, axes, op)

@@ -23,18 +23,21 @@ differ in 85% of them). float16/bfloat16 accumulate in float32: a vector load is
 them pre-added into 8 float lanes (InnerSumCastLoadPolicy), each partial sum is added into
 the float16 output with a rounding (CastStoreAccumulate), and where the two innermost loop
 dims are both reduced ``sum_out`` sums a float32 copy instead (should_use_acc_buffer).
-Reductions of 32,768 elements or more into one output are split between PyTorch's threads
-(``two_pass_reduction``), whose count the result depends on: those keep NumPy's pairwise
-sum, and so do complex and integer sums. The emulation costs 10-60 us a call (a few
-dozen NumPy operations; NumPy's sum: 1-30 us), so, like the ported elementwise kernels
-(``raw.PORTED_MAX``), it runs on arrays of up to 65,536 elements (tests, fuzzing, small
-models); larger ones keep NumPy's sum, within float32 rounding of PyTorch's.
+Complex sums add their real and imaginary parts in the same order, with half as many lanes
+(a vector holds 4 complex64). Reductions of 32,768 elements or more into one output are
+split between PyTorch's threads (``two_pass_reduction``), whose count the result depends
+on: those keep NumPy's pairwise sum (integer sums are exact in any order). The emulation
+costs 10-60 us a call (a few dozen NumPy operations; NumPy's sum: 1-30 us), so, like the
+ported elementwise kernels (``raw.PORTED_MAX``), it runs on arrays of up to 65,536
+elements (tests, fuzzing, small models); larger ones keep NumPy's sum, within float32
+rounding of PyTorch's.
 """
 from .._backend import np
 
 GRAIN_SIZE = 32768  # aten's internal::GRAIN_SIZE: below it a reduction runs in one thread
 MAX_SIZE = 1 << 16  # beyond, NumPy's pairwise sum (speed: Note [Cascade sum])
 _WIDTH = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_COMPLEX = (np.dtype(np.complex64), np.dtype(np.complex128))
 _plans = {}
 
 
@@ -255,14 +258,26 @@ def _small_full_sum(values, width, zero):
 def cascade_sum(a, axes):
     """``a.sum(axis=axes)`` (axes: a tuple of distinct dims; all for a full sum) as aten's
     CPU kernel, or None where it is not emulated (Note [Cascade sum])."""
+    if a.size == 0 or a.size > MAX_SIZE:
+        return None
+    if a.dtype.kind == "c":  # (complex: the real and imaginary parts in the same order)
+        width = _WIDTH.get(np.dtype(a.real.dtype)) // 2
+        re = _cascade(a.real, axes, _plan_of(a, axes), width, width, False)
+        if re is None:
+            return None
+        out = np.empty(re.shape, a.dtype)
+        out.real = re
+        out.imag = _cascade(a.imag, axes, _plan_of(a, axes), width, width, False)
+        return out
     half = a.itemsize == 2 and a.dtype.kind in "fV"  # float16, bfloat16: float32 sums
     width = 8 if half else _WIDTH.get(a.dtype)
-    if width is None or a.size == 0 or a.size > MAX_SIZE:
+    if width is None:
         return None
     vec = 16 if half else width  # elements per vector load (Vectorized<scalar_t>::size())
-    if not half and a.size <= 64 and len(axes) == a.ndim and a.flags.c_contiguous:
-        zero = a.dtype.type(0)
-        return np.asarray(_small_full_sum(list(a.reshape(-1)), width, zero), a.dtype)
+    return _cascade(a, axes, _plan_of(a, axes), width, vec, half)
+
+
+def _plan_of(a, axes):
     key = (a.shape, a.strides, axes, a.itemsize)
     plan = _plans.get(key)
     if plan is None:
@@ -273,6 +288,17 @@ def cascade_sum(a, axes):
         if len(_plans) > 4096:
             _plans.clear()
         _plans[key] = plan
+    return plan
+
+
+def _cascade(a, axes, plan, width, vec, half):
+    """The sum of ``a`` (a float array; complex: one of its parts) by ``plan``, the
+    geometry of the summed tensor."""
+    if plan is None:
+        return None
+    if not half and a.size <= 64 and len(axes) == a.ndim and a.flags.c_contiguous:
+        zero = a.dtype.type(0)
+        return np.asarray(_small_full_sum(list(a.reshape(-1)), width, zero), a.dtype)
     out_shape, loop = plan
     if loop is None:
         if half:  # (float16 + float16: in float32, rounded)
@@ -326,10 +352,10 @@ def cascade_sum(a, axes):
 
 def sum_array(a, axis=None, keepdims=False):
     """``np.sum(a, axis, keepdims=keepdims)`` in PyTorch's order where it is emulated
-    (float32/float64/float16/bfloat16: Note [Cascade sum]), NumPy's elsewhere (float16 and
+    (floating and complex: Note [Cascade sum]), NumPy's elsewhere (float16 and
     bfloat16 summed in float32 there, the result in their dtype)."""
     half = a.itemsize == 2 and a.dtype.kind in "fV"
-    if half or a.dtype in _WIDTH:
+    if half or a.dtype in _WIDTH or a.dtype in _COMPLEX:
         nd = a.ndim
         if axis is None:
             axes = tuple(range(nd))
@@ -348,8 +374,9 @@ def sum_array(a, axis=None, keepdims=False):
 
 
 def mean_array(a, axis=None, keepdims=False):
-    """PyTorch's CPU mean: the sum, then divided by the number of elements summed."""
-    if a.dtype not in _WIDTH:
+    """PyTorch's CPU mean: the sum, then divided by the number of elements summed (complex:
+    NumPy's complex division is c10::complex's, a product by the reciprocal here)."""
+    if a.dtype not in _WIDTH and a.dtype not in _COMPLEX:
         return np.mean(a, axis=axis, keepdims=keepdims)
     s = sum_array(a, axis, keepdims)
     n = a.size // max(s.size, 1) if a.size else (
