@@ -268,7 +268,7 @@ def _pow_case(mod, base, dt, form):
     return mod.tensor(base) ** e  # (a 0-d tensor base)
 
 
-def _close(t, u):
+def _close(t, u, rtol=None):
     """Exact, but float32/float64 results of a float exponent to within PyTorch's pow's
     last bit (its SLEEF/glibc powf/pow against NumPy's: OPEN_FINDINGS, not this class)."""
     t, u = _result(t), _result(u)
@@ -277,8 +277,8 @@ def _close(t, u):
     if _same(t, u):
         return True
     if t[0] in ("float32", "float64"):
-        return np.allclose(u[1], t[1], rtol=3e-7 if t[0] == "float32" else 3e-16, atol=0,
-                           equal_nan=True)
+        rtol = rtol or (3e-7 if t[0] == "float32" else 3e-16)
+        return np.allclose(u[1], t[1], rtol=rtol, atol=0, equal_nan=True)
     return False
 
 
@@ -355,3 +355,49 @@ def _complex_close(t, u, rtol):
         return False
     return _same((t[0], p[~fin]), (u[0], q[~fin])) and np.allclose(q[fin], p[fin], rtol=rtol,
                                                                       atol=0)
+
+
+# ---- add/sub/rsub with alpha: Note [Fused add] in raw.py -------------------------------------
+_ALPHAS = [1.7, -2, 3, 0.1, 2.5, -0.3, 1, 0.5, 2049, True]
+
+
+def _fused_case(mod, dt, op, s, layout):
+    n = {"short": 37, "long": 1000, "0d": 1, "strided": 200}[layout]
+    rng = np.random.default_rng(n)
+    x = rng.uniform(-5, 5, n) * 10.0 ** rng.integers(-2, 3, n)
+    y = rng.uniform(-5, 5, n) * 10.0 ** rng.integers(-2, 3, n)
+    a, b = (mod.tensor(v, dtype=mod.float64).to(getattr(mod, dt)) for v in (x, y))
+    if layout == "0d":
+        a, b = a[0], b[0]
+    elif layout == "strided":
+        a, b = a[::2], b[1::2]
+    if op == "add":
+        return a.add(b, alpha=s)
+    if op == "sub":
+        return a.sub(b, alpha=s)
+    if op == "add_number":
+        return a.add(0.3, alpha=s)
+    if op == "rsub":
+        return mod.rsub(a, b, alpha=s)
+    if op == "rsub_number":
+        return mod.rsub(a, 1.1, alpha=s)
+    return a.clone().add_(b, alpha=s)
+
+
+@pytest.mark.parametrize("layout", ["short", "long", "0d", "strided"])
+@pytest.mark.parametrize("op", ["add", "sub", "add_number", "rsub", "rsub_number", "add_"])
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "float32"])
+def test_add_alpha_rounds_once(dt, op, layout):
+    """add/sub/rsub with alpha are one fused multiply-add in aten (float32 everywhere;
+    float16/bfloat16 in the vector loop only). (float64 and lerp: open, OPEN_FINDINGS.)"""
+    bad = []
+    for s in _ALPHAS:
+        t, u = _both(_fused_case, dt, op, s, layout)
+        if op == "add_number" and dt in ("float32", "float64"):
+            # (a number other: PyTorch's vector loop leaves some elements unfused -- open)
+            ok = _close(t, u, 2e-6)
+        else:
+            ok = _same(t, u)
+        if not ok:
+            bad.append(s)
+    assert not bad, bad

@@ -92,19 +92,15 @@ def _add(a, b, alpha):
         return a + b
     if a.dtype == np.bool_:  # (operands promoted already) a bool result: alpha is a bool too
         return a | (b & bool(alpha))
-    if a.itemsize == 2 and a.dtype.kind in "fV":  # PyTorch's a + alpha * b in float32, one
-        # rounding (Note [Half scalars in float32] in _common.py)
-        # (alpha rounded to the tensor's dtype first, as PyTorch's; found by experiment:
-        # 0.2-0.7% of elements still differ by an ulp, PyTorch's scalar tail loop)
-        alpha = np.float32(np.asarray(alpha, a.dtype))
-        return (a.astype(np.float32) + alpha * np.asarray(b, np.float32)).astype(a.dtype)
+    if a.dtype.kind in "fV":  # (one rounding: Note [Fused add] in raw.py)
+        return raw.add_alpha(a, b, alpha)
     return a + _times_alpha(b, alpha, a)
 
 
 def _sub(a, b, alpha):
     if alpha == 1:
         return a - b
-    return _add(a, b, -alpha) if a.itemsize == 2 and a.dtype.kind in "fV" else \
+    return raw.add_alpha(a, b, -alpha) if a.dtype.kind in "fV" else \
         a - _times_alpha(b, alpha, a)
 
 
@@ -132,13 +128,20 @@ SUB = defop("sub", "SubBackward0", _sub,
             grads={"self": lambda F, grad: grad,
                    "other": lambda F, grad, alpha: -grad if alpha == 1 else -grad * alpha},
             jvp="elementwise")
-RSUB = defop("rsub", "RsubBackward1", lambda a, other, alpha: other - alpha * a
-             if alpha != 1 else other - a,
+def _rsub(a, other, alpha):
+    """other - alpha * a: PyTorch's add(other, a, -alpha) (Note [Fused add] in raw.py)."""
+    if alpha == 1:
+        return other - a
+    if a.dtype.kind in "fV":
+        return raw.add_alpha(np.asarray(other, a.dtype), a, -alpha)
+    return other - alpha * a
+
+
+RSUB = defop("rsub", "RsubBackward1", _rsub,
              inputs=("self",), params=("other", "alpha"),
              grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else -grad * alpha},
              jvp="elementwise", layout="iter_scalar")
-RSUB_TENSOR = defop("rsub", "RsubBackward0",
-                    lambda a, b, alpha: b - a if alpha == 1 else b - alpha * a,
+RSUB_TENSOR = defop("rsub", "RsubBackward0", _rsub,
                     inputs=("self", "other"), params=("alpha",),
                     grads={"self": lambda F, grad, alpha: -grad if alpha == 1 else -grad * alpha,
                            "other": lambda F, grad: grad},
@@ -664,6 +667,8 @@ def rsub(input, other, *, alpha=1):
     """other - alpha * input."""
     if _is_bool(input) or _is_bool(other):
         _check_bool_sub(other, input)
+    if alpha.__class__ is not int or alpha != 1:
+        _check_alpha(input, other, alpha, True)  # (PyTorch's sub(other, input, alpha))
     if isinstance(other, Tensor):
         return _binary(RSUB_TENSOR, input, other, (alpha,))
     d = _scalar_dtype_data(input._data, other)
