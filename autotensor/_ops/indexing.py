@@ -21,8 +21,7 @@ from ..amp import autocast_mode as _amp
 # Indexing, gathering and scattering (index tensors are parameters: not differentiable).
 GATHER = defop("gather", "GatherBackward0", raw.gather, params=("dim", "index"),
                grads={"self": lambda F, grad, dim, index, self_sizes:
-                      F.scatter_add(F.zeros(self_sizes, grad), dim, index, grad)
-                      if self_sizes else F.sum(grad)},  # (a 0-d self: every index is 0)
+                      F.scatter_add(F.zeros(self_sizes, grad), dim, index, grad)},
                jvp=lambda F, self_t, dim, index: F.gather(self_t, dim, _make(index)))
 SCATTER_ADD = defop("scatter_add", "ScatterAddBackward0",
                     lambda a, src, dim, index: raw.scatter_add(a, dim, index, src),

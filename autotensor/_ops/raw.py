@@ -607,8 +607,13 @@ def _scatter_shapes(kernel):
     return run
 
 
-@_scatter_shapes
 def scatter_add(x, dim, index, src):
+    # (src is a tensor's array, or a 0-d gradient of the raw engine: a NumPy scalar)
+    return _scatter_add(x, dim, index, asarray(src))
+
+
+@_scatter_shapes
+def _scatter_add(x, dim, index, src):
     out = x.copy()
     if out.ndim == 0:  # (index values are 0: every selected src element is added)
         for v in np.asarray(src)[tuple(slice(0, s) for s in index.shape)].reshape(-1):

@@ -161,7 +161,8 @@ def amax_amin_backward(F, grad, self, dim, keepdim, result):
         grad = F.reshape(grad, shape)
         result = F.reshape(result, shape)
     mask = F.cast_like(self == result, grad)
-    count = F.sum(mask, dim, True) if dim is not None else F.sum(mask, None, True)
+    # (a 0-d mask, of a 0-d self with keepdim: its dim 0 is the tensor itself)
+    count = F.sum(mask, dim if mask.ndim else None, True)
     out = grad / count * mask
     if not self.ndim and out.ndim:  # (a 0-d input's gradient of shape (1,): the engine's
         out = F.sum_to(out, ())      # validate_outputs sums it, SumBackward0)
@@ -435,12 +436,28 @@ def sum_to_size(self, *size):
     return r.view(shape) if lead else r
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None):
+# Note [An explicit dim=None]: PyTorch's argument parser picks sum.dim_IntList / mean.dim
+# whenever a dim is given, even None, () or [] (all dims): SumBackward1 / MeanBackward1; only
+# a call without one is sum() / mean() (SumBackward0 / MeanBackward0).
+class _NoDim:
+    """The default of sum/mean's dim: "not given" (Note [An explicit dim=None])."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "None"
+
+
+_NO_DIM = _NoDim()
+
+
+def sum(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
     d = _sum_dtype(input._data, dtype)
-    dims = _dims(dim, d.ndim, input)
-    if d.ndim == 0 and dims is not None:  # dim 0 of a 0-d tensor is the tensor itself
+    given = dim is not _NO_DIM
+    dims = _dims(dim, d.ndim, input) if given else None
+    if d.ndim == 0 and given:  # dim 0 of a 0-d tensor is the tensor itself
         return _finish(SUM_DIM, (input,), (None, keepdim), _plus_zero(d))
-    if dims is None and not keepdim:
+    if not given and not keepdim:
         out = _asarray(sum_array(d))
         return _finish(SUM, (input,), (), out.astype(d.dtype, copy=False))
     out = _asarray(sum_array(d, axis=dims, keepdims=keepdim))
@@ -457,7 +474,7 @@ def _np_mean(a, axis=None, keepdims=False):
         return np.mean(a, axis=axis, keepdims=keepdims)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
+def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
     d = input._data
     if dtype is not None:
         d = d.astype(dtype.np)
@@ -466,10 +483,11 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         raise RuntimeError(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating "
             f"point or complex dtype. Got: {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
-    dims = _dims(dim, d.ndim, input)
-    if d.ndim == 0 and dims is not None:
+    given = dim is not _NO_DIM
+    dims = _dims(dim, d.ndim, input) if given else None
+    if d.ndim == 0 and given:
         return _finish(MEAN_DIM, (input,), (None, keepdim), _plus_zero(d))
-    if dims is None and not keepdim:
+    if not given and not keepdim:
         out = _asarray(_np_mean(_acc(d))).astype(d.dtype, copy=False)
         return _finish(MEAN, (input,), (), out)
     out = _asarray(_np_mean(_acc(d), dims, keepdim)).astype(d.dtype, copy=False)
@@ -1347,9 +1365,11 @@ def aminmax(input, *, dim=None, keepdim=False):
     if d.size == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
-    dims = (_wrap_dim(dim, d.ndim, input),) if dim is not None and d.ndim else None
-    lo = _asarray(np.min(d, axis=dims, keepdims=keepdim and d.ndim > 0))
-    hi = _asarray(np.max(d, axis=dims, keepdims=keepdim and d.ndim > 0))
+    dims = (_wrap_dim(dim, d.ndim, input),) if dim is not None else None
+    axis = dims if d.ndim else None
+    lo = _asarray(np.min(d, axis=axis, keepdims=keepdim and d.ndim > 0))
+    hi = _asarray(np.max(d, axis=axis, keepdims=keepdim and d.ndim > 0))
+    # (a 0-d input keeps its dim 0: aminmax_backward restores it as a size-1 dim)
     r = _finish_multi(AMINMAX, (input,), (dims, keepdim), (lo, hi))
     return _MinMaxRT(r)
 

@@ -117,7 +117,10 @@ PERMUTE = defop("permute", "PermuteBackward0", raw.permute, params=("dims",),
                     grad, tuple(int(i) for i in np.argsort(dims)))},
                 jvp="linear")
 EXPAND = defop("expand", "ExpandBackward0", raw.expand, params=("size",),
-               grads={"self": lambda F, grad, self_sizes: F.sum_to(grad, self_sizes)},
+               # (at::sum_to to an empty shape is always grad.sum(): SumBackward0 even
+               # for a 0-d grad)
+               grads={"self": lambda F, grad, self_sizes: F.sum_to(grad, self_sizes)
+                      if self_sizes else F.sum(grad)},
                jvp="linear")
 def _unsqueeze_to(F, grad, self_sizes, dims=None):
     """PyTorch's unsqueeze_to (squeeze's backward): an unsqueeze per squeezed dim of size 1

@@ -1,0 +1,167 @@
+"""Fuzz stop 25 (helper fz10c): the reverse-mode engine, views and in-place graph semantics,
+and the order of autograd's errors, against PyTorch.
+
+Each reproducer (tests/fuzz/pending_stop24, pending_stop25) is a regression test; each class
+has a differential sweep of its neighbours."""
+import math
+import sys
+import os
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+pytestmark = pytest.mark.filterwarnings("ignore")  # (std/var without degrees of freedom)
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+LEVEL = "torch.autograd.forward_ad.enter_dual_level()"
+LEAF = "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), " \
+       "requires_grad=True)"
+DUAL = "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, " \
+       "dtype='float64').reshape(()), dtype=v0.dtype))"
+
+FINDINGS = {
+    # amax's backward summed its 0-d mask over dim 0 (NumPy's AxisError)
+    "amax(0, keepdim=True) of a 0-d tensor, backward (s25 start_repro_004)":
+        [LEVEL, LEAF, DUAL, "v1 = v0.amax(0, keepdim=True)", "v1.backward()"],
+}
+
+
+def _run_finding(lines):
+    from tests.fuzz.core import run_and_compare
+    try:
+        run_and_compare(lines)
+    finally:
+        if autotensor.autograd.forward_ad._current[0] >= 0:
+            autotensor.autograd.forward_ad.exit_dual_level()
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_fuzz_finding(name):
+    _run_finding(FINDINGS[name])
+
+
+# ---- helpers ------------------------------------------------------------------------------
+def _graph(fn, depth=0):
+    if fn is None:
+        return None
+    name = fn.name()
+    if depth == 6 or name.endswith("AccumulateGrad"):
+        return name
+    return (name, tuple((_graph(n, depth + 1), nr) for n, nr in fn.next_functions))
+
+
+def _r(t):
+    if getattr(t, "_is_zerotensor", None) is not None and t._is_zerotensor():
+        return [0.0] * t.numel()  # (PyTorch's ZeroTensor: no storage to read)
+    return [float(f"{v:.11g}") for v in np.asarray(t.detach().tolist(), float).ravel()]
+
+
+def _both(fn):
+    out = []
+    for L in (autotensor, torch):
+        try:
+            out.append(fn(L))
+        except Exception as e:  # noqa: BLE001
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def _close(a, b):
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b)) or math.isclose(
+            a, b, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+# ---- reductions and dim ops of a 0-d tensor: backward and double backward ----------------
+def _zero_d_exprs():
+    out = []
+    for d in (0, -1):
+        for k in (False, True):
+            for op in ("amax", "amin", "sum", "mean", "prod", "logsumexp", "nansum", "nanmean",
+                       "all", "any", "argmax", "argmin"):
+                out.append(f"x.{op}({d}, keepdim={k})")
+            for p in ("", "1, ", "float('inf'), ", "3, "):
+                out.append(f"x.norm({p}dim={d}, keepdim={k})")
+            for p in (2, 0.5):
+                out.append(f"L.linalg.vector_norm(x, {p}, dim={d}, keepdim={k})")
+            for op in ("var", "std"):
+                out += [f"x.{op}({d}, keepdim={k})", f"x.{op}({d}, keepdim={k}, correction=0)",
+                        f"x.{op}_mean({d}, keepdim={k}, correction=0)[0]",
+                        f"x.{op}_mean({d}, keepdim={k}, correction=0)[1]"]
+            for op in ("max", "min", "median", "nanmedian", "mode"):
+                out.append(f"x.{op}({d}, keepdim={k})[0]")
+            out += [f"x.kthvalue(1, {d}, keepdim={k})[0]",
+                    f"x.aminmax(dim={d}, keepdim={k})[0]", f"x.aminmax(dim={d}, keepdim={k})[1]",
+                    f"x.sum(({d},), keepdim={k})", f"x.amax(({d},), keepdim={k})",
+                    f"x.mean(({d},), keepdim={k})", f"x.logsumexp(({d},), keepdim={k})"]
+        for op in ("cumsum", "cumprod", "logcumsumexp", "softmax", "log_softmax", "argsort"):
+            out.append(f"x.{op}({d})")
+        out += [f"x.cummax({d})[0]", f"x.cummin({d})[0]", f"x.sort({d})[0]", f"x.flip({d})",
+                f"x.roll(1, {d})", f"x.squeeze({d})", f"x.unsqueeze({d})", f"x.select({d}, 0)",
+                f"x.narrow({d}, 0, 1)", f"x.diff(dim={d})", f"x.topk(1, {d})[0]",
+                f"x.unbind({d})[0]", f"x.split(1, {d})[0]", f"x.chunk(1, {d})[0]",
+                f"x.movedim({d}, 0)", f"x.transpose({d}, 0)",
+                f"x.index_select({d}, L.tensor([0, 0]))", f"x.gather({d}, L.tensor(0))",
+                f"x.gather({d}, L.tensor([0, 0]))", f"x.renorm(2, {d}, 0.5)",
+                f"L.nn.functional.softmin(x, {d})", f"L.nn.functional.normalize(x, dim={d})",
+                f"x.std({d}, True)", f"x.expand(2, 3).sum({d})", f"x.expand(()) * 2"]
+    return out + ["x.sum(())", "x.sum(dim=None)", "x.mean(())", "x.mean(dim=None)",
+                  "x.sum((), keepdim=True)", "x.expand_as(x)"]
+
+
+def _zero_d_run(L, expr, create_graph, variant):
+    x = L.tensor(0.7, dtype=L.float64, requires_grad=True)
+    z = eval(expr, {"L": L, "x": x})
+    if not z.requires_grad:
+        return ("no grad", list(z.shape), _r(z))
+    loss = (z * 1.3).sum() if variant == "lin" else (z * z).sum()
+    if not create_graph:
+        loss.backward()
+        return [list(z.shape), _r(z), None if x.grad is None else _r(x.grad)]
+    g, = L.autograd.grad(loss, [x], create_graph=True, allow_unused=True)
+    out = [list(z.shape), _r(z), None if g is None else (_graph(g.grad_fn), _r(g))]
+    if g is not None and g.requires_grad:
+        h, = L.autograd.grad(g.sum(), [x], allow_unused=True)
+        out.append(None if h is None else _r(h))
+    return out
+
+
+@pytest.mark.parametrize("expr", _zero_d_exprs())
+def test_zero_d_dim_ops_backward_as_torch(expr):
+    """A 0-d tensor's dim 0 / -1 is the tensor itself: the backward formulas must not reduce
+    a 0-d array over an axis (amax/amin with keepdim: NumPy's AxisError; cummax/cummin's
+    scatter_add of a NumPy scalar), and the double-backward graphs are PyTorch's: gather's
+    ScatterAddBackward0, expand's at::sum_to to () (always a sum: SumBackward0), aminmax's
+    restored dim, sum/mean with an explicit dim (SumBackward1 / MeanBackward1)."""
+    bad = []
+    for create_graph in (False, True):
+        for variant in ("lin", "sq"):
+            ours, theirs = _both(lambda L: _zero_d_run(L, expr, create_graph, variant))
+            if not _close(ours, theirs):
+                bad.append((create_graph, variant, ours, theirs))
+    assert not bad, bad[0]
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+@pytest.mark.parametrize("expr", [
+    "x.sum()", "x.sum(())", "x.sum([])", "x.sum(None)", "x.sum(dim=None)",
+    "x.sum(dtype=L.float64)", "x.sum(None, dtype=L.float64)", "L.sum(x, None)",
+    "x.sum((), keepdim=True)", "x.mean()", "x.mean(())", "x.mean(dim=None)",
+    "x.mean(None, True)", "L.mean(x, dim=None, keepdim=True)", "x.nansum(None)"])
+def test_sum_mean_explicit_dim_none_node(expr, shape):
+    """Note [An explicit dim=None]: a given dim, even None / () / [], is sum.dim_IntList."""
+    def run(L):
+        x = L.ones(shape, requires_grad=True)
+        r = eval(expr, {"L": L, "x": x})
+        g, = L.autograd.grad(r.sum(), [x], create_graph=True)
+        return r.grad_fn.name(), list(r.shape), _r(r), _r(g)
+    ours, theirs = _both(run)
+    assert ours == theirs
