@@ -1267,7 +1267,9 @@ def _inplace_view(op, t, params, out):
         t._meta = meta
     if t._meta is None or not t._meta.get("inference"):
         t._vc[0] += 1
-    if t._view is not None:
+    if t._view is not None and t._grad_fn is not None:
+        # (with no history the view stays stale: PyTorch regenerates its node, an
+        # AsStridedBackward0, once the base requires grad; Note [Lazy view rebase])
         t._view.version = t._vc[0]
     return t
 

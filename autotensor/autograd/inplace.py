@@ -159,9 +159,11 @@ def refresh_view_grad_fn(view_tensor):
     if info.creation in (NO_GRAD_MODE, MULTI_OUTPUT, IN_CUSTOM_FUNCTION, INFERENCE_MODE) and \
             (base._requires_grad or view_tensor._grad_fn is not None):
         raise RuntimeError(_creation_error(view_tensor, info, indirect=True))
-    info.version = vc
     if not base._requires_grad and view_tensor._grad_fn is None:
+        # (PyTorch's early return, before the version is recorded: the view regenerates its
+        # node once its base requires grad, e.g. `v = b.view(1); v.exp_(); b.requires_grad_()`)
         return
+    info.version = vc
     # (a view that had history is rebuilt even on a base that no longer requires grad,
     # e.g. after base.detach_(): PyTorch's AsStridedBackward0 then has no edge)
     node = _view_node(base, info, geometry(view_tensor))
@@ -253,6 +255,11 @@ def check_inplace(t, inputs=()):
         # (PyTorch's direct message, before a stale view's grad_fn is brought up to date)
         raise RuntimeError(_creation_error(t, view))
     if view is not None and view.version != t._vc[0]:
+        if t._grad_fn is None and view.creation is DEFAULT and view.base._grad_fn is not None:
+            # (PyTorch's check_inplace reads the view's stored grad_fn, not a regenerated
+            # one: a view that had no history when its base got one reads as a leaf that
+            # requires grad, e.g. `v = b[0]; b.add_(w); v.mul_(2)` with w requiring grad)
+            raise RuntimeError(_errors.LEAF_INPLACE)
         t.grad_fn  # noqa: B018  (a stale view raises PyTorch's errors here)
     if view is not None and view.creation is NONDIFF and t._grad_fn is None and \
             view.base._requires_grad:
