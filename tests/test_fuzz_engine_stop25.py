@@ -33,6 +33,12 @@ FINDINGS = {
         ["v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))",
          "v1 = v0.exp()", "v2 = v0.unsqueeze(0)", "v3 = v0.exp()", "v6 = v2.exp_()",
          "v7 = v0.requires_grad_()"],
+    # the gradient of sum() is SumBackward0's expand, a view made in no_grad mode
+    "atan2_ into autograd.grad's view of an empty gradient (s24 end_repro_007)":
+        ["v0 = torch.tensor(np.array([], dtype='float32').reshape((0,)), requires_grad=True)",
+         "v1 = v0.exp()", "v2 = v0.diagonal(-1, 0, 0)",
+         "v3 = torch.autograd.grad(v0.sum(), [v0], retain_graph=False, create_graph=False, "
+         "allow_unused=False)[0]", "v3.atan2_(v0)"],
 }
 
 
@@ -222,4 +228,55 @@ def test_view_node_after_base_requires_grad_as_torch(view, write):
                 ours, theirs = _both(lambda L: _view_run(L, view, write, who, read, final))
                 if ours != theirs:
                     bad.append((who, read, final, ours, theirs))
+    assert not bad, bad[0]
+
+
+# ---- Note [Gradients that are views]: autograd.grad's results ------------------------------
+def _grad_view_exprs():
+    from test_fuzz_graph_stop24 import BINARY, UNARY
+    return UNARY + BINARY + [
+        "x.view(-1)", "x.reshape(-1)", "x.expand(2, *x.shape)", "x.unsqueeze(0)",
+        "x.transpose(0, -1)", "x[..., :1]", "x.narrow(-1, 0, 1)", "x.diagonal()",
+        "x.diagonal(-1, 0, 0)", "x.roll(1, 0)", "L.cat([x, y], -1)", "L.stack([x, y], -1)"]
+
+
+def _grad_view_run(L, expr, shape, create_graph):
+    n = int(np.prod(shape))
+    x = L.tensor(np.arange(1, 1 + n, dtype=float).reshape(shape) * 0.1, requires_grad=True)
+    y = L.tensor(np.arange(1, 1 + n, dtype=float).reshape(shape) * 0.2, requires_grad=True)
+    z = eval(expr, {"L": L, "x": x, "y": y})
+    out = []
+    for g in L.autograd.grad(z.sum(), [x, y], allow_unused=True, create_graph=create_graph):
+        if g is None:
+            out.append(None)
+            continue
+        r = [g._is_view(), None if g._base is None else list(g._base.shape), g._version]
+        try:
+            g.mul_(x)
+            r.append("ok")
+        except RuntimeError as e:
+            r.append(str(e))
+        out.append(r)
+    return out
+
+
+@pytest.mark.parametrize("expr", _grad_view_exprs())
+def test_autograd_grad_results_views_as_torch(expr):
+    """A formula's gradient that is a view (sum's expand, view/reshape/t/squeeze's, a
+    scalar op's grad passed through) is handed out by autograd.grad as a view made in
+    no_grad mode (empty ones included): ``_is_view()``, ``_base``, and an in-place write of a
+    value requiring grad raises "A view was created in no_grad mode..."; ones that are not
+    views in PyTorch are not here (roll's flattened result, a 0-d gradient summed from a
+    size-1 one, a 0-d scatter), trace's is one (view of the flat zeros), cat's gradient of a
+    1-d empty input is zeros({0}) (version 1)."""
+    bad = []
+    for shape in [(), (3,), (2, 3), (0,), (0, 2)]:
+        if expr.startswith("x.permute") and not shape:
+            continue
+        for create_graph in (False, True):
+            ours, theirs = _both(lambda L: _grad_view_run(L, expr, shape, create_graph))
+            if isinstance(ours, tuple) and isinstance(theirs, tuple) and ours[0] == theirs[0]:
+                continue  # (the forward refuses in both: not this class)
+            if ours != theirs:
+                bad.append((shape, create_graph, ours, theirs))
     assert not bad, bad[0]

@@ -929,8 +929,10 @@ def _pinv_array(a, atol=None, rtol=None, hermitian=False):
 def _trace_backward(F, grad, self_sizes):
     """PyTorch's trace_backward: grad index_fill'ed (IndexFillBackward1) on the diagonal of
     zeros(n * m), viewed as (n, m)."""
-    if F.is_raw:
-        return np.where(np.eye(*self_sizes, dtype=bool), grad, np.zeros((), grad.dtype))
+    if F.is_raw:  # (a view of the flat zeros, as PyTorch's: Note [Gradients that are views])
+        out = np.zeros(self_sizes[0] * self_sizes[1], grad.dtype).reshape(self_sizes)
+        np.fill_diagonal(out, grad)
+        return out
     from .indexing import index_fill
     n, m = self_sizes
     diag = _make(np.arange(0, n * m, m + 1, dtype=np.int64))

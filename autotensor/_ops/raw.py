@@ -34,6 +34,8 @@ def sum_to(x, shape):
     """Sum a broadcast gradient back to ``shape`` (the un-broadcast of every binary op)."""
     if x.shape == shape:
         return x
+    if not shape:  # (at::sum_to's special case: a sum, not a view of one)
+        return asarray(x.sum())
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(shape) if s == 1 and x.shape[i + lead] != 1)
@@ -602,7 +604,8 @@ def _scatter_shapes(kernel):
             one = (lambda a: a.reshape(1) if a.ndim == 0 else a)
             out = kernel(one(x), dim if x.ndim else 0, one(index),
                          one(src) if isinstance(src, ndarray) else src)
-            return out.reshape(x.shape)
+            # (a new array, not a view: a 0-d self's result is a copy of its one element)
+            return out.reshape(()).copy() if not x.ndim else out
         return kernel(x, dim, index, src)
     return run
 

@@ -56,7 +56,7 @@ def cat_backward(F, grad, dim, tensors_sizes):
     start = 0
     for sizes in tensors_sizes:
         n = sizes[dim] if len(sizes) else 0
-        if sizes == (0,) and grad.ndim != 1:   # legacy empty tensors are skipped by cat
+        if sizes == (0,):  # (PyTorch: a 1-d empty input gets zeros({0}), not a narrow)
             out.append(F.zeros((0,), grad))
             continue
         out.append(F.narrow(grad, dim, start, n))
@@ -861,8 +861,11 @@ def _repeat_backward(F, grad, repeats, self_sizes):
 def _roll_kernel(a, shifts, dims):
     if not a.size:  # (dims unchecked: see roll)
         return a.copy()
-    if not dims:
-        return np.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
+    if not dims:  # (the flattened roll written into an array of a's shape: not a view)
+        src, out = a.reshape(-1), np.empty(a.shape, a.dtype)
+        flat, k = out.reshape(-1), shifts[0] % a.size
+        flat[k:], flat[:k] = src[:a.size - k], src[a.size - k:]
+        return out
     return np.roll(a, shifts, dims)
 
 

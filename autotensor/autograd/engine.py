@@ -177,6 +177,9 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   "FftC2RBackward0": 1,  # (the onesided gradient's mul_ by 2)
                   # a function of the node: repeat_backward is at::zeros for a 0 count
                   "RepeatBackward0": lambda node: 1 if 0 in node._saved_repeats else 0,
+                  # cat_tensors_backward: at::zeros({0}) for a 1-d empty input
+                  "CatBackward0": lambda node: tuple(
+                      1 if tuple(s) == (0,) else 0 for s in node._saved_tensors_sym_sizes),
                   # as_strided_backward: zeros, then .copy_ (or index_add_) of the gradient
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
@@ -1005,8 +1008,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         # returned as computed, like PyTorch (e.g. the expanded gradient of a sum)
         if create_graph:
             pass
-        elif g.__class__ is np.ndarray and g.size and any(st == 0 and n > 1 for st, n in
-                                                          zip(g.strides, g.shape)):
+        elif g.__class__ is np.ndarray and g.base is not None:
             g = _no_grad_view(_to_tensor(g), _to_tensor(_owner(g)))
             g._vc[0] = version
         else:
