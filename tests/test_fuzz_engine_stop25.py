@@ -39,6 +39,12 @@ FINDINGS = {
          "v1 = v0.exp()", "v2 = v0.diagonal(-1, 0, 0)",
          "v3 = torch.autograd.grad(v0.sum(), [v0], retain_graph=False, create_graph=False, "
          "allow_unused=False)[0]", "v3.atan2_(v0)"],
+    # autograd.grad reads each input's grad_fn (a stale view's error) before its check
+    "autograd.grad of [a stale split view, a bool tensor] (s24 end_repro_010)":
+        ["v0 = torch.tensor(np.array([], dtype='float32').reshape((0,)), requires_grad=True)",
+         "v1 = v0.split(1, 0)[0]", "v5 = _Dirty.apply(v0)", "v6 = v0.eq(v0)",
+         "v8 = torch.autograd.grad(v0.sum(), [v1, v6], retain_graph=False, "
+         "create_graph=False, allow_unused=False)[0]"],
 }
 
 
@@ -279,4 +285,67 @@ def test_autograd_grad_results_views_as_torch(expr):
                 continue  # (the forward refuses in both: not this class)
             if ours != theirs:
                 bad.append((shape, create_graph, ours, theirs))
+    assert not bad, bad[0]
+
+
+# ---- autograd.grad / backward(inputs=): the order of the inputs' checks --------------------
+_INPUT_KINDS = {"split_stale": None, "nograd_view_stale": "nv", "bool": "b.eq(b)",
+                "plain": "L.ones(2)", "leaf": "a", "b": "b", "detached": "b.detach()"}
+
+
+def _dirty_function(L):
+    class _Dirty(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return _Dirty
+
+
+def _inputs_order_run(L, k1, k2, how, fw, out_kind):
+    a = L.ones(2, requires_grad=True)
+    b = a * 1
+    s = b.split(1, 0)[0]
+    with L.no_grad():
+        nv = b[0:1]
+    env = {"L": L, "a": a, "b": b, "nv": nv}
+    x1, x2 = (s if k == "split_stale" else eval(_INPUT_KINDS[k], env) for k in (k1, k2))
+    _dirty_function(L).apply(b)  # (the split view and the no_grad view are now stale)
+    level = L.autograd.forward_ad.dual_level() if fw else None
+    if level is not None:
+        level.__enter__()
+    try:
+        o = {"sum": lambda: b.sum(), "nograd": lambda: L.ones(2).sum(), "stale": lambda: s}[
+            out_kind]()
+        o = o.sum() if o.ndim else o
+        if how == "grad":
+            L.autograd.grad(o, [x1, x2], allow_unused=True)
+        else:
+            o.backward(inputs=[x1, x2])
+    finally:
+        if level is not None:
+            level.__exit__(None, None, None)
+    return "ok"
+
+
+@pytest.mark.parametrize("k1", sorted(_INPUT_KINDS))
+@pytest.mark.parametrize("k2", sorted(_INPUT_KINDS))
+def test_grad_inputs_checks_order_as_torch(k1, k2):
+    """PyTorch's run_backward: the outputs' edges first ("element 0 of tensors does not
+    require grad", a stale output view's error), then input by input its grad_fn (a stale
+    view's no_grad / multi-output error) and then "One of the differentiated Tensors does
+    not require grad"."""
+    bad = []
+    for how in ("grad", "backward"):
+        for fw in (False, True):
+            for out_kind in ("sum", "nograd", "stale"):
+                ours, theirs = _both(
+                    lambda L: _inputs_order_run(L, k1, k2, how, fw, out_kind))
+                if ours != theirs:
+                    bad.append((how, fw, out_kind, ours, theirs))
     assert not bad, bad[0]

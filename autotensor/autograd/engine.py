@@ -991,11 +991,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         return dict(zip(keys, result)) if as_dict else result
     root_grads = _make_root_grads(outputs, _as_tuple(grad_outputs), create_graph)
     edges = _root_edges(outputs)
-    for t in inputs:
-        if t.__class__ is not GradientEdge and not t._requires_grad and \
-                not t.requires_grad:  # (a view of a base requiring grad requires grad)
+    capture = []
+    for t in inputs:  # (PyTorch, input by input: its grad_fn, which may raise a stale view's
+        # error, then the requires_grad check)
+        if t.__class__ is GradientEdge:
+            capture.append(tuple(t))
+            continue
+        capture.append(edge_of(t))
+        if not t._requires_grad and not t.requires_grad:  # (a view of a base requiring grad
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    capture = [tuple(t) if t.__class__ is GradientEdge else edge_of(t) for t in inputs]
     captured = run_backward(edges, root_grads, retain_graph, create_graph, capture=capture)
     result = []
     for i in range(len(inputs)):
