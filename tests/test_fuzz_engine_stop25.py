@@ -45,6 +45,12 @@ FINDINGS = {
          "v1 = v0.split(1, 0)[0]", "v5 = _Dirty.apply(v0)", "v6 = v0.eq(v0)",
          "v8 = torch.autograd.grad(v0.sum(), [v1, v6], retain_graph=False, "
          "create_graph=False, allow_unused=False)[0]"],
+    # a custom Function's backward is user code: `g * 2` is mul.Tensor (MulBackward0)
+    "_Sq's double-backward graph (s25 start_repro_001)":
+        ["v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), "
+         "requires_grad=True)", "v1 = _Sq.apply(v0)", "v0.backward()", "v2 = v1.exp()",
+         "v3 = torch.autograd.grad(v2, [v0], retain_graph=False, create_graph=True, "
+         "allow_unused=False)[0]"],
 }
 
 
@@ -129,7 +135,7 @@ def _zero_d_exprs():
                 f"x.index_select({d}, L.tensor([0, 0]))", f"x.gather({d}, L.tensor(0))",
                 f"x.gather({d}, L.tensor([0, 0]))", f"x.renorm(2, {d}, 0.5)",
                 f"L.nn.functional.softmin(x, {d})", f"L.nn.functional.normalize(x, dim={d})",
-                f"x.std({d}, True)", f"x.expand(2, 3).sum({d})", f"x.expand(()) * 2"]
+                f"x.std({d}, True)", f"x.expand(2, 3).sum({d})", "x.expand(()) * 2"]
     return out + ["x.sum(())", "x.sum(dim=None)", "x.mean(())", "x.mean(dim=None)",
                   "x.sum((), keepdim=True)", "x.expand_as(x)"]
 
@@ -161,7 +167,7 @@ def test_zero_d_dim_ops_backward_as_torch(expr):
     bad = []
     for create_graph in (False, True):
         for variant in ("lin", "sq"):
-            ours, theirs = _both(lambda L: _zero_d_run(L, expr, create_graph, variant))
+            ours, theirs = _both(lambda L, c=create_graph, v=variant: _zero_d_run(L, expr, c, v))
             if not _close(ours, theirs):
                 bad.append((create_graph, variant, ours, theirs))
     assert not bad, bad[0]
@@ -231,7 +237,8 @@ def test_view_node_after_base_requires_grad_as_torch(view, write):
             continue  # (open: a base shrunk by as_strided_ under its views; OPEN_FINDINGS)
         for read in ("", "v.grad_fn"):
             for final in ("", "v.mul_(1)"):
-                ours, theirs = _both(lambda L: _view_run(L, view, write, who, read, final))
+                ours, theirs = _both(
+                    lambda L, w=who, r=read, f=final: _view_run(L, view, write, w, r, f))
                 if ours != theirs:
                     bad.append((who, read, final, ours, theirs))
     assert not bad, bad[0]
@@ -280,7 +287,7 @@ def test_autograd_grad_results_views_as_torch(expr):
         if expr.startswith("x.permute") and not shape:
             continue
         for create_graph in (False, True):
-            ours, theirs = _both(lambda L: _grad_view_run(L, expr, shape, create_graph))
+            ours, theirs = _both(lambda L, s=shape, c=create_graph: _grad_view_run(L, expr, s, c))
             if isinstance(ours, tuple) and isinstance(theirs, tuple) and ours[0] == theirs[0]:
                 continue  # (the forward refuses in both: not this class)
             if ours != theirs:
@@ -344,8 +351,59 @@ def test_grad_inputs_checks_order_as_torch(k1, k2):
     for how in ("grad", "backward"):
         for fw in (False, True):
             for out_kind in ("sum", "nograd", "stale"):
-                ours, theirs = _both(
-                    lambda L: _inputs_order_run(L, k1, k2, how, fw, out_kind))
+                ours, theirs = _both(lambda L, h=how, f=fw, o=out_kind: _inputs_order_run(
+                    L, k1, k2, h, f, o))
                 if ours != theirs:
                     bad.append((how, fw, out_kind, ours, theirs))
     assert not bad, bad[0]
+
+
+# ---- user code run by a create_graph backward records as user code -----------------------
+_USER_EXPRS = ["g * 2", "2 * g", "g / 2", "g + 1", "1 - g", "g - 1.5", "g ** 2", "g * 2.5 * x",
+               "g.mul(2)", "g.add(1, alpha=2)", "L.mul(g, 3)", "-g", "g.clamp(min=0.1)",
+               "g.pow(2)", "2 ** g", "g.where(g > 0, 1.0)"]
+
+
+def _user_code_run(L, where, expr):
+    x = L.tensor([0.7, 1.3], dtype=L.float64, requires_grad=True)
+
+    def f(g):
+        return eval(expr, {"g": g, "x": x, "L": L})
+    if where == "function":
+        class Sq(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                ctx.save_for_backward(a)
+                return a * a
+
+            @staticmethod
+            def backward(ctx, g):
+                a, = ctx.saved_tensors
+                return f(g) * a
+        y = Sq.apply(x)
+    elif where == "tensor_hook":
+        y = x * x
+        y.register_hook(f)
+    elif where == "node_prehook":
+        y = x * x
+        y.grad_fn.register_prehook(lambda gs: (f(gs[0]),))
+    elif where == "node_posthook":
+        y = (x * 1) * x
+        y.grad_fn.register_hook(lambda gi, go: tuple(f(g) for g in gi))
+    else:
+        with L.autograd.graph.saved_tensors_hooks(lambda t: t, f):
+            y = x * x
+    g, = L.autograd.grad(y.exp().sum(), [x], create_graph=True)
+    h, = L.autograd.grad(g.sum(), [x])
+    return _graph(g.grad_fn), _r(g), _r(h)
+
+
+@pytest.mark.parametrize("where", ["function", "tensor_hook", "node_prehook", "node_posthook",
+                                   "unpack_hook"])
+@pytest.mark.parametrize("expr", _USER_EXPRS)
+def test_user_code_in_create_graph_backward_as_torch(where, expr):
+    """A custom Function's backward and the node hooks are Python code: a number there is
+    wrapped into a tensor (MulBackward0, AddBackward0, RsubBackward1), not a backward
+    formula's Scalar overload (MulBackward1), also when the engine records the backward."""
+    ours, theirs = _both(lambda L: _user_code_run(L, where, expr))
+    assert _close(ours, theirs), (ours, theirs)

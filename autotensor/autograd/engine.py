@@ -85,12 +85,7 @@ def _run_tensor_hooks(hooks, g, raw):
     with None where the node's gradient for that output is undefined."""
     for fn in list(hooks.values()):
         t = _to_tensor(g) if raw and g is not None else g
-        prev = _state.in_formula
-        _state.in_formula = False  # user code: its `g * 2` records MulBackward0, as in torch
-        try:
-            r = fn(t)
-        finally:
-            _state.in_formula = prev
+        r = _user_code(fn, t)
         if r is not None:
             if g is None:
                 raise RuntimeError("can't replace a None gradient with a non-None value")
@@ -117,10 +112,22 @@ def _pre_hooks(node, grads, raw):
     grads = _tensor_pre_hooks(node, grads, raw)
     if node._hooks["pre"]:
         for fn in list(node._hooks["pre"].values()):
-            r = fn(tuple(_to_tensor(g) if raw and g is not None else g for g in grads))
+            r = _user_code(fn, tuple(_to_tensor(g) if raw and g is not None else g
+                                     for g in grads))
             if r is not None:
                 grads = [x._data if raw and x is not None else x for x in r]
     return grads
+
+
+def _user_code(fn, *args):
+    """A hook: user code, whose `g * 2` records MulBackward0 (not a formula's Scalar
+    overload, MulBackward1) under create_graph, as in torch."""
+    prev = _state.in_formula
+    _state.in_formula = False
+    try:
+        return fn(*args)
+    finally:
+        _state.in_formula = prev
 
 
 def _tensor_pre_hooks(node, grads, raw):
@@ -152,7 +159,7 @@ def _post_hooks(node, outs, grads, raw):
     for fn in list(node._hooks["post"].values()):
         wrap = (lambda seq: tuple(_to_tensor(g) if g is not None else None for g in seq)) \
             if raw else tuple
-        r = fn(wrap(outs), wrap(grads))
+        r = _user_code(fn, wrap(outs), wrap(grads))
         if r is not None:
             outs = [x._data if raw and x is not None else x for x in r]
     return outs

@@ -95,7 +95,12 @@ class BackwardCFunction(Node, FunctionCtx):
             else:
                 gs.append(_make(g if g.__class__ is np.ndarray else np.asarray(g))
                           if raw else g)
-        result = self._forward_cls.backward(self, *gs)
+        prev = _state.in_formula
+        _state.in_formula = False  # user code: its `g * 2` records MulBackward0, as in torch
+        try:
+            result = self._forward_cls.backward(self, *gs)
+        finally:
+            _state.in_formula = prev
         return self._check_grads(result, F)
 
     def _check_grads(self, result, F):
