@@ -541,3 +541,13 @@ def cpp_name(d):
 
 def legacy_type_name(d):
     return f"torch.{_SCALAR_NAMES[d]}Tensor"
+
+
+_LEGACY = frozenset(("Half", "Float", "Double", "Byte", "Char", "Short", "Int", "Long", "Bool"))
+
+
+def tensor_string(d):
+    """at::Tensor::toString(): the legacy type name where the dtype has one, else the
+    dispatch key's ("CPUComplexFloatType", "CPUBFloat16Type")."""
+    name = _SCALAR_NAMES[d]
+    return f"torch.{name}Tensor" if name in _LEGACY else f"CPU{name}Type"

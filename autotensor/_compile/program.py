@@ -21,7 +21,7 @@ from sys import getrefcount
 
 from .._backend import np
 from .. import _errors
-from .._dtypes import from_numpy, legacy_type_name
+from .._dtypes import from_numpy, tensor_string
 from .._ops.raw import RAW
 from .._tensor import _make, Tensor
 from ..autograd import grad_mode
@@ -469,7 +469,7 @@ class CompiledFunctionBackward(Node):
             if vc[0] != expected:
                 d = t._data
                 raise RuntimeError(_errors.SAVED_MODIFIED.format(
-                    type=legacy_type_name(from_numpy(d.dtype)), shape=_errors.shape_str(d.shape),
+                    type=tensor_string(from_numpy(d.dtype)), shape=_errors.shape_str(d.shape),
                     nr=t._output_nr, op="CompiledFunctionBackward", now=vc[0],
                     saved=expected))
         pattern = tuple(g is not None for g in grads)

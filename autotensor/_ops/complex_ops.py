@@ -165,7 +165,8 @@ POLAR = defop("polar", "PolarBackward0", lambda a, t: _complex_kernel(a * np.cos
 COMPLEX = defop("complex", "ComplexBackward0", _complex_kernel, inputs=("real", "imag"),
                 grads={"real": lambda F, grad: cx(F).real(grad),
                        "imag": lambda F, grad: cx(F).imag(grad)},
-                jvp="linear", complex_aware=True, layout="iter")
+                jvp="linear", complex_aware=True, layout="iter",
+                saves={"real": ("real",), "imag": ("imag",)})
 
 
 def _is_conj(t):

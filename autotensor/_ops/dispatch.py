@@ -52,7 +52,10 @@ def _arg_names(fn):
 
 def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result",),
           grads=None, backward_all=None, jvp=None, diff_outputs=None, variadic=False,
-          complex_aware=False, backward_op=None, layout=None):
+          complex_aware=False, backward_op=None, layout=None, saves=None):
+    """``saves``: {input name: the inputs whose PyTorch formula reads it} for inputs PyTorch's
+    node saves though no formula here reads them (saved when one of those requires grad:
+    their ``_saved_<name>`` and the version check of Note [Version counter] in inplace.py)."""
     op = OpDef()
     # how PyTorch lays its result out (Note [Result layout] in layout.py): "contiguous",
     # "iter", "like", "preserve", None (as the kernel made it) or a function
@@ -80,7 +83,10 @@ def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result
             for a in _arg_names(fn):
                 if a not in names:
                     names.append(a)
+    names += [a for a in (saves or ()) if a not in names]
     op.saved_names = tuple(names)
+    op.saves_for = {names.index(a): tuple(op.inputs.index(u) for u in users)
+                    for a, users in (saves or {}).items()}
     # Layout of the values a call can save: inputs (one tuple for a variadic op), params,
     # input sizes (only if some formula needs them), outputs.
     n_in = 1 if variadic else len(op.inputs)
@@ -159,6 +165,8 @@ def _needed_slots(op, mask):
                 needed.update(f[1])
             else:
                 needed.update(k for k in f[1] if uses[k] > 1 or op.saved_kinds[k] == "output")
+        needed.update(k for k, users in op.saves_for.items() if any(mask >> i & 1
+                                                                     for i in users))
     return needed
 
 

@@ -20,8 +20,9 @@ from ..amp import autocast_mode as _amp
 
 # Indexing, gathering and scattering (index tensors are parameters: not differentiable).
 GATHER = defop("gather", "GatherBackward0", raw.gather, params=("dim", "index"),
-               grads={"self": lambda F, grad, dim, index, self_sizes:
-                      F.scatter_add(F.zeros(self_sizes, grad), dim, index, grad)},
+               # (PyTorch's node saves self: a write into it fails the backward)
+               grads={"self": lambda F, grad, dim, index, self:
+                      F.scatter_add(F.zeros(tuple(self.shape), grad), dim, index, grad)},
                jvp=lambda F, self_t, dim, index: F.gather(self_t, dim, _make(index)))
 SCATTER_ADD = defop("scatter_add", "ScatterAddBackward0",
                     lambda a, src, dim, index: raw.scatter_add(a, dim, index, src),
@@ -85,7 +86,7 @@ INDEX_ADD = defop("index_add", "IndexAddBackward0",
                          "source": lambda F, grad, dim, index, alpha:
                          F.index_select(grad, dim, index) * alpha
                          if alpha != 1 else F.index_select(grad, dim, index)},
-                  jvp="linear")
+                  jvp="linear", saves={"source": ("source",)})
 
 
 INDEX_PUT = defop("index_put", "IndexPutBackward0", None, inputs=("self", "values"),
@@ -1089,7 +1090,8 @@ def _index_fill_kernel(a, dim, index, value):
     return out
 
 
-def _take_backward(F, grad, index, self_sizes):
+def _take_backward(F, grad, index, self):
+    self_sizes = tuple(self.shape)  # (PyTorch's node saves self itself)
     n = int(np.prod(self_sizes))
     flat = F.index_add(F.zeros((n,), grad), 0, index.reshape(-1), F.reshape(grad, (-1,)))
     return F.reshape(flat, tuple(self_sizes))
@@ -1136,7 +1138,7 @@ INDEX_COPY = defop("index_copy", "IndexCopyBackward0",
                    inputs=("self", "source"), params=("dim", "index"),
                    grads={"self": lambda F, grad, dim, index: F.zero_at(grad, _key(dim, index)),
                           "source": lambda F, grad, dim, index: F.index_select(grad, dim, index)},
-                   jvp="linear")
+                   jvp="linear", saves={"source": ("source",)})
 INDEX_FILL = defop("index_fill", "IndexFillBackward0", _index_fill_kernel,
                    params=("dim", "index", "value"),
                    grads={"self": lambda F, grad, dim, index: F.zero_at(grad, _key(dim, index))},
@@ -1155,10 +1157,10 @@ PUT = defop("put", "PutBackward0", _put_kernel, inputs=("self", "source"),
             params=("index", "accumulate"),
             grads={"self": lambda F, grad, index, accumulate: grad if accumulate else F.reshape(
                        F.zero_at(F.reshape(grad, (-1,)), (index.reshape(-1),)), grad.shape),
-                   "source": lambda F, grad, index, source_sizes: F.reshape(
+                   "source": lambda F, grad, index, source: F.reshape(
                        F.index_select(F.reshape(grad, (-1,)), 0, index.reshape(-1)),
-                       tuple(source_sizes))},
-            jvp="linear", layout="like")
+                       tuple(source.shape))},
+            jvp="linear", layout="like", saves={"source": ("self", "source")})
 MASKED_SCATTER = defop("masked_scatter", "MaskedScatterBackward0", _masked_scatter_kernel,
                        inputs=("self", "source"), params=("mask",),
                        grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0),
@@ -1171,7 +1173,7 @@ MASKED_SELECT = defop("masked_select", "MaskedSelectBackward0",
                       # masked_scatter_'ed: MaskedScatterBackward0)
                       grads={"self": lambda F, grad, mask: F.masked_select_backward(
                           grad, mask.shape, mask)},
-                      jvp="linear")
+                      jvp="linear", saves={"self": ("self",)})
 SELECT_SCATTER = defop("select_scatter", "SelectScatterBackward0",
                        _scatter_into(lambda dim, index: _key(dim, index)),
                        inputs=("self", "src"), params=("dim", "index"),

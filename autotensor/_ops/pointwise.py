@@ -216,7 +216,8 @@ def _pow_scalar_base(e, base):
 POW_SCALAR_BASE = defop("pow", "PowBackward2", _pow_scalar_base,
                         inputs=("exponent",), params=("self",),
                         grads={"exponent": pow_backward_exponent_scalar_base},
-                        jvp="elementwise", layout="contiguous")
+                        jvp="elementwise", layout="contiguous",
+                        saves={"exponent": ("exponent",)})
 def _blend_jvp(weight):
     """PyTorch's rule for maximum/minimum/fmax/fmin, ``other_t + w * (self_t - other_t)``
     with w the weight of self (0.5 at a tie of maximum/minimum), evaluated as its zero

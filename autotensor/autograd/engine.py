@@ -95,8 +95,8 @@ def _run_tensor_hooks(hooks, g, raw):
                 raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the size of value")
             if new.dtype != old.dtype:
                 from .. import _dtypes
-                was = _dtypes.legacy_type_name(_dtypes.from_numpy(old.dtype))
-                got = _dtypes.legacy_type_name(_dtypes.from_numpy(new.dtype))
+                was = _dtypes.tensor_string(_dtypes.from_numpy(old.dtype))
+                got = _dtypes.tensor_string(_dtypes.from_numpy(new.dtype))
                 raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the type of value "
                                    f"(was {was} got {got})")
             g = new if raw else r

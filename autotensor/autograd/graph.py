@@ -312,7 +312,7 @@ def _modified_message(node, i, value, current, saved_version):
     op = node.op
     kind = op.saved_kinds[i]
     data = value if kind == "output" else value._data
-    type_name = _dtypes.legacy_type_name(_dtypes.from_numpy(data.dtype))
+    type_name = _dtypes.tensor_string(_dtypes.from_numpy(data.dtype))
     shape = _errors.shape_str(data.shape)
     fn, nr = None, 0
     diff = op.diff_outputs

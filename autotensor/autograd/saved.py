@@ -179,7 +179,7 @@ def _modified_message(saved, node):
     from .. import _dtypes
     value = saved._value
     data = value if saved._is_output else value._data
-    type_name = _dtypes.legacy_type_name(_dtypes.from_numpy(data.dtype))
+    type_name = _dtypes.tensor_string(_dtypes.from_numpy(data.dtype))
     shape = _errors.shape_str(data.shape)
     now = saved._vc[0]
     if saved._is_output:
