@@ -35,7 +35,7 @@ def sum_to(x, shape):
     if x.shape == shape:
         return x
     if not shape:  # (at::sum_to's special case: a sum, not a view of one)
-        return asarray(x.sum())
+        return asarray(sum_array(x))
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(shape) if s == 1 and x.shape[i + lead] != 1)

@@ -367,7 +367,9 @@ def sum_array(a, axis=None, keepdims=False):
         if out is not None:
             if keepdims:
                 out = out.reshape(tuple(1 if d in axes else s for d, s in enumerate(a.shape)))
-            return out
+            # (a new array, as np.sum's, not a view of the kernel's buffer: autograd.grad
+            # hands out a raw gradient that is a view as one, Note [Gradients that are views])
+            return out if out.base is None else out.copy()
     if half:
         return np.sum(a.astype(np.float32), axis=axis, keepdims=keepdims).astype(a.dtype)
     return np.sum(a, axis=axis, keepdims=keepdims)
