@@ -46,16 +46,20 @@ ndarray = np.ndarray
 _as_strided = np.lib.stride_tricks.as_strided
 
 
-def _perm(shape, operands):
+def _perm(shape, operands, reduction=False):
     """TensorIterator's dim order (fastest first) for inputs ``operands`` of result
-    ``shape``: each a tuple of element strides aligned to ``shape`` (0 for broadcast dims)."""
+    ``shape``: each a tuple of element strides aligned to ``shape`` (0 for broadcast dims).
+    ``reduction``: operands[0] is a reduction's output (stride 0 in the reduced dims), whose
+    reduced dims go innermost (reorder_dimensions)."""
     ndim = len(shape)
     perm = list(range(ndim - 1, -1, -1))
 
     def should_swap(d0, d1):
-        for st in operands:
+        for k, st in enumerate(operands):
             s0, s1 = st[d0], st[d1]
             if s0 == 0 or s1 == 0:
+                if reduction and k == 0 and (s0 == 0) != (s1 == 0):
+                    return 1 if s1 == 0 else -1
                 continue
             if s0 < s1:
                 return -1

@@ -33,6 +33,7 @@ elements (tests, fuzzing, small models); larger ones keep NumPy's sum, within fl
 rounding of PyTorch's.
 """
 from .._backend import np
+from .layout import _perm
 
 GRAIN_SIZE = 32768  # aten's internal::GRAIN_SIZE: below it a reduction runs in one thread
 MAX_SIZE = 1 << 16  # beyond, NumPy's pairwise sum (speed: Note [Cascade sum])
@@ -150,29 +151,7 @@ def _iterator_dims(shape, strides, reduced):
             out_strides[d] = acc
             acc *= shape[d]
     operands = (out_strides, strides)
-
-    def should_swap(d0, d1):
-        for k, st in enumerate(operands):
-            s0, s1 = st[d0], st[d1]
-            if k == 0 and (s0 == 0) != (s1 == 0):
-                return 1 if s1 == 0 else -1
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-    perm = list(reversed(range(nd)))  # innermost first
-    for i in range(1, nd):  # aten's insertion sort with ambiguous comparisons
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            c = should_swap(perm[dim0], perm[dim1])
-            if c > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif c < 0:
-                break
+    perm = _perm(shape, operands, reduction=True)  # innermost first
     sizes = [shape[p] for p in perm]
     sts = [[st[p] for p in perm] for st in operands]
     prev = 0
