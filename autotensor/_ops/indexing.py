@@ -86,7 +86,20 @@ INDEX_ADD = defop("index_add", "IndexAddBackward0",
                          "source": lambda F, grad, dim, index, alpha:
                          F.index_select(grad, dim, index) * alpha
                          if alpha != 1 else F.index_select(grad, dim, index)},
-                  jvp="linear", saves={"source": ("source",)})
+                  jvp=lambda F, self, self_t, source, source_t, dim, index, alpha:
+                  _index_add_jvp(F, self, self_t, source, source_t, dim, index, alpha),
+                  saves={"source": ("source",)})
+
+
+def _index_add_jvp(F, self, self_t, source, source_t, dim, index, alpha):
+    """PyTorch's ``index_add(self_t, dim, index, maybe_multiply(source_t, alpha))``: a
+    missing source tangent is a zero tensor, which alpha leaves one (mul's zero-tensor
+    kernel), so +0.0 is added whatever alpha's sign (Note [Zero-tensor tangents])."""
+    if self_t is None:
+        self_t = F.zeros_like(self)
+    if source_t is None:
+        return F.index_add(self_t, dim, index, F.zeros_like(source))
+    return F.index_add(self_t, dim, index, source_t, alpha)
 
 
 INDEX_PUT = defop("index_put", "IndexPutBackward0", None, inputs=("self", "values"),

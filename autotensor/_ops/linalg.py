@@ -1061,6 +1061,11 @@ ADDBMM = defop("addbmm", "AddbmmBackward0",
                                 summed=True))
 
 
+# (Note [Missing self tangent in place] in forward_ad.py: maybe_multiply(self_t, beta) + ...)
+for _op in (ADDMM, ADDMV, ADDR, BADDBMM, ADDBMM):
+    _op.dense_self_in_place = True
+
+
 def _addr(s, a, b, beta, alpha):
     """PyTorch's addr_kernel: beta * self + (alpha * vec1) * vec2, each operation in the
     dtype (float16/bfloat16 round after each, as c10::Half arithmetic does)."""
@@ -1983,6 +1988,9 @@ def linalg_cholesky(A, *, upper=False):
 
 
 def cholesky(input, upper=False):
+    if _state.fw and isinstance(input, Tensor):  # (no forward rule: refused before the kernel)
+        from ..autograd.forward_ad import refuse_unsupported
+        refuse_unsupported(CHOLESKY, input)
     _warn_once(
         "cholesky",
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "

@@ -127,7 +127,8 @@ TENSOR = SimpleNamespace(
     unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
     matmul=matmul, bmm=bmm, where=where, zeros=_zeros, zeros_like=zeros_like_,
     ones_like=lambda x: _make(np.ones_like(x._data)), cast=_cast, masked_fill=masked_fill,
-    clone=clone, exp=exp, exp2=exp2, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs,
+    clone=clone, contiguous=lambda x: x.contiguous(),
+    exp=exp, exp2=exp2, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs,
     pow=pow, reciprocal=reciprocal,
     gather=gather, scatter_add=lambda x, dim, index, src: scatter_add(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src),

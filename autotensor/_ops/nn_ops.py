@@ -1761,9 +1761,11 @@ MAX_UNPOOL2D = defop("max_unpool2d", "MaxUnpool2DBackward0", max_unpool2d_kernel
 
 def _fw_not_implemented(name):
     """The jvp rule of an op PyTorch gives no forward derivative: its error, verbatim."""
+    from ..autograd.forward_ad import NOT_SUPPORTED
+
     def rule(F):
-        from ..autograd.forward_ad import NOT_SUPPORTED
-        raise NotImplementedError(NOT_SUPPORTED.format(name))
+        raise NotImplementedError(rule.message)
+    rule.message = NOT_SUPPORTED.format(name)
     return rule
 
 
@@ -1829,6 +1831,10 @@ def conv_tbc(input, weight, bias, pad=0):
         if not isinstance(v, Tensor):
             raise TypeError(f"conv_tbc(): argument '{'input' if i == 0 else name}' (position "
                             f"{i + 1}) must be Tensor, not {type(v).__name__}")
+    from ._common import _state
+    if _state.fw:  # (no forward rule: refused before the kernel's checks, as VariableType)
+        from ..autograd.forward_ad import refuse_unsupported
+        refuse_unsupported(CONV_TBC, input, weight, bias)
     x, w, b = input._data, weight._data, bias._data
     if x.ndim != 3:
         raise RuntimeError("Input must have 3 dims: time, batch, in_channel")

@@ -558,7 +558,14 @@ FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
 def _sampler(name, node, inputs=("self",)):
     return defop(name, node, None, inputs=inputs,
                  grads={n: (lambda F, grad: F.zeros_like(grad)) for n in inputs},
-                 jvp=lambda F, self: F.zeros_like(self))
+                 jvp=_self_t_zeroed if len(inputs) > 1 else lambda F, self: F.zeros_like(self))
+
+
+def _self_t_zeroed(F, self_t):
+    """derivatives.yaml's ``result: self_t.zero_()`` of an in-place op with another tensor
+    input (bernoulli_(p), eq_(other)...): PyTorch runs a forward formula only when an input
+    whose tangent it reads has one, so a tangent of ``other`` alone gives self none."""
+    return None if self_t is None else F.zeros_like(self_t)
 
 
 UNIFORM_ = _sampler("uniform_", "UniformBackward0")
@@ -1260,7 +1267,7 @@ def _compare_inplace(name, fn):
            defop(name + "_", node + "1", None, inputs=("self", "other"),
                  grads={"self": lambda F, grad: F.zeros_like(grad),
                         "other": lambda F, grad, other: F.zeros_like(other)},
-                 jvp=lambda F, self: F.zeros_like(self)))
+                 jvp=_self_t_zeroed))
 
     def method(self, other):
         try:
@@ -2571,6 +2578,9 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", lambda a, t1, t2, value: a + valu
 # (PyTorch's rules add a zero tensor of each untangled input's dtype: an addcmul of a float16
 # self and bfloat16 duals has a float32 tangent; dispatch._tangent_dtype)
 ADDCMUL.promotes_tangent = ADDCDIV.promotes_tangent = True
+# (Note [Missing self tangent in place] in forward_ad.py: rules that read self_t, not self_p)
+for _op in (ADD, SUB, DIV, ADDCMUL, ADDCDIV, LDEXP):
+    _op.dense_self_in_place = True
 
 
 def _lerp_args_error(name, end, weight):

@@ -232,6 +232,10 @@ def clone(x):
     return x.copy()
 
 
+def contiguous(x):
+    return np.ascontiguousarray(x)
+
+
 # Note [Float32 transcendentals]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # PyTorch's float32 exp, log, sin, tanh... are MKL's VML in its high-accuracy mode (the
@@ -1412,7 +1416,8 @@ def polygamma(n, x):
 FORMULA_NAMES = (
     "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze", "transpose",
     "t", "permute", "mm", "matmul", "bmm", "where", "zeros", "zeros_like", "ones_like", "cast",
-    "masked_fill", "clone", "exp", "exp2", "log", "sin", "cos", "sqrt", "sign", "abs", "pow",
+    "masked_fill", "clone", "contiguous",
+    "exp", "exp2", "log", "sin", "cos", "sqrt", "sign", "abs", "pow",
     "gather", "reciprocal",
     "scatter_add", "index_select", "index_add", "getitem", "getitem_backward", "select_backward",
     "index_backward", "masked_select_backward",

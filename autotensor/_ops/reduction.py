@@ -186,7 +186,8 @@ def prod_backward(F, grad, self, dim, keepdim, result):
         return _prod_safe_zeros_backward(F, grad, self, dim)
     if zeros > 1 and not _state.enabled:
         return F.zeros_like(self)
-    flat = _prod_safe_zeros_backward(F, grad, F.view(self, (-1,)), 0)
+    # (PyTorch's ``input.contiguous().view(-1)``: a transposed or strided input is copied)
+    flat = _prod_safe_zeros_backward(F, grad, F.view(F.contiguous(self), (-1,)), 0)
     return F.view(flat, tuple(self.shape))
 
 
@@ -219,11 +220,19 @@ AMIN = defop("amin", "AminBackward0", None, params=("dim", "keepdim"),
 PROD = defop("prod", "ProdBackward0", None, params=("dim", "keepdim"),
              grads={"self": prod_backward},
              jvp=lambda F, self, self_t, dim, keepdim, result:
-                 _via_backward(F, prod_backward, self_t, dim, keepdim, self, dim, keepdim, result))
+                 _via_backward(F, prod_backward, self_t, dim, keepdim,
+                               _like_result(F, self, result), dim, keepdim, result))
 PROD_DIM = defop("prod", "ProdBackward1", None, params=("dim", "keepdim"),
                  grads={"self": prod_backward},
                  jvp=lambda F, self, self_t, dim, keepdim, result: _via_backward(F, prod_backward,
-                     self_t, (dim,), keepdim, self, dim, keepdim, result), layout="contiguous")
+                     self_t, (dim,), keepdim, _like_result(F, self, result), dim, keepdim,
+                     result), layout="contiguous")
+
+
+def _like_result(F, self, result):
+    """prod's rule reads ``self_p.to(result.scalar_type())`` (prod(x, dtype=...))."""
+    dt = result._data.dtype
+    return self if self._data.dtype == dt else F.cast(self, dt)
 LOGSUMEXP = defop("logsumexp", "LogsumexpBackward0", None, params=("dim", "keepdim"),
                   grads={"self": lambda F, grad, self, dim, keepdim, result: (
                       _unsqueeze_dims(F, grad, dim, keepdim)

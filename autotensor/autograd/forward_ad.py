@@ -328,6 +328,15 @@ _ZT_IN_PLACE_RULES = frozenset((
     "ne_", "lt_", "le_", "gt_", "ge_"))
 
 
+# Note [Missing self tangent in place]: PyTorch's generated code gives an input without a
+# tangent a zero tensor (_efficientzerotensor), whose add/sub/mul/div kernels skip it
+# (ZeroTensor + t is t: -0.0 stays -0.0; Note [Zero-tensor tangents] in dispatch.py), except
+# self of an in-place op, which gets dense zeros (torchgen's ``zeros_fn``: at::zeros for an
+# in-place op's self): where the in-place rule reads self_t (the out-of-place formula reads
+# no self_p, so torchgen does not swap in original_self_t, which is a zero tensor again),
+# its term is computed and summed: ``x.div_(dual)`` of an x without a tangent is
+# (0 - other_t * result) / other (+0.0 where -(other_t * result) / other is -0.0). Such
+# ops set ``dense_self_in_place`` (add, sub, div, addcmul, addcdiv, addmm and its kin).
 def inplace_tangent(op, t, inputs, params, value, node=None):
     """The tangent ``t`` will have after ``t.op_(...)`` writes ``value`` (None when no
     input has a tangent), computed from the inputs before the write. ``node``: the op's
@@ -363,11 +372,20 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
             # the rule reads t's tangent, which the write then overwrites: a graph of the
             # new tangent saves a copy (PyTorch's original_self_t)
             t._meta["fw_grad"] = own.clone()
+        elif own is None and op.__dict__.get("dense_self_in_place"):
+            # Note [Missing self tangent in place]
+            dense = _zeros_like(t)
+            if t._meta is None:
+                t._meta = {"fw_grad": dense}
+            else:
+                t._meta["fw_grad"] = dense
         jvp_of(op, inputs, params, result)
     finally:
         state.fw = True
         if own is not None:
             t._meta["fw_grad"] = own
+        elif t._meta is not None:
+            t._meta.pop("fw_grad", None)
     tangent = _tangent_or_none(result)
     if tangent is None and _tangent_or_none(t) is not None:
         tangent = _zeros_like(t)  # the op overwrote t with values that have no tangent
