@@ -196,7 +196,8 @@ def _fma32(a, b, c):
     The product is exact in float64 and the float64 sum rounds once; rounding that to
     float32 is then correct except when the float64 sum landed exactly on a float32
     midpoint while being inexact (double rounding): those rare elements are fixed up with
-    the exact error term."""
+    the exact error term. Results in float32's subnormal range (a coarser grid) are rounded
+    exactly (_fma_exact)."""
     s = np.multiply(a, b, dtype=np.float64)
     s += c
     mid = (s.view(np.int64) & _MID_MASK) == _MID
@@ -209,7 +210,41 @@ def _fma32(a, b, c):
         t = ss - p
         err = (p - (ss - t)) + (cc - t)
         s[idx] = np.where(err == 0, ss, np.nextafter(ss, np.where(err > 0, np.inf, -np.inf)))
+    tiny = (np.abs(s) < _F32_TINY) & (s != 0)
+    if tiny.any():
+        s = np.array(s, ndmin=1)
+        s[tiny.reshape(s.shape)] = _fma_exact(a, b, c, tiny, 24, -126)
+        s = s.reshape(np.shape(tiny))
     return s.astype(np.float32)
+
+
+_F32_TINY = 2.0 ** -125  # (float32's smallest normal is 2**-126: a margin for the rounding)
+
+
+def _fma_exact(a, b, c, where, p, emin):
+    """``a * b + c`` at the elements ``where``, rounded once (ties to even) to a float
+    with ``p`` mantissa bits and smallest normal exponent ``emin`` (24, -126: float32;
+    53, -1022: float64), as float64 values; with exact rational arithmetic, one element
+    at a time (only for the rare tiny or huge elements the fast paths cannot round)."""
+    from fractions import Fraction
+    shape = np.shape(where)
+    args = [np.broadcast_to(np.asarray(v, np.float64), shape)[where] for v in (a, b, c)]
+    out = []
+    for x, y, z in zip(*(v.tolist() for v in args)):
+        exact = Fraction(x) * Fraction(y) + Fraction(z)
+        if exact == 0:
+            out.append(x * y + z)  # (an exact zero: IEEE's sign rule, as the float sum has it)
+            continue
+        e = exact.numerator.bit_length() - exact.denominator.bit_length()
+        if abs(exact) < Fraction(2) ** e:
+            e -= 1  # now 2**e <= |exact| < 2**(e + 1)
+        ulp = Fraction(2) ** (max(e, emin) - p + 1)
+        r = round(exact / ulp) * ulp  # (round() of a Fraction ties to even)
+        try:
+            out.append(float(r) if r else math.copysign(0.0, exact))  # (underflow: signed)
+        except OverflowError:
+            out.append(math.inf if r > 0 else -math.inf)
+    return np.array(out, np.float64)
 
 
 def _two_sum(a, b):
@@ -226,7 +261,9 @@ def _split(a):
 
 def _fma64(a, b, c):
     """Correctly rounded float64 ``a * b + c`` (Boldo-Melquiond: exact product and sum,
-    the low parts added with rounding to odd)."""
+    the low parts added with rounding to odd). The splitting is exact only away from
+    underflow and overflow: tiny products or results and huge operands are computed
+    exactly (_fma_exact); a zero product adds as a float sum (signed zeros)."""
     a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
     uh = a * b
     ah, al = _split(a)
@@ -236,10 +273,24 @@ def _fma64(a, b, c):
     v, ve = _two_sum(tl, ul)
     v = _nudge_odd(v, ve)
     res = th + v
-    bad = ~np.isfinite(res)
-    if bad.any():  # infinities/NaNs, or magnitudes where the splitting overflows
-        res = np.where(bad, a * b + c, res)
+    with np.errstate(invalid="ignore"):
+        zero = (a == 0) | (b == 0)
+        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+        plain = zero | ~finite  # (the float expression is exact, or infinities/NaNs)
+        slow = ~plain & ((np.abs(uh) < _F64_TINY) | (np.abs(res) < _F64_TINY)
+                         | ~np.isfinite(res) | (np.abs(a) > _F64_HUGE)
+                         | (np.abs(b) > _F64_HUGE))
+    if plain.any():
+        res = np.where(plain, a * b + c, res)
+    if slow.any():
+        res = np.array(res, ndmin=1)
+        res[slow.reshape(res.shape)] = _fma_exact(a, b, c, slow, 53, -1022)
+        res = res.reshape(a.shape)
     return res
+
+
+_F64_TINY = 2.0 ** -960  # below it the error terms of the splitting underflow
+_F64_HUGE = 2.0 ** 995  # above it 134217729 * x overflows
 
 
 def _affine64(x, std, mean):

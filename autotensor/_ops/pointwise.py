@@ -519,9 +519,6 @@ DIV_MODE = defop("div", "DivBackward2", lambda a, b, mode: raw.div_floor(a, b)
                                                    "other": lambda F, grad: F.zeros_like(grad)},
                  # (PyTorch's result.new_zeros(): in the result's dtype, self's in place)
                  jvp=lambda F, result: F.zeros_like(result))
-DIV_MODE_SCALAR = defop("div", "DivBackward3", None, params=("other", "rounding_mode"),
-                        grads={"self": lambda F, grad: F.zeros_like(grad)},
-                        jvp="elementwise")
 
 
 # Copies and casts.
@@ -738,13 +735,9 @@ def div(input, other, *, rounding_mode=None):
         a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
         _integer_division(f"div_{rounding_mode}_cpu", a, other)
         _no_complex_rounding(rounding_mode, _dtypes.result_type(a, other))
-        if isinstance(other, Tensor):
-            return _binary(DIV_MODE, a, other, (rounding_mode,))
-        d = _scalar_dtype_data(a._data, other)
-        if other.__class__ is int and d.dtype.kind in "iu":
-            other = _fit_int(other, d.dtype)
-        q = _asarray(DIV_MODE.kernel(d, other, rounding_mode)).astype(d.dtype, copy=False)
-        return _finish(DIV_MODE_SCALAR, (a,), (other, rounding_mode), q)
+        # (a number is wrapped: PyTorch's Python binding picks div.Tensor_mode,
+        # DivBackward2 with a (None, 0) edge for it, as for any wrapped number)
+        return _binary(DIV_MODE, a, other, (rounding_mode,))
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     b = other
     if a._data.dtype.kind in "biu" and (
@@ -2477,12 +2470,30 @@ def _ternary(op, inputs, params, kernel_args):
 
 
 def _lerp(a, b, w):
-    """PyTorch's lerp, in its opmath type (float32 for float16/bfloat16)."""
-    if a.dtype.itemsize == 2 and a.dtype.kind in "fV":
-        f = np.float32
-        return _lerp(a.astype(f), np.asarray(b).astype(f), np.asarray(w).astype(f) if
-                     isinstance(w, np.ndarray) else w).astype(a.dtype)
-    return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+    """PyTorch's lerp kernel: one fused multiply-add from the nearer end,
+    ``fma(w, end - self, self)`` for |w| < 0.5, else ``fma(w - 1, end - self, end)``, in
+    the opmath type (float32 for float16/bfloat16; a number weight is read as that type),
+    rounded once to the dtype. Complex: the two-sided formula (no fused complex kernel)."""
+    dt = a.dtype
+    if dt.kind == "c":
+        return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+    op = np.float64 if dt == np.float64 else np.float32
+    self_, end = a.astype(op, copy=False), np.asarray(b).astype(op, copy=False)
+    w = np.asarray(w).astype(op, copy=False)
+    small = np.abs(w) < 0.5
+    diff = end - self_
+    if small.ndim == 0:
+        coeff, base = (w, self_) if small else (w - op(1), end)
+    else:
+        coeff, base = np.where(small, w, w - op(1)), np.where(small, self_, end)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = raw._fma(coeff, diff, base, op)
+        zero = (coeff == 0) & ~small  # (w == 1: the scalar loop's end - diff * (1 - w)
+        if zero.any():  # has the other zero sign; Note [SIMD tie picks] locates that loop)
+            simd = raw.simd_positions(np.shape(out), *((a, b) if w.ndim == 0 else (a, b, w)))
+            fix = zero if simd is None else zero & ~simd
+            out = np.where(fix, end - diff * (op(1) - w), out)
+    return np.asarray(out).astype(dt, copy=False)
 
 
 def _lerp_tensor_jvp(F, self, self_t, end, end_t, weight, weight_t):

@@ -394,10 +394,9 @@ def pow(x, e):
 # bfloat16 take alpha and other in the tensor's dtype, fused in float32 in the vector loop
 # but with c10::Half's operators (alpha * other rounded to the dtype, then the sum) in the
 # scalar loop: its tail past the last 64-byte vector, and strided or 0-d tensors (Note
-# [SIMD tie picks] locates them). float32 tensors past PORTED_MAX elements keep the
-# two-rounding NumPy expression (the exact FMA costs 4-10 x: Note [Size of the ported
-# kernels]); float64 too, for now (_random's _fma64 is not exact for subnormal products
-# nor for the sign of a zero).
+# [SIMD tie picks] locates them). float32 and float64 tensors past PORTED_MAX elements
+# keep the two-rounding NumPy expression (the exact FMA costs 4-10 x: Note [Size of the
+# ported kernels]).
 def _fma(x, y, z, ct):
     """Correctly rounded x * y + z in ct (float32 or float64), broadcast: _random's exact
     FMAs (x a ct scalar or array; they take the product's shape for the result's)."""
@@ -425,9 +424,7 @@ def add_alpha(a, b, alpha):
         if simd is not None:
             out = np.where(simd, _fma(al, fb, fa, np.float32).astype(dt), out)
         return asarray(out)
-    if dt == np.float64 or a.size > PORTED_MAX or b.size > PORTED_MAX:
-        # (float64: _random's _fma64 loses subnormal products and zero signs, open; past
-        # PORTED_MAX: Note [Size of the ported kernels])
+    if a.size > PORTED_MAX or b.size > PORTED_MAX:  # (Note [Size of the ported kernels])
         return asarray(a + alpha * b)
     return asarray(_fma(dt.type(alpha), b, a, dt.type))
 
@@ -525,7 +522,7 @@ def div_trunc(a, b):
     PyTorch's div_trunc_kernel (Note [Half scalars in float32])."""
     if isinstance(a, ndarray):
         k = a.dtype.kind
-        if k in "iu" and np.asarray(b).dtype.kind in "iu":
+        if k in "iu" and np.asarray(b).dtype.kind in "biu":
             q = np.floor_divide(a, b)
             r = a - q * b  # floor's remainder: trunc is one more where it rounded a negative down
             return asarray(q + ((r != 0) & ((a < 0) != (np.asarray(b) < 0))).astype(q.dtype))

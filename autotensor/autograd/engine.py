@@ -683,7 +683,7 @@ def _apply_needed(node, grads, F, needed):
         return node.apply(grads, F)  # (NotImplemented's edges: it raises whatever it gets)
     from .graph import NO_EDGE
     from .inplace import _VIEW_INPUT, CopySlices
-    nodes = [node, node.fn] if node.__class__ is CopySlices else [node]
+    nodes = [node, node.fn] if node.__class__ is CopySlices and node.fn else [node]
     kept = [n._next for n in nodes]
     try:
         for n, edges in zip(nodes, kept):
@@ -711,7 +711,7 @@ def _refuse_backward_op(node, grads, raw):
     from .graph import OpNode
     from .inplace import CopySlices
     if node.__class__ is CopySlices:
-        node = node.fn  # (the in-place op's node it wraps)
+        node = node.fn  # (the in-place op's node it wraps; None once released)
     if not isinstance(node, OpNode) or node.op.backward_op is None:
         return
     op = node.op

@@ -339,9 +339,10 @@ _ZT_IN_PLACE_RULES = frozenset((
 # ops set ``dense_self_in_place`` (add, sub, div, addcmul, addcdiv, addmm and its kin).
 def inplace_tangent(op, t, inputs, params, value, node=None):
     """The tangent ``t`` will have after ``t.op_(...)`` writes ``value`` (None when no
-    input has a tangent), computed from the inputs before the write. ``node``: the op's
-    backward node, the history of the result a rule reads (so the tangent requires grad
-    when the result does, as PyTorch's formulas on ``self`` after the write)."""
+    input has a tangent), computed from the inputs before the write. ``node``: the history
+    of the result a rule reads, the op's backward node (or, for a view, the view's node after
+    the rebase), so the tangent requires grad when the result does, as PyTorch's formulas on
+    ``self`` after the write."""
     if not _any_tangent(op, inputs):
         return None
     if op.jvp is None:

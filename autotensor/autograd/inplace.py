@@ -403,11 +403,16 @@ def write_inplace(t, value, op_name=None, where=True):
     dst = t._data
     if value.__class__ is not np.ndarray:
         value = np.asarray(value)
+    check_write(dst, value)
+    np.copyto(dst, value, casting="unsafe", where=where)
+
+
+def check_write(dst, value):
+    """The checks of write_inplace, which raise before anything is written or recorded."""
     if value.shape != dst.shape:
         check_output_shape(dst.shape, value.shape)
     if value.dtype != dst.dtype:
         check_cast(value.dtype, dst.dtype)
-    np.copyto(dst, value, casting="unsafe", where=where)
 
 
 # c10's canCast: no complex into a non-complex, no float into an integer, nothing but a bool
@@ -570,10 +575,21 @@ def record_inplace(op, t, inputs, params, value, where=True):
         if graph._allow_mutation_ctx is not None:
             graph._allow_mutation_ctx.maybe_clone(t)
     new_tangent = refused = None
+    view = t._view
+    rebased = False
     if _state.fw:  # computed from the values before the write (Note [Forward mode])
         from .forward_ad import inplace_tangent
+        history = node
+        if node is not None and view is not None:
+            # PyTorch's rule reads self after rebase_history: the tangent's graph has an
+            # edge to the view's new node (AsStridedBackward0), which it keeps alive (and
+            # with it the name in a saved output's version error), not to the op's node
+            check_write(t._data, np.asarray(value))  # (errors come before any history)
+            dispatch.set_input_metadata(node, inputs, t._data.shape, t._data.dtype)
+            _rebase_view(t, view, node, t._grad_fn, t._output_nr)
+            history, rebased = t._grad_fn, True
         try:
-            new_tangent = inplace_tangent(op, t, inputs, params, value, node)
+            new_tangent = inplace_tangent(op, t, inputs, params, value, history)
         except Exception as e:  # noqa: BLE001
             # PyTorch computes an in-place op's tangent after the write: an error of its
             # rule (igamma_ has none; pow_ by a bool tensor) comes after the write, the
@@ -602,7 +618,6 @@ def record_inplace(op, t, inputs, params, value, where=True):
         if refused is not None:
             raise refused
         return t
-    view = t._view
     if op.saves_output:
         node._out_vc = (t._vc,)
         # (no versions yet: every saved tensor was at version 0 when the node was made)
@@ -610,7 +625,10 @@ def record_inplace(op, t, inputs, params, value, where=True):
                                          for v in node._saved)
         node._versions = tuple(t._vc[0] if k == "output" else v
                                for k, v in zip(op.saved_kinds, before))
-    dispatch.set_input_metadata(node, inputs, t._data.shape, t._data.dtype)
+    if rebased:
+        view.version = t._vc[0]
+    else:
+        dispatch.set_input_metadata(node, inputs, t._data.shape, t._data.dtype)
     old_fn, old_nr = t._grad_fn, t._output_nr
     if view is None:
         t._grad_fn = node
@@ -620,7 +638,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
         if refused is not None:
             raise refused
         return t
-    _rebase_view(t, view, node, old_fn, old_nr)
+    if not rebased:
+        _rebase_view(t, view, node, old_fn, old_nr)
     if op.saves_output:
         # PyTorch's message for this saved output names the view's node while it lives
         node._out_vc = (t._vc, weakref.ref(t._grad_fn))
@@ -707,6 +726,8 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def apply(self, grads, F):
+        if self.fn is None:  # released by an earlier backward (PyTorch: fn = nullptr)
+            raise RuntimeError(_errors.BACKWARD_TWICE)
         grad = grads[0]
         size, stride, offset = self.geom
         if overlaps_itself(size, stride):
@@ -729,7 +750,11 @@ class CopySlices(Node):
         return (out,) + tuple(res[1:])
 
     def release(self):
-        self.fn.release()
+        # as PyTorch's CopySlices::release_variables, the wrapped node goes: a second
+        # backward raises even when the failure was in a node further down
+        if self.fn is not None:
+            self.fn.release()
+            self.fn = None
 
 
 _ = NO_EDGE
