@@ -178,12 +178,26 @@ def _div_jvp(F, self_t, other_t, other, result):
     return num / other
 
 
+_DIV_GRADS = {"self": lambda F, grad, other: grad / other if F.is_raw or
+              other.__class__ is Tensor else _wrapped(div, grad, other),
+              # PyTorch's div_tensor_other_backward, in its order (same rounding)
+              "other": lambda F, grad, self, other: -grad * ((self / other) / other)}
 DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
-            grads={"self": lambda F, grad, other: grad / other if F.is_raw or
-                   other.__class__ is Tensor else _wrapped(div, grad, other),
-                   # PyTorch's div_tensor_other_backward, in its order (same rounding)
-                   "other": lambda F, grad, self, other: -grad * ((self / other) / other)},
-            jvp=_div_jvp)
+            grads=_DIV_GRADS, jvp=_div_jvp)
+# div(..., rounding_mode=None) with the keyword given: PyTorch's binding picks
+# div.Tensor_mode, whose formulas for no mode are div.Tensor's
+DIV_NO_MODE = defop("div", "DivBackward2", np.true_divide, inputs=("self", "other"),
+                    grads=_DIV_GRADS, jvp=_div_jvp)
+
+
+class _NoMode:
+    """The default of div's rounding_mode (None when not given: div.Tensor)."""
+
+    def __repr__(self):
+        return "None"
+
+
+NO_MODE = _NoMode()
 POW_SCALAR = defop("pow", "PowBackward0", raw.pow_scalar, params=("exponent",),
                    grads={"self": pow_backward},
                    jvp="elementwise")
@@ -303,7 +317,7 @@ NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: 
 # Note [Zero-tensor tangents] in dispatch.py: PyTorch's neg is auto_linear (no zero-tensor
 # kernel: -0.0), its div rule divides a zero tensor (+0.0)
 NEG.keeps_zero_tangent = RSUB.keeps_zero_tangent = False
-DIV.keeps_zero_tangent = True
+DIV.keeps_zero_tangent = DIV_NO_MODE.keeps_zero_tangent = True
 EXP = defop("exp", "ExpBackward0", raw.exp, grads={"self": lambda F, grad, result: grad * result},
             jvp="elementwise")
 LOG = defop("log", "LogBackward0", raw.log, grads={"self": lambda F, grad, self: grad / self},
@@ -727,8 +741,8 @@ def _no_complex_rounding(rounding_mode, common):
                                   f"'{_dtypes.scalar_name(common)}'")
 
 
-def div(input, other, *, rounding_mode=None):
-    if rounding_mode is not None:
+def div(input, other, *, rounding_mode=NO_MODE):
+    if rounding_mode is not None and rounding_mode is not NO_MODE:
         if rounding_mode not in ("floor", "trunc"):
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")
@@ -744,7 +758,7 @@ def div(input, other, *, rounding_mode=None):
             (isinstance(b, Tensor) and b._data.dtype.kind in "biu") or
             isinstance(b, (int, bool))):
         a = _to_dtype(a, _dtypes.default_float)
-    return _binary(DIV, a, b)
+    return _binary(DIV if rounding_mode is NO_MODE else DIV_NO_MODE, a, b)
 
 
 divide = true_divide = div
@@ -1529,8 +1543,8 @@ def mul_(self, other):
     return _inplace_binary(MUL, self, other)
 
 
-def div_(self, other, *, rounding_mode=None):
-    if rounding_mode is not None:
+def div_(self, other, *, rounding_mode=NO_MODE):
+    if rounding_mode is not None and rounding_mode is not NO_MODE:
         if rounding_mode not in ("floor", "trunc"):
             inplace.check_inplace(self, (self, other))  # (autograd's checks come first)
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
@@ -1547,7 +1561,7 @@ def div_(self, other, *, rounding_mode=None):
         _no_complex_rounding(rounding_mode, common)
         return _inplace_binary(DIV_MODE, self, other, (rounding_mode,))
     _float_inplace(self, other)
-    return _inplace_binary(DIV, self, other)
+    return _inplace_binary(DIV if rounding_mode is NO_MODE else DIV_NO_MODE, self, other)
 
 
 def pow_(self, exponent):

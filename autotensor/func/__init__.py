@@ -18,6 +18,8 @@ every op used, else the double-backward trick (Note [Double-backward trick]).
 ``vmap`` and ``stack_module_state`` live in ``_vmap.py``: vmap runs PyTorch's for-loop
 fallback for every op (Note [vmap as a loop]).
 """
+import functools
+
 from .. import _creation
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -133,9 +135,17 @@ def _tangent_of(t):
     return forward_ad._tangent_or_none(t) if forward_ad._active_level() else None
 
 
-def _is_traced(t):
-    """Something outside this transform differentiates through ``t``."""
-    return isinstance(t, Tensor) and (t.requires_grad or _tangent_of(t) is not None)
+def _keep_mode(flat):
+    """What a transform's results keep of their history: "graph" when something outside it
+    differentiates an input by reverse mode (grad mode on at the call), "tangent" when an
+    input has a forward-AD tangent (PyTorch's results then carry tangents and no graph),
+    None when neither."""
+    if grad_mode.is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad
+                                           for t in flat):
+        return "graph"
+    if any(isinstance(t, Tensor) and _tangent_of(t) is not None for t in flat):
+        return "tangent"
+    return None
 
 
 def _differentiable(t):
@@ -150,11 +160,28 @@ def _differentiable(t):
     return t.detach().requires_grad_()
 
 
-def _detach_tree(tree, keep):
-    if keep:
+def _detach_tree(tree, keep, fresh=True):
+    """A transform's results as it returns them (``keep``: _keep_mode): PyTorch unwraps
+    them from their level, new tensors (version 0: ``fresh``) with no history, a tangent
+    kept."""
+    if keep == "graph":
         return tree
     leaves, spec = tree_flatten(tree)
-    return tree_unflatten([x.detach() if isinstance(x, Tensor) else x for x in leaves], spec)
+    return tree_unflatten([_unwrapped(x, keep, fresh) if isinstance(x, Tensor) else x
+                           for x in leaves], spec)
+
+
+def _unwrapped(x, keep, fresh=True):
+    from ..autograd import forward_ad
+    tangent = _tangent_of(x) if keep == "tangent" else None
+    out = x.detach()
+    if fresh:
+        out._vc = [0]  # (a version counter of its own)
+    if tangent is not None:
+        t = tangent.detach()
+        t._vc = [0]
+        out = forward_ad.make_dual(out, t)
+    return out
 
 
 def _grads(outputs, inputs, cotangents, create_graph, retain_graph=None):
@@ -173,11 +200,12 @@ def _grads(outputs, inputs, cotangents, create_graph, retain_graph=None):
 def grad_and_value(func, argnums=0, has_aux=False):
     """A function returning ``(gradient of func wrt args[argnums], func's value)``."""
 
+    @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        diff_args = _slice_argnums(args, argnums, as_tuple=False)
+        flat, spec = tree_flatten(diff_args)
+        keep = _keep_mode(flat)
         with grad_mode.enable_grad():
-            diff_args = _slice_argnums(args, argnums, as_tuple=False)
-            flat, spec = tree_flatten(diff_args)
-            keep = any(_is_traced(t) for t in flat)
             flat = [_differentiable(t) for t in flat]
             args = _replace_argnums(args, argnums, tree_unflatten(flat, spec))
             output = func(*args, **kwargs)
@@ -204,6 +232,7 @@ def grad(func, argnums=0, has_aux=False):
     """A function returning the gradient of scalar ``func`` wrt ``args[argnums]``."""
     gv = grad_and_value(func, argnums, has_aux)
 
+    @functools.wraps(func)
     def wrapper(*args, **kwargs):
         g, value = gv(*args, **kwargs)
         if has_aux:
@@ -224,9 +253,9 @@ def _check_out_tensors(flat, api):
 def vjp(func, *primals, has_aux=False):
     """``(func(*primals), vjp_fn[, aux])``; ``vjp_fn(cotangents)`` returns one gradient per
     primal (a tuple shaped like ``primals``)."""
+    flat, spec = tree_flatten(primals)
+    keep = _keep_mode(flat)
     with grad_mode.enable_grad():
-        flat, spec = tree_flatten(primals)
-        keep = any(_is_traced(t) for t in flat)
         flat = [_differentiable(t) for t in flat]
         output = func(*tree_unflatten(flat, spec))
         output, aux = _split_aux(output, has_aux, "vjp(f, *primals)")
@@ -235,7 +264,7 @@ def vjp(func, *primals, has_aux=False):
 
     def vjp_fn(cotangents, *, retain_graph=True, create_graph=None):
         if create_graph is None:
-            create_graph = keep or grad_mode.is_grad_enabled() and keep
+            create_graph = grad_mode.is_grad_enabled()  # (PyTorch's default)
         flat_cot, cot_spec = tree_flatten(cotangents)
         if cot_spec != out_spec:
             raise RuntimeError(
@@ -250,7 +279,8 @@ def vjp(func, *primals, has_aux=False):
         with grad_mode.enable_grad():
             g = _grads(flat_out, flat, flat_cot, create_graph or keep,
                        retain_graph=retain_graph or keep)
-        return _detach_tree(tree_unflatten(g, spec), keep)
+        # (vjp_fn runs after vjp's level is gone: the engine's gradients, not unwrapped)
+        return _detach_tree(tree_unflatten(g, spec), keep, fresh=False)
 
     out = _detach_tree(output, keep)
     if has_aux:
@@ -294,6 +324,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     if not (chunk_size is None or chunk_size > 0):
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
+    @functools.wraps(func)
     def wrapper(*args, **kwargs):
         primals = _slice_argnums(args, argnums)
 
@@ -356,14 +387,27 @@ def _split_aux(output, has_aux, api):
     return output
 
 
+_OWN_LEVEL = [0]  # open forward-AD levels entered by jvp itself (jacfwd of jacfwd nests)
+
+
+class _own_level:
+    def __enter__(self):
+        _OWN_LEVEL[0] += 1
+
+    def __exit__(self, *exc):
+        _OWN_LEVEL[0] -= 1
+
+
 def _jvp_impl(func, flat_p, flat_t, p_spec, has_aux, api, strict=False):
     """J @ t by forward mode; inside an open forward-AD level (jacfwd of jacfwd: PyTorch
     nests levels, autotensor has one) by the double-backward trick."""
     from ..autograd import forward_ad as fwAD
     if fwAD._active_level():
+        if not _OWN_LEVEL[0]:  # (a level the user opened: PyTorch's jvp enters its own)
+            raise RuntimeError("Nested forward mode AD is not supported at the moment")
         return _jvp_double_backward(func, flat_p, flat_t, p_spec, has_aux, api, strict)
-    keep = any(_is_traced(p) or _is_traced(t) for p, t in zip(flat_p, flat_t))
-    with fwAD.dual_level():
+    keep = _keep_mode(flat_p + flat_t)
+    with fwAD.dual_level(), _own_level():
         duals = [fwAD.make_dual(p, t) for p, t in zip(flat_p, flat_t)]
         output = func(*tree_unflatten(duals, p_spec))
         output, aux = _split_aux(output, has_aux, api)
@@ -378,8 +422,8 @@ def _jvp_impl(func, flat_p, flat_t, p_spec, has_aux, api, strict=False):
                                        "independent of the inputs. This is not allowed with "
                                        "strict=True.")
                 t = _creation.zeros_like(p)
-            primals_out.append(p if keep else p.detach())
-            tangents_out.append(t if keep else t.detach())
+            primals_out.append(p if keep else _unwrapped(p, None))
+            tangents_out.append(t if keep else _unwrapped(t, None))
         if has_aux:
             aux = _detach_tree(aux, keep)
     res = (tree_unflatten(primals_out, out_spec), tree_unflatten(tangents_out, out_spec))
@@ -389,8 +433,8 @@ def _jvp_impl(func, flat_p, flat_t, p_spec, has_aux, api, strict=False):
 def _jvp_double_backward(func, flat_p, flat_t, p_spec, has_aux, api, strict=False):
     """J @ t by the double-backward trick (Note [Double-backward trick] in
     autograd/functional.py): differentiate u^T J with respect to the dummy u."""
+    keep = _keep_mode(flat_p)
     with grad_mode.enable_grad():
-        keep = any(_is_traced(t) for t in flat_p)
         diff = [_differentiable(p) for p in flat_p]
         output = func(*tree_unflatten(diff, p_spec))
         output, aux = _split_aux(output, has_aux, api)
@@ -413,6 +457,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of ``func`` wrt ``args[argnums]`` by forward mode (one jvp per input
     element)."""
 
+    @functools.wraps(func)
     def wrapper(*args, **kwargs):
         primals = _slice_argnums(args, argnums)
 

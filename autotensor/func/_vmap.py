@@ -123,8 +123,10 @@ def _entry(flat_args, flat_in_dims, i):
 
 def _empty_entry(flat_args, flat_in_dims):
     """Stand-ins for the entries of an empty batch: zeros of one entry's shape, so that
-    ``func`` runs once and the outputs' structure and shapes are known."""
-    return [a if d is None else a.new_zeros(a.shape[:d] + a.shape[d + 1:])
+    ``func`` runs once and the outputs' structure and shapes are known (floating ones the
+    empty sum over the batch dim: they keep the input's history and tangent)."""
+    return [a if d is None else a.sum(d) if a.is_floating_point() or a.is_complex()
+            else a.new_zeros(a.shape[:d] + a.shape[d + 1:])
             for a, d in zip(flat_args, flat_in_dims)]
 
 
@@ -167,9 +169,9 @@ def _assemble(results, out_dims, func, empty):
             raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got "
                              f"type {type(first)}. Did you mean to set out_dims= to None "
                              f"for output?")
-        if empty:
+        if empty:  # (an empty slice of the stand-in's result: its history and tangent)
             d = out_dim % (first.dim() + 1)
-            out.append(first.new_empty(first.shape[:d] + (0,) + first.shape[d:]))
+            out.append(first.unsqueeze(d).narrow(d, 0, 0))
         else:
             out.append(_stack(column, out_dim))
     return tree_unflatten(out, spec)

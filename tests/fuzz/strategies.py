@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .core import (BINARY, CATALOGUE_BINARY, CATALOGUE_DIM_OPS, CATALOGUE_UNARY, DIM_OPS,
-                   EXTRA_OPS, UNARY, VIEW_OPS)
+from .core import (BINARY, CATALOGUE_BINARY, CATALOGUE_DIM_OPS, CATALOGUE_EXTRA_OPS,
+                   CATALOGUE_UNARY, DIM_OPS, EXTRA_OPS, UNARY, VIEW_OPS)
 
 ref = st.integers(0, 15)
 no_grad = st.sampled_from([False, False, False, False, True])
@@ -55,7 +55,8 @@ catalogue_step = st.one_of(
     st.tuples(st.just("binary"), ref, ref, st.sampled_from(CATALOGUE_BINARY),
               st.integers(0, 40), st.booleans(), no_grad),
     st.tuples(st.just("dim"), ref, st.sampled_from(CATALOGUE_DIM_OPS), st.integers(0, 45),
-              st.integers(0, 45), st.booleans(), no_grad))
+              st.integers(0, 45), st.booleans(), no_grad),
+    st.tuples(st.just("extra"), ref, st.sampled_from(CATALOGUE_EXTRA_OPS), no_grad))
 
 
 @st.composite
