@@ -275,8 +275,7 @@ def _func_transforms(mod, case):
                 out += [_func_summary(mod, g), _func_summary(mod, v)]
                 o, vjp_fn = mod.func.vjp(_seg, x)
                 out.append(_func_summary(mod, o))
-                if not (no_grad and "dual" in case):  # (open: OPEN_FINDINGS stop 26)
-                    out.append(_func_summary(mod, vjp_fn(mod.ones_like(base))[0]))
+                out.append(_func_summary(mod, vjp_fn(mod.ones_like(base))[0]))
                 out.append(_func_summary(mod, mod.func.jacrev(_seg)(x)))
                 for call in (lambda: mod.func.jvp(_seg, (x,), (mod.ones_like(base),))[1],
                              lambda: mod.func.jacfwd(_seg)(x)):

@@ -277,7 +277,7 @@ def vjp(func, *primals, has_aux=False):
                     f"Mismatch in shape: grad_output[0] has a shape of {c.shape} and "
                     f"output[0] has a shape of {o.shape}.")
         with grad_mode.enable_grad():
-            g = _grads(flat_out, flat, flat_cot, create_graph or keep,
+            g = _grads(flat_out, flat, flat_cot, create_graph or keep == "graph",
                        retain_graph=retain_graph or keep)
         # (vjp_fn runs after vjp's level is gone: the engine's gradients, not unwrapped)
         return _detach_tree(tree_unflatten(g, spec), keep, fresh=False)
