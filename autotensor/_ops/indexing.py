@@ -1557,9 +1557,24 @@ def _via_scatter_reduce(F, x, dim, index, src, reduce, include_self):
 
 def _scatter_reduce_jvp(F, self, self_t, src, src_t, dim, index, reduce, include_self,
                         result):
-    """Each input element feeds exactly one output: the tangent is the sum of the inputs'
-    tangents times their derivatives (the backward's with a gradient of ones). (PyTorch
-    2.13 leaves prod's tangent undefined; this one is checked by central differences.)"""
+    """PyTorch's scatter_reduce_jvp: sum and mean are linear (the op on the tangents, zeros
+    for a missing one: +0.0 where include_self=False resets self); amax/amin the tangents
+    where self / src attain the result, scatter-summed, over their count. prod: each input
+    element feeds exactly one output, the tangent is the sum of the inputs' tangents times
+    their derivatives (the backward's with a gradient of ones); PyTorch 2.13 leaves prod's
+    tangent undefined, this one is checked by central differences."""
+    if reduce != "prod":
+        st = F.zeros_like(self) if self_t is None else self_t
+        rt = F.zeros_like(src) if src_t is None else src_t
+        idx = _make(index)
+        if reduce in ("sum", "mean"):
+            return scatter_reduce(st, dim, idx, rt, reduce, include_self=include_self)
+        mask_self = self == result
+        mask_src = src == F.gather(result, dim, index)
+        count = scatter_reduce(F.cast_like(mask_self, st), dim, idx, F.cast_like(mask_src, st),
+                               "sum", include_self=include_self)
+        return scatter_reduce(F.where(mask_self, st, 0.0), dim, idx, F.where(mask_src, rt, 0.0),
+                              "sum", include_self=include_self) / count
     ones = F.ones_like(result)
     w_self, w_src = _scatter_reduce_grads(F, ones, self, src, dim, index, reduce,
                                           include_self, result)

@@ -159,7 +159,7 @@ TENSOR = SimpleNamespace(
     sgn=lambda x: _unary(SGN, x, float_op=False),
     constant=lambda arr, like: _make(np.asarray(arr, dtype=like._data.dtype)),
     convolution=convolution,
-    zero_at=lambda x, key: mul(x, _make(raw.zero_at(np.ones_like(x._data), key))),
+    zero_at=lambda x, key: _zero_at(x, key),
     scatter=lambda x, dim, index, src: scatter(
         x, dim, _make(index) if isinstance(index, ndarray) else index, src)
     if isinstance(src, Tensor) else scatter(
@@ -185,6 +185,16 @@ TENSOR = SimpleNamespace(
     hardswish_backward=_backward_op(HARDSWISH_BACKWARD, HARDSWISH_BACKWARD.kernel),
     log_sigmoid_backward=_backward_op(LOG_SIGMOID_BACKWARD, LOG_SIGMOID_BACKWARD.kernel),
 )
+
+
+def _zero_at(x, key):
+    """x with zeros written at key (PyTorch's ``index_fill(dim, index, 0)``, ``index_put_``
+    of zeros...): recorded as a product with a mask of ones (its graph), the values those of
+    the write (+0.0, where x * 0 is -0.0 for a negative x and NaN for an inf), as raw's."""
+    out = mul(x, _make(raw.zero_at(np.ones_like(x._data), key)))
+    if out._data.dtype.kind in "fcV":
+        out._data[key] = 0
+    return out
 
 
 def _xlogy_fn(x, y):

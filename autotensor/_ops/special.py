@@ -627,10 +627,26 @@ def _prelu_kernel(a, w):
     return _asarray(np.where(a > 0, a, a * w))
 
 
+def _prelu_jvp(F, self, self_t, weight, weight_t):
+    """PyTorch's ``where(self_p >= 0, self_t, weight_p * self_t + weight_t * self_p)`` (at
+    self = 0 the tangent is self_t, where the backward takes weight): a missing tangent is a
+    zero tensor, its product one too (the sum is the other term, which keeps -0.0), and
+    where's zeros +0.0; the tangent still reads the primals of the zero terms (its graph)."""
+    from .pointwise import _plus_zero_reads
+    if self_t is None:
+        pos, neg = F.zeros_like(self), _plus_zero_reads(weight_t * self, (weight,))
+    elif weight_t is None:
+        pos, neg = self_t, _plus_zero_reads(weight * self_t, (self,))
+    else:
+        pos, neg = self_t, weight * self_t + weight_t * self
+    return F.where(self >= 0, pos, neg)
+
+
 PRELU = defop("_prelu_kernel", "PreluKernelBackward0", _prelu_kernel, inputs=("self", "weight"),
-              jvp="elementwise",
+              jvp=_prelu_jvp,
               grads={"self": lambda F, grad, self, weight: grad * F.where(self > 0, 1, weight),
                      "weight": lambda F, grad, self: grad * F.where(self > 0, 0, self)})
+PRELU.promotes_tangent = True
 
 
 def prelu(input, weight):
