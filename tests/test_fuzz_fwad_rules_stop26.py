@@ -57,7 +57,9 @@ def _close(got, want, tol, signs=True, primal_signs=True):
     assert len(got) == len(want)
     for g, w in zip(got, want, strict=True):
         if isinstance(w[0], str) or isinstance(g[0], str):
-            assert g[:2] == w[:2]
+            assert isinstance(g[0], str) and isinstance(w[0], str) and g[:2] == w[:2], \
+                f"{g[0] if isinstance(g[0], str) else 'a value'} vs torch's " \
+                f"{w[0] if isinstance(w[0], str) else 'a value'}: {g[1:2]} {w[1:2]}"
             continue
         for u, v, what in zip(g, w, ("primal", "tangent")):
             assert (u is None) == (v is None), f"{what}: {u} vs torch's {v}"
@@ -310,12 +312,17 @@ TORCH_INACCURATE = {"scatter_reduce_prod_self", "scatter_reduce_prod_noself",
                     "scatter_reduce_prod_zero", "la_triangular_solve",
                     "la_triangular_solve_lower_t_unit", "la_triangular_solve_solution",
                     "la_cholesky_inverse", "la_cholesky_inverse_upper"}
-# Expanding repeats dim 0's first slice, so these inputs become degenerate: singular or
-# rank-deficient matrices (decompositions not unique; det/slogdet/solve_ex's jvp of a
-# singular matrix is open: ours raises), ties of median (PyTorch 2.13 returns
-# uninitialized values for an expanded input with keepdim) and std of equal values
-# (PyTorch's Welford gives 0, our two-pass 1e-16: a numerics class).
-EXPAND_DEGENERATE = {"std_mean", "median_dim_keepdim"}
+# Expanding repeats dim 0's first slice, so these inputs become degenerate: rank-deficient
+# matrices (their decompositions are not unique; cholesky_ex's factor after a failure is
+# LAPACK's garbage), ties of median (PyTorch 2.13 returns uninitialized values for an
+# expanded input with keepdim) and std of equal values (PyTorch's Welford gives 0, our
+# two-pass 1e-16: a numerics class), inv_ex's infinities and NaNs of a rank-1 matrix (MKL's
+# substitution order past the first zero pivot; open). det, slogdet, solve_ex of the singular
+# matrices are compared.
+EXPAND_DEGENERATE = {"std_mean", "median_dim_keepdim", "la_cholesky_ex", "la_cond", "la_lu_tall",
+                     "la_inv_ex",
+                     "la_qr", "la_qr_complete_square", "la_qr_old", "la_qr_old_some_false",
+                     "la_qr_wide", "la_svd", "la_svd_full", "la_svd_lowrank_S", "la_svd_old"}
 LAYOUTS = ("contiguous", "transposed", "stepped", "expanded")
 
 
@@ -389,8 +396,7 @@ def test_forward_rules_on_noncontiguous_primals_and_tangents_as_torch(sample):
     dual = [i for i, rg in enumerate(sample.requires_grad()) if rg]
     whiches = [tuple(dual)] + ([(i,) for i in dual] if len(dual) > 1 else [])
     for layout in LAYOUTS:
-        if layout == "expanded" and (sample.name.startswith("la_") or
-                                     sample.name in EXPAND_DEGENERATE):
+        if layout == "expanded" and sample.name in EXPAND_DEGENERATE:
             continue
         for which in whiches:
             with warnings.catch_warnings():
@@ -431,3 +437,40 @@ def test_ops_without_a_forward_rule_refuse_before_the_kernel_checks():
                 out.append(_catch(lambda: m.cholesky(a)))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+SINGULAR = {"zeros": np.zeros((2, 2)), "repeated_row": np.array([[1., 2., 3.], [1., 2., 3.],
+                                                                 [-2., .5, 1.]]),
+            "rank_one": np.outer([1., -2., 3.], [.5, 1., -1.]),
+            "zero_row": np.array([[1., 2.], [0., 0.]]), "zero_column": np.array([[0., 1.],
+                                                                                  [0., 3.]]),
+            "signed_zeros": np.array([[-0., 0.], [1., 0.]]),
+            "batch": np.stack([np.zeros((2, 2)), np.array([[1., 2.], [3., 4.]]),
+                               np.array([[1., 2.], [2., 4.]])])}
+
+
+@pytest.mark.parametrize("name", sorted(SINGULAR))
+def test_singular_matrix_tangents_and_solutions_as_torch(name):
+    """linalg_det_jvp solves with the LU whose zero pivots are eps (a value, not the
+    solver's error); slogdet_jvp and solve_ex's jvp with the LU as it is (getrs's
+    infinities); solve_ex and inv_ex solve each matrix of a batch (the invertible exactly)."""
+    a = SINGULAR[name]
+    t = np.random.default_rng(len(name)).standard_normal(a.shape)
+
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        b = m.ones(a.shape[:-1] + (2,), dtype=m.float64)
+        out = [[v.numpy() for v in m.linalg.solve_ex(m.tensor(a), b, left=True)],
+               [v.numpy() for v in m.linalg.inv_ex(m.tensor(a))]]
+        with fw.dual_level():
+            x = fw.make_dual(m.tensor(a), m.tensor(t))
+            for f in (m.linalg.det, lambda x: m.linalg.slogdet(x)[1],
+                      lambda x: m.linalg.solve_ex(x, b)[0], lambda x: m.linalg.solve(x, b)):
+                out.append(_catch(lambda f=f: [_unpack(m, f(x))]))
+        return out
+    got, want = scenario(autotensor), scenario(torch)
+    for g, w in zip(got[:2], want[:2], strict=True):
+        for u, v in zip(g, w, strict=True):
+            np.testing.assert_allclose(u, v, rtol=1e-12, atol=1e-12)
+    for g, w in zip(got[2:], want[2:], strict=True):
+        _close(g, w, 1e-12)

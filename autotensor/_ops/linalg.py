@@ -1097,9 +1097,71 @@ def _axpby(s, prod, beta, alpha):
     return out if out.dtype == s.dtype else out.astype(s.dtype)
 
 
+# Note [Determinants of singular matrices]: PyTorch's _linalg_det / _linalg_slogdet factor
+# A^T when A is contiguous and real (det(A^T) = det(A); lu_factor wants column-major), else
+# A, and read the LU: det = sign(P) * prod(diag(U)) (a singular matrix's zero has that
+# sign: -0.0 after an odd permutation), slogdet's sign = sign(P) * prod(sgn(diag(U))). Their
+# forward rules solve with that LU (adjoint for A^T): linalg_det_jvp with its zero pivots
+# replaced by eps ("the determinant is C^1": a value, not the solver's error), slogdet_jvp
+# and solve's jvp as it is (getrs's infinities and NaNs). An invertible matrix keeps the
+# fast paths (NumPy's gesv / det); only a singular one (a zero result, the solver's error)
+# takes these.
+def _det_lu(A):
+    """(LU, pivots, whether of A^T) as PyTorch's det and slogdet factor A."""
+    a = A._data
+    use_t = a.dtype.kind != "c" and A.is_contiguous()
+    LU, piv, _ = _lu_array(np.swapaxes(a, -1, -2) if use_t else a)
+    return LU, piv, use_t
+
+
+def _lu_perm_odd(piv):
+    return (piv != np.arange(1, piv.shape[-1] + 1, dtype=piv.dtype)).sum(-1) % 2 == 1
+
+
+def _det_jvp(F, A, A_t, result):
+    """PyTorch's linalg_det_jvp: det * tr(A^-1 A_t) (Note [Determinants of singular
+    matrices])."""
+    try:
+        return result * _btrace(F, _la(F).solve(A, A_t))
+    except _LinAlgError:  # (singular)
+        return result * _btrace(F, _lu_solve_f(F, *_det_lu(A), A_t, eps=True))
+
+
+def _getrs_array(LU, piv, b, left=True):
+    """A^-1 b (``left``) or b A^-1 from A's getrf factors, as getrs (trans "N", or "T" on
+    b^T for the right side): P^T, then the triangular substitutions, which a zero pivot
+    turns into infinities and NaNs (no error)."""
+    P, L, U = _unpack_arrays(LU, piv)
+    with np.errstate(all="ignore"):
+        if left:
+            return _solve_tri_array(U, _solve_tri_array(L, _mH_arr(P) @ b, False, True, True),
+                                    True, True)
+        y = _solve_tri_array(np.swapaxes(U, -1, -2), np.swapaxes(b, -1, -2), False, True)
+        y = _solve_tri_array(np.swapaxes(L, -1, -2), y, True, True, True)
+        return np.swapaxes(P @ y, -1, -2)
+
+
+def _lu_solve_f(F, LU, piv, transposed, b, eps=False):
+    """A^-1 b in the formula namespace on b (the factors are constants, as PyTorch's
+    non-differentiable LU output), from the LU of A (``transposed``: of A^T, solved as
+    its transpose); ``eps``: zero pivots replaced by the dtype's eps (linalg_det_jvp)."""
+    if eps:
+        d = np.diagonal(LU, 0, -2, -1)
+        fix = np.where(d == 0, np.finfo(d.real.dtype).eps, 0).astype(LU.dtype)
+        LU = LU + fix[..., :, None] * np.eye(LU.shape[-1], dtype=LU.dtype)
+    P, L, U = _unpack_arrays(LU, piv)
+    la = _la(F)
+    if transposed:  # A = U^T L^T P^T
+        y = la.solve_triangular(F.constant(np.swapaxes(U, -1, -2), b), b, False, True)
+        y = la.solve_triangular(F.constant(np.swapaxes(L, -1, -2), b), y, True, True, True)
+        return F.matmul(F.constant(P, b), y)
+    y = F.matmul(F.constant(_mH_arr(P), b), b)  # (P real: P^T b)
+    y = la.solve_triangular(F.constant(L, b), y, False, True, True)
+    return la.solve_triangular(F.constant(U, b), y, True, True)
+
+
 DET = defop("linalg_det", "LinalgDetBackward0", None,
-            grads={"A": _det_backward}, inputs=("A",),
-            jvp=lambda F, A, A_t, result: result * _btrace(F, _la(F).solve(A, A_t)))
+            grads={"A": _det_backward}, inputs=("A",), jvp=_det_jvp)
 SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",),
                 outputs=("sign", "logabsdet"),
                 grads={"A": lambda F, grads, A, sign: _slogdet_backward(F, grads, A, sign)},
@@ -1110,7 +1172,10 @@ SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",)
 
 def _slogdet_jvp(F, A, A_t, sign):
     """PyTorch's slogdet_jvp: tr(A^-1 A_t) = t; (i imag(t) sign, real(t)) for complex A."""
-    t = _btrace(F, _la(F).solve(A.detach(), A_t))
+    try:
+        t = _btrace(F, _la(F).solve(A.detach(), A_t))
+    except _LinAlgError:  # (singular: Note [Determinants of singular matrices])
+        t = _btrace(F, _lu_solve_f(F, *_det_lu(A), A_t))
     if sign._data.dtype.kind == "c":
         re = F.cast(t, np.finfo(sign._data.dtype).dtype)
         return sign * (t - re), re
@@ -1139,7 +1204,12 @@ def _solve_jvp(F, A, A_t, B_t, left, vector, result):
         term = F.matmul(A_t, X) if left else F.matmul(X, A_t)
         rhs = -term if rhs is None else rhs - term
     la = _la(F)
-    out = la.solve(A, rhs) if left else _T(F, la.solve(_T(F, A), _T(F, rhs)))
+    try:
+        out = la.solve(A, rhs) if left else _T(F, la.solve(_T(F, A), _T(F, rhs)))
+    except _LinAlgError:  # (singular: PyTorch's lu_solve with the forward's LU, no check)
+        LU, piv, _ = _lu_array(A._data)
+        out = _lu_solve_f(F, LU, piv, False, rhs) if left else \
+            _T(F, _lu_solve_f(F, LU, piv, True, _T(F, rhs)))
     return F.squeeze(out, -1) if vector else out
 CHOLESKY_EX = defop("linalg_cholesky_ex", "LinalgCholeskyExBackward0", None,
                     params=("upper",), outputs=("L", "info"), diff_outputs=(0,),
@@ -1841,12 +1911,24 @@ def diagflat(input, offset=0):
 def det(A):
     a = _square_float("linalg.det", A)
     out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False)
+    if a.size and a.dtype.kind == "f" and (out == 0).any():
+        # (Note [Determinants of singular matrices]: the zero's sign; NumPy's is +0.0)
+        LU, piv, _ = _det_lu(A)
+        d = np.diagonal(LU, 0, -2, -1).prod(-1)
+        out = _asarray(np.where(out == 0, np.where(_lu_perm_odd(piv), -d, d), out)).astype(
+            a.dtype, copy=False)
     return _finish(DET, (A,), (), out)
 
 
 def slogdet(A):
     a = _square_float("linalg.slogdet", A, None)
     s, l_ = np.linalg.slogdet(a)
+    if a.size and a.dtype.kind == "f" and (s == 0).any():
+        # (Note [Determinants of singular matrices]: the zero sign's sign)
+        LU, piv, _ = _det_lu(A)
+        d = np.diagonal(LU, 0, -2, -1)
+        sg = np.where(d > 0, 1.0, np.where(d < 0, -1.0, 0.0)).prod(-1)
+        s = np.where(s == 0, np.where(_lu_perm_odd(piv), -sg, sg), s)
     res = _finish(SLOGDET, (A,), (), (_asarray(s).astype(a.dtype, copy=False),
                                         _asarray(l_).astype(_real_dtype(a.dtype), copy=False)))
     return _SlogdetRT(*res)
@@ -1873,10 +1955,11 @@ def inv_ex(A, *, check_errors=False):
         except np.linalg.LinAlgError:
             if check_errors:
                 _singular_error("linalg.inv", a)
-            _, _, info = _lu_array(a)
-            inverse = np.stack([np.linalg.inv(m) if i == 0 else np.full_like(m, np.nan)
-                                for m, i in zip(a.reshape((-1,) + a.shape[-2:]),
-                                                info.reshape(-1))]).reshape(a.shape)
+            # (PyTorch's inv_ex is solve_ex(A, I): getrs's substitutions through a zero
+            # pivot, infinities and NaNs; the invertible matrices of a batch exact)
+            LU, piv, info = _lu_array(a)
+            inverse = _getrs_array(LU, piv, np.eye(a.shape[-1], dtype=a.dtype)).astype(
+                a.dtype, copy=False)
     return _InvExRT(*_finish(INV_EX, (A,), (), (inverse, info)))
 
 
@@ -1927,8 +2010,10 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
         if check_errors or out == "raise":
             raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
                                "is singular.") from None
-        _, _, info = _lu_array(np.broadcast_to(a, batch + a.shape[-2:]))
-        x = np.full(batch + bm.shape[-2:], np.nan, a.dtype)
+        # (per matrix, getrf then getrs's substitutions, through a zero pivot too)
+        LU, piv, info = _lu_array(np.broadcast_to(a, batch + a.shape[-2:]))
+        x = _getrs_array(LU, piv, np.broadcast_to(bm, batch + bm.shape[-2:]), left)
+        x = x.astype(a.dtype, copy=False)
     if vector:
         x = x[..., 0]
     res = _finish(SOLVE_EX, (A, B), (left, vector), (_asarray(x), info))
