@@ -421,24 +421,6 @@ def test_prod_backward_of_a_transposed_input_with_a_zero_as_torch():
     assert scenario(autotensor) == scenario(torch)
 
 
-def test_ops_without_a_forward_rule_refuse_before_the_kernel_checks():
-    """conv_tbc and cholesky: VariableType's NotImplementedError comes before the kernel's
-    view and factorization errors."""
-    def scenario(m):
-        fw = m.autograd.forward_ad
-        out = []
-        with fw.dual_level():
-            x = m.tensor(np.ones((3, 2, 4))).permute(2, 1, 0)  # (4, 2, 3): no (T*B, C) view
-            w = fw.make_dual(m.tensor(np.ones((2, 3, 5))), m.tensor(np.ones((2, 3, 5))))
-            out.append(_catch(lambda: m.conv_tbc(x, w, m.tensor(np.ones(5)), 1)))
-            a = fw.make_dual(m.tensor(-np.eye(2)), m.tensor(np.ones((2, 2))))
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                out.append(_catch(lambda: m.cholesky(a)))
-        return out
-    assert scenario(autotensor) == scenario(torch)
-
-
 SINGULAR = {"zeros": np.zeros((2, 2)), "repeated_row": np.array([[1., 2., 3.], [1., 2., 3.],
                                                                  [-2., .5, 1.]]),
             "rank_one": np.outer([1., -2., 3.], [.5, 1., -1.]),
@@ -474,3 +456,72 @@ def test_singular_matrix_tangents_and_solutions_as_torch(name):
             np.testing.assert_allclose(u, v, rtol=1e-12, atol=1e-12)
     for g, w in zip(got[2:], want[2:], strict=True):
         _close(g, w, 1e-12)
+
+
+# ---- ops without a forward rule refuse a dual before their kernels' checks ---------------
+def _no_rule_cases(m):
+    F = m.nn.functional
+    t = m.tensor
+    return {
+        "conv_tbc transposed input": lambda d: m.conv_tbc(  # (no (T * B, C) view of it)
+            t(np.ones((3, 2, 4))).permute(2, 1, 0), d(np.ones((2, 3, 5))), t(np.ones(5)), 1),
+        "conv_tbc 2-d input": lambda d: m.conv_tbc(d(np.ones((3, 4))), t(np.ones((2, 4, 5))),
+                                                   t(np.ones(5)), 1),
+        "conv_tbc channels": lambda d: m.conv_tbc(t(np.ones((3, 2, 4))), d(np.ones((2, 3, 5))),
+                                                  t(np.ones(5)), 0),
+        "conv_tbc bias": lambda d: m.conv_tbc(t(np.ones((3, 2, 4))), t(np.ones((2, 4, 5))),
+                                              d(np.ones(4)), 0),
+        "grid_sample dtype": lambda d: F.grid_sample(d(np.ones((1, 1, 3, 3))), t(
+            np.zeros((1, 2, 2, 2), np.float32)), align_corners=False),
+        "grid_sample batch": lambda d: F.grid_sample(d(np.ones((2, 1, 3, 3))), t(
+            np.zeros((1, 2, 2, 2))), align_corners=False),
+        "grid_sample last dim": lambda d: F.grid_sample(t(np.ones((1, 1, 3, 3))), d(
+            np.zeros((1, 2, 2, 3))), align_corners=False),
+        "grid_sample 3-d": lambda d: F.grid_sample(d(np.ones((1, 3, 3))), t(
+            np.zeros((1, 2, 2))), align_corners=False),
+        "grid_sample bicubic 5-d": lambda d: F.grid_sample(d(np.ones((1, 1, 2, 2, 2))), t(
+            np.zeros((1, 1, 1, 1, 3))), mode="bicubic", align_corners=False),
+        "multi_margin target": lambda d: F.multi_margin_loss(d(np.ones((2, 3))), t([0, 5])),
+        "multi_margin p": lambda d: F.multi_margin_loss(d(np.ones((2, 3))), t([0, 1]), p=3),
+        "multilabel_margin target": lambda d: F.multilabel_margin_loss(
+            d(np.ones((2, 3))), t([[0, 5, -1], [1, -1, 0]])),
+        "multilabel_margin shape": lambda d: F.multilabel_margin_loss(
+            d(np.ones((2, 3))), t([[0, 1], [1, -1]])),
+        "embedding_bag index": lambda d: F.embedding_bag(t([0, 9]), d(np.ones((3, 2))), t([0])),
+        "embedding_bag weights mode": lambda d: F.embedding_bag(
+            t([0, 1]), t(np.ones((3, 2))), t([0]), mode="mean",
+            per_sample_weights=d(np.ones(2))),
+        "ctc_loss lengths": lambda d: F.ctc_loss(
+            d(np.zeros((5, 2, 4))), t([[1, 2], [1, 3]]), t([5, 5, 5]), t([2, 2])),
+        "ctc_loss target": lambda d: F.ctc_loss(
+            d(np.zeros((5, 2, 4))), t([[1, 2], [1, 9]]), t([5, 6]), t([2, 2])),
+        "pack_padded unsorted": lambda d: m.nn.utils.rnn.pack_padded_sequence(
+            d(np.ones((3, 2, 1))), t([2, 3])),
+        "pack_padded zero and unsorted": lambda d: m.nn.utils.rnn.pack_padded_sequence(
+            d(np.ones((3, 3, 1))), t([2, 3, 0])),
+        "cholesky not square": lambda d: m.cholesky(d(np.ones((2, 3)))),
+        "cholesky not positive": lambda d: m.cholesky(d(-np.eye(2))),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_no_rule_cases(autotensor)))
+@pytest.mark.parametrize("dual", [True, False], ids=["dual", "plain"])
+def test_ops_without_a_forward_rule_refuse_duals_first_as_torch(name, dual):
+    """Note [Ops without a forward rule] in _ops/nn_ops.py; without a dual, the kernels'
+    own checks (multilabel_margin_loss's target, embedding_bag's index, pack_padded's
+    length checks in aten's order)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        cases = _no_rule_cases(m)
+
+        def d(a):
+            x = m.tensor(a)
+            return fw.make_dual(x, m.tensor(np.ones_like(a))) if dual else x
+        with fw.dual_level(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                cases[name](d)
+                return "ok"
+            except Exception as e:  # noqa: BLE001
+                return type(e).__name__, str(e)
+    assert scenario(autotensor) == scenario(torch)

@@ -1759,6 +1759,12 @@ MAX_UNPOOL2D = defop("max_unpool2d", "MaxUnpool2DBackward0", max_unpool2d_kernel
                      grads={"self": max_unpool2d_backward}, jvp="transpose")
 
 
+# Note [Ops without a forward rule]: an aten op whose derivatives.yaml entry has no forward
+# formula (conv_tbc, grid_sampler_2d/3d, _embedding_bag, multi_margin_loss,
+# multilabel_margin_loss_forward, _ctc_loss, _pack_padded_sequence, cholesky) refuses a
+# tangent in VariableType, before its kernel's argument checks run: the public function
+# calls ``refuse_unsupported`` where PyTorch's composite / Python layer hands over to that
+# op (after the checks made above it), its entry's rule keeps the error for other paths.
 def _fw_not_implemented(name):
     """The jvp rule of an op PyTorch gives no forward derivative: its error, verbatim."""
     from ..autograd.forward_ad import NOT_SUPPORTED
@@ -1832,7 +1838,7 @@ def conv_tbc(input, weight, bias, pad=0):
             raise TypeError(f"conv_tbc(): argument '{'input' if i == 0 else name}' (position "
                             f"{i + 1}) must be Tensor, not {type(v).__name__}")
     from ._common import _state
-    if _state.fw:  # (no forward rule: refused before the kernel's checks, as VariableType)
+    if _state.fw:  # (Note [Ops without a forward rule])
         from ..autograd.forward_ad import refuse_unsupported
         refuse_unsupported(CONV_TBC, input, weight, bias)
     x, w, b = input._data, weight._data, bias._data
@@ -2066,6 +2072,11 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, 
     from .. import _dtypes
     from .._errors import shape_str
     x, g = input._data, grid._data
+    from ._common import _state
+    if _state.fw:  # (Note [Ops without a forward rule]: grid_sampler picks by input.dim())
+        from ..autograd.forward_ad import refuse_unsupported
+        two = nd == 2 or (nd is None and x.ndim == 4)
+        refuse_unsupported(GRID_SAMPLER_2D if two else GRID_SAMPLER_3D, input, grid)
     if x.dtype != g.dtype:
         raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
                            f"{_dtypes.scalar_name(grid.dtype)}")

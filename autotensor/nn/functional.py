@@ -1610,6 +1610,15 @@ def _check_reduction(reduction):
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _refuse_tangents(op, *tensors):
+    """An op without a forward rule refuses a dual where PyTorch's Python layer hands over
+    to it (Note [Ops without a forward rule] in _ops/nn_ops.py)."""
+    from ..autograd.grad_mode import state
+    if state.fw:
+        from ..autograd.forward_ad import refuse_unsupported
+        refuse_unsupported(op, *[t for t in tensors if t is not None])
+
+
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """sum over i != y of max(0, margin - x[y] + x[i]) ** p (times w[y]), over C."""
@@ -1620,6 +1629,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     from .._ops import nn_ops as N
     x = input
+    _refuse_tangents(N.MULTI_MARGIN_LOSS, input)
     td = target._data.reshape(-1).astype(np.int64)
     n_cls = x.shape[-1]
     if td.size and (td.max() >= n_cls or td.min() < 0):
@@ -1639,7 +1649,18 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     x = input
-    params = (target._data.reshape(x.shape).astype(np.int64), reduction)
+    _refuse_tangents(N.MULTILABEL_MARGIN_LOSS, input)
+    xd, td = x._data, target._data
+    # (multilabel_margin_loss_shape_check, then the target's range, as aten's kernel)
+    fits = (td.ndim <= 1 and td.size == (xd.shape[0] if xd.ndim == 1 else 1)) if \
+        xd.ndim <= 1 else td.shape == xd.shape
+    if not fits:
+        from .._errors import shape_str
+        raise RuntimeError(f"inconsistent target size: [{shape_str(td.shape)}] for input of "
+                           f"size: [{shape_str(xd.shape)}]")
+    if td.size and (td.min() < -1 or td.max() >= (xd.shape[-1] if xd.ndim else 1)):
+        raise RuntimeError("argument #2 'target' is out of range")
+    params = (td.reshape(xd.shape).astype(np.int64), reduction)
     outs = N.multilabel_margin_loss_kernel(x._data, *params)
     return _finish(N.MULTILABEL_MARGIN_LOSS, (x,), params, outs)[0]
 
@@ -1736,6 +1757,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     _check_reduction(reduction)
     unbatched = log_probs.dim() == 2
     lp = fn.unsqueeze(log_probs, 1) if unbatched else log_probs
+    _refuse_tangents(N.CTC_LOSS, lp)
     t_max, n = lp.shape[:2]
 
     def ints(v):
@@ -1838,6 +1860,11 @@ def _embedding_bag(input, weight, offsets, scale_grad_by_freq, mode, per_sample_
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
     flat = flat[:bag.size]           # entries past the last bag (include_last_offset) unused
     from .._ops import nn_ops as N
+    _refuse_tangents(N.EMBEDDING_BAG, weight, per_sample_weights)
+    bad = (flat < 0) | (flat >= weight.shape[0])
+    if bad.any():
+        raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but "
+                           f"found idx to be {flat[np.argmax(bad)]}")
     params = (flat.astype(np.int64), bag, keep[:bag.size], mode, b, bool(scale_grad_by_freq))
     outs = N.embedding_bag_kernel(weight._data, None if psw is None else psw._data, *params)
     out = _finish(N.EMBEDDING_BAG, (weight, psw), params, outs)[0]

@@ -114,26 +114,28 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     from ..._tensor import _make
     lens = _lengths_array(lengths)
     if enforce_sorted:
-        if (np.diff(lens) > 0).any():
-            raise RuntimeError("`lengths` array must be sorted in decreasing order when "
-                               "`enforce_sorted` is True. You can pass `enforce_sorted=False` "
-                               "to pack_padded_sequence and/or pack_sequence to sidestep "
-                               "this requirement if you do not need ONNX exportability.")
         sorted_indices = None
     else:
         order = np.argsort(-lens, kind="stable")
         lens = lens[order]
         sorted_indices = _make(order.astype(np.int64))
         input = fn.index_select(input, 0 if batch_first else 1, sorted_indices)
+    from ..._ops import nn_ops as N
+    from ..functional import _refuse_tangents
+    _refuse_tangents(N.PACK_PADDED_SEQUENCE, input)  # (then the kernel's checks, in its order)
     if lens.size and lens[-1] <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an "
                            "element in 'lengths' that is <= 0")
+    if (np.diff(lens) > 0).any():
+        raise RuntimeError("`lengths` array must be sorted in decreasing order when "
+                           "`enforce_sorted` is True. You can pass `enforce_sorted=False` "
+                           "to pack_padded_sequence and/or pack_sequence to sidestep "
+                           "this requirement if you do not need ONNX exportability.")
     t_max = int(lens[0])
     t_in = input.shape[1 if batch_first else 0]
     if t_in < t_max:
         raise RuntimeError(f"Expected sequence length to be larger than or equal to "
                            f"{t_max}, but got {t_in}")
-    from ..._ops import nn_ops as N
     from ..._ops._common import _finish
     out = N.pack_padded_sequence_kernel(input._data, lens, batch_first)
     data, batch_sizes = _finish(N.PACK_PADDED_SEQUENCE, (input,), (lens, batch_first), out)
