@@ -687,13 +687,16 @@ def jvp_of(op, inputs, params, results):
                 tangent = _tangent_dtype(F, op, inputs, tangent)
             tangent = _shape_like(F, tangent, results)
     if isinstance(tangent, Tensor):
-        for x in inputs:
-            if isinstance(x, Tensor) and tangent is _tangent(x):
-                # an output never shares its input's tangent, except where PyTorch's
-                # formula is ``result: self_t`` (Note [Shared tangents] in forward_ad.py)
-                if not op.__dict__.get("shares_tangent"):
-                    tangent = F.clone(tangent)
-                break
+        flags = op.__dict__
+        if flags.get("fits_tangent"):
+            # ``result: self_t`` (Note [Shared tangents] in forward_ad.py), or a view of
+            # self_t: kept when laid out as the result (Note [Tangent layout])
+            tangent = forward_ad.fit_tangent(tangent, results)
+        elif not flags.get("shares_tangent"):  # (alias: a view, always laid out so)
+            for x in inputs:
+                if isinstance(x, Tensor) and tangent is _tangent(x):
+                    tangent = F.clone(tangent)  # an output never shares its input's tangent
+                    break
     if isinstance(results, tuple):
         if not isinstance(tangent, (tuple, list)):
             tangent = (tangent,) + (None,) * (len(results) - 1)

@@ -1893,7 +1893,10 @@ DIAGONAL_COPY = defop("diagonal_copy", "DiagonalBackward0_copy",
                       params=("self_sizes_", "offset"),
                       grads={"self": lambda F, grad, self_sizes_, offset:
                              F.diagonal_backward(grad, self_sizes_, offset, 0, 1)},
-                      jvp="linear")
+                      jvp=lambda F, self_t, offset: F.diagonal(self_t, offset))
+# (the view op's rule, diagonal of self_t: kept when laid out as the result, a 1x1 matrix's
+# diag shares its tangent: Note [Tangent layout] in autograd/forward_ad.py)
+DIAGONAL_COPY.fits_tangent = True
 
 
 def _wrap_dim_n(dim, nd):

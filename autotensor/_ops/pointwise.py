@@ -494,8 +494,9 @@ REMAINDER_TENSOR = defop(
            "other": lambda F, grad, self, other: -grad * F.div_floor(self, other)},
                          jvp="elementwise")
 # PyTorch's forward formula for these is ``result: self_t``: the output's tangent is the
-# input's tangent object itself (Note [Shared tangents] in autograd/forward_ad.py)
-REMAINDER.shares_tangent = FMOD.shares_tangent = True
+# input's tangent object itself where it is laid out as the output (Note [Shared tangents]
+# in autograd/forward_ad.py)
+REMAINDER.fits_tangent = FMOD.fits_tangent = True
 FMOD_TENSOR = defop(
     "fmod", "FmodBackward1", raw.fmod, inputs=("self", "other"),
     grads={"self": lambda F, grad: grad,
@@ -1824,7 +1825,7 @@ RAD2DEG = defop("rad2deg", "Rad2DegBackward0", _in_float32(lambda a: a * (180 / 
                 grads={"self": lambda F, grad: grad * (180 / math.pi)})
 FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), jvp="elementwise",
              grads={"self": lambda F, grad: grad})
-FRAC.shares_tangent = True  # (``result: self_t``: Note [Shared tangents])
+FRAC.fits_tangent = True  # (``result: self_t``: Note [Shared tangents])
 TRUNC = defop("trunc", "TruncBackward0", lambda a: a.copy() if a.dtype.kind in "iu"
               else np.trunc(a), grads=ZERO_GRAD, jvp="elementwise")
 

@@ -193,8 +193,10 @@ AS_STRIDED = defop("as_strided", "AsStridedBackward0", None,
                    params=("size", "stride", "storage_offset", "layout"),
                    grads={"self": lambda F, grad, size, stride, storage_offset, layout:
                           F.as_strided_backward(grad, layout, size, stride, storage_offset)},
+                   # (storage_offset: relative to self's; a tangent has self's layout)
                    jvp=lambda F, self_t, size, stride, storage_offset:
-                       F.as_strided(self_t, size, stride, storage_offset))
+                       F.as_strided(self_t, size, stride,
+                                    self_t.storage_offset() + storage_offset))
 UNFOLD = defop("unfold", "UnfoldBackward0", None,
                params=("dimension", "size", "step", "out_size", "out_stride", "layout"),
                grads={"self": lambda F, grad, out_size, out_stride, layout:
@@ -677,7 +679,9 @@ def _storage_array(input):
     views])."""
     view = input._view
     if view is None:
-        return input._data
+        meta = input._meta  # (a detached alias, a laid-out tangent: storage_offset's root)
+        root = meta.get("root") if meta is not None else None
+        return input._data if root is None or root.dtype != input._data.dtype else root
     root = view.base._data
     if view.dtype_view is not None:
         from .complex_ops import _as_complex_array, _as_real_array

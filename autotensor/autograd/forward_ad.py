@@ -92,39 +92,113 @@ def _tangent_or_none(t):
 # has a tangent (an in-place op gave it one after the view was made: ``y = x[1:]; y[0] =
 # dual`` or ``x.atan2_(dual)``), the view's tangent is the same view of it (as_strided),
 # made on first read and kept. make_dual's result and unpack_dual's primal are views that
-# are not forward-differentiable (``ViewInfo.nofw``, inherited by their views). Read on the
-# forward-AD paths only: the gate of every op's rule (_any_tangent), unpack_dual, the
-# in-place rules.
+# are not forward-differentiable (``ViewInfo.nofw``); their own views are forward views of
+# them (``ViewInfo.fw_base``: as_view's ViewInfo(base) for a base without a forward view).
+# Read on the forward-AD paths only: the gate of every op's rule (_any_tangent),
+# unpack_dual, the in-place rules.
+#
+# Note [Tangent layout]: as PyTorch's set_fw_grad, a tangent has its primal's layout
+# (has_same_meta: the storage's size, the storage offset, the strides of dims of more than
+# one element, the conjugate/negative bits), so that as_strided of a base's tangent by a
+# view's geometry is the view's tangent. A tangent given that does not is copied into
+# zeros laid out as the primal (_new_zeros_with_same_feature_meta: storage and offset
+# included); one that does is kept, and stays shared: make_dual's tangent, the input's
+# tangent of ``result: self_t`` rules (frac, fmod/remainder by a number, alias) and the
+# diagonal view of self_t by diag of a matrix (diagonal_copy's rule): ``x.diag()`` of a
+# 1x1 dual x shares x's tangent, which x's in-place ops update (fit_tangent).
+def _fw_base(info):
+    return info.base if info.fw_base is None else info.fw_base
+
+
 def view_tangent(t):
     """The tangent of view ``t`` read from its base's (Note [Tangents of views]), or None."""
     info = t._view
     if info.nofw:
         return None
-    bm = info.base._meta
+    base = _fw_base(info)
+    bm = base._meta
     bt = bm.get("fw_grad") if bm is not None else None
     if bt is None:
         return None
     prev = state.fw
     state.fw = False
     try:
-        tangent = _view_of(t, bt)
+        tangent = _view_of(t, bt, base)
     finally:
         state.fw = prev
     _set_tangent(t, tangent)
     return tangent
 
 
-def _view_of(t, bt):
-    """The view of base tangent ``bt`` that ``t`` is of its base (run with propagation
-    off)."""
+def _view_of(t, bt, base):
+    """The view of base tangent ``bt`` that ``t`` is of its forward base ``base`` (run with
+    propagation off)."""
     from .inplace import geometry
     from .._ops.shape import as_strided
     size, stride, offset = geometry(t)
-    if t._view.dtype_view is not None:  # (Note [Complex views])
+    dv = t._view.dtype_view
+    if dv != (base._view.dtype_view if base._view is not None else None):
+        # (Note [Complex views])
         from .._ops import complex_ops
-        bt = (complex_ops.view_as_real if t._view.dtype_view == "as_real" else
+        bt = (complex_ops.view_as_real if dv == "as_real" else
               complex_ops.view_as_complex)(bt)
     return as_strided(bt, size, stride, offset)
+
+
+def _storage_numel(t):
+    from .._ops.shape import _storage_array
+    return _storage_array(t).size
+
+
+def same_meta(a, b):
+    """PyTorch's has_same_meta (Note [Tangent layout])."""
+    da, db = a._data, b._data
+    if da.shape != db.shape or _storage_numel(a) != _storage_numel(b):
+        return False
+    ma, mb = a._meta, b._meta
+    if ma is not None or mb is not None:
+        for k in ("conj", "neg"):
+            if bool(ma and ma.get(k)) != bool(mb and mb.get(k)):
+                return False
+    if da.size == 0:
+        return True
+    if a.storage_offset() != b.storage_offset():
+        return False
+    return all(sa == sb or n == 1 for sa, sb, n in zip(da.strides, db.strides, da.shape)) \
+        if da.itemsize == db.itemsize else a.stride() == b.stride()
+
+
+def zeros_in_layout(t, dtype):
+    """Zeros of ``dtype`` laid out as ``t`` within a storage of t's storage's size
+    (_new_zeros_with_same_feature_meta), with propagation off."""
+    from .._tensor import _make
+    from .._backend import np
+    size, stride, offset = tuple(t._data.shape), t.stride(), t.storage_offset()
+    root = np.zeros(_storage_numel(t), dtype=dtype)
+    item = root.itemsize
+    arr = np.lib.stride_tricks.as_strided(root[offset:] if root.size else root, size,
+                                          tuple(s * item for s in stride))
+    z = _make(arr)
+    if offset or root.size != arr.size or not arr.flags.c_contiguous:
+        z._meta = {"root": root}  # (storage_offset() and as_strided read the storage)
+    return z
+
+
+def fit_tangent(new, t):
+    """``new`` as t's tangent by set_fw_grad's layout rule (Note [Tangent layout]): kept if
+    it has t's layout, else copied into zeros laid out as t (the copy is recorded)."""
+    if (new._meta is not None and new._meta.get("zero_tensor")) or same_meta(new, t):
+        return new
+    prev = state.fw
+    state.fw = False
+    try:
+        from .inplace import check_no_internal_overlap
+        check_no_internal_overlap(t)
+        z = zeros_in_layout(t, new._data.dtype)
+        z.copy_(new)
+    finally:
+        state.fw = prev
+    return z
 
 
 def _set_tangent(t, tangent):
@@ -168,18 +242,9 @@ def make_dual(tensor, tangent, *, level=None):
     try:
         dual = tensor.view_as(tensor)
         dual._view.nofw = True  # (Note [Tangents of views])
-        if tangent._data.strides != tensor._data.strides and tensor._data.size > 1:
-            # a tangent laid out unlike the primal is copied into the primal's layout
-            # (aten's copy_: refused into an expanded primal's layout)
-            from .._tensor import _make
-            from .._backend import np
-            from .inplace import check_no_internal_overlap
-            check_no_internal_overlap(tensor)
-            arr = np.empty_like(tensor._data, dtype=tangent._data.dtype)
-            arr[...] = tangent._data
-            tangent = _make(arr)
     finally:
         state.fw = prev
+    tangent = fit_tangent(tangent, dual)  # (Note [Tangent layout])
     _set_tangent(dual, tangent)
     return dual
 
@@ -275,9 +340,11 @@ def refuse_unsupported(op, *args):
 
 # Note [Shared tangents]: an output's tangent is a tensor of its own (a view's, a view of
 # its base's), except where PyTorch's formula is ``result: self_t`` (remainder and fmod by a
-# number, frac, alias: ``x[...]``): the output then holds the input's tangent object itself,
-# and an in-place op on the input later changes the output's tangent too. Such ops set
-# ``op.shares_tangent`` (jvp_of in dispatch.py clones in every other case).
+# number, frac, alias: ``x[...]``) or a view of self_t (diag of a matrix): the output then
+# holds the input's tangent object (or that view) itself when it is laid out as the
+# output (Note [Tangent layout]; alias's always is), and an in-place op on the input later
+# changes the output's tangent too. Such ops set ``op.fits_tangent`` (alias,
+# ``op.shares_tangent``); jvp_of in dispatch.py clones in every other case.
 
 
 def _any_tangent(op, inputs):
@@ -428,31 +495,45 @@ def _zeros_like(t):
     return _make(np.zeros_like(t._data))
 
 
-def assign_tangent(t, new, inputs=(), where=True):
+def assign_tangent(t, new, inputs=(), where=True, raw=None):
     """Write ``new`` into t's tangent in place (so a base's tangent sees a view's update);
     a view without one first gets a view of its base's (zero-filled if absent). ``where``:
     the elements the op wrote (an indexing write into an expanded tensor, whose tangent is
-    expanded too: PyTorch's rule runs the same op on it, writing those elements only)."""
+    expanded too: PyTorch's rule runs the same op on it, writing those elements only).
+    ``raw``: the tangent PyTorch's rule gives where it is not a new tensor (copy_'s
+    broadcast source's), which set_fw_grad keeps when laid out as t (Note [Tangent
+    layout])."""
     state.fw = False
     try:
         cur = _tangent_or_none(t)
+        if cur is not None:
+            pass
+        elif not all(new is not _tangent_or_none(x) for x in inputs if hasattr(x, "_meta")):
+            new = new.clone()
+        lay = new if raw is None else raw
         if cur is None and t._view is not None and not t._view.nofw:
-            base = t._view.base
+            base = _fw_base(t._view)
             bt = _tangent_or_none(base)
             if bt is None:
+                if where is True and same_meta(lay, base) and same_meta(lay, t):
+                    # (set_fw_grad: the new tangent is the base's, and the view's: a view
+                    # that is all of its base, laid out as it; in its own dtype)
+                    _set_tangent(base, lay)
+                    _set_tangent(t, lay)
+                    return
                 from .inplace import has_internal_overlap, OVERLAP_MESSAGE
                 if has_internal_overlap(t._data):
                     # PyTorch's set_fw_grad copies the new tangent into the same view of
                     # the base's new zero tangent: copy_ refuses an expanded one (after the
                     # primal's write; nobody gets a tangent)
                     raise RuntimeError(OVERLAP_MESSAGE)
-                bt = _zeros_like(base)
+                bt = zeros_in_layout(base, base._data.dtype)
                 _set_tangent(base, bt)
-            cur = _view_of(t, bt)
+            cur = _view_of(t, bt, base)
             _set_tangent(t, cur)
         if cur is None:
-            _set_tangent(t, new if all(new is not _tangent_or_none(x) for x in inputs
-                                       if hasattr(x, "_meta")) else new.clone())
+            _set_tangent(t, lay if raw is not None and same_meta(raw, t) else
+                         fit_tangent(new, t))  # (Note [Tangent layout])
         elif cur is not new:
             from .inplace import has_internal_overlap
             if where is not True or has_internal_overlap(cur._data):
@@ -505,8 +586,10 @@ def function_jvp(cls, ctx, args, output):
         if isinstance(o, Tensor) and t is not None and o._data.dtype.kind in "fcV":
             if o._meta is not None:
                 o._meta.pop("fw_grad", None)
-            if any(t is _tangent_or_none(a) for a in ins):
-                t = t.clone()  # an output never shares an input's tangent
+            if o._view is None:
+                t = fit_tangent(t, o)  # (set_fw_grad: kept, even an input's, if laid out)
+            elif any(t is _tangent_or_none(a) for a in ins):
+                t = t.clone()  # (a view output: not an input's tangent object)
             _set_tangent(o, t)
 
 

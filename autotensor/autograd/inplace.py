@@ -59,13 +59,15 @@ IN_CUSTOM_FUNCTION = "custom_function"  # an output of a custom Function that is
 
 class ViewInfo:
     __slots__ = ("base", "version", "creation", "op_name", "multi", "offset", "dtype_view",
-                 "nofw")
+                 "nofw", "fw_base")
 
     def __init__(self, base, version, creation, op_name, multi=False, dtype_view=None):
         self.base = base
-        # not a forward-differentiable view (make_dual's, unpack_dual's primal, and views of
-        # them): it never reads its base's tangent (Note [Tangents of views] in forward_ad.py)
+        # not a forward-differentiable view (make_dual's, unpack_dual's primal): it never
+        # reads its base's tangent; its own views are forward views of it, ``fw_base``
+        # (None: ``base``) (Note [Tangents of views] in forward_ad.py)
         self.nofw = False
+        self.fw_base = None
         # "as_real" / "as_complex": the view reads the base's memory in another element type
         # (Note [Complex views] in _ops/complex_ops.py); geometry is in the view's elements
         self.dtype_view = dtype_view
@@ -111,8 +113,10 @@ def make_views(results, source, op_name, multi=False):
             if creation is MULTI_OUTPUT or inherited else op_name
         r._view = ViewInfo(base, vc[0], creation, name, multi,
                            view.dtype_view if view is not None else None)
-        if view is not None and view.nofw:
-            r._view.nofw = True
+        if view is not None and view.offset is not None and not r._data.size:
+            r._view.offset = view.offset  # (an empty view of an empty slice: its offset)
+        if view is not None and (view.nofw or view.fw_base is not None):
+            r._view.fw_base = source if view.nofw else view.fw_base
         # (a view made under no_grad requires grad while its root base does: read from the
         # base when asked, Tensor.requires_grad / stale_view_requires_grad / edge_of, as
         # PyTorch's DifferentiableViewMeta::requires_grad; its own flag stays off)
@@ -126,13 +130,31 @@ def make_views(results, source, op_name, multi=False):
     return results
 
 
+def _copy_raw_tangent(t, src):
+    """The new tangent VariableTypeManual's copy_ gives a self without one from a broadcast
+    source: ``src_t.broadcast_to(self.sizes())``, a view of src's tangent (kept, so shared,
+    where it is laid out as self: Note [Tangent layout] in forward_ad.py); None otherwise."""
+    from .forward_ad import _tangent_or_none
+    if src._data.shape == t._data.shape:
+        return None
+    st = _tangent_or_none(src)
+    if st is None:
+        return None
+    prev = _state.fw
+    _state.fw = False
+    try:
+        return st.expand(t._data.shape)
+    finally:
+        _state.fw = prev
+
+
 def _tangent_views(results, source, op_name, multi):
     """Views of a dual tensor carry views of its tangent (Note [Forward mode])."""
     st = source._meta.get("fw_grad") if source._meta is not None else None
     if st is None:
         return
     ts = [r._meta.get("fw_grad") if r._meta is not None else None for r in results]
-    ts = [t for t in ts if t is not None and t._view is None]
+    ts = [t for t in ts if t is not None and t._view is None and t is not st]  # (alias's)
     if ts:
         _state.fw = False
         try:
@@ -599,7 +621,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
     if new_tangent is not None:
         from .forward_ad import _tangent_or_none, assign_tangent
         try:
-            assign_tangent(t, new_tangent, inputs, where)
+            assign_tangent(t, new_tangent, inputs, where,
+                           _copy_raw_tangent(t, inputs[1]) if op.name == "copy_" else None)
         except RuntimeError as e:  # (raised last, as the rule's own errors)
             refused = refused or e
         if node is not None and op.saves_output:
