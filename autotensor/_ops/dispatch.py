@@ -617,17 +617,30 @@ def _zero_tangent(op, inputs, results):
     return z
 
 
+def _records(inputs, results):
+    """Whether a rule's graph can depend on a primal (grad mode on, one requires grad)."""
+    if not _state.enabled:
+        return False
+    outs = results if isinstance(results, tuple) else (results,)
+    return any(isinstance(v, Tensor) and v._requires_grad for v in (*inputs, *outs))
+
+
 def jvp_of(op, inputs, params, results):
     """The output tangent(s) of one op call by its rule; attached to ``results``."""
     F = _namespace[0]
     if F is None:
         from .namespace import TENSOR as F
         _namespace[0] = F
+    zero = None
     if not op.variadic:
         zero = _zero_tangent(op, inputs, results)
         if zero is not None:
-            forward_ad._set_tangent(results, zero)
-            return zero
+            if not _records(inputs, results):
+                forward_ad._set_tangent(results, zero)
+                return zero
+            # PyTorch's zero-tensor kernels still record: a zero tangent times a factor
+            # that requires grad requires grad (exp's self_t * result: MulBackward0), so
+            # the rule runs for that history and its values become the zero tensor's
     rule = op.jvp
     if rule == "elementwise":
         vals = _formula_values(op, inputs, params, results)
@@ -640,7 +653,8 @@ def jvp_of(op, inputs, params, results):
             if t is None:
                 untangled = True
                 continue
-            if _is_zero_tangent(t) and op.__dict__.get("keeps_zero_tangent", True):
+            if _is_zero_tangent(t) and op.__dict__.get("keeps_zero_tangent", True) and \
+                    zero is None:
                 continue  # (Note [Zero-tensor tangents]: its term is skipped)
             fn, idx = f
             c = fn(F, t, *[vals[src[k]] for k in idx])
@@ -704,6 +718,12 @@ def jvp_of(op, inputs, params, results):
             if t is not None and r._data.dtype.kind in "fcV":
                 forward_ad._set_tangent(r, t)
     elif tangent is not None and results._data.dtype.kind in "fcV":
+        if zero is not None:
+            if not tangent._requires_grad:
+                tangent = zero
+            else:
+                tangent._data = np.zeros_like(zero._data)
+                tangent._meta = zero._meta
         forward_ad._set_tangent(results, tangent)
     return tangent
 

@@ -302,20 +302,9 @@ def _basis_rows(flat_ref):
             yield i, row
 
 
-def _assemble(per_out, flat_out, flat_in):
-    """per_out[i][j]: list over out_i's elements of d out_i[e] / d in_j (or columns over
-    in_j's elements, see ``by_input``): stack to ``out_i.shape + in_j.shape``."""
+def _stack(rows):
     from .. import _ops as F
-    res = []
-    for i, o in enumerate(flat_out):
-        row = []
-        for j, x in enumerate(flat_in):
-            rows = per_out[i][j]
-            shape = tuple(o.shape) + tuple(x.shape)
-            row.append(F.stack(rows, 0).reshape(shape) if rows
-                       else _creation.zeros(shape, dtype=o.dtype))
-        res.append(row)
-    return res
+    return F.stack(rows, 0)
 
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
@@ -336,12 +325,24 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         output, vjp_fn = res[0], res[1]
         flat_out, out_spec = tree_flatten(output)
         flat_in = list(primals)
-        per_out = [[[] for _ in flat_in] for _ in flat_out]
-        for i, row in _basis_rows(flat_out):
-            g = vjp_fn(tree_unflatten(row, out_spec))
-            for j, gj in enumerate(g):
-                per_out[i][j].append(gj)
-        jac = _assemble(per_out, flat_out, flat_in)
+        per_in = [[] for _ in flat_in]  # each input's rows, over every output's elements
+        for _, row in _basis_rows(flat_out):
+            for j, gj in enumerate(vjp_fn(tree_unflatten(row, out_spec))):
+                per_in[j].append(gj)
+        if not per_in[0]:  # no output elements: an empty slice of a vjp keeps the history
+            zero = vjp_fn(tree_unflatten([_creation.zeros_like(o) for o in flat_out],
+                                         out_spec))
+            per_in = [[g] for g in zero]
+            stacked = [g[0].unsqueeze(0).narrow(0, 0, 0) for g in per_in]
+        else:
+            stacked = [_stack(rows) for rows in per_in]
+        # PyTorch's assembly: one tensor per input, split by output, each viewed as
+        # out.shape + input.shape
+        numels = [o.numel() for o in flat_out]
+        by_input = [[s.view(tuple(o.shape) + tuple(x.shape))
+                     for s, o in zip(big.split(numels, 0), flat_out)]
+                    for big, x in zip(stacked, flat_in)]
+        jac = [[by_input[j][i] for j in range(len(flat_in))] for i in range(len(flat_out))]
         jac = [r[0] if isinstance(argnums, int) else tuple(r) for r in jac]
         jac = tree_unflatten(jac, out_spec)
         if has_aux:
