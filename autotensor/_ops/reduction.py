@@ -1030,6 +1030,12 @@ def _sum_defined(parts):
     return out
 
 
+def _mean_of(F, self_t, dim, keepdim):
+    """var_mean's / std_mean's ``result1: mean(self_t, dim.value_or({}), keepdim)``: the
+    mean's own rounding (sum / n), NaN for an empty input."""
+    return F.mean(self_t, tuple(range(self_t.ndim)) if dim is None else dim, keepdim)
+
+
 VAR = defop("var", "VarBackward0", None, params=("dim", "correction", "keepdim"),
             jvp=lambda F, self, self_t, dim, correction, keepdim, result: var_jvp(
                 F, self_t, self, dim, correction, keepdim, result),
@@ -1042,8 +1048,7 @@ VAR_MEAN = defop("var_mean", "VarMeanBackward0", None, params=("dim", "correctio
                  outputs=("result0", "result1"),
                  jvp=lambda F, self, self_t, dim, correction, keepdim, result0, result1: (
                      var_jvp(F, self_t, self, dim, correction, keepdim, result0),
-                     _via_backward(F, lambda F, g, *a: _mean_backward(F, g, *a[:-1]), self_t,
-                                   dim, keepdim, self, dim, keepdim, result1)),
+                     _mean_of(F, self_t, dim, keepdim)),
                  grads={"self": lambda F, grads, self, dim, correction, keepdim: _sum_defined([
                      None if grads[0] is None else
                      var_backward(F, grads[0], self, dim, correction, keepdim),
@@ -1053,8 +1058,7 @@ STD_MEAN = defop("std_mean", "StdMeanBackward0", None, params=("dim", "correctio
                  outputs=("result0", "result1"),
                  jvp=lambda F, self, self_t, dim, correction, keepdim, result0, result1: (
                      std_jvp(F, self_t, self, dim, correction, keepdim, result0),
-                     _via_backward(F, lambda F, g, *a: _mean_backward(F, g, *a[:-1]), self_t,
-                                   dim, keepdim, self, dim, keepdim, result1)),
+                     _mean_of(F, self_t, dim, keepdim)),
                  grads={"self": lambda F, grads, self, dim, correction, keepdim, result0:
                         _sum_defined([
                             None if grads[0] is None else
@@ -1371,10 +1375,13 @@ def aminmax(input, *, dim=None, keepdim=False):
     d = input._data
     if d.dtype.kind == "c":
         refuse_complex("aminmax", d.dtype)
-    if d.size == 0:
+    dims = (_wrap_dim(dim, d.ndim, input),) if dim is not None else None
+    if dims is not None and d.ndim and d.shape[dims[0]] == 0:
+        # (aminmax's meta: the reduced dim must not be empty; other dims may be)
+        raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+    if d.size == 0 and (dims is None or not d.ndim):
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
-    dims = (_wrap_dim(dim, d.ndim, input),) if dim is not None else None
     axis = dims if d.ndim else None
     lo = _asarray(np.min(d, axis=axis, keepdims=keepdim and d.ndim > 0))
     hi = _asarray(np.max(d, axis=axis, keepdims=keepdim and d.ndim > 0))

@@ -182,6 +182,10 @@ UNSAFE_SPLIT = defop("unsafe_split", "UnsafeSplitBackward0", None, params=("spli
                      outputs=None, grads={"self": split_backward},
                      jvp=lambda F, self_t, split_size, dim: unsafe_split(self_t, split_size,
                                                                          dim))
+UNSAFE_SPLIT_WITH_SIZES = defop(
+    "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", None,
+    params=("split_sizes", "dim"), outputs=None, grads={"self": split_with_sizes_backward},
+    jvp=lambda F, self_t, split_sizes, dim: _unsafe_split_with_sizes(self_t, split_sizes, dim))
 UNBIND = defop("unbind", "UnbindBackward0", None, params=("dim",), outputs=None,
                grads={"self": unbind_backward},
                jvp=lambda F, self_t, dim: unbind(self_t, dim))
@@ -590,11 +594,23 @@ def unsafe_split(tensor, split_size, dim=0):
     return _finish(UNSAFE_SPLIT, (tensor,), (step, dim), arrays)
 
 
+def _unsafe_split_with_sizes(tensor, split_sizes, dim):
+    """aten's unsafe_split_with_sizes (pieces not tracked as views), for unsafe_chunk of an
+    empty dim."""
+    d = tensor._data
+    bounds = np.cumsum((0,) + tuple(split_sizes))
+    arrays = tuple(d[(slice(None),) * dim + (slice(int(a), int(b)),)]
+                   for a, b in zip(bounds[:-1], bounds[1:]))
+    return _finish(UNSAFE_SPLIT_WITH_SIZES, (tensor,), (tuple(split_sizes), dim), arrays)
+
+
 def unsafe_chunk(input, chunks, dim=0):
     _chunk_check(input)
     dim = _wrap_dim(dim, input._data.ndim)
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    if input._data.shape[dim] == 0:  # (aten: `chunks` empty pieces, by their sizes)
+        return _unsafe_split_with_sizes(input, (0,) * chunks, dim)
     return unsafe_split(input, -(-input._data.shape[dim] // chunks), dim)
 
 
