@@ -379,3 +379,21 @@ def test_zero_tangents_record_their_rule(name, shape):
     AddBackward0 of both terms), values +0.0 (fuzzed, stop 26: 26 of 42 groups differed)."""
     assert _zero_tangent_history(autotensor, name, shape) == \
         _zero_tangent_history(torch, name, shape)
+
+
+def _jacrev_empty_dual(mod):
+    fa = mod.autograd.forward_ad
+    out = []
+    for no_grad in (False, True):
+        with fa.dual_level(), (mod.no_grad() if no_grad else mod.enable_grad()):
+            x = fa.make_dual(mod.zeros(0), mod.zeros(0))
+            j = mod.func.jacrev(_seg)(x)
+            out.append((tuple(j.shape), j._version, j.requires_grad,
+                        fa.unpack_dual(j).tangent is not None))
+    return out
+
+
+def test_jacrev_of_an_empty_dual():
+    """jacrev of an empty dual: a (0, 0) Jacobian of version 0 with a tangent (ours was
+    an empty slice of the engine's gradient, version 1 under no_grad)."""
+    assert _jacrev_empty_dual(autotensor) == _jacrev_empty_dual(torch)

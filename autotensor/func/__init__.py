@@ -333,7 +333,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             zero = vjp_fn(tree_unflatten([_creation.zeros_like(o) for o in flat_out],
                                          out_spec))
             per_in = [[g] for g in zero]
-            stacked = [g[0].unsqueeze(0).narrow(0, 0, 0) for g in per_in]
+            stacked = [_stack(g).narrow(0, 0, 0) for g in per_in]
         else:
             stacked = [_stack(rows) for rows in per_in]
         # PyTorch's assembly: one tensor per input, split by output, each viewed as

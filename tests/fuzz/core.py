@@ -553,6 +553,14 @@ class Renderer:
         if op.startswith("ckpt"):
             return f"{out} = _ckpt({x}, {op == 'ckpt_reentrant'})", out
         if op in CATALOGUE_EXTRA_OPS:
+            t = self.ns.get(x)
+            if getattr(t, "requires_grad", False):
+                # a transform of a tensor an outer backward differentiates: autotensor's
+                # graph is the ordinary engine's (Note [Transforms on the autograd graph],
+                # Note [vmap as a loop]), not PyTorch's per-level one, so the nodes, saved
+                # tensors and gradient versions behind it differ by design; the transform
+                # is fuzzed on the detached tensor
+                x = f"{x}.detach()"
             return f"{out} = " + {
                 "vmap_seg": f"torch.vmap(_seg)({x})",
                 "vmap_seg_out1": f"torch.vmap(_seg, in_dims=-1, out_dims=0)({x})",
