@@ -397,3 +397,49 @@ def test_jacrev_of_an_empty_dual():
     """jacrev of an empty dual: a (0, 0) Jacobian of version 0 with a tangent (ours was
     an empty slice of the engine's gradient, version 1 under no_grad)."""
     assert _jacrev_empty_dual(autotensor) == _jacrev_empty_dual(torch)
+
+
+_ON_STALE_VIEW = {
+    "tril": lambda m, v: v.tril(), "triu": lambda m, v: v.triu(), "t": lambda m, v: v.t(),
+    "mT": lambda m, v: v.mT, "dot": lambda m, v: v.dot(m.ones(2)),
+    "mv": lambda m, v: v.mv(m.ones(2)), "matmul_0d": lambda m, v: v.matmul(m.tensor(1.0)),
+    "diagonal": lambda m, v: v.diagonal(), "mm": lambda m, v: v.mm(m.ones(2, 2)),
+    "select": lambda m, v: v.select(0, 5), "transpose": lambda m, v: v.transpose(0, 3),
+    "kron": lambda m, v: v.kron(m.ones(2)), "unflatten": lambda m, v: v.unflatten(0, (3, 3)),
+    "view": lambda m, v: v.view(7), "diag": lambda m, v: v.diag(5)}
+
+
+def _stale_view_error(mod, name):
+    fa = mod.autograd.forward_ad
+    with fa.dual_level():
+        x = fa.make_dual(mod.tensor([1.0, 2.0], requires_grad=True) * 1, mod.ones(2))
+        with mod.no_grad():
+            v = x.view(-1)
+            x.add_(x)
+        try:
+            _ON_STALE_VIEW[name](mod, v)
+        except (RuntimeError, IndexError) as e:
+            return type(e).__name__, str(e).split("\n")[0]
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(_ON_STALE_VIEW))
+def test_stale_no_grad_view_error_comes_before_the_op_checks(name):
+    """A view made in no_grad of a dual whose base then changed in place: ops with a
+    derivative raise PyTorch's "A view was created in no_grad mode..." before their own
+    checks (tril/triu/mv/select raised theirs first), composite ones (mT, matmul, unflatten)
+    check first (unflatten raised view's error: its own check was missing)."""
+    assert _stale_view_error(autotensor, name) == _stale_view_error(torch, name)
+
+
+@pytest.mark.parametrize("dim", [0, -1])
+def test_unflatten_checks_its_sizes(dim):
+    def case(mod):
+        out = []
+        for sizes in [(3, 3), (-1, 3), (2, -1), (4, -1), (0, -1), (1, 2, 1), (-1, 1, 2)]:
+            try:
+                out.append(tuple(mod.ones(2, 4).unflatten(dim, sizes).shape))
+            except RuntimeError as e:
+                out.append(str(e))
+        return out
+    assert case(autotensor) == case(torch)

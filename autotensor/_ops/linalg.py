@@ -361,6 +361,7 @@ def mv(input, vec):
     if a.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if a.ndim != 2 or b.ndim != 1:
+        view_errors_first(input, vec)  # (Note [View errors before an op's checks])
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {b.ndim}")
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat "

@@ -2,6 +2,8 @@
 as_strided, Note [Views] in autograd/inplace.py) and shape-changing copies (cat/stack/flip/
 tril/triu). Table entries and formula helpers first, then the public functions.
 """
+import math
+
 from .. import _dtypes, _errors
 from .._backend import np
 from .._tensor import _is_contiguous, _make, Tensor
@@ -330,10 +332,15 @@ def unflatten(input, dim, sizes):
         raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
                            "tensor has no dimensions")
     dim = _wrap_dim(dim, d.ndim)
-    sizes = list(sizes)
+    given = list(sizes)
+    sizes = list(given)
+    n = d.shape[dim]
     if -1 in sizes:
-        known = int(np.prod([s for s in sizes if s != -1]))
-        sizes[sizes.index(-1)] = d.shape[dim] // known if known else 0
+        known = math.prod(s for s in sizes if s != -1)
+        sizes[sizes.index(-1)] = n // known if known and n % known == 0 else -1
+    if math.prod(sizes) != n or -1 in sizes:  # (checked before the view: its errors after)
+        raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, given))}] don't "
+                           f"multiply up to the size of dim {dim} ({n}) in the input tensor")
     return view(input, d.shape[:dim] + tuple(sizes) + d.shape[dim + 1:])
 
 
@@ -527,6 +534,7 @@ def select(input, dim, index):
     index = int(index)
     size = d.shape[dim]
     if index < -size or index >= size:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"[{_errors.shape_str(d.shape)}] at dimension {dim}")
     if index < 0:
@@ -835,6 +843,7 @@ def flip(input, dims):
 
 def _tri(op, ufunc, name, input, diagonal):
     if input._data.ndim < 2:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     return _finish(op, (input,), (diagonal,), ufunc(input._data, diagonal))
 
