@@ -530,9 +530,7 @@ def test_ops_without_a_forward_rule_refuse_duals_first_as_torch(name, dual):
 # ---- empty inputs: dim 0 of every floating input of ndim >= 1 made 0 ----------------------
 # The ops themselves on these empty inputs (not their rules) raise where PyTorch computes:
 # open, OPEN_FINDINGS stop 26.
-EMPTY_OPEN = {"squeeze_dim_", "la_lstsq", "la_lstsq_gelsd", "la_matrix_norm_inf_dims",
-              "la_cond", "pixel_unshuffle", "max_pool3d", "avg_pool3d",
-              "fractional_max_pool2d", "fractional_max_pool3d", "group_norm_plain_3d"}
+EMPTY_OPEN = {"la_lstsq", "la_lstsq_gelsd", "la_matrix_norm_inf_dims", "la_cond"}
 
 
 def _empty_run(m, sample, tangents):
@@ -562,8 +560,9 @@ EMPTY_SAMPLES = [s for s in LAYOUT_SAMPLES if s.name not in EMPTY_OPEN and any(
 @pytest.mark.parametrize("sample", EMPTY_SAMPLES, ids=repr)
 def test_forward_rules_on_empty_inputs_as_torch(sample):
     """Where PyTorch computes on the empty inputs: tangents (var_mean's / std_mean's mean
-    tangent is mean(self_t): NaN), and the ops' own empty-input behaviour (aminmax over a
-    non-empty dim of an empty tensor, unsafe_chunk of an empty dim)."""
+    tangent is mean(self_t): NaN; squeeze_'s of a dim not of size 1), and the ops' own
+    empty-input behaviour (aminmax over a non-empty dim of an empty tensor, unsafe_chunk of
+    an empty dim, pooling, group_norm and its backward, pixel_unshuffle's clone)."""
     rng = np.random.default_rng(sum(map(ord, sample.name)))
     tangents = [rng.standard_normal(np.shape(a)) for a in sample.args]
     with warnings.catch_warnings():

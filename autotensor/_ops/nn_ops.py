@@ -1382,7 +1382,7 @@ def group_norm_kernel(x, weight, bias, N, C, HxW, group, eps):
     """native_group_norm: (result, mean, rstd), the statistics (N, group)."""
     if _half(x):  # float16/bfloat16: in float32 (_half_norm)
         return _half_norm(group_norm_kernel, x, (weight, bias), N, C, HxW, group, eps)
-    xg = x.reshape(N, group, -1)
+    xg = x.reshape(N, group, C // group * HxW)  # (explicit: an empty x has no -1)
     mean = xg.mean(axis=2, keepdims=True)
     xc = xg - mean
     rstd = 1 / np.sqrt((xc * xc).mean(axis=2, keepdims=True) + eps)
@@ -1406,7 +1406,8 @@ def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1,
             input, weight, N, C, HxW, group, eps, result1, result2), (input, weight, weight))
     g = grads[0]
     shape = tuple(input.shape)
-    xg = F.reshape(input, (N, group, -1))
+    d = (C // group) * HxW  # (explicit sizes below: an empty input has no -1)
+    xg = F.reshape(input, (N, group, d))
     if F.is_raw:
         xc = xg - F.reshape(result1, (N, group, 1))
         rstd = F.reshape(result2, (N, group, 1))
@@ -1414,11 +1415,10 @@ def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1,
         xc = xg - F.mean(xg, (2,), True)
         rstd = 1 / F.sqrt(F.mean(xc * xc, (2,), True) + eps)
     xhat = xc * rstd
-    gw = F.sum(F.reshape(g * F.reshape(xhat, shape), (N, C, -1)), (0, 2))
-    gb = F.sum(F.reshape(g, (N, C, -1)), (0, 2))
+    gw = F.sum(F.reshape(g * F.reshape(xhat, shape), (N, C, HxW)), (0, 2))
+    gb = F.sum(F.reshape(g, (N, C, HxW)), (0, 2))
     gx = g if weight is None else g * F.reshape(weight, (1, C) + (1,) * (len(shape) - 2))
-    gxg = F.reshape(gx, (N, group, -1))
-    d = (C // group) * HxW
+    gxg = F.reshape(gx, (N, group, d))
     gi = rstd * (gxg - F.sum(gxg, (2,), True) / d - xhat * F.sum(gxg * xhat, (2,), True) / d)
     return F.reshape(gi, shape), gw, gb
 
@@ -2580,10 +2580,10 @@ def max_pool_nd_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
     the last len(kernel_size) dims; its last NaN wins, as max_pool2d_kernel."""
     nd = len(kernel_size)
     lead, size = x.shape[:-nd], x.shape[-nd:]
-    vols = x.reshape((-1,) + size)
+    vols = x.reshape((int(np.prod(lead)),) + size)  # (explicit: an empty x has no -1)
     fill = -np.inf if x.dtype.kind in "fV" else np.iinfo(x.dtype).min
     win, out = _pool_windows(vols, kernel_size, stride, padding, dilation, ceil_mode, fill)
-    flat = win.reshape(win.shape[:1 + nd] + (-1,))
+    flat = win.reshape(win.shape[:1 + nd] + (int(np.prod(win.shape[1 + nd:])),))
     arg = _window_argmax(flat)
     values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
     offsets = np.unravel_index(arg, kernel_size)
@@ -2630,7 +2630,7 @@ def avg_pool_nd_kernel(x, kernel_size, stride, padding, ceil_mode, count_include
                        divisor_override):
     nd = len(kernel_size)
     lead, size = x.shape[:-nd], x.shape[-nd:]
-    vols = x.reshape((-1,) + size)
+    vols = x.reshape((int(np.prod(lead)),) + size)  # (explicit: an empty x has no -1)
     win, out = _pool_windows(vols, kernel_size, stride, padding, (1,) * nd, ceil_mode, 0)
     total = win.sum(axis=tuple(range(-nd, 0)))
     div = _avg_divisor_nd(x.shape, out, kernel_size, stride, padding, ceil_mode,
@@ -2646,6 +2646,8 @@ def avg_pool_nd_backward(F, grad, kernel_size, stride, padding, ceil_mode,
     out = tuple(grad.shape[-nd:])
     div = _avg_divisor_nd(self_sizes, out, kernel_size, stride, padding, ceil_mode,
                           count_include_pad, divisor_override)
+    if 0 in tuple(grad.shape):  # (an empty gradient, an empty input: no planes to convolve)
+        return F.reshape(grad, tuple(self_sizes))
     planes = F.reshape(grad / F.constant(div, grad), (1, -1) + out)
     c = planes.shape[1]
     ones = F.constant(np.ones((c, 1) + tuple(kernel_size)), grad)
@@ -2821,6 +2823,9 @@ def fractional_max_pool_kernel(x, kernel_size, output_size, random_samples):
     nd = len(kernel_size)
     size = x.shape[-nd:]
     lead = x.shape[:-nd]
+    if not x.size:  # (no planes: empty results of the output's shape)
+        shape = lead + tuple(output_size)
+        return np.zeros(shape, x.dtype), np.zeros(shape, np.int64)
     planes = x.reshape(-1, _numel(size))
     u = random_samples.reshape(-1, nd)
     order = (1, 0) if nd == 2 else (0, 1, 2)                 # which sample drives each dim

@@ -76,6 +76,9 @@ def unsqueeze(x, dim):
 
 
 def squeeze(x, dim=None):
+    if dim is not None:  # (PyTorch squeezes only the given dims of size 1)
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        dim = tuple(d for d in dims if x.shape[d] == 1)
     return np.squeeze(x, axis=dim)
 
 

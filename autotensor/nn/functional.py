@@ -982,8 +982,11 @@ def pixel_unshuffle(input, downscale_factor):
                            if h % r else
                            f"pixel_unshuffle expects width to be divisible by "
                            f"downscale_factor, but input.size(-1)={w} is not divisible by {r}")
-    index = np.arange(c * h * w).reshape(c, h // r, r, w // r, r).transpose(
-        0, 2, 4, 1, 3).reshape(c * r * r, h // r, w // r)
+    if input.numel() == 0:  # (aten's kernel returns self.clone() then, in its shape)
+        index = np.arange(c * h * w).reshape(c, h, w)
+    else:
+        index = np.arange(c * h * w).reshape(c, h // r, r, w // r, r).transpose(
+            0, 2, 4, 1, 3).reshape(c * r * r, h // r, w // r)
     return _index_map_op(N.PIXEL_UNSHUFFLE, input, index, 3)
 
 
