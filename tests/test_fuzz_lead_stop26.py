@@ -443,3 +443,31 @@ def test_unflatten_checks_its_sizes(dim):
                 out.append(str(e))
         return out
     assert case(autotensor) == case(torch)
+
+
+def _two_stale_views(mod, n, dual, order):
+    fa = mod.autograd.forward_ad
+    with fa.dual_level():
+        x = mod.zeros(n, requires_grad=True)
+        x = fa.make_dual(x, mod.zeros(n)) if dual else x * 1
+        with mod.no_grad():
+            no_grad_view = x.view(-1)
+        split_view = x.split(1, 0)[0]
+        with mod.no_grad():
+            x.add_(x)
+        a, b = (split_view, no_grad_view) if order else (no_grad_view, split_view)
+        try:
+            a.add(b)
+        except RuntimeError as e:
+            return str(e)
+
+
+@pytest.mark.parametrize("order", [True, False])
+@pytest.mark.parametrize("dual", [True, False])
+@pytest.mark.parametrize("n", [0, 2])
+def test_stale_views_raise_in_input_order(n, dual, order):
+    """Two stale views as inputs: PyTorch's collect_next_edges refreshes them in input
+    order, so the first one's error is raised (a split output's before a no_grad view's;
+    ours refreshed only inputs whose flag was off, so the no_grad view's came first)."""
+    assert _two_stale_views(autotensor, n, dual, order) == \
+        _two_stale_views(torch, n, dual, order)

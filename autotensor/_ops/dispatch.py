@@ -216,8 +216,14 @@ def requires_grad_mask(inputs):
     mask = 0
     bit = 1
     for x in inputs:
-        if isinstance(x, Tensor) and (x._requires_grad or stale_view_requires_grad(x)):
-            mask |= bit
+        if isinstance(x, Tensor):
+            view = x._view
+            if view is not None and view.version != x._vc[0]:
+                # refreshed in input order, as PyTorch's collect_next_edges: the first
+                # stale view's error is raised (a split output's before a no_grad view's)
+                x.grad_fn  # noqa: B018
+            if x._requires_grad or stale_view_requires_grad(x):
+                mask |= bit
         bit <<= 1
     return mask
 
