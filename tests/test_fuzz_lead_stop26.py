@@ -471,3 +471,34 @@ def test_stale_views_raise_in_input_order(n, dual, order):
     ours refreshed only inputs whose flag was off, so the no_grad view's came first)."""
     assert _two_stale_views(autotensor, n, dual, order) == \
         _two_stale_views(torch, n, dual, order)
+
+
+_DETACHED_VIEW_PROGRAM = """
+import json
+import numpy as np
+import {mod} as torch
+fa = torch.autograd.forward_ad
+with fa.dual_level():
+    x = torch.tensor(np.arange(18, dtype='float32').reshape(3, 2, 3)).transpose(0, 1).detach()
+    x = fa.make_dual(x, torch.ones(2, 3, 3))
+    out = torch.vmap(torch.func.grad(lambda t: ((t * t).sin() * 2).sum()))(x)
+    print(json.dumps([out.tolist(), fa.unpack_dual(out).tangent.tolist()]))
+"""
+
+
+def test_tangent_of_a_detached_view_stays_in_its_storage():
+    """The end-of-stop fuzz run crashed the interpreter ("free(): invalid next size"):
+    zeros laid out as a detach()ed view (Note [Tangent layout]) were given a storage the
+    size of the view's own array, which its strides and offset overran; the storage now
+    holds every element the layout reaches. Run in a subprocess (a crash is a failure)."""
+    import json
+    import subprocess
+    import sys
+
+    def run(mod):
+        r = subprocess.run([sys.executable, "-c", _DETACHED_VIEW_PROGRAM.format(mod=mod)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr[-2000:]
+        return json.loads(r.stdout)
+    for ours, theirs in zip(run("autotensor"), run("torch")):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5)

@@ -174,7 +174,12 @@ def zeros_in_layout(t, dtype):
     from .._tensor import _make
     from .._backend import np
     size, stride, offset = tuple(t._data.shape), t.stride(), t.storage_offset()
-    root = np.zeros(_storage_numel(t), dtype=dtype)
+    if any(s < 0 for s in stride) or offset < 0:
+        return _make(np.zeros(size, dtype=dtype))
+    # the storage must hold every element the layout reaches (a detach()ed view's own
+    # array is smaller than the storage its strides and offset refer to)
+    reach = offset + 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else 0
+    root = np.zeros(max(_storage_numel(t), reach), dtype=dtype)
     item = root.itemsize
     arr = np.lib.stride_tricks.as_strided(root[offset:] if root.size else root, size,
                                           tuple(s * item for s in stride))
