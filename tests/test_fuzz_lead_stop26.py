@@ -502,3 +502,29 @@ def test_tangent_of_a_detached_view_stays_in_its_storage():
         return json.loads(r.stdout)
     for ours, theirs in zip(run("autotensor"), run("torch")):
         np.testing.assert_allclose(ours, theirs, rtol=1e-5)
+
+
+def _inplace_on_sgn_tangent(mod, shape, op, backward):
+    fa = mod.autograd.forward_ad
+    with fa.dual_level():
+        x = fa.make_dual(mod.full(shape, 1.5, requires_grad=backward), mod.full(shape, 0.5))
+        if backward:
+            x.sum().backward()
+        v = x.sgn()
+        try:
+            getattr(v, op)(x)
+        except RuntimeError as e:
+            return str(e)
+        t = fa.unpack_dual(v).tangent
+        return None if t is None else t.detach().clone().tolist()
+
+
+@pytest.mark.parametrize("backward", [False, True])
+@pytest.mark.parametrize("op", ["add_", "atan2_", "mul_"])
+@pytest.mark.parametrize("shape", [(), (1,), (0,), (2,), (1, 1), (0, 2)])
+def test_empty_zero_tangents_are_stored(shape, op, backward):
+    """The tangent of sgn of an empty dual is stored zeros in PyTorch, not a zero tensor:
+    an in-place op on it computes (ours raised "ZeroTensors are immutable"; end-of-stop
+    reproducers 003, 004); one-element ones stay zero tensors and refuse."""
+    assert _inplace_on_sgn_tangent(autotensor, shape, op, backward) == \
+        _inplace_on_sgn_tangent(torch, shape, op, backward)

@@ -594,8 +594,9 @@ _namespace = [None]  # the TENSOR formula namespace (namespace.py imports this m
 # (ZeroTensor + t is t itself: -0.0 stays -0.0); zeros stay +0.0 where a stored zero times
 # -sin(1) would be -0.0. Ops without such a kernel (neg, rsub, sum, clone) compute on
 # materialized zeros (-0.0 for neg); ``keeps_zero_tangent`` on an op overrides its rule's
-# default. The forward-grad setter keeps a computed zero tensor only when it has at most
-# one element (its strides cannot differ from the primal's); larger ones are stored as
+# default. The forward-grad setter keeps a computed zero tensor only when it has exactly
+# one element (its strides cannot differ from the primal's; an empty one is stored, as
+# PyTorch's, so in-place ops on it compute); larger ones are stored as
 # +0.0 zeros, then computed with as any tangent. A view of a zero tensor is one whatever its
 # size (PyTorch's views alias it, expanded ones too: ``zero_view`` on the view ops). An
 # in-place op on a dual whose tangent is a zero tensor raises "ZeroTensors are immutable"
@@ -618,7 +619,7 @@ def _zero_tangent(op, inputs, results):
             return None
     d = results._data
     z = _make(np.zeros(d.shape, dtype=d.dtype))
-    if d.size <= 1 or flags.get("zero_view"):
+    if d.size == 1 or flags.get("zero_view"):
         z._meta = {"zero_tensor": True}
     return z
 
