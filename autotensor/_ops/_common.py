@@ -552,7 +552,8 @@ def _binary_fn(op, doc, alpha_param=False):
                         return r
             elif cb is Tensor or isinstance(other, Tensor):
                 bd = other._data
-                if ad.dtype is bd.dtype and ad.shape == bd.shape:
+                if ad.dtype is bd.dtype and ad.shape == bd.shape and not (
+                        alpha_param and ad.dtype.kind == "c"):  # (Note [Complex alpha])
                     res = kernel(ad, bd)
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)

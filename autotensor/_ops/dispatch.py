@@ -669,7 +669,7 @@ def jvp_of(op, inputs, params, results):
                 c = F.constant(c, t)
             out = c if out is None else out + c
         if out is not None and len(inputs) > 1:
-            out = _tangent_dtype(F, op, inputs, out)
+            out = _tangent_dtype(F, op, inputs, out, params)
             if untangled:
                 dense = op.__dict__.get("dense_zero_terms")
                 if dense and any(_tangent(inputs[i]) is None for i in dense):
@@ -735,16 +735,23 @@ def jvp_of(op, inputs, params, results):
     return tangent
 
 
-def _tangent_dtype(F, op, inputs, out):
+def _tangent_dtype(F, op, inputs, out, params=None):
     """``out`` in the dtype PyTorch's tangent of a multi-input elementwise op has: its rule
     combines the inputs' tangents, each of its input's shape, and for an input without one
     a zero tensor of the primal's dtype and shape (``_efficientzerotensor``), so the
     tangent's dtype is their promotion (a float64 0-d dual and a float32 tensor: float32),
-    which the sum of broadcast terms here would not give."""
+    which the sum of broadcast terms here would not give. A Python number's zero tensor is a
+    wrapped number (weak), except in the term ``maybe_multiply(other_t, alpha)`` of add/sub
+    (Note [Scaled zero term])."""
     from .. import _dtypes
     dt = zero_d = None
-    for x, f in zip(inputs, op.formulas):
-        if f is None or not isinstance(x, Tensor):
+    numbers = []
+    for i, (x, f) in enumerate(zip(inputs, op.formulas)):
+        if f is None:
+            continue
+        if not isinstance(x, Tensor):
+            if x is not None:
+                numbers.append(i)
             continue
         t = _tangent(x)
         xd = x._data
@@ -754,9 +761,51 @@ def _tangent_dtype(F, op, inputs, out):
         else:
             dt = _dtypes.binary_result_dtype(dt, zero_d, xdt, xd.ndim == 0)
             zero_d = zero_d and xd.ndim == 0
-    if dt is None or dt.np == out._data.dtype or dt.np.kind not in "fcV":
+    if dt is None:
+        return out
+    scaled = op.__dict__.get("scaled_zero_term")
+    if scaled is not None:
+        term = _scaled_zero_term(inputs[scaled[0]], params[scaled[1]])
+        if term is not None:
+            dt = _dtypes.binary_result_dtype(dt, zero_d, *term)
+            numbers = [i for i in numbers if i != scaled[0]]
+    for i in numbers:  # (a complex number's zero tensor makes a real tangent complex)
+        dt = _dtypes.scalar_result_dtype(dt, inputs[i])
+    if dt.np == out._data.dtype or dt.np.kind not in "fcV":
         return out
     return F.cast(out, dt.np)
+
+
+# Note [Scaled zero term]: add/sub's forward rule is ``self_t + maybe_multiply(other_t,
+# alpha)``; an other without a tangent is a zero tensor of other's dtype (a wrapped number
+# for a Python number: update_wrapped_number), and unless alpha is 1 it is multiplied by
+# alpha, which ZeroTensor's mul reads as a 0-d tensor that is not a wrapped number: a float
+# alpha is a float64 term, an int alpha an int64 one. So a float16 0-d dual's
+# ``add(2.0, alpha=3.0)`` has a float64 tangent (float32 for alpha=3: a wrapped float times
+# an int64 tensor is the default dtype), while the result stays float16.
+_ALPHA_DTYPES = {float: "float64", int: "int64", bool: "bool", complex: "complex128"}
+
+
+def _scaled_zero_term(other, alpha):
+    """(dtype, is_0d) of ``other``'s zero term times ``alpha``, or None when there is none."""
+    from .. import _dtypes
+    if _tangent(other) is not None if isinstance(other, Tensor) else False:
+        return None
+    kind = alpha.__class__
+    if kind is not complex and alpha == 1:
+        return None  # (maybe_multiply returns the zero tensor itself)
+    name = _ALPHA_DTYPES.get(kind)
+    if name is None:
+        return None
+    a = getattr(_dtypes, name)
+    try:
+        if isinstance(other, Tensor):
+            d = other._data
+            return _dtypes.binary_result_dtype(_dtypes.from_numpy(d.dtype), d.ndim == 0,
+                                               a, True), d.ndim == 0
+        return _dtypes.scalar_result_dtype(a, other), True
+    except (RuntimeError, TypeError):
+        return None
 
 
 def _zero_terms(F, op, inputs, vals, out):

@@ -180,6 +180,9 @@ class OpNode(Node):
         """Gradients for the inputs (one per edge) from the gradients of the outputs."""
         op = self.op
         saved = self._saved
+        if self._reduce is not None and F.is_raw and saved is not None and \
+                _mixed_saved(self, grads[0], saved):
+            return apply_promoted(self, grads)
         vals = unpack_saved(self, F) if (op.tensor_slots or op.output_slots or
                                          saved is None) else saved
         conj = None
@@ -215,6 +218,49 @@ class OpNode(Node):
             outs = [None if o is None else conj(o) if (o if F.is_raw else o._data).dtype.kind
                     == "c" else o for o in outs]
         return outs
+
+
+# Note [Mixed-dtype formulas]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A node whose forward promoted (a float16 tensor times a float32 0-d tensor) saves its
+# inputs in their own dtypes, and PyTorch's formula computes on them with its promotion:
+# ``grad * other`` of a float16 grad and a float32 0-d other is float16 (a 0-d tensor does
+# not promote a dimensioned one of its category), read through the kernel's float32 opmath.
+# NumPy's promotion is not PyTorch's (a 0-d array promotes as any other: float32), so the
+# raw interpretation of such a formula would compute in float32 and round once at the end:
+# other values (atan2's gradient 7e-4 off in float16), other ties (maximum). Such a node
+# runs its formulas on tensors instead (grad mode off, no tangents: nothing is recorded),
+# the interpretation whose ops are PyTorch's; the common case pays one check of
+# ``_reduce``, set only when the forward broadcast or promoted.
+def _mixed_saved(node, g, saved):
+    """Whether a saved tensor of ``node`` has a floating dtype other than the gradient's."""
+    if g is None:
+        return False
+    dt = g.dtype
+    for i in node.op.tensor_slots:
+        v = saved[i]
+        if v is None:
+            continue
+        d = v._data if isinstance(v, Tensor) else getattr(v, "dtype", None)
+        if d is None:
+            continue
+        d = getattr(d, "dtype", d)
+        if d != dt and d.kind in "fcV":
+            return True
+    return False
+
+
+def apply_promoted(node, grads):
+    """``node.apply`` of raw gradients computed on tensors (Note [Mixed-dtype formulas])."""
+    from .._ops.namespace import TENSOR
+    from .._tensor import _make
+    prev_fw = state.fw
+    state.fw = False  # (tangents are not the backward's concern here)
+    try:
+        outs = OpNode.apply(node, [None if g is None else _make(g) for g in grads], TENSOR)
+    finally:
+        state.fw = prev_fw
+    return [None if o is None else o._data for o in outs]
 
 
 def _reduce_outs(self, outs, F):
@@ -439,7 +485,9 @@ def _raw_apply(op):
                   f"else versions[{i}]):",
                   "            return generic(self, grads, F)"]
     env = {"generic": OpNode.apply, "Tensor": Tensor, "SavedTensor": SavedTensor,
-           "reduce": _reduce_outs}
+           "reduce": _reduce_outs, "mixed": _mixed_saved, "promoted": apply_promoted}
+    lines += ["    if self._reduce is not None and mixed(self, g, saved):",
+              "        return promoted(self, grads)  # (Note [Mixed-dtype formulas])"]
     lines.append("    nxt = self._next")
     outs = []
     for j, f in enumerate(op.formulas):
