@@ -207,3 +207,72 @@ def test_mixed_dtype_backward(op):
             diffs += 1
             first.append((args, a, t))
     assert not diffs, f"{diffs} of {n} differ:\n" + "\n".join(map(str, first[:6]))
+
+
+def _func_results(mod):
+    fwad = mod.autograd.forward_ad
+    f = lambda t: (t.exp() * t).sum()  # noqa: E731
+    rows = []
+    with fwad.dual_level():
+        x = fwad.make_dual(mod.tensor([1.5, 0.5]), mod.tensor([1.0, 2.0]))
+        outs = {"grad": mod.func.grad(f)(x), "vjp": mod.func.vjp(lambda t: t.exp(), x)[0],
+                "jacrev": mod.func.jacrev(lambda t: t.exp())(x),
+                "vmap": mod.vmap(lambda t: t.exp())(x),
+                "grad_and_value": mod.func.grad_and_value(f)(x)[1]}
+        for k, v in outs.items():
+            t = fwad.unpack_dual(v).tangent
+            row = [k, v._is_view(), v._version, v.requires_grad,
+                   None if t is None else (t._is_view(), np.round(t.numpy(), 5).tolist())]
+            try:
+                v.detach_()
+                row.append("ok")
+            except RuntimeError as e:
+                row.append(str(e)[:40])
+            rows.append(row)
+    return rows
+
+
+def test_func_results_with_tangents_are_not_views():
+    """A transform's result that keeps a tangent is a new tensor, not make_dual's view
+    (detach_ works on it, as in PyTorch); jacrev's results are views of its assembly."""
+    assert _func_results(autotensor) == _func_results(torch)
+
+
+_LAYOUTS = {
+    "transposed": lambda m: m.arange(12.).reshape(3, 4).t(),
+    "permuted": lambda m: m.arange(24.).reshape(2, 3, 4).permute(2, 0, 1),
+    "channels_last": lambda m: m.arange(48.).reshape(2, 3, 2, 4).to(
+        memory_format=m.channels_last),
+    "sliced": lambda m: m.arange(24.).reshape(4, 6)[:, ::2],
+    "transposed3": lambda m: m.arange(8.).reshape(2, 2, 2).transpose(0, 1),
+    "expanded": lambda m: m.arange(4.).reshape(1, 2, 2).expand(3, 2, 2),
+}
+_LAYOUT_OPS = {
+    "tril": lambda m, x: x.tril(), "triu": lambda m, x: x.triu(1),
+    "tril_": lambda m, x: x.clone().tril_(), "roll": lambda m, x: x.roll(1, 0),
+    "roll2": lambda m, x: x.roll((1, 1), (0, 1)), "roll_flat": lambda m, x: x.roll(1),
+    "gather": lambda m, x: x.gather(0, m.zeros_like(x, dtype=m.long)),
+    "exp": lambda m, x: x.exp(), "mul": lambda m, x: x * 2, "sum": lambda m, x: x.sum(),
+    "tril_sum": lambda m, x: x.tril().sum(), "t_mm": lambda m, x: x.flatten(1) @ m.ones(
+        x.flatten(1).shape[1], 2),
+}
+
+
+@pytest.mark.parametrize("layout", list(_LAYOUTS))
+def test_result_and_leaf_grad_strides(layout):
+    """tril/triu results are contiguous (their meta function's), roll keeps a channels-last
+    layout (a cat of narrows), gather's result is contiguous; a leaf's first .grad copied
+    (not stolen) takes the leaf's strides when the leaf is dense (clone_obey_contract)."""
+    def scenario(mod):
+        rows = {}
+        for name, f in _LAYOUT_OPS.items():
+            x = _LAYOUTS[layout](mod)
+            r = f(mod, x)
+            rows[name] = r.stride()
+            if name in ("tril_", "gather"):
+                continue
+            leaf = _LAYOUTS[layout](mod).requires_grad_()
+            f(mod, leaf).sum().backward()
+            rows[name + ".grad"] = (leaf.grad.stride(), leaf.grad._version)
+        return rows
+    assert scenario(autotensor) == scenario(torch)

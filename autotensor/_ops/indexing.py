@@ -23,7 +23,8 @@ GATHER = defop("gather", "GatherBackward0", raw.gather, params=("dim", "index"),
                # (PyTorch's node saves self: a write into it fails the backward)
                grads={"self": lambda F, grad, dim, index, self:
                       F.scatter_add(F.zeros(tuple(self.shape), grad), dim, index, grad)},
-               jvp=lambda F, self_t, dim, index: F.gather(self_t, dim, _make(index)))
+               jvp=lambda F, self_t, dim, index: F.gather(self_t, dim, _make(index)),
+               layout="contiguous")  # (at::empty(index.sizes()): not index's strides)
 SCATTER_ADD = defop("scatter_add", "ScatterAddBackward0",
                     lambda a, src, dim, index: raw.scatter_add(a, dim, index, src),
                     inputs=("self", "src"), params=("dim", "index"),

@@ -492,6 +492,14 @@ def conv_format(arrays, params, out):
     return c_order(out)
 
 
+def roll_layout(arrays, params, out):
+    """aten's roll along dims is a cat of two narrows of the input (its suggested memory
+    format: channels-last stays so); with no dims it rolls a flattened copy (contiguous)."""
+    if params[1] and arrays[0].size:
+        return suggested_format(arrays, params, out)
+    return c_order(out)
+
+
 def rot90_layout(arrays, params, out):
     """rot90 is flip (empty_like's layout) then transpose_ for odd k; k = 0 is a contiguous
     clone (aten's rot90)."""

@@ -72,10 +72,10 @@ def _zeros_for_missing(F, tensors, tangents):
 
 TRIL = defop("tril", "TrilBackward0", lambda a, diagonal: np.tril(a, diagonal),
              params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.tril(grad, diagonal)},
-             jvp="linear")
+             jvp="linear", layout="contiguous")  # (its meta function's output: contiguous)
 TRIU = defop("triu", "TriuBackward0", lambda a, diagonal: np.triu(a, diagonal),
              params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.triu(grad, diagonal)},
-             jvp="linear")
+             jvp="linear", layout="contiguous")
 FLIP = defop("flip", "FlipBackward0", raw.flip, params=("dims",),
              grads={"self": lambda F, grad, dims: F.flip(grad, dims)},
              jvp="linear", layout="like")
@@ -914,7 +914,7 @@ REPEAT = defop("repeat", "RepeatBackward0", _repeat_kernel, params=("repeats",),
 ROLL = defop("roll", "RollBackward0", _roll_kernel, params=("shifts", "dims"),
              grads={"self": lambda F, grad, shifts, dims: _via(
                  F, _roll_kernel, _roll_op, grad, tuple(-s for s in shifts), dims)},
-             jvp="linear", layout="contiguous")
+             jvp="linear", layout=layout.roll_layout)
 ROT90 = defop("rot90", "Rot90Backward0", _rot90_kernel, params=("k", "dims"),
               grads={"self": lambda F, grad, k, dims: _via(
                   F, _rot90_kernel, _rot90_op, grad, -k, dims)},

@@ -258,6 +258,15 @@ def _obeys_layout(g, v):
     return True
 
 
+def _like_leaf(g, d):
+    """A copy of gradient ``g`` with the strides of the dense leaf data ``d``."""
+    from .._ops.layout import empty_strided
+    item = d.itemsize
+    out = empty_strided(d.shape, tuple(st // item for st in d.strides), d.dtype)
+    np.copyto(out, g, casting="unsafe")
+    return out
+
+
 def accumulate_grad(node, g, raw, version=0, steal=False):
     """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded).
 
@@ -271,11 +280,14 @@ def accumulate_grad(node, g, raw, version=0, steal=False):
             if steal and _stealable(g, var._data):
                 var._grad = _to_tensor(g)
             else:
-                # C order, like a contiguous parameter (PyTorch's grad layout contract): a
-                # transposed gradient (from TBackward0) would slow every optimizer step
-                order = "C" if var._data.flags.c_contiguous else "K"
-                var._grad = _to_tensor(np.array(g, dtype=var._data.dtype, copy=True,
-                                                order=order))
+                # PyTorch's clone_obey_contract: laid out as the leaf when it is dense (C
+                # order for a contiguous one: a transposed gradient from TBackward0 would
+                # slow every optimizer step), else contiguous
+                d = var._data
+                if d.flags.c_contiguous or not _dense_array(d):
+                    var._grad = _to_tensor(np.array(g, dtype=d.dtype, copy=True, order="C"))
+                else:
+                    var._grad = _to_tensor(_like_leaf(g, d))
             var._grad._vc[0] = version
         elif old._data.flags.writeable and old._data.shape == np.shape(g):
             old._data += g
@@ -346,12 +358,15 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     if grads[0] is not None:
         g = grads[0]
         version = sums.get((node, 0), 0)
-        if not version and raw and (_held(g, sums) or (
-                (g.base is not None or not g.flags.c_contiguous) and
-                not _obeys_layout(g, node.variable._data))):
-            version = 1  # PyTorch copies it into .grad (clone_obey_contract's copy_: 1)
-        elif not version and raw:
-            version = sums.get(("made", id(g)), (None, 0))[1]
+        if raw:
+            d = node.variable._data
+            if _held(g, sums) or not _obeys_layout(g, d):
+                # PyTorch copies it into .grad (clone_obey_contract): copy_ into the
+                # leaf's strides (version 1), or a contiguous clone of a leaf that is not
+                # dense (version 0)
+                version = 1 if _dense_array(d) else 0
+            elif not version:
+                version = sums.get(("made", id(g)), (None, 0))[1]
         accumulate_grad(node, g, raw, version, True)
     elif meta is not None and meta.get("post_acc_hooks"):  # (PyTorch runs them anyway)
         for fn in list(meta["post_acc_hooks"].values()):

@@ -180,7 +180,7 @@ def _unwrapped(x, keep, fresh=True):
     if tangent is not None:
         t = tangent.detach()
         t._vc = [0]
-        out = forward_ad.make_dual(out, t)
+        forward_ad._set_tangent(out, t)  # (not make_dual: PyTorch's result is no view)
     return out
 
 
