@@ -650,6 +650,7 @@ COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "s
              grads={"self": lambda F, grad: F.zeros_like(grad),
                     "src": lambda F, grad: grad},
              jvp=lambda F, self, src, src_t: _copy_jvp(F, self, src, src_t))
+COPY.primal_reads = ()  # (VariableTypeManual's copy_ takes no _fw_primal view of src)
 
 
 def _copy_jvp(F, self, src, src_t):

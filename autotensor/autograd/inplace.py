@@ -638,6 +638,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
             from .saved import node_extras
             node_extras(node, (t,))
     if not mask:
+        if new_tangent is not None and refused is None and len(inputs) > 1:
+            refused = _stale_primal_error(op, t, inputs)
         if refused is not None:
             raise refused
         return t
@@ -658,6 +660,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
         t._output_nr = 0
         t._requires_grad = True
         move_retain_grad(t, old_fn, old_nr)
+        if new_tangent is not None and refused is None and len(inputs) > 1:
+            refused = _stale_primal_error(op, t, inputs)
         if refused is not None:
             raise refused
         return t
@@ -666,9 +670,44 @@ def record_inplace(op, t, inputs, params, value, where=True):
     if op.saves_output:
         # PyTorch's message for this saved output names the view's node while it lives
         node._out_vc = (t._vc, weakref.ref(t._grad_fn))
+    if new_tangent is not None and refused is None and len(inputs) > 1:
+        refused = _stale_primal_error(op, t, inputs)
     if refused is not None:
         raise refused
     return t
+
+
+def _primal_reads(op):
+    """The inputs whose primal an op's forward rule reads (PyTorch unpacks ``other_p``, a
+    ``_fw_primal`` view, whatever tangents are defined): for an elementwise rule the inputs
+    its formulas save, for a rule function the inputs it names without ``_t``."""
+    reads = op.__dict__.get("primal_reads")
+    if reads is None:
+        rule = op.jvp
+        if rule == "elementwise":
+            reads = {op.saved_src[k] for f in op.formulas if f is not None for k in f[1]
+                     if op.saved_kinds[k] == "input"}
+        elif callable(rule) and hasattr(rule, "__code__"):
+            names = rule.__code__.co_varnames[:rule.__code__.co_argcount]
+            reads = {i for i, n in enumerate(op.inputs) if n in names}
+        else:
+            reads = set()
+        reads = op.__dict__["primal_reads"] = tuple(sorted(i for i in reads if i > 0))
+    return reads
+
+
+def _stale_primal_error(op, t, inputs):
+    """PyTorch computes an in-place op's tangent after the write and the rebase: its rule's
+    read of another input's primal regenerates that input's history when the input is a
+    view of the written memory, and a multi-output (split) or no_grad view refuses it."""
+    for i in _primal_reads(op):
+        x = inputs[i] if i < len(inputs) else None
+        if getattr(x, "_view", None) is not None and x is not t and x._vc is t._vc:
+            try:
+                refresh_view_grad_fn(x)
+            except RuntimeError as e:
+                return e
+    return None
 
 
 def mark_custom_view(t, node, multi=False):

@@ -13,7 +13,10 @@ op; 'same' replays the generator's state for each entry) behave as PyTorch's. Wh
 loop cannot see: ``.item()`` or ``if tensor:`` on per-entry data work here where PyTorch
 refuses them, an in-place op writing a mapped value into an unmapped tensor runs once per
 entry where PyTorch raises a shape error, 'different' randomness draws other numbers than
-PyTorch's single batched draw, and results carry ``StackBackward0`` graphs.
+PyTorch's single batched draw, and results carry ``StackBackward0`` graphs. Forward-AD
+rules inside a transform run on PyTorch's physical batched tensors, where a logically 0-d
+entry is 1-d and does not promote as a 0-d tensor: jacrev of a float16 0-d dual whose
+tangent is float32 has a float16 tangent there, float32 here (values agree).
 """
 import functools
 
