@@ -881,7 +881,7 @@ def compare_lines(lines, expected, expected_final, module):
         try:
             assert_same(a, e, rtol=RTOL, atol=ATOL, path=f"line {i}", tolerances=tol)
         except AssertionError as exc:
-            if not (any(low.get(r) for r in refs - {out}) and
+            if not ((any(low.get(r) for r in refs - {out}) or _float64_line(a, e)) and
                     _same_from_our_inputs(lines, i, a, tol, module)):
                 raise Mismatch(f"line {i}: {src}\n{exc}\n  autotensor: {str(a)[:400]}\n"
                                f"  torch:      {str(e)[:400]}", lines, i) from None
@@ -927,7 +927,19 @@ def compare_lines(lines, expected, expected_final, module):
 # values: if PyTorch then computes autotensor's value (at float32 tolerance), the op is
 # right and the difference is its inputs' ulps, amplified. The program goes on; the final
 # values and gradients, made from such values, are no longer compared (their lines were).
-# float64 lines made from float64 values are never excused.
+# A float64 line is excused the same way, at float64 tolerance: its inputs agreed with
+# PyTorch's to 1e-12 (their own lines were compared), so the difference is an ulp of a
+# float64 kernel README's "Numerics" lists (NumPy's sinh, asinh...) amplified by an
+# ill-conditioned op (sin of (sinh(16.24)^2 = 3e13), stop 26's end_repro_002); a float64
+# value computed through float32 fails its own line first.
+def _float64_line(actual, expected):
+    """Whether both results are float64 or complex128 tensors (summaries)."""
+    def wide(r):
+        v = r.get("ok") if isinstance(r, dict) else None
+        return getattr(v, "dtype", None) in ("float64", "complex128")
+    return wide(actual) and wide(expected)
+
+
 def _same_from_our_inputs(lines, i, actual, tol, module):
     """Whether PyTorch, given autotensor's values of line ``i``'s inputs, computes
     autotensor's result of line ``i`` (Note [Amplified float32 differences])."""
