@@ -345,6 +345,11 @@ class Tensor:
     def _is_view(self):
         return self._view is not None
 
+    def _is_zerotensor(self):
+        """Whether this is a zero tangent standing for PyTorch's _efficientzerotensor (Note
+        [Zero-tensor tangents] in _ops/dispatch.py)."""
+        return self._meta is not None and self._meta.get("zero_tensor", False)
+
     @property
     def retains_grad(self):
         return self._meta is not None and self._meta.get("retains_grad", False)

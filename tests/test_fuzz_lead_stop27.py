@@ -327,3 +327,91 @@ def test_inplace_rule_reads_a_multi_output_view_of_self():
         if a != t:
             diffs.append((args, a, t))
     assert not diffs, f"{len(diffs)} differ:\n" + "\n".join(map(str, diffs[:8]))
+
+
+_ZT_UNARY = ["abs", "acos", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "deg2rad",
+             "digamma", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "floor", "frac",
+             "lgamma", "log", "log10", "log1p", "log2", "logit", "i0", "nan_to_num", "neg",
+             "rad2deg", "reciprocal", "round", "rsqrt", "sigmoid", "sign", "sgn", "sin", "sinc",
+             "sinh", "sqrt", "square", "tan", "tanh", "trunc", "relu", "clone", "positive",
+             "angle"]
+_ZT_BINARY = ["add", "sub", "mul", "div", "pow", "atan2", "hypot", "maximum", "minimum",
+              "fmax", "fmin", "xlogy", "copysign", "fmod", "remainder", "logaddexp",
+              "logaddexp2", "true_divide", "float_power", "nextafter", "heaviside", "lerp",
+              "polar", "complex", "special.xlog1py"]
+
+
+def _zero_tangent_rows(mod, n):
+    """Each op of a dual whose tangent is a zero tensor (sgn's of a real input): whether the
+    result's tangent is one too (or stored zeros, or None), its values with their signs,
+    and whether an in-place op on it then works."""
+    fwad = mod.autograd.forward_ad
+    neg = mod.full((n,), -2.0)
+    rows = []
+
+    def fn(name):
+        m = mod
+        for part in name.split("."):
+            m = getattr(m, part)
+        return m
+
+    def describe(r):
+        t = fwad.unpack_dual(r).tangent
+        if t is None:
+            return None
+        zt = t._is_zerotensor()
+        vals = None if zt else [repr(v) for v in t.reshape(-1).tolist()]
+        try:
+            t.mul_(2)
+            inplace = "ok"
+        except RuntimeError as e:
+            inplace = str(e)[:40]
+        return (zt, vals, inplace)
+
+    with fwad.dual_level():
+        x = fwad.make_dual(mod.full((n,), 0.7), mod.full((n,), 2.0))
+        for v in (x.sgn(), -x.sgn() * 0.3 + 0.1):
+            for name in _ZT_UNARY:
+                try:
+                    rows.append((name, describe(getattr(mod, name)(v))))
+                except RuntimeError as e:
+                    rows.append((name, str(e)[:40]))
+            for name in _ZT_BINARY:
+                for a, b in ((v, neg), (neg, v)):
+                    try:
+                        r = mod.lerp(a, b, 0.3) if name == "lerp" else fn(name)(a, b)
+                        rows.append((name, describe(r)))
+                    except RuntimeError as e:
+                        rows.append((name, str(e)[:40]))
+    return rows
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_zero_tensor_tangents_op_by_op(n):
+    """Note [Zero-tensor tangents]: which ops keep a zero-tensor tangent (abs, deg2rad,
+    atan2, maximum, copysign...), which store +0.0 zeros (sigmoid, tanh, relu, ceil, pow by
+    a tensor, xlogy, polar, complex...) and which compute on zeros (reciprocal's -0.0)."""
+    ours, theirs = _zero_tangent_rows(autotensor, n), _zero_tangent_rows(torch, n)
+    diffs = [(o, t) for o, t in zip(ours, theirs) if o != t]
+    assert not diffs, f"{len(diffs)} of {len(ours)} differ:\n" + "\n".join(map(str, diffs[:8]))
+
+
+_ZT_WRITES = ["mul_(2)", "add_(1)", "zero_()", "fill_(1)", "copy_(m.ones(1))", "exp_()",
+              "neg_()", "clamp_(0, 1)", "masked_fill_(m.tensor([True]), 1.)",
+              "index_fill_(0, m.tensor([0]), 1.)", "__setitem__(0, 1.)", "requires_grad_()",
+              "detach_()", "__getitem__(0).mul_(2)"]
+
+
+@pytest.mark.parametrize("write", _ZT_WRITES)
+def test_writes_into_an_unpacked_zero_tensor_tangent(write):
+    def scenario(m):
+        fwad = m.autograd.forward_ad
+        with fwad.dual_level():
+            x = fwad.make_dual(m.tensor([0.7]), m.tensor([2.0]))
+            t = fwad.unpack_dual(x.sgn()).tangent
+            try:
+                eval("t." + write, {"t": t, "m": m})
+                return ("ok", t._is_zerotensor())
+            except RuntimeError as e:
+                return str(e)
+    assert scenario(autotensor) == scenario(torch)

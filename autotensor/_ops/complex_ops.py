@@ -167,6 +167,8 @@ COMPLEX = defop("complex", "ComplexBackward0", _complex_kernel, inputs=("real", 
                        "imag": lambda F, grad: cx(F).imag(grad)},
                 jvp="linear", complex_aware=True, layout="iter",
                 saves={"real": ("real",), "imag": ("imag",)})
+# (at::complex of zero-tensor terms materializes them: Note [Zero-tensor tangents])
+POLAR.keeps_zero_tangent = COMPLEX.keeps_zero_tangent = "dense"
 
 
 def _is_conj(t):

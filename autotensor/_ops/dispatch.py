@@ -608,20 +608,40 @@ def _is_zero_tangent(t):
 
 def _zero_tangent(op, inputs, results):
     """The zero tangent of ``results`` (Note [Zero-tensor tangents]), or None."""
-    if results.__class__ is tuple or results._data.dtype.kind not in "fV":
+    if results.__class__ is tuple:
         return None
     flags = op.__dict__
+    if results._data.dtype.kind not in "fV" and not (
+            results._data.dtype.kind == "c" and flags.get("keeps_zero_tangent") == "dense"):
+        return None
     if not flags.get("zero_jvp_real"):
         if not flags.get("keeps_zero_tangent", op.jvp == "elementwise"):
             return None  # (no zero-tensor kernel: neg, sum... compute on zeros)
-        present = [t for t in map(_tangent, inputs) if t is not None]
+        present = [t for t in map(_tangent, _rule_inputs(op, inputs)) if t is not None]
         if not present or not all(_is_zero_tangent(t) for t in present):
             return None
     d = results._data
     z = _make(np.zeros(d.shape, dtype=d.dtype))
-    if d.size == 1 or flags.get("zero_view"):
+    if (d.size == 1 or flags.get("zero_view")) and flags.get("keeps_zero_tangent") != "dense":
         z._meta = {"zero_tensor": True}
     return z
+
+
+def _rule_inputs(op, inputs):
+    """The inputs whose tangents an op's rule reads (copysign's reads self's only)."""
+    reads = op.__dict__.get("rule_inputs")
+    if reads is None:
+        rule = op.jvp
+        names = op.inputs or ()
+        if callable(rule) and hasattr(rule, "__code__") and names:
+            args = rule.__code__.co_varnames[:rule.__code__.co_argcount]
+            reads = tuple(i for i, n in enumerate(names) if n + "_t" in args)
+        else:
+            reads = ()
+        op.__dict__["rule_inputs"] = reads = reads or None
+    if reads is None:
+        return inputs
+    return [inputs[i] for i in reads if i < len(inputs)]
 
 
 def _records(inputs, results):

@@ -3724,3 +3724,18 @@ def round_(self, *, decimals=None):
         from .special import ROUND_DECIMALS
         return _inplace_unary(ROUND_DECIMALS, self, (decimals,), float_op=False)
     return _inplace_unary(ROUND, self, (), float_op=False)
+
+
+# Note [Zero-tensor tangents] in dispatch.py, op by op as PyTorch 2.13 computes a rule whose
+# every tangent is a zero tensor: a rule built of mul/div/add (zero-tensor kernels) gives a
+# zero tensor (abs: self_t * sgn; deg2rad; atan2; maximum's masked sum; copysign's ratio);
+# one that calls a fused backward kernel, where or zeros_like materializes its zeros
+# (sigmoid_backward, tanh_backward, threshold_backward, pow_backward, xlogy's masks,
+# ceil/floor/round/trunc/sign's zeros_like: "dense", stored +0.0 whatever the rule would
+# compute on zeros) and reciprocal's -self_t is a stored -0.0 (the rule on zeros).
+for _op in (ABS, DEG2RAD, RAD2DEG, ATAN2, MAXIMUM, MINIMUM, FMAX, FMIN, COPYSIGN):
+    _op.keeps_zero_tangent = True
+for _op in (CEIL, FLOOR, LOGIT, ROUND, SIGMOID, SIGN, SINC, TANH, TRUNC, RELU, POW_TENSOR,
+            XLOGY):
+    _op.keeps_zero_tangent = "dense"
+RECIPROCAL.keeps_zero_tangent = False

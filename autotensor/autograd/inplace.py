@@ -560,6 +560,13 @@ def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
     check_inplace(t, inputs)
+    if (t._meta is not None and t._meta.get("zero_tensor")) or (
+            t._view is not None and t._view.base._meta is not None and
+            t._view.base._meta.get("zero_tensor")):
+        # (a zero-tensor tangent, unpacked: ZeroTensor's kernels refuse every write, after
+        # autograd's checks; Note [Zero-tensor tangents] in _ops/dispatch.py)
+        from .forward_ad import ZERO_TENSOR_IMMUTABLE, ZERO_TENSOR_ZERO_
+        raise RuntimeError(ZERO_TENSOR_IMMUTABLE if op.name == "copy_" else ZERO_TENSOR_ZERO_)
     if op.name not in OVERLAP_OK:  # (TensorIterator checks overlaps before shapes)
         check_no_internal_overlap(t, inputs[1] if op.name == "copy_" else None)
     if len(inputs) > 1 and op.name not in ("fill_", "masked_fill", "index_put"):
