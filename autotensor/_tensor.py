@@ -100,8 +100,14 @@ class Tensor:
         return self._data.itemsize
 
     def stride(self, dim=None):
-        item = self._data.itemsize
-        strides = tuple(s // item for s in self._data.strides)
+        d = self._data
+        item = d.itemsize
+        strides = tuple(s // item for s in d.strides)
+        if not d.size and d.ndim and not any(strides):
+            # (NumPy 2 zeroes a fresh empty array's strides; PyTorch's empty tensors keep
+            # contiguous ones: an empty view of a non-empty tensor keeps its own here too)
+            from ._ops.layout import c_strides
+            strides = c_strides(d.shape)
         if dim is None:
             return strides
         return strides[_errors.wrap_dim(dim, self._data.ndim)]

@@ -415,3 +415,52 @@ def test_writes_into_an_unpacked_zero_tensor_tangent(write):
             except RuntimeError as e:
                 return str(e)
     assert scenario(autotensor) == scenario(torch)
+
+
+_EMPTY_SHAPES = [(0,), (2, 0), (0, 3), (1, 0, 2), (3, 0, 0)]
+_EMPTY_OPS = {
+    "sum": lambda m, x: x.sum(), "mean": lambda m, x: x.mean(), "exp": lambda m, x: x.exp(),
+    "mul": lambda m, x: x * 2, "add_t": lambda m, x: x + m.ones(x.shape), "t": lambda m, x:
+    x.t() if x.dim() == 2 else x.flip(0), "view": lambda m, x: x.reshape(-1),
+    "expand": lambda m, x: x.unsqueeze(0).expand(2, *x.shape), "clone": lambda m, x: x.clone(),
+    "abs": lambda m, x: x.abs(), "cumsum": lambda m, x: x.cumsum(0), "narrow": lambda m, x:
+    x.narrow(0, 0, 0), "cat": lambda m, x: m.cat([x, x]), "amax": lambda m, x: x.amax(),
+    "sum0": lambda m, x: x.sum(0), "softmax": lambda m, x: x.softmax(-1), "pow": lambda m, x:
+    x ** 2, "where": lambda m, x: m.where(x > 0, x, 0.0), "select": lambda m, x: x.select(-1, 0)
+    if x.shape[-1] else x.sum(),
+}
+
+
+def _empty_rows(mod, shape):
+    rows = []
+    for name, f in _EMPTY_OPS.items():
+        for how in ("sum", "ones"):
+            x = mod.zeros(shape, requires_grad=True)
+            try:
+                r = f(mod, x)
+                rows.append((name, "result", r.stride()))
+                if how == "sum":
+                    r.sum().backward()
+                else:
+                    r.backward(mod.ones(r.shape))
+                rows.append((name, how, x.grad._version, x.grad.stride()))
+            except RuntimeError as e:
+                rows.append((name, how, str(e)[:50]))
+    return rows
+
+
+# (NumPy keeps no strides for a fresh empty array, so a transpose or an expand of one
+# cannot show PyTorch's, nor can a gradient made through their backward: left out here,
+# tests/fuzz/OPEN_FINDINGS.md "Stop 27, lead")
+for _name in ("t", "expand", "view", "select"):
+    _EMPTY_OPS.pop(_name)
+
+
+@pytest.mark.parametrize("shape", _EMPTY_SHAPES)
+def test_empty_tensor_strides_and_grad_versions(shape):
+    """Empty tensors have contiguous strides (NumPy 2 zeroes a fresh empty array's), and a
+    leaf's empty .grad is a copy (version 1) when the gradient is a view (sum's expand),
+    stolen (version 0) when it is fresh, as PyTorch's AccumulateGrad."""
+    ours, theirs = _empty_rows(autotensor, shape), _empty_rows(torch, shape)
+    diffs = [(o, t) for o, t in zip(ours, theirs) if o != t]
+    assert not diffs, f"{len(diffs)} of {len(ours)} differ:\n" + "\n".join(map(str, diffs[:8]))

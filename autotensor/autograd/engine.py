@@ -249,6 +249,9 @@ _eager = threading.local()  # .versions: formulas on tensors only for tangents (
 def _obeys_layout(g, v):
     """PyTorch's obeys_layout_contract: a gradient whose strides are the leaf's (or that is
     contiguous, for a leaf that is not dense) is stolen into .grad rather than copied."""
+    if not v.size:  # (an empty leaf is dense, its strides contiguous: NumPy zeroes an
+        return g.base is None  # empty array's, so a fresh gradient obeys, a view (sum's
+        #                         expand, a transpose) does not, as PyTorch's strides)
     if not _dense_array(v):
         return g.flags.c_contiguous
     gi, vi = g.itemsize, v.itemsize
@@ -363,8 +366,8 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
             if _held(g, sums) or not _obeys_layout(g, d):
                 # PyTorch copies it into .grad (clone_obey_contract): copy_ into the
                 # leaf's strides (version 1), or a contiguous clone of a leaf that is not
-                # dense (version 0)
-                version = 1 if _dense_array(d) else 0
+                # dense (version 0; an empty one is dense)
+                version = 1 if not d.size or _dense_array(d) else 0
             elif not version:
                 version = sums.get(("made", id(g)), (None, 0))[1]
         accumulate_grad(node, g, raw, version, True)
