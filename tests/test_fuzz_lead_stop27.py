@@ -464,3 +464,35 @@ def test_empty_tensor_strides_and_grad_versions(shape):
     ours, theirs = _empty_rows(autotensor, shape), _empty_rows(torch, shape)
     diffs = [(o, t) for o, t in zip(ours, theirs) if o != t]
     assert not diffs, f"{len(diffs)} of {len(ours)} differ:\n" + "\n".join(map(str, diffs[:8]))
+
+
+def _addc_tangent_dtypes(mod):
+    fwad = mod.autograd.forward_ad
+    rows = []
+    with fwad.dual_level():
+        for sh, tsh, dt, v, op, which in itertools.product(
+                [(), (2,)], [(), (2,)], ("float16", "float32", "float64"), (1, 0.5, 2, True),
+                ("addcmul", "addcdiv", "addcmul_"), ("self", "tensor1", "tensor2")):
+            d = getattr(mod, dt)
+            args = [mod.full(sh, 1.5, dtype=d), mod.full(tsh, 2.0, dtype=d),
+                    mod.full(tsh, 3.0, dtype=d)]
+            k = ("self", "tensor1", "tensor2").index(which)
+            args[k] = fwad.make_dual(args[k], mod.full(args[k].shape, 1.0, dtype=d))
+            try:
+                if op == "addcmul_":
+                    r = args[0].clone().addcmul_(args[1], args[2], value=v)
+                else:
+                    r = getattr(mod, op)(*args, value=v)
+                t = fwad.unpack_dual(r).tangent
+                rows.append((str(r.dtype), None if t is None else str(t.dtype)))
+            except RuntimeError as e:
+                rows.append(str(e)[:50])
+    return rows
+
+
+def test_addcmul_addcdiv_scaled_zero_terms():
+    """Note [Scaled zero term] for addcmul/addcdiv: a zero tensor term times value (a 0-d
+    float64 for a float value) promotes a 0-d tangent (float32 -> float64)."""
+    ours, theirs = _addc_tangent_dtypes(autotensor), _addc_tangent_dtypes(torch)
+    diffs = [(i, o, t) for i, (o, t) in enumerate(zip(ours, theirs)) if o != t]
+    assert not diffs, f"{len(diffs)} of {len(ours)} differ: {diffs[:6]}"

@@ -725,7 +725,7 @@ def jvp_of(op, inputs, params, results):
         tangent = rule(F, *args)
         if not isinstance(results, tuple):
             if tangent is not None and op.__dict__.get("promotes_tangent"):
-                tangent = _tangent_dtype(F, op, inputs, tangent)
+                tangent = _tangent_dtype(F, op, inputs, tangent, params)
             tangent = _shape_like(F, tangent, results)
     if isinstance(tangent, Tensor):
         flags = op.__dict__
@@ -783,12 +783,11 @@ def _tangent_dtype(F, op, inputs, out, params=None):
             zero_d = zero_d and xd.ndim == 0
     if dt is None:
         return out
-    scaled = op.__dict__.get("scaled_zero_term")
-    if scaled is not None:
-        term = _scaled_zero_term(inputs[scaled[0]], params[scaled[1]])
+    for i, reads, k in op.__dict__.get("scaled_zero_terms", ()):
+        term = _scaled_zero_term(inputs, i, reads, params[k])
         if term is not None:
             dt = _dtypes.binary_result_dtype(dt, zero_d, *term)
-            numbers = [i for i in numbers if i != scaled[0]]
+            numbers = [j for j in numbers if j != i]
     for i in numbers:  # (a complex number's zero tensor makes a real tangent complex)
         dt = _dtypes.scalar_result_dtype(dt, inputs[i])
     if dt.np == out._data.dtype or dt.np.kind not in "fcV":
@@ -797,8 +796,11 @@ def _tangent_dtype(F, op, inputs, out, params=None):
 
 
 # Note [Scaled zero term]: add/sub's forward rule is ``self_t + maybe_multiply(other_t,
-# alpha)``; an other without a tangent is a zero tensor of other's dtype (a wrapped number
-# for a Python number: update_wrapped_number), and unless alpha is 1 it is multiplied by
+# alpha)`` (addcmul's and addcdiv's terms are maybe_multiply(tensor1_t * tensor2_p, value)
+# and the like: ``scaled_zero_terms`` lists (input, the primals its zero tensor meets,
+# the scalar param) per term); an other without a tangent is a zero tensor of other's
+# dtype (a wrapped number for a Python number: update_wrapped_number), and unless alpha is
+# 1 it is multiplied by
 # alpha, which ZeroTensor's mul reads as a 0-d tensor that is not a wrapped number: a float
 # alpha is a float64 term, an int alpha an int64 one. So a float16 0-d dual's
 # ``add(2.0, alpha=3.0)`` has a float64 tangent (float32 for alpha=3: a wrapped float times
@@ -806,10 +808,12 @@ def _tangent_dtype(F, op, inputs, out, params=None):
 _ALPHA_DTYPES = {float: "float64", int: "int64", bool: "bool", complex: "complex128"}
 
 
-def _scaled_zero_term(other, alpha):
-    """(dtype, is_0d) of ``other``'s zero term times ``alpha``, or None when there is none."""
+def _scaled_zero_term(inputs, i, reads, alpha):
+    """(dtype, is_0d) of the term ``maybe_multiply(input_t * <reads' primals>, alpha)`` when
+    input ``i`` has no tangent (a zero tensor), or None when there is no such term."""
     from .. import _dtypes
-    if _tangent(other) is not None if isinstance(other, Tensor) else False:
+    x = inputs[i]
+    if _tangent(x) is not None if isinstance(x, Tensor) else False:
         return None
     kind = alpha.__class__
     if kind is not complex and alpha == 1:
@@ -819,11 +823,16 @@ def _scaled_zero_term(other, alpha):
         return None
     a = getattr(_dtypes, name)
     try:
-        if isinstance(other, Tensor):
-            d = other._data
-            return _dtypes.binary_result_dtype(_dtypes.from_numpy(d.dtype), d.ndim == 0,
-                                               a, True), d.ndim == 0
-        return _dtypes.scalar_result_dtype(a, other), True
+        if not isinstance(x, Tensor):
+            return _dtypes.scalar_result_dtype(a, x), True
+        d = x._data
+        dt, zero_d = _dtypes.from_numpy(d.dtype), d.ndim == 0
+        for j in reads:  # (the zero tensor times or over other primals: their promotion)
+            r = inputs[j]._data
+            dt = _dtypes.binary_result_dtype(dt, zero_d, _dtypes.from_numpy(r.dtype),
+                                             r.ndim == 0)
+            zero_d = zero_d and r.ndim == 0
+        return _dtypes.binary_result_dtype(dt, zero_d, a, True), zero_d
     except (RuntimeError, TypeError):
         return None
 

@@ -304,7 +304,7 @@ def _where_jvp(F, self, self_t, other, other_t, condition):
 
 ADD.kernel_no_alpha, SUB.kernel_no_alpha = np.add, np.subtract
 # (Note [Scaled zero term] in dispatch.py: other's zero tensor times alpha promotes)
-ADD.scaled_zero_term = SUB.scaled_zero_term = (1, 0)
+ADD.scaled_zero_terms = SUB.scaled_zero_terms = ((1, (), 0),)
 
 
 # The Scalar overloads (``tensor * 2.0`` inside a backward formula, where PyTorch's C++
@@ -2648,6 +2648,10 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", _addcdiv,
 # (PyTorch's rules add a zero tensor of each untangled input's dtype: an addcmul of a float16
 # self and bfloat16 duals has a float32 tangent; dispatch._tangent_dtype)
 ADDCMUL.promotes_tangent = ADDCDIV.promotes_tangent = True
+# (maybe_multiply(tensor1_t * tensor2_p, value), maybe_multiply(tensor2_t * tensor1_p, value);
+# addcdiv's tensor1_t / tensor2_p and tensor2_t * (tensor1_p / tensor2_p) / tensor2_p)
+ADDCMUL.scaled_zero_terms = ((1, (2,), 0), (2, (1,), 0))
+ADDCDIV.scaled_zero_terms = ((1, (2,), 0), (2, (1, 2), 0))
 # (Note [Missing self tangent in place] in forward_ad.py: rules that read self_t, not self_p)
 for _op in (ADD, SUB, DIV, ADDCMUL, ADDCDIV, LDEXP):
     _op.dense_self_in_place = True
