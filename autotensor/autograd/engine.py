@@ -249,9 +249,6 @@ _eager = threading.local()  # .versions: formulas on tensors only for tangents (
 def _obeys_layout(g, v):
     """PyTorch's obeys_layout_contract: a gradient whose strides are the leaf's (or that is
     contiguous, for a leaf that is not dense) is stolen into .grad rather than copied."""
-    if not v.size:  # (an empty leaf is dense, its strides contiguous: NumPy zeroes an
-        return g.base is None  # empty array's, so a fresh gradient obeys, a view (sum's
-        #                         expand, a transpose) does not, as PyTorch's strides)
     if not _dense_array(v):
         return g.flags.c_contiguous
     gi, vi = g.itemsize, v.itemsize
@@ -259,6 +256,33 @@ def _obeys_layout(g, v):
         if (gs // gi != vs // vi) if size != 1 else gs == 0:
             return False
     return True
+
+
+# Note [Empty gradients' layout]: NumPy 2 zeroes an empty array's strides, so for an
+# empty leaf the layout contract is decided on the strides PyTorch would show: the leaf's
+# own (Tensor.stride: contiguous, or a NumPy array's zeros), and for the gradient a fresh
+# one's contiguous strides or a view's (sum's expand: zeros). An empty tensor is always
+# dense; a size-1 dim obeys unless the gradient's stride there is 0. A copied gradient
+# shows the leaf's strides, a stolen one its own (Tensor._numpy_strides marks zeros).
+def _empty_obeys(g, var):
+    from .._ops.layout import c_strides
+    item = g.itemsize
+    gs = tuple(s // item for s in g.strides) if g.base is not None else c_strides(g.shape)
+    for size, a, b in zip(g.shape, gs, var.stride()):
+        if (a != b) if size != 1 else a == 0:
+            return False
+    return True
+
+
+def _empty_grad_strides(grad, g, var):
+    """Mark an empty leaf's new .grad to show zero strides where PyTorch's would."""
+    if _empty_obeys(g, var):
+        zero = g.base is not None and not any(g.strides)
+    else:
+        zero = not any(var.stride())
+    if zero and grad._data.ndim:
+        from .._creation import _numpy_strides
+        _numpy_strides(grad)
 
 
 def _like_leaf(g, d):
@@ -291,6 +315,8 @@ def accumulate_grad(node, g, raw, version=0, steal=False):
                     var._grad = _to_tensor(np.array(g, dtype=d.dtype, copy=True, order="C"))
                 else:
                     var._grad = _to_tensor(_like_leaf(g, d))
+            if not g.size:  # Note [Empty gradients' layout]
+                _empty_grad_strides(var._grad, g, var)
             var._grad._vc[0] = version
         elif old._data.flags.writeable and old._data.shape == np.shape(g):
             old._data += g
@@ -363,7 +389,8 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
         version = sums.get((node, 0), 0)
         if raw:
             d = node.variable._data
-            if _held(g, sums) or not _obeys_layout(g, d):
+            if _held(g, sums) or not (_obeys_layout(g, d) if d.size else
+                                      _empty_obeys(g, node.variable)):
                 # PyTorch copies it into .grad (clone_obey_contract): copy_ into the
                 # leaf's strides (version 1), or a contiguous clone of a leaf that is not
                 # dense (version 0; an empty one is dense)
