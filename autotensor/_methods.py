@@ -429,6 +429,7 @@ METHODS = {
     "polygamma": lambda self, n: fn.polygamma(n, self),
     "index_put": fn.indexing.index_put_method, "index_put_": fn.indexing.index_put__method,
     "addcmul": fn.pointwise.addcmul_method, "addcdiv": fn.pointwise.addcdiv_method,
+    "lerp": fn.pointwise.lerp_method,
     **{name: getattr(fn, name) for name in """
         aminmax count_nonzero cummax cummin cumprod diff kthvalue logcumsumexp median nanmean
         nanmedian nansum std var

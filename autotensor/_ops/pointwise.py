@@ -2658,14 +2658,30 @@ for _op in (ADD, SUB, DIV, ADDCMUL, ADDCDIV, LDEXP):
 
 
 def _lerp_args_error(name, end, weight):
+    """The argument parser's error of the method ``x.lerp(end, weight)`` / ``lerp_``: each
+    overload marks the arguments it does not accept."""
+    def mark(a, ok):
+        return type(a).__name__ if ok else f"!{type(a).__name__}!"
+    tensors = f"{mark(end, isinstance(end, Tensor))}, {mark(weight, isinstance(weight, Tensor))}"
+    number = f"{mark(end, isinstance(end, Tensor))}, {mark(weight, _is_number(weight))}"
     got = ", ".join(type(a).__name__ for a in (end, weight))
-    marked = ", ".join(f"!{type(a).__name__}!" if not isinstance(a, Tensor) else "Tensor"
-                       for a in (end, weight))
     return TypeError(
         f"{name}() received an invalid combination of arguments - got ({got}), but expected "
         f"one of:\n * (Tensor end, Tensor weight)\n      didn't match because some of the "
-        f"arguments have invalid types: ({marked})\n * (Tensor end, Number weight)\n      "
-        f"didn't match because some of the arguments have invalid types: ({marked})\n")
+        f"arguments have invalid types: ({tensors})\n * (Tensor end, Number weight)\n      "
+        f"didn't match because some of the arguments have invalid types: ({number})\n")
+
+
+def _is_number(a):
+    return isinstance(a, (int, float, bool)) and not isinstance(a, Tensor)
+
+
+def _lerp_function_args_error(input, end, weight):
+    got = ", ".join(type(a).__name__ for a in (input, end, weight))
+    return TypeError(
+        f"lerp() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n * (Tensor input, Tensor end, Tensor weight, *, Tensor out = None)\n * "
+        f"(Tensor input, Tensor end, Number weight, *, Tensor out = None)\n")
 
 
 def _check_lerp(input, end, weight, name="lerp"):
@@ -2674,7 +2690,7 @@ def _check_lerp(input, end, weight, name="lerp"):
     if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
         if name == "lerp_":
             raise _lerp_args_error(name, end, weight)
-        _check_tensor_arg("lerp", "end", end, 2)
+        raise _lerp_function_args_error(input, end, weight)
     a = input._data.dtype
     for arg, t in (("end", end), ("weight", weight)):
         if isinstance(t, Tensor) and t._data.dtype != a and (arg == "end" or t._data.ndim):
@@ -2693,6 +2709,13 @@ def _lerp_kernel(input, weight):
         # (the kernel reads a number weight as its opmath type, checked: float or double)
         _convert.scalar_array(weight, _dtypes.float64 if input._data.dtype == np.float64
                               else _dtypes.float32)
+
+
+def lerp_method(self, end, weight):
+    """``x.lerp(end, weight)``: the method's argument errors, then lerp."""
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
+        raise _lerp_args_error("lerp", end, weight)
+    return lerp(self, end, weight)
 
 
 def lerp(input, end, weight):

@@ -81,13 +81,28 @@ CATALOGUE_UNARY = ["log1p", "expm1", "exp2", "log2", "log10", "tan", "asin", "ac
           "clamp_min_(0.0)", "clamp_max_(0.5)", "cumsum_(0)", "cumprod_(0)", "sinh_()",
           "xlogy_(2.0)", "nan_to_num_()", "lerp(torch.ones(()), 0.3)", "polygamma(1)",
           "mvlgamma(1)", "special.ndtr", "special.log_ndtr", "special.i1",
-          "special.entr", "special.bessel_j0", "special.spherical_bessel_j0"]
+          "special.entr", "special.bessel_j0", "special.spherical_bessel_j0",
+          # nn.functional's activations and normalizations (stop 27)
+          "nn.functional.gelu", "nn.functional.silu", "nn.functional.softplus",
+          "nn.functional.elu", "nn.functional.selu", "nn.functional.celu",
+          "nn.functional.leaky_relu", "nn.functional.hardtanh", "nn.functional.hardswish",
+          "nn.functional.hardsigmoid", "nn.functional.logsigmoid", "nn.functional.mish",
+          "nn.functional.tanhshrink", "nn.functional.softsign", "nn.functional.relu6",
+          "nn.functional.softshrink", "nn.functional.hardshrink", "nn.functional.normalize",
+          "nn.functional.dropout(training=False)", "layer_norm_last", "rms_norm_last",
+          "nn.functional.gelu(approximate='tanh')", "nn.functional.softmin(dim=-1)",
+          "nn.functional.log_softmax(dim=0)", "nn.functional.glu(dim=-1)"]
 CATALOGUE_BINARY = ["atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copysign", "fmax",
            "fmin",
            "float_power", "nextafter", "heaviside", "igamma", "igammac", "clamp_min",
            "clamp_max", "bitwise_and", "bitwise_xor", "logical_xor", "atan2_", "hypot_",
            "xlogy_", "copysign_", "clamp_min_", "clamp_max_", "logical_or_", "igamma_",
-           "vdot", "inner", "outer", "kron"]
+           "vdot", "inner", "outer", "kron",
+           # (stop 27) ternary pointwise ops and nn.functional's losses
+           "addcmul", "addcdiv", "lerp", "addcmul_", "lerp_", "F.mse_loss", "F.l1_loss",
+           "F.smooth_l1_loss", "F.huber_loss", "F.binary_cross_entropy_with_logits",
+           "F.kl_div", "F.soft_margin_loss", "F.cosine_similarity", "F.pairwise_distance",
+           "F.prelu"]
 CATALOGUE_DIM_OPS = ["var", "std", "nansum", "nanmean", "median", "nanmedian", "mode", "cumprod",
             "logcumsumexp", "cummax", "cummin", "diff", "roll", "tensor_split", "msort_dim",
             "count_nonzero", "repeat_interleave", "gradient"]
@@ -278,8 +293,14 @@ class Renderer:
         if op.startswith("__"):
             sym = {"__neg__": "-", "__abs__": "abs"}[op]
             return (f"{out} = -{x}" if sym == "-" else f"{out} = abs({x})"), out
-        if op.startswith("special."):
+        if op.startswith("special.") or op.startswith("nn.functional."):
+            if "(" in op:  # (keyword arguments: nn.functional.glu(dim=-1))
+                name, args = op.split("(", 1)
+                return f"{out} = torch.{name}({x}, {args}", out
             return f"{out} = torch.{op}({x})", out
+        if op in ("layer_norm_last", "rms_norm_last"):
+            fn = op[:-5]
+            return f"{out} = torch.nn.functional.{fn}({x}, {x}.shape[-1:])", out
         call = op if "(" in op else op + "()"
         if op == "signbit" and self._has_nan(x):  # Note [The sign of a NaN]
             return f"{out} = {x}.signbit() & ~{x}.isnan()", out
@@ -332,6 +353,15 @@ class Renderer:
                 return f"{out} = {x}.logical_or({other})", out
         if op.startswith("copysign") and other in self.names and self._has_nan(other):
             other = f"{other}.nan_to_num(1.0)"  # Note [The sign of a NaN]
+        if op.startswith("F."):
+            return f"{out} = torch.nn.functional.{op[2:]}({x}, {other})", out
+        if op in ("addcmul", "addcdiv", "addcmul_"):
+            value = s if s not in ("True", "False") else "0.5"
+            call = f"{x}.{op}({other}, {y}, value={value})"
+            return (call, None) if op.endswith("_") else (f"{out} = {call}", out)
+        if op in ("lerp", "lerp_"):
+            call = f"{x}.{op}({other}, {s if other == y else y})"
+            return (call, None) if op.endswith("_") else (f"{out} = {call}", out)
         if op.endswith("_"):
             return f"{x}.{op}({other})", None
         return f"{out} = {x}.{op}({other})", out
