@@ -524,3 +524,38 @@ def test_addcmul_addcdiv_scaled_zero_terms():
     ours, theirs = _addc_tangent_dtypes(autotensor), _addc_tangent_dtypes(torch)
     diffs = [(i, o, t) for i, (o, t) in enumerate(zip(ours, theirs)) if o != t]
     assert not diffs, f"{len(diffs)} of {len(ours)} differ: {diffs[:6]}"
+
+
+_LERP_BAD_CALLS = ["torch.lerp(x, 1, x)", "x.lerp(1, x)", "x.lerp(1, 0.5)",
+                   "torch.lerp(x, 1, 0.5)", "x.lerp_(1, x)", "x.lerp(x, 'a')", "x.lerp_(x, 'a')",
+                   "x.lerp(x, [1])", "torch.lerp(x, x, 'a')"]
+
+
+@pytest.mark.parametrize("call", _LERP_BAD_CALLS)
+def test_lerp_argument_errors(call):
+    """The argument parser's errors of lerp: the function form lists its two overloads,
+    the method forms mark, per overload, the arguments it does not accept."""
+    def scenario(m):
+        try:
+            eval(call, {"torch": m, "x": m.tensor(1.5)})
+        except TypeError as e:
+            return str(e)
+        return None
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("end", ["1", "'a'", "x"])
+@pytest.mark.parametrize("weight", ["1", "0.5", "True", "x", "'b'", "[1]", "[1, 2.0]", "(1,)",
+                                    "(1, 'a', 1)", "[]", "[x]", "None", "{1: 2}"])
+def test_lerp_method_argument_marks(end, weight):
+    def scenario(m):
+        try:
+            eval(f"x.lerp({end}, {weight})", {"x": m.tensor(1.5)})
+        except TypeError as e:
+            return str(e)
+        except Exception as e:  # noqa: BLE001 (past the parser: any other error is fine)
+            return type(e).__name__
+        return None
+    ours, theirs = scenario(autotensor), scenario(torch)
+    if theirs is not None and theirs.startswith("lerp()"):
+        assert ours == theirs

@@ -2661,9 +2661,11 @@ def _lerp_args_error(name, end, weight):
     """The argument parser's error of the method ``x.lerp(end, weight)`` / ``lerp_``: each
     overload marks the arguments it does not accept."""
     def mark(a, ok):
-        return type(a).__name__ if ok else f"!{type(a).__name__}!"
-    tensors = f"{mark(end, isinstance(end, Tensor))}, {mark(weight, isinstance(weight, Tensor))}"
-    number = f"{mark(end, isinstance(end, Tensor))}, {mark(weight, _is_number(weight))}"
+        return _arg_desc(a) if ok else f"!{_arg_desc(a)}!"
+    end_ok = isinstance(end, Tensor)
+    tensors = f"{mark(end, end_ok)}, {mark(weight, isinstance(weight, Tensor))}"
+    # (the parser marks the Number overload's weight too once end has failed)
+    number = f"{mark(end, end_ok)}, {mark(weight, end_ok and _is_number(weight))}"
     got = ", ".join(type(a).__name__ for a in (end, weight))
     return TypeError(
         f"{name}() received an invalid combination of arguments - got ({got}), but expected "
@@ -2673,7 +2675,20 @@ def _lerp_args_error(name, end, weight):
 
 
 def _is_number(a):
-    return isinstance(a, (int, float, bool)) and not isinstance(a, Tensor)
+    return isinstance(a, (int, float, bool, complex)) and not isinstance(a, Tensor)
+
+
+def _arg_desc(a):
+    """The argument parser's description of an argument: "Tensor", "list of [int, float]"
+    (its element types once each), "tuple of (int, str, int)", else the type's name."""
+    def name(v):
+        return "Tensor" if isinstance(v, Tensor) else type(v).__name__
+    if isinstance(a, list):
+        return f"list of [{', '.join(dict.fromkeys(map(name, a)))}]"
+    if isinstance(a, tuple):
+        names = ", ".join(map(name, a))
+        return f"tuple of ({names}{',' if len(a) == 1 else ''})"
+    return name(a)
 
 
 def _lerp_function_args_error(input, end, weight):
@@ -2713,7 +2728,8 @@ def _lerp_kernel(input, weight):
 
 def lerp_method(self, end, weight):
     """``x.lerp(end, weight)``: the method's argument errors, then lerp."""
-    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool,
+                                                              complex)):
         raise _lerp_args_error("lerp", end, weight)
     return lerp(self, end, weight)
 
