@@ -265,11 +265,14 @@ def _binary(op, a, b, params=()):
                         f"{type(b).__name__}")
     else:
         return _binary(op, a, _tensor_arg(b, None), params)
-    if ad.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
-        view_errors_first(a, b)  # (Note [View errors before an op's checks])
-        refuse_complex(op.name, ad.dtype, ad.shape, np.shape(bd))
+    kernel = op.kernel
+    if ad.dtype.kind == "c":
+        if op.name in _COMPLEX_UNSUPPORTED:
+            view_errors_first(a, b)  # (Note [View errors before an op's checks])
+            refuse_complex(op.name, ad.dtype, ad.shape, np.shape(bd))
+        kernel = op.__dict__.get("complex_kernel", kernel)  # (Note [Complex kernels])
     try:
-        out = op.kernel(ad, bd, *params)
+        out = kernel(ad, bd, *params)
     except ValueError:
         view_errors_first(a, b)
         raise broadcast_error(ad.shape, np.shape(bd)) from None
@@ -447,6 +450,9 @@ def _unary_fn(op, doc, float_op=True):
     kernel = op.kernel
     recs = op.recorders  # (its generated recorder, called directly: Note [Generated recorders])
     fast_kinds = "f" if op.name in _COMPLEX_UNSUPPORTED else "fc"  # (complex: refused in _unary)
+    if getattr(op, "real_kernel", None) is not None:  # (Note [Complex kernels] in raw.py)
+        kernel, fast_kinds = op.real_kernel, "f"
+
     lay = op.layout
 
     def method(input):  # (the Tensor method: no out=, as PyTorch's)
@@ -525,6 +531,8 @@ def _binary_fn(op, doc, alpha_param=False):
     kernel = op.kernel if not alpha_param else op.kernel_no_alpha
     recs = op.recorders  # (its generated recorders, called directly: Note [Generated recorders])
     params = (1,) if alpha_param else ()
+    # (complex operands of an op with a complex kernel take _binary: Note [Complex kernels])
+    slow_complex = alpha_param or "complex_kernel" in op.__dict__
 
     def method(input, other, *, alpha=1):  # (the Tensor method: no out=, as PyTorch's)
         if alpha == 1 and alpha is not True and (input.__class__ is Tensor or
@@ -553,7 +561,7 @@ def _binary_fn(op, doc, alpha_param=False):
             elif cb is Tensor or isinstance(other, Tensor):
                 bd = other._data
                 if ad.dtype is bd.dtype and ad.shape == bd.shape and not (
-                        alpha_param and ad.dtype.kind == "c"):  # (Note [Complex alpha])
+                        slow_complex and ad.dtype.kind == "c"):  # (Note [Complex alpha])
                     res = kernel(ad, bd)
                     if res.__class__ is not ndarray:
                         res = np.asarray(res)
@@ -674,12 +682,16 @@ def _inplace_binary(op, self, other, params=()):
                 return inplace.record_inplace(op, self, (self, other), params,
                                               _asarray(value).astype(rt))
             sd, od = sd.astype(rt, copy=False), od.astype(rt, copy=False)
-        if sd.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
-            # (TensorIterator's checks, the cast among them, before the kernel's refusal)
-            inplace_iter_checks(self, (self, other), _dtypes.from_numpy(sd.dtype))
-            refuse_complex(op.name, sd.dtype)
+        kernel = op.kernel
+        if sd.dtype.kind == "c":
+            if op.name in _COMPLEX_UNSUPPORTED:
+                # (TensorIterator's checks, the cast among them, before the kernel's refusal)
+                inplace_iter_checks(self, (self, other), _dtypes.from_numpy(sd.dtype))
+                refuse_complex(op.name, sd.dtype)
+            kernel = op.__dict__.get("complex_inplace_kernel", kernel)  # (raw.py's
+            # Note [Complex kernels])
         try:
-            value = op.kernel(sd, od, *params)
+            value = kernel(sd, od, *params)
         except ValueError:
             inplace.check_inplace_order(self, (self, other), op.name)
             raise broadcast_error(sd.shape, od.shape) from None
@@ -694,6 +706,8 @@ def _inplace_binary(op, self, other, params=()):
                 refuse_complex(op.name, sd.dtype)
             if sd.itemsize == 2 and sd.dtype.kind in "fV" and op.name in OPMATH_SCALAR:
                 value = op.kernel(sd.astype(np.float32), other, *params).astype(sd.dtype)
+            elif sd.dtype.kind == "c":
+                value = op.__dict__.get("complex_inplace_kernel", op.kernel)(sd, other, *params)
             else:
                 value = op.kernel(sd, other, *params)
         except ValueError:

@@ -2,6 +2,7 @@
 recorded (``create_graph=True``); ``raw.RAW`` is its array twin (Note [One formula, two
 interpretations] in raw.py). It must offer every name of ``raw.FORMULA_NAMES``.
 """
+import operator
 from types import SimpleNamespace
 
 from .. import _dtypes
@@ -122,7 +123,7 @@ def _decomposed_for_jvp(op, decomposition, inputs, params):
 
 
 TENSOR = SimpleNamespace(
-    is_raw=False, neg=neg,
+    is_raw=False, neg=neg, mul=operator.mul, div=operator.truediv,
     sum_to=_sum_to, expand=expand, reshape=reshape, view=view, sum=sum, mean=mean,
     unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
     matmul=matmul, bmm=bmm, where=where, zeros=_zeros, zeros_like=zeros_like_,

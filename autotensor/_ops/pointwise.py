@@ -6,6 +6,7 @@ A formula is ``lambda F, grad, <names>: ...`` (see ``defop`` in dispatch.py and 
 formula, two interpretations] in raw.py).
 """
 import builtins
+import functools
 import math
 
 from .. import _convert, _dtypes, _errors
@@ -31,12 +32,12 @@ def pow_backward(F, grad, self, exponent):
     if exponent == 0 and exponent is not False:  # (PyTorch's Scalar equal(0.0) is false
         return F.zeros_like(grad)                # for a bool: 0 * x^-1, a signed zero)
     # (F.pow: PyTorch's pow.Tensor_Scalar, so x ** -0.5 is rsqrt: NaN at -inf, not 0)
-    return grad * (exponent * F.pow(self, exponent - 1))
+    return F.mul(grad, F.mul(exponent, F.pow(self, exponent - 1)))
 
 
 def pow_backward_self(F, grad, self, exponent):
     return F.where(exponent == 0.0, F.zeros_like(grad),
-                   grad * (exponent * F.pow(self, exponent - 1)))
+                   F.mul(grad, F.mul(exponent, F.pow(self, exponent - 1))))
 
 
 def pow_backward_exponent(F, grad, self, exponent, result):
@@ -173,9 +174,9 @@ def _wrapped(op, grad, number):
 
 
 MUL = defop("mul", "MulBackward0", np.multiply, inputs=("self", "other"),
-            grads={"self": lambda F, grad, other: grad * other if F.is_raw or
-                   other.__class__ is Tensor else _wrapped(mul, grad, other),
-                   "other": lambda F, grad, self: grad * self},
+            grads={"self": lambda F, grad, other: F.mul(grad, other) if F.is_raw else
+                   grad * other if other.__class__ is Tensor else _wrapped(mul, grad, other),
+                   "other": lambda F, grad, self: F.mul(grad, self)},
             jvp="elementwise")
 def _div_jvp(F, self_t, other_t, other, result):
     """PyTorch's ``(self_t - other_t * result) / other_p``: in place (``x.div_(x)``) it
@@ -191,16 +192,26 @@ def _div_jvp(F, self_t, other_t, other, result):
     return num / other
 
 
-_DIV_GRADS = {"self": lambda F, grad, other: grad / other if F.is_raw or
-              other.__class__ is Tensor else _wrapped(div, grad, other),
+_DIV_GRADS = {"self": lambda F, grad, other: F.div(grad, other) if F.is_raw else
+              grad / other if other.__class__ is Tensor else _wrapped(div, grad, other),
               # PyTorch's div_tensor_other_backward, in its order (same rounding)
-              "other": lambda F, grad, self, other: -grad * ((self / other) / other)}
+              "other": lambda F, grad, self, other: F.mul(-grad,
+                                                          F.div(F.div(self, other), other))}
 DIV = defop("div", "DivBackward0", np.true_divide, inputs=("self", "other"),
             grads=_DIV_GRADS, jvp=_div_jvp)
 # div(..., rounding_mode=None) with the keyword given: PyTorch's binding picks
 # div.Tensor_mode, whose formulas for no mode are div.Tensor's
 DIV_NO_MODE = defop("div", "DivBackward2", np.true_divide, inputs=("self", "other"),
                     grads=_DIV_GRADS, jvp=_div_jvp)
+
+
+# (Note [Complex kernels] in raw.py: complex operands take PyTorch's complex kernels; real
+# ones keep the NumPy ufunc, at no cost to them)
+MUL.complex_kernel = raw.mul
+DIV.complex_kernel = DIV_NO_MODE.complex_kernel = raw.true_divide
+MUL.complex_inplace_kernel = functools.partial(raw.mul, kind="mul_")
+DIV.complex_inplace_kernel = DIV_NO_MODE.complex_inplace_kernel = functools.partial(
+    raw.true_divide, kind="div_")
 
 
 class _NoMode:
@@ -315,11 +326,11 @@ ADD_SCALAR = defop("add", "AddBackward1", lambda a, other, alpha: a + alpha * ot
 SUB_SCALAR = defop("sub", "SubBackward1", lambda a, other, alpha: a - alpha * other,
                    params=("other", "alpha"), grads={"self": lambda F, grad: grad},
                    jvp="elementwise")
-MUL_SCALAR = defop("mul", "MulBackward1", lambda a, other: a * other, params=("other",),
-                   grads={"self": lambda F, grad, other: grad * other},
+MUL_SCALAR = defop("mul", "MulBackward1", raw.mul, params=("other",),
+                   grads={"self": lambda F, grad, other: F.mul(grad, other)},
                    jvp="elementwise")
-DIV_SCALAR = defop("div", "DivBackward1", lambda a, other: a / other, params=("other",),
-                   grads={"self": lambda F, grad, other: grad / other},
+DIV_SCALAR = defop("div", "DivBackward1", raw.true_divide, params=("other",),
+                   grads={"self": lambda F, grad, other: F.div(grad, other)},
                    jvp="elementwise")
 
 
@@ -333,12 +344,14 @@ NEG = defop("neg", "NegBackward0", lambda a: -a, grads={"self": lambda F, grad: 
 # kernel: -0.0), its div rule divides a zero tensor (+0.0)
 NEG.keeps_zero_tangent = RSUB.keeps_zero_tangent = False
 DIV.keeps_zero_tangent = DIV_NO_MODE.keeps_zero_tangent = True
-EXP = defop("exp", "ExpBackward0", raw.exp, grads={"self": lambda F, grad, result: grad * result},
+EXP = defop("exp", "ExpBackward0", raw.exp,
+            grads={"self": lambda F, grad, result: F.mul(grad, result)},
             jvp="elementwise")
-LOG = defop("log", "LogBackward0", raw.log, grads={"self": lambda F, grad, self: grad / self},
+LOG = defop("log", "LogBackward0", raw.log,
+            grads={"self": lambda F, grad, self: F.div(grad, self)},
             jvp="elementwise")
 SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
-             grads={"self": lambda F, grad, result: grad / (result * 2)},
+             grads={"self": lambda F, grad, result: F.div(grad, result * 2)},
              jvp="elementwise")
 def _abs_jvp(F, self, self_t):
     """Re(conj(t) sgn(z)) for a complex input (a real tangent), t sgn(x) for a real one."""
@@ -349,14 +362,15 @@ def _abs_jvp(F, self, self_t):
     return self_t * F.sgn(self)
 
 
-ABS = defop("abs", "AbsBackward0", np.abs,
+ABS = defop("abs", "AbsBackward0", raw.abs,
             grads={"self": lambda F, grad, self: grad * F.sgn(self)},
             jvp=_abs_jvp)
+ABS.real_kernel = np.abs  # (Note [Complex kernels] in raw.py)
 SIN = defop("sin", "SinBackward0", raw.sin,
-            grads={"self": lambda F, grad, self: grad * F.cos(self)},
+            grads={"self": lambda F, grad, self: F.mul(grad, F.cos(self))},
             jvp="elementwise")
 COS = defop("cos", "CosBackward0", raw.cos,
-            grads={"self": lambda F, grad, self: grad * -F.sin(self)},  # (PyTorch's order)
+            grads={"self": lambda F, grad, self: F.mul(grad, -F.sin(self))},  # (its order)
             jvp="elementwise")
 TANH = defop("tanh", "TanhBackward0", raw.tanh,
              grads={"self": lambda F, grad, result: F.tanh_backward(grad, result)},
@@ -389,8 +403,9 @@ THRESHOLD_BACKWARD = defop(
            F.threshold_backward(grad, self, threshold),
            "self": lambda F, grad: F.zeros_like(grad)},
     jvp="elementwise")
-RECIPROCAL = defop("reciprocal", "ReciprocalBackward0", lambda a: 1 / a,
-                   grads={"self": lambda F, grad, result: -grad * (result * result)},
+RECIPROCAL = defop("reciprocal", "ReciprocalBackward0",
+                   lambda a: raw.reciprocal(a) if a.dtype.kind == "c" else 1 / a,
+                   grads={"self": lambda F, grad, result: F.mul(-grad, F.mul(result, result))},
                    jvp="elementwise")
 CLAMP = defop("clamp", "ClampBackward1", raw.clamp, params=("min", "max"),
               grads={"self": lambda F, grad, self, min, max: F.where(
@@ -451,25 +466,24 @@ def _sign(a):
 SIGN = defop("sign", "SignBackward0", _sign, grads=ZERO_GRAD,
              jvp="elementwise")
 def _sgn(a):
-    """sgn: sign for real tensors, z / |z| (0 at 0) for complex ones."""
+    """sgn: sign for real tensors, z / |z| (0 at 0) for complex ones (Note [Complex
+    kernels] in raw.py)."""
     if a.dtype.kind != "c":
         return _sign(a)
-    r = np.abs(a)
-    return np.where(r == 0, 0, a / np.where(r == 0, 1, r)).astype(a.dtype)
+    return raw.complex_sgn(a)
 
 
 def _sgn_backward(F, grad, self, result):
-    """FunctionsManual's sgn_backward: (g - sgn Re(g conj(sgn))) / |z|, 0 at z = 0 (zero
-    for real tensors: sgn is piecewise constant there). Complex-aware (Note [Complex
+    """FunctionsManual's sgn_backward: ((g - sgn * sgn * conj(g)) / (2 |z|)), 0 where z is
+    0 (zero for real tensors: sgn is piecewise constant there), in its order (its complex
+    products and quotient: Note [Complex kernels] in raw.py). Complex-aware (Note [Complex
     gradients])."""
     if (self if F.is_raw else self._data).dtype.kind != "c":
         return F.zeros_like(grad)
     from .complex_ops import cx
-    c = cx(F)
     a = F.abs(self)
-    zero = (a if F.is_raw else a._data) == 0
-    out = (grad - result * c.real(grad * c.conj(result))) / (a + F.constant(zero, a))
-    return out * F.constant(~zero, out)
+    out = F.div(grad - F.mul(F.mul(result, result), cx(F).conj(grad)), 2.0 * a)
+    return F.masked_fill(out, a == 0, 0)
 
 
 SGN = defop("sgn", "SgnBackward0", _sgn, grads={"self": _sgn_backward},
@@ -479,12 +493,15 @@ SGN.zero_jvp_real = True  # (Note [Zero-tensor tangents] in dispatch.py)
 
 def _rsqrt(a):
     """1 / sqrt(a). (float16: PyTorch's AVX512 loop rounds once per 32 elements and its
-    scalar tail twice, as NumPy here: small tensors agree, large ones differ by an ulp.)"""
+    scalar tail twice, as NumPy here: small tensors agree, large ones differ by an ulp.
+    Complex: c10::complex's quotient, Note [Complex kernels] in raw.py.)"""
+    if a.dtype.kind == "c":
+        return raw.true_divide(a.dtype.type(1), np.sqrt(a))
     return 1 / np.sqrt(a)
 
 
 RSQRT = defop("rsqrt", "RsqrtBackward0", _rsqrt,
-              grads={"self": lambda F, grad, result: -0.5 * grad * F.pow(result, 3)},
+              grads={"self": lambda F, grad, result: F.mul(-0.5 * grad, F.pow(result, 3))},
               jvp="elementwise")
 def _remainder(a, b):
     """PyTorch's floating remainder: fmod, moved by b where the signs differ, so a zero
@@ -1773,38 +1790,50 @@ def copy_(self, src, non_blocking=False):
 # Formulas follow PyTorch's derivatives.yaml; they are elementwise, so their forward-mode
 # rule is the formula with grad replaced by the tangent (jvp="elementwise").
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
+# (log10's formula in derivatives.yaml writes 2.3025850929940456: an ulp under ln 10)
+_LN10_GRAD = 2.3025850929940456
 _2_SQRTPI = 2.0 / math.sqrt(math.pi)
 
+def _acosh_grad(F, grad, self):
+    """PyTorch's: grad * ((self + 1).rsqrt() * (self - 1).rsqrt()) for a complex self,
+    grad * (self * self - 1).rsqrt() for a real one."""
+    if (self if F.is_raw else self._data).dtype.kind == "c":
+        return F.mul(grad, F.mul(F.rsqrt(self + 1), F.rsqrt(self - 1)))
+    return grad * F.rsqrt(self * self - 1)
+
+
 LOG1P = defop("log1p", "Log1PBackward0", raw.FLOAT_KERNELS["log1p"], jvp="elementwise",
-              grads={"self": lambda F, grad, self: grad / (self + 1)})
+              grads={"self": lambda F, grad, self: F.div(grad, self + 1)})
 EXPM1 = defop("expm1", "Expm1Backward0", raw.FLOAT_KERNELS["expm1"], jvp="elementwise",
-              grads={"self": lambda F, grad, result: grad * (result + 1)})
+              grads={"self": lambda F, grad, result: F.mul(grad, result + 1)})
 EXP2 = defop("exp2", "Exp2Backward0", raw.FLOAT_KERNELS["exp2"], jvp="elementwise",
-             grads={"self": lambda F, grad, result: grad * result * _LN2})
+             grads={"self": lambda F, grad, result: F.mul(F.mul(grad, result), _LN2)})
 LOG2 = defop("log2", "Log2Backward0", raw.FLOAT_KERNELS["log2"], jvp="elementwise",
-             grads={"self": lambda F, grad, self: grad / (self * _LN2)})
+             grads={"self": lambda F, grad, self: F.div(grad, F.mul(self, _LN2))})
 LOG10 = defop("log10", "Log10Backward0", raw.FLOAT_KERNELS["log10"], jvp="elementwise",
-              grads={"self": lambda F, grad, self: grad / (self * _LN10)})
+              grads={"self": lambda F, grad, self: F.div(grad, F.mul(self, _LN10_GRAD))})
 TAN = defop("tan", "TanBackward0", raw.FLOAT_KERNELS["tan"], jvp="elementwise",
-            grads={"self": lambda F, grad, result: grad * (F.pow(result, 2) + 1)})
+            grads={"self": lambda F, grad, result: F.mul(grad, F.pow(result, 2) + 1)})
 ASIN = defop("asin", "AsinBackward0", raw.FLOAT_KERNELS["asin"], jvp="elementwise",
-             grads={"self": lambda F, grad, self: grad * F.rsqrt(-self * self + 1)})
+             grads={"self": lambda F, grad, self: F.mul(grad, F.rsqrt(F.mul(-self, self) + 1))})
 ACOS = defop("acos", "AcosBackward0", raw.FLOAT_KERNELS["acos"], jvp="elementwise",
-             grads={"self": lambda F, grad, self: grad * -F.rsqrt(-self * self + 1)})
+             grads={"self": lambda F, grad, self:
+                    F.mul(grad, -F.rsqrt(F.mul(-self, self) + 1))})
 ATAN = defop("atan", "AtanBackward0", raw.FLOAT_KERNELS["atan"], jvp="elementwise",
-             grads={"self": lambda F, grad, self: grad / (self * self + 1)})
+             grads={"self": lambda F, grad, self: F.div(grad, F.mul(self, self) + 1)})
 SINH = defop("sinh", "SinhBackward0", raw.FLOAT_KERNELS["sinh"], jvp="elementwise",
-             grads={"self": lambda F, grad, self: grad * F.cosh(self)})
+             grads={"self": lambda F, grad, self: F.mul(grad, F.cosh(self))})
 COSH = defop("cosh", "CoshBackward0", raw.FLOAT_KERNELS["cosh"], jvp="elementwise",
-             grads={"self": lambda F, grad, self: grad * F.sinh(self)})
+             grads={"self": lambda F, grad, self: F.mul(grad, F.sinh(self))})
 ASINH = defop("asinh", "AsinhBackward0", raw.FLOAT_KERNELS["asinh"], jvp="elementwise",
-              grads={"self": lambda F, grad, self: grad * F.rsqrt(F.pow(self, 2) + 1)})
+              grads={"self": lambda F, grad, self: F.mul(grad, F.rsqrt(F.pow(self, 2) + 1))})
 ACOSH = defop("acosh", "AcoshBackward0", raw.FLOAT_KERNELS["acosh"], jvp="elementwise",
-              grads={"self": lambda F, grad, self: grad * F.rsqrt(self * self - 1)})
+              grads={"self": _acosh_grad})
 ATANH = defop("atanh", "AtanhBackward0", raw.FLOAT_KERNELS["atanh"], jvp="elementwise",
               # (PyTorch's grad * 1 / (1 - self.pow(2)): grad.mul(1), then the division)
-              grads={"self": lambda F, grad, self: (grad if F.is_raw else grad * 1) /
-                     (1 - F.pow(self, 2))})
+              grads={"self": lambda F, grad, self: F.div(
+                  F.mul(grad, 1) if not F.is_raw or grad.dtype.kind == "c" else grad,
+                  1 - F.pow(self, 2))})
 ERF = defop("erf", "ErfBackward0", _specfun.erf, jvp="elementwise",
             # (PyTorch's 2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad, in its order)
             grads={"self": lambda F, grad, self: F.exp(-F.pow(self, 2)) * _2_SQRTPI * grad})
@@ -2588,10 +2617,12 @@ def _addcmul_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
 # expression): fma(value * t1, t2, self), in float32 for float16/bfloat16 and rounded once;
 # addcdiv is ``self + value * t1 / t2`` unfused, in float32 for the reduced types (checked
 # on 8,000 values per dtype, contiguous and strided: 0 differences; NumPy's unfused float64
-# addcmul differed in 28% of them). Complex values keep NumPy's products (an ulp from
-# c10::complex's in about a quarter of the elements: tests/fuzz/OPEN_FINDINGS.md).
+# addcmul differed in 28% of them). Complex values: c10::complex's products and quotient,
+# per loop (Note [Complex kernels] in raw.py: _complex_addc).
 def _addcmul(a, t1, t2, value):
     dt = a.dtype
+    if dt.kind == "c":
+        return _complex_addc(a, t1, t2, value, raw.mul, raw.complex_mul_unfused)
     if dt.kind not in "fV":
         return a + value * t1 * t2
     ct = np.float64 if dt == np.float64 else np.float32
@@ -2602,8 +2633,41 @@ def _addcmul(a, t1, t2, value):
                       ).astype(dt, copy=False)
 
 
+def _complex_addc(a, t1, t2, value, op, unfused):
+    """self + value * t1 (*, /) t2 of complex arrays as aten's kernel: its SIMD loop's
+    products rounded part by part, its scalar loop's fused (Note [Complex kernels] in
+    raw.py); the quotient is c10::complex's in both."""
+    dt = np.result_type(a, t1, t2)
+    a, t1, t2 = (np.asarray(x).astype(dt, copy=False) for x in (a, t1, t2))
+    v = np.asarray(value, dt)
+    shape = np.broadcast_shapes(a.shape, t1.shape, t2.shape)
+    kind = "addcmul" if op is raw.mul else "div"
+    simd, odd = raw.complex_loops(shape, a, t1, t2, kind=kind)
+    fused = np.multiply(v, t1)
+    vec = None if simd is None and odd is None else raw.complex_mul_unfused(v, t1, dt)
+    if op is raw.mul:
+        out = np.multiply(fused, t2)
+        if vec is not None:
+            vec = unfused(vec, t2, dt)
+        if odd is not None:  # (complex64's unpaired elements: the second product unfused)
+            out = np.where(odd, unfused(fused, t2, dt), out)
+            odd = None
+    else:
+        out = raw.complex_divide(fused, t2, dt)
+        if vec is not None:
+            vec = raw.complex_divide(vec, t2, dt)
+    if simd is not None:
+        out = np.where(simd, vec, out)
+    if odd is not None:
+        out = np.where(odd, vec, out)
+    with np.errstate(all="ignore"):
+        return a + out
+
+
 def _addcdiv(a, t1, t2, value):
     dt = a.dtype
+    if dt.kind == "c":
+        return _complex_addc(a, t1, t2, value, raw.true_divide, None)
     if dt.itemsize != 2 or dt.kind not in "fV":
         return a + value * t1 / t2
     f = np.float32
@@ -2614,8 +2678,10 @@ def _addcdiv(a, t1, t2, value):
 ADDCMUL = defop("addcmul", "AddcmulBackward0", _addcmul,
                 inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcmul_jvp,
                 grads={"self": lambda F, grad: grad,
-                       "tensor1": lambda F, grad, tensor2, value: grad * (tensor2 * value),
-                       "tensor2": lambda F, grad, tensor1, value: grad * (tensor1 * value)},
+                       "tensor1": lambda F, grad, tensor2, value:
+                       F.mul(grad, F.mul(tensor2, value)),
+                       "tensor2": lambda F, grad, tensor1, value:
+                       F.mul(grad, F.mul(tensor1, value))},
                        layout="iter")
 
 
@@ -2642,9 +2708,11 @@ def _addcdiv_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
 ADDCDIV = defop("addcdiv", "AddcdivBackward0", _addcdiv,
                 inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcdiv_jvp,
                 grads={"self": lambda F, grad: grad,
-                       "tensor1": lambda F, grad, tensor2, value: grad * (value / tensor2),
-                       "tensor2": lambda F, grad, tensor1, tensor2, value:
-                       -grad * (value * tensor1 / (tensor2 * tensor2))}, layout="iter")
+                       "tensor1": lambda F, grad, tensor2, value:
+                       F.mul(grad, F.div(value, tensor2)),
+                       "tensor2": lambda F, grad, tensor1, tensor2, value: F.mul(
+                           -grad, F.div(F.mul(value, tensor1), F.mul(tensor2, tensor2)))},
+                layout="iter")
 # (PyTorch's rules add a zero tensor of each untangled input's dtype: an addcmul of a float16
 # self and bfloat16 duals has a float32 tangent; dispatch._tangent_dtype)
 ADDCMUL.promotes_tangent = ADDCDIV.promotes_tangent = True
