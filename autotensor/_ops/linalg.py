@@ -11,7 +11,6 @@ from . import layout, raw
 from .dispatch import (OpDef as _OpDef, broadcast_error, defop, set_input_metadata,
                        view_errors_first)
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
-                      refuse_half,
                       _state)
 from ._common import _named_result
 from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
@@ -597,9 +596,27 @@ _LAPACK_INFO = ("column_major", "contiguous", "contiguous")
 
 
 # ---- backward formulas --------------------------------------------------------------------
+def _inv_H_singular(F, A, like, eps):  # (_SINGULAR: below, with _LinAlgError)
+    """A^{-H} of a singular A as PyTorch's det/slogdet backward compute it (Note
+    [Determinants of singular matrices]): lu_solve with the LU the forward made (of A^T
+    for a contiguous real A), its zero pivots made eps (det: ``eps``) or left to give
+    getrs's infinities and NaNs (slogdet)."""
+    if isinstance(A, Tensor):
+        LU, piv, use_t = _det_lu(A)
+    else:  # (raw: the saved array, with the tensor's strides)
+        use_t = A.dtype.kind != "c" and A.flags.c_contiguous
+        LU, piv, _ = _lu_array(np.swapaxes(A, -1, -2) if use_t else A)
+    eye = F.constant(np.eye(LU.shape[-1]), like)
+    return _cj(F, _lu_solve_f(F, LU, piv, not use_t, eye, eps=eps))  # (A^{-T}, conjugated)
+
+
 def _det_backward(F, grad, A, result):
-    # d det = det tr(A^{-1} dA): gA = (g det) A^{-T}  (nonsingular A)
-    return _col(F, _col(F, grad * _cj(F, result))) * _H(F, _la(F).inv(A))
+    # d det = det tr(A^{-1} dA): gA = (g det) A^{-T}
+    try:
+        inv_H = _H(F, _la(F).inv(A))
+    except _SINGULAR:
+        inv_H = _inv_H_singular(F, A, grad, eps=True)
+    return _col(F, _col(F, grad * _cj(F, result))) * inv_H
 
 
 def _slogdet_backward(F, grads, A, sign):
@@ -610,20 +627,33 @@ def _slogdet_backward(F, grads, A, sign):
         g = (0 if g is None else g) + 1j * np.imag(gs * np.conj(sign))
     if g is None:
         return None
-    return _col(F, _col(F, g)) * _H(F, _la(F).inv(A))
+    try:
+        inv_H = _H(F, _la(F).inv(A))
+    except _SINGULAR:
+        with np.errstate(all="ignore"):
+            inv_H = _inv_H_singular(F, A, g, eps=False)
+    return _col(F, _col(F, g)) * inv_H
 
 
 def _solve_backward(F, grad, A, result, left, vector):
-    """linalg_solve_backward: gB = A^{-T} gX (left) or gX A^{-T}; gA = -gB X^T / -X^T gB."""
+    """linalg_solve_backward: gB = A^{-T} gX (left) or gX A^{-T}; gA = -gB X^T / -X^T gB.
+    A singular A (solve_ex without check_errors): PyTorch's lu_solve with the forward's
+    LU, through its zero pivots (infinities and NaNs, not an error)."""
     if vector:
         grad, result = _col(F, grad), _col(F, result)
     la = _la(F)
-    if left:
-        gB = la.solve(_H(F, A), grad)
-        gA = -F.matmul(gB, _H(F, result))
-    else:
-        gB = _H(F, la.solve(A, _H(F, grad)))
-        gA = -F.matmul(_H(F, result), gB)
+    try:
+        if left:
+            gB = la.solve(_H(F, A), grad)
+        else:
+            gB = _H(F, la.solve(A, _H(F, grad)))
+    except _SINGULAR:
+        a = A._data if isinstance(A, Tensor) else A
+        LU, piv, _ = _lu_array(a)
+        with np.errstate(all="ignore"):
+            gB = (_cj(F, _lu_solve_f(F, LU, piv, True, _cj(F, grad))) if left else
+                  _H(F, _lu_solve_f(F, LU, piv, False, _H(F, grad))))
+    gA = -F.matmul(gB, _H(F, result)) if left else -F.matmul(_H(F, result), gB)
     return gA, (F.squeeze(gB, -1) if vector else gB)
 
 
@@ -1289,19 +1319,34 @@ class _LinAlgError(RuntimeError):
 
 
 _LinAlgError.__module__ = "torch._C"
+_SINGULAR = (_LinAlgError, np.linalg.LinAlgError)  # (the formulas' inv/solve: tensor or raw)
 
 
 def _type_name(a):
     return _dtypes.scalar_name(_dtypes.from_numpy(a.dtype))
 
 
-def _check_float(name, a, what="input", kernel="lu_cpu"):
+# Note [Which check refuses a dtype]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's linear algebra refuses a dtype in one of three places, and the error says which:
+# the op's checkFloatingOrComplex (RuntimeError "linalg.inv: Expected a floating point or
+# complex tensor as input. Got Long"; its low_precision flag then says "Low precision dtypes
+# not supported" for float16/bfloat16); or nothing before the kernel, whose dispatch macro
+# refuses every dtype it was not compiled for (NotImplementedError "\"cholesky_cpu\" not
+# implemented for 'Long'": torch.cholesky, eigh/eigvalsh, solve_triangular, triangular_solve,
+# cholesky_solve, cholesky_inverse, lu); or an op's own words (lstsq, matrix_rank: "This
+# function doesn't handle types other than float and double"). ``_check_float``'s ``ints``
+# selects the kernel's refusal for integer and bool inputs too; its ``kernel=None`` the
+# op's own low-precision words, ``low_precision=True`` lets float16/bfloat16 through.
+def _check_float(name, a, what="input", kernel="lu_cpu", ints=False, low_precision=False):
     """Floating input; float16/bfloat16 raise as PyTorch's kernel does (``kernel=None``:
-    the op's own low-precision check)."""
+    the op's own low-precision check). Note [Which check refuses a dtype]."""
     if a.dtype.kind not in "fcV":
+        if ints:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(a)}'")
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as {what}. "
                            f"Got {_type_name(a)}")
-    if a.dtype.itemsize < 4:
+    if a.dtype.itemsize < 4 and not low_precision:
         if kernel is None:
             raise RuntimeError(f"{name}: Low precision dtypes not supported. Got "
                                f"{_type_name(a)}")
@@ -1341,10 +1386,10 @@ def _check_square(name, a, what="A"):
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
 
 
-def _square_float(name, A, kernel="lu_cpu"):
+def _square_float(name, A, kernel="lu_cpu", ints=False):
     a = A._data
     _check_square(name, a)
-    _check_float(name, a, kernel=kernel)
+    _check_float(name, a, kernel=kernel, ints=ints)
     return a
 
 
@@ -1805,9 +1850,15 @@ def chain_matmul(*matrices):
 
 
 def vecdot(x, y, *, dim=-1):
-    """sum(conj(x) * y, dim), as PyTorch's."""
+    """sum(conj(x) * y, dim), as PyTorch's, after its checks: x floating (float16 too),
+    y of x's dtype."""
     from .complex_ops import conj
     from .reduction import sum as _sum
+    a, b = x._data, y._data
+    _check_float("linalg.vecdot", a, low_precision=True)
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x "
+                           f"of type {_type_name(a)} and y of type {_type_name(b)} instead")
     return _sum(mul(conj(x), y), dim)
 
 
@@ -1817,8 +1868,10 @@ def cross(input, other, dim=None):
                        "Please either pass the dim explicitly or simply use torch.linalg.cross.\n"
                        "The default value of dim will change to agree with that of "
                        "linalg.cross in a future release.")
-        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
-        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+        # (aten's _default_cross_dim: the input's first dim of size 3)
+        dim = next((i for i, s in enumerate(input._data.shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
     return linalg_cross(input, other, dim=dim)
 
 
@@ -1983,13 +2036,14 @@ def _solve_is_vector(a, b):
 
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     a, b = A._data, B._data
-    _check_square("linalg.solve", a)
-    _check_float("linalg.solve", a)
+    # (_linalg_solve_ex's meta: dtypes, then the shapes; float16 refused by the lu kernel)
+    _check_float("linalg.solve", a, low_precision=True)
     if a.dtype != b.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
                            f"of type {_type_name(a)} and B of type {_type_name(b)} instead")
     vector = left and _solve_is_vector(a, b)
     bm = b[..., None] if vector else b
+    _check_square("linalg.solve", a)
     if bm.ndim < 2:
         raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
     n = a.shape[-1]
@@ -1999,6 +2053,7 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {shape_b})")
+    _check_float("linalg.solve", a)
     try:
         batch = tuple(np.broadcast_shapes(a.shape[:-2], bm.shape[:-2]))
     except ValueError:
@@ -2052,8 +2107,22 @@ def _cholesky_array(a, name, check):
                                    f"leading minor of order {order} is not positive-definite).") \
                     from None
             finfo[i] = order
-            outs.append(np.tril(m))
+            outs.append(_potf2_partial(m, order - 1))
     return np.stack(outs).reshape(a.shape), finfo.reshape(info.shape)
+
+
+def _potf2_partial(m, j):
+    """What LAPACK's unblocked potf2 leaves when column j fails (the lower factor, tril):
+    columns before j factored, the failed diagonal entry a_jj - |L[j, :j]|^2 written,
+    the rest of A as it was."""
+    L = np.tril(m).copy()
+    if j:
+        L[:, :j] = 0
+        L[:j, :j] = np.linalg.cholesky(m[:j, :j])
+        L[j:, :j] = _mH_arr(np.linalg.solve(L[:j, :j], _mH_arr(m[j:, :j])))
+    r = L[j, :j]
+    L[j, j] = m[j, j] - (r * np.conj(r)).sum().real
+    return L
 
 
 def _is_pd(m):
@@ -2087,14 +2156,16 @@ def cholesky(input, upper=False):
         "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
         "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results "
         "for all valid (symmetric positive definite) inputs.")
-    a = _square_float("cholesky", input, "cholesky_cpu")
+    if input._data.size == 0:  # (aten's cholesky: empty_like before its checks)
+        return _finish(CHOLESKY, (input,), (upper,), input._data.copy())
+    a = _square_float("cholesky", input, "cholesky_cpu", ints=True)
     L, _ = _cholesky_array(_mH_arr(a) if upper else a, "cholesky", True)
     L = _mH_arr(L) if upper else L
     return _finish(CHOLESKY, (input,), (upper,), L)
 
 
 def eigh(A, UPLO="L"):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     w, V = np.linalg.eigh(a, UPLO=UPLO)
@@ -2103,7 +2174,7 @@ def eigh(A, UPLO="L"):
 
 
 def eigvalsh(A, UPLO="L"):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu")
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if (_state.enabled and A.requires_grad) or _state.fw:
@@ -2151,6 +2222,10 @@ def torch_svd(input, some=True, compute_uv=True):
     """torch.svd: (U, S, V) with V = Vh^H (reduced unless some=False); without uv, S from
     svdvals and zero U (m x m) and Vh (n x n), V their adjoint view, as aten's svd."""
     from .complex_ops import _mH
+    nd = input._data.ndim
+    if nd < 2:  # (aten's svd checks the rank itself, in its own words)
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {nd} "
+                           "dimensions instead")
     if not compute_uv:
         S = svdvals(input)
         a = input._data
@@ -2183,6 +2258,8 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, rcond=None):
         raise RuntimeError(f"linalg.pinv({_type_name(a)}{{[{_errors.shape_str(a.shape)}]}}): "
                            "expected a tensor with 2 or more dimensions of float, double, cfloat "
                            "or cdouble types")
+    if hermitian and a.size:  # (linalg_eigh's check; an empty input returns first)
+        _check_square("linalg.eigh", a)
     if rcond is not None:
         rtol = rcond
     if isinstance(atol, Tensor) or isinstance(rtol, Tensor):
@@ -2208,66 +2285,98 @@ def matrix_exp(A):
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     a, b = A._data, B._data
-    _check_matrix("linalg.solve_triangular", a)
+    _check_square("linalg.solve_triangular", a)  # (checkInputsSolver: A, then B)
     _check_matrix("linalg.solve_triangular", b, "B")
-    _check_square("linalg.solve_triangular", a)
-    _check_float("linalg.solve_triangular", a, kernel="triangular_solve_cpu")
-    if a.dtype != b.dtype:
-        raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, "
-                           f"but found A of type {_type_name(a)} and B of type {_type_name(b)} "
-                           "instead")
     n = a.shape[-1]
     if (b.shape[-2] if left else b.shape[-1]) != n:
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
                            f"equation {eq} ({n}x{n} and {b.shape[-2]}x{b.shape[-1]})")
+    # (no float check before the kernel: its dispatch, on A's dtype, refuses the rest; B is
+    # copied into a result of A's dtype)
+    _check_float("linalg.solve_triangular", a, kernel="triangular_solve_cpu", ints=True)
+    cast = b.dtype != a.dtype
+    if cast:
+        b = (b.real if b.dtype.kind == "c" and a.dtype.kind != "c" else b).astype(a.dtype)
     with np.errstate(all="ignore"):
         x = _solve_tri_array(a, b, upper, left, unitriangular)
-    return _finish_la(SOLVE_TRIANGULAR, (A, B), (upper, left, unitriangular), _asarray(x))
+    res = _finish_la(SOLVE_TRIANGULAR, (A, B), (upper, left, unitriangular), _asarray(x))
+    if cast and res._grad_fn is not None:  # (B's gradient cast back to its dtype)
+        set_input_metadata(res._grad_fn, (A, B), (), a.dtype)
+    return res
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
+    """aten's linalg_lstsq: its checks in order (B a vector as linalg.solve's), then
+    LAPACK's drivers' outputs: rank for all but gels, singular values for gelsd/gelss,
+    residuals when m > n for all but gelsy (gelsd/gelss: only when every matrix has rank
+    n), never squeezed. Empty matrices: LAPACK's quick returns (a zero solution; gels
+    zeroes B, so its residuals are 0, the others' sum(B**2))."""
     a, b = A._data, B._data
     if a.ndim < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
-    vector = b.ndim == a.ndim - 1
+    if b.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {_type_name(a)} and other's dtype "
+                           f"{_type_name(b)}")
+    if not 0 <= a.ndim - b.ndim <= 1:
+        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
+                           "other.dim() and (input.dim() - other.dim()) <= 1")
+    vector = _solve_is_vector(a, b)
     bm = b[..., None] if vector else b
     if a.shape[-2] != bm.shape[-2]:
-        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
-    if a.dtype not in (np.float32, np.float64):
-        raise RuntimeError("This function doesn't handle types other than float and double")
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size("
+                           f"{-1 if vector else -2})")
     driver = driver or "gelsy"
-    batch = tuple(np.broadcast_shapes(a.shape[:-2], bm.shape[:-2]))
-    aa = np.broadcast_to(a, batch + a.shape[-2:]).reshape((-1,) + a.shape[-2:])
-    bb = np.broadcast_to(bm, batch + bm.shape[-2:]).reshape((-1,) + bm.shape[-2:])
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
+                           "gelsy, gelsd, gelss)")
+    if a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    _no_complex_grad("linalg.lstsq", A, B)
+    if a.ndim - b.ndim == 1 and not vector:  # (a matrix B one dim short: its batch is
+        try:                                  # taken as B.shape[:-1])
+            np.broadcast_shapes(a.shape[:-2], b.shape[:-1])
+        except ValueError:
+            raise broadcast_error(a.shape[:-2], b.shape[:-1]) from None
+    try:
+        batch = tuple(np.broadcast_shapes(a.shape[:-2], bm.shape[:-2]))
+    except ValueError:
+        raise broadcast_error(a.shape[:-2], bm.shape[:-2]) from None
+    rd = _real_dtype(a.dtype)
     m, n = a.shape[-2:]
+    k = bm.shape[-1]
+    nb = int(np.prod(batch))
+    aa = np.broadcast_to(a, batch + (m, n)).reshape((nb, m, n))
+    bb = np.broadcast_to(bm, batch + (m, k)).reshape((nb, m, k))
     if rcond is None:
         rcond = np.finfo(a.dtype).eps * max(m, n)
-    xs, ranks, svals = [], [], []
-    for x_, y_ in zip(aa, bb):
-        sol, _, rk, sv = np.linalg.lstsq(x_, y_, rcond=rcond)
-        xs.append(sol)
-        ranks.append(rk)
-        svals.append(sv)
-    k = bm.shape[-1]
-    X = np.stack(xs).reshape(batch + (n, k)) if xs else np.zeros(batch + (n, k), a.dtype)
-    full = bool(ranks) and all(r == n for r in ranks)
-    if m > n and full and driver != "gelsy":
-        R = np.matmul(np.broadcast_to(a, batch + a.shape[-2:]), X) - np.broadcast_to(
-            bm, batch + bm.shape[-2:])
-        res = (R * R).sum(-2)
+    X = np.zeros((nb, n, k), a.dtype)
+    ranks = np.zeros(nb, np.int64)
+    svals = np.zeros((nb, min(m, n)), rd)
+    if m and n:
+        for i in range(nb):
+            X[i], _, ranks[i], sv = np.linalg.lstsq(aa[i], bb[i], rcond=rcond)
+            svals[i] = sv
+    X = X.reshape(batch + (n, k))
+    if m > n and driver != "gelsy" and (driver == "gels" or (ranks == n).all()):
+        if driver == "gels" and (n == 0 or k == 0):
+            res = np.zeros(batch + (k,), rd)  # (dgels's quick return zeroes B)
+        else:
+            R = np.matmul(aa, X.reshape((nb, n, k))) - bb
+            res = (R.real ** 2 + R.imag ** 2 if R.dtype.kind == "c" else R * R).sum(-2)
+            res = res.reshape(batch + (k,)).astype(rd)
     else:
-        res = np.zeros((0,), a.dtype)
-    rank = np.array(ranks, np.int64).reshape(batch) if driver != "gels" else np.zeros(
-        (0,), np.int64)
-    sv = (np.stack(svals).reshape(batch + (min(m, n),)).astype(a.dtype)
-          if driver in ("gelsd", "gelss") else np.zeros((0,), a.dtype))
+        res = np.zeros((0,), rd)
+    rank = ranks.reshape(batch) if driver != "gels" else np.zeros((0,), np.int64)
+    sv = (svals.reshape(batch + (min(m, n),)) if driver in ("gelsd", "gelss")
+          else np.zeros((0,), rd))
     if vector:
         X = X[..., 0]
-        if res.size:
-            res = res[..., 0]
-    out = _finish(LSTSQ, (A, B), (vector,), (_asarray(X.astype(a.dtype)),
-                                             _asarray(res.astype(a.dtype)), rank, sv))
+    out = _finish(LSTSQ, (A, B), (vector,), (_asarray(X.astype(a.dtype, copy=False)),
+                                             _asarray(res), rank, sv))
     node = out[0]._grad_fn
     if node is not None:
         set_input_metadata(node, (A, B), (), a.dtype)
@@ -2279,14 +2388,16 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
     if a.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
                            "2 dimensions.")
-    if a.dtype.itemsize < 4 and a.dtype.kind in "fV":
+    if a.dtype.kind not in "fc" or a.dtype.itemsize < 4:  # (its tolerances' epsilon)
         raise RuntimeError("This function doesn't handle types other than float and double")
     if tol is not None:
         atol, rtol = tol, 0.0
     m, n = a.shape[-2:]
-    s = (np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False))
-    if a.size == 0:
+    if a.size == 0:  # (rank 0, before the decomposition's checks)
         return _make(np.zeros(a.shape[:-2], np.int64))
+    if hermitian:
+        _check_square("linalg.eigh", a)
+    s = (np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False))
     smax = s.max(-1, keepdims=True)
     if rtol is None:
         rtol = np.finfo(a.dtype).eps * max(m, n) if atol is None or atol == 0 else 0.0
@@ -2309,36 +2420,62 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
                         dtype=dtype)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    from .reduction import amax, amin, sum as _sum
+def _cpp_double(x):
+    """A number as C++'s ostream writes a double (6 significant digits: 3, 2.5, inf)."""
+    return "%g" % x
+
+
+def _matrix_norm_checks(A, ord, dim, dtype):
+    """aten's linalg_matrix_norm checks, in its order: the order, A (a matrix of a floating
+    dtype; float16/bfloat16 refused for the SVD-based orders 2, -2 and 'nuc'), dim (a
+    2-tuple of different dims), dtype=. Returns the wrapped dims."""
+    if ord not in ("fro", "nuc") and (isinstance(ord, str) or abs(ord) not in (
+            1, 2, float("inf"))):
+        shown = ord if isinstance(ord, str) else _cpp_double(ord)
+        raise RuntimeError(f"linalg.matrix_norm: Order {shown} not supported.")
     a = A._data
-    if a.ndim < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
-                           "dimensions.")
+    _check_matrix("linalg.matrix_norm", a)
+    _check_float("linalg.matrix_norm", a, kernel=None,
+                 low_precision=ord not in ("nuc", 2, -2))
     dim = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dim) != 2:
         raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                            + " ".join(str(x) for x in dim))
     d0, d1 = _wrap_dims(dim, a.ndim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
+    if dtype is not None:
+        from .reduction import _norm_dtype_data
+        try:
+            _norm_dtype_data(a, dtype)
+        except RuntimeError as e:
+            raise RuntimeError(str(e).replace("linalg.vector_norm", "linalg.matrix_norm")) \
+                from None
+    return d0, d1
+
+
+def _max_min(r, dim, keepdim, largest, dtype):
+    """amax/amin of the norms along dim; the amax of none is 0, a fresh tensor without
+    history (PyTorch 2.13's matrix norms of an empty matrix for a positive order), the amin
+    of none raises amin's error."""
+    from .reduction import amax, amin
+    rd = r._data
+    if largest and rd.shape[dim] == 0:
+        shape = list(rd.shape)
+        if keepdim:
+            shape[dim] = 1
+        else:
+            del shape[dim]
+        return _make(np.zeros(shape, rd.dtype))
+    return (amax if largest else amin)(r, dim, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    from .reduction import sum as _sum
+    d0, d1 = _matrix_norm_checks(A, ord, dim, dtype)
+    a = A._data
     if ord == "fro":  # (dtype= computed by the one vector-norm node, as PyTorch's)
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
-    if dtype is not None:
-        from .pointwise import to
-        A = to(A, dtype)
-    if ord == "nuc" or ord in (2, -2):
-        _check_float("linalg.matrix_norm", A._data, kernel=None)
-        perm = [i for i in range(a.ndim) if i not in (d0, d1)] + [d0, d1]
-        S = svdvals(permute(A, perm))
-        if ord == "nuc":
-            r = _sum(S, -1, keepdim)
-        else:
-            r = (amax if ord == 2 else amin)(S, -1, keepdim)
-        if keepdim:
-            inv_perm = [0] * a.ndim
-            for i, p_ in enumerate(perm):
-                inv_perm[p_] = i
-            r = permute(unsqueeze(r, -1), inv_perm)
-        return r
     if ord in (1, -1, float("inf"), float("-inf")):
         if ord in (1, -1):
             first, second = d0, d1
@@ -2346,54 +2483,118 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
             first, second = d1, d0
         if not keepdim and first < second:
             second -= 1
-        r = vector_norm(A, 1, (first,), keepdim)
-        return (amax if ord > 0 else amin)(r, second, keepdim)
-    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+        r = vector_norm(A, 1, (first,), keepdim, dtype=dtype)
+        return _max_min(r, second, keepdim, ord > 0, dtype)
+    if dtype is not None:
+        from .pointwise import to
+        A = to(A, dtype)
+    perm = [i for i in range(a.ndim) if i not in (d0, d1)] + [d0, d1]
+    S = svdvals(permute(A, perm))
+    if ord == "nuc":
+        r = _sum(S, -1, keepdim)
+    else:
+        r = _max_min(S, -1, keepdim, ord == 2, dtype)
+    if keepdim:
+        inv_perm = [0] * a.ndim
+        for i, p_ in enumerate(perm):
+            inv_perm[p_] = i
+        r = permute(unsqueeze(r, -1), inv_perm) if r._data.ndim < a.ndim else permute(
+            r, inv_perm)
+    return r
 
 
 def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """aten's linalg_norm: a string order is a matrix norm (over dims (0, 1) when dim is
+    not given); a number over two dims (given, or of a 2-d input) too; the rest a vector
+    norm (ord=None: the 2-norm, which is Frobenius's)."""
     a = A._data
     if dim is not None:
         dim = (dim,) if isinstance(dim, int) else tuple(dim)
-        if len(dim) == 2:
-            return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
-        return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
-    if ord is None:
-        return vector_norm(A, 2, None, keepdim, dtype=dtype)
-    if a.ndim == 2:
-        return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
-    if a.ndim == 1:
-        return vector_norm(A, ord, None, keepdim, dtype=dtype)
-    raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D "
-                       f"or 2D. Got {a.ndim}D.")
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got [{', '.join(str(d) for d in dim)}]")
+    elif ord is not None and a.ndim not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
+                           f"1D or 2D. Got {a.ndim}D.")
+    if isinstance(ord, str):
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
+    if ord is not None and (len(dim) == 2 if dim is not None else a.ndim == 2):
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def _cond_name(p):
+    if isinstance(p, str):
+        return p
+    if isinstance(p, float) and abs(p) != float("inf"):
+        return f"{p:f}"  # (std::to_string of a double)
+    return str(p) if not isinstance(p, float) else ("inf" if p > 0 else "-inf")
 
 
 def cond(A, p=None):
+    """aten's linalg_cond: 2 and -2 from the singular values (a non-square matrix too);
+    1, -1, inf, -inf, 'fro' and 'nuc' of square matrices (checked with the order in the
+    op's name), norm(A) * norm(inv(A)) where inv_ex's failures are infinite inverses
+    (masked_fill_ of inv_ex's result, so a gradient asks for the overwritten inverse:
+    PyTorch's version error) and 0 * inf is inf (nan_to_num_); 'nuc' as sum(S) * sum(1/S).
+    Empty matrices have condition number 0."""
+    from .indexing import masked_fill_
+    from .pointwise import div, nan_to_num_, reciprocal
+    from .reduction import sum as _sum
     a = A._data
-    if a.ndim < 2:
-        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
-    if p in (None, 2, -2):
+    if not isinstance(p, str):
+        if a.ndim < 2:
+            raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+        if p is None:
+            p = 2
+        if abs(p) not in (1, 2, float("inf")):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {_cpp_double(p)}")
+    elif p not in ("fro", "nuc"):
+        _check_square(f"linalg.cond(ord={p})", a)
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    if isinstance(p, str) or abs(p) != 2:
+        if isinstance(p, str) or a.size:
+            _check_square(f"linalg.cond(ord={_cond_name(p)})", a)
+    if a.size == 0:
+        rd = a.dtype if a.dtype.kind not in "c" else _real_dtype(a.dtype)
+        return _make(np.zeros(a.shape[:-2], rd))
+    if p == "nuc":
         S = svdvals(A)
+        return _sum(S, -1) * _sum(reciprocal(S), -1)
+    if not isinstance(p, str) and abs(p) == 2:
+        S = svdvals(A)
+        n = S._data.shape[-1]
         big = narrow(S, -1, 0, 1)
-        small = narrow(S, -1, S._data.shape[-1] - 1, 1)
-        from .pointwise import div
-        r = div(big, small) if p != -2 else div(small, big)
+        small = narrow(S, -1, n - 1, 1)
+        r = div(big, small) if p == 2 else div(small, big)
         return squeeze(r, -1)
-    from .pointwise import mul as _mul
-    return _mul(matrix_norm(A, p), matrix_norm(inv(A), p))
+    inverse, info = inv_ex(A)
+    info = unsqueeze(unsqueeze(info, -1), -1)
+    masked_fill_(inverse, _make(info._data > 0), float("inf"))
+    r = matrix_norm(A, p) * matrix_norm(inverse, p)
+    return nan_to_num_(r, float("inf"), float("inf"), float("-inf"))
 
 
 def tensorinv(A, ind=2):
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     shape = A._data.shape
+    if ind > len(shape):  # (aten's sizes().slice(ind))
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {len(shape)}")
     out_shape = shape[ind:] + shape[:ind]
     rows = int(np.prod(shape[:ind]))
     cols = int(np.prod(shape[ind:]))
     if rows != cols:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {cols} != {rows}")
-    return reshape(inv(reshape(A, (rows, -1))), out_shape)
+    m = reshape(A, (rows, cols))
+    a = _square_float("linalg.inv", m, None)
+    if a.size:
+        try:
+            np.linalg.inv(a)
+        except np.linalg.LinAlgError:
+            _singular_error("inv", a)  # (at::inverse's words)
+    return reshape(inv(m), out_shape)
 
 
 def tensorsolve(A, B, dims=None):
@@ -2404,9 +2605,15 @@ def tensorsolve(A, B, dims=None):
         A = permute(A, rest + dims)
     shape = A._data.shape
     bn = B._data.ndim
+    if bn > len(shape):  # (aten's sizes().slice(other.dim(), ndim - other.dim()))
+        raise RuntimeError("cannot create std::vector larger than max_size()")
     result_shape = shape[bn:]
     n = int(np.prod(result_shape))
-    return reshape(solve(reshape(A, (-1, n)), reshape(B, (-1,))), result_shape)
+    nb = int(np.prod(B._data.shape))
+    if n != nb:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
+                           f" == prod(self.shape[:other.ndim]), but got {n} != {nb}")
+    return reshape(solve(reshape(A, (n, n)), reshape(B, (-1,))), result_shape)
 
 
 def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
@@ -2901,8 +3108,22 @@ def linalg_lu(A, *, pivot=True):
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     lu_, b = LU._data, B._data
-    _check_square("linalg.lu_solve", lu_, "LU")
     piv = pivots._data if isinstance(pivots, Tensor) else pivots  # (an array from a formula)
+    # (linalg_lu_solve's meta: dtypes, pivots' dtype, then the shapes)
+    _check_float("torch.linalg.lu_solve", lu_, low_precision=True)
+    if lu_.dtype != b.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found "
+                           f"LU of type {_type_name(lu_)} and B of type {_type_name(b)} instead")
+    if piv.dtype != np.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type "
+                           "torch.int32")
+    _check_square("torch.linalg.lu_solve", lu_)
+    _check_matrix("linalg.lu_solve", b, "B")
+    n = lu_.shape[-1]
+    if (b.shape[-2] if left else b.shape[-1]) != n:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and "
+                           f"{b.shape[-2]}x{b.shape[-1]})")
     X = _lu_solve_array(lu_, piv, b, left, adjoint)
     return _finish_la(LU_SOLVE, (LU, B), (piv, left, adjoint),
                       _asarray(X.astype(lu_.dtype)))
@@ -3101,7 +3322,30 @@ def _cholesky_solve_array(b, L, upper):
         return _tri_solve(_mH_arr(L), _tri_solve(L, b, True), False)
 
 
+def _linear_solve_checks(b, a, name):
+    """aten's linearSolveCheckInputs (triangular_solve, cholesky_solve): dtypes, then A
+    square and its size against b's rows, in words without the op's name."""
+    if b.dtype != a.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_type_name(b)} and A of type {_type_name(a)} instead.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {a.shape[-2]} by "
+                           f"{a.shape[-1]} matrices")
+    if a.shape[-1] != b.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is "
+                           f"{a.shape[-1]} by {a.shape[-1]} but each b matrix is {b.shape[-2]} "
+                           f"by {b.shape[-1]}")
+    try:
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise broadcast_error(b.shape[:-2], a.shape[:-2]) from None
+
+
 def torch_qr(input, some=True):
+    _warn_once("qr", "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in "
+               "a future PyTorch release.\nThe boolean parameter 'some' has been replaced with "
+               "a string parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\n"
+               "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')")
     Q, R = qr(input, "reduced" if some else "complete")
     return _QrOldRT(Q, R)
 
@@ -3114,11 +3358,12 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)
                "copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
                "replaced with\nX = torch.linalg.solve_triangular(A, B).")
     b, a = input._data, A._data
-    if b.ndim < 2 or a.ndim < 2:
-        raise RuntimeError(f"torch.triangular_solve: The input tensor "
-                           f"{'B' if b.ndim < 2 else 'A'} must have at least 2 dimensions.")
-    _check_square("torch.triangular_solve", a)
-    refuse_half("triangular_solve_cpu", a)
+    for what, x in (("b", b), ("A", a)):
+        if x.ndim < 2:
+            raise RuntimeError(f"torch.triangular_solve: Expected {what} to have at least 2 "
+                               f"dimensions, but it has {x.ndim} dimensions instead")
+    _linear_solve_checks(b, a, "triangular_solve")
+    _check_float("triangular_solve", a, kernel="triangular_solve_cpu", ints=True)
     at = np.swapaxes(a, -1, -2) if transpose else a
     with np.errstate(all="ignore"):
         x = _solve_tri_array(at, b, upper != transpose, True, unitriangular)
@@ -3133,15 +3378,16 @@ def cholesky_solve(input, input2, upper=False):
         raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
                            "instead" if b.ndim < 2 else f"u should have at least 2 dimensions, "
                            f"but has {L.ndim} dimensions instead")
-    refuse_half("cholesky_solve_cpu", b)
+    _linear_solve_checks(b, L, "cholesky_solve")
+    _check_float("cholesky_solve", b, kernel="cholesky_solve_cpu", ints=True)
     x = _cholesky_solve_array(b, L, upper)
     return _finish_la(CHOLESKY_SOLVE, (input, input2), (upper,), _asarray(x))
 
 
 def cholesky_inverse(input, upper=False):
     L = input._data
-    _check_square("cholesky_inverse", L, "input")
-    refuse_half("cholesky_inverse_out_cpu", L)
+    _check_square("cholesky_inverse", L)
+    _check_float("cholesky_inverse", L, kernel="cholesky_inverse_out_cpu", ints=True)
     diag = np.diagonal(L, 0, -2, -1).reshape(-1, L.shape[-1]) if L.size else np.ones((0, 1))
     zero = np.nonzero((diag == 0).any(-1))[0]
     if zero.size:  # (potri's info: the first zero on the factor's diagonal)
@@ -3875,9 +4121,9 @@ def eig(A):
 
 def eigvals(A):
     a = A._data
-    ctype = _eig_checks("linalg.eigvals", a)
     if (_state.enabled and A.requires_grad) or _state.fw:
-        return eig(A)[0]  # (PyTorch: linalg_eig when a gradient may be asked for)
+        return eig(A)[0]  # (PyTorch: linalg_eig when a gradient may be asked for: its checks)
+    ctype = _eig_checks("linalg.eigvals", a)
     return _make(_eig_arrays(a, ctype, vectors=False)[0])
 
 
