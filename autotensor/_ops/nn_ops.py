@@ -134,6 +134,9 @@ SOFT_MARGIN_LOSS = defop(
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
                       self_sizes):
     """Gradient of nll_loss: -weight[target] * grad at each target class, zero elsewhere."""
+    if len(self_sizes) == 1 and np.ndim(target) == 1:  # (aten's backward check, which the
+        raise RuntimeError(                            # forward of a (1,) target skips)
+            f"size mismatch (got input: [{self_sizes[0]}], target: [{np.shape(target)[0]}])")
     coef = -_class_weights(target, weight, ignore_index, self_sizes)
     if reduction == "mean":
         coef = coef / total_weight if total_weight else coef * 0
@@ -2132,7 +2135,8 @@ def bce_logits_kernel(x, t, weight, pos_weight, reduction):
     loss = (1 - t) * x - ls
     if weight is not None:
         loss = loss * weight
-    return np.asarray(_loss_reduce(RAW, loss, reduction)).astype(x.dtype, copy=False)
+    return np.asarray(_loss_reduce(RAW, loss, reduction)).astype(
+        t.dtype if t.dtype.kind == "f" else x.dtype, copy=False)  # (aten: target's dtype)
 
 
 def _bce_logits_dself(F, self, target, weight, pos_weight, reduction):
@@ -2187,9 +2191,21 @@ def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reductio
                                "cannot have requires_grad True.")
     w = None if weight is None else weight._data
     pw = None if pos_weight is None else pos_weight._data
+    if pw is not None:  # ((pos_weight - 1).mul(target): TensorIterator's shape check)
+        from .dispatch import check_broadcast
+        check_broadcast(pw.shape, target._data.shape)
     params = (w, pw, int(reduction))
-    return _finish(BCE_WITH_LOGITS, (input, target), params,
-                   bce_logits_kernel(input._data, target._data, *params))
+    out = bce_logits_kernel(input._data, target._data, *params)
+    if target._data.dtype == input._data.dtype or target._data.dtype.kind != "f":
+        return _finish(BCE_WITH_LOGITS, (input, target), params, out)
+    # (aten's (1 - target).mul_(input)...: the loss in target's dtype, the gradients cast
+    # back to each operand's)
+    from .dispatch import set_input_metadata
+    out = out.astype(target._data.dtype)
+    r = _finish(BCE_WITH_LOGITS, (input, target), params, out)
+    if r._grad_fn is not None:
+        set_input_metadata(r._grad_fn, (input, target), input._data.shape, out.dtype)
+    return r
 
 
 # ---- embedding bags ----------------------------------------------------------------------

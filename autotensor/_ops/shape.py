@@ -1241,6 +1241,7 @@ def broadcast_tensors(*tensors):
 def broadcast_shapes(*shapes):
     """PyTorch's Python implementation, with its message naming the partial result."""
     from .._tensor import Size
+    given = shapes   # (the message prints each argument as passed: torch.Size([2]), (2,))
     shapes = [(s,) if isinstance(s, (int, np.integer)) else tuple(s) for s in shapes]
     result = [1] * _py_max([len(s) for s in shapes], default=0)
     for j, s in enumerate(shapes):
@@ -1249,7 +1250,7 @@ def broadcast_shapes(*shapes):
                 continue
             if result[i] != 1:
                 raise RuntimeError(f"Attempting to broadcast a dimension of length {s[i]} at "
-                                   f"{i}! Mismatching argument at index {j} had {s}; but "
+                                   f"{i}! Mismatching argument at index {j} had {given[j]}; but "
                                    f"expected shape should be broadcastable to {result}")
             result[i] = s[i]
     return Size(result)

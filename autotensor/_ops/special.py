@@ -656,9 +656,6 @@ def prelu(input, weight):
     from ._common import _binary
     from .shape import reshape
     d, w = input._data, weight._data
-    if d.dtype.kind in "biu":
-        raise NotImplementedError(f"\"prelu_cpu\" not implemented for "
-                                  f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")
     if d.dtype != w.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got "
                            f"{_dtypes.scalar_name(input.dtype)} and "
@@ -673,6 +670,9 @@ def prelu(input, weight):
     if w.ndim > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                            f"ndim = {w.ndim}")
+    if d.dtype.kind in "biu":  # (aten's prelu checks, then _prelu_kernel's dispatch)
+        raise NotImplementedError(f"\"prelu_cpu\" not implemented for "
+                                  f"'{_dtypes.legacy_type_name(input.dtype)[6:-6]}'")
     if d.ndim != w.ndim:
         shape = [1] * d.ndim
         if d.ndim > 1:

@@ -20,17 +20,72 @@ from .._ops.pointwise import (  # noqa: E402, F401
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    _method_of(input, "softmax")
     return fn.softmax(input, dim, dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    _method_of(input, "log_softmax")
     return fn.log_softmax(input, dim, dtype)
+
+
+def _method_of(x, name):
+    """PyTorch's Python layer calls ``input.<name>(...)``: anything else than a tensor raises
+    AttributeError there."""
+    from .._tensor import Tensor
+    if not isinstance(x, Tensor):
+        raise AttributeError(f"'{type(x).__name__}' object has no attribute '{name}'")
+
+
+def _tensors(op, *pairs):
+    """The C++ argument parser's Tensor check, position by position (optional Tensor
+    arguments are passed as ``(name, value, True)`` and accept None)."""
+    from .._tensor import Tensor
+    for i, pair in enumerate(pairs):
+        v = pair[1]
+        if not isinstance(v, Tensor) and not (v is None and len(pair) > 2):
+            raise TypeError(f"{op}(): argument '{pair[0]}' (position {i + 1}) must be Tensor, "
+                            f"not {type(v).__name__}")
+
+
+def _size_warning(input, target):
+    """PyTorch's Python layer of the pointwise losses: ``target.size()`` first (so a number
+    raises AttributeError there), the broadcast warning, then broadcast_tensors."""
+    if target.size() != input.size():
+        _warnings.warn(f"Using a target size ({target.size()}) that is different to the input "
+                       f"size ({input.size()}). This will likely lead to incorrect results due "
+                       f"to broadcasting. Please ensure they have the same size.", stacklevel=3)
+        return fn.broadcast_tensors(input, target)  # (ExpandBackward0s, as PyTorch)
+    return input, target
+
+
+def _weighted(loss, weight, reduction, mean_by_weight):
+    """The ``weight=`` branch of PyTorch's mse/l1/huber losses (Python code)."""
+    loss = fn.mul(loss, weight)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return fn.sum(loss)
+    if reduction == "mean":
+        return fn.div(fn.sum(loss), fn.sum(weight)) if mean_by_weight else fn.mean(loss)
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean squared error, one node (MseLossBackward0) like PyTorch's."""
     if _amp.state.enabled:
         return _amp.fp32(mse_loss, input, target, size_average, reduce, reduction, weight)
+    input, target = _size_warning(input, target)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        return _weighted(fn.pow(input - target, 2), weight, reduction, True)
     def kernel(diff):
         return diff * diff
     return _pointwise_loss("mse_loss", kernel, input, target, reduction, ())
@@ -38,28 +93,21 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 def _pointwise_loss(name, kernel, input, target, reduction, params):
     """A loss that is one entry in PyTorch (MseLossBackward0, SmoothL1LossBackward0,
-    HuberLossBackward0): ``kernel(input - target)`` reduced, with PyTorch's broadcast
-    warning; the entry saves both operands (an in-place change of either is detected)."""
+    HuberLossBackward0): ``kernel(input - target)`` reduced, of operands the Python layer
+    has broadcast; the entry saves both operands (an in-place change of either is
+    detected)."""
     from .._backend import np
     from .._ops import nn_ops as D
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _reduction_enum(reduction)
+    _tensors(name, ("input", input), ("target", target))
     op = {"mse_loss": D.MSE_LOSS, "smooth_l1_loss": D.SMOOTH_L1_LOSS,
           "huber_loss": D.HUBER_LOSS}[name]
     a, b = input._data, target._data
-    if a.shape != b.shape:
-        import warnings
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
-                      f"size ({input.shape}). This will likely lead to incorrect results due "
-                      f"to broadcasting. Please ensure they have the same size.",
-                      UserWarning, stacklevel=3)
-        input, target = fn.broadcast_tensors(input, target)  # (ExpandBackward0s, as PyTorch)
-        a, b = input._data, target._data
     common = _dtypes.result_type(input, target)
-    if common.is_complex:  # (no complex kernels; huber_loss writes into input's dtype)
-        if name == "huber_loss":
-            from ..autograd.inplace import check_cast
-            check_cast(_dtypes.numpy_dtype_of(common), a.dtype)
+    if name == "huber_loss":  # (huber_loss writes into input's dtype)
+        from ..autograd.inplace import check_cast
+        check_cast(_dtypes.numpy_dtype_of(common), a.dtype)
+    if common.is_complex:  # (no complex kernels)
         raise NotImplementedError(f"\"{name[:-5]}_cpu\" not implemented "
                                   f"for '{_dtypes.scalar_name(common)}'")
     if b.dtype != a.dtype:  # the promoted dtype, as PyTorch's (huber_loss: input's)
@@ -78,19 +126,67 @@ def _pointwise_loss(name, kernel, input, target, reduction, params):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
-    """log_softmax over the class dim, then nll_loss (two nodes, as in PyTorch); with
-    ``label_smoothing`` e, (1 - e) * nll + e * the mean over classes of -log p."""
+    """aten's cross_entropy_loss: class probabilities when target has input's shape,
+    label smoothing, else log_softmax over the class dim then nll_loss_nd (two nodes)."""
     if _amp.state.enabled:
         return _amp.fp32(cross_entropy, input, target, weight, size_average, ignore_index, reduce,
                          reduction, label_smoothing)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
-                           f"{label_smoothing}")
-    dim = 1 if input.dim() >= 2 else 0
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    _tensors("cross_entropy_loss", ("input", input), ("target", target), ("weight", weight, 1))
+    if input.shape == target.shape:
+        if not target.dtype.is_floating_point:
+            raise RuntimeError(f"Expected floating point type for target with class "
+                               f"probabilities, got {_dtypes.scalar_name(target.dtype)}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _cross_entropy_prob(input, target, weight, reduction, label_smoothing)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                               f"{label_smoothing}")
+        return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index,
+                                       label_smoothing)
+    lsm = fn.log_softmax(input, 1 if input.dim() != 1 else 0)
+    return nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
+
+
+def _cross_entropy_prob(input, target, weight, reduction, label_smoothing):
+    """aten's cross_entropy_loss_prob_target."""
+    class_dim = 0 if input.dim() == 1 else 1
+    if input.dim() == 0:
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+    n_classes = input.size(class_dim)
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{n_classes} classes or no classes but got weight tensor of shape: "
+                           f"[{_errors.shape_str(weight.shape)}]")
+    lsm = fn.log_softmax(input, class_dim)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                               f"{label_smoothing}")
+        loss = -fn.mul(lsm, fn.add(fn.mul(target, 1 - label_smoothing),
+                                   label_smoothing / n_classes))
+    else:
+        loss = -fn.mul(lsm, target)
+    if weight is not None:
+        if lsm.dim() > 1:
+            weight = weight.view((1, weight.size(0)) + (1,) * (lsm.dim() - 2))
+        loss = fn.mul(loss, weight)
+    if reduction == "mean":
+        return fn.div(fn.sum(loss), lsm.numel() // n_classes if lsm.numel() else 0)
+    if reduction == "sum":
+        return fn.sum(loss)
+    return fn.sum(loss, class_dim)
+
+
+def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing):
+    """aten's cross_entropy_loss_label_smoothing: (1 - e) * nll + e * the mean over classes
+    of -log p (ignored targets masked)."""
+    dim = 0 if input.dim() == 1 else 1
     lsm = fn.log_softmax(input, dim)
     nll = nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if not label_smoothing:
-        return nll
     if weight is not None:
         lsm = fn.mul(lsm, fn.reshape(weight, (-1,) + (1,) * (input.dim() - 2)))
     keep = fn.ne(target, ignore_index)
@@ -109,46 +205,79 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
-    """Negative log-likelihood of class indices; input (N, C, ...) or (C,)."""
+    """Negative log-likelihood of class indices; input (N, C, ...) or (C,): aten's
+    nll_loss_nd, its checks in its order."""
     if _amp.state.enabled:
         return _amp.fp32(nll_loss, input, target, weight, size_average, ignore_index, reduce,
                          reduction)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    _tensors("nll_loss_nd", ("input", input), ("target", target), ("weight", weight, 1))
+    return _nll_loss_nd(input, target, weight, reduction, ignore_index)
+
+
+def _nll_loss_nd(input, target, weight, reduction, ignore_index):
     from .._backend import np
     from .._ops import nn_ops as D
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
     x = input._data
     t = target._data
-    single = x.ndim == 1                      # (C,) input, 0-d target: one NllLossBackward0
-    if single:
-        x, t = x[None], np.asarray(t)[None]
-    if t.dtype.kind not in "iu":
-        raise RuntimeError(f"expected scalar type Long but found "
-                           f"{_dtypes.scalar_name(_dtypes.from_numpy(t.dtype))}")
-    if t.shape != x.shape[:1] + x.shape[2:]:
+    if x.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
+    if x.ndim != 1 and x.shape[0] != (t.shape[0] if t.ndim else 0):
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
                          f"batch_size ({t.shape[0] if t.ndim else 0}).")
     if x.ndim == 3 or x.ndim > 4:     # aten's nll_loss_nd: viewed as (N, C, 1, -1), 2-d loss
         n, c = x.shape[:2]
+        if t.shape[1:] != x.shape[2:]:
+            raise RuntimeError(f"Expected target size [{_errors.shape_str((n,) + x.shape[2:])}]"
+                               f", got [{_errors.shape_str(t.shape)}]")
         flat = (n, c, 1, -1) if x.size else (n, c, 0, 0)
-        out = nll_loss(input.reshape(flat), target.reshape((n, 1, -1) if t.size else (n, 0, 0)),
-                       weight, ignore_index=ignore_index, reduction=reduction)
+        out = _nll_loss_nd(input.reshape(flat),
+                           target.reshape((n, 1, -1) if t.size else (n, 0, 0)),
+                           weight, reduction, ignore_index)
         return out.view((n,) + x.shape[2:]) if reduction == "none" else out
-    n_classes = x.shape[1]
+    if x.ndim == 4 and t.ndim != 3:
+        raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {t.ndim}")
+    if x.ndim <= 2 and t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if t.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{_dtypes.scalar_name(target.dtype)}")
+    if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{t.shape[0]}")
+    n_classes = x.shape[1] if x.ndim > 1 else x.shape[0]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        if x.ndim == 4:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} "
+                           f"classes or no classes but got weight tensor of shape: "
+                           f"[{_errors.shape_str(weight.shape)}]")
+    if x.ndim == 4 and (t.shape[0] != x.shape[0] or t.shape[1:] != x.shape[2:]):
+        raise RuntimeError(f"size mismatch (got input: [{_errors.shape_str(x.shape)}] , "
+                           f"target: [{_errors.shape_str(t.shape)}]")
+    if not x.dtype.kind == "f":
+        raise NotImplementedError(f"\"nll_loss{'2d' if x.ndim == 4 else ''}_out_frame\" not "
+                                  f"implemented for '{_dtypes.scalar_name(input.dtype)}'")
+    single = x.ndim == 1                      # (C,) input, 0-d target: one NllLossBackward0
+    saved_t = t.astype(np.int64, copy=False)  # (a (1,) target: PyTorch's backward refuses it)
+    if single:
+        x, t = x[None], np.asarray(t).reshape(1)
+    t = t.astype(np.int64, copy=False)
     valid = t != ignore_index
     if x.ndim == 2 and weight is None and t.size and valid.all():
         # (the common case, every sample counted with weight 1: the same values without
         # the masked copies of the general path, a third of its time on a 128 x 10 batch)
         hi, lo = t.max(), t.min()
         if hi >= n_classes or lo < 0:
-            raise IndexError(f"Target {int(hi if hi >= n_classes else lo)} is out of bounds.")
+            _target_out_of_bounds(t, valid, n_classes)
         w = None
         picked = x[np.arange(t.shape[0]), t]
         wt = np.ones(t.shape, x.dtype)
     else:
         if valid.any() and (t[valid].max() >= n_classes or t[valid].min() < 0):
-            bad = int(t[valid].max() if t[valid].max() >= n_classes else t[valid].min())
-            raise IndexError(f"Target {bad} is out of bounds.")
+            _target_out_of_bounds(t, valid, n_classes)
         w = None if weight is None else weight._data
         safe = np.where(valid, t, 0)
         picked = np.squeeze(np.take_along_axis(x, np.expand_dims(safe, 1), axis=1), 1)
@@ -162,8 +291,15 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     else:
         out = np.asarray(losses.sum() / total if total else np.nan)
     op = D.NLL_LOSS2D if x.ndim == 4 else D.NLL_LOSS
-    return _finish(op, (input,), (t[0] if single else t, w, reduction, ignore_index, total),
+    return _finish(op, (input,), (saved_t if single else t, w, reduction, ignore_index, total),
                    out.astype(x.dtype, copy=False))
+
+
+def _target_out_of_bounds(t, valid, n_classes):
+    """The first target (in memory order) outside [0, C), as aten's loop reports it."""
+    bad = valid & ((t < 0) | (t >= n_classes))
+    raise IndexError(f"Target {int(t.reshape(-1)[bad.reshape(-1).argmax()])} is out of "
+                     "bounds.")
 
 
 # ---- layers composed from the op table ------------------------------------------------
@@ -201,7 +337,9 @@ def _get_softmax_dim(name, ndim, stacklevel):
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
-    return fn.softmax(-input if dtype is None else -input.to(dtype), dim)
+    neg = -input
+    _method_of(neg, "softmax")
+    return fn.softmax(neg, dim, dtype)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -210,6 +348,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     order, compared with ``1 - p``, so the mask is torch's for the same seed."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _tensors("dropout_" if inplace else "dropout", ("input", input))
     if not training or p == 0:
         return input
     from .. import _random
@@ -258,10 +397,12 @@ def _alpha_dropout(input, p, training, inplace, feature):
 def prelu(input, weight):
     if _amp.state.enabled:
         return _amp.lower(prelu, input, weight)
+    _tensors("prelu", ("input", input), ("weight", weight))
     return fn.prelu(input, weight)  # one PreluKernelBackward0 node (_ops/special.py)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    _method_of(input, "norm")
     denom = fn.clamp_min(fn.norm(input, p, dim, keepdim=True), eps).expand_as(input)
     if out is not None:  # (PyTorch's: torch.div(input, denom, out=out))
         from .._ops._out import write_out
@@ -315,14 +456,28 @@ def _embedding(weight, input, padding_idx, scale_grad_by_freq):
                            f"following scalar types: Long, Int; but got "
                            f"{_dtypes.legacy_type_name(input.dtype)} instead (while checking "
                            "arguments for embedding)")
+    if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
     params = (idx, padding_idx if padding_idx >= 0 else -1, bool(scale_grad_by_freq))
     return _finish(N.EMBEDDING, (weight,), params, N.EMBEDDING.kernel(weight._data, *params))
 
 
 def one_hot(tensor, num_classes=-1):
-    from .._creation import arange
-    if num_classes < 0:
+    """aten's one_hot: its checks in order, then the comparison with each class."""
+    from .._creation import arange, empty
+    _tensors("one_hot", ("input", tensor))
+    if tensor.dtype != _dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return empty(tuple(tensor.shape) + (num_classes,), dtype=_dtypes.int64)
+    if int(tensor.min().item()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
         num_classes = int(tensor.max().item()) + 1
+    elif num_classes <= int(tensor.max().item()):
+        raise RuntimeError("Class values must be smaller than num_classes.")
     return fn.eq(tensor.unsqueeze(-1), arange(num_classes)).long()
 
 
@@ -330,17 +485,29 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """aten: at::norm(x1 - x2 + eps, p, innermost dim, keepdim) (NormBackward1)."""
     from .._ops.linalg import NORM_DIM
     from .._ops.reduction import _vector_norm
+    _tensors("pairwise_distance", ("x1", x1), ("x2", x2))
     return _vector_norm(x1 - x2 + eps, p, (max(x1.dim(), x2.dim()) - 1,), keepdim, NORM_DIM)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """PyTorch's formula: each vector divided by its norm clamped to eps, then the dot."""
+    _tensors("cosine_similarity", ("x1", x1), ("x2", x2))
     common = _dtypes.result_type(x1, x2)
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
                            f"{_dtypes.scalar_name(common)}")
-    n1 = fn.clamp_min(fn.norm(x1, 2, dim, keepdim=True), eps)
-    n2 = fn.clamp_min(fn.norm(x2, 2, dim, keepdim=True), eps)
+    # (aten: integral operands converted, both expanded, the norms cloned and clamped in
+    # place without grad, so the gradient flows through a clamped norm)
+    from ..autograd import no_grad
+    from .._ops.linalg import vector_norm
+    x1, x2 = (_to_dtype(x, common) if not (x.dtype.is_floating_point or x.dtype.is_complex)
+              else x for x in (x1, x2))
+    x1, x2 = fn.broadcast_tensors(x1, x2)
+    n1 = vector_norm(x1, 2, dim, True).clone()
+    n2 = vector_norm(x2, 2, dim, True).clone()
+    with no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
     return fn.sum(fn.mul(x1 / n1, x2 / n2), dim)
 
 
@@ -404,6 +571,16 @@ def _check_norm_dtypes(input, params, read_order=None):
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
+    _norm_args("rms_norm", input, normalized_shape, weight)
+    _norm_shape_checks(input, tuple(normalized_shape), weight, None, "")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"rms_norm\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
+    if weight is not None and weight.dtype != input.dtype:
+        _warnings.warn(f"Mismatch dtype between input and weight: input dtype = "
+                       f"{_dtypes.cpp_name(input.dtype)}, weight dtype = "
+                       f"{_dtypes.cpp_name(weight.dtype)}, Cannot dispatch to fused "
+                       "implementation.", stacklevel=2)
     dims = tuple(range(-len(normalized_shape), 0))
     if eps is None:
         eps = _dtypes.finfo(input.dtype).eps
@@ -415,7 +592,19 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if _amp.state.enabled:
         return _amp.fp32(l1_loss, input, target, size_average, reduce, reduction, weight)
+    input, target = _size_warning(input, target)
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        return _weighted(fn.abs(input - target), weight, reduction, True)
+    return _l1_loss(input, target, reduction)
+
+
+def _l1_loss(input, target, reduction):
+    """torch._C._nn.l1_loss (composite: abs(input - target), reduced)."""
+    _reduction_enum(reduction)
+    _tensors("l1_loss", ("input", input), ("target", target))
     return _reduce(fn.abs(input - target), reduction)
 
 
@@ -423,9 +612,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
                    beta=1.0):
     if _amp.state.enabled:
         return _amp.fp32(smooth_l1_loss, input, target, size_average, reduce, reduction, beta)
+    input, target = _size_warning(input, target)
     reduction = _legacy_reduction(size_average, reduce, reduction)
     if beta == 0.0:  # (PyTorch's smooth_l1_loss calls l1_loss then)
-        return l1_loss(input, target, reduction=reduction)
+        return _l1_loss(input, target, reduction)
+    if beta < 0:
+        _reduction_enum(reduction)
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
 
     def kernel(x):
         from .._backend import np
@@ -437,10 +630,20 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if _amp.state.enabled:
         return _amp.fp32(huber_loss, input, target, reduction, delta, weight)
+    input, target = _size_warning(input, target)
+    if delta <= 0:
+        _reduction_enum(reduction if weight is None else "none")
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+
     def kernel(x):
         from .._backend import np
         z = abs(x)
         return np.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)).astype(x.dtype)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        loss = _pointwise_loss("huber_loss", kernel, input, target, "none", (delta,))
+        return _weighted(loss, weight, reduction, False)
     return _pointwise_loss("huber_loss", kernel, input, target, reduction, (delta,))
 
 
@@ -451,22 +654,43 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         return _amp.fp32(binary_cross_entropy, input, target, weight, size_average, reduce,
                          reduction)
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if target.shape != input.shape:
-        raise ValueError(f"Using a target size ({target.shape}) that is different to the "
-                         f"input size ({input.shape}) is deprecated. Please ensure they have "
+    _reduction_enum(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the "
+                         f"input size ({input.size()}) is deprecated. Please ensure they have "
                          "the same size.")
+    if weight is not None:
+        weight = weight.expand(fn.broadcast_shapes(target.size(), weight.size()))
+    _tensors("binary_cross_entropy", ("input", input), ("target", target),
+             ("weight", weight, 1))
     if target.dtype != input.dtype:
         raise RuntimeError(f"Found dtype {_dtypes.scalar_name(target.dtype)} but expected "
                            f"{_dtypes.scalar_name(input.dtype)}")
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"binary_cross_entropy\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
+    _bce_range(input._data, target._data)
     log_x = fn.clamp_min(fn.log(input), -100)
     log_1mx = fn.clamp_min(fn.log(1 - input), -100)
     loss = -(fn.mul(target, log_x) + fn.mul(1 - target, log_1mx))
     if weight is not None:
         loss = fn.mul(loss, weight)
     return _reduce(loss, reduction)
+
+
+def _bce_range(x, t):
+    """aten's binary_cross_entropy loop: each element's input, then its target, in [0, 1]
+    (NaN fails)."""
+    from .._backend import np
+    with np.errstate(invalid="ignore"):
+        bx = ~((x >= 0) & (x <= 1))
+        bt = ~((t >= 0) & (t <= 1))
+    if bx.any() or bt.any():
+        bx, bt = bx.reshape(-1), bt.reshape(-1)
+        ix = int(bx.argmax()) if bx.any() else bx.size
+        it = int(bt.argmax()) if bt.any() else bt.size
+        raise RuntimeError(f"all elements of {'input' if ix <= it else 'target'} should be "
+                           "between 0 and 1")
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
@@ -476,9 +700,23 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         return _amp.fp32(binary_cross_entropy_with_logits, input, target, weight, size_average,
                          reduce, reduction, pos_weight)
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if target.shape != input.shape:
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
-                         f"({input.shape})")
+    _reduction_enum(reduction)
+    if not target.size() == input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    _tensors("binary_cross_entropy_with_logits", ("input", input), ("target", target),
+             ("weight", weight, 1), ("pos_weight", pos_weight, 1))
+    # (aten: log_sigmoid(input), then (1 - target).mul_(input): the loss has target's dtype)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
+    if target.dtype == _dtypes.bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if not target.dtype.is_floating_point:
+        common = _dtypes.result_type(input, target)
+        raise RuntimeError(f"result type {_dtypes.scalar_name(common)} can't be cast to the "
+                           f"desired output type {_dtypes.scalar_name(target.dtype)}")
     return fn.nn_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
                                                       _reduction_enum(reduction))
 
@@ -501,14 +739,18 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                        stacklevel=2)
     if reduction == "batchmean":
         loss = _kl_div(input, target, "sum", log_target)
-        return loss / input.size(0) if input.dim() else loss
+        return loss / input.size()[0] if input.dim() else loss
+    _reduction_enum(reduction)
     return _kl_div(input, target, reduction, log_target)
 
 
 def _kl_div(input, target, reduction, log_target):
     """aten::kl_div (torch.kl_div): exp(t) * (t - x), or xlogy(t, t) - t * x."""
+    _tensors("kl_div", ("input", input), ("target", target))
     if input.is_complex() or target.is_complex():
         raise RuntimeError("kl_div: Complex inputs not supported.")
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         loss = fn.mul(fn.exp(target), target - input)
     else:
@@ -525,6 +767,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     from ..autograd.grad_mode import is_grad_enabled
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _reduction_enum(reduction)
+    _tensors("soft_margin_loss", ("input", input), ("target", target))
     if target.requires_grad and is_grad_enabled():
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
                            "to argument 'target'. This input cannot have requires_grad True.")
@@ -550,14 +793,23 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                         reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _reduction_enum(reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
+                           f"target: {target.size()} ")
     return _reduce((fn.mul(-target, input1 - input2) + margin).clamp_min_(0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
+    from .._creation import zeros_like
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    zeros = fn.mul(input, 0)
-    margin_clamp = fn.clamp_min(margin - input, 0)
+    _reduction_enum(reduction)
+    _tensors("hinge_embedding_loss", ("input", input), ("target", target))
+    from .._creation import full_like
+    zeros = zeros_like(input)
+    margin_clamp = fn.clamp_min_(full_like(input, margin).sub_(input), 0)
     loss = fn.where(target != 1, margin_clamp, zeros) + fn.where(target != -1, input, zeros)
     return _reduce(loss, reduction)
 
@@ -568,6 +820,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     t log t - t + log(2 pi t) / 2 where t > 1 (added in place, as aten does)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    _tensors("poisson_nll_loss", ("input", input), ("target", target))
     if log_input:
         loss = fn.exp(input) - fn.mul(target, input)
     else:
@@ -800,11 +1053,30 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """native_batch_norm (NativeBatchNormBackward0); training updates the running stats
     in place."""
     if training:
-        c = input.shape[1] if input.dim() > 1 else None
-        size = input.numel() // c if c else 0
-        if size == 1:
+        size = input.size()
+        prods = size[0]
+        for s in size[2:]:
+            prods *= s
+        if prods == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got "
-                             f"input size {input.shape!r}")
+                             f"input size {size}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    _tensors("batch_norm", ("input", input), ("weight", weight, 1), ("bias", bias, 1),
+             ("running_mean", running_mean, 1), ("running_var", running_var, 1))
+    if input.dim() < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(input.dim(), 1)}, {max(input.dim(), 1) - 1}], but got 1)")
+    c = input.shape[1]
+    if input.numel():
+        for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                        ("weight", weight), ("bias", bias)):
+            if t is not None and t.numel() != c:
+                raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+            if t is None and name == "running_mean" and not training:
+                raise RuntimeError("running_mean must be defined in evaluation mode")
     return _native_batch_norm(input, weight, bias, running_mean, running_var, training,
                               0.0 if momentum is None else momentum, eps)[0]
 
@@ -842,7 +1114,41 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    _norm_args("layer_norm", input, normalized_shape, weight, bias)
     return _native_layer_norm(input, normalized_shape, weight, bias, eps)[0]
+
+
+def _norm_args(op, input, normalized_shape, weight, bias=None):
+    """The argument parser of layer_norm/rms_norm (normalized_shape: a tuple of ints)."""
+    pairs = [("input", input), ("normalized_shape", normalized_shape), ("weight", weight, 1)]
+    if op == "layer_norm":
+        pairs.append(("bias", bias, 1))
+    for i, pair in enumerate(pairs):
+        if i == 1:
+            if not isinstance(normalized_shape, (tuple, list)) and \
+                    type(normalized_shape).__name__ != "Size":
+                raise TypeError(f"{op}(): argument 'normalized_shape' (position 2) must be "
+                                f"tuple of ints, not {type(normalized_shape).__name__}")
+        else:
+            _tensors(op, *([("", None, 1)] * i), pair)
+
+
+def _norm_shape_checks(input, shape, weight, bias, sep):
+    """aten's _check_layer_norm_inputs: normalized_shape, weight, bias, then the input."""
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
+                               f"{list(shape)}")
+    if sep == "" and input.dim() == 0:
+        raise ValueError("Input tensor must have at least 1 dimensions, but got 0")
+    if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*{sep}{', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
 
 
 def _native_layer_norm(input, normalized_shape, weight, bias, eps):
@@ -853,16 +1159,13 @@ def _native_layer_norm(input, normalized_shape, weight, bias, eps):
     from .._ops import nn_ops as N
     shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) else \
         (normalized_shape,)
-    if tuple(input.shape[input.dim() - len(shape):]) != shape:
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*, {', '.join(map(str, shape))}], but got input of size"
-                           f"{list(input.shape)}")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and tuple(t.shape) != shape:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
-                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
-                               f"{list(shape)}")
+    if any(t is not None and t.dtype != input.dtype for t in (weight, bias)):
+        _check_norm_dtypes(input, (weight, bias))   # (layer_norm_cpu: mixed types first)
+    _norm_shape_checks(input, shape, weight, bias, ", ")
     _check_norm_dtypes(input, (weight, bias))
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
     outs = N.layer_norm_kernel(input._data, shape, None if weight is None else weight._data,
                                None if bias is None else bias._data, eps)
     return _finish_multi(N.LAYER_NORM, (input, weight, bias), (shape, eps), outs)
@@ -1220,18 +1523,70 @@ def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_siz
     return fn.squeeze(out, -2)
 
 
+def _feature_dropout(input, p, training, inplace):
+    """aten's feature_dropout: one bernoulli_(1 - p) / (1 - p) per (sample, channel), the
+    input multiplied by it (p == 1: by a 0-d zero, no draw)."""
+    _tensors("feature_dropout_" if inplace else "feature_dropout", ("input", input))
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    from .. import _random
+    from .._creation import _make
+    d = input._data
+    if p == 1:
+        zero = _make(_np_zeros_like_scalar(d))
+        return input.mul_(zero) if inplace else fn.mul(input, zero)
+    if d.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    noise = _random.bernoulli(1 - p, d.shape[:2] + (1,) * (d.ndim - 2), d.dtype)
+    noise /= noise.dtype.type(1 - p)
+    noise = _make(noise)
+    return input.mul_(noise) if inplace else fn.mul(input, noise)
+
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
 def dropout1d(input, p=0.5, training=True, inplace=False):
-    from .modules.dropout import Dropout1d
-    m = Dropout1d(p, inplace)
-    m.training = training
-    return m(input)
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {inp_dim}D "
+                           "input. Note that dropout1d exists to provide channel-wise dropout "
+                           "on inputs with 1 spatial dimension, a channel dimension, and an "
+                           "optional batch dimension (i.e. 2D or 3D inputs).")
+    return _unbatched_feature_dropout(input, p, training, inplace, inp_dim == 3)
+
+
+def _unbatched_feature_dropout(input, p, training, inplace, is_batched):
+    if not is_batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not is_batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
-    from .modules.dropout import Dropout2d
-    m = Dropout2d(p, inplace)
-    m.training = training
-    return m(input)
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (3, 4):
+        _warnings.warn(f"dropout2d: Received a {inp_dim}-D input to dropout2d, which is "
+                       "deprecated and will result in an error in a future release. To retain "
+                       "the behavior and silence this warning, please use dropout instead. "
+                       "Note that dropout2d exists to provide channel-wise dropout on inputs "
+                       "with 2 spatial dimensions, a channel dimension, and an optional batch "
+                       "dimension (i.e. 3D or 4D inputs).", stacklevel=2)
+    if inp_dim == 3:
+        _warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
+                       "channel-wise 1D dropout behavior is desired - input is interpreted as "
+                       "shape (N, C, L), where C is the channel dim. This behavior will change "
+                       "in a future release to interpret the input as one without a batch "
+                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
+                       "dropout behavior, please switch to using dropout1d instead.",
+                       stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
 
 # ---- 3-d pooling, LP pooling, channel shuffle, feature dropouts (issue 12) ----------------
 def _pool_args_nd(kernel_size, stride, padding, dilation, nd):
@@ -1377,10 +1732,16 @@ native_channel_shuffle = channel_shuffle
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
-    from .modules.dropout import Dropout3d
-    m = Dropout3d(p, inplace)
-    m.training = training
-    return m(input)
+    _check_p(p)
+    inp_dim = input.dim()
+    if inp_dim not in (4, 5):
+        _warnings.warn(f"dropout3d: Received a {inp_dim}-D input to dropout3d, which is "
+                       "deprecated and will result in an error in a future release. To retain "
+                       "the behavior and silence this warning, please use dropout instead. "
+                       "Note that dropout3d exists to provide channel-wise dropout on inputs "
+                       "with 3 spatial dimensions, a channel dimension, and an optional batch "
+                       "dimension (i.e. 4D or 5D inputs).", stacklevel=2)
+    return _unbatched_feature_dropout(input, p, training, inplace, inp_dim == 5)
 
 
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
@@ -1412,6 +1773,7 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     if eps != 1e-10:
         _warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
     from .. import _creation
+    _tensors("empty_like", ("input", logits))
     gumbels = -_creation.empty_like(logits).exponential_().log()
     gumbels = (logits + gumbels) / tau
     y_soft = gumbels.softmax(dim)
@@ -1564,11 +1926,11 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     top); the running statistics are the per-sample ones averaged over the batch."""
     if use_input_stats:
         size = 1
-        for s in input.shape[2:]:
+        for s in input.size()[2:]:
             size *= s
         if size == 1:
             raise ValueError(f"Expected more than 1 spatial element when training, got input "
-                             f"size {list(input.shape)}")
+                             f"size {input.size()}")
     n, c = input.shape[:2]
     shape = tuple(input.shape)
     x = input.reshape((1, n * c) + shape[2:])
@@ -1589,7 +1951,8 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     (zero-padded avg pool), then ``input / (k + alpha * mean) ** beta``."""
     dim = input.dim()
     if dim < 3:
-        raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
+        raise ValueError(f"Expected 3D or higher dimensionality                          "
+                         f"input (got {dim} dimensions)")
     if input.numel() == 0:
         return input
     div = fn.mul(input, input)
@@ -1630,6 +1993,28 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     _check_reduction(reduction)
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    _tensors("multi_margin_loss", ("input", input), ("target", target), ("weight", weight, 1))
+    nd = input.dim()
+    if not ((nd == 2 and input.shape[1]) or (nd == 1 and input.shape[0]) or nd == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: [{_errors.shape_str(input.shape)}]")
+    nframe, dim = (1, input.shape[0] if nd else 1) if nd <= 1 else tuple(input.shape)
+    if target.dim() > 1 or target.numel() != nframe:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to "
+                           f"the number of input samples (batch size). Expected target size "
+                           f"[{nframe}], but got [{_errors.shape_str(target.shape)}]. Input has "
+                           f"shape [{_errors.shape_str(input.shape)}].")
+    if weight is not None and weight.numel() != dim:
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got "
+                           f"[{_errors.shape_str(weight.shape)}]")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"multi_margin_loss_cpu_kernel\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
+    if target.dtype != _dtypes.int64:
+        raise RuntimeError(f"expected scalar type Long but found "
+                           f"{_dtypes.scalar_name(target.dtype)}")
     from .._ops import nn_ops as N
     x = input
     _refuse_tangents(N.MULTI_MARGIN_LOSS, input)
@@ -1651,9 +2036,13 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     from .._ops import nn_ops as N
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    _tensors("multilabel_margin_loss", ("input", input), ("target", target))
     x = input
     _refuse_tangents(N.MULTILABEL_MARGIN_LOSS, input)
     xd, td = x._data, target._data
+    if not ((xd.ndim == 2 and xd.shape[1]) or (xd.ndim == 1 and xd.shape[0]) or xd.ndim == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: [{_errors.shape_str(xd.shape)}]")
     # (multilabel_margin_loss_shape_check, then the target's range, as aten's kernel)
     fits = (td.ndim <= 1 and td.size == (xd.shape[0] if xd.ndim == 1 else 1)) if \
         xd.ndim <= 1 else td.shape == xd.shape
@@ -1661,6 +2050,12 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         from .._errors import shape_str
         raise RuntimeError(f"inconsistent target size: [{shape_str(td.shape)}] for input of "
                            f"size: [{shape_str(xd.shape)}]")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"multilabel_margin_loss_forward_out_frame\" not "
+                                  f"implemented for '{_dtypes.scalar_name(input.dtype)}'")
+    if target.dtype != _dtypes.int64:
+        raise RuntimeError(f"expected scalar type Long but found "
+                           f"{_dtypes.scalar_name(target.dtype)}")
     if td.size and (td.min() < -1 or td.max() >= (xd.shape[-1] if xd.ndim else 1)):
         raise RuntimeError("argument #2 'target' is out of range")
     params = (td.reshape(xd.shape).astype(np.int64), reduction)
@@ -1671,12 +2066,16 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _tensors("log_sigmoid", ("input", input))
     loss = -(fn.mul(target, logsigmoid(input)) + fn.mul(1 - target, logsigmoid(-input)))
     if weight is not None:
         loss = fn.mul(loss, weight)
     class_dim = input.dim() - 1
+    if class_dim < 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     loss = fn.div(fn.sum(loss, class_dim), input.size(class_dim))
-    _check_reduction(reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
     return _reduce(loss, reduction)
 
 
@@ -1684,16 +2083,24 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
                           reduction="mean"):
     """ATen's cosine_embedding_loss: cos from the sums of products (+1e-12 in each squared
     magnitude); 1 - cos where y == 1, max(0, cos - margin) where y == -1."""
+    from .._creation import zeros_like
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    dim = input1.dim() - 1
+    _tensors("cosine_embedding_loss", ("input1", input1), ("input2", input2), ("target", target))
+    dim = target.dim()
+    if dim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if (input1.dim(), input2.dim()) != (dim + 1, dim + 1):
+        raise RuntimeError(f"{dim}D target tensor expects {dim + 1}D input tensors, but found "
+                           f"inputs with sizes [{_errors.shape_str(input1.shape)}] and "
+                           f"[{_errors.shape_str(input2.shape)}].")
     prod = fn.sum(fn.mul(input1, input2), dim)
     mag1 = fn.sum(fn.mul(input1, input1), dim) + 1e-12
     mag2 = fn.sum(fn.mul(input2, input2), dim) + 1e-12
-    cos = fn.div(prod, fn.sqrt(fn.mul(mag1, mag2)))
-    zeros = fn.mul(cos, 0)
+    cos = fn.div(prod, fn.sqrt_(fn.mul(mag1, mag2)))
+    zeros = zeros_like(cos)
     pos = fn.where(target == 1, 1 - cos, zeros)
-    neg = fn.where(target == -1, fn.clamp_min(cos - margin, 0), zeros)
+    neg = fn.where(target == -1, fn.clamp_min_(cos - margin, 0), zeros)
     return _reduce(pos + neg, reduction)
 
 
@@ -1701,6 +2108,11 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
                         size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _tensors("triplet_margin_loss", ("anchor", anchor), ("positive", positive),
+             ("negative", negative))
+    _triplet_dims(anchor.dim(), positive.dim(), negative.dim())
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
@@ -1708,12 +2120,19 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     return _reduce(fn.clamp_min(margin + d_pos - d_neg, 0), reduction)
 
 
+def _triplet_dims(a, p, n):
+    if not a == p == n:
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have "
+                           f"the same number of dimensions, but got: anchor {a}D, positive "
+                           f"{p}D, and negative {n}D inputs")
+
+
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
                                       margin=1.0, swap=False, reduction="mean"):
-    if margin <= 0:
-        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than "
-                         f"0, got {margin} instead")
     _check_reduction(reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _triplet_dims(anchor.ndim, positive.ndim, negative.ndim)
     dist = distance_function if distance_function is not None else pairwise_distance
     d_pos, d_neg = dist(anchor, positive), dist(anchor, negative)
     if swap:
@@ -1724,20 +2143,23 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """0.5 * (log var + (input - target)^2 / var), var clamped to eps without grad (as
     PyTorch: the clamp is applied in place under no_grad to a clone)."""
-    if isinstance(var, (int, float)):
-        from .._creation import full as _full
-        var = _full(tuple(input.shape), float(var), dtype=input.dtype)
-    if tuple(var.shape) != tuple(input.shape):
-        if tuple(input.shape[:-1]) == tuple(var.shape):
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        from .._creation import ones_like
+        var = var * ones_like(input)
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
             var = fn.unsqueeze(var, -1)
-        elif tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1:
+        elif input.ndim == var.ndim and sum(
+                y for x, y in zip(input.size(), var.size()) if x != y) == 1:
             pass
         else:
             raise ValueError("var is of incorrect size")
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
-    if bool((var < 0).any()):
-        raise ValueError("var has negative entry/entries")
     var = var.clone()
     from ..autograd import no_grad
     with no_grad():

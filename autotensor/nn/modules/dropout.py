@@ -23,40 +23,19 @@ class Dropout(_DropoutNd):
         return F.dropout(input, self.p, self.training, self.inplace)
 
 
-class _ChannelDropout(_DropoutNd):
-    """Whole channels zeroed: the mask has the input's (N, C) shape and ones elsewhere,
-    drawn with bernoulli_(1 - p) as PyTorch's feature dropout does."""
-
-    _dims = 1
-
+class Dropout1d(_DropoutNd):
     def forward(self, input):
-        if not self.training or self.p == 0:
-            return input
-        from ... import _random
-        from ..._creation import _make
-        from ... import _ops as fn
-        batched = input.dim() == self._dims + 2
-        shape = tuple(input.shape[:2]) if batched else tuple(input.shape[:1])
-        shape = shape + (1,) * self._dims
-        d = input._data
-        if self.p == 1:
-            noise = _random.bernoulli(0.0, shape, d.dtype)
-        else:
-            noise = _random.bernoulli(1 - self.p, shape, d.dtype)
-            noise /= noise.dtype.type(1 - self.p)
-        return fn.mul(input, _make(noise))
+        return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
-class Dropout1d(_ChannelDropout):
-    _dims = 1
+class Dropout2d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
-class Dropout2d(_ChannelDropout):
-    _dims = 2
-
-
-class Dropout3d(_ChannelDropout):
-    _dims = 3
+class Dropout3d(_DropoutNd):
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)
 
 
 class AlphaDropout(_DropoutNd):
