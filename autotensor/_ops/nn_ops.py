@@ -3105,3 +3105,54 @@ def lstm_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     outs = lstm_layer_kernel(input._data, w_ih._data, w_hh._data, arr(b_ih), arr(b_hh),
                              hx._data, cx._data, bool(reverse), train)
     return _finish(LSTM_LAYER, inputs, (bool(reverse), train), outs)[:3]
+
+
+# ---- binary_cross_entropy: one entry (BinaryCrossEntropyBackward0), aten's CPU kernels ----
+def bce_kernel(x, t, weight, reduction):
+    """aten's loop: (t - 1) * max(log1p(-x), -100) - t * max(log(x), -100), times weight."""
+    from .raw import RAW
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loss = (t - 1) * np.maximum(np.log1p(-x), -100) - t * np.maximum(np.log(x), -100)
+    loss = np.asarray(loss).astype(x.dtype, copy=False)
+    if weight is not None:
+        loss = (loss * weight).astype(x.dtype, copy=False)
+    return np.asarray(_loss_reduce(RAW, loss, reduction)).astype(x.dtype, copy=False)
+
+
+_BCE_EPS = float(np.float32(1e-12))   # (aten's EPSILON is a float: 9.99999996e-13)
+
+
+def bce_backward(F, grad, self, target, weight, reduction):
+    """aten's binary_cross_entropy_backward: grad * (x - t) / max((1 - x) * x, eps), times
+    weight, over the element count for a mean."""
+    d = (1 - self) * self
+    g = grad * (self - target) / F.where(d < _BCE_EPS, _BCE_EPS, d)
+    if weight is not None:
+        g = g * F.constant(weight, g)
+    return g / _prod(self.shape) if reduction == 1 else g
+
+
+def bce_target_backward(F, grad, self, target, weight, reduction):
+    """aten's binary_cross_entropy_target_backward: -logit(x) * grad (weight, mean)."""
+    g = -F.log(self / (1 - self)) * grad
+    if weight is not None:
+        g = g * F.constant(weight, g)
+    return g / _prod(target.shape) if reduction == 1 else g
+
+
+def _bce_jvp(F, self, self_t, target, target_t, weight, reduction):
+    """PyTorch's ``result:`` rule: both terms, an absent tangent as zeros (so -logit(x) * 0 is
+    NaN at x = 0 or 1, as PyTorch's)."""
+    if self_t is None:
+        self_t = self * 0
+    if target_t is None:
+        target_t = self * 0
+    d = bce_backward(F, self_t, self, target, weight, 0) + \
+        bce_target_backward(F, target_t, self, target, weight, 0)
+    return _loss_reduce(F, d, reduction)
+
+
+BCE = defop("binary_cross_entropy", "BinaryCrossEntropyBackward0", bce_kernel,
+            inputs=("self", "target"), params=("weight", "reduction"),
+            grads={"self": bce_backward, "target": bce_target_backward}, jvp=_bce_jvp,
+            layout="iter")

@@ -649,7 +649,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
-    """-(t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch does."""
+    """One BinaryCrossEntropyBackward0 entry (aten's CPU kernels, _ops/nn_ops.py), after
+    PyTorch's Python checks."""
     if _amp.state.enabled:
         return _amp.fp32(binary_cross_entropy, input, target, weight, size_average, reduce,
                          reduction)
@@ -670,12 +671,11 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise NotImplementedError(f"\"binary_cross_entropy\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
     _bce_range(input._data, target._data)
-    log_x = fn.clamp_min(fn.log(input), -100)
-    log_1mx = fn.clamp_min(fn.log(1 - input), -100)
-    loss = -(fn.mul(target, log_x) + fn.mul(1 - target, log_1mx))
-    if weight is not None:
-        loss = fn.mul(loss, weight)
-    return _reduce(loss, reduction)
+    from .._ops import nn_ops as N
+    w = None if weight is None else weight._data.astype(input._data.dtype, copy=False)
+    params = (w, _reduction_enum(reduction))   # (loss.mul_(weight): in the loss's dtype)
+    return _finish(N.BCE, (input, target), params, N.bce_kernel(input._data, target._data,
+                                                               *params))
 
 
 def _bce_range(x, t):
