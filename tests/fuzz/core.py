@@ -91,7 +91,18 @@ CATALOGUE_UNARY = ["log1p", "expm1", "exp2", "log2", "log10", "tan", "asin", "ac
           "nn.functional.softshrink", "nn.functional.hardshrink", "nn.functional.normalize",
           "nn.functional.dropout(training=False)", "layer_norm_last", "rms_norm_last",
           "nn.functional.gelu(approximate='tanh')", "nn.functional.softmin(dim=-1)",
-          "nn.functional.log_softmax(dim=0)", "nn.functional.glu(dim=-1)"]
+          "nn.functional.log_softmax(dim=0)", "nn.functional.glu(dim=-1)",
+          # sorting, scans, indexing with constant indices and linear algebra (stop 27)
+          "sort(-1)[0]", "sort(-1, descending=True)[1]", "topk(1)[0]", "kthvalue(1)[0]",
+          "argsort()", "cumsum(-1)", "logcumsumexp(-1)", "cummax(-1)[0]", "cummin(0)[1]",
+          "renorm(2, 0, 1.0)", "nan_to_num(posinf=1.0)", "clamp(-1, 1)",
+          "index_fill(-1, torch.tensor([0]), 2.0)", "index_select(-1, torch.tensor([0, 0]))",
+          "scatter(-1, torch.tensor([0]), 1.5)", "scatter_add(0, torch.tensor([0]), "
+          "torch.ones(1))", "masked_fill(torch.tensor(True), 1.0)", "take(torch.tensor([0]))",
+          "det()", "inverse()", "matrix_exp()", "slogdet()[1]", "logdet()", "pinverse()",
+          "matrix_power(2)", "qr()[1]", "svd()[1]", "trace()", "triu_(1)", "tril_(-1)",
+          "unfold(-1, 1, 1)", "narrow(-1, 0, 1)", "movedim(0, -1)", "swapaxes(0, -1)",
+          "amax(-1)", "aminmax()[0]", "logsumexp(-1)", "softmax(-1)", "var(-1)", "std(0)"]
 CATALOGUE_BINARY = ["atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copysign", "fmax",
            "fmin",
            "float_power", "nextafter", "heaviside", "igamma", "igammac", "clamp_min",
