@@ -559,3 +559,26 @@ def test_lerp_method_argument_marks(end, weight):
     ours, theirs = scenario(autotensor), scenario(torch)
     if theirs is not None and theirs.startswith("lerp()"):
         assert ours == theirs
+
+
+_TERNARY_SHAPES = [(2,), (0,), (3,), (3, 1), (1, 2), ()]
+
+
+@pytest.mark.parametrize("op", ["addcmul", "addcdiv", "addcmul_", "lerp_t", "where"])
+def test_ternary_broadcast_errors_name_the_first_misfit(op):
+    """TensorIterator broadcasts the operands in order and names the first that does not
+    fit the shape so far ("The size of tensor a (2) must match the size of tensor b (0)")."""
+    def scenario(m, shapes):
+        a, b, c = (m.ones(s) for s in shapes)
+        try:
+            if op == "lerp_t":
+                return tuple(m.lerp(a, b, c * 0.5).shape)
+            if op == "where":
+                return tuple(m.where(a > 0, b, c).shape)
+            if op == "addcmul_":
+                return tuple(a.clone().addcmul_(b, c).shape)
+            return tuple(getattr(m, op)(a, b, c).shape)
+        except RuntimeError as e:
+            return str(e)
+    for shapes in itertools.product(_TERNARY_SHAPES, repeat=3):
+        assert scenario(autotensor, shapes) == scenario(torch, shapes), shapes

@@ -1223,7 +1223,18 @@ def where(condition, input=None, other=None):
                            f"with dtype {_dtypes.scalar_name(_dtypes.from_numpy(cond.dtype))}")
     if not isinstance(input, Tensor) or not isinstance(other, Tensor):
         input, other = _where_scalars(input, other)
-    return _binary(WHERE, input, other, (cond,))
+    try:
+        return _binary(WHERE, input, other, (cond,))
+    except RuntimeError:
+        # (TensorIterator broadcasts condition, input, other in that order and names the
+        # first that does not fit)
+        shape = cond.shape
+        for a in (input, other):
+            try:
+                shape = np.broadcast_shapes(shape, a._data.shape)
+            except ValueError:
+                raise broadcast_error(shape, a._data.shape) from None
+        raise
 
 
 def _where_scalars(input, other):
@@ -2521,7 +2532,13 @@ def _ternary(op, inputs, params, kernel_args):
     try:
         shape = np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
-        raise broadcast_error(arrays[0].shape, arrays[-1].shape) from None
+        shape = arrays[0].shape  # (TensorIterator's: the first operand that does not fit)
+        for a in arrays[1:]:
+            try:
+                shape = np.broadcast_shapes(shape, a.shape)
+            except ValueError:
+                raise broadcast_error(shape, a.shape) from None
+        raise
     out = _asarray(op.kernel(*arrays, *kernel_args)).astype(dt, copy=False)
     r = _finish(op, tuple(inputs), params, out)
     if r._grad_fn is not None:
