@@ -582,3 +582,28 @@ def test_ternary_broadcast_errors_name_the_first_misfit(op):
             return str(e)
     for shapes in itertools.product(_TERNARY_SHAPES, repeat=3):
         assert scenario(autotensor, shapes) == scenario(torch, shapes), shapes
+
+
+_REPRODUCERS = ["pending_stop27/start_repro_001.py", "pending_stop27/start_repro_002.py",
+                "pending_stop27/start_repro_003.py", "pending_stop27/start_repro_004.py",
+                "pending_stop26/end_repro_001.py", "pending_stop26/end_repro_002.py",
+                "pending_stop26/end_repro_005.py", "pending_stop26/end_repro_006.py",
+                "pending_stop26/end_repro_007.py"]
+
+
+@pytest.mark.parametrize("path", _REPRODUCERS)
+def test_fuzzer_reproducers_of_stop_27(path):
+    """The reproducers of this stop's start run and stop 26's end run agree with PyTorch
+    (each a class fixed above: tests/fuzz/OPEN_FINDINGS.md "Stop 27, lead")."""
+    import ast
+    import pathlib
+    from tests.fuzz.core import run_and_compare
+    source = (pathlib.Path(__file__).parent / "fuzz" / path).read_text()
+    lines = next(ast.literal_eval(node.value) for node in ast.parse(source).body
+                 if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") ==
+                 "LINES")
+    try:
+        run_and_compare(lines)
+    finally:  # (a dual program leaves its level open on a mismatch)
+        if autotensor.autograd.forward_ad._current[0] >= 0:
+            autotensor.autograd.forward_ad.exit_dual_level()
