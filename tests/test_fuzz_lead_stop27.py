@@ -607,3 +607,16 @@ def test_fuzzer_reproducers_of_stop_27(path):
     finally:  # (a dual program leaves its level open on a mismatch)
         if autotensor.autograd.forward_ad._current[0] >= 0:
             autotensor.autograd.forward_ad.exit_dual_level()
+
+
+@pytest.mark.parametrize("call", ["e.take(i)", "e.take(n)", "e.put(i, s)", "e.put_(i, s)",
+                                  "e.put(n, e)", "o.take(b)", "o.put(b, s)", "e.take(b)"])
+def test_take_and_put_on_empty_tensors(call):
+    def scenario(m):
+        env = {"e": m.zeros(0), "o": m.ones(2), "i": m.tensor([0]), "b": m.tensor([5]),
+               "n": m.tensor([], dtype=m.long), "s": m.ones(1)}
+        try:
+            return tuple(eval(call, env).shape)
+        except (IndexError, RuntimeError) as e:
+            return type(e).__name__, str(e)
+    assert scenario(autotensor) == scenario(torch)

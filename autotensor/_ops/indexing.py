@@ -1321,6 +1321,9 @@ def _flat_index(name, index, numel, checks=None):
                            f"{_dtype_name(idx)}")
     if checks is not None:
         checks(idx)
+    if not numel and idx.size:  # (the kernels' own message for an empty tensor)
+        raise IndexError("take(): tried to take from an empty tensor" if name == "take" else
+                         "put_(): Tried to put elements into an empty tensor")
     for v in idx.reshape(-1):
         if v < -numel or v >= numel:
             raise IndexError(f"out of range: tried to access index {int(v)} on a tensor of "
