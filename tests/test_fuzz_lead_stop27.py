@@ -620,3 +620,40 @@ def test_take_and_put_on_empty_tensors(call):
         except (IndexError, RuntimeError) as e:
             return type(e).__name__, str(e)
     assert scenario(autotensor) == scenario(torch)
+
+
+_ZERO_D_INDEX_CALLS = ["x.index_fill(-1, i1, 2.0)", "x.index_fill(0, i0, v0)",
+                       "x.index_fill(0, ie, 2.0)", "x.index_fill(0, i2, 2.0)",
+                       "x.clone().index_fill_(0, ie, 2.0)", "x.index_add(0, i1, s1)",
+                       "x.index_add(0, i1, s0)", "x.index_add(0, i0, s0)",
+                       "x.index_add(0, i2, s2)", "x.index_reduce(0, i1, s0, 'amax')",
+                       "x.index_reduce(0, i1, s1, 'prod')", "x.index_copy(0, i1, s1)",
+                       "x.index_add(0, ie, se)", "x.index_add(-1, i1, s0)"]
+
+
+@pytest.mark.parametrize("call", _ZERO_D_INDEX_CALLS)
+@pytest.mark.parametrize("dual", [False, True])
+def test_index_ops_of_a_zero_d_tensor(call, dual):
+    """A 0-d tensor is indexed as one element: an empty index fills nothing, a 1-d source
+    of index_add does not fit it (index_func_meta_impl's shape check), index_reduce keeps it
+    0-d, and forward AD's zero_at writes through it (fuzz end run, stop 27)."""
+    import warnings
+
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        env = dict(i1=m.tensor([0]), i0=m.tensor(0), i2=m.tensor([0, 0]), s1=m.tensor([1.0]),
+                   s0=m.tensor(1.0), s2=m.tensor([1.0, 2.0]), v0=m.tensor(3.0),
+                   ie=m.tensor([], dtype=m.long), se=m.tensor([]))
+        with fw.dual_level(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = m.tensor(1.5, requires_grad=True)
+            env["x"] = fw.make_dual(x, m.tensor(1.0)) if dual else x
+            try:
+                r = eval(call, env)
+            except (RuntimeError, IndexError) as e:
+                return type(e).__name__, str(e)
+            t = fw.unpack_dual(r).tangent
+            g = m.autograd.grad(r, x, allow_unused=True)[0]
+            return (tuple(r.shape), r.item(), None if t is None else t.item(),
+                    None if g is None else g.item())
+    assert scenario(autotensor) == scenario(torch)

@@ -703,7 +703,7 @@ def _index_add_check(d, dim, idx, s, name="index_add_"):
     if idx.size != n:
         raise RuntimeError(f"{name}(): Number of indices ({idx.size}) should be equal to "
                            f"source.size(dim): ({n}), for dim: {dim}")
-    if d.ndim and (s.ndim != d.ndim or _py_any(
+    if (s.ndim != d.ndim or _py_any(
             a != b for i, (a, b) in enumerate(zip(d.shape, s.shape)) if i != dim)):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = [{_errors.shape_str(d.shape)}]"
@@ -802,7 +802,7 @@ def _index_reduce_kernel(d, s, dim, idx, reduce, include_self):
         counts = counts.reshape((-1,) + (1,) * (out.ndim - 1))
         out[...] = out / counts if out.dtype.kind in "fcV" else out // counts
     out = np.moveaxis(out, 0, dim) if d.ndim else out.reshape(())
-    return np.ascontiguousarray(out)
+    return out if out.flags.c_contiguous else np.ascontiguousarray(out)  # (0-d stays 0-d)
 
 
 def _index_reduce_counts(n, idx, include_self):
@@ -919,12 +919,22 @@ def _index_reduce_args(self, dim, index, source, reduce):
     return dim, idx.reshape(-1).astype(np.int64, copy=False)
 
 
+def _refuse_dual(op, *tensors):
+    """An op without a forward rule refuses a dual before its own checks (PyTorch's
+    VariableType raises first)."""
+    from ..autograd.grad_mode import state
+    if state.fw:
+        from ..autograd.forward_ad import refuse_unsupported
+        refuse_unsupported(op, *tensors)
+
+
 def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
     """self with the slices at index reduced with source's (prod, mean, amax or amin)."""
     if out is not None:  # Note [out= arguments] in _out.py
         from ._out import write_out
         return write_out("index_reduce", index_reduce(input, dim, index, source, reduce,
                                                       include_self=include_self), out)
+    _refuse_dual(INDEX_REDUCE, input, source)
     dim, idx = _index_reduce_args(input, dim, index, source, reduce)
     _index_reduce_bool(input, include_self)
     out_ = _index_reduce_kernel(input._data, source._data, dim, idx, reduce, include_self)
@@ -1097,8 +1107,8 @@ def _index_copy_kernel(a, src, dim, index):
 
 def _index_fill_kernel(a, dim, index, value):
     out = a.copy()
-    if a.ndim == 0:
-        out[...] = value
+    if a.ndim == 0:  # (one element indexed as 1-d: an empty index fills nothing)
+        out.reshape(1)[np.asarray(index).reshape(-1)] = value
     else:
         out[_key(dim, index)] = value
     return out
@@ -1300,7 +1310,8 @@ def index_fill_(self, dim, index, value):
     d = self._data
     dim, idx = _index_fill_args(d, dim, index, value)
     where = inplace.written_positions(
-        d, lambda m: m.__setitem__(_key(dim, idx), True) if d.ndim else m.fill(True))
+        d, lambda m: m.__setitem__(_key(dim, idx), True) if d.ndim else
+        m.reshape(1).__setitem__(np.asarray(idx).reshape(-1), True))
     where = True if where is None else where
     if isinstance(value, Tensor):
         new = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))

@@ -194,7 +194,8 @@ def _zero_at(x, key):
     the write (+0.0, where x * 0 is -0.0 for a negative x and NaN for an inf), as raw's."""
     out = mul(x, _make(raw.zero_at(np.ones_like(x._data), key)))
     if out._data.dtype.kind in "fcV":
-        out._data[key] = 0
+        d = out._data
+        (d.reshape(1) if d.ndim == 0 else d)[key] = 0
     return out
 
 

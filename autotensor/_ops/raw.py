@@ -1276,9 +1276,10 @@ def threshold_backward(grad, self, threshold):
 
 
 def zero_at(x, key):
-    """x with the elements at key set to zero (index_put's gradient for self)."""
+    """x with the elements at key set to zero (index_put's gradient for self); a 0-d x is
+    indexed as one element, as aten's index ops treat a 0-d tensor."""
     out = x.copy()
-    out[key] = 0
+    (out.reshape(1) if out.ndim == 0 else out)[key] = 0
     return out
 
 
