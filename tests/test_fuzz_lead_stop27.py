@@ -657,3 +657,23 @@ def test_index_ops_of_a_zero_d_tensor(call, dual):
             return (tuple(r.shape), r.item(), None if t is None else t.item(),
                     None if g is None else g.item())
     assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_unfold_checks_and_zero_d(shape):
+    """unfold's checks in aten's order (maximum size, size >= 0, step > 0), and a 0-d tensor
+    unfolded as one element (fuzz end run, stop 27)."""
+    def scenario(m):
+        rows = []
+        for a in [(-1, 1, 1), (0, 1, 1), (0, 1, 2), (0, 2, 1), (1, 1, 1), (0, 0, 1), (0, 4, 1),
+                  (0, 2, 0), (0, -1, 1), (-1, 2, 2), (0, 3, 1)]:
+            x = m.ones(shape).requires_grad_()
+            try:
+                r = x.unfold(*a)
+                (r * 2).sum().backward()
+                rows.append((tuple(r.shape), r.stride(), type(r.grad_fn).__name__,
+                             x.grad.tolist()))
+            except (RuntimeError, IndexError) as e:
+                rows.append((type(e).__name__, str(e)))
+        return rows
+    assert scenario(autotensor) == scenario(torch)

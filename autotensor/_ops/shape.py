@@ -644,10 +644,21 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 def unfold(input, dimension, size, step):
     d = input._data
     dim = _wrap_dim(dimension, d.ndim, input)
-    n = (d.shape[dim] - size) // step + 1
-    shape = d.shape[:dim] + (n,) + d.shape[dim + 1:] + (size,)
-    strides = d.strides[:dim] + (d.strides[dim] * step,) + d.strides[dim + 1:] + \
-        (d.strides[dim],)
+    length = d.shape[dim] if d.ndim else 1  # (a 0-d tensor unfolds as one element)
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size "
+                           f"is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if not d.ndim:  # (its windows: one of `size` elements, the tensor itself)
+        shape, strides = (size,), (d.itemsize,)
+    else:
+        n = (d.shape[dim] - size) // step + 1
+        shape = d.shape[:dim] + (n,) + d.shape[dim + 1:] + (size,)
+        strides = d.strides[:dim] + (d.strides[dim] * step,) + d.strides[dim + 1:] + \
+            (d.strides[dim],)
     out = np.lib.stride_tricks.as_strided(d, shape, strides)
     item = d.itemsize
     layout = (d.shape, tuple(s // item for s in d.strides))
