@@ -916,10 +916,16 @@ def cumsum(input, dim, *, dtype=None):
 def _sorted_indices(d, dim, descending):
     if d.ndim == 0:
         return np.zeros((), np.int64)
-    # stable, and descending keeps the order of equal elements like PyTorch
-    idx = np.argsort(-d if descending and d.dtype.kind != "b" else d, axis=dim, kind="stable")
-    if descending and d.dtype.kind == "b":
-        idx = np.flip(np.argsort(d, axis=dim, kind="stable"), dim)
+    # stable, and descending keeps the order of equal elements like PyTorch: an
+    # order-reversing key (~x for integers and bools: no overflow, unsigned too), for floats
+    # -x after the NaNs, which PyTorch counts largest (first when descending)
+    if not descending:
+        idx = np.argsort(d, axis=dim, kind="stable")
+    elif d.dtype.kind in "biu":
+        idx = np.argsort(~d, axis=dim, kind="stable")
+    else:
+        key = d.astype(np.float32) if d.dtype.kind == "V" else d
+        idx = np.lexsort((-key, ~np.isnan(key)), axis=dim)
     return idx.astype(np.int64)
 
 
