@@ -701,3 +701,24 @@ def test_sort_descending_keeps_nans_first_and_ties_in_order():
     elements in their order; its key reverses the order without overflow (uint8's 0 and 1,
     int8's -128; bools). 144 rows, 21 differed (fuzz end run, stop 27)."""
     assert _sort_rows(autotensor) == _sort_rows(torch)
+
+
+def _renorm_rows(m):
+    rows = []
+    for x in [m.zeros(0, 0, dtype=m.long), m.ones(2, 2, dtype=m.long),
+              m.ones(2, 2, dtype=m.bool), m.ones(2, 2, dtype=m.float16),
+              m.ones(2, 2, dtype=m.complex64), m.ones(2), m.tensor(1.), m.ones(2, 3) * 2]:
+        for a in [(2, 0, 1.0), (2, 1, 1.0), (-1, 0, 1.0), (2, 0, -1.0), (2, 0, -0.5),
+                  (0, 1, 1.0), (float("inf"), 0, 1.5)]:
+            try:
+                rows.append(np.round(np.asarray(x.renorm(*a).tolist(), dtype=complex), 5)
+                            .tolist())
+            except RuntimeError as e:
+                rows.append(str(e))
+    return rows
+
+
+def test_renorm_checks_in_aten_order():
+    """renorm's meta checks (p, then maxnorm written as a C++ double, then the rank), then
+    its vector norm's dtype check (an int64 empty tensor: fuzz end run, stop 27)."""
+    assert _renorm_rows(autotensor) == _renorm_rows(torch)

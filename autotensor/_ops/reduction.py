@@ -2423,13 +2423,18 @@ RENORM = defop("renorm", "RenormBackward0", None, params=("p", "dim", "maxnorm")
 
 
 def _renorm_args(d, p, dim, maxnorm):
+    """renorm's meta checks in aten's order (p, maxnorm as a C++ double, the rank), then
+    its linalg_vector_norm's dtype check."""
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {'%g' % maxnorm}")
     if d.ndim < 2:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {d.ndim} "
                            f"dimensions")
-    if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
-    if p <= 0:
-        raise RuntimeError("renorm: non-positive-norm not supported")
+    if d.dtype.kind not in "fcV":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
     dim = _wrap_dim(dim, d.ndim)
     dims = _renorm_dims(d.ndim, dim)
     a = np.abs(d)
