@@ -722,3 +722,30 @@ def test_renorm_checks_in_aten_order():
     """renorm's meta checks (p, then maxnorm written as a C++ double, then the rank), then
     its vector norm's dtype check (an int64 empty tensor: fuzz end run, stop 27)."""
     assert _renorm_rows(autotensor) == _renorm_rows(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("shapes", [((), ()), ((3,), (3,)), ((2, 3), (3,))])
+def test_pairwise_distance_graph(dtype, shapes):
+    """pairwise_distance's ``x1 - x2 + eps`` is aten's add(Tensor, Scalar): AddBackward1
+    (the fuzz end run's most frequent signature, stop 27)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        d = getattr(m, dtype)
+        with fw.dual_level():
+            a = m.linspace(0.5, 2.0, int(np.prod(shapes[0]))).reshape(shapes[0]).to(d)
+            b = m.linspace(-1.0, 1.0, int(np.prod(shapes[1]))).reshape(shapes[1]).to(d)
+            a.requires_grad_()
+            x = fw.make_dual(a, m.ones_like(a))
+            r = m.nn.functional.pairwise_distance(x, b)
+            names = []
+            fn = r.grad_fn
+            while fn is not None:
+                names.append(type(fn).__name__)
+                fn = fn.next_functions[0][0] if fn.next_functions else None
+            g = m.autograd.grad(r.sum(), a)[0]
+            t = fw.unpack_dual(r).tangent
+            # (values to 6 digits: float32 norms of NumPy and aten differ by an ulp)
+            return (names, [np.round(np.asarray(v.detach().double().tolist()), 5).tolist()
+                            for v in (r, g, t)])
+    assert scenario(autotensor) == scenario(torch)

@@ -486,7 +486,18 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     from .._ops.linalg import NORM_DIM
     from .._ops.reduction import _vector_norm
     _tensors("pairwise_distance", ("x1", x1), ("x2", x2))
-    return _vector_norm(x1 - x2 + eps, p, (max(x1.dim(), x2.dim()) - 1,), keepdim, NORM_DIM)
+    return _vector_norm(_cpp_add_scalar(x1 - x2, eps), p, (max(x1.dim(), x2.dim()) - 1,),
+                        keepdim, NORM_DIM)
+
+
+def _cpp_add_scalar(x, number):
+    """``x + number`` as aten's C++ writes it: add(Tensor, Scalar), AddBackward1 (Python's
+    operator wraps the number into a tensor: AddBackward0); the value as the operator's."""
+    from ..autograd import no_grad
+    from .._ops.pointwise import ADD_SCALAR
+    with no_grad():
+        value = (x + number)._data
+    return _finish(ADD_SCALAR, (x,), (number, 1), value)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
