@@ -749,3 +749,19 @@ def test_pairwise_distance_graph(dtype, shapes):
             return (names, [np.round(np.asarray(v.detach().double().tolist()), 5).tolist()
                             for v in (r, g, t)])
     assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("how", ["expand", "plain", "transpose"])
+def test_transforms_of_a_dual_view_input(how):
+    """A transform's dual input keeps its own tangent (PyTorch wraps it for the level):
+    make_dual would copy it into an expanded input's overlapping memory (fuzz end run)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            x = fw.make_dual(m.tensor([[1.5, 0.5]]), m.tensor([[1.0, -2.0]]))
+            v = {"expand": x.expand(2, 2), "plain": x, "transpose": x.t()}[how]
+            g = m.func.grad(lambda t: ((t * t).sin() * 2).sum())(v)
+            t = fw.unpack_dual(g).tangent
+            return (np.round(np.asarray(g.tolist()), 6).tolist(),
+                    None if t is None else np.round(np.asarray(t.tolist()), 6).tolist())
+    assert scenario(autotensor) == scenario(torch)

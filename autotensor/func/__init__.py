@@ -156,7 +156,11 @@ def _differentiable(t):
     tangent = _tangent_of(t)
     if tangent is not None:
         from ..autograd import forward_ad
-        return forward_ad.make_dual(t.detach().requires_grad_(), tangent)
+        d = t.detach().requires_grad_()
+        # (the input's own tangent, already laid out as it: PyTorch wraps the dual for the
+        # level, no make_dual, which would copy it into an expanded input's memory)
+        forward_ad._set_tangent(d, tangent)
+        return d
     return t.detach().requires_grad_()
 
 
