@@ -152,7 +152,27 @@ def _flat_out_dims(out_dims, output, spec, func):
     return flat
 
 
-def _assemble(results, out_dims, func, empty):
+def _layout_dim(flat_args, flat_in_dims):
+    """The dim every mapped input is mapped over, with the per-entry shape they share, or
+    None (Note [vmap results' layout])."""
+    mapped = [(a, d) for a, d in zip(flat_args, flat_in_dims) if d is not None]
+    a, d = mapped[0]
+    shape = a.shape[:d] + a.shape[d + 1:]
+    if all(e == d and b.shape == a.shape for b, e in mapped):
+        return d, shape
+    return None
+
+
+# Note [vmap results' layout]
+# PyTorch runs a pointwise function once on the physical batched input, whose batch dim
+# stays where in_dims put it, and TensorIterator gives the result the input's layout; the
+# batch dim is then moved to out_dims by a view (PermuteBackward0): vmap(sin, in_dims=1)
+# of a contiguous (2, 3, 4) is a (3, 2, 4) tensor of strides (4, 12, 1), which view(-1)
+# refuses. An output with the mapped inputs' entry shape is therefore stacked along their
+# mapped dim and moved to its out_dim; others are stacked along out_dim (contiguous).
+# (PyTorch's result is a view when the last op kept the batch dim in place, a unary op's
+# rule, and not when it moved it to the front first, a binary op's: here it always is.)
+def _assemble(results, out_dims, func, empty, layout=None):
     """The per-entry outputs stacked along their out_dims (PyTorch's _unwrap_batched)."""
     name = _get_name(func)
     flats = [tree_flatten(r) for r in results]
@@ -175,6 +195,9 @@ def _assemble(results, out_dims, func, empty):
         if empty:  # (an empty slice of the stand-in's result: its history and tangent)
             d = out_dim % (first.dim() + 1)
             out.append(first.unsqueeze(d).narrow(d, 0, 0))
+        elif layout is not None and first.shape == layout[1] and \
+                layout[0] != out_dim % (first.dim() + 1):
+            out.append(_stack(column, layout[0]).movedim(layout[0], out_dim))
         else:
             out.append(_stack(column, out_dim))
     return tree_unflatten(out, spec)
@@ -197,7 +220,7 @@ def _run(func, batch_size, flat_in_dims, flat_args, args_spec, out_dims, randomn
             entry = (_empty_entry(flat_args, flat_in_dims) if empty
                      else _entry(flat_args, flat_in_dims, i))
             results.append(func(*tree_unflatten(entry, args_spec), **kwargs))
-    return _assemble(results, out_dims, func, empty)
+    return _assemble(results, out_dims, func, empty, _layout_dim(flat_args, flat_in_dims))
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
