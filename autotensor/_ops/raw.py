@@ -1040,31 +1040,46 @@ def simd_positions(shape, *operands, unroll=1):
     lanes = width // itemsize * unroll if width else 0
     if not lanes or n < lanes or not shape:
         return None
-    dims = [d for d in range(len(shape)) if shape[d] != 1]  # (size-1 dims coalesce away)
+    sizes, strides, order, run, k = _inner_run(shape, operands)
+    inner = [st[order[0]] for st in strides]
+    if builtins.sum(s == 0 for s in inner) > 1 or any(s not in (0, 1) for s in inner):
+        return None  # (a strided inner dim, or two broadcast operands: the scalar loop)
+    if run < lanes:
+        return None
+    return (_run_places(sizes, order, k) < run // lanes * lanes).reshape(shape)
+
+
+def _inner_run(shape, operands):
+    """TensorIterator's loop over ``operands`` broadcast to ``shape`` (some dim not 1):
+    (sizes, strides, order, run, k): the sizes of the dims other than 1 (those coalesce
+    away), each operand's element strides along them, their order (fastest first:
+    layout._perm), and the inner run's length, the first ``k`` dims of that order merged
+    while every operand stays dense across them."""
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
     sizes = [shape[d] for d in dims]
     strides = []
     for x in operands:
         x = np.asarray(x)
         b = np.broadcast_to(x, shape).strides
         strides.append([b[d] // x.itemsize for d in dims])
-    order = layout._perm(sizes, strides)  # (fastest first)
-    inner = [st[order[0]] for st in strides]
-    if builtins.sum(s == 0 for s in inner) > 1 or any(s not in (0, 1) for s in inner):
-        return None  # (a strided inner dim, or two broadcast operands: the scalar loop)
+    order = layout._perm(sizes, strides)
     run, k = sizes[order[0]], 1
     while k < len(order) and all(st[order[k]] == st[order[k - 1]] * sizes[order[k - 1]]
                                  for st in strides):
         run *= sizes[order[k]]
         k += 1
-    if run < lanes:
-        return None
-    index = np.zeros(sizes, dtype=np.int64)  # each element's place in its inner run
+    return sizes, strides, order, run, k
+
+
+def _run_places(sizes, order, k):
+    """Each element's place in its inner run (_inner_run's), an int64 array of ``sizes``."""
+    index = np.zeros(sizes, dtype=np.int64)
     step = 1
     for i in order[:k]:
         index = index + (np.arange(sizes[i]) * step).reshape(
             [-1 if j == i else 1 for j in range(len(sizes))])
         step *= sizes[i]
-    return (index < run // lanes * lanes).reshape(shape)
+    return index
 
 
 def _pick_at_zero_ties(out, a, b, operands=None):
@@ -1583,21 +1598,9 @@ def complex_loops(shape, *operands, unroll=1, kind="mul"):
         simd = simd_positions(shape, *operands, unroll=unroll) if shape else None
         if not c64:
             return simd, None
-        dims = [d for d in range(len(shape)) if shape[d] != 1]
-        if not dims:
+        if all(n == 1 for n in shape):
             return simd, np.ones(shape, bool)
-        sizes = [shape[d] for d in dims]
-        strides = []
-        for x in operands:
-            x = np.asarray(x)
-            b = np.broadcast_to(x, shape).strides
-            strides.append([b[d] // x.itemsize for d in dims])
-        order = layout._perm(sizes, strides)
-        run, k = sizes[order[0]], 1
-        while k < len(order) and all(st[order[k]] == st[order[k - 1]] * sizes[order[k - 1]]
-                                     for st in strides):
-            run *= sizes[order[k]]
-            k += 1
+        sizes, strides, order, run, k = _inner_run(shape, operands)
         inner = [st[order[0]] for st in strides]
         zeros = builtins.sum(s == 0 for s in inner)
         contiguous = zeros <= 1 and all(s in (0, 1) for s in inner)
@@ -1620,12 +1623,7 @@ def complex_loops(shape, *operands, unroll=1, kind="mul"):
     if order is None:
         index = np.arange(run).reshape(shape)
         return simd, ((index >= first) & (index < last)) | (index == peel)
-    index = np.zeros(sizes, dtype=np.int64)  # each element's place in its inner run
-    step = 1
-    for i in order[:k]:
-        index = index + (np.arange(sizes[i]) * step).reshape(
-            [-1 if j == i else 1 for j in range(len(sizes))])
-        step *= sizes[i]
+    index = _run_places(sizes, order, k)
     unpaired = ((index >= first) & (index < last)) | (index == peel)
     return simd, unpaired.reshape(shape)
 
