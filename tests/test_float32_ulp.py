@@ -22,20 +22,22 @@ N = 20_000
 
 # op (tests/ulp.py's name) -> (largest ulp distance, share of inputs that may differ);
 # measured: exp 1%, expm1 0.1-0.6%, log 0.65%, tanh 0.02-0.1%, sin/cos 5% (MKL's float
-# sin is not correctly rounded there), tan 18%, asin 3.6%, acos 6.8%, atan 2.4%.
+# sin is not correctly rounded there), tan 18%, asin 3.6%, acos 6.8%, atan 2.4%; MKL's
+# kernels differ by CPU (tests/_cpu.py): on an Intel Xeon tanh 0.37-0.61% and erfinv 0.58%,
+# on AMD EPYC 0.02-0.1% and under 0.1%.
 BOUNDS = {
     "exp (exp)": (1, 0.02), "exp (normal)": (1, 0.02), "exp2": (1, 0.001),
     "expm1 (exp)": (1, 0.01), "expm1 (normal)": (1, 0.003), "log": (1, 0.01),
     "log2": (1, 0.001), "log10": (1, 0.001), "log1p": (1, 0.002), "sin": (1, 0.07),
-    "cos": (1, 0.07), "tan": (1, 0.21), "tanh (real)": (1, 0.001),
-    "tanh (normal)": (1, 0.003), "sinh": (1, 0.004), "cosh": (1, 0.003),
+    "cos": (1, 0.07), "tan": (1, 0.21), "tanh (real)": (1, 0.005),
+    "tanh (normal)": (1, 0.008), "sinh": (1, 0.004), "cosh": (1, 0.003),
     "asin": (1, 0.05), "acos": (1, 0.08), "atan": (1, 0.035), "atanh": (1, 0.002),
     "sigmoid (real)": (0, 0.0), "sigmoid (normal)": (0, 0.0), "digamma": (0, 0.0),
     "xlogy": (0, 0.0), "atan2": (1, 0.035),
     # MKL's float erf (2.4%), log (logit: 7%), glibc's sinf (sinc: 1%)
     "erf": (1, 0.035), "logit": (1, 0.09), "sinc": (2, 0.02),
     # not PyTorch's algorithm: glibc's float asinh, acosh, lgamma; MKL's erfc, erfinv
-    "asinh": (1, 0.16), "acosh": (2, 0.1), "erfc": (1, 0.045), "erfinv": (1, 0.001),
+    "asinh": (1, 0.16), "acosh": (2, 0.1), "erfc": (1, 0.045), "erfinv": (1, 0.008),
     "lgamma": (100, 0.05),
 }
 _BY_NAME = {name: (domain, fn) for name, domain, fn in OPS}

@@ -21,7 +21,10 @@ def _inputs(m):
     """name -> tensor, built the same way in both libraries."""
     f64 = m.float64
     ns = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])  # SPD, cond ~ 3
-    sing = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]])
+    # singular in every LAPACK's rounding (its pivots' reciprocals exact): a matrix singular
+    # only up to rounding, [[1, 2, 3], [2, 4, 6], [1, 0, 1]], has a det of -6.7e-16 or 0 by
+    # the CPU MKL and OpenBLAS run on (tests/_cpu.py)
+    sing = np.array([[1.0, 2.0, 4.0], [2.0, 4.0, 8.0], [1.0, 0.0, 1.0]])
     batch = np.stack([ns, ns.T @ ns + np.eye(3)])
     d = {
         "0d": m.tensor(1.5, dtype=f64),

@@ -450,7 +450,21 @@ def _la_layout_case(name, seed):
                         for o in _flat(r) if hasattr(o, "stride")])
         except RuntimeError as e:  # (an expanded input can be singular: both must raise)
             got.append(("raised", type(e).__name__.lstrip("_")))
+    if (got[0][0] == "raised") != (got[1][0] == "raised") and _rounding_singular(xs):
+        got = [("singular up to rounding",)] * 2  # (tests/_cpu.py: a per-CPU rounding)
     return got, (b, n, k, which, tuple(xs[which].stride()))
+
+
+def _rounding_singular(xs):
+    """Whether a square input is singular only up to rounding (an expanded input's repeated
+    rows and their LU's pivots: exactly zero or not by the CPU LAPACK runs on)."""
+    for x in xs:
+        if x.dim() >= 2 and x.shape[-1] == x.shape[-2] and x.numel():
+            a = np.asarray(x.tolist())
+            with np.errstate(all="ignore"):
+                if not (np.linalg.cond(a) < 1e12).all():
+                    return True
+    return False
 
 
 @pytest.mark.parametrize("name", sorted(_LA_CASES))
