@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import sys
 import time
@@ -169,7 +170,10 @@ def main(argv=None):
     written = 0
     crashes = [0]
     worker = None if args.in_process else TorchWorker()
-    seed = args.seed if args.seed is not None else int(time.time())
+    # each batch of 500 programs has its own Hypothesis seed, drawn from --seed: runs with
+    # neighbouring seeds explore unrelated programs (seed + 1 per batch made run s + 1 the
+    # run s shifted by one batch)
+    batch_seeds = random.Random(args.seed if args.seed is not None else time.time_ns())
 
     # drawn with the program, so that shrinking keeps (or drops) the dual level knowingly
     duals = (st.floats(0, 1).map(lambda u: u < args.dual) if 0 < args.dual < 1
@@ -202,9 +206,8 @@ def main(argv=None):
 
     while time.monotonic() < deadline:
         last.clear()
-        seed += 1
         try:
-            fuzz._hypothesis_internal_use_seed = seed
+            fuzz._hypothesis_internal_use_seed = batch_seeds.getrandbits(64)
             fuzz()
         except Mismatch as exc:
             exc = last[0] if last else exc
