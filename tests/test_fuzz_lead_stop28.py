@@ -86,3 +86,29 @@ def test_fuzzer_reproducers_of_stop_28(path):
     finally:  # (a dual program leaves its level open on a mismatch)
         if autotensor.autograd.forward_ad._current[0] >= 0:
             autotensor.autograd.forward_ad.exit_dual_level()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_shrink_zeros_and_nans_by_loop(dtype):
+    """softshrink's zeros keep the input's sign in PyTorch's scalar loop (a * 0) and are +0.0
+    in its SIMD loop; shrink_backward passes the gradient at a NaN input in the scalar loop
+    and gives 0 in the SIMD loop (fuzz start run b, repro_006)."""
+    if dtype == "bfloat16":
+        pytest.importorskip("ml_dtypes")
+    values = [-0.3, 0.3, -0.0, 0.0, float("nan"), -0.7, float("inf"), -float("inf")]
+
+    def scenario(m):
+        dt = getattr(m, dtype)
+        out = []
+        for n in (1, 3, 10, 20):
+            base = m.tensor(values * n, dtype=dt)
+            for x in (base, base[::2], base.reshape(-1, 4).t()):
+                for f in (m.nn.functional.softshrink, m.nn.functional.hardshrink):
+                    x = x.detach().requires_grad_()
+                    r = f(x, 0.5)
+                    (g,) = m.autograd.grad(r.sum(), x)
+                    out.append([str(v) for v in r.tolist()] if r.dim() == 1 else
+                               [str(v) for row in r.tolist() for v in row])
+                    out.append([str(v) for v in g.reshape(-1).tolist()])
+        return out
+    assert scenario(autotensor) == scenario(torch)

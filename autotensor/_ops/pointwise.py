@@ -3307,9 +3307,8 @@ THRESHOLD = defop("threshold", "ThresholdBackward0",
                       a.dtype, copy=False), params=("threshold", "value"), jvp="elementwise",
                   grads={"self": lambda F, grad, self, threshold:
                          F.threshold_backward(grad, self, threshold)})
-SOFTSHRINK = defop("softshrink", "SoftshrinkBackward0",
-                   lambda a, l: np.where(a > l, a - l, np.where(a < -l, a + l, a * 0)).astype(
-                       a.dtype, copy=False), params=("lambd",), jvp="elementwise",
+SOFTSHRINK = defop("softshrink", "SoftshrinkBackward0", raw.softshrink,
+                   params=("lambd",), jvp="elementwise",
                    grads={"self": lambda F, grad, self, lambd:
                           F.softshrink_backward(grad, self, lambd)})
 HARDSHRINK = defop("hardshrink", "HardshrinkBackward0",

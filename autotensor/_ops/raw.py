@@ -1206,8 +1206,30 @@ def hardsigmoid_backward(grad, self):
     return where((self > -3) & (self < 3), grad * _ONE_SIXTH_F, 0)
 
 
+def softshrink(a, lambd):
+    """PyTorch's softshrink kernel: its scalar loop's zero keeps the input's sign (a * 0),
+    its SIMD loop's masks give +0.0 (Note [SIMD tie picks] locates the loops)."""
+    with np.errstate(invalid="ignore"):
+        out = np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, a * 0))
+    out = asarray(out.astype(a.dtype, copy=False))
+    if out.dtype.kind in "fV" and out.size:
+        simd = simd_positions(a.shape, a)
+        if simd is not None:
+            out = asarray(np.where(simd & (out == 0), out.dtype.type(0), out))
+    return out
+
+
 def softshrink_backward(grad, self, lambd):
-    return asarray(np.where((self >= -lambd) & (self <= lambd), 0, grad))
+    """PyTorch's shrink_backward: 0 inside [-lambd, lambd]; at a NaN input the scalar loop
+    passes grad on (its test is false), the SIMD loop's mask gives 0."""
+    out = asarray(np.where((self >= -lambd) & (self <= lambd), 0, grad))
+    if self.dtype.kind in "fV" and out.size and out.dtype.kind in "fV":
+        nan = np.isnan(self)
+        if nan.any():
+            simd = simd_positions(out.shape, grad, self)
+            if simd is not None:
+                out = asarray(np.where(simd & nan, out.dtype.type(0), out))
+    return out
 
 
 hardshrink_backward = softshrink_backward
