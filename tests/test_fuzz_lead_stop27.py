@@ -595,18 +595,9 @@ _REPRODUCERS = ["pending_stop27/start_repro_001.py", "pending_stop27/start_repro
 def test_fuzzer_reproducers_of_stop_27(path):
     """The reproducers of this stop's start run and stop 26's end run agree with PyTorch
     (each a class fixed above: tests/fuzz/OPEN_FINDINGS.md "Stop 27, lead")."""
-    import ast
     import pathlib
-    from tests.fuzz.core import run_and_compare
-    source = (pathlib.Path(__file__).parent / "fuzz" / path).read_text()
-    lines = next(ast.literal_eval(node.value) for node in ast.parse(source).body
-                 if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") ==
-                 "LINES")
-    try:
-        run_and_compare(lines)
-    finally:  # (a dual program leaves its level open on a mismatch)
-        if autotensor.autograd.forward_ad._current[0] >= 0:
-            autotensor.autograd.forward_ad.exit_dual_level()
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
 
 
 @pytest.mark.parametrize("call", ["e.take(i)", "e.take(n)", "e.put(i, s)", "e.put_(i, s)",

@@ -74,18 +74,9 @@ _REPRODUCERS = [f"pending_stop27/end_repro_{n:03d}.py" for n in
 @pytest.mark.parametrize("path", _REPRODUCERS)
 def test_fuzzer_reproducers_of_stop_28(path):
     """Stop 27's end-run reproducers agree with PyTorch (tests/fuzz/OPEN_FINDINGS.md)."""
-    import ast
     import pathlib
-    from tests.fuzz.core import run_and_compare
-    source = (pathlib.Path(__file__).parent / "fuzz" / path).read_text()
-    lines = next(ast.literal_eval(node.value) for node in ast.parse(source).body
-                 if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") ==
-                 "LINES")
-    try:
-        run_and_compare(lines)
-    finally:  # (a dual program leaves its level open on a mismatch)
-        if autotensor.autograd.forward_ad._current[0] >= 0:
-            autotensor.autograd.forward_ad.exit_dual_level()
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])

@@ -1095,6 +1095,24 @@ def run_and_compare(sources: list[str]):
     print("no mismatch")
 
 
+def run_reproducer(path):
+    """Run a reproducer file's LINES (a regression test of a fixed finding), closing the
+    dual level a mismatch leaves open."""
+    import ast
+    import pathlib
+
+    import autotensor
+    source = pathlib.Path(path).read_text()
+    lines = next(ast.literal_eval(node.value) for node in ast.parse(source).body
+                 if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") ==
+                 "LINES")
+    try:
+        run_and_compare(lines)
+    finally:
+        if autotensor.autograd.forward_ad._current[0] >= 0:
+            autotensor.autograd.forward_ad.exit_dual_level()
+
+
 def _defined(src: str) -> str | None:
     body = src.split("\n")[-1].strip()
     head = body.split(" = ", 1)[0]
