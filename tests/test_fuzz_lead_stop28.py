@@ -103,3 +103,39 @@ def test_shrink_zeros_and_nans_by_loop(dtype):
                     out.append([str(v) for v in g.reshape(-1).tolist()])
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+_STALE_VIEW_OPS = {
+    "amax()": lambda m, v: v.amax(), "amin()": lambda m, v: v.amin(),
+    "max()": lambda m, v: v.max(), "min()": lambda m, v: v.min(),
+    "amax(0)": lambda m, v: v.amax(0), "max(0)": lambda m, v: v.max(0),
+    "min(0)": lambda m, v: v.min(0), "median(0)": lambda m, v: v.median(0),
+    "mode(0)": lambda m, v: v.mode(0), "kthvalue": lambda m, v: v.kthvalue(1),
+    "topk(2)": lambda m, v: v.topk(2), "aminmax": lambda m, v: v.aminmax(),
+    "argsort": lambda m, v: v.argsort(), "argmax": lambda m, v: v.argmax(),
+    "long": lambda m, v: v.long(), "bool": lambda m, v: v.bool(),
+    "to_int32": lambda m, v: v.to(m.int32), "gt": lambda m, v: v > 0,
+    "float": lambda m, v: v.float(), "double": lambda m, v: v.double(),
+}
+
+
+@pytest.mark.parametrize("shape", [(0,), (2,), (2, 0)])
+def test_stale_no_grad_view_error_before_the_ops_checks(shape):
+    """A view made under no_grad whose base is then modified in place: PyTorch's error
+    comes before a differentiable op's own checks (amax() of an empty tensor, fuzz start
+    run c, repro_004), and not at all for a cast to an integral dtype (no node)."""
+    def scenario(m):
+        out = []
+        for name, f in _STALE_VIEW_OPS.items():
+            x = m.zeros(shape, requires_grad=True) * 1
+            with m.no_grad():
+                v = x.view(-1) if len(shape) == 1 else x.view(shape)
+            with m.no_grad():
+                x.add_(1)
+            try:
+                f(m, v)
+                out.append((name, "ok"))
+            except Exception as e:  # (the error is what is compared)
+                out.append((name, type(e).__name__, str(e)[:60]))
+        return out
+    assert scenario(autotensor) == scenario(torch)

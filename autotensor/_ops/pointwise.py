@@ -1479,9 +1479,12 @@ def _to_dtype(input, dtype, copy=False, memory_format=None):
     out = _convert.cast(input._data, dtype)  # (float64 -> half rounds via float32)
     if out is input._data:
         out = out.copy()
-    if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
-        if dtype._cat < 2:
+    if _state.enabled and dtype._cat < 2:
+        # (an integral result has no node; PyTorch does not look at a stale view's history)
+        if input._requires_grad:
             return _make(out)
+        return _no_graph(TO_COPY, (input,), (dtype,), out)
+    if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
         r = record(TO_COPY, (input,), (dtype,), out)
         set_input_metadata(r._grad_fn, (input,), out.shape, out.dtype)
         return r

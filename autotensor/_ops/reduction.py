@@ -12,7 +12,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
-from .dispatch import defop
+from .dispatch import defop, view_errors_first
 from .sum_kernel import mean_array, sum_array
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim, refuse_complex)
@@ -533,10 +533,12 @@ def _max_min(input, dim, keepdim, other, is_max):
         return (maximum if is_max else minimum)(input, other)
     d = input._data
     if d.dtype.kind == "c":
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         refuse_complex(("max" if is_max else "min") + ("_all" if dim is None else "_dim"),
                        d.dtype)
     if dim is None:
         if d.size == 0:
+            view_errors_first(input)
             raise RuntimeError(
                 f"{'max' if is_max else 'min'}(): Expected reduction dim to be specified for "
                 f"input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
@@ -546,6 +548,7 @@ def _max_min(input, dim, keepdim, other, is_max):
         return _finish(MAX if is_max else MIN, (input,), (), out)
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim] == 0:
+        view_errors_first(input)
         raise IndexError(f"{'max' if is_max else 'min'}(): Expected reduction dim {dim} to "
                          f"have non-zero size.")
     if d.ndim == 0:
@@ -612,16 +615,19 @@ def min(input, dim=None, keepdim=False, *, other=None):
 def _amax_amin(op, reduce, name, input, dim, keepdim):
     d = input._data
     if d.dtype.kind == "c":
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         refuse_complex(name, d.dtype)
     dims = _dims(dim, d.ndim, input) if dim != () else None
     axis = dims if d.ndim else None
     if d.size == 0 and axis is None and d.ndim:
+        view_errors_first(input)
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                            f"input.numel() == 0. Specify the reduction dim with the 'dim' "
                            f"argument.")
     given = (dim,) if isinstance(dim, int) else tuple(dim) if dim != () else ()
     for a, orig in zip(axis or (), given):
         if d.shape[a] == 0:
+            view_errors_first(input)
             raise IndexError(f"{name}(): Expected reduction dim {orig} to have non-zero "
                              f"size.")
     out = _asarray(reduce(d, axis=axis, keepdims=keepdim and d.ndim > 0))
@@ -942,6 +948,7 @@ def sort(input, dim=-1, descending=False, stable=None):
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
+    view_errors_first(input)  # (PyTorch's argsort is sort's indices: sort is differentiable)
     d = input._data
     if d.dtype.kind == "c":
         refuse_complex("sort", d.dtype)
@@ -952,6 +959,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     if k > (d.shape[dim] if d.ndim else 1) or k < 0:
+        view_errors_first(input)
         raise RuntimeError("selected index k out of range")
     if d.dtype == np.bool_ or d.dtype.kind == "c":  # (after the dim and k checks, as aten's)
         raise RuntimeError("topk does not support bool dtypes on CPU" if d.dtype == np.bool_
@@ -1384,8 +1392,10 @@ def aminmax(input, *, dim=None, keepdim=False):
     dims = (_wrap_dim(dim, d.ndim, input),) if dim is not None else None
     if dims is not None and d.ndim and d.shape[dims[0]] == 0:
         # (aminmax's meta: the reduced dim must not be empty; other dims may be)
+        view_errors_first(input)
         raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
     if d.size == 0 and (dims is None or not d.ndim):
+        view_errors_first(input)
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
     axis = dims if d.ndim else None
@@ -1546,6 +1556,7 @@ def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
         return _finish(op, (input,), (), _asarray(v))
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim] == 0:  # (nanmedian's message names median too)
+        view_errors_first(input)
         raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
     _refuse_kernel_dtype("median_out", d, complex_=True)  # (a 0-d tensor's too)
     if d.ndim == 0:
@@ -1580,6 +1591,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     d = input._data
     dim_ = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim_] == 0:  # (before the k and dtype checks)
+        view_errors_first(input)
         raise IndexError(f"kthvalue(): Expected reduction dim {dim_} to have non-zero size.")
     dim = dim_
     n = d.shape[dim] if d.ndim else 1
@@ -1945,6 +1957,7 @@ def mode(input, dim=-1, keepdim=False):
         values, indices = d.copy(), np.zeros((), np.int64)
     else:
         if d.shape[dim] == 0:
+            view_errors_first(input)
             raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size.")
         if d.size:
             _refuse_kernel_dtype("mode_cpu", d, complex_=True, bool_=False)
