@@ -139,3 +139,46 @@ def test_stale_no_grad_view_error_before_the_ops_checks(shape):
                 out.append((name, type(e).__name__, str(e)[:60]))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_rms_norm_as_aten_composite(dtype):
+    """rms_norm as aten's rms_norm_composite: float16/bfloat16 upcast to float32 (whose
+    epsilon is the default) and cast back (ToCopyBackward0), pow(x, 2) (PowBackward0),
+    mean, add_(eps) (AddBackward1): nodes, strides, values and gradients (fuzz start run c,
+    repro_003)."""
+    if dtype == "bfloat16":
+        pytest.importorskip("ml_dtypes")
+
+    def names(r):
+        out, stack, seen = [], [r.grad_fn], set()
+        while stack:
+            fn = stack.pop()
+            if fn is None or id(fn) in seen:
+                continue
+            seen.add(id(fn))
+            out.append(type(fn).__name__)
+            stack.extend(f for f, _ in fn.next_functions)
+        return out
+
+    def scenario(m):
+        dt = getattr(m, dtype)
+        out = []
+        for shape in ((3,), (0,), (2, 3), (2, 0), (2, 2, 3)):
+            for w in (False, True):
+                for ns in (1, 2)[:len(shape)]:
+                    g = np.random.default_rng(0)
+                    x = m.tensor(g.standard_normal(shape), dtype=dt, requires_grad=True)
+                    wt = (m.tensor(g.standard_normal(shape[-ns:]), dtype=dt, requires_grad=True)
+                          if w else None)
+                    r = m.nn.functional.rms_norm(x, shape[-ns:], wt)
+                    (gx,) = m.autograd.grad(r.sum(), x)
+                    out.append((str(r.dtype), r.stride(), names(r),
+                                r.detach().double().reshape(-1).tolist(),
+                                gx.double().reshape(-1).tolist()))
+        return out
+    ours, theirs = scenario(autotensor), scenario(torch)
+    for a, b in zip(ours, theirs, strict=True):
+        assert a[:3] == b[:3]
+        np.testing.assert_allclose(a[3], b[3], rtol=1e-6 if dtype == "float32" else 1e-12)
+        np.testing.assert_allclose(a[4], b[4], rtol=1e-5 if dtype == "float32" else 1e-12)

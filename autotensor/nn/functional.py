@@ -592,11 +592,17 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
                        f"{_dtypes.cpp_name(input.dtype)}, weight dtype = "
                        f"{_dtypes.cpp_name(weight.dtype)}, Cannot dispatch to fused "
                        "implementation.", stacklevel=2)
-    dims = tuple(range(-len(normalized_shape), 0))
+    # aten's rms_norm_composite: in the op-math dtype (float16/bfloat16 upcast to float32,
+    # whose epsilon is the default), pow(x, 2).mean(...).add_(eps), the result cast back
+    dims = tuple(range(-1, -len(normalized_shape) - 1, -1))
+    up = _to_dtype(input, _dtypes.float32) if input.dtype.itemsize == 2 else input
     if eps is None:
-        eps = _dtypes.finfo(input.dtype).eps
-    out = fn.mul(input, fn.rsqrt(fn.mean(fn.mul(input, input), dims, keepdim=True) + eps))
-    return out if weight is None else fn.mul(out, weight)
+        eps = _dtypes.finfo(up.dtype).eps
+    mean = fn.mean(fn.pow(up, 2), dims, keepdim=True)
+    out = fn.mul(up, fn.rsqrt(_cpp_add_scalar(mean, eps)))  # (add_(Scalar): AddBackward1)
+    if weight is not None:
+        out = fn.mul(out, weight)
+    return out if out.dtype == input.dtype else _to_dtype(out.contiguous(), input.dtype)
 
 
 # ---- losses -------------------------------------------------------------------------
