@@ -685,8 +685,24 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     from .._ops import nn_ops as N
     w = None if weight is None else weight._data.astype(input._data.dtype, copy=False)
     params = (w, _reduction_enum(reduction))   # (loss.mul_(weight): in the loss's dtype)
-    return _finish(N.BCE, (input, target), params, N.bce_kernel(input._data, target._data,
-                                                               *params))
+    r = _finish(N.BCE, (input, target), params, N.bce_kernel(input._data, target._data,
+                                                            *params))
+    return _weight_tangent(r, (input, target), (weight,))
+
+
+def _weight_tangent(r, duals, weights):
+    """PyTorch's forward rules of binary_cross_entropy(_with_logits) read ``weight`` /
+    ``pos_weight`` themselves, not their primals: with a tangent on one of those and on an
+    input, the output's tangent would have a tangent, which setting it refuses (after the
+    kernel). Our entries take the weights as constants, so the check is made here."""
+    from ..autograd.grad_mode import state
+    if state.fw:
+        from ..autograd.forward_ad import _any_tangent, _current
+        if _any_tangent(None, duals) and _any_tangent(None, [w for w in weights
+                                                            if w is not None]):
+            raise RuntimeError("Setting a forward grad that itself has a forward gradient at "
+                               f"the same level{_current[0]} is not supported.")
+    return r
 
 
 def _bce_range(x, t):
@@ -728,8 +744,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         common = _dtypes.result_type(input, target)
         raise RuntimeError(f"result type {_dtypes.scalar_name(common)} can't be cast to the "
                            f"desired output type {_dtypes.scalar_name(target.dtype)}")
-    return fn.nn_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
-                                                      _reduction_enum(reduction))
+    return _weight_tangent(fn.nn_ops.binary_cross_entropy_with_logits(
+        input, target, weight, pos_weight, _reduction_enum(reduction)), (input, target),
+        (weight, pos_weight))
 
 
 def _reduction_enum(reduction):
@@ -790,8 +807,9 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     inplace.check_cast(rt, x.dtype)
     inplace.check_cast(np.dtype(_dtypes.default_float.np) if x.dtype.kind in "iu" else x.dtype,
                        x.dtype)  # (... .exp_() of an integral input)
-    with np.errstate(over="ignore"):
-        out = np.log1p(np.exp((-x.astype(rt) * t.astype(rt)).astype(x.dtype)))
+    from .._ops import raw
+    with np.errstate(over="ignore"):  # (float32: exp and log1p rounded as PyTorch's)
+        out = raw.log1p(raw.exp((-x.astype(rt) * t.astype(rt)).astype(x.dtype)))
     if reduction != "none":
         out = np.asarray(out.mean() if reduction == "mean" else out.sum())
     r = _finish(D.SOFT_MARGIN_LOSS, (input, target), (reduction,),
@@ -2007,6 +2025,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     _tensors("multi_margin_loss", ("input", input), ("target", target), ("weight", weight, 1))
+    from .._ops import nn_ops as N
+    _refuse_tangents(N.MULTI_MARGIN_LOSS, input, weight)  # (VariableType, before aten's checks)
     nd = input.dim()
     if not ((nd == 2 and input.shape[1]) or (nd == 1 and input.shape[0]) or nd == 0):
         raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
@@ -2026,11 +2046,9 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if target.dtype != _dtypes.int64:
         raise RuntimeError(f"expected scalar type Long but found "
                            f"{_dtypes.scalar_name(target.dtype)}")
-    from .._ops import nn_ops as N
     x = input
-    _refuse_tangents(N.MULTI_MARGIN_LOSS, input)
-    td = target._data.reshape(-1).astype(np.int64)
-    n_cls = x.shape[-1]
+    td = target._data.astype(np.int64)  # (its dims: the unreduced loss's shape)
+    n_cls = x.shape[-1] if nd else 1
     if td.size and (td.max() >= n_cls or td.min() < 0):
         raise RuntimeError("target out of range")
     w = None if weight is None else weight._data
