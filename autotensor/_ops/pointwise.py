@@ -3183,14 +3183,19 @@ def _elu_double_backward(F, grad, grad_output, self_or_result, alpha, scale, inp
 
 def _elu_backward_jvp(F, grad_output, grad_output_t, self_or_result, self_or_result_t, alpha,
                       scale, input_scale, is_result):
-    out = None
-    if grad_output_t is not None:
-        out = F.elu_backward(grad_output_t, self_or_result, alpha, scale, input_scale,
-                             is_result)
+    """PyTorch's ``elu_backward(grad_output_t, ...) + elu_double_backward(self_or_result_t,
+    grad_output, ...)``, an absent tangent a zero tensor: elu_backward materializes it (its
+    +-0 term is added: -0.0 + 0.0 is 0.0), while elu_double_backward's products keep it a
+    zero tensor (a vanishing term) except through its elu_backward (not is_result)."""
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    out = F.elu_backward(grad_output_t, self_or_result, alpha, scale, input_scale, is_result)
     if self_or_result_t is not None:
-        t = _elu_double_backward(F, self_or_result_t, grad_output, self_or_result, alpha,
-                                 scale, input_scale, is_result)
-        out = t if out is None else out + t
+        out = out + _elu_double_backward(F, self_or_result_t, grad_output, self_or_result,
+                                         alpha, scale, input_scale, is_result)
+    elif not is_result:
+        out = out + F.elu_backward(F.zeros_like(grad_output), self_or_result, alpha, scale,
+                                   input_scale, False) * F.cast_like(self_or_result < 0, out)
     return out
 
 
@@ -3387,7 +3392,12 @@ def glu_backward(F, grad, self, dim):
 
 
 def glu_jvp(F, self, self_t, dim):
-    """a_t * s + a * s * (1 - s) * b_t, with s = sigmoid(b) (PyTorch's glu_jvp)."""
+    """a_t * s + a * s * (1 - s) * b_t, with s = sigmoid(b) (PyTorch's glu_jvp, a CPU kernel
+    of float and double only: half precision refuses, even empty)."""
+    d = self._data.dtype
+    if d.itemsize == 2:
+        raise NotImplementedError(f"\"glu_jvp_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(d))}'")
     n = self.shape[dim] // 2
     a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
     a_t, b_t = F.narrow(self_t, dim, 0, n), F.narrow(self_t, dim, n, n)
