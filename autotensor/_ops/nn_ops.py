@@ -2395,10 +2395,10 @@ def _grad_per_sample(F, grad, n, reduction):
 
 def multi_margin_loss_kernel(x, target, p, margin, weight, reduction):
     refuse_half("multi_margin_loss_cpu_kernel", x)
-    if x.ndim <= 1:   # one sample (a 0-d input: of one class): a 0-d loss, (1,) unreduced
-        out = multi_margin_loss_kernel(x.reshape(1, -1), target.reshape(-1), p, margin,
-                                       weight, reduction)  # for a (1,) target
-        return out.reshape((1,) if reduction == "none" and target.ndim else ())
+    # (one sample for a 1-d input, of one class for a 0-d one; the unreduced loss has the
+    # target's shape: () for a 0-d target, as aten's)
+    shape = target.shape
+    x = x.reshape(1, -1) if x.ndim <= 1 else x
     n, c = x.shape
     target = target.reshape(-1)
     rows = np.arange(n)
@@ -2409,18 +2409,20 @@ def multi_margin_loss_kernel(x, target, p, margin, weight, reduction):
         h = h * h
     if weight is not None:
         h = h * weight[target][:, None]
-    return _reduce_array((h.sum(1) / c).astype(x.dtype), reduction).astype(x.dtype)
+    out = _reduce_array((h.sum(1) / c).astype(x.dtype), reduction).astype(x.dtype)
+    return out.reshape(shape) if reduction == "none" else out
 
 
 def multi_margin_loss_backward(F, grad, self, target, p, margin, weight, reduction):
     if len(self.shape) <= 1:
         return F.reshape(multi_margin_loss_backward(
-            F, F.reshape(grad, (1,)) if reduction == "none" else grad,
-            F.reshape(self, (1, _numel(self.shape))), np.reshape(target, -1), p, margin,
-            weight, reduction), tuple(self.shape))
+            F, grad, F.reshape(self, (1, _numel(self.shape))), target, p, margin, weight,
+            reduction), tuple(self.shape))
     xv = _values(self)
     n, c = xv.shape
     target = np.reshape(target, -1)
+    if reduction == "none" and tuple(grad.shape) != (n,):  # (a 0-d target's)
+        grad = F.reshape(grad, (n,))
     rows = np.arange(n)
     z = margin - xv[rows, target][:, None] + xv
     active = (z > 0) & (np.arange(c)[None, :] != target[:, None])

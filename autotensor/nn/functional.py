@@ -2169,6 +2169,21 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     return _reduce(fn.clamp_min(margin + d_pos - d_neg, 0), reduction)
 
 
+def _torch_any(x):
+    """``torch.any(x)`` as PyTorch's Python code calls it: its argument parser refuses a
+    non-tensor (an int var's ``var < 0`` is a bool) with the overload list."""
+    from .._tensor import Tensor
+    if not isinstance(x, Tensor):
+        raise TypeError(f"any() received an invalid combination of arguments - got "
+                        f"({type(x).__name__}), but expected one of:\n"
+                        " * (Tensor input, *, Tensor out = None)\n"
+                        " * (Tensor input, tuple of ints dim = None, bool keepdim = False, *, "
+                        "Tensor out = None)\n"
+                        " * (Tensor input, int dim, bool keepdim = False, *, "
+                        "Tensor out = None)\n")
+    return x.any()
+
+
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """0.5 * (log var + (input - target)^2 / var), var clamped to eps without grad (as
     PyTorch: the clamp is applied in place under no_grad to a clone)."""
@@ -2177,7 +2192,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
             raise ValueError("var has negative entry/entries")
         from .._creation import ones_like
         var = var * ones_like(input)
-    elif bool((var < 0).any()):
+    elif bool(_torch_any(var < 0)):
         raise ValueError("var has negative entry/entries")
     if var.size() != input.size():
         if input.size()[:-1] == var.size():
