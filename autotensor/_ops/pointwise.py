@@ -396,6 +396,9 @@ SIGMOID_BACKWARD = defop(
            "output": lambda F, grad, grad_output, output:
            grad * grad_output * (-2 * output + 1)},
     jvp="elementwise")
+# (Note [Dense zero terms]: the forward rules ``tanh_backward(grad_output_t, output_p) +
+# output_t * ...`` run the backward op on grad_output's zero tensor, which materializes it)
+TANH_BACKWARD.dense_zero_terms = SIGMOID_BACKWARD.dense_zero_terms = (0,)
 THRESHOLD_BACKWARD = defop(
     "threshold_backward", "ThresholdBackwardBackward0", raw.threshold_backward,
     inputs=("grad_output", "self"), params=("threshold",),
@@ -2987,6 +2990,18 @@ def _sum_terms(*terms):
     return out
 
 
+def _softplus_backward_jvp(F, grad_output, grad_output_t, self, self_t, beta, threshold):
+    """PyTorch's ``softplus_backward(grad_output_t, ...) + softplus_double_backward(self_t *
+    grad_output_p, ...)`` with an absent tangent a zero tensor: both backward ops
+    materialize it (sigmoid_backward's, then times the mask and beta), so each term adds
+    its +-0.0."""
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    out = F.softplus_backward(grad_output_t, self, beta, threshold)
+    g = F.zeros_like(grad_output) if self_t is None else self_t * grad_output
+    return out + _softplus_double_backward(F, g, self, beta, threshold)
+
+
 # (Note [Activation backward ops]: softplus', hardswish's and log_sigmoid's backward are ops
 # of their own, differentiable in grad_output and in self)
 SOFTPLUS_BACKWARD = defop(
@@ -2997,11 +3012,8 @@ SOFTPLUS_BACKWARD = defop(
            F.softplus_backward(grad, self, beta, threshold),
            "self": lambda F, grad, grad_output, self, beta, threshold:
            _softplus_double_backward(F, grad * grad_output, self, beta, threshold)},
-    jvp=lambda F, grad_output, grad_output_t, self, self_t, beta, threshold: _sum_terms(
-        None if grad_output_t is None else F.softplus_backward(grad_output_t, self, beta,
-                                                               threshold),
-        None if self_t is None else _softplus_double_backward(F, self_t * grad_output, self,
-                                                              beta, threshold)))
+    jvp=lambda F, grad_output, grad_output_t, self, self_t, beta, threshold:
+    _softplus_backward_jvp(F, grad_output, grad_output_t, self, self_t, beta, threshold))
 SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus, params=("beta", "threshold"),
                  jvp="elementwise",
                  grads={"self": lambda F, grad, self, beta, threshold:
@@ -3249,15 +3261,27 @@ def _hardswish_double_backward(F, grad, grad_output, self):
     return F.where((self > -3.0) & (self < 3.0), grad * grad_output / 3.0, F.zeros((), self))
 
 
+def _hardswish_backward_jvp(F, grad_output, grad_output_t, self, self_t):
+    """PyTorch's ``hardswish_backward(grad_output_t, self_p) + where(-3 < self_p < 3,
+    self_t * grad_output_p / 3.0, zeros({}))`` with an absent tangent a zero tensor: the
+    backward op materializes it (a +-0.0 term), the products keep it a zero tensor and the
+    where() materializes that: +0.0."""
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    out = F.hardswish_backward(grad_output_t, self)
+    if self_t is None:
+        return out + 0.0
+    return out + _hardswish_double_backward(F, self_t, grad_output, self)
+
+
 HARDSWISH_BACKWARD = defop(
     "hardswish_backward", "HardswishBackwardBackward0",
     lambda grad, x: _hardswish_backward_values(raw.RAW, grad, x),
     inputs=("grad_output", "self"),
     grads={"grad_output": lambda F, grad, self: F.hardswish_backward(grad, self),
            "self": _hardswish_double_backward},
-    jvp=lambda F, grad_output, grad_output_t, self, self_t: _sum_terms(
-        None if grad_output_t is None else F.hardswish_backward(grad_output_t, self),
-        None if self_t is None else _hardswish_double_backward(F, self_t, grad_output, self)))
+    jvp=lambda F, grad_output, grad_output_t, self, self_t: _hardswish_backward_jvp(
+        F, grad_output, grad_output_t, self, self_t))
 HARDSWISH = defop("hardswish", "HardswishBackward0",
                   _in_float32(lambda a: (a * np.clip(a + 3, 0, 6) / 6).astype(a.dtype,
                                                                             copy=False)),
