@@ -344,3 +344,44 @@ def test_glu_forward_ad_matches_torch(dt, shape, mode):
         go = _dual(L, L.ones_like(y), mode == "gradient_of_dual_grad_output")
         return L.autograd.grad(y, x, go)[0]
     _assert_fw_same(f)
+
+
+# ---- the margin losses' backward ops: no derivative, no forward rule ----------------------
+@pytest.mark.parametrize("mode", ["edges", "double_backward", "dual_grad_output", "values"])
+@pytest.mark.parametrize("grad_requires_grad", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("name,p", [("multi_margin_loss", 1), ("multi_margin_loss", 2),
+                                    ("multilabel_margin_loss", None)])
+def test_margin_loss_backward_ops_match_torch(name, p, reduction, grad_requires_grad, mode):
+    """Under create_graph the gradient has PyTorch's torch::autograd::NotImplemented node
+    ("derivative for aten::multi_margin_loss_backward is not implemented" on a second
+    backward: ours had a graph of its formula, or none); a dual incoming gradient is the
+    autograd fallback's refusal; p == 2's zeros are +0.0 (aten's loop), not -0.0."""
+    def f(L):
+        x = L.tensor([[0.3, -0.2, 0.9], [0.1, 0.1, -0.5]], dtype=L.float64,
+                     requires_grad=True)
+        if name == "multi_margin_loss":
+            loss = L.nn.functional.multi_margin_loss(x, L.tensor([0, 1]), p=p,
+                                                     reduction=reduction)
+        else:
+            loss = L.nn.functional.multilabel_margin_loss(
+                x, L.tensor([[0, -1, 1], [1, 2, -1]]), reduction=reduction)
+        go = L.ones_like(loss) * -1.5
+        if grad_requires_grad:
+            go.requires_grad_(True)
+        if mode == "dual_grad_output":
+            with L.autograd.forward_ad.dual_level():
+                go = L.autograd.forward_ad.make_dual(go, L.ones_like(go))
+                return L.autograd.grad(loss, x, go)
+        g, = L.autograd.grad(loss, x, go, create_graph=True)
+        if mode == "edges":
+            assert g.grad_fn.name() == "torch::autograd::NotImplemented"
+            return (L.tensor([float(len(g.grad_fn.next_functions))]),)
+        if mode == "double_backward":
+            return L.autograd.grad(g.sum(), x)
+        return (g,)
+    _assert_bw_same(f)
+    if mode == "values":
+        a = _bw_outcome(autotensor, f)[1][1]
+        t = _bw_outcome(torch, f)[1][1]
+        assert (np.signbit(a) == np.signbit(t)).all()

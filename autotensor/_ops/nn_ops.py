@@ -1841,6 +1841,24 @@ def _fw_not_implemented(name):
     return rule
 
 
+def _not_differentiable(name):
+    """The formula of a torch::autograd::NotImplemented node (an aten op without a
+    derivative)."""
+    def formula(F, grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
+def _fallback_refused(name):
+    """The forward rule of an aten op without a derivatives.yaml entry: the autograd
+    fallback's refusal of a dual argument."""
+    from ..autograd.forward_ad import FALLBACK
+
+    def rule(F):
+        raise NotImplementedError(FALLBACK.format(name))
+    return rule
+
+
 # ---- conv_tbc: a 1-d convolution on (time, batch, channel) input --------------------------
 # Note [conv_tbc]
 # ~~~~~~~~~~~~~~~
@@ -2413,37 +2431,66 @@ def multi_margin_loss_kernel(x, target, p, margin, weight, reduction):
     return out.reshape(shape) if reduction == "none" else out
 
 
+# Note [Margin losses' backward ops]: PyTorch's multi_margin_loss_backward and
+# multilabel_margin_loss_backward are aten ops without a derivatives.yaml entry: under
+# create_graph the gradient gets a torch::autograd::NotImplemented node whose backward
+# raises "derivative for aten::..._backward is not implemented", and a dual incoming
+# gradient is refused by the autograd fallback. So the formulas compute on arrays (aten's
+# loops) and, in graph mode, record that node.
+def _margin_backward_node(op, F, grad, self, params, raw_fn):
+    g, x = _values(grad), _values(self)
+    out = raw_fn(g, x)
+    if F.is_raw:
+        return out
+    from ._common import _finish
+    return _finish(op, (grad, self), params, out)
+
+
 def multi_margin_loss_backward(F, grad, self, target, p, margin, weight, reduction):
-    if len(self.shape) <= 1:
-        return F.reshape(multi_margin_loss_backward(
-            F, grad, F.reshape(self, (1, _numel(self.shape))), target, p, margin, weight,
-            reduction), tuple(self.shape))
-    xv = _values(self)
-    n, c = xv.shape
+    """aten's multi_margin_loss_backward: h = g (p == 1) or 2 g z (p == 2) with z = margin -
+    x[y] + x[i] > 0, g = 1 / (N C) for a mean, else 1 / C (in x's dtype), times w[y]; at
+    i != y the h of an active margin (else 0), at y 0 minus each h in turn; then times the
+    incoming gradient (each sample's, unreduced)."""
+    return _margin_backward_node(
+        MULTI_MARGIN_LOSS_BACKWARD, F, grad, self, (target, p, margin, weight, reduction),
+        lambda g, x: _multi_margin_grad(g, x, target, p, margin, weight, reduction))
+
+
+def _multi_margin_grad(grad, x, target, p, margin, weight, reduction):
+    shape = x.shape
+    x = x.reshape(1, -1) if x.ndim <= 1 else x
+    n, c = x.shape
+    dt = x.dtype.type
     target = np.reshape(target, -1)
-    if reduction == "none" and tuple(grad.shape) != (n,):  # (a 0-d target's)
-        grad = F.reshape(grad, (n,))
     rows = np.arange(n)
-    z = margin - xv[rows, target][:, None] + xv
+    g = dt(1.0 / (n * c)) if reduction == "mean" else dt(1.0 / c)
+    z = dt(margin) - x[rows, target][:, None] + x
     active = (z > 0) & (np.arange(c)[None, :] != target[:, None])
-    w = np.ones(n) if weight is None else np.asarray(weight)[target]
-    coef = active * (w / c)[:, None]
-    onehot = np.zeros((n, c))
-    onehot[rows, target] = 1
-    if p == 2:   # 2 z: a function of the input (so double backward sees it)
-        xy = F.gather(self, 1, target[:, None])
-        coef = (self - xy + margin) * F.constant(2 * coef, grad)
-        total = coef - F.constant(onehot, grad) * F.sum(coef, (1,), True)
-    else:
-        total = F.constant(coef - onehot * coef.sum(1, keepdims=True), grad)
-    return total * _grad_per_sample(F, grad, n, reduction)
+    h = np.broadcast_to(g, x.shape) if p == 1 else 2 * g * z
+    if weight is not None:
+        h = h * np.asarray(weight, dtype=x.dtype)[target][:, None]
+    out = np.where(active, h, dt(0)).astype(x.dtype, copy=False)
+    out[rows, target] = 0
+    out[rows, target] = -np.cumsum(out, 1, dtype=x.dtype)[:, -1]  # (0 - h - h ... in turn)
+    grad = np.asarray(grad, dtype=x.dtype)
+    d = grad.reshape(n, 1) if reduction == "none" else grad.reshape(1, 1)
+    return (out * d).reshape(shape)
+
+
+MULTI_MARGIN_LOSS_BACKWARD = defop(
+    "multi_margin_loss_backward", "torch::autograd::NotImplemented", None,
+    inputs=("grad_output", "self"), params=("target", "p", "margin", "weight", "reduction"),
+    grads={"grad_output": _not_differentiable("multi_margin_loss_backward"),
+           "self": _not_differentiable("multi_margin_loss_backward")},
+    jvp=_fallback_refused("multi_margin_loss_backward"))
 
 
 MULTI_MARGIN_LOSS = defop(
     "multi_margin_loss", "MultiMarginLossBackward0", multi_margin_loss_kernel,
     params=("target", "p", "margin", "weight", "reduction"),
     grads={"self": multi_margin_loss_backward},
-    jvp=_fw_not_implemented("multi_margin_loss"))
+    jvp=_fw_not_implemented("multi_margin_loss"),
+    backward_op=("aten::multi_margin_loss_backward", ".", False))
 
 
 def multilabel_margin_loss_kernel(x, target, reduction):
@@ -2466,9 +2513,18 @@ def multilabel_margin_loss_kernel(x, target, reduction):
 
 
 def multilabel_margin_loss_backward(F, grad, self, target, reduction, is_target):
+    """aten's: -g at each target y_j and +g at each non-target i per active margin 1 - x[y_j]
+    + x[i] > 0 (g = 1 / C, over N too for a mean), times the incoming gradient."""
+    return _margin_backward_node(
+        MULTILABEL_MARGIN_LOSS_BACKWARD, F, grad, self, (target, reduction, _values(is_target)),
+        lambda g, x: _multilabel_margin_grad(g, x, target, reduction, is_target))
+
+
+def _multilabel_margin_grad(grad, self, target, reduction, is_target):
+    from .raw import RAW as F
     if len(self.shape) <= 1:
-        return F.reshape(multilabel_margin_loss_backward(
-            F, F.reshape(grad, (1,)) if reduction == "none" else grad,
+        return F.reshape(_multilabel_margin_grad(
+            F.reshape(grad, (1,)) if reduction == "none" else grad,
             F.reshape(self, (1, _numel(self.shape))), target.reshape(1, -1), reduction,
             _values(is_target).reshape(1, -1)), tuple(self.shape))
     xv = _values(self)
@@ -2484,13 +2540,22 @@ def multilabel_margin_loss_backward(F, grad, self, target, reduction, is_target)
     return F.constant(coef / c, grad) * _grad_per_sample(F, grad, n, reduction)
 
 
+MULTILABEL_MARGIN_LOSS_BACKWARD = defop(
+    "multilabel_margin_loss_backward", "torch::autograd::NotImplemented", None,
+    inputs=("grad_output", "self"), params=("target", "reduction", "is_target"),
+    grads={"grad_output": _not_differentiable("multilabel_margin_loss_backward"),
+           "self": _not_differentiable("multilabel_margin_loss_backward")},
+    jvp=_fallback_refused("multilabel_margin_loss_backward"))
+
+
 MULTILABEL_MARGIN_LOSS = defop(
     "multilabel_margin_loss_forward", "MultilabelMarginLossBackward0",
     multilabel_margin_loss_kernel, params=("target", "reduction"),
     outputs=("result", "is_target"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self, target, reduction, is_target:
            multilabel_margin_loss_backward(F, grads[0], self, target, reduction, is_target)},
-    jvp=_fw_not_implemented("multilabel_margin_loss_forward"))
+    jvp=_fw_not_implemented("multilabel_margin_loss_forward"),
+    backward_op=("aten::multilabel_margin_loss_backward", ".", False))
 
 # ---- CTC loss (one CtcLossBackward0 entry, PyTorch's CPU algorithm) -------------------------
 # Note [CTC entry]
