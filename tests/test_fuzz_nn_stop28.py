@@ -385,3 +385,29 @@ def test_margin_loss_backward_ops_match_torch(name, p, reduction, grad_requires_
         a = _bw_outcome(autotensor, f)[1][1]
         t = _bw_outcome(torch, f)[1][1]
         assert (np.signbit(a) == np.signbit(t)).all()
+
+
+# ---- batch_norm / instance_norm in evaluation with dual running statistics ----------------
+@pytest.mark.parametrize("dual_weight", [False, True])
+@pytest.mark.parametrize("dual_stats", [False, True])
+@pytest.mark.parametrize("dual_input", [False, True])
+@pytest.mark.parametrize("training", [False, True])
+@pytest.mark.parametrize("fname", ["batch_norm", "instance_norm"])
+def test_norms_with_dual_running_stats_match_torch(fname, training, dual_input, dual_stats,
+                                                   dual_weight):
+    """"batch_norm is not differentiable wrt running_mean and running_var, they cannot have
+    forward grad defined" (evaluation mode, once the rule runs)."""
+    x0 = np.random.default_rng(1).standard_normal((2, 3, 4))
+
+    def f(L):
+        def d(x, on):
+            return L.autograd.forward_ad.make_dual(x, L.ones_like(x) * 0.5) if on else x
+        x = d(L.tensor(x0), dual_input)
+        rm = d(L.zeros(3, dtype=L.float64) + 0.1, dual_stats)
+        rv = L.ones(3, dtype=L.float64) * 1.5
+        w = d(L.ones(3, dtype=L.float64) * 0.7, dual_weight)
+        if fname == "batch_norm":
+            return L.nn.functional.batch_norm(x, rm, rv, w, L.zeros(3, dtype=L.float64),
+                                              training=training)
+        return L.nn.functional.instance_norm(x, rm, rv, w, use_input_stats=training)
+    _assert_fw_same(f)

@@ -1139,7 +1139,22 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
             if t is not None:
                 t._vc[0] += 1
     params = (rm if not training else None, rv if not training else None, bool(training), eps)
-    return _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
+    r = _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
+    if not training:
+        _refuse_stat_tangents(input, weight, bias, running_mean, running_var)
+    return r
+
+
+def _refuse_stat_tangents(input, weight, bias, running_mean, running_var):
+    """PyTorch's batch_norm_jvp in evaluation reads the running statistics as constants
+    and refuses ones with a tangent (once the rule runs: an argument with a tangent)."""
+    from ..autograd.grad_mode import state
+    if state.fw:
+        from ..autograd.forward_ad import _any_tangent
+        if _any_tangent(None, [t for t in (input, weight, bias) if t is not None]) and \
+                _any_tangent(None, [running_mean, running_var]):
+            raise RuntimeError("batch_norm is not differentiable wrt running_mean and "
+                               "running_var, they cannot have forward grad defined")
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
