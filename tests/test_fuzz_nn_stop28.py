@@ -41,10 +41,18 @@ def _bw_outcome(lib, f):
             return ("raised", type(e).__name__, str(e))
 
 
+_RTOL = {"float64": 1e-6, "float32": 2e-6, "float16": 1e-3, "bfloat16": 8e-3}
+
+
 def _same_arrays(a, b, signs=False):
+    """Same dtype, shape, values (float64 to 1e-6 relative, float32 to 2e-6 of the largest
+    magnitude, as the fuzzer's comparison) and, with ``signs``, signs of zeros."""
     if a[0] != b[0] or a[1].shape != b[1].shape:
         return False
-    if not np.allclose(a[1], b[1], rtol=1e-6, atol=1e-9, equal_nan=True):
+    rtol = _RTOL.get(a[0], 1e-6)
+    scale = float(np.nanmax(np.abs(np.where(np.isinf(b[1]), 0, b[1])), initial=1.0))
+    atol = 1e-9 if a[0] == "float64" else rtol * max(1.0, scale)
+    if not np.allclose(a[1], b[1], rtol=rtol, atol=atol, equal_nan=True):
         return False
     return not signs or (np.signbit(a[1]) == np.signbit(b[1])).all()
 
@@ -301,6 +309,8 @@ _ACTS = {
     "tanh": lambda F, x: F.tanh(x),
     "sigmoid": lambda F, x: F.sigmoid(x),
     "tanhshrink": lambda F, x: F.tanhshrink(x),
+    "gelu": lambda F, x: F.gelu(x),
+    "gelu_tanh": lambda F, x: F.gelu(x, approximate="tanh"),
 }
 
 
@@ -311,8 +321,8 @@ _ACTS = {
 def test_activation_gradient_tangents_match_torch(name, dt, duals, create_graph):
     """The forward rules of elu_backward, softplus_backward, hardswish_backward,
     tanh_backward and sigmoid_backward add PyTorch's materialized zero terms (a -0.0
-    tangent of the gradient is 0.0 in PyTorch: 008). gelu's is open (its backward is not an
-    op of its own here)."""
+    tangent of the gradient is 0.0 in PyTorch: 008); gelu_backward is an op of its own now
+    (GeluBackwardBackward0), with PyTorch's gelu_double_backward."""
     def f(L):
         d = getattr(L, dt)
         x = L.tensor([1.6, -0.7, 0.0, -0.0, 2.0, -3.0], dtype=d, requires_grad=True)
@@ -411,3 +421,18 @@ def test_norms_with_dual_running_stats_match_torch(fname, training, dual_input, 
                                               training=training)
         return L.nn.functional.instance_norm(x, rm, rv, w, use_input_stats=training)
     _assert_fw_same(f)
+
+
+@pytest.mark.parametrize("dt", ["float64", "float32"])
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_double_backward_matches_torch(approximate, dt):
+    """GeluBackwardBackward0 (was MulBackward0: the formula's graph) and PyTorch's
+    gelu_double_backward values."""
+    def f(L):
+        x = L.tensor([0.5, -1.0, 2.0, 0.0, -3.5], dtype=getattr(L, dt), requires_grad=True)
+        y = L.nn.functional.gelu(x, approximate=approximate)
+        g, = L.autograd.grad(y.sum(), x, create_graph=True)
+        assert g.grad_fn.name() == "GeluBackwardBackward0"
+        gg, = L.autograd.grad((g * g).sum(), x, create_graph=True)
+        return (g, gg) + L.autograd.grad(gg.sum(), x)
+    _assert_bw_same(f)

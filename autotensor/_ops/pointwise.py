@@ -3153,9 +3153,58 @@ def gelu_backward(F, grad, self, approximate):
     return grad * (cdf + self * pdf)
 
 
+_M_SQRT2, _M_2_SQRTPI, _M_SQRT1_2 = (1.41421356237309504880, 1.12837916709551257390,
+                                     0.70710678118654752440)  # (C's math.h constants)
+
+
+def _gelu_double_backward(F, grad, grad_output, self, approximate):
+    """PyTorch's gelu_double_backward: grad * grad_output * d/dx (Phi(x) + x phi(x))."""
+    if approximate == "tanh":
+        beta = _M_SQRT2 * _M_2_SQRTPI * 0.5
+        inner = (self + F.pow(self, 3) * _KAPPA) * beta
+        tanh_inner = F.tanh(inner)
+        sech_inner = 1 / F.cosh(inner)
+        f = self * 0.5
+        g = 1 - tanh_inner * tanh_inner
+        h = (self * (3 * _KAPPA) * self + 1) * beta
+        f_prime_gh = g * 0.5 * h
+        g_prime = tanh_inner * -2 * sech_inner * sech_inner * h
+        g_prime_fh = f * h * g_prime
+        h_prime = self * (6 * _KAPPA) * beta
+        h_prime_fg = f * g * h_prime
+        return grad * grad_output * (f_prime_gh + f_prime_gh + g_prime_fh + h_prime_fg)
+    x2 = self * self
+    pdf = F.exp(x2 * -0.5) * (_M_2_SQRTPI * _M_SQRT1_2 * 0.5)
+    return grad * grad_output * (pdf * 2 - x2 * pdf)
+
+
+def _gelu_backward_jvp(F, grad_output, grad_output_t, self, self_t, approximate):
+    """PyTorch's ``gelu_backward(grad_output_t, ...) + gelu_double_backward(self_t, ...)``,
+    an absent tangent a zero tensor: the backward op materializes it (a +-0.0 term), the
+    double backward's products keep it one (a vanishing term)."""
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    out = F.gelu_backward(grad_output_t, self, approximate)
+    if self_t is None:
+        return out
+    return out + _gelu_double_backward(F, self_t, grad_output, self, approximate)
+
+
+# (Note [Activation backward ops]: gelu's backward is an op of its own, as PyTorch's:
+# GeluBackwardBackward0 under create_graph)
+GELU_BACKWARD = defop(
+    "gelu_backward", "GeluBackwardBackward0",
+    lambda grad, x, approximate: gelu_backward(raw.RAW, grad, x, approximate),
+    inputs=("grad_output", "self"), params=("approximate",),
+    grads={"grad_output": lambda F, grad, self, approximate:
+           F.gelu_backward(grad, self, approximate),
+           "self": lambda F, grad, grad_output, self, approximate:
+           _gelu_double_backward(F, grad, grad_output, self, approximate)},
+    jvp=_gelu_backward_jvp)
 GELU = defop("gelu", "GeluBackward0", _in_float32(_gelu), params=("approximate",),
              jvp="elementwise",
-             grads={"self": gelu_backward})
+             grads={"self": lambda F, grad, self, approximate:
+                    F.gelu_backward(grad, self, approximate)})
 
 
 def _elu(a, alpha, scale, input_scale):
