@@ -436,3 +436,18 @@ def test_gelu_double_backward_matches_torch(approximate, dt):
         gg, = L.autograd.grad((g * g).sum(), x, create_graph=True)
         return (g, gg) + L.autograd.grad(gg.sum(), x)
     _assert_bw_same(f)
+
+
+def test_ctc_loss_backward_refuses_a_dual_gradient_as_torch():
+    """aten::_ctc_loss_backward has no derivatives.yaml entry: the autograd fallback's
+    message (ours had the "not been implemented yet" wording of a missing formula)."""
+    def f(L):
+        lp = L.tensor(np.linspace(-2, 0, 40).reshape(5, 2, 4), dtype=L.float64)
+        lp = lp.log_softmax(2).detach().requires_grad_(True)
+        loss = L.nn.functional.ctc_loss(lp, L.tensor([[1, 2], [1, 1]]), [5, 5], [2, 2],
+                                        reduction="none")
+        with L.autograd.forward_ad.dual_level():
+            go = L.autograd.forward_ad.make_dual(L.ones(2, dtype=L.float64),
+                                                 L.ones(2, dtype=L.float64))
+            return L.autograd.grad(loss, lp, go)
+    _assert_bw_same(f)

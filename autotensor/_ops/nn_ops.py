@@ -2675,7 +2675,7 @@ CTC_LOSS_BACKWARD = defop(
     params=("neg_log_likelihood", "log_alpha", "targets", "input_lengths", "target_lengths",
             "blank", "zero_infinity"),
     grads={"grad": _ctc_not_implemented, "log_probs": _ctc_not_implemented},
-    jvp=_fw_not_implemented("aten::_ctc_loss_backward"))
+    jvp=_fallback_refused("_ctc_loss_backward"))  # (no derivatives.yaml entry)
 
 
 def ctc_loss_backward(F, grads, log_probs, targets, input_lengths, target_lengths, blank,
