@@ -58,20 +58,22 @@ add("embedding_bag_sum_weighted", lambda m, w, i, o, p: m.nn.functional.embeddin
     i, w, o, mode="sum", per_sample_weights=p, padding_idx=4),
     lambda g: [g.u(10, 3), _BAG_IDX, _BAG_OFF, g.u(8)])
 
-# ---- margin losses (MultiMarginLossBackward0, MultilabelMarginLossBackward0) ---------------
+# ---- margin losses (MultiMarginLossBackward0, MultilabelMarginLossBackward0; their backward
+# ops have no derivative in PyTorch: a NotImplemented node, so no gradgradcheck) ----------
 _MM_T = np.array([1, 4, 0])
 add("multi_margin_loss", lambda m, x, t: m.nn.functional.multi_margin_loss(x, t),
-    lambda g: [g.u(3, 5), _MM_T])
+    lambda g: [g.u(3, 5), _MM_T], gradgrad=False)
 add("multi_margin_loss_p2_weighted", lambda m, x, t, w: m.nn.functional.multi_margin_loss(
     x, t, p=2, margin=0.7, weight=w, reduction="none"),
-    lambda g: [g.u(3, 5), _MM_T, g.pos(5)], grad=(True, False, False))
+    lambda g: [g.u(3, 5), _MM_T, g.pos(5)], grad=(True, False, False), gradgrad=False)
 add("multilabel_margin_loss", lambda m, x, t: m.nn.functional.multilabel_margin_loss(
     x, t, reduction="sum"),
-    lambda g: [g.u(3, 5), np.array([[1, 2, -1, 0, 0], [4, -1, 0, 0, 0], [0, 1, 2, 3, 4]])])
+    lambda g: [g.u(3, 5), np.array([[1, 2, -1, 0, 0], [4, -1, 0, 0, 0], [0, 1, 2, 3, 4]])],
+    gradgrad=False)
 add("multi_margin_loss_1d", lambda m, x, t: m.nn.functional.multi_margin_loss(
-    x, t, p=2, reduction="none"), lambda g: [g.u(5), np.array(3)])
+    x, t, p=2, reduction="none"), lambda g: [g.u(5), np.array(3)], gradgrad=False)
 add("multilabel_margin_loss_1d", lambda m, x, t: m.nn.functional.multilabel_margin_loss(
-    x, t, reduction="none"), lambda g: [g.u(5), np.array([3, 0, -1, 2, 2])])
+    x, t, reduction="none"), lambda g: [g.u(5), np.array([3, 0, -1, 2, 2])], gradgrad=False)
 
 # ---- CTC (one CtcLossBackward0 entry; PyTorch has no double backward nor forward AD) -------
 _CTC_TG, _CTC_IL, _CTC_TL = np.array([[1, 2, 2], [3, 1, 0]]), np.array([6, 5]), np.array([3, 2])

@@ -18,7 +18,7 @@ from .pointwise import (
     sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
     THRESHOLD_BACKWARD, ACTIVATION_BACKWARD, ELU_BACKWARD, SOFTPLUS_BACKWARD,
-    HARDSWISH_BACKWARD, LOG_SIGMOID_BACKWARD)
+    HARDSWISH_BACKWARD, LOG_SIGMOID_BACKWARD, GELU_BACKWARD)
 from .shape import (
     as_strided, AS_STRIDED_BACKWARD, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow,
     permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
@@ -184,6 +184,7 @@ TENSOR = SimpleNamespace(
     elu_backward=_backward_op(ELU_BACKWARD, ELU_BACKWARD.kernel),
     softplus_backward=_backward_op(SOFTPLUS_BACKWARD, SOFTPLUS_BACKWARD.kernel),
     hardswish_backward=_backward_op(HARDSWISH_BACKWARD, HARDSWISH_BACKWARD.kernel),
+    gelu_backward=_backward_op(GELU_BACKWARD, GELU_BACKWARD.kernel),
     log_sigmoid_backward=_backward_op(LOG_SIGMOID_BACKWARD, LOG_SIGMOID_BACKWARD.kernel),
 )
 

@@ -14,33 +14,72 @@ from .raw import _half
 from .reduction import _NOT_YET, _numel
 
 
+def _dtype_name(x):
+    """PyTorch's name of x's dtype, for an array (raw formulas) or a Tensor."""
+    from .. import _dtypes
+    d = x.dtype
+    return _dtypes.scalar_name(_dtypes.from_numpy(d) if isinstance(d, np.dtype) else d)
+
+
+def _is_float(x):
+    d = x.dtype
+    return d.kind in "fV" if isinstance(d, np.dtype) else d.is_floating_point
+
+
+def _promoted(F, other, self):
+    """An integral or bool operand of a floating ``self`` in self's dtype, as the
+    kernels' TensorIterator promotes it (NumPy would widen float32 - int64 to float64;
+    our bool subtraction refuses what aten's kernels compute)."""
+    if not _is_float(other) and _is_float(self):
+        return F.cast_like(other, self)
+    return other
+
+
+def _into(F, v, self):
+    """v written into a result of self's dtype (aten's grad_input = zeros_like(self))."""
+    return v if v.dtype == self.dtype else F.cast_like(v, self)
+
+
 def mse_backward(F, grad, self, target, reduction):
-    diff = (self - target) * 2
-    if reduction == "mean":  # (over the broadcast shape)
-        diff = diff / _numel(diff.shape)
-    return diff * grad
+    """aten's mse_backward: norm * (self - target) * grad in the operands' common dtype,
+    written into self's dtype."""
+    norm = 2.0 / _numel(self.shape) if reduction == "mean" else 2.0
+    v = (self - _promoted(F, target, self)) * norm * grad
+    return _into(F, v, self)
+
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
+# Note [Loss forward rules]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's ``result:`` rules of mse_loss, smooth_l1_loss and huber_loss are
+# ``apply_loss_reduction(f_backward(self_t, self_p, target_p, None) +
+# f_backward(target_t, target_p, self_p, None), reduction)``: each term is the backward
+# op (its result in the dtype of its second argument; mse/smooth_l1 cast their common
+# dtype into it, huber requires one dtype), an absent tangent is a zero tensor of its
+# input (materialized by the op: +-0 terms), and the compiled code evaluates the target's
+# term first. So under forward AD an integral or bool target raises the backward's cast
+# error (mse: "result type Float can't be cast to the desired output type Bool") and
+# huber of two dtypes its "Found dtype Float but expected Double", where the forward
+# computes.
+def _loss_jvp(F, backward, self, self_t, target, target_t, reduction, param=None,
+              casts=True):
+    terms = []
+    for grad, a, b in ((target_t, target, self), (self_t, self, target)):
+        if grad is None:
+            grad = F.zeros_like(a)
+        if casts and not _is_float(a) and _is_float(b):
+            raise RuntimeError(f"result type {_dtype_name(b)} can't be cast to the desired "
+                               f"output type {_dtype_name(a)}")
+        terms.append(backward(F, grad, a, b, "none") if param is None else
+                     backward(F, grad, a, b, "none", param))
+    v = terms[1] + terms[0]
+    if reduction == "mean":
+        return F.mean(v)
+    return F.sum(v) if reduction == "sum" else v
+
+
 def _mse_jvp(F, self, self_t, target, target_t, reduction):
-    d = self_t
-    if target_t is not None:
-        d = -target_t if d is None else d - target_t
-    v = (self - target) * d * 2
-    if reduction == "mean":
-        return F.mean(v)
-    return F.sum(v) if reduction == "sum" else v
-
-
-def _loss_jvp(F, backward, self, self_t, target, target_t, reduction, param):
-    """Forward mode of a pointwise loss from its backward (PyTorch's ``result:`` rules of
-    smooth_l1_loss / huber_loss): each tangent through the unreduced backward, reduced."""
-    v = None if self_t is None else backward(F, self_t, self, target, "none", param)
-    if target_t is not None:
-        w = backward(F, target_t, target, self, "none", param)
-        v = w if v is None else v + w
-    if reduction == "mean":
-        return F.mean(v)
-    return F.sum(v) if reduction == "sum" else v
+    return _loss_jvp(F, mse_backward, self, self_t, target, target_t, reduction)
 
 
 def _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes):
@@ -67,16 +106,21 @@ MSE_LOSS = defop("mse_loss", "MseLossBackward0", None, inputs=("self", "target")
 
 def smooth_l1_loss_backward(F, grad, self, target, reduction, beta):
     """PyTorch's smooth_l1_loss_backward: (x - t) / beta inside [-beta, beta], its sign
-    outside (divided by the element count for a mean)."""
-    x = self - target
+    outside (divided by the element count for a mean), written into self's dtype."""
+    x = self - _promoted(F, target, self)
     g = F.where(x <= -beta, -1.0, F.where(x >= beta, 1.0, x / beta))  # (the ends: constants)
     if reduction == "mean":  # (over the broadcast shape)
         g = g / _numel(x.shape)
-    return g * grad
+    return _into(F, g * grad, self)
 
 
 def huber_loss_backward(F, grad, self, target, reduction, delta):
-    """PyTorch's huber_loss_backward: x - t clamped to [-delta, delta] (over n for a mean)."""
+    """PyTorch's huber_loss_backward: x - t clamped to [-delta, delta] (over n for a mean).
+    Its TensorIterator wants one dtype: self's, then target and grad are checked."""
+    for v in (target, grad):
+        if v.dtype != self.dtype:
+            raise RuntimeError(f"Found dtype {_dtype_name(v)} but expected "
+                               f"{_dtype_name(self)}")
     x = self - target
     g = F.where(x <= -delta, -delta, F.where(x >= delta, delta, x))
     if reduction == "mean":  # (over the broadcast shape)
@@ -102,19 +146,38 @@ HUBER_LOSS = defop(
            "target": lambda F, grad, self, target, reduction, delta:
            huber_loss_backward(F, grad, target, self, reduction, delta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, delta: _loss_jvp(
-        F, huber_loss_backward, self, self_t, target, target_t, reduction, delta),
+        F, huber_loss_backward, self, self_t, target, target_t, reduction, delta, False),
     backward_op=("huber_loss_backward", _NOT_YET, False), layout="iter")
 
 
 def soft_margin_loss_backward(F, grad, self, target, reduction):
-    """PyTorch's soft_margin_loss_backward, in its order of operations:
-    target * z * -norm / (1 + z) * grad with z = exp(-target * self) (NaN where z is inf)."""
+    """PyTorch's soft_margin_loss_backward_out, in its order of operations and dtypes:
+    z = exp(-target * self); grad_input (self's dtype) = target * z, then *= -norm,
+    /= (z + 1), *= grad (NaN where z is inf)."""
+    if target.dtype == (np.bool_ if F.is_raw else _bool_dtype()):
+        from .pointwise import BOOL_NEGATION
+        raise RuntimeError(BOOL_NEGATION)
+    target = _promoted(F, target, self)
     z = F.exp(-target * self)
     norm = 1.0 / _numel(self.shape) if reduction == "mean" else 1.0
-    return target * z * -norm / (z + 1) * grad
+    g = _into(F, target * z, self) * -norm
+    g = _into(F, g / (z + 1), self)
+    return _into(F, g * grad, self)
 
 
-def _soft_margin_jvp(F, self, self_t, target, reduction):
+def _bool_dtype():
+    from .. import _dtypes
+    return _dtypes.bool
+
+
+def _soft_margin_jvp(F, self, self_t, target, target_t, reduction):
+    """PyTorch's rule passes ``target`` itself (not its primal) to soft_margin_loss_backward,
+    an op without a forward rule: with a tangent on both, that op refuses it."""
+    if self_t is None:
+        return None
+    if target_t is not None:
+        from ..autograd.forward_ad import NOT_SUPPORTED
+        raise NotImplementedError(NOT_SUPPORTED.format("soft_margin_loss_backward"))
     v = soft_margin_loss_backward(F, self_t, self, target, "none")
     if reduction == "mean":
         return F.mean(v)
@@ -126,8 +189,8 @@ def _soft_margin_jvp(F, self, self_t, target, reduction):
 SOFT_MARGIN_LOSS = defop(
     "soft_margin_loss", "SoftMarginLossBackward0", None, inputs=("self", "target"),
     params=("reduction",), grads={"self": soft_margin_loss_backward},
-    jvp=lambda F, self, self_t, target, reduction: None if self_t is None else
-    _soft_margin_jvp(F, self, self_t, target, reduction),
+    jvp=lambda F, self, self_t, target, target_t, reduction:
+    _soft_margin_jvp(F, self, self_t, target, target_t, reduction),
     backward_op=("soft_margin_loss_backward", _NOT_YET, False), layout="iter")
 
 
@@ -1778,6 +1841,24 @@ def _fw_not_implemented(name):
     return rule
 
 
+def _not_differentiable(name):
+    """The formula of a torch::autograd::NotImplemented node (an aten op without a
+    derivative)."""
+    def formula(F, grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
+def _fallback_refused(name):
+    """The forward rule of an aten op without a derivatives.yaml entry: the autograd
+    fallback's refusal of a dual argument."""
+    from ..autograd.forward_ad import FALLBACK
+
+    def rule(F):
+        raise NotImplementedError(FALLBACK.format(name))
+    return rule
+
+
 # ---- conv_tbc: a 1-d convolution on (time, batch, channel) input --------------------------
 # Note [conv_tbc]
 # ~~~~~~~~~~~~~~~
@@ -2128,15 +2209,35 @@ def _loss_reduce(F, v, reduction):
 
 
 def bce_logits_kernel(x, t, weight, pos_weight, reduction):
+    """aten's binary_cross_entropy_with_logits step by step, each in-place step computed
+    in its operands' common dtype and written back: log_sigmoid(input) (input's dtype),
+    ``.mul_((pos_weight - 1).mul(target).add_(1))``, then ``(1 - target).mul_(input)
+    .sub_(log_sigmoid_input)`` (target's dtype) and ``.mul_(weight)``."""
+    from .pointwise import LOG_SIGMOID
     from .raw import RAW
-    ls = _log_sigmoid(RAW, x)
+    ls = np.asarray(LOG_SIGMOID.kernel(x))  # (aten's kernel: float16 through float32)
     if pos_weight is not None:
-        ls = ls * ((pos_weight - 1) * t + 1)
-    loss = (1 - t) * x - ls
+        lw = _step(np.multiply, pos_weight - 1, t)
+        ls = _step(np.multiply, ls, lw + 1, ls.dtype)
+    loss = _step(np.multiply, 1 - t, x, t.dtype if t.dtype.kind == "f" else None)
+    loss = _step(np.subtract, loss, ls, loss.dtype)
     if weight is not None:
-        loss = loss * weight
-    return np.asarray(_loss_reduce(RAW, loss, reduction)).astype(
-        t.dtype if t.dtype.kind == "f" else x.dtype, copy=False)  # (aten: target's dtype)
+        loss = _step(np.multiply, loss, weight, loss.dtype)
+    return np.asarray(_loss_reduce(RAW, loss, reduction)).astype(loss.dtype, copy=False)
+
+
+def _step(ufunc, a, b, into=None):
+    """ufunc(a, b) computed in PyTorch's common dtype of the two arrays (a 0-d operand
+    does not promote a dimensioned one of its category), cast into ``into``."""
+    from .. import _dtypes
+    a, b = np.asarray(a), np.asarray(b)
+    ct = a.dtype
+    if b.dtype != ct:
+        ct = _dtypes.numpy_dtype_of(_dtypes.binary_result_dtype(
+            _dtypes.from_numpy(a.dtype), a.ndim == 0, _dtypes.from_numpy(b.dtype),
+            b.ndim == 0))
+    out = np.asarray(ufunc(a.astype(ct, copy=False), b.astype(ct, copy=False)))
+    return out if into is None else out.astype(into, copy=False)
 
 
 def _bce_logits_dself(F, self, target, weight, pos_weight, reduction):
@@ -2200,11 +2301,11 @@ def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reductio
         return _finish(BCE_WITH_LOGITS, (input, target), params, out)
     # (aten's (1 - target).mul_(input)...: the loss in target's dtype, the gradients cast
     # back to each operand's)
-    from .dispatch import set_input_metadata
+    from ._common import _reduce_all
     out = out.astype(target._data.dtype)
     r = _finish(BCE_WITH_LOGITS, (input, target), params, out)
     if r._grad_fn is not None:
-        set_input_metadata(r._grad_fn, (input, target), input._data.shape, out.dtype)
+        _reduce_all(r._grad_fn, (input, target))
     return r
 
 
@@ -2312,10 +2413,12 @@ def _grad_per_sample(F, grad, n, reduction):
 
 def multi_margin_loss_kernel(x, target, p, margin, weight, reduction):
     refuse_half("multi_margin_loss_cpu_kernel", x)
-    if x.ndim == 1:   # one sample: a 0-d loss
-        return multi_margin_loss_kernel(x.reshape(1, -1), target, p, margin, weight,
-                                        reduction).reshape(())
+    # (one sample for a 1-d input, of one class for a 0-d one; the unreduced loss has the
+    # target's shape: () for a 0-d target, as aten's)
+    shape = target.shape
+    x = x.reshape(1, -1) if x.ndim <= 1 else x
     n, c = x.shape
+    target = target.reshape(-1)
     rows = np.arange(n)
     z = margin - x[rows, target][:, None] + x
     z[rows, target] = 0
@@ -2324,45 +2427,78 @@ def multi_margin_loss_kernel(x, target, p, margin, weight, reduction):
         h = h * h
     if weight is not None:
         h = h * weight[target][:, None]
-    return _reduce_array((h.sum(1) / c).astype(x.dtype), reduction).astype(x.dtype)
+    out = _reduce_array((h.sum(1) / c).astype(x.dtype), reduction).astype(x.dtype)
+    return out.reshape(shape) if reduction == "none" else out
+
+
+# Note [Margin losses' backward ops]: PyTorch's multi_margin_loss_backward and
+# multilabel_margin_loss_backward are aten ops without a derivatives.yaml entry: under
+# create_graph the gradient gets a torch::autograd::NotImplemented node whose backward
+# raises "derivative for aten::..._backward is not implemented", and a dual incoming
+# gradient is refused by the autograd fallback. So the formulas compute on arrays (aten's
+# loops) and, in graph mode, record that node.
+def _margin_backward_node(op, F, grad, self, params, raw_fn):
+    g, x = _values(grad), _values(self)
+    out = raw_fn(g, x)
+    if F.is_raw:
+        return out
+    from ._common import _finish
+    return _finish(op, (grad, self), params, out)
 
 
 def multi_margin_loss_backward(F, grad, self, target, p, margin, weight, reduction):
-    if len(self.shape) == 1:
-        return F.reshape(multi_margin_loss_backward(
-            F, F.reshape(grad, (1,)) if reduction == "none" else grad,
-            F.unsqueeze(self, 0), target, p, margin, weight, reduction), tuple(self.shape))
-    xv = _values(self)
-    n, c = xv.shape
+    """aten's multi_margin_loss_backward: h = g (p == 1) or 2 g z (p == 2) with z = margin -
+    x[y] + x[i] > 0, g = 1 / (N C) for a mean, else 1 / C (in x's dtype), times w[y]; at
+    i != y the h of an active margin (else 0), at y 0 minus each h in turn; then times the
+    incoming gradient (each sample's, unreduced)."""
+    return _margin_backward_node(
+        MULTI_MARGIN_LOSS_BACKWARD, F, grad, self, (target, p, margin, weight, reduction),
+        lambda g, x: _multi_margin_grad(g, x, target, p, margin, weight, reduction))
+
+
+def _multi_margin_grad(grad, x, target, p, margin, weight, reduction):
+    shape = x.shape
+    x = x.reshape(1, -1) if x.ndim <= 1 else x
+    n, c = x.shape
+    dt = x.dtype.type
+    target = np.reshape(target, -1)
     rows = np.arange(n)
-    z = margin - xv[rows, target][:, None] + xv
+    g = dt(1.0 / (n * c)) if reduction == "mean" else dt(1.0 / c)
+    z = dt(margin) - x[rows, target][:, None] + x
     active = (z > 0) & (np.arange(c)[None, :] != target[:, None])
-    w = np.ones(n) if weight is None else np.asarray(weight)[target]
-    coef = active * (w / c)[:, None]
-    onehot = np.zeros((n, c))
-    onehot[rows, target] = 1
-    if p == 2:   # 2 z: a function of the input (so double backward sees it)
-        xy = F.gather(self, 1, target[:, None])
-        coef = (self - xy + margin) * F.constant(2 * coef, grad)
-        total = coef - F.constant(onehot, grad) * F.sum(coef, (1,), True)
-    else:
-        total = F.constant(coef - onehot * coef.sum(1, keepdims=True), grad)
-    return total * _grad_per_sample(F, grad, n, reduction)
+    h = np.broadcast_to(g, x.shape) if p == 1 else 2 * g * z
+    if weight is not None:
+        h = h * np.asarray(weight, dtype=x.dtype)[target][:, None]
+    out = np.where(active, h, dt(0)).astype(x.dtype, copy=False)
+    out[rows, target] = 0
+    out[rows, target] = -np.cumsum(out, 1, dtype=x.dtype)[:, -1]  # (0 - h - h ... in turn)
+    grad = np.asarray(grad, dtype=x.dtype)
+    d = grad.reshape(n, 1) if reduction == "none" else grad.reshape(1, 1)
+    return (out * d).reshape(shape)
+
+
+MULTI_MARGIN_LOSS_BACKWARD = defop(
+    "multi_margin_loss_backward", "torch::autograd::NotImplemented", None,
+    inputs=("grad_output", "self"), params=("target", "p", "margin", "weight", "reduction"),
+    grads={"grad_output": _not_differentiable("multi_margin_loss_backward"),
+           "self": _not_differentiable("multi_margin_loss_backward")},
+    jvp=_fallback_refused("multi_margin_loss_backward"))
 
 
 MULTI_MARGIN_LOSS = defop(
     "multi_margin_loss", "MultiMarginLossBackward0", multi_margin_loss_kernel,
     params=("target", "p", "margin", "weight", "reduction"),
     grads={"self": multi_margin_loss_backward},
-    jvp=_fw_not_implemented("multi_margin_loss"))
+    jvp=_fw_not_implemented("multi_margin_loss"),
+    backward_op=("aten::multi_margin_loss_backward", ".", False))
 
 
 def multilabel_margin_loss_kernel(x, target, reduction):
     refuse_half("multilabel_margin_loss_forward_out_frame", x)
-    if x.ndim == 1:   # one sample: a 0-d loss
+    if x.ndim <= 1:   # one sample (a 0-d input: of one class): a 0-d loss
         loss, t = multilabel_margin_loss_kernel(x.reshape(1, -1), target.reshape(1, -1),
                                                 reduction)
-        return loss.reshape(()), t.reshape(-1)
+        return loss.reshape(()), t.reshape(x.shape)
     n, c = x.shape
     valid = np.cumprod(target >= 0, axis=1).astype(bool)     # up to the first -1
     safe = np.where(valid, target, 0)
@@ -2377,10 +2513,19 @@ def multilabel_margin_loss_kernel(x, target, reduction):
 
 
 def multilabel_margin_loss_backward(F, grad, self, target, reduction, is_target):
-    if len(self.shape) == 1:
-        return F.reshape(multilabel_margin_loss_backward(
-            F, F.reshape(grad, (1,)) if reduction == "none" else grad,
-            F.unsqueeze(self, 0), target.reshape(1, -1), reduction,
+    """aten's: -g at each target y_j and +g at each non-target i per active margin 1 - x[y_j]
+    + x[i] > 0 (g = 1 / C, over N too for a mean), times the incoming gradient."""
+    return _margin_backward_node(
+        MULTILABEL_MARGIN_LOSS_BACKWARD, F, grad, self, (target, reduction, _values(is_target)),
+        lambda g, x: _multilabel_margin_grad(g, x, target, reduction, is_target))
+
+
+def _multilabel_margin_grad(grad, self, target, reduction, is_target):
+    from .raw import RAW as F
+    if len(self.shape) <= 1:
+        return F.reshape(_multilabel_margin_grad(
+            F.reshape(grad, (1,)) if reduction == "none" else grad,
+            F.reshape(self, (1, _numel(self.shape))), target.reshape(1, -1), reduction,
             _values(is_target).reshape(1, -1)), tuple(self.shape))
     xv = _values(self)
     n, c = xv.shape
@@ -2395,13 +2540,22 @@ def multilabel_margin_loss_backward(F, grad, self, target, reduction, is_target)
     return F.constant(coef / c, grad) * _grad_per_sample(F, grad, n, reduction)
 
 
+MULTILABEL_MARGIN_LOSS_BACKWARD = defop(
+    "multilabel_margin_loss_backward", "torch::autograd::NotImplemented", None,
+    inputs=("grad_output", "self"), params=("target", "reduction", "is_target"),
+    grads={"grad_output": _not_differentiable("multilabel_margin_loss_backward"),
+           "self": _not_differentiable("multilabel_margin_loss_backward")},
+    jvp=_fallback_refused("multilabel_margin_loss_backward"))
+
+
 MULTILABEL_MARGIN_LOSS = defop(
     "multilabel_margin_loss_forward", "MultilabelMarginLossBackward0",
     multilabel_margin_loss_kernel, params=("target", "reduction"),
     outputs=("result", "is_target"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self, target, reduction, is_target:
            multilabel_margin_loss_backward(F, grads[0], self, target, reduction, is_target)},
-    jvp=_fw_not_implemented("multilabel_margin_loss_forward"))
+    jvp=_fw_not_implemented("multilabel_margin_loss_forward"),
+    backward_op=("aten::multilabel_margin_loss_backward", ".", False))
 
 # ---- CTC loss (one CtcLossBackward0 entry, PyTorch's CPU algorithm) -------------------------
 # Note [CTC entry]
@@ -2521,7 +2675,7 @@ CTC_LOSS_BACKWARD = defop(
     params=("neg_log_likelihood", "log_alpha", "targets", "input_lengths", "target_lengths",
             "blank", "zero_infinity"),
     grads={"grad": _ctc_not_implemented, "log_probs": _ctc_not_implemented},
-    jvp=_fw_not_implemented("aten::_ctc_loss_backward"))
+    jvp=_fallback_refused("_ctc_loss_backward"))  # (no derivatives.yaml entry)
 
 
 def ctc_loss_backward(F, grads, log_probs, targets, input_lengths, target_lengths, blank,

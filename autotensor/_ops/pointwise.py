@@ -396,6 +396,9 @@ SIGMOID_BACKWARD = defop(
            "output": lambda F, grad, grad_output, output:
            grad * grad_output * (-2 * output + 1)},
     jvp="elementwise")
+# (Note [Dense zero terms]: the forward rules ``tanh_backward(grad_output_t, output_p) +
+# output_t * ...`` run the backward op on grad_output's zero tensor, which materializes it)
+TANH_BACKWARD.dense_zero_terms = SIGMOID_BACKWARD.dense_zero_terms = (0,)
 THRESHOLD_BACKWARD = defop(
     "threshold_backward", "ThresholdBackwardBackward0", raw.threshold_backward,
     inputs=("grad_output", "self"), params=("threshold",),
@@ -2990,6 +2993,18 @@ def _sum_terms(*terms):
     return out
 
 
+def _softplus_backward_jvp(F, grad_output, grad_output_t, self, self_t, beta, threshold):
+    """PyTorch's ``softplus_backward(grad_output_t, ...) + softplus_double_backward(self_t *
+    grad_output_p, ...)`` with an absent tangent a zero tensor: both backward ops
+    materialize it (sigmoid_backward's, then times the mask and beta), so each term adds
+    its +-0.0."""
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    out = F.softplus_backward(grad_output_t, self, beta, threshold)
+    g = F.zeros_like(grad_output) if self_t is None else self_t * grad_output
+    return out + _softplus_double_backward(F, g, self, beta, threshold)
+
+
 # (Note [Activation backward ops]: softplus', hardswish's and log_sigmoid's backward are ops
 # of their own, differentiable in grad_output and in self)
 SOFTPLUS_BACKWARD = defop(
@@ -3000,11 +3015,8 @@ SOFTPLUS_BACKWARD = defop(
            F.softplus_backward(grad, self, beta, threshold),
            "self": lambda F, grad, grad_output, self, beta, threshold:
            _softplus_double_backward(F, grad * grad_output, self, beta, threshold)},
-    jvp=lambda F, grad_output, grad_output_t, self, self_t, beta, threshold: _sum_terms(
-        None if grad_output_t is None else F.softplus_backward(grad_output_t, self, beta,
-                                                               threshold),
-        None if self_t is None else _softplus_double_backward(F, self_t * grad_output, self,
-                                                              beta, threshold)))
+    jvp=lambda F, grad_output, grad_output_t, self, self_t, beta, threshold:
+    _softplus_backward_jvp(F, grad_output, grad_output_t, self, self_t, beta, threshold))
 SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus, params=("beta", "threshold"),
                  jvp="elementwise",
                  grads={"self": lambda F, grad, self, beta, threshold:
@@ -3144,9 +3156,58 @@ def gelu_backward(F, grad, self, approximate):
     return grad * (cdf + self * pdf)
 
 
+_M_SQRT2, _M_2_SQRTPI, _M_SQRT1_2 = (1.41421356237309504880, 1.12837916709551257390,
+                                     0.70710678118654752440)  # (C's math.h constants)
+
+
+def _gelu_double_backward(F, grad, grad_output, self, approximate):
+    """PyTorch's gelu_double_backward: grad * grad_output * d/dx (Phi(x) + x phi(x))."""
+    if approximate == "tanh":
+        beta = _M_SQRT2 * _M_2_SQRTPI * 0.5
+        inner = (self + F.pow(self, 3) * _KAPPA) * beta
+        tanh_inner = F.tanh(inner)
+        sech_inner = 1 / F.cosh(inner)
+        f = self * 0.5
+        g = 1 - tanh_inner * tanh_inner
+        h = (self * (3 * _KAPPA) * self + 1) * beta
+        f_prime_gh = g * 0.5 * h
+        g_prime = tanh_inner * -2 * sech_inner * sech_inner * h
+        g_prime_fh = f * h * g_prime
+        h_prime = self * (6 * _KAPPA) * beta
+        h_prime_fg = f * g * h_prime
+        return grad * grad_output * (f_prime_gh + f_prime_gh + g_prime_fh + h_prime_fg)
+    x2 = self * self
+    pdf = F.exp(x2 * -0.5) * (_M_2_SQRTPI * _M_SQRT1_2 * 0.5)
+    return grad * grad_output * (pdf * 2 - x2 * pdf)
+
+
+def _gelu_backward_jvp(F, grad_output, grad_output_t, self, self_t, approximate):
+    """PyTorch's ``gelu_backward(grad_output_t, ...) + gelu_double_backward(self_t, ...)``,
+    an absent tangent a zero tensor: the backward op materializes it (a +-0.0 term), the
+    double backward's products keep it one (a vanishing term)."""
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    out = F.gelu_backward(grad_output_t, self, approximate)
+    if self_t is None:
+        return out
+    return out + _gelu_double_backward(F, self_t, grad_output, self, approximate)
+
+
+# (Note [Activation backward ops]: gelu's backward is an op of its own, as PyTorch's:
+# GeluBackwardBackward0 under create_graph)
+GELU_BACKWARD = defop(
+    "gelu_backward", "GeluBackwardBackward0",
+    lambda grad, x, approximate: gelu_backward(raw.RAW, grad, x, approximate),
+    inputs=("grad_output", "self"), params=("approximate",),
+    grads={"grad_output": lambda F, grad, self, approximate:
+           F.gelu_backward(grad, self, approximate),
+           "self": lambda F, grad, grad_output, self, approximate:
+           _gelu_double_backward(F, grad, grad_output, self, approximate)},
+    jvp=_gelu_backward_jvp)
 GELU = defop("gelu", "GeluBackward0", _in_float32(_gelu), params=("approximate",),
              jvp="elementwise",
-             grads={"self": gelu_backward})
+             grads={"self": lambda F, grad, self, approximate:
+                    F.gelu_backward(grad, self, approximate)})
 
 
 def _elu(a, alpha, scale, input_scale):
@@ -3186,14 +3247,19 @@ def _elu_double_backward(F, grad, grad_output, self_or_result, alpha, scale, inp
 
 def _elu_backward_jvp(F, grad_output, grad_output_t, self_or_result, self_or_result_t, alpha,
                       scale, input_scale, is_result):
-    out = None
-    if grad_output_t is not None:
-        out = F.elu_backward(grad_output_t, self_or_result, alpha, scale, input_scale,
-                             is_result)
+    """PyTorch's ``elu_backward(grad_output_t, ...) + elu_double_backward(self_or_result_t,
+    grad_output, ...)``, an absent tangent a zero tensor: elu_backward materializes it (its
+    +-0 term is added: -0.0 + 0.0 is 0.0), while elu_double_backward's products keep it a
+    zero tensor (a vanishing term) except through its elu_backward (not is_result)."""
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    out = F.elu_backward(grad_output_t, self_or_result, alpha, scale, input_scale, is_result)
     if self_or_result_t is not None:
-        t = _elu_double_backward(F, self_or_result_t, grad_output, self_or_result, alpha,
-                                 scale, input_scale, is_result)
-        out = t if out is None else out + t
+        out = out + _elu_double_backward(F, self_or_result_t, grad_output, self_or_result,
+                                         alpha, scale, input_scale, is_result)
+    elif not is_result:
+        out = out + F.elu_backward(F.zeros_like(grad_output), self_or_result, alpha, scale,
+                                   input_scale, False) * F.cast_like(self_or_result < 0, out)
     return out
 
 
@@ -3247,15 +3313,27 @@ def _hardswish_double_backward(F, grad, grad_output, self):
     return F.where((self > -3.0) & (self < 3.0), grad * grad_output / 3.0, F.zeros((), self))
 
 
+def _hardswish_backward_jvp(F, grad_output, grad_output_t, self, self_t):
+    """PyTorch's ``hardswish_backward(grad_output_t, self_p) + where(-3 < self_p < 3,
+    self_t * grad_output_p / 3.0, zeros({}))`` with an absent tangent a zero tensor: the
+    backward op materializes it (a +-0.0 term), the products keep it a zero tensor and the
+    where() materializes that: +0.0."""
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    out = F.hardswish_backward(grad_output_t, self)
+    if self_t is None:
+        return out + 0.0
+    return out + _hardswish_double_backward(F, self_t, grad_output, self)
+
+
 HARDSWISH_BACKWARD = defop(
     "hardswish_backward", "HardswishBackwardBackward0",
     lambda grad, x: _hardswish_backward_values(raw.RAW, grad, x),
     inputs=("grad_output", "self"),
     grads={"grad_output": lambda F, grad, self: F.hardswish_backward(grad, self),
            "self": _hardswish_double_backward},
-    jvp=lambda F, grad_output, grad_output_t, self, self_t: _sum_terms(
-        None if grad_output_t is None else F.hardswish_backward(grad_output_t, self),
-        None if self_t is None else _hardswish_double_backward(F, self_t, grad_output, self)))
+    jvp=lambda F, grad_output, grad_output_t, self, self_t: _hardswish_backward_jvp(
+        F, grad_output, grad_output_t, self, self_t))
 HARDSWISH = defop("hardswish", "HardswishBackward0",
                   _in_float32(lambda a: (a * np.clip(a + 3, 0, 6) / 6).astype(a.dtype,
                                                                             copy=False)),
@@ -3389,7 +3467,12 @@ def glu_backward(F, grad, self, dim):
 
 
 def glu_jvp(F, self, self_t, dim):
-    """a_t * s + a * s * (1 - s) * b_t, with s = sigmoid(b) (PyTorch's glu_jvp)."""
+    """a_t * s + a * s * (1 - s) * b_t, with s = sigmoid(b) (PyTorch's glu_jvp, a CPU kernel
+    of float and double only: half precision refuses, even empty)."""
+    d = self._data.dtype
+    if d.itemsize == 2:
+        raise NotImplementedError(f"\"glu_jvp_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(d))}'")
     n = self.shape[dim] // 2
     a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
     a_t, b_t = F.narrow(self_t, dim, 0, n), F.narrow(self_t, dim, n, n)

@@ -1854,6 +1854,7 @@ FORMULA_NAMES = (
     "leaky_relu_backward", "rrelu_with_noise_backward",
     "hardtanh_backward", "hardsigmoid_backward", "elu_backward", "softplus_backward",
     "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
+    "gelu_backward",
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1864,6 +1865,11 @@ def elu_backward(grad, x, alpha, scale, input_scale, is_result):
 def softplus_backward(grad, x, beta, threshold):
     from .pointwise import softplus_backward
     return softplus_backward(RAW, grad, x, beta, threshold)
+
+
+def gelu_backward(grad, x, approximate):
+    from .pointwise import gelu_backward
+    return gelu_backward(RAW, grad, x, approximate)
 
 
 def hardswish_backward(grad, x):

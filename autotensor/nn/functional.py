@@ -691,8 +691,24 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     from .._ops import nn_ops as N
     w = None if weight is None else weight._data.astype(input._data.dtype, copy=False)
     params = (w, _reduction_enum(reduction))   # (loss.mul_(weight): in the loss's dtype)
-    return _finish(N.BCE, (input, target), params, N.bce_kernel(input._data, target._data,
-                                                               *params))
+    r = _finish(N.BCE, (input, target), params, N.bce_kernel(input._data, target._data,
+                                                            *params))
+    return _weight_tangent(r, (input, target), (weight,))
+
+
+def _weight_tangent(r, duals, weights):
+    """PyTorch's forward rules of binary_cross_entropy(_with_logits) read ``weight`` /
+    ``pos_weight`` themselves, not their primals: with a tangent on one of those and on an
+    input, the output's tangent would have a tangent, which setting it refuses (after the
+    kernel). Our entries take the weights as constants, so the check is made here."""
+    from ..autograd.grad_mode import state
+    if state.fw:
+        from ..autograd.forward_ad import _any_tangent, _current
+        if _any_tangent(None, duals) and _any_tangent(None, [w for w in weights
+                                                            if w is not None]):
+            raise RuntimeError("Setting a forward grad that itself has a forward gradient at "
+                               f"the same level{_current[0]} is not supported.")
+    return r
 
 
 def _bce_range(x, t):
@@ -734,8 +750,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         common = _dtypes.result_type(input, target)
         raise RuntimeError(f"result type {_dtypes.scalar_name(common)} can't be cast to the "
                            f"desired output type {_dtypes.scalar_name(target.dtype)}")
-    return fn.nn_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
-                                                      _reduction_enum(reduction))
+    return _weight_tangent(fn.nn_ops.binary_cross_entropy_with_logits(
+        input, target, weight, pos_weight, _reduction_enum(reduction)), (input, target),
+        (weight, pos_weight))
 
 
 def _reduction_enum(reduction):
@@ -796,8 +813,9 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     inplace.check_cast(rt, x.dtype)
     inplace.check_cast(np.dtype(_dtypes.default_float.np) if x.dtype.kind in "iu" else x.dtype,
                        x.dtype)  # (... .exp_() of an integral input)
-    with np.errstate(over="ignore"):
-        out = np.log1p(np.exp((-x.astype(rt) * t.astype(rt)).astype(x.dtype)))
+    from .._ops import raw
+    with np.errstate(over="ignore"):  # (float32: exp and log1p rounded as PyTorch's)
+        out = raw.log1p(raw.exp((-x.astype(rt) * t.astype(rt)).astype(x.dtype)))
     if reduction != "none":
         out = np.asarray(out.mean() if reduction == "mean" else out.sum())
     r = _finish(D.SOFT_MARGIN_LOSS, (input, target), (reduction,),
@@ -1127,7 +1145,22 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
             if t is not None:
                 t._vc[0] += 1
     params = (rm if not training else None, rv if not training else None, bool(training), eps)
-    return _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
+    r = _finish_multi(N.BATCH_NORM, (input, weight, bias), params, (out, mean, invstd))
+    if not training:
+        _refuse_stat_tangents(input, weight, bias, running_mean, running_var)
+    return r
+
+
+def _refuse_stat_tangents(input, weight, bias, running_mean, running_var):
+    """PyTorch's batch_norm_jvp in evaluation reads the running statistics as constants
+    and refuses ones with a tangent (once the rule runs: an argument with a tangent)."""
+    from ..autograd.grad_mode import state
+    if state.fw:
+        from ..autograd.forward_ad import _any_tangent
+        if _any_tangent(None, [t for t in (input, weight, bias) if t is not None]) and \
+                _any_tangent(None, [running_mean, running_var]):
+            raise RuntimeError("batch_norm is not differentiable wrt running_mean and "
+                               "running_var, they cannot have forward grad defined")
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -2013,6 +2046,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     _tensors("multi_margin_loss", ("input", input), ("target", target), ("weight", weight, 1))
+    from .._ops import nn_ops as N
+    _refuse_tangents(N.MULTI_MARGIN_LOSS, input, weight)  # (VariableType, before aten's checks)
     nd = input.dim()
     if not ((nd == 2 and input.shape[1]) or (nd == 1 and input.shape[0]) or nd == 0):
         raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
@@ -2032,11 +2067,9 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if target.dtype != _dtypes.int64:
         raise RuntimeError(f"expected scalar type Long but found "
                            f"{_dtypes.scalar_name(target.dtype)}")
-    from .._ops import nn_ops as N
     x = input
-    _refuse_tangents(N.MULTI_MARGIN_LOSS, input)
-    td = target._data.reshape(-1).astype(np.int64)
-    n_cls = x.shape[-1]
+    td = target._data.astype(np.int64)  # (its dims: the unreduced loss's shape)
+    n_cls = x.shape[-1] if nd else 1
     if td.size and (td.max() >= n_cls or td.min() < 0):
         raise RuntimeError("target out of range")
     w = None if weight is None else weight._data
@@ -2157,6 +2190,21 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     return _reduce(fn.clamp_min(margin + d_pos - d_neg, 0), reduction)
 
 
+def _torch_any(x):
+    """``torch.any(x)`` as PyTorch's Python code calls it: its argument parser refuses a
+    non-tensor (an int var's ``var < 0`` is a bool) with the overload list."""
+    from .._tensor import Tensor
+    if not isinstance(x, Tensor):
+        raise TypeError(f"any() received an invalid combination of arguments - got "
+                        f"({type(x).__name__}), but expected one of:\n"
+                        " * (Tensor input, *, Tensor out = None)\n"
+                        " * (Tensor input, tuple of ints dim = None, bool keepdim = False, *, "
+                        "Tensor out = None)\n"
+                        " * (Tensor input, int dim, bool keepdim = False, *, "
+                        "Tensor out = None)\n")
+    return x.any()
+
+
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """0.5 * (log var + (input - target)^2 / var), var clamped to eps without grad (as
     PyTorch: the clamp is applied in place under no_grad to a clone)."""
@@ -2165,7 +2213,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
             raise ValueError("var has negative entry/entries")
         from .._creation import ones_like
         var = var * ones_like(input)
-    elif bool((var < 0).any()):
+    elif bool(_torch_any(var < 0)):
         raise ValueError("var has negative entry/entries")
     if var.size() != input.size():
         if input.size()[:-1] == var.size():
