@@ -182,3 +182,24 @@ def test_rms_norm_as_aten_composite(dtype):
         assert a[:3] == b[:3]
         np.testing.assert_allclose(a[3], b[3], rtol=1e-6 if dtype == "float32" else 1e-12)
         np.testing.assert_allclose(a[4], b[4], rtol=1e-5 if dtype == "float32" else 1e-12)
+
+
+@pytest.mark.parametrize("name", ["mse_loss", "huber_loss", "smooth_l1_loss"])
+def test_pointwise_losses_have_floating_kernels_only(name):
+    """mse/huber/smooth_l1 of integral or bool operands raise their CPU kernel's dispatch
+    error ("mse_cpu" not implemented for 'Long'); a floating one among them computes (fuzz
+    start run, repro_004)."""
+    def scenario(m):
+        out = []
+        for d1, d2 in (("bool", "bool"), ("int32", "int64"), ("int64", "float32"),
+                       ("float32", "int64"), ("complex64", "complex64"), ("uint8", "uint8")):
+            a = m.tensor([1, 0]).to(getattr(m, d1))
+            b = m.tensor([1, 1]).to(getattr(m, d2))
+            for red in ("mean", "none"):
+                try:
+                    r = getattr(m.nn.functional, name)(a, b, reduction=red)
+                    out.append((str(r.dtype), r.tolist()))
+                except Exception as e:  # (the error is compared)
+                    out.append((type(e).__name__, str(e)))
+        return out
+    assert scenario(autotensor) == scenario(torch)

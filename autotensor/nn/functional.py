@@ -107,7 +107,7 @@ def _pointwise_loss(name, kernel, input, target, reduction, params):
     if name == "huber_loss":  # (huber_loss writes into input's dtype)
         from ..autograd.inplace import check_cast
         check_cast(_dtypes.numpy_dtype_of(common), a.dtype)
-    if common.is_complex:  # (no complex kernels)
+    if not common.is_floating_point:  # (floating kernels only: mse_cpu, huber_cpu...)
         raise NotImplementedError(f"\"{name[:-5]}_cpu\" not implemented "
                                   f"for '{_dtypes.scalar_name(common)}'")
     if b.dtype != a.dtype:  # the promoted dtype, as PyTorch's (huber_loss: input's)
