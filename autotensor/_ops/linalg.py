@@ -1338,9 +1338,17 @@ def _type_name(a):
 # function doesn't handle types other than float and double"). ``_check_float``'s ``ints``
 # selects the kernel's refusal for integer and bool inputs too; its ``kernel=None`` the
 # op's own low-precision words, ``low_precision=True`` lets float16/bfloat16 through.
-def _check_float(name, a, what="input", kernel="lu_cpu", ints=False, low_precision=False):
+# A kernel's refusal needs the kernel to run: linalg_svd, linalg_eigh, linalg_cholesky_ex,
+# lu_factor (det, linalg.lu, lu_unpack's input) and ldl_factor return an empty input's
+# results before their kernel is called, so an empty input of any dtype the op's own
+# checks let through is computed there (``empty_ok``); geqrf, cholesky_inverse,
+# triangular_solve and the others call their kernel for empty inputs too.
+def _check_float(name, a, what="input", kernel="lu_cpu", ints=False, low_precision=False,
+                 empty_ok=False):
     """Floating input; float16/bfloat16 raise as PyTorch's kernel does (``kernel=None``:
     the op's own low-precision check). Note [Which check refuses a dtype]."""
+    if empty_ok and a.size == 0 and (ints or a.dtype.kind in "fcV") and kernel is not None:
+        return
     if a.dtype.kind not in "fcV":
         if ints:
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(a)}'")
@@ -1386,10 +1394,10 @@ def _check_square(name, a, what="A"):
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
 
 
-def _square_float(name, A, kernel="lu_cpu", ints=False):
+def _square_float(name, A, kernel="lu_cpu", ints=False, empty_ok=False):
     a = A._data
     _check_square(name, a)
-    _check_float(name, a, kernel=kernel, ints=ints)
+    _check_float(name, a, kernel=kernel, ints=ints, empty_ok=empty_ok)
     return a
 
 
@@ -1406,6 +1414,9 @@ def _lu_array(a):
     batch = a.shape[:-2]
     piv = np.zeros(batch + (k,), np.int32)
     info = np.zeros(batch, np.int32)
+    if a.size == 0:  # (any dtype: Note [Which check refuses a dtype])
+        piv[...] = np.arange(1, k + 1, dtype=np.int32)
+        return a, piv, info
     idx = np.indices(batch) if batch else ()
     for j in range(k):
         col = a[..., j:, j]  # (complex: LAPACK's izamax compares |re| + |im|)
@@ -1966,8 +1977,9 @@ def diagflat(input, offset=0):
 
 # ---- public functions: torch.linalg ---------------------------------------------------------
 def det(A):
-    a = _square_float("linalg.det", A)
-    out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False)
+    a = _square_float("linalg.det", A, empty_ok=True)
+    out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False) if a.size else np.ones(
+        a.shape[:-2], a.dtype)
     if a.size and a.dtype.kind == "f" and (out == 0).any():
         # (Note [Determinants of singular matrices]: the zero's sign; NumPy's is +0.0)
         LU, piv, _ = _det_lu(A)
@@ -2053,14 +2065,16 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {shape_b})")
-    _check_float("linalg.solve", a)
+    _check_float("linalg.solve", a, empty_ok=True)  # (lu_factor of an empty A: no kernel)
     try:
         batch = tuple(np.broadcast_shapes(a.shape[:-2], bm.shape[:-2]))
     except ValueError:
         raise broadcast_error(a.shape[:-2], bm.shape[:-2]) from None
     info = np.zeros(batch, np.int32)
     try:
-        if left:
+        if a.size == 0:
+            x = np.zeros(batch + bm.shape[-2:], a.dtype)
+        elif left:
             x = np.linalg.solve(a, bm)
         else:
             x = np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(bm, -1, -2)),
@@ -2088,6 +2102,8 @@ def solve(A, B, *, left=True):
 
 def _cholesky_array(a, name, check):
     info = np.zeros(a.shape[:-2], np.int32)
+    if a.size == 0:
+        return a.copy(), info
     try:
         return np.linalg.cholesky(a), info
     except np.linalg.LinAlgError:
@@ -2134,7 +2150,7 @@ def _is_pd(m):
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False):
-    a = _square_float("linalg.cholesky", A, "cholesky_cpu")
+    a = _square_float("linalg.cholesky", A, "cholesky_cpu", empty_ok=True)
     # (upper: potrf reads the upper triangle, the lower one of A^H)
     L, info = _cholesky_array(_mH_arr(a) if upper else a, "linalg.cholesky", check_errors)
     L = _mH_arr(L) if upper else L
@@ -2165,19 +2181,20 @@ def cholesky(input, upper=False):
 
 
 def eigh(A, UPLO="L"):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True)
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True, empty_ok=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    w, V = np.linalg.eigh(a, UPLO=UPLO)
+    w, V = np.linalg.eigh(a, UPLO=UPLO) if a.size else (
+        np.zeros(a.shape[:-1], _real_dtype(a.dtype)), a.copy())
     return _EighRT(*_finish(EIGH, (A,), (UPLO,), (w.astype(_real_dtype(a.dtype)),
                                                    V)))
 
 
 def eigvalsh(A, UPLO="L"):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True)
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True, empty_ok=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    if (_state.enabled and A.requires_grad) or _state.fw:
+    if (_state.enabled and A.requires_grad) or _state.fw or a.size == 0:
         return eigh(A, UPLO)[0]
     return _finish(EIGH, (A,), (UPLO,), (np.linalg.eigvalsh(a, UPLO=UPLO).astype(
         _real_dtype(a.dtype)), np.zeros((0,), a.dtype)))[0]
@@ -2201,14 +2218,14 @@ def _svd_arrays(a, full_matrices):
 def svd(A, full_matrices=True, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
-    _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
+    _check_float("linalg.svd", a, kernel="linalg_svd_cpu", empty_ok=True)
     return _SvdRT(*_finish(SVD, (A,), (full_matrices,), _svd_arrays(a, full_matrices)))
 
 
 def svdvals(A, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
-    _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
+    _check_float("linalg.svd", a, kernel="linalg_svd_cpu", empty_ok=True)
     if _state.enabled and A.requires_grad:
         return svd(A, full_matrices=False)[1]
     rd = _real_dtype(a.dtype)
@@ -3060,6 +3077,8 @@ def _lu_checks(name, a):
     if a.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"[{_errors.shape_str(a.shape)}] instead")
+    if a.size == 0:  # (Note [Which check refuses a dtype]: an empty input skips the kernel)
+        return
     if a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{_type_name(a)}'")
     _check_float(name, a)
@@ -3124,7 +3143,12 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and "
                            f"{b.shape[-2]}x{b.shape[-1]})")
-    X = _lu_solve_array(lu_, piv, b, left, adjoint)
+    out_shape = tuple(np.broadcast_shapes(lu_.shape[:-2], b.shape[:-2])) + b.shape[-2:]
+    if int(np.prod(out_shape)) == 0:  # (no kernel for an empty result, whatever the dtype)
+        X = np.zeros(out_shape, lu_.dtype)
+    else:
+        _check_float("linalg.lu_solve", lu_, kernel="linalg.lu_solve_cpu")
+        X = _lu_solve_array(lu_, piv, b, left, adjoint)
     return _finish_la(LU_SOLVE, (LU, B), (piv, left, adjoint),
                       _asarray(X.astype(lu_.dtype)))
 
@@ -3936,7 +3960,8 @@ def _ldl_factor(A, hermitian, check_errors, name):
     if a.dtype.kind not in "fcV":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_name(a)}")
-    _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
+    if a.size:  # (Note [Which check refuses a dtype]: an empty input skips the kernel)
+        _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
     n = a.shape[-1]
     flat = a.reshape((int(np.prod(a.shape[:-2])), n, n))
     kernel = _hetf2_lower if hermitian and a.dtype.kind == "c" else _sytf2_lower
@@ -3990,7 +4015,8 @@ def ldl_solve(LD, pivots, B, *, hermitian=False):
     if b.dtype != ld.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_type_name(b)} and A of type {_type_name(ld)} instead.")
-    _lapack_dtype(name, "ldl_solve_cpu", ld)
+    if ld.size:  # (no kernel for an empty LD, whatever the dtype)
+        _lapack_dtype(name, "ldl_solve_kernel_cpu", ld)
     try:
         batch = tuple(np.broadcast_shapes(ld.shape[:-2], b.shape[:-2]))
     except ValueError:
@@ -4000,8 +4026,8 @@ def ldl_solve(LD, pivots, B, *, hermitian=False):
     pivs = np.broadcast_to(piv, batch + (n,)).reshape((nb, n))
     bs = np.broadcast_to(b, batch + b.shape[-2:]).reshape((nb,) + b.shape[-2:])
     herm = hermitian and ld.dtype.kind == "c"
-    X = np.stack([_sytrs_lower(m, p, r, herm) for m, p, r in zip(lds, pivs, bs)]) if bs.shape[0] \
-        else np.zeros(bs.shape, b.dtype)
+    X = np.stack([_sytrs_lower(m, p, r, herm) for m, p, r in zip(lds, pivs, bs)]) if \
+        bs.shape[0] and ld.size else np.zeros(bs.shape, b.dtype)
     X = X.reshape(batch + b.shape[-2:]).astype(b.dtype, copy=False)
     return _finish(LDL_SOLVE, (LD, B), (piv, hermitian), X)
 
@@ -4086,6 +4112,8 @@ _COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.comp
 
 
 def _eig_checks(name, a):
+    if a.dtype.kind not in "fcV":  # (toComplexType of the result's dtype: before the shapes)
+        raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if a.shape[-1] != a.shape[-2]:
