@@ -941,10 +941,10 @@ def _pinv_array(a, atol=None, rtol=None, hermitian=False):
     if a.size == 0:
         return np.zeros(a.shape[:-2] + (n, m), a.dtype)
     if hermitian:
-        w, V = np.linalg.eigh(a)
+        w, V = _eigh_np(a)
         s = np.abs(w)
     else:
-        U, s, Vh = np.linalg.svd(a, full_matrices=False)
+        U, s, Vh = _svd_np(a, full_matrices=False)
     smax = s.max(-1, keepdims=True)
     if rtol is None:
         rtol = np.finfo(a.dtype).eps * max(m, n) if atol is None or atol == 0 else 0.0
@@ -1455,6 +1455,56 @@ def _inv_array(a, name="linalg.inv"):
         return np.linalg.inv(a)
     except np.linalg.LinAlgError:
         _singular_error(name, a)
+
+
+# Note [Non-finite inputs of LAPACK]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch reads LAPACK's info (_linalg_check_errors) where NumPy raises its own
+# LinAlgError, so the failures are translated here, per batch element as PyTorch reports
+# the first: gesdd refuses a matrix holding a NaN (info -4: "contained non-finite values";
+# an infinity is computed, to NaNs); syevd's QL/QR iterations do not converge on a NaN in the
+# triangle read (n >= 3; eigenvectors up to the divide-and-conquer size 25): info n - 1
+# with eigenvectors (steqr), n - 2 without (sterf), the counts of unconverged off-diagonal
+# entries PyTorch prints; potrf stops at the first diagonal that is not positive *or is
+# NaN* (OpenBLAS's, behind NumPy, lets a NaN through); MKL's least-squares drivers refuse a
+# NaN in A or B as an illegal argument, which PyTorch reports as an internal assert.
+def _first_bad(a, bad):
+    """Index of the first matrix of the batch for which ``bad(matrix)`` holds."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    return next((i for i, m in enumerate(flat) if bad(m)), None)
+
+
+def _svd_np(a, **kw):
+    """np.linalg.svd with PyTorch's error (Note [Non-finite inputs of LAPACK])."""
+    try:
+        return np.linalg.svd(a, **kw)
+    except np.linalg.LinAlgError:
+        i = _first_bad(a, lambda m: np.isnan(m).any())
+        if i is None:
+            raise
+        raise _LinAlgError(f"linalg.svd: {_batch_prefix(a, i)}The algorithm failed to converge "
+                           "because the input matrix contained non-finite values.") from None
+
+
+def _eigh_np(a, UPLO="L", vectors=True):
+    """np.linalg.eigh / eigvalsh with PyTorch's error (Note [Non-finite inputs of LAPACK])."""
+    f = np.linalg.eigh if vectors else np.linalg.eigvalsh
+    try:
+        return f(a, UPLO=UPLO)
+    except np.linalg.LinAlgError:
+        def fails(m):
+            try:
+                f(m, UPLO=UPLO)
+                return False
+            except np.linalg.LinAlgError:
+                return True
+        i = _first_bad(a, fails)
+        if i is None:
+            raise
+        code = a.shape[-1] - (1 if vectors else 2)
+        raise _LinAlgError(f"linalg.eigh: {_batch_prefix(a, i)}The algorithm failed to converge "
+                           "because the input matrix is ill-conditioned or has too many repeated "
+                           f"eigenvalues (error code: {code}).") from None
 
 
 def _finish_la(op, inputs, params, out):
@@ -2105,16 +2155,18 @@ def _cholesky_array(a, name, check):
     if a.size == 0:
         return a.copy(), info
     try:
-        return np.linalg.cholesky(a), info
+        L = np.linalg.cholesky(a)
+        if not np.isnan(np.diagonal(L, 0, -2, -1)).any():
+            return L, info
     except np.linalg.LinAlgError:
         pass
     flat = a.reshape((-1,) + a.shape[-2:])
     outs = []
     finfo = info.reshape(-1)
     for i, m in enumerate(flat):
-        try:
+        if _is_pd(m):
             outs.append(np.linalg.cholesky(m))
-        except np.linalg.LinAlgError:
+        else:
             order = next(k for k in range(1, m.shape[-1] + 1)
                          if not _is_pd(m[:k, :k]))
             if check:
@@ -2142,9 +2194,10 @@ def _potf2_partial(m, j):
 
 
 def _is_pd(m):
+    """potrf succeeds: every diagonal positive and none NaN (Note [Non-finite inputs of
+    LAPACK])."""
     try:
-        np.linalg.cholesky(m)
-        return True
+        return not np.isnan(np.diagonal(np.linalg.cholesky(m))).any()
     except np.linalg.LinAlgError:
         return False
 
@@ -2184,7 +2237,7 @@ def eigh(A, UPLO="L"):
     a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True, empty_ok=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    w, V = np.linalg.eigh(a, UPLO=UPLO) if a.size else (
+    w, V = _eigh_np(a, UPLO) if a.size else (
         np.zeros(a.shape[:-1], _real_dtype(a.dtype)), a.copy())
     return _EighRT(*_finish(EIGH, (A,), (UPLO,), (w.astype(_real_dtype(a.dtype)),
                                                    V)))
@@ -2196,7 +2249,7 @@ def eigvalsh(A, UPLO="L"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if (_state.enabled and A.requires_grad) or _state.fw or a.size == 0:
         return eigh(A, UPLO)[0]
-    return _finish(EIGH, (A,), (UPLO,), (np.linalg.eigvalsh(a, UPLO=UPLO).astype(
+    return _finish(EIGH, (A,), (UPLO,), (_eigh_np(a, UPLO, False).astype(
         _real_dtype(a.dtype)), np.zeros((0,), a.dtype)))[0]
 
 
@@ -2211,7 +2264,7 @@ def _svd_arrays(a, full_matrices):
             U[...] = np.eye(m, dtype=a.dtype)
             Vh[...] = np.eye(n, dtype=a.dtype)
         return U, np.zeros(bs + (k,), _real_dtype(a.dtype)), Vh
-    U, S, Vh = np.linalg.svd(a, full_matrices=full_matrices)
+    U, S, Vh = _svd_np(a, full_matrices=full_matrices)
     return U, S.astype(_real_dtype(a.dtype)), Vh
 
 
@@ -2229,7 +2282,7 @@ def svdvals(A, *, driver=None):
     if _state.enabled and A.requires_grad:
         return svd(A, full_matrices=False)[1]
     rd = _real_dtype(a.dtype)
-    S = np.linalg.svd(a, compute_uv=False).astype(rd) if a.size else \
+    S = _svd_np(a, compute_uv=False).astype(rd) if a.size else \
         np.zeros(a.shape[:-2] + (min(a.shape[-2:]),), rd)
     return _make(S) if not _state.fw else _finish(
         SVD, (A,), (False,), _svd_arrays(a, False))[1]
@@ -2374,6 +2427,15 @@ def lstsq(A, B, rcond=None, *, driver=None):
     ranks = np.zeros(nb, np.int64)
     svals = np.zeros((nb, min(m, n)), rd)
     if m and n:
+        for i in range(nb):  # (Note [Non-finite inputs of LAPACK]: MKL's argument checks)
+            arg = 4 if np.isnan(aa[i]).any() else 6 if np.isnan(bb[i]).any() else 0
+            if arg:
+                raise RuntimeError(
+                    "false INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/aten/src/ATen/native"
+                    "/BatchLinearAlgebra.cpp\":1613, please report a bug to PyTorch. torch.linalg"
+                    f".lstsq: {_batch_prefix(aa.reshape(batch + (m, n)), i)}Argument "
+                    f"{arg + (driver == 'gels')} has illegal value. Most certainly there is a bug "
+                    "in the implementation calling the backend library.")
         for i in range(nb):
             X[i], _, ranks[i], sv = np.linalg.lstsq(aa[i], bb[i], rcond=rcond)
             svals[i] = sv
@@ -2414,7 +2476,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
         return _make(np.zeros(a.shape[:-2], np.int64))
     if hermitian:
         _check_square("linalg.eigh", a)
-    s = (np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False))
+    s = np.abs(_eigh_np(a, vectors=False)) if hermitian else _svd_np(a, compute_uv=False)
     smax = s.max(-1, keepdims=True)
     if rtol is None:
         rtol = np.finfo(a.dtype).eps * max(m, n) if atol is None or atol == 0 else 0.0
