@@ -571,17 +571,21 @@ def _solve_tri_array(a, b, upper, left, unitriangular=False):
 
 def _tri_solve(T, b, lower):
     """T^-1 b for triangular T; a zero on T's diagonal gives LAPACK trsm's infinities and
-    NaNs (no error: PyTorch's triangular solves do not check), by substitution."""
-    try:
-        return np.linalg.solve(T, b)
-    except np.linalg.LinAlgError:
-        pass
+    NaNs (no error: PyTorch's triangular solves do not check), by substitution, as do
+    non-finite entries: x_i = (b_i - sum_{j before i} T_ij x_j) / T_ii reads only the
+    triangle and the x_j already found (MKL's trsm skips no zero: 0 * inf is NaN)."""
+    if np.isfinite(T).all() and np.isfinite(b).all():
+        try:
+            return np.linalg.solve(T, b)
+        except np.linalg.LinAlgError:
+            pass
     n = T.shape[-1]
     x = np.zeros(np.broadcast_shapes(T.shape[:-2], b.shape[:-2]) + b.shape[-2:],
                  np.result_type(T, b))
     with np.errstate(all="ignore"):
         for i in (range(n) if lower else range(n - 1, -1, -1)):
-            r = b[..., i, :] - np.einsum("...j,...jk->...k", T[..., i, :], x)
+            done = slice(0, i) if lower else slice(i + 1, n)
+            r = b[..., i, :] - np.einsum("...j,...jk->...k", T[..., i, done], x[..., done, :])
             x[..., i, :] = r / T[..., i, i, None]
     return x
 
@@ -1152,10 +1156,17 @@ def _lu_perm_odd(piv):
 def _det_jvp(F, A, A_t, result):
     """PyTorch's linalg_det_jvp: det * tr(A^-1 A_t) (Note [Determinants of singular
     matrices])."""
-    try:
-        return result * _btrace(F, _la(F).solve(A, A_t))
-    except _LinAlgError:  # (singular)
-        return result * _btrace(F, _lu_solve_f(F, *_det_lu(A), A_t, eps=True))
+    if _finite(A._data):
+        try:
+            return result * _btrace(F, _la(F).solve(A, A_t))
+        except _LinAlgError:  # (singular)
+            pass
+    return result * _btrace(F, _lu_solve_f(F, *_det_lu(A), A_t, eps=True))
+
+
+def _finite(a):
+    """No infinity or NaN (a complex array's are left to NumPy's paths)."""
+    return a.dtype.kind != "f" or bool(np.isfinite(a).all())
 
 
 def _getrs_array(LU, piv, b, left=True):
@@ -1165,11 +1176,21 @@ def _getrs_array(LU, piv, b, left=True):
     P, L, U = _unpack_arrays(LU, piv)
     with np.errstate(all="ignore"):
         if left:
-            return _solve_tri_array(U, _solve_tri_array(L, _mH_arr(P) @ b, False, True, True),
-                                    True, True)
+            return _solve_tri_array(U, _solve_tri_array(L, _swap_rows(raw.RAW, P, b, True), False,
+                                                        True, True), True, True)
         y = _solve_tri_array(np.swapaxes(U, -1, -2), np.swapaxes(b, -1, -2), False, True)
         y = _solve_tri_array(np.swapaxes(L, -1, -2), y, True, True, True)
-        return np.swapaxes(P @ y, -1, -2)
+        return np.swapaxes(_swap_rows(raw.RAW, P, y), -1, -2)
+
+
+def _swap_rows(F, P, x, transpose=False):
+    """P x (``transpose``: P^T x) for a permutation matrix P as getrs applies it, by row
+    interchanges: a product would add 0 * inf = NaN from the other rows."""
+    idx = np.argmax(P, -2 if transpose else -1)[..., None]
+    if idx.shape[:-2] != tuple(x.shape[:-2]):
+        return F.matmul(F.constant(np.swapaxes(P, -1, -2) if transpose else P, x), x)
+    idx = np.broadcast_to(idx, tuple(x.shape)).astype(np.int64)
+    return F.gather(x, -2, idx if F.is_raw else _make(np.ascontiguousarray(idx)))
 
 
 def _lu_solve_f(F, LU, piv, transposed, b, eps=False):
@@ -1185,8 +1206,8 @@ def _lu_solve_f(F, LU, piv, transposed, b, eps=False):
     if transposed:  # A = U^T L^T P^T
         y = la.solve_triangular(F.constant(np.swapaxes(U, -1, -2), b), b, False, True)
         y = la.solve_triangular(F.constant(np.swapaxes(L, -1, -2), b), y, True, True, True)
-        return F.matmul(F.constant(P, b), y)
-    y = F.matmul(F.constant(_mH_arr(P), b), b)  # (P real: P^T b)
+        return _swap_rows(F, P, y)
+    y = _swap_rows(F, P, b, True)  # (P real: P^T b)
     y = la.solve_triangular(F.constant(L, b), y, False, True, True)
     return la.solve_triangular(F.constant(U, b), y, True, True)
 
@@ -1203,9 +1224,13 @@ SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",)
 
 def _slogdet_jvp(F, A, A_t, sign):
     """PyTorch's slogdet_jvp: tr(A^-1 A_t) = t; (i imag(t) sign, real(t)) for complex A."""
-    try:
-        t = _btrace(F, _la(F).solve(A.detach(), A_t))
-    except _LinAlgError:  # (singular: Note [Determinants of singular matrices])
+    t = None
+    if _finite(A._data):
+        try:
+            t = _btrace(F, _la(F).solve(A.detach(), A_t))
+        except _LinAlgError:  # (singular: Note [Determinants of singular matrices])
+            pass
+    if t is None:  # (singular or non-finite: getrf's factors and getrs's substitutions)
         t = _btrace(F, _lu_solve_f(F, *_det_lu(A), A_t))
     if sign._data.dtype.kind == "c":
         re = F.cast(t, np.finfo(sign._data.dtype).dtype)
@@ -2028,6 +2053,12 @@ def diagflat(input, offset=0):
 # ---- public functions: torch.linalg ---------------------------------------------------------
 def det(A):
     a = _square_float("linalg.det", A, empty_ok=True)
+    if not _finite(a):  # (Note [Determinants of singular matrices]: getrf's infinities)
+        LU, piv, _ = _det_lu(A)
+        with np.errstate(all="ignore"):
+            d = np.diagonal(LU, 0, -2, -1).prod(-1)
+        return _finish(DET, (A,), (), _asarray(np.where(_lu_perm_odd(piv), -d, d)).astype(
+            a.dtype, copy=False))
     out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False) if a.size else np.ones(
         a.shape[:-2], a.dtype)
     if a.size and a.dtype.kind == "f" and (out == 0).any():
@@ -2042,7 +2073,14 @@ def det(A):
 def slogdet(A):
     a = _square_float("linalg.slogdet", A, None)
     s, l_ = np.linalg.slogdet(a)
-    if a.size and a.dtype.kind == "f" and (s == 0).any():
+    if not _finite(a):  # (getrf's factors: sign(P) prod(sgn(diag U)), sum(log|diag U|))
+        LU, piv, _ = _det_lu(A)
+        d = np.diagonal(LU, 0, -2, -1)
+        sg = np.where(d > 0, 1.0, np.where(d < 0, -1.0, 0.0)).prod(-1)
+        s = np.where(_lu_perm_odd(piv), -sg, sg)
+        with np.errstate(all="ignore"):
+            l_ = np.log(np.abs(d)).sum(-1)
+    elif a.size and a.dtype.kind == "f" and (s == 0).any():
         # (Note [Determinants of singular matrices]: the zero sign's sign)
         LU, piv, _ = _det_lu(A)
         d = np.diagonal(LU, 0, -2, -1)
