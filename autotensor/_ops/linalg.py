@@ -780,6 +780,33 @@ def _qr_backward(F, grads, mode, Q, R):
     return _qr_wide(F, Q, R, gQ, gR, m, n)
 
 
+def _qr_jvp(F, dA, mode, Q, R):
+    """PyTorch's linalg_qr_jvp, step for step (where NaN and inf land follows its order):
+    m >= n: dA R^-1 = Y, dR = syminv(sym(Q^H Y)), dQ = Y - Q dR, dR = dR R; m < n:
+    X = Q^H dA, dQ = triliminv(trilim(X_1 R_1^-1)), dR = X - dQ R, dQ = Q dQ. Complex
+    inputs take the transpose of the backward (Note [Linear-algebra formulas])."""
+    if R._data.dtype.kind == "c" or mode == "r":
+        return _jvp_multi(F, lambda F, g, md, q, r: (_qr_backward(F, g, md, q, r),), (dA,),
+                          (Q, R), mode, Q, R)
+    m, n = dA.shape[-2], dA.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
+                           "nrows > ncols.")
+    la = _la(F)
+    if m >= n:
+        Y = la.solve_triangular(R, dA, True, False)
+        X = F.matmul(_H(F, Q), Y)
+        dR = F.triu(X + _H(F, X))  # (the diagonal halved in place: no NaN * 0 off it)
+        dR = F.where(np.eye(n, dtype=bool), dR * 0.5, dR)
+        dQ = Y - F.matmul(Q, dR)
+        return dQ, F.matmul(dR, R)
+    X = F.matmul(_H(F, Q), dA)
+    Y = la.solve_triangular(_narrow(F, R, -1, 0, m), _narrow(F, X, -1, 0, m), True, False)
+    dQ = F.tril(Y, -1)
+    dQ = dQ - _T(F, dQ)
+    return F.matmul(Q, dQ), X - F.matmul(dQ, R)
+
+
 def _qr_wide(F, Q, R, gQ, gR, m, n):
     """m < n: with A = [X | Y], X = Q U, Y = Q V (V = Q^H Y): gY = Q gV and X's gradient is
     the square case's with gQ + Y gV^H."""
@@ -1297,9 +1324,7 @@ SVD = defop("_linalg_svd", "LinalgSvdBackward0", None, inputs=("A",),
 QR = defop("linalg_qr", "LinalgQrBackward0", None, inputs=("A",), params=("mode",),
            outputs=("Q", "R"), layout="column_major",
            grads={"A": lambda F, grads, mode, Q, R: _qr_backward(F, grads, mode, Q, R)},
-           jvp=lambda F, A_t, mode, Q, R: _jvp_multi(
-               F, lambda F, g, md, q, r: (_qr_backward(F, g, md, q, r),), (A_t,), (Q, R),
-               mode, Q, R))
+           jvp=lambda F, A_t, mode, Q, R: _qr_jvp(F, A_t, mode, Q, R))
 PINV = defop("linalg_pinv", "LinalgPinvBackward0", None, params=("atol", "rtol", "hermitian"),
              grads={"self": _pinv_backward}, jvp="transpose")
 MATRIX_EXP = defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", None,
@@ -2344,6 +2369,103 @@ def torch_svd(input, some=True, compute_uv=True):
     return _SvdOldRT(U, S, _mH(Vh))
 
 
+# Note [Householder QR of non-finite matrices]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Where an infinity or NaN lands in Q and R is decided by the order of LAPACK's arithmetic,
+# so a real matrix with one takes geqr2 / org2r's steps here (NumPy's LAPACK keeps the fast
+# path for finite ones): reflector i from larfg (beta = -sign(alpha) lapy2(alpha, ||x||),
+# tau = (beta - alpha) / beta, x scaled by 1 / (alpha - beta); ||x|| = 0 gives tau = 0),
+# applied by larf as C - tau v (C^T v)^T. MKL, behind PyTorch, applies a reflector with
+# tau = 0 too (its 0 * inf is NaN: the end run's repro 021), so none is skipped here.
+def _larfg(x):
+    """(beta, tau, v[1:]) for the column x (LAPACK's dlarfg)."""
+    alpha, rest = x[0], x[1:]
+    xnorm = np.sqrt((rest * rest).sum()) if rest.size else 0.0
+    if rest.size == 0 or xnorm == 0:
+        return alpha, np.zeros((), x.dtype), rest
+    # (lapy2 as MKL's: no infinity test, inf / inf is NaN; max(|alpha|, ||x||) and min
+    # as C's a > b ? a : b, so a NaN alpha gives ||x|| to both; Fortran's SIGN(norm, alpha)
+    # is -norm for a NaN alpha)
+    a_ = abs(alpha)
+    w, z = (a_ if a_ > xnorm else xnorm), (a_ if a_ < xnorm else xnorm)
+    norm = w if z == 0 else w * np.sqrt(1 + (z / w) ** 2)
+    beta = -norm if alpha >= 0 else norm
+    tau = (beta - alpha) / beta
+    return beta, tau, rest * (x.dtype.type(1) / (alpha - beta))
+
+
+def _larf(v, tau, C):
+    """C = H C in place (dlarf 'Left'): only v's rows up to its last nonzero entry and C's
+    columns up to the last one nonzero in those rows take part."""
+    nz = np.nonzero(v)[0]
+    lastv = int(nz[-1]) + 1 if nz.size else 0
+    if lastv == 0:
+        return
+    cols = np.nonzero((C[:lastv] != 0).any(0))[0]
+    lastc = int(cols[-1]) + 1 if cols.size else 0
+    if lastc == 0:
+        return
+    v = v[:lastv]
+    w = v @ C[:lastv, :lastc]
+    C[:lastv, :lastc] -= tau * np.multiply.outer(v, w)
+
+
+def _geqr2(a):
+    """One matrix: (the factored matrix, tau) as geqr2 leaves them."""
+    a = a.copy()
+    m, n = a.shape
+    k = min(m, n)
+    tau = np.zeros(k, a.dtype)
+    for i in range(k):
+        beta, tau[i], a[i + 1:, i] = _larfg(a[i:, i])
+        if i < n - 1:
+            v = np.concatenate([np.ones(1, a.dtype), a[i + 1:, i]])
+            C = a[i:, i + 1:]
+            C -= tau[i] * np.multiply.outer(v, v @ C)
+        a[i, i] = beta
+    return a, tau
+
+
+def _org2r(h, tau, ncols):
+    """One matrix: the first ncols columns of Q = H_0 ... H_{k-1} (org2r)."""
+    m = h.shape[0]
+    k = tau.shape[0]
+    Q = np.zeros((m, ncols), h.dtype)
+    Q[:, :k] = h[:, :k]
+    for j in range(k, ncols):
+        Q[:, j] = 0
+        Q[j, j] = 1
+    for i in range(k - 1, -1, -1):
+        if i < ncols - 1:
+            Q[i, i] = 1
+            _larf(Q[i:, i].copy(), tau[i], Q[i:, i + 1:])
+        if i < m - 1:
+            Q[i + 1:, i] *= -tau[i]
+        Q[i, i] = 1 - tau[i]
+        Q[:i, i] = 0
+    return Q
+
+
+def _qr_householder(a, mode):
+    """Batched (Q, R) of a real matrix by geqr2 and org2r (Note [Householder QR of
+    non-finite matrices])."""
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    flat = a.reshape((-1, m, n))
+    qc = m if mode == "complete" else k
+    rr = m if mode == "complete" else k
+    Qs, Rs = [], []
+    with np.errstate(all="ignore"):
+        for mat in flat:
+            h, tau = _geqr2(mat)
+            Rs.append(np.triu(h[:rr] if rr <= m else h))
+            if mode != "r":
+                Qs.append(_org2r(h, tau, qc))
+    R = np.stack(Rs).reshape(a.shape[:-2] + (rr, n))
+    Q = np.stack(Qs).reshape(a.shape[:-2] + (m, qc)) if mode != "r" else None
+    return Q, R
+
+
 def qr(A, mode="reduced"):
     a = A._data
     if mode not in ("reduced", "complete", "r"):
@@ -2351,7 +2473,11 @@ def qr(A, mode="reduced"):
                            "'reduced' (default), 'r', or 'complete'")
     _check_matrix("linalg.qr", a)
     _check_float("linalg.qr", a, kernel="geqrf_cpu")
-    if mode == "r":
+    if a.size and not _finite(a):  # (Note [Householder QR of non-finite matrices])
+        Q, R = _qr_householder(a, mode)
+        if Q is None:
+            Q = np.zeros((0,), a.dtype)
+    elif mode == "r":
         R = np.linalg.qr(a, mode="r") if a.size else np.zeros(
             a.shape[:-2] + (min(a.shape[-2:]), a.shape[-1]), a.dtype)
         Q = np.zeros((0,), a.dtype)
@@ -3638,6 +3764,11 @@ def geqrf(input):
     m, n = a.shape[-2:]
     if a.size == 0:
         h, tau = a.copy(), np.zeros(a.shape[:-2] + (min(m, n),), a.dtype)
+    elif not _finite(a):  # (Note [Householder QR of non-finite matrices])
+        with np.errstate(all="ignore"):
+            parts = [_geqr2(mat) for mat in a.reshape((-1, m, n))]
+        h = np.stack([p[0] for p in parts]).reshape(a.shape)
+        tau = np.stack([p[1] for p in parts]).reshape(a.shape[:-2] + (min(m, n),))
     else:
         h, tau = np.linalg.qr(a, mode="raw")
         h = np.swapaxes(h, -1, -2)  # (LAPACK's column-major result, as PyTorch keeps it)
