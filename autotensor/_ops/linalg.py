@@ -852,6 +852,16 @@ def _matrix_exp_backward(F, grad, self):
     return _narrow(F, _narrow(F, _la(F).matrix_exp(meta), -2, 0, n), -1, n, n)
 
 
+def _matrix_exp_jvp(F, self, self_t):
+    """PyTorch's linalg_matrix_exp_differential (adjoint=False): the upper-right block of
+    exp([[A, E], [0, A]]). Written directly, not as the backward's transpose: that one is
+    not linear in its dummy cotangent as written (an exp of a block holding it), so its
+    tangent kept that cotangent's requires_grad (the end run's repro 023)."""
+    n = self.shape[-1]
+    meta = F.cat([F.cat([self, self_t], -1), F.cat([F.zeros_like(self), self], -1)], -2)
+    return _narrow(F, _narrow(F, _la(F).matrix_exp(meta), -2, 0, n), -1, n, n)
+
+
 def _solve_triangular_backward(F, grad, self, other, upper, left, unitriangular, result):
     la = _la(F)
     At = _H(F, self)
@@ -1328,7 +1338,8 @@ QR = defop("linalg_qr", "LinalgQrBackward0", None, inputs=("A",), params=("mode"
 PINV = defop("linalg_pinv", "LinalgPinvBackward0", None, params=("atol", "rtol", "hermitian"),
              grads={"self": _pinv_backward}, jvp="transpose")
 MATRIX_EXP = defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", None,
-                   grads={"self": _matrix_exp_backward}, jvp="transpose")
+                   grads={"self": _matrix_exp_backward},
+                   jvp=lambda F, self, self_t: _matrix_exp_jvp(F, self, self_t))
 SOLVE_TRIANGULAR = defop(
     "linalg_solve_triangular", "LinalgSolveTriangularBackward0", None, inputs=("self", "B"),
     params=("upper", "left", "unitriangular"), layout="column_major",
