@@ -1482,6 +1482,9 @@ def _lu_array(a):
     for j in range(k):
         col = a[..., j:, j]  # (complex: LAPACK's izamax compares |re| + |im|)
         col = np.abs(col.real) + np.abs(col.imag) if col.dtype.kind == "c" else np.abs(col)
+        if col.dtype.kind == "f" and np.isnan(col).any():  # (idamax: a NaN never compares
+            col = np.where(np.isnan(col[..., :1]), np.inf,  # greater; a NaN first stays)
+                           np.where(np.isnan(col), -1.0, col))
         p = np.argmax(col, axis=-1) + j
         piv[..., j] = p + 1
         if batch:
@@ -2137,10 +2140,31 @@ def logdet(input):
     return _where(_make(sign._data == -1), nan, logabsdet)
 
 
+def _solve_getrs(A, b, left=True):
+    """(X, info) of A X = b (``left``) or X A = b as PyTorch's linalg_solve_ex computes them:
+    getrf of A (2.13's solve factors A itself, unlike det: a test of a contiguous A's NaNs
+    shows it), then getrs's row interchanges and substitutions (X A = B as A^T X^T = B^T),
+    so an infinity or NaN lands where PyTorch's does (NumPy's gesv orders its arithmetic
+    otherwise)."""
+    a = A._data
+    LU, piv, info = _lu_array(a)
+    with np.errstate(all="ignore"):
+        if left:
+            x = _lu_solve_f(raw.RAW, LU, piv, False, b)
+        else:
+            x = np.swapaxes(_lu_solve_f(raw.RAW, LU, piv, True, np.swapaxes(b, -1, -2)),
+                            -1, -2)
+    return x.astype(a.dtype, copy=False), info
+
+
 def inv_ex(A, *, check_errors=False):
     a = _square_float("linalg.inv", A, None)
     if a.size == 0:
         inverse, info = a.copy(), np.zeros(a.shape[:-2], np.int32)
+    elif not _finite(a):  # (getrf/getrs's infinities and NaNs: solve_ex(A, I) as PyTorch's)
+        inverse, info = _solve_getrs(A, np.eye(a.shape[-1], dtype=a.dtype))
+        if check_errors and info.any():
+            _singular_error("linalg.inv", a)
     else:
         try:
             inverse = np.linalg.inv(a)
@@ -2158,6 +2182,8 @@ def inv_ex(A, *, check_errors=False):
 
 def inv(A):
     a = _square_float("linalg.inv", A, None)
+    if a.size and not _finite(a):
+        return inv_ex(A, check_errors=True)[0]
     inverse = _inv_array(a)
     return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
 
@@ -2198,6 +2224,11 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     try:
         if a.size == 0:
             x = np.zeros(batch + bm.shape[-2:], a.dtype)
+        elif not (_finite(a) and _finite(bm)):  # (getrf/getrs's infinities and NaNs)
+            x, info = _solve_getrs(A, np.broadcast_to(bm, batch + bm.shape[-2:]), left)
+            if (check_errors or out == "raise") and info.any():
+                raise np.linalg.LinAlgError
+            info = np.broadcast_to(info, batch).copy()
         elif left:
             x = np.linalg.solve(a, bm)
         else:
@@ -3279,6 +3310,13 @@ def _lu_solve_backward_LU(F, gX, LU, pivots, X, left, adjoint):
 
 
 def _lu_solve_array(LU, pivots, B, left, adjoint):
+    if LU.dtype.kind == "f" and not (_finite(LU) and _finite(B)):
+        # (getrs's interchanges and substitutions: where PyTorch's infinities and NaNs land)
+        with np.errstate(all="ignore"):
+            if left:
+                return _lu_solve_f(raw.RAW, LU, pivots, adjoint, B)
+            return np.swapaxes(_lu_solve_f(raw.RAW, LU, pivots, not adjoint,
+                                           np.swapaxes(B, -1, -2)), -1, -2)
     P, L, U = _unpack_arrays(LU, pivots)
     A = P @ L @ U
     if left:
