@@ -56,33 +56,16 @@ def _nonfinite_inputs(m):
 _SKIP_NONFINITE = {"la.eig", "la.eigvals", "la.cond", "cond"}
 _LSTSQ_INF = ("lstsq of an infinite A: MKL's drivers return rank/solution values of their "
               "own (gelsd reports an illegal argument from an inner dlascl); NumPy's raise")
-_LU_PLACEMENT = ("a NaN or infinity through getrf/getrs/getri (inverse, solve, lu_factor, "
-                 "lu_solve, triangular solves, cholesky_inverse): PyTorch's placement of the "
-                 "NaNs differs from NumPy's LAPACK in some entries (open)")
-_HOUSEHOLDER = ("geqrf-based products (householder_product/orgqr/ormqr) of a non-finite "
-                "input: MKL's blocked orgqr/ormqr arithmetic (open)")
-_LDL = "ldl_factor of a NaN: MKL's sytrf does not report it as a zero pivot (open)"
+_LDL = ("ldl_factor of a NaN: MKL's sytrf takes the NaN column on (no info); ours stops "
+        "as LAPACK's reference sytf2 does")
 
 
 def _open_nonfinite(call, iname):
-    if "lstsq" in call and ("inf" in iname):
+    if "lstsq" in call and "inf" in iname:
         return _LSTSQ_INF
     if call in ("la.ldl_factor", "la.ldl_factor_ex", "la.ldl_solve"):
         return _LDL
-    if call in ("la.householder_product", "orgqr", "ormqr"):
-        return _HOUSEHOLDER
-    if call in _LU_OPEN_CALLS:
-        return _LU_PLACEMENT
     return None
-
-
-_LU_OPEN_CALLS = {"inverse", "la.inv", "la.inv_ex", "la.solve", "la.solve_ex", "la.solve_right",
-                  "la.solve_vec", "la.solve_f32", "la.lu", "la.lu_factor", "la.lu_factor_ex",
-                  "lu", "la.lu_solve", "la.lu_solve_f32", "lu_solve", "lu_unpack",
-                  "matrix_power-1", "la.tensorinv1", "la.tensorsolve", "la.solve_triangular",
-                  "la.solve_triangular_l", "la.solve_triangular_f32", "triangular_solve",
-                  "triangular_solve_f32", "cholesky_inverse", "cholesky_solve",
-                  "cholesky_solve_f32", "la.cholesky_ex"}
 
 
 def _diff_with(inputs, call, iname):

@@ -2488,6 +2488,27 @@ def _org2r(h, tau, ncols):
     return Q
 
 
+def _orm2r(a, tau, c, left, transpose):
+    """Batched Q C, Q^T C, C Q or C Q^T of real arrays by orm2r's steps: one larf a
+    reflector, in the order orm2r takes them."""
+    m = a.shape[-2]
+    k = tau.shape[-1]
+    batch = c.shape[:-2]
+    A = np.broadcast_to(a, batch + a.shape[-2:]).reshape((-1,) + a.shape[-2:])
+    T = np.broadcast_to(tau, batch + (k,)).reshape((-1, k))
+    out = np.array(c, copy=True).reshape((-1,) + c.shape[-2:])
+    order = range(k) if left == transpose else range(k - 1, -1, -1)
+    with np.errstate(all="ignore"):
+        for A_, t, C in zip(A, T, out):
+            for i in order:
+                v = np.concatenate([np.ones(1, a.dtype), A_[i + 1:m, i]])
+                if left:
+                    _larf(v, t[i], C[i:, :])
+                else:
+                    _larf(v, t[i], C[:, i:].T)
+    return out.reshape(c.shape)
+
+
 def _qr_householder(a, mode):
     """Batched (Q, R) of a real matrix by geqr2 and org2r (Note [Householder QR of
     non-finite matrices])."""
@@ -3615,6 +3636,8 @@ def _cholesky_solve_array(b, L, upper):
     L = np.triu(L) if upper else np.tril(L)
     A = _mH_arr(L) @ L if upper else L @ _mH_arr(L)
     try:
+        if not (_finite(L) and _finite(b)):  # (potrs's own steps: where NaNs land)
+            raise np.linalg.LinAlgError
         return np.linalg.solve(A, b)
     except np.linalg.LinAlgError:  # (a singular factor: potrs's two triangular solves)
         L = _mH_arr(L) if upper else L
@@ -3694,8 +3717,24 @@ def cholesky_inverse(input, upper=False):
         raise _LinAlgError(f"cholesky_inverse: {_batch_prefix(L, i)}The diagonal element "
                            f"{int(np.nonzero(diag[i] == 0)[0][0]) + 1} is zero, the inversion "
                            "could not be completed because the input matrix is singular.")
-    inv_ = _cholesky_solve_array(np.broadcast_to(np.eye(L.shape[-1], dtype=L.dtype), L.shape),
-                                 L, upper)
+    if _finite(L):
+        inv_ = _cholesky_solve_array(np.broadcast_to(np.eye(L.shape[-1], dtype=L.dtype),
+                                                     L.shape), L, upper)
+    else:  # (potri: trtri's triangular inverse, then lauum's product over the triangles)
+        Lo = _mH_arr(np.triu(L)) if upper else np.tril(L)
+        with np.errstate(all="ignore"):
+            n = L.shape[-1]
+            Li = np.zeros(L.shape, L.dtype)
+            for j in range(n):  # (column j from rows j on: trtri reads no other entry)
+                Li[..., j, j] = 1 / Lo[..., j, j]
+                for i in range(j + 1, n):
+                    Li[..., i, j] = -(Lo[..., i, j:i] * Li[..., j:i, j]).sum(-1) / Lo[..., i, i]
+            inv_ = np.zeros(L.shape, L.dtype)
+            for i in range(n):
+                for j in range(i + 1):
+                    v = (Li[..., i:, i] * Li[..., i:, j]).sum(-1)
+                    inv_[..., i, j] = v
+                    inv_[..., j, i] = v
     return _finish(CHOLESKY_INVERSE, (input,), (upper,), _asarray(inv_))
 
 
@@ -3850,7 +3889,16 @@ def householder_product(input, tau):
         raise RuntimeError(f"{name}: tau dtype {_type_name(t_)} does not match input dtype "
                            f"{_type_name(a)}")
     _lapack_dtype(name, "orgqr_cpu", a)
-    Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-1])[2][0]
+    if a.size and t_.size and a.dtype.kind == "f" and not (_finite(a) and _finite(t_)):
+        # (org2r's steps: Note [Householder QR of non-finite matrices])
+        m, n = a.shape[-2:]
+        k = t_.shape[-1]
+        with np.errstate(all="ignore"):
+            Q = np.stack([_org2r(h, t, n) for h, t in zip(
+                a.reshape((-1, m, n)), np.broadcast_to(t_, a.shape[:-2] + (k,)).reshape(
+                    (-1, k)))]).reshape(a.shape)
+    else:
+        Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-1])[2][0]
     Q = np.broadcast_to(Q, a.shape)
     return _finish(HOUSEHOLDER_PRODUCT, (input, tau), (), Q.astype(a.dtype))
 
@@ -3886,9 +3934,13 @@ def ormqr(input, input2, input3, left=True, transpose=False):
                                f"input has dtype{_type_name(a)} and {what} has dtype "
                                f"{_type_name(x)}")
     _lapack_dtype(name, "ormqr_cpu", a)
-    Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-2])[2][0]
-    Qop = _mH_arr(Q) if transpose else Q
-    res = Qop @ c if left else c @ Qop
+    if a.dtype.kind == "f" and a.size and c.size and not (
+            _finite(a) and _finite(t_) and _finite(c)):
+        res = _orm2r(a, t_, c, left, transpose)  # (Note [Householder QR of non-finite ...])
+    else:
+        Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-2])[2][0]
+        Qop = _mH_arr(Q) if transpose else Q
+        res = Qop @ c if left else c @ Qop
     return _finish(ORMQR, (input, input2, input3), (left, transpose),
                    _asarray(res.astype(a.dtype)))
 
