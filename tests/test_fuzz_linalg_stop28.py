@@ -104,9 +104,8 @@ def test_svd_family_raises_linalg_error_for_nan():
     a[1, 0] = np.nan
     for lib in (torch, autotensor):
         x = lib.tensor(np.stack([_NS, a]))
-        for f in (lambda x: lib.linalg.svd(x), lambda x: lib.pinverse(x),
-                  lambda x: lib.linalg.matrix_norm(x, "nuc"), lambda x: lib.linalg.svdvals(x),
-                  lambda x: lib.linalg.matrix_rank(x)):
+        for f in (lib.linalg.svd, lib.pinverse, lambda x, lib=lib: lib.linalg.matrix_norm(
+                x, "nuc"), lib.linalg.svdvals, lib.linalg.matrix_rank):
             with pytest.raises(lib.linalg.LinAlgError, match=r"^linalg.svd: \(Batch element "
                                r"1\): The algorithm failed to converge because the input "
                                r"matrix contained non-finite values.$"):
