@@ -614,8 +614,31 @@ def _inv_H_singular(F, A, like, eps):  # (_SINGULAR: below, with _LinAlgError)
     return _cj(F, _lu_solve_f(F, LU, piv, not use_t, eye, eps=eps))  # (A^{-T}, conjugated)
 
 
+def _lu_grad_nonfinite(A, d_diag, eps):
+    """linalg_det_backward / slogdet_backward of a non-finite real A without a graph, as
+    PyTorch computes them: lu_solve of diag(d) with the forward's LU (of A^T for a
+    contiguous A: adjoint=False), zero pivots made eps for det: getrs's steps decide where
+    the infinities and NaNs land (a product by A^{-T} afterwards would put others)."""
+    use_t = A.flags.c_contiguous
+    LU, piv, _ = _lu_array(np.swapaxes(A, -1, -2) if use_t else A)
+    if eps:
+        d = np.diagonal(LU, 0, -2, -1)
+        LU = LU.copy()
+        LU[..., np.arange(A.shape[-1]), np.arange(A.shape[-1])] += np.where(
+            d == 0, np.finfo(A.dtype).eps, 0)
+    n = A.shape[-1]
+    D = np.zeros(A.shape, A.dtype)
+    D[..., np.arange(n), np.arange(n)] = np.asarray(d_diag)[..., None]  # (no inf * 0)
+    with np.errstate(all="ignore"):
+        return _lu_solve_f(raw.RAW, LU, piv, not use_t, D).astype(A.dtype, copy=False)
+
+
 def _det_backward(F, grad, A, result):
     # d det = det tr(A^{-1} dA): gA = (g det) A^{-T}
+    if F.is_raw and A.size and not _finite(A):
+        if A.shape[-1] == 1:  # (PyTorch's 1x1 gradient is grad for any A, inf and NaN too)
+            return np.broadcast_to(np.asarray(grad)[..., None, None], A.shape).astype(A.dtype)
+        return _lu_grad_nonfinite(A, grad * result, eps=True)
     try:
         inv_H = _H(F, _la(F).inv(A))
     except _SINGULAR:
@@ -631,6 +654,8 @@ def _slogdet_backward(F, grads, A, sign):
         g = (0 if g is None else g) + 1j * np.imag(gs * np.conj(sign))
     if g is None:
         return None
+    if F.is_raw and A.size and not _finite(A):
+        return _lu_grad_nonfinite(A, g, eps=False)
     try:
         inv_H = _H(F, _la(F).inv(A))
     except _SINGULAR:
