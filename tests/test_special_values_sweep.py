@@ -215,13 +215,12 @@ def test_binary_gradients_at_special_values(name):
 
 
 # Ops that joined the fuzzer's pool in stop 27 and differ here, open classes (tests/fuzz/
-# OPEN_FINDINGS.md "Stop 27, lead"): NumPy's SVD raises its own LinAlgError on non-finite
-# input where PyTorch's raises torch.linalg.LinAlgError (pinverse, svd); renorm's gradient
-# differs from PyTorch's formula order by 2e-9 relative; unfold's gradient of a -0.0
-# gradient (windows that do not overlap: PyTorch copies, ours adds into zeros) and softmax's
-# over a size-1 dim give zeros of the other sign.
-_OPEN_AT_SPECIAL_VALUES = {"pinverse()", "svd()[1]", "renorm(2, 0, 1.0)", "unfold(-1, 1, 1)",
-                           "softmax(-1)"}
+# OPEN_FINDINGS.md "Stop 27, lead"; pinverse and svd()[1] match since stop 28, helper
+# la28: torch.linalg.LinAlgError for a NaN input): renorm's gradient differs from
+# PyTorch's formula order by 2e-9 relative; unfold's gradient of a -0.0 gradient (windows
+# that do not overlap: PyTorch copies, ours adds into zeros) and softmax's over a size-1
+# dim give zeros of the other sign.
+_OPEN_AT_SPECIAL_VALUES = {"renorm(2, 0, 1.0)", "unfold(-1, 1, 1)", "softmax(-1)"}
 
 
 def _fuzz_unary_exprs():

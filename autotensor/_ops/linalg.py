@@ -571,17 +571,21 @@ def _solve_tri_array(a, b, upper, left, unitriangular=False):
 
 def _tri_solve(T, b, lower):
     """T^-1 b for triangular T; a zero on T's diagonal gives LAPACK trsm's infinities and
-    NaNs (no error: PyTorch's triangular solves do not check), by substitution."""
-    try:
-        return np.linalg.solve(T, b)
-    except np.linalg.LinAlgError:
-        pass
+    NaNs (no error: PyTorch's triangular solves do not check), by substitution, as do
+    non-finite entries: x_i = (b_i - sum_{j before i} T_ij x_j) / T_ii reads only the
+    triangle and the x_j already found (MKL's trsm skips no zero: 0 * inf is NaN)."""
+    if np.isfinite(T).all() and np.isfinite(b).all():
+        try:
+            return np.linalg.solve(T, b)
+        except np.linalg.LinAlgError:
+            pass
     n = T.shape[-1]
     x = np.zeros(np.broadcast_shapes(T.shape[:-2], b.shape[:-2]) + b.shape[-2:],
                  np.result_type(T, b))
     with np.errstate(all="ignore"):
         for i in (range(n) if lower else range(n - 1, -1, -1)):
-            r = b[..., i, :] - np.einsum("...j,...jk->...k", T[..., i, :], x)
+            done = slice(0, i) if lower else slice(i + 1, n)
+            r = b[..., i, :] - np.einsum("...j,...jk->...k", T[..., i, done], x[..., done, :])
             x[..., i, :] = r / T[..., i, i, None]
     return x
 
@@ -610,8 +614,31 @@ def _inv_H_singular(F, A, like, eps):  # (_SINGULAR: below, with _LinAlgError)
     return _cj(F, _lu_solve_f(F, LU, piv, not use_t, eye, eps=eps))  # (A^{-T}, conjugated)
 
 
+def _lu_grad_nonfinite(A, d_diag, eps):
+    """linalg_det_backward / slogdet_backward of a non-finite real A without a graph, as
+    PyTorch computes them: lu_solve of diag(d) with the forward's LU (of A^T for a
+    contiguous A: adjoint=False), zero pivots made eps for det: getrs's steps decide where
+    the infinities and NaNs land (a product by A^{-T} afterwards would put others)."""
+    use_t = A.flags.c_contiguous
+    LU, piv, _ = _lu_array(np.swapaxes(A, -1, -2) if use_t else A)
+    if eps:
+        d = np.diagonal(LU, 0, -2, -1)
+        LU = LU.copy()
+        LU[..., np.arange(A.shape[-1]), np.arange(A.shape[-1])] += np.where(
+            d == 0, np.finfo(A.dtype).eps, 0)
+    n = A.shape[-1]
+    D = np.zeros(A.shape, A.dtype)
+    D[..., np.arange(n), np.arange(n)] = np.asarray(d_diag)[..., None]  # (no inf * 0)
+    with np.errstate(all="ignore"):
+        return _lu_solve_f(raw.RAW, LU, piv, not use_t, D).astype(A.dtype, copy=False)
+
+
 def _det_backward(F, grad, A, result):
     # d det = det tr(A^{-1} dA): gA = (g det) A^{-T}
+    if F.is_raw and A.size and not _finite(A):
+        if A.shape[-1] == 1:  # (PyTorch's 1x1 gradient is grad for any A, inf and NaN too)
+            return np.broadcast_to(np.asarray(grad)[..., None, None], A.shape).astype(A.dtype)
+        return _lu_grad_nonfinite(A, grad * result, eps=True)
     try:
         inv_H = _H(F, _la(F).inv(A))
     except _SINGULAR:
@@ -627,6 +654,8 @@ def _slogdet_backward(F, grads, A, sign):
         g = (0 if g is None else g) + 1j * np.imag(gs * np.conj(sign))
     if g is None:
         return None
+    if F.is_raw and A.size and not _finite(A):
+        return _lu_grad_nonfinite(A, g, eps=False)
     try:
         inv_H = _H(F, _la(F).inv(A))
     except _SINGULAR:
@@ -776,6 +805,33 @@ def _qr_backward(F, grads, mode, Q, R):
     return _qr_wide(F, Q, R, gQ, gR, m, n)
 
 
+def _qr_jvp(F, dA, mode, Q, R):
+    """PyTorch's linalg_qr_jvp, step for step (where NaN and inf land follows its order):
+    m >= n: dA R^-1 = Y, dR = syminv(sym(Q^H Y)), dQ = Y - Q dR, dR = dR R; m < n:
+    X = Q^H dA, dQ = triliminv(trilim(X_1 R_1^-1)), dR = X - dQ R, dQ = Q dQ. Complex
+    inputs take the transpose of the backward (Note [Linear-algebra formulas])."""
+    if R._data.dtype.kind == "c" or mode == "r":
+        return _jvp_multi(F, lambda F, g, md, q, r: (_qr_backward(F, g, md, q, r),), (dA,),
+                          (Q, R), mode, Q, R)
+    m, n = dA.shape[-2], dA.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
+                           "nrows > ncols.")
+    la = _la(F)
+    if m >= n:
+        Y = la.solve_triangular(R, dA, True, False)
+        X = F.matmul(_H(F, Q), Y)
+        dR = F.triu(X + _H(F, X))  # (the diagonal halved in place: no NaN * 0 off it)
+        dR = F.where(np.eye(n, dtype=bool), dR * 0.5, dR)
+        dQ = Y - F.matmul(Q, dR)
+        return dQ, F.matmul(dR, R)
+    X = F.matmul(_H(F, Q), dA)
+    Y = la.solve_triangular(_narrow(F, R, -1, 0, m), _narrow(F, X, -1, 0, m), True, False)
+    dQ = F.tril(Y, -1)
+    dQ = dQ - _T(F, dQ)
+    return F.matmul(Q, dQ), X - F.matmul(dQ, R)
+
+
 def _qr_wide(F, Q, R, gQ, gR, m, n):
     """m < n: with A = [X | Y], X = Q U, Y = Q V (V = Q^H Y): gY = Q gV and X's gradient is
     the square case's with gQ + Y gV^H."""
@@ -818,6 +874,16 @@ def _matrix_exp_backward(F, grad, self):
     n = self.shape[-1]
     At = _H(F, self)
     meta = F.cat([F.cat([At, grad], -1), F.cat([F.zeros_like(self), At], -1)], -2)
+    return _narrow(F, _narrow(F, _la(F).matrix_exp(meta), -2, 0, n), -1, n, n)
+
+
+def _matrix_exp_jvp(F, self, self_t):
+    """PyTorch's linalg_matrix_exp_differential (adjoint=False): the upper-right block of
+    exp([[A, E], [0, A]]). Written directly, not as the backward's transpose: that one is
+    not linear in its dummy cotangent as written (an exp of a block holding it), so its
+    tangent kept that cotangent's requires_grad (the end run's repro 023)."""
+    n = self.shape[-1]
+    meta = F.cat([F.cat([self, self_t], -1), F.cat([F.zeros_like(self), self], -1)], -2)
     return _narrow(F, _narrow(F, _la(F).matrix_exp(meta), -2, 0, n), -1, n, n)
 
 
@@ -941,10 +1007,10 @@ def _pinv_array(a, atol=None, rtol=None, hermitian=False):
     if a.size == 0:
         return np.zeros(a.shape[:-2] + (n, m), a.dtype)
     if hermitian:
-        w, V = np.linalg.eigh(a)
+        w, V = _eigh_np(a)
         s = np.abs(w)
     else:
-        U, s, Vh = np.linalg.svd(a, full_matrices=False)
+        U, s, Vh = _svd_np(a, full_matrices=False)
     smax = s.max(-1, keepdims=True)
     if rtol is None:
         rtol = np.finfo(a.dtype).eps * max(m, n) if atol is None or atol == 0 else 0.0
@@ -1152,10 +1218,17 @@ def _lu_perm_odd(piv):
 def _det_jvp(F, A, A_t, result):
     """PyTorch's linalg_det_jvp: det * tr(A^-1 A_t) (Note [Determinants of singular
     matrices])."""
-    try:
-        return result * _btrace(F, _la(F).solve(A, A_t))
-    except _LinAlgError:  # (singular)
-        return result * _btrace(F, _lu_solve_f(F, *_det_lu(A), A_t, eps=True))
+    if _finite(A._data):
+        try:
+            return result * _btrace(F, _la(F).solve(A, A_t))
+        except _LinAlgError:  # (singular)
+            pass
+    return result * _btrace(F, _lu_solve_f(F, *_det_lu(A), A_t, eps=True))
+
+
+def _finite(a):
+    """No infinity or NaN (a complex array's are left to NumPy's paths)."""
+    return a.dtype.kind != "f" or bool(np.isfinite(a).all())
 
 
 def _getrs_array(LU, piv, b, left=True):
@@ -1165,11 +1238,21 @@ def _getrs_array(LU, piv, b, left=True):
     P, L, U = _unpack_arrays(LU, piv)
     with np.errstate(all="ignore"):
         if left:
-            return _solve_tri_array(U, _solve_tri_array(L, _mH_arr(P) @ b, False, True, True),
-                                    True, True)
+            return _solve_tri_array(U, _solve_tri_array(L, _swap_rows(raw.RAW, P, b, True), False,
+                                                        True, True), True, True)
         y = _solve_tri_array(np.swapaxes(U, -1, -2), np.swapaxes(b, -1, -2), False, True)
         y = _solve_tri_array(np.swapaxes(L, -1, -2), y, True, True, True)
-        return np.swapaxes(P @ y, -1, -2)
+        return np.swapaxes(_swap_rows(raw.RAW, P, y), -1, -2)
+
+
+def _swap_rows(F, P, x, transpose=False):
+    """P x (``transpose``: P^T x) for a permutation matrix P as getrs applies it, by row
+    interchanges: a product would add 0 * inf = NaN from the other rows."""
+    idx = np.argmax(P, -2 if transpose else -1)[..., None]
+    if idx.shape[:-2] != tuple(x.shape[:-2]):
+        return F.matmul(F.constant(np.swapaxes(P, -1, -2) if transpose else P, x), x)
+    idx = np.broadcast_to(idx, tuple(x.shape)).astype(np.int64)
+    return F.gather(x, -2, idx if F.is_raw else _make(np.ascontiguousarray(idx)))
 
 
 def _lu_solve_f(F, LU, piv, transposed, b, eps=False):
@@ -1185,8 +1268,8 @@ def _lu_solve_f(F, LU, piv, transposed, b, eps=False):
     if transposed:  # A = U^T L^T P^T
         y = la.solve_triangular(F.constant(np.swapaxes(U, -1, -2), b), b, False, True)
         y = la.solve_triangular(F.constant(np.swapaxes(L, -1, -2), b), y, True, True, True)
-        return F.matmul(F.constant(P, b), y)
-    y = F.matmul(F.constant(_mH_arr(P), b), b)  # (P real: P^T b)
+        return _swap_rows(F, P, y)
+    y = _swap_rows(F, P, b, True)  # (P real: P^T b)
     y = la.solve_triangular(F.constant(L, b), y, False, True, True)
     return la.solve_triangular(F.constant(U, b), y, True, True)
 
@@ -1203,9 +1286,13 @@ SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",)
 
 def _slogdet_jvp(F, A, A_t, sign):
     """PyTorch's slogdet_jvp: tr(A^-1 A_t) = t; (i imag(t) sign, real(t)) for complex A."""
-    try:
-        t = _btrace(F, _la(F).solve(A.detach(), A_t))
-    except _LinAlgError:  # (singular: Note [Determinants of singular matrices])
+    t = None
+    if _finite(A._data):
+        try:
+            t = _btrace(F, _la(F).solve(A.detach(), A_t))
+        except _LinAlgError:  # (singular: Note [Determinants of singular matrices])
+            pass
+    if t is None:  # (singular or non-finite: getrf's factors and getrs's substitutions)
         t = _btrace(F, _lu_solve_f(F, *_det_lu(A), A_t))
     if sign._data.dtype.kind == "c":
         re = F.cast(t, np.finfo(sign._data.dtype).dtype)
@@ -1272,13 +1359,12 @@ SVD = defop("_linalg_svd", "LinalgSvdBackward0", None, inputs=("A",),
 QR = defop("linalg_qr", "LinalgQrBackward0", None, inputs=("A",), params=("mode",),
            outputs=("Q", "R"), layout="column_major",
            grads={"A": lambda F, grads, mode, Q, R: _qr_backward(F, grads, mode, Q, R)},
-           jvp=lambda F, A_t, mode, Q, R: _jvp_multi(
-               F, lambda F, g, md, q, r: (_qr_backward(F, g, md, q, r),), (A_t,), (Q, R),
-               mode, Q, R))
+           jvp=lambda F, A_t, mode, Q, R: _qr_jvp(F, A_t, mode, Q, R))
 PINV = defop("linalg_pinv", "LinalgPinvBackward0", None, params=("atol", "rtol", "hermitian"),
              grads={"self": _pinv_backward}, jvp="transpose")
 MATRIX_EXP = defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", None,
-                   grads={"self": _matrix_exp_backward}, jvp="transpose")
+                   grads={"self": _matrix_exp_backward},
+                   jvp=lambda F, self, self_t: _matrix_exp_jvp(F, self, self_t))
 SOLVE_TRIANGULAR = defop(
     "linalg_solve_triangular", "LinalgSolveTriangularBackward0", None, inputs=("self", "B"),
     params=("upper", "left", "unitriangular"), layout="column_major",
@@ -1338,9 +1424,17 @@ def _type_name(a):
 # function doesn't handle types other than float and double"). ``_check_float``'s ``ints``
 # selects the kernel's refusal for integer and bool inputs too; its ``kernel=None`` the
 # op's own low-precision words, ``low_precision=True`` lets float16/bfloat16 through.
-def _check_float(name, a, what="input", kernel="lu_cpu", ints=False, low_precision=False):
+# A kernel's refusal needs the kernel to run: linalg_svd, linalg_eigh, linalg_cholesky_ex,
+# lu_factor (det, linalg.lu, lu_unpack's input) and ldl_factor return an empty input's
+# results before their kernel is called, so an empty input of any dtype the op's own
+# checks let through is computed there (``empty_ok``); geqrf, cholesky_inverse,
+# triangular_solve and the others call their kernel for empty inputs too.
+def _check_float(name, a, what="input", kernel="lu_cpu", ints=False, low_precision=False,
+                 empty_ok=False):
     """Floating input; float16/bfloat16 raise as PyTorch's kernel does (``kernel=None``:
     the op's own low-precision check). Note [Which check refuses a dtype]."""
+    if empty_ok and a.size == 0 and (ints or a.dtype.kind in "fcV") and kernel is not None:
+        return
     if a.dtype.kind not in "fcV":
         if ints:
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(a)}'")
@@ -1386,10 +1480,10 @@ def _check_square(name, a, what="A"):
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
 
 
-def _square_float(name, A, kernel="lu_cpu", ints=False):
+def _square_float(name, A, kernel="lu_cpu", ints=False, empty_ok=False):
     a = A._data
     _check_square(name, a)
-    _check_float(name, a, kernel=kernel, ints=ints)
+    _check_float(name, a, kernel=kernel, ints=ints, empty_ok=empty_ok)
     return a
 
 
@@ -1406,10 +1500,16 @@ def _lu_array(a):
     batch = a.shape[:-2]
     piv = np.zeros(batch + (k,), np.int32)
     info = np.zeros(batch, np.int32)
+    if a.size == 0:  # (any dtype: Note [Which check refuses a dtype])
+        piv[...] = np.arange(1, k + 1, dtype=np.int32)
+        return a, piv, info
     idx = np.indices(batch) if batch else ()
     for j in range(k):
         col = a[..., j:, j]  # (complex: LAPACK's izamax compares |re| + |im|)
         col = np.abs(col.real) + np.abs(col.imag) if col.dtype.kind == "c" else np.abs(col)
+        if col.dtype.kind == "f" and np.isnan(col).any():  # (idamax: a NaN never compares
+            col = np.where(np.isnan(col[..., :1]), np.inf,  # greater; a NaN first stays)
+                           np.where(np.isnan(col), -1.0, col))
         p = np.argmax(col, axis=-1) + j
         piv[..., j] = p + 1
         if batch:
@@ -1444,6 +1544,56 @@ def _inv_array(a, name="linalg.inv"):
         return np.linalg.inv(a)
     except np.linalg.LinAlgError:
         _singular_error(name, a)
+
+
+# Note [Non-finite inputs of LAPACK]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch reads LAPACK's info (_linalg_check_errors) where NumPy raises its own
+# LinAlgError, so the failures are translated here, per batch element as PyTorch reports
+# the first: gesdd refuses a matrix holding a NaN (info -4: "contained non-finite values";
+# an infinity is computed, to NaNs); syevd's QL/QR iterations do not converge on a NaN in the
+# triangle read (n >= 3; eigenvectors up to the divide-and-conquer size 25): info n - 1
+# with eigenvectors (steqr), n - 2 without (sterf), the counts of unconverged off-diagonal
+# entries PyTorch prints; potrf stops at the first diagonal that is not positive *or is
+# NaN* (OpenBLAS's, behind NumPy, lets a NaN through); MKL's least-squares drivers refuse a
+# NaN in A or B as an illegal argument, which PyTorch reports as an internal assert.
+def _first_bad(a, bad):
+    """Index of the first matrix of the batch for which ``bad(matrix)`` holds."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    return next((i for i, m in enumerate(flat) if bad(m)), None)
+
+
+def _svd_np(a, **kw):
+    """np.linalg.svd with PyTorch's error (Note [Non-finite inputs of LAPACK])."""
+    try:
+        return np.linalg.svd(a, **kw)
+    except np.linalg.LinAlgError:
+        i = _first_bad(a, lambda m: np.isnan(m).any())
+        if i is None:
+            raise
+        raise _LinAlgError(f"linalg.svd: {_batch_prefix(a, i)}The algorithm failed to converge "
+                           "because the input matrix contained non-finite values.") from None
+
+
+def _eigh_np(a, UPLO="L", vectors=True):
+    """np.linalg.eigh / eigvalsh with PyTorch's error (Note [Non-finite inputs of LAPACK])."""
+    f = np.linalg.eigh if vectors else np.linalg.eigvalsh
+    try:
+        return f(a, UPLO=UPLO)
+    except np.linalg.LinAlgError:
+        def fails(m):
+            try:
+                f(m, UPLO=UPLO)
+                return False
+            except np.linalg.LinAlgError:
+                return True
+        i = _first_bad(a, fails)
+        if i is None:
+            raise
+        code = a.shape[-1] - (1 if vectors else 2)
+        raise _LinAlgError(f"linalg.eigh: {_batch_prefix(a, i)}The algorithm failed to converge "
+                           "because the input matrix is ill-conditioned or has too many repeated "
+                           f"eigenvalues (error code: {code}).") from None
 
 
 def _finish_la(op, inputs, params, out):
@@ -1966,8 +2116,15 @@ def diagflat(input, offset=0):
 
 # ---- public functions: torch.linalg ---------------------------------------------------------
 def det(A):
-    a = _square_float("linalg.det", A)
-    out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False)
+    a = _square_float("linalg.det", A, empty_ok=True)
+    if not _finite(a):  # (Note [Determinants of singular matrices]: getrf's infinities)
+        LU, piv, _ = _det_lu(A)
+        with np.errstate(all="ignore"):
+            d = np.diagonal(LU, 0, -2, -1).prod(-1)
+        return _finish(DET, (A,), (), _asarray(np.where(_lu_perm_odd(piv), -d, d)).astype(
+            a.dtype, copy=False))
+    out = _asarray(np.linalg.det(a)).astype(a.dtype, copy=False) if a.size else np.ones(
+        a.shape[:-2], a.dtype)
     if a.size and a.dtype.kind == "f" and (out == 0).any():
         # (Note [Determinants of singular matrices]: the zero's sign; NumPy's is +0.0)
         LU, piv, _ = _det_lu(A)
@@ -1980,7 +2137,14 @@ def det(A):
 def slogdet(A):
     a = _square_float("linalg.slogdet", A, None)
     s, l_ = np.linalg.slogdet(a)
-    if a.size and a.dtype.kind == "f" and (s == 0).any():
+    if not _finite(a):  # (getrf's factors: sign(P) prod(sgn(diag U)), sum(log|diag U|))
+        LU, piv, _ = _det_lu(A)
+        d = np.diagonal(LU, 0, -2, -1)
+        sg = np.where(d > 0, 1.0, np.where(d < 0, -1.0, 0.0)).prod(-1)
+        s = np.where(_lu_perm_odd(piv), -sg, sg)
+        with np.errstate(all="ignore"):
+            l_ = np.log(np.abs(d)).sum(-1)
+    elif a.size and a.dtype.kind == "f" and (s == 0).any():
         # (Note [Determinants of singular matrices]: the zero sign's sign)
         LU, piv, _ = _det_lu(A)
         d = np.diagonal(LU, 0, -2, -1)
@@ -2001,10 +2165,31 @@ def logdet(input):
     return _where(_make(sign._data == -1), nan, logabsdet)
 
 
+def _solve_getrs(A, b, left=True):
+    """(X, info) of A X = b (``left``) or X A = b as PyTorch's linalg_solve_ex computes them:
+    getrf of A (2.13's solve factors A itself, unlike det: a test of a contiguous A's NaNs
+    shows it), then getrs's row interchanges and substitutions (X A = B as A^T X^T = B^T),
+    so an infinity or NaN lands where PyTorch's does (NumPy's gesv orders its arithmetic
+    otherwise)."""
+    a = A._data
+    LU, piv, info = _lu_array(a)
+    with np.errstate(all="ignore"):
+        if left:
+            x = _lu_solve_f(raw.RAW, LU, piv, False, b)
+        else:
+            x = np.swapaxes(_lu_solve_f(raw.RAW, LU, piv, True, np.swapaxes(b, -1, -2)),
+                            -1, -2)
+    return x.astype(a.dtype, copy=False), info
+
+
 def inv_ex(A, *, check_errors=False):
     a = _square_float("linalg.inv", A, None)
     if a.size == 0:
         inverse, info = a.copy(), np.zeros(a.shape[:-2], np.int32)
+    elif not _finite(a):  # (getrf/getrs's infinities and NaNs: solve_ex(A, I) as PyTorch's)
+        inverse, info = _solve_getrs(A, np.eye(a.shape[-1], dtype=a.dtype))
+        if check_errors and info.any():
+            _singular_error("linalg.inv", a)
     else:
         try:
             inverse = np.linalg.inv(a)
@@ -2022,6 +2207,8 @@ def inv_ex(A, *, check_errors=False):
 
 def inv(A):
     a = _square_float("linalg.inv", A, None)
+    if a.size and not _finite(a):
+        return inv_ex(A, check_errors=True)[0]
     inverse = _inv_array(a)
     return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
 
@@ -2053,14 +2240,21 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {shape_b})")
-    _check_float("linalg.solve", a)
+    _check_float("linalg.solve", a, empty_ok=True)  # (lu_factor of an empty A: no kernel)
     try:
         batch = tuple(np.broadcast_shapes(a.shape[:-2], bm.shape[:-2]))
     except ValueError:
         raise broadcast_error(a.shape[:-2], bm.shape[:-2]) from None
     info = np.zeros(batch, np.int32)
     try:
-        if left:
+        if a.size == 0:
+            x = np.zeros(batch + bm.shape[-2:], a.dtype)
+        elif not (_finite(a) and _finite(bm)):  # (getrf/getrs's infinities and NaNs)
+            x, info = _solve_getrs(A, np.broadcast_to(bm, batch + bm.shape[-2:]), left)
+            if (check_errors or out == "raise") and info.any():
+                raise np.linalg.LinAlgError
+            info = np.broadcast_to(info, batch).copy()
+        elif left:
             x = np.linalg.solve(a, bm)
         else:
             x = np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(bm, -1, -2)),
@@ -2088,17 +2282,21 @@ def solve(A, B, *, left=True):
 
 def _cholesky_array(a, name, check):
     info = np.zeros(a.shape[:-2], np.int32)
+    if a.size == 0:
+        return a.copy(), info
     try:
-        return np.linalg.cholesky(a), info
+        L = np.linalg.cholesky(a)
+        if not np.isnan(np.diagonal(L, 0, -2, -1)).any():
+            return L, info
     except np.linalg.LinAlgError:
         pass
     flat = a.reshape((-1,) + a.shape[-2:])
     outs = []
     finfo = info.reshape(-1)
     for i, m in enumerate(flat):
-        try:
+        if _is_pd(m):
             outs.append(np.linalg.cholesky(m))
-        except np.linalg.LinAlgError:
+        else:
             order = next(k for k in range(1, m.shape[-1] + 1)
                          if not _is_pd(m[:k, :k]))
             if check:
@@ -2126,15 +2324,16 @@ def _potf2_partial(m, j):
 
 
 def _is_pd(m):
+    """potrf succeeds: every diagonal positive and none NaN (Note [Non-finite inputs of
+    LAPACK])."""
     try:
-        np.linalg.cholesky(m)
-        return True
+        return not np.isnan(np.diagonal(np.linalg.cholesky(m))).any()
     except np.linalg.LinAlgError:
         return False
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False):
-    a = _square_float("linalg.cholesky", A, "cholesky_cpu")
+    a = _square_float("linalg.cholesky", A, "cholesky_cpu", empty_ok=True)
     # (upper: potrf reads the upper triangle, the lower one of A^H)
     L, info = _cholesky_array(_mH_arr(a) if upper else a, "linalg.cholesky", check_errors)
     L = _mH_arr(L) if upper else L
@@ -2165,21 +2364,22 @@ def cholesky(input, upper=False):
 
 
 def eigh(A, UPLO="L"):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True)
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True, empty_ok=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    w, V = np.linalg.eigh(a, UPLO=UPLO)
+    w, V = _eigh_np(a, UPLO) if a.size else (
+        np.zeros(a.shape[:-1], _real_dtype(a.dtype)), a.copy())
     return _EighRT(*_finish(EIGH, (A,), (UPLO,), (w.astype(_real_dtype(a.dtype)),
                                                    V)))
 
 
 def eigvalsh(A, UPLO="L"):
-    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True)
+    a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True, empty_ok=True)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    if (_state.enabled and A.requires_grad) or _state.fw:
+    if (_state.enabled and A.requires_grad) or _state.fw or a.size == 0:
         return eigh(A, UPLO)[0]
-    return _finish(EIGH, (A,), (UPLO,), (np.linalg.eigvalsh(a, UPLO=UPLO).astype(
+    return _finish(EIGH, (A,), (UPLO,), (_eigh_np(a, UPLO, False).astype(
         _real_dtype(a.dtype)), np.zeros((0,), a.dtype)))[0]
 
 
@@ -2194,25 +2394,25 @@ def _svd_arrays(a, full_matrices):
             U[...] = np.eye(m, dtype=a.dtype)
             Vh[...] = np.eye(n, dtype=a.dtype)
         return U, np.zeros(bs + (k,), _real_dtype(a.dtype)), Vh
-    U, S, Vh = np.linalg.svd(a, full_matrices=full_matrices)
+    U, S, Vh = _svd_np(a, full_matrices=full_matrices)
     return U, S.astype(_real_dtype(a.dtype)), Vh
 
 
 def svd(A, full_matrices=True, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
-    _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
+    _check_float("linalg.svd", a, kernel="linalg_svd_cpu", empty_ok=True)
     return _SvdRT(*_finish(SVD, (A,), (full_matrices,), _svd_arrays(a, full_matrices)))
 
 
 def svdvals(A, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
-    _check_float("linalg.svd", a, kernel="linalg_svd_cpu")
+    _check_float("linalg.svd", a, kernel="linalg_svd_cpu", empty_ok=True)
     if _state.enabled and A.requires_grad:
         return svd(A, full_matrices=False)[1]
     rd = _real_dtype(a.dtype)
-    S = np.linalg.svd(a, compute_uv=False).astype(rd) if a.size else \
+    S = _svd_np(a, compute_uv=False).astype(rd) if a.size else \
         np.zeros(a.shape[:-2] + (min(a.shape[-2:]),), rd)
     return _make(S) if not _state.fw else _finish(
         SVD, (A,), (False,), _svd_arrays(a, False))[1]
@@ -2236,6 +2436,124 @@ def torch_svd(input, some=True, compute_uv=True):
     return _SvdOldRT(U, S, _mH(Vh))
 
 
+# Note [Householder QR of non-finite matrices]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Where an infinity or NaN lands in Q and R is decided by the order of LAPACK's arithmetic,
+# so a real matrix with one takes geqr2 / org2r's steps here (NumPy's LAPACK keeps the fast
+# path for finite ones): reflector i from larfg (beta = -sign(alpha) lapy2(alpha, ||x||),
+# tau = (beta - alpha) / beta, x scaled by 1 / (alpha - beta); ||x|| = 0 gives tau = 0),
+# applied by larf as C - tau v (C^T v)^T. MKL, behind PyTorch, applies a reflector with
+# tau = 0 too (its 0 * inf is NaN: the end run's repro 021), so none is skipped here.
+def _larfg(x):
+    """(beta, tau, v[1:]) for the column x (LAPACK's dlarfg)."""
+    alpha, rest = x[0], x[1:]
+    xnorm = np.sqrt((rest * rest).sum()) if rest.size else 0.0
+    if rest.size == 0 or xnorm == 0:
+        return alpha, np.zeros((), x.dtype), rest
+    # (lapy2 as MKL's: no infinity test, inf / inf is NaN; max(|alpha|, ||x||) and min
+    # as C's a > b ? a : b, so a NaN alpha gives ||x|| to both; Fortran's SIGN(norm, alpha)
+    # is -norm for a NaN alpha)
+    a_ = abs(alpha)
+    w, z = (a_ if a_ > xnorm else xnorm), (a_ if a_ < xnorm else xnorm)
+    norm = w if z == 0 else w * np.sqrt(1 + (z / w) ** 2)
+    beta = -norm if alpha >= 0 else norm
+    tau = (beta - alpha) / beta
+    return beta, tau, rest * (x.dtype.type(1) / (alpha - beta))
+
+
+def _larf(v, tau, C):
+    """C = H C in place (dlarf 'Left'): only v's rows up to its last nonzero entry and C's
+    columns up to the last one nonzero in those rows take part."""
+    nz = np.nonzero(v)[0]
+    lastv = int(nz[-1]) + 1 if nz.size else 0
+    if lastv == 0:
+        return
+    cols = np.nonzero((C[:lastv] != 0).any(0))[0]
+    lastc = int(cols[-1]) + 1 if cols.size else 0
+    if lastc == 0:
+        return
+    v = v[:lastv]
+    w = v @ C[:lastv, :lastc]
+    C[:lastv, :lastc] -= tau * np.multiply.outer(v, w)
+
+
+def _geqr2(a):
+    """One matrix: (the factored matrix, tau) as geqr2 leaves them."""
+    a = a.copy()
+    m, n = a.shape
+    k = min(m, n)
+    tau = np.zeros(k, a.dtype)
+    for i in range(k):
+        beta, tau[i], a[i + 1:, i] = _larfg(a[i:, i])
+        if i < n - 1:
+            v = np.concatenate([np.ones(1, a.dtype), a[i + 1:, i]])
+            C = a[i:, i + 1:]
+            C -= tau[i] * np.multiply.outer(v, v @ C)
+        a[i, i] = beta
+    return a, tau
+
+
+def _org2r(h, tau, ncols):
+    """One matrix: the first ncols columns of Q = H_0 ... H_{k-1} (org2r)."""
+    m = h.shape[0]
+    k = tau.shape[0]
+    Q = np.zeros((m, ncols), h.dtype)
+    Q[:, :k] = h[:, :k]
+    for j in range(k, ncols):
+        Q[:, j] = 0
+        Q[j, j] = 1
+    for i in range(k - 1, -1, -1):
+        if i < ncols - 1:
+            Q[i, i] = 1
+            _larf(Q[i:, i].copy(), tau[i], Q[i:, i + 1:])
+        if i < m - 1:
+            Q[i + 1:, i] *= -tau[i]
+        Q[i, i] = 1 - tau[i]
+        Q[:i, i] = 0
+    return Q
+
+
+def _orm2r(a, tau, c, left, transpose):
+    """Batched Q C, Q^T C, C Q or C Q^T of real arrays by orm2r's steps: one larf a
+    reflector, in the order orm2r takes them."""
+    m = a.shape[-2]
+    k = tau.shape[-1]
+    batch = c.shape[:-2]
+    A = np.broadcast_to(a, batch + a.shape[-2:]).reshape((-1,) + a.shape[-2:])
+    T = np.broadcast_to(tau, batch + (k,)).reshape((-1, k))
+    out = np.array(c, copy=True).reshape((-1,) + c.shape[-2:])
+    order = range(k) if left == transpose else range(k - 1, -1, -1)
+    with np.errstate(all="ignore"):
+        for A_, t, C in zip(A, T, out):
+            for i in order:
+                v = np.concatenate([np.ones(1, a.dtype), A_[i + 1:m, i]])
+                if left:
+                    _larf(v, t[i], C[i:, :])
+                else:
+                    _larf(v, t[i], C[:, i:].T)
+    return out.reshape(c.shape)
+
+
+def _qr_householder(a, mode):
+    """Batched (Q, R) of a real matrix by geqr2 and org2r (Note [Householder QR of
+    non-finite matrices])."""
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    flat = a.reshape((-1, m, n))
+    qc = m if mode == "complete" else k
+    rr = m if mode == "complete" else k
+    Qs, Rs = [], []
+    with np.errstate(all="ignore"):
+        for mat in flat:
+            h, tau = _geqr2(mat)
+            Rs.append(np.triu(h[:rr] if rr <= m else h))
+            if mode != "r":
+                Qs.append(_org2r(h, tau, qc))
+    R = np.stack(Rs).reshape(a.shape[:-2] + (rr, n))
+    Q = np.stack(Qs).reshape(a.shape[:-2] + (m, qc)) if mode != "r" else None
+    return Q, R
+
+
 def qr(A, mode="reduced"):
     a = A._data
     if mode not in ("reduced", "complete", "r"):
@@ -2243,7 +2561,11 @@ def qr(A, mode="reduced"):
                            "'reduced' (default), 'r', or 'complete'")
     _check_matrix("linalg.qr", a)
     _check_float("linalg.qr", a, kernel="geqrf_cpu")
-    if mode == "r":
+    if a.size and not _finite(a):  # (Note [Householder QR of non-finite matrices])
+        Q, R = _qr_householder(a, mode)
+        if Q is None:
+            Q = np.zeros((0,), a.dtype)
+    elif mode == "r":
         R = np.linalg.qr(a, mode="r") if a.size else np.zeros(
             a.shape[:-2] + (min(a.shape[-2:]), a.shape[-1]), a.dtype)
         Q = np.zeros((0,), a.dtype)
@@ -2357,6 +2679,15 @@ def lstsq(A, B, rcond=None, *, driver=None):
     ranks = np.zeros(nb, np.int64)
     svals = np.zeros((nb, min(m, n)), rd)
     if m and n:
+        for i in range(nb):  # (Note [Non-finite inputs of LAPACK]: MKL's argument checks)
+            arg = 4 if np.isnan(aa[i]).any() else 6 if np.isnan(bb[i]).any() else 0
+            if arg:
+                raise RuntimeError(
+                    "false INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/aten/src/ATen/native"
+                    "/BatchLinearAlgebra.cpp\":1613, please report a bug to PyTorch. torch.linalg"
+                    f".lstsq: {_batch_prefix(aa.reshape(batch + (m, n)), i)}Argument "
+                    f"{arg + (driver == 'gels')} has illegal value. Most certainly there is a bug "
+                    "in the implementation calling the backend library.")
         for i in range(nb):
             X[i], _, ranks[i], sv = np.linalg.lstsq(aa[i], bb[i], rcond=rcond)
             svals[i] = sv
@@ -2397,7 +2728,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
         return _make(np.zeros(a.shape[:-2], np.int64))
     if hermitian:
         _check_square("linalg.eigh", a)
-    s = (np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False))
+    s = np.abs(_eigh_np(a, vectors=False)) if hermitian else _svd_np(a, compute_uv=False)
     smax = s.max(-1, keepdims=True)
     if rtol is None:
         rtol = np.finfo(a.dtype).eps * max(m, n) if atol is None or atol == 0 else 0.0
@@ -3025,6 +3356,13 @@ def _lu_solve_backward_LU(F, gX, LU, pivots, X, left, adjoint):
 
 
 def _lu_solve_array(LU, pivots, B, left, adjoint):
+    if LU.dtype.kind == "f" and not (_finite(LU) and _finite(B)):
+        # (getrs's interchanges and substitutions: where PyTorch's infinities and NaNs land)
+        with np.errstate(all="ignore"):
+            if left:
+                return _lu_solve_f(raw.RAW, LU, pivots, adjoint, B)
+            return np.swapaxes(_lu_solve_f(raw.RAW, LU, pivots, not adjoint,
+                                           np.swapaxes(B, -1, -2)), -1, -2)
     P, L, U = _unpack_arrays(LU, pivots)
     A = P @ L @ U
     if left:
@@ -3060,6 +3398,8 @@ def _lu_checks(name, a):
     if a.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"[{_errors.shape_str(a.shape)}] instead")
+    if a.size == 0:  # (Note [Which check refuses a dtype]: an empty input skips the kernel)
+        return
     if a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{_type_name(a)}'")
     _check_float(name, a)
@@ -3124,7 +3464,12 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and "
                            f"{b.shape[-2]}x{b.shape[-1]})")
-    X = _lu_solve_array(lu_, piv, b, left, adjoint)
+    out_shape = tuple(np.broadcast_shapes(lu_.shape[:-2], b.shape[:-2])) + b.shape[-2:]
+    if int(np.prod(out_shape)) == 0:  # (no kernel for an empty result, whatever the dtype)
+        X = np.zeros(out_shape, lu_.dtype)
+    else:
+        _check_float("linalg.lu_solve", lu_, kernel="linalg.lu_solve_cpu")
+        X = _lu_solve_array(lu_, piv, b, left, adjoint)
     return _finish_la(LU_SOLVE, (LU, B), (piv, left, adjoint),
                       _asarray(X.astype(lu_.dtype)))
 
@@ -3316,6 +3661,8 @@ def _cholesky_solve_array(b, L, upper):
     L = np.triu(L) if upper else np.tril(L)
     A = _mH_arr(L) @ L if upper else L @ _mH_arr(L)
     try:
+        if not (_finite(L) and _finite(b)):  # (potrs's own steps: where NaNs land)
+            raise np.linalg.LinAlgError
         return np.linalg.solve(A, b)
     except np.linalg.LinAlgError:  # (a singular factor: potrs's two triangular solves)
         L = _mH_arr(L) if upper else L
@@ -3395,8 +3742,24 @@ def cholesky_inverse(input, upper=False):
         raise _LinAlgError(f"cholesky_inverse: {_batch_prefix(L, i)}The diagonal element "
                            f"{int(np.nonzero(diag[i] == 0)[0][0]) + 1} is zero, the inversion "
                            "could not be completed because the input matrix is singular.")
-    inv_ = _cholesky_solve_array(np.broadcast_to(np.eye(L.shape[-1], dtype=L.dtype), L.shape),
-                                 L, upper)
+    if _finite(L):
+        inv_ = _cholesky_solve_array(np.broadcast_to(np.eye(L.shape[-1], dtype=L.dtype),
+                                                     L.shape), L, upper)
+    else:  # (potri: trtri's triangular inverse, then lauum's product over the triangles)
+        Lo = _mH_arr(np.triu(L)) if upper else np.tril(L)
+        with np.errstate(all="ignore"):
+            n = L.shape[-1]
+            Li = np.zeros(L.shape, L.dtype)
+            for j in range(n):  # (column j from rows j on: trtri reads no other entry)
+                Li[..., j, j] = 1 / Lo[..., j, j]
+                for i in range(j + 1, n):
+                    Li[..., i, j] = -(Lo[..., i, j:i] * Li[..., j:i, j]).sum(-1) / Lo[..., i, i]
+            inv_ = np.zeros(L.shape, L.dtype)
+            for i in range(n):
+                for j in range(i + 1):
+                    v = (Li[..., i:, i] * Li[..., i:, j]).sum(-1)
+                    inv_[..., i, j] = v
+                    inv_[..., j, i] = v
     return _finish(CHOLESKY_INVERSE, (input,), (upper,), _asarray(inv_))
 
 
@@ -3514,6 +3877,11 @@ def geqrf(input):
     m, n = a.shape[-2:]
     if a.size == 0:
         h, tau = a.copy(), np.zeros(a.shape[:-2] + (min(m, n),), a.dtype)
+    elif not _finite(a):  # (Note [Householder QR of non-finite matrices])
+        with np.errstate(all="ignore"):
+            parts = [_geqr2(mat) for mat in a.reshape((-1, m, n))]
+        h = np.stack([p[0] for p in parts]).reshape(a.shape)
+        tau = np.stack([p[1] for p in parts]).reshape(a.shape[:-2] + (min(m, n),))
     else:
         h, tau = np.linalg.qr(a, mode="raw")
         h = np.swapaxes(h, -1, -2)  # (LAPACK's column-major result, as PyTorch keeps it)
@@ -3546,7 +3914,16 @@ def householder_product(input, tau):
         raise RuntimeError(f"{name}: tau dtype {_type_name(t_)} does not match input dtype "
                            f"{_type_name(a)}")
     _lapack_dtype(name, "orgqr_cpu", a)
-    Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-1])[2][0]
+    if a.size and t_.size and a.dtype.kind == "f" and not (_finite(a) and _finite(t_)):
+        # (org2r's steps: Note [Householder QR of non-finite matrices])
+        m, n = a.shape[-2:]
+        k = t_.shape[-1]
+        with np.errstate(all="ignore"):
+            Q = np.stack([_org2r(h, t, n) for h, t in zip(
+                a.reshape((-1, m, n)), np.broadcast_to(t_, a.shape[:-2] + (k,)).reshape(
+                    (-1, k)))]).reshape(a.shape)
+    else:
+        Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-1])[2][0]
     Q = np.broadcast_to(Q, a.shape)
     return _finish(HOUSEHOLDER_PRODUCT, (input, tau), (), Q.astype(a.dtype))
 
@@ -3582,9 +3959,13 @@ def ormqr(input, input2, input3, left=True, transpose=False):
                                f"input has dtype{_type_name(a)} and {what} has dtype "
                                f"{_type_name(x)}")
     _lapack_dtype(name, "ormqr_cpu", a)
-    Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-2])[2][0]
-    Qop = _mH_arr(Q) if transpose else Q
-    res = Qop @ c if left else c @ Qop
+    if a.dtype.kind == "f" and a.size and c.size and not (
+            _finite(a) and _finite(t_) and _finite(c)):
+        res = _orm2r(a, t_, c, left, transpose)  # (Note [Householder QR of non-finite ...])
+    else:
+        Q = _householder_suffixes(raw.RAW, a, t_, a.shape[-2])[2][0]
+        Qop = _mH_arr(Q) if transpose else Q
+        res = Qop @ c if left else c @ Qop
     return _finish(ORMQR, (input, input2, input3), (left, transpose),
                    _asarray(res.astype(a.dtype)))
 
@@ -3936,7 +4317,8 @@ def _ldl_factor(A, hermitian, check_errors, name):
     if a.dtype.kind not in "fcV":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_type_name(a)}")
-    _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
+    if a.size:  # (Note [Which check refuses a dtype]: an empty input skips the kernel)
+        _lapack_dtype(name, "ldl_factor_kernel_cpu", a)
     n = a.shape[-1]
     flat = a.reshape((int(np.prod(a.shape[:-2])), n, n))
     kernel = _hetf2_lower if hermitian and a.dtype.kind == "c" else _sytf2_lower
@@ -3990,7 +4372,8 @@ def ldl_solve(LD, pivots, B, *, hermitian=False):
     if b.dtype != ld.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_type_name(b)} and A of type {_type_name(ld)} instead.")
-    _lapack_dtype(name, "ldl_solve_cpu", ld)
+    if ld.size:  # (no kernel for an empty LD, whatever the dtype)
+        _lapack_dtype(name, "ldl_solve_kernel_cpu", ld)
     try:
         batch = tuple(np.broadcast_shapes(ld.shape[:-2], b.shape[:-2]))
     except ValueError:
@@ -4000,8 +4383,8 @@ def ldl_solve(LD, pivots, B, *, hermitian=False):
     pivs = np.broadcast_to(piv, batch + (n,)).reshape((nb, n))
     bs = np.broadcast_to(b, batch + b.shape[-2:]).reshape((nb,) + b.shape[-2:])
     herm = hermitian and ld.dtype.kind == "c"
-    X = np.stack([_sytrs_lower(m, p, r, herm) for m, p, r in zip(lds, pivs, bs)]) if bs.shape[0] \
-        else np.zeros(bs.shape, b.dtype)
+    X = np.stack([_sytrs_lower(m, p, r, herm) for m, p, r in zip(lds, pivs, bs)]) if \
+        bs.shape[0] and ld.size else np.zeros(bs.shape, b.dtype)
     X = X.reshape(batch + b.shape[-2:]).astype(b.dtype, copy=False)
     return _finish(LDL_SOLVE, (LD, B), (piv, hermitian), X)
 
@@ -4086,6 +4469,8 @@ _COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.comp
 
 
 def _eig_checks(name, a):
+    if a.dtype.kind not in "fcV":  # (toComplexType of the result's dtype: before the shapes)
+        raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(a)}")
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if a.shape[-1] != a.shape[-2]:
