@@ -468,10 +468,11 @@ def pow_tensor(x, e):
     from pow's (+0.0, +inf); those two values are put back. float32 is computed in double
     and rounded once, as glibc's powf (PyTorch's scalar loop: 2 differences in 2,000 0-d
     cases, NumPy's float32 power differs in 21%; its SIMD loop calls SLEEF's powf, within
-    an ulp: 1.7% of elements differ either way)."""
+    an ulp: 1.7% of elements differ either way). Past PORTED_MAX elements NumPy's float32
+    power stays (4.5 x faster at 10,000 elements: Note [Size of the ported kernels])."""
     if x.dtype.kind == "c":
         return complex_pow(x, e)
-    if x.dtype == _F32 and e.dtype == _F32:
+    if x.dtype == _F32 and e.dtype == _F32 and x.size <= PORTED_MAX and e.size <= PORTED_MAX:
         out = np.power(x.astype(np.float64), e.astype(np.float64)).astype(_F32)
     else:
         out = np.power(x, e)
