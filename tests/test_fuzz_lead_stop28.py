@@ -209,3 +209,32 @@ def test_pointwise_losses_have_floating_kernels_only(name):
                     out.append((type(e).__name__, str(e)))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+def test_index_fill_of_an_empty_dim_overruns_the_restrided_storage():
+    """aten's index_fill restrides self (a fresh clone out of place) to the index's length
+    with stride 0 before its bounds check: an empty dim raises setStorage's error (fuzz end
+    run, repro_001), and an in-place fill of an empty view within a larger storage the
+    bounds error."""
+    def scenario(m):
+        out = []
+        cases = [((0,), 0, [0]), ((0,), -1, [0, 0]), ((2, 0), 1, [0]), ((2, 0), 0, [0]),
+                 ((0, 3), 0, [1]), ((0, 3), 1, []), ((2, 0, 3), 1, [0, 1]), ((0,), 0, [])]
+        for shape, dim, idx in cases:
+            for value in (2.0, m.tensor(2.0)):
+                for inplace in (False, True):
+                    x = m.zeros(shape)
+                    f = x.index_fill_ if inplace else x.index_fill
+                    try:
+                        out.append(tuple(f(dim, m.tensor(idx, dtype=m.int64), value).shape))
+                    except (RuntimeError, IndexError) as e:
+                        out.append((type(e).__name__, str(e)))
+        for cols in ((1, 1), (3, 3), (4, 4)):
+            y = m.zeros(3, 4)[:, cols[0]:cols[1]]
+            try:
+                y.index_fill_(1, m.tensor([0, 0]), 1.0)
+                out.append("ok")
+            except (RuntimeError, IndexError) as e:
+                out.append((type(e).__name__, str(e)))
+        return out
+    assert scenario(autotensor) == scenario(torch)

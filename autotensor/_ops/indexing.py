@@ -1278,7 +1278,22 @@ def index_copy_(self, dim, index, source):
     return inplace.record_inplace(INDEX_COPY, self, (self, source), (dim, idx), new)
 
 
-def _index_fill_args(d, dim, index, value):
+def _restride_error(t, dim, n, inplace):
+    """aten's index_fill restrides self (or its fresh clone: an empty storage) to the
+    index's length along dim with stride 0 before it checks the index: an empty dim's
+    restriding overruns the storage (setStorage's error)."""
+    sizes, strides = list(t.shape), list(t.stride())
+    sizes[dim], strides[dim] = n, 0
+    offset = t.storage_offset() if inplace else 0
+    have = t.untyped_storage().nbytes() if inplace else 0
+    need = (offset + 1 + sum((s - 1) * st for s, st in zip(sizes, strides))) * t.itemsize
+    if need > have:
+        raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset "
+                           f"{offset}, and itemsize {t.itemsize} requiring a storage size of "
+                           f"{need} are out of bounds for storage of size {have}")
+
+
+def _index_fill_args(d, dim, index, value, t=None, inplace=False):
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
     if idx.dtype != np.int64:
@@ -1288,6 +1303,8 @@ def _index_fill_args(d, dim, index, value):
                            f"tensor with {value._data.ndim} dimension(s).")
     size = d.shape[dim] if d.ndim else 1
     idx = idx.reshape(-1)
+    if not size and idx.size and t is not None:
+        _restride_error(t, dim, idx.size, inplace)
     for v in idx:
         if v < -size or v >= size:
             raise IndexError(f"index {int(v)} is out of bounds for dimension {dim} with size "
@@ -1297,7 +1314,7 @@ def _index_fill_args(d, dim, index, value):
 
 def index_fill(input, dim, index, value):
     d = input._data
-    dim, idx = _index_fill_args(d, dim, index, value)
+    dim, idx = _index_fill_args(d, dim, index, value, input)
     if isinstance(value, Tensor):
         out = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))
         return _finish(INDEX_FILL_TENSOR, (input, value), (dim, idx), out)
@@ -1308,7 +1325,7 @@ def index_fill(input, dim, index, value):
 def index_fill_(self, dim, index, value):
     _convert.check_python_int(value)  # (a c10::Scalar, parsed first)
     d = self._data
-    dim, idx = _index_fill_args(d, dim, index, value)
+    dim, idx = _index_fill_args(d, dim, index, value, self, True)
     where = inplace.written_positions(
         d, lambda m: m.__setitem__(_key(dim, idx), True) if d.ndim else
         m.reshape(1).__setitem__(np.asarray(idx).reshape(-1), True))
