@@ -238,3 +238,43 @@ def test_index_fill_of_an_empty_dim_overruns_the_restrided_storage():
                 out.append((type(e).__name__, str(e)))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_mse_loss_backward_is_an_op(dtype):
+    """mse_loss's gradient under create_graph is one MseLossBackwardBackward0 node with
+    derivatives.yaml's double backward formulas (fuzz end run, repro_004: the formula's
+    MulBackward0 nodes)."""
+    def names(r):
+        out, stack, seen = [], [r.grad_fn], set()
+        while stack:
+            fn = stack.pop()
+            if fn is None or id(fn) in seen:
+                continue
+            seen.add(id(fn))
+            out.append(type(fn).__name__)
+            stack.extend(f for f, _ in fn.next_functions)
+        return out
+
+    def scenario(m):
+        dt = getattr(m, dtype)
+        out = []
+        for red in ("mean", "sum", "none"):
+            for same in (True, False):
+                g = np.random.default_rng(0)
+                x = m.tensor(g.standard_normal((2, 3)), dtype=dt, requires_grad=True)
+                t = x if same else m.tensor(g.standard_normal((2, 3)), dtype=dt,
+                                            requires_grad=True)
+                loss = m.nn.functional.mse_loss(x, t, reduction=red)
+                go = m.ones_like(loss, requires_grad=True) if red == "none" else None
+                inputs = [x] if same else [x, t]
+                gs = m.autograd.grad(loss, inputs, grad_outputs=go, create_graph=True)
+                s = sum((v * v).sum() for v in gs)
+                second = m.autograd.grad(s, inputs + ([go] if go is not None else []))
+                out.append(([names(v) for v in gs],
+                            [np.asarray(v.tolist(), dtype=float) for v in second]))
+        return out
+    for (na, va), (nb, vb) in zip(scenario(autotensor), scenario(torch), strict=True):
+        assert na == nb
+        for a, b in zip(va, vb, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-6 if dtype == "float32" else 1e-12)

@@ -95,11 +95,57 @@ def _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, s
 
 
 # Losses.
+def _mse_double_backward(F, grad, input, reduction):
+    """PyTorch's mse_loss_double_backward: 2 * grad (over the element count for a mean)."""
+    g = 2 * grad
+    return g / _numel(input.shape) if reduction == "mean" else g
+
+
+def _mse_double_backward_grad_output(F, grad, grad_output, self, target, reduction):
+    if reduction == "none":
+        return F.mse_loss_backward(grad, self, target, reduction)
+    r = F.mse_loss_backward(F.ones_like(grad_output), self, target, reduction)
+    return F.sum(r * grad)
+
+
+def _mse_loss_backward_jvp(F, grad_output, grad_output_t, self, self_t, target, target_t,
+                           reduction):
+    """derivatives.yaml's mse_loss_backward ``result:``: the two double backward terms of the
+    tangents times grad_output, plus the backward of grad_output's tangent (absent tangents
+    are zeros: the backward op materializes its own, the products vanish)."""
+    out = F.mse_loss_backward(F.zeros_like(grad_output) if grad_output_t is None else
+                              grad_output_t, self, target, reduction)
+    if self_t is not None:
+        out = _mse_double_backward(F, self_t * grad_output, self, reduction) + out
+    if target_t is not None:
+        out = out - _mse_double_backward(F, target_t * grad_output, target, reduction)
+    return out
+
+
+def _mse_backward_kernel(grad, self, target, reduction):
+    from .raw import RAW
+    return mse_backward(RAW, grad, self, target, reduction)
+
+
+# (Note [Activation backward ops]: mse_loss's backward is an op, MseLossBackwardBackward0
+# under create_graph, as PyTorch's)
+MSE_LOSS_BACKWARD = defop(
+    "mse_loss_backward", "MseLossBackwardBackward0",
+    lambda grad, self, target, reduction: _mse_backward_kernel(grad, self, target, reduction),
+    inputs=("grad_output", "self", "target"), params=("reduction",),
+    grads={"grad_output": lambda F, grad, grad_output, self, target, reduction:
+           _mse_double_backward_grad_output(F, grad, grad_output, self, target, reduction),
+           "self": lambda F, grad, grad_output, self, reduction:
+           _mse_double_backward(F, grad * grad_output, self, reduction),
+           "target": lambda F, grad, grad_output, target, reduction:
+           -_mse_double_backward(F, grad * grad_output, target, reduction)},
+    jvp=_mse_loss_backward_jvp)
 MSE_LOSS = defop("mse_loss", "MseLossBackward0", None, inputs=("self", "target"),
                  params=("reduction",),
-                 grads={"self": mse_backward,
+                 grads={"self": lambda F, grad, self, target, reduction:
+                        F.mse_loss_backward(grad, self, target, reduction),
                         "target": lambda F, grad, self, target, reduction:
-                        mse_backward(F, grad, target, self, reduction)},
+                        F.mse_loss_backward(grad, target, self, reduction)},
                  jvp=lambda F, self, self_t, target, target_t, reduction:
                      _mse_jvp(F, self, self_t, target, target_t, reduction), layout="iter")
 

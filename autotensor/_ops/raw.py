@@ -1855,7 +1855,7 @@ FORMULA_NAMES = (
     "leaky_relu_backward", "rrelu_with_noise_backward",
     "hardtanh_backward", "hardsigmoid_backward", "elu_backward", "softplus_backward",
     "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
-    "gelu_backward",
+    "gelu_backward", "mse_loss_backward",
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1866,6 +1866,11 @@ def elu_backward(grad, x, alpha, scale, input_scale, is_result):
 def softplus_backward(grad, x, beta, threshold):
     from .pointwise import softplus_backward
     return softplus_backward(RAW, grad, x, beta, threshold)
+
+
+def mse_loss_backward(grad, self, target, reduction):
+    from .nn_ops import _mse_backward_kernel
+    return _mse_backward_kernel(grad, self, target, reduction)
 
 
 def gelu_backward(grad, x, approximate):
