@@ -278,3 +278,30 @@ def test_mse_loss_backward_is_an_op(dtype):
         assert na == nb
         for a, b in zip(va, vb, strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-6 if dtype == "float32" else 1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_matrix_exp_as_aten_mexp(dtype):
+    """matrix_exp by aten's optimized Taylor polynomials (degree by the 1-norm, degree 18
+    with scaling and squaring above), a 1 x 1 matrix by exp: values and tangents (exp of
+    [[A, E], [0, A]]) agree with PyTorch's to its rounding (fuzz end run, repro_002: 3e-5
+    relative with Higham's Pade approximant in float32)."""
+    rng = np.random.default_rng(7)
+    cases = [rng.standard_normal((n, n)) * scale for n in (1, 2, 3, 4)
+             for scale in (1e-8, 1e-4, 1e-2, 0.1, 0.3, 1.0, 5.0, 40.0)]
+    cases.append(np.stack([rng.standard_normal((3, 3)) * s for s in (1e-3, 0.5, 3.0)]))
+    rtol = 2e-6 if dtype == "float32" else 1e-13
+
+    def run(m, a, t):
+        fw = m.autograd.forward_ad
+        dt = getattr(m, dtype)
+        with fw.dual_level():
+            x = fw.make_dual(m.tensor(a, dtype=dt), m.tensor(t, dtype=dt))
+            p, tt = fw.unpack_dual(m.linalg.matrix_exp(x))
+            return np.asarray(p.tolist()), np.asarray(tt.tolist())
+    for a in cases:
+        t = rng.standard_normal(a.shape)
+        (pa, ta), (pb, tb) = run(autotensor, a, t), run(torch, a, t)
+        scale = np.abs(pb).max()
+        np.testing.assert_allclose(pa, pb, rtol=rtol, atol=rtol * scale)
+        np.testing.assert_allclose(ta, tb, rtol=rtol, atol=rtol * np.abs(tb).max())
