@@ -8,6 +8,19 @@ import autotensor
 torch = pytest.importorskip("torch")
 
 
+def _node_names(r):
+    """The names of every node of r's graph, depth first."""
+    out, stack, seen = [], [r.grad_fn], set()
+    while stack:
+        fn = stack.pop()
+        if fn is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        out.append(type(fn).__name__)
+        stack.extend(f for f, _ in fn.next_functions)
+    return out
+
+
 def test_float32_pow_tensor_is_powf():
     """float32 pow.Tensor_Tensor as glibc's powf (computed in double, rounded once): PyTorch's
     scalar loop (0-d and strided tensors); NumPy's float32 power is off by an ulp in ~20% of
@@ -156,17 +169,6 @@ def test_rms_norm_as_aten_composite(dtype):
     if dtype == "bfloat16":
         pytest.importorskip("ml_dtypes")
 
-    def names(r):
-        out, stack, seen = [], [r.grad_fn], set()
-        while stack:
-            fn = stack.pop()
-            if fn is None or id(fn) in seen:
-                continue
-            seen.add(id(fn))
-            out.append(type(fn).__name__)
-            stack.extend(f for f, _ in fn.next_functions)
-        return out
-
     def scenario(m):
         dt = getattr(m, dtype)
         out = []
@@ -179,7 +181,7 @@ def test_rms_norm_as_aten_composite(dtype):
                           if w else None)
                     r = m.nn.functional.rms_norm(x, shape[-ns:], wt)
                     (gx,) = m.autograd.grad(r.sum(), x)
-                    out.append((str(r.dtype), r.stride(), names(r),
+                    out.append((str(r.dtype), r.stride(), _node_names(r),
                                 r.detach().double().reshape(-1).tolist(),
                                 gx.double().reshape(-1).tolist()))
         return out
@@ -245,17 +247,6 @@ def test_mse_loss_backward_is_an_op(dtype):
     """mse_loss's gradient under create_graph is one MseLossBackwardBackward0 node with
     derivatives.yaml's double backward formulas (fuzz end run, repro_004: the formula's
     MulBackward0 nodes)."""
-    def names(r):
-        out, stack, seen = [], [r.grad_fn], set()
-        while stack:
-            fn = stack.pop()
-            if fn is None or id(fn) in seen:
-                continue
-            seen.add(id(fn))
-            out.append(type(fn).__name__)
-            stack.extend(f for f, _ in fn.next_functions)
-        return out
-
     def scenario(m):
         dt = getattr(m, dtype)
         out = []
@@ -271,7 +262,7 @@ def test_mse_loss_backward_is_an_op(dtype):
                 gs = m.autograd.grad(loss, inputs, grad_outputs=go, create_graph=True)
                 s = sum((v * v).sum() for v in gs)
                 second = m.autograd.grad(s, inputs + ([go] if go is not None else []))
-                out.append(([names(v) for v in gs],
+                out.append(([_node_names(v) for v in gs],
                             [np.asarray(v.tolist(), dtype=float) for v in second]))
         return out
     for (na, va), (nb, vb) in zip(scenario(autotensor), scenario(torch), strict=True):
