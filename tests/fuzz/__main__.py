@@ -9,6 +9,7 @@ was already seen is skipped, so that one bug does not hide the others.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import random
 import re
@@ -148,6 +149,9 @@ def main(argv=None):
     parser.add_argument("--dual", type=float, default=0.25,
                         help="share of programs run inside a forward-AD level, their floating "
                              "leaves dual with random tangents (tangents compared too)")
+    parser.add_argument("--hang-seconds", type=float, default=300,
+                        help="a program autotensor runs longer than this ends the run: its "
+                             "lines are in OUT/inflight_program.py, the stack on stderr")
     args = parser.parse_args(argv)
     if args.torch_worker:
         return torch_worker()
@@ -162,6 +166,7 @@ def main(argv=None):
     from .strategies import programs
 
     os.makedirs(args.out, exist_ok=True)
+    inflight = os.path.join(args.out, "inflight_program.py")
     started = time.monotonic()
     deadline = started + args.minutes * 60
     seen: set[str] = set()
@@ -197,7 +202,15 @@ def main(argv=None):
                     crashes[0] += 1
                     print(f"[{count[0]} programs] {exc}: program skipped", flush=True)
                     return
-                compare_lines(lines, expected, final, autotensor)
+                # (a hang inside NumPy's C code, where no signal handler runs: the
+                # watchdog thread dumps the stack and exits; the program is on disk)
+                with open(inflight, "w") as f:
+                    f.write("\n".join(src for src, _ in lines) + "\n")
+                faulthandler.dump_traceback_later(args.hang_seconds, exit=True)
+                try:
+                    compare_lines(lines, expected, final, autotensor)
+                finally:
+                    faulthandler.cancel_dump_traceback_later()
         except Mismatch as exc:
             if signature(exc) in seen:
                 return
