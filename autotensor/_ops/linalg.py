@@ -1073,7 +1073,7 @@ def _matrix_exp_array(a):
     rt = np.float32 if single else np.float64
     flat = a.reshape((-1, n, n))
     norm = np.abs(flat).sum(-2).max(-1).astype(rt)  # (operator 1-norm)
-    res = np.empty_like(flat)
+    res = np.empty(flat.shape, flat.dtype)  # (contiguous, whatever the input's layout)
     lower = rt(-1)
     for degree, theta in zip((1, 2, 4, 8, 12), thetas[:5]):
         idx = np.nonzero((lower < norm) & (norm <= rt(theta)))[0]
