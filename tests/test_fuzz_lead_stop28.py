@@ -299,3 +299,20 @@ def test_matrix_exp_as_aten_mexp(dtype):
         scale = np.abs(pb).max()
         np.testing.assert_allclose(pa, pb, rtol=rtol, atol=rtol * scale)
         np.testing.assert_allclose(ta, tb, rtol=rtol, atol=rtol * np.abs(tb).max())
+
+
+@pytest.mark.parametrize("layout", ["transposed", "channels_last", "contiguous"])
+def test_rms_norm_result_made_contiguous_unless_channels_last(layout):
+    """rms_norm_composite ends with .contiguous() unless the input suggests channels-last:
+    a transposed input's result is a CloneBackward0 copy (fuzz final run, repro_004)."""
+    def scenario(m):
+        g = np.random.default_rng(1)
+        if layout == "channels_last":
+            x = m.tensor(g.standard_normal((2, 3, 2, 2))).to(memory_format=m.channels_last)
+        else:
+            x = m.tensor(g.standard_normal((3, 4)))
+            x = x.t() if layout == "transposed" else x
+        x.requires_grad_()
+        r = m.nn.functional.rms_norm(x, x.shape[-1:])
+        return (_node_names(r), r.stride(), np.round(np.asarray(r.tolist()), 12).tolist())
+    assert scenario(autotensor) == scenario(torch)

@@ -602,7 +602,10 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     out = fn.mul(up, fn.rsqrt(_cpp_add_scalar(mean, eps)))  # (add_(Scalar): AddBackward1)
     if weight is not None:
         out = fn.mul(out, weight)
-    return out if out.dtype == input.dtype else _to_dtype(out.contiguous(), input.dtype)
+    from .. import _memory_format as _mf
+    if _mf.suggested(tuple(input.shape), input.stride()) is _mf.contiguous_format:
+        out = out.contiguous()  # (CloneBackward0 for a result laid out as a permuted input)
+    return out if out.dtype == input.dtype else _to_dtype(out, input.dtype)
 
 
 # ---- losses -------------------------------------------------------------------------
