@@ -245,11 +245,14 @@ def test_index_fill_of_an_empty_dim_overruns_the_restrided_storage():
     assert scenario(autotensor) == scenario(torch)
 
 
+@pytest.mark.parametrize("loss", ["mse_loss", "smooth_l1_loss"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_mse_loss_backward_is_an_op(dtype):
-    """mse_loss's gradient under create_graph is one MseLossBackwardBackward0 node with
-    derivatives.yaml's double backward formulas (fuzz end run, repro_004: the formula's
+def test_loss_backward_is_an_op(dtype, loss):
+    """mse_loss's and smooth_l1_loss's gradients under create_graph are one
+    MseLossBackwardBackward0 / SmoothL1LossBackwardBackward0 node with derivatives.yaml's
+    double backward formulas (fuzz end run repro_004, final run repro_001: the formula's
     MulBackward0 nodes)."""
+    kw = {"beta": 0.7} if loss == "smooth_l1_loss" else {}
     def scenario(m):
         dt = getattr(m, dtype)
         out = []
@@ -259,10 +262,10 @@ def test_mse_loss_backward_is_an_op(dtype):
                 x = m.tensor(g.standard_normal((2, 3)), dtype=dt, requires_grad=True)
                 t = x if same else m.tensor(g.standard_normal((2, 3)), dtype=dt,
                                             requires_grad=True)
-                loss = m.nn.functional.mse_loss(x, t, reduction=red)
-                go = m.ones_like(loss, requires_grad=True) if red == "none" else None
+                value = getattr(m.nn.functional, loss)(x, t, reduction=red, **kw)
+                go = m.ones_like(value, requires_grad=True) if red == "none" else None
                 inputs = [x] if same else [x, t]
-                gs = m.autograd.grad(loss, inputs, grad_outputs=go, create_graph=True)
+                gs = m.autograd.grad(value, inputs, grad_outputs=go, create_graph=True)
                 s = sum((v * v).sum() for v in gs)
                 second = m.autograd.grad(s, inputs + ([go] if go is not None else []))
                 out.append(([_node_names(v) for v in gs],

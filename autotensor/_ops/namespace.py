@@ -30,7 +30,7 @@ from .reduction import (
     cumprod, cumsum, log_softmax, logcumsumexp, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
     SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import bmm, matmul, mm
-from .nn_ops import convolution, MSE_LOSS_BACKWARD
+from .nn_ops import convolution, MSE_LOSS_BACKWARD, SMOOTH_L1_LOSS_BACKWARD
 from .complex_ops import real
 
 
@@ -185,6 +185,10 @@ TENSOR = SimpleNamespace(
     softplus_backward=_backward_op(SOFTPLUS_BACKWARD, SOFTPLUS_BACKWARD.kernel),
     hardswish_backward=_backward_op(HARDSWISH_BACKWARD, HARDSWISH_BACKWARD.kernel),
     gelu_backward=_backward_op(GELU_BACKWARD, GELU_BACKWARD.kernel),
+    smooth_l1_loss_backward=lambda grad, self, target, reduction, beta: _finish(
+        SMOOTH_L1_LOSS_BACKWARD, (grad, self, target), (reduction, beta), _asarray(
+            SMOOTH_L1_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,
+                                           beta))),
     mse_loss_backward=lambda grad, self, target, reduction: _finish(
         MSE_LOSS_BACKWARD, (grad, self, target), (reduction,), _asarray(
             MSE_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction))),

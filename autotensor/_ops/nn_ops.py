@@ -174,14 +174,62 @@ def huber_loss_backward(F, grad, self, target, reduction, delta):
     return g * grad
 
 
+def _smooth_l1_double_backward(F, grad, input, target, reduction, beta):
+    """PyTorch's smooth_l1_loss_double_backward: grad * (|x - t| < beta) / beta (over the
+    element count for a mean); zeros for beta 0."""
+    if beta == 0:
+        return F.zeros_like(grad)
+    d = F.abs(input - target)
+    g = grad * F.cast_like(d < beta, grad) / beta
+    return g / _numel(input.shape) if reduction == "mean" else g
+
+
+def _smooth_l1_double_backward_grad_output(F, grad, grad_output, self, target, reduction,
+                                           beta):
+    if reduction == "none":
+        return F.smooth_l1_loss_backward(grad, self, target, reduction, beta)
+    r = F.smooth_l1_loss_backward(F.ones_like(grad_output), self, target, reduction, beta)
+    return F.sum(r * grad)
+
+
+def _smooth_l1_loss_backward_jvp(F, grad_output, grad_output_t, self, self_t, target,
+                                 target_t, reduction, beta):
+    """derivatives.yaml's smooth_l1_loss_backward ``result:`` (as mse_loss_backward's)."""
+    out = F.smooth_l1_loss_backward(F.zeros_like(grad_output) if grad_output_t is None else
+                                    grad_output_t, self, target, reduction, beta)
+    if self_t is not None:
+        out = _smooth_l1_double_backward(F, self_t * grad_output, self, target, reduction,
+                                         beta) + out
+    if target_t is not None:
+        out = out - _smooth_l1_double_backward(F, target_t * grad_output, self, target,
+                                               reduction, beta)
+    return out
+
+
+def _smooth_l1_backward_kernel(grad, self, target, reduction, beta):
+    from .raw import RAW
+    return smooth_l1_loss_backward(RAW, grad, self, target, reduction, beta)
+
+
+SMOOTH_L1_LOSS_BACKWARD = defop(
+    "smooth_l1_loss_backward", "SmoothL1LossBackwardBackward0", _smooth_l1_backward_kernel,
+    inputs=("grad_output", "self", "target"), params=("reduction", "beta"),
+    grads={"grad_output": lambda F, grad, grad_output, self, target, reduction, beta:
+           _smooth_l1_double_backward_grad_output(F, grad, grad_output, self, target,
+                                                  reduction, beta),
+           "self": lambda F, grad, grad_output, self, target, reduction, beta:
+           _smooth_l1_double_backward(F, grad * grad_output, self, target, reduction, beta),
+           "target": lambda F, grad, grad_output, self, target, reduction, beta:
+           -_smooth_l1_double_backward(F, grad * grad_output, self, target, reduction, beta)},
+    jvp=_smooth_l1_loss_backward_jvp)
 # (target's gradient is the backward with the operands swapped, as in derivatives.yaml)
 SMOOTH_L1_LOSS = defop(
     "smooth_l1_loss", "SmoothL1LossBackward0", None, inputs=("self", "target"),
     params=("reduction", "beta"),
     grads={"self": lambda F, grad, self, target, reduction, beta:
-           smooth_l1_loss_backward(F, grad, self, target, reduction, beta),
+           F.smooth_l1_loss_backward(grad, self, target, reduction, beta),
            "target": lambda F, grad, self, target, reduction, beta:
-           smooth_l1_loss_backward(F, grad, target, self, reduction, beta)},
+           F.smooth_l1_loss_backward(grad, target, self, reduction, beta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, beta: _loss_jvp(
         F, smooth_l1_loss_backward, self, self_t, target, target_t, reduction, beta), layout="iter")
 HUBER_LOSS = defop(

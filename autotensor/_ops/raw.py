@@ -1855,7 +1855,7 @@ FORMULA_NAMES = (
     "leaky_relu_backward", "rrelu_with_noise_backward",
     "hardtanh_backward", "hardsigmoid_backward", "elu_backward", "softplus_backward",
     "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
-    "gelu_backward", "mse_loss_backward",
+    "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward",
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1871,6 +1871,11 @@ def softplus_backward(grad, x, beta, threshold):
 def mse_loss_backward(grad, self, target, reduction):
     from .nn_ops import _mse_backward_kernel
     return _mse_backward_kernel(grad, self, target, reduction)
+
+
+def smooth_l1_loss_backward(grad, self, target, reduction, beta):
+    from .nn_ops import _smooth_l1_backward_kernel
+    return _smooth_l1_backward_kernel(grad, self, target, reduction, beta)
 
 
 def gelu_backward(grad, x, approximate):
