@@ -89,7 +89,8 @@ _REPRODUCERS = (
     [f"pending_stop28/startc_repro_{n:03d}.py" for n in range(1, 13) if n != 2] +
     # (end_repro_003, l1_loss's backward under a dual level: PyTorch's gradient tangents are
     # zero tensors its in-place accumulation refuses, is open)
-    [f"pending_stop28/end_repro_{n:03d}.py" for n in (1, 2, 4)])
+    [f"pending_stop28/end_repro_{n:03d}.py" for n in (1, 2, 4)] +
+    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (1, 4, 9)])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -224,7 +225,9 @@ def test_index_fill_of_an_empty_dim_overruns_the_restrided_storage():
     def scenario(m):
         out = []
         cases = [((0,), 0, [0]), ((0,), -1, [0, 0]), ((2, 0), 1, [0]), ((2, 0), 0, [0]),
-                 ((0, 3), 0, [1]), ((0, 3), 1, []), ((2, 0, 3), 1, [0, 1]), ((0,), 0, [])]
+                 ((0, 3), 0, [1]), ((0, 3), 1, []), ((2, 0, 3), 1, [0, 1]), ((0,), 0, []),
+                 # (an empty restriding: no error, and an empty self's indices are not read)
+                 ((0, 0), -1, [0]), ((0, 2), 1, [5]), ((2, 0), 0, [5]), ((0, 3, 0), 1, [1])]
         for shape, dim, idx in cases:
             for value in (2.0, m.tensor(2.0)):
                 for inplace in (False, True):

@@ -1303,8 +1303,13 @@ def _index_fill_args(d, dim, index, value, t=None, inplace=False):
                            f"tensor with {value._data.ndim} dimension(s).")
     size = d.shape[dim] if d.ndim else 1
     idx = idx.reshape(-1)
-    if not size and idx.size and t is not None:
-        _restride_error(t, dim, idx.size, inplace)
+    if not d.size and d.ndim:
+        # (an empty self is restrided to the index's length along dim: an empty restriding
+        # reads no index; a non-empty one needs storage first, then checks the indices)
+        if not idx.size or 0 in d.shape[:dim] + d.shape[dim + 1:]:
+            return dim, idx[:0]
+        if t is not None:
+            _restride_error(t, dim, idx.size, inplace)
     for v in idx:
         if v < -size or v >= size:
             raise IndexError(f"index {int(v)} is out of bounds for dimension {dim} with size "
