@@ -1,0 +1,38 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+line 6: v4 = torch.cat([v0, v2], dim=-1)
+line 6['raised']: autotensor raised RuntimeError: 'zero-dimensional tensor (at position 0) cannot be concatenated'
+                  torch raised RuntimeError: "A view was created in no_grad mode and its base or another view of its base has been modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+  autotensor: {'raised': Raised(type_name='RuntimeError', message='zero-dimensional tensor (at position 0) cannot be concatenated')}
+  torch:      {'raised': Raised(type_name='RuntimeError', message="A view was created in no_grad mode and its base or another view of its base has been modified inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) 
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), requires_grad=True)
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = v0.floor_divide(v0)
+    with torch.no_grad():
+        v2 = v0.transpose(0, 0)
+    with torch.no_grad():
+        v3 = v0.exp_()
+    v4 = torch.cat([v0, v2], dim=-1)
+"""
+import sys
+
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), requires_grad=True)",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))",
+    'v1 = v0.floor_divide(v0)',
+    'with torch.no_grad():\n    v2 = v0.transpose(0, 0)',
+    'with torch.no_grad():\n    v3 = v0.exp_()',
+    'v4 = torch.cat([v0, v2], dim=-1)',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
