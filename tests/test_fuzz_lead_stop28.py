@@ -90,7 +90,7 @@ _REPRODUCERS = (
     # (end_repro_003, l1_loss's backward under a dual level: PyTorch's gradient tangents are
     # zero tensors its in-place accumulation refuses, is open)
     [f"pending_stop28/end_repro_{n:03d}.py" for n in (1, 2, 4)] +
-    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (1, 4, 9)])
+    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (1, 4, 5, 9)])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
