@@ -18,7 +18,7 @@ from . import _specfun, layout, raw
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .dispatch import (
     broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata,
-    stale_view_requires_grad, view_errors_first)
+    stale_view_requires_grad, view_errors_before_checks, view_errors_first)
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
     _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_int_scalar, _negated,
@@ -1130,6 +1130,7 @@ def _mixed_bounds_error(name, method, inplace, args, kwargs):
 
 def clamp(input, min=None, max=None):
     if min is None and max is None:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         _check_bounds(min, max)
@@ -1231,6 +1232,7 @@ def where(condition, input=None, other=None):
     except RuntimeError:
         # (TensorIterator broadcasts condition, input, other in that order and names the
         # first that does not fit)
+        view_errors_first(input, other)
         shape = cond.shape
         for a in (input, other):
             try:
@@ -2825,6 +2827,7 @@ def lerp_method(self, end, weight):
     return lerp(self, end, weight)
 
 
+@view_errors_before_checks
 def lerp(input, end, weight):
     """input + weight * (end - input)."""
     _convert.check_python_int(weight)  # (a c10::Scalar, parsed first)
@@ -2915,6 +2918,7 @@ def _check_addc_args(name, tensors, value, first_position):
     _convert.check_python_int(value)  # (a c10::Scalar: "int too big to convert")
 
 
+@view_errors_before_checks
 def addcmul(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 * tensor2."""
     _check_addc_args("addcmul", (input, tensor1, tensor2), value, 1)
@@ -3709,9 +3713,14 @@ def tanhshrink(input):
 
 def glu(input, dim=-1):
     """a * sigmoid(b), a and b the halves of input along dim."""
-    d = _tensor_arg(input)._data
-    if d.ndim == 0:
+    if _tensor_arg(input)._data.ndim == 0:  # (F.glu's own check, before aten's)
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _glu(input, dim)
+
+
+@view_errors_before_checks
+def _glu(input, dim):
+    d = input._data
     dim = _wrap_dim(dim, d.ndim)
     n = d.shape[dim]
     if n % 2:

@@ -12,7 +12,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
-from .dispatch import defop, view_errors_first
+from .dispatch import defop, view_errors_before_checks, view_errors_first
 from .sum_kernel import mean_array, sum_array
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim, refuse_complex)
@@ -817,6 +817,7 @@ DIST = defop("dist", "DistBackward0", None, inputs=("self", "other"), params=("p
              jvp=_dist_jvp)
 
 
+@view_errors_before_checks
 def dist(input, other, p=2):
     """The p-norm of ``input - other`` (broadcast): one DistBackward0, as PyTorch's."""
     from .dispatch import broadcast_error, set_input_metadata
@@ -1654,11 +1655,13 @@ def _cum_extreme(op, rt, better, input, dim):
     return rt(v, i, None)
 
 
+@view_errors_before_checks
 def cummax(input, dim):
     """Running maximum along dim, with the index where it was reached."""
     return _cum_extreme(CUMMAX, _CummaxRT, np.greater, input, dim)
 
 
+@view_errors_before_checks
 def cummin(input, dim):
     """Running minimum along dim, with the index where it was reached."""
     return _cum_extreme(CUMMIN, _CumminRT, np.less, input, dim)
@@ -2457,6 +2460,7 @@ def _renorm_args(d, p, dim, maxnorm):
     return dim, _asarray(d * factor).astype(d.dtype, copy=False)
 
 
+@view_errors_before_checks
 def renorm(input, p, dim, maxnorm):
     dim, out = _renorm_args(input._data, p, dim, maxnorm)
     return _finish(RENORM, (input,), (p, dim, maxnorm), out)

@@ -5,6 +5,8 @@ import warnings as _warnings
 from .. import _dtypes, _errors
 from .. import _ops as fn
 from .._ops._common import _finish, refuse_half
+from .._ops.dispatch import view_errors_before_checks, view_errors_first
+from ..autograd.grad_mode import state as _grad_state
 from .._ops.pointwise import _to_dtype
 from ..amp import autocast_mode as _amp
 
@@ -217,8 +219,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _nll_loss_nd(input, target, weight, reduction, ignore_index):
-    from .._backend import np
-    from .._ops import nn_ops as D
+    """aten's nll_loss_nd: its own checks (before autograd sees the inputs), then nll_loss
+    or nll_loss2d."""
     x = input._data
     t = target._data
     if x.ndim < 1:
@@ -236,6 +238,15 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
                            target.reshape((n, 1, -1) if t.size else (n, 0, 0)),
                            weight, reduction, ignore_index)
         return out.view((n,) + x.shape[2:]) if reduction == "none" else out
+    return _nll_loss(input, target, weight, reduction, ignore_index)
+
+
+@view_errors_before_checks
+def _nll_loss(input, target, weight, reduction, ignore_index):
+    """aten's nll_loss (2-d or 1-d input) and nll_loss2d (4-d)."""
+    from .._backend import np
+    from .._ops import nn_ops as D
+    x, t = input._data, target._data
     if x.ndim == 4 and t.ndim != 3:
         raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
                            f"targets of dimension: {t.ndim}")
@@ -445,9 +456,13 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                       scale_grad_by_freq)
 
 
+@view_errors_before_checks
 def _embedding(weight, input, padding_idx, scale_grad_by_freq):
     """aten::embedding (torch.embedding): padding_idx < 0 means none."""
     from .._ops import nn_ops as N
+    if weight.dim() == 0 and weight.requires_grad and _grad_state.enabled:
+        # (autograd's EmbeddingBackward0 saves weight.size(0) before the kernel's check)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
     idx = input._data
@@ -527,6 +542,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
+    # (F.group_norm's _verify_batch_size, in training or not: a ZeroDivisionError for 0 groups)
+    size = [input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:])
+    if _math.prod(size[:1] + size[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
     return _group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -888,11 +908,17 @@ def _finish_multi(op, inputs, params, outs):
     return _finish(op, inputs, params, tuple(outs))
 
 
-def _conv_check(input, weight, bias, groups, nsp, transposed):
-    x, w = input._data, weight._data
+def _conv_dims(input, nsp):
+    """conv{nsp}d's own check (aten's composite), made before autograd sees the inputs;
+    _conv_check's are convolution's, after (Note [View errors before an op's checks])."""
+    x = input._data
     if x.ndim not in (nsp + 1, nsp + 2):
         raise RuntimeError(f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to "
                            f"conv{nsp}d, but got input of size: [{_errors.shape_str(x.shape)}]")
+
+
+def _conv_check(input, weight, bias, groups, nsp, transposed):
+    x, w = input._data, weight._data
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     if not transposed and w.shape[0] % groups:
@@ -940,6 +966,12 @@ def _creation_zeros(shape, like):
 
 
 def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
+    _conv_dims(input, nsp)
+    return _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups)
+
+
+@view_errors_before_checks
+def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups):
     _conv_check(input, weight, bias, groups, nsp, False)
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
     if isinstance(padding, str):
@@ -988,6 +1020,14 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding, groups,
                       dilation):
+    _conv_dims(input, nsp)
+    return _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding,
+                               groups, dilation)
+
+
+@view_errors_before_checks
+def _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding, groups,
+                        dilation):
     _conv_check(input, weight, bias, groups, nsp, True)
     args = (_tuple(stride, nsp), _tuple(padding, nsp), _tuple(dilation, nsp), True,
             _tuple(output_padding, nsp), groups)
@@ -1053,6 +1093,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return (out, indices) if return_indices else out
 
 
+@view_errors_before_checks
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     from .._ops import nn_ops as N
@@ -1104,7 +1145,17 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     _tensors("batch_norm", ("input", input), ("weight", weight, 1), ("bias", bias, 1),
              ("running_mean", running_mean, 1), ("running_var", running_var, 1))
+    if input.numel() == 0:
+        # (aten's batch_norm: a clone of an empty input, not a view, times weight[0] plus
+        # bias[0]; no statistics, no check of the channels)
+        out = fn.clone(input)
+        if weight is not None:
+            out = out * fn.select(weight, 0, 0)
+        if bias is not None:
+            out = out + fn.select(bias, 0, 0)
+        return out
     if input.dim() < 2:
+        view_errors_first(input, weight, bias)  # (aten batch_norm's size(1): after autograd's)
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-max(input.dim(), 1)}, {max(input.dim(), 1) - 1}], but got 1)")
     c = input.shape[1]
@@ -1119,6 +1170,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                               0.0 if momentum is None else momentum, eps)[0]
 
 
+@view_errors_before_checks
 def _native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
                        eps):
     """aten::native_batch_norm (torch.native_batch_norm): (result, save_mean,
@@ -1204,6 +1256,7 @@ def _norm_shape_checks(input, shape, weight, bias, sep):
                            f"{list(input.shape)}")
 
 
+@view_errors_before_checks
 def _native_layer_norm(input, normalized_shape, weight, bias, eps):
     """aten::native_layer_norm (torch.native_layer_norm): (result, mean, rstd), the
     statistics with the input's shape and 1 for each normalized dim. The three are the

@@ -1,0 +1,130 @@
+"""Stop 29, lead: differential checks of the classes fixed this stop (one scenario run on
+both modules, compared with torch), and the fixed reproducers as regression tests."""
+import pathlib
+
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+
+def _stale_view(m, shape):
+    """A view made under no_grad whose base (requiring grad) is then modified in place."""
+    x = m.zeros(shape, requires_grad=True) * 1
+    with m.no_grad():
+        v = x.view(shape)
+    with m.no_grad():
+        x.add_(1)
+    return v
+
+
+# Each op called with arguments it refuses: PyTorch raises the stale view's error first
+# when the refusing check is in a kernel (after autograd collects the inputs' edges), its
+# own error when the check is in a composite or Python-level function (flatten's dims,
+# nll_loss_nd's, conv1d's rank, F.glu's scalar check, linear's).
+_FAILING_OPS = {
+    "det": lambda m, v: m.linalg.det(v), "inv": lambda m, v: m.inverse(v),
+    "cat": lambda m, v: m.cat([v, v]), "cat_dim": lambda m, v: m.cat([v, v], dim=5),
+    "stack_dim": lambda m, v: m.stack([v, v], dim=5), "reshape": lambda m, v: v.reshape(7),
+    "view": lambda m, v: v.view(7), "index": lambda m, v: v[5],
+    "index_t": lambda m, v: v[m.tensor([5])],
+    "index_select": lambda m, v: v.index_select(0, m.tensor([5])),
+    "gather": lambda m, v: v.gather(0, m.tensor([[5]])), "dot": lambda m, v: m.dot(v, v),
+    "matmul": lambda m, v: m.matmul(v, m.ones(7)), "mm": lambda m, v: m.mm(v, v),
+    "bmm": lambda m, v: m.bmm(v, v), "repeat": lambda m, v: v.repeat(1),
+    "trace": lambda m, v: v.trace(), "clamp": lambda m, v: v.clamp(),
+    "where": lambda m, v: m.where(m.ones(7, dtype=m.bool), v, v),
+    "masked_fill": lambda m, v: v.masked_fill(m.ones(7, dtype=m.bool), 1.),
+    "nll_loss": lambda m, v: m.nn.functional.nll_loss(v, m.tensor([0])),
+    "layer_norm": lambda m, v: m.nn.functional.layer_norm(v, (7,)),
+    "unfold": lambda m, v: v.unfold(0, 9, 1), "split": lambda m, v: v.split(0),
+    "take": lambda m, v: v.take(m.tensor([9])),
+    "index_put": lambda m, v: v.index_put((m.tensor([9]),), m.tensor(1.)),
+    "scatter": lambda m, v: v.scatter(0, m.tensor([[9]]), 1.),
+    "lerp": lambda m, v: v.lerp(m.ones(7), 0.5),
+    "addcmul": lambda m, v: v.addcmul(m.ones(7), m.ones(7)),
+    "add": lambda m, v: v + m.ones(7), "expand": lambda m, v: v.expand(7, 9),
+    "permute": lambda m, v: v.permute(0, 0, 0), "transpose": lambda m, v: v.transpose(0, 5),
+    "select": lambda m, v: v.select(0, 9), "sum_dim": lambda m, v: v.sum(9),
+    "softmax": lambda m, v: v.softmax(9), "roll": lambda m, v: v.roll(1, 9),
+    "diagonal": lambda m, v: v.diagonal(0, 0, 0), "kron": lambda m, v: m.kron(v, 3),
+    "cross": lambda m, v: m.linalg.cross(v, v),
+    "conv1d": lambda m, v: m.nn.functional.conv1d(v, m.ones(1, 1, 9)),
+    "conv2d": lambda m, v: m.nn.functional.conv2d(v, m.ones(1, 1, 1, 1)),
+    "linear": lambda m, v: m.nn.functional.linear(v, m.ones(3, 9)),
+    "ce": lambda m, v: m.nn.functional.cross_entropy(v, m.tensor([9])),
+    "embedding": lambda m, v: m.nn.functional.embedding(m.tensor([9]), v),
+    "flatten": lambda m, v: v.flatten(9), "tile": lambda m, v: v.tile(-1),
+    "masked_select": lambda m, v: v.masked_select(m.ones(7, dtype=m.bool)),
+    "index_add": lambda m, v: v.index_add(0, m.tensor([9]), v),
+    "scatter_add": lambda m, v: v.scatter_add(0, m.tensor([[9]]), v),
+    "solve": lambda m, v: m.linalg.solve(v, v), "cholesky": lambda m, v: m.linalg.cholesky(v),
+    "qr": lambda m, v: m.linalg.qr(v), "svd": lambda m, v: m.linalg.svd(v),
+    "eigh": lambda m, v: m.linalg.eigh(v), "slogdet": lambda m, v: m.linalg.slogdet(v),
+    "matrix_exp": lambda m, v: m.linalg.matrix_exp(v), "pinv": lambda m, v: m.linalg.pinv(v),
+    "tensordot": lambda m, v: m.tensordot(v, v, dims=([9], [9])),
+    "baddbmm": lambda m, v: m.baddbmm(v, v, v), "addmm": lambda m, v: m.addmm(v, v, v),
+    "addmv": lambda m, v: m.addmv(v, v, v), "as_strided": lambda m, v: v.as_strided((9,), (1,)),
+    "view_as_complex": lambda m, v: m.view_as_complex(v), "t": lambda m, v: v.t(),
+    "mv": lambda m, v: m.mv(v, v), "renorm": lambda m, v: v.renorm(2, 9, 1.),
+    "lu_factor": lambda m, v: m.linalg.lu_factor(v),
+    "scatter_reduce": lambda m, v: v.scatter_reduce(0, m.tensor([9]), v, "sum"),
+    "index_copy": lambda m, v: v.index_copy(0, m.tensor([9]), v),
+    "put": lambda m, v: v.put(m.tensor([99]), m.tensor([1.])),
+    "glu": lambda m, v: m.nn.functional.glu(v, 9),
+    "batch_norm": lambda m, v: m.nn.functional.batch_norm(v, None, None, training=True),
+    "group_norm": lambda m, v: m.nn.functional.group_norm(v, 5),
+    "complex": lambda m, v: m.complex(v, m.ones(9)), "polar": lambda m, v: m.polar(v, m.ones(9)),
+    "cummax": lambda m, v: v.cummax(9), "rot90": lambda m, v: v.rot90(1, (0, 0)),
+    "block_diag": lambda m, v: m.block_diag(v, v).view(99),
+    "dist": lambda m, v: m.dist(v, m.ones(9, 7)),
+}
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (2,), (2, 3), (1, 2, 3)])
+@pytest.mark.parametrize("stale", [True, False])
+def test_stale_view_error_before_kernel_checks(shape, stale):
+    """A stale no-grad view given to an op that refuses its arguments: the view's error when
+    PyTorch's check is a kernel's (Note [View errors before an op's checks]), the op's own
+    error when it is a composite's (fuzz final run of stop 28: det, inverse, cat); without a
+    stale view, the op's error in PyTorch's type and words (kron's TypeError, linear's,
+    tensordot's and group_norm's messages, flatten's dims of a 0-d tensor)."""
+    def scenario(m):
+        out = []
+        for name, f in _FAILING_OPS.items():
+            v = _stale_view(m, shape) if stale else m.zeros(shape, requires_grad=True)
+            try:
+                f(m, v)
+                out.append((name, "ok"))
+            except Exception as e:  # (the error is what is compared)
+                out.append((name, type(e).__name__, str(e)[:90]))
+        return out
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = scenario(autotensor), scenario(torch)
+    assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
+                                                          if a != b]
+
+
+def test_stale_view_decorator_keeps_the_ops_identity():
+    """view_errors_before_checks keeps the op's name and docstring (help(), repr)."""
+    import importlib
+    linalg = importlib.import_module("autotensor._ops.linalg")
+    assert linalg.det.__wrapped__.__name__ == linalg.det.__name__ == "det"
+    assert autotensor.stack.__name__ == "stack"
+    assert linalg.addmm.__doc__ == linalg.addmm.__wrapped__.__doc__
+
+
+_REPRODUCERS = (
+    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 12, 16)]
+)
+
+
+@pytest.mark.parametrize("path", _REPRODUCERS)
+def test_fuzzer_reproducers_of_stop_29(path):
+    """Stop 28's final-run reproducers fixed this stop agree with PyTorch
+    (tests/fuzz/OPEN_FINDINGS.md, the Stop 29 sections)."""
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
