@@ -118,7 +118,7 @@ def test_stale_view_decorator_keeps_the_ops_identity():
 
 
 _REPRODUCERS = (
-    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 12, 16)]
+    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 12, 16, 18)]
 )
 
 
@@ -128,3 +128,30 @@ def test_fuzzer_reproducers_of_stop_29(path):
     (tests/fuzz/OPEN_FINDINGS.md, the Stop 29 sections)."""
     from tests.fuzz.core import run_reproducer
     run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_median_of_signed_zeros_is_nth_elements(transposed):
+    """median() / nanmedian() of data where zeros of both signs tie at the median: the zero
+    libstdc++'s std::nth_element leaves there, on the memory order of aten's clone (fuzz
+    final run of stop 28, repro_018: median() of jacrev's [[7.05, -0.], [0., -1.58]])."""
+    import math
+
+    import numpy as np
+    rng = np.random.default_rng(5)
+
+    def scenario(m):
+        out = []
+        for n in list(range(1, 40)) + [101, 1000]:
+            vals = rng.choice([-0.0, 0.0, 1.0, -1.0, np.nan], size=2 * n,
+                              p=[0.3, 0.3, 0.15, 0.15, 0.1]).astype(np.float32)
+            x = m.tensor(vals).reshape(2, n)
+            x = x.t() if transposed else x
+            for f in ("median", "nanmedian"):
+                v = getattr(x, f)().item()
+                out.append("nan" if v != v else (v, math.copysign(1, v)))
+        return out
+    state = rng.bit_generator.state
+    ours = scenario(autotensor)
+    rng.bit_generator.state = state
+    assert ours == scenario(torch)
