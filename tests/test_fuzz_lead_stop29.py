@@ -118,7 +118,7 @@ def test_stale_view_decorator_keeps_the_ops_identity():
 
 
 _REPRODUCERS = (
-    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 12, 16, 18)]
+    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 12, 16, 17, 18)]
 )
 
 
@@ -155,3 +155,24 @@ def test_median_of_signed_zeros_is_nth_elements(transposed):
     ours = scenario(autotensor)
     rng.bit_generator.state = state
     assert ours == scenario(torch)
+
+
+def test_vmap_result_layouts():
+    """vmap results laid out as PyTorch's batched results (Note [vmap results' layout]): a
+    pointwise function of a transposed or permuted input keeps its strides (view(-1)
+    refuses it: fuzz final run of stop 28, repro_017); a reduction's result has its batch
+    dim first, moved to out_dims."""
+    def scenario(m):
+        def seg(t):
+            return (t * t).sin() * 2
+        base = m.arange(24.).reshape(2, 3, 4)
+        out = []
+        for x in (base.transpose(0, 1), base.transpose(1, 2), base.permute(2, 0, 1),
+                  base[:, ::2], base):
+            for in_dim in (0, 1):
+                for out_dim in (0, 1, -1):
+                    for f in (seg, lambda t: t.sum(0), lambda t: t + m.ones(t.shape)):
+                        r = m.vmap(f, in_dims=in_dim, out_dims=out_dim)(x)
+                        out.append((tuple(r.shape), r.stride(), r.reshape(-1).tolist()))
+        return out
+    assert scenario(autotensor) == scenario(torch)
