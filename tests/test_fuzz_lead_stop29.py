@@ -118,7 +118,8 @@ def test_stale_view_decorator_keeps_the_ops_identity():
 
 
 _REPRODUCERS = (
-    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 12, 16, 17, 18)]
+    [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 11, 12, 14, 16, 17, 18)] +
+    ["pending_stop28/startc_repro_002.py"]
 )
 
 
@@ -174,5 +175,31 @@ def test_vmap_result_layouts():
                     for f in (seg, lambda t: t.sum(0), lambda t: t + m.ones(t.shape)):
                         r = m.vmap(f, in_dims=in_dim, out_dims=out_dim)(x)
                         out.append((tuple(r.shape), r.stride(), r.reshape(-1).tolist()))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("name", ["cummax", "cummin"])
+def test_cummax_cummin_gradient_of_an_empty_input_is_the_input(name):
+    """cummaxmin_backward returns an empty input itself: autograd.grad gives that very tensor
+    (its history: ExpBackward0), create_graph or not; a leaf's .grad is a copy
+    (CopyBackwards with create_graph), its version untouched (fuzz start run c of stop 28,
+    repro_002; final run, repro_011 and 014)."""
+    import warnings
+
+    def scenario(m):
+        out = []
+        for shape in [(0,), (2, 0), (0, 3)]:
+            for create_graph in (False, True):
+                v0 = m.zeros(shape, requires_grad=True)
+                x = v0.exp()
+                (g,) = m.autograd.grad(getattr(x, name)(0)[0].sum(), x,
+                                       create_graph=create_graph)
+                out.append((g is x, g.requires_grad, type(g.grad_fn).__name__, g._version))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    getattr(v0, name)(-1)[0].sum().backward(create_graph=create_graph)
+                out.append((v0.grad is v0, v0.grad.requires_grad,
+                            type(v0.grad.grad_fn).__name__, v0._version, v0.grad._version))
         return out
     assert scenario(autotensor) == scenario(torch)

@@ -1713,8 +1713,9 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     return _KthvalueRT(v, i, None)
 
 
-_CUM_SCATTER = {"self": lambda F, grads, dim, indices, self: F.scatter_add(  # (saves self)
-    F.zeros(tuple(self.shape), grads[0]), dim, indices, grads[0])}
+_CUM_SCATTER = {"self": lambda F, grads, dim, indices, self: self if not _numel(self.shape) else
+                F.scatter_add(F.zeros(tuple(self.shape), grads[0]), dim, indices, grads[0])}
+# (cummaxmin_backward returns an empty input itself: with create_graph, its history too)
 _CUM_JVP = (lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
 CUMMAX = defop("cummax", "CummaxBackward0", None, params=("dim",),
                outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER,
