@@ -119,7 +119,7 @@ def test_stale_view_decorator_keeps_the_ops_identity():
 
 _REPRODUCERS = (
     [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 11, 12, 14, 16, 17, 18)] +
-    ["pending_stop28/startc_repro_002.py"]
+    ["pending_stop28/startc_repro_002.py", "pending_stop29/startb_repro_001.py"]
 )
 
 
@@ -203,3 +203,47 @@ def test_cummax_cummin_gradient_of_an_empty_input_is_the_input(name):
                             type(v0.grad.grad_fn).__name__, v0._version, v0.grad._version))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+def test_accumulate_grad_of_a_leaf_detached_since():
+    """A leaf detach_()ed after its use gets no gradient (AccumulateGrad returns early; its
+    tensor hooks, pre-hooks and post hooks still run); a leaf detach_()ed and then written
+    in place by a recording op raises "leaf variable has been moved into the graph
+    interior" (fuzz start run b, repro_001)."""
+    import warnings
+
+    def scenario(m):
+        log = []
+        v0 = m.tensor(1.5, requires_grad=True)
+        v1 = v0.exp()
+        v0.register_hook(lambda g: log.append(("tensor hook", g.item())))
+        acc = v1.grad_fn.next_functions[0][0]
+        acc.register_hook(lambda gi, go: log.append(("post hook", len(gi), go[0].item())))
+        acc.register_prehook(lambda go: log.append(("pre hook", go[0].item())))
+        v0.register_post_accumulate_grad_hook(lambda t: log.append(("post acc", t.grad)))
+        v0.detach_()
+        v1.backward()
+        log.append(v0.grad)
+        for mode in ("backward", "grad"):
+            w = m.tensor(2., requires_grad=True)
+            v0 = m.tensor(1.5, requires_grad=True)
+            v1 = v0.exp() * w
+            v0.detach_()
+            v0.mul_(w)
+            try:
+                if mode == "backward":
+                    v1.backward()
+                else:
+                    log.append(m.autograd.grad(v1, [w])[0].item())
+            except RuntimeError as e:
+                log.append(str(e))
+            log.append(w.grad.item() if w.grad is not None else None)
+        v0 = m.tensor([1.5, 2.], requires_grad=True)
+        v1 = (v0 * 2).sum()
+        v0.requires_grad_(False)
+        v1.backward()
+        log.append(v0.grad)
+        return log
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert scenario(autotensor) == scenario(torch)

@@ -392,7 +392,12 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
             captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
     if not runs:
         return
-    if grads[0] is not None:
+    if grads[0] is not None and node.variable._grad_fn is not None:
+        # (the leaf was detach_()ed, then written in place by an op recording a node)
+        raise RuntimeError("leaf variable has been moved into the graph interior")
+    if grads[0] is not None and node.variable._requires_grad:
+        # (PyTorch's AccumulateGrad returns early for a leaf detach_()ed since; its post
+        # hooks still run)
         g = grads[0]
         version = sums.get((node, 0), 0)
         if raw:
