@@ -248,3 +248,146 @@ def test_accumulate_grad_of_a_leaf_detached_since():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert scenario(autotensor) == scenario(torch)
+
+
+# Part 2 of the sweep: in-place ops, losses, FFTs, sorting, scatters, linear algebra.
+_FAILING_OPS_2 = {
+  "add_": lambda m, v: v.add_(m.ones(7)), "mul_": lambda m, v: v.mul_(m.ones(7)),
+  "clamp_": lambda m, v: v.clamp_(),
+  "index_add_": lambda m, v: v.index_add_(0, m.tensor([9]), v),
+  "scatter_": lambda m, v: v.scatter_(0, m.tensor([[9]]), 1.),
+  "masked_fill_": lambda m, v: v.masked_fill_(m.ones(7, dtype=m.bool), 1.),
+  "copy_": lambda m, v: v.copy_(m.ones(7)),
+  "mse": lambda m, v: m.nn.functional.mse_loss(v, m.ones(7)),
+  "l1": lambda m, v: m.nn.functional.l1_loss(v, m.ones(7)),
+  "bce": lambda m, v: m.nn.functional.binary_cross_entropy(v, m.ones(7)),
+  "bce_logits": lambda m, v: m.nn.functional.binary_cross_entropy_with_logits(v, m.ones(7)),
+  "kl": lambda m, v: m.nn.functional.kl_div(v, m.ones(7)),
+  "huber": lambda m, v: m.nn.functional.huber_loss(v, m.ones(7)),
+  "smooth_l1": lambda m, v: m.nn.functional.smooth_l1_loss(v, m.ones(7)),
+  "soft_margin": lambda m, v: m.nn.functional.soft_margin_loss(v, m.ones(7)),
+  "cos_sim": lambda m, v: m.nn.functional.cosine_similarity(v, m.ones(7)),
+  "pairwise": lambda m, v: m.nn.functional.pairwise_distance(v, m.ones(7)),
+  "pad_reflect": lambda m, v: m.nn.functional.pad(v, (9, 9), mode="reflect"),
+  "pixel_shuffle": lambda m, v: m.nn.functional.pixel_shuffle(v, 3),
+  "softmax_d": lambda m, v: m.nn.functional.softmax(v, 9),
+  "log_softmax_d": lambda m, v: m.nn.functional.log_softmax(v, 9),
+  "gelu": lambda m, v: m.nn.functional.gelu(v, approximate="bad"),
+  "elu_": lambda m, v: m.nn.functional.elu(v, inplace=True) + m.ones(7),
+  "hardtanh": lambda m, v: m.nn.functional.hardtanh(v, 2., 1.),
+  "leaky": lambda m, v: m.nn.functional.leaky_relu(v) + m.ones(7),
+  "cumsum": lambda m, v: v.cumsum(9), "cumprod": lambda m, v: v.cumprod(9),
+  "logcumsumexp": lambda m, v: v.logcumsumexp(9),
+  "sort": lambda m, v: v.sort(9), "argsort": lambda m, v: v.argsort(9),
+  "topk": lambda m, v: v.topk(9), "kthvalue": lambda m, v: v.kthvalue(9),
+ "msort": lambda m, v: v.msort() + m.ones(7), "unique": lambda m, v: m.unique(v, dim=9),
+  "norm": lambda m, v: v.norm(dim=9), "vector_norm": lambda m, v: m.linalg.vector_norm(v, dim=9),
+  "matrix_norm": lambda m, v: m.linalg.matrix_norm(v),
+  "diag_embed": lambda m, v: m.diag_embed(v, 0, 0, 0),
+  "einsum": lambda m, v: m.einsum("ij,j->i", v, v),
+  "bilinear": lambda m, v: m.nn.functional.bilinear(v, v, m.ones(2, 9, 9)),
+  "fft": lambda m, v: m.fft.fft(v, dim=9), "rfft": lambda m, v: m.fft.rfft(v, dim=9),
+  "ifft": lambda m, v: m.fft.ifft(v, n=0),
+  "fft2": lambda m, v: m.fft.fft2(v), "fftn": lambda m, v: m.fft.fftn(v, dim=(9,)),
+  "hfft": lambda m, v: m.fft.hfft(v, n=0),
+  "special_xlogy": lambda m, v: m.special.xlogy(v, m.ones(7)),
+  "erfinv": lambda m, v: m.erfinv(v) + m.ones(7),
+  "polygamma": lambda m, v: m.polygamma(-1, v), "mvlgamma": lambda m, v: m.mvlgamma(v, 0),
+  "lgamma": lambda m, v: m.lgamma(v) + m.ones(7),
+  "atan2": lambda m, v: m.atan2(v, m.ones(7)), "pow_t": lambda m, v: m.pow(v, m.ones(7)),
+  "remainder": lambda m, v: m.remainder(v, m.ones(7)),
+  "fmod": lambda m, v: m.fmod(v, m.ones(7)), "maximum": lambda m, v: m.maximum(v, m.ones(7)),
+  "fmax": lambda m, v: m.fmax(v, m.ones(7)),
+  "hypot": lambda m, v: m.hypot(v, m.ones(7)), "copysign": lambda m, v: m.copysign(v, m.ones(7)),
+  "ldexp": lambda m, v: m.ldexp(v, m.ones(7)),
+  "logaddexp": lambda m, v: m.logaddexp(v, m.ones(7)), "xlogy": lambda m, v: m.xlogy(v, m.ones(7)),
+  "lerp_t": lambda m, v: m.lerp(v, m.ones(7), m.ones(7)),
+  "addcdiv": lambda m, v: m.addcdiv(v, m.ones(7), m.ones(7)),
+  "where_s": lambda m, v: m.where(v > 0, v, m.ones(7)),
+  "clamp_t": lambda m, v: m.clamp(v, m.ones(7)),
+  "heaviside": lambda m, v: m.heaviside(v, m.ones(7)),
+  "outer": lambda m, v: m.outer(v, v), "inner": lambda m, v: m.inner(v, m.ones(7)),
+  "vdot": lambda m, v: m.vdot(v, v),
+  "cross_old": lambda m, v: m.cross(v, v), "cdist": lambda m, v: m.cdist(v, v),
+  "tensordot2": lambda m, v: m.tensordot(v, v, 5),
+  "chain_matmul": lambda m, v: m.linalg.multi_dot([v, v]),
+  "matrix_power": lambda m, v: m.linalg.matrix_power(v, 2),
+  "eigvalsh": lambda m, v: m.linalg.eigvalsh(v), "svdvals": lambda m, v: m.linalg.svdvals(v),
+  "cond": lambda m, v: m.linalg.cond(v),
+  "matrix_rank": lambda m, v: m.linalg.matrix_rank(v), "lstsq": lambda m, v: m.linalg.lstsq(v, v),
+  "householder": lambda m, v: m.linalg.householder_product(v, v),
+  "solve_tri": lambda m, v: m.linalg.solve_triangular(v, v, upper=True),
+  "lu": lambda m, v: m.linalg.lu(v), "ldl": lambda m, v: m.linalg.ldl_factor(v),
+  "eig": lambda m, v: m.linalg.eig(v), "inv_ex": lambda m, v: m.linalg.inv_ex(v),
+  "cholesky_ex": lambda m, v: m.linalg.cholesky_ex(v),
+  "tensorinv": lambda m, v: m.linalg.tensorinv(v), "vander": lambda m, v: m.linalg.vander(v),
+  "logdet": lambda m, v: m.logdet(v),
+  "narrow_copy": lambda m, v: v.narrow_copy(0, 0, 9),
+  "index_fill": lambda m, v: v.index_fill(0, m.tensor([9]), 1.),
+  "index_reduce": lambda m, v: v.index_reduce(0, m.tensor([9]), v, "prod"),
+  "masked_scatter": lambda m, v: v.masked_scatter(m.ones(7, dtype=m.bool), v),
+  "take_along": lambda m, v: m.take_along_dim(v, m.tensor([9])),
+  "diagonal_scatter": lambda m, v: m.diagonal_scatter(v, v),
+  "select_scatter": lambda m, v: m.select_scatter(v, v, 0, 9),
+  "slice_scatter": lambda m, v: m.slice_scatter(v, m.ones(7)),
+  "movedim2": lambda m, v: m.movedim(v, (0, 1), (0,)), "squeeze_t": lambda m, v: v.squeeze((0, 0)),
+  "unbind": lambda m, v: v.unbind(9),
+  "hsplit": lambda m, v: m.hsplit(v, 0), "tensor_split": lambda m, v: m.tensor_split(v, 0, dim=9),
+  "chunk": lambda m, v: v.chunk(0),
+  "std_mean": lambda m, v: m.std_mean(v, 9), "var": lambda m, v: v.var(9),
+  "mean_dim": lambda m, v: v.mean(9), "nansum": lambda m, v: v.nansum(9),
+  "logsumexp": lambda m, v: v.logsumexp(9), "aminmax": lambda m, v: v.aminmax(dim=9),
+  "prod": lambda m, v: v.prod(9), "all": lambda m, v: v.all(9),
+  "trapz": lambda m, v: m.trapezoid(v, dim=9),
+  "cumtrapz": lambda m, v: m.cumulative_trapezoid(v, dim=9), "diff": lambda m, v: v.diff(dim=9),
+  "histc": lambda m, v: v.histc(bins=-1), "bucketize": lambda m, v: m.bucketize(v, m.ones(2, 2)),
+  "searchsorted": lambda m, v: m.searchsorted(v, m.ones(7)),
+  "ctc": lambda m, v: m.nn.functional.ctc_loss(v, m.ones(1, 1, dtype=m.long), m.tensor([1]), m.tensor([1])),  # noqa: E501
+  "instance_norm": lambda m, v: m.nn.functional.instance_norm(v),
+  "local_resp": lambda m, v: m.nn.functional.local_response_norm(v, 2),
+  "rms_norm": lambda m, v: m.nn.functional.rms_norm(v, (7,)),
+  "dropout_bad": lambda m, v: m.nn.functional.dropout(v, 2.),
+  "affine_grid": lambda m, v: m.nn.functional.affine_grid(v, (1, 1, 2, 2)),
+  "grid_sample": lambda m, v: m.nn.functional.grid_sample(v, v),
+  "conv_t1d": lambda m, v: m.nn.functional.conv_transpose1d(v, m.ones(1, 1, 9)),
+  "prelu": lambda m, v: m.nn.functional.prelu(v, m.ones(7)),
+  "rrelu": lambda m, v: m.nn.functional.rrelu(v, 2., 1.),
+  "threshold": lambda m, v: m.nn.functional.threshold(v, 1., 2.) + m.ones(7),
+  "softplus": lambda m, v: m.nn.functional.softplus(v) + m.ones(7),
+  "mish": lambda m, v: m.nn.functional.mish(v) + m.ones(7),
+  "cross_entropy_ls": lambda m, v: m.nn.functional.cross_entropy(v, m.tensor([0]), label_smoothing=2.),  # noqa: E501
+  "multi_margin": lambda m, v: m.nn.functional.multi_margin_loss(v, m.tensor([9])),
+  "multilabel_margin": lambda m, v: m.nn.functional.multilabel_margin_loss(v, m.tensor([[9]])),
+  "margin_ranking": lambda m, v: m.nn.functional.margin_ranking_loss(v, v, m.ones(7)),
+  "triplet": lambda m, v: m.nn.functional.triplet_margin_loss(v, v, m.ones(7)),
+  "poisson": lambda m, v: m.nn.functional.poisson_nll_loss(v, m.ones(7)),
+  "gaussian_nll": lambda m, v: m.nn.functional.gaussian_nll_loss(v, m.ones(7), m.ones(7)),
+  "hinge": lambda m, v: m.nn.functional.hinge_embedding_loss(v, m.ones(7)),
+  "cosine_emb": lambda m, v: m.nn.functional.cosine_embedding_loss(v, v, m.ones(7)),
+  "nll2d": lambda m, v: m.nn.functional.nll_loss(v, m.ones(1, 1, 1, dtype=m.long)),
+}
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (2,), (2, 3), (1, 2, 3)])
+@pytest.mark.parametrize("stale", [True, False])
+def test_stale_view_error_before_kernel_checks_more_ops(shape, stale):
+    """As test_stale_view_error_before_kernel_checks, over more families; without a stale
+    view, PyTorch's own errors (movedim's, tensordot's dims, bilinear's checks, clamp's
+    tensor bounds that do not broadcast, rrelu's bounds, ctc_loss's ranks, searchsorted's
+    0-d boundaries, narrow_copy/slice_scatter of a 0-d tensor, grid_sampler's sizes)."""
+    def scenario(m):
+        out = []
+        for name, f in _FAILING_OPS_2.items():
+            v = _stale_view(m, shape) if stale else m.zeros(shape, requires_grad=True)
+            try:
+                f(m, v)
+                out.append((name, "ok"))
+            except Exception as e:  # (the error is what is compared)
+                out.append((name, type(e).__name__, str(e)[:90]))
+        return out
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = scenario(autotensor), scenario(torch)
+    assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
+                                                          if a != b]

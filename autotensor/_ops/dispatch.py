@@ -221,8 +221,9 @@ def view_errors_before_checks(op_fn):
     def op(*args, **kwargs):
         try:
             return op_fn(*args, **kwargs)
-        except (RuntimeError, IndexError, ValueError):
-            # (a TypeError is the argument parser's, which PyTorch raises first)
+        except (RuntimeError, IndexError):
+            # (a TypeError is the argument parser's and a ValueError mostly a Python-level
+            # check's, which PyTorch raises first)
             if _state.enabled:
                 view_errors_first(*_tensor_args(args), *_tensor_args(kwargs.values()))
             raise

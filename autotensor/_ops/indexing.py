@@ -946,6 +946,7 @@ def _refuse_dual(op, *tensors):
         refuse_unsupported(op, *tensors)
 
 
+@view_errors_before_checks
 def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
     """self with the slices at index reduced with source's (prod, mean, amax or amin)."""
     if out is not None:  # Note [out= arguments] in _out.py
@@ -1338,6 +1339,7 @@ def _index_fill_args(d, dim, index, value, t=None, inplace=False):
     return dim, np.where(idx < 0, idx + size, idx)
 
 
+@view_errors_before_checks
 def index_fill(input, dim, index, value):
     d = input._data
     dim, idx = _index_fill_args(d, dim, index, value, input)
@@ -1468,6 +1470,7 @@ def _masked_scatter_args(d, mask, source, inplace_):
     return m
 
 
+@view_errors_before_checks
 def masked_scatter(input, mask, source):
     d = input._data
     m = _masked_scatter_args(d, mask, source, False)
@@ -1493,6 +1496,7 @@ def _src_size_check(src_shape, slice_shape):
                            f"[{_errors.shape_str(slice_shape)}]")
 
 
+@view_errors_before_checks
 def select_scatter(input, src, dim, index):
     d = input._data
     region = select(input.detach(), dim, index)._data
@@ -1503,8 +1507,11 @@ def select_scatter(input, src, dim, index):
     return _finish(SELECT_SCATTER, (input, src), (dim, index), out)
 
 
+@view_errors_before_checks
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     d = input._data
+    if d.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim)
     s, e, st = slice(start, end, step).indices(d.shape[dim])
     region = d[_slice_key(dim, s, e, st)]
@@ -1513,6 +1520,7 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     return _finish(SLICE_SCATTER, (input, src), (dim, s, e, st), out)
 
 
+@view_errors_before_checks
 def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     from .shape import diagonal
     d = input._data

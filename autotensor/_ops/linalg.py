@@ -1715,6 +1715,7 @@ def _finish_la(op, inputs, params, out):
 
 
 # ---- public functions: products -----------------------------------------------------------
+@view_errors_before_checks
 def vdot(input, other):
     a, b = input._data, other._data
     if a.ndim != 1 or b.ndim != 1:
@@ -1862,6 +1863,8 @@ def tensordot(a, b, dims=2):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a._data.ndim, b._data.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         n = dims
         dims1 = list(range(-n, 0))
         dims2 = list(range(n))
@@ -2123,7 +2126,6 @@ def vecdot(x, y, *, dim=-1):
     return _sum(mul(conj(x), y), dim)
 
 
-@view_errors_before_checks
 def cross(input, other, dim=None):
     if dim is None:
         _warn_once("cross", "Using torch.cross without specifying the dim arg is deprecated.\n"
@@ -2297,6 +2299,7 @@ def _solve_getrs(A, b, left=True):
     return x.astype(a.dtype, copy=False), info
 
 
+@view_errors_before_checks
 def inv_ex(A, *, check_errors=False):
     a = _square_float("linalg.inv", A, None)
     if a.size == 0:
@@ -2450,6 +2453,7 @@ def _is_pd(m):
         return False
 
 
+@view_errors_before_checks
 def cholesky_ex(A, *, upper=False, check_errors=False):
     a = _square_float("linalg.cholesky", A, "cholesky_cpu", empty_ok=True)
     # (upper: potrf reads the upper triangle, the lower one of A^H)
@@ -2494,6 +2498,7 @@ def eigh(A, UPLO="L"):
                                                    V)))
 
 
+@view_errors_before_checks
 def eigvalsh(A, UPLO="L"):
     a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True, empty_ok=True)
     if UPLO not in ("L", "U"):
@@ -2527,6 +2532,7 @@ def svd(A, full_matrices=True, *, driver=None):
     return _SvdRT(*_finish(SVD, (A,), (full_matrices,), _svd_arrays(a, full_matrices)))
 
 
+@view_errors_before_checks
 def svdvals(A, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
@@ -2730,6 +2736,7 @@ def matrix_exp(A):
     return _finish(MATRIX_EXP, (A,), (), out)
 
 
+@view_errors_before_checks
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     a, b = A._data, B._data
     _check_square("linalg.solve_triangular", a)  # (checkInputsSolver: A, then B)
@@ -2753,6 +2760,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     return res
 
 
+@view_errors_before_checks
 def lstsq(A, B, rcond=None, *, driver=None):
     """aten's linalg_lstsq: its checks in order (B a vector as linalg.solve's), then
     LAPACK's drivers' outputs: rank for all but gels, singular values for gelsd/gelss,
@@ -2851,6 +2859,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
     m, n = a.shape[-2:]
     if a.size == 0:  # (rank 0, before the decomposition's checks)
         return _make(np.zeros(a.shape[:-2], np.int64))
+    view_errors_first(A)  # (PyTorch's svdvals / eigvalsh of A: autograd sees A there)
     if hermitian:
         _check_square("linalg.eigh", a)
     s = np.abs(_eigh_np(a, vectors=False)) if hermitian else _svd_np(a, compute_uv=False)
@@ -3562,6 +3571,7 @@ def _lu_singular_check(name, a, info):
                            "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
+@view_errors_before_checks
 def linalg_lu(A, *, pivot=True):
     a = A._data
     _lu_checks("linalg.lu", a)
@@ -4024,6 +4034,7 @@ def _tau_checks(name, a, tau):
                            f"input.shape[:-2], but got [{_errors.shape_str(tau.shape[:-1])}]")
 
 
+@view_errors_before_checks
 def householder_product(input, tau):
     a, t_ = input._data, tau._data
     name = "torch.linalg.householder_product"
@@ -4473,6 +4484,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
                                        "torch.linalg.ldl_factor_ex"))
 
 
+@view_errors_before_checks
 def ldl_factor(A, *, hermitian=False):
     a = A._data
     _ldl_checks("torch.linalg.ldl_factor_ex", a)
@@ -4623,6 +4635,7 @@ def _eig_arrays(a, ctype, vectors=True):
     return w.astype(ctype), V.astype(ctype).reshape(a.shape[:-2] + (n, n))
 
 
+@view_errors_before_checks
 def eig(A):
     a = A._data
     ctype = _eig_checks("linalg.eig", a)

@@ -2258,7 +2258,8 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, 
     if x.dtype != g.dtype:
         raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
                            f"{_dtypes.scalar_name(grid.dtype)}")
-    if x.shape[0] != g.shape[0]:
+    from ._common import _size_dim  # (Tensor.size(dim): a 0-d tensor has no dim 0)
+    if x.shape[_size_dim(0, x.ndim)] != g.shape[_size_dim(0, g.ndim)]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
                            f"but got input with sizes [{shape_str(x.shape)}] and grid with "
                            f"sizes [{shape_str(g.shape)}]")

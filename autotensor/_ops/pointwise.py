@@ -1138,6 +1138,11 @@ def clamp(input, min=None, max=None):
             refuse_complex("clamp", input._data.dtype)
         lo = _tensor_arg(min, input) if min is not None else None
         hi = _tensor_arg(max, input) if max is not None else None
+        try:  # (TensorIterator's shapes: the output's first, then min's and max's)
+            check_broadcast(*(t._data.shape for t in (input, lo, hi) if t is not None))
+        except RuntimeError:
+            view_errors_first(input, lo, hi)
+            raise
         out = _asarray(CLAMP_TENSOR.kernel(input._data, None if lo is None else lo._data,
                                              None if hi is None else hi._data))
         r = _finish(CLAMP_TENSOR, (input, lo, hi), (), out)
@@ -2008,6 +2013,7 @@ erf_, erfc_, erfinv_, lgamma_, digamma_, deg2rad_, rad2deg_, sinc_ = (
                                      SINC))
 
 
+@view_errors_before_checks
 def polygamma(n, input):
     """The n-th derivative of digamma."""
     if n < 0:
@@ -2926,6 +2932,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return _ternary(ADDCMUL, (input, tensor1, tensor2), (value,), (value,))
 
 
+@view_errors_before_checks
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 / tensor2."""
     _check_addc_args("addcdiv", (input, tensor1, tensor2), value, 1)
@@ -3579,6 +3586,7 @@ def silu(input, inplace=False):
 def gelu(input, approximate="none"):
     """x * Phi(x) (or its tanh approximation)."""
     if approximate not in ("none", "tanh"):
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError("approximate argument must be either none or tanh.")
     _float_activation("GeluKernelImpl", input)
     return _unary(GELU, input, params=(approximate,))
@@ -3622,6 +3630,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Randomized leaky relu; in evaluation the slope is (lower + upper) / 2."""
     _scalar_args(lower, upper)
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training:
         from .special import rrelu_train
         _float_activation("rrelu_with_noise_out_cpu", input)

@@ -1700,6 +1700,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     dim = dim_
     n = d.shape[dim] if d.ndim else 1
     if not 1 <= k <= n:
+        view_errors_first(input)
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     if d.ndim == 0:  # (copied without the kernel: any dtype)
         values, indices = d.copy(), np.zeros((), np.int64)
@@ -2240,6 +2241,7 @@ def _unique_dim(dim, ndim):
     return _wrap_dim(dim, ndim)
 
 
+@view_errors_before_checks
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted, as PyTorch's CPU kernel always gives them)."""
     d = input._data
@@ -2277,6 +2279,13 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             raise RuntimeError("torch.searchsorted(): side and right can't be set to "
                                "opposites, got side of left while right was True")
         right = side == "right"
+    if v.ndim == 0 and b.ndim != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({b.ndim}) and input value's dim(0) numel(1)")
+    if b.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
     if b.ndim > 1 and (scalar or v.ndim != b.ndim or v.shape[:-1] != b.shape[:-1]):
         raise RuntimeError(
             f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
@@ -2289,10 +2298,11 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     if b.ndim <= 1:
         res = np.searchsorted(b, v, side=how)
     else:
-        bb = b.reshape(-1, b.shape[-1])
-        vv = v.reshape(-1, v.shape[-1])
-        res = np.stack([np.searchsorted(r, w, side=how) for r, w in zip(bb, vv)]
-                       ).reshape(v.shape)
+        rows = math.prod(b.shape[:-1])  # (not -1: an empty last dim leaves it unknown)
+        bb = b.reshape(rows, b.shape[-1])
+        vv = v.reshape(rows, v.shape[-1])
+        res = np.array([np.searchsorted(r, w, side=how) for r, w in zip(bb, vv)],
+                       np.int64).reshape(v.shape)
     return _make(_asarray(res).astype(np.int32 if out_int32 else np.int64))
 
 
@@ -2739,6 +2749,7 @@ def trapz(y, *args, x=None, dx=None, dim=-1):
     return trapezoid(y, *args, x=x, dx=dx, dim=dim, _name="trapz")
 
 
+@view_errors_before_checks
 def cumulative_trapezoid(y, *args, x=None, dx=None, dim=-1):
     """The running trapezoid rule along dim (one fewer element than y there)."""
     from .pointwise import add, mul

@@ -397,10 +397,16 @@ def permute(input, *dims):
 
 def movedim(input, source, destination):
     d = input._data
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [_wrap_dim(s, d.ndim) for s in src]
-    dst = [_wrap_dim(x, d.ndim) for x in dst]
+    given = ([source] if isinstance(source, int) else list(source),
+             [destination] if isinstance(destination, int) else list(destination))
+    if len(given[0]) != len(given[1]):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source "
+                           f"({list(given[0])} dims) should contain the same number of dims "
+                           f"as destination ({list(given[1])} dims)")
+    src, dst = ([_wrap_dim(x, d.ndim) for x in dims] for dims in given)
+    for name, dims, wrapped in (("source", given[0], src), ("destination", given[1], dst)):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(dims)})")
     if d.ndim == 0:
         return _alias(input)  # (PyTorch: a 0-d movedim is an alias)
     perm = [n for n in range(d.ndim) if n not in src]
@@ -476,6 +482,8 @@ def _squeeze_dims(dim, ndim, input=None):
     for x in dim:
         w = _wrap_dim(x, ndim, input)
         if w in seen:
+            if input is not None:
+                view_errors_first(input)  # (Note [View errors before an op's checks])
             raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
         seen.append(w)
     return seen
@@ -1296,8 +1304,11 @@ def broadcast_shapes(*shapes):
     return Size(result)
 
 
+@view_errors_before_checks
 def narrow_copy(input, dim, start, length):
     d = input._data
+    if d.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim, input)
     size = d.shape[dim]
     if start < 0:
@@ -1308,6 +1319,7 @@ def narrow_copy(input, dim, start, length):
                    d[(slice(None),) * dim + (slice(start, start + length),)].copy())
 
 
+@view_errors_before_checks
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d = input._data
     nd = d.ndim + 1

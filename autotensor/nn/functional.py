@@ -146,7 +146,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing}")
+                               f"{label_smoothing:g}")  # (a C++ double as ostream writes it)
         return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index,
                                        label_smoothing)
     lsm = fn.log_softmax(input, 1 if input.dim() != 1 else 0)
@@ -167,7 +167,7 @@ def _cross_entropy_prob(input, target, weight, reduction, label_smoothing):
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing}")
+                               f"{label_smoothing:g}")  # (a C++ double as ostream writes it)
         loss = -fn.mul(lsm, fn.add(fn.mul(target, 1 - label_smoothing),
                                    label_smoothing / n_classes))
     else:
@@ -423,13 +423,33 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 def bilinear(input1, input2, weight, bias=None):
     """y[n, o] = x1[n] . W[o] . x2[n] + b[o]."""
+    from .._ops._common import _size_dim
+
+    def size(t, dim):  # (Tensor.size(dim): a 0-d tensor has no dim -1)
+        return t.shape[_size_dim(dim, t.dim())]
+    if input1.dim() != input2.dim():  # (aten's checks, in its order)
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} "
+                           f"and {input2.dim()}")
+    for i in range(input1.dim() - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
+                               f"got {input1.shape[i]} and {input2.shape[i]}")
     for i, x in ((1, input1), (2, input2)):
-        if x.shape[-1] != weight.shape[i]:
+        if size(x, -1) != size(weight, i):
             raise RuntimeError(f"bilinear(): input{i} size does not match weight size: got "
                                f"{x.shape[-1]} but expected {weight.shape[i]}")
-    tmp = fn.matmul(fn.unsqueeze(input1, -3), weight)        # (out, ..., in2)
-    y = fn.sum(fn.mul(tmp, fn.unsqueeze(input2, -3)), -1)     # (out, ...)
+    if bias is not None and size(bias, 0) != size(weight, 0):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[0]} but expected {weight.shape[0]}")
+    batch = tuple(input1.shape[:-1])
+    if len(batch) != 1:  # (one batch dim: (N, in1) and (N, in2))
+        input1 = fn.reshape(input1, (-1, input1.shape[-1]))
+        input2 = fn.reshape(input2, (-1, input2.shape[-1]))
+    tmp = fn.matmul(fn.unsqueeze(input1, -3), weight)        # (out, N, in2)
+    y = fn.sum(fn.mul(tmp, fn.unsqueeze(input2, -3)), -1)     # (out, N)
     y = fn.movedim(y, 0, -1)
+    if len(batch) != 1:
+        y = fn.reshape(y, batch + (weight.shape[0],))
     return y if bias is None else y + bias
 
 
@@ -815,6 +835,7 @@ def _kl_div(input, target, reduction, log_target):
     return _reduce(loss, reduction)
 
 
+@view_errors_before_checks
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """One SoftMarginLossBackward0 entry, computed as aten's soft_margin_loss_out:
     log1p(exp(-input * target)) in input's dtype (inf for a large margin, as PyTorch's)."""
@@ -908,13 +929,15 @@ def _finish_multi(op, inputs, params, outs):
     return _finish(op, inputs, params, tuple(outs))
 
 
-def _conv_dims(input, nsp):
-    """conv{nsp}d's own check (aten's composite), made before autograd sees the inputs;
-    _conv_check's are convolution's, after (Note [View errors before an op's checks])."""
+def _conv_dims(input, nsp, name="conv"):
+    """conv{nsp}d's (conv_transpose{nsp}d's) own check (aten's composite), made before
+    autograd sees the inputs; _conv_check's are convolution's, after (Note [View errors
+    before an op's checks])."""
     x = input._data
     if x.ndim not in (nsp + 1, nsp + 2):
         raise RuntimeError(f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to "
-                           f"conv{nsp}d, but got input of size: [{_errors.shape_str(x.shape)}]")
+                           f"{name}{nsp}d, but got input of size: "
+                           f"[{_errors.shape_str(x.shape)}]")
 
 
 def _conv_check(input, weight, bias, groups, nsp, transposed):
@@ -1020,7 +1043,7 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding, groups,
                       dilation):
-    _conv_dims(input, nsp)
+    _conv_dims(input, nsp, "conv_transpose")
     return _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding,
                                groups, dilation)
 
@@ -1346,6 +1369,7 @@ def pad(input, pad, mode="constant", value=None):
     for i in range(nd):
         size, (lo, hi) = shape[-1 - i], pad[2 * i: 2 * i + 2]
         if mode == "reflect" and (lo >= size or hi >= size):
+            view_errors_first(input)  # (reflection_pad's check: after autograd's)
             raise RuntimeError(f"Argument #4: Padding size should be less than the "
                                f"corresponding input dimension, but got: padding ({lo}, {hi}) "
                                f"at dimension {len(shape) - 1 - i} of input "
@@ -1359,6 +1383,7 @@ def pad(input, pad, mode="constant", value=None):
     return _index_map_op(op, input, index, nd)
 
 
+@view_errors_before_checks
 def pixel_shuffle(input, upscale_factor):
     from .._backend import np
     from .._ops import nn_ops as N
@@ -2091,6 +2116,7 @@ def _refuse_tangents(op, *tensors):
         refuse_unsupported(op, *[t for t in tensors if t is not None])
 
 
+@view_errors_before_checks
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """sum over i != y of max(0, margin - x[y] + x[i]) ** p (times w[y]), over C."""
@@ -2134,6 +2160,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _finish(N.MULTI_MARGIN_LOSS, (x,), params, out)
 
 
+@view_errors_before_checks
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """Targets are class indices ended by the first -1: for each target j and each
     non-target i, max(0, 1 - (x[j] - x[i])), summed and divided by C (one node,
@@ -2297,12 +2324,25 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     """Connectionist temporal classification: one ``_ctc_loss`` entry (CtcLossBackward0,
     PyTorch's alpha/beta recursions: Note [CTC entry] in _ops/nn_ops.py), then aten's
     zero_infinity where and reduction (the mean divides by the target lengths)."""
+    _check_reduction(reduction)  # (the Python function's check, before aten's)
+    return _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction,
+                     zero_infinity)
+
+
+@view_errors_before_checks
+def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction,
+              zero_infinity):
     from .._backend import np
     from .._creation import _make
     from .._ops import nn_ops as N
-    _check_reduction(reduction)
-    unbatched = log_probs.dim() == 2
+    unbatched = log_probs.dim() != 3  # (aten's ctc_loss: any other rank gets a batch dim)
     lp = fn.unsqueeze(log_probs, 1) if unbatched else log_probs
+    if lp.numel() == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
+    if lp.dim() != 3:
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {lp.dim()}-dimensional "
+                           f"tensor for argument #1 'log_probs' (while checking arguments for "
+                           f"ctc_loss_allocate_outputs)")
     _refuse_tangents(N.CTC_LOSS, lp)
     t_max, n = lp.shape[:2]
 
@@ -2528,6 +2568,7 @@ def _prod(xs):
     return r
 
 
+@view_errors_before_checks
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Samples ``input`` (N, C, [D,] H, W) at ``grid`` (N, [Do,] Ho, Wo, 2 or 3) normalised
     (x, y[, z]) points: bilinear/trilinear, nearest or bicubic (4-D), with zeros / border /
