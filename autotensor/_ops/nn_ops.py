@@ -40,10 +40,17 @@ def _into(F, v, self):
     return v if v.dtype == self.dtype else F.cast_like(v, self)
 
 
+def _mean_norm(c, shape):
+    """c / numel as C++'s double division: inf for an empty input (whose mean is NaN; the
+    gradient broadcast back to a 0-d operand sums nothing)."""
+    n = _numel(shape)
+    return c / n if n else float("inf")
+
+
 def mse_backward(F, grad, self, target, reduction):
     """aten's mse_backward: norm * (self - target) * grad in the operands' common dtype,
     written into self's dtype."""
-    norm = 2.0 / _numel(self.shape) if reduction == "mean" else 2.0
+    norm = _mean_norm(2.0, self.shape) if reduction == "mean" else 2.0
     v = (self - _promoted(F, target, self)) * norm * grad
     return _into(F, v, self)
 
@@ -253,7 +260,7 @@ def soft_margin_loss_backward(F, grad, self, target, reduction):
         raise RuntimeError(BOOL_NEGATION)
     target = _promoted(F, target, self)
     z = F.exp(-target * self)
-    norm = 1.0 / _numel(self.shape) if reduction == "mean" else 1.0
+    norm = _mean_norm(1.0, self.shape) if reduction == "mean" else 1.0
     g = _into(F, target * z, self) * -norm
     g = _into(F, g / (z + 1), self)
     return _into(F, g * grad, self)
