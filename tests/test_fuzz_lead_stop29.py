@@ -391,3 +391,38 @@ def test_stale_view_error_before_kernel_checks_more_ops(shape, stale):
         ours, theirs = scenario(autotensor), scenario(torch)
     assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
                                                           if a != b]
+
+
+@pytest.mark.parametrize("forward_ad", [False, True])
+def test_pointwise_losses_of_an_empty_broadcast_target(forward_ad):
+    """A 0-d input against an empty target: the loss is NaN (mean) or 0 (sum) and the 0-d
+    input's gradient sums nothing, the backward's mean norm being C++'s 2.0 / 0 = inf (ours
+    raised ZeroDivisionError; fuzz start run c, repro_002), with and without dual operands."""
+    import warnings
+    losses = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
+              "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
+              "poisson_nll_loss"]
+
+    def scenario(m):
+        out = []
+        for name in losses:
+            for reduction in ("mean", "sum"):
+                x, t = m.tensor(0.5, requires_grad=True), m.zeros(0)
+                try:
+                    if forward_ad:
+                        with m.autograd.forward_ad.dual_level():
+                            make_dual = m.autograd.forward_ad.make_dual
+                            loss = getattr(m.nn.functional, name)(
+                                make_dual(x, m.tensor(1.0)), make_dual(t, m.zeros(0)),
+                                reduction=reduction)
+                            loss.backward()
+                    else:
+                        loss = getattr(m.nn.functional, name)(x, t, reduction=reduction)
+                        loss.backward()
+                    out.append((name, reduction, str(loss.item()), x.grad.item()))
+                except Exception as e:  # (the error is what is compared)
+                    out.append((name, reduction, type(e).__name__, str(e)[:60]))
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert scenario(autotensor) == scenario(torch)
