@@ -1019,7 +1019,7 @@ def max_pool2d_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
     planes = x.reshape((-1, h, w))
     fill = -np.inf if x.dtype.kind in "fV" else np.iinfo(x.dtype).min
     win, out = _pool_windows(planes, kernel_size, stride, padding, dilation, ceil_mode, fill)
-    flat = win.reshape(win.shape[:3] + (-1,))
+    flat = win.reshape(win.shape[:3] + (kernel_size[0] * kernel_size[1],))
     arg = _window_argmax(flat)
     values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
     kh, kw = np.divmod(arg, kernel_size[1])
@@ -1071,7 +1071,7 @@ def avg_pool2d_kernel(x, kernel_size, stride, padding, ceil_mode, count_include_
     h, w = x.shape[-2:]
     planes = x.reshape((-1, h, w))
     win, out = _pool_windows(planes, kernel_size, stride, padding, (1, 1), ceil_mode, 0)
-    total = win.sum(axis=(-2, -1))
+    total = win.sum(axis=(-2, -1), dtype=_opmath(x.dtype))
     div = _avg_divisor(x.shape, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
     return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
@@ -1128,7 +1128,15 @@ def adaptive_pool_matrix(size, out, dtype):
     return m.astype(dtype)
 
 
+def _opmath(dtype):
+    """The accumulation type of aten's CPU pooling kernels for float16 / bfloat16
+    (``opmath_t``: float; float64 here, rounded once to the input's type), else None."""
+    return np.float64 if dtype.name in ("float16", "bfloat16") else None
+
+
 def adaptive_avg_pool2d_kernel(x, output_size):
+    if _opmath(x.dtype):
+        return adaptive_avg_pool2d_kernel(x.astype(np.float64), output_size).astype(x.dtype)
     mh = adaptive_pool_matrix(x.shape[-2], output_size[0], x.dtype)
     mw = adaptive_pool_matrix(x.shape[-1], output_size[1], x.dtype)
     return np.ascontiguousarray(np.matmul(np.matmul(mh, x), mw.T))
@@ -2896,7 +2904,7 @@ def avg_pool_nd_kernel(x, kernel_size, stride, padding, ceil_mode, count_include
     lead, size = x.shape[:-nd], x.shape[-nd:]
     vols = x.reshape((int(np.prod(lead)),) + size)  # (explicit: an empty x has no -1)
     win, out = _pool_windows(vols, kernel_size, stride, padding, (1,) * nd, ceil_mode, 0)
-    total = win.sum(axis=tuple(range(-nd, 0)))
+    total = win.sum(axis=tuple(range(-nd, 0)), dtype=_opmath(x.dtype))
     div = _avg_divisor_nd(x.shape, out, kernel_size, stride, padding, ceil_mode,
                           count_include_pad, divisor_override)
     return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
@@ -2940,7 +2948,9 @@ def _adaptive_mats(in_sizes, output_size):
 
 ADAPTIVE_AVG_POOL3D = defop(
     "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0",
-    lambda x, output_size: separable_kernel(x, _adaptive_mats(x.shape[-3:], output_size)),
+    lambda x, output_size: separable_kernel(x, _adaptive_mats(x.shape[-3:], output_size))
+    if not _opmath(x.dtype) else separable_kernel(
+        x.astype(np.float64), _adaptive_mats(x.shape[-3:], output_size)).astype(x.dtype),
     params=("output_size",),
     grads={"self": lambda F, grad, output_size, self_sizes: separable_backward(
         F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size))}, jvp="transpose")

@@ -6,6 +6,7 @@ from .. import _dtypes, _errors
 from .. import _ops as fn
 from .._ops._common import _finish, refuse_half
 from .._ops.pointwise import _to_dtype
+from . import _pool_checks as _pc
 from ..amp import autocast_mode as _amp
 
 linear = fn.linear
@@ -1023,24 +1024,33 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
                              dilation)
 
 
-def _pool_args(kernel_size, stride, padding, dilation=1):
-    k = _tuple(kernel_size, 2)
-    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else \
-        _tuple(stride, 2)
-    p, d = _tuple(padding, 2), _tuple(dilation, 2)
-    for i in range(2):
-        if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                               f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
-    return k, s, p, d
+def _suggests_channels_last(input):
+    """``input.suggest_memory_format() == ChannelsLast`` for a 4-d input."""
+    from .._ops import layout
+    a = input._data
+    return a.ndim == 4 and layout._strides_like_channels_last(a.shape, layout._elem_strides(a))
+
+
+def _needs_grad(input):
+    """aten's ``self.requires_grad() && GradMode::is_enabled() || self._fw_grad(0)``."""
+    from ..autograd.grad_mode import state
+    if input.requires_grad and state.enabled:
+        return True
+    if state.fw:
+        from ..autograd.forward_ad import _any_tangent
+        return _any_tangent(None, [input])
+    return False
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=True):
+    """aten::max_pool2d_with_indices: its checks (_pool_checks.max_pool2d), then the CPU
+    kernel's dispatch (all types but bool and complex)."""
     from .._ops import nn_ops as N
-    if input.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation)
+    k, s, p, d = _pc.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode,
+                                _suggests_channels_last(input))
+    if input.dtype == _dtypes.bool or input.dtype.is_complex:
+        _pc.refuse("max_pool2d", input.dtype)
     params = (k, s, p, d, bool(ceil_mode))
     out = N.max_pool2d_kernel(input._data, *params)
     return _finish_multi(N.MAX_POOL2D, (input,), params, out)
@@ -1055,25 +1065,32 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
+    """aten::avg_pool2d: its checks, then the CPU kernel's dispatch (floating types and
+    int64)."""
     from .._ops import nn_ops as N
-    if input.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    k, s, p, _ = _pool_args(kernel_size, stride, padding)
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
+    k, s, p = _pc.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, divisor_override,
+                             _suggests_channels_last(input))
+    _pc.refuse_unless("avg_pool2d", input.dtype, _pc._FLOATS + ("int64",))
     params = (k, s, p, bool(ceil_mode), bool(count_include_pad), divisor_override)
     out = N.avg_pool2d_kernel(input._data, *params)
     return _finish(N.AVG_POOL2D, (input,), params, out)
 
 
 def adaptive_avg_pool2d(input, output_size):
+    return _adaptive_avg_pool(input, _pc.adaptive_size(output_size, tuple(input.shape), 2), 2)
+
+
+def _adaptive_avg_pool(input, output_size, nd):
+    """aten::adaptive_avg_pool2d/3d: an output of ones is the mean (MeanBackward1), else
+    _adaptive_avg_pool2d/3d's kernel."""
     from .._ops import nn_ops as N
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                           f"{list(input.shape)}")
-    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
-        (output_size,) * 2
-    size = tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
+    size = _pc.adaptive_avg(nd, output_size)
+    if nd == 3:
+        if size == (1, 1, 1):   # PyTorch takes the mean (MeanBackward1)
+            return fn.mean(input, (-1, -2, -3), keepdim=True)
+        _pc.adaptive_avg_kernel(3, input, size)
+        out = N.ADAPTIVE_AVG_POOL3D.kernel(input._data, size)
+        return _finish(N.ADAPTIVE_AVG_POOL3D, (input,), (size,), out)
     if size == (1, 1):   # PyTorch takes the mean (MeanBackward1)
         out = fn.mean(input, (-2, -1), keepdim=True)
         a = input._data
@@ -1082,6 +1099,7 @@ def adaptive_avg_pool2d(input, output_size):
             c = a.shape[1] * out._data.itemsize
             out._data = N.layout._as_strided(out._data, strides=(c, out._data.itemsize, c, c))
         return out
+    _pc.adaptive_avg_kernel(2, input, size)
     out = N.adaptive_avg_pool2d_kernel(input._data, size)
     return _finish(N.ADAPTIVE_AVG_POOL2D, (input,), (size,), out)
 
@@ -1226,28 +1244,35 @@ def _native_layer_norm(input, normalized_shape, weight, bias, eps):
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
-    """Through the 2-d kernel on a height-1 view (PyTorch's node: MaxPool2DWithIndices
-    under a Squeeze, as its CPU max_pool1d_with_indices does)."""
-    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
-    out, idx = max_pool2d_with_indices(fn.unsqueeze(input, -2), one(kernel_size),
-                                       None if stride is None else one(stride),
-                                       (0,) + _tuple(padding, 1), one(dilation), ceil_mode)
-    out, idx = fn.squeeze(out, -2), fn.squeeze(idx, -2)
-    return (out, idx) if return_indices else out
+    """aten::max_pool1d: its checks (_pool_checks.max_pool1d); an input that needs a
+    gradient takes max_pool1d_with_indices (PyTorch's node: MaxPool2DWithIndices under a
+    Squeeze), one that does not takes max_pool1d_impl (floating types only)."""
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    _pc.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if not _needs_grad(input):
+        _pc.refuse_unless("max_pool1d_impl", input.dtype, _pc._FLOATS)
+    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation,
+                                   ceil_mode)[0]
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
-    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
-    out = avg_pool2d(fn.unsqueeze(input, -2), one(kernel_size),
-                     None if stride is None else one(stride), (0,) + _tuple(padding, 1),
-                     ceil_mode, count_include_pad)
+    """aten::avg_pool1d (Pooling.cpp): avg_pool2d of a height-1 view."""
+    k, s, p = _pc.pool1d_args("avg_pool1d", input, (("kernel_size", kernel_size),
+                                                    ("stride", stride), ("padding", padding)))
+    out = avg_pool2d(fn.unsqueeze(input, -2), (1, k), (1, s), (0, p), ceil_mode,
+                     count_include_pad)
     return fn.squeeze(out, -2)
 
 
 def adaptive_avg_pool1d(input, output_size):
-    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
-    return fn.squeeze(adaptive_avg_pool2d(fn.unsqueeze(input, -2), (1, size)), -2)
+    """aten::adaptive_avg_pool1d (Pooling.cpp): adaptive_avg_pool2d of a height-1 view."""
+    _pc.parse_ints("adaptive_avg_pool1d", "output_size", 2, output_size)
+    _pc._check_dim_range("adaptive_avg_pool1d", input.dim(), 2, 3)
+    size = _pc.int_list(output_size, 1)
+    _pc.check1d("adaptive_avg_pool1d", "output_size", size)
+    return fn.squeeze(_adaptive_avg_pool(fn.unsqueeze(input, -2), (1, size[0]), 2), -2)
 
 
 # ---- padding, pixel shuffle, interpolation, unfold / fold (issue 12) ----------------------
@@ -1511,12 +1536,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
     from .._ops import nn_ops as N
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
-                           f"[{_errors.shape_str(tuple(input.shape))}]")
-    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
-        (output_size,) * 2
-    size = tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
+    size = _pc.adaptive_max(2, input, _pc.adaptive_size(output_size, tuple(input.shape), 2))
     outs = N.adaptive_max_pool2d_kernel(input._data, size)
     return _finish(N.ADAPTIVE_MAX_POOL2D, (input,), (size,), outs)
 
@@ -1527,10 +1547,19 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=True):
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"adaptive_max_pool1d() argument 'input' (position 1) must be 2D "
-                           f"or 3D, but got {input.dim()}D")
-    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    """aten::adaptive_max_pool1d (Pooling.cpp): adaptive_max_pool2d of a height-1 view."""
+    op = "adaptive_max_pool1d"
+    _pc.parse_ints(op, "output_size", 2, output_size)
+    _pc._check_dim_range(op, input.dim(), 2, 3)
+    size = _pc.int_list(output_size, 1)
+    _pc.check1d(op, "output_size", size)
+    shape = tuple(input.shape)
+    for i in range(1, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"{op}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {_pc.sizes(shape)} with "
+                               f"dimension {i} being empty")
+    size = size[0]
     out, idx = adaptive_max_pool2d_with_indices(fn.unsqueeze(input, -2), (1, size))
     return fn.squeeze(out, -2), fn.squeeze(idx, -2)
 
@@ -1542,7 +1571,14 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=True):
-    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    """aten::max_pool1d_with_indices (Pooling.cpp): max_pool2d_with_indices of a height-1
+    view."""
+    k, s, p, d = _pc.pool1d_args("max_pool1d", input, (
+        ("kernel_size", kernel_size), ("stride", stride), ("padding", padding),
+        ("dilation", dilation)))
+    out, idx = max_pool2d_with_indices(fn.unsqueeze(input, -2), (1, k), (1, s), (0, p),
+                                       (1, d), ceil_mode)
+    return fn.squeeze(out, -2), fn.squeeze(idx, -2)
 
 
 def _unpool_output_size(input, kernel_size, stride, padding, output_size):
@@ -1642,24 +1678,13 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace)
 
 # ---- 3-d pooling, LP pooling, channel shuffle, feature dropouts (issue 12) ----------------
-def _pool_args_nd(kernel_size, stride, padding, dilation, nd):
-    k = _tuple(kernel_size, nd)
-    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else \
-        _tuple(stride, nd)
-    p, d = _tuple(padding, nd), _tuple(dilation, nd)
-    for i in range(nd):
-        if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                               f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
-    return k, s, p, d
-
-
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=True):
     from .._ops import nn_ops as N
-    if input.dim() not in (4, 5):
-        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    params = _pool_args_nd(kernel_size, stride, padding, dilation, 3) + (bool(ceil_mode),)
+    params = _pc.pool3d("max_pool3d", input, kernel_size, stride, padding, dilation,
+                        ceil_mode) + (bool(ceil_mode),)
+    if input.dtype == _dtypes.bool or input.dtype.is_complex:
+        _pc.refuse("max_pool3d", input.dtype)
     return _finish_multi(N.MAX_POOL3D, (input,), params,
                          N.max_pool_nd_kernel(input._data, *params))
 
@@ -1674,40 +1699,20 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     from .._ops import nn_ops as N
-    if input.dim() not in (4, 5):
-        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    k, s, p, _ = _pool_args_nd(kernel_size, stride, padding, 1, 3)
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
+    k, s, p, _ = _pc.pool3d("avg_pool3d", input, kernel_size, stride, padding, 1, ceil_mode,
+                            divisor_override)
     params = (k, s, p, bool(ceil_mode), bool(count_include_pad), divisor_override)
-    refuse_half("avg_pool3d_out_frame", input._data)
+    _pc.refuse_unless("avg_pool3d_out_frame", input.dtype, ("float64", "float32", "int64"))
     return _finish(N.AVG_POOL3D, (input,), params, N.avg_pool_nd_kernel(input._data, *params))
 
 
-def _adaptive_size(input, output_size, nd):
-    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
-        (output_size,) * nd
-    return tuple(input.shape[-nd + i] if v is None else int(v) for i, v in enumerate(size))
-
-
 def adaptive_avg_pool3d(input, output_size):
-    from .._ops import nn_ops as N
-    if input.dim() not in (4, 5):
-        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got "
-                           f"{list(input.shape)}")
-    size = _adaptive_size(input, output_size, 3)
-    if size == (1, 1, 1):   # PyTorch takes the mean (MeanBackward1)
-        return fn.mean(input, (-3, -2, -1), keepdim=True)
-    out = N.ADAPTIVE_AVG_POOL3D.kernel(input._data, size)
-    return _finish(N.ADAPTIVE_AVG_POOL3D, (input,), (size,), out)
+    return _adaptive_avg_pool(input, _pc.adaptive_size(output_size, tuple(input.shape), 3), 3)
 
 
 def adaptive_max_pool3d_with_indices(input, output_size, return_indices=True):
     from .._ops import nn_ops as N
-    if input.dim() not in (4, 5):
-        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: "
-                           f"[{_errors.shape_str(tuple(input.shape))}]")
-    size = _adaptive_size(input, output_size, 3)
+    size = _pc.adaptive_max(3, input, _pc.adaptive_size(output_size, tuple(input.shape), 3))
     return _finish(N.ADAPTIVE_MAX_POOL3D, (input,), (size,),
                    N.adaptive_max_pool_nd_kernel(input._data, size))
 
@@ -1739,12 +1744,26 @@ def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_siz
 
 def _lp_pool(avg, input, norm_type, kernel_size, stride, ceil_mode, nd):
     """PyTorch's composition: (sign(s) * relu(|s|) * prod(kernel)) ** (1 / p), s the
-    average of x ** p over each window."""
-    k = _tuple(kernel_size, nd)
+    average of x ** p over each window; p = +-inf: max pooling of +-|x|."""
+    if isinstance(norm_type, (int, float)) and norm_type in (_math.inf, -_math.inf):
+        mx = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
+        if norm_type > 0:
+            return mx(fn.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+        return fn.neg(mx(fn.neg(fn.abs(input)), kernel_size, stride, 0, 1, ceil_mode))
+    if nd > 1:   # (its ``kw, kh = _pair(kernel_size)``, which unpacks first)
+        k = tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else \
+            (kernel_size,) * nd
+        if nd == 2:
+            a, b = k
+        else:
+            a, b, c = k
+        n = a * b * (c if nd == 3 else 1)
     out = avg(fn.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
-    n = 1
-    for v in k:
-        n *= v
+    if nd == 1:
+        if isinstance(kernel_size, (list, tuple)):   # (its ``.mul(kernel_size)``)
+            raise TypeError(f"mul(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(kernel_size).__name__}")
+        n = kernel_size
     return fn.pow(fn.mul(fn.mul(fn.sign(out), fn.relu(fn.abs(out))), n), 1.0 / norm_type)
 
 
