@@ -349,9 +349,10 @@ def adaptive_avg_kernel(nd, input, size):
 def adaptive_max(nd, input, output_size):
     """TORCH_META_FUNC(adaptive_max_pool2d/3d), then the result's allocation and the
     kernel's dispatch."""
+    name = f"adaptive_max_pool{nd}d"
+    parse_ints(name, "output_size", 2, output_size)
     shape = tuple(input.shape)
     ndim = len(shape)
-    name = f"adaptive_max_pool{nd}d"
     if ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
                            f"{sizes(shape)}")

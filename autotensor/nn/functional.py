@@ -1077,7 +1077,9 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
 
 
 def adaptive_avg_pool2d(input, output_size):
-    return _adaptive_avg_pool(input, _pc.adaptive_size(output_size, tuple(input.shape), 2), 2)
+    size = _pc.adaptive_size(output_size, tuple(input.shape), 2)
+    _pc.parse_ints("adaptive_avg_pool2d", "output_size", 2, size)
+    return _adaptive_avg_pool(input, size, 2)
 
 
 def _adaptive_avg_pool(input, output_size, nd):
@@ -1378,7 +1380,9 @@ _INTERP_MODES = ("nearest | linear | bilinear | bicubic | trilinear | lanczos | 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Nearest / nearest-exact (index maps), linear / bilinear / bicubic (interpolation
-    matrices, PyTorch's source-index rules and cubic coefficients A = -0.75)."""
+    matrices, PyTorch's source-index rules and cubic coefficients A = -0.75). The
+    arguments are checked in the order of PyTorch's Python body, then as aten's
+    upsample ops (_upsample_checks)."""
     from .._ops import nn_ops as N
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -1387,55 +1391,69 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     elif align_corners is None:
         align_corners = False
     nsp = input.dim() - 2
+    in_sizes = tuple(input.shape[2:])
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
-    if size is None and scale_factor is None:
-        raise ValueError("either size or scale_factor should be defined")
-    in_sizes = tuple(input.shape[2:])
     if size is not None:
-        sizes = tuple(size) if isinstance(size, (list, tuple)) else (size,) * nsp
-        if len(sizes) != nsp:
-            raise ValueError(f"Input and output must have the same number of spatial "
-                             f"dimensions, but got input with spatial dimensions of "
-                             f"{list(in_sizes)} and output size of {list(sizes)}. Please "
-                             f"provide input tensor in (N, C, d1, d2, ...,dK) format and "
-                             f"output size in (o1, o2, ...,oK) format.")
-        scales = (None,) * nsp
+        if isinstance(size, (list, tuple)):
+            if len(size) != nsp:
+                raise ValueError(f"Input and output must have the same number of spatial "
+                                 f"dimensions, but got input with spatial dimensions of "
+                                 f"{list(in_sizes)} and output size of {size}. Please "
+                                 f"provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                                 f"output size in (o1, o2, ...,oK) format.")
+            if not all(_is_integer(v) for v in size):
+                raise TypeError(f"expected size to be one of int or Tuple[int] or Tuple[int, "
+                                f"int] or Tuple[int, int, int], but got size with types "
+                                f"{[type(v) for v in size]}")
+            out_size = list(size)
+        else:
+            out_size = [size] * nsp
+        scales = None
+    elif scale_factor is not None:
+        out_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != nsp:
+                raise ValueError(f"Input and scale_factor must have the same number of spatial "
+                                 f"dimensions, but got input with spatial dimensions of "
+                                 f"{list(in_sizes)} and scale_factor of shape {scale_factor}. "
+                                 f"Please provide input tensor in (N, C, d1, d2, ...,dK) "
+                                 f"format and scale_factor in (s1, s2, ...,sK) format.")
+            scales = list(scale_factor)
+        else:
+            scales = [scale_factor] * nsp
     else:
-        sf = tuple(scale_factor) if isinstance(scale_factor, (list, tuple)) else \
-            (scale_factor,) * nsp
-        sizes = tuple(int(_math.floor(float(s) * f)) for s, f in zip(in_sizes, sf))
-        scales = (None,) * nsp if recompute_scale_factor else tuple(float(f) for f in sf)
-    sizes = tuple(int(s) for s in sizes)
-    want = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,),
-            "bilinear": (2,), "bicubic": (2,), "trilinear": (3,), "lanczos": (2,)}
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and out_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        out_size = [_recomputed_size(in_sizes[i], scales[i]) for i in range(nsp)]
+        scales = None
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and nsp == 2):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
-    if mode == "area":   # PyTorch: adaptive average pooling to the output size
-        if nsp == 1:
-            return adaptive_avg_pool1d(input, sizes[0])
-        if nsp == 2:
-            return adaptive_avg_pool2d(input, sizes)
-        if nsp == 3:
-            return adaptive_avg_pool3d(input, sizes)
-    if mode not in want:
+    want = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3),
+            "linear": (1,), "bilinear": (2,), "bicubic": (2,), "trilinear": (3,),
+            "lanczos": (2,)}
+    if nsp not in want.get(mode, ()):
+        need = {"linear": 3, "bilinear": 4, "trilinear": 5}.get(mode)
+        if need is not None and nsp in (1, 2, 3):
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D "
+                                      f"input")
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
                                   f"(got {input.dim()}D) for the modes: {_INTERP_MODES} "
                                   f"(got {mode})")
-    if mode == "lanczos" and nsp == 2:
+    if mode == "area":   # PyTorch: adaptive average pooling to the output size
+        return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[nsp - 1](
+            input, out_size)
+    if mode == "lanczos":
         if align_corners:
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-    if nsp not in want[mode]:
-        if mode == "lanczos":
-            raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors "
-                                      f"supported (got {input.dim()}D) for the modes: "
-                                      f"{_INTERP_MODES} (got {mode})")
-        need = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}.get(mode)
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D "
-                                  f"input")
+    sizes, scales = _upsample_checks(input, mode, out_size, scales, antialias)
     if mode in ("nearest", "nearest-exact"):
         maps = [N.nearest_map(o, i, s, mode == "nearest-exact")
                 for o, i, s in zip(sizes, in_sizes, scales)]
@@ -1455,6 +1473,90 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     op = {"linear": N.UPSAMPLE_LINEAR1D, "bilinear": N.UPSAMPLE_BILINEAR2D,
           "bicubic": N.UPSAMPLE_BICUBIC2D, "trilinear": N.UPSAMPLE_TRILINEAR3D}[mode]
     return _finish(op, (input,), (mats,), N.separable_kernel(input._data, mats))
+
+
+def _is_integer(x):
+    """torch.nn.functional._is_integer: an int, a NumPy integer or an integer tensor."""
+    from .._backend import np
+    from .._tensor import Tensor
+    if isinstance(x, (int, np.integer)):
+        return True
+    return isinstance(x, Tensor) and not x.is_floating_point() and not x.is_complex()
+
+
+def _recomputed_size(size, scale):
+    """``_sym_int(input.size(i + 2) * scale)``: the product truncated to an int."""
+    v = size * scale
+    if isinstance(v, float):
+        if v != v:
+            raise ValueError("cannot convert float NaN to integer")
+        if v in (_math.inf, -_math.inf):
+            raise OverflowError("cannot convert float infinity to integer")
+        return _math.floor(v) if v >= 0 else _math.ceil(v)
+    return int(v)
+
+
+_UPSAMPLE_DTYPE_NAMES = {"nearest": "compute_indices_weights_nearest",
+                         "nearest-exact": "compute_indices_weights_nearest",
+                         "linear": "compute_indices_weights_linear",
+                         "trilinear": "compute_indices_weights_linear",
+                         "bilinear": "upsample_bilinear2d_channels_last",
+                         "bicubic": "compute_indices_weights_cubic"}
+
+
+def _upsample_parser_error(mode, nsp, out_size):
+    """The C++ argument parser's error for a non-int output size (a float ``size``)."""
+    op = {"nearest": f"upsample_nearest{nsp}d", "nearest-exact": f"_upsample_nearest_exact{nsp}d",
+          "linear": "upsample_linear1d", "bilinear": "upsample_bilinear2d",
+          "bicubic": "upsample_bicubic2d", "trilinear": "upsample_trilinear3d"}[mode]
+    ac = "" if mode in ("nearest", "nearest-exact") else ", bool"
+    acn = "" if not ac else " bool align_corners,"
+    kinds = ", ".join(type(v).__name__ for v in out_size)
+    scales = ", ".join(f"float scales{'_' + d if nsp > 1 else ''} = None"
+                       for d in ("dhw"[3 - nsp:] if nsp > 1 else "_"))
+    raise TypeError(f"{op}() received an invalid combination of arguments - got (Tensor, "
+                    f"list{ac}, NoneType), but expected one of:\n * (Tensor input, tuple of ints "
+                    f"output_size,{acn} tuple of floats scale_factors)\n      didn't match "
+                    f"because some of the arguments have invalid types: (Tensor, !list of "
+                    f"[{kinds}]!{ac}, !NoneType!)\n * (Tensor input, tuple of ints output_size,"
+                    f"{acn} {scales}, *, Tensor out = None)\n")
+
+
+def _upsample_checks(input, mode, out_size, scales, antialias):
+    """aten's upsample_*.vec: compute_output_size (a scale's product converted to int64),
+    upsample_Nd_common_check (sizes > 0), the meta function's non-empty check, then the
+    CPU kernel's dispatch; returns (output sizes, scales)."""
+    nsp = input.dim() - 2
+    in_sizes = tuple(input.shape[2:])
+    if out_size is not None and not all(_is_integer(v) for v in out_size):
+        _upsample_parser_error(mode, nsp, out_size)
+    if out_size is None:
+        out = []
+        for i in range(nsp):
+            v = float(in_sizes[i]) * float(scales[i])
+            if v != v or not -2.0 ** 63 <= v < 2.0 ** 63:
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            out.append(int(v))
+        sizes, scales = tuple(out), tuple(float(f) for f in scales)
+    else:
+        sizes, scales = tuple(int(v) for v in out_size), (None,) * nsp
+    if not (all(v > 0 for v in in_sizes) and all(v > 0 for v in sizes)):
+        labels = ("W",) if nsp == 1 else ("H", "W") if nsp == 2 else ("D", "H", "W")
+        i = ", ".join(f"{n}: {v}" for n, v in zip(labels, in_sizes))
+        o = ", ".join(f"{n}: {v}" for n, v in zip(labels, sizes))
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({i}){' and' if nsp == 1 else ''} output ({o})")
+    if input.shape[1] == 0:
+        raise RuntimeError(f"Non-empty {nsp + 2}D data tensor expected but got a tensor with "
+                           f"sizes {_pc.sizes(tuple(input.shape))}")
+    if not antialias:
+        name = _UPSAMPLE_DTYPE_NAMES.get(mode)
+        if name and mode in ("nearest", "nearest-exact") and nsp == 2:
+            name = "upsample_nearest2d_channels_last"
+        if name:
+            allowed = _pc._FLOATS + (() if mode in ("linear", "trilinear") else ("uint8",))
+            _pc.refuse_unless(name, input.dtype, allowed)
+    return sizes, scales
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
@@ -1707,7 +1809,9 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
 
 
 def adaptive_avg_pool3d(input, output_size):
-    return _adaptive_avg_pool(input, _pc.adaptive_size(output_size, tuple(input.shape), 3), 3)
+    size = _pc.adaptive_size(output_size, tuple(input.shape), 3)
+    _pc.parse_ints("adaptive_avg_pool3d", "output_size", 2, size)
+    return _adaptive_avg_pool(input, size, 3)
 
 
 def adaptive_max_pool3d_with_indices(input, output_size, return_indices=True):
