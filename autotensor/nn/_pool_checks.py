@@ -371,3 +371,92 @@ def adaptive_max(nd, input, output_size):
                                f"{sizes(out)}")
     refuse_unless(name if nd == 2 else "adaptive_max_pool3d_cpu", input.dtype, _FLOATS)
     return tuple(size)
+
+
+# ---- im2col / col2im (F.unfold / F.fold): Im2Col.cpp, Col2Im.cpp, im2col_shape_check.h --
+_IM2COL_TYPES = _FLOATS + ("complex64", "complex128", "bool")
+
+
+def _pairs(args):
+    """The op's ``It is expected <name> equals to 2`` checks, in its argument order."""
+    out = []
+    for name, v in args:
+        v = int_list(v, 2)
+        if len(v) != 2:
+            raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(v)}")
+        out.append(tuple(v))
+    return out
+
+
+def _window_params(k, d, p, s):
+    if not (k[1] > 0 and k[0] > 0):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: "
+                           f"{k[0]} kernel_width: {k[1]}")
+    if not (d[1] > 0 and d[0] > 0):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: "
+                           f"{d[0]} dilation_width: {d[1]}")
+    if not (p[1] >= 0 and p[0] >= 0):
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {p[0]} "
+                           f"pad_width: {p[1]}")
+    if not (s[1] > 0 and s[0] > 0):
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: {s[0]} "
+                           f"stride_width: {s[1]}")
+
+
+def _blocks(size, k, d, p, s):
+    return tuple((size[i] + 2 * p[i] - (d[i] * (k[i] - 1) + 1)) // s[i] + 1 for i in range(2))
+
+
+def im2col(input, kernel_size, dilation, padding, stride):
+    """aten::im2col's checks: ((kh, kw), (dh, dw), (ph, pw), (sh, sw))."""
+    k, d, p, s = _pairs((("kernel_size", kernel_size), ("dilation", dilation),
+                         ("padding", padding), ("stride", stride)))
+    _window_params(k, d, p, s)
+    shape = tuple(input.shape)
+    size_at(shape, -1)
+    size_at(shape, -2)
+    ndim = len(shape)
+    valid = size_at(shape, 1) != 0 and size_at(shape, 2) != 0
+    if not ((ndim == 3 and shape[0] and valid) or (ndim == 4 and valid and shape[3] != 0)):
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {sizes(shape)}")
+    h, w = shape[-2:]
+    oh, ow = _blocks((h, w), k, d, p, s)
+    if oh < 1 or ow < 1:
+        raise RuntimeError(f"Given input with spatial size ({h}, {w}), kernel_size=({k[0]}, "
+                           f"{k[1]}), dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), "
+                           f"calculated shape of the array of sliding blocks as ({oh}, {ow}), "
+                           f"but its components must be at least one.")
+    refuse_unless("im2col_out_cpu", input.dtype, _IM2COL_TYPES)
+    return k, d, p, s
+
+
+def col2im(input, output_size, kernel_size, dilation, padding, stride):
+    """aten::col2im's checks: ((oh, ow), k, d, p, s)."""
+    o, k, d, p, s = _pairs((("output_size", output_size), ("kernel_size", kernel_size),
+                            ("dilation", dilation), ("padding", padding), ("stride", stride)))
+    _window_params(k, d, p, s)
+    shape = tuple(input.shape)
+    ndim = len(shape)
+    if not ((ndim == 2 and shape[0] != 0 and shape[1] != 0) or
+            (ndim == 3 and shape[1] != 0 and shape[2] != 0)):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"{sizes(shape)}")
+    planes, length = shape[-2:]
+    if planes % (k[0] * k[1]):
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the "
+                           f"product of kernel_size, but got input.size(1)={planes} and "
+                           f"kernel_size=({k[0]}, {k[1]}).")
+    bh, bw = _blocks(o, k, d, p, s)
+    head = (f"Given output_size=({o[0]}, {o[1]}), kernel_size=({k[0]}, {k[1]}), dilation=("
+            f"{d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), ")
+    if length != bh * bw:
+        raise RuntimeError(f"{head}expected size of input's dimension 2 to match the "
+                           f"calculated number of sliding blocks {bh} * {bw} = {bh * bw}, but "
+                           f"got input.size(2)={length}.")
+    if bh < 1 or bw < 1:
+        raise RuntimeError(f"{head}calculated shape of the array of sliding blocks as ({bh}, "
+                           f"{bw}), which is too small (non-positive).")
+    refuse_unless("col2im_out_cpu", input.dtype, _IM2COL_TYPES)
+    return o, k, d, p, s

@@ -1340,6 +1340,8 @@ def pixel_shuffle(input, upscale_factor):
     if input.dim() < 3:
         raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but "
                            f"got input with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
     c, h, w = input.shape[-3:]
     if c % (r * r):
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
@@ -1358,6 +1360,8 @@ def pixel_unshuffle(input, downscale_factor):
     if input.dim() < 3:
         raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, "
                            f"but got input with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
     c, h, w = input.shape[-3:]
     if h % r or w % r:
         raise RuntimeError(f"pixel_unshuffle expects height to be divisible by "
@@ -1560,31 +1564,34 @@ def _upsample_checks(input, mode, out_size, scales, antialias):
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    _warnings.warn("`nn.functional.upsample` is deprecated. "
+                   "Use `nn.functional.interpolate` "
+                   "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
+    _warnings.warn("`nn.functional.upsample_nearest` is deprecated. "
+                   "Use `nn.functional.interpolate` "
+                   "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
+    _warnings.warn("`nn.functional.upsample_bilinear` is deprecated. "
+                   "Use `nn.functional.interpolate` "
+                   "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
 def _unfold_map(c, size, kernel, dilation, padding, stride):
+    """The gather map of im2col (its arguments checked by _pool_checks.im2col / col2im)."""
     from .._ops import nn_ops as N
     from .._backend import np
     maps = []
     outs = []
     for i in range(2):
         o = (size[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
-        if o <= 0:
-            raise RuntimeError(f"Given input with spatial size ({size[0]}, {size[1]}), "
-                               f"kernel_size=({kernel[0]}, {kernel[1]}), dilation=("
-                               f"{dilation[0]}, {dilation[1]}), padding=({padding[0]}, "
-                               f"{padding[1]}), calculated shape of the array of sliding "
-                               f"blocks as ({o}, ...), but its components must be at least "
-                               "one.")
         pos = (np.arange(kernel[i]) * dilation[i])[:, None] + \
             (np.arange(o) * stride[i] - padding[i])[None, :]          # (k, o)
         maps.append(np.where((pos >= 0) & (pos < size[i]), pos, -1))
@@ -1601,37 +1608,18 @@ def _unfold_map(c, size, kernel, dilation, padding, stride):
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C*kh*kw, L) (Im2ColBackward0)."""
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor for input with possibly 0 "
-                           f"batch size and non-zero dimensions for input, but got: "
-                           f"[{_errors.shape_str(tuple(input.shape))}]")
-    args = [_tuple(a, 2) for a in (kernel_size, dilation, padding, stride)]
+    k, d, p, s = _pc.im2col(input, kernel_size, dilation, padding, stride)
     c, h, w = input.shape[-3:]
-    index, N = _unfold_map(c, (h, w), *args)
+    index, N = _unfold_map(c, (h, w), k, d, p, s)
     return _index_map_op(N.IM2COL, input, index, 3, 0)
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """col2im: the adjoint of unfold, overlapping blocks summed (Col2ImBackward0)."""
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
-                           f"batch size and non-zero dimensions for input, but got: "
-                           f"[{_errors.shape_str(tuple(input.shape))}]")
-    size = _tuple(output_size, 2)
-    k, d, p, s = (_tuple(a, 2) for a in (kernel_size, dilation, padding, stride))
+    size, k, d, p, s = _pc.col2im(input, output_size, kernel_size, dilation, padding, stride)
     ck = input.shape[-2]
-    if ck % (k[0] * k[1]):
-        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the "
-                           f"product of kernel_size, but got input.size(1)={ck} and "
-                           f"kernel_size=({k[0]}, {k[1]})")
     c = ck // (k[0] * k[1])
     index, N = _unfold_map(c, size, k, d, p, s)
-    if input.shape[-1] != index.shape[1]:
-        raise RuntimeError(f"Given output_size=({size[0]}, {size[1]}), kernel_size=({k[0]}, "
-                           f"{k[1]}), dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), "
-                           f"stride=({s[0]}, {s[1]}), expected size of input's dimension 2 "
-                           f"to match the calculated number of sliding blocks "
-                           f"{index.shape[1]}, but got input.size(2)={input.shape[-1]}.")
     params = (index, 2, (c,) + size)
     return _finish(N.COL2IM, (input,), params, N.index_map_scatter(input._data, *params))
 
