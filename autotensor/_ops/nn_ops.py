@@ -1911,7 +1911,8 @@ ADAPTIVE_MAX_POOL2D = defop(
 def max_unpool2d_kernel(x, indices, output_size):
     b = _numel(x.shape[:-2])
     out = np.zeros((b, output_size[0] * output_size[1]), dtype=x.dtype)
-    np.put_along_axis(out, indices.reshape(b, -1), x.reshape(b, -1), 1)
+    n = _numel(x.shape[-2:])   # (explicit: an empty batch has no -1)
+    np.put_along_axis(out, indices.reshape(b, n), x.reshape(b, n), 1)
     return out.reshape(x.shape[:-2] + tuple(output_size))
 
 
@@ -2988,7 +2989,8 @@ def max_unpool_nd_kernel(x, indices, output_size):
     nd = len(output_size)
     b = _numel(x.shape[:-nd])
     out = np.zeros((b, _numel(tuple(output_size))), dtype=x.dtype)
-    np.put_along_axis(out, indices.reshape(b, -1), x.reshape(b, -1), 1)
+    n = _numel(x.shape[-nd:])   # (explicit: an empty batch has no -1)
+    np.put_along_axis(out, indices.reshape(b, n), x.reshape(b, n), 1)
     return out.reshape(x.shape[:-nd] + tuple(output_size))
 
 
@@ -3097,11 +3099,12 @@ def fractional_max_pool_kernel(x, kernel_size, output_size, random_samples):
     nd = len(kernel_size)
     size = x.shape[-nd:]
     lead = x.shape[:-nd]
-    if not x.size:  # (no planes: empty results of the output's shape)
+    if not x.size or not _numel(tuple(output_size)):  # (empty results of the output's shape)
         shape = lead + tuple(output_size)
         return np.zeros(shape, x.dtype), np.zeros(shape, np.int64)
     planes = x.reshape(-1, _numel(size))
-    u = random_samples.reshape(-1, nd)
+    # (aten reads the first batch-size rows of the samples: there may be more)
+    u = random_samples[:_numel(lead) // x.shape[-nd - 1]].reshape(-1, nd)
     order = (1, 0) if nd == 2 else (0, 1, 2)                 # which sample drives each dim
     starts = [_fractional_starts(u[:, order[d]], size[d], output_size[d], kernel_size[d])
               for d in range(nd)]

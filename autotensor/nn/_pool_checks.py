@@ -460,3 +460,94 @@ def col2im(input, output_size, kernel_size, dilation, padding, stride):
                            f"{bw}), which is too small (non-positive).")
     refuse_unless("col2im_out_cpu", input.dtype, _IM2COL_TYPES)
     return o, k, d, p, s
+
+
+# ---- max_unpool2d / max_unpool3d (MaxUnpooling.cpp) -----------------------------------------
+def max_unpool(nd, input, indices, output_size, stride=None):
+    """max_unpooling{2,3}d_forward_out_cpu's checks, then (for a result with elements) the
+    kernel's dispatch and its invalid-index error (the last invalid index in memory order:
+    aten's serial loop; a parallel run may report another)."""
+    from .._backend import np
+    if indices.dtype != _dtypes.int64:
+        raise RuntimeError("elements in indices should be type int64" + (
+            f" but got: {_dtypes.scalar_name(indices.dtype)}" if nd == 2 else ""))
+    shape, ishape = tuple(input.shape), tuple(indices.shape)
+    if len(shape) not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d "
+                           f"Tensor, but got a tensor with {len(shape)} dimensions.")
+    if shape != ishape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({sizes(shape)}) but got indices tensor with shape: "
+                           f"{sizes(ishape)}")
+    for i in range(1, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"max_unpooling{nd}d_forward_out_cpu(): Expected input to have "
+                               f"non-zero size for non-batch dimensions, but got "
+                               f"{sizes(shape)} with dimension {i} being empty.")
+    if nd == 3 and not all(v > 0 for v in stride):
+        raise RuntimeError(f"strides should be greater than zero, but got stride: "
+                           f"{sizes(stride)}")
+    size = tuple(int(v) for v in output_size)
+    n = 1
+    for v in shape[:len(shape) - nd] + size:
+        n *= v
+    if not n:
+        return size
+    refuse_unless(f"max_unpool{nd}d", input.dtype, _FLOATS)
+    plane = 1
+    for v in size:
+        plane *= v
+    idx = indices._data.reshape(-1)
+    bad = np.flatnonzero((idx < 0) | (idx >= plane))
+    if bad.size:
+        raise RuntimeError(f"Found an invalid max index: {int(idx[bad[-1]])} (output volumes "
+                           f"are of size {'x'.join(str(v) for v in size)})")
+    return size
+
+
+# ---- fractional_max_pool2d / 3d (FractionalMaxPool2d.cpp, FractionalMaxPool3d.cpp) ---------
+def fractional(nd, input, kernel_size, output_size, samples):
+    """The meta function's checks (argument lengths, rank, empty dims, windows past the
+    input, the result's allocation), then the CPU template's checks of _random_samples and
+    its dispatch; returns (kernel, output size)."""
+    name = f"fractional_max_pool{nd}d"
+    where = name + "()" if nd == 2 else name + "_out()"
+    of = "Ints" if nd == 2 else "three Ints"
+    k, o = int_list(kernel_size, nd), int_list(output_size, nd)
+    for arg, v in (("kernel_size", k), ("output_size", o)):
+        if len(v) not in (1, nd):
+            raise RuntimeError(f"{name}: {arg} must either be a single Int or tuple of {of}")
+    k, o = tuple(k) * (nd // len(k)), tuple(o) * (nd // len(o))
+    shape = tuple(input.shape)
+    ndim = len(shape)
+    if ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{where}: Expected {nd + 1}D or {nd + 2}D tensor, but got: "
+                           f"{sizes(shape)}")
+    for i in range(1, ndim):
+        if shape[i] <= 0:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got{sizes(shape)} with dimension {i} being "
+                               f"empty.")
+    labels = ("height", "width") if nd == 2 else ("time", "height", "width")
+    for i in range(nd):   # (the 3-d op's check is strict: a window may not end at the edge)
+        if o[i] + k[i] - 1 > shape[-nd + i] - (nd == 3):
+            raise RuntimeError(f"{where}: pool {labels[i]} {k[i]} too large relative to input "
+                               f"{labels[i]} {shape[-nd + i]}")
+    out = shape[:ndim - nd] + o
+    for v in out:
+        if v < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {v}: "
+                               f"{sizes(out)}")
+    if samples.dtype != input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    n, c, d = samples.shape
+    if n < (shape[0] if ndim == nd + 2 else 1):
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if c != shape[-nd - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if d != nd:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {nd}; got {d}.")
+    refuse_unless(f"{name}_out_frame", input.dtype, _FLOATS)
+    return k, o

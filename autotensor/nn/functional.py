@@ -1671,35 +1671,62 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     return fn.squeeze(out, -2), fn.squeeze(idx, -2)
 
 
+def _ntuple(x, n):
+    """torch's _single/_pair/_triple: a sequence as given, else repeated."""
+    return tuple(x) if isinstance(x, (list, tuple)) else (x,) * n
+
+
 def _unpool_output_size(input, kernel_size, stride, padding, output_size):
-    k, s, p = _tuple(kernel_size, 2), _tuple(stride if stride is not None else kernel_size, 2), \
-        _tuple(padding, 2)
-    default = tuple((input.shape[-2 + i] - 1) * s[i] + k[i] - 2 * p[i] for i in range(2))
+    """torch.nn.functional._unpool_output_size (Python): the default size, or the given one
+    checked against it."""
+    input_size = tuple(input.shape)
+    nd = len(kernel_size)
+    default = [(input_size[-nd + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+               for d in range(nd)]
     if output_size is None:
-        return default
-    size = tuple(int(v) for v in output_size)[-2:]
-    return size
+        ret = default
+    else:
+        if len(output_size) == nd + 2:
+            output_size = output_size[2:]
+        if len(output_size) != nd:
+            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
+                             f"elements, but it has a length of '{len(output_size)}'")
+        for d in range(nd):
+            lo, hi = default[d] - stride[d], default[d] + stride[d]
+            if not lo < output_size[d] < hi:
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be '
+                                 f'between {lo} and {hi})')
+        ret = output_size
+    for d in range(nd):
+        if ret[d] < 0:
+            raise ValueError(f"max_unpooling: output_size must contain non-negative spatial "
+                             f"dimensions, but got output_size[{d}]={ret[d]}")
+    return ret
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    k = _ntuple(kernel_size, 2)
+    s = k if stride is None else _ntuple(stride, 2)
+    size = _unpool_output_size(input, k, s, _ntuple(padding, 2), output_size)
+    return _max_unpool2d(input, indices, size)
+
+
+def _max_unpool2d(input, indices, output_size):
+    """aten::max_unpool2d (MaxUnpool2DBackward0)."""
     from .._ops import nn_ops as N
-    size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
-    idx = indices._data
-    if idx.size and (idx.max() >= size[0] * size[1] or idx.min() < 0):
-        bad = int(idx.max() if idx.max() >= size[0] * size[1] else idx.min())
-        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
-                           f"{size[0]}x{size[1]}")
-    params = (idx, size)
+    size = _pc.max_unpool(2, input, indices, output_size)
+    params = (indices._data, size)
     return _finish(N.MAX_UNPOOL2D, (input,), params, N.max_unpool2d_kernel(input._data, *params))
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
-    out_size = None if output_size is None else (1, tuple(output_size)[-1])
-    out = max_unpool2d(fn.unsqueeze(input, -2), fn.unsqueeze(indices, -2), one(kernel_size),
-                       one(stride if stride is not None else kernel_size),
-                       (0,) + _tuple(padding, 1), out_size)
-    return fn.squeeze(out, -2)
+    """max_unpool2d of (..., L, 1) views, as PyTorch's Python function."""
+    k = _ntuple(kernel_size, 1)
+    s = k if stride is None else _ntuple(stride, 1)
+    size = _unpool_output_size(input, k, s, _ntuple(padding, 1), output_size)
+    size = list(size) + [1] if isinstance(size, list) else tuple(size) + (1,)
+    out = _max_unpool2d(fn.unsqueeze(input, -1), fn.unsqueeze(indices, -1), size)
+    return fn.squeeze(out, -1)
 
 
 def _feature_dropout(input, p, training, inplace):
@@ -1815,21 +1842,13 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 
 
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """aten::max_unpool3d (MaxUnpool3DBackward0) after PyTorch's Python size checks."""
     from .._ops import nn_ops as N
-    k = _tuple(kernel_size, 3)
-    s = _tuple(stride if stride is not None else kernel_size, 3)
-    p = _tuple(padding, 3)
-    if output_size is None:
-        size = tuple((input.shape[-3 + i] - 1) * s[i] + k[i] - 2 * p[i] for i in range(3))
-    else:
-        size = tuple(int(v) for v in output_size)[-3:]
-    idx = indices._data
-    n = size[0] * size[1] * size[2]
-    if idx.size and (idx.max() >= n or idx.min() < 0):
-        bad = int(idx.max() if idx.max() >= n else idx.min())
-        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
-                           f"{size[0]}x{size[1]}x{size[2]})")
-    params = (idx, size)
+    k = _ntuple(kernel_size, 3)
+    s = k if stride is None else _ntuple(stride, 3)
+    size = _unpool_output_size(input, k, s, _ntuple(padding, 3), output_size)
+    size = _pc.max_unpool(3, input, indices, size, s)
+    params = (indices._data, size)
     return _finish(N.MAX_UNPOOL3D, (input,), params,
                    N.max_unpool_nd_kernel(input._data, *params))
 
@@ -1952,6 +1971,8 @@ def relu_(input):
     return fn.relu_(input)
 
 def _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, nd):
+    """PyTorch's Python body (output_ratio to a size, the samples drawn), then
+    aten::fractional_max_pool2d/3d (_pool_checks.fractional)."""
     from .. import _creation
     from .._ops import nn_ops as N
     name = f"fractional_max_pool{nd}d"
@@ -1959,24 +1980,15 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_
         raise ValueError(f"{name} requires specifying either an output_size or an "
                          "output_ratio")
     if output_size is None:
-        ratio = tuple(output_ratio) if isinstance(output_ratio, (list, tuple)) else \
-            (output_ratio,) * nd
-        if len(ratio) > nd:
+        if nd == 2 and len(output_ratio) > 2:
             raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
                              "of Ints.")
+        ratio = _ntuple(output_ratio, nd)
         output_size = [int(input.size(-nd + i) * ratio[i]) for i in range(nd)]
-    k, size = _tuple(kernel_size, nd), _tuple(output_size, nd)
     if _random_samples is None:
         n_batch = 1 if input.dim() == nd + 1 else input.size(0)
         _random_samples = _creation.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
-    if _random_samples.dtype != input.dtype:
-        raise RuntimeError("Expect _random_samples to have the same dtype as input")
-    labels = ("height", "width") if nd == 2 else ("time", "height", "width")
-    where = name + "()" if nd == 2 else name + "_out()"
-    for i in range(nd):
-        if size[i] + k[i] - 1 > input.shape[-nd + i]:
-            raise RuntimeError(f"{where}: pool {labels[i]} {k[i]} too large relative to input "
-                               f"{labels[i]} {input.shape[-nd + i]}")
+    k, size = _pc.fractional(nd, input, kernel_size, output_size, _random_samples)
     op = N.FRACTIONAL_MAX_POOL2D if nd == 2 else N.FRACTIONAL_MAX_POOL3D
     params = (k, size, _random_samples._data)
     return _finish(op, (input,), params, N.fractional_max_pool_kernel(input._data, *params))
