@@ -1092,6 +1092,8 @@ def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
                         count_include_pad, divisor_override, self_sizes):
     """Each output's gradient over its divisor, spread over its window: a depthwise
     transposed convolution with a kernel of ones, cut or zero-extended to the input."""
+    if 0 in tuple(grad.shape):  # (an empty gradient, an empty input: no planes to convolve)
+        return F.zeros(tuple(self_sizes), grad)
     out = tuple(grad.shape[-2:])
     div = _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
@@ -1142,7 +1144,19 @@ def adaptive_avg_pool2d_kernel(x, output_size):
     return np.ascontiguousarray(np.matmul(np.matmul(mh, x), mw.T))
 
 
+def adaptive_grad_check(name, grad):
+    """aten's _adaptive_pool_empty_output_check: its adaptive pools' backward refuses a
+    gradient with an empty non-batch dim."""
+    shape = tuple(grad.shape)
+    for i in range(1, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"{name}_backward(): Expected grad_output to have non-zero size "
+                               f"for non-batch dimensions, but grad_output has sizes "
+                               f"[{', '.join(map(str, shape))}] with dimension {i} being empty")
+
+
 def adaptive_avg_pool2d_backward(F, grad, self_sizes):
+    adaptive_grad_check("adaptive_avg_pool2d", grad)
     mh = adaptive_pool_matrix(self_sizes[-2], grad.shape[-2], np.float64)
     mw = adaptive_pool_matrix(self_sizes[-1], grad.shape[-1], np.float64)
     return F.matmul(F.matmul(F.constant(mh.T, grad), grad), F.constant(mw, grad))
@@ -1903,9 +1917,10 @@ def adaptive_max_pool2d_kernel(x, output_size):
 ADAPTIVE_MAX_POOL2D = defop(
     "adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", adaptive_max_pool2d_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose",
-           layout=layout.suggested_format)
+    grads={"self": lambda F, grads, self_sizes, indices: (
+        adaptive_grad_check("adaptive_max_pool2d", grads[0]),
+        max_pool2d_backward(F, grads[0], self_sizes, indices))[1]}, jvp="transpose",
+    layout=layout.suggested_format)
 
 
 def max_unpool2d_kernel(x, indices, output_size):
@@ -2953,8 +2968,10 @@ ADAPTIVE_AVG_POOL3D = defop(
     if not _opmath(x.dtype) else separable_kernel(
         x.astype(np.float64), _adaptive_mats(x.shape[-3:], output_size)).astype(x.dtype),
     params=("output_size",),
-    grads={"self": lambda F, grad, output_size, self_sizes: separable_backward(
-        F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size))}, jvp="transpose")
+    grads={"self": lambda F, grad, output_size, self_sizes: (
+        adaptive_grad_check("adaptive_avg_pool3d", grad), separable_backward(
+            F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size)))[1]},
+    jvp="transpose")
 
 
 def adaptive_max_pool_nd_kernel(x, output_size):
@@ -2981,8 +2998,9 @@ def adaptive_max_pool_nd_kernel(x, output_size):
 ADAPTIVE_MAX_POOL3D = defop(
     "adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", adaptive_max_pool_nd_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)}, jvp="transpose")
+    grads={"self": lambda F, grads, self_sizes, indices: (
+        adaptive_grad_check("adaptive_max_pool3d", grads[0]),
+        max_pool_nd_backward(F, grads[0], self_sizes, indices, 3))[1]}, jvp="transpose")
 
 
 def max_unpool_nd_kernel(x, indices, output_size):
