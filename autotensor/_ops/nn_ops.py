@@ -1934,7 +1934,8 @@ def max_unpool2d_kernel(x, indices, output_size):
 def max_unpool2d_backward(F, grad, indices, output_size, self_sizes):
     b = _numel(tuple(self_sizes[:-2]))
     n = output_size[0] * output_size[1]
-    flat = (indices.reshape(b, -1) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
+    per = _numel(tuple(self_sizes[-2:]))   # (explicit: an empty batch has no -1)
+    flat = (indices.reshape(b, per) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
     return F.reshape(F.index_select(F.reshape(grad, (-1,)), 0, flat), tuple(self_sizes))
 
 
@@ -2886,8 +2887,9 @@ def max_pool_nd_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
 def max_pool_nd_backward(F, grad, self_sizes, indices, nd):
     """Scatter each output's gradient to the input element its index names."""
     n_out, n_in = _numel(tuple(grad.shape[-nd:])), _numel(tuple(self_sizes[-nd:]))
-    g = F.reshape(grad, (-1, n_out))
-    idx = F.reshape(indices, (-1, n_out))
+    planes = _numel(tuple(self_sizes[:-nd]))   # (explicit: an empty output has no -1)
+    g = F.reshape(grad, (planes, n_out))
+    idx = F.reshape(indices, (planes, n_out))
     return F.reshape(F.scatter_add(F.zeros((g.shape[0], n_in), grad), 1, idx, g),
                      tuple(self_sizes))
 
@@ -3016,7 +3018,8 @@ def max_unpool_nd_backward(F, grad, indices, output_size, self_sizes):
     nd = len(output_size)
     b = _numel(tuple(self_sizes[:-nd]))
     n = _numel(tuple(output_size))
-    flat = (indices.reshape(b, -1) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
+    per = _numel(tuple(self_sizes[-nd:]))   # (explicit: an empty batch has no -1)
+    flat = (indices.reshape(b, per) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
     return F.reshape(F.index_select(F.reshape(grad, (-1,)), 0, flat), tuple(self_sizes))
 
 
