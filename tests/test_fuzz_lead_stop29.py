@@ -426,3 +426,44 @@ def test_pointwise_losses_of_an_empty_broadcast_target(forward_ad):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert scenario(autotensor) == scenario(torch)
+
+
+_FAILING_POOLS = {
+ "max_pool2d": lambda m, v: m.nn.functional.max_pool2d(v, 9), "max_pool2d_k0": lambda m, v: m.nn.functional.max_pool2d(v, 2, stride=0),  # noqa: E501
+ "max_pool3d": lambda m, v: m.nn.functional.max_pool3d(v, 9), "avg_pool3d": lambda m, v: m.nn.functional.avg_pool3d(v, 9),  # noqa: E501
+ "avg_pool2d": lambda m, v: m.nn.functional.avg_pool2d(v, 9), "aap2d": lambda m, v: m.nn.functional.adaptive_avg_pool2d(v, -1), "aap3d": lambda m, v: m.nn.functional.adaptive_avg_pool3d(v, 2),  # noqa: E501
+ "amp2d": lambda m, v: m.nn.functional.adaptive_max_pool2d(v, 2), "amp3d": lambda m, v: m.nn.functional.adaptive_max_pool3d(v, 2),  # noqa: E501
+ "interp_nearest": lambda m, v: m.nn.functional.interpolate(v, size=0), "interp_bilinear": lambda m, v: m.nn.functional.interpolate(v, size=(0, 2), mode="bilinear"),  # noqa: E501
+ "upsample_nearest": lambda m, v: m.nn.functional.upsample_nearest(v, size=0),
+ "unfold": lambda m, v: m.nn.functional.unfold(v, 9), "fold": lambda m, v: m.nn.functional.fold(v, (2, 2), 9),  # noqa: E501
+ "max_unpool2d": lambda m, v: m.nn.functional.max_unpool2d(v, m.zeros(v.shape, dtype=m.long) + 99, 2),  # noqa: E501
+ "frac2d": lambda m, v: m.nn.functional.fractional_max_pool2d(v, 9, output_size=2), "frac3d": lambda m, v: m.nn.functional.fractional_max_pool3d(v, 9, output_size=2),  # noqa: E501
+ "max_pool1d": lambda m, v: m.nn.functional.max_pool1d(v, 9), "avg_pool1d": lambda m, v: m.nn.functional.avg_pool1d(v, 9), "lp_pool2d": lambda m, v: m.nn.functional.lp_pool2d(v, 2, 9),  # noqa: E501
+ "pixel_unshuffle": lambda m, v: m.nn.functional.pixel_unshuffle(v, 3), "channel_shuffle": lambda m, v: m.nn.functional.channel_shuffle(v, 5),  # noqa: E501
+}
+
+
+@pytest.mark.parametrize("shape", [(), (2,), (2, 3), (1, 2, 3), (1, 1, 2, 3), (1, 1, 1, 2, 3),
+                                   (0, 1, 2, 3)])
+@pytest.mark.parametrize("stale", [True, False])
+def test_stale_view_error_before_pooling_checks(shape, stale):
+    """Pooling, upsampling, fold/unfold, unpooling, fractional pooling, shuffles: aten's
+    checks come after a stale view's error, the Python bodies' and the 1-d composites' first
+    (F.fractional_max_pool2d's input.size(-3): Tensor.size of a 0-d tensor raises PyTorch's
+    "Dimension specified as 0 but tensor has no dimensions")."""
+    def scenario(m):
+        out = []
+        for name, f in _FAILING_POOLS.items():
+            v = _stale_view(m, shape) if stale else m.zeros(shape, requires_grad=True)
+            try:
+                f(m, v)
+                out.append((name, "ok"))
+            except Exception as e:  # (the error is what is compared)
+                out.append((name, type(e).__name__, str(e)[:90]))
+        return out
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = scenario(autotensor), scenario(torch)
+    assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
+                                                          if a != b]

@@ -1105,6 +1105,7 @@ def _needs_grad(input):
     return False
 
 
+@view_errors_before_checks
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=True):
     """aten::max_pool2d_with_indices: its checks (_pool_checks.max_pool2d), then the CPU
@@ -1119,6 +1120,7 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     return _finish_multi(N.MAX_POOL2D, (input,), params, out)
 
 
+@view_errors_before_checks
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     out, indices = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
@@ -1431,6 +1433,7 @@ def pixel_shuffle(input, upscale_factor):
     return _index_map_op(N.PIXEL_SHUFFLE, input, index, 3)
 
 
+@view_errors_before_checks
 def pixel_unshuffle(input, downscale_factor):
     from .._backend import np
     from .._ops import nn_ops as N
@@ -1604,6 +1607,7 @@ def _upsample_parser_error(mode, nsp, out_size):
                     f"{acn} {scales}, *, Tensor out = None)\n")
 
 
+@view_errors_before_checks
 def _upsample_checks(input, mode, out_size, scales, antialias):
     """aten's upsample_*.vec: compute_output_size (a scale's product converted to int64),
     upsample_Nd_common_check (sizes > 0), the meta function's non-empty check, then the
@@ -1684,6 +1688,7 @@ def _unfold_map(c, size, kernel, dilation, padding, stride):
     return flat.reshape(c * kernel[0] * kernel[1], outs[0] * outs[1]), N
 
 
+@view_errors_before_checks
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C*kh*kw, L) (Im2ColBackward0)."""
     k, d, p, s = _pc.im2col(input, kernel_size, dilation, padding, stride)
@@ -1692,6 +1697,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     return _index_map_op(N.IM2COL, input, index, 3, 0)
 
 
+@view_errors_before_checks
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """col2im: the adjoint of unfold, overlapping blocks summed (Col2ImBackward0)."""
     size, k, d, p, s = _pc.col2im(input, output_size, kernel_size, dilation, padding, stride)
@@ -1709,6 +1715,7 @@ def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
     return _finish(N.ADAPTIVE_MAX_POOL2D, (input,), (size,), outs)
 
 
+@view_errors_before_checks
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     out, idx = adaptive_max_pool2d_with_indices(input, output_size)
     return (out, idx) if return_indices else out
@@ -1789,6 +1796,7 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
     return _max_unpool2d(input, indices, size)
 
 
+@view_errors_before_checks
 def _max_unpool2d(input, indices, output_size):
     """aten::max_unpool2d (MaxUnpool2DBackward0)."""
     from .._ops import nn_ops as N
@@ -1873,6 +1881,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace)
 
 # ---- 3-d pooling, LP pooling, channel shuffle, feature dropouts (issue 12) ----------------
+@view_errors_before_checks
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=True):
     from .._ops import nn_ops as N
@@ -1884,6 +1893,7 @@ def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation
                          N.max_pool_nd_kernel(input._data, *params))
 
 
+@view_errors_before_checks
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     out, indices = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation,
@@ -1891,6 +1901,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return (out, indices) if return_indices else out
 
 
+@view_errors_before_checks
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     from .._ops import nn_ops as N
@@ -1901,6 +1912,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     return _finish(N.AVG_POOL3D, (input,), params, N.avg_pool_nd_kernel(input._data, *params))
 
 
+@view_errors_before_checks
 def adaptive_avg_pool3d(input, output_size):
     size = _pc.adaptive_size(output_size, tuple(input.shape), 3)
     _pc.parse_ints("adaptive_avg_pool3d", "output_size", 2, size)
@@ -1914,6 +1926,7 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=True):
                    N.adaptive_max_pool_nd_kernel(input._data, size))
 
 
+@view_errors_before_checks
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     out, idx = adaptive_max_pool3d_with_indices(input, output_size)
     return (out, idx) if return_indices else out
@@ -1968,6 +1981,7 @@ def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(avg_pool3d, input, norm_type, kernel_size, stride, ceil_mode, 3)
 
 
+@view_errors_before_checks
 def channel_shuffle(input, groups):
     """(N, g * k, *) -> channels regrouped k-major (ChannelShuffleBackward0: an index map)."""
     from .._backend import np
@@ -2066,7 +2080,11 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_
     if _random_samples is None:
         n_batch = 1 if input.dim() == nd + 1 else input.size(0)
         _random_samples = _creation.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
-    k, size = _pc.fractional(nd, input, kernel_size, output_size, _random_samples)
+    try:  # (aten's checks: after autograd's stale-view error)
+        k, size = _pc.fractional(nd, input, kernel_size, output_size, _random_samples)
+    except (RuntimeError, IndexError):
+        view_errors_first(input)
+        raise
     op = N.FRACTIONAL_MAX_POOL2D if nd == 2 else N.FRACTIONAL_MAX_POOL3D
     params = (k, size, _random_samples._data)
     return _finish(op, (input,), params, N.fractional_max_pool_kernel(input._data, *params))
