@@ -9,6 +9,22 @@ from ._ops.shape import _mT, _T
 from ._tensor import Tensor, _make
 
 
+_OPERANDS = (int, float, complex, np.generic)  # (bool is an int)
+
+
+def _comparison(op, arrays):
+    """A comparison operator as PyTorch's: an operand its argument parser refuses (None, a
+    string, a list, a Fraction) gives NotImplemented, so Python falls back (``x == None``
+    is False, ``x < None`` Python's TypeError); ``==`` and ``!=`` take a NumPy array too."""
+    def method(self, other):
+        if other.__class__ is Tensor or isinstance(other, _OPERANDS) or (
+                arrays and isinstance(other, np.ndarray)):
+            return op(self, other)
+        return NotImplemented
+    method.__name__ = method.__qualname__ = op.__name__
+    return method
+
+
 def _rev(f):
     def r(self, other):
         return f(other, self)
@@ -362,8 +378,10 @@ METHODS = {
     "__iadd__": fn.add_, "__isub__": fn.sub_, "__imul__": fn.mul_, "__itruediv__": fn.div_,
     "__ipow__": fn.pow_, "__imod__": remainder_, "remainder_": remainder_, "fmod_": fmod_,
     "__ifloordiv__": floor_divide_, "floor_divide_": floor_divide_,
-    "__eq__": fn.eq, "__ne__": fn.ne, "__lt__": fn.lt, "__le__": fn.le, "__gt__": fn.gt,
-    "__ge__": fn.ge, "__and__": fn.bitwise_and, "__or__": fn.bitwise_or,
+    "__eq__": _comparison(fn.eq, True), "__ne__": _comparison(fn.ne, True),
+    "__lt__": _comparison(fn.lt, False), "__le__": _comparison(fn.le, False),
+    "__gt__": _comparison(fn.gt, False), "__ge__": _comparison(fn.ge, False),
+    "__and__": fn.bitwise_and, "__or__": fn.bitwise_or,
     "__xor__": fn.bitwise_xor, "__rand__": fn.bitwise_and, "__ror__": fn.bitwise_or,
     "__rxor__": fn.bitwise_xor, "__invert__": fn.bitwise_not,
     # (aten's own __lshift__ / __rshift__: their name in the forward-AD error)

@@ -467,3 +467,29 @@ def test_stale_view_error_before_pooling_checks(shape, stale):
         ours, theirs = scenario(autotensor), scenario(torch)
     assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
                                                           if a != b]
+
+
+def test_comparison_operators_with_operands_pytorch_refuses():
+    """``x == None`` is False and ``x != None`` True, as PyTorch's operators turn their
+    parser's TypeError into NotImplemented; the same for strings, lists, tuples, Fractions,
+    Decimals and objects, reflected too; == and != take NumPy arrays, < and friends not."""
+    import decimal
+    import fractions
+
+    import numpy as np
+
+    def scenario(m):
+        x = m.ones(2)
+        out = []
+        for o in [None, "a", [1, 1], (1, 1), np.float32(1), np.int64(1), np.bool_(True),
+                  fractions.Fraction(1), decimal.Decimal(1), 1 + 0j, True, object(),
+                  m.tensor(1.), 2, 2.5]:
+            for op in ("==", "!=", "<", "<=", ">", ">="):
+                for expr in (f"x {op} o", f"o {op} x"):
+                    try:
+                        r = eval(expr, {"x": x, "o": o})
+                        out.append(r.tolist() if isinstance(r, m.Tensor) else r)
+                    except Exception as e:  # (the error is what is compared)
+                        out.append((type(e).__name__, str(e)[:80]))
+        return out
+    assert scenario(autotensor) == scenario(torch)
