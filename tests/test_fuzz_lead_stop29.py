@@ -120,7 +120,8 @@ def test_stale_view_decorator_keeps_the_ops_identity():
 _REPRODUCERS = (
     [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 11, 12, 14, 16, 17, 18)] +
     ["pending_stop28/startc_repro_002.py", "pending_stop29/startb_repro_001.py",
-     "pending_stop29/startb_repro_002.py", "pending_stop29/startc_repro_002.py"]
+     "pending_stop29/startb_repro_002.py", "pending_stop29/startc_repro_002.py",
+     "pending_stop29/startd_repro_001.py"]
 )
 
 
