@@ -18,7 +18,7 @@ from .pointwise import (
     sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
     THRESHOLD_BACKWARD, ACTIVATION_BACKWARD, ELU_BACKWARD, SOFTPLUS_BACKWARD,
-    HARDSWISH_BACKWARD, LOG_SIGMOID_BACKWARD, GELU_BACKWARD)
+    HARDSWISH_BACKWARD, LOG_SIGMOID_BACKWARD, GELU_BACKWARD, GLU_BACKWARD)
 from .shape import (
     as_strided, AS_STRIDED_BACKWARD, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow,
     permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
@@ -30,7 +30,8 @@ from .reduction import (
     cumprod, cumsum, log_softmax, logcumsumexp, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
     SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import bmm, matmul, mm
-from .nn_ops import convolution, MSE_LOSS_BACKWARD, SMOOTH_L1_LOSS_BACKWARD
+from .nn_ops import (convolution, HUBER_LOSS_BACKWARD, MSE_LOSS_BACKWARD,
+                     SMOOTH_L1_LOSS_BACKWARD)
 from .complex_ops import real
 
 
@@ -185,6 +186,11 @@ TENSOR = SimpleNamespace(
     softplus_backward=_backward_op(SOFTPLUS_BACKWARD, SOFTPLUS_BACKWARD.kernel),
     hardswish_backward=_backward_op(HARDSWISH_BACKWARD, HARDSWISH_BACKWARD.kernel),
     gelu_backward=_backward_op(GELU_BACKWARD, GELU_BACKWARD.kernel),
+    glu_backward=_backward_op(GLU_BACKWARD, GLU_BACKWARD.kernel),
+    huber_loss_backward=lambda grad, self, target, reduction, delta: _finish(
+        HUBER_LOSS_BACKWARD, (grad, self, target), (reduction, delta), _asarray(
+            HUBER_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,
+                                       delta))),
     smooth_l1_loss_backward=lambda grad, self, target, reduction, beta: _finish(
         SMOOTH_L1_LOSS_BACKWARD, (grad, self, target), (reduction, beta), _asarray(
             SMOOTH_L1_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,

@@ -232,13 +232,52 @@ SMOOTH_L1_LOSS = defop(
            F.smooth_l1_loss_backward(grad, target, self, reduction, beta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, beta: _loss_jvp(
         F, smooth_l1_loss_backward, self, self_t, target, target_t, reduction, beta), layout="iter")
+def _huber_double_backward(F, grad, input, target, reduction, delta):
+    """PyTorch's huber_loss_double_backward: grad * (|x - t| < delta) (over the element
+    count for a mean)."""
+    d = F.abs(input - target)
+    g = grad * F.cast_like(d < delta, grad)
+    return g / _numel(input.shape) if reduction == "mean" else g
+
+
+def _huber_double_backward_grad_output(F, grad, grad_output, self, target, reduction,
+                                       delta):
+    if reduction == "none":
+        return F.huber_loss_backward(grad, self, target, reduction, delta)
+    r = F.huber_loss_backward(F.ones_like(grad_output), self, target, reduction, delta)
+    return F.sum(r * grad)
+
+
+def _huber_backward_kernel(grad, self, target, reduction, delta):
+    from .raw import RAW
+    return huber_loss_backward(RAW, grad, self, target, reduction, delta)
+
+
+def _huber_backward_jvp(F, grad_output):
+    from ..autograd.forward_ad import NOT_SUPPORTED
+    raise NotImplementedError(NOT_SUPPORTED.format("huber_loss_backward"))
+
+
+# (Note [Activation backward ops]: HuberLossBackwardBackward0 under create_graph; the op has
+# no forward formula in derivatives.yaml)
+HUBER_LOSS_BACKWARD = defop(
+    "huber_loss_backward", "HuberLossBackwardBackward0", _huber_backward_kernel,
+    inputs=("grad_output", "self", "target"), params=("reduction", "delta"),
+    grads={"grad_output": lambda F, grad, grad_output, self, target, reduction, delta:
+           _huber_double_backward_grad_output(F, grad, grad_output, self, target,
+                                              reduction, delta),
+           "self": lambda F, grad, grad_output, self, target, reduction, delta:
+           _huber_double_backward(F, grad * grad_output, self, target, reduction, delta),
+           "target": lambda F, grad, grad_output, self, target, reduction, delta:
+           -_huber_double_backward(F, grad * grad_output, self, target, reduction, delta)},
+    jvp=_huber_backward_jvp)
 HUBER_LOSS = defop(
     "huber_loss", "HuberLossBackward0", None, inputs=("self", "target"),
     params=("reduction", "delta"),
     grads={"self": lambda F, grad, self, target, reduction, delta:
-           huber_loss_backward(F, grad, self, target, reduction, delta),
+           F.huber_loss_backward(grad, self, target, reduction, delta),
            "target": lambda F, grad, self, target, reduction, delta:
-           huber_loss_backward(F, grad, target, self, reduction, delta)},
+           F.huber_loss_backward(grad, target, self, reduction, delta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, delta: _loss_jvp(
         F, huber_loss_backward, self, self_t, target, target_t, reduction, delta, False),
     backward_op=("huber_loss_backward", _NOT_YET, False), layout="iter")

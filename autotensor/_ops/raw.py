@@ -1855,7 +1855,8 @@ FORMULA_NAMES = (
     "leaky_relu_backward", "rrelu_with_noise_backward",
     "hardtanh_backward", "hardsigmoid_backward", "elu_backward", "softplus_backward",
     "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
-    "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward",
+    "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward", "glu_backward",
+    "huber_loss_backward",
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1876,6 +1877,16 @@ def mse_loss_backward(grad, self, target, reduction):
 def smooth_l1_loss_backward(grad, self, target, reduction, beta):
     from .nn_ops import _smooth_l1_backward_kernel
     return _smooth_l1_backward_kernel(grad, self, target, reduction, beta)
+
+
+def glu_backward(grad, x, dim):
+    from .pointwise import _glu_backward_kernel
+    return _glu_backward_kernel(grad, x, dim)
+
+
+def huber_loss_backward(grad, self, target, reduction, delta):
+    from .nn_ops import _huber_backward_kernel
+    return _huber_backward_kernel(grad, self, target, reduction, delta)
 
 
 def gelu_backward(grad, x, approximate):
