@@ -30,8 +30,8 @@ from .reduction import (
     cumprod, cumsum, log_softmax, logcumsumexp, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
     SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import bmm, matmul, mm
-from .nn_ops import (convolution, HUBER_LOSS_BACKWARD, MSE_LOSS_BACKWARD,
-                     SMOOTH_L1_LOSS_BACKWARD)
+from .nn_ops import (BCE_BACKWARD, convolution, HUBER_LOSS_BACKWARD, MSE_LOSS_BACKWARD,
+                     SMOOTH_L1_LOSS_BACKWARD, SOFT_MARGIN_LOSS_BACKWARD)
 from .complex_ops import real
 
 
@@ -187,6 +187,13 @@ TENSOR = SimpleNamespace(
     hardswish_backward=_backward_op(HARDSWISH_BACKWARD, HARDSWISH_BACKWARD.kernel),
     gelu_backward=_backward_op(GELU_BACKWARD, GELU_BACKWARD.kernel),
     glu_backward=_backward_op(GLU_BACKWARD, GLU_BACKWARD.kernel),
+    soft_margin_loss_backward=lambda grad, self, target, reduction: _finish(
+        SOFT_MARGIN_LOSS_BACKWARD, (grad, self, target), (reduction,), _asarray(
+            SOFT_MARGIN_LOSS_BACKWARD.kernel(grad._data, self._data, target._data,
+                                             reduction))),
+    binary_cross_entropy_backward=lambda grad, self, target, weight, reduction: _finish(
+        BCE_BACKWARD, (grad, self, target), (weight, reduction), _asarray(
+            BCE_BACKWARD.kernel(grad._data, self._data, target._data, weight, reduction))),
     huber_loss_backward=lambda grad, self, target, reduction, delta: _finish(
         HUBER_LOSS_BACKWARD, (grad, self, target), (reduction, delta), _asarray(
             HUBER_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,

@@ -317,11 +317,50 @@ def _soft_margin_jvp(F, self, self_t, target, target_t, reduction):
     return F.sum(v) if reduction == "sum" else v
 
 
+def _soft_margin_double_backward(F, grad, input, target, reduction):
+    """PyTorch's soft_margin_loss_double_backward: grad t^2 z / (z + 1)^2, z = exp(-x t)."""
+    z = F.exp(input * -target)
+    zplus1 = z + 1
+    g = grad * (target * target) * z / (zplus1 * zplus1)
+    return g / _numel(input.shape) if reduction == "mean" else g
+
+
+def _soft_margin_double_backward_grad_output(F, grad, grad_output, self, target, reduction):
+    if reduction == "none":
+        return F.soft_margin_loss_backward(grad, self, target, reduction)
+    r = F.soft_margin_loss_backward(F.ones_like(grad_output), self, target, reduction)
+    return F.sum(r * grad)
+
+
+def _soft_margin_backward_kernel(grad, self, target, reduction):
+    from .raw import RAW
+    return soft_margin_loss_backward(RAW, grad, self, target, reduction)
+
+
+def _soft_margin_backward_jvp(F, grad_output):
+    from ..autograd.forward_ad import NOT_SUPPORTED
+    raise NotImplementedError(NOT_SUPPORTED.format("soft_margin_loss_backward"))
+
+
+# (Note [Activation backward ops]: SoftMarginLossBackwardBackward0 under create_graph; no
+# forward formula, no target gradient in derivatives.yaml)
+SOFT_MARGIN_LOSS_BACKWARD = defop(
+    "soft_margin_loss_backward", "SoftMarginLossBackwardBackward0",
+    _soft_margin_backward_kernel, inputs=("grad_output", "self", "target"),
+    params=("reduction",),
+    grads={"grad_output": lambda F, grad, grad_output, self, target, reduction:
+           _soft_margin_double_backward_grad_output(F, grad, grad_output, self, target,
+                                                    reduction),
+           "self": lambda F, grad, grad_output, self, target, reduction:
+           _soft_margin_double_backward(F, grad * grad_output, self, target, reduction)},
+    jvp=_soft_margin_backward_jvp)
 # (target is an input only to be saved, with its version: PyTorch refuses a target that
 # requires grad, and an in-place change of the target makes backward raise)
 SOFT_MARGIN_LOSS = defop(
     "soft_margin_loss", "SoftMarginLossBackward0", None, inputs=("self", "target"),
-    params=("reduction",), grads={"self": soft_margin_loss_backward},
+    params=("reduction",),
+    grads={"self": lambda F, grad, self, target, reduction:
+           F.soft_margin_loss_backward(grad, self, target, reduction)},
     jvp=lambda F, self, self_t, target, target_t, reduction:
     _soft_margin_jvp(F, self, self_t, target, target_t, reduction),
     backward_op=("soft_margin_loss_backward", _NOT_YET, False), layout="iter")
@@ -2373,22 +2412,28 @@ def _step(ufunc, a, b, into=None):
     return out if into is None else out.astype(into, copy=False)
 
 
-def _bce_logits_dself(F, self, target, weight, pos_weight, reduction):
+def _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction):
+    """FunctionsManual's binary_cross_entropy_with_logits_backward, in its order: the
+    derivative times grad, then weight, then over the element count for a mean (so the
+    last node of a gradient under create_graph is PyTorch's: DivBackward1 for a mean)."""
     if pos_weight is not None:
         pt = F.constant(pos_weight, self) * target
         g = (pt + 1 - target) * F.sigmoid(self) - pt
     else:
         g = F.sigmoid(self) - target
+    g = g * grad
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(self.shape) if reduction == 1 else g
 
 
-def _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction):
+def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
+    """binary_cross_entropy_with_logits_target_backward (its order, as _bce_logits_dself)."""
     if pos_weight is not None:
-        g = _log_sigmoid(F, -self) - _log_sigmoid(F, self) * F.constant(pos_weight, self)
+        g = (_log_sigmoid(F, -self) - _log_sigmoid(F, self) * F.constant(pos_weight, self)) \
+            * grad
     else:
-        g = -self
+        g = -self * grad
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(target.shape) if reduction == 1 else g
@@ -2397,9 +2442,9 @@ def _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction):
 def _bce_logits_jvp(F, self, self_t, target, target_t, weight, pos_weight, reduction):
     d = None
     if self_t is not None:
-        d = _bce_logits_dself(F, self, target, weight, pos_weight, 0) * self_t
+        d = _bce_logits_dself(F, self_t, self, target, weight, pos_weight, 0)
     if target_t is not None:
-        e = _bce_logits_dtarget(F, self, target, weight, pos_weight, 0) * target_t
+        e = _bce_logits_dtarget(F, target_t, self, target, weight, pos_weight, 0)
         d = e if d is None else d + e
     return _loss_reduce(F, d, reduction)
 
@@ -2408,9 +2453,9 @@ BCE_WITH_LOGITS = defop(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     bce_logits_kernel, inputs=("self", "target"), params=("weight", "pos_weight", "reduction"),
     grads={"self": lambda F, grad, self, target, weight, pos_weight, reduction:
-           _bce_logits_dself(F, self, target, weight, pos_weight, reduction) * grad,
+           _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction),
            "target": lambda F, grad, self, target, weight, pos_weight, reduction:
-           _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction) * grad},
+           _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction)},
     jvp=_bce_logits_jvp, layout=layout.operand(1))
 
 
@@ -3439,7 +3484,88 @@ def _bce_jvp(F, self, self_t, target, target_t, weight, reduction):
     return _loss_reduce(F, d, reduction)
 
 
+_BCE_DOUBLE_EPS = 1e-12   # (FunctionsManual's double backward: a double)
+
+
+def _bce_double_backward(F, grad_output, grad, input, target, weight, reduction):
+    """FunctionsManual's binary_cross_entropy_double_backward (the gradient of
+    binary_cross_entropy_backward in its input)."""
+    gi = (input * input - 2 * input * target + target) / (
+        F.pow(input + _BCE_DOUBLE_EPS, 2) * F.pow(1 - input + _BCE_DOUBLE_EPS, 2))
+    gi = gi * (grad * grad_output)
+    if weight is not None:
+        gi = gi * F.constant(weight, gi)
+    return gi / _prod(input.shape) if reduction == 1 else gi
+
+
+def _bce_double_backward_grad_output(F, grad, input, target, weight, reduction):
+    """binary_cross_entropy_double_backward_grad_output."""
+    ggo = (input - target) / ((input + _BCE_DOUBLE_EPS) * (1 - input + _BCE_DOUBLE_EPS))
+    ggo = ggo * grad
+    if weight is not None:
+        ggo = ggo * F.constant(weight, ggo)
+    return ggo / _prod(input.shape) if reduction == 1 else ggo
+
+
+def _bce_double_backward_target(F, grad, grad_output, self, target, weight, reduction):
+    """binary_cross_entropy_double_backward_target: -grad grad_output (weight) over
+    max((1 - x) x, 1e-12) (the clamp made without a graph), over n for a mean."""
+    res = -grad * grad_output
+    if weight is not None:
+        res = res * F.constant(weight, res)
+    denom = (1 - self) * self
+    denom = denom + F.constant(np.maximum(_raw(denom), 1e-12) - _raw(denom), denom)
+    res = res / denom
+    return res / _prod(target.shape) if reduction == 1 else res
+
+
+def _sum_to(F, g, shape):
+    """g summed to shape, as the engine's validate_outputs sums a formula's gradient to its
+    input's shape (a 0-d grad_output of a reduced loss: SumBackward0)."""
+    return g if tuple(g.shape) == tuple(shape) else F.sum_to(g, tuple(shape))
+
+
+def _raw(x):
+    return x if isinstance(x, np.ndarray) else x._data
+
+
+def _bce_backward_jvp(F, grad_output, grad_output_t, self, self_t, target, target_t,
+                      weight, reduction):
+    """derivatives.yaml's binary_cross_entropy_backward ``result:``: the three double
+    backward terms of the tangents (absent ones zeros)."""
+    zeros = F.zeros_like
+    out = _bce_double_backward(F, grad_output, zeros(self) if self_t is None else self_t,
+                               self, target, weight, reduction)
+    out = out + _bce_double_backward_target(
+        F, zeros(target) if target_t is None else target_t, grad_output, self, target,
+        weight, reduction)
+    return out + _bce_double_backward_grad_output(
+        F, zeros(grad_output) if grad_output_t is None else grad_output_t, self, target,
+        weight, reduction)
+
+
+def _bce_backward_kernel(grad, self, target, weight, reduction):
+    from .raw import RAW
+    return bce_backward(RAW, grad, self, target, weight, reduction)
+
+
+# (Note [Activation backward ops]: BinaryCrossEntropyBackwardBackward0 under create_graph)
+BCE_BACKWARD = defop(
+    "binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0",
+    _bce_backward_kernel, inputs=("grad_output", "self", "target"),
+    params=("weight", "reduction"),
+    grads={"grad_output": lambda F, grad, self, target, weight, reduction, grad_output_sizes:
+           _sum_to(F, _bce_double_backward_grad_output(F, grad, self, target, weight,
+                                                       reduction), grad_output_sizes),
+           "self": lambda F, grad, grad_output, self, target, weight, reduction:
+           _bce_double_backward(F, grad_output, grad, self, target, weight, reduction),
+           "target": lambda F, grad, grad_output, self, target, weight, reduction:
+           _bce_double_backward_target(F, grad, grad_output, self, target, weight,
+                                       reduction)},
+    jvp=_bce_backward_jvp)
 BCE = defop("binary_cross_entropy", "BinaryCrossEntropyBackward0", bce_kernel,
             inputs=("self", "target"), params=("weight", "reduction"),
-            grads={"self": bce_backward, "target": bce_target_backward}, jvp=_bce_jvp,
+            grads={"self": lambda F, grad, self, target, weight, reduction:
+                   F.binary_cross_entropy_backward(grad, self, target, weight, reduction),
+                   "target": bce_target_backward}, jvp=_bce_jvp,
             layout="iter")

@@ -1856,7 +1856,7 @@ FORMULA_NAMES = (
     "hardtanh_backward", "hardsigmoid_backward", "elu_backward", "softplus_backward",
     "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
     "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward", "glu_backward",
-    "huber_loss_backward",
+    "huber_loss_backward", "soft_margin_loss_backward", "binary_cross_entropy_backward",
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1887,6 +1887,16 @@ def glu_backward(grad, x, dim):
 def huber_loss_backward(grad, self, target, reduction, delta):
     from .nn_ops import _huber_backward_kernel
     return _huber_backward_kernel(grad, self, target, reduction, delta)
+
+
+def soft_margin_loss_backward(grad, self, target, reduction):
+    from .nn_ops import _soft_margin_backward_kernel
+    return _soft_margin_backward_kernel(grad, self, target, reduction)
+
+
+def binary_cross_entropy_backward(grad, self, target, weight, reduction):
+    from .nn_ops import _bce_backward_kernel
+    return _bce_backward_kernel(grad, self, target, weight, reduction)
 
 
 def gelu_backward(grad, x, approximate):
