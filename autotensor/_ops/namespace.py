@@ -31,7 +31,8 @@ from .reduction import (
     SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import bmm, matmul, mm
 from .nn_ops import (BCE_BACKWARD, convolution, HUBER_LOSS_BACKWARD, MSE_LOSS_BACKWARD,
-                     SMOOTH_L1_LOSS_BACKWARD, SOFT_MARGIN_LOSS_BACKWARD)
+                     NLL_LOSS_BACKWARD, NLL_LOSS2D_BACKWARD, SMOOTH_L1_LOSS_BACKWARD,
+                     SOFT_MARGIN_LOSS_BACKWARD)
 from .complex_ops import real
 
 
@@ -194,6 +195,10 @@ TENSOR = SimpleNamespace(
     binary_cross_entropy_backward=lambda grad, self, target, weight, reduction: _finish(
         BCE_BACKWARD, (grad, self, target), (weight, reduction), _asarray(
             BCE_BACKWARD.kernel(grad._data, self._data, target._data, weight, reduction))),
+    nll_loss_backward=lambda grad, self, *params: _nll_backward(NLL_LOSS_BACKWARD, grad, self,
+                                                                params),
+    nll_loss2d_backward=lambda grad, self, *params: _nll_backward(NLL_LOSS2D_BACKWARD, grad,
+                                                                  self, params),
     huber_loss_backward=lambda grad, self, target, reduction, delta: _finish(
         HUBER_LOSS_BACKWARD, (grad, self, target), (reduction, delta), _asarray(
             HUBER_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,
@@ -207,6 +212,11 @@ TENSOR = SimpleNamespace(
             MSE_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction))),
     log_sigmoid_backward=_backward_op(LOG_SIGMOID_BACKWARD, LOG_SIGMOID_BACKWARD.kernel),
 )
+
+
+def _nll_backward(op, grad, self, params):
+    return _finish(op, (grad, self), params, _asarray(op.kernel(grad._data, self._data,
+                                                                 *params)))
 
 
 def _zero_at(x, key):

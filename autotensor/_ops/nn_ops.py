@@ -392,14 +392,59 @@ def _class_weights(target, weight, ignore_index, sizes):
     return np.where(target == ignore_index, 0.0, w[safe])
 
 
+def _nll_of(F, grad, target, weight, reduction, ignore_index):
+    """nll_loss(grad, target, weight, reduction, ignore_index): the gradient of
+    nll_loss_backward in its grad_output (the loss is linear in its input)."""
+    from .._tensor import _make
+    from ..nn.functional import _nll_loss_nd
+    w = None if weight is None else _make(np.asarray(weight))
+    if F.is_raw:
+        from ..autograd.grad_mode import no_grad
+        with no_grad():
+            return _nll_loss_nd(_make(grad), _make(np.asarray(target)), w, reduction,
+                                ignore_index)._data
+    return _nll_loss_nd(grad, _make(np.asarray(target)), w, reduction, ignore_index)
+
+
+def _nll_backward_kernel(grad, self, target, weight, reduction, ignore_index,
+                         total_weight):
+    from .raw import RAW
+    return nll_loss_backward(RAW, grad, target, weight, reduction, ignore_index,
+                             total_weight, self.shape)
+
+
+def _nll_backward_op(name, node):
+    """nll_loss_backward / nll_loss2d_backward: derivatives.yaml differentiates them in
+    grad_output (nll_loss of the gradient) and gives self a zeros_like(grad), so under
+    create_graph the gradient has a node of its own while self requires grad; no forward
+    formula, but the gradient of a dual incoming gradient is its backward (linear)."""
+    return defop(
+        name, node, _nll_backward_kernel, inputs=("grad_output", "self"),
+        params=("target", "weight", "reduction", "ignore_index", "total_weight"),
+        grads={"grad_output": lambda F, grad, target, weight, reduction, ignore_index:
+               _nll_of(F, grad, target, weight, reduction, ignore_index),
+               "self": lambda F, grad: F.zeros_like(grad)},
+        jvp=lambda F, grad_output_t, self, target, weight, reduction, ignore_index,
+        total_weight: None if grad_output_t is None else F.nll_loss_backward(
+            grad_output_t, self, target, weight, reduction, ignore_index, total_weight))
+
+
+# (Note [Activation backward ops]: NllLossBackwardBackward0 / NllLoss2DBackwardBackward0
+# under create_graph; the loss saves self, so an in-place change of it makes backward raise)
+NLL_LOSS_BACKWARD = _nll_backward_op("nll_loss_backward", "NllLossBackwardBackward0")
+NLL_LOSS2D_BACKWARD = _nll_backward_op("nll_loss2d_backward", "NllLoss2DBackwardBackward0")
 NLL_LOSS = defop("nll_loss", "NllLossBackward0", None, params=(
     "target", "weight", "reduction", "ignore_index", "total_weight"),
-    grads={"self": nll_loss_backward},
+    grads={"self": lambda F, grad, self, target, weight, reduction, ignore_index,
+           total_weight: F.nll_loss_backward(grad, self, target, weight, reduction,
+                                             ignore_index, total_weight)},
     jvp=lambda F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes:
         _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes))
 NLL_LOSS2D = defop("nll_loss2d", "NllLoss2DBackward0", None, params=(   # (N, C, H, W) inputs
     "target", "weight", "reduction", "ignore_index", "total_weight"),
-    grads={"self": nll_loss_backward},
+    grads={"self": lambda F, grad, self, target, weight, reduction, ignore_index,
+           total_weight: F.nll_loss2d_backward(grad, self, target, weight, reduction,
+                                               ignore_index, total_weight)},
     jvp=lambda F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes:
         _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes))
 
@@ -1323,6 +1368,133 @@ def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momen
         mean, invstd, x.dtype, training)
 
 
+# ---- forward-mode rules of the norms ---------------------------------------------------
+# Note [Norm forward rules]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# native_batch_norm / native_layer_norm / native_group_norm's ``result0:`` rules are
+# FunctionsManual's batch_norm_jvp / layer_norm_jvp / group_norm_jvp, written here step by
+# step: the tangent from the saved statistics (result1, result2) in their dtype (a
+# float16 input's mean and rstd are float16, so rstd^3 overflows to inf for a constant
+# row: a NaN tangent where the transposed backward gave 0), the in-place steps written
+# back into their left operand's dtype; an absent tangent is PyTorch's zero tensor, whose
+# terms vanish (no inf * 0).
+def _invstd_jvp(F, input_p, input_t, mean_p, invstd_p, dims, numel, keepdim, zero):
+    """The tangent of 1 / input.std(dims) (biased), as _invstd_jvp: in place in input_t's
+    dtype, or out of place (promoted) for a zero tensor ``input_t``."""
+    t = input_t - F.mean(input_t, dims, True)
+    if zero:
+        t = -F.pow(invstd_p, 3) * t * (input_p - mean_p)
+    else:
+        t = _into(F, t * (input_p - mean_p), t)
+        t = _into(F, t * -F.pow(invstd_p, 3), t)
+    t = F.sum(t, dims, keepdim)
+    return t / numel
+
+
+def _norm_jvp(F, input_p, input_t, mean_p, invstd_p, dims, numel):
+    """The tangent of (input - mean) * invstd, as _norm_jvp; ``input_t`` None: PyTorch's
+    zero tensor, which the first mean() materializes (so inf * 0 is NaN there too) and
+    whose steps are out of place."""
+    zero = input_t is None
+    if zero:
+        input_t = F.zeros_like(input_p)
+    invstd_t = _invstd_jvp(F, input_p, input_t, mean_p, invstd_p, dims, numel, True, zero)
+    r = input_t - F.mean(input_t, dims, True)
+    if zero:
+        return r * invstd_p + (input_p - mean_p) * invstd_t
+    r = _into(F, r * invstd_p, r)
+    temp = input_p - mean_p
+    temp = _into(F, temp * invstd_t, temp)
+    return _into(F, r + temp, r)
+
+
+def _affine_jvp(F, result_p, result_t, weight_p, weight_t, bias_t, affine_shape):
+    """The tangent of x * weight + bias, as _affine_jvp: in place (in result_t's dtype)
+    when weight has a tangent; else weight_t is a zero tensor and the step is out of place,
+    ``result_t * weight + result_p * 0``, in the promoted dtype of the three (a float16
+    input's tangent with a float32 weight is float32); a bias' zero tangent adds nothing."""
+    if weight_p is not None:
+        w = F.reshape(weight_p, affine_shape)
+        rp = result_p()
+        if weight_t is None:
+            from .. import _dtypes
+            r = result_t * w
+            dt = _dtypes.promote_types(r.dtype, _dtypes.promote_types(rp.dtype, w.dtype))
+            result_t = r if r.dtype == dt else F.cast(r, dt)
+        else:
+            result_t = _into(F, result_t * w, result_t)
+            temp = _into(F, rp * F.reshape(weight_t, affine_shape), rp)
+            result_t = _into(F, result_t + temp, result_t)
+    if bias_t is not None:
+        result_t = _into(F, result_t + F.reshape(bias_t, affine_shape), result_t)
+    return result_t
+
+
+def _layer_norm_jvp(F, input, input_t, weight, weight_t, bias_t, normalized_shape, result,
+                    result1, result2):
+    nd, k = len(input.shape), len(normalized_shape)
+    dims = tuple(range(nd - k, nd))
+    view = tuple(input.shape[:nd - k]) + (1,) * k
+    affine = (1,) * (nd - k) + tuple(input.shape[nd - k:])
+    mean_p, invstd_p = F.reshape(result1, view), F.reshape(result2, view)
+    r = _norm_jvp(F, input, input_t, mean_p, invstd_p, dims,
+                  _numel(tuple(normalized_shape)))
+    r = _affine_jvp(F, lambda: (input - mean_p) * invstd_p, r, weight, weight_t, bias_t,
+                    affine)
+    return (_shape_like(F, r, result), None, None)
+
+
+def _batch_norm_jvp(F, input, input_t, weight, weight_t, bias_t, running_mean, running_var,
+                    training, eps, result, result1, result2):
+    nd = len(input.shape)
+    dims = (0,) + tuple(range(2, nd))
+    view = (1, input.shape[1]) + (1,) * (nd - 2)
+    if training:
+        mean_p, invstd_p = F.reshape(result1, view), F.reshape(result2, view)
+        r = _norm_jvp(F, input, input_t, mean_p, invstd_p, dims,
+                      _numel(input.shape) // input.shape[1])
+    else:
+        from .._tensor import _make  # (the running statistics: constants of their dtype)
+        rv = np.asarray(running_var)
+        mean_p = F.reshape(_make(np.asarray(running_mean)), view)
+        invstd_p = F.reshape(_make(np.asarray(1 / np.sqrt(rv + np.asarray(eps, rv.dtype)),
+                                              rv.dtype)), view)
+        r = _zeros_if_none(F, input_t, input) * invstd_p
+    r = _affine_jvp(F, lambda: (input - mean_p) * invstd_p, r, weight, weight_t, bias_t,
+                    view)
+    return (_shape_like(F, r, result), None, None)
+
+
+def _group_norm_jvp(F, input, input_t, weight, weight_t, bias_t, N, C, group, result,
+                    result1, result2):
+    shape = tuple(input.shape)
+    view = (1, N * group, 1)
+    if N:
+        mean_p, invstd_p = F.reshape(result1, view), F.reshape(result2, view)
+        xr = F.reshape(input, (1, N * group, -1))
+        tr = None if input_t is None else F.reshape(input_t, (1, N * group, -1))
+        r = F.reshape(_norm_jvp(F, xr, tr, mean_p, invstd_p, (0, 2),
+                                _numel(shape) // (N * group)), shape)
+    else:
+        r = _zeros_if_none(F, input_t, input) * 1
+    affine = (1, C) + (1,) * (len(shape) - 2)
+    r = _affine_jvp(F, lambda: F.reshape((F.reshape(input, (1, N * group, -1)) -
+                                          F.reshape(result1, view)) *
+                                         F.reshape(result2, view), shape),
+                    r, weight, weight_t, bias_t, affine)
+    return (_shape_like(F, r, result), None, None)
+
+
+def _zeros_if_none(F, t, like):
+    """An absent tangent as PyTorch's zero tensor, which its first mean() materializes."""
+    return F.zeros_like(like) if t is None else t
+
+
+def _shape_like(F, t, result):
+    from .dispatch import _shape_like as shape_like
+    return shape_like(F, t, result)
+
+
 def _saved_stats(mean, invstd, dtype, training):
     """native_batch_norm's save_mean and save_invstd: the batch's statistics in training,
     empty in evaluation (the backward then reads the running statistics)."""
@@ -1489,7 +1661,7 @@ BATCH_NORM = defop(
     inputs=("input", "weight", "bias"), params=("running_mean", "running_var", "training",
                                                 "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
-    backward_all=batch_norm_backward, jvp="transpose")
+    backward_all=batch_norm_backward, jvp=_batch_norm_jvp)
 
 
 # Note [Norms by GEMV]
@@ -1613,7 +1785,7 @@ LAYER_NORM = defop(
     "native_layer_norm", "NativeLayerNormBackward0", layer_norm_kernel,
     inputs=("input", "weight", "bias"), params=("normalized_shape", "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
-    backward_all=layer_norm_backward, jvp="transpose")
+    backward_all=layer_norm_backward, jvp=_layer_norm_jvp)
 
 
 def group_norm_kernel(x, weight, bias, N, C, HxW, group, eps):
@@ -1665,7 +1837,7 @@ GROUP_NORM = defop(
     "native_group_norm", "NativeGroupNormBackward0", group_norm_kernel,
     inputs=("input", "weight", "bias"), params=("N", "C", "HxW", "group", "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
-    backward_all=group_norm_backward, jvp="transpose",
+    backward_all=group_norm_backward, jvp=_group_norm_jvp,
     backward_op=("aten::native_group_norm_backward", ".", True), layout=layout.suggested_format)
 
 

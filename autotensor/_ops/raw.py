@@ -1857,6 +1857,7 @@ FORMULA_NAMES = (
     "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
     "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward", "glu_backward",
     "huber_loss_backward", "soft_margin_loss_backward", "binary_cross_entropy_backward",
+    "nll_loss_backward", "nll_loss2d_backward",
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1897,6 +1898,15 @@ def soft_margin_loss_backward(grad, self, target, reduction):
 def binary_cross_entropy_backward(grad, self, target, weight, reduction):
     from .nn_ops import _bce_backward_kernel
     return _bce_backward_kernel(grad, self, target, weight, reduction)
+
+
+def nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight):
+    from .nn_ops import _nll_backward_kernel
+    return _nll_backward_kernel(grad, self, target, weight, reduction, ignore_index,
+                                total_weight)
+
+
+nll_loss2d_backward = nll_loss_backward
 
 
 def gelu_backward(grad, x, approximate):
