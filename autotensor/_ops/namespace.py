@@ -92,6 +92,17 @@ def _softmax_bwd_decomposed(F, new_grad_output, output, dim):
     return new_grad_output - output * F.sum(new_grad_output, dim, True)
 
 
+def _prelu_kernel_backward(grad, self, weight):
+    from .special import PRELU_BACKWARD
+    return _finish(PRELU_BACKWARD, (grad, self, weight), (), PRELU_BACKWARD.kernel(
+        grad._data, self._data, weight._data))
+
+
+def _nll_backward(op, grad, self, params):
+    return _finish(op, (grad, self), params, _asarray(op.kernel(grad._data, self._data,
+                                                                 *params)))
+
+
 def _backward_op(op, out_fn, jvp_decomposition=None):
     """A formula helper recorded as op, with inputs (grad, a tensor) and params."""
     def f(grad, x, *params):
@@ -199,6 +210,7 @@ TENSOR = SimpleNamespace(
                                                                 params),
     nll_loss2d_backward=lambda grad, self, *params: _nll_backward(NLL_LOSS2D_BACKWARD, grad,
                                                                   self, params),
+    prelu_kernel_backward=_prelu_kernel_backward,
     huber_loss_backward=lambda grad, self, target, reduction, delta: _finish(
         HUBER_LOSS_BACKWARD, (grad, self, target), (reduction, delta), _asarray(
             HUBER_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,
@@ -212,11 +224,6 @@ TENSOR = SimpleNamespace(
             MSE_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction))),
     log_sigmoid_backward=_backward_op(LOG_SIGMOID_BACKWARD, LOG_SIGMOID_BACKWARD.kernel),
 )
-
-
-def _nll_backward(op, grad, self, params):
-    return _finish(op, (grad, self), params, _asarray(op.kernel(grad._data, self._data,
-                                                                 *params)))
 
 
 def _zero_at(x, key):

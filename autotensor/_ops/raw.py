@@ -1857,7 +1857,7 @@ FORMULA_NAMES = (
     "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
     "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward", "glu_backward",
     "huber_loss_backward", "soft_margin_loss_backward", "binary_cross_entropy_backward",
-    "nll_loss_backward", "nll_loss2d_backward",
+    "nll_loss_backward", "nll_loss2d_backward", "prelu_kernel_backward",
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1907,6 +1907,11 @@ def nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total
 
 
 nll_loss2d_backward = nll_loss_backward
+
+
+def prelu_kernel_backward(grad, x, weight):
+    from .special import _prelu_backward_kernel
+    return _prelu_backward_kernel(grad, x, weight)
 
 
 def gelu_backward(grad, x, approximate):
