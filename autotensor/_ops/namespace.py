@@ -99,8 +99,32 @@ def _prelu_kernel_backward(grad, self, weight):
 
 
 def _nll_backward(op, grad, self, params):
+    if _state.fw and (_tangent_or_none(grad) is not None or
+                      _tangent_or_none(self) is not None):
+        return _decomposed_for_jvp(op, _nll_backward_decomposed, (grad, self), params)
     return _finish(op, (grad, self), params, _asarray(op.kernel(grad._data, self._data,
                                                                  *params)))
+
+
+def _nll_backward_decomposed(F, grad_output, self, target, weight, reduction, ignore_index,
+                             total_weight):
+    """torch._decomp's nll_loss_backward (Note [Forward AD through a decomposition]): a
+    scatter of -1 times the incoming gradient, so the zeros of a negative gradient are -0.0
+    and a dual self gives no tangent."""
+    channel_dim = 0 if self.ndim < 2 else 1
+    if reduction == "mean":
+        grad_output = grad_output / total_weight
+    target = np.expand_dims(np.asarray(target), channel_dim)
+    kept = target != ignore_index
+    grad_input = F.scatter(F.zeros_like(self), channel_dim, np.where(kept, target, 0), -1.0)
+    if grad_input.ndim > grad_output.ndim > 0:
+        grad_output = F.unsqueeze(grad_output, channel_dim)
+    if weight is not None:
+        shape = [1] * self.ndim
+        shape[channel_dim] = len(weight)
+        grad_output = grad_output * F.constant(np.reshape(weight, shape), grad_output)
+    grad_output = F.where(_make(kept), grad_output, 0)
+    return grad_input * grad_output
 
 
 def _backward_op(op, out_fn, jvp_decomposition=None):
