@@ -124,6 +124,21 @@ CASES = {
         _x(L, (3, 4), 0, dt), _x(L, (1,), 5, dt)),
     "prelu_channels": lambda L, dt: (lambda x, w: (_F(L).prelu(x, w), [x, w]))(
         _x(L, (2, 3, 2), 0, dt), _x(L, (3,), 5, dt)),
+    "max_pool2d": lambda L, dt: (lambda x: (_F(L).max_pool2d(x, 3, 2, 1, ceil_mode=True),
+                                            [x]))(_x(L, (1, 2, 5, 5), 0, dt)),
+    "max_pool1d": lambda L, dt: (lambda x: (_F(L).max_pool1d(x, 2), [x]))(
+        _x(L, (2, 5), 0, dt)),
+    "avg_pool2d": lambda L, dt: (lambda x: (_F(L).avg_pool2d(
+        x, 3, 2, 1, ceil_mode=True, count_include_pad=False), [x]))(
+        _x(L, (1, 2, 5, 5), 0, dt)),
+    "avg_pool2d_divisor": lambda L, dt: (lambda x: (_F(L).avg_pool2d(
+        x, 2, divisor_override=3), [x]))(_x(L, (2, 4, 4), 0, dt)),
+    "adaptive_avg_pool2d": lambda L, dt: (lambda x: (_F(L).adaptive_avg_pool2d(
+        x, (2, 3)), [x]))(_x(L, (1, 2, 5, 5), 0, dt)),
+    "adaptive_max_pool2d": lambda L, dt: (lambda x: (_F(L).adaptive_max_pool2d(
+        x, (2, 3)), [x]))(_x(L, (1, 2, 5, 5), 0, dt)),
+    "adaptive_max_pool1d": lambda L, dt: (lambda x: (_F(L).adaptive_max_pool1d(x, 3), [x]))(
+        _x(L, (2, 5), 0, dt)),
     "gaussian_nll": lambda L, dt: (lambda x, t, v: (
         _F(L).gaussian_nll_loss(x, t, v), [x, t, v]))(
         _x(L, (3, 4), 0, dt), _x(L, (3, 4), 3, dt), _p(L, (3, 4), 1, dt, True)),
@@ -158,12 +173,33 @@ def _second_order(L, name, dt):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_backward_ops_under_create_graph_match_torch(name, dt):
     """glu_backward, huber_loss_backward, soft_margin_loss_backward,
-    binary_cross_entropy_backward, nll_loss(2d)_backward and _prelu_kernel_backward are ops
-    with their own BackwardBackward0 node and derivatives.yaml's double backward formulas;
+    binary_cross_entropy_backward, nll_loss(2d)_backward, _prelu_kernel_backward and the 2-d
+    pools' backward ops are ops with their own BackwardBackward0 node and derivatives.yaml's
+    double backward formulas;
     binary_cross_entropy_with_logits' and gaussian_nll_loss's gradients end in PyTorch's
     node (fin_repro_013)."""
     a, t = _second_order(autotensor, name, dt), _second_order(torch, name, dt)
     assert _same(a, t, 1e-9 if dt == "float64" else 2e-5, signs=dt == "float64"), (a, t)
+
+
+@pytest.mark.parametrize("name", ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d",
+                                  "adaptive_max_pool2d"])
+def test_pools_save_their_input(name):
+    """The pools' nodes save self (their backward ops read it): an in-place change of the
+    input before backward raises PyTorch's version error."""
+    outcomes = []
+    for L in (autotensor, torch):
+        x = L.ones(1, 1, 4, 4, requires_grad=True)
+        y = x * 1
+        f = getattr(_F(L), name)
+        out = f(y, 2)
+        y.add_(1)
+        try:
+            out.sum().backward()
+            outcomes.append("ok")
+        except RuntimeError as e:
+            outcomes.append(str(e).split("[")[0])
+    assert outcomes[0] == outcomes[1], outcomes
 
 
 def _forward_over_reverse(L, fn, shapes, dual_v, dual_x, dt="float64", seed=0):
@@ -217,6 +253,12 @@ FW_CASES = {
     "nll_2d": (lambda L, x: _F(L).nll_loss(x, L.tensor([[[0, 2], [1, 1]]]),
                                           reduction="none"), [(1, 3, 2, 2)]),
     "prelu": (lambda L, x, w: _F(L).prelu(x, w), [(3, 4), (4,)]),
+    "max_pool2d": (lambda L, x: _F(L).max_pool2d(x, 2), [(1, 2, 5, 5)]),
+    "avg_pool2d": (lambda L, x: _F(L).avg_pool2d(x, 3, 2, 1), [(1, 2, 5, 5)]),
+    "adaptive_avg_pool2d": (lambda L, x: _F(L).adaptive_avg_pool2d(x, (2, 3)),
+                            [(1, 2, 5, 5)]),
+    "adaptive_max_pool2d": (lambda L, x: _F(L).adaptive_max_pool2d(x, (2, 3)),
+                            [(1, 2, 5, 5)]),
     "prelu_1": (lambda L, x, w: _F(L).prelu(x, w), [(3, 4), (1,)]),
 }
 

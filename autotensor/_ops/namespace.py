@@ -98,6 +98,19 @@ def _prelu_kernel_backward(grad, self, weight):
         grad._data, self._data, weight._data))
 
 
+def _pool_backward(name):
+    from . import nn_ops
+    op = {"max_pool2d_with_indices_backward": nn_ops.MAX_POOL2D_BACKWARD,
+          "avg_pool2d_backward": nn_ops.AVG_POOL2D_BACKWARD,
+          "_adaptive_avg_pool2d_backward": nn_ops.ADAPTIVE_AVG_POOL2D_BACKWARD,
+          "adaptive_max_pool2d_backward": nn_ops.ADAPTIVE_MAX_POOL2D_BACKWARD}[name]
+
+    def f(grad, self, *params):
+        return _finish(op, (grad, self), params, _asarray(op.kernel(grad._data, self._data,
+                                                                     *params)))
+    return f
+
+
 def _nll_backward(op, grad, self, params):
     if _state.fw and (_tangent_or_none(grad) is not None or
                       _tangent_or_none(self) is not None):
@@ -235,6 +248,10 @@ TENSOR = SimpleNamespace(
     nll_loss2d_backward=lambda grad, self, *params: _nll_backward(NLL_LOSS2D_BACKWARD, grad,
                                                                   self, params),
     prelu_kernel_backward=_prelu_kernel_backward,
+    # (Note [Pooling backward ops] in nn_ops.py)
+    **{name: _pool_backward(name) for name in (
+        "max_pool2d_with_indices_backward", "avg_pool2d_backward",
+        "_adaptive_avg_pool2d_backward", "adaptive_max_pool2d_backward")},
     huber_loss_backward=lambda grad, self, target, reduction, delta: _finish(
         HUBER_LOSS_BACKWARD, (grad, self, target), (reduction, delta), _asarray(
             HUBER_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,

@@ -1170,12 +1170,76 @@ def max_pool2d_backward(F, grad, self_sizes, indices):
     return F.reshape(F.scatter_add(zeros, 1, idx, g), tuple(self_sizes))
 
 
+# Note [Pooling backward ops]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# max_pool2d_with_indices_backward, avg_pool2d_backward, _adaptive_avg_pool2d_backward and
+# adaptive_max_pool2d_backward are aten ops of their own: linear in grad_output (its
+# gradient the pooling applied to the incoming gradient, or max_pool_double_backward's
+# gather at the indices), with ``self: zeros_like(self)``, so under create_graph PyTorch
+# records their BackwardBackward0 node while the pooled input requires grad (ours recorded
+# none unless the gradient did), and their forward rule is the op on grad_output's tangent.
+# The forward ops' nodes save self (an in-place change of it makes backward raise).
+def _linear_in_grad_output(name):
+    """The forward rule of a backward op linear in grad_output: the op on its tangent (None
+    without one). Its extra arguments are read by name (the jvp plan), so each op passes
+    a function of ``(F, grad_output_t, self, <its params>)`` built from its param names."""
+    op_params = {"max_pool2d_with_indices_backward": ("kernel_size", "stride", "padding",
+                                                      "dilation", "ceil_mode", "indices"),
+                 "avg_pool2d_backward": ("kernel_size", "stride", "padding", "ceil_mode",
+                                         "count_include_pad", "divisor_override"),
+                 "_adaptive_avg_pool2d_backward": (),
+                 "adaptive_max_pool2d_backward": ("indices",)}[name]
+    args = ", ".join(op_params)
+    # (max_pool's are ``auto_linear``: a missing grad_output tangent is a zero tensor, so a
+    # dual self alone gives zeros; avg_pool's are explicit formulas of grad_output_t: none)
+    missing = "F.zeros_like(self)" if "indices" in op_params else "None"
+    src = (f"def rule(F, grad_output_t, self{', ' + args if args else ''}):\n"
+           f"    if grad_output_t is None:\n        return {missing}\n"
+           f"    return F.{name}(grad_output_t, self{', ' + args if args else ''})\n")
+    scope = {}
+    exec(src, scope)  # (a named signature for dispatch's jvp plan)
+    return scope["rule"]
+
+
+def _max_pool_double_backward(F, grad, indices):
+    """FunctionsManual's max_pool_double_backward(grad, indices, 2): grad gathered at the
+    indices of each plane."""
+    h, w = grad.shape[-2:]
+    size = indices.shape[-2] * indices.shape[-1]
+    if F.is_raw:
+        out = np.take_along_axis(grad.reshape(-1, h * w), indices.reshape(-1, size), 1)
+        return out.reshape(indices.shape)
+    g = F.reshape(F.contiguous(grad), (-1, h * w))
+    return F.reshape(F.gather(g, 1, _index_tensor(indices.reshape(-1, size))),
+                     tuple(indices.shape))
+
+
+def _index_tensor(a):
+    from .._tensor import _make
+    return _make(np.ascontiguousarray(a, dtype=np.int64))
+
+
+def _max_pool2d_backward_kernel(grad, self, kernel_size, stride, padding, dilation,
+                                ceil_mode, indices):
+    from .raw import RAW
+    return max_pool2d_backward(RAW, grad, self.shape, indices)
+
+
+MAX_POOL2D_BACKWARD = defop(
+    "max_pool2d_with_indices_backward", "MaxPool2DWithIndicesBackwardBackward0",
+    _max_pool2d_backward_kernel, inputs=("grad_output", "self"),
+    params=("kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
+    grads={"grad_output": lambda F, grad, indices: _max_pool_double_backward(F, grad, indices),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_linear_in_grad_output("max_pool2d_with_indices_backward"))
 MAX_POOL2D = defop(
     "max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", max_pool2d_kernel,
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose",
+    grads={"self": lambda F, grads, self, kernel_size, stride, padding, dilation, ceil_mode,
+           indices: F.max_pool2d_with_indices_backward(
+               grads[0], self, kernel_size, stride, padding, dilation, ceil_mode,
+               _values(indices))}, jvp="transpose",
     layout=layout.suggested_format)
 
 
@@ -1234,11 +1298,36 @@ def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
     return F.reshape(full, tuple(self_sizes))
 
 
+def _avg_pool2d_backward_kernel(grad, self, *params):
+    from .raw import RAW
+    return avg_pool2d_backward(RAW, grad, *params, self.shape)
+
+
+def _avg_pool2d_of(F, grad, *params):
+    """avg_pool2d(grad, ...): avg_pool2d_backward's gradient in grad_output."""
+    if F.is_raw:
+        return avg_pool2d_kernel(grad, *params)
+    from ._common import _finish
+    return _finish(AVG_POOL2D, (grad,), params, avg_pool2d_kernel(grad._data, *params))
+
+
+_AVG_POOL2D_PARAMS = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+                      "divisor_override")
+AVG_POOL2D_BACKWARD = defop(
+    "avg_pool2d_backward", "AvgPool2DBackwardBackward0", _avg_pool2d_backward_kernel,
+    inputs=("grad_output", "self"), params=_AVG_POOL2D_PARAMS,
+    grads={"grad_output": lambda F, grad, kernel_size, stride, padding, ceil_mode,
+           count_include_pad, divisor_override: _avg_pool2d_of(
+               F, grad, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_linear_in_grad_output("avg_pool2d_backward"))
 AVG_POOL2D = defop(
-    "avg_pool2d", "AvgPool2DBackward0", avg_pool2d_kernel,
-    params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
-            "divisor_override"),
-    grads={"self": avg_pool2d_backward}, jvp="transpose", layout=layout.suggested_format)
+    "avg_pool2d", "AvgPool2DBackward0", avg_pool2d_kernel, params=_AVG_POOL2D_PARAMS,
+    grads={"self": lambda F, grad, self, kernel_size, stride, padding, ceil_mode,
+           count_include_pad, divisor_override: F.avg_pool2d_backward(
+               grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override)}, jvp="transpose", layout=layout.suggested_format)
 
 
 def adaptive_pool_matrix(size, out, dtype):
@@ -1263,10 +1352,33 @@ def adaptive_avg_pool2d_backward(F, grad, self_sizes):
     return F.matmul(F.matmul(F.constant(mh.T, grad), grad), F.constant(mw, grad))
 
 
+def _adaptive_avg_pool2d_backward_kernel(grad, self):
+    from .raw import RAW
+    return np.asarray(adaptive_avg_pool2d_backward(RAW, grad, self.shape)).astype(
+        grad.dtype, copy=False)
+
+
+def _adaptive_avg_pool2d_of(F, grad, grad_output_sizes):
+    size = tuple(grad_output_sizes[-2:])
+    if F.is_raw:
+        return adaptive_avg_pool2d_kernel(grad, size)
+    from ._common import _finish
+    return _finish(ADAPTIVE_AVG_POOL2D, (grad,), (size,),
+                   adaptive_avg_pool2d_kernel(grad._data, size))
+
+
+ADAPTIVE_AVG_POOL2D_BACKWARD = defop(
+    "_adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
+    _adaptive_avg_pool2d_backward_kernel, inputs=("grad_output", "self"),
+    grads={"grad_output": lambda F, grad, grad_output_sizes:
+           _adaptive_avg_pool2d_of(F, grad, grad_output_sizes),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_linear_in_grad_output("_adaptive_avg_pool2d_backward"))
 ADAPTIVE_AVG_POOL2D = defop(
     "adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", adaptive_avg_pool2d_kernel,
-    params=("output_size",), grads={"self": adaptive_avg_pool2d_backward}, jvp="transpose",
-    layout=layout.suggested_format)
+    params=("output_size",),
+    grads={"self": lambda F, grad, self: F._adaptive_avg_pool2d_backward(grad, self)},
+    jvp="transpose", layout=layout.suggested_format)
 
 
 # ---- normalisation ---------------------------------------------------------------------
@@ -2142,11 +2254,23 @@ def adaptive_max_pool2d_kernel(x, output_size):
     return vals.reshape(shape), idx.reshape(shape)
 
 
+def _adaptive_max_pool2d_backward_kernel(grad, self, indices):
+    from .raw import RAW
+    return max_pool2d_backward(RAW, grad, self.shape, indices)
+
+
+ADAPTIVE_MAX_POOL2D_BACKWARD = defop(
+    "adaptive_max_pool2d_backward", "AdaptiveMaxPool2DBackwardBackward0",
+    _adaptive_max_pool2d_backward_kernel, inputs=("grad_output", "self"),
+    params=("indices",),
+    grads={"grad_output": lambda F, grad, indices: _max_pool_double_backward(F, grad, indices),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_linear_in_grad_output("adaptive_max_pool2d_backward"))
 ADAPTIVE_MAX_POOL2D = defop(
     "adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", adaptive_max_pool2d_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose",
+    grads={"self": lambda F, grads, self, indices: F.adaptive_max_pool2d_backward(
+        grads[0], self, _values(indices))}, jvp="transpose",
            layout=layout.suggested_format)
 
 

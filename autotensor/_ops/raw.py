@@ -1858,6 +1858,8 @@ FORMULA_NAMES = (
     "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward", "glu_backward",
     "huber_loss_backward", "soft_margin_loss_backward", "binary_cross_entropy_backward",
     "nll_loss_backward", "nll_loss2d_backward", "prelu_kernel_backward",
+    "max_pool2d_with_indices_backward", "avg_pool2d_backward", "_adaptive_avg_pool2d_backward",
+    "adaptive_max_pool2d_backward",
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1912,6 +1914,26 @@ nll_loss2d_backward = nll_loss_backward
 def prelu_kernel_backward(grad, x, weight):
     from .special import _prelu_backward_kernel
     return _prelu_backward_kernel(grad, x, weight)
+
+
+def max_pool2d_with_indices_backward(grad, x, *params):
+    from .nn_ops import _max_pool2d_backward_kernel
+    return _max_pool2d_backward_kernel(grad, x, *params)
+
+
+def avg_pool2d_backward(grad, x, *params):
+    from .nn_ops import _avg_pool2d_backward_kernel
+    return _avg_pool2d_backward_kernel(grad, x, *params)
+
+
+def _adaptive_avg_pool2d_backward(grad, x):
+    from .nn_ops import _adaptive_avg_pool2d_backward_kernel
+    return _adaptive_avg_pool2d_backward_kernel(grad, x)
+
+
+def adaptive_max_pool2d_backward(grad, x, indices):
+    from .nn_ops import _adaptive_max_pool2d_backward_kernel
+    return _adaptive_max_pool2d_backward_kernel(grad, x, indices)
 
 
 def gelu_backward(grad, x, approximate):
