@@ -94,6 +94,13 @@ def _nll(r, L, dt):
     return _F(L).nll_loss(x, L.tensor([0, 2, 1]), reduction=r), [x]
 
 
+def _pad(mode, n, L, dt):
+    shape = {1: (2, 5), 2: (1, 2, 4, 5), 3: (1, 1, 3, 3, 4)}[n]
+    pads = {1: (2, 1), 2: (2, 1, 1, 2), 3: (1, 1, 2, 0, 1, 2)}[n]
+    x = _x(L, shape, 0, dt)
+    return _F(L).pad(x, pads, mode=mode), [x]
+
+
 CASES = {
     "glu_last": lambda L, dt: (lambda x: (_F(L).glu(x, -1), [x]))(_x(L, (3, 4), 0, dt)),
     "glu_0": lambda L, dt: (lambda x: (_F(L).glu(x, 0), [x]))(_x(L, (4, 3), 0, dt)),
@@ -139,6 +146,8 @@ CASES = {
         x, (2, 3)), [x]))(_x(L, (1, 2, 5, 5), 0, dt)),
     "adaptive_max_pool1d": lambda L, dt: (lambda x: (_F(L).adaptive_max_pool1d(x, 3), [x]))(
         _x(L, (2, 5), 0, dt)),
+    **{f"pad_{m}{n}d": functools.partial(_pad, m, n) for m in ("reflect", "replicate")
+       for n in (1, 2, 3)},
     "gaussian_nll": lambda L, dt: (lambda x, t, v: (
         _F(L).gaussian_nll_loss(x, t, v), [x, t, v]))(
         _x(L, (3, 4), 0, dt), _x(L, (3, 4), 3, dt), _p(L, (3, 4), 1, dt, True)),
@@ -173,9 +182,9 @@ def _second_order(L, name, dt):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_backward_ops_under_create_graph_match_torch(name, dt):
     """glu_backward, huber_loss_backward, soft_margin_loss_backward,
-    binary_cross_entropy_backward, nll_loss(2d)_backward, _prelu_kernel_backward and the 2-d
-    pools' backward ops are ops with their own BackwardBackward0 node and derivatives.yaml's
-    double backward formulas;
+    binary_cross_entropy_backward, nll_loss(2d)_backward, _prelu_kernel_backward, the 2-d
+    pools' and the reflection/replication pads' backward ops are ops with their own
+    BackwardBackward0 node and derivatives.yaml's double backward formulas;
     binary_cross_entropy_with_logits' and gaussian_nll_loss's gradients end in PyTorch's
     node (fin_repro_013)."""
     a, t = _second_order(autotensor, name, dt), _second_order(torch, name, dt)
@@ -183,16 +192,18 @@ def test_backward_ops_under_create_graph_match_torch(name, dt):
 
 
 @pytest.mark.parametrize("name", ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d",
-                                  "adaptive_max_pool2d"])
+                                  "adaptive_max_pool2d", "reflect", "replicate"])
 def test_pools_save_their_input(name):
-    """The pools' nodes save self (their backward ops read it): an in-place change of the
-    input before backward raises PyTorch's version error."""
+    """The pools' and pads' nodes save self (their backward ops read it): an in-place change
+    of the input before backward raises PyTorch's version error."""
     outcomes = []
     for L in (autotensor, torch):
         x = L.ones(1, 1, 4, 4, requires_grad=True)
         y = x * 1
-        f = getattr(_F(L), name)
-        out = f(y, 2)
+        if name in ("reflect", "replicate"):
+            out = _F(L).pad(y, (1, 1, 1, 1), mode=name)
+        else:
+            out = getattr(_F(L), name)(y, 2)
         y.add_(1)
         try:
             out.sum().backward()
@@ -259,6 +270,8 @@ FW_CASES = {
                             [(1, 2, 5, 5)]),
     "adaptive_max_pool2d": (lambda L, x: _F(L).adaptive_max_pool2d(x, (2, 3)),
                             [(1, 2, 5, 5)]),
+    "pad_reflect2d": (lambda L, x: _F(L).pad(x, (2, 1, 1, 2), mode="reflect"), [(1, 2, 4, 5)]),
+    "pad_replicate1d": (lambda L, x: _F(L).pad(x, (2, 1), mode="replicate"), [(2, 5)]),
     "prelu_1": (lambda L, x, w: _F(L).prelu(x, w), [(3, 4), (1,)]),
 }
 

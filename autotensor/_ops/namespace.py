@@ -103,7 +103,8 @@ def _pool_backward(name):
     op = {"max_pool2d_with_indices_backward": nn_ops.MAX_POOL2D_BACKWARD,
           "avg_pool2d_backward": nn_ops.AVG_POOL2D_BACKWARD,
           "_adaptive_avg_pool2d_backward": nn_ops.ADAPTIVE_AVG_POOL2D_BACKWARD,
-          "adaptive_max_pool2d_backward": nn_ops.ADAPTIVE_MAX_POOL2D_BACKWARD}[name]
+          "adaptive_max_pool2d_backward": nn_ops.ADAPTIVE_MAX_POOL2D_BACKWARD,
+          **nn_ops.PAD_BACKWARD}[name]
 
     def f(grad, self, *params):
         return _finish(op, (grad, self), params, _asarray(op.kernel(grad._data, self._data,
@@ -251,7 +252,8 @@ TENSOR = SimpleNamespace(
     # (Note [Pooling backward ops] in nn_ops.py)
     **{name: _pool_backward(name) for name in (
         "max_pool2d_with_indices_backward", "avg_pool2d_backward",
-        "_adaptive_avg_pool2d_backward", "adaptive_max_pool2d_backward")},
+        "_adaptive_avg_pool2d_backward", "adaptive_max_pool2d_backward",
+        *(f"{k}_pad{n}d_backward" for k in ("reflection", "replication") for n in (1, 2, 3)))},
     huber_loss_backward=lambda grad, self, target, reduction, delta: _finish(
         HUBER_LOSS_BACKWARD, (grad, self, target), (reduction, delta), _asarray(
             HUBER_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,

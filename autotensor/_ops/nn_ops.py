@@ -2058,10 +2058,47 @@ def _gather_op(name, node):
 
 
 CONSTANT_PAD = _gather_op("constant_pad_nd", "ConstantPadNdBackward0")
-REFLECTION_PAD = {n: _gather_op(f"reflection_pad{n}d", f"ReflectionPad{n}DBackward0")
-                  for n in (1, 2, 3)}
-REPLICATION_PAD = {n: _gather_op(f"replication_pad{n}d", f"ReplicationPad{n}DBackward0")
-                   for n in (1, 2, 3)}
+def _pad_ops(kind, n):
+    """reflection_pad{n}d / replication_pad{n}d and their backward op (Note [Pooling
+    backward ops]: linear in grad_output, whose gradient is the padding of the incoming
+    gradient; ``self: zeros_like(self)``; the op on grad_output's tangent as forward rule).
+    The forward node saves self, as PyTorch's."""
+    name, node = f"{kind}_pad{n}d", f"{kind.capitalize()}Pad{n}D"
+    bname = name + "_backward"
+
+    def grad_output_formula(F, grad, index, nd, value):
+        if F.is_raw:
+            return index_map_gather(grad, index, nd, value)
+        from ._common import _finish
+        return _finish(fwd, (grad,), (index, nd, value),
+                       index_map_gather(grad._data, index, nd, value))
+
+    def jvp(F, grad_output_t, self, index, nd, value):
+        if grad_output_t is None:
+            return None
+        return getattr(F, bname)(grad_output_t, self, index, nd, value)
+
+    bwd = defop(bname, node + "BackwardBackward0", _pad_backward_kernel,
+                inputs=("grad_output", "self"), params=("index", "nd", "value"),
+                grads={"grad_output": grad_output_formula,
+                       "self": lambda F, grad, self: F.zeros_like(self)},
+                jvp=jvp)
+    fwd = defop(name, node + "Backward0", index_map_gather, params=("index", "nd", "value"),
+                grads={"self": lambda F, grad, self, index, nd, value:
+                       getattr(F, bname)(grad, self, index, nd, value)},
+                jvp="transpose", layout=layout.suggested_format)
+    return fwd, bwd
+
+
+def _pad_backward_kernel(grad, self, index, nd, value):
+    from .raw import RAW
+    return index_map_gather_backward(RAW, grad, index, nd, value, self.shape)
+
+
+_PADS = {(k, n): _pad_ops(k, n) for k in ("reflection", "replication") for n in (1, 2, 3)}
+REFLECTION_PAD = {n: _PADS["reflection", n][0] for n in (1, 2, 3)}
+REPLICATION_PAD = {n: _PADS["replication", n][0] for n in (1, 2, 3)}
+PAD_BACKWARD = {op.name: op for _, op in _PADS.values()}
 CIRCULAR_PAD = _gather_op("_pad_circular", "torch::autograd::CopySlices")  # composed in PyTorch
 PIXEL_SHUFFLE = _gather_op("pixel_shuffle", "PixelShuffleBackward0")
 PIXEL_UNSHUFFLE = _gather_op("pixel_unshuffle", "PixelUnshuffleBackward0")

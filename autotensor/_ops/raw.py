@@ -1860,6 +1860,7 @@ FORMULA_NAMES = (
     "nll_loss_backward", "nll_loss2d_backward", "prelu_kernel_backward",
     "max_pool2d_with_indices_backward", "avg_pool2d_backward", "_adaptive_avg_pool2d_backward",
     "adaptive_max_pool2d_backward",
+    *(f"{k}_pad{n}d_backward" for k in ("reflection", "replication") for n in (1, 2, 3)),
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1934,6 +1935,16 @@ def _adaptive_avg_pool2d_backward(grad, x):
 def adaptive_max_pool2d_backward(grad, x, indices):
     from .nn_ops import _adaptive_max_pool2d_backward_kernel
     return _adaptive_max_pool2d_backward_kernel(grad, x, indices)
+
+
+def _pad_backward(grad, x, index, nd, value):
+    from .nn_ops import _pad_backward_kernel
+    return _pad_backward_kernel(grad, x, index, nd, value)
+
+
+for _k in ("reflection", "replication"):
+    for _n in (1, 2, 3):
+        globals()[f"{_k}_pad{_n}d_backward"] = _pad_backward
 
 
 def gelu_backward(grad, x, approximate):
