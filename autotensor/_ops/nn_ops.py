@@ -1179,26 +1179,34 @@ def max_pool2d_backward(F, grad, self_sizes, indices):
 # records their BackwardBackward0 node while the pooled input requires grad (ours recorded
 # none unless the gradient did), and their forward rule is the op on grad_output's tangent.
 # The forward ops' nodes save self (an in-place change of it makes backward raise).
-def _linear_in_grad_output(name):
-    """The forward rule of a backward op linear in grad_output: the op on its tangent (None
-    without one). Its extra arguments are read by name (the jvp plan), so each op passes
-    a function of ``(F, grad_output_t, self, <its params>)`` built from its param names."""
-    op_params = {"max_pool2d_with_indices_backward": ("kernel_size", "stride", "padding",
-                                                      "dilation", "ceil_mode", "indices"),
-                 "avg_pool2d_backward": ("kernel_size", "stride", "padding", "ceil_mode",
-                                         "count_include_pad", "divisor_override"),
-                 "_adaptive_avg_pool2d_backward": (),
-                 "adaptive_max_pool2d_backward": ("indices",)}[name]
-    args = ", ".join(op_params)
-    # (max_pool's are ``auto_linear``: a missing grad_output tangent is a zero tensor, so a
-    # dual self alone gives zeros; avg_pool's are explicit formulas of grad_output_t: none)
-    missing = "F.zeros_like(self)" if "indices" in op_params else "None"
-    src = (f"def rule(F, grad_output_t, self{', ' + args if args else ''}):\n"
-           f"    if grad_output_t is None:\n        return {missing}\n"
-           f"    return F.{name}(grad_output_t, self{', ' + args if args else ''})\n")
-    scope = {}
-    exec(src, scope)  # (a named signature for dispatch's jvp plan)
-    return scope["rule"]
+# (their forward rules: the op on grad_output's tangent; max pooling's are ``auto_linear``,
+# a missing grad_output tangent a zero tensor, so a dual self alone gives zeros, while
+# avg pooling's are explicit formulas of grad_output_t: no tangent)
+def _max_pool2d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, dilation,
+                             ceil_mode, indices):
+    if grad_output_t is None:
+        return F.zeros_like(self)
+    return F.max_pool2d_with_indices_backward(grad_output_t, self, kernel_size, stride,
+                                              padding, dilation, ceil_mode, indices)
+
+
+def _adaptive_max_pool2d_backward_jvp(F, grad_output_t, self, indices):
+    if grad_output_t is None:
+        return F.zeros_like(self)
+    return F.adaptive_max_pool2d_backward(grad_output_t, self, indices)
+
+
+def _avg_pool2d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, ceil_mode,
+                             count_include_pad, divisor_override):
+    if grad_output_t is None:
+        return None
+    return F.avg_pool2d_backward(grad_output_t, self, kernel_size, stride, padding,
+                                 ceil_mode, count_include_pad, divisor_override)
+
+
+def _adaptive_avg_pool2d_backward_jvp(F, grad_output_t, self):
+    return None if grad_output_t is None else \
+        F._adaptive_avg_pool2d_backward(grad_output_t, self)
 
 
 def _max_pool_double_backward(F, grad, indices):
@@ -1231,7 +1239,7 @@ MAX_POOL2D_BACKWARD = defop(
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
     grads={"grad_output": lambda F, grad, indices: _max_pool_double_backward(F, grad, indices),
            "self": lambda F, grad, self: F.zeros_like(self)},
-    jvp=_linear_in_grad_output("max_pool2d_with_indices_backward"))
+    jvp=_max_pool2d_backward_jvp)
 MAX_POOL2D = defop(
     "max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", max_pool2d_kernel,
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
@@ -1321,7 +1329,7 @@ AVG_POOL2D_BACKWARD = defop(
                F, grad, kernel_size, stride, padding, ceil_mode, count_include_pad,
                divisor_override),
            "self": lambda F, grad, self: F.zeros_like(self)},
-    jvp=_linear_in_grad_output("avg_pool2d_backward"))
+    jvp=_avg_pool2d_backward_jvp)
 AVG_POOL2D = defop(
     "avg_pool2d", "AvgPool2DBackward0", avg_pool2d_kernel, params=_AVG_POOL2D_PARAMS,
     grads={"self": lambda F, grad, self, kernel_size, stride, padding, ceil_mode,
@@ -1373,7 +1381,7 @@ ADAPTIVE_AVG_POOL2D_BACKWARD = defop(
     grads={"grad_output": lambda F, grad, grad_output_sizes:
            _adaptive_avg_pool2d_of(F, grad, grad_output_sizes),
            "self": lambda F, grad, self: F.zeros_like(self)},
-    jvp=_linear_in_grad_output("_adaptive_avg_pool2d_backward"))
+    jvp=_adaptive_avg_pool2d_backward_jvp)
 ADAPTIVE_AVG_POOL2D = defop(
     "adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", adaptive_avg_pool2d_kernel,
     params=("output_size",),
@@ -2302,7 +2310,7 @@ ADAPTIVE_MAX_POOL2D_BACKWARD = defop(
     params=("indices",),
     grads={"grad_output": lambda F, grad, indices: _max_pool_double_backward(F, grad, indices),
            "self": lambda F, grad, self: F.zeros_like(self)},
-    jvp=_linear_in_grad_output("adaptive_max_pool2d_backward"))
+    jvp=_adaptive_max_pool2d_backward_jvp)
 ADAPTIVE_MAX_POOL2D = defop(
     "adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", adaptive_max_pool2d_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
