@@ -440,3 +440,19 @@ def test_cases_are_distinct():
     """(a guard on the tables above: each name one program)"""
     assert len(set(CASES)) == len(CASES) and len(set(FW_CASES)) == len(FW_CASES)
     assert len(list(itertools.islice(_norm_cases(), 5))) == 5
+
+
+@pytest.mark.parametrize("dt", ["float64", "float32", "float16", "bfloat16"])
+def test_glu_backward_values_bit_for_bit(dt):
+    """glu_backward as aten's kernel: sigmoid(b) * g and (1 - s) * s * a * g, in op-math for
+    float16/bfloat16 (s stored in the dtype, each product rounded once)."""
+    if dt == "bfloat16":
+        pytest.importorskip("ml_dtypes")
+    rs = np.random.RandomState(0)
+    x, g = rs.uniform(-3, 3, (64, 8)), rs.uniform(-2, 2, (64, 4))
+    out = []
+    for L in (autotensor, torch):
+        X = L.tensor(x, dtype=getattr(L, dt), requires_grad=True)
+        gx, = L.autograd.grad(_F(L).glu(X, -1), X, L.tensor(g, dtype=getattr(L, dt)))
+        out.append(np.array(gx.float().tolist()))
+    assert (out[0] == out[1]).all()

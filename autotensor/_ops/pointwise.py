@@ -3466,6 +3466,12 @@ def glu_backward(F, grad, self, dim):
     n = self.shape[dim] // 2
     a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
     s = F.sigmoid(b)
+    if F.is_raw and s.dtype.itemsize == 2 and s.dtype.kind in "fV":
+        # (float16/bfloat16: s stored in the dtype, each half's product in float32 and
+        # rounded once, as the kernel's op-math)
+        s32, g32 = s.astype(np.float32), grad.astype(np.float32)
+        second = (1 - s32) * s32 * a.astype(np.float32) * g32
+        return F.cat([(s32 * g32).astype(s.dtype), second.astype(s.dtype)], dim)
     return F.cat([s * grad, (1 - s) * s * a * grad], dim)
 
 
