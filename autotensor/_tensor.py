@@ -61,7 +61,10 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_errors.wrap_dim(dim, self._data.ndim)]
+        shape = self._data.shape
+        if not shape:  # (PyTorch wraps no dim of a 0-d tensor here)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return shape[_errors.wrap_dim(dim, len(shape))]
 
     def dim(self):
         return self._data.ndim
@@ -111,7 +114,9 @@ class Tensor:
             strides = c_strides(d.shape)
         if dim is None:
             return strides
-        return strides[_errors.wrap_dim(dim, self._data.ndim)]
+        if not strides:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return strides[_errors.wrap_dim(dim, len(strides))]
 
     def _numpy_strides(self):
         """Whether this empty tensor (or the base it views) was made from a NumPy array."""

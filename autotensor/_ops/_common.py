@@ -97,6 +97,13 @@ def _wrap_dim(dim, ndim, t=None):
     return dim + n if dim < 0 else dim
 
 
+def _size_dim(dim, ndim):
+    """``dim`` wrapped as Tensor.size(dim) wraps it: a 0-d tensor has no dim at all."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, ndim)
+
+
 def _dims(dim, ndim, t=None):
     """Normalise an int / tuple / list / None dim argument to a sorted tuple (or None)."""
     if dim is None:

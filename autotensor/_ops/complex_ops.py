@@ -34,7 +34,7 @@ from .._backend import np
 from .._tensor import Tensor
 from ..autograd import inplace
 from ._common import _finish
-from .dispatch import defop
+from .dispatch import defop, view_errors_before_checks
 from .shape import select
 
 _REAL_OF = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}
@@ -197,18 +197,21 @@ def view_as_real(input):
     return _dtype_view(VIEW_AS_REAL, input, _as_real_array(d))  # Note [Complex views]
 
 
+@view_errors_before_checks
 def view_as_complex(input):
     d = input._data
-    if d.dtype == np.float16:
-        raise RuntimeError(_NO_COMPLEX32.format("view_as_complex"))
-    if d.dtype not in _COMPLEX_OF:
+    if d.dtype != np.float16 and d.dtype not in _COMPLEX_OF:
         name = _dtypes.scalar_name(_dtypes.from_numpy(d.dtype))
         raise RuntimeError("view_as_complex is only supported for half, float and double "
                            f"tensors, but got a tensor of scalar type: {name}")
-    if d.ndim == 0 or d.shape[-1] != 2:
+    if d.ndim == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if d.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
     if d.strides[-1] != d.itemsize:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if d.dtype == np.float16:  # (PyTorch's checks pass: its result would be complex32)
+        raise RuntimeError(_NO_COMPLEX32.format("view_as_complex"))
     return _dtype_view(VIEW_AS_COMPLEX, input, _as_complex_array(d))
 
 
@@ -346,6 +349,7 @@ def _finish_pair(op, a, b, out):
     return r
 
 
+@view_errors_before_checks
 def complex(real, imag, *, out=None):
     """real + i imag (broadcast), in the complex dtype of the (equal, floating) inputs."""
     _check_pair(real, imag, "complex")
@@ -357,6 +361,7 @@ def complex(real, imag, *, out=None):
     return r
 
 
+@view_errors_before_checks
 def polar(abs, angle, *, out=None):
     """abs * (cos(angle) + i sin(angle))."""
     _check_pair(abs, angle, "polar")

@@ -9,7 +9,8 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
-from .dispatch import broadcast_error, defop, set_input_metadata
+from .dispatch import (broadcast_error, defop, set_input_metadata, view_errors_before_checks,
+                       view_errors_first)
 from ._common import (
     _asarray, _broadcastable, _finish, _index_data, ndarray, _py_all, _py_any, _py_max,
     _py_sum, _wrap_dim)
@@ -187,6 +188,7 @@ def getitem(input, key, _setting=False):
     rest = []         # the key for the advanced step
     has_adv = False
     ell_seen = False
+    out_of_bounds = None  # (the first index out of its dim's range)
     for position, k in enumerate(key):
         if k is None:
             result = unsqueeze(result, dim)
@@ -244,8 +246,10 @@ def getitem(input, key, _setting=False):
                     span = 1
                     size = result._data.shape[dim]
                     if arr.size and not _setting and (arr.max() >= size or arr.min() < -size):
-                        bad = int(arr.max() if arr.max() >= size else arr.min())
-                        raise IndexError(_errors.INDEX_RANGE.format(bad, len(adv), size))
+                        if out_of_bounds is None:  # (raised once the result is known)
+                            bad = int(arr.max() if arr.max() >= size else arr.min())
+                            out_of_bounds = (bad, len(adv), size)
+                        arr = np.clip(arr, -size, size - 1)
                 rest.append(k if byte and k._data.ndim else arr)
                 has_adv = True
                 adv.append(dim)
@@ -277,11 +281,19 @@ def getitem(input, key, _setting=False):
     idx = tuple(rest)
     if _setting:  # (the region the basic parts select, and the key of index_put_)
         return result, idx
+    if out_of_bounds is not None:
+        # (aten's index kernel checks the indices it reads: none for an empty result, whose
+        # key was clipped above; its size-0 dim and shape errors come first, all after
+        # autograd's)
+        view_errors_first(result)
+        if math.prod(_index_result_shape(result._data.shape, idx)):
+            raise IndexError(_errors.INDEX_RANGE.format(*out_of_bounds))
     try:
         out = _asarray(result._data[idx])
     except IndexError as e:
         if not str(e).startswith("shape mismatch"):
             raise
+        view_errors_first(result)
         _index_result_shape(result._data.shape, idx)  # (PyTorch's words)
         raise
     return _finish(INDEX, (result,), (idx,), out)
@@ -585,6 +597,7 @@ def _inplace_index_put(input, key, v, new, accumulate):
     return input
 
 
+@view_errors_before_checks
 def index_put(input, indices, values, accumulate=False, _method=False):
     _check_index_put_args("index_put", indices, values, _method)
     return _index_put_fresh(input, tuple(indices), values, accumulate)
@@ -599,6 +612,7 @@ def _index_put_fresh(input, indices, values, accumulate=False):
     return r
 
 
+@view_errors_before_checks
 def gather(input, dim, index, *, sparse_grad=False):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -626,6 +640,7 @@ def gather(input, dim, index, *, sparse_grad=False):
     return _finish(GATHER, (input,), (dim, idx), out)
 
 
+@view_errors_before_checks
 def scatter_add(input, dim, index, src):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -639,6 +654,7 @@ def scatter_add(input, dim, index, src):
     return r
 
 
+@view_errors_before_checks
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -663,6 +679,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     return _finish(SCATTER_VALUE, (input,), (dim, idx), out)
 
 
+@view_errors_before_checks
 def index_select(input, dim, index):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -768,6 +785,7 @@ def _scatter_bounds(d, dim, idx):
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
+@view_errors_before_checks
 def index_add(input, dim, index, source, *, alpha=1):
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -928,6 +946,7 @@ def _refuse_dual(op, *tensors):
         refuse_unsupported(op, *tensors)
 
 
+@view_errors_before_checks
 def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
     """self with the slices at index reduced with source's (prod, mean, amax or amin)."""
     if out is not None:  # Note [out= arguments] in _out.py
@@ -972,6 +991,7 @@ def masked_fill(input, mask, value):
     try:
         out = np.where(m, v, d).astype(d.dtype, copy=False)
     except ValueError:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise broadcast_error(m.shape, d.shape) from None
     # (PyTorch's masked_fill fills a clone(MemoryFormat::Contiguous): a permuted input's
     # result is contiguous, so view() works on it)
@@ -987,6 +1007,7 @@ def masked_fill(input, mask, value):
     return r
 
 
+@view_errors_before_checks
 def masked_select(input, mask):
     m = _index_data(mask)
     if m.dtype != np.bool_:
@@ -1256,6 +1277,7 @@ def _index_copy_checks(d, dim, idx, src):
                              f"{dim} with size {size}")
 
 
+@view_errors_before_checks
 def index_copy(input, dim, index, source):
     if _amp.state.enabled:
         return _amp.promote(index_copy, input, dim, index, source)
@@ -1317,6 +1339,7 @@ def _index_fill_args(d, dim, index, value, t=None, inplace=False):
     return dim, np.where(idx < 0, idx + size, idx)
 
 
+@view_errors_before_checks
 def index_fill(input, dim, index, value):
     d = input._data
     dim, idx = _index_fill_args(d, dim, index, value, input)
@@ -1364,6 +1387,7 @@ def _flat_index(name, index, numel, checks=None):
     return np.where(idx < 0, idx + numel, idx)
 
 
+@view_errors_before_checks
 def take(input, index):
     d = input._data
     idx = _flat_index("take", index, d.size)
@@ -1410,6 +1434,7 @@ def _put_checks(d, index, source):
     return _flat_index("put_", index, d.size, checks)
 
 
+@view_errors_before_checks
 def put(input, index, source, accumulate=False):
     d = input._data
     idx = _put_checks(d, index, source)
@@ -1445,6 +1470,7 @@ def _masked_scatter_args(d, mask, source, inplace_):
     return m
 
 
+@view_errors_before_checks
 def masked_scatter(input, mask, source):
     d = input._data
     m = _masked_scatter_args(d, mask, source, False)
@@ -1470,6 +1496,7 @@ def _src_size_check(src_shape, slice_shape):
                            f"[{_errors.shape_str(slice_shape)}]")
 
 
+@view_errors_before_checks
 def select_scatter(input, src, dim, index):
     d = input._data
     region = select(input.detach(), dim, index)._data
@@ -1480,8 +1507,11 @@ def select_scatter(input, src, dim, index):
     return _finish(SELECT_SCATTER, (input, src), (dim, index), out)
 
 
+@view_errors_before_checks
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     d = input._data
+    if d.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim)
     s, e, st = slice(start, end, step).indices(d.shape[dim])
     region = d[_slice_key(dim, s, e, st)]
@@ -1490,6 +1520,7 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     return _finish(SLICE_SCATTER, (input, src), (dim, s, e, st), out)
 
 
+@view_errors_before_checks
 def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     from .shape import diagonal
     d = input._data
@@ -1647,6 +1678,7 @@ def _scatter_reduce_args(d, dim, index, src, reduce):
     return dim, idx, _REDUCE[reduce]
 
 
+@view_errors_before_checks
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     d = input._data
     dim, idx, reduce = _scatter_reduce_args(d, dim, index, src, reduce)

@@ -9,10 +9,10 @@ from .._backend import np
 from .._tensor import Tensor, _make
 from . import layout, raw
 from .dispatch import (OpDef as _OpDef, broadcast_error, defop, set_input_metadata,
-                       view_errors_first)
+                       view_errors_before_checks, view_errors_first)
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
                       _state)
-from ._common import _named_result
+from ._common import _named_result, _size_dim
 from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
                         where as _where)
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
@@ -297,6 +297,7 @@ def _no_bool(kernel, a):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
+@view_errors_before_checks
 def bmm(input, mat2):
     if _amp.state.enabled:
         return _amp.lower(bmm, input, mat2)
@@ -339,6 +340,7 @@ def _fw_tangent(t):
     return _tangent_or_none(t)
 
 
+@view_errors_before_checks
 def dot(input, tensor):
     a, b = input._data, tensor._data
     if a.ndim != 1 or b.ndim != 1:
@@ -355,6 +357,7 @@ def dot(input, tensor):
     return _finish(DOT, (input, tensor), (), _dot_kernel(a, b))
 
 
+@view_errors_before_checks
 def mv(input, vec):
     a, b = input._data, vec._data
     if a.ndim == 0:
@@ -458,6 +461,7 @@ def _addmm_dtypes(input, a, b):
                                f"{_dtypes.scalar_name(_dtypes.from_numpy(b.dtype))}")
 
 
+@view_errors_before_checks
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(addmm, input, mat1, mat2, beta=beta, alpha=alpha)
@@ -498,6 +502,9 @@ def linear(input, weight, bias=None):
     bias, matmul without."""
     if _amp.state.enabled:
         return _amp.lower(linear, input, weight, bias)
+    if input._data.ndim == 0 or weight._data.ndim == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input._data.ndim}D and {weight._data.ndim}D")
     if bias is None:
         return matmul(input, t(weight))
     nd = input._data.ndim
@@ -1708,6 +1715,7 @@ def _finish_la(op, inputs, params, out):
 
 
 # ---- public functions: products -----------------------------------------------------------
+@view_errors_before_checks
 def vdot(input, other):
     a, b = input._data, other._data
     if a.ndim != 1 or b.ndim != 1:
@@ -1723,6 +1731,7 @@ def vdot(input, other):
     return _finish(VDOT, (input, other), (), raw.asarray(np.vdot(a, b)))
 
 
+@view_errors_before_checks
 def trace(input):
     if _amp.state.enabled:
         return _amp.fp32(trace, input)
@@ -1750,6 +1759,7 @@ def _finish_bcast(op, inputs, params, out):
     return res
 
 
+@view_errors_before_checks
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     m, v = mat._data, vec._data
     if m.ndim != 2 or v.ndim != 1:
@@ -1802,10 +1812,14 @@ def _bmm_checks(b1, b2):
                            f"{b2.shape[1]}].")
 
 
+@view_errors_before_checks
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(baddbmm, input, batch1, batch2, beta=beta, alpha=alpha)
     a, b = batch1._data, batch2._data
+    # (its meta function reads batch1.size(0), batch1.size(1), batch2.size(2) first, to
+    # expand self)
+    _size_dim(0, a.ndim), _size_dim(1, a.ndim), _size_dim(2, b.ndim)
     _bmm_checks(a, b)
     _add_family_check_self(input, (a.shape[0], a.shape[1], b.shape[2]))
     s = input._data
@@ -1849,6 +1863,8 @@ def tensordot(a, b, dims=2):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a._data.ndim, b._data.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         n = dims
         dims1 = list(range(-n, 0))
         dims2 = list(range(n))
@@ -1872,7 +1888,7 @@ def tensordot(a, b, dims=2):
     t1, t2 = a, b
     csize = 1
     for d1, d2 in zip(dims1, dims2):
-        s1, s2 = a._data.shape[d1], b._data.shape[d2]
+        s1, s2 = a._data.shape[_size_dim(d1, na)], b._data.shape[_size_dim(d2, nb)]
         if s2 == 1:  # (summed in its own dtype, as aten: a bool stays bool)
             t1 = t1.sum(d1, True, dtype=t1.dtype)
         elif s1 == 1:
@@ -1925,6 +1941,8 @@ def inner(input, other):
 
 
 def kron(input, other):
+    _check_tensor_arg("kron", "input", input, 1)
+    _check_tensor_arg("kron", "other", other, 2)
     a, b = input._data, other._data
     nd = _py_max(a.ndim, b.ndim)
     sa = (1,) * (nd - a.ndim) + a.shape
@@ -2121,6 +2139,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
+@view_errors_before_checks
 def linalg_cross(input, other, *, dim=-1):
     a, b = input._data, other._data
     nd = _py_max(a.ndim, b.ndim)
@@ -2211,6 +2230,7 @@ def diagflat(input, offset=0):
 
 
 # ---- public functions: torch.linalg ---------------------------------------------------------
+@view_errors_before_checks
 def det(A):
     a = _square_float("linalg.det", A, empty_ok=True)
     if not _finite(a):  # (Note [Determinants of singular matrices]: getrf's infinities)
@@ -2230,6 +2250,7 @@ def det(A):
     return _finish(DET, (A,), (), out)
 
 
+@view_errors_before_checks
 def slogdet(A):
     a = _square_float("linalg.slogdet", A, None)
     s, l_ = np.linalg.slogdet(a)
@@ -2278,6 +2299,7 @@ def _solve_getrs(A, b, left=True):
     return x.astype(a.dtype, copy=False), info
 
 
+@view_errors_before_checks
 def inv_ex(A, *, check_errors=False):
     a = _square_float("linalg.inv", A, None)
     if a.size == 0:
@@ -2301,6 +2323,7 @@ def inv_ex(A, *, check_errors=False):
     return _InvExRT(*_finish(INV_EX, (A,), (), (inverse, info)))
 
 
+@view_errors_before_checks
 def inv(A):
     a = _square_float("linalg.inv", A, None)
     if a.size and not _finite(a):
@@ -2309,6 +2332,7 @@ def inv(A):
     return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
 
 
+@view_errors_before_checks
 def inverse(input):
     return inv(input)
 
@@ -2372,6 +2396,7 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     return _SolveExRT(*res)
 
 
+@view_errors_before_checks
 def solve(A, B, *, left=True):
     return solve_ex(A, B, left=left, out="raise")[0]
 
@@ -2428,6 +2453,7 @@ def _is_pd(m):
         return False
 
 
+@view_errors_before_checks
 def cholesky_ex(A, *, upper=False, check_errors=False):
     a = _square_float("linalg.cholesky", A, "cholesky_cpu", empty_ok=True)
     # (upper: potrf reads the upper triangle, the lower one of A^H)
@@ -2436,10 +2462,12 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
     return _CholeskyExRT(*_finish(CHOLESKY_EX, (A,), (upper,), (L, info)))
 
 
+@view_errors_before_checks
 def linalg_cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True)[0]
 
 
+@view_errors_before_checks
 def cholesky(input, upper=False):
     if _state.fw and isinstance(input, Tensor):  # (no forward rule: refused before the kernel)
         from ..autograd.forward_ad import refuse_unsupported
@@ -2459,6 +2487,7 @@ def cholesky(input, upper=False):
     return _finish(CHOLESKY, (input,), (upper,), L)
 
 
+@view_errors_before_checks
 def eigh(A, UPLO="L"):
     a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True, empty_ok=True)
     if UPLO not in ("L", "U"):
@@ -2469,6 +2498,7 @@ def eigh(A, UPLO="L"):
                                                    V)))
 
 
+@view_errors_before_checks
 def eigvalsh(A, UPLO="L"):
     a = _square_float("linalg.eigh", A, "linalg_eigh_cpu", ints=True, empty_ok=True)
     if UPLO not in ("L", "U"):
@@ -2494,6 +2524,7 @@ def _svd_arrays(a, full_matrices):
     return U, S.astype(_real_dtype(a.dtype)), Vh
 
 
+@view_errors_before_checks
 def svd(A, full_matrices=True, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
@@ -2501,6 +2532,7 @@ def svd(A, full_matrices=True, *, driver=None):
     return _SvdRT(*_finish(SVD, (A,), (full_matrices,), _svd_arrays(a, full_matrices)))
 
 
+@view_errors_before_checks
 def svdvals(A, *, driver=None):
     a = A._data
     _check_matrix("linalg.svd", a)
@@ -2650,6 +2682,7 @@ def _qr_householder(a, mode):
     return Q, R
 
 
+@view_errors_before_checks
 def qr(A, mode="reduced"):
     a = A._data
     if mode not in ("reduced", "complete", "r"):
@@ -2670,6 +2703,7 @@ def qr(A, mode="reduced"):
     return _QrRT(*_finish(QR, (A,), (mode,), (Q, R)))
 
 
+@view_errors_before_checks
 def pinv(A, *, atol=None, rtol=None, hermitian=False, rcond=None):
     a = A._data
     if a.ndim < 2 or a.dtype.kind not in "fc" or a.dtype.itemsize < 4:
@@ -2691,6 +2725,7 @@ def pinverse(input, rcond=1e-15):
     return pinv(input, rtol=rcond)
 
 
+@view_errors_before_checks
 def matrix_exp(A):
     a = A._data
     _check_square("linalg.matrix_exp", a)
@@ -2701,6 +2736,7 @@ def matrix_exp(A):
     return _finish(MATRIX_EXP, (A,), (), out)
 
 
+@view_errors_before_checks
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     a, b = A._data, B._data
     _check_square("linalg.solve_triangular", a)  # (checkInputsSolver: A, then B)
@@ -2724,6 +2760,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     return res
 
 
+@view_errors_before_checks
 def lstsq(A, B, rcond=None, *, driver=None):
     """aten's linalg_lstsq: its checks in order (B a vector as linalg.solve's), then
     LAPACK's drivers' outputs: rank for all but gels, singular values for gelsd/gelss,
@@ -2822,6 +2859,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
     m, n = a.shape[-2:]
     if a.size == 0:  # (rank 0, before the decomposition's checks)
         return _make(np.zeros(a.shape[:-2], np.int64))
+    view_errors_first(A)  # (PyTorch's svdvals / eigvalsh of A: autograd sees A there)
     if hermitian:
         _check_square("linalg.eigh", a)
     s = np.abs(_eigh_np(a, vectors=False)) if hermitian else _svd_np(a, compute_uv=False)
@@ -3513,6 +3551,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
     return _LuFactorExRT(*res)
 
 
+@view_errors_before_checks
 def lu_factor(A, *, pivot=True):
     a = A._data
     _lu_checks("torch.lu_factor", a)
@@ -3532,6 +3571,7 @@ def _lu_singular_check(name, a, info):
                            "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
+@view_errors_before_checks
 def linalg_lu(A, *, pivot=True):
     a = A._data
     _lu_checks("linalg.lu", a)
@@ -3994,6 +4034,7 @@ def _tau_checks(name, a, tau):
                            f"input.shape[:-2], but got [{_errors.shape_str(tau.shape[:-1])}]")
 
 
+@view_errors_before_checks
 def householder_product(input, tau):
     a, t_ = input._data, tau._data
     name = "torch.linalg.householder_product"
@@ -4443,6 +4484,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
                                        "torch.linalg.ldl_factor_ex"))
 
 
+@view_errors_before_checks
 def ldl_factor(A, *, hermitian=False):
     a = A._data
     _ldl_checks("torch.linalg.ldl_factor_ex", a)
@@ -4593,6 +4635,7 @@ def _eig_arrays(a, ctype, vectors=True):
     return w.astype(ctype), V.astype(ctype).reshape(a.shape[:-2] + (n, n))
 
 
+@view_errors_before_checks
 def eig(A):
     a = A._data
     ctype = _eig_checks("linalg.eig", a)

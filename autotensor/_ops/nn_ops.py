@@ -40,10 +40,17 @@ def _into(F, v, self):
     return v if v.dtype == self.dtype else F.cast_like(v, self)
 
 
+def _mean_norm(c, shape):
+    """c / numel as C++'s double division: inf for an empty input (whose mean is NaN; the
+    gradient broadcast back to a 0-d operand sums nothing)."""
+    n = _numel(shape)
+    return c / n if n else float("inf")
+
+
 def mse_backward(F, grad, self, target, reduction):
     """aten's mse_backward: norm * (self - target) * grad in the operands' common dtype,
     written into self's dtype."""
-    norm = 2.0 / _numel(self.shape) if reduction == "mean" else 2.0
+    norm = _mean_norm(2.0, self.shape) if reduction == "mean" else 2.0
     v = (self - _promoted(F, target, self)) * norm * grad
     return _into(F, v, self)
 
@@ -292,7 +299,7 @@ def soft_margin_loss_backward(F, grad, self, target, reduction):
         raise RuntimeError(BOOL_NEGATION)
     target = _promoted(F, target, self)
     z = F.exp(-target * self)
-    norm = 1.0 / _numel(self.shape) if reduction == "mean" else 1.0
+    norm = _mean_norm(1.0, self.shape) if reduction == "mean" else 1.0
     g = _into(F, target * z, self) * -norm
     g = _into(F, g / (z + 1), self)
     return _into(F, g * grad, self)
@@ -1142,7 +1149,7 @@ def max_pool2d_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
     planes = x.reshape((-1, h, w))
     fill = -np.inf if x.dtype.kind in "fV" else np.iinfo(x.dtype).min
     win, out = _pool_windows(planes, kernel_size, stride, padding, dilation, ceil_mode, fill)
-    flat = win.reshape(win.shape[:3] + (-1,))
+    flat = win.reshape(win.shape[:3] + (kernel_size[0] * kernel_size[1],))
     arg = _window_argmax(flat)
     values = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
     kh, kw = np.divmod(arg, kernel_size[1])
@@ -1266,7 +1273,7 @@ def avg_pool2d_kernel(x, kernel_size, stride, padding, ceil_mode, count_include_
     h, w = x.shape[-2:]
     planes = x.reshape((-1, h, w))
     win, out = _pool_windows(planes, kernel_size, stride, padding, (1, 1), ceil_mode, 0)
-    total = win.sum(axis=(-2, -1))
+    total = win.sum(axis=(-2, -1), dtype=_opmath(x.dtype))
     div = _avg_divisor(x.shape, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
     return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
@@ -1287,6 +1294,8 @@ def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
                         count_include_pad, divisor_override, self_sizes):
     """Each output's gradient over its divisor, spread over its window: a depthwise
     transposed convolution with a kernel of ones, cut or zero-extended to the input."""
+    if 0 in tuple(grad.shape):  # (an empty gradient, an empty input: no planes to convolve)
+        return F.zeros(tuple(self_sizes), grad)
     out = tuple(grad.shape[-2:])
     div = _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
@@ -1348,13 +1357,33 @@ def adaptive_pool_matrix(size, out, dtype):
     return m.astype(dtype)
 
 
+def _opmath(dtype):
+    """The accumulation type of aten's CPU pooling kernels for float16 / bfloat16
+    (``opmath_t``: float; float64 here, rounded once to the input's type), else None."""
+    return np.float64 if dtype.name in ("float16", "bfloat16") else None
+
+
 def adaptive_avg_pool2d_kernel(x, output_size):
+    if _opmath(x.dtype):
+        return adaptive_avg_pool2d_kernel(x.astype(np.float64), output_size).astype(x.dtype)
     mh = adaptive_pool_matrix(x.shape[-2], output_size[0], x.dtype)
     mw = adaptive_pool_matrix(x.shape[-1], output_size[1], x.dtype)
     return np.ascontiguousarray(np.matmul(np.matmul(mh, x), mw.T))
 
 
+def adaptive_grad_check(name, grad):
+    """aten's _adaptive_pool_empty_output_check: its adaptive pools' backward refuses a
+    gradient with an empty non-batch dim."""
+    shape = tuple(grad.shape)
+    for i in range(1, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"{name}_backward(): Expected grad_output to have non-zero size "
+                               f"for non-batch dimensions, but grad_output has sizes "
+                               f"[{', '.join(map(str, shape))}] with dimension {i} being empty")
+
+
 def adaptive_avg_pool2d_backward(F, grad, self_sizes):
+    adaptive_grad_check("adaptive_avg_pool2d", grad)
     mh = adaptive_pool_matrix(self_sizes[-2], grad.shape[-2], np.float64)
     mw = adaptive_pool_matrix(self_sizes[-1], grad.shape[-1], np.float64)
     return F.matmul(F.matmul(F.constant(mh.T, grad), grad), F.constant(mw, grad))
@@ -2301,6 +2330,7 @@ def adaptive_max_pool2d_kernel(x, output_size):
 
 def _adaptive_max_pool2d_backward_kernel(grad, self, indices):
     from .raw import RAW
+    adaptive_grad_check("adaptive_max_pool2d", grad)
     return max_pool2d_backward(RAW, grad, self.shape, indices)
 
 
@@ -2316,20 +2346,22 @@ ADAPTIVE_MAX_POOL2D = defop(
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
     grads={"self": lambda F, grads, self, indices: F.adaptive_max_pool2d_backward(
         grads[0], self, _values(indices))}, jvp="transpose",
-           layout=layout.suggested_format)
+    layout=layout.suggested_format)
 
 
 def max_unpool2d_kernel(x, indices, output_size):
     b = _numel(x.shape[:-2])
     out = np.zeros((b, output_size[0] * output_size[1]), dtype=x.dtype)
-    np.put_along_axis(out, indices.reshape(b, -1), x.reshape(b, -1), 1)
+    n = _numel(x.shape[-2:])   # (explicit: an empty batch has no -1)
+    np.put_along_axis(out, indices.reshape(b, n), x.reshape(b, n), 1)
     return out.reshape(x.shape[:-2] + tuple(output_size))
 
 
 def max_unpool2d_backward(F, grad, indices, output_size, self_sizes):
     b = _numel(tuple(self_sizes[:-2]))
     n = output_size[0] * output_size[1]
-    flat = (indices.reshape(b, -1) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
+    per = _numel(tuple(self_sizes[-2:]))   # (explicit: an empty batch has no -1)
+    flat = (indices.reshape(b, per) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
     return F.reshape(F.index_select(F.reshape(grad, (-1,)), 0, flat), tuple(self_sizes))
 
 
@@ -2677,7 +2709,8 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, 
     if x.dtype != g.dtype:
         raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
                            f"{_dtypes.scalar_name(grid.dtype)}")
-    if x.shape[0] != g.shape[0]:
+    from ._common import _size_dim  # (Tensor.size(dim): a 0-d tensor has no dim 0)
+    if x.shape[_size_dim(0, x.ndim)] != g.shape[_size_dim(0, g.ndim)]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, "
                            f"but got input with sizes [{shape_str(x.shape)}] and grid with "
                            f"sizes [{shape_str(g.shape)}]")
@@ -3287,8 +3320,9 @@ def max_pool_nd_kernel(x, kernel_size, stride, padding, dilation, ceil_mode):
 def max_pool_nd_backward(F, grad, self_sizes, indices, nd):
     """Scatter each output's gradient to the input element its index names."""
     n_out, n_in = _numel(tuple(grad.shape[-nd:])), _numel(tuple(self_sizes[-nd:]))
-    g = F.reshape(grad, (-1, n_out))
-    idx = F.reshape(indices, (-1, n_out))
+    planes = _numel(tuple(self_sizes[:-nd]))   # (explicit: an empty output has no -1)
+    g = F.reshape(grad, (planes, n_out))
+    idx = F.reshape(indices, (planes, n_out))
     return F.reshape(F.scatter_add(F.zeros((g.shape[0], n_in), grad), 1, idx, g),
                      tuple(self_sizes))
 
@@ -3321,7 +3355,7 @@ def avg_pool_nd_kernel(x, kernel_size, stride, padding, ceil_mode, count_include
     lead, size = x.shape[:-nd], x.shape[-nd:]
     vols = x.reshape((int(np.prod(lead)),) + size)  # (explicit: an empty x has no -1)
     win, out = _pool_windows(vols, kernel_size, stride, padding, (1,) * nd, ceil_mode, 0)
-    total = win.sum(axis=tuple(range(-nd, 0)))
+    total = win.sum(axis=tuple(range(-nd, 0)), dtype=_opmath(x.dtype))
     div = _avg_divisor_nd(x.shape, out, kernel_size, stride, padding, ceil_mode,
                           count_include_pad, divisor_override)
     return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
@@ -3365,10 +3399,14 @@ def _adaptive_mats(in_sizes, output_size):
 
 ADAPTIVE_AVG_POOL3D = defop(
     "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0",
-    lambda x, output_size: separable_kernel(x, _adaptive_mats(x.shape[-3:], output_size)),
+    lambda x, output_size: separable_kernel(x, _adaptive_mats(x.shape[-3:], output_size))
+    if not _opmath(x.dtype) else separable_kernel(
+        x.astype(np.float64), _adaptive_mats(x.shape[-3:], output_size)).astype(x.dtype),
     params=("output_size",),
-    grads={"self": lambda F, grad, output_size, self_sizes: separable_backward(
-        F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size))}, jvp="transpose")
+    grads={"self": lambda F, grad, output_size, self_sizes: (
+        adaptive_grad_check("adaptive_avg_pool3d", grad), separable_backward(
+            F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size)))[1]},
+    jvp="transpose")
 
 
 def adaptive_max_pool_nd_kernel(x, output_size):
@@ -3395,15 +3433,17 @@ def adaptive_max_pool_nd_kernel(x, output_size):
 ADAPTIVE_MAX_POOL3D = defop(
     "adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", adaptive_max_pool_nd_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)}, jvp="transpose")
+    grads={"self": lambda F, grads, self_sizes, indices: (
+        adaptive_grad_check("adaptive_max_pool3d", grads[0]),
+        max_pool_nd_backward(F, grads[0], self_sizes, indices, 3))[1]}, jvp="transpose")
 
 
 def max_unpool_nd_kernel(x, indices, output_size):
     nd = len(output_size)
     b = _numel(x.shape[:-nd])
     out = np.zeros((b, _numel(tuple(output_size))), dtype=x.dtype)
-    np.put_along_axis(out, indices.reshape(b, -1), x.reshape(b, -1), 1)
+    n = _numel(x.shape[-nd:])   # (explicit: an empty batch has no -1)
+    np.put_along_axis(out, indices.reshape(b, n), x.reshape(b, n), 1)
     return out.reshape(x.shape[:-nd] + tuple(output_size))
 
 
@@ -3411,7 +3451,8 @@ def max_unpool_nd_backward(F, grad, indices, output_size, self_sizes):
     nd = len(output_size)
     b = _numel(tuple(self_sizes[:-nd]))
     n = _numel(tuple(output_size))
-    flat = (indices.reshape(b, -1) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
+    per = _numel(tuple(self_sizes[-nd:]))   # (explicit: an empty batch has no -1)
+    flat = (indices.reshape(b, per) + np.arange(b).reshape(-1, 1) * n).reshape(-1)
     return F.reshape(F.index_select(F.reshape(grad, (-1,)), 0, flat), tuple(self_sizes))
 
 
@@ -3512,11 +3553,12 @@ def fractional_max_pool_kernel(x, kernel_size, output_size, random_samples):
     nd = len(kernel_size)
     size = x.shape[-nd:]
     lead = x.shape[:-nd]
-    if not x.size:  # (no planes: empty results of the output's shape)
+    if not x.size or not _numel(tuple(output_size)):  # (empty results of the output's shape)
         shape = lead + tuple(output_size)
         return np.zeros(shape, x.dtype), np.zeros(shape, np.int64)
     planes = x.reshape(-1, _numel(size))
-    u = random_samples.reshape(-1, nd)
+    # (aten reads the first batch-size rows of the samples: there may be more)
+    u = random_samples[:_numel(lead) // x.shape[-nd - 1]].reshape(-1, nd)
     order = (1, 0) if nd == 2 else (0, 1, 2)                 # which sample drives each dim
     starts = [_fractional_starts(u[:, order[d]], size[d], output_size[d], kernel_size[d])
               for d in range(nd)]

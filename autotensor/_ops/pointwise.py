@@ -18,7 +18,7 @@ from . import _specfun, layout, raw
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .dispatch import (
     broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata,
-    stale_view_requires_grad, view_errors_first)
+    stale_view_requires_grad, view_errors_before_checks, view_errors_first)
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
     _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_int_scalar, _negated,
@@ -1130,6 +1130,7 @@ def _mixed_bounds_error(name, method, inplace, args, kwargs):
 
 def clamp(input, min=None, max=None):
     if min is None and max is None:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         _check_bounds(min, max)
@@ -1137,6 +1138,11 @@ def clamp(input, min=None, max=None):
             refuse_complex("clamp", input._data.dtype)
         lo = _tensor_arg(min, input) if min is not None else None
         hi = _tensor_arg(max, input) if max is not None else None
+        try:  # (TensorIterator's shapes: the output's first, then min's and max's)
+            check_broadcast(*(t._data.shape for t in (input, lo, hi) if t is not None))
+        except RuntimeError:
+            view_errors_first(input, lo, hi)
+            raise
         out = _asarray(CLAMP_TENSOR.kernel(input._data, None if lo is None else lo._data,
                                              None if hi is None else hi._data))
         r = _finish(CLAMP_TENSOR, (input, lo, hi), (), out)
@@ -1231,6 +1237,7 @@ def where(condition, input=None, other=None):
     except RuntimeError:
         # (TensorIterator broadcasts condition, input, other in that order and names the
         # first that does not fit)
+        view_errors_first(input, other)
         shape = cond.shape
         for a in (input, other):
             try:
@@ -2006,6 +2013,7 @@ erf_, erfc_, erfinv_, lgamma_, digamma_, deg2rad_, rad2deg_, sinc_ = (
                                      SINC))
 
 
+@view_errors_before_checks
 def polygamma(n, input):
     """The n-th derivative of digamma."""
     if n < 0:
@@ -2825,6 +2833,7 @@ def lerp_method(self, end, weight):
     return lerp(self, end, weight)
 
 
+@view_errors_before_checks
 def lerp(input, end, weight):
     """input + weight * (end - input)."""
     _convert.check_python_int(weight)  # (a c10::Scalar, parsed first)
@@ -2915,6 +2924,7 @@ def _check_addc_args(name, tensors, value, first_position):
     _convert.check_python_int(value)  # (a c10::Scalar: "int too big to convert")
 
 
+@view_errors_before_checks
 def addcmul(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 * tensor2."""
     _check_addc_args("addcmul", (input, tensor1, tensor2), value, 1)
@@ -2922,6 +2932,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     return _ternary(ADDCMUL, (input, tensor1, tensor2), (value,), (value,))
 
 
+@view_errors_before_checks
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 / tensor2."""
     _check_addc_args("addcdiv", (input, tensor1, tensor2), value, 1)
@@ -3646,6 +3657,7 @@ def silu(input, inplace=False):
 def gelu(input, approximate="none"):
     """x * Phi(x) (or its tanh approximation)."""
     if approximate not in ("none", "tanh"):
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError("approximate argument must be either none or tanh.")
     _float_activation("GeluKernelImpl", input)
     return _unary(GELU, input, params=(approximate,))
@@ -3689,6 +3701,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Randomized leaky relu; in evaluation the slope is (lower + upper) / 2."""
     _scalar_args(lower, upper)
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training:
         from .special import rrelu_train
         _float_activation("rrelu_with_noise_out_cpu", input)
@@ -3780,9 +3794,14 @@ def tanhshrink(input):
 
 def glu(input, dim=-1):
     """a * sigmoid(b), a and b the halves of input along dim."""
-    d = _tensor_arg(input)._data
-    if d.ndim == 0:
+    if _tensor_arg(input)._data.ndim == 0:  # (F.glu's own check, before aten's)
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _glu(input, dim)
+
+
+@view_errors_before_checks
+def _glu(input, dim):
+    d = input._data
     dim = _wrap_dim(dim, d.ndim)
     n = d.shape[dim]
     if n % 2:

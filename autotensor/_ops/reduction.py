@@ -12,7 +12,8 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
-from .dispatch import defop, view_errors_first
+from .layout import _elem_strides, is_non_overlapping_and_dense
+from .dispatch import defop, view_errors_before_checks, view_errors_first
 from .sum_kernel import mean_array, sum_array
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim, refuse_complex)
@@ -826,6 +827,7 @@ DIST = defop("dist", "DistBackward0", None, inputs=("self", "other"), params=("p
              jvp=_dist_jvp)
 
 
+@view_errors_before_checks
 def dist(input, other, p=2):
     """The p-norm of ``input - other`` (broadcast): one DistBackward0, as PyTorch's."""
     from .dispatch import broadcast_error, set_input_metadata
@@ -1468,23 +1470,107 @@ def _kth_along(d, dim, k, ignore_nan, quick_select=False):
 
 
 def _all_nan_nth(n):
-    """The index std::nth_element (libstdc++'s introselect) leaves first among n mutually
-    unordered elements: nanmedian of an all-NaN row (aten asks for position 0)."""
-    a, first, last = list(range(n)), 0, n
-    depth = 2 * (n.bit_length() - 1)
-    while last - first > 3 and depth:  # (the depth limit's heap select moves nothing here)
+    """The index std::nth_element leaves first among n mutually unordered elements:
+    nanmedian of an all-NaN row (aten asks for position 0)."""
+    order = list(range(n))
+    _nth_element(order, 0, lambda a, b: False)
+    return order[0]
+
+
+def _nan_greatest(a, b):
+    """aten's median comparator: a < b, NaN after everything."""
+    return a < b or (b != b and a == a)
+
+
+def _nth_element(v, nth, less=_nan_greatest):
+    """libstdc++'s std::nth_element (introselect: median-of-3 partitions, heap select past
+    the depth limit, insertion sort of the last <= 3 elements) on the list v, in place.
+    Which of tied elements lands at nth is the algorithm's: PyTorch's median() of signed
+    zeros, its index of an all-NaN row."""
+    first, last = 0, len(v)
+    if first == last or nth == last:
+        return
+    depth = 2 * ((last - first).bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(v, first, nth + 1, last, less)
+            v[first], v[nth] = v[nth], v[first]
+            return
         depth -= 1
-        mid = first + (last - first) // 2  # median-of-three with no order: the middle
-        a[first], a[mid] = a[mid], a[first]
-        f, lst = first + 1, last
-        while True:  # __unguarded_partition: every comparison false
-            lst -= 1
-            if not f < lst:
+        mid = first + (last - first) // 2
+        a, b, c = first + 1, mid, last - 1
+        if less(v[a], v[b]):
+            m = b if less(v[b], v[c]) else (c if less(v[a], v[c]) else a)
+        elif less(v[a], v[c]):
+            m = a
+        elif less(v[b], v[c]):
+            m = c
+        else:
+            m = b
+        v[first], v[m] = v[m], v[first]
+        lo, hi, piv = first + 1, last, v[first]
+        while True:
+            while less(v[lo], piv):
+                lo += 1
+            hi -= 1
+            while less(piv, v[hi]):
+                hi -= 1
+            if not lo < hi:
                 break
-            a[f], a[lst] = a[lst], a[f]
-            f += 1
-        last = f  # (the cut is past position 0)
-    return a[0]
+            v[lo], v[hi] = v[hi], v[lo]
+            lo += 1
+        if lo <= nth:
+            first = lo
+        else:
+            last = lo
+    for i in range(first + 1, last):  # __insertion_sort
+        val = v[i]
+        if less(val, v[first]):
+            v[first + 1:i + 1] = v[first:i]
+            v[first] = val
+        else:
+            j = i
+            while less(val, v[j - 1]):
+                v[j] = v[j - 1]
+                j -= 1
+            v[j] = val
+
+
+def _heap_adjust(v, base, hole, n, value, less):
+    top = hole
+    child = hole
+    while child < (n - 1) // 2:
+        child = 2 * (child + 1)
+        if less(v[base + child], v[base + child - 1]):
+            child -= 1
+        v[base + hole] = v[base + child]
+        hole = child
+    if n % 2 == 0 and child == (n - 2) // 2:
+        child = 2 * (child + 1)
+        v[base + hole] = v[base + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and less(v[base + parent], value):
+        v[base + hole] = v[base + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    v[base + hole] = value
+
+
+def _heap_select(v, first, middle, last, less):
+    n = middle - first
+    if n >= 2:
+        parent = (n - 2) // 2
+        while True:
+            _heap_adjust(v, first, parent, n, v[first + parent], less)
+            if parent == 0:
+                break
+            parent -= 1
+    for i in range(middle, last):
+        if less(v[i], v[first]):
+            value = v[i]
+            v[i] = v[first]
+            _heap_adjust(v, first, 0, n, value, less)
 
 
 def _quick_select_index(row, k):
@@ -1551,6 +1637,22 @@ def _nan_as(dtype):
     return np.array(np.nan, dtype)
 
 
+def _signed_zeros(a):
+    zeros = a[a == 0]
+    return zeros.size > 1 and np.signbit(zeros).any() and not np.signbit(zeros).all()
+
+
+def _median_in_memory(d, ignore_nan):
+    """median() / nanmedian() as aten computes it when zeros of both signs tie: on a clone
+    (memory order when d is dense, as its strides are kept) partitioned by nth_element."""
+    dense = is_non_overlapping_and_dense(d.shape, _elem_strides(d))
+    v = np.ravel(d, order="K" if dense else "C").tolist()
+    n_valid = len(v) - (int(np.isnan(d).sum()) if ignore_nan else 0)
+    k = _py_max((n_valid - 1) // 2, 0)  # (C++'s division truncates: an all-NaN tensor asks for 0)
+    _nth_element(v, k)
+    return np.array(v[k], d.dtype)
+
+
 def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
     d = input._data
     if dim is None:
@@ -1562,6 +1664,8 @@ def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
             v = np.array(np.nan, d.dtype)
         else:
             v = _kth_along(flat, 0, (flat.size - 1) // 2, ignore_nan)[0].reshape(())
+            if v == 0 and d.dtype.kind in "fV" and _signed_zeros(flat):
+                v = _median_in_memory(d, ignore_nan)
         return _finish(op, (input,), (), _asarray(v))
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim] == 0:  # (nanmedian's message names median too)
@@ -1605,6 +1709,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     dim = dim_
     n = d.shape[dim] if d.ndim else 1
     if not 1 <= k <= n:
+        view_errors_first(input)
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     if d.ndim == 0:  # (copied without the kernel: any dtype)
         values, indices = d.copy(), np.zeros((), np.int64)
@@ -1618,8 +1723,9 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     return _KthvalueRT(v, i, None)
 
 
-_CUM_SCATTER = {"self": lambda F, grads, dim, indices, self: F.scatter_add(  # (saves self)
-    F.zeros(tuple(self.shape), grads[0]), dim, indices, grads[0])}
+_CUM_SCATTER = {"self": lambda F, grads, dim, indices, self: self if not _numel(self.shape) else
+                F.scatter_add(F.zeros(tuple(self.shape), grads[0]), dim, indices, grads[0])}
+# (cummaxmin_backward returns an empty input itself: with create_graph, its history too)
 _CUM_JVP = (lambda F, self_t, dim, indices: _gather_jvp(F, self_t, dim, True, indices))
 CUMMAX = defop("cummax", "CummaxBackward0", None, params=("dim",),
                outputs=("values", "indices"), diff_outputs=(0,), grads=_CUM_SCATTER,
@@ -1663,11 +1769,13 @@ def _cum_extreme(op, rt, better, input, dim):
     return rt(v, i, None)
 
 
+@view_errors_before_checks
 def cummax(input, dim):
     """Running maximum along dim, with the index where it was reached."""
     return _cum_extreme(CUMMAX, _CummaxRT, np.greater, input, dim)
 
 
+@view_errors_before_checks
 def cummin(input, dim):
     """Running minimum along dim, with the index where it was reached."""
     return _cum_extreme(CUMMIN, _CumminRT, np.less, input, dim)
@@ -2142,6 +2250,7 @@ def _unique_dim(dim, ndim):
     return _wrap_dim(dim, ndim)
 
 
+@view_errors_before_checks
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted, as PyTorch's CPU kernel always gives them)."""
     d = input._data
@@ -2179,6 +2288,13 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
             raise RuntimeError("torch.searchsorted(): side and right can't be set to "
                                "opposites, got side of left while right was True")
         right = side == "right"
+    if v.ndim == 0 and b.ndim != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({b.ndim}) and input value's dim(0) numel(1)")
+    if b.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
     if b.ndim > 1 and (scalar or v.ndim != b.ndim or v.shape[:-1] != b.shape[:-1]):
         raise RuntimeError(
             f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
@@ -2191,10 +2307,11 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     if b.ndim <= 1:
         res = np.searchsorted(b, v, side=how)
     else:
-        bb = b.reshape(-1, b.shape[-1])
-        vv = v.reshape(-1, v.shape[-1])
-        res = np.stack([np.searchsorted(r, w, side=how) for r, w in zip(bb, vv)]
-                       ).reshape(v.shape)
+        rows = math.prod(b.shape[:-1])  # (not -1: an empty last dim leaves it unknown)
+        bb = b.reshape(rows, b.shape[-1])
+        vv = v.reshape(rows, v.shape[-1])
+        res = np.array([np.searchsorted(r, w, side=how) for r, w in zip(bb, vv)],
+                       np.int64).reshape(v.shape)
     return _make(_asarray(res).astype(np.int32 if out_int32 else np.int64))
 
 
@@ -2466,6 +2583,7 @@ def _renorm_args(d, p, dim, maxnorm):
     return dim, _asarray(d * factor).astype(d.dtype, copy=False)
 
 
+@view_errors_before_checks
 def renorm(input, p, dim, maxnorm):
     dim, out = _renorm_args(input._data, p, dim, maxnorm)
     return _finish(RENORM, (input,), (p, dim, maxnorm), out)
@@ -2640,6 +2758,7 @@ def trapz(y, *args, x=None, dx=None, dim=-1):
     return trapezoid(y, *args, x=x, dx=dx, dim=dim, _name="trapz")
 
 
+@view_errors_before_checks
 def cumulative_trapezoid(y, *args, x=None, dx=None, dim=-1):
     """The running trapezoid rule along dim (one fewer element than y there)."""
     from .pointwise import add, mul

@@ -9,7 +9,7 @@ from .._backend import np
 from .._tensor import _is_contiguous, _make, Tensor
 from ..autograd import inplace
 from . import layout, raw
-from .dispatch import broadcast_error, defop, view_errors_first
+from .dispatch import broadcast_error, defop, view_errors_before_checks, view_errors_first
 from ._common import (
     _finish, _multi_view, _py_any, _py_max, _py_sum, _shape_args, _view_result,
     _wrap_dim)
@@ -299,7 +299,11 @@ def reshape(input, *shape):
     """A view when the strides allow (ViewBackward0, or ReshapeAliasBackward0 for a
     non-contiguous input, as PyTorch records), else a copy (CloneBackward0 +
     UnsafeViewBackward0)."""
-    shape = _infer_shape(_shape_args(shape), input._data.size)
+    try:
+        shape = _infer_shape(_shape_args(shape), input._data.size)
+    except RuntimeError:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
+        raise
     try:
         out = np.reshape(input._data, shape, copy=False)
     except ValueError:
@@ -314,10 +318,10 @@ def reshape_as(input, other):
 
 def flatten(input, start_dim=0, end_dim=-1):
     d = input._data
-    if d.ndim == 0:
-        return reshape(input, (1,))
     s = _wrap_dim(start_dim, d.ndim)
     e = _wrap_dim(end_dim, d.ndim)
+    if d.ndim == 0:
+        return reshape(input, (1,))
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
@@ -347,6 +351,7 @@ def unflatten(input, dim, sizes):
 def t(input):
     d = input._data
     if d.ndim > 2:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {d.ndim}D")
     return _view_result(T, input, (), d.T)
 
@@ -378,21 +383,30 @@ def permute(input, *dims):
     d = input._data
     dims = _shape_args(dims)
     if len(dims) != d.ndim:
-        raise RuntimeError(f"permute(): number of dimensions in the tensor input does not match "
-                           f"the length of the desired ordering of dimensions i.e. input.dim() "
-                           f"= {d.ndim} is not equal to len(dims) = {len(dims)}")
+        view_errors_first(input)  # (Note [View errors before an op's checks])
+        # (2.13's words: the sparse_coo kernel's, whatever the layout)
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {d.ndim} is not equal to len(dims) = {len(dims)}")
     dims = tuple(_wrap_dim(x, d.ndim, input) for x in dims)
     if len(set(dims)) != len(dims):
+        view_errors_first(input)
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     return _view_result(PERMUTE, input, (dims,), np.transpose(d, dims))
 
 
 def movedim(input, source, destination):
     d = input._data
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [_wrap_dim(s, d.ndim) for s in src]
-    dst = [_wrap_dim(x, d.ndim) for x in dst]
+    given = ([source] if isinstance(source, int) else list(source),
+             [destination] if isinstance(destination, int) else list(destination))
+    if len(given[0]) != len(given[1]):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source "
+                           f"({list(given[0])} dims) should contain the same number of dims "
+                           f"as destination ({list(given[1])} dims)")
+    src, dst = ([_wrap_dim(x, d.ndim) for x in dims] for dims in given)
+    for name, dims, wrapped in (("source", given[0], src), ("destination", given[1], dst)):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(dims)})")
     if d.ndim == 0:
         return _alias(input)  # (PyTorch: a 0-d movedim is an alias)
     perm = [n for n in range(d.ndim) if n not in src]
@@ -428,6 +442,7 @@ def expand(input, *sizes):
     if len(sizes) < d.ndim:
         name = _dtypes.scalar_name(input.dtype)  # (at::toString: a legacy name if it has one)
         name = f"torch.{name}Tensor" if name in _LEGACY_TYPES else f"CPU{name}Type"
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError(f"expand({name}"
                            f"{{[{_errors.shape_str(d.shape)}]}}, size=[{_errors.shape_str(sizes)}]"
                            f"): the number of sizes provided ({len(sizes)}) must be greater or "
@@ -467,6 +482,8 @@ def _squeeze_dims(dim, ndim, input=None):
     for x in dim:
         w = _wrap_dim(x, ndim, input)
         if w in seen:
+            if input is not None:
+                view_errors_first(input)  # (Note [View errors before an op's checks])
             raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
         seen.append(w)
     return seen
@@ -529,6 +546,7 @@ def _slice(input, dim, start, end, step):
 def select(input, dim, index):
     d = input._data
     if d.ndim == 0:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim, input)
     index = int(index)
@@ -547,6 +565,7 @@ def _chunk_check(input):
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
 
 
+@view_errors_before_checks
 def split(tensor, split_size_or_sections, dim=0):
     d = tensor._data
     if d.ndim == 0:
@@ -631,6 +650,7 @@ def unbind(input, dim=0):
     return _multi_view(UNBIND, input, (dim,), arrays)
 
 
+@view_errors_before_checks
 def diagonal(input, offset=0, dim1=0, dim2=1):
     d = input._data
     given = (dim1, dim2)
@@ -641,6 +661,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     return _view_result(DIAGONAL, input, (offset, dim1, dim2), out)
 
 
+@view_errors_before_checks
 def unfold(input, dimension, size, step):
     d = input._data
     dim = _wrap_dim(dimension, d.ndim, input)
@@ -724,6 +745,7 @@ def _storage_array(input):
     return root
 
 
+@view_errors_before_checks
 def as_strided(input, size, stride, storage_offset=None):
     root = _storage_array(input)
     offset = input.storage_offset() if storage_offset is None else storage_offset
@@ -759,6 +781,23 @@ def cat(tensors, dim=0, *, out=None):
         if not isinstance(x, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{type(x).__name__}")
+    try:
+        arrays, dim = _cat_arrays(tensors, dim)
+    except (RuntimeError, IndexError):
+        view_errors_first(*tensors)  # (Note [View errors before an op's checks])
+        raise
+    # (the skipped legacy empty tensors still take part in the dtype promotion)
+    dt = _dtypes.result_type(*tensors).np if len({x._data.dtype for x in tensors}) > 1 else \
+        arrays[0].dtype
+    out = np.concatenate(arrays, axis=dim, dtype=dt) if arrays else np.zeros((0,), dt)
+    r = _finish(CAT, tuple(tensors), (dim,), out)
+    if r._grad_fn is not None:
+        _fix_variadic_dtypes(r, tensors, out)
+    return r
+
+
+def _cat_arrays(tensors, dim):
+    """cat's checks: the arrays joined (legacy 1-d empty tensors skipped) and the dim."""
     for i, x in enumerate(tensors):
         if x._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
@@ -780,14 +819,7 @@ def cat(tensors, dim=0, *, out=None):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. "
                                    f"Expected size {ref.shape[j]} but got size {a.shape[j]} "
                                    f"for tensor number {i} in the list.")
-    # (the skipped legacy empty tensors still take part in the dtype promotion)
-    dt = _dtypes.result_type(*tensors).np if len({x._data.dtype for x in tensors}) > 1 else \
-        arrays[0].dtype
-    out = np.concatenate(arrays, axis=dim, dtype=dt) if arrays else np.zeros((0,), dt)
-    r = _finish(CAT, tuple(tensors), (dim,), out)
-    if r._grad_fn is not None:
-        _fix_variadic_dtypes(r, tensors, out)
-    return r
+    return arrays, dim
 
 
 def _fix_variadic_dtypes(r, tensors, out):
@@ -799,6 +831,7 @@ def _fix_variadic_dtypes(r, tensors, out):
 concat = concatenate = cat
 
 
+@view_errors_before_checks
 def stack(tensors, dim=0, *, out=None):
     if _amp.state.enabled:
         return _amp.promote(stack, tensors, dim, out=out)
@@ -992,6 +1025,7 @@ def _int_tuple(name, arg, value, position):
                         f"ints, not {type(value).__name__}") from None
 
 
+@view_errors_before_checks
 def repeat(input, *sizes):
     if not sizes:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
@@ -1009,6 +1043,7 @@ def repeat(input, *sizes):
     return _finish(REPEAT, (input,), (repeats,), _repeat_kernel(d, repeats))
 
 
+@view_errors_before_checks
 def tile(input, dims):
     if not isinstance(dims, (tuple, list, Tensor)) or isinstance(dims, Tensor) and \
             dims._data.ndim == 0:
@@ -1030,6 +1065,7 @@ def _roll_op(input, shifts, dims):
     return roll(input, shifts, dims)
 
 
+@view_errors_before_checks
 def roll(input, shifts, dims=()):
     d = input._data
     shifts = _int_tuple("roll", "shifts", shifts, 2)
@@ -1053,6 +1089,7 @@ def _rot90_op(input, k, dims):
     return rot90(input, k, dims)
 
 
+@view_errors_before_checks
 def rot90(input, k=1, dims=(0, 1)):
     d = input._data
     dims = tuple(dims)
@@ -1267,8 +1304,11 @@ def broadcast_shapes(*shapes):
     return Size(result)
 
 
+@view_errors_before_checks
 def narrow_copy(input, dim, start, length):
     d = input._data
+    if d.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim, input)
     size = d.shape[dim]
     if start < 0:
@@ -1279,6 +1319,7 @@ def narrow_copy(input, dim, start, length):
                    d[(slice(None),) * dim + (slice(start, start + length),)].copy())
 
 
+@view_errors_before_checks
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     d = input._data
     nd = d.ndim + 1
@@ -1398,6 +1439,7 @@ BLOCK_DIAG = defop("block_diag", "BlockDiagBackward0", _block_diag_kernel, input
                        block_diag(*_zeros_for_missing(F, tensors, tensors_t)))
 
 
+@view_errors_before_checks
 def block_diag(*tensors):
     for i, x in enumerate(tensors):
         if x._data.ndim > 2:

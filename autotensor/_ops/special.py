@@ -16,7 +16,7 @@ from .. import _dtypes
 from .._backend import np
 from .._tensor import Tensor
 from . import _specfun
-from .dispatch import check_broadcast, defop
+from .dispatch import check_broadcast, defop, view_errors_before_checks
 from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn, refuse_complex
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .pointwise import (
@@ -541,6 +541,7 @@ def _mvlgamma_check(input, p):
                                   f"'{_dtypes.scalar_name(_dtypes.from_numpy(d))}'")
 
 
+@view_errors_before_checks
 def mvlgamma(input, p):
     """The multivariate log-gamma function of dimension p."""
     _mvlgamma_check(input, p)

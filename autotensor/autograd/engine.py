@@ -176,21 +176,29 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   "MedianBackward0": 1, "NanmedianBackward0": 1,
                   # value_selecting_reduction_backward: zeros(...).scatter_(dim, indices, grad)
                   "MedianBackward1": 2, "NanmedianBackward1": 2, "KthvalueBackward0": 2,
-                  "ModeBackward0": 2, "CummaxBackward0": 2, "CumminBackward0": 2,
+                  "ModeBackward0": 2,
+                  # (cummaxmin_backward returns an empty input itself)
+                  "CummaxBackward0": lambda node, grad: 2 if _numel_of(grad) else 0,
+                  "CumminBackward0": lambda node, grad: 2 if _numel_of(grad) else 0,
                   "TakeBackward0": 1,  # (zeros_like(self).put_(index, grad, true))
                   # a tuple: one version per input (other's gradient: zeros_like filled)
                   "CopysignBackward0": (0, 1), "NextafterBackward0": (0, 1),
                   "TraceBackward0": 2,  # (zeros, then index_fill_)
                   "FftC2RBackward0": 1,  # (the onesided gradient's mul_ by 2)
-                  # a function of the node: repeat_backward is at::zeros for a 0 count
-                  "RepeatBackward0": lambda node: 1 if 0 in node._saved_repeats else 0,
+                  # a function of the node and its gradient: repeat_backward is at::zeros
+                  # for a 0 count
+                  "RepeatBackward0": lambda node, grad: 1 if 0 in node._saved_repeats else 0,
                   # cat_tensors_backward: at::zeros({0}) for a 1-d empty input
-                  "CatBackward0": lambda node: tuple(
+                  "CatBackward0": lambda node, grad: tuple(
                       1 if tuple(s) == (0,) else 0 for s in node._saved_tensors_sym_sizes),
                   # as_strided_backward: zeros, then .copy_ (or index_add_) of the gradient
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
                   "AsStridedBackward0": 1}
+
+
+def _numel_of(grad):
+    return 1 if grad is None else getattr(grad, "_data", grad).size
 
 
 class _MadeVersions(dict):
@@ -232,7 +240,7 @@ def _made_versions(node, made, grad, n, raw):
     """The version of each input's gradient an in-place formula made; 0 where the engine
     then summed it back over broadcast dims or cast it (a fresh tensor, as PyTorch's)."""
     if callable(made):
-        made = made(node)
+        made = made(node, grad)
     per_input = made if made.__class__ is tuple else (made,) * n
     reduce = node._reduce
     if reduce is None or grad is None or node.__class__.__name__ not in _OUTPUT_SHAPED:
@@ -384,16 +392,22 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
             captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
     if not runs:
         return
-    if grads[0] is not None:
+    if grads[0] is not None and node.variable._grad_fn is not None:
+        # (the leaf was detach_()ed, then written in place by an op recording a node)
+        raise RuntimeError("leaf variable has been moved into the graph interior")
+    if grads[0] is not None and node.variable._requires_grad:
+        # (PyTorch's AccumulateGrad returns early for a leaf detach_()ed since; its post
+        # hooks still run)
         g = grads[0]
         version = sums.get((node, 0), 0)
         if raw:
             d = node.variable._data
-            if _held(g, sums) or not (_obeys_layout(g, d) if d.size else
-                                      _empty_obeys(g, node.variable)):
+            if g is d or _held(g, sums) or not (_obeys_layout(g, d) if d.size else
+                                                _empty_obeys(g, node.variable)):
                 # PyTorch copies it into .grad (clone_obey_contract): copy_ into the
                 # leaf's strides (version 1), or a contiguous clone of a leaf that is not
-                # dense (version 0; an empty one is dense)
+                # dense (version 0; an empty one is dense); the leaf's own data (an empty
+                # input's cummax gradient) is held by the leaf
                 version = 1 if not d.size or _dense_array(d) else 0
             elif not version:
                 version = sums.get(("made", id(g)), (None, 0))[1]
@@ -1064,6 +1078,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         # returned as computed, like PyTorch (e.g. the expanded gradient of a sum)
         if create_graph:
             pass
+        elif g is getattr(inputs[i], "_data", None):
+            g = inputs[i]  # (a formula gave the saved input back: cummaxmin_backward of an
+            # empty input returns it, and PyTorch's grad is that very tensor)
         elif g.__class__ is np.ndarray and g.base is not None:
             g = _no_grad_view(_to_tensor(g), _to_tensor(_owner(g)))
             g._vc[0] = version
@@ -1129,9 +1146,12 @@ def _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph, allow_unuse
     finally:
         _eager.versions = prev
     out = []
-    for g in res:
+    for g, t in zip(res, inputs):
         if g is None:
             out.append(None)
+            continue
+        if g._data is getattr(t, "_data", None):  # (the input itself: see grad())
+            out.append(t)
             continue
         tangent = forward_ad._tangent_or_none(g)
         d = _to_tensor(g._data)

@@ -21,6 +21,7 @@ tangent is float32 has a float16 tangent there, float32 here (values agree).
 import functools
 
 from .. import _random
+from .._ops.layout import is_non_overlapping_and_dense
 from .._tensor import Tensor
 from . import _spec_repr, tree_flatten, tree_unflatten
 
@@ -159,7 +160,10 @@ def _layout_dim(flat_args, flat_in_dims):
     a, d = mapped[0]
     shape = a.shape[:d] + a.shape[d + 1:]
     if all(e == d and b.shape == a.shape for b, e in mapped):
-        return d, shape
+        strides = a.stride()
+        same = all(b.stride() == strides for b, _ in mapped)
+        return d, shape, strides if same and not a.is_contiguous() and \
+            is_non_overlapping_and_dense(a.shape, strides) else None
     return None
 
 
@@ -169,7 +173,9 @@ def _layout_dim(flat_args, flat_in_dims):
 # batch dim is then moved to out_dims by a view (PermuteBackward0): vmap(sin, in_dims=1)
 # of a contiguous (2, 3, 4) is a (3, 2, 4) tensor of strides (4, 12, 1), which view(-1)
 # refuses. An output with the mapped inputs' entry shape is therefore stacked along their
-# mapped dim and moved to its out_dim; others are stacked along out_dim (contiguous).
+# mapped dim, copied into their strides when they are dense but not contiguous (a
+# transposed input's result is transposed too), and moved to its out_dim; others are
+# stacked along dim 0, where batching rules put the batch dim, and moved to out_dim.
 # (PyTorch's result is a view when the last op kept the batch dim in place, a unary op's
 # rule, and not when it moved it to the front first, a binary op's: here it always is.)
 def _assemble(results, out_dims, func, empty, layout=None):
@@ -195,11 +201,17 @@ def _assemble(results, out_dims, func, empty, layout=None):
         if empty:  # (an empty slice of the stand-in's result: its history and tangent)
             d = out_dim % (first.dim() + 1)
             out.append(first.unsqueeze(d).narrow(d, 0, 0))
-        elif layout is not None and first.shape == layout[1] and \
-                layout[0] != out_dim % (first.dim() + 1):
-            out.append(_stack(column, layout[0]).movedim(layout[0], out_dim))
+        elif layout is not None and first.shape == layout[1]:
+            r = _stack(column, layout[0])
+            if layout[2] is not None:  # (a dense input's strides, as TensorIterator keeps)
+                order = sorted(range(r.dim()), key=lambda i: -layout[2][i])
+                r = r.permute(order).contiguous().permute(
+                    sorted(range(r.dim()), key=order.__getitem__))
+            moved = layout[0] != out_dim % r.dim()
+            out.append(r.movedim(layout[0], out_dim) if moved else r)
         else:
-            out.append(_stack(column, out_dim))
+            r = _stack(column, 0)
+            out.append(r.movedim(0, out_dim) if out_dim % r.dim() else r)
     return tree_unflatten(out, spec)
 
 

@@ -5,7 +5,10 @@ import warnings as _warnings
 from .. import _dtypes, _errors
 from .. import _ops as fn
 from .._ops._common import _finish, refuse_half
+from .._ops.dispatch import view_errors_before_checks, view_errors_first
+from ..autograd.grad_mode import state as _grad_state
 from .._ops.pointwise import _to_dtype
+from . import _pool_checks as _pc
 from ..amp import autocast_mode as _amp
 
 linear = fn.linear
@@ -144,7 +147,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing}")
+                               f"{label_smoothing:g}")  # (a C++ double as ostream writes it)
         return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index,
                                        label_smoothing)
     lsm = fn.log_softmax(input, 1 if input.dim() != 1 else 0)
@@ -165,7 +168,7 @@ def _cross_entropy_prob(input, target, weight, reduction, label_smoothing):
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing}")
+                               f"{label_smoothing:g}")  # (a C++ double as ostream writes it)
         loss = -fn.mul(lsm, fn.add(fn.mul(target, 1 - label_smoothing),
                                    label_smoothing / n_classes))
     else:
@@ -217,8 +220,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _nll_loss_nd(input, target, weight, reduction, ignore_index):
-    from .._backend import np
-    from .._ops import nn_ops as D
+    """aten's nll_loss_nd: its own checks (before autograd sees the inputs), then nll_loss
+    or nll_loss2d."""
     x = input._data
     t = target._data
     if x.ndim < 1:
@@ -236,6 +239,15 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
                            target.reshape((n, 1, -1) if t.size else (n, 0, 0)),
                            weight, reduction, ignore_index)
         return out.view((n,) + x.shape[2:]) if reduction == "none" else out
+    return _nll_loss(input, target, weight, reduction, ignore_index)
+
+
+@view_errors_before_checks
+def _nll_loss(input, target, weight, reduction, ignore_index):
+    """aten's nll_loss (2-d or 1-d input) and nll_loss2d (4-d)."""
+    from .._backend import np
+    from .._ops import nn_ops as D
+    x, t = input._data, target._data
     if x.ndim == 4 and t.ndim != 3:
         raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
                            f"targets of dimension: {t.ndim}")
@@ -412,13 +424,33 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 def bilinear(input1, input2, weight, bias=None):
     """y[n, o] = x1[n] . W[o] . x2[n] + b[o]."""
+    from .._ops._common import _size_dim
+
+    def size(t, dim):  # (Tensor.size(dim): a 0-d tensor has no dim -1)
+        return t.shape[_size_dim(dim, t.dim())]
+    if input1.dim() != input2.dim():  # (aten's checks, in its order)
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} "
+                           f"and {input2.dim()}")
+    for i in range(input1.dim() - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
+                               f"got {input1.shape[i]} and {input2.shape[i]}")
     for i, x in ((1, input1), (2, input2)):
-        if x.shape[-1] != weight.shape[i]:
+        if size(x, -1) != size(weight, i):
             raise RuntimeError(f"bilinear(): input{i} size does not match weight size: got "
                                f"{x.shape[-1]} but expected {weight.shape[i]}")
-    tmp = fn.matmul(fn.unsqueeze(input1, -3), weight)        # (out, ..., in2)
-    y = fn.sum(fn.mul(tmp, fn.unsqueeze(input2, -3)), -1)     # (out, ...)
+    if bias is not None and size(bias, 0) != size(weight, 0):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[0]} but expected {weight.shape[0]}")
+    batch = tuple(input1.shape[:-1])
+    if len(batch) != 1:  # (one batch dim: (N, in1) and (N, in2))
+        input1 = fn.reshape(input1, (-1, input1.shape[-1]))
+        input2 = fn.reshape(input2, (-1, input2.shape[-1]))
+    tmp = fn.matmul(fn.unsqueeze(input1, -3), weight)        # (out, N, in2)
+    y = fn.sum(fn.mul(tmp, fn.unsqueeze(input2, -3)), -1)     # (out, N)
     y = fn.movedim(y, 0, -1)
+    if len(batch) != 1:
+        y = fn.reshape(y, batch + (weight.shape[0],))
     return y if bias is None else y + bias
 
 
@@ -445,9 +477,13 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
                       scale_grad_by_freq)
 
 
+@view_errors_before_checks
 def _embedding(weight, input, padding_idx, scale_grad_by_freq):
     """aten::embedding (torch.embedding): padding_idx < 0 means none."""
     from .._ops import nn_ops as N
+    if weight.dim() == 0 and weight.requires_grad and _grad_state.enabled:
+        # (autograd's EmbeddingBackward0 saves weight.size(0) before the kernel's check)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
     idx = input._data
@@ -527,6 +563,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
+    # (F.group_norm's _verify_batch_size, in training or not: a ZeroDivisionError for 0 groups)
+    size = [input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:])
+    if _math.prod(size[:1] + size[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
     return _group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -795,6 +836,7 @@ def _kl_div(input, target, reduction, log_target):
     return _reduce(loss, reduction)
 
 
+@view_errors_before_checks
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """One SoftMarginLossBackward0 entry, computed as aten's soft_margin_loss_out:
     log1p(exp(-input * target)) in input's dtype (inf for a large margin, as PyTorch's)."""
@@ -888,11 +930,19 @@ def _finish_multi(op, inputs, params, outs):
     return _finish(op, inputs, params, tuple(outs))
 
 
-def _conv_check(input, weight, bias, groups, nsp, transposed):
-    x, w = input._data, weight._data
+def _conv_dims(input, nsp, name="conv"):
+    """conv{nsp}d's (conv_transpose{nsp}d's) own check (aten's composite), made before
+    autograd sees the inputs; _conv_check's are convolution's, after (Note [View errors
+    before an op's checks])."""
+    x = input._data
     if x.ndim not in (nsp + 1, nsp + 2):
         raise RuntimeError(f"Expected {nsp + 1}D (unbatched) or {nsp + 2}D (batched) input to "
-                           f"conv{nsp}d, but got input of size: [{_errors.shape_str(x.shape)}]")
+                           f"{name}{nsp}d, but got input of size: "
+                           f"[{_errors.shape_str(x.shape)}]")
+
+
+def _conv_check(input, weight, bias, groups, nsp, transposed):
+    x, w = input._data, weight._data
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     if not transposed and w.shape[0] % groups:
@@ -940,6 +990,12 @@ def _creation_zeros(shape, like):
 
 
 def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
+    _conv_dims(input, nsp)
+    return _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups)
+
+
+@view_errors_before_checks
+def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups):
     _conv_check(input, weight, bias, groups, nsp, False)
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
     if isinstance(padding, str):
@@ -988,6 +1044,14 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding, groups,
                       dilation):
+    _conv_dims(input, nsp, "conv_transpose")
+    return _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding,
+                               groups, dilation)
+
+
+@view_errors_before_checks
+def _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding, groups,
+                        dilation):
     _conv_check(input, weight, bias, groups, nsp, True)
     args = (_tuple(stride, nsp), _tuple(padding, nsp), _tuple(dilation, nsp), True,
             _tuple(output_padding, nsp), groups)
@@ -1023,29 +1087,40 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
                              dilation)
 
 
-def _pool_args(kernel_size, stride, padding, dilation=1):
-    k = _tuple(kernel_size, 2)
-    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else \
-        _tuple(stride, 2)
-    p, d = _tuple(padding, 2), _tuple(dilation, 2)
-    for i in range(2):
-        if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                               f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
-    return k, s, p, d
+def _suggests_channels_last(input):
+    """``input.suggest_memory_format() == ChannelsLast`` for a 4-d input."""
+    from .._ops import layout
+    a = input._data
+    return a.ndim == 4 and layout._strides_like_channels_last(a.shape, layout._elem_strides(a))
 
 
+def _needs_grad(input):
+    """aten's ``self.requires_grad() && GradMode::is_enabled() || self._fw_grad(0)``."""
+    from ..autograd.grad_mode import state
+    if input.requires_grad and state.enabled:
+        return True
+    if state.fw:
+        from ..autograd.forward_ad import _any_tangent
+        return _any_tangent(None, [input])
+    return False
+
+
+@view_errors_before_checks
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=True):
+    """aten::max_pool2d_with_indices: its checks (_pool_checks.max_pool2d), then the CPU
+    kernel's dispatch (all types but bool and complex)."""
     from .._ops import nn_ops as N
-    if input.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation)
+    k, s, p, d = _pc.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode,
+                                _suggests_channels_last(input))
+    if input.dtype == _dtypes.bool or input.dtype.is_complex:
+        _pc.refuse("max_pool2d", input.dtype)
     params = (k, s, p, d, bool(ceil_mode))
     out = N.max_pool2d_kernel(input._data, *params)
     return _finish_multi(N.MAX_POOL2D, (input,), params, out)
 
 
+@view_errors_before_checks
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     out, indices = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
@@ -1053,27 +1128,37 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return (out, indices) if return_indices else out
 
 
+@view_errors_before_checks
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
+    """aten::avg_pool2d: its checks, then the CPU kernel's dispatch (floating types and
+    int64)."""
     from .._ops import nn_ops as N
-    if input.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    k, s, p, _ = _pool_args(kernel_size, stride, padding)
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
+    k, s, p = _pc.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, divisor_override,
+                             _suggests_channels_last(input))
+    _pc.refuse_unless("avg_pool2d", input.dtype, _pc._FLOATS + ("int64",))
     params = (k, s, p, bool(ceil_mode), bool(count_include_pad), divisor_override)
     out = N.avg_pool2d_kernel(input._data, *params)
     return _finish(N.AVG_POOL2D, (input,), params, out)
 
 
 def adaptive_avg_pool2d(input, output_size):
+    size = _pc.adaptive_size(output_size, tuple(input.shape), 2)
+    _pc.parse_ints("adaptive_avg_pool2d", "output_size", 2, size)
+    return _adaptive_avg_pool(input, size, 2)
+
+
+def _adaptive_avg_pool(input, output_size, nd):
+    """aten::adaptive_avg_pool2d/3d: an output of ones is the mean (MeanBackward1), else
+    _adaptive_avg_pool2d/3d's kernel."""
     from .._ops import nn_ops as N
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                           f"{list(input.shape)}")
-    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
-        (output_size,) * 2
-    size = tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
+    size = _pc.adaptive_avg(nd, output_size)
+    if nd == 3:
+        if size == (1, 1, 1):   # PyTorch takes the mean (MeanBackward1)
+            return fn.mean(input, (-1, -2, -3), keepdim=True)
+        _pc.adaptive_avg_kernel(3, input, size)
+        out = N.ADAPTIVE_AVG_POOL3D.kernel(input._data, size)
+        return _finish(N.ADAPTIVE_AVG_POOL3D, (input,), (size,), out)
     if size == (1, 1):   # PyTorch takes the mean (MeanBackward1)
         out = fn.mean(input, (-2, -1), keepdim=True)
         a = input._data
@@ -1082,6 +1167,7 @@ def adaptive_avg_pool2d(input, output_size):
             c = a.shape[1] * out._data.itemsize
             out._data = N.layout._as_strided(out._data, strides=(c, out._data.itemsize, c, c))
         return out
+    _pc.adaptive_avg_kernel(2, input, size)
     out = N.adaptive_avg_pool2d_kernel(input._data, size)
     return _finish(N.ADAPTIVE_AVG_POOL2D, (input,), (size,), out)
 
@@ -1104,7 +1190,17 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     _tensors("batch_norm", ("input", input), ("weight", weight, 1), ("bias", bias, 1),
              ("running_mean", running_mean, 1), ("running_var", running_var, 1))
+    if input.numel() == 0:
+        # (aten's batch_norm: a clone of an empty input, not a view, times weight[0] plus
+        # bias[0]; no statistics, no check of the channels)
+        out = fn.clone(input)
+        if weight is not None:
+            out = out * fn.select(weight, 0, 0)
+        if bias is not None:
+            out = out + fn.select(bias, 0, 0)
+        return out
     if input.dim() < 2:
+        view_errors_first(input, weight, bias)  # (aten batch_norm's size(1): after autograd's)
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-max(input.dim(), 1)}, {max(input.dim(), 1) - 1}], but got 1)")
     c = input.shape[1]
@@ -1119,6 +1215,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                               0.0 if momentum is None else momentum, eps)[0]
 
 
+@view_errors_before_checks
 def _native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
                        eps):
     """aten::native_batch_norm (torch.native_batch_norm): (result, save_mean,
@@ -1204,6 +1301,7 @@ def _norm_shape_checks(input, shape, weight, bias, sep):
                            f"{list(input.shape)}")
 
 
+@view_errors_before_checks
 def _native_layer_norm(input, normalized_shape, weight, bias, eps):
     """aten::native_layer_norm (torch.native_layer_norm): (result, mean, rstd), the
     statistics with the input's shape and 1 for each normalized dim. The three are the
@@ -1226,28 +1324,35 @@ def _native_layer_norm(input, normalized_shape, weight, bias, eps):
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
-    """Through the 2-d kernel on a height-1 view (PyTorch's node: MaxPool2DWithIndices
-    under a Squeeze, as its CPU max_pool1d_with_indices does)."""
-    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
-    out, idx = max_pool2d_with_indices(fn.unsqueeze(input, -2), one(kernel_size),
-                                       None if stride is None else one(stride),
-                                       (0,) + _tuple(padding, 1), one(dilation), ceil_mode)
-    out, idx = fn.squeeze(out, -2), fn.squeeze(idx, -2)
-    return (out, idx) if return_indices else out
+    """aten::max_pool1d: its checks (_pool_checks.max_pool1d); an input that needs a
+    gradient takes max_pool1d_with_indices (PyTorch's node: MaxPool2DWithIndices under a
+    Squeeze), one that does not takes max_pool1d_impl (floating types only)."""
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    _pc.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if not _needs_grad(input):
+        _pc.refuse_unless("max_pool1d_impl", input.dtype, _pc._FLOATS)
+    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation,
+                                   ceil_mode)[0]
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
-    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
-    out = avg_pool2d(fn.unsqueeze(input, -2), one(kernel_size),
-                     None if stride is None else one(stride), (0,) + _tuple(padding, 1),
-                     ceil_mode, count_include_pad)
+    """aten::avg_pool1d (Pooling.cpp): avg_pool2d of a height-1 view."""
+    k, s, p = _pc.pool1d_args("avg_pool1d", input, (("kernel_size", kernel_size),
+                                                    ("stride", stride), ("padding", padding)))
+    out = avg_pool2d(fn.unsqueeze(input, -2), (1, k), (1, s), (0, p), ceil_mode,
+                     count_include_pad)
     return fn.squeeze(out, -2)
 
 
 def adaptive_avg_pool1d(input, output_size):
-    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
-    return fn.squeeze(adaptive_avg_pool2d(fn.unsqueeze(input, -2), (1, size)), -2)
+    """aten::adaptive_avg_pool1d (Pooling.cpp): adaptive_avg_pool2d of a height-1 view."""
+    _pc.parse_ints("adaptive_avg_pool1d", "output_size", 2, output_size)
+    _pc._check_dim_range("adaptive_avg_pool1d", input.dim(), 2, 3)
+    size = _pc.int_list(output_size, 1)
+    _pc.check1d("adaptive_avg_pool1d", "output_size", size)
+    return fn.squeeze(_adaptive_avg_pool(fn.unsqueeze(input, -2), (1, size[0]), 2), -2)
 
 
 # ---- padding, pixel shuffle, interpolation, unfold / fold (issue 12) ----------------------
@@ -1293,6 +1398,7 @@ def pad(input, pad, mode="constant", value=None):
     for i in range(nd):
         size, (lo, hi) = shape[-1 - i], pad[2 * i: 2 * i + 2]
         if mode == "reflect" and (lo >= size or hi >= size):
+            view_errors_first(input)  # (reflection_pad's check: after autograd's)
             raise RuntimeError(f"Argument #4: Padding size should be less than the "
                                f"corresponding input dimension, but got: padding ({lo}, {hi}) "
                                f"at dimension {len(shape) - 1 - i} of input "
@@ -1306,6 +1412,7 @@ def pad(input, pad, mode="constant", value=None):
     return _index_map_op(op, input, index, nd)
 
 
+@view_errors_before_checks
 def pixel_shuffle(input, upscale_factor):
     from .._backend import np
     from .._ops import nn_ops as N
@@ -1313,6 +1420,8 @@ def pixel_shuffle(input, upscale_factor):
     if input.dim() < 3:
         raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but "
                            f"got input with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
     c, h, w = input.shape[-3:]
     if c % (r * r):
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
@@ -1324,6 +1433,7 @@ def pixel_shuffle(input, upscale_factor):
     return _index_map_op(N.PIXEL_SHUFFLE, input, index, 3)
 
 
+@view_errors_before_checks
 def pixel_unshuffle(input, downscale_factor):
     from .._backend import np
     from .._ops import nn_ops as N
@@ -1331,6 +1441,8 @@ def pixel_unshuffle(input, downscale_factor):
     if input.dim() < 3:
         raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, "
                            f"but got input with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
     c, h, w = input.shape[-3:]
     if h % r or w % r:
         raise RuntimeError(f"pixel_unshuffle expects height to be divisible by "
@@ -1353,7 +1465,9 @@ _INTERP_MODES = ("nearest | linear | bilinear | bicubic | trilinear | lanczos | 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Nearest / nearest-exact (index maps), linear / bilinear / bicubic (interpolation
-    matrices, PyTorch's source-index rules and cubic coefficients A = -0.75)."""
+    matrices, PyTorch's source-index rules and cubic coefficients A = -0.75). The
+    arguments are checked in the order of PyTorch's Python body, then as aten's
+    upsample ops (_upsample_checks)."""
     from .._ops import nn_ops as N
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -1362,55 +1476,69 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     elif align_corners is None:
         align_corners = False
     nsp = input.dim() - 2
+    in_sizes = tuple(input.shape[2:])
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
-    if size is None and scale_factor is None:
-        raise ValueError("either size or scale_factor should be defined")
-    in_sizes = tuple(input.shape[2:])
     if size is not None:
-        sizes = tuple(size) if isinstance(size, (list, tuple)) else (size,) * nsp
-        if len(sizes) != nsp:
-            raise ValueError(f"Input and output must have the same number of spatial "
-                             f"dimensions, but got input with spatial dimensions of "
-                             f"{list(in_sizes)} and output size of {list(sizes)}. Please "
-                             f"provide input tensor in (N, C, d1, d2, ...,dK) format and "
-                             f"output size in (o1, o2, ...,oK) format.")
-        scales = (None,) * nsp
+        if isinstance(size, (list, tuple)):
+            if len(size) != nsp:
+                raise ValueError(f"Input and output must have the same number of spatial "
+                                 f"dimensions, but got input with spatial dimensions of "
+                                 f"{list(in_sizes)} and output size of {size}. Please "
+                                 f"provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                                 f"output size in (o1, o2, ...,oK) format.")
+            if not all(_is_integer(v) for v in size):
+                raise TypeError(f"expected size to be one of int or Tuple[int] or Tuple[int, "
+                                f"int] or Tuple[int, int, int], but got size with types "
+                                f"{[type(v) for v in size]}")
+            out_size = list(size)
+        else:
+            out_size = [size] * nsp
+        scales = None
+    elif scale_factor is not None:
+        out_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != nsp:
+                raise ValueError(f"Input and scale_factor must have the same number of spatial "
+                                 f"dimensions, but got input with spatial dimensions of "
+                                 f"{list(in_sizes)} and scale_factor of shape {scale_factor}. "
+                                 f"Please provide input tensor in (N, C, d1, d2, ...,dK) "
+                                 f"format and scale_factor in (s1, s2, ...,sK) format.")
+            scales = list(scale_factor)
+        else:
+            scales = [scale_factor] * nsp
     else:
-        sf = tuple(scale_factor) if isinstance(scale_factor, (list, tuple)) else \
-            (scale_factor,) * nsp
-        sizes = tuple(int(_math.floor(float(s) * f)) for s, f in zip(in_sizes, sf))
-        scales = (None,) * nsp if recompute_scale_factor else tuple(float(f) for f in sf)
-    sizes = tuple(int(s) for s in sizes)
-    want = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "linear": (1,),
-            "bilinear": (2,), "bicubic": (2,), "trilinear": (3,), "lanczos": (2,)}
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and out_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        out_size = [_recomputed_size(in_sizes[i], scales[i]) for i in range(nsp)]
+        scales = None
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and nsp == 2):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
-    if mode == "area":   # PyTorch: adaptive average pooling to the output size
-        if nsp == 1:
-            return adaptive_avg_pool1d(input, sizes[0])
-        if nsp == 2:
-            return adaptive_avg_pool2d(input, sizes)
-        if nsp == 3:
-            return adaptive_avg_pool3d(input, sizes)
-    if mode not in want:
+    want = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3),
+            "linear": (1,), "bilinear": (2,), "bicubic": (2,), "trilinear": (3,),
+            "lanczos": (2,)}
+    if nsp not in want.get(mode, ()):
+        need = {"linear": 3, "bilinear": 4, "trilinear": 5}.get(mode)
+        if need is not None and nsp in (1, 2, 3):
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D "
+                                      f"input")
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
                                   f"(got {input.dim()}D) for the modes: {_INTERP_MODES} "
                                   f"(got {mode})")
-    if mode == "lanczos" and nsp == 2:
+    if mode == "area":   # PyTorch: adaptive average pooling to the output size
+        return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[nsp - 1](
+            input, out_size)
+    if mode == "lanczos":
         if align_corners:
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-    if nsp not in want[mode]:
-        if mode == "lanczos":
-            raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors "
-                                      f"supported (got {input.dim()}D) for the modes: "
-                                      f"{_INTERP_MODES} (got {mode})")
-        need = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}.get(mode)
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D "
-                                  f"input")
+    sizes, scales = _upsample_checks(input, mode, out_size, scales, antialias)
     if mode in ("nearest", "nearest-exact"):
         maps = [N.nearest_map(o, i, s, mode == "nearest-exact")
                 for o, i, s in zip(sizes, in_sizes, scales)]
@@ -1432,32 +1560,120 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     return _finish(op, (input,), (mats,), N.separable_kernel(input._data, mats))
 
 
+def _is_integer(x):
+    """torch.nn.functional._is_integer: an int, a NumPy integer or an integer tensor."""
+    from .._backend import np
+    from .._tensor import Tensor
+    if isinstance(x, (int, np.integer)):
+        return True
+    return isinstance(x, Tensor) and not x.is_floating_point() and not x.is_complex()
+
+
+def _recomputed_size(size, scale):
+    """``_sym_int(input.size(i + 2) * scale)``: the product truncated to an int."""
+    v = size * scale
+    if isinstance(v, float):
+        if v != v:
+            raise ValueError("cannot convert float NaN to integer")
+        if v in (_math.inf, -_math.inf):
+            raise OverflowError("cannot convert float infinity to integer")
+        return _math.floor(v) if v >= 0 else _math.ceil(v)
+    return int(v)
+
+
+_UPSAMPLE_DTYPE_NAMES = {"nearest": "compute_indices_weights_nearest",
+                         "nearest-exact": "compute_indices_weights_nearest",
+                         "linear": "compute_indices_weights_linear",
+                         "trilinear": "compute_indices_weights_linear",
+                         "bilinear": "upsample_bilinear2d_channels_last",
+                         "bicubic": "compute_indices_weights_cubic"}
+
+
+def _upsample_parser_error(mode, nsp, out_size):
+    """The C++ argument parser's error for a non-int output size (a float ``size``)."""
+    op = {"nearest": f"upsample_nearest{nsp}d", "nearest-exact": f"_upsample_nearest_exact{nsp}d",
+          "linear": "upsample_linear1d", "bilinear": "upsample_bilinear2d",
+          "bicubic": "upsample_bicubic2d", "trilinear": "upsample_trilinear3d"}[mode]
+    ac = "" if mode in ("nearest", "nearest-exact") else ", bool"
+    acn = "" if not ac else " bool align_corners,"
+    kinds = ", ".join(type(v).__name__ for v in out_size)
+    scales = ", ".join(f"float scales{'_' + d if nsp > 1 else ''} = None"
+                       for d in ("dhw"[3 - nsp:] if nsp > 1 else "_"))
+    raise TypeError(f"{op}() received an invalid combination of arguments - got (Tensor, "
+                    f"list{ac}, NoneType), but expected one of:\n * (Tensor input, tuple of ints "
+                    f"output_size,{acn} tuple of floats scale_factors)\n      didn't match "
+                    f"because some of the arguments have invalid types: (Tensor, !list of "
+                    f"[{kinds}]!{ac}, !NoneType!)\n * (Tensor input, tuple of ints output_size,"
+                    f"{acn} {scales}, *, Tensor out = None)\n")
+
+
+@view_errors_before_checks
+def _upsample_checks(input, mode, out_size, scales, antialias):
+    """aten's upsample_*.vec: compute_output_size (a scale's product converted to int64),
+    upsample_Nd_common_check (sizes > 0), the meta function's non-empty check, then the
+    CPU kernel's dispatch; returns (output sizes, scales)."""
+    nsp = input.dim() - 2
+    in_sizes = tuple(input.shape[2:])
+    if out_size is not None and not all(_is_integer(v) for v in out_size):
+        _upsample_parser_error(mode, nsp, out_size)
+    if out_size is None:
+        out = []
+        for i in range(nsp):
+            v = float(in_sizes[i]) * float(scales[i])
+            if v != v or not -2.0 ** 63 <= v < 2.0 ** 63:
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            out.append(int(v))
+        sizes, scales = tuple(out), tuple(float(f) for f in scales)
+    else:
+        sizes, scales = tuple(int(v) for v in out_size), (None,) * nsp
+    if not (all(v > 0 for v in in_sizes) and all(v > 0 for v in sizes)):
+        labels = ("W",) if nsp == 1 else ("H", "W") if nsp == 2 else ("D", "H", "W")
+        i = ", ".join(f"{n}: {v}" for n, v in zip(labels, in_sizes))
+        o = ", ".join(f"{n}: {v}" for n, v in zip(labels, sizes))
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({i}){' and' if nsp == 1 else ''} output ({o})")
+    if input.shape[1] == 0:
+        raise RuntimeError(f"Non-empty {nsp + 2}D data tensor expected but got a tensor with "
+                           f"sizes {_pc.sizes(tuple(input.shape))}")
+    if not antialias:
+        name = _UPSAMPLE_DTYPE_NAMES.get(mode)
+        if name and mode in ("nearest", "nearest-exact") and nsp == 2:
+            name = "upsample_nearest2d_channels_last"
+        if name:
+            allowed = _pc._FLOATS + (() if mode in ("linear", "trilinear") else ("uint8",))
+            _pc.refuse_unless(name, input.dtype, allowed)
+    return sizes, scales
+
+
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    _warnings.warn("`nn.functional.upsample` is deprecated. "
+                   "Use `nn.functional.interpolate` "
+                   "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input, size=None, scale_factor=None):
+    _warnings.warn("`nn.functional.upsample_nearest` is deprecated. "
+                   "Use `nn.functional.interpolate` "
+                   "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input, size=None, scale_factor=None):
+    _warnings.warn("`nn.functional.upsample_bilinear` is deprecated. "
+                   "Use `nn.functional.interpolate` "
+                   "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
 def _unfold_map(c, size, kernel, dilation, padding, stride):
+    """The gather map of im2col (its arguments checked by _pool_checks.im2col / col2im)."""
     from .._ops import nn_ops as N
     from .._backend import np
     maps = []
     outs = []
     for i in range(2):
         o = (size[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
-        if o <= 0:
-            raise RuntimeError(f"Given input with spatial size ({size[0]}, {size[1]}), "
-                               f"kernel_size=({kernel[0]}, {kernel[1]}), dilation=("
-                               f"{dilation[0]}, {dilation[1]}), padding=({padding[0]}, "
-                               f"{padding[1]}), calculated shape of the array of sliding "
-                               f"blocks as ({o}, ...), but its components must be at least "
-                               "one.")
         pos = (np.arange(kernel[i]) * dilation[i])[:, None] + \
             (np.arange(o) * stride[i] - padding[i])[None, :]          # (k, o)
         maps.append(np.where((pos >= 0) & (pos < size[i]), pos, -1))
@@ -1472,65 +1688,53 @@ def _unfold_map(c, size, kernel, dilation, padding, stride):
     return flat.reshape(c * kernel[0] * kernel[1], outs[0] * outs[1]), N
 
 
+@view_errors_before_checks
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """im2col: (N, C, H, W) -> (N, C*kh*kw, L) (Im2ColBackward0)."""
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor for input with possibly 0 "
-                           f"batch size and non-zero dimensions for input, but got: "
-                           f"[{_errors.shape_str(tuple(input.shape))}]")
-    args = [_tuple(a, 2) for a in (kernel_size, dilation, padding, stride)]
+    k, d, p, s = _pc.im2col(input, kernel_size, dilation, padding, stride)
     c, h, w = input.shape[-3:]
-    index, N = _unfold_map(c, (h, w), *args)
+    index, N = _unfold_map(c, (h, w), k, d, p, s)
     return _index_map_op(N.IM2COL, input, index, 3, 0)
 
 
+@view_errors_before_checks
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """col2im: the adjoint of unfold, overlapping blocks summed (Col2ImBackward0)."""
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
-                           f"batch size and non-zero dimensions for input, but got: "
-                           f"[{_errors.shape_str(tuple(input.shape))}]")
-    size = _tuple(output_size, 2)
-    k, d, p, s = (_tuple(a, 2) for a in (kernel_size, dilation, padding, stride))
+    size, k, d, p, s = _pc.col2im(input, output_size, kernel_size, dilation, padding, stride)
     ck = input.shape[-2]
-    if ck % (k[0] * k[1]):
-        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the "
-                           f"product of kernel_size, but got input.size(1)={ck} and "
-                           f"kernel_size=({k[0]}, {k[1]})")
     c = ck // (k[0] * k[1])
     index, N = _unfold_map(c, size, k, d, p, s)
-    if input.shape[-1] != index.shape[1]:
-        raise RuntimeError(f"Given output_size=({size[0]}, {size[1]}), kernel_size=({k[0]}, "
-                           f"{k[1]}), dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), "
-                           f"stride=({s[0]}, {s[1]}), expected size of input's dimension 2 "
-                           f"to match the calculated number of sliding blocks "
-                           f"{index.shape[1]}, but got input.size(2)={input.shape[-1]}.")
     params = (index, 2, (c,) + size)
     return _finish(N.COL2IM, (input,), params, N.index_map_scatter(input._data, *params))
 
 
 def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
     from .._ops import nn_ops as N
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
-                           f"[{_errors.shape_str(tuple(input.shape))}]")
-    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
-        (output_size,) * 2
-    size = tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
+    size = _pc.adaptive_max(2, input, _pc.adaptive_size(output_size, tuple(input.shape), 2))
     outs = N.adaptive_max_pool2d_kernel(input._data, size)
     return _finish(N.ADAPTIVE_MAX_POOL2D, (input,), (size,), outs)
 
 
+@view_errors_before_checks
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     out, idx = adaptive_max_pool2d_with_indices(input, output_size)
     return (out, idx) if return_indices else out
 
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=True):
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"adaptive_max_pool1d() argument 'input' (position 1) must be 2D "
-                           f"or 3D, but got {input.dim()}D")
-    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    """aten::adaptive_max_pool1d (Pooling.cpp): adaptive_max_pool2d of a height-1 view."""
+    op = "adaptive_max_pool1d"
+    _pc.parse_ints(op, "output_size", 2, output_size)
+    _pc._check_dim_range(op, input.dim(), 2, 3)
+    size = _pc.int_list(output_size, 1)
+    _pc.check1d(op, "output_size", size)
+    shape = tuple(input.shape)
+    for i in range(1, len(shape)):
+        if shape[i] <= 0:
+            raise RuntimeError(f"{op}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {_pc.sizes(shape)} with "
+                               f"dimension {i} being empty")
+    size = size[0]
     out, idx = adaptive_max_pool2d_with_indices(fn.unsqueeze(input, -2), (1, size))
     return fn.squeeze(out, -2), fn.squeeze(idx, -2)
 
@@ -1542,38 +1746,73 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=True):
-    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    """aten::max_pool1d_with_indices (Pooling.cpp): max_pool2d_with_indices of a height-1
+    view."""
+    k, s, p, d = _pc.pool1d_args("max_pool1d", input, (
+        ("kernel_size", kernel_size), ("stride", stride), ("padding", padding),
+        ("dilation", dilation)))
+    out, idx = max_pool2d_with_indices(fn.unsqueeze(input, -2), (1, k), (1, s), (0, p),
+                                       (1, d), ceil_mode)
+    return fn.squeeze(out, -2), fn.squeeze(idx, -2)
+
+
+def _ntuple(x, n):
+    """torch's _single/_pair/_triple: a sequence as given, else repeated."""
+    return tuple(x) if isinstance(x, (list, tuple)) else (x,) * n
 
 
 def _unpool_output_size(input, kernel_size, stride, padding, output_size):
-    k, s, p = _tuple(kernel_size, 2), _tuple(stride if stride is not None else kernel_size, 2), \
-        _tuple(padding, 2)
-    default = tuple((input.shape[-2 + i] - 1) * s[i] + k[i] - 2 * p[i] for i in range(2))
+    """torch.nn.functional._unpool_output_size (Python): the default size, or the given one
+    checked against it."""
+    input_size = tuple(input.shape)
+    nd = len(kernel_size)
+    default = [(input_size[-nd + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+               for d in range(nd)]
     if output_size is None:
-        return default
-    size = tuple(int(v) for v in output_size)[-2:]
-    return size
+        ret = default
+    else:
+        if len(output_size) == nd + 2:
+            output_size = output_size[2:]
+        if len(output_size) != nd:
+            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
+                             f"elements, but it has a length of '{len(output_size)}'")
+        for d in range(nd):
+            lo, hi = default[d] - stride[d], default[d] + stride[d]
+            if not lo < output_size[d] < hi:
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be '
+                                 f'between {lo} and {hi})')
+        ret = output_size
+    for d in range(nd):
+        if ret[d] < 0:
+            raise ValueError(f"max_unpooling: output_size must contain non-negative spatial "
+                             f"dimensions, but got output_size[{d}]={ret[d]}")
+    return ret
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    k = _ntuple(kernel_size, 2)
+    s = k if stride is None else _ntuple(stride, 2)
+    size = _unpool_output_size(input, k, s, _ntuple(padding, 2), output_size)
+    return _max_unpool2d(input, indices, size)
+
+
+@view_errors_before_checks
+def _max_unpool2d(input, indices, output_size):
+    """aten::max_unpool2d (MaxUnpool2DBackward0)."""
     from .._ops import nn_ops as N
-    size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
-    idx = indices._data
-    if idx.size and (idx.max() >= size[0] * size[1] or idx.min() < 0):
-        bad = int(idx.max() if idx.max() >= size[0] * size[1] else idx.min())
-        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
-                           f"{size[0]}x{size[1]}")
-    params = (idx, size)
+    size = _pc.max_unpool(2, input, indices, output_size)
+    params = (indices._data, size)
     return _finish(N.MAX_UNPOOL2D, (input,), params, N.max_unpool2d_kernel(input._data, *params))
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    one = lambda v: (1,) + (tuple(v) if isinstance(v, (list, tuple)) else (v,))  # noqa: E731
-    out_size = None if output_size is None else (1, tuple(output_size)[-1])
-    out = max_unpool2d(fn.unsqueeze(input, -2), fn.unsqueeze(indices, -2), one(kernel_size),
-                       one(stride if stride is not None else kernel_size),
-                       (0,) + _tuple(padding, 1), out_size)
-    return fn.squeeze(out, -2)
+    """max_unpool2d of (..., L, 1) views, as PyTorch's Python function."""
+    k = _ntuple(kernel_size, 1)
+    s = k if stride is None else _ntuple(stride, 1)
+    size = _unpool_output_size(input, k, s, _ntuple(padding, 1), output_size)
+    size = list(size) + [1] if isinstance(size, list) else tuple(size) + (1,)
+    out = _max_unpool2d(fn.unsqueeze(input, -1), fn.unsqueeze(indices, -1), size)
+    return fn.squeeze(out, -1)
 
 
 def _feature_dropout(input, p, training, inplace):
@@ -1642,28 +1881,19 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace)
 
 # ---- 3-d pooling, LP pooling, channel shuffle, feature dropouts (issue 12) ----------------
-def _pool_args_nd(kernel_size, stride, padding, dilation, nd):
-    k = _tuple(kernel_size, nd)
-    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) else \
-        _tuple(stride, nd)
-    p, d = _tuple(padding, nd), _tuple(dilation, nd)
-    for i in range(nd):
-        if p[i] > (d[i] * (k[i] - 1) + 1) // 2:
-            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                               f"pad={p[i]}, kernel_size={k[i]} and dilation={d[i]}")
-    return k, s, p, d
-
-
+@view_errors_before_checks
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
                             ceil_mode=False, return_indices=True):
     from .._ops import nn_ops as N
-    if input.dim() not in (4, 5):
-        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    params = _pool_args_nd(kernel_size, stride, padding, dilation, 3) + (bool(ceil_mode),)
+    params = _pc.pool3d("max_pool3d", input, kernel_size, stride, padding, dilation,
+                        ceil_mode) + (bool(ceil_mode),)
+    if input.dtype == _dtypes.bool or input.dtype.is_complex:
+        _pc.refuse("max_pool3d", input.dtype)
     return _finish_multi(N.MAX_POOL3D, (input,), params,
                          N.max_pool_nd_kernel(input._data, *params))
 
 
+@view_errors_before_checks
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     out, indices = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation,
@@ -1671,80 +1901,71 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return (out, indices) if return_indices else out
 
 
+@view_errors_before_checks
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     from .._ops import nn_ops as N
-    if input.dim() not in (4, 5):
-        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    k, s, p, _ = _pool_args_nd(kernel_size, stride, padding, 1, 3)
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
+    k, s, p, _ = _pc.pool3d("avg_pool3d", input, kernel_size, stride, padding, 1, ceil_mode,
+                            divisor_override)
     params = (k, s, p, bool(ceil_mode), bool(count_include_pad), divisor_override)
-    refuse_half("avg_pool3d_out_frame", input._data)
+    _pc.refuse_unless("avg_pool3d_out_frame", input.dtype, ("float64", "float32", "int64"))
     return _finish(N.AVG_POOL3D, (input,), params, N.avg_pool_nd_kernel(input._data, *params))
 
 
-def _adaptive_size(input, output_size, nd):
-    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else \
-        (output_size,) * nd
-    return tuple(input.shape[-nd + i] if v is None else int(v) for i, v in enumerate(size))
-
-
+@view_errors_before_checks
 def adaptive_avg_pool3d(input, output_size):
-    from .._ops import nn_ops as N
-    if input.dim() not in (4, 5):
-        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got "
-                           f"{list(input.shape)}")
-    size = _adaptive_size(input, output_size, 3)
-    if size == (1, 1, 1):   # PyTorch takes the mean (MeanBackward1)
-        return fn.mean(input, (-3, -2, -1), keepdim=True)
-    out = N.ADAPTIVE_AVG_POOL3D.kernel(input._data, size)
-    return _finish(N.ADAPTIVE_AVG_POOL3D, (input,), (size,), out)
+    size = _pc.adaptive_size(output_size, tuple(input.shape), 3)
+    _pc.parse_ints("adaptive_avg_pool3d", "output_size", 2, size)
+    return _adaptive_avg_pool(input, size, 3)
 
 
 def adaptive_max_pool3d_with_indices(input, output_size, return_indices=True):
     from .._ops import nn_ops as N
-    if input.dim() not in (4, 5):
-        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: "
-                           f"[{_errors.shape_str(tuple(input.shape))}]")
-    size = _adaptive_size(input, output_size, 3)
+    size = _pc.adaptive_max(3, input, _pc.adaptive_size(output_size, tuple(input.shape), 3))
     return _finish(N.ADAPTIVE_MAX_POOL3D, (input,), (size,),
                    N.adaptive_max_pool_nd_kernel(input._data, size))
 
 
+@view_errors_before_checks
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     out, idx = adaptive_max_pool3d_with_indices(input, output_size)
     return (out, idx) if return_indices else out
 
 
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """aten::max_unpool3d (MaxUnpool3DBackward0) after PyTorch's Python size checks."""
     from .._ops import nn_ops as N
-    k = _tuple(kernel_size, 3)
-    s = _tuple(stride if stride is not None else kernel_size, 3)
-    p = _tuple(padding, 3)
-    if output_size is None:
-        size = tuple((input.shape[-3 + i] - 1) * s[i] + k[i] - 2 * p[i] for i in range(3))
-    else:
-        size = tuple(int(v) for v in output_size)[-3:]
-    idx = indices._data
-    n = size[0] * size[1] * size[2]
-    if idx.size and (idx.max() >= n or idx.min() < 0):
-        bad = int(idx.max() if idx.max() >= n else idx.min())
-        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size "
-                           f"{size[0]}x{size[1]}x{size[2]})")
-    params = (idx, size)
+    k = _ntuple(kernel_size, 3)
+    s = k if stride is None else _ntuple(stride, 3)
+    size = _unpool_output_size(input, k, s, _ntuple(padding, 3), output_size)
+    size = _pc.max_unpool(3, input, indices, size, s)
+    params = (indices._data, size)
     return _finish(N.MAX_UNPOOL3D, (input,), params,
                    N.max_unpool_nd_kernel(input._data, *params))
 
 
 def _lp_pool(avg, input, norm_type, kernel_size, stride, ceil_mode, nd):
     """PyTorch's composition: (sign(s) * relu(|s|) * prod(kernel)) ** (1 / p), s the
-    average of x ** p over each window."""
-    k = _tuple(kernel_size, nd)
+    average of x ** p over each window; p = +-inf: max pooling of +-|x|."""
+    if isinstance(norm_type, (int, float)) and norm_type in (_math.inf, -_math.inf):
+        mx = (max_pool1d, max_pool2d, max_pool3d)[nd - 1]
+        if norm_type > 0:
+            return mx(fn.abs(input), kernel_size, stride, 0, 1, ceil_mode)
+        return fn.neg(mx(fn.neg(fn.abs(input)), kernel_size, stride, 0, 1, ceil_mode))
+    if nd > 1:   # (its ``kw, kh = _pair(kernel_size)``, which unpacks first)
+        k = tuple(kernel_size) if isinstance(kernel_size, (list, tuple)) else \
+            (kernel_size,) * nd
+        if nd == 2:
+            a, b = k
+        else:
+            a, b, c = k
+        n = a * b * (c if nd == 3 else 1)
     out = avg(fn.pow(input, norm_type), kernel_size, stride, 0, ceil_mode)
-    n = 1
-    for v in k:
-        n *= v
+    if nd == 1:
+        if isinstance(kernel_size, (list, tuple)):   # (its ``.mul(kernel_size)``)
+            raise TypeError(f"mul(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(kernel_size).__name__}")
+        n = kernel_size
     return fn.pow(fn.mul(fn.mul(fn.sign(out), fn.relu(fn.abs(out))), n), 1.0 / norm_type)
 
 
@@ -1760,6 +1981,7 @@ def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp_pool(avg_pool3d, input, norm_type, kernel_size, stride, ceil_mode, 3)
 
 
+@view_errors_before_checks
 def channel_shuffle(input, groups):
     """(N, g * k, *) -> channels regrouped k-major (ChannelShuffleBackward0: an index map)."""
     from .._backend import np
@@ -1841,6 +2063,8 @@ def relu_(input):
     return fn.relu_(input)
 
 def _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples, nd):
+    """PyTorch's Python body (output_ratio to a size, the samples drawn), then
+    aten::fractional_max_pool2d/3d (_pool_checks.fractional)."""
     from .. import _creation
     from .._ops import nn_ops as N
     name = f"fractional_max_pool{nd}d"
@@ -1848,24 +2072,19 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_
         raise ValueError(f"{name} requires specifying either an output_size or an "
                          "output_ratio")
     if output_size is None:
-        ratio = tuple(output_ratio) if isinstance(output_ratio, (list, tuple)) else \
-            (output_ratio,) * nd
-        if len(ratio) > nd:
+        if nd == 2 and len(output_ratio) > 2:
             raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
                              "of Ints.")
+        ratio = _ntuple(output_ratio, nd)
         output_size = [int(input.size(-nd + i) * ratio[i]) for i in range(nd)]
-    k, size = _tuple(kernel_size, nd), _tuple(output_size, nd)
     if _random_samples is None:
         n_batch = 1 if input.dim() == nd + 1 else input.size(0)
         _random_samples = _creation.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
-    if _random_samples.dtype != input.dtype:
-        raise RuntimeError("Expect _random_samples to have the same dtype as input")
-    labels = ("height", "width") if nd == 2 else ("time", "height", "width")
-    where = name + "()" if nd == 2 else name + "_out()"
-    for i in range(nd):
-        if size[i] + k[i] - 1 > input.shape[-nd + i]:
-            raise RuntimeError(f"{where}: pool {labels[i]} {k[i]} too large relative to input "
-                               f"{labels[i]} {input.shape[-nd + i]}")
+    try:  # (aten's checks: after autograd's stale-view error)
+        k, size = _pc.fractional(nd, input, kernel_size, output_size, _random_samples)
+    except (RuntimeError, IndexError):
+        view_errors_first(input)
+        raise
     op = N.FRACTIONAL_MAX_POOL2D if nd == 2 else N.FRACTIONAL_MAX_POOL3D
     params = (k, size, _random_samples._data)
     return _finish(op, (input,), params, N.fractional_max_pool_kernel(input._data, *params))
@@ -2038,6 +2257,7 @@ def _refuse_tangents(op, *tensors):
         refuse_unsupported(op, *[t for t in tensors if t is not None])
 
 
+@view_errors_before_checks
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """sum over i != y of max(0, margin - x[y] + x[i]) ** p (times w[y]), over C."""
@@ -2081,6 +2301,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return _finish(N.MULTI_MARGIN_LOSS, (x,), params, out)
 
 
+@view_errors_before_checks
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """Targets are class indices ended by the first -1: for each target j and each
     non-target i, max(0, 1 - (x[j] - x[i])), summed and divided by C (one node,
@@ -2245,12 +2466,25 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     """Connectionist temporal classification: one ``_ctc_loss`` entry (CtcLossBackward0,
     PyTorch's alpha/beta recursions: Note [CTC entry] in _ops/nn_ops.py), then aten's
     zero_infinity where and reduction (the mean divides by the target lengths)."""
+    _check_reduction(reduction)  # (the Python function's check, before aten's)
+    return _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction,
+                     zero_infinity)
+
+
+@view_errors_before_checks
+def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction,
+              zero_infinity):
     from .._backend import np
     from .._creation import _make
     from .._ops import nn_ops as N
-    _check_reduction(reduction)
-    unbatched = log_probs.dim() == 2
+    unbatched = log_probs.dim() != 3  # (aten's ctc_loss: any other rank gets a batch dim)
     lp = fn.unsqueeze(log_probs, 1) if unbatched else log_probs
+    if lp.numel() == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
+    if lp.dim() != 3:
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {lp.dim()}-dimensional "
+                           f"tensor for argument #1 'log_probs' (while checking arguments for "
+                           f"ctc_loss_allocate_outputs)")
     _refuse_tangents(N.CTC_LOSS, lp)
     t_max, n = lp.shape[:2]
 
@@ -2476,6 +2710,7 @@ def _prod(xs):
     return r
 
 
+@view_errors_before_checks
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Samples ``input`` (N, C, [D,] H, W) at ``grid`` (N, [Do,] Ho, Wo, 2 or 3) normalised
     (x, y[, z]) points: bilinear/trilinear, nearest or bicubic (4-D), with zeros / border /
