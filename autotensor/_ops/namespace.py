@@ -18,7 +18,7 @@ from .pointwise import (
     sigmoid, sign,
     sin, sqrt, tanh, _to_dtype, trunc, where, zeros_like_, TANH_BACKWARD, SIGMOID_BACKWARD,
     THRESHOLD_BACKWARD, ACTIVATION_BACKWARD, ELU_BACKWARD, SOFTPLUS_BACKWARD,
-    HARDSWISH_BACKWARD, LOG_SIGMOID_BACKWARD, GELU_BACKWARD)
+    HARDSWISH_BACKWARD, LOG_SIGMOID_BACKWARD, GELU_BACKWARD, GLU_BACKWARD)
 from .shape import (
     as_strided, AS_STRIDED_BACKWARD, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow,
     permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
@@ -30,7 +30,9 @@ from .reduction import (
     cumprod, cumsum, log_softmax, logcumsumexp, LOG_SOFTMAX_BACKWARD_DATA, mean, softmax,
     SOFTMAX_BACKWARD_DATA, sum)
 from .linalg import bmm, matmul, mm
-from .nn_ops import convolution, MSE_LOSS_BACKWARD, SMOOTH_L1_LOSS_BACKWARD
+from .nn_ops import (BCE_BACKWARD, convolution, HUBER_LOSS_BACKWARD, MSE_LOSS_BACKWARD,
+                     NLL_LOSS_BACKWARD, NLL_LOSS2D_BACKWARD, SMOOTH_L1_LOSS_BACKWARD,
+                     SOFT_MARGIN_LOSS_BACKWARD)
 from .complex_ops import real
 
 
@@ -88,6 +90,55 @@ def _diagonal_backward(grad, shape, offset, dim1, dim2):
 
 def _softmax_bwd_decomposed(F, new_grad_output, output, dim):
     return new_grad_output - output * F.sum(new_grad_output, dim, True)
+
+
+def _prelu_kernel_backward(grad, self, weight):
+    from .special import PRELU_BACKWARD
+    return _finish(PRELU_BACKWARD, (grad, self, weight), (), PRELU_BACKWARD.kernel(
+        grad._data, self._data, weight._data))
+
+
+def _pool_backward(name):
+    from . import nn_ops
+    op = {"max_pool2d_with_indices_backward": nn_ops.MAX_POOL2D_BACKWARD,
+          "avg_pool2d_backward": nn_ops.AVG_POOL2D_BACKWARD,
+          "_adaptive_avg_pool2d_backward": nn_ops.ADAPTIVE_AVG_POOL2D_BACKWARD,
+          "adaptive_max_pool2d_backward": nn_ops.ADAPTIVE_MAX_POOL2D_BACKWARD,
+          **nn_ops.PAD_BACKWARD}[name]
+
+    def f(grad, self, *params):
+        return _finish(op, (grad, self), params, _asarray(op.kernel(grad._data, self._data,
+                                                                     *params)))
+    return f
+
+
+def _nll_backward(op, grad, self, params):
+    if _state.fw and (_tangent_or_none(grad) is not None or
+                      _tangent_or_none(self) is not None):
+        return _decomposed_for_jvp(op, _nll_backward_decomposed, (grad, self), params)
+    return _finish(op, (grad, self), params, _asarray(op.kernel(grad._data, self._data,
+                                                                 *params)))
+
+
+def _nll_backward_decomposed(F, grad_output, self, target, weight, reduction, ignore_index,
+                             total_weight):
+    """torch._decomp's nll_loss_backward (Note [Forward AD through a decomposition]): a
+    scatter of -1 times the incoming gradient, so the zeros of a negative gradient are -0.0
+    and a dual self gives no tangent."""
+    channel_dim = 0 if self.ndim < 2 else 1
+    if reduction == "mean":
+        grad_output = grad_output / total_weight
+    target = np.expand_dims(np.asarray(target), channel_dim)
+    kept = target != ignore_index
+    grad_input = F.scatter(F.zeros_like(self), channel_dim, np.where(kept, target, 0), -1.0)
+    if grad_input.ndim > grad_output.ndim > 0:
+        grad_output = F.unsqueeze(grad_output, channel_dim)
+    if weight is not None:
+        shape = [1] * self.ndim
+        shape[channel_dim] = len(weight)
+        grad_output = grad_output * F.constant(np.reshape(weight, shape), grad_output)
+    grad_output = F.where(_make(kept), grad_output, 0)
+    return grad_input * grad_output
 
 
 def _backward_op(op, out_fn, jvp_decomposition=None):
@@ -185,6 +236,28 @@ TENSOR = SimpleNamespace(
     softplus_backward=_backward_op(SOFTPLUS_BACKWARD, SOFTPLUS_BACKWARD.kernel),
     hardswish_backward=_backward_op(HARDSWISH_BACKWARD, HARDSWISH_BACKWARD.kernel),
     gelu_backward=_backward_op(GELU_BACKWARD, GELU_BACKWARD.kernel),
+    glu_backward=_backward_op(GLU_BACKWARD, GLU_BACKWARD.kernel),
+    soft_margin_loss_backward=lambda grad, self, target, reduction: _finish(
+        SOFT_MARGIN_LOSS_BACKWARD, (grad, self, target), (reduction,), _asarray(
+            SOFT_MARGIN_LOSS_BACKWARD.kernel(grad._data, self._data, target._data,
+                                             reduction))),
+    binary_cross_entropy_backward=lambda grad, self, target, weight, reduction: _finish(
+        BCE_BACKWARD, (grad, self, target), (weight, reduction), _asarray(
+            BCE_BACKWARD.kernel(grad._data, self._data, target._data, weight, reduction))),
+    nll_loss_backward=lambda grad, self, *params: _nll_backward(NLL_LOSS_BACKWARD, grad, self,
+                                                                params),
+    nll_loss2d_backward=lambda grad, self, *params: _nll_backward(NLL_LOSS2D_BACKWARD, grad,
+                                                                  self, params),
+    prelu_kernel_backward=_prelu_kernel_backward,
+    # (Note [Pooling backward ops] in nn_ops.py)
+    **{name: _pool_backward(name) for name in (
+        "max_pool2d_with_indices_backward", "avg_pool2d_backward",
+        "_adaptive_avg_pool2d_backward", "adaptive_max_pool2d_backward",
+        *(f"{k}_pad{n}d_backward" for k in ("reflection", "replication") for n in (1, 2, 3)))},
+    huber_loss_backward=lambda grad, self, target, reduction, delta: _finish(
+        HUBER_LOSS_BACKWARD, (grad, self, target), (reduction, delta), _asarray(
+            HUBER_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,
+                                       delta))),
     smooth_l1_loss_backward=lambda grad, self, target, reduction, beta: _finish(
         SMOOTH_L1_LOSS_BACKWARD, (grad, self, target), (reduction, beta), _asarray(
             SMOOTH_L1_LOSS_BACKWARD.kernel(grad._data, self._data, target._data, reduction,

@@ -239,13 +239,52 @@ SMOOTH_L1_LOSS = defop(
            F.smooth_l1_loss_backward(grad, target, self, reduction, beta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, beta: _loss_jvp(
         F, smooth_l1_loss_backward, self, self_t, target, target_t, reduction, beta), layout="iter")
+def _huber_double_backward(F, grad, input, target, reduction, delta):
+    """PyTorch's huber_loss_double_backward: grad * (|x - t| < delta) (over the element
+    count for a mean)."""
+    d = F.abs(input - target)
+    g = grad * F.cast_like(d < delta, grad)
+    return g / _numel(input.shape) if reduction == "mean" else g
+
+
+def _huber_double_backward_grad_output(F, grad, grad_output, self, target, reduction,
+                                       delta):
+    if reduction == "none":
+        return F.huber_loss_backward(grad, self, target, reduction, delta)
+    r = F.huber_loss_backward(F.ones_like(grad_output), self, target, reduction, delta)
+    return F.sum(r * grad)
+
+
+def _huber_backward_kernel(grad, self, target, reduction, delta):
+    from .raw import RAW
+    return huber_loss_backward(RAW, grad, self, target, reduction, delta)
+
+
+def _huber_backward_jvp(F, grad_output):
+    from ..autograd.forward_ad import NOT_SUPPORTED
+    raise NotImplementedError(NOT_SUPPORTED.format("huber_loss_backward"))
+
+
+# (Note [Activation backward ops]: HuberLossBackwardBackward0 under create_graph; the op has
+# no forward formula in derivatives.yaml)
+HUBER_LOSS_BACKWARD = defop(
+    "huber_loss_backward", "HuberLossBackwardBackward0", _huber_backward_kernel,
+    inputs=("grad_output", "self", "target"), params=("reduction", "delta"),
+    grads={"grad_output": lambda F, grad, grad_output, self, target, reduction, delta:
+           _huber_double_backward_grad_output(F, grad, grad_output, self, target,
+                                              reduction, delta),
+           "self": lambda F, grad, grad_output, self, target, reduction, delta:
+           _huber_double_backward(F, grad * grad_output, self, target, reduction, delta),
+           "target": lambda F, grad, grad_output, self, target, reduction, delta:
+           -_huber_double_backward(F, grad * grad_output, self, target, reduction, delta)},
+    jvp=_huber_backward_jvp)
 HUBER_LOSS = defop(
     "huber_loss", "HuberLossBackward0", None, inputs=("self", "target"),
     params=("reduction", "delta"),
     grads={"self": lambda F, grad, self, target, reduction, delta:
-           huber_loss_backward(F, grad, self, target, reduction, delta),
+           F.huber_loss_backward(grad, self, target, reduction, delta),
            "target": lambda F, grad, self, target, reduction, delta:
-           huber_loss_backward(F, grad, target, self, reduction, delta)},
+           F.huber_loss_backward(grad, target, self, reduction, delta)},
     jvp=lambda F, self, self_t, target, target_t, reduction, delta: _loss_jvp(
         F, huber_loss_backward, self, self_t, target, target_t, reduction, delta, False),
     backward_op=("huber_loss_backward", _NOT_YET, False), layout="iter")
@@ -285,11 +324,50 @@ def _soft_margin_jvp(F, self, self_t, target, target_t, reduction):
     return F.sum(v) if reduction == "sum" else v
 
 
+def _soft_margin_double_backward(F, grad, input, target, reduction):
+    """PyTorch's soft_margin_loss_double_backward: grad t^2 z / (z + 1)^2, z = exp(-x t)."""
+    z = F.exp(input * -target)
+    zplus1 = z + 1
+    g = grad * (target * target) * z / (zplus1 * zplus1)
+    return g / _numel(input.shape) if reduction == "mean" else g
+
+
+def _soft_margin_double_backward_grad_output(F, grad, grad_output, self, target, reduction):
+    if reduction == "none":
+        return F.soft_margin_loss_backward(grad, self, target, reduction)
+    r = F.soft_margin_loss_backward(F.ones_like(grad_output), self, target, reduction)
+    return F.sum(r * grad)
+
+
+def _soft_margin_backward_kernel(grad, self, target, reduction):
+    from .raw import RAW
+    return soft_margin_loss_backward(RAW, grad, self, target, reduction)
+
+
+def _soft_margin_backward_jvp(F, grad_output):
+    from ..autograd.forward_ad import NOT_SUPPORTED
+    raise NotImplementedError(NOT_SUPPORTED.format("soft_margin_loss_backward"))
+
+
+# (Note [Activation backward ops]: SoftMarginLossBackwardBackward0 under create_graph; no
+# forward formula, no target gradient in derivatives.yaml)
+SOFT_MARGIN_LOSS_BACKWARD = defop(
+    "soft_margin_loss_backward", "SoftMarginLossBackwardBackward0",
+    _soft_margin_backward_kernel, inputs=("grad_output", "self", "target"),
+    params=("reduction",),
+    grads={"grad_output": lambda F, grad, grad_output, self, target, reduction:
+           _soft_margin_double_backward_grad_output(F, grad, grad_output, self, target,
+                                                    reduction),
+           "self": lambda F, grad, grad_output, self, target, reduction:
+           _soft_margin_double_backward(F, grad * grad_output, self, target, reduction)},
+    jvp=_soft_margin_backward_jvp)
 # (target is an input only to be saved, with its version: PyTorch refuses a target that
 # requires grad, and an in-place change of the target makes backward raise)
 SOFT_MARGIN_LOSS = defop(
     "soft_margin_loss", "SoftMarginLossBackward0", None, inputs=("self", "target"),
-    params=("reduction",), grads={"self": soft_margin_loss_backward},
+    params=("reduction",),
+    grads={"self": lambda F, grad, self, target, reduction:
+           F.soft_margin_loss_backward(grad, self, target, reduction)},
     jvp=lambda F, self, self_t, target, target_t, reduction:
     _soft_margin_jvp(F, self, self_t, target, target_t, reduction),
     backward_op=("soft_margin_loss_backward", _NOT_YET, False), layout="iter")
@@ -321,14 +399,59 @@ def _class_weights(target, weight, ignore_index, sizes):
     return np.where(target == ignore_index, 0.0, w[safe])
 
 
+def _nll_of(F, grad, target, weight, reduction, ignore_index):
+    """nll_loss(grad, target, weight, reduction, ignore_index): the gradient of
+    nll_loss_backward in its grad_output (the loss is linear in its input)."""
+    from .._tensor import _make
+    from ..nn.functional import _nll_loss_nd
+    w = None if weight is None else _make(np.asarray(weight))
+    if F.is_raw:
+        from ..autograd.grad_mode import no_grad
+        with no_grad():
+            return _nll_loss_nd(_make(grad), _make(np.asarray(target)), w, reduction,
+                                ignore_index)._data
+    return _nll_loss_nd(grad, _make(np.asarray(target)), w, reduction, ignore_index)
+
+
+def _nll_backward_kernel(grad, self, target, weight, reduction, ignore_index,
+                         total_weight):
+    from .raw import RAW
+    return nll_loss_backward(RAW, grad, target, weight, reduction, ignore_index,
+                             total_weight, self.shape)
+
+
+def _nll_backward_op(name, node):
+    """nll_loss_backward / nll_loss2d_backward: derivatives.yaml differentiates them in
+    grad_output (nll_loss of the gradient) and gives self a zeros_like(grad), so under
+    create_graph the gradient has a node of its own while self requires grad; no forward
+    formula, but the gradient of a dual incoming gradient is its backward (linear)."""
+    return defop(
+        name, node, _nll_backward_kernel, inputs=("grad_output", "self"),
+        params=("target", "weight", "reduction", "ignore_index", "total_weight"),
+        grads={"grad_output": lambda F, grad, target, weight, reduction, ignore_index:
+               _nll_of(F, grad, target, weight, reduction, ignore_index),
+               "self": lambda F, grad: F.zeros_like(grad)},
+        jvp=lambda F, grad_output_t, self, target, weight, reduction, ignore_index,
+        total_weight: None if grad_output_t is None else F.nll_loss_backward(
+            grad_output_t, self, target, weight, reduction, ignore_index, total_weight))
+
+
+# (Note [Activation backward ops]: NllLossBackwardBackward0 / NllLoss2DBackwardBackward0
+# under create_graph; the loss saves self, so an in-place change of it makes backward raise)
+NLL_LOSS_BACKWARD = _nll_backward_op("nll_loss_backward", "NllLossBackwardBackward0")
+NLL_LOSS2D_BACKWARD = _nll_backward_op("nll_loss2d_backward", "NllLoss2DBackwardBackward0")
 NLL_LOSS = defop("nll_loss", "NllLossBackward0", None, params=(
     "target", "weight", "reduction", "ignore_index", "total_weight"),
-    grads={"self": nll_loss_backward},
+    grads={"self": lambda F, grad, self, target, weight, reduction, ignore_index,
+           total_weight: F.nll_loss_backward(grad, self, target, weight, reduction,
+                                             ignore_index, total_weight)},
     jvp=lambda F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes:
         _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes))
 NLL_LOSS2D = defop("nll_loss2d", "NllLoss2DBackward0", None, params=(   # (N, C, H, W) inputs
     "target", "weight", "reduction", "ignore_index", "total_weight"),
-    grads={"self": nll_loss_backward},
+    grads={"self": lambda F, grad, self, target, weight, reduction, ignore_index,
+           total_weight: F.nll_loss2d_backward(grad, self, target, weight, reduction,
+                                               ignore_index, total_weight)},
     jvp=lambda F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes:
         _nll_jvp(F, self_t, target, weight, reduction, ignore_index, total_weight, self_sizes))
 
@@ -1054,12 +1177,84 @@ def max_pool2d_backward(F, grad, self_sizes, indices):
     return F.reshape(F.scatter_add(zeros, 1, idx, g), tuple(self_sizes))
 
 
+# Note [Pooling backward ops]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# max_pool2d_with_indices_backward, avg_pool2d_backward, _adaptive_avg_pool2d_backward and
+# adaptive_max_pool2d_backward are aten ops of their own: linear in grad_output (its
+# gradient the pooling applied to the incoming gradient, or max_pool_double_backward's
+# gather at the indices), with ``self: zeros_like(self)``, so under create_graph PyTorch
+# records their BackwardBackward0 node while the pooled input requires grad (ours recorded
+# none unless the gradient did), and their forward rule is the op on grad_output's tangent.
+# The forward ops' nodes save self (an in-place change of it makes backward raise).
+# (their forward rules: the op on grad_output's tangent; max pooling's are ``auto_linear``,
+# a missing grad_output tangent a zero tensor, so a dual self alone gives zeros, while
+# avg pooling's are explicit formulas of grad_output_t: no tangent)
+def _max_pool2d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, dilation,
+                             ceil_mode, indices):
+    if grad_output_t is None:
+        return F.zeros_like(self)
+    return F.max_pool2d_with_indices_backward(grad_output_t, self, kernel_size, stride,
+                                              padding, dilation, ceil_mode, indices)
+
+
+def _adaptive_max_pool2d_backward_jvp(F, grad_output_t, self, indices):
+    if grad_output_t is None:
+        return F.zeros_like(self)
+    return F.adaptive_max_pool2d_backward(grad_output_t, self, indices)
+
+
+def _avg_pool2d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, ceil_mode,
+                             count_include_pad, divisor_override):
+    if grad_output_t is None:
+        return None
+    return F.avg_pool2d_backward(grad_output_t, self, kernel_size, stride, padding,
+                                 ceil_mode, count_include_pad, divisor_override)
+
+
+def _adaptive_avg_pool2d_backward_jvp(F, grad_output_t, self):
+    return None if grad_output_t is None else \
+        F._adaptive_avg_pool2d_backward(grad_output_t, self)
+
+
+def _max_pool_double_backward(F, grad, indices):
+    """FunctionsManual's max_pool_double_backward(grad, indices, 2): grad gathered at the
+    indices of each plane."""
+    h, w = grad.shape[-2:]
+    size = indices.shape[-2] * indices.shape[-1]
+    if F.is_raw:
+        out = np.take_along_axis(grad.reshape(-1, h * w), indices.reshape(-1, size), 1)
+        return out.reshape(indices.shape)
+    g = F.reshape(F.contiguous(grad), (-1, h * w))
+    return F.reshape(F.gather(g, 1, _index_tensor(indices.reshape(-1, size))),
+                     tuple(indices.shape))
+
+
+def _index_tensor(a):
+    from .._tensor import _make
+    return _make(np.ascontiguousarray(a, dtype=np.int64))
+
+
+def _max_pool2d_backward_kernel(grad, self, kernel_size, stride, padding, dilation,
+                                ceil_mode, indices):
+    from .raw import RAW
+    return max_pool2d_backward(RAW, grad, self.shape, indices)
+
+
+MAX_POOL2D_BACKWARD = defop(
+    "max_pool2d_with_indices_backward", "MaxPool2DWithIndicesBackwardBackward0",
+    _max_pool2d_backward_kernel, inputs=("grad_output", "self"),
+    params=("kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
+    grads={"grad_output": lambda F, grad, indices: _max_pool_double_backward(F, grad, indices),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_max_pool2d_backward_jvp)
 MAX_POOL2D = defop(
     "max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", max_pool2d_kernel,
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool2d_backward(F, grads[0], self_sizes, indices)}, jvp="transpose",
+    grads={"self": lambda F, grads, self, kernel_size, stride, padding, dilation, ceil_mode,
+           indices: F.max_pool2d_with_indices_backward(
+               grads[0], self, kernel_size, stride, padding, dilation, ceil_mode,
+               _values(indices))}, jvp="transpose",
     layout=layout.suggested_format)
 
 
@@ -1120,11 +1315,36 @@ def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
     return F.reshape(full, tuple(self_sizes))
 
 
+def _avg_pool2d_backward_kernel(grad, self, *params):
+    from .raw import RAW
+    return avg_pool2d_backward(RAW, grad, *params, self.shape)
+
+
+def _avg_pool2d_of(F, grad, *params):
+    """avg_pool2d(grad, ...): avg_pool2d_backward's gradient in grad_output."""
+    if F.is_raw:
+        return avg_pool2d_kernel(grad, *params)
+    from ._common import _finish
+    return _finish(AVG_POOL2D, (grad,), params, avg_pool2d_kernel(grad._data, *params))
+
+
+_AVG_POOL2D_PARAMS = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+                      "divisor_override")
+AVG_POOL2D_BACKWARD = defop(
+    "avg_pool2d_backward", "AvgPool2DBackwardBackward0", _avg_pool2d_backward_kernel,
+    inputs=("grad_output", "self"), params=_AVG_POOL2D_PARAMS,
+    grads={"grad_output": lambda F, grad, kernel_size, stride, padding, ceil_mode,
+           count_include_pad, divisor_override: _avg_pool2d_of(
+               F, grad, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_avg_pool2d_backward_jvp)
 AVG_POOL2D = defop(
-    "avg_pool2d", "AvgPool2DBackward0", avg_pool2d_kernel,
-    params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
-            "divisor_override"),
-    grads={"self": avg_pool2d_backward}, jvp="transpose", layout=layout.suggested_format)
+    "avg_pool2d", "AvgPool2DBackward0", avg_pool2d_kernel, params=_AVG_POOL2D_PARAMS,
+    grads={"self": lambda F, grad, self, kernel_size, stride, padding, ceil_mode,
+           count_include_pad, divisor_override: F.avg_pool2d_backward(
+               grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override)}, jvp="transpose", layout=layout.suggested_format)
 
 
 def adaptive_pool_matrix(size, out, dtype):
@@ -1169,10 +1389,33 @@ def adaptive_avg_pool2d_backward(F, grad, self_sizes):
     return F.matmul(F.matmul(F.constant(mh.T, grad), grad), F.constant(mw, grad))
 
 
+def _adaptive_avg_pool2d_backward_kernel(grad, self):
+    from .raw import RAW
+    return np.asarray(adaptive_avg_pool2d_backward(RAW, grad, self.shape)).astype(
+        grad.dtype, copy=False)
+
+
+def _adaptive_avg_pool2d_of(F, grad, grad_output_sizes):
+    size = tuple(grad_output_sizes[-2:])
+    if F.is_raw:
+        return adaptive_avg_pool2d_kernel(grad, size)
+    from ._common import _finish
+    return _finish(ADAPTIVE_AVG_POOL2D, (grad,), (size,),
+                   adaptive_avg_pool2d_kernel(grad._data, size))
+
+
+ADAPTIVE_AVG_POOL2D_BACKWARD = defop(
+    "_adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
+    _adaptive_avg_pool2d_backward_kernel, inputs=("grad_output", "self"),
+    grads={"grad_output": lambda F, grad, grad_output_sizes:
+           _adaptive_avg_pool2d_of(F, grad, grad_output_sizes),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_adaptive_avg_pool2d_backward_jvp)
 ADAPTIVE_AVG_POOL2D = defop(
     "adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", adaptive_avg_pool2d_kernel,
-    params=("output_size",), grads={"self": adaptive_avg_pool2d_backward}, jvp="transpose",
-    layout=layout.suggested_format)
+    params=("output_size",),
+    grads={"self": lambda F, grad, self: F._adaptive_avg_pool2d_backward(grad, self)},
+    jvp="transpose", layout=layout.suggested_format)
 
 
 # ---- normalisation ---------------------------------------------------------------------
@@ -1272,6 +1515,133 @@ def _batch_norm_fast(x, weight, bias, running_mean, running_var, training, momen
             o += b
     return (out.reshape(x.shape).astype(x.dtype, copy=False),) + _saved_stats(
         mean, invstd, x.dtype, training)
+
+
+# ---- forward-mode rules of the norms ---------------------------------------------------
+# Note [Norm forward rules]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# native_batch_norm / native_layer_norm / native_group_norm's ``result0:`` rules are
+# FunctionsManual's batch_norm_jvp / layer_norm_jvp / group_norm_jvp, written here step by
+# step: the tangent from the saved statistics (result1, result2) in their dtype (a
+# float16 input's mean and rstd are float16, so rstd^3 overflows to inf for a constant
+# row: a NaN tangent where the transposed backward gave 0), the in-place steps written
+# back into their left operand's dtype; an absent tangent is PyTorch's zero tensor, whose
+# terms vanish (no inf * 0).
+def _invstd_jvp(F, input_p, input_t, mean_p, invstd_p, dims, numel, keepdim, zero):
+    """The tangent of 1 / input.std(dims) (biased), as _invstd_jvp: in place in input_t's
+    dtype, or out of place (promoted) for a zero tensor ``input_t``."""
+    t = input_t - F.mean(input_t, dims, True)
+    if zero:
+        t = -F.pow(invstd_p, 3) * t * (input_p - mean_p)
+    else:
+        t = _into(F, t * (input_p - mean_p), t)
+        t = _into(F, t * -F.pow(invstd_p, 3), t)
+    t = F.sum(t, dims, keepdim)
+    return t / numel
+
+
+def _norm_jvp(F, input_p, input_t, mean_p, invstd_p, dims, numel):
+    """The tangent of (input - mean) * invstd, as _norm_jvp; ``input_t`` None: PyTorch's
+    zero tensor, which the first mean() materializes (so inf * 0 is NaN there too) and
+    whose steps are out of place."""
+    zero = input_t is None
+    if zero:
+        input_t = F.zeros_like(input_p)
+    invstd_t = _invstd_jvp(F, input_p, input_t, mean_p, invstd_p, dims, numel, True, zero)
+    r = input_t - F.mean(input_t, dims, True)
+    if zero:
+        return r * invstd_p + (input_p - mean_p) * invstd_t
+    r = _into(F, r * invstd_p, r)
+    temp = input_p - mean_p
+    temp = _into(F, temp * invstd_t, temp)
+    return _into(F, r + temp, r)
+
+
+def _affine_jvp(F, result_p, result_t, weight_p, weight_t, bias_t, affine_shape):
+    """The tangent of x * weight + bias, as _affine_jvp: in place (in result_t's dtype)
+    when weight has a tangent; else weight_t is a zero tensor and the step is out of place,
+    ``result_t * weight + result_p * 0``, in the promoted dtype of the three (a float16
+    input's tangent with a float32 weight is float32); a bias' zero tangent adds nothing."""
+    if weight_p is not None:
+        w = F.reshape(weight_p, affine_shape)
+        rp = result_p()
+        if weight_t is None:
+            from .. import _dtypes
+            r = result_t * w
+            dt = _dtypes.promote_types(r.dtype, _dtypes.promote_types(rp.dtype, w.dtype))
+            result_t = r if r.dtype == dt else F.cast(r, dt)
+        else:
+            result_t = _into(F, result_t * w, result_t)
+            temp = _into(F, rp * F.reshape(weight_t, affine_shape), rp)
+            result_t = _into(F, result_t + temp, result_t)
+    if bias_t is not None:
+        result_t = _into(F, result_t + F.reshape(bias_t, affine_shape), result_t)
+    return result_t
+
+
+def _layer_norm_jvp(F, input, input_t, weight, weight_t, bias_t, normalized_shape, result,
+                    result1, result2):
+    nd, k = len(input.shape), len(normalized_shape)
+    dims = tuple(range(nd - k, nd))
+    view = tuple(input.shape[:nd - k]) + (1,) * k
+    affine = (1,) * (nd - k) + tuple(input.shape[nd - k:])
+    mean_p, invstd_p = F.reshape(result1, view), F.reshape(result2, view)
+    r = _norm_jvp(F, input, input_t, mean_p, invstd_p, dims,
+                  _numel(tuple(normalized_shape)))
+    r = _affine_jvp(F, lambda: (input - mean_p) * invstd_p, r, weight, weight_t, bias_t,
+                    affine)
+    return (_shape_like(F, r, result), None, None)
+
+
+def _batch_norm_jvp(F, input, input_t, weight, weight_t, bias_t, running_mean, running_var,
+                    training, eps, result, result1, result2):
+    nd = len(input.shape)
+    dims = (0,) + tuple(range(2, nd))
+    view = (1, input.shape[1]) + (1,) * (nd - 2)
+    if training:
+        mean_p, invstd_p = F.reshape(result1, view), F.reshape(result2, view)
+        r = _norm_jvp(F, input, input_t, mean_p, invstd_p, dims,
+                      _numel(input.shape) // input.shape[1])
+    else:
+        from .._tensor import _make  # (the running statistics: constants of their dtype)
+        rv = np.asarray(running_var)
+        mean_p = F.reshape(_make(np.asarray(running_mean)), view)
+        invstd_p = F.reshape(_make(np.asarray(1 / np.sqrt(rv + np.asarray(eps, rv.dtype)),
+                                              rv.dtype)), view)
+        r = _zeros_if_none(F, input_t, input) * invstd_p
+    r = _affine_jvp(F, lambda: (input - mean_p) * invstd_p, r, weight, weight_t, bias_t,
+                    view)
+    return (_shape_like(F, r, result), None, None)
+
+
+def _group_norm_jvp(F, input, input_t, weight, weight_t, bias_t, N, C, group, result,
+                    result1, result2):
+    shape = tuple(input.shape)
+    view = (1, N * group, 1)
+    if N:
+        mean_p, invstd_p = F.reshape(result1, view), F.reshape(result2, view)
+        xr = F.reshape(input, (1, N * group, -1))
+        tr = None if input_t is None else F.reshape(input_t, (1, N * group, -1))
+        r = F.reshape(_norm_jvp(F, xr, tr, mean_p, invstd_p, (0, 2),
+                                _numel(shape) // (N * group)), shape)
+    else:
+        r = _zeros_if_none(F, input_t, input) * 1
+    affine = (1, C) + (1,) * (len(shape) - 2)
+    r = _affine_jvp(F, lambda: F.reshape((F.reshape(input, (1, N * group, -1)) -
+                                          F.reshape(result1, view)) *
+                                         F.reshape(result2, view), shape),
+                    r, weight, weight_t, bias_t, affine)
+    return (_shape_like(F, r, result), None, None)
+
+
+def _zeros_if_none(F, t, like):
+    """An absent tangent as PyTorch's zero tensor, which its first mean() materializes."""
+    return F.zeros_like(like) if t is None else t
+
+
+def _shape_like(F, t, result):
+    from .dispatch import _shape_like as shape_like
+    return shape_like(F, t, result)
 
 
 def _saved_stats(mean, invstd, dtype, training):
@@ -1440,7 +1810,7 @@ BATCH_NORM = defop(
     inputs=("input", "weight", "bias"), params=("running_mean", "running_var", "training",
                                                 "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
-    backward_all=batch_norm_backward, jvp="transpose")
+    backward_all=batch_norm_backward, jvp=_batch_norm_jvp)
 
 
 # Note [Norms by GEMV]
@@ -1564,7 +1934,7 @@ LAYER_NORM = defop(
     "native_layer_norm", "NativeLayerNormBackward0", layer_norm_kernel,
     inputs=("input", "weight", "bias"), params=("normalized_shape", "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
-    backward_all=layer_norm_backward, jvp="transpose")
+    backward_all=layer_norm_backward, jvp=_layer_norm_jvp)
 
 
 def group_norm_kernel(x, weight, bias, N, C, HxW, group, eps):
@@ -1616,7 +1986,7 @@ GROUP_NORM = defop(
     "native_group_norm", "NativeGroupNormBackward0", group_norm_kernel,
     inputs=("input", "weight", "bias"), params=("N", "C", "HxW", "group", "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
-    backward_all=group_norm_backward, jvp="transpose",
+    backward_all=group_norm_backward, jvp=_group_norm_jvp,
     backward_op=("aten::native_group_norm_backward", ".", True), layout=layout.suggested_format)
 
 
@@ -1725,10 +2095,47 @@ def _gather_op(name, node):
 
 
 CONSTANT_PAD = _gather_op("constant_pad_nd", "ConstantPadNdBackward0")
-REFLECTION_PAD = {n: _gather_op(f"reflection_pad{n}d", f"ReflectionPad{n}DBackward0")
-                  for n in (1, 2, 3)}
-REPLICATION_PAD = {n: _gather_op(f"replication_pad{n}d", f"ReplicationPad{n}DBackward0")
-                   for n in (1, 2, 3)}
+def _pad_ops(kind, n):
+    """reflection_pad{n}d / replication_pad{n}d and their backward op (Note [Pooling
+    backward ops]: linear in grad_output, whose gradient is the padding of the incoming
+    gradient; ``self: zeros_like(self)``; the op on grad_output's tangent as forward rule).
+    The forward node saves self, as PyTorch's."""
+    name, node = f"{kind}_pad{n}d", f"{kind.capitalize()}Pad{n}D"
+    bname = name + "_backward"
+
+    def grad_output_formula(F, grad, index, nd, value):
+        if F.is_raw:
+            return index_map_gather(grad, index, nd, value)
+        from ._common import _finish
+        return _finish(fwd, (grad,), (index, nd, value),
+                       index_map_gather(grad._data, index, nd, value))
+
+    def jvp(F, grad_output_t, self, index, nd, value):
+        if grad_output_t is None:
+            return None
+        return getattr(F, bname)(grad_output_t, self, index, nd, value)
+
+    bwd = defop(bname, node + "BackwardBackward0", _pad_backward_kernel,
+                inputs=("grad_output", "self"), params=("index", "nd", "value"),
+                grads={"grad_output": grad_output_formula,
+                       "self": lambda F, grad, self: F.zeros_like(self)},
+                jvp=jvp)
+    fwd = defop(name, node + "Backward0", index_map_gather, params=("index", "nd", "value"),
+                grads={"self": lambda F, grad, self, index, nd, value:
+                       getattr(F, bname)(grad, self, index, nd, value)},
+                jvp="transpose", layout=layout.suggested_format)
+    return fwd, bwd
+
+
+def _pad_backward_kernel(grad, self, index, nd, value):
+    from .raw import RAW
+    return index_map_gather_backward(RAW, grad, index, nd, value, self.shape)
+
+
+_PADS = {(k, n): _pad_ops(k, n) for k in ("reflection", "replication") for n in (1, 2, 3)}
+REFLECTION_PAD = {n: _PADS["reflection", n][0] for n in (1, 2, 3)}
+REPLICATION_PAD = {n: _PADS["replication", n][0] for n in (1, 2, 3)}
+PAD_BACKWARD = {op.name: op for _, op in _PADS.values()}
 CIRCULAR_PAD = _gather_op("_pad_circular", "torch::autograd::CopySlices")  # composed in PyTorch
 PIXEL_SHUFFLE = _gather_op("pixel_shuffle", "PixelShuffleBackward0")
 PIXEL_UNSHUFFLE = _gather_op("pixel_unshuffle", "PixelUnshuffleBackward0")
@@ -1921,12 +2328,24 @@ def adaptive_max_pool2d_kernel(x, output_size):
     return vals.reshape(shape), idx.reshape(shape)
 
 
+def _adaptive_max_pool2d_backward_kernel(grad, self, indices):
+    from .raw import RAW
+    adaptive_grad_check("adaptive_max_pool2d", grad)
+    return max_pool2d_backward(RAW, grad, self.shape, indices)
+
+
+ADAPTIVE_MAX_POOL2D_BACKWARD = defop(
+    "adaptive_max_pool2d_backward", "AdaptiveMaxPool2DBackwardBackward0",
+    _adaptive_max_pool2d_backward_kernel, inputs=("grad_output", "self"),
+    params=("indices",),
+    grads={"grad_output": lambda F, grad, indices: _max_pool_double_backward(F, grad, indices),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_adaptive_max_pool2d_backward_jvp)
 ADAPTIVE_MAX_POOL2D = defop(
     "adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", adaptive_max_pool2d_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices: (
-        adaptive_grad_check("adaptive_max_pool2d", grads[0]),
-        max_pool2d_backward(F, grads[0], self_sizes, indices))[1]}, jvp="transpose",
+    grads={"self": lambda F, grads, self, indices: F.adaptive_max_pool2d_backward(
+        grads[0], self, _values(indices))}, jvp="transpose",
     layout=layout.suggested_format)
 
 
@@ -2367,22 +2786,28 @@ def _step(ufunc, a, b, into=None):
     return out if into is None else out.astype(into, copy=False)
 
 
-def _bce_logits_dself(F, self, target, weight, pos_weight, reduction):
+def _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction):
+    """FunctionsManual's binary_cross_entropy_with_logits_backward, in its order: the
+    derivative times grad, then weight, then over the element count for a mean (so the
+    last node of a gradient under create_graph is PyTorch's: DivBackward1 for a mean)."""
     if pos_weight is not None:
         pt = F.constant(pos_weight, self) * target
         g = (pt + 1 - target) * F.sigmoid(self) - pt
     else:
         g = F.sigmoid(self) - target
+    g = g * grad
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(self.shape) if reduction == 1 else g
 
 
-def _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction):
+def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
+    """binary_cross_entropy_with_logits_target_backward (its order, as _bce_logits_dself)."""
     if pos_weight is not None:
-        g = _log_sigmoid(F, -self) - _log_sigmoid(F, self) * F.constant(pos_weight, self)
+        g = (_log_sigmoid(F, -self) - _log_sigmoid(F, self) * F.constant(pos_weight, self)) \
+            * grad
     else:
-        g = -self
+        g = -self * grad
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(target.shape) if reduction == 1 else g
@@ -2391,9 +2816,9 @@ def _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction):
 def _bce_logits_jvp(F, self, self_t, target, target_t, weight, pos_weight, reduction):
     d = None
     if self_t is not None:
-        d = _bce_logits_dself(F, self, target, weight, pos_weight, 0) * self_t
+        d = _bce_logits_dself(F, self_t, self, target, weight, pos_weight, 0)
     if target_t is not None:
-        e = _bce_logits_dtarget(F, self, target, weight, pos_weight, 0) * target_t
+        e = _bce_logits_dtarget(F, target_t, self, target, weight, pos_weight, 0)
         d = e if d is None else d + e
     return _loss_reduce(F, d, reduction)
 
@@ -2402,9 +2827,9 @@ BCE_WITH_LOGITS = defop(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     bce_logits_kernel, inputs=("self", "target"), params=("weight", "pos_weight", "reduction"),
     grads={"self": lambda F, grad, self, target, weight, pos_weight, reduction:
-           _bce_logits_dself(F, self, target, weight, pos_weight, reduction) * grad,
+           _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction),
            "target": lambda F, grad, self, target, weight, pos_weight, reduction:
-           _bce_logits_dtarget(F, self, target, weight, pos_weight, reduction) * grad},
+           _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction)},
     jvp=_bce_logits_jvp, layout=layout.operand(1))
 
 
@@ -3442,7 +3867,88 @@ def _bce_jvp(F, self, self_t, target, target_t, weight, reduction):
     return _loss_reduce(F, d, reduction)
 
 
+_BCE_DOUBLE_EPS = 1e-12   # (FunctionsManual's double backward: a double)
+
+
+def _bce_double_backward(F, grad_output, grad, input, target, weight, reduction):
+    """FunctionsManual's binary_cross_entropy_double_backward (the gradient of
+    binary_cross_entropy_backward in its input)."""
+    gi = (input * input - 2 * input * target + target) / (
+        F.pow(input + _BCE_DOUBLE_EPS, 2) * F.pow(1 - input + _BCE_DOUBLE_EPS, 2))
+    gi = gi * (grad * grad_output)
+    if weight is not None:
+        gi = gi * F.constant(weight, gi)
+    return gi / _prod(input.shape) if reduction == 1 else gi
+
+
+def _bce_double_backward_grad_output(F, grad, input, target, weight, reduction):
+    """binary_cross_entropy_double_backward_grad_output."""
+    ggo = (input - target) / ((input + _BCE_DOUBLE_EPS) * (1 - input + _BCE_DOUBLE_EPS))
+    ggo = ggo * grad
+    if weight is not None:
+        ggo = ggo * F.constant(weight, ggo)
+    return ggo / _prod(input.shape) if reduction == 1 else ggo
+
+
+def _bce_double_backward_target(F, grad, grad_output, self, target, weight, reduction):
+    """binary_cross_entropy_double_backward_target: -grad grad_output (weight) over
+    max((1 - x) x, 1e-12) (the clamp made without a graph), over n for a mean."""
+    res = -grad * grad_output
+    if weight is not None:
+        res = res * F.constant(weight, res)
+    denom = (1 - self) * self
+    denom = denom + F.constant(np.maximum(_raw(denom), 1e-12) - _raw(denom), denom)
+    res = res / denom
+    return res / _prod(target.shape) if reduction == 1 else res
+
+
+def _sum_to(F, g, shape):
+    """g summed to shape, as the engine's validate_outputs sums a formula's gradient to its
+    input's shape (a 0-d grad_output of a reduced loss: SumBackward0)."""
+    return g if tuple(g.shape) == tuple(shape) else F.sum_to(g, tuple(shape))
+
+
+def _raw(x):
+    return x if isinstance(x, np.ndarray) else x._data
+
+
+def _bce_backward_jvp(F, grad_output, grad_output_t, self, self_t, target, target_t,
+                      weight, reduction):
+    """derivatives.yaml's binary_cross_entropy_backward ``result:``: the three double
+    backward terms of the tangents (absent ones zeros)."""
+    zeros = F.zeros_like
+    out = _bce_double_backward(F, grad_output, zeros(self) if self_t is None else self_t,
+                               self, target, weight, reduction)
+    out = out + _bce_double_backward_target(
+        F, zeros(target) if target_t is None else target_t, grad_output, self, target,
+        weight, reduction)
+    return out + _bce_double_backward_grad_output(
+        F, zeros(grad_output) if grad_output_t is None else grad_output_t, self, target,
+        weight, reduction)
+
+
+def _bce_backward_kernel(grad, self, target, weight, reduction):
+    from .raw import RAW
+    return bce_backward(RAW, grad, self, target, weight, reduction)
+
+
+# (Note [Activation backward ops]: BinaryCrossEntropyBackwardBackward0 under create_graph)
+BCE_BACKWARD = defop(
+    "binary_cross_entropy_backward", "BinaryCrossEntropyBackwardBackward0",
+    _bce_backward_kernel, inputs=("grad_output", "self", "target"),
+    params=("weight", "reduction"),
+    grads={"grad_output": lambda F, grad, self, target, weight, reduction, grad_output_sizes:
+           _sum_to(F, _bce_double_backward_grad_output(F, grad, self, target, weight,
+                                                       reduction), grad_output_sizes),
+           "self": lambda F, grad, grad_output, self, target, weight, reduction:
+           _bce_double_backward(F, grad_output, grad, self, target, weight, reduction),
+           "target": lambda F, grad, grad_output, self, target, weight, reduction:
+           _bce_double_backward_target(F, grad, grad_output, self, target, weight,
+                                       reduction)},
+    jvp=_bce_backward_jvp)
 BCE = defop("binary_cross_entropy", "BinaryCrossEntropyBackward0", bce_kernel,
             inputs=("self", "target"), params=("weight", "reduction"),
-            grads={"self": bce_backward, "target": bce_target_backward}, jvp=_bce_jvp,
+            grads={"self": lambda F, grad, self, target, weight, reduction:
+                   F.binary_cross_entropy_backward(grad, self, target, weight, reduction),
+                   "target": bce_target_backward}, jvp=_bce_jvp,
             layout="iter")

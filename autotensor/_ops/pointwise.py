@@ -3471,10 +3471,80 @@ ACTIVATION_BACKWARD = (LEAKY_RELU_BACKWARD, RRELU_WITH_NOISE_BACKWARD, HARDTANH_
 
 
 def glu_backward(F, grad, self, dim):
+    """aten's glu_backward_cpu_out: s = sigmoid(b) into the first half, (1 - s) * s * a *
+    grad into the second, then the first half times grad."""
+    dim = dim % self.ndim if self.ndim else 0
     n = self.shape[dim] // 2
     a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
     s = F.sigmoid(b)
-    return F.cat([grad * s, grad * a * s * (1 - s)], dim)
+    if F.is_raw and s.dtype.itemsize == 2 and s.dtype.kind in "fV":
+        # (float16/bfloat16: s stored in the dtype, each half's product in float32 and
+        # rounded once, as the kernel's op-math)
+        s32, g32 = s.astype(np.float32), grad.astype(np.float32)
+        second = (1 - s32) * s32 * a.astype(np.float32) * g32
+        return F.cat([(s32 * g32).astype(s.dtype), second.astype(s.dtype)], dim)
+    return F.cat([s * grad, (1 - s) * s * a * grad], dim)
+
+
+def _glu_double_backward(F, grad, grad_output, self, dim):
+    """PyTorch's glu_double_backward (the gradient of glu_backward in its input)."""
+    dim = dim % self.ndim
+    n = self.shape[dim] // 2
+    first, second = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
+    sig = F.sigmoid(second)
+    one_sub_sig = 1 - sig
+    sig_one_sub_sig = sig * one_sub_sig
+    gg_first, gg_second = F.narrow(grad, dim, 0, n), F.narrow(grad, dim, n, n)
+    gi_first = gg_second * grad_output * sig_one_sub_sig
+    second_order = sig_one_sub_sig * one_sub_sig - sig * sig_one_sub_sig
+    gi_second = (gg_second * first * grad_output * second_order +
+                 gg_first * grad_output * sig_one_sub_sig)
+    return F.cat([gi_first, gi_second], dim)
+
+
+def _glu_double_backward_grad_output(F, grad, self, dim):
+    """PyTorch's glu_double_backward_grad_output: the two halves of
+    grad * glu_backward(ones, self) summed."""
+    dim = dim % self.ndim
+    n = self.shape[dim] // 2
+    shape = self.shape[:dim] + (n,) + self.shape[dim + 1:]
+    tmp = grad * F.glu_backward(F.constant(np.ones(shape), self), self, dim)
+    return F.narrow(tmp, dim, 0, n) + F.narrow(tmp, dim, n, n)
+
+
+def _glu_backward_jvp(F, result, grad_output, grad_output_t, self, self_t, dim):
+    """aten's glu_backward_jvp (absent tangents as zeros)."""
+    dim = dim % self.ndim
+    n = self.shape[dim] // 2
+    if grad_output_t is None:
+        grad_output_t = F.zeros_like(grad_output)
+    if self_t is None:
+        self_t = F.zeros_like(self)
+    a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
+    da, db = F.narrow(self_t, dim, 0, n), F.narrow(self_t, dim, n, n)
+    grad_x_a = F.narrow(result, dim, 0, n)
+    sig_b = F.sigmoid(b)
+    glu = a * sig_b
+    db_neg_sig_b = db - db * sig_b
+    dgrad_x_a = grad_output_t * sig_b + grad_x_a * db_neg_sig_b
+    dgrad_x_b = dgrad_x_a * (a - glu) + grad_x_a * (da - da * sig_b - glu * db_neg_sig_b)
+    return F.cat([dgrad_x_a, dgrad_x_b], dim)
+
+
+def _glu_backward_kernel(grad, self, dim):
+    return glu_backward(raw.RAW, grad, self, dim)
+
+
+# (Note [Activation backward ops]: glu's backward is an op of its own, as PyTorch's:
+# GluBackwardBackward0 under create_graph)
+GLU_BACKWARD = defop(
+    "glu_backward", "GluBackwardBackward0", _glu_backward_kernel,
+    inputs=("grad_output", "self"), params=("dim",),
+    grads={"grad_output": lambda F, grad, self, dim:
+           _glu_double_backward_grad_output(F, grad, self, dim),
+           "self": lambda F, grad, grad_output, self, dim:
+           _glu_double_backward(F, grad, grad_output, self, dim)},
+    jvp=_glu_backward_jvp)
 
 
 def glu_jvp(F, self, self_t, dim):
@@ -3491,7 +3561,8 @@ def glu_jvp(F, self, self_t, dim):
     return a_t * s + a * s * (1 - s) * b_t
 
 
-GLU = defop("glu", "GluBackward0", None, params=("dim",), grads={"self": glu_backward},
+GLU = defop("glu", "GluBackward0", None, params=("dim",),
+            grads={"self": lambda F, grad, self, dim: F.glu_backward(grad, self, dim)},
             jvp=glu_jvp)
 
 

@@ -1855,7 +1855,12 @@ FORMULA_NAMES = (
     "leaky_relu_backward", "rrelu_with_noise_backward",
     "hardtanh_backward", "hardsigmoid_backward", "elu_backward", "softplus_backward",
     "hardswish_backward", "log_sigmoid_backward", "softshrink_backward", "hardshrink_backward",
-    "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward",
+    "gelu_backward", "mse_loss_backward", "smooth_l1_loss_backward", "glu_backward",
+    "huber_loss_backward", "soft_margin_loss_backward", "binary_cross_entropy_backward",
+    "nll_loss_backward", "nll_loss2d_backward", "prelu_kernel_backward",
+    "max_pool2d_with_indices_backward", "avg_pool2d_backward", "_adaptive_avg_pool2d_backward",
+    "adaptive_max_pool2d_backward",
+    *(f"{k}_pad{n}d_backward" for k in ("reflection", "replication") for n in (1, 2, 3)),
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
@@ -1876,6 +1881,70 @@ def mse_loss_backward(grad, self, target, reduction):
 def smooth_l1_loss_backward(grad, self, target, reduction, beta):
     from .nn_ops import _smooth_l1_backward_kernel
     return _smooth_l1_backward_kernel(grad, self, target, reduction, beta)
+
+
+def glu_backward(grad, x, dim):
+    from .pointwise import _glu_backward_kernel
+    return _glu_backward_kernel(grad, x, dim)
+
+
+def huber_loss_backward(grad, self, target, reduction, delta):
+    from .nn_ops import _huber_backward_kernel
+    return _huber_backward_kernel(grad, self, target, reduction, delta)
+
+
+def soft_margin_loss_backward(grad, self, target, reduction):
+    from .nn_ops import _soft_margin_backward_kernel
+    return _soft_margin_backward_kernel(grad, self, target, reduction)
+
+
+def binary_cross_entropy_backward(grad, self, target, weight, reduction):
+    from .nn_ops import _bce_backward_kernel
+    return _bce_backward_kernel(grad, self, target, weight, reduction)
+
+
+def nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight):
+    from .nn_ops import _nll_backward_kernel
+    return _nll_backward_kernel(grad, self, target, weight, reduction, ignore_index,
+                                total_weight)
+
+
+nll_loss2d_backward = nll_loss_backward
+
+
+def prelu_kernel_backward(grad, x, weight):
+    from .special import _prelu_backward_kernel
+    return _prelu_backward_kernel(grad, x, weight)
+
+
+def max_pool2d_with_indices_backward(grad, x, *params):
+    from .nn_ops import _max_pool2d_backward_kernel
+    return _max_pool2d_backward_kernel(grad, x, *params)
+
+
+def avg_pool2d_backward(grad, x, *params):
+    from .nn_ops import _avg_pool2d_backward_kernel
+    return _avg_pool2d_backward_kernel(grad, x, *params)
+
+
+def _adaptive_avg_pool2d_backward(grad, x):
+    from .nn_ops import _adaptive_avg_pool2d_backward_kernel
+    return _adaptive_avg_pool2d_backward_kernel(grad, x)
+
+
+def adaptive_max_pool2d_backward(grad, x, indices):
+    from .nn_ops import _adaptive_max_pool2d_backward_kernel
+    return _adaptive_max_pool2d_backward_kernel(grad, x, indices)
+
+
+def _pad_backward(grad, x, index, nd, value):
+    from .nn_ops import _pad_backward_kernel
+    return _pad_backward_kernel(grad, x, index, nd, value)
+
+
+for _k in ("reflection", "replication"):
+    for _n in (1, 2, 3):
+        globals()[f"{_k}_pad{_n}d_backward"] = _pad_backward
 
 
 def gelu_backward(grad, x, approximate):

@@ -741,11 +741,13 @@ def _vector_norm(input, ord, dim, keepdim, op=None, dtype=None):
     if dtype is not None:
         d = _norm_dtype_data(d, dtype)
     dims = _dims(dim, d.ndim, input) if dim is not None else None  # (validated for a 0-d too)
+    # (Note [The norm of one element]: a 0-d input with a dim reduces)
+    reduces = not d.ndim and dim is not None and len(dim) > 0
     if not d.ndim:
         dims = None
     if d.size == 0 and (ord < 0 or ord == float("inf")) and not isinstance(ord, str):
         _no_identity(d, ord, dims)
-    out = _vector_norm_array(d, ord, dims, keepdim)
+    out = _vector_norm_array(d, ord, dims, keepdim, reduces)
     r = _finish(op or NORM, (input,), (ord, dims, keepdim), out)
     if d is not input._data and r._grad_fn is not None:
         from ._common import _reduce_all
@@ -782,10 +784,17 @@ def _no_identity(d, ord, dims):
                                f"operation does not have an identity")
 
 
-def _vector_norm_array(d, ord, dims, keepdim):
+# Note [The norm of one element]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# aten's linalg_vector_norm returns |x| (no x * x to underflow) when every reduced dim has
+# size 1 (or none is given). Its test reads ``sizes[d]`` of each given dim, which a 0-d
+# input does not have (dim 0 or -1 wraps to 0): that input goes through the reduction,
+# sqrt(x * x) in the op-math dtype, so a subnormal's 2-norm with ``dim=0`` is 0 (and its
+# forward tangent 0: norm_jvp masks a zero norm) where ``dim=None`` gives |x|.
+def _vector_norm_array(d, ord, dims, keepdim, reduces=False):
     a = np.abs(_acc(d))
     n = d.size if dims is None else int(np.prod([d.shape[i] for i in dims]))
-    if n == 1 and ord != 0:
+    if n == 1 and ord != 0 and not reduces:
         # one element per result: PyTorch's reduction gives |x| (no x * x to underflow)
         out = np.max(a, axis=dims, keepdims=keepdim)
     elif ord == 2:

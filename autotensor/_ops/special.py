@@ -644,10 +644,67 @@ def _prelu_jvp(F, self, self_t, weight, weight_t):
     return F.where(self >= 0, pos, neg)
 
 
+def _prelu_backward_kernel(grad, self, weight):
+    """aten's _prelu_kernel_backward: (x > 0 ? g : w * g, x > 0 ? 0 : x * g) (no g * 0: an
+    infinite gradient gives 0 where x > 0)."""
+    pos = self > 0
+    with np.errstate(invalid="ignore", over="ignore"):
+        gi = np.where(pos, grad, weight * grad)
+        gw = np.where(pos, 0, self * grad)
+    dt = np.result_type(self, weight)
+    return (_asarray(gi.astype(dt, copy=False)), _asarray(gw.astype(dt, copy=False)))
+
+
+def _prelu_double_backward(F, grads, grad_output, self, weight):
+    """derivatives.yaml's _prelu_kernel_backward (grad_output, self, weight) formulas."""
+    g0, g1 = grads
+    zero = 0  # (at::zeros({}): a where() of a 0-d zero, +0.0)
+    nonneg = self >= 0
+    if g0 is not None:
+        go = F.where(nonneg, g0, g0 * weight + g1 * self if g1 is not None else g0 * weight)
+    elif g1 is not None:
+        go = F.where(nonneg, zero, g1 * self)
+    else:
+        go = None
+    gs = F.where(nonneg, zero, grad_output * g1) if g1 is not None else F.zeros_like(self)
+    gw = F.where(nonneg, zero, grad_output * g0) if g0 is not None else F.zeros_like(self)
+    return _fit(F, (go, gs, gw), (grad_output, self, weight))
+
+
+def _prelu_backward_jvp(F, grad_output, grad_output_t, self, self_t, weight, weight_t):
+    """result0 / result1 of _prelu_kernel_backward; absent tangents are zero tensors (their
+    products vanish, where() materializes +0.0)."""
+    nonneg = self >= 0
+    neg0 = [] if grad_output_t is None else [grad_output_t * weight]
+    if weight_t is not None:
+        neg0.append(grad_output * weight_t)
+    neg1 = [] if self_t is None else [grad_output * self_t]
+    if grad_output_t is not None:
+        neg1.append(grad_output_t * self)
+
+    def total(terms):
+        return 0 if not terms else terms[0] if len(terms) == 1 else terms[0] + terms[1]
+    r0 = F.where(nonneg, 0 if grad_output_t is None else grad_output_t, total(neg0))
+    r1 = F.where(nonneg, 0, total(neg1))
+    return r0, r1
+
+
+# (Note [Activation backward ops]: PreluKernelBackwardBackward0 under create_graph)
+PRELU_BACKWARD = defop(
+    "_prelu_kernel_backward", "PreluKernelBackwardBackward0", _prelu_backward_kernel,
+    inputs=("grad_output", "self", "weight"), outputs=("result0", "result1"),
+    backward_all=_prelu_double_backward, jvp=_prelu_backward_jvp)
 PRELU = defop("_prelu_kernel", "PreluKernelBackward0", _prelu_kernel, inputs=("self", "weight"),
               jvp=_prelu_jvp,
-              grads={"self": lambda F, grad, self, weight: grad * F.where(self > 0, 1, weight),
-                     "weight": lambda F, grad, self: grad * F.where(self > 0, 0, self)})
+              backward_all=lambda F, grad, self, weight: _fit(
+                  F, F.prelu_kernel_backward(grad, self, weight), (self, weight)))
+
+
+def _fit(F, outs, inputs):
+    """Each gradient summed to its input's shape (the engine's validate_outputs: the weight
+    viewed to broadcast gets the broadcast shape's gradient)."""
+    return tuple(g if g is None or tuple(g.shape) == tuple(x.shape) else
+                 F.sum_to(g, tuple(x.shape)) for g, x in zip(outs, inputs))
 PRELU.promotes_tangent = True
 
 

@@ -2453,8 +2453,9 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     from ..autograd import no_grad
     with no_grad():
         var.clamp_(min=eps)
-    diff = input - target
-    loss = fn.mul(fn.log(var) + fn.div(fn.mul(diff, diff), var), 0.5)
+    # ((input - target) ** 2: PowBackward0, whose gradient under create_graph is
+    # PyTorch's MulBackward0, where diff * diff accumulated two edges: AddBackward0)
+    loss = fn.mul(fn.log(var) + fn.div(fn.pow(input - target, 2), var), 0.5)
     if full:
         loss = loss + 0.5 * _math.log(2 * _math.pi)
     return _reduce(loss, reduction)
