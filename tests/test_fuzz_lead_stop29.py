@@ -121,7 +121,7 @@ _REPRODUCERS = (
     [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 11, 12, 14, 16, 17, 18)] +
     ["pending_stop28/startc_repro_002.py", "pending_stop29/startb_repro_001.py",
      "pending_stop29/startb_repro_002.py", "pending_stop29/startc_repro_002.py",
-     "pending_stop29/startd_repro_001.py"]
+     "pending_stop29/startd_repro_001.py", "pending_stop29/startd_repro_002.py"]
 )
 
 
@@ -492,5 +492,29 @@ def test_comparison_operators_with_operands_pytorch_refuses():
                         out.append(r.tolist() if isinstance(r, m.Tensor) else r)
                     except Exception as e:  # (the error is what is compared)
                         out.append((type(e).__name__, str(e)[:80]))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("forward_ad", [False, True])
+def test_soft_margin_loss_negates_an_integral_target_in_its_dtype(forward_ad):
+    """soft_margin_loss_backward's exp(-target * self): -target in the target's dtype, so a
+    uint8 target wraps (-4 is 252) and the gradient, and the forward formula's tangent, are
+    NaN (fuzz start run d, repro_002)."""
+    def scenario(m):
+        out = []
+        for dt in ("uint8", "int8", "int64", "float32", "float64"):
+            x = m.tensor([1.764, -0.3, 0.0], requires_grad=True)
+            t = m.tensor([4, 1, 2], dtype=getattr(m, dt))
+            if forward_ad:
+                with m.autograd.forward_ad.dual_level():
+                    xd = m.autograd.forward_ad.make_dual(x, m.tensor([1.0, 2.0, -1.0]))
+                    loss = m.nn.functional.soft_margin_loss(xd, t)
+                    tangent = m.autograd.forward_ad.unpack_dual(loss).tangent
+                    out.append((dt, str(tangent.item())))
+            else:
+                loss = m.nn.functional.soft_margin_loss(x, t)
+                (g,) = m.autograd.grad(loss, x)
+                out.append((dt, str(loss.item()), [str(v) for v in g.tolist()]))
         return out
     assert scenario(autotensor) == scenario(torch)

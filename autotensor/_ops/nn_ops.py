@@ -297,8 +297,8 @@ def soft_margin_loss_backward(F, grad, self, target, reduction):
     if target.dtype == (np.bool_ if F.is_raw else _bool_dtype()):
         from .pointwise import BOOL_NEGATION
         raise RuntimeError(BOOL_NEGATION)
+    z = F.exp(_promoted(F, -target, self) * self)  # (-target in its dtype: a uint8 wraps)
     target = _promoted(F, target, self)
-    z = F.exp(-target * self)
     norm = _mean_norm(1.0, self.shape) if reduction == "mean" else 1.0
     g = _into(F, target * z, self) * -norm
     g = _into(F, g / (z + 1), self)
