@@ -929,6 +929,22 @@ def _pinv_backward(F, grad, self, result):
             + pinvAhK - F.matmul(F.matmul(pinvAhK, pinvA), A))
 
 
+def _pinv_jvp(F, A, pinvA, dA):
+    """PyTorch's pinv_jvp, term for term (not the backward's transpose: its grouping
+    decides where a huge A's products overflow): dAp = -Ap dA Ap + (I - Ap A) dA^H Ap^H Ap
+    + Ap Ap^H dA^H (I - A Ap), grouped by the smaller dimension."""
+    m, n = A.shape[-2], A.shape[-1]
+    dAh, pinvAh = _H(F, dA), _H(F, pinvA)
+    if m <= n:
+        K = F.matmul(pinvAh, dAh)
+        return (F.matmul(pinvA, K - _H(F, K) - F.matmul(K, F.matmul(A, pinvA)))
+                + F.matmul(dAh - F.matmul(pinvA, F.matmul(A, dAh)), F.matmul(pinvAh, pinvA)))
+    K = F.matmul(pinvA, dA)
+    Kh = _H(F, K)
+    return (F.matmul(Kh - K - F.matmul(F.matmul(pinvA, A), Kh), pinvA)
+            + F.matmul(F.matmul(pinvA, pinvAh), dAh - F.matmul(F.matmul(dAh, A), pinvA)))
+
+
 def _matrix_exp_backward(F, grad, self):
     """backward_analytic_function_of_a_matrix: the upper-right block of exp([[A^H, G], [0,
     A^H]])."""
@@ -1517,7 +1533,8 @@ QR = defop("linalg_qr", "LinalgQrBackward0", None, inputs=("A",), params=("mode"
            grads={"A": lambda F, grads, mode, Q, R: _qr_backward(F, grads, mode, Q, R)},
            jvp=lambda F, A_t, mode, Q, R: _qr_jvp(F, A_t, mode, Q, R))
 PINV = defop("linalg_pinv", "LinalgPinvBackward0", None, params=("atol", "rtol", "hermitian"),
-             grads={"self": _pinv_backward}, jvp="transpose")
+             grads={"self": _pinv_backward},
+             jvp=lambda F, self, self_t, result: _pinv_jvp(F, self, result, self_t))
 MATRIX_EXP = defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", None,
                    grads={"self": _matrix_exp_backward},
                    jvp=lambda F, self, self_t: _matrix_exp_jvp(F, self, self_t))
