@@ -153,6 +153,38 @@ def test_svd_of_vector_with_nan_raises_pytorchs_error():
                 m.linalg.svd(m.tensor(a))
 
 
+_HANG = [[-7.6269627e-01, 1.0e30, -1.9744298e-01], [-_INF, 1.4012985e-45, -5.7416475e-01],
+         [-1.0694776e+00, -8.4580278e-01, 1.3119833e+00]]
+
+
+def test_svd_of_a_matrix_with_an_infinity_returns():
+    """OpenBLAS's gesdd never returns on this float32 3 x 3 (either precision; the stop-28
+    end run's hang): a matrix with an infinity and both dims >= 3 does not reach LAPACK,
+    S, U and Vh are NaN (MKL's S is all NaN; its U, Vh NaN in its own pattern). Run in a
+    subprocess, so that a regression fails instead of hanging the suite."""
+    import subprocess
+    import sys
+    code = ("import autotensor as t; inf = float('inf'); a = t.tensor(%r); "
+            "U, S, Vh = t.linalg.svd(a); "
+            "assert S.isnan().all(); assert t.linalg.svdvals(a).isnan().all(); "
+            "t.linalg.pinv(a); t.linalg.matrix_rank(a); t.linalg.matrix_norm(a, 'nuc'); "
+            "t.linalg.svd(t.stack([a, a.nan_to_num(posinf=0.0, neginf=0.0)]))" % _HANG)
+    root = os.path.dirname(_HERE)
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, timeout=60,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    theirs = torch.linalg.svdvals(torch.tensor(_HANG))
+    assert theirs.isnan().all()
+    # a batch: the finite matrix is computed, the infinite one NaN
+    a = np.array(_HANG, np.float32)
+    batch = np.stack([a, np.nan_to_num(a, posinf=0.0, neginf=0.0)])
+    S = autotensor.linalg.svdvals(autotensor.tensor(batch)).numpy()
+    assert np.isnan(S[0]).all()
+    np.testing.assert_allclose(S[1], torch.linalg.svdvals(torch.tensor(batch[1])).numpy(),
+                               rtol=1e-5)
+
+
 # ---- svd's forward rule as PyTorch's linalg_svd_jvp --------------------------------------
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_svd_jvp_of_huge_singular_values(dtype):

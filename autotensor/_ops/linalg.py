@@ -1754,9 +1754,15 @@ def _first_bad(a, bad):
 # [Householder QR of non-finite matrices]) and bdsdc's 1 x 1 sign, which is MKL's
 # d < 0 ? -1 : 1 (+1 for a NaN and for -0.0; OpenBLAS's Fortran SIGN gives -1 for both,
 # its NaN from inf * 0 having the sign bit set): svd([[inf]]) is U = 1 in PyTorch, -1 in
-# NumPy, and the tangent of S is U^H dA V (fin_repro_003 / 010). Other shapes with an
-# infinity keep NumPy's result: MKL's NaN patterns there come from its bdsdc/bdsqr
-# iterations (measured: the 2 x 3 and 3 x 2 cases of tests/test_fuzz_linalg_stop29.py).
+# NumPy, and the tangent of S is U^H dA V (fin_repro_003 / 010). A matrix with an
+# infinity and both dims >= 3 does not reach LAPACK: OpenBLAS's gesdd (either precision)
+# never returns on some (the end run of stop 28 hung on one: a 3 x 3 holding -inf, 1e30
+# and 1.4e-45 spins in the iterations on the NaNs lascl made; min(m, n) = 2 is one 2 x 2
+# step, measured: no hang in 30,000 such matrices, while 3..5 x 3..5 hang within seconds).
+# MKL's S is all NaN there (3,000 random matrices 2..4 x 2..4 with infinities: every one
+# it computed), its U and Vh NaN in patterns of its own iterations (all NaN in 35%), and
+# it refuses a quarter ("failed to converge ... (error code: k)"): here S, U and Vh are
+# all NaN. NumPy's results for 2 x n and n x 2 agree with MKL's more often, so they stay.
 def _svd_not_converged(err, flag):
     raise np.linalg.LinAlgError("SVD did not converge")
 
@@ -1811,12 +1817,42 @@ def _gesdd_vectors(a, full_matrices):
     return U.reshape(bs + U.shape[1:]), S.reshape(bs + (1,)), Vh.reshape(bs + Vh.shape[1:])
 
 
+def _gesdd_infinite(a, full_matrices, compute_uv):
+    """gesdd of matrices (both dims >= 3), those holding an infinity without LAPACK: S, U
+    and Vh all NaN (Note [SVD as PyTorch's gesdd]: OpenBLAS's gesdd never returns on some)."""
+    if np.isnan(a).any():
+        raise np.linalg.LinAlgError("SVD did not converge")
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    flat = a.reshape((-1, m, n))
+    bad = ~np.isfinite(flat).all(axis=(1, 2))
+    rd = np.finfo(a.dtype).dtype
+    S = np.full((flat.shape[0], k), np.nan, rd)
+    good = None if bad.all() else _gesdd(flat[~bad], full_matrices, compute_uv)
+    if compute_uv:
+        U = np.full((flat.shape[0], m, m if full_matrices else k), np.nan, a.dtype)
+        Vh = np.full((flat.shape[0], n if full_matrices else k, n), np.nan, a.dtype)
+        if good is not None:
+            U[~bad], S[~bad], Vh[~bad] = good
+        bs = a.shape[:-2]
+        return U.reshape(bs + U.shape[1:]), S.reshape(bs + (k,)), Vh.reshape(bs + Vh.shape[1:])
+    if good is not None:
+        S[~bad] = good
+    return S.reshape(a.shape[:-2] + (k,))
+
+
 def _svd_np(a, full_matrices=True, compute_uv=True):
     """gesdd with PyTorch's error (Note [Non-finite inputs of LAPACK], Note [SVD as
     PyTorch's gesdd])."""
     try:
-        if (compute_uv and a.size and a.dtype.kind == "f" and min(a.shape[-2:]) == 1 and
-                (not np.isfinite(a).all() or np.signbit(a[a == 0]).any())):
+        if a.size and not np.isfinite(a).all():
+            k = min(a.shape[-2:])
+            if k >= 3:
+                return _gesdd_infinite(a, full_matrices, compute_uv)
+            if k == 1 and compute_uv and a.dtype.kind == "f":
+                return _gesdd_vectors(a, full_matrices)
+        elif (compute_uv and a.size and a.dtype.kind == "f" and min(a.shape[-2:]) == 1 and
+                np.signbit(a[a == 0]).any()):
             return _gesdd_vectors(a, full_matrices)
         return _gesdd(a, full_matrices, compute_uv)
     except np.linalg.LinAlgError:
