@@ -157,18 +157,28 @@ _HANG = [[-7.6269627e-01, 1.0e30, -1.9744298e-01], [-_INF, 1.4012985e-45, -5.741
          [-1.0694776e+00, -8.4580278e-01, 1.3119833e+00]]
 
 
+_HANG_LSTSQ = [[_INF, 1e-40, 0.905355867, 1.0], [-0.536953235, 0.581118104, 0.364572396,
+                0.294132497], [0.0284222413, -1e-30, 1e-300, -0.162909948],
+               [-0.482119313, -0.0, 0.0397221075, -0.292456751]]
+
+
 def test_svd_of_a_matrix_with_an_infinity_returns():
     """OpenBLAS's gesdd never returns on this float32 3 x 3 (either precision; the stop-28
     end run's hang): a matrix with an infinity and both dims >= 3 does not reach LAPACK,
     S, U and Vh are NaN (MKL's S is all NaN; its U, Vh NaN in its own pattern). Run in a
-    subprocess, so that a regression fails instead of hanging the suite."""
+    subprocess, so that a regression fails instead of hanging the suite. lstsq's gelsd
+    (NumPy's) the same: NumPy's error without calling it."""
     import subprocess
     import sys
     code = ("import autotensor as t; inf = float('inf'); a = t.tensor(%r); "
             "U, S, Vh = t.linalg.svd(a); "
             "assert S.isnan().all(); assert t.linalg.svdvals(a).isnan().all(); "
             "t.linalg.pinv(a); t.linalg.matrix_rank(a); t.linalg.matrix_norm(a, 'nuc'); "
-            "t.linalg.svd(t.stack([a, a.nan_to_num(posinf=0.0, neginf=0.0)]))" % _HANG)
+            "t.linalg.svd(t.stack([a, a.nan_to_num(posinf=0.0, neginf=0.0)]))\n"
+            "A = t.tensor(%r, dtype=t.float64)\n"
+            "try:\n    t.linalg.lstsq(A, t.ones(4, 2, dtype=t.float64))\n"
+            "except ValueError as e:\n    assert 'did not converge' in str(e)\n"
+            % (_HANG, _HANG_LSTSQ))
     root = os.path.dirname(_HERE)
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     r = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, timeout=60,

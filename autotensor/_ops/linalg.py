@@ -2977,6 +2977,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
                     f"{arg + (driver == 'gels')} has illegal value. Most certainly there is a bug "
                     "in the implementation calling the backend library.")
         for i in range(nb):
+            if min(m, n) >= 3 and not np.isfinite(aa[i]).all():
+                # (OpenBLAS's gelsd never returns on some: Note [SVD as PyTorch's gesdd];
+                # NumPy's error where it does return)
+                raise np.linalg.LinAlgError("SVD did not converge in Linear Least Squares")
             X[i], _, ranks[i], sv = np.linalg.lstsq(aa[i], bb[i], rcond=rcond)
             svals[i] = sv
     X = X.reshape(batch + (n, k))
