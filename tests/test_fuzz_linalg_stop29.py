@@ -346,6 +346,32 @@ def test_vector_norm_p2_tangent_keeps_the_sums_dtype():
             _same(res[0][1], res[1][1], 1e-2 if "16" in dt else 2e-6, (dt, out, p))
 
 
+def test_inplace_jvp_terms_keep_the_primals_dtype():
+    """var(0) of a 0-d float16 has a float32 tangent (in both); PyTorch's logsumexp_jvp
+    (``self_p_exp *= self_t``) and norm_jvp's p = 1 term (``sgn(self_p).mul_(self_t)``)
+    multiply in place, so what follows has a float16 tangent again (a final-run program of
+    this stop: var(0).logsumexp(0)); ours promoted to float32."""
+    ops = (lambda v: v.logsumexp(0), lambda v: autotensor_or(v).linalg.vector_norm(v, 1),
+           lambda v: autotensor_or(v).linalg.vector_norm(v, 2), lambda v: v.softmax(0),
+           lambda v: v.log_softmax(0), lambda v: v.exp(), lambda v: v.sum())
+    for dtype in ("float16", "bfloat16"):
+        for i, fn in enumerate(ops):
+            res = []
+            for m in (autotensor, torch):
+                fw = m.autograd.forward_ad
+                with fw.dual_level(), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    x = fw.make_dual(m.tensor(1.7, dtype=getattr(m, dtype)),
+                                     m.tensor(1.6, dtype=getattr(m, dtype)))
+                    t = fw.unpack_dual(fn(x.var(0))).tangent
+                    res.append(str(t.dtype).split(".")[-1])
+            assert res[0] == res[1], (dtype, i, res)
+
+
+def autotensor_or(t):
+    return autotensor if isinstance(t, autotensor.Tensor) else torch
+
+
 # ---- in-place ops on a split output's base (fin_repro_007) -------------------------------
 def _inplace_scenario(m, n, grad_mode, requires_grad, kind, target, nograd_view):
     fw = m.autograd.forward_ad

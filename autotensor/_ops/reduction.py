@@ -257,7 +257,9 @@ def _logsumexp_jvp(F, self, self_t, dim, keepdim, result):
         e = F.exp(self - shift)
     else:
         e = F.exp(self)
-    return F.sum(e * self_t, dims, keepdim) / F.sum(e, dims, keepdim)
+    # (``self_p_exp *= self_t`` in place: a tangent of another dtype than the primal,
+    # var's float32 tangent of a 0-d float16, is rounded to the primal's)
+    return F.sum(_cast_as(F, e * self_t, e), dims, keepdim) / F.sum(e, dims, keepdim)
 
 
 def _unsqueeze_dims(F, x, dims, keepdim):
@@ -338,8 +340,10 @@ def norm_jvp(F, self, self_t, ord, dim, keepdim, result):
     norm = result
     if ord == 0:
         return F.zeros_like(norm)
-    if ord == 1:
-        return red(re_conj(F.sgn(self), self_t))
+    if ord == 1:  # (sgn(self).mul_(conj(self_t)): self's dtype, whatever self_t's)
+        sgn = F.sgn(self)
+        prod = _cast_as(F, sgn * (cx(F).conj(self_t) if cplx else self_t), sgn)
+        return red(cx(F).real(prod) if cplx else prod)
     if ord == 2:  # (PyTorch's in-place div_: the sum's dtype, whatever norm's)
         total = red(re_conj(self, self_t))
         return F.masked_fill(_cast_as(F, total / norm, total), norm == 0, 0)
