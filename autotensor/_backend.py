@@ -46,3 +46,15 @@ def _tune_malloc():
 
 
 MALLOC_TUNED = _tune_malloc()
+
+
+def lapack_gufunc(name):
+    """NumPy's LAPACK gufunc ``name`` (numpy.linalg._umath_linalg: svd_s, svd_f, svd...),
+    or None where this NumPy has none. np.linalg's wrappers cast float32 and complex64 to
+    double before calling them; the gufuncs themselves also take single precision
+    (signature 'f->fff'), which is the LAPACK routine PyTorch calls (sgesdd, cgesdd)."""
+    try:
+        from numpy.linalg import _umath_linalg
+    except ImportError:  # pragma: no cover  (NumPy moved it)
+        return None
+    return getattr(_umath_linalg, name, None)

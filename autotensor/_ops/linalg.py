@@ -5,7 +5,7 @@ import warnings as _warnings
 from types import SimpleNamespace as _NS
 
 from .. import _dtypes, _errors
-from .._backend import np
+from .._backend import lapack_gufunc, np
 from .._tensor import Tensor, _make
 from . import layout, raw
 from .dispatch import (OpDef as _OpDef, broadcast_error, defop, set_input_metadata,
@@ -524,9 +524,11 @@ def linear(input, weight, bias=None):
 # formula (Note [One formula, two interpretations] in raw.py). The few matrix functions they
 # need beyond F's names (inverse, solve, triangular solve, matrix_exp, cross) come from
 # ``_la(F)``: NumPy on arrays, this module's differentiable functions on tensors, so every
-# decomposition has a double backward. Multi-output decompositions (eigh, svd, qr, slogdet,
+# decomposition has a double backward. Multi-output decompositions (eigh, qr, slogdet,
 # lstsq) take their forward-mode rule from the transpose of their backward (``_jvp_multi``):
-# J t is unique wherever the backward is defined, so it equals PyTorch's hand-written JVPs.
+# J t is unique wherever the backward is defined, so it equals PyTorch's hand-written JVPs
+# up to rounding, but not where infinities and NaNs land: svd's is PyTorch's
+# linalg_svd_jvp term for term (``_svd_jvp``; S * S overflows for huge singular values).
 
 
 def _T(F, x):
@@ -553,6 +555,13 @@ def _narrow(F, x, dim, start, length):
 
 def _eye(F, n, like):
     return F.constant(np.eye(n), like)
+
+
+def _diag_one(F, X):
+    """X with 1 on its diagonal, written over it as PyTorch's ``E.diagonal().fill_(1)``
+    (adding I gave inf - inf + 1 = NaN for an infinite eigenvalue or S * S)."""
+    mask = np.eye(X.shape[-1], dtype=bool)
+    return F.masked_fill(X, mask if F.is_raw else _make(mask), 1)
 
 
 def _diag_embed_f(F, v):
@@ -716,8 +725,7 @@ def _eigh_backward(F, grads, L, V):
             np.abs(np.diagonal(VhgV, 0, -2, -1).imag) <= 1e-2):
         raise RuntimeError(_EIG_GAUGE.replace("linalg_eig_", "linalg_eigh_"))
     VhgV = 0.5 * (VhgV - _H(F, VhgV))  # onto the skew-Hermitian matrices
-    n = L.shape[-1]
-    E = _row(F, L) - _col(F, L) + _eye(F, n, L)  # E_ij = L_j - L_i, 1 on the diagonal
+    E = _diag_one(F, _row(F, L) - _col(F, L))  # E_ij = L_j - L_i, 1 on the diagonal
     ret = VhgV / E
     if gL is not None:
         ret = ret + _diag_embed_f(F, gL)
@@ -739,7 +747,7 @@ def _svd_backward(F, grads, full_matrices, U, S, Vh):
             return None
         return (F.matmul(U, _col(F, gS) * Vh) if m >= n else F.matmul(U * _row(F, gS), Vh))
     S2 = S * S
-    E = _row(F, S2) - _col(F, S2) + _eye(F, k, S)
+    E = _diag_one(F, _row(F, S2) - _col(F, S2))
     if gU is not None:
         UhgU = F.matmul(_H(F, U), gU)
         UhgU = UhgU - _H(F, UhgU)
@@ -773,6 +781,59 @@ def _svd_backward(F, grads, full_matrices, U, S, Vh):
         gA = gA + SinvgVh - F.matmul(F.matmul(SinvgVh, _H(F, Vh)), Vh)
         return F.matmul(U, gA)
     return F.matmul(U, F.matmul(gA, Vh)) if m >= n else F.matmul(F.matmul(U, gA), Vh)
+
+
+def _diag_exact(F, v):
+    """diag_embed of v placed exactly (no v * I: an infinite v would make NaNs around)."""
+    nd = v.ndim + 1
+    return F.diagonal_backward(v, tuple(v.shape) + (v.shape[-1],), 0, nd - 2, nd - 1)
+
+
+def _svd_jvp(F, dA, full_matrices, U_, S, Vh_):
+    """PyTorch's linalg_svd_jvp, term for term (its grouping decides where a huge or
+    infinite S makes infinities and NaNs): dP = U^H dA V, dS = Re diag(dP),
+    dU = U (sym(dX S) / E) [+ (I - UU^H) dA V S^-1], dVh = -sym(S dX) / E Vh
+    [+ S^-1 U^H dA (I - VV^H)], with dX = dP - diag(dS), E_jk = S_k^2 - S_j^2 (1 on the
+    diagonal) and the complex case's i Im(diag(dX)) / (2S)."""
+    from .complex_ops import cx
+    cplx = np.asarray(getattr(dA, "_data", dA)).dtype.kind == "c"
+    m, n = dA.shape[-2], dA.shape[-1]
+    k = S.shape[-1]
+    U = _narrow(F, U_, -1, 0, k) if full_matrices else U_
+    Vh = _narrow(F, Vh_, -2, 0, k) if full_matrices else Vh_
+    V = _H(F, Vh)
+    Uh = _H(F, U)
+    dP = F.matmul(Uh, F.matmul(dA, V)) if m < n else F.matmul(F.matmul(Uh, dA), V)
+    nd = dP.ndim
+    dS = F.diagonal(dP, 0, nd - 2, nd - 1)
+    if cplx:
+        dS = cx(F).real(dS)
+    dP = dP - _diag_exact(F, dS)
+    E = _diag_one(F, _row(F, S * S) - _col(F, S * S))
+
+    def sym(X):
+        return X + _H(F, X)
+
+    diagdP2S = F.diagonal(dP, 0, nd - 2, nd - 1) / (2 * S) if cplx else None
+    dUaux = sym(dP * _row(F, S)) / E
+    if cplx:
+        dUaux = dUaux + _diag_exact(F, diagdP2S)
+    dU = F.matmul(U, dUaux)
+    if m > n:
+        dAVSinv = F.matmul(dA, V / _row(F, S))
+        dU = dU + dAVSinv - F.matmul(U, F.matmul(Uh, dAVSinv))
+        if full_matrices:
+            dU = F.cat([dU, F.zeros(tuple(dU.shape[:-1]) + (m - n,), dU)], dU.ndim - 1)
+    dVhaux = sym(dP * _col(F, -S)) / E
+    if cplx:
+        dVhaux = dVhaux + _diag_exact(F, diagdP2S)
+    dVh = F.matmul(dVhaux, Vh)
+    if m < n:
+        UHdASinv = F.matmul(Uh / _col(F, S), dA)
+        dVh = dVh + UHdASinv - F.matmul(F.matmul(UHdASinv, V), Vh)
+        if full_matrices:
+            dVh = F.cat([dVh, F.zeros(tuple(dVh.shape[:-2]) + (n - m, n), dVh)], dVh.ndim - 2)
+    return dU, dS, dVh
 
 
 _SVD_GAUGE = ("svd_backward: The singular vectors in the complex case are specified up to "
@@ -873,6 +934,22 @@ def _pinv_backward(F, grad, self, result):
     pinvAhK = F.matmul(pinvAh, K)
     return (-_H(F, F.matmul(K, pinvA)) + F.matmul(F.matmul(gradh - F.matmul(A, K), pinvA), pinvAh)
             + pinvAhK - F.matmul(F.matmul(pinvAhK, pinvA), A))
+
+
+def _pinv_jvp(F, A, pinvA, dA):
+    """PyTorch's pinv_jvp, term for term (not the backward's transpose: its grouping
+    decides where a huge A's products overflow): dAp = -Ap dA Ap + (I - Ap A) dA^H Ap^H Ap
+    + Ap Ap^H dA^H (I - A Ap), grouped by the smaller dimension."""
+    m, n = A.shape[-2], A.shape[-1]
+    dAh, pinvAh = _H(F, dA), _H(F, pinvA)
+    if m <= n:
+        K = F.matmul(pinvAh, dAh)
+        return (F.matmul(pinvA, K - _H(F, K) - F.matmul(K, F.matmul(A, pinvA)))
+                + F.matmul(dAh - F.matmul(pinvA, F.matmul(A, dAh)), F.matmul(pinvAh, pinvA)))
+    K = F.matmul(pinvA, dA)
+    Kh = _H(F, K)
+    return (F.matmul(Kh - K - F.matmul(F.matmul(pinvA, A), Kh), pinvA)
+            + F.matmul(F.matmul(pinvA, pinvAh), dAh - F.matmul(F.matmul(dAh, A), pinvA)))
 
 
 def _matrix_exp_backward(F, grad, self):
@@ -1456,15 +1533,15 @@ SVD = defop("_linalg_svd", "LinalgSvdBackward0", None, inputs=("A",),
             layout=("column_major", "contiguous", "column_major"),
             grads={"A": lambda F, grads, full_matrices, U, S, Vh:
                    _svd_backward(F, grads, full_matrices, U, S, Vh)},
-            jvp=lambda F, A_t, full_matrices, U, S, Vh: _jvp_multi(
-                F, lambda F, g, fm, u, s, vh: (_svd_backward(F, g, fm, u, s, vh),), (A_t,),
-                (U, S, Vh), full_matrices, U, S, Vh))
+            jvp=lambda F, A_t, full_matrices, U, S, Vh: _svd_jvp(
+                F, A_t, full_matrices, U, S, Vh))
 QR = defop("linalg_qr", "LinalgQrBackward0", None, inputs=("A",), params=("mode",),
            outputs=("Q", "R"), layout="column_major",
            grads={"A": lambda F, grads, mode, Q, R: _qr_backward(F, grads, mode, Q, R)},
            jvp=lambda F, A_t, mode, Q, R: _qr_jvp(F, A_t, mode, Q, R))
 PINV = defop("linalg_pinv", "LinalgPinvBackward0", None, params=("atol", "rtol", "hermitian"),
-             grads={"self": _pinv_backward}, jvp="transpose")
+             grads={"self": _pinv_backward},
+             jvp=lambda F, self, self_t, result: _pinv_jvp(F, self, result, self_t))
 MATRIX_EXP = defop("linalg_matrix_exp", "LinalgMatrixExpBackward0", None,
                    grads={"self": _matrix_exp_backward},
                    jvp=lambda F, self, self_t: _matrix_exp_jvp(F, self, self_t))
@@ -1666,10 +1743,125 @@ def _first_bad(a, bad):
     return next((i for i, m in enumerate(flat) if bad(m)), None)
 
 
-def _svd_np(a, **kw):
-    """np.linalg.svd with PyTorch's error (Note [Non-finite inputs of LAPACK])."""
+# Note [SVD as PyTorch's gesdd]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's CPU svd is LAPACK's gesdd in the input's precision (MKL's sgesdd for float32,
+# cgesdd for complex64). np.linalg.svd casts a float32 matrix to double and rounds the
+# result, so a singular value that is a rounding residue differs by orders of magnitude:
+# ones(2, 2) in float32 has sigma_2 = 1.35e-8 in PyTorch and 3.4e-17 in NumPy, and
+# pinverse's rcond=1e-15 keeps PyTorch's (fin_repro_021: entries 3.7e7, NumPy's 0.25); the
+# same for matrix_rank, cond and the singular vectors of a rank-deficient matrix. Single
+# precision goes to NumPy's LAPACK gufunc in single precision (OpenBLAS's sgesdd): on 300
+# float32 matrices each (2 x 2 ... 5 x 3) pinv agreed with PyTorch's to float32 tolerance
+# for 300 rank-1 matrices (the double route: 0) and 156 of 300 with singular values down to
+# 1e-6 (0), the singular vectors for 130 rank-1 and 134 ill-conditioned ones (50, 51).
+# Vectors (min(m, n) = 1) holding an infinity or a -0.0 take gesdd's steps here: the
+# scaling of a matrix whose max |a| is out of range (an infinity gives A * 0: NaNs and
+# signed zeros), the reflector of geqrf (gelqf for a row; larfg and org2r as MKL's: Note
+# [Householder QR of non-finite matrices]) and bdsdc's 1 x 1 sign, which is MKL's
+# d < 0 ? -1 : 1 (+1 for a NaN and for -0.0; OpenBLAS's Fortran SIGN gives -1 for both,
+# its NaN from inf * 0 having the sign bit set): svd([[inf]]) is U = 1 in PyTorch, -1 in
+# NumPy, and the tangent of S is U^H dA V (fin_repro_003 / 010). A matrix with an
+# infinity and both dims >= 3 does not reach LAPACK: OpenBLAS's gesdd (either precision)
+# never returns on some (the end run of stop 28 hung on one: a 3 x 3 holding -inf, 1e30
+# and 1.4e-45 spins in the iterations on the NaNs lascl made; min(m, n) = 2 is one 2 x 2
+# step, measured: no hang in 30,000 such matrices, while 3..5 x 3..5 hang within seconds).
+# MKL's S is all NaN there (3,000 random matrices 2..4 x 2..4 with infinities: every one
+# it computed), its U and Vh NaN in patterns of its own iterations (all NaN in 35%), and
+# it refuses a quarter ("failed to converge ... (error code: k)"): here S, U and Vh are
+# all NaN. NumPy's results for 2 x n and n x 2 agree with MKL's more often, so they stay.
+def _svd_not_converged(err, flag):
+    raise np.linalg.LinAlgError("SVD did not converge")
+
+
+def _gesdd(a, full_matrices=True, compute_uv=True):
+    """gesdd in a's precision (Note [SVD as PyTorch's gesdd])."""
+    if a.dtype == np.float32 or a.dtype == np.complex64:
+        g = lapack_gufunc(("svd_f" if full_matrices else "svd_s") if compute_uv else "svd")
+        if g is not None:
+            c = "f" if a.dtype == np.float32 else "F"
+            with np.errstate(call=_svd_not_converged, invalid="call", over="ignore",
+                             divide="ignore", under="ignore"):
+                return g(a, signature=f"{c}->{c}f{c}" if compute_uv else f"{c}->f")
+    return np.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+
+
+def _gesdd_vectors(a, full_matrices):
+    """(U, S, Vh) of real matrices with one row or one column by gesdd's steps, as MKL
+    takes them (Note [SVD as PyTorch's gesdd])."""
+    if np.isnan(a).any():
+        raise np.linalg.LinAlgError("SVD did not converge")
+    m, n = a.shape[-2:]
+    length = max(m, n)
+    ncols = length if full_matrices else 1
+    flat = a.reshape((-1, m, n))
+    nb = flat.shape[0]
+    U = np.empty((nb, m, m if full_matrices else 1), a.dtype)
+    S = np.empty((nb, 1), a.dtype)
+    Vh = np.empty((nb, n if full_matrices else 1, n), a.dtype)
+    fi = np.finfo(a.dtype)
+    smlnum = float(np.sqrt(fi.tiny) / fi.eps)
+    bignum = 1 / smlnum
+    one = a.dtype.type(1)
+    with np.errstate(all="ignore"):
+        for b, mat in enumerate(flat):
+            x = mat[:, 0] if n == 1 else mat[0]
+            anrm = float(np.abs(x).max())
+            scale = smlnum if 0 < anrm < smlnum else bignum if anrm > bignum else None
+            if scale is not None:  # (lascl: an infinity's factor is 0)
+                x = x * a.dtype.type(scale / anrm)
+            h, tau = _geqr2(x[:, None])
+            beta = h[0, 0]
+            Q = _org2r(h, tau, ncols)
+            u1 = -one if beta < 0 else one  # (bdsdc's 1 x 1, MKL's sign)
+            S[b, 0] = abs(beta) if scale is None else abs(beta) * a.dtype.type(anrm / scale)
+            if n == 1:
+                Q[:, 0] *= u1
+                U[b], Vh[b] = Q, one
+            else:
+                U[b], Vh[b] = u1, Q.T
+    bs = a.shape[:-2]
+    return U.reshape(bs + U.shape[1:]), S.reshape(bs + (1,)), Vh.reshape(bs + Vh.shape[1:])
+
+
+def _gesdd_infinite(a, full_matrices, compute_uv):
+    """gesdd of matrices (both dims >= 3), those holding an infinity without LAPACK: S, U
+    and Vh all NaN (Note [SVD as PyTorch's gesdd]: OpenBLAS's gesdd never returns on some)."""
+    if np.isnan(a).any():
+        raise np.linalg.LinAlgError("SVD did not converge")
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    flat = a.reshape((-1, m, n))
+    bad = ~np.isfinite(flat).all(axis=(1, 2))
+    rd = np.finfo(a.dtype).dtype
+    S = np.full((flat.shape[0], k), np.nan, rd)
+    good = None if bad.all() else _gesdd(flat[~bad], full_matrices, compute_uv)
+    if compute_uv:
+        U = np.full((flat.shape[0], m, m if full_matrices else k), np.nan, a.dtype)
+        Vh = np.full((flat.shape[0], n if full_matrices else k, n), np.nan, a.dtype)
+        if good is not None:
+            U[~bad], S[~bad], Vh[~bad] = good
+        bs = a.shape[:-2]
+        return U.reshape(bs + U.shape[1:]), S.reshape(bs + (k,)), Vh.reshape(bs + Vh.shape[1:])
+    if good is not None:
+        S[~bad] = good
+    return S.reshape(a.shape[:-2] + (k,))
+
+
+def _svd_np(a, full_matrices=True, compute_uv=True):
+    """gesdd with PyTorch's error (Note [Non-finite inputs of LAPACK], Note [SVD as
+    PyTorch's gesdd])."""
     try:
-        return np.linalg.svd(a, **kw)
+        if a.size and not np.isfinite(a).all():
+            k = min(a.shape[-2:])
+            if k >= 3:
+                return _gesdd_infinite(a, full_matrices, compute_uv)
+            if k == 1 and compute_uv and a.dtype.kind == "f":
+                return _gesdd_vectors(a, full_matrices)
+        elif (compute_uv and a.size and a.dtype.kind == "f" and min(a.shape[-2:]) == 1 and
+                np.signbit(a[a == 0]).any()):
+            return _gesdd_vectors(a, full_matrices)
+        return _gesdd(a, full_matrices, compute_uv)
     except np.linalg.LinAlgError:
         i = _first_bad(a, lambda m: np.isnan(m).any())
         if i is None:
@@ -2822,6 +3014,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
                     f"{arg + (driver == 'gels')} has illegal value. Most certainly there is a bug "
                     "in the implementation calling the backend library.")
         for i in range(nb):
+            if min(m, n) >= 3 and not np.isfinite(aa[i]).all():
+                # (OpenBLAS's gelsd never returns on some: Note [SVD as PyTorch's gesdd];
+                # NumPy's error where it does return)
+                raise np.linalg.LinAlgError("SVD did not converge in Linear Least Squares")
             X[i], _, ranks[i], sv = np.linalg.lstsq(aa[i], bb[i], rcond=rcond)
             svals[i] = sv
     X = X.reshape(batch + (n, k))

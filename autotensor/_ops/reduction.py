@@ -210,6 +210,11 @@ def _values(x):
     return x._data if hasattr(x, "_data") else x
 
 
+def _cast_as(F, x, like):
+    """x in like's dtype (an in-place op's result: PyTorch's ``like.div_(other)``)."""
+    return x if _values(x).dtype == _values(like).dtype else F.cast_like(x, like)
+
+
 AMAX = defop("amax", "AmaxBackward0", None, params=("dim", "keepdim"),
              grads={"self": amax_amin_backward},
              jvp=lambda F, self, self_t, dim, keepdim, result: amaxamin_jvp(
@@ -253,7 +258,9 @@ def _logsumexp_jvp(F, self, self_t, dim, keepdim, result):
         e = F.exp(self - shift)
     else:
         e = F.exp(self)
-    return F.sum(e * self_t, dims, keepdim) / F.sum(e, dims, keepdim)
+    # (``self_p_exp *= self_t`` in place: a tangent of another dtype than the primal,
+    # var's float32 tangent of a 0-d float16, is rounded to the primal's)
+    return F.sum(_cast_as(F, e * self_t, e), dims, keepdim) / F.sum(e, dims, keepdim)
 
 
 def _unsqueeze_dims(F, x, dims, keepdim):
@@ -334,10 +341,13 @@ def norm_jvp(F, self, self_t, ord, dim, keepdim, result):
     norm = result
     if ord == 0:
         return F.zeros_like(norm)
-    if ord == 1:
-        return red(re_conj(F.sgn(self), self_t))
-    if ord == 2:
-        return F.masked_fill(red(re_conj(self, self_t)) / norm, norm == 0, 0)
+    if ord == 1:  # (sgn(self).mul_(conj(self_t)): self's dtype, whatever self_t's)
+        sgn = F.sgn(self)
+        prod = _cast_as(F, sgn * (cx(F).conj(self_t) if cplx else self_t), sgn)
+        return red(cx(F).real(prod) if cplx else prod)
+    if ord == 2:  # (PyTorch's in-place div_: the sum's dtype, whatever norm's)
+        total = red(re_conj(self, self_t))
+        return F.masked_fill(_cast_as(F, total / norm, total), norm == 0, 0)
     if ord in (float("inf"), float("-inf")):
         if not keepdim and dim is not None and self.ndim:
             for d in sorted(dim):
@@ -2525,36 +2535,40 @@ def _amax_keep(F, a, dims):
     return amax(a, dims, True)
 
 
-def _norm_direction(F, x, p, norm, dims):
-    """d norm / d x (per element), for a p-norm over dims (keepdim)."""
-    if p == 2:
-        return x / norm
-    if p == 1:
-        return F.sign(x)
-    a = F.abs(x)
-    if p == float("inf"):
-        mask = F.cast_like(a == norm, x)
-        return F.sign(x) * mask / F.sum(mask, dims, True)
-    return F.sign(x) * F.pow(a, p - 1) / F.pow(norm, p - 1)
+def _renorm_acc(F, self):
+    """self in PyTorch's accumulate type for renorm's norm: float32 for float16/bfloat16."""
+    dt = np.asarray(_values(self)).dtype
+    return F.cast(self, np.float32) if dt.itemsize == 2 and dt.kind in "fV" else self
 
 
 def _renorm_backward(F, grad, self, p, dim, maxnorm):
+    """PyTorch's renorm_backward, term for term: the norm and the sum of self * grad in
+    the accumulate type (float32 for float16/bfloat16), norm_backward's term, the result
+    cast back to grad's dtype."""
+    from .complex_ops import cx
     dims = _renorm_dims(len(self.shape), dim)
-    norm = _renorm_norm(F, self, p, dims)
+    norm = _renorm_norm(F, _renorm_acc(F, self), p, dims)
+    prod = cx(F).conj(self) * grad if np.asarray(_values(self)).dtype.kind == "c" else \
+        self * grad
+    if np.asarray(_values(prod)).dtype.kind == "c":
+        prod = cx(F).real(prod)
+    grad_output = F.sum(_renorm_acc(F, prod), dims, True)
+    nb = norm_backward(F, grad_output, self, p, dims, True, norm)
     invnorm = 1 / (norm + 1e-7)
-    factor = invnorm * maxnorm
-    w = F.sum(self * grad, dims, True)
-    nb = w * _norm_direction(F, self, p, norm, dims)
-    return F.where(norm > maxnorm, factor * grad - factor * invnorm * nb, grad)
+    grad_norm = maxnorm * invnorm * (grad - invnorm * nb)
+    return F.where(norm > maxnorm, _cast_as(F, grad_norm, grad), grad)
 
 
 def _renorm_jvp(F, self, self_t, p, dim, maxnorm):
+    """PyTorch's renorm_jvp: the norm of a float16/bfloat16 input in float32 (its CUDA
+    accumulate type, on every device), so the tangent is float32 there (where() promotes
+    self_t), then norm_jvp's term."""
     dims = _renorm_dims(len(self.shape), dim)
-    norm = _renorm_norm(F, self, p, dims)
+    norm = _renorm_norm(F, _renorm_acc(F, self), p, dims)
     invnorm = 1 / (norm + 1e-7)
     factor = invnorm * maxnorm
-    dn = F.sum(_norm_direction(F, self, p, norm, dims) * self_t, dims, True)
-    return F.where(norm > maxnorm, factor * self_t - factor * invnorm * self * dn, self_t)
+    dn = norm_jvp(F, self, self_t, p, dims, True, norm)
+    return F.where(norm > maxnorm, factor * (self_t - self * invnorm * dn), self_t)
 
 
 RENORM = defop("renorm", "RenormBackward0", None, params=("p", "dim", "maxnorm"),
@@ -2576,6 +2590,8 @@ def _renorm_args(d, p, dim, maxnorm):
                            f"as input. Got {_dtypes.scalar_name(_dtypes.from_numpy(d.dtype))}")
     dim = _wrap_dim(dim, d.ndim)
     dims = _renorm_dims(d.ndim, dim)
+    if p == float("inf") and d.size == 0:
+        _no_identity(d, p, dims)
     a = np.abs(d)
     norm = a.max(axis=dims, keepdims=True) if p == float("inf") else \
         (a ** p).sum(axis=dims, keepdims=True) ** (1.0 / p)

@@ -706,7 +706,11 @@ def _primal_reads(op):
 def _stale_primal_error(op, t, inputs):
     """PyTorch computes an in-place op's tangent after the write and the rebase: its rule's
     read of another input's primal regenerates that input's history when the input is a
-    view of the written memory, and a multi-output (split) or no_grad view refuses it."""
+    view of the written memory, and a multi-output (split) or no_grad view refuses it.
+    Under no_grad nothing is read: ``_fw_primal`` collects its input's edges only when
+    compute_requires_grad holds (grad mode on), so PyTorch computes there."""
+    if not _state.enabled:
+        return None
     for i in _primal_reads(op):
         x = inputs[i] if i < len(inputs) else None
         if getattr(x, "_view", None) is not None and x is not t and x._vc is t._vc:
