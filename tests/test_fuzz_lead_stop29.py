@@ -121,7 +121,8 @@ _REPRODUCERS = (
     [f"pending_stop28/fin_repro_{n:03d}.py" for n in (2, 8, 11, 12, 14, 16, 17, 18)] +
     ["pending_stop28/startc_repro_002.py", "pending_stop29/startb_repro_001.py",
      "pending_stop29/startb_repro_002.py", "pending_stop29/startc_repro_002.py",
-     "pending_stop29/startd_repro_001.py", "pending_stop29/startd_repro_002.py"]
+     "pending_stop29/startd_repro_001.py", "pending_stop29/startd_repro_002.py",
+     "pending_stop29/startc_repro_001.py"]
 )
 
 
@@ -518,3 +519,33 @@ def test_soft_margin_loss_negates_an_integral_target_in_its_dtype(forward_ad):
                 out.append((dt, str(loss.item()), [str(v) for v in g.tolist()]))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+def test_tangent_of_a_create_graph_gradient_records_the_zero_terms():
+    """The tangent of a create_graph gradient requires grad where a missing (zero) tangent's
+    term multiplies a primal that requires grad (PyTorch's zero-tensor products record:
+    AddBackward0), _prelu_kernel_backward's result0/result1 among them (fuzz start run c,
+    repro_001)."""
+    import warnings
+
+    def scenario(m):
+        F = m.nn.functional
+        fns = {"sin": lambda v: v.sin(), "mul": lambda v: v * v,
+               "prelu": lambda v: F.prelu(v, v), "gelu": F.gelu, "elu": F.elu,
+               "tanh": lambda v: v.tanh(), "glu": lambda v: F.glu(m.stack([v, v])),
+               "smooth_l1": lambda v: F.smooth_l1_loss(v, m.tensor(0.5)),
+               "leaky": F.leaky_relu, "softplus": F.softplus, "hardswish": F.hardswish}
+        out = []
+        for name, f in fns.items():
+            for x in (1.764, -1.764):
+                with m.autograd.forward_ad.dual_level():
+                    v0 = m.autograd.forward_ad.make_dual(m.tensor(x, requires_grad=True),
+                                                         m.tensor(1.624))
+                    v2 = m.autograd.grad(f(v0).sum(), [v0], create_graph=True)[0]
+                    t = m.autograd.forward_ad.unpack_dual(v2).tangent
+                    out.append((name, None) if t is None else (
+                        name, t.requires_grad, type(t.grad_fn).__name__, round(t.item(), 5)))
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert scenario(autotensor) == scenario(torch)

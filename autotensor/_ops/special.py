@@ -686,7 +686,13 @@ def _prelu_backward_jvp(F, grad_output, grad_output_t, self, self_t, weight, wei
         return 0 if not terms else terms[0] if len(terms) == 1 else terms[0] + terms[1]
     r0 = F.where(nonneg, 0 if grad_output_t is None else grad_output_t, total(neg0))
     r1 = F.where(nonneg, 0, total(neg1))
-    return r0, r1
+    # (a zero tangent's product with a primal that requires grad records: AddBackward0)
+    from .pointwise import _plus_zero_reads
+    reads0 = ([weight] if grad_output_t is None else []) + ([grad_output] if weight_t is None
+                                                            else [])
+    reads1 = ([grad_output] if self_t is None else []) + ([self] if grad_output_t is None
+                                                          else [])
+    return _plus_zero_reads(r0, reads0), _plus_zero_reads(r1, reads1)
 
 
 # (Note [Activation backward ops]: PreluKernelBackwardBackward0 under create_graph)
