@@ -122,7 +122,7 @@ _REPRODUCERS = (
     ["pending_stop28/startc_repro_002.py", "pending_stop29/startb_repro_001.py",
      "pending_stop29/startb_repro_002.py", "pending_stop29/startc_repro_002.py",
      "pending_stop29/startd_repro_001.py", "pending_stop29/startd_repro_002.py",
-     "pending_stop29/startc_repro_001.py"]
+     "pending_stop29/startc_repro_001.py", "pending_stop29/starte_repro_001.py"]
 )
 
 
@@ -549,3 +549,26 @@ def test_tangent_of_a_create_graph_gradient_records_the_zero_terms():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert scenario(autotensor) == scenario(torch)
+
+
+def test_integer_division_by_a_0d_divisor_of_a_wider_dtype():
+    """A 0-d divisor takes the tensor's integer dtype, wrapping, before the zero check:
+    int32 [7] % tensor(-2**63) divides by 0 (PyTorch's "ZeroDivisionError"; fuzz start
+    run e, repro_001), % tensor(2**40 + 3) by 3."""
+    def scenario(m):
+        out = []
+        for op in ("remainder", "fmod", "floor_divide", "div_trunc"):
+            for a_dt, b_dt, b in (("int32", "int64", -2 ** 63), ("int32", "int64", 2 ** 32),
+                                  ("int32", "int64", 2 ** 40 + 3), ("int8", "int64", 256),
+                                  ("uint8", "int16", 512), ("int64", "int32", 0),
+                                  ("bool", "int64", 256)):
+                a = m.tensor([7], dtype=getattr(m, a_dt))
+                d = m.tensor(b, dtype=getattr(m, b_dt))
+                try:
+                    r = (m.div(a, d, rounding_mode="trunc") if op == "div_trunc" else
+                         getattr(a, op)(d))
+                    out.append((r.tolist(), str(r.dtype)))
+                except RuntimeError as e:
+                    out.append(str(e))
+        return out
+    assert scenario(autotensor) == scenario(torch)
