@@ -38,7 +38,7 @@ Straight-line program (``import autotensor as torch`` vs ``import torch``)::
 """
 import sys
 
-sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/wt-la29'))
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
 
 from tests.fuzz.core import run_and_compare  # noqa: E402
 
