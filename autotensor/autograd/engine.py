@@ -380,7 +380,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     """An AccumulateGrad's turn: the leaf's tensor hooks, node pre-hooks, capture for
     autograd.grad, accumulation into .grad, post hooks."""
     meta = node.variable._meta
-    summed = grads[0]
+    summed = id(grads[0])  # (not a reference: it would stop .grad stealing the buffer)
     if meta is not None and meta.get("hooks"):
         grads = [_run_tensor_hooks(meta["hooks"], grads[0], raw)]
     runs = not (needed is not None and node not in needed) and not (
@@ -392,7 +392,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
         for nr, i in capture_map[node]:
             # (a hook's new tensor does not show the summed buffer's version)
             captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr])
-                           if grads[nr] is summed else 0)
+                           if id(grads[nr]) == summed else 0)
     if not runs:
         return
     if grads[0] is not None and node.variable._grad_fn is not None:
