@@ -19,6 +19,28 @@ def _stale_view(m, shape):
     return v
 
 
+def _assert_same_errors(ops, shape, stale):
+    """Each op of ``ops`` on a (stale, or plain) view of ``shape``: the same result or error
+    (type and words) as PyTorch's."""
+    import warnings
+
+    def scenario(m):
+        out = []
+        for name, f in ops.items():
+            v = _stale_view(m, shape) if stale else m.zeros(shape, requires_grad=True)
+            try:
+                f(m, v)
+                out.append((name, "ok"))
+            except Exception as e:  # (the error is what is compared)
+                out.append((name, type(e).__name__, str(e)[:90]))
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = scenario(autotensor), scenario(torch)
+    assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
+                                                          if a != b]
+
+
 # Each op called with arguments it refuses: PyTorch raises the stale view's error first
 # when the refusing check is in a kernel (after autograd collects the inputs' edges), its
 # own error when the check is in a composite or Python-level function (flatten's dims,
@@ -90,22 +112,7 @@ def test_stale_view_error_before_kernel_checks(shape, stale):
     error when it is a composite's (fuzz final run of stop 28: det, inverse, cat); without a
     stale view, the op's error in PyTorch's type and words (kron's TypeError, linear's,
     tensordot's and group_norm's messages, flatten's dims of a 0-d tensor)."""
-    def scenario(m):
-        out = []
-        for name, f in _FAILING_OPS.items():
-            v = _stale_view(m, shape) if stale else m.zeros(shape, requires_grad=True)
-            try:
-                f(m, v)
-                out.append((name, "ok"))
-            except Exception as e:  # (the error is what is compared)
-                out.append((name, type(e).__name__, str(e)[:90]))
-        return out
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours, theirs = scenario(autotensor), scenario(torch)
-    assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
-                                                          if a != b]
+    _assert_same_errors(_FAILING_OPS, shape, stale)
 
 
 def test_stale_view_decorator_keeps_the_ops_identity():
@@ -378,22 +385,7 @@ def test_stale_view_error_before_kernel_checks_more_ops(shape, stale):
     view, PyTorch's own errors (movedim's, tensordot's dims, bilinear's checks, clamp's
     tensor bounds that do not broadcast, rrelu's bounds, ctc_loss's ranks, searchsorted's
     0-d boundaries, narrow_copy/slice_scatter of a 0-d tensor, grid_sampler's sizes)."""
-    def scenario(m):
-        out = []
-        for name, f in _FAILING_OPS_2.items():
-            v = _stale_view(m, shape) if stale else m.zeros(shape, requires_grad=True)
-            try:
-                f(m, v)
-                out.append((name, "ok"))
-            except Exception as e:  # (the error is what is compared)
-                out.append((name, type(e).__name__, str(e)[:90]))
-        return out
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours, theirs = scenario(autotensor), scenario(torch)
-    assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
-                                                          if a != b]
+    _assert_same_errors(_FAILING_OPS_2, shape, stale)
 
 
 @pytest.mark.parametrize("forward_ad", [False, True])
@@ -454,22 +446,7 @@ def test_stale_view_error_before_pooling_checks(shape, stale):
     checks come after a stale view's error, the Python bodies' and the 1-d composites' first
     (F.fractional_max_pool2d's input.size(-3): Tensor.size of a 0-d tensor raises PyTorch's
     "Dimension specified as 0 but tensor has no dimensions")."""
-    def scenario(m):
-        out = []
-        for name, f in _FAILING_POOLS.items():
-            v = _stale_view(m, shape) if stale else m.zeros(shape, requires_grad=True)
-            try:
-                f(m, v)
-                out.append((name, "ok"))
-            except Exception as e:  # (the error is what is compared)
-                out.append((name, type(e).__name__, str(e)[:90]))
-        return out
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours, theirs = scenario(autotensor), scenario(torch)
-    assert [a for a, b in zip(ours, theirs) if a != b] == [b for a, b in zip(ours, theirs)
-                                                          if a != b]
+    _assert_same_errors(_FAILING_POOLS, shape, stale)
 
 
 def test_comparison_operators_with_operands_pytorch_refuses():
