@@ -1507,28 +1507,7 @@ def _nth_element(v, nth, less=_nan_greatest):
             v[first], v[nth] = v[nth], v[first]
             return
         depth -= 1
-        mid = first + (last - first) // 2
-        a, b, c = first + 1, mid, last - 1
-        if less(v[a], v[b]):
-            m = b if less(v[b], v[c]) else (c if less(v[a], v[c]) else a)
-        elif less(v[a], v[c]):
-            m = a
-        elif less(v[b], v[c]):
-            m = c
-        else:
-            m = b
-        v[first], v[m] = v[m], v[first]
-        lo, hi, piv = first + 1, last, v[first]
-        while True:
-            while less(v[lo], piv):
-                lo += 1
-            hi -= 1
-            while less(piv, v[hi]):
-                hi -= 1
-            if not lo < hi:
-                break
-            v[lo], v[hi] = v[hi], v[lo]
-            lo += 1
+        lo = _partition_pivot(v, first, last, less)
         if lo <= nth:
             first = lo
         else:
@@ -1544,6 +1523,32 @@ def _nth_element(v, nth, less=_nan_greatest):
                 v[j] = v[j - 1]
                 j -= 1
             v[j] = val
+
+
+def _partition_pivot(v, first, last, less):
+    """libstdc++'s __unguarded_partition_pivot: the median of v[first + 1], the middle and
+    v[last - 1] moved to first, then the partition around it; returns the cut."""
+    a, b, c = first + 1, first + (last - first) // 2, last - 1
+    if less(v[a], v[b]):
+        m = b if less(v[b], v[c]) else (c if less(v[a], v[c]) else a)
+    elif less(v[a], v[c]):
+        m = a
+    elif less(v[b], v[c]):
+        m = c
+    else:
+        m = b
+    v[first], v[m] = v[m], v[first]
+    lo, hi, piv = first + 1, last, v[first]
+    while True:
+        while less(v[lo], piv):
+            lo += 1
+        hi -= 1
+        while less(piv, v[hi]):
+            hi -= 1
+        if not lo < hi:
+            return lo
+        v[lo], v[hi] = v[hi], v[lo]
+        lo += 1
 
 
 def _heap_adjust(v, base, hole, n, value, less):
@@ -1974,36 +1979,18 @@ def _std_sort_pairs(a):
     runs of 16. It is not stable, and NaN (never less, never greater) stays where the
     steps leave it: mode's kernel sorts this way, so its run of equal values ends at the
     same index as PyTorch's."""
-    def swap(i, j):
-        a[i], a[j] = a[j], a[i]
-
-    def adjust_heap(first, hole, n, value):
-        top, child = hole, hole
-        while child < (n - 1) // 2:
-            child = 2 * (child + 1)
-            if a[first + child][0] < a[first + child - 1][0]:
-                child -= 1
-            a[first + hole] = a[first + child]
-            hole = child
-        if n % 2 == 0 and child == (n - 2) // 2:
-            child = 2 * (child + 1)
-            a[first + hole] = a[first + child - 1]
-            hole = child - 1
-        parent = (hole - 1) // 2
-        while hole > top and a[first + parent][0] < value[0]:
-            a[first + hole] = a[first + parent]
-            hole, parent = parent, (parent - 1) // 2
-        a[first + hole] = value
+    def less(x, y):
+        return x[0] < y[0]
 
     def heap_sort(first, last):
         n = last - first
         for parent in range((n - 2) // 2, -1, -1):
-            adjust_heap(first, parent, n, a[first + parent])
+            _heap_adjust(a, first, parent, n, a[first + parent], less)
         while last - first > 1:
             last -= 1
             value = a[last]
             a[last] = a[first]
-            adjust_heap(first, 0, last - first, value)
+            _heap_adjust(a, first, 0, last - first, value, less)
 
     def introsort(first, last, depth):
         while last - first > 16:
@@ -2011,22 +1998,7 @@ def _std_sort_pairs(a):
                 heap_sort(first, last)
                 return
             depth -= 1
-            x, y, z = first + 1, first + (last - first) // 2, last - 1
-            if a[x][0] < a[y][0]:
-                swap(first, y if a[y][0] < a[z][0] else z if a[x][0] < a[z][0] else x)
-            else:
-                swap(first, x if a[x][0] < a[z][0] else z if a[y][0] < a[z][0] else y)
-            lo, hi, pivot = first + 1, last, a[first][0]
-            while True:
-                while a[lo][0] < pivot:
-                    lo += 1
-                hi -= 1
-                while pivot < a[hi][0]:
-                    hi -= 1
-                if not lo < hi:
-                    break
-                swap(lo, hi)
-                lo += 1
+            lo = _partition_pivot(a, first, last, less)
             introsort(lo, last, depth)
             last = lo
 
