@@ -9,7 +9,7 @@ from ._ops.shape import _mT, _T
 from ._tensor import Tensor, _make
 
 
-_OPERANDS = (int, float, complex, np.generic)  # (bool is an int)
+_OPERANDS = (Tensor, int, float, complex, np.generic)  # (bool is an int)
 
 
 def _comparison(op, arrays):
@@ -17,8 +17,7 @@ def _comparison(op, arrays):
     string, a list, a Fraction) gives NotImplemented, so Python falls back (``x == None``
     is False, ``x < None`` Python's TypeError); ``==`` and ``!=`` take a NumPy array too."""
     def method(self, other):
-        if other.__class__ is Tensor or isinstance(other, _OPERANDS) or (
-                arrays and isinstance(other, np.ndarray)):
+        if isinstance(other, _OPERANDS) or (arrays and isinstance(other, np.ndarray)):
             return op(self, other)
         return NotImplemented
     method.__name__ = method.__qualname__ = op.__name__
