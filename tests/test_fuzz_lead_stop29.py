@@ -130,7 +130,7 @@ _REPRODUCERS = (
      "pending_stop29/startb_repro_002.py", "pending_stop29/startc_repro_002.py",
      "pending_stop29/startd_repro_001.py", "pending_stop29/startd_repro_002.py",
      "pending_stop29/startc_repro_001.py", "pending_stop29/starte_repro_001.py",
-     "pending_stop29/la29_repro_001.py"]
+     "pending_stop29/la29_repro_001.py", "pending_stop29/fin_repro_001.py"]
 )
 
 

@@ -1085,7 +1085,11 @@ _ZERO_DIM_INDEX = re.compile(r"index (-?\d+) is out of bounds for dimension 0 wi
 def _torch_bug(result, src="", ours=None):
     raised = result.get("raised") if isinstance(result, dict) else None
     if raised is None:
-        return False
+        # (2.13's float16/bfloat16 matrix_exp of a matrix larger than 1 x 1 is inf/NaN on
+        # CPU whatever the input, 0.01 * N(0, 1) too; a 1 x 1 one's tangent is such an exp
+        # of the 2 x 2 block [[A, A_t], [0, A]])
+        ok = result.get("ok") if isinstance(result, dict) else None
+        return "matrix_exp" in src and getattr(ok, "dtype", None) in ("float16", "bfloat16")
     # (2.13's vmap of a 0-d entry times a Python number over an empty batch: "select():
     # index 0 out of range for tensor of size [0]"; the same op on 1-d entries computes)
     if "INTERNAL ASSERT FAILED" in str(raised.message) or (
