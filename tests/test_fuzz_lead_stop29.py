@@ -130,7 +130,8 @@ _REPRODUCERS = (
      "pending_stop29/startb_repro_002.py", "pending_stop29/startc_repro_002.py",
      "pending_stop29/startd_repro_001.py", "pending_stop29/startd_repro_002.py",
      "pending_stop29/startc_repro_001.py", "pending_stop29/starte_repro_001.py",
-     "pending_stop29/la29_repro_001.py", "pending_stop29/fin_repro_001.py"]
+     "pending_stop29/la29_repro_001.py", "pending_stop29/fin_repro_001.py",
+     "pending_stop29/fin_repro_002.py"]
 )
 
 
@@ -546,6 +547,34 @@ def test_integer_division_by_a_0d_divisor_of_a_wider_dtype():
                     r = (m.div(a, d, rounding_mode="trunc") if op == "div_trunc" else
                          getattr(a, op)(d))
                     out.append((r.tolist(), str(r.dtype)))
+                except RuntimeError as e:
+                    out.append(str(e))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_tangent_dtypes_after_a_float32_tangent_of_a_half_input(transposed):
+    """renorm's tangent of a float16 input is float32 (its norm in float32), kept only when
+    the where() that makes it is laid out as the result (a transposed input's is not:
+    set_fw_grad copies it as the result, float16; final run repro_002); the ops after it:
+    tanh_backward promotes (float32), log_sigmoid_backward refuses the mix."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        F = m.nn.functional
+        out = []
+        with fw.dual_level():
+            x = m.tensor([[1.76, 0.98], [0.4, 2.24]], dtype=m.float16)
+            t = m.tensor([[1.624, -0.612], [-0.528, -1.073]], dtype=m.float16)
+            v = fw.make_dual(x.t() if transposed else x, t.t() if transposed else t)
+            r = v.renorm(2, 0, 1.0)
+            out.append(str(fw.unpack_dual(r).tangent.dtype))
+            for f in (m.tanh, m.sigmoid, F.relu, F.elu, F.silu, F.gelu, F.softplus,
+                      F.logsigmoid, F.hardtanh, F.mish, m.exp, m.sqrt, lambda a: a ** 2,
+                      m.sum, lambda a: a.norm(), lambda a: a.logsumexp(0),
+                      lambda a: a.clamp(0.2, 0.5), lambda a: a * a, lambda a: a.atan2(a)):
+                try:
+                    out.append(str(fw.unpack_dual(f(r)).tangent.dtype))
                 except RuntimeError as e:
                     out.append(str(e))
         return out

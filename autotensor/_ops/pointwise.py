@@ -3372,7 +3372,13 @@ def _log_sigmoid(a):
 
 
 def _log_sigmoid_backward(F, grad, self):
-    """PyTorch's (max_deriv - sign * b / (1 + b)) * grad, b = exp(-|x|) (its buffer)."""
+    """PyTorch's (max_deriv - sign * b / (1 + b)) * grad, b = exp(-|x|) (its buffer); its
+    TensorIterator refuses a gradient of another dtype (log_sigmoid's forward rule on a
+    float32 tangent of a float16 input)."""
+    gd, sd = (grad.dtype, self.dtype) if F.is_raw else (grad._data.dtype, self._data.dtype)
+    if gd != sd:
+        raise RuntimeError(f"Found dtype {_dtypes.scalar_name(_dtypes.from_numpy(gd))} but "
+                           f"expected {_dtypes.scalar_name(_dtypes.from_numpy(sd))}")
     b = F.exp(-F.abs(self))
     q = b / (b + 1)
     return F.where(self < 0, 1 - q, q) * grad

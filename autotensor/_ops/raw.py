@@ -1281,9 +1281,14 @@ def tanh_backward(grad, output):
     if output.dtype.kind == "c":  # (a * conj(1 - b * b): the gradient comes conjugated)
         return _complex_products(grad, output, lambda a, b: a * (1 - b * b),
                                  lambda a, b: _cm(a, 1 - _cm(b, b)))
-    if _half(output):  # PyTorch's kernel computes float16/bfloat16 in float32, rounds once
-        return tanh_backward(grad.astype(np.float32), output.astype(np.float32)).astype(
+    if _half(output) or _half(grad):
+        # PyTorch's kernel computes float16/bfloat16 in float32 and rounds once, into the
+        # operands' common dtype (a float32 tangent of a float16 tanh's result: float32)
+        dt = output.dtype if grad.dtype == output.dtype else np.promote_types(
+            np.float32 if _half(grad) else grad.dtype, np.float32 if _half(output) else
             output.dtype)
+        ct = np.promote_types(dt, np.float32)
+        return tanh_backward(grad.astype(ct), output.astype(ct)).astype(dt)
     if output.__class__ is ndarray and output.dtype == _F32:
         # PyTorch's kernel is a * (1 - b * b) as GCC compiles it: 1 - b * b one fused
         # multiply-add (in its SIMD and its scalar loop alike), which differs from the two

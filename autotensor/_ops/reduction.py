@@ -2540,7 +2540,12 @@ def _renorm_jvp(F, self, self_t, p, dim, maxnorm):
     invnorm = 1 / (norm + 1e-7)
     factor = invnorm * maxnorm
     dn = norm_jvp(F, self, self_t, p, dims, True, norm)
-    return F.where(norm > maxnorm, factor * (self_t - self * invnorm * dn), self_t)
+    t = F.where(norm > maxnorm, factor * (self_t - self * invnorm * dn), self_t)
+    if t.dtype != self.dtype and not self.is_contiguous():
+        # (the where() follows self_t's layout, not the contiguous result's: set_fw_grad
+        # copies it into one laid out as the result, of the result's dtype)
+        t = F.cast_like(t, self)
+    return t
 
 
 RENORM = defop("renorm", "RenormBackward0", None, params=("p", "dim", "maxnorm"),
