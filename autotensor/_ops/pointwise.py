@@ -760,7 +760,7 @@ def _integer_division(kernel, a, other):
                                    else isinstance(od, int)):
         if od.__class__ is int:  # wrapped into the dtype first: x // 2**32 on int32 is by 0
             od = _fit_int(od, ad.dtype if ad.dtype.kind != "b" else np.dtype(np.int64))
-        elif od.ndim == 0 and ad.ndim and od.dtype != ad.dtype:
+        elif isinstance(od, np.ndarray) and od.ndim == 0 and ad.ndim and od.dtype != ad.dtype:
             # (a 0-d divisor takes the tensor's dtype, wrapping: int64's -2**63 is 0 in int32)
             od = od.astype(_dtypes.result_type(a, other).np)
         if np.any(np.asarray(od) == 0) and _nonempty_broadcast(ad, od):
