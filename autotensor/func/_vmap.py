@@ -20,7 +20,7 @@ tangent is float32 has a float16 tangent there, float32 here (values agree).
 """
 import functools
 
-from .. import _random
+from .. import _creation, _dtypes, _random
 from .._ops.layout import is_non_overlapping_and_dense
 from .._tensor import Tensor
 from . import _spec_repr, tree_flatten, tree_unflatten
@@ -198,9 +198,11 @@ def _assemble(results, out_dims, func, empty, layout=None):
             raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got "
                              f"type {type(first)}. Did you mean to set out_dims= to None "
                              f"for output?")
-        if empty:  # (an empty slice of the stand-in's result: its history and tangent)
+        if empty:  # (an empty selection of the stand-in's result: its history and tangent,
+            # and not a view, as PyTorch's result of an empty batch is not one)
             d = out_dim % (first.dim() + 1)
-            out.append(first.unsqueeze(d).narrow(d, 0, 0))
+            none = _creation.zeros(0, dtype=_dtypes.int64)
+            out.append(first.unsqueeze(d).index_select(d, none))
         elif layout is not None and first.shape == layout[1]:
             r = _stack(column, layout[0])
             if layout[2] is not None:  # (a dense input's strides, as TensorIterator keeps)
