@@ -2881,7 +2881,8 @@ def _check_addc_value(name, tensors, value):
     if value.__class__ is int:
         _convert.check_python_int(value)
     if name == "addcmul" and _py_all_int(tensors):
-        if _py_all_bool(tensors):
+        if _py_all_bool(tensors):  # (the kernel's dispatch: after TensorIterator's shapes)
+            check_broadcast(*(t._data.shape for t in tensors))
             raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
         dt = _dtypes.result_type(*tensors)
         # (value as the result dtype, checked: a float truncated, a negative one wrapping
