@@ -246,8 +246,10 @@ def _pow_scalar_base(e, base):
         # (Note [Float32 transcendentals] in raw.py: NumPy's float32 power is up to an ulp
         # off the correctly rounded value, which PyTorch's is on ~98% of inputs; 2 ** e is
         # ldexp's tangent factor)
+        # (the scalar first converted to the op's float32, as its kernel takes it: 1e-310
+        # is 0 there, and 1e-310 ** -0.036 is inf)
         with np.errstate(all="ignore"):
-            return (base ** e.astype(np.float64)).astype(np.float32)
+            return (np.float64(np.float32(base)) ** e.astype(np.float64)).astype(np.float32)
     return base ** e
 
 
