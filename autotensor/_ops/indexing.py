@@ -987,11 +987,17 @@ def masked_fill(input, mask, value):
         # the value requires grad; its kernel reads the value as a scalar)
         tensor_value, value = value, value.item()
     d = input._data
+    if m.shape != d.shape:  # (expand_outplace(mask, self), before the value's conversion)
+        try:
+            np.broadcast_shapes(m.shape, d.shape)
+        except ValueError:
+            view_errors_first(input)  # (Note [View errors before an op's checks])
+            raise broadcast_error(m.shape, d.shape) from None
     v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
     try:
         out = np.where(m, v, d).astype(d.dtype, copy=False)
     except ValueError:
-        view_errors_first(input)  # (Note [View errors before an op's checks])
+        view_errors_first(input)
         raise broadcast_error(m.shape, d.shape) from None
     # (PyTorch's masked_fill fills a clone(MemoryFormat::Contiguous): a permuted input's
     # result is contiguous, so view() works on it)

@@ -645,6 +645,7 @@ def unbind(input, dim=0):
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
+        view_errors_first(input)  # (Note [View errors before an op's checks])
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     arrays = [d[(slice(None),) * dim + (i, Ellipsis)] for i in range(d.shape[dim])]
     return _multi_view(UNBIND, input, (dim,), arrays)
