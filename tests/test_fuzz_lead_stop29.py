@@ -134,7 +134,8 @@ _REPRODUCERS = (
      "pending_stop29/fin_repro_002.py", "pending_stop29/fin_repro_003.py",
      "pending_stop29/fin_repro_004.py", "pending_stop29/fin_repro_006.py",
      "pending_stop29/fin_repro_009.py", "pending_stop29/fin_repro_017.py",
-     "pending_stop29/fin_repro_018.py", "pending_stop29/fin_repro_022.py"]
+     "pending_stop29/fin_repro_018.py", "pending_stop29/fin_repro_022.py",
+     "pending_stop29/fin_repro_023.py"]
 )
 
 
@@ -580,5 +581,22 @@ def test_tangent_dtypes_after_a_float32_tangent_of_a_half_input(transposed):
                     out.append(str(fw.unpack_dual(f(r)).tangent.dtype))
                 except RuntimeError as e:
                     out.append(str(e))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+def test_autograd_grad_returns_a_grad_output_passed_on_unchanged():
+    """autograd.grad(v, [v], grad_outputs=g) and a gradient AddBackward0 passes on unchanged
+    are g itself (not a copy, nor an empty view: atan2_ on it works; final run
+    repro_023)."""
+    def scenario(m):
+        out = []
+        for shape in [(0, 1), (2, 1), (3,)]:
+            v0 = m.zeros(shape, requires_grad=True)
+            g = m.ones(shape) * 2
+            v1 = m.autograd.grad(v0, [v0], grad_outputs=g)[0]
+            v1.atan2_(v0)
+            out.append((v1 is g, v1._version))
+            out.append(m.autograd.grad(v0 + 0, [v0], grad_outputs=g)[0] is g)
         return out
     assert scenario(autotensor) == scenario(torch)

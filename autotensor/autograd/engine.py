@@ -1059,6 +1059,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                      allow_unused, materialize_grads)
         return dict(zip(keys, result)) if as_dict else result
     root_grads = _make_root_grads(outputs, _as_tuple(grad_outputs), create_graph)
+    given = {id(t._data): t for t in _as_tuple(grad_outputs) if isinstance(t, Tensor)}
     edges = _root_edges(outputs)
     capture = []
     for t in inputs:  # (PyTorch, input by input: its grad_fn, which may raise a stale view's
@@ -1084,6 +1085,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         elif g is getattr(inputs[i], "_data", None):
             g = inputs[i]  # (a formula gave the saved input back: cummaxmin_backward of an
             # empty input returns it, and PyTorch's grad is that very tensor)
+        elif id(g) in given:
+            g = given[id(g)]  # (a grad_output passed on unchanged: that very tensor)
         elif g.__class__ is np.ndarray and g.base is not None:
             g = _no_grad_view(_to_tensor(g), _to_tensor(_owner(g)))
             g._vc[0] = version
