@@ -3093,8 +3093,10 @@ def _gelu(a, approximate):
             for b in _specfun.blocks(flat.size):
                 x = flat[b]
                 np.divide(x, _specfun.normal_cdf_reciprocal(x)[0], out=out[b])
-        if flat.size and not flat.max() < np.inf:  # (a NaN too)
-            out[np.isposinf(flat)] = np.nan  # PyTorch's float32 GELU of +inf (its erf's)
+        if flat.size > 1 and not flat.max() < np.inf:  # (a NaN too)
+            # PyTorch's vectorised float32 GELU of +inf (its erf's); one element takes its
+            # scalar loop, std::erf: inf
+            out[np.isposinf(flat)] = np.nan
         return out.reshape(a.shape)
     for b in _specfun.blocks(flat.size):
         x = flat[b]
