@@ -1851,8 +1851,8 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
         out *= rstd[:, None]
         if weight is not None:
             out *= weight.reshape(-1)
-        if bias is not None:
-            out += bias.reshape(-1)
+        # (aten's loop without both affine tensors adds beta = 0: a -0.0 comes out +0.0)
+        out += bias.reshape(-1) if bias is not None else 0.0
         return (out.reshape(x.shape), mean.reshape(stat_shape), rstd.reshape(stat_shape))
     mean = x.mean(axis=dims, keepdims=True)
     xc = x - mean
@@ -1860,8 +1860,7 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
     out = xc * rstd
     if weight is not None:
         out = out * weight
-    if bias is not None:
-        out = out + bias
+    out = out + (bias if bias is not None else 0.0)  # (as above: beta = 0 added)
     return (out.astype(x.dtype, copy=False), mean.astype(x.dtype, copy=False),
             rstd.astype(x.dtype, copy=False))
 
