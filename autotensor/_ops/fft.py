@@ -112,7 +112,9 @@ FFT_C2C = defop("_fft_c2c", "FftC2CBackward0", _c2c, params=("dim", "normalizati
                 layout=layout.fft_c2c)
 FFT_R2C = defop("_fft_r2c", "FftR2CBackward0", _r2c, params=("dim", "normalization", "onesided"),
                 grads={"self": _r2c_backward}, jvp="linear", complex_aware=True,
-                layout=layout.fft_r2c)
+                layout=layout.fft_r2c,
+                saves={"self": ("self",)})  # (PyTorch's node saves its input: an in-place
+#                                              change of it makes backward raise)
 FFT_C2R = defop("_fft_c2r", "FftC2RBackward0", _c2r,
                 params=("dim", "normalization", "last_dim_size"),
                 grads={"self": _c2r_backward}, jvp="linear", complex_aware=True,
