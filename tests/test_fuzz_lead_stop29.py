@@ -136,7 +136,8 @@ _REPRODUCERS = (
      "pending_stop29/fin_repro_009.py", "pending_stop29/fin_repro_017.py",
      "pending_stop29/fin_repro_018.py", "pending_stop29/fin_repro_022.py",
      "pending_stop29/fin_repro_023.py", "pending_stop29/end_repro_001.py",
-     "pending_stop29/end_repro_002.py", "pending_stop29/end_repro_003.py"]
+     "pending_stop29/end_repro_002.py", "pending_stop29/end_repro_003.py",
+     "pending_stop29/end_repro_016.py"]
 )
 
 
