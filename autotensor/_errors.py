@@ -57,6 +57,11 @@ def shape_str(shape):
     return ", ".join(str(s) for s in shape)
 
 
+def no_dims_error(dim):
+    """Tensor.size(dim)'s error for a 0-d tensor, which wraps no dim at all."""
+    return IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+
+
 def dim_error(dim, ndim):
     lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     return IndexError(DIM_RANGE.format(lo, hi, dim))

@@ -63,7 +63,7 @@ class Tensor:
             return Size(self._data.shape)
         shape = self._data.shape
         if not shape:  # (PyTorch wraps no dim of a 0-d tensor here)
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            raise _errors.no_dims_error(dim)
         return shape[_errors.wrap_dim(dim, len(shape))]
 
     def dim(self):
@@ -115,7 +115,7 @@ class Tensor:
         if dim is None:
             return strides
         if not strides:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            raise _errors.no_dims_error(dim)
         return strides[_errors.wrap_dim(dim, len(strides))]
 
     def _numpy_strides(self):

@@ -100,7 +100,7 @@ def _wrap_dim(dim, ndim, t=None):
 def _size_dim(dim, ndim):
     """``dim`` wrapped as Tensor.size(dim) wraps it: a 0-d tensor has no dim at all."""
     if ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise _errors.no_dims_error(dim)
     return _wrap_dim(dim, ndim)
 
 

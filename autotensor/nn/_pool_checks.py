@@ -11,6 +11,7 @@ here raises the first error PyTorch 2.13 raises and returns the sizes the kernel
 """
 
 from .. import _dtypes
+from .._ops._common import _size_dim
 
 _FLOATS = ("float64", "float32", "float16", "bfloat16")
 
@@ -22,13 +23,7 @@ def sizes(shape):
 
 def size_at(shape, dim):
     """``input.size(dim)`` with aten's IndexError for a dim out of range."""
-    n = len(shape)
-    if n == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    if dim < -n or dim >= n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
-                         f"but got {dim})")
-    return shape[dim]
+    return shape[_size_dim(dim, len(shape))]
 
 
 def int_list(v, n):
