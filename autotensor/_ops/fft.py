@@ -58,9 +58,29 @@ def _c2c(x, dim, normalization, forward):
 
 
 def _r2c(x, dim, normalization, onesided):
-    f = np.fft.rfftn if onesided else np.fft.fftn
-    out = f(x, axes=dim, norm=_np_norm(normalization, True))
-    return out.astype(_COMPLEX[x.dtype], copy=False)
+    """aten's _fft_r2c: the one-sided transform; the full one is its other half filled by
+    conjugate symmetry (_fft_fill_with_conjugate_symmetry_), not a complex transform (they
+    differ where an inf makes nans)."""
+    half = np.fft.rfftn(x, axes=dim, norm=_np_norm(normalization, True))
+    half = half.astype(_COMPLEX[x.dtype], copy=False)
+    if onesided or not dim:
+        return half
+    last = dim[-1]
+    n, h = x.shape[last], half.shape[last]
+    shape = list(half.shape)
+    shape[last] = n
+    out = np.empty(shape, dtype=half.dtype)
+    index = [slice(None)] * out.ndim
+    index[last] = slice(0, h)
+    out[tuple(index)] = half
+    if n > h:
+        index[last] = slice(1, n - h + 1)
+        mirror = np.flip(half[tuple(index)], last)  # out[..., k] = conj(half[-i..., n - k])
+        for d in dim[:-1]:
+            mirror = np.roll(np.flip(mirror, d), 1, d)
+        index[last] = slice(h, n)
+        out[tuple(index)] = np.conj(mirror)
+    return out
 
 
 def _c2r(x, dim, normalization, last_dim_size):

@@ -2764,7 +2764,7 @@ def bce_logits_kernel(x, t, weight, pos_weight, reduction):
     if pos_weight is not None:
         lw = _step(np.multiply, pos_weight - 1, t)
         ls = _step(np.multiply, ls, lw + 1, ls.dtype)
-    loss = _step(np.multiply, 1 - t, x, t.dtype if t.dtype.kind == "f" else None)
+    loss = _step(np.multiply, 1 - t, x, t.dtype if t.dtype.kind in "fV" else None)
     loss = _step(np.subtract, loss, ls, loss.dtype)
     if weight is not None:
         loss = _step(np.multiply, loss, weight, loss.dtype)
@@ -2848,7 +2848,7 @@ def binary_cross_entropy_with_logits(input, target, weight, pos_weight, reductio
         check_broadcast(pw.shape, target._data.shape)
     params = (w, pw, int(reduction))
     out = bce_logits_kernel(input._data, target._data, *params)
-    if target._data.dtype == input._data.dtype or target._data.dtype.kind != "f":
+    if target._data.dtype == input._data.dtype or not _is_float(target._data):
         return _finish(BCE_WITH_LOGITS, (input, target), params, out)
     # (aten's (1 - target).mul_(input)...: the loss in target's dtype, the gradients cast
     # back to each operand's)

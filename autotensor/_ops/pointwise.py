@@ -36,6 +36,8 @@ def pow_backward(F, grad, self, exponent):
 
 
 def pow_backward_self(F, grad, self, exponent):
+    if _dt(exponent) == np.bool_:  # (its exponent - 1)
+        raise RuntimeError(_BOOL_SUB)
     return F.where(exponent == 0.0, F.zeros_like(grad),
                    F.mul(grad, F.mul(exponent, F.pow(self, exponent - 1))))
 
@@ -705,9 +707,11 @@ def _check_bool_sub(input, other, alpha=1):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
     if _is_bool(input) or _is_bool(other):
-        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
-                           "supported. If you are trying to invert a mask, use the `~` or "
-                           "`logical_not()` operator instead.")
+        raise RuntimeError(_BOOL_SUB)
+
+
+_BOOL_SUB = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+             "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 def sub(input, other, *, alpha=1):

@@ -1529,20 +1529,48 @@ def _repeats_to_indices(r):
     return np.repeat(np.arange(r.size, dtype=np.int64), r.reshape(-1).astype(np.int64))
 
 
-def tril_(input, diagonal=0):
+def _tri_(op, ufunc, name, input, diagonal):
+    """aten's in-place tril_/triu_: where it works in place (Note [Triangular in place]) it
+    only writes zeros, so an expanded tensor takes them (every element sharing a zeroed
+    location reads zero) instead of raising the overlap error."""
     inplace.check_inplace(input, (input,))  # (autograd's checks before the kernel's)
-    if input._data.ndim < 2:
-        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
-    return inplace.record_inplace(TRIL, input, (input,), (diagonal,),
-                                  np.tril(input._data, diagonal))
+    d = input._data
+    if d.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    where = True
+    if not d.flags.c_contiguous and d.size:
+        if inplace.has_internal_overlap(d) and not _batch_contiguous(d):
+            raise RuntimeError(inplace.OVERLAP_MESSAGE)  # (its copy_ back from a clone)
+        n, m = d.shape[-2:]  # the positions the kernel zeroes, written one by one
+        where = ~np.tri(n, m, diagonal, dtype=bool) if ufunc is np.tril else \
+            np.tri(n, m, diagonal - 1, dtype=bool)
+    return inplace.record_inplace(op, input, (input,), (diagonal,), ufunc(d, diagonal), where)
+
+
+# Note [Triangular in place]: aten's compute_triu_tril works on self itself when
+# checkTrilTriuBatchContiguous allows it (at most 3 dims, or the batch dims laid out as a
+# contiguous stack of matrices, a leading expanded dim skipped); otherwise on a contiguous
+# clone, copied back with copy_ (whose overlap check refuses an expanded self).
+def _batch_contiguous(d):
+    if d.ndim <= 3:
+        return True
+    item = d.itemsize
+    expected = d.shape[-1] * d.shape[-2]
+    for i in range(d.ndim - 3, -1, -1):
+        if i == 0 and (d.strides[0] == 0 or d.shape[0] == 1):
+            continue
+        if d.strides[i] // item != expected:
+            return False
+        expected *= d.shape[i]
+    return True
+
+
+def tril_(input, diagonal=0):
+    return _tri_(TRIL, np.tril, "tril", input, diagonal)
 
 
 def triu_(input, diagonal=0):
-    inplace.check_inplace(input, (input,))  # (autograd's checks before the kernel's)
-    if input._data.ndim < 2:
-        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
-    return inplace.record_inplace(TRIU, input, (input,), (diagonal,),
-                                  np.triu(input._data, diagonal))
+    return _tri_(TRIU, np.triu, "triu", input, diagonal)
 
 
 # ---- the catalogue, names still missing (issue 11) ---------------------------------------------

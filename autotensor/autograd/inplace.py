@@ -283,13 +283,10 @@ def check_inplace(t, inputs=()):
             # requires grad, e.g. `v = b[0]; b.add_(w); v.mul_(2)` with w requiring grad)
             raise RuntimeError(_errors.LEAF_INPLACE)
         t.grad_fn  # noqa: B018  (a stale view raises PyTorch's errors here)
-    if view is not None and view.creation is NONDIFF and t._grad_fn is None and \
-            view.base._requires_grad:
-        raise RuntimeError(_errors.LEAF_INPLACE)  # it reads as a leaf that requires grad
     if t._grad_fn is None and t._requires_grad:
         # PyTorch asks whether the base is a leaf, not whether it requires grad (a view that
         # was given requires_grad itself, e.g. make_dual's, reads as a view of a leaf)
-        if view is not None and view.creation is not NONDIFF and view.base._grad_fn is None:
+        if view is not None and view.base._grad_fn is None:
             raise RuntimeError(_errors.VIEW_OF_LEAF_INPLACE)
         raise RuntimeError(_errors.LEAF_INPLACE)
     if view is not None:
@@ -414,7 +411,8 @@ OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-
                    "performing the operation.")
 
 # Ops PyTorch lets write into expanded (self-overlapping) tensors: they read nothing back.
-OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put", "index_fill"))
+OVERLAP_OK = frozenset(("zero_", "fill_", "masked_fill", "index_put", "index_fill", "tril",
+                        "triu"))  # (tril_/triu_: their own check, Note [Triangular in place])
 # Ops whose source may not be self even in full (aten's assert_no_overlap, not partial).
 NO_FULL_OVERLAP = frozenset(("index_copy", "index_add", "index_reduce_", "scatter",
                              "scatter_add", "scatter_reduce", "put"))
