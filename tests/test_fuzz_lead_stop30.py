@@ -27,7 +27,8 @@ def _outcomes(scenario):
 
 _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5)] +
                 [f"pending_stop29/end_repro_{n:03d}.py" for n in (11, 13, 15, 17)] +
-                ["pending_stop29/fin_repro_014.py"])
+                ["pending_stop29/fin_repro_014.py"] +
+                [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -264,5 +265,44 @@ def test_kl_div_double_backward_graph_follows_aten_evaluation_order(log_target, 
             g = m.autograd.grad(r.sum(), [x], create_graph=True)[0]
             return names(g.grad_fn)
         return [run]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+def test_glu_tangent_in_the_kernels_order():
+    """glu_jvp's CPU kernel: da * sig_b + res * (db - sig_b * db): +0.0 where the textbook
+    a * s * (1 - s) * db keeps a -0.0; values as PyTorch's."""
+    def scenario(m):
+        fa = m.autograd.forward_ad
+
+        def run(primal, tangent):
+            with fa.dual_level():
+                d = fa.make_dual(m.tensor(primal), m.tensor(tangent))
+                t = fa.unpack_dual(m.nn.functional.glu(d, dim=-1)).tangent
+                return m.cat([t, 1 / t]) if t.numel() and not t.any() else t
+        rng = np.random.default_rng(0)
+        x, t = rng.standard_normal((4, 6)), rng.standard_normal((4, 6))
+        return [lambda z=z: run([0.0, 0.0], z) for z in
+                ([0.0, 0.0], [-0.0, -0.0], [0.0, -0.0], [-0.0, 0.0])] + [lambda: run(x, t)]
+    ours, theirs = _outcomes(scenario)
+    assert ours[:4] == theirs[:4]
+    np.testing.assert_allclose(ours[4], theirs[4], rtol=1e-14)
+
+
+def test_vmap_of_binary_ops_is_batch_first_contiguous_with_size_one_dims():
+    """A batched binary op moves the batch dim to the front; an input that is then
+    contiguous but for its size-1 dims gives TensorIterator's C-contiguous result, which
+    matmul folds (its dtype error names m1 and m2)."""
+    def scenario(m):
+        def seg(t):
+            return (t * t).sin() * 2
+        z = m.ones(1, 1, 2)
+        steps = [lambda: list(m.vmap(seg, in_dims=-1)(z).stride()),
+                 lambda: list(m.vmap(lambda t: t * t, in_dims=-1)(z).stride()),
+                 lambda: list(m.vmap(seg, in_dims=1)(m.ones(3, 2)).stride()),
+                 lambda: list(m.vmap(seg)(m.ones(2, 3)).stride()),
+                 lambda: list(m.vmap(seg, in_dims=-1, out_dims=1)(z).stride()),
+                 lambda: m.vmap(seg, in_dims=-1)(z.half()).matmul(m.ones(1, 1))]
+        return steps
     ours, theirs = _outcomes(scenario)
     assert ours == theirs

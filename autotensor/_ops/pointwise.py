@@ -3566,8 +3566,9 @@ GLU_BACKWARD = defop(
 
 
 def glu_jvp(F, self, self_t, dim):
-    """a_t * s + a * s * (1 - s) * b_t, with s = sigmoid(b) (PyTorch's glu_jvp, a CPU kernel
-    of float and double only: half precision refuses, even empty)."""
+    """a_t * s + res * (b_t - s * b_t), with s = sigmoid(b) and res = a * s, in the order
+    of PyTorch's glu_jvp (a CPU kernel of float and double only: half precision refuses,
+    even empty; its order gives +0.0 where a * s * (1 - s) * b_t would keep a -0.0)."""
     d = self._data.dtype
     if d.itemsize == 2:
         raise NotImplementedError(f"\"glu_jvp_cpu\" not implemented for "
@@ -3576,7 +3577,7 @@ def glu_jvp(F, self, self_t, dim):
     a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
     a_t, b_t = F.narrow(self_t, dim, 0, n), F.narrow(self_t, dim, n, n)
     s = F.sigmoid(b)
-    return a_t * s + a * s * (1 - s) * b_t
+    return a_t * s + (a * s) * (b_t - s * b_t)
 
 
 GLU = defop("glu", "GluBackward0", None, params=("dim",),
