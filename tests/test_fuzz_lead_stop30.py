@@ -17,8 +17,8 @@ def _outcomes(scenario):
         for step in scenario(m):
             try:
                 r = step()
-                out.append(np.asarray(r.detach().resolve_conj().numpy() if hasattr(r, "numpy")
-                                      else r).tolist())
+                out.append(r if isinstance(r, list) else np.asarray(
+                    r.detach().resolve_conj().numpy() if hasattr(r, "numpy") else r).tolist())
             except Exception as e:  # (the error is what is compared)
                 out.append((type(e).__name__, str(e)[:200]))
         return out
@@ -26,7 +26,7 @@ def _outcomes(scenario):
 
 
 _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5)] +
-                [f"pending_stop29/end_repro_{n:03d}.py" for n in (11, 13, 15, 17)] +
+                [f"pending_stop29/end_repro_{n:03d}.py" for n in (4, 7, 11, 13, 15, 17)] +
                 ["pending_stop29/fin_repro_014.py"] +
                 [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)])
 
@@ -304,5 +304,70 @@ def test_vmap_of_binary_ops_is_batch_first_contiguous_with_size_one_dims():
                  lambda: list(m.vmap(seg, in_dims=-1, out_dims=1)(z).stride()),
                  lambda: m.vmap(seg, in_dims=-1)(z.half()).matmul(m.ones(1, 1))]
         return steps
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+def test_create_graph_gradients_of_as_strided_and_unfold_are_recorded_as_pytorch():
+    """Under create_graph, as_strided's gradient is FunctionsManual's composite op by op
+    (AsStridedBackward0 over CopySlices, or IndexAddBackward0 where the output overlaps
+    itself; no history for an empty one), unfold's is one UnfoldBackwardBackward0; values
+    and second derivatives as PyTorch's."""
+    def names(g, depth=5):
+        if g is None or depth == 0:
+            return []
+        return [type(g).__name__, [names(n, depth - 1) for n, _ in g.next_functions]]
+
+    def scenario(m):
+        def run(view, n=6):
+            x = m.arange(float(n)).requires_grad_()
+            y = view(x)
+            w = m.arange(float(y.numel())).reshape(y.shape)
+            g = m.autograd.grad((y * y * w).sum(), [x], create_graph=True)[0]
+            gg = m.autograd.grad((g * g).sum(), [x], allow_unused=True)[0] \
+                if g.requires_grad else None
+            return [g.tolist(), g.requires_grad, names(g.grad_fn),
+                    None if gg is None else gg.tolist()]
+        views = [lambda x: x.unfold(0, 2, 1), lambda x: x.as_strided((2, 2), (1, 2)),
+                 lambda x: x.as_strided((3,), (2,)), lambda x: x.as_strided((2, 3), (0, 1), 1),
+                 lambda x: x.as_strided((4, 2), (1, 1)), lambda x: x.as_strided((1, 3), (5, 2)),
+                 lambda x: x[2:].as_strided((2,), (1,), 1)]
+        steps = [lambda v=v: run(v) for v in views]
+        steps.append(lambda: run(lambda x: x.as_strided((0, 2), (1, 1)), 6))
+
+        def stale_empty_view():
+            v0 = m.zeros(0, requires_grad=True)
+            v1 = v0.neg()
+            v2 = v1.unsqueeze(0)
+            v1.add_(v0)
+            v0.grad = None
+            m.autograd.backward(v2.exp().sum(), create_graph=True)
+            return [v0.grad.requires_grad, v0.grad.grad_fn is None]
+        steps.append(stale_empty_view)
+        return steps
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+def test_as_strided_gradients_of_views_overlaps_and_offsets_before_the_input():
+    """as_strided of a view, of a self-overlapping tensor, or reading before its input's
+    first element (a negative relative offset): first and second derivatives as PyTorch's
+    (FunctionsManual's shared offset and overlap counts)."""
+    geometries = [((2, 2), (1, 2), 0), ((3,), (2,), 1), ((2, 3), (0, 1), 1), ((4, 2), (1, 1), 0),
+                  ((1, 3), (5, 2), 0), ((2,), (1,), 1), ((3, 2), (2, 0), 0), ((2, 2), (2, 1), 2)]
+    views = [lambda x: x, lambda x: x[2:], lambda x: x.as_strided((4, 2), (1, 1)),
+             lambda x: x.expand(2, 8)[1], lambda x: x[1:].as_strided((3, 3), (1, 1))]
+
+    def scenario(m):
+        def run(view, size, stride, offset, create_graph):
+            x = m.arange(8.).requires_grad_()
+            y = view(x).as_strided(size, stride, offset)
+            w = m.arange(float(y.numel())).reshape(y.shape) + 1
+            g = m.autograd.grad((y * y * w).sum(), [x], create_graph=create_graph)[0]
+            if not create_graph:
+                return [g.tolist()]
+            return [g.tolist(), m.autograd.grad((g * g).sum(), [x])[0].tolist()]
+        return [lambda v=v, g=g, c=c: run(v, *g, c) for v in views for g in geometries
+                for c in (False, True)]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs

@@ -1445,20 +1445,52 @@ def as_strided(x, size, stride, storage_offset=0):
 
 
 def as_strided_backward(grad, layout, size, stride, storage_offset):
-    """Gradient of as_strided: zeros laid out like the input, the view's gradient added
-    where it reads (overlapping elements accumulate)."""
+    """Gradient of as_strided (FunctionsManual's as_strided_backward): the view's gradient
+    added into a zero storage where it reads (``storage_offset``: relative to the input's,
+    possibly before it), divided by the input's element counts where the input may overlap
+    itself, then read back in the input's layout."""
     shape, strides = layout
-    n = max(_extent(shape, strides), 1)
+    if 0 in shape or 0 in size:
+        return np.zeros(shape, dtype=grad.dtype)
+    inp_offset = -min(0, storage_offset)
+    out_offset = storage_offset + inp_offset
+    n = max(inp_offset + _extent(shape, strides), out_offset + _extent(size, stride))
     buf = np.zeros(n, dtype=grad.dtype)
-    idx = _strided(np.arange(n), storage_offset, size, stride)
-    np.add.at(buf, idx, grad)
-    if any(st == 0 and s > 1 for s, st in zip(shape, strides)):
-        # the input itself repeats storage elements (an expanded tensor): share each
-        # element's gradient among its copies, as PyTorch does, so expand's sum is right
+    np.add.at(buf, _strided(np.arange(n), out_offset, size, stride), grad)
+    kept = [(s, st) for s, st in zip(shape, strides) if s != 1]
+    if maybe_overlapping_memory([s for s, _ in kept], [st for _, st in kept]):
         count = np.zeros(n, dtype=grad.dtype)
-        np.add.at(count, _strided(np.arange(n), 0, shape, strides), 1)
-        buf = np.where(count > 0, buf / np.maximum(count, 1), 0).astype(grad.dtype)
-    return _strided(buf, 0, shape, strides).copy()
+        np.add.at(count, _strided(np.arange(n), inp_offset, shape, strides), 1)
+        with np.errstate(invalid="ignore"):
+            buf = buf / count  # (nan where the input does not read: never read back)
+    return _strided(buf, inp_offset, shape, strides).copy()
+
+
+def maybe_overlapping_memory(sizes, strides):
+    """FunctionsManual's _maybe_overlapping_memory: the dims by stride, each must start past
+    the last element the smaller ones reach."""
+    reach = 0
+    for i in sorted(range(len(sizes)), key=strides.__getitem__):
+        if strides[i] <= reach:
+            return True
+        reach += strides[i] * (sizes[i] - 1)
+    return False
+
+
+def unfold_backward(grad, layout, out_size, out_stride, dimension, size, step):
+    """Gradient of unfold: as_strided's of its windows (aten::unfold_backward)."""
+    return as_strided_backward(grad, layout, out_size, out_stride, 0)
+
+
+def unfold(x, dimension, size, step):
+    """x's windows of ``size`` every ``step`` along ``dimension`` (a new last dim)."""
+    if not x.ndim:
+        return np.lib.stride_tricks.as_strided(x, (size,), (x.itemsize,)).copy()
+    n = (x.shape[dimension] - size) // step + 1
+    st = x.strides
+    return np.lib.stride_tricks.as_strided(
+        x, x.shape[:dimension] + (n,) + x.shape[dimension + 1:] + (size,),
+        st[:dimension] + (st[dimension] * step,) + st[dimension + 1:] + (st[dimension],)).copy()
 
 
 def neg(x):
@@ -1849,7 +1881,8 @@ FORMULA_NAMES = (
     "index_backward", "masked_select_backward",
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
-    "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
+    "as_strided_backward", "unfold", "unfold_backward", "strided_view", "strided_scatter",
+    "zero_at", "scatter",
     "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "div_floor", "div_trunc",
     "trunc", "sgn",
     "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "rsqrt", "logcumsumexp",
