@@ -2172,17 +2172,43 @@ HYPOT = defop("hypot", "HypotBackward0", np.hypot, inputs=("self", "other"), jvp
               grads={"self": lambda F, grad, self, result: grad * self / result,
                      "other": lambda F, grad, other, result: grad * other / result})
 def _logaddexp(a, b):
-    """np.logaddexp; for complex data (no ufunc) PyTorch's _log_add_exp_helper."""
+    """PyTorch's CPU kernel, max(a, b) + log1p(exp(-|a - b|)) (a where both are the same
+    infinity); for complex data PyTorch's _log_add_exp_helper."""
     if a.dtype.kind == "c" or np.asarray(b).dtype.kind == "c":
         return raw.log_add_exp_complex(a, b)
-    return np.logaddexp(a, b)
+    return _log_add(a, b, np.exp, None)
+
+
+def _logaddexp2(a, b):
+    """PyTorch's CPU kernel, max(a, b) + log1p(exp2(-|a - b|)) * (1 / ln 2), fused."""
+    return _log_add(a, b, np.exp2, 1 / math.log(2))
+
+
+def _log_add(a, b, exp, scale):
+    a, b = np.asarray(a), np.asarray(b)
+    dt = np.result_type(a, b)
+    if dt.itemsize == 2:  # (half precision: computed in float32, rounded once)
+        return _log_add(a.astype(np.float32), b.astype(np.float32), exp, scale).astype(dt)
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = np.maximum(a, b)
+        d = -np.abs(a - b)
+        if dt == np.float32:  # (SLEEF's float32 exp and log1p: the float64 ones rounded)
+            t = np.log1p(exp(d.astype(np.float64)).astype(np.float32).astype(np.float64))
+            t = t.astype(np.float32)
+        else:
+            t = np.log1p(exp(d))
+        # (logaddexp2's m + t * (1 / ln 2) is one fused multiply-add in PyTorch's kernel)
+        r = m + t if scale is None else raw._fma(t, dt.type(scale), m, dt.type)
+        same_inf = np.isinf(a) & (a == b)
+    return np.where(same_inf, a, r).astype(dt, copy=False) if same_inf.any() else \
+        np.asarray(r, dtype=dt)
 
 
 LOGADDEXP = defop("logaddexp", "LogaddexpBackward0", _logaddexp, inputs=("self", "other"),
                   jvp="elementwise",
                   grads={"self": lambda F, grad, self, other: grad / (F.exp(other - self) + 1),
                          "other": lambda F, grad, self, other: grad / (F.exp(self - other) + 1)})
-LOGADDEXP2 = defop("logaddexp2", "Logaddexp2Backward0", np.logaddexp2, inputs=("self", "other"),
+LOGADDEXP2 = defop("logaddexp2", "Logaddexp2Backward0", _logaddexp2, inputs=("self", "other"),
                    jvp="elementwise",
                    grads={"self": lambda F, grad, self, other:
                           grad / (F.pow(2.0, other - self) + 1),
