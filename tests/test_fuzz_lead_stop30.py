@@ -27,8 +27,10 @@ def _outcomes(scenario):
 
 _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5)] +
                 [f"pending_stop29/end_repro_{n:03d}.py" for n in (4, 7, 11, 13, 15, 17)] +
-                ["pending_stop29/fin_repro_014.py"] +
-                [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)])
+                ["pending_stop29/fin_repro_014.py", "pending_stop29/fin_repro_016.py",
+                 "pending_stop29/starte_repro_004.py"] +
+                [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)] +
+                ["pending_stop30/s30b_repro_001.py"])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -395,3 +397,46 @@ def test_logaddexp_kernels_follow_pytorchs_formula(dtype):
         np.testing.assert_array_equal(
             ours(autotensor.tensor(special), autotensor.tensor(special2)).numpy(),
             theirs(torch.tensor(special), torch.tensor(special2)).numpy())
+
+
+def test_vmap_of_func_grad_is_batch_first_contiguous():
+    """func.grad's gradients come out of batched backward formulas C-contiguous and
+    batch-first whatever the input's layout: a flatten of them is a view."""
+    def scenario(m):
+        def seg(t):
+            return (t * t).sin() * 2
+        g = m.func.grad(lambda t: seg(t).sum())
+        x = m.tensor([[1.764, 0.979], [0.4, 2.241]]).t()
+        x3 = m.arange(24.).reshape(2, 3, 4).permute(2, 0, 1)
+
+        def flatten_is_view():
+            v = m.vmap(g)(x)
+            v.flatten().add_(1)
+            return v._version
+        return [lambda: list(m.vmap(g)(x).stride()), lambda: list(m.vmap(g)(x3).stride()),
+                lambda: list(m.vmap(g, in_dims=1)(x3).stride()),
+                lambda: list(m.vmap(seg)(x3).stride()), flatten_is_view]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+def test_tangent_of_pow_zero_is_in_selfs_dtype():
+    """pow_backward's exponent-0 case is zeros_like(self): a float16 input's tangent of
+    another dtype (var's float32 one) gives a float16 zero."""
+    import warnings
+
+    def scenario(m):
+        fa = m.autograd.forward_ad
+
+        def run(op):
+            with fa.dual_level():
+                x = fa.make_dual(m.tensor(1.7637, dtype=m.float16),
+                                 m.tensor(1.624, dtype=m.float16))
+                t = fa.unpack_dual(op(x)).tangent
+                return [str(t.dtype), t.float().tolist()]
+        return [lambda: run(lambda x: x.var(0).pow(0)), lambda: run(lambda x: x.pow(0)),
+                lambda: run(lambda x: x.float().pow(0))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = _outcomes(scenario)
+    assert [o[0].split(".")[-1] for o in ours] == [t[0].split(".")[-1] for t in theirs]

@@ -30,7 +30,8 @@ from ._common import (
 
 def pow_backward(F, grad, self, exponent):
     if exponent == 0 and exponent is not False:  # (PyTorch's Scalar equal(0.0) is false
-        return F.zeros_like(grad)                # for a bool: 0 * x^-1, a signed zero)
+        return F.zeros_like(self)  # for a bool: 0 * x^-1, a signed zero; zeros_like(self):
+        # in self's dtype, which a tangent of another dtype does not change)
     # (F.pow: PyTorch's pow.Tensor_Scalar, so x ** -0.5 is rsqrt: NaN at -inf, not 0)
     return F.mul(grad, F.mul(exponent, F.pow(self, exponent - 1)))
 

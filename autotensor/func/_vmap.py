@@ -183,6 +183,8 @@ def _layout_dim(flat_args, flat_in_dims):
 # Where the two rules differ in strides, the batch dim moved to the front leaving an input
 # contiguous but for size-1 dims (in_dims=-1 of a (1, 1, 2)), the binary op's is taken, as
 # functions mostly combine batched tensors: TensorIterator's C-contiguous result, batch-first.
+# A func.grad's gradients come out of batched backward formulas C-contiguous, batch-first,
+# whatever the input's layout (``_batch_first`` on the function).
 def _assemble(results, out_dims, func, empty, layout=None):
     """The per-entry outputs stacked along their out_dims (PyTorch's _unwrap_batched)."""
     name = _get_name(func)
@@ -244,7 +246,9 @@ def _run(func, batch_size, flat_in_dims, flat_args, args_spec, out_dims, randomn
             entry = (_empty_entry(flat_args, flat_in_dims) if empty
                      else _entry(flat_args, flat_in_dims, i))
             results.append(func(*tree_unflatten(entry, args_spec), **kwargs))
-    return _assemble(results, out_dims, func, empty, _layout_dim(flat_args, flat_in_dims))
+    layout = None if getattr(func, "_batch_first", False) else \
+        _layout_dim(flat_args, flat_in_dims)
+    return _assemble(results, out_dims, func, empty, layout)
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
