@@ -30,7 +30,7 @@ _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5
                 ["pending_stop29/fin_repro_014.py", "pending_stop29/fin_repro_016.py",
                  "pending_stop29/starte_repro_004.py"] +
                 [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)] +
-                ["pending_stop30/s30b_repro_001.py"])
+                ["pending_stop30/s30b_repro_001.py", "pending_stop30/s30c_repro_001.py"])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -440,3 +440,36 @@ def test_tangent_of_pow_zero_is_in_selfs_dtype():
         warnings.simplefilter("ignore")
         ours, theirs = _outcomes(scenario)
     assert [o[0].split(".")[-1] for o in ours] == [t[0].split(".")[-1] for t in theirs]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [8, 16, 17, 32, 33])
+def test_activation_gradients_at_nan_follow_pytorchs_simd_and_scalar_loops(dtype, n):
+    """At a NaN input some backward kernels give NaN in PyTorch's SIMD loop (their vector
+    form blends two computed branches: elu's, hardswish's, two vectors a step; hardtanh's
+    mask, one) and the scalar branch's value in its scalar loop (Note [SIMD tie picks]):
+    gradients and tangents, by position."""
+    names = ["relu6", "hardtanh", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish",
+             "hardswish", "hardsigmoid", "softplus", "softshrink", "hardshrink", "logsigmoid"]
+
+    def scenario(m):
+        F = m.nn.functional
+        fns = [getattr(F, k) for k in names] + [lambda x: F.elu(x * 1, inplace=True),
+                                                lambda x: F.gelu(x, approximate="tanh")]
+        fa = m.autograd.forward_ad
+        dt = getattr(m, dtype)
+
+        def pattern(t):
+            return "".join("n" if v != v else "0" if v == 0 else "1" for v in t.tolist())
+
+        def grad(f):
+            x = m.full((n,), float("nan"), dtype=dt).requires_grad_()
+            return pattern(m.autograd.grad(f(x), x, m.ones(n, dtype=dt))[0])
+
+        def tangent(f):
+            with fa.dual_level():
+                x = fa.make_dual(m.full((n,), float("nan"), dtype=dt), m.ones(n, dtype=dt))
+                return pattern(fa.unpack_dual(f(x)).tangent)
+        return [lambda f=f, k=k: k(f) for f in fns for k in (grad, tangent)]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs

@@ -3315,9 +3315,7 @@ def _elu_backward_jvp(F, grad_output, grad_output_t, self_or_result, self_or_res
 
 # Note [Activation backward ops]: elu's backward is an op of its own (EluBackwardBackward0)
 ELU_BACKWARD = defop(
-    "elu_backward", "EluBackwardBackward0",
-    lambda grad, x, alpha, scale, input_scale, is_result: _elu_backward_values(
-        raw.RAW, grad, x, alpha, scale, input_scale, is_result),
+    "elu_backward", "EluBackwardBackward0", raw.elu_backward,
     inputs=("grad_output", "self_or_result"),
     params=("alpha", "scale", "input_scale", "is_result"),
     grads={"grad_output": lambda F, grad, self_or_result, alpha, scale, input_scale, is_result:
@@ -3377,8 +3375,7 @@ def _hardswish_backward_jvp(F, grad_output, grad_output_t, self, self_t):
 
 
 HARDSWISH_BACKWARD = defop(
-    "hardswish_backward", "HardswishBackwardBackward0",
-    lambda grad, x: _hardswish_backward_values(raw.RAW, grad, x),
+    "hardswish_backward", "HardswishBackwardBackward0", raw.hardswish_backward,
     inputs=("grad_output", "self"),
     grads={"grad_output": lambda F, grad, self: F.hardswish_backward(grad, self),
            "self": _hardswish_double_backward},

@@ -1197,7 +1197,16 @@ rrelu_with_noise_backward = leaky_relu_backward
 
 
 def hardtanh_backward(grad, self, min_val, max_val):
-    return asarray(np.where((self <= min_val) | (self >= max_val), 0, grad))
+    """0 outside (min_val, max_val); at a NaN input the scalar loop passes grad on (its
+    test is false), the SIMD loop's mask (min < self < max) gives 0, as shrink_backward."""
+    out = asarray(np.where((self <= min_val) | (self >= max_val), 0, grad))
+    if self.dtype.kind in "fV" and out.size and out.dtype.kind in "fV":
+        nan = np.isnan(self)
+        if nan.any():
+            simd = simd_positions(out.shape, grad, self)
+            if simd is not None:
+                out = asarray(np.where(simd & nan, out.dtype.type(0), out))
+    return out
 
 
 _ONE_SIXTH_F = float(np.float32(1 / 6))  # 1/6 in float, as PyTorch's kernel
@@ -1902,8 +1911,29 @@ FORMULA_NAMES = (
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
+    """At a NaN input PyTorch's scalar loop gives grad * scale (its test b <= 0 is false),
+    its SIMD loop (two vectors a step) the negative branch, NaN."""
     from .pointwise import _elu_backward_values
-    return _elu_backward_values(RAW, grad, x, alpha, scale, input_scale, is_result)
+    out = _elu_backward_values(RAW, grad, x, alpha, scale, input_scale, is_result)
+    return _nan_lanes(out, x, lambda: grad * scale, (grad, x), unroll=2)
+
+
+def _nan_lanes(out, x, scalar_value, operands, unroll):
+    """``out`` where input ``x`` is NaN: NaN in PyTorch's SIMD loop (a kernel whose vector
+    form blends two computed branches), ``scalar_value()`` in its scalar loop (Note [SIMD
+    tie picks] locates them)."""
+    out = asarray(out)
+    if out.dtype.kind not in "fV" or not out.size:
+        return out
+    nan = np.isnan(x)
+    if not nan.any():
+        return out
+    simd = simd_positions(out.shape, *operands, unroll=unroll)
+    scalar = nan if simd is None else nan & ~simd
+    out = np.where(scalar, scalar_value(), out)
+    if simd is not None:
+        out = np.where(nan & simd, out.dtype.type(np.nan), out)
+    return asarray(out.astype(x.dtype if out.dtype != x.dtype else out.dtype, copy=False))
 
 
 def softplus_backward(grad, x, beta, threshold):
@@ -1991,8 +2021,12 @@ def gelu_backward(grad, x, approximate):
 
 
 def hardswish_backward(grad, x):
+    """At a NaN input PyTorch's scalar loop passes grad on, its SIMD loop's blends keep the
+    NaN of grad * (x / 3 + 0.5)."""
     from .pointwise import _hardswish_backward_values
-    return _hardswish_backward_values(RAW, grad, x)
+    out = _hardswish_backward_values(RAW, grad, x)
+    return _nan_lanes(out, x, lambda: np.broadcast_to(grad, np.shape(out)), (grad, x),
+                      unroll=2)
 
 
 def log_sigmoid_backward(grad, x):
