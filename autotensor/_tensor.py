@@ -442,6 +442,8 @@ class Tensor:
         t._vc = self._vc
         # a non-differentiable alias: views of it never take on autograd history
         t._meta = {"nondiff": True, "root": self._root_array()}  # (root: storage_offset)
+        if not self._data.size and self._numpy_strides():
+            t._meta["numpy_strides"] = True  # (an empty one keeps its strides: stride())
         m = self._meta
         if m is not None and ("conj" in m or "neg" in m):  # Note [Conjugate bit]
             t._meta.update((k, m[k]) for k in ("conj", "neg") if k in m)

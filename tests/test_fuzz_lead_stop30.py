@@ -30,7 +30,8 @@ _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5
                 ["pending_stop29/fin_repro_014.py", "pending_stop29/fin_repro_016.py",
                  "pending_stop29/starte_repro_004.py"] +
                 [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)] +
-                ["pending_stop30/s30b_repro_001.py", "pending_stop30/s30c_repro_001.py"])
+                ["pending_stop30/s30b_repro_001.py"] +
+                [f"pending_stop30/s30c_repro_{n:03d}.py" for n in (1, 2, 3)])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -473,3 +474,25 @@ def test_activation_gradients_at_nan_follow_pytorchs_simd_and_scalar_loops(dtype
         return [lambda f=f, k=k: k(f) for f in fns for k in (grad, tangent)]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("exponent", [2 ** 40 + 1, 16777217, -(2 ** 40 + 1), 16777216.5, 0.1])
+@pytest.mark.parametrize("n", [20, 36, 70])
+def test_float32_pow_by_an_exponent_float_cannot_hold(exponent, n):
+    """PyTorch's float32 pow: its SIMD loop (two vectors a step) takes the exponent in
+    float (2**40 + 1 is an even 2**40 there: a negative base's power is positive), its
+    scalar loop in double: signs, infinities and NaNs by position, values to an ulp."""
+    base = np.resize(np.array([-7.05, 1.58, -2.25, -0.5, 0.0, -0.0, 1.0, -1.0, 3.0],
+                              dtype="float32"), n)
+
+    def scenario(m):
+        def run(inplace):
+            x = m.tensor(base)
+            r = x.pow_(exponent) if inplace else x.pow(exponent)
+            return [str(v) if v != v or abs(v) in (0.0, float("inf")) else float(np.sign(v))
+                    for v in r.tolist()]
+        return [lambda: run(False), lambda: run(True)]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+    np.testing.assert_allclose(autotensor.tensor(base).pow(exponent).numpy(),
+                               torch.tensor(base).pow(exponent).numpy(), rtol=3e-7)

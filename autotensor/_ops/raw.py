@@ -553,7 +553,15 @@ def pow_scalar(x, e):
         if e == -2:
             return asarray(np.reciprocal(x * x))
         if x.dtype == np.float32 and e.__class__ is not complex:
-            return asarray(np.power(x.astype(np.float64), e).astype(np.float32))
+            x64 = x.astype(np.float64)
+            r = np.power(x64, e).astype(np.float32)
+            e32 = float(np.float32(e))
+            if e32 != e and x.size:  # (its SIMD loop's powf takes the exponent in float: an
+                # odd 2**40 + 1 is an even 2**40 there, the sign of a negative base's power)
+                simd = simd_positions(x.shape, x, unroll=2)
+                if simd is not None:
+                    r = np.where(simd, np.power(x64, e32).astype(np.float32), r)
+            return asarray(r)
         if k == "c" and e != 0 and e != 1:  # (0 and 1 fill and copy in PyTorch)
             return complex_pow(x, np.asarray(e, x.dtype))
     return asarray(x ** e)
