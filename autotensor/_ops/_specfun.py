@@ -654,25 +654,28 @@ def _sleef_expf(d):
 
 
 def _trigamma_float32(a):
-    """PyTorch's calc_trigamma<float>, operation for operation: float32 arithmetic, except
-    the asymptotic tail, whose double literals (1./6, ...) make it double. Near a pole
-    (sin(pi x) tiny) float32's rounding dominates the value, so float64 rounded to float32
-    would be far from what PyTorch computes (-4.0 gives 8.07e13 there, not inf)."""
+    """PyTorch's trigamma(float) (ATen's Math.h), operation for operation in float32: its
+    series constants are float (1.f/6, ...) and the compiler fuses the series' three
+    multiply-adds (-ffp-contract). sinf is the float64 sine rounded (glibc's is within an
+    ulp of it). Near a pole (sin(pi x) tiny) float32's rounding dominates the value, so
+    float64 rounded to float32 would be far from what PyTorch computes (-4.0 gives 8.07e13
+    there, not inf)."""
     f = np.float32
-    d = np.float64
     neg = a < f(0.5)
     pi = f(math.pi)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        sin_pi_x = np.sin(pi * a)
+        sin_pi_x = np.sin((pi * a).astype(np.float64)).astype(f)
         result = np.where(neg, -(pi * pi) / (sin_pi_x * sin_pi_x), f(0)).astype(f)
         z = np.where(neg, f(1) - a, a).astype(f)
         for _ in range(6):
-            result = result + f(1) / (z * z)
-            z = z + f(1)
-        ixx = (f(1) / (z * z)).astype(d)
-        tail = ((f(1) + f(1) / (f(2) * z)).astype(d)
-                + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / z.astype(d)
-        result = (result.astype(d) + tail).astype(f)
+            result = (result + f(1) / (z * z)).astype(f)
+            z = (z + f(1)).astype(f)
+        ixx = (f(1) / (z * z)).astype(f)
+        head = (f(1) + f(1) / (f(2) * z)).astype(f)
+        series = _fma(-ixx, np.full_like(ixx, f(1) / f(42)), np.full_like(ixx, f(1) / f(30)))
+        series = _fma(-ixx, series, np.full_like(ixx, f(1) / f(6)))
+        series = _fma(ixx, series, head)
+        result = (result + series / z).astype(f)
     return np.where(neg, -result, result)
 
 
