@@ -31,7 +31,8 @@ _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5
                  "pending_stop29/starte_repro_004.py"] +
                 [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)] +
                 ["pending_stop30/s30b_repro_001.py"] +
-                [f"pending_stop30/s30c_repro_{n:03d}.py" for n in (1, 2, 3)])
+                [f"pending_stop30/s30c_repro_{n:03d}.py" for n in (1, 2, 3)] +
+                ["pending_stop30/s30d_repro_001.py"])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -509,3 +510,26 @@ def test_float32_trigamma_is_pytorchs_bit_for_bit():
     neg = rng.uniform(-5, 0.5, 1000).astype(np.float32)
     np.testing.assert_allclose(autotensor.polygamma(1, autotensor.tensor(neg)).numpy(),
                                torch.polygamma(1, torch.tensor(neg)).numpy(), rtol=5e-7)
+
+
+@pytest.mark.parametrize("op", ["add_", "mul_", "copy_", "sub_", "div_", "atan2_"])
+@pytest.mark.parametrize("stale", ["unbind", "no_grad", "plain"])
+def test_stale_input_views_raise_before_overlap_checks(op, stale):
+    """An in-place op whose input is a stale view of the written tensor: PyTorch collects
+    the node's edges (the view's error) before its kernel's overlap checks."""
+    def scenario(m):
+        def run():
+            x = m.tensor([1.5, 2.5, 3.5], requires_grad=True) * 1
+            if stale == "unbind":
+                v = x.unbind(0)[1]
+            elif stale == "no_grad":
+                with m.no_grad():
+                    v = x[1]
+            else:
+                v = x[1]
+            with m.no_grad():
+                x.mul_(2)
+            getattr(x[:2], op)(v)  # (v is one of the written elements: overlap)
+        return [run]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs

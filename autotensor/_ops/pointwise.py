@@ -1806,8 +1806,7 @@ def copy_(self, src, non_blocking=False):
     if sd.shape != dst.shape:
         inplace.check_inplace(self, (self, src))  # (PyTorch's leaf/view errors come first)
         # (TensorIterator: the output's own overlap, the input's, then the shapes)
-        inplace.check_no_internal_overlap(self, src)
-        inplace.check_input_overlap(self, (src,))
+        inplace.check_overlaps(self, (self, src), "copy_")
         if not _broadcastable(sd.shape, dst.shape):
             raise broadcast_error(dst.shape, sd.shape)
         shape = np.broadcast_shapes(sd.shape, dst.shape)

@@ -554,6 +554,25 @@ def original_self(t):
     return o
 
 
+def check_overlaps(t, inputs, op_name):
+    """TensorIterator's overlap checks of an in-place op writing ``t`` (before its shape
+    checks); a stale view among the inputs raises its error first, as PyTorch collects the
+    node's edges before its kernel runs."""
+    try:
+        if op_name not in OVERLAP_OK:
+            check_no_internal_overlap(t, inputs[1] if op_name == "copy_" else None)
+        if len(inputs) > 1 and op_name not in ("fill_", "masked_fill", "index_put"):
+            # (fill_ and masked_fill_ read their 0-d value first; index_put_ checks its own)
+            if op_name in NO_FULL_OVERLAP:
+                check_no_overlap(t, inputs[1:])
+            else:
+                check_input_overlap(t, inputs[1:])
+    except RuntimeError:
+        from .._ops.dispatch import view_errors_first
+        view_errors_first(*inputs)
+        raise
+
+
 def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
@@ -565,14 +584,7 @@ def record_inplace(op, t, inputs, params, value, where=True):
         # autograd's checks; Note [Zero-tensor tangents] in _ops/dispatch.py)
         from .forward_ad import ZERO_TENSOR_IMMUTABLE, ZERO_TENSOR_ZERO_
         raise RuntimeError(ZERO_TENSOR_IMMUTABLE if op.name == "copy_" else ZERO_TENSOR_ZERO_)
-    if op.name not in OVERLAP_OK:  # (TensorIterator checks overlaps before shapes)
-        check_no_internal_overlap(t, inputs[1] if op.name == "copy_" else None)
-    if len(inputs) > 1 and op.name not in ("fill_", "masked_fill", "index_put"):
-        # (fill_ and masked_fill_ read their 0-d value first; index_put_ checks its own)
-        if op.name in NO_FULL_OVERLAP:
-            check_no_overlap(t, inputs[1:])
-        else:
-            check_input_overlap(t, inputs[1:])
+    check_overlaps(t, inputs, op.name)
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
     if mask and op.name == "copy_" and t._data.dtype.kind not in "fcV":
         # PyTorch's copy_ records nothing into an integer or bool tensor; its generated
