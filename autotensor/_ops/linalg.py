@@ -1705,9 +1705,15 @@ def _batch_prefix(a, i):
 # rounding's ~2^-29 of cases). getrs's substitutions are LAPACK's trsm (column by column,
 # fused), with the reciprocal of U's pivots up to 4 x 4 and a division above: the inverse
 # agrees with PyTorch's to float32 tolerance on 119 of 120 such 3..6 x 3..6 matrices (NumPy's
-# double route: 20-29 of 60), bit for bit on all 2 x 2 and 8 x 8 ones. Larger matrices go
-# through MKL's blocked sgetrf (its order of operations not reproduced: none of 60 17 x 17
-# LUs agreed), and keep NumPy's double route.
+# double route: 20-29 of 60), bit for bit on all 2 x 2 and 8 x 8 ones; the transposed
+# substitutions (X A = B, A^-T in the backward) are trsm's dot products, not MKL's bit for
+# bit from 3 x 3 on (its kernel's order not found). A differential sweep of det, slogdet,
+# logdet, inv, solve (left, right, vector), lu_factor and matrix_power(-2) of random,
+# rank-deficient, rank-1 and ill-conditioned float32 matrices 1..17 (and batches), 4,032
+# cases: values agree in 3,756 (2,563 before), tangents in 3,717 (2,415), gradients in 3,696
+# (2,275); the rest mostly 17 x 17 and rank-1 gradients. Larger matrices go through
+# MKL's blocked sgetrf (its order of operations not reproduced: none of 60 17 x 17 LUs
+# agreed), and keep NumPy's double route.
 _MKL_LU_MAX = 16
 
 
