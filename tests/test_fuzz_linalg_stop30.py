@@ -250,3 +250,25 @@ def test_fuzzer_excuse_is_for_linear_algebra_only():
     from tests.fuzz.core import _linalg_rounding
     lines = _split(_PINV_LINES[:3] + ["v1 = v0.exp()"])
     assert not _linalg_rounding(lines, 3, autotensor)
+
+
+def test_fuzzer_excuses_a_matrix_singular_in_float32():
+    """pinverse of stack([r, r], -1): kappa 2.5e16 in double, every digit of either
+    float32 result (entries ~3e6) is rounding; PyTorch's float64 answer even takes rcond's
+    cut. Excused, values and tangents; the same line of a regular matrix is compared."""
+    from tests.fuzz.core import _linalg_rounding, run_and_compare
+    lines = [
+        "torch.autograd.forward_ad.enter_dual_level()",
+        "v0 = torch.tensor(np.array([[0.307, 1.398, 2.463, 1.278], [0.997, -1.761, -0.351, "
+        "-0.352], [0.162, -0.906, 0.819, 1.279], [0.134, -0.268, 0.212, 0.402]], "
+        "dtype='float32'))",
+        "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array([[0.815, -0.842, "
+        "1.468, 0.054], [-0.156, 0.709, -0.684, 0.894], [2.165, 0.452, 0.22, -0.465], "
+        "[1.51, 1.147, -1.506, 0.986]], dtype='float32')))",
+        "v1 = torch.stack([v0[0], v0[0]], dim=-1)",
+        "v2 = v1.pinverse()",
+    ]
+    run_and_compare(lines)
+    assert _linalg_rounding(_split(lines), 4, autotensor)
+    regular = lines[:3] + ["v1 = v0 * 2", "v2 = v1.pinverse()"]
+    run_and_compare(regular)
