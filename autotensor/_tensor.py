@@ -106,10 +106,12 @@ class Tensor:
         d = self._data
         item = d.itemsize
         strides = tuple(s // item for s in d.strides)
-        if not d.size and d.ndim and not any(strides) and not self._numpy_strides():
+        if not d.size and d.ndim and not any(strides) and not self._numpy_strides() and \
+                not _views_memory(d):
             # (NumPy 2 zeroes a fresh empty array's strides; PyTorch's empty tensors keep
             # contiguous ones: an empty view of a non-empty tensor keeps its own here too,
-            # and one made from a NumPy array the array's, as tensor_from_numpy)
+            # e.g. an expanded 0-d gradient's zeros, and one made from a NumPy array the
+            # array's, as tensor_from_numpy)
             from ._ops.layout import c_strides
             strides = c_strides(d.shape)
         if dim is None:
@@ -440,6 +442,8 @@ class Tensor:
         t._vc = self._vc
         # a non-differentiable alias: views of it never take on autograd history
         t._meta = {"nondiff": True, "root": self._root_array()}  # (root: storage_offset)
+        if not self._data.size and self._numpy_strides():
+            t._meta["numpy_strides"] = True  # (an empty one keeps its strides: stride())
         m = self._meta
         if m is not None and ("conj" in m or "neg" in m):  # Note [Conjugate bit]
             t._meta.update((k, m[k]) for k in ("conj", "neg") if k in m)
@@ -610,6 +614,16 @@ class device:
 
     def __hash__(self):
         return hash((self.type, self.index))
+
+
+def _views_memory(d):
+    """Whether array ``d`` views a non-empty array (so its strides are NumPy's real ones)."""
+    b = d.base
+    while b is not None:  # (ndarrays, and the DummyArray of NumPy's as_strided)
+        if isinstance(b, np.ndarray) and b.size:
+            return True
+        b = getattr(b, "base", None)
+    return False
 
 
 def _make(data, requires_grad=False):

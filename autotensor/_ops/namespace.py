@@ -2,6 +2,7 @@
 recorded (``create_graph=True``); ``raw.RAW`` is its array twin (Note [One formula, two
 interpretations] in raw.py). It must offer every name of ``raw.FORMULA_NAMES``.
 """
+import builtins
 import operator
 from types import SimpleNamespace
 
@@ -20,9 +21,9 @@ from .pointwise import (
     THRESHOLD_BACKWARD, ACTIVATION_BACKWARD, ELU_BACKWARD, SOFTPLUS_BACKWARD,
     HARDSWISH_BACKWARD, LOG_SIGMOID_BACKWARD, GELU_BACKWARD, GLU_BACKWARD)
 from .shape import (
-    as_strided, AS_STRIDED_BACKWARD, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow,
-    permute, reshape, select, squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril,
-    triu, unsqueeze, view)
+    as_strided, cat, diagonal, DIAGONAL_BACKWARD, expand, flip, narrow, permute, reshape, select,
+    squeeze, stack, STRIDED_SCATTER, STRIDED_VIEW, t, transpose, tril, triu, unfold,
+    UNFOLD_BACKWARD, unsqueeze, view)
 from .indexing import (
     gather, getitem, GETITEM_BACKWARD, masked_scatter, SELECT_BACKWARD, index_add,
     INDEX_BACKWARD, index_select, masked_fill, scatter, scatter_add)
@@ -76,6 +77,49 @@ def _graph_op(op, out_fn):
     def f(grad, *params):
         return _finish(op, (grad,), params, _asarray(out_fn(grad._data, *params)))
     return f
+
+
+def _as_strided_backward(grad, layout, size, stride, offset):
+    """FunctionsManual's as_strided_backward, recorded op by op as PyTorch's is under
+    create_graph (so the gradient's grad_fn is the final as_strided's AsStridedBackward0, over
+    a CopySlices or an IndexAddBackward0): the output geometry's size-1 dims squeezed and
+    expanded ones summed, the gradient scattered into a zero "storage" (index_add_ where the
+    output may overlap itself), divided by the input's element counts where it may overlap,
+    and the input geometry read back. ``offset``: the output's, relative to the input's."""
+    shape, strides = layout
+    if 0 in size or 0 in shape:
+        return _make(np.zeros(shape, dtype=grad._data.dtype))  # (no history, as PyTorch's)
+    out_sizes, out_strides = [], []
+    for i in range(len(size) - 1, -1, -1):
+        if size[i] == 1:
+            grad = squeeze(grad, i)
+        elif stride[i] == 0:
+            grad = sum(grad, i)
+        else:
+            out_sizes.insert(0, size[i])
+            out_strides.insert(0, stride[i])
+    inp = [(n, st) for n, st in zip(shape, strides) if n != 1]
+    inp_sizes, inp_strides = [n for n, _ in inp], [st for _, st in inp]
+    out_overlap = raw.maybe_overlapping_memory(out_sizes, out_strides)
+    inp_overlap = raw.maybe_overlapping_memory(inp_sizes, inp_strides)
+    shared = min(0, offset)
+    inp_offset, out_offset = -shared, offset - shared
+    base = max(o + 1 + builtins.sum((n - 1) * st for n, st in zip(sz, st_))
+               for o, sz, st_ in ((inp_offset, inp_sizes, inp_strides),
+                                  (out_offset, out_sizes, out_strides)))
+    storage = _make(np.zeros(base, dtype=grad._data.dtype))
+    positions = _make(np.arange(base, dtype=np.int64))
+    if out_overlap:
+        index = reshape(as_strided(positions, out_sizes, out_strides, out_offset), (-1,))
+        storage.index_add_(0, index, reshape(grad, (-1,)))
+    else:
+        as_strided(storage, out_sizes, out_strides, out_offset).copy_(grad)
+    if inp_overlap:
+        count = _make(np.zeros(base, dtype=grad._data.dtype))
+        index = reshape(as_strided(positions, inp_sizes, inp_strides, inp_offset), (-1,))
+        count.index_add_(0, index, _make(np.ones(1, dtype=grad._data.dtype)).expand_as(index))
+        storage.div_(count)
+    return as_strided(storage, shape, strides, inp_offset)
 
 
 def _strided_scatter(grad, src, layout, size, stride, offset):
@@ -201,7 +245,9 @@ TENSOR = SimpleNamespace(
     tanh=tanh, sigmoid=sigmoid, cast_like=_cast_like, diagonal=diagonal,
     diagonal_backward=_diagonal_backward,
     as_strided=lambda x, size, stride, offset=0: as_strided(x, size, stride, offset),
-    as_strided_backward=_graph_op(AS_STRIDED_BACKWARD, raw.as_strided_backward),
+    as_strided_backward=lambda grad, layout, size, stride, offset: _as_strided_backward(
+        grad, layout, size, stride, offset),
+    unfold=unfold, unfold_backward=_graph_op(UNFOLD_BACKWARD, raw.unfold_backward),
     strided_view=_graph_op(STRIDED_VIEW, raw.strided_view),
     strided_scatter=_strided_scatter,
     logcumsumexp=logcumsumexp,

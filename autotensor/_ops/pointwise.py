@@ -30,7 +30,8 @@ from ._common import (
 
 def pow_backward(F, grad, self, exponent):
     if exponent == 0 and exponent is not False:  # (PyTorch's Scalar equal(0.0) is false
-        return F.zeros_like(grad)                # for a bool: 0 * x^-1, a signed zero)
+        return F.zeros_like(self)  # for a bool: 0 * x^-1, a signed zero; zeros_like(self):
+        # in self's dtype, which a tangent of another dtype does not change)
     # (F.pow: PyTorch's pow.Tensor_Scalar, so x ** -0.5 is rsqrt: NaN at -inf, not 0)
     return F.mul(grad, F.mul(exponent, F.pow(self, exponent - 1)))
 
@@ -2172,17 +2173,43 @@ HYPOT = defop("hypot", "HypotBackward0", np.hypot, inputs=("self", "other"), jvp
               grads={"self": lambda F, grad, self, result: grad * self / result,
                      "other": lambda F, grad, other, result: grad * other / result})
 def _logaddexp(a, b):
-    """np.logaddexp; for complex data (no ufunc) PyTorch's _log_add_exp_helper."""
+    """PyTorch's CPU kernel, max(a, b) + log1p(exp(-|a - b|)) (a where both are the same
+    infinity); for complex data PyTorch's _log_add_exp_helper."""
     if a.dtype.kind == "c" or np.asarray(b).dtype.kind == "c":
         return raw.log_add_exp_complex(a, b)
-    return np.logaddexp(a, b)
+    return _log_add(a, b, np.exp, None)
+
+
+def _logaddexp2(a, b):
+    """PyTorch's CPU kernel, max(a, b) + log1p(exp2(-|a - b|)) * (1 / ln 2), fused."""
+    return _log_add(a, b, np.exp2, 1 / math.log(2))
+
+
+def _log_add(a, b, exp, scale):
+    a, b = np.asarray(a), np.asarray(b)
+    dt = np.result_type(a, b)
+    if dt.itemsize == 2:  # (half precision: computed in float32, rounded once)
+        return _log_add(a.astype(np.float32), b.astype(np.float32), exp, scale).astype(dt)
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = np.maximum(a, b)
+        d = -np.abs(a - b)
+        if dt == np.float32:  # (SLEEF's float32 exp and log1p: the float64 ones rounded)
+            t = np.log1p(exp(d.astype(np.float64)).astype(np.float32).astype(np.float64))
+            t = t.astype(np.float32)
+        else:
+            t = np.log1p(exp(d))
+        # (logaddexp2's m + t * (1 / ln 2) is one fused multiply-add in PyTorch's kernel)
+        r = m + t if scale is None else raw._fma(t, dt.type(scale), m, dt.type)
+        same_inf = np.isinf(a) & (a == b)
+    return np.where(same_inf, a, r).astype(dt, copy=False) if same_inf.any() else \
+        np.asarray(r, dtype=dt)
 
 
 LOGADDEXP = defop("logaddexp", "LogaddexpBackward0", _logaddexp, inputs=("self", "other"),
                   jvp="elementwise",
                   grads={"self": lambda F, grad, self, other: grad / (F.exp(other - self) + 1),
                          "other": lambda F, grad, self, other: grad / (F.exp(self - other) + 1)})
-LOGADDEXP2 = defop("logaddexp2", "Logaddexp2Backward0", np.logaddexp2, inputs=("self", "other"),
+LOGADDEXP2 = defop("logaddexp2", "Logaddexp2Backward0", _logaddexp2, inputs=("self", "other"),
                    jvp="elementwise",
                    grads={"self": lambda F, grad, self, other:
                           grad / (F.pow(2.0, other - self) + 1),
@@ -3288,9 +3315,7 @@ def _elu_backward_jvp(F, grad_output, grad_output_t, self_or_result, self_or_res
 
 # Note [Activation backward ops]: elu's backward is an op of its own (EluBackwardBackward0)
 ELU_BACKWARD = defop(
-    "elu_backward", "EluBackwardBackward0",
-    lambda grad, x, alpha, scale, input_scale, is_result: _elu_backward_values(
-        raw.RAW, grad, x, alpha, scale, input_scale, is_result),
+    "elu_backward", "EluBackwardBackward0", raw.elu_backward,
     inputs=("grad_output", "self_or_result"),
     params=("alpha", "scale", "input_scale", "is_result"),
     grads={"grad_output": lambda F, grad, self_or_result, alpha, scale, input_scale, is_result:
@@ -3350,8 +3375,7 @@ def _hardswish_backward_jvp(F, grad_output, grad_output_t, self, self_t):
 
 
 HARDSWISH_BACKWARD = defop(
-    "hardswish_backward", "HardswishBackwardBackward0",
-    lambda grad, x: _hardswish_backward_values(raw.RAW, grad, x),
+    "hardswish_backward", "HardswishBackwardBackward0", raw.hardswish_backward,
     inputs=("grad_output", "self"),
     grads={"grad_output": lambda F, grad, self: F.hardswish_backward(grad, self),
            "self": _hardswish_double_backward},
@@ -3566,8 +3590,9 @@ GLU_BACKWARD = defop(
 
 
 def glu_jvp(F, self, self_t, dim):
-    """a_t * s + a * s * (1 - s) * b_t, with s = sigmoid(b) (PyTorch's glu_jvp, a CPU kernel
-    of float and double only: half precision refuses, even empty)."""
+    """a_t * s + res * (b_t - s * b_t), with s = sigmoid(b) and res = a * s, in the order
+    of PyTorch's glu_jvp (a CPU kernel of float and double only: half precision refuses,
+    even empty; its order gives +0.0 where a * s * (1 - s) * b_t would keep a -0.0)."""
     d = self._data.dtype
     if d.itemsize == 2:
         raise NotImplementedError(f"\"glu_jvp_cpu\" not implemented for "
@@ -3576,7 +3601,7 @@ def glu_jvp(F, self, self_t, dim):
     a, b = F.narrow(self, dim, 0, n), F.narrow(self, dim, n, n)
     a_t, b_t = F.narrow(self_t, dim, 0, n), F.narrow(self_t, dim, n, n)
     s = F.sigmoid(b)
-    return a_t * s + a * s * (1 - s) * b_t
+    return a_t * s + (a * s) * (b_t - s * b_t)
 
 
 GLU = defop("glu", "GluBackward0", None, params=("dim",),

@@ -553,7 +553,15 @@ def pow_scalar(x, e):
         if e == -2:
             return asarray(np.reciprocal(x * x))
         if x.dtype == np.float32 and e.__class__ is not complex:
-            return asarray(np.power(x.astype(np.float64), e).astype(np.float32))
+            x64 = x.astype(np.float64)
+            r = np.power(x64, e).astype(np.float32)
+            e32 = float(np.float32(e))
+            if e32 != e and x.size:  # (its SIMD loop's powf takes the exponent in float: an
+                # odd 2**40 + 1 is an even 2**40 there, the sign of a negative base's power)
+                simd = simd_positions(x.shape, x, unroll=2)
+                if simd is not None:
+                    r = np.where(simd, np.power(x64, e32).astype(np.float32), r)
+            return asarray(r)
         if k == "c" and e != 0 and e != 1:  # (0 and 1 fill and copy in PyTorch)
             return complex_pow(x, np.asarray(e, x.dtype))
     return asarray(x ** e)
@@ -1197,7 +1205,16 @@ rrelu_with_noise_backward = leaky_relu_backward
 
 
 def hardtanh_backward(grad, self, min_val, max_val):
-    return asarray(np.where((self <= min_val) | (self >= max_val), 0, grad))
+    """0 outside (min_val, max_val); at a NaN input the scalar loop passes grad on (its
+    test is false), the SIMD loop's mask (min < self < max) gives 0, as shrink_backward."""
+    out = asarray(np.where((self <= min_val) | (self >= max_val), 0, grad))
+    if self.dtype.kind in "fV" and out.size and out.dtype.kind in "fV":
+        nan = np.isnan(self)
+        if nan.any():
+            simd = simd_positions(out.shape, grad, self)
+            if simd is not None:
+                out = asarray(np.where(simd & nan, out.dtype.type(0), out))
+    return out
 
 
 _ONE_SIXTH_F = float(np.float32(1 / 6))  # 1/6 in float, as PyTorch's kernel
@@ -1445,20 +1462,52 @@ def as_strided(x, size, stride, storage_offset=0):
 
 
 def as_strided_backward(grad, layout, size, stride, storage_offset):
-    """Gradient of as_strided: zeros laid out like the input, the view's gradient added
-    where it reads (overlapping elements accumulate)."""
+    """Gradient of as_strided (FunctionsManual's as_strided_backward): the view's gradient
+    added into a zero storage where it reads (``storage_offset``: relative to the input's,
+    possibly before it), divided by the input's element counts where the input may overlap
+    itself, then read back in the input's layout."""
     shape, strides = layout
-    n = max(_extent(shape, strides), 1)
+    if 0 in shape or 0 in size:
+        return np.zeros(shape, dtype=grad.dtype)
+    inp_offset = -min(0, storage_offset)
+    out_offset = storage_offset + inp_offset
+    n = max(inp_offset + _extent(shape, strides), out_offset + _extent(size, stride))
     buf = np.zeros(n, dtype=grad.dtype)
-    idx = _strided(np.arange(n), storage_offset, size, stride)
-    np.add.at(buf, idx, grad)
-    if any(st == 0 and s > 1 for s, st in zip(shape, strides)):
-        # the input itself repeats storage elements (an expanded tensor): share each
-        # element's gradient among its copies, as PyTorch does, so expand's sum is right
+    np.add.at(buf, _strided(np.arange(n), out_offset, size, stride), grad)
+    kept = [(s, st) for s, st in zip(shape, strides) if s != 1]
+    if maybe_overlapping_memory([s for s, _ in kept], [st for _, st in kept]):
         count = np.zeros(n, dtype=grad.dtype)
-        np.add.at(count, _strided(np.arange(n), 0, shape, strides), 1)
-        buf = np.where(count > 0, buf / np.maximum(count, 1), 0).astype(grad.dtype)
-    return _strided(buf, 0, shape, strides).copy()
+        np.add.at(count, _strided(np.arange(n), inp_offset, shape, strides), 1)
+        with np.errstate(invalid="ignore"):
+            buf = buf / count  # (nan where the input does not read: never read back)
+    return _strided(buf, inp_offset, shape, strides).copy()
+
+
+def maybe_overlapping_memory(sizes, strides):
+    """FunctionsManual's _maybe_overlapping_memory: the dims by stride, each must start past
+    the last element the smaller ones reach."""
+    reach = 0
+    for i in sorted(range(len(sizes)), key=strides.__getitem__):
+        if strides[i] <= reach:
+            return True
+        reach += strides[i] * (sizes[i] - 1)
+    return False
+
+
+def unfold_backward(grad, layout, out_size, out_stride, dimension, size, step):
+    """Gradient of unfold: as_strided's of its windows (aten::unfold_backward)."""
+    return as_strided_backward(grad, layout, out_size, out_stride, 0)
+
+
+def unfold(x, dimension, size, step):
+    """x's windows of ``size`` every ``step`` along ``dimension`` (a new last dim)."""
+    if not x.ndim:
+        return np.lib.stride_tricks.as_strided(x, (size,), (x.itemsize,)).copy()
+    n = (x.shape[dimension] - size) // step + 1
+    st = x.strides
+    return np.lib.stride_tricks.as_strided(
+        x, x.shape[:dimension] + (n,) + x.shape[dimension + 1:] + (size,),
+        st[:dimension] + (st[dimension] * step,) + st[dimension + 1:] + (st[dimension],)).copy()
 
 
 def neg(x):
@@ -1849,7 +1898,8 @@ FORMULA_NAMES = (
     "index_backward", "masked_select_backward",
     "cat", "stack", "narrow", "select", "softmax", "log_softmax", "maximum", "minimum", "clamp",
     "relu", "tanh", "sigmoid", "cast_like", "diagonal", "diagonal_backward", "as_strided",
-    "as_strided_backward", "strided_view", "strided_scatter", "zero_at", "scatter",
+    "as_strided_backward", "unfold", "unfold_backward", "strided_view", "strided_scatter",
+    "zero_at", "scatter",
     "constant", "flip", "cumsum", "cumprod", "tril", "triu", "floor", "div_floor", "div_trunc",
     "trunc", "sgn",
     "log1p", "expm1", "sinh", "cosh", "neg", "erf", "xlogy", "xlog1py", "rsqrt", "logcumsumexp",
@@ -1869,8 +1919,29 @@ FORMULA_NAMES = (
 )
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
+    """At a NaN input PyTorch's scalar loop gives grad * scale (its test b <= 0 is false),
+    its SIMD loop (two vectors a step) the negative branch, NaN."""
     from .pointwise import _elu_backward_values
-    return _elu_backward_values(RAW, grad, x, alpha, scale, input_scale, is_result)
+    out = _elu_backward_values(RAW, grad, x, alpha, scale, input_scale, is_result)
+    return _nan_lanes(out, x, lambda: grad * scale, (grad, x), unroll=2)
+
+
+def _nan_lanes(out, x, scalar_value, operands, unroll):
+    """``out`` where input ``x`` is NaN: NaN in PyTorch's SIMD loop (a kernel whose vector
+    form blends two computed branches), ``scalar_value()`` in its scalar loop (Note [SIMD
+    tie picks] locates them)."""
+    out = asarray(out)
+    if out.dtype.kind not in "fV" or not out.size:
+        return out
+    nan = np.isnan(x)
+    if not nan.any():
+        return out
+    simd = simd_positions(out.shape, *operands, unroll=unroll)
+    scalar = nan if simd is None else nan & ~simd
+    out = np.where(scalar, scalar_value(), out)
+    if simd is not None:
+        out = np.where(nan & simd, out.dtype.type(np.nan), out)
+    return asarray(out.astype(x.dtype if out.dtype != x.dtype else out.dtype, copy=False))
 
 
 def softplus_backward(grad, x, beta, threshold):
@@ -1958,8 +2029,12 @@ def gelu_backward(grad, x, approximate):
 
 
 def hardswish_backward(grad, x):
+    """At a NaN input PyTorch's scalar loop passes grad on, its SIMD loop's blends keep the
+    NaN of grad * (x / 3 + 0.5)."""
     from .pointwise import _hardswish_backward_values
-    return _hardswish_backward_values(RAW, grad, x)
+    out = _hardswish_backward_values(RAW, grad, x)
+    return _nan_lanes(out, x, lambda: np.broadcast_to(grad, np.shape(out)), (grad, x),
+                      unroll=2)
 
 
 def log_sigmoid_backward(grad, x):

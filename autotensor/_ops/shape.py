@@ -205,9 +205,16 @@ AS_STRIDED = defop("as_strided", "AsStridedBackward0", None,
                                     self_t.storage_offset() + storage_offset))
 UNFOLD = defop("unfold", "UnfoldBackward0", None,
                params=("dimension", "size", "step", "out_size", "out_stride", "layout"),
-               grads={"self": lambda F, grad, out_size, out_stride, layout:
-                      F.as_strided_backward(grad, layout, out_size, out_stride, 0)},
+               grads={"self": lambda F, grad, dimension, size, step, out_size, out_stride,
+                      layout: F.unfold_backward(grad, layout, out_size, out_stride, dimension,
+                                                size, step)},
                jvp=lambda F, self_t, dimension, size, step: unfold(self_t, dimension, size, step))
+UNFOLD_BACKWARD = defop(
+    "unfold_backward", "UnfoldBackwardBackward0", None, inputs=("grad",),
+    params=("layout", "out_size", "out_stride", "dimension", "size", "step"),
+    grads={"grad": lambda F, grad, dimension, size, step: F.unfold(grad, dimension, size, step)},
+    jvp=lambda F, grad_t, layout, out_size, out_stride, dimension, size, step:
+        F.unfold_backward(grad_t, layout, out_size, out_stride, dimension, size, step))
 
 
 # CopySlices' pieces (Note [CopySlices]), as ops so that its double backward works.
@@ -228,12 +235,6 @@ STRIDED_SCATTER = defop(
                             F.strided_scatter(F.zeros_like(self) if self_t is None else self_t,
                             F.zeros_like(src) if src_t is None else src_t, layout, size, stride,
                             offset))
-AS_STRIDED_BACKWARD = defop("as_strided_backward", "AsStridedBackwardBackward0", None,
-                            inputs=("grad",), params=("layout", "size", "stride", "offset"),
-                            grads={"grad": lambda F, grad, layout, size, stride, offset:
-                                   F.strided_view(grad, layout, size, stride, offset)},
-                            jvp=lambda F, grad_t, layout, size, stride, offset:
-                                F.as_strided_backward(grad_t, layout, size, stride, offset))
 DIAGONAL_BACKWARD = defop("diagonal_backward", "DiagonalBackwardBackward0", None,
                           inputs=("grad",), params=("shape", "offset", "dim1", "dim2"),
                           grads={"grad": lambda F, grad, offset, dim1, dim2:

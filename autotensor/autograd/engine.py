@@ -622,7 +622,10 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
             if hooks is not None:
                 grads = _pre_hooks(node, grads, raw)
             if grads[0] is not None or any(g is not None for g in grads):
-                if fw:
+                if fw and (not filtered or any(e[0] is not None and e[0] in needed
+                                               for e in node._next)):
+                    # (a node computing nothing, backward(inputs=[its output]), runs no
+                    # formula: task_should_compute_output)
                     _refuse_backward_op(node, grads, raw)
                 outs = node.apply(grads, F) if not filtered else \
                     _apply_needed(node, grads, F, needed)

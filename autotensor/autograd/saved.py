@@ -175,6 +175,17 @@ class SavedTensor:
         return f"<torch._C._autograd.SavedTensor object at {hex(id(self))}>"
 
 
+def _current_grad_fn(t):
+    """The saved input's grad_fn now, as PyTorch's data_.grad_fn() in the message: a view
+    modified in place since reads as its regenerated AsStridedBackward0."""
+    if t._view is not None:
+        try:
+            return t.grad_fn
+        except RuntimeError:  # (a view whose history cannot be regenerated: as recorded)
+            pass
+    return t._grad_fn
+
+
 def _modified_message(saved, node):
     from .. import _dtypes
     value = saved._value
@@ -186,7 +197,7 @@ def _modified_message(saved, node):
         diff = node.op.diff_outputs if hasattr(node, "op") else None
         fn, nr = (node if diff is None or saved._output_nr in diff else None), saved._output_nr
     else:
-        fn, nr = value._grad_fn, value._output_nr
+        fn, nr = _current_grad_fn(value), value._output_nr
     if fn is None:
         msg = _errors.SAVED_MODIFIED_LEAF.format(type=type_name, shape=shape, now=now,
                                                  saved=saved._version)

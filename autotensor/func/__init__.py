@@ -229,6 +229,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
             return grads, (output, _detach_tree(aux, keep))
         return grads, output
 
+    wrapper._batch_first = True  # (under vmap: Note [vmap results' layout])
     return wrapper
 
 
@@ -243,6 +244,7 @@ def grad(func, argnums=0, has_aux=False):
             return g, value[1]
         return g
 
+    wrapper._batch_first = True
     return wrapper
 
 

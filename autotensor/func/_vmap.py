@@ -21,7 +21,7 @@ tangent is float32 has a float16 tangent there, float32 here (values agree).
 import functools
 
 from .. import _creation, _dtypes, _random
-from .._ops.layout import is_non_overlapping_and_dense
+from .._ops.layout import is_contiguous, is_non_overlapping_and_dense
 from .._tensor import Tensor
 from . import _spec_repr, tree_flatten, tree_unflatten
 
@@ -162,8 +162,10 @@ def _layout_dim(flat_args, flat_in_dims):
     if all(e == d and b.shape == a.shape for b, e in mapped):
         strides = a.stride()
         same = all(b.stride() == strides for b, _ in mapped)
+        front = (a.shape[d],) + tuple(shape), (strides[d],) + strides[:d] + strides[d + 1:]
         return d, shape, strides if same and not a.is_contiguous() and \
-            is_non_overlapping_and_dense(a.shape, strides) else None
+            is_non_overlapping_and_dense(a.shape, strides) else None, \
+            same and is_contiguous(*front)
     return None
 
 
@@ -178,6 +180,11 @@ def _layout_dim(flat_args, flat_in_dims):
 # stacked along dim 0, where batching rules put the batch dim, and moved to out_dim.
 # (PyTorch's result is a view when the last op kept the batch dim in place, a unary op's
 # rule, and not when it moved it to the front first, a binary op's: here it always is.)
+# Where the two rules differ in strides, the batch dim moved to the front leaving an input
+# contiguous but for size-1 dims (in_dims=-1 of a (1, 1, 2)), the binary op's is taken, as
+# functions mostly combine batched tensors: TensorIterator's C-contiguous result, batch-first.
+# A func.grad's gradients come out of batched backward formulas C-contiguous, batch-first,
+# whatever the input's layout (``_batch_first`` on the function).
 def _assemble(results, out_dims, func, empty, layout=None):
     """The per-entry outputs stacked along their out_dims (PyTorch's _unwrap_batched)."""
     name = _get_name(func)
@@ -203,6 +210,11 @@ def _assemble(results, out_dims, func, empty, layout=None):
             d = out_dim % (first.dim() + 1)
             none = _creation.zeros(0, dtype=_dtypes.int64)
             out.append(first.unsqueeze(d).index_select(d, none))
+        elif layout is not None and first.shape == layout[1] and layout[3]:
+            # (a binary op's rule moved the batch dim to the front of an input that is then
+            # contiguous (size-1 dims aside): TensorIterator's result is C-contiguous)
+            r = _stack(column, 0)
+            out.append(r.movedim(0, out_dim) if out_dim % r.dim() else r)
         elif layout is not None and first.shape == layout[1]:
             r = _stack(column, layout[0])
             if layout[2] is not None:  # (a dense input's strides, as TensorIterator keeps)
@@ -234,7 +246,9 @@ def _run(func, batch_size, flat_in_dims, flat_args, args_spec, out_dims, randomn
             entry = (_empty_entry(flat_args, flat_in_dims) if empty
                      else _entry(flat_args, flat_in_dims, i))
             results.append(func(*tree_unflatten(entry, args_spec), **kwargs))
-    return _assemble(results, out_dims, func, empty, _layout_dim(flat_args, flat_in_dims))
+    layout = None if getattr(func, "_batch_first", False) else \
+        _layout_dim(flat_args, flat_in_dims)
+    return _assemble(results, out_dims, func, empty, layout)
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):

@@ -829,10 +829,14 @@ def _kl_div(input, target, reduction, log_target):
         raise RuntimeError("kl_div: Complex inputs not supported.")
     if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    # (GCC evaluates the operands of aten's `a - b`, `a * b` right to left: the right one's
+    # node comes first, so the left one's runs first in backward)
     if log_target:
-        loss = fn.mul(fn.exp(target), target - input)
+        diff = target - input
+        loss = fn.mul(fn.exp(target), diff)
     else:
-        loss = fn.xlogy(target, target) - fn.mul(target, input)
+        product = fn.mul(target, input)
+        loss = fn.xlogy(target, target) - product
     return _reduce(loss, reduction)
 
 
