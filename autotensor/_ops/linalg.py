@@ -655,6 +655,11 @@ def _det_backward(F, grad, A, result):
         if A.shape[-1] == 1:  # (PyTorch's 1x1 gradient is grad for any A, inf and NaN too)
             return np.broadcast_to(np.asarray(grad)[..., None, None], A.shape).astype(A.dtype)
         return _lu_grad_nonfinite(A, grad * result, eps=True)
+    if F.is_raw and _lu32(A):  # (the cofactors det A^-T in double, as before Note [float32
+        # LU as MKL's]: PyTorch's gradient of a nearly singular float32 matrix is its
+        # accurate cofactor matrix, not the float32 LU's det times its inverse)
+        with np.errstate(all="ignore"):
+            result = np.linalg.det(A.astype(np.float64)).astype(A.dtype)
     try:
         inv_H = _H(F, _la(F).inv(A))
     except _SINGULAR:
@@ -670,7 +675,8 @@ def _slogdet_backward(F, grads, A, sign):
         g = (0 if g is None else g) + 1j * np.imag(gs * np.conj(sign))
     if g is None:
         return None
-    if F.is_raw and A.size and not _finite(A):
+    if F.is_raw and A.size and (not _finite(A) or _lu32(A)):  # (and Note [float32 LU as
+        # MKL's]: lu_solve with the forward's LU)
         return _lu_grad_nonfinite(A, g, eps=False)
     try:
         inv_H = _H(F, _la(F).inv(A))
@@ -688,6 +694,8 @@ def _solve_backward(F, grad, A, result, left, vector):
         grad, result = _col(F, grad), _col(F, result)
     la = _la(F)
     try:
+        if F.is_raw and _lu32(A):  # (Note [float32 LU as MKL's]: the forward's LU of A)
+            raise _LinAlgError
         if left:
             gB = la.solve(_H(F, A), grad)
         else:
@@ -1397,8 +1405,8 @@ def _lu_perm_odd(piv):
 
 def _det_jvp(F, A, A_t, result):
     """PyTorch's linalg_det_jvp: det * tr(A^-1 A_t) (Note [Determinants of singular
-    matrices])."""
-    if _finite(A._data):
+    matrices]; Note [float32 LU as MKL's]: the forward's LU itself)."""
+    if _finite(A._data) and not _lu32(A._data):
         try:
             return result * _btrace(F, _la(F).solve(A, A_t))
         except _LinAlgError:  # (singular)
@@ -1415,6 +1423,10 @@ def _getrs_array(LU, piv, b, left=True):
     """A^-1 b (``left``) or b A^-1 from A's getrf factors, as getrs (trans "N", or "T" on
     b^T for the right side): P^T, then the triangular substitutions, which a zero pivot
     turns into infinities and NaNs (no error)."""
+    if _lu32(LU) and b.dtype == np.float32:  # (Note [float32 LU as MKL's])
+        if left:
+            return _getrs32(LU, piv, b)
+        return np.swapaxes(_getrs32(LU, piv, np.swapaxes(b, -1, -2), True), -1, -2)
     P, L, U = _unpack_arrays(LU, piv)
     with np.errstate(all="ignore"):
         if left:
@@ -1443,6 +1455,8 @@ def _lu_solve_f(F, LU, piv, transposed, b, eps=False):
         d = np.diagonal(LU, 0, -2, -1)
         fix = np.where(d == 0, np.finfo(d.real.dtype).eps, 0).astype(LU.dtype)
         LU = LU + fix[..., :, None] * np.eye(LU.shape[-1], dtype=LU.dtype)
+    if F.is_raw and _lu32(LU) and getattr(b, "dtype", None) == np.float32:
+        return _getrs32(LU, piv, b, transposed)  # (Note [float32 LU as MKL's])
     P, L, U = _unpack_arrays(LU, piv)
     la = _la(F)
     if transposed:  # A = U^T L^T P^T
@@ -1467,7 +1481,7 @@ SLOGDET = defop("_linalg_slogdet", "LinalgSlogdetBackward0", None, inputs=("A",)
 def _slogdet_jvp(F, A, A_t, sign):
     """PyTorch's slogdet_jvp: tr(A^-1 A_t) = t; (i imag(t) sign, real(t)) for complex A."""
     t = None
-    if _finite(A._data):
+    if _finite(A._data) and not _lu32(A._data):  # (Note [float32 LU as MKL's])
         try:
             t = _btrace(F, _la(F).solve(A.detach(), A_t))
         except _LinAlgError:  # (singular: Note [Determinants of singular matrices])
@@ -1503,6 +1517,8 @@ def _solve_jvp(F, A, A_t, B_t, left, vector, result):
         rhs = -term if rhs is None else rhs - term
     la = _la(F)
     try:
+        if _lu32(A._data):  # (Note [float32 LU as MKL's]: the forward's LU of A)
+            raise _LinAlgError
         out = la.solve(A, rhs) if left else _T(F, la.solve(_T(F, A), _T(F, rhs)))
     except _LinAlgError:  # (singular: PyTorch's lu_solve with the forward's LU, no check)
         LU, piv, _ = _lu_array(A._data)
@@ -1671,12 +1687,54 @@ def _batch_prefix(a, i):
     return f"(Batch element {i}): " if a.ndim > 2 else ""
 
 
+# Note [float32 LU as MKL's]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's float32 det, slogdet, inv and solve factor in float32 (MKL's sgetrf, then
+# sgetrs), where NumPy's np.linalg computes float32 in double and rounds: a result read off
+# rounding residues (a singular or ill-conditioned matrix: the rank-1 outer(v, v), whose last
+# pivot is such a residue, has an inverse of entries ~2.5e7 in PyTorch, 1.8e7 in NumPy; a
+# singular det is 0.0 in PyTorch, -9.8e-17 in NumPy, and its tangent's zero takes that
+# sign) differs by orders of magnitude, and an ordinary one by kappa * eps(float32). For
+# matrices up to 16 x 16 MKL's sgetrf takes the unblocked steps of LAPACK's sgetf2, which
+# are reproduced here exactly (measured: every LU of 100 random, rank-deficient and
+# ill-conditioned matrices each of 2..16 x 2..16, square and rectangular, bit for bit): the
+# pivot column scaled by the reciprocal of the pivot (1 / p rounded, then products), except
+# in square matrices up to 4 x 4, whose next-to-last column (one entry) is divided by it;
+# the trailing update a - l u one fused multiply-add per entry (a float64 product of two
+# floats is exact: one rounding in double, then to float, the same except in double
+# rounding's ~2^-29 of cases). getrs's substitutions are LAPACK's trsm (column by column,
+# fused), with the reciprocal of U's pivots up to 4 x 4 and a division above: the inverse
+# agrees with PyTorch's to float32 tolerance on 119 of 120 such 3..6 x 3..6 matrices (NumPy's
+# double route: 20-29 of 60), bit for bit on all 2 x 2 and 8 x 8 ones; the transposed
+# substitutions (X A = B, A^-T in the backward) are trsm's dot products, not MKL's bit for
+# bit from 3 x 3 on (its kernel's order not found). A differential sweep of det, slogdet,
+# logdet, inv, solve (left, right, vector), lu_factor and matrix_power(-2) of random,
+# rank-deficient, rank-1 and ill-conditioned float32 matrices 1..17 (and batches), 4,032
+# cases: values agree in 3,756 (2,563 before), tangents in 3,717 (2,415), gradients in 3,696
+# (2,275); the rest mostly 17 x 17 and rank-1 gradients. Larger matrices go through
+# MKL's blocked sgetrf (its order of operations not reproduced: none of 60 17 x 17 LUs
+# agreed), and keep NumPy's double route.
+_MKL_LU_MAX = 16
+
+
+def _lu32(a):
+    """Whether ``a`` (real float32, at most 16 x 16) takes MKL's float32 LU steps here."""
+    return a.dtype == np.float32 and max(a.shape[-2:]) <= _MKL_LU_MAX and a.size > 0
+
+
+def _fma32(x, y, z):
+    """x * y + z rounded once (for float32 x, y, z: the product exact in double)."""
+    return (x.astype(np.float64) * y + z).astype(np.float32)
+
+
 def _lu_array(a):
     """LU with partial pivoting (LAPACK getrf's choice of pivot), batched: (LU, pivots
-    1-based as LAPACK's, info)."""
+    1-based as LAPACK's, info); float32 as MKL's (Note [float32 LU as MKL's])."""
     a = np.array(a, copy=True)
     n_rows, n_cols = a.shape[-2], a.shape[-1]
     k = min(n_rows, n_cols)
+    mkl = _lu32(a)
+    tiny = np.finfo(np.float32).tiny
     batch = a.shape[:-2]
     piv = np.zeros(batch + (k,), np.int32)
     info = np.zeros(batch, np.int32)
@@ -1702,10 +1760,68 @@ def _lu_array(a):
         zero = d == 0
         info = np.where((info == 0) & zero, j + 1, info)
         safe = np.where(zero, 1, d)
-        a[..., j + 1:, j] = np.where(zero[..., None], a[..., j + 1:, j],
-                                     a[..., j + 1:, j] / safe[..., None])
+        col = a[..., j + 1:, j]
+        if mkl:  # (sgetf2: 1 / pivot unless it is tiny; MKL's small square kernel divides)
+            with np.errstate(all="ignore"):
+                scaled = col / safe[..., None]
+                if not (n_rows == n_cols <= 4 and j == n_cols - 2):
+                    scaled = np.where((np.abs(safe) >= tiny)[..., None],
+                                      col * (np.float32(1) / safe)[..., None], scaled)
+                a[..., j + 1:, j] = np.where(zero[..., None], col, scaled)
+                a[..., j + 1:, j + 1:] = _fma32(-a[..., j + 1:, j, None], a[..., j, None, j + 1:],
+                                                a[..., j + 1:, j + 1:])
+            continue
+        a[..., j + 1:, j] = np.where(zero[..., None], col, col / safe[..., None])
         a[..., j + 1:, j + 1:] -= a[..., j + 1:, j, None] * a[..., j, None, j + 1:]
     return a, piv, info
+
+
+def _getrs32(LU, piv, b, trans=False):
+    """A^-1 b (``trans``: A^-T b) in float32 from A's float32 LU, as MKL's sgetrs takes it
+    (Note [float32 LU as MKL's]): the row interchanges, then trsm's substitutions column by
+    column, each entry updated by one fused multiply-add per term; a zero pivot gives
+    infinities and NaNs (no error)."""
+    n = LU.shape[-1]
+    shape = np.broadcast_shapes(LU.shape[:-2], b.shape[:-2]) + b.shape[-2:]
+    x = np.array(np.broadcast_to(b, shape), np.float32)
+    LU = np.broadcast_to(LU, shape[:-2] + LU.shape[-2:])
+    piv = np.broadcast_to(piv, shape[:-2] + piv.shape[-1:])
+    idx = np.indices(shape[:-2]) if shape[:-2] else ()
+    rec = n <= 4
+
+    def swap(j):
+        p = piv[..., j] - 1
+        rows_j = x[(*idx, j)].copy()
+        x[(*idx, j)] = x[(*idx, p)]
+        x[(*idx, p)] = rows_j
+
+    def scale(i, d):
+        x[..., i, :] = x[..., i, :] * (np.float32(1) / d)[..., None] if rec else \
+            x[..., i, :] / d[..., None]
+
+    with np.errstate(all="ignore"):
+        if not trans:  # P^T b; L y = b (unit); U x = y
+            for j in range(n):
+                swap(j)
+            for t in range(n):
+                x[..., t + 1:, :] = _fma32(-LU[..., t + 1:, t, None], x[..., t, None, :],
+                                           x[..., t + 1:, :])
+            for t in range(n - 1, -1, -1):
+                scale(t, LU[..., t, t])
+                x[..., :t, :] = _fma32(-LU[..., :t, t, None], x[..., t, None, :],
+                                       x[..., :t, :])
+            return x
+        # A^T = U^T L^T P^T: U^T z = b (forward, trsm's dot products), L^T w = z, then P w
+        for i in range(n):
+            for t in range(i):
+                x[..., i, :] = _fma32(-LU[..., t, i, None], x[..., t, :], x[..., i, :])
+            scale(i, LU[..., i, i])
+        for i in range(n - 1, -1, -1):
+            for t in range(i + 1, n):
+                x[..., i, :] = _fma32(-LU[..., t, i, None], x[..., t, :], x[..., i, :])
+        for j in range(n - 1, -1, -1):
+            swap(j)
+    return x
 
 
 def _singular_error(name, a):
@@ -1848,12 +1964,37 @@ def _gesdd_infinite(a, full_matrices, compute_uv):
     return S.reshape(a.shape[:-2] + (k,))
 
 
+def _gesdd_refusal(a):
+    """MKL's gesdd (singular vectors wanted) of a tall real matrix, m >= 3n/2 and n >= 3,
+    holding an infinity anywhere but alone at [0, 0] refuses it: "failed to converge ...
+    (error code: n - 1)", float32 and float64 (measured: every one of 1,400 such random
+    matrices 4..19 x 3..8, one to three infinities, and none with only A[0, 0] infinite or
+    with m < 3n/2: there the matrix gesdd scales by bignum / inf = 0, a NaN where the
+    infinity was, reaches the QR-first path, whose reflectors spread the NaN unless it is
+    the first pivot); the singular values alone are computed (NaN). A matrix of the batch
+    holding a NaN before it raises gesdd's own error (Note [Non-finite inputs of LAPACK])."""
+    m, n = a.shape[-2:]
+    if a.dtype.kind != "f" or n < 3 or m <= n or m < 3 * n // 2:
+        return
+
+    def refused(mat):
+        bad = ~np.isfinite(mat)
+        return bad.any() and (np.isnan(mat).any() or bad.sum() > bad[0, 0])
+    i = _first_bad(a, refused)
+    if i is not None and not np.isnan(a.reshape((-1, m, n))[i]).any():
+        raise _LinAlgError(f"linalg.svd: {_batch_prefix(a, i)}The algorithm failed to converge "
+                           "because the input matrix is ill-conditioned or has too many "
+                           f"repeated singular values (error code: {n - 1}).")
+
+
 def _svd_np(a, full_matrices=True, compute_uv=True):
     """gesdd with PyTorch's error (Note [Non-finite inputs of LAPACK], Note [SVD as
     PyTorch's gesdd])."""
     try:
         if a.size and not np.isfinite(a).all():
             k = min(a.shape[-2:])
+            if compute_uv:
+                _gesdd_refusal(a)
             if k >= 3:
                 return _gesdd_infinite(a, full_matrices, compute_uv)
             if k == 1 and compute_uv and a.dtype.kind == "f":
@@ -2425,7 +2566,8 @@ def diagflat(input, offset=0):
 @view_errors_before_checks
 def det(A):
     a = _square_float("linalg.det", A, empty_ok=True)
-    if not _finite(a):  # (Note [Determinants of singular matrices]: getrf's infinities)
+    if not _finite(a) or _lu32(a):  # (Note [Determinants of singular matrices]: getrf's
+        # infinities; Note [float32 LU as MKL's])
         LU, piv, _ = _det_lu(A)
         with np.errstate(all="ignore"):
             d = np.diagonal(LU, 0, -2, -1).prod(-1)
@@ -2445,8 +2587,9 @@ def det(A):
 @view_errors_before_checks
 def slogdet(A):
     a = _square_float("linalg.slogdet", A, None)
-    s, l_ = np.linalg.slogdet(a)
-    if not _finite(a):  # (getrf's factors: sign(P) prod(sgn(diag U)), sum(log|diag U|))
+    s, l_ = np.linalg.slogdet(a) if not _lu32(a) else (None, None)
+    if not _finite(a) or _lu32(a):  # (getrf's factors: sign(P) prod(sgn(diag U)),
+        # sum(log|diag U|); Note [float32 LU as MKL's])
         LU, piv, _ = _det_lu(A)
         d = np.diagonal(LU, 0, -2, -1)
         sg = np.where(d > 0, 1.0, np.where(d < 0, -1.0, 0.0)).prod(-1)
@@ -2496,7 +2639,8 @@ def inv_ex(A, *, check_errors=False):
     a = _square_float("linalg.inv", A, None)
     if a.size == 0:
         inverse, info = a.copy(), np.zeros(a.shape[:-2], np.int32)
-    elif not _finite(a):  # (getrf/getrs's infinities and NaNs: solve_ex(A, I) as PyTorch's)
+    elif not _finite(a) or _lu32(a):  # (getrf/getrs's infinities and NaNs: solve_ex(A, I)
+        # as PyTorch's; Note [float32 LU as MKL's])
         inverse, info = _solve_getrs(A, np.eye(a.shape[-1], dtype=a.dtype))
         if check_errors and info.any():
             _singular_error("linalg.inv", a)
@@ -2518,7 +2662,7 @@ def inv_ex(A, *, check_errors=False):
 @view_errors_before_checks
 def inv(A):
     a = _square_float("linalg.inv", A, None)
-    if a.size and not _finite(a):
+    if a.size and (not _finite(a) or _lu32(a)):
         return inv_ex(A, check_errors=True)[0]
     inverse = _inv_array(a)
     return _finish(INV_EX, (A,), (), (inverse, np.zeros(a.shape[:-2], np.int32)))[0]
@@ -2561,7 +2705,8 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
     try:
         if a.size == 0:
             x = np.zeros(batch + bm.shape[-2:], a.dtype)
-        elif not (_finite(a) and _finite(bm)):  # (getrf/getrs's infinities and NaNs)
+        elif not (_finite(a) and _finite(bm)) or (_lu32(a) and bm.dtype == np.float32):
+            # (getrf/getrs's infinities and NaNs; Note [float32 LU as MKL's])
             x, info = _solve_getrs(A, np.broadcast_to(bm, batch + bm.shape[-2:]), left)
             if (check_errors or out == "raise") and info.any():
                 raise np.linalg.LinAlgError
