@@ -19,6 +19,9 @@ REQUIRES_GRAD_DTYPE_SETTER = ("only Tensors of floating point and complex dtype 
                               "gradients")
 REQUIRES_GRAD_DTYPE_CTOR = "Only Tensors of floating point and complex dtype can require gradients"
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+SAVED_DETACHED_INPLACE = ("Trying to use a saved tensor that has been detached in-place, i.e. "
+                          "with .detach_().This is not supported, please use out-of-place "
+                          "`.detach()` instead")
 VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
                         "in-place operation.")
 NUMPY_REQUIRES_GRAD = ("Can't call numpy() on Tensor that requires grad. "

@@ -458,6 +458,10 @@ class Tensor:
                                "gradients. To fix this error, please refer to the "
                                "Optimizer.zero_grad() function in torch/optim/optimizer.py "
                                "as the solution.")
+        if self._grad_fn is not None:  # (nodes made before now that saved this tensor
+            # refuse to use it: SavedVariable's "detached in-place" error, graph.py)
+            from ._ops.dispatch import _sequence
+            self._meta_dict()["detached_seq"] = next(_sequence)
         self._grad_fn = None
         self._requires_grad = False
         self._output_nr = 0

@@ -32,7 +32,7 @@ _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5
                 [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)] +
                 ["pending_stop30/s30b_repro_001.py"] +
                 [f"pending_stop30/s30c_repro_{n:03d}.py" for n in (1, 2, 3)] +
-                ["pending_stop30/s30d_repro_001.py"])
+                ["pending_stop30/s30d_repro_001.py", "pending_stop30/s30e_repro_001.py"])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -533,3 +533,28 @@ def test_stale_input_views_raise_before_overlap_checks(op, stale):
         return [run]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs
+
+
+def test_saved_tensor_detached_in_place_refuses_before_its_version_check():
+    """A non-leaf saved as an input, then detach_()ed: SavedVariable's "detached in-place"
+    error at backward, before the version check; detached before it was saved, it is a
+    leaf then, and backward runs."""
+    def scenario(m):
+        def after(modify):
+            x = m.ones(2, requires_grad=True) * 1
+            y = x * x
+            if modify:
+                x.mul_(2)
+            x.detach_()
+            y.sum().backward()
+
+        def before():
+            w = m.ones(2, requires_grad=True)
+            x = m.ones(2, requires_grad=True) * 1
+            x.detach_()
+            (x * w).sum().backward()
+            return w.grad
+        return [lambda: after(False), lambda: after(True), before]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+    assert "detached in-place" in theirs[0][1]

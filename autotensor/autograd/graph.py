@@ -324,6 +324,9 @@ def unpack_saved(node, F):
     for i in op.tensor_slots:
         v = vals[i]
         if isinstance(v, Tensor):
+            m = v._meta
+            if m is not None and m.get("detached_seq", -1) > node._seq:
+                raise RuntimeError(_errors.SAVED_DETACHED_INPLACE)  # (before the version's)
             expected = versions[i] if versions is not None else 0
             if v._vc[0] != expected:
                 raise RuntimeError(_modified_message(node, i, v, v._vc[0], expected))
@@ -473,7 +476,8 @@ def _raw_apply(op):
         lines.append(f"    v{i} = saved[{i}]")
     for i in op.tensor_slots:
         lines += [f"    if isinstance(v{i}, Tensor):",
-                  f"        if v{i}._vc[0] != (0 if versions is None else versions[{i}]):",
+                  f"        if v{i}._vc[0] != (0 if versions is None else versions[{i}]) or "
+                  f"(v{i}._meta is not None and 'detached_seq' in v{i}._meta):",
                   "            return generic(self, grads, F)",
                   f"        v{i} = v{i}._data",
                   f"    elif v{i}.__class__ is SavedTensor:",
