@@ -32,7 +32,8 @@ _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5
                 [f"pending_stop30/s30a_repro_{n:03d}.py" for n in (2, 4, 5)] +
                 ["pending_stop30/s30b_repro_001.py"] +
                 [f"pending_stop30/s30c_repro_{n:03d}.py" for n in (1, 2, 3)] +
-                ["pending_stop30/s30d_repro_001.py", "pending_stop30/s30e_repro_001.py"])
+                ["pending_stop30/s30d_repro_001.py"] +
+                [f"pending_stop30/s30e_repro_{n:03d}.py" for n in (1, 2)])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -558,3 +559,24 @@ def test_saved_tensor_detached_in_place_refuses_before_its_version_check():
     ours, theirs = _outcomes(scenario)
     assert ours == theirs
     assert "detached in-place" in theirs[0][1]
+
+
+@pytest.mark.parametrize("shape", [(0, 1), (2, 1), (3,)])
+def test_copy_of_a_broadcast_src_of_another_dtype_casts_before_the_sum(shape):
+    """CopyBackwards casts the gradient to src's dtype itself; the engine then sums it to
+    src's shape: a create_graph gradient is SumBackward0 over ToCopyBackward0."""
+    def scenario(m):
+        def names(g, depth=4):
+            if g is None or depth == 0:
+                return []
+            return [type(g).__name__, [names(n, depth - 1) for n, _ in g.next_functions]]
+
+        def run():
+            v0 = m.zeros(shape)
+            v1 = m.tensor(1.764, dtype=m.float64, requires_grad=True)
+            v0.copy_(v1)
+            g = m.autograd.grad(v0.exp().sum(), [v1], create_graph=True)[0]
+            return [g.item(), str(g.dtype), names(g.grad_fn)]
+        return [run]
+    ours, theirs = _outcomes(scenario)
+    assert ours[0][:2] == theirs[0][:2] and ours[0][2] == theirs[0][2]

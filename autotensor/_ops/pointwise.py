@@ -672,8 +672,12 @@ STANDARD_GAMMA_GRAD = defop("_standard_gamma_grad", "StandardGammaGradBackward0"
                             grads={"self": _gamma_grad_not_implemented},
                             jvp=_not_supported_fw("_standard_gamma_grad"))
 COPY = defop("copy_", "torch::autograd::CopyBackwards", None, inputs=("self", "src"),
+             params=("src_dtype",),
+             # (CopyBackwards casts to src's dtype itself, before the engine sums a
+             # broadcast src's gradient down: ToCopyBackward0 under SumBackward0)
              grads={"self": lambda F, grad: F.zeros_like(grad),
-                    "src": lambda F, grad: grad},
+                    "src": lambda F, grad, src_dtype:
+                    grad if _dt(grad) == src_dtype else F.cast(grad, src_dtype)},
              jvp=lambda F, self, src, src_t: _copy_jvp(F, self, src, src_t))
 COPY.primal_reads = ()  # (VariableTypeManual's copy_ takes no _fw_primal view of src)
 
@@ -1816,7 +1820,7 @@ def copy_(self, src, non_blocking=False):
         sd = np.broadcast_to(sd, dst.shape)
     value = sd.astype(self._data.dtype, copy=False)
     # (record_inplace remembers src's shape and dtype when they differ: sum_to / cast back)
-    return inplace.record_inplace(COPY, self, (self, src), (), value)
+    return inplace.record_inplace(COPY, self, (self, src), (src._data.dtype,), value)
 
 
 # ---- more unary math (each entry, then its function and in-place variant) ------------------

@@ -1,0 +1,33 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+line 5: v2.backward()
+line 5: keys ['ok'] != ['raised']
+  autotensor: {'ok': None}
+  torch:      {'raised': Raised(type_name='RuntimeError', message='ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you want a mutable zero tensor.')}
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), requires_grad=True)
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = v0.floor_divide(v0)
+    v2 = torch.nn.functional.l1_loss(v0, v0)
+    v2.backward()
+"""
+import sys
+
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()), requires_grad=True)",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))",
+    'v1 = v0.floor_divide(v0)',
+    'v2 = torch.nn.functional.l1_loss(v0, v0)',
+    'v2.backward()',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
