@@ -26,6 +26,7 @@ def _outcomes(scenario):
 
 
 _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5)] +
+                ["pending_stop30/s30a_repro_001.py"] +
                 [f"pending_stop29/end_repro_{n:03d}.py" for n in (4, 7, 11, 12, 13, 15, 17)] +
                 ["pending_stop29/fin_repro_014.py", "pending_stop29/fin_repro_016.py",
                  "pending_stop29/starte_repro_004.py"] +
