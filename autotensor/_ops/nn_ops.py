@@ -12,7 +12,6 @@ from .dispatch import defop
 from ._common import refuse_half
 from .raw import _half
 from .reduction import _NOT_YET, _numel
-from . import sum_kernel as _sum_kernel
 
 
 def _dtype_name(x):
