@@ -161,3 +161,51 @@ def test_layer_norm_float32_tangents_bit_for_bit():
                 y = L.nn.functional.layer_norm(d, (N,), wd, bd)
                 out.append((_np(fa.unpack_dual(y).primal), _np(fa.unpack_dual(y).tangent)))
         _bitwise(out[0], out[1])
+
+
+# ---- batch_norm ------------------------------------------------------------------------
+def _bn_cases(seed, count):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        n, c = int(rng.integers(1, 6)), int(rng.integers(1, 5))
+        size = int(rng.choice([1, 2, 3, 20, 64]))
+        if n * size == 1:
+            continue
+        x = (rng.standard_normal((n, c, size)) + rng.choice([0, 3, 1e4])).astype(np.float32)
+        yield (x,) + tuple(rng.standard_normal(c).astype(np.float32) for _ in range(3)) + (
+            (rng.random(c) + 0.5).astype(np.float32),)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_float32_bit_for_bit(training):
+    """native_batch_norm's result, save_mean, save_invstd and the updated running
+    statistics (double channel sums; the channels-last kernel of (N, C, 1) inputs; the
+    fma output; Note [Batch norm's float32 statistics]), and the training tangent."""
+    for x, w, b, rm, rv in _bn_cases(5, 120):
+        out = []
+        for L in (torch, autotensor):
+            m, v = L.tensor(rm), L.tensor(rv)
+            res = L.native_batch_norm(L.tensor(x), L.tensor(w), L.tensor(b), m, v, training,
+                                      0.3, 1e-5)
+            fa = L.autograd.forward_ad
+            with fa.dual_level():
+                d = fa.make_dual(L.tensor(x), L.tensor(np.cos(x)))
+                y = L.nn.functional.batch_norm(d, L.tensor(rm), L.tensor(rv), L.tensor(w),
+                                               L.tensor(b), training=training)
+                tangent = fa.unpack_dual(y).tangent
+            # (in evaluation the tangent is input_t * (1 / at::sqrt(running_var + eps)):
+            # PyTorch's float32 sqrt is MKL's, not correctly rounded, so left out)
+            out.append([_np(r) for r in res] + [_np(m), _np(v)] + (
+                [_np(tangent)] if training else []))
+        _bitwise(out[0], out[1])
+
+
+def test_instance_norm_float32_values_bit_for_bit():
+    """instance_norm is batch_norm of a (1, N * C, ...) view: the same kernel."""
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        x = (rng.standard_normal((int(rng.integers(1, 4)), int(rng.integers(1, 4)),
+                                  int(rng.choice([2, 5, 16]))))
+             + rng.choice([0, 1e4])).astype(np.float32)
+        a, b = _both(lambda L, t: L.nn.functional.instance_norm(t), x)
+        _bitwise(a, b)
