@@ -1681,8 +1681,9 @@ def _half_norm(kernel, x, params, *rest, running=()):
 # in evaluation 1 / sqrt(running_var + eps) in float32. The output is fma(x, alpha,
 # beta) with alpha = invstd * weight and beta = fma(-mean, alpha, bias); the running mean
 # m * mean + (1 - m) * running in float32, the running variance m * unbiased (the float32
-# var_sum / (count - 1) held in a double) + (1 - m) * running (float32), added in double. (Measured against PyTorch 2.13: 0 of ~33,000 outputs differ.) Runs on inputs
-# of up to _BN_EXACT_MAX elements (channels-last: up to 16 rows); larger ones keep
+# var_sum / (count - 1) held in a double) + (1 - m) * running (float32), added in double.
+# Measured against PyTorch 2.13: 0 of ~33,000 outputs differ. Runs on inputs of up to
+# _BN_EXACT_MAX elements (channels-last: up to 16 rows); larger ones keep
 # _batch_norm_fast.
 _BN_EXACT_MAX = 16384
 
