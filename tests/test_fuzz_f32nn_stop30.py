@@ -209,3 +209,30 @@ def test_instance_norm_float32_values_bit_for_bit():
              + rng.choice([0, 1e4])).astype(np.float32)
         a, b = _both(lambda L, t: L.nn.functional.instance_norm(t), x)
         _bitwise(a, b)
+
+
+def test_group_norm_float32_bit_for_bit():
+    """native_group_norm: RowwiseMoments per (sample, group), rstd in double, the fma
+    output of each affine variant; and the forward tangent."""
+    rng = np.random.default_rng(9)
+    for trial in range(80):
+        n, g, d = (int(v) for v in rng.integers(1, 4, 3))
+        size = int(rng.choice([1, 2, 5, 16, 40]))
+        c = g * d
+        if d * size == 1:
+            continue
+        x = (rng.standard_normal((n, c, size)) + rng.choice([0, 3, 1e4])).astype(np.float32)
+        w, b = (rng.standard_normal(c).astype(np.float32) for _ in range(2))
+        weight, bias = (w if trial & 1 else None), (b if trial & 2 else None)
+        out = []
+        for L in (torch, autotensor):
+            res = L.native_group_norm(L.tensor(x), None if weight is None else L.tensor(w),
+                                      None if bias is None else L.tensor(b), n, c, size, g,
+                                      1e-5)
+            fa = L.autograd.forward_ad
+            with fa.dual_level():
+                dx = fa.make_dual(L.tensor(x), L.tensor(np.sin(x)))
+                y = L.nn.functional.group_norm(dx, g, L.tensor(w), L.tensor(b))
+                tangent = fa.unpack_dual(y).tangent
+            out.append([_np(r) for r in res] + [_np(tangent)])
+        _bitwise(out[0], out[1])
