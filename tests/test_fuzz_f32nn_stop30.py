@@ -236,3 +236,24 @@ def test_group_norm_float32_bit_for_bit():
                 tangent = fa.unpack_dual(y).tangent
             out.append([_np(r) for r in res] + [_np(tangent)])
         _bitwise(out[0], out[1])
+
+
+def test_layer_norm_float32_gradients_bit_for_bit():
+    """layer_norm's backward (Note [Layer norm's backward]): the input's, weight's and
+    bias' gradients, rows with and without a tail of a partial vector, one to six rows
+    (split between two threads' running sums)."""
+    rng = np.random.default_rng(12)
+    for trial in range(80):
+        N = int(rng.choice([1, 2, 3, 8, 9, 17, 33, 100]))
+        x = (rng.standard_normal((int(rng.integers(1, 7)), N))
+             + rng.choice([0, 3, 1e4])).astype(np.float32)
+        dy = rng.standard_normal(x.shape).astype(np.float32)
+        w, b = (rng.standard_normal(N).astype(np.float32) for _ in range(2))
+        out = []
+        for L in (torch, autotensor):
+            t = L.tensor(x, requires_grad=True)
+            ps = [L.tensor(w, requires_grad=True), L.tensor(b, requires_grad=True)] \
+                if trial % 2 else []
+            y = L.nn.functional.layer_norm(t, (N,), *ps)
+            out.append([_np(v) for v in L.autograd.grad(y, [t] + ps, L.tensor(dy))])
+        _bitwise(out[0], out[1])

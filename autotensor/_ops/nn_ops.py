@@ -2121,11 +2121,91 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
             rstd.astype(x.dtype, copy=False))
 
 
+# Note [Layer norm's backward]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# aten's float32 layer_norm backward (layer_norm_backward_frame): per row, ds = sum(dy * x
+# [* gamma]) and db = sum(dy [* gamma]) by vec::map*_reduce_all (8-lane running sums of
+# the rounded products; the tail's partial vector added with an FMA, as compiled; the
+# lanes by vec_reduce_all's shuffle tree), b = fma(db, mean, -ds) * a * a * a / N and
+# c = fma(-b, mean, -(db * a / N)) with a = rstd, dx = fma(b, x, a * dy [* gamma]) + c;
+# dgamma and dbeta are float32 running sums over each thread's block of rows (dgamma's
+# terms fma(dy, fma(a, x, -a * mean), acc)), the threads' sums added in order (the thread
+# count: at::get_num_threads(), here the BLAS pool's). Measured against PyTorch 2.13: 0 of
+# ~300 gradients differ in a bit. Runs for up to _LN_EXACT_MAX elements and 64 rows (a row
+# of dgamma's sums at a time); larger inputs keep the xhat formula below.
+
+def _lane_sums(prod, tail_fma):
+    """vec::map*_reduce_all's sum of the products of each row (an (M, N) array): 8-lane
+    accumulators summed in order, the tail's partial vector added by ``tail_fma(acc, lo,
+    hi)`` (an FMA there, as compiled), then the lanes by vec_reduce_all's shuffle tree;
+    rows shorter than a vector sum their lanes in order."""
+    M, N = prod.shape
+    W = _LN_LANES
+    if N < W:
+        return np.cumsum(prod, axis=1)[:, -1]
+    full = N - N % W
+    acc = np.cumsum(prod[:, :full].reshape(M, full // W, W), axis=1)[:, -1]
+    if full < N:
+        acc[:, :N - full] = tail_fma(acc[:, :N - full], full, N)
+    return ((acc[:, 0] + acc[:, 4]) + (acc[:, 2] + acc[:, 6])) + (
+        (acc[:, 1] + acc[:, 5]) + (acc[:, 3] + acc[:, 7]))
+
+
+def _layer_norm_backward_exact(g, x, weight, mean, rstd):
+    """float32 layer_norm backward as layer_norm_kernel.cpp's layer_norm_backward_frame
+    computes it (Note [Layer norm's backward]); (M, N) arrays, the statistics (M,)."""
+    from .. import _devices
+    f32 = np.float32
+    M, N = x.shape
+    a = rstd[:, None]
+    m = mean[:, None]
+    scale = f32(1) / f32(N)
+    if weight is None:
+        ds = _lane_sums(g * x, lambda acc, lo, hi: _fma32(g[:, lo:hi], x[:, lo:hi], acc))
+        db = _lane_sums(g, lambda acc, lo, hi: acc + g[:, lo:hi])
+    else:
+        gx = g * weight
+        ds = _lane_sums(g * x * weight, lambda acc, lo, hi: _fma32(
+            g[:, lo:hi] * x[:, lo:hi], weight[lo:hi], acc))
+        db = _lane_sums(gx, lambda acc, lo, hi: _fma32(g[:, lo:hi], weight[lo:hi], acc))
+    ds, db = ds[:, None], db[:, None]
+    b = _fma32(db, m, -ds) * a * a * a * scale
+    c = _fma32(-b, m, -(db * a * scale))
+    ady = a * g if weight is None else a * g * weight
+    gi = _fma32(b, x, ady)
+    gi += c
+    # dgamma, dbeta: per thread of the rows' parallel_for, running float32 sums, the
+    # threads' sums then added in order
+    nt = max(1, min(_devices.get_num_threads(), M))
+    step = -(-M // nt)
+    starts = list(range(0, M, step))
+    gw = np.zeros(N, f32)
+    gb = np.zeros(N, f32)
+    bias = -a * m
+    for s in starts:
+        blk = slice(s, min(M, s + step))
+        gb += np.cumsum(g[blk], axis=0)[-1] + f32(0)
+        buf = np.zeros(N, f32)
+        for i in range(blk.start, blk.stop):
+            _fma32(g[i], _fma32(a[i], x[i], bias[i]), buf, out=buf)
+        gw += buf
+    return gi, gw, gb
+
+
 def _layer_norm_backward_raw(g, x, weight, normalized_shape, mean, rstd):
     """layer_norm_backward on arrays (Note [Norms by GEMV]) from the forward's saved mean
     and rstd (the same arrays _row_stats gave the forward, so the same bits as computing
     them again)."""
     d = _numel(tuple(normalized_shape))
+    if x.dtype == np.float32 and x.size <= _LN_EXACT_MAX and x.size // d <= 64 and (
+            weight is None or weight.dtype == np.float32):  # Note [Layer norm's backward]
+        gi, gw, gb = _layer_norm_backward_exact(
+            np.ascontiguousarray(g).reshape(-1, d), np.ascontiguousarray(x).reshape(-1, d),
+            None if weight is None else weight.reshape(-1), mean.reshape(-1),
+            rstd.reshape(-1))
+        if x.ndim == len(normalized_shape):
+            return gi.reshape(x.shape), gw.reshape(x.shape), gb.reshape(x.shape)
+        return gi.reshape(x.shape), gw.reshape(normalized_shape), gb.reshape(normalized_shape)
     r = rstd.reshape(-1, 1)
     xhat = np.subtract(x.reshape(-1, d), mean.reshape(-1, 1))
     xhat *= r
