@@ -257,3 +257,26 @@ def test_layer_norm_float32_gradients_bit_for_bit():
             y = L.nn.functional.layer_norm(t, (N,), *ps)
             out.append([_np(v) for v in L.autograd.grad(y, [t] + ps, L.tensor(dy))])
         _bitwise(out[0], out[1])
+
+
+def test_group_norm_float32_gradients_bit_for_bit():
+    """group_norm's backward as group_norm_kernel.cpp computes it (channels past the last
+    full vector of a group, images with a partial vector, several samples)."""
+    rng = np.random.default_rng(13)
+    for trial in range(60):
+        n, g = int(rng.integers(1, 5)), int(rng.integers(1, 3))
+        d, size = int(rng.choice([1, 2, 3, 9, 17])), int(rng.choice([1, 2, 5, 8, 17]))
+        c = g * d
+        if d * size == 1:
+            continue
+        x = (rng.standard_normal((n, c, size)) + rng.choice([0, 3, 1e4])).astype(np.float32)
+        dy = rng.standard_normal(x.shape).astype(np.float32)
+        w, b = (rng.standard_normal(c).astype(np.float32) for _ in range(2))
+        out = []
+        for L in (torch, autotensor):
+            t = L.tensor(x, requires_grad=True)
+            ps = [L.tensor(w, requires_grad=True), L.tensor(b, requires_grad=True)] \
+                if trial % 2 else []
+            y = L.nn.functional.group_norm(t, g, *ps)
+            out.append([_np(v) for v in L.autograd.grad(y, [t] + ps, L.tensor(dy))])
+        _bitwise(out[0], out[1])
