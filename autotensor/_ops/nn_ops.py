@@ -2321,8 +2321,8 @@ def _group_norm_backward_exact(g, x, weight, N, C, HxW, group, mean, rstd):
     PyTorch 2.13: 0 of ~1,000 gradients differ in a bit): per (sample, channel) ds =
     sum(dy * x) and db = sum(dy) by map2_reduce_all / reduce_all (no FMAs in this file's
     build: _lane_sums with a plain tail); per (sample, group) their sums weighted by gamma
-    (8-lane running sums, the lanes accumulated in order, the channels past the last full
-    vector with FMAs), c2 = fma(db, mean, -ds) * rstd^3 / (D * HxW), c3 = fma(-(db * rstd),
+    (8-lane running sums by FMAs, the lanes accumulated in order, the channels past the
+    last full vector with FMAs), c2 = fma(db, mean, -ds) * rstd^3 / (D * HxW), c3 = fma(-(db * rstd),
     1 / (D * HxW), -c2 * mean), dx = fma(rstd * gamma, dy, c2 * x) + c3; dgamma and dbeta
     running sums over the samples, dgamma's terms fma(fma(-db, mean, ds), rstd, acc)."""
     f32 = np.float32
@@ -2337,11 +2337,12 @@ def _group_norm_backward_exact(g, x, weight, N, C, HxW, group, mean, rstd):
     full = D - D % W
     ds_val = np.zeros((N, group), f32)
     db_val = np.zeros((N, group), f32)
-    if full:
-        lanes_s = np.cumsum((ds[:, :, :full] * gam[:, :full]).reshape(N, group, -1, W),
-                            axis=2)[:, :, -1]
-        lanes_b = np.cumsum((db[:, :, :full] * gam[:, :full]).reshape(N, group, -1, W),
-                            axis=2)[:, :, -1]
+    if full:   # (CalcDsDb: acc + ds * gamma fused, from 0)
+        lanes_s = np.zeros((N, group, W), f32)
+        lanes_b = np.zeros((N, group, W), f32)
+        for j in range(0, full, W):
+            _fma32(ds[:, :, j:j + W], gam[:, j:j + W], lanes_s, out=lanes_s)
+            _fma32(db[:, :, j:j + W], gam[:, j:j + W], lanes_b, out=lanes_b)
         for lane in range(W):   # (std::accumulate from 0)
             ds_val = ds_val + lanes_s[:, :, lane]
             db_val = db_val + lanes_b[:, :, lane]
