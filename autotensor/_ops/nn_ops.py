@@ -2322,9 +2322,10 @@ def _group_norm_backward_exact(g, x, weight, N, C, HxW, group, mean, rstd):
     sum(dy * x) and db = sum(dy) by map2_reduce_all / reduce_all (no FMAs in this file's
     build: _lane_sums with a plain tail); per (sample, group) their sums weighted by gamma
     (8-lane running sums by FMAs, the lanes accumulated in order, the channels past the
-    last full vector with FMAs), c2 = fma(db, mean, -ds) * rstd^3 / (D * HxW), c3 = fma(-(db * rstd),
-    1 / (D * HxW), -c2 * mean), dx = fma(rstd * gamma, dy, c2 * x) + c3; dgamma and dbeta
-    running sums over the samples, dgamma's terms fma(fma(-db, mean, ds), rstd, acc)."""
+    last full vector with FMAs), c2 = fma(db, mean, -ds) * rstd^3 / (D * HxW),
+    c3 = fma(-(db * rstd), 1 / (D * HxW), -c2 * mean), dx = fma(rstd * gamma, dy, c2 * x)
+    + c3; dgamma and dbeta running sums over the samples, dgamma's terms
+    fma(fma(-db, mean, ds), rstd, acc)."""
     f32 = np.float32
     D = C // group
     rows_g = g.reshape(N * C, HxW)
