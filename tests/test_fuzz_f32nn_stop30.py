@@ -280,3 +280,26 @@ def test_group_norm_float32_gradients_bit_for_bit():
             y = L.nn.functional.group_norm(t, g, *ps)
             out.append([_np(v) for v in L.autograd.grad(y, [t] + ps, L.tensor(dy))])
         _bitwise(out[0], out[1])
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_float32_gradients_bit_for_bit(training):
+    """batch_norm's backward on (N, C, S > 1) inputs (Note [Batch norm's backward])."""
+    rng = np.random.default_rng(14)
+    for trial in range(60):
+        n, c = int(rng.integers(1, 5)), int(rng.integers(1, 4))
+        size = int(rng.choice([2, 3, 8, 9, 17, 20]))
+        x = (rng.standard_normal((n, c, size)) + rng.choice([0, 3, 1e4])).astype(np.float32)
+        dy = rng.standard_normal(x.shape).astype(np.float32)
+        w, b, rm = (rng.standard_normal(c).astype(np.float32) for _ in range(3))
+        rv = (rng.random(c) + 0.5).astype(np.float32)
+        out = []
+        for L in (torch, autotensor):
+            t = L.tensor(x, requires_grad=True)
+            ps = [L.tensor(w, requires_grad=True), L.tensor(b, requires_grad=True)] \
+                if trial % 2 else [None, None]
+            y = L.nn.functional.batch_norm(t, L.tensor(rm), L.tensor(rv), *ps,
+                                           training=training)
+            out.append([_np(v) for v in L.autograd.grad(
+                y, [t] + [p for p in ps if p is not None], L.tensor(dy))])
+        _bitwise(out[0], out[1])
