@@ -303,3 +303,23 @@ def test_batch_norm_float32_gradients_bit_for_bit(training):
             out.append([_np(v) for v in L.autograd.grad(
                 y, [t] + [p for p in ps if p is not None], L.tensor(dy))])
         _bitwise(out[0], out[1])
+
+
+def test_norms_of_non_finite_and_overflowing_rows():
+    """inf, NaN, signed zeros and rows whose squares overflow float32 (RowwiseMoments'
+    merges of empty lanes turn an overflowing mean^2 into NaN), short rows and rows with
+    lanes, forward and backward."""
+    row = np.array([[1.0, np.inf, 2.0], [np.nan, 1, 2], [-np.inf, np.inf, 0],
+                    [1e38, -1e38, 3e38], [0.0, -0.0, 0.0]], np.float32)
+    fns = [lambda L, t: L.nn.functional.layer_norm(t, t.shape[-1:]),
+           lambda L, t: L.nn.functional.group_norm(t[None], 1),
+           lambda L, t: L.nn.functional.batch_norm(t[None], None, None, training=True),
+           lambda L, t: L.var(t, 1), lambda L, t: L.var(t), lambda L, t: L.var_mean(t, 1)[1]]
+    for x in (row, np.tile(row, (1, 7))):
+        for fn in fns:
+            out = []
+            for L in (torch, autotensor):
+                t = L.tensor(x, requires_grad=True)
+                y = fn(L, t)
+                out.append([_np(y), _np(L.autograd.grad(y.sum(), t)[0])])
+            _bitwise(out[0], out[1])

@@ -2111,7 +2111,13 @@ def _rowwise_moments(rows):
         np.subtract(x, mean, out=t)
         t *= delta
         m2 += t
-    if n:   # AddMoments of each lane (count n) into the tail's moments
+    if not n:   # (the lanes' empty merges: m2 += mean^2 * 0 * m0, NaN where mean^2
+        # overflows; mean += 0 * -mean, NaN where mean is infinite)
+        with np.errstate(over="ignore", invalid="ignore"):
+            sq = mean * mean
+        m2 = np.where(np.isfinite(sq), m2, f32(np.nan))
+        mean = np.where(np.isfinite(mean), mean, f32(np.nan))
+    else:   # AddMoments of each lane (count n) into the tail's moments
         m0 = N - n * W
         for i in range(W):
             tot = m0 + n
