@@ -1688,10 +1688,22 @@ def _half_norm(kernel, x, params, *rest, running=()):
 _BN_EXACT_MAX = 16384
 
 
+@_functools.lru_cache(maxsize=1)
+def _pool_threads():
+    from .. import _devices
+    return _devices.get_num_threads()
+
+
+def _aten_threads():
+    """at::get_num_threads() as ours reports it (the BLAS pool's, or set_num_threads'
+    value), read once: threadpoolctl's survey costs ~300 us a call."""
+    from .. import _devices
+    return _devices._num_threads if _devices._num_threads is not None else _pool_threads()
+
+
 def _batch_norm_exact(x, weight, bias, running_mean, running_var, training, momentum, eps):
     """batch_norm_kernel for float32 as aten computes it (Note [Batch norm's float32
     statistics]), or None where it is not emulated."""
-    from .. import _devices
     f32, f64 = np.float32, np.float64
     n, c = x.shape[:2]
     x3 = x.reshape(n, c, -1)
@@ -1708,7 +1720,7 @@ def _batch_norm_exact(x, weight, bias, running_mean, running_var, training, mome
             if n > 16:  # (a row's FMAs at a time: ~10 us a row)
                 return None
             rows = x3.reshape(n, c)
-            nt = max(1, min(_devices.get_num_threads(), n))
+            nt = max(1, min(_aten_threads(), n))
             step = -(-n // nt)
             blocks = [rows[i:i + step] for i in range(0, n, step)]
             total = np.zeros(c, f64)
@@ -2211,7 +2223,6 @@ def _lane_sums(prod, tail_fma):
 def _layer_norm_backward_exact(g, x, weight, mean, rstd):
     """float32 layer_norm backward as layer_norm_kernel.cpp's layer_norm_backward_frame
     computes it (Note [Layer norm's backward]); (M, N) arrays, the statistics (M,)."""
-    from .. import _devices
     f32 = np.float32
     M, N = x.shape
     a = rstd[:, None]
@@ -2233,7 +2244,7 @@ def _layer_norm_backward_exact(g, x, weight, mean, rstd):
     gi += c
     # dgamma, dbeta: per thread of the rows' parallel_for, running float32 sums, the
     # threads' sums then added in order
-    nt = max(1, min(_devices.get_num_threads(), M))
+    nt = max(1, min(_aten_threads(), M))
     step = -(-M // nt)
     starts = list(range(0, M, step))
     gw = np.zeros(N, f32)
