@@ -255,7 +255,12 @@ def test_batch_norm_backward_from_saved_statistics_matches_recomputed(shape):
     _, mean, invstd = N.batch_norm_kernel(x, w, None, None, None, True, 0.1, 1e-5)
     x3 = x.reshape(shape[0], shape[1], -1)
     m2, _, inv2, _ = N._batch_norm_stats(x3, True, None, None, 1e-5)
-    assert np.array_equal(mean, m2) and np.array_equal(invstd, inv2.astype(np.float32))
+    if x.size > N._BN_EXACT_MAX:  # (smaller: aten's own roundings, Note [Batch norm's
+        # float32 statistics]; the same statistics to float32 rounding)
+        assert np.array_equal(mean, m2) and np.array_equal(invstd, inv2.astype(np.float32))
+    else:
+        np.testing.assert_allclose(mean, m2, rtol=1e-6)
+        np.testing.assert_allclose(invstd, inv2, rtol=1e-6)
     ours = N._batch_norm_backward_raw(g, x, w, None, None, True, 1e-5, mean, invstd)
     tx = torch.tensor(x, requires_grad=True)
     tw = torch.tensor(w, requires_grad=True)

@@ -1120,15 +1120,91 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
     return d, dims, c
 
 
-def _var_array(d, dims, c, keepdim, root=False):
-    dt = d.dtype.type(0).real.dtype
-    d = _acc(d)
+# Note [Variance kernels]
+# ~~~~~~~~~~~~~~~~~~~~~~~
+# aten's std_var (ReduceOps.cpp std_var_out / std_var_mean_out) takes one of two paths.
+# var/std whose result is a single element, of a float32/float64 input (not var_mean or
+# std_mean, not float16/bfloat16), go to std_var_all_cpu: the mean is the tensor's own
+# mean() (the cascade sum over n in the input's dtype: a float32 mean is rounded to
+# float32), then sum((double(x) - mean)^2) in double, in order, / max(0, n - correction)
+# and the root in double, the result cast once (so a constant float32 tensor whose
+# float32 mean rounds away from its value has a variance > 0, as in PyTorch). Every other
+# reduction is WelfordOps in double (ReduceOpsKernel.cpp's std_var_kernel_impl), along
+# the reduced elements in order, and var_mean's mean is that double mean cast once (so
+# not always mean()'s value). The Welford steps run as they are, over all outputs at once,
+# for up to _WELFORD_MAX reduced elements (a float64 result shows Welford's own rounding:
+# 1e-4 relative for values 1e12 + randn; a float32 one rarely does, so fewer steps there);
+# longer reductions take the two-pass sum in double, which Welford's double result
+# approaches (they differ where |mean| / std nears 1 / eps of double). Complex inputs are
+# the variances of the real and imaginary parts, added (and rooted) in the real dtype.
+_WELFORD_MAX = {8: 128}  # by itemsize; others 32
+
+
+def _var_real(d, dims, c, keepdim, root, mean_too):
+    """(variance or std, mean or None) of a real floating array, as aten computes them."""
+    dt = d.dtype
+    nd = d.ndim
+    red = tuple(range(nd)) if dims is None else tuple(sorted(dims))
+    out_shape = tuple(1 if i in red else s for i, s in enumerate(d.shape)) if keepdim else \
+        tuple(s for i, s in enumerate(d.shape) if i not in red)
     n = _numel(d.shape, dims)
-    mean = np.mean(d, axis=dims, keepdims=True) if d.size else np.zeros((1,) * d.ndim, d.dtype)
-    ss = np.sum(np.abs(d - mean) ** 2, axis=dims, keepdims=keepdim)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        v = ss / _py_max(0, n - c)
-        return _asarray(np.sqrt(v) if root else v).astype(dt, copy=False)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if d.size == 0:
+            nan = np.full(out_shape, np.nan, dt)
+            return nan, (nan.copy() if mean_too else None)
+        if not mean_too and _numel(out_shape) == 1 and (dt == np.float32 or dt == np.float64):
+            # std_var_all_cpu
+            m = np.float64(mean_array(d))
+            dx = d.astype(np.float64).ravel() - m
+            dx *= dx
+            s = np.cumsum(dx)[-1] if dx.size <= 65536 else np.sum(dx)
+            v = s / np.float64(_py_max(0.0, n - c))
+            v = np.sqrt(v) if root else v
+            return np.full(out_shape, v, dt), None
+        x = d.astype(np.float64)
+        keep = tuple(i for i in range(nd) if i not in red)
+        x = np.moveaxis(x, red, tuple(range(nd - len(red), nd))) if red != tuple(
+            range(nd - len(red), nd)) else x
+        x = x.reshape(tuple(d.shape[i] for i in keep) + (n,))
+        if n <= _WELFORD_MAX.get(dt.itemsize, 32):
+            mean = np.zeros(x.shape[:-1])
+            m2 = np.zeros(x.shape[:-1])
+            delta = np.empty_like(mean)
+            t = np.empty_like(mean)
+            for k in range(n):  # (WelfordOps::reduce)
+                xk = x[..., k]
+                np.subtract(xk, mean, out=delta)
+                np.divide(delta, k + 1.0, out=t)
+                mean += t
+                np.subtract(xk, mean, out=t)
+                t *= delta
+                m2 += t
+        else:
+            mean = np.mean(x, axis=-1)
+            dx = x - mean[..., None]
+            m2 = np.einsum("...i,...i->...", dx, dx)
+        divisor = np.float64(n - c if n > c else 0)
+        v = m2 / divisor
+        v = np.sqrt(v) if root else v
+        v = np.asarray(v).reshape(out_shape).astype(dt)
+        return v, (np.asarray(mean).reshape(out_shape).astype(dt) if mean_too else None)
+
+
+def _var_array(d, dims, c, keepdim, root=False, mean_too=False):
+    """(var or std, mean or None) over ``dims`` with ``correction`` c (Note [Variance
+    kernels])."""
+    if d.dtype.kind != "c":
+        return _var_real(d, dims, c, keepdim, root, mean_too)
+    vr, mr = _var_real(d.real, dims, c, keepdim, False, mean_too)
+    vi, mi = _var_real(d.imag, dims, c, keepdim, False, mean_too)
+    v = vr + vi
+    if root:
+        v = np.sqrt(v)
+    if not mean_too:
+        return v, None
+    mean = np.empty(mr.shape, d.dtype)
+    mean.real, mean.imag = mr, mi
+    return v, mean
 
 
 def _warn_invalid_dof(name, d, dims, c):
@@ -1148,32 +1224,30 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance over dims with Bessel's ``correction`` (1 unless ``unbiased=False``)."""
     d, dims, c = _var_args("var", input, dim, unbiased, keepdim, correction)
     _warn_invalid_dof("var", d, dims, c)
-    return _finish(VAR, (input,), (dims, c, keepdim), _var_array(d, dims, c, keepdim))
+    return _finish(VAR, (input,), (dims, c, keepdim), _var_array(d, dims, c, keepdim)[0])
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation (square root of ``var``)."""
     d, dims, c = _var_args("std", input, dim, unbiased, keepdim, correction)
     _warn_invalid_dof("std", d, dims, c)
-    return _finish(STD, (input,), (dims, c, keepdim), _var_array(d, dims, c, keepdim, True))
+    return _finish(STD, (input,), (dims, c, keepdim), _var_array(d, dims, c, keepdim, True)[0])
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(var, mean) in one op."""
     d, dims, c = _var_args("var_mean", input, dim, unbiased, keepdim, correction)
     _warn_invalid_dof("var_mean", d, dims, c)
-    mean = _asarray(_np_mean(_acc(d), dims, keepdim)).astype(d.dtype, copy=False)
     return _finish_multi(VAR_MEAN, (input,), (dims, c, keepdim),
-                   (_var_array(d, dims, c, keepdim), mean))
+                         _var_array(d, dims, c, keepdim, mean_too=True))
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(std, mean) in one op."""
     d, dims, c = _var_args("std_mean", input, dim, unbiased, keepdim, correction)
     _warn_invalid_dof("std_mean", d, dims, c)
-    mean = _asarray(_np_mean(_acc(d), dims, keepdim)).astype(d.dtype, copy=False)
     return _finish_multi(STD_MEAN, (input,), (dims, c, keepdim),
-                   (_var_array(d, dims, c, keepdim, True), mean))
+                         _var_array(d, dims, c, keepdim, True, mean_too=True))
 
 
 NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
