@@ -35,7 +35,8 @@ _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5
                 [f"pending_stop30/s30c_repro_{n:03d}.py" for n in (1, 2, 3)] +
                 ["pending_stop30/s30d_repro_001.py"] +
                 [f"pending_stop30/s30e_repro_{n:03d}.py" for n in (1, 2, 3)] +
-                ["pending_stop28/end_repro_003.py"])
+                ["pending_stop28/end_repro_003.py"] +
+                [f"pending_stop30/s30f_repro_{n:03d}.py" for n in (1, 2)])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -597,3 +598,46 @@ def test_fuzzer_excuses_pytorchs_own_zerotensor_mutation_in_backward():
     assert _torch_bug(raised, "v2.backward()")
     assert _torch_bug(raised, "v5 = torch.autograd.grad(v4.sum(), [v0])[0]")
     assert not _torch_bug(raised, "v3.add_(1)")
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+def test_logaddexp_with_a_bool_operand_refuses_its_derivative(name):
+    """logaddexp's formulas compute other - self: a bool operand raises the bool
+    subtraction error at backward and under forward AD; an integer one computes."""
+    def scenario(m):
+        op = getattr(m, name)
+        fa = m.autograd.forward_ad
+
+        def grad(other):
+            x = m.tensor(1.5, requires_grad=True)
+            op(x, other).sum().backward()
+            return x.grad
+
+        def tangent():
+            with fa.dual_level():
+                x = fa.make_dual(m.tensor(1.5), m.tensor(1.0))
+                return fa.unpack_dual(op(x, m.tensor(True))).tangent
+        return [lambda: grad(m.tensor(True)), lambda: grad(m.tensor([True, False])),
+                tangent, lambda: grad(m.tensor(2))]
+    ours, theirs = _outcomes(scenario)
+    assert ours[:3] == theirs[:3]
+    assert abs(ours[3] - theirs[3]) < 1e-6
+
+
+def test_vmap_of_a_binary_function_is_batch_first_not_a_view():
+    """The batched binary rule's result is batch-first and not a view (detach_() takes
+    it), laid out as TensorIterator lays out the front-moved input's result."""
+    def scenario(m):
+        def seg(t):
+            return (t * t).sin() * 2
+
+        def detach(in_dims):
+            v = m.vmap(seg, in_dims=in_dims, out_dims=0)(m.tensor([[1.76, 0.4], [0.98, 2.24]]))
+            v.detach_()
+            return list(v.stride())
+        base = m.arange(24.).reshape(2, 3, 4)
+        return [lambda: detach(-1), lambda: detach(0),
+                lambda: list(m.vmap(seg, in_dims=1)(base[:, ::2]).stride()),
+                lambda: list(m.vmap(seg, in_dims=1, out_dims=2)(base[:, ::2]).stride())]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs

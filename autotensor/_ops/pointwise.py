@@ -2208,16 +2208,25 @@ def _log_add(a, b, exp, scale):
         np.asarray(r, dtype=dt)
 
 
+def _operand_difference(a, b):
+    """a - b in a formula, refusing a bool operand as PyTorch's ``-`` does."""
+    if _dt(a) == np.bool_ or _dt(b) == np.bool_:
+        raise RuntimeError(_BOOL_SUB)
+    return a - b
+
+
 LOGADDEXP = defop("logaddexp", "LogaddexpBackward0", _logaddexp, inputs=("self", "other"),
                   jvp="elementwise",
-                  grads={"self": lambda F, grad, self, other: grad / (F.exp(other - self) + 1),
-                         "other": lambda F, grad, self, other: grad / (F.exp(self - other) + 1)})
+                  grads={"self": lambda F, grad, self, other:
+                         grad / (F.exp(_operand_difference(other, self)) + 1),
+                         "other": lambda F, grad, self, other:
+                         grad / (F.exp(_operand_difference(self, other)) + 1)})
 LOGADDEXP2 = defop("logaddexp2", "Logaddexp2Backward0", _logaddexp2, inputs=("self", "other"),
                    jvp="elementwise",
                    grads={"self": lambda F, grad, self, other:
-                          grad / (F.pow(2.0, other - self) + 1),
+                          grad / (F.pow(2.0, _operand_difference(other, self)) + 1),
                           "other": lambda F, grad, self, other:
-                          grad / (F.pow(2.0, self - other) + 1)})
+                          grad / (F.pow(2.0, _operand_difference(self, other)) + 1)})
 
 
 def _xlogy(a, b):

@@ -21,7 +21,7 @@ tangent is float32 has a float16 tangent there, float32 here (values agree).
 import functools
 
 from .. import _creation, _dtypes, _random
-from .._ops.layout import is_contiguous, is_non_overlapping_and_dense
+from .._ops.layout import is_contiguous, iter_strides_of, with_strides
 from .._tensor import Tensor
 from . import _spec_repr, tree_flatten, tree_unflatten
 
@@ -163,28 +163,26 @@ def _layout_dim(flat_args, flat_in_dims):
         strides = a.stride()
         same = all(b.stride() == strides for b, _ in mapped)
         front = (a.shape[d],) + tuple(shape), (strides[d],) + strides[:d] + strides[d + 1:]
-        return d, shape, strides if same and not a.is_contiguous() and \
-            is_non_overlapping_and_dense(a.shape, strides) else None, \
-            same and is_contiguous(*front)
+        if not same or is_contiguous(*front):
+            return d, shape, None  # (TensorIterator's contiguous fast setup)
+        return d, shape, iter_strides_of(front[0], [front])
     return None
 
 
 # Note [vmap results' layout]
-# PyTorch runs a pointwise function once on the physical batched input, whose batch dim
-# stays where in_dims put it, and TensorIterator gives the result the input's layout; the
-# batch dim is then moved to out_dims by a view (PermuteBackward0): vmap(sin, in_dims=1)
-# of a contiguous (2, 3, 4) is a (3, 2, 4) tensor of strides (4, 12, 1), which view(-1)
-# refuses. An output with the mapped inputs' entry shape is therefore stacked along their
-# mapped dim, copied into their strides when they are dense but not contiguous (a
-# transposed input's result is transposed too), and moved to its out_dim; others are
-# stacked along dim 0, where batching rules put the batch dim, and moved to out_dim.
-# (PyTorch's result is a view when the last op kept the batch dim in place, a unary op's
-# rule, and not when it moved it to the front first, a binary op's: here it always is.)
-# Where the two rules differ in strides, the batch dim moved to the front leaving an input
-# contiguous but for size-1 dims (in_dims=-1 of a (1, 1, 2)), the binary op's is taken, as
-# functions mostly combine batched tensors: TensorIterator's C-contiguous result, batch-first.
-# A func.grad's gradients come out of batched backward formulas C-contiguous, batch-first,
-# whatever the input's layout (``_batch_first`` on the function).
+# PyTorch runs a function once on the physical batched inputs. A binary op of batched
+# tensors moves their batch dims to the front first, and TensorIterator lays its result out
+# like that input (dense: its strides; contiguous but for size-1 dims: C-contiguous); the
+# batch dim is then moved to out_dims by a view. A unary op keeps the batch dim where
+# in_dims put it (the result a view when out_dims differs). Functions mostly combine
+# batched tensors, so the binary rule is the one modelled: an output with the mapped
+# inputs' entry shape is stacked batch-first, relaid as TensorIterator lays out the result
+# of the front-moved input (vmap(f, in_dims=1) of a contiguous (2, 3, 4) is a (3, 2, 4) tensor
+# of strides (4, 12, 1), which view(-1) refuses), and moved to its out_dim; others are
+# stacked along dim 0, where batching rules put the batch dim, and moved to out_dim. A
+# result batch-first is not a view (detach_() takes it). A func.grad's gradients come out
+# of batched backward formulas C-contiguous, batch-first, whatever the input's layout
+# (``_batch_first`` on the function).
 def _assemble(results, out_dims, func, empty, layout=None):
     """The per-entry outputs stacked along their out_dims (PyTorch's _unwrap_batched)."""
     name = _get_name(func)
@@ -210,19 +208,14 @@ def _assemble(results, out_dims, func, empty, layout=None):
             d = out_dim % (first.dim() + 1)
             none = _creation.zeros(0, dtype=_dtypes.int64)
             out.append(first.unsqueeze(d).index_select(d, none))
-        elif layout is not None and first.shape == layout[1] and layout[3]:
-            # (a binary op's rule moved the batch dim to the front of an input that is then
-            # contiguous (size-1 dims aside): TensorIterator's result is C-contiguous)
-            r = _stack(column, 0)
-            out.append(r.movedim(0, out_dim) if out_dim % r.dim() else r)
         elif layout is not None and first.shape == layout[1]:
-            r = _stack(column, layout[0])
-            if layout[2] is not None:  # (a dense input's strides, as TensorIterator keeps)
-                order = sorted(range(r.dim()), key=lambda i: -layout[2][i])
-                r = r.permute(order).contiguous().permute(
-                    sorted(range(r.dim()), key=order.__getitem__))
-            moved = layout[0] != out_dim % r.dim()
-            out.append(r.movedim(layout[0], out_dim) if moved else r)
+            # (a batched binary op's rule: the batch dim moved to the front of the input,
+            # TensorIterator's result laid out like that input where it is dense, else
+            # C-contiguous; a result, not a view, moved to out_dims)
+            r = _stack(column, 0)
+            if layout[2] is not None:
+                r._data = with_strides(r._data, layout[2])  # (a fresh stack: relaid)
+            out.append(r.movedim(0, out_dim) if out_dim % r.dim() else r)
         else:
             r = _stack(column, 0)
             out.append(r.movedim(0, out_dim) if out_dim % r.dim() else r)
