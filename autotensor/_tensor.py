@@ -654,6 +654,9 @@ def _from_saved_output(data, node, output_nr):
     """A saved output unpacked for double backward: same values, grad_fn the node itself
     (none for an output the op does not differentiate: frexp's exponent, an LU's pivots)."""
     t = _make(data)
+    vcs = getattr(node, "_out_vc", None)
+    if vcs is not None:  # (the output's own version counter, as SavedVariable's unpack
+        t._vc = vcs[output_nr]  # gives: an in-place change of it shows in double backward)
     diff = node.op.diff_outputs if hasattr(node, "op") else None
     if diff is not None and output_nr not in diff:
         return t

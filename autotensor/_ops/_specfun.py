@@ -680,8 +680,11 @@ def _trigamma_float32(a):
 
 
 def trigamma(x):
-    if np.asarray(x).dtype == np.float32:
-        return _trigamma_float32(np.asarray(x))
+    a = np.asarray(x)
+    if a.dtype == np.float32:
+        return _trigamma_float32(a)
+    if a.dtype.itemsize == 2 and a.dtype.kind in "fV":  # (half types: trigamma(float))
+        return _trigamma_float32(a.astype(np.float32)).astype(a.dtype)
     a = _float64(x)
     sign = np.where(a < 0.5, -1.0, 1.0)
     sin_pi_x = np.sin(math.pi * a)

@@ -13,7 +13,7 @@ from .. import _errors
 from .._backend import np
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad, grad_mode
-from ..autograd.graph import NO_EDGE, NO_GRAD_VIEW_EDGE, _sequence, make_node_class
+from ..autograd.graph import NO_EDGE, NO_GRAD_VIEW_EDGE, NOTHING_SAVED, _sequence, make_node_class
 from ..autograd.saved import node_extras
 from .layout import conform
 
@@ -136,6 +136,9 @@ def _plan(op, mask):
     idx = tuple(s + 1 if i in needed else 0 for i, s in enumerate(op.saved_src))
     if not idx:
         take = None
+    elif not any(idx):  # (nothing saved: graph.NOTHING_SAVED's tuple, kept by release)
+        nothing = NOTHING_SAVED.setdefault(len(idx), (None,) * len(idx))
+        take = (lambda vals, nothing=nothing: nothing)
     elif len(idx) == 1:
         take = (lambda vals, i=idx[0]: (vals[i],))
     else:
@@ -383,7 +386,9 @@ def _recorder(op, mask):
             checks.append(f"params[{src - n_in}]")
         else:  # output (single-output op)
             exprs.append("out")
-    if exprs:
+    if exprs and all(e == "None" for e in exprs):  # (nothing saved: kept by release)
+        lines.append("    node._saved = nothing")
+    elif exprs:
         lines.append(f"    node._saved = ({', '.join(exprs)}{',' if len(exprs) == 1 else ''})")
         if checks:
             # (an input whose mask bit is set requires grad: a Tensor, no isinstance)
@@ -404,7 +409,8 @@ def _recorder(op, mask):
     env = {"_new": _new, "cls": op.node_cls, "edge_of": edge_of, "NO_EDGE": NO_EDGE,
            "_sequence": _sequence, "Tensor": Tensor, "_saved_versions": _saved_versions,
            "_state": _state, "node_extras": node_extras, "forward_ad": forward_ad, "op": op,
-           "_integral_result": _integral_result}
+           "_integral_result": _integral_result,
+           "nothing": NOTHING_SAVED.setdefault(len(exprs), (None,) * len(exprs))}
     # (named under this file: anomaly mode's tracebacks leave out autotensor's own frames)
     exec(compile("\n".join(lines) + "\n", f"{__file__}<recorder of {op.node_name}>", "exec"),
          env)

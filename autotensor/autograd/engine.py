@@ -32,6 +32,7 @@ import warnings
 from .. import _errors
 from .._backend import np
 from . import anomaly_mode as _anomaly
+from .graph import NOTHING_SAVED as _NOTHING_SAVED
 from . import grad_mode
 from .graph import AccumulateGrad, GradientEdge
 
@@ -652,7 +653,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     _anomaly.check_nan(node, outs)
             if not keep_graph:
                 if node._frees and hooks is None:  # (OpNode.release's common case inlined)
-                    if node._saved:
+                    saved = node._saved  # (a node that saved nothing can run again)
+                    if saved and saved is not _NOTHING_SAVED.get(len(saved)):
                         node._saved = None
                 else:
                     node.release()

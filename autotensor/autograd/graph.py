@@ -18,6 +18,9 @@ from .saved import SavedTensor, raw_saved
 from .grad_mode import state
 
 _sequence = itertools.count()
+# A node whose requires-grad pattern saves none of its slots holds the one tuple of Nones
+# of its length (dispatch._plan), which release keeps: the node can run again.
+NOTHING_SAVED = {}
 # AccumulateGrad nodes run as soon as they are ready (PyTorch gives them all UINT64_MAX;
 # among them the engine keeps the order they became ready in).
 _ACCUMULATE_PRIORITY = 1 << 62
@@ -159,7 +162,8 @@ class OpNode(Node):
         """Free saved tensors after backward (PyTorch keeps non-tensor values: sizes, dims,
         so a node that saved none of those can run again)."""
         saved = self._saved
-        if saved:
+        if saved and saved is not NOTHING_SAVED.get(len(saved)):  # (one that saved nothing
+            # runs again, as PyTorch's node whose SavedVariables were never set)
             if self._hooks is not None and self._hooks.get("saved_objects"):
                 for v in saved:  # SavedTensors someone may hold (_raw_saved_<name>)
                     if v.__class__ is SavedTensor:
