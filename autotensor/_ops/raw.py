@@ -1208,13 +1208,7 @@ def hardtanh_backward(grad, self, min_val, max_val):
     """0 outside (min_val, max_val); at a NaN input the scalar loop passes grad on (its
     test is false), the SIMD loop's mask (min < self < max) gives 0, as shrink_backward."""
     out = asarray(np.where((self <= min_val) | (self >= max_val), 0, grad))
-    if self.dtype.kind in "fV" and out.size and out.dtype.kind in "fV":
-        nan = np.isnan(self)
-        if nan.any():
-            simd = simd_positions(out.shape, grad, self)
-            if simd is not None:
-                out = asarray(np.where(simd & nan, out.dtype.type(0), out))
-    return out
+    return _nan_lanes(out, self, (grad, self), vector_value=0)
 
 
 _ONE_SIXTH_F = float(np.float32(1 / 6))  # 1/6 in float, as PyTorch's kernel
@@ -1241,13 +1235,7 @@ def softshrink_backward(grad, self, lambd):
     """PyTorch's shrink_backward: 0 inside [-lambd, lambd]; at a NaN input the scalar loop
     passes grad on (its test is false), the SIMD loop's mask gives 0."""
     out = asarray(np.where((self >= -lambd) & (self <= lambd), 0, grad))
-    if self.dtype.kind in "fV" and out.size and out.dtype.kind in "fV":
-        nan = np.isnan(self)
-        if nan.any():
-            simd = simd_positions(out.shape, grad, self)
-            if simd is not None:
-                out = asarray(np.where(simd & nan, out.dtype.type(0), out))
-    return out
+    return _nan_lanes(out, self, (grad, self), vector_value=0)
 
 
 hardshrink_backward = softshrink_backward
@@ -1923,25 +1911,27 @@ def elu_backward(grad, x, alpha, scale, input_scale, is_result):
     its SIMD loop (two vectors a step) the negative branch, NaN."""
     from .pointwise import _elu_backward_values
     out = _elu_backward_values(RAW, grad, x, alpha, scale, input_scale, is_result)
-    return _nan_lanes(out, x, lambda: grad * scale, (grad, x), unroll=2)
+    return _nan_lanes(out, x, (grad, x), 2, scalar_value=lambda: grad * scale)
 
 
-def _nan_lanes(out, x, scalar_value, operands, unroll):
-    """``out`` where input ``x`` is NaN: NaN in PyTorch's SIMD loop (a kernel whose vector
-    form blends two computed branches), ``scalar_value()`` in its scalar loop (Note [SIMD
-    tie picks] locates them)."""
+def _nan_lanes(out, x, operands, unroll=1, vector_value=np.nan, scalar_value=None):
+    """``out`` where input ``x`` is NaN, as PyTorch's loops give it (Note [SIMD tie picks]
+    locates them): ``vector_value`` in its SIMD loop (NaN where the vector form blends two
+    computed branches, 0 where it masks), ``scalar_value()`` in its scalar loop (None: as
+    ``out`` has it)."""
     out = asarray(out)
-    if out.dtype.kind not in "fV" or not out.size:
+    if x.dtype.kind not in "fV" or out.dtype.kind not in "fV" or not out.size:
         return out
     nan = np.isnan(x)
     if not nan.any():
         return out
     simd = simd_positions(out.shape, *operands, unroll=unroll)
-    scalar = nan if simd is None else nan & ~simd
-    out = np.where(scalar, scalar_value(), out)
+    dt = out.dtype
+    if scalar_value is not None:
+        out = np.where(nan if simd is None else nan & ~simd, scalar_value(), out)
     if simd is not None:
-        out = np.where(nan & simd, out.dtype.type(np.nan), out)
-    return asarray(out.astype(x.dtype if out.dtype != x.dtype else out.dtype, copy=False))
+        out = np.where(nan & simd, dt.type(vector_value), out)
+    return asarray(np.asarray(out).astype(dt, copy=False))
 
 
 def softplus_backward(grad, x, beta, threshold):
@@ -2033,8 +2023,7 @@ def hardswish_backward(grad, x):
     NaN of grad * (x / 3 + 0.5)."""
     from .pointwise import _hardswish_backward_values
     out = _hardswish_backward_values(RAW, grad, x)
-    return _nan_lanes(out, x, lambda: np.broadcast_to(grad, np.shape(out)), (grad, x),
-                      unroll=2)
+    return _nan_lanes(out, x, (grad, x), 2, scalar_value=lambda: grad)
 
 
 def log_sigmoid_backward(grad, x):
