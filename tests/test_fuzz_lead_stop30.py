@@ -37,7 +37,8 @@ _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5
                 [f"pending_stop30/s30e_repro_{n:03d}.py" for n in (1, 2, 3)] +
                 ["pending_stop28/end_repro_003.py"] +
                 [f"pending_stop30/s30f_repro_{n:03d}.py" for n in (1, 2)] +
-                [f"pending_stop30/s30g_repro_{n:03d}.py" for n in (1, 2, 3)])
+                [f"pending_stop30/s30g_repro_{n:03d}.py" for n in (1, 2, 3, 4)] +
+                ["pending_stop30/fin_repro_001.py"])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -686,3 +687,29 @@ def test_trigamma_of_half_types_is_computed_in_float(dtype):
         return [lambda: m.polygamma(1, x).float(), lambda: m.digamma(x).float()]
     ours, theirs = _outcomes(scenario)
     np.testing.assert_array_equal(np.array(ours), np.array(theirs))  # (NaNs equal)
+
+
+def test_all_any_results_are_contiguous():
+    """all/any are reductions: their results are contiguous whatever the input's layout
+    (a view(-1) of them works), 0-d for a full reduction."""
+    def scenario(m):
+        x = m.arange(12.).reshape(2, 3, 2).transpose(0, 1)
+        return [lambda f=f, d=d: list(getattr(x, f)(d).stride()) for f in ("all", "any")
+                for d in (0, 1, 2, -1)] + [
+            lambda: x.all(2).view(-1), lambda: list(x.any().shape),
+            lambda: list(x.all(2, keepdim=True).stride())]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_qr_of_a_column_headed_by_a_negative_zero(dtype):
+    """MKL's Householder reflects a column whose head is -0.0 as one headed by +0.0: R's
+    diagonal is -|x| (gfortran's SIGN took the zero's sign)."""
+    def scenario(m):
+        dt = getattr(m, dtype)
+        cases = [[[0.0], [1.5]], [[-0.0], [1.5]], [[-0.0], [-1.5]], [[-0.0, 1.0], [1.5, 2.0]]]
+        return [lambda a=a: [t.tolist() for t in m.linalg.qr(m.tensor(a, dtype=dt))]
+                for a in cases] + [lambda: m.geqrf(m.tensor([[-0.0], [1.5]], dtype=dt))[1]]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs

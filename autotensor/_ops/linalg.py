@@ -3019,6 +3019,12 @@ def _qr_householder(a, mode):
     return Q, R
 
 
+def _unsigned_zeros(a):
+    """a with its -0.0s made +0.0: MKL's larfg reflects a column whose head is -0.0 as it
+    does one whose head is +0.0 (R's diagonal -|x|), gfortran's SIGN takes the zero's sign."""
+    return a + a.dtype.type(0)
+
+
 @view_errors_before_checks
 def qr(A, mode="reduced"):
     a = A._data
@@ -3032,11 +3038,11 @@ def qr(A, mode="reduced"):
         if Q is None:
             Q = np.zeros((0,), a.dtype)
     elif mode == "r":
-        R = np.linalg.qr(a, mode="r") if a.size else np.zeros(
+        R = np.linalg.qr(_unsigned_zeros(a), mode="r") if a.size else np.zeros(
             a.shape[:-2] + (min(a.shape[-2:]), a.shape[-1]), a.dtype)
         Q = np.zeros((0,), a.dtype)
     else:
-        Q, R = np.linalg.qr(a, mode=mode)
+        Q, R = np.linalg.qr(_unsigned_zeros(a), mode=mode)
     return _QrRT(*_finish(QR, (A,), (mode,), (Q, R)))
 
 
@@ -4360,7 +4366,7 @@ def geqrf(input):
         h = np.stack([p[0] for p in parts]).reshape(a.shape)
         tau = np.stack([p[1] for p in parts]).reshape(a.shape[:-2] + (min(m, n),))
     else:
-        h, tau = np.linalg.qr(a, mode="raw")
+        h, tau = np.linalg.qr(_unsigned_zeros(a), mode="raw")
         h = np.swapaxes(h, -1, -2)  # (LAPACK's column-major result, as PyTorch keeps it)
     return _GeqrfRT(*_finish(GEQRF, (input,), (), (h.astype(a.dtype),
                                                    tau.astype(a.dtype))))

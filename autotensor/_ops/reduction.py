@@ -714,15 +714,15 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
 
 def all(input, dim=None, keepdim=False):
     d = input._data
-    out = _asarray(np.all(d, axis=None if dim is None else _wrap_dim(dim, d.ndim),
-                          keepdims=keepdim))
+    out = _asarray(np.asarray(np.all(  # (a reduction's result: contiguous)
+        d, axis=None if dim is None else _wrap_dim(dim, d.ndim), keepdims=keepdim), order="C"))
     return _make(out.astype(np.uint8) if d.dtype == np.uint8 else out)  # (uint8 stays)
 
 
 def any(input, dim=None, keepdim=False):
     d = input._data
-    out = _asarray(np.any(d, axis=None if dim is None else _wrap_dim(dim, d.ndim),
-                          keepdims=keepdim))
+    out = _asarray(np.asarray(np.any(  # (a reduction's result: contiguous)
+        d, axis=None if dim is None else _wrap_dim(dim, d.ndim), keepdims=keepdim), order="C"))
     return _make(out.astype(np.uint8) if d.dtype == np.uint8 else out)
 
 
