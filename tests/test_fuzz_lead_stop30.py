@@ -38,7 +38,7 @@ _REPRODUCERS = ([f"pending_stop29/last_repro_{n:03d}.py" for n in (1, 2, 3, 4, 5
                 ["pending_stop28/end_repro_003.py"] +
                 [f"pending_stop30/s30f_repro_{n:03d}.py" for n in (1, 2)] +
                 [f"pending_stop30/s30g_repro_{n:03d}.py" for n in (1, 2, 3, 4)] +
-                ["pending_stop30/fin_repro_001.py"])
+                ["pending_stop30/fin_repro_001.py", "pending_stop30/fin_repro_003.py"])
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -713,3 +713,27 @@ def test_qr_of_a_column_headed_by_a_negative_zero(dtype):
                 for a in cases] + [lambda: m.geqrf(m.tensor([[-0.0], [1.5]], dtype=dt))[1]]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs
+
+
+def test_bce_with_logits_gradient_versions():
+    """binary_cross_entropy_with_logits_backward writes its fresh gradient in place:
+    sigmoid().sub_(target).mul_(grad) for the input, then mul_(weight), div_ for a mean and
+    pos_weight's two steps, for the input and the target alike: their _version."""
+    def scenario(m):
+        F = m.nn.functional
+
+        def run(reduction, weight, pos_weight, which):
+            x = m.tensor([0.3, -0.2], requires_grad=which == "input")
+            t = m.tensor([0.5, 0.25], requires_grad=which == "target")
+            loss = F.binary_cross_entropy_with_logits(
+                x, t, weight=None if weight is None else m.tensor(weight),
+                pos_weight=None if pos_weight is None else m.tensor(pos_weight),
+                reduction=reduction)
+            g = m.autograd.grad(loss.sum(), [x if which == "input" else t])[0]
+            return [g._version, g.tolist()]
+        return [lambda r=r, w=w, p=p, k=k: run(r, w, p, k) for r in ("mean", "sum", "none")
+                for w in (None, [2.0, 3.0]) for p in (None, [1.5, 0.5])
+                for k in ("input", "target")]
+    ours, theirs = _outcomes(scenario)
+    assert [o[0] for o in ours] == [t[0] for t in theirs]
+    np.testing.assert_allclose([o[1] for o in ours], [t[1] for t in theirs], rtol=1e-6)

@@ -195,7 +195,17 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # as_strided_backward: zeros, then .copy_ (or index_add_) of the gradient
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
-                  "AsStridedBackward0": 1}
+                  "AsStridedBackward0": 1,
+                  # (input: sigmoid().sub_(target).mul_(grad); both: mul_(weight), div_ for a
+                  # mean, two more for pos_weight's log_weight steps)
+                  "BinaryCrossEntropyWithLogitsBackward0": lambda node, grad: _bce_versions(
+                      node)}
+
+
+def _bce_versions(node):
+    extra = (node._saved_weight is not None) + (node._saved_reduction == 1) + \
+        2 * (node._saved_pos_weight is not None)
+    return (2 + extra, extra)
 
 
 def _numel_of(grad):
