@@ -198,11 +198,12 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   "AsStridedBackward0": 1,
                   # (input: sigmoid().sub_(target).mul_(grad); both: mul_(weight), div_ for a
                   # mean, two more for pos_weight's log_weight steps)
-                  "BinaryCrossEntropyWithLogitsBackward0": lambda node, grad: _bce_versions(
-                      node)}
+                  "BinaryCrossEntropyWithLogitsBackward0": lambda node, grad:
+                      _bce_versions(node)}
 
 
 def _bce_versions(node):
+    """(input's, target's) versions of binary_cross_entropy_with_logits' gradients."""
     extra = (node._saved_weight is not None) + (node._saved_reduction == 1) + \
         2 * (node._saved_pos_weight is not None)
     return (2 + extra, extra)

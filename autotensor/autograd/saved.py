@@ -182,7 +182,7 @@ def _current_grad_fn(t):
         try:
             return t.grad_fn
         except RuntimeError:  # (a view whose history cannot be regenerated: as recorded)
-            pass
+            return t._grad_fn
     return t._grad_fn
 
 
