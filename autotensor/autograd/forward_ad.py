@@ -310,7 +310,8 @@ def propagate(op, inputs, params, results, inplace_self=None):
         # the backward node keeps its saved outputs' tangents: a backward recorded with
         # create_graph inside the level then propagates them (forward-over-reverse)
         outs = results if isinstance(results, tuple) else (results,)
-        node = outs[0]._grad_fn
+        node = next((o._grad_fn for o in outs if getattr(o, "_grad_fn", None) is not None),
+                    None)  # (linalg_lu's P, an output without a node, comes first)
         if node is not None and getattr(node, "op", None) is op:
             node._fw_out = tuple(_tangent_or_none(o) for o in outs)
     return out

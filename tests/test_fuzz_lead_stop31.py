@@ -1,0 +1,67 @@
+"""Stop 31 (lead): the fuzzer's reproducers of stop 30 and the classes behind them, each
+run on autotensor and PyTorch (tests/fuzz/OPEN_FINDINGS.md, the Stop 31 section)."""
+import pathlib
+import warnings
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from tests.test_fuzz_lead_stop30 import _outcomes  # noqa: E402
+
+_REPRODUCERS = ["pending_stop30/end_repro_001.py"]
+
+
+@pytest.mark.parametrize("path", _REPRODUCERS)
+def test_fuzzer_reproducers_of_stop_31(path):
+    """Stop 30's reproducers fixed this stop agree with PyTorch."""
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
+
+
+_rng = np.random.default_rng(31)
+_A, _T = _rng.standard_normal((3, 3)) + 3 * np.eye(3), _rng.standard_normal((3, 3))
+_B, _TB = _rng.standard_normal((3, 2)), _rng.standard_normal((3, 2))
+_LINALG = {
+    "det": lambda m, a, b: m.linalg.det(a),
+    "logdet": lambda m, a, b: m.logdet(a @ a.mT),
+    "slogdet": lambda m, a, b: m.linalg.slogdet(a)[1],
+    "solve": lambda m, a, b: m.linalg.solve(a, b),
+    "solve_ex": lambda m, a, b: m.linalg.solve_ex(a, b)[0],
+    "inv": lambda m, a, b: m.linalg.inv(a),
+    "lu_L": lambda m, a, b: m.linalg.lu(a)[1],
+    "lu_U": lambda m, a, b: m.linalg.lu(a)[2],
+    "cholesky_inverse": lambda m, a, b: m.cholesky_inverse(a.tril()),
+    "cholesky_inverse_full": lambda m, a, b: m.cholesky_inverse(a, upper=True),
+    "triangular_solve": lambda m, a, b: m.triangular_solve(b, a.triu())[0],
+    "triangular_solve_tu": lambda m, a, b: m.triangular_solve(
+        b, a, upper=False, transpose=True, unitriangular=True)[0],
+    "solve_triangular": lambda m, a, b: m.linalg.solve_triangular(a.triu(), b, upper=True),
+}
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("name", sorted(_LINALG))
+def test_forward_over_reverse_of_linear_algebra(name, create_graph):
+    """The tangents of gradients of linear-algebra ops inside a forward-AD level. Without
+    create_graph, det/slogdet/solve's backward reads A through the forward's LU (constant:
+    slogdet's gradient has no tangent, det's only through det's own); linalg_lu's saved L
+    and U keep their tangents; cholesky_inverse and triangular_solve follow PyTorch's jvp
+    formulas as written (all of dA, not its triangle)."""
+    def scenario(m):
+        fa = m.autograd.forward_ad
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with fa.dual_level():
+                a = fa.make_dual(m.tensor(_A, requires_grad=True), m.tensor(_T))
+                b = fa.make_dual(m.tensor(_B, requires_grad=True), m.tensor(_TB))
+                out = _LINALG[name](m, a, b)
+                gs = m.autograd.grad((out * out).sum(), [a, b], create_graph=create_graph,
+                                     allow_unused=True)
+                tangents = [fa.unpack_dual(out).tangent] + [
+                    None if g is None else fa.unpack_dual(g).tangent for g in gs]
+        return [lambda t=t: "none" if t is None else np.round(
+            t.detach().numpy(), 11).tolist() for t in tangents]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
