@@ -1,0 +1,33 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+line 5: v0.sum().backward(inputs=[v1])
+line 5: keys ['raised'] != ['ok']
+  autotensor: {'raised': Raised(type_name='NotImplementedError', message="the derivative for 'igamma: input' is not implemented.")}
+  torch:      {'ok': None}
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array([], dtype='float32').reshape((0,)), requires_grad=True) * 1
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array([], dtype='float64').reshape((0,)), dtype=v0.dtype))
+    v1 = v0.exp()
+    v0.igamma_(v1)
+    v0.sum().backward(inputs=[v1])
+"""
+import sys
+
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array([], dtype='float32').reshape((0,)), requires_grad=True) * 1",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array([], dtype='float64').reshape((0,)), dtype=v0.dtype))",
+    'v1 = v0.exp()',
+    'v0.igamma_(v1)',
+    'v0.sum().backward(inputs=[v1])',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
