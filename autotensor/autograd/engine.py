@@ -763,10 +763,15 @@ def _apply_needed(node, grads, F, needed):
     from .inplace import _VIEW_INPUT, CopySlices
     nodes = [node, node.fn] if node.__class__ is CopySlices and node.fn else [node]
     kept = [n._next for n in nodes]
+    # (the wrapped node's view input stands for the base's history, CopySlices' first
+    # edge: computed only if that leads somewhere needed, as PyTorch's CopySlices adds
+    # fn's edge to exec_info only then)
+    base_needed = nxt[0][0] is not None and nxt[0][0] in needed
     try:
         for n, edges in zip(nodes, kept):
-            n._next = tuple([e if e[0] is None or e[0] is _VIEW_INPUT or e[0] in needed
-                             else NO_EDGE for e in edges])
+            n._next = tuple([e if e[0] is None or e[0] in needed or
+                             (e[0] is _VIEW_INPUT and base_needed) else NO_EDGE
+                             for e in edges])
         return node.apply(grads, F)
     finally:
         for n, edges in zip(nodes, kept):
