@@ -1,6 +1,8 @@
 """Stop 31 (lead): the fuzzer's reproducers of stop 30 and the classes behind them, each
 run on autotensor and PyTorch (tests/fuzz/OPEN_FINDINGS.md, the Stop 31 section)."""
 import pathlib
+from decimal import Decimal
+from fractions import Fraction
 import warnings
 
 import numpy as np
@@ -11,7 +13,8 @@ torch = pytest.importorskip("torch")
 from tests.test_fuzz_lead_stop30 import _outcomes  # noqa: E402
 
 _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007.py",
-                "pending_stop31/s31a_repro_001.py", "pending_stop31/s31a_repro_004.py"]
+                "pending_stop31/s31a_repro_001.py", "pending_stop31/s31a_repro_004.py",
+                "pending_stop31/s31b_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -85,5 +88,40 @@ def test_backward_to_some_inputs_skips_an_in_place_ops_unneeded_formula(n):
             steps.append(lambda: v1.grad)
             steps.append(lambda: v0.sum().backward())
         return steps
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+_OPERAND_CASES = {
+    "mul None": lambda m, x: x * None, "rmul None": lambda m, x: None * x,
+    "add list": lambda m, x: x + [1, 2], "radd list": lambda m, x: [1, 2] + x,
+    "add tuple": lambda m, x: x + (1, 2), "mul Fraction": lambda m, x: x * Fraction(1, 2),
+    "mul Decimal": lambda m, x: x * Decimal(2), "add str": lambda m, x: x + "a",
+    "sub None": lambda m, x: x - None, "rsub None": lambda m, x: None - x,
+    "div None": lambda m, x: x / None, "rdiv list": lambda m, x: [1, 2] / x,
+    "floordiv None": lambda m, x: x // None, "mod None": lambda m, x: x % None,
+    "matmul list": lambda m, x: x @ [1.0, 2.0], "rmatmul None": lambda m, x: None @ x,
+    "pow None": lambda m, x: x ** None, "rpow None": lambda m, x: None ** x,
+    "and None": lambda m, x: x.bool() & None, "or None": lambda m, x: x.bool() | None,
+    "lshift None": lambda m, x: x.long() << None, "iadd None": lambda m, x: x.__iadd__(None),
+    "imul list": lambda m, x: x.__imul__([1, 2]),
+    "function list": lambda m, x: m.mul(x, [1, 2]),
+    "function Fraction": lambda m, x: m.mul(x, Fraction(1, 2)),
+    "function None": lambda m, x: m.add(x, None),
+    "eq None": lambda m, x: x == None,  # noqa: E711
+    "numbers": lambda m, x: [[t.tolist(), str(t.dtype)] for t in (
+        x * np.float32(2), x + np.int64(1), x * True, x - 1, 2 ** x, 1 / x, x * (1 + 2j))],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OPERAND_CASES))
+def test_operators_refuse_operands_as_pytorch(name):
+    """PyTorch's operators return NotImplemented for an operand its functions refuse (None,
+    a list or tuple, a str, a Fraction or Decimal), so Python raises "unsupported operand
+    type(s)" (or runs the other operand's method); its functions raise "mul(): argument
+    'other' (position 2) must be Tensor, not list". Numbers, NumPy scalars included, work."""
+    def scenario(m):
+        x = m.tensor([1.0, 2.0])
+        return [lambda: _OPERAND_CASES[name](m, x)]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs

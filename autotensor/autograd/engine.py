@@ -936,7 +936,9 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
                 #                                                   requires grad, no edge)
             if not edge and not t._requires_grad:
                 t.grad_fn  # noqa: B018  (a stale no_grad view: PyTorch's view error first)
-                raise RuntimeError(_errors.NO_GRAD_FN.format(i))
+                if not t.requires_grad:  # (a view whose base an in-place op made require
+                    # grad requires it once its grad_fn is rebased)
+                    raise RuntimeError(_errors.NO_GRAD_FN.format(i))
             g_data = np.ones(shape, dtype)
             out.append(_to_tensor(g_data) if create_graph else g_data)
             continue
