@@ -14,7 +14,8 @@ from tests.test_fuzz_lead_stop30 import _outcomes  # noqa: E402
 
 _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007.py",
                 "pending_stop31/s31a_repro_001.py", "pending_stop31/s31a_repro_004.py",
-                "pending_stop31/s31b_repro_001.py"]
+                "pending_stop31/s31b_repro_001.py", "pending_stop31/s31b_repro_002.py",
+                "pending_stop31/s31b_repro_003.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -123,5 +124,59 @@ def test_operators_refuse_operands_as_pytorch(name):
     def scenario(m):
         x = m.tensor([1.0, 2.0])
         return [lambda: _OPERAND_CASES[name](m, x)]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("n", [0, 2])
+@pytest.mark.parametrize("op", ["atan2_", "add_", "mul_", "mul2_", "hypot_", "div_", "div2_",
+                                "sin_", "abs_", "neg_", "floor_", "clamp_", "pow_",
+                                "copysign_", "xlogy_", "fill_", "zero_"])
+def test_inplace_ops_on_an_integer_tensor_with_history(op, n):
+    """An int64 tensor given history by ``x[...] = v`` (FillBackward3): an in-place op whose
+    formula saves self clones it first, and set_history refuses the clone's dtype ("Autograd
+    not support dtype: Long") before the kernel's cast check; the others write as usual."""
+    def scenario(m):
+        v0 = m.tensor(1.75, requires_grad=True)
+        v1 = m.zeros(n, dtype=m.int64)
+        v1[...] = v0
+        calls = {"mul2_": lambda: v1.mul_(2), "div2_": lambda: v1.div_(2.0),
+                 "clamp_": lambda: v1.clamp_(0, 1), "fill_": lambda: v1.fill_(2),
+                 "sin_": v1.sin_, "abs_": v1.abs_, "neg_": v1.neg_, "floor_": v1.floor_,
+                 "zero_": v1.zero_}
+        call = calls.get(op) or (lambda: getattr(v1, op)(v0))
+
+        def step():
+            call()
+            return [v1.tolist(), str(v1.dtype), v1.requires_grad, type(v1.grad_fn).__name__]
+        return [step]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+def test_copy_slices_gradient_versions():
+    """CopySlices' gradient for the base: result.copy_(grad), then its slice's copy_ of the
+    wrapped node's gradient: version 2, seen through a clone (not through a MulBackward0,
+    which makes a new tensor); the other inputs' gradients are the wrapped node's."""
+    def scenario(m):
+        x = m.ones(3, requires_grad=True)
+        w = m.ones(1, requires_grad=True)
+
+        def versions(make, inputs):
+            b = make()
+            return [g._version for g in m.autograd.grad(b.sum(), inputs)]
+
+        def sliced(b, f):
+            f(b)
+            return b
+        return [
+            lambda: versions(lambda: sliced(x.clone(), lambda b: b[0].mul_(2)), [x]),
+            lambda: versions(lambda: sliced(x.clone(), lambda b: b[1:].mul_(w)), [x, w]),
+            lambda: versions(lambda: sliced(x.clone(), lambda b: b[1:].copy_(w.expand(2))),
+                             [x, w]),
+            lambda: versions(lambda: sliced(x * 1, lambda b: b[0].mul_(2)), [x]),
+            lambda: versions(lambda: sliced(x.repeat_interleave(1, 0), lambda b: b.exp_()),
+                             [x]),
+        ]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs

@@ -767,16 +767,19 @@ def _inplace_binary(op, self, other, params=()):
     if value.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
         refuse_complex(op.name, value.dtype)
     if value.dtype != self._data.dtype and value.dtype.kind != self._data.dtype.kind:
-        inplace_iter_checks(self, inputs, _dtypes.result_type(self, other))
+        inplace_iter_checks(self, inputs, _dtypes.result_type(self, other), op, params)
     return inplace.record_inplace(op, self, inputs, params, value)
 
 
-def inplace_iter_checks(self, inputs, common):
+def inplace_iter_checks(self, inputs, common, op=None, params=()):
     """The checks of PyTorch's in-place ops up to TensorIterator's cast check, in its order:
     autograd's (leaf, views), memory overlaps, shapes, then whether the op's common dtype
     ``common`` (PyTorch's, not the NumPy kernel's) can be written into self. Called where a
-    kind changes, so the cast error names PyTorch's dtype (``int.pow_(2.5)``: Float)."""
+    kind changes, so the cast error names PyTorch's dtype (``int.pow_(2.5)``: Float).
+    ``op``: autograd's refusal to save an integer self comes before the cast's."""
     inplace.check_inplace_order(self, inputs)
+    if op is not None:
+        inplace.check_saved_self(op, self, inputs, params)
     inplace.check_cast(common.np, self._data.dtype)
 
 

@@ -196,6 +196,9 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
                   "AsStridedBackward0": 1,
+                  # CopySlices: result.copy_(grad), then its slice's copy_ of fn's gradient
+                  # (zero_ without one); fn's other gradients pass through
+                  "CopySlices": lambda node, grad: (2,) + (0,) * (len(node._next) - 1),
                   # (input: sigmoid().sub_(target).mul_(grad); both: mul_(weight), div_ for a
                   # mean, two more for pos_weight's log_weight steps)
                   "BinaryCrossEntropyWithLogitsBackward0": lambda node, grad:
@@ -254,7 +257,7 @@ def _made_versions(node, made, grad, n, raw):
     if callable(made):
         made = made(node, grad)
     per_input = made if made.__class__ is tuple else (made,) * n
-    reduce = node._reduce
+    reduce = getattr(node, "_reduce", None)  # (CopySlices has none)
     if reduce is None or grad is None or node.__class__.__name__ not in _OUTPUT_SHAPED:
         return per_input
     g = grad if raw else grad._data  # (a complex gradient's real part is a view: kept)
