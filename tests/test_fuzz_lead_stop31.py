@@ -15,7 +15,7 @@ from tests.test_fuzz_lead_stop30 import _outcomes  # noqa: E402
 _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007.py",
                 "pending_stop31/s31a_repro_001.py", "pending_stop31/s31a_repro_004.py",
                 "pending_stop31/s31b_repro_001.py", "pending_stop31/s31b_repro_002.py",
-                "pending_stop31/s31b_repro_003.py"]
+                "pending_stop31/s31b_repro_003.py", "pending_stop31/s31c_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -178,5 +178,27 @@ def test_copy_slices_gradient_versions():
             lambda: versions(lambda: sliced(x.repeat_interleave(1, 0), lambda b: b.exp_()),
                              [x]),
         ]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (3,)])
+def test_lerp_tangent_rule_is_lerp_with_its_checks(shape):
+    """lerp.Scalar's tangent is lerp(self_t, end_t, weight), the op with its dtype check:
+    a float16 one-element var's tangent is float32, so lerp to it raises PyTorch's
+    "expected dtype c10::Half for `end`" (longer inputs' tangents stay float16)."""
+    def scenario(m):
+        fa = m.autograd.forward_ad
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with fa.dual_level():
+                x = fa.make_dual(m.full(shape, 1.75, dtype=m.float16),
+                                 m.full(shape, 1.5, dtype=m.float16))
+                end = x.var()
+
+                def step():
+                    r = x.lerp(end, 0.25)
+                    return [r.tolist(), fa.unpack_dual(r).tangent.tolist()]
+                return [step]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs

@@ -2659,9 +2659,16 @@ def _requires_grad_of(x):
     return isinstance(x, Tensor) and x.requires_grad
 
 
-# (lerp.Scalar's rule is lerp(self_t, end_t, weight): the op on the tangents)
+def _lerp_scalar_jvp(F, self, self_t, end, end_t, weight):
+    """lerp.Scalar's rule, lerp(self_t, end_t, weight): the op itself on the tangents
+    (zeros for a missing one), with its checks (a float16 0-d var's float32 tangent as
+    end: "expected dtype c10::Half for `end` but got dtype float")."""
+    return lerp(self_t if self_t is not None else F.zeros_like(self),
+                end_t if end_t is not None else F.zeros_like(end), weight)
+
+
 LERP = defop("lerp", "LerpBackward0", _lerp, inputs=("self", "end"), params=("weight",),
-             jvp="linear",
+             jvp=_lerp_scalar_jvp,
              grads={"self": lambda F, grad, weight: grad * (1 - weight),
                     "end": lambda F, grad, weight: grad * weight}, layout="iter")
 LERP_TENSOR = defop("lerp", "LerpBackward1", _lerp, inputs=("self", "end", "weight"),
