@@ -593,10 +593,23 @@ def _max_all_zero(d, out):
       lanes) then chunk; fewer than 8: the last zero;
     - float16/bfloat16 (two float vectors of 8 per 16 elements): 16 or more elements:
       (lane % 8 bit-reversed, (i % 16) // 8, i // 16); 9-15: (i % 8, i // 8); up to 8: last.
+    More than GRAIN_SIZE elements are reduced in at::get_num_threads() chunks
+    (at::parallel_reduce), each from its own start, folded in order by max_impl (the first
+    of equal values): the first chunk holding a zero gives it. aminmax() without a dim
+    (reduce2_all) keeps the same zeros (measured).
     """
     flat = d.reshape(-1)
     zeros = np.flatnonzero(flat == 0)
     n = flat.size
+    if n > _GRAIN_SIZE:  # (at::parallel_reduce: chunks folded in order by max_impl)
+        from .nn_ops import _aten_threads
+        nt = builtins.min(_aten_threads(), -(-n // _GRAIN_SIZE))
+        if nt > 1:  # (the first chunk holding a zero gives it, from its own start)
+            chunk = -(-n // nt)
+            lo = zeros[0] // chunk * chunk
+            n = builtins.min(chunk, n - lo)
+            zeros = zeros[zeros < lo + n] - lo
+            flat = flat[lo:]
     i = zeros
     rev3 = np.array([0, 4, 2, 6, 1, 5, 3, 7])
     if d.dtype == np.float64:
@@ -643,13 +656,22 @@ def _amax_amin(op, reduce, name, input, dim, keepdim):
                              f"size.")
     out = _asarray(reduce(d, axis=axis, keepdims=keepdim and d.ndim > 0))
     if d.dtype.kind in "fV" and d.size and (out == 0).any():
-        out = _first_zero_sign(d, axis, out)
+        out = _reduce_vec_zero_sign(d, axis, out)
     return _finish(op, (input,), (dims, keepdim), out)
 
 
+def _mixed_zeros(d):
+    """Whether ``d`` holds both -0.0 and +0.0 (else NumPy's zero result is the one)."""
+    zero = d == 0
+    n_neg = np.count_nonzero(np.signbit(d[zero]))
+    return 0 < n_neg < np.count_nonzero(zero)
+
+
 def _first_zero_sign(d, axis, out):
-    """A zero extreme takes the sign of the first zero reduced (PyTorch's kernel keeps the
-    first of equal values; NumPy's can give -0.0 for max(0.0, -0.0))."""
+    """A zero extreme takes the sign of the first zero reduced (aminmax's scalar loop over
+    its dim keeps the first of equal values; NumPy's can give -0.0 for max(0.0, -0.0))."""
+    if not _mixed_zeros(d):
+        return out
     axes = tuple(range(d.ndim)) if axis is None else axis
     rest = [a for a in range(d.ndim) if a not in axes]
     flat = np.transpose(d, rest + list(axes)).reshape([d.shape[a] for a in rest] + [-1])
@@ -658,6 +680,160 @@ def _first_zero_sign(d, axis, out):
     zero = np.abs(out.reshape(sign.shape)) == 0  # (== 0 is False for NaN)
     fixed = np.where(zero, np.where(sign, -0.0, 0.0).astype(d.dtype), out.reshape(sign.shape))
     return fixed.reshape(out.shape)
+
+
+def _reduce_vec_zero_sign(d, axis, out):
+    """Note [Signed zeros of amax and amin]: where a reduction's result is zero and its
+    input holds both zeros, PyTorch's result is the zero its kernel keeps, which
+    ``_kept_zeros`` finds; NumPy's max may keep either. The magnitude is NumPy's."""
+    if not _mixed_zeros(d):
+        return out
+    axes = tuple(range(d.ndim)) if axis is None else tuple(axis)
+    offsets, kept = _kept_zeros(d, axes)
+    flat = out.reshape(-1).copy()
+    hit = flat[offsets] == 0  # (== 0 is False for NaN)
+    flat[offsets[hit]] = np.where(np.signbit(kept[hit]), -0.0, 0.0).astype(d.dtype)
+    return flat.reshape(out.shape)
+
+
+# Vectorized<T>::size() of the kernels this build runs for reductions (AVX2: 256 bits;
+# measured: 4 * size elements is where a row starts to be vectorized)
+_VEC_LANES = {"float32": 8, "float64": 4, "float16": 16, "bfloat16": 16}
+_GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
+
+
+def _kept_zeros(d, axes):
+    """Note [Signed zeros of amax and amin]: which zero binary_kernel_reduce_vec (aten's
+    Reduce.h: amax, amin) keeps for each output, when several tie. Returns the output's
+    flat offsets (C order) and, for each, the input value kept of its zeros (any value
+    where it has none).
+
+    The order follows TensorIterator: the output is contiguous (keepdim shape), its
+    strides 0 on the reduced dims; the dims are sorted (reduced ones first, then by the
+    input's strides: reorder_dimensions) and merged where their strides allow
+    (coalesce_dimensions). Iteration dim 0 is the innermost; each output element is
+    reduced from rows of dim 0 in iteration order, and the scalar op (max_impl/min_impl:
+    std::max/std::min) keeps the first of equal values, so the first row holding a zero
+    gives the result. Within a row:
+    - contiguous rows (dim 0 reduced, input stride one element): vectorized_inner_reduction
+      loads 4 vectors of W lanes a step (4W elements: 32 float32, 16 float64, 64 half);
+      the vector op (maximum/minimum: x86 max/min_ps) keeps its SECOND operand on ties, so
+      each lane keeps its last zero; the 4 accumulators are folded as
+      op(op(a0, a1), op(a2, a3)), so a3 before a2 before a1 before a0; then the W lanes
+      are folded from lane 0 with the scalar op (the lowest lane holding a zero). A row
+      whose vectorized part holds no zero takes the first zero of its scalar tail;
+    - an outer reduction (dim 0 reduced, dim 1 kept, both outputs and inputs contiguous
+      along dim 1): vectorized_outer_reduction reduces columns in blocks of 4W with the
+      vector op, keeping the LAST zero down dim 0; the columns past the last full block
+      take the first;
+    - anything else: basic_loop, the first zero in iteration order.
+    A single output of GRAIN_SIZE or more elements is reduced in at::get_num_threads()
+    chunks (TensorIterator's two_pass_reduction, each chunk from its own start, rows cut
+    at the chunk's edges), the chunks' results folded in order with the scalar op.
+    Measured against PyTorch 2.13's x86 build (tests/test_fuzz_szero_stop31.py)."""
+    W = _VEC_LANES[d.dtype.name]
+    V = 4 * W  # (elements a vectorized step)
+    if builtins.any(s < 0 for s in d.strides):
+        d = np.ascontiguousarray(d)
+    nd, item = d.ndim, d.itemsize
+    red = set(axes)
+    shape = list(d.shape)
+    ist = list(d.strides)
+    ost, acc = [0] * nd, item
+    for a in reversed(range(nd)):
+        if a not in red:
+            ost[a] = acc
+            acc *= shape[a]
+
+    def should_swap(d0, d1):
+        for strides, is_out in ((ost, True), (ist, False)):
+            s0, s1 = strides[d0], strides[d1]
+            if is_out and (s0 == 0) != (s1 == 0):
+                return 1 if s1 == 0 else -1
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(reversed(range(nd)))
+    for i in range(1, nd):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            c = should_swap(perm[dim0], perm[dim1])
+            if c > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif c < 0:
+                break
+    S = [shape[p] for p in perm]
+    IS = [ist[p] for p in perm]
+    OS = [ost[p] for p in perm]
+    if nd > 1:  # coalesce_dimensions
+        prev = 0
+        for dim in range(1, nd):
+            s0, s1 = S[prev], S[dim]
+            if s0 == 1 or s1 == 1 or (s0 * IS[prev] == IS[dim] and s0 * OS[prev] == OS[dim]):
+                if s0 == 1:
+                    IS[prev], OS[prev] = IS[dim], OS[dim]
+                S[prev] *= s1
+            else:
+                prev += 1
+                if prev != dim:
+                    S[prev], IS[prev], OS[prev] = S[dim], IS[dim], OS[dim]
+        del S[prev + 1:], IS[prev + 1:], OS[prev + 1:]
+    k = len(S)
+    r = 0
+    while r < k and OS[r] == 0:  # (the reduced dims lead)
+        r += 1
+    x = np.lib.stride_tricks.as_strided(d, shape=S, strides=IS)
+    # per output, its elements in iteration order: kept dims (any order) then reduced
+    order = list(range(k - 1, r - 1, -1)) + list(range(r - 1, -1, -1))
+    L = math.prod(S[:r])
+    seq = np.transpose(x, order).reshape(-1, L)
+    M = seq.shape[0]
+    kept = order[:k - r]
+    grids = np.ix_(*[np.arange(S[a]) for a in kept]) if kept else ()
+    offsets = builtins.sum((g * (OS[a] // item) for g, a in zip(grids, kept)),
+                           np.zeros((), np.int64))
+    offsets = np.asarray(offsets, np.int64).reshape(-1)  # (the output is contiguous)
+    if r == 0 or L <= 1:
+        return offsets, seq[:, 0] if L else np.zeros(M, d.dtype)
+    S0 = S[0]
+    p = np.arange(L)
+    start = p - p % S0
+    end = np.minimum(start + S0, L)
+    if M == 1 and L >= _GRAIN_SIZE:  # (two_pass_reduction's chunks cut the rows)
+        from .nn_ops import _aten_threads
+        nt = builtins.min(_aten_threads(), -(-L // _GRAIN_SIZE))
+        if nt > 1:
+            chunk = -(-L // nt)
+            start = np.maximum(start, p - p % chunk)
+            end = np.minimum(end, p - p % chunk + chunk)
+    # a key per element, the largest zero's wins: rows (units) in order, each by its rule
+    q = p - start
+    ulen = end - start
+    K = 2 * L + 2
+    first = ulen - q  # (the first zero of a unit: the largest)
+    contiguous = IS[0] == item
+    outer = not contiguous and r == 1 and k > 1 and OS[1] == item and IS[1] == item
+    if contiguous:
+        cnt = ulen // V
+        vec = q < cnt * V
+        lane = q % W
+        # (lowest lane, then last accumulator, then last step; above any tail's key)
+        rank = (L + 1) + ((W - 1 - lane) * 4 + (q % V) // W) * cnt + q // V
+        row_key = np.where(vec, rank, first)
+        key = np.broadcast_to((L - start) * K + row_key, seq.shape)
+    elif outer:  # (one row per output: the last zero in full column blocks)
+        col = np.broadcast_to(grids[kept.index(1)], [S[a] for a in kept]).reshape(-1, 1)
+        key = np.where(col < (S[1] // V) * V, q, first)
+    else:
+        key = np.broadcast_to((L - start) * K + first, seq.shape)
+    winner = np.argmax(np.where(seq == 0, key, -1), axis=1)
+    return offsets, seq[np.arange(M), winner]
 
 
 def amax(input, dim=(), keepdim=False):
@@ -1506,6 +1682,15 @@ def aminmax(input, *, dim=None, keepdim=False):
     axis = dims if d.ndim else None
     lo = _asarray(np.min(d, axis=axis, keepdims=keepdim and d.ndim > 0))
     hi = _asarray(np.max(d, axis=axis, keepdims=keepdim and d.ndim > 0))
+    if d.dtype.kind in "fV" and d.ndim and ((lo == 0).any() or (hi == 0).any()):
+        # (the signs of zero results: without a dim, the all-reduce's of max() and min()
+        # (Note [Signed zeros of max() and min()]); along one, a scalar loop keeping the
+        # first of equal values)
+        if axis is None:
+            lo = _max_all_zero(d, lo) if lo == 0 else lo
+            hi = _max_all_zero(d, hi) if hi == 0 else hi
+        else:
+            lo, hi = _first_zero_sign(d, axis, lo), _first_zero_sign(d, axis, hi)
     # (a 0-d input keeps its dim 0: aminmax_backward restores it as a size-1 dim)
     r = _finish_multi(AMINMAX, (input,), (dims, keepdim), (lo, hi))
     return _MinMaxRT(r)
