@@ -1745,6 +1745,7 @@ def _kth_along(d, dim, k, ignore_nan, quick_select=False):
             for r in map(tuple, np.argwhere(tied[..., 0])):
                 pk[r] = _quick_select_index(rows[r], k)
             pick = np.moveaxis(pk, -1, dim)
+            values = np.take_along_axis(d, pick, axis=dim)  # (the zero picked: its sign)
     return values, pick.astype(np.int64)
 
 
