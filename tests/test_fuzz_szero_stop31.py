@@ -212,3 +212,69 @@ def test_gradients_and_tangents_of_tied_zeros():
                     tangent.numpy().reshape(-1)]
         results.append(np.concatenate(out))
     _same(results[1], results[0], "values, gradients, tangents")
+
+
+# ---- ties of the selecting and sorting ops (found on the way) --------------------------
+def _tied_rows(rng, rows, n, kind):
+    if kind == "zeros":
+        x = np.where(rng.rand(rows, n) < 0.7, 0.0, rng.randint(-3, 3, (rows, n)).astype(float))
+        return np.where((x == 0) & (rng.rand(rows, n) < 0.5), -0.0, x)
+    if kind == "ints":
+        return rng.randint(0, 4, (rows, n)).astype(float)
+    x = rng.randn(rows, n)
+    x[rng.rand(rows, n) < 0.1] = np.nan
+    return x
+
+
+def _compare_rows(fn, dtypes, seed, count=40):
+    rng = np.random.RandomState(seed)
+    for it in range(count):
+        dtype = dtypes[it % len(dtypes)]
+        n = int(rng.choice([10, 16, 17, 20, 33, 64, 65, 130, 300]))
+        kind = ("zeros", "ints", "nan")[it % 3]
+        x = _tied_rows(rng, int(rng.choice([1, 3])), n, kind)
+        if dtype in ("int64", "uint8", "bool"):
+            x = np.nan_to_num(np.abs(x))
+        desc = bool(rng.rand() < 0.5)
+        k = int(rng.choice([1, 2, 3, 5]))
+        a, b = _run(lambda L, t, desc=desc, k=k: fn(L, t, desc, k), x, dtype)
+        keep = ~np.isnan(a)  # (a NaN's sign is not compared)
+        assert np.array_equal(a, b, equal_nan=True), (dtype, n, kind, desc, k)
+        assert np.array_equal(np.signbit(a[keep]), np.signbit(b[keep])), (dtype, n, kind, desc)
+
+
+@pytest.mark.parametrize("op", ["sort", "argsort", "msort", "sort_stable"])
+def test_sort_of_ties_is_std_sort(op):
+    """sort(stable=False) is std::sort of (value, index) pairs with KeyValueComp (NaN
+    largest): stable up to 16 elements (its insertion sort), not past them, so the indices
+    of equal values and the order of -0.0 and +0.0 are its steps' (ours were a stable
+    sort's); stable=True is std::stable_sort, ours."""
+    fns = {"sort": lambda L, t, desc, k: tuple(t.sort(-1, descending=desc)),
+           "argsort": lambda L, t, desc, k: t.argsort(-1, descending=desc),
+           "msort": lambda L, t, desc, k: L.msort(t.t()),
+           "sort_stable": lambda L, t, desc, k: tuple(t.sort(dim=-1, descending=desc,
+                                                             stable=True))}
+    _compare_rows(fns[op], DTYPES + ["int64", "uint8", "bool"], 17)
+
+
+def test_sort_of_a_stride_0_dim_is_left_as_it_is():
+    """sort_kernel returns early for a stride-0 dim: indices 0..n-1 (not std::sort's)."""
+    a, b = _run(lambda L, t: t.expand(20).sort(), np.zeros(1), "float32")
+    _same(b, a, "expanded")
+
+
+@pytest.mark.parametrize("sorted_", [True, False])
+def test_topk_of_ties_is_partial_sort_or_nth_element(sorted_):
+    """topk_impl_loop: std::partial_sort when k * 64 <= n, else std::nth_element at k - 1
+    and (sorted) std::sort of the first k - 1: which of equal values are kept and in which
+    order (values' signed zeros, indices); unsorted, nth_element's order."""
+    _compare_rows(lambda L, t, desc, k: tuple(t.topk(k, -1, largest=desc, sorted=sorted_)),
+                  DTYPES + ["int64", "uint8"], 23 + sorted_, count=60)
+
+
+def test_kthvalue_median_quantile_of_tied_zeros():
+    """kthvalue's value is the element at its quick select's index (the index was right,
+    the value came from a stable order: its zero's sign); quantile sorts with std::sort;
+    median keeps nth_element's zero (unchanged: a guard)."""
+    _compare_rows(lambda L, t, desc, k: tuple(t.kthvalue(k, -1)) + tuple(t.median(-1)) +
+                  (t.quantile(0.3, -1),), ["float32", "float64"], 29, count=60)

@@ -1132,6 +1132,59 @@ def _sorted_indices(d, dim, descending):
     return idx.astype(np.int64)
 
 
+def _key_value_less(descending):
+    """aten's KeyValueCompAsc / KeyValueCompDesc on (value, index) pairs: NaN largest."""
+    if descending:
+        return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+    return lambda x, y: (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+
+
+# elements whose order Note [Ties of sort and topk] computes step by step (~1 us a step)
+_TIE_STEPS_MAX = 16384
+
+
+def _tied_rows(sorted_values):
+    """Rows (the last axis) holding equal neighbours (NaN equals NaN)."""
+    a, b = sorted_values[..., 1:], sorted_values[..., :-1]
+    eq = a == b
+    if a.dtype.kind in "fV":
+        eq |= np.isnan(a) & np.isnan(b)
+    return eq.any(-1)
+
+
+def _rows_as_lists(d, dim):
+    """The rows along dim as Python lists of comparable values (half types exactly as
+    float64)."""
+    rows = np.moveaxis(d, dim, -1)
+    if rows.dtype.kind == "V" or rows.dtype == np.float16:
+        rows = rows.astype(np.float64)
+    return rows
+
+
+def _std_sort_ties(d, dim, descending, idx, values=None):
+    """Note [Ties of sort and topk]: sort(stable=False) is std::sort of (value, index)
+    pairs (sort_kernel), which keeps equal values in their order up to 16 elements (its
+    insertion sort) but not past them: the rows with ties are sorted step by step (the
+    values' signed zeros and the indices of equal values follow). Up to _TIE_STEPS_MAX
+    elements; past them the stable order stays (not PyTorch's). An input of stride 0
+    along dim is left unsorted (its values are equal: our stable order)."""
+    n = d.shape[dim] if d.ndim else 0
+    if n <= 16 or d.strides[dim] == 0:
+        return idx
+    if values is None:  # (the stably sorted values)
+        values = np.take_along_axis(d, idx, axis=dim)
+    tied = _tied_rows(np.moveaxis(values, dim, -1))
+    count = int(np.count_nonzero(tied))
+    if not count or count * n > _TIE_STEPS_MAX:
+        return idx
+    rows, out = _rows_as_lists(d, dim), np.moveaxis(idx, dim, -1).copy()
+    less = _key_value_less(descending)
+    for r in map(tuple, np.argwhere(tied)):
+        pairs = _std_sort_pairs(list(zip(rows[r].tolist(), range(n))), less)
+        out[r] = [i for _, i in pairs]
+    return np.moveaxis(out, -1, dim)
+
+
 def sort(input, dim=-1, descending=False, stable=None):
     d = input._data
     if d.dtype.kind == "c":
@@ -1139,7 +1192,11 @@ def sort(input, dim=-1, descending=False, stable=None):
     dim = _wrap_dim(dim, d.ndim, input)
     idx = _sorted_indices(d, dim, descending)
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
-    op = SORT if stable is None else SORT_STABLE  # (always stable here)
+    if not stable:  # (std::sort; std::stable_sort is our stable order)
+        tied = _std_sort_ties(d, dim, descending, idx, values)
+        if tied is not idx:
+            idx, values = tied, np.take_along_axis(d, tied, axis=dim)
+    op = SORT if stable is None else SORT_STABLE
     v, i = _finish(op, (input,), (dim, descending), (values, idx))
     return _SortRT(v, i, None)
 
@@ -1149,7 +1206,9 @@ def argsort(input, dim=-1, descending=False, stable=False):
     d = input._data
     if d.dtype.kind == "c":
         refuse_complex("sort", d.dtype)
-    return _make(_sorted_indices(d, _wrap_dim(dim, d.ndim), descending))
+    dim = _wrap_dim(dim, d.ndim)
+    idx = _sorted_indices(d, dim, descending)
+    return _make(idx if stable else _std_sort_ties(d, dim, descending, idx))
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
@@ -1163,10 +1222,47 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
                            else " topk does not support complex dtypes on CPU")
     idx = _sorted_indices(d, dim, largest)
     if d.ndim:
+        idx = _topk_ties(d, dim, k, largest, sorted, idx)
         idx = idx[(slice(None),) * dim + (slice(0, k),)]
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
     v, i = _finish(TOPK, (input,), (k, dim), (values, idx))
     return _TopkRT(v, i, None)
+
+
+def _topk_ties(d, dim, k, largest, sorted_, idx):
+    """Note [Ties of sort and topk]: topk_impl_loop puts (value, index) pairs in a queue
+    and runs std::partial_sort (k * 64 <= n) or std::nth_element at k - 1, then (sorted)
+    std::sort of the first k - 1 pairs: which of equal values are kept, and their order,
+    are those steps'. Rows whose first k + 1 (stably sorted) values hold a tie, or all
+    rows when an unsorted result keeps nth_element's order, run them (up to
+    _TIE_STEPS_MAX elements). Returns the first k indices' order in the full row's."""
+    n = d.shape[dim]
+    if k == 0 or n < 2:
+        return idx
+    partial = k * 64 <= n
+    head = np.take_along_axis(d, idx[(slice(None),) * dim + (slice(0, k + 1),)], axis=dim)
+    rows = _tied_rows(np.moveaxis(head, dim, -1))
+    if not sorted_ and not partial and k > 2:
+        rows = np.ones_like(rows)
+    count = int(np.count_nonzero(rows))
+    if not count or count * n > _TIE_STEPS_MAX:
+        return idx
+    vals, out = _rows_as_lists(d, dim), np.moveaxis(idx, dim, -1).copy()
+    less = _key_value_less(largest)
+    for r in map(tuple, np.argwhere(rows)):
+        queue = list(zip(vals[r].tolist(), range(n)))
+        if partial:  # (std::partial_sort: heap select, then sort_heap)
+            _heap_select(queue, 0, k, n, less)
+            for last in range(k - 1, 0, -1):
+                value = queue[last]
+                queue[last] = queue[0]
+                _heap_adjust(queue, 0, 0, last, value, less)
+        else:
+            _nth_element(queue, k - 1, less)
+            if sorted_:
+                queue[:k - 1] = _std_sort_pairs(queue[:k - 1], less)
+        out[r][:k] = [i for _, i in queue[:k]]
+    return np.moveaxis(out, -1, dim)
 
 
 # ---- the catalogue: statistics, nan-reductions, scans, order statistics (issue 11) ---------
@@ -2243,14 +2339,17 @@ MODE = defop("mode", "ModeBackward0", None, params=("dim", "keepdim"),
 _ModeRT = _return_type("mode")
 
 
-def _std_sort_pairs(a):
-    """libstdc++'s std::sort of (value, index) pairs by value with ``<``, step for step:
-    introsort (median-of-3 pivot, heapsort past the depth limit), then insertion sort in
-    runs of 16. It is not stable, and NaN (never less, never greater) stays where the
-    steps leave it: mode's kernel sorts this way, so its run of equal values ends at the
-    same index as PyTorch's."""
-    def less(x, y):
-        return x[0] < y[0]
+def _pair_less(x, y):
+    return x[0] < y[0]
+
+
+def _std_sort_pairs(a, less=_pair_less):
+    """libstdc++'s std::sort of (value, index) pairs by value with ``less`` (default
+    ``<``), step for step: introsort (median-of-3 pivot, heapsort past the depth limit),
+    then insertion sort in runs of 16. It is not stable, and NaN (never less, never
+    greater with ``<``) stays where the steps leave it: mode's kernel sorts this way, so
+    its run of equal values ends at the same index as PyTorch's; sort's and topk's
+    (Note [Ties of sort and topk])."""
 
     def heap_sort(first, last):
         n = last - first
@@ -2274,7 +2373,7 @@ def _std_sort_pairs(a):
 
     def linear_insert(i, floor):
         value = a[i]
-        while i > floor and value[0] < a[i - 1][0]:
+        while i > floor and less(value, a[i - 1]):
             a[i] = a[i - 1]
             i -= 1
         a[i] = value
@@ -2284,7 +2383,7 @@ def _std_sort_pairs(a):
         return a
     introsort(0, n, 2 * (n.bit_length() - 1))
     for i in range(1, n):
-        if i < 16 and a[i][0] < a[0][0]:
+        if i < 16 and less(a[i], a[0]):
             a.insert(0, a.pop(i))
         else:
             linear_insert(i, 0)
