@@ -278,3 +278,22 @@ def test_kthvalue_median_quantile_of_tied_zeros():
     median keeps nth_element's zero (unchanged: a guard)."""
     _compare_rows(lambda L, t, desc, k: tuple(t.kthvalue(k, -1)) + tuple(t.median(-1)) +
                   (t.quantile(0.3, -1),), ["float32", "float64"], 29, count=60)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_unique_of_both_zeros_and_nans(dtype):
+    """unique(): std::sort of (value, index) pairs (NaN largest), then runs: the zero kept
+    is the first of std::sort's run (ours: NumPy's), each NaN is its own value (ours were
+    collapsed into one), the inverse indices of the NaNs follow the sort's steps."""
+    rng = np.random.RandomState(37)
+    for it in range(40):
+        n = int(rng.choice([1, 3, 8, 16, 17, 20, 33, 64, 100, 500]))
+        x = np.where(rng.rand(n) < 0.5, 0.0, -0.0)
+        x[rng.rand(n) < 0.3] = 1.0
+        if it % 2:
+            x[rng.rand(n) < 0.1] = np.nan
+        a, b = _run(lambda L, t: L.unique(t, return_inverse=True, return_counts=True),
+                    x, dtype)
+        keep = ~np.isnan(a)
+        assert np.array_equal(a, b, equal_nan=True), (dtype, n, x.tolist())
+        assert np.array_equal(np.signbit(a[keep]), np.signbit(b[keep])), (dtype, n)

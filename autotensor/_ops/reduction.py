@@ -2541,7 +2541,10 @@ def _unique_along(d, dim, sorted_, return_inverse, return_counts, consecutive):
             starts = np.flatnonzero(new)
             counts = np.diff(np.append(starts, flat.size))
         else:
-            values, inverse, counts = np.unique(flat, return_inverse=True, return_counts=True)
+            ties = flat.dtype.kind in "fV" and flat.size <= _TIE_STEPS_MAX and (
+                np.isnan(flat).any() or _mixed_zeros(flat))
+            values, inverse, counts = (_unique_in_sort_steps(flat) if ties else np.unique(
+                flat, return_inverse=True, return_counts=True, equal_nan=False))
             inverse = inverse.reshape(d.shape)
         return values, inverse.astype(np.int64), counts.astype(np.int64)
     moved = np.moveaxis(d, dim, 0)
@@ -2557,6 +2560,23 @@ def _unique_along(d, dim, sorted_, return_inverse, return_counts, consecutive):
                                             return_counts=True)
     values = np.moveaxis(picked.reshape((picked.shape[0],) + moved.shape[1:]), 0, dim)
     return values, inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
+
+
+def _unique_in_sort_steps(flat):
+    """unique() of values holding NaNs or both zeros as PyTorch's CPU kernel: std::sort of
+    (value, index) pairs with NaN largest (Note [Ties of sort and topk]), then runs of
+    equal values (each NaN its own): the zero kept is the first of its run, the NaNs'
+    inverse indices follow the sort's steps."""
+    values = flat.astype(np.float64) if flat.dtype.kind == "V" else flat
+    pairs = _std_sort_pairs(list(zip(values.tolist(), range(flat.size))),
+                            _key_value_less(False))
+    order = np.array([i for _, i in pairs], np.int64)
+    s = flat[order]
+    new = np.ones(s.size, bool)
+    new[1:] = s[1:] != s[:-1]
+    inverse = np.empty(s.size, np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return s[new], inverse, np.diff(np.append(np.flatnonzero(new), s.size))
 
 
 _NOT_YET = (" because it has not been implemented yet.\nPlease file an issue to PyTorch at "
