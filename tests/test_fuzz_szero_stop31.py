@@ -73,7 +73,7 @@ def test_amax_amin_of_one_row(dtype, op):
     for n in (2, 7, 31, 32, 33, 47, 63, 64, 65, 96, 129):
         for pos in range(n):
             for sign in (0.0, -0.0):
-                x = np.full(n, -0.0 if sign == 0.0 else 0.0)
+                x = np.full(n, 0.0 if np.signbit(sign) else -0.0)
                 x[pos] = sign
                 a, b = _run(lambda L, t: getattr(t, op)(), x, dtype)
                 _same(b, a, (op, dtype, n, pos, sign))
