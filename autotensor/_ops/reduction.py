@@ -593,10 +593,23 @@ def _max_all_zero(d, out):
       lanes) then chunk; fewer than 8: the last zero;
     - float16/bfloat16 (two float vectors of 8 per 16 elements): 16 or more elements:
       (lane % 8 bit-reversed, (i % 16) // 8, i // 16); 9-15: (i % 8, i // 8); up to 8: last.
+    More than GRAIN_SIZE elements are reduced in at::get_num_threads() chunks
+    (at::parallel_reduce), each from its own start, folded in order by max_impl (the first
+    of equal values): the first chunk holding a zero gives it. aminmax() without a dim
+    (reduce2_all) keeps the same zeros (measured).
     """
     flat = d.reshape(-1)
     zeros = np.flatnonzero(flat == 0)
     n = flat.size
+    if n > _GRAIN_SIZE:  # (at::parallel_reduce: chunks folded in order by max_impl)
+        from .nn_ops import _aten_threads
+        nt = builtins.min(_aten_threads(), -(-n // _GRAIN_SIZE))
+        if nt > 1:  # (the first chunk holding a zero gives it, from its own start)
+            chunk = -(-n // nt)
+            lo = zeros[0] // chunk * chunk
+            n = builtins.min(chunk, n - lo)
+            zeros = zeros[zeros < lo + n] - lo
+            flat = flat[lo:]
     i = zeros
     rev3 = np.array([0, 4, 2, 6, 1, 5, 3, 7])
     if d.dtype == np.float64:
@@ -643,13 +656,22 @@ def _amax_amin(op, reduce, name, input, dim, keepdim):
                              f"size.")
     out = _asarray(reduce(d, axis=axis, keepdims=keepdim and d.ndim > 0))
     if d.dtype.kind in "fV" and d.size and (out == 0).any():
-        out = _first_zero_sign(d, axis, out)
+        out = _reduce_vec_zero_sign(d, axis, out)
     return _finish(op, (input,), (dims, keepdim), out)
 
 
+def _mixed_zeros(d):
+    """Whether ``d`` holds both -0.0 and +0.0 (else NumPy's zero result is the one)."""
+    zero = d == 0
+    n_neg = np.count_nonzero(np.signbit(d[zero]))
+    return 0 < n_neg < np.count_nonzero(zero)
+
+
 def _first_zero_sign(d, axis, out):
-    """A zero extreme takes the sign of the first zero reduced (PyTorch's kernel keeps the
-    first of equal values; NumPy's can give -0.0 for max(0.0, -0.0))."""
+    """A zero extreme takes the sign of the first zero reduced (aminmax's scalar loop over
+    its dim keeps the first of equal values; NumPy's can give -0.0 for max(0.0, -0.0))."""
+    if not _mixed_zeros(d):
+        return out
     axes = tuple(range(d.ndim)) if axis is None else axis
     rest = [a for a in range(d.ndim) if a not in axes]
     flat = np.transpose(d, rest + list(axes)).reshape([d.shape[a] for a in rest] + [-1])
@@ -658,6 +680,160 @@ def _first_zero_sign(d, axis, out):
     zero = np.abs(out.reshape(sign.shape)) == 0  # (== 0 is False for NaN)
     fixed = np.where(zero, np.where(sign, -0.0, 0.0).astype(d.dtype), out.reshape(sign.shape))
     return fixed.reshape(out.shape)
+
+
+def _reduce_vec_zero_sign(d, axis, out):
+    """Note [Signed zeros of amax and amin]: where a reduction's result is zero and its
+    input holds both zeros, PyTorch's result is the zero its kernel keeps, which
+    ``_kept_zeros`` finds; NumPy's max may keep either. The magnitude is NumPy's."""
+    if not _mixed_zeros(d):
+        return out
+    axes = tuple(range(d.ndim)) if axis is None else tuple(axis)
+    offsets, kept = _kept_zeros(d, axes)
+    flat = out.reshape(-1).copy()
+    hit = flat[offsets] == 0  # (== 0 is False for NaN)
+    flat[offsets[hit]] = np.where(np.signbit(kept[hit]), -0.0, 0.0).astype(d.dtype)
+    return flat.reshape(out.shape)
+
+
+# Vectorized<T>::size() of the kernels this build runs for reductions (AVX2: 256 bits;
+# measured: 4 * size elements is where a row starts to be vectorized)
+_VEC_LANES = {"float32": 8, "float64": 4, "float16": 16, "bfloat16": 16}
+_GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE
+
+
+def _kept_zeros(d, axes):
+    """Note [Signed zeros of amax and amin]: which zero binary_kernel_reduce_vec (aten's
+    Reduce.h: amax, amin) keeps for each output, when several tie. Returns the output's
+    flat offsets (C order) and, for each, the input value kept of its zeros (any value
+    where it has none).
+
+    The order follows TensorIterator: the output is contiguous (keepdim shape), its
+    strides 0 on the reduced dims; the dims are sorted (reduced ones first, then by the
+    input's strides: reorder_dimensions) and merged where their strides allow
+    (coalesce_dimensions). Iteration dim 0 is the innermost; each output element is
+    reduced from rows of dim 0 in iteration order, and the scalar op (max_impl/min_impl:
+    std::max/std::min) keeps the first of equal values, so the first row holding a zero
+    gives the result. Within a row:
+    - contiguous rows (dim 0 reduced, input stride one element): vectorized_inner_reduction
+      loads 4 vectors of W lanes a step (4W elements: 32 float32, 16 float64, 64 half);
+      the vector op (maximum/minimum: x86 max/min_ps) keeps its SECOND operand on ties, so
+      each lane keeps its last zero; the 4 accumulators are folded as
+      op(op(a0, a1), op(a2, a3)), so a3 before a2 before a1 before a0; then the W lanes
+      are folded from lane 0 with the scalar op (the lowest lane holding a zero). A row
+      whose vectorized part holds no zero takes the first zero of its scalar tail;
+    - an outer reduction (dim 0 reduced, dim 1 kept, both outputs and inputs contiguous
+      along dim 1): vectorized_outer_reduction reduces columns in blocks of 4W with the
+      vector op, keeping the LAST zero down dim 0; the columns past the last full block
+      take the first;
+    - anything else: basic_loop, the first zero in iteration order.
+    A single output of GRAIN_SIZE or more elements is reduced in at::get_num_threads()
+    chunks (TensorIterator's two_pass_reduction, each chunk from its own start, rows cut
+    at the chunk's edges), the chunks' results folded in order with the scalar op.
+    Measured against PyTorch 2.13's x86 build (tests/test_fuzz_szero_stop31.py)."""
+    W = _VEC_LANES[d.dtype.name]
+    V = 4 * W  # (elements a vectorized step)
+    if builtins.any(s < 0 for s in d.strides):
+        d = np.ascontiguousarray(d)
+    nd, item = d.ndim, d.itemsize
+    red = set(axes)
+    shape = list(d.shape)
+    ist = list(d.strides)
+    ost, acc = [0] * nd, item
+    for a in reversed(range(nd)):
+        if a not in red:
+            ost[a] = acc
+            acc *= shape[a]
+
+    def should_swap(d0, d1):
+        for strides, is_out in ((ost, True), (ist, False)):
+            s0, s1 = strides[d0], strides[d1]
+            if is_out and (s0 == 0) != (s1 == 0):
+                return 1 if s1 == 0 else -1
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(reversed(range(nd)))
+    for i in range(1, nd):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            c = should_swap(perm[dim0], perm[dim1])
+            if c > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif c < 0:
+                break
+    S = [shape[p] for p in perm]
+    IS = [ist[p] for p in perm]
+    OS = [ost[p] for p in perm]
+    if nd > 1:  # coalesce_dimensions
+        prev = 0
+        for dim in range(1, nd):
+            s0, s1 = S[prev], S[dim]
+            if s0 == 1 or s1 == 1 or (s0 * IS[prev] == IS[dim] and s0 * OS[prev] == OS[dim]):
+                if s0 == 1:
+                    IS[prev], OS[prev] = IS[dim], OS[dim]
+                S[prev] *= s1
+            else:
+                prev += 1
+                if prev != dim:
+                    S[prev], IS[prev], OS[prev] = S[dim], IS[dim], OS[dim]
+        del S[prev + 1:], IS[prev + 1:], OS[prev + 1:]
+    k = len(S)
+    r = 0
+    while r < k and OS[r] == 0:  # (the reduced dims lead)
+        r += 1
+    x = np.lib.stride_tricks.as_strided(d, shape=S, strides=IS)
+    # per output, its elements in iteration order: kept dims (any order) then reduced
+    order = list(range(k - 1, r - 1, -1)) + list(range(r - 1, -1, -1))
+    L = math.prod(S[:r])
+    seq = np.transpose(x, order).reshape(-1, L)
+    M = seq.shape[0]
+    kept = order[:k - r]
+    grids = np.ix_(*[np.arange(S[a]) for a in kept]) if kept else ()
+    offsets = builtins.sum((g * (OS[a] // item) for g, a in zip(grids, kept)),
+                           np.zeros((), np.int64))
+    offsets = np.asarray(offsets, np.int64).reshape(-1)  # (the output is contiguous)
+    if r == 0 or L <= 1:
+        return offsets, seq[:, 0] if L else np.zeros(M, d.dtype)
+    S0 = S[0]
+    p = np.arange(L)
+    start = p - p % S0
+    end = np.minimum(start + S0, L)
+    if M == 1 and L >= _GRAIN_SIZE:  # (two_pass_reduction's chunks cut the rows)
+        from .nn_ops import _aten_threads
+        nt = builtins.min(_aten_threads(), -(-L // _GRAIN_SIZE))
+        if nt > 1:
+            chunk = -(-L // nt)
+            start = np.maximum(start, p - p % chunk)
+            end = np.minimum(end, p - p % chunk + chunk)
+    # a key per element, the largest zero's wins: rows (units) in order, each by its rule
+    q = p - start
+    ulen = end - start
+    K = 2 * L + 2
+    first = ulen - q  # (the first zero of a unit: the largest)
+    contiguous = IS[0] == item
+    outer = not contiguous and r == 1 and k > 1 and OS[1] == item and IS[1] == item
+    if contiguous:
+        cnt = ulen // V
+        vec = q < cnt * V
+        lane = q % W
+        # (lowest lane, then last accumulator, then last step; above any tail's key)
+        rank = (L + 1) + ((W - 1 - lane) * 4 + (q % V) // W) * cnt + q // V
+        row_key = np.where(vec, rank, first)
+        key = np.broadcast_to((L - start) * K + row_key, seq.shape)
+    elif outer:  # (one row per output: the last zero in full column blocks)
+        col = np.broadcast_to(grids[kept.index(1)], [S[a] for a in kept]).reshape(-1, 1)
+        key = np.where(col < (S[1] // V) * V, q, first)
+    else:
+        key = np.broadcast_to((L - start) * K + first, seq.shape)
+    winner = np.argmax(np.where(seq == 0, key, -1), axis=1)
+    return offsets, seq[np.arange(M), winner]
 
 
 def amax(input, dim=(), keepdim=False):
@@ -956,6 +1132,59 @@ def _sorted_indices(d, dim, descending):
     return idx.astype(np.int64)
 
 
+def _key_value_less(descending):
+    """aten's KeyValueCompAsc / KeyValueCompDesc on (value, index) pairs: NaN largest."""
+    if descending:
+        return lambda x, y: (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+    return lambda x, y: (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+
+
+# elements whose order Note [Ties of sort and topk] computes step by step (~1 us a step)
+_TIE_STEPS_MAX = 1024  # (at ~2 us a step: ~2 ms at most per call)
+
+
+def _tied_rows(sorted_values):
+    """Rows (the last axis) holding equal neighbours (NaN equals NaN)."""
+    a, b = sorted_values[..., 1:], sorted_values[..., :-1]
+    eq = a == b
+    if a.dtype.kind in "fV":
+        eq |= np.isnan(a) & np.isnan(b)
+    return eq.any(-1)
+
+
+def _rows_as_lists(d, dim):
+    """The rows along dim as Python lists of comparable values (half types exactly as
+    float64)."""
+    rows = np.moveaxis(d, dim, -1)
+    if rows.dtype.kind == "V" or rows.dtype == np.float16:
+        rows = rows.astype(np.float64)
+    return rows
+
+
+def _std_sort_ties(d, dim, descending, idx, values=None):
+    """Note [Ties of sort and topk]: sort(stable=False) is std::sort of (value, index)
+    pairs (sort_kernel), which keeps equal values in their order up to 16 elements (its
+    insertion sort) but not past them: the rows with ties are sorted step by step (the
+    values' signed zeros and the indices of equal values follow). Up to _TIE_STEPS_MAX
+    elements; past them the stable order stays (not PyTorch's). An input of stride 0
+    along dim is left unsorted (its values are equal: our stable order)."""
+    n = d.shape[dim] if d.ndim else 0
+    if n <= 16 or d.strides[dim] == 0:
+        return idx
+    if values is None:  # (the stably sorted values)
+        values = np.take_along_axis(d, idx, axis=dim)
+    tied = _tied_rows(np.moveaxis(values, dim, -1))
+    count = int(np.count_nonzero(tied))
+    if not count or count * n > _TIE_STEPS_MAX:
+        return idx
+    rows, out = _rows_as_lists(d, dim), np.moveaxis(idx, dim, -1).copy()
+    less = _key_value_less(descending)
+    for r in map(tuple, np.argwhere(tied)):
+        pairs = _std_sort_pairs(list(zip(rows[r].tolist(), range(n))), less)
+        out[r] = [i for _, i in pairs]
+    return np.moveaxis(out, -1, dim)
+
+
 def sort(input, dim=-1, descending=False, stable=None):
     d = input._data
     if d.dtype.kind == "c":
@@ -963,7 +1192,11 @@ def sort(input, dim=-1, descending=False, stable=None):
     dim = _wrap_dim(dim, d.ndim, input)
     idx = _sorted_indices(d, dim, descending)
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
-    op = SORT if stable is None else SORT_STABLE  # (always stable here)
+    if not stable:  # (std::sort; std::stable_sort is our stable order)
+        tied = _std_sort_ties(d, dim, descending, idx, values)
+        if tied is not idx:
+            idx, values = tied, np.take_along_axis(d, tied, axis=dim)
+    op = SORT if stable is None else SORT_STABLE
     v, i = _finish(op, (input,), (dim, descending), (values, idx))
     return _SortRT(v, i, None)
 
@@ -973,7 +1206,9 @@ def argsort(input, dim=-1, descending=False, stable=False):
     d = input._data
     if d.dtype.kind == "c":
         refuse_complex("sort", d.dtype)
-    return _make(_sorted_indices(d, _wrap_dim(dim, d.ndim), descending))
+    dim = _wrap_dim(dim, d.ndim)
+    idx = _sorted_indices(d, dim, descending)
+    return _make(idx if stable else _std_sort_ties(d, dim, descending, idx))
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
@@ -987,10 +1222,47 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
                            else " topk does not support complex dtypes on CPU")
     idx = _sorted_indices(d, dim, largest)
     if d.ndim:
+        idx = _topk_ties(d, dim, k, largest, sorted, idx)
         idx = idx[(slice(None),) * dim + (slice(0, k),)]
     values = np.take_along_axis(d, idx, axis=dim) if d.ndim else d.copy()
     v, i = _finish(TOPK, (input,), (k, dim), (values, idx))
     return _TopkRT(v, i, None)
+
+
+def _topk_ties(d, dim, k, largest, sorted_, idx):
+    """Note [Ties of sort and topk]: topk_impl_loop puts (value, index) pairs in a queue
+    and runs std::partial_sort (k * 64 <= n) or std::nth_element at k - 1, then (sorted)
+    std::sort of the first k - 1 pairs: which of equal values are kept, and their order,
+    are those steps'. Rows whose first k + 1 (stably sorted) values hold a tie, or all
+    rows when an unsorted result keeps nth_element's order, run them (up to
+    _TIE_STEPS_MAX elements). Returns the first k indices' order in the full row's."""
+    n = d.shape[dim]
+    if k == 0 or n < 2:
+        return idx
+    partial = k * 64 <= n
+    head = np.take_along_axis(d, idx[(slice(None),) * dim + (slice(0, k + 1),)], axis=dim)
+    rows = _tied_rows(np.moveaxis(head, dim, -1))
+    if not sorted_ and not partial and k > 2:
+        rows = np.ones_like(rows)
+    count = int(np.count_nonzero(rows))
+    if not count or count * n > _TIE_STEPS_MAX:
+        return idx
+    vals, out = _rows_as_lists(d, dim), np.moveaxis(idx, dim, -1).copy()
+    less = _key_value_less(largest)
+    for r in map(tuple, np.argwhere(rows)):
+        queue = list(zip(vals[r].tolist(), range(n)))
+        if partial:  # (std::partial_sort: heap select, then sort_heap)
+            _heap_select(queue, 0, k, n, less)
+            for last in range(k - 1, 0, -1):
+                value = queue[last]
+                queue[last] = queue[0]
+                _heap_adjust(queue, 0, 0, last, value, less)
+        else:
+            _nth_element(queue, k - 1, less)
+            if sorted_:
+                queue[:k - 1] = _std_sort_pairs(queue[:k - 1], less)
+        out[r][:k] = [i for _, i in queue[:k]]
+    return np.moveaxis(out, -1, dim)
 
 
 # ---- the catalogue: statistics, nan-reductions, scans, order statistics (issue 11) ---------
@@ -1506,6 +1778,15 @@ def aminmax(input, *, dim=None, keepdim=False):
     axis = dims if d.ndim else None
     lo = _asarray(np.min(d, axis=axis, keepdims=keepdim and d.ndim > 0))
     hi = _asarray(np.max(d, axis=axis, keepdims=keepdim and d.ndim > 0))
+    if d.dtype.kind in "fV" and d.ndim and ((lo == 0).any() or (hi == 0).any()):
+        # (the signs of zero results: without a dim, the all-reduce's of max() and min()
+        # (Note [Signed zeros of max() and min()]); along one, a scalar loop keeping the
+        # first of equal values)
+        if axis is None:
+            lo = _max_all_zero(d, lo) if lo == 0 else lo
+            hi = _max_all_zero(d, hi) if hi == 0 else hi
+        else:
+            lo, hi = _first_zero_sign(d, axis, lo), _first_zero_sign(d, axis, hi)
     # (a 0-d input keeps its dim 0: aminmax_backward restores it as a size-1 dim)
     r = _finish_multi(AMINMAX, (input,), (dims, keepdim), (lo, hi))
     return _MinMaxRT(r)
@@ -1560,6 +1841,7 @@ def _kth_along(d, dim, k, ignore_nan, quick_select=False):
             for r in map(tuple, np.argwhere(tied[..., 0])):
                 pk[r] = _quick_select_index(rows[r], k)
             pick = np.moveaxis(pk, -1, dim)
+            values = np.take_along_axis(d, pick, axis=dim)  # (the zero picked: its sign)
     return values, pick.astype(np.int64)
 
 
@@ -2057,14 +2339,17 @@ MODE = defop("mode", "ModeBackward0", None, params=("dim", "keepdim"),
 _ModeRT = _return_type("mode")
 
 
-def _std_sort_pairs(a):
-    """libstdc++'s std::sort of (value, index) pairs by value with ``<``, step for step:
-    introsort (median-of-3 pivot, heapsort past the depth limit), then insertion sort in
-    runs of 16. It is not stable, and NaN (never less, never greater) stays where the
-    steps leave it: mode's kernel sorts this way, so its run of equal values ends at the
-    same index as PyTorch's."""
-    def less(x, y):
-        return x[0] < y[0]
+def _pair_less(x, y):
+    return x[0] < y[0]
+
+
+def _std_sort_pairs(a, less=_pair_less):
+    """libstdc++'s std::sort of (value, index) pairs by value with ``less`` (default
+    ``<``), step for step: introsort (median-of-3 pivot, heapsort past the depth limit),
+    then insertion sort in runs of 16. It is not stable, and NaN (never less, never
+    greater with ``<``) stays where the steps leave it: mode's kernel sorts this way, so
+    its run of equal values ends at the same index as PyTorch's; sort's and topk's
+    (Note [Ties of sort and topk])."""
 
     def heap_sort(first, last):
         n = last - first
@@ -2088,7 +2373,7 @@ def _std_sort_pairs(a):
 
     def linear_insert(i, floor):
         value = a[i]
-        while i > floor and value[0] < a[i - 1][0]:
+        while i > floor and less(value, a[i - 1]):
             a[i] = a[i - 1]
             i -= 1
         a[i] = value
@@ -2098,7 +2383,7 @@ def _std_sort_pairs(a):
         return a
     introsort(0, n, 2 * (n.bit_length() - 1))
     for i in range(1, n):
-        if i < 16 and a[i][0] < a[0][0]:
+        if i < 16 and less(a[i], a[0]):
             a.insert(0, a.pop(i))
         else:
             linear_insert(i, 0)
@@ -2256,7 +2541,10 @@ def _unique_along(d, dim, sorted_, return_inverse, return_counts, consecutive):
             starts = np.flatnonzero(new)
             counts = np.diff(np.append(starts, flat.size))
         else:
-            values, inverse, counts = np.unique(flat, return_inverse=True, return_counts=True)
+            ties = flat.dtype.kind in "fV" and flat.size <= _TIE_STEPS_MAX and (
+                np.isnan(flat).any() or _mixed_zeros(flat))
+            values, inverse, counts = (_unique_in_sort_steps(flat) if ties else np.unique(
+                flat, return_inverse=True, return_counts=True, equal_nan=False))
             inverse = inverse.reshape(d.shape)
         return values, inverse.astype(np.int64), counts.astype(np.int64)
     moved = np.moveaxis(d, dim, 0)
@@ -2272,6 +2560,23 @@ def _unique_along(d, dim, sorted_, return_inverse, return_counts, consecutive):
                                             return_counts=True)
     values = np.moveaxis(picked.reshape((picked.shape[0],) + moved.shape[1:]), 0, dim)
     return values, inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
+
+
+def _unique_in_sort_steps(flat):
+    """unique() of values holding NaNs or both zeros as PyTorch's CPU kernel: std::sort of
+    (value, index) pairs with NaN largest (Note [Ties of sort and topk]), then runs of
+    equal values (each NaN its own): the zero kept is the first of its run, the NaNs'
+    inverse indices follow the sort's steps."""
+    values = flat.astype(np.float64) if flat.dtype.kind == "V" else flat
+    pairs = _std_sort_pairs(list(zip(values.tolist(), range(flat.size))),
+                            _key_value_less(False))
+    order = np.array([i for _, i in pairs], np.int64)
+    s = flat[order]
+    new = np.ones(s.size, bool)
+    new[1:] = s[1:] != s[:-1]
+    inverse = np.empty(s.size, np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return s[new], inverse, np.diff(np.append(np.flatnonzero(new), s.size))
 
 
 _NOT_YET = (" because it has not been implemented yet.\nPlease file an issue to PyTorch at "
