@@ -925,6 +925,9 @@ def compare_lines(lines, expected, expected_final, module):
         tol = LOW_TOLERANCES if any(low.get(r) for r in refs) else TOLERANCES
         if any(low.get(("blas", r)) for r in refs):
             tol = dict(tol, signed_zeros=False)
+        if refs & amplified:  # (a value made from an excused one: Note [Amplified float32
+            # differences]; its dtype, shape, nodes and errors are still compared)
+            tol = dict(tol, signed_zeros=False, **{k: (math.inf, math.inf) for k in TOLERANCES})
         if out in vmapped:
             tol = dict(tol, grad_fn=False)
         if out in transformed:
@@ -932,6 +935,8 @@ def compare_lines(lines, expected, expected_final, module):
         try:
             assert_same(a, e, rtol=RTOL, atol=ATOL, path=f"line {i}", tolerances=tol)
         except AssertionError as exc:
+            if _numerically_singular_lu(lines, i, module):
+                return  # (Note [Numerically singular LU]: nothing to match from here on)
             if not (((any(low.get(r) for r in refs - {out}) or _float64_line(a, e) or
                       _DISCONTINUOUS.search(src)) and
                      _same_from_our_inputs(lines, i, a, tol, module)) or
@@ -1127,6 +1132,43 @@ _LINALG_ROUNDING = re.compile(
 # refusals PyTorch makes there are matched, Note [Non-finite inputs of LAPACK] in linalg.py)
 _ITERATIVE_LAPACK = re.compile(
     r"\.(?:pinverse|pinv|svd|svdvals|qr|lstsq|matrix_rank|cond|eigh|eigvalsh|matrix_norm)\(")
+
+
+# Note [Numerically singular LU]: PyTorch factors a float64 matrix with MKL's dgetrf, whose
+# steps (the pivot column scaled by 1 / pivot, or divided by it in its small kernel's
+# next-to-last column; fused updates) are not NumPy's OpenBLAS route: for a matrix that is
+# singular to float64's precision (kappa eps >= 1: duplicated rows, a rank-1 product),
+# whether a pivot comes out exactly zero, so whether inv/solve raise "singular" or return
+# ~1e16 entries, and det's ~1e-17 and slogdet's -37 are rounding residues of that order.
+# Such a line of the LU family, on such a matrix, is excused whatever each side gives,
+# and the program is not compared past it (a variable one side never defined).
+_LU_FAMILY = re.compile(r"\.(?:inverse|inv|inv_ex|det|slogdet|logdet|solve|solve_ex|"
+                        r"matrix_power|lu_factor|lu_factor_ex)\(")
+
+
+def _numerically_singular_lu(lines, i, module):
+    """Whether line ``i`` is an LU-family op of a float64 (complex128) matrix singular to
+    its precision (Note [Numerically singular LU])."""
+    src, _ = lines[i]
+    if not _LU_FAMILY.search(src):
+        return False
+    ours = new_namespace(module)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for s, _ in lines[:i]:
+                _exec(s, ours)
+            mats = [t for t in (ours.get(r) for r in set(_VAR.findall(src)))
+                    if isinstance(t, module.Tensor) and t.dim() >= 2]
+            if not mats or str(mats[0].dtype).rsplit(".", 1)[-1] not in ("float64",
+                                                                        "complex128"):
+                return False
+            return _condition_number(mats[:1]) * float(np.finfo(np.float64).eps) >= 1
+    except Exception:  # noqa: BLE001 -- no excuse where it cannot be decided
+        return False
+    finally:
+        if _dual(lines):
+            _close_level(module)
 
 
 def _linalg_rounding(lines, i, module):
