@@ -139,8 +139,11 @@ def _polar_abs_backward(F, grad, result):
 
 
 def _polar_angle_backward(F, grad, result):
+    """FunctionsManual's polar_backward: real(conj(grad) * (result * 1j)), result * 1j
+    first (its rounding and signed zeros: the tangent of conj(grad) * result times 1j
+    differs)."""
     c = cx(F)
-    return c.real(c.conj(grad) * result * F.constant(1j, result))
+    return c.real(c.conj(grad) * (result * 1j))
 
 
 def _polar_jvp(F, abs, abs_t, angle, angle_t):
