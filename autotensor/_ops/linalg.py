@@ -678,6 +678,10 @@ def _factors_only(F, A):
 
 def _det_backward(F, grad, A, result):
     # d det = det tr(A^{-1} dA): gA = (g det) A^{-T}
+    if not F.is_raw and not A._data.size:
+        # (PyTorch's gradient of an empty A is a fresh zero tensor: no history even with
+        # create_graph, no tangent in a forward-over-reverse pass)
+        return F.zeros(A._data.shape, A)
     A = _factors_only(F, A)
     if F.is_raw and A.size and not _finite(A):
         if A.shape[-1] == 1:  # (PyTorch's 1x1 gradient is grad for any A, inf and NaN too)
