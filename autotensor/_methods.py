@@ -3,13 +3,10 @@
 from . import _creation, _random
 from ._backend import np
 from . import _ops as fn
-from ._ops._common import _check_tensor_arg, _tensor_arg
+from ._ops._common import _OPERANDS, _check_tensor_arg, _tensor_arg
 from ._ops.pointwise import _to_dtype, floor_divide_, fmod_, ilshift, irshift, remainder_
 from ._ops.shape import _mT, _T
 from ._tensor import Tensor, _make
-
-
-_OPERANDS = (Tensor, int, float, complex, np.generic)  # (bool is an int)
 
 
 def _comparison(op, arrays):
@@ -522,9 +519,30 @@ METHODS = {
 }
 
 
+# The number-like operators (Note [Operands PyTorch refuses] in _ops/_common.py): add and mul
+# have their own operator entry point; the others check their operand here
+_NUMERIC_OPERATORS = frozenset(
+    f"__{p}{op}__" for p in ("", "r", "i") for op in (
+        "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or",
+        "xor", "lshift", "rshift"))
+
+
+def _operator(f):
+    """``f`` as an operator: NotImplemented for an operand PyTorch refuses."""
+    def operator(self, other):
+        if other.__class__ is Tensor or isinstance(other, (_OPERANDS, np.ndarray)):
+            return f(self, other)
+        return NotImplemented
+    operator.__name__ = operator.__qualname__ = getattr(f, "__name__", "operator")
+    return operator
+
+
 def _as_method(name, f):
     """The function itself, or its out-less twin (PyTorch's methods take no out=)."""
     import inspect
+    if name in _NUMERIC_OPERATORS:
+        op = getattr(f, "operator", None)
+        return op if op is not None else _operator(f)
     twin = getattr(f, "method", None)
     if twin is not None:
         return twin

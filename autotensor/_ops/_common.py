@@ -541,7 +541,54 @@ def _binary_fn(op, doc, alpha_param=False):
     params = (1,) if alpha_param else ()
     # (complex operands of an op with a complex kernel take _binary: Note [Complex kernels])
     slow_complex = alpha_param or "complex_kernel" in op.__dict__
+    method, operator = _binary_method(op, kernel, recs, params, slow_complex, alpha_param, 1), \
+        _binary_method(op, kernel, recs, params, slow_complex, alpha_param, 0)
+    function = _binary_method(op, kernel, recs, params, slow_complex, alpha_param, 2)
 
+    def fn(input, other, *, alpha=1, out=None):
+        if out is not None:  # Note [out= arguments] in _out.py
+            return write_out(op.name, function(input, other, alpha=alpha), out, (input, other))
+        return function(input, other, alpha=alpha)
+    fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
+    operator.__name__ = operator.__qualname__ = op.name
+    fn.__doc__ = method.__doc__ = doc
+    fn.method, fn.operator = method, operator
+    return fn
+
+
+# Note [Operands PyTorch refuses]: PyTorch's Tensor methods and functions take a Tensor or a
+# number as ``other`` (bool, int, float, complex, a NumPy scalar; an ndarray is taken here
+# too, converted): anything else (None, a list, a str, a Fraction) raises "mul(): argument
+# 'other' (position 2) must be Tensor, not list" (position 1 for the method), and its
+# operators return NotImplemented instead, so Python raises "unsupported operand type(s)
+# for *: 'Tensor' and 'list'" (or the other operand's reflected method runs). The check
+# sits on the slow path, after the tensor and float/int fast paths. (The comparison
+# operators take the same, _methods._comparison.)
+_OPERANDS = (Tensor, int, float, complex, np.generic)  # (bool is an int)
+
+
+def type_name(value):
+    """A type's name as CPython's tp_name gives it (PyTorch's and Python's messages):
+    'list', 'Fraction'; 'numpy.ndarray' and 'decimal.Decimal' for extension types."""
+    t = type(value)
+    if t.__module__ == "builtins" or t.__flags__ & (1 << 9):  # (Py_TPFLAGS_HEAPTYPE)
+        return t.__qualname__
+    return f"{t.__module__.lstrip('_')}.{t.__qualname__}"
+
+
+def refuse_operand(name, other, position):
+    """NotImplemented for an operator (``position`` 0), else PyTorch's argument error
+    (Note [Operands PyTorch refuses])."""
+    if position == 0:
+        return NotImplemented
+    raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not "
+                    f"{type_name(other)}")
+
+
+def _binary_method(op, kernel, recs, params, slow_complex, alpha_param, position):
+    """One of a binary op's three entry points (function, method, operator), the same code
+    but for ``position``: the argument error's position, or 0: the operator's
+    NotImplemented (Note [Operands PyTorch refuses])."""
     def method(input, other, *, alpha=1):  # (the Tensor method: no out=, as PyTorch's)
         if alpha == 1 and alpha is not True and (input.__class__ is Tensor or
                                                   isinstance(input, Tensor)):
@@ -588,18 +635,12 @@ def _binary_fn(op, doc, alpha_param=False):
                     if _fw_seen and _state.fw:
                         _fw(op, (input, other), (1,) if alpha_param else (), r)
                     return r
+        if not isinstance(other, _OPERANDS) and other.__class__ is not ndarray:
+            return refuse_operand(op.name, other, position)
         if alpha_param and (alpha != 1 or alpha is True):
             _check_alpha(input, other, alpha, op.name == "sub")
         return _binary(op, input, other, (alpha,) if alpha_param else ())
-
-    def fn(input, other, *, alpha=1, out=None):
-        if out is not None:  # Note [out= arguments] in _out.py
-            return write_out(op.name, method(input, other, alpha=alpha), out, (input, other))
-        return method(input, other, alpha=alpha)
-    fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
-    fn.__doc__ = method.__doc__ = doc
-    fn.method = method
-    return fn
+    return method
 
 
 def _finish(op, inputs, params, out):
@@ -730,16 +771,19 @@ def _inplace_binary(op, self, other, params=()):
     if value.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
         refuse_complex(op.name, value.dtype)
     if value.dtype != self._data.dtype and value.dtype.kind != self._data.dtype.kind:
-        inplace_iter_checks(self, inputs, _dtypes.result_type(self, other))
+        inplace_iter_checks(self, inputs, _dtypes.result_type(self, other), op, params)
     return inplace.record_inplace(op, self, inputs, params, value)
 
 
-def inplace_iter_checks(self, inputs, common):
+def inplace_iter_checks(self, inputs, common, op=None, params=()):
     """The checks of PyTorch's in-place ops up to TensorIterator's cast check, in its order:
     autograd's (leaf, views), memory overlaps, shapes, then whether the op's common dtype
     ``common`` (PyTorch's, not the NumPy kernel's) can be written into self. Called where a
-    kind changes, so the cast error names PyTorch's dtype (``int.pow_(2.5)``: Float)."""
+    kind changes, so the cast error names PyTorch's dtype (``int.pow_(2.5)``: Float).
+    ``op``: autograd's refusal to save an integer self comes before the cast's."""
     inplace.check_inplace_order(self, inputs)
+    if op is not None:
+        inplace.check_saved_self(op, self, inputs, params)
     inplace.check_cast(common.np, self._data.dtype)
 
 

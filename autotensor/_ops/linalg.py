@@ -4115,12 +4115,9 @@ def _triangular_solve_backward(F, grads, self, A, upper, transpose, unitriangula
     gX, gM = grads
     gb = gA = None
     if gX is not None:
-        if F.is_raw:
-            At = _cj(F, A) if transpose else _H(F, A)  # solve with op(A)^H
-            gb = _la(F).solve_triangular(At, gX, (not upper) if not transpose else upper,
-                                         True, unitriangular)
-        else:  # (PyTorch's op itself, whose tangent rule reads all of A's tangent)
-            gb = _triangular_solve(gX, _cj(F, A), upper, not transpose, unitriangular)[0]
+        At = _cj(F, A) if transpose else _H(F, A)  # solve with op(A)^H
+        gb = _la(F).solve_triangular(At, gX, (not upper) if not transpose else upper, True,
+                                     unitriangular)
         gA = (-F.matmul(_cj(F, solution), _T(F, gb)) if transpose
               else -F.matmul(gb, _H(F, solution)))
         k = 1 if unitriangular else 0
@@ -4136,18 +4133,12 @@ TRIANGULAR_SOLVE = defop(
     outputs=("solution", "cloned_coefficient"), layout="column_major",
     backward_all=lambda F, grads, self, A, upper, transpose, unitriangular, solution:
         _triangular_solve_backward(F, grads, self, A, upper, transpose, unitriangular, solution),
-    jvp=lambda F, self_t, A, A_t, upper, transpose, unitriangular, solution: (
-        _triangular_solve_jvp(self_t, A, A_t, upper, transpose, unitriangular, solution), A_t))
-
-
-def _triangular_solve_jvp(b_t, A, A_t, upper, transpose, unitriangular, X):
-    """PyTorch's triangular_solve_jvp (generic_solve_jvp): solve(A, dB - dA X), with all
-    of dA (not its triangle) and dA X whether or not ``transpose``, as written there."""
-    rhs = b_t
-    if A_t is not None:
-        c = matmul(A_t, X)
-        rhs = -c if rhs is None else rhs - c
-    return _triangular_solve(rhs, A, upper, transpose, unitriangular)[0]
+    jvp=lambda F, self, self_t, A, A_t, upper, transpose, unitriangular, solution,
+        cloned_coefficient: _jvp_multi(
+            F, lambda F, g, b, a, up, tr, un, x: _triangular_solve_backward(F, g, b, a, up, tr,
+                                                                            un, x),
+            (self_t, A_t), (solution, cloned_coefficient), self, A, upper, transpose,
+            unitriangular, solution))
 
 
 def _cholesky_solve_backward(F, grad, self, input2, upper, result):
@@ -4169,17 +4160,7 @@ CHOLESKY_INVERSE = defop(
     grads={"self": lambda F, grad, self, upper, result: (
         lambda c: -F.matmul(self, c) if upper else -F.matmul(c, self))(
         F.matmul(result, F.matmul(grad + _H(F, grad), result)))},
-    jvp=lambda F, self, self_t, upper, result: _cholesky_inverse_jvp(F, self, self_t, upper,
-                                                                     result))
-
-
-def _cholesky_inverse_jvp(F, L, dL, upper, X):
-    """PyTorch's cholesky_inverse_jvp, as written: -X dC X C plus its adjoint (C = L^H, or
-    U for upper), on the whole input and tangent (not their triangles). It is not d(X) =
-    -X (dC^H C + C^H dC) X: PyTorch's tangent is the reference."""
-    C, dC = (L, _H(F, dL)) if upper else (_H(F, L), dL)
-    partial = -F.matmul(F.matmul(F.matmul(X, dC), X), C)
-    return partial + _H(F, partial)
+    jvp="transpose")
 
 
 def _cholesky_solve_array(b, L, upper):
@@ -4229,10 +4210,6 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)
                "torch.linalg.solve_triangular has its arguments reversed and does not return a "
                "copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be "
                "replaced with\nX = torch.linalg.solve_triangular(A, B).")
-    return _triangular_solve(input, A, upper, transpose, unitriangular)
-
-
-def _triangular_solve(input, A, upper, transpose, unitriangular):
     b, a = input._data, A._data
     for what, x in (("b", b), ("A", a)):
         if x.ndim < 2:

@@ -1662,7 +1662,7 @@ def div_(self, other, *, rounding_mode=NO_MODE):
         _integer_division(f"div_{rounding_mode}_cpu", self, other)
         _no_complex_rounding(rounding_mode, common)
         return _inplace_binary(DIV_MODE, self, other, (rounding_mode,))
-    _float_inplace(self, other)
+    _float_inplace(self, other, op=DIV)
     return _inplace_binary(DIV if rounding_mode is NO_MODE else DIV_NO_MODE, self, other)
 
 
@@ -2435,22 +2435,27 @@ def fmin(input, other):
     return _binary(FMIN, input, other)
 
 
-def _float_inplace(self, other=None, name=None):
+def _float_inplace(self, other=None, name=None, op=None):
     """TensorIterator's checks of an in-place float op on an integral or bool self (the
     common dtype of integers is the default float: atan2, div...; with ``name``, an op
-    whose common dtype stays integral and whose kernel refuses it: hypot)."""
+    whose common dtype stays integral and whose kernel refuses it: hypot). ``op`` (with a
+    tensor ``other``): autograd's refusal to save an integral self comes first."""
     if self._data.dtype.kind in "biuc" or (
             isinstance(other, Tensor) and other._data.dtype.kind != self._data.dtype.kind):
+        inputs = (self,) if other is None else (self, other)
+        if op is not None and isinstance(other, Tensor):
+            inplace.check_inplace_order(self, inputs)
+            inplace.check_saved_self(op, self, inputs)
         if name is not None:
             return inplace_float_kernel(self, other, name + "_cpu")
         common = _dtypes.result_type(self, other) if other is not None else self.dtype
         if not (common.is_floating_point or common.is_complex):
             common = _dtypes.default_float
-        inplace_iter_checks(self, (self,) if other is None else (self, other), common)
+        inplace_iter_checks(self, inputs, common)
 
 
 def atan2_(self, other):
-    _float_inplace(self, other)
+    _float_inplace(self, other, op=ATAN2)
     return _inplace_binary(ATAN2, self, other)
 
 
@@ -2458,7 +2463,7 @@ arctan2_ = atan2_
 
 
 def hypot_(self, other):
-    _float_inplace(self, other, "hypot")
+    _float_inplace(self, other, "hypot", op=HYPOT)
     return _inplace_binary(HYPOT, self, other)
 
 
@@ -2578,7 +2583,7 @@ def ldexp_(self, other):
 
 def xlogy_(self, other):
     _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
-    _float_inplace(self, other)
+    _float_inplace(self, other, op=XLOGY)
     if not isinstance(other, Tensor):
         value = _asarray(XLOGY_SCALAR_OTHER.kernel(self._data, other))
         return inplace.record_inplace(XLOGY_SCALAR_OTHER, self, (self,), (other,), value)
@@ -2587,7 +2592,7 @@ def xlogy_(self, other):
 
 def copysign_(self, other):
     _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
-    _float_inplace(self, other)
+    _float_inplace(self, other, op=COPYSIGN)
     if not isinstance(other, Tensor):
         value = _asarray(np.copysign(self._data, other))
         return inplace.record_inplace(COPYSIGN_SCALAR, self, (self,), (other,), value)

@@ -196,6 +196,9 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
                   "AsStridedBackward0": 1,
+                  # CopySlices: result.copy_(grad), then its slice's copy_ of fn's gradient
+                  # (zero_ without one); fn's other gradients pass through
+                  "CopySlices": lambda node, grad: (2,) + (0,) * (len(node._next) - 1),
                   # (input: sigmoid().sub_(target).mul_(grad); both: mul_(weight), div_ for a
                   # mean, two more for pos_weight's log_weight steps)
                   "BinaryCrossEntropyWithLogitsBackward0": lambda node, grad:
@@ -254,7 +257,7 @@ def _made_versions(node, made, grad, n, raw):
     if callable(made):
         made = made(node, grad)
     per_input = made if made.__class__ is tuple else (made,) * n
-    reduce = node._reduce
+    reduce = getattr(node, "_reduce", None)  # (CopySlices has none)
     if reduce is None or grad is None or node.__class__.__name__ not in _OUTPUT_SHAPED:
         return per_input
     g = grad if raw else grad._data  # (a complex gradient's real part is a view: kept)
@@ -763,10 +766,15 @@ def _apply_needed(node, grads, F, needed):
     from .inplace import _VIEW_INPUT, CopySlices
     nodes = [node, node.fn] if node.__class__ is CopySlices and node.fn else [node]
     kept = [n._next for n in nodes]
+    # (the wrapped node's view input stands for the base's history, CopySlices' first
+    # edge: computed only if that leads somewhere needed, as PyTorch's CopySlices adds
+    # fn's edge to exec_info only then)
+    base_needed = nxt[0][0] is not None and nxt[0][0] in needed
     try:
         for n, edges in zip(nodes, kept):
-            n._next = tuple([e if e[0] is None or e[0] is _VIEW_INPUT or e[0] in needed
-                             else NO_EDGE for e in edges])
+            n._next = tuple([e if e[0] is None or e[0] in needed or
+                             (e[0] is _VIEW_INPUT and base_needed) else NO_EDGE
+                             for e in edges])
         return node.apply(grads, F)
     finally:
         for n, edges in zip(nodes, kept):
@@ -931,7 +939,9 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
                 #                                                   requires grad, no edge)
             if not edge and not t._requires_grad:
                 t.grad_fn  # noqa: B018  (a stale no_grad view: PyTorch's view error first)
-                raise RuntimeError(_errors.NO_GRAD_FN.format(i))
+                if not t.requires_grad:  # (a view whose base an in-place op made require
+                    # grad requires it once its grad_fn is rebased)
+                    raise RuntimeError(_errors.NO_GRAD_FN.format(i))
             g_data = np.ones(shape, dtype)
             out.append(_to_tensor(g_data) if create_graph else g_data)
             continue

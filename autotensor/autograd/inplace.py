@@ -573,6 +573,26 @@ def check_overlaps(t, inputs, op_name):
         raise
 
 
+def _refuse_integral_clone(t):
+    """PyTorch's in-place op whose formulas need self saves self.clone() before its kernel
+    runs: the clone of an integer or bool tensor with history (given by fill_ from a tensor
+    requiring grad) gets no CloneBackward0, set_history refuses its dtype."""
+    from .._dtypes import from_numpy, scalar_name
+    raise RuntimeError(f"Autograd not support dtype: {scalar_name(from_numpy(t._data.dtype))}")
+
+
+def check_saved_self(op, t, inputs, params=()):
+    """The refusal of _refuse_integral_clone, for an in-place op whose own checks (the
+    cast of a float result into t) would raise first here but come after it in PyTorch."""
+    from .._ops import dispatch
+    if not (_state.enabled and t._data.dtype.kind in "biu" and t.requires_grad):
+        return
+    mask = dispatch.requires_grad_mask(inputs)
+    if mask and any(v is t for v in dispatch.make_node(op, inputs, params, (t._data,),
+                                                       mask)._saved):
+        _refuse_integral_clone(t)
+
+
 def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
@@ -604,6 +624,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
             # formulas that need self get its value (and history) from before the write;
             # another input that is t itself stays t, and its version check fails at
             # backward as PyTorch's (x.mul_(x))
+            if t._data.dtype.kind in "biu" and t.requires_grad:
+                _refuse_integral_clone(t)
             orig = original_self(t)
             saved = node._saved = tuple(
                 orig if v is t and kind == "input" and src == 0 else v
