@@ -12,6 +12,7 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import grad_mode, inplace
 from . import raw
+from .aliasing import aliased_value
 from ._out import write_out
 from .layout import c_plain, cast, conform, iter_result
 from .dispatch import (
@@ -743,6 +744,9 @@ def _inplace_binary(op, self, other, params=()):
         except ValueError:
             inplace.check_inplace_order(self, (self, other), op.name)
             raise broadcast_error(sd.shape, od.shape) from None
+        if (od.base is not None or sd.base is not None) and od is not sd and \
+                np.may_share_memory(sd, od):  # (Note [Aliased inputs] in aliasing.py)
+            value = aliased_value(kernel, self._data, (sd, od), params, value)
         inputs = (self, other)
     else:
         if isinstance(other, (list, ndarray)):

@@ -139,8 +139,11 @@ def _polar_abs_backward(F, grad, result):
 
 
 def _polar_angle_backward(F, grad, result):
+    """FunctionsManual's polar_backward: real(conj(grad) * (result * 1j)), result * 1j
+    first (its rounding and signed zeros: the tangent of conj(grad) * result times 1j
+    differs)."""
     c = cx(F)
-    return c.real(c.conj(grad) * result * F.constant(1j, result))
+    return c.real(c.conj(grad) * (result * 1j))
 
 
 def _polar_jvp(F, abs, abs_t, angle, angle_t):
@@ -208,7 +211,8 @@ def view_as_complex(input):
         raise RuntimeError("Input tensor must have one or more dimensions")
     if d.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
-    if d.strides[-1] != d.itemsize:
+    if d.strides[-1] != d.itemsize and (d.size or input.stride()[-1] != 1):
+        # (an empty array's NumPy strides may be 0: PyTorch's strides decide)
         raise RuntimeError("Tensor must have a last dimension with stride 1")
     if d.dtype == np.float16:  # (PyTorch's checks pass: its result would be complex32)
         raise RuntimeError(_NO_COMPLEX32.format("view_as_complex"))

@@ -1,6 +1,7 @@
 """Linear algebra: mm/bmm/dot/mv/matmul/addmm/outer/linear, recorded as PyTorch decomposes
 them (so node names match).
 """
+import math
 import warnings as _warnings
 from types import SimpleNamespace as _NS
 
@@ -21,7 +22,8 @@ from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
 from ..amp import autocast_mode as _amp
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
-def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_terms=False):
+def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_terms=False,
+              first=None):
     """Tangent of f(a, b) for f bilinear: f(a_t, b) + f(a, b_t), skipping absent tangents
     (but, as PyTorch's zero tangents do, a term whose primal requires grad is kept in the
     graph: the tangent is then differentiable wrt it). ``dense``: PyTorch's matrix products
@@ -32,7 +34,9 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_ter
     dim 0 (``summed``: addbmm) and scaled by ``alpha`` before the two are added, as
     PyTorch's maybe_multiply(term, alpha) + maybe_multiply(term, alpha). ``zero_terms``
     (another input has a tangent): dense products of two missing tangents are computed on
-    zeros too."""
+    zeros too. ``first``: a term summed before the two, as the add family's rules
+    ``maybe_multiply(self_t, beta) + term_a + term_b`` are evaluated (left to right: in
+    float32 another order rounds otherwise)."""
     zero_a = zero_b = False  # a term kept for its graph only (a zero tensor's, below)
     if _state.enabled:
         if a_t is None and b.requires_grad:
@@ -56,24 +60,38 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_ter
     if dense and zero_terms and a_t is None and b_t is None:
         a_t = F.zeros_like(a)  # (rare: only self's tangent; both terms on zeros)
         b_t = F.zeros_like(b)
+    # dot, vdot, outer, addr and linalg_cross of PyTorch's zero tensor are a zero tensor
+    # (no 0 * inf), and ``zero_tensor + t`` is t: the sum keeps the graph of every term, the
+    # values of the others (+0.0 zeros when all are such terms)
     ta = None if a_t is None else term(a_t, b)
     tb = None if b_t is None else term(a, b_t)
-    out = tb if ta is None else ta if tb is None else ta + tb
-    if zero_a or zero_b:
-        # dot, vdot, outer, addr and linalg_cross of PyTorch's zero tensor are a zero tensor
-        # (no 0 * inf), and ``zero_tensor + t`` is t: the sum keeps the graph of both terms,
-        # the values of the other one (+0.0 zeros when both are such terms)
-        if zero_a and zero_b:
-            out._data = np.zeros_like(out._data)
+    out, zero_out = first, False
+    for term_x, zero in ((ta, zero_a), (tb, zero_b)):
+        if term_x is None:
+            continue
+        if out is None:
+            out, zero_out = term_x, zero
+        elif zero or zero_out:
+            real = out if zero else term_x
+            out = out + term_x
+            out._data = np.broadcast_to(real._data, out._data.shape).astype(out._data.dtype)
+            zero_out = zero and zero_out
         else:
-            real = (tb if zero_a else ta)._data
-            out._data = np.broadcast_to(real, out._data.shape).astype(out._data.dtype)
+            out = out + term_x
+    if zero_out:
+        out._data = np.zeros_like(out._data)
     if dense and out is not None and (a_t is None) != (b_t is None):
         if a._data.shape[-1] == 1:  # one product per element: the zeros' own signs
             out = out + (term(F.zeros_like(a), b) if a_t is None else term(a, F.zeros_like(b)))
-        elif alpha > 0 and out._data.dtype.kind in "fc":  # a sum from +0.0, times alpha
+        elif _positive_zero_times(alpha) and out._data.dtype.kind in "fc":
+            # (a sum from +0.0, times alpha: +0.0 unless alpha is negative or -0.0)
             out._data += 0.0  # (a fresh array)
     return out
+
+
+def _positive_zero_times(alpha):
+    """Whether +0.0 * alpha is +0.0 (a real alpha that is not negative nor -0.0)."""
+    return not isinstance(alpha, complex) and math.copysign(1.0, alpha) > 0
 
 
 def _dot(a, b):
@@ -81,12 +99,13 @@ def _dot(a, b):
 
 
 def _addmm_jvp(F, self_t, mat1, mat1_t, mat2, mat2_t, beta, alpha):
-    out = _bilinear(F, F.mm, mat1, mat1_t, mat2, mat2_t, dense=True, alpha=alpha,
-                    zero_terms=self_t is not None)
-    if self_t is not None:
-        s = self_t if beta == 1 else self_t * beta
-        out = s if out is None else out + s
-    return out
+    return _bilinear(F, F.mm, mat1, mat1_t, mat2, mat2_t, dense=True, alpha=alpha,
+                     zero_terms=self_t is not None, first=_beta_term(F, self_t, beta))
+
+
+def _beta_term(F, self_t, beta):
+    """maybe_multiply(self_t, beta): the add family's rules sum it first."""
+    return None if self_t is None else _scaled(F, self_t, beta)
 
 
 # Note [Complex gradients of products]
@@ -659,6 +678,10 @@ def _factors_only(F, A):
 
 def _det_backward(F, grad, A, result):
     # d det = det tr(A^{-1} dA): gA = (g det) A^{-T}
+    if not F.is_raw and not A._data.size:
+        # (PyTorch's gradient of an empty A is a fresh zero tensor: no history even with
+        # create_graph, no tangent in a forward-over-reverse pass)
+        return F.zeros(A._data.shape, A)
     A = _factors_only(F, A)
     if F.is_raw and A.size and not _finite(A):
         if A.shape[-1] == 1:  # (PyTorch's 1x1 gradient is grad for any A, inf and NaN too)
@@ -1259,12 +1282,8 @@ def _scaled(F, x, s):
 
 
 def _addmv_jvp(F, self_t, mat, mat_t, vec, vec_t, beta, alpha):
-    out = _bilinear(F, F.matmul, mat, mat_t, vec, vec_t, dense=True, alpha=alpha,
-                    zero_terms=self_t is not None)
-    if self_t is not None:
-        s = _scaled(F, self_t, beta)
-        out = s if out is None else out + s
-    return out
+    return _bilinear(F, F.matmul, mat, mat_t, vec, vec_t, dense=True, alpha=alpha,
+                     zero_terms=self_t is not None, first=_beta_term(F, self_t, beta))
 
 
 def _outer_f(F, a, b):
@@ -1272,21 +1291,14 @@ def _outer_f(F, a, b):
 
 
 def _addr_jvp(F, self_t, vec1, vec1_t, vec2, vec2_t, beta, alpha):
-    out = _bilinear(F, lambda a, b: _outer_f(F, a, b), vec1, vec1_t, vec2, vec2_t,
-                    alpha=alpha)
-    if self_t is not None:
-        s = _scaled(F, self_t, beta)
-        out = s if out is None else out + s
-    return out
+    return _bilinear(F, lambda a, b: _outer_f(F, a, b), vec1, vec1_t, vec2, vec2_t,
+                     alpha=alpha, first=_beta_term(F, self_t, beta))
 
 
 def _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha, summed=False):
-    out = _bilinear(F, F.matmul, batch1, batch1_t, batch2, batch2_t, dense=True, alpha=alpha,
-                    summed=summed, zero_terms=self_t is not None)
-    if self_t is not None:
-        s = _scaled(F, self_t, beta)
-        out = s if out is None else out + s
-    return out
+    return _bilinear(F, F.matmul, batch1, batch1_t, batch2, batch2_t, dense=True, alpha=alpha,
+                     summed=summed, zero_terms=self_t is not None,
+                     first=_beta_term(F, self_t, beta))
 
 
 def _addmv(s, m, v, beta, alpha):

@@ -9,7 +9,8 @@ import threading as _threading
 from .._backend import np
 from . import layout
 from .dispatch import defop
-from ._common import refuse_half
+from ._common import _state, refuse_half
+from ..autograd.forward_ad import drop_tangent
 from .raw import _half
 from .reduction import _NOT_YET, _numel
 
@@ -903,7 +904,7 @@ def conv_transpose_forward(x, w, stride, padding, dilation, output_padding, grou
     # so that each kernel offset's columns are contiguous planes for the adds below
     kt = _prod(kernel)
     wk = np.ascontiguousarray(w.reshape(g, cg, og, kt).transpose(0, 3, 2, 1))
-    cols = np.matmul(wk.reshape(g, kt * og, cg), x.reshape(n, g, cg, -1))
+    cols = np.matmul(wk.reshape(g, kt * og, cg), x.reshape(n, g, cg, _prod(size)))
     cols = cols.reshape((n, g, kt, og) + size)
     full = tuple((size[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 +
                  output_padding[i] for i in range(nsp))
@@ -2179,6 +2180,9 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps):
         # (aten's loop without both affine tensors adds beta = 0: a -0.0 comes out +0.0)
         out += bias.reshape(-1) if bias is not None else 0.0
         return (out.reshape(x.shape), mean.reshape(stat_shape), rstd.reshape(stat_shape))
+    if not x.size:  # (aten's statistics of an empty row: mean 0, rstd -NaN; no warning)
+        stat = x.shape[:x.ndim - len(dims)] + (1,) * len(dims)
+        return x.copy(), np.zeros(stat, x.dtype), np.full(stat, -np.nan, x.dtype)
     mean = x.mean(axis=dims, keepdims=True)
     xc = x - mean
     rstd = 1 / np.sqrt((xc * xc).mean(axis=dims, keepdims=True) + eps)
@@ -2330,7 +2334,20 @@ def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1
     gx = g if weight is None else g * weight
     n = _numel(tuple(normalized_shape))
     gi = rstd * (gx - F.sum(gx, dims, True) / n - xhat * F.sum(gx * xhat, dims, True) / n)
+    if not _numel(tuple(input.shape)) and _state.fw:
+        # PyTorch's forward-over-reverse runs its jvp decomposition of
+        # native_layer_norm_backward (torch/_decomp/decompositions_for_jvp.py), which
+        # returns new_zeros for an empty input: gradients without a tangent
+        return tuple(None if x is None else _without_tangent(F, x, g) for x in (gi, gw, gb))
     return gi, gw, gb
+
+
+def _without_tangent(F, x, g):
+    """``x`` with no tangent: its own dropped, or zeros for the incoming gradient itself."""
+    if x is g:
+        return F.zeros(tuple(x.shape), x)
+    drop_tangent(x)
+    return x
 
 
 LAYER_NORM = defop(
@@ -2371,6 +2388,9 @@ def group_norm_kernel(x, weight, bias, N, C, HxW, group, eps):
             bias is None or bias.dtype == np.float32):
         return _group_norm_exact(x, weight, bias, N, C, HxW, group, eps)
     xg = x.reshape(N, group, C // group * HxW)  # (explicit: an empty x has no -1)
+    if not x.size:  # (aten's statistics of an empty group: mean 0, rstd -NaN; no warning)
+        return (x.copy(), np.zeros((N, group), x.dtype),
+                np.full((N, group), -np.nan, x.dtype))
     mean = xg.mean(axis=2, keepdims=True)
     xc = xg - mean
     rstd = 1 / np.sqrt((xc * xc).mean(axis=2, keepdims=True) + eps)

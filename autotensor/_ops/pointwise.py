@@ -13,8 +13,9 @@ from .. import _convert, _dtypes, _errors
 from .. import _memory_format as _mf
 from .._backend import np
 from .._tensor import _make, Tensor
-from ..autograd import inplace
+from ..autograd import forward_ad, inplace
 from . import _specfun, layout, raw
+from .aliasing import aliased_value
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
 from .dispatch import (
     broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata,
@@ -748,6 +749,8 @@ def rsub(input, other, *, alpha=1):
         r = record(RSUB, (input,), (other, alpha), out)
         _keep_real_grads(r, (input,))
         return r
+    if _state.in_formula and alpha == 1 and _state.fw and _has_tangent(input):
+        return _filled_then(SUB, input, other, out, (1,))  # (forward-over-reverse)
     return _no_graph(RSUB, (input,), (other, alpha), out)
 
 
@@ -928,19 +931,46 @@ def fmod_(self, other):
 
 def rdiv(input, other):
     """other / input (``2 / x``): PyTorch records reciprocal then mul."""
-    if _state.in_formula and _state.enabled and input._requires_grad and \
-            input._data.dtype.kind in "fc" and other.__class__ in (int, float):
+    if _state.in_formula and input._data.dtype.kind in "fc" and \
+            other.__class__ in (int, float) and (
+                (_state.enabled and input._requires_grad) or
+                (_state.fw and _has_tangent(input))):
         return _filled_then(DIV, input, other, _asarray(other / input._data), ())
     return mul(reciprocal(input), other)
+
+
+def _aliased(self, others):
+    """Whether a tensor among ``others`` may alias ``self`` (Note [Aliased inputs] in
+    aliasing.py): a view's ``base`` first, so that the common path stays cheap."""
+    d = self._data
+    return any(isinstance(o, Tensor) and o._data is not d and (
+        o._data.base is not None or d.base is not None) and np.may_share_memory(d, o._data)
+        for o in others)
+
+
+def _identity(x):
+    return x
+
+
+def _has_tangent(x):
+    return forward_ad._tangent_or_none(x) is not None
 
 
 def _filled_then(op, input, number, out, params):
     """``number - x`` / ``number / x`` inside a backward formula: ATen's C++ operators
     (TensorOperators.h) compute them as ``empty_like(x).fill_(number).sub_(x)``
     (``.div_(x)``): SubBackward0 / DivBackward0 of a tensor that does not require grad,
-    the result at version 2 (fill_, then the in-place op)."""
+    the result at version 2 (fill_, then the in-place op). Its tangent is the in-place
+    rule's with dense zeros for the filled tensor's (Note [Missing self tangent in place]
+    in forward_ad.py): ``0 - x_t`` is +0.0 where -x_t is -0.0, ``(0 - x_t * result) / x``
+    +0.0 at a zero result (``value / tensor2`` of addcdiv's gradient at value=-0.0)."""
     filled = _make(np.full(out.shape, number, dtype=out.dtype))
-    r = record(op, (filled, input), params, out)
+    if _state.fw and _has_tangent(input):
+        forward_ad._set_tangent(filled, _make(np.zeros(out.shape, dtype=out.dtype)))
+    if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
+        r = record(op, (filled, input), params, out)
+    else:
+        r = _no_graph(op, (filled, input), params, out)
     r._vc[0] = 2
     return r
 
@@ -1819,6 +1849,8 @@ def copy_(self, src, non_blocking=False):
                                f"match the broadcast shape [{_errors.shape_str(shape)}]")
         sd = np.broadcast_to(sd, dst.shape)
     value = sd.astype(self._data.dtype, copy=False)
+    if _aliased(self, (src,)):
+        value = aliased_value(_identity, dst, (src._data,), (), value)
     # (record_inplace remembers src's shape and dtype when they differ: sum_to / cast back)
     return inplace.record_inplace(COPY, self, (self, src), (src._data.dtype,), value)
 
@@ -2922,10 +2954,14 @@ def lerp_(self, end, weight):
         dt = _dtypes.result_type(self, end, weight).np  # (a 0-d weight's promotion)
         if dt != self._data.dtype:
             inplace.check_cast(dt, self._data.dtype)
-        value = _lerp(self._data.astype(dt, copy=False), end._data.astype(dt, copy=False),
-                      weight._data.astype(dt, copy=False))
+        arrays = [x._data.astype(dt, copy=False) for x in (self, end, weight)]
+        value = _lerp(*arrays)
+        if _aliased(self, (end, weight)):
+            value = aliased_value(_lerp, self._data, arrays, (), value)
     else:
         value = _lerp(self._data, end._data, weight)
+        if _aliased(self, (end,)):
+            value = aliased_value(_lerp, self._data, (self._data, end._data), (weight,), value)
     value = value.astype(self._data.dtype, copy=False)
     op = LERP_TENSOR if isinstance(weight, Tensor) else LERP
     inputs = (self, end, weight) if isinstance(weight, Tensor) else (self, end)
@@ -3013,7 +3049,10 @@ def _addc_(name, op, self, tensor1, tensor2, value):
     inplace_iter_checks(self, inputs, _dtypes.result_type(*inputs))
     value = _check_addc_value(name, inputs, value)
     dt = _dtypes.result_type(*inputs).np
-    out = _asarray(op.kernel(*(x._data.astype(dt, copy=False) for x in inputs), value))
+    arrays = [x._data.astype(dt, copy=False) for x in inputs]
+    out = _asarray(op.kernel(*arrays, value))
+    if _aliased(self, inputs):
+        out = aliased_value(op.kernel, self._data, arrays, (value,), out)
     return inplace.record_inplace(op, self, inputs, (value,),
                                   out.astype(self._data.dtype, copy=False))
 

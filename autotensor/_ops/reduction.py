@@ -127,9 +127,10 @@ def amaxamin_jvp(F, self, self_t, result, dim, keepdim):
 
 
 def _gather_jvp(F, self_t, dim, keepdim, indices):
-    """Tangent of the values an op selects along dim (max/min with indices, sort, topk)."""
-    if not self_t.ndim:
-        return F.clone(self_t)
+    """Tangent of the values an op selects along dim (max/min with indices, sort, topk):
+    FunctionsManual's gather_with_keepdimed_indices, also for a 0-d self_t (whose gather by
+    the unsqueezed index is a (1,) tensor: the tangent without keepdim is a squeeze view of
+    it, which an in-place op with grad mode on refuses when made under no_grad)."""
     if not keepdim:
         indices = F.unsqueeze(indices, dim)
     out = F.gather(self_t, dim, indices)
@@ -1009,8 +1010,16 @@ DIST = defop("dist", "DistBackward0", None, inputs=("self", "other"), params=("p
              grads={"self": lambda F, grad, self, other, p, result:
                     norm_backward(F, grad, self - other, p, None, False, result),
                     "other": lambda F, grad, self, other, p, result:
-                    -norm_backward(F, grad, self - other, p, None, False, result)},
+                    _neg_defined(norm_backward(F, grad, self - other, p, None, False, result))},
              jvp=_dist_jvp)
+
+
+def _neg_defined(g):
+    """``-norm_backward(...)``: at p = 0 the gradient is undefined, which at::neg refuses."""
+    if g is None:
+        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in "
+                           "C++) for argument #0 'self'")
+    return -g
 
 
 @view_errors_before_checks

@@ -216,6 +216,13 @@ def _set_tangent(t, tangent):
     _duals.append(weakref.ref(t))
 
 
+def drop_tangent(t):
+    """Remove ``t``'s own tangent (a formula result PyTorch computes without one)."""
+    meta = t._meta
+    if meta is not None and meta.pop("fw_grad", None) is not None and not meta:
+        t._meta = None
+
+
 def _check_level(level, what):
     if level is not None and level != _current[0]:
         raise RuntimeError(f"Invalid level given to {what}")
