@@ -812,8 +812,11 @@ class CopySlices(Node):
         from .._ops.dispatch import edge_of
         self._next = (edge_of(base),) + fn._next[1:]
         # The wrapped node's first edge (the view's old history) is replaced by this node's
-        # own edge to the base; like PyTorch, drop it (it only has to say "compute it").
-        fn._next = ((_VIEW_INPUT, 0),) + fn._next[1:]
+        # own edge to the base; like PyTorch, drop it (it only has to say "compute it": a
+        # view without history, of a base that requires no grad, has its formula skipped,
+        # igamma_'s refusal of self included)
+        if fn._next[0][0] is not None:
+            fn._next = ((_VIEW_INPUT, 0),) + fn._next[1:]
         self._seq = next(_sequence)
         self._hooks = None
         self.fn = fn
