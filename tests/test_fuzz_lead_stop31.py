@@ -19,7 +19,7 @@ _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007
                 "pending_stop31/s31b_repro_001.py", "pending_stop31/s31b_repro_002.py",
                 "pending_stop31/s31b_repro_003.py", "pending_stop31/s31c_repro_001.py",
                 "pending_stop31/s31d_repro_001.py", "pending_stop31/s31d_repro_002.py",
-                "pending_stop31/s31e_repro_001.py"]
+                "pending_stop31/s31e_repro_001.py", "pending_stop31/s31e_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -265,3 +265,25 @@ def test_copy_slices_skips_the_formula_of_a_view_without_history(dual):
                 fa.exit_dual_level()
     ours, theirs = _outcomes(scenario)
     assert ours == theirs
+
+
+def test_fuzzer_float32_rounding_inside_a_line_is_bounded(monkeypatch):
+    """Note [float32 rounding inside a line]: s31e_repro_002's func.grad line, whose
+    tangent cancels 16-fold, is excused (ours as close to PyTorch's float64 answer as its
+    float32 one); with sin made 1e-4 off it is not."""
+    from tests.fuzz.core import Mismatch, _linalg_rounding, run_reproducer
+    path = pathlib.Path(__file__).parent / "fuzz" / "pending_stop31" / "s31e_repro_002.py"
+    ns = {}
+    exec(path.read_text().split("if __name__")[0], ns)  # noqa: S102
+    lines = _lines(ns["LINES"])
+    assert _linalg_rounding(lines, 5, autotensor, any_op=True)
+    sin = autotensor.Tensor.sin
+    monkeypatch.setattr(autotensor.Tensor, "sin", lambda self: sin(self) * (1 + 1e-4))
+    assert not _linalg_rounding(lines, 5, autotensor, any_op=True)
+    try:
+        with pytest.raises(Mismatch):
+            run_reproducer(path)
+    finally:
+        fa = autotensor.autograd.forward_ad
+        while fa._current[0] >= 0:
+            fa.exit_dual_level()
