@@ -2691,12 +2691,14 @@ def _requires_grad_of(x):
     return isinstance(x, Tensor) and x.requires_grad
 
 
-def _lerp_scalar_jvp(F, self, self_t, end, end_t, weight):
+def _lerp_scalar_jvp(F, self_t, end_t, weight, self_sizes, end_sizes, result):
     """lerp.Scalar's rule, lerp(self_t, end_t, weight): the op itself on the tangents
     (zeros for a missing one), with its checks (a float16 0-d var's float32 tangent as
-    end: "expected dtype c10::Half for `end` but got dtype float")."""
-    return lerp(self_t if self_t is not None else F.zeros_like(self),
-                end_t if end_t is not None else F.zeros_like(end), weight)
+    end: "expected dtype c10::Half for `end` but got dtype float"). It reads no primal
+    (an in-place lerp_ reads no view of the written base)."""
+    dtype = result._data.dtype
+    return lerp(self_t if self_t is not None else _make(np.zeros(self_sizes, dtype)),
+                end_t if end_t is not None else _make(np.zeros(end_sizes, dtype)), weight)
 
 
 LERP = defop("lerp", "LerpBackward0", _lerp, inputs=("self", "end"), params=("weight",),
