@@ -13,6 +13,7 @@ from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
 from .layout import _elem_strides, is_non_overlapping_and_dense
+from .layout import _perm as _layout_perm
 from .dispatch import defop, view_errors_before_checks, view_errors_first
 from .sum_kernel import mean_array, sum_array
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
@@ -746,29 +747,7 @@ def _kept_zeros(d, axes):
             ost[a] = acc
             acc *= shape[a]
 
-    def should_swap(d0, d1):
-        for strides, is_out in ((ost, True), (ist, False)):
-            s0, s1 = strides[d0], strides[d1]
-            if is_out and (s0 == 0) != (s1 == 0):
-                return 1 if s1 == 0 else -1
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(reversed(range(nd)))
-    for i in range(1, nd):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            c = should_swap(perm[dim0], perm[dim1])
-            if c > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif c < 0:
-                break
+    perm = _layout_perm(shape, (ost, ist), reduction=True)  # (reorder_dimensions)
     S = [shape[p] for p in perm]
     IS = [ist[p] for p in perm]
     OS = [ost[p] for p in perm]
