@@ -2334,7 +2334,7 @@ def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1
     gx = g if weight is None else g * weight
     n = _numel(tuple(normalized_shape))
     gi = rstd * (gx - F.sum(gx, dims, True) / n - xhat * F.sum(gx * xhat, dims, True) / n)
-    if not _numel(tuple(input.shape)) and _state.fw:
+    if not _numel(tuple(input.shape)) and _state.fw and not F.is_raw:
         # PyTorch's forward-over-reverse runs its jvp decomposition of
         # native_layer_norm_backward (torch/_decomp/decompositions_for_jvp.py), which
         # returns new_zeros for an empty input: gradients without a tangent
