@@ -104,8 +104,11 @@ def test_noop_hook_still_steals():
             p, x = _dual(lib, [1.5, 2.0], [1.0, 0.5])
             w = lib.tensor([0.3, 0.7], requires_grad=True)
             w.register_hook(lambda g: None)
-            (x.sin() * w).sum().backward()
-            return [_rec(lib, w.grad)]
+            y = (x.sin() * w).sum()
+            y.backward(retain_graph=True)
+            out = [_rec(lib, w.grad)]
+            y.backward()  # (stolen first: the tangent is the second gradient's only)
+            return out + [_rec(lib, w.grad)]
     assert _both(run)[0][3] is None
 
 
@@ -115,9 +118,13 @@ def test_hook_returning_a_dual_gradient():
         with fa.dual_level():
             p, x = _dual(lib, [1.5, 2.0], [1.0, 0.5])
             w = lib.tensor([0.3, 0.7], requires_grad=True)
-            w.register_hook(lambda g: g * x)
+            w.register_hook(lambda g: g * x)  # (a fresh tensor: stolen, no tangent)
             (w * 2.0).sum().backward()
-            return [_rec(lib, w.grad), _rec(lib, p.grad)]
+            kept = []
+            v = lib.tensor([0.3, 0.7], requires_grad=True)
+            v.register_hook(lambda g: kept.append(g * x) or kept[-1])  # (held: copied)
+            (v * 2.0).sum().backward()
+            return [_rec(lib, w.grad), p.grad is None, _rec(lib, v.grad)]
     _both(run)
 
 
@@ -190,7 +197,11 @@ def test_given_dual_gradient_and_post_accumulate_hook():
             (w * 2.0).backward(g)  # (the caller's gradient is copied)
             v = lib.tensor([0.3, 0.7], requires_grad=True)
             lib.autograd.backward([v.exp()], [g])
-            return seen + [_rec(lib, w.grad), _rec(lib, v.grad)]
+            u = lib.tensor([0.3, 0.7], requires_grad=True)
+            u.register_post_accumulate_grad_hook(lambda t: seen.append(_rec(lib, t.grad)))
+            u.backward(g)  # (the caller's gradient itself: copied, with its tangent)
+            u.backward(g)  # (added in place)
+            return seen + [_rec(lib, w.grad), _rec(lib, v.grad), _rec(lib, u.grad)]
     _both(run)
 
 
@@ -251,4 +262,56 @@ def test_outside_a_level_unchanged():
         v.register_hook(lambda g: None)
         (v.sin() * 2.0).sum().backward()
         return [_rec(lib, w.grad), _rec(lib, v.grad)]
+    _both(run)
+
+
+def test_copied_gradients_custom_function_roots_edges_and_node_hooks():
+    def run(lib):
+        fa = lib.autograd.forward_ad
+        out = []
+        with fa.dual_level():
+            p, x = _dual(lib, [[1.5, 2.0], [0.1, -0.3]], [[1.0, 0.5], [0.2, 0.3]])
+            w = lib.tensor([[0.3, 0.7], [0.1, 0.2]]).t().requires_grad_()  # (not contiguous)
+            (x.sin() * w).sum().backward()
+            out += [_rec(lib, w.grad), _rec(lib, p.grad)]
+            v = lib.tensor([0.3, 0.7], requires_grad=True)
+            (x * v.sum()).sum().backward()  # (sum's expanded gradient: copied)
+            out += [_rec(lib, v.grad)]
+
+            class F(lib.autograd.Function):
+                @staticmethod
+                def forward(ctx, a, b):
+                    ctx.save_for_backward(a, b)
+                    return a * b
+
+                @staticmethod
+                def backward(ctx, g):
+                    a, b = ctx.saved_tensors
+                    out.append(_rec(lib, g))
+                    return g * b, g * a
+            u = lib.tensor([0.3, 0.7], requires_grad=True)
+            (F.apply(u, lib.tensor([2.0, 3.0])) * x[0]).sum().backward()
+            out += [_rec(lib, u.grad)]
+            u2 = lib.tensor([0.3, 0.7], requires_grad=True)
+            lib.autograd.backward([u2 * x[0], u2.exp()], [x[1], lib.ones(2)])
+            out += [_rec(lib, u2.grad)]
+            u3 = lib.tensor([0.3, 0.7], requires_grad=True)
+            y3 = u3 * x[0]
+            (y3 * x[1]).sum().backward(inputs=[lib.autograd.graph.get_gradient_edge(u3)])
+            out += [_rec(lib, u3.grad)]
+            u4 = lib.tensor([0.3, 0.7], dtype=lib.float64, requires_grad=True)
+            (u4 * x[0]).sum().backward()
+            out += [_rec(lib, u4.grad), _rec(lib, p.grad)]
+            u5 = lib.tensor([0.3, 0.7], requires_grad=True)
+            y5 = u5 * 1.0
+            y5.grad_fn.next_functions[0][0].register_hook(
+                lambda gi, go: out.append([_rec(lib, g) for g in go]))
+            (y5 * x[0]).sum().backward()
+            out += [_rec(lib, u5.grad)]
+            x2 = fa.make_dual(lib.tensor([1.0, 2.0], requires_grad=True),
+                              lib.tensor([1.0, 1.0]))
+            x2.retain_grad()
+            (x2 * x2).sum().backward()
+            out += [_rec(lib, x2.grad)]
+        return out
     _both(run)
