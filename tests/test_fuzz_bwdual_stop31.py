@@ -315,3 +315,26 @@ def test_copied_gradients_custom_function_roots_edges_and_node_hooks():
             out += [_rec(lib, x2.grad)]
         return out
     _both(run)
+
+
+def test_create_graph_inside_a_level_hooks_retain_grad_accumulation():
+    def graph(t):
+        return None if t is None else (t.requires_grad, type(t.grad_fn).__name__)
+
+    def run(lib):
+        import warnings
+        fa = lib.autograd.forward_ad
+        out = []
+        with fa.dual_level(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p, x = _dual(lib, [1.5, 2.0], [1.0, 0.5])
+            w = lib.tensor([0.3, 0.7], requires_grad=True)
+            w.register_hook(lambda g: out.append([_rec(lib, g), graph(g)]))
+            y = x.sin() * w
+            y.retain_grad()
+            z = (y * x).sum()
+            for _ in range(2):
+                z.backward(create_graph=True)
+                out += [[_rec(lib, t), graph(t)] for t in (w.grad, y.grad, p.grad)]
+        return out
+    _both(run)
