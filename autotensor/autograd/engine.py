@@ -802,7 +802,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     for nxt, g in more or ():
                         buffers[nxt] = g
                         push(heap, (-nxt._seq, next(order), nxt))
-            outs = g = grads = entry = None  # (Note [Stealing gradients]: no stale references)
+            outs = g = grads = entry = first = more = None  # (Note [Stealing gradients]: no
+            #                                                  stale references)
     except Exception:
         if anomaly and node is not None:
             _anomaly.warn_node_error(node)
