@@ -149,8 +149,9 @@ def _tensor_pre_hooks(node, grads, raw):
             if t is None or g is None:
                 continue
             if t._grad is None:
-                t._grad = _to_tensor(np.array(g, copy=True)) if raw else g.detach().clone() \
-                    if not _state.enabled else g.clone()
+                # (grad mode is off for formulas run only for their tangents: clone keeps
+                # the tangent, as PyTorch's retain_grad hook's clone, and records nothing)
+                t._grad = _to_tensor(np.array(g, copy=True)) if raw else g.clone()
             else:
                 t._grad = _to_tensor(t._grad._data + g) if raw else t._grad + g
     return grads
@@ -317,19 +318,24 @@ def _like_leaf(g, d):
     return out
 
 
-def accumulate_grad(node, g, raw, version=0, steal=False):
+def accumulate_grad(node, g, raw, version=0, steal=False, dual=None):
     """AccumulateGrad: add g into the leaf's .grad (in place when no graph is recorded).
 
     ``version``: how many gradients were summed into g in place (PyTorch's buffers do
-    that, and its .grad shows it in ``_version``)."""
+    that, and its .grad shows it in ``_version``). ``dual``: (g's tangent or None,) in a
+    backward() inside a forward-AD level (Note [backward() inside a forward-AD level])."""
     var = node.variable
     meta = var._meta
     old = var._grad
     if raw:
         if old is None:
-            if steal and _stealable(g, var._data):
+            stolen = steal and _stealable(g, var._data)
+            if stolen:
                 var._grad = _to_tensor(g)
             else:
+                if stolen is None and _dense_array(var._data):
+                    version = 1  # (someone else holds it: PyTorch's copy_ into the leaf's
+                    #               layout, as when _run_accumulate decides to copy)
                 # PyTorch's clone_obey_contract: laid out as the leaf when it is dense (C
                 # order for a contiguous one: a transposed gradient from TBackward0 would
                 # slow every optimizer step), else contiguous
@@ -353,9 +359,44 @@ def accumulate_grad(node, g, raw, version=0, steal=False):
             var._grad = copy_(zeros_like_(g), g)
         else:
             var._grad = old + g
+    if dual is not None:
+        _grad_tangent(var, old, g, dual[0])
     if meta is not None and meta.get("post_acc_hooks"):
         for fn in list(meta["post_acc_hooks"].values()):
             fn(var)
+
+
+# Note [backward() inside a forward-AD level]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's engine runs each formula on the saved tensors as they are, dual ones included,
+# with grad mode off, so the gradients carry tangents (forward-over-reverse): tensor hooks,
+# retain_grad's clone and an accumulation into an existing .grad (``grad += new``, in
+# place) see them. A leaf's first gradient that is stolen becomes ``.grad`` through
+# ``new_grad.detach()``, which drops the tangent; one that is copied (clone_obey_contract)
+# keeps it. backward() so runs the formulas on tensors as autograd.grad does
+# (_grad_with_tangents: grad mode off, ``_eager.versions``); each AccumulateGrad takes the
+# gradient's array in the tensor's place in the engine's buffer (so the steal decision, by
+# reference count, and the version are the raw path's) and its tangent here.
+def _grad_tangent(var, old, g, tangent):
+    from . import forward_ad
+    new = var._grad
+    if new is None:
+        return
+    dtype = new._data.dtype
+    if old is None:
+        if new._data is g or tangent is None:
+            return  # (stolen: detach() drops the tangent)
+        t = np.array(tangent._data, dtype=dtype, copy=True)
+    else:
+        mine = forward_ad._tangent_or_none(old)
+        if tangent is None:
+            if new is old or mine is None:
+                return
+            t = np.array(mine._data, dtype=dtype, copy=True)  # (old + g: old's tangent)
+        else:
+            t = tangent._data if mine is None else mine._data + tangent._data
+            t = np.array(t, dtype=dtype, copy=True)
+    forward_ad._set_tangent(new, _to_tensor(t))
 
 
 # Note [Stealing gradients]
@@ -366,8 +407,11 @@ def accumulate_grad(node, g, raw, version=0, steal=False):
 # shape (the leaf C-contiguous too), held only by the engine's frames (and, for a view,
 # whose base is of the same size and held only by the view) becomes ``.grad`` as is. A
 # gradient anyone else holds (the caller's, a hook's tensor, another leaf's buffer) has
-# more references and is copied. Values and layout are the copy's; one copy of every
-# parameter's gradient less per step. (The compiled backward does the same: program.py.)
+# more references and is copied (copy_ into the leaf's layout: version 1, as PyTorch's
+# clone_obey_contract). Values and layout are the copy's; one copy of every parameter's
+# gradient less per step. (The compiled backward does the same: program.py.) The engine
+# keeps no stale reference: a tensor hook's result goes into the engine's own list, and
+# the loop drops its last ready entry.
 _STEAL_REFS = 6  # (CPython 3.11) the engine's buffer list, _run_accumulate's local,
 #                  accumulate_grad's and _stealable's parameters, getrefcount's argument
 #                  and the caller's stack; tests/test_engine.py checks both sides
@@ -380,14 +424,14 @@ def _stealable(g, d):
     if not (flags.c_contiguous and flags.writeable and d.flags.c_contiguous):
         return False
     if _refcount(g) > _STEAL_REFS:
-        return False
+        return None  # (held by someone else: accumulate_grad's copy shows version 1)
     base = g.base
     if base is None:
         return True
     # a view (TBackward0's transpose of a fresh product): its base only
-    return (base.__class__ is np.ndarray and base.base is None and
-            base.nbytes == g.nbytes and _refcount(base) <= 3)  # (g.base, the local, the
-    #                                                             argument)
+    if base.__class__ is not np.ndarray or base.base is not None or base.nbytes != g.nbytes:
+        return False
+    return True if _refcount(base) <= 3 else None  # (g.base, the local, the argument)
 
 
 def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
@@ -397,7 +441,12 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
     meta = node.variable._meta
     summed = id(grads[0])  # (not a reference: it would stop .grad stealing the buffer)
     if meta is not None and meta.get("hooks"):
-        grads = [_run_tensor_hooks(meta["hooks"], grads[0], raw)]
+        # (into the engine's own list: a second list holding the gradient would keep .grad
+        # from stealing it, Note [Stealing gradients])
+        if grads.__class__ is list:
+            grads[0] = _run_tensor_hooks(meta["hooks"], grads[0], raw)
+        else:
+            grads = [_run_tensor_hooks(meta["hooks"], grads[0], raw)]
     runs = not (needed is not None and node not in needed) and not (
         capture is not None and accumulate_into is None) and not (
         accumulate_into is not None and node not in accumulate_into)
@@ -418,10 +467,18 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
         # hooks still run)
         g = grads[0]
         version = sums.get((node, 0), 0)
-        if raw:
+        dual = None
+        if not raw and getattr(_eager, "versions", False):
+            # (Note [backward() inside a forward-AD level]: the array in the tensor's place)
+            from .forward_ad import _tangent_or_none
+            dual = (_tangent_or_none(g),)
+            held = _held(g, sums)
+            version = g._vc[0]
+            grads[0] = g = g._data
+        if raw or dual is not None:
             d = node.variable._data
-            if g is d or _held(g, sums) or not (_obeys_layout(g, d) if d.size else
-                                                _empty_obeys(g, node.variable)):
+            if g is d or (held if dual is not None else _held(g, sums)) or not (
+                    _obeys_layout(g, d) if d.size else _empty_obeys(g, node.variable)):
                 # PyTorch copies it into .grad (clone_obey_contract): copy_ into the
                 # leaf's strides (version 1), or a contiguous clone of a leaf that is not
                 # dense (version 0; an empty one is dense); the leaf's own data (an empty
@@ -429,7 +486,12 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
                 version = 1 if not d.size or _dense_array(d) else 0
             elif not version:
                 version = sums.get(("made", id(g)), (None, 0))[1]
-        accumulate_grad(node, g, raw, version, True)
+        accumulate_grad(node, g, raw or dual is not None, version, True, dual)
+        if dual is not None:  # (the post hooks see the gradient with its tangent)
+            grads = [_to_tensor(g)]
+            if dual[0] is not None:
+                from .forward_ad import _set_tangent
+                _set_tangent(grads[0], dual[0])
     elif meta is not None and meta.get("post_acc_hooks"):  # (PyTorch runs them anyway)
         for fn in list(meta["post_acc_hooks"].values()):
             fn(node.variable)
@@ -718,8 +780,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                                     not _held(old, sums, first, more):
                                 sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
                         elif not raw and old is not g and getattr(_eager, "versions", False) \
-                                and (nxt.__class__ is AccumulateGrad or capture_map) and \
-                                old._view is None and _dense(old._data) and \
+                                and old._view is None and _dense(old._data) and \
                                 not _held(old, sums, first, more):
                             # (formulas on tensors only for tangents: PyTorch, without a
                             # graph, adds in place; _grad_with_tangents reads the version)
@@ -741,7 +802,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     for nxt, g in more or ():
                         buffers[nxt] = g
                         push(heap, (-nxt._seq, next(order), nxt))
-            outs = g = grads = None  # (Note [Stealing gradients]: no stale references)
+            outs = g = grads = entry = first = more = None  # (Note [Stealing gradients]: no
+            #                                                  stale references)
     except Exception:
         if anomaly and node is not None:
             _anomaly.warn_node_error(node)
@@ -791,8 +853,8 @@ def _apply_needed(node, grads, F, needed):
 # aten::logit_backward that does not support it." when a saved input or output, or the
 # incoming gradient, has a tangent. Such entries declare ``backward_op=(name, why,
 # first_order)``; the engine checks them before running the node, only while a level is
-# open. (Our raw formulas carry no tangents, so in a plain backward() a gradient that PyTorch
-# would make dual through another formula is not seen: only saved values are checked there.)
+# open. (backward() in a level runs the formulas on tensors, so a gradient made dual by
+# another formula is seen too: Note [backward() inside a forward-AD level].)
 def _refuse_backward_op(node, grads, raw):
     from .graph import OpNode
     from .inplace import CopySlices
@@ -990,7 +1052,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             "using autograd.grad when creating the graph to avoid this. If you have to use "
             "this function, make sure to reset the .grad fields of your parameters to None "
             "after use to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
-    root_grads = _make_root_grads(tensors, grads, create_graph)  # (torch's _make_grads first)
+    # inside a forward-AD level the formulas run on tensors for the gradients' tangents
+    # (Note [backward() inside a forward-AD level])
+    dual = _state.fw and not create_graph
+    root_grads = _make_root_grads(tensors, grads, create_graph or dual)  # (torch's
+    #                                                                        _make_grads first)
     edges = _root_edges(tensors)
     accumulate_into = None
     given = inputs is not None
@@ -1011,6 +1077,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                 t.retain_grad()
                 accumulate_into.add(t.grad_fn)
 
+    if dual:
+        prev = getattr(_eager, "versions", False)
+        _eager.versions = True  # (grad mode off, as PyTorch's: _grad_with_tangents)
+        try:
+            run_backward(edges, root_grads, retain_graph, True,
+                         accumulate_into=accumulate_into)
+        finally:
+            _eager.versions = prev
+        return
     run_backward(edges, root_grads, retain_graph, create_graph,
                  accumulate_into=accumulate_into)
 
