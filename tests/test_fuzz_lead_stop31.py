@@ -288,3 +288,18 @@ def test_fuzzer_float32_rounding_inside_a_line_is_bounded(monkeypatch):
         fa = autotensor.autograd.forward_ad
         while fa._current[0] >= 0:
             fa.exit_dual_level()
+
+
+def test_fuzz_worker_pipe_read_times_out():
+    """The standalone fuzzer waits for PyTorch's worker at most --hang-seconds: a worker
+    that gives no answer is killed and its program skipped (stop 31's seed-9946 run sat
+    in a pipe read for 15 minutes); an answer within the time is read whole."""
+    import os
+
+    from tests.fuzz.__main__ import _receive, _send
+    r, w = os.pipe()
+    with os.fdopen(r, "rb") as reader, os.fdopen(w, "wb") as writer:
+        with pytest.raises(TimeoutError):
+            _receive(reader, timeout=0.05)
+        _send(writer, b"answer")
+        assert _receive(reader, timeout=5) == b"answer"

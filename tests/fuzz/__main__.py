@@ -72,15 +72,22 @@ class TorchWorker:
             [sys.executable, "-m", "tests.fuzz", "--torch-worker"], cwd=_ROOT,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
-    def run(self, program, dual):
+    def run(self, program, dual, timeout=None):
+        """PyTorch's result of ``program``; a worker that crashed, or that gave no answer
+        within ``timeout`` seconds (killed), raises TorchCrashed."""
         import pickle
         if self.proc is None or self.proc.poll() is not None:
             self._start()
         try:
             _send(self.proc.stdin, pickle.dumps((program, dual)))
-            data = _receive(self.proc.stdout)
+            data = _receive(self.proc.stdout, timeout)
         except (BrokenPipeError, EOFError):
             data = None
+        except TimeoutError:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+            raise TorchCrashed(f"PyTorch's process gave no answer in {timeout:g} s") from None
         if data is None:
             status = self.proc.wait()
             self.proc = None
@@ -101,7 +108,13 @@ def _send(stream, data):
     stream.flush()
 
 
-def _receive(stream):
+def _receive(stream, timeout=None):
+    """One message; ``timeout``: seconds to wait for its first byte (TimeoutError). The
+    stream holds no read-ahead between messages: each is a request's one answer."""
+    if timeout is not None:
+        import select
+        if not select.select([stream], [], [], timeout)[0]:
+            raise TimeoutError
     head = stream.read(8)
     if len(head) < 8:
         raise EOFError
@@ -119,8 +132,17 @@ def torch_worker():
     import torch
 
     from .core import render_and_run_torch
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # (prints of the programs must not corrupt the pipe)
+    # The pipes get descriptors of their own, and 0 and 1 become /dev/null and stderr: a
+    # program (or a library under it) that reads stdin or prints, from Python or C, cannot
+    # take or add bytes on the pipes (a desynchronised stream reads a length of gigabytes
+    # and waits forever)
+    stdin = os.fdopen(os.dup(0), "rb")
+    stdout = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(2, 1)
+    sys.stdin = open(os.devnull)  # noqa: SIM115
+    sys.stdout = sys.stderr
     while True:
         try:
             program, dual = pickle.loads(_receive(stdin))
@@ -197,7 +219,8 @@ def main(argv=None):
                 check_program(program, torch, autotensor, dual=dual)
             else:
                 try:
-                    lines, expected, final = worker.run(program, dual)
+                    lines, expected, final = worker.run(program, dual,
+                                                        timeout=args.hang_seconds)
                 except TorchCrashed as exc:
                     crashes[0] += 1
                     print(f"[{count[0]} programs] {exc}: program skipped", flush=True)
