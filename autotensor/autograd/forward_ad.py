@@ -35,6 +35,7 @@ drops every tangent made in it.
 import weakref
 from collections import namedtuple
 
+from .._backend import np
 from .grad_mode import state
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
@@ -484,17 +485,46 @@ def _after_write(t, inputs, result):
     out = None
     for i in range(1, len(inputs)):
         x = inputs[i]
-        if not isinstance(x, Tensor) or not (x is t or _same_memory(x._data, t._data)):
+        if not isinstance(x, Tensor):
+            continue
+        if x is t or _same_memory(x._data, t._data):
+            values = result._data.astype(x._data.dtype, copy=False)
+        elif x._data.size and np.may_share_memory(x._data, t._data):
+            values = _read_after_write(x._data, t._data, result._data)  # (a select view
+            if values is None:  # of self as other: what the kernel left there)
+                continue
+        else:
             continue
         if out is None:
             out = list(inputs)
-        new = _make(result._data.astype(x._data.dtype, copy=False))
+        new = _make(values)
         new._grad_fn, new._requires_grad = result._grad_fn, result._requires_grad
         tangent = _tangent_or_none(x)
         if tangent is not None:
             new._meta = {"fw_grad": tangent}
         out[i] = new
     return inputs if out is None else tuple(out)
+
+
+def _read_after_write(x, t, value):
+    """``x`` (an array overlapping ``t``'s memory otherwise than as ``t``) as it reads
+    once ``value`` is written into ``t``: both laid on a copy of their common base."""
+    base = x
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    if not base.flags.c_contiguous:
+        return None
+    buf = base.copy()
+    lo = base.__array_interface__["data"][0]
+
+    def on_buf(a):
+        return np.ndarray(a.shape, a.dtype, buffer=buf,
+                          offset=a.__array_interface__["data"][0] - lo, strides=a.strides)
+    try:
+        on_buf(t)[...] = value
+        return on_buf(x).copy()
+    except (ValueError, TypeError):  # (t outside x's base: not the same memory after all)
+        return None
 
 
 def _same_memory(a, b):
