@@ -20,7 +20,8 @@ _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007
                 "pending_stop31/s31b_repro_003.py", "pending_stop31/s31c_repro_001.py",
                 "pending_stop31/s31d_repro_001.py", "pending_stop31/s31d_repro_002.py",
                 "pending_stop31/s31e_repro_001.py", "pending_stop31/s31e_repro_002.py",
-                "pending_stop31/s31f_repro_001.py", "pending_stop31/s31g_repro_001.py"]
+                "pending_stop31/s31f_repro_001.py", "pending_stop31/s31g_repro_001.py",
+                "pending_stop31/s31g_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -303,3 +304,20 @@ def test_fuzz_worker_pipe_read_times_out():
             _receive(reader, timeout=0.05)
         _send(writer, b"answer")
         assert _receive(reader, timeout=5) == b"answer"
+
+
+def test_fuzzer_marks_values_made_from_half_types():
+    """Note [Values made from half types]: a float32 value computed from a float16 operand
+    (and what is made from it) is compared at float16's tolerance; one from float32
+    operands alone keeps float32's."""
+    from tests.fuzz.core import low_precision, new_namespace, run_lines
+    lines = _lines(["v0 = torch.tensor(np.array([1.5], dtype='float16'))",
+                    "v1 = torch.tensor(np.array([0.25], dtype='float32'))",
+                    "v2 = v0 * v1", "v3 = v2.exp()", "v4 = v1.exp()"])
+    run_lines(lines, autotensor)
+    ns = new_namespace(autotensor)
+    for src, _ in lines:
+        exec(src, ns)  # noqa: S102
+    low = low_precision(lines, ns, autotensor)
+    assert low.get(("half", "v2")) == "float16" and low.get(("half", "v3")) == "float16"
+    assert not low.get(("half", "v4"))

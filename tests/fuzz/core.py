@@ -789,6 +789,12 @@ def run_lines(lines: list[tuple[str, str | None]], module):
 
 _VAR = re.compile(r"\bv\d+\b")
 _LOW = ("float32", "float16", "bfloat16", "complex64")
+# Note [Values made from half types]: a float32 (or float64) value computed from a float16
+# or bfloat16 operand (bce_with_logits of a float16 input and a float32 target, and its
+# tangent) goes through steps PyTorch may take in the half type or in float32 by its own
+# choice (its in-place decomposition under no_grad, its opmath elsewhere): such a value is
+# compared at the half type's tolerance.
+_HALF = ("float16", "bfloat16")
 # BLAS products and MKL's DFT (PyTorch's CPU FFT; e.g. the imaginary part of bin 1 of an
 # all-zero length-3 rfft is -0.0 there): the sign of a zero is the library's
 _BLAS = re.compile(r"matmul|\bmm\(|\bmv\(|bmm|addmm|outer|\bdot\(| @ |linear|torch\.fft\.")
@@ -807,10 +813,17 @@ def low_precision(lines, ns, module):
     other float64 result must agree to double precision (TOLERANCES)."""
     def low_dtype(t):
         return isinstance(t, module.Tensor) and str(t.dtype).rsplit(".", 1)[-1] in _LOW
+
+    def half_dtype(t):
+        return isinstance(t, module.Tensor) and str(t.dtype).rsplit(".", 1)[-1] in _HALF
     low = {}
     for src, out in lines:
         refs = set(_VAR.findall(src)) - {out}
         flag = any(low.get(r, False) or low_dtype(ns.get(r)) for r in refs)
+        halves = [low.get(("half", r)) or (str(ns[r].dtype).rsplit(".", 1)[-1]
+                                          if half_dtype(ns.get(r)) else None) for r in refs]
+        if out and any(halves):  # (Note [Values made from half types])
+            low[("half", out)] = "bfloat16" if "bfloat16" in halves else "float16"
         if _BLAS.search(src):  # BLAS products, DFTs: the sign of a zero is the library's
             for r in refs | {out}:
                 low[("blas", r)] = True
@@ -891,7 +904,16 @@ def compare_lines(lines, expected, expected_final, module):
     low = expected_final.pop("__low_precision__", {})
     actual_final.pop("__low_precision__", None)
     any_low = any(v for k, v in low.items() if not isinstance(k, tuple))
-    any_blas = any(v for k, v in low.items() if isinstance(k, tuple))
+    any_blas = any(v for k, v in low.items() if isinstance(k, tuple) and k[0] == "blas")
+
+    def half_tolerances(tol, names):
+        """``tol`` relaxed to a half type's for values made from one (Note [Values made
+        from half types])."""
+        halves = [low.get(("half", n)) for n in names]
+        if not any(halves):
+            return tol
+        half = TOLERANCES["bfloat16" if "bfloat16" in halves else "float16"]
+        return dict(tol, **{k: half for k in ("float32", "float64", "complex64", "complex128")})
     # (a tie or threshold that a BLAS/DFT ulp decides: maximum(x, irfft(rfft(x))) is a tie in
     # NumPy's exact round trip and not in MKL's; the final gradients are not compared)
     blas_ties = any_blas and any(
@@ -922,7 +944,8 @@ def compare_lines(lines, expected, expected_final, module):
             # nothing to match from here on, so the program is compared only before it
             return
         refs = set(_VAR.findall(src))
-        tol = LOW_TOLERANCES if any(low.get(r) for r in refs) else TOLERANCES
+        tol = half_tolerances(LOW_TOLERANCES if any(low.get(r) for r in refs) else
+                              TOLERANCES, refs | {out})
         if any(low.get(("blas", r)) for r in refs):
             tol = dict(tol, signed_zeros=False)
         if refs & amplified:  # (a value made from an excused one: Note [Amplified float32
@@ -951,7 +974,8 @@ def compare_lines(lines, expected, expected_final, module):
         # (the _version of every variable is compared, autograd.grad's gradients' too: it
         # tells which of PyTorch's C++ formulas write in place, engine.py _GRAD_VERSIONS)
         # (gradients may have flowed through any float32 computation of the program)
-        tol = LOW_TOLERANCES if low.get(name) or any_low else TOLERANCES
+        tol = half_tolerances(LOW_TOLERANCES if low.get(name) or any_low else TOLERANCES,
+                              (name,))
         if amplified:  # (values and gradients: compared line by line above)
             tol = {k: (math.inf, math.inf) for k in tol}
         if any_blas:
