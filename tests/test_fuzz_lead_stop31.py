@@ -321,3 +321,31 @@ def test_fuzzer_marks_values_made_from_half_types():
     low = low_precision(lines, ns, autotensor)
     assert low.get(("half", "v2")) == "float16" and low.get(("half", "v3")) == "float16"
     assert not low.get(("half", "v4"))
+
+
+@pytest.mark.parametrize("view", ["select_unsqueezed", "select_middle", "transposed", "flipped"])
+@pytest.mark.parametrize("op", ["atan2_", "mul_", "div_", "pow_", "hypot_", "addcmul_"])
+def test_inplace_rule_reads_an_overlapping_input_after_the_write(op, view):
+    """x.op_(v) with v a view of x (broadcast or not) inside a level: PyTorch's rule reads
+    v's primal as the kernel left it and v's tangent from before (x.mul_(x[..., :1]):
+    t * v_new + x_old * v_t)."""
+    rng = np.random.default_rng(5)
+    a, t = rng.uniform(0.5, 2, (2, 3, 3)), rng.standard_normal((2, 3, 3))
+    views = {"select_unsqueezed": lambda v: v.select(2, 0).unsqueeze(-1),
+             "select_middle": lambda v: v.select(1, 1).unsqueeze(1),
+             "transposed": lambda v: v.transpose(1, 2), "flipped": lambda v: v.flip(2)}
+
+    def scenario(m):
+        fa = m.autograd.forward_ad
+        with fa.dual_level():
+            x = fa.make_dual(m.tensor(a), m.tensor(t)) * 1
+            other = views[view](x)
+            if op == "addcmul_":
+                x.addcmul_(other, other, value=0.5)
+            else:
+                getattr(x, op)(other)
+            p, tangent = fa.unpack_dual(x)
+            return [lambda: p, lambda: tangent]
+    ours, theirs = _outcomes(scenario)
+    np.testing.assert_allclose(np.array(ours, dtype=float), np.array(theirs, dtype=float),
+                               rtol=1e-12, atol=1e-12)

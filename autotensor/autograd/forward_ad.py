@@ -509,13 +509,24 @@ def _after_write(t, inputs, result):
 def _read_after_write(x, t, value):
     """``x`` (an array overlapping ``t``'s memory otherwise than as ``t``) as it reads
     once ``value`` is written into ``t``: both laid on a copy of their common base."""
-    base = x
-    while isinstance(base.base, np.ndarray):
-        base = base.base
-    if not base.flags.c_contiguous:
+    def root(a):
+        while isinstance(a.base, np.ndarray):
+            a = a.base
+        return a
+
+    def span(a):
+        start = a.__array_interface__["data"][0]
+        low = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s < 0)
+        high = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s > 0)
+        return low, high + a.itemsize
+    for base in (root(t), root(x)):  # (an as_strided view's base is NumPy's DummyArray)
+        lo = base.__array_interface__["data"][0]
+        if base.flags.c_contiguous and all(lo <= a0 and a1 <= lo + base.nbytes
+                                           for a0, a1 in (span(x), span(t))):
+            break
+    else:
         return None
     buf = base.copy()
-    lo = base.__array_interface__["data"][0]
 
     def on_buf(a):
         return np.ndarray(a.shape, a.dtype, buffer=buf,
