@@ -21,7 +21,7 @@ _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007
                 "pending_stop31/s31d_repro_001.py", "pending_stop31/s31d_repro_002.py",
                 "pending_stop31/s31e_repro_001.py", "pending_stop31/s31e_repro_002.py",
                 "pending_stop31/s31f_repro_001.py", "pending_stop31/s31g_repro_001.py",
-                "pending_stop31/s31g_repro_002.py"]
+                "pending_stop31/s31g_repro_002.py", "pending_stop31/s31h_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)

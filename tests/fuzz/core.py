@@ -1326,6 +1326,12 @@ def _as_close(mine, single, double, kappa=0.0):
     return float(np.abs(m - d).max()) <= max(4 * float(np.abs(t - d).max()), rounding) + floor
 
 
+# (lines that name a variable without writing its value: a backward writes .grad, a hook
+# or retain_grad registers)
+_NOT_A_WRITE = re.compile(r"\.backward\(|\.register_hook\(|\.retain_grad\(|"
+                          r"register_post_accumulate_grad_hook\(")
+
+
 def _final_linalg_rounding(lines, name, actual, expected, tol, module):
     """Whether the final state of ``name`` differs only in its value and tangent, and the
     one line that wrote it is a linear-algebra op excused by
@@ -1333,7 +1339,7 @@ def _final_linalg_rounding(lines, name, actual, expected, tol, module):
     a line]."""
     writers = [i for i, (src, out) in enumerate(lines)
                if out == name or (out is None and name in _VAR.findall(src) and
-                                  ".backward(" not in src)]  # (a backward writes .grad)
+                                  not _NOT_A_WRITE.search(src))]
     if len(writers) != 1 or lines[writers[0]][1] != name or not isinstance(actual, dict) \
             or not isinstance(expected, dict):
         return False
