@@ -21,7 +21,8 @@ _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007
                 "pending_stop31/s31d_repro_001.py", "pending_stop31/s31d_repro_002.py",
                 "pending_stop31/s31e_repro_001.py", "pending_stop31/s31e_repro_002.py",
                 "pending_stop31/s31f_repro_001.py", "pending_stop31/s31g_repro_001.py",
-                "pending_stop31/s31g_repro_002.py", "pending_stop31/s31h_repro_001.py"]
+                "pending_stop31/s31g_repro_002.py", "pending_stop31/s31h_repro_001.py",
+                "pending_stop31/s31e_repro_003.py", "pending_stop31/s31a_repro_005.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -349,5 +350,27 @@ def test_inplace_rule_reads_an_overlapping_input_after_the_write(op, view):
                 p, tangent = fa.unpack_dual(x)
                 return [np.round(p.numpy(), 12).tolist(), np.round(tangent.numpy(), 12).tolist()]
         return [step]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+_QR_MATRICES = [[[-0.0]], [[-0.0, 1.0, -0.0]], [[-0.0, 0.0], [1.0, -0.0]], [[-2.0, -0.0]],
+                [[-0.0], [-0.0]], [[1.0, -0.0], [-0.0, -0.0]], [[0.0, 1.0], [-0.0, 2.0]]]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("k", range(len(_QR_MATRICES)))
+def test_qr_keeps_the_zeros_geqr2_keeps(k, dtype):
+    """A -0.0 keeps its sign where no reflection touches it (a 1-row matrix is its own R;
+    a column with nothing below its head has tau 0) and a reflected column's -0.0 head is
+    read as +0.0 (MKL's larfg): such matrices take geqr2's steps (s31e_repro_003)."""
+    def scenario(m):
+        a = m.tensor(_QR_MATRICES[k], dtype=getattr(m, dtype))
+
+        def flat(ts):  # (values and sign bits)
+            v = np.concatenate([np.asarray(t.tolist(), dtype=float).ravel() for t in ts])
+            return [v.tolist(), np.signbit(v).tolist()]
+        return [lambda: flat(m.linalg.qr(a)), lambda: flat(m.linalg.qr(a, mode="r")[1:]),
+                lambda: flat(m.linalg.qr(a, mode="complete")), lambda: flat(m.geqrf(a))]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs

@@ -3042,10 +3042,10 @@ def _qr_householder(a, mode):
     return Q, R
 
 
-def _unsigned_zeros(a):
-    """a with its -0.0s made +0.0: MKL's larfg reflects a column whose head is -0.0 as it
-    does one whose head is +0.0 (R's diagonal -|x|), gfortran's SIGN takes the zero's sign."""
-    return a + a.dtype.type(0)
+def _negative_zeros(a):
+    """Whether real ``a`` holds a -0.0 (its QR then takes geqr2's steps, which keep a
+    zero's sign where no reflection touches it: a 1-row matrix is its own R)."""
+    return a.dtype.kind == "f" and bool((np.signbit(a) & (a == 0)).any())
 
 
 @view_errors_before_checks
@@ -3056,16 +3056,17 @@ def qr(A, mode="reduced"):
                            "'reduced' (default), 'r', or 'complete'")
     _check_matrix("linalg.qr", a)
     _check_float("linalg.qr", a, kernel="geqrf_cpu")
-    if a.size and not _finite(a):  # (Note [Householder QR of non-finite matrices])
+    if a.size and (not _finite(a) or _negative_zeros(a)):  # (Note [Householder QR of
+        # non-finite matrices]; a -0.0 keeps or loses its sign by larfg's steps)
         Q, R = _qr_householder(a, mode)
         if Q is None:
             Q = np.zeros((0,), a.dtype)
     elif mode == "r":
-        R = np.linalg.qr(_unsigned_zeros(a), mode="r") if a.size else np.zeros(
+        R = np.linalg.qr(a, mode="r") if a.size else np.zeros(
             a.shape[:-2] + (min(a.shape[-2:]), a.shape[-1]), a.dtype)
         Q = np.zeros((0,), a.dtype)
     else:
-        Q, R = np.linalg.qr(_unsigned_zeros(a), mode=mode)
+        Q, R = np.linalg.qr(a, mode=mode)
     return _QrRT(*_finish(QR, (A,), (mode,), (Q, R)))
 
 
@@ -4383,13 +4384,14 @@ def geqrf(input):
     m, n = a.shape[-2:]
     if a.size == 0:
         h, tau = a.copy(), np.zeros(a.shape[:-2] + (min(m, n),), a.dtype)
-    elif not _finite(a):  # (Note [Householder QR of non-finite matrices])
+    elif not _finite(a) or _negative_zeros(a):  # (Note [Householder QR of non-finite
+        # matrices]; the signs of zeros as geqr2 leaves them)
         with np.errstate(all="ignore"):
             parts = [_geqr2(mat) for mat in a.reshape((-1, m, n))]
         h = np.stack([p[0] for p in parts]).reshape(a.shape)
         tau = np.stack([p[1] for p in parts]).reshape(a.shape[:-2] + (min(m, n),))
     else:
-        h, tau = np.linalg.qr(_unsigned_zeros(a), mode="raw")
+        h, tau = np.linalg.qr(a, mode="raw")
         h = np.swapaxes(h, -1, -2)  # (LAPACK's column-major result, as PyTorch keeps it)
     return _GeqrfRT(*_finish(GEQRF, (input,), (), (h.astype(a.dtype),
                                                    tau.astype(a.dtype))))
