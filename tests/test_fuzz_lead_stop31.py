@@ -22,7 +22,8 @@ _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007
                 "pending_stop31/s31e_repro_001.py", "pending_stop31/s31e_repro_002.py",
                 "pending_stop31/s31f_repro_001.py", "pending_stop31/s31g_repro_001.py",
                 "pending_stop31/s31g_repro_002.py", "pending_stop31/s31h_repro_001.py",
-                "pending_stop31/s31e_repro_003.py", "pending_stop31/s31a_repro_005.py"]
+                "pending_stop31/s31e_repro_003.py", "pending_stop31/s31a_repro_005.py",
+                "pending_stop31/fin_repro_003.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -372,5 +373,24 @@ def test_qr_keeps_the_zeros_geqr2_keeps(k, dtype):
             return [v.tolist(), np.signbit(v).tolist()]
         return [lambda: flat(m.linalg.qr(a)), lambda: flat(m.linalg.qr(a, mode="r")[1:]),
                 lambda: flat(m.linalg.qr(a, mode="complete")), lambda: flat(m.geqrf(a))]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+def test_gradient_versions_through_reshapes_of_zero_dim_gradients():
+    """A reshape of a 0-d gradient is a view in PyTorch (and here: NumPy's 0-d arithmetic
+    gives a scalar, made an array first), so two of them meeting in one buffer are summed
+    out of place: kron of a 0-d tensor with itself gives a version-0 gradient."""
+    def scenario(m):
+        def versions(shape, f):
+            x = m.ones(shape, requires_grad=True)
+            f(x).backward()
+            y = m.ones(shape, requires_grad=True) * 1.5
+            return [x.grad._version, m.autograd.grad(f(y), [y])[0]._version]
+        return [lambda: versions((), lambda x: x.kron(x)),
+                lambda: versions((), lambda x: x.reshape(()) + x.reshape(())),
+                lambda: versions((), lambda x: x.reshape(1).sum()),
+                lambda: versions((), lambda x: x * x),
+                lambda: versions((2,), lambda x: x.reshape(2, 1).sum())]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs

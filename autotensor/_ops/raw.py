@@ -56,11 +56,14 @@ def expand(x, shape):
 
 
 def reshape(x, shape):
-    return np.reshape(x, shape)
+    """A view of x (a NumPy scalar, 0-d arithmetic's result, made an array first: PyTorch's
+    reshape of a gradient is a view, which the engine does not sum into in place)."""
+    if x.__class__ is not ndarray:
+        x = np.asarray(x)
+    return x.reshape(shape)
 
 
-def view(x, shape):
-    return np.reshape(x, shape)
+view = reshape
 
 
 def sum(x, dim=None, keepdim=False):
