@@ -23,7 +23,7 @@ _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007
                 "pending_stop31/s31f_repro_001.py", "pending_stop31/s31g_repro_001.py",
                 "pending_stop31/s31g_repro_002.py", "pending_stop31/s31h_repro_001.py",
                 "pending_stop31/s31e_repro_003.py", "pending_stop31/s31a_repro_005.py",
-                "pending_stop31/fin_repro_003.py"]
+                "pending_stop31/fin_repro_001.py", "pending_stop31/fin_repro_003.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -392,5 +392,27 @@ def test_gradient_versions_through_reshapes_of_zero_dim_gradients():
                 lambda: versions((), lambda x: x.reshape(1).sum()),
                 lambda: versions((), lambda x: x * x),
                 lambda: versions((2,), lambda x: x.reshape(2, 1).sum())]
+    ours, theirs = _outcomes(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(), (1,), (2, 1), (3,), (2, 3)])
+def test_softmax_backward_of_negative_zero_gradients(shape, dtype):
+    """softmax/log_softmax backward's row sum starts from the row's own elements in
+    PyTorch's kernels: a row of -0.0 gradients sums to -0.0, so grad - sum is +0.0 (the
+    final run's fin_repro_001); rows mixing +0.0 and -0.0 sum to +0.0."""
+    def scenario(m):
+        x = m.full(shape, -0.417, dtype=getattr(m, dtype), requires_grad=True)
+        ups = [m.full(shape, -0.0, dtype=x.dtype), m.full(shape, 0.0, dtype=x.dtype)]
+        if shape and shape[-1] > 1:
+            ups.append(m.tensor(np.where(np.arange(shape[-1]) % 2, -0.0, 0.0)
+                                * np.ones(shape), dtype=x.dtype))
+
+        def signs(f, up):
+            g = m.autograd.grad(f(x), [x], up)[0]
+            return np.signbit(np.asarray(g.tolist(), dtype=float)).ravel().tolist()
+        return [lambda up=up, f=f: signs(f, up) for up in ups
+                for f in (lambda t: t.softmax(-1), lambda t: t.log_softmax(-1))]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs

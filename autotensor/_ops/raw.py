@@ -976,10 +976,20 @@ def softmax_backward_data(grad, output, dim):
         return out.reshape(output.shape)
     go = grad * output
     if dim in (-1, output.ndim - 1) and go.ndim:
-        np.subtract(grad, _sum_last(go, keepdims=True), out=go)
+        np.subtract(grad, _zero_signs(_sum_last(go, keepdims=True), go, -1), out=go)
         go *= output
         return go
-    return output * (grad - go.sum(axis=dim, keepdims=True))
+    return output * (grad - _zero_signs(go.sum(axis=dim, keepdims=True), go, dim))
+
+
+def _zero_signs(s, terms, axis):
+    """Row sums ``s`` of ``terms`` as PyTorch's softmax backward kernels' map_reduce_all
+    makes them, which starts from the row's own elements, not from +0.0: a row of -0.0s
+    sums to -0.0 (so -0.0 - sum is +0.0). Free unless a sum is zero."""
+    if s.all():
+        return s
+    neg = np.all(np.signbit(terms) & (terms == 0), axis=axis, keepdims=True)
+    return np.where(neg, -s.dtype.type(0), s) if neg.any() else s
 
 
 def log_softmax_backward_data(grad, output, dim):
@@ -996,8 +1006,9 @@ def log_softmax_backward_data(grad, output, dim):
         np.subtract(g, e, out=e)
         return e.astype(np.float32).reshape(output.shape)
     e = np.exp(output, out=np.empty_like(output))  # (an array even for a 0-d output)
-    s = _sum_last(grad, keepdims=True) if dim in (-1, output.ndim - 1) and grad.ndim else \
-        grad.sum(axis=dim, keepdims=True)
+    last = dim in (-1, output.ndim - 1) and grad.ndim
+    s = _sum_last(grad, keepdims=True) if last else grad.sum(axis=dim, keepdims=True)
+    s = _zero_signs(s, grad, -1 if last else dim)
     if s.size > 1 and s.min() == s.max():
         # every row's sum the same (nll_loss's mean: -1/N each): one element, broadcast
         # over the whole array, is ~2 x faster than a column and gives the same bits
