@@ -23,7 +23,8 @@ _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007
                 "pending_stop31/s31f_repro_001.py", "pending_stop31/s31g_repro_001.py",
                 "pending_stop31/s31g_repro_002.py", "pending_stop31/s31h_repro_001.py",
                 "pending_stop31/s31e_repro_003.py", "pending_stop31/s31a_repro_005.py",
-                "pending_stop31/fin_repro_001.py", "pending_stop31/fin_repro_003.py"]
+                "pending_stop31/fin_repro_001.py", "pending_stop31/fin_repro_002.py",
+                "pending_stop31/fin_repro_003.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -416,3 +417,42 @@ def test_softmax_backward_of_negative_zero_gradients(shape, dtype):
                 for f in (lambda t: t.softmax(-1), lambda t: t.log_softmax(-1))]
     ours, theirs = _outcomes(scenario)
     assert ours == theirs
+
+
+_DET_CASES = {"regular": np.array([[2.0, 1.0, 0.3], [0.5, 3.0, -1.0], [0.2, 0.1, 1.5]]),
+              "singular": np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.5, 1.0, 1.0]]),
+              "rank0": np.zeros((2, 2)), "one": np.array([[2.0]]), "one_zero": np.array([[0.0]]),
+              "empty": np.zeros((0, 0)), "mixed_batch": np.stack([np.eye(2) * 2,
+                                                                 np.ones((2, 2))])}
+
+
+@pytest.mark.parametrize("op", ["det", "slogdet", "logdet"])
+@pytest.mark.parametrize("case", sorted(_DET_CASES))
+def test_det_family_create_graph_as_pytorch(case, op):
+    """With create_graph, PyTorch's det/slogdet backward solve with A (linalg_solve(A^H, d):
+    LinalgSolveExBackward0 over TransposeBackward0s), det's singular side is its SVD
+    cofactors (a singular matrix's gradient is not zero), a 1 x 1 one is grad itself, and
+    slogdet of a singular matrix raises solve's error; second derivatives follow."""
+    def scenario(m):
+        f = {"det": lambda a: m.linalg.det(a).sum(),
+             "slogdet": lambda a: m.linalg.slogdet(a)[1].sum(),
+             "logdet": lambda a: m.logdet(a).sum()}[op]
+
+        def step():
+            a = m.tensor(_DET_CASES[case], requires_grad=True)
+            g = m.autograd.grad(f(a), [a], create_graph=True)[0]
+            node = g.grad_fn
+            out = [(np.round(g.detach().numpy(), 10) + 0.0).tolist(),  # (+ 0.0: an
+                   # SVD's 1e-17 residues rounded to zero keep no sign)
+                   None if node is None else node.name(),
+                   None if node is None else [n.name() if n else None
+                                              for n, _ in node.next_functions]]
+            if node is not None and g.numel():
+                h = m.autograd.grad((g * m.ones_like(g)).sum(), [a], allow_unused=True)[0]
+                out.append(None if h is None else (np.round(h.numpy(), 8) + 0.0).tolist())
+            return out
+        return [step]
+    ours, theirs = _outcomes(scenario)
+    if case == "mixed_batch" and op == "det":  # (graphs of index_put: values compared)
+        ours, theirs = [[o[0]] + o[3:] for o in ours], [[o[0]] + o[3:] for o in theirs]
+    assert repr(ours) == repr(theirs)  # (NaNs equal)

@@ -692,11 +692,57 @@ def _det_backward(F, grad, A, result):
         # accurate cofactor matrix, not the float32 LU's det times its inverse)
         with np.errstate(all="ignore"):
             result = np.linalg.det(A.astype(np.float64)).astype(A.dtype)
+    if _recorded(F, A) and A._data.size and _finite(A._data):
+        if A._data.shape[-1] == 1:  # (PyTorch's 1x1 gradient: grad, with its history only)
+            return expand(unsqueeze(unsqueeze(grad, -1), -1), A._data.shape)
+        small = np.abs(result._data) < 100 * np.finfo(result._data.dtype).eps
+        if not small.any():  # (masked_fmap's non-singular side for every matrix)
+            return _solve_cofactors(F, A, grad * _cj(F, result))
+        if small.all():  # (its singular side: the cofactors from an SVD)
+            return _svd_cofactors(A, grad)
+        # (a batch holding both: each side on its matrices, index_put into one result)
+        mask = _make(small)
+        out = F.zeros(A._data.shape, A)
+        out[mask] = _svd_cofactors(A[mask], grad[mask])
+        out[~mask] = _solve_cofactors(F, A[~mask], (grad * _cj(F, result))[~mask])
+        return out
     try:
         inv_H = _H(F, _la(F).inv(A))
     except _SINGULAR:
         inv_H = _inv_H_singular(F, A, grad, eps=True)
     return _col(F, _col(F, grad * _cj(F, result))) * inv_H
+
+
+def _recorded(F, A):
+    """Whether a real det/slogdet backward runs on tensors with grad mode on (create_graph):
+    PyTorch's formula then solves with A (LinalgSolveExBackward0) instead of reading its
+    forward's LU."""
+    return not F.is_raw and _state.enabled and A._data.dtype.kind == "f"
+
+
+def _svd_cofactors(A, grad):
+    """linalg_det_backward's singular side under grad mode: A = U S Vh, the gradient
+    U diag(alpha g prod_{j != i} S_j) Vh with alpha = det(U) det(Vh) (prod_safe_zeros_
+    backward's exclusive products: right where S holds zeros)."""
+    from .reduction import cumprod
+    from .shape import cat, flip
+    U, S, Vh = svd(A)
+    alpha = det(U) * det(Vh)
+    g = unsqueeze(alpha * grad, -1)
+    k = S._data.shape[-1]
+    ones = _make(np.ones(S._data.shape[:-1] + (1,), S._data.dtype))
+    before = cumprod(cat([ones, narrow(S, -1, 0, k - 1)], -1), -1)
+    after = flip(cumprod(cat([ones, flip(narrow(S, -1, 1, k - 1), (-1,))], -1), -1), (-1,))
+    D = g * (before * after)
+    return matmul(U * unsqueeze(D, -2), Vh)
+
+
+def _solve_cofactors(F, A, d_diag):
+    """linalg_det_backward / slogdet_backward under grad mode: linalg_solve(A^H, d) with
+    d = diag_embed(d_diag).mT, the graph PyTorch records (d's node a transpose)."""
+    eye = F.constant(np.eye(A._data.shape[-1], dtype=A._data.dtype), A)
+    d = F.transpose(_col(F, _col(F, d_diag)) * eye, -1, -2)
+    return _la(F).solve(_H(F, A), d)
 
 
 def _slogdet_backward(F, grads, A, sign):
@@ -711,6 +757,8 @@ def _slogdet_backward(F, grads, A, sign):
     if F.is_raw and A.size and (not _finite(A) or _lu32(A)):  # (and Note [float32 LU as
         # MKL's]: lu_solve with the forward's LU)
         return _lu_grad_nonfinite(A, g, eps=False)
+    if _recorded(F, A) and _finite(A._data):  # (a singular A: solve's error, as PyTorch's)
+        return _solve_cofactors(F, A, g)
     try:
         inv_H = _H(F, _la(F).inv(A))
     except _SINGULAR:
@@ -2741,8 +2789,12 @@ def solve_ex(A, B, *, left=True, check_errors=False, out=None):
                             -1, -2)
     except np.linalg.LinAlgError:
         if check_errors or out == "raise":
-            raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
-                               "is singular.") from None
+            prefix = ""
+            if batch:  # (PyTorch names the first singular matrix of a batch)
+                bad = np.flatnonzero(_lu_array(np.broadcast_to(a, batch + a.shape[-2:]))[2])
+                prefix = f"(Batch element {bad[0] if bad.size else 0}): "
+            raise _LinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the "
+                               "input matrix is singular.") from None
         # (per matrix, getrf then getrs's substitutions, through a zero pivot too)
         LU, piv, info = _lu_array(np.broadcast_to(a, batch + a.shape[-2:]))
         x = _getrs_array(LU, piv, np.broadcast_to(bm, batch + bm.shape[-2:]), left)
