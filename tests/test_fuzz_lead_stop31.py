@@ -24,7 +24,7 @@ _REPRODUCERS = ["pending_stop30/end_repro_001.py", "pending_stop30/fin_repro_007
                 "pending_stop31/s31g_repro_002.py", "pending_stop31/s31h_repro_001.py",
                 "pending_stop31/s31e_repro_003.py", "pending_stop31/s31a_repro_005.py",
                 "pending_stop31/fin_repro_001.py", "pending_stop31/fin_repro_002.py",
-                "pending_stop31/fin_repro_003.py"]
+                "pending_stop31/fin_repro_003.py", "pending_stop31/fin_repro_004.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)

@@ -1,0 +1,29 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+line 3: v1 = v0.qr()[1]
+line 3['ok']: signed zero differs at [0, 0]: autotensor np.float64(0.0), torch np.float64(-0.0)
+  autotensor: {'ok': TensorSummary(dtype='float64', shape=(1, 1), values=array([[0.]]), requires_grad=False, grad_fn=None)}
+  torch:      {'ok': TensorSummary(dtype='float64', shape=(1, 1), values=array([[-0.]]), requires_grad=False, grad_fn=None)}
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array([[-0.0]], dtype='float64').reshape((1, 1)))
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array([[1.624]], dtype='float64').reshape((1, 1)), dtype=v0.dtype))
+    v1 = v0.qr()[1]
+"""
+import sys
+
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array([[-0.0]], dtype='float64').reshape((1, 1)))",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array([[1.624]], dtype='float64').reshape((1, 1)), dtype=v0.dtype))",
+    'v1 = v0.qr()[1]',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
