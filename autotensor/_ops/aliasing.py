@@ -55,20 +55,7 @@ def aliased_value(kernel, out, inputs, params, value):
     if shapes != out.shape or _overlaps_itself(out) or any(
             a is not out and _partial_overlap(out, a) for a in arrays):
         return value
-    # a copy of the memory every operand spans, each operand remade on it
-    lo, hi = _extent(out)
-    for a in arrays:
-        a_lo, a_hi = _extent(a)
-        lo, hi = min(lo, a_lo), max(hi, a_hi)
-    buf = np.empty(hi - lo, np.uint8)
-
-    def remake(a):
-        first = a.__array_interface__["data"][0] - lo
-        return np.ndarray(a.shape, dt, buf, first, a.strides)
-
-    mine = [remake(a) for a in (out, *arrays)]
-    for m, a in zip(mine, (out, *arrays)):
-        m[...] = a
+    mine = on_shared_copy((out, *arrays))
     o = mine[0]
     views = iter(mine[1:])
     ins = [np.broadcast_to(next(views), out.shape) if a.__class__ is np.ndarray else a
@@ -79,6 +66,22 @@ def aliased_value(kernel, out, inputs, params, value):
 
 def _overlaps_itself(a):
     return any(st == 0 and n > 1 for n, st in zip(a.shape, a.strides))
+
+
+def on_shared_copy(arrays):
+    """The arrays remade on a copy of the memory they span together, holding their values:
+    how they overlap is kept, a write through one is seen by the others, the originals are
+    untouched."""
+    lo, hi = _extent(arrays[0])
+    for a in arrays[1:]:
+        a_lo, a_hi = _extent(a)
+        lo, hi = min(lo, a_lo), max(hi, a_hi)
+    buf = np.empty(hi - lo, np.uint8)
+    mine = [np.ndarray(a.shape, a.dtype, buf, a.__array_interface__["data"][0] - lo,
+                       a.strides) for a in arrays]
+    for m, a in zip(mine, arrays):
+        m[...] = a
+    return mine
 
 
 def _extent(a):

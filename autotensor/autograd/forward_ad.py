@@ -490,9 +490,8 @@ def _after_write(t, inputs, result):
         if x is t or _same_memory(x._data, t._data):
             values = result._data.astype(x._data.dtype, copy=False)
         elif x._data.size and np.may_share_memory(x._data, t._data):
-            values = _read_after_write(x._data, t._data, result._data)  # (a select view
-            if values is None:  # of self as other: what the kernel left there)
-                continue
+            # (a select view of self as other: what the kernel left there)
+            values = _read_after_write(x._data, t._data, result._data)
         else:
             continue
         if out is None:
@@ -508,34 +507,11 @@ def _after_write(t, inputs, result):
 
 def _read_after_write(x, t, value):
     """``x`` (an array overlapping ``t``'s memory otherwise than as ``t``) as it reads
-    once ``value`` is written into ``t``: both laid on a copy of their common base."""
-    def root(a):
-        while isinstance(a.base, np.ndarray):
-            a = a.base
-        return a
-
-    def span(a):
-        start = a.__array_interface__["data"][0]
-        low = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s < 0)
-        high = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s > 0)
-        return low, high + a.itemsize
-    for base in (root(t), root(x)):  # (an as_strided view's base is NumPy's DummyArray)
-        lo = base.__array_interface__["data"][0]
-        if base.flags.c_contiguous and all(lo <= a0 and a1 <= lo + base.nbytes
-                                           for a0, a1 in (span(x), span(t))):
-            break
-    else:
-        return None
-    buf = base.copy()
-
-    def on_buf(a):
-        return np.ndarray(a.shape, a.dtype, buffer=buf,
-                          offset=a.__array_interface__["data"][0] - lo, strides=a.strides)
-    try:
-        on_buf(t)[...] = value
-        return on_buf(x).copy()
-    except (ValueError, TypeError):  # (t outside x's base: not the same memory after all)
-        return None
+    once ``value`` is written into ``t``."""
+    from .._ops.aliasing import on_shared_copy
+    x_copy, t_copy = on_shared_copy((x, t))
+    t_copy[...] = value
+    return x_copy.copy()
 
 
 def _same_memory(a, b):
