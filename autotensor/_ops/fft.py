@@ -50,19 +50,39 @@ def _np_norm(normalization, forward):
 
 
 # ---- kernels (arrays) -------------------------------------------------------------------------
+# Note [Overflow in single-precision DFTs]: pocketfft's float32 butterflies overflow on
+# finite inputs near float32's largest value where MKL's do not (irfft(rfft(x)) of
+# [1.76, 3.4028235e38, 0.98]: PyTorch [0, 3.4028233e38, 1.0e31], pocketfft [0, inf, nan]);
+# a single-precision transform of finite values that comes out non-finite is computed in
+# double precision and rounded (inf only where the value itself overflows).
+def _single(transform, x, out):
+    """``out`` (``transform(x)`` in single precision), or ``transform`` in double precision
+    rounded to out's dtype where that overflowed (Note [Overflow in single-precision
+    DFTs])."""
+    if out.dtype in (np.float32, np.complex64) and not np.isfinite(out).all() and \
+            np.isfinite(x).all():
+        wide = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return transform(wide).astype(out.dtype)
+    return out
+
+
 def _c2c(x, dim, normalization, forward):
     if not dim:
         return x.copy()
     f = np.fft.fftn if forward else np.fft.ifftn
-    return f(x, axes=dim, norm=_np_norm(normalization, forward)).astype(x.dtype, copy=False)
+    norm = _np_norm(normalization, forward)
+    out = f(x, axes=dim, norm=norm).astype(x.dtype, copy=False)
+    return _single(lambda a: f(a, axes=dim, norm=norm), x, out)
 
 
 def _r2c(x, dim, normalization, onesided):
     """aten's _fft_r2c: the one-sided transform; the full one is its other half filled by
     conjugate symmetry (_fft_fill_with_conjugate_symmetry_), not a complex transform (they
     differ where an inf makes nans)."""
-    half = np.fft.rfftn(x, axes=dim, norm=_np_norm(normalization, True))
-    half = half.astype(_COMPLEX[x.dtype], copy=False)
+    norm = _np_norm(normalization, True)
+    half = np.fft.rfftn(x, axes=dim, norm=norm).astype(_COMPLEX[x.dtype], copy=False)
+    half = _single(lambda a: np.fft.rfftn(a, axes=dim, norm=norm), x, half)
     if onesided or not dim:
         return half
     last = dim[-1]
@@ -85,8 +105,9 @@ def _r2c(x, dim, normalization, onesided):
 
 def _c2r(x, dim, normalization, last_dim_size):
     s = [x.shape[d] for d in dim[:-1]] + [last_dim_size]
-    out = np.fft.irfftn(x, s=s, axes=dim, norm=_np_norm(normalization, False))
-    return out.astype(_REAL[x.dtype], copy=False)
+    norm = _np_norm(normalization, False)
+    out = np.fft.irfftn(x, s=s, axes=dim, norm=norm).astype(_REAL[x.dtype], copy=False)
+    return _single(lambda a: np.fft.irfftn(a, s=s, axes=dim, norm=norm), x, out)
 
 
 # ---- backward formulas (FunctionsManual.cpp) ---------------------------------------------------

@@ -3007,7 +3007,7 @@ def _conv_tbc_views(x, kw, pad):
     """aten's conv_tbc views each time slice ``input.narrow(0, s, t)`` as (t * batch,
     channels): an input whose strides do not allow it raises the view error."""
     from .. import _errors
-    from .linalg import _view_strides
+    from .layout import view_strides
     ilen, batch, planes = x.shape
     olen = ilen - kw + 1 + pad * 2
     real_pad = (olen - ilen + kw - 1) // 2
@@ -3015,7 +3015,7 @@ def _conv_tbc_views(x, kw, pad):
     for k in range(kw):
         o_shift = max(0, real_pad - k)
         t = min(ilen + real_pad - k, olen) - o_shift
-        if t > 0 and _view_strides((t, batch, planes), strides, (t * batch, planes)) is None:
+        if t > 0 and view_strides((t, batch, planes), strides, (t * batch, planes)) is None:
             raise RuntimeError(_errors.VIEW_STRIDE)
 
 

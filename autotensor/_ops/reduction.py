@@ -958,7 +958,9 @@ def _no_identity(d, ord, dims):
 # sqrt(x * x) in the op-math dtype, so a subnormal's 2-norm with ``dim=0`` is 0 (and its
 # forward tangent 0: norm_jvp masks a zero norm) where ``dim=None`` gives |x|.
 def _vector_norm_array(d, ord, dims, keepdim, reduces=False):
-    a = np.abs(_acc(d))
+    wide = _acc(d)
+    a = raw.complex_abs(wide) if wide.dtype.kind == "c" else np.abs(wide)  # (abs's kernel: a
+    # complex inf-norm is one of self.abs()'s values, which norm_backward's mask compares)
     n = d.size if dims is None else int(np.prod([d.shape[i] for i in dims]))
     if n == 1 and ord != 0 and not reduces:
         # one element per result: PyTorch's reduction gives |x| (no x * x to underflow)
@@ -2891,20 +2893,32 @@ def _renorm_acc(F, self):
 
 
 def _renorm_backward(F, grad, self, p, dim, maxnorm):
-    """PyTorch's renorm_backward, term for term: the norm and the sum of self * grad in
-    the accumulate type (float32 for float16/bfloat16), norm_backward's term, the result
-    cast back to grad's dtype."""
+    """PyTorch's renorm_backward, term for term: the norm (linalg_vector_norm) and the sum
+    of self * grad in the CPU's accumulate type (float64 for float32, complex128's real
+    float64 for complex64, float32 for float16/bfloat16), norm_backward's term, the
+    reciprocal of norm + 1e-7, the result cast back to grad's dtype (ToCopyBackward0)."""
     from .complex_ops import cx
     dims = _renorm_dims(len(self.shape), dim)
-    norm = _renorm_norm(F, _renorm_acc(F, self), p, dims)
-    prod = cx(F).conj(self) * grad if np.asarray(_values(self)).dtype.kind == "c" else \
-        self * grad
+    dt = np.asarray(_values(self)).dtype
+    acc = np.dtype(np.float32) if dt.itemsize == 2 and dt.kind in "fV" else \
+        np.dtype(np.float64) if dt == np.float32 else \
+        np.dtype(np.complex128) if dt == np.complex64 else dt
+    real_acc = acc.type(0).real.dtype
+    if F.is_raw:
+        norm = _vector_norm_array(self.astype(acc, copy=False), p, dims, True)
+    else:
+        norm = _vector_norm(self, p, dims, True,
+                            dtype=None if acc == dt else _dtypes.from_numpy(acc))
+    prod = cx(F).conj(self) * grad if dt.kind == "c" else self * grad
     if np.asarray(_values(prod)).dtype.kind == "c":
         prod = cx(F).real(prod)
-    grad_output = F.sum(_renorm_acc(F, prod), dims, True)
+    if F.is_raw:
+        grad_output = F.sum(F.cast(prod, real_acc), dims, True)
+    else:
+        grad_output = sum(prod, dims, True, dtype=_dtypes.from_numpy(real_acc))
     nb = norm_backward(F, grad_output, self, p, dims, True, norm)
-    invnorm = 1 / (norm + 1e-7)
-    grad_norm = maxnorm * invnorm * (grad - invnorm * nb)
+    invnorm = F.reciprocal(norm + 1e-7)
+    grad_norm = invnorm * maxnorm * (grad - invnorm * nb)
     return F.where(norm > maxnorm, _cast_as(F, grad_norm, grad), grad)
 
 
@@ -2926,7 +2940,8 @@ def _renorm_jvp(F, self, self_t, p, dim, maxnorm):
 
 
 RENORM = defop("renorm", "RenormBackward0", None, params=("p", "dim", "maxnorm"),
-               grads={"self": _renorm_backward}, jvp=_renorm_jvp, layout="contiguous")
+               grads={"self": _renorm_backward}, jvp=_renorm_jvp, layout="contiguous",
+               complex_aware=True)  # (renorm_backward conjugates self itself)
 
 
 def _renorm_args(d, p, dim, maxnorm):

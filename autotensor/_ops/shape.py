@@ -289,7 +289,7 @@ def view(input, *shape):
         if isinstance(e, ValueError):
             raise RuntimeError(_errors.VIEW_STRIDE) from None
         raise
-    return _view_result(VIEW, input, (shape,), out)
+    return _view_result(VIEW, input, (shape,), layout.view_layout(input._data, shape, out))
 
 
 def view_as(input, other):
@@ -310,7 +310,7 @@ def reshape(input, *shape):
     except ValueError:
         return _unsafe_view(clone_contiguous(input), shape)
     op = VIEW if _is_contiguous(input._data) else RESHAPE_ALIAS
-    return _view_result(op, input, (shape,), out)
+    return _view_result(op, input, (shape,), layout.view_layout(input._data, shape, out))
 
 
 def reshape_as(input, other):

@@ -796,8 +796,12 @@ _LOW = ("float32", "float16", "bfloat16", "complex64")
 # compared at the half type's tolerance.
 _HALF = ("float16", "bfloat16")
 # BLAS products and MKL's DFT (PyTorch's CPU FFT; e.g. the imaginary part of bin 1 of an
-# all-zero length-3 rfft is -0.0 there): the sign of a zero is the library's
-_BLAS = re.compile(r"matmul|\bmm\(|\bmv\(|bmm|addmm|outer|\bdot\(| @ |linear|torch\.fft\.")
+# all-zero length-3 rfft is -0.0 there), and the iterative decompositions (a zero singular
+# value or eigenvalue is -0.0 in MKL's or OpenBLAS's sweeps as they go: of 6,000 random
+# 1..4 x 1..4 matrices with zeros, PyTorch's svdvals had a -0.0 in 314, ours in 398, 127
+# differing): the sign of a zero is the library's
+_BLAS = re.compile(r"matmul|\bmm\(|\bmv\(|bmm|addmm|outer|\bdot\(| @ |linear|torch\.fft\.|"
+                   r"svd|pinv|eigh|eigvalsh")
 # ops whose result or gradient jumps where their input crosses a tie or threshold
 _DISCONTINUOUS = re.compile(
     r"maximum|minimum|\.max\(|\.min\(|amax|amin|clamp|sort|topk|median|kthvalue|mode\(|"
@@ -966,6 +970,9 @@ def compare_lines(lines, expected, expected_final, module):
                     _linalg_rounding(lines, i, module)):
                 raise Mismatch(f"line {i}: {src}\n{exc}\n  autotensor: {str(a)[:400]}\n"
                                f"  torch:      {str(e)[:400]}", lines, i) from None
+            if _raised(a) != _raised(e):
+                return  # (an excused line one side refused, an SVD of a non-finite matrix:
+                # a variable the other never defined, so nothing to match from here on)
             amplified.add(out)
         if refs & amplified:  # (values made from amplified ones, in place too)
             amplified |= refs | {out}
@@ -1153,7 +1160,13 @@ _LINALG_ROUNDING = re.compile(
 
 # (the iterative decompositions: of a matrix holding an infinity or a NaN, which entries
 # of the factors, values and tangents come out NaN is MKL's or OpenBLAS's sweep order; the
-# refusals PyTorch makes there are matched, Note [Non-finite inputs of LAPACK] in linalg.py)
+# refusals PyTorch makes there are matched where a rule is known, Note [Non-finite inputs
+# of LAPACK] and Note [SVD as PyTorch's gesdd] in linalg.py. Whether MKL's gesdd refuses
+# a matrix with an infinity and both dims >= 3 ("failed to converge ... (error code: k)")
+# is decided by where its infinities are (measured: 900 patterns, each with 4 random
+# finite parts, never disagreed), but not by which entries of the bidiagonal they make
+# NaN (28 of 81 such bidiagonal patterns both refused and computed): not emulated; such
+# a line is excused, and where one side refused it the program is not compared past it.)
 _ITERATIVE_LAPACK = re.compile(
     r"\.(?:pinverse|pinv|svd|svdvals|qr|lstsq|matrix_rank|cond|eigh|eigvalsh|matrix_norm)\(")
 
@@ -1168,6 +1181,11 @@ _ITERATIVE_LAPACK = re.compile(
 # and the program is not compared past it (a variable one side never defined).
 _LU_FAMILY = re.compile(r"\.(?:inverse|inv|inv_ex|det|slogdet|logdet|solve|solve_ex|"
                         r"matrix_power|lu_factor|lu_factor_ex)\(")
+
+
+def _raised(result):
+    """Whether a line's result is a refusal."""
+    return isinstance(result, dict) and "raised" in result
 
 
 def _numerically_singular_lu(lines, i, module):

@@ -1,0 +1,209 @@
+"""Stop 32 (lead): the fuzzer's reproducers of stops 31 and 32 and the classes behind them,
+each run on autotensor and PyTorch (tests/fuzz/OPEN_FINDINGS.md, the Stop 32 section)."""
+import pathlib
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+_REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007.py",
+                "pending_stop32/s32a_repro_001.py", "pending_stop32/s32a_repro_002.py",
+                "pending_stop32/s32a_repro_003.py", "pending_stop32/s32a_repro_004.py",
+                "pending_stop32/s32a_repro_005.py", "pending_stop32/s32a_repro_006.py"]
+
+
+@pytest.mark.parametrize("path", _REPRODUCERS)
+def test_fuzzer_reproducers_of_stop_32(path):
+    """The reproducers fixed this stop agree with PyTorch."""
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
+
+
+def _view_cases(n=600, seed=32):
+    """Random non-contiguous strided tensors (sliced with steps, permuted) and shapes to
+    view them as, with size-1 dims inserted or dropped."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(x) for x in rng.integers(1, 4, nd))
+        step = tuple(int(rng.integers(1, 3)) for _ in shape)
+        perm = tuple(int(i) for i in rng.permutation(nd))
+        new = [shape[i] for i in perm]
+        for _ in range(int(rng.integers(0, 3))):
+            new.insert(int(rng.integers(0, len(new) + 1)), 1)
+        if rng.random() < 0.3:
+            new = [x for x in new if x != 1] or [1]
+        yield shape, step, perm, tuple(new)
+
+
+def _view_strides(m, shape, step, perm, new):
+    base = m.arange(float(np.prod([2 * s for s in shape]))).reshape(*[2 * s for s in shape])
+    a = base[tuple(slice(0, s * st, st) for s, st in zip(shape, step))].permute(*perm)
+    out = []
+    for f in (lambda: a.view(*new), lambda: a.reshape(*new), lambda: a.view_as(
+            m.empty(new)), lambda: a.reshape(*new).view(*new)):
+        try:
+            v = f()
+            out.append((v.stride(), v.storage_offset(), v._base is base or v._base is a))
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_view_strides_of_size_one_dims_are_pytorchs():
+    """Note [View strides]: view/reshape/view_as give a size-1 dim computeStride's stride
+    (NumPy's reshape gave another for about a third of these), so stride() and the overlap
+    checks of in-place ops (fin_repro_005) agree with PyTorch."""
+    diffs = [case for case in _view_cases()
+             if _view_strides(autotensor, *case) != _view_strides(torch, *case)]
+    assert not diffs, diffs[:5]
+
+
+def test_inplace_overlap_of_a_same_shape_view_with_other_strides():
+    """x.add_(v) where v views x's memory with other strides for a size-1 dim: PyTorch's
+    partial-overlap error (its view gives the (1, 2) view strides (2, 1))."""
+    def scenario(m):
+        x = m.tensor([[1.0], [2.0]]).t()
+        out = []
+        for v in (x.view(1, 2), x.view_as(x), x.reshape(1, 2)):
+            try:
+                x.clone().add_(v)
+                x.add_(v)
+                out.append(("ok", x.tolist(), v.stride()))
+            except RuntimeError as e:
+                out.append(("raised", str(e), v.stride()))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+def _signs(m, A, f, zero, dtype, contiguous):
+    a = m.tensor(A if contiguous else np.swapaxes(A, -1, -2).copy(), dtype=dtype)
+    if not contiguous:
+        a = a.mT
+    a.requires_grad_(True)
+    y = {"det": lambda: m.linalg.det(a), "slogdet": lambda: m.linalg.slogdet(a)[1],
+         "logdet": lambda: m.logdet(a)}[f]()
+    g, = m.autograd.grad(y, a, m.full(y.shape, zero, dtype=y.dtype))
+    return np.signbit(np.array(g.tolist())).tolist()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("f", ["det", "slogdet", "logdet"])
+def test_zero_gradients_of_det_family_carry_getrs_signs(f, dtype):
+    """Note [Zero gradients of det and slogdet]: a zero incoming gradient (or logdet's
+    masked negative determinant, fuzz s32a_003) gives zeros signed as PyTorch's lu_solve
+    with the forward's LU does, for matrices up to 3 x 3, batched or not, both layouts."""
+    rng = np.random.default_rng(7)
+    diffs = []
+    for _ in range(40):
+        n, b = int(rng.integers(1, 4)), int(rng.integers(0, 3))
+        A = rng.standard_normal(((b,) if b else ()) + (n, n))
+        for zero in (0.0, -0.0):
+            for contiguous in (True, False):
+                args = (A, f, zero, None, contiguous)
+                ours = _signs(autotensor, *args[:3], getattr(autotensor, dtype), contiguous)
+                theirs = _signs(torch, *args[:3], getattr(torch, dtype), contiguous)
+                if ours != theirs:
+                    diffs.append((A.shape, zero, contiguous, ours, theirs))
+    assert not diffs, diffs[:3]
+
+
+def _renorm(m, dtype, p, dim, create_graph):
+    rng = np.random.default_rng(3)
+    A, G = rng.standard_normal((3, 4, 2)) * 2, rng.standard_normal((3, 4, 2))
+    if "complex" in dtype:
+        A, G = A + 1j * rng.standard_normal(A.shape), G + 1j * rng.standard_normal(G.shape)
+    x = m.tensor(A, dtype=getattr(m, dtype), requires_grad=True)
+    g, = m.autograd.grad(x.renorm(p, dim, 1.5), x, m.tensor(G, dtype=getattr(m, dtype)),
+                         create_graph=create_graph)
+    names = []
+
+    def walk(node, depth=0):
+        if node is not None and depth < 6:
+            names.append((depth, type(node).__name__))
+            for child, _ in node.next_functions:
+                walk(child, depth + 1)
+    walk(g.grad_fn)
+    wide = m.complex128 if "complex" in dtype else m.float64
+    return np.array(g.detach().to(wide).tolist()), names
+
+
+@pytest.mark.parametrize("p", [1, 2, 3, 0.5, float("inf")])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "complex64",
+                                   "complex128"])
+def test_renorm_backward_is_pytorchs(dtype, p):
+    """renorm_backward on the CPU: the norm and sum in the accumulate type (float64 for
+    float32: our float32 gradient differed from PyTorch's in 61% of its entries), the
+    result cast back (ToCopyBackward0, fuzz s32a_002), reciprocal's node; a complex
+    gradient is not conjugated twice (complex_aware), and the inf-norm's mask compares
+    abs's own values (NaNs before)."""
+    if dtype == "bfloat16":
+        pytest.importorskip("ml_dtypes", reason="bfloat16 needs the ml_dtypes extra")
+    for dim in (0, 1, -1):
+        ours, our_graph = _renorm(autotensor, dtype, p, dim, True)
+        theirs, their_graph = _renorm(torch, dtype, p, dim, True)
+        assert our_graph == their_graph
+        if dtype in ("float64", "complex128"):
+            np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=1e-15)
+        elif dtype == "float16" and p == 0.5:  # (a float16 pow ulp: the norm's own kernel)
+            np.testing.assert_allclose(ours, theirs, rtol=1e-3)
+        else:
+            np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("fn", ["fft", "rfft_irfft", "ifft", "hfft"])
+def test_single_precision_dft_near_the_largest_float(fn):
+    """Note [Overflow in single-precision DFTs]: pocketfft's float32 transform of finite
+    values near float32's maximum overflowed to inf/NaN where MKL's stays finite (fuzz
+    s32a_001); ours is then computed in double and rounded."""
+    big = float(np.finfo(np.float32).max)
+
+    def run(m):
+        x = m.tensor([1.764, big, 0.979], dtype=m.float32)
+        if fn == "rfft_irfft":
+            return m.fft.irfft(m.fft.rfft(x), n=3)
+        if fn == "hfft":
+            return m.fft.hfft(x.to(m.complex64) / 2, n=4)
+        return getattr(m.fft, fn)(x.to(m.complex64) / 2).abs()
+    ours, theirs = run(autotensor), run(torch)
+    assert ours.dtype == autotensor.float32
+    np.testing.assert_allclose(np.array(ours.tolist()), theirs.numpy(), rtol=1e-6,
+                               atol=1e-6 * big)
+    assert np.isfinite(np.array(ours.tolist())).all() == bool(theirs.isfinite().all())
+
+
+def test_an_excused_svd_line_that_pytorch_refuses_ends_the_comparison(monkeypatch):
+    """fin_repro_007: pinverse of an all-infinite 3 x 3 matrix, which MKL's gesdd refuses
+    ("failed to converge", by where the infinities are: not emulated) while ours is NaN,
+    is excused, and the program is not compared past it (v2 exists on one side only). A
+    pinverse raising another error is still a mismatch."""
+    from tests.fuzz.core import Mismatch, run_and_compare
+    lines = ["v0 = torch.full((3, 3), float('inf'))", "v2 = v0.pinverse()", "v3 = v2 + 1"]
+    run_and_compare(lines)
+
+    def refuse(self, *args, **kwargs):
+        raise RuntimeError("pinverse: something else")
+    monkeypatch.setattr(autotensor.Tensor, "pinverse", refuse)
+    with pytest.raises(Mismatch, match="line 1"):
+        run_and_compare(lines)
+
+
+def test_signed_zeros_of_singular_values_are_the_librarys(monkeypatch):
+    """s32a_004: the second singular value of [[0, -0.977], [0, 0]] is +0.0 in PyTorch's
+    MKL and -0.0 in our OpenBLAS (each library gives -0.0 for some matrices of zeros):
+    values made from an SVD are compared without the sign of zero; other ops' are."""
+    from tests.fuzz.core import Mismatch, run_and_compare
+    run_and_compare(["v0 = torch.tensor([[0.0, -0.977], [0.0, 0.0]], dtype=torch.float64)",
+                     "v1 = torch.linalg.svdvals(v0)"])
+    zeros = ["v0 = torch.zeros(2, 2, dtype=torch.float64)"]
+    for name in ("svdvals", "sin"):
+        monkeypatch.setattr(autotensor.linalg if name == "svdvals" else autotensor.Tensor,
+                            name, lambda x, f=getattr(
+                                autotensor.linalg if name == "svdvals" else autotensor.Tensor,
+                                name): f(x).neg())
+    run_and_compare(zeros + ["v1 = torch.linalg.svdvals(v0)"])
+    with pytest.raises(Mismatch, match="signed zero"):
+        run_and_compare(zeros + ["v1 = v0.sin()"])
