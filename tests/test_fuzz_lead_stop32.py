@@ -12,7 +12,8 @@ torch = pytest.importorskip("torch")
 _REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007.py",
                 "pending_stop32/s32a_repro_001.py", "pending_stop32/s32a_repro_002.py",
                 "pending_stop32/s32a_repro_003.py", "pending_stop32/s32a_repro_004.py",
-                "pending_stop32/s32a_repro_005.py", "pending_stop32/s32a_repro_006.py"]
+                "pending_stop32/s32a_repro_005.py", "pending_stop32/s32a_repro_006.py",
+                "pending_stop32/s32b_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -207,3 +208,45 @@ def test_signed_zeros_of_singular_values_are_the_librarys(monkeypatch):
     run_and_compare(zeros + ["v1 = torch.linalg.svdvals(v0)"])
     with pytest.raises(Mismatch, match="signed zero"):
         run_and_compare(zeros + ["v1 = v0.sin()"])
+
+
+def test_make_dual_unpack_dual_and_as_subclass_keep_strides():
+    """_make_dual and _unpack_dual are views with the input's own strides (not view's
+    computeStride: stop 22's start_repro_007, where a (1, 2, 1) transposed tensor's strides
+    decide matmul's fold), as_subclass an alias (AliasBackward0)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        out = []
+        with fw.dual_level():
+            x = m.tensor([[[1.0]], [[2.0]]]).transpose(0, 1).requires_grad_()
+            d = fw.make_dual(x, m.ones(1, 2, 1))
+            p = fw.unpack_dual(d).primal
+            s = x.as_subclass(m.Tensor)
+            out += [d.stride(), type(d.grad_fn).__name__, p.stride(), s.stride(),
+                    type(s.grad_fn).__name__]
+            try:
+                d.detach().eq(1).matmul(m.ones(1, 1))
+            except (RuntimeError, NotImplementedError) as e:
+                out.append((type(e).__name__, str(e)))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+def test_det_tangent_of_an_empty_half_matrix_is_refused():
+    """s32b_001: det of an empty float16/bfloat16 matrix is 1, but its tangent reaches
+    lu_solve's kernel, which refuses the dtype."""
+    def scenario(m, dtype):
+        fw = m.autograd.forward_ad
+        out = []
+        for shape in ((0, 0), (2, 0, 0)):
+            with fw.dual_level():
+                x = fw.make_dual(m.zeros(shape, dtype=dtype), m.zeros(shape, dtype=dtype))
+                try:
+                    out.append(x.det().tolist())
+                except RuntimeError as e:
+                    out.append(str(e))
+            out.append(m.zeros(shape, dtype=dtype).det().tolist())
+        return out
+    for name in ("float16", "bfloat16"):
+        assert scenario(autotensor, getattr(autotensor, name)) == \
+            scenario(torch, getattr(torch, name))

@@ -1520,7 +1520,10 @@ def _lu_perm_odd(piv):
 
 def _det_jvp(F, A, A_t, result):
     """PyTorch's linalg_det_jvp: det * tr(A^-1 A_t) (Note [Determinants of singular
-    matrices]; Note [float32 LU as MKL's]: the forward's LU itself)."""
+    matrices]; Note [float32 LU as MKL's]: the forward's LU itself). An empty float16/
+    bfloat16 A (the only half one det computes) reaches lu_solve's kernel, which refuses."""
+    if A._data.dtype.itemsize == 2 and A._data.dtype.kind in "fV":
+        raise RuntimeError("This function doesn't handle types other than float and double")
     if _finite(A._data) and not _lu32(A._data):
         try:
             return result * _btrace(F, _la(F).solve(A, A_t))

@@ -764,6 +764,12 @@ def _alias(input):
     return _view_result(ALIAS, input, (), input._data.view())
 
 
+def _same_strides_view(input):
+    """_make_dual's and _unpack_dual's view: ViewBackward0, but input's own strides (not
+    view's computeStride: Note [View strides])."""
+    return _view_result(VIEW, input, (input._data.shape,), input._data.view())
+
+
 def cat(tensors, dim=0, *, out=None):
     if _amp.state.enabled:
         return _amp.promote(cat, tensors, dim, out=out)

@@ -253,7 +253,8 @@ def make_dual(tensor, tangent, *, level=None):
     prev = state.fw
     state.fw = False
     try:
-        dual = tensor.view_as(tensor)
+        from .._ops.shape import _same_strides_view
+        dual = _same_strides_view(tensor)
         dual._view.nofw = True  # (Note [Tangents of views])
     finally:
         state.fw = prev
@@ -277,7 +278,8 @@ def unpack_dual(tensor, *, level=None):
     prev = state.fw
     state.fw = False
     try:
-        primal = tensor.view_as(tensor)
+        from .._ops.shape import _same_strides_view
+        primal = _same_strides_view(tensor)
         primal._view.nofw = True  # (Note [Tangents of views])
     finally:
         state.fw = prev
