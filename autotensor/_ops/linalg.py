@@ -1035,24 +1035,27 @@ def _qr_jvp(F, dA, mode, Q, R):
 
 
 def _qr_wide(F, Q, R, gQ, gR, m, n):
-    """m < n: with A = [X | Y], X = Q U, Y = Q V (V = Q^H Y): gY = Q gV and X's gradient is
-    the square case's with gQ + Y gV^H."""
-    U = _narrow(F, R, -1, 0, m)
-    gQx = gQ
-    gY = None
+    """m < n, PyTorch's linalg_qr_backward term for term (its nodes under create_graph):
+    gA = [Q trilImInvAdjSkew(Q^H gQ - gR R^H) R_1^-H | 0] + Q gR, R_1 = R[..., :m]."""
+    from .complex_ops import cx
+    gA = None
     if gR is not None:
-        gV = _narrow(F, gR, -1, m, n - m)
-        gU = _narrow(F, gR, -1, 0, m)
-        Y = F.matmul(Q, _narrow(F, R, -1, m, n - m))
-        extra = F.matmul(Y, _H(F, gV))
-        gQx = extra if gQx is None else gQx + extra
-        gY = F.matmul(Q, gV)
-    else:
-        gU = None
-    gX = _qr_backward(F, (gQx, gU), "reduced", Q, U)
-    if gY is None:
-        gY = F.zeros_like(_narrow(F, R, -1, m, n - m))
-    return F.cat([gX, gY], -1)
+        gA = F.matmul(gR, _H(F, R))
+    if gQ is not None:
+        term = F.matmul(_H(F, Q), gQ)
+        gA = -term if gA is None else gA - term
+    X = -gA
+    skew = F.tril(X - _H(F, X))
+    if np.asarray(getattr(skew, "_data", skew)).dtype.kind == "c":  # (the diagonal's imaginary
+        # part halved)
+        d = F.diagonal(skew, 0, -2, -1)
+        skew = skew - _diag_embed_f(F, (d - cx(F).conj(d)) * 0.25)
+    gA = _la(F).solve_triangular(_H(F, _narrow(F, R, -1, 0, m)), F.matmul(Q, skew), False,
+                                 False)
+    gA = F.cat([gA, F.zeros_like(_narrow(F, R, -1, m, n - m))], -1)
+    if gR is not None:
+        gA = gA + F.matmul(Q, gR)
+    return gA
 
 
 def _pinv_backward(F, grad, self, result):
