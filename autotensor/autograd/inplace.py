@@ -538,8 +538,12 @@ def _begin(a):
 
 def original_self(t):
     """A tensor holding t's value and history from before an in-place op, for formulas of
-    the op's other inputs that need ``self``."""
+    the op's other inputs that need ``self``: PyTorch saves ``self.clone()``, recorded
+    (CloneBackward0, what a double backward's graph shows) when self requires grad."""
     from .._tensor import _make
+    if t._requires_grad and _state.enabled:
+        from .._ops.pointwise import clone
+        return clone(t)
     o = _make(t._data.copy())
     o._grad_fn = t._grad_fn
     o._requires_grad = t._requires_grad
