@@ -354,7 +354,6 @@ _DOUBLE_BACKWARD_OPEN = {  # (tests/fuzz/OPEN_FINDINGS.md, Stop 32: open)
     "soft_margin_loss_sum": "an edge for target, which PyTorch's node does not have",
     "soft_margin_loss_none": "an edge for target, which PyTorch's node does not have",
     "soft_margin_loss_broadcast_target": "an edge for target, which PyTorch's node lacks",
-    "rrelu_inplace": "rrelu_ in training records RreluWithNoiseBackward there",
     "cumprod_zero": "cumprod's backward at a zero: CopySlices there, a stack here",
 }
 

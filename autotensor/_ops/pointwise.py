@@ -3689,10 +3689,12 @@ _LEAKY_NEGATIVE = (
     "backward calculation with negative slope")
 
 
-def _result_slope(F, grad, result, slope):
+def _result_slope(F, grad, result, slope, backward=None):
+    """leaky_relu_ (rrelu_with_noise_: its own backward op, which calls leaky_relu's)
+    from the result: a negative slope is refused."""
     if not slope >= 0:
         raise RuntimeError(_LEAKY_NEGATIVE)
-    return F.leaky_relu_backward(grad, result, slope)
+    return (backward or F.leaky_relu_backward)(grad, result, slope)
 
 
 def _elu_result_backward(F, grad, result, alpha, scale, input_scale):
@@ -3718,7 +3720,8 @@ RRELU_ = defop("rrelu_with_noise_", "RreluWithNoiseBackward1", RRELU.kernel, par
                    "file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
                    "template=feature-request.yml so that we can prioritize its "
                    "implementation."),
-               grads={"self": _result_slope})
+               grads={"self": lambda F, grad, result, slope:
+                      _result_slope(F, grad, result, slope, F.rrelu_with_noise_backward)})
 THRESHOLD_ = defop("threshold_", "ThresholdBackward1", THRESHOLD.kernel,
                    params=("threshold", "value"), jvp="elementwise",
                    # self from before the write, as PyTorch's (a result equal to ``value``
