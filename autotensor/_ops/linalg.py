@@ -1849,6 +1849,7 @@ def _fma32(x, y, z):
 
 
 def _mul_add(x, y, z):
+    """x * y + z in x's precision, unfused (_getrs_steps for float64)."""
     return x * y + z
 
 
@@ -1933,11 +1934,11 @@ def _getrs_steps(LU, piv, b, trans=False):
                 swap(j)
             for t in range(n):
                 x[..., t + 1:, :] = fma(-LU[..., t + 1:, t, None], x[..., t, None, :],
-                                           x[..., t + 1:, :])
+                                        x[..., t + 1:, :])
             for t in range(n - 1, -1, -1):
                 scale(t, LU[..., t, t])
                 x[..., :t, :] = fma(-LU[..., :t, t, None], x[..., t, None, :],
-                                       x[..., :t, :])
+                                    x[..., :t, :])
             return x
         # A^T = U^T L^T P^T: U^T z = b (forward, trsm's dot products), L^T w = z, then P w
         for i in range(n):
