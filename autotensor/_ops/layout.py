@@ -41,6 +41,7 @@ conformed after the kernel (``conform``), a copy only where the layouts differ. 
 that are all C-contiguous (the common case) cost one flag test each.
 """
 from .._backend import np
+from .._zero_grad import ZeroGrad
 
 ndarray = np.ndarray
 _as_strided = np.lib.stride_tricks.as_strided
@@ -381,6 +382,8 @@ def _arrays(inputs, resolve=True):
             out.append(d)
         elif x.__class__ in (list, tuple):  # (a variadic op's inputs)
             out.extend(_arrays(x, resolve))
+        elif d.__class__ is ZeroGrad:  # (Note [Zero-tensor gradients] in _zero_grad.py)
+            out.append(d)
     return out
 
 
