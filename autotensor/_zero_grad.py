@@ -126,7 +126,7 @@ class ZeroGrad(ndarray):
         if func is np.copyto:
             dst = args[0] if args else kwargs.get("dst")
             if isinstance(dst, ZeroGrad):
-                raise RuntimeError(IMMUTABLE_COPY)
+                raise RuntimeError(IMMUTABLE_ZERO_)
         if func in _VIEWS:
             return super().__array_function__(func, types, args, kwargs)
         return func(*_plain_args(args), **{k: _plain(v) for k, v in kwargs.items()})
@@ -140,7 +140,7 @@ class ZeroGrad(ndarray):
         return r
 
     def __setitem__(self, index, value):
-        raise RuntimeError(IMMUTABLE_COPY)
+        raise RuntimeError(IMMUTABLE_ZERO_)
 
     def fill(self, value):
         raise RuntimeError(IMMUTABLE_ZERO_)

@@ -427,7 +427,8 @@ def _stealable(g, d):
                 g.shape == d.shape and g.flags.c_contiguous:
             # a zero tensor has no storage: stolen when no one else holds it (Note
             # [Zero-tensor gradients] in _zero_grad.py)
-            return True if _refcount(g) <= _STEAL_REFS else None
+            # (one reference less than below, where ``flags`` holds one)
+            return True if _refcount(g) < _STEAL_REFS else None
         return False
     flags = g.flags
     if not (flags.c_contiguous and flags.writeable and d.flags.c_contiguous):
