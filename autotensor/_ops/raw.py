@@ -54,13 +54,8 @@ def expand(x, shape):
     lead = len(shape) - x.ndim
     strides = (0,) * lead + tuple(0 if s == 1 and want != 1 else st for s, want, st in
                                   zip(x.shape, shape[lead:], x.strides))
-    r = np.lib.stride_tricks.as_strided(x, shape, strides)
-    return r if x.__class__ is ndarray else _expanded(x, r)
-
-
-def _expanded(x, r):
-    """An expand of a zero-tensor gradient is one (Note [Zero-tensor gradients])."""
-    return r.view(ZeroGrad) if isinstance(x, ZeroGrad) else r
+    # (subok: an expand of a zero-tensor gradient is one, Note [Zero-tensor gradients])
+    return np.lib.stride_tricks.as_strided(x, shape, strides, subok=True)
 
 
 def reshape(x, shape):
