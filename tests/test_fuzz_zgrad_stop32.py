@@ -167,13 +167,14 @@ BINARY = {
 
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_zero_tensor_into_a_binary_op(name):
-    """Both inputs' gradients of a binary op whose output meets sgn (sub's other: -grad,
+    """Both inputs' gradients of a binary op whose output y meets sgn (sub's other: -grad,
     materialized -0.0; add's: the zero tensor itself)."""
     def scenario(L):
         a = _leaf(L, (0.5, -1.0, 2.0))
         b = _leaf(L, (0.0, 3.0, -0.5))
         seen = {}
         y = BINARY[name](L, a, b)
+        y.register_hook(lambda g: seen.__setitem__("y", _desc(g)))
         a.register_hook(lambda g: seen.__setitem__("a", _desc(g)))
         b.register_hook(lambda g: seen.__setitem__("b", _desc(g)))
         y.sgn().sum().backward()
@@ -206,30 +207,27 @@ def fin_repro_006(L):
 
 
 @scenario
-def second_backward_into_a_zero_grad(L):
-    """AccumulateGrad's ``grad += new`` into a .grad that is a zero tensor raises."""
-    x = _sgn_grad(L)
-    first = _desc(x.grad)
-    x.sgn().sum().backward()
-    return first
+def accumulate_grad(L):
+    """AccumulateGrad's ``grad += new`` into a .grad that is a zero tensor raises; into a
+    stored .grad it adds materialized zeros (-0.0 becomes +0.0)."""
+    def into_zero(_):
+        x = _sgn_grad(L)
+        first = _desc(x.grad)
+        try:
+            x.sgn().sum().backward()
+        except RuntimeError as e:
+            return first, str(e), _desc(x.grad)
 
-
-@scenario
-def zero_grad_into_a_stored_grad(L):
-    """``grad += ZT`` into a stored .grad materializes: -0.0 becomes +0.0."""
-    x = _leaf(L)
-    (x * -0.0).sum().backward()
-    before = _desc(x.grad)
-    x.sgn().sum().backward()
-    return before, _desc(x.grad)
-
-
-@scenario
-def stored_then_zero(L):
-    x = _leaf(L)
-    x.sum().backward()
-    x.sgn().sum().backward()
-    return _desc(x.grad)
+    def into_stored(_):
+        x = _leaf(L)
+        (x * -0.0).sum().backward()
+        before = _desc(x.grad)
+        x.sgn().sum().backward()
+        y = _leaf(L)
+        y.sum().backward()
+        y.sgn().sum().backward()
+        return before, _desc(x.grad), _desc(y.grad)
+    return _outcome(into_zero, L), _outcome(into_stored, L)
 
 
 @scenario
@@ -261,10 +259,15 @@ def grad_create_graph_sgn(L):
 
 
 @scenario
-def grad_create_graph_tanh(L):
+def grad_create_graph_materialized(L):
+    """tanh_backward materializes under create_graph too; the quotient records DivBackward0
+    (y's gradient, a zero tensor, was seen by the hook)."""
     x = _leaf(L)
-    g, = L.autograd.grad(x.log().tanh().sgn().sum(), x, create_graph=True)
-    return _desc(g), type(g.grad_fn).__name__
+    y = x.log().tanh()
+    seen = []
+    y.register_hook(lambda g: seen.append(_desc(g)))
+    g, = L.autograd.grad(y.sgn().sum(), x, create_graph=True)
+    return seen, _desc(g), type(g.grad_fn).__name__
 
 
 @scenario
@@ -316,35 +319,19 @@ def hook_returning_a_sum(L):
 
 
 @scenario
-def buffer_sum_in_place(L):
-    """A buffer no one else holds gets the zero tensor added in place (materialized):
-    -0.0 + 0.0 is +0.0."""
+def buffer_sums(L):
+    """A buffer no one else holds gets the zero tensor added in place (materialized:
+    -0.0 + 0.0 is +0.0); a zero tensor buffer plus a gradient is that gradient's copy
+    (-0.0 kept); a captured (autograd.grad) buffer likewise."""
     x = _leaf(L)
     (x.sgn().sum() + (x * -0.0).sum()).backward()
-    return _desc(x.grad)
-
-
-@scenario
-def buffer_sum_zero_first(L):
-    x = _leaf(L)
-    ((x * -0.0).sum() + x.sgn().sum()).backward()
-    return _desc(x.grad)
-
-
-@scenario
-def buffer_sum_captured(L):
-    x = _leaf(L)
-    y = x.view(3)
-    g, = L.autograd.grad((y * -0.0).sum() + y.sgn().sum(), y)
-    return _desc(g)
-
-
-@scenario
-def buffer_sum_of_three(L):
-    x = _leaf(L)
-    y = x * 1.0
-    g, = L.autograd.grad((-y).sgn().sum() + y.sgn().sum() + (y * -1.0).sum(), y)
-    return _desc(g)
+    w = _leaf(L)
+    ((w * -0.0).sum() + w.sgn().sum()).backward()
+    v = _leaf(L).view(3)
+    g1, = L.autograd.grad((v * -0.0).sum() + v.sgn().sum(), v)
+    y = _leaf(L) * 1.0
+    g2, = L.autograd.grad((-y).sgn().sum() + y.sgn().sum() + (y * -1.0).sum(), y)
+    return _desc(x.grad), _desc(w.grad), _desc(g1), _desc(g2)
 
 
 @scenario
@@ -371,8 +358,10 @@ def copy_slices(L):
     x = _leaf(L)
     y = x * 1.0
     y[1:] = x[:2].log()
+    seen = []
+    y.register_hook(lambda g: seen.append(_desc(g)))
     y.sgn().sum().backward()
-    return _desc(x.grad)
+    return seen, _desc(x.grad)
 
 
 @scenario
@@ -409,8 +398,10 @@ def two_leaves_of_a_product(L):
 def backward_inputs(L):
     x = _leaf(L)
     y = x.log()
+    seen = []
+    y.register_hook(lambda g: seen.append(_desc(g)))
     y.sgn().sum().backward(inputs=[y])
-    return _desc(y.grad)
+    return seen, _desc(y.grad)
 
 
 @scenario
@@ -423,24 +414,14 @@ def ops_on_the_zero_grad(L):
 
 @scenario
 def what_reads_it(L):
+    """tolist() and numpy() refuse (no storage), numpy(force=True), printing and item()
+    of a one-element view read zeros."""
     g = _sgn_grad(L).grad
-    return (_outcome(lambda _: g.numpy(force=True).tolist(), L), str(g), repr(g),
-            _outcome(lambda _: g.sum().item(), L), _outcome(lambda _: g[0].item(), L))
-
-
-@scenario
-def tolist(L):
-    return _sgn_grad(L).grad.tolist()
-
-
-@scenario
-def numpy(L):
-    return _sgn_grad(L).grad.numpy()
-
-
-@scenario
-def item_of_three(L):
-    return _sgn_grad(L).grad.item()
+    reads = (lambda _: g.tolist(), lambda _: g.numpy(), lambda _: np.asarray(g),
+             lambda _: g.numpy(force=True).tolist(), lambda _: g.item(),
+             lambda _: g.sum().item(), lambda _: g[0].item(), lambda _: str(g),
+             lambda _: repr(g))
+    return [_outcome(f, L) for f in reads]
 
 
 @scenario
@@ -484,8 +465,8 @@ WRITES = {
     "view_add_": lambda L, z: z.view(3, 1).add_(1),
     "select_add_": lambda L, z: z[0].add_(1),
     "out": lambda L, z: L.add(L.ones(3, dtype=L.float64), 1, out=z),
-    "requires_grad_": lambda L, z: z.requires_grad_(),
-    "set_data": lambda L, z: setattr(z, "data", L.ones(3, dtype=L.float64)),
+    "no_writes": lambda L, z: (z.requires_grad_(False)._is_zerotensor(),
+                               setattr(z, "data", L.ones(3, dtype=L.float64))),
 }
 
 
@@ -495,6 +476,32 @@ def test_write_into_a_zero_grad(name):
     the fallback's); requires_grad_ and .data's replacement are no writes."""
     def scenario(L):
         z = _sgn_grad(L).grad
-        WRITES[name](L, z)
-        return _desc(z)
+        return WRITES[name](L, z), _desc(z)
+    _same(scenario)
+
+
+COMPILED = {
+    "log_plus_negative_zero": lambda x: x.log().sgn().sum() + (x * -0.0).sum(),
+    "negative_zero_first": lambda x: (x * -0.0).sum() + x.sgn().sum(),
+    "view_t": lambda x: x.log().view(3, 1).t().sgn().sum(),
+    "tanh": lambda x: x.log().tanh().sgn().sum(),
+    "relu": lambda x: x.log().relu().sgn().sum(),
+    "square_twice": lambda x: (x * x).sgn().sum() + (x * x).sum() * -0.0,
+}
+
+
+def test_compiled_backward_as_torch_eager():
+    """autotensor.compile's backward program (straight-line formulas) keeps, materializes
+    (a fused kernel) and sums the zero tensor as the engine does: compared with torch's
+    eager backward, on the traced call and on a replay."""
+    def scenario(L):
+        out = {}
+        for name, fn in COMPILED.items():
+            x = _leaf(L)
+            f = autotensor.compile(fn) if L is autotensor else fn
+            for _ in range(2):
+                x.grad = None
+                f(x).backward()
+                out.setdefault(name, []).append(_desc(x.grad))
+        return out
     _same(scenario)
