@@ -9,8 +9,8 @@ the ZeroTensor dispatch key, whose kernels are (found by experiment, torch 2.13)
 - ``div``: ZT / x is a zero tensor, x / ZT is inf everywhere, ZT / ZT NaN everywhere;
 - ``add``/``sub``: the other operand, copied to the result's shape and dtype (-0.0 kept;
   ZT - y is y * -1); two zero tensors give one;
-- views (view, reshape, transpose, expand, permute, squeeze, unsqueeze, select, slice) of a
-  zero tensor are zero tensors;
+- views (view, reshape, transpose, expand, permute, squeeze, unsqueeze, select, slice,
+  diagonal) of a zero tensor are zero tensors; linalg_cross with one is one;
 - every other op (neg, sum, where, mm, clone, a dtype cast, select_backward, the
   ``*_backward`` kernels...) computes on materialized +0.0 zeros and gives a stored tensor;
 - a write into one (any in-place op, copy_, setitem; AccumulateGrad's ``grad += new``)
@@ -83,8 +83,11 @@ _BINARY = {np.multiply: "mul", np.true_divide: "div", np.add: "add", np.subtract
 
 # NumPy functions that return a view: a view of a zero tensor is one
 _VIEWS = frozenset((np.reshape, np.transpose, np.swapaxes, np.moveaxis, np.squeeze,
-                    np.expand_dims, np.broadcast_to, np.ravel, np.atleast_1d,
-                    np.atleast_2d, np.atleast_3d, np.real))
+                    np.expand_dims, np.broadcast_to, np.atleast_1d, np.atleast_2d,
+                    np.atleast_3d, np.real, np.diagonal))
+# NumPy functions standing for an aten op with a ZeroTensor kernel of mul's kind (a zero
+# tensor of the result's shape and dtype): linalg_cross
+_ZERO_KERNELS = frozenset((np.cross,))
 
 
 class ZeroGrad(ndarray):
@@ -129,6 +132,9 @@ class ZeroGrad(ndarray):
                 raise RuntimeError(IMMUTABLE_ZERO_)
         if func in _VIEWS:
             return super().__array_function__(func, types, args, kwargs)
+        if func in _ZERO_KERNELS:
+            like = np.asarray(func(*_plain_args(args), **kwargs))
+            return zero_grad(like.shape, like.dtype)
         return func(*_plain_args(args), **{k: _plain(v) for k, v in kwargs.items()})
 
     def __getitem__(self, index):

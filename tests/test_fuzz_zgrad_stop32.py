@@ -124,6 +124,10 @@ CHAINS = {
     "log_sgn": lambda L, x: x.log().sgn(),
     "float32_log": lambda L, x: x.float().log(),
     "sign_log": lambda L, x: x.log().sign() + x.log(),
+    "diag": lambda L, x: x.log().diag(),
+    "cross": lambda L, x: L.linalg.cross(x.log(), L.tensor([1.0, -2.0, 0.5], dtype=L.float64)),
+    "complex_abs": lambda L, x: L.complex(x.log(), x).abs(),
+    "real_of_complex": lambda L, x: L.complex(x, x.log()).real,
 }
 
 

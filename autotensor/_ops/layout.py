@@ -363,6 +363,8 @@ def iter_result(out, arrays):
     """An elementwise kernel's result laid out as TensorIterator's output for input
     ``arrays`` (called only when some input is not C-contiguous)."""
     if out.__class__ is not ndarray:
+        if out.__class__ is ZeroGrad:  # (a fresh zero tensor: no memory to lay out)
+            return out
         out = np.asarray(out)
     return with_strides(out, iter_strides(out.shape, arrays))
 
