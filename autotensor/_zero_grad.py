@@ -20,8 +20,10 @@ the ZeroTensor dispatch key, whose kernels are (found by experiment, torch 2.13)
 ``__array_function__`` apply exactly those rules, so the NumPy formulas (Note [One formula,
 two interpretations] in raw.py) and the Tensor ops on a ``.grad`` holding one (whose
 ``_data`` it is) follow them unchanged. Only sgn's real backward makes one, so nothing else
-pays for it. A zero-marked array's values can never change: every write path refuses
-(PyTorch's error), and the memory is read-only as a backstop.
+pays for it. A zero-marked array's values can never change: every write through it refuses
+(PyTorch's error: __setitem__, a ufunc's out=, np.copyto, fill), the zero tensor's own
+memory is read-only as a backstop, and what copies one (a reshape that cannot view it, an
+index, copy(), astype) gives a plain materialized array, as PyTorch's clone does.
 """
 from ._backend import np
 
@@ -96,11 +98,6 @@ class ZeroGrad(ndarray):
 
     __slots__ = ()
 
-    def __array_finalize__(self, obj):
-        # a copy derived from one (fancy indexing, copy(), astype) stays immutable too
-        if self.flags.writeable and self.base is None:
-            self.flags.writeable = False
-
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         if out is not None:
             if any(isinstance(o, ZeroGrad) for o in out):
@@ -137,13 +134,26 @@ class ZeroGrad(ndarray):
             return zero_grad(like.shape, like.dtype)
         return func(*_plain_args(args), **{k: _plain(v) for k, v in kwargs.items()})
 
-    def __getitem__(self, index):
-        """Basic indexing (select, slice) is a view, a zero tensor; advanced indexing
-        (index) computes on materialized zeros."""
-        r = super().__getitem__(index)
+    def _view_or_copy(self, r):
+        """A view of a zero tensor is one; a copy (what PyTorch's reshape clones, an index)
+        is materialized."""
         if r.__class__ is ZeroGrad and not np.may_share_memory(r, self):
             return r.view(ndarray)
         return r
+
+    def __getitem__(self, index):
+        """Basic indexing (select, slice) is a view, a zero tensor; advanced indexing
+        (index) computes on materialized zeros."""
+        return self._view_or_copy(super().__getitem__(index))
+
+    def reshape(self, *shape, **kwargs):
+        return self._view_or_copy(super().reshape(*shape, **kwargs))
+
+    def ravel(self, order="C"):
+        return self._view_or_copy(super().ravel(order))
+
+    def flatten(self, order="C"):
+        return self.view(ndarray).flatten(order)
 
     def __setitem__(self, index, value):
         raise RuntimeError(IMMUTABLE_ZERO_)

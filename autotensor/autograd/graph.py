@@ -202,6 +202,8 @@ class OpNode(Node):
                 g = conj(g)
         else:
             g = grads
+            if op.node_name in ZERO_MATERIALIZING:
+                g = [_zero_materialized(x) for x in g]
         if op.backward_all is not None:
             outs = op.backward_all(F, g, *vals)
         else:
@@ -466,7 +468,9 @@ ZERO_MATERIALIZING = frozenset((
     "LogSoftmaxBackward0", "MseLossBackward0", "SmoothL1LossBackward0",
     "HuberLossBackward0", "GeluBackward0", "EluBackward0", "HardtanhBackward0",
     "LeakyReluBackward0", "SoftplusBackward0", "HardswishBackward0",
-    "HardsigmoidBackward0", "ThresholdBackward0", "ReluBackward0", "LogitBackward0"))
+    "HardsigmoidBackward0", "ThresholdBackward0", "ReluBackward0", "LogitBackward0",
+    "NllLossBackward0", "NllLoss2DBackward0", "SoftMarginLossBackward0", "GluBackward0",
+    "PreluKernelBackward0", "DiagonalScatterBackward0"))
 
 
 # Note [Generated raw apply]
