@@ -399,6 +399,29 @@ def two_leaves_of_a_product(L):
 
 
 @scenario
+def non_contiguous_leaf(L):
+    """A zero tensor does not obey a transposed leaf's layout: .grad is a materialized
+    copy (clone_obey_contract), not the zero tensor."""
+    x = L.tensor([[0.0, -1.0], [2.0, 3.0]], dtype=L.float64).t().requires_grad_()
+    y = x.log()
+    seen = []
+    y.register_hook(lambda g: seen.append(_desc(g)))
+    y.sgn().sum().backward()
+    return seen, _desc(x.grad), x.grad.stride()
+
+
+@scenario
+def reshape_of_a_transposed_zero_tensor(L):
+    """PyTorch's reshape clones what it cannot view: the copy is materialized."""
+    x = _leaf(L, (0.5, -1.0, 2.0, 3.0))
+    y = x.view(2, 2)
+    seen = []
+    y.register_hook(lambda g: seen.append(_desc(g)))
+    y.t().reshape(4).sgn().sum().backward()
+    return seen, _desc(x.grad)
+
+
+@scenario
 def backward_inputs(L):
     x = _leaf(L)
     y = x.log()

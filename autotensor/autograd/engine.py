@@ -424,7 +424,7 @@ _STEAL_REFS = 6  # (CPython 3.11) the engine's buffer list, _run_accumulate's lo
 def _stealable(g, d):
     if g.__class__ is not np.ndarray or g.dtype != d.dtype or g.shape != d.shape:
         if g.__class__ is not np.ndarray and _is_zero(g) and g.dtype == d.dtype and \
-                g.shape == d.shape and g.flags.c_contiguous:
+                g.shape == d.shape and g.flags.c_contiguous and d.flags.c_contiguous:
             # a zero tensor has no storage: stolen when no one else holds it (Note
             # [Zero-tensor gradients] in _zero_grad.py)
             # (one reference less than below, where ``flags`` holds one)
