@@ -16,9 +16,9 @@ import autotensor  # noqa: E402
 
 
 def _vals(g):
-    """The values with sign bits (NaN as a string, whose sign is not compared), read from a clone (which
-    materializes a zero tensor: torch's numpy(force=True) of an offset view of one
-    crashes)."""
+    """The values with sign bits (NaN as a string, whose sign is not compared), read from
+    a clone (which materializes a zero tensor: torch's numpy(force=True) of an offset view
+    of one crashes)."""
     v = np.asarray(g.detach().clone().numpy(), np.float64).reshape(-1).tolist()
     return [("nan", None) if math.isnan(a) else (a, math.copysign(1.0, a)) for a in v]
 

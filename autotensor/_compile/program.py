@@ -25,10 +25,9 @@ from .._dtypes import from_numpy, tensor_string
 from .._ops.raw import RAW
 from .._tensor import _make, Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import AccumulateGrad, Node, _sequence
-from .trace import TraceFailed, fill
+from ..autograd.graph import AccumulateGrad, Node, _sequence, ZERO_MATERIALIZING
 from .._zero_grad import ZeroGrad
-from ..autograd.graph import ZERO_MATERIALIZING
+from .trace import TraceFailed, fill
 
 _state = grad_mode.state
 ndarray = np.ndarray

@@ -782,9 +782,10 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     if old is None:
                         buf[nr] = g
                     else:
-                        buf[nr] = old + g
                         if raw and g.__class__ is not np.ndarray and _is_zero(g):
                             buf[nr] = _sum_zero(old, g, sums, first, more)
+                        else:
+                            buf[nr] = old + g
                         # PyTorch adds in place (bumping the version autograd.grad shows)
                         # only into a dense buffer no one else holds: not when both
                         # gradients are one array (x + x), nor into an expanded one or a

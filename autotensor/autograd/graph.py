@@ -14,10 +14,12 @@ import itertools
 import weakref
 
 from .. import _errors
+from .._backend import np as _np
 from .saved import SavedTensor, raw_saved
 from .grad_mode import state
 from .._zero_grad import materialized as _zero_materialized, ZeroGrad as _ZeroGrad
 
+_ndarray = _np.ndarray
 _sequence = itertools.count()
 # A node whose requires-grad pattern saves none of its slots holds the one tuple of Nones
 # of its length (dispatch._plan), which release keeps: the node can run again.
@@ -202,8 +204,6 @@ class OpNode(Node):
                 g = conj(g)
         else:
             g = grads
-            if op.node_name in ZERO_MATERIALIZING:
-                g = [_zero_materialized(x) for x in g]
         if op.backward_all is not None:
             outs = op.backward_all(F, g, *vals)
         else:
@@ -409,8 +409,6 @@ def _short_name(name):
 
 # Set by _tensor.py once Tensor exists (the two modules need each other).
 Tensor = _from_saved_output = None
-from .._backend import np as _np  # noqa: E402
-_ndarray = _np.ndarray
 
 
 def saved_property(index, name, kind):
