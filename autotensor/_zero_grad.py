@@ -24,6 +24,12 @@ pays for it. A zero-marked array's values can never change: every write through 
 (PyTorch's error: __setitem__, a ufunc's out=, np.copyto, fill), the zero tensor's own
 memory is read-only as a backstop, and what copies one (a reshape that cannot view it, an
 index, copy(), astype) gives a plain materialized array, as PyTorch's clone does.
+Elsewhere: the nodes whose PyTorch backward is one fused kernel materialize it first
+(graph.ZERO_MATERIALIZING, also in the compiled backward); the engine steals one into a
+leaf's .grad as any gradient (engine._stealable), refuses ``grad += new`` into one
+(accumulate_grad), and adds one into a buffer no one else holds in place, i.e. on
+materialized zeros (engine._sum_zero); a Tensor holding one refuses tolist()/numpy() and
+in-place ops (inplace._refuse_zero_grad).
 """
 from ._backend import np
 

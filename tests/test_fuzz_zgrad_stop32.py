@@ -461,6 +461,32 @@ def optimizer_step(L):
 
 
 @scenario
+def optimizers_and_clipping(L):
+    """Optimizer steps read the zero tensor (add_/addcmul_ into their state: materialized);
+    clip_grad_norm_/clip_grad_value_ write into .grad and raise, as torch's."""
+    def one(what):
+        x = _leaf(L)
+        if what == "clip_norm":
+            x.sgn().sum().backward()
+            L.nn.utils.clip_grad_norm_([x], 1.0)
+        elif what == "clip_value":
+            x.sgn().sum().backward()
+            L.nn.utils.clip_grad_value_([x], 1.0)
+        else:
+            opt = {"adam": lambda p: L.optim.Adam(p, lr=0.1),
+                   "adamw": lambda p: L.optim.AdamW(p, lr=0.1),
+                   "sgd_momentum": lambda p: L.optim.SGD(p, lr=0.1, momentum=0.9),
+                   "rmsprop": lambda p: L.optim.RMSprop(p, lr=0.1)}[what]([x])
+            for _ in range(2):
+                opt.zero_grad()
+                x.sgn().sum().backward()
+                opt.step()
+        return _vals(x), _desc(x.grad)
+    return [_outcome(lambda _, w=w: one(w), L)
+            for w in ("adam", "adamw", "sgd_momentum", "rmsprop", "clip_norm", "clip_value")]
+
+
+@scenario
 def optimizer_zero_grad_in_place(L):
     x = _leaf(L)
     opt = L.optim.SGD([x], lr=0.1)
