@@ -29,7 +29,7 @@ ndarray = np.ndarray
 def asarray(x):
     """ufuncs return NumPy scalars for 0-d results; tensors always hold ndarrays (a
     zero-tensor gradient, an ndarray subclass, kept: Note [Zero-tensor gradients])."""
-    return x if x.__class__ is ndarray or isinstance(x, ndarray) else np.asarray(x)
+    return x if x.__class__ is ndarray or x.__class__ is ZeroGrad else np.asarray(x)
 
 
 def sum_to(x, shape):
@@ -61,7 +61,7 @@ def expand(x, shape):
 def reshape(x, shape):
     """A view of x (a NumPy scalar, 0-d arithmetic's result, made an array first: PyTorch's
     reshape of a gradient is a view, which the engine does not sum into in place)."""
-    if x.__class__ is not ndarray and not isinstance(x, ndarray):
+    if x.__class__ is not ndarray and x.__class__ is not ZeroGrad:
         x = np.asarray(x)
     return x.reshape(shape)
 

@@ -35,7 +35,8 @@ from . import anomaly_mode as _anomaly
 from .graph import NOTHING_SAVED as _NOTHING_SAVED
 from . import grad_mode
 from .graph import AccumulateGrad, GradientEdge
-from .._zero_grad import IMMUTABLE_ZERO_ as _IMMUTABLE, is_zero as _is_zero
+from .._zero_grad import IMMUTABLE_ZERO_ as _IMMUTABLE, is_zero as _is_zero, \
+    ZeroGrad as _ZeroGrad
 
 _state = grad_mode.state
 
@@ -61,7 +62,7 @@ def _namespaces():
 
 
 def _to_tensor(g):
-    return _make(g if g.__class__ is np.ndarray or isinstance(g, np.ndarray) else
+    return _make(g if g.__class__ is np.ndarray or g.__class__ is _ZeroGrad else
                  np.asarray(g))  # (a zero-tensor gradient, a subclass, kept)
 
 
