@@ -784,6 +784,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         buf[nr] = g
                     else:
                         if raw and g.__class__ is not np.ndarray and _is_zero(g):
+                            buf[nr] = None  # (old is no longer held by its own buffer)
                             buf[nr] = _sum_zero(old, g, sums, first, more)
                         else:
                             buf[nr] = old + g
