@@ -461,6 +461,50 @@ def optimizer_step(L):
 
 
 @scenario
+def half_precision_and_empty(L):
+    out = []
+    for dt in ("float16", "bfloat16"):
+        x = _leaf(L, dtype=dt)
+        x.log().sgn().sum().backward()
+        out.append((x.grad._is_zerotensor(), _vals(x.grad.float()), str(x.grad.dtype)))
+    e = L.zeros(0, dtype=L.float64, requires_grad=True)
+    e.log().sgn().sum().backward()
+    return out, _desc(e.grad)
+
+
+@scenario
+def double_backward(L):
+    """A zero tensor with history (DivBackward0 under create_graph) backpropagated again;
+    and the second-order gradient of a first-order zero tensor (MulBackward0's saved
+    operands)."""
+    x = _leaf(L, (0.5, -1.0, 2.0))
+    g, = L.autograd.grad(x.log().sgn().sum(), x, create_graph=True)
+    g.sum().backward()
+    w = _leaf(L, (0.5, -1.0, 2.0))
+    h, = L.autograd.grad(w.cos().sgn().sum(), w, create_graph=True)
+    h2, = L.autograd.grad(h.sum(), w)
+    return _desc(g), _desc(x.grad), _desc(h), _desc(h2)
+
+
+@scenario
+def grad_entry_points(L):
+    """grad_outputs given, materialize_grads (an unused input's zeros are stored), and an
+    nn.Linear whose output meets sgn (mm and sum keep or materialize it as torch's)."""
+    x = _leaf(L, (0.5, -1.0, 2.0))
+    g1, = L.autograd.grad(x.log().sgn(), x,
+                          grad_outputs=L.tensor([1.0, -0.0, 2.0], dtype=L.float64))
+    unused = L.tensor([1.0], dtype=L.float64, requires_grad=True)
+    g2 = L.autograd.grad(x.log().sgn().sum(), (x, unused), materialize_grads=True)
+    lin = L.nn.Linear(3, 2).double()
+    with L.no_grad():
+        lin.weight.copy_(L.tensor([[1.0, -2.0, 0.5], [0.0, 1.0, -1.0]], dtype=L.float64))
+        lin.bias.zero_()
+    lin(L.tensor([[0.5, -1.0, 2.0]], dtype=L.float64)).sgn().sum().backward()
+    return (_desc(g1), [_desc(v) for v in g2], _desc(lin.weight.grad),
+            _desc(lin.bias.grad))
+
+
+@scenario
 def optimizers_and_clipping(L):
     """Optimizer steps read the zero tensor (add_/addcmul_ into their state: materialized);
     clip_grad_norm_/clip_grad_value_ write into .grad and raise, as torch's."""
