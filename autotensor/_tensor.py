@@ -165,11 +165,19 @@ class Tensor:
         return self._data.reshape(-1)[0].item()
 
     def tolist(self):
+        if self._data.__class__ is not np.ndarray and _zero_grad(self._data):
+            from ._zero_grad import NO_STORAGE_TOLIST
+            raise RuntimeError(NO_STORAGE_TOLIST)
         return self._data.tolist()
 
     def numpy(self, *, force=False):
         if self._requires_grad and not force:
             raise RuntimeError(_errors.NUMPY_REQUIRES_GRAD)
+        if self._data.__class__ is not np.ndarray and _zero_grad(self._data):
+            from ._zero_grad import NO_NUMPY
+            if not force:
+                raise RuntimeError(NO_NUMPY)
+            return np.zeros_like(self._data.view(np.ndarray))  # (materialized)
         m = self._meta
         if m is not None and not force:  # (Note [Conjugate bit]: PyTorch's lazy bits)
             for bit, name in (("conj", "conjugate"), ("neg", "negative")):
@@ -179,6 +187,9 @@ class Tensor:
         return self._data
 
     def __array__(self, dtype=None, copy=None):
+        if self._data.__class__ is not np.ndarray and _zero_grad(self._data):
+            from ._zero_grad import NO_NUMPY
+            raise RuntimeError(NO_NUMPY)  # (PyTorch's __array__ is numpy())
         if dtype is not None and dtype != self._data.dtype:
             return self._data.astype(dtype)
         return self._data.copy() if copy else self._data
@@ -365,8 +376,11 @@ class Tensor:
         return self._view is not None
 
     def _is_zerotensor(self):
-        """Whether this is a zero tangent standing for PyTorch's _efficientzerotensor (Note
-        [Zero-tensor tangents] in _ops/dispatch.py)."""
+        """Whether this stands for PyTorch's _efficientzerotensor: a zero tangent (Note
+        [Zero-tensor tangents] in _ops/dispatch.py) or a zero gradient (Note [Zero-tensor
+        gradients] in _zero_grad.py)."""
+        if self._data.__class__ is not np.ndarray and _zero_grad(self._data):
+            return True
         return self._meta is not None and self._meta.get("zero_tensor", False)
 
     @property
@@ -684,6 +698,7 @@ _ = np
 
 from .autograd import graph as _graph  # noqa: E402  (graph needs Tensor first)
 from .autograd.engine import backward as _backward  # noqa: E402
+from ._zero_grad import is_zero as _zero_grad  # noqa: E402
 
 AccumulateGrad = _graph.AccumulateGrad
 _graph.Tensor, _graph._from_saved_output = Tensor, _from_saved_output

@@ -25,7 +25,8 @@ from .._dtypes import from_numpy, tensor_string
 from .._ops.raw import RAW
 from .._tensor import _make, Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import AccumulateGrad, Node, _sequence
+from ..autograd.graph import AccumulateGrad, Node, _sequence, ZERO_MATERIALIZING
+from .._zero_grad import ZeroGrad
 from .trace import TraceFailed, fill
 
 _state = grad_mode.state
@@ -331,7 +332,8 @@ class Program:
             for e in nodes[n].next:
                 if e is not None and e[0] == "n":
                     deps[e[1]] += 1
-        env = {"F": RAW, "sum_to": RAW.sum_to, "cast": RAW.cast}
+        env = {"F": RAW, "sum_to": RAW.sum_to, "cast": RAW.cast, "ndarray": ndarray,
+               "ZeroGrad": ZeroGrad, "sum_zero": _sum_zero}
         lines = []
         buf = {}  # node -> [expression or None per output]
         bnd = {}  # boundary index -> variable
@@ -351,7 +353,8 @@ class Program:
                 store[key] = v
             else:
                 # (None-safe: a formula may give no gradient)
-                lines.append(f"    {old} = {old} + {expr} if {expr} is not None else {old}")
+                lines.append(f"    {old} = {old} + {expr} if {expr}.__class__ is ndarray else "
+                             f"sum_zero({old}, {expr})")
 
         for (n, nr), i in roots:
             b = buf.setdefault(n, [None] * nodes[n].n_out)
@@ -385,6 +388,12 @@ class Program:
                         vals.append(name)
                 if op.n_out == 1:
                     g = gv[0]
+                    if op.node_name in ZERO_MATERIALIZING and g is not None:
+                        # (Note [Zero-tensor gradients] in _zero_grad.py: a fused kernel)
+                        v = var()
+                        lines.append(f"    {v} = {g}.view(ndarray) if {g}.__class__ is "
+                                     f"ZeroGrad else {g}")
+                        g = v
                 else:
                     g = f"[{', '.join(x or 'None' for x in gv)}]"
                 if op.backward_all is not None:
@@ -438,8 +447,8 @@ class Program:
                             lines.append(f"    {v} = {o}")
                             b[nr] = v
                         else:
-                            lines.append(f"    {b[nr]} = {b[nr]} + {o} if {o} is not None "
-                                         f"else {b[nr]}")
+                            lines.append(f"    {b[nr]} = {b[nr]} + {o} if {o}.__class__ is "
+                                         f"ndarray else sum_zero({b[nr]}, {o})")
                     if deps[m] == 0:
                         heapq.heappush(heap, (-nodes[m].seq, m))
                 elif o is not None:
@@ -516,6 +525,18 @@ def _steal(edges, outs):
             continue
         var._grad = _make(a)
         outs[j] = None
+
+
+def _sum_zero(old, g):
+    """``old + g`` in the backward program where g is not an array: None (no gradient),
+    or a zero tensor, added in place into a buffer only the program holds (materialized:
+    -0.0 becomes +0.0), as the engine's buffers (engine._sum_zero)."""
+    if g is None:
+        return old
+    if g.__class__ is ZeroGrad and old.__class__ is ndarray and old.base is None and \
+            getrefcount(old) <= 3 and old.flags.writeable:  # (the program's variable,
+        return old + g.view(ndarray)  # the argument, getrefcount's)
+    return old + g
 
 
 def new_node(prog, saved, next_edges, vcs, n_out):

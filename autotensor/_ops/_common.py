@@ -225,7 +225,7 @@ def _binary_opmath_tensor(op, a, b, params, rt):
 def _binary_result(op, a, b, params, out):
     """The recording tail of _binary for a Tensor a and a Python scalar b."""
     if out.__class__ is not ndarray:
-        out = np.asarray(out)
+        out = raw.asarray(out)
     if _state.enabled and (a._requires_grad or stale_view_requires_grad(a)):
         if _state.in_formula and op in SCALAR_OVERLOAD:
             return record(SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
@@ -285,7 +285,7 @@ def _binary(op, a, b, params=()):
         view_errors_first(a, b)
         raise broadcast_error(ad.shape, np.shape(bd)) from None
     if out.__class__ is not ndarray:
-        out = np.asarray(out)
+        out = raw.asarray(out)
     if op.layout is not None:  # Note [Result layout] in layout.py
         out = conform(op, (ad0, bd0), params, out)
     elif not ((ad0.flags.c_contiguous and (1 not in ad0.shape or c_plain(ad0))) and
@@ -361,7 +361,7 @@ def _unary(op, x, float_op=True, params=()):
         d = cast(d, _dtypes.default_float.np)
     out = op.kernel(d, *params)
     if out.__class__ is not ndarray:
-        out = np.asarray(out)
+        out = raw.asarray(out)
     if op.layout is not None:  # Note [Result layout] in layout.py
         out = conform(op, (x._data,), params, out)
     elif not x._data.flags.c_contiguous:  # (the input's layout: a cast by .to() keeps it)
@@ -469,7 +469,7 @@ def _unary_fn(op, doc, float_op=True):
             if d.dtype.kind in fast_kinds or (not float_op and d.dtype.kind in "iu"):
                 out = kernel(d)
                 if out.__class__ is not ndarray:
-                    out = np.asarray(out)
+                    out = raw.asarray(out)
                 if not d.flags.c_contiguous:  # Note [Result layout] in layout.py
                     out = iter_result(out, (d,)) if lay is None else conform(op, (d,), (), out)
                 if _state.enabled and (input._requires_grad or
@@ -599,7 +599,7 @@ def _binary_method(op, kernel, recs, params, slow_complex, alpha_param, position
                         cb is float or _INT64_MIN <= other <= _UINT64_MAX):
                     res = kernel(ad, other)
                     if res.__class__ is not ndarray:
-                        res = np.asarray(res)
+                        res = raw.asarray(res)
                     if not (ad.flags.c_contiguous and (1 not in ad.shape or c_plain(ad))):
                         res = iter_result(res, (ad, other))  # Note [Result layout] in layout.py
                     if input._requires_grad and _state.enabled and not _state.in_formula:
@@ -619,7 +619,7 @@ def _binary_method(op, kernel, recs, params, slow_complex, alpha_param, position
                         slow_complex and ad.dtype.kind == "c"):  # (Note [Complex alpha])
                     res = kernel(ad, bd)
                     if res.__class__ is not ndarray:
-                        res = np.asarray(res)
+                        res = raw.asarray(res)
                     if not (ad.flags.c_contiguous and bd.flags.c_contiguous):
                         res = iter_result(res, (ad, bd))  # Note [Result layout] in layout.py
                     if _state.enabled:
@@ -659,9 +659,9 @@ def _no_graph(op, inputs, params, out):
     if out.__class__ is ndarray:
         r = _make(out)
     elif out.__class__ is tuple:
-        r = tuple([_make(o if o.__class__ is ndarray else np.asarray(o)) for o in out])
+        r = tuple([_make(o if o.__class__ is ndarray else raw.asarray(o)) for o in out])
     else:  # a NumPy scalar (0-d arithmetic returns one): a Tensor holds an ndarray, as
-        r = _make(np.asarray(out))  # record() makes sure (an in-place write copies into it)
+        r = _make(raw.asarray(out))  # record() makes sure (an in-place write copies into it)
     if _fw_seen and _state.fw:
         _fw(op, inputs, params, r)
     return r
@@ -685,7 +685,7 @@ def _broadcastable(a, b):
 def _view_result(op, input, params, out, multi=False):
     """Record a view op: the result shares input's memory and version counter."""
     if out.__class__ is not ndarray:
-        out = np.asarray(out)
+        out = raw.asarray(out)
     result = _finish(op, (input,), params, out)
     inplace.make_views((result,), input, op.node_name)
     return result

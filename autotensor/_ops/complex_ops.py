@@ -31,6 +31,7 @@ reads the base's gradient through view_as_real and converts the result back, and
 """
 from .. import _dtypes
 from .._backend import np
+from .._zero_grad import ZeroGrad
 from .._tensor import Tensor
 from ..autograd import inplace
 from ._common import _finish
@@ -46,7 +47,8 @@ def _as_real_array(x):
     rd = _REAL_OF[x.dtype]
     half = np.dtype(rd).itemsize
     parts = x.real  # a view with x's strides
-    return np.lib.stride_tricks.as_strided(parts, x.shape + (2,), x.strides + (half,))
+    return np.lib.stride_tricks.as_strided(parts, x.shape + (2,), x.strides + (half,),
+                                           subok=True)  # (a zero tensor's view is one)
 
 
 def _as_complex_array(x):
@@ -68,11 +70,17 @@ def _raw_view_as_complex(g):
 
 
 def _raw_real(g):
-    return np.ascontiguousarray(g.real) if g.dtype.kind == "c" else g
+    return _contiguous_part(g.real) if g.dtype.kind == "c" else g
 
 
 def _raw_imag(g):
-    return np.ascontiguousarray(g.imag) if g.dtype.kind == "c" else np.zeros_like(g)
+    return _contiguous_part(g.imag) if g.dtype.kind == "c" else np.zeros_like(g)
+
+
+def _contiguous_part(part):
+    """A complex gradient's real or imaginary part as a contiguous array; a zero tensor's is
+    a view of it, so a zero tensor (Note [Zero-tensor gradients] in _zero_grad.py)."""
+    return part if part.__class__ is ZeroGrad else np.ascontiguousarray(part)
 
 
 def _complex_kernel(real, imag):

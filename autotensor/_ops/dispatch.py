@@ -15,6 +15,7 @@ from .._tensor import Tensor, _make
 from ..autograd import forward_ad, grad_mode
 from ..autograd.graph import NO_EDGE, NO_GRAD_VIEW_EDGE, NOTHING_SAVED, _sequence, make_node_class
 from ..autograd.saved import node_extras
+from . import raw
 from .layout import conform
 
 ndarray = np.ndarray
@@ -525,7 +526,7 @@ def record(op, inputs, params, out):
         out = conform(op, inputs, params, out)  # (Note [Result layout] in layout.py)
     if op.n_out == 1:
         if out.__class__ is not ndarray:
-            out = np.asarray(out)
+            out = raw.asarray(out)
         if (_state.enabled and len(inputs) <= 2 and not op.uses_sizes and not op.variadic
                 and isinstance(inputs[0], Tensor)):
             mask = requires_grad_mask(inputs)
@@ -549,7 +550,7 @@ def record(op, inputs, params, out):
         if _state.fw:
             forward_ad.propagate(op, inputs, params, t)
         return t
-    outs = tuple([o if o.__class__ is ndarray else np.asarray(o) for o in out])
+    outs = tuple([o if o.__class__ is ndarray else raw.asarray(o) for o in out])
     if _state.enabled:
         mask = requires_grad_mask(inputs)
         if mask and outs[op.diff_outputs[0] if op.diff_outputs else 0].dtype.kind in "biu":

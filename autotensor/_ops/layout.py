@@ -41,6 +41,7 @@ conformed after the kernel (``conform``), a copy only where the layouts differ. 
 that are all C-contiguous (the common case) cost one flag test each.
 """
 from .._backend import np
+from .._zero_grad import ZeroGrad
 
 ndarray = np.ndarray
 _as_strided = np.lib.stride_tricks.as_strided
@@ -362,6 +363,8 @@ def iter_result(out, arrays):
     """An elementwise kernel's result laid out as TensorIterator's output for input
     ``arrays`` (called only when some input is not C-contiguous)."""
     if out.__class__ is not ndarray:
+        if out.__class__ is ZeroGrad:  # (a fresh zero tensor: no memory to lay out)
+            return out
         out = np.asarray(out)
     return with_strides(out, iter_strides(out.shape, arrays))
 
@@ -381,6 +384,8 @@ def _arrays(inputs, resolve=True):
             out.append(d)
         elif x.__class__ in (list, tuple):  # (a variadic op's inputs)
             out.extend(_arrays(x, resolve))
+        elif d.__class__ is ZeroGrad:  # (Note [Zero-tensor gradients] in _zero_grad.py)
+            out.append(d)
     return out
 
 

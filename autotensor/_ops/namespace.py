@@ -58,6 +58,10 @@ def _zeros(shape, like):
     return _make(np.zeros(shape, dtype=like._data.dtype))
 
 
+def _zero_tensor_like(x):
+    return _make(raw.zero_tensor_like(x._data))
+
+
 def _cast(x, npdtype):
     if x._data.dtype.kind == "c" and np.dtype(npdtype).kind != "c":
         x = real(x)  # a complex gradient of a real input: its real part (handle_r_to_c)
@@ -222,6 +226,7 @@ TENSOR = SimpleNamespace(
     sum_to=_sum_to, expand=expand, reshape=reshape, view=view, sum=sum, mean=mean,
     unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
     matmul=matmul, bmm=bmm, where=where, zeros=_zeros, zeros_like=zeros_like_,
+    zero_tensor_like=_zero_tensor_like,
     ones_like=lambda x: _make(np.ones_like(x._data)), cast=_cast, masked_fill=masked_fill,
     clone=clone, contiguous=lambda x: x.contiguous(),
     exp=exp, exp2=exp2, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs,

@@ -488,7 +488,7 @@ def _sgn_backward(F, grad, self, result):
     products and quotient: Note [Complex kernels] in raw.py). Complex-aware (Note [Complex
     gradients])."""
     if (self if F.is_raw else self._data).dtype.kind != "c":
-        return F.zeros_like(grad)
+        return F.zero_tensor_like(self)  # Note [Zero-tensor gradients] in _zero_grad.py
     from .complex_ops import cx
     a = F.abs(self)
     out = F.div(grad - F.mul(F.mul(result, result), cx(F).conj(grad)), 2.0 * a)

@@ -19,6 +19,7 @@ import math
 from .._backend import np
 from . import layout
 from .sum_kernel import mean_array, sum_array
+from .._zero_grad import ZeroGrad, zero_grad
 
 builtins_sum = builtins.sum
 
@@ -26,8 +27,9 @@ ndarray = np.ndarray
 
 
 def asarray(x):
-    """ufuncs return NumPy scalars for 0-d results; tensors always hold ndarrays."""
-    return x if x.__class__ is ndarray else np.asarray(x)
+    """ufuncs return NumPy scalars for 0-d results; tensors always hold ndarrays (a
+    zero-tensor gradient, an ndarray subclass, kept: Note [Zero-tensor gradients])."""
+    return x if x.__class__ is ndarray or x.__class__ is ZeroGrad else np.asarray(x)
 
 
 def sum_to(x, shape):
@@ -52,13 +54,14 @@ def expand(x, shape):
     lead = len(shape) - x.ndim
     strides = (0,) * lead + tuple(0 if s == 1 and want != 1 else st for s, want, st in
                                   zip(x.shape, shape[lead:], x.strides))
-    return np.lib.stride_tricks.as_strided(x, shape, strides)
+    # (subok: an expand of a zero-tensor gradient is one, Note [Zero-tensor gradients])
+    return np.lib.stride_tricks.as_strided(x, shape, strides, subok=True)
 
 
 def reshape(x, shape):
     """A view of x (a NumPy scalar, 0-d arithmetic's result, made an array first: PyTorch's
     reshape of a gradient is a view, which the engine does not sum into in place)."""
-    if x.__class__ is not ndarray:
+    if x.__class__ is not ndarray and x.__class__ is not ZeroGrad:
         x = np.asarray(x)
     return x.reshape(shape)
 
@@ -216,6 +219,12 @@ def zeros(shape, like):
 
 def zeros_like(x):
     return np.zeros_like(x)
+
+
+def zero_tensor_like(x):
+    """PyTorch's _efficientzerotensor of x's shape and dtype (Note [Zero-tensor
+    gradients] in zero_grad.py)."""
+    return zero_grad(x.shape, x.dtype)
 
 
 def ones_like(x):
@@ -1711,7 +1720,7 @@ def mul(a, b, unroll=1, kind="mul"):
     """a * b as PyTorch's mul kernel (Note [Complex kernels] for complex results;
     ``unroll``: 2 for a product inside a unary kernel, x ** 2; ``kind`` "mul_" in place)."""
     out = np.multiply(a, b)
-    if out.dtype.kind != "c":
+    if out.dtype.kind != "c" or out.__class__ is ZeroGrad:
         return out
     simd, odd = complex_loops(out.shape, out, a, b, unroll=unroll, kind=kind)
     if simd is None and odd is None:
@@ -1738,8 +1747,8 @@ def true_divide(a, b, kind="div"):
     """a / b as PyTorch's div kernel (Note [Complex kernels] for complex results; ``kind``
     "div_" in place)."""
     out = np.true_divide(a, b)
-    if out.dtype.kind != "c" or out.size > PORTED_MAX:
-        return out
+    if out.dtype.kind != "c" or out.size > PORTED_MAX or out.__class__ is ZeroGrad:
+        return out  # (a zero-tensor gradient's quotient: Note [Zero-tensor gradients])
     dt = out.dtype
     r = complex_divide(a, b, dt)
     if dt == np.complex64:
@@ -1893,6 +1902,7 @@ FORMULA_NAMES = (
     "mul", "div", "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze",
     "transpose",
     "t", "permute", "mm", "matmul", "bmm", "where", "zeros", "zeros_like", "ones_like", "cast",
+    "zero_tensor_like",
     "masked_fill", "clone", "contiguous",
     "exp", "exp2", "log", "sin", "cos", "sqrt", "sign", "abs", "pow",
     "gather", "reciprocal",

@@ -465,8 +465,8 @@ def expand(input, *sizes):
     # as_strided rather than broadcast_to: the view stays writable, like PyTorch's
     strides = (0,) * lead + tuple(0 if s == 1 and want != 1 else st for s, want, st in
                                   zip(d.shape, shape[lead:], d.strides))
-    out = np.lib.stride_tricks.as_strided(d, shape, strides)
-    return _view_result(EXPAND, input, (shape,), out)
+    out = np.lib.stride_tricks.as_strided(d, shape, strides, subok=True)  # (a zero-tensor
+    return _view_result(EXPAND, input, (shape,), out)  # gradient's view is one: _zero_grad.py)
 
 
 def expand_as(input, other):
@@ -508,7 +508,8 @@ def unsqueeze(input, dim):
     # PyTorch's stride for the new dim: size * stride of the dim it precedes (1 at the end)
     new = d.shape[dim] * d.strides[dim] if dim < d.ndim else d.itemsize
     out = np.lib.stride_tricks.as_strided(d, d.shape[:dim] + (1,) + d.shape[dim:],
-                                          d.strides[:dim] + (new,) + d.strides[dim:])
+                                          d.strides[:dim] + (new,) + d.strides[dim:],
+                                          subok=True)
     return _view_result(UNSQUEEZE, input, (dim,), out)
 
 
@@ -1389,7 +1390,8 @@ def unsqueeze_(input, dim):
     dim = _wrap_dim(dim, d.ndim + 1)
     new = d.shape[dim] * d.strides[dim] if dim < d.ndim else d.itemsize
     out = np.lib.stride_tricks.as_strided(d, d.shape[:dim] + (1,) + d.shape[dim:],
-                                          d.strides[:dim] + (new,) + d.strides[dim:])
+                                          d.strides[:dim] + (new,) + d.strides[dim:],
+                                          subok=True)
     return _inplace_view(UNSQUEEZE_, input, (dim,), out)
 
 

@@ -35,6 +35,8 @@ from . import anomaly_mode as _anomaly
 from .graph import NOTHING_SAVED as _NOTHING_SAVED
 from . import grad_mode
 from .graph import AccumulateGrad, GradientEdge
+from .._zero_grad import IMMUTABLE_ZERO_ as _IMMUTABLE, is_zero as _is_zero, \
+    ZeroGrad as _ZeroGrad
 
 _state = grad_mode.state
 
@@ -60,7 +62,8 @@ def _namespaces():
 
 
 def _to_tensor(g):
-    return _make(g if g.__class__ is np.ndarray else np.asarray(g))
+    return _make(g if g.__class__ is np.ndarray or g.__class__ is _ZeroGrad else
+                 np.asarray(g))  # (a zero-tensor gradient, a subclass, kept)
 
 
 def _make(data):
@@ -347,6 +350,8 @@ def accumulate_grad(node, g, raw, version=0, steal=False, dual=None):
             if not g.size:  # Note [Empty gradients' layout]
                 _empty_grad_strides(var._grad, g, var)
             var._grad._vc[0] = version
+        elif old._data.__class__ is not np.ndarray and _is_zero(old._data):
+            raise RuntimeError(_IMMUTABLE)  # (PyTorch's ``grad += new`` into a ZeroTensor)
         elif old._data.flags.writeable and old._data.shape == np.shape(g):
             old._data += g
             old._vc[0] += 1
@@ -419,6 +424,12 @@ _STEAL_REFS = 6  # (CPython 3.11) the engine's buffer list, _run_accumulate's lo
 
 def _stealable(g, d):
     if g.__class__ is not np.ndarray or g.dtype != d.dtype or g.shape != d.shape:
+        if g.__class__ is not np.ndarray and _is_zero(g) and g.dtype == d.dtype and \
+                g.shape == d.shape and g.flags.c_contiguous and d.flags.c_contiguous:
+            # a zero tensor has no storage: stolen when no one else holds it (Note
+            # [Zero-tensor gradients] in _zero_grad.py)
+            # (one reference less than below, where ``flags`` holds one)
+            return True if _refcount(g) < _STEAL_REFS else None
         return False
     flags = g.flags
     if not (flags.c_contiguous and flags.writeable and d.flags.c_contiguous):
@@ -497,6 +508,16 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
             fn(node.variable)
     if node._hooks is not None and node._hooks["post"]:
         _post_hooks(node, (), grads, raw)
+
+
+def _sum_zero(old, g, sums, first, more):
+    """A buffer plus a zero-tensor gradient: PyTorch adds in place (``old.add_(g)``, on
+    materialized zeros: -0.0 becomes +0.0) into a dense buffer no one else holds, else
+    ``old + g`` is old's copy (Note [Zero-tensor gradients] in _zero_grad.py)."""
+    if _is_zero(old) or old.base is not None or not _dense(old) or \
+            _held(old, sums, first, more):
+        return old + g
+    return old + g.view(np.ndarray)
 
 
 def _held(g, sums, first=None, more=None):
@@ -762,7 +783,11 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     if old is None:
                         buf[nr] = g
                     else:
-                        buf[nr] = old + g
+                        if raw and g.__class__ is not np.ndarray and _is_zero(g):
+                            buf[nr] = None  # (old is no longer held by its own buffer)
+                            buf[nr] = _sum_zero(old, g, sums, first, more)
+                        else:
+                            buf[nr] = old + g
                         # PyTorch adds in place (bumping the version autograd.grad shows)
                         # only into a dense buffer no one else holds: not when both
                         # gradients are one array (x + x), nor into an expanded one or a

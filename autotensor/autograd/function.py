@@ -84,6 +84,7 @@ class BackwardCFunction(Node, FunctionCtx):
             args = (grads,) if F is None else (grads, F)
             return self._forward_cls.backward(self, *args, *more)
         from .._tensor import _make
+        from .._ops.raw import asarray as raw_asarray
         raw = F.is_raw
         gs = []
         for g, meta in zip(grads, self._out_meta):
@@ -93,8 +94,9 @@ class BackwardCFunction(Node, FunctionCtx):
                     continue
                 gs.append(_make(np.zeros(*meta)))
             else:
-                gs.append(_make(g if g.__class__ is np.ndarray else np.asarray(g))
-                          if raw else g)
+                gs.append(_make(g if g.__class__ is np.ndarray else raw_asarray(g))
+                          if raw else g)  # (a zero-tensor gradient kept: Note [Zero-tensor
+                #                            gradients] in _zero_grad.py)
         prev = _state.in_formula
         _state.in_formula = False  # user code: its `g * 2` records MulBackward0, as in torch
         try:
@@ -137,7 +139,7 @@ class BackwardCFunction(Node, FunctionCtx):
                         f"got [{_errors.shape_str(g._data.shape)}] but expected shape "
                         f"compatible with [{_errors.shape_str(shape)}]")
                 g = F.sum_to(g._data if raw else g, shape)
-                g = _make(np.asarray(g)) if raw else g
+                g = _make(_raw().asarray(g)) if raw else g
             if g._data.dtype != dtype:
                 g = g.to(_dtype(dtype))
             outs.append(g._data if raw else g)
@@ -150,6 +152,11 @@ class BackwardCFunction(Node, FunctionCtx):
                 if s is not None:
                     s.release()
         self._saved_values = None
+
+
+def _raw():
+    from .._ops import raw
+    return raw
 
 
 def _dtype(npdtype):

@@ -14,9 +14,12 @@ import itertools
 import weakref
 
 from .. import _errors
+from .._backend import np as _np
 from .saved import SavedTensor, raw_saved
 from .grad_mode import state
+from .._zero_grad import materialized as _zero_materialized, ZeroGrad as _ZeroGrad
 
+_ndarray = _np.ndarray
 _sequence = itertools.count()
 # A node whose requires-grad pattern saves none of its slots holds the one tuple of Nones
 # of its length (dispatch._plan), which release keeps: the node can run again.
@@ -194,6 +197,8 @@ class OpNode(Node):
             g = grads[0]
             if g is None:
                 return (None,) * len(self._next)
+            if g.__class__ is not _ndarray and op.node_name in ZERO_MATERIALIZING:
+                g = _zero_materialized(g)
             if (g if F.is_raw else g._data).dtype.kind == "c" and not op.complex_aware:
                 conj = _conj_of(F)  # Note [Complex gradients]
                 g = conj(g)
@@ -450,6 +455,22 @@ def _set_required_edges(node, edges):
     node._edges = tuple(e for e in edges if e is not NO_EDGE)
 
 
+# Note [Zero-tensor gradients] in _zero_grad.py: the nodes whose PyTorch backward is one
+# fused kernel (or reaches one before any mul/div/add/sub/view) compute on a zero tensor
+# materialized, so their formulas here, compositions of NumPy ops, get +0.0 zeros instead
+# (found by experiment: tanh's 0 * (1 - y * y) is then NaN for y = NaN, mean's quotient is
+# stored). The others' formulas are PyTorch's compositions and follow ZeroGrad's rules.
+ZERO_MATERIALIZING = frozenset((
+    "TanhBackward0", "SigmoidBackward0", "SiluBackward0", "LogSigmoidBackward0",
+    "MishBackward0", "MeanBackward0", "MeanBackward1", "SoftmaxBackward0",
+    "LogSoftmaxBackward0", "MseLossBackward0", "SmoothL1LossBackward0",
+    "HuberLossBackward0", "GeluBackward0", "EluBackward0", "HardtanhBackward0",
+    "LeakyReluBackward0", "SoftplusBackward0", "HardswishBackward0",
+    "HardsigmoidBackward0", "ThresholdBackward0", "ReluBackward0", "LogitBackward0",
+    "NllLossBackward0", "NllLoss2DBackward0", "SoftMarginLossBackward0", "GluBackward0",
+    "PreluKernelBackward0", "DiagonalScatterBackward0"))
+
+
 # Note [Generated raw apply]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~
 # ``OpNode.apply`` serves every op, every mode and every rare case (saved-tensor hooks,
@@ -471,6 +492,9 @@ def _raw_apply(op):
              "    g = grads[0]",
              "    if g is None:",
              f"        return {(None,) * n_in!r}"]
+    if op.node_name in ZERO_MATERIALIZING:
+        lines += ["    if g.__class__ is ZeroGrad:",
+                  "        g = g.view(ndarray)"]
     if not op.complex_aware:  # a complex gradient is conjugated around the formulas
         lines += ["    if g.dtype.kind == 'c':",  # (Note [Complex gradients])
                   "        return generic(self, grads, F)"]
@@ -493,6 +517,7 @@ def _raw_apply(op):
                   f"else versions[{i}]):",
                   "            return generic(self, grads, F)"]
     env = {"generic": OpNode.apply, "Tensor": Tensor, "SavedTensor": SavedTensor,
+           "ZeroGrad": _ZeroGrad, "ndarray": _ndarray,
            "reduce": _reduce_outs, "mixed": _mixed_saved, "promoted": apply_promoted}
     lines += ["    if self._reduce is not None and mixed(self, g, saved):",
               "        return promoted(self, grads)  # (Note [Mixed-dtype formulas])"]

@@ -597,6 +597,14 @@ def check_saved_self(op, t, inputs, params=()):
         _refuse_integral_clone(t)
 
 
+def _refuse_zero_grad(op, t):
+    """A write into a zero-tensor gradient (``.grad.add_``) raises PyTorch's error (Note
+    [Zero-tensor gradients] in _zero_grad.py): copy_'s own check, or the fallback's."""
+    from .._zero_grad import IMMUTABLE_COPY, IMMUTABLE_ZERO_, is_zero
+    if is_zero(t._data):
+        raise RuntimeError(IMMUTABLE_COPY if op.name == "copy_" else IMMUTABLE_ZERO_)
+
+
 def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
@@ -608,6 +616,8 @@ def record_inplace(op, t, inputs, params, value, where=True):
         # autograd's checks; Note [Zero-tensor tangents] in _ops/dispatch.py)
         from .forward_ad import ZERO_TENSOR_IMMUTABLE, ZERO_TENSOR_ZERO_
         raise RuntimeError(ZERO_TENSOR_IMMUTABLE if op.name == "copy_" else ZERO_TENSOR_ZERO_)
+    if t._data.__class__ is not np.ndarray:
+        _refuse_zero_grad(op, t)
     check_overlaps(t, inputs, op.name)
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
     if mask and op.name == "copy_" and t._data.dtype.kind not in "fcV":
