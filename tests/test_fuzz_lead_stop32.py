@@ -14,7 +14,7 @@ _REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007
                 "pending_stop32/s32a_repro_003.py", "pending_stop32/s32a_repro_004.py",
                 "pending_stop32/s32a_repro_005.py", "pending_stop32/s32a_repro_006.py",
                 "pending_stop32/s32b_repro_001.py", "pending_stop32/s32b_repro_003.py",
-                "pending_stop32/s32c_repro_001.py"]
+                "pending_stop32/s32c_repro_001.py", "pending_stop32/s32d_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -373,3 +373,26 @@ def test_double_backward_graph_is_pytorchs(sample):
     self's own history: log1p_, polygamma_, hardtanh_, hardswish_, threshold_, cumprod_);
     the known differences are strict xfails."""
     assert _double_backward_graph(autotensor, sample) == _double_backward_graph(torch, sample)
+
+
+def test_add_family_checks_shapes_before_alpha():
+    """s32d_001: add/sub (and in place, rsub) build their TensorIterator before aten's
+    alpha_check, so a shape mismatch is reported before a float alpha for integer
+    tensors; rsub is sub(other, input): other's shape first in the message."""
+    def scenario(m):
+        out = []
+        for dt, odt in (("int64", "int64"), ("int64", "float32"), ("bool", "bool"),
+                        ("float32", "int64")):
+            for sa, sb in (((2,), (0,)), ((2,), (3,)), ((1,), (3,)), ((3,), (1,)), ((2,), (2,))):
+                for alpha in (2.0, True, 1j, 2):
+                    for op in ("add", "sub", "add_", "sub_", "rsub"):
+                        a = m.ones(sa, dtype=getattr(m, dt))
+                        b = m.ones(sb, dtype=getattr(m, odt))
+                        try:
+                            r = m.rsub(a, b, alpha=alpha) if op == "rsub" else \
+                                getattr(a, op)(b, alpha=alpha)
+                            out.append(str(r.dtype).rsplit(".", 1)[-1])
+                        except RuntimeError as e:
+                            out.append(str(e))
+        return out
+    assert scenario(autotensor) == scenario(torch)

@@ -505,6 +505,9 @@ def _check_alpha(input, other, alpha, negate=False):
             isinstance(alpha, (float, complex)) and kind in "biu") or (
             isinstance(alpha, complex) and kind != "c"):
         view_errors_first(input, other)  # (Note [View errors before an op's checks])
+        if isinstance(input, Tensor) and isinstance(other, Tensor) and not _broadcastable(
+                input._data.shape, other._data.shape):  # (TensorIterator's shapes first)
+            raise broadcast_error(input._data.shape, other._data.shape)
     if isinstance(alpha, bool) and kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, (float, complex)) and kind in "biu":

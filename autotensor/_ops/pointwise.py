@@ -736,8 +736,11 @@ def rsub(input, other, *, alpha=1):
     if _is_bool(input) or _is_bool(other):
         _check_bool_sub(other, input)
     if alpha.__class__ is not int or alpha != 1:
-        _check_alpha(input, other, alpha, True)  # (PyTorch's sub(other, input, alpha))
+        _check_alpha(other, input, alpha, True)  # (PyTorch's sub(other, input, alpha))
     if isinstance(other, Tensor):
+        if not _broadcastable(other._data.shape, input._data.shape):  # (as sub's: other's
+            view_errors_first(input, other)  # shape first)
+            raise broadcast_error(other._data.shape, input._data.shape)
         return _binary(RSUB_TENSOR, input, other, (alpha,))
     d = _scalar_dtype_data(input._data, other)
     if other.__class__ is int and d.dtype.kind in "iu":
