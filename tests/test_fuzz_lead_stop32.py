@@ -396,3 +396,33 @@ def test_add_family_checks_shapes_before_alpha():
                             out.append(str(e))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+def test_mse_loss_mean_forward_over_reverse_refuses_a_missing_tangent():
+    """PyTorch's mse_loss_double_backward divides 2 * grad in place for a mean, which a
+    ZeroTensor (self's or target's missing tangent) refuses: every combination of
+    tangents but both present raises "ZeroTensors are immutable" there; sum and none
+    compute. Other losses (l1, smooth_l1, huber, bce, kl, ...) agree as they were."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        out = []
+        for xd, td, gd in ((1, 0, 0), (0, 1, 0), (1, 1, 0), (1, 0, 1), (0, 0, 1), (0, 1, 1),
+                           (1, 1, 1)):
+            for red in ("mean", "sum", "none"):
+                for cg in (False, True):
+                    with fw.dual_level():
+                        x, y = m.ones(4, requires_grad=True), m.zeros(4)
+                        d = fw.make_dual(x, m.ones(4)) if xd else x
+                        yy = fw.make_dual(y, m.ones(4)) if td else y
+                        try:
+                            loss = m.nn.functional.mse_loss(d, yy, reduction=red)
+                            go = m.ones(loss.shape)
+                            if gd:
+                                go = fw.make_dual(go, m.ones(loss.shape))
+                            g, = m.autograd.grad(loss, d, go, create_graph=cg)
+                            t = fw.unpack_dual(g).tangent
+                            out.append(None if t is None else t.tolist())
+                        except RuntimeError as e:
+                            out.append(str(e))
+        return out
+    assert scenario(autotensor) == scenario(torch)

@@ -120,7 +120,13 @@ def _mse_loss_backward_jvp(F, grad_output, grad_output_t, self, self_t, target, 
                            reduction):
     """derivatives.yaml's mse_loss_backward ``result:``: the two double backward terms of the
     tangents times grad_output, plus the backward of grad_output's tangent (absent tangents
-    are zeros: the backward op materializes its own, the products vanish)."""
+    are zeros: the backward op materializes its own, the products vanish). With a mean,
+    PyTorch's mse_loss_double_backward divides its 2 * grad in place, which refuses the
+    ZeroTensor a missing self or target tangent leaves there (measured: every combination
+    of tangents but self's and target's both present raises)."""
+    if reduction == "mean" and (self_t is None or target_t is None):
+        from ..autograd.forward_ad import ZERO_TENSOR_ZERO_
+        raise RuntimeError(ZERO_TENSOR_ZERO_)
     out = F.mse_loss_backward(F.zeros_like(grad_output) if grad_output_t is None else
                               grad_output_t, self, target, reduction)
     if self_t is not None:
