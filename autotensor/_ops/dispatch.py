@@ -52,11 +52,16 @@ def _arg_names(fn):
 
 def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result",),
           grads=None, backward_all=None, jvp=None, diff_outputs=None, variadic=False,
-          complex_aware=False, backward_op=None, layout=None, saves=None):
+          complex_aware=False, backward_op=None, layout=None, saves=None,
+          graph_backward=None):
     """``saves``: {input name: the inputs whose PyTorch formula reads it} for inputs PyTorch's
     node saves though no formula here reads them (saved when one of those requires grad:
-    their ``_saved_<name>`` and the version check of Note [Version counter] in inplace.py)."""
+    their ``_saved_<name>`` and the version check of Note [Version counter] in inplace.py).
+    ``graph_backward(F, grad, mask, **saved)``: the backward under create_graph instead of
+    the per-input formulas (one op of PyTorch's computing them all), ``mask`` saying which
+    edges need a gradient."""
     op = OpDef()
+    op.graph_backward = graph_backward
     # how PyTorch lays its result out (Note [Result layout] in layout.py): "contiguous",
     # "iter", "like", "preserve", None (as the kernel made it) or a function
     op.layout = layout
