@@ -154,7 +154,7 @@ def _plan(op, mask):
 
 def _needed_slots(op, mask):
     """The saved slots (indices into ``op.saved_names``) a requires-grad pattern saves."""
-    if op.backward_all is not None:
+    if op.backward_all is not None or op.graph_backward is not None:
         needed = set(range(len(op.saved_names)))
     else:
         # PyTorch's codegen guards a save by "this input needs grad" only for a value one

@@ -1996,9 +1996,10 @@ def _backward_op(op, inputs, params, mask):
     from ._common import _finish
     arrays = [None if x is None else x._data for x in inputs]
     outs = op.kernel(*arrays, *params)
+    # (each result owns its memory, laid out contiguously as PyTorch's kernels make them)
     outs = tuple(o.copy() if any(a is not None and np.may_share_memory(o, a)
-                                 for a in arrays) else o
-                 for o in map(np.asarray, outs))  # (a result owns its memory)
+                                 for a in arrays) else np.ascontiguousarray(o)
+                 for o in map(np.asarray, outs))
     results = _finish(op, inputs, params, outs)
     return tuple(r if m else None for r, m in zip(results, mask))
 
