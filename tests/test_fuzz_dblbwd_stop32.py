@@ -7,8 +7,8 @@ ConvolutionBackwardBackward0; Note [Norm and convolution backward ops] in
 autotensor/_ops/nn_ops.py). Each case runs one program on torch and on autotensor and
 compares every gradient's node, its edges (names, input numbers, order), output number and
 version, and the values of the second-, third- and fourth-order gradients (float64, to
-~1e-12 of the largest value, at least 1); the forward-over-reverse cases compare the gradients' values
-and tangents."""
+~1e-12 of the largest value, at least 1); the forward-over-reverse cases compare the
+gradients' values and tangents."""
 
 import numpy as np
 import pytest
@@ -245,3 +245,21 @@ def _fwd_over_rev(lib, rng, kind):
                                   "batch_norm_eval", "conv1d", "conv2d_weight"])
 def test_forward_over_reverse(kind):
     _compare(_fwd_over_rev, kind=kind)
+
+
+@pytest.mark.parametrize("norm", ["layer_norm", "batch_norm"])
+def test_bias_without_weight_third_order_raises(norm):
+    """With a bias and no weight, the explicit formula adds the bias's incoming gradient as
+    an undefined tensor: PyTorch's add_ refuses it when the input's term is defined."""
+    def case(lib, rng):
+        x, b = _t(lib, rng, 2, 3, 4), _t(lib, rng, 3 if norm == "batch_norm" else 4)
+        F = lib.nn.functional
+        y = F.layer_norm(x, (4,), None, b) if norm == "layer_norm" else \
+            F.batch_norm(x, None, None, None, b, training=True)
+        gs = lib.autograd.grad(_loss(lib, y), [x, b], create_graph=True)
+        try:
+            lib.autograd.grad(sum((g * g).sum() for g in gs), [x, b])
+        except RuntimeError as e:
+            return {"nodes": [_node(g) for g in gs] + [str(e)]}
+        return {"nodes": [_node(g) for g in gs] + ["no error"]}
+    _compare(case)

@@ -922,8 +922,8 @@ def _jvp_transpose(F, op, inputs, params, results):
     from ..autograd.engine import grad as autograd_grad
     outs = results if isinstance(results, tuple) else (results,)
     vals = _formula_values(op, inputs, params, results)
-    prev = _state.enabled
-    _state.enabled = True
+    prev, prev_transposing = _state.enabled, _state.transposing
+    _state.enabled = _state.transposing = True
     try:
         u = _make(np.zeros_like(outs[0]._data))
         u._requires_grad = True
@@ -946,7 +946,7 @@ def _jvp_transpose(F, op, inputs, params, results):
         out, = autograd_grad(tuple(g for g, _ in pairs), u, tuple(t for _, t in pairs),
                              create_graph=prev, allow_unused=True)
     finally:
-        _state.enabled = prev
+        _state.enabled, _state.transposing = prev, prev_transposing
     if op.n_out != 1:
         return (out,) + (None,) * (len(outs) - 1)
     return out

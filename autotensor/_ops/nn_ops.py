@@ -1078,8 +1078,21 @@ def _convolution_double_backward(F, grads, grad_output, input, weight, stride, p
     arguments, so the gradient for grad_output is the convolution of the incoming
     gradients' tangent-like terms, and those for input and weight the other argument's
     formula with the incoming weight / input gradient in its place."""
-    ggI, ggW, ggb = grads
     params = (stride, padding, dilation, transposed, output_padding, groups)
+    if getattr(grad_output, "_data", grad_output).dtype.kind == "c":
+        # (convolution_backward is holomorphic in each argument and the formulas below are
+        # written for real values: conj(f(conj(gg))), Note [Complex gradients])
+        from .complex_ops import cx
+        conj = cx(F).conj
+        outs = _conv_double_backward(F, tuple(None if g is None else conj(g) for g in grads),
+                                     grad_output, input, weight, params)
+        return tuple(None if o is None else conj(o) for o in outs)
+    return _conv_double_backward(F, grads, grad_output, input, weight, params)
+
+
+def _conv_double_backward(F, grads, grad_output, input, weight, params):
+    stride, padding, dilation, transposed, output_padding, groups = params
+    ggI, ggW, ggb = grads
     ggO = None
     if ggI is not None:
         ggO = F.convolution(ggI, weight, None, *params)
@@ -2062,7 +2075,9 @@ def batch_norm_backward(F, grads, input, running_mean, running_var, weight, trai
     (Note [Batch norm's saved statistics])."""
     if not F.is_raw:  # one op of its own (Note [Norm and convolution backward ops])
         return _backward_op(BATCH_NORM_BACKWARD, (grads[0], input, weight, result1, result2),
-                            (running_mean, running_var, training, eps), _needs_grad(input, weight, weight))
+                            (running_mean, running_var, training, eps),
+                            # (the bias is not saved: its gradient always made)
+                            _needs_grad(input, weight) + (True,))
     if _half(input):
         return _half_backward(batch_norm_backward, F, grads, (
             input, running_mean, running_var, weight, training, eps, result1, result2),
@@ -2104,6 +2119,19 @@ def _batch_norm_backward_graph(F, g, input, running_mean, running_var, weight, t
         gi = g * scale
     return gi, gw, gb
 
+
+
+def _plus_bias_term(ggO, term, ggB):
+    """``ggO += ggB_expanded`` of the norms' double backward: without a weight (a bias
+    alone) ggB_expanded is an undefined tensor, which add_ refuses."""
+    if ggB is None:
+        return ggO
+    if term is None:
+        if ggO is None:
+            return None
+        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in "
+                           "C++) for argument #1 'other'")
+    return term if ggO is None else ggO + term
 
 
 def _sum_exclude_dim1(F, x, keepdim=True):
@@ -2178,9 +2206,7 @@ def _batch_norm_double_backward(F, grads, grad_out, input, weight, running_mean,
     if affine and ggG is not None:
         term = ggGe * xmu * s1
         ggO = term if ggO is None else ggO + term
-    if affine and ggB is not None:
-        ggO = ggBe if ggO is None else ggO + ggBe
-    return ggO, gI, gG, None, None
+    return _plus_bias_term(ggO, ggBe if affine else None, ggB), gI, gG, None, None
 
 
 def _batch_norm_backward_jvp(F, grad_out, input, weight, running_mean, running_var, train,
@@ -2559,8 +2585,9 @@ def _layer_norm_backward_raw(g, x, weight, normalized_shape, mean, rstd):
 # derivative of 1 / sqrt(var + eps), eps being c.
 def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1, result2):
     if not F.is_raw:  # one op of its own (Note [Norm and convolution backward ops])
-        return _backward_op(LAYER_NORM_BACKWARD, (grads[0], input, result1, result2, weight,
-                                                  bias), (normalized_shape,), _needs_grad(input, weight, bias))
+        return _backward_op(LAYER_NORM_BACKWARD,
+                            (grads[0], input, result1, result2, weight, bias),
+                            (normalized_shape,), _needs_grad(input, weight, bias))
     if _half(input):
         return _half_backward(layer_norm_backward, F, grads, (
             bias, input, weight, normalized_shape, result1, result2), (input, weight, bias))
@@ -2663,8 +2690,7 @@ def _layer_norm_double_backward(F, grads, grad_out, input, mean, rstd, weight,
     if affine and ggG is not None:
         term = ggGe * xmu * s1
         ggO = term if ggO is None else ggO + term
-    if affine and ggB is not None:
-        ggO = ggBe if ggO is None else ggO + ggBe
+    ggO = _plus_bias_term(ggO, ggBe if affine else None, ggB)
     if ggO is not None:
         ggO = F.reshape(F.expand(ggO, (M, N)), shape)
     return ggO, gI, None, None, gG, None
