@@ -154,6 +154,23 @@ def test_instance_norm_double_backward():
     _compare(case)
 
 
+@pytest.mark.parametrize("affine,wrt", [(True, "xwb"), (False, "x"), (True, "w")])
+def test_group_norm_create_graph(affine, wrt):
+    """Under create_graph PyTorch runs infinitely_differentiable_native_group_norm_backward:
+    its ops (ViewBackward0 over AddBackward0 for the input, over SumBackward1 for weight and
+    bias), the saved statistics differentiable outputs of the forward's node."""
+    def case(lib, rng):
+        x = _t(lib, rng, 2, 4, 3)
+        w, b = (_t(lib, rng, 4), _t(lib, rng, 4)) if affine else (None, None)
+        y = lib.nn.functional.group_norm(x, 2, w, b)
+        ins = [t for t, name in ((x, "x"), (w, "w"), (b, "b")) if t is not None and name in wrt]
+        inner = [[_name(f) for f, _ in g.grad_fn.next_functions[0][0].next_functions]
+                 for g in lib.autograd.grad(_loss(lib, y), ins, create_graph=True,
+                                            retain_graph=True)]
+        return {**_orders(lib, y, ins), "inner_nodes": inner}
+    _compare(case)
+
+
 # ---- convolution -----------------------------------------------------------------------
 def _conv(lib, rng, fn, xs, ws, bias, wrt="xwb", fourth=True, **kw):
     x, w = _t(lib, rng, *xs, rg="x" in wrt), _t(lib, rng, *ws, rg="w" in wrt)
@@ -223,6 +240,10 @@ def _fwd_over_rev(lib, rng, kind):
             y = F.batch_norm(fa.make_dual(x, _t(lib, rng, 2, 3, 4, rg=False)), rm, rv, w, b,
                              training=kind == "batch_norm")
             ins = [x, w, b]
+        elif kind == "group_norm":
+            x, w, b = _t(lib, rng, 2, 4, 3), _t(lib, rng, 4), _t(lib, rng, 4)
+            y = F.group_norm(fa.make_dual(x, _t(lib, rng, 2, 4, 3, rg=False)), 2, w, b)
+            ins = [x, w, b]
         elif kind == "conv1d":
             x, w, b = _t(lib, rng, 2, 3, 5), _t(lib, rng, 4, 3, 2), _t(lib, rng, 4)
             y = F.conv1d(fa.make_dual(x, _t(lib, rng, 2, 3, 5, rg=False)), w, b, padding=1)
@@ -242,7 +263,7 @@ def _fwd_over_rev(lib, rng, kind):
 
 
 @pytest.mark.parametrize("kind", ["layer_norm", "layer_norm_weight", "batch_norm",
-                                  "batch_norm_eval", "conv1d", "conv2d_weight"])
+                                  "batch_norm_eval", "group_norm", "conv1d", "conv2d_weight"])
 def test_forward_over_reverse(kind):
     _compare(_fwd_over_rev, kind=kind)
 

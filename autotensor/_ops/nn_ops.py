@@ -1717,7 +1717,17 @@ def _group_norm_jvp(F, input, input_t, weight, weight_t, bias_t, N, C, group, re
                                           F.reshape(result1, view)) *
                                          F.reshape(result2, view), shape),
                     r, weight, weight_t, bias_t, affine)
-    return (_shape_like(F, r, result), None, None)
+    mean_t = invstd_t = None
+    if input_t is not None and _numel(shape):
+        # group_norm_mean_jvp / group_norm_invstd_jvp: the saved statistics' tangents,
+        # which the create_graph backward's formula reads (forward-over-reverse)
+        tr = F.reshape(input_t, (1, N * group, -1))
+        mean_t = F.reshape(F.mean(tr, (2,), False), tuple(result1.shape))
+        invstd_t = F.reshape(_invstd_jvp(
+            F, F.reshape(input, (1, N * group, -1)), tr, F.reshape(result1, view),
+            F.reshape(result2, view), (2,), tr.shape[2], False, False),
+            tuple(result2.shape))
+    return (_shape_like(F, r, result), mean_t, invstd_t)
 
 
 def _zeros_if_none(F, t, like):
@@ -1997,7 +2007,10 @@ def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, 
 # the outputs for arguments that need no gradient are None (its output_mask), and the
 # tangents (forward-over-reverse) those of the formula in differentiable ops, as PyTorch's
 # decompositions for forward AD (convolution_backward's rule is its transpose). The array
-# path (create_graph=False) is untouched.
+# path (create_graph=False) is untouched. group_norm differs: under create_graph (or given
+# gradients of its statistics, which are differentiable outputs) PyTorch runs
+# infinitely_differentiable_native_group_norm_backward, ops on tensors, as
+# _group_norm_backward_graph does.
 def _raw_formulas():
     from .raw import RAW
     return RAW
@@ -2821,15 +2834,18 @@ def _group_norm_backward_exact(g, x, weight, N, C, HxW, group, mean, rstd):
 
 
 def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1, result2):
-    """layer_norm's formula over each (sample, group), the affine per channel. Saves what
-    PyTorch's node does, the forward's mean and rstd (result1, result2) included: taken as
-    saved on arrays, computed again from the input in a graph (so that double backward
-    sees their dependence on it; Note [Batch norm's saved statistics])."""
-    if F.is_raw and _half(input):
+    """layer_norm's formula over each (sample, group), the affine per channel, from the
+    forward's mean and rstd (result1, result2), which PyTorch's node saves. Under
+    create_graph, or given gradients of the statistics, PyTorch's infinitely differentiable
+    formula instead (its graph, its values)."""
+    if not F.is_raw or grads[1] is not None or grads[2] is not None:
+        return _group_norm_backward_graph(F, grads, input, weight, N, C, HxW, group, result1,
+                                          result2)
+    if _half(input):
         return _half_backward(group_norm_backward, F, grads, (
             input, weight, N, C, HxW, group, eps, result1, result2), (input, weight, weight))
     g = grads[0]
-    if (F.is_raw and g is not None and input.dtype == np.float32 and g.dtype == np.float32
+    if (g is not None and input.dtype == np.float32 and g.dtype == np.float32
             and 0 < input.size <= _LN_EXACT_MAX and N <= 64 and result2.dtype == np.float32
             and (weight is None or weight.dtype == np.float32)):
         return _group_norm_backward_exact(g, input, weight, N, C, HxW, group, result1,
@@ -2837,12 +2853,8 @@ def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1,
     shape = tuple(input.shape)
     d = (C // group) * HxW  # (explicit sizes below: an empty input has no -1)
     xg = F.reshape(input, (N, group, d))
-    if F.is_raw:
-        xc = xg - F.reshape(result1, (N, group, 1))
-        rstd = F.reshape(result2, (N, group, 1))
-    else:
-        xc = xg - F.mean(xg, (2,), True)
-        rstd = 1 / F.sqrt(F.mean(xc * xc, (2,), True) + eps)
+    xc = xg - F.reshape(result1, (N, group, 1))
+    rstd = F.reshape(result2, (N, group, 1))
     xhat = xc * rstd
     gw = F.sum(F.reshape(g * F.reshape(xhat, shape), (N, C, HxW)), (0, 2))
     gb = F.sum(F.reshape(g, (N, C, HxW)), (0, 2))
@@ -2852,10 +2864,53 @@ def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1,
     return F.reshape(gi, shape), gw, gb
 
 
+def _unsqueeze_(F, x, dim):
+    """``x.unsqueeze_(dim)`` of a fresh result (UnsqueezeBackward1 in a graph)."""
+    return np.expand_dims(x, dim) if F.is_raw else x.unsqueeze_(dim)
+
+
+def _group_norm_backward_graph(F, grads, input, weight, N, C, HxW, group, mean, rstd):
+    """infinitely_differentiable_native_group_norm_backward, op for op: the saved
+    statistics are constants of its graph (they carry their tangents: forward-over-reverse),
+    and the gradients of the statistics, when both come, add var_mean_backward's terms."""
+    dY, dmean, drstd = grads
+    shape = tuple(input.shape)
+    G = group
+    D = C // G
+    n = D * HxW
+    s = 1.0 / n if n else float("inf")
+    X = F.reshape(input, (N, G, D, HxW))
+    m = F.reshape(mean, (N, G, 1, 1))
+    r = F.reshape(rstd, (N, G, 1, 1))
+    dX = dgamma = dbeta = None
+    rstd_cube = r * r * r
+    if dY is not None:
+        dY = F.reshape(dY, (N, G, D, HxW))
+        ds = _unsqueeze_(F, F.sum(dY * X, 3), -1)
+        db = _unsqueeze_(F, F.sum(dY, 3), -1)
+        gamma = None if weight is None else F.reshape(weight, (1, G, D, 1))
+        a = r if gamma is None else r * gamma
+        b = _unsqueeze_(F, F.sum(ds if gamma is None else ds * gamma, 2), -2)
+        c = _unsqueeze_(F, F.sum(db if gamma is None else db * gamma, 2), -2)
+        b = (c * m - b) * rstd_cube * s
+        c = -b * m - c * r * s
+        dX = a * dY + b * X + c
+        if weight is not None:
+            dgamma = F.reshape(F.sum((ds - db * m) * r, 0), tuple(weight.shape))
+            dbeta = F.reshape(F.sum(db, 0), tuple(weight.shape))
+    if dmean is not None and drstd is not None:
+        # var_mean_backward over dims (2, 3), correction 0, keepdim
+        dvar = -0.5 * rstd_cube * F.reshape(drstd, (N, G, 1, 1))
+        t = (2.0 / n if n else float("inf")) * dvar * (X - F.mean(X, (2, 3), True))
+        t = t + F.expand(F.reshape(dmean, (N, G, 1, 1)), (N, G, D, HxW)) / n
+        dX = t if dX is None else dX + t
+    return None if dX is None else F.reshape(dX, shape), dgamma, dbeta
+
+
 GROUP_NORM = defop(
     "native_group_norm", "NativeGroupNormBackward0", group_norm_kernel,
     inputs=("input", "weight", "bias"), params=("N", "C", "HxW", "group", "eps"),
-    outputs=("result", "result1", "result2"), diff_outputs=(0,),
+    outputs=("result", "result1", "result2"),
     backward_all=group_norm_backward, jvp=_group_norm_jvp,
     backward_op=("aten::native_group_norm_backward", ".", True), layout=layout.suggested_format)
 
