@@ -2086,6 +2086,8 @@ def batch_norm_backward(F, grads, input, running_mean, running_var, weight, trai
                         result1, result2):
     """All three gradients; the statistics as saved on arrays, else again from the input
     (Note [Batch norm's saved statistics])."""
+    if grads[0] is None:
+        return None, None, None
     if not F.is_raw:  # one op of its own (Note [Norm and convolution backward ops])
         return _backward_op(BATCH_NORM_BACKWARD, (grads[0], input, weight, result1, result2),
                             (running_mean, running_var, training, eps),
@@ -2597,6 +2599,8 @@ def _layer_norm_backward_raw(g, x, weight, normalized_shape, mean, rstd):
 # constant: the saved rstd's value (what PyTorch's double backward uses) with the
 # derivative of 1 / sqrt(var + eps), eps being c.
 def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1, result2):
+    if grads[0] is None:
+        return None, None, None
     if not F.is_raw:  # one op of its own (Note [Norm and convolution backward ops])
         return _backward_op(LAYER_NORM_BACKWARD,
                             (grads[0], input, result1, result2, weight, bias),
