@@ -53,11 +53,16 @@ def _arg_names(fn):
 
 def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result",),
           grads=None, backward_all=None, jvp=None, diff_outputs=None, variadic=False,
-          complex_aware=False, backward_op=None, layout=None, saves=None):
+          complex_aware=False, backward_op=None, layout=None, saves=None,
+          graph_backward=None):
     """``saves``: {input name: the inputs whose PyTorch formula reads it} for inputs PyTorch's
     node saves though no formula here reads them (saved when one of those requires grad:
-    their ``_saved_<name>`` and the version check of Note [Version counter] in inplace.py)."""
+    their ``_saved_<name>`` and the version check of Note [Version counter] in inplace.py).
+    ``graph_backward(F, grad, mask, **saved)``: the backward under create_graph instead of
+    the per-input formulas (one op of PyTorch's computing them all), ``mask`` saying which
+    edges need a gradient."""
     op = OpDef()
+    op.graph_backward = graph_backward
     # how PyTorch lays its result out (Note [Result layout] in layout.py): "contiguous",
     # "iter", "like", "preserve", None (as the kernel made it) or a function
     op.layout = layout
@@ -150,7 +155,7 @@ def _plan(op, mask):
 
 def _needed_slots(op, mask):
     """The saved slots (indices into ``op.saved_names``) a requires-grad pattern saves."""
-    if op.backward_all is not None:
+    if op.backward_all is not None or op.graph_backward is not None:
         needed = set(range(len(op.saved_names)))
     else:
         # PyTorch's codegen guards a save by "this input needs grad" only for a value one
@@ -918,8 +923,8 @@ def _jvp_transpose(F, op, inputs, params, results):
     from ..autograd.engine import grad as autograd_grad
     outs = results if isinstance(results, tuple) else (results,)
     vals = _formula_values(op, inputs, params, results)
-    prev = _state.enabled
-    _state.enabled = True
+    prev, prev_transposing = _state.enabled, _state.transposing
+    _state.enabled = _state.transposing = True
     try:
         u = _make(np.zeros_like(outs[0]._data))
         u._requires_grad = True
@@ -942,7 +947,7 @@ def _jvp_transpose(F, op, inputs, params, results):
         out, = autograd_grad(tuple(g for g, _ in pairs), u, tuple(t for _, t in pairs),
                              create_graph=prev, allow_unused=True)
     finally:
-        _state.enabled = prev
+        _state.enabled, _state.transposing = prev, prev_transposing
     if op.n_out != 1:
         return (out,) + (None,) * (len(outs) - 1)
     return out

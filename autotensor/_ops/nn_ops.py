@@ -1060,12 +1060,97 @@ def convolution_bias_grad(F, grad):
     return F.sum(grad, (0,) + tuple(range(2, len(grad.shape))))
 
 
+def _convolution_grads(F, grad, input, weight, stride, padding, dilation, transposed,
+                       output_padding, groups, mask):
+    """The gradients ``mask`` asks for by the per-input formulas (None for the others)."""
+    return (convolution_input_grad(F, grad, weight, stride, padding, dilation, transposed,
+                                   output_padding, groups, tuple(input.shape))
+            if mask[0] else None,
+            convolution_weight_grad(F, grad, input, stride, padding, dilation, transposed,
+                                    groups, tuple(weight.shape)) if mask[1] else None,
+            convolution_bias_grad(F, grad) if mask[2] else None)
+
+
+def _convolution_backward_kernel(grad_output, input, weight, stride, padding, dilation,
+                                 transposed, output_padding, groups, mask):
+    outs = _convolution_grads(_raw_formulas(), grad_output, input, weight, stride, padding,
+                              dilation, transposed, output_padding, groups, mask)
+    return tuple(np.empty(0, grad_output.dtype) if o is None else o for o in outs)
+
+
+def _convolution_double_backward(F, grads, grad_output, input, weight, stride, padding,
+                                 dilation, transposed, output_padding, groups):
+    """_convolution_double_backward: convolution_backward is linear in each of its
+    arguments, so the gradient for grad_output is the convolution of the incoming
+    gradients' tangent-like terms, and those for input and weight the other argument's
+    formula with the incoming weight / input gradient in its place."""
+    params = (stride, padding, dilation, transposed, output_padding, groups)
+    if getattr(grad_output, "_data", grad_output).dtype.kind == "c":
+        # (convolution_backward is holomorphic in each argument and the formulas below are
+        # written for real values: conj(f(conj(gg))), Note [Complex gradients])
+        from .complex_ops import cx
+        conj = cx(F).conj
+        outs = _conv_double_backward(F, tuple(None if g is None else conj(g) for g in grads),
+                                     grad_output, input, weight, params)
+        return tuple(None if o is None else conj(o) for o in outs)
+    return _conv_double_backward(F, grads, grad_output, input, weight, params)
+
+
+def _conv_double_backward(F, grads, grad_output, input, weight, params):
+    stride, padding, dilation, transposed, output_padding, groups = params
+    ggI, ggW, ggb = grads
+    ggO = None
+    if ggI is not None:
+        ggO = F.convolution(ggI, weight, None, *params)
+    if ggW is not None:
+        t = F.convolution(input, ggW, None, *params)
+        ggO = t if ggO is None else ggO + t
+    if ggb is not None:
+        nd = len(grad_output.shape)
+        t = F.expand(F.reshape(ggb, (1, -1) + (1,) * (nd - 2)), tuple(grad_output.shape))
+        ggO = t if ggO is None else ggO + t
+    gI = None if ggW is None else convolution_input_grad(
+        F, grad_output, ggW, stride, padding, dilation, transposed, output_padding, groups,
+        tuple(input.shape))
+    gW = None if ggI is None else convolution_weight_grad(
+        F, grad_output, ggI, stride, padding, dilation, transposed, groups,
+        tuple(weight.shape))
+    return ggO, gI, gW
+
+
+def _convolution_backward_jvp(F, grad_output, input, weight, stride, padding, dilation,
+                              transposed, output_padding, groups, mask):
+    return _composite_tangents(lambda: _convolution_grads(
+        F, grad_output, input, weight, stride, padding, dilation, transposed,
+        output_padding, groups, mask), (grad_output, input, weight))
+
+
+# (Note [Norm and convolution backward ops])
+CONVOLUTION_BACKWARD = defop(
+    "convolution_backward", "ConvolutionBackwardBackward0", _convolution_backward_kernel,
+    inputs=("grad_output", "input", "weight"),
+    params=("stride", "padding", "dilation", "transposed", "output_padding", "groups",
+            "mask"),
+    outputs=("result0", "result1", "result2"),
+    backward_all=_convolution_double_backward, jvp=_convolution_backward_jvp)
+
+
+def _convolution_graph_backward(F, grad, mask, input, weight, stride, padding, dilation,
+                                transposed, output_padding, groups, **sizes):
+    """ConvolutionBackward0 under create_graph: one convolution_backward op."""
+    params = (stride, padding, dilation, transposed, output_padding, groups, mask)
+    return _backward_op(CONVOLUTION_BACKWARD, (grad, input, weight), params, mask)
+
+
 CONVOLUTION = defop(
     "convolution", "ConvolutionBackward0", convolution_kernel,
     inputs=("input", "weight", "bias"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups"),
     grads={"input": convolution_input_grad, "weight": convolution_weight_grad,
-           "bias": convolution_bias_grad}, jvp="transpose", layout=layout.conv_format)
+           "bias": convolution_bias_grad}, jvp="transpose", layout=layout.conv_format,
+    # (PyTorch's one formula reads both: saved whenever the node is made)
+    saves={"input": ("input", "weight", "bias"), "weight": ("input", "weight", "bias")},
+    graph_backward=_convolution_graph_backward)
 
 
 # ---- pooling ---------------------------------------------------------------------------
@@ -1638,7 +1723,17 @@ def _group_norm_jvp(F, input, input_t, weight, weight_t, bias_t, N, C, group, re
                                           F.reshape(result1, view)) *
                                          F.reshape(result2, view), shape),
                     r, weight, weight_t, bias_t, affine)
-    return (_shape_like(F, r, result), None, None)
+    mean_t = invstd_t = None
+    if input_t is not None and _numel(shape):
+        # group_norm_mean_jvp / group_norm_invstd_jvp: the saved statistics' tangents,
+        # which the create_graph backward's formula reads (forward-over-reverse)
+        tr = F.reshape(input_t, (1, N * group, -1))
+        mean_t = F.reshape(F.mean(tr, (2,), False), tuple(result1.shape))
+        invstd_t = F.reshape(_invstd_jvp(
+            F, F.reshape(input, (1, N * group, -1)), tr, F.reshape(result1, view),
+            F.reshape(result2, view), (2,), tr.shape[2], False, False),
+            tuple(result2.shape))
+    return (_shape_like(F, r, result), mean_t, invstd_t)
 
 
 def _zeros_if_none(F, t, like):
@@ -1915,6 +2010,75 @@ def _batch_norm_backward_raw(g, x, weight, running_mean, running_var, training, 
     return gi.reshape(x.shape), gw, gb
 
 
+# Note [Norm and convolution backward ops]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Under create_graph PyTorch records the backward of layer_norm, batch_norm and convolution
+# as one op (native_layer_norm_backward, native_batch_norm_backward, convolution_backward):
+# every gradient's grad_fn is that op's node (NativeLayerNormBackwardBackward0, ...), with
+# an edge per differentiable argument (the saved statistics' edges empty: they require no
+# grad), and the node differentiates it by an explicit formula (layer_norm_double_backward,
+# batchnorm_double_backward, _convolution_double_backward) in which the saved statistics
+# are constants, so its third- and fourth-order gradients are those formulas' (not the
+# exact ones of a formula recomputing the statistics). Ours are the same ops: the values
+# are the array backward's (PyTorch runs the same kernel with or without create_graph),
+# the outputs for arguments that need no gradient are None (its output_mask), and the
+# tangents (forward-over-reverse) those of the formula in differentiable ops, as PyTorch's
+# decompositions for forward AD (convolution_backward's rule is its transpose). The array
+# path (create_graph=False) is untouched. group_norm differs: under create_graph (or given
+# gradients of its statistics, which are differentiable outputs) PyTorch runs
+# infinitely_differentiable_native_group_norm_backward, ops on tensors, as
+# _group_norm_backward_graph does.
+def _raw_formulas():
+    from .raw import RAW
+    return RAW
+
+
+def _backward_op(op, inputs, params, mask):
+    """Record ``op`` (a backward computed as one op) on tensors: the values from its kernel
+    on arrays; the outputs ``mask`` leaves out (PyTorch's output_mask) None."""
+    from ._common import _finish
+    arrays = [None if x is None else x._data for x in inputs]
+    outs = op.kernel(*arrays, *params)
+    # (each result owns its memory, laid out contiguously as PyTorch's kernels make them)
+    outs = tuple(o.copy() if any(a is not None and np.may_share_memory(o, a)
+                                 for a in arrays) else np.ascontiguousarray(o)
+                 for o in map(np.asarray, outs))
+    results = _finish(op, inputs, params, outs)
+    return tuple(r if m else None for r, m in zip(results, mask))
+
+
+def _needs_grad(*xs):
+    """A norm's output_mask: which of its arguments require grad."""
+    return tuple(x is not None and x.requires_grad for x in xs)
+
+
+def _as_dtype(F, x, like):
+    """``x.to(like.dtype)``: x itself when it has that dtype already."""
+    dt = getattr(like, "_data", like).dtype
+    return x if getattr(x, "_data", x).dtype == dt else F.cast(x, dt)
+
+
+def _composite_tangents(fn, inputs):
+    """The tangents of ``fn()``'s results, computed in differentiable ops on the dual
+    ``inputs`` (from inside an op's forward rule, where tangents are not propagated)."""
+    from .dispatch import _tangent
+    prev = _state.fw
+    _state.fw = True
+    try:
+        outs = fn()
+    finally:
+        _state.fw = prev
+    own = [_tangent(x) for x in inputs]
+    ts = []
+    for o in outs:
+        t = None if o is None else _tangent(o)
+        if t is not None and any(t is u for u in own):
+            from .pointwise import clone
+            t = clone(t)  # (an output never shares its input's tangent)
+        ts.append(t)
+    return tuple(ts)
+
+
 # Note [Batch norm's saved statistics]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # NativeBatchNormBackward0 saves what PyTorch's does: input, weight, the running
@@ -1939,17 +2103,32 @@ def batch_norm_backward(F, grads, input, running_mean, running_var, weight, trai
                         result1, result2):
     """All three gradients; the statistics as saved on arrays, else again from the input
     (Note [Batch norm's saved statistics])."""
-    if F.is_raw and _half(input):
+    if grads[0] is None:
+        return None, None, None
+    if not F.is_raw:  # one op of its own (Note [Norm and convolution backward ops])
+        return _backward_op(BATCH_NORM_BACKWARD, (grads[0], input, weight, result1, result2),
+                            (running_mean, running_var, training, eps),
+                            # (the bias is not saved: its gradient always made)
+                            _needs_grad(input, weight) + (True,))
+    if _half(input):
         return _half_backward(batch_norm_backward, F, grads, (
             input, running_mean, running_var, weight, training, eps, result1, result2),
             (input, weight, weight))
     g = grads[0]
-    if (F.is_raw and g is not None and _fast_norm(input) and len(input.shape) >= 2
+    if (g is not None and _fast_norm(input) and len(input.shape) >= 2
             and g.dtype == input.dtype and (weight is None or weight.dtype == input.dtype)
             and (training or running_mean is not None)
             and (not training or result2.dtype == input.dtype)):
         return _batch_norm_backward_raw(g, input, weight, running_mean, running_var,
                                         training, eps, result1, result2)
+    return _batch_norm_backward_graph(F, g, input, running_mean, running_var, weight,
+                                      training, eps)
+
+
+def _batch_norm_backward_graph(F, g, input, running_mean, running_var, weight, training,
+                               eps):
+    """The gradients in differentiable ops: on arrays where no faster path applies, and for
+    the tangents of native_batch_norm_backward (forward-over-reverse)."""
     nd = len(input.shape)
     dims = (0,) + tuple(range(2, nd))
     shape = (1, -1) + (1,) * (nd - 2)
@@ -1972,6 +2151,115 @@ def batch_norm_backward(F, grads, input, running_mean, running_var, weight, trai
         gi = g * scale
     return gi, gw, gb
 
+
+
+def _plus_bias_term(ggO, term, ggB):
+    """``ggO += ggB_expanded`` of the norms' double backward: without a weight (a bias
+    alone) ggB_expanded is an undefined tensor, which add_ refuses."""
+    if ggB is None:
+        return ggO
+    if term is None:
+        if ggO is None:
+            return None
+        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in "
+                           "C++) for argument #1 'other'")
+    return term if ggO is None else ggO + term
+
+
+def _sum_exclude_dim1(F, x, keepdim=True):
+    """batchnorm_double_backward's sum over every dim but 1: dim 0, then the last ones in
+    turn."""
+    r = F.sum(x, 0, keepdim)
+    for d in range(len(r.shape) - 1, 1 if keepdim else 0, -1):
+        r = F.sum(r, d, keepdim)
+    return r
+
+
+def _batch_norm_double_backward(F, grads, grad_out, input, weight, running_mean, running_var,
+                                train, eps, save_mean, save_invstd):
+    """PyTorch's batchnorm_double_backward, op for op: the gradients of
+    native_batch_norm_backward's (grad_input, grad_weight, grad_bias) for its inputs
+    (grad_out, input, weight, save_mean, save_invstd), the statistics constants (Note [Norm
+    and convolution backward ops])."""
+    ggI, ggG, ggB = grads
+    gO = grad_out
+    shape = tuple(input.shape)
+    nd = len(shape)
+    view = (1, shape[1]) + (1,) * (nd - 2)  # (unsqueeze_dim1; expand_as_dim1 broadcasts)
+    M = _numel(shape) // shape[1] if shape[1] else shape[0] * _numel(shape[2:])
+    sum1 = _sum_exclude_dim1
+    affine = weight is not None
+    if affine:
+        gamma = F.reshape(weight, view)
+        ggGe = None if ggG is None else F.reshape(ggG, view)
+        ggBe = None if ggB is None else F.expand(F.reshape(ggB, view), shape)
+    else:
+        gamma = F.constant(np.ones(()), input)
+    if train:
+        mu = F.reshape(_as_dtype(F, save_mean, input), view)
+        s1 = F.reshape(_as_dtype(F, save_invstd, input), view)
+    else:
+        rv = np.asarray(running_var)
+        mu = F.reshape(F.constant(np.asarray(running_mean), input), view)
+        s1 = F.reshape(F.constant(1 / np.sqrt(rv + np.asarray(eps, rv.dtype)), input), view)
+    xmu = input - mu
+    s2, s3 = F.pow(s1, 2), F.pow(s1, 3)
+    xs3 = xmu * s3
+    gOinmu_sum = sum1(F, gO * xmu)
+    gO_sum = sum1(F, gO)
+    gI = None
+    if ggI is not None and train:
+        ggI_sum = sum1(F, ggI)
+        ggIinmu_sum = sum1(F, ggI * xmu)
+        all_sub = ((ggI_sum * gO_sum) / M - sum1(F, gO * ggI) +
+                   (s2 * gOinmu_sum * ggIinmu_sum) * (3.0 / M))
+        gI = gamma * ((xs3 * all_sub) / M + (ggIinmu_sum * s3) / M * (gO_sum / M - gO) +
+                      (gOinmu_sum * s3) / M * (ggI_sum / M - ggI))
+    if affine and ggG is not None:
+        if train:
+            t0 = gO * s1
+            t1 = (s1 * gO_sum) / -M
+            t2 = (xs3 * sum1(F, gO * xmu)) / -M
+            term = ggGe * (t0 + t1 + t2)
+        else:
+            term = ggGe * s1 * gO
+        gI = term if gI is None else gI + term
+
+    def first_backward(g, gam):  # the first backward's grad_input
+        return ((gam * s1) / M) * (M * g - sum1(F, g) - (xmu * s2) * sum1(F, g * xmu))
+    gG = ggO = None
+    if affine and ggI is not None:
+        if train:
+            gG = sum1(F, ggI * first_backward(gO, F.constant(np.ones(()), s1)), False)
+        else:
+            gG = sum1(F, ggI * gO * s1, False)
+    if ggI is not None:
+        ggO = first_backward(ggI, gamma) if train else ggI * s1 * gamma
+    if affine and ggG is not None:
+        term = ggGe * xmu * s1
+        ggO = term if ggO is None else ggO + term
+    return _plus_bias_term(ggO, ggBe if affine else None, ggB), gI, gG, None, None
+
+
+def _batch_norm_backward_jvp(F, grad_out, input, weight, running_mean, running_var, train,
+                             eps):
+    """The tangents of the gradients, those of the formula in differentiable ops (PyTorch
+    runs its decomposition of native_batch_norm_backward for forward AD)."""
+    return _composite_tangents(lambda: _batch_norm_backward_graph(
+        F, grad_out, input, running_mean, running_var, weight, train, eps),
+        (grad_out, input, weight))
+
+
+# (Note [Norm and convolution backward ops])
+BATCH_NORM_BACKWARD = defop(
+    "native_batch_norm_backward", "NativeBatchNormBackwardBackward0",
+    lambda grad_out, input, weight, save_mean, save_invstd, running_mean, running_var, train,
+    eps: batch_norm_backward(_raw_formulas(), (grad_out,), input, running_mean, running_var,
+                             weight, train, eps, save_mean, save_invstd),
+    inputs=("grad_out", "input", "weight", "save_mean", "save_invstd"),
+    params=("running_mean", "running_var", "train", "eps"),
+    outputs=("result0", "result1", "result2"),
+    backward_all=_batch_norm_double_backward, jvp=_batch_norm_backward_jvp)
 
 
 BATCH_NORM = defop(
@@ -2338,14 +2626,27 @@ def _layer_norm_backward_raw(g, x, weight, normalized_shape, mean, rstd):
 # constant: the saved rstd's value (what PyTorch's double backward uses) with the
 # derivative of 1 / sqrt(var + eps), eps being c.
 def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1, result2):
-    if F.is_raw and _half(input):
+    if grads[0] is None:
+        return None, None, None
+    if not F.is_raw:  # one op of its own (Note [Norm and convolution backward ops])
+        return _backward_op(LAYER_NORM_BACKWARD,
+                            (grads[0], input, result1, result2, weight, bias),
+                            (normalized_shape,), _needs_grad(input, weight, bias))
+    if _half(input):
         return _half_backward(layer_norm_backward, F, grads, (
             bias, input, weight, normalized_shape, result1, result2), (input, weight, bias))
     g = grads[0]
-    if (F.is_raw and g is not None and _fast_norm(input) and g.dtype == input.dtype
+    if (g is not None and _fast_norm(input) and g.dtype == input.dtype
             and (weight is None or weight.dtype == input.dtype)
             and result2.dtype == input.dtype):
         return _layer_norm_backward_raw(g, input, weight, normalized_shape, result1, result2)
+    return _layer_norm_backward_graph(F, g, input, weight, normalized_shape, result2)
+
+
+def _layer_norm_backward_graph(F, g, input, weight, normalized_shape, result2):
+    """The gradients in differentiable ops (Note [Layer norm's saved statistics]): on
+    arrays where no faster path applies, and for the tangents of native_layer_norm_backward
+    (forward-over-reverse)."""
     nd = len(input.shape)
     dims = tuple(range(nd - len(normalized_shape), nd))
     lead = tuple(range(nd - len(normalized_shape)))
@@ -2375,6 +2676,85 @@ def _without_tangent(F, x, g):
         return F.zeros(tuple(x.shape), x)
     drop_tangent(x)
     return x
+
+
+def _layer_norm_double_backward(F, grads, grad_out, input, mean, rstd, weight,
+                                normalized_shape):
+    """PyTorch's layer_norm_double_backward, op for op: the gradients of
+    native_layer_norm_backward's (grad_input, grad_weight, grad_bias) for its inputs
+    (grad_out, input, mean, rstd, weight, bias), the saved statistics constants (Note [Norm
+    and convolution backward ops])."""
+    ggI, ggG, ggB = grads
+    shape = tuple(input.shape)
+    axis = len(shape) - len(normalized_shape)
+    M, N = _numel(shape[:axis]), _numel(shape[axis:])
+    x = F.reshape(input, (M, N))
+    gO = F.reshape(grad_out, (M, N))
+    xmu = x - _as_dtype(F, F.reshape(mean, (M, 1)), x)
+    s1 = _as_dtype(F, F.reshape(rstd, (M, 1)), x)
+    s2, s3 = F.pow(s1, 2), F.pow(s1, 3)
+    affine = weight is not None
+    if affine:
+        gamma = F.reshape(weight, (1, N))
+        ggGe = None if ggG is None else F.reshape(ggG, (1, N))
+        ggBe = None if ggB is None else F.reshape(ggB, (1, N))
+    else:
+        gamma = F.constant(np.ones(1), x)
+    ggIe = None if ggI is None else F.reshape(ggI, (M, N))
+    xs3 = xmu * s3
+    gI = None
+    if ggIe is not None:
+        gxhat = gO * gamma
+        gxhat_mu_sum = F.sum(gxhat * xmu, 1, True)
+        gxhat_sum = F.sum(gxhat, 1, True)
+        ggI_sum = F.sum(ggIe, 1, True)
+        ggI_mu_sum = F.sum(ggIe * xmu, 1, True)
+        all_sub = ((ggI_sum * gxhat_sum) / N - F.sum(ggIe * gxhat, 1, True) +
+                   (s2 * gxhat_mu_sum * ggI_mu_sum) * (3.0 / N))
+        gI = ((xs3 * all_sub) / N + (ggI_mu_sum * s3) / N * (gxhat_sum / N - gxhat) +
+              (gxhat_mu_sum * s3) / N * (ggI_sum / N - ggIe))
+    if affine and ggG is not None:
+        t0 = gO * ggGe * s1
+        t1 = (s1 * F.sum(gO * ggGe, 1, True)) / -N
+        t2 = (xs3 * F.sum(gO * ggGe * xmu, 1, True)) / -N
+        term = t0 + t1 + t2
+        gI = term if gI is None else gI + term
+    if gI is not None:
+        gI = F.reshape(gI, shape)
+
+    def first_backward(g, gam):  # the first backward's grad_input
+        return ((gam * s1) / N) * (N * g - F.sum(g, 1, True) -
+                                   (xmu * s2) * F.sum(g * xmu, 1, True))
+    gG = ggO = None
+    if affine and ggIe is not None:
+        gG = F.reshape(F.sum(gO * first_backward(ggIe, F.constant(np.ones(()), s1)), 0),
+                       tuple(weight.shape))
+    if ggIe is not None:
+        ggO = first_backward(ggIe, gamma)
+    if affine and ggG is not None:
+        term = ggGe * xmu * s1
+        ggO = term if ggO is None else ggO + term
+    ggO = _plus_bias_term(ggO, ggBe if affine else None, ggB)
+    if ggO is not None:
+        ggO = F.reshape(F.expand(ggO, (M, N)), shape)
+    return ggO, gI, None, None, gG, None
+
+
+def _layer_norm_backward_jvp(F, grad_out, input, weight, normalized_shape, rstd):
+    """The tangents of the gradients, those of the formula in differentiable ops (PyTorch
+    runs its decomposition of native_layer_norm_backward for forward AD)."""
+    return _composite_tangents(lambda: _layer_norm_backward_graph(
+        F, grad_out, input, weight, normalized_shape, rstd), (grad_out, input, weight))
+
+
+# (Note [Norm and convolution backward ops])
+LAYER_NORM_BACKWARD = defop(
+    "native_layer_norm_backward", "NativeLayerNormBackwardBackward0",
+    lambda grad_out, input, mean, rstd, weight, bias, normalized_shape: layer_norm_backward(
+        _raw_formulas(), (grad_out,), bias, input, weight, normalized_shape, mean, rstd),
+    inputs=("grad_out", "input", "mean", "rstd", "weight", "bias"),
+    params=("normalized_shape",), outputs=("result0", "result1", "result2"),
+    backward_all=_layer_norm_double_backward, jvp=_layer_norm_backward_jvp)
 
 
 LAYER_NORM = defop(
@@ -2485,15 +2865,18 @@ def _group_norm_backward_exact(g, x, weight, N, C, HxW, group, mean, rstd):
 
 
 def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1, result2):
-    """layer_norm's formula over each (sample, group), the affine per channel. Saves what
-    PyTorch's node does, the forward's mean and rstd (result1, result2) included: taken as
-    saved on arrays, computed again from the input in a graph (so that double backward
-    sees their dependence on it; Note [Batch norm's saved statistics])."""
-    if F.is_raw and _half(input):
+    """layer_norm's formula over each (sample, group), the affine per channel, from the
+    forward's mean and rstd (result1, result2), which PyTorch's node saves. Under
+    create_graph, or given gradients of the statistics, PyTorch's infinitely differentiable
+    formula instead (its graph, its values)."""
+    if not F.is_raw or grads[1] is not None or grads[2] is not None:
+        return _group_norm_backward_graph(F, grads, input, weight, N, C, HxW, group, result1,
+                                          result2)
+    if _half(input):
         return _half_backward(group_norm_backward, F, grads, (
             input, weight, N, C, HxW, group, eps, result1, result2), (input, weight, weight))
     g = grads[0]
-    if (F.is_raw and g is not None and input.dtype == np.float32 and g.dtype == np.float32
+    if (g is not None and input.dtype == np.float32 and g.dtype == np.float32
             and 0 < input.size <= _LN_EXACT_MAX and N <= 64 and result2.dtype == np.float32
             and (weight is None or weight.dtype == np.float32)):
         return _group_norm_backward_exact(g, input, weight, N, C, HxW, group, result1,
@@ -2501,12 +2884,8 @@ def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1,
     shape = tuple(input.shape)
     d = (C // group) * HxW  # (explicit sizes below: an empty input has no -1)
     xg = F.reshape(input, (N, group, d))
-    if F.is_raw:
-        xc = xg - F.reshape(result1, (N, group, 1))
-        rstd = F.reshape(result2, (N, group, 1))
-    else:
-        xc = xg - F.mean(xg, (2,), True)
-        rstd = 1 / F.sqrt(F.mean(xc * xc, (2,), True) + eps)
+    xc = xg - F.reshape(result1, (N, group, 1))
+    rstd = F.reshape(result2, (N, group, 1))
     xhat = xc * rstd
     gw = F.sum(F.reshape(g * F.reshape(xhat, shape), (N, C, HxW)), (0, 2))
     gb = F.sum(F.reshape(g, (N, C, HxW)), (0, 2))
@@ -2516,10 +2895,53 @@ def group_norm_backward(F, grads, input, weight, N, C, HxW, group, eps, result1,
     return F.reshape(gi, shape), gw, gb
 
 
+def _unsqueeze_(F, x, dim):
+    """``x.unsqueeze_(dim)`` of a fresh result (UnsqueezeBackward1 in a graph)."""
+    return np.expand_dims(x, dim) if F.is_raw else x.unsqueeze_(dim)
+
+
+def _group_norm_backward_graph(F, grads, input, weight, N, C, HxW, group, mean, rstd):
+    """infinitely_differentiable_native_group_norm_backward, op for op: the saved
+    statistics are constants of its graph (they carry their tangents: forward-over-reverse),
+    and the gradients of the statistics, when both come, add var_mean_backward's terms."""
+    dY, dmean, drstd = grads
+    shape = tuple(input.shape)
+    G = group
+    D = C // G
+    n = D * HxW
+    s = 1.0 / n if n else float("inf")
+    X = F.reshape(input, (N, G, D, HxW))
+    m = F.reshape(mean, (N, G, 1, 1))
+    r = F.reshape(rstd, (N, G, 1, 1))
+    dX = dgamma = dbeta = None
+    rstd_cube = r * r * r
+    if dY is not None:
+        dY = F.reshape(dY, (N, G, D, HxW))
+        ds = _unsqueeze_(F, F.sum(dY * X, 3), -1)
+        db = _unsqueeze_(F, F.sum(dY, 3), -1)
+        gamma = None if weight is None else F.reshape(weight, (1, G, D, 1))
+        a = r if gamma is None else r * gamma
+        b = _unsqueeze_(F, F.sum(ds if gamma is None else ds * gamma, 2), -2)
+        c = _unsqueeze_(F, F.sum(db if gamma is None else db * gamma, 2), -2)
+        b = (c * m - b) * rstd_cube * s
+        c = -b * m - c * r * s
+        dX = a * dY + b * X + c
+        if weight is not None:
+            dgamma = F.reshape(F.sum((ds - db * m) * r, 0), tuple(weight.shape))
+            dbeta = F.reshape(F.sum(db, 0), tuple(weight.shape))
+    if dmean is not None and drstd is not None:
+        # var_mean_backward over dims (2, 3), correction 0, keepdim
+        dvar = -0.5 * rstd_cube * F.reshape(drstd, (N, G, 1, 1))
+        t = (2.0 / n if n else float("inf")) * dvar * (X - F.mean(X, (2, 3), True))
+        t = t + F.expand(F.reshape(dmean, (N, G, 1, 1)), (N, G, D, HxW)) / n
+        dX = t if dX is None else dX + t
+    return None if dX is None else F.reshape(dX, shape), dgamma, dbeta
+
+
 GROUP_NORM = defop(
     "native_group_norm", "NativeGroupNormBackward0", group_norm_kernel,
     inputs=("input", "weight", "bias"), params=("N", "C", "HxW", "group", "eps"),
-    outputs=("result", "result1", "result2"), diff_outputs=(0,),
+    outputs=("result", "result1", "result2"),
     backward_all=group_norm_backward, jvp=_group_norm_jvp,
     backward_op=("aten::native_group_norm_backward", ".", True), layout=layout.suggested_format)
 

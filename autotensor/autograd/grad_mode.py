@@ -21,6 +21,9 @@ class _State(threading.local):
     current_node = None  # the node backward is running (anomaly mode's parent_ link)
     graph_task = None  # the innermost running backward call (engine.py)
     fw = False  # a forward-AD level is open: ops propagate tangents (autograd/forward_ad.py)
+    # a tangent is computed as a backward's transpose (dispatch._jvp_transpose): nodes run
+    # their per-input formulas, not a graph_backward op (whose edges are PyTorch's node's)
+    transposing = False
 
 
 state = _State()

@@ -206,6 +206,9 @@ class OpNode(Node):
             g = grads
         if op.backward_all is not None:
             outs = op.backward_all(F, g, *vals)
+        elif not F.is_raw and op.graph_backward is not None and not state.transposing:
+            outs = op.graph_backward(F, g, tuple(e[0] is not None for e in self._next),
+                                     **dict(zip(op.saved_names, vals)))
         else:
             outs = []
             formulas = op.formulas
