@@ -13,7 +13,8 @@ _REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007
                 "pending_stop32/s32a_repro_001.py", "pending_stop32/s32a_repro_002.py",
                 "pending_stop32/s32a_repro_003.py", "pending_stop32/s32a_repro_004.py",
                 "pending_stop32/s32a_repro_005.py", "pending_stop32/s32a_repro_006.py",
-                "pending_stop32/s32b_repro_001.py", "pending_stop32/s32b_repro_003.py",
+                "pending_stop32/s32b_repro_001.py", "pending_stop32/s32b_repro_002.py",
+                "pending_stop32/s32b_repro_003.py",
                 "pending_stop32/s32c_repro_001.py", "pending_stop32/s32d_repro_001.py"]
 
 
