@@ -3329,8 +3329,28 @@ GELU = defop("gelu", "GeluBackward0", _in_float32(_gelu), params=("approximate",
 
 
 def _elu(a, alpha, scale, input_scale):
-    return np.where(a > 0, a * scale, np.expm1(a * input_scale) * (alpha * scale)).astype(
-        a.dtype, copy=False)
+    """aten's elu_kernel: float32 (float16/bfloat16 converted to it, the result rounded
+    once) with float32 coefficients (negcoef = alpha * scale rounded), ``(exp(a *
+    negiptcoef) - 1) * negcoef`` in its scalar loop (glibc's expf: the correctly rounded
+    value here), ``expm1(a * negiptcoef) * negcoef`` in its SIMD loop (SLEEF's expm1f,
+    within an ulp of the correctly rounded value used here); float64 as NumPy's."""
+    half = a.itemsize == 2 and a.dtype.kind in "fV"
+    if not (half or a.dtype == np.float32) or a.size > raw.PORTED_MAX:
+        if half:
+            return _in_float32(_elu)(a, alpha, scale, input_scale)
+        return np.where(a > 0, a * scale, np.expm1(a * input_scale) * (alpha * scale)).astype(
+            a.dtype, copy=False)
+    f32 = np.float32
+    negcoef, poscoef, negiptcoef = f32(f32(alpha) * f32(scale)), f32(scale), f32(input_scale)
+    x = a.astype(f32, copy=False)
+    with np.errstate(all="ignore"):
+        t = x * negiptcoef
+        em1 = raw.FLOAT_KERNELS["exp"](t) - f32(1)
+        simd = raw.simd_positions(a.shape, a, unroll=2) if a.ndim else None
+        if simd is not None:
+            em1 = np.where(simd, raw.FLOAT_KERNELS["expm1"](t), em1)
+        out = np.where(x <= 0, em1 * negcoef, x * poscoef)
+    return out.astype(a.dtype, copy=False)
 
 
 def elu_backward(F, grad, self, alpha, scale, input_scale):
@@ -3390,12 +3410,12 @@ ELU_BACKWARD = defop(
            F.elu_backward(grad, self_or_result, alpha, scale, input_scale, is_result),
            "self_or_result": _elu_double_backward},
     jvp=_elu_backward_jvp)
-ELU = defop("elu", "EluBackward0", _in_float32(_elu), params=("alpha", "scale", "input_scale"),
+ELU = defop("elu", "EluBackward0", _elu, params=("alpha", "scale", "input_scale"),
             jvp="elementwise",
             grads={"self": lambda F, grad, self, alpha, scale, input_scale:
                    F.elu_backward(grad, self, alpha, scale, input_scale, False)})
 CELU = defop("celu", "CeluBackward0",
-             _in_float32(lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha)),
+             lambda a, alpha: _elu(a, alpha, 1.0, 1.0 / alpha),
              params=("alpha",), jvp="elementwise",
              # PyTorch's backward scales by 1.0 / alpha.toFloat() (derivatives.yaml)
              grads={"self": lambda F, grad, self, alpha: F.elu_backward(

