@@ -3330,10 +3330,10 @@ GELU = defop("gelu", "GeluBackward0", _in_float32(_gelu), params=("approximate",
 
 def _elu(a, alpha, scale, input_scale):
     """aten's elu_kernel: float32 (float16/bfloat16 converted to it, the result rounded
-    once) with float32 coefficients (negcoef = alpha * scale rounded), ``(exp(a *
-    negiptcoef) - 1) * negcoef`` in its scalar loop (glibc's expf: the correctly rounded
-    value here), ``expm1(a * negiptcoef) * negcoef`` in its SIMD loop (SLEEF's expm1f,
-    within an ulp of the correctly rounded value used here); float64 as NumPy's."""
+    once) with float32 coefficients (negcoef = alpha * scale rounded), ``expm1(a *
+    negiptcoef) * negcoef`` (glibc's expm1f in its scalar loop, SLEEF's in its SIMD loop:
+    both within an ulp of the correctly rounded value used here; expm1(-0.0) is -0.0);
+    float64 as NumPy's."""
     half = a.itemsize == 2 and a.dtype.kind in "fV"
     if not (half or a.dtype == np.float32) or a.size > raw.PORTED_MAX:
         if half:
@@ -3344,12 +3344,8 @@ def _elu(a, alpha, scale, input_scale):
     negcoef, poscoef, negiptcoef = f32(f32(alpha) * f32(scale)), f32(scale), f32(input_scale)
     x = a.astype(f32, copy=False)
     with np.errstate(all="ignore"):
-        t = x * negiptcoef
-        em1 = raw.FLOAT_KERNELS["exp"](t) - f32(1)
-        simd = raw.simd_positions(a.shape, a, unroll=2) if a.ndim else None
-        if simd is not None:
-            em1 = np.where(simd, raw.FLOAT_KERNELS["expm1"](t), em1)
-        out = np.where(x <= 0, em1 * negcoef, x * poscoef)
+        out = np.where(x <= 0, raw.FLOAT_KERNELS["expm1"](x * negiptcoef) * negcoef,
+                       x * poscoef)
     return out.astype(a.dtype, copy=False)
 
 

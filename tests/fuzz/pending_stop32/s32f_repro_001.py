@@ -1,0 +1,33 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+line 5: v2 = torch.nn.functional.elu(v1)
+line 5['ok']: signed zero differs at [0]: autotensor np.float32(0.0), torch np.float32(-0.0)
+  autotensor: {'ok': TensorSummary(dtype='float32', shape=(1,), values=array([0.], dtype=float32), requires_grad=False, grad_fn=None)}
+  torch:      {'ok': TensorSummary(dtype='float32', shape=(1,), values=array([-0.], dtype=float32), requires_grad=False, grad_fn=None)}
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = torch.tensor(np.array([-0.0], dtype='float32').reshape((1,)))
+    v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array([1.624], dtype='float64').reshape((1,)), dtype=v1.dtype))
+    v2 = torch.nn.functional.elu(v1)
+"""
+import sys
+
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))",
+    "v1 = torch.tensor(np.array([-0.0], dtype='float32').reshape((1,)))",
+    "v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array([1.624], dtype='float64').reshape((1,)), dtype=v1.dtype))",
+    'v2 = torch.nn.functional.elu(v1)',
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
