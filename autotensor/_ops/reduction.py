@@ -1641,7 +1641,9 @@ def _logcumsumexp_jvp(F, self, self_t, dim, result):
     else:
         m = np.max(v, axis=dim, keepdims=True) if v.ndim else v
         e = F.exp(self - F.constant(m, self))
-    return F.cumsum(e * self_t, dim) / (F.cumsum(e, dim) + 1e-13)
+    # (``self_p_exp *= self_t`` in place: in e's dtype, so a float32 tangent of a float16
+    # input gives a float16 one)
+    return F.cumsum(_cast_as(F, e * self_t, e), dim) / (F.cumsum(e, dim) + 1e-13)
 
 
 CUMPROD = defop("cumprod", "CumprodBackward0", None, params=("dim",), jvp=_cumprod_jvp,

@@ -1053,7 +1053,9 @@ def _root_edges(tensors):
         if t.__class__ is GradientEdge:
             edges.append(tuple(t))
             continue
-        edge = edge_of(t) if t._requires_grad else (None, 0)
+        # (a view whose base an in-place op made require grad has its edge from the lazy
+        # rebase in edge_of: Note [Lazy view rebase])
+        edge = edge_of(t) if t._requires_grad or t._view is not None else (None, 0)
         if edge[0] is None:  # (a view made under no_grad requires grad, but has no edge)
             t.grad_fn  # noqa: B018  (PyTorch's gradient_edge: a stale view's error first)
             raise RuntimeError(_errors.NO_GRAD_FN.format(i))
