@@ -22,6 +22,7 @@ OPS = {
     "leaky_relu_0.3": lambda F, x: F.leaky_relu(x, 0.3),
     "rrelu_eval": lambda F, x: F.rrelu(x, training=False),
     "hardswish": lambda F, x: F.hardswish(x),
+    "silu": lambda F, x: F.silu(x),
 }
 
 CASES = (
@@ -29,6 +30,7 @@ CASES = (
     + [(op, dt, n) for op in ("leaky_relu", "leaky_relu_0.3", "rrelu_eval")
        for dt in ("float16", "bfloat16") for n in (2006, 7)]
     + [("hardswish", dt, 2006) for dt in ("float16", "bfloat16")]
+    + [("silu", dt, n) for dt in ("float16", "bfloat16") for n in (2006, 7)]
 )
 
 

@@ -3140,19 +3140,28 @@ SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus, params=("beta", "th
 
 
 def silu_backward(F, grad, self):
-    if getattr(F, "is_raw", False) and self.dtype == np.float32 and grad.dtype == np.float32 \
-            and grad.shape == self.shape and self.size <= raw.PORTED_MAX:
-        return _silu_backward_float32(grad, self)
+    if getattr(F, "is_raw", False) and grad.dtype == self.dtype and grad.shape == self.shape \
+            and self.size <= raw.PORTED_MAX:
+        if self.dtype == np.float32:
+            return _silu_backward_float32(grad, self)
+        if self.itemsize == 2 and self.dtype.kind in "fV":  # (its loops: the half type's)
+            simd = raw.simd_positions(self.shape, grad, self, unroll=2)
+            return _silu_backward_float32(grad.astype(np.float32), self.astype(np.float32),
+                                          simd).astype(self.dtype)
     s = F.sigmoid(self)  # (infinitely_differentiable_silu_backward, in its order)
     return grad * s * (1 + self * (1 - s))
 
 
-def _silu_backward_float32(dy, x):
+def _silu_backward_float32(dy, x, simd=False):
     """PyTorch's silu_backward kernel on float32 arrays: s = 1 / (1 + exp(-x)) (its loops'
     exp, as sigmoid's), then dy * s * (1 + x * (1 - s)) with the inner multiply-add fused
     (GCC contracts it, in both loops): bit for bit (the formula above, which a graph of
-    the backward records, rounds x * (1 - s) on its own: 18% of gradients differed)."""
-    s = _specfun.torch_expf(np.negative(x), raw.simd_positions(x.shape, dy, x, unroll=2))
+    the backward records, rounds x * (1 - s) on its own: 18% of gradients differed).
+    float16/bfloat16 come converted, with ``simd`` their loops' positions, and the result
+    is rounded once (1,167 of 2,006 float16 gradients differed in the half type)."""
+    if simd is False:
+        simd = raw.simd_positions(x.shape, dy, x, unroll=2)
+    s = _specfun.torch_expf(np.negative(x), simd)
     s += 1
     np.reciprocal(s, out=s)
     inner = np.subtract(np.float32(1), s).astype(np.float64)
