@@ -26,6 +26,7 @@ OPS = {
     "softplus": lambda F, x: F.softplus(x),
     "softplus_2_3": lambda F, x: F.softplus(x, beta=2, threshold=3),
     "logsigmoid": lambda F, x: F.logsigmoid(x),
+    "mish": lambda F, x: F.mish(x),
 }
 
 CASES = (
@@ -34,7 +35,7 @@ CASES = (
        for dt in ("float16", "bfloat16") for n in (2006, 7)]
     + [("hardswish", dt, 2006) for dt in ("float16", "bfloat16")]
     + [("silu", dt, n) for dt in ("float16", "bfloat16") for n in (2006, 7)]
-    + [(op, dt, n) for op in ("softplus", "softplus_2_3", "logsigmoid")
+    + [(op, dt, n) for op in ("softplus", "softplus_2_3", "logsigmoid", "mish")
        for dt in ("float16", "bfloat16") for n in (2006, 7)]
 )
 
