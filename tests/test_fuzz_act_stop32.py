@@ -105,3 +105,16 @@ def test_activation_transposed_grad_bits(op, dtype):
     if dtype != "float32" or op == "hardsigmoid":
         _assert_bits(got[0], want[0], "forward")
     _assert_bits(got[1], want[1], "backward")
+
+
+@pytest.mark.parametrize("op", ["silu", "mish", "softplus", "logsigmoid"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_backward_above_ported_max_bits(op, dtype):
+    """90,000 elements (above raw.PORTED_MAX): the half types' ported kernels at any size."""
+    def run(lib):
+        xs = np.random.default_rng(1).standard_normal((300, 300)) * 4
+        x = lib.tensor(xs.tolist(), dtype=getattr(lib, dtype)).requires_grad_()
+        y = OPS[op](lib.nn.functional, x)
+        y.backward(lib.ones_like(y) * 0.7)
+        return np.array(x.grad.float().tolist(), dtype=np.float32).ravel()
+    _assert_bits(run(autotensor), run(torch), "backward")
