@@ -17,7 +17,8 @@ _REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007
                 "pending_stop32/s32b_repro_003.py",
                 "pending_stop32/s32c_repro_001.py", "pending_stop32/s32d_repro_001.py",
                 "pending_stop32/s32e_repro_001.py", "pending_stop32/s32f_repro_001.py",
-                "pending_stop32/s32f_repro_002.py", "pending_stop32/s32f_repro_003.py"]
+                "pending_stop32/s32f_repro_002.py", "pending_stop32/s32f_repro_003.py",
+                "pending_stop32/s32g_repro_001.py", "pending_stop32/s32g_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -514,3 +515,43 @@ def test_logcumsumexp_tangent_keeps_the_primal_dtype(dtype):
                             if dtype == "float16" else None))
         return out
     assert run(autotensor) == run(torch)
+
+
+def test_bfloat16_into_integers_by_copy_and_setitem():
+    """s32g_001: copy_/setitem of bfloat16 into integer tensors convert as float32 does
+    (x86's cvtt: inf and NaN give the integer minimum), as .to() already did."""
+    pytest.importorskip("ml_dtypes", reason="bfloat16 needs the ml_dtypes extra")
+
+    def scenario(m):
+        out = []
+        for name in ("int64", "int32", "int16", "int8", "uint8"):
+            a = m.zeros(3, dtype=getattr(m, name))
+            b = m.tensor([float("inf"), float("nan"), -3e9], dtype=m.bfloat16)
+            c, d, f = a.clone(), a.clone(), a.clone()
+            c[...] = b
+            d.copy_(b)
+            f[0:2] = b[:2]
+            out.append((c.tolist(), d.tolist(), b.to(getattr(m, name)).tolist(), f.tolist()))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+def test_cumprod_tangent_is_rounded_to_the_result_dtype():
+    """s32g_002: PyTorch's cumprod forward rule is ``cumprod_jvp(...).to(dtype or self's
+    dtype)``: a float32 tangent (renorm's) of a float16 input becomes float16."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        out = []
+        for shape in ((1, 1), (2, 3), (3, 1)):
+            for zero in (False, True):
+                x = np.linspace(0.5, 2, int(np.prod(shape))).reshape(shape)
+                if zero:
+                    x.flat[0] = 0
+                with fw.dual_level():
+                    v = fw.make_dual(m.tensor(x, dtype=m.float16), m.ones(shape, dtype=m.float16))
+                    r = v.renorm(2, 0, 1.0)
+                    for d in (0, 1):
+                        t = fw.unpack_dual(r.cumprod(d)).tangent
+                        out.append((str(t.dtype), t.float().tolist()))
+        return out
+    assert scenario(autotensor) == scenario(torch)

@@ -1851,6 +1851,8 @@ def copy_(self, src, non_blocking=False):
             raise RuntimeError(f"output with shape [{_errors.shape_str(dst.shape)}] doesn't "
                                f"match the broadcast shape [{_errors.shape_str(shape)}]")
         sd = np.broadcast_to(sd, dst.shape)
+    if sd.dtype.kind == "V" and dst.dtype.kind in "iu":
+        sd = sd.astype(np.float32)  # (bfloat16 -> integers as float32 does: x86 cvtt)
     value = sd.astype(self._data.dtype, copy=False)
     if _aliased(self, (src,)):
         value = aliased_value(_identity, dst, (src._data,), (), value)

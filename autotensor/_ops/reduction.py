@@ -1612,10 +1612,15 @@ def _cumprod_backward_zeros(grad, x, dim, result):
 
 
 def _cumprod_jvp(F, self, self_t, dim, result):
-    """PyTorch's cumprod_jvp: y * cumsum(t / x) before a slice's first zero; from that zero
-    on, the cumprod of x with the zero replaced by its tangent (dy_k = sum_j t_j prod_{i!=j}
-    x_i, whose other terms hold that zero: not added, so -0.0 stays -0.0 and an inf after
-    the zero gives inf, not NaN)."""
+    """PyTorch's ``cumprod_jvp(...).to(dtype or self's dtype)``: y * cumsum(t / x) before
+    a slice's first zero; from that zero on, the cumprod of x with the zero replaced by its
+    tangent (dy_k = sum_j t_j prod_{i!=j} x_i, whose other terms hold that zero: not added,
+    so -0.0 stays -0.0 and an inf after the zero gives inf, not NaN); a float32 tangent of
+    a float16 input is rounded to float16."""
+    return _cast_as(F, _cumprod_jvp_values(F, self, self_t, dim, result), result)
+
+
+def _cumprod_jvp_values(F, self, self_t, dim, result):
     if not self.ndim:  # PyTorch's cumprod_jvp: t / x * x, t where x is 0 (NaN at NaN, inf)
         return F.masked_fill(F.cumsum(self_t / self, dim) * result, self == 0, self_t)
     zero = _values(self) == 0

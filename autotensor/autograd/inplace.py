@@ -424,6 +424,8 @@ def write_inplace(t, value, op_name=None, where=True):
     if value.__class__ is not np.ndarray:
         value = np.asarray(value)
     check_write(dst, value)
+    if value.dtype.kind == "V" and dst.dtype.kind in "iu":
+        value = value.astype(np.float32)  # (bfloat16 -> integers as float32 does: x86 cvtt)
     np.copyto(dst, value, casting="unsafe", where=where)
 
 
