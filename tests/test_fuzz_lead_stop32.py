@@ -18,7 +18,8 @@ _REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007
                 "pending_stop32/s32c_repro_001.py", "pending_stop32/s32d_repro_001.py",
                 "pending_stop32/s32e_repro_001.py", "pending_stop32/s32f_repro_001.py",
                 "pending_stop32/s32f_repro_002.py", "pending_stop32/s32f_repro_003.py",
-                "pending_stop32/s32g_repro_001.py", "pending_stop32/s32g_repro_002.py"]
+                "pending_stop32/s32g_repro_001.py", "pending_stop32/s32g_repro_002.py",
+                "pending_stop32/fin_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -554,5 +555,25 @@ def test_cumprod_tangent_is_rounded_to_the_result_dtype():
                         t = fw.unpack_dual(r.cumprod(d)).tangent
                         # (after a zero: an entry a float16 ulp off, open in OPEN_FINDINGS)
                         out.append((str(t.dtype), None if zero else t.float().tolist()))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+def test_layer_norm_result_is_contiguous():
+    """The final run's fin_repro_001: aten's layer_norm normalizes X.contiguous(), so its
+    result (and mean/rstd) are contiguous whatever the input's layout; ours followed a
+    transposed input, and view(-1) refused it."""
+    def scenario(m):
+        out = []
+        for shape, perm in (((2, 3, 4), (2, 1, 0)), ((3, 4), (1, 0)), ((2, 3, 4), (0, 2, 1))):
+            x = m.arange(24.0, dtype=m.float64)[:int(np.prod(shape))].reshape(shape).permute(
+                *perm)
+            for dt in (m.float64, m.float32, m.float16):
+                for affine in (False, True):
+                    w = m.ones(x.shape[-1:], dtype=dt) if affine else None
+                    y, mean, rstd = m.native_layer_norm(x.to(dt), list(x.shape[-1:]), w, w,
+                                                        1e-5)
+                    out.append((y.stride(), mean.stride(), rstd.stride(),
+                                tuple(y.reshape(-1).shape)))
         return out
     assert scenario(autotensor) == scenario(torch)

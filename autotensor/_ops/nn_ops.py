@@ -2467,6 +2467,8 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps, half=False):
         return _half_norm(lambda x, w, b, eps: layer_norm_kernel(x, normalized_shape, w, b, eps,
                                                                  half=True),
                           x, (weight, bias), eps)
+    x = np.ascontiguousarray(x)  # (aten's layer_norm normalizes X.contiguous(): a
+    # contiguous result whatever the input's layout)
     dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
     if x.dtype == np.float32 and 0 < x.size <= _LN_EXACT_MAX:
         # (Note [Layer norm's moments])
