@@ -19,7 +19,7 @@ _REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007
                 "pending_stop32/s32e_repro_001.py", "pending_stop32/s32f_repro_001.py",
                 "pending_stop32/s32f_repro_002.py", "pending_stop32/s32f_repro_003.py",
                 "pending_stop32/s32g_repro_001.py", "pending_stop32/s32g_repro_002.py",
-                "pending_stop32/fin_repro_001.py"]
+                "pending_stop32/fin_repro_001.py", "pending_stop32/fin_repro_004.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -308,6 +308,11 @@ def test_half_layer_norm_is_atens_mixed_type_kernel(dtype):
                     outs.append(np.array(y.float().tolist()))
                 np.testing.assert_array_equal(outs[0], outs[1])
                 np.testing.assert_array_equal(np.signbit(outs[0]), np.signbit(outs[1]))
+    for row in ([-0.0], [-0.0, -0.0], [-0.0, 0.0], [0.0, -0.0]):  # (the final run's 004)
+        outs = [np.array(m.nn.functional.layer_norm(m.tensor(row, dtype=getattr(m, dtype)),
+                                                    (len(row),)).float().tolist())
+                for m in (autotensor, torch)]
+        np.testing.assert_array_equal(np.signbit(outs[0]), np.signbit(outs[1]))
 
 
 def test_half_batch_norm_normalizes_with_its_stored_statistics():

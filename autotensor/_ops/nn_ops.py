@@ -2460,9 +2460,10 @@ def _layer_norm_rstd(var, eps):
 def layer_norm_kernel(x, normalized_shape, weight, bias, eps, half=False):
     """``half``: a float16/bfloat16 input's float32 copy, which aten's reduced-precision
     kernel (layer_norm_kernel_mixed_type) normalizes as fma(x, rstd, -rstd * mean), then
-    fma(y, gamma, beta) with affine tensors (measured: every output of 6 x N inputs, N in
-    1..100, either half type, with and without affine tensors, agrees), not as (x - mean)
-    * rstd: a row of one element gives ulps of x * rstd, not zeros."""
+    fma(y, gamma, beta), gamma 1 and beta 0 without affine tensors (measured: every output
+    of 6 x N inputs, N in 1..100, either half type, with and without affine tensors, and
+    rows of signed zeros agree), not as (x - mean) * rstd: a row of one element gives ulps
+    of x * rstd, not zeros."""
     if _half(x):  # float16/bfloat16: in float32 (_half_norm)
         return _half_norm(lambda x, w, b, eps: layer_norm_kernel(x, normalized_shape, w, b, eps,
                                                                  half=True),
@@ -2477,10 +2478,9 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps, half=False):
         mean, var = _rowwise_moments(rows)
         rstd = _layer_norm_rstd(var, eps)
         b = np.float32(0) if bias is None else bias.reshape(-1)
-        if half:
+        if half:  # (gamma 1 and beta 0 without affine tensors: a -0.0 comes out +0.0)
             out = _fma32(rows, rstd[:, None], (-rstd * mean)[:, None])
-            if weight is not None or bias is not None:
-                out = _fma32(out, np.float32(1) if weight is None else weight.reshape(-1), b)
+            out = _fma32(out, np.float32(1) if weight is None else weight.reshape(-1), b)
         elif weight is None:
             out = _fma32(rows - mean[:, None], rstd[:, None], b)
         else:
