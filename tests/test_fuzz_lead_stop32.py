@@ -19,7 +19,8 @@ _REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007
                 "pending_stop32/s32e_repro_001.py", "pending_stop32/s32f_repro_001.py",
                 "pending_stop32/s32f_repro_002.py", "pending_stop32/s32f_repro_003.py",
                 "pending_stop32/s32g_repro_001.py", "pending_stop32/s32g_repro_002.py",
-                "pending_stop32/fin_repro_001.py", "pending_stop32/fin_repro_004.py"]
+                "pending_stop32/fin_repro_001.py", "pending_stop32/fin_repro_004.py",
+                "pending_stop32/fin_repro_006.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -580,5 +581,25 @@ def test_layer_norm_result_is_contiguous():
                                                         1e-5)
                     out.append((y.stride(), mean.stride(), rstd.stride(),
                                 tuple(y.reshape(-1).shape)))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+def test_addcdiv_backward_refuses_an_integral_divisor():
+    """The final run's fin_repro_006: addcdiv's gradient for tensor1 computes ``value /
+    tensor2`` as ``empty_like(tensor2).fill_(value).div_(tensor2)``, which a bool or
+    integer tensor2 refuses ("result type Float can't be cast to the desired output type
+    Bool")."""
+    def scenario(m):
+        out = []
+        for t2 in ("bool", "int64", "float32"):
+            for cg in (False, True):
+                v0 = m.tensor(1.764, requires_grad=True)
+                v1 = m.tensor(True).to(getattr(m, t2))
+                try:
+                    v4 = m.tensor(1.0).addcdiv(v0, v1, value=0.5)
+                    out.append(m.autograd.grad(v4, v0, create_graph=cg)[0].item())
+                except RuntimeError as e:
+                    out.append(str(e))
         return out
     assert scenario(autotensor) == scenario(torch)

@@ -2835,11 +2835,22 @@ def _addcdiv_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
     return _plus_zero_reads(out, zero_reads)
 
 
+def _integral_divisor(tensor2):
+    """tensor2 for addcdiv's ``value / tensor2``, which C++ computes as ``empty_like(
+    tensor2).fill_(value).div_(tensor2)``: a bool or integer tensor2 refuses the float
+    quotient in place."""
+    d = getattr(tensor2, "_data", tensor2).dtype
+    if d.kind in "biu":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(d))}")
+    return tensor2
+
+
 ADDCDIV = defop("addcdiv", "AddcdivBackward0", _addcdiv,
                 inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcdiv_jvp,
                 grads={"self": lambda F, grad: grad,
                        "tensor1": lambda F, grad, tensor2, value:
-                       F.mul(grad, F.div(value, tensor2)),
+                       F.mul(grad, F.div(value, _integral_divisor(tensor2))),
                        "tensor2": lambda F, grad, tensor1, tensor2, value: F.mul(
                            -grad, F.div(F.mul(value, tensor1), F.mul(tensor2, tensor2)))},
                 layout="iter")
