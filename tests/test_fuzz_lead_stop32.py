@@ -20,7 +20,7 @@ _REPRODUCERS = ["pending_stop31/fin_repro_005.py", "pending_stop31/fin_repro_007
                 "pending_stop32/s32f_repro_002.py", "pending_stop32/s32f_repro_003.py",
                 "pending_stop32/s32g_repro_001.py", "pending_stop32/s32g_repro_002.py",
                 "pending_stop32/fin_repro_001.py", "pending_stop32/fin_repro_004.py",
-                "pending_stop32/fin_repro_006.py"]
+                "pending_stop32/fin_repro_006.py", "pending_stop32/rev_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -601,5 +601,25 @@ def test_addcdiv_backward_refuses_an_integral_divisor():
                     out.append(m.autograd.grad(v4, v0, create_graph=cg)[0].item())
                 except RuntimeError as e:
                     out.append(str(e))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+def test_trace_gradient_of_a_tall_matrix():
+    """The review run's rev_repro_001: trace's backward on tensors (autograd.grad, a
+    forward-AD level, create_graph) index_filled arange(0, n * m, m + 1), which runs past
+    the diagonal of a tall matrix: **a wrong gradient** ([[2], [0], [2]] for a (3, 1)
+    matrix); now the diagonal's min(n, m) entries, as PyTorch."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        out = []
+        for shape in ((3, 1), (1, 3), (4, 2), (2, 4), (3, 3), (5, 2), (0, 3), (3, 0)):
+            for dual in (False, True):
+                for cg in (False, True):
+                    with fw.dual_level():
+                        x = m.ones(shape, requires_grad=True)
+                        xx = fw.make_dual(x, m.ones(shape)) if dual else x
+                        g, = m.autograd.grad(xx.trace() * 2, x, create_graph=cg)
+                        out.append((g.tolist(), g._version))
         return out
     assert scenario(autotensor) == scenario(torch)

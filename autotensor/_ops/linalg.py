@@ -1349,7 +1349,8 @@ def _trace_backward(F, grad, self_sizes):
         return out
     from .indexing import index_fill
     n, m = self_sizes
-    diag = _make(np.arange(0, n * m, m + 1, dtype=np.int64))
+    diag = _make(np.arange(min(n, m), dtype=np.int64) * (m + 1))  # (the diagonal only: a
+    # tall matrix's arange(0, n * m, m + 1) runs past it)
     filled = index_fill(F.zeros((n * m,), grad), 0, diag, grad)
     filled._vc[0] = 2  # (zeros' zero_ and index_fill_: the view shares version 2)
     return F.view(filled, tuple(self_sizes))
