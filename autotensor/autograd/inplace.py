@@ -673,16 +673,6 @@ def record_inplace(op, t, inputs, params, value, where=True):
             # version bump and the new history
             refused = e
     write_inplace(t, value, op.name, where)
-    if new_tangent is not None:
-        from .forward_ad import _tangent_or_none, assign_tangent
-        try:
-            assign_tangent(t, new_tangent, inputs, where,
-                           _copy_raw_tangent(t, inputs[1]) if op.name == "copy_" else None)
-        except RuntimeError as e:  # (raised last, as the rule's own errors)
-            refused = refused or e
-        if node is not None and op.saves_output:
-            # the saved result keeps self's tangent, as an out-of-place op's (propagate)
-            node._fw_out = (_tangent_or_none(t),)
     if t._meta is None or not t._meta.get("inference"):
         t._vc[0] += 1  # inference tensors have no version counter
     if _state.extras:  # Note [Anomaly mode], Note [Saved-tensor hooks]
@@ -692,12 +682,38 @@ def record_inplace(op, t, inputs, params, value, where=True):
         if node is not None:
             from .saved import node_extras
             node_extras(node, (t,))
-    if not mask:
-        if new_tangent is not None and refused is None and len(inputs) > 1:
+    if mask:
+        _record_history(op, t, inputs, node, view, rebased)
+    if new_tangent is not None:
+        if refused is None and len(inputs) > 1:
             refused = _stale_primal_error(op, t, inputs)
-        if refused is not None:
-            raise refused
-        return t
+        if refused is None:  # (a refused read of a primal leaves the tangent as it was)
+            refused = _write_tangent(op, t, inputs, where, node, new_tangent)
+    if refused is not None:
+        raise refused
+    return t
+
+
+def _write_tangent(op, t, inputs, where, node, new_tangent):
+    """Write an in-place op's new tangent into t's; returns assign_tangent's error (raised
+    last, as the rule's own errors)."""
+    from .forward_ad import _tangent_or_none, assign_tangent
+    refused = None
+    try:
+        assign_tangent(t, new_tangent, inputs, where,
+                       _copy_raw_tangent(t, inputs[1]) if op.name == "copy_" else None)
+    except RuntimeError as e:
+        refused = e
+    if node is not None and op.saves_output:
+        # the saved result keeps self's tangent, as an out-of-place op's (propagate)
+        node._fw_out = (_tangent_or_none(t),)
+    return refused
+
+
+def _record_history(op, t, inputs, node, view, rebased):
+    """t's new history after an in-place op recorded as ``node``: its grad_fn, or for a
+    view CopySlices on the base."""
+    from .._ops import dispatch
     if op.saves_output:
         node._out_vc = (t._vc,)
         # (no versions yet: every saved tensor was at version 0 when the node was made)
@@ -715,21 +731,12 @@ def record_inplace(op, t, inputs, params, value, where=True):
         t._output_nr = 0
         t._requires_grad = True
         move_retain_grad(t, old_fn, old_nr)
-        if new_tangent is not None and refused is None and len(inputs) > 1:
-            refused = _stale_primal_error(op, t, inputs)
-        if refused is not None:
-            raise refused
-        return t
+        return
     if not rebased:
         _rebase_view(t, view, node, old_fn, old_nr)
     if op.saves_output:
         # PyTorch's message for this saved output names the view's node while it lives
         node._out_vc = (t._vc, weakref.ref(t._grad_fn))
-    if new_tangent is not None and refused is None and len(inputs) > 1:
-        refused = _stale_primal_error(op, t, inputs)
-    if refused is not None:
-        raise refused
-    return t
 
 
 def _primal_reads(op):

@@ -1,0 +1,78 @@
+"""Stop 33 (lead): the fuzzer's reproducers of stops 32 and 33 and the classes behind them,
+each run on autotensor and PyTorch (tests/fuzz/OPEN_FINDINGS.md, the Stop 33 section)."""
+import pathlib
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+_REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005.py",
+                "pending_stop32/fin_repro_007.py"]
+
+
+@pytest.mark.parametrize("path", _REPRODUCERS)
+def test_fuzzer_reproducers_of_stop_33(path):
+    """The reproducers fixed (or excused by a note) this stop agree with PyTorch."""
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
+
+
+def _both(scenario):
+    return scenario(autotensor), scenario(torch)
+
+
+@pytest.mark.parametrize("op", ["mul_", "div_", "add_", "copy_", "atan2_"])
+def test_refused_inplace_leaves_the_tangent_as_it_was(op):
+    """An in-place op whose rule reads a no_grad view of the written tensor raises after
+    the write (PyTorch computes the tangent after it): the primal and its version change,
+    the tangent does not."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            x = m.tensor([1.764, 0.4], requires_grad=True, dtype=m.float64)
+            x = fw.make_dual(x, m.tensor([1.0, -0.5], dtype=m.float64))
+            y = x.exp()
+            with m.no_grad():
+                v = y.view_as(y)
+            try:
+                getattr(y, op)(v)
+                err = None
+            except RuntimeError as e:
+                err = str(e)[:60]
+            return (err, y._version, y.detach().tolist(),
+                    fw.unpack_dual(y).tangent.tolist())
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+def test_cumprod_tangent_excuse_is_narrow():
+    """Note [cumprod's gradient at zeros]: a final tangent is excused only when PyTorch's
+    create_graph=True run gives it; a wrong one still fails."""
+    from tests.fuzz.core import TOLERANCES, _cumprod_tangent_at_zeros, run_lines
+    lines = [
+        ("torch.autograd.forward_ad.enter_dual_level()", None),
+        ("v0 = torch.tensor(np.array([1.764, 0.0], dtype='float64'), requires_grad=True)",
+         "v0"),
+        ("v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor([1.624, -0.612], "
+         "dtype=v0.dtype))", "v0"),
+        ("v1 = v0.cumprod(0)", "v1"),
+        ("v2 = torch.autograd.grad(v1.sum(), [v0], retain_graph=False, create_graph=False, "
+         "allow_unused=False)[0]", "v2"),
+    ]
+    _, ours = run_lines(lines, autotensor)
+    _, theirs = run_lines(lines, torch)
+    ours_t, theirs_t = ours["v2"]["tangent"], theirs["v2"]["tangent"]
+    assert not np.array_equal(ours_t["value"].values, theirs_t["value"].values)
+    np.testing.assert_allclose(ours_t["value"].values, [-0.612, 1.624], rtol=1e-15)
+    assert _cumprod_tangent_at_zeros(lines, "v2", ours["v2"], theirs["v2"], TOLERANCES, [])
+    wrong = dict(ours["v2"], tangent=theirs["v0"]["tangent"])
+    assert not _cumprod_tangent_at_zeros(lines, "v2", wrong, theirs["v2"], TOLERANCES, [])
+    no_cumprod = [(s.replace("cumprod", "cumsum"), o) for s, o in lines]
+    assert not _cumprod_tangent_at_zeros(no_cumprod, "v2", ours["v2"], theirs["v2"],
+                                         TOLERANCES, [])
+    # (the other entries are PyTorch's own run's: a wrong value is not excused)
+    bad_value = dict(ours["v2"], value=theirs["v0"]["value"])
+    assert not _cumprod_tangent_at_zeros(lines, "v2", bad_value, theirs["v2"], TOLERANCES, [])
