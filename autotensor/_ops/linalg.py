@@ -1,6 +1,7 @@
 """Linear algebra: mm/bmm/dot/mv/matmul/addmm/outer/linear, recorded as PyTorch decomposes
 them (so node names match).
 """
+import functools
 import math
 import warnings as _warnings
 from types import SimpleNamespace as _NS
@@ -1835,8 +1836,23 @@ def _batch_prefix(a, i):
 # cases: values agree in 3,756 (2,563 before), tangents in 3,717 (2,415), gradients in 3,696
 # (2,275); the rest mostly 17 x 17 and rank-1 gradients. Larger matrices go through
 # MKL's blocked sgetrf (its order of operations not reproduced: none of 60 17 x 17 LUs
-# agreed), and keep NumPy's double route.
+# agreed), and keep NumPy's double route. MKL picks its kernels by the CPU: the fused
+# updates above are its Intel path; on an AMD EPYC (AVX-512, stop 33) every update is a
+# product rounded to float, then the sum (the same rule otherwise: every LU of 200 random
+# matrices of each of 10 shapes 2 x 2..16 x 16 bit for bit there), so the update follows
+# the CPU's vendor (_mkl_fuses).
 _MKL_LU_MAX = 16
+
+
+@functools.cache
+def _mkl_fuses():
+    """Whether MKL's small float32 LU kernels fuse their updates on this CPU (an Intel
+    one; Note [float32 LU as MKL's])."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return "GenuineIntel" in f.read(4096)
+    except OSError:
+        return True
 
 
 def _lu32(a):
@@ -1845,7 +1861,10 @@ def _lu32(a):
 
 
 def _fma32(x, y, z):
-    """x * y + z rounded once (for float32 x, y, z: the product exact in double)."""
+    """x * y + z rounded once (for float32 x, y, z: the product exact in double), or, where
+    MKL does not fuse (_mkl_fuses), the product rounded first."""
+    if not _mkl_fuses():
+        return x * y + z
     return (x.astype(np.float64) * y + z).astype(np.float32)
 
 

@@ -923,44 +923,7 @@ def compare_lines(lines, expected, expected_final, module):
     blas_ties = any_blas and any(
         _DISCONTINUOUS.search(src) and any(low.get(("blas", r)) for r in _VAR.findall(src))
         for src, _ in lines)
-    amplified = set()  # Note [cumprod's gradient at zeros]
-# PyTorch's cumprod backward of an input holding a zero takes, with grad mode off (a backward
-# without create_graph), an O(n) formula whose derivative "is _not_ the second derivative of
-# cumprod" (FunctionsManual.cpp): the tangent of such a gradient (forward over reverse) is
-# not the derivative of the gradient (d/dx of grad(cumprod([x0, 0]).sum())[0] = 1 + x1 is
-# tangent t1 in ours and with create_graph=True in PyTorch, 0 in PyTorch without it). Ours
-# is the derivative by design, whatever create_graph says: a final tangent that differs is
-# excused when PyTorch, running the same program with create_graph=True in its
-# autograd.grad calls (its differentiable O(n^2) formula), gives ours; every other entry
-# of that state is still compared with PyTorch's own run.
-def _cumprod_tangent_at_zeros(lines, name, actual, expected, tol, reruns):
-    """Whether ``name``'s final state differs from PyTorch's only in a tangent that
-    PyTorch computes as ours with create_graph=True (Note [cumprod's gradient at zeros])."""
-    if not (_dual(lines) and any("cumprod" in s for s, _ in lines) and
-            isinstance(actual, dict) and isinstance(expected, dict) and "tangent" in expected):
-        return False
-    if not reruns:
-        import torch
-        graphed = [(s.replace("create_graph=False", "create_graph=True"), o) for s, o in lines]
-        try:
-            reruns.append(run_lines(graphed, torch)[1] if graphed != lines else None)
-        except Exception:  # noqa: BLE001 -- no excuse where the rerun cannot be made
-            reruns.append(None)
-    rerun = reruns[0].get(name) if reruns[0] is not None else None
-    if not (isinstance(rerun, dict) and isinstance(rerun.get("tangent"), dict) and
-            isinstance(expected["tangent"], dict)):
-        return False
-    # (its values only: with create_graph=True the tangent is differentiable there)
-    tangent = dict(expected["tangent"], value=rerun["tangent"]["value"])
-    try:
-        assert_same(actual, dict(expected, tangent=tangent), rtol=RTOL, atol=ATOL,
-                    path=f"final {name}", tolerances=tol)
-    except AssertionError:
-        return False
-    return True
-
-
-# Note [Amplified float32 differences]
+    amplified = set()  # Note [Amplified float32 differences]
     # Note [vmap as a loop] (autotensor/func/_vmap.py): a vmap result is made by stacking
     # per-entry results, PyTorch's by the batched op itself: their grad_fn names differ by
     # design (StackBackward0 for MulBackward0); everything else about them is compared
@@ -1048,6 +1011,43 @@ def _cumprod_tangent_at_zeros(lines, name, actual, expected, tol, reruns):
                     _cumprod_tangent_at_zeros(lines, name, actual_state, expected_state, tol,
                                               cumprod_reruns)):
                 raise Mismatch(f"final state of {name}:\n{exc}", lines, None) from None
+
+
+# Note [cumprod's gradient at zeros]
+# PyTorch's cumprod backward of an input holding a zero takes, with grad mode off (a backward
+# without create_graph), an O(n) formula whose derivative "is _not_ the second derivative of
+# cumprod" (FunctionsManual.cpp): the tangent of such a gradient (forward over reverse) is
+# not the derivative of the gradient (d/dx of grad(cumprod([x0, 0]).sum())[0] = 1 + x1 is
+# tangent t1 in ours and with create_graph=True in PyTorch, 0 in PyTorch without it). Ours
+# is the derivative by design, whatever create_graph says: a final tangent that differs is
+# excused when PyTorch, running the same program with create_graph=True in its
+# autograd.grad calls (its differentiable O(n^2) formula), gives ours; every other entry
+# of that state is still compared with PyTorch's own run.
+def _cumprod_tangent_at_zeros(lines, name, actual, expected, tol, reruns):
+    """Whether ``name``'s final state differs from PyTorch's only in a tangent that
+    PyTorch computes as ours with create_graph=True (Note [cumprod's gradient at zeros])."""
+    if not (_dual(lines) and any("cumprod" in s for s, _ in lines) and
+            isinstance(actual, dict) and isinstance(expected, dict) and "tangent" in expected):
+        return False
+    if not reruns:
+        import torch
+        graphed = [(s.replace("create_graph=False", "create_graph=True"), o) for s, o in lines]
+        try:
+            reruns.append(run_lines(graphed, torch)[1] if graphed != lines else None)
+        except Exception:  # noqa: BLE001 -- no excuse where the rerun cannot be made
+            reruns.append(None)
+    rerun = reruns[0].get(name) if reruns[0] is not None else None
+    if not (isinstance(rerun, dict) and isinstance(rerun.get("tangent"), dict) and
+            isinstance(expected["tangent"], dict)):
+        return False
+    # (its values only: with create_graph=True the tangent is differentiable there)
+    tangent = dict(expected["tangent"], value=rerun["tangent"]["value"])
+    try:
+        assert_same(actual, dict(expected, tangent=tangent), rtol=RTOL, atol=ATOL,
+                    path=f"final {name}", tolerances=tol)
+    except AssertionError:
+        return False
+    return True
 
 
 # Note [Amplified float32 differences]
