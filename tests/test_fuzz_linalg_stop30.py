@@ -87,12 +87,21 @@ def test_det_of_singular_float32_matrix_and_its_tangent_zero():
 
 def test_inverse_of_rank_one_float32_matrix_as_pytorch():
     """la29_repro_002: the inverse of outer(v, v) is read off sgetrf's rounding residue
-    (entries ~2.5e7 in PyTorch, 1.8e7 through NumPy's double route)."""
+    (entries ~2.5e7 in PyTorch with MKL's fused updates, 1.8e7 through NumPy's double route;
+    where MKL does not fuse, an AMD CPU, the last pivot is an exact zero: both refuse)."""
     v = np.array([1.764, 0.4, 0.979], _F32)
     a = np.outer(v, v).astype(_F32)
-    ours = autotensor.tensor(a).inverse().numpy()
-    theirs = torch.tensor(a).inverse().numpy()
-    np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=1e-6 * np.abs(theirs).max())
+
+    def inverse(m):
+        try:
+            return m.tensor(a).inverse().numpy()
+        except RuntimeError as e:
+            return str(e)
+    ours, theirs = inverse(autotensor), inverse(torch)
+    if isinstance(theirs, str):
+        assert ours == theirs
+    else:
+        np.testing.assert_allclose(ours, theirs, rtol=2e-6, atol=1e-6 * np.abs(theirs).max())
 
 
 def _close(a, e):

@@ -678,8 +678,12 @@ def _lu_grad_nonfinite(A, d_diag, eps):
 # matrices 1..5 x 1..5, batched or not, both layouts, float32 and float64, d = +0 and -0:
 # every sign agrees for n <= 3 on matrices without a zero pivot; for n >= 4 MKL's trsm
 # orders its updates otherwise (a third of the matrices differ in some zero's sign), and
-# a zero pivot's quotient is eps's (det) or a NaN: those keep the product's signs.
-_ZERO_SIGNS_MAX = 3
+# a zero pivot's quotient is eps's (det) or a NaN: those keep the product's signs. That is
+# MKL's Intel path (_mkl_fuses); on an AMD EPYC its 3 x 3 substitutions take another order
+# (no column or row order of L's and U's solves, divided or by reciprocals, gives its signs
+# on 300 random matrices): there n <= 2 only.
+def _zero_signs_max():
+    return 3 if _mkl_fuses() else 2
 
 
 def _zero_d_signs(F, out, A, d):
@@ -687,7 +691,7 @@ def _zero_d_signs(F, out, A, d):
     zero given getrs's signed zeros (Note [Zero gradients of det and slogdet])."""
     a = A if F.is_raw else A._data
     n = a.shape[-1]
-    if a.dtype.kind != "f" or n > _ZERO_SIGNS_MAX or not a.size:
+    if a.dtype.kind != "f" or n > _zero_signs_max() or not a.size:
         return out
     zero = np.broadcast_to(np.asarray(d if F.is_raw else d._data) == 0, a.shape[:-2])
     if not zero.any():
