@@ -5,6 +5,7 @@ re-typed (and drifted) at a call site.
 """
 
 NON_SCALAR_BACKWARD = "grad can be implicitly created only for scalar outputs"
+NON_REAL_BACKWARD = "grad can be implicitly created only for real scalar outputs but got {}"
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "

@@ -10,7 +10,8 @@ import autotensor
 torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005.py",
-                "pending_stop32/fin_repro_007.py"]
+                "pending_stop32/fin_repro_007.py", "pending_stop33/s33a_repro_001.py",
+                "pending_stop33/s33a_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -76,3 +77,49 @@ def test_cumprod_tangent_excuse_is_narrow():
     # (the other entries are PyTorch's own run's: a wrong value is not excused)
     bad_value = dict(ours["v2"], value=theirs["v0"]["value"])
     assert not _cumprod_tangent_at_zeros(lines, "v2", bad_value, theirs["v2"], TOLERANCES, [])
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "bool", "complex64", "float16"])
+@pytest.mark.parametrize("how", ["backward", "grad"])
+def test_implicit_gradient_of_a_non_real_output(dtype, how):
+    """s33a_001: an integer tensor given history by fill_ (v[...] = x), or a complex one:
+    the implicit gradient refuses it ("real scalar outputs but got torch.int64")."""
+    def scenario(m):
+        x = m.tensor(1.764, requires_grad=True)
+        if dtype == "complex64":
+            v = (x * 1j).reshape(1)
+        else:
+            v = m.zeros(1, dtype=getattr(m, dtype))
+            v[...] = x
+        try:
+            if how == "backward":
+                v.backward()
+            else:
+                m.autograd.grad(v, [x])
+            return ("ok", v.requires_grad, x.grad is None)
+        except RuntimeError as e:
+            return ("raised", str(e))
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("op", ["igamma", "igammac", "zeta"])
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_unsupported_forward_rule_after_the_stale_view_error(op, requires_grad):
+    """s33a_002: an op without a forward rule collects its inputs' edges first: a split
+    output whose base was written under no_grad raises its view error before the
+    forward-AD refusal (requires_grad=False: the same order in PyTorch, the view's error)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            x = m.tensor([0.5, 1.5], requires_grad=requires_grad)
+            x = fw.make_dual(x, m.tensor([1.0, 2.0]))
+            v = x.split(1, 0)[0]
+            with m.no_grad():
+                x.exp_()
+            f = getattr(m.special, op) if op == "zeta" else getattr(x, op)
+            try:
+                f(x, v) if op == "zeta" else f(v)
+                return "ok"
+            except (RuntimeError, NotImplementedError) as e:
+                return type(e).__name__, str(e)[:80]
+    assert scenario(autotensor) == scenario(torch)

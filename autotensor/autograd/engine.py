@@ -1024,6 +1024,10 @@ def _make_root_grads(tensors, grads, create_graph, is_grads_batched=False):
             if (shape is None or any(n != 1 for n in shape)) and (edge or t.requires_grad):
                 raise RuntimeError(_errors.NON_SCALAR_BACKWARD)  # (a no_grad view of one
                 #                                                   requires grad, no edge)
+            if dtype is not None and dtype.kind not in "fV" and (edge or t.requires_grad):
+                # (an integer tensor given history by fill_: v[...] = x; complex too)
+                from .. import _dtypes
+                raise RuntimeError(_errors.NON_REAL_BACKWARD.format(_dtypes.from_numpy(dtype)))
             if not edge and not t._requires_grad:
                 t.grad_fn  # noqa: B018  (a stale no_grad view: PyTorch's view error first)
                 if not t.requires_grad:  # (a view whose base an in-place op made require

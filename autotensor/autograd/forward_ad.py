@@ -349,8 +349,12 @@ def refuse_tangents(name, *args):
 def refuse_unsupported(op, *args):
     """An op whose entry has no forward rule (igamma, special_zeta): PyTorch's generated code
     refuses a tangent before the kernel out of place (its in-place variants after the write:
-    record_inplace raises their rule's error last). Called behind the ``state.fw`` flag."""
+    record_inplace raises their rule's error last), after collecting the inputs' edges: a
+    stale split or no_grad view's error comes first. Called behind the ``state.fw`` flag."""
     if _any_tangent(op, args):
+        if state.enabled:
+            from .._ops.dispatch import requires_grad_mask
+            requires_grad_mask(args)
         raise NotImplementedError(op.jvp.message)
 
 
