@@ -123,3 +123,20 @@ def test_unsupported_forward_rule_after_the_stale_view_error(op, requires_grad):
             except (RuntimeError, NotImplementedError) as e:
                 return type(e).__name__, str(e)[:80]
     assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "var_mean", "std_mean"])
+def test_float64_short_variances_are_welfords_bit_for_bit(fn):
+    """rev2_repro_001: a float64 variance over up to 8 elements is Welford's, not the
+    two-pass sum an ulp away (amplified later by a cancellation)."""
+    rng = np.random.default_rng(33)
+    for _ in range(60):
+        shape = tuple(int(s) for s in rng.integers(1, 6, int(rng.integers(1, 4))))
+        a = np.round(rng.standard_normal(shape), 3)
+        dim = int(rng.integers(0, len(shape)))
+        outs = []
+        for m in (autotensor, torch):
+            r = getattr(m, fn)(m.tensor(a), dim, keepdim=True)
+            outs.append([x.numpy() for x in (r if isinstance(r, tuple) else (r,))])
+        for o, t in zip(*outs):
+            np.testing.assert_array_equal(o, t)

@@ -1400,7 +1400,13 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
 # longer reductions take the two-pass sum in double, which Welford's double result
 # approaches (they differ where |mean| / std nears 1 / eps of double). Complex inputs are
 # the variances of the real and imaginary parts, added (and rooted) in the real dtype.
+# Up to _WELFORD_ALWAYS elements a float64 reduction takes Welford's steps whatever its
+# mean: the two-pass sum's last-ulp differences (var([-0.715, -0.452]) is 0.0345845 by
+# Welford, 0.03458449999999999 by two passes) are amplified by a later cancellation (the
+# tangent of cosine_similarity of one-element vectors, a rounding residue: stop 32's
+# rev2_repro_001), and so few steps cost little.
 _WELFORD_MAX = {8: 128}  # by itemsize; others 32
+_WELFORD_ALWAYS = 8
 
 
 def _var_real(d, dims, c, keepdim, root, mean_too):
@@ -1430,7 +1436,7 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
             range(nd - len(red), nd)) else x
         x = x.reshape(tuple(d.shape[i] for i in keep) + (n,))
         welford = n <= _WELFORD_MAX.get(dt.itemsize, 32)
-        if welford and dt.itemsize == 8:
+        if welford and dt.itemsize == 8 and n > _WELFORD_ALWAYS:
             # (a float64 result: Welford's rounding shows only where |mean| / std is large,
             # ~eps * that relative; elsewhere the two-pass sum agrees to ~1e-15 and costs
             # one pass instead of n)
