@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005.py",
                 "pending_stop32/fin_repro_007.py", "pending_stop33/s33a_repro_001.py",
-                "pending_stop33/s33a_repro_002.py"]
+                "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -140,3 +140,16 @@ def test_float64_short_variances_are_welfords_bit_for_bit(fn):
             outs.append([x.numpy() for x in (r if isinstance(r, tuple) else (r,))])
         for o, t in zip(*outs):
             np.testing.assert_array_equal(o, t)
+
+
+def test_singular_float32_linear_algebra_excuses_nans():
+    """s33b_001: R's tangent of a float32 QR of a rank-1 matrix is NaN in PyTorch (sgeqrf's
+    exact zero pivot) and finite here (a residue): for a matrix singular in float32 the
+    fuzzer excuses any values, NaNs included; a well-conditioned one's NaNs must match."""
+    from tests.fuzz.core import _as_close
+    mine, single, double = np.array([1.0, 2.0]), np.array([np.nan, np.nan]), \
+        np.array([1.0, 2.0])
+    assert _as_close(mine, single, double, kappa=np.inf)
+    assert _as_close(mine, single, double, kappa=1e8)
+    assert not _as_close(mine, single, double, kappa=10.0)
+    assert not _as_close(mine + 1, np.array([1.0, 2.0]), double, kappa=10.0)
