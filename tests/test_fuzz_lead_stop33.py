@@ -153,3 +153,27 @@ def test_singular_float32_linear_algebra_excuses_nans():
     assert _as_close(mine, single, double, kappa=1e8)
     assert not _as_close(mine, single, double, kappa=10.0)
     assert not _as_close(mine + 1, np.array([1.0, 2.0]), double, kappa=10.0)
+
+
+@pytest.mark.parametrize("fn", ["sum", "sum_dim", "mean", "mean_dim", "cumsum", "nansum",
+                                "nansum_dim"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_reduction_with_dtype_gives_the_tangent_that_dtype(fn, dtype):
+    """auto_linear passes dtype= on: a float16 input's float32 tangent is converted, then
+    reduced, in dtype (it was reduced in its own dtype); without dtype= it stays float32."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        out = []
+        with fw.dual_level():
+            x = fw.make_dual(m.tensor([[1.0, float("nan"), 2.5], [0.5, 1.5, -2.0]],
+                                      dtype=m.float16),
+                             m.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], dtype=m.float32))
+            f = {"sum": lambda **k: x.sum(**k), "sum_dim": lambda **k: x.sum(1, **k),
+                 "mean": lambda **k: x.mean(**k), "mean_dim": lambda **k: x.mean(1, **k),
+                 "cumsum": lambda **k: x.cumsum(1, **k), "nansum": lambda **k: x.nansum(**k),
+                 "nansum_dim": lambda **k: x.nansum(0, **k)}[fn]
+            for kw in ({}, {"dtype": getattr(m, dtype)}):
+                t = fw.unpack_dual(f(**kw)).tangent
+                out.append((str(t.dtype), np.array(t.tolist()).tobytes()))
+        return out
+    assert scenario(autotensor) == scenario(torch)

@@ -473,7 +473,34 @@ class _NoDim:
 _NO_DIM = _NoDim()
 
 
+def _tangent_in_dtype(r, input, dtype, op):
+    """derivatives.yaml's auto_linear passes ``dtype=`` on to the tangent's op: the tangent
+    of ``x.sum(dtype=torch.float64)`` of a float16 x with a float32 tangent is the float32
+    tangent converted, then summed, in float64 (the linear rule applied it in its own
+    dtype). ``op``: the public function on a tensor, with dtype bound. Returns r."""
+    if dtype is None:
+        return r
+    from ..autograd import forward_ad as fw
+    t = fw._tangent_or_none(r) if r._meta is not None else None
+    if t is None or t._data.dtype == r._data.dtype:
+        return r
+    prev = fw.state.fw
+    fw.state.fw = False
+    try:
+        fw._set_tangent(r, op(fw._tangent_or_none(input)))
+    finally:
+        fw.state.fw = prev
+    return r
+
+
 def sum(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        return _tangent_in_dtype(_sum(input, dim, keepdim, dtype), input, dtype,
+                                 lambda t: sum(t, dim, keepdim, dtype=dtype))
+    return _sum(input, dim, keepdim, dtype)
+
+
+def _sum(input, dim, keepdim, dtype):
     d = _sum_dtype(input._data, dtype)
     given = dim is not _NO_DIM
     dims = _dims(dim, d.ndim, input) if given else None
@@ -497,6 +524,13 @@ def _np_mean(a, axis=None, keepdims=False):
 
 
 def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        return _tangent_in_dtype(_mean(input, dim, keepdim, dtype), input, dtype,
+                                 lambda t: mean(t, dim, keepdim, dtype=dtype))
+    return _mean(input, dim, keepdim, dtype)
+
+
+def _mean(input, dim, keepdim, dtype):
     d = input._data
     if dtype is not None:
         d = d.astype(dtype.np)
@@ -1103,7 +1137,8 @@ def cumsum(input, dim, *, dtype=None):
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.size:  # (dtype=bool: no kernel; a 0-d or empty tensor needs none)
         _refuse_kernel_dtype("cumsum_out_cpu", d)
-    return _finish(CUMSUM, (input,), (dim,), raw.cumsum(_acc(d), dim).astype(d.dtype, copy=False))
+    r = _finish(CUMSUM, (input,), (dim,), raw.cumsum(_acc(d), dim).astype(d.dtype, copy=False))
+    return _tangent_in_dtype(r, input, dtype, lambda t: cumsum(t, dim, dtype=dtype))
 
 
 def _sorted_indices(d, dim, descending):
@@ -1550,7 +1585,11 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     if not d.ndim:
         dims = None  # (validated first, as for a 0-d sum)
     out = _asarray(np.nansum(_acc(d), axis=dims, keepdims=keepdim and d.ndim > 0))
-    return _finish(NANSUM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
+    r = _finish(NANSUM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
+    # (PyTorch's rule: where(self_p.isnan(), 0, self_t).sum(dim, keepdim, dtype))
+    return _tangent_in_dtype(r, input, dtype, lambda t: sum(
+        t.masked_fill(_make(np.isnan(input._data)), 0), _NO_DIM if dims is None else dims,
+        keepdim and d.ndim > 0, dtype=dtype))
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
