@@ -229,20 +229,19 @@ _ERFCX_Y100 = np.array("""
 0.9777170133588503 0.02200093857283048 0.0002795161070268238 2.5153688325245316e-06
     1.651401954782282e-08 7.819152682936823e-11 2.4873652355555557e-13
 1.0 0.0 0.0 0.0 0.0 0.0 0.0""".split(), np.float64).reshape(101, 7)
+_COLUMNS = np.ascontiguousarray(_ERFCX_Y100.T)  # (one coefficient of every piece a row)
 _ISPI = 0.56418958354775628694807945156  # 1 / sqrt(pi)
 
 
 def _y100(y100):
     """erfcx(x) from y100 = 400 / (4 + x), in y100's type: its piece's polynomial in
     double, rounded once."""
-    k = y100.astype(np.int64)  # (truncation: static_cast<int>)
-    c = _ERFCX_Y100[k]
+    k = y100.astype(np.intp)  # (truncation: static_cast<int>)
     t = (y100 * y100.dtype.type(2) - (2 * k + 1).astype(y100.dtype)).astype(np.float64)
-    acc = c[:, 6] * t
-    for j in range(5, 0, -1):
-        acc += c[:, j]
+    acc = _COLUMNS[6].take(k)
+    for j in range(5, -1, -1):
         acc *= t
-    acc += c[:, 0]
+        acc += _COLUMNS[j].take(k)
     return acc.astype(y100.dtype)
 
 
