@@ -33,7 +33,7 @@ BOUNDS = {
     "tanh (normal)": (1, 0.008), "sinh": (1, 0.004), "cosh": (1, 0.003),
     "asin": (1, 0.05), "acos": (1, 0.08), "atan": (1, 0.035), "atanh": (1, 0.002),
     "sigmoid (real)": (0, 0.0), "sigmoid (normal)": (0, 0.0), "digamma": (0, 0.0),
-    "xlogy": (0, 0.0), "atan2": (1, 0.035),
+    "xlogy": (0, 0.0), "atan2": (1, 0.035), "erfcx": (0, 0.0), "log_ndtr": (0, 0.0),
     # MKL's float erf (2.4%), log (logit: 7%), glibc's sinf (sinc: 1%)
     "erf": (1, 0.035), "logit": (1, 0.09), "sinc": (2, 0.02),
     # not PyTorch's algorithm: glibc's float asinh, acosh, lgamma; MKL's erfc, erfinv

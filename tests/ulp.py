@@ -65,6 +65,8 @@ OPS = [(f"{name} ({domain})" if sum(n == name for n, _ in UNARY) > 1 else name, 
         _unary(name)) for name, domain in UNARY] + [
     ("atan2", "normal", lambda m, t: m.atan2(t, m.flip(t, [0]))),
     ("xlogy", "normal", lambda m, t: m.xlogy(t, m.flip(t, [0]).abs())),
+    ("erfcx", "normal", lambda m, t: m.special.erfcx(t)),
+    ("log_ndtr", "normal", lambda m, t: m.special.log_ndtr(t)),
     ("sqrt", "positive", lambda m, t: m.sqrt(t)),
     ("rsqrt", "positive", lambda m, t: m.rsqrt(t)),
     ("reciprocal", "real", lambda m, t: m.reciprocal(t)),

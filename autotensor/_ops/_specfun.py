@@ -477,6 +477,121 @@ def logf(x):
     return out
 
 
+# Note [glibc's erfcf and log1pf]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# calc_log_ndtr's float kernel (Note [Faddeeva's erfcx] in _erfcx.py) calls std::erfc and
+# std::log1p of a float: glibc's erfcf and log1pf, Sun's fdlibm formulas converted to float
+# (s_erff.c, s_log1pf.c; Sun Microsystems 1993, "permission to use, copy, modify, and
+# distribute this software is freely granted, provided that this notice is preserved";
+# float conversion by Ian Lance Taylor, Cygnus Support) evaluated in float arithmetic, with
+# float coefficients (their bit patterns below, as in the sources). Neither is correctly
+# rounded: with erfc and log1p in float64, rounded, 16% of log_ndtr's values from x = -1 on
+# differed from PyTorch's (erfcf alone ported: 0.7%), so both are ported operation by
+# operation in float32: equal to libm's (glibc 2.36) on a million inputs each (390,000 in
+# tests/test_fuzz_erf_stop33.py). glibc 2.41 replaced both by CORE-MATH's correctly
+# rounded ones: on such a system these ports stop being PyTorch's.
+def _words(*bits):
+    return tuple(np.array(bits, np.uint32).view(np.float32))
+
+
+_ERXF = _words(0x3F58560B)[0]  # (float) erf(1) - its low bits
+_PPF = _words(0xB7C756B1, 0xBBBD1489, 0xBCE9528F, 0xBEA66BEB, 0x3E0375D4)
+_QQF = _words(0xB684E21A, 0x390AEE49, 0x3BA68116, 0x3D852A63, 0x3ECBBBCE, 0x3F800000)
+_PAF = _words(0xBB0DF9C0, 0x3D1151B3, 0xBDE31CC2, 0x3EA2FE54, 0xBEBE9208, 0x3ED46805,
+              0xBB1ACDC6)
+_QAF = _words(0x3C445AA3, 0x3C5F6E13, 0x3E013307, 0x3D931AE7, 0x3F0A5785, 0x3DD9F331,
+              0x3F800000)
+_RAF = _words(0xC11D077E, 0xC2A2932B, 0xC3389AE7, 0xC322658C, 0xC2798057, 0xC128F022,
+              0xBF31A0B7, 0xBC21A093)
+_SAF = _words(0xBD777F97, 0x40D23F7C, 0x42D9451F, 0x43D6810B, 0x442158C9, 0x43D9486F,
+              0x4309A863, 0x419D35CE, 0x3F800000)
+_RBF = _words(0xC3F1C275, 0xC480230B, 0xC41F6441, 0xC320A2EA, 0xC18E104B, 0xBF4C9DD4,
+              0xBC21A092)
+_SBF = _words(0xC1B38712, 0x43ED43A7, 0x451F90CE, 0x4547FDBB, 0x44C01759, 0x43A2E571,
+              0x41F2B459, 0x3F800000)
+
+
+def erfcf(x):
+    """glibc's erfcf of a float32 array (Note [glibc's erfcf and log1pf])."""
+    x = np.asarray(x, np.float32)
+    flat = x.ravel()
+    hx = flat.view(np.int32)
+    ix = hx & 0x7FFFFFFF
+    f1, half = np.float32(1), np.float32(0.5)
+    out = np.where(hx < 0, np.float32(2), np.float32(0))  # |x| >= 28 and +-inf
+    out[np.isnan(flat)] = np.nan
+    with np.errstate(all="ignore"):
+        m = ix < 0x3F580000  # |x| < 0.84375
+        v = flat[m]
+        y = _ratio(v * v, _PPF, _QQF)
+        out[m] = np.where(ix[m] < 0x23800000, f1 - v, np.where(  # (|x| < 2^-56)
+            hx[m] < 0x3E800000, f1 - (v + v * y), half - (v * y + (v - half))))
+        m = (ix >= 0x3F580000) & (ix < 0x3FA00000)  # |x| < 1.25
+        d = _ratio(np.abs(flat[m]) - f1, _PAF, _QAF)
+        out[m] = np.where(hx[m] >= 0, (f1 - _ERXF) - d, f1 + (_ERXF + d))
+        m = (ix >= 0x3FA00000) & (ix < 0x41E00000)  # |x| < 28
+        t, im, hm = np.abs(flat[m]), ix[m], hx[m]
+        s = f1 / (t * t)
+        near = im < 0x4036DB6D  # |x| < 1/0.35
+        rs = np.where(near, _ratio(s, _RAF, _SAF), _ratio(s, _RBF, _SBF))
+        z = (im & np.int32(-0x2000)).view(np.float32)  # t with its low 13 bits cleared
+        r = expf(-z * z - np.float32(0.5625)) * expf((z - t) * (z + t) + rs)
+        out[m] = np.where(hm > 0, r / t, np.where(im >= 0x40C00000, np.float32(2),
+                                                  np.float32(2) - r / t))
+    return out.reshape(x.shape)
+
+
+_LN2F = _words(0x3F317180, 0x3717F7D1)  # ln 2 = hi + lo
+_LPF = _words(0x3E178897, 0x3E1CD04F, 0x3E3A3325, 0x3E638E29, 0x3E924925, 0x3ECCCCCD,
+              0x3F2AAAAB)
+
+
+def log1pf(x):
+    """glibc's log1pf of a float32 array (Note [glibc's erfcf and log1pf]): log(1 + x) =
+    k ln 2 + log1p(f), 1 + x = 2^k (1 + f) with sqrt(2)/2 <= 1 + f < sqrt(2) and a
+    correction c for the rounding of 1 + x; log1p(f) = f - (hfsq - s (hfsq + R(s^2))), s =
+    f / (2 + f). Every element takes every path, and np.where picks its own."""
+    x = np.asarray(x, np.float32)
+    hx = x.view(np.int32)
+    ax = hx & 0x7FFFFFFF
+    f1 = np.float32(1)
+    with np.errstate(all="ignore"):
+        # -0.2929 < x < 0.41422: f = x itself (k = 0)
+        direct = (hx < 0x3ED413D7) & ((hx > 0) | (hx <= np.int32(-0x416A09E1)))
+        u = f1 + x
+        huge = hx >= 0x5A000000  # 1 + x is x: no correction
+        hu = np.where(huge, x, u).view(np.int32)
+        k = (hu >> 23) - 127
+        c = np.where(huge | direct, np.float32(0),
+                     np.where(k > 0, f1 - (u - x), x - (u - f1)) / u)
+        hu = hu & 0x007FFFFF
+        low = hu < 0x3504F7  # normalise 1 + x to [1, sqrt 2), else its half to [sqrt2/2, 1)
+        k = np.where(direct, 0, np.where(low, k, k + 1))
+        f = np.where(direct, x, np.where(low, hu | 0x3F800000, hu | 0x3F000000).view(
+            np.float32) - f1)
+        hu = np.where(direct, 1, np.where(low, hu, (0x00800000 - hu) >> 2))
+        kf = k.astype(np.float32)
+        hfsq = np.float32(0.5) * f * f
+        klo = kf * _LN2F[1] + c
+        # |f| < 2^-20: two terms (f == 0: k ln 2 + c)
+        r0 = hfsq * (f1 - np.float32(0.66666666666666666) * f)
+        tiny = np.where(k == 0, f - r0, kf * _LN2F[0] - ((r0 - klo) - f))
+        tiny = np.where(f == 0, np.where(k == 0, np.float32(0), kf * _LN2F[0] + (
+            c + kf * _LN2F[1])), tiny)
+        s = f / (np.float32(2) + f)
+        z = s * s
+        r = _poly(z, _LPF) * z
+        out = np.where(k == 0, f - (hfsq - s * (hfsq + r)),
+                       kf * _LN2F[0] - ((hfsq - (s * (hfsq + r) + klo)) - f))
+        out = np.where(hu == 0, tiny, out)
+        out = np.where(ax < 0x31000000, np.where(  # |x| < 2^-29 (2^-54: x itself)
+            ax < 0x24800000, x, x - x * x * np.float32(0.5)), out)
+        out = np.where(hx >= 0x7F800000, x + x, out)  # +inf, NaN
+        out = np.where((hx < 0x3ED413D7) & (ax >= 0x3F800000),  # x <= -1 (and -inf)
+                       np.where(x == -1, -np.inf, np.nan), out)
+    return np.asarray(out, np.float32)
+
+
 # Note [SLEEF's expf]
 # ~~~~~~~~~~~~~~~~~~~
 # The kernels that call exp on vectors themselves (sigmoid's SIMD loop: Vectorized<float>

@@ -6,8 +6,8 @@ prelu's kernel. ``autotensor.special`` re-exports these with the aliases of exis
 Kernels run in float64 (float32 inputs are computed in double and rounded once), without
 SciPy: Bessel functions by their power series for |x| <= 30 and the asymptotic series
 beyond (NumPy's i0 is Cephes', as PyTorch's); zeta by Cephes' Euler-Maclaurin sum with
-Bernoulli numbers computed exactly; erfcx by exp(x^2) erfc(x) below 5 and a continued
-fraction above.
+Bernoulli numbers computed exactly. erfcx and log_ndtr are PyTorch's own algorithms in the
+input's type (_erfcx.py: float32 bit for bit).
 """
 import math
 from fractions import Fraction
@@ -15,7 +15,7 @@ from fractions import Fraction
 from .. import _dtypes
 from .._backend import np
 from .._tensor import Tensor
-from . import _specfun
+from . import _erfcx, _specfun
 from .dispatch import check_broadcast, defop, view_errors_before_checks
 from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn, refuse_complex
 from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
@@ -196,22 +196,6 @@ def i1_kernel(x):
     return _back(out, x)
 
 
-def _erfcx64(x):
-    x = _f64(x)
-    out = np.empty_like(x)
-    small = x < 5
-    xs = x[small]
-    with np.errstate(over="ignore", invalid="ignore"):
-        out[small] = np.exp(xs * xs) * _specfun.erfc(xs)
-    xb = x[~small]
-    # erfcx(x) = 1/sqrt(pi) * 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))) (bottom up)
-    acc = np.zeros_like(xb)
-    for k in range(60, 0, -1):
-        acc = (k / 2) / (xb + acc)
-    out[~small] = 1 / (np.sqrt(np.pi) * (xb + acc))
-    return out
-
-
 _HALF_NAMES = {"float16": "Half", "bfloat16": "BFloat16"}
 
 
@@ -224,7 +208,7 @@ def _no_half_kernel(name, x):
 
 def erfcx_kernel(x):
     _no_half_kernel("erfcx", x)
-    return _back(_erfcx64(x), x)
+    return _asarray(_erfcx.erfcx(x))
 
 
 def ndtri_kernel(p):
@@ -234,11 +218,7 @@ def ndtri_kernel(p):
 
 def log_ndtr_kernel(x):
     _no_half_kernel("log_ndtr", x)
-    x64 = _f64(x)
-    with np.errstate(divide="ignore"):
-        low = np.log(_erfcx64(-x64 / math.sqrt(2)) / 2) - x64 * x64 / 2
-        high = np.log1p(-_specfun.erfc(x64 / math.sqrt(2)) / 2)
-    return _back(np.where(x64 < -1, low, high), x)
+    return _asarray(_erfcx.log_ndtr(x))
 
 
 def entr_kernel(x):
