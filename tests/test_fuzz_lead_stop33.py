@@ -177,3 +177,22 @@ def test_reduction_with_dtype_gives_the_tangent_that_dtype(fn, dtype):
                 out.append((str(t.dtype), np.array(t.tolist()).tobytes()))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("op", ["mm", "matmul", "bmm", "mv", "dot", "outer", "addmm"])
+def test_mixed_dtype_product_tangents_refuse_as_pytorch(op):
+    """A float32 product of a dual with a float64 tangent, by itself: PyTorch's rule
+    a_t @ b_p + a_p @ b_t evaluates its right term first (GCC's order for operator+), so
+    the error names "float != double"."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            shape = {"mv": (2, 2), "dot": (2,), "outer": (2,), "bmm": (1, 2, 2)}.get(op, (2, 2))
+            a = fw.make_dual(m.ones(shape), m.ones(shape, dtype=m.float64))
+            f = {"addmm": lambda: m.addmm(m.ones(2, 2), a, a),
+                 "mv": lambda: m.mv(a, a[0])}.get(op, lambda: getattr(m, op)(a, a))
+            try:
+                return "ok", str(fw.unpack_dual(f()).tangent.dtype)
+            except RuntimeError as e:
+                return "raised", str(e)
+    assert scenario(autotensor) == scenario(torch)

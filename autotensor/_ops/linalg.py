@@ -64,8 +64,10 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_ter
     # dot, vdot, outer, addr and linalg_cross of PyTorch's zero tensor are a zero tensor
     # (no 0 * inf), and ``zero_tensor + t`` is t: the sum keeps the graph of every term, the
     # values of the others (+0.0 zeros when all are such terms)
-    ta = None if a_t is None else term(a_t, b)
+    # (the second term first: GCC evaluates operator+'s operands right to left, so a
+    # mixed-dtype mm(a_p, b_t) refuses before mm(a_t, b_p): "float != double")
     tb = None if b_t is None else term(a, b_t)
+    ta = None if a_t is None else term(a_t, b)
     out, zero_out = first, False
     for term_x, zero in ((ta, zero_a), (tb, zero_b)):
         if term_x is None:
