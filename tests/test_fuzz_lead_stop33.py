@@ -11,7 +11,8 @@ torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005.py",
                 "pending_stop32/fin_repro_007.py", "pending_stop33/s33a_repro_001.py",
-                "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py"]
+                "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py",
+                "pending_stop33/s33c_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -196,3 +197,17 @@ def test_mixed_dtype_product_tangents_refuse_as_pytorch(op):
             except RuntimeError as e:
                 return "raised", str(e)
     assert scenario(autotensor) == scenario(torch)
+
+
+def test_zero_ness_of_a_dft_residue_is_excused_a_wrong_bool_is_not(monkeypatch):
+    """s33c_001: bool() of irfft(rfft(x)) holds pocketfft's 1e-17 residue where MKL's round
+    trip gives 0: a discontinuous line, excused when PyTorch computes ours from our inputs;
+    a bool() that is wrong on those inputs is still a mismatch."""
+    from tests.fuzz.core import Mismatch, run_and_compare
+    lines = ["v0 = torch.tensor([1.624, -0.612, -0.0], dtype=torch.float64)",
+             "v5 = torch.fft.irfft(torch.fft.rfft(v0, dim=0), n=3, dim=0)",
+             "v6 = v5.bool()"]
+    run_and_compare(lines)
+    monkeypatch.setattr(autotensor.Tensor, "bool", lambda self: self == 0)
+    with pytest.raises(Mismatch, match="line 2"):
+        run_and_compare(lines)
