@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005.py",
                 "pending_stop32/fin_repro_007.py", "pending_stop33/s33a_repro_001.py",
                 "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py",
-                "pending_stop33/s33c_repro_001.py"]
+                "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -211,3 +211,35 @@ def test_zero_ness_of_a_dft_residue_is_excused_a_wrong_bool_is_not(monkeypatch):
     monkeypatch.setattr(autotensor.Tensor, "bool", lambda self: self == 0)
     with pytest.raises(Mismatch, match="line 2"):
         run_and_compare(lines)
+
+
+@pytest.mark.parametrize("how", ["copy_", "setitem", "setitem_index", "copy_broadcast"])
+@pytest.mark.parametrize("dual", [False, True])
+def test_copy_into_an_integer_no_grad_view_is_not_autograds(how, dual):
+    """s33c_002: copy_ into an integer (or bool) tensor computes no requires_grad in
+    PyTorch, so autograd's in-place checks (a no_grad view modified with grad mode on, a
+    leaf) do not run; a float no_grad view still refuses."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        out = []
+        with fw.dual_level():
+            for dtype in (m.int64, m.bool, m.float32):
+                v0 = m.tensor([1.764, 2.5], requires_grad=True)
+                if dual:
+                    v0 = fw.make_dual(v0, m.tensor([1.0, 2.0]))
+                with m.no_grad():
+                    v = m.tensor([1, 2]).to(dtype).view(-1)
+                try:
+                    if how == "copy_":
+                        v.copy_(v0)
+                    elif how == "copy_broadcast":
+                        v.copy_(v0[0])
+                    elif how == "setitem":
+                        v[...] = v0
+                    else:
+                        v[0] = v0[1]
+                    out.append(("ok", v.tolist(), v.requires_grad))
+                except RuntimeError as e:
+                    out.append(("raised", str(e)[:60]))
+        return out
+    assert scenario(autotensor) == scenario(torch)

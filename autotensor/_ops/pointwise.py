@@ -1841,7 +1841,8 @@ def copy_(self, src, non_blocking=False):
     sd = src._data
     dst = self._data
     if sd.shape != dst.shape:
-        inplace.check_inplace(self, (self, src))  # (PyTorch's leaf/view errors come first)
+        # (PyTorch's leaf/view errors come first; none into an integer or bool tensor)
+        inplace.check_inplace(self, (self, src), dst.dtype.kind in "fcV")
         # (TensorIterator: the output's own overlap, the input's, then the shapes)
         inplace.check_overlaps(self, (self, src), "copy_")
         if not _broadcastable(sd.shape, dst.shape):

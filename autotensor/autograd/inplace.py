@@ -252,9 +252,11 @@ def move_retain_grad(t, old_fn, old_nr):
     t._grad_fn._extra()["retain"][t._output_nr] = weakref.ref(t)
 
 
-def check_inplace(t, inputs=()):
-    """PyTorch's checks before any in-place write (before the data changes)."""
-    if not _state.enabled:
+def check_inplace(t, inputs=(), differentiable=True):
+    """PyTorch's checks before any in-place write (before the data changes).
+    ``differentiable=False``: copy_ into an integer or bool tensor, which computes no
+    requires_grad, so only the inference-tensor check applies."""
+    if not (_state.enabled and differentiable):
         if t._meta is not None and t._meta.get("inference") and not _state.inference:
             raise RuntimeError("Inplace update to inference tensor outside InferenceMode is "
                                "not allowed.You can make a clone to get a normal tensor "
@@ -610,7 +612,8 @@ def _refuse_zero_grad(op, t):
 def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
-    check_inplace(t, inputs)
+    nondiff_copy = op.name == "copy_" and t._data.dtype.kind not in "fcV"
+    check_inplace(t, inputs, not nondiff_copy)
     if (t._meta is not None and t._meta.get("zero_tensor")) or (
             t._view is not None and t._view.base._meta is not None and
             t._view.base._meta.get("zero_tensor")):
@@ -622,7 +625,7 @@ def record_inplace(op, t, inputs, params, value, where=True):
         _refuse_zero_grad(op, t)
     check_overlaps(t, inputs, op.name)
     mask = dispatch.requires_grad_mask(inputs) if _state.enabled else 0
-    if mask and op.name == "copy_" and t._data.dtype.kind not in "fcV":
+    if mask and nondiff_copy:
         # PyTorch's copy_ records nothing into an integer or bool tensor; its generated
         # in-place ops record whatever self's dtype (mul_ of an integer tensor given
         # history by fill_, masked_fill_ of one by a 0-d tensor requiring grad)
