@@ -12,7 +12,8 @@ torch = pytest.importorskip("torch")
 _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005.py",
                 "pending_stop32/fin_repro_007.py", "pending_stop33/s33a_repro_001.py",
                 "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py",
-                "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py"]
+                "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py",
+                "pending_stop33/s33d_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -241,5 +242,28 @@ def test_copy_into_an_integer_no_grad_view_is_not_autograds(how, dual):
                     out.append(("ok", v.tolist(), v.requires_grad))
                 except RuntimeError as e:
                     out.append(("raised", str(e)[:60]))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("maxnorm", [1.0, 100.0])
+def test_renorm_tangent_of_half_views_follows_the_where_layout(dtype, maxnorm):
+    """s33d_001: renorm_jvp's float32 tangent of a half input is copied into the result's
+    layout and dtype only where the where() kept a permuted layout (a transposed self); a
+    sliced self's where() is contiguous and its tangent stays float32."""
+    base = [[[1.763671875, 0.39990234375], [0.97900390625, 2.240234375]]]
+    tan = [[[1.624, -0.612], [-0.528, -1.073]]]
+
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        out = []
+        for f in (lambda x: x[..., 0], lambda x: x[0].t(), lambda x: x[0],
+                  lambda x: x[0][:, :1], lambda x: x[0].t().contiguous().t()):
+            with fw.dual_level():
+                x = fw.make_dual(m.tensor(base, dtype=getattr(m, dtype)),
+                                 m.tensor(tan, dtype=getattr(m, dtype)))
+                t = fw.unpack_dual(f(x).renorm(2, 0, maxnorm)).tangent
+                out.append((str(t.dtype), t.stride(), t.float().tolist()))
         return out
     assert scenario(autotensor) == scenario(torch)

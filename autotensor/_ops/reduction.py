@@ -2984,10 +2984,14 @@ def _renorm_jvp(F, self, self_t, p, dim, maxnorm):
     factor = invnorm * maxnorm
     dn = norm_jvp(F, self, self_t, p, dims, True, norm)
     t = F.where(norm > maxnorm, factor * (self_t - self * invnorm * dn), self_t)
-    if t.dtype != self.dtype and not self.is_contiguous():
-        # (the where() follows self_t's layout, not the contiguous result's: set_fw_grad
-        # copies it into one laid out as the result, of the result's dtype)
-        t = F.cast_like(t, self)
+    if t.dtype != self.dtype and not t.is_contiguous():
+        # (the where() follows self_t's layout where TensorIterator keeps a permutation
+        # (a transposed self), not the contiguous result's: set_fw_grad copies it into one
+        # laid out as the result, of the result's dtype; a sliced self's where() is
+        # contiguous, and stays float32)
+        z = _make(np.zeros(self._data.shape, self._data.dtype))
+        z.copy_(t)
+        t = z
     return t
 
 
