@@ -76,6 +76,7 @@ TRIL = defop("tril", "TrilBackward0", lambda a, diagonal: np.tril(a, diagonal),
 TRIU = defop("triu", "TriuBackward0", lambda a, diagonal: np.triu(a, diagonal),
              params=("diagonal",), grads={"self": lambda F, grad, diagonal: F.triu(grad, diagonal)},
              jvp="linear", layout="contiguous")
+TRIL.tangent_copied = TRIU.tangent_copied = True  # (_write_tangent in inplace.py)
 FLIP = defop("flip", "FlipBackward0", raw.flip, params=("dims",),
              grads={"self": lambda F, grad, dims: F.flip(grad, dims)},
              jvp="linear", layout="like")
@@ -741,7 +742,10 @@ def _storage_array(input):
         meta = input._meta  # (a detached alias, a laid-out tangent: storage_offset's root)
         root = meta.get("root") if meta is not None else None
         return input._data if root is None or root.dtype != input._data.dtype else root
-    root = view.base._data
+    base = view.base
+    root = base._root_array()  # (a detached expanded base remembers its source's memory)
+    if root.dtype != base._data.dtype:
+        root = base._data
     if view.dtype_view is not None:
         from .complex_ops import _as_complex_array, _as_real_array
         root = _as_real_array(root) if view.dtype_view == "as_real" else _as_complex_array(root)

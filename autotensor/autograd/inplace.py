@@ -702,6 +702,13 @@ def _write_tangent(op, t, inputs, where, node, new_tangent):
     last, as the rule's own errors)."""
     from .forward_ad import _tangent_or_none, assign_tangent
     refused = None
+    if op.__dict__.get("tangent_copied"):
+        # (the rule computes the new tangent out of place and copy_()s it into self's,
+        # whose overlap check refuses an expanded one: tril_/triu_, whose kernel wrote the
+        # expanded primal in place)
+        cur = _tangent_or_none(t)
+        if cur is not None and has_internal_overlap(cur._data):
+            return RuntimeError(OVERLAP_MESSAGE)
     try:
         assign_tangent(t, new_tangent, inputs, where,
                        _copy_raw_tangent(t, inputs[1]) if op.name == "copy_" else None)
