@@ -3239,11 +3239,20 @@ _SQRT1_2, _SQRT_2_PI = math.sqrt(0.5), math.sqrt(2 / math.pi)
 _KAPPA = 0.044715
 
 
+def _onednn_gelu_takes(x):
+    """Whether PyTorch's gelu of float32 ``x`` (approximate="none") is oneDNN's: aten's
+    use_mkldnn(self), a contiguous tensor of more than one element (Note [oneDNN's
+    GELU]); other float32 tensors take aten's own kernel."""
+    return x.size > 1 and x.flags.c_contiguous
+
+
 def _gelu(a, approximate):
     if approximate == "tanh":
         return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + _KAPPA * a * a * a)))
     if a.dtype != np.float32 and a.dtype != np.float64:
         return a * 0.5 * (1 + _specfun.erf(a * _SQRT1_2))
+    if a.dtype == np.float32 and _onednn_gelu_takes(a):
+        return _specfun.onednn_gelu(a)
     flat = a.ravel()
     out = np.empty_like(flat)
     if a.dtype == np.float32:
@@ -3286,6 +3295,8 @@ def _gelu_cdf(x):
 def _gelu_backward_raw(grad, self):
     """grad * (Phi(x) + x * phi(x)) on arrays (Note [Blockwise GELU])."""
     dt = self.dtype
+    if dt == np.float32 and _onednn_gelu_takes(self):
+        return _specfun.onednn_gelu_backward(self, grad)
     x = self.ravel()
     g = grad.ravel()
     out = np.empty_like(x)
