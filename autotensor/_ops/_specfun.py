@@ -1692,3 +1692,333 @@ def onednn_gelu_backward(x, g):
     """oneDNN's AVX-512 gelu_erf backward, g * GELU'(x), of float32 arrays (Note [oneDNN's
     GELU])."""
     return _blockwise(_onednn_gelu_backward, x, g)
+
+
+# Note [SLEEF's log1pf and tanhf]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Vectorized<float>::log1p and ::tanh (softplus', log_sigmoid's and mish's SIMD loops) are
+# SLEEF's Sleef_log1pf16_u10 and Sleef_tanhf16_u10. log1pf: e = getexp((1 + x) / 0.75),
+# m = x 2^-e + (2^-e - 1) fused, then 2 atanh(m / (2 + m)) + e ln 2 in double-float
+# arithmetic with a cubic tail (as Note [SLEEF's logf]). tanhf: e^|x| as a double-float
+# (expk2f: q = rint(|x| / ln 2), the remainder in two steps, a polynomial in double-float,
+# 2^q in two multiplications), then (e - 1/e) / (e + 1/e) in double-float, 1 beyond
+# 8.664339742. Ported step for step with SLEEF's df.h (its FMA variants: the AVX-512
+# build has ENABLE_FMA_SP), each fused multiply-add a float64 product plus sum rounded
+# once; float32 temporaries (float64 ones only inside _fma_f).
+def _fms_f(a, b, c):
+    """float32 a * b - c, fused (vfmapn)."""
+    return _f32(a.astype(np.float64) * b - c)
+
+
+def _fnma_f(a, b, c):
+    """float32 c - a * b, fused (vfmanp)."""
+    return _f32(c - a.astype(np.float64) * b)
+
+
+def _df_mul_f(xx, xy, y):
+    """dfmul_vf2_vf2_vf."""
+    s = xx * y
+    return s, _fma_f(xy, y, _fms_f(xx, y, s))
+
+
+def _df_mul_ff(xx, xy, yx, yy):
+    """dfmul_vf2_vf2_vf2."""
+    s = xx * yx
+    return s, _fma_f(xx, yy, _fma_f(xy, yx, _fms_f(xx, yx, s)))
+
+
+def _df_squ(xx, xy):
+    """dfsqu_vf2_vf2."""
+    s = xx * xx
+    return s, _fma_f(xx + xx, xy, _fms_f(xx, xx, s))
+
+
+def _df_div(nx, ny, dx, dy):
+    """dfdiv_vf2_vf2_vf2 (FMA variant)."""
+    t = np.float32(1) / dx
+    s = nx * t
+    u = _fms_f(t, nx, s)
+    v = _fnma_f(dy, t, _fnma_f(dx, t, np.float32(1)))
+    return s, _fma_f(s, v, _fma_f(ny, t, u))
+
+
+def _df_rec(dx, dy):
+    """dfrec_vf2_vf2 (FMA variant)."""
+    s = np.float32(1) / dx
+    return s, s * _fnma_f(dy, s, _fnma_f(dx, s, np.float32(1)))
+
+
+def _df_add2_ff(xx, xy, yx, yy):
+    """dfadd2_vf2_vf2_vf2."""
+    s = xx + yx
+    v = s - xx
+    t = (xx - (s - v)) + (yx - v)
+    return s, t + (xy + yy)
+
+
+def _df_add2_fv(xx, xy, y):
+    """dfadd2_vf2_vf2_vf."""
+    s = xx + y
+    v = s - xx
+    return s, ((xx - (s - v)) + (y - v)) + xy
+
+
+def _df_add_ff(xx, xy, yx, yy):
+    """dfadd_vf2_vf2_vf2 (|x| >= |y|)."""
+    s = xx + yx
+    return s, (((xx - s) + yx) + xy) + yy
+
+
+def sleef_log1pf(x):
+    """SLEEF's log1pf (u10) of a float32 array, bit for bit (Note [SLEEF's log1pf and
+    tanhf])."""
+    d = np.asarray(x, np.float32).reshape(-1)
+    f = np.float32
+    with np.errstate(all="ignore"):
+        dp1 = d + f(1)
+        p = dp1 * f(1 / 0.75)
+        e = _f32(np.frexp(p)[1] - 1)  # (vgetexp)
+        e[p == 0] = -np.inf
+        e[np.isinf(p)] = 128
+        ei = np.where(np.isfinite(e), e, 0).astype(np.int32)
+        t = ((np.int32(0x3F800000) - (ei << 23)).astype(np.int32)).view(f)  # 2^-e
+        m = _fma_f(d, t, t - f(1))
+        sx, sy = _df_mul_f(np.full_like(e, f(0.69314718246459960938)),
+                           np.full_like(e, f(-1.904654323148236017e-09)), e)
+        dx = f(2) + m  # dfadd_vf2_vf_vf(2, m)
+        dy = (f(2) - dx) + m
+        qx, qy = _df_div(m, np.zeros_like(m), dx, dy)
+        x2 = qx * qx
+        tt = _fma_f(np.full_like(x2, f(0.3027294874)), x2, f(0.3996108174))
+        tt = _fma_f(tt, x2, f(0.6666694880))
+        sx, sy = _df_add_ff(sx, sy, qx * f(2), qy * f(2))
+        w = (x2 * qx) * tt  # dfadd_vf2_vf2_vf(s, w)
+        hi = sx + w
+        r = hi + (((sx - hi) + w) + sy)
+        r[d > f(1e38)] = np.inf
+        r[f(-1) > d] = np.nan
+        r[d == f(-1)] = -np.inf
+        r[(d == 0) & np.signbit(d)] = -0.0
+    return r.reshape(np.shape(x))
+
+
+_SLEEF_EXPK2F_POLY = tuple(float(np.float32(c)) for c in (
+    0.1980960224e-3, 0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1))
+
+
+def _sleef_ldexp2(d, q):
+    """vldexp2_vf_vf_vi2: d 2^(q >> 1) 2^(q - (q >> 1)), two roundings."""
+    h = q >> 1
+    return d * _pow2i(h) * _pow2i(q - h)
+
+
+def _sleef_expk2f(y):
+    """SLEEF's expk2f of (y, 0) for a float32 array y >= 0: e^y as a double-float."""
+    f = np.float32
+    u = y * _SLEEF_R_LN2F
+    q = np.rint(u)
+    q[~(np.abs(q) < 256)] = 0  # (inf and NaN and |y| > 177: the caller replaces them)
+    qf = q.astype(f)
+    qi = q.astype(np.int32)
+    sx, sy = _df_add2_fv(y, np.zeros_like(y), qf * f(-_SLEEF_L2UF))
+    sx, sy = _df_add2_fv(sx, sy, qf * f(-_SLEEF_L2LF))
+    c0, *cs = _SLEEF_EXPK2F_POLY
+    u = np.full_like(sx, f(c0))
+    for c in cs:
+        u = _fma_f(u, sx, f(c))
+    tx, ty = _df_mul_f(sx, sy, u)
+    tx, ty = _df_add2_fv(tx, ty, f(0.166666659414234244790680580464))
+    tx, ty = _df_mul_ff(sx, sy, tx, ty)
+    tx, ty = _df_add2_fv(tx, ty, f(0.5))
+    qx, qy = _df_squ(sx, sy)
+    tx, ty = _df_mul_ff(qx, qy, tx, ty)
+    tx, ty = _df_add2_ff(sx, sy, tx, ty)
+    hx = f(1) + tx  # dfadd_vf2_vf_vf2(1, t)
+    hy = ((f(1) - hx) + tx) + ty
+    return _sleef_ldexp2(hx, qi), _sleef_ldexp2(hy, qi)
+
+
+def sleef_tanhf(x):
+    """SLEEF's tanhf (u10) of a float32 array, bit for bit (Note [SLEEF's log1pf and
+    tanhf])."""
+    a = np.asarray(x, np.float32).reshape(-1)
+    with np.errstate(all="ignore"):
+        y = np.abs(a)
+        dx, dy = _sleef_expk2f(y)
+        ex, ey = _df_rec(dx, dy)
+        nx, ny = _df_add_ff(dx, dy, -ex, -ey)
+        mx, my = _df_add_ff(dx, dy, ex, ey)
+        qx, qy = _df_div(nx, ny, mx, my)
+        r = qx + qy
+        r[(y > np.float32(8.664339742)) | np.isnan(r)] = 1
+        _xor_sign(r, a)
+        r[np.isnan(a)] = np.nan
+    return r.reshape(np.shape(x))
+
+
+# Note [glibc's log1pf, expm1f and tanhf]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# The scalar loops of those kernels (the tail of a contiguous run past its last whole pair
+# of vectors, a strided inner dim, a tensor of fewer than 32 elements) call std::log1p and
+# std::tanh on floats: glibc's log1pf and tanhf (tanhf through expm1f), fdlibm's float
+# algorithms in glibc 2.36, compiled without FMA. They differ from the correctly rounded
+# float on 3% (log1pf of exp(x)) and 8% (tanhf) of inputs; ported here branch for branch
+# over whole arrays (each branch computed where it applies, selected by masks).
+def _bits(x):
+    return np.asarray(x, np.float32).view(np.int32)
+
+
+def _from_bits(i):
+    return np.asarray(i, np.int32).view(np.float32)
+
+
+def glibc_log1pf(x):
+    """glibc's log1pf of a float32 array (Note [glibc's log1pf, expm1f and tanhf])."""
+    f = np.float32
+    x = np.asarray(x, f).reshape(-1)
+    hx = _bits(x)
+    ax = hx & 0x7FFFFFFF
+    ln2_hi, ln2_lo = f(6.9313812256e-01), f(9.0580006145e-06)
+    lp = [f(c) for c in (6.6666668653e-01, 4.0000000596e-01, 2.8571429849e-01,
+                         2.2222198546e-01, 1.8183572590e-01, 1.5313838422e-01,
+                         1.4798198640e-01)]
+    with np.errstate(all="ignore"):
+        small = hx < 0x3ED413D7
+        k0 = small & ((hx > 0) | (hx <= np.int32(-0x416A09E1)))  # (0xbe95f61f)
+        # the k != 0 reduction
+        big = hx >= 0x5A000000
+        u = np.where(big, x, f(1) + x)
+        hu = _bits(u)
+        k = (hu >> 23) - 127
+        c = np.where(k > 0, f(1) - (u - x), x - (u - f(1))) / u
+        c[big] = 0
+        hu = hu & 0x007FFFFF
+        up = hu >= 0x3504F7
+        u = _from_bits(np.where(up, hu | 0x3F000000, hu | 0x3F800000))
+        k = np.where(up, k + 1, k)
+        hu = np.where(up, (0x00800000 - hu) >> 2, hu)
+        fr = u - f(1)
+        fr = np.where(k0, x, fr)
+        k = np.where(k0, 0, k)
+        hu = np.where(k0, 1, hu)
+        c = np.where(k0, f(0), c)
+        kf = k.astype(f)
+        hfsq = f(0.5) * fr * fr
+        # hu == 0 (|f| < 2^-20)
+        r_z = np.where(k == 0, f(0), kf * ln2_hi + (c + kf * ln2_lo))
+        rr = hfsq * (f(1) - f(0.66666666666666666) * fr)
+        r_h = np.where(k == 0, fr - rr, kf * ln2_hi - ((rr - (kf * ln2_lo + c)) - fr))
+        r_h = np.where(fr == 0, r_z, r_h)
+        sq = fr / (f(2) + fr)
+        z = sq * sq
+        rr = lp[6]
+        for cf in lp[5::-1]:
+            rr = cf + z * rr
+        rr = z * rr
+        r = np.where(k == 0, fr - (hfsq - sq * (hfsq + rr)),
+                     kf * ln2_hi - ((hfsq - (sq * (hfsq + rr) + (kf * ln2_lo + c))) - fr))
+        r = np.where(hu == 0, r_h, r)
+        r = np.where(hx >= 0x7F800000, x + x, r)
+        tiny = small & (ax < 0x31000000)
+        r = np.where(tiny, np.where(ax < 0x24800000, x, x - x * x * f(0.5)), r)
+        neg1 = small & (ax >= 0x3F800000)
+        r = np.where(neg1, np.where(x == f(-1), f(-np.inf), f(np.nan)), r)
+    return r.astype(f)
+
+
+def glibc_expm1f(x):
+    """glibc's expm1f of a float32 array (Note [glibc's log1pf, expm1f and tanhf])."""
+    f = np.float32
+    x = np.asarray(x, f).reshape(-1)
+    hx = _bits(x)
+    neg = hx < 0
+    hx = hx & 0x7FFFFFFF
+    ln2_hi, ln2_lo, invln2 = f(6.9313812256e-01), f(9.0580006145e-06), f(1.4426950216e+00)
+    q = [f(c) for c in (-3.3333335072e-02, 1.5873016091e-03, -7.9365076090e-05,
+                        4.0082177293e-06, -2.0109921195e-07)]
+    with np.errstate(all="ignore"):
+        near = (hx > 0x3EB17218) & (hx < 0x3F851592)
+        far = hx >= 0x3F851592
+        kk = (invln2 * x + np.where(neg, f(-0.5), f(0.5)))
+        kk = np.where(far & np.isfinite(kk), kk, 0).astype(np.int32)  # (C truncation)
+        tk = kk.astype(f)
+        hi = np.where(near, np.where(neg, x + ln2_hi, x - ln2_hi), x - tk * ln2_hi)
+        lo = np.where(near, np.where(neg, -ln2_lo, ln2_lo), tk * ln2_lo)
+        k = np.where(near, np.where(neg, -1, 1), kk)
+        red = hx > 0x3EB17218
+        xr = np.where(red, hi - lo, x)
+        c = np.where(red, (hi - xr) - lo, f(0))
+        k = np.where(red, k, 0)
+        hfx = f(0.5) * xr
+        hxs = xr * hfx
+        r1 = q[4]
+        for cf in q[3::-1]:
+            r1 = cf + hxs * r1
+        r1 = f(1) + hxs * r1
+        t = f(3) - r1 * hfx
+        e = hxs * ((r1 - t) / (f(6) - xr * t))
+        r_k0 = xr - (xr * e - hxs)
+        e = (xr * (e - c) - c) - hxs
+        r_m1 = f(0.5) * (xr - e) - f(0.5)
+        r_p1 = np.where(xr < f(-0.25), -f(2) * (e - (xr + f(0.5))), f(1) + f(2) * (xr - e))
+        sh = (k << 23).astype(np.int32)
+        y = f(1) - (e - xr)
+        r_far = _from_bits(_bits(y) + sh) - f(1)
+        kc = np.clip(k, 0, 31)
+        t1 = _from_bits(0x3F800000 - (0x1000000 >> kc))
+        r_lt23 = _from_bits(_bits(t1 - (e - xr)) + sh)
+        t2 = _from_bits(((0x7F - np.clip(k, 0, 127)) << 23).astype(np.int32))
+        r_ge23 = _from_bits(_bits((xr - (e + t2)) + f(1)) + sh)
+        r = np.where(k < 23, r_lt23, r_ge23)
+        r = np.where((k <= -2) | (k > 56), r_far, r)
+        r = np.where(k == 1, r_p1, r)
+        r = np.where(k == -1, r_m1, r)
+        r = np.where(k == 0, r_k0, r)
+        r = np.where(~red & (hx < 0x33000000), x, r)
+        huge = hx >= 0x4195B844
+        r = np.where(huge & neg, f(-1), r)
+        r = np.where((hx >= 0x42B17218) & (x > f(8.8721679688e+01)), f(np.inf), r)
+        r = np.where(hx == 0x7F800000, np.where(neg, f(-1), x), r)
+        r = np.where(hx > 0x7F800000, x + x, r)
+    return r.astype(f)
+
+
+def glibc_tanhf(x):
+    """glibc's tanhf of a float32 array (Note [glibc's log1pf, expm1f and tanhf])."""
+    f = np.float32
+    x = np.asarray(x, f).reshape(-1)
+    jx = _bits(x)
+    ix = jx & 0x7FFFFFFF
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        ge1 = ix >= 0x3F800000
+        t = glibc_expm1f(np.where(ge1, f(2) * ax, -f(2) * ax))
+        z = np.where(ge1, f(1) - f(2) / (t + f(2)), -t / (t + f(2)))
+        z = np.where(ix < 0x24000000, ax * (f(1) + ax), z)  # (x (1 + x), sign applied below)
+        z = np.where(ix >= 0x41B00000, f(1), z)
+        r = np.where(jx >= 0, z, -z)
+        r = np.where(ix < 0x24000000, x * (f(1) + x), r)
+        r = np.where(ix == 0, x, r)
+        r = np.where(ix >= 0x7F800000, np.where(jx >= 0, f(1) / x + f(1), f(1) / x - f(1)), r)
+    return r.astype(f)
+
+
+def torch_log1pf(x, simd):
+    """PyTorch's float log1p of a float32 array in a kernel of its own: SLEEF's where
+    ``simd`` (its SIMD loop), glibc's elsewhere (its scalar loop)."""
+    return _simd_or_scalar(x, simd, sleef_log1pf, glibc_log1pf)
+
+
+def torch_tanhf(x, simd):
+    """PyTorch's float tanh of a float32 array in a kernel of its own, as torch_log1pf."""
+    return _simd_or_scalar(x, simd, sleef_tanhf, glibc_tanhf)
+
+
+def _simd_or_scalar(x, simd, sleef, glibc):
+    x = np.asarray(x, np.float32)
+    if simd is not None and simd.all():
+        return sleef(x)
+    out = glibc(x).reshape(x.shape)
+    if simd is not None:
+        out[simd] = sleef(x[simd])
+    return out

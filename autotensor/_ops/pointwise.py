@@ -1925,6 +1925,19 @@ DIGAMMA = defop("digamma", "DigammaBackward0", _specfun.digamma, jvp="elementwis
 _POLYGAMMA_GRADS = {"self": lambda F, grad, n, self: grad * F.polygamma(n + 1, self)}
 POLYGAMMA = defop("polygamma", "PolygammaBackward0", lambda a, n: _specfun.polygamma(n, a),
                   params=("n",), jvp="elementwise", grads=_POLYGAMMA_GRADS)
+def _float32_ported(kernel):
+    """_in_float32(kernel), with ``ported=True`` for a float32 array of at most
+    raw.PORTED_MAX elements: its kernel ported from PyTorch's (float16/bfloat16 keep the
+    float32 formula they are rounded from)."""
+    half = _in_float32(kernel)
+
+    def float32_ported(a):
+        if a.dtype == np.float32 and a.size <= raw.PORTED_MAX:
+            return kernel(a, ported=True)
+        return half(a)
+    return float32_ported
+
+
 def _in_float32(kernel):
     """A float16/bfloat16 kernel computed in float32 and rounded once, as PyTorch's CPU
     kernels of these ops are (checked against PyTorch on 61 and 2,048 elements: sinc's
@@ -3108,6 +3121,15 @@ def _softplus(a, beta, threshold):
             t = x * f32(beta)
             v = raw.FLOAT_KERNELS["log1p"](raw.FLOAT_KERNELS["exp"](t)) / f32(beta)
             return np.where(t > f32(threshold), x, v).astype(a.dtype)
+    if a.dtype == np.float32 and a.size <= raw.PORTED_MAX:
+        # aten's softplus_kernel: log1p(exp(x * beta)) / beta in float32, its loops' exp
+        # and log1p (SLEEF's in the SIMD loop: Note [SLEEF's log1pf and tanhf])
+        f32 = np.float32
+        simd = raw.simd_positions(a.shape, a, unroll=2)
+        with np.errstate(all="ignore"):
+            t = a * f32(beta)
+            v = _specfun.torch_log1pf(_specfun.torch_expf(t, simd), simd) / f32(beta)
+            return np.where(t > f32(threshold), a, v)
     z = a * beta
     return np.where(z > threshold, a, np.logaddexp(0, z) / beta).astype(a.dtype, copy=False)
 
@@ -3586,7 +3608,12 @@ def _mish_backward_float32(grad, self):
     g, x = grad.astype(f32, copy=False), self.astype(f32, copy=False)
     with np.errstate(all="ignore"):
         s = f32(1) / (f32(1) + _specfun.torch_expf(-x, simd))
-        t = raw.FLOAT_KERNELS["tanh"](raw.FLOAT_KERNELS["log1p"](_specfun.torch_expf(x, simd)))
+        if self.dtype == np.float32:
+            t = _specfun.torch_tanhf(_specfun.torch_log1pf(_specfun.torch_expf(x, simd),
+                                                           simd), simd)
+        else:
+            t = raw.FLOAT_KERNELS["tanh"](raw.FLOAT_KERNELS["log1p"](_specfun.torch_expf(
+                x, simd)))
         t64 = t.astype(f64)
         inner = (1 - t64 * t64).astype(f32)  # (1 - t * t fused: exact in double)
         out = (t64 + (x * s).astype(f64) * inner).astype(f32)
@@ -3594,11 +3621,29 @@ def _mish_backward_float32(grad, self):
     return out.astype(self.dtype, copy=False)
 
 
-MISH = defop("mish", "MishBackward0", _in_float32(lambda a: a * np.tanh(_softplus(a, 1, 20))),
+def _mish(a, ported=False):
+    """x tanh(softplus(x)); float32 as aten's mish_kernel, x * tanh(log1p(exp(x))) with
+    its loops' exp, log1p and tanh (SLEEF's in the SIMD loop: Note [SLEEF's log1pf and
+    tanhf])."""
+    if ported:
+        simd = raw.simd_positions(a.shape, a, unroll=2)
+        with np.errstate(all="ignore"):
+            return a * _specfun.torch_tanhf(
+                _specfun.torch_log1pf(_specfun.torch_expf(a, simd), simd), simd)
+    return a * np.tanh(np.where(a > 20, a, np.logaddexp(0, a)))
+
+
+MISH = defop("mish", "MishBackward0", _float32_ported(_mish),
              jvp="elementwise", grads={"self": mish_backward},
              backward_op=("aten::mish_backward", ".", True))
-def _log_sigmoid(a):
-    """PyTorch's min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0)."""
+def _log_sigmoid(a, ported=False):
+    """PyTorch's min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0); float32 as its
+    kernel, whose loop is vectorized to the end (a partial load for the tail): SLEEF's
+    expf and log1pf on every element (Note [SLEEF's log1pf and tanhf])."""
+    if ported:
+        with np.errstate(all="ignore"):
+            return np.minimum(a, np.float32(0)) - _specfun.sleef_log1pf(
+                _specfun.sleef_expf(-np.abs(a)))
     return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
 
 
@@ -3650,7 +3695,7 @@ LOG_SIGMOID_BACKWARD = defop(
         None if grad_output_t is None else F.log_sigmoid_backward(grad_output_t, self),
         None if self_t is None else _log_sigmoid_double_backward(F, self_t * grad_output,
                                                                  self)))
-LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", _in_float32(_log_sigmoid),
+LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", _float32_ported(_log_sigmoid),
                     jvp="elementwise",
                     grads={"self": lambda F, grad, self: F.log_sigmoid_backward(grad, self)},
                     layout="contiguous")

@@ -1060,12 +1060,28 @@ def _vector_bytes():
     return _VECTOR_BYTES[0]
 
 
-def simd_positions(shape, *operands, unroll=1):
+GRAIN_SIZE = 32768  # (at::internal::GRAIN_SIZE)
+
+
+def _thread_chunk(n, grain):
+    """The elements each thread takes when TensorIterator's for_each splits ``n`` of them
+    (at::parallel_for with ``grain``: ceil(n / threads) each, threads = min(
+    at::get_num_threads(), ceil(n / grain))), or None where one thread takes them all."""
+    if n < grain:
+        return None
+    from .nn_ops import _aten_threads
+    nt = min(_aten_threads(), -(-n // max(grain, 1)))
+    return -(-n // nt) if nt > 1 else None
+
+
+def simd_positions(shape, *operands, unroll=1, grain=GRAIN_SIZE):
     """A boolean array of ``shape``: the elements PyTorch's SIMD loop computes for an
     elementwise op of ``operands`` (Note [SIMD tie picks]); None where it computes none.
     The inner loop runs along TensorIterator's fastest dim (its dim order: layout._perm),
     merged with the next ones while every operand stays dense across them. ``unroll``:
-    vectors per step (2 for the unary kernels measured: sigmoid)."""
+    vectors per step (2 for the unary kernels measured: sigmoid). Past ``grain`` elements
+    the threads' ranges (_thread_chunk, in iteration order) cut the runs too: each piece
+    has its own scalar tail."""
     n = math.prod(shape)
     width = _vector_bytes()
     itemsize = max(getattr(x, "itemsize", 8) for x in operands)
@@ -1078,7 +1094,15 @@ def simd_positions(shape, *operands, unroll=1):
         return None  # (a strided inner dim, or two broadcast operands: the scalar loop)
     if run < lanes:
         return None
-    return (_run_places(sizes, order, k) < run // lanes * lanes).reshape(shape)
+    place = _run_places(sizes, order, k)
+    chunk = _thread_chunk(n, grain)
+    if chunk is None or chunk % run == 0:
+        return (place < run // lanes * lanes).reshape(shape)
+    lin = _run_places(sizes, order, len(order))  # (the place in iteration order)
+    start = lin - place
+    lo = np.maximum(start, lin // chunk * chunk)
+    hi = np.minimum(start + run, np.minimum(lin // chunk * chunk + chunk, n))
+    return ((lin - lo) < (hi - lo) // lanes * lanes).reshape(shape)
 
 
 def _inner_run(shape, operands):
