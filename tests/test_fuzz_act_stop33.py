@@ -19,6 +19,7 @@ SWEEP = np.concatenate([np.linspace(-20, 20, 200001).astype(np.float32), _SPECIA
 
 OPS = {
     "gelu": lambda F, x: F.gelu(x),
+    "gelu_tanh": lambda F, x: F.gelu(x, approximate="tanh"),
     "softplus": lambda F, x: F.softplus(x),
     "softplus_2_10": lambda F, x: F.softplus(x, beta=2.0, threshold=10.0),
     "logsigmoid": lambda F, x: F.logsigmoid(x),
@@ -26,7 +27,7 @@ OPS = {
 }
 # The ops whose float32 kernels are ported up to raw.PORTED_MAX elements only (SLEEF's
 # log1pf/tanhf emulated: Note [Size of the ported kernels]); GELU's at any size
-PORTED_MAX_OPS = {"softplus", "softplus_2_10", "logsigmoid", "mish"}
+PORTED_MAX_OPS = {"gelu_tanh", "softplus", "softplus_2_10", "logsigmoid", "mish"}
 CHUNK = 50_005  # (the sweep in pieces of at most PORTED_MAX; odd, so each has a scalar tail)
 
 
