@@ -90,8 +90,6 @@ def test_typical_shapes_bits(op, shape, threads):
 def test_layouts_bits(op, layout):
     """Non-contiguous inputs and single elements (aten's own GELU kernel, the scalar loops
     with glibc's log1pf/tanhf: Note [glibc's log1pf, expm1f and tanhf])."""
-    if op == "gelu":
-        pytest.skip("aten's own float32 GELU kernel (its erf) is not ported")
     rng = np.random.default_rng(7)
     base = (rng.standard_normal((37, 40)) * 4).astype(np.float32)
     g = rng.standard_normal((37, 40)).astype(np.float32)

@@ -2022,3 +2022,82 @@ def _simd_or_scalar(x, simd, sleef, glibc):
     if simd is not None:
         out[simd] = sleef(x[simd])
     return out
+
+
+_ERFF = {k: tuple(np.float32(c) for c in v) for k, v in dict(
+    pp=(1.2837916613e-01, -3.2504209876e-01, -2.8481749818e-02, -5.7702702470e-03,
+        -2.3763017452e-05),
+    qq=(1.0, 3.9791721106e-01, 6.5022252500e-02, 5.0813062117e-03, 1.3249473704e-04,
+        -3.9602282413e-06),
+    pa=(-2.3621185683e-03, 4.1485610604e-01, -3.7220788002e-01, 3.1834661961e-01,
+        -1.1089469492e-01, 3.5478305072e-02, -2.1663755178e-03),
+    qa=(1.0, 1.0642088205e-01, 5.4039794207e-01, 7.1828655899e-02, 1.2617121637e-01,
+        1.3637083583e-02, 1.1984500103e-02),
+    ra=(-9.8649440333e-03, -6.9385856390e-01, -1.0558626175e+01, -6.2375331879e+01,
+        -1.6239666748e+02, -1.8460508728e+02, -8.1287437439e+01, -9.8143291473e+00),
+    sa=(1.0, 1.9651271820e+01, 1.3765776062e+02, 4.3456588745e+02, 6.4538726807e+02,
+        4.2900814819e+02, 1.0863500214e+02, 6.5702495575e+00, -6.0424413532e-02),
+    rb=(-9.8649431020e-03, -7.9928326607e-01, -1.7757955551e+01, -1.6063638306e+02,
+        -6.3756646729e+02, -1.0250950928e+03, -4.8351919556e+02),
+    sb=(1.0, 3.0338060379e+01, 3.2579251099e+02, 1.5367296143e+03, 3.1998581543e+03,
+        2.5530502930e+03, 4.7452853394e+02, -2.2440952301e+01)).items()}
+
+
+def _horner_f(cs, z):
+    """cs[0] + z * (cs[1] + z * (...)) in float32, unfused (fdlibm's nesting)."""
+    r = np.full_like(z, cs[-1])
+    for c in cs[-2::-1]:
+        r = c + z * r
+    return r
+
+
+def glibc_erff(x):
+    """glibc 2.36's erff (fdlibm's float erf, no FMA) of a float32 array: the scalar loop
+    of aten's float32 GELU (std::erf)."""
+    f = np.float32
+    x = np.asarray(x, f).reshape(-1)
+    hx = _bits(x)
+    ix = hx & 0x7FFFFFFF
+    efx, erx = f(1.2837916613e-01), f(8.4506291151e-01)
+    c = _ERFF
+    with np.errstate(all="ignore"):
+        z = x * x
+        small = x + x * (_horner_f(c["pp"], z) / _horner_f(c["qq"], z))
+        tiny = np.where(ix < 0x04000000, f(0.0625) * (f(16) * x + (f(16) * efx) * x),
+                        x + efx * x)
+        s = np.abs(x) - f(1)
+        pq = _horner_f(c["pa"], s) / _horner_f(c["qa"], s)
+        mid = np.where(hx >= 0, erx + pq, -erx - pq)
+        ax = np.abs(x)
+        s = f(1) / (ax * ax)
+        lo = ix < 0x4036DB6E
+        rs = np.where(lo, _horner_f(c["ra"], s) / _horner_f(c["sa"], s),
+                      _horner_f(c["rb"], s) / _horner_f(c["sb"], s))
+        zz = _from_bits(_bits(ax) & np.int32(-0x1000))
+        r = expf(-zz * zz - f(0.5625)) * expf((zz - ax) * (zz + ax) + rs)
+        big = np.where(hx >= 0, f(1) - r / ax, r / ax - f(1))
+        out = np.where(ix < 0x40C00000, big, np.where(hx >= 0, f(1), f(-1)))
+        out = np.where(ix < 0x3FA00000, mid, out)
+        out = np.where(ix < 0x3F580000, np.where(ix < 0x31800000, tiny, small), out)
+        out = np.where(ix >= 0x7F800000, np.where(hx >= 0, f(1), f(-1)) + f(1) / x, out)
+    return out.astype(f)
+
+
+def aten_erff(x):
+    """Vectorized<float>::erf on AVX-512 (vec512_float.h) of a float32 array: Abramowitz
+    and Stegun's 7.1.26 with fused multiply-adds and SLEEF's expf of -x^2."""
+    f = np.float32
+    x = np.asarray(x, f)
+    with np.errstate(all="ignore"):
+        a = np.abs(x).astype(np.float64)
+        t = f(1) / _f32(a * float(f(0.3275911)) + 1.0)
+        td = t.astype(np.float64)
+        r = np.full_like(td, float(f(1.061405429)))
+        for cf in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+            r = _fma32(r, td, float(f(cf)))
+        e = sleef_expf(-(x * x))
+        e = -e
+        e *= t
+        out = _f32(e.astype(np.float64) * r + 1.0)
+        _xor_sign(out, x)
+    return out

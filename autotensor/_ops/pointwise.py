@@ -3325,6 +3325,57 @@ def _gelu_tanh_backward_float32(grad, x):
     return t
 
 
+# Note [aten's float32 GELU]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A float32 GELU (approximate="none") that oneDNN does not take (Note [oneDNN's GELU]: a
+# non-contiguous tensor, a single element) and any float32 GELU backward whose self is
+# such is aten's GeluKernelImpl / GeluBackwardKernelImpl: x * 0.5 * (1 + erf(x / sqrt
+# 2)) and dy * (cdf + x * pdf), pdf = kBeta * exp(-x^2 / 2), GCC fusing cdf + x * pdf in
+# the SIMD loop (not in the scalar loop: 31 of 518 strided gradients differ fused).
+# Its SIMD loop's erf is Vectorized<float>::erf (_specfun.aten_erff: Abramowitz and
+# Stegun with SLEEF's expf), its scalar loop's glibc's erff and expf; ported both ways
+# (up to raw.PORTED_MAX elements).
+_GELU_ALPHA = np.float32(0.70710678118654752440)
+_GELU_PDF_BETA = np.float32(1.12837916709551257390 * 0.70710678118654752440 * 0.5)
+
+
+def _aten_erff(x, simd):
+    if simd is not None and simd.all():
+        return _specfun.aten_erff(x)
+    out = _specfun.glibc_erff(x).reshape(x.shape)
+    if simd is not None:
+        out[simd] = _specfun.aten_erff(x[simd])
+    return out
+
+
+def _aten_gelu_float32(x):
+    from .nn_ops import _aten_threads
+    n = x.size
+    simd = raw.simd_positions(x.shape, x, unroll=2,
+                              grain=n // _aten_threads() if n > 16384 else raw.GRAIN_SIZE)
+    with np.errstate(all="ignore"):
+        e = _aten_erff(x * _GELU_ALPHA, simd)
+        e += np.float32(1)
+        out = x * np.float32(0.5)
+        out *= e
+    return out
+
+
+def _aten_gelu_backward_float32(grad, x):
+    f32 = np.float32
+    simd = raw.simd_positions(x.shape, grad, x, unroll=2)
+    with np.errstate(all="ignore"):
+        cdf = _aten_erff(x * _GELU_ALPHA, simd)
+        cdf += f32(1)
+        cdf *= f32(0.5)
+        pdf = _specfun.torch_expf(x * x * f32(-0.5), simd) * _GELU_PDF_BETA
+        out = cdf + x * pdf
+        if simd is not None:
+            out[simd] = (x[simd].astype(np.float64) * pdf[simd] + cdf[simd]).astype(f32)
+        out *= grad
+    return out
+
+
 def _gelu(a, approximate, ported=False):
     if approximate == "tanh":
         if ported and a.size <= raw.PORTED_MAX:
@@ -3334,6 +3385,8 @@ def _gelu(a, approximate, ported=False):
         return a * 0.5 * (1 + _specfun.erf(a * _SQRT1_2))
     if ported and _onednn_gelu_takes(a):
         return _specfun.onednn_gelu(a)
+    if ported and a.size <= raw.PORTED_MAX:
+        return _aten_gelu_float32(a)
     flat = a.ravel()
     out = np.empty_like(flat)
     if a.dtype == np.float32:
@@ -3378,6 +3431,8 @@ def _gelu_backward_raw(grad, self):
     dt = self.dtype
     if dt == np.float32 and _onednn_gelu_takes(self):
         return _specfun.onednn_gelu_backward(self, grad)
+    if dt == np.float32 and self.size <= raw.PORTED_MAX:
+        return _aten_gelu_backward_float32(grad, self)
     x = self.ravel()
     g = grad.ravel()
     out = np.empty_like(x)
