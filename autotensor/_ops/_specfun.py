@@ -1769,6 +1769,9 @@ def _df_add_ff(xx, xy, yx, yy):
     return s, (((xx - s) + yx) + xy) + yy
 
 
+_ALL_ONES_NAN = np.array(-1, np.int32).view(np.float32)  # (a mask or-ed in: all bits set)
+
+
 def sleef_log1pf(x):
     """SLEEF's log1pf (u10) of a float32 array, bit for bit (Note [SLEEF's log1pf and
     tanhf])."""
@@ -1796,7 +1799,7 @@ def sleef_log1pf(x):
         hi = sx + w
         r = hi + (((sx - hi) + w) + sy)
         r[d > f(1e38)] = np.inf
-        r[f(-1) > d] = np.nan
+        r[f(-1) > d] = _ALL_ONES_NAN  # (vor with the mask)
         r[d == f(-1)] = -np.inf
         r[(d == 0) & np.signbit(d)] = -0.0
     return r.reshape(np.shape(x))
@@ -1852,7 +1855,7 @@ def sleef_tanhf(x):
         r = qx + qy
         r[(y > np.float32(8.664339742)) | np.isnan(r)] = 1
         _xor_sign(r, a)
-        r[np.isnan(a)] = np.nan
+        r[np.isnan(a)] = _ALL_ONES_NAN  # (vor with the mask)
     return r.reshape(np.shape(x))
 
 

@@ -3759,8 +3759,9 @@ def _log_sigmoid(a, ported=False):
     expf and log1pf on every element (Note [SLEEF's log1pf and tanhf])."""
     if ported:
         with np.errstate(all="ignore"):
-            return np.minimum(a, np.float32(0)) - _specfun.sleef_log1pf(
-                _specfun.sleef_expf(-np.abs(a)))
+            # (vec::minimum's NaN: all bits set)
+            m = np.where(np.isnan(a), _specfun._ALL_ONES_NAN, np.minimum(a, np.float32(0)))
+            return m - _specfun.sleef_log1pf(_specfun.sleef_expf(-np.abs(a)))
     return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
 
 
