@@ -3,9 +3,10 @@
 A sweep x = linspace(-20, 20, 200001) plus subnormals, +-0, +-inf, NaN and a few large
 values, with grad_output = linspace(-3, 3, n), runs forward and backward on autotensor and
 torch, compared bit for bit (values, zero signs, NaN positions), once with
-torch.set_num_threads(1) and once with the default threading; and on typical activation
-shapes (contiguous, where PyTorch's float32 GELU is oneDNN's: Note [oneDNN's GELU] in
-autotensor/_ops/_specfun.py)."""
+set_num_threads(1) on both and once with the default threading; so do typical activation
+shapes (contiguous: PyTorch's float32 GELU is oneDNN's there, Note [oneDNN's GELU] in
+autotensor/_ops/_specfun.py) and non-contiguous or single-element inputs (aten's kernels'
+scalar loops: Note [glibc's log1pf, expm1f and tanhf])."""
 
 import numpy as np
 import pytest
@@ -25,10 +26,10 @@ OPS = {
     "logsigmoid": lambda F, x: F.logsigmoid(x),
     "mish": lambda F, x: F.mish(x),
 }
-# The ops whose float32 kernels are ported up to raw.PORTED_MAX elements only (SLEEF's
-# log1pf/tanhf emulated: Note [Size of the ported kernels]); GELU's at any size
-PORTED_MAX_OPS = {"gelu_tanh", "softplus", "softplus_2_10", "logsigmoid", "mish"}
-CHUNK = 50_005  # (the sweep in pieces of at most PORTED_MAX; odd, so each has a scalar tail)
+# The float32 kernels are ported up to raw.PORTED_MAX elements (Note [Size of the ported
+# kernels]), so the sweep runs in pieces of 50,005 (odd: each has a scalar tail; more than
+# GRAIN_SIZE: split between threads)
+CHUNK = 50_005
 
 
 def _run(lib, op, xs, gs):
@@ -68,17 +69,13 @@ def threads(request):
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_sweep_bits(op, threads):
     gs = np.linspace(-3, 3, SWEEP.size).astype(np.float32)
-    if op not in PORTED_MAX_OPS:
-        _compare(op, SWEEP, gs)
     for i in range(0, SWEEP.size, CHUNK):
         _compare(op, SWEEP[i:i + CHUNK], gs[i:i + CHUNK])
 
 
-@pytest.mark.parametrize("shape", [(2,), (17,), (40, 37), (64, 1024), (8, 128, 257)])
+@pytest.mark.parametrize("shape", [(2,), (17,), (40, 37), (3, 77, 129), (64, 1024)])
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_typical_shapes_bits(op, shape, threads):
-    if op in PORTED_MAX_OPS and np.prod(shape) > 1 << 16:
-        pytest.skip("past raw.PORTED_MAX: the unported formula")
     rng = np.random.default_rng(sum(shape))
     xs = (rng.standard_normal(shape) * 3).astype(np.float32)
     gs = rng.standard_normal(shape).astype(np.float32)

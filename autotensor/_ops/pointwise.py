@@ -3378,14 +3378,14 @@ def _aten_gelu_backward_float32(grad, x):
 
 def _gelu(a, approximate, ported=False):
     if approximate == "tanh":
-        if ported and a.size <= raw.PORTED_MAX:
+        if ported:
             return _gelu_tanh_float32(a)
         return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + _KAPPA * a * a * a)))
     if a.dtype != np.float32 and a.dtype != np.float64:
         return a * 0.5 * (1 + _specfun.erf(a * _SQRT1_2))
     if ported and _onednn_gelu_takes(a):
         return _specfun.onednn_gelu(a)
-    if ported and a.size <= raw.PORTED_MAX:
+    if ported:
         return _aten_gelu_float32(a)
     flat = a.ravel()
     out = np.empty_like(flat)
@@ -3429,9 +3429,9 @@ def _gelu_cdf(x):
 def _gelu_backward_raw(grad, self):
     """grad * (Phi(x) + x * phi(x)) on arrays (Note [Blockwise GELU])."""
     dt = self.dtype
-    if dt == np.float32 and _onednn_gelu_takes(self):
-        return _specfun.onednn_gelu_backward(self, grad)
-    if dt == np.float32 and self.size <= raw.PORTED_MAX:
+    if dt == np.float32 and self.size <= raw.PORTED_MAX:  # (Note [oneDNN's GELU])
+        if _onednn_gelu_takes(self):
+            return _specfun.onednn_gelu_backward(self, grad)
         return _aten_gelu_backward_float32(grad, self)
     x = self.ravel()
     g = grad.ravel()
@@ -3530,7 +3530,7 @@ GELU_BACKWARD = defop(
            "self": lambda F, grad, grad_output, self, approximate:
            _gelu_double_backward(F, grad, grad_output, self, approximate)},
     jvp=_gelu_backward_jvp)
-GELU = defop("gelu", "GeluBackward0", _float32_ported(_gelu, size_limit=False),
+GELU = defop("gelu", "GeluBackward0", _float32_ported(_gelu),
              params=("approximate",),
              jvp="elementwise",
              grads={"self": lambda F, grad, self, approximate:
