@@ -73,7 +73,7 @@ def test_sweep_bits(op, threads):
         _compare(op, SWEEP[i:i + CHUNK], gs[i:i + CHUNK])
 
 
-@pytest.mark.parametrize("shape", [(2,), (17,), (40, 37), (3, 77, 129), (64, 1024)])
+@pytest.mark.parametrize("shape", [(31,), (40, 37), (3, 77, 129), (64, 1024)])
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_typical_shapes_bits(op, shape, threads):
     rng = np.random.default_rng(sum(shape))
@@ -91,14 +91,18 @@ def test_layouts_bits(op, layout):
     base = (rng.standard_normal((37, 40)) * 4).astype(np.float32)
     g = rng.standard_normal((37, 40)).astype(np.float32)
     make = {"transposed": lambda F, a: F.tensor(a.T.copy()).t(),
-            "strided": lambda F, a: F.tensor(a)[:, ::3],
-            "one": lambda F, a: F.tensor(a[:1, :1]),
-            "zero_dim": lambda F, a: F.tensor(a[0, 0])}[layout]
-    res = []
-    for lib in (torch, autotensor):
-        x = make(lib, base).requires_grad_()
-        y = OPS[op](lib.nn.functional, x)
-        y.backward(make(lib, g))
-        res.append((y.detach().numpy(), x.grad.numpy()))
-    _assert_bits(res[1][0], res[0][0], f"{op} forward")
-    _assert_bits(res[1][1], res[0][1], f"{op} backward")
+            "strided": lambda F, a: F.tensor(a)[:, ::3]}.get(layout)
+    cases = [(make, base, g)] if make else [  # (single elements: 77 of them, one by one)
+        (lambda F, a: F.tensor(a.reshape((1, 1) if layout == "one" else ())), base[0, i],
+         g[0, i]) for i in range(40)] + [
+        (lambda F, a: F.tensor(a.reshape((1, 1) if layout == "one" else ())), base[i, 0],
+         g[i, 0]) for i in range(37)]
+    for mk, xs, gs in cases:
+        res = []
+        for lib in (torch, autotensor):
+            x = mk(lib, xs).requires_grad_()
+            y = OPS[op](lib.nn.functional, x)
+            y.backward(mk(lib, gs))
+            res.append((y.detach().numpy(), x.grad.numpy()))
+        _assert_bits(res[1][0], res[0][0], f"{op} forward")
+        _assert_bits(res[1][1], res[0][1], f"{op} backward")
