@@ -272,8 +272,9 @@ _F32 = np.dtype(np.float32)
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # PyTorch's own float32 kernels ported operation for operation on SLEEF's vector functions
 # (sigmoid, SiLU and its backward, softmax and log_softmax and their backward, exp2's and
-# logit's SIMD loops: Note [SLEEF's expf], Note [SLEEF's logf], Note [PyTorch's float32
-# softmax]) emulate each fused multiply-add in float64: 10-25 x the time of the NumPy
+# logit's SIMD loops, softplus, log_sigmoid, mish and GELU: Note [SLEEF's expf], Note
+# [SLEEF's logf], Note [PyTorch's float32 softmax], Note [SLEEF's log1pf and tanhf], Note
+# [oneDNN's GELU]) emulate each fused multiply-add in float64: 10-25 x the time of the NumPy
 # float32 expression they replace (2^18 elements: SiLU 0.2 -> 4.2 ms, softmax 0.2 -> 5
 # ms). They run on tensors of up to PORTED_MAX elements, which covers the tests, fuzzing
 # and small models, where bits are compared; above it the NumPy expression stays, a few
