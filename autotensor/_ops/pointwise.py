@@ -1926,6 +1926,19 @@ DIGAMMA = defop("digamma", "DigammaBackward0", _specfun.digamma, jvp="elementwis
 _POLYGAMMA_GRADS = {"self": lambda F, grad, n, self: grad * F.polygamma(n + 1, self)}
 POLYGAMMA = defop("polygamma", "PolygammaBackward0", lambda a, n: _specfun.polygamma(n, a),
                   params=("n",), jvp="elementwise", grads=_POLYGAMMA_GRADS)
+def _float32_ported(kernel, size_limit=True):
+    """_in_float32(kernel), with ``ported=True`` for a float32 array (of at most
+    raw.PORTED_MAX elements with ``size_limit``): its kernel ported from PyTorch's
+    (float16/bfloat16 keep the float32 formula they are rounded from)."""
+    half = _in_float32(kernel)
+
+    def float32_ported(a, *args):
+        if a.dtype == np.float32 and (not size_limit or a.size <= raw.PORTED_MAX):
+            return kernel(a, *args, ported=True)
+        return half(a, *args)
+    return float32_ported
+
+
 def _in_float32(kernel):
     """A float16/bfloat16 kernel computed in float32 and rounded once, as PyTorch's CPU
     kernels of these ops are (checked against PyTorch on 61 and 2,048 elements: sinc's
@@ -3109,6 +3122,15 @@ def _softplus(a, beta, threshold):
             t = x * f32(beta)
             v = raw.FLOAT_KERNELS["log1p"](raw.FLOAT_KERNELS["exp"](t)) / f32(beta)
             return np.where(t > f32(threshold), x, v).astype(a.dtype)
+    if a.dtype == np.float32 and a.size <= raw.PORTED_MAX:
+        # aten's softplus_kernel: log1p(exp(x * beta)) / beta in float32, its loops' exp
+        # and log1p (SLEEF's in the SIMD loop: Note [SLEEF's log1pf and tanhf])
+        f32 = np.float32
+        simd = raw.simd_positions(a.shape, a, unroll=2)
+        with np.errstate(all="ignore"):
+            t = a * f32(beta)
+            v = _specfun.torch_log1pf(_specfun.torch_expf(t, simd), simd) / f32(beta)
+            return np.where(t > f32(threshold), a, v)
     z = a * beta
     return np.where(z > threshold, a, np.logaddexp(0, z) / beta).astype(a.dtype, copy=False)
 
@@ -3240,11 +3262,132 @@ _SQRT1_2, _SQRT_2_PI = math.sqrt(0.5), math.sqrt(2 / math.pi)
 _KAPPA = 0.044715
 
 
-def _gelu(a, approximate):
+def _onednn_gelu_takes(x):
+    """Whether PyTorch's gelu of float32 ``x`` (approximate="none") is oneDNN's: aten's
+    use_mkldnn(self), a contiguous tensor of more than one element (Note [oneDNN's
+    GELU]); other float32 tensors take aten's own kernel."""
+    return x.size > 1 and x.flags.c_contiguous
+
+
+# Note [GELU's tanh form in float32]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# gelu(approximate="tanh") is aten's GeluKernelImpl on every layout: 0.5 * x * (1 +
+# tanh(kBeta * (x + kKappa * x^3))) in float32, its backward 0.5 * (1 + t) + 0.5 x (1 -
+# t^2) kBeta (1 + 3 kKappa x^2) times dy, tanh SLEEF's in the SIMD loop and glibc's in the
+# scalar loop (Note [SLEEF's log1pf and tanhf]). GCC fuses x + kKappa * x^3, 1 - t * t and
+# 1 + (3 kKappa) x^2 into multiply-adds (the one contraction of each that matches all
+# 200,000 sweep values; unfused, 260 forwards and 21,832 gradients differ). The forward
+# splits its elements between threads past 16,384 of them (grain numel / threads).
+_GELU_BETA = np.float32(1.41421356237309504880 * 1.12837916709551257390 * 0.5)  # (C's)
+_GELU_KAPPA = np.float32(0.044715)
+
+
+def _gelu_tanh_inner(x):
+    """kBeta * (x + kKappa * x^3) (fused) of a float32 array, and x^2."""
+    x2 = x * x
+    inner = (x2 * x).astype(np.float64)
+    inner *= float(_GELU_KAPPA)
+    inner += x
+    inner = inner.astype(np.float32)
+    inner *= _GELU_BETA
+    return inner, x2
+
+
+def _gelu_tanh_float32(x):
+    from .nn_ops import _aten_threads
+    n = x.size
+    simd = raw.simd_positions(x.shape, x, unroll=2,
+                              grain=n // _aten_threads() if n > 16384 else raw.GRAIN_SIZE)
+    with np.errstate(all="ignore"):
+        inner, _ = _gelu_tanh_inner(x)
+        t = _specfun.torch_tanhf(inner, simd)
+        t += np.float32(1)
+        out = np.float32(0.5) * x
+        out *= t
+    return out
+
+
+def _gelu_tanh_backward_float32(grad, x):
+    f32 = np.float32
+    simd = raw.simd_positions(x.shape, grad, x, unroll=2)
+    with np.errstate(all="ignore"):
+        inner, x2 = _gelu_tanh_inner(x)
+        t = _specfun.torch_tanhf(inner, simd)
+        t64 = t.astype(np.float64)
+        td = (1 - t64 * t64).astype(f32)  # (fused)
+        idv = (x2.astype(np.float64) * float(f32(3) * _GELU_KAPPA) + 1).astype(f32)  # (fused)
+        idv *= _GELU_BETA
+        right = (f32(0.5) * x) * td
+        right *= idv
+        t += f32(1)
+        t *= f32(0.5)
+        t += right
+        t *= grad
+    return t
+
+
+# Note [aten's float32 GELU]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A float32 GELU (approximate="none") that oneDNN does not take (Note [oneDNN's GELU]: a
+# non-contiguous tensor, a single element) and any float32 GELU backward whose self is
+# such is aten's GeluKernelImpl / GeluBackwardKernelImpl: x * 0.5 * (1 + erf(x / sqrt
+# 2)) and dy * (cdf + x * pdf), pdf = kBeta * exp(-x^2 / 2), GCC fusing cdf + x * pdf in
+# the SIMD loop (not in the scalar loop: 31 of 518 strided gradients differ fused).
+# Its SIMD loop's erf is Vectorized<float>::erf (_specfun.aten_erff: Abramowitz and
+# Stegun with SLEEF's expf), its scalar loop's glibc's erff and expf; ported both ways
+# (up to raw.PORTED_MAX elements).
+_GELU_ALPHA = np.float32(0.70710678118654752440)
+_GELU_PDF_BETA = np.float32(1.12837916709551257390 * 0.70710678118654752440 * 0.5)
+
+
+def _aten_erff(x, simd):
+    if simd is not None and simd.all():
+        return _specfun.aten_erff(x)
+    out = _specfun.glibc_erff(x).reshape(x.shape)
+    if simd is not None:
+        out[simd] = _specfun.aten_erff(x[simd])
+    return out
+
+
+def _aten_gelu_float32(x):
+    from .nn_ops import _aten_threads
+    n = x.size
+    simd = raw.simd_positions(x.shape, x, unroll=2,
+                              grain=n // _aten_threads() if n > 16384 else raw.GRAIN_SIZE)
+    with np.errstate(all="ignore"):
+        e = _aten_erff(x * _GELU_ALPHA, simd)
+        e += np.float32(1)
+        out = x * np.float32(0.5)
+        out *= e
+    return out
+
+
+def _aten_gelu_backward_float32(grad, x):
+    f32 = np.float32
+    simd = raw.simd_positions(x.shape, grad, x, unroll=2)
+    with np.errstate(all="ignore"):
+        cdf = _aten_erff(x * _GELU_ALPHA, simd)
+        cdf += f32(1)
+        cdf *= f32(0.5)
+        pdf = _specfun.torch_expf(x * x * f32(-0.5), simd) * _GELU_PDF_BETA
+        out = cdf + x * pdf
+        if simd is not None:
+            out[simd] = (x[simd].astype(np.float64) * pdf[simd] + cdf[simd]).astype(f32)
+        out *= grad
+    return out
+
+
+def _gelu(a, approximate, ported=False):
     if approximate == "tanh":
+        if ported:
+            return _gelu_tanh_float32(a)
         return 0.5 * a * (1 + np.tanh(_SQRT_2_PI * (a + _KAPPA * a * a * a)))
     if a.dtype != np.float32 and a.dtype != np.float64:
         return a * 0.5 * (1 + _specfun.erf(a * _SQRT1_2))
+    if ported and _onednn_gelu_takes(a):
+        return _specfun.onednn_gelu(a)
+    if ported:
+        return _aten_gelu_float32(a)
     flat = a.ravel()
     out = np.empty_like(flat)
     if a.dtype == np.float32:
@@ -3269,8 +3412,10 @@ def _gelu(a, approximate):
 # ~~~~~~~~~~~~~~~~~~~~~
 # GELU's forward x * Phi(x) and backward grad * (Phi(x) + x * phi(x)), Phi(x) = (1 +
 # erf(x / sqrt 2)) / 2, run on _specfun.BLOCK elements at a time, in place, so that the
-# temporaries stay in the cache. In float32 Phi is a logistic of a polynomial (Note
-# [Float32 normal CDF as a logistic]: 1 / Phi in ~16 passes, then x / that), within
+# temporaries stay in the cache. A float32 tensor of up to raw.PORTED_MAX elements takes
+# PyTorch's own kernels instead (Note [oneDNN's GELU], Note [aten's float32 GELU]); past
+# that, in float32 Phi is a logistic of a polynomial (Note [Float32 normal CDF as a
+# logistic]: 1 / Phi in ~16 passes, then x / that), within
 # ~1.5e-7 |x| of the exact GELU where PyTorch's vectorised kernel is within 3.6e-7 |x|;
 # phi reuses its x * x. On a transformer's 1024 x 512 float32 activations forward and
 # backward take ~3.8 ms (8.3 ms with Eigen's erf, ~75 ms element by element). float64
@@ -3287,6 +3432,10 @@ def _gelu_cdf(x):
 def _gelu_backward_raw(grad, self):
     """grad * (Phi(x) + x * phi(x)) on arrays (Note [Blockwise GELU])."""
     dt = self.dtype
+    if dt == np.float32 and self.size <= raw.PORTED_MAX:  # (Note [oneDNN's GELU])
+        if _onednn_gelu_takes(self):
+            return _specfun.onednn_gelu_backward(self, grad)
+        return _aten_gelu_backward_float32(grad, self)
     x = self.ravel()
     g = grad.ravel()
     out = np.empty_like(x)
@@ -3320,6 +3469,8 @@ def _gelu_backward_raw(grad, self):
 
 
 def gelu_backward(F, grad, self, approximate):
+    if approximate == "tanh" and _ported_float(F, grad, self) and self.dtype == np.float32:
+        return _gelu_tanh_backward_float32(grad, self)
     if (F.is_raw and approximate != "tanh" and grad.dtype == self.dtype
             and grad.shape == self.shape
             and (self.dtype == np.float32 or self.dtype == np.float64)):
@@ -3382,7 +3533,8 @@ GELU_BACKWARD = defop(
            "self": lambda F, grad, grad_output, self, approximate:
            _gelu_double_backward(F, grad, grad_output, self, approximate)},
     jvp=_gelu_backward_jvp)
-GELU = defop("gelu", "GeluBackward0", _in_float32(_gelu), params=("approximate",),
+GELU = defop("gelu", "GeluBackward0", _float32_ported(_gelu),
+             params=("approximate",),
              jvp="elementwise",
              grads={"self": lambda F, grad, self, approximate:
                     F.gelu_backward(grad, self, approximate)})
@@ -3576,7 +3728,12 @@ def _mish_backward_float32(grad, self):
     g, x = grad.astype(f32, copy=False), self.astype(f32, copy=False)
     with np.errstate(all="ignore"):
         s = f32(1) / (f32(1) + _specfun.torch_expf(-x, simd))
-        t = raw.FLOAT_KERNELS["tanh"](raw.FLOAT_KERNELS["log1p"](_specfun.torch_expf(x, simd)))
+        if self.dtype == np.float32:
+            t = _specfun.torch_tanhf(_specfun.torch_log1pf(_specfun.torch_expf(x, simd),
+                                                           simd), simd)
+        else:
+            t = raw.FLOAT_KERNELS["tanh"](raw.FLOAT_KERNELS["log1p"](_specfun.torch_expf(
+                x, simd)))
         t64 = t.astype(f64)
         inner = (1 - t64 * t64).astype(f32)  # (1 - t * t fused: exact in double)
         out = (t64 + (x * s).astype(f64) * inner).astype(f32)
@@ -3584,11 +3741,30 @@ def _mish_backward_float32(grad, self):
     return out.astype(self.dtype, copy=False)
 
 
-MISH = defop("mish", "MishBackward0", _in_float32(lambda a: a * np.tanh(_softplus(a, 1, 20))),
+def _mish(a, ported=False):
+    """x tanh(softplus(x)); float32 as aten's mish_kernel, x * tanh(log1p(exp(x))) with
+    its loops' exp, log1p and tanh (SLEEF's in the SIMD loop: Note [SLEEF's log1pf and
+    tanhf])."""
+    if ported:
+        simd = raw.simd_positions(a.shape, a, unroll=2)
+        with np.errstate(all="ignore"):
+            return a * _specfun.torch_tanhf(
+                _specfun.torch_log1pf(_specfun.torch_expf(a, simd), simd), simd)
+    return a * np.tanh(np.where(a > 20, a, np.logaddexp(0, a)))
+
+
+MISH = defop("mish", "MishBackward0", _float32_ported(_mish),
              jvp="elementwise", grads={"self": mish_backward},
              backward_op=("aten::mish_backward", ".", True))
-def _log_sigmoid(a):
-    """PyTorch's min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0)."""
+def _log_sigmoid(a, ported=False):
+    """PyTorch's min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0); float32 as its
+    kernel, whose loop is vectorized to the end (a partial load for the tail): SLEEF's
+    expf and log1pf on every element (Note [SLEEF's log1pf and tanhf])."""
+    if ported:
+        with np.errstate(all="ignore"):
+            # (vec::minimum's NaN: all bits set)
+            m = np.where(np.isnan(a), _specfun._ALL_ONES_NAN, np.minimum(a, np.float32(0)))
+            return m - _specfun.sleef_log1pf(_specfun.sleef_expf(-np.abs(a)))
     return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
 
 
@@ -3640,7 +3816,7 @@ LOG_SIGMOID_BACKWARD = defop(
         None if grad_output_t is None else F.log_sigmoid_backward(grad_output_t, self),
         None if self_t is None else _log_sigmoid_double_backward(F, self_t * grad_output,
                                                                  self)))
-LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", _in_float32(_log_sigmoid),
+LOG_SIGMOID = defop("log_sigmoid", "LogSigmoidBackward0", _float32_ported(_log_sigmoid),
                     jvp="elementwise",
                     grads={"self": lambda F, grad, self: F.log_sigmoid_backward(grad, self)},
                     layout="contiguous")

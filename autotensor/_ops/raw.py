@@ -272,8 +272,9 @@ _F32 = np.dtype(np.float32)
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # PyTorch's own float32 kernels ported operation for operation on SLEEF's vector functions
 # (sigmoid, SiLU and its backward, softmax and log_softmax and their backward, exp2's and
-# logit's SIMD loops: Note [SLEEF's expf], Note [SLEEF's logf], Note [PyTorch's float32
-# softmax]) emulate each fused multiply-add in float64: 10-25 x the time of the NumPy
+# logit's SIMD loops, softplus, log_sigmoid, mish and GELU: Note [SLEEF's expf], Note
+# [SLEEF's logf], Note [PyTorch's float32 softmax], Note [SLEEF's log1pf and tanhf], Note
+# [oneDNN's GELU]) emulate each fused multiply-add in float64: 10-25 x the time of the NumPy
 # float32 expression they replace (2^18 elements: SiLU 0.2 -> 4.2 ms, softmax 0.2 -> 5
 # ms). They run on tensors of up to PORTED_MAX elements, which covers the tests, fuzzing
 # and small models, where bits are compared; above it the NumPy expression stays, a few
@@ -1060,12 +1061,28 @@ def _vector_bytes():
     return _VECTOR_BYTES[0]
 
 
-def simd_positions(shape, *operands, unroll=1):
+GRAIN_SIZE = 32768  # (at::internal::GRAIN_SIZE)
+
+
+def _thread_chunk(n, grain):
+    """The elements each thread takes when TensorIterator's for_each splits ``n`` of them
+    (at::parallel_for with ``grain``: ceil(n / threads) each, threads = min(
+    at::get_num_threads(), ceil(n / grain))), or None where one thread takes them all."""
+    if n < grain:
+        return None
+    from .nn_ops import _aten_threads
+    nt = min(_aten_threads(), -(-n // max(grain, 1)))
+    return -(-n // nt) if nt > 1 else None
+
+
+def simd_positions(shape, *operands, unroll=1, grain=GRAIN_SIZE):
     """A boolean array of ``shape``: the elements PyTorch's SIMD loop computes for an
     elementwise op of ``operands`` (Note [SIMD tie picks]); None where it computes none.
     The inner loop runs along TensorIterator's fastest dim (its dim order: layout._perm),
     merged with the next ones while every operand stays dense across them. ``unroll``:
-    vectors per step (2 for the unary kernels measured: sigmoid)."""
+    vectors per step (2 for the unary kernels measured: sigmoid). Past ``grain`` elements
+    the threads' ranges (_thread_chunk, in iteration order) cut the runs too: each piece
+    has its own scalar tail."""
     n = math.prod(shape)
     width = _vector_bytes()
     itemsize = max(getattr(x, "itemsize", 8) for x in operands)
@@ -1078,7 +1095,15 @@ def simd_positions(shape, *operands, unroll=1):
         return None  # (a strided inner dim, or two broadcast operands: the scalar loop)
     if run < lanes:
         return None
-    return (_run_places(sizes, order, k) < run // lanes * lanes).reshape(shape)
+    place = _run_places(sizes, order, k)
+    chunk = _thread_chunk(n, grain)
+    if chunk is None or chunk % run == 0:
+        return (place < run // lanes * lanes).reshape(shape)
+    lin = _run_places(sizes, order, len(order))  # (the place in iteration order)
+    start = lin - place
+    lo = np.maximum(start, lin // chunk * chunk)
+    hi = np.minimum(start + run, np.minimum(lin // chunk * chunk + chunk, n))
+    return ((lin - lo) < (hi - lo) // lanes * lanes).reshape(shape)
 
 
 def _inner_run(shape, operands):
