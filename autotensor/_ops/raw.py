@@ -267,6 +267,7 @@ def contiguous(x):
 # copy stays in cache: 2-4 x NumPy's float32 time on large arrays (README "Numerics").
 _WIDE_BLOCK = 16384
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 
 # Note [Size of the ported kernels]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -816,39 +817,62 @@ def select(x, dim, index):
 
 # Note [PyTorch's float32 softmax]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# PyTorch's softmax over the last dim of a float32 tensor (_vec_softmax_lastdim) takes
-# each row's max, SLEEF's expf of x - max (ported: Note [SLEEF's expf]), sums the row in
-# its SIMD lanes (vec::reduce_all: 16 lanes accumulated vector by vector, the tail added
-# into the first lanes, then lanes i and i + 8, i + 4, i + 2, i + 1; a row shorter than a
-# vector left to right) and multiplies by 1 / sum. _softmax_float32 does the same, bit for
-# bit; NumPy's exp and sum order left 42-77% of the outputs another float. Up to
-# PORTED_MAX elements (Note [Size of the ported kernels]); above, the fast path (Note
-# [log_softmax without the shift]).
+# PyTorch's softmax over the last dim of a float32 or float64 tensor
+# (_vec_softmax_lastdim) takes each row's max, SLEEF's exp of x - max (ported: Note
+# [SLEEF's expf], Note [SLEEF's exp]), sums the row in its SIMD lanes (vec::reduce_all:
+# 16 float or 8 double lanes accumulated vector by vector, the tail added into the first
+# lanes, then for float lanes i and i + 8, i + 4, i + 2, i + 1, for double the lanes left
+# to right (its VecReduceAllSIMD is float's only); a row shorter than a vector left to
+# right) and multiplies by 1 / sum. _softmax_exact does the same, bit for bit; NumPy's
+# exp and sum order left 42-77% of the float32 outputs another float, 96% of the float64
+# rows. Over another dim (_vec_softmax) each column of 8 (16) is a vector: the max, then
+# the sum of exp(x - max) from 0 along the dim, then x / sum (a division, not the
+# reciprocal); the columns past the last full vector of the inner size are its scalar
+# loop, glibc's exp (math.exp) and the same order. log_softmax (_vec_log_softmax_lastdim,
+# _vec_logsoftmax) sums the same way and gives (x - max) - log(sum), the log SLEEF's
+# (Vectorized::log on the sums, Note [SLEEF's logf]; float64: NumPy's log, 0.2% of
+# sums another float). Up to PORTED_MAX elements (Note [Size of the ported kernels]: the
+# float64 exp costs 25 x NumPy's); above, the fast path (Note [log_softmax without the
+# shift]). The thread split of big tensors (parallel_for) is not followed: a chunk's end
+# inside a column group runs it as scalars there.
+
+
+def _lanes(dtype):
+    """Elements of ``dtype`` in one of PyTorch's SIMD vectors here (AVX-512: 64 bytes)."""
+    return (_vector_bytes() or 64) // dtype.itemsize
 
 
 def lane_sum(e, factors=None):
-    """Row sums of a 2-d float32 array in PyTorch's vec::reduce_all order (AVX-512: 16
-    lanes), Note [PyTorch's float32 softmax]. ``factors``: e is their product, summed as
+    """Row sums of a 2-d float32/float64 array in PyTorch's vec::reduce_all order, Note
+    [PyTorch's float32 softmax]. ``factors``: e is their product, summed as
     vec::map2_reduce_all does, whose tail's multiply-add GCC fuses."""
     n, width = e.shape
-    lanes = _vector_bytes() // 4 or 16
+    lanes = _lanes(e.dtype)
     if width < lanes:
         acc = e[:, 0].copy()
         for i in range(1, width):
             acc += e[:, i]
         return acc
     full = width - width % lanes
-    acc = e[:, :lanes].copy()
-    for d in range(lanes, full, lanes):
-        acc += e[:, d:d + lanes]
+    # (NumPy sums a middle axis vector by vector, in order: checked bit for bit)
+    acc = e[:, :full].reshape(n, full // lanes, lanes).sum(axis=1)
     if full < width and factors is not None:
         a, b = factors
-        t = a[:, full:].astype(np.float64)
-        t *= b[:, full:]
-        t += acc[:, :width - full]
-        acc[:, :width - full] = t
+        if e.dtype == _F32:
+            t = a[:, full:].astype(np.float64)
+            t *= b[:, full:]
+            t += acc[:, :width - full]
+            acc[:, :width - full] = t
+        else:
+            acc[:, :width - full] = _fma(a[:, full:], b[:, full:], acc[:, :width - full],
+                                         np.float64)
     elif full < width:
         acc[:, :width - full] += e[:, full:]
+    if e.dtype != _F32:  # (double: lane 0 + lane 1 + ... in order)
+        out = acc[:, 0].copy()
+        for i in range(1, lanes):
+            out += acc[:, i]
+        return out
     w = lanes // 2
     while w:
         acc = acc[:, :w] + acc[:, w:2 * w]
@@ -856,21 +880,75 @@ def lane_sum(e, factors=None):
     return acc[:, 0]
 
 
-def _softmax_float32(x):
-    """PyTorch's float32 softmax over the last dim, bit for bit (Note [PyTorch's float32
-    softmax])."""
-    from ._specfun import sleef_expf
-    rows = x.reshape(-1, x.shape[-1])
-    e = sleef_expf(rows - rows.max(axis=1, keepdims=True))
-    e *= (np.float32(1) / lane_sum(e))[:, None]
+def _exact_softmax(x, dim):
+    """Whether softmax/log_softmax of ``x`` over ``dim`` runs PyTorch's kernel here."""
+    return ((x.dtype == _F32 or x.dtype == _F64) and x.size <= PORTED_MAX and x.ndim
+            and x.size)
+
+
+def _kernel_exp(x, lanes=None):
+    """PyTorch's exp in its softmax kernels: SLEEF's; with ``lanes`` (a (outer, dim,
+    inner) array), glibc's on the inner columns past the last full vector."""
+    from ._specfun import expf, sleef_exp, sleef_expf
+    sleef = sleef_expf if x.dtype == _F32 else sleef_exp
+    if lanes is None or x.shape[-1] % lanes == 0:
+        return sleef(x)
+    vec = x.shape[-1] - x.shape[-1] % lanes
+    out = np.empty_like(x)
+    out[..., :vec] = sleef(x[..., :vec])
+    tail = x[..., vec:]
+    out[..., vec:] = expf(tail) if x.dtype == _F32 else np.array(
+        [math.exp(v) for v in tail.ravel().tolist()], np.float64).reshape(tail.shape)
+    return out
+
+
+def _kernel_log(s):
+    if s.dtype == _F32:
+        from ._specfun import sleef_logf
+        return sleef_logf(s)
+    return np.log(s)
+
+
+def _along(x, dim):
+    """x as (outer, dim, inner)."""
+    return x.reshape(math.prod(x.shape[:dim]), x.shape[dim], -1)
+
+
+def _seq_sum(v):
+    """Sum over axis 1 of a 3-d array from the first element on, in order (NumPy sums a
+    middle axis in order where the inner size is 2 or more: checked bit for bit)."""
+    if v.shape[2] > 1:
+        return v.sum(axis=1, keepdims=True)
+    return np.cumsum(v, axis=1)[:, -1:]
+
+
+def _softmax_exact(x, dim, log=False):
+    """PyTorch's float32/float64 softmax (``log``: log_softmax) over dim, bit for bit
+    (Note [PyTorch's float32 softmax])."""
+    if dim in (-1, x.ndim - 1):
+        rows = x.reshape(-1, x.shape[-1])
+        e = rows - rows.max(axis=1, keepdims=True)
+        if log:
+            e -= _kernel_log(lane_sum(_kernel_exp(e)))[:, None]
+            return e.reshape(x.shape)
+        e = _kernel_exp(e)
+        e *= (x.dtype.type(1) / lane_sum(e))[:, None]
+        return e.reshape(x.shape)
+    v = _along(x, dim % x.ndim)
+    e = v - v.max(axis=1, keepdims=True)
+    if log:
+        e -= _kernel_log(_seq_sum(_kernel_exp(e, _lanes(x.dtype))))
+        return e.reshape(x.shape)
+    e = _kernel_exp(e, _lanes(x.dtype))
+    e /= _seq_sum(e)
     return e.reshape(x.shape)
 
 
 def softmax(x, dim):
     if x.size == 0:
         return x.copy()
-    if x.dtype == _F32 and x.size <= PORTED_MAX and x.ndim and dim in (-1, x.ndim - 1):
-        return _softmax_float32(x)
+    if _exact_softmax(x, dim):
+        return _softmax_exact(x, dim)
     tiny = _LSE_TINY.get(x.dtype)
     if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim:
         # (Note [log_softmax without the shift]: exp(x) / sum(exp(x)) where safe)
@@ -917,22 +995,11 @@ def _sum_last(x, keepdims=False):
 _LSE_TINY = {np.dtype(np.float32): 1e-30, np.dtype(np.float64): 1e-290}
 
 
-def _log_softmax_float32(x):
-    """PyTorch's float32 log_softmax over the last dim, bit for bit: (x - max) - log(sum(
-    exp(x - max))), the exp and log SLEEF's, the sum in its lanes (Note [PyTorch's float32
-    softmax])."""
-    from ._specfun import sleef_expf, sleef_logf
-    rows = x.reshape(-1, x.shape[-1])
-    shifted = rows - rows.max(axis=1, keepdims=True)
-    shifted -= sleef_logf(lane_sum(sleef_expf(shifted)))[:, None]
-    return shifted.reshape(x.shape)
-
-
 def log_softmax(x, dim):
     if x.size == 0:
         return x.copy()
-    if x.dtype == _F32 and x.size <= PORTED_MAX and x.ndim and dim in (-1, x.ndim - 1):
-        return _log_softmax_float32(x)
+    if _exact_softmax(x, dim):
+        return _softmax_exact(x, dim, log=True)
     tiny = _LSE_TINY.get(x.dtype)
     if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim and x.shape[-1] > 1:
         with np.errstate(over="ignore"):
