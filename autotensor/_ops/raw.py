@@ -845,7 +845,8 @@ def _lanes(dtype):
 def lane_sum(e, factors=None):
     """Row sums of a 2-d float32/float64 array in PyTorch's vec::reduce_all order, Note
     [PyTorch's float32 softmax]. ``factors``: e is their product, summed as
-    vec::map2_reduce_all does, whose tail's multiply-add GCC fuses."""
+    vec::map2_reduce_all does, whose float tail's multiply-add GCC fuses (Note [PyTorch's
+    softmax backward])."""
     n, width = e.shape
     lanes = _lanes(e.dtype)
     if width < lanes:
@@ -854,18 +855,19 @@ def lane_sum(e, factors=None):
             acc += e[:, i]
         return acc
     full = width - width % lanes
-    # (NumPy sums a middle axis vector by vector, in order: checked bit for bit)
+    # (NumPy sums a middle axis vector by vector, in order: checked bit for bit; but
+    # from +0.0, where PyTorch starts from the first vector: -0.0s sum to -0.0 there)
     acc = e[:, :full].reshape(n, full // lanes, lanes).sum(axis=1)
-    if full < width and factors is not None:
+    if not acc.all():
+        acc = e[:, :lanes].copy()
+        for d in range(lanes, full, lanes):
+            acc += e[:, d:d + lanes]
+    if full < width and factors is not None and e.dtype == _F32:
         a, b = factors
-        if e.dtype == _F32:
-            t = a[:, full:].astype(np.float64)
-            t *= b[:, full:]
-            t += acc[:, :width - full]
-            acc[:, :width - full] = t
-        else:
-            acc[:, :width - full] = _fma(a[:, full:], b[:, full:], acc[:, :width - full],
-                                         np.float64)
+        t = a[:, full:].astype(np.float64)
+        t *= b[:, full:]
+        t += acc[:, :width - full]
+        acc[:, :width - full] = t
     elif full < width:
         acc[:, :width - full] += e[:, full:]
     if e.dtype != _F32:  # (double: lane 0 + lane 1 + ... in order)
@@ -915,11 +917,11 @@ def _along(x, dim):
 
 
 def _seq_sum(v):
-    """Sum over axis 1 of a 3-d array from the first element on, in order (NumPy sums a
-    middle axis in order where the inner size is 2 or more: checked bit for bit)."""
+    """Sum over axis 1 of a 3-d array from +0.0, in order (NumPy sums a middle axis in
+    order where the inner size is 2 or more: checked bit for bit; pairwise otherwise)."""
     if v.shape[2] > 1:
         return v.sum(axis=1, keepdims=True)
-    return np.cumsum(v, axis=1)[:, -1:]
+    return np.cumsum(v, axis=1)[:, -1:] + v.dtype.type(0)  # (from +0.0: -0.0s give +0.0)
 
 
 def _softmax_exact(x, dim, log=False):
@@ -1027,6 +1029,74 @@ def _exact_lastdim(grad, output, dim):
             output.size <= PORTED_MAX)
 
 
+def _exact_backward(grad, output, dim):
+    """Whether a softmax backward runs PyTorch's kernel here otherwise (float64, float32
+    over another dim): Note [PyTorch's softmax backward]."""
+    return ((output.dtype == _F64 or output.dtype == _F32) and grad.dtype == output.dtype
+            and output.ndim and output.size and grad.shape == output.shape
+            and output.size <= PORTED_MAX)
+
+
+# Note [PyTorch's softmax backward]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Over the last dim (_vec_host_softmax_backward_lastdim) softmax's is (grad - sum) *
+# output with sum = vec::map2_reduce_all(grad * output): lane_sum's order, the float
+# tail's multiply-add fused by GCC but not the double one (checked on PyTorch's);
+# log_softmax's grad - exp(output) * sum(grad), fused. Over another dim
+# (_vec_softmax_backward, _vec_log_softmax_backward) the sums run along the dim from 0 (a
+# fused sum += grad * output for softmax), then output * (grad - sum) and the fused grad -
+# exp(output) * sum, the exp SLEEF's in the vector columns and glibc's past them (Note
+# [PyTorch's float32 softmax]). Bit for bit on the fuzzed rows, float32 and float64.
+def _softmax_backward_exact(grad, output, dim, log):
+    ct = output.dtype.type
+    if dim in (-1, output.ndim - 1):
+        g = grad.reshape(-1, grad.shape[-1])
+        o = output.reshape(g.shape)
+        if log:
+            e = np.negative(_kernel_exp(o))
+            out = _fma(e, np.broadcast_to(lane_sum(g)[:, None], e.shape), g, ct)
+        else:
+            out = g - lane_sum(g * o)[:, None]
+            out *= o
+        return out.reshape(output.shape)
+    d = dim % output.ndim
+    g, o = _along(grad, d), _along(output, d)
+    if log:
+        e = np.negative(_kernel_exp(o, _lanes(o.dtype)))
+        return _fma(e, np.broadcast_to(_seq_sum(g), e.shape), g, ct).reshape(output.shape)
+    acc = _fused_seq_sum(g, o)
+    out = g - acc
+    out *= o
+    return out.reshape(output.shape)
+
+
+def _fused_seq_sum(a, b):
+    """acc = fma(a[:, i], b[:, i], acc) from acc = 0 along axis 1 of 3-d arrays: the
+    products and their exact errors at once, then in order acc + p + err rounded once
+    (TwoSum; float32 in float64, where the product is exact)."""
+    if a.dtype == _F32:
+        p = a.astype(np.float64) * b
+        acc = np.zeros(p[:, :1].shape, _F32)
+        for i in range(p.shape[1]):
+            acc = (acc + p[:, i:i + 1]).astype(_F32)
+        return acc
+    from ._specfun import _split
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    fin = np.isfinite(p) & np.isfinite(err)
+    acc = np.zeros(p[:, :1].shape, p.dtype)
+    with np.errstate(invalid="ignore"):
+        for i in range(p.shape[1]):
+            pi, ei = p[:, i:i + 1], err[:, i:i + 1]
+            s = acc + pi
+            bb = s - acc
+            e2 = (acc - (s - bb)) + (pi - bb)
+            acc = np.where(fin[:, i:i + 1] & np.isfinite(s), s + (e2 + ei), s)
+    return acc
+
+
 def log_softmax_lastdim_reduced(x, dtype):
     """PyTorch's log_softmax over the last dim of float16/bfloat16 ``x`` (given as float32):
     its kernel keeps each row's sum of exp(x - max) and that sum's log in the 16-bit dtype,
@@ -1050,6 +1120,8 @@ def softmax_backward_data(grad, output, dim):
         out = g - lane_sum(g * o, (g, o))[:, None]
         out *= o
         return out.reshape(output.shape)
+    if _exact_backward(grad, output, dim):
+        return _softmax_backward_exact(grad, output, dim, False)
     go = grad * output
     if dim in (-1, output.ndim - 1) and go.ndim:
         np.subtract(grad, _zero_signs(_sum_last(go, keepdims=True), go, -1), out=go)
@@ -1081,6 +1153,8 @@ def log_softmax_backward_data(grad, output, dim):
         e *= lane_sum(g)[:, None]
         np.subtract(g, e, out=e)
         return e.astype(np.float32).reshape(output.shape)
+    if _exact_backward(grad, output, dim):
+        return _softmax_backward_exact(grad, output, dim, True)
     e = np.exp(output, out=np.empty_like(output))  # (an array even for a 0-d output)
     last = dim in (-1, output.ndim - 1) and grad.ndim
     s = _sum_last(grad, keepdims=True) if last else grad.sum(axis=dim, keepdims=True)
