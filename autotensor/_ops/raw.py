@@ -830,8 +830,7 @@ def select(x, dim, index):
 # reciprocal); the columns past the last full vector of the inner size are its scalar
 # loop, glibc's exp (math.exp) and the same order. log_softmax (_vec_log_softmax_lastdim,
 # _vec_logsoftmax) sums the same way and gives (x - max) - log(sum), the log SLEEF's
-# (Vectorized::log on the sums, Note [SLEEF's logf]; float64: NumPy's log, 0.2% of
-# sums another float). Up to PORTED_MAX elements (Note [Size of the ported kernels]: the
+# (Vectorized::log on the sums: Note [SLEEF's logf], Note [SLEEF's log]). Up to PORTED_MAX elements (Note [Size of the ported kernels]: the
 # float64 exp costs 25 x NumPy's); above, the fast path (Note [log_softmax without the
 # shift]). The thread split of big tensors (parallel_for) is not followed: a chunk's end
 # inside a column group runs it as scalars there.
@@ -905,10 +904,9 @@ def _kernel_exp(x, lanes=None):
 
 
 def _kernel_log(s):
-    if s.dtype == _F32:
-        from ._specfun import sleef_logf
-        return sleef_logf(s)
-    return np.log(s)
+    """Vectorized::log: SLEEF's (Note [SLEEF's logf], Note [SLEEF's log])."""
+    from ._specfun import sleef_log, sleef_logf
+    return sleef_logf(s) if s.dtype == _F32 else sleef_log(s)
 
 
 def _along(x, dim):
