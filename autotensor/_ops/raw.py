@@ -922,6 +922,13 @@ def _seq_sum(v):
     return np.cumsum(v, axis=1)[:, -1:] + v.dtype.type(0)  # (from +0.0: -0.0s give +0.0)
 
 
+def _owned(a, shape):
+    """``a`` reshaped, as an array of its own (the engine takes a gradient with a base
+    for a view of what it was made from: engine.py)."""
+    a = a.reshape(shape)
+    return a if a.base is None else a.copy()
+
+
 def _softmax_exact(x, dim, log=False):
     """PyTorch's float32/float64 softmax (``log``: log_softmax) over dim, bit for bit
     (Note [PyTorch's float32 softmax])."""
@@ -930,18 +937,18 @@ def _softmax_exact(x, dim, log=False):
         e = rows - rows.max(axis=1, keepdims=True)
         if log:
             e -= _kernel_log(lane_sum(_kernel_exp(e)))[:, None]
-            return e.reshape(x.shape)
+            return _owned(e, x.shape)
         e = _kernel_exp(e)
         e *= (x.dtype.type(1) / lane_sum(e))[:, None]
-        return e.reshape(x.shape)
+        return _owned(e, x.shape)
     v = _along(x, dim % x.ndim)
     e = v - v.max(axis=1, keepdims=True)
     if log:
         e -= _kernel_log(_seq_sum(_kernel_exp(e, _lanes(x.dtype))))
-        return e.reshape(x.shape)
+        return _owned(e, x.shape)
     e = _kernel_exp(e, _lanes(x.dtype))
     e /= _seq_sum(e)
-    return e.reshape(x.shape)
+    return _owned(e, x.shape)
 
 
 def softmax(x, dim):
@@ -1056,16 +1063,16 @@ def _softmax_backward_exact(grad, output, dim, log):
         else:
             out = g - lane_sum(g * o)[:, None]
             out *= o
-        return out.reshape(output.shape)
+        return _owned(out, output.shape)
     d = dim % output.ndim
     g, o = _along(grad, d), _along(output, d)
     if log:
         e = np.negative(_kernel_exp(o, _lanes(o.dtype)))
-        return _fma(e, np.broadcast_to(_seq_sum(g), e.shape), g, ct).reshape(output.shape)
+        return _owned(_fma(e, np.broadcast_to(_seq_sum(g), e.shape), g, ct), output.shape)
     acc = _fused_seq_sum(g, o)
     out = g - acc
     out *= o
-    return out.reshape(output.shape)
+    return _owned(out, output.shape)
 
 
 def _fused_seq_sum(a, b):
@@ -1117,7 +1124,7 @@ def softmax_backward_data(grad, output, dim):
         g, o = grad.reshape(-1, grad.shape[-1]), output.reshape(-1, output.shape[-1])
         out = g - lane_sum(g * o, (g, o))[:, None]
         out *= o
-        return out.reshape(output.shape)
+        return _owned(out, output.shape)
     if _exact_backward(grad, output, dim):
         return _softmax_backward_exact(grad, output, dim, False)
     go = grad * output
@@ -1150,7 +1157,7 @@ def log_softmax_backward_data(grad, output, dim):
         e = sleef_expf(output.reshape(g.shape)).astype(np.float64)
         e *= lane_sum(g)[:, None]
         np.subtract(g, e, out=e)
-        return e.astype(np.float32).reshape(output.shape)
+        return _owned(e.astype(np.float32), output.shape)
     if _exact_backward(grad, output, dim):
         return _softmax_backward_exact(grad, output, dim, True)
     e = np.exp(output, out=np.empty_like(output))  # (an array even for a 0-d output)
