@@ -899,8 +899,16 @@ def _kernel_exp(x, lanes=None):
     out[..., :vec] = sleef(x[..., :vec])
     tail = x[..., vec:]
     out[..., vec:] = expf(tail) if x.dtype == _F32 else np.array(
-        [math.exp(v) for v in tail.ravel().tolist()], np.float64).reshape(tail.shape)
+        [_glibc_exp(v) for v in tail.ravel().tolist()], np.float64).reshape(tail.shape)
     return out
+
+
+def _glibc_exp(v):
+    """glibc's exp of a float (math.exp), inf where it overflows."""
+    try:
+        return math.exp(v)
+    except OverflowError:
+        return math.inf
 
 
 def _kernel_log(s):
