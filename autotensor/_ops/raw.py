@@ -825,15 +825,17 @@ def select(x, dim, index):
 # to right (its VecReduceAllSIMD is float's only); a row shorter than a vector left to
 # right) and multiplies by 1 / sum. _softmax_exact does the same, bit for bit; NumPy's
 # exp and sum order left 42-77% of the float32 outputs another float, 96% of the float64
-# rows. Over another dim (_vec_softmax) each column of 8 (16) is a vector: the max, then
-# the sum of exp(x - max) from 0 along the dim, then x / sum (a division, not the
-# reciprocal); the columns past the last full vector of the inner size are its scalar
+# rows. Over another dim (_vec_softmax, float64 here) each column of 8 is a vector: the
+# max, then the sum of exp(x - max) from 0 along the dim, then x / sum (a division, not
+# the reciprocal); the columns past the last full vector of the inner size are its scalar
 # loop, glibc's exp (math.exp) and the same order. log_softmax (_vec_log_softmax_lastdim,
 # _vec_logsoftmax) sums the same way and gives (x - max) - log(sum), the log SLEEF's
-# (Vectorized::log on the sums: Note [SLEEF's logf], Note [SLEEF's log]). Up to PORTED_MAX elements (Note [Size of the ported kernels]: the
-# float64 exp costs 25 x NumPy's); above, the fast path (Note [log_softmax without the
-# shift]). The thread split of big tensors (parallel_for) is not followed: a chunk's end
-# inside a column group runs it as scalars there.
+# (Vectorized::log on the sums: Note [SLEEF's logf], Note [SLEEF's log]). Up to
+# PORTED_MAX elements (Note [Size of the ported kernels]: the float64 exp costs 25 x
+# NumPy's); above, the fast path (Note [log_softmax without the shift]). float32 over
+# other dims keeps the fast path too (the port matches there, at 25 x the cost). With
+# several threads PyTorch splits _vec_softmax's columns otherwise (tests/fuzz/
+# OPEN_FINDINGS.md, stop 33): this is its one-thread result.
 
 
 def _lanes(dtype):
@@ -882,9 +884,10 @@ def lane_sum(e, factors=None):
 
 
 def _exact_softmax(x, dim):
-    """Whether softmax/log_softmax of ``x`` over ``dim`` runs PyTorch's kernel here."""
-    return ((x.dtype == _F32 or x.dtype == _F64) and x.size <= PORTED_MAX and x.ndim
-            and x.size)
+    """Whether softmax/log_softmax of ``x`` over ``dim`` runs PyTorch's kernel here: float64,
+    float32 over the last dim (over others the port, exact too, would cost float32 25 x)."""
+    return ((x.dtype == _F64 or x.dtype == _F32 and dim in (-1, x.ndim - 1))
+            and x.size <= PORTED_MAX and x.ndim and x.size)
 
 
 def _kernel_exp(x, lanes=None):
@@ -1043,11 +1046,10 @@ def _exact_lastdim(grad, output, dim):
 
 
 def _exact_backward(grad, output, dim):
-    """Whether a softmax backward runs PyTorch's kernel here otherwise (float64, float32
-    over another dim): Note [PyTorch's softmax backward]."""
-    return ((output.dtype == _F64 or output.dtype == _F32) and grad.dtype == output.dtype
-            and output.ndim and output.size and grad.shape == output.shape
-            and output.size <= PORTED_MAX)
+    """Whether a float64 softmax backward runs PyTorch's kernel here (Note [PyTorch's
+    softmax backward]; float32 over the last dim: _exact_lastdim)."""
+    return (output.dtype == _F64 and grad.dtype == _F64 and output.ndim and output.size
+            and grad.shape == output.shape and output.size <= PORTED_MAX)
 
 
 # Note [PyTorch's softmax backward]
