@@ -1086,15 +1086,9 @@ def _softmax_backward_exact(grad, output, dim, log):
 
 
 def _fused_seq_sum(a, b):
-    """acc = fma(a[:, i], b[:, i], acc) from acc = 0 along axis 1 of 3-d arrays: the
-    products and their exact errors at once, then in order acc + p + err rounded once
-    (TwoSum; float32 in float64, where the product is exact)."""
-    if a.dtype == _F32:
-        p = a.astype(np.float64) * b
-        acc = np.zeros(p[:, :1].shape, _F32)
-        for i in range(p.shape[1]):
-            acc = (acc + p[:, i:i + 1]).astype(_F32)
-        return acc
+    """acc = fma(a[:, i], b[:, i], acc) from acc = 0 along axis 1 of 3-d float64 arrays:
+    the products and their exact errors at once, then in order acc + p + err rounded once
+    (TwoSum)."""
     from ._specfun import _split
     p = a * b
     ah, al = _split(a)
