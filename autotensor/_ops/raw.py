@@ -936,7 +936,8 @@ def _seq_sum(v):
 def _owned(a, shape):
     """``a`` reshaped, as an array of its own (the engine takes a gradient with a base
     for a view of what it was made from: engine.py)."""
-    a = a.reshape(shape)
+    if a.shape != shape:
+        a = a.reshape(shape)
     return a if a.base is None else a.copy()
 
 
