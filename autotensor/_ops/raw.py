@@ -1062,7 +1062,8 @@ def _exact_backward(grad, output, dim):
 # (_vec_softmax_backward, _vec_log_softmax_backward) the sums run along the dim from 0 (a
 # fused sum += grad * output for softmax), then output * (grad - sum) and the fused grad -
 # exp(output) * sum, the exp SLEEF's in the vector columns and glibc's past them (Note
-# [PyTorch's float32 softmax]). Bit for bit on the fuzzed rows, float32 and float64.
+# [PyTorch's float32 softmax]). float64 here, bit for bit on the fuzzed rows (float32
+# over the last dim: _exact_lastdim; over others the fast path).
 def _softmax_backward_exact(grad, output, dim, log):
     ct = output.dtype.type
     if dim in (-1, output.ndim - 1):
