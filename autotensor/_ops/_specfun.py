@@ -768,6 +768,189 @@ def _sleef_expf(d):
     return u
 
 
+# Note [SLEEF's exp]
+# ~~~~~~~~~~~~~~~~~~
+# Vectorized<double>::exp (the softmax kernels' exp of x - max, log_softmax's backward) is
+# SLEEF's Sleef_expd8_u10 (xexp): q = rint(x / ln 2), s = x - q ln 2 in two steps (q
+# L2U exact), a degree-10 polynomial in s by Estrin's scheme (s^2, s^4, s^8), then three
+# Horner steps to 1 + s + ..., and 2^q as two multiplications; each multiply-add fused.
+# torch.exp is not it (MKL's vdExp: 5% of values differ from SLEEF's), nor NumPy's exp
+# (7%) or glibc's (0.2%); the values are read off log_softmax's backward kernel
+# (grad - exp(output) * sum(grad) with a one-hot grad). Ported with the FMAs that can
+# change the result emulated exactly (Dekker's product, the sum by Fast2Sum: the addend
+# is the larger): equal to PyTorch's on 3.1 million inputs, N(0, 1) to N(0, 300^2) and
+# the special values. The others (the polynomial's high-order steps, below 1e-6 ulp of
+# the result) are NumPy's two roundings: 0 differences among those inputs either way.
+_SLEEF_R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
+_SLEEF_L2U = .69314718055966295651160180568695068359375  # (41 bits: q * L2U exact)
+_SLEEF_L2L = .28235290563031577122588448175013436025525412068e-12
+_SLEEF_EXP_POLY = (0.2081276378237164457e-8, 0.2511210703042288022e-7,
+                   0.2755762628169491192e-6, 0.2755723402025388239e-5,
+                   0.2480158687479686264e-4, 0.1984126989855865850e-3,
+                   0.1388888888914497797e-2, 0.8333333333314938210e-2,
+                   0.4166666666666602598e-1, 0.1666666666666669072e+0)
+
+
+def _fma_big_c(a, a_split, b, c):
+    """a * b + c rounded once, for float64 arrays a (its Dekker split given), b and c at
+    least as large in exponent as the product (so Fast2Sum adds them exactly)."""
+    p = a * b
+    ah, al = a_split
+    bh, bl = _split(b) if b.__class__ is np.ndarray else _SPLIT_CONST[b]
+    err = ah * bh
+    err -= p
+    t = ah * bl
+    err += t
+    np.multiply(al, bh, out=t)
+    err += t
+    np.multiply(al, bl, out=t)
+    err += t  # a * b = p + err exactly
+    s = p + c
+    c = c - s
+    c += p  # p + c = s + c' exactly
+    c += err
+    s += c
+    return s
+
+
+_SPLIT_CONST = {}
+
+
+def sleef_exp(x):
+    """SLEEF's exp (u10) of a float64 array, bit for bit (Note [SLEEF's exp]);
+    blockwise, so that its temporaries stay in cache."""
+    x = np.asarray(x, np.float64)
+    if x.size <= BLOCK:
+        return _sleef_exp(x.reshape(-1)).reshape(x.shape)
+    flat = x.ravel()
+    out = np.empty_like(flat)
+    for b in blocks(flat.size):
+        out[b] = _sleef_exp(flat[b])
+    return out.reshape(x.shape)
+
+
+def _sleef_exp(d):
+    c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = _SLEEF_EXP_POLY
+    if not _SPLIT_CONST:
+        _SPLIT_CONST.update((c, _split(c)) for c in (c1,))
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.rint(d * _SLEEF_R_LN2)
+        special = d.size and not -1000 <= d.min() <= d.max() <= 709  # (or NaN)
+        if special:
+            np.copyto(q, 0.0, where=~(np.abs(q) < 4096))  # (the result is set at the end)
+        s = q * -_SLEEF_L2U
+        s += d
+        t = q * -_SLEEF_L2L
+        s += t
+        ss = _split(s)
+        s2 = s * s
+        np.multiply(s2, s2, out=t)  # s^4
+        hi = s * c7
+        hi += c6
+        hi *= s2
+        lo = s * c5
+        lo += c4
+        hi += lo
+        hi *= t
+        np.multiply(s, c3, out=lo)
+        lo += c2
+        lo = _fma_big_c(lo, _split(lo), s2, _fma_big_c(s, ss, c1, np.full_like(s, c0)))
+        hi += lo
+        t *= t  # s^8
+        u = s * c9
+        u += c8
+        u *= t
+        u += hi
+        for c in (0.5, 1.0, 1.0):
+            u = _fma_big_c(u, _split(u), s, np.full_like(s, c))
+        qi = q.astype(np.int64)
+        h = qi >> 1
+        u *= ((h + 1023) << 52).view(np.float64)
+        qi -= h
+        qi += 1023
+        qi <<= 52
+        u *= qi.view(np.float64)
+        if special:
+            np.copyto(u, d, where=np.isnan(d))
+            np.copyto(u, np.inf, where=d > 709.78271114955742909217217426)
+            np.copyto(u, 0.0, where=d < -1000)
+    return u
+
+
+# Note [SLEEF's log]
+# ~~~~~~~~~~~~~~~~~~
+# Vectorized<double>::log (log_softmax's log of the row sums) is SLEEF's Sleef_logd8_u10
+# (xlog_u1, AVX-512: getexp and getmant give x = m 2^e, m in [0.75, 1.5)): 2 atanh((m -
+# 1) / (m + 1)) + e ln 2 in double-double arithmetic (dd.h, fused multiply-adds), a
+# degree-6 polynomial in the square of the quotient for the tail. Ported step for step,
+# the FMAs that can move the result emulated (_fma_plain), the others NumPy's two
+# roundings (0 differences either way); torch.log is MKL's, so the values are read off
+# log_softmax (-out[0] of a row [0, ..., y] is log(sum)): equal on 180,000 row sums in
+# [1, 200]; NumPy's log differs on 2.1% of them.
+_SLEEF_LOG_POLY = (0.1532076988502701353e+0, 0.1525629051003428716e+0,
+                   0.1818605932937785996e+0, 0.2222214519839380009e+0,
+                   0.2857142932794299317e+0, 0.3999999999635251990e+0,
+                   0.6666666666667333541e+0)
+_SLEEF_LN2_DD = (0.693147180559945286226764, 2.319046813846299558417771e-17)
+
+
+def _fma_plain(a, b, c):
+    """a * b + c rounded once, for finite float64 arrays away from underflow (Dekker's
+    product, TwoSum; the two error terms' sum rounds, which moves the result only when
+    it lands within 2^-100 of a rounding boundary)."""
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    v = s - p
+    e2 = (p - (s - v)) + (c - v)
+    e2 += err
+    s += e2
+    return s
+
+
+def sleef_log(x):
+    """SLEEF's log (u10) of a float64 array, bit for bit (Note [SLEEF's log])."""
+    fma = _fma_plain
+    d = np.asarray(x, np.float64).reshape(-1)
+    with np.errstate(all="ignore"):
+        e = (np.frexp(d * (1.0 / 0.75))[1] - 1).astype(np.float64)  # (getexp)
+        e[np.isinf(d)] = 1024.0
+        fr = np.frexp(d)[0]
+        m = np.where(np.abs(fr) < 0.75, fr * 2, fr)  # (getmant: [0.75, 1.5))
+        nx = m - 1  # (ddadd2(-1, m): exact)
+        dx = m + 1
+        v = dx - 1
+        dy = (1 - (dx - v)) + (m - v)
+        t = 1 / dx  # dddiv((nx, 0), (dx, dy))
+        qx = nx * t
+        u = fma(t, nx, -qx)
+        qy = fma(-dx, t, np.ones_like(t))
+        qy -= dy * t
+        qy = fma(qx, qy, u)  # (n.y = 0: fma(0, t, u) is u)
+        x2 = qx * qx
+        x4 = x2 * x2
+        x8 = x4 * x4
+        c6, c5, c4, c3, c2, c1, c0 = _SLEEF_LOG_POLY
+        full = np.full_like
+        tt = fma(x8, (x4 * c6 + (x2 * c5 + c4)),
+                 x4 * (x2 * c3 + c2) + fma(x2, full(x2, c1), full(x2, c0)))
+        l2h, l2l = _SLEEF_LN2_DD
+        sx = l2h * e  # ddmul((l2h, l2l), e)
+        sy = l2l * e + fma(full(e, l2h), e, -sx)
+        ax, ay = qx * 2, qy * 2
+        rx = sx + ax  # ddadd_vd2_vd2_vd2(s, (ax, ay))
+        ry = (((sx - rx) + ax) + sy) + ay
+        w = (x2 * qx) * tt
+        hx = rx + w  # ddadd_vd2_vd2_vd(s, w)
+        r = hx + (((rx - hx) + w) + ry)
+        r[d == np.inf] = np.inf
+        r[(d < 0) | np.isnan(d)] = np.nan
+        r[d == 0] = -np.inf
+    return r.reshape(np.shape(x))
+
+
 def _trigamma_float32(a):
     """PyTorch's trigamma(float) (ATen's Math.h), operation for operation in float32: its
     series constants are float (1.f/6, ...) and the compiler fuses the series' three

@@ -267,6 +267,7 @@ def contiguous(x):
 # copy stays in cache: 2-4 x NumPy's float32 time on large arrays (README "Numerics").
 _WIDE_BLOCK = 16384
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 
 # Note [Size of the ported kernels]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -817,32 +818,53 @@ def select(x, dim, index):
 
 # Note [PyTorch's float32 softmax]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# PyTorch's softmax over the last dim of a float32 tensor (_vec_softmax_lastdim) takes
-# each row's max, SLEEF's expf of x - max (ported: Note [SLEEF's expf]), sums the row in
-# its SIMD lanes (vec::reduce_all: 16 lanes accumulated vector by vector, the tail added
-# into the first lanes, then lanes i and i + 8, i + 4, i + 2, i + 1; a row shorter than a
-# vector left to right) and multiplies by 1 / sum. _softmax_float32 does the same, bit for
-# bit; NumPy's exp and sum order left 42-77% of the outputs another float. Up to
-# PORTED_MAX elements (Note [Size of the ported kernels]); above, the fast path (Note
-# [log_softmax without the shift]).
+# PyTorch's softmax over the last dim of a float32 or float64 tensor
+# (_vec_softmax_lastdim) takes each row's max, SLEEF's exp of x - max (ported: Note
+# [SLEEF's expf], Note [SLEEF's exp]), sums the row in its SIMD lanes (vec::reduce_all:
+# 16 float or 8 double lanes accumulated vector by vector, the tail added into the first
+# lanes, then for float lanes i and i + 8, i + 4, i + 2, i + 1, for double the lanes left
+# to right (its VecReduceAllSIMD is float's only); a row shorter than a vector left to
+# right) and multiplies by 1 / sum. _softmax_exact does the same, bit for bit; NumPy's
+# exp and sum order left 42-77% of the float32 outputs another float, 96% of the float64
+# rows. Over another dim (_vec_softmax, float64 here) each column of 8 is a vector: the
+# max, then the sum of exp(x - max) from 0 along the dim, then x / sum (a division, not
+# the reciprocal); the columns past the last full vector of the inner size are its scalar
+# loop, glibc's exp (math.exp) and the same order. log_softmax (_vec_log_softmax_lastdim,
+# _vec_logsoftmax) sums the same way and gives (x - max) - log(sum), the log SLEEF's
+# (Vectorized::log on the sums: Note [SLEEF's logf], Note [SLEEF's log]). Up to
+# PORTED_MAX elements (Note [Size of the ported kernels]: the float64 exp costs 25 x
+# NumPy's); above, the fast path (Note [log_softmax without the shift]). float32 over
+# other dims keeps the fast path too (the port matches there, at 25 x the cost). With
+# several threads PyTorch splits _vec_softmax's columns otherwise (tests/fuzz/
+# OPEN_FINDINGS.md, stop 33): this is its one-thread result.
+
+
+def _lanes(dtype):
+    """Elements of ``dtype`` in one of PyTorch's SIMD vectors here (AVX-512: 64 bytes)."""
+    return (_vector_bytes() or 64) // dtype.itemsize
 
 
 def lane_sum(e, factors=None):
-    """Row sums of a 2-d float32 array in PyTorch's vec::reduce_all order (AVX-512: 16
-    lanes), Note [PyTorch's float32 softmax]. ``factors``: e is their product, summed as
-    vec::map2_reduce_all does, whose tail's multiply-add GCC fuses."""
+    """Row sums of a 2-d float32/float64 array in PyTorch's vec::reduce_all order, Note
+    [PyTorch's float32 softmax]. ``factors``: e is their product, summed as
+    vec::map2_reduce_all does, whose float tail's multiply-add GCC fuses (Note [PyTorch's
+    softmax backward])."""
     n, width = e.shape
-    lanes = _vector_bytes() // 4 or 16
+    lanes = _lanes(e.dtype)
     if width < lanes:
         acc = e[:, 0].copy()
         for i in range(1, width):
             acc += e[:, i]
         return acc
     full = width - width % lanes
-    acc = e[:, :lanes].copy()
-    for d in range(lanes, full, lanes):
-        acc += e[:, d:d + lanes]
-    if full < width and factors is not None:
+    # (NumPy sums a middle axis vector by vector, in order: checked bit for bit; but
+    # from +0.0, where PyTorch starts from the first vector: -0.0s sum to -0.0 there)
+    acc = e[:, :full].reshape(n, full // lanes, lanes).sum(axis=1)
+    if not acc.all():
+        acc = e[:, :lanes].copy()
+        for d in range(lanes, full, lanes):
+            acc += e[:, d:d + lanes]
+    if full < width and factors is not None and e.dtype == _F32:
         a, b = factors
         t = a[:, full:].astype(np.float64)
         t *= b[:, full:]
@@ -850,6 +872,11 @@ def lane_sum(e, factors=None):
         acc[:, :width - full] = t
     elif full < width:
         acc[:, :width - full] += e[:, full:]
+    if e.dtype != _F32:  # (double: lane 0 + lane 1 + ... in order)
+        out = acc[:, 0].copy()
+        for i in range(1, lanes):
+            out += acc[:, i]
+        return out
     w = lanes // 2
     while w:
         acc = acc[:, :w] + acc[:, w:2 * w]
@@ -857,21 +884,91 @@ def lane_sum(e, factors=None):
     return acc[:, 0]
 
 
-def _softmax_float32(x):
-    """PyTorch's float32 softmax over the last dim, bit for bit (Note [PyTorch's float32
-    softmax])."""
-    from ._specfun import sleef_expf
-    rows = x.reshape(-1, x.shape[-1])
-    e = sleef_expf(rows - rows.max(axis=1, keepdims=True))
-    e *= (np.float32(1) / lane_sum(e))[:, None]
-    return e.reshape(x.shape)
+def _exact_softmax(x, dim):
+    """Whether softmax/log_softmax of ``x`` over ``dim`` runs PyTorch's kernel here: float64,
+    float32 over the last dim (over others the port, exact too, would cost float32 25 x)."""
+    return ((x.dtype == _F64 or x.dtype == _F32 and dim in (-1, x.ndim - 1))
+            and x.size <= PORTED_MAX and x.ndim and x.size)
+
+
+def _kernel_exp(x, lanes=None):
+    """PyTorch's exp in its softmax kernels: SLEEF's; with ``lanes`` (a (outer, dim,
+    inner) array), glibc's on the inner columns past the last full vector."""
+    from ._specfun import expf, sleef_exp, sleef_expf
+    sleef = sleef_expf if x.dtype == _F32 else sleef_exp
+    if lanes is None or x.shape[-1] % lanes == 0:
+        return sleef(x)
+    vec = x.shape[-1] - x.shape[-1] % lanes
+    out = np.empty_like(x)
+    out[..., :vec] = sleef(x[..., :vec])
+    tail = x[..., vec:]
+    out[..., vec:] = expf(tail) if x.dtype == _F32 else np.array(
+        [_glibc_exp(v) for v in tail.ravel().tolist()], np.float64).reshape(tail.shape)
+    return out
+
+
+def _glibc_exp(v):
+    """glibc's exp of a float (math.exp), inf where it overflows."""
+    try:
+        return math.exp(v)
+    except OverflowError:
+        return math.inf
+
+
+def _kernel_log(s):
+    """Vectorized::log: SLEEF's (Note [SLEEF's logf], Note [SLEEF's log])."""
+    from ._specfun import sleef_log, sleef_logf
+    return sleef_logf(s) if s.dtype == _F32 else sleef_log(s)
+
+
+def _along(x, dim):
+    """x as (outer, dim, inner)."""
+    return x.reshape(math.prod(x.shape[:dim]), x.shape[dim], -1)
+
+
+def _seq_sum(v):
+    """Sum over axis 1 of a 3-d array from +0.0, in order (NumPy sums a middle axis in
+    order where the inner size is 2 or more: checked bit for bit; pairwise otherwise)."""
+    if v.shape[2] > 1:
+        return v.sum(axis=1, keepdims=True)
+    return np.cumsum(v, axis=1)[:, -1:] + v.dtype.type(0)  # (from +0.0: -0.0s give +0.0)
+
+
+def _owned(a, shape):
+    """``a`` reshaped, as an array of its own (the engine takes a gradient with a base
+    for a view of what it was made from: engine.py)."""
+    if a.shape != shape:
+        a = a.reshape(shape)
+    return a if a.base is None else a.copy()
+
+
+def _softmax_exact(x, dim, log=False):
+    """PyTorch's float32/float64 softmax (``log``: log_softmax) over dim, bit for bit
+    (Note [PyTorch's float32 softmax])."""
+    if dim in (-1, x.ndim - 1):
+        rows = x.reshape(-1, x.shape[-1])
+        e = rows - rows.max(axis=1, keepdims=True)
+        if log:
+            e -= _kernel_log(lane_sum(_kernel_exp(e)))[:, None]
+            return _owned(e, x.shape)
+        e = _kernel_exp(e)
+        e *= (x.dtype.type(1) / lane_sum(e))[:, None]
+        return _owned(e, x.shape)
+    v = _along(x, dim % x.ndim)
+    e = v - v.max(axis=1, keepdims=True)
+    if log:
+        e -= _kernel_log(_seq_sum(_kernel_exp(e, _lanes(x.dtype))))
+        return _owned(e, x.shape)
+    e = _kernel_exp(e, _lanes(x.dtype))
+    e /= _seq_sum(e)
+    return _owned(e, x.shape)
 
 
 def softmax(x, dim):
     if x.size == 0:
         return x.copy()
-    if x.dtype == _F32 and x.size <= PORTED_MAX and x.ndim and dim in (-1, x.ndim - 1):
-        return _softmax_float32(x)
+    if _exact_softmax(x, dim):
+        return _softmax_exact(x, dim)
     tiny = _LSE_TINY.get(x.dtype)
     if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim:
         # (Note [log_softmax without the shift]: exp(x) / sum(exp(x)) where safe)
@@ -918,22 +1015,11 @@ def _sum_last(x, keepdims=False):
 _LSE_TINY = {np.dtype(np.float32): 1e-30, np.dtype(np.float64): 1e-290}
 
 
-def _log_softmax_float32(x):
-    """PyTorch's float32 log_softmax over the last dim, bit for bit: (x - max) - log(sum(
-    exp(x - max))), the exp and log SLEEF's, the sum in its lanes (Note [PyTorch's float32
-    softmax])."""
-    from ._specfun import sleef_expf, sleef_logf
-    rows = x.reshape(-1, x.shape[-1])
-    shifted = rows - rows.max(axis=1, keepdims=True)
-    shifted -= sleef_logf(lane_sum(sleef_expf(shifted)))[:, None]
-    return shifted.reshape(x.shape)
-
-
 def log_softmax(x, dim):
     if x.size == 0:
         return x.copy()
-    if x.dtype == _F32 and x.size <= PORTED_MAX and x.ndim and dim in (-1, x.ndim - 1):
-        return _log_softmax_float32(x)
+    if _exact_softmax(x, dim):
+        return _softmax_exact(x, dim, log=True)
     tiny = _LSE_TINY.get(x.dtype)
     if tiny is not None and dim in (-1, x.ndim - 1) and x.ndim and x.shape[-1] > 1:
         with np.errstate(over="ignore"):
@@ -961,6 +1047,68 @@ def _exact_lastdim(grad, output, dim):
             output.size <= PORTED_MAX)
 
 
+def _exact_backward(grad, output, dim):
+    """Whether a float64 softmax backward runs PyTorch's kernel here (Note [PyTorch's
+    softmax backward]; float32 over the last dim: _exact_lastdim)."""
+    return (output.dtype == _F64 and grad.dtype == _F64 and output.ndim and output.size
+            and grad.shape == output.shape and output.size <= PORTED_MAX)
+
+
+# Note [PyTorch's softmax backward]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Over the last dim (_vec_host_softmax_backward_lastdim) softmax's is (grad - sum) *
+# output with sum = vec::map2_reduce_all(grad * output): lane_sum's order, the float
+# tail's multiply-add fused by GCC but not the double one (checked on PyTorch's);
+# log_softmax's grad - exp(output) * sum(grad), fused. Over another dim
+# (_vec_softmax_backward, _vec_log_softmax_backward) the sums run along the dim from 0 (a
+# fused sum += grad * output for softmax), then output * (grad - sum) and the fused grad -
+# exp(output) * sum, the exp SLEEF's in the vector columns and glibc's past them (Note
+# [PyTorch's float32 softmax]). float64 here, bit for bit on the fuzzed rows (float32
+# over the last dim: _exact_lastdim; over others the fast path).
+def _softmax_backward_exact(grad, output, dim, log):
+    ct = output.dtype.type
+    if dim in (-1, output.ndim - 1):
+        g = grad.reshape(-1, grad.shape[-1])
+        o = output.reshape(g.shape)
+        if log:
+            e = np.negative(_kernel_exp(o))
+            out = _fma(e, np.broadcast_to(lane_sum(g)[:, None], e.shape), g, ct)
+        else:
+            out = g - lane_sum(g * o)[:, None]
+            out *= o
+        return _owned(out, output.shape)
+    d = dim % output.ndim
+    g, o = _along(grad, d), _along(output, d)
+    if log:
+        e = np.negative(_kernel_exp(o, _lanes(o.dtype)))
+        return _owned(_fma(e, np.broadcast_to(_seq_sum(g), e.shape), g, ct), output.shape)
+    acc = _fused_seq_sum(g, o)
+    out = g - acc
+    out *= o
+    return _owned(out, output.shape)
+
+
+def _fused_seq_sum(a, b):
+    """acc = fma(a[:, i], b[:, i], acc) from acc = 0 along axis 1 of 3-d float64 arrays:
+    the products and their exact errors at once, then in order acc + p + err rounded once
+    (TwoSum)."""
+    from ._specfun import _split
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    fin = np.isfinite(p) & np.isfinite(err)
+    acc = np.zeros(p[:, :1].shape, p.dtype)
+    with np.errstate(invalid="ignore"):
+        for i in range(p.shape[1]):
+            pi, ei = p[:, i:i + 1], err[:, i:i + 1]
+            s = acc + pi
+            bb = s - acc
+            e2 = (acc - (s - bb)) + (pi - bb)
+            acc = np.where(fin[:, i:i + 1] & np.isfinite(s), s + (e2 + ei), s)
+    return acc
+
+
 def log_softmax_lastdim_reduced(x, dtype):
     """PyTorch's log_softmax over the last dim of float16/bfloat16 ``x`` (given as float32):
     its kernel keeps each row's sum of exp(x - max) and that sum's log in the 16-bit dtype,
@@ -983,7 +1131,9 @@ def softmax_backward_data(grad, output, dim):
         g, o = grad.reshape(-1, grad.shape[-1]), output.reshape(-1, output.shape[-1])
         out = g - lane_sum(g * o, (g, o))[:, None]
         out *= o
-        return out.reshape(output.shape)
+        return _owned(out, output.shape)
+    if _exact_backward(grad, output, dim):
+        return _softmax_backward_exact(grad, output, dim, False)
     go = grad * output
     if dim in (-1, output.ndim - 1) and go.ndim:
         np.subtract(grad, _zero_signs(_sum_last(go, keepdims=True), go, -1), out=go)
@@ -1014,7 +1164,9 @@ def log_softmax_backward_data(grad, output, dim):
         e = sleef_expf(output.reshape(g.shape)).astype(np.float64)
         e *= lane_sum(g)[:, None]
         np.subtract(g, e, out=e)
-        return e.astype(np.float32).reshape(output.shape)
+        return _owned(e.astype(np.float32), output.shape)
+    if _exact_backward(grad, output, dim):
+        return _softmax_backward_exact(grad, output, dim, True)
     e = np.exp(output, out=np.empty_like(output))  # (an array even for a 0-d output)
     last = dim in (-1, output.ndim - 1) and grad.ndim
     s = _sum_last(grad, keepdims=True) if last else grad.sum(axis=dim, keepdims=True)
