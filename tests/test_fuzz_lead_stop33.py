@@ -13,7 +13,7 @@ _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005
                 "pending_stop32/fin_repro_007.py", "pending_stop33/s33a_repro_001.py",
                 "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py",
                 "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py",
-                "pending_stop33/s33d_repro_001.py"]
+                "pending_stop33/s33d_repro_001.py", "pending_stop33/s33b_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -306,4 +306,31 @@ def test_triangular_in_place_on_an_expanded_dual(op, make):
             except RuntimeError as e:
                 err = str(e)
             return err, x.tolist(), fw.unpack_dual(x).tangent.tolist(), x._version
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+@pytest.mark.parametrize("n", [1, 7, 65, 1000, 5000])
+def test_half_gelu_and_its_backward_bit_for_bit(dtype, approximate, n):
+    """Note [Half GELU] (s33b_002: a float16 GELU's tangent, gelu_backward of the
+    tangent): computed as the float32 kernels on the half type's SIMD elements, rounded
+    once; bfloat16's exact GELU of a contiguous tensor is oneDNN's. Also transposed."""
+    rng = np.random.default_rng(n)
+    x = rng.uniform(-5, 5, n).astype(np.float32)
+    g = rng.uniform(-2, 2, n).astype(np.float32)
+    shape = (n // 5, 5) if n % 5 == 0 else (n,)
+
+    def scenario(m):
+        out = []
+        for transpose in (False, True) if len(shape) == 2 else (False,):
+            xt = m.tensor(x).to(getattr(m, dtype)).reshape(shape)
+            gt = m.tensor(g).to(getattr(m, dtype)).reshape(shape)
+            if transpose:
+                xt, gt = xt.t(), gt.t()
+            xt.requires_grad_(True)
+            y = m.nn.functional.gelu(xt, approximate=approximate)
+            dx, = m.autograd.grad(y, xt, gt)
+            out.append((y.detach().float().numpy().tobytes(), dx.float().numpy().tobytes()))
+        return out
     assert scenario(autotensor) == scenario(torch)

@@ -3293,10 +3293,12 @@ def _gelu_tanh_inner(x):
     return inner, x2
 
 
-def _gelu_tanh_float32(x):
+def _gelu_tanh_float32(x, like=None):
+    """``like``: the float16/bfloat16 array x was converted from, whose vectors (twice as
+    many lanes) decide the SIMD loop's elements (Note [Half GELU])."""
     from .nn_ops import _aten_threads
     n = x.size
-    simd = raw.simd_positions(x.shape, x, unroll=2,
+    simd = raw.simd_positions(x.shape, x if like is None else like, unroll=2,
                               grain=n // _aten_threads() if n > 16384 else raw.GRAIN_SIZE)
     with np.errstate(all="ignore"):
         inner, _ = _gelu_tanh_inner(x)
@@ -3307,9 +3309,9 @@ def _gelu_tanh_float32(x):
     return out
 
 
-def _gelu_tanh_backward_float32(grad, x):
+def _gelu_tanh_backward_float32(grad, x, like=()):
     f32 = np.float32
-    simd = raw.simd_positions(x.shape, grad, x, unroll=2)
+    simd = raw.simd_positions(x.shape, *(like or (grad, x)), unroll=2)
     with np.errstate(all="ignore"):
         inner, x2 = _gelu_tanh_inner(x)
         t = _specfun.torch_tanhf(inner, simd)
@@ -3349,10 +3351,10 @@ def _aten_erff(x, simd):
     return out
 
 
-def _aten_gelu_float32(x):
+def _aten_gelu_float32(x, like=None):
     from .nn_ops import _aten_threads
     n = x.size
-    simd = raw.simd_positions(x.shape, x, unroll=2,
+    simd = raw.simd_positions(x.shape, x if like is None else like, unroll=2,
                               grain=n // _aten_threads() if n > 16384 else raw.GRAIN_SIZE)
     with np.errstate(all="ignore"):
         e = _aten_erff(x * _GELU_ALPHA, simd)
@@ -3362,9 +3364,9 @@ def _aten_gelu_float32(x):
     return out
 
 
-def _aten_gelu_backward_float32(grad, x):
+def _aten_gelu_backward_float32(grad, x, like=()):
     f32 = np.float32
-    simd = raw.simd_positions(x.shape, grad, x, unroll=2)
+    simd = raw.simd_positions(x.shape, *(like or (grad, x)), unroll=2)
     with np.errstate(all="ignore"):
         cdf = _aten_erff(x * _GELU_ALPHA, simd)
         cdf += f32(1)
@@ -3468,7 +3470,53 @@ def _gelu_backward_raw(grad, self):
     return out.reshape(self.shape)
 
 
+def _gelu_half(a, approximate):
+    """float16/bfloat16 GELU (Note [Half GELU])."""
+    x = a.astype(np.float32)
+    if approximate == "tanh":
+        out = _gelu_tanh_float32(x, a)
+    elif a.dtype.kind == "V" and _onednn_gelu_takes(a):
+        out = _specfun.onednn_gelu(x)
+    else:
+        out = _aten_gelu_float32(x, a)
+    return out.astype(a.dtype)
+
+
+def _gelu_half_backward(grad, self, approximate):
+    g, x = grad.astype(np.float32), self.astype(np.float32)
+    if approximate == "tanh":
+        out = _gelu_tanh_backward_float32(g, x, (grad, self))
+    elif self.dtype.kind == "V" and _onednn_gelu_takes(self):
+        out = _specfun.onednn_gelu_backward(x, g)
+    else:
+        out = _aten_gelu_backward_float32(g, x, (grad, self))
+    return out.astype(self.dtype)
+
+
+def _gelu_kernel(a, approximate):
+    """GELU's kernel: float32 ported up to raw.PORTED_MAX elements (Note [oneDNN's GELU],
+    Note [aten's float32 GELU], Note [GELU's tanh form in float32]), half types through
+    the same kernels (Note [Half GELU]), the rest blockwise (Note [Blockwise GELU])."""
+    if a.size <= raw.PORTED_MAX:
+        if a.dtype == np.float32:
+            return _gelu(a, approximate, ported=True)
+        if a.itemsize == 2 and a.dtype.kind in "fV":
+            return _gelu_half(a, approximate)
+    return _in_float32(_gelu)(a, approximate)
+
+
+# Note [Half GELU]
+# ~~~~~~~~~~~~~~~~
+# aten's float16/bfloat16 GELU and its backward convert to float, compute as the float32
+# kernel, and round once; their SIMD loop steps over the half type's vectors (32 lanes,
+# two float vectors each), so its elements are the half array's (raw.simd_positions of
+# it). A bfloat16 GELU (approximate="none") of a contiguous tensor of 2+ elements is
+# oneDNN's, as float32's; float16's is aten's. Measured (uniform(-5, 5), 1..5,000
+# elements, forward and backward, both approximations): every value PyTorch's (60-70% of
+# backward values differed when computed step by step in the half type).
 def gelu_backward(F, grad, self, approximate):
+    if _ported_float(F, grad, self) and self.itemsize == 2 and self.size <= raw.PORTED_MAX:
+        return _gelu_half_backward(grad, self, approximate)
     if approximate == "tanh" and _ported_float(F, grad, self) and self.dtype == np.float32:
         return _gelu_tanh_backward_float32(grad, self)
     if (F.is_raw and approximate != "tanh" and grad.dtype == self.dtype
@@ -3533,7 +3581,7 @@ GELU_BACKWARD = defop(
            "self": lambda F, grad, grad_output, self, approximate:
            _gelu_double_backward(F, grad, grad_output, self, approximate)},
     jvp=_gelu_backward_jvp)
-GELU = defop("gelu", "GeluBackward0", _float32_ported(_gelu),
+GELU = defop("gelu", "GeluBackward0", _gelu_kernel,
              params=("approximate",),
              jvp="elementwise",
              grads={"self": lambda F, grad, self, approximate:
