@@ -363,7 +363,6 @@ def _double_backward_graph(m, sample):
 _DOUBLE_BACKWARD_OPEN = {  # (tests/fuzz/OPEN_FINDINGS.md, Stop 32: open)
     "index_reduce_prod_True": "index_reduce's prod backward is grouped otherwise",
     "index_reduce_prod_False": "index_reduce's prod backward is grouped otherwise",
-    "cumprod_zero": "cumprod's backward at a zero: CopySlices there, a stack here",
 }
 
 

@@ -1616,18 +1616,43 @@ def cumprod_backward(F, grad, self, dim, result):
         return F.flip(F.cumsum(F.flip(grad * result, (dim,)), dim), (dim,)) / self
     if F.is_raw:
         return _cumprod_backward_zeros(grad, self, dim, result)
-    n = self.shape[dim]
+    return _cumprod_backward_graph(grad, self, dim)
+
+
+def _cumprod_backward_graph(grad, x, dim):
+    """PyTorch's create_graph cumprod_backward at a zero, op for op: each slice k the sum of
+    grad times the products with x_k omitted (prod of x[:k], times cumprod of x[k+1:]),
+    copied into select(dim, k) of fresh zeros, so the gradient is a chain of CopySlices
+    (version n + 1 there, as PyTorch's). With grad mode off (formulas run on tensors only
+    for their tangents: forward over reverse without create_graph) nothing is recorded and
+    PyTorch's gradient is a fresh tensor: the slices are stacked (version 0)."""
+    from .pointwise import copy_
+    from .shape import cat, expand, expand_as, narrow, select, stack
+    n = x.shape[dim]
+    ones_size = list(x.shape)
+    ones_size[dim] = 1
+    ones = expand(_make(np.ones(1, dtype=grad._data.dtype)), ones_size)
+    record = _state.enabled
+    if record:
+        grad_input = _make(np.zeros(x.shape, dtype=grad._data.dtype))
+        grad_input._vc[0] = 1
     slices = []
     for k in range(n):
-        before = F.narrow(self, dim, 0, k)
-        after = F.cumprod(F.narrow(self, dim, k + 1, n - k - 1), dim)
         if k == 0:
-            omitted = F.cat([F.ones_like(F.narrow(self, dim, 0, 1)), after], dim)
+            omitted = cat([ones, cumprod(narrow(x, dim, 1, n - 1), dim)], dim)
         else:
-            until_k = F.narrow(F.cumprod(before, dim), dim, k - 1, 1)
-            omitted = until_k if k == n - 1 else F.cat([until_k, until_k * after], dim)
-        slices.append(F.sum(F.narrow(grad, dim, k, n - k) * omitted, dim))
-    return F.stack(slices, dim)
+            until_k = prod(narrow(x, dim, 0, k), dim, True)
+            if k < n - 1:
+                after = cumprod(narrow(x, dim, k + 1, n - k - 1), dim)
+                omitted = cat([until_k, expand_as(until_k, after) * after], dim)
+            else:
+                omitted = until_k
+        grad_slice = sum(narrow(grad, dim, k, n - k) * omitted, dim)
+        if record:
+            copy_(select(grad_input, dim, k), grad_slice)
+        else:
+            slices.append(grad_slice)
+    return grad_input if record else stack(slices, dim)
 
 
 def _cumprod_backward_zeros(grad, x, dim, result):
