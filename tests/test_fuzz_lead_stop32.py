@@ -360,10 +360,7 @@ def _double_backward_graph(m, sample):
     return result
 
 
-_DOUBLE_BACKWARD_OPEN = {  # (tests/fuzz/OPEN_FINDINGS.md, Stop 32: open)
-    "index_reduce_prod_True": "index_reduce's prod backward is grouped otherwise",
-    "index_reduce_prod_False": "index_reduce's prod backward is grouped otherwise",
-}
+_DOUBLE_BACKWARD_OPEN = {}  # (tests/fuzz/OPEN_FINDINGS.md: none open since stop 33)
 
 
 def _samples():
