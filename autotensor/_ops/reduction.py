@@ -1137,7 +1137,7 @@ def cumsum(input, dim, *, dtype=None):
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.size:  # (dtype=bool: no kernel; a 0-d or empty tensor needs none)
         _refuse_kernel_dtype("cumsum_out_cpu", d)
-    r = _finish(CUMSUM, (input,), (dim,), raw.cumsum(_acc(d), dim).astype(d.dtype, copy=False))
+    r = _finish(CUMSUM, (input,), (dim,), raw.cumsum(d, dim).astype(d.dtype, copy=False))
     return _tangent_in_dtype(r, input, dtype, lambda t: cumsum(t, dim, dtype=dtype))
 
 
@@ -1658,9 +1658,10 @@ def _cumprod_backward_graph(grad, x, dim):
 def _cumprod_backward_zeros(grad, x, dim, result):
     """PyTorch's first-order cumprod_backward of an input with zeros, mask for mask: before
     the first zero of a slice the reversed cumsum over x; at it the products up to it
-    times the gradient through the next zero; after it 0."""
+    times the gradient through the next zero; after it 0. (Its cumsum, cumprod and sum are
+    aten's: Note [Cumulative accumulation] in raw.py, Note [Cascade sum].)"""
     def reversed_cumsum(w):
-        return np.flip(np.cumsum(np.flip(w, dim), dim), dim)
+        return np.flip(raw.cumsum(np.flip(w, dim), dim), dim)
     w = result * grad
     cumsum = np.cumsum(x == 0, dim)
     out = np.zeros(x.shape, dtype=grad.dtype)
@@ -1675,8 +1676,8 @@ def _cumprod_backward_zeros(grad, x, dim, result):
     mask &= ~first_mask
     before = np.take_along_axis(result, np.maximum(first - 1, 0), dim)
     before = np.where(first == 0, 1, before)
-    value = (np.cumprod(np.where(mask, x, 1), dim) * np.where(cumsum != 1, 0, grad)).sum(
-        dim, keepdims=True) * before
+    value = sum_array(raw.cumprod(np.where(mask, x, 1), dim) * np.where(cumsum != 1, 0, grad),
+                      dim, True) * before
     out[first_mask] = np.broadcast_to(value, x.shape)[first_mask]
     return out
 
@@ -1754,14 +1755,14 @@ def cumprod(input, dim, *, dtype=None):
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.size:
         _refuse_kernel_dtype("cumprod_out_cpu", d)
-    out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
+    out = raw.cumprod(d, dim).astype(d.dtype, copy=False)
     return _finish(CUMPROD, (input,), (dim,), _asarray(out))
 
 
 def cumprod_(self, dim, *, dtype=None):
     d = _cum_inplace_checks("cumprod", self, dim, dtype)
     dim = _wrap_dim(dim, d.ndim)
-    out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
+    out = raw.cumprod(d, dim).astype(d.dtype, copy=False)
     return inplace.record_inplace(CUMPROD, self, (self,), (dim,), out)
 
 
