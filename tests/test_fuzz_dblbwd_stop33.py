@@ -240,3 +240,25 @@ def test_cumprod_backward_float32_is_pytorchs():
             outs.append(res)
         for a, b in zip(*outs):
             np.testing.assert_array_equal(a, b)
+
+
+# ---- scatter_reduce: the same two differences -----------------------------------------------
+@pytest.mark.parametrize("reduce", ["prod", "mean"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_backward_graph(reduce, include_self):
+    """scatter_reduce_backward: prod's DelayedError (Error node) where >1 zeros of src meet
+    at one position; mean's src gradient grad.gather(index) / N.gather(index)
+    (DivBackward0), not a gather of grad / N."""
+    def scenario(m):
+        x = m.tensor([[1.5, 2.0], [0.5, -1.0], [0.25, 0.0]], dtype=m.float64,
+                     requires_grad=True)
+        s = m.tensor([[0.0, 1.0], [0.0, 2.0], [3.0, 0.0]], dtype=m.float64,
+                     requires_grad=True)
+        y = x.scatter_reduce(0, m.tensor([[0, 1], [0, 1], [1, 0]]), s, reduce,
+                             include_self=include_self)
+        w = m.tensor(np.cos(np.arange(6.0)).reshape(3, 2), dtype=m.float64,
+                     requires_grad=True)
+        gs = m.autograd.grad(y, (x, s), w, create_graph=True)
+        return {"graphs": [_graph(g) for g in gs], "g": _values(gs),
+                "higher": _higher(m, list(gs), (x, s, w))}
+    _run(scenario)

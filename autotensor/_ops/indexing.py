@@ -1603,14 +1603,16 @@ def _scatter_count(shape, dim, index, include_self):
     return count
 
 
-def _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self, result):
-    """(gradient of self, gradient of src), as PyTorch's scatter_reduce_backward."""
+def _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self, result,
+                          backward=True):
+    """(gradient of self, gradient of src), as PyTorch's scatter_reduce_backward (with
+    ``backward``: its DelayedError, not the forward rule's)."""
     if reduce == "sum":
         g_self, g_src = grad, F.gather(grad, dim, index)
     elif reduce == "mean":
         n = F.constant(_scatter_count(grad.shape, dim, index, include_self), grad)
         g_self = grad / n
-        g_src = F.gather(g_self, dim, index)
+        g_src = F.gather(grad, dim, index) / F.gather(n, dim, index)
     elif reduce == "prod":
         masked_self = F.masked_fill(self, self == 0, 1)
         masked_self_result = _via_scatter_reduce(F, masked_self, dim, index, src, reduce,
@@ -1626,6 +1628,11 @@ def _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self, 
                                                 include_self)
         g_src = F.where(single, F.gather(grad * masked_src_result, dim, index),
                         F.gather(grad * result, dim, index) / F.masked_fill(src, src_zero, 1))
+        if backward and not F.is_raw and (_values(n_zeros) > 1).any():
+            from ..autograd.function import delayed_error
+            g_src = delayed_error(g_src, "scatter_reduce(): Double backward is unsupported for "
+                                  "src when >1 zeros in src are scattered to the same "
+                                  "position in self")
     else:
         value = F.gather(result, dim, index)
         self_is = F.cast_like(self == result, grad)
@@ -1667,7 +1674,7 @@ def _scatter_reduce_jvp(F, self, self_t, src, src_t, dim, index, reduce, include
                               "sum", include_self=include_self) / count
     ones = F.ones_like(result)
     w_self, w_src = _scatter_reduce_grads(F, ones, self, src, dim, index, reduce,
-                                          include_self, result)
+                                          include_self, result, backward=False)
     out = F.zeros_like(result) if self_t is None else w_self * self_t
     if src_t is not None:
         out = F.scatter_add(out, dim, index, w_src * src_t)
