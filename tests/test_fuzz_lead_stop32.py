@@ -360,15 +360,7 @@ def _double_backward_graph(m, sample):
     return result
 
 
-_DOUBLE_BACKWARD_OPEN = {  # (tests/fuzz/OPEN_FINDINGS.md, Stop 32: open)
-    "index_reduce_prod_True": "index_reduce's prod backward is grouped otherwise",
-    "index_reduce_prod_False": "index_reduce's prod backward is grouped otherwise",
-    "soft_margin_loss_mean": "an edge for target, which PyTorch's node does not have",
-    "soft_margin_loss_sum": "an edge for target, which PyTorch's node does not have",
-    "soft_margin_loss_none": "an edge for target, which PyTorch's node does not have",
-    "soft_margin_loss_broadcast_target": "an edge for target, which PyTorch's node lacks",
-    "cumprod_zero": "cumprod's backward at a zero: CopySlices there, a stack here",
-}
+_DOUBLE_BACKWARD_OPEN = {}  # (tests/fuzz/OPEN_FINDINGS.md: none open since stop 33)
 
 
 def _samples():

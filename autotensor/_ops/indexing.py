@@ -839,25 +839,28 @@ def _ir_moved(F, x, dim, like):
 
 
 def _ir_grads(F, grad, self, source, result, dim, index, reduce, include_self):
-    """PyTorch's index_reduce_backward (FunctionsManual.cpp); prod's masked index_reduce
-    results are constants here (no double backward through them)."""
+    """PyTorch's index_reduce_backward (FunctionsManual.cpp), op for op: prod's masked
+    index_reduce results are index_reduce calls (IndexReduceBackward0 under create_graph,
+    differentiable again), a self not included is index_fill'ed with 0."""
     n = np.shape(self)[dim] if np.ndim(self) else 1
     if reduce == "prod":
-        sv, srcv = _values(self), _values(source)
-        masked_self = F.where(self == 0, 1, self)
-        msr = _index_reduce_kernel(np.where(sv == 0, 1, sv), srcv, dim, index, reduce,
-                                   include_self)
-        grad_self = grad * F.constant(msr, grad) / masked_self
-        src_zero = srcv == 0
-        zeros = np.zeros(np.shape(sv), sv.dtype)
-        num = raw.index_select(raw.index_add(zeros, dim, index, src_zero.astype(sv.dtype), 1),
-                               dim, index)
+        masked_self = F.masked_fill(self, self == 0, 1)
+        masked_self_result = _via_index_reduce(F, masked_self, dim, index, source, reduce,
+                                               include_self)
+        grad_self = grad * masked_self_result / masked_self
+        src_zero = source == 0
+        num = F.index_select(F.index_add(F.zeros_like(self), dim, index,
+                                         F.cast_like(src_zero, self)), dim, index)
         single = src_zero & (num == 1)
-        msrc = _index_reduce_kernel(sv, np.where(single, 1, srcv), dim, index, reduce,
-                                    include_self)
-        grad_src = F.where(single, F.index_select(grad * F.constant(msrc, grad), dim, index),
+        masked_src = F.masked_fill(source, single, 1)
+        masked_src_result = _via_index_reduce(F, self, dim, index, masked_src, reduce,
+                                              include_self)
+        grad_src = F.where(single, F.index_select(grad * masked_src_result, dim, index),
                            F.index_select(grad * result, dim, index) /
-                           F.where(src_zero, 1, source))
+                           F.masked_fill(source, src_zero, 1))
+        if not F.is_raw and (_values(num) > 1).any():
+            from ..autograd.function import delayed_error
+            grad_src = delayed_error(grad_src, _IR_DOUBLE_BACKWARD)
     elif reduce == "mean":
         N = _ir_moved(F, _index_reduce_counts(n, index, include_self), dim, grad)
         grad_self = grad / N
@@ -870,10 +873,23 @@ def _ir_grads(F, grad, self, source, result, dim, index, reduce, include_self):
         grad_self = self_is * distributed
         grad_src = source_is * F.index_select(distributed, dim, index)
     if not include_self:
-        hit = np.zeros(n, bool)
-        hit[index] = True
-        grad_self = F.where(_ir_moved(F, hit, dim, grad) != 0, 0, grad_self)
+        if F.is_raw:
+            hit = np.zeros(n, bool)
+            hit[index] = True
+            grad_self = F.where(_ir_moved(F, hit, dim, grad) != 0, 0, grad_self)
+        else:
+            grad_self = index_fill(grad_self, dim, _make(index), 0)
     return grad_self, grad_src
+
+
+_IR_DOUBLE_BACKWARD = ("index_reduce(): Double backward is unsupported for source when >1 "
+                       "zeros in source are scattered to the same position in self")
+
+
+def _via_index_reduce(F, x, dim, index, source, reduce, include_self):
+    if F.is_raw:
+        return _index_reduce_kernel(x, source, dim, index, reduce, include_self)
+    return index_reduce(x, dim, _make(index), source, reduce, include_self=include_self)
 
 
 def _values(x):
@@ -1587,14 +1603,16 @@ def _scatter_count(shape, dim, index, include_self):
     return count
 
 
-def _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self, result):
-    """(gradient of self, gradient of src), as PyTorch's scatter_reduce_backward."""
+def _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self, result,
+                          backward=True):
+    """(gradient of self, gradient of src), as PyTorch's scatter_reduce_backward (with
+    ``backward``: its DelayedError, not the forward rule's)."""
     if reduce == "sum":
         g_self, g_src = grad, F.gather(grad, dim, index)
     elif reduce == "mean":
         n = F.constant(_scatter_count(grad.shape, dim, index, include_self), grad)
         g_self = grad / n
-        g_src = F.gather(g_self, dim, index)
+        g_src = F.gather(grad, dim, index) / F.gather(n, dim, index)
     elif reduce == "prod":
         masked_self = F.masked_fill(self, self == 0, 1)
         masked_self_result = _via_scatter_reduce(F, masked_self, dim, index, src, reduce,
@@ -1610,6 +1628,11 @@ def _scatter_reduce_grads(F, grad, self, src, dim, index, reduce, include_self, 
                                                 include_self)
         g_src = F.where(single, F.gather(grad * masked_src_result, dim, index),
                         F.gather(grad * result, dim, index) / F.masked_fill(src, src_zero, 1))
+        if backward and not F.is_raw and (_values(n_zeros) > 1).any():
+            from ..autograd.function import delayed_error
+            g_src = delayed_error(g_src, "scatter_reduce(): Double backward is unsupported for "
+                                  "src when >1 zeros in src are scattered to the same "
+                                  "position in self")
     else:
         value = F.gather(result, dim, index)
         self_is = F.cast_like(self == result, grad)
@@ -1651,7 +1674,7 @@ def _scatter_reduce_jvp(F, self, self_t, src, src_t, dim, index, reduce, include
                               "sum", include_self=include_self) / count
     ones = F.ones_like(result)
     w_self, w_src = _scatter_reduce_grads(F, ones, self, src, dim, index, reduce,
-                                          include_self, result)
+                                          include_self, result, backward=False)
     out = F.zeros_like(result) if self_t is None else w_self * self_t
     if src_t is not None:
         out = F.scatter_add(out, dim, index, w_src * src_t)

@@ -289,7 +289,7 @@ TENSOR = SimpleNamespace(
     gelu_backward=_backward_op(GELU_BACKWARD, GELU_BACKWARD.kernel),
     glu_backward=_backward_op(GLU_BACKWARD, GLU_BACKWARD.kernel),
     soft_margin_loss_backward=lambda grad, self, target, reduction: _finish(
-        SOFT_MARGIN_LOSS_BACKWARD, (grad, self, target), (reduction,), _asarray(
+        SOFT_MARGIN_LOSS_BACKWARD, (grad, self), (target, reduction), _asarray(
             SOFT_MARGIN_LOSS_BACKWARD.kernel(grad._data, self._data, target._data,
                                              reduction))),
     binary_cross_entropy_backward=lambda grad, self, target, weight, reduction: _finish(

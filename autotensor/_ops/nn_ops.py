@@ -357,11 +357,12 @@ def _soft_margin_backward_jvp(F, grad_output):
 
 
 # (Note [Activation backward ops]: SoftMarginLossBackwardBackward0 under create_graph; no
-# forward formula, no target gradient in derivatives.yaml)
+# forward formula, no target gradient in derivatives.yaml: target is a param, saved with its
+# version but given no edge, as PyTorch's node has none)
 SOFT_MARGIN_LOSS_BACKWARD = defop(
     "soft_margin_loss_backward", "SoftMarginLossBackwardBackward0",
-    _soft_margin_backward_kernel, inputs=("grad_output", "self", "target"),
-    params=("reduction",),
+    _soft_margin_backward_kernel, inputs=("grad_output", "self"),
+    params=("target", "reduction"),
     grads={"grad_output": lambda F, grad, grad_output, self, target, reduction:
            _soft_margin_double_backward_grad_output(F, grad, grad_output, self, target,
                                                     reduction),

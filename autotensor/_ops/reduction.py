@@ -1141,7 +1141,7 @@ def cumsum(input, dim, *, dtype=None):
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.size:  # (dtype=bool: no kernel; a 0-d or empty tensor needs none)
         _refuse_kernel_dtype("cumsum_out_cpu", d)
-    r = _finish(CUMSUM, (input,), (dim,), raw.cumsum(_acc(d), dim).astype(d.dtype, copy=False))
+    r = _finish(CUMSUM, (input,), (dim,), raw.cumsum(d, dim).astype(d.dtype, copy=False))
     return _tangent_in_dtype(r, input, dtype, lambda t: cumsum(t, dim, dtype=dtype))
 
 
@@ -1620,26 +1620,52 @@ def cumprod_backward(F, grad, self, dim, result):
         return F.flip(F.cumsum(F.flip(grad * result, (dim,)), dim), (dim,)) / self
     if F.is_raw:
         return _cumprod_backward_zeros(grad, self, dim, result)
-    n = self.shape[dim]
+    return _cumprod_backward_graph(grad, self, dim)
+
+
+def _cumprod_backward_graph(grad, x, dim):
+    """PyTorch's create_graph cumprod_backward at a zero, op for op: each slice k the sum of
+    grad times the products with x_k omitted (prod of x[:k], times cumprod of x[k+1:]),
+    copied into select(dim, k) of fresh zeros, so the gradient is a chain of CopySlices
+    (version n + 1 there, as PyTorch's). With grad mode off (formulas run on tensors only
+    for their tangents: forward over reverse without create_graph) nothing is recorded and
+    PyTorch's gradient is a fresh tensor: the slices are stacked (version 0)."""
+    from .pointwise import copy_
+    from .shape import cat, expand, expand_as, narrow, select, stack
+    n = x.shape[dim]
+    ones_size = list(x.shape)
+    ones_size[dim] = 1
+    ones = expand(_make(np.ones(1, dtype=grad._data.dtype)), ones_size)
+    record = _state.enabled
+    if record:
+        grad_input = _make(np.zeros(x.shape, dtype=grad._data.dtype))
+        grad_input._vc[0] = 1
     slices = []
     for k in range(n):
-        before = F.narrow(self, dim, 0, k)
-        after = F.cumprod(F.narrow(self, dim, k + 1, n - k - 1), dim)
         if k == 0:
-            omitted = F.cat([F.ones_like(F.narrow(self, dim, 0, 1)), after], dim)
+            omitted = cat([ones, cumprod(narrow(x, dim, 1, n - 1), dim)], dim)
         else:
-            until_k = F.narrow(F.cumprod(before, dim), dim, k - 1, 1)
-            omitted = until_k if k == n - 1 else F.cat([until_k, until_k * after], dim)
-        slices.append(F.sum(F.narrow(grad, dim, k, n - k) * omitted, dim))
-    return F.stack(slices, dim)
+            until_k = prod(narrow(x, dim, 0, k), dim, True)
+            if k < n - 1:
+                after = cumprod(narrow(x, dim, k + 1, n - k - 1), dim)
+                omitted = cat([until_k, expand_as(until_k, after) * after], dim)
+            else:
+                omitted = until_k
+        grad_slice = sum(narrow(grad, dim, k, n - k) * omitted, dim)
+        if record:
+            copy_(select(grad_input, dim, k), grad_slice)
+        else:
+            slices.append(grad_slice)
+    return grad_input if record else stack(slices, dim)
 
 
 def _cumprod_backward_zeros(grad, x, dim, result):
     """PyTorch's first-order cumprod_backward of an input with zeros, mask for mask: before
     the first zero of a slice the reversed cumsum over x; at it the products up to it
-    times the gradient through the next zero; after it 0."""
+    times the gradient through the next zero; after it 0. (Its cumsum, cumprod and sum are
+    aten's: Note [Cumulative accumulation] in raw.py, Note [Cascade sum].)"""
     def reversed_cumsum(w):
-        return np.flip(np.cumsum(np.flip(w, dim), dim), dim)
+        return np.flip(raw.cumsum(np.flip(w, dim), dim), dim)
     w = result * grad
     cumsum = np.cumsum(x == 0, dim)
     out = np.zeros(x.shape, dtype=grad.dtype)
@@ -1654,8 +1680,8 @@ def _cumprod_backward_zeros(grad, x, dim, result):
     mask &= ~first_mask
     before = np.take_along_axis(result, np.maximum(first - 1, 0), dim)
     before = np.where(first == 0, 1, before)
-    value = (np.cumprod(np.where(mask, x, 1), dim) * np.where(cumsum != 1, 0, grad)).sum(
-        dim, keepdims=True) * before
+    value = sum_array(raw.cumprod(np.where(mask, x, 1), dim) * np.where(cumsum != 1, 0, grad),
+                      dim, True) * before
     out[first_mask] = np.broadcast_to(value, x.shape)[first_mask]
     return out
 
@@ -1733,14 +1759,14 @@ def cumprod(input, dim, *, dtype=None):
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.size:
         _refuse_kernel_dtype("cumprod_out_cpu", d)
-    out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
+    out = raw.cumprod(d, dim).astype(d.dtype, copy=False)
     return _finish(CUMPROD, (input,), (dim,), _asarray(out))
 
 
 def cumprod_(self, dim, *, dtype=None):
     d = _cum_inplace_checks("cumprod", self, dim, dtype)
     dim = _wrap_dim(dim, d.ndim)
-    out = np.cumprod(_acc(d), axis=dim).astype(d.dtype, copy=False) if d.ndim else d.copy()
+    out = raw.cumprod(d, dim).astype(d.dtype, copy=False)
     return inplace.record_inplace(CUMPROD, self, (self,), (dim,), out)
 
 

@@ -437,6 +437,24 @@ class _DelayedErrorNode(Node):
 _DelayedErrorNode.__name__ = _DelayedErrorNode.__qualname__ = "Error"
 
 
+def delayed_error(t, msg):
+    """PyTorch's DelayedError applied to ``t`` (a formula's result it cannot differentiate
+    again): ``t``'s data and version counter behind an Error node whose edge is ``t``'s,
+    raising ``msg`` when backward reaches it."""
+    from .._ops.dispatch import edge_of
+    from .._tensor import _make
+    if not (_state.enabled and t.requires_grad):
+        return t
+    node = _DelayedErrorNode()
+    node.msg, node._n_out, node._hooks = msg, 1, None
+    node._seq = next(_sequence)
+    node._next = (edge_of(t),)
+    r = _make(t._data)
+    r._vc = t._vc
+    r._grad_fn, r._requires_grad, r._output_nr = node, True, 0
+    return r
+
+
 def once_differentiable(fn):
     """Decorator for backward functions that do not support double backward: the backward
     runs without recording, and differentiating its results raises PyTorch's error."""
