@@ -108,10 +108,10 @@ class Tensor:
         strides = tuple(s // item for s in d.strides)
         if not d.size and d.ndim and not any(strides) and not self._numpy_strides() and \
                 not _views_memory(d):
-            # (NumPy 2 zeroes a fresh empty array's strides; PyTorch's empty tensors keep
-            # contiguous ones: an empty view of a non-empty tensor keeps its own here too,
-            # e.g. an expanded 0-d gradient's zeros, and one made from a NumPy array the
-            # array's, as tensor_from_numpy)
+            # (NumPy 2 zeroes a fresh empty array's strides, which stand for contiguous ones:
+            # Note [Empty strides] in _ops/layout.py; an empty view of a non-empty tensor
+            # keeps its own, e.g. an expanded 0-d gradient's zeros, and one made from a
+            # NumPy array the array's, as tensor_from_numpy)
             from ._ops.layout import c_strides
             strides = c_strides(d.shape)
         if dim is None:
@@ -153,9 +153,7 @@ class Tensor:
         if memory_format is None or memory_format is _memory_format.contiguous_format:
             return _is_contiguous(self._data)
         _memory_format._check(memory_format, "is_contiguous")
-        a = self._data
-        return _memory_format.is_contiguous(a.shape, tuple(s // a.itemsize for s in a.strides),
-                                            memory_format)
+        return _memory_format.is_contiguous(self._data.shape, self.stride(), memory_format)
 
     # ---- conversion ----------------------------------------------------------------------
     def item(self):
@@ -635,14 +633,13 @@ class device:
         return hash((self.type, self.index))
 
 
-def _views_memory(d):
-    """Whether array ``d`` views a non-empty array (so its strides are NumPy's real ones)."""
-    b = d.base
-    while b is not None:  # (ndarrays, and the DummyArray of NumPy's as_strided)
-        if isinstance(b, np.ndarray) and b.size:
-            return True
-        b = getattr(b, "base", None)
-    return False
+def view_source(t):
+    """The array a view op computes empty ``t``'s view from: a fresh one given the
+    contiguous strides ``stride()`` shows (Note [Empty strides] in _ops/layout.py)."""
+    if t._numpy_strides():
+        return t._data
+    from ._ops.layout import view_source
+    return view_source(t._data)
 
 
 def _make(data, requires_grad=False):
@@ -699,6 +696,7 @@ _ = np
 from .autograd import graph as _graph  # noqa: E402  (graph needs Tensor first)
 from .autograd.engine import backward as _backward  # noqa: E402
 from ._zero_grad import is_zero as _zero_grad  # noqa: E402
+from ._ops.layout import views_memory as _views_memory  # noqa: E402
 
 AccumulateGrad = _graph.AccumulateGrad
 _graph.Tensor, _graph._from_saved_output = Tensor, _from_saved_output

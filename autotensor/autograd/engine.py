@@ -285,31 +285,26 @@ def _obeys_layout(g, v):
     return True
 
 
-# Note [Empty gradients' layout]: NumPy 2 zeroes an empty array's strides, so for an
-# empty leaf the layout contract is decided on the strides PyTorch would show: the leaf's
-# own (Tensor.stride: contiguous, or a NumPy array's zeros), and for the gradient a fresh
-# one's contiguous strides or a view's (sum's expand: zeros). An empty tensor is always
-# dense; a size-1 dim obeys unless the gradient's stride there is 0. A copied gradient
-# shows the leaf's strides, a stolen one its own (Tensor._numpy_strides marks zeros).
+# Note [Empty gradients' layout]: for an empty leaf the layout contract is decided on the
+# strides PyTorch would show (Note [Empty strides] in _ops/layout.py): the leaf's own
+# (Tensor.stride), and the gradient's (a fresh one's contiguous strides, a view's own: sum's
+# expand gives zeros). An empty tensor is always dense; a size-1 dim obeys unless the
+# gradient's stride there is 0. A copied gradient has the leaf's strides, a stolen one its
+# own.
 def _empty_obeys(g, var):
-    from .._ops.layout import c_strides
-    item = g.itemsize
-    gs = tuple(s // item for s in g.strides) if g.base is not None else c_strides(g.shape)
-    for size, a, b in zip(g.shape, gs, var.stride()):
+    from .._ops.layout import _elem_strides
+    for size, a, b in zip(g.shape, _elem_strides(g), var.stride()):
         if (a != b) if size != 1 else a == 0:
             return False
     return True
 
 
 def _empty_grad_strides(grad, g, var):
-    """Mark an empty leaf's new .grad to show zero strides where PyTorch's would."""
-    if _empty_obeys(g, var):
-        zero = g.base is not None and not any(g.strides)
-    else:
-        zero = not any(var.stride())
-    if zero and grad._data.ndim:
-        from .._creation import _numpy_strides
-        _numpy_strides(grad)
+    """An empty leaf's new .grad laid out as PyTorch's: copied (NumPy's flags say nothing
+    of an empty array's layout) unless the gradient obeys the leaf's layout."""
+    if not _empty_obeys(g, var):
+        from .._ops.layout import empty_strided
+        grad._data = empty_strided(g.shape, var.stride(), grad._data.dtype)
 
 
 def _like_leaf(g, d):
