@@ -129,6 +129,8 @@ class Tensor:
         view = self._view
         if view is not None and view.offset is not None:
             return view.offset  # an empty slice: NumPy does not move its data pointer
+        if not self._data.size and self._meta is not None and "offset" in self._meta:
+            return self._meta["offset"]  # (a detached one)
         base = self._root_array()
         if base is self._data:
             return 0
@@ -182,7 +184,7 @@ class Tensor:
                 if m.get(bit):
                     raise RuntimeError(f"Can't call numpy() on Tensor that has {name} bit set. "
                                        f"Use tensor.resolve_{bit}().numpy() instead.")
-        return self._data
+        return _as_numpy(self._data)
 
     def __array__(self, dtype=None, copy=None):
         if self._data.__class__ is not np.ndarray and _zero_grad(self._data):
@@ -190,7 +192,7 @@ class Tensor:
             raise RuntimeError(NO_NUMPY)  # (PyTorch's __array__ is numpy())
         if dtype is not None and dtype != self._data.dtype:
             return self._data.astype(dtype)
-        return self._data.copy() if copy else self._data
+        return self._data.copy() if copy else _as_numpy(self._data)
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -454,8 +456,10 @@ class Tensor:
         t._vc = self._vc
         # a non-differentiable alias: views of it never take on autograd history
         t._meta = {"nondiff": True, "root": self._root_array()}  # (root: storage_offset)
-        if not self._data.size and self._numpy_strides():
-            t._meta["numpy_strides"] = True  # (an empty one keeps its strides: stride())
+        if not self._data.size:
+            if self._numpy_strides():
+                t._meta["numpy_strides"] = True  # (an empty one keeps its strides: stride())
+            t._meta["offset"] = self.storage_offset()
         m = self._meta
         if m is not None and ("conj" in m or "neg" in m):  # Note [Conjugate bit]
             t._meta.update((k, m[k]) for k in ("conj", "neg") if k in m)
@@ -631,6 +635,14 @@ class device:
 
     def __hash__(self):
         return hash((self.type, self.index))
+
+
+def _as_numpy(d):
+    """The array numpy() hands out: NumPy 2 zeroes the strides of the empty array PyTorch
+    makes for an empty tensor (Note [Empty strides] in _ops/layout.py)."""
+    if d.size or not any(d.strides):
+        return d
+    return np.lib.stride_tricks.as_strided(d, d.shape, (0,) * d.ndim, subok=True)
 
 
 def view_source(t):

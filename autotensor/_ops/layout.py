@@ -596,8 +596,11 @@ def conv_format(arrays, params, out):
 
 def roll_layout(arrays, params, out):
     """aten's roll along dims is a cat of two narrows of the input (its suggested memory
-    format: channels-last stays so); with no dims it rolls a flattened copy (contiguous)."""
-    if params[1] and arrays[0].size:
+    format: channels-last stays so); with no dims it rolls a flattened copy (contiguous).
+    An empty input along dims is cloned (preserve_format)."""
+    if params[1]:
+        if not arrays[0].size:
+            return with_strides(out, like_strides(arrays[0]))
         return suggested_format(arrays, params, out)
     return c_order(out)
 

@@ -250,7 +250,7 @@ def cast(x, dtype):
     """dtype is a NumPy dtype here (the tensor namespace takes our dtype objects). A complex
     gradient of a real input keeps its real part (PyTorch's handle_r_to_c)."""
     if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
-        x = x.real
+        x = (x if x.size else layout.view_source(x)).real
     out = x.astype(dtype, copy=False)
     if not x.size and out is not x:  # (an empty one keeps its strides, zeros included:
         return layout.with_strides(out, layout.like_strides(x))  # Note [Empty strides])

@@ -962,8 +962,8 @@ def _repeat_backward(F, grad, repeats, self_sizes):
 
 
 def _roll_kernel(a, shifts, dims):
-    if not a.size:  # (dims unchecked: see roll)
-        return a.copy()
+    if not a.size:  # (dims unchecked: see roll; aten clones an empty one, preserve_format)
+        return layout.with_strides(a.copy(), layout.like_strides(a) if dims else None)
     if not dims:  # (the flattened roll written into an array of a's shape: not a view)
         src, out = a.reshape(-1), np.empty(a.shape, a.dtype)
         flat, k = out.reshape(-1), shifts[0] % a.size

@@ -300,11 +300,13 @@ def _empty_obeys(g, var):
 
 
 def _empty_grad_strides(grad, g, var):
-    """An empty leaf's new .grad laid out as PyTorch's: copied (NumPy's flags say nothing
-    of an empty array's layout) unless the gradient obeys the leaf's layout."""
-    if not _empty_obeys(g, var):
-        from .._ops.layout import empty_strided
-        grad._data = empty_strided(g.shape, var.stride(), grad._data.dtype)
+    """An empty leaf's new .grad laid out as PyTorch's: the gradient's strides where it obeys
+    the leaf's layout (stolen), else the leaf's (copied). NumPy's flags say nothing of an
+    empty array's layout, so the copy-or-steal choice above did not look at them."""
+    from .._ops.layout import _elem_strides, empty_strided
+    st = _elem_strides(g) if _empty_obeys(g, var) else var.stride()
+    if _elem_strides(grad._data) != st:
+        grad._data = empty_strided(g.shape, st, grad._data.dtype)
 
 
 def _like_leaf(g, d):
