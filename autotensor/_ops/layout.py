@@ -126,16 +126,16 @@ def _elem_strides(a):
 # ``c_strides``) when allocated so, their views' computed from the source's, TensorIterator's
 # and empty_like's outputs laid out after their inputs (empty(0, 4).t().stride() == (1, 4),
 # and (empty(0, 4).t() + 1).stride() too). NumPy 2 zeroes a fresh empty array's strides,
-# but keeps strides given to an empty array (as_strided) through its views. So a fresh
-# empty array's zero strides stand for contiguous ones (``Tensor.stride``,
-# ``_elem_strides``); a view op of an empty tensor (and a raw view kernel of an empty
-# gradient) first gives its array those strides (``view_source``), so that NumPy computes
-# the view's from them; and
-# ``empty_strided`` gives an empty result the strides asked for. Non-empty tensors pay
-# one size test per view op. An array of only zero strides that does not view memory is
-# taken for a fresh one (an empty tensor made from a NumPy array is marked instead:
-# ``Tensor._numpy_strides``); PyTorch's own all-zero strides of an empty tensor
-# (as_strided's, say) are not kept.
+# but keeps strides given to an empty array (as_strided) through its views, and its
+# contiguity flags hold for any empty array. So a fresh empty array's zero strides stand
+# for contiguous ones (``Tensor.stride``, ``_elem_strides``); a view op of an empty tensor
+# (and a raw view kernel of an empty gradient) first gives its array those strides
+# (``view_source``), so that NumPy computes the view's from them; ``empty_strided`` gives
+# an empty result the strides asked for; and the layout rules do not trust the flags of an
+# empty array (``c_plain``, ``like_strides``). Non-empty tensors pay one size test per view
+# op (and in the scalar fast path of binary ops). An array of only zero strides that does
+# not view memory is taken for a fresh one (an empty tensor made from a NumPy array is
+# marked instead: ``Tensor._numpy_strides``).
 def view_source(a):
     """The array a view of empty array ``a`` is computed from: a fresh one given the
     contiguous strides its zeros stand for (Note [Empty strides])."""
@@ -143,6 +143,23 @@ def view_source(a):
         return a
     item = a.itemsize
     return _as_strided(a, a.shape, tuple(s * item for s in c_strides(a.shape)), subok=True)
+
+
+class EmptyMemory(ndarray):
+    """The buffer under an empty array ``empty_strided`` laid out: the array has its own
+    memory (no view in PyTorch's sense, though NumPy's as_strided makes it one)."""
+
+    __slots__ = ()
+
+
+def own_empty(a):
+    """Whether empty array ``a`` is one ``empty_strided`` made (not a view of another)."""
+    b = a.base
+    while b is not None:
+        if b.__class__ is EmptyMemory:
+            return True
+        b = getattr(b, "base", None)
+    return False
 
 
 def views_memory(a):
@@ -284,7 +301,7 @@ def empty_strided(shape, strides, dtype):
             n = 0 if any(strides) else 1  # element, read as real: Note [Empty strides])
             break
         n += (sz - 1) * st
-    buf = np.empty(n, dtype)
+    buf = EmptyMemory((n,), dtype) if n < 2 and 0 in shape else np.empty(n, dtype)
     item = buf.itemsize
     return _as_strided(buf, shape, tuple(s * item for s in strides))
 

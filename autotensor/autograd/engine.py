@@ -1216,7 +1216,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             # empty input returns it, and PyTorch's grad is that very tensor)
         elif id(g) in given:
             g = given[id(g)]  # (a grad_output passed on unchanged: that very tensor)
-        elif g.__class__ is np.ndarray and g.base is not None:
+        elif g.__class__ is np.ndarray and g.base is not None and (g.size or not _own_empty(g)):
             g = _no_grad_view(_to_tensor(g), _to_tensor(_owner(g)))
             g._vc[0] = version
         else:
@@ -1250,6 +1250,13 @@ def _no_grad_view(t, base):
     finally:
         _state.enabled = prev
     return t
+
+
+def _own_empty(g):
+    """An empty gradient laid out by empty_strided (a copy's strides) is no view, though
+    NumPy gives it a base (Note [Empty strides] in _ops/layout.py)."""
+    from .._ops.layout import own_empty
+    return own_empty(g)
 
 
 def _owner(a):
