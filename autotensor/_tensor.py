@@ -108,10 +108,10 @@ class Tensor:
         strides = tuple(s // item for s in d.strides)
         if not d.size and d.ndim and not any(strides) and not self._numpy_strides() and \
                 not _views_memory(d):
-            # (NumPy 2 zeroes a fresh empty array's strides; PyTorch's empty tensors keep
-            # contiguous ones: an empty view of a non-empty tensor keeps its own here too,
-            # e.g. an expanded 0-d gradient's zeros, and one made from a NumPy array the
-            # array's, as tensor_from_numpy)
+            # (NumPy 2 zeroes a fresh empty array's strides, which stand for contiguous ones:
+            # Note [Empty strides] in _ops/layout.py; an empty view of a non-empty tensor
+            # keeps its own, e.g. an expanded 0-d gradient's zeros, and one made from a
+            # NumPy array the array's, as tensor_from_numpy)
             from ._ops.layout import c_strides
             strides = c_strides(d.shape)
         if dim is None:
@@ -129,6 +129,8 @@ class Tensor:
         view = self._view
         if view is not None and view.offset is not None:
             return view.offset  # an empty slice: NumPy does not move its data pointer
+        if not self._data.size and self._meta is not None and "offset" in self._meta:
+            return self._meta["offset"]  # (a detached one)
         base = self._root_array()
         if base is self._data:
             return 0
@@ -153,9 +155,7 @@ class Tensor:
         if memory_format is None or memory_format is _memory_format.contiguous_format:
             return _is_contiguous(self._data)
         _memory_format._check(memory_format, "is_contiguous")
-        a = self._data
-        return _memory_format.is_contiguous(a.shape, tuple(s // a.itemsize for s in a.strides),
-                                            memory_format)
+        return _memory_format.is_contiguous(self._data.shape, self.stride(), memory_format)
 
     # ---- conversion ----------------------------------------------------------------------
     def item(self):
@@ -184,7 +184,7 @@ class Tensor:
                 if m.get(bit):
                     raise RuntimeError(f"Can't call numpy() on Tensor that has {name} bit set. "
                                        f"Use tensor.resolve_{bit}().numpy() instead.")
-        return self._data
+        return _as_numpy(self._data)
 
     def __array__(self, dtype=None, copy=None):
         if self._data.__class__ is not np.ndarray and _zero_grad(self._data):
@@ -192,7 +192,7 @@ class Tensor:
             raise RuntimeError(NO_NUMPY)  # (PyTorch's __array__ is numpy())
         if dtype is not None and dtype != self._data.dtype:
             return self._data.astype(dtype)
-        return self._data.copy() if copy else self._data
+        return self._data.copy() if copy else _as_numpy(self._data)
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -456,8 +456,10 @@ class Tensor:
         t._vc = self._vc
         # a non-differentiable alias: views of it never take on autograd history
         t._meta = {"nondiff": True, "root": self._root_array()}  # (root: storage_offset)
-        if not self._data.size and self._numpy_strides():
-            t._meta["numpy_strides"] = True  # (an empty one keeps its strides: stride())
+        if not self._data.size:
+            if self._numpy_strides():
+                t._meta["numpy_strides"] = True  # (an empty one keeps its strides: stride())
+            t._meta["offset"] = self.storage_offset()
         m = self._meta
         if m is not None and ("conj" in m or "neg" in m):  # Note [Conjugate bit]
             t._meta.update((k, m[k]) for k in ("conj", "neg") if k in m)
@@ -635,14 +637,21 @@ class device:
         return hash((self.type, self.index))
 
 
-def _views_memory(d):
-    """Whether array ``d`` views a non-empty array (so its strides are NumPy's real ones)."""
-    b = d.base
-    while b is not None:  # (ndarrays, and the DummyArray of NumPy's as_strided)
-        if isinstance(b, np.ndarray) and b.size:
-            return True
-        b = getattr(b, "base", None)
-    return False
+def _as_numpy(d):
+    """The array numpy() hands out: NumPy 2 zeroes the strides of the empty array PyTorch
+    makes for an empty tensor (Note [Empty strides] in _ops/layout.py)."""
+    if d.size or not any(d.strides):
+        return d
+    return np.lib.stride_tricks.as_strided(d, d.shape, (0,) * d.ndim, subok=True)
+
+
+def view_source(t):
+    """The array a view op computes empty ``t``'s view from: a fresh one given the
+    contiguous strides ``stride()`` shows (Note [Empty strides] in _ops/layout.py)."""
+    if t._numpy_strides():
+        return t._data
+    from ._ops.layout import view_source
+    return view_source(t._data)
 
 
 def _make(data, requires_grad=False):
@@ -699,6 +708,7 @@ _ = np
 from .autograd import graph as _graph  # noqa: E402  (graph needs Tensor first)
 from .autograd.engine import backward as _backward  # noqa: E402
 from ._zero_grad import is_zero as _zero_grad  # noqa: E402
+from ._ops.layout import views_memory as _views_memory  # noqa: E402
 
 AccumulateGrad = _graph.AccumulateGrad
 _graph.Tensor, _graph._from_saved_output = Tensor, _from_saved_output

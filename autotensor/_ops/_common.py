@@ -207,8 +207,8 @@ def _binary_opmath_tensor(op, a, b, params, rt):
     ad0, bd0 = a._data, b._data
     f32 = np.float32
     out = _asarray(op.kernel(cast(ad0, rt).astype(f32), bd0.astype(f32), *params)).astype(rt)
-    if not ((ad0.flags.c_contiguous and (1 not in ad0.shape or c_plain(ad0))) and
-            c_plain(bd0)):  # Note [Result layout] in layout.py
+    if not ((ad0.flags.c_contiguous and (1 not in ad0.shape and ad0.size or c_plain(ad0)))
+            and c_plain(bd0)):  # Note [Result layout] in layout.py
         out = iter_result(out, (ad0, bd0))
     if _state.enabled and (a._requires_grad or b._requires_grad or
                            stale_view_requires_grad(a) or stale_view_requires_grad(b)):
@@ -288,8 +288,8 @@ def _binary(op, a, b, params=()):
         out = raw.asarray(out)
     if op.layout is not None:  # Note [Result layout] in layout.py
         out = conform(op, (ad0, bd0), params, out)
-    elif not ((ad0.flags.c_contiguous and (1 not in ad0.shape or c_plain(ad0))) and
-              (bd0.__class__ is not ndarray or c_plain(bd0))):
+    elif not ((ad0.flags.c_contiguous and (1 not in ad0.shape and ad0.size or c_plain(ad0)))
+              and (bd0.__class__ is not ndarray or c_plain(bd0))):
         out = iter_result(out, (ad0, bd0))
     if _state.enabled and (a._requires_grad or (bd is not b and b._requires_grad) or
                            stale_view_requires_grad(a) or
@@ -603,7 +603,8 @@ def _binary_method(op, kernel, recs, params, slow_complex, alpha_param, position
                     res = kernel(ad, other)
                     if res.__class__ is not ndarray:
                         res = raw.asarray(res)
-                    if not (ad.flags.c_contiguous and (1 not in ad.shape or c_plain(ad))):
+                    if not (ad.flags.c_contiguous and (1 not in ad.shape and ad.size or
+                                                       c_plain(ad))):
                         res = iter_result(res, (ad, other))  # Note [Result layout] in layout.py
                     if input._requires_grad and _state.enabled and not _state.in_formula:
                         rec = recs[1] if recs is not None else None

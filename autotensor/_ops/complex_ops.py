@@ -32,7 +32,7 @@ reads the base's gradient through view_as_real and converts the result back, and
 from .. import _dtypes
 from .._backend import np
 from .._zero_grad import ZeroGrad
-from .._tensor import Tensor
+from .._tensor import Tensor, view_source
 from ..autograd import inplace
 from ._common import _finish
 from .dispatch import defop, view_errors_before_checks
@@ -205,6 +205,8 @@ def view_as_real(input):
                            "resolve the conjugate tensor so you can view it as real, use "
                            "self.resolve_conj(); however, be warned that the resulting tensor "
                            "will NOT alias the original.")
+    if not d.size:
+        d = view_source(input)  # (Note [Empty strides] in layout.py)
     return _dtype_view(VIEW_AS_REAL, input, _as_real_array(d))  # Note [Complex views]
 
 

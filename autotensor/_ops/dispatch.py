@@ -558,7 +558,8 @@ def record(op, inputs, params, out):
     outs = tuple([o if o.__class__ is ndarray else raw.asarray(o) for o in out])
     if _state.enabled:
         mask = requires_grad_mask(inputs)
-        if mask and outs[op.diff_outputs[0] if op.diff_outputs else 0].dtype.kind in "biu":
+        if mask and outs and outs[op.diff_outputs[0] if op.diff_outputs else 0].dtype.kind in \
+                "biu":
             return _integral_result(op, inputs, params, outs)
     results = tuple([_make(o) for o in outs])
     if _state.enabled:

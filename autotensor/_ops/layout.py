@@ -114,16 +114,72 @@ def _dense_strides(shape, perm):
 
 def _elem_strides(a):
     item = a.itemsize
-    return tuple(s // item for s in a.strides)
+    st = tuple(s // item for s in a.strides)
+    if not a.size and not any(st) and st and not views_memory(a):
+        return c_strides(a.shape)  # (Note [Empty strides])
+    return st
+
+
+# Note [Empty strides]
+# ~~~~~~~~~~~~~~~~~~~~
+# PyTorch's empty tensors have strides as any other: contiguous ones (max(size, 1), as
+# ``c_strides``) when allocated so, their views' computed from the source's, TensorIterator's
+# and empty_like's outputs laid out after their inputs (empty(0, 4).t().stride() == (1, 4),
+# and (empty(0, 4).t() + 1).stride() too). NumPy 2 zeroes a fresh empty array's strides,
+# but keeps strides given to an empty array (as_strided) through its views, and its
+# contiguity flags hold for any empty array. So a fresh empty array's zero strides stand
+# for contiguous ones (``Tensor.stride``, ``_elem_strides``); a view op of an empty tensor
+# (and a raw view kernel of an empty gradient) first gives its array those strides
+# (``view_source``), so that NumPy computes the view's from them; ``empty_strided`` gives
+# an empty result the strides asked for; and the layout rules do not trust the flags of an
+# empty array (``c_plain``, ``like_strides``). Non-empty tensors pay one size test per view
+# op (and in the scalar fast path of binary ops). An array of only zero strides that does
+# not view memory is taken for a fresh one (an empty tensor made from a NumPy array is
+# marked instead: ``Tensor._numpy_strides``).
+def view_source(a):
+    """The array a view of empty array ``a`` is computed from: a fresh one given the
+    contiguous strides its zeros stand for (Note [Empty strides])."""
+    if not a.ndim or any(a.strides) or views_memory(a):
+        return a
+    item = a.itemsize
+    return _as_strided(a, a.shape, tuple(s * item for s in c_strides(a.shape)), subok=True)
+
+
+class EmptyMemory(ndarray):
+    """The buffer under an empty array ``empty_strided`` laid out: the array has its own
+    memory (no view in PyTorch's sense, though NumPy's as_strided makes it one)."""
+
+    __slots__ = ()
+
+
+def own_empty(a):
+    """Whether empty array ``a`` is one ``empty_strided`` made (not a view of another)."""
+    b = a.base
+    while b is not None:
+        if b.__class__ is EmptyMemory:
+            return True
+        b = getattr(b, "base", None)
+    return False
+
+
+def views_memory(a):
+    """Whether array ``a`` views a non-empty array (so its strides are NumPy's real ones)."""
+    b = a.base
+    while b is not None:  # (ndarrays, and the DummyArray of NumPy's as_strided)
+        if isinstance(b, ndarray) and b.size:
+            return True
+        b = getattr(b, "base", None)
+    return False
 
 
 def is_non_overlapping_and_dense(shape, strides):
-    """PyTorch's ``is_non_overlapping_and_dense`` (sizes 1 ignored)."""
+    """PyTorch's ``is_non_overlapping_and_dense`` (sizes 1 ignored; an empty tensor is,
+    whatever its strides: its clone keeps them)."""
+    if 0 in shape:
+        return True
     dims = sorted((st, sz) for sz, st in zip(shape, strides) if sz != 1)
     expected = 1
     for st, sz in dims:
-        if sz == 0:
-            return True
         if st != expected:
             return False
         expected *= sz
@@ -188,8 +244,8 @@ def iter_strides_of(shape, operands):
 def like_strides(a):
     """``empty_like(a)``'s element strides (preserve_format); None for contiguous."""
     shape = a.shape
-    if a.flags.c_contiguous and 1 not in shape:
-        return None
+    if a.flags.c_contiguous and 1 not in shape and a.size:  # (an empty one keeps its
+        return None                                           # strides: Note [Empty strides])
     st = _elem_strides(a)
     if is_non_overlapping_and_dense(shape, st):
         return st
@@ -241,10 +297,11 @@ def empty_strided(shape, strides, dtype):
     """An uninitialised array of ``shape`` with element ``strides`` (non-negative, dense)."""
     n = 1
     for sz, st in zip(shape, strides):
-        if sz == 0:
-            return np.empty(shape, dtype)
+        if sz == 0:  # (its strides kept all the same, all-zero ones on a buffer of one
+            n = 0 if any(strides) else 1  # element, read as real: Note [Empty strides])
+            break
         n += (sz - 1) * st
-    buf = np.empty(n, dtype)
+    buf = EmptyMemory((n,), dtype) if n < 2 and 0 in shape else np.empty(n, dtype)
     item = buf.itemsize
     return _as_strided(buf, shape, tuple(s * item for s in strides))
 
@@ -349,6 +406,8 @@ def c_plain(a):
     if not a.flags.c_contiguous:
         return False
     shape = a.shape
+    if not a.size:  # (NumPy's flag holds for any empty array, and a size-0 dim before a
+        return False  # size-1 one changes the dim order: Note [Empty strides])
     if 1 not in shape:
         return True
     expected = a.itemsize
@@ -554,8 +613,11 @@ def conv_format(arrays, params, out):
 
 def roll_layout(arrays, params, out):
     """aten's roll along dims is a cat of two narrows of the input (its suggested memory
-    format: channels-last stays so); with no dims it rolls a flattened copy (contiguous)."""
-    if params[1] and arrays[0].size:
+    format: channels-last stays so); with no dims it rolls a flattened copy (contiguous).
+    An empty input along dims is cloned (preserve_format)."""
+    if params[1]:
+        if not arrays[0].size:
+            return with_strides(out, like_strides(arrays[0]))
         return suggested_format(arrays, params, out)
     return c_order(out)
 

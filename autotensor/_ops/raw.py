@@ -51,6 +51,8 @@ def sum_to(x, shape):
 def expand(x, shape):
     """A writable broadcast view (np.broadcast_to's is read-only; PyTorch's is not)."""
     shape = tuple(shape)
+    if not x.size:
+        x = layout.view_source(x)  # (Note [Empty strides])
     lead = len(shape) - x.ndim
     strides = (0,) * lead + tuple(0 if s == 1 and want != 1 else st for s, want, st in
                                   zip(x.shape, shape[lead:], x.strides))
@@ -78,6 +80,13 @@ def mean(x, dim=None, keepdim=False):
 
 
 def unsqueeze(x, dim):
+    if not x.size:  # (PyTorch's stride, size * stride of the dim it precedes: Note [Empty
+        x = layout.view_source(x)  # strides] in layout.py)
+        dim %= x.ndim + 1
+        new = x.shape[dim] * x.strides[dim] if dim < x.ndim else x.itemsize
+        return np.lib.stride_tricks.as_strided(x, x.shape[:dim] + (1,) + x.shape[dim:],
+                                               x.strides[:dim] + (new,) + x.strides[dim:],
+                                               subok=True)
     return np.expand_dims(x, dim)
 
 
@@ -89,14 +98,20 @@ def squeeze(x, dim=None):
 
 
 def transpose(x, dim0, dim1):
+    if not x.size:
+        x = layout.view_source(x)  # (Note [Empty strides] in layout.py)
     return np.swapaxes(x, dim0, dim1) if x.ndim else x  # (a 0-d tensor's transpose(0, 0))
 
 
 def t(x):
+    if not x.size:
+        x = layout.view_source(x)
     return x.T if x.ndim == 2 else x
 
 
 def permute(x, dims):
+    if not x.size:
+        x = layout.view_source(x)
     return np.transpose(x, dims)
 
 
@@ -235,8 +250,11 @@ def cast(x, dtype):
     """dtype is a NumPy dtype here (the tensor namespace takes our dtype objects). A complex
     gradient of a real input keeps its real part (PyTorch's handle_r_to_c)."""
     if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
-        x = x.real
-    return x.astype(dtype, copy=False)
+        x = (x if x.size else layout.view_source(x)).real
+    out = x.astype(dtype, copy=False)
+    if not x.size and out is not x:  # (an empty one keeps its strides, zeros included:
+        return layout.with_strides(out, layout.like_strides(x))  # Note [Empty strides])
+    return out
 
 
 def masked_fill(x, mask, value):

@@ -6,7 +6,7 @@ import math
 
 from .. import _dtypes, _errors
 from .._backend import np
-from .._tensor import _is_contiguous, _make, Tensor
+from .._tensor import _is_contiguous, _make, Tensor, view_source
 from ..autograd import inplace
 from . import layout, raw
 from .dispatch import broadcast_error, defop, view_errors_before_checks, view_errors_first
@@ -129,7 +129,7 @@ def _unsqueeze_to(F, grad, self_sizes, dims=None):
     """PyTorch's unsqueeze_to (squeeze's backward): an unsqueeze per squeezed dim of size 1
     (of ``dims``, or all), so a graph of the backward records UnsqueezeBackward0 nodes, and
     grad itself where nothing was squeezed."""
-    if F.is_raw:
+    if F.is_raw and grad.size:  # (an empty one's strides are unsqueeze's: Note [Empty strides])
         return F.reshape(grad, tuple(self_sizes))
     n = len(self_sizes)
     if dims is None:
@@ -351,7 +351,7 @@ def unflatten(input, dim, sizes):
 
 
 def t(input):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     if d.ndim > 2:
         view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {d.ndim}D")
@@ -359,7 +359,7 @@ def t(input):
 
 
 def transpose(input, dim0, dim1):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     dim0, dim1 = _wrap_dim(dim0, d.ndim, input), _wrap_dim(dim1, d.ndim, input)
     out = np.swapaxes(d, dim0, dim1) if d.ndim else d.view()
     return _view_result(TRANSPOSE, input, (dim0, dim1), out)
@@ -382,7 +382,7 @@ def adjoint(input):
 
 
 def permute(input, *dims):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     dims = _shape_args(dims)
     if len(dims) != d.ndim:
         view_errors_first(input)  # (Note [View errors before an op's checks])
@@ -440,7 +440,7 @@ _LEGACY_TYPES = frozenset(("Byte", "Char", "Short", "Int", "Long", "Half", "Floa
 
 def expand(input, *sizes):
     sizes = _shape_args(sizes)
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     if len(sizes) < d.ndim:
         name = _dtypes.scalar_name(input.dtype)  # (at::toString: a legacy name if it has one)
         name = f"torch.{name}Tensor" if name in _LEGACY_TYPES else f"CPU{name}Type"
@@ -504,7 +504,7 @@ def squeeze(input, dim=None):
 
 
 def unsqueeze(input, dim):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     dim = _wrap_dim(dim, d.ndim + 1, input)
     # PyTorch's stride for the new dim: size * stride of the dim it precedes (1 at the end)
     new = d.shape[dim] * d.strides[dim] if dim < d.ndim else d.itemsize
@@ -534,20 +534,29 @@ def narrow(input, dim, start, length):
 
 
 def _slice(input, dim, start, end, step):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     key = (slice(None),) * dim + (slice(start, end, step),)
     out = d[key]
     if out.size == 0:  # NumPy normalises empty views' strides; keep PyTorch's
         strides = d.strides[:dim] + (d.strides[dim] * step,) + d.strides[dim + 1:]
         out = np.lib.stride_tricks.as_strided(out, out.shape, strides)
     r = _view_result(SLICE, input, (dim, start, end, step), out)
-    if out.size == 0 and r._view is not None:
-        r._view.offset = input.storage_offset() + start * input.stride(dim)
+    if out.size == 0:
+        _empty_offsets((r,), input, dim, (start,))
     return r
 
 
+def _empty_offsets(results, input, dim, starts):
+    """The storage offsets of empty views starting at ``starts`` along ``dim`` (NumPy does
+    not move an empty array's data pointer; PyTorch's offset moves by the stride)."""
+    offset, stride = input.storage_offset(), input.stride(dim)
+    for r, start in zip(results, starts):
+        if r._view is not None and not r._data.size:
+            r._view.offset = offset + start * stride
+
+
 def select(input, dim, index):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     if d.ndim == 0:
         view_errors_first(input)  # (Note [View errors before an op's checks])
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -560,7 +569,10 @@ def select(input, dim, index):
                          f"[{_errors.shape_str(d.shape)}] at dimension {dim}")
     if index < 0:
         index += size
-    return _view_result(SELECT, input, (dim, index), d[(slice(None),) * dim + (index, Ellipsis)])
+    r = _view_result(SELECT, input, (dim, index), d[(slice(None),) * dim + (index, Ellipsis)])
+    if not d.size:
+        _empty_offsets((r,), input, dim, (index,))
+    return r
 
 
 def _chunk_check(input):
@@ -570,7 +582,7 @@ def _chunk_check(input):
 
 @view_errors_before_checks
 def split(tensor, split_size_or_sections, dim=0):
-    d = tensor._data
+    d = tensor._data if tensor._data.size else view_source(tensor)
     if d.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, d.ndim, tensor)
@@ -584,14 +596,20 @@ def split(tensor, split_size_or_sections, dim=0):
         bounds = np.cumsum([0] + sizes)
         arrays = [d[(slice(None),) * dim + (slice(int(a), int(b)),)]
                   for a, b in zip(bounds[:-1], bounds[1:])]
-        return _multi_view(SPLIT_WITH_SIZES, tensor, (tuple(sizes), dim), arrays)
+        r = _multi_view(SPLIT_WITH_SIZES, tensor, (tuple(sizes), dim), arrays)
+        if not d.size:
+            _empty_offsets(r, tensor, dim, [int(a) for a in bounds[:-1]])
+        return r
     step = int(split_size_or_sections)
     if step <= 0 and size:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension "
                            f"size of {size}")
     starts = range(0, size, step) if size else [0]
     arrays = [d[(slice(None),) * dim + (slice(s, s + step),)] for s in starts]
-    return _multi_view(SPLIT, tensor, (step, dim), arrays)
+    r = _multi_view(SPLIT, tensor, (step, dim), arrays)
+    if not d.size:
+        _empty_offsets(r, tensor, dim, starts)
+    return r
 
 
 def chunk(input, chunks, dim=0):
@@ -610,7 +628,7 @@ def chunk(input, chunks, dim=0):
 def unsafe_split(tensor, split_size, dim=0):
     """``split`` whose pieces are not tracked as views of the input (PyTorch's unsafe_split:
     its RNN cells split the gates with it and activate them in place)."""
-    d = tensor._data
+    d = tensor._data if tensor._data.size else view_source(tensor)
     if d.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, d.ndim)
@@ -627,7 +645,7 @@ def unsafe_split(tensor, split_size, dim=0):
 def _unsafe_split_with_sizes(tensor, split_sizes, dim):
     """aten's unsafe_split_with_sizes (pieces not tracked as views), for unsafe_chunk of an
     empty dim."""
-    d = tensor._data
+    d = tensor._data if tensor._data.size else view_source(tensor)
     bounds = np.cumsum((0,) + tuple(split_sizes))
     arrays = tuple(d[(slice(None),) * dim + (slice(int(a), int(b)),)]
                    for a, b in zip(bounds[:-1], bounds[1:]))
@@ -645,18 +663,21 @@ def unsafe_chunk(input, chunks, dim=0):
 
 
 def unbind(input, dim=0):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
         view_errors_first(input)  # (Note [View errors before an op's checks])
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     arrays = [d[(slice(None),) * dim + (i, Ellipsis)] for i in range(d.shape[dim])]
-    return _multi_view(UNBIND, input, (dim,), arrays)
+    r = _multi_view(UNBIND, input, (dim,), arrays)
+    if not d.size:
+        _empty_offsets(r, input, dim, range(len(r)))
+    return r
 
 
 @view_errors_before_checks
 def diagonal(input, offset=0, dim1=0, dim2=1):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     given = (dim1, dim2)
     dim1, dim2 = _wrap_dim(dim1, d.ndim, input), _wrap_dim(dim2, d.ndim, input)
     if dim1 == dim2:
@@ -667,7 +688,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 @view_errors_before_checks
 def unfold(input, dimension, size, step):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     dim = _wrap_dim(dimension, d.ndim, input)
     length = d.shape[dim] if d.ndim else 1  # (a 0-d tensor unfolds as one element)
     if size > length:
@@ -945,8 +966,8 @@ def _repeat_backward(F, grad, repeats, self_sizes):
 
 
 def _roll_kernel(a, shifts, dims):
-    if not a.size:  # (dims unchecked: see roll)
-        return a.copy()
+    if not a.size:  # (dims unchecked: see roll; aten clones an empty one, preserve_format)
+        return layout.with_strides(a.copy(), layout.like_strides(a) if dims else None)
     if not dims:  # (the flattened roll written into an array of a's shape: not a view)
         src, out = a.reshape(-1), np.empty(a.shape, a.dtype)
         flat, k = out.reshape(-1), shifts[0] % a.size
@@ -1373,7 +1394,7 @@ def _inplace_view(op, t, params, out):
 
 
 def transpose_(input, dim0, dim1):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     dim0, dim1 = _wrap_dim(dim0, d.ndim), _wrap_dim(dim1, d.ndim)
     out = np.swapaxes(d, dim0, dim1) if d.ndim else d.view()
     return _inplace_view(TRANSPOSE_, input, (dim0, dim1), out)
@@ -1383,14 +1404,14 @@ swapaxes_ = swapdims_ = transpose_
 
 
 def t_(input):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     if d.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {d.ndim}D")
     return _inplace_view(T_, input, (), d.T)
 
 
 def unsqueeze_(input, dim):
-    d = input._data
+    d = input._data if input._data.size else view_source(input)
     dim = _wrap_dim(dim, d.ndim + 1)
     new = d.shape[dim] * d.strides[dim] if dim < d.ndim else d.itemsize
     out = np.lib.stride_tricks.as_strided(d, d.shape[:dim] + (1,) + d.shape[dim:],

@@ -285,31 +285,28 @@ def _obeys_layout(g, v):
     return True
 
 
-# Note [Empty gradients' layout]: NumPy 2 zeroes an empty array's strides, so for an
-# empty leaf the layout contract is decided on the strides PyTorch would show: the leaf's
-# own (Tensor.stride: contiguous, or a NumPy array's zeros), and for the gradient a fresh
-# one's contiguous strides or a view's (sum's expand: zeros). An empty tensor is always
-# dense; a size-1 dim obeys unless the gradient's stride there is 0. A copied gradient
-# shows the leaf's strides, a stolen one its own (Tensor._numpy_strides marks zeros).
+# Note [Empty gradients' layout]: for an empty leaf the layout contract is decided on the
+# strides PyTorch would show (Note [Empty strides] in _ops/layout.py): the leaf's own
+# (Tensor.stride), and the gradient's (a fresh one's contiguous strides, a view's own: sum's
+# expand gives zeros). An empty tensor is always dense; a size-1 dim obeys unless the
+# gradient's stride there is 0. A copied gradient has the leaf's strides, a stolen one its
+# own.
 def _empty_obeys(g, var):
-    from .._ops.layout import c_strides
-    item = g.itemsize
-    gs = tuple(s // item for s in g.strides) if g.base is not None else c_strides(g.shape)
-    for size, a, b in zip(g.shape, gs, var.stride()):
+    from .._ops.layout import _elem_strides
+    for size, a, b in zip(g.shape, _elem_strides(g), var.stride()):
         if (a != b) if size != 1 else a == 0:
             return False
     return True
 
 
 def _empty_grad_strides(grad, g, var):
-    """Mark an empty leaf's new .grad to show zero strides where PyTorch's would."""
-    if _empty_obeys(g, var):
-        zero = g.base is not None and not any(g.strides)
-    else:
-        zero = not any(var.stride())
-    if zero and grad._data.ndim:
-        from .._creation import _numpy_strides
-        _numpy_strides(grad)
+    """An empty leaf's new .grad laid out as PyTorch's: the gradient's strides where it obeys
+    the leaf's layout (stolen), else the leaf's (copied). NumPy's flags say nothing of an
+    empty array's layout, so the copy-or-steal choice above did not look at them."""
+    from .._ops.layout import _elem_strides, empty_strided
+    st = _elem_strides(g) if _empty_obeys(g, var) else var.stride()
+    if _elem_strides(grad._data) != st:
+        grad._data = empty_strided(g.shape, st, grad._data.dtype)
 
 
 def _like_leaf(g, d):
@@ -1219,7 +1216,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             # empty input returns it, and PyTorch's grad is that very tensor)
         elif id(g) in given:
             g = given[id(g)]  # (a grad_output passed on unchanged: that very tensor)
-        elif g.__class__ is np.ndarray and g.base is not None:
+        elif g.__class__ is np.ndarray and g.base is not None and (g.size or not _own_empty(g)):
             g = _no_grad_view(_to_tensor(g), _to_tensor(_owner(g)))
             g._vc[0] = version
         else:
@@ -1253,6 +1250,13 @@ def _no_grad_view(t, base):
     finally:
         _state.enabled = prev
     return t
+
+
+def _own_empty(g):
+    """An empty gradient laid out by empty_strided (a copy's strides) is no view, though
+    NumPy gives it a base (Note [Empty strides] in _ops/layout.py)."""
+    from .._ops.layout import own_empty
+    return own_empty(g)
 
 
 def _owner(a):
