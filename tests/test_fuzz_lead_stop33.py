@@ -334,3 +334,28 @@ def test_half_gelu_and_its_backward_bit_for_bit(dtype, approximate, n):
             out.append((y.detach().float().numpy().tobytes(), dx.float().numpy().tobytes()))
         return out
     assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("op", ["addcdiv", "addcmul", "addcdiv_swapped", "lerp", "add"])
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float16", "bfloat16"),
+                                    ("float32", "float16"), ("float64", "float16")])
+def test_missing_tangents_zero_terms_promote_the_sum(op, dtypes):
+    """Note [Zero terms' dtypes]: an input without a tangent adds a zero tensor of its
+    dtype where its term stands, so a float64 self makes addcdiv's float32 terms sum in
+    float64 (they were summed in float32, 1e-9 relative off)."""
+    dx, dy = dtypes
+
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            x = m.tensor([[0.5, -1.2, 0.3]], dtype=getattr(m, dx))
+            y = fw.make_dual(m.tensor([[0.7, 1.3, -0.4]], dtype=getattr(m, dy)),
+                             m.tensor([[0.9, -1.1, 0.35]], dtype=getattr(m, dy)))
+            r = {"addcdiv": lambda: x.addcdiv(y, y + 3, value=0.5),
+                 "addcmul": lambda: x.addcmul(y, y + 1, value=0.5),
+                 "addcdiv_swapped": lambda: m.addcdiv(x, y * 2, (y + 3).to(x.dtype)),
+                 "lerp": lambda: x.lerp(y.to(x.dtype) * 2, 0.3),
+                 "add": lambda: x.add(y, alpha=2)}[op]()
+            t = fw.unpack_dual(r).tangent
+            return str(t.dtype), np.array(t.double().tolist()).tobytes()
+    assert scenario(autotensor) == scenario(torch)

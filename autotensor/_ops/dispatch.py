@@ -716,12 +716,18 @@ def jvp_of(op, inputs, params, results):
         vals = _formula_values(op, inputs, params, results)
         out = None
         untangled = False
+        zeros = ()  # (missing tangents' zero tensors not yet summed: Note [Zero terms' dtypes])
         for x, f, src in zip(inputs, op.formulas, _formula_srcs(op)):
             if f is None:
                 continue
             t = _tangent(x)
             if t is None:
                 untangled = True
+                if isinstance(x, Tensor):
+                    if out is None:
+                        zeros += (x,)
+                    else:
+                        out = _plus_zero_dtype(F, out, x)
                 continue
             if _is_zero_tangent(t) and op.__dict__.get("keeps_zero_tangent", True) and \
                     zero is None:
@@ -730,6 +736,9 @@ def jvp_of(op, inputs, params, results):
             c = fn(F, t, *[vals[src[k]] for k in idx])
             if not isinstance(c, Tensor):
                 c = F.constant(c, t)
+            for z in zeros:
+                c = _plus_zero_dtype(F, c, z)
+            zeros = ()
             out = c if out is None else out + c
         if out is not None and len(inputs) > 1:
             out = _tangent_dtype(F, op, inputs, out, params)
@@ -796,6 +805,23 @@ def jvp_of(op, inputs, params, results):
                 tangent._meta = zero._meta
         forward_ad._set_tangent(results, tangent)
     return tangent
+
+
+# Note [Zero terms' dtypes]: PyTorch's elementwise rule sums one term per input, left to
+# right, an input without a tangent contributing a zero tensor of its primal's dtype
+# (_efficientzerotensor): the running sum is promoted where that zero is added, so the
+# later terms are summed in the wider dtype (float64 self, float32 tensor1 and tensor2 of
+# addcdiv: self_t + t1 - t2 in float64; summed in float32, then cast, the tangent was off
+# by 1e-9 relative). Only inputs of another dtype than the running sum change anything.
+def _plus_zero_dtype(F, term, x):
+    """``term`` + a zero tensor like x: term in their promoted dtype."""
+    from .. import _dtypes
+    td, xd = term._data, x._data
+    if td.dtype == xd.dtype:
+        return term
+    dt = _dtypes.binary_result_dtype(_dtypes.from_numpy(td.dtype), td.ndim == 0,
+                                     _dtypes.from_numpy(xd.dtype), xd.ndim == 0)
+    return term if dt.np == td.dtype else F.cast(term, dt.np)
 
 
 def _tangent_dtype(F, op, inputs, out, params=None):

@@ -2741,18 +2741,34 @@ def _plus_zero_reads(out, reads):
     return out
 
 
-def _addcmul_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
+def _with_zeros(F, out, term, zeros, sub=False):
+    """``out + term`` (``sub``: ``out - term``; ``-term`` without ``out``), where the
+    missing tangents' zero tensors like ``zeros`` were summed before ``term`` (Note [Zero
+    terms' dtypes] in dispatch.py: they promote the running sum)."""
+    from .dispatch import _plus_zero_dtype
+    for z in zeros:
+        if out is None:
+            term = _plus_zero_dtype(F, term, z)
+        else:
+            out = _plus_zero_dtype(F, out, z)
+    if out is None:
+        return -term if sub else term
+    return out - term if sub else out + term
+
+
+def _addcmul_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
     """PyTorch's self_t + tensor1_t * tensor2 * value + tensor2_t * tensor1 * value (its
     backward groups grad * (tensor2 * value) instead)."""
     def times_value(t):
         return t if value == 1 else t * value
     out, zero_reads = self_t, []
-    for t, other in ((tensor1_t, tensor2), (tensor2_t, tensor1)):
+    zeros = [self] if self_t is None else []
+    for t, other, this in ((tensor1_t, tensor2, tensor1), (tensor2_t, tensor1, tensor2)):
         if t is None:
             zero_reads.append(other)
+            zeros += [this, other]
         else:
-            term = times_value(t * other)
-            out = term if out is None else out + term
+            out, zeros = _with_zeros(F, out, times_value(t * other), zeros), []
     return _plus_zero_reads(out, zero_reads)
 
 
@@ -2829,21 +2845,22 @@ ADDCMUL = defop("addcmul", "AddcmulBackward0", _addcmul,
                        layout="iter")
 
 
-def _addcdiv_jvp(F, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
+def _addcdiv_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
     """PyTorch's self_t + tensor1_t / tensor2 * value - tensor2_t * (tensor1 / tensor2) /
     tensor2 * value: its own grouping (at a denormal tensor2 the backward's
     tensor1 / (tensor2 * tensor2) is 0/0 where this is finite)."""
     def times_value(t):
         return t if value == 1 else t * value
     out, zero_reads = self_t, []
+    zeros = [self] if self_t is None else []
     if tensor1_t is not None:
-        a = times_value(tensor1_t / tensor2)
-        out = a if out is None else out + a
+        out, zeros = _with_zeros(F, out, times_value(tensor1_t / tensor2), zeros), []
     else:
         zero_reads.append(tensor2)
+        zeros += [tensor1, tensor2]
     if tensor2_t is not None:
         b = times_value(tensor2_t * (tensor1 / tensor2) / tensor2)
-        out = -b if out is None else out - b
+        out = _with_zeros(F, out, b, zeros, sub=True)
     else:
         zero_reads += [tensor1, tensor2]
     return _plus_zero_reads(out, zero_reads)
