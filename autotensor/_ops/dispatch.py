@@ -784,7 +784,7 @@ def jvp_of(op, inputs, params, results):
     # Note [Tangent layout] in forward_ad.py: set_fw_grad copies a rule's tangent into the
     # primal's layout (sort's gather, svd's diagonal, a zero tensor); a view's (the same
     # view of its base's tangent) already has it
-    views = rule == "linear" or op.__dict__.get("zero_view")
+    views = rule == "linear" or op.__dict__.get("views")
     if isinstance(results, tuple):
         if not isinstance(tangent, (tuple, list)):
             tangent = (tangent,) + (None,) * (len(results) - 1)
