@@ -1539,7 +1539,7 @@ def _to_dtype(input, dtype, copy=False, memory_format=None):
     if _state.enabled and dtype._cat < 2:
         # (an integral result has no node; PyTorch does not look at a stale view's history)
         if input._requires_grad:
-            return _make(out)
+            return _make(layout.conform(TO_COPY, (input,), (dtype,), out))
         return _no_graph(TO_COPY, (input,), (dtype,), out)
     if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
         r = record(TO_COPY, (input,), (dtype,), out)
