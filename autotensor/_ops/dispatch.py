@@ -695,8 +695,9 @@ def _records(inputs, results):
     return any(isinstance(v, Tensor) and v._requires_grad for v in (*inputs, *outs))
 
 
-def jvp_of(op, inputs, params, results):
-    """The output tangent(s) of one op call by its rule; attached to ``results``."""
+def jvp_of(op, inputs, params, results, in_place=False):
+    """The output tangent(s) of one op call by its rule; attached to ``results`` (a
+    stand-in for self's value when ``in_place``: the tangent is then written into self's)."""
     F = _namespace[0]
     if F is None:
         from .namespace import TENSOR as F
@@ -784,7 +785,7 @@ def jvp_of(op, inputs, params, results):
     # Note [Tangent layout] in forward_ad.py: set_fw_grad copies a rule's tangent into the
     # primal's layout (sort's gather, svd's diagonal, a zero tensor); a view's (the same
     # view of its base's tangent) already has it
-    views = rule == "linear" or op.__dict__.get("views")
+    views = in_place or rule == "linear" or op.__dict__.get("views")
     if isinstance(results, tuple):
         if not isinstance(tangent, (tuple, list)):
             tangent = (tangent,) + (None,) * (len(results) - 1)

@@ -467,7 +467,7 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
                 t._meta = {"fw_grad": dense}
             else:
                 t._meta["fw_grad"] = dense
-        jvp_of(op, inputs, params, result)
+        jvp_of(op, inputs, params, result, in_place=True)
     finally:
         state.fw = True
         if own is not None:
