@@ -104,6 +104,7 @@ VIEW_AS_REAL = defop("view_as_real", "ViewAsRealBackward0", None,
 VIEW_AS_COMPLEX = defop("view_as_complex", "ViewAsComplexBackward0", None,
                         grads={"self": lambda F, grad: cx(F).view_as_real(grad)},
                         jvp=lambda F, self_t: view_as_complex(self_t), complex_aware=True)
+VIEW_AS_REAL.views = VIEW_AS_COMPLEX.views = True  # (Note [Tangent layout] in forward_ad.py)
 CONJ = defop("conj", "ConjBackward0", np.conj,
              grads={"self": lambda F, grad: cx(F).conj(grad)}, jvp="linear", complex_aware=True,
              layout="view")

@@ -16,7 +16,7 @@ from ..autograd import forward_ad, grad_mode
 from ..autograd.graph import NO_EDGE, NO_GRAD_VIEW_EDGE, NOTHING_SAVED, _sequence, make_node_class
 from ..autograd.saved import node_extras
 from . import raw
-from .layout import conform
+from .layout import conform, like_strides, with_strides
 
 ndarray = np.ndarray
 _state = grad_mode.state
@@ -664,7 +664,8 @@ def _zero_tangent(op, inputs, results):
         if not present or not all(_is_zero_tangent(t) for t in present):
             return None
     d = results._data
-    z = _make(np.zeros(d.shape, dtype=d.dtype))
+    z = np.zeros(d.shape, dtype=d.dtype)
+    z = _make(z if d.flags.c_contiguous else with_strides(z, like_strides(d)))  # (as stored)
     if (d.size == 1 or flags.get("zero_view")) and flags.get("keeps_zero_tangent") != "dense":
         z._meta = {"zero_tensor": True}
     return z
@@ -695,8 +696,9 @@ def _records(inputs, results):
     return any(isinstance(v, Tensor) and v._requires_grad for v in (*inputs, *outs))
 
 
-def jvp_of(op, inputs, params, results):
-    """The output tangent(s) of one op call by its rule; attached to ``results``."""
+def jvp_of(op, inputs, params, results, in_place=False):
+    """The output tangent(s) of one op call by its rule; attached to ``results`` (a
+    stand-in for self's value when ``in_place``: the tangent is then written into self's)."""
     F = _namespace[0]
     if F is None:
         from .namespace import TENSOR as F
@@ -790,12 +792,16 @@ def jvp_of(op, inputs, params, results):
                 if isinstance(x, Tensor) and tangent is _tangent(x):
                     tangent = F.clone(tangent)  # an output never shares its input's tangent
                     break
+    # Note [Tangent layout] in forward_ad.py: set_fw_grad copies a rule's tangent into the
+    # primal's layout (sort's gather, svd's diagonal, a zero tensor); a view's (the same
+    # view of its base's tangent) already has it
+    views = in_place or rule == "linear" or op.__dict__.get("views")
     if isinstance(results, tuple):
         if not isinstance(tangent, (tuple, list)):
             tangent = (tangent,) + (None,) * (len(results) - 1)
         for r, t in zip(results, tangent):
             if t is not None and r._data.dtype.kind in "fcV":
-                forward_ad._set_tangent(r, t)
+                forward_ad._set_tangent(r, t if views else forward_ad.fit_tangent(t, r))
     elif tangent is not None and results._data.dtype.kind in "fcV":
         if zero is not None:
             if not tangent._requires_grad:
@@ -803,6 +809,8 @@ def jvp_of(op, inputs, params, results):
             else:
                 tangent._data = np.zeros_like(zero._data)
                 tangent._meta = zero._meta
+        if not views:
+            tangent = forward_ad.fit_tangent(tangent, results)
         forward_ad._set_tangent(results, tangent)
     return tangent
 

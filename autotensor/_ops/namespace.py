@@ -227,7 +227,7 @@ TENSOR = SimpleNamespace(
     unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
     matmul=matmul, bmm=bmm, where=where, zeros=_zeros, zeros_like=zeros_like_,
     zero_tensor_like=_zero_tensor_like,
-    ones_like=lambda x: _make(np.ones_like(x._data)), cast=_cast, masked_fill=masked_fill,
+    ones_like=lambda x: zeros_like_(x, 1), cast=_cast, masked_fill=masked_fill,
     clone=clone, contiguous=lambda x: x.contiguous(),
     exp=exp, exp2=exp2, log=log, sin=sin, cos=cos, sqrt=sqrt, sign=sign, abs=abs,
     pow=pow, reciprocal=reciprocal,

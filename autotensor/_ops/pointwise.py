@@ -411,7 +411,7 @@ THRESHOLD_BACKWARD = defop(
     grads={"grad_output": lambda F, grad, self, threshold:
            F.threshold_backward(grad, self, threshold),
            "self": lambda F, grad: F.zeros_like(grad)},
-    jvp="elementwise")
+    jvp="elementwise", layout="iter")
 RECIPROCAL = defop("reciprocal", "ReciprocalBackward0",
                    lambda a: raw.reciprocal(a) if a.dtype.kind == "c" else 1 / a,
                    grads={"self": lambda F, grad, result: F.mul(-grad, F.mul(result, result))},
@@ -1539,7 +1539,7 @@ def _to_dtype(input, dtype, copy=False, memory_format=None):
     if _state.enabled and dtype._cat < 2:
         # (an integral result has no node; PyTorch does not look at a stale view's history)
         if input._requires_grad:
-            return _make(out)
+            return _make(layout.conform(TO_COPY, (input,), (dtype,), out))
         return _no_graph(TO_COPY, (input,), (dtype,), out)
     if _state.enabled and (input._requires_grad or stale_view_requires_grad(input)):
         r = record(TO_COPY, (input,), (dtype,), out)
@@ -1606,8 +1606,13 @@ def clone_contiguous(input):
     return _finish(CLONE_CONTIGUOUS, (input,), (), np.array(input._data, order="C"))
 
 
-def zeros_like_(t):
-    return _make(np.zeros_like(t._data))
+def zeros_like_(t, fill=0):
+    """Formulas' ``zeros_like`` (``ones_like``: fill 1): empty_like's layout (NumPy's "K"
+    order would put a broadcast dim innermost: an expanded tangent's zeros_like would not be
+    contiguous)."""
+    d = t._data
+    z = np.full(d.shape, fill, d.dtype) if fill else np.zeros(d.shape, d.dtype)
+    return _make(z if d.flags.c_contiguous else layout.with_strides(z, layout.like_strides(d)))
 
 
 # ---- in-place variants -------------------------------------------------------------------

@@ -13,7 +13,7 @@ from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
 from .sum_kernel import sum_array
-from .layout import _elem_strides, is_non_overlapping_and_dense
+from .layout import _elem_strides, conform, is_non_overlapping_and_dense
 from .layout import _perm as _layout_perm
 from .dispatch import defop, view_errors_before_checks, view_errors_first
 from .sum_kernel import mean_array, sum_array
@@ -1237,7 +1237,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
         refuse_complex("sort", d.dtype)
     dim = _wrap_dim(dim, d.ndim)
     idx = _sorted_indices(d, dim, descending)
-    return _make(idx if stable else _std_sort_ties(d, dim, descending, idx))
+    idx = idx if stable else _std_sort_ties(d, dim, descending, idx)
+    return _make(conform(SORT, (input,), (), idx))  # (sort's indices: its layout)
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):

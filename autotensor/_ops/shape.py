@@ -1031,7 +1031,11 @@ SQUEEZE_DIMS_ = defop("squeeze_", "SqueezeBackward5", raw.squeeze, params=("dim"
 # in-place op on ``v.view(1)`` of a one-element ``v = x.sgn()`` raises as on v itself.
 for _op in (VIEW, RESHAPE_ALIAS, ALIAS, T, TRANSPOSE, PERMUTE, EXPAND, SQUEEZE, SQUEEZE_DIM,
             SQUEEZE_DIMS, UNSQUEEZE, SLICE, SELECT, DIAGONAL, AS_STRIDED, UNFOLD):
-    _op.keeps_zero_tangent = _op.zero_view = True  # (any size: it aliases, expanded too)
+    _op.keeps_zero_tangent = _op.zero_view = _op.views = True  # (any size: it aliases,
+    # expanded too)
+# Their tangents are views of their input's, laid out as the results already (Note [Tangent
+# layout] in autograd/forward_ad.py: set_fw_grad copies no view's)
+SPLIT.views = SPLIT_WITH_SIZES.views = UNBIND.views = True
 
 
 def _diag_embed_shape(shape, offset, dim1, dim2):

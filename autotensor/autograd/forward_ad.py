@@ -193,6 +193,10 @@ def zeros_in_layout(t, dtype):
 def fit_tangent(new, t):
     """``new`` as t's tangent by set_fw_grad's layout rule (Note [Tangent layout]): kept if
     it has t's layout, else copied into zeros laid out as t (the copy is recorded)."""
+    a, b = new._data, t._data
+    if a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape and \
+            new._meta is None and t._meta is None and new._view is None and t._view is None:
+        return new  # (the common case: each its own C-contiguous storage)
     if (new._meta is not None and new._meta.get("zero_tensor")) or same_meta(new, t):
         return new
     prev = state.fw
@@ -467,7 +471,7 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
                 t._meta = {"fw_grad": dense}
             else:
                 t._meta["fw_grad"] = dense
-        jvp_of(op, inputs, params, result)
+        jvp_of(op, inputs, params, result, in_place=True)
     finally:
         state.fw = True
         if own is not None:
