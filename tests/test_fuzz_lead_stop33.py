@@ -13,7 +13,8 @@ _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005
                 "pending_stop32/fin_repro_007.py", "pending_stop33/s33a_repro_001.py",
                 "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py",
                 "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py",
-                "pending_stop33/s33d_repro_001.py", "pending_stop33/s33b_repro_002.py"]
+                "pending_stop33/s33d_repro_001.py", "pending_stop33/s33b_repro_002.py",
+                "pending_stop33/s33e_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -358,4 +359,26 @@ def test_missing_tangents_zero_terms_promote_the_sum(op, dtypes):
                  "add": lambda: x.add(y, alpha=2)}[op]()
             t = fw.unpack_dual(r).tangent
             return str(t.dtype), np.array(t.double().tolist()).tobytes()
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("f", ["tanhshrink", "sub", "add", "x_plus_x", "mul_add",
+                               "view_add", "clone_add", "softshrink_sum"])
+@pytest.mark.parametrize("which", ["x", "x_y", "y_x", "y"])
+def test_captured_gradients_are_not_summed_into(f, which):
+    """s33e_001: autograd.grad(out, [x, y]) with y = x - tanh(x): y's gradient, captured,
+    is the very buffer SubBackward0 passes on to x; PyTorch's use_count then forbids the
+    in-place sum, so x's gradient has version 0 (1 when y is not an input)."""
+    def scenario(m):
+        x = m.tensor([1.764, -0.4], requires_grad=True)
+        y = {"tanhshrink": lambda: m.nn.functional.tanhshrink(x),
+             "sub": lambda: x - x.sin(), "add": lambda: x + x.exp(),
+             "x_plus_x": lambda: x + x, "mul_add": lambda: x * 2 + x,
+             "view_add": lambda: x.view(2) + x.cos(),
+             "clone_add": lambda: x.clone() + x.exp(),
+             "softshrink_sum": lambda: m.nn.functional.softshrink(x) + x}[f]()
+        out = (y.exp() * m.tensor([0.5, 2.0])).sum()
+        ins = {"x": [x], "x_y": [x, y], "y_x": [y, x], "y": [y]}[which]
+        gs = m.autograd.grad(out, ins)
+        return [(g._version, g.tolist()) for g in gs]
     assert scenario(autotensor) == scenario(torch)

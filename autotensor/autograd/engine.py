@@ -517,6 +517,14 @@ def _sum_zero(old, g, sums, first, more):
     return old + g.view(np.ndarray)
 
 
+def _hold(sums, g):
+    """A captured gradient (autograd.grad's non-leaf input) is held by the caller: a buffer
+    it passes on unchanged (SubBackward0's self) is no longer summed into in place, so the
+    other input's gradient keeps version 0, as PyTorch's use_count > 1 decides."""
+    if g is not None:
+        sums["shared"][id(g)] = g
+
+
 def _held(g, sums, first=None, more=None):
     """Whether someone besides the buffer being summed into holds gradient ``g``: the
     caller (a root gradient), another node's pending input buffer (AddBackward0 gives one
@@ -707,10 +715,12 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         grads = _tensor_pre_hooks(node, grads, raw)
                     for nr, i in capture_map.get(node, ()):
                         captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
+                        _hold(sums, grads[nr])
                     continue
                 if capture_map and node in capture_map:
                     for nr, i in capture_map[node]:  # (PyTorch captures before the hooks)
                         captured[i] = (grads[nr], _version_of(sums, node, nr, grads[nr]))
+                        _hold(sums, grads[nr])
                 if anomaly:
                     _state.current_node = node
             hooks = node._hooks
