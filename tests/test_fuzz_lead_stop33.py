@@ -14,7 +14,7 @@ _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005
                 "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py",
                 "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py",
                 "pending_stop33/s33d_repro_001.py", "pending_stop33/s33b_repro_002.py",
-                "pending_stop33/s33e_repro_001.py"]
+                "pending_stop33/s33e_repro_001.py", "pending_stop33/s33e_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -382,3 +382,20 @@ def test_captured_gradients_are_not_summed_into(f, which):
         gs = m.autograd.grad(out, ins)
         return [(g._version, g.tolist()) for g in gs]
     assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_soft_margin_loss_reads_a_single_target_value_as_float32(dtype):
+    """s33e_002: soft_margin_loss is neg_out(input).mul_(target); mul_ of a half tensor by
+    a one-element target reads it as a float32 (Note [Half scalars in float32]), so an
+    int64 -2**63 times -0.0 is 0 (log 2), not float16's -inf times 0 (NaN); an expanded
+    target of three elements is cast to the half type first (NaN)."""
+    def scenario(m):
+        x = m.tensor([0.0, 0.3, -1.7], dtype=getattr(m, dtype))
+        out = []
+        for t in (m.tensor(-2 ** 63), m.tensor([-2 ** 63]), m.tensor(-2 ** 63).expand(3),
+                  m.tensor(1e30, dtype=m.float64), m.tensor([0.1]), m.tensor(3)):
+            out.append(m.nn.functional.soft_margin_loss(x, t, reduction="none").tolist())
+        return out
+    ours, theirs = scenario(autotensor), scenario(torch)
+    assert np.array_equal(np.array(ours), np.array(theirs), equal_nan=True)

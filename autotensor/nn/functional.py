@@ -863,8 +863,14 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     inplace.check_cast(np.dtype(_dtypes.default_float.np) if x.dtype.kind in "iu" else x.dtype,
                        x.dtype)  # (... .exp_() of an integral input)
     from .._ops import raw
-    with np.errstate(over="ignore"):  # (float32: exp and log1p rounded as PyTorch's)
-        out = raw.log1p(raw.exp((-x.astype(rt) * t.astype(rt)).astype(x.dtype)))
+    with np.errstate(over="ignore", invalid="ignore"):  # (float32: exp and log1p rounded
+        if rt.itemsize == 2 and rt.kind in "fV" and t.size == 1:  # as PyTorch's)
+            # (mul_ of a half tensor by one value reads it as a float32: Note [Half scalars
+            # in float32] in _ops/_common.py; an int64 -2**63 is not float16's -inf)
+            m = ((-x.astype(rt)).astype(np.float32) * t.astype(np.float32)).astype(rt)
+        else:
+            m = -x.astype(rt) * t.astype(rt)
+        out = raw.log1p(raw.exp(m.astype(x.dtype)))
     if reduction != "none":
         out = np.asarray(out.mean() if reduction == "mean" else out.sum())
     r = _finish(D.SOFT_MARGIN_LOSS, (input, target), (reduction,),
