@@ -14,7 +14,8 @@ _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005
                 "pending_stop33/s33a_repro_002.py", "pending_stop33/s33b_repro_001.py",
                 "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py",
                 "pending_stop33/s33d_repro_001.py", "pending_stop33/s33b_repro_002.py",
-                "pending_stop33/s33e_repro_001.py", "pending_stop33/s33e_repro_002.py"]
+                "pending_stop33/s33e_repro_001.py", "pending_stop33/s33e_repro_002.py",
+                "pending_stop33/s33f_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -399,3 +400,20 @@ def test_soft_margin_loss_reads_a_single_target_value_as_float32(dtype):
         return out
     ours, theirs = scenario(autotensor), scenario(torch)
     assert np.array_equal(np.array(ours), np.array(theirs), equal_nan=True)
+
+
+def test_amplified_in_place_write_is_excused_a_wrong_earlier_write_is_not(monkeypatch):
+    """s33f_001: ``v0.add_(v5)`` of a v5 amplified inside its own func.grad line: the last
+    write of v0 is rerun on PyTorch from our inputs, once v0's own state before it agrees
+    with PyTorch's; a wrong earlier in-place write to v0 still fails, and ``v0.add_(v5)``
+    no longer counts as a write of v5."""
+    from tests.fuzz.core import Mismatch, _writers, run_and_compare
+    lines = ["v0 = torch.tensor([[0.65, -0.058], [0.255, -2.505]])",
+             "v1 = torch.tensor([[0.5, 1.5], [2.5, -1.0]])", "v0.mul_(2)", "v0.add_(v1)"]
+    assert _writers([(s, None if "_(" in s else s[:2]) for s in lines], "v0") == [0, 2, 3]
+    assert _writers([(s, None if "_(" in s else s[:2]) for s in lines], "v1") == [1]
+    run_and_compare(lines)
+    real = autotensor.Tensor.mul_
+    monkeypatch.setattr(autotensor.Tensor, "mul_", lambda self, o: real(self, o * 1.5))
+    with pytest.raises(Mismatch, match="final state of v0"):
+        run_and_compare(lines)
