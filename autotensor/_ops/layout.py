@@ -293,6 +293,16 @@ def cast(a, dtype):
     return r
 
 
+def cast_layout(a, c):
+    """The array whose strides an operand ``a`` cast to ``c`` contributes to TensorIterator's
+    order: ``a``'s own (``to`` keeps a dense layout), but a broadcast one's cast is dense
+    (stride-0 dims, ambiguous in ``a``, then decide: an expanded float32 plus a transposed
+    float64 is contiguous, as PyTorch)."""
+    if c is a or a.flags.c_contiguous or 0 not in a.strides:
+        return a
+    return c
+
+
 def empty_strided(shape, strides, dtype):
     """An uninitialised array of ``shape`` with element ``strides`` (non-negative, dense)."""
     n = 1
