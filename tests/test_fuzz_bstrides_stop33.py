@@ -75,8 +75,6 @@ def _open(key):
     name, lx, ly, dx, dy, duals, rg = key
     if name in _INPLACE and dy == "float64" and duals == "y":
         return "inplace_tangent_dtype"
-    if name in ("addcmul", "addcdiv") and lx == "e" and ly == "t" and dy == "float64":
-        return "ternary_cast_layout"
     if name == "addcmul" and dy == "int64" and lx in "ezb" and ly == "t" and "x" in duals:
         return "addcmul_int_zero_term"
     return None
@@ -157,9 +155,6 @@ _OPEN_REASONS = {
                              "float64 other's: PyTorch's set_fw_grad copies a tangent of "
                              "another layout into self's dtype (float32), keeps a same-"
                              "layout one (float64); autotensor keeps float64",
-    "ternary_cast_layout": "addcmul/addcdiv (_ternary) conform the result to the operands "
-                           "before the cast to the common dtype (an expanded float32 self "
-                           "is dense once cast in PyTorch)",
     "addcmul_int_zero_term": "addcmul of a broadcast float32 dual and int64 tensors: the "
                              "zero terms of the integer operands promote the tangent to "
                              "float64 (Note [Zero terms' dtypes]); PyTorch's is float32",

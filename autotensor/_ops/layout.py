@@ -298,9 +298,22 @@ def cast_layout(a, c):
     order: ``a``'s own (``to`` keeps a dense layout), but a broadcast one's cast is dense
     (stride-0 dims, ambiguous in ``a``, then decide: an expanded float32 plus a transposed
     float64 is contiguous, as PyTorch)."""
-    if c is a or a.flags.c_contiguous or 0 not in a.strides:
-        return a
-    return c
+    return c if c is not a and _cast_reorders(a) else a
+
+
+def _cast_reorders(a):
+    """Whether ``to`` of ``a`` (``like_strides``) can change TensorIterator's order: a
+    broadcast (stride-0) dim of it becomes a dense one."""
+    return not a.flags.c_contiguous and 0 in a.strides
+
+
+def iter_promoted(arrays, params, out):
+    """``iter`` of an op whose operands TensorIterator casts to the result's dtype first
+    (addcmul, addcdiv; ``_binary`` casts its own: ``cast_layout``)."""
+    arrays = [empty_strided(a.shape, like_strides(a), a.dtype)  # (only strides are read)
+              if a.__class__ is ndarray and a.dtype != out.dtype and _cast_reorders(a)
+              else a for a in arrays]
+    return _conform1("iter", arrays, params, out)
 
 
 def empty_strided(shape, strides, dtype):

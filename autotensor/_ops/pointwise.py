@@ -2847,7 +2847,7 @@ ADDCMUL = defop("addcmul", "AddcmulBackward0", _addcmul,
                        F.mul(grad, F.mul(tensor2, value)),
                        "tensor2": lambda F, grad, tensor1, value:
                        F.mul(grad, F.mul(tensor1, value))},
-                       layout="iter")
+                       layout=layout.iter_promoted)
 
 
 def _addcdiv_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
@@ -2889,7 +2889,7 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", _addcdiv,
                        F.mul(grad, F.div(value, _integral_divisor(tensor2))),
                        "tensor2": lambda F, grad, tensor1, tensor2, value: F.mul(
                            -grad, F.div(F.mul(value, tensor1), F.mul(tensor2, tensor2)))},
-                layout="iter")
+                layout=layout.iter_promoted)
 # (PyTorch's rules add a zero tensor of each untangled input's dtype: an addcmul of a float16
 # self and bfloat16 duals has a float32 tangent; dispatch._tangent_dtype)
 ADDCMUL.promotes_tangent = ADDCDIV.promotes_tangent = True
