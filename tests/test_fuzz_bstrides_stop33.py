@@ -73,10 +73,10 @@ def _lay(m, arr, kind, dt):
 def _open(key):
     """The class of a case still differing from PyTorch (None: none)."""
     name, lx, ly, dx, dy, duals, rg = key
-    if name in _INPLACE and dy == "float64" and duals == "y":
-        return "inplace_tangent_dtype"
-    if name == "addcmul" and dy == "int64" and lx in "ezb" and ly == "t" and "x" in duals:
-        return "addcmul_int_zero_term"
+    if name in ("pow_", "xlogy_") and dy == "float64" and duals == "y":
+        return "inplace_rule_layout"
+    if name == "nextafter" and lx == "e" and ly == "t" and dy == "float64":
+        return "nextafter_rule_layout"
     return None
 
 
@@ -151,13 +151,13 @@ def test_binary_layouts(name):
 
 
 _OPEN_REASONS = {
-    "inplace_tangent_dtype": "an in-place op on a float32 self whose only tangent is a "
-                             "float64 other's: PyTorch's set_fw_grad copies a tangent of "
-                             "another layout into self's dtype (float32), keeps a same-"
-                             "layout one (float64); autotensor keeps float64",
-    "addcmul_int_zero_term": "addcmul of a broadcast float32 dual and int64 tensors: the "
-                             "zero terms of the integer operands promote the tangent to "
-                             "float64 (Note [Zero terms' dtypes]); PyTorch's is float32",
+    "inplace_rule_layout": "pow_/xlogy_ of a float32 self whose only tangent is a float64 "
+                           "other's: the rule's tangent is laid out otherwise than "
+                           "PyTorch's formula's, so set_fw_grad's copy (self's dtype) is "
+                           "made where PyTorch keeps the float64 tangent, or the reverse",
+    "nextafter_rule_layout": "nextafter of an expanded float32 dual and a transposed "
+                             "float64: the rule's zero tangent is laid out otherwise than "
+                             "PyTorch's (kept float32 there, copied into float64 here)",
 }
 
 
