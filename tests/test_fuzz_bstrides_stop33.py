@@ -20,6 +20,7 @@ pytestmark = pytest.mark.filterwarnings("ignore")  # (the losses' broadcast warn
 _TOL = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 2e-6, "float64": 1e-12}
 
 _OPS = {
+ "ne": "x != y", "lt": "x < y", "eq_where": "torch.where(x == y, x, y)",
  "add": "x.add(y)", "sub": "x.sub(y)", "mul": "x.mul(y)", "div": "x.div(y)", "pow": "x.pow(y)",
  "maximum": "torch.maximum(x, y)", "minimum": "torch.minimum(x, y)", "remainder": "x.remainder(y)",
  "fmod": "x.fmod(y)", "floor_divide": "x.floor_divide(y)", "atan2": "x.atan2(y)", "hypot": "x.hypot(y)",
@@ -75,8 +76,6 @@ def _open(key):
     name, lx, ly, dx, dy, duals, rg = key
     if name in ("pow_", "xlogy_") and dy == "float64" and duals == "y":
         return "inplace_rule_layout"
-    if name == "nextafter" and lx == "e" and ly == "t" and dy == "float64":
-        return "nextafter_rule_layout"
     return None
 
 
@@ -155,9 +154,6 @@ _OPEN_REASONS = {
                            "other's: the rule's tangent is laid out otherwise than "
                            "PyTorch's formula's, so set_fw_grad's copy (self's dtype) is "
                            "made where PyTorch keeps the float64 tangent, or the reverse",
-    "nextafter_rule_layout": "nextafter of an expanded float32 dual and a transposed "
-                             "float64: the rule's zero tangent is laid out otherwise than "
-                             "PyTorch's (kept float32 there, copied into float64 here)",
 }
 
 

@@ -1353,7 +1353,10 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
         bd = other._data if isinstance(other, Tensor) else b  # (strides before the cast:
         if not (layout.c_plain(a._data) and (bd.__class__ is not np.ndarray or  # size-1
                                              layout.c_plain(bd))):  # dims' are kept)
-            out = layout.iter_result(out, (a._data, bd))  # (Note [Result layout] in layout.py)
+            ops = (a._data, bd)
+            if bd.__class__ is np.ndarray:  # (a broadcast operand's cast is dense)
+                ops = (layout.cast_layout(a._data, ad), layout.cast_layout(bd, b))
+            out = layout.iter_result(out, ops)  # (Note [Result layout] in layout.py)
         return _make(_asarray(out))
     compare.__name__ = ufunc.__name__
     return compare
