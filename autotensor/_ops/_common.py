@@ -14,7 +14,7 @@ from ..autograd import grad_mode, inplace
 from . import raw
 from .aliasing import aliased_value
 from ._out import write_out
-from .layout import c_plain, cast, conform, iter_result
+from .layout import c_plain, cast, cast_layout, conform, iter_result
 from .dispatch import (
     broadcast_error, check_broadcast, record, record_fast, requires_grad_mask, set_input_metadata,
     stale_view_requires_grad, view_errors_first)
@@ -252,6 +252,7 @@ def _binary(op, a, b, params=()):
                     op.name in OPMATH_SCALAR:
                 return _binary_opmath_tensor(op, a, b, params, rt)
             ad, bd = cast(ad, rt), cast(bd, rt)  # (Note [Result layout] in layout.py)
+            ad0, bd0 = cast_layout(ad0, ad), cast_layout(bd0, bd)
             promoted = True
     elif cb in _SCALARS:
         bd = bd0 = b

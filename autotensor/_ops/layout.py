@@ -30,7 +30,8 @@ raises), and PyTorch allocates results in these ways (an entry declares its kind
   their result with ``at::empty(sizes)``, ``cat``, ``reshape`` of a contiguous tensor...
 
 Two input-side rules: an operand whose dtype differs from the common one is first cast by
-TensorIterator (``to``: empty_like's layout, ``cast``), and a tensor with a conjugate or
+TensorIterator (``to``: empty_like's layout, ``cast``; a broadcast operand's cast is dense,
+so its stride-0 dims then order the output: ``cast_layout``, ``iter_promoted``), and a tensor with a conjugate or
 negative bit is read as its resolved clone (``_arrays``). PyTorch's CPU random fills write
 their draws along TensorIterator's order (``iteration_order``: memory order), which
 ``_random.in_memory_order`` reproduces for the ``*_like`` factories and in-place fills.
@@ -291,6 +292,29 @@ def cast(a, dtype):
     r = empty_strided(a.shape, c_strides(a.shape) if st is None else st, dtype)
     np.copyto(r, a, casting="unsafe")
     return r
+
+
+def cast_layout(a, c):
+    """The array whose strides an operand ``a`` cast to ``c`` contributes to TensorIterator's
+    order: ``a``'s own (``to`` keeps a dense layout), but a broadcast one's cast is dense
+    (stride-0 dims, ambiguous in ``a``, then decide: an expanded float32 plus a transposed
+    float64 is contiguous, as PyTorch)."""
+    return c if c is not a and _cast_reorders(a) else a
+
+
+def _cast_reorders(a):
+    """Whether ``to`` of ``a`` (``like_strides``) can change TensorIterator's order: a
+    broadcast (stride-0) dim of it becomes a dense one."""
+    return not a.flags.c_contiguous and 0 in a.strides
+
+
+def iter_promoted(arrays, params, out):
+    """``iter`` of an op whose operands TensorIterator casts to the result's dtype first
+    (addcmul, addcdiv; ``_binary`` casts its own: ``cast_layout``)."""
+    arrays = [empty_strided(a.shape, like_strides(a), a.dtype)  # (only strides are read)
+              if a.__class__ is ndarray and a.dtype != out.dtype and _cast_reorders(a)
+              else a for a in arrays]
+    return _conform1("iter", arrays, params, out)
 
 
 def empty_strided(shape, strides, dtype):

@@ -1353,7 +1353,10 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
         bd = other._data if isinstance(other, Tensor) else b  # (strides before the cast:
         if not (layout.c_plain(a._data) and (bd.__class__ is not np.ndarray or  # size-1
                                              layout.c_plain(bd))):  # dims' are kept)
-            out = layout.iter_result(out, (a._data, bd))  # (Note [Result layout] in layout.py)
+            ops = (a._data, bd)
+            if bd.__class__ is np.ndarray:  # (a broadcast operand's cast is dense)
+                ops = (layout.cast_layout(a._data, ad), layout.cast_layout(bd, b))
+            out = layout.iter_result(out, ops)  # (Note [Result layout] in layout.py)
         return _make(_asarray(out))
     compare.__name__ = ufunc.__name__
     return compare
@@ -2847,7 +2850,7 @@ ADDCMUL = defop("addcmul", "AddcmulBackward0", _addcmul,
                        F.mul(grad, F.mul(tensor2, value)),
                        "tensor2": lambda F, grad, tensor1, value:
                        F.mul(grad, F.mul(tensor1, value))},
-                       layout="iter")
+                       layout=layout.iter_promoted)
 
 
 def _addcdiv_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
@@ -2889,7 +2892,7 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", _addcdiv,
                        F.mul(grad, F.div(value, _integral_divisor(tensor2))),
                        "tensor2": lambda F, grad, tensor1, tensor2, value: F.mul(
                            -grad, F.div(F.mul(value, tensor1), F.mul(tensor2, tensor2)))},
-                layout="iter")
+                layout=layout.iter_promoted)
 # (PyTorch's rules add a zero tensor of each untangled input's dtype: an addcmul of a float16
 # self and bfloat16 duals has a float32 tangent; dispatch._tangent_dtype)
 ADDCMUL.promotes_tangent = ADDCDIV.promotes_tangent = True

@@ -204,7 +204,7 @@ def fit_tangent(new, t):
     try:
         from .inplace import check_no_internal_overlap
         check_no_internal_overlap(t)
-        z = zeros_in_layout(t, new._data.dtype)
+        z = zeros_in_layout(t, t._data.dtype)
         z.copy_(new)
     finally:
         state.fw = prev
@@ -466,7 +466,7 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
             t._meta["fw_grad"] = own.clone()
         elif own is None and op.__dict__.get("dense_self_in_place"):
             # Note [Missing self tangent in place]
-            dense = _zeros_like(t)
+            dense = _make(np.zeros(t._data.shape, t._data.dtype))  # (at::zeros: contiguous)
             if t._meta is None:
                 t._meta = {"fw_grad": dense}
             else:
