@@ -196,6 +196,7 @@ def main(argv=None):
     last: list = []
     written = 0
     crashes = [0]
+    crashed = [0]  # (harness errors)
     worker = None if args.in_process else TorchWorker()
     # each batch of 500 programs has its own Hypothesis seed, drawn from --seed: runs with
     # neighbouring seeds explore unrelated programs (seed + 1 per batch made run s + 1 the
@@ -259,7 +260,17 @@ def main(argv=None):
                     lines="\n".join(f"    {src!r}," for src, _ in lines)))
             print(f"[{count[0]} programs] mismatch -> {path}: {signature(exc)}", flush=True)
         except Exception as exc:  # noqa: BLE001 -- a crash of the harness itself
-            print(f"harness error: {type(exc).__name__}: {exc}", file=sys.stderr)
+            # (Hypothesis replays the shrunk failing example last: the in-flight file
+            # holds it when the crash came from the comparison)
+            import traceback
+            crashed[0] += 1
+            path = os.path.join(args.out, f"harness_error_{crashed[0]:03d}.txt")
+            with open(path, "w") as f:
+                f.write(traceback.format_exc())
+                if os.path.exists(inflight):
+                    with open(inflight) as g:
+                        f.write("\n# the last program compared:\n" + g.read())
+            print(f"harness error: {type(exc).__name__}: {exc} -> {path}", file=sys.stderr)
     if worker is not None:
         worker.close()
     minutes = (time.monotonic() - started) / 60
