@@ -15,7 +15,7 @@ _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005
                 "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py",
                 "pending_stop33/s33d_repro_001.py", "pending_stop33/s33b_repro_002.py",
                 "pending_stop33/s33e_repro_001.py", "pending_stop33/s33e_repro_002.py",
-                "pending_stop33/s33f_repro_001.py"]
+                "pending_stop33/s33f_repro_001.py", "pending_stop33/s33f_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -417,3 +417,36 @@ def test_amplified_in_place_write_is_excused_a_wrong_earlier_write_is_not(monkey
     monkeypatch.setattr(autotensor.Tensor, "mul_", lambda self, o: real(self, o * 1.5))
     with pytest.raises(Mismatch, match="final state of v0"):
         run_and_compare(lines)
+
+
+@pytest.mark.parametrize("f", ["softsign", "abs_mul", "absdiv", "sq", "sgnmul", "absabs",
+                               "abs_plus_x", "relu_mul"])
+@pytest.mark.parametrize("level", [False, True])
+def test_double_backward_gradient_versions_inside_a_dual_level(f, level):
+    """s33f_002: inside a forward-AD level the backward runs on tensors (for tangents); a
+    sum into a zero-tensor gradient (sgn's, abs's double backward) is out of place, as
+    PyTorch's immutable ZeroTensor makes it: softsign's second gradient has version 1, not
+    2."""
+    fs = {"softsign": lambda m, x: m.nn.functional.softsign(x),
+          "abs_mul": lambda m, x: x.abs() * x, "absdiv": lambda m, x: 1 / (1 + x.abs()),
+          "sq": lambda m, x: x / (1 + x * x), "sgnmul": lambda m, x: x.sgn() * x,
+          "absabs": lambda m, x: x.abs() + x.abs() * x,
+          "abs_plus_x": lambda m, x: (x.abs() + x) * x, "relu_mul": lambda m, x: x.relu() * x}
+
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        if level:
+            fw.enter_dual_level()
+        try:
+            x = m.tensor([1.764, -0.4], dtype=m.float64, requires_grad=True)
+            g, = m.autograd.grad(fs[f](m, x).sum(), [x], create_graph=True)
+            gg, = m.autograd.grad(g.sum(), [x])
+            try:
+                values = np.round(gg.tolist(), 12).tolist()
+            except RuntimeError as e:  # (sgn's: a zero tensor, no storage)
+                values = str(e)
+            return g._version, gg._version, values
+        finally:
+            if level:
+                fw.exit_dual_level()
+    assert scenario(autotensor) == scenario(torch)

@@ -812,8 +812,10 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                                     not _held(old, sums, first, more):
                                 sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
                         elif not raw and old is not g and getattr(_eager, "versions", False) \
-                                and old._view is None and _dense(old._data) and \
-                                not _held(old, sums, first, more):
+                                and old._view is None and old._data.__class__ is np.ndarray \
+                                and _dense(old._data) and not _held(old, sums, first, more):
+                            # (a zero-tensor gradient, ZeroGrad, is immutable: PyTorch adds
+                            # out of place into it, as the raw path above)
                             # (formulas on tensors only for tangents: PyTorch, without a
                             # graph, adds in place; _grad_with_tangents reads the version)
                             buf[nr]._vc[0] = old._vc[0] + 1
