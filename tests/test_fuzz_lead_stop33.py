@@ -450,3 +450,24 @@ def test_double_backward_gradient_versions_inside_a_dual_level(f, level):
             if level:
                 fw.exit_dual_level()
     assert scenario(autotensor) == scenario(torch)
+
+
+def test_in_place_indexing_into_an_expanded_tensor_warns_as_pytorch():
+    """masked_fill_, index_fill_ and index_put_ of an expanded tensor warn that this is
+    deprecated (aten's text, without its "Triggered internally at" source location); a
+    dense tensor does not warn."""
+    import warnings
+
+    def scenario(m):
+        out = []
+        for f in (lambda x: x.masked_fill_(m.tensor([True, False, True]), 1.0),
+                  lambda x: x.index_fill_(1, m.tensor([0]), 2.0),
+                  lambda x: x.index_put_((m.tensor([0]),), m.tensor(3.0)),
+                  lambda x: x.clone().masked_fill_(m.tensor([True, False, True]), 1.0)):
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                x = m.zeros(1, 3).expand(2, 3)
+                f(x)
+                out.append(([str(r.message).split(" (Triggered")[0] for r in w], x.tolist()))
+        return out
+    assert scenario(autotensor) == scenario(torch)

@@ -551,6 +551,7 @@ def _check_index_put_args(name, indices, values, method):
 
 def index_put_(input, indices, values, accumulate=False, _method=False):
     _check_index_put_args("index_put_", indices, values, _method)
+    _warn_expanded("index_put_", input._data, "tensor[indices] = tensor")
     return _index_put_(input, tuple(indices), values, accumulate)
 
 
@@ -1075,7 +1076,18 @@ def nonzero_static(input, *, size, fill_value=-1):
 
 
 # ---- in-place variants -------------------------------------------------------------------
+def _warn_expanded(name, d, example):
+    """aten's deprecation warning for an in-place indexing write into an expanded tensor
+    (its kernel's first step, after autograd's checks)."""
+    if not d.flags.c_contiguous and inplace.has_internal_overlap(d):
+        import warnings
+        warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the "
+                      f"tensor before performing this operation. This also applies to "
+                      f"advanced indexing e.g. {example}", UserWarning, stacklevel=3)
+
+
 def masked_fill_(self, mask, value):
+    _warn_expanded("masked_fill_", self._data, "tensor[mask] = scalar")
     if mask.__class__ is not Tensor or mask._data.dtype != np.bool_ or (
             isinstance(value, Tensor) and value._data.ndim):
         inplace.check_inplace(self, (self,))  # (autograd's checks, then the kernel's)
@@ -1375,6 +1387,7 @@ def index_fill(input, dim, index, value):
 def index_fill_(self, dim, index, value):
     _convert.check_python_int(value)  # (a c10::Scalar, parsed first)
     d = self._data
+    _warn_expanded("index_fill_", d, "tensor[mask] = scalar")
     dim, idx = _index_fill_args(d, dim, index, value, self, True)
     where = inplace.written_positions(
         d, lambda m: m.__setitem__(_key(dim, idx), True) if d.ndim else
