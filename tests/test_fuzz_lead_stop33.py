@@ -15,7 +15,8 @@ _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005
                 "pending_stop33/s33c_repro_001.py", "pending_stop33/s33c_repro_002.py",
                 "pending_stop33/s33d_repro_001.py", "pending_stop33/s33b_repro_002.py",
                 "pending_stop33/s33e_repro_001.py", "pending_stop33/s33e_repro_002.py",
-                "pending_stop33/s33f_repro_001.py", "pending_stop33/s33f_repro_002.py"]
+                "pending_stop33/s33f_repro_001.py", "pending_stop33/s33f_repro_002.py",
+                "pending_stop33/fin_repro_001.py", "pending_stop33/fin_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -469,5 +470,51 @@ def test_in_place_indexing_into_an_expanded_tensor_warns_as_pytorch():
                 x = m.zeros(1, 3).expand(2, 3)
                 f(x)
                 out.append(([str(r.message).split(" (Triggered")[0] for r in w], x.tolist()))
+        return out
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("grad_mode", [True, False])
+@pytest.mark.parametrize("op", ["bitwise_and", "__lshift__", "floor_divide", "heaviside",
+                                "bitwise_not", "bitwise_or_"])
+def test_autograd_fallback_ops_read_stale_views_first(op, grad_mode):
+    """fin_001: ops without a derivatives.yaml entry run PyTorch's autograd fallback, which
+    reads every argument's requires_grad() first: a no_grad view whose base was written
+    raises its view error (grad mode on) before the kernel's dtype error."""
+    def scenario(m):
+        v0 = m.tensor(1.764, requires_grad=True)
+        with m.no_grad():
+            v5 = v0.unsqueeze(0)
+            v0.exp_()
+        try:
+            with m.set_grad_enabled(grad_mode):
+                if op == "bitwise_not":
+                    v0.bitwise_not()
+                elif op == "bitwise_or_":
+                    v0.detach().bitwise_or_(v5)
+                else:
+                    getattr(v0, op)(v5)
+            return "ok"
+        except (RuntimeError, NotImplementedError) as e:
+            return type(e).__name__, str(e)[:60]
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("shape,new", [((1, 1), (1, 1, 1)), ((2, 3), (1, 2, 3)),
+                                       ((2, 3), (4, 2, 3)), ((1, 3), (2, 1, 3)),
+                                       ((3,), (1, 1, 3)), ((2, 1), (2, 2, 5)), ((1,), (1, 1)),
+                                       ((), (1, 2)), ((), (3, 1)), ((), (1,))])
+def test_expand_strides_of_new_dims_and_matmuls_fold(shape, new):
+    """fin_002: expand gives a new dim of size 1 the next dim's size times stride
+    (inferExpandGeometry), so matmul's fold sees x.expand(1, *x.shape) as contiguous and
+    records MmBackward0 (under UnsafeViewBackward0), not BmmBackward0."""
+    def scenario(m):
+        x = m.zeros(shape, requires_grad=True)
+        e = x.expand(*new)
+        out = [e.stride()]
+        if len(new) >= 3:
+            y = e.matmul(m.ones(new[-1], 2))
+            out.append((type(y.grad_fn).__name__,
+                        [type(n).__name__ for n, _ in y.grad_fn.next_functions]))
         return out
     assert scenario(autotensor) == scenario(torch)

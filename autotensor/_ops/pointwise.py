@@ -16,7 +16,7 @@ from .._tensor import _make, Tensor
 from ..autograd import forward_ad, inplace
 from . import _specfun, layout, raw
 from .aliasing import aliased_value
-from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
+from ..autograd.forward_ad import fallback_checks, refuse_unsupported
 from .dispatch import (
     broadcast_error, check_broadcast, defop, plus_zero_term, record, set_input_metadata,
     stale_view_requires_grad, view_errors_before_checks, view_errors_first)
@@ -823,8 +823,7 @@ divide = true_divide = div
 
 def floor_divide(input, other):
     """Floor of the quotient; its derivative is not implemented (as in PyTorch)."""
-    if _state.fw:  # (Note [Forward AD through the autograd fallback])
-        refuse_tangents("floor_divide", input, other)
+    fallback_checks("floor_divide", input, other)
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     _integer_division("div_floor_cpu", a, other)
     if isinstance(other, Tensor):
@@ -840,8 +839,7 @@ def floor_divide_(self, other):
     """``x //= y``: in place, as PyTorch (not Python's fallback ``x = x // y``); checked in
     PyTorch's order: autograd's, TensorIterator's (overlap, shapes, cast), the kernel's."""
     _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
-    if _state.fw:  # (Note [Forward AD through the autograd fallback])
-        refuse_tangents("floor_divide_", self, other)
+    fallback_checks("floor_divide_", self, other)
     if isinstance(other, (list, np.ndarray)):
         other = _tensor_arg(other)
     inplace.check_inplace_order(self, (self, other), "floor_divide_")
@@ -1424,8 +1422,7 @@ def _bitwise(ufunc, name):
     compare = _compare(ufunc, promote=True)
 
     def bitwise(input, other):
-        if _state.fw:  # (Note [Forward AD through the autograd fallback])
-            refuse_tangents(name, input, other)
+        fallback_checks(name, input, other)
         rt = _dtypes.result_type(input, other)
         if rt.np.kind not in "biu":
             _check_broadcast(input, other)
@@ -1446,8 +1443,7 @@ def logical_not(input):
 
 
 def bitwise_not(input):
-    if _state.fw:
-        refuse_tangents("bitwise_not", input)
+    fallback_checks("bitwise_not", input)
     d = input._data
     if d.dtype.kind not in "biu":
         raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for "
@@ -1458,8 +1454,7 @@ def bitwise_not(input):
 def _shift(input, other, left, name):
     """PyTorch's shifts: by a negative amount or by the width or more, a left shift gives 0
     and a right shift the sign fill (C's undefined behaviour made defined)."""
-    if _state.fw:  # (Note [Forward AD through the autograd fallback])
-        refuse_tangents(name, input, other)
+    fallback_checks(name, input, other)
     dt = _dtypes.result_type(input, other)
     if dt._cat != 1:
         _check_broadcast(input, other)
@@ -4441,8 +4436,7 @@ def _bitwise_inplace(fn, name, aten=None):
     aten = aten or fn.__name__ + "_"
 
     def method(self, other):
-        if _state.fw:  # (Note [Forward AD through the autograd fallback])
-            refuse_tangents(aten, self, other)
+        fallback_checks(aten, self, other)
         inplace.check_inplace(self, ())  # (the fallback's leaf check, before the kernel's)
         _check_broadcast(self, other)
         common = _dtypes.result_type(self, other)
@@ -4514,8 +4508,7 @@ def _out_overlaps(self, *others):
 
 
 def bitwise_not_(self):
-    if _state.fw:
-        refuse_tangents("bitwise_not_", self)
+    fallback_checks("bitwise_not_", self)
     inplace.check_inplace_order(self, (self,))  # (the fallback's, TensorIterator's checks)
     d = self._data
     if d.dtype.kind not in "biu":

@@ -464,8 +464,14 @@ def expand(input, *sizes):
                                f"[{_errors.shape_str(d.shape)}]")
     shape = tuple(shape)
     # as_strided rather than broadcast_to: the view stays writable, like PyTorch's
-    strides = (0,) * lead + tuple(0 if s == 1 and want != 1 else st for s, want, st in
-                                  zip(d.shape, shape[lead:], d.strides))
+    strides = [0] * lead + [0 if s == 1 and want != 1 else st for s, want, st in
+                            zip(d.shape, shape[lead:], d.strides)]
+    for i in range(lead - 1, -1, -1):  # (inferExpandGeometry: a new dim of size 1 has the
+        if shape[i] == 1:             # next one's size times stride, so that a later
+            # matmul's fold sees the leading dims contiguous: expand(1, *x.shape) @ w is
+            # MmBackward0, not BmmBackward0)
+            strides[i] = shape[i + 1] * strides[i + 1] if i + 1 < len(shape) else 0
+    strides = tuple(strides)
     out = np.lib.stride_tricks.as_strided(d, shape, strides, subok=True)  # (a zero-tensor
     return _view_result(EXPAND, input, (shape,), out)  # gradient's view is one: _zero_grad.py)
 

@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from . import _erfcx, _specfun
 from .dispatch import check_broadcast, defop, view_errors_before_checks
 from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn, refuse_complex
-from ..autograd.forward_ad import refuse_tangents, refuse_unsupported
+from ..autograd.forward_ad import fallback_checks, refuse_unsupported
 from .pointwise import (
     _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, RRELU_, erf)
 
@@ -548,8 +548,7 @@ def _heaviside_check(input, values):
 
 
 def heaviside(input, values):
-    if _state.fw:  # (Note [Forward AD through the autograd fallback])
-        refuse_tangents("heaviside", input, values)
+    fallback_checks("heaviside", input, values)
     _heaviside_check(input, values)
     from ._common import _binary
     return _binary(HEAVISIDE, input, values)
@@ -557,8 +556,7 @@ def heaviside(input, values):
 
 def heaviside_(self, values):
     from ._common import _inplace_binary
-    if _state.fw:
-        refuse_tangents("heaviside_", self, values)
+    fallback_checks("heaviside_", self, values)
     from ..autograd import inplace
     inplace.check_inplace(self, (self, values))  # (autograd's checks before the kernel's)
     _heaviside_check(self, values)

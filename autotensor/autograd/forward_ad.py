@@ -340,6 +340,20 @@ def propagate(op, inputs, params, results, inplace_self=None):
 FALLBACK = "Trying to use forward AD with aten::{} that does not support it."
 
 
+def fallback_checks(name, *args):
+    """PyTorch's autograd fallback (ops without a derivatives.yaml entry) reads every tensor
+    argument's requires_grad() first, which brings a stale view up to date (with grad mode
+    on, its error: a no_grad view whose base was written); then it refuses a tangent
+    (refuse_tangents), then the kernel runs."""
+    if state.enabled:
+        for a in args:
+            view = getattr(a, "_view", None)
+            if view is not None and view.version != a._vc[0]:
+                a.grad_fn  # noqa: B018
+    if state.fw:
+        refuse_tangents(name, *args)
+
+
 def refuse_tangents(name, *args):
     """Raise the fallback's error if an argument has a tangent (Note [Forward AD through
     the autograd fallback]); ``name``: aten's op name, ``bitwise_and_``, ``__lshift__``."""
