@@ -2759,11 +2759,22 @@ def _with_zeros(F, out, term, zeros, sub=False):
     return out - term if sub else out + term
 
 
+def _nonzero_tangents(*tangents):
+    """The tangents, a zero tensor's as None: PyTorch's ``zero + x`` is x itself, so such a
+    term adds nothing, not even +0.0 to a -0.0 (Note [Zero-tensor tangents] in dispatch.py;
+    its dtype still promotes the sum, as a missing tangent's); all of them when every one is
+    missing or zero (the result's tangent is then the zero tensor's)."""
+    from .dispatch import _is_zero_tangent
+    live = [None if t is None or _is_zero_tangent(t) else t for t in tangents]
+    return live if any(t is not None for t in live) else list(tangents)
+
+
 def _addcmul_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value):
     """PyTorch's self_t + tensor1_t * tensor2 * value + tensor2_t * tensor1 * value (its
     backward groups grad * (tensor2 * value) instead)."""
     def times_value(t):
         return t if value == 1 else t * value
+    self_t, tensor1_t, tensor2_t = _nonzero_tangents(self_t, tensor1_t, tensor2_t)
     out, zero_reads = self_t, []
     zeros = [self] if self_t is None else []
     for t, other, this in ((tensor1_t, tensor2, tensor1), (tensor2_t, tensor1, tensor2)):
@@ -2854,6 +2865,7 @@ def _addcdiv_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value)
     tensor1 / (tensor2 * tensor2) is 0/0 where this is finite)."""
     def times_value(t):
         return t if value == 1 else t * value
+    self_t, tensor1_t, tensor2_t = _nonzero_tangents(self_t, tensor1_t, tensor2_t)
     out, zero_reads = self_t, []
     zeros = [self] if self_t is None else []
     if tensor1_t is not None:
