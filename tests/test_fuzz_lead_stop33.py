@@ -17,7 +17,7 @@ _REPRODUCERS = ["pending_stop32/fin_repro_003.py", "pending_stop32/fin_repro_005
                 "pending_stop33/s33e_repro_001.py", "pending_stop33/s33e_repro_002.py",
                 "pending_stop33/s33f_repro_001.py", "pending_stop33/s33f_repro_002.py",
                 "pending_stop33/fin_repro_001.py", "pending_stop33/fin_repro_002.py",
-                "pending_stop33/fin_repro_003.py"]
+                "pending_stop33/fin_repro_003.py", "pending_stop33/fin2_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -553,3 +553,24 @@ def test_addc_tangents_skip_zero_tensor_terms(kinds, requires_grad, op):
         pytest.xfail("the only-tensor2-zero addcmul tangent's sign of zero: open")
     assert _addc_tangent(autotensor, kinds, requires_grad, op) == \
         _addc_tangent(torch, kinds, requires_grad, op)
+
+
+@pytest.mark.parametrize("op", ["index_fill", "masked_fill", "setitem"])
+def test_zero_d_index_write_gradient_through_a_negation(op):
+    """fin2_001: a wrong gradient. v0 - v0.index_fill(-1, [0], 2.0) of a 0-d v0: SubBackward0
+    gives the index_fill node -grad, a NumPy scalar, and zero_at wrote its zero into a
+    reshaped copy of it: the gradient came out 0, not 1."""
+    def scenario(m):
+        v0 = m.tensor(1.764, requires_grad=True)
+        if op == "index_fill":
+            v1 = v0.index_fill(-1, m.tensor([0]), 2.0)
+        elif op == "index_put":
+            v1 = v0.index_put((m.tensor([0]),), m.tensor(2.0))
+        elif op == "masked_fill":
+            v1 = v0.masked_fill(m.tensor(True), 2.0)
+        else:
+            v1 = v0.clone()
+            v1[...] = 2.0
+        (v0 - v1).backward()
+        return v0.grad.item()
+    assert scenario(autotensor) == scenario(torch) == 1.0

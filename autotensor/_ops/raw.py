@@ -1574,8 +1574,9 @@ def threshold_backward(grad, self, threshold):
 
 def zero_at(x, key):
     """x with the elements at key set to zero (index_put's gradient for self); a 0-d x is
-    indexed as one element, as aten's index ops treat a 0-d tensor."""
-    out = x.copy()
+    indexed as one element, as aten's index ops treat a 0-d tensor (a NumPy scalar x, as
+    0-d arithmetic gives, is copied into an array first: its reshape would be a copy)."""
+    out = np.array(x)
     (out.reshape(1) if out.ndim == 0 else out)[key] = 0
     return out
 
