@@ -201,12 +201,24 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # further div_, version 2, not modelled)
                   "AsStridedBackward0": 1,
                   # CopySlices: result.copy_(grad), then its slice's copy_ of fn's gradient
-                  # (zero_ without one); fn's other gradients pass through
-                  "CopySlices": lambda node, grad: (2,) + (0,) * (len(node._next) - 1),
+                  # (zero_ without one); fn's other gradients pass through, at the
+                  # versions fn's formulas made them (copysign_'s other: 1)
+                  "CopySlices": lambda node, grad: (2,) + _fn_versions(node, grad),
                   # (input: sigmoid().sub_(target).mul_(grad); both: mul_(weight), div_ for a
                   # mean, two more for pos_weight's log_weight steps)
                   "BinaryCrossEntropyWithLogitsBackward0": lambda node, grad:
                       _bce_versions(node)}
+
+
+def _fn_versions(node, grad):
+    """The versions of a CopySlices' wrapped node's gradients of its other inputs."""
+    n = len(node._next) - 1
+    fn = node.fn
+    made = _MADE[fn.__class__] if fn is not None else 0
+    if not made:
+        return (0,) * n
+    per_input = _made_versions(fn, made, getattr(grad, "_data", grad), n + 1, True)
+    return tuple(per_input[1:n + 1])
 
 
 def _bce_versions(node):
@@ -896,6 +908,9 @@ def _refuse_backward_op(node, grads, raw):
         node = node.fn  # (the in-place op's node it wraps; None once released)
     if not isinstance(node, OpNode) or node.op.backward_op is None:
         return
+    if all(e[0] is None for e in node._next):
+        return  # (no input's gradient is computed, so no formula runs: a no_grad view's
+        #          node has no edge, PyTorch's task_should_compute_output is false)
     op = node.op
     spec = op.backward_op
     name, why, first_order = spec

@@ -1,0 +1,83 @@
+"""Stop 34 (lead): the fuzzer's reproducers of stop 33's end and this stop, and the classes
+behind them, each run on autotensor and PyTorch (tests/fuzz/OPEN_FINDINGS.md, Stop 34)."""
+import pathlib
+
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+_REPRODUCERS = ["pending_stop33/fin2_repro_002.py", "pending_stop33/fin2_repro_003.py",
+                "pending_stop33/fin2_repro_004.py"]
+
+
+@pytest.mark.parametrize("path", _REPRODUCERS)
+def test_fuzzer_reproducers_of_stop_34(path):
+    """The reproducers fixed (or excused by a note) this stop agree with PyTorch."""
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
+
+
+def _both(scenario):
+    return scenario(autotensor), scenario(torch)
+
+
+def _outcome(fn):
+    try:
+        return ("ok", fn())
+    except Exception as e:  # (the type and message are what is compared)
+        return (type(e).__name__, str(e)[:70])
+
+
+_NO_RULE = {  # backward formulas that are one aten op without a forward rule
+    "silu": lambda m, x: m.nn.functional.silu(x),
+    "hardsigmoid": lambda m, x: m.nn.functional.hardsigmoid(x),
+    "mish": lambda m, x: m.nn.functional.mish(x),
+    "logit": lambda m, x: m.logit(x * 0.25),
+    "huber": lambda m, x: m.nn.functional.huber_loss(x, m.zeros_like(x)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NO_RULE))
+@pytest.mark.parametrize("how", ["no_grad_view", "direct", "view"])
+def test_backward_op_without_forward_rule_refuses_only_if_it_runs(name, how):
+    """Inside a forward-AD level the backward of a dual input refuses (the formula's aten
+    op has no forward rule) only when the formula runs: a no_grad view of a tensor that
+    requires grad requires grad but has no gradient edge, so its node computes nothing."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            x = m.tensor([0.5, -1.25], dtype=m.float64, requires_grad=True)
+            x = fw.make_dual(x, m.tensor([1.0, 2.0], dtype=m.float64))
+            if how == "no_grad_view":
+                with m.no_grad():
+                    v = x.unsqueeze(0)
+            else:
+                v = x.unsqueeze(0) if how == "view" else x
+            y = _NO_RULE[name](m, v)
+            nxt = [f is None for f, _ in y.grad_fn.next_functions]
+            return nxt, v.requires_grad, _outcome(lambda: y.sum().backward())
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("op", ["copysign_", "nextafter_"])
+@pytest.mark.parametrize("dual_self", [False, True])
+def test_inplace_through_a_view_keeps_fn_gradient_versions(op, dual_self):
+    """CopySlices passes its wrapped node's other gradients on at the versions that node's
+    formula made them (copysign's other: zeros_like filled in place, version 1)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        with fw.dual_level():
+            other = m.tensor([1.764, -0.5], requires_grad=True, dtype=m.float64)
+            other = fw.make_dual(other, m.tensor([1.6, 0.2], dtype=m.float64))
+            base = m.tensor([1.5, 2.5, -3.0], dtype=m.float64)
+            if dual_self:
+                base = fw.make_dual(base, m.tensor([1.0, 1.0, 1.0], dtype=m.float64))
+            v = base[:2]
+            getattr(v, op)(other)
+            g = m.autograd.grad(v.sum(), [other])[0]
+            return type(v.grad_fn).__name__, g._version, g.tolist()
+    ours, theirs = _both(scenario)
+    assert ours == theirs
