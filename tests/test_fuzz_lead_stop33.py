@@ -538,9 +538,6 @@ def _addc_tangent(m, kinds, requires_grad, op):
         return None if t is None else (repr(t.item()), t.requires_grad)
 
 
-_ADDC_OPEN = {(("none", "none", "zero"), "addcmul")}  # (+0.0 in PyTorch, -0.0 here; open)
-
-
 @pytest.mark.parametrize("op", ["addcmul", "addcdiv"])
 @pytest.mark.parametrize("requires_grad", [False, True])
 @pytest.mark.parametrize("kinds", [k for k in __import__("itertools").product(
@@ -548,10 +545,8 @@ _ADDC_OPEN = {(("none", "none", "zero"), "addcmul")}  # (+0.0 in PyTorch, -0.0 h
 def test_addc_tangents_skip_zero_tensor_terms(kinds, requires_grad, op):
     """fin_003: a zero-tensor tangent's term adds nothing (``zero + x`` is x, -0.0 kept):
     addcmul(sgn(x), x, sgn(x), value=0)'s tangent is -0.0 as PyTorch's; when every tangent
-    is zero or missing, the result's tangent is the zero tensor."""
-    if (kinds, op) in _ADDC_OPEN:
-        pytest.xfail("known gap, tests/fuzz/OPEN_FINDINGS.md Stop 33 (lead): PyTorch gives "
-                     "+0.0 when only tensor2 has a (zero-tensor) tangent, autotensor -0.0")
+    is zero or missing, the result's tangent is the zero tensor (+0.0 where only tensor2's
+    is a zero tensor and tensor1 is negative: stop 34)."""
     assert _addc_tangent(autotensor, kinds, requires_grad, op) == \
         _addc_tangent(torch, kinds, requires_grad, op)
 

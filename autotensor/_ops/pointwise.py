@@ -2774,7 +2774,8 @@ def _addcmul_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value)
     backward groups grad * (tensor2 * value) instead)."""
     def times_value(t):
         return t if value == 1 else t * value
-    self_t, tensor1_t, tensor2_t = _nonzero_tangents(self_t, tensor1_t, tensor2_t)
+    given = (self_t, tensor1_t, tensor2_t)
+    self_t, tensor1_t, tensor2_t = _nonzero_tangents(*given)
     out, zero_reads = self_t, []
     zeros = [self] if self_t is None else []
     for t, other, this in ((tensor1_t, tensor2, tensor1), (tensor2_t, tensor1, tensor2)):
@@ -2783,7 +2784,17 @@ def _addcmul_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value)
             zeros += [this, other]
         else:
             out, zeros = _with_zeros(F, out, times_value(t * other), zeros), []
-    return _plus_zero_reads(out, zero_reads)
+    out = _plus_zero_reads(out, zero_reads)
+    if out is not None and all(o is not out for o in given) and \
+            _zero_tensors_only(given) and out._data.dtype.kind in "fV" and \
+            out._data.flags.writeable:
+        np.add(out._data, 0, out=out._data)  # (every term a zero tensor: PyTorch's sum
+    return out  #                                is one, +0.0 where zero * -0.7 gave -0.0)
+
+
+def _zero_tensors_only(tangents):
+    from .dispatch import _is_zero_tangent
+    return all(t is None or _is_zero_tangent(t) for t in tangents)
 
 
 # Note [addcmul's kernel]: aten's addcmul computes ``self + value * t1 * t2`` with the
