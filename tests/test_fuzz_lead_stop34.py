@@ -9,7 +9,7 @@ import autotensor
 torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop33/fin2_repro_002.py", "pending_stop33/fin2_repro_003.py",
-                "pending_stop33/fin2_repro_004.py"]
+                "pending_stop33/fin2_repro_004.py", "pending_stop34/a_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -79,5 +79,48 @@ def test_inplace_through_a_view_keeps_fn_gradient_versions(op, dual_self):
             getattr(v, op)(other)
             g = m.autograd.grad(v.sum(), [other])[0]
             return type(v.grad_fn).__name__, g._version, g.tolist()
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float32", "float64"])
+def test_mean_tangent_of_negative_zeros(dtype):
+    """a_001: the tangent of a mean runs the mean on the tangent: float16/bfloat16 in float32
+    as ATen's mean_out (NumPy's bfloat16 mean of [-0.0] is -0.0, PyTorch's +0.0)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        dt = getattr(m, dtype)
+        with fw.dual_level():
+            x = fw.make_dual(m.tensor([-0.0, -0.0], dtype=dt), m.tensor([-0.0, -0.0], dtype=dt))
+            outs = [x.mean(), x.mean(0), x[:1].mean(0), x.sum(), x.nansum(0)]
+            return [repr(fw.unpack_dual(r).tangent.item()) for r in outs]
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+_GATHERS = ["F.pad(x, (1, 1, 1, 1))", "F.pad(x, (1, 1, 1, 1), value=-0.0)",
+            "F.pad(x, (1, 1, 1, 1), value=2.5)", "F.pad(x, (1, 1, 1, 1), mode='circular')",
+            "F.pad(x, (1, 1, 1, 1), mode='reflect')", "F.pixel_shuffle(x.expand(1, 4, 2, 2), 2)",
+            "F.pixel_unshuffle(x, 2)", "F.interpolate(x, scale_factor=2)",
+            "F.interpolate(x, scale_factor=2, mode='nearest-exact')", "F.unfold(x, 2, padding=1)",
+            "F.channel_shuffle(x.expand(1, 4, 2, 2), 2)"]
+
+
+@pytest.mark.parametrize("call", _GATHERS)
+@pytest.mark.parametrize("dtype", ["bfloat16", "float64"])
+def test_gather_op_tangents_keep_negative_zeros(call, dtype):
+    """Padding, shuffles, nearest upsampling and im2col apply themselves to the tangent
+    (PyTorch's auto_linear), padded with zeros whatever the fill value: a tangent's -0.0
+    stays -0.0 (the transposed backward's index_add into zeros gave +0.0)."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+        F = m.nn.functional
+        dt = getattr(m, dtype)
+        with fw.dual_level():
+            x = fw.make_dual(m.tensor([[[[-0.0, 1.0], [2.0, -0.0]]]], dtype=dt),
+                             m.tensor([[[[-0.0, -0.0], [1.5, -0.0]]]], dtype=dt))
+            r = eval(call, {"F": F, "x": x})
+            t = fw.unpack_dual(r).tangent
+            return [repr(v) for v in t.float().flatten().tolist()], str(t.dtype)[-8:]
     ours, theirs = _both(scenario)
     assert ours == theirs

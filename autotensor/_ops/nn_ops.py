@@ -3048,12 +3048,27 @@ def index_map_scatter_backward(F, grad, index, nd, out_tail, self_sizes):
 
 
 def _gather_op(name, node):
-    return defop(name, node, index_map_gather, params=("index", "nd", "value"),
-                 grads={"self": index_map_gather_backward}, jvp="transpose",
-                 layout=layout.suggested_format)
+    """An op that gathers its input's elements through an index map (padding, shuffles,
+    nearest upsampling, im2col). Its forward rule is PyTorch's ``auto_linear``: the op on
+    the tangent, padded with zeros (a transposed backward's index_add into zeros would turn
+    a tangent's -0.0 into +0.0)."""
+    def jvp(F, self_t, index, nd, value):
+        zero = None if value is None else 0
+        if F.is_raw:
+            return index_map_gather(self_t, index, nd, zero)
+        from ._common import _finish
+        return _finish(op, (self_t,), (index, nd, zero),
+                       index_map_gather(self_t._data, index, nd, zero))
+
+    op = defop(name, node, index_map_gather, params=("index", "nd", "value"),
+               grads={"self": index_map_gather_backward}, jvp=jvp,
+               layout=layout.suggested_format)
+    return op
 
 
 CONSTANT_PAD = _gather_op("constant_pad_nd", "ConstantPadNdBackward0")
+
+
 def _pad_ops(kind, n):
     """reflection_pad{n}d / replication_pad{n}d and their backward op (Note [Pooling
     backward ops]: linear in grad_output, whose gradient is the padding of the incoming

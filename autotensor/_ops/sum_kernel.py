@@ -356,7 +356,11 @@ def sum_array(a, axis=None, keepdims=False):
 
 def mean_array(a, axis=None, keepdims=False):
     """PyTorch's CPU mean: the sum, then divided by the number of elements summed (complex:
-    NumPy's complex division is c10::complex's, a product by the reciprocal here)."""
+    NumPy's complex division is c10::complex's, a product by the reciprocal here; float16
+    and bfloat16: in float32, then cast, as ATen's mean_out: the tangent of a mean runs this
+    on the tangent itself, and NumPy's bfloat16 mean of [-0.0] is -0.0, PyTorch's +0.0)."""
+    if a.itemsize == 2 and a.dtype.kind in "fV":
+        return mean_array(a.astype(np.float32), axis, keepdims).astype(a.dtype)
     if a.dtype not in _WIDTH and a.dtype not in _COMPLEX:
         return np.mean(a, axis=axis, keepdims=keepdims)
     s = sum_array(a, axis, keepdims)

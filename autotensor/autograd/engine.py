@@ -213,7 +213,7 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
 def _fn_versions(node, grad):
     """The versions of a CopySlices' wrapped node's gradients of its other inputs."""
     n = len(node._next) - 1
-    fn = node.fn
+    fn = getattr(node, "fn", None)  # (an op whose node PyTorch names CopySlices has none)
     made = _MADE[fn.__class__] if fn is not None else 0
     if not made:
         return (0,) * n
