@@ -119,10 +119,14 @@ def defop(name, node, kernel=None, inputs=("self",), params=(), outputs=("result
     op.formulas = tuple(
         None if fn is None else (fn, tuple(names.index(a) for a in _arg_names(fn)))
         for fn in ([] if backward_all else fns))
-    # slots that may hold tensors (version-checked, freed after backward)
-    op.tensor_slots = tuple(i for i, k in enumerate(kinds) if k in ("input", "param"))
-    op.output_slots = tuple((i, op.outputs.index(names[i])) for i, k in enumerate(kinds)
-                            if k == "output")
+    # slots that may hold tensors (version-checked, freed after backward), in PyTorch's
+    # order: its generated nodes save, pack and unpack the inputs sorted by name, then the
+    # outputs (atan2 checks ``other`` before ``self``: which modified tensor an error names)
+    op.tensor_slots = tuple(sorted((i for i, k in enumerate(kinds) if k in ("input", "param")),
+                                   key=names.__getitem__))
+    op.output_slots = tuple(sorted(((i, op.outputs.index(names[i]))
+                                    for i, k in enumerate(kinds) if k == "output"),
+                                   key=lambda slot: names[slot[0]]))
     op.saves_output = bool(op.output_slots)
     op.frees = any(k in ("input", "output") for k in kinds)
     op.plans = {}
