@@ -194,3 +194,27 @@ def test_version_error_names_the_first_saved_tensor_in_pytorchs_order(op):
         return None
     ours, theirs = _both(scenario)
     assert ours == theirs and ours is not None
+
+
+_LOSSES = ["F.mse_loss(x, y)", "F.l1_loss(x, y, reduction='sum')", "F.smooth_l1_loss(x, y)",
+           "F.huber_loss(x, y, reduction='none')", "F.binary_cross_entropy_with_logits(x, y)",
+           "F.soft_margin_loss(x, y)", "F.nll_loss(x[None], m.tensor([1]))",
+           "F.nll_loss(x[None], m.tensor([1]), ignore_index=3, reduction='sum')",
+           "F.multi_margin_loss(x[None], m.tensor([1]))",
+           "F.multilabel_margin_loss(x[None], m.tensor([[1, -1]]))"]
+
+
+@pytest.mark.parametrize("call", _LOSSES)
+def test_loss_nodes_saved_reduction_and_ignore_index(call):
+    """A loss node's ``_saved_reduction`` is at::Reduction's value (1 for 'mean'), and
+    nll_loss's ``_saved_ignore_index`` shows as PyTorch's accessor does (a negative SymInt
+    as an unsigned 64-bit integer)."""
+    def scenario(m):
+        F = m.nn.functional
+        x = m.tensor([0.2, 0.7], requires_grad=True)
+        y = m.tensor([0.0, 1.0])
+        g = eval(call, {"m": m, "F": F, "x": x, "y": y}).grad_fn
+        return {a: repr(getattr(g, a)) for a in ("_saved_reduction", "_saved_ignore_index")
+                if hasattr(g, a)}
+    ours, theirs = _both(scenario)
+    assert ours == theirs and "_saved_reduction" in ours

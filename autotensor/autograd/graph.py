@@ -425,8 +425,15 @@ def saved_property(index, name, kind):
             return value.unpack(node)
         if kind == "output" and value is not None:
             return _from_saved_output(value, node, node.op.outputs.index(name))
-        return value
+        if name == "reduction" and value.__class__ is str:
+            return _REDUCTIONS[value]  # (PyTorch saves at::Reduction's enum value)
+        if name == "ignore_index" and value.__class__ is int and value < 0:
+            return value + 2 ** 64  # (nll_loss's SymInt: PyTorch's accessor shows -100 as
+        return value  #                an unsigned 64-bit integer, 18446744073709551516)
     return property(get)
+
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 
 def make_node_class(op):
