@@ -543,7 +543,7 @@ def legacy_type_name(d):
     return f"torch.{_SCALAR_NAMES[d]}Tensor"
 
 
-_LEGACY = frozenset(("Half", "Float", "Double", "Byte", "Char", "Short", "Int", "Long", "Bool"))
+_LEGACY = frozenset(("Half", "Float", "Double", "Byte", "Char", "Short", "Int", "Long"))
 
 
 def tensor_string(d):

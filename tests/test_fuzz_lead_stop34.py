@@ -218,3 +218,52 @@ def test_loss_nodes_saved_reduction_and_ignore_index(call):
                 if hasattr(g, a)}
     ours, theirs = _both(scenario)
     assert ours == theirs and "_saved_reduction" in ours
+
+
+_INDEXED = ["x.gather(1, i)", "x.index_select(1, i[:, 0])", "m.where(c, x, 2.0)",
+            "x.masked_fill(c, 1.0)", "x.masked_select(c)", "x.take(i)",
+            "x.scatter(1, i, 2.0)", "x.scatter_add(1, i, x[:, :1])",
+            "x.index_add(1, i[:, 0], x[:, :2])", "x.index_fill(1, i[:, 0], 0.5)",
+            "x.index_copy(1, i[:, 0], x[:, :2] * 2)", "x.masked_scatter(c, x * 3)",
+            "x.put(i[:, 0], x[0, :2])", "x.scatter_reduce(1, i, x[:, :1], 'amax')",
+            "m.nn.functional.nll_loss(x, i[:, 0])", "m.nn.functional.embedding(i, x.t())"]
+
+
+@pytest.mark.parametrize("call", _INDEXED)
+@pytest.mark.parametrize("change", ["add_", "none"])
+def test_saved_index_tensors_are_version_checked(call, change):
+    """Note [Saved index tensors]: an index, mask or target modified in place before
+    backward raises PyTorch's error (autotensor scattered the gradient to the new places:
+    a wrong gradient); unchanged, the gradient is PyTorch's."""
+    def scenario(m):
+        x = m.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=m.float64,
+                     requires_grad=True)
+        i = m.tensor([[0], [1]])
+        c = m.tensor([[True, False, True]])
+        y = eval(call, {"m": m, "x": x, "i": i, "c": c})
+        if change == "add_":
+            i.add_(1).remainder_(2)
+            c.logical_not_()
+        try:
+            y.sum().backward()
+        except RuntimeError as e:
+            return str(e).split("expected")[0]
+        return x.grad.tolist()
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+def test_saved_index_tensors_reach_pack_hooks_and_accessors():
+    """The index is a saved tensor: ``_saved_index`` is a tensor, pack hooks see it."""
+    def scenario(m):
+        x = m.ones(2, 3, dtype=m.float64, requires_grad=True)
+        i = m.tensor([[0], [1]])
+        seen = []
+        with m.autograd.graph.saved_tensors_hooks(lambda t: seen.append(str(t.dtype)) or t,
+                                                  lambda t: t):
+            y = x.gather(1, i)
+        y.sum().backward()
+        g = x.gather(1, i).grad_fn
+        return sorted(seen), type(g._saved_index).__name__, g._saved_index.tolist()
+    ours, theirs = _both(scenario)
+    assert ours == theirs

@@ -487,6 +487,8 @@ def graph_of(trace, out_tensors, boundary):
         for v in node._saved:
             if v.__class__ is SavedTensor:
                 raise TraceFailed("saved-tensor hooks")
+            if isinstance(v, Tensor) and v._meta is not None and "index_guard" in v._meta:
+                v = v._data  # (Note [Saved index tensors]: the index's own array)
             if isinstance(v, Tensor):
                 s = trace.slot_of.get(id(v))
                 if s is None:

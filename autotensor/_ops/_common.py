@@ -720,6 +720,46 @@ def _index_data(index):
     return index._data if isinstance(index, Tensor) else np.asarray(index)
 
 
+# Note [Saved index tensors]: PyTorch saves an op's index, mask or target tensor as a
+# SavedVariable like any input: modified in place before backward, it raises "one of the
+# variables needed for gradient computation has been modified by an inplace operation:
+# [torch.LongTensor [2, 1]] is at version 1" (the formula would scatter to the wrong places:
+# gather saves the index array itself); its pack hooks see it; ``_saved_index`` is a tensor.
+# The kernels and forward rules take the array; once the node is recorded, its slot holds a
+# tensor over that array sharing the index's version counter (``index_guard``), which the
+# node's version checks, hooks and accessors treat as any saved tensor and its formulas
+# receive as the array again (graph/saved.py's unpacking).
+def _guard_index(result, name, index):
+    """``result`` of an op whose node saved ``index``'s array as the param ``name``."""
+    if not isinstance(index, Tensor):
+        return result
+    r = result[0] if result.__class__ is tuple else result
+    node = r._grad_fn if isinstance(r, Tensor) else None
+    if node is None:
+        return result
+    node = getattr(node, "fn", node) or node  # (CopySlices: the in-place op's own node)
+    op = getattr(node, "op", None)
+    saved = node._saved if op is not None else None
+    if not saved or name not in op.saved_names:
+        return result
+    i = op.saved_names.index(name)
+    if saved[i].__class__ is not ndarray or op.saved_kinds[i] != "param":
+        return result
+    guard = _make(saved[i])
+    guard._vc = index._vc
+    guard._meta = {"index_guard": index}  # (the error names the index as it was given)
+    if index._vc[0] or node._versions is not None:
+        versions = list(node._versions or [x._vc[0] if isinstance(x, Tensor) else None
+                                           for x in saved])
+        versions[i] = index._vc[0]
+        node._versions = tuple(versions)
+    if _state.saved_hooks:  # (saved-tensor hooks packed the others: this one too, after them)
+        from ..autograd.saved import SavedTensor
+        guard = SavedTensor(guard, False, 0, _state.saved_hooks[-1])
+    node._saved = saved[:i] + (guard,) + saved[i + 1:]
+    return result
+
+
 # ---- the bodies of in-place ops ----------------------------------------------------------
 def _inplace_binary(op, self, other, params=()):
     """``self.op_(other)``: the out-of-place result, written back (autograd/inplace.py)."""

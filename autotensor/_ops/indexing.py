@@ -12,8 +12,8 @@ from . import raw
 from .dispatch import (broadcast_error, defop, set_input_metadata, view_errors_before_checks,
                        view_errors_first)
 from ._common import (
-    _asarray, _broadcastable, _finish, _index_data, ndarray, _py_all, _py_any, _py_max,
-    _py_sum, _wrap_dim)
+    _asarray, _broadcastable, _finish, _guard_index, _index_data, ndarray, _py_all, _py_any,
+    _py_max, _py_sum, _wrap_dim)
 from .pointwise import copy_, fill_
 from .shape import _alias, expand, select, _slice, unsqueeze, view
 from ..amp import autocast_mode as _amp
@@ -619,8 +619,8 @@ def gather(input, dim, index, *, sparse_grad=False):
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
     if idx.size == 0:  # (gather's meta checks nothing for an empty index)
-        return _finish(GATHER, (input,), (dim, idx.astype(np.int64)),
-                       np.empty(idx.shape, d.dtype))
+        return _guard_index(_finish(GATHER, (input,), (dim, idx.astype(np.int64)),
+                                    np.empty(idx.shape, d.dtype)), "index", index)
     if idx.dtype not in (np.int64, np.int32):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     if _py_max(idx.ndim, 1) != _py_max(d.ndim, 1):
@@ -638,7 +638,7 @@ def gather(input, dim, index, *, sparse_grad=False):
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size "
                            f"{size}")
     out = raw.gather(d, dim, idx) if d.ndim and idx.ndim else np.take(d.reshape(-1), idx)
-    return _finish(GATHER, (input,), (dim, idx), out)
+    return _guard_index(_finish(GATHER, (input,), (dim, idx), out), "index", index)
 
 
 @view_errors_before_checks
@@ -649,7 +649,7 @@ def scatter_add(input, dim, index, src):
     _scatter_check(d, idx, src, dim)
     _scatter_bounds(d, dim, idx)
     out = raw.scatter_add(d, dim, idx, src._data)
-    r = _finish(SCATTER_ADD, (input, src), (dim, idx), out)
+    r = _guard_index(_finish(SCATTER_ADD, (input, src), (dim, idx), out), "index", index)
     if r._grad_fn is not None and src._requires_grad and src._data.shape != idx.shape:
         r._grad_fn._reduce = [None, (src._data.shape, src._data.dtype)]
     return r
@@ -673,11 +673,11 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     _scatter_bounds(d, dim, idx)
     out = raw.scatter(d, dim, idx, sd)
     if isinstance(s, Tensor):
-        r = _finish(SCATTER, (input, s), (dim, idx), out)
+        r = _guard_index(_finish(SCATTER, (input, s), (dim, idx), out), "index", index)
         if r._grad_fn is not None and s._requires_grad and s._data.shape != idx.shape:
             r._grad_fn._reduce = [None, (s._data.shape, s._data.dtype)]
         return r
-    return _finish(SCATTER_VALUE, (input,), (dim, idx), out)
+    return _guard_index(_finish(SCATTER_VALUE, (input,), (dim, idx), out), "index", index)
 
 
 @view_errors_before_checks
@@ -691,7 +691,8 @@ def index_select(input, dim, index):
                                f"{idx.size} value(s)")
         if int(idx.reshape(-1)[0]) != 0:
             raise IndexError("index out of range in self")
-        return _finish(INDEX_SELECT, (input,), (0, idx.reshape(-1)), d.copy())
+        return _guard_index(_finish(INDEX_SELECT, (input,), (0, idx.reshape(-1)), d.copy()),
+                            "index", index)
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if idx.size and d.shape[dim] == 0 and d.ndim > 1:  # (1-d: the index error below)
@@ -699,7 +700,8 @@ def index_select(input, dim, index):
     if idx.size and (idx.max() >= d.shape[dim] or idx.min() < 0):
         raise IndexError("index out of range in self")
     out = np.take(d, idx.reshape(-1), axis=dim)
-    return _finish(INDEX_SELECT, (input,), (dim, idx.reshape(-1)), out)
+    return _guard_index(_finish(INDEX_SELECT, (input,), (dim, idx.reshape(-1)), out),
+                        "index", index)
 
 
 def _index_add_check(d, dim, idx, s, name="index_add_"):
@@ -794,7 +796,8 @@ def index_add(input, dim, index, source, *, alpha=1):
     _index_add_check(d, dim, idx, source._data)
     idx = idx.reshape(-1)  # (a 0-d index is one index)
     out = raw.index_add(d, dim, idx, source._data, alpha)
-    return _finish(INDEX_ADD, (input, source), (dim, idx, alpha), out)
+    return _guard_index(_finish(INDEX_ADD, (input, source), (dim, idx, alpha), out),
+                        "index", index)
 
 
 # index_reduce(_): self's slices at index reduced with source's (prod, mean, amax, amin)
@@ -974,7 +977,9 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     dim, idx = _index_reduce_args(input, dim, index, source, reduce)
     _index_reduce_bool(input, include_self)
     out_ = _index_reduce_kernel(input._data, source._data, dim, idx, reduce, include_self)
-    return _finish(INDEX_REDUCE, (input, source), (dim, idx, reduce, include_self), out_)
+    return _guard_index(_finish(INDEX_REDUCE, (input, source),
+                                (dim, idx, reduce, include_self), out_),
+                        "index", index)
 
 
 def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
@@ -1020,11 +1025,13 @@ def masked_fill(input, mask, value):
     # result is contiguous, so view() works on it)
     out = np.asarray(out, order="C")
     if tensor_value is not None:
-        r = _finish(MASKED_FILL_TENSOR, (input, tensor_value), (m,), _asarray(out))
+        r = _guard_index(_finish(MASKED_FILL_TENSOR, (input, tensor_value), (m,),
+                                 _asarray(out)),
+                         "mask", mask)
         if r._grad_fn is not None:
             set_input_metadata(r._grad_fn, (input, tensor_value), out.shape, out.dtype)
         return r
-    r = _finish(MASKED_FILL, (input,), (m, value), _asarray(out))
+    r = _guard_index(_finish(MASKED_FILL, (input,), (m, value), _asarray(out)), "mask", mask)
     if r._grad_fn is not None and out.shape != d.shape:
         set_input_metadata(r._grad_fn, (input,), out.shape, out.dtype)
     return r
@@ -1042,7 +1049,7 @@ def masked_select(input, mask):
         raise broadcast_error(m.shape, d.shape) from None
     m = np.broadcast_to(m, shape)
     out = np.broadcast_to(d, shape)[m]
-    r = _finish(MASKED_SELECT, (input,), (m,), out)
+    r = _guard_index(_finish(MASKED_SELECT, (input,), (m,), out), "mask", mask)
     if r._grad_fn is not None and shape != d.shape:
         set_input_metadata(r._grad_fn, (input,), shape, out.dtype)
     return r
@@ -1321,7 +1328,7 @@ def index_copy(input, dim, index, source):
     _index_copy_checks(d, dim, idx, source._data)
     idx = idx.reshape(-1)
     out = _index_copy_kernel(d, source._data, dim, idx)
-    return _finish(INDEX_COPY, (input, source), (dim, idx), out)
+    return _guard_index(_finish(INDEX_COPY, (input, source), (dim, idx), out), "index", index)
 
 
 def index_copy_(self, dim, index, source):
@@ -1379,9 +1386,12 @@ def index_fill(input, dim, index, value):
     dim, idx = _index_fill_args(d, dim, index, value, input)
     if isinstance(value, Tensor):
         out = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))
-        return _finish(INDEX_FILL_TENSOR, (input, value), (dim, idx), out)
+        return _guard_index(_finish(INDEX_FILL_TENSOR, (input, value), (dim, idx), out),
+                            "index", index)
     v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
-    return _finish(INDEX_FILL, (input,), (dim, idx, value), _index_fill_kernel(d, dim, idx, v))
+    return _guard_index(_finish(INDEX_FILL, (input,), (dim, idx, value),
+                                _index_fill_kernel(d, dim, idx, v)),
+                        "index", index)
 
 
 def index_fill_(self, dim, index, value):
@@ -1426,7 +1436,7 @@ def _flat_index(name, index, numel, checks=None):
 def take(input, index):
     d = input._data
     idx = _flat_index("take", index, d.size)
-    return _finish(TAKE, (input,), (idx,), d.reshape(-1)[idx])
+    return _guard_index(_finish(TAKE, (input,), (idx,), d.reshape(-1)[idx]), "index", index)
 
 
 def take_along_dim(input, indices, dim=None):
@@ -1474,7 +1484,7 @@ def put(input, index, source, accumulate=False):
     d = input._data
     idx = _put_checks(d, index, source)
     out = _put_kernel(d, source._data, idx, accumulate)
-    return _finish(PUT, (input, source), (idx, accumulate), out)
+    return _guard_index(_finish(PUT, (input, source), (idx, accumulate), out), "index", index)
 
 
 def put_(self, index, source, accumulate=False):
@@ -1510,7 +1520,7 @@ def masked_scatter(input, mask, source):
     d = input._data
     m = _masked_scatter_args(d, mask, source, False)
     out = np.asarray(_masked_scatter_kernel(d, source._data, m), order="C")  # (as masked_fill)
-    r = _finish(MASKED_SCATTER, (input, source), (m,), out)
+    r = _guard_index(_finish(MASKED_SCATTER, (input, source), (m,), out), "mask", mask)
     if r._grad_fn is not None and out.shape != d.shape:
         set_input_metadata(r._grad_fn, (input, source), out.shape, out.dtype)
         r._grad_fn._reduce[1] = None
@@ -1725,7 +1735,9 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     d = input._data
     dim, idx, reduce = _scatter_reduce_args(d, dim, index, src, reduce)
     out = _scatter_reduce_kernel(d, src._data, dim, idx, reduce, include_self)
-    return _finish(SCATTER_REDUCE, (input, src), (dim, idx, reduce, include_self), out)
+    return _guard_index(_finish(SCATTER_REDUCE, (input, src), (dim, idx, reduce, include_self),
+                                out),
+                        "index", index)
 
 
 def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):

@@ -23,7 +23,7 @@ from .dispatch import (
 from ._common import (
     SCALAR_OVERLOAD, _no_graph, _wrap_dim, inplace_float_kernel, inplace_iter_checks,
     _asarray, _binary, _binary_fn, _broadcastable, _check_alpha, _check_int_scalar, _negated,
-    _check_tensor_arg, _finish,
+    _check_tensor_arg, _finish, _guard_index,
     _inplace_binary, _fit_int, _inplace_unary, _keep_real_grads, _scalar_dtype_data,
     _scalar_operand, _scalar_to_tensor, _state, refuse_complex, refuse_half,
     _tensor_arg, _unary, _unary_fn, _SCALARS)
@@ -1278,7 +1278,7 @@ def where(condition, input=None, other=None):
     if not isinstance(input, Tensor) or not isinstance(other, Tensor):
         input, other = _where_scalars(input, other)
     try:
-        return _binary(WHERE, input, other, (cond,))
+        return _guard_index(_binary(WHERE, input, other, (cond,)), "condition", condition)
     except RuntimeError:
         # (TensorIterator broadcasts condition, input, other in that order and names the
         # first that does not fit)

@@ -342,10 +342,13 @@ def unpack_saved(node, F):
             expected = versions[i] if versions is not None else 0
             if v._vc[0] != expected:
                 raise RuntimeError(_modified_message(node, i, v, v._vc[0], expected))
-            if raw:
-                vals[i] = v._data
+            if raw or (m is not None and "index_guard" in m):
+                vals[i] = v._data  # (Note [Saved index tensors] in _ops/_common.py)
         elif v.__class__ is SavedTensor:  # Note [Saved-tensor hooks]
             vals[i] = v.unpack(node, raw)
+            if not raw and op.saved_kinds[i] == "param" and \
+                    vals[i]._data.dtype.kind in "biu":
+                vals[i] = vals[i]._data  # (an index tensor: its formulas take the array)
     for i, k in op.output_slots:
         if vals[i] is None:
             continue
@@ -372,6 +375,8 @@ def _modified_message(node, i, value, current, saved_version):
     from .. import _dtypes
     op = node.op
     kind = op.saved_kinds[i]
+    if kind == "param" and value._meta is not None and "index_guard" in value._meta:
+        value = value._meta["index_guard"]  # (Note [Saved index tensors])
     data = value if kind == "output" else value._data
     type_name = _dtypes.tensor_string(_dtypes.from_numpy(data.dtype))
     shape = _errors.shape_str(data.shape)

@@ -4,7 +4,7 @@ import warnings as _warnings
 
 from .. import _dtypes, _errors
 from .. import _ops as fn
-from .._ops._common import _finish, refuse_half
+from .._ops._common import _finish, _guard_index, refuse_half
 from .._ops.dispatch import view_errors_before_checks, view_errors_first
 from ..autograd.grad_mode import state as _grad_state
 from .._ops.pointwise import _to_dtype
@@ -303,8 +303,9 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
     else:
         out = np.asarray(losses.sum() / total if total else np.nan)
     op = D.NLL_LOSS2D if x.ndim == 4 else D.NLL_LOSS
-    return _finish(op, (input,), (saved_t if single else t, w, reduction, ignore_index, total),
-                   out.astype(x.dtype, copy=False))
+    return _guard_index(_finish(op, (input,), (saved_t if single else t, w, reduction,
+                                               ignore_index, total),
+                                out.astype(x.dtype, copy=False)), "target", target)
 
 
 def _target_out_of_bounds(t, valid, n_classes):
@@ -495,7 +496,8 @@ def _embedding(weight, input, padding_idx, scale_grad_by_freq):
     if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
     params = (idx, padding_idx if padding_idx >= 0 else -1, bool(scale_grad_by_freq))
-    return _finish(N.EMBEDDING, (weight,), params, N.EMBEDDING.kernel(weight._data, *params))
+    return _guard_index(_finish(N.EMBEDDING, (weight,), params,
+                                N.EMBEDDING.kernel(weight._data, *params)), "indices", input)
 
 
 def one_hot(tensor, num_classes=-1):
