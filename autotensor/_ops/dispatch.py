@@ -746,10 +746,8 @@ def jvp_of(op, inputs, params, results, in_place=False):
             out = _tangent_dtype(F, op, inputs, out, params)
             if untangled:
                 dense = op.__dict__.get("dense_zero_terms")
-                if dense and any(_tangent(inputs[i]) is None for i in dense):
-                    # Note [Dense zero terms]: PyTorch's term of a missing tangent is a
-                    # where() of its zero tensor, which is materialized: + 0.0 (-0.0 -> 0.0)
-                    out = out + 0.0
+                if dense:
+                    out = _dense_zero_terms(F, op, inputs, vals, out, dense)
                 if _state.enabled:
                     out = _zero_terms(F, op, inputs, vals, out)
         tangent = _shape_like(F, out, results)
@@ -939,6 +937,34 @@ def _zero_terms(F, op, inputs, vals, out):
         c = fn(F, _make(np.zeros(shape, dtype=out._data.dtype)), *args)
         if isinstance(c, Tensor) and (c._requires_grad or out._requires_grad):
             out = plus_zero_term(out, c)  # (PyTorch's sum of the terms records an Add)
+    return out
+
+
+def _dense_zero_terms(F, op, inputs, vals, out, dense):
+    """``out`` summed with the terms of ``dense``'s inputs that have no tangent (Note [Dense
+    zero terms] in pointwise.py): each its formula on a zero tensor that a kernel without a
+    zero-tensor one materializes (zeroTensorFallback: ``zeros({}).expand(sizes)``, no layout
+    of its own), or ``dense[i]`` where the formula first keeps it a zero tensor (pow's
+    product). The term comes first in PyTorch's sum, so where ``out`` is laid out otherwise
+    it decides the tangent's strides, and with them whether set_fw_grad copies an in-place
+    op's tangent into self's dtype (x.pow_(y) of a transposed float32 x and an expanded
+    float64 dual y: contiguous, so float32). Its values are +0.0 (NaN where the formula
+    makes one: xlogy(0, nan)), computed without history (``_zero_terms`` records that)."""
+    srcs = _formula_srcs(op)
+    for i, term in dense.items():
+        x = inputs[i]
+        if not isinstance(x, Tensor) or _tangent(x) is not None:
+            continue
+        fn, idx = op.formulas[i]
+        zero = _make(np.broadcast_to(np.zeros((), x._data.dtype), x._data.shape))
+        prev = _state.enabled
+        _state.enabled = False
+        try:
+            z = (term or fn)(F, zero, *[vals[srcs[i][k]] for k in idx])
+        finally:
+            _state.enabled = prev
+        out = z + out if all(j > i for j, y in enumerate(inputs) if _tangent(y) is not None) \
+            else out + z
     return out
 
 
