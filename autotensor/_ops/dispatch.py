@@ -738,6 +738,12 @@ def jvp_of(op, inputs, params, results, in_place=False):
             c = fn(F, t, *[vals[src[k]] for k in idx])
             if not isinstance(c, Tensor):
                 c = F.constant(c, t)
+            elif c._data.dtype.kind == "c" and x._data.dtype.kind != "c" and \
+                    op.__dict__.get("real_input_terms"):
+                # (the formula PyTorch's rule reuses ends in handle_r_to_c: a real input's
+                # term keeps its real part, pow(complex, real dual): Note [Real input terms])
+                from .complex_ops import cx
+                c = cx(F).real(c)
             for z in zeros:
                 c = _plus_zero_dtype(F, c, z)
             zeros = ()
@@ -800,6 +806,11 @@ def jvp_of(op, inputs, params, results, in_place=False):
         for r, t in zip(results, tangent):
             if t is not None and r._data.dtype.kind in "fcV":
                 forward_ad._set_tangent(r, t if views else forward_ad.fit_tangent(t, r))
+    elif tangent is not None and results._data.dtype.kind in "biu" and \
+            op.__dict__.get("fills_tangent"):
+        # PyTorch's rule writes the value's tangent into self_t's zeros, of self's integral
+        # dtype, which set_fw_grad refuses (after the write, in place)
+        raise RuntimeError(forward_ad.FW_NOT_FLOAT)
     elif tangent is not None and results._data.dtype.kind in "fcV":
         if zero is not None:
             if not tangent._requires_grad:

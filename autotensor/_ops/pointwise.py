@@ -255,6 +255,12 @@ def _dt_shape(x):
 
 
 POW_TENSOR.dense_zero_terms = {0: _pow_self_zero_term}
+# Note [Real input terms]: pow's forward rule is its backward functions on the tangents,
+# ``(pow_backward_self(self_t.conj(), ...) + pow_backward_exponent(exponent_t.conj(),
+# ...)).conj()``, and each ends in handle_r_to_c: the term of a real input of a complex
+# pow is its real part (x ** y of complex64 x, float32 dual y: a tangent whose imaginary
+# part is 0, not y_t * log(x) * x ** y). Ops whose rule is so set ``real_input_terms``.
+POW_TENSOR.real_input_terms = True
 def _pow_scalar_base(e, base):
     if e.dtype.kind in "iu" and base.__class__ in (int, bool):
         # (an integer power, as PyTorch's powi: True ** -4 is 1, 2 ** -1 is 0)
@@ -622,6 +628,7 @@ FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
                     grads={"self": lambda F, grad: F.zeros_like(grad),
                            "value": lambda F, grad: F.sum(grad)},
                     jvp=lambda F, self, value_t: F.zeros_like(self) if value_t is None else value_t)
+FILL_TENSOR.fills_tangent = True  # (as masked_fill's: indexing.py)
 # The in-place samplers (their draws in _random.py): zero gradients, PyTorch's nodes
 def _sampler(name, node, inputs=("self",)):
     return defop(name, node, None, inputs=inputs,
