@@ -2645,10 +2645,14 @@ def copysign_(self, other):
 
 def float_power(input, exponent):
     """pow computed in double precision (float64, or complex128 for complex operands)."""
+    # (PyTorch casts both tensors to complex128 where either is complex: pow's real-input
+    # terms are then complex, Note [Real input terms])
+    cplx = any(x._data.dtype.kind == "c" if isinstance(x, Tensor) else isinstance(x, complex)
+               for x in (input, exponent))
+
     def up(x):
         if isinstance(x, Tensor):
-            return _to_dtype(x, _dtypes.complex128 if x._data.dtype.kind == "c"
-                             else _dtypes.float64)
+            return _to_dtype(x, _dtypes.complex128 if cplx else _dtypes.float64)
         return complex(x) if isinstance(x, complex) else float(x)
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         raise TypeError("float_power() received an invalid combination of arguments")
