@@ -261,6 +261,8 @@ POW_TENSOR.dense_zero_terms = {0: _pow_self_zero_term}
 # pow is its real part (x ** y of complex64 x, float32 dual y: a tangent whose imaginary
 # part is 0, not y_t * log(x) * x ** y). Ops whose rule is so set ``real_input_terms``.
 POW_TENSOR.real_input_terms = True
+
+
 def _pow_scalar_base(e, base):
     if e.dtype.kind in "iu" and base.__class__ in (int, bool):
         # (an integer power, as PyTorch's powi: True ** -4 is 1, 2 ** -1 is 0)
