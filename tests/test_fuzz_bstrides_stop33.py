@@ -7,7 +7,8 @@ float32 / float32, float32 / float64 and float32 / int64, with no duals, x, y or
 dual, with and without requires_grad, run on autotensor and PyTorch: errors, the results'
 dtypes, shapes, strides and requires_grad, their tangents' dtypes, strides and values
 within the dtype's tolerance (tests/fuzz/OPEN_FINDINGS.md, the Stop 33 binary strides
-section). Classes still open are xfailed (``_OPEN``)."""
+section). Its one open class (pow_ / xlogy_ of a float32 self whose only tangent is a
+float64 other's) was closed at stop 34 (helper lay34)."""
 import numpy as np
 import pytest
 
@@ -69,14 +70,6 @@ def _lay(m, arr, kind, dt):
     if kind == "z":
         return m.tensor(arr[0, 0]).to(dt)
     return m.tensor(arr[:1]).to(dt)  # "b": (1, 3) broadcast against (2, 3)
-
-
-def _open(key):
-    """The class of a case still differing from PyTorch (None: none)."""
-    name, lx, ly, dx, dy, duals, rg = key
-    if name in ("pow_", "xlogy_") and dy == "float64" and duals == "y":
-        return "inplace_rule_layout"
-    return None
 
 
 def _keys(name):
@@ -145,21 +138,6 @@ def _diff(key):
 
 @pytest.mark.parametrize("name", list(_OPS))
 def test_binary_layouts(name):
-    bad = {k: w for k in _keys(name) if _open(k) is None and (w := _diff(k))}
+    bad = {k: w for k in _keys(name) if (w := _diff(k))}
     assert not bad, f"{len(bad)} cases differ, e.g. {next(iter(bad.items()))}"
 
-
-_OPEN_REASONS = {
-    "inplace_rule_layout": "pow_/xlogy_ of a float32 self whose only tangent is a float64 "
-                           "other's: the rule's tangent is laid out otherwise than "
-                           "PyTorch's formula's, so set_fw_grad's copy (self's dtype) is "
-                           "made where PyTorch keeps the float64 tangent, or the reverse",
-}
-
-
-@pytest.mark.parametrize("cls", sorted(_OPEN_REASONS))
-def test_open_classes(cls):
-    keys = [k for name in _OPS for k in _keys(name) if _open(k) == cls]
-    bad = [k for k in keys if _diff(k)]
-    if bad:
-        pytest.xfail(f"{len(bad)} of {len(keys)}: {_OPEN_REASONS[cls]}")

@@ -742,6 +742,12 @@ def jvp_of(op, inputs, params, results, in_place=False):
             c = fn(F, t, *[vals[src[k]] for k in idx])
             if not isinstance(c, Tensor):
                 c = F.constant(c, t)
+            elif c._data.dtype.kind == "c" and x._data.dtype.kind != "c" and \
+                    op.__dict__.get("real_input_terms"):
+                # (the formula PyTorch's rule reuses ends in handle_r_to_c: a real input's
+                # term keeps its real part, pow(complex, real dual): Note [Real input terms])
+                from .complex_ops import cx
+                c = cx(F).real(c)
             for z in zeros:
                 c = _plus_zero_dtype(F, c, z)
             zeros = ()
@@ -750,10 +756,8 @@ def jvp_of(op, inputs, params, results, in_place=False):
             out = _tangent_dtype(F, op, inputs, out, params)
             if untangled:
                 dense = op.__dict__.get("dense_zero_terms")
-                if dense and any(_tangent(inputs[i]) is None for i in dense):
-                    # Note [Dense zero terms]: PyTorch's term of a missing tangent is a
-                    # where() of its zero tensor, which is materialized: + 0.0 (-0.0 -> 0.0)
-                    out = out + 0.0
+                if dense:
+                    out = _dense_zero_terms(F, op, inputs, vals, out, dense)
                 if _state.enabled:
                     out = _zero_terms(F, op, inputs, vals, out)
         tangent = _shape_like(F, out, results)
@@ -806,6 +810,11 @@ def jvp_of(op, inputs, params, results, in_place=False):
         for r, t in zip(results, tangent):
             if t is not None and r._data.dtype.kind in "fcV":
                 forward_ad._set_tangent(r, t if views else forward_ad.fit_tangent(t, r))
+    elif tangent is not None and results._data.dtype.kind in "biu" and \
+            op.__dict__.get("fills_tangent"):
+        # PyTorch's rule writes the value's tangent into self_t's zeros, of self's integral
+        # dtype, which set_fw_grad refuses (after the write, in place)
+        raise RuntimeError(forward_ad.FW_NOT_FLOAT)
     elif tangent is not None and results._data.dtype.kind in "fcV":
         if zero is not None:
             if not tangent._requires_grad:
@@ -943,6 +952,34 @@ def _zero_terms(F, op, inputs, vals, out):
         c = fn(F, _make(np.zeros(shape, dtype=out._data.dtype)), *args)
         if isinstance(c, Tensor) and (c._requires_grad or out._requires_grad):
             out = plus_zero_term(out, c)  # (PyTorch's sum of the terms records an Add)
+    return out
+
+
+def _dense_zero_terms(F, op, inputs, vals, out, dense):
+    """``out`` summed with the terms of ``dense``'s inputs that have no tangent (Note [Dense
+    zero terms] in pointwise.py): each its formula on a zero tensor that a kernel without a
+    zero-tensor one materializes (zeroTensorFallback: ``zeros({}).expand(sizes)``, no layout
+    of its own), or ``dense[i]`` where the formula first keeps it a zero tensor (pow's
+    product). The term comes first in PyTorch's sum, so where ``out`` is laid out otherwise
+    it decides the tangent's strides, and with them whether set_fw_grad copies an in-place
+    op's tangent into self's dtype (x.pow_(y) of a transposed float32 x and an expanded
+    float64 dual y: contiguous, so float32). Its values are +0.0 (NaN where the formula
+    makes one: xlogy(0, nan)), computed without history (``_zero_terms`` records that)."""
+    srcs = _formula_srcs(op)
+    for i, term in dense.items():
+        x = inputs[i]
+        if not isinstance(x, Tensor) or _tangent(x) is not None:
+            continue
+        fn, idx = op.formulas[i]
+        zero = _make(np.broadcast_to(np.zeros((), x._data.dtype), x._data.shape))
+        prev = _state.enabled
+        _state.enabled = False
+        try:
+            z = (term or fn)(F, zero, *[vals[srcs[i][k]] for k in idx])
+        finally:
+            _state.enabled = prev
+        out = z + out if all(j > i for j, y in enumerate(inputs) if _tangent(y) is not None) \
+            else out + z
     return out
 
 

@@ -51,6 +51,10 @@ MASKED_FILL_TENSOR = defop(
            "value": lambda F, grad, mask: F.sum(F.where(mask, grad, 0))},
     jvp=lambda F, self, self_t, value, value_t, mask: _masked_fill_jvp(F, self, self_t, value,
                                                                         value_t, mask))
+# (``self_t.masked_fill(mask, value_t)``, ``self_t.index_fill(dim, index, value_t)``,
+# ``self_t.fill_(value_t)``: an integral self's tangent is integral, which set_fw_grad
+# refuses: dispatch.jvp_of)
+MASKED_FILL_TENSOR.fills_tangent = True
 
 
 def _masked_fill_jvp(F, self, self_t, value, value_t, mask):
@@ -1237,6 +1241,7 @@ INDEX_FILL_TENSOR = defop(
     jvp=lambda F, self, self_t, value, value_t, dim, index: index_fill(
         F.zeros_like(self) if self_t is None else self_t, dim, _make(index),
         F.zeros_like(value) if value_t is None else value_t), layout="like")
+INDEX_FILL_TENSOR.fills_tangent = True  # (as masked_fill's)
 TAKE = defop("take", "TakeBackward0", lambda a, index: a.reshape(-1)[index], params=("index",),
              grads={"self": _take_backward}, jvp="linear")
 PUT = defop("put", "PutBackward0", _put_kernel, inputs=("self", "source"),

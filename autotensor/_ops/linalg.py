@@ -350,11 +350,7 @@ def bmm(input, mat2):
     return _finish(BMM, (input, mat2), (), raw.bmm(a, b))
 
 
-_FW_NOT_FLOAT = (
-    "(new_grad_base.is_floating_point() || new_grad_base.is_complex()) && (self_base."
-    "is_floating_point() || self_base.is_complex()) INTERNAL ASSERT FAILED at \"/__w/pytorch/"
-    "pytorch/torch/csrc/autograd/autograd_meta.cpp\":159, please report a bug to PyTorch. "
-    "Expected both tensor and its forward grad to be floating point or complex")
+from ..autograd.forward_ad import FW_NOT_FLOAT as _FW_NOT_FLOAT  # noqa: E402
 
 
 def _fw_tangent(t):

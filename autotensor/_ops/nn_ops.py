@@ -325,7 +325,13 @@ def _soft_margin_jvp(F, self, self_t, target, target_t, reduction):
     if target_t is not None:
         from ..autograd.forward_ad import NOT_SUPPORTED
         raise NotImplementedError(NOT_SUPPORTED.format("soft_margin_loss_backward"))
-    v = soft_margin_loss_backward(F, self_t, self, target, "none")
+    if self_t._data.dtype.kind == "c":
+        # (its rule is ``soft_margin_loss_backward(self_t.conj(), ...).conj()``, and that
+        # kernel does not conjugate its derivative: the tangent is conj(f'(x)) * self_t)
+        from .complex_ops import cx
+        v = cx(F).conj(soft_margin_loss_backward(F, cx(F).conj(self_t), self, target, "none"))
+    else:
+        v = soft_margin_loss_backward(F, self_t, self, target, "none")
     if reduction == "mean":
         return F.mean(v)
     return F.sum(v) if reduction == "sum" else v
@@ -3739,7 +3745,7 @@ def bce_logits_kernel(x, t, weight, pos_weight, reduction):
     if pos_weight is not None:
         lw = _step(np.multiply, pos_weight - 1, t)
         ls = _step(np.multiply, ls, lw + 1, ls.dtype)
-    loss = _step(np.multiply, 1 - t, x, t.dtype if t.dtype.kind in "fV" else None)
+    loss = _step(np.multiply, 1 - t, x, t.dtype if t.dtype.kind in "fcV" else None)
     loss = _step(np.subtract, loss, ls, loss.dtype)
     if weight is not None:
         loss = _step(np.multiply, loss, weight, loss.dtype)
@@ -3756,6 +3762,11 @@ def _step(ufunc, a, b, into=None):
         ct = _dtypes.numpy_dtype_of(_dtypes.binary_result_dtype(
             _dtypes.from_numpy(a.dtype), a.ndim == 0, _dtypes.from_numpy(b.dtype),
             b.ndim == 0))
+    if into is not None and ct.kind == "c" and np.dtype(into).kind != "c":
+        # (an in-place step's can_cast check: a complex target or weight into a real loss)
+        raise RuntimeError(f"result type {_dtypes.scalar_name(_dtypes.from_numpy(ct))} can't "
+                           f"be cast to the desired output type "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(np.dtype(into)))}")
     out = np.asarray(ufunc(a.astype(ct, copy=False), b.astype(ct, copy=False)))
     return out if into is None else out.astype(into, copy=False)
 

@@ -237,9 +237,32 @@ POW_TENSOR = defop("pow", "PowBackward1", lambda a, b: raw.int_pow(a, b)
 # Note [Dense zero terms]: an elementwise rule's term for an input without a tangent is
 # PyTorch's formula applied to a zero tensor; most formulas keep it a zero tensor (times
 # anything, it is dropped from the sum), but a where() over it materializes real zeros, which
-# the sum then adds: +0.0, turning a -0.0 of the other terms into +0.0. Entries list such
-# inputs (by position) in ``dense_zero_terms``.
-POW_TENSOR.dense_zero_terms = (0,)  # pow_backward_self: where(exponent == 0, 0, ...)
+# the sum then adds: +0.0, turning a -0.0 of the other terms into +0.0, and laid out as that
+# kernel lays them out, which decides the sum's strides where the term comes first.
+# ``dense_zero_terms`` maps such inputs (by position) to the term's function of the zero
+# tensor, or None for the formula itself (dispatch._dense_zero_terms).
+def _pow_self_zero_term(F, zero, self, exponent):
+    """pow_backward_self of a zero tensor: ``where(exponent == 0, zeros({}), grad * ...)``,
+    the product a zero tensor again (ZeroTensor's mul: the broadcast shape, the promoted
+    dtype) that where materializes."""
+    shape = np.broadcast_shapes(_dt_shape(self), _dt_shape(exponent))
+    product = _make(np.broadcast_to(np.zeros((), _promoted(self, exponent)), shape))
+    return F.where(exponent == 0.0, _make(np.zeros((), _dt(zero))), product)
+
+
+def _dt_shape(x):
+    return getattr(x, "_data", x).shape
+
+
+POW_TENSOR.dense_zero_terms = {0: _pow_self_zero_term}
+# Note [Real input terms]: pow's forward rule is its backward functions on the tangents,
+# ``(pow_backward_self(self_t.conj(), ...) + pow_backward_exponent(exponent_t.conj(),
+# ...)).conj()``, and each ends in handle_r_to_c: the term of a real input of a complex
+# pow is its real part (x ** y of complex64 x, float32 dual y: a tangent whose imaginary
+# part is 0, not y_t * log(x) * x ** y). Ops whose rule is so set ``real_input_terms``.
+POW_TENSOR.real_input_terms = True
+
+
 def _pow_scalar_base(e, base):
     if e.dtype.kind in "iu" and base.__class__ in (int, bool):
         # (an integer power, as PyTorch's powi: True ** -4 is 1, 2 ** -1 is 0)
@@ -404,7 +427,7 @@ SIGMOID_BACKWARD = defop(
     jvp="elementwise")
 # (Note [Dense zero terms]: the forward rules ``tanh_backward(grad_output_t, output_p) +
 # output_t * ...`` run the backward op on grad_output's zero tensor, which materializes it)
-TANH_BACKWARD.dense_zero_terms = SIGMOID_BACKWARD.dense_zero_terms = (0,)
+TANH_BACKWARD.dense_zero_terms = SIGMOID_BACKWARD.dense_zero_terms = {0: None}
 THRESHOLD_BACKWARD = defop(
     "threshold_backward", "ThresholdBackwardBackward0", raw.threshold_backward,
     inputs=("grad_output", "self"), params=("threshold",),
@@ -607,6 +630,7 @@ FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
                     grads={"self": lambda F, grad: F.zeros_like(grad),
                            "value": lambda F, grad: F.sum(grad)},
                     jvp=lambda F, self, value_t: F.zeros_like(self) if value_t is None else value_t)
+FILL_TENSOR.fills_tangent = True  # (as masked_fill's: indexing.py)
 # The in-place samplers (their draws in _random.py): zero gradients, PyTorch's nodes
 def _sampler(name, node, inputs=("self",)):
     return defop(name, node, None, inputs=inputs,
@@ -2304,7 +2328,7 @@ def _xlogy_self_scalar(F, grad, self, other):
 XLOGY = defop("xlogy", "XlogyBackward0", _xlogy, inputs=("self", "other"), jvp="elementwise",
               grads={"self": _xlogy_self,
                      "other": lambda F, grad, self, other: grad * self / other})
-XLOGY.dense_zero_terms = (0,)  # (Note [Dense zero terms]: xlogy(self_t, other) of zeros)
+XLOGY.dense_zero_terms = {0: None}  # (Note [Dense zero terms]: xlogy(self_t, other) of zeros)
 XLOGY_SCALAR_SELF = defop("xlogy", "XlogyBackward1",
                           lambda b, a: _xlogy(np.asarray(a, b.dtype), b), inputs=("other",),
                           params=("self",), jvp="elementwise",
@@ -2623,10 +2647,14 @@ def copysign_(self, other):
 
 def float_power(input, exponent):
     """pow computed in double precision (float64, or complex128 for complex operands)."""
+    # (PyTorch casts both tensors to complex128 where either is complex: pow's real-input
+    # terms are then complex, Note [Real input terms])
+    cplx = any(x._data.dtype.kind == "c" if isinstance(x, Tensor) else isinstance(x, complex)
+               for x in (input, exponent))
+
     def up(x):
         if isinstance(x, Tensor):
-            return _to_dtype(x, _dtypes.complex128 if x._data.dtype.kind == "c"
-                             else _dtypes.float64)
+            return _to_dtype(x, _dtypes.complex128 if cplx else _dtypes.float64)
         return complex(x) if isinstance(x, complex) else float(x)
     if not isinstance(input, Tensor) and not isinstance(exponent, Tensor):
         raise TypeError("float_power() received an invalid combination of arguments")

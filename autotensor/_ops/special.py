@@ -380,7 +380,7 @@ XLOG1PY = defop("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_kernel,
                 grads={"self": lambda F, grad, self, other: F.masked_fill(  # (as xlogy's)
                     F.xlog1py(grad, other), (self == 0) & (other <= -1), 0),
                        "other": lambda F, grad, self, other: grad * self / (other + 1)})
-XLOG1PY.dense_zero_terms = (0,)  # (as xlogy's: Note [Dense zero terms] in pointwise.py)
+XLOG1PY.dense_zero_terms = {0: None}  # (as xlogy's: Note [Dense zero terms] in pointwise.py)
 XLOG1PY.keeps_zero_tangent = "dense"  # (its masks materialize: Note [Zero-tensor tangents])
 XLOG1PY_SCALAR_SELF = defop(
     "special_xlog1py", "SpecialXlog1PyBackward1", lambda b, a: xlog1py_kernel(

@@ -411,6 +411,13 @@ _lazy = _Lazy()
 
 # Note [Zero-tensor tangents] in _ops/dispatch.py: an in-place op on a dual whose tangent is
 # PyTorch's ZeroTensor (sgn of a real one-element tensor, views of it) raises.
+# set_fw_grad's assert on an integral tangent (a rule that fills an integral self with a
+# float dual's tangent: masked_fill / index_fill / fill_ by a 0-d dual value)
+FW_NOT_FLOAT = (
+    "(new_grad_base.is_floating_point() || new_grad_base.is_complex()) && (self_base."
+    "is_floating_point() || self_base.is_complex()) INTERNAL ASSERT FAILED at \"/__w/pytorch/"
+    "pytorch/torch/csrc/autograd/autograd_meta.cpp\":159, please report a bug to PyTorch. "
+    "Expected both tensor and its forward grad to be floating point or complex")
 ZERO_TENSOR_IMMUTABLE = ("ZeroTensors are immutable. Please materialize the tensor using "
                          "`.clone()`, if you want a mutable zero tensor.")
 ZERO_TENSOR_ZERO_ = ("ZeroTensors are immutable. Please use the materialized zero tensor "

@@ -792,13 +792,16 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.dtype == _dtypes.bool:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
-    if not target.dtype.is_floating_point:
+    if not (target.dtype.is_floating_point or target.dtype.is_complex):
         common = _dtypes.result_type(input, target)
         raise RuntimeError(f"result type {_dtypes.scalar_name(common)} can't be cast to the "
                            f"desired output type {_dtypes.scalar_name(target.dtype)}")
-    return _weight_tangent(fn.nn_ops.binary_cross_entropy_with_logits(
-        input, target, weight, pos_weight, _reduction_enum(reduction)), (input, target),
-        (weight, pos_weight))
+    r = fn.nn_ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight,
+                                                   _reduction_enum(reduction))
+    if r._grad_fn is not None and r.is_complex():  # (a complex target: a complex loss)
+        raise RuntimeError("binary_cross_entropy_with_logits does not support automatic "
+                           "differentiation for outputs with complex dtype.")
+    return _weight_tangent(r, (input, target), (weight, pos_weight))
 
 
 def _reduction_enum(reduction):
