@@ -506,7 +506,12 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
                 version = 1 if not d.size or _dense_array(d) else 0
             elif not version:
                 version = sums.get(("made", id(g)), (None, 0))[1]
+        # (the entry's reference to a made gradient would keep .grad from stealing it:
+        # dropped while it accumulates, then kept for another leaf it may reach)
+        made = sums.pop(("made", id(g)), (None, 0))[1]
         accumulate_grad(node, g, raw or dual is not None, version, True, dual)
+        if made:
+            sums["made", id(g)] = (g, made)
         if dual is not None:  # (the post hooks see the gradient with its tangent)
             grads = [_to_tensor(g)]
             if dual[0] is not None:
