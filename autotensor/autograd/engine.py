@@ -418,8 +418,12 @@ def _grad_tangent(var, old, g, tangent):
 # A leaf's first gradient becomes its ``.grad``. PyTorch steals the gradient buffer when
 # nothing else holds it and its layout obeys the parameter's, else it copies. We steal the
 # same way, by reference count: a writeable, C-contiguous array of the leaf's dtype and
-# shape (the leaf C-contiguous too), held only by the engine's frames (and, for a view,
-# whose base is of the same size and held only by the view) becomes ``.grad`` as is. A
+# shape (the leaf C-contiguous too), held only by the engine's frames, becomes ``.grad``
+# as is. A view counts as its own tensor, whoever holds its base (PyTorch's use_count is
+# the view's): a view op's backward (ViewBackward0's reshape, TBackward0's transpose of a
+# fresh product, unsqueeze of the caller's gradient) makes one, stolen, version 0; a
+# formula that gives the gradient itself back (a squeeze that squeezed nothing, sum_to of
+# the same shape) must return that very array, held by its giver, so copied. A
 # gradient anyone else holds (the caller's, a hook's tensor, another leaf's buffer) has
 # more references and is copied (copy_ into the leaf's layout: version 1, as PyTorch's
 # clone_obey_contract). Values and layout are the copy's; one copy of every parameter's
@@ -445,13 +449,7 @@ def _stealable(g, d):
         return False
     if _refcount(g) > _STEAL_REFS:
         return None  # (held by someone else: accumulate_grad's copy shows version 1)
-    base = g.base
-    if base is None:
-        return True
-    # a view (TBackward0's transpose of a fresh product): its base only
-    if base.__class__ is not np.ndarray or base.base is not None or base.nbytes != g.nbytes:
-        return False
-    return True if _refcount(base) <= 3 else None  # (g.base, the local, the argument)
+    return True
 
 
 def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,

@@ -1,0 +1,84 @@
+"""Stop 34 (helper gver34): the _version of the gradients the engine returns (autograd.grad's
+results, a leaf's .grad), swept per op and use against PyTorch 2.13 (Note [Gradient
+versions] in autograd/engine.py; tests/fuzz/OPEN_FINDINGS.md, Stop 34 gradient versions).
+Each scenario runs on autotensor and on PyTorch; versions and values must agree."""
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+_VALS = [0.31, -1.27, 0.73, 1.91, -0.44, 0.052, 1.3, -0.61, 0.88, -2.1, 0.17, 0.5]
+
+
+def _data(shape, off=0):
+    n = int(np.prod(shape)) if shape else 1
+    return np.array([_VALS[(i * 5 + off) % len(_VALS)] for i in range(n)]).reshape(shape)
+
+
+def _leaf(m, shape, off=0):
+    return m.tensor(_data(shape, off), requires_grad=True)
+
+
+def _rec(gs):
+    return [None if g is None else (g._version, g.detach().tolist()) for g in gs]
+
+
+def _both(scenario):
+    return scenario(autotensor), scenario(torch)
+
+
+def _run(expr, m, **kw):
+    return eval(expr, dict(torch=m, **kw))  # noqa: S307 -- the test's own expressions
+
+
+def _backward_versions(expr, shape, with_grad):
+    """x.grad after one backward, then after a second (accumulated in place)."""
+    def scenario(m):
+        x = _leaf(m, shape)
+        y = _run(expr, m, X=x)
+        go = m.ones(y.shape, dtype=y.dtype) * 0.5 if with_grad else None
+        (y if with_grad else y.sum()).backward(go, retain_graph=True)
+        first = _rec([x.grad])
+        (y if with_grad else y.sum()).backward(go)
+        return first + _rec([x.grad])
+    return _both(scenario)
+
+
+@pytest.mark.parametrize("expr", ["X.sort(-1)[0]", "X.topk(1)[0]", "X.max(0)[0]",
+                                  "X.min(-1)[0]", "X.median(0)[0]", "X.nanmedian(-1)[0]",
+                                  "X.kthvalue(1, 0)[0]", "X.mode(0)[0]", "X.cummax(0)[0]",
+                                  "X.cummin(-1)[0]", "X.msort()", "X.trace()"])
+@pytest.mark.parametrize("with_grad", [False, True])
+def test_made_gradient_is_stolen_into_grad_at_its_version(expr, with_grad):
+    """A formula that writes into its fresh result twice (zeros, then scatter_ / index_fill_:
+    version 2) gives the leaf a gradient no one else holds: PyTorch steals it into .grad,
+    version 2. The engine's record of that version held the array, so it was copied
+    (version 1)."""
+    shape = (2, 3) if expr == "X.trace()" else (3,)
+    ours, theirs = _backward_versions(expr, shape, with_grad)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("expr,shape", [
+    ("X.t()", ()), ("X.t()", (3,)), ("X.T", (3,)), ("X.swapaxes(0, -1)", ()),
+    ("X.transpose(0, -1)", (3,)), ("X.reshape(-1)", (2, 3)), ("X.view(-1)", (3,)),
+    ("X.view_as(X)", (2, 3)), ("X.unsqueeze(0)", (3,)), ("X.unsqueeze(-1)", ()),
+    ("X[None]", (2, 3)), ("X.flatten()", ()), ("X.flatten(0, -1)", (2, 3)),
+    ("X.ravel()", (2, 3)), ("X.movedim(-1, 0)", (3,)), ("X.permute(*range(X.dim()))", (3,)),
+    ("X.unflatten(-1, (1, -1))", (3,)), ("torch.stack([X])", (3,)), ("torch.cat([X])", (3,)),
+    ("torch.atleast_3d(X)", (3,)), ("torch.hstack([X])", (2, 3)),
+    ("torch.einsum('...->...', X)", (2, 3)),
+    ("torch.cat([X, torch.zeros(0, dtype=X.dtype)])", (3,))])
+def test_view_of_callers_gradient_is_stolen(expr, shape):
+    """A view op's backward makes a new view of the incoming gradient: that tensor is held
+    by no one else even when its base is the caller's gradient, so PyTorch steals it into
+    .grad (version 0; the second backward adds into it in place: 1). t() / transpose of a
+    tensor under 2-d is a view too, not the gradient itself; a squeeze that squeezed
+    nothing gives the gradient itself back (copied: version 1)."""
+    ours, theirs = _backward_versions(expr, shape, True)
+    assert ours == theirs
+    for squeeze in ("X.squeeze()", "X.squeeze(0)"):
+        ours, theirs = _backward_versions(squeeze, shape or (3,), True)
+        assert ours == theirs
