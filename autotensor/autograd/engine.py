@@ -27,6 +27,7 @@ import heapq
 import itertools
 from sys import getrefcount as _refcount
 import threading
+import weakref
 import warnings
 
 from .. import _errors
@@ -208,6 +209,46 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # mean, two more for pos_weight's log_weight steps)
                   "BinaryCrossEntropyWithLogitsBackward0": lambda node, grad:
                       _bce_versions(node)}
+
+
+# Formulas whose gradient PyTorch computes into a fresh tensor (a buffer then summed into in
+# place: Note [Gradient versions]) where ours is a NumPy view of the formula's own
+# temporary (a reshape or transpose of a kernel's result); the engine counts those views
+# as holding their memory alone (_fresh)
+_FRESH_GRADS = frozenset((
+    "GeluBackward0", "NativeLayerNormBackward0", "NativeBatchNormBackward0",
+    "TakeBackward0", "PutBackward0", "Rot90Backward0", "ConstantPadNdBackward0",
+    "ReflectionPad1DBackward0", "ReflectionPad2DBackward0", "ReflectionPad3DBackward0",
+    "ReplicationPad1DBackward0", "ReplicationPad2DBackward0", "ReplicationPad3DBackward0",
+    "MultilabelMarginLossBackward0", "MultiMarginLossBackward0"))
+
+
+class _FreshGrads(dict):
+    def __missing__(self, cls):
+        v = self[cls] = cls.__name__ in _FRESH_GRADS
+        return v
+
+
+_FRESH = _FreshGrads()
+
+
+def _mark_fresh(sums, outs):
+    fresh = sums.get("fresh")
+    if fresh is None:
+        fresh = sums["fresh"] = {}
+    for g in outs:
+        if getattr(g, "base", None) is not None:
+            fresh[id(g)] = weakref.ref(g)  # (no reference: it would stop .grad stealing it)
+
+
+def _owns(old, sums):
+    """Whether gradient array ``old`` holds its memory alone, as PyTorch's in-place sum into
+    a buffer requires (its storage's use_count 1): not a view, or a view a _FRESH_GRADS
+    formula made of its own temporary."""
+    if getattr(old, "base", None) is None:
+        return True
+    ref = sums.get("fresh", {}).get(id(old))
+    return ref is not None and ref() is old
 
 
 def _fn_versions(node, grad):
@@ -526,7 +567,7 @@ def _sum_zero(old, g, sums, first, more):
     """A buffer plus a zero-tensor gradient: PyTorch adds in place (``old.add_(g)``, on
     materialized zeros: -0.0 becomes +0.0) into a dense buffer no one else holds, else
     ``old + g`` is old's copy (Note [Zero-tensor gradients] in _zero_grad.py)."""
-    if _is_zero(old) or old.base is not None or not _dense(old) or \
+    if _is_zero(old) or not _owns(old, sums) or not _dense(old) or \
             _held(old, sums, first, more):
         return old + g
     return old + g.view(np.ndarray)
@@ -762,6 +803,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         for g, v in zip(outs, per_input):
                             if g is not None and g._vc[0] < v:
                                 g._vc[0] = v
+                if raw and _FRESH[node.__class__]:
+                    _mark_fresh(sums, outs)
                 if capture_map and raw:
                     _pass_buffer_version(sums, node, grads[0], outs)
             else:
@@ -823,7 +866,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                             prev = sums.get(key)
                             if prev is not None:  # old is the array the last sum made
                                 sums[key] = prev + 1
-                            elif getattr(old, "base", None) is None and _dense(old) and \
+                            elif _owns(old, sums) and _dense(old) and \
                                     not _held(old, sums, first, more):
                                 sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
                         elif not raw and old is not g and getattr(_eager, "versions", False) \
