@@ -97,7 +97,7 @@ def test_view_of_callers_gradient_is_stolen(expr, shape):
     ("torch.nn.functional.batch_norm(X, None, None, training=True)", (2, 3)),
     ("X.take(torch.tensor([0, 1, 0]))", (2, 3)), ("X.rot90()", (2, 3)),
     ("X.put(torch.tensor([0]), torch.tensor([5.0], dtype=X.dtype))", (3,)),
-    ("torch.nn.functional.pad(X, (1, 1))", (3,)),
+    ("torch.nn.functional.pad(X, (1, 1))", (3,)), ("X.cross(X.flip(0), dim=-1)", (2, 3)),
     ("torch.nn.functional.pad(X, (1, 1), mode='reflect')", (2, 3)),
     ("torch.nn.functional.pad(X, (1, 1), mode='replicate')", (2, 3)),
     ("torch.nn.functional.multilabel_margin_loss(X, torch.zeros_like(X, dtype=torch.int64))",
@@ -113,4 +113,17 @@ def test_fresh_formula_result_is_summed_into_in_place(expr, shape):
         z = _run(expr, m, X=x).sum() + _run(expr, m, X=x).sum()
         return _rec(m.autograd.grad(z, [x]))
     ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("expr,shape", [
+    ("(lambda h: h.lerp_(h.flip(0), 0.3))(X.clone())", (3,)),
+    ("(lambda h: h * 2 + h.sin())(X.clone())", (2, 3)),
+    ("(lambda h: h * h)(X.clone())", (3,)),
+    ("torch.nn.functional.local_response_norm(X.unsqueeze(0), 2)", (2, 3))])
+def test_buffer_summed_in_place_then_passed_on_keeps_its_version(expr, shape):
+    """A non-leaf's buffer summed into in place (clone's: two uses of its result) that its
+    node passes on unchanged (CloneBackward0, an unsqueeze's view) is the tensor the leaf's
+    .grad steals: its version shows the sum. Only the leaves' buffers were counted."""
+    ours, theirs = _backward_versions(expr, shape, False)
     assert ours == theirs

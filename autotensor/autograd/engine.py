@@ -220,7 +220,8 @@ _FRESH_GRADS = frozenset((
     "TakeBackward0", "PutBackward0", "Rot90Backward0", "ConstantPadNdBackward0",
     "ReflectionPad1DBackward0", "ReflectionPad2DBackward0", "ReflectionPad3DBackward0",
     "ReplicationPad1DBackward0", "ReplicationPad2DBackward0", "ReplicationPad3DBackward0",
-    "MultilabelMarginLossBackward0", "MultiMarginLossBackward0"))
+    "MultilabelMarginLossBackward0", "MultiMarginLossBackward0",
+    "LinalgCrossBackward0"))
 
 
 class _FreshGrads(dict):
@@ -746,6 +747,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
     slow = filtered or bool(capture_map) or anomaly
     fw = _state.fw  # (a forward-AD level is open: Note [Backward ops without a forward rule])
     node = None
+    versioned = False  # (a gradient version was recorded: buffers passed on carry it)
     try:
         while True:
             if ready is not None:
@@ -797,6 +799,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         for g, v in zip(outs, per_input):
                             if g is not None and v:
                                 sums["made", id(g)] = (g, v)
+                                versioned = True
                     else:
                         # create_graph: PyTorch's formula writes into its fresh result all
                         # the same; set before any other node can save the tensor
@@ -805,7 +808,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                                 g._vc[0] = v
                 if raw and _FRESH[node.__class__]:
                     _mark_fresh(sums, outs)
-                if capture_map and raw:
+                if raw and (capture_map or versioned):
                     _pass_buffer_version(sums, node, grads[0], outs)
             else:
                 outs = (None,) * len(node._next)
@@ -858,10 +861,10 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         # gradients are one array (x + x), nor into an expanded one or a
                         # view, nor into one passed through unchanged (Note [Gradient
                         # versions])
-                        # (counted where a version is read: a leaf's .grad, a captured
-                        # gradient)
-                        if raw and old is not g and (nxt.__class__ is AccumulateGrad or
-                                                     capture_map):
+                        # (counted at every node: a buffer a node passes on unchanged,
+                        # CloneBackward0's, reaches a leaf's .grad or a captured gradient
+                        # at its version, _pass_buffer_version)
+                        if raw and old is not g:
                             key = (nxt, nr)
                             prev = sums.get(key)
                             if prev is not None:  # old is the array the last sum made
@@ -869,6 +872,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                             elif _owns(old, sums) and _dense(old) and \
                                     not _held(old, sums, first, more):
                                 sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
+                                versioned = True
                         elif not raw and old is not g and getattr(_eager, "versions", False) \
                                 and old._view is None and old._data.__class__ is np.ndarray \
                                 and _dense(old._data) and not _held(old, sums, first, more):
