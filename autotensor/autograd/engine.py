@@ -590,9 +590,15 @@ def _held(g, sums, first=None, more=None):
     first gradient, only when its use_count is 1 (Note [Gradient versions])."""
     if id(g) in sums.get("shared", ()):
         return True
-    pending = list(sums.get("buffers", {}).values())
-    pending += [e[1] for e in ((first,) if first is not None else ()) + tuple(more or ())]
-    return any(x is g for buf in pending for x in buf)
+    for buf in sums.get("buffers", {}).values():
+        for x in buf:
+            if x is g:
+                return True
+    for entry in ((first,) if first is not None else ()) + tuple(more or ()):
+        for x in entry[1]:
+            if x is g:
+                return True
+    return False
 
 
 def _version_of(sums, node, nr, g):
@@ -809,7 +815,11 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 if raw and _FRESH[node.__class__]:
                     _mark_fresh(sums, outs)
                 if raw and (capture_map or versioned):
-                    _pass_buffer_version(sums, node, grads[0], outs)
+                    g0 = grads[0]  # (only a buffer with a version has one to pass on)
+                    if (node, 0) in sums or ("made", id(g0)) in sums or getattr(
+                            g0, "base", None) is not None and ("made", id(g0.base)) in sums:
+                        _pass_buffer_version(sums, node, g0, outs)
+                    g0 = None
             else:
                 outs = (None,) * len(node._next)
             if anomaly:
