@@ -127,3 +127,25 @@ def test_buffer_summed_in_place_then_passed_on_keeps_its_version(expr, shape):
     .grad steals: its version shows the sum. Only the leaves' buffers were counted."""
     ours, theirs = _backward_versions(expr, shape, False)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("weight", [False, True])
+@pytest.mark.parametrize("pos_weight", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_bce_with_logits_gradient_versions_under_create_graph(weight, pos_weight, reduction):
+    """With create_graph (grad mode on) PyTorch's binary_cross_entropy_with_logits_backward
+    computes the input's gradient out of place (then only a mean's div_: version 1 or 0);
+    the in-place steps (sigmoid().sub_().mul_(), mul_(weight)...) are grad mode off's. The
+    target's gradient is the same either way."""
+    def scenario(m):
+        x = m.tensor([0.3, -1.2, 0.7], dtype=m.float64, requires_grad=True)
+        t = m.tensor([0.2, 0.9, 0.4], dtype=m.float64, requires_grad=True)
+        kw = {}
+        if weight:
+            kw["weight"] = m.tensor([0.5, 2.0, 1.5], dtype=m.float64)
+        if pos_weight:
+            kw["pos_weight"] = m.tensor([1.5, 0.5, 2.0], dtype=m.float64)
+        y = m.nn.functional.binary_cross_entropy_with_logits(x, t, reduction=reduction, **kw)
+        return _rec(m.autograd.grad(y.sum(), [x, t], create_graph=True))
+    ours, theirs = _both(scenario)
+    assert ours == theirs

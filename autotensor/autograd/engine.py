@@ -265,8 +265,10 @@ def _fn_versions(node, grad):
 
 def _bce_versions(node):
     """(input's, target's) versions of binary_cross_entropy_with_logits' gradients."""
-    extra = (node._saved_weight is not None) + (node._saved_reduction == 1) + \
-        2 * (node._saved_pos_weight is not None)
+    mean = node._saved_reduction == 1
+    extra = (node._saved_weight is not None) + mean + 2 * (node._saved_pos_weight is not None)
+    if _state.enabled:  # (create_graph: with grad mode on, the input's gradient is the
+        return (int(mean), extra)  # out-of-place composite, then only a mean's div_)
     return (2 + extra, extra)
 
 
