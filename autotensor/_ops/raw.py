@@ -258,6 +258,8 @@ def cast(x, dtype):
     """dtype is a NumPy dtype here (the tensor namespace takes our dtype objects). A complex
     gradient of a real input keeps its real part (PyTorch's handle_r_to_c)."""
     if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        if not isinstance(x, ndarray):  # (a NumPy scalar's real part is no view: PyTorch's
+            x = np.asarray(x)           # at::real is, which its buffers never add into)
         x = (x if x.size else layout.view_source(x)).real
     out = x.astype(dtype, copy=False)
     if not x.size and out is not x:  # (an empty one keeps its strides, zeros included:
