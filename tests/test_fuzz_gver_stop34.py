@@ -107,7 +107,7 @@ def test_fresh_formula_result_is_summed_into_in_place(expr, shape):
     """Two uses of one op on x: x's buffer holds the first gradient, PyTorch's fresh tensor,
     and adds the second into it in place (version + 1). Ours is a NumPy view of the
     formula's own temporary, which the engine took for a view of someone else's gradient
-    and summed out of place (Note [Gradient versions], _FRESH_GRADS)."""
+    and summed out of place (Note [Gradient versions], _GRAD_STORAGE)."""
     def scenario(m):
         x = _leaf(m, shape)
         z = _run(expr, m, X=x).sum() + _run(expr, m, X=x).sum()
@@ -167,5 +167,22 @@ def test_real_and_imag_parts_of_complex_gradient_are_views(expr, shape):
         g, = m.autograd.grad(y.sum() + _run(expr, m, X=x).sum(), [x], retain_graph=True)
         y.sum().backward()
         return _rec([g, x.grad]) + [(g.stride(), None)]
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_as_strided_gradient_is_a_view_of_its_buffer(shape):
+    """as_strided_backward returns ``grad_input.as_strided(...)`` of the zeros it copied
+    the gradient into (version 1): two of them are summed out of place (a view: version 0),
+    and the in-place as_strided_ (AsStridedBackward1) makes its gradient the same way."""
+    def scenario(m):
+        x = _leaf(m, shape)
+        f = lambda t: t.as_strided(t.shape, t.stride())  # noqa: E731
+        g, = m.autograd.grad(f(x).sum() + f(x).sum(), [x])
+        c = x.clone()
+        c.as_strided_(c.shape, c.stride())
+        h, = m.autograd.grad(c.sum(), [x])
+        return _rec([g, h])
     ours, theirs = _both(scenario)
     assert ours == theirs

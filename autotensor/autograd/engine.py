@@ -200,7 +200,7 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # as_strided_backward: zeros, then .copy_ (or index_add_) of the gradient
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
-                  "AsStridedBackward0": 1,
+                  "AsStridedBackward0": 1, "AsStridedBackward1": 1,
                   # CopySlices: result.copy_(grad), then its slice's copy_ of fn's gradient
                   # (zero_ without one); fn's other gradients pass through, at the
                   # versions fn's formulas made them (copysign_'s other: 1)
@@ -211,45 +211,50 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                       _bce_versions(node)}
 
 
-# Formulas whose gradient PyTorch computes into a fresh tensor (a buffer then summed into in
-# place: Note [Gradient versions]) where ours is a NumPy view of the formula's own
-# temporary (a reshape or transpose of a kernel's result); the engine counts those views
-# as holding their memory alone (_fresh)
-_FRESH_GRADS = frozenset((
-    "GeluBackward0", "NativeLayerNormBackward0", "NativeBatchNormBackward0",
-    "TakeBackward0", "PutBackward0", "Rot90Backward0", "ConstantPadNdBackward0",
-    "ReflectionPad1DBackward0", "ReflectionPad2DBackward0", "ReflectionPad3DBackward0",
-    "ReplicationPad1DBackward0", "ReplicationPad2DBackward0", "ReplicationPad3DBackward0",
-    "MultilabelMarginLossBackward0", "MultiMarginLossBackward0",
-    "LinalgCrossBackward0"))
+# Formulas whose gradient is, in PyTorch, a fresh tensor (True: a buffer then summed into
+# in place, Note [Gradient versions]) where ours is a NumPy view of the formula's own
+# temporary (a reshape or transpose of a kernel's result), or a view of the formula's own
+# buffer (False: never summed into) where ours is not a view; the engine reads this in
+# place of the array's own ``base`` (_owns)
+_GRAD_STORAGE = {
+    "GeluBackward0": True, "NativeLayerNormBackward0": True,
+    "NativeBatchNormBackward0": True, "TakeBackward0": True, "PutBackward0": True,
+    "Rot90Backward0": True, "ConstantPadNdBackward0": True, "LinalgCrossBackward0": True,
+    "ReflectionPad1DBackward0": True, "ReflectionPad2DBackward0": True,
+    "ReflectionPad3DBackward0": True, "ReplicationPad1DBackward0": True,
+    "ReplicationPad2DBackward0": True, "ReplicationPad3DBackward0": True,
+    "MultilabelMarginLossBackward0": True, "MultiMarginLossBackward0": True,
+    # as_strided_backward: grad_input.as_strided(...) of its zeros buffer
+    "AsStridedBackward0": False, "AsStridedBackward1": False}
 
 
-class _FreshGrads(dict):
+class _GradStorage(dict):
     def __missing__(self, cls):
-        v = self[cls] = cls.__name__ in _FRESH_GRADS
+        v = self[cls] = _GRAD_STORAGE.get(cls.__name__)
         return v
 
 
-_FRESH = _FreshGrads()
+_STORAGE = _GradStorage()
 
 
-def _mark_fresh(sums, outs):
-    fresh = sums.get("fresh")
-    if fresh is None:
-        fresh = sums["fresh"] = {}
+def _mark_storage(sums, outs, owns):
+    marks = sums.get("owns")
+    if marks is None:
+        marks = sums["owns"] = {}
     for g in outs:
-        if getattr(g, "base", None) is not None:
-            fresh[id(g)] = weakref.ref(g)  # (no reference: it would stop .grad stealing it)
+        if g is not None and (getattr(g, "base", None) is None) is not owns:
+            # (a weak reference: a strong one would stop .grad stealing it)
+            marks[id(g)] = (weakref.ref(g), owns)
 
 
 def _owns(old, sums):
     """Whether gradient array ``old`` holds its memory alone, as PyTorch's in-place sum into
-    a buffer requires (its storage's use_count 1): not a view, or a view a _FRESH_GRADS
-    formula made of its own temporary."""
-    if getattr(old, "base", None) is None:
-        return True
-    ref = sums.get("fresh", {}).get(id(old))
-    return ref is not None and ref() is old
+    a buffer requires (its storage's use_count 1): not a view, unless _GRAD_STORAGE says
+    otherwise of the formula that made it."""
+    mark = sums.get("owns", {}).get(id(old))
+    if mark is not None and mark[0]() is old:
+        return mark[1]
+    return getattr(old, "base", None) is None
 
 
 def _fn_versions(node, grad):
@@ -814,8 +819,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         for g, v in zip(outs, per_input):
                             if g is not None and g._vc[0] < v:
                                 g._vc[0] = v
-                if raw and _FRESH[node.__class__]:
-                    _mark_fresh(sums, outs)
+                if raw and _STORAGE[node.__class__] is not None:
+                    _mark_storage(sums, outs, _STORAGE[node.__class__])
                 if raw and (capture_map or versioned):
                     g0 = grads[0]  # (only a buffer with a version has one to pass on)
                     if (node, 0) in sums or ("made", id(g0)) in sums or getattr(
