@@ -186,3 +186,18 @@ def test_as_strided_gradient_is_a_view_of_its_buffer(shape):
         return _rec([g, h])
     ours, theirs = _both(scenario)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (3, 3)])
+def test_pinv_gradient_is_laid_out_as_its_first_term(shape):
+    """pinv_backward's sum is laid out as its first term, a transposed product
+    (TensorIterator): autograd.grad's gradient has those strides and a leaf's .grad copies
+    it (version 1). NumPy's sum was C order, stolen (version 0)."""
+    def scenario(m):
+        x = m.tensor(np.arange(np.prod(shape)).reshape(shape) * 0.37 % 1.3 - 0.2,
+                     requires_grad=True)
+        g, = m.autograd.grad(x.pinverse().sum(), [x])
+        x.pinverse().sum().backward()
+        return _rec([g, x.grad]) + [(g.stride(), None)]
+    ours, theirs = _both(scenario)
+    assert ours == theirs
