@@ -201,3 +201,14 @@ def test_pinv_gradient_is_laid_out_as_its_first_term(shape):
         return _rec([g, x.grad]) + [(g.stride(), None)]
     ours, theirs = _both(scenario)
     assert ours == theirs
+
+
+def test_irfft_doubles_in_place_only_when_there_is_something_to_double():
+    """fft_c2r_backward doubles the onesided gradient's entries past the first in place
+    (mul_: version 1) only when there are some: a signal of length n > 2."""
+    def scenario(m):
+        x = m.tensor(_data((2, 3)) + 0j, requires_grad=True)
+        return _rec([m.autograd.grad(m.fft.irfft(x, n=n, dim=0).sum(), [x])[0]
+                     for n in (1, 2, 3, 4)])
+    ours, theirs = _both(scenario)
+    assert ours == theirs

@@ -190,7 +190,10 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # a tuple: one version per input (other's gradient: zeros_like filled)
                   "CopysignBackward0": (0, 1), "NextafterBackward0": (0, 1),
                   "TraceBackward0": 2,  # (zeros, then index_fill_)
-                  "FftC2RBackward0": 1,  # (the onesided gradient's mul_ by 2)
+                  # (the onesided gradient's mul_ by 2 of the entries past the first, only
+                  # when there are some: a signal of length n > 2 along the last dim)
+                  "FftC2RBackward0": lambda node, grad: 1 if grad is None or getattr(
+                      grad, "shape", ())[node._saved_dim[-1]] > 2 else 0,
                   # a function of the node and its gradient: repeat_backward is at::zeros
                   # for a 0 count
                   "RepeatBackward0": lambda node, grad: 1 if 0 in node._saved_repeats else 0,
