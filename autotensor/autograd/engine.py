@@ -499,6 +499,8 @@ def _stealable(g, d):
     flags = g.flags
     if not (flags.c_contiguous and flags.writeable and d.flags.c_contiguous):
         return False
+    if g.size and 0 in g.strides:  # (a size-1 dim expanded: PyTorch's layout contract says
+        return False               # no, NumPy's C-contiguity yes)
     if _refcount(g) > _STEAL_REFS:
         return None  # (held by someone else: accumulate_grad's copy shows version 1)
     return True
