@@ -310,9 +310,8 @@ def _pass_buffer_version(sums, node, grad, outs):
     cast = node.__class__.__name__ == "ToCopyBackward0"  # (its real part of a complex
     for g in outs:  # gradient: a view in PyTorch, a view of the conjugated copy here)
         if g is not None and (g is grad or g.base is base or cast and g.base is not None):
-            made = sums.get(("made", id(g)))
-            if made is None or made[1] < v:
-                sums["made", id(g)] = (g, v)
+            if _made(sums, g) < v:
+                _set_made(sums, g, v)
 
 
 _OUTPUT_SHAPED = frozenset(("MaximumBackward0", "MinimumBackward0"))  # (gradients of the
@@ -557,13 +556,8 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
                 # input's cummax gradient) is held by the leaf
                 version = 1 if not d.size or _dense_array(d) else 0
             elif not version:
-                version = sums.get(("made", id(g)), (None, 0))[1]
-        # (the entry's reference to a made gradient would keep .grad from stealing it:
-        # dropped while it accumulates, then kept for another leaf it may reach)
-        made = sums.pop(("made", id(g)), (None, 0))[1]
+                version = _made(sums, g)
         accumulate_grad(node, g, raw or dual is not None, version, True, dual)
-        if made:
-            sums["made", id(g)] = (g, made)
         if dual is not None:  # (the post hooks see the gradient with its tangent)
             grads = [_to_tensor(g)]
             if dual[0] is not None:
@@ -617,12 +611,29 @@ def _version_of(sums, node, nr, g):
     """The _version PyTorch's gradient buffer would show (Note [Gradient versions])."""
     v = sums.get((node, nr), 0)
     if not v and g is not None:
-        made = sums.get(("made", id(g)))
+        v = _made(sums, g)
         base = getattr(g, "base", None)  # a view shares its base's version counter
-        if made is None and base is not None:
-            made = sums.get(("made", id(base)))
-        v = made[1] if made is not None else 0
+        if not v and base is not None:
+            v = _made(sums, base)
     return v
+
+
+def _set_made(sums, g, v):
+    """Records that gradient ``g`` is at version ``v`` (made in place, or a buffer summed
+    into and passed on). A weak reference: a strong one would keep every such gradient
+    alive to the end of the backward and stop .grad stealing it (Note [Stealing
+    gradients]); it also tells a later array of the same id from ``g``."""
+    try:
+        ref = weakref.ref(g)
+    except TypeError:  # (a NumPy scalar: small, kept)
+        ref = (lambda g=g: g)
+    sums["made", id(g)] = (ref, v)
+
+
+def _made(sums, g):
+    """The version _set_made recorded for gradient ``g`` (0 if none)."""
+    entry = sums.get(("made", id(g)))
+    return entry[1] if entry is not None and entry[0]() is g else 0
 
 
 def _dependencies(roots, needed=None):
@@ -816,7 +827,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     if raw:
                         for g, v in zip(outs, per_input):
                             if g is not None and v:
-                                sums["made", id(g)] = (g, v)
+                                _set_made(sums, g, v)
                                 versioned = True
                     else:
                         # create_graph: PyTorch's formula writes into its fresh result all
@@ -893,7 +904,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                                 sums[key] = prev + 1
                             elif _owns(old, sums) and _dense(old) and \
                                     not _held(old, sums, first, more):
-                                sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
+                                sums[key] = _made(sums, old) + 1
                                 versioned = True
                         elif not raw and old is not g and getattr(_eager, "versions", False) \
                                 and old._view is None and old._data.__class__ is np.ndarray \
