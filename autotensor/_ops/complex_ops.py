@@ -78,9 +78,10 @@ def _raw_imag(g):
 
 
 def _contiguous_part(part):
-    """A complex gradient's real or imaginary part as a contiguous array; a zero tensor's is
-    a view of it, so a zero tensor (Note [Zero-tensor gradients] in _zero_grad.py)."""
-    return part if part.__class__ is ZeroGrad else np.ascontiguousarray(part)
+    """A complex gradient's real or imaginary part: a view, as PyTorch's at::real /
+    at::imag (a leaf's .grad copies it: version 1; a zero tensor's is a zero tensor, Note
+    [Zero-tensor gradients] in _zero_grad.py)."""
+    return part
 
 
 def _complex_kernel(real, imag):
@@ -432,6 +433,6 @@ _CX_RAW = _CX(view_as_real=_raw_view_as_real, view_as_complex=_raw_view_as_compl
 _CX_TENSOR = _CX(view_as_real=lambda g: view_as_real(_contiguous(resolve_conj(g))),
                  view_as_complex=lambda g: view_as_complex(_contiguous(g)),
                  conj=_conj_resolved, conj_physical=conj_physical, real=real,
-                 imag=lambda g: imag(g) * 1, complex=lambda a, b: complex(a, b))
+                 imag=imag, complex=lambda a, b: complex(a, b))
 
 _ = Tensor

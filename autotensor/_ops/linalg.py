@@ -1068,12 +1068,33 @@ def _pinv_backward(F, grad, self, result):
     if m <= n:
         K = F.matmul(gradh, pinvA)
         KpinvAh = F.matmul(K, pinvAh)
-        return (-_H(F, F.matmul(pinvA, K)) + KpinvAh - F.matmul(F.matmul(A, pinvA), KpinvAh)
-                + F.matmul(F.matmul(pinvAh, pinvA), gradh - F.matmul(K, A)))
-    K = F.matmul(pinvA, gradh)
-    pinvAhK = F.matmul(pinvAh, K)
-    return (-_H(F, F.matmul(K, pinvA)) + F.matmul(F.matmul(gradh - F.matmul(A, K), pinvA), pinvAh)
-            + pinvAhK - F.matmul(F.matmul(pinvAhK, pinvA), A))
+        terms = (-_H(F, F.matmul(pinvA, K)), KpinvAh, F.matmul(F.matmul(A, pinvA), KpinvAh),
+                 F.matmul(F.matmul(pinvAh, pinvA), gradh - F.matmul(K, A)))
+        signs = (1, -1, 1)
+    else:
+        K = F.matmul(pinvA, gradh)
+        pinvAhK = F.matmul(pinvAh, K)
+        terms = (-_H(F, F.matmul(K, pinvA)),
+                 F.matmul(F.matmul(gradh - F.matmul(A, K), pinvA), pinvAh), pinvAhK,
+                 F.matmul(F.matmul(pinvAhK, pinvA), A))
+        signs = (1, 1, -1)
+    if F.is_raw and terms[0].__class__ is np.ndarray and terms[0].flags.writeable and all(
+            t.__class__ is np.ndarray and t.shape == terms[0].shape and
+            t.dtype == terms[0].dtype for t in terms[1:]):
+        # (TensorIterator lays the sum out as its first term, the transposed product; NumPy
+        # as C order: summed into that fresh term in place, the same roundings, so that a
+        # leaf's .grad copies it, version 1, as PyTorch's)
+        out = terms[0]
+        for sign, t in zip(signs, terms[1:]):
+            if sign > 0:
+                out += t
+            else:
+                out -= t
+        return out
+    out = terms[0]
+    for sign, t in zip(signs, terms[1:]):
+        out = out + t if sign > 0 else out - t
+    return out
 
 
 def _pinv_jvp(F, A, pinvA, dA):

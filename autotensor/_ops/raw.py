@@ -100,13 +100,21 @@ def squeeze(x, dim=None):
 def transpose(x, dim0, dim1):
     if not x.size:
         x = layout.view_source(x)  # (Note [Empty strides] in layout.py)
-    return np.swapaxes(x, dim0, dim1) if x.ndim else x  # (a 0-d tensor's transpose(0, 0))
+    return np.swapaxes(x, dim0, dim1) if x.ndim else _alias(x)  # (a 0-d tensor's
+    #                                                                transpose(0, 0))
 
 
 def t(x):
     if not x.size:
         x = layout.view_source(x)
-    return x.T if x.ndim == 2 else x
+    return x.T if x.ndim == 2 else _alias(x)
+
+
+def _alias(x):
+    """A new view of x: PyTorch's t() / transpose of a tensor under 2-d is a view, a new
+    tensor (a gradient made so is stolen into .grad, not copied: Note [Stealing
+    gradients])."""
+    return x.view() if isinstance(x, ndarray) else np.asarray(x)
 
 
 def permute(x, dims):
@@ -250,6 +258,8 @@ def cast(x, dtype):
     """dtype is a NumPy dtype here (the tensor namespace takes our dtype objects). A complex
     gradient of a real input keeps its real part (PyTorch's handle_r_to_c)."""
     if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        if not isinstance(x, ndarray):  # (a NumPy scalar's real part is no view: PyTorch's
+            x = np.asarray(x)           # at::real is, which its buffers never add into)
         x = (x if x.size else layout.view_source(x)).real
     out = x.astype(dtype, copy=False)
     if not x.size and out is not x:  # (an empty one keeps its strides, zeros included:

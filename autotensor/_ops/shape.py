@@ -130,7 +130,8 @@ def _unsqueeze_to(F, grad, self_sizes, dims=None):
     (of ``dims``, or all), so a graph of the backward records UnsqueezeBackward0 nodes, and
     grad itself where nothing was squeezed."""
     if F.is_raw and grad.size:  # (an empty one's strides are unsqueeze's: Note [Empty strides])
-        return F.reshape(grad, tuple(self_sizes))
+        # (grad itself where nothing was squeezed: a leaf's .grad then copies it)
+        return grad if grad.shape == tuple(self_sizes) else F.reshape(grad, tuple(self_sizes))
     n = len(self_sizes)
     if dims is None:
         dims = range(n)

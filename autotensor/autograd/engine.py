@@ -27,6 +27,7 @@ import heapq
 import itertools
 from sys import getrefcount as _refcount
 import threading
+import weakref
 import warnings
 
 from .. import _errors
@@ -189,7 +190,10 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # a tuple: one version per input (other's gradient: zeros_like filled)
                   "CopysignBackward0": (0, 1), "NextafterBackward0": (0, 1),
                   "TraceBackward0": 2,  # (zeros, then index_fill_)
-                  "FftC2RBackward0": 1,  # (the onesided gradient's mul_ by 2)
+                  # (the onesided gradient's mul_ by 2 of the entries past the first, only
+                  # when there are some: a signal of length n > 2 along the last dim)
+                  "FftC2RBackward0": lambda node, grad: 1 if grad is None or getattr(
+                      grad, "shape", ())[node._saved_dim[-1]] > 2 else 0,
                   # a function of the node and its gradient: repeat_backward is at::zeros
                   # for a 0 count
                   "RepeatBackward0": lambda node, grad: 1 if 0 in node._saved_repeats else 0,
@@ -199,7 +203,7 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # as_strided_backward: zeros, then .copy_ (or index_add_) of the gradient
                   # through the view's geometry (a leaf whose own elements overlap: a
                   # further div_, version 2, not modelled)
-                  "AsStridedBackward0": 1,
+                  "AsStridedBackward0": 1, "AsStridedBackward1": 1,
                   # CopySlices: result.copy_(grad), then its slice's copy_ of fn's gradient
                   # (zero_ without one); fn's other gradients pass through, at the
                   # versions fn's formulas made them (copysign_'s other: 1)
@@ -208,6 +212,52 @@ _GRAD_VERSIONS = {"IndexBackward0": 1, "MaxBackward1": 1, "MinBackward1": 1,
                   # mean, two more for pos_weight's log_weight steps)
                   "BinaryCrossEntropyWithLogitsBackward0": lambda node, grad:
                       _bce_versions(node)}
+
+
+# Formulas whose gradient is, in PyTorch, a fresh tensor (True: a buffer then summed into
+# in place, Note [Gradient versions]) where ours is a NumPy view of the formula's own
+# temporary (a reshape or transpose of a kernel's result), or a view of the formula's own
+# buffer (False: never summed into) where ours is not a view; the engine reads this in
+# place of the array's own ``base`` (_owns)
+_GRAD_STORAGE = {
+    "GeluBackward0": True, "NativeLayerNormBackward0": True,
+    "NativeBatchNormBackward0": True, "TakeBackward0": True, "PutBackward0": True,
+    "Rot90Backward0": True, "ConstantPadNdBackward0": True, "LinalgCrossBackward0": True,
+    "ReflectionPad1DBackward0": True, "ReflectionPad2DBackward0": True,
+    "ReflectionPad3DBackward0": True, "ReplicationPad1DBackward0": True,
+    "ReplicationPad2DBackward0": True, "ReplicationPad3DBackward0": True,
+    "MultilabelMarginLossBackward0": True, "MultiMarginLossBackward0": True,
+    # as_strided_backward: grad_input.as_strided(...) of its zeros buffer
+    "AsStridedBackward0": False, "AsStridedBackward1": False}
+
+
+class _GradStorage(dict):
+    def __missing__(self, cls):
+        v = self[cls] = _GRAD_STORAGE.get(cls.__name__)
+        return v
+
+
+_STORAGE = _GradStorage()
+
+
+def _mark_storage(sums, outs, owns):
+    marks = sums.get("owns")
+    if marks is None:
+        marks = sums["owns"] = {}
+    for g in outs:
+        if g is not None and (getattr(g, "base", None) is None) is not owns:
+            # (a weak reference: a strong one would stop .grad stealing it)
+            marks[id(g)] = (weakref.ref(g), owns)
+
+
+def _owns(old, sums):
+    """Whether gradient array ``old`` holds its memory alone, as PyTorch's in-place sum into
+    a buffer requires (its storage's use_count 1): not a view, unless _GRAD_STORAGE says
+    otherwise of the formula that made it."""
+    mark = sums.get("owns", {}).get(id(old))
+    if mark is not None and mark[0]() is old:
+        return mark[1]
+    return getattr(old, "base", None) is None
 
 
 def _fn_versions(node, grad):
@@ -223,8 +273,10 @@ def _fn_versions(node, grad):
 
 def _bce_versions(node):
     """(input's, target's) versions of binary_cross_entropy_with_logits' gradients."""
-    extra = (node._saved_weight is not None) + (node._saved_reduction == 1) + \
-        2 * (node._saved_pos_weight is not None)
+    mean = node._saved_reduction == 1
+    extra = (node._saved_weight is not None) + mean + 2 * (node._saved_pos_weight is not None)
+    if _state.enabled:  # (create_graph: with grad mode on, the input's gradient is the
+        return (int(mean), extra)  # out-of-place composite, then only a mean's div_)
     return (2 + extra, extra)
 
 
@@ -258,9 +310,8 @@ def _pass_buffer_version(sums, node, grad, outs):
     cast = node.__class__.__name__ == "ToCopyBackward0"  # (its real part of a complex
     for g in outs:  # gradient: a view in PyTorch, a view of the conjugated copy here)
         if g is not None and (g is grad or g.base is base or cast and g.base is not None):
-            made = sums.get(("made", id(g)))
-            if made is None or made[1] < v:
-                sums["made", id(g)] = (g, v)
+            if _made(sums, g) < v:
+                _set_made(sums, g, v)
 
 
 _OUTPUT_SHAPED = frozenset(("MaximumBackward0", "MinimumBackward0"))  # (gradients of the
@@ -418,8 +469,12 @@ def _grad_tangent(var, old, g, tangent):
 # A leaf's first gradient becomes its ``.grad``. PyTorch steals the gradient buffer when
 # nothing else holds it and its layout obeys the parameter's, else it copies. We steal the
 # same way, by reference count: a writeable, C-contiguous array of the leaf's dtype and
-# shape (the leaf C-contiguous too), held only by the engine's frames (and, for a view,
-# whose base is of the same size and held only by the view) becomes ``.grad`` as is. A
+# shape (the leaf C-contiguous too), held only by the engine's frames, becomes ``.grad``
+# as is. A view counts as its own tensor, whoever holds its base (PyTorch's use_count is
+# the view's): a view op's backward (ViewBackward0's reshape, TBackward0's transpose of a
+# fresh product, unsqueeze of the caller's gradient) makes one, stolen, version 0; a
+# formula that gives the gradient itself back (a squeeze that squeezed nothing, sum_to of
+# the same shape) must return that very array, held by its giver, so copied. A
 # gradient anyone else holds (the caller's, a hook's tensor, another leaf's buffer) has
 # more references and is copied (copy_ into the leaf's layout: version 1, as PyTorch's
 # clone_obey_contract). Values and layout are the copy's; one copy of every parameter's
@@ -443,15 +498,11 @@ def _stealable(g, d):
     flags = g.flags
     if not (flags.c_contiguous and flags.writeable and d.flags.c_contiguous):
         return False
+    if g.size and 0 in g.strides:  # (a size-1 dim expanded: PyTorch's layout contract says
+        return False               # no, NumPy's C-contiguity yes)
     if _refcount(g) > _STEAL_REFS:
         return None  # (held by someone else: accumulate_grad's copy shows version 1)
-    base = g.base
-    if base is None:
-        return True
-    # a view (TBackward0's transpose of a fresh product): its base only
-    if base.__class__ is not np.ndarray or base.base is not None or base.nbytes != g.nbytes:
-        return False
-    return True if _refcount(base) <= 3 else None  # (g.base, the local, the argument)
+    return True
 
 
 def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
@@ -505,7 +556,7 @@ def _run_accumulate(node, grads, raw, capture_map, captured, needed, capture,
                 # input's cummax gradient) is held by the leaf
                 version = 1 if not d.size or _dense_array(d) else 0
             elif not version:
-                version = sums.get(("made", id(g)), (None, 0))[1]
+                version = _made(sums, g)
         accumulate_grad(node, g, raw or dual is not None, version, True, dual)
         if dual is not None:  # (the post hooks see the gradient with its tangent)
             grads = [_to_tensor(g)]
@@ -523,7 +574,7 @@ def _sum_zero(old, g, sums, first, more):
     """A buffer plus a zero-tensor gradient: PyTorch adds in place (``old.add_(g)``, on
     materialized zeros: -0.0 becomes +0.0) into a dense buffer no one else holds, else
     ``old + g`` is old's copy (Note [Zero-tensor gradients] in _zero_grad.py)."""
-    if _is_zero(old) or old.base is not None or not _dense(old) or \
+    if _is_zero(old) or not _owns(old, sums) or not _dense(old) or \
             _held(old, sums, first, more):
         return old + g
     return old + g.view(np.ndarray)
@@ -545,21 +596,44 @@ def _held(g, sums, first=None, more=None):
     first gradient, only when its use_count is 1 (Note [Gradient versions])."""
     if id(g) in sums.get("shared", ()):
         return True
-    pending = list(sums.get("buffers", {}).values())
-    pending += [e[1] for e in ((first,) if first is not None else ()) + tuple(more or ())]
-    return any(x is g for buf in pending for x in buf)
+    for buf in sums.get("buffers", {}).values():
+        for x in buf:
+            if x is g:
+                return True
+    for entry in ((first,) if first is not None else ()) + tuple(more or ()):
+        for x in entry[1]:
+            if x is g:
+                return True
+    return False
 
 
 def _version_of(sums, node, nr, g):
     """The _version PyTorch's gradient buffer would show (Note [Gradient versions])."""
     v = sums.get((node, nr), 0)
     if not v and g is not None:
-        made = sums.get(("made", id(g)))
+        v = _made(sums, g)
         base = getattr(g, "base", None)  # a view shares its base's version counter
-        if made is None and base is not None:
-            made = sums.get(("made", id(base)))
-        v = made[1] if made is not None else 0
+        if not v and base is not None:
+            v = _made(sums, base)
     return v
+
+
+def _set_made(sums, g, v):
+    """Records that gradient ``g`` is at version ``v`` (made in place, or a buffer summed
+    into and passed on). A weak reference: a strong one would keep every such gradient
+    alive to the end of the backward and stop .grad stealing it (Note [Stealing
+    gradients]); it also tells a later array of the same id from ``g``."""
+    try:
+        ref = weakref.ref(g)
+    except TypeError:  # (a NumPy scalar: small, kept)
+        ref = (lambda g=g: g)
+    sums["made", id(g)] = (ref, v)
+
+
+def _made(sums, g):
+    """The version _set_made recorded for gradient ``g`` (0 if none)."""
+    entry = sums.get(("made", id(g)))
+    return entry[1] if entry is not None and entry[0]() is g else 0
 
 
 def _dependencies(roots, needed=None):
@@ -702,6 +776,7 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
     slow = filtered or bool(capture_map) or anomaly
     fw = _state.fw  # (a forward-AD level is open: Note [Backward ops without a forward rule])
     node = None
+    versioned = False  # (a gradient version was recorded: buffers passed on carry it)
     try:
         while True:
             if ready is not None:
@@ -752,15 +827,22 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                     if raw:
                         for g, v in zip(outs, per_input):
                             if g is not None and v:
-                                sums["made", id(g)] = (g, v)
+                                _set_made(sums, g, v)
+                                versioned = True
                     else:
                         # create_graph: PyTorch's formula writes into its fresh result all
                         # the same; set before any other node can save the tensor
                         for g, v in zip(outs, per_input):
                             if g is not None and g._vc[0] < v:
                                 g._vc[0] = v
-                if capture_map and raw:
-                    _pass_buffer_version(sums, node, grads[0], outs)
+                if raw and _STORAGE[node.__class__] is not None:
+                    _mark_storage(sums, outs, _STORAGE[node.__class__])
+                if raw and (capture_map or versioned):
+                    g0 = grads[0]  # (only a buffer with a version has one to pass on)
+                    if (node, 0) in sums or ("made", id(g0)) in sums or getattr(
+                            g0, "base", None) is not None and ("made", id(g0.base)) in sums:
+                        _pass_buffer_version(sums, node, g0, outs)
+                    g0 = None
             else:
                 outs = (None,) * len(node._next)
             if anomaly:
@@ -812,17 +894,18 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                         # gradients are one array (x + x), nor into an expanded one or a
                         # view, nor into one passed through unchanged (Note [Gradient
                         # versions])
-                        # (counted where a version is read: a leaf's .grad, a captured
-                        # gradient)
-                        if raw and old is not g and (nxt.__class__ is AccumulateGrad or
-                                                     capture_map):
+                        # (counted at every node: a buffer a node passes on unchanged,
+                        # CloneBackward0's, reaches a leaf's .grad or a captured gradient
+                        # at its version, _pass_buffer_version)
+                        if raw and old is not g:
                             key = (nxt, nr)
                             prev = sums.get(key)
                             if prev is not None:  # old is the array the last sum made
                                 sums[key] = prev + 1
-                            elif getattr(old, "base", None) is None and _dense(old) and \
+                            elif _owns(old, sums) and _dense(old) and \
                                     not _held(old, sums, first, more):
-                                sums[key] = sums.get(("made", id(old)), (None, 0))[1] + 1
+                                sums[key] = _made(sums, old) + 1
+                                versioned = True
                         elif not raw and old is not g and getattr(_eager, "versions", False) \
                                 and old._view is None and old._data.__class__ is np.ndarray \
                                 and _dense(old._data) and not _held(old, sums, first, more):
