@@ -158,12 +158,22 @@ class inference_mode(_DecoratorContextManager):
             state.inference = True
         else:
             state.inference = False
+        _inference_fw()
 
     def __exit__(self, *exc):
         state.enabled, state.inference = self.prev
+        _inference_fw()
 
     def clone(self):
         return self.__class__(self.mode)
+
+
+def _inference_fw():
+    """Note [Forward AD in inference mode]: PyTorch's inference mode leaves out the
+    Autograd dispatch keys, forward AD's too: no op propagates a tangent, unpack_dual reads
+    none and make_dual sets none, while a level is open; leaving it turns them back on."""
+    from .forward_ad import _active_level
+    state.fw = _active_level() and not state.inference
 
 
 _multithreading = True

@@ -1,0 +1,368 @@
+"""Fuzz stop 34 (helper ngv34): tensors made under ``no_grad`` / ``inference_mode`` /
+``detach()`` from tensors that require grad and/or are forward-AD duals, and what is done
+with them next. A differential sweep against PyTorch: view ops x sources (a leaf requiring
+grad, a non-leaf, make_dual of each inside a forward-AD level, a dual not requiring grad)
+x the mode the view is made in x the next step (flags, graph, ``_base``, tangent; an
+out-of-place op then backward / autograd.grad; in-place writes on the view or its base with
+grad mode on or off; retain_grad, hooks, ``.grad`` warnings, detach). Every test compares
+with torch, so the file needs it. ``python tests/test_fuzz_ngview_stop34.py`` prints the
+differing cases, grouped."""
+import contextlib
+import itertools
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+SHAPE = (2, 3)
+
+
+def _values(k, complex_=False):
+    a = (np.arange(6) * 0.37 + 0.5 + k).reshape(SHAPE)
+    if complex_:
+        return a + 1j * (np.arange(6)[::-1].reshape(SHAPE) * 0.21 - 0.3 * k)
+    return a
+
+
+# ---- sources: (in a forward-AD level, builder) -> (leaf or None, the tensor viewed) ---------
+def _src_plain(L, c):
+    return None, L.tensor(_values(0, c))
+
+
+def _src_leaf(L, c):
+    leaf = L.tensor(_values(0, c), requires_grad=True)
+    return leaf, leaf
+
+
+def _src_nonleaf(L, c):
+    leaf = L.tensor(_values(0, c), requires_grad=True)
+    return leaf, leaf * 1
+
+
+def _dual(builder):
+    def make(L, c):
+        leaf, x = builder(L, c)
+        return leaf, L.autograd.forward_ad.make_dual(x, L.tensor(_values(1, c)))
+    return make
+
+
+SOURCES = {
+    "plain": (False, _src_plain),
+    "leaf": (False, _src_leaf),
+    "nonleaf": (False, _src_nonleaf),
+    "leaf_lvl": (True, _src_leaf),  # (a level open, no dual)
+    "dual_plain": (True, _dual(_src_plain)),
+    "dual_leaf": (True, _dual(_src_leaf)),
+    "dual_nonleaf": (True, _dual(_src_nonleaf)),
+}
+
+# ---- view ops: name -> (complex source, fn) -------------------------------------------------
+VIEWS = {
+    "unsqueeze": (False, lambda L, x: x.unsqueeze(0)),
+    "view": (False, lambda L, x: x.view(3, 2)),
+    "reshape": (False, lambda L, x: x.reshape(-1)),
+    "t": (False, lambda L, x: x.t()),
+    "transpose": (False, lambda L, x: x.transpose(0, 1)),
+    "select": (False, lambda L, x: x.select(0, 1)),
+    "getitem": (False, lambda L, x: x[1]),
+    "slice": (False, lambda L, x: x[:, 1:]),
+    "narrow": (False, lambda L, x: x.narrow(1, 1, 2)),
+    "expand": (False, lambda L, x: x.expand(2, 2, 3)),
+    "diagonal": (False, lambda L, x: x.diagonal()),
+    "unbind": (False, lambda L, x: x.unbind(0)[1]),
+    "split": (False, lambda L, x: x.split(1)[1]),
+    "real": (True, lambda L, x: x.real),
+    "imag": (True, lambda L, x: x.imag),
+    "view_as_real": (True, lambda L, x: L.view_as_real(x)),
+    "detach": (False, lambda L, x: x.detach()),
+    "alias": (False, lambda L, x: x[...]),
+    "view_as": (False, lambda L, x: x.view_as(x)),
+}
+
+MODES = {
+    "no_grad": lambda L: L.no_grad(),
+    "inference": lambda L: L.inference_mode(),
+    "enable_grad": lambda L: L.enable_grad(),
+}
+
+
+# ---- observations ---------------------------------------------------------------------------
+def _err(e):
+    return ("raise", type(e).__name__, str(e).split("\n")[0])
+
+
+def _try(fn):
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001
+        return _err(e)
+
+
+def _do(fn):
+    """Run fn for its effect: None, or the error."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return _err(e)
+    return None
+
+
+def _val(t):
+    if t is None:
+        return None
+    if not isinstance(t, (torch.Tensor, autotensor.Tensor)):
+        return ("not a tensor", type(t).__name__)
+    a = np.asarray(t.detach().tolist())
+    return ("tensor", a.shape, np.round(a, 9).tolist())
+
+
+def _which(t, known):
+    if t is None:
+        return None
+    for i, k in enumerate(known):
+        if t is k:
+            return i
+    return "other"
+
+
+def _graph(fn, known, depth=0):
+    if fn is None:
+        return None
+    name = type(fn).__name__
+    if name == "AccumulateGrad":
+        return (name, _which(fn.variable, known))
+    if depth == 3:
+        return name
+    return (name, tuple((_graph(n, known, depth + 1), nr) for n, nr in fn.next_functions))
+
+
+def _tangent(L, t):
+    return L.autograd.forward_ad.unpack_dual(t).tangent
+
+
+def _flags(L, t, known, lvl):
+    out = [_try(lambda: t.requires_grad), _try(lambda: t.is_leaf),
+           _try(lambda: _graph(t.grad_fn, known)), _try(lambda: _which(t._base, known)),
+           _try(t._is_view), _try(lambda: t._version), _try(lambda: t.retains_grad),
+           _try(lambda: _val(t))]
+    if lvl:
+        out.append(_try(lambda: _val(_tangent(L, t))))
+    return out
+
+
+def _grad_of(t):
+    """``t.grad`` and the warnings reading it gives."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        g = _try(lambda: _val(t.grad))
+    return g, [(x.category.__name__, str(x.message).split("\n")[0][:80]) for x in w]
+
+
+def _loss(t):
+    y = t.exp()
+    return (y.real if y.is_complex() else y).sum()
+
+
+# ---- what is done with the view -------------------------------------------------------------
+def _a_flags(L, s):
+    return [_flags(L, s.v, s.known, s.lvl), _flags(L, s.x, s.known, s.lvl)]
+
+
+def _a_backward(L, s):
+    out = []
+    y = _try(lambda: s.v.exp())
+    out.append(_flags(L, y, s.known, s.lvl) if not isinstance(y, tuple) else y)
+    out.append(_try(lambda: _loss(s.v).backward()))
+    out.append(_grad_of(s.v))
+    return out
+
+
+def _a_grad(L, s):
+    return [_try(lambda: [_val(g) for g in L.autograd.grad(_loss(s.v), s.v)]),
+            _try(lambda: [_val(g) for g in L.autograd.grad(_loss(s.v), s.x,
+                                                            allow_unused=True)])]
+
+
+def _after(L, s):
+    """Flags of view and base, then backward through each."""
+    return [_flags(L, s.v, s.known, s.lvl), _flags(L, s.x, s.known, s.lvl),
+            _try(lambda: _loss(s.v).backward()),
+            _try(lambda: _loss(s.x).backward()), _grad_of(s.v)]
+
+
+def _a_inplace_on(L, s):
+    return [_do(lambda: s.v.mul_(2))] + _after(L, s)
+
+
+def _a_inplace_rg(L, s):
+    w = L.tensor(1.5, requires_grad=True)
+    return [_do(lambda: s.v.add_(w))] + _after(L, s) + [_grad_of(w)]
+
+
+def _a_inplace_dual(L, s):
+    if not s.lvl:
+        return None
+    w = L.autograd.forward_ad.make_dual(L.tensor(1.5), L.tensor(0.25))
+    return [_do(lambda: s.v.add_(w))] + _after(L, s)
+
+
+def _a_inplace_off(L, s):
+    with L.no_grad():
+        r = _do(lambda: s.v.mul_(2))
+    return [r] + _after(L, s)
+
+
+def _a_base_on(L, s):
+    return [_do(lambda: s.x.mul_(2))] + _after(L, s)
+
+
+def _a_base_off(L, s):
+    with L.no_grad():
+        r = _do(lambda: s.x.mul_(2))
+    return [r] + _after(L, s)
+
+
+def _a_retain(L, s):
+    return [_try(lambda: s.v.retain_grad()), _try(lambda: s.v.retains_grad),
+            _try(lambda: _loss(s.v).backward()), _grad_of(s.v),
+            _flags(L, s.v, s.known, s.lvl)]
+
+
+def _a_hook(L, s):
+    return [_do(lambda: s.v.register_hook(lambda g: g * 2)),
+            _try(lambda: _loss(s.v).backward())]
+
+
+def _a_detach(L, s):
+    d = _try(lambda: s.v.detach())
+    if isinstance(d, tuple):
+        return d
+    return [_flags(L, d, s.known + [d], s.lvl), _do(lambda: d.mul_(2)),
+            _flags(L, s.v, s.known, s.lvl), _do(lambda: s.v.detach_()),
+            _flags(L, s.v, s.known, s.lvl)]
+
+
+def _a_requires_grad(L, s):
+    return [_do(lambda: s.v.requires_grad_()), _flags(L, s.v, s.known, s.lvl),
+            _do(lambda: s.v.requires_grad_(False))] + _after(L, s)
+
+
+def _a_view_of_view(L, s):
+    w = _try(lambda: s.v.view_as(s.v))
+    if isinstance(w, tuple):
+        return w
+    known = s.known + [w]
+    return [_flags(L, w, known, s.lvl), _do(lambda: w.mul_(2)),
+            _flags(L, w, known, s.lvl), _flags(L, s.v, known, s.lvl)]
+
+
+def _a_fw_op(L, s):
+    if not s.lvl:
+        return None
+    y = _try(lambda: s.v * s.v)
+    if isinstance(y, tuple):
+        return y
+    return [_flags(L, y, s.known, s.lvl)]
+
+
+ACTIONS = {
+    "flags": _a_flags,
+    "backward": _a_backward,
+    "grad": _a_grad,
+    "inplace_on": _a_inplace_on,
+    "inplace_rg": _a_inplace_rg,
+    "inplace_dual": _a_inplace_dual,
+    "inplace_off": _a_inplace_off,
+    "base_on": _a_base_on,
+    "base_off": _a_base_off,
+    "retain": _a_retain,
+    "hook": _a_hook,
+    "detach": _a_detach,
+    "requires_grad": _a_requires_grad,
+    "view_of_view": _a_view_of_view,
+    "fw_op": _a_fw_op,
+}
+
+
+class _S:
+    pass
+
+
+def run_case(L, source, view, mode, action):
+    """One case on module L: its observations."""
+    lvl, build = SOURCES[source]
+    cplx, fn = VIEWS[view]
+    fw = L.autograd.forward_ad
+    with fw.dual_level() if lvl else contextlib.nullcontext():
+        try:
+            leaf, x = build(L, cplx)
+            with MODES[mode](L):
+                v = fn(L, x)
+        except Exception as e:  # noqa: BLE001
+            return ("setup", _err(e))
+        s = _S()
+        s.x, s.v, s.lvl = x, v, lvl
+        s.known = [leaf, x, v, x._base]
+        out = [ACTIONS[action](L, s)]
+        if leaf is not None:
+            out.append(_grad_of(leaf))
+    return out
+
+
+def _same(a, b):
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b)) or (a != a and b != b)
+    if isinstance(a, complex) and isinstance(b, complex):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def compare(source, view, mode, action):
+    """None when autotensor and torch agree, else (theirs, ours)."""
+    theirs = run_case(torch, source, view, mode, action)
+    ours = run_case(autotensor, source, view, mode, action)
+    if _same(ours, theirs):
+        return None
+    return theirs, ours
+
+
+CASES = list(itertools.product(SOURCES, VIEWS, MODES, ACTIONS))
+
+# Cases still differing, with why (tests/fuzz/OPEN_FINDINGS.md, "Stop 34 ... ngv34").
+OPEN = {}
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_sweep(source):
+    bad = [c for c in CASES if c[0] == source and c not in OPEN and compare(*c) is not None]
+    assert not bad, bad[:10]
+
+
+def _first_diff(a, b, path=()):
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if not _same(x, y):
+                return _first_diff(x, y, path + (i,))
+    return path, a, b
+
+
+if __name__ == "__main__":
+    only = sys.argv[1:]
+    n = bad = 0
+    for case in CASES:
+        if only and not all(any(o == c for c in case) for o in only):
+            continue
+        n += 1
+        d = compare(*case)
+        if d is not None:
+            bad += 1
+            path, t, o = _first_diff(*d)
+            print(case, path, "\n   torch:", t, "\n   ours: ", o)
+    print(f"{bad} of {n} cases differed")
