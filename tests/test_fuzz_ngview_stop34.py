@@ -19,13 +19,11 @@ import autotensor
 
 torch = pytest.importorskip("torch")
 
-SHAPE = (2, 3)
-
-
-def _values(k, complex_=False):
-    a = (np.arange(6) * 0.37 + 0.5 + k).reshape(SHAPE)
-    if complex_:
-        return a + 1j * (np.arange(6)[::-1].reshape(SHAPE) * 0.21 - 0.3 * k)
+def _values(k, kind):
+    shape = (3, 2) if kind == "pair" else (2, 3)
+    a = (np.arange(6) * 0.37 + 0.5 + k).reshape(shape)
+    if kind == "complex":
+        return a + 1j * (np.arange(6)[::-1].reshape(shape) * 0.21 - 0.3 * k)
     return a
 
 
@@ -44,10 +42,24 @@ def _src_nonleaf(L, c):
     return leaf, leaf * 1
 
 
-def _dual(builder):
+def _src_leaf_view(L, c):
+    leaf = L.tensor(_values(0, c), requires_grad=True)
+    return leaf, leaf.view(leaf.shape)
+
+
+def _src_ng_view(L, c):
+    leaf = L.tensor(_values(0, c), requires_grad=True)
+    with L.no_grad():
+        return leaf, leaf.view(leaf.shape)
+
+
+def _dual(builder, requires_grad=False):
     def make(L, c):
         leaf, x = builder(L, c)
-        return leaf, L.autograd.forward_ad.make_dual(x, L.tensor(_values(1, c)))
+        d = L.autograd.forward_ad.make_dual(x, L.tensor(_values(1, c)))
+        if requires_grad:
+            d.requires_grad_()
+        return leaf, d
     return make
 
 
@@ -55,33 +67,51 @@ SOURCES = {
     "plain": (False, _src_plain),
     "leaf": (False, _src_leaf),
     "nonleaf": (False, _src_nonleaf),
+    "leaf_view": (False, _src_leaf_view),
+    "ng_view": (False, _src_ng_view),
     "leaf_lvl": (True, _src_leaf),  # (a level open, no dual)
     "dual_plain": (True, _dual(_src_plain)),
+    "dual_plain_rg": (True, _dual(_src_plain, True)),
     "dual_leaf": (True, _dual(_src_leaf)),
     "dual_nonleaf": (True, _dual(_src_nonleaf)),
+    "dual_leaf_view": (True, _dual(_src_leaf_view)),
+    "dual_ng_view": (True, _dual(_src_ng_view)),
 }
 
-# ---- view ops: name -> (complex source, fn) -------------------------------------------------
+# ---- view ops: name -> (source kind, fn) ----------------------------------------------------
 VIEWS = {
-    "unsqueeze": (False, lambda L, x: x.unsqueeze(0)),
-    "view": (False, lambda L, x: x.view(3, 2)),
-    "reshape": (False, lambda L, x: x.reshape(-1)),
-    "t": (False, lambda L, x: x.t()),
-    "transpose": (False, lambda L, x: x.transpose(0, 1)),
-    "select": (False, lambda L, x: x.select(0, 1)),
-    "getitem": (False, lambda L, x: x[1]),
-    "slice": (False, lambda L, x: x[:, 1:]),
-    "narrow": (False, lambda L, x: x.narrow(1, 1, 2)),
-    "expand": (False, lambda L, x: x.expand(2, 2, 3)),
-    "diagonal": (False, lambda L, x: x.diagonal()),
-    "unbind": (False, lambda L, x: x.unbind(0)[1]),
-    "split": (False, lambda L, x: x.split(1)[1]),
-    "real": (True, lambda L, x: x.real),
-    "imag": (True, lambda L, x: x.imag),
-    "view_as_real": (True, lambda L, x: L.view_as_real(x)),
-    "detach": (False, lambda L, x: x.detach()),
-    "alias": (False, lambda L, x: x[...]),
-    "view_as": (False, lambda L, x: x.view_as(x)),
+    "unsqueeze": ("real", lambda L, x: x.unsqueeze(0)),
+    "view": ("real", lambda L, x: x.view(3, 2)),
+    "reshape": ("real", lambda L, x: x.reshape(-1)),
+    "flatten": ("real", lambda L, x: x.flatten()),
+    "t": ("real", lambda L, x: x.t()),
+    "T": ("real", lambda L, x: x.T),
+    "transpose": ("real", lambda L, x: x.transpose(0, 1)),
+    "permute": ("real", lambda L, x: x.permute(1, 0)),
+    "movedim": ("real", lambda L, x: x.movedim(0, 1)),
+    "squeeze": ("real", lambda L, x: x.squeeze()),
+    "select": ("real", lambda L, x: x.select(0, 1)),
+    "getitem": ("real", lambda L, x: x[1]),
+    "slice": ("real", lambda L, x: x[:, 1:]),
+    "narrow": ("real", lambda L, x: x.narrow(1, 1, 2)),
+    "expand": ("real", lambda L, x: x.expand(2, 2, 3)),
+    "diagonal": ("real", lambda L, x: x.diagonal()),
+    "as_strided": ("real", lambda L, x: x.as_strided((2, 2), (1, 2), 1)),
+    "unfold": ("real", lambda L, x: x.unfold(1, 2, 1)),
+    "unbind": ("real", lambda L, x: x.unbind(0)[1]),
+    "split": ("real", lambda L, x: x.split(1)[1]),
+    "chunk": ("real", lambda L, x: x.chunk(2, 1)[0]),
+    "real": ("complex", lambda L, x: x.real),
+    "imag": ("complex", lambda L, x: x.imag),
+    "imag_of_row": ("complex", lambda L, x: x[1].imag),
+    "real_t": ("complex", lambda L, x: x.real.t()),
+    "view_as_real": ("complex", lambda L, x: L.view_as_real(x)),
+    "view_as_real_row": ("complex", lambda L, x: L.view_as_real(x[0])),
+    "view_as_complex": ("pair", lambda L, x: L.view_as_complex(x)),
+    "vac_var": ("complex", lambda L, x: L.view_as_complex(L.view_as_real(x))),
+    "detach": ("real", lambda L, x: x.detach()),
+    "alias": ("real", lambda L, x: x[...]),
+    "view_as": ("real", lambda L, x: x.view_as(x)),
 }
 
 MODES = {
@@ -261,6 +291,95 @@ def _a_view_of_view(L, s):
             _flags(L, w, known, s.lvl), _flags(L, s.v, known, s.lvl)]
 
 
+def _a_setitem(L, s):
+    w = L.tensor(1.5, requires_grad=True)
+
+    def write():
+        s.v[0] = w
+    return [_do(write)] + _after(L, s) + [_grad_of(w)]
+
+
+def _a_copy_rg(L, s):
+    w = L.tensor(1.5, requires_grad=True)
+    return [_do(lambda: s.v.copy_(w))] + _after(L, s) + [_grad_of(w)]
+
+
+def _a_inplace_inf(L, s):
+    with L.inference_mode():
+        r = _do(lambda: s.v.mul_(2))
+    return [r] + _after(L, s)
+
+
+def _a_sibling(L, s, off=False):
+    u = s.x[0]
+    with L.no_grad() if off else contextlib.nullcontext():
+        r = _do(lambda: u.mul_(2))
+    return [r] + _after(L, s)
+
+
+def _a_base_rg(L, s):
+    w = L.tensor(1.5, requires_grad=True)
+    return [_do(lambda: s.x.add_(w))] + _after(L, s) + [_grad_of(w)]
+
+
+def _a_grad_create(L, s):
+    def go():
+        ins = [t for t in (s.known[0], s.x) if t is not None and t.requires_grad]
+        if not ins:
+            return "none"
+        gs = L.autograd.grad(_loss(s.v), ins, create_graph=True, allow_unused=True)
+        return [None if g is None else (_val(g), _graph(g.grad_fn, s.known)) for g in gs]
+    return _try(go)
+
+
+def _a_primal(L, s):
+    if not s.lvl:
+        return None
+    p = _try(lambda: L.autograd.forward_ad.unpack_dual(s.v).primal)
+    if isinstance(p, tuple):
+        return p
+    known = s.known + [p]
+    return [_flags(L, p, known, s.lvl), _do(lambda: p.mul_(2)), _flags(L, p, known, s.lvl),
+            _flags(L, s.v, known, s.lvl)]
+
+
+def _a_make_dual(L, s):
+    if not s.lvl:
+        return None
+    d = _try(lambda: L.autograd.forward_ad.make_dual(s.v, s.v.detach() * 0 + 0.5))
+    if isinstance(d, tuple):
+        return d
+    known = s.known + [d]
+    return [_flags(L, d, known, s.lvl), _flags(L, s.v, known, s.lvl),
+            _try(lambda: _loss(d).backward())]
+
+
+def _a_rg_inplace(L, s):
+    return [_do(lambda: s.v.requires_grad_()), _do(lambda: s.v.mul_(2))] + _after(L, s)
+
+
+def _a_data(L, s):
+    d = s.v.data
+    known = s.known + [d]
+    return [_flags(L, d, known, s.lvl), _do(lambda: d.mul_(2)), _flags(L, s.v, known, s.lvl)]
+
+
+def _a_grad_set(L, s):
+    def go():
+        s.v.grad = s.v.detach() * 0 + 1
+    return [_do(go), _grad_of(s.v), _try(lambda: _loss(s.v).backward()), _grad_of(s.v)]
+
+
+def _a_ng_of_view(L, s):
+    with L.no_grad():
+        w = _try(lambda: s.v.view_as(s.v))
+    if isinstance(w, tuple):
+        return w
+    known = s.known + [w]
+    return [_flags(L, w, known, s.lvl), _do(lambda: w.mul_(2)), _flags(L, w, known, s.lvl),
+            _flags(L, s.v, known, s.lvl), _try(lambda: _loss(w).backward())]
+
+
 def _a_fw_op(L, s):
     if not s.lvl:
         return None
@@ -286,6 +405,19 @@ ACTIONS = {
     "requires_grad": _a_requires_grad,
     "view_of_view": _a_view_of_view,
     "fw_op": _a_fw_op,
+    "setitem": _a_setitem,
+    "copy_rg": _a_copy_rg,
+    "inplace_inf": _a_inplace_inf,
+    "sibling": _a_sibling,
+    "sibling_off": lambda L, s: _a_sibling(L, s, True),
+    "base_rg": _a_base_rg,
+    "grad_create": _a_grad_create,
+    "primal": _a_primal,
+    "make_dual": _a_make_dual,
+    "rg_inplace": _a_rg_inplace,
+    "data": _a_data,
+    "grad_set": _a_grad_set,
+    "ng_of_view": _a_ng_of_view,
 }
 
 

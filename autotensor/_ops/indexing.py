@@ -53,6 +53,9 @@ MASKED_FILL_TENSOR = defop(
                                                                         value_t, mask))
 
 
+MASKED_FILL_TENSOR.refuses_complex_grad = True  # (graph._reduce_outs)
+
+
 def _masked_fill_jvp(F, self, self_t, value, value_t, mask):
     """PyTorch's ``self_t.masked_fill(mask, value_t)``: in self_t's dtype (a zero tensor of
     self's when self has no tangent), whatever value_t's."""
@@ -1230,6 +1233,7 @@ INDEX_FILL_TENSOR = defop(
     jvp=lambda F, self, self_t, value, value_t, dim, index: index_fill(
         F.zeros_like(self) if self_t is None else self_t, dim, _make(index),
         F.zeros_like(value) if value_t is None else value_t), layout="like")
+INDEX_FILL_TENSOR.refuses_complex_grad = True  # (graph._reduce_outs)
 TAKE = defop("take", "TakeBackward0", lambda a, index: a.reshape(-1)[index], params=("index",),
              grads={"self": _take_backward}, jvp="linear")
 PUT = defop("put", "PutBackward0", _put_kernel, inputs=("self", "source"),

@@ -607,6 +607,7 @@ FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
                     grads={"self": lambda F, grad: F.zeros_like(grad),
                            "value": lambda F, grad: F.sum(grad)},
                     jvp=lambda F, self, value_t: F.zeros_like(self) if value_t is None else value_t)
+FILL_TENSOR.refuses_complex_grad = True  # (graph._reduce_outs)
 # The in-place samplers (their draws in _random.py): zero gradients, PyTorch's nodes
 def _sampler(name, node, inputs=("self",)):
     return defop(name, node, None, inputs=inputs,

@@ -286,8 +286,8 @@ def unpack_dual(tensor, *, level=None):
     prev = state.fw
     state.fw = False
     try:
-        from .._ops.shape import _same_strides_view
-        primal = _same_strides_view(tensor)
+        from .._ops.shape import _fw_primal
+        primal = _fw_primal(tensor)
         if primal._view is not None:  # (an inference tensor's: no view, Note [Views])
             primal._view.nofw = True  # (Note [Tangents of views])
     finally:
