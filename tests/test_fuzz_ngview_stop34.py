@@ -380,6 +380,31 @@ def _a_ng_of_view(L, s):
             _flags(L, s.v, known, s.lvl), _try(lambda: _loss(w).backward())]
 
 
+def _a_out(L, s, rg=False):
+    w = L.tensor(1.5, requires_grad=rg)
+    return [_do(lambda: L.mul(s.v.detach() * 0 + w, 2, out=s.v))] + _after(L, s)
+
+
+def _a_clone(L, s):
+    c = s.v.clone()
+    known = s.known + [c]
+    return [_flags(L, c, known, s.lvl), _try(lambda: _loss(c).backward())]
+
+
+def _a_zero_off(L, s):
+    with L.no_grad():
+        r = _do(lambda: s.v.zero_())
+    return [r, _flags(L, s.v, s.known, s.lvl), _flags(L, s.x, s.known, s.lvl),
+            _try(lambda: _flags(L, s.v * 2, s.known, s.lvl))]
+
+
+def _a_grad_after_off(L, s):
+    with L.no_grad():
+        r = _do(lambda: s.v.mul_(2))
+    return [r, _try(lambda: [_val(g) for g in L.autograd.grad(_loss(s.x), s.v,
+                                                               allow_unused=True)])]
+
+
 def _a_fw_op(L, s):
     if not s.lvl:
         return None
@@ -418,6 +443,11 @@ ACTIONS = {
     "data": _a_data,
     "grad_set": _a_grad_set,
     "ng_of_view": _a_ng_of_view,
+    "out": _a_out,
+    "out_rg": lambda L, s: _a_out(L, s, True),
+    "clone": _a_clone,
+    "zero_off": _a_zero_off,
+    "grad_after_off": _a_grad_after_off,
 }
 
 
@@ -467,13 +497,37 @@ def compare(source, view, mode, action):
 
 CASES = list(itertools.product(SOURCES, VIEWS, MODES, ACTIONS))
 
-# Cases still differing, with why (tests/fuzz/OPEN_FINDINGS.md, "Stop 34 ... ngv34").
-OPEN = {}
+COMPLEX_VIEWS = frozenset(v for v, (kind, _) in VIEWS.items() if kind != "real")
+WRITES = frozenset(("inplace_on", "inplace_rg", "inplace_dual", "inplace_off", "inplace_inf",
+                    "detach", "data", "view_of_view", "ng_of_view", "setitem", "copy_rg",
+                    "rg_inplace", "primal", "out", "out_rg", "zero_off", "grad_after_off"))
+
+
+def open_reason(source, view, mode, action):
+    """Why a case is left differing (tests/fuzz/OPEN_FINDINGS.md, "Stop 34 ... ngv34"), or
+    None."""
+    if view == "unfold" and action in WRITES:
+        # (stop 26's open class: PyTorch's kernel writes each element of overlapping
+        # windows in turn, so shared memory is multiplied twice; ours once)
+        return "in-place write through overlapping unfold windows"
+    if source == "dual_plain_rg" and view in COMPLEX_VIEWS and mode == "enable_grad" and \
+            action in ("ng_of_view", "sibling_off", "base_off", "inplace_off", "detach",
+                       "inplace_inf", "zero_off", "grad_after_off"):
+        # (PyTorch 2.13 fails its own check regenerating the view's grad_fn after a write
+        # that did not record: a view chain with a view_fn (complex views) whose root does
+        # not require grad, only its make_dual view; not imitated)
+        return "PyTorch's INTERNAL ASSERT new_fn (variable.cpp:198)"
+    if action == "grad_create" and view in COMPLEX_VIEWS and mode == "enable_grad":
+        # (Note [Complex gradients]: conj(formula(conj(grad))) records ConjBackward0 nodes
+        # PyTorch's formulas do not have; values agree)
+        return "create_graph graphs of complex gradients (ConjBackward0)"
+    return None
 
 
 @pytest.mark.parametrize("source", sorted(SOURCES))
 def test_sweep(source):
-    bad = [c for c in CASES if c[0] == source and c not in OPEN and compare(*c) is not None]
+    bad = [c for c in CASES if c[0] == source and open_reason(*c) is None and
+           compare(*c) is not None]
     assert not bad, bad[:10]
 
 
@@ -488,6 +542,7 @@ def _first_diff(a, b, path=()):
 if __name__ == "__main__":
     only = sys.argv[1:]
     n = bad = 0
+    known = {}
     for case in CASES:
         if only and not all(any(o == c for c in case) for o in only):
             continue
@@ -495,6 +550,10 @@ if __name__ == "__main__":
         d = compare(*case)
         if d is not None:
             bad += 1
+            why = open_reason(*case)
+            if why is not None:
+                known[why] = known.get(why, 0) + 1
+                continue
             path, t, o = _first_diff(*d)
             print(case, path, "\n   torch:", t, "\n   ours: ", o)
-    print(f"{bad} of {n} cases differed")
+    print(f"{bad} of {n} cases differed; open: {known}")
