@@ -405,6 +405,34 @@ def _a_grad_after_off(L, s):
                                                                allow_unused=True)])]
 
 
+def _a_split_of_view(L, s, off=False):
+    with L.no_grad() if off else contextlib.nullcontext():
+        w = _try(lambda: s.v.split(1)[0])
+    if isinstance(w, tuple):
+        return w
+    known = s.known + [w]
+    return [_flags(L, w, known, s.lvl), _do(lambda: w.mul_(2)), _flags(L, w, known, s.lvl),
+            _flags(L, s.v, known, s.lvl), _try(lambda: _loss(w).backward())]
+
+
+def _a_base_untrack(L, s, how):
+    r = _do(lambda: s.x.requires_grad_(False) if how == "rg" else s.x.detach_())
+    return [r] + _after(L, s)
+
+
+def _a_retain_then_base_off(L, s):
+    r = _do(lambda: s.v.retain_grad())
+    with L.no_grad():
+        r2 = _do(lambda: s.x.mul_(2))
+    return [r, r2] + _after(L, s)
+
+
+def _a_hook_then_inplace(L, s):
+    seen = []
+    r = _do(lambda: s.v.register_hook(lambda g: seen.append(_val(g))))
+    return [r, _do(lambda: s.v.mul_(2))] + _after(L, s) + [seen]
+
+
 def _a_fw_op(L, s):
     if not s.lvl:
         return None
@@ -448,6 +476,12 @@ ACTIONS = {
     "clone": _a_clone,
     "zero_off": _a_zero_off,
     "grad_after_off": _a_grad_after_off,
+    "split_of_view": _a_split_of_view,
+    "split_of_view_off": lambda L, s: _a_split_of_view(L, s, True),
+    "base_rg_false": lambda L, s: _a_base_untrack(L, s, "rg"),
+    "base_detach_": lambda L, s: _a_base_untrack(L, s, "detach_"),
+    "retain_then_base_off": _a_retain_then_base_off,
+    "hook_then_inplace": _a_hook_then_inplace,
 }
 
 
@@ -500,7 +534,9 @@ CASES = list(itertools.product(SOURCES, VIEWS, MODES, ACTIONS))
 COMPLEX_VIEWS = frozenset(v for v, (kind, _) in VIEWS.items() if kind != "real")
 WRITES = frozenset(("inplace_on", "inplace_rg", "inplace_dual", "inplace_off", "inplace_inf",
                     "detach", "data", "view_of_view", "ng_of_view", "setitem", "copy_rg",
-                    "rg_inplace", "primal", "out", "out_rg", "zero_off", "grad_after_off"))
+                    "rg_inplace", "primal", "out", "out_rg", "zero_off", "grad_after_off",
+                    "split_of_view", "split_of_view_off", "retain_then_base_off",
+                    "hook_then_inplace"))
 
 
 def open_reason(source, view, mode, action):
@@ -512,7 +548,8 @@ def open_reason(source, view, mode, action):
         return "in-place write through overlapping unfold windows"
     if source == "dual_plain_rg" and view in COMPLEX_VIEWS and mode == "enable_grad" and \
             action in ("ng_of_view", "sibling_off", "base_off", "inplace_off", "detach",
-                       "inplace_inf", "zero_off", "grad_after_off"):
+                       "inplace_inf", "zero_off", "grad_after_off", "split_of_view_off",
+                       "retain_then_base_off"):
         # (PyTorch 2.13 fails its own check regenerating the view's grad_fn after a write
         # that did not record: a view chain with a view_fn (complex views) whose root does
         # not require grad, only its make_dual view; not imitated)
@@ -595,6 +632,18 @@ def test_view_of_inference_view_stays_one():
         with L.no_grad():
             w = v.view_as(v)
         return _do(lambda: w.mul_(2))
+    _check(fn)
+
+
+def test_split_of_inference_view_names_its_output():
+    # the view of an inference-mode view made by split with grad mode on stays INFERENCE_MODE,
+    # and PyTorch's message names it "Output 0 of Split"
+    def fn(L):
+        leaf = L.tensor(_values(0, "real"), requires_grad=True)
+        with L.inference_mode():
+            v = leaf.view(3, 2)
+        w = v.split(1)[0]
+        return [_graph(w.grad_fn, [leaf, v, w]), _do(lambda: w.mul_(2))]
     _check(fn)
 
 

@@ -99,6 +99,7 @@ def make_views(results, source, op_name, multi=False):
         inherited = creation is not DEFAULT
     if view is not None and view.creation is INFERENCE_MODE:
         creation = INFERENCE_MODE  # (PyTorch's propagate_creation_meta: it sticks)
+        inherited = True
     vc = source._vc
     if source._meta is not None and source._meta.get("inference", False):
         # views of inference tensors are inference tensors, and not tracked as views
