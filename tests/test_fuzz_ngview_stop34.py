@@ -112,6 +112,13 @@ VIEWS = {
     "detach": ("real", lambda L, x: x.detach()),
     "alias": ("real", lambda L, x: x[...]),
     "view_as": ("real", lambda L, x: x.view_as(x)),
+    # not views: results of ops made in the mode
+    "mul": ("real", lambda L, x: x * 2),
+    "clone": ("real", lambda L, x: x.clone()),
+    "contiguous": ("real", lambda L, x: x.contiguous()),  # (x itself)
+    "to_float32": ("real", lambda L, x: x.to(L.float32)),
+    "sum": ("real", lambda L, x: x.sum(0)),
+    "cmul": ("complex", lambda L, x: x * 2),
 }
 
 MODES = {
@@ -644,6 +651,22 @@ def test_split_of_inference_view_names_its_output():
             v = leaf.view(3, 2)
         w = v.split(1)[0]
         return [_graph(w.grad_fn, [leaf, v, w]), _do(lambda: w.mul_(2))]
+    _check(fn)
+
+
+@pytest.mark.parametrize("how", ["mul_", "add_rg", "copy_", "setitem", "out", "requires_grad_"])
+def test_write_to_inference_tensor_outside(how):
+    # PyTorch's version bump refuses it after the kernel wrote (no history);
+    # set_requires_grad refuses requires_grad=True
+    def fn(L):
+        x = L.tensor(_values(0, "real"))
+        with L.inference_mode():
+            v = x * 2
+        w = L.tensor(1.5, requires_grad=True)
+        r = _do({"mul_": lambda: v.mul_(2), "add_rg": lambda: v.add_(w),
+                 "copy_": lambda: v.copy_(w), "setitem": lambda: v.__setitem__(0, w),
+                 "out": lambda: L.mul(x, 3, out=v), "requires_grad_": v.requires_grad_}[how])
+        return [r, _val(v), v.requires_grad, v.grad_fn is None]
     _check(fn)
 
 

@@ -61,6 +61,10 @@ def write_out(name, result, out, inputs=(), exact=False, overlap=False):
             o._data = np.empty(value.shape, dtype=dst.dtype)
         np.copyto(o._data, value, casting="unsafe")
         o._vc[0] += 1
+    if not _state.inference and any(o._meta is not None and o._meta.get("inference")
+                                    for o in outs):
+        from ..autograd.inplace import INFERENCE_INPLACE
+        raise RuntimeError(INFERENCE_INPLACE)  # (the version bump's, after the write)
     if _state.fw and any(hasattr(t, "_meta") and _tangent_or_none(t) is not None
                          for t in (*results, *outs, *_tensors(inputs))):
         # (PyTorch's out= kernels have no forward rule: refused after the write)

@@ -1823,7 +1823,8 @@ def zero_(self):
 
 def fill_(self, value):
     if isinstance(value, Tensor):
-        inplace.check_inplace(self, (self, value))  # (autograd's checks, then the kernel's)
+        # (autograd's checks, then the kernel's; an inference self after the write)
+        inplace.check_inplace(self, (self, value), inference=False)
         if value._data.ndim != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
@@ -1846,7 +1847,7 @@ def copy_(self, src, non_blocking=False):
     dst = self._data
     if sd.shape != dst.shape:
         # (PyTorch's leaf/view errors come first; none into an integer or bool tensor)
-        inplace.check_inplace(self, (self, src), dst.dtype.kind in "fcV")
+        inplace.check_inplace(self, (self, src), dst.dtype.kind in "fcV", inference=False)
         # (TensorIterator: the output's own overlap, the input's, then the shapes)
         inplace.check_overlaps(self, (self, src), "copy_")
         if not _broadcastable(sd.shape, dst.shape):

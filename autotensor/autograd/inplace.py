@@ -276,22 +276,17 @@ def move_retain_grad(t, old_fn, old_nr):
     t._grad_fn._extra()["retain"][t._output_nr] = weakref.ref(t)
 
 
-def check_inplace(t, inputs=(), differentiable=True):
+def check_inplace(t, inputs=(), differentiable=True, inference=True):
     """PyTorch's checks before any in-place write (before the data changes).
     ``differentiable=False``: copy_ into an integer or bool tensor, which computes no
-    requires_grad, so only the inference-tensor check applies."""
+    requires_grad, so only the inference-tensor check applies. ``inference=False``: the
+    caller refuses an inference tensor after the write (record_inplace), as PyTorch's
+    version bump does."""
+    if inference and t._meta is not None and t._meta.get("inference") and \
+            not _state.inference:
+        raise RuntimeError(INFERENCE_INPLACE)
     if not (_state.enabled and differentiable):
-        if t._meta is not None and t._meta.get("inference") and not _state.inference:
-            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is "
-                               "not allowed.You can make a clone to get a normal tensor "
-                               "before doing inplace update.See "
-                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
         return
-    if t._meta is not None and t._meta.get("inference") and not _state.inference:
-        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not "
-                           "allowed.You can make a clone to get a normal tensor before doing "
-                           "inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
-                           "more details.")
     view = t._view
     if view is not None and view.creation is INFERENCE_MODE and not _state.inference and \
             (t._requires_grad or view.base._requires_grad or
@@ -432,6 +427,9 @@ def _same_data(a, b):
             and all(x == y for x, y, n in zip(a.strides, b.strides, a.shape) if n != 1))
 
 
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
+                     "You can make a clone to get a normal tensor before doing inplace update."
+                     "See https://github.com/pytorch/rfcs/pull/17 for more details.")
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor "
                    "refers to a single memory location. Please clone() the tensor before "
                    "performing the operation.")
@@ -637,7 +635,7 @@ def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
     nondiff_copy = op.name == "copy_" and t._data.dtype.kind not in "fcV"
-    check_inplace(t, inputs, not nondiff_copy)
+    check_inplace(t, inputs, not nondiff_copy, False)
     if (t._meta is not None and t._meta.get("zero_tensor")) or (
             t._view is not None and t._view.base._meta is not None and
             t._view.base._meta.get("zero_tensor")):
@@ -702,6 +700,9 @@ def record_inplace(op, t, inputs, params, value, where=True):
     write_inplace(t, value, op.name, where)
     if t._meta is None or not t._meta.get("inference"):
         t._vc[0] += 1  # inference tensors have no version counter
+    elif not _state.inference:
+        # (PyTorch's VariableVersion::bump refuses it, after the kernel wrote: no history)
+        raise RuntimeError(INFERENCE_INPLACE)
     if _state.extras:  # Note [Anomaly mode], Note [Saved-tensor hooks]
         from .anomaly_mode import _enabled, record_inplace as remember
         if _enabled:
