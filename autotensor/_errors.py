@@ -77,3 +77,9 @@ def wrap_dim(dim, ndim):
     if dim < -n or dim >= n:
         raise dim_error(dim, ndim)
     return dim + n if dim < 0 else dim
+
+# engine.cpp's validate_outputs, for a node whose formula returns a complex gradient for a
+# real input (fill_ / masked_fill / index_fill's value: no handle_r_to_c)
+COMPLEX_GRAD_FOR_REAL = ("Expected isFloatingType(grad.scalar_type()) || (input_is_complex == "
+                         "grad_is_complex) to be true, but got false.  (Could this error message "
+                         "be improved?  If so, please report an enhancement request to PyTorch.)")

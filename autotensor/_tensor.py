@@ -292,6 +292,10 @@ class Tensor:
                     "use a computed variable in a subgraph that doesn't require "
                     "differentiation use var_no_grad = var.detach().")
             return self
+        if requires_grad and self._meta is not None and self._meta.get("inference") and \
+                not _state.inference:  # (TensorImpl::set_requires_grad's check comes first)
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         if requires_grad and self._data.dtype.kind not in "fcV":  # (V: bfloat16)
             raise RuntimeError(_errors.REQUIRES_GRAD_DTYPE)
         self._requires_grad = bool(requires_grad)

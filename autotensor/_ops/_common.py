@@ -487,7 +487,7 @@ def _unary_fn(op, doc, float_op=True):
 
     def fn(input, *, out=None):
         if out is not None:  # Note [out= arguments] in _out.py
-            return write_out(op.name, method(input), out, (input,))
+            return write_out(op.name, method(input), out, (input,), overlap=True)
         return method(input)
     fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
     fn.__doc__ = method.__doc__ = doc
@@ -551,7 +551,8 @@ def _binary_fn(op, doc, alpha_param=False):
 
     def fn(input, other, *, alpha=1, out=None):
         if out is not None:  # Note [out= arguments] in _out.py
-            return write_out(op.name, function(input, other, alpha=alpha), out, (input, other))
+            return write_out(op.name, function(input, other, alpha=alpha), out, (input, other),
+                             overlap=True)
         return function(input, other, alpha=alpha)
     fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
     operator.__name__ = operator.__qualname__ = op.name

@@ -28,10 +28,11 @@ _RESIZED = ("An output with one or more elements was resized since it had shape 
             "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
 
 
-def write_out(name, result, out, inputs=(), exact=False):
+def write_out(name, result, out, inputs=(), exact=False, overlap=False):
     """Write ``result`` into ``out`` (``inputs``: the call's arguments, for the forward-AD
     refusal of an out= kernel, which reads them as well as the outs; ``exact``: the
-    kernel's own dtype rule, after autograd's refusal)."""
+    kernel's own dtype rule, after autograd's refusal; ``overlap``: a TensorIterator
+    kernel, which refuses an out that overlaps itself (expanded) before anything else)."""
     results = tuple(result) if isinstance(result, tuple) else (result,)
     outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
     if _state.enabled and (any(r.requires_grad for r in results) or
@@ -39,6 +40,10 @@ def write_out(name, result, out, inputs=(), exact=False):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
                            f"automatic differentiation, but one of the arguments requires "
                            f"grad.")
+    if overlap:
+        from ..autograd.inplace import check_no_internal_overlap
+        for o in outs:
+            check_no_internal_overlap(o)
     if exact:
         _check_exact_dtype(name, result, out)
     for r, o in zip(results, outs):
@@ -56,6 +61,10 @@ def write_out(name, result, out, inputs=(), exact=False):
             o._data = np.empty(value.shape, dtype=dst.dtype)
         np.copyto(o._data, value, casting="unsafe")
         o._vc[0] += 1
+    if not _state.inference and any(o._meta is not None and o._meta.get("inference")
+                                    for o in outs):
+        from ..autograd.inplace import INFERENCE_INPLACE
+        raise RuntimeError(INFERENCE_INPLACE)  # (the version bump's, after the write)
     if _state.fw and any(hasattr(t, "_meta") and _tangent_or_none(t) is not None
                          for t in (*results, *outs, *_tensors(inputs))):
         # (PyTorch's out= kernels have no forward rule: refused after the write)

@@ -24,9 +24,9 @@ their input, as PyTorch's: they share its memory and version counter, and an in-
 through ``x.real`` rewrites x's history with CopySlices. Their ViewInfo says in which
 element type they read the root base (``dtype_view``: "as_real" or "as_complex"), and
 their geometry is counted in their own elements; so every replay converts the base first,
-as PyTorch's view_fn does: a stale view's history is AsStridedBackward0 of
-``view_as_real(base)`` (ViewAsRealBackward0 alone when the view is all of it), CopySlices
-reads the base's gradient through view_as_real and converts the result back, and
+as PyTorch's view_fn does: a stale view's history is its chain of views replayed on the
+base (``view_as_real`` and as_strided nodes: Note [View replay chains] in
+autograd/inplace.py), CopySlices reads the base's gradient through view_as_real and converts the result back, and
 ``as_strided`` / a view's new tangent read the converted storage.
 """
 from .. import _dtypes
@@ -238,6 +238,11 @@ def _dtype_view(op, input, out):
     if not np.shares_memory(out, input._data):  # (a copy: an unaligned complex pair)
         return r
     inplace.make_views((r,), input, op.node_name)
+    if r._view is None:
+        return r  # (of an inference tensor: no view)
+    view = input._view  # (Note [View replay chains] in autograd/inplace.py)
+    steps = () if view is None else view.replay or (inplace.geometry(input),)
+    r._view.replay = steps + ("as_real" if op is VIEW_AS_REAL else "as_complex",)
     base = r._view.base
     if r._data.dtype == base._data.dtype:
         r._view.dtype_view = None  # view_as_complex(view_as_real(x)): x's own type again

@@ -57,6 +57,9 @@ MASKED_FILL_TENSOR = defop(
 MASKED_FILL_TENSOR.fills_tangent = True
 
 
+MASKED_FILL_TENSOR.refuses_complex_grad = True  # (graph._reduce_outs)
+
+
 def _masked_fill_jvp(F, self, self_t, value, value_t, mask):
     """PyTorch's ``self_t.masked_fill(mask, value_t)``: in self_t's dtype (a zero tensor of
     self's when self has no tangent), whatever value_t's."""
@@ -1242,6 +1245,7 @@ INDEX_FILL_TENSOR = defop(
         F.zeros_like(self) if self_t is None else self_t, dim, _make(index),
         F.zeros_like(value) if value_t is None else value_t), layout="like")
 INDEX_FILL_TENSOR.fills_tangent = True  # (as masked_fill's)
+INDEX_FILL_TENSOR.refuses_complex_grad = True  # (graph._reduce_outs)
 TAKE = defop("take", "TakeBackward0", lambda a, index: a.reshape(-1)[index], params=("index",),
              grads={"self": _take_backward}, jvp="linear")
 PUT = defop("put", "PutBackward0", _put_kernel, inputs=("self", "source"),

@@ -631,6 +631,7 @@ FILL_TENSOR = defop("fill_", "FillBackward3", None, inputs=("self", "value"),
                            "value": lambda F, grad: F.sum(grad)},
                     jvp=lambda F, self, value_t: F.zeros_like(self) if value_t is None else value_t)
 FILL_TENSOR.fills_tangent = True  # (as masked_fill's: indexing.py)
+FILL_TENSOR.refuses_complex_grad = True  # (graph._reduce_outs)
 # The in-place samplers (their draws in _random.py): zero gradients, PyTorch's nodes
 def _sampler(name, node, inputs=("self",)):
     return defop(name, node, None, inputs=inputs,
@@ -1846,7 +1847,8 @@ def zero_(self):
 
 def fill_(self, value):
     if isinstance(value, Tensor):
-        inplace.check_inplace(self, (self, value))  # (autograd's checks, then the kernel's)
+        # (autograd's checks, then the kernel's; an inference self after the write)
+        inplace.check_inplace(self, (self, value), inference=False)
         if value._data.ndim != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
@@ -1869,7 +1871,7 @@ def copy_(self, src, non_blocking=False):
     dst = self._data
     if sd.shape != dst.shape:
         # (PyTorch's leaf/view errors come first; none into an integer or bool tensor)
-        inplace.check_inplace(self, (self, src), dst.dtype.kind in "fcV")
+        inplace.check_inplace(self, (self, src), dst.dtype.kind in "fcV", inference=False)
         # (TensorIterator: the output's own overlap, the input's, then the shapes)
         inplace.check_overlaps(self, (self, src), "copy_")
         if not _broadcastable(sd.shape, dst.shape):

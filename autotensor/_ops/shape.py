@@ -109,6 +109,9 @@ RESHAPE_ALIAS = defop("_reshape_alias", "ReshapeAliasBackward0", raw.reshape, pa
                       jvp="linear")
 ALIAS = defop("alias", "AliasBackward0", lambda a: a.view(), grads={"self": lambda F, grad: grad},
               jvp=lambda F, self_t: self_t)
+# (the primal has no tangent: unpack_dual makes it with forward AD off)
+FW_PRIMAL = defop("_fw_primal", "torch::autograd::Identity", lambda a: a.view(),
+                  grads={"self": lambda F, grad: grad}, jvp=lambda F, self_t: self_t)
 ALIAS.shares_tangent = True  # (``result: self_t``: Note [Shared tangents] in forward_ad.py)
 T = defop("t", "TBackward0", raw.t, grads={"self": lambda F, grad: F.t(grad)},
           jvp="linear")
@@ -798,9 +801,14 @@ def _alias(input):
 
 
 def _same_strides_view(input):
-    """_make_dual's and _unpack_dual's view: ViewBackward0, but input's own strides (not
-    view's computeStride: Note [View strides])."""
+    """_make_dual's view: ViewBackward0, but input's own strides (not view's
+    computeStride: Note [View strides])."""
     return _view_result(VIEW, input, (input._data.shape,), input._data.view())
+
+
+def _fw_primal(input):
+    """_unpack_dual's primal: a view whose node is VariableTypeManual's Identity."""
+    return _view_result(FW_PRIMAL, input, (), input._data.view())
 
 
 def cat(tensors, dim=0, *, out=None):

@@ -58,7 +58,7 @@ def enter_dual_level():
     _generation[0] += 1
     from .._ops import _common
     _common.note_forward_ad()  # (Note [Sticky mode flags])
-    state.fw = True
+    state.fw = not state.inference  # (Note [Forward AD in inference mode] in grad_mode.py)
     return 0
 
 
@@ -259,9 +259,12 @@ def make_dual(tensor, tangent, *, level=None):
     try:
         from .._ops.shape import _same_strides_view
         dual = _same_strides_view(tensor)
-        dual._view.nofw = True  # (Note [Tangents of views])
+        if dual._view is not None:  # (an inference tensor's: no view, Note [Views])
+            dual._view.nofw = True  # (Note [Tangents of views])
     finally:
         state.fw = prev
+    if state.inference:
+        return dual  # (Note [Forward AD in inference mode] in grad_mode.py: no tangent)
     tangent = fit_tangent(tangent, dual)  # (Note [Tangent layout])
     _set_tangent(dual, tangent)
     return dual
@@ -278,13 +281,15 @@ def unpack_dual(tensor, *, level=None):
     if not isinstance(tensor, Tensor) or _current[0] < 0:
         return UnpackedDualTensor(tensor, None)
     _check_level(level, "_fw_primal")
-    tangent = _tangent_or_none(tensor)
+    # (none read in inference mode: Note [Forward AD in inference mode] in grad_mode.py)
+    tangent = _tangent_or_none(tensor) if not state.inference else None
     prev = state.fw
     state.fw = False
     try:
-        from .._ops.shape import _same_strides_view
-        primal = _same_strides_view(tensor)
-        primal._view.nofw = True  # (Note [Tangents of views])
+        from .._ops.shape import _fw_primal
+        primal = _fw_primal(tensor)
+        if primal._view is not None:  # (an inference tensor's: no view, Note [Views])
+            primal._view.nofw = True  # (Note [Tangents of views])
     finally:
         state.fw = prev
     return UnpackedDualTensor(primal, tangent)

@@ -151,6 +151,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         self.prev = (state.enabled, state.inference)
+        self.prev_fw = (state.fw, _level())
         if self.mode:
             from .. import _tensor
             _tensor._note_inference()  # (Note [Sticky mode flags] in _ops/_common.py)
@@ -158,12 +159,37 @@ class inference_mode(_DecoratorContextManager):
             state.inference = True
         else:
             state.inference = False
+        _inference_fw()
 
     def __exit__(self, *exc):
         state.enabled, state.inference = self.prev
+        fw, level = self.prev_fw
+        if level == _level():
+            state.fw = fw
+        else:  # (a level was opened or closed inside)
+            _inference_fw()
 
     def clone(self):
         return self.__class__(self.mode)
+
+
+def _level():
+    from .forward_ad import _current, _generation
+    return _current[0], _generation[0]
+
+
+# Note [Forward AD in inference mode]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's inference mode leaves out the Autograd dispatch keys, and forward AD lives
+# there too: while it is on, no op propagates a tangent (an op's result in it has none,
+# even after), unpack_dual reads none and make_dual sets none, though a level is open.
+# Views made in it of a normal tensor are normal tensors (Note [Views] in inplace.py), so
+# a view of a dual reads its base's tangent view once inference mode is left (Note
+# [Tangents of views] in forward_ad.py). ``state.fw`` is off while inference mode is on.
+def _inference_fw():
+    """state.fw for the current level and inference mode."""
+    from .forward_ad import _active_level
+    state.fw = _active_level() and not state.inference
 
 
 _multithreading = True

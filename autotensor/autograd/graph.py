@@ -290,6 +290,12 @@ def _reduce_outs(self, outs, F):
                         f"compatible with [{_errors.shape_str(shape)}]")
                 gi = F.sum_to(gi, shape)
             if gi.dtype != dtype:
+                if self.op.__dict__.get("refuses_complex_grad") and dtype.kind != "c" and (
+                        gi.is_complex() if hasattr(gi, "is_complex") else gi.dtype.kind == "c"):
+                    # (PyTorch's formula has no handle_r_to_c: validate_outputs refuses a
+                    # complex gradient for a real input, e.g. a real 0-d value filled into
+                    # a complex tensor, ``z[0] = w``)
+                    raise RuntimeError(_errors.COMPLEX_GRAD_FOR_REAL)
                 gi = F.cast(gi, dtype)
             outs[i] = gi
     return outs
@@ -439,6 +445,7 @@ def saved_property(index, name, kind):
 
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_UNBOUND = frozenset(("torch::autograd::Identity",))
 
 
 def make_node_class(op):
@@ -448,7 +455,8 @@ def make_node_class(op):
         attrs["_n_out"] = op.n_out
     cls_name = op.node_name
     if "::" in cls_name:  # e.g. torch::autograd::CopyBackwards: class CopyBackwards
-        cls_name = cls_name.rsplit("::", 1)[1]
+        # (a node PyTorch binds no Python class for is a CppFunction)
+        cls_name = "CppFunction" if cls_name in _UNBOUND else cls_name.rsplit("::", 1)[1]
         attrs["name"] = lambda self, n=op.node_name: n
     for i, name in enumerate(op.saved_names):
         public = name[:-6] + "_sym_sizes" if name.endswith("_sizes") else name

@@ -59,7 +59,7 @@ IN_CUSTOM_FUNCTION = "custom_function"  # an output of a custom Function that is
 
 class ViewInfo:
     __slots__ = ("base", "version", "creation", "op_name", "multi", "offset", "dtype_view",
-                 "nofw", "fw_base")
+                 "nofw", "fw_base", "replay")
 
     def __init__(self, base, version, creation, op_name, multi=False, dtype_view=None):
         self.base = base
@@ -76,6 +76,7 @@ class ViewInfo:
         self.op_name = op_name
         self.multi = multi  # made by an op returning several views (split, unbind)
         self.offset = None  # storage offset, kept only where NumPy cannot tell it
+        self.replay = None  # Note [View replay chains]
 
 
 def make_views(results, source, op_name, multi=False):
@@ -96,6 +97,9 @@ def make_views(results, source, op_name, multi=False):
     else:
         creation = DEFAULT if view is None else view.creation
         inherited = creation is not DEFAULT
+    if view is not None and view.creation is INFERENCE_MODE:
+        creation = INFERENCE_MODE  # (PyTorch's propagate_creation_meta: it sticks)
+        inherited = True
     vc = source._vc
     if source._meta is not None and source._meta.get("inference", False):
         # views of inference tensors are inference tensors, and not tracked as views
@@ -117,6 +121,8 @@ def make_views(results, source, op_name, multi=False):
             r._view.offset = view.offset  # (an empty view of an empty slice: its offset)
         if view is not None and (view.nofw or view.fw_base is not None):
             r._view.fw_base = source if view.nofw else view.fw_base
+        if view is not None and view.replay is not None:  # Note [View replay chains]
+            r._view.replay = view.replay + (geometry(r),)
         # (a view made under no_grad requires grad while its root base does: read from the
         # base when asked, Tensor.requires_grad / stale_view_requires_grad / edge_of, as
         # PyTorch's DifferentiableViewMeta::requires_grad; its own flag stays off)
@@ -198,45 +204,63 @@ def refresh_view_grad_fn(view_tensor):
 
 def _view_node(base, info, geom):
     """The history of a view replayed on its base's current history: AsStridedBackward0 of
-    the base, or for a view in another element type, of ``view_as_real(base)`` /
-    ``view_as_complex(base)`` (that node alone when the view is all of it), as PyTorch's
-    view_fn replay."""
+    the base, or for a view whose chain has a view in another element type, PyTorch's
+    chained view_fn (Note [View replay chains])."""
     from .._ops.shape import AS_STRIDED
-    if info.dtype_view is None:
+    if info.replay is None:
         return _as_strided_node(AS_STRIDED, base, geom, base._data.shape)
-    conv = _converted_base(base, info.dtype_view)
-    if geom == geometry(conv):
-        return conv._grad_fn
-    return _as_strided_node(AS_STRIDED, conv, geom, conv._data.shape)
-
-
-def _converted_base(base, dtype_view):
-    """view_as_real(base) / view_as_complex(base), recorded on base's history."""
-    from .._ops import complex_ops
-    fn = complex_ops.view_as_real if dtype_view == "as_real" else complex_ops.view_as_complex
-    prev = _state.enabled
-    _state.enabled = True
-    try:
-        return fn(base)
-    finally:
-        _state.enabled = prev
-
-
-def _as_strided_node(op, base, geom, base_shape):
+    from .._ops.complex_ops import VIEW_AS_COMPLEX, VIEW_AS_REAL
     from .._ops.dispatch import edge_of
+    edge = edge_of(base)
+    item = base._data.itemsize
+    size, stride, offset = base._data.shape, tuple(s // item for s in base._data.strides), 0
+    for step in info.replay:
+        if step == "as_real":
+            node = _replay_node(VIEW_AS_REAL, edge, {})
+            size, stride, offset = size + (2,), tuple(2 * s for s in stride) + (1,), 2 * offset
+        elif step == "as_complex":
+            node = _replay_node(VIEW_AS_COMPLEX, edge, {})
+            size, stride, offset = size[:-1], tuple(s // 2 for s in stride[:-1]), offset // 2
+        else:
+            node = _replay_node(AS_STRIDED, edge, {
+                "size": step[0], "stride": step[1], "storage_offset": step[2] - offset,
+                "layout": (tuple(size), tuple(stride))})
+            size, stride, offset = step
+        edge = (node, 0)
+    return node
+
+
+# Note [View replay chains]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch replays a view on its base by as_strided, unless a view in its chain changed
+# the element type (view_as_real, view_as_complex: their ViewInfo has a view_fn, always).
+# ViewInfo::chain then composes functions: a view made from a view with a view_fn appends
+# as_strided to the view's own geometry; a view with a view_fn made from a view without
+# one prepends as_strided to that input's geometry. So ``x.real`` of a root x replays as
+# as_strided(view_as_real(x)), ``x.real.view_as(...)`` as two as_strided of it, and
+# ``make_dual(x).real`` as as_strided(view_as_real(as_strided(x))): a stale view's grad_fn
+# after an in-place write has one node per step. ``ViewInfo.replay`` lists the steps
+# ("as_real", "as_complex", or a (size, stride, offset) in that step's elements), None
+# for a plain as_strided replay. CopySlices reads the same memory either way.
+def _replay_node(op, edge, params):
     node = object.__new__(op.node_cls)
-    node._next = (edge_of(base),)
+    node._next = (edge,)
     node._seq = next(_sequence)
     node._hooks = None
     node._reduce = None
     node._out_vc = None
+    node._saved = tuple(params[n] for n in op.saved_names)
+    node._versions = None
+    return node
+
+
+def _as_strided_node(op, base, geom, base_shape):
+    from .._ops.dispatch import edge_of
     size, stride, offset = geom
     item = base._data.itemsize
     layout = (tuple(base_shape), tuple(s // item for s in base._data.strides))
-    node._saved = tuple({"size": size, "stride": stride, "storage_offset": offset,
-                         "layout": layout}[n] for n in op.saved_names)
-    node._versions = None
-    return node
+    return _replay_node(op, edge_of(base), {"size": size, "stride": stride,
+                                            "storage_offset": offset, "layout": layout})
 
 
 def move_retain_grad(t, old_fn, old_nr):
@@ -252,22 +276,17 @@ def move_retain_grad(t, old_fn, old_nr):
     t._grad_fn._extra()["retain"][t._output_nr] = weakref.ref(t)
 
 
-def check_inplace(t, inputs=(), differentiable=True):
+def check_inplace(t, inputs=(), differentiable=True, inference=True):
     """PyTorch's checks before any in-place write (before the data changes).
     ``differentiable=False``: copy_ into an integer or bool tensor, which computes no
-    requires_grad, so only the inference-tensor check applies."""
+    requires_grad, so only the inference-tensor check applies. ``inference=False``: the
+    caller refuses an inference tensor after the write (record_inplace), as PyTorch's
+    version bump does."""
+    if inference and t._meta is not None and t._meta.get("inference") and \
+            not _state.inference:
+        raise RuntimeError(INFERENCE_INPLACE)
     if not (_state.enabled and differentiable):
-        if t._meta is not None and t._meta.get("inference") and not _state.inference:
-            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is "
-                               "not allowed.You can make a clone to get a normal tensor "
-                               "before doing inplace update.See "
-                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
         return
-    if t._meta is not None and t._meta.get("inference") and not _state.inference:
-        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not "
-                           "allowed.You can make a clone to get a normal tensor before doing "
-                           "inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
-                           "more details.")
     view = t._view
     if view is not None and view.creation is INFERENCE_MODE and not _state.inference and \
             (t._requires_grad or view.base._requires_grad or
@@ -408,6 +427,9 @@ def _same_data(a, b):
             and all(x == y for x, y, n in zip(a.strides, b.strides, a.shape) if n != 1))
 
 
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed."
+                     "You can make a clone to get a normal tensor before doing inplace update."
+                     "See https://github.com/pytorch/rfcs/pull/17 for more details.")
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor "
                    "refers to a single memory location. Please clone() the tensor before "
                    "performing the operation.")
@@ -613,7 +635,7 @@ def record_inplace(op, t, inputs, params, value, where=True):
     """Apply an in-place op: t <- value, and rewrite t's history (Note [CopySlices])."""
     from .._ops import dispatch
     nondiff_copy = op.name == "copy_" and t._data.dtype.kind not in "fcV"
-    check_inplace(t, inputs, not nondiff_copy)
+    check_inplace(t, inputs, not nondiff_copy, False)
     if (t._meta is not None and t._meta.get("zero_tensor")) or (
             t._view is not None and t._view.base._meta is not None and
             t._view.base._meta.get("zero_tensor")):
@@ -678,6 +700,9 @@ def record_inplace(op, t, inputs, params, value, where=True):
     write_inplace(t, value, op.name, where)
     if t._meta is None or not t._meta.get("inference"):
         t._vc[0] += 1  # inference tensors have no version counter
+    elif not _state.inference:
+        # (PyTorch's VariableVersion::bump refuses it, after the kernel wrote: no history)
+        raise RuntimeError(INFERENCE_INPLACE)
     if _state.extras:  # Note [Anomaly mode], Note [Saved-tensor hooks]
         from .anomaly_mode import _enabled, record_inplace as remember
         if _enabled:
