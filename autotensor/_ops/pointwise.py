@@ -501,12 +501,19 @@ SGN.zero_jvp_real = True  # (Note [Zero-tensor tangents] in dispatch.py)
 
 
 def _rsqrt(a):
-    """1 / sqrt(a). (float16: PyTorch's AVX512 loop rounds once per 32 elements and its
-    scalar tail twice, as NumPy here: small tensors agree, large ones differ by an ulp.
-    Complex: c10::complex's quotient, Note [Complex kernels] in raw.py.)"""
+    """1 / sqrt(a). (float16/bfloat16: PyTorch's SIMD loop computes 1 / sqrt in float32
+    and rounds once, its scalar loop rounds the sqrt to the half type first. Complex:
+    c10::complex's quotient, Note [Complex kernels] in raw.py.)"""
     if a.dtype.kind == "c":
         return raw.true_divide(a.dtype.type(1), np.sqrt(a))
-    return 1 / np.sqrt(a)
+    out = 1 / np.sqrt(a)
+    if a.itemsize == 2 and a.dtype.kind in "fV" and out.ndim:
+        simd = raw.simd_positions(a.shape, a)  # (measured: one 32-lane vector a step)
+        if simd is not None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                wide = (np.float32(1) / np.sqrt(a.astype(np.float32))).astype(a.dtype)
+            out = np.where(simd, wide, out)
+    return out
 
 
 RSQRT = defop("rsqrt", "RsqrtBackward0", _rsqrt,
@@ -4329,7 +4336,14 @@ def _glu(input, dim):
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {n}")
     _float_activation("glu_cpu", input)
     a, b = np.split(d, 2, axis=dim)
-    out = a / (1 + np.exp(-b))
+    if d.itemsize == 2 and d.dtype.kind in "fV" and b.size <= raw.PORTED_MAX:
+        # aten's glu_kernel: float_a / (1 + exp(-float_b)) in float32, rounded once, its
+        # float exp SLEEF's in the SIMD loop and glibc's in the scalar loop (as sigmoid)
+        from ._specfun import torch_expf
+        e = torch_expf(-b.astype(np.float32), raw.simd_positions(b.shape, a, b, unroll=2))
+        out = a.astype(np.float32) / (1 + e)
+    else:
+        out = a / (1 + np.exp(-b))
     return _finish(GLU, (input,), (dim,), _asarray(out).astype(d.dtype, copy=False))
 
 
