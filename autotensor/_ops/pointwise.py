@@ -1921,14 +1921,15 @@ ATANH = defop("atanh", "AtanhBackward0", raw.FLOAT_KERNELS["atanh"], jvp="elemen
                   1 - F.pow(self, 2))})
 ERF = defop("erf", "ErfBackward0", _specfun.erf, jvp="elementwise",
             # (PyTorch's 2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad, in its order)
-            grads={"self": lambda F, grad, self: F.exp(-F.pow(self, 2)) * _2_SQRTPI * grad})
+            grads={"self": lambda F, grad, self: F.mul(F.exp(-F.pow(self, 2)), _2_SQRTPI) * grad})
 ERFC = defop("erfc", "ErfcBackward0", _specfun.erfc, jvp="elementwise",
-             grads={"self": lambda F, grad, self: F.exp(-F.pow(self, 2)) * -_2_SQRTPI * grad})
+             grads={"self": lambda F, grad, self: F.mul(F.exp(-F.pow(self, 2)), -_2_SQRTPI) *
+                    grad})
 ERFINV = defop("erfinv", "ErfinvBackward0", _specfun.erfinv, jvp="elementwise",
                # (PyTorch's 0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad: erfinv
                # recomputed, ErfinvBackward0 in a graph of the backward)
-               grads={"self": lambda F, grad, self: F.exp(F.pow(F.erfinv(self), 2)) *
-                      (0.5 * math.sqrt(math.pi)) * grad})
+               grads={"self": lambda F, grad, self: F.mul(F.exp(F.pow(F.erfinv(self), 2)),
+                                                           0.5 * math.sqrt(math.pi)) * grad})
 LGAMMA = defop("lgamma", "LgammaBackward0", _specfun.lgamma, jvp="elementwise",
                grads={"self": lambda F, grad, self: grad * F.digamma(self)})
 DIGAMMA = defop("digamma", "DigammaBackward0", _specfun.digamma, jvp="elementwise",
@@ -1962,10 +1963,10 @@ def _in_float32(kernel):
 
 DEG2RAD = defop("deg2rad", "Deg2RadBackward0", _in_float32(lambda a: a * (math.pi / 180)),
                 jvp="linear",
-                grads={"self": lambda F, grad: grad * (math.pi / 180)})
+                grads={"self": lambda F, grad: F.mul(grad, math.pi / 180)})
 RAD2DEG = defop("rad2deg", "Rad2DegBackward0", _in_float32(lambda a: a * (180 / math.pi)),
                 jvp="linear",
-                grads={"self": lambda F, grad: grad * (180 / math.pi)})
+                grads={"self": lambda F, grad: F.mul(grad, 180 / math.pi)})
 FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), jvp="elementwise",
              grads={"self": lambda F, grad: grad})
 FRAC.fits_tangent = True  # (``result: self_t``: Note [Shared tangents])
@@ -1984,8 +1985,8 @@ def _sinc(a):
 def sinc_backward(F, grad, self):
     """PyTorch's: the product first, then zero where self * self * pi is 0 (so a tangent
     -1 or inf at 0 gives +0.0, and a tiny self whose square underflows gives 0)."""
-    pix = self * math.pi
-    sq = self * self * math.pi
+    pix = F.mul(self, math.pi)  # (F.mul: Note [Half scalars in formulas] in raw.py)
+    sq = F.mul(self * self, math.pi)
     out = grad * ((pix * F.cos(pix) - F.sin(pix)) / sq)
     return F.where(sq == 0, F.zeros_like(out), out)
 
@@ -2732,8 +2733,8 @@ def _lerp_scalar_jvp(F, self_t, end_t, weight, self_sizes, end_sizes, result):
 
 LERP = defop("lerp", "LerpBackward0", _lerp, inputs=("self", "end"), params=("weight",),
              jvp=_lerp_scalar_jvp,
-             grads={"self": lambda F, grad, weight: grad * (1 - weight),
-                    "end": lambda F, grad, weight: grad * weight}, layout="iter")
+             grads={"self": lambda F, grad, weight: F.mul(grad, 1 - weight),
+                    "end": lambda F, grad, weight: F.mul(grad, weight)}, layout="iter")
 LERP_TENSOR = defop("lerp", "LerpBackward1", _lerp, inputs=("self", "end", "weight"),
                     jvp=_lerp_tensor_jvp,
                     grads={"self": lambda F, grad, weight: grad * (1 - weight),

@@ -1525,18 +1525,23 @@ def _cm(a, b):
     return complex_mul_unfused(a, b, np.result_type(a, b))
 
 
+def _in_float32(kernel, grad, output):
+    """kernel(grad, output) of float16/bfloat16 operands as PyTorch's tanh_backward and
+    sigmoid_backward kernels: in float32, rounded once, into the operands' common dtype (a
+    float32 tangent of a float16 tanh's result: float32)."""
+    dt = output.dtype if grad.dtype == output.dtype else np.promote_types(
+        np.float32 if _half(grad) else grad.dtype, np.float32 if _half(output) else
+        output.dtype)
+    ct = np.promote_types(dt, np.float32)
+    return asarray(kernel(grad.astype(ct), output.astype(ct))).astype(dt)
+
+
 def tanh_backward(grad, output):
     if output.dtype.kind == "c":  # (a * conj(1 - b * b): the gradient comes conjugated)
         return _complex_products(grad, output, lambda a, b: a * (1 - b * b),
                                  lambda a, b: _cm(a, 1 - _cm(b, b)))
     if _half(output) or _half(grad):
-        # PyTorch's kernel computes float16/bfloat16 in float32 and rounds once, into the
-        # operands' common dtype (a float32 tangent of a float16 tanh's result: float32)
-        dt = output.dtype if grad.dtype == output.dtype else np.promote_types(
-            np.float32 if _half(grad) else grad.dtype, np.float32 if _half(output) else
-            output.dtype)
-        ct = np.promote_types(dt, np.float32)
-        return tanh_backward(grad.astype(ct), output.astype(ct)).astype(dt)
+        return _in_float32(tanh_backward, grad, output)
     if output.__class__ is ndarray and output.dtype == _F32:
         # PyTorch's kernel is a * (1 - b * b) as GCC compiles it: 1 - b * b one fused
         # multiply-add (in its SIMD and its scalar loop alike), which differs from the two
@@ -1553,6 +1558,10 @@ def sigmoid_backward(grad, output):
     if output.dtype.kind == "c":  # (a * conj((1 - b) * b))
         return _complex_products(grad, output, lambda a, b: a * ((1 - b) * b),
                                  lambda a, b: _cm(a, _cm(1 - b, b)))
+    if (_half(output) or _half(grad)) and "V" in (output.dtype.kind, grad.dtype.kind):
+        # (bfloat16: a * (1 - b) * b in float32, rounded once, as PyTorch's kernel; its
+        # float16 kernel rounds each step to float16, as the expression below: measured)
+        return _in_float32(sigmoid_backward, grad, output)
     # PyTorch's kernel: a * (1 - b) * b (in one fresh buffer, as tanh_backward)
     if grad.__class__ is ndarray and grad.ndim and grad.dtype == output.dtype and \
             grad.shape == output.shape:
@@ -1958,9 +1967,31 @@ def complex_loops(shape, *operands, unroll=1, kind="mul"):
     return simd, unpaired.reshape(shape)
 
 
+# Note [Half scalars in formulas]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A formula's Python number (``grad / (self * M_LN2)``, ``grad * (M_PI / 180)``) is a
+# wrapped number in PyTorch, which its mul and div kernels read as a float32 (opmath) for a
+# float16/bfloat16 tensor, rounding the product once (Note [Half scalars in float32] in
+# _common.py); NumPy rounds the number to the half type first (ln 2 as float16 is 0.6929,
+# 0.03% off: 99 of 256 float16 gradients of log2 differed). Only the number as the second
+# operand: aten's kernels test is_scalar(2), and C++'s ``2.0 * t`` is ``t.mul(2.0)``, so a
+# formula writes F.mul(tensor, number).
+def _half_number(a, b):
+    """a * b's operands in float32 when a is a float16/bfloat16 array and b a number."""
+    if a.__class__ is ndarray and a.itemsize == 2 and a.dtype.kind in "fV" and \
+            b.__class__ in (float, int):
+        return a.astype(_F32), _F32.type(b)
+    return None
+
+
 def mul(a, b, unroll=1, kind="mul"):
     """a * b as PyTorch's mul kernel (Note [Complex kernels] for complex results;
-    ``unroll``: 2 for a product inside a unary kernel, x ** 2; ``kind`` "mul_" in place)."""
+    ``unroll``: 2 for a product inside a unary kernel, x ** 2; ``kind`` "mul_" in place;
+    a float16/bfloat16 array times a number: Note [Half scalars in formulas])."""
+    f = _half_number(a, b)
+    if f is not None:
+        with np.errstate(over="ignore"):
+            return np.multiply(*f).astype(a.dtype)
     out = np.multiply(a, b)
     if out.dtype.kind != "c" or out.__class__ is ZeroGrad:
         return out
@@ -1987,7 +2018,12 @@ def complex_mul_unfused(a, b, dt):
 
 def true_divide(a, b, kind="div"):
     """a / b as PyTorch's div kernel (Note [Complex kernels] for complex results; ``kind``
-    "div_" in place)."""
+    "div_" in place; a float16/bfloat16 array by a number: Note [Half scalars in
+    formulas])."""
+    f = _half_number(a, b)
+    if f is not None:
+        with np.errstate(all="ignore"):
+            return np.true_divide(*f).astype(a.dtype)
     out = np.true_divide(a, b)
     if out.dtype.kind != "c" or out.size > PORTED_MAX or out.__class__ is ZeroGrad:
         return out  # (a zero-tensor gradient's quotient: Note [Zero-tensor gradients])
