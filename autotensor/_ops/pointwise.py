@@ -2545,7 +2545,7 @@ def _exp_dtype(input, other):
 LDEXP = defop("ldexp", "LdexpBackward0", _ldexp_kernel, params=("exp_dtype",),
               inputs=("self", "other"), jvp="elementwise",
               grads={"self": _ldexp_self,
-                     "other": lambda F, grad, result: grad * result * math.log(2.0)})
+                     "other": lambda F, grad, result: F.mul(grad * result, math.log(2.0))})
 
 
 def ldexp(input, other, *, out=None):

@@ -888,19 +888,71 @@ def argmin(input, dim=None, keepdim=False):
     return _arg_reduce(np.argmin, "argmin", input, dim, keepdim)
 
 
+# Note [Half products]
+# ~~~~~~~~~~~~~~~~~~~~
+# aten's prod kernel (binary_kernel_reduce_vec with a * b) multiplies float16/bfloat16 in
+# the half type itself, rounding every product (unlike sum and mean: Note [bfloat16
+# accumulation] in _common.py). A row contiguous in memory of at least 4 vectors
+# (vectorized_inner_reduction, reduction128) is multiplied in 4 accumulators of W lanes,
+# each starting from its first vector; they are folded as (a0 * a1) * (a2 * a3), the lanes
+# from lane 0, then the scalar tail element by element; any other row (short, strided, an
+# outer reduction) element by element in order. A float32 product rounded once differed
+# in 2 of 2 whole-tensor products of 64 N(0, 4) values (and their gradients, which read
+# the result). Past GRAIN_SIZE elements (chunks per thread) the float32 product stays.
+def _half_prod(d, dim, keepdim):
+    """prod of a float16/bfloat16 C-contiguous array d (over all elements, or dim) as
+    aten's kernel: Note [Half products]."""
+    dt, f32 = d.dtype, np.float32
+    rows = d.reshape(1, -1) if dim is None else np.moveaxis(d, dim, -1).reshape(
+        -1, d.shape[dim])
+    n = rows.shape[1]
+    W = _VEC_LANES[dt.name]
+    inner = (dim is None or dim == d.ndim - 1) and n >= 4 * W
+
+    def mul(a, b):
+        return (a.astype(f32) * b.astype(f32)).astype(dt)
+    with np.errstate(over="ignore", invalid="ignore"):
+        acc = np.ones(rows.shape[0], dt)
+        start = 0
+        if inner:
+            count = n // (4 * W)
+            start = count * 4 * W
+            blocks = rows[:, :start].reshape(rows.shape[0], count, 4, W)
+            a = blocks[:, 0]
+            for i in range(1, count):
+                a = mul(a, blocks[:, i])
+            a = mul(mul(a[:, 0], a[:, 1]), mul(a[:, 2], a[:, 3]))
+            acc = a[:, 0]
+            for j in range(1, W):
+                acc = mul(acc, a[:, j])
+        for i in range(start, n):
+            acc = mul(acc, rows[:, i])
+    if dim is None:
+        return acc.reshape(())
+    shape = d.shape[:dim] + ((1,) if keepdim else ()) + d.shape[dim + 1:]
+    return acc.reshape(shape)
+
+
+def _prod_array(d, dim, keepdim):
+    if d.itemsize == 2 and d.dtype.kind in "fV" and d.flags.c_contiguous and \
+            d.size < _GRAIN_SIZE:
+        return _half_prod(d, dim, keepdim)
+    if dim is None:
+        return _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False)
+    return _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
+
+
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of elements (over one dim); the gradient handles zeros exactly."""
     if _amp.state.enabled:
         return _amp.fp32(prod, input, dim, keepdim, dtype=dtype)
     d = _sum_dtype(input._data, dtype)
     if dim is None:
-        return _finish(PROD, (input,), (None, False),
-                       _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False))
+        return _finish(PROD, (input,), (None, False), _prod_array(d, None, False))
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
         return _finish(PROD_DIM, (input,), (None, keepdim), d.copy())
-    out = _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
-    return _finish(PROD_DIM, (input,), (dim, keepdim), out)
+    return _finish(PROD_DIM, (input,), (dim, keepdim), _prod_array(d, dim, keepdim))
 
 
 def all(input, dim=None, keepdim=False):
