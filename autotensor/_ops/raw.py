@@ -1978,8 +1978,8 @@ def complex_loops(shape, *operands, unroll=1, kind="mul"):
 # formula writes F.mul(tensor, number).
 def _half_number(a, b):
     """a * b's operands in float32 when a is a float16/bfloat16 array and b a number."""
-    if a.__class__ is ndarray and a.itemsize == 2 and a.dtype.kind in "fV" and \
-            b.__class__ in (float, int):
+    if (a.__class__ is ndarray or isinstance(a, np.generic)) and a.itemsize == 2 and \
+            a.dtype.kind in "fV" and b.__class__ in (float, int):
         return a.astype(_F32), _F32.type(b)
     return None
 

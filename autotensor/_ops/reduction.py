@@ -1382,10 +1382,11 @@ def _var_backward(F, grad, self, dim, correction, keepdim, tangent):
         if dof <= 0:
             out = grad * F.where(self == F.mean(self), float("nan"), float("inf"))
             return out if tangent else F.cast_like(out, self)
-        return (2.0 / dof) * grad * (self - F.mean(self))
+        return F.mul(grad, 2.0 / dof) * (self - F.mean(self))  # (Note [Half scalars in
+        # formulas] in raw.py: C++'s ``(2.0 / dof) * grad`` is grad.mul(2.0 / dof))
     if self.ndim > 1:  # (a 1-d input's reduced gradient is 0-d: it broadcasts as it is)
         grad = _reduced(F, grad, dim, keepdim, self.ndim)
-    return ((2.0 / dof) if dof else float("inf")) * grad * (self - F.mean(self, dim, True))
+    return F.mul(grad, (2.0 / dof) if dof else float("inf")) * (self - F.mean(self, dim, True))
 
 
 def std_backward(F, grad, self, dim, correction, keepdim, result):
