@@ -1396,8 +1396,14 @@ def std_backward(F, grad, self, dim, correction, keepdim, result):
 
 
 def var_jvp(F, self_t, self, dim, correction, keepdim, result):
-    return _via_backward(F, lambda F, g, *a: _var_backward(F, g, *a[:-1], True), self_t,
-                         dim, keepdim, self, dim, correction, keepdim, result)
+    """PyTorch's rule: var_backward(self_t, self, dim, correction, keepdim=True) summed over
+    dim (self_t scales grad's place in the formula: (2 / dof * self_t) * (self - mean),
+    then the sum; weights of a cotangent of ones times self_t rounded otherwise in half
+    precision: 3 of 3 float16 tangents differed)."""
+    out = _var_backward(F, self_t, self, dim, correction, True, True)
+    if dim is None or not self_t.ndim:
+        return F.sum(out)
+    return F.sum(out, (dim,) if isinstance(dim, int) else dim, keepdim)
 
 
 def std_jvp(F, self_t, self, dim, correction, keepdim, result):
