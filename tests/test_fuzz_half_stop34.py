@@ -137,3 +137,18 @@ def test_prod_shapes(dtype):
         want = _bits(torch, a.prod() if dim is None else a.prod(dim))
         got = _bits(autotensor, b.prod() if dim is None else b.prod(dim))
         assert (want == got).all(), f"prod {shape} dim={dim}: {(want != got).sum()} differ"
+
+
+# (float16's sqrt NaN, 0xfe00, was NumPy's already: not a case)
+@pytest.mark.parametrize("expr,dtype", [(e, d) for e in ("x.pow(2.5)", "x.pow(x.abs() + 0.5)",
+                                                         "x.log1p()") for d in DTYPES]
+                         + [("x.sqrt()", "bfloat16")])
+def test_half_nan_bits(expr, dtype):
+    """Note [Half NaN bits]: the NaNs an op makes, bit for bit, in PyTorch's SIMD loop
+    (64 elements a step) and its scalar tail; N(0, 4) inputs, about half of them invalid."""
+    rng = np.random.default_rng(6)
+    for n in (5, 64, 96, 130):
+        p = (rng.standard_normal(n) * 2).astype(np.float32)
+        got, want = ((_bits(lib, eval(expr, {"x": lib.tensor(p, dtype=getattr(lib, dtype))})))
+                     for lib in (autotensor, torch))
+        assert (got == want).all(), f"{expr} n={n}: {(got != want).sum()} of {n} differ"

@@ -356,7 +356,7 @@ EXP = defop("exp", "ExpBackward0", raw.exp,
 LOG = defop("log", "LogBackward0", raw.log,
             grads={"self": lambda F, grad, self: F.div(grad, self)},
             jvp="elementwise")
-SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
+SQRT = defop("sqrt", "SqrtBackward0", raw.sqrt,
              grads={"self": lambda F, grad, result: F.div(grad, result * 2)},
              jvp="elementwise")
 def _abs_jvp(F, self, self_t):

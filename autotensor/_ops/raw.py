@@ -319,6 +319,38 @@ def in_float64(ufunc, x):
     return asarray(out if dt == _F32 else out.astype(dt))
 
 
+# Note [Half NaN bits]
+# ~~~~~~~~~~~~~~~~~~~~
+# A float16/bfloat16 NaN that PyTorch's kernel makes in float32 keeps bits of that NaN and
+# of the conversion that rounds it: SLEEF's powf makes +NaN, glibc's powf the x86 default
+# -NaN, SLEEF's log1pf all ones; the SIMD conversion to float16 keeps the sign and top
+# payload bits, the scalar one the sign (0x7e00 | sign); the SIMD conversion to bfloat16
+# gives 0xffff for every NaN, the scalar one 0x7fc0. So pow of a negative base by a
+# non-integer is 0x7e00 (float16) / 0xffff (bfloat16) in the SIMD loop, 0xfe00 / 0x7fc0
+# in its scalar tail, and log1p below -1 and bfloat16's sqrt of a negative (vml maps:
+# vectors throughout) 0xffff (measured; NumPy gave 0xfe00 / 0xffc0 everywhere). Only NaNs
+# the op made are set (a NaN input's payload passes through); other ops' NaNs keep
+# NumPy's bits (README "Numerics").
+_HALF_NAN = {"pow": ((0x7E00, 0xFE00), (0xFFFF, 0x7FC0)), "log1p": ((0xFFFF,) * 2,) * 2,
+             "sqrt": ((0xFE00,) * 2, (0xFFFF,) * 2)}
+
+
+def half_nan_bits(out, made, op, simd):
+    """out (float16/bfloat16) with the NaNs at ``made`` set to op's bits in PyTorch's SIMD
+    loop (``simd``: simd_positions, None: nowhere) and its scalar loop: Note [Half NaN
+    bits]."""
+    if not made.any():
+        return out
+    vec, scalar = _HALF_NAN[op][out.dtype.kind == "V"]
+    bits = np.full(out.shape, scalar, np.uint16)
+    if simd is not None:
+        bits[simd] = vec
+    out = np.array(out)
+    view = out.view(np.uint16)
+    view[made] = bits[made]
+    return out
+
+
 def _float_kernel(ufunc):
     """The kernel of an elementwise op whose float32 value is computed in float64 (Note
     [Float32 transcendentals]); other dtypes take NumPy's own loop."""
@@ -340,6 +372,20 @@ _VIA_FLOAT64 = dict(
     log1p=np.log1p, sin=np.sin, cos=np.cos, tan=np.tan, tanh=np.tanh, sinh=np.sinh,
     cosh=np.cosh, asin=np.arcsin, acos=np.arccos, atan=np.arctan, atanh=np.arctanh)
 FLOAT_KERNELS = {name: _float_kernel(f) for name, f in _VIA_FLOAT64.items()}
+_log1p_wide = FLOAT_KERNELS["log1p"]
+
+
+def _log1p(x):
+    """log1p; float16/bfloat16 NaNs below -1 as PyTorch's (Note [Half NaN bits])."""
+    out = _log1p_wide(x)
+    if x.dtype.itemsize == 2 and x.dtype.kind in "fV":
+        with np.errstate(invalid="ignore"):
+            made = x.astype(np.float32) < -1
+        out = half_nan_bits(out, made, "log1p", None)
+    return out
+
+
+FLOAT_KERNELS["log1p"] = _log1p
 FLOAT_KERNELS.update(asinh=lambda x: asarray(np.arcsinh(x)),
                      acosh=lambda x: asarray(np.arccosh(x)))
 _exp2_wide = FLOAT_KERNELS["exp2"]
@@ -415,7 +461,13 @@ def reciprocal(x):
 
 
 def sqrt(x):
-    return asarray(np.sqrt(x))
+    out = np.sqrt(x)
+    if x.__class__ is ndarray and x.dtype.kind == "V":  # (bfloat16: Note [Half NaN bits])
+        with np.errstate(invalid="ignore"):
+            made = x.astype(np.float32) < 0
+        if made.any():
+            out = half_nan_bits(out, made, "sqrt", None)
+    return asarray(out)
 
 
 def sgn(x):
@@ -514,6 +566,12 @@ def pow_tensor(x, e):
             fix = half & ((x == 0) | (x == -np.inf))
             if fix.any():
                 out = np.where(fix, np.where(x == 0, 0, np.inf).astype(out.dtype), out)
+    if out.dtype.itemsize == 2 and out.dtype.kind in "fV" and x.dtype == out.dtype:
+        with np.errstate(invalid="ignore"):
+            made = np.isnan(np.asarray(out, np.float32)) & ~np.isnan(x.astype(np.float32)) & \
+                ~np.isnan(np.asarray(e).astype(np.float32))
+        if made.any():  # (Note [Half NaN bits])
+            out = half_nan_bits(out, made, "pow", simd_positions(out.shape, x, e, unroll=2))
     return asarray(out)
 
 
@@ -547,8 +605,12 @@ def pow_scalar(x, e):
         # (at least 1-d) keeps NumPy from its sqrt/square fast paths
         f1 = f.reshape(-1) if f.ndim == 0 else f
         ex = np.full(f1.shape, e, np.float64).astype(x.dtype).astype(np.float32)
-        r = np.power(f1, ex).reshape(x.shape)
-        return asarray(r.astype(x.dtype))
+        with np.errstate(invalid="ignore"):
+            r = np.power(f1, ex).reshape(x.shape).astype(x.dtype)
+        made = np.isnan(r.astype(np.float32)) & ~np.isnan(f)  # (Note [Half NaN bits])
+        if made.any():
+            r = half_nan_bits(r, made, "pow", simd_positions(x.shape, x, unroll=2))
+        return asarray(r)
     if k == "c" and e.__class__ is not bool and e in (2, 3, -1, -2, -0.5):
         # (PyTorch's fast paths, with its complex products and quotients: Note [Complex
         # kernels]; unary kernels run two vectors a step)
