@@ -608,7 +608,7 @@ def pow_scalar(x, e):
         with np.errstate(invalid="ignore"):
             r = np.power(f1, ex).reshape(x.shape).astype(x.dtype)
         made = np.isnan(r.astype(np.float32)) & ~np.isnan(f)  # (Note [Half NaN bits])
-        if made.any():
+        if e == e and made.any():  # (a NaN exponent's NaNs are not the kernel's own)
             r = half_nan_bits(r, made, "pow", simd_positions(x.shape, x, unroll=2))
         return asarray(r)
     if k == "c" and e.__class__ is not bool and e in (2, 3, -1, -2, -0.5):
