@@ -170,3 +170,19 @@ def test_var_tangent_full_precision(dtype):
                                      lib.tensor(t, dtype=getattr(lib, dtype)))
                     sink.append(fw.unpack_dual(eval(expr)).tangent.numpy().reshape(-1))
             assert (got[0] == want[0]).all(), f"{expr}: {got[0]} != {want[0]}"
+
+
+@pytest.mark.parametrize("dtype,n", [("bfloat16", 257), ("float16", 3001)])
+def test_mean_backward_count(dtype, n):
+    """mean's backward divides by the count read in float32 (257 is 256 in bfloat16, 3001
+    is 3000 in float16: NumPy's rule rounded the count first)."""
+    got, want = [], []
+    for lib, sink in ((autotensor, got), (torch, want)):
+        dt = getattr(lib, dtype)
+        x = lib.ones(n, dtype=dt, requires_grad=True)
+        x.mean().backward(lib.tensor(1.7, dtype=dt))
+        y = lib.ones(3, n, dtype=dt, requires_grad=True)
+        y.mean(1).backward(lib.full((3,), 1.3, dtype=dt))
+        sink.extend([_bits(lib, x.grad), _bits(lib, y.grad)])
+    for a, b in zip(got, want):
+        assert (a == b).all(), f"{(a != b).sum()} of {a.size} differ"

@@ -304,12 +304,15 @@ SUM_DIM = defop("sum", "SumBackward1", raw.sum, params=("dim", "keepdim"),
                 jvp="linear", layout="contiguous")
 MEAN = defop("mean", "MeanBackward0", lambda a: raw.mean(a),
              grads={"self": lambda F, grad, self_sizes:
-                    F.expand(grad, self_sizes) / _numel(self_sizes)},  # (PyTorch's order:
-             # a dense gradient, not a view: Note [Gradients that are views] in engine.py)
+                    F.div(F.expand(grad, self_sizes), _numel(self_sizes))},  # (PyTorch's
+             # order: a dense gradient, not a view: Note [Gradients that are views] in
+             # engine.py; F.div: the count read in float32 for half types, Note [Half
+             # scalars in formulas] in raw.py)
              jvp="linear")
 MEAN_DIM = defop("mean", "MeanBackward1", raw.mean, params=("dim", "keepdim"),
-                 grads={"self": lambda F, grad, dim, keepdim, self_sizes: reduce_backward(
-                     F, grad, dim, keepdim, self_sizes) / _numel(self_sizes, dim)},
+                 grads={"self": lambda F, grad, dim, keepdim, self_sizes: F.div(
+                     reduce_backward(F, grad, dim, keepdim, self_sizes),
+                     _numel(self_sizes, dim))},
                  jvp="linear", layout="contiguous")
 MAX = defop("max", "MaxBackward1", lambda a: raw.asarray(np.max(a)),
             grads={"self": max_min_backward},
@@ -1415,7 +1418,8 @@ def std_jvp(F, self_t, self, dim, correction, keepdim, result):
 
 def _mean_backward(F, grad, self, dim, keepdim):
     """PyTorch's mean_backward: sum_backward, then / n."""
-    return reduce_backward(F, grad, dim, keepdim, self.shape) / _numel(self.shape, dim)
+    # (F.div: the count read in float32 for half types, Note [Half scalars in formulas])
+    return F.div(reduce_backward(F, grad, dim, keepdim, self.shape), _numel(self.shape, dim))
 
 
 def _sum_defined(parts):
