@@ -186,3 +186,20 @@ def test_mean_backward_count(dtype, n):
         sink.extend([_bits(lib, x.grad), _bits(lib, y.grad)])
     for a, b in zip(got, want):
         assert (a == b).all(), f"{(a != b).sum()} of {a.size} differ"
+
+
+# (float16's traces of 8 and 4 values agreed on base too: bfloat16 only for those)
+@pytest.mark.parametrize("expr,dtype", [
+    ("x.reshape(8, 8).trace()", "bfloat16"), ("x.reshape(16, 4).trace()", "bfloat16")] + [
+    (e, d) for e in ("x.reshape(8, 8).renorm(2, 0, 1.0)", "x.reshape(4, 16).renorm(1, 1, 0.5)",
+                     "x.reshape(8, 8).renorm(3, 1, 2.0)") for d in DTYPES])
+def test_trace_renorm(expr, dtype):
+    """trace sums the diagonal in float32 in order (aten's trace_cpu); renorm's norm and
+    scale factor are float32, the factor stored in the half type before self * factor;
+    forward values and tangents (trace's is the trace of the tangent)."""
+    for seed in range(4):
+        p, t, g = _inputs("n", 64, 100 + seed)
+        want = _scenario(torch, expr, dtype, p, t, g, "trace" in expr)
+        got = _scenario(autotensor, expr, dtype, p, t, g, "trace" in expr)
+        for what, a, b in zip(("forward", "gradient", "tangent"), got, want):
+            assert (a == b).all(), f"{what}: {(a != b).sum()} of {a.size} differ"
