@@ -379,7 +379,7 @@ EXP = defop("exp", "ExpBackward0", raw.exp,
 LOG = defop("log", "LogBackward0", raw.log,
             grads={"self": lambda F, grad, self: F.div(grad, self)},
             jvp="elementwise")
-SQRT = defop("sqrt", "SqrtBackward0", np.sqrt,
+SQRT = defop("sqrt", "SqrtBackward0", raw.sqrt,
              grads={"self": lambda F, grad, result: F.div(grad, result * 2)},
              jvp="elementwise")
 def _abs_jvp(F, self, self_t):
@@ -524,12 +524,19 @@ SGN.zero_jvp_real = True  # (Note [Zero-tensor tangents] in dispatch.py)
 
 
 def _rsqrt(a):
-    """1 / sqrt(a). (float16: PyTorch's AVX512 loop rounds once per 32 elements and its
-    scalar tail twice, as NumPy here: small tensors agree, large ones differ by an ulp.
-    Complex: c10::complex's quotient, Note [Complex kernels] in raw.py.)"""
+    """1 / sqrt(a). (float16/bfloat16: PyTorch's SIMD loop computes 1 / sqrt in float32
+    and rounds once, its scalar loop rounds the sqrt to the half type first. Complex:
+    c10::complex's quotient, Note [Complex kernels] in raw.py.)"""
     if a.dtype.kind == "c":
         return raw.true_divide(a.dtype.type(1), np.sqrt(a))
-    return 1 / np.sqrt(a)
+    out = 1 / np.sqrt(a)
+    if a.itemsize == 2 and a.dtype.kind in "fV" and out.ndim:
+        simd = raw.simd_positions(a.shape, a)  # (measured: one 32-lane vector a step)
+        if simd is not None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                wide = (np.float32(1) / np.sqrt(a.astype(np.float32))).astype(a.dtype)
+            out = np.where(simd, wide, out)
+    return out
 
 
 RSQRT = defop("rsqrt", "RsqrtBackward0", _rsqrt,
@@ -1940,14 +1947,15 @@ ATANH = defop("atanh", "AtanhBackward0", raw.FLOAT_KERNELS["atanh"], jvp="elemen
                   1 - F.pow(self, 2))})
 ERF = defop("erf", "ErfBackward0", _specfun.erf, jvp="elementwise",
             # (PyTorch's 2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad, in its order)
-            grads={"self": lambda F, grad, self: F.exp(-F.pow(self, 2)) * _2_SQRTPI * grad})
+            grads={"self": lambda F, grad, self: F.mul(F.exp(-F.pow(self, 2)), _2_SQRTPI) * grad})
 ERFC = defop("erfc", "ErfcBackward0", _specfun.erfc, jvp="elementwise",
-             grads={"self": lambda F, grad, self: F.exp(-F.pow(self, 2)) * -_2_SQRTPI * grad})
+             grads={"self": lambda F, grad, self: F.mul(F.exp(-F.pow(self, 2)), -_2_SQRTPI) *
+                    grad})
 ERFINV = defop("erfinv", "ErfinvBackward0", _specfun.erfinv, jvp="elementwise",
                # (PyTorch's 0.5 * sqrt(M_PI) * exp(self.erfinv().pow(2)) * grad: erfinv
                # recomputed, ErfinvBackward0 in a graph of the backward)
-               grads={"self": lambda F, grad, self: F.exp(F.pow(F.erfinv(self), 2)) *
-                      (0.5 * math.sqrt(math.pi)) * grad})
+               grads={"self": lambda F, grad, self: F.mul(F.exp(F.pow(F.erfinv(self), 2)),
+                                                           0.5 * math.sqrt(math.pi)) * grad})
 LGAMMA = defop("lgamma", "LgammaBackward0", _specfun.lgamma, jvp="elementwise",
                grads={"self": lambda F, grad, self: grad * F.digamma(self)})
 DIGAMMA = defop("digamma", "DigammaBackward0", _specfun.digamma, jvp="elementwise",
@@ -1981,10 +1989,10 @@ def _in_float32(kernel):
 
 DEG2RAD = defop("deg2rad", "Deg2RadBackward0", _in_float32(lambda a: a * (math.pi / 180)),
                 jvp="linear",
-                grads={"self": lambda F, grad: grad * (math.pi / 180)})
+                grads={"self": lambda F, grad: F.mul(grad, math.pi / 180)})
 RAD2DEG = defop("rad2deg", "Rad2DegBackward0", _in_float32(lambda a: a * (180 / math.pi)),
                 jvp="linear",
-                grads={"self": lambda F, grad: grad * (180 / math.pi)})
+                grads={"self": lambda F, grad: F.mul(grad, 180 / math.pi)})
 FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), jvp="elementwise",
              grads={"self": lambda F, grad: grad})
 FRAC.fits_tangent = True  # (``result: self_t``: Note [Shared tangents])
@@ -2003,8 +2011,8 @@ def _sinc(a):
 def sinc_backward(F, grad, self):
     """PyTorch's: the product first, then zero where self * self * pi is 0 (so a tangent
     -1 or inf at 0 gives +0.0, and a tiny self whose square underflows gives 0)."""
-    pix = self * math.pi
-    sq = self * self * math.pi
+    pix = F.mul(self, math.pi)  # (F.mul: Note [Half scalars in formulas] in raw.py)
+    sq = F.mul(self * self, math.pi)
     out = grad * ((pix * F.cos(pix) - F.sin(pix)) / sq)
     return F.where(sq == 0, F.zeros_like(out), out)
 
@@ -2563,7 +2571,7 @@ def _exp_dtype(input, other):
 LDEXP = defop("ldexp", "LdexpBackward0", _ldexp_kernel, params=("exp_dtype",),
               inputs=("self", "other"), jvp="elementwise",
               grads={"self": _ldexp_self,
-                     "other": lambda F, grad, result: grad * result * math.log(2.0)})
+                     "other": lambda F, grad, result: F.mul(grad * result, math.log(2.0))})
 
 
 def ldexp(input, other, *, out=None):
@@ -2755,8 +2763,8 @@ def _lerp_scalar_jvp(F, self_t, end_t, weight, self_sizes, end_sizes, result):
 
 LERP = defop("lerp", "LerpBackward0", _lerp, inputs=("self", "end"), params=("weight",),
              jvp=_lerp_scalar_jvp,
-             grads={"self": lambda F, grad, weight: grad * (1 - weight),
-                    "end": lambda F, grad, weight: grad * weight}, layout="iter")
+             grads={"self": lambda F, grad, weight: F.mul(grad, 1 - weight),
+                    "end": lambda F, grad, weight: F.mul(grad, weight)}, layout="iter")
 LERP_TENSOR = defop("lerp", "LerpBackward1", _lerp, inputs=("self", "end", "weight"),
                     jvp=_lerp_tensor_jvp,
                     grads={"self": lambda F, grad, weight: grad * (1 - weight),
@@ -4359,7 +4367,14 @@ def _glu(input, dim):
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {n}")
     _float_activation("glu_cpu", input)
     a, b = np.split(d, 2, axis=dim)
-    out = a / (1 + np.exp(-b))
+    if d.itemsize == 2 and d.dtype.kind in "fV" and b.size <= raw.PORTED_MAX:
+        # aten's glu_kernel: float_a / (1 + exp(-float_b)) in float32, rounded once, its
+        # float exp SLEEF's in the SIMD loop and glibc's in the scalar loop (as sigmoid)
+        from ._specfun import torch_expf
+        e = torch_expf(-b.astype(np.float32), raw.simd_positions(b.shape, a, b, unroll=2))
+        out = a.astype(np.float32) / (1 + e)
+    else:
+        out = a / (1 + np.exp(-b))
     return _finish(GLU, (input,), (dim,), _asarray(out).astype(d.dtype, copy=False))
 
 

@@ -329,6 +329,38 @@ def in_float64(ufunc, x):
     return asarray(out if dt == _F32 else out.astype(dt))
 
 
+# Note [Half NaN bits]
+# ~~~~~~~~~~~~~~~~~~~~
+# A float16/bfloat16 NaN that PyTorch's kernel makes in float32 keeps bits of that NaN and
+# of the conversion that rounds it: SLEEF's powf makes +NaN, glibc's powf the x86 default
+# -NaN, SLEEF's log1pf all ones; the SIMD conversion to float16 keeps the sign and top
+# payload bits, the scalar one the sign (0x7e00 | sign); the SIMD conversion to bfloat16
+# gives 0xffff for every NaN, the scalar one 0x7fc0. So pow of a negative base by a
+# non-integer is 0x7e00 (float16) / 0xffff (bfloat16) in the SIMD loop, 0xfe00 / 0x7fc0
+# in its scalar tail, and log1p below -1 and bfloat16's sqrt of a negative (vml maps:
+# vectors throughout) 0xffff (measured; NumPy gave 0xfe00 / 0xffc0 everywhere). Only NaNs
+# the op made are set (a NaN input's payload passes through); other ops' NaNs keep
+# NumPy's bits (README "Numerics").
+_HALF_NAN = {"pow": ((0x7E00, 0xFE00), (0xFFFF, 0x7FC0)), "log1p": ((0xFFFF,) * 2,) * 2,
+             "sqrt": ((0xFE00,) * 2, (0xFFFF,) * 2)}
+
+
+def half_nan_bits(out, made, op, simd):
+    """out (float16/bfloat16) with the NaNs at ``made`` set to op's bits in PyTorch's SIMD
+    loop (``simd``: simd_positions, None: nowhere) and its scalar loop: Note [Half NaN
+    bits]."""
+    if not made.any():
+        return out
+    vec, scalar = _HALF_NAN[op][out.dtype.kind == "V"]
+    bits = np.full(out.shape, scalar, np.uint16)
+    if simd is not None:
+        bits[simd] = vec
+    out = np.array(out)
+    view = out.view(np.uint16)
+    view[made] = bits[made]
+    return out
+
+
 def _float_kernel(ufunc):
     """The kernel of an elementwise op whose float32 value is computed in float64 (Note
     [Float32 transcendentals]); other dtypes take NumPy's own loop."""
@@ -350,6 +382,20 @@ _VIA_FLOAT64 = dict(
     log1p=np.log1p, sin=np.sin, cos=np.cos, tan=np.tan, tanh=np.tanh, sinh=np.sinh,
     cosh=np.cosh, asin=np.arcsin, acos=np.arccos, atan=np.arctan, atanh=np.arctanh)
 FLOAT_KERNELS = {name: _float_kernel(f) for name, f in _VIA_FLOAT64.items()}
+_log1p_wide = FLOAT_KERNELS["log1p"]
+
+
+def _log1p(x):
+    """log1p; float16/bfloat16 NaNs below -1 as PyTorch's (Note [Half NaN bits])."""
+    out = _log1p_wide(x)
+    if x.dtype.itemsize == 2 and x.dtype.kind in "fV":
+        with np.errstate(invalid="ignore"):
+            made = x.astype(np.float32) < -1
+        out = half_nan_bits(out, made, "log1p", None)
+    return out
+
+
+FLOAT_KERNELS["log1p"] = _log1p
 FLOAT_KERNELS.update(asinh=lambda x: asarray(np.arcsinh(x)),
                      acosh=lambda x: asarray(np.arccosh(x)))
 _exp2_wide = FLOAT_KERNELS["exp2"]
@@ -425,7 +471,13 @@ def reciprocal(x):
 
 
 def sqrt(x):
-    return asarray(np.sqrt(x))
+    out = np.sqrt(x)
+    if x.__class__ is ndarray and x.dtype.kind == "V":  # (bfloat16: Note [Half NaN bits])
+        with np.errstate(invalid="ignore"):
+            made = x.astype(np.float32) < 0
+        if made.any():
+            out = half_nan_bits(out, made, "sqrt", None)
+    return asarray(out)
 
 
 def sgn(x):
@@ -524,6 +576,12 @@ def pow_tensor(x, e):
             fix = half & ((x == 0) | (x == -np.inf))
             if fix.any():
                 out = np.where(fix, np.where(x == 0, 0, np.inf).astype(out.dtype), out)
+    if out.dtype.itemsize == 2 and out.dtype.kind in "fV" and x.dtype == out.dtype:
+        with np.errstate(invalid="ignore"):
+            made = np.isnan(np.asarray(out, np.float32)) & ~np.isnan(x.astype(np.float32)) & \
+                ~np.isnan(np.asarray(e).astype(np.float32))
+        if made.any():  # (Note [Half NaN bits])
+            out = half_nan_bits(out, made, "pow", simd_positions(out.shape, x, e, unroll=2))
     return asarray(out)
 
 
@@ -557,8 +615,12 @@ def pow_scalar(x, e):
         # (at least 1-d) keeps NumPy from its sqrt/square fast paths
         f1 = f.reshape(-1) if f.ndim == 0 else f
         ex = np.full(f1.shape, e, np.float64).astype(x.dtype).astype(np.float32)
-        r = np.power(f1, ex).reshape(x.shape)
-        return asarray(r.astype(x.dtype))
+        with np.errstate(invalid="ignore"):
+            r = np.power(f1, ex).reshape(x.shape).astype(x.dtype)
+        made = np.isnan(r.astype(np.float32)) & ~np.isnan(f)  # (Note [Half NaN bits])
+        if e == e and made.any():  # (a NaN exponent's NaNs are not the kernel's own)
+            r = half_nan_bits(r, made, "pow", simd_positions(x.shape, x, unroll=2))
+        return asarray(r)
     if k == "c" and e.__class__ is not bool and e in (2, 3, -1, -2, -0.5):
         # (PyTorch's fast paths, with its complex products and quotients: Note [Complex
         # kernels]; unary kernels run two vectors a step)
@@ -1535,18 +1597,23 @@ def _cm(a, b):
     return complex_mul_unfused(a, b, np.result_type(a, b))
 
 
+def _in_float32(kernel, grad, output):
+    """kernel(grad, output) of float16/bfloat16 operands as PyTorch's tanh_backward and
+    sigmoid_backward kernels: in float32, rounded once, into the operands' common dtype (a
+    float32 tangent of a float16 tanh's result: float32)."""
+    dt = output.dtype if grad.dtype == output.dtype else np.promote_types(
+        np.float32 if _half(grad) else grad.dtype, np.float32 if _half(output) else
+        output.dtype)
+    ct = np.promote_types(dt, np.float32)
+    return asarray(kernel(grad.astype(ct), output.astype(ct))).astype(dt)
+
+
 def tanh_backward(grad, output):
     if output.dtype.kind == "c":  # (a * conj(1 - b * b): the gradient comes conjugated)
         return _complex_products(grad, output, lambda a, b: a * (1 - b * b),
                                  lambda a, b: _cm(a, 1 - _cm(b, b)))
     if _half(output) or _half(grad):
-        # PyTorch's kernel computes float16/bfloat16 in float32 and rounds once, into the
-        # operands' common dtype (a float32 tangent of a float16 tanh's result: float32)
-        dt = output.dtype if grad.dtype == output.dtype else np.promote_types(
-            np.float32 if _half(grad) else grad.dtype, np.float32 if _half(output) else
-            output.dtype)
-        ct = np.promote_types(dt, np.float32)
-        return tanh_backward(grad.astype(ct), output.astype(ct)).astype(dt)
+        return _in_float32(tanh_backward, grad, output)
     if output.__class__ is ndarray and output.dtype == _F32:
         # PyTorch's kernel is a * (1 - b * b) as GCC compiles it: 1 - b * b one fused
         # multiply-add (in its SIMD and its scalar loop alike), which differs from the two
@@ -1563,6 +1630,10 @@ def sigmoid_backward(grad, output):
     if output.dtype.kind == "c":  # (a * conj((1 - b) * b))
         return _complex_products(grad, output, lambda a, b: a * ((1 - b) * b),
                                  lambda a, b: _cm(a, _cm(1 - b, b)))
+    if (_half(output) or _half(grad)) and "V" in (output.dtype.kind, grad.dtype.kind):
+        # (bfloat16: a * (1 - b) * b in float32, rounded once, as PyTorch's kernel; its
+        # float16 kernel rounds each step to float16, as the expression below: measured)
+        return _in_float32(sigmoid_backward, grad, output)
     # PyTorch's kernel: a * (1 - b) * b (in one fresh buffer, as tanh_backward)
     if grad.__class__ is ndarray and grad.ndim and grad.dtype == output.dtype and \
             grad.shape == output.shape:
@@ -1968,9 +2039,31 @@ def complex_loops(shape, *operands, unroll=1, kind="mul"):
     return simd, unpaired.reshape(shape)
 
 
+# Note [Half scalars in formulas]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A formula's Python number (``grad / (self * M_LN2)``, ``grad * (M_PI / 180)``) is a
+# wrapped number in PyTorch, which its mul and div kernels read as a float32 (opmath) for a
+# float16/bfloat16 tensor, rounding the product once (Note [Half scalars in float32] in
+# _common.py); NumPy rounds the number to the half type first (ln 2 as float16 is 0.6929,
+# 0.03% off: 99 of 256 float16 gradients of log2 differed). Only the number as the second
+# operand: aten's kernels test is_scalar(2), and C++'s ``2.0 * t`` is ``t.mul(2.0)``, so a
+# formula writes F.mul(tensor, number).
+def _half_number(a, b):
+    """a * b's operands in float32 when a is a float16/bfloat16 array and b a number."""
+    if (a.__class__ is ndarray or isinstance(a, np.generic)) and a.itemsize == 2 and \
+            a.dtype.kind in "fV" and b.__class__ in (float, int):
+        return a.astype(_F32), _F32.type(b)
+    return None
+
+
 def mul(a, b, unroll=1, kind="mul"):
     """a * b as PyTorch's mul kernel (Note [Complex kernels] for complex results;
-    ``unroll``: 2 for a product inside a unary kernel, x ** 2; ``kind`` "mul_" in place)."""
+    ``unroll``: 2 for a product inside a unary kernel, x ** 2; ``kind`` "mul_" in place;
+    a float16/bfloat16 array times a number: Note [Half scalars in formulas])."""
+    f = _half_number(a, b)
+    if f is not None:
+        with np.errstate(over="ignore"):
+            return np.multiply(*f).astype(a.dtype)
     out = np.multiply(a, b)
     if out.dtype.kind != "c" or out.__class__ is ZeroGrad:
         return out
@@ -1997,7 +2090,12 @@ def complex_mul_unfused(a, b, dt):
 
 def true_divide(a, b, kind="div"):
     """a / b as PyTorch's div kernel (Note [Complex kernels] for complex results; ``kind``
-    "div_" in place)."""
+    "div_" in place; a float16/bfloat16 array by a number: Note [Half scalars in
+    formulas])."""
+    f = _half_number(a, b)
+    if f is not None:
+        with np.errstate(all="ignore"):
+            return np.true_divide(*f).astype(a.dtype)
     out = np.true_divide(a, b)
     if out.dtype.kind != "c" or out.size > PORTED_MAX or out.__class__ is ZeroGrad:
         return out  # (a zero-tensor gradient's quotient: Note [Zero-tensor gradients])

@@ -304,12 +304,15 @@ SUM_DIM = defop("sum", "SumBackward1", raw.sum, params=("dim", "keepdim"),
                 jvp="linear", layout="contiguous")
 MEAN = defop("mean", "MeanBackward0", lambda a: raw.mean(a),
              grads={"self": lambda F, grad, self_sizes:
-                    F.expand(grad, self_sizes) / _numel(self_sizes)},  # (PyTorch's order:
-             # a dense gradient, not a view: Note [Gradients that are views] in engine.py)
+                    F.div(F.expand(grad, self_sizes), _numel(self_sizes))},  # (PyTorch's
+             # order: a dense gradient, not a view: Note [Gradients that are views] in
+             # engine.py; F.div: the count read in float32 for half types, Note [Half
+             # scalars in formulas] in raw.py)
              jvp="linear")
 MEAN_DIM = defop("mean", "MeanBackward1", raw.mean, params=("dim", "keepdim"),
-                 grads={"self": lambda F, grad, dim, keepdim, self_sizes: reduce_backward(
-                     F, grad, dim, keepdim, self_sizes) / _numel(self_sizes, dim)},
+                 grads={"self": lambda F, grad, dim, keepdim, self_sizes: F.div(
+                     reduce_backward(F, grad, dim, keepdim, self_sizes),
+                     _numel(self_sizes, dim))},
                  jvp="linear", layout="contiguous")
 MAX = defop("max", "MaxBackward1", lambda a: raw.asarray(np.max(a)),
             grads={"self": max_min_backward},
@@ -888,19 +891,71 @@ def argmin(input, dim=None, keepdim=False):
     return _arg_reduce(np.argmin, "argmin", input, dim, keepdim)
 
 
+# Note [Half products]
+# ~~~~~~~~~~~~~~~~~~~~
+# aten's prod kernel (binary_kernel_reduce_vec with a * b) multiplies float16/bfloat16 in
+# the half type itself, rounding every product (unlike sum and mean: Note [bfloat16
+# accumulation] in _common.py). A row contiguous in memory of at least 4 vectors
+# (vectorized_inner_reduction, reduction128) is multiplied in 4 accumulators of W lanes,
+# each starting from its first vector; they are folded as (a0 * a1) * (a2 * a3), the lanes
+# from lane 0, then the scalar tail element by element; any other row (short, strided, an
+# outer reduction) element by element in order. A float32 product rounded once differed
+# in 2 of 2 whole-tensor products of 64 N(0, 4) values (and their gradients, which read
+# the result). Past GRAIN_SIZE elements (chunks per thread) the float32 product stays.
+def _half_prod(d, dim, keepdim):
+    """prod of a float16/bfloat16 C-contiguous array d (over all elements, or dim) as
+    aten's kernel: Note [Half products]."""
+    dt, f32 = d.dtype, np.float32
+    rows = d.reshape(1, -1) if dim is None else np.moveaxis(d, dim, -1).reshape(
+        -1, d.shape[dim])
+    n = rows.shape[1]
+    W = _VEC_LANES[dt.name]
+    inner = (dim is None or dim == d.ndim - 1) and n >= 4 * W
+
+    def mul(a, b):
+        return (a.astype(f32) * b.astype(f32)).astype(dt)
+    with np.errstate(over="ignore", invalid="ignore"):
+        acc = np.ones(rows.shape[0], dt)
+        start = 0
+        if inner:
+            count = n // (4 * W)
+            start = count * 4 * W
+            blocks = rows[:, :start].reshape(rows.shape[0], count, 4, W)
+            a = blocks[:, 0]
+            for i in range(1, count):
+                a = mul(a, blocks[:, i])
+            a = mul(mul(a[:, 0], a[:, 1]), mul(a[:, 2], a[:, 3]))
+            acc = a[:, 0]
+            for j in range(1, W):
+                acc = mul(acc, a[:, j])
+        for i in range(start, n):
+            acc = mul(acc, rows[:, i])
+    if dim is None:
+        return acc.reshape(())
+    shape = d.shape[:dim] + ((1,) if keepdim else ()) + d.shape[dim + 1:]
+    return acc.reshape(shape)
+
+
+def _prod_array(d, dim, keepdim):
+    if d.itemsize == 2 and d.dtype.kind in "fV" and d.flags.c_contiguous and \
+            d.size < _GRAIN_SIZE:
+        return _half_prod(d, dim, keepdim)
+    if dim is None:
+        return _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False)
+    return _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
+
+
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of elements (over one dim); the gradient handles zeros exactly."""
     if _amp.state.enabled:
         return _amp.fp32(prod, input, dim, keepdim, dtype=dtype)
     d = _sum_dtype(input._data, dtype)
     if dim is None:
-        return _finish(PROD, (input,), (None, False),
-                       _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False))
+        return _finish(PROD, (input,), (None, False), _prod_array(d, None, False))
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
         return _finish(PROD_DIM, (input,), (None, keepdim), d.copy())
-    out = _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
-    return _finish(PROD_DIM, (input,), (dim, keepdim), out)
+    return _finish(PROD_DIM, (input,), (dim, keepdim), _prod_array(d, dim, keepdim))
 
 
 def all(input, dim=None, keepdim=False):
@@ -1330,10 +1385,11 @@ def _var_backward(F, grad, self, dim, correction, keepdim, tangent):
         if dof <= 0:
             out = grad * F.where(self == F.mean(self), float("nan"), float("inf"))
             return out if tangent else F.cast_like(out, self)
-        return (2.0 / dof) * grad * (self - F.mean(self))
+        return F.mul(grad, 2.0 / dof) * (self - F.mean(self))  # (Note [Half scalars in
+        # formulas] in raw.py: C++'s ``(2.0 / dof) * grad`` is grad.mul(2.0 / dof))
     if self.ndim > 1:  # (a 1-d input's reduced gradient is 0-d: it broadcasts as it is)
         grad = _reduced(F, grad, dim, keepdim, self.ndim)
-    return ((2.0 / dof) if dof else float("inf")) * grad * (self - F.mean(self, dim, True))
+    return F.mul(grad, (2.0 / dof) if dof else float("inf")) * (self - F.mean(self, dim, True))
 
 
 def std_backward(F, grad, self, dim, correction, keepdim, result):
@@ -1343,8 +1399,14 @@ def std_backward(F, grad, self, dim, correction, keepdim, result):
 
 
 def var_jvp(F, self_t, self, dim, correction, keepdim, result):
-    return _via_backward(F, lambda F, g, *a: _var_backward(F, g, *a[:-1], True), self_t,
-                         dim, keepdim, self, dim, correction, keepdim, result)
+    """PyTorch's rule: var_backward(self_t, self, dim, correction, keepdim=True) summed over
+    dim (self_t scales grad's place in the formula: (2 / dof * self_t) * (self - mean),
+    then the sum; weights of a cotangent of ones times self_t rounded otherwise in half
+    precision: 3 of 3 float16 tangents differed)."""
+    out = _var_backward(F, self_t, self, dim, correction, True, True)
+    if dim is None or not self_t.ndim:
+        return F.sum(out)
+    return F.sum(out, (dim,) if isinstance(dim, int) else dim, keepdim)
 
 
 def std_jvp(F, self_t, self, dim, correction, keepdim, result):
@@ -1356,7 +1418,8 @@ def std_jvp(F, self_t, self, dim, correction, keepdim, result):
 
 def _mean_backward(F, grad, self, dim, keepdim):
     """PyTorch's mean_backward: sum_backward, then / n."""
-    return reduce_backward(F, grad, dim, keepdim, self.shape) / _numel(self.shape, dim)
+    # (F.div: the count read in float32 for half types, Note [Half scalars in formulas])
+    return F.div(reduce_backward(F, grad, dim, keepdim, self.shape), _numel(self.shape, dim))
 
 
 def _sum_defined(parts):
@@ -3048,6 +3111,16 @@ def _renorm_args(d, p, dim, maxnorm):
     dims = _renorm_dims(d.ndim, dim)
     if p == float("inf") and d.size == 0:
         _no_identity(d, p, dims)
+    if d.itemsize == 2 and d.dtype.kind in "fV":
+        # (aten's renorm_out: linalg_vector_norm in float32 (acc_type), the scale factor
+        # maxnorm / (norm + 1e-7) in float32 stored as the half type, then self * factor;
+        # NumPy's half arithmetic differed in 139 of 512 values of 8 x 8 tensors)
+        f32 = np.float32
+        norm = np.asarray(_vector_norm_array(d.astype(f32), p, dims, True), f32)
+        with np.errstate(all="ignore"):
+            factor = np.where(norm > f32(maxnorm), f32(maxnorm) / (norm + f32(1e-7)),
+                              f32(1)).astype(d.dtype)
+            return dim, _asarray((d.astype(f32) * factor.astype(f32)).astype(d.dtype))
     a = np.abs(d)
     norm = a.max(axis=dims, keepdims=True) if p == float("inf") else \
         (a ** p).sum(axis=dims, keepdims=True) ** (1.0 / p)

@@ -367,11 +367,11 @@ ERFCX = defop("special_erfcx", "SpecialErfcxBackward0", erfcx_kernel, jvp="eleme
               grads={"self": lambda F, grad, self, result: (
                   2.0 * self * result - 2.0 / math.sqrt(math.pi)) * grad})
 NDTRI = defop("special_ndtri", "SpecialNdtriBackward0", ndtri_kernel, jvp="elementwise",
-              grads={"self": lambda F, grad, result: grad * math.sqrt(2 * math.pi) * F.exp(
+              grads={"self": lambda F, grad, result: F.mul(grad, math.sqrt(2 * math.pi)) * F.exp(
                   F.pow(result, 2) / 2)})
 LOG_NDTR = defop("special_log_ndtr", "SpecialLogNdtrBackward0", log_ndtr_kernel,
                  jvp="elementwise",
-                 grads={"self": lambda F, grad, self, result: grad / math.sqrt(2 * math.pi) *
+                 grads={"self": lambda F, grad, self, result: F.div(grad, math.sqrt(2 * math.pi)) *
                         F.exp(-(result + F.pow(self, 2) / 2))})
 ENTR = defop("special_entr", "SpecialEntrBackward0", entr_kernel, jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * -(1 + F.log(self))})
