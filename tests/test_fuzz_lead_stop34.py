@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop33/fin2_repro_002.py", "pending_stop33/fin2_repro_003.py",
                 "pending_stop33/fin2_repro_004.py", "pending_stop34/a_repro_001.py",
-                "pending_stop34/b_repro_001.py"]
+                "pending_stop34/b_repro_001.py", "pending_stop34/c_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -265,5 +265,20 @@ def test_saved_index_tensors_reach_pack_hooks_and_accessors():
         y.sum().backward()
         g = x.gather(1, i).grad_fn
         return sorted(seen), type(g._saved_index).__name__, g._saved_index.tolist()
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,dim", [((0,), 0), ((0,), None), ((0, 3), 0), ((0, 3), 1),
+                                       ((3, 0), 1), ((), None), ((), 0), ((2, 0, 2), 1)])
+def test_half_prod_of_empty_and_zero_d(dtype, shape, dim):
+    """c_001: the half-type product kernel (Note [Half products]) is for non-empty rows; an
+    empty product is 1, a 0-d one the value itself."""
+    def scenario(m):
+        x = m.ones(shape, dtype=getattr(m, dtype)) * 1.5
+        r = x.prod() if dim is None else x.prod(dim)
+        k = None if dim is None else tuple(x.prod(dim, keepdim=True).shape)
+        return r.float().tolist(), tuple(r.shape), k
     ours, theirs = _both(scenario)
     assert ours == theirs

@@ -938,8 +938,8 @@ def _half_prod(d, dim, keepdim):
 
 def _prod_array(d, dim, keepdim):
     if d.itemsize == 2 and d.dtype.kind in "fV" and d.flags.c_contiguous and \
-            d.size < _GRAIN_SIZE:
-        return _half_prod(d, dim, keepdim)
+            0 < d.size < _GRAIN_SIZE and (dim is None or d.ndim):
+        return _half_prod(d, dim, keepdim)  # (an empty product is 1: NumPy's below)
     if dim is None:
         return _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False)
     return _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
