@@ -282,3 +282,33 @@ def test_half_prod_of_empty_and_zero_d(dtype, shape, dim):
         return r.float().tolist(), tuple(r.shape), k
     ours, theirs = _both(scenario)
     assert ours == theirs
+
+
+_INDEXED_INPLACE = ["y.scatter_(1, i, 2.0)", "y.index_add_(1, i[:, 0], x[:, :2])",
+                    "y.masked_fill_(c, 1.0)", "y.index_fill_(1, i[:, 0], 0.5)",
+                    "y[:, :2].scatter_(1, i, 2.0)", "y.masked_scatter_(c, x * 3)",
+                    "y.put_(i[:, 0], x[0, :2])", "y.scatter_add_(1, i, x[:, :1])",
+                    "y[:, 1:].index_copy_(1, i[:, 0], x[:, :2])"]
+
+
+@pytest.mark.parametrize("call", _INDEXED_INPLACE)
+@pytest.mark.parametrize("change", [True, False])
+def test_saved_index_tensors_of_inplace_ops_are_version_checked(call, change):
+    """The in-place forms too, directly and through a view (CopySlices' fn saved it)."""
+    def scenario(m):
+        x = m.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=m.float64,
+                     requires_grad=True)
+        y = x * 1
+        i = m.tensor([[0], [1]])
+        c = m.tensor([[True, False, True]])
+        eval(call, {"m": m, "x": x, "y": y, "i": i, "c": c})
+        if change:
+            i.add_(1).remainder_(2)
+            c.logical_not_()
+        try:
+            y.sum().backward()
+        except RuntimeError as e:
+            return str(e).split("expected")[0]
+        return x.grad.tolist()
+    ours, theirs = _both(scenario)
+    assert ours == theirs

@@ -738,6 +738,10 @@ def _guard_index(result, name, index):
     node = r._grad_fn if isinstance(r, Tensor) else None
     if node is None:
         return result
+    base = r._base
+    written = base is not None and base._grad_fn.__class__.__name__ == "CopySlices"
+    if written:  # (an in-place op on a view: its node is the base's CopySlices' fn)
+        node = base._grad_fn
     node = getattr(node, "fn", node) or node  # (CopySlices: the in-place op's own node)
     op = getattr(node, "op", None)
     saved = node._saved if op is not None else None
@@ -746,6 +750,9 @@ def _guard_index(result, name, index):
     i = op.saved_names.index(name)
     if saved[i].__class__ is not ndarray or op.saved_kinds[i] != "param":
         return result
+    if written and saved[i] is not index._data and saved[i].base is not index._data and \
+            not np.array_equal(saved[i].reshape(-1), index._data.reshape(-1)):
+        return result  # (the base's last write was another op's)
     guard = _make(saved[i])
     guard._vc = index._vc
     guard._meta = {"index_guard": index}  # (the error names the index as it was given)

@@ -993,8 +993,9 @@ def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     dim, idx = _index_reduce_args(self, dim, index, source, reduce)
     _index_reduce_bool(self, include_self)
     new = _index_reduce_kernel(self._data, source._data, dim, idx, reduce, include_self)
-    return inplace.record_inplace(INDEX_REDUCE_, self, (self, source),
-                                  (dim, idx, reduce, include_self), new)
+    r = inplace.record_inplace(INDEX_REDUCE_, self, (self, source),
+                               (dim, idx, reduce, include_self), new)
+    return _guard_index(r, "index", index)
 
 
 def _masked_fill_checks(mask, value):
@@ -1119,9 +1120,11 @@ def masked_fill_(self, mask, value):
             raise broadcast_error(self._data.shape, m.shape) from None
         raise
     if tensor_value is not None:
-        return inplace.record_inplace(MASKED_FILL_TENSOR, self, (self, tensor_value), (m,),
-                                      new, where=m)
-    return inplace.record_inplace(MASKED_FILL, self, (self,), (m, value), new, where=m)
+        r = inplace.record_inplace(MASKED_FILL_TENSOR, self, (self, tensor_value), (m,),
+                                   new, where=m)
+        return _guard_index(r, "mask", mask)
+    r = inplace.record_inplace(MASKED_FILL, self, (self,), (m, value), new, where=m)
+    return _guard_index(r, "mask", mask)
 
 
 def index_add_(self, dim, index, source, *, alpha=1):
@@ -1130,7 +1133,8 @@ def index_add_(self, dim, index, source, *, alpha=1):
     _index_add_check(self._data, dim, idx, source._data)
     idx = idx.reshape(-1)  # (a 0-d index is one index)
     new = raw.index_add(self._data, dim, idx, source._data, alpha)
-    return inplace.record_inplace(INDEX_ADD, self, (self, source), (dim, idx, alpha), new)
+    r = inplace.record_inplace(INDEX_ADD, self, (self, source), (dim, idx, alpha), new)
+    return _guard_index(r, "index", index)
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
@@ -1140,15 +1144,19 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
     if reduce is not None:  # Note [scatter's reduce=]
         op, new = _scatter_legacy(True, self._data, dim, _index_data(index), s, reduce)
         if isinstance(s, Tensor):
-            return inplace.record_inplace(op, self, (self, s), (dim, index._data, reduce), new)
-        return inplace.record_inplace(op, self, (self,), (s, dim, index._data, reduce), new)
+            r = inplace.record_inplace(op, self, (self, s), (dim, index._data, reduce), new)
+            return _guard_index(r, "index", index)
+        r = inplace.record_inplace(op, self, (self,), (s, dim, index._data, reduce), new)
+        return _guard_index(r, "index", index)
     _scatter_bounds(self._data, dim, index._data)
     if isinstance(s, Tensor):
         new = raw.scatter(self._data, dim, index._data, s._data)
-        return inplace.record_inplace(SCATTER, self, (self, s), (dim, index._data), new)
+        r = inplace.record_inplace(SCATTER, self, (self, s), (dim, index._data), new)
+        return _guard_index(r, "index", index)
     new = raw.scatter(self._data, dim, index._data,
                       _convert.scalar_array(s, _dtypes.from_numpy(self._data.dtype))[()])
-    return inplace.record_inplace(SCATTER_VALUE, self, (self,), (dim, index._data), new)
+    r = inplace.record_inplace(SCATTER_VALUE, self, (self,), (dim, index._data), new)
+    return _guard_index(r, "index", index)
 
 
 def scatter_add_(self, dim, index, src):
@@ -1156,7 +1164,8 @@ def scatter_add_(self, dim, index, src):
     _scatter_check(self._data, _index_data(index), src, dim)
     _scatter_bounds(self._data, dim, index._data)
     new = raw.scatter_add(self._data, dim, index._data, src._data)
-    return inplace.record_inplace(SCATTER_ADD, self, (self, src), (dim, index._data), new)
+    r = inplace.record_inplace(SCATTER_ADD, self, (self, src), (dim, index._data), new)
+    return _guard_index(r, "index", index)
 
 
 # ---- the catalogue: copies, fills, take/put, scatter_reduce, *_scatter (issue 11) -----------
@@ -1347,7 +1356,8 @@ def index_copy_(self, dim, index, source):
     _index_copy_checks(d, dim, idx, source._data)
     idx = idx.reshape(-1)
     new = _index_copy_kernel(d, source._data, dim, idx)
-    return inplace.record_inplace(INDEX_COPY, self, (self, source), (dim, idx), new)
+    r = inplace.record_inplace(INDEX_COPY, self, (self, source), (dim, idx), new)
+    return _guard_index(r, "index", index)
 
 
 def _restride_error(t, dim, n, inplace):
@@ -1414,12 +1424,14 @@ def index_fill_(self, dim, index, value):
     where = True if where is None else where
     if isinstance(value, Tensor):
         new = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))
-        return inplace.record_inplace(INDEX_FILL_TENSOR, self, (self, value), (dim, idx), new,
-                                      where=where)
+        r = inplace.record_inplace(INDEX_FILL_TENSOR, self, (self, value), (dim, idx), new,
+                                   where=where)
+        return _guard_index(r, "index", index)
     v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
     new = _index_fill_kernel(d, dim, idx, v)
-    return inplace.record_inplace(INDEX_FILL, self, (self,), (dim, idx, value), new,
-                                  where=where)
+    r = inplace.record_inplace(INDEX_FILL, self, (self,), (dim, idx, value), new,
+                               where=where)
+    return _guard_index(r, "index", index)
 
 
 def _flat_index(name, index, numel, checks=None):
@@ -1500,7 +1512,8 @@ def put_(self, index, source, accumulate=False):
     d = self._data
     idx = _put_checks(d, index, source)
     new = _put_kernel(d, source._data, idx, accumulate)
-    return inplace.record_inplace(PUT, self, (self, source), (idx, accumulate), new)
+    r = inplace.record_inplace(PUT, self, (self, source), (idx, accumulate), new)
+    return _guard_index(r, "index", index)
 
 
 def _masked_scatter_args(d, mask, source, inplace_):
@@ -1540,7 +1553,8 @@ def masked_scatter_(self, mask, source):
     d = self._data
     m = _masked_scatter_args(d, mask, source, True)
     new = _masked_scatter_kernel(d, source._data, m)
-    return inplace.record_inplace(MASKED_SCATTER, self, (self, source), (m,), new)
+    r = inplace.record_inplace(MASKED_SCATTER, self, (self, source), (m,), new)
+    return _guard_index(r, "mask", mask)
 
 
 def _src_size_check(src_shape, slice_shape):
@@ -1753,8 +1767,9 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
     d = self._data
     dim, idx, reduce = _scatter_reduce_args(d, dim, index, src, reduce)
     new = _scatter_reduce_kernel(d, src._data, dim, idx, reduce, include_self)
-    return inplace.record_inplace(SCATTER_REDUCE, self, (self, src),
-                                  (dim, idx, reduce, include_self), new)
+    r = inplace.record_inplace(SCATTER_REDUCE, self, (self, src),
+                               (dim, idx, reduce, include_self), new)
+    return _guard_index(r, "index", index)
 
 
 def argwhere(input):
