@@ -11,7 +11,9 @@ torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop33/fin2_repro_002.py", "pending_stop33/fin2_repro_003.py",
                 "pending_stop33/fin2_repro_004.py", "pending_stop34/a_repro_001.py",
-                "pending_stop34/b_repro_001.py", "pending_stop34/c_repro_001.py"]
+                "pending_stop34/b_repro_001.py", "pending_stop34/c_repro_001.py",
+                "pending_stop34/fin_repro_001.py", "pending_stop34/fin_repro_002.py",
+                "pending_stop34/fin_repro_003.py", "pending_stop34/fin_repro_004.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -310,5 +312,90 @@ def test_saved_index_tensors_of_inplace_ops_are_version_checked(call, change):
         except RuntimeError as e:
             return str(e).split("expected")[0]
         return x.grad.tolist()
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("op", ["logical_xor", "logical_and", "logical_or"])
+def test_logical_ops_compare_in_the_promoted_dtype(op):
+    """fin_002: logical ops cast both operands to the common dtype first (TensorIterator):
+    a 0-d int64 -2**63 next to an int32 tensor is int32 0, False; 256 next to uint8 is 0."""
+    def scenario(m):
+        pairs = [(m.tensor(-9223372036854775808), m.tensor([1], dtype=m.int32)),
+                 (m.tensor(256), m.tensor([1], dtype=m.uint8)),
+                 (m.tensor(2 ** 40), m.tensor([3], dtype=m.int16)),
+                 (m.tensor(0.3), m.tensor([1], dtype=m.int8)),
+                 (m.tensor([0.5]), m.tensor([True]))]
+        return [getattr(a, op)(b).tolist() + getattr(b, op)(a).tolist() for a, b in pairs]
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+def test_small_bmm_accumulates_in_order():
+    """fin_001: aten's bmm of contraction x rows x cols < 400 is its own loop, each product
+    rounded and summed in order from 0 (baddbmm_cpu_kernel); OpenBLAS's sgemm rounded
+    (1, 2, 3) @ (1, 3, 2)'s first entry otherwise (then cos(x * x) amplified it)."""
+    rng = np.random.default_rng(34)
+
+    def scenario(m, arrays):
+        return [m.bmm(m.tensor(a), m.tensor(b)).numpy().tobytes().hex() for a, b in arrays]
+    arrays = []
+    for shape in [(1, 2, 3, 2), (4, 3, 5, 2), (2, 7, 7, 7), (3, 1, 9, 4), (2, 8, 6, 8)]:
+        n, i, k, j = shape
+        for dt in (np.float32, np.float64):
+            arrays.append(((rng.standard_normal((n, i, k)) * 3).astype(dt),
+                           (rng.standard_normal((n, k, j)) * 3).astype(dt)))
+    assert scenario(autotensor, arrays) == scenario(torch, arrays)
+
+
+def test_slicing_a_stale_zero_d_view_names_the_view_error_first():
+    """fin_003: ``v[-1::1]`` of a 0-d custom-Function view whose base was written: the
+    slice op's node collects its edges (the view error) before its 0-d check."""
+    def scenario(m):
+        class View(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.view_as(x)
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        v0 = m.tensor(1.764, requires_grad=True)
+        v4 = View.apply(v0)
+        with m.no_grad():
+            v0.exp_()
+        try:
+            v4[-1::1]
+        except (RuntimeError, IndexError) as e:
+            return type(e).__name__, str(e)[:60]
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+def test_post_hook_of_a_custom_function_sees_every_gradient_it_computed():
+    """fin_004: with ``inputs=`` leaving out a custom Function's input, PyTorch still runs
+    its backward (a PyNode computes all outputs) and its post hook sees the gradients it
+    returned; a generated node computes, and shows, None."""
+    def scenario(m):
+        class Sq(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return 2 * x * g
+        out = []
+        for custom in (True, False):
+            v0 = m.tensor(1.764, requires_grad=True)
+            v1 = Sq.apply(v0) if custom else v0 * v0
+            log = []
+            v1.grad_fn.register_hook(lambda gi, go: log.append(
+                [None if g is None else g.item() for g in gi]))
+            v1.backward(inputs=[v1])
+            out.append((log, v0.grad, v1.grad.item()))
+        return out
     ours, theirs = _both(scenario)
     assert ours == theirs

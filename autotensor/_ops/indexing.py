@@ -179,7 +179,8 @@ def getitem(input, key, _setting=False):
     n_specified = _py_sum(_dims_consumed(k) for k in key)
     if n_specified > d.ndim:
         if d.ndim == 0 and len(key) == 1:
-            if isinstance(key[0], slice):
+            if isinstance(key[0], slice):  # (aten::slice's check: its node's edges,
+                view_errors_first(input)  # a stale view's error, come first)
                 raise IndexError("slice() cannot be applied to a 0-dim tensor.")
             if not _is_advanced(key[0]):
                 i = key[0].__index__() if hasattr(key[0], "__index__") else 0

@@ -1431,9 +1431,9 @@ def _compare_inplace(name, fn):
 (GT_SCALAR_, GT_TENSOR_), gt_ = _compare_inplace("gt", gt)
 (GE_SCALAR_, GE_TENSOR_), ge_ = _compare_inplace("ge", ge)
 less_, less_equal_, greater_, greater_equal_, not_equal_ = lt_, le_, gt_, ge_, ne_
-logical_and = _compare(np.logical_and, tensor_only=True)
-logical_or = _compare(np.logical_or, tensor_only=True)
-logical_xor = _compare(np.logical_xor, tensor_only=True)
+logical_and = _compare(np.logical_and, tensor_only=True, promote=True)
+logical_or = _compare(np.logical_or, tensor_only=True, promote=True)
+logical_xor = _compare(np.logical_xor, tensor_only=True, promote=True)
 
 
 def _check_broadcast(input, other):

@@ -186,14 +186,35 @@ def _mkl_items(t):
 
 
 def bmm(a, b):
-    """aten's bmm (Note [Signed zeros of matrix products])."""
+    """aten's bmm (Note [Signed zeros of matrix products]; Note [Small bmm])."""
     if a.shape[2] != 1:
+        if a.shape[1] * a.shape[2] * b.shape[2] < 400 and a.dtype.kind in "fV" and \
+                a.dtype == b.dtype:
+            return _small_bmm(a, b)
         out = asarray(np.matmul(_blas(a), _blas(b)))
         return out if out.dtype == a.dtype else out.astype(a.dtype)
     n, m, p = a.shape[0], a.shape[1], b.shape[2]
     keep = (m > 1 and p > 1 and m * p >= 400 and a.dtype in _GEMM and
             (n == 1 or not (_mkl_items(a) and _mkl_items(b))))
     return _inner_one(a, b, keep)
+
+
+# Note [Small bmm]
+# ~~~~~~~~~~~~~~~~
+# aten's bmm runs its own loop (baddbmm_cpu_kernel) when contraction x rows x cols < 400:
+# for each entry, products summed in order from 0 in the op-math type (float32 for
+# float16/bfloat16), each product and each sum rounded; OpenBLAS's GEMM fuses and reorders
+# them (a (1, 2, 3) @ (1, 3, 2) float32 entry differed by an ulp). Larger products go to
+# the GEMM in both.
+def _small_bmm(a, b):
+    dt = a.dtype
+    if dt.itemsize == 2:
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    n = builtins.max(a.shape[0], b.shape[0])  # (matmul broadcasts a batch of one)
+    acc = np.zeros((n, a.shape[1], b.shape[2]), a.dtype)
+    for k in range(a.shape[2]):
+        acc += a[:, :, k, None] * b[:, None, k, :]
+    return acc if acc.dtype == dt else acc.astype(dt)
 
 
 def where(cond, a, b):

@@ -857,7 +857,9 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                 else:
                     node.release()
             if hooks is not None and hooks["post"]:
-                if filtered:  # (PyTorch does not compute gradients no target needs)
+                if filtered and not getattr(node, "computes_all", False):
+                    # (PyTorch does not compute gradients no target needs; a custom
+                    # Function's backward computes them all, its hook sees them)
                     outs = [None if nxt is None or nxt not in needed else g
                             for (nxt, _), g in zip(node._next, outs)]
                 outs = _post_hooks(node, outs, grads, raw)
@@ -951,7 +953,8 @@ def _apply_needed(node, grads, F, needed):
     CopySlices wraps) those edges as NO_EDGE while it runs."""
     nxt = node._next
     if all(e[0] is None or e[0] in needed for e in nxt) or \
-            isinstance(type(node).__dict__.get("_next"), property):
+            isinstance(type(node).__dict__.get("_next"), property) or \
+            getattr(node, "computes_all", False):  # (a custom Function's backward: all)
         return node.apply(grads, F)  # (NotImplemented's edges: it raises whatever it gets)
     from .graph import NO_EDGE
     from .inplace import _VIEW_INPUT, CopySlices

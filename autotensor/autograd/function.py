@@ -67,6 +67,8 @@ class BackwardCFunction(Node, FunctionCtx):
     """The node of one ``Function.apply`` call (it is also the call's ``ctx``)."""
 
     _forward_cls = None
+    computes_all = True  # (its backward returns every input's gradient, needed or not:
+    #                       the engine's post hooks see them all, as PyTorch's PyNode's)
 
     def name(self):
         return type(self).__name__
