@@ -340,7 +340,8 @@ def test_small_bmm_accumulates_in_order():
     def scenario(m, arrays):
         return [m.bmm(m.tensor(a), m.tensor(b)).numpy().tobytes().hex() for a, b in arrays]
     arrays = []
-    for shape in [(1, 2, 3, 2), (4, 3, 5, 2), (2, 7, 7, 7), (3, 1, 9, 4), (2, 8, 6, 8)]:
+    for shape in [(1, 2, 3, 2), (4, 3, 5, 2), (2, 7, 7, 7), (3, 1, 9, 4), (2, 8, 6, 8),
+                  (2, 1, 40, 3), (3, 2, 33, 2), (1, 1, 399, 1)]:
         n, i, k, j = shape
         for dt in (np.float32, np.float64):
             arrays.append(((rng.standard_normal((n, i, k)) * 3).astype(dt),

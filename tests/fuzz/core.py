@@ -595,6 +595,9 @@ class Renderer:
             return f"{out} = _ckpt({x}, {op == 'ckpt_reentrant'})", out
         if op in CATALOGUE_EXTRA_OPS:
             t = self.ns.get(x)
+            if op == "jacrev" and t is not None and t.numel() > 64:
+                op = "vmap_seg"  # (a Jacobian has numel**2 elements: jacrev of jacrev of
+                #                  a (3, 4) tensor took 15 GB and the fuzzer's process)
             if getattr(t, "requires_grad", False):
                 # a transform of a tensor an outer backward differentiates: autotensor's
                 # graph is the ordinary engine's (Note [Transforms on the autograd graph],
