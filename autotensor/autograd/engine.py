@@ -314,6 +314,20 @@ def _pass_buffer_version(sums, node, grad, outs):
                 _set_made(sums, g, v)
 
 
+class _Casts(dict):
+    """node class -> whether it is ToCopyBackward0, whose gradient (a complex one's real
+    part) is a view in PyTorch, of a conjugated copy here: the only node that passes a
+    buffer's version on explicitly; others pass the array itself, or a NumPy view of it,
+    which carry it (_set_made, _version_of)."""
+
+    def __missing__(self, cls):
+        v = self[cls] = cls.__name__ == "ToCopyBackward0"
+        return v
+
+
+_CASTS = _Casts()
+
+
 _OUTPUT_SHAPED = frozenset(("MaximumBackward0", "MinimumBackward0"))  # (gradients of the
 # output's shape: summed back to a broadcast input's shape after the in-place write)
 
@@ -631,9 +645,17 @@ def _set_made(sums, g, v):
 
 
 def _made(sums, g):
-    """The version _set_made recorded for gradient ``g`` (0 if none)."""
+    """The version _set_made recorded for gradient ``g`` (0 if none), or for the array it
+    is a NumPy view of (a view shares its base's version counter)."""
     entry = sums.get(("made", id(g)))
-    return entry[1] if entry is not None and entry[0]() is g else 0
+    if entry is not None and entry[0]() is g:
+        return entry[1]
+    base = getattr(g, "base", None)
+    if base is not None:
+        entry = sums.get(("made", id(base)))
+        if entry is not None and entry[0]() is base:
+            return entry[1]
+    return 0
 
 
 def _dependencies(roots, needed=None):
@@ -837,12 +859,8 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                                 g._vc[0] = v
                 if raw and _STORAGE[node.__class__] is not None:
                     _mark_storage(sums, outs, _STORAGE[node.__class__])
-                if raw and (capture_map or versioned):
-                    g0 = grads[0]  # (only a buffer with a version has one to pass on)
-                    if (node, 0) in sums or ("made", id(g0)) in sums or getattr(
-                            g0, "base", None) is not None and ("made", id(g0.base)) in sums:
-                        _pass_buffer_version(sums, node, g0, outs)
-                    g0 = None
+                if versioned and _CASTS[node.__class__]:
+                    _pass_buffer_version(sums, node, grads[0], outs)
             else:
                 outs = (None,) * len(node._next)
             if anomaly:
@@ -904,10 +922,12 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                             prev = sums.get(key)
                             if prev is not None:  # old is the array the last sum made
                                 sums[key] = prev + 1
+                                _set_made(sums, buf[nr], prev + 1)
                             elif _owns(old, sums) and _dense(old) and \
                                     not _held(old, sums, first, more):
-                                sums[key] = _made(sums, old) + 1
-                                versioned = True
+                                sums[key] = v = _made(sums, old) + 1
+                                _set_made(sums, buf[nr], v)  # (the array carries its
+                                versioned = True  # version on: Note [Gradient versions])
                         elif not raw and old is not g and getattr(_eager, "versions", False) \
                                 and old._view is None and old._data.__class__ is np.ndarray \
                                 and _dense(old._data) and not _held(old, sums, first, more):
