@@ -13,7 +13,8 @@ _REPRODUCERS = ["pending_stop33/fin2_repro_002.py", "pending_stop33/fin2_repro_0
                 "pending_stop33/fin2_repro_004.py", "pending_stop34/a_repro_001.py",
                 "pending_stop34/b_repro_001.py", "pending_stop34/c_repro_001.py",
                 "pending_stop34/fin_repro_001.py", "pending_stop34/fin_repro_002.py",
-                "pending_stop34/fin_repro_003.py", "pending_stop34/fin_repro_004.py"]
+                "pending_stop34/fin_repro_003.py", "pending_stop34/fin_repro_004.py",
+                "pending_stop34/fz6_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -397,6 +398,38 @@ def test_post_hook_of_a_custom_function_sees_every_gradient_it_computed():
                 [None if g is None else g.item() for g in gi]))
             v1.backward(inputs=[v1])
             out.append((log, v0.grad, v1.grad.item()))
+        return out
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("transform", ["grad", "vjp"])
+def test_transform_results_keep_a_tangent_with_history(transform):
+    """fz6_001: torch.func transforms of a dual whose tangent has history (computed with
+    grad mode on from a tensor requiring grad) return a tangent that requires grad, as
+    PyTorch's; a tangent without history stays without."""
+    def scenario(m):
+        fw = m.autograd.forward_ad
+
+        def seg(t):
+            return (t * t).sin() * 2
+        out = []
+        with fw.dual_level():
+            v0 = fw.make_dual(m.tensor(1.764, dtype=m.float64, requires_grad=True),
+                              m.tensor(1.624, dtype=m.float64))
+            v1 = v0.exp()
+            with m.no_grad():
+                plain = v1.remainder(1)  # (its tangent is v1's: with history)
+                fresh = v1 * 1           # (computed under no_grad: none)
+            for x in (plain, fresh):
+                if transform == "grad":
+                    r = m.func.grad(lambda t: seg(t).sum())(x)
+                elif transform == "vjp":
+                    r = m.func.vjp(seg, x)[1](m.ones_like(x))[0]
+                else:
+                    r = m.func.jvp(seg, (x,), (m.ones_like(x),))[1]
+                t = fw.unpack_dual(r).tangent
+                out.append(None if t is None else (t.requires_grad, round(t.item(), 9)))
         return out
     ours, theirs = _both(scenario)
     assert ours == theirs

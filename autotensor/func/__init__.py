@@ -143,8 +143,12 @@ def _keep_mode(flat):
     if grad_mode.is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad
                                            for t in flat):
         return "graph"
-    if any(isinstance(t, Tensor) and _tangent_of(t) is not None for t in flat):
-        return "tangent"
+    tangents = [_tangent_of(t) for t in flat if isinstance(t, Tensor)]
+    if any(t is not None for t in tangents):
+        if grad_mode.is_grad_enabled() and any(t is not None and t.requires_grad
+                                               for t in tangents):
+            return "tangent graph"  # (a tangent with history: the results' tangents keep
+        return "tangent"            # theirs, as PyTorch's, requires_grad)
     return None
 
 
@@ -177,14 +181,15 @@ def _detach_tree(tree, keep, fresh=True):
 
 def _unwrapped(x, keep, fresh=True):
     from ..autograd import forward_ad
-    tangent = _tangent_of(x) if keep == "tangent" else None
+    tangent = _tangent_of(x) if keep in ("tangent", "tangent graph") else None
     out = x.detach()
     if fresh:
         out._vc = [0]  # (a version counter of its own)
     if tangent is not None:
-        t = tangent.detach()
-        t._vc = [0]
-        forward_ad._set_tangent(out, t)  # (not make_dual: PyTorch's result is no view)
+        if keep == "tangent":
+            tangent = tangent.detach()
+            tangent._vc = [0]
+        forward_ad._set_tangent(out, tangent)  # (not make_dual: PyTorch's result is no view)
     return out
 
 
