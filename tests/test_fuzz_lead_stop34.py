@@ -14,7 +14,7 @@ _REPRODUCERS = ["pending_stop33/fin2_repro_002.py", "pending_stop33/fin2_repro_0
                 "pending_stop34/b_repro_001.py", "pending_stop34/c_repro_001.py",
                 "pending_stop34/fin_repro_001.py", "pending_stop34/fin_repro_002.py",
                 "pending_stop34/fin_repro_003.py", "pending_stop34/fin_repro_004.py",
-                "pending_stop34/fz6_repro_001.py"]
+                "pending_stop34/fz6_repro_001.py", "pending_stop34/fz6_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -431,5 +431,19 @@ def test_transform_results_keep_a_tangent_with_history(transform):
                 t = fw.unpack_dual(r).tangent
                 out.append(None if t is None else (t.requires_grad, round(t.item(), 9)))
         return out
+    ours, theirs = _both(scenario)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16"])
+@pytest.mark.parametrize("value", [-7, 300, 2])
+def test_integer_gradient_terms_times_an_out_of_range_value(dtype, value):
+    """fz6_002: addcmul's gradient ``grad * (tensor2 * value)`` with a uint8 tensor2 and
+    value=-7: PyTorch casts -7 into uint8 (wrapping); NumPy refused the Python int."""
+    def scenario(m):
+        v0 = m.tensor(1.764, requires_grad=True)
+        v2 = m.tensor(4, dtype=getattr(m, dtype))
+        v2.addcmul(v0, v2, value=value).backward()
+        return v0.grad.item()
     ours, theirs = _both(scenario)
     assert ours == theirs

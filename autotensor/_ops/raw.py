@@ -2090,6 +2090,10 @@ def mul(a, b, unroll=1, kind="mul"):
     if f is not None:
         with np.errstate(over="ignore"):
             return np.multiply(*f).astype(a.dtype)
+    if b.__class__ is int and getattr(a, "dtype", None) is not None and \
+            a.dtype.kind in "iu" and not np.can_cast(np.min_scalar_type(b), a.dtype):
+        b = np.array(b).astype(a.dtype)  # (a uint8 gradient term times value=-7: PyTorch
+        #                                   casts the number into the dtype, wrapping)
     out = np.multiply(a, b)
     if out.dtype.kind != "c" or out.__class__ is ZeroGrad:
         return out
