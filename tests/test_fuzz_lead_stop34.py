@@ -238,22 +238,26 @@ def test_saved_index_tensors_are_version_checked(call, change):
     """Note [Saved index tensors]: an index, mask or target modified in place before
     backward raises PyTorch's error (autotensor scattered the gradient to the new places:
     a wrong gradient); unchanged, the gradient is PyTorch's."""
-    def scenario(m):
-        x = m.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=m.float64,
-                     requires_grad=True)
-        i = m.tensor([[0], [1]])
-        c = m.tensor([[True, False, True]])
-        y = eval(call, {"m": m, "x": x, "i": i, "c": c})
-        if change == "add_":
-            i.add_(1).remainder_(2)
-            c.logical_not_()
-        try:
-            y.sum().backward()
-        except RuntimeError as e:
-            return str(e).split("expected")[0]
-        return x.grad.tolist()
-    ours, theirs = _both(scenario)
+    ours, theirs = _both(lambda m: _indexed_backward(m, call, change == "add_", False))
     assert ours == theirs
+
+
+def _indexed_backward(m, call, change, inplace):
+    """``call`` on x (or, ``inplace``, on y = x * 1), its index i and mask c written in
+    place if ``change``, then backward: the gradient, or the version error's start."""
+    x = m.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=m.float64, requires_grad=True)
+    y = x * 1
+    i = m.tensor([[0], [1]])
+    c = m.tensor([[True, False, True]])
+    r = eval(call, {"m": m, "x": x, "y": y, "i": i, "c": c})
+    if change:
+        i.add_(1).remainder_(2)
+        c.logical_not_()
+    try:
+        (y if inplace else r).sum().backward()
+    except RuntimeError as e:
+        return str(e).split("expected")[0]
+    return x.grad.tolist()
 
 
 def test_saved_index_tensors_reach_pack_hooks_and_accessors():
@@ -298,22 +302,7 @@ _INDEXED_INPLACE = ["y.scatter_(1, i, 2.0)", "y.index_add_(1, i[:, 0], x[:, :2])
 @pytest.mark.parametrize("change", [True, False])
 def test_saved_index_tensors_of_inplace_ops_are_version_checked(call, change):
     """The in-place forms too, directly and through a view (CopySlices' fn saved it)."""
-    def scenario(m):
-        x = m.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=m.float64,
-                     requires_grad=True)
-        y = x * 1
-        i = m.tensor([[0], [1]])
-        c = m.tensor([[True, False, True]])
-        eval(call, {"m": m, "x": x, "y": y, "i": i, "c": c})
-        if change:
-            i.add_(1).remainder_(2)
-            c.logical_not_()
-        try:
-            y.sum().backward()
-        except RuntimeError as e:
-            return str(e).split("expected")[0]
-        return x.grad.tolist()
-    ours, theirs = _both(scenario)
+    ours, theirs = _both(lambda m: _indexed_backward(m, call, change, True))
     assert ours == theirs
 
 

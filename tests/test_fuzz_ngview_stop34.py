@@ -10,6 +10,7 @@ differing cases, grouped."""
 import contextlib
 import itertools
 import sys
+import types
 import warnings
 
 import numpy as np
@@ -492,10 +493,6 @@ ACTIONS = {
 }
 
 
-class _S:
-    pass
-
-
 def run_case(L, source, view, mode, action):
     """One case on module L: its observations."""
     lvl, build = SOURCES[source]
@@ -508,7 +505,7 @@ def run_case(L, source, view, mode, action):
                 v = fn(L, x)
         except Exception as e:  # noqa: BLE001
             return ("setup", _err(e))
-        s = _S()
+        s = types.SimpleNamespace()
         s.x, s.v, s.lvl = x, v, lvl
         s.known = [leaf, x, v, x._base]
         out = [ACTIONS[action](L, s)]
