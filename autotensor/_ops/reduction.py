@@ -16,7 +16,7 @@ from .sum_kernel import sum_array
 from .layout import _elem_strides, conform, is_non_overlapping_and_dense
 from .layout import _perm as _layout_perm
 from .dispatch import defop, view_errors_before_checks, view_errors_first
-from .sum_kernel import mean_array, sum_array
+from .sum_kernel import mean_array, norm_two_sum, sum_array
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
@@ -1056,7 +1056,13 @@ def _vector_norm_array(d, ord, dims, keepdim, reduces=False):
         # one element per result: PyTorch's reduction gives |x| (no x * x to underflow)
         out = np.max(a, axis=dims, keepdims=keepdim)
     elif ord == 2:
-        out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
+        ss = None if wide.dtype.kind == "c" else norm_two_sum(
+            d, tuple(range(d.ndim)) if dims is None else tuple(sorted(dims)))
+        if ss is None:
+            out = np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
+        else:  # (aten's order: Note [2-norm order])
+            out = np.sqrt(ss.reshape(tuple(1 if dims is None or i in dims else k
+                                           for i, k in enumerate(d.shape))) if keepdim else ss)
     elif ord == float("inf"):
         out = np.max(a, axis=dims, keepdims=keepdim)
     elif ord == float("-inf"):

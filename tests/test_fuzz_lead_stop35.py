@@ -1,0 +1,127 @@
+"""Stop 35 (lead): the fuzzer's reproducers of stop 34's end and this stop, and the classes
+behind them, each run on autotensor and PyTorch (tests/fuzz/OPEN_FINDINGS.md, Stop 35)."""
+import pathlib
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+_REPRODUCERS = ["pending_stop34/fz6_repro_003.py", "pending_stop34/fz7_repro_001.py"]
+
+
+@pytest.mark.parametrize("path", _REPRODUCERS)
+def test_fuzzer_reproducers_of_stop_35(path):
+    """The reproducers fixed this stop agree with PyTorch."""
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
+
+
+def _layouts():
+    """(shape, view, dims): rows, columns, several dims, transposed and sliced layouts."""
+    same = lambda x: x  # noqa: E731
+    for n in (1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 64):
+        yield (6, n), same, (-1,)
+        yield (n, 6), same, (0,)
+        yield (3, n, 4), same, (1,)
+        yield (3, 2, n), same, (1, 2)
+        yield (n, 5), lambda x: x.T, (1,)
+        yield (4, 2 * n), lambda x: x[:, ::2], (-1,)
+        yield (2, n), same, None
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
+def test_two_norm_bit_for_bit(dtype):
+    """aten's 2-norm order (Note [2-norm order]): lanes of rounded squares, then the lanes,
+    then the tail by fused multiply-adds, or one sequential sum per output; every value as
+    PyTorch's, where NumPy's pairwise sum differs in about a quarter of them."""
+    rng = np.random.default_rng(35)
+    differ = total = 0
+    for shape, view, dims in _layouts():
+        base = torch.from_numpy(rng.standard_normal(shape)).to(getattr(torch, dtype))
+        t = view(base)
+        a = view(autotensor.from_numpy(base.double().numpy()).to(getattr(autotensor, dtype)))
+        assert a.stride() == t.stride()
+        for keepdim in (False, True):
+            want = torch.linalg.vector_norm(t, dim=dims, keepdim=keepdim).double().numpy()
+            got = autotensor.linalg.vector_norm(a, dim=dims, keepdim=keepdim).double().numpy()
+            assert got.shape == want.shape
+            differ += int((got != want).sum())
+            total += want.size
+    assert total > 1000 and differ == 0, f"{differ} of {total} norms differ"
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_normalize_and_cosine_similarity_bit_for_bit(dtype):
+    """The composites over the 2-norm: normalize and cosine_similarity (whose ties decided
+    median's index in fz6_repro_003)."""
+    rng = np.random.default_rng(36)
+    for n in (2, 3, 5, 8, 13):
+        x = rng.standard_normal((4, n)).astype(dtype)
+        y = rng.standard_normal((4, n)).astype(dtype)
+        for dim in (0, 1):
+            want = torch.nn.functional.cosine_similarity(torch.from_numpy(x), torch.from_numpy(y),
+                                                         dim=dim).numpy()
+            got = autotensor.nn.functional.cosine_similarity(autotensor.from_numpy(x),
+                                                             autotensor.from_numpy(y),
+                                                             dim=dim).numpy()
+            np.testing.assert_array_equal(got, want)
+            want = torch.nn.functional.normalize(torch.from_numpy(x), dim=dim).numpy()
+            got = autotensor.nn.functional.normalize(autotensor.from_numpy(x), dim=dim).numpy()
+            np.testing.assert_array_equal(got, want)
+
+
+def _matrices(rng, n, count):
+    for k in range(count):
+        a = rng.standard_normal((n, n))
+        if k % 3 == 1:
+            a += 1099511627777.0  # (fz7_repro_001's shift: every pivot a rounding residue)
+        elif k % 3 == 2:
+            a[:, -1] = a[:, 0] * 3 + a[:, 1] * 1e-9  # nearly singular
+        yield a
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 8, 16])
+def test_float64_lu_and_det_as_mkl(n):
+    """MKL's small dgetrf steps (Note [float32 LU as MKL's], float64 since stop 35): LU
+    factors, det and slogdet bit for bit with PyTorch's, the inverse to 1e-12."""
+    rng = np.random.default_rng(n)
+    for a in _matrices(rng, n, 24):
+        t, m = torch.from_numpy(a), autotensor.from_numpy(a)
+        np.testing.assert_array_equal(autotensor.linalg.lu_factor(m)[0].numpy(),
+                                      torch.linalg.lu_factor(t)[0].numpy())
+        np.testing.assert_array_equal(autotensor.linalg.det(m).numpy(),
+                                      torch.linalg.det(t).numpy())
+        np.testing.assert_allclose(autotensor.linalg.slogdet(m)[1].numpy(),
+                                   torch.linalg.slogdet(t)[1].numpy(), rtol=1e-13)
+        want = torch.linalg.inv(t).numpy()
+        np.testing.assert_allclose(autotensor.linalg.inv(m).numpy(), want, rtol=1e-9,
+                                   atol=1e-12 * np.abs(want).max())
+
+
+def test_inverse_where_numpy_meets_a_zero_pivot_and_getrf_does_not():
+    """A 17 x 17 matrix of rank 16 (the last column 3 times the first) that NumPy's LAPACK
+    calls singular: the inverse from getrf's own pivots, not an internal IndexError, as
+    PyTorch's (whose blocked LU finds no zero pivot either)."""
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        a = np.round(rng.standard_normal((20, 20)), 1)
+        a[:, -1] = a[:, 0] * 3
+        try:
+            np.linalg.inv(a)
+            continue
+        except np.linalg.LinAlgError:
+            pass
+        from autotensor._ops.linalg import _lu_array
+        if _lu_array(a)[2].any():
+            continue
+        try:
+            want = torch.linalg.inv(torch.from_numpy(a)).numpy()
+        except RuntimeError:
+            continue
+        got = autotensor.linalg.inv(autotensor.from_numpy(a)).numpy()
+        assert got.shape == want.shape and np.isfinite(got).all()
+        return
+    pytest.fail("no such matrix drawn")
