@@ -2816,11 +2816,12 @@ def inv_ex(A, *, check_errors=False):
             inverse = np.linalg.inv(a)
             info = np.zeros(a.shape[:-2], np.int32)
         except np.linalg.LinAlgError:
-            if check_errors:
-                _singular_error("linalg.inv", a)
             # (PyTorch's inv_ex is solve_ex(A, I): getrs's substitutions through a zero
-            # pivot, infinities and NaNs; the invertible matrices of a batch exact)
+            # pivot, infinities and NaNs; the invertible matrices of a batch exact; where
+            # NumPy's LAPACK met a zero pivot that getrf's steps do not, theirs rule)
             LU, piv, info = _lu_array(a)
+            if check_errors and info.any():
+                _singular_error("linalg.inv", a)
             inverse = _getrs_array(LU, piv, np.eye(a.shape[-1], dtype=a.dtype)).astype(
                 a.dtype, copy=False)
     return _InvExRT(*_finish(INV_EX, (A,), (), (inverse, info)))

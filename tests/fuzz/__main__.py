@@ -16,6 +16,9 @@ import re
 import sys
 import time
 
+# each side's address space (MemoryError, the program skipped), well under this 24 GiB
+# machine's memory with a CI run beside the fuzzer
+_MEMORY_GIB = 6
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 TEMPLATE = '''"""Fuzz reproducer (autotensor vs PyTorch).
@@ -93,6 +96,8 @@ class TorchWorker:
             self.proc = None
             raise TorchCrashed(f"PyTorch's process ended with status {status}")
         kind, value = pickle.loads(data)
+        if kind == "too_big":
+            raise TorchCrashed(f"PyTorch's side ran out of memory ({value})")
         if kind == "raised":
             raise value
         return value
@@ -131,7 +136,8 @@ def torch_worker():
 
     import torch
 
-    from .core import render_and_run_torch
+    from .core import ProgramTooBig, memory_limit, render_and_run_torch
+    memory_limit(_MEMORY_GIB)
     # The pipes get descriptors of their own, and 0 and 1 become /dev/null and stderr: a
     # program (or a library under it) that reads stdin or prints, from Python or C, cannot
     # take or add bytes on the pipes (a desynchronised stream reads a length of gigabytes
@@ -150,6 +156,8 @@ def torch_worker():
             return 0
         try:
             payload = ("ok", render_and_run_torch(program, torch, dual))
+        except ProgramTooBig as e:
+            payload = ("too_big", str(e))
         except Exception as e:  # noqa: BLE001 -- re-raised in the parent
             payload = ("raised", e)
         try:
@@ -184,8 +192,9 @@ def main(argv=None):
 
     import autotensor
 
-    from .core import Mismatch, check_program, compare_lines
+    from .core import Mismatch, ProgramTooBig, check_program, compare_lines, memory_limit
     from .strategies import programs
+    memory_limit(_MEMORY_GIB)
 
     os.makedirs(args.out, exist_ok=True)
     inflight = os.path.join(args.out, "inflight_program.py")
@@ -197,6 +206,7 @@ def main(argv=None):
     written = 0
     crashes = [0]
     crashed = [0]  # (harness errors)
+    too_big = [0]  # (programs skipped: out of memory under memory_limit)
     worker = None if args.in_process else TorchWorker()
     # each batch of 500 programs has its own Hypothesis seed, drawn from --seed: runs with
     # neighbouring seeds explore unrelated programs (seed + 1 per batch made run s + 1 the
@@ -235,6 +245,9 @@ def main(argv=None):
                     compare_lines(lines, expected, final, autotensor)
                 finally:
                     faulthandler.cancel_dump_traceback_later()
+        except ProgramTooBig as exc:
+            too_big[0] += 1
+            print(f"[{count[0]} programs] out of memory ({exc}): program skipped", flush=True)
         except Mismatch as exc:
             if signature(exc) in seen:
                 return
@@ -277,7 +290,8 @@ def main(argv=None):
     print(f"programs fuzzed: {count[0]} in {minutes:.1f} min "
           f"({count[0] / max(minutes, 1e-9):.0f} programs/minute); mismatches (distinct "
           f"signatures, one reproducer each): {written} in {args.out}"
-          + (f"; PyTorch crashed on {crashes[0]} programs (skipped)" if crashes[0] else ""))
+          + (f"; PyTorch crashed on {crashes[0]} programs (skipped)" if crashes[0] else "")
+          + (f"; {too_big[0]} programs out of memory (skipped)" if too_big[0] else ""))
     return 0 if not written else 1
 
 

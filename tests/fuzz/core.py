@@ -674,6 +674,27 @@ class Renderer:
 _TRACE = os.environ.get("FUZZ_TRACE")
 
 
+class ProgramTooBig(BaseException):
+    """A line ran out of memory under the fuzzer's address-space limit (``memory_limit``): the
+    program is skipped, not compared (a BaseException: no line's ``except`` takes it)."""
+
+
+_ALLOC_FAILURES = ("not enough memory", "can't allocate memory", "Unable to allocate")
+
+
+def memory_limit(gib):
+    """Cap this process's address space (the standalone fuzzer's guard: a generated program
+    asking for tens of GB fails with MemoryError instead of waking the OOM killer)."""
+    try:
+        import resource
+        limit = int(gib * 2**30)
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard == resource.RLIM_INFINITY or hard > limit:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def _exec(src: str, ns: dict):
     if _TRACE:  # (debugging a crash of either library: the last lines run, flushed)
         with open(_TRACE, "a") as f:
@@ -682,6 +703,9 @@ def _exec(src: str, ns: dict):
         exec(src, ns)  # noqa: S102 -- the program is our own generated code
         return None
     except Exception as e:  # noqa: BLE001 -- every exception is a result to compare
+        if isinstance(e, MemoryError) or (isinstance(e, RuntimeError) and
+                                          any(m in str(e) for m in _ALLOC_FAILURES)):
+            raise ProgramTooBig(f"{type(e).__name__}: {str(e)[:120]}") from None
         return e
 
 
