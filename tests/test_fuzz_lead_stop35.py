@@ -125,3 +125,77 @@ def test_inverse_where_numpy_meets_a_zero_pivot_and_getrf_does_not():
         assert got.shape == want.shape and np.isfinite(got).all()
         return
     pytest.fail("no such matrix drawn")
+
+
+def _outcome(fn):
+    try:
+        return ("ok", fn())
+    except Exception as e:  # (the type and message are what is compared)
+        return (type(e).__name__, str(e))
+
+
+_KEYED = {  # (x 3 x 4 requiring grad, i = [0, 2], j = [1, 1]) -> (result, index to modify)
+    "x[i]": lambda m, x, i, j: (x[i] * 1, i),
+    "x[:, j]": lambda m, x, i, j: (x[:, j] * 1, j),
+    "x[i, j] (second)": lambda m, x, i, j: (x[i, j] * 1, j),
+    "x[i, j] (first)": lambda m, x, i, j: (x[i, j] * 1, i),
+    "x[None, i]": lambda m, x, i, j: (x[None, i] * 1, i),
+    "x[i32]": lambda m, x, i, j: (lambda k: (x[k] * 1, k))(i.to(m.int32)),
+    "x[mask]": lambda m, x, i, j: (lambda k: (x[k] * 1, k))(m.tensor([True, False, True])),
+    "index_put": lambda m, x, i, j: (x.index_put((i, j), m.tensor([5.0, 6.0], dtype=m.float64)), j),
+    "index_put accumulate": lambda m, x, i, j: (
+        x.index_put((i,), m.ones(2, 4, dtype=m.float64), accumulate=True) * x, i),
+    "setitem": lambda m, x, i, j: (lambda z: (z.__setitem__(i, x[1] * 2), (z, i))[1])(x * 1),
+    "setitem tuple": lambda m, x, i, j: (
+        lambda z: (z.__setitem__((i, j), x[0, :2] * 3), (z, j))[1])(x * 1),
+    "index_put_ on a view": lambda m, x, i, j: (
+        lambda z: (z[1:].index_put_((j[:1],), x[0] * 2), (z, j))[1])(x * 1),
+}
+
+
+@pytest.mark.parametrize("modify", [False, True])
+@pytest.mark.parametrize("case", sorted(_KEYED))
+def test_index_tensors_of_a_key_are_saved(case, modify):
+    """IndexBackward0 / IndexPutBackward0 save the key's index tensors (Note [Saved index
+    tensors]): one written in place before backward raises PyTorch's "modified by an
+    inplace operation" error naming it (it moved the gradient silently before); untouched,
+    the gradient and ``_saved_indices`` as PyTorch's."""
+    def scenario(m):
+        x = m.arange(12.0, dtype=m.float64).reshape(3, 4).requires_grad_()
+        i, j = m.tensor([0, 2]), m.tensor([1, 1])
+        y, k = _KEYED[case](m, x, i, j)
+        node = y.grad_fn
+        while type(node).__name__ not in ("IndexBackward0", "IndexPutBackward0",
+                                          "CopySlices"):
+            node = node.next_functions[0][0]
+        saved = type(node).__name__ == "CopySlices" or _outcome(  # (its fn is not exposed)
+            lambda: [None if t is None else t.tolist() for t in node._saved_indices])
+        if modify:
+            k.add_(1) if k.dtype != m.bool else k.logical_not_()
+        run = _outcome(lambda: (y.sum().backward(), x.grad.tolist())[1])
+        return saved, run
+    got, want = scenario(autotensor), scenario(torch)
+    assert got == want
+
+
+@pytest.mark.parametrize("case", ["x[i]", "x[:, j]", "x[i, j] (second)", "index_put",
+                                  "setitem tuple"])
+def test_saved_tensor_hooks_see_a_keys_index_tensors(case):
+    """Pack hooks see the key's index tensors (dtype and shape, in PyTorch's order), and
+    the unpacked ones are what backward indexes with."""
+    def scenario(m):
+        x = m.arange(12.0, dtype=m.float64).reshape(3, 4).requires_grad_()
+        i, j = m.tensor([0, 2]), m.tensor([1, 1])
+        packed = []
+
+        def pack(t):
+            packed.append((str(t.dtype), tuple(t.shape)))
+            return t.clone()
+        with m.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y, _ = _KEYED[case](m, x, i, j)
+        i.add_(1)
+        j.add_(1)  # (no version check with hooks: the packed clones are used)
+        y.sum().backward()
+        return packed, x.grad.tolist()
+    got, want = scenario(autotensor), scenario(torch)
+    assert got == want

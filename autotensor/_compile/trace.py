@@ -39,7 +39,7 @@ from .. import _tensor
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import OpNode, _sequence
-from ..autograd.saved import SavedTensor
+from ..autograd.saved import GuardedKey, SavedTensor
 
 _state = grad_mode.state
 ndarray = np.ndarray
@@ -489,6 +489,8 @@ def graph_of(trace, out_tensors, boundary):
                 raise TraceFailed("saved-tensor hooks")
             if isinstance(v, Tensor) and v._meta is not None and "index_guard" in v._meta:
                 v = v._data  # (Note [Saved index tensors]: the index's own array)
+            elif v.__class__ is GuardedKey:
+                v = v.key
             if isinstance(v, Tensor):
                 s = trace.slot_of.get(id(v))
                 if s is None:

@@ -729,26 +729,54 @@ def _index_data(index):
 # The kernels and forward rules take the array; once the node is recorded, its slot holds a
 # tensor over that array sharing the index's version counter (``index_guard``), which the
 # node's version checks, hooks and accessors treat as any saved tensor and its formulas
-# receive as the array again (graph/saved.py's unpacking).
-def _guard_index(result, name, index):
-    """``result`` of an op whose node saved ``index``'s array as the param ``name``."""
-    if not isinstance(index, Tensor):
-        return result
+# receive as the array again (graph/saved.py's unpacking). A key of index / index_put(_)
+# (``x[i, :, j]``, ``x[i] = v``) holds several: its slot holds a ``GuardedKey`` (the key, and
+# each index tensor the caller gave with its position and version), checked at unpacking in
+# the key's order and packed by saved-tensor hooks (stop 35: before it, ``x[i]`` then
+# ``i.add_(1)`` moved the gradient silently).
+def _saved_param(result, name):
+    """(node, slot, written) of the param ``name`` that ``result``'s op saved, or None
+    (written: an in-place op on a view, whose node is the base's CopySlices' fn)."""
     r = result[0] if result.__class__ is tuple else result
     node = r._grad_fn if isinstance(r, Tensor) else None
     if node is None:
-        return result
+        return None
     base = r._base
     written = base is not None and base._grad_fn.__class__.__name__ == "CopySlices"
-    if written:  # (an in-place op on a view: its node is the base's CopySlices' fn)
+    if written:
         node = base._grad_fn
     node = getattr(node, "fn", node) or node  # (CopySlices: the in-place op's own node)
     op = getattr(node, "op", None)
     saved = node._saved if op is not None else None
     if not saved or name not in op.saved_names:
-        return result
+        return None
     i = op.saved_names.index(name)
-    if saved[i].__class__ is not ndarray or op.saved_kinds[i] != "param":
+    return (node, i, written) if op.saved_kinds[i] == "param" else None
+
+
+def _guard_key(result, key, tensors):
+    """``result`` of index / index_put(_), whose node saved ``key`` with the caller's index
+    ``tensors`` ((position in the key, tensor), ...) in it: a GuardedKey."""
+    found = _saved_param(result, "indices") if tensors else None
+    if found is not None:
+        node, i, _ = found
+        if node._saved[i] is key:  # (not an earlier op's node: this op recorded one)
+            from ..autograd.saved import GuardedKey
+            node._saved = node._saved[:i] + (GuardedKey(key, tuple(tensors)),) + \
+                node._saved[i + 1:]
+    return result
+
+
+def _guard_index(result, name, index):
+    """``result`` of an op whose node saved ``index``'s array as the param ``name``."""
+    if not isinstance(index, Tensor):
+        return result
+    found = _saved_param(result, name)
+    if found is None:
+        return result
+    node, i, written = found
+    saved = node._saved
+    if saved[i].__class__ is not ndarray:
         return result
     if written and saved[i] is not index._data and saved[i].base is not index._data and \
             not np.array_equal(saved[i].reshape(-1), index._data.reshape(-1)):

@@ -12,9 +12,10 @@ from . import raw
 from .dispatch import (broadcast_error, defop, set_input_metadata, view_errors_before_checks,
                        view_errors_first)
 from ._common import (
-    _asarray, _broadcastable, _finish, _guard_index, _index_data, ndarray, _py_all, _py_any,
-    _py_max, _py_sum, _wrap_dim)
+    _asarray, _broadcastable, _finish, _guard_index, _guard_key, _index_data, ndarray, _py_all,
+    _py_any, _py_max, _py_sum, _wrap_dim)
 from .pointwise import copy_, fill_
+from ..autograd.saved import GuardedKey
 from .shape import _alias, expand, select, _slice, unsqueeze, view
 from ..amp import autocast_mode as _amp
 
@@ -194,6 +195,7 @@ def getitem(input, key, _setting=False):
     dim = 0
     adv = []          # (position in result, index array) of advanced indices
     rest = []         # the key for the advanced step
+    given = []        # (position in rest, the caller's index tensor): saved by the node
     has_adv = False
     ell_seen = False
     out_of_bounds = None  # (the first index out of its dim's range)
@@ -259,6 +261,8 @@ def getitem(input, key, _setting=False):
                             out_of_bounds = (bad, len(adv), size)
                         arr = np.clip(arr, -size, size - 1)
                 rest.append(k if byte and k._data.ndim else arr)
+                if isinstance(k, Tensor) and k._data.ndim and not byte:
+                    given.append((len(rest) - 1, k))
                 has_adv = True
                 adv.append(dim)
                 dim += span
@@ -282,13 +286,13 @@ def getitem(input, key, _setting=False):
     if not has_adv:
         # x[...] reads an alias; x[...] = v writes x itself (full slices are skipped)
         if _setting:
-            return result, None
+            return result, None, ()
         return _alias(input) if result is input else result
     while rest and isinstance(rest[-1], slice):
         rest.pop()
     idx = tuple(rest)
-    if _setting:  # (the region the basic parts select, and the key of index_put_)
-        return result, idx
+    if _setting:  # (the region the basic parts select, the key of index_put_, its tensors)
+        return result, idx, given
     if out_of_bounds is not None:
         # (aten's index kernel checks the indices it reads: none for an empty result, whose
         # key was clipped above; its size-0 dim and shape errors come first, all after
@@ -304,7 +308,10 @@ def getitem(input, key, _setting=False):
         view_errors_first(result)
         _index_result_shape(result._data.shape, idx)  # (PyTorch's words)
         raise
-    return _finish(INDEX, (result,), (idx,), out)
+    r = _finish(INDEX, (result,), (idx,), out)
+    if given and r._grad_fn is not None:  # (its slot 0, the key: Note [Saved index tensors])
+        r._grad_fn._saved = (GuardedKey(idx, tuple(given)),) + r._grad_fn._saved[1:]
+    return r
 
 
 def _sequence_as_tuple(key):
@@ -349,12 +356,12 @@ def setitem(input, key, value):
         return _copy_to(unsqueeze(input, 0), value)
     if key.__class__ is Tensor and key._data.dtype in _PLAIN_INDEX and 0 < (
             key._data.ndim if key._data.dtype == np.bool_ else 1) <= input._data.ndim:
-        region, idx = input, (key._data,)  # (the usual advanced key: no views to make)
-    else:
-        region, idx = getitem(input, key, _setting=True)
+        region, idx, given = input, (key._data,), ((0, key),)  # (the usual advanced key:
+    else:  # no views to make)
+        region, idx, given = getitem(input, key, _setting=True)
     if idx is None:
         return _copy_to(region, value)
-    _index_put_(region, idx, _strip_leading_ones(value))
+    _index_put_(region, idx, _strip_leading_ones(value), given=given)
 
 
 _PLAIN_INDEX = frozenset(map(np.dtype, (np.int64, np.bool_)))
@@ -560,12 +567,17 @@ def _check_index_put_args(name, indices, values, method):
 def index_put_(input, indices, values, accumulate=False, _method=False):
     _check_index_put_args("index_put_", indices, values, _method)
     _warn_expanded("index_put_", input._data, "tensor[indices] = tensor")
-    return _index_put_(input, tuple(indices), values, accumulate)
+    return _index_put_(input, tuple(indices), values, accumulate, _given(indices))
 
 
-def _index_put_(input, indices, values, accumulate=False):
+def _given(indices):
+    """index_put(_)'s index tensors with their positions (Note [Saved index tensors])."""
+    return tuple((j, k) for j, k in enumerate(indices) if isinstance(k, Tensor) and k._data.ndim)
+
+
+def _index_put_(input, indices, values, accumulate=False, given=()):
     key, v, new = _index_put(input, indices, values, accumulate, in_place=True)
-    return _inplace_index_put(input, key, v, new, accumulate)
+    return _guard_key(_inplace_index_put(input, key, v, new, accumulate), key, given)
 
 
 def index_put_method(self, indices, values, accumulate=False):
@@ -609,16 +621,16 @@ def _inplace_index_put(input, key, v, new, accumulate):
 @view_errors_before_checks
 def index_put(input, indices, values, accumulate=False, _method=False):
     _check_index_put_args("index_put", indices, values, _method)
-    return _index_put_fresh(input, tuple(indices), values, accumulate)
+    return _index_put_fresh(input, tuple(indices), values, accumulate, _given(indices))
 
 
-def _index_put_fresh(input, indices, values, accumulate=False):
+def _index_put_fresh(input, indices, values, accumulate=False, given=()):
     """One IndexPutBackward0 on a fresh result (version 0), as PyTorch's out-of-place op."""
     key, v, new = _index_put(input, indices, values, accumulate)
     r = _finish(INDEX_PUT, (input, v), (key, accumulate), new)
     if r._grad_fn is not None and v._requires_grad:  # values broadcast over the indexed
         r._grad_fn._reduce = [None, (v._data.shape, v._data.dtype)]  # part: summed back
-    return r
+    return _guard_key(r, key, given)
 
 
 @view_errors_before_checks

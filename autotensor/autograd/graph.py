@@ -15,7 +15,7 @@ import weakref
 
 from .. import _errors
 from .._backend import np as _np
-from .saved import SavedTensor, raw_saved
+from .saved import GuardedKey, SavedTensor, raw_saved
 from .grad_mode import state
 from .._zero_grad import materialized as _zero_materialized, ZeroGrad as _ZeroGrad
 
@@ -355,6 +355,8 @@ def unpack_saved(node, F):
             if not raw and op.saved_kinds[i] == "param" and \
                     vals[i]._data.dtype.kind in "biu":
                 vals[i] = vals[i]._data  # (an index tensor: its formulas take the array)
+        elif v.__class__ is GuardedKey:  # (Note [Saved index tensors] in _ops/_common.py)
+            vals[i] = v.unpack(node, i)
     for i, k in op.output_slots:
         if vals[i] is None:
             continue
@@ -434,6 +436,8 @@ def saved_property(index, name, kind):
         value = node._saved[index]
         if value.__class__ is SavedTensor:
             return value.unpack(node)
+        if value.__class__ is GuardedKey:
+            return value.accessor(node)
         if kind == "output" and value is not None:
             return _from_saved_output(value, node, node.op.outputs.index(name))
         if name == "reduction" and value.__class__ is str:
@@ -533,6 +537,11 @@ def _raw_apply(op):
                   f"        v{i} = v{i}._data",
                   f"    elif v{i}.__class__ is SavedTensor:",
                   "        return generic(self, grads, F)"]
+        if op.name in ("index", "index_put"):  # (a GuardedKey: Note [Saved index tensors])
+            lines += [f"    elif v{i}.__class__ is GuardedKey:",
+                      f"        if v{i}.versions is None:",
+                      "            return generic(self, grads, F)",
+                      f"        v{i} = v{i}.unpack(self, {i})"]
     for i, k in op.output_slots:
         lines += [f"    if v{i} is not None:",
                   f"        if v{i}.__class__ is SavedTensor or self._out_vc[{k}][0] != (",
@@ -540,6 +549,7 @@ def _raw_apply(op):
                   f"else versions[{i}]):",
                   "            return generic(self, grads, F)"]
     env = {"generic": OpNode.apply, "Tensor": Tensor, "SavedTensor": SavedTensor,
+           "GuardedKey": GuardedKey,
            "ZeroGrad": _ZeroGrad, "ndarray": _ndarray,
            "reduce": _reduce_outs, "mixed": _mixed_saved, "promoted": apply_promoted}
     lines += ["    if self._reduce is not None and mixed(self, g, saved):",

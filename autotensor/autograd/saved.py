@@ -50,6 +50,43 @@ def current_hooks():
     return hooks[-1] if hooks else None
 
 
+class GuardedKey:
+    """An index key saved by IndexBackward0 / IndexPutBackward0 whose index tensors PyTorch
+    saves (Note [Saved index tensors] in _ops/_common.py): the key as the formulas take it,
+    and each index tensor given by the caller with its position in the key and its version
+    when saved, checked in order at unpacking."""
+    __slots__ = ("key", "tensors", "versions")
+
+    def __init__(self, key, tensors):
+        self.key = key
+        hooks = _state.saved_hooks
+        if hooks:  # (packed as any saved tensor; PyTorch checks no version then)
+            tensors = tuple((p, SavedTensor(t, False, 0, hooks[-1])) for p, t in tensors)
+        self.tensors = tensors  # ((position in key, tensor or SavedTensor), ...)
+        self.versions = None if hooks else tuple(t._vc[0] for _, t in tensors)
+
+    def unpack(self, node, slot):
+        if self.versions is None:  # (hooks: the key rebuilt from what unpack gives back)
+            key = list(self.key)
+            for p, saved in self.tensors:
+                a = saved.unpack(node, True)
+                key[p] = a if a.dtype == key[p].dtype else a.astype(key[p].dtype)
+            return tuple(key)
+        for (_, t), expected in zip(self.tensors, self.versions):
+            if t._vc[0] != expected:
+                from .graph import _modified_message
+                raise RuntimeError(_modified_message(node, slot, t, t._vc[0], expected))
+        return self.key
+
+    def accessor(self, node=None):
+        """PyTorch's ``_saved_indices``: a tensor per indexed dim, None for the others."""
+        from .._tensor import _make
+        given = {p: t.unpack(node) if t.__class__ is SavedTensor else t
+                 for p, t in self.tensors}
+        return tuple(None if k.__class__ is slice else given[p] if p in given else _make(k)
+                     for p, k in enumerate(self.key))
+
+
 class SavedTensor:
     """One saved tensor of a node (``node._raw_saved_<name>``; PyTorch's SavedVariable).
 
