@@ -148,6 +148,28 @@ class Tensor:
     def data_ptr(self):
         return _address(self._data)
 
+    def _in_storage(self):
+        """(storage array, offset, sizes, strides) in elements, as PyTorch pickles and deep-
+        copies a tensor (Note [PyTorch's file format] in serialization.py), or None where
+        the memory is not one contiguous 1-D storage to describe it in."""
+        d = self._data
+        if d.__class__ is not np.ndarray or d.dtype.kind == "V" or not d.size:
+            return None
+        root = self._root_array()
+        item = d.itemsize
+        if root.__class__ is np.ndarray and not root.flags.c_contiguous:
+            while isinstance(root.base, np.ndarray):  # (NumPy's owner of the memory)
+                root = root.base
+        if root.__class__ is not np.ndarray or root.dtype != d.dtype or \
+                not root.flags.c_contiguous or any(st % item for st in d.strides):
+            return None
+        offset, rem = divmod(_address(d) - _address(root), item)
+        strides = tuple(st // item for st in d.strides)
+        last = offset + sum((n - 1) * st for n, st in zip(d.shape, strides))
+        if rem or offset < 0 or any(st < 0 for st in strides) or last >= root.size:
+            return None
+        return root, offset, d.shape, strides
+
     def untyped_storage(self):
         return _Storage(self._root_array())
 
@@ -252,6 +274,9 @@ class Tensor:
         return object.__format__(self, spec)
 
     def __reduce_ex__(self, proto):
+        where = self._in_storage()
+        if where is not None:  # (as PyTorch's: the whole storage, a copy of its own)
+            return (_rebuild_in, (where[0].copy(),) + where[1:] + (self._requires_grad,))
         return (_rebuild, (self._data.copy(), self._requires_grad))
 
     def __deepcopy__(self, memo):
@@ -261,7 +286,16 @@ class Tensor:
                                "attempting to deepcopy a module, this may be because of a "
                                "torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
-        t = _make(self._data.copy(), requires_grad=self._requires_grad)
+        where = self._in_storage()
+        if where is None:
+            t = _make(self._data.copy(), requires_grad=self._requires_grad)
+        else:  # (PyTorch deep-copies the storage, once per memo, and sets the same geometry)
+            root = where[0]
+            copied = memo.get(id(root))
+            if copied is None:
+                copied = memo[id(root)] = root.copy()
+                memo.setdefault(id(memo), []).append(root)  # (keeps the id valid)
+            t = _rebuild_in(copied, *where[1:], self._requires_grad)
         if self._grad is not None:
             t._grad = self._grad.__deepcopy__(memo)
         if type(self) is not Tensor:
@@ -699,6 +733,18 @@ Tensor._from_saved_output = staticmethod(_from_saved_output)
 
 def _rebuild(data, requires_grad):
     return _make(data, requires_grad)
+
+
+def _rebuild_in(storage, offset, sizes, strides, requires_grad):
+    """A tensor over ``storage`` (a C-contiguous array) at PyTorch's geometry."""
+    storage = storage.reshape(-1)
+    item = storage.itemsize
+    data = np.lib.stride_tricks.as_strided(storage[offset:], tuple(sizes),
+                                           tuple(st * item for st in strides))
+    t = _make(data, requires_grad)
+    if data.size != storage.size or offset:
+        t._meta = {"root": storage}  # (storage_offset(), untyped_storage() as PyTorch's)
+    return t
 
 
 def is_tensor(obj):

@@ -199,3 +199,47 @@ def test_saved_tensor_hooks_see_a_keys_index_tensors(case):
         return packed, x.grad.tolist()
     got, want = scenario(autotensor), scenario(torch)
     assert got == want
+
+
+_GEOMETRIES = {
+    "transposed": lambda m: m.arange(6.0).reshape(2, 3).t(),
+    "strided": lambda m: m.arange(10.0)[::2],
+    "offset view": lambda m: m.arange(12.0).reshape(3, 4)[1:, 1:3],
+    "contiguous": lambda m: m.arange(6.0).reshape(2, 3),
+    "parameter transposed": lambda m: m.nn.Parameter(m.arange(6.0).reshape(2, 3).t()),
+    "parameter strided": lambda m: m.nn.Parameter(m.arange(10.0)[::2]),
+}
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+@pytest.mark.parametrize("name", sorted(_GEOMETRIES))
+def test_copies_keep_pytorchs_geometry(name, how):
+    """deepcopy and pickle keep the strides and storage offset (PyTorch copies or pickles
+    the whole storage; a Parameter deep-copies by clone(preserve_format)); they were C
+    order before."""
+    import copy
+    import pickle
+
+    def scenario(m):
+        x = _GEOMETRIES[name](m)
+        y = copy.deepcopy(x) if how == "deepcopy" else pickle.loads(pickle.dumps(x))
+        return (type(y).__name__, y.stride(), y.storage_offset(), y.tolist(), y.requires_grad,
+                y.untyped_storage().nbytes())
+    assert scenario(autotensor) == scenario(torch)
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_copies_of_a_base_and_its_view_share_storage_as_pytorchs(how):
+    """deepcopy copies a storage once per memo (the copies of a base and its view share
+    it); plain pickle writes a storage per tensor (they do not)."""
+    import copy
+    import pickle
+
+    def scenario(m):
+        b = m.arange(6.0)
+        v = b[2:4]
+        cb, cv = copy.deepcopy([b, v]) if how == "deepcopy" else \
+            pickle.loads(pickle.dumps([b, v]))
+        cb[2] = 100.0
+        return cv.tolist(), cv.storage_offset(), cv._base is None
+    assert scenario(autotensor) == scenario(torch)

@@ -14,6 +14,9 @@ class Parameter(Tensor):
         t = _make(data._data)
         t.__class__ = cls
         t._vc = data._vc
+        root = data._root_array()
+        if root is not data._data:  # (the data's storage: storage_offset(), pickling)
+            t._meta = {"root": root}
         if requires_grad:
             t.requires_grad_(True)
         return t
@@ -24,16 +27,18 @@ class Parameter(Tensor):
     __str__ = __repr__
 
     def __reduce_ex__(self, proto):
-        return (_rebuild_parameter, (self._data.copy(), self._requires_grad))
+        # (the data pickled as a tensor: its storage, offset and strides, as PyTorch's)
+        return (_rebuild_parameter, (self.detach(), self._requires_grad))
 
     def __deepcopy__(self, memo):
-        p = Parameter(_make(self._data.copy()), self._requires_grad)
+        from .._ops.pointwise import clone
+        p = Parameter(clone(self.detach()), self._requires_grad)  # (preserve_format)
         memo[id(self)] = p
         return p
 
 
 def _rebuild_parameter(data, requires_grad):
-    return Parameter(_make(data), requires_grad)
+    return Parameter(data if isinstance(data, Tensor) else _make(data), requires_grad)
 
 
 class Buffer(Tensor):
