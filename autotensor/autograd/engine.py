@@ -353,6 +353,8 @@ _eager = threading.local()  # .versions: formulas on tensors only for tangents (
 def _obeys_layout(g, v):
     """PyTorch's obeys_layout_contract: a gradient whose strides are the leaf's (or that is
     contiguous, for a leaf that is not dense) is stolen into .grad rather than copied."""
+    if g.flags.c_contiguous and v.flags.c_contiguous and 1 not in v.shape:
+        return True  # (the common case: both C order, no size-1 dim's stride to look at)
     if not _dense_array(v):
         return g.flags.c_contiguous
     gi, vi = g.itemsize, v.itemsize
