@@ -13,7 +13,7 @@ from .. import _convert, _dtypes, _errors
 from .. import _memory_format as _mf
 from .._backend import np
 from .._tensor import _make, Tensor
-from ..autograd import forward_ad, inplace
+from ..autograd import forward_ad, grad_mode, inplace
 from . import _specfun, layout, raw
 from .aliasing import aliased_value
 from ..autograd.forward_ad import fallback_checks, refuse_unsupported
@@ -3281,7 +3281,8 @@ def _softplus_backward_jvp(F, grad_output, grad_output_t, self, self_t, beta, th
 # of their own, differentiable in grad_output and in self)
 SOFTPLUS_BACKWARD = defop(
     "softplus_backward", "SoftplusBackwardBackward0",
-    lambda grad, x, beta, threshold: softplus_backward(raw.RAW, grad, x, beta, threshold),
+    raw._promoting(lambda grad, x, beta, threshold: softplus_backward(raw.RAW, grad, x, beta,
+                                                                     threshold)),
     inputs=("grad_output", "self"), params=("beta", "threshold"),
     grads={"grad_output": lambda F, grad, self, beta, threshold:
            F.softplus_backward(grad, self, beta, threshold),
@@ -3296,6 +3297,12 @@ SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus, params=("beta", "th
 
 
 def silu_backward(F, grad, self):
+    if not F.is_raw and not grad_mode.state.enabled and grad._data.dtype != self._data.dtype:
+        # (grad mode off, forward mode under no_grad: aten's silu_backward kernel, in the
+        # common dtype, as mish_backward)
+        common = _dtypes.result_type(grad, self).np
+        return _make(np.asarray(silu_backward(raw.RAW, grad._data.astype(common),
+                                              self._data.astype(common))))
     if _ported_float(F, grad, self):
         if self.dtype == np.float32:
             return _silu_backward_float32(grad, self)
@@ -3836,7 +3843,13 @@ HARDSWISH = defop("hardswish", "HardswishBackward0",
 
 
 def mish_backward(F, grad, self):
-    """PyTorch's infinitely_differentiable_mish_backward (sigmoid, exp().log1p(), tanh)."""
+    """PyTorch's infinitely_differentiable_mish_backward (sigmoid, exp().log1p(), tanh);
+    with grad mode off (forward mode under no_grad) its rule is aten's mish_backward kernel:
+    computed in the common dtype, written in self's."""
+    if not F.is_raw and not grad_mode.state.enabled and grad._data.dtype != self._data.dtype:
+        common = _dtypes.result_type(grad, self).np
+        out = mish_backward(raw.RAW, grad._data.astype(common), self._data.astype(common))
+        return _make(np.asarray(out).astype(self._data.dtype, copy=False))
     if _ported_float(F, grad, self):
         return _mish_backward_float32(grad, self)
     s = F.sigmoid(self)
@@ -4107,6 +4120,9 @@ def glu_jvp(F, self, self_t, dim):
     of PyTorch's glu_jvp (a CPU kernel of float and double only: half precision refuses,
     even empty; its order gives +0.0 where a * s * (1 - s) * b_t would keep a -0.0)."""
     d = self._data.dtype
+    if self_t._data.dtype != d:  # (its TensorIterator's same-dtype check, first)
+        raise RuntimeError(f"Found dtype {_dtypes.scalar_name(self_t.dtype)} but expected "
+                           f"{_dtypes.scalar_name(self.dtype)}")
     if d.itemsize == 2:
         raise NotImplementedError(f"\"glu_jvp_cpu\" not implemented for "
                                   f"'{_dtypes.scalar_name(_dtypes.from_numpy(d))}'")

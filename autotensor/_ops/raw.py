@@ -1527,6 +1527,24 @@ def _half_f32(*arrays):
     return None
 
 
+def _promoting(kernel):
+    """An activation's backward kernel as aten's TensorIterator runs it: ``grad`` and
+    ``self`` of different dtypes (a forward-mode tangent of another dtype than its primal:
+    PyTorch's auto_element_wise rule calls this kernel) computed in their common dtype."""
+    def run(grad, self, *params):
+        if grad.dtype != self.dtype and grad.__class__ is ndarray and \
+                self.__class__ is ndarray:
+            from .. import _dtypes
+            common = _dtypes.binary_result_dtype(
+                _dtypes.from_numpy(grad.dtype), grad.ndim == 0,
+                _dtypes.from_numpy(self.dtype), self.ndim == 0).np
+            grad, self = grad.astype(common, copy=False), self.astype(common, copy=False)
+        return kernel(grad, self, *params)
+    run.__name__, run.__doc__ = kernel.__name__, kernel.__doc__
+    return run
+
+
+@_promoting
 def leaky_relu_backward(grad, self, negative_slope):
     f = _half_f32(grad, self)
     if f is not None:
@@ -1540,6 +1558,7 @@ def leaky_relu_backward(grad, self, negative_slope):
 rrelu_with_noise_backward = leaky_relu_backward
 
 
+@_promoting
 def hardtanh_backward(grad, self, min_val, max_val):
     """0 outside (min_val, max_val); at a NaN input the scalar loop passes grad on (its
     test is false), the SIMD loop's mask (min < self < max) gives 0, as shrink_backward."""
@@ -1550,6 +1569,7 @@ def hardtanh_backward(grad, self, min_val, max_val):
 _ONE_SIXTH_F = float(np.float32(1 / 6))  # 1/6 in float, as PyTorch's kernel
 
 
+@_promoting
 def hardsigmoid_backward(grad, self):
     f = _half_f32(grad, self)
     if f is not None:
@@ -1572,6 +1592,7 @@ def softshrink(a, lambd):
     return out
 
 
+@_promoting
 def softshrink_backward(grad, self, lambd):
     """PyTorch's shrink_backward: 0 inside [-lambd, lambd]; at a NaN input the scalar loop
     passes grad on (its test is false), the SIMD loop's mask gives 0."""
@@ -1669,6 +1690,7 @@ def sigmoid_backward(grad, output):
     return asarray(grad * (1 - output) * output)
 
 
+@_promoting
 def threshold_backward(grad, self, threshold):
     """``self <= threshold ? 0 : grad`` (a NaN self passes grad through); by masking bits
     where it can (Note [Masking by bits]: relu's backward, 10 x faster than np.where)."""
@@ -2310,6 +2332,7 @@ FORMULA_NAMES = (
     *(f"{k}_pad{n}d_backward" for k in ("reflection", "replication") for n in (1, 2, 3)),
 )
 
+@_promoting
 def elu_backward(grad, x, alpha, scale, input_scale, is_result):
     """At a NaN input PyTorch's scalar loop gives grad * scale (its test b <= 0 is false),
     its SIMD loop (two vectors a step) the negative branch, NaN. float32, float16 and
@@ -2368,6 +2391,7 @@ def _nan_lanes(out, x, operands, unroll=1, vector_value=np.nan, scalar_value=Non
     return asarray(np.asarray(out).astype(dt, copy=False))
 
 
+@_promoting
 def softplus_backward(grad, x, beta, threshold):
     from .pointwise import softplus_backward
     return softplus_backward(RAW, grad, x, beta, threshold)
@@ -2452,6 +2476,7 @@ def gelu_backward(grad, x, approximate):
     return gelu_backward(RAW, grad, x, approximate)
 
 
+@_promoting
 def hardswish_backward(grad, x):
     """At a NaN input PyTorch's scalar loop passes grad on, its SIMD loop's blends keep the
     NaN of grad * (x / 3 + 0.5)."""
