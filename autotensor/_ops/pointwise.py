@@ -1236,41 +1236,51 @@ def clamp(input, min=None, max=None):
     return _finish(CLAMP, (input,), (min, max), out)
 
 
-def _clamp_bounds(input, min, max, inplace=False):
-    """Number bounds as PyTorch takes them: the result dtype promotes the input with the
-    bounds, each bound converted to it as a c10::Scalar (checked, wrapping into unsigned
-    types); complex bounds only where they are real numbers for a float input.
-    ``inplace``: clamp_'s cast check of that dtype into the input's, before the bounds'."""
+def _clamp_bounds(input, min, max, inplace=False, one=False):
+    """Number bounds as PyTorch takes them, in its order (clamp's meta function, then its
+    impl and kernel): a complex input refused; a float input keeps its dtype, an integer or
+    bool one promotes with the bounds (an in-place clamp_ refusing the cast, then a complex
+    result refused); two bounds with a NaN give NaN (no bound converted); else each bound is
+    converted to the dtype as a c10::Scalar (checked, wrapping into unsigned types).
+    ``one``: clamp_min/clamp_max, whose meta functions refuse a complex bound first."""
     bounds = [b for b in (min, max) if b is not None]
     for b in reversed(bounds):  # (max parsed first: _scalar_args)
         _convert.check_python_int(b)
     kind = input._data.dtype.kind
-    if _py_any(isinstance(b, complex) for b in bounds) or kind == "c":
-        if kind == "c" or kind in "biu":
+    if kind == "c" or (one and isinstance(bounds[0], complex)):
+        raise NotImplementedError("clamp is not supported for complex types")
+    d = input._data.dtype
+    if kind in "fV":
+        dt = _dtypes.from_numpy(d)
+    else:
+        dt = _dtypes.result_type(input, *bounds)
+        if inplace and dt.np != d:
+            raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
+                               f"desired output type "
+                               f"{_dtypes.cpp_name(_dtypes.from_numpy(d))}")
+        if dt.np.kind == "c":
             raise NotImplementedError("clamp is not supported for complex types")
+    if _py_any(isinstance(b, complex) for b in bounds):  # (a float input's: real numbers)
         min, max = (_convert.scalar_array(b, _dtypes.float64).item()
                     if isinstance(b, complex) else b for b in (min, max))
         bounds = [b for b in (min, max) if b is not None]
-    dt = _dtypes.result_type(input, *bounds)
+    if len(bounds) == 2 and _py_any(isinstance(b, float) and b != b for b in bounds):
+        return math.nan, math.nan, dt  # (clamp_out fills NaN, reading no bound)
     if dt is _dtypes.bool:
         which = "clamp" if len(bounds) == 2 else "clamp_min" if min is not None else \
             "clamp_max"
         raise NotImplementedError(f"\"{which}_scalar_cpu\" not implemented for 'Bool'")
-    d = input._data.dtype
-    if inplace and dt.np != d and not np.can_cast(dt.np, d, "same_kind"):
-        raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
-                           f"desired output type {_dtypes.cpp_name(_dtypes.from_numpy(d))}")
     min, max = (_convert.scalar_array(b, dt).item() if b is not None else None
                 for b in (min, max))
     return min, max, dt
 
 
-def _clamp_bounds_(self, min, max):
+def _clamp_bounds_(self, min, max, one=False):
     """_clamp_bounds of an in-place clamp: a bound its dtype cannot hold ("value cannot be
     converted to type c10::Half without overflow") or a result type self cannot take is the
     kernel's error, which autograd's checks (a leaf, a view of one) come before."""
     try:
-        return _clamp_bounds(self, min, max, inplace=True)
+        return _clamp_bounds(self, min, max, inplace=True, one=one)
     except (RuntimeError, NotImplementedError):
         inplace.check_inplace(self, (self,))
         raise
@@ -3671,21 +3681,22 @@ GELU = defop("gelu", "GeluBackward0", _gelu_kernel,
 
 def _elu(a, alpha, scale, input_scale):
     """aten's elu_kernel: float32 (float16/bfloat16 converted to it, the result rounded
-    once) with float32 coefficients (negcoef = alpha * scale rounded), ``expm1(a *
-    negiptcoef) * negcoef`` (glibc's expm1f in its scalar loop, SLEEF's in its SIMD loop:
+    once) with float32 coefficients (negcoef = alpha * scale rounded), ``a < 0 ? expm1(a *
+    negiptcoef) * negcoef : a * poscoef`` (a zero takes the second: +0.0 with a negative,
+    infinite or NaN alpha; glibc's expm1f in its scalar loop, SLEEF's in its SIMD loop:
     both within an ulp of the correctly rounded value used here; expm1(-0.0) is -0.0);
     float64 as NumPy's."""
     half = a.itemsize == 2 and a.dtype.kind in "fV"
     if not (half or a.dtype == np.float32) or a.size > raw.PORTED_MAX:
         if half:
             return _in_float32(_elu)(a, alpha, scale, input_scale)
-        return np.where(a > 0, a * scale, np.expm1(a * input_scale) * (alpha * scale)).astype(
+        return np.where(a < 0, np.expm1(a * input_scale) * (alpha * scale), a * scale).astype(
             a.dtype, copy=False)
     f32 = np.float32
     negcoef, poscoef, negiptcoef = f32(f32(alpha) * f32(scale)), f32(scale), f32(input_scale)
     x = a.astype(f32, copy=False)
     with np.errstate(all="ignore"):
-        out = np.where(x <= 0, raw.FLOAT_KERNELS["expm1"](x * negiptcoef) * negcoef,
+        out = np.where(x < 0, raw.FLOAT_KERNELS["expm1"](x * negiptcoef) * negcoef,
                        x * poscoef)
     return out.astype(a.dtype, copy=False)
 
@@ -4200,6 +4211,20 @@ def _scalar_args(*values):
         _convert.check_python_int(v)
 
 
+def _kernel_scalar(value, d, half_as_float=False):
+    """``Scalar::to<scalar_t>()`` as a CPU kernel reads a number argument (checked_convert:
+    "value cannot be converted to type int8_t without overflow"; a float truncated into an
+    integer type, a negative int wrapped into an unsigned one); ``d`` a NumPy dtype;
+    ``half_as_float``: the kernel reads it as float for float16/bfloat16. Returns the number
+    the kernel uses for an integer or bool dtype, ``value`` itself for a floating one (whose
+    kernels here take the Python number)."""
+    dt = _dtypes.from_numpy(d)
+    if half_as_float and dt.name in ("float16", "bfloat16"):
+        dt = _dtypes.float32
+    out = _convert.scalar_array(value, dt)
+    return out.item() if d.kind in "biu" else value
+
+
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta x)) / beta, linear above ``threshold``."""
     _scalar_args(beta, threshold)
@@ -4228,9 +4253,23 @@ def _activation(op, input, params, inplace_, float_op=True):
     return _unary(op, input, float_op=float_op, params=params)
 
 
+def _activation_scalar(input, value, inplace_):
+    """A float activation's number argument as its kernel reads it (as float for float16
+    and bfloat16): checked, a complex one's real part; an in-place op's error comes after
+    autograd's checks."""
+    try:
+        value = _kernel_scalar(value, input._data.dtype, half_as_float=True)
+    except RuntimeError:
+        if inplace_:
+            inplace.check_inplace(input, (input,))
+        raise
+    return value.real if value.__class__ is complex else value
+
+
 def elu(input, alpha=1.0, inplace=False):
     _scalar_args(alpha)
     _float_activation("elu_cpu", input)
+    alpha = _activation_scalar(input, alpha, inplace)
     return _activation(ELU, input, (alpha, 1.0, 1.0), inplace)
 
 
@@ -4254,6 +4293,7 @@ def celu(input, alpha=1.0, inplace=False):
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     _scalar_args(negative_slope)
     _float_activation("leaky_relu_cpu", input)
+    negative_slope = _activation_scalar(input, negative_slope, inplace)
     return _activation(LEAKY_RELU, input, (negative_slope,), inplace)
 
 
@@ -4284,10 +4324,16 @@ def _hardtanh(input, min_val, max_val, inplace):
         raise RuntimeError("Bool inputs not supported for hardtanh")
     if d.dtype.kind == "c":
         refuse_complex("clamp", d.dtype)
-    if d.dtype.kind in "iu":  # integer tensors keep their dtype; the limits are truncated
+    if d.dtype.kind in "iu":  # integer tensors keep their dtype: the limits as int64
+        # (Scalar::toLong, min first), then clamp's reads into the dtype
+        min_val = _kernel_scalar(min_val, np.dtype(np.int64))
+        max_val = _kernel_scalar(max_val, np.dtype(np.int64))
         if d.dtype.kind == "u" and (min_val < 0 or max_val < 0):
             raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
-        min_val, max_val = int(min_val), int(max_val)
+    # (then aten's clamp_out, its checks and NaN bounds included: an in-place one's after
+    # autograd's checks)
+    min_val, max_val, _ = (_clamp_bounds_ if inplace else _clamp_bounds)(input, min_val,
+                                                                         max_val)
     return _activation(HARDTANH, input, (min_val, max_val), inplace, float_op=False)
 
 
@@ -4318,8 +4364,16 @@ def logsigmoid(input):
 def threshold(input, threshold, value, inplace=False):
     """value where input <= threshold, else input."""
     _scalar_args(threshold, value)
-    if _tensor_arg(input)._data.dtype.kind in "bc":
+    d = _tensor_arg(input)._data.dtype
+    if d.kind in "bc":
         _float_activation("threshold_cpu", input)
+    try:  # (the kernel's reads; an in-place op's errors after autograd's checks)
+        threshold = _kernel_scalar(threshold, d, half_as_float=True)
+        value = _kernel_scalar(value, d)
+    except RuntimeError:
+        if inplace:  # (the module, shadowed here by the argument)
+            globals()["inplace"].check_inplace(input, (input,))
+        raise
     return _activation(THRESHOLD, input, (threshold, value), inplace, float_op=False)
 
 
@@ -4432,7 +4486,8 @@ def _clamp_one(op, op_tensor, input, bound, is_min):
         from ._common import _binary
         r = _binary(op_tensor, input, bound)
         return r
-    lo, hi, dt = _clamp_bounds(input, bound if is_min else None, None if is_min else bound)
+    lo, hi, dt = _clamp_bounds(input, bound if is_min else None, None if is_min else bound,
+                               one=True)
     d = input._data
     if dt.np != d.dtype:
         d = d.astype(dt.np)
@@ -4444,7 +4499,8 @@ def _clamp_one_(op, op_tensor, self, bound, is_min):
     if isinstance(bound, Tensor):
         from ._common import _inplace_binary
         return _inplace_binary(op_tensor, self, bound)
-    lo, hi, dt = _clamp_bounds_(self, bound if is_min else None, None if is_min else bound)
+    lo, hi, dt = _clamp_bounds_(self, bound if is_min else None, None if is_min else bound,
+                                one=True)
     d = self._data
     if dt.np != d.dtype:
         d = d.astype(dt.np)
