@@ -2940,12 +2940,13 @@ def _addcdiv_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value)
     return _plus_zero_reads(out, zero_reads)
 
 
-def _integral_divisor(tensor2):
+def _integral_divisor(tensor2, value):
     """tensor2 for addcdiv's ``value / tensor2``, which C++ computes as ``empty_like(
     tensor2).fill_(value).div_(tensor2)``: a bool or integer tensor2 refuses the float
-    quotient in place."""
+    quotient in place, after fill_'s conversion of value (300 into uint8 overflows)."""
     d = getattr(tensor2, "_data", tensor2).dtype
     if d.kind in "biu":
+        _convert.scalar_array(value, _dtypes.from_numpy(d))
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{_dtypes.scalar_name(_dtypes.from_numpy(d))}")
     return tensor2
@@ -2955,7 +2956,7 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", _addcdiv,
                 inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcdiv_jvp,
                 grads={"self": lambda F, grad: grad,
                        "tensor1": lambda F, grad, tensor2, value:
-                       F.mul(grad, F.div(value, _integral_divisor(tensor2))),
+                       F.mul(grad, F.div(value, _integral_divisor(tensor2, value))),
                        "tensor2": lambda F, grad, tensor1, tensor2, value: F.mul(
                            -grad, F.div(F.mul(value, tensor1), F.mul(tensor2, tensor2)))},
                 layout=layout.iter_promoted)
@@ -3092,18 +3093,8 @@ def lerp_(self, end, weight):
                                   value)
 
 
-def _check_addc_value(name, tensors, value):
-    """PyTorch's checks; returns value as the kernel uses it (truncated for integers)."""
-    if value.__class__ is int:
-        _convert.check_python_int(value)
-    if name == "addcmul" and _py_all_int(tensors):
-        if _py_all_bool(tensors):  # (the kernel's dispatch: after TensorIterator's shapes)
-            check_broadcast(*(t._data.shape for t in tensors))
-            raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
-        dt = _dtypes.result_type(*tensors)
-        # (value as the result dtype, checked: a float truncated, a negative one wrapping
-        # into an unsigned type, inf and NaN refused)
-        return int(_convert.scalar_array(value, dt)) if dt.np.kind in "iu" else int(value)
+def _check_addcdiv_integer(name, tensors):
+    """addcdiv's meta function: integer division refused (before TensorIterator's checks)."""
     if name == "addcdiv" and _py_all_int(tensors[1:]):
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
                            "future  release addcdiv will perform a true division of tensor1 and "
@@ -3112,10 +3103,27 @@ def _check_addc_value(name, tensors, value):
                            "integer inputs and as (input + value * tensor1 / tensor2) for float "
                            "inputs. The future addcdiv behavior is just the latter "
                            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
-    if isinstance(value, (int, float)) and _py_all_float(tensors):  # (float/double opmath)
-        dt = _dtypes.result_type(*tensors)
-        _convert.scalar_array(value, _dtypes.float64 if dt.np == np.float64 else
-                              _dtypes.float32)
+
+
+def _check_addc_value(name, tensors, value):
+    """The kernel's dispatch and its read of value (after the meta function's and
+    TensorIterator's checks): bool refused by addcmul; value as the result dtype for an
+    integer one (checked: a float truncated, a negative one wrapping into an unsigned type,
+    inf and NaN refused), as its opmath type otherwise (float for float16/bfloat16: "value
+    cannot be converted to type float without overflow", a complex value's real part).
+    Returns value as the kernel uses it."""
+    if value.__class__ is int:
+        _convert.check_python_int(value)
+    if name == "addcmul" and _py_all_bool(tensors):
+        check_broadcast(*(t._data.shape for t in tensors))
+        raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+    dt = _dtypes.result_type(*tensors)
+    if dt.np.kind in "iu":
+        return int(_convert.scalar_array(value, dt))
+    if isinstance(value, (int, float, complex)):  # (a Python number; bool is an int)
+        _kernel_scalar(value, dt.np, half_as_float=True)
+        if value.__class__ is complex and dt.np.kind != "c":
+            return value.real
     return value
 
 
@@ -3148,7 +3156,7 @@ def _check_addc_args(name, tensors, value, first_position):
 def addcmul(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 * tensor2."""
     _check_addc_args("addcmul", (input, tensor1, tensor2), value, 1)
-    value = _check_addc_value("addcmul", (input, tensor1, tensor2), value)
+    value = _addc_value("addcmul", (input, tensor1, tensor2), value)
     return _ternary(ADDCMUL, (input, tensor1, tensor2), (value,), (value,))
 
 
@@ -3156,8 +3164,18 @@ def addcmul(input, tensor1, tensor2, *, value=1):
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 / tensor2."""
     _check_addc_args("addcdiv", (input, tensor1, tensor2), value, 1)
-    value = _check_addc_value("addcdiv", (input, tensor1, tensor2), value)
+    _check_addcdiv_integer("addcdiv", (input, tensor1, tensor2))
+    value = _addc_value("addcdiv", (input, tensor1, tensor2), value)
     return _ternary(ADDCDIV, (input, tensor1, tensor2), (value,), (value,))
+
+
+def _addc_value(name, tensors, value):
+    """_check_addc_value out of place: its errors after TensorIterator's shape check."""
+    try:
+        return _check_addc_value(name, tensors, value)
+    except RuntimeError:
+        check_broadcast(*(t._data.shape for t in tensors))
+        raise
 
 
 def _addc_(name, op, self, tensor1, tensor2, value):
@@ -3167,8 +3185,7 @@ def _addc_(name, op, self, tensor1, tensor2, value):
     _check_addc_args(name + "_", (tensor1, tensor2), value, 1)
     inputs = (self, tensor1, tensor2)
     inplace.check_inplace(self, inputs)
-    if name == "addcdiv":
-        _check_addc_value(name, inputs, value)
+    _check_addcdiv_integer(name, inputs)
     inplace_iter_checks(self, inputs, _dtypes.result_type(*inputs))
     value = _check_addc_value(name, inputs, value)
     dt = _dtypes.result_type(*inputs).np
