@@ -3017,7 +3017,7 @@ def _lerp_function_args_error(input, end, weight):
 def _check_lerp(input, end, weight, name="lerp"):
     """lerp's checks in PyTorch's order: its meta function's dtype checks (end's, then a
     tensor weight's), TensorIterator's shapes, then the kernel's dtype (``_lerp_kernel``)."""
-    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, complex)):
         if name == "lerp_":
             raise _lerp_args_error(name, end, weight)
         raise _lerp_function_args_error(input, end, weight)
@@ -3035,10 +3035,15 @@ def _lerp_kernel(input, weight):
         kind = "tensor" if isinstance(weight, Tensor) else "scalar"
         raise NotImplementedError(f"\"lerp_kernel_{kind}\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
-    if not isinstance(weight, Tensor) and input._data.dtype.kind != "c":
-        # (the kernel reads a number weight as its opmath type, checked: float or double)
-        _convert.scalar_array(weight, _dtypes.float64 if input._data.dtype == np.float64
-                              else _dtypes.float32)
+    if not isinstance(weight, Tensor):
+        # (the kernel reads a number weight as its opmath type, checked: float or double, a
+        # complex one's real part; complex<float> or complex<double>)
+        d = input._data.dtype
+        _convert.scalar_array(weight, _dtypes.from_numpy(d) if d.kind == "c" else
+                              _dtypes.float64 if d == np.float64 else _dtypes.float32)
+        if weight.__class__ is complex and d.kind != "c":
+            return weight.real
+    return weight
 
 
 def lerp_method(self, end, weight):
@@ -3060,20 +3065,20 @@ def lerp(input, end, weight):
     except ValueError:
         raise broadcast_error(*shapes[:2]) if not _broadcastable(*shapes[:2]) else \
             broadcast_error(np.broadcast_shapes(*shapes[:2]), shapes[2]) from None
-    _lerp_kernel(input, weight)
+    weight = _lerp_kernel(input, weight)
     if isinstance(weight, Tensor):
         return _ternary(LERP_TENSOR, (input, end, weight), (), ())
     return _ternary(LERP, (input, end), (weight,), (weight,))
 
 
 def lerp_(self, end, weight):
-    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, complex)):
         raise _lerp_args_error("lerp_", end, weight)  # (the argument parser's, first)
     _convert.check_python_int(weight)
     inplace.check_inplace(self, (self, end, weight))  # (autograd's checks come next)
     _check_lerp(self, end, weight, "lerp_")
     inplace.check_inplace_order(self, (self, end, weight), "lerp_")
-    _lerp_kernel(self, weight)
+    weight = _lerp_kernel(self, weight)
     if isinstance(weight, Tensor):
         dt = _dtypes.result_type(self, end, weight).np  # (a 0-d weight's promotion)
         if dt != self._data.dtype:
