@@ -519,8 +519,8 @@ def _check_alpha(input, other, alpha, negate=False):
                            "complex number.")
     if alpha.__class__ is int and kind in "iu":  # alpha in the result's integer type
         _check_int_scalar(_negated(alpha) if negate else alpha, common.np)
-    elif kind in "fV" and not isinstance(alpha, complex):  # (c10::Half, float: checked)
-        _convert.scalar_array(alpha, common)
+    elif kind in "fVc" and not (isinstance(alpha, complex) and kind != "c"):
+        _convert.scalar_array(alpha, common)  # (c10::Half, float, c10::complex<float>)
 
 
 def _negated(v):

@@ -152,7 +152,7 @@ def _rsub(a, other, alpha):
         return other - a
     if a.dtype.kind in "fV":
         return raw.add_alpha(np.asarray(other, a.dtype), a, -alpha)
-    return other - alpha * a
+    return other - _times_alpha(a, alpha, a)  # (wrapping: uint8's alpha=-1 is 255)
 
 
 RSUB = defop("rsub", "RsubBackward1", _rsub,
@@ -766,6 +766,9 @@ subtract = sub
 def rsub(input, other, *, alpha=1):
     """other - alpha * input."""
     if _is_bool(input) or _is_bool(other):
+        for v in (alpha, other):  # (the numbers parsed first, the last one first)
+            if v.__class__ is int:
+                _convert.check_python_int(v)
         _check_bool_sub(other, input)
     if alpha.__class__ is not int or alpha != 1:
         _check_alpha(other, input, alpha, True)  # (PyTorch's sub(other, input, alpha))
@@ -846,6 +849,8 @@ def div(input, other, *, rounding_mode=NO_MODE):
     if a._data.dtype.kind in "biu" and (
             (isinstance(b, Tensor) and b._data.dtype.kind in "biu") or
             isinstance(b, (int, bool))):
+        if b.__class__ is int and a._data.dtype == np.bool_:
+            _dtypes.result_type(a, b)  # (bool with a uint64 number: the promotion error)
         a = _to_dtype(a, _dtypes.default_float)
     return _binary(DIV if rounding_mode is NO_MODE else DIV_NO_MODE, a, b)
 
@@ -856,11 +861,15 @@ divide = true_divide = div
 def floor_divide(input, other):
     """Floor of the quotient; its derivative is not implemented (as in PyTorch)."""
     fallback_checks("floor_divide", input, other)
+    if not isinstance(input, Tensor):  # (a number's conversion, then the result type's
+        _dtypes.result_type(input, other)  # promotion error: 2**63 // bool tensor)
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     _integer_division("div_floor_cpu", a, other)
     if isinstance(other, Tensor):
         return _binary(FLOOR_DIVIDE, a, other)
     d = _scalar_dtype_data(a._data, other)
+    if d.dtype.kind == "c":
+        refuse_complex("floor_divide", d.dtype)
     if other.__class__ is int and d.dtype.kind in "iu":
         other = _fit_int(other, d.dtype)
     out = raw.div_floor(d, other).astype(d.dtype, copy=False)
@@ -906,9 +915,11 @@ def _mod(op, tensor_op, input, other):
     if op is REMAINDER and not isinstance(input, Tensor) and isinstance(other, Tensor):
         if _state.fw:
             refuse_unsupported(REMAINDER_SCALAR_SELF, other)
+        rt = _dtypes.result_type(input, other).np  # (its promotion error first)
         a = _scalar_to_tensor(input, other)
         _integer_division("remainder_cpu", a, other)
-        rt = _dtypes.result_type(input, other).np
+        if rt.kind == "c":
+            refuse_complex("remainder", rt)
         out = _asarray(_remainder(a._data.astype(rt), other._data.astype(rt, copy=False)))
         return _finish(REMAINDER_SCALAR_SELF, (other,), (input,), out)
     if not isinstance(input, Tensor) and op is FMOD:
@@ -940,7 +951,8 @@ def fmod(input, other):
 
 
 def _mod_(op, tensor_op, self, other):
-    if self._data.dtype.kind in "biu":  # (TensorIterator's checks before the kernel's)
+    if self._data.dtype.kind in "biu" or other.__class__ is complex:
+        # (TensorIterator's checks before the kernel's)
         inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
     _integer_division(f"{op.name}_cpu", self, other)
     if isinstance(other, Tensor):
@@ -1700,6 +1712,7 @@ def div_(self, other, *, rounding_mode=NO_MODE):
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")
         if not isinstance(other, Tensor):  # (a wrapped number: DivBackward2 as PyTorch's)
+            _dtypes.result_type(self, other)  # (the number's parsing and promotion errors)
             number, other = other, _scalar_to_tensor(other, self)
             if other._data.itemsize == 2 and other._data.dtype.kind in "fV":
                 # (read as a float32, not rounded to self's float16/bfloat16: Note [Half
