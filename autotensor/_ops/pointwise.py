@@ -1514,15 +1514,22 @@ def _shift(input, other, left, name):
         _check_broadcast(input, other)
         raise NotImplementedError(f"\"{'lshift' if left else 'rshift'}_cpu\" not implemented "
                                   f"for '{_dtypes.scalar_name(dt)}'")
-    a = np.asarray(input._data if isinstance(input, Tensor) else input).astype(dt.np)
-    b = np.asarray(other._data if isinstance(other, Tensor) else other)
+    # (aten's kernels: both operands in the result dtype, a number wrapped into it; the
+    # amount read as signed: x >> 2**31 on uint8 shifts by 0, x >> -1 by 255, out of range)
+    a = np.asarray(input._data if isinstance(input, Tensor) else
+                   _fit_int(input, dt.np) if input.__class__ is int else input).astype(dt.np)
+    b = np.asarray(other._data if isinstance(other, Tensor) else
+                   _fit_int(other, dt.np) if other.__class__ is int else other).astype(dt.np)
     bits = dt.itemsize * 8
-    out_of_range = (b < 0) | (b >= bits)
-    amount = np.where(out_of_range, bits - 1, b).astype(dt.np)
+    signed = b.astype(np.dtype(f"i{dt.itemsize}"))
+    max_shift = bits if left or dt.np.kind == "u" else bits - 1
+    out_of_range = (signed < 0) | (signed >= max_shift)
+    amount = np.where(out_of_range, 0, b).astype(dt.np)
     if left:
         out = np.where(out_of_range, 0, np.left_shift(a, amount))
-    else:
-        out = np.right_shift(a, amount)
+    else:  # (by max_shift: the sign fill, 0 for an unsigned type)
+        out = np.where(out_of_range, np.right_shift(a, bits - 1) if dt.np.kind == "i" else 0,
+                       np.right_shift(a, amount))
     return _make(_asarray(out.astype(dt.np, copy=False)))
 
 
