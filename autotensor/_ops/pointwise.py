@@ -1306,12 +1306,16 @@ clip.method = _clamp_binding("clip", clamp_body, True, False)
 
 
 def maximum(input, other):
-    _check_tensor_arg("maximum", "other", other, 1)
+    if other.__class__ is not Tensor or input.__class__ is not Tensor:
+        _check_tensor_arg("maximum", "input", input, 1)
+        _check_tensor_arg("maximum", "other", other, 2)
     return _binary(MAXIMUM, input, other)
 
 
 def minimum(input, other):
-    _check_tensor_arg("minimum", "other", other, 1)
+    if other.__class__ is not Tensor or input.__class__ is not Tensor:
+        _check_tensor_arg("minimum", "input", input, 1)
+        _check_tensor_arg("minimum", "other", other, 2)
     return _binary(MINIMUM, input, other)
 
 
@@ -1374,9 +1378,10 @@ _ndarray = np.ndarray
 def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
     """``ordered``: the kernel name of lt/le/gt/ge, which refuse complex values."""
     def compare(input, other):
-        if tensor_only and not isinstance(other, Tensor):
-            raise TypeError(f"{ufunc.__name__}(): argument 'other' (position 1) must be "
-                            f"Tensor, not {type(other).__name__}")
+        if tensor_only and not (isinstance(other, Tensor) and isinstance(input, Tensor)):
+            # (the function's argument parser; the method's counts other as position 1)
+            _check_tensor_arg(ufunc.__name__, "input", input, 1)
+            _check_tensor_arg(ufunc.__name__, "other", other, 2)
         a = _tensor_arg(input)
         ad = a._data
         if isinstance(other, Tensor):
@@ -1551,6 +1556,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _check_tensor_arg("isclose", "input", input, 1)
+    _check_tensor_arg("isclose", "other", other, 2)
     _same_dtype_close(input, other)
     return _make(np.isclose(input._data, other._data, rtol, atol, equal_nan))
 
