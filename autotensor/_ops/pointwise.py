@@ -2059,8 +2059,11 @@ SINC = defop("sinc", "SincBackward0", _sinc, jvp="elementwise", grads={"self": s
 
 def _logit(a, eps):
     contiguous = a.flags.c_contiguous
-    if eps is not None:
-        a = np.clip(a, eps, 1 - eps).astype(a.dtype, copy=False)  # (bfloat16 stays)
+    if eps is not None and eps >= 0:  # (aten's kernel: a NaN or negative eps clamps nothing;
+        # x < lo ? lo : (x > hi ? hi : x), lo = eps and hi = 1 - eps in the dtype)
+        lo = np.asarray(eps, a.dtype)
+        hi = (np.asarray(1, a.dtype) - lo).astype(a.dtype)
+        a = np.where(a < lo, lo, np.where(a > hi, hi, a)).astype(a.dtype, copy=False)
     q = a / (1 - a)
     if q.dtype == np.float32 and not contiguous and q.size <= raw.PORTED_MAX:
         # PyTorch takes MKL's log (vsLn) for a contiguous float32 input, else its own loops:
@@ -2176,6 +2179,12 @@ def polygamma_(self, n):
 
 def logit(input, eps=None):
     """log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given."""
+    _float_arg("logit", "eps", eps, 2)
+    if eps is not None:  # (a double; the kernel's read, as the result dtype: checked)
+        eps = float(eps)
+        d = _tensor_arg(input)._data.dtype
+        if d.kind != "c":  # (complex: the kernel's dispatch error)
+            _kernel_scalar(eps, d if d.kind in "fV" else _dtypes.default_float.np)
     return _unary(LOGIT, input, params=(eps,))
 
 
@@ -2223,12 +2232,24 @@ def frac_(self):
     return _inplace_unary(FRAC, self, float_op=False)
 
 
+def _float_arg(name, arg, value, position=None):
+    """The argument parser's ``double`` (a Python int or float, or None where optional)."""
+    if value is not None and not isinstance(value, (int, float)):
+        at = "" if position is None else f" (position {position})"
+        raise TypeError(f"{name}(): argument '{arg}'{at} must be float, not "
+                        f"{type(value).__name__}")
+
+
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, +-inf to ``posinf``/``neginf`` (default: the dtype's extremes)."""
+    for arg, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        _float_arg("nan_to_num", arg, v)
     return _unary(NAN_TO_NUM, input, float_op=False, params=(nan, posinf, neginf))
 
 
 def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    for arg, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        _float_arg("nan_to_num_", arg, v)
     if self._data.dtype.kind in "biu":
         # aten copies an integral self into itself: copy_'s early return, no overlap check
         inplace.check_inplace(self, (self,))
@@ -2480,11 +2501,13 @@ def xlogy(input, other):
     if not isinstance(input, Tensor):
         if not isinstance(other, Tensor):
             raise TypeError("xlogy() received an invalid combination of arguments")
+        _refuse_complex_result("xlogy", input, other)
         (o,) = _float_args(other)
         out = _asarray(XLOGY_SCALAR_SELF.kernel(o._data, input))
         return _finish(XLOGY_SCALAR_SELF, (o,), (input,), out)
     if not isinstance(other, Tensor):
         _scalar_dtype_data(input._data, other)  # (a number's checks: uint64 with bool)
+        _refuse_complex_result("xlogy", input, other)
         (a,) = _float_args(input)
         out = _asarray(XLOGY_SCALAR_OTHER.kernel(a._data, other))
         return _finish(XLOGY_SCALAR_OTHER, (a,), (other,), out)
@@ -2509,9 +2532,18 @@ def copysign(input, other):
                         f"(Tensor input, Number other, *, Tensor out = None)")
     if isinstance(other, Tensor):
         return _binary(COPYSIGN, *_float_unless_promoted(input, other))
+    _refuse_complex_result("copysign", input, other)  # (uint64 with bool: promotion's)
     (a,) = _float_args(input)
     d = _scalar_dtype_data(a._data, other)
     return _finish(COPYSIGN_SCALAR, (a,), (other,), _asarray(np.copysign(d, other)))
+
+
+def _refuse_complex_result(name, input, other):
+    """A real-only kernel given a number: the result type's promotion error, then its
+    dispatch error for a complex result."""
+    rt = _dtypes.result_type(input, other)
+    if rt.np.kind == "c":
+        refuse_complex(name, rt.np)
 
 
 def fmax(input, other):
@@ -4278,6 +4310,8 @@ def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta x)) / beta, linear above ``threshold``."""
     _scalar_args(beta, threshold)
     _float_activation("softplus_cpu", input)
+    beta = _activation_scalar(input, beta, False)
+    threshold = _activation_scalar(input, threshold, False)
     return _unary(SOFTPLUS, input, params=(beta, threshold))
 
 
@@ -4302,12 +4336,12 @@ def _activation(op, input, params, inplace_, float_op=True):
     return _unary(op, input, float_op=float_op, params=params)
 
 
-def _activation_scalar(input, value, inplace_):
+def _activation_scalar(input, value, inplace_, half_as_float=True):
     """A float activation's number argument as its kernel reads it (as float for float16
-    and bfloat16): checked, a complex one's real part; an in-place op's error comes after
-    autograd's checks."""
+    and bfloat16 unless ``half_as_float`` is false): checked, a complex one's real part; an
+    in-place op's error comes after autograd's checks."""
     try:
-        value = _kernel_scalar(value, input._data.dtype, half_as_float=True)
+        value = _kernel_scalar(value, input._data.dtype, half_as_float)
     except RuntimeError:
         if inplace_:
             inplace.check_inplace(input, (input,))
@@ -4333,9 +4367,10 @@ def selu(input, inplace=False):
 
 def celu(input, alpha=1.0, inplace=False):
     _scalar_args(alpha)
+    if _convert.scalar_array(alpha, _dtypes.float64).item() == 0:  # (before the dtype's)
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     _float_activation("elu_cpu", input)
-    if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+    alpha = _activation_scalar(input, alpha, inplace)
     return _activation(CELU, input, (alpha,), inplace)
 
 
@@ -4349,6 +4384,13 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Randomized leaky relu; in evaluation the slope is (lower + upper) / 2."""
     _scalar_args(lower, upper)
+    bounds = []
+    for name, v in (("lower", lower), ("upper", upper)):  # (aten's checks, as doubles)
+        d = _convert.scalar_array(v, _dtypes.float64).item()
+        if not math.isfinite(d):
+            raise RuntimeError(f"rrelu: {name} bound must be finite, got {d}")
+        bounds.append(d)
+    lower, upper = bounds
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training:
@@ -4432,15 +4474,20 @@ def threshold_(input, threshold, value):
 
 def softshrink(input, lambd=0.5):
     _scalar_args(lambd)
-    if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    lambd_d = _convert.scalar_array(lambd, _dtypes.float64).item()  # (then the dtype's)
     _float_activation("softshrink_check", input)
+    hi = _convert.finfo_max(_dtypes.from_numpy(input._data.dtype))
+    if not 0 <= lambd_d <= hi:  # (C++'s stream prints doubles as %g)
+        raise RuntimeError(f"lambda must be in range [0, {hi:g}] for input dtype "
+                           f"{_dtypes.scalar_name(input.dtype)}, but found {lambd_d:g}")
+    lambd = _activation_scalar(input, lambd, False)
     return _unary(SOFTSHRINK, input, params=(lambd,))
 
 
 def hardshrink(input, lambd=0.5):
     _scalar_args(lambd)
     _float_activation("hardshrink_cpu", input)
+    lambd = _activation_scalar(input, lambd, False, half_as_float=False)
     return _unary(HARDSHRINK, input, params=(lambd,))
 
 
