@@ -4292,6 +4292,9 @@ def _scalar_args(*values):
         _convert.check_python_int(v)
 
 
+_KERNEL_FLOAT_MAX = {}  # (NumPy dtype, half_as_float): the largest finite value read
+
+
 def _kernel_scalar(value, d, half_as_float=False):
     """``Scalar::to<scalar_t>()`` as a CPU kernel reads a number argument (checked_convert:
     "value cannot be converted to type int8_t without overflow"; a float truncated into an
@@ -4299,6 +4302,14 @@ def _kernel_scalar(value, d, half_as_float=False):
     ``half_as_float``: the kernel reads it as float for float16/bfloat16. Returns the number
     the kernel uses for an integer or bool dtype, ``value`` itself for a floating one (whose
     kernels here take the Python number)."""
+    if value.__class__ is float and d.kind in "fV":  # (the common case, cheaply)
+        limit = _KERNEL_FLOAT_MAX.get((d, half_as_float))
+        if limit is None:
+            limit = _KERNEL_FLOAT_MAX[d, half_as_float] = math.inf if d == np.float64 else \
+                float(_dtypes.finfo(_dtypes.float32 if half_as_float else
+                                    _dtypes.from_numpy(d)).max)
+        if -limit <= value <= limit or value != value or value in (math.inf, -math.inf):
+            return value
     dt = _dtypes.from_numpy(d)
     if half_as_float and dt.name in ("float16", "bfloat16"):
         dt = _dtypes.float32
