@@ -88,6 +88,14 @@ _CASES = [
     ("xlogy.s", "int8", 0j, None),
     ("copysign", "bool", BIG, None),
     ("copysign", "float32", 1j, None),
+    ("clamp.t", "uint8", 300, None),  # (a 0-d bound in the common dtype: 44 in uint8)
+    ("clamp.t", "int8", 2.5, None),  # (a float bound: a float32 result)
+    ("clamp.t", "bool", 1j, None),
+    ("addcmul.t", "float32", 1 + 2j, None),  # (a tensor value is read as its item)
+    ("bitwise_xor.s", "uint8", BIG, None),
+    ("sub.s", "bool", 2 ** 64, None),
+    ("mul.s", "bool", BIG, None),
+    ("where.out", "float32", 1, None),
 ]
 
 

@@ -335,6 +335,8 @@ def _keep_real_grads(result, inputs):
 def _scalar_to_tensor(s, like):
     """A Python number as a 0-d tensor (a 'wrapped number': it does not promote)."""
     if isinstance(like, Tensor):
+        if s.__class__ is int and not -2 ** 63 <= s < 2 ** 63:  # (the parser's OverflowError,
+            _dtypes.result_type(s, like)  # a uint64 number's promotion error with bool)
         dt = _dtypes.scalar_result_dtype(_dtypes.from_numpy(like._data.dtype), s)
         if dt.np.kind == like._data.dtype.kind:
             dt = _dtypes.from_numpy(like._data.dtype)

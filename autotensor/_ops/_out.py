@@ -176,6 +176,8 @@ def with_out(f, name):
     def fn(*args, out=None, **kwargs):
         if out is None:
             return f(*args, **kwargs)
+        if name == "where":  # (where.self_out takes tensors only: the parser's error)
+            _where_out_args(args, kwargs)
         dtype = kwargs.get("dtype")
         if dtype is None and name in _OUT_DTYPE and hasattr(out, "dtype") and (
                 name != "mean" or out.dtype.is_floating_point):
@@ -202,6 +204,15 @@ def with_out(f, name):
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f.__doc__
     return fn
+
+
+def _where_out_args(args, kwargs):
+    from .._tensor import Tensor
+    values = list(args[1:3]) + [kwargs.get(k) for k in ("input", "other")[len(args) - 1:]]
+    for arg, pos, v in zip(("input", "other"), (2, 3), values):
+        if v is not None and not isinstance(v, Tensor):
+            raise TypeError(f"where(): argument '{arg}' (position {pos}) must be Tensor, not "
+                            f"{type(v).__name__}")
 
 
 def method_without_out(f, name):

@@ -736,7 +736,7 @@ def _is_bool(x):
 
 
 def _check_bool_sub(input, other, alpha=1):
-    for s in (other, alpha):  # (the Python numbers are parsed as c10::Scalars first)
+    for s in (other, alpha, input):  # (the Python numbers are parsed as c10::Scalars first)
         if s.__class__ is int:
             _convert.check_python_int(s)
     if _is_bool(input) or _is_bool(other):
@@ -1232,8 +1232,18 @@ def clamp(input, min=None, max=None):
         except RuntimeError:
             view_errors_first(input, lo, hi)
             raise
-        out = _asarray(CLAMP_TENSOR.kernel(input._data, None if lo is None else lo._data,
-                                             None if hi is None else hi._data))
+        arrays = [None if t is None else t._data for t in (input, lo, hi)]
+        if _py_any(a is not None and a.dtype != arrays[0].dtype for a in arrays[1:]):
+            # (TensorIterator's common dtype: the bounds promote with the input, a 0-d
+            # one as a lesser operand; each cast to it, a 300 bound wrapping into uint8)
+            dt = _dtypes.result_type(*(t for t in (input, lo, hi) if t is not None)).np
+            if dt.kind == "c":  # (a complex bound: the kernel's dispatch error)
+                kernel = "clamp" if lo is not None and hi is not None else \
+                    "maximum" if lo is not None else "minimum"
+                raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
+                                          f"'{_dtypes.scalar_name(_dtypes.from_numpy(dt))}'")
+            arrays = [None if a is None else a.astype(dt, copy=False) for a in arrays]
+        out = _asarray(CLAMP_TENSOR.kernel(*arrays))
         r = _finish(CLAMP_TENSOR, (input, lo, hi), (), out)
         if r._grad_fn is not None:
             set_input_metadata(r._grad_fn, (input, lo, hi), out.shape, out.dtype)
@@ -1487,6 +1497,8 @@ def _bitwise(ufunc, name):
             _check_broadcast(input, other)
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                       f"'{_dtypes.scalar_name(rt)}'")
+        if input.__class__ is int and rt.np.kind in "iu":  # (a number first: wrapped into
+            input = _fit_int(input, rt.np)  # the dtype, 2**63 into uint8 is 0)
         return compare(input, other)
     bitwise.__name__ = bitwise.__qualname__ = name
     return bitwise
@@ -3178,6 +3190,8 @@ def _check_addc_value(name, tensors, value):
     Returns value as the kernel uses it."""
     if value.__class__ is int:
         _convert.check_python_int(value)
+    elif isinstance(value, (Tensor, np.generic)):  # (a c10::Scalar of its item)
+        value = value.item()
     if name == "addcmul" and _py_all_bool(tensors):
         check_broadcast(*(t._data.shape for t in tensors))
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
@@ -4705,6 +4719,8 @@ def _integer_only(ufunc, name):
             _check_broadcast(input, other)
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                       f"'{_dtypes.scalar_name(rt)}'")
+        if input.__class__ is int and rt.np.kind in "iu":  # (a number first: wrapped into
+            input = _fit_int(input, rt.np)  # the dtype, 2**63 into uint8 is 0)
         return compare(input, other)
     f.__name__ = f.__qualname__ = name
     return f
