@@ -61,6 +61,11 @@ def _other_tensor(name, arg="other"):
     return method
 
 
+def _isclose_method(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _check_tensor_arg("isclose", "other", other, 1)
+    return fn.isclose(self, other, rtol, atol, equal_nan)
+
+
 def _iop(f):
     def i(self, other):
         return f(self, other)
@@ -505,6 +510,9 @@ METHODS = {
         "vdot", "inner", "kron", "nextafter", "nextafter_", "atan2_", "arctan2_", "hypot_")},
     "outer": _other_tensor("outer", "vec2"), "ger": _other_tensor("ger", "vec2"),
     "heaviside": _other_tensor("heaviside", "values"),
+    **{name: _other_tensor(name) for name in (
+        "maximum", "minimum", "logical_and", "logical_or", "logical_xor")},
+    "isclose": _isclose_method,
     "heaviside_": _other_tensor("heaviside_", "values"),
     "resize": _resize, "resize_as": _resize_as, "new_empty_strided": _new_empty_strided,
     "nbytes": property(lambda self: self._data.size * self._data.itemsize),

@@ -335,6 +335,8 @@ def _keep_real_grads(result, inputs):
 def _scalar_to_tensor(s, like):
     """A Python number as a 0-d tensor (a 'wrapped number': it does not promote)."""
     if isinstance(like, Tensor):
+        if s.__class__ is int and not -2 ** 63 <= s < 2 ** 63:  # (the parser's OverflowError,
+            _dtypes.result_type(s, like)  # a uint64 number's promotion error with bool)
         dt = _dtypes.scalar_result_dtype(_dtypes.from_numpy(like._data.dtype), s)
         if dt.np.kind == like._data.dtype.kind:
             dt = _dtypes.from_numpy(like._data.dtype)
@@ -519,8 +521,8 @@ def _check_alpha(input, other, alpha, negate=False):
                            "complex number.")
     if alpha.__class__ is int and kind in "iu":  # alpha in the result's integer type
         _check_int_scalar(_negated(alpha) if negate else alpha, common.np)
-    elif kind in "fV" and not isinstance(alpha, complex):  # (c10::Half, float: checked)
-        _convert.scalar_array(alpha, common)
+    elif kind in "fVc" and not (isinstance(alpha, complex) and kind != "c"):
+        _convert.scalar_array(alpha, common)  # (c10::Half, float, c10::complex<float>)
 
 
 def _negated(v):

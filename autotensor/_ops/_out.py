@@ -176,6 +176,10 @@ def with_out(f, name):
     def fn(*args, out=None, **kwargs):
         if out is None:
             return f(*args, **kwargs)
+        if name == "where":  # (where.self_out takes tensors only: the parser's error)
+            _where_out_args(args, kwargs)
+        elif name in _CAST_FIRST and len(args) >= 2 and hasattr(out, "dtype"):
+            _cast_first(args[0], args[1], out)
         dtype = kwargs.get("dtype")
         if dtype is None and name in _OUT_DTYPE and hasattr(out, "dtype") and (
                 name != "mean" or out.dtype.is_floating_point):
@@ -202,6 +206,38 @@ def with_out(f, name):
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f.__doc__
     return fn
+
+
+# Binary TensorIterator ops whose kernels raise (a dtype not implemented, an integer
+# division by zero) after TensorIterator's check that the result type casts to out's
+_CAST_FIRST = frozenset("bitwise_and bitwise_or bitwise_xor remainder fmod floor_divide"
+                        .split())
+
+
+def _cast_first(input, other, out):
+    from .._tensor import Tensor
+    tensors = [t for t in (input, other) if isinstance(t, Tensor)]
+    if not tensors or any(t.requires_grad for t in tensors + [out]):
+        return  # (autograd's out= error comes first: write_out's)
+    try:
+        np.broadcast_shapes(*(t._data.shape for t in tensors))
+        rt = _dtypes.result_type(input, other).np
+    except (ValueError, RuntimeError, OverflowError, TypeError):
+        return  # (the op's own error follows)
+    od = out._data.dtype
+    if rt != od and not np.can_cast(rt, od, "same_kind"):
+        raise RuntimeError(f"result type {_dtypes.scalar_name(_dtypes.from_numpy(rt))} can't "
+                           f"be cast to the desired output type "
+                           f"{_dtypes.scalar_name(_dtypes.from_numpy(od))}")
+
+
+def _where_out_args(args, kwargs):
+    from .._tensor import Tensor
+    values = list(args[1:3]) + [kwargs.get(k) for k in ("input", "other")[len(args) - 1:]]
+    for arg, pos, v in zip(("input", "other"), (2, 3), values):
+        if v is not None and not isinstance(v, Tensor):
+            raise TypeError(f"where(): argument '{arg}' (position {pos}) must be Tensor, not "
+                            f"{type(v).__name__}")
 
 
 def method_without_out(f, name):

@@ -1389,13 +1389,21 @@ def _restride_error(t, dim, n, inplace):
 
 
 def _index_fill_args(d, dim, index, value, t=None, inplace=False):
-    dim = _wrap_dim(dim, d.ndim)
-    idx = _index_data(index)
-    if idx.dtype != np.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    """index_fill_'s checks in its order: a value tensor's dimensions (its Tensor
+    overload's), the index dtype, a complex number into a real self, then dim."""
     if isinstance(value, Tensor) and value._data.ndim != 0:
         raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._data.ndim} dimension(s).")
+    idx = _index_data(index)
+    if idx.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if d.dtype.kind != "c" and (isinstance(value, complex) or (
+            isinstance(value, Tensor) and value._data.dtype.kind == "c")):
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
+                           "not supported")
+    dim = _wrap_dim(dim, d.ndim)
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
     size = d.shape[dim] if d.ndim else 1
     idx = idx.reshape(-1)
     if not d.size and d.ndim:

@@ -152,7 +152,7 @@ def _rsub(a, other, alpha):
         return other - a
     if a.dtype.kind in "fV":
         return raw.add_alpha(np.asarray(other, a.dtype), a, -alpha)
-    return other - alpha * a
+    return other - _times_alpha(a, alpha, a)  # (wrapping: uint8's alpha=-1 is 255)
 
 
 RSUB = defop("rsub", "RsubBackward1", _rsub,
@@ -736,7 +736,7 @@ def _is_bool(x):
 
 
 def _check_bool_sub(input, other, alpha=1):
-    for s in (other, alpha):  # (the Python numbers are parsed as c10::Scalars first)
+    for s in (other, alpha, input):  # (the Python numbers are parsed as c10::Scalars first)
         if s.__class__ is int:
             _convert.check_python_int(s)
     if _is_bool(input) or _is_bool(other):
@@ -766,6 +766,9 @@ subtract = sub
 def rsub(input, other, *, alpha=1):
     """other - alpha * input."""
     if _is_bool(input) or _is_bool(other):
+        for v in (alpha, other):  # (the numbers parsed first, the last one first)
+            if v.__class__ is int:
+                _convert.check_python_int(v)
         _check_bool_sub(other, input)
     if alpha.__class__ is not int or alpha != 1:
         _check_alpha(other, input, alpha, True)  # (PyTorch's sub(other, input, alpha))
@@ -846,6 +849,8 @@ def div(input, other, *, rounding_mode=NO_MODE):
     if a._data.dtype.kind in "biu" and (
             (isinstance(b, Tensor) and b._data.dtype.kind in "biu") or
             isinstance(b, (int, bool))):
+        if b.__class__ is int and a._data.dtype == np.bool_:
+            _dtypes.result_type(a, b)  # (bool with a uint64 number: the promotion error)
         a = _to_dtype(a, _dtypes.default_float)
     return _binary(DIV if rounding_mode is NO_MODE else DIV_NO_MODE, a, b)
 
@@ -856,11 +861,15 @@ divide = true_divide = div
 def floor_divide(input, other):
     """Floor of the quotient; its derivative is not implemented (as in PyTorch)."""
     fallback_checks("floor_divide", input, other)
+    if not isinstance(input, Tensor):  # (a number's conversion, then the result type's
+        _dtypes.result_type(input, other)  # promotion error: 2**63 // bool tensor)
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     _integer_division("div_floor_cpu", a, other)
     if isinstance(other, Tensor):
         return _binary(FLOOR_DIVIDE, a, other)
     d = _scalar_dtype_data(a._data, other)
+    if d.dtype.kind == "c":
+        refuse_complex("floor_divide", d.dtype)
     if other.__class__ is int and d.dtype.kind in "iu":
         other = _fit_int(other, d.dtype)
     out = raw.div_floor(d, other).astype(d.dtype, copy=False)
@@ -906,9 +915,11 @@ def _mod(op, tensor_op, input, other):
     if op is REMAINDER and not isinstance(input, Tensor) and isinstance(other, Tensor):
         if _state.fw:
             refuse_unsupported(REMAINDER_SCALAR_SELF, other)
+        rt = _dtypes.result_type(input, other).np  # (its promotion error first)
         a = _scalar_to_tensor(input, other)
         _integer_division("remainder_cpu", a, other)
-        rt = _dtypes.result_type(input, other).np
+        if rt.kind == "c":
+            refuse_complex("remainder", rt)
         out = _asarray(_remainder(a._data.astype(rt), other._data.astype(rt, copy=False)))
         return _finish(REMAINDER_SCALAR_SELF, (other,), (input,), out)
     if not isinstance(input, Tensor) and op is FMOD:
@@ -940,7 +951,8 @@ def fmod(input, other):
 
 
 def _mod_(op, tensor_op, self, other):
-    if self._data.dtype.kind in "biu":  # (TensorIterator's checks before the kernel's)
+    if self._data.dtype.kind in "biu" or other.__class__ is complex:
+        # (TensorIterator's checks before the kernel's)
         inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
     _integer_division(f"{op.name}_cpu", self, other)
     if isinstance(other, Tensor):
@@ -1220,8 +1232,18 @@ def clamp(input, min=None, max=None):
         except RuntimeError:
             view_errors_first(input, lo, hi)
             raise
-        out = _asarray(CLAMP_TENSOR.kernel(input._data, None if lo is None else lo._data,
-                                             None if hi is None else hi._data))
+        arrays = [None if t is None else t._data for t in (input, lo, hi)]
+        if _py_any(a is not None and a.dtype != arrays[0].dtype for a in arrays[1:]):
+            # (TensorIterator's common dtype: the bounds promote with the input, a 0-d
+            # one as a lesser operand; each cast to it, a 300 bound wrapping into uint8)
+            dt = _dtypes.result_type(*(t for t in (input, lo, hi) if t is not None)).np
+            if dt.kind == "c":  # (a complex bound: the kernel's dispatch error)
+                kernel = "clamp" if lo is not None and hi is not None else \
+                    "maximum" if lo is not None else "minimum"
+                raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
+                                          f"'{_dtypes.scalar_name(_dtypes.from_numpy(dt))}'")
+            arrays = [None if a is None else a.astype(dt, copy=False) for a in arrays]
+        out = _asarray(CLAMP_TENSOR.kernel(*arrays))
         r = _finish(CLAMP_TENSOR, (input, lo, hi), (), out)
         if r._grad_fn is not None:
             set_input_metadata(r._grad_fn, (input, lo, hi), out.shape, out.dtype)
@@ -1236,41 +1258,51 @@ def clamp(input, min=None, max=None):
     return _finish(CLAMP, (input,), (min, max), out)
 
 
-def _clamp_bounds(input, min, max, inplace=False):
-    """Number bounds as PyTorch takes them: the result dtype promotes the input with the
-    bounds, each bound converted to it as a c10::Scalar (checked, wrapping into unsigned
-    types); complex bounds only where they are real numbers for a float input.
-    ``inplace``: clamp_'s cast check of that dtype into the input's, before the bounds'."""
+def _clamp_bounds(input, min, max, inplace=False, one=False):
+    """Number bounds as PyTorch takes them, in its order (clamp's meta function, then its
+    impl and kernel): a complex input refused; a float input keeps its dtype, an integer or
+    bool one promotes with the bounds (an in-place clamp_ refusing the cast, then a complex
+    result refused); two bounds with a NaN give NaN (no bound converted); else each bound is
+    converted to the dtype as a c10::Scalar (checked, wrapping into unsigned types).
+    ``one``: clamp_min/clamp_max, whose meta functions refuse a complex bound first."""
     bounds = [b for b in (min, max) if b is not None]
     for b in reversed(bounds):  # (max parsed first: _scalar_args)
         _convert.check_python_int(b)
     kind = input._data.dtype.kind
-    if _py_any(isinstance(b, complex) for b in bounds) or kind == "c":
-        if kind == "c" or kind in "biu":
+    if kind == "c" or (one and isinstance(bounds[0], complex)):
+        raise NotImplementedError("clamp is not supported for complex types")
+    d = input._data.dtype
+    if kind in "fV":
+        dt = _dtypes.from_numpy(d)
+    else:
+        dt = _dtypes.result_type(input, *bounds)
+        if inplace and dt.np != d:
+            raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
+                               f"desired output type "
+                               f"{_dtypes.cpp_name(_dtypes.from_numpy(d))}")
+        if dt.np.kind == "c":
             raise NotImplementedError("clamp is not supported for complex types")
+    if _py_any(isinstance(b, complex) for b in bounds):  # (a float input's: real numbers)
         min, max = (_convert.scalar_array(b, _dtypes.float64).item()
                     if isinstance(b, complex) else b for b in (min, max))
         bounds = [b for b in (min, max) if b is not None]
-    dt = _dtypes.result_type(input, *bounds)
+    if len(bounds) == 2 and _py_any(isinstance(b, float) and b != b for b in bounds):
+        return math.nan, math.nan, dt  # (clamp_out fills NaN, reading no bound)
     if dt is _dtypes.bool:
         which = "clamp" if len(bounds) == 2 else "clamp_min" if min is not None else \
             "clamp_max"
         raise NotImplementedError(f"\"{which}_scalar_cpu\" not implemented for 'Bool'")
-    d = input._data.dtype
-    if inplace and dt.np != d and not np.can_cast(dt.np, d, "same_kind"):
-        raise RuntimeError(f"result type {_dtypes.scalar_name(dt)} can't be cast to the "
-                           f"desired output type {_dtypes.cpp_name(_dtypes.from_numpy(d))}")
     min, max = (_convert.scalar_array(b, dt).item() if b is not None else None
                 for b in (min, max))
     return min, max, dt
 
 
-def _clamp_bounds_(self, min, max):
+def _clamp_bounds_(self, min, max, one=False):
     """_clamp_bounds of an in-place clamp: a bound its dtype cannot hold ("value cannot be
     converted to type c10::Half without overflow") or a result type self cannot take is the
     kernel's error, which autograd's checks (a leaf, a view of one) come before."""
     try:
-        return _clamp_bounds(self, min, max, inplace=True)
+        return _clamp_bounds(self, min, max, inplace=True, one=one)
     except (RuntimeError, NotImplementedError):
         inplace.check_inplace(self, (self,))
         raise
@@ -1284,12 +1316,16 @@ clip.method = _clamp_binding("clip", clamp_body, True, False)
 
 
 def maximum(input, other):
-    _check_tensor_arg("maximum", "other", other, 1)
+    if other.__class__ is not Tensor or input.__class__ is not Tensor:
+        _check_tensor_arg("maximum", "input", input, 1)
+        _check_tensor_arg("maximum", "other", other, 2)
     return _binary(MAXIMUM, input, other)
 
 
 def minimum(input, other):
-    _check_tensor_arg("minimum", "other", other, 1)
+    if other.__class__ is not Tensor or input.__class__ is not Tensor:
+        _check_tensor_arg("minimum", "input", input, 1)
+        _check_tensor_arg("minimum", "other", other, 2)
     return _binary(MINIMUM, input, other)
 
 
@@ -1352,9 +1388,10 @@ _ndarray = np.ndarray
 def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
     """``ordered``: the kernel name of lt/le/gt/ge, which refuse complex values."""
     def compare(input, other):
-        if tensor_only and not isinstance(other, Tensor):
-            raise TypeError(f"{ufunc.__name__}(): argument 'other' (position 1) must be "
-                            f"Tensor, not {type(other).__name__}")
+        if tensor_only and not (isinstance(other, Tensor) and isinstance(input, Tensor)):
+            # (the function's argument parser; the method's counts other as position 1)
+            _check_tensor_arg(ufunc.__name__, "input", input, 1)
+            _check_tensor_arg(ufunc.__name__, "other", other, 2)
         a = _tensor_arg(input)
         ad = a._data
         if isinstance(other, Tensor):
@@ -1460,6 +1497,8 @@ def _bitwise(ufunc, name):
             _check_broadcast(input, other)
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                       f"'{_dtypes.scalar_name(rt)}'")
+        if input.__class__ is int and rt.np.kind in "iu":  # (a number first: wrapped into
+            input = _fit_int(input, rt.np)  # the dtype, 2**63 into uint8 is 0)
         return compare(input, other)
     bitwise.__name__ = bitwise.__qualname__ = name
     return bitwise
@@ -1492,15 +1531,22 @@ def _shift(input, other, left, name):
         _check_broadcast(input, other)
         raise NotImplementedError(f"\"{'lshift' if left else 'rshift'}_cpu\" not implemented "
                                   f"for '{_dtypes.scalar_name(dt)}'")
-    a = np.asarray(input._data if isinstance(input, Tensor) else input).astype(dt.np)
-    b = np.asarray(other._data if isinstance(other, Tensor) else other)
+    # (aten's kernels: both operands in the result dtype, a number wrapped into it; the
+    # amount read as signed: x >> 2**31 on uint8 shifts by 0, x >> -1 by 255, out of range)
+    a = np.asarray(input._data if isinstance(input, Tensor) else
+                   _fit_int(input, dt.np) if input.__class__ is int else input).astype(dt.np)
+    b = np.asarray(other._data if isinstance(other, Tensor) else
+                   _fit_int(other, dt.np) if other.__class__ is int else other).astype(dt.np)
     bits = dt.itemsize * 8
-    out_of_range = (b < 0) | (b >= bits)
-    amount = np.where(out_of_range, bits - 1, b).astype(dt.np)
+    signed = b.astype(np.dtype(f"i{dt.itemsize}"))
+    max_shift = bits if left or dt.np.kind == "u" else bits - 1
+    out_of_range = (signed < 0) | (signed >= max_shift)
+    amount = np.where(out_of_range, 0, b).astype(dt.np)
     if left:
         out = np.where(out_of_range, 0, np.left_shift(a, amount))
-    else:
-        out = np.right_shift(a, amount)
+    else:  # (by max_shift: the sign fill, 0 for an unsigned type)
+        out = np.where(out_of_range, np.right_shift(a, bits - 1) if dt.np.kind == "i" else 0,
+                       np.right_shift(a, amount))
     return _make(_asarray(out.astype(dt.np, copy=False)))
 
 
@@ -1522,6 +1568,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _check_tensor_arg("isclose", "input", input, 1)
+    _check_tensor_arg("isclose", "other", other, 2)
     _same_dtype_close(input, other)
     return _make(np.isclose(input._data, other._data, rtol, atol, equal_nan))
 
@@ -1690,6 +1738,7 @@ def div_(self, other, *, rounding_mode=NO_MODE):
             raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
                                f"'floor' but found '{rounding_mode}'")
         if not isinstance(other, Tensor):  # (a wrapped number: DivBackward2 as PyTorch's)
+            _dtypes.result_type(self, other)  # (the number's parsing and promotion errors)
             number, other = other, _scalar_to_tensor(other, self)
             if other._data.itemsize == 2 and other._data.dtype.kind in "fV":
                 # (read as a float32, not rounded to self's float16/bfloat16: Note [Half
@@ -2022,8 +2071,11 @@ SINC = defop("sinc", "SincBackward0", _sinc, jvp="elementwise", grads={"self": s
 
 def _logit(a, eps):
     contiguous = a.flags.c_contiguous
-    if eps is not None:
-        a = np.clip(a, eps, 1 - eps).astype(a.dtype, copy=False)  # (bfloat16 stays)
+    if eps is not None and eps >= 0:  # (aten's kernel: a NaN or negative eps clamps nothing;
+        # x < lo ? lo : (x > hi ? hi : x), lo = eps and hi = 1 - eps in the dtype)
+        lo = np.asarray(eps, a.dtype)
+        hi = (np.asarray(1, a.dtype) - lo).astype(a.dtype)
+        a = np.where(a < lo, lo, np.where(a > hi, hi, a)).astype(a.dtype, copy=False)
     q = a / (1 - a)
     if q.dtype == np.float32 and not contiguous and q.size <= raw.PORTED_MAX:
         # PyTorch takes MKL's log (vsLn) for a contiguous float32 input, else its own loops:
@@ -2139,6 +2191,12 @@ def polygamma_(self, n):
 
 def logit(input, eps=None):
     """log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given."""
+    _float_arg("logit", "eps", eps, 2)
+    if eps is not None:  # (a double; the kernel's read, as the result dtype: checked)
+        eps = float(eps)
+        d = _tensor_arg(input)._data.dtype
+        if d.kind != "c":  # (complex: the kernel's dispatch error)
+            _kernel_scalar(eps, d if d.kind in "fV" else _dtypes.default_float.np)
     return _unary(LOGIT, input, params=(eps,))
 
 
@@ -2186,12 +2244,24 @@ def frac_(self):
     return _inplace_unary(FRAC, self, float_op=False)
 
 
+def _float_arg(name, arg, value, position=None):
+    """The argument parser's ``double`` (a Python int or float, or None where optional)."""
+    if value is not None and not isinstance(value, (int, float)):
+        at = "" if position is None else f" (position {position})"
+        raise TypeError(f"{name}(): argument '{arg}'{at} must be float, not "
+                        f"{type(value).__name__}")
+
+
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, +-inf to ``posinf``/``neginf`` (default: the dtype's extremes)."""
+    for arg, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        _float_arg("nan_to_num", arg, v)
     return _unary(NAN_TO_NUM, input, float_op=False, params=(nan, posinf, neginf))
 
 
 def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    for arg, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        _float_arg("nan_to_num_", arg, v)
     if self._data.dtype.kind in "biu":
         # aten copies an integral self into itself: copy_'s early return, no overlap check
         inplace.check_inplace(self, (self,))
@@ -2443,11 +2513,13 @@ def xlogy(input, other):
     if not isinstance(input, Tensor):
         if not isinstance(other, Tensor):
             raise TypeError("xlogy() received an invalid combination of arguments")
+        _refuse_complex_result("xlogy", input, other)
         (o,) = _float_args(other)
         out = _asarray(XLOGY_SCALAR_SELF.kernel(o._data, input))
         return _finish(XLOGY_SCALAR_SELF, (o,), (input,), out)
     if not isinstance(other, Tensor):
         _scalar_dtype_data(input._data, other)  # (a number's checks: uint64 with bool)
+        _refuse_complex_result("xlogy", input, other)
         (a,) = _float_args(input)
         out = _asarray(XLOGY_SCALAR_OTHER.kernel(a._data, other))
         return _finish(XLOGY_SCALAR_OTHER, (a,), (other,), out)
@@ -2472,9 +2544,18 @@ def copysign(input, other):
                         f"(Tensor input, Number other, *, Tensor out = None)")
     if isinstance(other, Tensor):
         return _binary(COPYSIGN, *_float_unless_promoted(input, other))
+    _refuse_complex_result("copysign", input, other)  # (uint64 with bool: promotion's)
     (a,) = _float_args(input)
     d = _scalar_dtype_data(a._data, other)
     return _finish(COPYSIGN_SCALAR, (a,), (other,), _asarray(np.copysign(d, other)))
+
+
+def _refuse_complex_result(name, input, other):
+    """A real-only kernel given a number: the result type's promotion error, then its
+    dispatch error for a complex result."""
+    rt = _dtypes.result_type(input, other)
+    if rt.np.kind == "c":
+        refuse_complex(name, rt.np)
 
 
 def fmax(input, other):
@@ -2930,12 +3011,13 @@ def _addcdiv_jvp(F, self, self_t, tensor1_t, tensor2_t, tensor1, tensor2, value)
     return _plus_zero_reads(out, zero_reads)
 
 
-def _integral_divisor(tensor2):
+def _integral_divisor(tensor2, value):
     """tensor2 for addcdiv's ``value / tensor2``, which C++ computes as ``empty_like(
     tensor2).fill_(value).div_(tensor2)``: a bool or integer tensor2 refuses the float
-    quotient in place."""
+    quotient in place, after fill_'s conversion of value (300 into uint8 overflows)."""
     d = getattr(tensor2, "_data", tensor2).dtype
     if d.kind in "biu":
+        _convert.scalar_array(value, _dtypes.from_numpy(d))
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{_dtypes.scalar_name(_dtypes.from_numpy(d))}")
     return tensor2
@@ -2945,7 +3027,7 @@ ADDCDIV = defop("addcdiv", "AddcdivBackward0", _addcdiv,
                 inputs=("self", "tensor1", "tensor2"), params=("value",), jvp=_addcdiv_jvp,
                 grads={"self": lambda F, grad: grad,
                        "tensor1": lambda F, grad, tensor2, value:
-                       F.mul(grad, F.div(value, _integral_divisor(tensor2))),
+                       F.mul(grad, F.div(value, _integral_divisor(tensor2, value))),
                        "tensor2": lambda F, grad, tensor1, tensor2, value: F.mul(
                            -grad, F.div(F.mul(value, tensor1), F.mul(tensor2, tensor2)))},
                 layout=layout.iter_promoted)
@@ -3006,7 +3088,7 @@ def _lerp_function_args_error(input, end, weight):
 def _check_lerp(input, end, weight, name="lerp"):
     """lerp's checks in PyTorch's order: its meta function's dtype checks (end's, then a
     tensor weight's), TensorIterator's shapes, then the kernel's dtype (``_lerp_kernel``)."""
-    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, complex)):
         if name == "lerp_":
             raise _lerp_args_error(name, end, weight)
         raise _lerp_function_args_error(input, end, weight)
@@ -3024,10 +3106,15 @@ def _lerp_kernel(input, weight):
         kind = "tensor" if isinstance(weight, Tensor) else "scalar"
         raise NotImplementedError(f"\"lerp_kernel_{kind}\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
-    if not isinstance(weight, Tensor) and input._data.dtype.kind != "c":
-        # (the kernel reads a number weight as its opmath type, checked: float or double)
-        _convert.scalar_array(weight, _dtypes.float64 if input._data.dtype == np.float64
-                              else _dtypes.float32)
+    if not isinstance(weight, Tensor):
+        # (the kernel reads a number weight as its opmath type, checked: float or double, a
+        # complex one's real part; complex<float> or complex<double>)
+        d = input._data.dtype
+        _convert.scalar_array(weight, _dtypes.from_numpy(d) if d.kind == "c" else
+                              _dtypes.float64 if d == np.float64 else _dtypes.float32)
+        if weight.__class__ is complex and d.kind != "c":
+            return weight.real
+    return weight
 
 
 def lerp_method(self, end, weight):
@@ -3049,20 +3136,20 @@ def lerp(input, end, weight):
     except ValueError:
         raise broadcast_error(*shapes[:2]) if not _broadcastable(*shapes[:2]) else \
             broadcast_error(np.broadcast_shapes(*shapes[:2]), shapes[2]) from None
-    _lerp_kernel(input, weight)
+    weight = _lerp_kernel(input, weight)
     if isinstance(weight, Tensor):
         return _ternary(LERP_TENSOR, (input, end, weight), (), ())
     return _ternary(LERP, (input, end), (weight,), (weight,))
 
 
 def lerp_(self, end, weight):
-    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool)):
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, complex)):
         raise _lerp_args_error("lerp_", end, weight)  # (the argument parser's, first)
     _convert.check_python_int(weight)
     inplace.check_inplace(self, (self, end, weight))  # (autograd's checks come next)
     _check_lerp(self, end, weight, "lerp_")
     inplace.check_inplace_order(self, (self, end, weight), "lerp_")
-    _lerp_kernel(self, weight)
+    weight = _lerp_kernel(self, weight)
     if isinstance(weight, Tensor):
         dt = _dtypes.result_type(self, end, weight).np  # (a 0-d weight's promotion)
         if dt != self._data.dtype:
@@ -3082,18 +3169,8 @@ def lerp_(self, end, weight):
                                   value)
 
 
-def _check_addc_value(name, tensors, value):
-    """PyTorch's checks; returns value as the kernel uses it (truncated for integers)."""
-    if value.__class__ is int:
-        _convert.check_python_int(value)
-    if name == "addcmul" and _py_all_int(tensors):
-        if _py_all_bool(tensors):  # (the kernel's dispatch: after TensorIterator's shapes)
-            check_broadcast(*(t._data.shape for t in tensors))
-            raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
-        dt = _dtypes.result_type(*tensors)
-        # (value as the result dtype, checked: a float truncated, a negative one wrapping
-        # into an unsigned type, inf and NaN refused)
-        return int(_convert.scalar_array(value, dt)) if dt.np.kind in "iu" else int(value)
+def _check_addcdiv_integer(name, tensors):
+    """addcdiv's meta function: integer division refused (before TensorIterator's checks)."""
     if name == "addcdiv" and _py_all_int(tensors[1:]):
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
                            "future  release addcdiv will perform a true division of tensor1 and "
@@ -3102,10 +3179,29 @@ def _check_addc_value(name, tensors, value):
                            "integer inputs and as (input + value * tensor1 / tensor2) for float "
                            "inputs. The future addcdiv behavior is just the latter "
                            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
-    if isinstance(value, (int, float)) and _py_all_float(tensors):  # (float/double opmath)
-        dt = _dtypes.result_type(*tensors)
-        _convert.scalar_array(value, _dtypes.float64 if dt.np == np.float64 else
-                              _dtypes.float32)
+
+
+def _check_addc_value(name, tensors, value):
+    """The kernel's dispatch and its read of value (after the meta function's and
+    TensorIterator's checks): bool refused by addcmul; value as the result dtype for an
+    integer one (checked: a float truncated, a negative one wrapping into an unsigned type,
+    inf and NaN refused), as its opmath type otherwise (float for float16/bfloat16: "value
+    cannot be converted to type float without overflow", a complex value's real part).
+    Returns value as the kernel uses it."""
+    if value.__class__ is int:
+        _convert.check_python_int(value)
+    elif isinstance(value, (Tensor, np.generic)):  # (a c10::Scalar of its item)
+        value = value.item()
+    if name == "addcmul" and _py_all_bool(tensors):
+        check_broadcast(*(t._data.shape for t in tensors))
+        raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+    dt = _dtypes.result_type(*tensors)
+    if dt.np.kind in "iu":
+        return int(_convert.scalar_array(value, dt))
+    if isinstance(value, (int, float, complex)):  # (a Python number; bool is an int)
+        _kernel_scalar(value, dt.np, half_as_float=True)
+        if value.__class__ is complex and dt.np.kind != "c":
+            return value.real
     return value
 
 
@@ -3138,7 +3234,7 @@ def _check_addc_args(name, tensors, value, first_position):
 def addcmul(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 * tensor2."""
     _check_addc_args("addcmul", (input, tensor1, tensor2), value, 1)
-    value = _check_addc_value("addcmul", (input, tensor1, tensor2), value)
+    value = _addc_value("addcmul", (input, tensor1, tensor2), value)
     return _ternary(ADDCMUL, (input, tensor1, tensor2), (value,), (value,))
 
 
@@ -3146,8 +3242,18 @@ def addcmul(input, tensor1, tensor2, *, value=1):
 def addcdiv(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 / tensor2."""
     _check_addc_args("addcdiv", (input, tensor1, tensor2), value, 1)
-    value = _check_addc_value("addcdiv", (input, tensor1, tensor2), value)
+    _check_addcdiv_integer("addcdiv", (input, tensor1, tensor2))
+    value = _addc_value("addcdiv", (input, tensor1, tensor2), value)
     return _ternary(ADDCDIV, (input, tensor1, tensor2), (value,), (value,))
+
+
+def _addc_value(name, tensors, value):
+    """_check_addc_value out of place: its errors after TensorIterator's shape check."""
+    try:
+        return _check_addc_value(name, tensors, value)
+    except RuntimeError:
+        check_broadcast(*(t._data.shape for t in tensors))
+        raise
 
 
 def _addc_(name, op, self, tensor1, tensor2, value):
@@ -3157,8 +3263,7 @@ def _addc_(name, op, self, tensor1, tensor2, value):
     _check_addc_args(name + "_", (tensor1, tensor2), value, 1)
     inputs = (self, tensor1, tensor2)
     inplace.check_inplace(self, inputs)
-    if name == "addcdiv":
-        _check_addc_value(name, inputs, value)
+    _check_addcdiv_integer(name, inputs)
     inplace_iter_checks(self, inputs, _dtypes.result_type(*inputs))
     value = _check_addc_value(name, inputs, value)
     dt = _dtypes.result_type(*inputs).np
@@ -3678,21 +3783,22 @@ GELU = defop("gelu", "GeluBackward0", _gelu_kernel,
 
 def _elu(a, alpha, scale, input_scale):
     """aten's elu_kernel: float32 (float16/bfloat16 converted to it, the result rounded
-    once) with float32 coefficients (negcoef = alpha * scale rounded), ``expm1(a *
-    negiptcoef) * negcoef`` (glibc's expm1f in its scalar loop, SLEEF's in its SIMD loop:
+    once) with float32 coefficients (negcoef = alpha * scale rounded), ``a < 0 ? expm1(a *
+    negiptcoef) * negcoef : a * poscoef`` (a zero takes the second: +0.0 with a negative,
+    infinite or NaN alpha; glibc's expm1f in its scalar loop, SLEEF's in its SIMD loop:
     both within an ulp of the correctly rounded value used here; expm1(-0.0) is -0.0);
     float64 as NumPy's."""
     half = a.itemsize == 2 and a.dtype.kind in "fV"
     if not (half or a.dtype == np.float32) or a.size > raw.PORTED_MAX:
         if half:
             return _in_float32(_elu)(a, alpha, scale, input_scale)
-        return np.where(a > 0, a * scale, np.expm1(a * input_scale) * (alpha * scale)).astype(
+        return np.where(a < 0, np.expm1(a * input_scale) * (alpha * scale), a * scale).astype(
             a.dtype, copy=False)
     f32 = np.float32
     negcoef, poscoef, negiptcoef = f32(f32(alpha) * f32(scale)), f32(scale), f32(input_scale)
     x = a.astype(f32, copy=False)
     with np.errstate(all="ignore"):
-        out = np.where(x <= 0, raw.FLOAT_KERNELS["expm1"](x * negiptcoef) * negcoef,
+        out = np.where(x < 0, raw.FLOAT_KERNELS["expm1"](x * negiptcoef) * negcoef,
                        x * poscoef)
     return out.astype(a.dtype, copy=False)
 
@@ -4216,10 +4322,37 @@ def _scalar_args(*values):
         _convert.check_python_int(v)
 
 
+_KERNEL_FLOAT_MAX = {}  # (NumPy dtype, half_as_float): the largest finite value read
+
+
+def _kernel_scalar(value, d, half_as_float=False):
+    """``Scalar::to<scalar_t>()`` as a CPU kernel reads a number argument (checked_convert:
+    "value cannot be converted to type int8_t without overflow"; a float truncated into an
+    integer type, a negative int wrapped into an unsigned one); ``d`` a NumPy dtype;
+    ``half_as_float``: the kernel reads it as float for float16/bfloat16. Returns the number
+    the kernel uses for an integer or bool dtype, ``value`` itself for a floating one (whose
+    kernels here take the Python number)."""
+    if value.__class__ is float and d.kind in "fV":  # (the common case, cheaply)
+        limit = _KERNEL_FLOAT_MAX.get((d, half_as_float))
+        if limit is None:
+            limit = _KERNEL_FLOAT_MAX[d, half_as_float] = math.inf if d == np.float64 else \
+                float(_dtypes.finfo(_dtypes.float32 if half_as_float else
+                                    _dtypes.from_numpy(d)).max)
+        if -limit <= value <= limit or value != value or value in (math.inf, -math.inf):
+            return value
+    dt = _dtypes.from_numpy(d)
+    if half_as_float and dt.name in ("float16", "bfloat16"):
+        dt = _dtypes.float32
+    out = _convert.scalar_array(value, dt)
+    return out.item() if d.kind in "biu" else value
+
+
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta x)) / beta, linear above ``threshold``."""
     _scalar_args(beta, threshold)
     _float_activation("softplus_cpu", input)
+    beta = _activation_scalar(input, beta, False)
+    threshold = _activation_scalar(input, threshold, False)
     return _unary(SOFTPLUS, input, params=(beta, threshold))
 
 
@@ -4244,9 +4377,23 @@ def _activation(op, input, params, inplace_, float_op=True):
     return _unary(op, input, float_op=float_op, params=params)
 
 
+def _activation_scalar(input, value, inplace_, half_as_float=True):
+    """A float activation's number argument as its kernel reads it (as float for float16
+    and bfloat16 unless ``half_as_float`` is false): checked, a complex one's real part; an
+    in-place op's error comes after autograd's checks."""
+    try:
+        value = _kernel_scalar(value, input._data.dtype, half_as_float)
+    except RuntimeError:
+        if inplace_:
+            inplace.check_inplace(input, (input,))
+        raise
+    return value.real if value.__class__ is complex else value
+
+
 def elu(input, alpha=1.0, inplace=False):
     _scalar_args(alpha)
     _float_activation("elu_cpu", input)
+    alpha = _activation_scalar(input, alpha, inplace)
     return _activation(ELU, input, (alpha, 1.0, 1.0), inplace)
 
 
@@ -4261,21 +4408,30 @@ def selu(input, inplace=False):
 
 def celu(input, alpha=1.0, inplace=False):
     _scalar_args(alpha)
+    if _convert.scalar_array(alpha, _dtypes.float64).item() == 0:  # (before the dtype's)
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     _float_activation("elu_cpu", input)
-    if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+    alpha = _activation_scalar(input, alpha, inplace)
     return _activation(CELU, input, (alpha,), inplace)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     _scalar_args(negative_slope)
     _float_activation("leaky_relu_cpu", input)
+    negative_slope = _activation_scalar(input, negative_slope, inplace)
     return _activation(LEAKY_RELU, input, (negative_slope,), inplace)
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Randomized leaky relu; in evaluation the slope is (lower + upper) / 2."""
     _scalar_args(lower, upper)
+    bounds = []
+    for name, v in (("lower", lower), ("upper", upper)):  # (aten's checks, as doubles)
+        d = _convert.scalar_array(v, _dtypes.float64).item()
+        if not math.isfinite(d):
+            raise RuntimeError(f"rrelu: {name} bound must be finite, got {d}")
+        bounds.append(d)
+    lower, upper = bounds
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training:
@@ -4300,10 +4456,16 @@ def _hardtanh(input, min_val, max_val, inplace):
         raise RuntimeError("Bool inputs not supported for hardtanh")
     if d.dtype.kind == "c":
         refuse_complex("clamp", d.dtype)
-    if d.dtype.kind in "iu":  # integer tensors keep their dtype; the limits are truncated
+    if d.dtype.kind in "iu":  # integer tensors keep their dtype: the limits as int64
+        # (Scalar::toLong, min first), then clamp's reads into the dtype
+        min_val = _kernel_scalar(min_val, np.dtype(np.int64))
+        max_val = _kernel_scalar(max_val, np.dtype(np.int64))
         if d.dtype.kind == "u" and (min_val < 0 or max_val < 0):
             raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
-        min_val, max_val = int(min_val), int(max_val)
+    # (then aten's clamp_out, its checks and NaN bounds included: an in-place one's after
+    # autograd's checks)
+    min_val, max_val, _ = (_clamp_bounds_ if inplace else _clamp_bounds)(input, min_val,
+                                                                         max_val)
     return _activation(HARDTANH, input, (min_val, max_val), inplace, float_op=False)
 
 
@@ -4334,8 +4496,16 @@ def logsigmoid(input):
 def threshold(input, threshold, value, inplace=False):
     """value where input <= threshold, else input."""
     _scalar_args(threshold, value)
-    if _tensor_arg(input)._data.dtype.kind in "bc":
+    d = _tensor_arg(input)._data.dtype
+    if d.kind in "bc":
         _float_activation("threshold_cpu", input)
+    try:  # (the kernel's reads; an in-place op's errors after autograd's checks)
+        threshold = _kernel_scalar(threshold, d, half_as_float=True)
+        value = _kernel_scalar(value, d)
+    except RuntimeError:
+        if inplace:  # (the module, shadowed here by the argument)
+            globals()["inplace"].check_inplace(input, (input,))
+        raise
     return _activation(THRESHOLD, input, (threshold, value), inplace, float_op=False)
 
 
@@ -4345,15 +4515,20 @@ def threshold_(input, threshold, value):
 
 def softshrink(input, lambd=0.5):
     _scalar_args(lambd)
-    if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    lambd_d = _convert.scalar_array(lambd, _dtypes.float64).item()  # (then the dtype's)
     _float_activation("softshrink_check", input)
+    hi = _convert.finfo_max(_dtypes.from_numpy(input._data.dtype))
+    if not 0 <= lambd_d <= hi:  # (C++'s stream prints doubles as %g)
+        raise RuntimeError(f"lambda must be in range [0, {hi:g}] for input dtype "
+                           f"{_dtypes.scalar_name(input.dtype)}, but found {lambd_d:g}")
+    lambd = _activation_scalar(input, lambd, False)
     return _unary(SOFTSHRINK, input, params=(lambd,))
 
 
 def hardshrink(input, lambd=0.5):
     _scalar_args(lambd)
     _float_activation("hardshrink_cpu", input)
+    lambd = _activation_scalar(input, lambd, False, half_as_float=False)
     return _unary(HARDSHRINK, input, params=(lambd,))
 
 
@@ -4448,7 +4623,8 @@ def _clamp_one(op, op_tensor, input, bound, is_min):
         from ._common import _binary
         r = _binary(op_tensor, input, bound)
         return r
-    lo, hi, dt = _clamp_bounds(input, bound if is_min else None, None if is_min else bound)
+    lo, hi, dt = _clamp_bounds(input, bound if is_min else None, None if is_min else bound,
+                               one=True)
     d = input._data
     if dt.np != d.dtype:
         d = d.astype(dt.np)
@@ -4460,7 +4636,8 @@ def _clamp_one_(op, op_tensor, self, bound, is_min):
     if isinstance(bound, Tensor):
         from ._common import _inplace_binary
         return _inplace_binary(op_tensor, self, bound)
-    lo, hi, dt = _clamp_bounds_(self, bound if is_min else None, None if is_min else bound)
+    lo, hi, dt = _clamp_bounds_(self, bound if is_min else None, None if is_min else bound,
+                                one=True)
     d = self._data
     if dt.np != d.dtype:
         d = d.astype(dt.np)
@@ -4558,6 +4735,8 @@ def _integer_only(ufunc, name):
             _check_broadcast(input, other)
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                       f"'{_dtypes.scalar_name(rt)}'")
+        if input.__class__ is int and rt.np.kind in "iu":  # (a number first: wrapped into
+            input = _fit_int(input, rt.np)  # the dtype, 2**63 into uint8 is 0)
         return compare(input, other)
     f.__name__ = f.__qualname__ = name
     return f

@@ -17,7 +17,8 @@ from .._backend import np
 from .._tensor import Tensor
 from . import _erfcx, _specfun
 from .dispatch import check_broadcast, defop, view_errors_before_checks
-from ._common import _asarray, _finish, _inplace_unary, _state, _unary, _unary_fn, refuse_complex
+from ._common import (_asarray, _check_tensor_arg, _finish, _inplace_unary, _state, _unary,
+                      _unary_fn, refuse_complex)
 from ..autograd.forward_ad import fallback_checks, refuse_unsupported
 from .pointwise import (
     _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, RRELU_, erf)
@@ -548,6 +549,8 @@ def _heaviside_check(input, values):
 
 
 def heaviside(input, values):
+    _check_tensor_arg("heaviside", "input", input, 1)  # (the argument parser's: no Scalar
+    _check_tensor_arg("heaviside", "values", values, 2)  # overload)
     fallback_checks("heaviside", input, values)
     _heaviside_check(input, values)
     from ._common import _binary
