@@ -428,3 +428,21 @@ def norm_two_sum(a, axes):
 def _fma(a, b, c):
     from ._specfun import _fma as fma
     return fma(a, b, c)
+
+
+def reduce_rows(a, axes):
+    """a's reduced elements as rows (kept elements, n), each row in the order aten's
+    ``binary_kernel_reduce`` visits it (TensorIterator's dims, innermost = fastest), and the
+    kept dims' shape in a's order; None where the strides are not whole elements. One
+    thread's order: reductions of GRAIN_SIZE elements or more into one output are split
+    between threads (callers keep NumPy's there)."""
+    item = a.itemsize
+    if any(s % item for s in a.strides):
+        return None
+    nd = a.ndim
+    reduced = [d in axes for d in range(nd)]
+    perm = _iterator_dims(list(a.shape), [s // item for s in a.strides], reduced)[3]
+    order = [p for p in reversed(perm) if reduced[p]]  # outermost reduced dim first
+    kept = [d for d in range(nd) if not reduced[d]]
+    n = int(np.prod([a.shape[d] for d in axes], dtype=np.int64))
+    return np.transpose(a, kept + order).reshape(-1, n), tuple(a.shape[d] for d in kept)
