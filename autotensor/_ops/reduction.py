@@ -16,7 +16,7 @@ from .sum_kernel import sum_array
 from .layout import _elem_strides, conform, is_non_overlapping_and_dense
 from .layout import _perm as _layout_perm
 from .dispatch import defop, view_errors_before_checks, view_errors_first
-from .sum_kernel import mean_array, norm_two_sum, sum_array
+from .sum_kernel import MAX_SIZE, mean_array, norm_two_sum, reduce_rows, sum_array
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
@@ -1571,7 +1571,7 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
 # Welford, 0.03458449999999999 by two passes) are amplified by a later cancellation (the
 # tangent of cosine_similarity of one-element vectors, a rounding residue: stop 32's
 # rev2_repro_001), and so few steps cost little.
-_WELFORD_MAX = {8: 128}  # by itemsize; others 32
+_WELFORD_MAX = {8: 256, 4: 128}  # by itemsize; others 32
 _WELFORD_ALWAYS = 8
 
 
@@ -1596,13 +1596,17 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
             v = s / np.float64(_py_max(0.0, n - c))
             v = np.sqrt(v) if root else v
             return np.full(out_shape, v, dt), None
-        x = d.astype(np.float64)
-        keep = tuple(i for i in range(nd) if i not in red)
-        x = np.moveaxis(x, red, tuple(range(nd - len(red), nd))) if red != tuple(
-            range(nd - len(red), nd)) else x
-        x = x.reshape(tuple(d.shape[i] for i in keep) + (n,))
+        got = reduce_rows(d, red) if d.size <= MAX_SIZE else None
+        if got is not None:  # (the reduced elements in the iterator's order)
+            x = got[0].astype(np.float64).reshape(got[1] + (n,))
+        else:
+            x = d.astype(np.float64)
+            keep = tuple(i for i in range(nd) if i not in red)
+            x = np.moveaxis(x, red, tuple(range(nd - len(red), nd))) if red != tuple(
+                range(nd - len(red), nd)) else x
+            x = x.reshape(tuple(d.shape[i] for i in keep) + (n,))
         welford = n <= _WELFORD_MAX.get(dt.itemsize, 32)
-        if welford and dt.itemsize == 8 and n > _WELFORD_ALWAYS:
+        if welford and dt.itemsize == 8 and n > _WELFORD_ALWAYS and got is None:
             # (a float64 result: Welford's rounding shows only where |mean| / std is large,
             # ~eps * that relative; elsewhere the two-pass sum agrees to ~1e-15 and costs
             # one pass instead of n)
@@ -1615,8 +1619,9 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
             m2 = np.zeros(x.shape[:-1])
             delta = np.empty_like(mean)
             t = np.empty_like(mean)
-            for k in range(n):  # (WelfordOps::reduce)
-                xk = x[..., k]
+            xt = np.moveaxis(x, -1, 0).copy()
+            for k in range(n):  # (WelfordOps::reduce: no fused multiply-add)
+                xk = xt[k]
                 np.subtract(xk, mean, out=delta)
                 np.divide(delta, k + 1.0, out=t)
                 mean += t
@@ -1707,6 +1712,17 @@ NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
                    self == self, grad)}, layout="contiguous")
 
 
+def _strided_like(d, values):
+    """values (d's shape) in an array with d's strides: the summation order of aten's
+    kernels depends on them."""
+    if d.flags.c_contiguous or d.size == 0 or any(st < 0 or st % d.itemsize for st in d.strides):
+        return values
+    span = 1 + builtins.sum((k - 1) * st // d.itemsize for k, st in zip(d.shape, d.strides))
+    out = np.lib.stride_tricks.as_strided(np.empty(span, values.dtype), d.shape, d.strides)
+    out[...] = values
+    return out
+
+
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """sum treating NaN as zero."""
     if input._data.dtype.kind == "c":
@@ -1715,7 +1731,12 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(dim, d.ndim, input) if dim is not None and dim != () else None
     if not d.ndim:
         dims = None  # (validated first, as for a 0-d sum)
-    out = _asarray(np.nansum(_acc(d), axis=dims, keepdims=keepdim and d.ndim > 0))
+    if d.dtype == np.float32 or d.dtype == np.float64:
+        # (aten's cascade sum, a NaN loaded as 0: Note [Cascade sum])
+        out = _asarray(sum_array(_strided_like(d, np.where(np.isnan(d), d.dtype.type(0), d)),
+                                 dims, keepdim and d.ndim > 0))
+    else:
+        out = _asarray(np.nansum(_acc(d), axis=dims, keepdims=keepdim and d.ndim > 0))
     r = _finish(NANSUM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
     # (PyTorch's rule: where(self_p.isnan(), 0, self_t).sum(dim, keepdim, dtype))
     return _tangent_in_dtype(r, input, dtype, lambda t: sum(
