@@ -936,10 +936,54 @@ def _half_prod(d, dim, keepdim):
     return acc.reshape(shape)
 
 
+def _float_prod(d, dim, keepdim):
+    """prod of a float32/float64 array over all elements or ``dim`` as aten's kernel (Note
+    [Half products], the same steps in the dtype itself, for any layout: each output's
+    elements in the iterator's order, and where its innermost loop dim is reduced and
+    contiguous, each such row of at least 4 vectors folded in lanes first), or None."""
+    from .sum_kernel import _iterator_dims
+    axes = tuple(range(d.ndim)) if dim is None else (dim,)
+    got = reduce_rows(d, axes)
+    if got is None:
+        return None
+    rows, kept = got
+    n = rows.shape[1]
+    if rows.shape[0] == 1 and n >= _GRAIN_SIZE:
+        return None  # (split between threads)
+    item = d.itemsize
+    sizes, ost, ist, _ = _iterator_dims(list(d.shape), [st // item for st in d.strides],
+                                        [i in axes for i in range(d.ndim)])
+    W = _VEC_LANES[d.dtype.name]
+    size0 = sizes[0] if sizes else 1
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        if ost[0] == 0 and ist[0] == 1 and size0 >= 4 * W:
+            # (vectorized_inner_reduction of each contiguous row of size0, in order)
+            chunks = rows.reshape(rows.shape[0], n // size0, size0)
+            count = size0 // (4 * W)
+            blocks = chunks[..., :count * 4 * W].reshape(chunks.shape[:2] + (count, 4, W))
+            a = blocks[:, :, 0]
+            for i in range(1, count):
+                a = a * blocks[:, :, i]
+            a = (a[:, :, 0] * a[:, :, 1]) * (a[:, :, 2] * a[:, :, 3])
+            seq = np.concatenate((a, chunks[..., count * 4 * W:]), axis=2)
+            seq = seq.reshape(rows.shape[0], -1)
+        else:
+            seq = rows
+        acc = np.cumprod(seq, axis=1)[:, -1] if seq.shape[1] else np.ones(len(seq), d.dtype)
+    shape = (tuple(1 if i in axes else k for i, k in enumerate(d.shape)) if keepdim and
+             dim is not None else kept)
+    return acc.reshape(shape)
+
+
 def _prod_array(d, dim, keepdim):
     if d.itemsize == 2 and d.dtype.kind in "fV" and d.flags.c_contiguous and \
             0 < d.size < _GRAIN_SIZE and (dim is None or d.ndim):
         return _half_prod(d, dim, keepdim)  # (an empty product is 1: NumPy's below)
+    if (d.dtype == np.float32 or d.dtype == np.float64) and 0 < d.size <= MAX_SIZE and \
+            d.ndim:
+        out = _float_prod(d, dim, keepdim)
+        if out is not None:
+            return out
     if dim is None:
         return _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False)
     return _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
