@@ -1290,9 +1290,14 @@ def logsumexp(input, dim, keepdim=False):
     step = (lambda v: v.astype(dt).astype(np.float32)) if a is not d else (lambda v: v)
     m = np.max(a, axis=axes, keepdims=True, initial=-np.inf)
     m = np.where(np.isinf(m), a.dtype.type(0), m)
-    e = step(np.exp(step(a - m)))
-    s = np.sum(e, axis=axes, keepdims=True) if a is not d else sum_array(e, axes, True)
-    out = step(np.log(step(s))) + m
+    if a is d:  # (torch.exp and torch.log: raw's kernels, Note [Float32 transcendentals])
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            s = sum_array(raw.exp(a - m), axes, True)
+            out = raw.log(s) + m
+    else:
+        e = step(np.exp(step(a - m)))
+        s = np.sum(e, axis=axes, keepdims=True)
+        out = step(np.log(step(s))) + m
     if not keepdim and d.ndim:
         out = np.squeeze(out, dims)
     return _finish(LOGSUMEXP, (input,), (dims, keepdim), _asarray(out).astype(dt))
