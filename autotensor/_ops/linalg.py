@@ -1385,10 +1385,17 @@ def _trace_kernel(a):
     """np.trace; float16/bfloat16 as aten's trace_cpu: the diagonal summed in order in its
     acc_type (float), rounded once (NumPy's rounds every sum to the half type: 3 of 4 8 x 8
     bfloat16 traces differed)."""
-    if a.itemsize == 2 and a.dtype.kind in "fV":
-        d = np.diagonal(a).astype(np.float32)
-        return raw.asarray(np.cumsum(d)[-1] if d.size else np.float32(0)).astype(a.dtype)
+    acc = _TRACE_ACC.get(a.dtype.name) or (np.float32 if a.itemsize == 2 and
+                                           a.dtype.kind in "fV" else None)
+    if acc is not None:  # (float32 in double, as float16 in float: CPU's acc_type)
+        d = np.diagonal(a).astype(acc)
+        s = np.cumsum(d)[-1] + acc(0) if d.size else acc(0)
+        return raw.asarray(np.asarray(s).astype(a.dtype))
     return raw.asarray(np.trace(a))
+
+
+_TRACE_ACC = {"float32": np.float64, "float64": np.float64, "complex64": np.complex128,
+              "complex128": np.complex128}
 
 
 TRACE = defop("trace", "TraceBackward0", _trace_kernel,

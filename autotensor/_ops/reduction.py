@@ -429,8 +429,8 @@ LOG_SOFTMAX_BACKWARD_DATA = defop(
 
 # ---- reductions ------------------------------------------------------------------------------
 def _sum_dtype(d, dtype):
-    if dtype is not None:
-        return d.astype(dtype.np)
+    if dtype is not None:  # (no copy in its own dtype: the strides decide the order)
+        return d.astype(dtype.np, copy=False)
     if d.dtype.kind in "biu":
         return d.astype(np.int64)
     return d
