@@ -4197,8 +4197,9 @@ def _euclidean_dist_array(a, b):
     """aten's _euclidean_dist: one product of [-2 x1, |x1|^2, 1] and [x2, 1, |x2|^2] (the
     squared norms rounded to the dtype first), clamped at 1e-30, square-rooted."""
     dt = a.dtype
-    n1 = _acc(a * a).sum(-1, keepdims=True).astype(dt)
-    n2 = _acc(b * b).sum(-1, keepdims=True).astype(dt)
+    from .sum_kernel import sum_array  # (x.pow(2).sum(-1, true): Note [Cascade sum])
+    n1 = sum_array(_acc(a * a), -1, True).astype(dt)
+    n2 = sum_array(_acc(b * b), -1, True).astype(dt)
     x1 = np.concatenate([a * dt.type(-2), n1, np.ones_like(n1)], -1)
     x2 = np.concatenate([b, np.ones_like(n2), n2], -1)
     sq = _acc(raw.matmul(x1, np.swapaxes(x2, -1, -2)))

@@ -4452,6 +4452,9 @@ def pdist_kernel(x, p):
     i, j = np.triu_indices(x.shape[0], 1)
     diff = np.abs(x[i] - x[j])
     with np.errstate(over="ignore"):
+        if p not in (0, np.inf) and x.dtype in (np.float32, np.float64) and diff.size and \
+                diff.shape[1] and diff.size <= 1 << 16:
+            return _pdist_lanes(diff, p)
         if p == 0:
             d = (diff != 0).sum(1)
         elif p == np.inf:
@@ -4463,6 +4466,50 @@ def pdist_kernel(x, p):
         else:
             d = (diff ** p).sum(1) ** (1.0 / p)
     return np.asarray(d, dtype=x.dtype)
+
+
+# Note [pdist order]
+# ~~~~~~~~~~~~~~~~~~
+# aten's pdist kernel (run_parallel_pdist) reduces each pair's row with
+# vec::map2_reduce_all in 256-bit vectors here (4 double / 8 float lanes: its
+# DistanceOpsKernel is the AVX2 build): the map of the first vector, then each further
+# vector added lane by lane, the tail's lanes into the first ones, then vec_reduce_all
+# (double: lanes in order; float: halves folded, lanes i and i + 4, i + 2, i + 1); a row
+# shorter than a vector in order. The finish is std::pow(agg, 1.0 / p) in double (p = 1:
+# agg, p = 2: sqrt). Measured: 0 of 1,404 pair distances differ per dtype for p = 1 and
+# 2 (NumPy's pairwise sums: 20-40%); other p take the map as std::pow, where aten's is
+# SLEEF's vector pow (open: within an ulp).
+def _pdist_lanes(diff, p):
+    dt = diff.dtype.type
+    m = diff.shape[1]
+    lanes = 4 if dt is np.float64 else 8
+    t = diff if p == 1 else diff * diff if p == 2 else _std_pow(diff, dt(p))
+    if m < lanes:
+        agg = np.cumsum(t, axis=1)[:, -1]
+    else:
+        full = m - m % lanes
+        acc = t[:, :full].reshape(len(t), -1, lanes)
+        acc = np.cumsum(acc, axis=1)[:, -1] if acc.shape[1] > 1 else acc[:, 0].copy()
+        acc[:, :m - full] += t[:, full:]
+        if dt is np.float64:
+            agg = np.cumsum(acc, axis=1)[:, -1]
+        else:
+            w = lanes // 2
+            while w:
+                acc = acc[:, :w] + acc[:, w:2 * w]
+                w //= 2
+            agg = acc[:, 0]
+    if p == 1:
+        return agg
+    if p == 2:
+        return np.sqrt(agg)
+    with np.errstate(divide="ignore"):
+        return _std_pow(agg.astype(np.float64), 1.0 / float(dt(p))).astype(dt)
+
+
+def _std_pow(a, p):
+    from .reduction import _std_pow as pow_
+    return pow_(a, p)
 
 
 def pdist_backward_kernel(grad, x, p, result):
