@@ -262,7 +262,7 @@ def _loss_backward_kernel(grad, self, target, reduction, param, smooth):
         simd = raw.simd_positions(shape, np.empty(shape, dt), np.broadcast_to(self, shape),
                                   np.broadcast_to(target, shape), g)
         if simd is not None and simd.all():
-            return np.ascontiguousarray(vec)
+            return np.array(vec, order="C")  # (ascontiguousarray would make a 0-d 1-d)
         wide = np.float64
         lo, hi = x <= -param, x >= param  # (compared with the double)
         if smooth:
@@ -271,7 +271,7 @@ def _loss_backward_kernel(grad, self, target, reduction, param, smooth):
         else:
             sc = np.where(lo | hi, ((np.where(lo, -norm, norm) * g).astype(wide) * param)
                           .astype(dt), (norm * x) * g)
-        return np.ascontiguousarray(sc if simd is None else np.where(simd, vec, sc))
+        return np.array(sc if simd is None else np.where(simd, vec, sc), order="C")
 
 
 SMOOTH_L1_LOSS_BACKWARD = defop(

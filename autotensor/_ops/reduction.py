@@ -1764,7 +1764,8 @@ NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
 def _strided_like(d, values):
     """values (d's shape) in an array with d's strides: the summation order of aten's
     kernels depends on them."""
-    if d.flags.c_contiguous or d.size == 0 or any(st < 0 or st % d.itemsize for st in d.strides):
+    if d.flags.c_contiguous or d.size == 0 or builtins.any(
+            st < 0 or st % d.itemsize for st in d.strides):
         return values
     span = 1 + builtins.sum((k - 1) * st // d.itemsize for k, st in zip(d.shape, d.strides))
     out = np.lib.stride_tricks.as_strided(np.empty(span, values.dtype), d.shape, d.strides)
