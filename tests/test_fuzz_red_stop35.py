@@ -40,8 +40,8 @@ _CASES = [
     # trace's double accumulator, sum(dtype=) of a strided tensor
     ("trace", ("float32", "float64"), False), ("sum_f64", ("float64",), False),
     # the cdist kernel's order (p != 2, or r <= 25 below), pdist's lanes
-    ("cdist_1", ("float64", "float32"), False), ("cdist_3", ("float64",), False),
-    ("pdist_1", ("float64", "float32"), False), ("pdist_2", ("float64", "float32"), False),
+    ("cdist_1", ("float64", "float32"), True), ("cdist_3", ("float64",), False),
+    ("pdist_1", ("float64", "float32"), True), ("pdist_2", ("float64", "float32"), True),
 ]
 
 
@@ -65,12 +65,18 @@ def test_cdist_kernel_bit_for_bit(dtype, p):
         for m in (1, 2, 3, 4, 5, 7, 8, 13, 17, 33):
             x = rng.standard_normal((2, r1, m)).astype(dtype)
             y = rng.standard_normal((2, 4, m)).astype(dtype)
-            want = torch.cdist(torch.from_numpy(x), torch.from_numpy(y), p=p).numpy()
-            got = autotensor.cdist(autotensor.from_numpy(x), autotensor.from_numpy(y),
-                                   p=p).numpy()
-            differ += int((want != got).sum())
-            total += want.size
-    assert differ == 0, f"{differ} of {total} distances differ"
+            g = rng.standard_normal((2, r1, 4)).astype(dtype)
+            outs = []
+            for mod in (torch, autotensor):
+                a = mod.from_numpy(x.copy()).requires_grad_()
+                b = mod.from_numpy(y.copy()).requires_grad_()
+                out = mod.cdist(a, b, p=p)
+                out.backward(mod.from_numpy(g.copy()))  # (the backward kernel's order too)
+                outs.append([out.detach().numpy(), a.grad.numpy(), b.grad.numpy()])
+            for want, got in zip(*outs):
+                differ += int((want != got).sum())
+                total += want.size
+    assert differ == 0, f"{differ} of {total} distances and gradients differ"
 
 
 def test_var_of_a_long_float64_row_takes_welford():

@@ -4149,6 +4149,10 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 # ---- cdist ------------------------------------------------------------------------------------
 def _cdist_backward(F, grad, x1, x2, p, result):
     """_cdist_backward: d/dx1 of the p-norm distances of the rows of x1 to those of x2."""
+    if F.is_raw and (p == 1 or p == 2 or 2 < p < float("inf")):
+        out = _cdist_backward_array(grad, x1, x2, p, result)
+        if out is not None:
+            return out
     diff = F.unsqueeze(x1, -2) - F.unsqueeze(x2, -3)  # (..., r1, r2, m)
     g = F.unsqueeze(grad, -1)
     if p == 0:
@@ -4166,6 +4170,33 @@ def _cdist_backward(F, grad, x1, x2, p, result):
     scale = g / F.pow(F.where(zero, F.ones_like(d), d), p - 1)
     return F.sum(F.where(zero, F.zeros_like(diff),
                          diff * F.pow(F.abs(diff), p - 2) * scale), -2)
+
+
+def _cdist_backward_array(grad, x1, x2, p, result):
+    """aten's cdist backward kernel (backward_down_column_cdist): row i's gradient is 0 plus
+    each of x2's rows' term in order, the term (grad * diff) / dist (p = 2), grad * sign(diff)
+    (p = 1), ((diff * |diff|^(p - 2)) * grad) / dist^(p - 1) (p > 2; its pow SLEEF's there,
+    NumPy's here); None where not emulated. (x2's gradient: the same with the roles swapped,
+    as aten's.)"""
+    dt = x1.dtype
+    if dt not in (np.float32, np.float64) or x2.dtype != dt or x1.shape[:-2] != x2.shape[:-2] \
+            or grad.dtype != dt or x1.shape[-2] * x2.shape[-2] * x1.shape[-1] > raw.PORTED_MAX:
+        return None
+    diff = x1[..., :, None, :] - x2[..., None, :, :]
+    g = np.asarray(grad)[..., None]
+    d = np.asarray(result)[..., None]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if p == 1:
+            t = g * np.sign(diff)
+        elif p == 2:
+            t = np.where(d == 0, dt.type(0), (g * diff) / d)
+        else:
+            pw = dt.type(p)
+            t = np.where(d == 0, dt.type(0), ((diff * np.abs(diff) ** (pw - dt.type(2))) * g)
+                         / d ** (pw - dt.type(1)))
+    if not t.shape[-2]:
+        return np.zeros(x1.shape, dt)
+    return (np.cumsum(t, axis=-2)[..., -1, :] + dt.type(0)).astype(dt, copy=False)
 
 
 def _euclidean_dist_backward(F, grad, x1, x2, result):

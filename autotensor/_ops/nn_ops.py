@@ -4586,8 +4586,10 @@ def pdist_backward_kernel(grad, x, p, result):
         else:
             res = np.where(dist == 0, 0, diff * np.abs(diff) ** (p - 2) * g / dist ** (p - 1))
     out = np.zeros_like(x)
-    np.add.at(out, i, res)
+    # (aten's backward_down_column_pdist: row r's accumulator takes -res of the pairs (i, r),
+    # i < r, first, then +res of its own pairs (r, j), in order)
     np.add.at(out, j, -res)
+    np.add.at(out, i, res)
     return out.astype(x.dtype, copy=False)
 
 
