@@ -29,7 +29,7 @@ _CASES = [
     # the cascade sum, NaNs as 0, in the input's layout
     ("nansum", ("float64", "float32"), False), ("nanmean", ("float64", "float32"), False),
     # binary_kernel_reduce_vec's lanes
-    ("prod", ("float64", "float32"), True),
+    ("prod", ("float64", "float32", "float16", "bfloat16"), True),
     # the losses' sums and mean, and huber/smooth L1's backward kernels
     ("mse_sum", ("float64", "float32"), True), ("mse_mean", ("float64", "float32"), True),
     ("huber_sum", ("float64", "float32"), True), ("huber_mean", ("float64", "float32"), True),

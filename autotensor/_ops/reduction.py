@@ -979,8 +979,8 @@ def _prod_array(d, dim, keepdim):
     if d.itemsize == 2 and d.dtype.kind in "fV" and d.flags.c_contiguous and \
             0 < d.size < _GRAIN_SIZE and (dim is None or d.ndim):
         return _half_prod(d, dim, keepdim)  # (an empty product is 1: NumPy's below)
-    if (d.dtype == np.float32 or d.dtype == np.float64) and 0 < d.size <= MAX_SIZE and \
-            d.ndim:
+    if (d.dtype == np.float32 or d.dtype == np.float64 or d.itemsize == 2 and
+            d.dtype.kind in "fV") and 0 < d.size <= MAX_SIZE and d.ndim:
         out = _float_prod(d, dim, keepdim)
         if out is not None:
             return out
@@ -1781,10 +1781,11 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(dim, d.ndim, input) if dim is not None and dim != () else None
     if not d.ndim:
         dims = None  # (validated first, as for a 0-d sum)
-    if d.dtype == np.float32 or d.dtype == np.float64:
-        # (aten's cascade sum, a NaN loaded as 0: Note [Cascade sum])
+    if d.dtype == np.float32 or d.dtype == np.float64 or (d.itemsize == 2 and
+                                                          d.dtype.kind in "fV"):
+        # (aten's cascade sum, a NaN loaded as 0: Note [Cascade sum]; half types there too)
         out = _asarray(sum_array(_strided_like(d, np.where(np.isnan(d), d.dtype.type(0), d)),
-                                 dims, keepdim and d.ndim > 0))
+                                 dims, keepdim and d.ndim > 0, acc_buffer=False))
     else:
         out = _asarray(np.nansum(_acc(d), axis=dims, keepdims=keepdim and d.ndim > 0))
     r = _finish(NANSUM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
