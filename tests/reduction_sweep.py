@@ -14,8 +14,6 @@ import numpy as np
 import autotensor
 import torch
 
-torch.set_num_threads(1)
-
 SIZES = (1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 20, 31, 32, 33, 47, 64, 70)
 
 
@@ -153,7 +151,17 @@ def _out(M, fn, x, y, d, grad, rng_seed):
 
 def sweep(names=None, dtypes=("float64", "float32"), grad=False, sizes=SIZES, seed=0,
           verbose=False):
-    """{(op, dtype, 'val'|'grad'): (differing elements, total)}."""
+    """{(op, dtype, 'val'|'grad'): (differing elements, total)}: with one PyTorch thread
+    (restored after: other tests depend on the default)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _sweep(names, dtypes, grad, sizes, seed, verbose)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _sweep(names, dtypes, grad, sizes, seed, verbose):
     ops = _ops()
     counts = {}
     for name, (fn, has_grad, two, pos) in ops.items():

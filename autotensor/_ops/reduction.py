@@ -1670,7 +1670,7 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
             # (WelfordOps::reduce, no fused multiply-add: only the means are a recurrence;
             # the m2 terms delta * (x - new mean) follow from them at once, and their
             # running sum in order is a cumulative sum's last element, from +0.0)
-            xt = np.moveaxis(x, -1, 0).copy()
+            xt = np.moveaxis(x, -1, 0).reshape(n, -1).copy()
             means = np.empty_like(xt)
             delta = np.empty_like(xt)
             t = np.empty(xt.shape[1:])
@@ -1679,10 +1679,10 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
                 np.subtract(xt[k], prev, out=delta[k])
                 np.divide(delta[k], k + 1.0, out=t)
                 prev = np.add(prev, t, out=means[k])
-            mean = means[-1]
+            mean = means[-1].reshape(x.shape[:-1])
             np.subtract(xt, means, out=xt)
             xt *= delta
-            m2 = np.cumsum(xt, axis=0)[-1] + 0.0
+            m2 = (np.cumsum(xt, axis=0)[-1] + 0.0).reshape(x.shape[:-1])
         elif n > _WELFORD_MAX.get(dt.itemsize, 32):
             mean = np.mean(x, axis=-1)
             dx = x - mean[..., None]
