@@ -19,7 +19,8 @@ _CASES = [
     # WelfordOps in the iterator's order (float64 took a two-pass sum)
     ("var", ("float64",), True), ("var_c0", ("float64",), True),
     ("std", ("float64",), True), ("std_c0", ("float64",), True),
-    ("var_mean", ("float64", "float32"), False), ("std_mean", ("float64", "float32"), True),
+    ("var_mean", ("float64", "float32", "float16", "bfloat16"), False),
+    ("std_mean", ("float64", "float32", "float16", "bfloat16"), True),
     # NormOneOps / NormOps: sequential sums, glibc's pow (Note [p-norm order])
     ("norm_1", ("float64", "float32"), True), ("norm_3", ("float64",), True),
     ("norm_0.5", ("float64", "float32"), False),

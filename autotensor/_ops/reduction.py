@@ -1691,6 +1691,8 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
         v = m2 / divisor
         v = np.sqrt(v) if root else v
         v = np.asarray(v).reshape(out_shape).astype(dt)
+        if mean_too and dt.itemsize == 2:  # (half: computed on a float32 copy, cast twice)
+            mean = np.asarray(mean).astype(np.float32)
         return v, (np.asarray(mean).reshape(out_shape).astype(dt) if mean_too else None)
 
 
