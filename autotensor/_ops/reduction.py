@@ -1610,19 +1610,21 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
 # and the root in double, the result cast once (so a constant float32 tensor whose
 # float32 mean rounds away from its value has a variance > 0, as in PyTorch). Every other
 # reduction is WelfordOps in double (ReduceOpsKernel.cpp's std_var_kernel_impl), along
-# the reduced elements in order, and var_mean's mean is that double mean cast once (so
-# not always mean()'s value). The Welford steps run as they are, over all outputs at once,
-# for up to _WELFORD_MAX reduced elements (a float64 result shows Welford's own rounding:
-# 1e-4 relative for values 1e12 + randn; a float32 one rarely does, so fewer steps there;
-# a float64 one only where |mean| > 10 std: elsewhere the two-pass sum, n times cheaper);
+# the reduced elements in TensorIterator's order (sum_kernel.reduce_rows), its m2 update
+# unfused (a fused one differed in 948 of 3,500 rows), and var_mean's mean is that double
+# mean cast once (float16/bfloat16: through float32, PyTorch's float copy; so not always
+# mean()'s value). The Welford steps run over all outputs at once for up to _WELFORD_MAX
+# reduced elements: the means are the recurrence (3 NumPy calls a step), the m2 terms
+# follow from them at once, summed in order. Every float64 row of up to 256 elements takes
+# them (the two-pass sum, 10 x cheaper, differed in the last bit in ~25% of rows: stop 35;
+# and such last-ulp differences are amplified by later cancellations: var([-0.715, -0.452])
+# is 0.0345845 by Welford, 0.03458449999999999 by two passes, stop 32's rev2_repro_001);
 # longer reductions take the two-pass sum in double, which Welford's double result
-# approaches (they differ where |mean| / std nears 1 / eps of double). Complex inputs are
-# the variances of the real and imaginary parts, added (and rooted) in the real dtype.
-# Up to _WELFORD_ALWAYS elements a float64 reduction takes Welford's steps whatever its
-# mean: the two-pass sum's last-ulp differences (var([-0.715, -0.452]) is 0.0345845 by
-# Welford, 0.03458449999999999 by two passes) are amplified by a later cancellation (the
-# tangent of cosine_similarity of one-element vectors, a rounding residue: stop 32's
-# rev2_repro_001), and so few steps cost little.
+# approaches (they differ where |mean| / std nears 1 / eps of double, and in last bits).
+# Past 65,536 elements a float64 row longer than _WELFORD_ALWAYS takes Welford's steps
+# only where |mean| > 10 std.
+# Complex inputs are the variances of the real and imaginary parts, added (and rooted) in
+# the real dtype.
 _WELFORD_MAX = {8: 256, 4: 128}  # by itemsize; others 32
 _WELFORD_ALWAYS = 8
 
