@@ -16,7 +16,7 @@ from .sum_kernel import sum_array
 from .layout import _elem_strides, conform, is_non_overlapping_and_dense
 from .layout import _perm as _layout_perm
 from .dispatch import defop, view_errors_before_checks, view_errors_first
-from .sum_kernel import mean_array, norm_two_sum, sum_array
+from .sum_kernel import MAX_SIZE, mean_array, norm_two_sum, reduce_rows, sum_array
 from ._common import (_acc, _asarray, _dims, _finish, _float_data, _inexact, _py_any, _py_max,
                       _state, _wrap_dim, refuse_complex)
 from .pointwise import maximum, minimum
@@ -429,8 +429,8 @@ LOG_SOFTMAX_BACKWARD_DATA = defop(
 
 # ---- reductions ------------------------------------------------------------------------------
 def _sum_dtype(d, dtype):
-    if dtype is not None:
-        return d.astype(dtype.np)
+    if dtype is not None:  # (no copy in its own dtype: the strides decide the order)
+        return d.astype(dtype.np, copy=False)
     if d.dtype.kind in "biu":
         return d.astype(np.int64)
     return d
@@ -936,10 +936,54 @@ def _half_prod(d, dim, keepdim):
     return acc.reshape(shape)
 
 
+def _float_prod(d, dim, keepdim):
+    """prod of a float32/float64 array over all elements or ``dim`` as aten's kernel (Note
+    [Half products], the same steps in the dtype itself, for any layout: each output's
+    elements in the iterator's order, and where its innermost loop dim is reduced and
+    contiguous, each such row of at least 4 vectors folded in lanes first), or None."""
+    from .sum_kernel import _iterator_dims
+    axes = tuple(range(d.ndim)) if dim is None else (dim,)
+    got = reduce_rows(d, axes)
+    if got is None:
+        return None
+    rows, kept = got
+    n = rows.shape[1]
+    if rows.shape[0] == 1 and n >= _GRAIN_SIZE:
+        return None  # (split between threads)
+    item = d.itemsize
+    sizes, ost, ist, _ = _iterator_dims(list(d.shape), [st // item for st in d.strides],
+                                        [i in axes for i in range(d.ndim)])
+    W = _VEC_LANES[d.dtype.name]
+    size0 = sizes[0] if sizes else 1
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        if ost[0] == 0 and ist[0] == 1 and size0 >= 4 * W:
+            # (vectorized_inner_reduction of each contiguous row of size0, in order)
+            chunks = rows.reshape(rows.shape[0], n // size0, size0)
+            count = size0 // (4 * W)
+            blocks = chunks[..., :count * 4 * W].reshape(chunks.shape[:2] + (count, 4, W))
+            a = blocks[:, :, 0]
+            if count > 1:  # (each lane's products in order: a cumulative product)
+                a = np.cumprod(blocks, axis=2)[:, :, -1]
+            a = (a[:, :, 0] * a[:, :, 1]) * (a[:, :, 2] * a[:, :, 3])
+            seq = np.concatenate((a, chunks[..., count * 4 * W:]), axis=2)
+            seq = seq.reshape(rows.shape[0], -1)
+        else:
+            seq = rows
+        acc = np.cumprod(seq, axis=1)[:, -1] if seq.shape[1] else np.ones(len(seq), d.dtype)
+    shape = (tuple(1 if i in axes else k for i, k in enumerate(d.shape)) if keepdim and
+             dim is not None else kept)
+    return acc.reshape(shape)
+
+
 def _prod_array(d, dim, keepdim):
     if d.itemsize == 2 and d.dtype.kind in "fV" and d.flags.c_contiguous and \
             0 < d.size < _GRAIN_SIZE and (dim is None or d.ndim):
         return _half_prod(d, dim, keepdim)  # (an empty product is 1: NumPy's below)
+    if (d.dtype == np.float32 or d.dtype == np.float64 or d.itemsize == 2 and
+            d.dtype.kind in "fV") and 0 < d.size <= MAX_SIZE and d.ndim:
+        out = _float_prod(d, dim, keepdim)
+        if out is not None:
+            return out
     if dim is None:
         return _asarray(np.prod(_acc(d))).astype(d.dtype, copy=False)
     return _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
@@ -1069,11 +1113,71 @@ def _vector_norm_array(d, ord, dims, keepdim, reduces=False):
         out = np.min(a, axis=dims, keepdims=keepdim)
     elif ord == 0:
         out = np.sum(a != 0, axis=dims, keepdims=keepdim).astype(a.dtype)
-    elif ord == 1:
-        out = np.sum(a, axis=dims, keepdims=keepdim)
-    else:
-        out = np.sum(a ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
+    elif ord == 1 or ord != 0:
+        out = _norm_p_sequential(d, a, ord, dims, keepdim)
+        if out is None and ord == 1:
+            out = np.sum(a, axis=dims, keepdims=keepdim)
+        elif out is None:
+            out = np.sum(a ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
     return _asarray(out).astype(d.dtype.type(0).real.dtype, copy=False)
+
+
+# Note [p-norm order]
+# ~~~~~~~~~~~~~~~~~~~
+# aten's vector norm of an order other than 0, 2 and +-inf (NormOneOps, NormOps in
+# SharedReduceOps.h) is ``binary_kernel_reduce``: per output one sequential sum, in the
+# iterator's order (sum_kernel.reduce_rows), of |x| (ord 1) or std::pow(|x|, ord), in the
+# input's real type (float32 for float32: glibc's powf, here double rounded once), then
+# std::pow(sum, 1 / ord) with 1 / ord in that type. std::pow of doubles is glibc's pow,
+# which NumPy's float64 power is not (it differs in ~5% of x ** 3): glibc_pow. Measured
+# against PyTorch 2.13: 0 of ~900 swept norms differ per order and dtype, where NumPy's
+# pairwise sums differed in 20-30% (tests/test_fuzz_red_stop35.py). float16/bfloat16,
+# complex inputs and reductions split between threads keep NumPy's sums.
+def _norm_p_sequential(d, a, ord, dims, keepdim):
+    from .sum_kernel import MAX_SIZE, reduce_rows
+    if d.dtype not in (np.float32, np.float64) or d.size == 0 or d.size > MAX_SIZE:
+        return None
+    axes = tuple(range(d.ndim)) if dims is None else tuple(sorted(dims))
+    got = reduce_rows(a, axes)
+    if got is None or (got[0].shape[0] == 1 and got[0].shape[1] >= _GRAIN_SIZE):
+        return None
+    rows, kept = got
+    dt = d.dtype.type
+    if ord == 1:
+        s = np.cumsum(rows, axis=1)[:, -1]
+    else:
+        s = np.cumsum(_std_pow(rows, dt(ord)), axis=1)[:, -1]
+        with np.errstate(divide="ignore"):
+            s = _std_pow(s, dt(1) / dt(ord))
+    shape = tuple(1 if i in axes else k for i, k in enumerate(d.shape)) if keepdim else kept
+    return s.reshape(shape)
+
+
+_LONG_DOUBLE = np.finfo(np.longdouble).nmant >= 63
+_GLIBC_POW_MAX = 8192
+_math_pow = np.frompyfunc(math.pow, 2, 1)
+
+
+def _std_pow(a, p):
+    """std::pow(a, p) of a float32 (glibc's powf: the double power rounded once) or float64
+    array (glibc's pow: the x87 long double power, within 2**-11 ulp of the exact one,
+    rounded to double, and math.pow, which is libm's, where that is within 0.02 ulp of a
+    rounding boundary: 0 of 1,200,000 powers differed from math.pow's)."""
+    with np.errstate(all="ignore"):
+        if a.dtype == np.float32:
+            return np.power(a.astype(np.float64), np.float64(p)).astype(np.float32)
+        if a.size > _GLIBC_POW_MAX:  # (~80 ns an element: NumPy's power beyond)
+            return np.power(a, p)
+        if not _LONG_DOUBLE:
+            return _math_pow(a, p).astype(np.float64)
+        r = np.power(a.astype(np.longdouble), np.longdouble(p))
+        out = r.astype(np.float64)
+        ulp = np.spacing(np.abs(out)).astype(np.longdouble)
+        hard = np.abs(np.abs((r - out) / ulp) - 0.5) < 0.02
+    hard &= np.isfinite(out) & (out != 0)
+    if hard.any():
+        out[hard] = _math_pow(a[hard], float(p)).astype(np.float64)
+    return out
 
 
 def _dist_jvp(F, self, self_t, other, other_t, p, result):
@@ -1189,9 +1293,14 @@ def logsumexp(input, dim, keepdim=False):
     step = (lambda v: v.astype(dt).astype(np.float32)) if a is not d else (lambda v: v)
     m = np.max(a, axis=axes, keepdims=True, initial=-np.inf)
     m = np.where(np.isinf(m), a.dtype.type(0), m)
-    e = step(np.exp(step(a - m)))
-    s = np.sum(e, axis=axes, keepdims=True) if a is not d else sum_array(e, axes, True)
-    out = step(np.log(step(s))) + m
+    if a is d:  # (torch.exp and torch.log: raw's kernels, Note [Float32 transcendentals])
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            s = sum_array(raw.exp(a - m), axes, True)
+            out = raw.log(s) + m
+    else:
+        e = step(np.exp(step(a - m)))
+        s = np.sum(e, axis=axes, keepdims=True)
+        out = step(np.log(step(s))) + m
     if not keepdim and d.ndim:
         out = np.squeeze(out, dims)
     return _finish(LOGSUMEXP, (input,), (dims, keepdim), _asarray(out).astype(dt))
@@ -1501,20 +1610,22 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
 # and the root in double, the result cast once (so a constant float32 tensor whose
 # float32 mean rounds away from its value has a variance > 0, as in PyTorch). Every other
 # reduction is WelfordOps in double (ReduceOpsKernel.cpp's std_var_kernel_impl), along
-# the reduced elements in order, and var_mean's mean is that double mean cast once (so
-# not always mean()'s value). The Welford steps run as they are, over all outputs at once,
-# for up to _WELFORD_MAX reduced elements (a float64 result shows Welford's own rounding:
-# 1e-4 relative for values 1e12 + randn; a float32 one rarely does, so fewer steps there;
-# a float64 one only where |mean| > 10 std: elsewhere the two-pass sum, n times cheaper);
+# the reduced elements in TensorIterator's order (sum_kernel.reduce_rows), its m2 update
+# unfused (a fused one differed in 948 of 3,500 rows), and var_mean's mean is that double
+# mean cast once (float16/bfloat16: through float32, PyTorch's float copy; so not always
+# mean()'s value). The Welford steps run over all outputs at once for up to _WELFORD_MAX
+# reduced elements: the means are the recurrence (3 NumPy calls a step), the m2 terms
+# follow from them at once, summed in order. Every float64 row of up to 256 elements takes
+# them (the two-pass sum, 10 x cheaper, differed in the last bit in ~25% of rows: stop 35;
+# and such last-ulp differences are amplified by later cancellations: var([-0.715, -0.452])
+# is 0.0345845 by Welford, 0.03458449999999999 by two passes, stop 32's rev2_repro_001);
 # longer reductions take the two-pass sum in double, which Welford's double result
-# approaches (they differ where |mean| / std nears 1 / eps of double). Complex inputs are
-# the variances of the real and imaginary parts, added (and rooted) in the real dtype.
-# Up to _WELFORD_ALWAYS elements a float64 reduction takes Welford's steps whatever its
-# mean: the two-pass sum's last-ulp differences (var([-0.715, -0.452]) is 0.0345845 by
-# Welford, 0.03458449999999999 by two passes) are amplified by a later cancellation (the
-# tangent of cosine_similarity of one-element vectors, a rounding residue: stop 32's
-# rev2_repro_001), and so few steps cost little.
-_WELFORD_MAX = {8: 128}  # by itemsize; others 32
+# approaches (they differ where |mean| / std nears 1 / eps of double, and in last bits).
+# Past 65,536 elements a float64 row longer than _WELFORD_ALWAYS takes Welford's steps
+# only where |mean| > 10 std.
+# Complex inputs are the variances of the real and imaginary parts, added (and rooted) in
+# the real dtype.
+_WELFORD_MAX = {8: 256, 4: 128}  # by itemsize; others 32
 _WELFORD_ALWAYS = 8
 
 
@@ -1539,13 +1650,17 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
             v = s / np.float64(_py_max(0.0, n - c))
             v = np.sqrt(v) if root else v
             return np.full(out_shape, v, dt), None
-        x = d.astype(np.float64)
-        keep = tuple(i for i in range(nd) if i not in red)
-        x = np.moveaxis(x, red, tuple(range(nd - len(red), nd))) if red != tuple(
-            range(nd - len(red), nd)) else x
-        x = x.reshape(tuple(d.shape[i] for i in keep) + (n,))
+        got = reduce_rows(d, red) if d.size <= MAX_SIZE else None
+        if got is not None:  # (the reduced elements in the iterator's order)
+            x = got[0].astype(np.float64).reshape(got[1] + (n,))
+        else:
+            x = d.astype(np.float64)
+            keep = tuple(i for i in range(nd) if i not in red)
+            x = np.moveaxis(x, red, tuple(range(nd - len(red), nd))) if red != tuple(
+                range(nd - len(red), nd)) else x
+            x = x.reshape(tuple(d.shape[i] for i in keep) + (n,))
         welford = n <= _WELFORD_MAX.get(dt.itemsize, 32)
-        if welford and dt.itemsize == 8 and n > _WELFORD_ALWAYS:
+        if welford and dt.itemsize == 8 and n > _WELFORD_ALWAYS and got is None:
             # (a float64 result: Welford's rounding shows only where |mean| / std is large,
             # ~eps * that relative; elsewhere the two-pass sum agrees to ~1e-15 and costs
             # one pass instead of n)
@@ -1554,18 +1669,22 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
             m2 = np.einsum("...i,...i->...", dx, dx)
             welford = bool((np.abs(mean) > 10 * np.sqrt(m2 / n)).any())
         if welford:
-            mean = np.zeros(x.shape[:-1])
-            m2 = np.zeros(x.shape[:-1])
-            delta = np.empty_like(mean)
-            t = np.empty_like(mean)
-            for k in range(n):  # (WelfordOps::reduce)
-                xk = x[..., k]
-                np.subtract(xk, mean, out=delta)
-                np.divide(delta, k + 1.0, out=t)
-                mean += t
-                np.subtract(xk, mean, out=t)
-                t *= delta
-                m2 += t
+            # (WelfordOps::reduce, no fused multiply-add: only the means are a recurrence;
+            # the m2 terms delta * (x - new mean) follow from them at once, and their
+            # running sum in order is a cumulative sum's last element, from +0.0)
+            xt = np.moveaxis(x, -1, 0).reshape(n, -1).copy()
+            means = np.empty_like(xt)
+            delta = np.empty_like(xt)
+            t = np.empty(xt.shape[1:])
+            prev = np.zeros(xt.shape[1:])
+            for k in range(n):
+                np.subtract(xt[k], prev, out=delta[k])
+                np.divide(delta[k], k + 1.0, out=t)
+                prev = np.add(prev, t, out=means[k])
+            mean = means[-1].reshape(x.shape[:-1])
+            np.subtract(xt, means, out=xt)
+            xt *= delta
+            m2 = (np.cumsum(xt, axis=0)[-1] + 0.0).reshape(x.shape[:-1])
         elif n > _WELFORD_MAX.get(dt.itemsize, 32):
             mean = np.mean(x, axis=-1)
             dx = x - mean[..., None]
@@ -1574,6 +1693,8 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
         v = m2 / divisor
         v = np.sqrt(v) if root else v
         v = np.asarray(v).reshape(out_shape).astype(dt)
+        if mean_too and dt.itemsize == 2:  # (half: computed on a float32 copy, cast twice)
+            mean = np.asarray(mean).astype(np.float32)
         return v, (np.asarray(mean).reshape(out_shape).astype(dt) if mean_too else None)
 
 
@@ -1650,6 +1771,18 @@ NANSUM = defop("nansum", "NansumBackward0", None, params=("dim", "keepdim"),
                    self == self, grad)}, layout="contiguous")
 
 
+def _strided_like(d, values):
+    """values (d's shape) in an array with d's strides: the summation order of aten's
+    kernels depends on them."""
+    if d.flags.c_contiguous or d.size == 0 or builtins.any(
+            st < 0 or st % d.itemsize for st in d.strides):
+        return values
+    span = 1 + builtins.sum((k - 1) * st // d.itemsize for k, st in zip(d.shape, d.strides))
+    out = np.lib.stride_tricks.as_strided(np.empty(span, values.dtype), d.shape, d.strides)
+    out[...] = values
+    return out
+
+
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """sum treating NaN as zero."""
     if input._data.dtype.kind == "c":
@@ -1658,7 +1791,13 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(dim, d.ndim, input) if dim is not None and dim != () else None
     if not d.ndim:
         dims = None  # (validated first, as for a 0-d sum)
-    out = _asarray(np.nansum(_acc(d), axis=dims, keepdims=keepdim and d.ndim > 0))
+    if d.dtype == np.float32 or d.dtype == np.float64 or (d.itemsize == 2 and
+                                                          d.dtype.kind in "fV"):
+        # (aten's cascade sum, a NaN loaded as 0: Note [Cascade sum]; half types there too)
+        out = _asarray(sum_array(_strided_like(d, np.where(np.isnan(d), d.dtype.type(0), d)),
+                                 dims, keepdim and d.ndim > 0, acc_buffer=False))
+    else:
+        out = _asarray(np.nansum(_acc(d), axis=dims, keepdims=keepdim and d.ndim > 0))
     r = _finish(NANSUM, (input,), (dims, keepdim), out.astype(d.dtype, copy=False))
     # (PyTorch's rule: where(self_p.isnan(), 0, self_t).sum(dim, keepdim, dtype))
     return _tangent_in_dtype(r, input, dtype, lambda t: sum(

@@ -234,9 +234,10 @@ def _small_full_sum(values, width, zero):
     return total + zero
 
 
-def cascade_sum(a, axes):
+def cascade_sum(a, axes, acc_buffer=True):
     """``a.sum(axis=axes)`` (axes: a tuple of distinct dims; all for a full sum) as aten's
-    CPU kernel, or None where it is not emulated (Note [Cascade sum])."""
+    CPU kernel, or None where it is not emulated (Note [Cascade sum]). ``acc_buffer``:
+    sum_out's float32 buffer for half types (nansum's kernel has none)."""
     if a.size == 0 or a.size > MAX_SIZE:
         return None
     if a.dtype.kind == "c":  # (complex: the real and imaginary parts in the same order)
@@ -253,7 +254,7 @@ def cascade_sum(a, axes):
     if width is None:
         return None
     vec = 16 if half else width  # elements per vector load (Vectorized<scalar_t>::size())
-    return _cascade(a, axes, _plan_of(a, axes), width, vec, half)
+    return _cascade(a, axes, _plan_of(a, axes), width, vec, half, acc_buffer)
 
 
 def _plan_of(a, axes):
@@ -270,7 +271,7 @@ def _plan_of(a, axes):
     return plan
 
 
-def _cascade(a, axes, plan, width, vec, half):
+def _cascade(a, axes, plan, width, vec, half, acc_buffer=True):
     """The sum of ``a`` (a float array; complex: one of its parts) by ``plan``, the
     geometry of the summed tensor."""
     if plan is None:
@@ -286,7 +287,7 @@ def _cascade(a, axes, plan, width, vec, half):
     transpose, sizes, ist, gather, n_out, two_reduced = loop
     if n_out == 1 and a.size >= GRAIN_SIZE:
         return None  # (split between threads: Note [Cascade sum])
-    if half and two_reduced:  # (sum_out's should_use_acc_buffer: the float32 sum, rounded)
+    if half and two_reduced and acc_buffer:  # (sum_out's should_use_acc_buffer: the float32 sum, rounded)
         out = cascade_sum(a.astype(np.float32), axes)
         return None if out is None else out.astype(a.dtype)
     size0, size1 = sizes[0], sizes[1]
@@ -329,7 +330,7 @@ def _cascade(a, axes, plan, width, vec, half):
     return out.reshape(out_shape)
 
 
-def sum_array(a, axis=None, keepdims=False):
+def sum_array(a, axis=None, keepdims=False, acc_buffer=True):
     """``np.sum(a, axis, keepdims=keepdims)`` in PyTorch's order where it is emulated
     (floating and complex: Note [Cascade sum]), NumPy's elsewhere (float16 and
     bfloat16 summed in float32 there, the result in their dtype)."""
@@ -342,7 +343,7 @@ def sum_array(a, axis=None, keepdims=False):
             axes = (axis % nd if nd else 0,)
         else:
             axes = tuple(sorted({d % nd for d in axis})) if nd else ()
-        out = cascade_sum(a, axes) if nd or not axes else None
+        out = cascade_sum(a, axes, acc_buffer) if nd or not axes else None
         if out is not None:
             if keepdims:
                 out = out.reshape(tuple(1 if d in axes else s for d, s in enumerate(a.shape)))
@@ -428,3 +429,21 @@ def norm_two_sum(a, axes):
 def _fma(a, b, c):
     from ._specfun import _fma as fma
     return fma(a, b, c)
+
+
+def reduce_rows(a, axes):
+    """a's reduced elements as rows (kept elements, n), each row in the order aten's
+    ``binary_kernel_reduce`` visits it (TensorIterator's dims, innermost = fastest), and the
+    kept dims' shape in a's order; None where the strides are not whole elements. One
+    thread's order: reductions of GRAIN_SIZE elements or more into one output are split
+    between threads (callers keep NumPy's there)."""
+    item = a.itemsize
+    if any(s % item for s in a.strides):
+        return None
+    nd = a.ndim
+    reduced = [d in axes for d in range(nd)]
+    perm = _iterator_dims(list(a.shape), [s // item for s in a.strides], reduced)[3]
+    order = [p for p in reversed(perm) if reduced[p]]  # outermost reduced dim first
+    kept = [d for d in range(nd) if not reduced[d]]
+    n = int(np.prod([a.shape[d] for d in axes], dtype=np.int64))
+    return np.transpose(a, kept + order).reshape(-1, n), tuple(a.shape[d] for d in kept)

@@ -118,8 +118,9 @@ def _pointwise_loss(name, kernel, input, target, reduction, params):
             _dtypes.numpy_dtype_of(common)
         a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
     sq = kernel(a - b)
-    out = sq if reduction == "none" else np.asarray(sq.mean() if reduction == "mean"
-                                                    else sq.sum())
+    from .._ops.sum_kernel import mean_array, sum_array  # (aten's order: Note [Cascade sum])
+    out = sq if reduction == "none" else np.asarray(mean_array(sq) if reduction == "mean"
+                                                    else sum_array(sq))
     r = _finish(op, (input, target), (reduction,) + params, out.astype(a.dtype, copy=False))
     if r._grad_fn is not None and input._data.dtype != target._data.dtype:
         from .._ops.dispatch import set_input_metadata
