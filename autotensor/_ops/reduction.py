@@ -1625,7 +1625,7 @@ def _var_args(name, input, dim, unbiased, keepdim, correction):
 # only where |mean| > 10 std.
 # Complex inputs are the variances of the real and imaginary parts, added (and rooted) in
 # the real dtype.
-_WELFORD_MAX = {8: 256, 4: 128}  # by itemsize; others 32
+_WELFORD_MAX = {8: 256, 4: 128}  # by itemsize; others 32 (~2 us a step)
 _WELFORD_ALWAYS = 8
 
 
@@ -1660,10 +1660,13 @@ def _var_real(d, dims, c, keepdim, root, mean_too):
                 range(nd - len(red), nd)) else x
             x = x.reshape(tuple(d.shape[i] for i in keep) + (n,))
         welford = n <= _WELFORD_MAX.get(dt.itemsize, 32)
-        if welford and dt.itemsize == 8 and n > _WELFORD_ALWAYS and got is None:
-            # (a float64 result: Welford's rounding shows only where |mean| / std is large,
-            # ~eps * that relative; elsewhere the two-pass sum agrees to ~1e-15 and costs
-            # one pass instead of n)
+        if welford and n > _WELFORD_ALWAYS and (got is None or dt.itemsize < 8 and
+                                                 not mean_too):
+            # (Welford's rounding shows only where |mean| / std is large, ~eps * that
+            # relative; elsewhere the two-pass sum agrees to ~1e-15 and costs one pass
+            # instead of n: a float32/half result rounds both to the same value but in
+            # double rounding's rare ties, a float64 one in ~25% of rows, so float64 takes
+            # the steps below 65,536 elements, and so does var_mean's mean, which shows)
             mean = np.mean(x, axis=-1)
             dx = x - mean[..., None]
             m2 = np.einsum("...i,...i->...", dx, dx)
