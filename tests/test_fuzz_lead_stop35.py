@@ -284,3 +284,34 @@ def test_activation_tangents_of_another_dtype(name, no_grad):
             np.testing.assert_allclose(got[1], want[1], rtol=1e-6)
         else:
             assert got == want, (primal, tangent)
+
+
+_PRIMAL_TIMES_TANGENT = {
+    "x * x": lambda m, x: x * x,
+    "outer": lambda m, x: m.outer(x, x),
+    "hypot": lambda m, x: m.hypot(x, x + 1),
+    "addcmul": lambda m, x: m.addcmul(x, x, x, value=0.5),
+    "logaddexp": lambda m, x: m.logaddexp(x, x * 2),
+    "fmod": lambda m, x: m.fmod(x, x + 0.3),
+    "xlog1py": lambda m, x: m.special.xlog1py(x, x),
+    "fmax": lambda m, x: m.fmax(x, x.flip(0)),
+    "fmax, other without tangent": lambda m, x: m.fmax(x, m.tensor(0.6, dtype=m.float64)),
+    "maximum": lambda m, x: m.maximum(x, x.flip(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PRIMAL_TIMES_TANGENT))
+def test_tangent_dtype_where_primals_multiply_tangents(name):
+    """A float32 tangent of a float64 primal: terms such as x_t * y promote to float64 in
+    PyTorch's rules (the tangents' promotion alone gave float32); fmax's mask is a bool,
+    so its tangent stays float32."""
+    def scenario(m):
+        fa = m.autograd.forward_ad
+        with fa.dual_level():
+            x = fa.make_dual(m.tensor([0.75, 0.5, 0.625], dtype=m.float64),
+                             m.tensor([1.5, 2.0, -1.0], dtype=m.float32))
+            t = fa.unpack_dual(_PRIMAL_TIMES_TANGENT[name](m, x)).tangent
+            return str(t.dtype), t.double().numpy()
+    (gd, gv), (wd, wv) = scenario(autotensor), scenario(torch)
+    assert gd == wd
+    np.testing.assert_allclose(gv, wv, rtol=1e-6)

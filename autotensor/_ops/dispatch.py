@@ -880,8 +880,15 @@ def _tangent_dtype(F, op, inputs, out, params=None):
             numbers = [j for j in numbers if j != i]
     for i in numbers:  # (a complex number's zero tensor makes a real tangent complex)
         dt = _dtypes.scalar_result_dtype(dt, inputs[i])
-    if dt.np == out._data.dtype or dt.np.kind not in "fcV":
+    od = out._data
+    if dt.np == od.dtype or dt.np.kind not in "fcV":
         return out
+    if od.dtype.kind in "fcV":  # (terms whose primal factors promote them, x_t * y of a
+        # float32 tangent and float64 primals: float64 as PyTorch's, unless only 0-d)
+        dt = _dtypes.binary_result_dtype(dt, zero_d, _dtypes.from_numpy(od.dtype),
+                                         od.ndim == 0)
+        if dt.np == od.dtype:
+            return out
     return F.cast(out, dt.np)
 
 

@@ -294,10 +294,18 @@ def _blend_jvp(weight):
     def rule(F, self, self_t, other, other_t, result):
         w = weight(F, self, other, result)
         if other_t is None:
-            return w * self_t
-        if self_t is None:
-            return other_t + w * F.neg(other_t)
-        return other_t + w * (self_t - other_t)
+            out = w * self_t
+        elif self_t is None:
+            out = other_t + w * F.neg(other_t)
+        else:
+            return other_t + w * (self_t - other_t)
+        # (the missing tangent is a zero tensor of its primal in PyTorch's expression:
+        # the values above, the dtype its promotions give)
+        a, b = self if self_t is None else self_t, other if other_t is None else other_t
+        a0, b0 = a._data.ndim == 0, b._data.ndim == 0
+        inner = _dtypes.binary_result_dtype(a.dtype, a0, b.dtype, b0)
+        dt = _dtypes.binary_result_dtype(b.dtype, b0, inner, a0 and b0)
+        return out if dt.np == out._data.dtype else F.cast(out, dt.np)
     return rule
 
 
@@ -2435,8 +2443,9 @@ COPYSIGN_SCALAR = defop("copysign", "CopysignBackward1", np.copysign, params=("o
 def _fmax_fmin_jvp(pick_self):
     """PyTorch's rule, which at ties takes other's tangent for fmax and self's for fmin
     (its backward gives ties to self for both)."""
-    return _blend_jvp(lambda F, self, other, result: F.cast(
-        pick_self(self, other) | (other != other), result._data.dtype))
+    return _blend_jvp(lambda F, self, other, result: pick_self(self, other) | (other != other))
+    # (a bool mask, as PyTorch's (self_p > other_p).logical_or_(other_p.isnan()): the
+    # tangent keeps the tangents' dtype, where maximum's weight in result's dtype promotes)
 
 
 def _first_at_ties(ufunc):
