@@ -1,0 +1,324 @@
+"""MKL's DFT steps for short 1-d signals that hold an inf or a nan, where pocketfft's order of
+operations gives another nan pattern (Note [MKL's DFT on non-finite values])."""
+import math
+
+from .._backend import np
+
+# Note [MKL's DFT on non-finite values]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# pocketfft and MKL compute the same sums in different orders; on finite values that is a
+# rounding difference (6e-16 relative in float64), but where an inf meets an exact zero
+# (inf * 0) or another inf (inf - inf) one library makes a nan where the other keeps the
+# inf: fft of [1.764, 0.4, -inf, 1.764, 0.4, -inf] is +inf at 2 and 4 in PyTorch, nan in
+# pocketfft. Fitted to PyTorch's CPU build on random signals with 1 to n/2 infs and nans
+# (tests/fuzz/fft_mkl_sweep.py), MKL's 1-d transforms of up to 32 points are:
+# - codelets (``_PLANS``, ``full`` False): a prime size is one butterfly over symmetric
+#   pairs (``_odd``, pocketfft's too); sizes with coprime factors (6, 10, 12, 14, 15) are
+#   prime-factor transforms (Good-Thomas: index maps, no twiddles); 8, 9, 16, 21, 25, 27, 32
+#   are Cooley-Tukey whose twiddle products leave out the exactly-zero parts of the constant
+#   (w = 1 is no product, w = -i a swap);
+# - other sizes (18, 20, 22, 24, 26, 28, 30): decimation in time by the largest odd prime
+#   r: r codelets of n / r points, then twiddles multiplied in full, w^0 = 1 included for
+#   every strand but the first ((inf, y) * (1, 0) has a nan imaginary part), then radix r;
+# - real input (r2c) and real output (c2r): up to 16 points the complex codelet on the
+#   zero-imaginary (Hermitian-extended, imaginary parts of X_0 and X_n/2 dropped) signal;
+#   even sizes from 18 the n/2-point complex transform of x[0::2] + i x[1::2] with the
+#   usual post-processing (pre-processing for c2r), X_0, X_n/2 and X_n/4 formed without
+#   twiddles.
+# Only rows holding a non-finite value are recomputed this way (finite rows keep pocketfft).
+# Not reproduced, pocketfft kept: float32 complex transforms of 16, 24 and 32 points
+# (MKL's single-precision 16-point codelet multiplies some trivial twiddles and not
+# others), real transforms of odd sizes from 9 and of 32 points, transforms over several
+# dims (MKL's multi-dimensional descriptors use other kernels, e.g. for 9, 13, 17), and
+# sizes over 32.
+
+_L = ("leaf",)
+_P8 = ("dit", 2, _L, False)
+_P9 = ("dit", 3, _L, False)
+
+
+def _pfa(r, m):
+    return ("pfa", r, m)
+
+
+_PLANS = {n: _L for n in (1, 2, 3, 4, 5, 7, 11, 13, 17, 19, 23, 29, 31)}
+_PLANS.update({6: _pfa(2, 3), 8: _P8, 9: _P9, 10: _pfa(2, 5), 12: _pfa(3, 4), 14: _pfa(2, 7),
+               15: _pfa(3, 5), 16: ("dit", 4, _L, False), 18: ("dit", 3, _pfa(2, 3), True),
+               20: ("dit", 5, _L, True), 21: ("dit", 3, _L, False), 22: ("dit", 11, _L, True),
+               24: ("dit", 3, _P8, True), 25: ("dit", 5, _L, False), 26: ("dit", 13, _L, True),
+               27: ("dit", 3, _P9, False), 28: ("dit", 7, _L, True),
+               30: ("dit", 5, _pfa(2, 3), True), 32: ("dif", 4, _P8, False)})
+_SINGLE_UNFITTED = (16, 24, 32)
+_REAL = set(range(1, 17)) - {9} | {18, 20, 22, 24, 26, 28, 30}  # (not 24 in float32)
+# double-precision sizes whose kernel is another one in multi-dimensional descriptors and
+# under 1/sqrt(n) scaling ("ortho"); not fitted
+_DOUBLE_OTHER = {9, 10, 13} | set(range(17, 32))
+
+
+# ---- complex arithmetic on (re, im) pairs of row vectors --------------------------------------
+def _add(a, b):
+    return (a[0] + b[0], a[1] + b[1])
+
+
+def _sub(a, b):
+    return (a[0] - b[0], a[1] - b[1])
+
+
+def _twiddle(n, e, sign):
+    """w_n^e (w = exp(sign 2 pi i / n)), exact at quarter turns."""
+    e %= n
+    if (4 * e) % n == 0:
+        return ((1.0, 0.0), (0.0, float(sign)), (-1.0, 0.0), (0.0, -float(sign)))[4 * e // n]
+    a = 2 * math.pi * e / n
+    return (math.cos(a), sign * math.sin(a))
+
+
+def _mul(x, c, full):
+    """x * c for a constant c: in full, or leaving out the products by c's zero parts."""
+    (xr, xi), (cr, ci) = x, c
+    if full:
+        return (xr * cr - xi * ci, xr * ci + xi * cr)
+
+    def part(a, ka, b, kb):  # a ka + b kb
+        if kb == 0:
+            return a * ka if ka else np.zeros_like(a)
+        return b * kb if ka == 0 else a * ka + b * kb
+    return (part(xr, cr, xi, -ci), part(xr, ci, xi, cr))
+
+
+def _butterfly(c, sign):
+    """A codelet of prime size (or 4): pocketfft's and MKL's order of additions."""
+    p = len(c)
+    if p == 1:
+        return [c[0]]
+    if p == 2:
+        return [_add(c[0], c[1]), _sub(c[0], c[1])]
+    if p == 4:
+        t2, t1 = _add(c[0], c[2]), _sub(c[0], c[2])
+        t3, t4 = _add(c[1], c[3]), _sub(c[1], c[3])
+        t4 = (t4[1], -t4[0]) if sign < 0 else (-t4[1], t4[0])
+        return [_add(t2, t3), _add(t1, t4), _sub(t2, t3), _sub(t1, t4)]
+    return _odd(c, sign)
+
+
+def _odd(c, sign):
+    """Odd size p: sums and differences of the pairs (k, p - k), the cosine terms added to
+    c[0] left to right, the sine terms to each other."""
+    p = len(c)
+    h = (p - 1) // 2
+    s = [None] + [_add(c[k], c[p - k]) for k in range(1, h + 1)]
+    d = [None] + [_sub(c[k], c[p - k]) for k in range(1, h + 1)]
+    y = [None] * p
+    r0, i0 = c[0]
+    for k in range(1, h + 1):
+        r0, i0 = r0 + s[k][0], i0 + s[k][1]
+    y[0] = (r0, i0)
+    for m in range(1, h + 1):
+        (ar, ai), br, bi = c[0], None, None
+        for k in range(1, h + 1):
+            a = 2 * math.pi * ((m * k) % p) / p
+            cs, sn = math.cos(a), sign * math.sin(a)
+            ar, ai = ar + cs * s[k][0], ai + cs * s[k][1]
+            bi = sn * d[k][0] if bi is None else bi + sn * d[k][0]
+            br = sn * d[k][1] if br is None else br + sn * d[k][1]
+        b = (-br, bi)
+        y[m], y[p - m] = _add((ar, ai), b), _sub((ar, ai), b)
+    return y
+
+
+def _run(plan, x, sign):
+    """The transform of the columns ``x`` (a list of n (re, im) pairs) by ``plan``."""
+    n = len(x)
+    kind = plan[0]
+    if kind == "leaf":
+        return _butterfly(x, sign)
+    if kind == "pfa":  # Good-Thomas: x[(j1 m + j2 r) % n], X[k] at (k % r, k % m)
+        r, m = plan[1], plan[2]
+        cols = [_run(_PLANS[r], [x[(j1 * m + j2 * r) % n] for j1 in range(r)], sign)
+                for j2 in range(m)]
+        rows = [_run(_PLANS[m], [cols[j2][k1] for j2 in range(m)], sign) for k1 in range(r)]
+        return [rows[k % r][k % m] for k in range(n)]
+    r, sub, full = plan[1], plan[2], plan[3]
+    m = n // r
+    out = [None] * n
+    if kind == "dit":  # r transforms of x[s::r], twiddles, radix r
+        ys = [_run(sub, x[s::r], sign) for s in range(r)]
+        for k in range(m):
+            col = [ys[s][k] if (s * k % n == 0 and not (full and s))
+                   else _mul(ys[s][k], _twiddle(n, s * k, sign), full) for s in range(r)]
+            for q, v in enumerate(_butterfly(col, sign)):
+                out[k + m * q] = v
+        return out
+    z = [[None] * m for _ in range(r)]  # "dif": radix r on x[j + m s], twiddles, transforms
+    for j in range(m):
+        for q, v in enumerate(_butterfly([x[j + m * s] for s in range(r)], sign)):
+            z[q][j] = v if j * q % n == 0 else _mul(v, _twiddle(n, j * q, sign), full)
+    for q in range(r):
+        for k, v in enumerate(_run(sub, z[q], sign)):
+            out[q + r * k] = v
+    return out
+
+
+# ---- row selection ---------------------------------------------------------------------------
+def _rows(x, axis):
+    """(view of x with ``axis`` last, mask of the rows holding a non-finite value)."""
+    xm = np.moveaxis(x, axis, -1)
+    return xm, ~np.isfinite(xm).all(-1)
+
+
+def _columns(a):
+    """(re, im) pairs of the columns of a 2-d complex array (or a real one: zero im)."""
+    if a.dtype.kind == "c":
+        return [(a[:, j].real.copy(), a[:, j].imag.copy()) for j in range(a.shape[1])]
+    return [(a[:, j].copy(), np.zeros_like(a[:, j])) for j in range(a.shape[1])]
+
+
+def _assemble(cols, dtype, scale):
+    out = np.empty((len(cols[0][0]), len(cols)), dtype=dtype)
+    rdt = out.real.dtype.type
+    for k, (re, im) in enumerate(cols):
+        out[:, k].real, out[:, k].imag = re * rdt(scale), im * rdt(scale)
+    return out
+
+
+def _single(dtype):
+    return dtype in (np.complex64, np.float32)
+
+
+def _fitted(n, dtype):
+    return n in _PLANS and not (n in _SINGLE_UNFITTED and _single(dtype))
+
+
+def _real_fitted(n, dtype, normalization):
+    if _single(dtype):
+        return n in _REAL and n != 24
+    other = normalization == 1 and (n in _DOUBLE_OTHER or (n > 16 and n // 2 in _DOUBLE_OTHER))
+    return n in _REAL and not other
+
+
+def _scale(normalization, n):
+    """aten's normalization factor (code 0: none, 1: 1/sqrt(n), 2: 1/n)."""
+    return (1.0, 1.0 / math.sqrt(n), 1.0 / n)[normalization]
+
+
+def _c2c_last(a, sign):
+    """MKL's steps along the last axis of complex array ``a``."""
+    flat = a.reshape(-1, a.shape[-1])
+    res = _assemble(_run(_PLANS[a.shape[-1]], _columns(flat), sign), a.dtype, 1.0)
+    return res.reshape(a.shape)
+
+
+def c2c(x, out, dims, forward, normalization):
+    """``out`` (pocketfft's c2c of x over ``dims``) with the signals that hold an inf or a
+    nan recomputed by MKL's steps (Note [MKL's DFT on non-finite values]); over several
+    dims, one dim after the other, where each size is one whose kernel MKL's
+    multi-dimensional descriptors share."""
+    sizes = [x.shape[d] for d in dims]
+    other = not _single(x.dtype) and (len(dims) > 1 or normalization == 1) and \
+        bool(set(sizes) & _DOUBLE_OTHER)
+    if other or not all(_fitted(n, x.dtype) for n in sizes) or np.isfinite(x).all():
+        return out
+    scale = _scale(normalization, math.prod(sizes))
+    last = list(range(-len(dims), 0))
+    xm = np.moveaxis(x, dims, last)
+    bad = ~np.isfinite(xm).all(axis=tuple(last))
+    sign = -1 if forward else 1
+    block = xm[bad]
+    with np.errstate(all="ignore"):
+        for axis in reversed(range(1, block.ndim)):
+            block = np.moveaxis(_c2c_last(np.moveaxis(block, axis, -1), sign), -1, axis)
+        rdt = block.real.dtype.type
+        res = np.empty_like(block)
+        res.real, res.imag = block.real * rdt(scale), block.imag * rdt(scale)
+    np.moveaxis(out, dims, last)[bad] = res
+    return out
+
+
+def r2c(x, out, axis, normalization):
+    """``out`` (the one-sided r2c of real x along ``axis``) with MKL's steps in the rows
+    that hold an inf or a nan."""
+    n = x.shape[axis]
+    if not _real_fitted(n, x.dtype, normalization) or np.isfinite(x).all():
+        return out
+    scale = _scale(normalization, n)
+    xm, bad = _rows(x, axis)
+    h = n // 2
+    with np.errstate(all="ignore"):
+        if n <= 16:
+            cols = _run(_PLANS[n], _columns(xm[bad]), -1)[:h + 1]
+        else:
+            rows = xm[bad]
+            z = [(rows[:, 2 * j].copy(), rows[:, 2 * j + 1].copy()) for j in range(h)]
+            cols = _unpack(_run(_PLANS[h], z, -1), n)
+        res = _assemble(cols, out.dtype, scale)
+    np.moveaxis(out, axis, -1)[bad] = res
+    return out
+
+
+def _unpack(z, n):
+    """X_k of a real signal from Z (the transform of x[0::2] + i x[1::2]):
+    (Z_k + conj Z_h-k) / 2 - i w^k (Z_k - conj Z_h-k) / 2, k = 0 .. h."""
+    h = n // 2
+    out = []
+    for k in range(h + 1):
+        if k in (0, h):
+            re, im = z[0]
+            out.append((re + im if k == 0 else re - im, np.zeros_like(re)))
+            continue
+        if 2 * k == h:
+            out.append((z[k][0], -z[k][1]))
+            continue
+        a, b = z[k], (z[h - k][0], -z[h - k][1])
+        s, d = _add(a, b), _sub(a, b)
+        wd = _mul(d, _twiddle(n, k, -1), True)
+        out.append((0.5 * (s[0] + wd[1]), 0.5 * (s[1] - wd[0])))
+    return out
+
+
+def c2r(x, out, axis, normalization):
+    """``out`` (the c2r of the one-sided x along ``axis``, n = out's length there) with
+    MKL's steps in the rows that hold an inf or a nan."""
+    n = out.shape[axis]
+    if not _real_fitted(n, x.dtype, normalization) or x.shape[axis] != n // 2 + 1 or \
+            np.isfinite(x).all():
+        return out
+    scale = _scale(normalization, n)
+    xm, bad = _rows(x, axis)
+    cols = _columns(xm[bad])
+    h = n // 2
+    with np.errstate(all="ignore"):
+        if n <= 16:
+            zero = np.zeros_like(cols[0][1])
+            full = [(cols[0][0], zero)] + cols[1:n - h] + \
+                   ([(cols[h][0], zero)] if n % 2 == 0 else []) + \
+                   [(cols[n - k][0], -cols[n - k][1]) for k in range(h + 1, n)]
+            res = [re for re, _ in _run(_PLANS[n], full, 1)]
+        else:
+            z = _pack(cols, n)
+            res = [None] * n
+            for j, (re, im) in enumerate(_run(_PLANS[h], z, 1)):
+                res[2 * j], res[2 * j + 1] = re, im
+        rdt = out.dtype.type
+        block = np.stack([v * rdt(scale) for v in res], -1)
+    np.moveaxis(out, axis, -1)[bad] = block
+    return out
+
+
+def _pack(cols, n):
+    """Z_k = X_k + conj X_h-k + i w^-k (X_k - conj X_h-k), whose n/2-point inverse is
+    x[0::2] + i x[1::2]."""
+    h = n // 2
+    z = []
+    for k in range(h):
+        if k == 0:
+            a, b = cols[0][0], cols[h][0]
+            z.append((a + b, a - b))
+            continue
+        if 2 * k == h:
+            z.append((2 * cols[k][0], -2 * cols[k][1]))
+            continue
+        a, b = cols[k], (cols[h - k][0], -cols[h - k][1])
+        s, d = _add(a, b), _sub(a, b)
+        wd = _mul(d, _twiddle(n, k, 1), True)
+        z.append((s[0] - wd[1], s[1] + wd[0]))
+    return z
