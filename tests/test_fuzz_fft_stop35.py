@@ -126,3 +126,37 @@ def test_irfft_nonfinite(n, dtype):
 def test_hfft_nonfinite(n):
     x = _signal(n // 2 + 1, 120, "complex128", 500 + n)
     _both(lambda m, t: m.fft.hfft(t, n=n, norm="forward"), x)
+
+
+@pytest.mark.parametrize("fn", ["fft", "ifft"])
+def test_fft_nonfinite_single_16(fn):
+    """float32's 16-point codelet multiplies w^0 in full in strand 1 and w^4 = -i in
+    strand 2, unlike float64's."""
+    _both(lambda m, t: getattr(m.fft, fn)(t), _signal(16, 160, "complex64", 16))
+
+
+@pytest.mark.parametrize("n", [13, 19, 23, 29, 31])
+def test_fft_nonfinite_ortho_rader(n):
+    """Double precision under 1/sqrt(n) scaling: Rader's algorithm (one inf anywhere but
+    x_0 makes every X_k but X_0 nan)."""
+    _both(lambda m, t: m.fft.fft(t, norm="ortho"), _signal(n, 120, "complex128", 800 + n))
+
+
+@pytest.mark.parametrize("shape", [(2, 13), (3, 19)])
+def test_fft2_nonfinite_rader(shape):
+    x = _signal(shape[0] * shape[1], 80, "complex128", 900 + shape[1]).reshape(80, *shape)
+    _both(lambda m, t: m.fft.ifft2(t), x)
+
+
+@pytest.mark.parametrize("dtype,shape", [("float64", (2, 6)), ("float64", (3, 20)),
+                                         ("float32", (4, 10)), ("float32", (2, 28))])
+def test_rfft2_nonfinite(shape, dtype):
+    x = _signal(shape[0] * shape[1], 80, dtype, 1000 + shape[1]).reshape(80, *shape)
+    _both(lambda m, t: m.fft.rfft2(t), x)
+
+
+@pytest.mark.parametrize("dtype,shape", [("complex128", (2, 6)), ("complex128", (3, 20)),
+                                         ("complex64", (4, 10)), ("complex64", (2, 28))])
+def test_irfft2_nonfinite(shape, dtype):
+    x = _signal(shape[0] * (shape[1] // 2 + 1), 80, dtype, 1100 + shape[1])
+    _both(lambda m, t: m.fft.irfft2(t, s=shape), x.reshape(80, shape[0], shape[1] // 2 + 1))

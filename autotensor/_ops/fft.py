@@ -85,8 +85,8 @@ def _r2c(x, dim, normalization, onesided):
     norm = _np_norm(normalization, True)
     half = np.fft.rfftn(x, axes=dim, norm=norm).astype(_COMPLEX[x.dtype], copy=False)
     half = _single(lambda a: np.fft.rfftn(a, axes=dim, norm=norm), x, half)
-    if len(dim) == 1:  # (Note [MKL's DFT on non-finite values])
-        half = fft_mkl.r2c(x, half, dim[0], normalization)
+    if dim:  # (Note [MKL's DFT on non-finite values])
+        half = fft_mkl.r2c(x, half, dim, normalization)
     if onesided or not dim:
         return half
     last = dim[-1]
@@ -112,9 +112,8 @@ def _c2r(x, dim, normalization, last_dim_size):
     norm = _np_norm(normalization, False)
     out = np.fft.irfftn(x, s=s, axes=dim, norm=norm).astype(_REAL[x.dtype], copy=False)
     out = _single(lambda a: np.fft.irfftn(a, s=s, axes=dim, norm=norm), x, out)
-    if len(dim) == 1:  # (Note [MKL's DFT on non-finite values])
-        out = fft_mkl.c2r(x, out, dim[0], normalization)
-    return out
+    # (Note [MKL's DFT on non-finite values])
+    return fft_mkl.c2r(x, out, dim, normalization)
 
 
 # ---- backward formulas (FunctionsManual.cpp) ---------------------------------------------------

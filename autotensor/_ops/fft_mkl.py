@@ -26,11 +26,8 @@ from .._backend import np
 #   usual post-processing (pre-processing for c2r), X_0, X_n/2 and X_n/4 formed without
 #   twiddles.
 # Only rows holding a non-finite value are recomputed this way (finite rows keep pocketfft).
-# Not reproduced, pocketfft kept: float32 complex transforms of 16, 24 and 32 points
-# (MKL's single-precision 16-point codelet multiplies some trivial twiddles and not
-# others), real transforms of odd sizes from 9 and of 32 points, transforms over several
-# dims (MKL's multi-dimensional descriptors use other kernels, e.g. for 9, 13, 17), and
-# sizes over 32.
+# Not reproduced, pocketfft kept: see ``_SINGLE_UNFITTED``, ``_REAL``, ``_DOUBLE_OTHER``,
+# and sizes over 32.
 
 _L = ("leaf",)
 _P8 = ("dit", 2, _L, False)
@@ -48,11 +45,16 @@ _PLANS.update({6: _pfa(2, 3), 8: _P8, 9: _P9, 10: _pfa(2, 5), 12: _pfa(3, 4), 14
                24: ("dit", 3, _P8, True), 25: ("dit", 5, _L, False), 26: ("dit", 13, _L, True),
                27: ("dit", 3, _P9, False), 28: ("dit", 7, _L, True),
                30: ("dit", 5, _pfa(2, 3), True), 32: ("dif", 4, _P8, False)})
-_SINGLE_UNFITTED = (16, 24, 32)
+# single precision's 16-point codelet multiplies w^0 in full in strand 1 and w^4 = -i in
+# strand 2 (fitted slot by slot); its 24- and 32-point transforms are not fitted
+_SINGLE_PLANS = {16: ("dit", 4, _L, frozenset({(1, 0), (2, 2)}))}
+_SINGLE_UNFITTED = (24, 32)
 _REAL = set(range(1, 17)) - {9} | {18, 20, 22, 24, 26, 28, 30}  # (not 24 in float32)
 # double-precision sizes whose kernel is another one in multi-dimensional descriptors and
-# under 1/sqrt(n) scaling ("ortho"); not fitted
+# under 1/sqrt(n) scaling ("ortho"): Rader's algorithm for primes from 13 (not 17: its
+# 16-point convolution is not fitted), the others not fitted
 _DOUBLE_OTHER = {9, 10, 13} | set(range(17, 32))
+_OTHER_PLANS = {n: ("rader",) for n in (13, 19, 23, 29, 31)}
 
 
 # ---- complex arithmetic on (re, im) pairs of row vectors --------------------------------------
@@ -126,12 +128,23 @@ def _odd(c, sign):
     return y
 
 
+def _twiddled(v, n, s, k, full, sign):
+    """v w^(s k): in full where ``full`` says so (True: every strand s > 0, w^0 included;
+    a set: its (s, k) slots), else without the products by zero parts (none for w^0)."""
+    f = (s, k) in full if isinstance(full, frozenset) else bool(full and s)
+    if not f and s * k % n == 0:
+        return v
+    return _mul(v, _twiddle(n, s * k, sign), f)
+
+
 def _run(plan, x, sign):
     """The transform of the columns ``x`` (a list of n (re, im) pairs) by ``plan``."""
     n = len(x)
     kind = plan[0]
     if kind == "leaf":
         return _butterfly(x, sign)
+    if kind == "rader":
+        return _rader(x, sign)
     if kind == "pfa":  # Good-Thomas: x[(j1 m + j2 r) % n], X[k] at (k % r, k % m)
         r, m = plan[1], plan[2]
         cols = [_run(_PLANS[r], [x[(j1 * m + j2 * r) % n] for j1 in range(r)], sign)
@@ -144,8 +157,7 @@ def _run(plan, x, sign):
     if kind == "dit":  # r transforms of x[s::r], twiddles, radix r
         ys = [_run(sub, x[s::r], sign) for s in range(r)]
         for k in range(m):
-            col = [ys[s][k] if (s * k % n == 0 and not (full and s))
-                   else _mul(ys[s][k], _twiddle(n, s * k, sign), full) for s in range(r)]
+            col = [_twiddled(ys[s][k], n, s, k, full, sign) for s in range(r)]
             for q, v in enumerate(_butterfly(col, sign)):
                 out[k + m * q] = v
         return out
@@ -159,13 +171,28 @@ def _run(plan, x, sign):
     return out
 
 
+def _rader(x, sign):
+    """Rader's prime-size transform: X_0 the sum; X_g^-p = x_0 + (a * b)_p, the cyclic
+    convolution of a_q = x_g^q with b_q = w^(g^-q) through (n - 1)-point transforms."""
+    n = len(x)
+    m = n - 1
+    g = next(g for g in range(2, n) if len({pow(g, q, n) for q in range(m)}) == m)
+    gi = pow(g, n - 2, n)
+    b = np.exp(sign * 2j * np.pi * np.array([pow(gi, q, n) for q in range(m)]) / n)
+    bf = np.fft.fft(b) / m
+    a = _run(_PLANS[m], [x[pow(g, q, n)] for q in range(m)], -1)
+    c = _run(_PLANS[m], [_mul(a[k], (bf[k].real, bf[k].imag), True) for k in range(m)], 1)
+    out = [None] * n
+    re, im = x[0]
+    for j in range(1, n):
+        re, im = re + x[j][0], im + x[j][1]
+    out[0] = (re, im)
+    for p in range(m):
+        out[pow(gi, p, n)] = _add(x[0], c[p])
+    return out
+
+
 # ---- row selection ---------------------------------------------------------------------------
-def _rows(x, axis):
-    """(view of x with ``axis`` last, mask of the rows holding a non-finite value)."""
-    xm = np.moveaxis(x, axis, -1)
-    return xm, ~np.isfinite(xm).all(-1)
-
-
 def _columns(a):
     """(re, im) pairs of the columns of a 2-d complex array (or a real one: zero im)."""
     if a.dtype.kind == "c":
@@ -201,57 +228,94 @@ def _scale(normalization, n):
     return (1.0, 1.0 / math.sqrt(n), 1.0 / n)[normalization]
 
 
-def _c2c_last(a, sign):
+def _c2c_last(a, sign, plans):
     """MKL's steps along the last axis of complex array ``a``."""
     flat = a.reshape(-1, a.shape[-1])
-    res = _assemble(_run(_PLANS[a.shape[-1]], _columns(flat), sign), a.dtype, 1.0)
+    res = _assemble(_run(plans[a.shape[-1]], _columns(flat), sign), a.dtype, 1.0)
     return res.reshape(a.shape)
+
+
+def _c2c_axes(block, axes, sign, plans):
+    for axis in reversed(axes):
+        block = np.moveaxis(_c2c_last(np.moveaxis(block, axis, -1), sign, plans), -1, axis)
+    return block
+
+
+def _plans(dtype, sizes, other):
+    """The c2c plans for these sizes (``other``: in a multi-dimensional or 1/sqrt(n)-scaled
+    descriptor), or None where a size is not fitted."""
+    plans = {**_PLANS, **_SINGLE_PLANS} if _single(dtype) else _PLANS
+    if other and not _single(dtype):
+        plans = {**_PLANS, **_OTHER_PLANS}
+        if set(sizes) & (_DOUBLE_OTHER - set(_OTHER_PLANS)):
+            return None
+    return plans if all(_fitted(n, dtype) for n in sizes) else None
+
+
+def _signals(x, dims):
+    """(x with ``dims`` last, mask over the other dims of the signals holding an inf or a
+    nan)."""
+    last = list(range(-len(dims), 0))
+    xm = np.moveaxis(x, dims, last)
+    return xm, ~np.isfinite(xm).all(axis=tuple(last))
+
+
+def _scaled(block, scale):
+    if block.dtype.kind != "c":
+        return block * block.dtype.type(scale)
+    rdt = block.real.dtype.type
+    res = np.empty_like(block)
+    res.real, res.imag = block.real * rdt(scale), block.imag * rdt(scale)
+    return res
 
 
 def c2c(x, out, dims, forward, normalization):
     """``out`` (pocketfft's c2c of x over ``dims``) with the signals that hold an inf or a
     nan recomputed by MKL's steps (Note [MKL's DFT on non-finite values]); over several
-    dims, one dim after the other, where each size is one whose kernel MKL's
-    multi-dimensional descriptors share."""
+    dims, one dim after the other."""
     sizes = [x.shape[d] for d in dims]
-    other = not _single(x.dtype) and (len(dims) > 1 or normalization == 1) and \
-        bool(set(sizes) & _DOUBLE_OTHER)
-    if other or not all(_fitted(n, x.dtype) for n in sizes) or np.isfinite(x).all():
+    plans = _plans(x.dtype, sizes, len(dims) > 1 or normalization == 1)
+    if plans is None or np.isfinite(x).all():
         return out
-    scale = _scale(normalization, math.prod(sizes))
-    last = list(range(-len(dims), 0))
-    xm = np.moveaxis(x, dims, last)
-    bad = ~np.isfinite(xm).all(axis=tuple(last))
-    sign = -1 if forward else 1
-    block = xm[bad]
+    xm, bad = _signals(x, dims)
     with np.errstate(all="ignore"):
-        for axis in reversed(range(1, block.ndim)):
-            block = np.moveaxis(_c2c_last(np.moveaxis(block, axis, -1), sign), -1, axis)
-        rdt = block.real.dtype.type
-        res = np.empty_like(block)
-        res.real, res.imag = block.real * rdt(scale), block.imag * rdt(scale)
-    np.moveaxis(out, dims, last)[bad] = res
+        block = _c2c_axes(xm[bad], range(1, len(dims) + 1), -1 if forward else 1, plans)
+        np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
+            _scaled(block, _scale(normalization, math.prod(sizes)))
     return out
 
 
-def r2c(x, out, axis, normalization):
-    """``out`` (the one-sided r2c of real x along ``axis``) with MKL's steps in the rows
-    that hold an inf or a nan."""
-    n = x.shape[axis]
-    if not _real_fitted(n, x.dtype, normalization) or np.isfinite(x).all():
-        return out
-    scale = _scale(normalization, n)
-    xm, bad = _rows(x, axis)
+def _r2c_last(x):
+    """MKL's one-sided r2c along the last axis of real array ``x`` (unscaled)."""
+    n = x.shape[-1]
     h = n // 2
+    flat = x.reshape(-1, n)
+    if n <= 16:
+        cols = _run(_PLANS[n], _columns(flat), -1)[:h + 1]
+    else:
+        z = [(flat[:, 2 * j].copy(), flat[:, 2 * j + 1].copy()) for j in range(h)]
+        cols = _unpack(_run(_PLANS[h], z, -1), n)
+    return _assemble(cols, _complex(x.dtype), 1.0).reshape(x.shape[:-1] + (h + 1,))
+
+
+def _complex(dtype):
+    return np.complex64 if _single(dtype) else np.complex128
+
+
+def r2c(x, out, dims, normalization):
+    """``out`` (the one-sided r2c of real x over ``dims``, the last one halved) with MKL's
+    steps in the signals that hold an inf or a nan: the r2c over the last dim, then c2c
+    over the others."""
+    sizes = [x.shape[d] for d in dims]
+    plans = _plans(x.dtype, sizes[:-1], len(dims) > 1 or normalization == 1)
+    if plans is None or not _real_fitted(sizes[-1], x.dtype, normalization) or \
+            np.isfinite(x).all():
+        return out
+    xm, bad = _signals(x, dims)
     with np.errstate(all="ignore"):
-        if n <= 16:
-            cols = _run(_PLANS[n], _columns(xm[bad]), -1)[:h + 1]
-        else:
-            rows = xm[bad]
-            z = [(rows[:, 2 * j].copy(), rows[:, 2 * j + 1].copy()) for j in range(h)]
-            cols = _unpack(_run(_PLANS[h], z, -1), n)
-        res = _assemble(cols, out.dtype, scale)
-    np.moveaxis(out, axis, -1)[bad] = res
+        block = _c2c_axes(_r2c_last(xm[bad]), range(1, len(dims)), -1, plans)
+        np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
+            _scaled(block, _scale(normalization, math.prod(sizes)))
     return out
 
 
@@ -275,32 +339,38 @@ def _unpack(z, n):
     return out
 
 
-def c2r(x, out, axis, normalization):
-    """``out`` (the c2r of the one-sided x along ``axis``, n = out's length there) with
-    MKL's steps in the rows that hold an inf or a nan."""
-    n = out.shape[axis]
-    if not _real_fitted(n, x.dtype, normalization) or x.shape[axis] != n // 2 + 1 or \
-            np.isfinite(x).all():
-        return out
-    scale = _scale(normalization, n)
-    xm, bad = _rows(x, axis)
-    cols = _columns(xm[bad])
+def _c2r_last(x, n):
+    """MKL's c2r (n points) along the last axis of the one-sided complex ``x`` (unscaled)."""
     h = n // 2
+    cols = _columns(x.reshape(-1, x.shape[-1]))
+    if n <= 16:
+        zero = np.zeros_like(cols[0][1])
+        full = [(cols[0][0], zero)] + cols[1:n - h] + \
+               ([(cols[h][0], zero)] if n % 2 == 0 else []) + \
+               [(cols[n - k][0], -cols[n - k][1]) for k in range(h + 1, n)]
+        res = [re for re, _ in _run(_PLANS[n], full, 1)]
+    else:
+        res = [None] * n
+        for j, (re, im) in enumerate(_run(_PLANS[h], _pack(cols, n), 1)):
+            res[2 * j], res[2 * j + 1] = re, im
+    return np.stack(res, -1).reshape(x.shape[:-1] + (n,))
+
+
+def c2r(x, out, dims, normalization):
+    """``out`` (the c2r of the one-sided x over ``dims``, n = out's length in the last) with
+    MKL's steps in the signals that hold an inf or a nan: c2c over all dims but the last,
+    then c2r over the last."""
+    sizes = [x.shape[d] for d in dims[:-1]]
+    n = out.shape[dims[-1]]
+    plans = _plans(x.dtype, sizes, len(dims) > 1 or normalization == 1)
+    if plans is None or not _real_fitted(n, x.dtype, normalization) or \
+            x.shape[dims[-1]] != n // 2 + 1 or np.isfinite(x).all():
+        return out
+    xm, bad = _signals(x, dims)
     with np.errstate(all="ignore"):
-        if n <= 16:
-            zero = np.zeros_like(cols[0][1])
-            full = [(cols[0][0], zero)] + cols[1:n - h] + \
-                   ([(cols[h][0], zero)] if n % 2 == 0 else []) + \
-                   [(cols[n - k][0], -cols[n - k][1]) for k in range(h + 1, n)]
-            res = [re for re, _ in _run(_PLANS[n], full, 1)]
-        else:
-            z = _pack(cols, n)
-            res = [None] * n
-            for j, (re, im) in enumerate(_run(_PLANS[h], z, 1)):
-                res[2 * j], res[2 * j + 1] = re, im
-        rdt = out.dtype.type
-        block = np.stack([v * rdt(scale) for v in res], -1)
-    np.moveaxis(out, axis, -1)[bad] = block
+        block = _c2r_last(_c2c_axes(xm[bad], range(1, len(dims)), 1, plans), n)
+        np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
+            _scaled(block, _scale(normalization, math.prod(sizes) * n))
     return out
 
 
