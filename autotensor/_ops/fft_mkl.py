@@ -1,4 +1,4 @@
-"""MKL's DFT steps for short 1-d signals that hold an inf or a nan, where pocketfft's order of
+"""MKL's DFT steps for short signals that hold an inf or a nan, where pocketfft's order of
 operations gives another nan pattern (Note [MKL's DFT on non-finite values])."""
 import math
 
@@ -11,7 +11,7 @@ from .._backend import np
 # (inf * 0) or another inf (inf - inf) one library makes a nan where the other keeps the
 # inf: fft of [1.764, 0.4, -inf, 1.764, 0.4, -inf] is +inf at 2 and 4 in PyTorch, nan in
 # pocketfft. Fitted to PyTorch's CPU build on random signals with 1 to n/2 infs and nans
-# (tests/fuzz/fft_mkl_sweep.py), MKL's 1-d transforms of up to 32 points are:
+# (tests/fuzz/fft_mkl_sweep.py), MKL's transforms of up to 32 points are:
 # - codelets (``_PLANS``, ``full`` False): a prime size is one butterfly over symmetric
 #   pairs (``_odd``, pocketfft's too); sizes with coprime factors (6, 10, 12, 14, 15) are
 #   prime-factor transforms (Good-Thomas: index maps, no twiddles); 8, 9, 16, 21, 25, 27, 32
@@ -20,14 +20,21 @@ from .._backend import np
 # - other sizes (18, 20, 22, 24, 26, 28, 30): decimation in time by the largest odd prime
 #   r: r codelets of n / r points, then twiddles multiplied in full, w^0 = 1 included for
 #   every strand but the first ((inf, y) * (1, 0) has a nan imaginary part), then radix r;
+# - single precision: the same, but the 16-point codelet multiplies w^0 in full in strand 1
+#   and w^4 = -i in strand 2 (fitted slot by slot, ``_SINGLE_PLANS``);
+# - double precision in a multi-dimensional descriptor or under 1/sqrt(n) scaling ("ortho";
+#   1/n keeps the kernels above): other kernels for 9, 10, 13 and 17 up; the primes 13, 19,
+#   23, 29, 31 are Rader's algorithm (``_rader``: any inf but x_0 makes every X_k but X_0
+#   nan), the rest not fitted (``_DOUBLE_OTHER``);
 # - real input (r2c) and real output (c2r): up to 16 points the complex codelet on the
 #   zero-imaginary (Hermitian-extended, imaginary parts of X_0 and X_n/2 dropped) signal;
 #   even sizes from 18 the n/2-point complex transform of x[0::2] + i x[1::2] with the
 #   usual post-processing (pre-processing for c2r), X_0, X_n/2 and X_n/4 formed without
-#   twiddles.
-# Only rows holding a non-finite value are recomputed this way (finite rows keep pocketfft).
-# Not reproduced, pocketfft kept: see ``_SINGLE_UNFITTED``, ``_REAL``, ``_DOUBLE_OTHER``,
-# and sizes over 32.
+#   twiddles; odd sizes from 9 and 32 not fitted (``_REAL``);
+# - over several dims: one dim after the other (both orders agree), an r2c's last dim
+#   first and a c2r's last.
+# Only the signals holding a non-finite value are recomputed (finite ones keep pocketfft,
+# whose values agree to rounding); the rest keep pocketfft's nan patterns.
 
 _L = ("leaf",)
 _P8 = ("dit", 2, _L, False)

@@ -1,7 +1,8 @@
 """Measurement (not a test): torch.fft in autotensor against PyTorch's CPU build (MKL), sizes
-1..32 (the 2-d ops over (2, n)). For each op and dtype: the sizes where the nan/inf pattern differs on signals with
-a few infs and nans (with the fraction of rows that differ), the largest error on finite
-signals relative to the row's largest |X|, and the fraction of bit-equal outputs.
+1..32 (the 2-d ops over (2, n)). For each op and dtype: the sizes where the nan/inf pattern
+differs on signals with a few infs and nans (with the fraction of rows that differ), the
+largest error on finite signals relative to the row's largest |X|, and the fraction of
+bit-equal outputs.
 
     PYTHONPATH=. python tests/fuzz/fft_mkl_sweep.py [op,op,...] [max_n] [norm]
 
