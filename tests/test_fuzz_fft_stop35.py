@@ -160,3 +160,30 @@ def test_rfft2_nonfinite(shape, dtype):
 def test_irfft2_nonfinite(shape, dtype):
     x = _signal(shape[0] * (shape[1] // 2 + 1), 80, dtype, 1100 + shape[1])
     _both(lambda m, t: m.fft.irfft2(t, s=shape), x.reshape(80, shape[0], shape[1] // 2 + 1))
+
+
+@pytest.mark.parametrize("n", [20, 21, 22, 24, 28, 30])
+def test_fft_nonfinite_ortho_prime_factor(n):
+    """Double precision under 1/sqrt(n) scaling: prime-factor transforms (20 = 4 x 5)."""
+    _both(lambda m, t: m.fft.ifft(t, norm="ortho"), _signal(n, 120, "complex128", 1200 + n))
+
+
+@pytest.mark.parametrize("n", [10, 18, 20, 26])
+def test_rfft_irfft_nonfinite_ortho(n):
+    """Real transforms keep their kernels under "ortho"."""
+    _both(lambda m, t: m.fft.rfft(t, norm="ortho"), _signal(n, 120, "float64", 1300 + n))
+    x = _signal(n // 2 + 1, 120, "complex128", 1400 + n)
+    _both(lambda m, t: m.fft.irfft(t, n=n, norm="ortho"), x)
+
+
+@pytest.mark.parametrize("norm", [None, "ortho"])
+@pytest.mark.parametrize("shape", [(13, 6), (20, 6), (13, 3, 4)])
+def test_rfftn_irfftn_nonfinite_kernels(shape, norm):
+    """The c2c over an r2c's other dims keeps the 1-d kernels; the c2c before a c2r takes
+    the multi-dimensional ones under "ortho" or over several dims."""
+    size, dims = int(np.prod(shape)), tuple(range(1, len(shape) + 1))
+    x = _signal(size, 80, "float64", 1500 + size).reshape(80, *shape)
+    _both(lambda m, t: m.fft.rfftn(t, dim=dims, norm=norm), x)
+    half = shape[:-1] + (shape[-1] // 2 + 1,)
+    y = _signal(int(np.prod(half)), 80, "complex128", 1600 + size).reshape(80, *half)
+    _both(lambda m, t: m.fft.irfftn(t, s=shape, dim=dims, norm=norm), y)
