@@ -187,3 +187,19 @@ def test_rfftn_irfftn_nonfinite_kernels(shape, norm):
     half = shape[:-1] + (shape[-1] // 2 + 1,)
     y = _signal(int(np.prod(half)), 80, "complex128", 1600 + size).reshape(80, *half)
     _both(lambda m, t: m.fft.irfftn(t, s=shape, dim=dims, norm=norm), y)
+
+
+@pytest.mark.parametrize("dtype,n", [("complex128", 34), ("complex128", 40), ("complex128", 48),
+                                     ("complex128", 63), ("complex128", 64),
+                                     ("complex64", 42), ("complex64", 54)])
+def test_fft_nonfinite_33_to_64(n, dtype):
+    """Sizes 33-64: decimation in time by the largest odd prime in full (even), by the
+    smallest prime over a codelet (odd), 64 = 8 x 8."""
+    _both(lambda m, t: m.fft.fft(t), _signal(n, 80, dtype, 1700 + n))
+
+
+@pytest.mark.parametrize("n", [34, 44, 60])
+def test_rfft_irfft_nonfinite_33_to_64(n):
+    _both(lambda m, t: m.fft.rfft(t), _signal(n, 80, "float64", 1800 + n))
+    x = _signal(n // 2 + 1, 80, "complex128", 1900 + n)
+    _both(lambda m, t: m.fft.irfft(t, n=n), x)

@@ -11,15 +11,17 @@ from .._backend import np
 # (inf * 0) or another inf (inf - inf) one library makes a nan where the other keeps the
 # inf: fft of [1.764, 0.4, -inf, 1.764, 0.4, -inf] is +inf at 2 and 4 in PyTorch, nan in
 # pocketfft. Fitted to PyTorch's CPU build on random signals with 1 to n/2 infs and nans
-# (tests/fuzz/fft_mkl_sweep.py), MKL's transforms of up to 32 points are:
+# (tests/fuzz/fft_mkl_sweep.py), MKL's transforms of up to 64 points are:
 # - codelets (``_PLANS``, ``full`` False): a prime size is one butterfly over symmetric
 #   pairs (``_odd``, pocketfft's too); sizes with coprime factors (6, 10, 12, 14, 15) are
 #   prime-factor transforms (Good-Thomas: index maps, no twiddles); 8, 9, 16, 21, 25, 27, 32
 #   are Cooley-Tukey whose twiddle products leave out the exactly-zero parts of the constant
 #   (w = 1 is no product, w = -i a swap);
-# - other sizes (18, 20, 22, 24, 26, 28, 30): decimation in time by the largest odd prime
-#   r: r codelets of n / r points, then twiddles multiplied in full, w^0 = 1 included for
-#   every strand but the first ((inf, y) * (1, 0) has a nan imaginary part), then radix r;
+# - other even sizes (18, 20, ..., 30, 34, ..., 62): decimation in time by the largest odd
+#   prime r: r codelets of n / r points, then twiddles multiplied in full, w^0 = 1 included
+#   for every strand but the first ((inf, y) * (1, 0) has a nan imaginary part), then radix
+#   r; 64 is 8 x 8 so; odd composites from 33 decimation in time by their smallest prime
+#   over a codelet, twiddles without their zero parts; 36, 45, 50, 60 not fitted;
 # - single precision: the same, but the 16-point codelet multiplies w^0 in full in strand 1
 #   and w^4 = -i in strand 2 (fitted slot by slot, ``_SINGLE_PLANS``);
 # - double precision in a multi-dimensional descriptor or under 1/sqrt(n) scaling ("ortho";
@@ -56,17 +58,30 @@ _PLANS.update({6: _pfa(2, 3), 8: _P8, 9: _P9, 10: _pfa(2, 5), 12: _pfa(3, 4), 14
                24: ("dit", 3, _P8, True), 25: ("dit", 5, _L, False), 26: ("dit", 13, _L, True),
                27: ("dit", 3, _P9, False), 28: ("dit", 7, _L, True),
                30: ("dit", 5, _pfa(2, 3), True), 32: ("dif", 4, _P8, False)})
+# 33 to 64: primes a butterfly, odd composites "dit" by their smallest prime over a
+# codelet, even sizes decimation in time by the largest odd prime (or 8 for 64) in full
+_PLANS.update({n: _L for n in (37, 41, 43, 47, 53, 59, 61)})
+_PLANS.update({n: ("dit", p, _PLANS[n // p], False) for n, p in
+               ((33, 3), (35, 5), (39, 3), (49, 7), (51, 3), (55, 5), (57, 3), (63, 3))})
+_PLANS.update({n: ("dit", p, _PLANS[n // p], True) for n, p in
+               ((34, 17), (38, 19), (40, 5), (42, 7), (44, 11), (46, 23), (48, 3), (52, 13),
+                (56, 7), (58, 29), (62, 31))})
+_PLANS.update({54: ("dit", 3, ("dit", 3, _pfa(2, 3), True), True),
+               64: ("dit", 8, _P8, True, _P8)})
 # single precision's 16-point codelet multiplies w^0 in full in strand 1 and w^4 = -i in
-# strand 2 (fitted slot by slot); its 24- and 32-point transforms are not fitted
+# strand 2 (fitted slot by slot); its transforms of these sizes are not fitted (40 and 56
+# take float64's plans, which match 91-97% of the sweep's rows), nor its real transforms
+# of 24, 40, 48, 56
 _SINGLE_PLANS = {16: ("dit", 4, _L, frozenset({(1, 0), (2, 2)}))}
-_SINGLE_UNFITTED = (24, 32)
-_REAL = set(range(1, 17)) - {9} | {18, 20, 22, 24, 26, 28, 30}  # (not 24 in float32)
+_SINGLE_UNFITTED = (24, 32, 34, 38, 46, 48, 53, 58, 59, 61, 62, 64)
+_REAL = set(range(1, 17)) - {9} | {18, 20, 22, 24, 26, 28, 30} | set(range(34, 63, 2))
+_REAL_SINGLE_UNFITTED = (24, 40, 48, 56)
 # double-precision sizes whose kernel is another one in multi-dimensional descriptors and
 # under 1/sqrt(n) scaling ("ortho"): Rader's algorithm for the primes from 13,
 # prime-factor transforms for the composite sizes with coprime factors; 17 and 26 match
 # 94% and 96% of the rows of the sweep (17's 16-point convolution and 26's inner 13 are not
 # quite MKL's), 9, 10, 18, 25, 27 are not fitted
-_DOUBLE_OTHER = {9, 10, 13} | set(range(17, 32))
+_DOUBLE_OTHER = {9, 10, 13} | set(range(17, 32)) | set(range(33, 65))
 _OTHER_PLANS = {n: ("rader",) for n in (13, 17, 19, 23, 29, 31)}
 _OTHER_PLANS.update({20: _pfa(4, 5), 21: _pfa(3, 7), 22: _pfa(2, 11), 24: _pfa(3, 8),
                      26: _pfa(2, 13, _L, _OTHER_PLANS[13]), 28: _pfa(4, 7),
@@ -168,18 +183,19 @@ def _run(plan, x, sign):
         rows = [_run(plan_m, [cols[j2][k1] for j2 in range(m)], sign) for k1 in range(r)]
         return [rows[k % r][k % m] for k in range(n)]
     r, sub, full = plan[1], plan[2], plan[3]
+    radix = plan[4] if len(plan) > 4 else _L
     m = n // r
     out = [None] * n
     if kind == "dit":  # r transforms of x[s::r], twiddles, radix r
         ys = [_run(sub, x[s::r], sign) for s in range(r)]
         for k in range(m):
             col = [_twiddled(ys[s][k], n, s, k, full, sign) for s in range(r)]
-            for q, v in enumerate(_butterfly(col, sign)):
+            for q, v in enumerate(_run(radix, col, sign)):
                 out[k + m * q] = v
         return out
     z = [[None] * m for _ in range(r)]  # "dif": radix r on x[j + m s], twiddles, transforms
     for j in range(m):
-        for q, v in enumerate(_butterfly([x[j + m * s] for s in range(r)], sign)):
+        for q, v in enumerate(_run(radix, [x[j + m * s] for s in range(r)], sign)):
             z[q][j] = v if j * q % n == 0 else _mul(v, _twiddle(n, j * q, sign), full)
     for q in range(r):
         for k, v in enumerate(_run(sub, z[q], sign)):
@@ -234,7 +250,7 @@ def _fitted(n, dtype):
 
 def _real_fitted(n, dtype):
     """(Real transforms keep their kernels in "ortho" and multi-dimensional descriptors.)"""
-    return n in _REAL and not (n == 24 and _single(dtype))
+    return n in _REAL and not (n in _REAL_SINGLE_UNFITTED and _single(dtype))
 
 
 def _scale(normalization, n):

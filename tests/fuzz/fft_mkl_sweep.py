@@ -1,5 +1,5 @@
 """Measurement (not a test): torch.fft in autotensor against PyTorch's CPU build (MKL), sizes
-1..32 (the 2-d ops over (2, n)). For each op and dtype: the sizes where the nan/inf pattern
+1..64 (the 2-d ops over (2, n)). For each op and dtype: the sizes where the nan/inf pattern
 differs on signals with a few infs and nans (with the fraction of rows that differ), the
 largest error on finite signals relative to the row's largest |X|, and the fraction of
 bit-equal outputs.
@@ -60,7 +60,7 @@ def run(op, x, n):
 
 def main():
     ops = sys.argv[1].split(",") if len(sys.argv) > 1 else OPS
-    top = int(sys.argv[2]) if len(sys.argv) > 2 else 32
+    top = int(sys.argv[2]) if len(sys.argv) > 2 else 64
     global NORM
     NORM = sys.argv[3] if len(sys.argv) > 3 else None
     rng = np.random.default_rng(0)
