@@ -203,3 +203,14 @@ def test_rfft_irfft_nonfinite_33_to_64(n):
     _both(lambda m, t: m.fft.rfft(t), _signal(n, 80, "float64", 1800 + n))
     x = _signal(n // 2 + 1, 80, "complex128", 1900 + n)
     _both(lambda m, t: m.fft.irfft(t, n=n), x)
+
+
+@pytest.mark.parametrize("n", [34, 41, 44, 48, 56])
+def test_fft_nonfinite_ortho_33_to_64(n):
+    """Double precision's other kernels from 33: Rader, prime-factor (48 = 3 x 16)."""
+    _both(lambda m, t: m.fft.fft(t, norm="ortho"), _signal(n, 80, "complex128", 2000 + n))
+
+
+def test_fft2_nonfinite_prime_factor_42():
+    x = _signal(84, 60, "complex128", 2100).reshape(60, 2, 42)
+    _both(lambda m, t: m.fft.fft2(t), x)

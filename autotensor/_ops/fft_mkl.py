@@ -78,14 +78,21 @@ _REAL = set(range(1, 17)) - {9} | {18, 20, 22, 24, 26, 28, 30} | set(range(34, 6
 _REAL_SINGLE_UNFITTED = (24, 40, 48, 56)
 # double-precision sizes whose kernel is another one in multi-dimensional descriptors and
 # under 1/sqrt(n) scaling ("ortho"): Rader's algorithm for the primes from 13,
-# prime-factor transforms for the composite sizes with coprime factors; 17 and 26 match
-# 94% and 96% of the rows of the sweep (17's 16-point convolution and 26's inner 13 are not
-# quite MKL's), 9, 10, 18, 25, 27 are not fitted
+# prime-factor transforms for the composite sizes with coprime factors; 17 and the sizes
+# with a factor 13 or 17 match 94-99% of the rows of the sweep (17's 16-point convolution
+# and the inner 13 are not quite MKL's), 9, 10, 18, 25, 27, 35, 36, 37, 45, 49, 50, 54,
+# 60, 61, 63, 64 are not fitted
 _DOUBLE_OTHER = {9, 10, 13} | set(range(17, 32)) | set(range(33, 65))
-_OTHER_PLANS = {n: ("rader",) for n in (13, 17, 19, 23, 29, 31)}
+_R = ("rader",)
+_OTHER_PLANS = {n: _R for n in (13, 17, 19, 23, 29, 31, 41, 43, 47, 53, 59)}
 _OTHER_PLANS.update({20: _pfa(4, 5), 21: _pfa(3, 7), 22: _pfa(2, 11), 24: _pfa(3, 8),
-                     26: _pfa(2, 13, _L, _OTHER_PLANS[13]), 28: _pfa(4, 7),
-                     30: _pfa(2, 15)})
+                     26: _pfa(2, 13, _L, _R), 28: _pfa(4, 7), 30: _pfa(2, 15),
+                     33: _pfa(3, 11), 34: _pfa(2, 17, _L, _R), 38: _pfa(2, 19, _L, _R),
+                     39: _pfa(3, 13, _L, _R), 40: _pfa(5, 8), 42: _pfa(2, 21, _L, _pfa(3, 7)),
+                     44: _pfa(4, 11), 46: _pfa(2, 23, _L, _R), 48: _pfa(3, 16),
+                     51: _pfa(3, 17, _L, _R), 52: _pfa(4, 13, _L, _R), 55: _pfa(5, 11),
+                     56: _pfa(7, 8), 57: _pfa(3, 19, _L, _R), 58: _pfa(2, 29, _L, _R),
+                     62: _pfa(2, 31, _L, _R)})
 
 
 # ---- complex arithmetic on (re, im) pairs of row vectors --------------------------------------
