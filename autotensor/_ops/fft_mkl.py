@@ -27,14 +27,14 @@ from .._backend import np
 # - double precision in a multi-dimensional descriptor or under 1/sqrt(n) scaling ("ortho";
 #   1/n keeps the kernels above): other kernels for 9, 10, 13 and 17 up (``_OTHER_PLANS``):
 #   the primes are Rader's algorithm (``_rader``: any inf but x_0 makes every X_k but X_0
-#   nan), sizes with coprime factors prime-factor transforms (20 = 4 x 5, ...), 9, 10,
-#   18, 25, 27 not fitted;
+#   nan), sizes with coprime factors prime-factor transforms over their smallest coprime
+#   split (20 = 4 x 5, 48 = 3 x 16, ...), some not fitted (``_DOUBLE_OTHER``);
 # - real input (r2c) and real output (c2r): up to 16 points the complex codelet on the
 #   zero-imaginary (Hermitian-extended, imaginary parts of X_0 and X_n/2 dropped) signal;
 #   even sizes from 18 the n/2-point complex transform of x[0::2] + i x[1::2] with the
 #   usual post-processing (pre-processing for c2r), X_0, X_n/2 and X_n/4 formed without
-#   twiddles, the same kernels under "ortho"; odd sizes from 9 (where pocketfft's nan
-#   patterns already agree) and 32 not fitted (``_REAL``);
+#   twiddles (to 62), the same kernels under "ortho"; odd sizes from 9 (where pocketfft's
+#   nan patterns already agree), 32 and 64 not fitted (``_REAL``);
 # - over several dims: one dim after the other (both orders agree), an r2c's last dim
 #   first and a c2r's last; the c2c over an r2c's other dims keeps the 1-d kernels, the
 #   c2c before a c2r takes the others under "ortho" or over more than one dim (as if each
