@@ -23,7 +23,8 @@ from .._backend import np
 #   r; 64 is 8 x 8 so; odd composites from 33 decimation in time by their smallest prime
 #   over a codelet, twiddles without their zero parts; 36, 45, 50, 60 not fitted;
 # - single precision: the same, but the 16-point codelet multiplies w^0 in full in strand 1
-#   and w^4 = -i in strand 2 (fitted slot by slot, ``_SINGLE_PLANS``);
+#   and w^4 = -i in strand 2 (fitted slot by slot), and 2 p from 34 is decimation in
+#   frequency by 2 (``_SINGLE_PLANS``);
 # - double precision in a multi-dimensional descriptor or under 1/sqrt(n) scaling ("ortho";
 #   1/n keeps the kernels above): other kernels for 9, 10, 13 and 17 up (``_OTHER_PLANS``):
 #   the primes are Rader's algorithm (``_rader``: any inf but x_0 makes every X_k but X_0
@@ -69,11 +70,13 @@ _PLANS.update({n: ("dit", p, _PLANS[n // p], True) for n, p in
 _PLANS.update({54: ("dit", 3, ("dit", 3, _pfa(2, 3), True), True),
                64: ("dit", 8, _P8, True, _P8)})
 # single precision's 16-point codelet multiplies w^0 in full in strand 1 and w^4 = -i in
-# strand 2 (fitted slot by slot); its transforms of these sizes are not fitted (40 and 56
+# strand 2 (fitted slot by slot), 2 p from 34 is decimation in frequency by 2 over the
+# p-point butterfly; its transforms of these sizes are not fitted (40 and 56
 # take float64's plans, which match 91-97% of the sweep's rows), nor its real transforms
 # of 24, 40, 48, 56
 _SINGLE_PLANS = {16: ("dit", 4, _L, frozenset({(1, 0), (2, 2)}))}
-_SINGLE_UNFITTED = (24, 32, 34, 38, 46, 48, 53, 58, 59, 61, 62, 64)
+_SINGLE_PLANS.update({n: ("dif", 2, _L, False) for n in (34, 38, 46, 58, 62)})
+_SINGLE_UNFITTED = (24, 32, 48, 53, 59, 61, 64)
 _REAL = set(range(1, 17)) - {9} | {18, 20, 22, 24, 26, 28, 30} | set(range(34, 63, 2))
 _REAL_SINGLE_UNFITTED = (24, 40, 48, 56)
 # double-precision sizes whose kernel is another one in multi-dimensional descriptors and
