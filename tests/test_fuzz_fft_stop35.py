@@ -216,7 +216,3 @@ def test_fft2_nonfinite_prime_factor_42():
     _both(lambda m, t: m.fft.fft2(t), x)
 
 
-@pytest.mark.parametrize("n", [34, 46, 62])
-def test_fft_nonfinite_single_2p(n):
-    """float32's 2 p from 34: decimation in frequency by 2 (float64's: in time by p)."""
-    _both(lambda m, t: m.fft.ifft(t), _signal(n, 80, "complex64", 2200 + n))
