@@ -28,7 +28,7 @@ from .._tensor import Tensor
 from ._common import _check_tensor_arg, _finish
 from ._out import write_out
 from .complex_ops import conj, conj_physical, cx
-from . import layout
+from . import fft_mkl, layout
 from .dispatch import defop
 from .pointwise import _to_dtype
 from .shape import narrow, roll
@@ -73,7 +73,9 @@ def _c2c(x, dim, normalization, forward):
     f = np.fft.fftn if forward else np.fft.ifftn
     norm = _np_norm(normalization, forward)
     out = f(x, axes=dim, norm=norm).astype(x.dtype, copy=False)
-    return _single(lambda a: f(a, axes=dim, norm=norm), x, out)
+    out = _single(lambda a: f(a, axes=dim, norm=norm), x, out)
+    # (Note [MKL's DFT on non-finite values])
+    return fft_mkl.c2c(x, out, dim, forward, normalization)
 
 
 def _r2c(x, dim, normalization, onesided):
@@ -83,6 +85,8 @@ def _r2c(x, dim, normalization, onesided):
     norm = _np_norm(normalization, True)
     half = np.fft.rfftn(x, axes=dim, norm=norm).astype(_COMPLEX[x.dtype], copy=False)
     half = _single(lambda a: np.fft.rfftn(a, axes=dim, norm=norm), x, half)
+    if dim:  # (Note [MKL's DFT on non-finite values])
+        half = fft_mkl.r2c(x, half, dim, normalization)
     if onesided or not dim:
         return half
     last = dim[-1]
@@ -107,7 +111,9 @@ def _c2r(x, dim, normalization, last_dim_size):
     s = [x.shape[d] for d in dim[:-1]] + [last_dim_size]
     norm = _np_norm(normalization, False)
     out = np.fft.irfftn(x, s=s, axes=dim, norm=norm).astype(_REAL[x.dtype], copy=False)
-    return _single(lambda a: np.fft.irfftn(a, s=s, axes=dim, norm=norm), x, out)
+    out = _single(lambda a: np.fft.irfftn(a, s=s, axes=dim, norm=norm), x, out)
+    # (Note [MKL's DFT on non-finite values])
+    return fft_mkl.c2r(x, out, dim, normalization)
 
 
 # ---- backward formulas (FunctionsManual.cpp) ---------------------------------------------------
