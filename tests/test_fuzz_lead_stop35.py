@@ -9,7 +9,8 @@ import autotensor
 
 torch = pytest.importorskip("torch")
 
-_REPRODUCERS = ["pending_stop34/fz6_repro_003.py", "pending_stop34/fz7_repro_001.py"]
+_REPRODUCERS = ["pending_stop34/fz6_repro_003.py", "pending_stop34/fz7_repro_001.py",
+                "pending_stop35/a_repro_001.py", "pending_stop35/c_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
