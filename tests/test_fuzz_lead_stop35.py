@@ -298,6 +298,13 @@ _PRIMAL_TIMES_TANGENT = {
     "fmax": lambda m, x: m.fmax(x, x.flip(0)),
     "fmax, other without tangent": lambda m, x: m.fmax(x, m.tensor(0.6, dtype=m.float64)),
     "maximum": lambda m, x: m.maximum(x, x.flip(0)),
+    "x * 2": lambda m, x: x * 2,
+    "x / 2": lambda m, x: x / 2,
+    "2 / x": lambda m, x: 2 / x,
+    "x * float16 tensor": lambda m, x: x * m.tensor([1.0, 2.0, 3.0], dtype=m.float16),
+    "x / float16 tensor": lambda m, x: x / m.tensor([1.0, 2.0, 3.0], dtype=m.float16),
+    "where(c, x, x * 2)": lambda m, x: m.where(x > 0.6, x, x * 2),
+    "x + 2": lambda m, x: x + 2,
 }
 
 

@@ -880,6 +880,10 @@ def _tangent_dtype(F, op, inputs, out, params=None):
             numbers = [j for j in numbers if j != i]
     for i in numbers:  # (a complex number's zero tensor makes a real tangent complex)
         dt = _dtypes.scalar_result_dtype(dt, inputs[i])
+    for i, reads in op.__dict__.get("zero_terms", ()):
+        term = _zero_term(inputs, i, reads)
+        if term is not None:
+            dt = _dtypes.binary_result_dtype(dt, zero_d, *term)
     od = out._data
     if dt.np == od.dtype or dt.np.kind not in "fcV":
         return out
@@ -903,6 +907,37 @@ def _tangent_dtype(F, op, inputs, out, params=None):
 # ``add(2.0, alpha=3.0)`` has a float64 tangent (float32 for alpha=3: a wrapped float times
 # an int64 tensor is the default dtype), while the result stays float16.
 _ALPHA_DTYPES = {float: "float64", int: "int64", bool: "bool", complex: "complex128"}
+
+
+def _zero_term(inputs, i, reads):
+    """(dtype, is_0d) of the term ``input_t * <reads' primals>`` of a rule (mul's
+    ``other_t * self_p``, div's ``other_t * (self_p / other_p) / other_p``) when input ``i``
+    has no tangent: its zero tensor (a wrapped number for a Python number) promotes with
+    those primals (a float64 primal's float32 tangent times 2 is float64 in PyTorch)."""
+    from .. import _dtypes
+    x = inputs[i]
+    if isinstance(x, Tensor):
+        if _tangent(x) is not None:
+            return None
+        dt, zero_d, weak = _dtypes.from_numpy(x._data.dtype), x._data.ndim == 0, False
+    elif x.__class__ in (int, float, bool, complex):
+        dt, zero_d, weak = None, True, True
+    else:
+        return None
+    try:
+        for j in reads:
+            r = inputs[j]
+            if not isinstance(r, Tensor):
+                continue
+            rdt, r0 = _dtypes.from_numpy(r._data.dtype), r._data.ndim == 0
+            if weak:
+                dt, zero_d, weak = _dtypes.scalar_result_dtype(rdt, x), r0, False
+            else:
+                dt = _dtypes.binary_result_dtype(dt, zero_d, rdt, r0)
+                zero_d = zero_d and r0
+    except (RuntimeError, TypeError):
+        return None
+    return None if dt is None or weak else (dt, zero_d)
 
 
 def _scaled_zero_term(inputs, i, reads, alpha):

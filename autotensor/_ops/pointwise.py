@@ -190,6 +190,12 @@ def _div_jvp(F, self_t, other_t, other, result):
         num = self_t
         if result.requires_grad and not self_t.requires_grad:
             num = plus_zero_term(num, result * 0)  # (the zero other_t * result term)
+        from .dispatch import _zero_term
+        term = _zero_term((other, result), 0, (1,))  # (its dtype: x_t / 2 of a float64
+        if term is not None:  # primal's float32 tangent is float64)
+            dt = _dtypes.binary_result_dtype(num.dtype, num._data.ndim == 0, *term)
+            if dt.np != num._data.dtype and dt.np.kind in "fc":
+                num = F.cast(num, dt.np)
     else:
         num = other_t * result
         num = -num if self_t is None else self_t - num
@@ -353,6 +359,9 @@ def _where_jvp(F, self, self_t, other, other_t, condition):
 ADD.kernel_no_alpha, SUB.kernel_no_alpha = np.add, np.subtract
 # (Note [Scaled zero term] in dispatch.py: other's zero tensor times alpha promotes)
 ADD.scaled_zero_terms = SUB.scaled_zero_terms = ((1, (), 0),)
+# (their rules' terms of a missing tangent's zero tensor times primals: Note [Scaled zero
+# term] in dispatch.py, _zero_term)
+MUL.zero_terms = ((1, (0,)), (0, (1,)))
 
 
 # The Scalar overloads (``tensor * 2.0`` inside a backward formula, where PyTorch's C++
