@@ -15,8 +15,8 @@ from .dispatch import (OpDef as _OpDef, broadcast_error, defop, set_input_metada
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
                       _state)
 from ._common import _named_result, _size_dim
-from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
-                        where as _where)
+from .pointwise import (_fw_not_implemented, _kernel_scalar, _not_implemented, _scalar_args, add,
+                        clone, contiguous, mul, where as _where)
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
 from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
                     _squeeze_inplace_dim, squeeze, t, tril, triu, _unsafe_view, unsqueeze, view)
@@ -319,6 +319,42 @@ def _no_bool(kernel, a):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
+# Note [Beta and alpha of the add family]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# addmm / addmv / baddbmm / addbmm / addr take beta and alpha as c10::Scalars: the argument
+# parser's OverflowError (2**64) comes before any check (``_scalar_args``), the kernel's
+# ``Scalar::to<T>()`` after the shape and dtype checks, where the kernel runs: as opmath_t
+# (float for float16/bfloat16) in addmm_impl_cpu_'s gemm and baddbmm_cpu_kernel, as
+# scalar_t (c10::Half) in addmv's gemv and addr's kernel. ``_kernel_scalar`` checks it
+# ("value cannot be converted to type int8_t without overflow") and truncates a float read
+# into an integer dtype (beta=0.5 on int16 is 0: self is ignored) or wraps a negative int
+# into an unsigned one; a complex number of imaginary part 0 is its real part. addr checks
+# first (check_addr_scalar): a bool number for a bool result only, no float (or complex)
+# number for an integral one. float32/float64 and complex given Python ints (nn.Linear's
+# addmm: beta=1, alpha=1) read no further: every int the parser takes fits.
+def _blas_scalars(beta, alpha, d, half_as_float):
+    """(beta, alpha) as the kernel of dtype ``d`` (a NumPy dtype) reads them."""
+    if d.kind in "fc" and d.itemsize >= 4 and beta.__class__ is int and alpha.__class__ is int:
+        return beta, alpha
+    out = []
+    for v in (beta, alpha):
+        v = _kernel_scalar(v, d, half_as_float)
+        out.append(v.real if v.__class__ is complex and d.kind != "c" else v)
+    return out
+
+
+def _addr_scalar_checks(d, beta, alpha):
+    """check_addr_scalar of the result dtype ``d``: beta's, then alpha's."""
+    for name, v in (("beta", beta), ("alpha", alpha)):
+        if isinstance(v, np.generic):
+            v = v.item()
+        if v.__class__ is bool and d != np.bool_:
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if d.kind in "biu" and not isinstance(v, int):
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                               f"floating point number.")
+
+
 @view_errors_before_checks
 def bmm(input, mat2):
     if _amp.state.enabled:
@@ -483,6 +519,7 @@ def _addmm_dtypes(input, a, b):
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(addmm, input, mat1, mat2, beta=beta, alpha=alpha)
+    _scalar_args(beta, alpha)
     a, b = mat1._data, mat2._data
     _addmm_dtypes(input, a, b)
     if a.ndim != 2:
@@ -498,9 +535,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             not _broadcastable(in_shape, out_shape) or
             np.broadcast_shapes(in_shape, out_shape) != out_shape):
         expand(input, out_shape)  # raises PyTorch's expand error
+    kb, ka = beta, alpha
     if a.shape[0] and b.shape[1] and a.shape[1]:  # (PyTorch returns before its kernel)
         _no_bool("addmm_impl_cpu_", a)
-    out = ADDMM.kernel(input._data, a, b, beta, alpha)
+        kb, ka = _blas_scalars(beta, alpha, a.dtype, True)
+    out = ADDMM.kernel(input._data, a, b, kb, ka)
     result = _finish(ADDMM, (input, mat1, mat2), (beta, alpha) + _layouts(a, b), out)
     if result._grad_fn is not None and input._data.shape != out.shape:
         set_input_metadata(result._grad_fn, (input, mat1, mat2), out.shape, out.dtype)
@@ -2292,6 +2331,7 @@ def _finish_bcast(op, inputs, params, out):
 
 @view_errors_before_checks
 def addmv(input, mat, vec, *, beta=1, alpha=1):
+    _scalar_args(beta, alpha)
     m, v = mat._data, vec._data
     if m.ndim != 2 or v.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, "
@@ -2304,13 +2344,16 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{_dtypes.scalar_name(input.dtype)}, {_dtypes.scalar_name(mat.dtype)},"
                            f" and {_dtypes.scalar_name(vec.dtype)}")
+    kb, ka = beta, alpha
     if m.size:  # (PyTorch returns before its kernel)
         _no_bool("addmv_impl_cpu", m)
-    out = ADDMV.kernel(input._data, m, v, beta, alpha)
+        kb, ka = _blas_scalars(beta, alpha, m.dtype, False)
+    out = ADDMV.kernel(input._data, m, v, kb, ka)
     return _finish_bcast(ADDMV, (input, mat, vec), (beta, alpha), out)
 
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    _scalar_args(beta, alpha)
     a, b = vec1._data, vec2._data
     if a.ndim != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {a.ndim}-D")
@@ -2319,8 +2362,10 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     _add_family_check_self(input, (a.shape[0], b.shape[0]))
     rt = _dtypes.result_type(input, vec1, vec2).np  # (a TensorIterator op: promotes)
     s = input._data
+    _addr_scalar_checks(rt, beta, alpha)
+    kb, ka = _blas_scalars(beta, alpha, rt, False)
     out = ADDR.kernel(s.astype(rt, copy=False), a.astype(rt, copy=False),
-                      b.astype(rt, copy=False), beta, alpha)
+                      b.astype(rt, copy=False), kb, ka)
     res = _finish(ADDR, (input, vec1, vec2), (beta, alpha), out)
     if res._grad_fn is not None and (s.shape != out.shape or
                                      any(x.dtype != rt for x in (s, a, b))):
@@ -2347,6 +2392,7 @@ def _bmm_checks(b1, b2):
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(baddbmm, input, batch1, batch2, beta=beta, alpha=alpha)
+    _scalar_args(beta, alpha)
     a, b = batch1._data, batch2._data
     # (its meta function reads batch1.size(0), batch1.size(1), batch2.size(2) first, to
     # expand self)
@@ -2363,20 +2409,25 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if b.dtype != a.dtype:
         raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(batch1.dtype)} but "
                            f"found {_dtypes.scalar_name(batch2.dtype)}")
-    out = BADDBMM.kernel(input._data, a, b, beta, alpha)
+    kb, ka = (_blas_scalars(beta, alpha, a.dtype, True) if a.size and b.size else
+              (beta, alpha))
+    out = BADDBMM.kernel(input._data, a, b, kb, ka)
     return _finish_bcast(BADDBMM, (input, batch1, batch2), (beta, alpha), out)
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(addbmm, input, batch1, batch2, beta=beta, alpha=alpha)
+    _scalar_args(beta, alpha)
     a, b = batch1._data, batch2._data
     _bmm_checks(a, b)
     _add_family_check_self(input, (a.shape[1], b.shape[2]))
     _addmm_dtypes(input, a, b)  # (PyTorch's addbmm is an addmm_ of the summed batches)
+    kb, ka = beta, alpha
     if a.shape[1] and b.shape[2] and a.shape[2] and a.shape[0]:
-        _no_bool("addmm_impl_cpu_", a)
-    out = ADDBMM.kernel(input._data, a, b, beta, alpha)
+        _no_bool("addmm_impl_cpu_", a)  # (the first batch's addmm_ reads them)
+        kb, ka = _blas_scalars(beta, alpha, a.dtype, True)
+    out = ADDBMM.kernel(input._data, a, b, kb, ka)
     return _finish_bcast(ADDBMM, (input, batch1, batch2), (beta, alpha), out)
 
 
