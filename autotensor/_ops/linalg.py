@@ -187,19 +187,30 @@ def _in_float32(*arrays):
 
 
 def _fused_f16(kernel):
-    """kernel(self, a, b, beta, alpha) computed in float32 for float16 operands."""
+    """kernel(self, a, b, beta, alpha, half) computed in float32 for float16 operands."""
     def run(s, a, b, beta, alpha):
         if s.dtype == np.float16 or a.dtype == np.float16:
-            return raw.asarray(kernel(*_in_float32(s, a, b), beta, alpha)).astype(np.float16)
-        return kernel(s, a, b, beta, alpha)
+            return raw.asarray(kernel(*_in_float32(s, a, b), beta, alpha, True)).astype(
+                np.float16)
+        return kernel(s, a, b, beta, alpha, a.dtype.kind == "V")
     return run
 
 
-def _addmm(bias, m1, m2, beta, alpha, *layouts):
+# Note [Half gemm and gemv]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# float16/bfloat16 products are not MKL's: cpublas's own loops (gemm_notrans_ and kin,
+# gemv's transposed branch) sum each dot in float from +0.0 (-0.0 terms sum to +0.0),
+# then store ``alpha * dot`` (beta == 0: self ignored) or ``beta * self + alpha * dot``:
+# alpha == 0 still reads the product (0 * dot: -0.0 for a negative dot, NaN for an
+# infinite one), and no sum from +0.0 follows (alpha = -1 makes a zero dot -0.0).
+def _addmm(bias, m1, m2, beta, alpha, *layouts, half=False):
     if m1.dtype == np.float16:  # (Note [float16 products])
-        return _addmm(*_in_float32(bias, m1, m2), beta, alpha).astype(np.float16)
+        return _addmm(*_in_float32(bias, m1, m2), beta, alpha, half=True).astype(np.float16)
+    half = half or m1.dtype.kind == "V"  # (Note [Half gemm and gemv])
     shape = (m1.shape[0], m2.shape[1])
-    if alpha == 0:  # (the GEMM reads no product: a nan in it is ignored)
+    if half and _gemm_transb(m1, m2):
+        return _gemm_transb_half(bias, m1, m2, beta, alpha, shape)
+    if alpha == 0 and not half:  # (the GEMM reads no product: a nan in it is ignored)
         if beta == 0:
             return np.zeros(shape, dtype=m1.dtype)
         return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, shape), m1.dtype)
@@ -207,20 +218,57 @@ def _addmm(bias, m1, m2, beta, alpha, *layouts):
     # (an inner dimension of 1), else a sum from beta * self, or from +0.0 when beta is 0
     direct = shape[0] > 1 and shape[1] > 1 and m1.shape[1] == 1 and m1.dtype in raw._GEMM
     out = np.multiply(m1, m2, order="C") if direct else m1 @ m2
+    if half:
+        out += 0.0  # (the dot's sum from +0.0)
     if alpha != 1:
         out *= alpha  # (in place: the product is a fresh array)
     if beta == 0:
-        if not direct and out.dtype.kind == "f":
+        if not direct and out.dtype.kind == "f" and not half:
             out += 0.0
     else:
         if beta != 1 and bias.dtype != out.dtype:  # (bfloat16: beta * self in float32 too)
             bias = bias.astype(out.dtype)
         c0 = bias if beta == 1 else beta * bias
         out += c0
-        if not direct and out.dtype.kind == "f":
+        if not direct and out.dtype.kind == "f" and not half:
             _negative_zero_sums(out, c0, lambda i, j: m1[i, :] * m2[:, j].T, alpha)
     # (bfloat16: a float32 product, rounded once: Note [bfloat16 accumulation])
     return out if out.dtype == m1.dtype else out.astype(m1.dtype)
+
+
+def _column_major(m, ld):
+    st0, st1 = (x // m.itemsize for x in m.strides)
+    return st0 == 1 and st1 >= _py_max(1, ld)
+
+
+def _gemm_transb(m1, m2):
+    """Whether addmm_impl_cpu_ calls gemm_transb_ (its layout choices for a fresh row-major
+    result): with more than one column it computes C^T = mat2^T mat1^T, mat1 transposed
+    when column-major (and not also row-major); a single column is C itself, mat2
+    transposed unless column-major, mat1 as it is when column-major."""
+    rows, k = m1.shape
+    if m2.shape[1] > 1:
+        return not _column_major(m1.T, k) and _column_major(m1, rows)
+    return _column_major(m1, rows) and not _column_major(m2, k)
+
+
+def _gemm_transb_half(bias, m1, m2, beta, alpha, shape):
+    """cpublas's gemm_transb_ of float16/bfloat16 (Note [Half gemm and gemv]): a float
+    accumulator (beta * self, in float; +0.0 when beta == 0) takes ``mat2[l, j] * (mat1[i,
+    l] * alpha)`` for l in order (a single column: alpha times mat2's element)."""
+    a1, m2f = m1.astype(np.float32), m2.astype(np.float32)
+    if shape[1] > 1:
+        a1 *= np.float32(alpha)
+    else:
+        m2f *= np.float32(alpha)
+    if beta == 0:
+        acc = np.zeros(shape, np.float32)
+    else:
+        acc = np.array(np.broadcast_to(
+            bias if beta == 1 else np.float32(beta) * bias.astype(np.float32), shape), np.float32)
+    for l in range(m1.shape[1]):
+        acc += m2f[l] * a1[:, l:l + 1]
+    return acc.astype(m1.dtype)
 
 
 def _negative_zero_sums(out, c0, terms, alpha, scaled_sum=False):
@@ -1477,10 +1525,12 @@ def _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha, sum
                      first=_beta_term(F, self_t, beta))
 
 
-def _addmv(s, m, v, beta, alpha):
+def _addmv(s, m, v, beta, alpha, half=False):
     """beta * self + alpha * (m @ v): gemv sums from beta * self (+0.0 when beta is 0), so a
     -0.0 of self stays only where every term is -0.0 (Note [Signed zeros of matrix
-    products] in raw.py)."""
+    products] in raw.py); float16/bfloat16: Note [Half gemm and gemv]."""
+    if half:
+        return _gemv_half(s, m, v, beta, alpha)
     if alpha == 0:
         return np.zeros(s.shape[:0] + (m.shape[0],), s.dtype) if beta == 0 else \
             np.array(np.broadcast_to(s if beta == 1 else beta * s, (m.shape[0],)), s.dtype)
@@ -1492,6 +1542,30 @@ def _addmv(s, m, v, beta, alpha):
             _negative_zero_sums(out, s if beta == 1 else beta * s, lambda i: m[i, :] * v, alpha,
                                scaled_sum=True)
     return out
+
+
+def _gemv_half(s, m, v, beta, alpha):
+    """Note [Half gemm and gemv]: addmv_impl_cpu's gemv of a float16/bfloat16 ``m`` (given
+    in float32 for float16): 't' (a row-major m) sums each row from +0.0, then ``alpha *
+    sum`` or ``beta * y + alpha * sum``; 'n' (a column-major m, or a single column) scales y
+    by beta in the dtype first (scal), sums ``(alpha * x[j]) * column_j`` over j from +0.0
+    in float, then y + sum."""
+    d = np.dtype(np.float16) if s.dtype == np.float32 else s.dtype
+    beta, alpha = (float(np.array(x, d)) for x in (beta, alpha))  # (read as scalar_t)
+    st0, st1 = (x // m.itemsize for x in m.strides)
+    if not (st0 == 1 and (m.shape[1] == 1 or st1 >= _py_max(1, m.shape[0]))):
+        return _axpby(s, m @ v + 0.0, beta, alpha)
+    total = np.zeros(m.shape[0], np.float32)
+    z = v.astype(np.float32) * np.float32(alpha)
+    cols = m.astype(np.float32)
+    for j in range(m.shape[1]):
+        total += z[j] * cols[:, j]
+    if beta == 0:
+        return total.astype(s.dtype)
+    y = np.broadcast_to(s, total.shape)
+    if beta != 1:
+        y = (y.astype(np.float32) * np.float32(beta)).astype(d)
+    return (y.astype(np.float32) + total).astype(s.dtype)
 
 
 ADDMV = defop("addmv", "AddmvBackward0", _fused_f16(_addmv),
@@ -1523,7 +1597,8 @@ def _mv_of(F, m, v):
                            f"{names[0]}, {names[1]}, and {names[2]}")
     return F.matmul(m, v)
 BADDBMM = defop("baddbmm", "BaddbmmBackward0",
-                _fused_f16(lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b), beta, alpha)),
+                _fused_f16(lambda s, a, b, beta, alpha, half:
+                           _axpby(s, np.matmul(a, b), beta, alpha)),
                 inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
                 grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                        "batch1": lambda F, grad, batch2, alpha:
