@@ -1597,8 +1597,8 @@ def _mv_of(F, m, v):
                            f"{names[0]}, {names[1]}, and {names[2]}")
     return F.matmul(m, v)
 BADDBMM = defop("baddbmm", "BaddbmmBackward0",
-                _fused_f16(lambda s, a, b, beta, alpha, half:
-                           _axpby(s, np.matmul(a, b), beta, alpha)),
+                _fused_f16(lambda s, a, b, beta, alpha, half: _baddbmm(s, a, b, beta, alpha,
+                                                                       half)),
                 inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
                 grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                        "batch1": lambda F, grad, batch2, alpha:
@@ -1633,6 +1633,17 @@ def _addr(s, a, b, beta, alpha):
         return raw.asarray(prod).astype(s.dtype, copy=False)
     out = raw.asarray((s if beta == 1 else s * beta) + prod)
     return out if out.dtype == s.dtype else out.astype(s.dtype)
+
+
+def _baddbmm(s, a, b, beta, alpha, half):
+    """float16/bfloat16 (float16 given in float32): baddbmm_cpu_kernel's float sums (Note
+    [Small bmm]) and ``self * beta + alpha * sum`` in float, rounded once."""
+    if not half:
+        return _axpby(s, np.matmul(a, b), beta, alpha)
+    a, b = a.astype(np.float32, copy=False), b.astype(np.float32, copy=False)
+    small = a.shape[1] * a.shape[2] * b.shape[2] < 400
+    prod = raw._small_bmm(a, b) if small else np.matmul(a, b)
+    return _axpby(s.astype(np.float32, copy=False), prod, beta, alpha).astype(s.dtype)
 
 
 def _addbmm(s, a, b, beta, alpha):
