@@ -382,11 +382,13 @@ def _no_bool(kernel, a):
 # addmm: beta=1, alpha=1) read no further: every int the parser takes fits.
 def _blas_scalars(beta, alpha, d, half_as_float):
     """(beta, alpha) as the kernel of dtype ``d`` (a NumPy dtype) reads them."""
-    if d.kind in "fc" and d.itemsize >= 4 and beta.__class__ is int and alpha.__class__ is int:
+    wide = d.kind in "fc" and d.itemsize >= 4
+    if wide and beta.__class__ is int and alpha.__class__ is int:
         return beta, alpha
     out = []
     for v in (beta, alpha):
-        v = _kernel_scalar(v, d, half_as_float)
+        if not (wide and v.__class__ is int):
+            v = _kernel_scalar(v, d, half_as_float)
         out.append(v.real if v.__class__ is complex and d.kind != "c" else v)
     return out
 
