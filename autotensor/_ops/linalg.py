@@ -380,11 +380,22 @@ def _no_bool(kernel, a):
 # first (check_addr_scalar): a bool number for a bool result only, no float (or complex)
 # number for an integral one. float32/float64 and complex given Python ints (nn.Linear's
 # addmm: beta=1, alpha=1) read no further: every int the parser takes fits.
+_BLAS_WIDE = {np.dtype(t): lim for t, lim in ((np.float32, float(np.finfo(np.float32).max)),
+                                             (np.complex64, float(np.finfo(np.float32).max)),
+                                             (np.float64, math.inf), (np.complex128, math.inf))}
+
+
 def _blas_scalars(beta, alpha, d, half_as_float):
     """(beta, alpha) as the kernel of dtype ``d`` (a NumPy dtype) reads them."""
-    wide = d.kind in "fc" and d.itemsize >= 4
-    if wide and beta.__class__ is int and alpha.__class__ is int:
-        return beta, alpha
+    lim = _BLAS_WIDE.get(d)
+    wide = lim is not None
+    if wide:  # (the common cases inline: ints, and floats in range, infinite or NaN)
+        cb, ca = beta.__class__, alpha.__class__
+        if (cb is int or cb is float and (-lim <= beta <= lim or beta != beta or
+                                          abs(beta) == math.inf)) and \
+                (ca is int or ca is float and (-lim <= alpha <= lim or alpha != alpha or
+                                               abs(alpha) == math.inf)):
+            return beta, alpha
     out = []
     for v in (beta, alpha):
         if not (wide and v.__class__ is int):
