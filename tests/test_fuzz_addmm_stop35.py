@@ -4,6 +4,7 @@ message) and which check fires first, or the result's dtype and bits
 (tests/scalar_arg_sweep.py is the sweep; OPEN_FINDINGS.md, Stop 35 (addmm35), its counts)."""
 import math
 
+import numpy as np
 import pytest
 
 import autotensor
@@ -69,6 +70,15 @@ _CASES = [
     ("addr", "float16", 1e10, 1),  # (read as c10::Half)
     ("addr", "float32", 1e300, 1),
     ("addr", "complex64", 1e300, 1),
+    # float16/bfloat16 (Note [Half gemm and gemv]): alpha == 0 reads the product, no +0.0
+    ("addmm", "float16", 0, 0),
+    ("addmm", "bfloat16", -0.0, 0),
+    ("addmm", "float16", 0, -1),
+    ("addmv", "float16", 0, 0),
+    ("addmv", "bfloat16", -1, 0),
+    ("addbmm", "float16", 0, 0),
+    ("baddbmm", "bfloat16", 3, 2.5),  # (self * beta in float, rounded once)
+    ("baddbmm", "bfloat16", -300, 1),
     ("addmm_", "int8", 1e10, None),
     ("addmm_", "uint8", 0.5, None),
     ("addmm_", "int16", 2 ** 64, None),
@@ -124,3 +134,35 @@ _FORMS = {
 def test_forms(form):
     fn = _FORMS[form]
     assert _outcome(fn, autotensor) == _outcome(fn, torch)
+
+
+def _half_products(m, op, dtype, transposed, seed):
+    """40 products of small exact values (zeros of both signs) over alpha in {0, -1, 2.5},
+    beta in {0, 1, -1, 0.5}: the bits, signs of zeros included."""
+    rng = np.random.default_rng(seed)
+    vals = np.array([0.0, -0.0, 1.0, -1.0, 2.0, 0.5, -3.0])
+    out = []
+    for i in range(40):
+        r, k, c = rng.integers(1, 5, 3)
+        A, B, C = rng.choice(vals, (r, k)), rng.choice(vals, (k, c)), rng.choice(vals, (r, c))
+        alpha, beta = [0, -1, 2.5][i % 3], [0, 1, -1, 0.5][i // 3 % 4]
+        t = lambda a: m.tensor(a).to(getattr(m, dtype))  # noqa: E731
+        mat = t(A.T.copy()).t() if transposed else t(A)
+        if op == "addmm":
+            res = m.addmm(t(C), mat, t(B), beta=beta, alpha=alpha)
+        else:
+            res = m.addmv(t(C[:, 0]), mat, t(B[:, 0]), beta=beta, alpha=alpha)
+        a = res.float().numpy()
+        out.append((a.tolist(), np.signbit(a).tolist()))
+    return out
+
+
+# float16/bfloat16 (Note [Half gemm and gemv]): gemm_notrans_'s dots, gemm_transb_'s
+# accumulator (a column-major mat1), gemv's 't' and 'n' branches
+@pytest.mark.parametrize("op,dtype,transposed", [
+    ("addmm", "float16", False), ("addmm", "bfloat16", False), ("addmm", "float16", True),
+    ("addmm", "bfloat16", True), ("addmv", "float16", False), ("addmv", "bfloat16", True)])
+def test_half_products(op, dtype, transposed):
+    for seed in range(3):
+        assert _half_products(autotensor, op, dtype, transposed, seed) == \
+            _half_products(torch, op, dtype, transposed, seed)

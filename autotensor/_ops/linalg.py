@@ -187,13 +187,23 @@ def _in_float32(*arrays):
 
 
 def _fused_f16(kernel):
-    """kernel(self, a, b, beta, alpha, half) computed in float32 for float16 operands."""
+    """kernel(self, a, b, beta, alpha, half) computed in float32 for float16 operands;
+    ``half``: false, or for float16/bfloat16 gemv's branch, "n" or "t" (of the operand as
+    given: float32 copies lose the strides of size-1 dimensions)."""
     def run(s, a, b, beta, alpha):
         if s.dtype == np.float16 or a.dtype == np.float16:
-            return raw.asarray(kernel(*_in_float32(s, a, b), beta, alpha, True)).astype(
-                np.float16)
-        return kernel(s, a, b, beta, alpha, a.dtype.kind == "V")
+            return raw.asarray(kernel(*_in_float32(s, a, b), beta, alpha,
+                                      _gemv_branch(a))).astype(np.float16)
+        return kernel(s, a, b, beta, alpha, a.dtype.kind == "V" and _gemv_branch(a))
     return run
+
+
+def _gemv_branch(m):
+    """addmv_impl_cpu's choice for a matrix: gemv 'n' for a column-major one, else 't'."""
+    if m.ndim != 2:
+        return "t"
+    st0, st1 = (x // m.itemsize for x in m.strides)
+    return "n" if st0 == 1 and (m.shape[1] == 1 or st1 >= _py_max(1, m.shape[0])) else "t"
 
 
 # Note [Half gemm and gemv]
@@ -203,12 +213,14 @@ def _fused_f16(kernel):
 # then store ``alpha * dot`` (beta == 0: self ignored) or ``beta * self + alpha * dot``:
 # alpha == 0 still reads the product (0 * dot: -0.0 for a negative dot, NaN for an
 # infinite one), and no sum from +0.0 follows (alpha = -1 makes a zero dot -0.0).
-def _addmm(bias, m1, m2, beta, alpha, *layouts, half=False):
+def _addmm(bias, m1, m2, beta, alpha, *layouts, half=False, transb=False):
     if m1.dtype == np.float16:  # (Note [float16 products])
-        return _addmm(*_in_float32(bias, m1, m2), beta, alpha, half=True).astype(np.float16)
-    half = half or m1.dtype.kind == "V"  # (Note [Half gemm and gemv])
+        return _addmm(*_in_float32(bias, m1, m2), beta, alpha, half=True,
+                      transb=_gemm_transb(m1, m2)).astype(np.float16)
+    if m1.dtype.kind == "V":  # (Note [Half gemm and gemv])
+        half, transb = True, _gemm_transb(m1, m2)
     shape = (m1.shape[0], m2.shape[1])
-    if half and _gemm_transb(m1, m2):
+    if transb:
         return _gemm_transb_half(bias, m1, m2, beta, alpha, shape)
     if alpha == 0 and not half:  # (the GEMM reads no product: a nan in it is ignored)
         if beta == 0:
@@ -1547,7 +1559,7 @@ def _addmv(s, m, v, beta, alpha, half=False):
     -0.0 of self stays only where every term is -0.0 (Note [Signed zeros of matrix
     products] in raw.py); float16/bfloat16: Note [Half gemm and gemv]."""
     if half:
-        return _gemv_half(s, m, v, beta, alpha)
+        return _gemv_half(s, m, v, beta, alpha, half)
     if alpha == 0:
         return np.zeros(s.shape[:0] + (m.shape[0],), s.dtype) if beta == 0 else \
             np.array(np.broadcast_to(s if beta == 1 else beta * s, (m.shape[0],)), s.dtype)
@@ -1561,7 +1573,7 @@ def _addmv(s, m, v, beta, alpha, half=False):
     return out
 
 
-def _gemv_half(s, m, v, beta, alpha):
+def _gemv_half(s, m, v, beta, alpha, branch):
     """Note [Half gemm and gemv]: addmv_impl_cpu's gemv of a float16/bfloat16 ``m`` (given
     in float32 for float16): 't' (a row-major m) sums each row from +0.0, then ``alpha *
     sum`` or ``beta * y + alpha * sum``; 'n' (a column-major m, or a single column) scales y
@@ -1569,8 +1581,7 @@ def _gemv_half(s, m, v, beta, alpha):
     in float, then y + sum."""
     d = np.dtype(np.float16) if s.dtype == np.float32 else s.dtype
     beta, alpha = (float(np.array(x, d)) for x in (beta, alpha))  # (read as scalar_t)
-    st0, st1 = (x // m.itemsize for x in m.strides)
-    if not (st0 == 1 and (m.shape[1] == 1 or st1 >= _py_max(1, m.shape[0]))):
+    if branch != "n":
         return _axpby(s, m @ v + 0.0, beta, alpha)
     total = np.zeros(m.shape[0], np.float32)
     z = v.astype(np.float32) * np.float32(alpha)
