@@ -15,8 +15,8 @@ from .dispatch import (OpDef as _OpDef, broadcast_error, defop, set_input_metada
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
                       _state)
 from ._common import _named_result, _size_dim
-from .pointwise import (_fw_not_implemented, _not_implemented, add, clone, contiguous, mul,
-                        where as _where)
+from .pointwise import (_fw_not_implemented, _kernel_scalar, _not_implemented, _scalar_args, add,
+                        clone, contiguous, mul, where as _where)
 from ..autograd.forward_ad import NOT_SUPPORTED as _FW_NOT_SUPPORTED
 from .shape import (diag_embed, diagonal, expand, _mT, narrow, permute, reshape,
                     _squeeze_inplace_dim, squeeze, t, tril, triu, _unsafe_view, unsqueeze, view)
@@ -187,19 +187,42 @@ def _in_float32(*arrays):
 
 
 def _fused_f16(kernel):
-    """kernel(self, a, b, beta, alpha) computed in float32 for float16 operands."""
+    """kernel(self, a, b, beta, alpha, half) computed in float32 for float16 operands;
+    ``half``: false, or for float16/bfloat16 gemv's branch, "n" or "t" (of the operand as
+    given: float32 copies lose the strides of size-1 dimensions)."""
     def run(s, a, b, beta, alpha):
         if s.dtype == np.float16 or a.dtype == np.float16:
-            return raw.asarray(kernel(*_in_float32(s, a, b), beta, alpha)).astype(np.float16)
-        return kernel(s, a, b, beta, alpha)
+            return raw.asarray(kernel(*_in_float32(s, a, b), beta, alpha,
+                                      _gemv_branch(a))).astype(np.float16)
+        return kernel(s, a, b, beta, alpha, a.dtype.kind == "V" and _gemv_branch(a))
     return run
 
 
-def _addmm(bias, m1, m2, beta, alpha, *layouts):
+def _gemv_branch(m):
+    """addmv_impl_cpu's choice for a matrix: gemv 'n' for a column-major one, else 't'."""
+    if m.ndim != 2:
+        return "t"
+    st0, st1 = (x // m.itemsize for x in m.strides)
+    return "n" if st0 == 1 and (m.shape[1] == 1 or st1 >= _py_max(1, m.shape[0])) else "t"
+
+
+# Note [Half gemm and gemv]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# float16/bfloat16 products are not MKL's: cpublas's own loops (gemm_notrans_ and kin,
+# gemv's transposed branch) sum each dot in float from +0.0 (-0.0 terms sum to +0.0),
+# then store ``alpha * dot`` (beta == 0: self ignored) or ``beta * self + alpha * dot``:
+# alpha == 0 still reads the product (0 * dot: -0.0 for a negative dot, NaN for an
+# infinite one), and no sum from +0.0 follows (alpha = -1 makes a zero dot -0.0).
+def _addmm(bias, m1, m2, beta, alpha, *layouts, half=False, transb=False):
     if m1.dtype == np.float16:  # (Note [float16 products])
-        return _addmm(*_in_float32(bias, m1, m2), beta, alpha).astype(np.float16)
+        return _addmm(*_in_float32(bias, m1, m2), beta, alpha, half=True,
+                      transb=_gemm_transb(m1, m2)).astype(np.float16)
+    if m1.dtype.kind == "V":  # (Note [Half gemm and gemv])
+        half, transb = True, _gemm_transb(m1, m2)
     shape = (m1.shape[0], m2.shape[1])
-    if alpha == 0:  # (the GEMM reads no product: a nan in it is ignored)
+    if transb:
+        return _gemm_transb_half(bias, m1, m2, beta, alpha, shape)
+    if alpha == 0 and not half:  # (the GEMM reads no product: a nan in it is ignored)
         if beta == 0:
             return np.zeros(shape, dtype=m1.dtype)
         return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, shape), m1.dtype)
@@ -207,20 +230,57 @@ def _addmm(bias, m1, m2, beta, alpha, *layouts):
     # (an inner dimension of 1), else a sum from beta * self, or from +0.0 when beta is 0
     direct = shape[0] > 1 and shape[1] > 1 and m1.shape[1] == 1 and m1.dtype in raw._GEMM
     out = np.multiply(m1, m2, order="C") if direct else m1 @ m2
+    if half:
+        out += 0.0  # (the dot's sum from +0.0)
     if alpha != 1:
         out *= alpha  # (in place: the product is a fresh array)
     if beta == 0:
-        if not direct and out.dtype.kind == "f":
+        if not direct and out.dtype.kind == "f" and not half:
             out += 0.0
     else:
         if beta != 1 and bias.dtype != out.dtype:  # (bfloat16: beta * self in float32 too)
             bias = bias.astype(out.dtype)
         c0 = bias if beta == 1 else beta * bias
         out += c0
-        if not direct and out.dtype.kind == "f":
+        if not direct and out.dtype.kind == "f" and not half:
             _negative_zero_sums(out, c0, lambda i, j: m1[i, :] * m2[:, j].T, alpha)
     # (bfloat16: a float32 product, rounded once: Note [bfloat16 accumulation])
     return out if out.dtype == m1.dtype else out.astype(m1.dtype)
+
+
+def _column_major(m, ld):
+    st0, st1 = (x // m.itemsize for x in m.strides)
+    return st0 == 1 and st1 >= _py_max(1, ld)
+
+
+def _gemm_transb(m1, m2):
+    """Whether addmm_impl_cpu_ calls gemm_transb_ (its layout choices for a fresh row-major
+    result): with more than one column it computes C^T = mat2^T mat1^T, mat1 transposed
+    when column-major (and not also row-major); a single column is C itself, mat2
+    transposed unless column-major, mat1 as it is when column-major."""
+    rows, k = m1.shape
+    if m2.shape[1] > 1:
+        return not _column_major(m1.T, k) and _column_major(m1, rows)
+    return _column_major(m1, rows) and not _column_major(m2, k)
+
+
+def _gemm_transb_half(bias, m1, m2, beta, alpha, shape):
+    """cpublas's gemm_transb_ of float16/bfloat16 (Note [Half gemm and gemv]): a float
+    accumulator (beta * self, in float; +0.0 when beta == 0) takes ``mat2[l, j] * (mat1[i,
+    l] * alpha)`` for l in order (a single column: alpha times mat2's element)."""
+    a1, m2f = m1.astype(np.float32), m2.astype(np.float32)
+    if shape[1] > 1:
+        a1 *= np.float32(alpha)
+    else:
+        m2f *= np.float32(alpha)
+    if beta == 0:
+        acc = np.zeros(shape, np.float32)
+    else:
+        acc = np.array(np.broadcast_to(
+            bias if beta == 1 else np.float32(beta) * bias.astype(np.float32), shape), np.float32)
+    for l in range(m1.shape[1]):
+        acc += m2f[l] * a1[:, l:l + 1]
+    return acc.astype(m1.dtype)
 
 
 def _negative_zero_sums(out, c0, terms, alpha, scaled_sum=False):
@@ -317,6 +377,55 @@ def _no_bool(kernel, a):
     """PyTorch has no bool matrix products."""
     if a.dtype == np.bool_:
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
+# Note [Beta and alpha of the add family]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# addmm / addmv / baddbmm / addbmm / addr take beta and alpha as c10::Scalars: the argument
+# parser's OverflowError (2**64) comes before any check (``_scalar_args``), the kernel's
+# ``Scalar::to<T>()`` after the shape and dtype checks, where the kernel runs: as opmath_t
+# (float for float16/bfloat16) in addmm_impl_cpu_'s gemm and baddbmm_cpu_kernel, as
+# scalar_t (c10::Half) in addmv's gemv and addr's kernel. ``_kernel_scalar`` checks it
+# ("value cannot be converted to type int8_t without overflow") and truncates a float read
+# into an integer dtype (beta=0.5 on int16 is 0: self is ignored) or wraps a negative int
+# into an unsigned one; a complex number of imaginary part 0 is its real part. addr checks
+# first (check_addr_scalar): a bool number for a bool result only, no float (or complex)
+# number for an integral one. float32/float64 and complex given Python ints (nn.Linear's
+# addmm: beta=1, alpha=1) read no further: every int the parser takes fits.
+_BLAS_WIDE = {np.dtype(t): lim for t, lim in ((np.float32, float(np.finfo(np.float32).max)),
+                                             (np.complex64, float(np.finfo(np.float32).max)),
+                                             (np.float64, math.inf), (np.complex128, math.inf))}
+
+
+def _blas_scalars(beta, alpha, d, half_as_float):
+    """(beta, alpha) as the kernel of dtype ``d`` (a NumPy dtype) reads them."""
+    lim = _BLAS_WIDE.get(d)
+    wide = lim is not None
+    if wide:  # (the common cases inline: ints, and floats in range, infinite or NaN)
+        cb, ca = beta.__class__, alpha.__class__
+        if (cb is int or cb is float and (-lim <= beta <= lim or beta != beta or
+                                          abs(beta) == math.inf)) and \
+                (ca is int or ca is float and (-lim <= alpha <= lim or alpha != alpha or
+                                               abs(alpha) == math.inf)):
+            return beta, alpha
+    out = []
+    for v in (beta, alpha):
+        if not (wide and v.__class__ is int):
+            v = _kernel_scalar(v, d, half_as_float)
+        out.append(v.real if v.__class__ is complex and d.kind != "c" else v)
+    return out
+
+
+def _addr_scalar_checks(d, beta, alpha):
+    """check_addr_scalar of the result dtype ``d``: beta's, then alpha's."""
+    for name, v in (("beta", beta), ("alpha", alpha)):
+        if isinstance(v, np.generic):
+            v = v.item()
+        if v.__class__ is bool and d != np.bool_:
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if d.kind in "biu" and not isinstance(v, int):
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                               f"floating point number.")
 
 
 @view_errors_before_checks
@@ -483,6 +592,10 @@ def _addmm_dtypes(input, a, b):
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(addmm, input, mat1, mat2, beta=beta, alpha=alpha)
+    # (nn.Linear's beta = alpha = 1: nothing to check, every dtype reads 1 as 1)
+    plain = beta.__class__ is int and alpha.__class__ is int and beta == 1 and alpha == 1
+    if not plain:
+        _scalar_args(beta, alpha)
     a, b = mat1._data, mat2._data
     _addmm_dtypes(input, a, b)
     if a.ndim != 2:
@@ -498,9 +611,12 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             not _broadcastable(in_shape, out_shape) or
             np.broadcast_shapes(in_shape, out_shape) != out_shape):
         expand(input, out_shape)  # raises PyTorch's expand error
+    kb, ka = beta, alpha
     if a.shape[0] and b.shape[1] and a.shape[1]:  # (PyTorch returns before its kernel)
         _no_bool("addmm_impl_cpu_", a)
-    out = ADDMM.kernel(input._data, a, b, beta, alpha)
+        if not plain:
+            kb, ka = _blas_scalars(beta, alpha, a.dtype, True)
+    out = ADDMM.kernel(input._data, a, b, kb, ka)
     result = _finish(ADDMM, (input, mat1, mat2), (beta, alpha) + _layouts(a, b), out)
     if result._grad_fn is not None and input._data.shape != out.shape:
         set_input_metadata(result._grad_fn, (input, mat1, mat2), out.shape, out.dtype)
@@ -1438,10 +1554,12 @@ def _baddbmm_jvp(F, self_t, batch1, batch1_t, batch2, batch2_t, beta, alpha, sum
                      first=_beta_term(F, self_t, beta))
 
 
-def _addmv(s, m, v, beta, alpha):
+def _addmv(s, m, v, beta, alpha, half=False):
     """beta * self + alpha * (m @ v): gemv sums from beta * self (+0.0 when beta is 0), so a
     -0.0 of self stays only where every term is -0.0 (Note [Signed zeros of matrix
-    products] in raw.py)."""
+    products] in raw.py); float16/bfloat16: Note [Half gemm and gemv]."""
+    if half:
+        return _gemv_half(s, m, v, beta, alpha, half)
     if alpha == 0:
         return np.zeros(s.shape[:0] + (m.shape[0],), s.dtype) if beta == 0 else \
             np.array(np.broadcast_to(s if beta == 1 else beta * s, (m.shape[0],)), s.dtype)
@@ -1453,6 +1571,29 @@ def _addmv(s, m, v, beta, alpha):
             _negative_zero_sums(out, s if beta == 1 else beta * s, lambda i: m[i, :] * v, alpha,
                                scaled_sum=True)
     return out
+
+
+def _gemv_half(s, m, v, beta, alpha, branch):
+    """Note [Half gemm and gemv]: addmv_impl_cpu's gemv of a float16/bfloat16 ``m`` (given
+    in float32 for float16): 't' (a row-major m) sums each row from +0.0, then ``alpha *
+    sum`` or ``beta * y + alpha * sum``; 'n' (a column-major m, or a single column) scales y
+    by beta in the dtype first (scal), sums ``(alpha * x[j]) * column_j`` over j from +0.0
+    in float, then y + sum."""
+    d = np.dtype(np.float16) if s.dtype == np.float32 else s.dtype
+    beta, alpha = (float(np.array(x, d)) for x in (beta, alpha))  # (read as scalar_t)
+    if branch != "n":
+        return _axpby(s, m @ v + 0.0, beta, alpha)
+    total = np.zeros(m.shape[0], np.float32)
+    z = v.astype(np.float32) * np.float32(alpha)
+    cols = m.astype(np.float32)
+    for j in range(m.shape[1]):
+        total += z[j] * cols[:, j]
+    if beta == 0:
+        return total.astype(s.dtype)
+    y = np.broadcast_to(s, total.shape)
+    if beta != 1:
+        y = (y.astype(np.float32) * np.float32(beta)).astype(d)
+    return (y.astype(np.float32) + total).astype(s.dtype)
 
 
 ADDMV = defop("addmv", "AddmvBackward0", _fused_f16(_addmv),
@@ -1484,7 +1625,8 @@ def _mv_of(F, m, v):
                            f"{names[0]}, {names[1]}, and {names[2]}")
     return F.matmul(m, v)
 BADDBMM = defop("baddbmm", "BaddbmmBackward0",
-                _fused_f16(lambda s, a, b, beta, alpha: _axpby(s, np.matmul(a, b), beta, alpha)),
+                _fused_f16(lambda s, a, b, beta, alpha, half: _baddbmm(s, a, b, beta, alpha,
+                                                                       half)),
                 inputs=("self", "batch1", "batch2"), params=("beta", "alpha"),
                 grads={"self": lambda F, grad, beta: _scaled(F, grad, beta),
                        "batch1": lambda F, grad, batch2, alpha:
@@ -1519,6 +1661,17 @@ def _addr(s, a, b, beta, alpha):
         return raw.asarray(prod).astype(s.dtype, copy=False)
     out = raw.asarray((s if beta == 1 else s * beta) + prod)
     return out if out.dtype == s.dtype else out.astype(s.dtype)
+
+
+def _baddbmm(s, a, b, beta, alpha, half):
+    """float16/bfloat16 (float16 given in float32): baddbmm_cpu_kernel's float sums (Note
+    [Small bmm]) and ``self * beta + alpha * sum`` in float, rounded once."""
+    if not half:
+        return _axpby(s, np.matmul(a, b), beta, alpha)
+    a, b = a.astype(np.float32, copy=False), b.astype(np.float32, copy=False)
+    small = a.shape[1] * a.shape[2] * b.shape[2] < 400
+    prod = raw._small_bmm(a, b) if small else np.matmul(a, b)
+    return _axpby(s.astype(np.float32, copy=False), prod, beta, alpha).astype(s.dtype)
 
 
 def _addbmm(s, a, b, beta, alpha):
@@ -2292,6 +2445,7 @@ def _finish_bcast(op, inputs, params, out):
 
 @view_errors_before_checks
 def addmv(input, mat, vec, *, beta=1, alpha=1):
+    _scalar_args(beta, alpha)
     m, v = mat._data, vec._data
     if m.ndim != 2 or v.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, "
@@ -2304,13 +2458,16 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{_dtypes.scalar_name(input.dtype)}, {_dtypes.scalar_name(mat.dtype)},"
                            f" and {_dtypes.scalar_name(vec.dtype)}")
+    kb, ka = beta, alpha
     if m.size:  # (PyTorch returns before its kernel)
         _no_bool("addmv_impl_cpu", m)
-    out = ADDMV.kernel(input._data, m, v, beta, alpha)
+        kb, ka = _blas_scalars(beta, alpha, m.dtype, False)
+    out = ADDMV.kernel(input._data, m, v, kb, ka)
     return _finish_bcast(ADDMV, (input, mat, vec), (beta, alpha), out)
 
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    _scalar_args(beta, alpha)
     a, b = vec1._data, vec2._data
     if a.ndim != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {a.ndim}-D")
@@ -2319,8 +2476,10 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     _add_family_check_self(input, (a.shape[0], b.shape[0]))
     rt = _dtypes.result_type(input, vec1, vec2).np  # (a TensorIterator op: promotes)
     s = input._data
+    _addr_scalar_checks(rt, beta, alpha)
+    kb, ka = _blas_scalars(beta, alpha, rt, False)
     out = ADDR.kernel(s.astype(rt, copy=False), a.astype(rt, copy=False),
-                      b.astype(rt, copy=False), beta, alpha)
+                      b.astype(rt, copy=False), kb, ka)
     res = _finish(ADDR, (input, vec1, vec2), (beta, alpha), out)
     if res._grad_fn is not None and (s.shape != out.shape or
                                      any(x.dtype != rt for x in (s, a, b))):
@@ -2347,6 +2506,7 @@ def _bmm_checks(b1, b2):
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(baddbmm, input, batch1, batch2, beta=beta, alpha=alpha)
+    _scalar_args(beta, alpha)
     a, b = batch1._data, batch2._data
     # (its meta function reads batch1.size(0), batch1.size(1), batch2.size(2) first, to
     # expand self)
@@ -2363,20 +2523,25 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if b.dtype != a.dtype:
         raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(batch1.dtype)} but "
                            f"found {_dtypes.scalar_name(batch2.dtype)}")
-    out = BADDBMM.kernel(input._data, a, b, beta, alpha)
+    kb, ka = (_blas_scalars(beta, alpha, a.dtype, True) if a.size and b.size else
+              (beta, alpha))
+    out = BADDBMM.kernel(input._data, a, b, kb, ka)
     return _finish_bcast(BADDBMM, (input, batch1, batch2), (beta, alpha), out)
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(addbmm, input, batch1, batch2, beta=beta, alpha=alpha)
+    _scalar_args(beta, alpha)
     a, b = batch1._data, batch2._data
     _bmm_checks(a, b)
     _add_family_check_self(input, (a.shape[1], b.shape[2]))
     _addmm_dtypes(input, a, b)  # (PyTorch's addbmm is an addmm_ of the summed batches)
+    kb, ka = beta, alpha
     if a.shape[1] and b.shape[2] and a.shape[2] and a.shape[0]:
-        _no_bool("addmm_impl_cpu_", a)
-    out = ADDBMM.kernel(input._data, a, b, beta, alpha)
+        _no_bool("addmm_impl_cpu_", a)  # (the first batch's addmm_ reads them)
+        kb, ka = _blas_scalars(beta, alpha, a.dtype, True)
+    out = ADDBMM.kernel(input._data, a, b, kb, ka)
     return _finish_bcast(ADDBMM, (input, batch1, batch2), (beta, alpha), out)
 
 
