@@ -10,7 +10,8 @@ import autotensor
 torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop34/fz6_repro_003.py", "pending_stop34/fz7_repro_001.py",
-                "pending_stop35/a_repro_001.py", "pending_stop35/c_repro_001.py"]
+                "pending_stop35/a_repro_001.py", "pending_stop35/c_repro_001.py",
+                "pending_stop35/e_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -323,3 +324,33 @@ def test_tangent_dtype_where_primals_multiply_tangents(name):
     (gd, gv), (wd, wv) = scenario(autotensor), scenario(torch)
     assert gd == wd
     np.testing.assert_allclose(gv, wv, rtol=1e-6)
+
+
+_FALLBACK_OPS = {
+    "heaviside": lambda m, a, b: a.heaviside(b),
+    "floor_divide": lambda m, a, b: a.floor_divide(b),
+    "bitwise_and": lambda m, a, b: a.bitwise_and(b),
+    "igamma": lambda m, a, b: a.igamma(b),
+}
+
+
+@pytest.mark.parametrize("dual", [False, True])
+@pytest.mark.parametrize("name", sorted(_FALLBACK_OPS))
+def test_autograd_fallback_refuses_tangents_before_a_stale_views_error(name, dual):
+    """Ops through PyTorch's autograd fallback refuse a tangent first, then collect edges
+    (a no_grad view whose base was written: its error), then run the kernel (e_repro_001);
+    ops with an entry but no forward formula (igamma) collect edges first."""
+    def scenario(m):
+        fa = m.autograd.forward_ad
+        fa.enter_dual_level()
+        try:
+            v0 = m.tensor(1.764, requires_grad=True)
+            if dual:
+                v0 = fa.make_dual(v0, m.tensor(1.624))
+            with m.no_grad():
+                v1 = v0.view_as(v0)
+                v0.exp_()
+            return _outcome(lambda: _FALLBACK_OPS[name](m, v0, v1))[0]
+        finally:
+            fa.exit_dual_level()
+    assert scenario(autotensor) == scenario(torch)

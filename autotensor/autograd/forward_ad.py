@@ -346,17 +346,17 @@ FALLBACK = "Trying to use forward AD with aten::{} that does not support it."
 
 
 def fallback_checks(name, *args):
-    """PyTorch's autograd fallback (ops without a derivatives.yaml entry) reads every tensor
-    argument's requires_grad() first, which brings a stale view up to date (with grad mode
-    on, its error: a no_grad view whose base was written); then it refuses a tangent
-    (refuse_tangents), then the kernel runs."""
+    """PyTorch's autograd fallback (ops without a derivatives.yaml entry) refuses a tangent
+    first (refuse_tangents), then, with grad mode on and an input requiring grad, collects
+    the inputs' edges, which brings a stale view up to date (its error: a no_grad view whose
+    base was written), then the kernel runs."""
+    if state.fw:
+        refuse_tangents(name, *args)
     if state.enabled:
         for a in args:
             view = getattr(a, "_view", None)
             if view is not None and view.version != a._vc[0]:
                 a.grad_fn  # noqa: B018
-    if state.fw:
-        refuse_tangents(name, *args)
 
 
 def refuse_tangents(name, *args):
