@@ -164,7 +164,7 @@ def sweep(names=None, dtypes=("float64", "float32"), grad=False, sizes=SIZES, se
 def _sweep(names, dtypes, grad, sizes, seed, verbose):
     ops = _ops()
     counts = {}
-    for name, (fn, has_grad, two, pos) in ops.items():
+    for name, (fn, has_grad, _two, _pos) in ops.items():
         if names and name not in names:
             continue
         for dtype in dtypes:

@@ -12,7 +12,6 @@ from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
 from . import raw
-from .sum_kernel import sum_array
 from .layout import _elem_strides, conform, is_non_overlapping_and_dense
 from .layout import _perm as _layout_perm
 from .dispatch import defop, view_errors_before_checks, view_errors_first

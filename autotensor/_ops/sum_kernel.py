@@ -33,6 +33,7 @@ elements (tests, fuzzing, small models); larger ones keep NumPy's sum, within fl
 rounding of PyTorch's.
 """
 from .._backend import np
+from ._specfun import _fma
 from .layout import _perm
 
 GRAIN_SIZE = 32768  # aten's internal::GRAIN_SIZE: below it a reduction runs in one thread
@@ -287,7 +288,8 @@ def _cascade(a, axes, plan, width, vec, half, acc_buffer=True):
     transpose, sizes, ist, gather, n_out, two_reduced = loop
     if n_out == 1 and a.size >= GRAIN_SIZE:
         return None  # (split between threads: Note [Cascade sum])
-    if half and two_reduced and acc_buffer:  # (sum_out's should_use_acc_buffer: the float32 sum, rounded)
+    if half and two_reduced and acc_buffer:
+        # (sum_out's should_use_acc_buffer: the float32 sum, rounded)
         out = cascade_sum(a.astype(np.float32), axes)
         return None if out is None else out.astype(a.dtype)
     size0, size1 = sizes[0], sizes[1]
@@ -399,8 +401,8 @@ def norm_two_sum(a, axes):
         return None
     nd = a.ndim
     reduced = [d in axes for d in range(nd)]
-    sizes, ost, ist, perm = _iterator_dims(list(a.shape), [s // item for s in a.strides],
-                                           reduced)
+    _, ost, ist, perm = _iterator_dims(list(a.shape), [s // item for s in a.strides],
+                                       reduced)
     order = [p for p in reversed(perm) if reduced[p]]  # outermost reduced dim first
     kept = [d for d in range(nd) if not reduced[d]]
     n = int(np.prod([a.shape[d] for d in axes], dtype=np.int64))
@@ -424,11 +426,6 @@ def norm_two_sum(a, axes):
         x = rows[:, k]
         total = total + x * x if k - n_vec < unfused else _fma(x, x, total)
     return total.reshape(out_shape)
-
-
-def _fma(a, b, c):
-    from ._specfun import _fma as fma
-    return fma(a, b, c)
 
 
 def reduce_rows(a, axes):
