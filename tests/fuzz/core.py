@@ -1486,11 +1486,12 @@ def _final_linalg_rounding(lines, name, actual, expected, tol, module):
     if not writers or lines[writers[0]][1] != name or not isinstance(actual, dict) \
             or not isinstance(expected, dict):
         return False
-    # (later in-place elementwise writes of the excused result carry its difference on,
-    # scaled by their derivative: ``v2 = v0.pinverse(); v2.add_(v0)``, stop 35)
-    if not all(_CARRIES_ON.match(lines[w][0].split("\n")[-1].strip()) and
-               _VAR.match(lines[w][0].split("\n")[-1].strip()).group() == name
-               for w in writers[1:]):
+    # (later in-place elementwise writes of an excused linear-algebra result carry its
+    # difference on, scaled by their derivative: ``v2 = v0.pinverse(); v2.add_(v0)``,
+    # stop 35; only that op's excuse, not a line's own rounding, any_op below)
+    later = [lines[w][0].split("\n")[-1].strip() for w in writers[1:]]
+    if later and not (_LINALG_ROUNDING.search(lines[writers[0]][0]) and all(
+            _CARRIES_ON.match(src) and _VAR.match(src).group() == name for src in later)):
         return False
     rest = ("value", "tangent")
     try:
@@ -1500,7 +1501,7 @@ def _final_linalg_rounding(lines, name, actual, expected, tol, module):
     except AssertionError:
         return False
     return _linalg_rounding(lines, writers[0], module) or \
-        _linalg_rounding(lines, writers[0], module, any_op=True)
+        (not later and _linalg_rounding(lines, writers[0], module, any_op=True))
 
 
 # Note [float32 rounding inside a line]: a float32 line whose kernels round otherwise than
