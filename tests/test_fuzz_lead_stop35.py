@@ -11,7 +11,8 @@ torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop34/fz6_repro_003.py", "pending_stop34/fz7_repro_001.py",
                 "pending_stop35/a_repro_001.py", "pending_stop35/c_repro_001.py",
-                "pending_stop35/e_repro_001.py", "pending_stop35/fin_repro_001.py"]
+                "pending_stop35/e_repro_001.py", "pending_stop35/fin_repro_001.py",
+                "pending_stop35/g_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -377,3 +378,18 @@ def test_fuzzer_excuses_an_excused_pinverse_carried_on_in_place_only_when_close(
     monkeypatch.setattr(linalg, "_pinv_jvp", lambda *a: orig(*a) * 1.01)
     with pytest.raises(Mismatch):
         run_and_compare(lines)
+
+
+@pytest.mark.parametrize("op", ["add_", "mul_", "sub_", "copy_"])
+@pytest.mark.parametrize("shape", [(0, 2), (2, 3)])
+def test_in_place_op_names_a_stale_input_view_before_its_shape_error(op, shape):
+    """g_repro_001: ``x.add_(v)`` with ``v`` a no_grad view whose base was then written
+    with grad mode on, and shapes that do not broadcast: PyTorch's collect_next_edges
+    raises the view's error before the kernel's shape check."""
+    def scenario(m):
+        x = m.zeros(shape, requires_grad=True) * 1
+        with m.no_grad():
+            v = x.flatten()
+        x.add_(x)
+        return _outcome(lambda: getattr(x, op)(v))[0]
+    assert scenario(autotensor) == scenario(torch)

@@ -497,7 +497,9 @@ def check_inplace_order(t, inputs, op_name=None):
     cannot run: autograd's (leaf, views), then TensorIterator's memory overlaps, then the
     shapes (the caller raises its own error after these)."""
     check_inplace(t, inputs)
-    if op_name not in OVERLAP_OK:
+    from .._ops.dispatch import view_errors_first
+    view_errors_first(*inputs)  # (collect_next_edges: a stale input view's error, then the
+    if op_name not in OVERLAP_OK:  # kernel's checks)
         check_no_internal_overlap(t)
     check_input_overlap(t, inputs[1:])
     check_output_shape(t._data.shape, *(np.shape(getattr(x, "_data", x)) for x in inputs[1:]))
