@@ -3419,13 +3419,25 @@ SOFTPLUS = defop("softplus", "SoftplusBackward0", _softplus, params=("beta", "th
                         F.softplus_backward(grad, self, beta, threshold)})
 
 
+def _mixed_without_grad_mode(F, grad, self):
+    """Whether a formula whose derivatives.yaml entry reads ``GradMode::is_enabled() ?
+    <composite> : <aten kernel>`` (silu, mish) takes the kernel on tensors of two dtypes (a
+    forward-mode tangent of another dtype than its primal, under no_grad)."""
+    return not F.is_raw and not grad_mode.state.enabled and \
+        grad._data.dtype != self._data.dtype
+
+
+def _kernel_in_common_dtype(formula, grad, self, out_dtype=None):
+    """The aten kernel (the raw formula) on grad and self in their common dtype, as its
+    TensorIterator computes; ``out_dtype``: the kernel's output dtype if not that one."""
+    common = _dtypes.result_type(grad, self).np
+    out = np.asarray(formula(raw.RAW, grad._data.astype(common), self._data.astype(common)))
+    return _make(out if out_dtype is None else out.astype(out_dtype, copy=False))
+
+
 def silu_backward(F, grad, self):
-    if not F.is_raw and not grad_mode.state.enabled and grad._data.dtype != self._data.dtype:
-        # (grad mode off, forward mode under no_grad: aten's silu_backward kernel, in the
-        # common dtype, as mish_backward)
-        common = _dtypes.result_type(grad, self).np
-        return _make(np.asarray(silu_backward(raw.RAW, grad._data.astype(common),
-                                              self._data.astype(common))))
+    if _mixed_without_grad_mode(F, grad, self):  # (its result in the common dtype)
+        return _kernel_in_common_dtype(silu_backward, grad, self)
     if _ported_float(F, grad, self):
         if self.dtype == np.float32:
             return _silu_backward_float32(grad, self)
@@ -3970,10 +3982,8 @@ def mish_backward(F, grad, self):
     """PyTorch's infinitely_differentiable_mish_backward (sigmoid, exp().log1p(), tanh);
     with grad mode off (forward mode under no_grad) its rule is aten's mish_backward kernel:
     computed in the common dtype, written in self's."""
-    if not F.is_raw and not grad_mode.state.enabled and grad._data.dtype != self._data.dtype:
-        common = _dtypes.result_type(grad, self).np
-        out = mish_backward(raw.RAW, grad._data.astype(common), self._data.astype(common))
-        return _make(np.asarray(out).astype(self._data.dtype, copy=False))
+    if _mixed_without_grad_mode(F, grad, self):
+        return _kernel_in_common_dtype(mish_backward, grad, self, self._data.dtype)
     if _ported_float(F, grad, self):
         return _mish_backward_float32(grad, self)
     s = F.sigmoid(self)
