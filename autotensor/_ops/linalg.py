@@ -844,10 +844,14 @@ def _det_backward(F, grad, A, result):
         # (PyTorch's gradient of an empty A is a fresh zero tensor: no history even with
         # create_graph, no tangent in a forward-over-reverse pass)
         return F.zeros(A._data.shape, A)
+    if (A.shape if F.is_raw else A._data.shape)[-1] == 1:
+        # (PyTorch's 1x1 gradient is grad itself, bit for bit, for any A, inf and NaN too;
+        # with grad's history and tangent only, not det's)
+        if F.is_raw:
+            return np.broadcast_to(np.asarray(grad)[..., None, None], A.shape).astype(A.dtype)
+        return expand(unsqueeze(unsqueeze(grad, -1), -1), A._data.shape)
     A = _factors_only(F, A)
     if F.is_raw and A.size and not _finite(A):
-        if A.shape[-1] == 1:  # (PyTorch's 1x1 gradient is grad for any A, inf and NaN too)
-            return np.broadcast_to(np.asarray(grad)[..., None, None], A.shape).astype(A.dtype)
         return _lu_grad_nonfinite(A, grad * result, eps=True)
     if F.is_raw and _lu_mkl(A):  # (the cofactors det A^-T in double, as before Note [float32
         # LU as MKL's]: PyTorch's gradient of a nearly singular float32 matrix is its
@@ -855,8 +859,6 @@ def _det_backward(F, grad, A, result):
         with np.errstate(all="ignore"):
             result = np.linalg.det(A.astype(np.float64)).astype(A.dtype)
     if _recorded(F, A) and A._data.size and _finite(A._data):
-        if A._data.shape[-1] == 1:  # (PyTorch's 1x1 gradient: grad, with its history only)
-            return expand(unsqueeze(unsqueeze(grad, -1), -1), A._data.shape)
         small = np.abs(result._data) < 100 * np.finfo(result._data.dtype).eps
         if not small.any():  # (masked_fmap's non-singular side for every matrix)
             return _solve_cofactors(F, A, grad * _cj(F, result))
