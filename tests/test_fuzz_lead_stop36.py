@@ -9,7 +9,7 @@ import autotensor
 
 torch = pytest.importorskip("torch")
 
-_REPRODUCERS = ["pending_stop35/fin_repro_002.py"]
+_REPRODUCERS = ["pending_stop35/f_repro_001.py", "pending_stop35/fin_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -49,3 +49,66 @@ def test_det_1x1_gradient_is_the_incoming_gradient(dtype, batch, create_graph, d
     got = _det_1x1(autotensor, getattr(autotensor, dtype), batch, create_graph, dual)
     want = _det_1x1(torch, getattr(torch, dtype), batch, create_graph, dual)
     assert got == want
+
+
+def _zero_tangent_gradient(mod, name, shape):
+    """A gradient whose tangent is PyTorch's ZeroTensor (sgn's rule) flowing through op
+    ``name``'s backward, then multiplied by -1 (MulBackward0): a zero tensor stays one
+    (+0.0), stored zeros become -0.0, so the sign shows which the formula gave."""
+    fw = mod.autograd.forward_ad
+    ops = {
+        "mean": lambda x: x.mean(), "mean_dim": lambda x: x.mean(0),
+        "mean_keepdim": lambda x: x.mean(0, keepdim=True), "sum": lambda x: x.sum(),
+        "nanmean": lambda x: x.nanmean(), "var": lambda x: x.var(),
+        "std": lambda x: x.std(), "var_mean": lambda x: sum(mod.var_mean(x, 0)),
+        "l1_loss": lambda x: mod.nn.functional.l1_loss(x, mod.zeros_like(x)),
+        "mse_loss": lambda x: mod.nn.functional.mse_loss(x, mod.zeros_like(x)),
+        "exp": lambda x: x.exp(), "prod": lambda x: x.prod(),
+    }
+    with fw.dual_level():
+        w = mod.full(shape, -1.5, dtype=mod.float64, requires_grad=True)
+        y = ops[name](w * mod.tensor(-1.0, dtype=mod.float64))
+        go = fw.make_dual(mod.zeros(y.shape, dtype=mod.float64),
+                          mod.ones(y.shape, dtype=mod.float64)).sgn() * 1
+        try:
+            g = mod.autograd.grad(y, w, go)[0]
+        except RuntimeError as e:
+            return str(e)
+        t = fw.unpack_dual(g).tangent
+        return np.signbit(t.clone().detach().numpy()).tolist()
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (3,)])
+@pytest.mark.parametrize("name", ["mean", "mean_dim", "mean_keepdim", "sum", "nanmean", "var",
+                                  "std", "var_mean", "l1_loss", "mse_loss", "exp", "prod"])
+def test_zero_tensor_tangent_through_backward_formulas(name, shape):
+    """mean_backward's ``/ n`` (div.Scalar, no zero-tensor kernel) stores the zeros; std's
+    masked_fill_ on a zero-tensor quotient raises; the others keep the zero tensor."""
+    if name in ("exp", "prod", "mse_loss", "l1_loss") and shape == (3,):
+        pytest.skip("a 3-element output has no one-element zero-tensor gradient")
+    assert _zero_tangent_gradient(autotensor, name, shape) == \
+        _zero_tangent_gradient(torch, name, shape)
+
+
+def _zero_tangent_sums(mod, name):
+    """Gradients summed in the engine's buffer: PyTorch adds into a buffer no one else
+    holds in place (``old.add_(new)``), whose rule writes into old's tangent: a zero tensor
+    there raises; a missing one is dense zeros, so -0.0 comes out +0.0."""
+    fw = mod.autograd.forward_ad
+    ops = {"x - 2x": lambda x: x - 2 * x, "lerp": lambda x: mod.lerp(x, 2 * x, 0.3),
+           "abs(x - x)": lambda x: (x - x).abs(), "x + x": lambda x: x + x}
+    with fw.dual_level():
+        v = fw.make_dual(mod.tensor(1.5, requires_grad=True), mod.tensor(0.7))
+        y = ops[name](v)
+        go = fw.make_dual(mod.zeros(()), mod.ones(())).sgn() * 1
+        try:
+            g = mod.autograd.grad(y, v, go)[0]
+        except RuntimeError as e:
+            return str(e)
+        t = fw.unpack_dual(g).tangent
+        return None if t is None else bool(np.signbit(t.clone().detach().numpy()))
+
+
+@pytest.mark.parametrize("name", ["x - 2x", "lerp", "abs(x - x)", "x + x"])
+def test_zero_tensor_tangent_summed_in_place(name):
+    assert _zero_tangent_sums(autotensor, name) == _zero_tangent_sums(torch, name)

@@ -303,14 +303,13 @@ SUM_DIM = defop("sum", "SumBackward1", raw.sum, params=("dim", "keepdim"),
                 jvp="linear", layout="contiguous")
 MEAN = defop("mean", "MeanBackward0", lambda a: raw.mean(a),
              grads={"self": lambda F, grad, self_sizes:
-                    F.div(F.expand(grad, self_sizes), _numel(self_sizes))},  # (PyTorch's
-             # order: a dense gradient, not a view: Note [Gradients that are views] in
-             # engine.py; F.div: the count read in float32 for half types, Note [Half
-             # scalars in formulas] in raw.py)
+                    _over_count(F, F.expand(grad, self_sizes), _numel(self_sizes))},
+             # (PyTorch's order: a dense gradient, not a view: Note [Gradients that are
+             # views] in engine.py)
              jvp="linear")
 MEAN_DIM = defop("mean", "MeanBackward1", raw.mean, params=("dim", "keepdim"),
-                 grads={"self": lambda F, grad, dim, keepdim, self_sizes: F.div(
-                     reduce_backward(F, grad, dim, keepdim, self_sizes),
+                 grads={"self": lambda F, grad, dim, keepdim, self_sizes: _over_count(
+                     F, reduce_backward(F, grad, dim, keepdim, self_sizes),
                      _numel(self_sizes, dim))},
                  jvp="linear", layout="contiguous")
 MAX = defop("max", "MaxBackward1", lambda a: raw.asarray(np.max(a)),
@@ -1508,7 +1507,11 @@ def _var_backward(F, grad, self, dim, correction, keepdim, tangent):
 
 def std_backward(F, grad, self, dim, correction, keepdim, result):
     # PyTorch's (grad / (result * 2)).masked_fill_(result == 0, 0): MaskedFillBackward0
-    g = F.masked_fill(grad / (result * 2), result == 0, 0)
+    # (in place: a quotient whose tangent is a zero tensor refuses the write)
+    g = grad / (result * 2)
+    if not F.is_raw and _forward_ad().has_zero_tangent(g):
+        raise RuntimeError(_forward_ad().ZERO_TENSOR_ZERO_)
+    g = F.masked_fill(g, result == 0, 0)
     return var_backward(F, g, self, dim, correction, keepdim)
 
 
@@ -1530,10 +1533,23 @@ def std_jvp(F, self_t, self, dim, correction, keepdim, result):
                    / (result * 2))
 
 
+def _forward_ad():
+    from ..autograd import forward_ad
+    return forward_ad
+
+
+def _over_count(F, g, n):
+    """mean_backward's ``/ n`` (F.div: the count read in float32 for half types, Note [Half
+    scalars in formulas] in raw.py). C++'s Tensor / SymInt is div.Scalar, which has no
+    zero-tensor kernel: a tangent that is one comes out as stored zeros."""
+    out = F.div(g, n)
+    return out if F.is_raw else _forward_ad().materialize_tangent(out)
+
+
 def _mean_backward(F, grad, self, dim, keepdim):
     """PyTorch's mean_backward: sum_backward, then / n."""
-    # (F.div: the count read in float32 for half types, Note [Half scalars in formulas])
-    return F.div(reduce_backward(F, grad, dim, keepdim, self.shape), _numel(self.shape, dim))
+    return _over_count(F, reduce_backward(F, grad, dim, keepdim, self.shape),
+                       _numel(self.shape, dim))
 
 
 def _sum_defined(parts):

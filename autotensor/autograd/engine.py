@@ -936,8 +936,11 @@ def _run_backward(roots, root_grads, keep_graph, create_graph, capture, accumula
                             # (a zero-tensor gradient, ZeroGrad, is immutable: PyTorch adds
                             # out of place into it, as the raw path above)
                             # (formulas on tensors only for tangents: PyTorch, without a
-                            # graph, adds in place; _grad_with_tangents reads the version)
+                            # graph, adds in place; _grad_with_tangents reads the version,
+                            # and add_'s rule gives the tangent)
                             buf[nr]._vc[0] = old._vc[0] + 1
+                            from .forward_ad import buffer_add_tangent
+                            buffer_add_tangent(buf[nr], old, g)
                 if d == 0:
                     entry = (nxt, buffers.pop(nxt))
                     if first is None:

@@ -510,6 +510,38 @@ def inplace_tangent(op, t, inputs, params, value, node=None):
     return tangent
 
 
+def has_zero_tangent(t):
+    """Whether ``t``'s tangent is a zero tensor (Note [Zero-tensor tangents])."""
+    own = _tangent_or_none(t)
+    return own is not None and own._meta is not None and bool(own._meta.get("zero_tensor"))
+
+
+def materialize_tangent(t):
+    """``t`` with a zero-tensor tangent replaced by stored +0.0 zeros: what an op without a
+    zero-tensor kernel (the fallback's) gives, e.g. div.Scalar in mean_backward's ``/ n``."""
+    if has_zero_tangent(t):
+        _set_tangent(t, _zeros_like(t))
+    return t
+
+
+def buffer_add_tangent(result, old, new):
+    """Gives ``result`` (``old + new``, summed out of place) the tangent PyTorch's
+    ``old.add_(new)`` leaves: its engine sums into a gradient buffer no one else holds in
+    place (input_buffer.cpp's accumulate), and add_'s rule writes into old's tangent: a
+    zero tensor there refuses, a missing one is dense zeros (-0.0 + 0 is +0.0), and a zero
+    tensor added is skipped (Note [Missing self tangent in place])."""
+    own, other = _tangent_or_none(old), _tangent_or_none(new)
+    if own is None and other is None:
+        return
+    if has_zero_tangent(old):
+        raise RuntimeError(ZERO_TENSOR_IMMUTABLE)
+    if own is None:
+        own = _zeros_like(result)
+    if other is not None and not has_zero_tangent(new):
+        own = own + other
+    _set_tangent(result, own)
+
+
 def _after_write(t, inputs, result):
     """Note [In-place rules read aliased inputs after the write]: PyTorch evaluates an
     in-place op's forward formula after the kernel ran, with ``self_p`` replaced by a copy of
