@@ -237,12 +237,16 @@ class Tensor:
         return bool(self._data.reshape(-1)[0])
 
     def __float__(self):
+        if self._requires_grad and _state.enabled:
+            _warn_scalar_of_grad()
         return float(self._scalar_or_raise())
 
     def __int__(self):
         return int(self._scalar_or_raise())
 
     def __complex__(self):
+        if self._requires_grad and _state.enabled:
+            _warn_scalar_of_grad()
         return complex(self._scalar_or_raise())
 
     def __index__(self):
@@ -702,6 +706,18 @@ def _make(data, requires_grad=False):
     t._vc = [0]
     t._meta = {"inference": True} if _inference_seen and _state.inference else None
     return t
+
+
+_scalar_warned = []  # float()/complex() of a tensor requiring grad warned (once a process)
+
+
+def _warn_scalar_of_grad():
+    """PyTorch's TORCH_WARN_ONCE in float() and complex() (not int(), bool() or item())."""
+    if not _scalar_warned:
+        _scalar_warned.append(True)
+        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.",
+                      UserWarning, stacklevel=3)
 
 
 _inference_seen = False  # inference mode was entered once (Note [Sticky mode flags])

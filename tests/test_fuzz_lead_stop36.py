@@ -112,3 +112,96 @@ def _zero_tangent_sums(mod, name):
 @pytest.mark.parametrize("name", ["x - 2x", "lerp", "abs(x - x)", "x + x"])
 def test_zero_tensor_tangent_summed_in_place(name):
     assert _zero_tangent_sums(autotensor, name) == _zero_tangent_sums(torch, name)
+
+
+def _graph(fn, depth=0, out=None):
+    """Node names of a graph, depth first, as an indented list."""
+    out = [] if out is None else out
+    if fn is None or depth > 7:
+        return out
+    out.append(" " * depth + fn.name())
+    for nxt, _ in fn.next_functions:
+        _graph(nxt, depth + 1, out)
+    return out
+
+
+def _cross_entropy_probabilities(mod, dtype, shape, reduction, weighted, smoothing):
+    """aten's cross_entropy_loss_prob_target: -(lsm * target [* weight]).sum() / (n / C),
+    its numbers Scalar arguments (DivBackward1), -(...).sum().fill_(nan) when empty."""
+    rng = np.random.default_rng(36)
+    x = mod.tensor(rng.random(shape), dtype=dtype, requires_grad=True)
+    y = mod.tensor(rng.random(shape), dtype=dtype, requires_grad=True)
+    w = mod.tensor(rng.random(3), dtype=dtype, requires_grad=True) if weighted else None
+    z = mod.nn.functional.cross_entropy(x, y, weight=w, reduction=reduction,
+                                        label_smoothing=smoothing)
+    grads = mod.autograd.grad(z.sum(), [x, y] + ([w] if weighted else []), create_graph=True)
+    return repr((z.detach().numpy().tolist(), _graph(z.grad_fn),
+                 [g.detach().numpy().tolist() for g in grads], [g.grad_fn.name() for g in grads]))
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("shape", [(2, 3, 4), (3,), (0, 3)])
+def test_cross_entropy_with_probabilities_as_aten(shape, reduction, weighted, smoothing):
+    for name in ("float64", "float32"):
+        got = _cross_entropy_probabilities(autotensor, getattr(autotensor, name), shape,
+                                           reduction, weighted, smoothing)
+        want = _cross_entropy_probabilities(torch, getattr(torch, name), shape, reduction,
+                                            weighted, smoothing)
+        assert got == want
+
+
+def _conv_outcome(mod, name, x_shape, w_shape):
+    x = mod.ones(x_shape, dtype=mod.float64)
+    w = mod.ones(w_shape, dtype=mod.float64)
+    try:
+        return tuple(getattr(mod.nn.functional, name)(x, w).shape)
+    except Exception as e:  # noqa: BLE001 -- compared with PyTorch's
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("name", ["conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                                  "conv_transpose2d", "conv_transpose3d"])
+def test_convolution_checks_weights_of_any_rank_in_atens_order(name):
+    """_convolution's "weight should have at least three dimensions", expand_param_if_needed's
+    stride and check_shape_forward's rank check, before the channel checks (before: an
+    internal IndexError or ValueError, or the channel message)."""
+    inputs = [(), (3,), (2, 3), (1, 2, 3), (1, 2, 3, 3), (1, 2, 3, 3, 3), (2, 4), (0, 2, 3)]
+    weights = [(), (2,), (2, 3), (2, 2, 1), (3, 2, 1, 1), (2, 2, 1, 1, 1), (1, 1, 1),
+               (2, 2, 2, 2)]
+    for xs in inputs:
+        for ws in weights:
+            assert _conv_outcome(autotensor, name, xs, ws) == _conv_outcome(torch, name, xs, ws)
+
+
+def test_pdist_refuses_a_tensor_p_as_the_argument_parser():
+    for mod in (autotensor, torch):
+        x = mod.ones(2, 3)
+        with pytest.raises(TypeError, match=r"^pdist\(\): argument 'p' \(position 2\) must be "
+                                            r"float, not Tensor$"):
+            mod.nn.functional.pdist(x, x)
+
+
+_SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                   "unexpected behavior.\nConsider using tensor.detach() first.")
+
+
+def test_float_of_a_tensor_requiring_grad_warns_once():
+    """PyTorch's TORCH_WARN_ONCE in float() and complex(): once a process, with grad mode on;
+    int(), bool() and item() do not warn. Run in a fresh interpreter (the once is global)."""
+    import subprocess
+    import sys
+    code = ("import warnings, autotensor as torch\n"
+            "x = torch.tensor(1.5, requires_grad=True)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    int(x); bool(x); x.item()\n"
+            "    with torch.no_grad():\n"
+            "        float(x)\n"
+            "    n0 = len(w)\n"
+            "    float(x * 2); complex(x); float(x)\n"
+            "    print(n0, len(w), repr(str(w[-1].message)), w[-1].category.__name__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=pathlib.Path(__file__).parent.parent, check=True).stdout
+    assert out.strip() == f"0 1 {_SCALAR_WARNING!r} UserWarning"

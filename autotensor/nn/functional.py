@@ -166,23 +166,30 @@ def _cross_entropy_prob(input, target, weight, reduction, label_smoothing):
                            f"{n_classes} classes or no classes but got weight tensor of shape: "
                            f"[{_errors.shape_str(weight.shape)}]")
     lsm = fn.log_softmax(input, class_dim)
-    if label_smoothing > 0.0:
-        if label_smoothing > 1.0:
-            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
-                               f"{label_smoothing:g}")  # (a C++ double as ostream writes it)
-        loss = -fn.mul(lsm, fn.add(fn.mul(target, 1 - label_smoothing),
-                                   label_smoothing / n_classes))
-    else:
-        loss = -fn.mul(lsm, target)
-    if weight is not None:
-        if lsm.dim() > 1:
-            weight = weight.view((1, weight.size(0)) + (1,) * (lsm.dim() - 2))
-        loss = fn.mul(loss, weight)
-    if reduction == "mean":
-        return fn.div(fn.sum(loss), lsm.numel() // n_classes if lsm.numel() else 0)
-    if reduction == "sum":
-        return fn.sum(loss)
-    return fn.sum(loss, class_dim)
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing:g}")  # (a C++ double as ostream writes it)
+    # (aten's C++: its numbers are Scalar arguments, MulBackward1 / AddBackward1 /
+    # DivBackward1, and the loss -(lsm * target [* weight]).sum() is negated last)
+    prev, _grad_state.in_formula = _grad_state.in_formula, True
+    try:
+        if label_smoothing > 0.0:
+            target = fn.add(fn.mul(target, 1 - label_smoothing), label_smoothing / n_classes)
+        product = fn.mul(lsm, target)
+        if weight is not None:
+            if lsm.dim() > 1:
+                weight = weight.view((1, weight.size(0)) + (1,) * (lsm.dim() - 2))
+            product = fn.mul(product, weight)
+        if reduction == "none":
+            return -fn.sum(product, class_dim)
+        total = fn.sum(product)
+        if reduction == "sum":
+            return -total
+        if not lsm.numel():
+            return -total.fill_(float("nan"))
+        return fn.div(-total, lsm.numel() // n_classes)
+    finally:
+        _grad_state.in_formula = prev
 
 
 def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing):
@@ -957,16 +964,32 @@ def _conv_dims(input, nsp, name="conv"):
                            f"[{_errors.shape_str(x.shape)}]")
 
 
-def _conv_check(input, weight, bias, groups, nsp, transposed):
+def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
+    """aten's _convolution and check_shape_forward, in their order."""
     x, w = input._data, weight._data
+    if w.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    if len(stride) != 1 and len(stride) != w.ndim - 2:  # (expand_param_if_needed's, stride
+        # first: conv{n}d gives n values)
+        raise RuntimeError(f"expected stride to be a single integer value or a list of "
+                           f"{w.ndim - 2} values to match the convolution dimensions, but got "
+                           f"stride=[{_errors.shape_str(stride)}]")
+    shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
+    if w.ndim != len(shape_in):
+        raise RuntimeError(f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional "
+                           f"weight [{_errors.shape_str(w.shape)}], but got {len(shape_in)}-"
+                           f"dimensional input of size [{_errors.shape_str(shape_in)}] instead")
+    if w.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size [{_errors.shape_str(w.shape)}] "
+                           "instead")
     if not transposed and w.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size "
                            f"[[{_errors.shape_str(w.shape)}]] instead")
     cin = x.shape[1] if x.ndim == nsp + 2 else x.shape[0]
-    shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
     if not transposed and w.shape[1] * groups != cin:
         raise RuntimeError(f"Given groups={groups}, weight of size [{_errors.shape_str(w.shape)}], "
                            f"expected input[{_errors.shape_str(shape_in)}] to have "
@@ -1012,8 +1035,8 @@ def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
 
 @view_errors_before_checks
 def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups):
-    _conv_check(input, weight, bias, groups, nsp, False)
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
+    _conv_check(input, weight, bias, groups, nsp, False, stride)
     if isinstance(padding, str):
         if padding == "valid":
             padding = (0,) * nsp
@@ -1068,7 +1091,7 @@ def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding,
 @view_errors_before_checks
 def _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding, groups,
                         dilation):
-    _conv_check(input, weight, bias, groups, nsp, True)
+    _conv_check(input, weight, bias, groups, nsp, True, _tuple(stride, nsp))
     args = (_tuple(stride, nsp), _tuple(padding, nsp), _tuple(dilation, nsp), True,
             _tuple(output_padding, nsp), groups)
     if input.dim() == nsp + 1:
@@ -2049,6 +2072,8 @@ def _np_zeros_like_scalar(d):
 def pdist(input, p=2):
     """Distances between every pair of rows (i < j): one PdistBackward0 node."""
     from .._ops import nn_ops as N
+    from .._ops.pointwise import _float_arg
+    _float_arg("pdist", "p", p, 2)  # (the argument parser's, before the kernel's checks)
     if input.dim() != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
     if p < 0:
