@@ -205,3 +205,31 @@ def test_float_of_a_tensor_requiring_grad_warns_once():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=pathlib.Path(__file__).parent.parent, check=True).stdout
     assert out.strip() == f"0 1 {_SCALAR_WARNING!r} UserWarning"
+
+
+def _batch_norm_layouts(mod, training, make):
+    rng = np.random.default_rng(36)
+    a = rng.random((3, 2))
+    x = {"t": lambda: mod.tensor(a).t(),
+         "slice": lambda: mod.tensor(np.concatenate([a.T, a.T], 1))[:, ::2],
+         "nchw_t": lambda: mod.tensor(rng.random((2, 3, 4))).transpose(1, 2),
+         "channels_last": lambda: mod.tensor(rng.random((2, 3, 4, 5))).contiguous(
+             memory_format=mod.channels_last)}[make]().detach().requires_grad_()
+    c = x.shape[1]
+    w = mod.ones(c, dtype=x.dtype, requires_grad=True)
+    y = mod.nn.functional.batch_norm(x, mod.zeros(c, dtype=x.dtype), mod.ones(c, dtype=x.dtype),
+                                     weight=w, training=training)
+    gt = mod.tensor(rng.random(y.shape[::-1])).permute(*range(y.dim() - 1, -1, -1))
+    gx, gw = mod.autograd.grad(y, [x, w], gt)
+    return (y.stride(), gx.stride(), gw.stride()), gx.detach().numpy()
+
+
+@pytest.mark.parametrize("make", ["t", "slice", "nchw_t", "channels_last"])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_result_and_gradient_in_the_suggested_memory_format(training, make):
+    """batch_norm_cpu and its backward allocate empty_like(input, suggest_memory_format()):
+    contiguous for a transposed or sliced input (ours kept the input's order)."""
+    got, got_gx = _batch_norm_layouts(autotensor, training, make)
+    want, want_gx = _batch_norm_layouts(torch, training, make)
+    assert got == want
+    np.testing.assert_allclose(got_gx, want_gx, rtol=1e-12, atol=1e-14)

@@ -2178,10 +2178,16 @@ def batch_norm_backward(F, grads, input, running_mean, running_var, weight, trai
             and g.dtype == input.dtype and (weight is None or weight.dtype == input.dtype)
             and (training or running_mean is not None)
             and (not training or result2.dtype == input.dtype)):
-        return _batch_norm_backward_raw(g, input, weight, running_mean, running_var,
+        outs = _batch_norm_backward_raw(g, input, weight, running_mean, running_var,
                                         training, eps, result1, result2)
-    return _batch_norm_backward_graph(F, g, input, running_mean, running_var, weight,
-                                      training, eps)
+    else:
+        outs = _batch_norm_backward_graph(F, g, input, running_mean, running_var, weight,
+                                          training, eps)
+    # (batch_norm_backward_cpu's grad_input: empty_like(input, input.suggest_memory_format()))
+    gx = outs[0]
+    if gx is not None and not (gx.flags.c_contiguous and input.flags.c_contiguous):
+        gx = layout.suggested_format((input,), (), gx)
+    return (gx,) + tuple(outs[1:])
 
 
 def _batch_norm_backward_graph(F, g, input, running_mean, running_var, weight, training,
@@ -2326,7 +2332,9 @@ BATCH_NORM = defop(
     inputs=("input", "weight", "bias"), params=("running_mean", "running_var", "training",
                                                 "eps"),
     outputs=("result", "result1", "result2"), diff_outputs=(0,),
-    backward_all=batch_norm_backward, jvp=_batch_norm_jvp)
+    backward_all=batch_norm_backward, jvp=_batch_norm_jvp,
+    layout=(layout.suggested_format, "contiguous", "contiguous"))  # (batch_norm_cpu's
+# empty_like(input, input.suggest_memory_format()))
 
 
 # Note [Norms by GEMV]

@@ -102,7 +102,26 @@ CATALOGUE_UNARY = ["log1p", "expm1", "exp2", "log2", "log10", "tan", "asin", "ac
           "det()", "inverse()", "matrix_exp()", "slogdet()[1]", "logdet()", "pinverse()",
           "matrix_power(2)", "qr()[1]", "svd()[1]", "trace()", "triu_(1)", "tril_(-1)",
           "unfold(-1, 1, 1)", "narrow(-1, 0, 1)", "movedim(0, -1)", "swapaxes(0, -1)",
-          "amax(-1)", "aminmax()[0]", "logsumexp(-1)", "softmax(-1)", "var(-1)", "std(0)"]
+          "amax(-1)", "aminmax()[0]", "logsumexp(-1)", "softmax(-1)", "var(-1)", "std(0)",
+          # nn.functional's pools, pads, interpolation and normalizations (stop 36)
+          "nn.functional.max_pool1d(kernel_size=2)", "nn.functional.avg_pool1d(kernel_size=2)",
+          "nn.functional.adaptive_avg_pool1d(output_size=2)",
+          "nn.functional.adaptive_max_pool1d(output_size=1)",
+          "nn.functional.lp_pool1d(norm_type=2.0, kernel_size=2)",
+          "nn.functional.max_pool2d(kernel_size=1)", "nn.functional.avg_pool2d(kernel_size=(1, 2))",
+          "nn.functional.adaptive_avg_pool2d(output_size=1)", "nn.functional.pad(pad=(1, 0))",
+          "nn.functional.pad(pad=(1, 1), mode='reflect')",
+          "nn.functional.pad(pad=(1, 1), mode='replicate')",
+          "nn.functional.pad(pad=(1, 1), mode='circular')",
+          "nn.functional.interpolate(scale_factor=2.0)",
+          "nn.functional.interpolate(size=3, mode='linear')",
+          "nn.functional.interpolate(scale_factor=1.5, mode='linear', align_corners=True)",
+          "nn.functional.local_response_norm(size=2)", "nn.functional.instance_norm()",
+          "nn.functional.group_norm(num_groups=1)",
+          "nn.functional.batch_norm(None, None, training=True)", "nn.functional.softmax(dim=0)",
+          "nn.functional.unfold(kernel_size=1)", "nn.functional.channel_shuffle(groups=1)",
+          "nn.functional.threshold(threshold=0.1, value=2.0)", "nn.functional.rrelu(training=False)",
+          "nn.functional.alpha_dropout(training=False)"]
 CATALOGUE_BINARY = ["atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copysign", "fmax",
            "fmin",
            "float_power", "nextafter", "heaviside", "igamma", "igammac", "clamp_min",
@@ -113,7 +132,14 @@ CATALOGUE_BINARY = ["atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copys
            "addcmul", "addcdiv", "lerp", "addcmul_", "lerp_", "F.mse_loss", "F.l1_loss",
            "F.smooth_l1_loss", "F.huber_loss", "F.binary_cross_entropy_with_logits",
            "F.kl_div", "F.soft_margin_loss", "F.cosine_similarity", "F.pairwise_distance",
-           "F.prelu"]
+           "F.prelu",
+           # (stop 36) losses and layers taking a second tensor
+           "F.linear", "F.binary_cross_entropy", "F.poisson_nll_loss", "F.hinge_embedding_loss",
+           "F.multilabel_soft_margin_loss", "F.conv1d", "F.conv_transpose1d", "F.cross_entropy",
+           "F.nll_loss", "F.gaussian_nll_loss", "F.margin_ranking_loss", "F.triplet_margin_loss",
+           "F.cosine_embedding_loss"]
+_F_THREE_TENSORS = ("F.gaussian_nll_loss", "F.margin_ranking_loss", "F.triplet_margin_loss",
+                    "F.cosine_embedding_loss")
 CATALOGUE_DIM_OPS = ["var", "std", "nansum", "nanmean", "median", "nanmedian", "mode", "cumprod",
             "logcumsumexp", "cummax", "cummin", "diff", "roll", "tensor_split", "msort_dim",
             "count_nonzero", "repeat_interleave", "gradient"]
@@ -364,6 +390,8 @@ class Renderer:
                 return f"{out} = {x}.logical_or({other})", out
         if op.startswith("copysign") and other in self.names and self._has_nan(other):
             other = f"{other}.nan_to_num(1.0)"  # Note [The sign of a NaN]
+        if op in _F_THREE_TENSORS:  # (input, the other, and the input again)
+            return f"{out} = torch.nn.functional.{op[2:]}({x}, {y}, {x})", out
         if op.startswith("F."):
             return f"{out} = torch.nn.functional.{op[2:]}({x}, {other})", out
         if op in ("addcmul", "addcdiv", "addcmul_"):
