@@ -233,3 +233,23 @@ def test_batch_norm_result_and_gradient_in_the_suggested_memory_format(training,
     want, want_gx = _batch_norm_layouts(torch, training, make)
     assert got == want
     np.testing.assert_allclose(got_gx, want_gx, rtol=1e-12, atol=1e-14)
+
+
+def _pad_outcome(mod, shape, pad, mode):
+    x = mod.ones(shape, dtype=mod.float64, requires_grad=True)
+    try:
+        y = mod.nn.functional.pad(x, pad, mode=mode)
+        return tuple(y.shape), y.grad_fn.name()
+    except Exception as e:  # noqa: BLE001 -- compared with PyTorch's
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_pad_refuses_empty_non_batch_dims_as_check_valid_input(mode):
+    """reflection/replication pads allow an empty batch dim only ("Expected 2D or 3D (batch
+    mode) tensor with possibly 0 batch size and other non-zero dimensions"); before, ours
+    padded the empty tensor or raised an internal IndexError."""
+    for shape in [(2, 0, 4), (0, 3, 4), (3, 0), (0, 4), (1, 0, 2, 3), (0, 2, 3, 3), (2, 3, 0)]:
+        for pad in [(1, 1), (1, 0, 1, 2), (2, 2)]:
+            assert _pad_outcome(autotensor, shape, pad, mode) == \
+                _pad_outcome(torch, shape, pad, mode), (shape, pad)

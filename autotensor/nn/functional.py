@@ -1434,6 +1434,12 @@ def pad(input, pad, mode="constant", value=None):
     if nd > 3 or len(shape) not in (nd + 1, nd + 2):
         raise NotImplementedError(f"Padding size {len(pad)} is not supported for "
                                   f"{len(shape)}D input tensor.\n{_NONCONST_PAD_HELP}")
+    if mode != "circular" and 0 in (shape[1:] if len(shape) == nd + 2 else shape):
+        # (padding::check_valid_input: only the batch dim may be empty)
+        view_errors_first(input)
+        raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with possibly 0 "
+                           f"batch size and other non-zero dimensions for input, but got: "
+                           f"[{_errors.shape_str(shape)}]")
     for i in range(nd):
         size, (lo, hi) = shape[-1 - i], pad[2 * i: 2 * i + 2]
         if mode == "reflect" and (lo >= size or hi >= size):
