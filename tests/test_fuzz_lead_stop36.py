@@ -253,3 +253,51 @@ def test_pad_refuses_empty_non_batch_dims_as_check_valid_input(mode):
         for pad in [(1, 1), (1, 0, 1, 2), (2, 2)]:
             assert _pad_outcome(autotensor, shape, pad, mode) == \
                 _pad_outcome(torch, shape, pad, mode), (shape, pad)
+
+
+def _composite_graph(mod, name):
+    """aten's C++ composites record Scalar overloads for their numbers (AddBackward1,
+    MulBackward1, SubBackward1; ``1 - x`` as SubBackward0), where Python operators give
+    AddBackward0 / RsubBackward1."""
+    F = mod.nn.functional
+    rng = np.random.default_rng(36)
+    a = mod.tensor(rng.random(3), requires_grad=True)
+    b = mod.tensor(rng.random(3), requires_grad=True)
+    t = mod.tensor([1.0, -1.0, 1.0], dtype=mod.float64, requires_grad=True)
+    z = {"margin_ranking_loss": lambda: F.margin_ranking_loss(a, b, t, margin=0.3),
+         "hinge_embedding_loss": lambda: F.hinge_embedding_loss(a, t),
+         "cosine_embedding_loss": lambda: F.cosine_embedding_loss(a[None], b[None], t[:1]),
+         "triplet_margin_loss": lambda: F.triplet_margin_loss(a[None], b[None], t[None]),
+         "poisson_nll_loss": lambda: F.poisson_nll_loss(a, t.abs(), full=True)}[name]()
+    g = mod.autograd.grad(z, [a, b], allow_unused=True)
+    return _graph(z.grad_fn), repr(z.item()), [None if x is None else x.tolist() for x in g]
+
+
+@pytest.mark.parametrize("name", ["margin_ranking_loss", "hinge_embedding_loss",
+                                  "cosine_embedding_loss", "triplet_margin_loss",
+                                  "poisson_nll_loss"])
+def test_cpp_composite_losses_record_scalar_overloads(name):
+    assert _composite_graph(autotensor, name) == _composite_graph(torch, name)
+
+
+def _parser_outcome(mod, call):
+    F = mod.nn.functional
+    x3 = mod.ones(1, 1, 3)
+    w3 = mod.ones(1, 1, 1)
+    try:
+        eval(call, {"F": F, "x3": x3, "w3": w3, "torch": mod})
+        return "ok"
+    except Exception as e:  # noqa: BLE001 -- compared with PyTorch's
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("call", [
+    "F.conv1d(x3, 1)", "F.conv2d(x3[None], 1.5)", "F.conv3d(x3[None, None], True)",
+    "F.conv1d(1, w3)", "F.conv1d(x3, w3, 2)", "F.conv_transpose1d(x3, True)",
+    "F.conv_transpose1d(x3, w3, 3)", "F.linear(x3, 2)", "F.linear(1, w3)",
+    "F.linear(x3, w3[0], 1.5)",
+    "F.margin_ranking_loss(torch.ones(3) > 0, torch.ones(3), torch.ones(3) > 0)"])
+def test_argument_parser_errors_of_nn_functional(call):
+    """Tensor arguments given numbers: the C++ argument parser's TypeError (before: an
+    internal AttributeError, or a later check's message)."""
+    assert _parser_outcome(autotensor, call) == _parser_outcome(torch, call)

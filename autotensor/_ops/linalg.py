@@ -634,6 +634,10 @@ def outer(input, vec2):
 def linear(input, weight, bias=None):
     """x W^T + b, recorded like PyTorch: addmm (through a 2-D view for other ranks) with a
     bias, matmul without."""
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor) and (
+            bias is None or isinstance(bias, Tensor))):
+        from ..nn.functional import _tensors  # (the argument parser's TypeError)
+        _tensors("linear", ("input", input), ("weight", weight), ("bias", bias, True))
     if _amp.state.enabled:
         return _amp.lower(linear, input, weight, bias)
     if input._data.ndim == 0 or weight._data.ndim == 0:

@@ -55,6 +55,22 @@ def _tensors(op, *pairs):
                             f"not {type(v).__name__}")
 
 
+def _cpp_composite(f):
+    """An aten C++ composite: its Python numbers are C++ Scalar arguments, as in a backward
+    formula (``x + 1.0`` AddBackward1, ``2 * x`` MulBackward1, ``1 - x`` a fill then sub_:
+    SubBackward0), where PyTorch's Python operators would record AddBackward0 / RsubBackward1."""
+    import functools
+
+    @functools.wraps(f)
+    def composite(*args, **kwargs):
+        prev, _grad_state.in_formula = _grad_state.in_formula, True
+        try:
+            return f(*args, **kwargs)
+        finally:
+            _grad_state.in_formula = prev
+    return composite
+
+
 def _size_warning(input, target):
     """PyTorch's Python layer of the pointwise losses: ``target.size()`` first (so a number
     raises AttributeError there), the broadcast warning, then broadcast_tensors."""
@@ -155,6 +171,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return nll_loss(lsm, target, weight, ignore_index=ignore_index, reduction=reduction)
 
 
+@_cpp_composite
 def _cross_entropy_prob(input, target, weight, reduction, label_smoothing):
     """aten's cross_entropy_loss_prob_target."""
     class_dim = 0 if input.dim() == 1 else 1
@@ -169,27 +186,22 @@ def _cross_entropy_prob(input, target, weight, reduction, label_smoothing):
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing:g}")  # (a C++ double as ostream writes it)
-    # (aten's C++: its numbers are Scalar arguments, MulBackward1 / AddBackward1 /
-    # DivBackward1, and the loss -(lsm * target [* weight]).sum() is negated last)
-    prev, _grad_state.in_formula = _grad_state.in_formula, True
-    try:
-        if label_smoothing > 0.0:
-            target = fn.add(fn.mul(target, 1 - label_smoothing), label_smoothing / n_classes)
-        product = fn.mul(lsm, target)
-        if weight is not None:
-            if lsm.dim() > 1:
-                weight = weight.view((1, weight.size(0)) + (1,) * (lsm.dim() - 2))
-            product = fn.mul(product, weight)
-        if reduction == "none":
-            return -fn.sum(product, class_dim)
-        total = fn.sum(product)
-        if reduction == "sum":
-            return -total
-        if not lsm.numel():
-            return -total.fill_(float("nan"))
-        return fn.div(-total, lsm.numel() // n_classes)
-    finally:
-        _grad_state.in_formula = prev
+    # (the loss -(lsm * target [* weight]).sum() is negated last)
+    if label_smoothing > 0.0:
+        target = fn.add(fn.mul(target, 1 - label_smoothing), label_smoothing / n_classes)
+    product = fn.mul(lsm, target)
+    if weight is not None:
+        if lsm.dim() > 1:
+            weight = weight.view((1, weight.size(0)) + (1,) * (lsm.dim() - 2))
+        product = fn.mul(product, weight)
+    if reduction == "none":
+        return -fn.sum(product, class_dim)
+    total = fn.sum(product)
+    if reduction == "sum":
+        return -total
+    if not lsm.numel():
+        return -total.fill_(float("nan"))
+    return fn.div(-total, lsm.numel() // n_classes)
 
 
 def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing):
@@ -893,6 +905,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return r
 
 
+@_cpp_composite
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                         reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -901,9 +914,11 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
-    return _reduce((fn.mul(-target, input1 - input2) + margin).clamp_min_(0), reduction)
+    diff = input1 - input2  # (aten's -target * (input1 - input2) + margin: this first)
+    return _reduce((fn.mul(-target, diff) + margin).clamp_min_(0), reduction)
 
 
+@_cpp_composite
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
     from .._creation import zeros_like
@@ -917,6 +932,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     return _reduce(loss, reduction)
 
 
+@_cpp_composite
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
                      reduce=None, reduction="mean"):
     """aten::poisson_nll_loss: exp(x) - t x (or x - t log(x + eps)), plus Stirling's term
@@ -1028,7 +1044,27 @@ def _creation_zeros(shape, like):
     return _creation.zeros(*shape, dtype=like.dtype)
 
 
+_CONV_SIGNATURES = (
+    " * (Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of "
+    "ints padding = 0, tuple of ints dilation = 1, int groups = 1)\n * (Tensor input, Tensor "
+    "weight, Tensor bias = None, tuple of ints stride = 1, str padding = \"valid\", tuple of "
+    "ints dilation = 1, int groups = 1)\n")
+
+
+def _conv_parser(nsp, input, weight, bias):
+    """The argument parser's TypeError of conv{n}d (two overloads: an invalid combination)
+    for a non-tensor input, weight or bias."""
+    from .._tensor import Tensor
+    given = (input, weight) + (() if bias is None else (bias,))
+    if all(isinstance(v, Tensor) for v in given):
+        return
+    got = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__ for v in given)
+    raise TypeError(f"conv{nsp}d() received an invalid combination of arguments - got ({got}), "
+                    f"but expected one of:\n{_CONV_SIGNATURES}")
+
+
 def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
+    _conv_parser(nsp, input, weight, bias)
     _conv_dims(input, nsp)
     return _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups)
 
@@ -1083,6 +1119,7 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding, groups,
                       dilation):
+    _tensors(f"conv_transpose{nsp}d", ("input", input), ("weight", weight), ("bias", bias, True))
     _conv_dims(input, nsp, "conv_transpose")
     return _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding,
                                groups, dilation)
@@ -2400,6 +2437,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _reduce(loss, reduction)
 
 
+@_cpp_composite
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                           reduction="mean"):
     """ATen's cosine_embedding_loss: cos from the sums of products (+1e-12 in each squared
@@ -2425,6 +2463,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(pos + neg, reduction)
 
 
+@_cpp_composite
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
