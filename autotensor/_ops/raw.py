@@ -1277,14 +1277,15 @@ def log_softmax_lastdim_reduced(x, dtype):
 # (x / sum: 31); NumPy's exp in place of SLEEF's: 84 of 1,017,000 (so the ports are
 # needed, if rarely); other dims 0 of 734,470 (steps of W, not 2W: 270 of 345,552).
 # Up to PORTED_MAX elements (Note [Size of the ported kernels]); above, float32's path.
-def _reduced_ok(x, dim):
+def _reduced_ok(x):
+    """Whether a half softmax (or its backward) of ``x`` takes the port."""
     return x.ndim and x.size and x.size <= PORTED_MAX
 
 
 def softmax_reduced(x, dim, dtype):
     """PyTorch's softmax of float16/bfloat16 ``x`` (given as float32) over ``dim``, in
     ``dtype`` (Note [PyTorch's half softmax])."""
-    if not _reduced_ok(x, dim):
+    if not _reduced_ok(x):
         return asarray(softmax(x, dim)).astype(dtype)
     from ._specfun import expf, sleef_expf
     w = _lanes(_F32)
@@ -1359,7 +1360,7 @@ def _reduced_sum(p):
 def softmax_backward_data(grad, output, dim):
     if _half(output):  # float16/bfloat16: in float32, rounded once (PyTorch's kernels)
         if (grad.dtype == output.dtype and grad.shape == output.shape and
-                dim in (-1, output.ndim - 1) and _reduced_ok(output, dim)):
+                dim in (-1, output.ndim - 1) and _reduced_ok(output)):
             # (Note [PyTorch's half softmax]: the sum in functional_bfloat16.h's order)
             g = grad.reshape(-1, grad.shape[-1]).astype(_F32)
             o = output.reshape(g.shape).astype(_F32)
