@@ -237,17 +237,37 @@ def _smooth_l1_backward_kernel(grad, self, target, reduction, beta):
 # (+-norm * grad) * delta outside (huber; delta a double there, so a float32 product is
 # rounded from double) and norm * x * grad / beta inside (smooth L1, beta a double). x / n
 # * grad (the formulas' own order) differed in 30% of float64 mean gradients.
+#
+# Note [Half Huber and smooth L1 backward]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# float16/bfloat16 (measured against torch 2.13, 0 differences in ~1,300 gradients per
+# dtype and reduction, both loops): huber's kernel is the one above in 16-bit steps (norm
+# and delta the dtype's, each product rounded; the scalar loop's (+-norm * grad) * delta a
+# double rounded through float); smooth L1's computes norm * (x / beta or +-1) * grad in
+# float32 from float(input) - float(target), in both loops, and rounds once.
 def _loss_backward_kernel(grad, self, target, reduction, param, smooth):
     from . import raw
     dt = self.dtype
-    if dt not in (np.float32, np.float64) or target.dtype != dt or grad.dtype != dt or \
-            (smooth and param == 0):
+    if target.dtype != dt or grad.dtype != dt or (smooth and param == 0):
+        return None
+    half = raw._half(self)
+    if dt not in (np.float32, np.float64) and not half:
         return None
     shape = np.broadcast_shapes(grad.shape, self.shape, target.shape)
     n = int(np.prod(np.broadcast_shapes(self.shape, target.shape)))
     if not n:
         return None
-    norm = dt.type(1.0 / n if reduction == "mean" else 1.0)
+    if half and smooth:  # (Note [Half Huber and smooth L1 backward]: float32, one rounding)
+        f32 = np.float32
+        norm = f32(1.0 / n if reduction == "mean" else 1.0)
+        with np.errstate(all="ignore"):
+            x = self.astype(f32) - target.astype(f32)
+            sign = np.where(x > 0, f32(1), f32(-1))
+            out = (norm * np.where(np.abs(x) >= f32(param), sign, x / f32(param))) * \
+                grad.astype(f32)
+        return np.array(np.broadcast_to(out, shape).astype(dt), order="C")
+    norm = 1.0 / n if reduction == "mean" else 1.0
+    norm = dt.type(np.float32(norm) if half else norm)  # (Scalar::to<Half>: through float)
     p = dt.type(param)
     with np.errstate(all="ignore"):
         x = np.broadcast_to(self - target, shape)
@@ -264,6 +284,11 @@ def _loss_backward_kernel(grad, self, target, reduction, param, smooth):
         if simd is not None and simd.all():
             return np.array(vec, order="C")  # (ascontiguousarray would make a 0-d 1-d)
         wide = np.float64
+        if half:  # (Half * double is a double, rounded to float, then to the dtype)
+            lo, hi = x.astype(wide) <= -param, x.astype(wide) >= param
+            sc = np.where(lo | hi, ((np.where(lo, -norm, norm) * g).astype(wide) * param)
+                          .astype(np.float32).astype(dt), (norm * x) * g)
+            return np.array(sc if simd is None else np.where(simd, vec, sc), order="C")
         lo, hi = x <= -param, x >= param  # (compared with the double)
         if smooth:
             sc = np.where(lo, -norm * g, np.where(hi, norm * g, (

@@ -1254,8 +1254,119 @@ def log_softmax_lastdim_reduced(x, dtype):
     return (shifted - log_s).astype(dtype).reshape(shape)
 
 
+# Note [PyTorch's half softmax]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# softmax of float16/bfloat16 runs its own kernels (SoftMaxKernel.cpp's reduced floating
+# point specializations), in float32 throughout, the result rounded once, W = 8 (AVX2) or
+# 16 (AVX-512) float lanes, Vectorized<Half> 2W elements:
+# - over the last dim (_vec_softmax_lastdim): each row's max, SLEEF's expf of x - max in
+#   whole float vectors into a float buffer, summed from a zero vector vector by vector and
+#   the lanes folded (i + W/2, ...: lane_sum's fold), the columns past the last whole
+#   vector glibc's expf, added one by one after the fold; then x * (1 / sum).
+# - over another dim (_vec_softmax): per outer index, the inner columns in steps of 2W:
+#   SLEEF's expf of x - max, summed from 0 along the dim, x / sum (a division). The
+#   columns past the last whole step (the scalar tail): glibc's expf, summed from 0, but the
+#   exp stored into the 16-bit output first and read back: half(half(e) / sum).
+# - the backward over the last dim (_vec_host_softmax_backward_lastdim): sum =
+#   vec::map2_reduce_all(grad * output) in functional_bfloat16.h's order (_reduced_sum: two
+#   float vectors from the first 2W products, ...), a float (not rounded), then (grad -
+#   sum) * output; over another dim the float32 kernel's order (the products of two 16-bit
+#   floats are exact in float32, so its fusing changes nothing). log_softmax
+#   (log_softmax_lastdim_reduced) and its backward agreed already.
+# Measured against torch (one thread): last dim x * (1 / sum) 0 of 1,017,000 outputs off
+# (x / sum: 31); NumPy's exp in place of SLEEF's: 84 of 1,017,000 (so the ports are
+# needed, if rarely); other dims 0 of 734,470 (steps of W, not 2W: 270 of 345,552).
+# Up to PORTED_MAX elements (Note [Size of the ported kernels]); above, float32's path.
+def _reduced_ok(x):
+    """Whether a half softmax (or its backward) of ``x`` takes the port."""
+    return x.ndim and x.size and x.size <= PORTED_MAX
+
+
+def softmax_reduced(x, dim, dtype):
+    """PyTorch's softmax of float16/bfloat16 ``x`` (given as float32) over ``dim``, in
+    ``dtype`` (Note [PyTorch's half softmax])."""
+    if not _reduced_ok(x):
+        return asarray(softmax(x, dim)).astype(dtype)
+    from ._specfun import expf, sleef_expf
+    w = _lanes(_F32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if dim == x.ndim - 1:
+            rows = x.reshape(-1, x.shape[-1])
+            n, width = rows.shape
+            full = width - width % w
+            e = rows - rows.max(axis=1, keepdims=True)
+            e[:, :full] = sleef_expf(e[:, :full])
+            e[:, full:] = expf(e[:, full:])
+            acc = e[:, :full].reshape(n, full // w, w).sum(axis=1) if full else \
+                np.zeros((n, w), _F32)
+            while acc.shape[1] > 1:
+                half = acc.shape[1] // 2
+                acc = acc[:, :half] + acc[:, half:]
+            s = acc[:, 0]
+            for i in range(full, width):
+                s = s + e[:, i]
+            e *= (_F32.type(1) / s)[:, None]
+            return e.astype(dtype).reshape(x.shape)
+        v = _along(x, dim)
+        step = 2 * w
+        vec = v.shape[2] - v.shape[2] % step
+        e = v - v.max(axis=1, keepdims=True)
+        out = np.empty(v.shape, dtype)
+        if vec:
+            ev = sleef_expf(e[:, :, :vec])
+            out[:, :, :vec] = (ev / _seq_sum(ev)).astype(dtype)
+        if vec < v.shape[2]:
+            et = expf(e[:, :, vec:])
+            out[:, :, vec:] = (et.astype(dtype).astype(_F32) / _seq_sum(et)).astype(dtype)
+        return out.reshape(x.shape)
+
+
+def _reduced_sum(p):
+    """Row sums of float32 ``p`` in functional_bfloat16.h's reduce_all order (W float
+    lanes, vectors of 2W 16-bit elements; Note [PyTorch's half softmax])."""
+    n, width = p.shape
+    w = _lanes(_F32)
+
+    def seq(a):
+        s = a[:, 0].copy()
+        for i in range(1, a.shape[1]):
+            s += a[:, i]
+        return s
+    if width < 2 * w:  # (one partial vector: its halves added, then lane by lane)
+        if width <= w:
+            return seq(p)
+        a0 = p[:, :w].copy()
+        a0[:, :width - w] += p[:, w:]
+        return seq(a0)
+    a0, a1 = p[:, :w].copy(), p[:, w:2 * w].copy()
+    d = 2 * w
+    while d + 2 * w <= width:
+        a0 += p[:, d:d + w]
+        a1 += p[:, d + w:d + 2 * w]
+        d += 2 * w
+    r = width - d
+    if r > w:
+        a0 += p[:, d:d + w]
+        a1[:, :r - w] += p[:, d + w:]
+    elif r:
+        a0[:, :r] += p[:, d:]
+    a0 += a1
+    while a0.shape[1] > 1:
+        half = a0.shape[1] // 2
+        a0 = a0[:, :half] + a0[:, half:]
+    return a0[:, 0]
+
+
 def softmax_backward_data(grad, output, dim):
     if _half(output):  # float16/bfloat16: in float32, rounded once (PyTorch's kernels)
+        if (grad.dtype == output.dtype and grad.shape == output.shape and
+                dim in (-1, output.ndim - 1) and _reduced_ok(output)):
+            # (Note [PyTorch's half softmax]: the sum in functional_bfloat16.h's order)
+            g = grad.reshape(-1, grad.shape[-1]).astype(_F32)
+            o = output.reshape(g.shape).astype(_F32)
+            out = g - _reduced_sum(g * o)[:, None]
+            out *= o
+            return out.astype(output.dtype).reshape(output.shape)
         return softmax_backward_data(grad.astype(np.float32), output.astype(np.float32),
                                      dim).astype(output.dtype)
     if _exact_lastdim(grad, output, dim):  # (grad - sum(grad * output)) * output, its order

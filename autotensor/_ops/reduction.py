@@ -1258,7 +1258,11 @@ def softmax(input, dim, dtype=None, _stacklevel=3):
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     _check_softmax_dtype("softmax", d, dim)
-    out = _asarray(raw.softmax(_acc(d), dim)).astype(d.dtype, copy=False)
+    a = _acc(d)
+    if a is not d:  # (float16/bfloat16: Note [PyTorch's half softmax])
+        out = raw.softmax_reduced(a, dim, d.dtype)
+    else:
+        out = _asarray(raw.softmax(a, dim)).astype(d.dtype, copy=False)
     return _finish(SOFTMAX, (input,), (dim,), out)
 
 

@@ -20,8 +20,10 @@ last element (``np.cumsum`` adds in order; ``np.sum`` would not).
 ``W`` is the vector width of PyTorch's kernel: 8 float32 / 4 float64 lanes (256-bit
 vectors), measured on x86-64 with AVX-512 (0 differences over 1,156 row sums; 16/8 lanes
 differ in 85% of them). float16/bfloat16 accumulate in float32: a vector load is 16 of
-them pre-added into 8 float lanes (InnerSumCastLoadPolicy), each partial sum is added into
-the float16 output with a rounding (CastStoreAccumulate), and where the two innermost loop
+them pre-added into 8 float lanes (InnerSumCastLoadPolicy), each partial sum is rounded to
+float16 and added into the float16 output (CastStoreAccumulate's ``*out += partial``: c10::Half's
++= takes a Half), rounded again (nansum of two non-adjacent dims: 145 of 2,160 sweep outputs
+took the unrounded partial, now 0), and where the two innermost loop
 dims are both reduced ``sum_out`` sums a float32 copy instead (should_use_acc_buffer).
 Complex sums add their real and imaginary parts in the same order, with half as many lanes
 (a vector holds 4 complex64). Reductions of 32,768 elements or more into one output are
@@ -322,7 +324,9 @@ def _cascade(a, axes, plan, width, vec, half, acc_buffer=True):
         order, first = gather
         out = np.empty(n_out, a.dtype)
         grouped = parts.reshape(-1)[order]
-        if half:  # (CastStoreAccumulate: each partial added to the float16 output, rounded)
+        if half:  # (CastStoreAccumulate: *out += partial, Half's += of a Half: the
+            # partial rounded to float16, added in float32, rounded again)
+            grouped = grouped.astype(a.dtype).astype(np.float32)
             acc = np.zeros(n_out, a.dtype)
             for k in range(grouped.shape[1]):
                 acc = (acc.astype(np.float32) + grouped[:, k]).astype(a.dtype)
