@@ -524,6 +524,20 @@ def materialize_tangent(t):
     return t
 
 
+def tangent_materialized(g):
+    """``g`` as the input of a fused ``*_backward`` kernel (graph.ZERO_MATERIALIZING): a
+    zero-tensor tangent becomes stored +0.0 zeros, as that kernel's forward rule, run on the
+    tangent (``tanh_backward(grad_t, result)``), has no zero-tensor kernel. An alias of g
+    (same values and history) carries it: g may be the caller's grad_outputs."""
+    if not has_zero_tangent(g):
+        return g
+    from .._tensor import _make
+    t = _make(g._data)
+    t._grad_fn, t._requires_grad, t._output_nr = g._grad_fn, g._requires_grad, g._output_nr
+    _set_tangent(t, _zeros_like(g))
+    return t
+
+
 def buffer_add_tangent(result, old, new):
     """Gives ``result`` (``old + new``, summed out of place) the tangent PyTorch's
     ``old.add_(new)`` leaves: its engine sums into a gradient buffer no one else holds in
