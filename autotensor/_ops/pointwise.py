@@ -4832,6 +4832,6 @@ def round_(self, *, decimals=None):
 for _op in (ABS, DEG2RAD, RAD2DEG, ATAN2, MAXIMUM, MINIMUM, FMAX, FMIN, COPYSIGN):
     _op.keeps_zero_tangent = True
 for _op in (CEIL, FLOOR, LOGIT, ROUND, SIGMOID, SIGN, SINC, TANH, TRUNC, RELU, POW_TENSOR,
-            XLOGY):
+            XLOGY, XLOGY_SCALAR_OTHER):
     _op.keeps_zero_tangent = "dense"
 RECIPROCAL.keeps_zero_tangent = False

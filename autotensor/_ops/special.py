@@ -372,7 +372,7 @@ NDTRI = defop("special_ndtri", "SpecialNdtriBackward0", ndtri_kernel, jvp="eleme
                   F.pow(result, 2) / 2)})
 LOG_NDTR = defop("special_log_ndtr", "SpecialLogNdtrBackward0", log_ndtr_kernel,
                  jvp="elementwise",
-                 grads={"self": lambda F, grad, self, result: F.div(grad, math.sqrt(2 * math.pi)) *
+                 grads={"self": lambda F, grad, self, result: F.div_scalar(grad, math.sqrt(2 * math.pi)) *
                         F.exp(-(result + F.pow(self, 2) / 2))})
 ENTR = defop("special_entr", "SpecialEntrBackward0", entr_kernel, jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * -(1 + F.log(self))})
@@ -392,6 +392,7 @@ XLOG1PY_SCALAR_OTHER = defop(
         a, np.asarray(b, a.dtype)), params=("other",), jvp="elementwise",
     grads={"self": lambda F, grad, self, other: F.xlog1py(grad, other) if other > -1 else
            F.masked_fill(F.xlog1py(grad, other), self == 0, 0)})
+XLOG1PY_SCALAR_OTHER.keeps_zero_tangent = "dense"  # (as xlogy's Scalar_Other)
 MVLGAMMA = defop("mvlgamma", "MvlgammaBackward0", mvlgamma_kernel, params=("p",),
                  jvp="elementwise",
                  grads={"self": lambda F, grad, self, p: grad * _sum_digamma(F, self, p)},
