@@ -12,7 +12,8 @@ the output's shape: a view of a zero tensor is one at any size); ``dual`` -- the
 duals themselves, grad_outputs are plain ones (zero tensors arise inside the formulas, from
 sgn of saved duals: abs_backward, l1_loss...); ``dual_zt`` -- both; ``inside`` -- the
 program's output is abs_()'d in place (the fuzzer's f_repro_001) and differentiated with
-the default grad_outputs. Binary ops differentiate both operands (``o`` is a second leaf).
+the default grad_outputs; ``zt_graph`` -- ``zt`` with create_graph=True (grad mode on in
+the formulas: PyTorch's out-of-place branches). Binary ops differentiate both operands (``o`` is a second leaf).
 
     PYTHONPATH=. python -m tests.zero_tangent_sweep [--ops SUBSTR] [--verbose] [--no-ret]
 
@@ -27,7 +28,7 @@ import numpy as np
 import autotensor
 
 SHAPES = [(), (1,), (1, 1), (3,), (2, 3)]
-VARIANTS = ["zt", "dual", "dual_zt", "inside"]
+VARIANTS = ["zt", "dual", "dual_zt", "inside", "zt_graph"]
 
 _F = "torch.nn.functional."
 UNARY = [
@@ -187,12 +188,13 @@ def probe(mod, expr, shape, variant, binary):
                 if variant == "inside":
                     y = y.abs_() if y.numel() == 1 else y
                     go = mod.ones_like(fw.unpack_dual(y).primal)
-                elif variant in ("zt", "dual_zt"):
+                elif variant in ("zt", "dual_zt", "zt_graph"):
                     z = fw.make_dual(mod.zeros((), dtype=y.dtype), mod.ones((), dtype=y.dtype))
                     go = (z.sgn() * 1).expand(y.shape)
                 else:
                     go = mod.ones(y.shape, dtype=y.dtype)
-                grads = mod.autograd.grad(y, wrt, go, allow_unused=True)
+                grads = mod.autograd.grad(y, wrt, go, allow_unused=True,
+                                          create_graph=variant == "zt_graph")
                 out = []
                 for g in grads:
                     t = None if g is None else fw.unpack_dual(g).tangent

@@ -918,6 +918,10 @@ def _slogdet_backward(F, grads, A, sign):
         g = (0 if g is None else g) + 1j * np.imag(gs * np.conj(sign))
     if g is None:
         return None
+    if not F.is_raw:  # (PyTorch solves with g: no zero-tensor kernel, a zero-tensor tangent
+        # is solved with as stored zeros, Note [Zero-tensor tangents] in dispatch.py)
+        from ..autograd.forward_ad import tangent_materialized
+        g = tangent_materialized(g)
     A = _factors_only(F, A)
     if F.is_raw and A.size and (not _finite(A) or _lu_mkl(A)):  # (and Note [float32 LU as
         # MKL's]: lu_solve with the forward's LU)

@@ -217,6 +217,11 @@ def _smooth_l1_loss_backward_jvp(F, grad_output, grad_output_t, self, self_t, ta
     if target_t is not None:
         out = out - _smooth_l1_double_backward(F, target_t * grad_output, self, target,
                                                reduction, beta)
+    if self_t is None:
+        # (PyTorch's missing self_t is a zero tensor, whose term ``ZT * mask / beta``
+        # (div.Scalar, or at::zeros for beta 0) is stored +0.0 zeros, summed first: no -0.0
+        # comes out; Note [Zero-tensor tangents] in dispatch.py)
+        out = out + F.zeros_like(out)
     return out
 
 
@@ -3833,9 +3838,21 @@ def _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction):
     else:
         g = F.sigmoid(self) - target
     g = g * grad
+    _bce_logits_in_place(F, g, weight, reduction)
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(self.shape) if reduction == 1 else g
+
+
+def _bce_logits_in_place(F, g, weight, reduction):
+    """PyTorch's formulas divide the product by the count in place (``.div_(numel)``), and
+    without grad mode multiply it by weight in place too: a product whose tangent is a zero
+    tensor (forward over reverse) refuses the write."""
+    if not F.is_raw:
+        from ..autograd.forward_ad import refuse_zero_tangent_write
+        from ..autograd.grad_mode import is_grad_enabled
+        if reduction == 1 or (weight is not None and not is_grad_enabled()):
+            refuse_zero_tangent_write(g)
 
 
 def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
@@ -3845,6 +3862,7 @@ def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
             * grad
     else:
         g = -self * grad
+    _bce_logits_in_place(F, g, weight, reduction)
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(target.shape) if reduction == 1 else g

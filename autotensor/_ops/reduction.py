@@ -96,8 +96,9 @@ def _masked_fill_(F, g, mask):
     place, so a ``g`` whose tangent is a zero tensor (forward over reverse) refuses the
     write, in the zero-tensor fallback's words (Note [Zero-tensor tangents] in dispatch.py);
     recorded as MaskedFillBackward0 either way."""
-    if not F.is_raw and _forward_ad().has_zero_tangent(g):
-        raise RuntimeError(_forward_ad().ZERO_TENSOR_ZERO_)
+    if not F.is_raw:
+        fw = _forward_ad()
+        fw.refuse_zero_tangent_write(g, fw.ZERO_TENSOR_ZERO_)
     return F.masked_fill(g, mask, 0)
 
 

@@ -516,6 +516,15 @@ def has_zero_tangent(t):
     return own is not None and own._meta is not None and bool(own._meta.get("zero_tensor"))
 
 
+def refuse_zero_tangent_write(t, message=ZERO_TENSOR_IMMUTABLE):
+    """A formula's in-place op on its own intermediate ``t`` (C++'s ``g.div_(n)``,
+    ``g.mul_(w)``, ``g.masked_fill_(m, 0)``): the op's rule writes into t's tangent, which
+    a zero tensor refuses (``message``: copy_'s wording, or the fallback's for an in-place
+    rule: ZERO_TENSOR_ZERO_, as inplace_tangent tells them apart)."""
+    if has_zero_tangent(t):
+        raise RuntimeError(message)
+
+
 def materialize_tangent(t):
     """``t`` with a zero-tensor tangent replaced by stored +0.0 zeros: what an op without a
     zero-tensor kernel (the fallback's) gives, e.g. div.Scalar in mean_backward's ``/ n``."""
