@@ -3844,14 +3844,14 @@ def _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction):
     return g / _prod(self.shape) if reduction == 1 else g
 
 
-def _bce_logits_in_place(F, g, weight, reduction):
-    """PyTorch's formulas divide the product by the count in place (``.div_(numel)``), and
-    without grad mode multiply it by weight in place too: a product whose tangent is a zero
-    tensor (forward over reverse) refuses the write."""
+def _bce_logits_in_place(F, g, weight, reduction, target=False):
+    """PyTorch's formulas divide the product by the count in place (``.div_(numel)``) and
+    multiply it by weight in place too (self's only without grad mode, target's always): a
+    product whose tangent is a zero tensor (forward over reverse) refuses the write."""
     if not F.is_raw:
         from ..autograd.forward_ad import refuse_zero_tangent_write
         from ..autograd.grad_mode import is_grad_enabled
-        if reduction == 1 or (weight is not None and not is_grad_enabled()):
+        if reduction == 1 or (weight is not None and (target or not is_grad_enabled())):
             refuse_zero_tangent_write(g)
 
 
@@ -3862,7 +3862,7 @@ def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
             * grad
     else:
         g = -self * grad
-    _bce_logits_in_place(F, g, weight, reduction)
+    _bce_logits_in_place(F, g, weight, reduction, target=True)
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(target.shape) if reduction == 1 else g
