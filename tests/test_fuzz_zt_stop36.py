@@ -37,6 +37,9 @@ CASES = [
     ("x.norm(3)", (), "zt", False), ("x.norm(1.5)", (1,), "zt", False),
     (_F + "binary_cross_entropy_with_logits(x, o)", (), "zt", True),
     (_BCE_WEIGHT, (1,), "zt", True), (_BCE_WEIGHT, (), "zt_graph", True),
+    (_F + "binary_cross_entropy(x, o)", (), "zt", True),
+    (_F + "binary_cross_entropy(x, o, weight=torch.full(x.shape, 2.0).double(), "
+     "reduction='sum')", (1, 1), "zt_graph", True),
     # a missing tangent's stored term in smooth_l1_loss_backward's rule
     (_F + "smooth_l1_loss(x, o)", (), "zt", True),
     (_F + "smooth_l1_loss(x, o, reduction='none')", (2, 3), "zt", True),

@@ -138,7 +138,9 @@ BINARY = [
     _F + "binary_cross_entropy_with_logits(x, o, weight=torch.full(x.shape, 2.0).double())",
     _F + "binary_cross_entropy_with_logits(x, o, weight=torch.full(x.shape, 2.0).double(), "
     "reduction='sum')",
-    _F + "binary_cross_entropy(x, o)", _F + "kl_div(x, o)", _F + "kl_div(x, o, log_target=True)",
+    _F + "binary_cross_entropy(x, o)",
+    _F + "binary_cross_entropy(x, o, weight=torch.full(x.shape, 2.0).double(), reduction='sum')",
+    _F + "binary_cross_entropy(x, o, reduction='sum')", _F + "kl_div(x, o)", _F + "kl_div(x, o, log_target=True)",
     _F + "soft_margin_loss(x, o)", _F + "cosine_similarity(x, o, dim=-1)",
     _F + "pairwise_distance(x, o)", _F + "prelu(x, o.flatten()[:1])",
     _F + "poisson_nll_loss(x, o)", _F + "poisson_nll_loss(x, o, log_input=False)",

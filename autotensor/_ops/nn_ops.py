@@ -3846,13 +3846,20 @@ def _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction):
 
 def _bce_logits_in_place(F, g, weight, reduction, target=False):
     """PyTorch's formulas divide the product by the count in place (``.div_(numel)``) and
-    multiply it by weight in place too (self's only without grad mode, target's always): a
-    product whose tangent is a zero tensor (forward over reverse) refuses the write."""
+    multiply it by weight in place too (self's only without grad mode, target's always)."""
     if not F.is_raw:
-        from ..autograd.forward_ad import refuse_zero_tangent_write
         from ..autograd.grad_mode import is_grad_enabled
         if reduction == 1 or (weight is not None and (target or not is_grad_enabled())):
-            refuse_zero_tangent_write(g)
+            _written_in_place(F, g)
+
+
+def _written_in_place(F, g):
+    """A formula's product ``g`` that PyTorch's C++ then scales in place (``g.mul_(weight)``,
+    ``g.div_(numel)``): one whose tangent is a zero tensor (forward over reverse: the
+    gradient's, times factors without tangents) refuses the write."""
+    if not F.is_raw:
+        from ..autograd.forward_ad import refuse_zero_tangent_write
+        refuse_zero_tangent_write(g)
 
 
 def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
@@ -4954,6 +4961,8 @@ def bce_backward(F, grad, self, target, weight, reduction):
 def bce_target_backward(F, grad, self, target, weight, reduction):
     """aten's binary_cross_entropy_target_backward: -logit(x) * grad (weight, mean)."""
     g = -F.log(self / (1 - self)) * grad
+    if weight is not None or reduction == 1:  # (in place: mul_(weight), div_(numel))
+        _written_in_place(F, g)
     if weight is not None:
         g = g * F.constant(weight, g)
     return g / _prod(target.shape) if reduction == 1 else g
