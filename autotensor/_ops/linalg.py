@@ -4321,6 +4321,11 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 # ---- cdist ------------------------------------------------------------------------------------
 def _cdist_backward(F, grad, x1, x2, p, result):
     """_cdist_backward: d/dx1 of the p-norm distances of the rows of x1 to those of x2."""
+    if not F.is_raw:  # (PyTorch's is one op, without a forward-AD rule: forward over
+        # reverse refuses it)
+        from ..autograd.forward_ad import _tangent_or_none
+        if any(_tangent_or_none(v) is not None for v in (grad, x1, x2, result)):
+            _no_forward_rule("_cdist_backward")
     if F.is_raw and (p == 1 or p == 2 or 2 < p < float("inf")):
         out = _cdist_backward_array(grad, x1, x2, p, result)
         if out is not None:

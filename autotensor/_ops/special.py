@@ -397,14 +397,19 @@ MVLGAMMA = defop("mvlgamma", "MvlgammaBackward0", mvlgamma_kernel, params=("p",)
                  jvp="elementwise",
                  grads={"self": lambda F, grad, self, p: grad * _sum_digamma(F, self, p)},
                  layout="contiguous")
+def _zeta_self(F, grad):
+    # (derivatives.yaml's ``self: not_implemented("zeta")``: NotImplementedError, in its words)
+    raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+
+
 ZETA = defop("special_zeta", "SpecialZetaBackward0", zeta_kernel, inputs=("self", "other"),
              jvp=_fw_not_implemented("special_zeta", _NOT_YET),
-             grads={"self": _not_implemented("special_zeta"),
+             grads={"self": _zeta_self,
                     "other": lambda F, grad, self, other: grad * -self * _via(
                         F, zeta_kernel, special_zeta, self + 1.0, other)})
 ZETA_SCALAR_OTHER = defop("special_zeta", "SpecialZetaBackward2", zeta_kernel,
                           params=("other",), jvp=_fw_not_implemented("special_zeta", _NOT_YET),
-                          grads={"self": _not_implemented("special_zeta")})
+                          grads={"self": _zeta_self})
 ZETA_SCALAR_SELF = defop("special_zeta", "SpecialZetaBackward1",
                          lambda q, x: zeta_kernel(x, q), inputs=("other",), params=("self",),
                          jvp=_fw_not_implemented("special_zeta", _NOT_YET),
