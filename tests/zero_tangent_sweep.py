@@ -13,7 +13,8 @@ duals themselves, grad_outputs are plain ones (zero tensors arise inside the for
 sgn of saved duals: abs_backward, l1_loss...); ``dual_zt`` -- both; ``inside`` -- the
 program's output is abs_()'d in place (the fuzzer's f_repro_001) and differentiated with
 the default grad_outputs; ``zt_graph`` -- ``zt`` with create_graph=True (grad mode on in
-the formulas: PyTorch's out-of-place branches). Binary ops differentiate both operands (``o`` is a second leaf).
+the formulas: PyTorch's out-of-place branches). Binary ops differentiate both operands
+(``o`` is a second leaf).
 
     PYTHONPATH=. python -m tests.zero_tangent_sweep [--ops SUBSTR] [--verbose] [--no-ret]
 
@@ -94,22 +95,27 @@ UNARY = [
     "x.scatter_add(-1, torch.zeros(x.shape, dtype=torch.long), x)",
     "torch.where(x > 0.4, x, 0.0)", "torch.where(x > 0.4, x, -x)",
     "torch.where(x > 0.4, x, torch.zeros(()).double())", "x.view_as(x)", "x.real",
-    "x.clone().fill_diagonal_(1.0)", "x.index_put((torch.tensor([0]),), torch.tensor(1.0).double())",
+    "x.clone().fill_diagonal_(1.0)",
+    "x.index_put((torch.tensor([0]),), torch.tensor(1.0).double())",
     "x.new_zeros(()) + x", "x.expand_as(x)", "x.renorm(2, 0, 1.0)",
     "x.nan_to_num(posinf=1.0)",
     # matmul family, linear algebra
     "x @ x.mT", "x.mT @ x", "x.matmul(torch.ones(x.shape[-1:]).double())",
     "x.mm(torch.ones(x.shape[-1], 1).double())", "x.mv(torch.ones(x.shape[-1]).double())",
     "x.dot(x)", "x.vdot(x)", "torch.inner(x, x)", "torch.outer(x, x)",
-    "torch.addmm(x, x, x)", "torch.addmv(x.sum(-1), x, x[0])", "x.bmm(x.mT) if x.dim() == 3 else x.unsqueeze(0).bmm(x.mT.unsqueeze(0))",
+    "torch.addmm(x, x, x)", "torch.addmv(x.sum(-1), x, x[0])",
+    "x.bmm(x.mT) if x.dim() == 3 else x.unsqueeze(0).bmm(x.mT.unsqueeze(0))",
     "torch.einsum('...,...->', x, x)", "torch.tensordot(x, x, dims=x.dim())",
     "torch.linalg.det(x)", "x.inverse()", "torch.linalg.slogdet(x)[1]", "x.logdet()",
     "torch.linalg.matrix_exp(x)", "x.pinverse()", "x.matrix_power(2)",
     "torch.linalg.qr(x)[1]", "torch.linalg.svdvals(x)", "torch.linalg.svd(x)[1]",
     "torch.linalg.norm(x)", "torch.linalg.matrix_norm(x)", "torch.linalg.matrix_norm(x, 'nuc')",
     "torch.linalg.matrix_norm(x, 2)", "torch.linalg.eigvalsh(x)", "torch.linalg.cholesky(x @ x.mT)",
-    "torch.linalg.solve(x, x)", "torch.linalg.inv(x)", "torch.linalg.cross(torch.cat([x, x, x], -1), torch.ones(3).double()) if x.shape[-1:] == (1,) else x",
-    "torch.cdist(x, x) if x.dim() == 2 else x", "torch.trapezoid(x)", "torch.cumulative_trapezoid(x)",
+    "torch.linalg.solve(x, x)", "torch.linalg.inv(x)",
+    "torch.linalg.cross(torch.cat([x, x, x], -1), torch.ones(3).double()) "
+    "if x.shape[-1:] == (1,) else x",
+    "torch.cdist(x, x) if x.dim() == 2 else x", "torch.trapezoid(x)",
+    "torch.cumulative_trapezoid(x)",
     # summed twice in the engine's buffer
     "x - 2 * x", "torch.lerp(x, 2 * x, 0.3)", "(x - x).abs()", "x + x", "x * x",
     "x.exp() * x", "x.sin() + x.cos()", "x.abs() + x.abs()", "x.sgn() * x",
@@ -140,7 +146,8 @@ BINARY = [
     "reduction='sum')",
     _F + "binary_cross_entropy(x, o)",
     _F + "binary_cross_entropy(x, o, weight=torch.full(x.shape, 2.0).double(), reduction='sum')",
-    _F + "binary_cross_entropy(x, o, reduction='sum')", _F + "kl_div(x, o)", _F + "kl_div(x, o, log_target=True)",
+    _F + "binary_cross_entropy(x, o, reduction='sum')", _F + "kl_div(x, o)",
+    _F + "kl_div(x, o, log_target=True)",
     _F + "soft_margin_loss(x, o)", _F + "cosine_similarity(x, o, dim=-1)",
     _F + "pairwise_distance(x, o)", _F + "prelu(x, o.flatten()[:1])",
     _F + "poisson_nll_loss(x, o)", _F + "poisson_nll_loss(x, o, log_input=False)",

@@ -372,8 +372,9 @@ NDTRI = defop("special_ndtri", "SpecialNdtriBackward0", ndtri_kernel, jvp="eleme
                   F.pow(result, 2) / 2)})
 LOG_NDTR = defop("special_log_ndtr", "SpecialLogNdtrBackward0", log_ndtr_kernel,
                  jvp="elementwise",
-                 grads={"self": lambda F, grad, self, result: F.div_scalar(grad, math.sqrt(2 * math.pi)) *
-                        F.exp(-(result + F.pow(self, 2) / 2))})
+                 # (C++'s grad / std::sqrt(2 * M_PI): div.Scalar)
+                 grads={"self": lambda F, grad, self, result: F.div_scalar(
+                     grad, math.sqrt(2 * math.pi)) * F.exp(-(result + F.pow(self, 2) / 2))})
 ENTR = defop("special_entr", "SpecialEntrBackward0", entr_kernel, jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * -(1 + F.log(self))})
 XLOG1PY = defop("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_kernel,
@@ -397,6 +398,8 @@ MVLGAMMA = defop("mvlgamma", "MvlgammaBackward0", mvlgamma_kernel, params=("p",)
                  jvp="elementwise",
                  grads={"self": lambda F, grad, self, p: grad * _sum_digamma(F, self, p)},
                  layout="contiguous")
+
+
 def _zeta_self(F, grad):
     # (derivatives.yaml's ``self: not_implemented("zeta")``: NotImplementedError, in its words)
     raise NotImplementedError("the derivative for 'zeta' is not implemented.")
