@@ -723,7 +723,7 @@ def jvp_of(op, inputs, params, results, in_place=False):
         out = None
         untangled = False
         zeros = ()  # (missing tangents' zero tensors not yet summed: Note [Zero terms' dtypes])
-        for x, f, src in zip(inputs, op.formulas, _formula_srcs(op)):
+        for i, (x, f, src) in enumerate(zip(inputs, op.formulas, _formula_srcs(op))):
             if f is None:
                 continue
             t = _tangent(x)
@@ -735,10 +735,15 @@ def jvp_of(op, inputs, params, results, in_place=False):
                     else:
                         out = _plus_zero_dtype(F, out, x)
                 continue
+            fn, idx = f
             if _is_zero_tangent(t) and op.__dict__.get("keeps_zero_tangent", True) and \
                     zero is None:
-                continue  # (Note [Zero-tensor tangents]: its term is skipped)
-            fn, idx = f
+                dense = op.__dict__.get("dense_zero_terms")
+                if not dense or i not in dense:
+                    continue  # (Note [Zero-tensor tangents]: its term is skipped)
+                # (a term PyTorch computes on the zero tensor materialized, then sums: +0.0
+                # into a -0.0 of the others, Note [Dense zero terms] in pointwise.py)
+                fn = dense[i] or fn
             c = fn(F, t, *[vals[src[k]] for k in idx])
             if not isinstance(c, Tensor):
                 c = F.constant(c, t)

@@ -922,6 +922,10 @@ def _slogdet_backward(F, grads, A, sign):
         g = (0 if g is None else g) + 1j * np.imag(gs * np.conj(sign))
     if g is None:
         return None
+    if not F.is_raw:  # (PyTorch solves with g: no zero-tensor kernel, a zero-tensor tangent
+        # is solved with as stored zeros, Note [Zero-tensor tangents] in dispatch.py)
+        from ..autograd.forward_ad import tangent_materialized
+        g = tangent_materialized(g)
     A = _factors_only(F, A)
     if F.is_raw and A.size and (not _finite(A) or _lu_mkl(A)):  # (and Note [float32 LU as
         # MKL's]: lu_solve with the forward's LU)
@@ -4321,6 +4325,11 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 # ---- cdist ------------------------------------------------------------------------------------
 def _cdist_backward(F, grad, x1, x2, p, result):
     """_cdist_backward: d/dx1 of the p-norm distances of the rows of x1 to those of x2."""
+    if not F.is_raw:  # (PyTorch's is one op, without a forward-AD rule: forward over
+        # reverse refuses it)
+        from ..autograd.forward_ad import _tangent_or_none
+        if any(_tangent_or_none(v) is not None for v in (grad, x1, x2, result)):
+            _no_forward_rule("_cdist_backward")
     if F.is_raw and (p == 1 or p == 2 or 2 < p < float("inf")):
         out = _cdist_backward_array(grad, x1, x2, p, result)
         if out is not None:

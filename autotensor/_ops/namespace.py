@@ -223,6 +223,7 @@ def _decomposed_for_jvp(op, decomposition, inputs, params):
 
 TENSOR = SimpleNamespace(
     is_raw=False, neg=neg, mul=operator.mul, div=operator.truediv,
+    div_scalar=lambda x, n: _div_scalar(x, n),
     sum_to=_sum_to, expand=expand, reshape=reshape, view=view, sum=sum, mean=mean,
     unsqueeze=unsqueeze, squeeze=squeeze, transpose=transpose, t=t, permute=permute, mm=mm,
     matmul=matmul, bmm=bmm, where=where, zeros=_zeros, zeros_like=zeros_like_,
@@ -320,6 +321,17 @@ TENSOR = SimpleNamespace(
 )
 
 
+def _div_scalar(x, n):
+    """A formula's ``x / n`` that C++ writes with a number (double, SymInt): div.Scalar,
+    which has no zero-tensor kernel (mul.Scalar has), so a zero-tensor tangent comes out as
+    stored +0.0 zeros (Note [Zero-tensor tangents] in dispatch.py)."""
+    out = operator.truediv(x, n)
+    if out._meta is not None:
+        from ..autograd.forward_ad import materialize_tangent
+        materialize_tangent(out)
+    return out
+
+
 def _zero_at(x, key):
     """x with zeros written at key (PyTorch's ``index_fill(dim, index, 0)``, ``index_put_``
     of zeros...): recorded as a product with a mask of ones (its graph), the values those of
@@ -328,6 +340,10 @@ def _zero_at(x, key):
     if out._data.dtype.kind in "fcV":
         d = out._data
         (d.reshape(1) if d.ndim == 0 else d)[key] = 0
+    if out._meta is not None:  # (index_fill/index_put_ have no zero-tensor kernel: their
+        # rule on a zero-tensor tangent gives stored zeros, Note [Zero-tensor tangents])
+        from ..autograd.forward_ad import materialize_tangent
+        materialize_tangent(out)
     return out
 
 

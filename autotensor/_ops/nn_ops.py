@@ -217,6 +217,11 @@ def _smooth_l1_loss_backward_jvp(F, grad_output, grad_output_t, self, self_t, ta
     if target_t is not None:
         out = out - _smooth_l1_double_backward(F, target_t * grad_output, self, target,
                                                reduction, beta)
+    if self_t is None:
+        # (PyTorch's missing self_t is a zero tensor, whose term ``ZT * mask / beta``
+        # (div.Scalar, or at::zeros for beta 0) is stored +0.0 zeros, summed first: no -0.0
+        # comes out; Note [Zero-tensor tangents] in dispatch.py)
+        out = out + F.zeros_like(out)
     return out
 
 
@@ -3866,9 +3871,28 @@ def _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction):
     else:
         g = F.sigmoid(self) - target
     g = g * grad
+    _bce_logits_in_place(F, g, weight, reduction)
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(self.shape) if reduction == 1 else g
+
+
+def _bce_logits_in_place(F, g, weight, reduction, target=False):
+    """PyTorch's formulas divide the product by the count in place (``.div_(numel)``) and
+    multiply it by weight in place too (self's only without grad mode, target's always)."""
+    if not F.is_raw:
+        from ..autograd.grad_mode import is_grad_enabled
+        if reduction == 1 or (weight is not None and (target or not is_grad_enabled())):
+            _written_in_place(F, g)
+
+
+def _written_in_place(F, g):
+    """A formula's product ``g`` that PyTorch's C++ then scales in place (``g.mul_(weight)``,
+    ``g.div_(numel)``): one whose tangent is a zero tensor (forward over reverse: the
+    gradient's, times factors without tangents) refuses the write."""
+    if not F.is_raw:
+        from ..autograd.forward_ad import refuse_zero_tangent_write
+        refuse_zero_tangent_write(g)
 
 
 def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
@@ -3878,6 +3902,7 @@ def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
             * grad
     else:
         g = -self * grad
+    _bce_logits_in_place(F, g, weight, reduction, target=True)
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(target.shape) if reduction == 1 else g
@@ -4969,6 +4994,8 @@ def bce_backward(F, grad, self, target, weight, reduction):
 def bce_target_backward(F, grad, self, target, weight, reduction):
     """aten's binary_cross_entropy_target_backward: -logit(x) * grad (weight, mean)."""
     g = -F.log(self / (1 - self)) * grad
+    if weight is not None or reduction == 1:  # (in place: mul_(weight), div_(numel))
+        _written_in_place(F, g)
     if weight is not None:
         g = g * F.constant(weight, g)
     return g / _prod(target.shape) if reduction == 1 else g

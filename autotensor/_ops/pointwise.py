@@ -186,6 +186,12 @@ def _div_jvp(F, self_t, other_t, other, result):
     """PyTorch's ``(self_t - other_t * result) / other_p``: in place (``x.div_(x)``) it
     reads result and other after the write (Note [In-place rules read aliased inputs after
     the write]), so it is not the backward formulas' self_t / other - other_t * self / other**2."""
+    from .dispatch import _is_zero_tangent
+    if self_t is not None and other_t is not None and _is_zero_tangent(other_t):
+        # (PyTorch's ZeroTensor kernels: ZT * result is one, self_t - ZT is self_t; a
+        # zero-tensor self_t: ZT - y is y * -1, a -0.0 where y is +0.0; Note [Zero-tensor
+        # tangents] in dispatch.py)
+        return self_t / other
     if other_t is None:
         num = self_t
         if result.requires_grad and not self_t.requires_grad:
@@ -198,7 +204,7 @@ def _div_jvp(F, self_t, other_t, other, result):
                 num = F.cast(num, dt.np)
     else:
         num = other_t * result
-        num = -num if self_t is None else self_t - num
+        num = -num if self_t is None or _is_zero_tangent(self_t) else self_t - num
     return num / other
 
 
@@ -4826,6 +4832,6 @@ def round_(self, *, decimals=None):
 for _op in (ABS, DEG2RAD, RAD2DEG, ATAN2, MAXIMUM, MINIMUM, FMAX, FMIN, COPYSIGN):
     _op.keeps_zero_tangent = True
 for _op in (CEIL, FLOOR, LOGIT, ROUND, SIGMOID, SIGN, SINC, TANH, TRUNC, RELU, POW_TENSOR,
-            XLOGY):
+            XLOGY, XLOGY_SCALAR_OTHER):
     _op.keeps_zero_tangent = "dense"
 RECIPROCAL.keeps_zero_tangent = False

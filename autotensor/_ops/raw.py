@@ -2424,11 +2424,12 @@ def complex_sgn(x):
 
 
 div = true_divide  # (F.mul, F.div: complex products in formulas: Note [Complex kernels])
+div_scalar = true_divide  # (C++'s tensor / double: namespace._div_scalar)
 
 # Every name the backward formulas may use; namespace.TENSOR mirrors it.
 FORMULA_NAMES = (
-    "mul", "div", "sum_to", "expand", "reshape", "view", "sum", "mean", "unsqueeze", "squeeze",
-    "transpose",
+    "mul", "div", "div_scalar", "sum_to", "expand", "reshape", "view", "sum", "mean",
+    "unsqueeze", "squeeze", "transpose",
     "t", "permute", "mm", "matmul", "bmm", "where", "zeros", "zeros_like", "ones_like", "cast",
     "zero_tensor_like",
     "masked_fill", "clone", "contiguous",

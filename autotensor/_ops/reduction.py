@@ -87,7 +87,19 @@ def norm_backward(F, grad, self, ord, dim, keepdim, result):
         self_scaled = F.sgn(self) * F.pow(F.abs(self), ord - 1)
     else:
         self_scaled = self * F.pow(F.abs(self), ord - 2)
-    return self_scaled * F.masked_fill(grad / F.pow(result, ord - 1), result == 0, 0)
+    # (scale_v.masked_fill_: in place)
+    return self_scaled * _masked_fill_(F, grad / F.pow(result, ord - 1), result == 0)
+
+
+def _masked_fill_(F, g, mask):
+    """A formula's ``g.masked_fill_(mask, 0)`` on its own intermediate (norm's, std's): in
+    place, so a ``g`` whose tangent is a zero tensor (forward over reverse) refuses the
+    write, in the zero-tensor fallback's words (Note [Zero-tensor tangents] in dispatch.py);
+    recorded as MaskedFillBackward0 either way."""
+    if not F.is_raw:
+        fw = _forward_ad()
+        fw.refuse_zero_tangent_write(g, fw.ZERO_TENSOR_ZERO_)
+    return F.masked_fill(g, mask, 0)
 
 
 # ---- forward-mode rules (Note [Forward mode] in autograd/forward_ad.py) ------------------
@@ -1511,11 +1523,7 @@ def _var_backward(F, grad, self, dim, correction, keepdim, tangent):
 
 def std_backward(F, grad, self, dim, correction, keepdim, result):
     # PyTorch's (grad / (result * 2)).masked_fill_(result == 0, 0): MaskedFillBackward0
-    # (in place: a quotient whose tangent is a zero tensor refuses the write)
-    g = grad / (result * 2)
-    if not F.is_raw and _forward_ad().has_zero_tangent(g):
-        raise RuntimeError(_forward_ad().ZERO_TENSOR_ZERO_)
-    g = F.masked_fill(g, result == 0, 0)
+    g = _masked_fill_(F, grad / (result * 2), result == 0)
     return var_backward(F, g, self, dim, correction, keepdim)
 
 
@@ -1543,11 +1551,10 @@ def _forward_ad():
 
 
 def _over_count(F, g, n):
-    """mean_backward's ``/ n`` (F.div: the count read in float32 for half types, Note [Half
+    """mean_backward's ``/ n`` (the count read in float32 for half types, Note [Half
     scalars in formulas] in raw.py). C++'s Tensor / SymInt is div.Scalar, which has no
     zero-tensor kernel: a tangent that is one comes out as stored zeros."""
-    out = F.div(g, n)
-    return out if F.is_raw else _forward_ad().materialize_tangent(out)
+    return F.div_scalar(g, n)
 
 
 def _mean_backward(F, grad, self, dim, keepdim):

@@ -372,8 +372,9 @@ NDTRI = defop("special_ndtri", "SpecialNdtriBackward0", ndtri_kernel, jvp="eleme
                   F.pow(result, 2) / 2)})
 LOG_NDTR = defop("special_log_ndtr", "SpecialLogNdtrBackward0", log_ndtr_kernel,
                  jvp="elementwise",
-                 grads={"self": lambda F, grad, self, result: F.div(grad, math.sqrt(2 * math.pi)) *
-                        F.exp(-(result + F.pow(self, 2) / 2))})
+                 # (C++'s grad / std::sqrt(2 * M_PI): div.Scalar)
+                 grads={"self": lambda F, grad, self, result: F.div_scalar(
+                     grad, math.sqrt(2 * math.pi)) * F.exp(-(result + F.pow(self, 2) / 2))})
 ENTR = defop("special_entr", "SpecialEntrBackward0", entr_kernel, jvp="elementwise",
              grads={"self": lambda F, grad, self: grad * -(1 + F.log(self))})
 XLOG1PY = defop("special_xlog1py", "SpecialXlog1PyBackward0", xlog1py_kernel,
@@ -392,18 +393,26 @@ XLOG1PY_SCALAR_OTHER = defop(
         a, np.asarray(b, a.dtype)), params=("other",), jvp="elementwise",
     grads={"self": lambda F, grad, self, other: F.xlog1py(grad, other) if other > -1 else
            F.masked_fill(F.xlog1py(grad, other), self == 0, 0)})
+XLOG1PY_SCALAR_OTHER.keeps_zero_tangent = "dense"  # (as xlogy's Scalar_Other)
 MVLGAMMA = defop("mvlgamma", "MvlgammaBackward0", mvlgamma_kernel, params=("p",),
                  jvp="elementwise",
                  grads={"self": lambda F, grad, self, p: grad * _sum_digamma(F, self, p)},
                  layout="contiguous")
+
+
+def _zeta_self(F, grad):
+    # (derivatives.yaml's ``self: not_implemented("zeta")``: NotImplementedError, in its words)
+    raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+
+
 ZETA = defop("special_zeta", "SpecialZetaBackward0", zeta_kernel, inputs=("self", "other"),
              jvp=_fw_not_implemented("special_zeta", _NOT_YET),
-             grads={"self": _not_implemented("special_zeta"),
+             grads={"self": _zeta_self,
                     "other": lambda F, grad, self, other: grad * -self * _via(
                         F, zeta_kernel, special_zeta, self + 1.0, other)})
 ZETA_SCALAR_OTHER = defop("special_zeta", "SpecialZetaBackward2", zeta_kernel,
                           params=("other",), jvp=_fw_not_implemented("special_zeta", _NOT_YET),
-                          grads={"self": _not_implemented("special_zeta")})
+                          grads={"self": _zeta_self})
 ZETA_SCALAR_SELF = defop("special_zeta", "SpecialZetaBackward1",
                          lambda q, x: zeta_kernel(x, q), inputs=("other",), params=("self",),
                          jvp=_fw_not_implemented("special_zeta", _NOT_YET),

@@ -1440,6 +1440,11 @@ def _grad_with_tangents(outputs, inputs, grad_outputs, retain_graph, allow_unuse
             d._view.dtype_view = g._view.dtype_view
         d._vc[0] = g._vc[0]  # (a formula's in-place write: Note [Gradient versions])
         if tangent is not None:
-            forward_ad._set_tangent(d, tangent.detach())
+            detached = tangent.detach()
+            if tangent._meta is not None and tangent._meta.get("zero_tensor"):
+                # (PyTorch returns the zero tensor itself: ops on the gradient then follow
+                # its kernels, an in-place op refuses; Note [Zero-tensor tangents])
+                detached._meta["zero_tensor"] = True
+            forward_ad._set_tangent(d, detached)
         out.append(d)
     return tuple(out)

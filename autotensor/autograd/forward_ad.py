@@ -516,11 +516,34 @@ def has_zero_tangent(t):
     return own is not None and own._meta is not None and bool(own._meta.get("zero_tensor"))
 
 
+def refuse_zero_tangent_write(t, message=ZERO_TENSOR_IMMUTABLE):
+    """A formula's in-place op on its own intermediate ``t`` (C++'s ``g.div_(n)``,
+    ``g.mul_(w)``, ``g.masked_fill_(m, 0)``): the op's rule writes into t's tangent, which
+    a zero tensor refuses (``message``: copy_'s wording, or the fallback's for an in-place
+    rule: ZERO_TENSOR_ZERO_, as inplace_tangent tells them apart)."""
+    if has_zero_tangent(t):
+        raise RuntimeError(message)
+
+
 def materialize_tangent(t):
     """``t`` with a zero-tensor tangent replaced by stored +0.0 zeros: what an op without a
     zero-tensor kernel (the fallback's) gives, e.g. div.Scalar in mean_backward's ``/ n``."""
     if has_zero_tangent(t):
         _set_tangent(t, _zeros_like(t))
+    return t
+
+
+def tangent_materialized(g):
+    """``g`` as the input of a fused ``*_backward`` kernel (graph.ZERO_MATERIALIZING): a
+    zero-tensor tangent becomes stored +0.0 zeros, as that kernel's forward rule, run on the
+    tangent (``tanh_backward(grad_t, result)``), has no zero-tensor kernel. An alias of g
+    (same values and history) carries it: g may be the caller's grad_outputs."""
+    if not has_zero_tangent(g):
+        return g
+    from .._tensor import _make
+    t = _make(g._data)
+    t._grad_fn, t._requires_grad, t._output_nr = g._grad_fn, g._requires_grad, g._output_nr
+    _set_tangent(t, _zeros_like(g))
     return t
 
 

@@ -18,6 +18,7 @@ from .._backend import np as _np
 from .saved import GuardedKey, SavedTensor, raw_saved
 from .grad_mode import state
 from .._zero_grad import materialized as _zero_materialized, ZeroGrad as _ZeroGrad
+from . import forward_ad as _forward_ad
 
 _ndarray = _np.ndarray
 _sequence = itertools.count()
@@ -199,6 +200,9 @@ class OpNode(Node):
                 return (None,) * len(self._next)
             if g.__class__ is not _ndarray and op.node_name in ZERO_MATERIALIZING:
                 g = _zero_materialized(g)
+                if not F.is_raw and g._meta is not None and op.node_name not in \
+                        (_TANGENT_KEEPING_GRAD_MODE if state.enabled else _TANGENT_KEEPING):
+                    g = _forward_ad.tangent_materialized(g)  # (a zero-tensor tangent)
             if (g if F.is_raw else g._data).dtype.kind == "c" and not op.complex_aware:
                 conj = _conj_of(F)  # Note [Complex gradients]
                 g = conj(g)
@@ -496,6 +500,15 @@ ZERO_MATERIALIZING = frozenset((
     "HardsigmoidBackward0", "ThresholdBackward0", "ReluBackward0", "LogitBackward0",
     "NllLossBackward0", "NllLoss2DBackward0", "SoftMarginLossBackward0", "GluBackward0",
     "PreluKernelBackward0", "DiagonalScatterBackward0"))
+# Their formulas also materialize a zero-tensor tangent of the gradient (forward over
+# reverse: the fused kernel's forward rule runs that kernel on ``grad_output_t``), except
+# softmax's and log_softmax's, whose rule gives what the composition here does (found by
+# experiment: tests/zero_tangent_sweep.py)
+_TANGENT_KEEPING = frozenset(("SoftmaxBackward0", "LogSoftmaxBackward0"))
+# and, in grad mode (create_graph=True), silu's, mish's and logit's, whose formulas are
+# then the infinitely_differentiable_*_backward compositions (mul keeps the zero tensor)
+_TANGENT_KEEPING_GRAD_MODE = _TANGENT_KEEPING | {"SiluBackward0", "MishBackward0",
+                                                 "LogitBackward0"}
 
 
 # Note [Generated raw apply]
