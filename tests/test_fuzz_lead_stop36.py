@@ -9,7 +9,9 @@ import autotensor
 
 torch = pytest.importorskip("torch")
 
-_REPRODUCERS = ["pending_stop35/f_repro_001.py", "pending_stop35/fin_repro_002.py"]
+_REPRODUCERS = ["pending_stop35/f_repro_001.py", "pending_stop35/fin_repro_002.py",
+                "pending_stop36/c_repro_001.py", "pending_stop36/c_repro_002.py",
+                "pending_stop36/c_repro_004.py", "pending_stop36/c_repro_007.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -301,3 +303,26 @@ def test_argument_parser_errors_of_nn_functional(call):
     """Tensor arguments given numbers: the C++ argument parser's TypeError (before: an
     internal AttributeError, or a later check's message)."""
     assert _parser_outcome(autotensor, call) == _parser_outcome(torch, call)
+
+
+def _versions(mod):
+    F = mod.nn.functional
+    out = []
+    for shape in [(2, 4), (1, 2, 4)]:
+        for rg in (False, True):
+            x = mod.rand(shape, requires_grad=rg)
+            out.append((F.max_pool1d(x, 2)._version, F.avg_pool1d(x, 2)._version))
+            with mod.no_grad():
+                out.append(F.max_pool1d(x, 2)._version)
+            out.append([F.pad(x, p, mode="circular")._version
+                        for p in [(1, 1), (1, 0), (0, 0), (-1, 1)]])
+    x = mod.rand(1, 2, 3, 4)
+    out.append([F.pad(x, p, mode="circular")._version for p in [(1, 1, 1, 1), (1, 1, 0, 2)]])
+    return out
+
+
+def test_versions_of_in_place_built_nn_results():
+    """_pad_circular copies the input and each positive pad's wrap into an empty result
+    (its _version counts them); max_pool1d_impl squeezes an unbatched result in place
+    (stop 36's fuzz: s36_fz3 repro_004/005/007)."""
+    assert _versions(autotensor) == _versions(torch)

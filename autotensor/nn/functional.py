@@ -1426,8 +1426,10 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     _pc.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
     if not _needs_grad(input):
         _pc.refuse_unless("max_pool1d_impl", input.dtype, _pc._FLOATS)
-    return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation,
-                                   ceil_mode)[0]
+    out = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    if input.dim() == 2 and not _needs_grad(input):
+        out._vc[0] += 1  # (max_pool1d_impl squeezes an unbatched result in place: squeeze_)
+    return out
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -1509,7 +1511,10 @@ def pad(input, pad, mode="constant", value=None):
     index = N.combine_maps(maps[::-1], shape[len(shape) - nd:])
     op = {"reflect": N.REFLECTION_PAD.get(nd), "replicate": N.REPLICATION_PAD.get(nd),
           "circular": N.CIRCULAR_PAD}[mode]
-    return _index_map_op(op, input, index, nd)
+    out = _index_map_op(op, input, index, nd)
+    if mode == "circular":  # (_pad_circular copies into an empty result: the input, then
+        out._vc[0] += 1 + sum(p > 0 for p in pad)  # each positive pad's wrap, by copy_)
+    return out
 
 
 @view_errors_before_checks
