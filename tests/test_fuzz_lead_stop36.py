@@ -326,3 +326,27 @@ def test_versions_of_in_place_built_nn_results():
     (its _version counts them); max_pool1d_impl squeezes an unbatched result in place
     (stop 36's fuzz: s36_fz3 repro_004/005/007)."""
     assert _versions(autotensor) == _versions(torch)
+
+
+def _huber_mixed(mod, x_dtype, t_dtype, shapes):
+    rng = np.random.default_rng(36)
+    x = mod.tensor(rng.random(shapes[0])).to(getattr(mod, x_dtype)).requires_grad_()
+    t = mod.tensor(rng.random(shapes[1])).to(getattr(mod, t_dtype)).requires_grad_()
+    try:
+        z = mod.nn.functional.huber_loss(x, t)
+        gx, gt = mod.autograd.grad(z, [x, t])
+    except RuntimeError as e:
+        return str(e)
+    return [(str(a.dtype), a.detach().double().numpy().tolist()) for a in (z, gx, gt)]
+
+
+@pytest.mark.parametrize("shapes", [((2, 3), (2, 3)), ((), (3,)), ((2, 3), (3,))])
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32"),
+                                    ("float16", "float32")])
+def test_huber_loss_of_mixed_dtypes_computes_in_the_promoted_dtype(dtypes, shapes):
+    """huber_loss's TensorIterator computes in the common dtype and writes into input's
+    (ours cast the target to input's dtype first: float32 values an ulp off)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _huber_mixed(autotensor, *dtypes, shapes) == _huber_mixed(torch, *dtypes, shapes)

@@ -130,14 +130,17 @@ def _pointwise_loss(name, kernel, input, target, reduction, params, opmath=()):
     if not common.is_floating_point:  # (floating kernels only: mse_cpu, huber_cpu...)
         raise NotImplementedError(f"\"{name[:-5]}_cpu\" not implemented "
                                   f"for '{_dtypes.scalar_name(common)}'")
-    if b.dtype != a.dtype:  # the promoted dtype, as PyTorch's (huber_loss: input's)
-        dt = a.dtype if name == "huber_loss" else \
-            _dtypes.numpy_dtype_of(common)
+    # (computed in the promoted dtype; huber_loss's TensorIterator writes into input's)
+    out_dt = a.dtype if name == "huber_loss" else _dtypes.numpy_dtype_of(common)
+    if b.dtype != a.dtype:
+        dt = _dtypes.numpy_dtype_of(common)
         a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
     if a.dtype.name in opmath:
         sq = kernel(a.astype(np.float32) - b.astype(np.float32)).astype(a.dtype)
     else:
         sq = kernel(a - b)
+    sq = sq.astype(out_dt, copy=False)
+    a = a.astype(out_dt, copy=False)
     from .._ops.sum_kernel import mean_array, sum_array  # (aten's order: Note [Cascade sum])
     out = sq if reduction == "none" else np.asarray(mean_array(sq) if reduction == "mean"
                                                     else sum_array(sq))
