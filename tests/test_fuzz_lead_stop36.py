@@ -11,7 +11,8 @@ torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop35/f_repro_001.py", "pending_stop35/fin_repro_002.py",
                 "pending_stop36/c_repro_001.py", "pending_stop36/c_repro_002.py",
-                "pending_stop36/c_repro_004.py", "pending_stop36/c_repro_007.py"]
+                "pending_stop36/c_repro_004.py", "pending_stop36/c_repro_007.py",
+                "pending_stop36/d_repro_001.py", "pending_stop36/d_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -350,3 +351,29 @@ def test_huber_loss_of_mixed_dtypes_computes_in_the_promoted_dtype(dtypes, shape
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert _huber_mixed(autotensor, *dtypes, shapes) == _huber_mixed(torch, *dtypes, shapes)
+
+
+def _circular(mod, shape, pad, dual):
+    fw = mod.autograd.forward_ad
+    rng = np.random.default_rng(36)
+    with fw.dual_level():
+        x = mod.tensor(rng.standard_normal(shape), requires_grad=True)
+        xi = fw.make_dual(x, mod.tensor(rng.standard_normal(shape))) if dual else x
+        y = mod.nn.functional.pad(xi, pad, mode="circular")
+        t = fw.unpack_dual(y).tangent
+        g = mod.autograd.grad(y, x, mod.tensor(rng.standard_normal(tuple(y.shape))))[0] \
+            if y.numel() else None
+        return (y._version, y.stride(), _graph(y.grad_fn), y.detach().numpy().tolist(),
+                None if t is None else t.numpy().tolist(),
+                None if g is None else g.numpy().tolist())
+
+
+@pytest.mark.parametrize("dual", [False, True])
+@pytest.mark.parametrize("shape, pad", [
+    ((1, 2, 3), (1, 1)), ((2, 3), (1, 0)), ((1, 2, 3), (-1, 2)), ((1, 1, 2, 3), (1, 1, 1, 0)),
+    ((1, 1, 2, 3), (1, 1, -2, 0)), ((0, 1), (1, 1)), ((1, 1, 2, 2, 2), (1, 0, 0, 1, 1, 1)),
+    ((1, 2, 3), (-3, 0))])
+def test_circular_pad_is_atens_composite(shape, pad, dual):
+    """_pad_circular: copy_s into slices of an empty result (its graph CopySlices over
+    SliceBackward0s, its _version the number of copies), values, tangents and gradients."""
+    assert _circular(autotensor, shape, pad, dual) == _circular(torch, shape, pad, dual)

@@ -3206,7 +3206,6 @@ _PADS = {(k, n): _pad_ops(k, n) for k in ("reflection", "replication") for n in 
 REFLECTION_PAD = {n: _PADS["reflection", n][0] for n in (1, 2, 3)}
 REPLICATION_PAD = {n: _PADS["replication", n][0] for n in (1, 2, 3)}
 PAD_BACKWARD = {op.name: op for _, op in _PADS.values()}
-CIRCULAR_PAD = _gather_op("_pad_circular", "torch::autograd::CopySlices")  # composed in PyTorch
 PIXEL_SHUFFLE = _gather_op("pixel_shuffle", "PixelShuffleBackward0")
 PIXEL_UNSHUFFLE = _gather_op("pixel_unshuffle", "PixelUnshuffleBackward0")
 UPSAMPLE_NEAREST = {n: _gather_op(f"upsample_nearest{n}d", f"UpsampleNearest{n}DBackward0")

@@ -408,10 +408,9 @@ def im2col(input, kernel_size, dilation, padding, stride):
                          ("padding", padding), ("stride", stride)))
     _window_params(k, d, p, s)
     shape = tuple(input.shape)
-    size_at(shape, -1)
-    size_at(shape, -2)
     ndim = len(shape)
-    valid = size_at(shape, 1) != 0 and size_at(shape, 2) != 0
+    valid = size_at(shape, 1) != 0 and size_at(shape, 2) != 0  # (im2col_shape_check's first
+    # reads: input.size(1), input.size(2))
     if not ((ndim == 3 and shape[0] and valid) or (ndim == 4 and valid and shape[3] != 0)):
         raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
                            f"and other non-zero dimensions for input, but got: {sizes(shape)}")

@@ -1510,13 +1510,41 @@ def pad(input, pad, mode="constant", value=None):
                                f"[{_errors.shape_str(shape)}]")
         if mode == "circular" and (lo > size or hi > size):
             raise RuntimeError("Padding value causes wrapping around more than once.")
+    if mode == "circular":
+        return _pad_circular(input, pad)
     maps = [N.pad_map(shape[-1 - i], pad[2 * i], pad[2 * i + 1], mode) for i in range(nd)]
     index = N.combine_maps(maps[::-1], shape[len(shape) - nd:])
-    op = {"reflect": N.REFLECTION_PAD.get(nd), "replicate": N.REPLICATION_PAD.get(nd),
-          "circular": N.CIRCULAR_PAD}[mode]
-    out = _index_map_op(op, input, index, nd)
-    if mode == "circular":  # (_pad_circular copies into an empty result: the input, then
-        out._vc[0] += 1 + sum(p > 0 for p in pad)  # each positive pad's wrap, by copy_)
+    op = {"reflect": N.REFLECTION_PAD.get(nd), "replicate": N.REPLICATION_PAD.get(nd)}[mode]
+    return _index_map_op(op, input, index, nd)
+
+
+def _pad_circular(input, pad):
+    """aten's _pad_circular composite: the input copied into an empty result, then each
+    dim's left and right wraps copied from the result itself (copy_ into slices: the graph
+    is CopySlices over SliceBackward0s, the result's _version counts the copies)."""
+    shape = tuple(input.shape)
+    nd = len(pad) // 2
+    out_shape = list(shape)
+    for i in range(nd):
+        out_shape[-1 - i] += pad[2 * i] + pad[2 * i + 1]
+    out = input.new_empty(tuple(out_shape))
+
+    def sliced(t, dim, start, stop):  # (C++'s slice: SliceBackward0 even when it is all)
+        return fn.narrow(t, dim, start, max(stop - start, 0))
+    out_slice, in_slice = out, input
+    for i in range(nd):
+        dim, lo, hi = len(shape) - 1 - i, pad[2 * i], pad[2 * i + 1]
+        out_slice = sliced(out_slice, dim, max(lo, 0), out_shape[dim] - max(hi, 0))
+        in_slice = sliced(in_slice, dim, max(-lo, 0), shape[dim] - max(-hi, 0))
+    out_slice.copy_(in_slice)
+    for i in range(nd):
+        dim, lo, hi = len(shape) - 1 - i, pad[2 * i], pad[2 * i + 1]
+        if lo > 0:
+            sliced(out, dim, 0, lo).copy_(
+                sliced(out, dim, out_shape[dim] - lo - max(hi, 0), out_shape[dim] - max(hi, 0)))
+        if hi > 0:
+            sliced(out, dim, out_shape[dim] - hi, out_shape[dim]).copy_(
+                sliced(out, dim, max(lo, 0), max(lo, 0) + hi))
     return out
 
 

@@ -1,0 +1,31 @@
+"""Fuzz reproducer (autotensor vs PyTorch).
+
+final state of v2:
+final v2['next']: autotensor gave ['ViewBackward0'], torch gave ['CopySlices', 'SliceBackward0']
+
+Straight-line program (``import autotensor as torch`` vs ``import torch``)::
+
+    torch.autograd.forward_ad.enter_dual_level()
+    v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))
+    v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))
+    v1 = torch.tensor(np.array([], dtype='float32').reshape((0, 1)), requires_grad=True)
+    v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array([], dtype='float64').reshape((0, 1)), dtype=v1.dtype))
+    v2 = torch.nn.functional.pad(v1, pad=(1, 1), mode='circular')
+"""
+import sys
+
+sys.path.insert(0, __import__('os').environ.get('AT_ROOT', '/work/main'))
+
+from tests.fuzz.core import run_and_compare  # noqa: E402
+
+LINES = [
+    'torch.autograd.forward_ad.enter_dual_level()',
+    "v0 = torch.tensor(np.array(1.7640000581741333, dtype='float32').reshape(()))",
+    "v0 = torch.autograd.forward_ad.make_dual(v0, torch.tensor(np.array(1.624, dtype='float64').reshape(()), dtype=v0.dtype))",
+    "v1 = torch.tensor(np.array([], dtype='float32').reshape((0, 1)), requires_grad=True)",
+    "v1 = torch.autograd.forward_ad.make_dual(v1, torch.tensor(np.array([], dtype='float64').reshape((0, 1)), dtype=v1.dtype))",
+    "v2 = torch.nn.functional.pad(v1, pad=(1, 1), mode='circular')",
+]
+
+if __name__ == "__main__":
+    run_and_compare(LINES)
