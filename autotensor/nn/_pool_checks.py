@@ -408,6 +408,10 @@ def im2col(input, kernel_size, dilation, padding, stride):
                          ("padding", padding), ("stride", stride)))
     _window_params(k, d, p, s)
     shape = tuple(input.shape)
+    from ..autograd.grad_mode import state
+    if input.requires_grad and state.enabled:  # (Im2ColBackward0 saves self.size(-1) and
+        size_at(shape, -1)                     # size(-2) before the kernel's checks)
+        size_at(shape, -2)
     ndim = len(shape)
     valid = size_at(shape, 1) != 0 and size_at(shape, 2) != 0  # (im2col_shape_check's first
     # reads: input.size(1), input.size(2))
