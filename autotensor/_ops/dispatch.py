@@ -1041,10 +1041,11 @@ def _jvp_transpose(F, op, inputs, params, results):
     from ..autograd.engine import grad as autograd_grad
     outs = results if isinstance(results, tuple) else (results,)
     vals = _formula_values(op, inputs, params, results)
+    udt = _transpose_dtype(op, inputs, outs[0]._data.dtype)
     prev, prev_transposing = _state.enabled, _state.transposing
     _state.enabled = _state.transposing = True
     try:
-        u = _make(np.zeros_like(outs[0]._data))
+        u = _make(np.zeros(outs[0]._data.shape, udt))
         u._requires_grad = True
         g_in = u if op.n_out == 1 else (u,) + (None,) * (len(outs) - 1)
         if op.backward_all is not None:
@@ -1069,6 +1070,32 @@ def _jvp_transpose(F, op, inputs, params, results):
     if op.n_out != 1:
         return (out,) + (None,) * (len(outs) - 1)
     return out
+
+
+# Note [Tangents of another dtype in linear rules]: the ops ``jvp="transpose"`` derives
+# are linear in one input, and PyTorch's rules apply the op (auto_linear: avg_pool2d(self_t),
+# upsample_*(self_t), reflection_pad1d(self_t)) or a gather (max pools: self_t.gather(...))
+# to that tangent, so the tangent keeps its own dtype (a float16 primal's float32 tangent
+# pools to float32) and meets the kernel's dtype checks (avg_pool3d of a half tangent
+# refuses: ``tangent_check``). Convolution, linear in two inputs, refuses instead or keeps
+# the primals' dtype (``tangent_check`` too). The transpose then runs in that dtype.
+def _transpose_dtype(op, inputs, dtype):
+    """The dtype of the transposed rule's dummy cotangent: ``dtype`` (the output's), or the
+    tangent's when it differs from its primal's (Note [Tangents of another dtype in linear
+    rules])."""
+    tdt = None
+    for x in inputs:
+        t = _tangent(x) if isinstance(x, Tensor) else None
+        if t is not None and t._data.dtype != x._data.dtype:
+            tdt = t._data.dtype
+            break
+    if tdt is None:
+        return dtype
+    check = op.__dict__.get("tangent_check")  # (raises, or a dtype: None for the tangent's)
+    if check is not None:
+        tdt = check(inputs, [_tangent(x) if isinstance(x, Tensor) else None
+                             for x in inputs]) or tdt
+    return tdt if dtype.kind in "fV" and tdt.kind in "fV" else dtype
 
 
 def _backward_all(F, op, grads, vals):
