@@ -5571,3 +5571,46 @@ def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
 # gradients] in autograd/graph.py) leaves every entry here alone.
 for _op in [v for v in list(globals().values()) if isinstance(v, _OpDef)]:
     _op.complex_aware = True
+
+
+# Note [Linear algebra's tangents of another dtype]: PyTorch's linear-algebra forward rules
+# multiply or solve a tangent with the primal's factors (eigh_jvp's V^H A_t V, linalg_lu_jvp's
+# L^-1 P^T A_t U^-1, linalg_det_jvp's lu_solve(LU, pivots, A_t)), whose kernels refuse two
+# dtypes: a tangent of another dtype than its primal raises that kernel's error (mm's
+# "expected m1 and m2 to have the same dtype" for matrices, bmm's "expected scalar type"
+# for batches), primal or tangent first as the formula's first product has them; ours,
+# derived by transposition or promoting, computed. ``tangent_check`` (dispatch.jvp_of).
+def _matmul_refusal(first, second):
+    """mm's (matrices) or bmm's (batches) refusal of two dtypes, in operand order."""
+    a, b = first._data, second._data
+    if a.ndim <= 2 and b.ndim <= 2:
+        _check_same_dtype(first, second)
+    raise RuntimeError(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+
+
+def _refuses_mixed(tangent_first=False):
+    def check(inputs, tangents):
+        for x, t in zip(inputs, tangents):
+            if t is not None and t._data.dtype != x._data.dtype:
+                _matmul_refusal(*((t, x) if tangent_first else (x, t)))
+    return check
+
+
+def _lu_solve_refusal(inputs, tangents):
+    """linalg_det_jvp / slogdet_jvp: lu_solve(LU, pivots, A_t), LU of A's dtype."""
+    (A,), (A_t,) = inputs[:1], tangents[:1]
+    if A._data.dtype.itemsize == 2 and A._data.dtype.kind in "fV":
+        return None  # (a half A: the kernel's own refusal, _det_jvp)
+    raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found "
+                       f"LU of type {_type_name(A._data)} and B of type {_type_name(A_t._data)} "
+                       f"instead")
+
+
+DET.tangent_check = SLOGDET.tangent_check = _lu_solve_refusal
+for _op in (EIGH, LU, LU_FACTOR_EX, CHOLESKY_INVERSE):
+    _op.tangent_check = _refuses_mixed()
+TRIANGULAR_SOLVE.tangent_check = _refuses_mixed(tangent_first=True)
+for _op in (CHOLESKY_EX, LU_FACTOR_EX, LU_SOLVE, CHOLESKY_SOLVE, CHOLESKY_INVERSE,
+            HOUSEHOLDER_PRODUCT):
+    _op.transposes_in_primal_dtype = True  # (Note [Tangents of another dtype in linear
+    # rules] in dispatch.py: these are not linear in their input)

@@ -4992,10 +4992,18 @@ def _bce_jvp(F, self, self_t, target, target_t, weight, reduction):
     NaN at x = 0 or 1, as PyTorch's)."""
     if self_t is None:
         self_t = self * 0
+    elif self_t._data.dtype != self._data.dtype:
+        # (binary_cross_entropy_backward(self_t, self_p, ...)'s kernel: one dtype, self_t's)
+        from .. import _dtypes
+        raise RuntimeError(f"Found dtype {_dtypes.scalar_name(self.dtype)} but expected "
+                           f"{_dtypes.scalar_name(self_t.dtype)}")
     if target_t is None:
         target_t = self * 0
-    d = bce_backward(F, self_t, self, target, weight, 0) + \
-        bce_target_backward(F, target_t, self, target, weight, 0)
+    # (binary_cross_entropy_target_backward writes into logit(self)'s buffer: self's dtype)
+    tt = bce_target_backward(F, target_t, self, target, weight, 0)
+    if tt._data.dtype != self._data.dtype:
+        tt = F.cast(tt, self._data.dtype)
+    d = bce_backward(F, self_t, self, target, weight, 0) + tt
     return _loss_reduce(F, d, reduction)
 
 
