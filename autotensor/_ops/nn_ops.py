@@ -1228,12 +1228,19 @@ def _convolution_tangent_check(inputs, tangents):
     """PyTorch's _convolution_jvp: convolution(input_p, weight_t) + convolution(input_t,
     weight_p, bias_t), the right-hand call first (as compiled), a missing tangent a zero
     tensor of its primal's dtype: a tangent of another dtype than the other primal refuses
-    as the forward's check; bias_t's dtype is not checked (the primals' dtype)."""
-    (x, w, _), (xt, wt, _) = inputs, tangents
+    as the forward's check; bias_t's dtype is checked only by mkldnn's (a bfloat16 input),
+    the tangent has the primals' dtype."""
+    from .. import _dtypes
+    (x, w, _), (xt, wt, bt) = inputs, tangents
     for a, b in ((x._data, (w if wt is None else wt)._data),
                  ((x if xt is None else xt)._data, w._data)):
         if a.dtype != b.dtype:
             raise conv_dtype_error(a.dtype, b.dtype)
+    if bt is not None and x._data.dtype != bt._data.dtype and x.dtype is _dtypes.bfloat16:
+        # (mkldnn's convolution, a bfloat16 input's, checks the bias too)
+        raise RuntimeError(f"Input type (CPUBFloat16Type) and bias type "
+                           f"({_dtypes.legacy_type_name(bt.dtype)}) should be the same or "
+                           f"input should be a MKLDNN tensor and bias is a dense tensor")
     return x._data.dtype
 
 
