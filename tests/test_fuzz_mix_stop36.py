@@ -121,6 +121,9 @@ _LINALG = {
     "lu": ((3, 3), lambda m, x, p, t: m.linalg.lu(x)),
     "lu_factor": ((3, 2), lambda m, x, p, t: m.linalg.lu_factor(x)[0]),
     "cholesky_inverse": ((3, 3), lambda m, x, p, t: m.cholesky_inverse(x.tril())),
+    "householder_product": ((3, 2), lambda m, x, p, t: m.linalg.householder_product(
+        x, m.ones(2, dtype=x.dtype))),
+    "lstsq": ((4, 3), lambda m, x, p, t: m.linalg.lstsq(x, m.ones(4, 2, dtype=x.dtype))[0]),
     "triangular_solve": ((3, 3), lambda m, x, p, t: m.triangular_solve(
         m.ones(3, 2, dtype=x.dtype), x.triu())),
 }
@@ -160,6 +163,7 @@ _RULES = {
         x, m.full((3,), 0.5, dtype=getattr(m, t)))),
     "fmod plain other": ((2, 3), lambda m, x, p, t: m.fmod(
         x, m.full((2, 3), 0.3, dtype=getattr(m, t)))),
+    "ldexp int exponent": ((2, 3), lambda m, x, p, t: m.ldexp(x, m.tensor([1, -2, 3]))),
     "xlogy plain other": ((2, 3), lambda m, x, p, t: m.xlogy(
         x, m.full((2, 3), 0.3, dtype=getattr(m, t)))),
 }
@@ -172,8 +176,8 @@ def test_rules_with_a_tangent_of_another_dtype(name):
     self_p) refuses two dtypes, the target's term is written into self's dtype;
     index_copy_/masked_scatter_/put_ refuse as the op does; tanh/sigmoid (and logit under
     no_grad) run their backward kernels in the common dtype; maximum's weight (the result's
-    dtype) and fmod/xlogy's other_t * primals term promote a missing tangent's zero tensor,
-    under no_grad too."""
+    dtype) and fmod/xlogy/ldexp's other_t * primals term promote a missing tangent's zero
+    tensor, under no_grad too."""
     shape, f = _RULES[name]
     _check(f, shape)
 

@@ -5607,9 +5607,10 @@ def _lu_solve_refusal(inputs, tangents):
 
 
 DET.tangent_check = SLOGDET.tangent_check = _lu_solve_refusal
-for _op in (EIGH, LU, LU_FACTOR_EX, CHOLESKY_INVERSE):
+for _op in (EIGH, LU, LU_FACTOR_EX, CHOLESKY_INVERSE, LSTSQ):
     _op.tangent_check = _refuses_mixed()
-TRIANGULAR_SOLVE.tangent_check = _refuses_mixed(tangent_first=True)
+TRIANGULAR_SOLVE.tangent_check = HOUSEHOLDER_PRODUCT.tangent_check = \
+    _refuses_mixed(tangent_first=True)
 for _op in (CHOLESKY_EX, LU_FACTOR_EX, LU_SOLVE, CHOLESKY_SOLVE, CHOLESKY_INVERSE,
             HOUSEHOLDER_PRODUCT):
     _op.transposes_in_primal_dtype = True  # (Note [Tangents of another dtype in linear

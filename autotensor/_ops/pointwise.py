@@ -2678,6 +2678,9 @@ LDEXP = defop("ldexp", "LdexpBackward0", _ldexp_kernel, params=("exp_dtype",),
               inputs=("self", "other"), jvp="elementwise",
               grads={"self": _ldexp_self,
                      "other": lambda F, grad, result: F.mul(grad * result, math.log(2.0))})
+# (other_t * result * log(2): an integral other's zero tensor times the result, which has
+# self's dtype, promotes the tangent under no_grad too: Note [Scaled zero term] in dispatch.py)
+LDEXP.zero_terms = ((1, (0,)),)
 
 
 def ldexp(input, other, *, out=None):
