@@ -124,6 +124,9 @@ _LINALG = {
     "householder_product": ((3, 2), lambda m, x, p, t: m.linalg.householder_product(
         x, m.ones(2, dtype=x.dtype))),
     "lstsq": ((4, 3), lambda m, x, p, t: m.linalg.lstsq(x, m.ones(4, 2, dtype=x.dtype))[0]),
+    "triangular_solve b tangent": ((3, 2), lambda m, x, p, t: m.triangular_solve(
+        x, m.tensor([[1.0, 0.5, 0.25], [0.0, 2.0, 0.5], [0.0, 0.0, 1.5]],
+                    dtype=x.dtype))),
     "triangular_solve": ((3, 3), lambda m, x, p, t: m.triangular_solve(
         m.ones(3, 2, dtype=x.dtype), x.triu())),
 }

@@ -5588,10 +5588,12 @@ def _matmul_refusal(first, second):
     raise RuntimeError(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
 
 
-def _refuses_mixed(tangent_first=False):
+def _refuses_mixed(tangent_first=False, which=None):
+    """``which``: the inputs whose tangent meets a product (all by default)."""
     def check(inputs, tangents):
-        for x, t in zip(inputs, tangents):
-            if t is not None and t._data.dtype != x._data.dtype:
+        for i, (x, t) in enumerate(zip(inputs, tangents)):
+            if t is not None and t._data.dtype != x._data.dtype and \
+                    (which is None or i in which):
                 _matmul_refusal(*((t, x) if tangent_first else (x, t)))
     return check
 
@@ -5609,8 +5611,22 @@ def _lu_solve_refusal(inputs, tangents):
 DET.tangent_check = SLOGDET.tangent_check = _lu_solve_refusal
 for _op in (EIGH, LU, LU_FACTOR_EX, CHOLESKY_INVERSE, LSTSQ):
     _op.tangent_check = _refuses_mixed()
-TRIANGULAR_SOLVE.tangent_check = HOUSEHOLDER_PRODUCT.tangent_check = \
-    _refuses_mixed(tangent_first=True)
+HOUSEHOLDER_PRODUCT.tangent_check = _refuses_mixed(tangent_first=True)
+
+
+def _triangular_solve_refusal(inputs, tangents):
+    """triangular_solve_jvp: dA's product first (tangent first); then dB solved with A,
+    whose kernel takes a dB that promotes to A's dtype and refuses a wider one."""
+    _refuses_mixed(tangent_first=True, which=(1,))(inputs, tangents)
+    (b, A), (b_t, _) = inputs[:2], tangents[:2]
+    if b_t is not None and np.promote_types(b_t._data.dtype if b_t._data.dtype.kind == "f"
+                                            else np.float32, A._data.dtype) != A._data.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_type_name(b_t._data)} and A of type {_type_name(A._data)} "
+                           f"instead.")
+
+
+TRIANGULAR_SOLVE.tangent_check = _triangular_solve_refusal
 for _op in (CHOLESKY_EX, LU_FACTOR_EX, LU_SOLVE, CHOLESKY_SOLVE, CHOLESKY_INVERSE,
             HOUSEHOLDER_PRODUCT):
     _op.transposes_in_primal_dtype = True  # (Note [Tangents of another dtype in linear
