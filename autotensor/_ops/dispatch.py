@@ -1047,7 +1047,7 @@ def _jvp_transpose(F, op, inputs, params, results):
     prev, prev_transposing = _state.enabled, _state.transposing
     _state.enabled = _state.transposing = True
     try:
-        u = _make(np.zeros(outs[0]._data.shape, udt))
+        u = _make(np.zeros_like(outs[0]._data, dtype=udt))  # (its layout kept)
         u._requires_grad = True
         g_in = u if op.n_out == 1 else (u,) + (None,) * (len(outs) - 1)
         if op.backward_all is not None:
