@@ -137,8 +137,8 @@ def _angle_backward(F, grad, self):
 
 
 def _angle_jvp(F, self, self_t):
-    if self._data.dtype.kind != "c":
-        return F.zeros_like(self_t)
+    if self._data.dtype.kind != "c":  # (angle_backward's zeros_like(self): self's dtype,
+        return F.zeros_like(self)       # whatever self_t's)
     c = cx(F)
     return c.real(c.conj(_angle_backward(F, c.conj(self_t), self)))
 

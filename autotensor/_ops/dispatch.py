@@ -718,6 +718,8 @@ def jvp_of(op, inputs, params, results, in_place=False):
             # that requires grad requires grad (exp's self_t * result: MulBackward0), so
             # the rule runs for that history and its values become the zero tensor's
     rule = op.jvp
+    if rule != "transpose" and op.__dict__.get("tangent_check") is not None:
+        _mixed_tangent_dtype(op, inputs)  # (Note [Tangents of another dtype in linear rules])
     if rule == "elementwise":
         vals = _formula_values(op, inputs, params, results)
         out = None
@@ -1046,10 +1048,11 @@ def _jvp_transpose(F, op, inputs, params, results):
     from ..autograd.engine import grad as autograd_grad
     outs = results if isinstance(results, tuple) else (results,)
     vals = _formula_values(op, inputs, params, results)
+    udt = _transpose_dtype(op, inputs, outs[0]._data.dtype)
     prev, prev_transposing = _state.enabled, _state.transposing
     _state.enabled = _state.transposing = True
     try:
-        u = _make(np.zeros_like(outs[0]._data))
+        u = _make(np.zeros_like(outs[0]._data, dtype=udt))  # (its layout kept)
         u._requires_grad = True
         g_in = u if op.n_out == 1 else (u,) + (None,) * (len(outs) - 1)
         if op.backward_all is not None:
@@ -1074,6 +1077,40 @@ def _jvp_transpose(F, op, inputs, params, results):
     if op.n_out != 1:
         return (out,) + (None,) * (len(outs) - 1)
     return out
+
+
+# Note [Tangents of another dtype in linear rules]: the ops ``jvp="transpose"`` derives
+# are linear in one input, and PyTorch's rules apply the op (auto_linear: avg_pool2d(self_t),
+# upsample_*(self_t), reflection_pad1d(self_t)) or a gather (max pools: self_t.gather(...))
+# to that tangent, so the tangent keeps its own dtype (a float16 primal's float32 tangent
+# pools to float32) and meets the kernel's dtype checks (avg_pool3d of a half tangent
+# refuses: ``tangent_check``). Convolution, linear in two inputs, refuses instead or keeps
+# the primals' dtype (``tangent_check`` too). The transpose then runs in that dtype.
+def _mixed_tangent_dtype(op, inputs):
+    """The first tangent dtype that differs from its primal's (None: none does), after the
+    op's ``tangent_check`` (which raises PyTorch's refusal, or returns the dtype to use)."""
+    tdt = None
+    for x in inputs:
+        t = _tangent(x) if isinstance(x, Tensor) else None
+        if t is not None and t._data.dtype != x._data.dtype:
+            tdt = t._data.dtype
+            break
+    check = op.__dict__.get("tangent_check")
+    if tdt is not None and check is not None:
+        tdt = check(inputs, [_tangent(x) if isinstance(x, Tensor) else None
+                             for x in inputs]) or tdt
+    return tdt
+
+
+def _transpose_dtype(op, inputs, dtype):
+    """The dtype of the transposed rule's dummy cotangent: ``dtype`` (the output's), or the
+    tangent's when it differs from its primal's, for the ops linear in their input (Note
+    [Tangents of another dtype in linear rules]; linear algebra's are not:
+    ``transposes_in_primal_dtype``)."""
+    tdt = _mixed_tangent_dtype(op, inputs)
+    if tdt is None or op.__dict__.get("transposes_in_primal_dtype"):
+        return dtype
+    return tdt if dtype.kind in "fV" and tdt.kind in "fV" else dtype
 
 
 def _backward_all(F, op, grads, vals):

@@ -1283,6 +1283,27 @@ MASKED_SCATTER = defop("masked_scatter", "MaskedScatterBackward0", _masked_scatt
                        grads={"self": lambda F, grad, mask: F.masked_fill(grad, mask, 0),
                               "source": _masked_scatter_source_grad},
                        jvp="linear")
+
+
+def _same_dtype_tangents(message):
+    """tangent_check of an auto_linear op that refuses two dtypes (PyTorch's rule is the op
+    on the tangents, ``self_t.index_copy(dim, index, source_t)``, a missing one a zero tensor
+    of its primal's dtype): the op's own refusal, ``message`` of (self's, source's)."""
+    def check(inputs, tangents):
+        a, b = ((x if t is None else t)._data for x, t in zip(inputs[:2], tangents[:2]))
+        if a.dtype != b.dtype:
+            raise RuntimeError(message.format(_dtype_name(a), _dtype_name(b)))
+    return check
+
+
+INDEX_COPY.tangent_check = _same_dtype_tangents(
+    "index_copy_(): self and source expected to have the same dtype, but got (self) {} and "
+    "(source) {}")
+PUT.tangent_check = _same_dtype_tangents(
+    "put_(): self and source expected to have the same dtype, but got self.dtype = {} and "
+    "source.dtype = {}")
+MASKED_SCATTER.tangent_check = _same_dtype_tangents(
+    "masked_scatter: expected self and source to have same dtypes but got{} and {}")
 MASKED_SELECT = defop("masked_select", "MaskedSelectBackward0",
                       lambda a, mask: np.broadcast_to(a, mask.shape)[mask],
                       params=("mask",),

@@ -5584,3 +5584,63 @@ def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
 # gradients] in autograd/graph.py) leaves every entry here alone.
 for _op in [v for v in list(globals().values()) if isinstance(v, _OpDef)]:
     _op.complex_aware = True
+
+
+# Note [Linear algebra's tangents of another dtype]: PyTorch's linear-algebra forward rules
+# multiply or solve a tangent with the primal's factors (eigh_jvp's V^H A_t V, linalg_lu_jvp's
+# L^-1 P^T A_t U^-1, linalg_det_jvp's lu_solve(LU, pivots, A_t)), whose kernels refuse two
+# dtypes: a tangent of another dtype than its primal raises that kernel's error (mm's
+# "expected m1 and m2 to have the same dtype" for matrices, bmm's "expected scalar type"
+# for batches), primal or tangent first as the formula's first product has them; ours,
+# derived by transposition or promoting, computed. ``tangent_check`` (dispatch.jvp_of).
+def _matmul_refusal(first, second):
+    """mm's (matrices) or bmm's (batches) refusal of two dtypes, in operand order."""
+    a, b = first._data, second._data
+    if a.ndim <= 2 and b.ndim <= 2:
+        _check_same_dtype(first, second)
+    raise RuntimeError(f"expected scalar type {_type_name(a)} but found {_type_name(b)}")
+
+
+def _refuses_mixed(tangent_first=False, which=None):
+    """``which``: the inputs whose tangent meets a product (all by default)."""
+    def check(inputs, tangents):
+        for i, (x, t) in enumerate(zip(inputs, tangents)):
+            if t is not None and t._data.dtype != x._data.dtype and \
+                    (which is None or i in which):
+                _matmul_refusal(*((t, x) if tangent_first else (x, t)))
+    return check
+
+
+def _lu_solve_refusal(inputs, tangents):
+    """linalg_det_jvp / slogdet_jvp: lu_solve(LU, pivots, A_t), LU of A's dtype."""
+    (A,), (A_t,) = inputs[:1], tangents[:1]
+    if A._data.dtype.itemsize == 2 and A._data.dtype.kind in "fV":
+        return None  # (a half A: the kernel's own refusal, _det_jvp)
+    raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found "
+                       f"LU of type {_type_name(A._data)} and B of type {_type_name(A_t._data)} "
+                       f"instead")
+
+
+DET.tangent_check = SLOGDET.tangent_check = _lu_solve_refusal
+for _op in (EIGH, LU, LU_FACTOR_EX, CHOLESKY_INVERSE, LSTSQ):
+    _op.tangent_check = _refuses_mixed()
+HOUSEHOLDER_PRODUCT.tangent_check = _refuses_mixed(tangent_first=True)
+
+
+def _triangular_solve_refusal(inputs, tangents):
+    """triangular_solve_jvp: dA's product first (tangent first); then dB solved with A,
+    whose kernel takes a dB that promotes to A's dtype and refuses a wider one."""
+    _refuses_mixed(tangent_first=True, which=(1,))(inputs, tangents)
+    (b, A), (b_t, _) = inputs[:2], tangents[:2]
+    if b_t is not None and np.promote_types(b_t._data.dtype if b_t._data.dtype.kind == "f"
+                                            else np.float32, A._data.dtype) != A._data.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_type_name(b_t._data)} and A of type {_type_name(A._data)} "
+                           f"instead.")
+
+
+TRIANGULAR_SOLVE.tangent_check = _triangular_solve_refusal
+for _op in (CHOLESKY_EX, LU_FACTOR_EX, LU_SOLVE, CHOLESKY_SOLVE, CHOLESKY_INVERSE,
+            HOUSEHOLDER_PRODUCT):
+    _op.transposes_in_primal_dtype = True  # (Note [Tangents of another dtype in linear
+    # rules] in dispatch.py: these are not linear in their input)

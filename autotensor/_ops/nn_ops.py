@@ -1241,6 +1241,41 @@ CONVOLUTION = defop(
     saves={"input": ("input", "weight", "bias"), "weight": ("input", "weight", "bias")},
     graph_backward=_convolution_graph_backward)
 
+def conv_dtype_error(input_dtype, weight_dtype):
+    """PyTorch's refusal of an input and a weight of different dtypes: a bfloat16 input
+    takes the mkldnn path, whose check words it otherwise."""
+    from .. import _dtypes
+    i, w = (_dtypes.from_numpy(np.dtype(d)) for d in (input_dtype, weight_dtype))
+    if i is _dtypes.bfloat16 and w.is_floating_point:
+        return RuntimeError(f"Input type (CPUBFloat16Type) and weight type "
+                            f"({_dtypes.legacy_type_name(w)}) should be the same or input "
+                            f"should be a MKLDNN tensor and weight is a dense tensor")
+    return RuntimeError(f"expected scalar type {_dtypes.scalar_name(i)} but found "
+                        f"{_dtypes.scalar_name(w)}")
+
+
+def _convolution_tangent_check(inputs, tangents):
+    """PyTorch's _convolution_jvp: convolution(input_p, weight_t) + convolution(input_t,
+    weight_p, bias_t), the right-hand call first (as compiled), a missing tangent a zero
+    tensor of its primal's dtype: a tangent of another dtype than the other primal refuses
+    as the forward's check; bias_t's dtype is checked only by mkldnn's (a bfloat16 input),
+    the tangent has the primals' dtype."""
+    from .. import _dtypes
+    (x, w, _), (xt, wt, bt) = inputs, tangents
+    for a, b in ((x._data, (w if wt is None else wt)._data),
+                 ((x if xt is None else xt)._data, w._data)):
+        if a.dtype != b.dtype:
+            raise conv_dtype_error(a.dtype, b.dtype)
+    if bt is not None and x._data.dtype != bt._data.dtype and x.dtype is _dtypes.bfloat16:
+        # (mkldnn's convolution, a bfloat16 input's, checks the bias too)
+        raise RuntimeError(f"Input type (CPUBFloat16Type) and bias type "
+                           f"({_dtypes.legacy_type_name(bt.dtype)}) should be the same or "
+                           f"input should be a MKLDNN tensor and bias is a dense tensor")
+    return x._data.dtype
+
+
+CONVOLUTION.tangent_check = _convolution_tangent_check
+
 
 # ---- pooling ---------------------------------------------------------------------------
 def pool_out_size(size, k, s, p, d, ceil_mode):
@@ -3292,6 +3327,17 @@ UPSAMPLE_BICUBIC2D_AA = _separable_op("_upsample_bicubic2d_aa", "UpsampleBicubic
 UPSAMPLE_LANCZOS2D_AA = _separable_op("_upsample_lanczos2d_aa", "UpsampleLanczos2DAaBackward0")
 
 
+def _refuse_half_tangent(inputs, tangents):
+    """_upsample_*_aa(self_t) of a half tangent: the kernel's refusal (Note [Tangents of
+    another dtype in linear rules] in dispatch.py)."""
+    from ..nn.functional import refuse_half
+    refuse_half("compute_index_ranges_weights", tangents[0]._data)
+
+
+for _op in (UPSAMPLE_BILINEAR2D_AA, UPSAMPLE_BICUBIC2D_AA, UPSAMPLE_LANCZOS2D_AA):
+    _op.tangent_check = _refuse_half_tangent
+
+
 def _source_index(out, in_size, scale, align_corners, cubic):
     """PyTorch's area_pixel_compute_source_index for every output position."""
     dst = np.arange(out, dtype=np.float64)
@@ -4485,6 +4531,13 @@ AVG_POOL3D = defop(
     params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
             "divisor_override"),
     grads={"self": avg_pool_nd_backward}, jvp="transpose")
+AVG_POOL3D.tangent_check = lambda inputs, tangents: _refuse_unless(
+    "avg_pool3d_out_frame", tangents[0].dtype, ("float64", "float32", "int64"))
+
+
+def _refuse_unless(kernel, dtype, allowed):
+    from ..nn._pool_checks import refuse_unless
+    refuse_unless(kernel, dtype, allowed)
 
 
 def _adaptive_mats(in_sizes, output_size):
@@ -5005,10 +5058,18 @@ def _bce_jvp(F, self, self_t, target, target_t, weight, reduction):
     NaN at x = 0 or 1, as PyTorch's)."""
     if self_t is None:
         self_t = self * 0
+    elif self_t._data.dtype != self._data.dtype:
+        # (binary_cross_entropy_backward(self_t, self_p, ...)'s kernel: one dtype, self_t's)
+        from .. import _dtypes
+        raise RuntimeError(f"Found dtype {_dtypes.scalar_name(self.dtype)} but expected "
+                           f"{_dtypes.scalar_name(self_t.dtype)}")
     if target_t is None:
         target_t = self * 0
-    d = bce_backward(F, self_t, self, target, weight, 0) + \
-        bce_target_backward(F, target_t, self, target, weight, 0)
+    # (binary_cross_entropy_target_backward writes into logit(self)'s buffer: self's dtype)
+    tt = bce_target_backward(F, target_t, self, target, weight, 0)
+    if tt._data.dtype != self._data.dtype:
+        tt = F.cast(tt, self._data.dtype)
+    d = bce_backward(F, self_t, self, target, weight, 0) + tt
     return _loss_reduce(F, d, reduction)
 
 

@@ -316,7 +316,9 @@ def _blend_jvp(weight):
         a, b = self if self_t is None else self_t, other if other_t is None else other_t
         a0, b0 = a._data.ndim == 0, b._data.ndim == 0
         inner = _dtypes.binary_result_dtype(a.dtype, a0, b.dtype, b0)
-        dt = _dtypes.binary_result_dtype(b.dtype, b0, inner, a0 and b0)
+        w0 = w._data.ndim == 0  # (w has the result's dtype: it promotes the product too)
+        inner = _dtypes.binary_result_dtype(w.dtype, w0, inner, a0 and b0)
+        dt = _dtypes.binary_result_dtype(b.dtype, b0, inner, a0 and b0 and w0)
         return out if dt.np == out._data.dtype else F.cast(out, dt.np)
     return rule
 
@@ -2108,6 +2110,8 @@ def _logit(a, eps):
 
 
 def logit_backward(F, grad, self, eps):
+    if _mixed_without_grad_mode(F, grad, self):  # (aten's kernel, in the common dtype)
+        return _kernel_in_common_dtype(lambda R, g, s: logit_backward(R, g, s, eps), grad, self)
     d = grad / (self * (1 - self))
     if eps is None:
         if _state.enabled:  # (infinitely_differentiable_logit_backward)
@@ -2432,6 +2436,9 @@ XLOGY = defop("xlogy", "XlogyBackward0", _xlogy, inputs=("self", "other"), jvp="
               grads={"self": _xlogy_self,
                      "other": lambda F, grad, self, other: grad * self / other})
 XLOGY.dense_zero_terms = {0: None}  # (Note [Dense zero terms]: xlogy(self_t, other) of zeros)
+# (other_t * self_p / other_p: other's zero tensor promotes with both primals, under no_grad
+# too: Note [Scaled zero term] in dispatch.py, _zero_term)
+XLOGY.zero_terms = FMOD_TENSOR.zero_terms = ((1, (0, 1)),)
 XLOGY_SCALAR_SELF = defop("xlogy", "XlogyBackward1",
                           lambda b, a: _xlogy(np.asarray(a, b.dtype), b), inputs=("other",),
                           params=("self",), jvp="elementwise",
@@ -2677,6 +2684,9 @@ LDEXP = defop("ldexp", "LdexpBackward0", _ldexp_kernel, params=("exp_dtype",),
               inputs=("self", "other"), jvp="elementwise",
               grads={"self": _ldexp_self,
                      "other": lambda F, grad, result: F.mul(grad * result, math.log(2.0))})
+# (other_t * result * log(2): an integral other's zero tensor times the result, which has
+# self's dtype, promotes the tangent under no_grad too: Note [Scaled zero term] in dispatch.py)
+LDEXP.zero_terms = ((1, (0,)),)
 
 
 def ldexp(input, other, *, out=None):

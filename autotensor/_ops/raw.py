@@ -1781,6 +1781,7 @@ def _in_float32(kernel, grad, output):
     return asarray(kernel(grad.astype(ct), output.astype(ct))).astype(dt)
 
 
+@_promoting
 def tanh_backward(grad, output):
     if output.dtype.kind == "c":  # (a * conj(1 - b * b): the gradient comes conjugated)
         return _complex_products(grad, output, lambda a, b: a * (1 - b * b),
@@ -1799,6 +1800,7 @@ def tanh_backward(grad, output):
     return asarray(grad * (1 - output * output))
 
 
+@_promoting
 def sigmoid_backward(grad, output):
     if output.dtype.kind == "c":  # (a * conj((1 - b) * b))
         return _complex_products(grad, output, lambda a, b: a * ((1 - b) * b),

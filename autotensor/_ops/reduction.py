@@ -1191,10 +1191,20 @@ def _std_pow(a, p):
 
 
 def _dist_jvp(F, self, self_t, other, other_t, p, result):
+    """PyTorch's ``norm_jvp(self_p - other_p, self_t - other_t, p, result)``, a missing
+    tangent a zero tensor of its primal's dtype: the difference's dtype promotes the two
+    (a float16 pair with one float32 tangent: float32), and norm_jvp's terms keep theirs
+    (p = 1 writes into sgn's: the primals' dtype)."""
     t = self_t if other_t is None else -other_t if self_t is None else self_t - other_t
+    a, b = (v._data for v in (self if self_t is None else self_t,
+                               other if other_t is None else other_t))
+    dt = _dtypes.binary_result_dtype(_dtypes.from_numpy(a.dtype), a.ndim == 0,
+                                     _dtypes.from_numpy(b.dtype), b.ndim == 0)
+    if t._data.dtype != dt.np:
+        t = F.cast(t, dt.np)
     if p == 0:
         return F.zeros_like(result)
-    return _via_backward(F, norm_backward, t, None, False, self - other, p, None, False, result)
+    return norm_jvp(F, self - other, t, p, None, False, result)
 
 
 DIST = defop("dist", "DistBackward0", None, inputs=("self", "other"), params=("p",),

@@ -1036,8 +1036,7 @@ def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
                            f"expected input[{_errors.shape_str(shape_in)}] to have {w.shape[0]} "
                            f"channels, but got {cin} channels instead")
     if x.dtype != w.dtype:
-        raise RuntimeError(f"expected scalar type {_dtypes.scalar_name(input.dtype)} but found "
-                           f"{_dtypes.scalar_name(weight.dtype)}")
+        raise fn.nn_ops.conv_dtype_error(x.dtype, w.dtype)
 
 
 convolution = fn.nn_ops.convolution
