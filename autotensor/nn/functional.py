@@ -1046,14 +1046,15 @@ def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
     return shape_in
 
 
-def _conv_types(input, weight, bias, shape_in, nsp, transposed, stride, dilation, groups):
+def _conv_types(input, weight, bias, shape_in, nsp, transposed, stride, padding, dilation,
+                groups):
     """The backend's dtype checks, after every shape check (Note [Convolution dtype
     checks]): two comparisons on the float32/float64 path."""
     x, w = input._data, weight._data
     if not (x.dtype == w.dtype and x.dtype.char in "fd" and (bias is None or
                                                           bias._data.dtype == x.dtype)):
         _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride,
-                            dilation, groups)
+                            padding, dilation, groups)
 
 
 # Note [Convolution dtype checks]
@@ -1115,8 +1116,8 @@ def _uses_mkldnn(x, w, shape_in, stride, dilation, groups):
             or shape_in[0] * shape_in[1] * shape_in[2] * shape_in[3] > 20480)
 
 
-def _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride, dilation,
-                        groups):
+def _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride, padding,
+                        dilation, groups):
     """Checks 3 and 4 of Note [Convolution dtype checks]."""
     x, w = input._data, weight._data
     if x.dtype.kind == "c":  # (complex_convolution's real parts: mkldnn, no mismatch)
@@ -1132,8 +1133,11 @@ def _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride, 
         kernel = f"slow_conv_transpose{3 if nsp == 3 else 2}d_out_cpu"
         supported = x.dtype.char in "fdel" or name == "BFloat16"
     else:
+        columns3d = any(k != 1 for k in w.shape[2:]) or any(s != 1 for s in stride) or any(
+            p != 0 for p in padding)  # (slow_conv3d's im2col first, where it needs one)
         kernel = ("slow_conv_dilated<>" if any(d != 1 for d in dilation) else
-                  "compute_columns3d" if nsp == 3 else "slow_conv2d_cpu")
+                  "slow_conv2d_cpu" if nsp != 3 else
+                  "compute_columns3d" if columns3d else "slow_conv3d_cpu")
         supported = name != "Bool"
     if not supported:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
@@ -1228,7 +1232,7 @@ def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups)
                                f"({' x '.join(map(str, padded))}). Kernel size: "
                                f"({' x '.join(map(str, ks))}). Kernel size can't be greater "
                                "than actual input size")
-    _conv_types(input, weight, bias, shape_in, nsp, False, stride, dilation, groups)
+    _conv_types(input, weight, bias, shape_in, nsp, False, stride, padding, dilation, groups)
     if input.dim() == nsp + 1:
         out = convolution(fn.unsqueeze(input, 0), weight, bias, stride, padding, dilation,
                           False, (0,) * nsp, groups)
@@ -1268,8 +1272,9 @@ def _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_paddin
                         dilation):
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
     shape_in = _conv_check(input, weight, bias, groups, nsp, True, stride)
-    _conv_types(input, weight, bias, shape_in, nsp, True, stride, dilation, groups)
-    args = (stride, _tuple(padding, nsp), dilation, True, _tuple(output_padding, nsp), groups)
+    padding = _tuple(padding, nsp)
+    _conv_types(input, weight, bias, shape_in, nsp, True, stride, padding, dilation, groups)
+    args = (stride, padding, dilation, True, _tuple(output_padding, nsp), groups)
     if input.dim() == nsp + 1:
         return fn.squeeze(convolution(fn.unsqueeze(input, 0), weight, bias, *args), 0)
     return convolution(input, weight, bias, *args)
