@@ -1062,7 +1062,7 @@ def convolution_kernel(x, w, b, stride, padding, dilation, transposed, output_pa
     else:
         y = conv_forward(x, w, stride, padding, dilation, groups)
     if b is not None:
-        y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
+        y += b.reshape((1, -1) + (1,) * (y.ndim - 2)).astype(y.dtype, copy=False)
     return y.astype(x.dtype, copy=False)
 
 

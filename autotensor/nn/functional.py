@@ -1002,8 +1002,11 @@ def _conv_dims(input, nsp, name="conv"):
 
 
 def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
-    """aten's _convolution and check_shape_forward, in their order."""
+    """aten's _convolution and check_shape_forward, in their order (Note [Convolution
+    dtype checks])."""
     x, w = input._data, weight._data
+    if x.dtype.kind == "c":
+        _conv_complex_types(input, weight, bias)
     if w.ndim < 3:
         raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
@@ -1035,8 +1038,131 @@ def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
         raise RuntimeError(f"Given transposed=1, weight of size [{_errors.shape_str(w.shape)}], "
                            f"expected input[{_errors.shape_str(shape_in)}] to have {w.shape[0]} "
                            f"channels, but got {cin} channels instead")
+<<<<<<< HEAD
     if x.dtype != w.dtype:
         raise fn.nn_ops.conv_dtype_error(x.dtype, w.dtype)
+=======
+    if bias is not None:
+        b = bias._data
+        n = w.shape[1] * groups if transposed else w.shape[0]
+        if b.ndim != 1 or b.shape[0] != n:
+            raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size "
+                               f"[{_errors.shape_str(w.shape)}], expected bias to be "
+                               f"1-dimensional with {n} elements, but got bias of size "
+                               f"[{_errors.shape_str(b.shape)}] instead")
+    return shape_in
+
+
+def _conv_types(input, weight, bias, shape_in, nsp, transposed, stride, padding, dilation,
+                groups):
+    """The backend's dtype checks, after every shape check (Note [Convolution dtype
+    checks]): two comparisons on the float32/float64 path."""
+    x, w = input._data, weight._data
+    if not (x.dtype == w.dtype and x.dtype.char in "fd" and (bias is None or
+                                                          bias._data.dtype == x.dtype)):
+        _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride,
+                            padding, dilation, groups)
+
+
+# Note [Convolution dtype checks]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# aten checks dtypes at four places, each with its own spelling of the type names:
+# 1. conv{n}d (the int-padding overload; not conv_transpose{n}d, not padding='same')
+#    first, before batchify: "Input type (float) and bias type (double) should be the
+#    same" (TypeMeta's C++ names).
+# 2. A complex input (complex_convolution, after batchify, before _convolution's shape
+#    checks): check_input_same_type_as_parameters, weight then bias, Tensor::toString()'s
+#    names ("torch.FloatTensor", "CPUBFloat16Type").
+# 3. After the shape checks, the backend _select_conv_backend picks: mkldnn (bfloat16,
+#    or float32 unless use_mkldnn's small-input heuristics say no) runs the same check
+#    with "... or input should be a MKLDNN tensor and weight is a dense tensor".
+# 4. Otherwise the slow CPU kernel: its dtype dispatch first (NotImplementedError for
+#    Bool; the transposed kernels take only floating types and Long), then
+#    "expected scalar type Double but found Float" for the weight; a bias of another
+#    dtype is cast into the output (slow_conv2d, slow_conv3d) or added
+#    (slow_conv_transpose2d: add_'s cast check), or refused as the weight
+#    (slow_conv_transpose3d).
+# The float32/float64 path with matching dtypes costs two dtype comparisons.
+def _conv_bias_type(input, bias):
+    """Check 1 of Note [Convolution dtype checks]."""
+    if bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({_dtypes.cpp_name(input.dtype)}) and bias type "
+                           f"({_dtypes.cpp_name(bias.dtype)}) should be the same")
+
+
+def _same_type_error(input, other, what, mkldnn):
+    tail = (f" or input should be a MKLDNN tensor and {what} is a dense tensor"
+            if mkldnn else "")
+    return RuntimeError(f"Input type ({_dtypes.tensor_string(input.dtype)}) and {what} type "
+                        f"({_dtypes.tensor_string(other.dtype)}) should be the same{tail}")
+
+
+def _conv_complex_types(input, weight, bias):
+    """Check 2 of Note [Convolution dtype checks]."""
+    if weight.dtype != input.dtype:
+        raise _same_type_error(input, weight, "weight", False)
+    if bias is not None and bias.dtype != input.dtype:
+        raise _same_type_error(input, bias, "bias", False)
+
+
+def _uses_mkldnn(x, w, shape_in, stride, dilation, groups):
+    """aten's use_mkldnn for a CPU input (bfloat16 where the CPU has it, as here)."""
+    if x.dtype == _dtypes.numpy_dtype_of(_dtypes.bfloat16):
+        return True
+    if x.dtype.char != "f":
+        return False
+    ks = w.shape[2:]
+    if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation)
+            or shape_in[0] >= 16 or any(k != 1 for k in ks)):
+        from .._devices import get_num_threads
+        if get_num_threads() <= 1:
+            return False
+    if len(ks) == 1:  # (viewed as 2-d: a kernel of height 1)
+        ks, shape_in = (1,) + tuple(ks), shape_in[:2] + (1,) + tuple(shape_in[2:])
+    return (groups > 1 or (ks[-1] > 3 and ks[-2] > 3) or shape_in[0] > 1
+            or shape_in[0] * shape_in[1] * shape_in[2] * shape_in[3] > 20480)
+
+
+def _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride, padding,
+                        dilation, groups):
+    """Checks 3 and 4 of Note [Convolution dtype checks]."""
+    x, w = input._data, weight._data
+    if x.dtype.kind == "c":  # (complex_convolution's real parts: mkldnn, no mismatch)
+        return
+    if _uses_mkldnn(x, w, shape_in, stride, dilation, groups):
+        if w.dtype != x.dtype:
+            raise _same_type_error(input, weight, "weight", True)
+        if bias is not None and bias._data.dtype != x.dtype:
+            raise _same_type_error(input, bias, "bias", True)
+        return
+    name = _dtypes.scalar_name(input.dtype)
+    if transposed:
+        kernel = f"slow_conv_transpose{3 if nsp == 3 else 2}d_out_cpu"
+        supported = x.dtype.char in "fdel" or name == "BFloat16"
+    else:
+        columns3d = any(k != 1 for k in w.shape[2:]) or any(s != 1 for s in stride) or any(
+            p != 0 for p in padding)  # (slow_conv3d's im2col first, where it needs one)
+        kernel = ("slow_conv_dilated<>" if any(d != 1 for d in dilation) else
+                  "slow_conv2d_cpu" if nsp != 3 else
+                  "compute_columns3d" if columns3d else "slow_conv3d_cpu")
+        supported = name != "Bool"
+    if not supported:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+    if w.dtype != x.dtype:
+        raise RuntimeError(f"expected scalar type {name} but found "
+                           f"{_dtypes.scalar_name(weight.dtype)}")
+    if bias is None or bias._data.dtype == x.dtype:
+        return
+    if transposed and nsp == 3:
+        raise RuntimeError(f"expected scalar type {name} but found "
+                           f"{_dtypes.scalar_name(bias.dtype)}")
+    if transposed:
+        common = _dtypes.promote_types(input.dtype, bias.dtype)
+        from .. import can_cast
+        if not can_cast(common, input.dtype):
+            raise RuntimeError(f"result type {_dtypes.scalar_name(common)} can't be cast to "
+                               f"the desired output type {name}")
+>>>>>>> conv36
 
 
 convolution = fn.nn_ops.convolution
@@ -1085,6 +1211,8 @@ def _conv_parser(nsp, input, weight, bias):
 
 def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
     _conv_parser(nsp, input, weight, bias)
+    if not isinstance(padding, str):
+        _conv_bias_type(input, bias)
     _conv_dims(input, nsp)
     return _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups)
 
@@ -1101,20 +1229,22 @@ def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups)
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     padding = _tuple(padding, nsp)
-    if input.dim() == nsp + 1:
-        out = convolution(fn.unsqueeze(input, 0), weight, bias, stride, padding, dilation,
-                          False, (0,) * nsp, groups)
-        return fn.squeeze(out, 0)
     x = input._data
+    shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
     for i in range(nsp):
         eff = dilation[i] * (weight.shape[2 + i] - 1) + 1
-        if x.shape[2 + i] + 2 * padding[i] < eff:
-            padded = tuple(x.shape[2 + j] + 2 * padding[j] for j in range(nsp))
+        if shape_in[2 + i] + 2 * padding[i] < eff:
+            padded = tuple(shape_in[2 + j] + 2 * padding[j] for j in range(nsp))
             ks = tuple(weight.shape[2:])
             raise RuntimeError(f"Calculated padded input size per channel: "
                                f"({' x '.join(map(str, padded))}). Kernel size: "
                                f"({' x '.join(map(str, ks))}). Kernel size can't be greater "
                                "than actual input size")
+    _conv_types(input, weight, bias, shape_in, nsp, False, stride, padding, dilation, groups)
+    if input.dim() == nsp + 1:
+        out = convolution(fn.unsqueeze(input, 0), weight, bias, stride, padding, dilation,
+                          False, (0,) * nsp, groups)
+        return fn.squeeze(out, 0)
     return convolution(input, weight, bias, stride, padding, dilation, False, (0,) * nsp,
                        groups)
 
@@ -1148,9 +1278,11 @@ def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding,
 @view_errors_before_checks
 def _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding, groups,
                         dilation):
-    _conv_check(input, weight, bias, groups, nsp, True, _tuple(stride, nsp))
-    args = (_tuple(stride, nsp), _tuple(padding, nsp), _tuple(dilation, nsp), True,
-            _tuple(output_padding, nsp), groups)
+    stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
+    shape_in = _conv_check(input, weight, bias, groups, nsp, True, stride)
+    padding = _tuple(padding, nsp)
+    _conv_types(input, weight, bias, shape_in, nsp, True, stride, padding, dilation, groups)
+    args = (stride, padding, dilation, True, _tuple(output_padding, nsp), groups)
     if input.dim() == nsp + 1:
         return fn.squeeze(convolution(fn.unsqueeze(input, 0), weight, bias, *args), 0)
     return convolution(input, weight, bias, *args)
