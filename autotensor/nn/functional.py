@@ -1038,10 +1038,6 @@ def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
         raise RuntimeError(f"Given transposed=1, weight of size [{_errors.shape_str(w.shape)}], "
                            f"expected input[{_errors.shape_str(shape_in)}] to have {w.shape[0]} "
                            f"channels, but got {cin} channels instead")
-<<<<<<< HEAD
-    if x.dtype != w.dtype:
-        raise fn.nn_ops.conv_dtype_error(x.dtype, w.dtype)
-=======
     if bias is not None:
         b = bias._data
         n = w.shape[1] * groups if transposed else w.shape[0]
@@ -1162,7 +1158,6 @@ def _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride, 
         if not can_cast(common, input.dtype):
             raise RuntimeError(f"result type {_dtypes.scalar_name(common)} can't be cast to "
                                f"the desired output type {name}")
->>>>>>> conv36
 
 
 convolution = fn.nn_ops.convolution
