@@ -12,7 +12,8 @@ torch = pytest.importorskip("torch")
 _REPRODUCERS = ["pending_stop35/f_repro_001.py", "pending_stop35/fin_repro_002.py",
                 "pending_stop36/c_repro_001.py", "pending_stop36/c_repro_002.py",
                 "pending_stop36/c_repro_004.py", "pending_stop36/c_repro_007.py",
-                "pending_stop36/d_repro_001.py", "pending_stop36/d_repro_002.py"]
+                "pending_stop36/d_repro_001.py", "pending_stop36/d_repro_002.py",
+                "pending_stop36/e_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -377,3 +378,32 @@ def test_circular_pad_is_atens_composite(shape, pad, dual):
     """_pad_circular: copy_s into slices of an empty result (its graph CopySlices over
     SliceBackward0s, its _version the number of copies), values, tangents and gradients."""
     assert _circular(autotensor, shape, pad, dual) == _circular(torch, shape, pad, dual)
+
+
+_DTYPE_CALLS = ["F.group_norm(x, 1)", "F.instance_norm(x)",
+                "F.batch_norm(x, None, None, training=True)", "F.layer_norm(x, x.shape[-1:])",
+                "F.rms_norm(x, x.shape[-1:])",
+                "F.batch_norm(x, torch.zeros(x.shape[1]), torch.ones(x.shape[1]))",
+                "F.pad(x, (1, 1), mode='reflect')", "F.pad(x, (1, 1), mode='replicate')",
+                "F.local_response_norm(x, 2)", "F.interpolate(x, size=3, mode='linear')"]
+
+
+def _dtype_outcome(mod, call, shape, dtype):
+    x = mod.ones(shape, dtype=getattr(mod, dtype))
+    try:
+        y = eval(call, {"F": mod.nn.functional, "torch": mod, "x": x})
+        return tuple(y.shape), str(y.dtype)
+    except Exception as e:  # noqa: BLE001 -- compared with PyTorch's
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("call", _DTYPE_CALLS)
+def test_nn_kernels_refuse_dtypes_as_their_dispatch(call):
+    """group_norm / batch_norm (instance_norm) of integer, bool or complex inputs raised
+    nothing and returned values (GroupNormKernelImpl's and batch_norm's dispatch refuse
+    them, an empty group_norm input too); layer_norm refuses complex, rms_norm takes it;
+    reflection/replication pads refuse bool."""
+    for shape in [(2, 2, 3), (0, 2, 3), (2, 0, 3), (2, 2, 0), (0, 0)]:
+        for dtype in ("bool", "int64", "uint8", "float16", "bfloat16", "complex64"):
+            assert _dtype_outcome(autotensor, call, shape, dtype) == \
+                _dtype_outcome(torch, call, shape, dtype), (shape, dtype)

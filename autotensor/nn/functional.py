@@ -626,7 +626,8 @@ def _native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     records this call) keeps the statistics the backward takes."""
     from .._ops import nn_ops as Ops
     _check_norm_dtypes(input, (weight, bias))
-    params = (N, C, HxW, group, eps)
+    _pc.refuse_unless("GroupNormKernelImpl", input.dtype, _pc._FLOATS)  # (its dispatch, also
+    params = (N, C, HxW, group, eps)                                     # for an empty input)
     outs = Ops.group_norm_kernel(input._data, None if weight is None else weight._data,
                                  None if bias is None else bias._data, *params)
     return _finish_multi(Ops.GROUP_NORM, (input, weight, bias), params, outs)
@@ -654,7 +655,7 @@ def _check_norm_dtypes(input, params, read_order=None):
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     _norm_args("rms_norm", input, normalized_shape, weight)
     _norm_shape_checks(input, tuple(normalized_shape), weight, None, "")
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(f"\"rms_norm\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
     if weight is not None and weight.dtype != input.dtype:
@@ -1447,7 +1448,8 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
     statistics the backward takes (Note [Batch norm's saved statistics] in
     _ops/nn_ops.py)."""
     from .._ops import nn_ops as N
-    if training:
+    _pc.refuse_unless("batch_norm", input.dtype, _pc._FLOATS)  # (batch_norm_cpu's dispatch,
+    if training:                                               # before the dtype checks)
         if (running_mean is None) != (running_var is None):
             raise ValueError("running_mean and running_var must either both be None or "
                                "neither be None")
@@ -1537,7 +1539,7 @@ def _native_layer_norm(input, normalized_shape, weight, bias, eps):
         _check_norm_dtypes(input, (weight, bias))   # (layer_norm_cpu: mixed types first)
     _norm_shape_checks(input, shape, weight, bias, ", ")
     _check_norm_dtypes(input, (weight, bias))
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
                                   f"'{_dtypes.scalar_name(input.dtype)}'")
     outs = N.layer_norm_kernel(input._data, shape, None if weight is None else weight._data,
@@ -1638,6 +1640,10 @@ def pad(input, pad, mode="constant", value=None):
             raise RuntimeError("Padding value causes wrapping around more than once.")
     if mode == "circular":
         return _pad_circular(input, pad)
+    if input.dtype is _dtypes.bool:  # (the kernels' dispatch, after the shape checks)
+        view_errors_first(input)
+        _pc.refuse(f"{'reflection' if mode == 'reflect' else 'replication'}_pad{nd}d",
+                   input.dtype)
     maps = [N.pad_map(shape[-1 - i], pad[2 * i], pad[2 * i + 1], mode) for i in range(nd)]
     index = N.combine_maps(maps[::-1], shape[len(shape) - nd:])
     op = {"reflect": N.REFLECTION_PAD.get(nd), "replicate": N.REPLICATION_PAD.get(nd)}[mode]
