@@ -1544,12 +1544,91 @@ def _opmath(dtype):
     return np.float64 if dtype.name in ("float16", "bfloat16") else None
 
 
+# Note [Adaptive average pooling order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# aten's cpu_adaptive_avg_pool (AdaptiveAvgPoolKernel.cpp; both layouts) sums each output's
+# window [floor(o*in/out), ceil((o+1)*in/out)) in order (d, then h, then w) from 0 in
+# opmath_t (float for float16/bfloat16; the 3-d kernel sums and divides a half in half),
+# then divides once per dim (``sum / kh / kw``) and casts once; averaging matrices round differently and turn an inf into NaN (0 * inf).
+# Its backward adds grad_delta = grad_output / kh / kw (scalar_t arithmetic: a half delta
+# is rounded after each division) into grad_input in output order, in scalar_t. Both are
+# the same gathered sum: the windows padded to their longest with +0.0 (adding +0.0 never
+# changes a sum that starts at +0.0) and summed by np.cumsum (sequential, unlike np.sum);
+# the backward's "windows" are, per input position, the outputs that cover it, in order.
+@_functools.lru_cache(maxsize=64)
+def _adaptive_windows(size, out):
+    """Per output o of one dim: its window's (out, K) positions (clipped), mask and
+    length (cached: read only)."""
+    o = np.arange(out)
+    start, end = (o * size) // out, -((-(o + 1) * size) // out)
+    k = np.arange(int((end - start).max()))
+    pos = start[:, None] + k
+    return np.minimum(pos, size - 1), pos < end[:, None], end - start
+
+
+@_functools.lru_cache(maxsize=64)
+def _covering_outputs(size, out):
+    """Per input position i of one dim: the outputs whose window holds it, in order
+    ((size, M) positions, clipped, and mask; cached: read only)."""
+    o = np.arange(out)
+    start, end = (o * size) // out, -((-(o + 1) * size) // out)
+    i = np.arange(size)
+    first = np.searchsorted(end, i, side="right")     # first o with end(o) > i
+    last = np.searchsorted(start, i, side="right")    # one past the last o with start <= i
+    k = np.arange(int((last - first).max()))
+    pos = first[:, None] + k
+    return np.minimum(pos, out - 1), pos < last[:, None]
+
+
+def _window_sums(a, windows):
+    """Sequential sums from +0.0 of ``a`` over per-dim windows of its trailing dims ((L, K)
+    positions and masks), Note [Adaptive average pooling order]. Those dims are moved to
+    the front, gathered by one np.take per dim (a masked slot reads a +0.0 appended to
+    that dim), the slots made the leading axis and added in order, row by row."""
+    nd = len(windows)
+    lead = a.shape[:a.ndim - nd]
+    a = np.moveaxis(a, list(range(len(lead), a.ndim)), list(range(nd)))
+    if not all(ok.all() for _, ok in windows):
+        a = np.pad(a, [(0, 1)] * nd + [(0, 0)] * len(lead))
+    g = a
+    for d, (pos, ok) in enumerate(windows):
+        g = np.take(g, np.where(ok, pos, a.shape[d] - 1), axis=2 * d)
+    g = np.moveaxis(g, [2 * d + 1 for d in range(nd)], list(range(nd)))
+    slots = np.ascontiguousarray(g).reshape((-1,) + g.shape[nd:])   # (slot, L..., lead)
+    total = slots[0] + a.dtype.type(0)   # (+0.0: a -0.0 first slot)
+    for row in slots[1:]:
+        total += row
+    return np.ascontiguousarray(np.moveaxis(total, list(range(nd)), list(range(-nd, 0))))
+
+
+def adaptive_avg_pool_nd_kernel(x, output_size):
+    """cpu_adaptive_avg_pool: Note [Adaptive average pooling order]."""
+    nd = len(output_size)
+    acc = x.astype(np.float32) if _half(x) and nd < 3 else x
+    if 0 in acc.shape or 0 in tuple(output_size):
+        return np.zeros(x.shape[:-nd] + tuple(output_size), dtype=x.dtype)
+    wins = [_adaptive_windows(s, o) for s, o in zip(x.shape[-nd:], output_size)]
+    y = _window_sums(acc, [w[:2] for w in wins])
+    for d, (_, _, k) in enumerate(wins):
+        y /= k.astype(acc.dtype).reshape((-1,) + (1,) * (nd - 1 - d))
+    return y.astype(x.dtype, copy=False)
+
+
+def adaptive_avg_pool_nd_backward_kernel(grad, self_sizes, nd):
+    """cpu_adaptive_avg_pool_backward: Note [Adaptive average pooling order]."""
+    sizes = tuple(self_sizes[-nd:])
+    out = grad.shape[-nd:]
+    if 0 in grad.shape:
+        return np.zeros(grad.shape[:-nd] + sizes, dtype=grad.dtype)
+    delta = grad
+    for d, (s, o) in enumerate(zip(sizes, out)):
+        k = _adaptive_windows(s, o)[2].astype(grad.dtype)
+        delta = delta / k.reshape((-1,) + (1,) * (nd - 1 - d))
+    return _window_sums(delta, [_covering_outputs(s, o) for s, o in zip(sizes, out)])
+
+
 def adaptive_avg_pool2d_kernel(x, output_size):
-    if _opmath(x.dtype):
-        return adaptive_avg_pool2d_kernel(x.astype(np.float64), output_size).astype(x.dtype)
-    mh = adaptive_pool_matrix(x.shape[-2], output_size[0], x.dtype)
-    mw = adaptive_pool_matrix(x.shape[-1], output_size[1], x.dtype)
-    return np.ascontiguousarray(np.matmul(np.matmul(mh, x), mw.T))
+    return adaptive_avg_pool_nd_kernel(x, tuple(output_size))
 
 
 def adaptive_grad_check(name, grad):
@@ -1565,6 +1644,8 @@ def adaptive_grad_check(name, grad):
 
 def adaptive_avg_pool2d_backward(F, grad, self_sizes):
     adaptive_grad_check("adaptive_avg_pool2d", grad)
+    if F.is_raw:
+        return adaptive_avg_pool_nd_backward_kernel(grad, self_sizes, 2)
     mh = adaptive_pool_matrix(self_sizes[-2], grad.shape[-2], np.float64)
     mw = adaptive_pool_matrix(self_sizes[-1], grad.shape[-1], np.float64)
     return F.matmul(F.matmul(F.constant(mh.T, grad), grad), F.constant(mw, grad))
@@ -1572,8 +1653,7 @@ def adaptive_avg_pool2d_backward(F, grad, self_sizes):
 
 def _adaptive_avg_pool2d_backward_kernel(grad, self):
     from .raw import RAW
-    return np.asarray(adaptive_avg_pool2d_backward(RAW, grad, self.shape)).astype(
-        grad.dtype, copy=False)
+    return adaptive_avg_pool2d_backward(RAW, grad, self.shape)
 
 
 def _adaptive_avg_pool2d_of(F, grad, grad_output_sizes):
@@ -4492,16 +4572,18 @@ def _adaptive_mats(in_sizes, output_size):
     return tuple(adaptive_pool_matrix(i, o, np.float64) for i, o in zip(in_sizes, output_size))
 
 
+def _adaptive_avg_pool3d_backward(F, grad, output_size, self_sizes):
+    """Exact on arrays (Note [Adaptive average pooling order]); under create_graph the
+    averaging matrices' differentiable matmuls (values may differ in the last bits)."""
+    adaptive_grad_check("adaptive_avg_pool3d", grad)
+    if F.is_raw:
+        return adaptive_avg_pool_nd_backward_kernel(grad, self_sizes, 3)
+    return separable_backward(F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size))
+
+
 ADAPTIVE_AVG_POOL3D = defop(
-    "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0",
-    lambda x, output_size: separable_kernel(x, _adaptive_mats(x.shape[-3:], output_size))
-    if not _opmath(x.dtype) else separable_kernel(
-        x.astype(np.float64), _adaptive_mats(x.shape[-3:], output_size)).astype(x.dtype),
-    params=("output_size",),
-    grads={"self": lambda F, grad, output_size, self_sizes: (
-        adaptive_grad_check("adaptive_avg_pool3d", grad), separable_backward(
-            F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size)))[1]},
-    jvp="transpose")
+    "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", adaptive_avg_pool_nd_kernel,
+    params=("output_size",), grads={"self": _adaptive_avg_pool3d_backward}, jvp="transpose")
 
 
 def adaptive_max_pool_nd_kernel(x, output_size):
