@@ -1454,10 +1454,21 @@ def avg_pool2d_kernel(x, kernel_size, stride, padding, ceil_mode, count_include_
     h, w = x.shape[-2:]
     planes = x.reshape((-1, h, w))
     win, out = _pool_windows(planes, kernel_size, stride, padding, (1, 1), ceil_mode, 0)
-    total = win.sum(axis=(-2, -1), dtype=_opmath(x.dtype))
     div = _avg_divisor(x.shape, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
-    return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    if x.dtype.kind in "iub":
+        total = win.sum(axis=(-2, -1))
+        return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    # cpu_avg_pool2d: the window summed in order (rows, then columns) from 0 in opmath_t
+    # (the padding's zeros add nothing), one division (a half's sum is exact in float64)
+    acc = _opmath(x.dtype) or x.dtype
+    if acc != x.dtype:
+        win = win.astype(acc)
+    total = np.zeros((planes.shape[0],) + out, dtype=acc)
+    for i in range(kernel_size[0]):
+        for j in range(kernel_size[1]):
+            total += win[..., i, j]
+    return (total / div.astype(acc)).astype(x.dtype, copy=False).reshape(lead + out)
 
 
 def _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
@@ -1471,6 +1482,23 @@ def _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
     return np.outer(dh, dw).astype(np.float64)
 
 
+def _avg_pool2d_scatter(grad, div, kernel_size, stride, padding, self_sizes):
+    """cpu_avg_pool2d_backward: each output's grad_delta = grad_output / divisor (in the
+    gradient's type) added into grad_input in output order. Per kernel offset the outputs
+    reach distinct inputs (one strided add); an input's contributions come in output order
+    when the offsets run backwards (a later output reaches it at a smaller offset)."""
+    (kh, kw), (sh, sw), (oh, ow) = kernel_size, stride, grad.shape[-2:]
+    h, w = self_sizes[-2:]
+    delta = (grad / div.astype(grad.dtype)).reshape((-1, oh, ow))
+    ph, pw = max(h + padding[0], (oh - 1) * sh + kh), max(w + padding[1], (ow - 1) * sw + kw)
+    gi = np.zeros((delta.shape[0], ph, pw), dtype=grad.dtype)
+    for i in range(kh - 1, -1, -1):
+        for j in range(kw - 1, -1, -1):
+            gi[:, i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw] += delta
+    gi = gi[:, padding[0]:padding[0] + h, padding[1]:padding[1] + w]
+    return np.ascontiguousarray(gi).reshape(tuple(self_sizes))
+
+
 def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
                         count_include_pad, divisor_override, self_sizes):
     """Each output's gradient over its divisor, spread over its window: a depthwise
@@ -1480,6 +1508,8 @@ def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
     out = tuple(grad.shape[-2:])
     div = _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
+    if F.is_raw and grad.dtype.kind not in "iub":
+        return _avg_pool2d_scatter(grad, div, kernel_size, stride, padding, self_sizes)
     g = grad / F.constant(div, grad)
     planes = F.reshape(g, (1, -1) + out)
     c = planes.shape[1]
