@@ -3376,7 +3376,9 @@ def separable_kernel(x, mats):
     return np.ascontiguousarray(y, dtype=x.dtype)
 
 
-def separable_backward(F, grad, mats):
+def separable_backward(F, grad, mats, self_sizes=None):
+    if F.is_raw and self_sizes is not None and isinstance(mats[0], LinearMatrix):
+        return linear_backward_kernel(grad, mats, tuple(self_sizes[-len(mats):]))
     if len(mats) == 1:
         return F.matmul(grad, F.constant(mats[0], grad))
     if len(mats) == 2:
@@ -3414,7 +3416,7 @@ def _source_index(out, in_size, scale, align_corners, cubic):
     return src if cubic else np.maximum(src, 0.0)
 
 
-def linear_matrix(out, in_size, scale, align_corners):
+def _linear_matrix(out, in_size, scale, align_corners):
     src = _source_index(out, in_size, scale, align_corners, False)
     i0 = np.minimum(src.astype(np.int64), in_size - 1)
     i1 = i0 + (i0 < in_size - 1)
@@ -3424,6 +3426,107 @@ def linear_matrix(out, in_size, scale, align_corners):
     np.add.at(m, (rows, i0), 1.0 - l1)
     np.add.at(m, (rows, i1), l1)
     return m
+
+
+class LinearMatrix(np.ndarray):
+    """linear_matrix's (out, in) weights, carrying ``taps``: its (out, in_size, scale,
+    align_corners), which the backward recomputes in the gradient's opmath type."""
+
+
+def linear_matrix(out, in_size, scale, align_corners):
+    m = _linear_matrix(out, in_size, scale, align_corners).view(LinearMatrix)
+    m.taps = (out, in_size, scale, align_corners)
+    return m
+
+
+def linear_taps(out, in_size, scale, align_corners, dtype):
+    """aten's compute_source_index_and_lambda (UpSample.h) in ``dtype`` (opmath_t): per
+    output its two inputs and their weights (i0, i1, lambda0, lambda1)."""
+    t = np.dtype(dtype).type
+    o = np.arange(out)
+    if out == in_size:
+        return o, o, np.ones(out, dtype), np.zeros(out, dtype)
+    if align_corners:
+        src = (t(in_size - 1) / t(out - 1) if out > 1 else t(0)) * o.astype(dtype)
+    else:   # (its build contracts scale * (dst + 0.5) - 0.5 into one fused multiply-add)
+        s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
+        src = np.maximum(_fma_half_step(s, out), t(0))
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    l1 = np.minimum(np.maximum(src - i0.astype(dtype), t(0)), t(1))
+    return i0, i0 + (i0 < in_size - 1), t(1) - l1, l1
+
+
+@_functools.lru_cache(maxsize=64)
+def _fma_half_step(s, out):
+    """fma(s, o + 0.5, -0.5) for o < out, rounded once to s's type (exact in float64 for
+    float32, in fractions for float64)."""
+    if s.dtype == np.float32:
+        return (np.float64(s) * (np.arange(out) + 0.5) - 0.5).astype(np.float32)
+    from fractions import Fraction
+    fs = Fraction(float(s))
+    return np.array([float(fs * Fraction(2 * o + 1, 2) - Fraction(1, 2)) for o in range(out)])
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once (as a fused multiply-add; NumPy has none): float32 through
+    float64, float64 by Dekker's exact product and a two-sum (off only in double-rounding
+    ties)."""
+    if a.dtype == np.float32:
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    a = np.broadcast_to(a, np.broadcast_shapes(a.shape, b.shape))
+    with np.errstate(all="ignore"):
+        p = a * b
+        split = lambda v: (v * 134217729.0 - (v * 134217729.0 - v))  # noqa: E731
+        ah, bh = split(a), split(b)
+        al, bl = a - ah, b - bh
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s = p + c
+        bb = s - p
+        t = (p - (s - bb)) + (c - bb)
+        out = s + (t + e)
+        return np.where(np.isfinite(out) & np.isfinite(p), out, p + c)
+
+
+# Note [Linear upsampling backward order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# cpu_upsample_linear_backward (UpSampleKernel.cpp) walks the outputs in order and adds,
+# per output, lambda products times grad_output into its 2, 4 or 8 inputs (slots in the
+# order (h0, w0), (h0, w1), (h1, w0), (h1, w1); an edge output whose two inputs coincide
+# adds twice), in opmath_t (float for float16 / bfloat16, rounded once). Its build
+# contracts ``grad_input += (h * w) * g`` into a fused multiply-add (and the source index
+# ``scale * (dst + 0.5) - 0.5`` too). The transposed matrices' matmuls round differently.
+# Here the contributions are ranked per input position in that order and applied in
+# rounds (one vectorised fused multiply-add over distinct positions each).
+def linear_backward_kernel(grad, mats, in_sizes):
+    nd = len(mats)
+    acc = np.float32 if _half(grad) else grad.dtype
+    out = grad.shape[-nd:]
+    index, weight = 0, None
+    for d, m in enumerate(mats):
+        i0, i1, l0, l1 = linear_taps(*m.taps, acc)
+        shape = [1] * (2 * nd)
+        shape[d], shape[nd + d] = len(i0), 2
+        index = index * in_sizes[d] + np.stack([i0, i1], -1).reshape(shape)
+        lam = np.stack([l0, l1], -1).reshape(shape)
+        weight = lam if weight is None else weight * lam
+    index = np.broadcast_to(index, weight.shape).reshape(-1)
+    weight = weight.reshape(-1)
+    source = np.broadcast_to(np.arange(_numel(out)).reshape(tuple(out) + (1,) * nd),
+                             tuple(out) + (2,) * nd).reshape(-1)
+    order = np.argsort(index, kind="stable")
+    first = np.searchsorted(index[order], index[order], side="left")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order)) - first
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+    index, weight, source = index[by_rank], weight[by_rank][:, None], source[by_rank]
+    g = grad.astype(acc, copy=False).reshape((-1, _numel(out))).T   # (outputs, planes)
+    gi = np.zeros((_numel(tuple(in_sizes)), g.shape[1]), dtype=acc)
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        at = index[lo:hi]
+        gi[at] = _fma(weight[lo:hi], g[source[lo:hi]], gi[at])
+    gi = np.ascontiguousarray(gi.T).reshape(grad.shape[:-nd] + tuple(in_sizes))
+    return gi.astype(grad.dtype, copy=False)
 
 
 def cubic_matrix(out, in_size, scale, align_corners, A=-0.75):
