@@ -1628,7 +1628,8 @@ def _window_sums(a, windows):
     total = slots[0] + a.dtype.type(0)   # (+0.0: a -0.0 first slot)
     for row in slots[1:]:
         total += row
-    return np.ascontiguousarray(np.moveaxis(total, list(range(nd)), list(range(-nd, 0))))
+    # (a copy: fresh C strides, also on the size-1 dims ascontiguousarray would keep)
+    return np.moveaxis(total, list(range(nd)), list(range(-nd, 0))).copy()
 
 
 def adaptive_avg_pool_nd_kernel(x, output_size):
@@ -3450,17 +3451,18 @@ def linear_taps(out, in_size, scale, align_corners, dtype):
         src = (t(in_size - 1) / t(out - 1) if out > 1 else t(0)) * o.astype(dtype)
     else:   # (its build contracts scale * (dst + 0.5) - 0.5 into one fused multiply-add)
         s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
-        src = np.maximum(_fma_half_step(s, out), t(0))
+        src = np.maximum(_fma_half_step(s, out, np.dtype(dtype).name), t(0))
     i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
     l1 = np.minimum(np.maximum(src - i0.astype(dtype), t(0)), t(1))
     return i0, i0 + (i0 < in_size - 1), t(1) - l1, l1
 
 
 @_functools.lru_cache(maxsize=64)
-def _fma_half_step(s, out):
-    """fma(s, o + 0.5, -0.5) for o < out, rounded once to s's type (exact in float64 for
-    float32, in fractions for float64)."""
-    if s.dtype == np.float32:
+def _fma_half_step(s, out, dtype):
+    """fma(s, o + 0.5, -0.5) for o < out, rounded once to ``dtype`` (s's: a key of its own,
+    as equal float32 and float64 scales hash alike; exact in float64 for float32, in
+    fractions for float64)."""
+    if dtype == "float32":
         return (np.float64(s) * (np.arange(out) + 0.5) - 0.5).astype(np.float32)
     from fractions import Fraction
     fs = Fraction(float(s))
@@ -3525,7 +3527,7 @@ def linear_backward_kernel(grad, mats, in_sizes):
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         at = index[lo:hi]
         gi[at] = _fma(weight[lo:hi], g[source[lo:hi]], gi[at])
-    gi = np.ascontiguousarray(gi.T).reshape(grad.shape[:-nd] + tuple(in_sizes))
+    gi = gi.T.copy().reshape(grad.shape[:-nd] + tuple(in_sizes))
     return gi.astype(grad.dtype, copy=False)
 
 
