@@ -84,8 +84,9 @@ def test_adaptive_avg_pool_bitwise(nd, dt):
             out = (2,) + out[1:]
         xn = _input(rs, (2, 3) + sp, seed)
         fn = f"adaptive_avg_pool{nd}d"
+        arg = out[0] if nd == 1 else out
         _check(xn, dt, nd > 1 and seed % 2 == 1,
-               lambda F, x: getattr(F, fn)(x, out[0] if nd == 1 else out), seed)
+               lambda F, x, fn=fn, arg=arg: getattr(F, fn)(x, arg), seed)
 
 
 def test_adaptive_avg_pool_inf_is_not_nan():
@@ -109,7 +110,7 @@ def test_avg_pool2d_bitwise(dt):
             torch.nn.functional.avg_pool2d(torch.tensor(xn), **kw)
         except RuntimeError:
             continue
-        _check(xn, dt, seed % 2 == 1, lambda F, x: F.avg_pool2d(x, **kw), seed)
+        _check(xn, dt, seed % 2 == 1, lambda F, x, kw=kw: F.avg_pool2d(x, **kw), seed)
         done += 1
     assert done > 40
 
@@ -137,7 +138,7 @@ def test_linear_interpolate_backward_bitwise(mode, dt):
             gn.flat[rs.randint(gn.size)] = np.inf
         cl = nd > 1 and seed % 2 == 1
         # (a float64 call first: its cached source indices must not serve float32)
-        _run(autotensor, xn, gn, "float64", cl, lambda F, x: F.interpolate(x, **kw))
-        _, gt = _run(torch, xn, gn, dt, cl, lambda F, x: F.interpolate(x, **kw))
-        _, ga = _run(autotensor, xn, gn, dt, cl, lambda F, x: F.interpolate(x, **kw))
+        _run(autotensor, xn, gn, "float64", cl, lambda F, x, kw=kw: F.interpolate(x, **kw))
+        _, gt = _run(torch, xn, gn, dt, cl, lambda F, x, kw=kw: F.interpolate(x, **kw))
+        _, ga = _run(autotensor, xn, gn, dt, cl, lambda F, x, kw=kw: F.interpolate(x, **kw))
         assert _same(gt, ga), (kw, gt, ga)

@@ -1579,12 +1579,14 @@ def _opmath(dtype):
 # aten's cpu_adaptive_avg_pool (AdaptiveAvgPoolKernel.cpp; both layouts) sums each output's
 # window [floor(o*in/out), ceil((o+1)*in/out)) in order (d, then h, then w) from 0 in
 # opmath_t (float for float16/bfloat16; the 3-d kernel sums and divides a half in half),
-# then divides once per dim (``sum / kh / kw``) and casts once; averaging matrices round differently and turn an inf into NaN (0 * inf).
+# then divides once per dim (``sum / kh / kw``) and casts once; averaging matrices round
+# differently and turn an inf into NaN (0 * inf).
 # Its backward adds grad_delta = grad_output / kh / kw (scalar_t arithmetic: a half delta
 # is rounded after each division) into grad_input in output order, in scalar_t. Both are
 # the same gathered sum: the windows padded to their longest with +0.0 (adding +0.0 never
-# changes a sum that starts at +0.0) and summed by np.cumsum (sequential, unlike np.sum);
-# the backward's "windows" are, per input position, the outputs that cover it, in order.
+# changes a sum that starts at +0.0) and added slot by slot (np.sum pairs, and np.cumsum
+# along a leading axis is ~10 x slower); the backward's "windows" are, per input position,
+# the outputs that cover it, in order.
 @_functools.lru_cache(maxsize=64)
 def _adaptive_windows(size, out):
     """Per output o of one dim: its window's (out, K) positions (clipped), mask and
@@ -3378,7 +3380,7 @@ def separable_kernel(x, mats):
 
 
 def separable_backward(F, grad, mats, self_sizes=None):
-    if F.is_raw and self_sizes is not None and isinstance(mats[0], LinearMatrix):
+    if F.is_raw and self_sizes is not None and getattr(mats[0], "taps", None):
         return linear_backward_kernel(grad, mats, tuple(self_sizes[-len(mats):]))
     if len(mats) == 1:
         return F.matmul(grad, F.constant(mats[0], grad))
@@ -3432,6 +3434,9 @@ def _linear_matrix(out, in_size, scale, align_corners):
 class LinearMatrix(np.ndarray):
     """linear_matrix's (out, in) weights, carrying ``taps``: its (out, in_size, scale,
     align_corners), which the backward recomputes in the gradient's opmath type."""
+
+    def __array_finalize__(self, obj):
+        self.taps = getattr(obj, "taps", None)
 
 
 def linear_matrix(out, in_size, scale, align_corners):
