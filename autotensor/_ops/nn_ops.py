@@ -3504,13 +3504,16 @@ def _fma(a, b, c):
 # ``scale * (dst + 0.5) - 0.5`` too). The transposed matrices' matmuls round differently.
 # Here the contributions are ranked per input position in that order and applied in
 # rounds (one vectorised fused multiply-add over distinct positions each).
-def linear_backward_kernel(grad, mats, in_sizes):
-    nd = len(mats)
-    acc = np.float32 if _half(grad) else grad.dtype
-    out = grad.shape[-nd:]
+@_functools.lru_cache(maxsize=16)
+def _linear_backward_plan(taps, acc, in_sizes):
+    """linear_backward_kernel's contributions (input position, weight, output), sorted by
+    their rank among those to the same position, and the rounds' bounds (cached: read
+    only)."""
+    nd = len(taps)
+    out = tuple(t[0] for t in taps)
     index, weight = 0, None
-    for d, m in enumerate(mats):
-        i0, i1, l0, l1 = linear_taps(*m.taps, acc)
+    for d, t in enumerate(taps):
+        i0, i1, l0, l1 = linear_taps(*t, acc)
         shape = [1] * (2 * nd)
         shape[d], shape[nd + d] = len(i0), 2
         index = index * in_sizes[d] + np.stack([i0, i1], -1).reshape(shape)
@@ -3518,20 +3521,34 @@ def linear_backward_kernel(grad, mats, in_sizes):
         weight = lam if weight is None else weight * lam
     index = np.broadcast_to(index, weight.shape).reshape(-1)
     weight = weight.reshape(-1)
-    source = np.broadcast_to(np.arange(_numel(out)).reshape(tuple(out) + (1,) * nd),
-                             tuple(out) + (2,) * nd).reshape(-1)
+    source = np.broadcast_to(np.arange(_numel(out)).reshape(out + (1,) * nd),
+                             out + (2,) * nd).reshape(-1)
     order = np.argsort(index, kind="stable")
     first = np.searchsorted(index[order], index[order], side="left")
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order)) - first
     by_rank = np.argsort(rank, kind="stable")
     bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
-    index, weight, source = index[by_rank], weight[by_rank][:, None], source[by_rank]
+    return index[by_rank], weight[by_rank][:, None], source[by_rank], bounds
+
+
+def linear_backward_kernel(grad, mats, in_sizes):
+    nd = len(mats)
+    acc = np.float32 if _half(grad) else grad.dtype
+    out = grad.shape[-nd:]
+    index, weight, source, bounds = _linear_backward_plan(
+        tuple(m.taps for m in mats), np.dtype(acc).name, tuple(in_sizes))
     g = grad.astype(acc, copy=False).reshape((-1, _numel(out))).T   # (outputs, planes)
     gi = np.zeros((_numel(tuple(in_sizes)), g.shape[1]), dtype=acc)
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        at = index[lo:hi]
-        gi[at] = _fma(weight[lo:hi], g[source[lo:hi]], gi[at])
+    if acc == np.float32:   # (_fma's float32 route, the operands widened once)
+        weight, g = weight.astype(np.float64), g.astype(np.float64)
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            at = index[lo:hi]
+            gi[at] = weight[lo:hi] * g[source[lo:hi]] + gi[at]
+    else:
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            at = index[lo:hi]
+            gi[at] = _fma(weight[lo:hi], g[source[lo:hi]], gi[at])
     gi = gi.T.copy().reshape(grad.shape[:-nd] + tuple(in_sizes))
     return gi.astype(grad.dtype, copy=False)
 
