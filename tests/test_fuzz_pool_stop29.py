@@ -607,10 +607,8 @@ _CASES = pool_cases() + window_cases() + unpool_cases()
 
 # Cases that still differ (tests/fuzz/OPEN_FINDINGS.md, Stop 29, helper chk29).
 KNOWN_OPEN = {
-    # float16/bfloat16 adaptive_avg_pool3d: aten's CPU kernel sums in the input's type
-    # (scalar_t, not opmath) and divides by kT, kH, kW in turn; ours rounds once.
-    "adaptive_avg_pool3d (1, 2, 4, 5, 4) float16",
-    "adaptive_avg_pool3d (1, 2, 4, 5, 4) bfloat16",
+    # (float16/bfloat16 adaptive_avg_pool3d: fixed at stop 36, Note [Adaptive average
+    # pooling order])
     # uint8 bilinear / bicubic upsampling (aten's fixed-point uint8 paths) and bfloat16
     # bicubic rounding
     "interp bilinear (1, 1, 2, 3) uint8",

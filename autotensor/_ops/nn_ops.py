@@ -1489,10 +1489,21 @@ def avg_pool2d_kernel(x, kernel_size, stride, padding, ceil_mode, count_include_
     h, w = x.shape[-2:]
     planes = x.reshape((-1, h, w))
     win, out = _pool_windows(planes, kernel_size, stride, padding, (1, 1), ceil_mode, 0)
-    total = win.sum(axis=(-2, -1), dtype=_opmath(x.dtype))
     div = _avg_divisor(x.shape, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
-    return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    if x.dtype.kind in "iub":
+        total = win.sum(axis=(-2, -1))
+        return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    # cpu_avg_pool2d: the window summed in order (rows, then columns) from 0 in opmath_t
+    # (the padding's zeros add nothing), one division (a half's sum is exact in float64)
+    acc = _opmath(x.dtype) or x.dtype
+    if acc != x.dtype:
+        win = win.astype(acc)
+    total = np.zeros((planes.shape[0],) + out, dtype=acc)
+    for i in range(kernel_size[0]):
+        for j in range(kernel_size[1]):
+            total += win[..., i, j]
+    return (total / div.astype(acc)).astype(x.dtype, copy=False).reshape(lead + out)
 
 
 def _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
@@ -1506,6 +1517,23 @@ def _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
     return np.outer(dh, dw).astype(np.float64)
 
 
+def _avg_pool2d_scatter(grad, div, kernel_size, stride, padding, self_sizes):
+    """cpu_avg_pool2d_backward: each output's grad_delta = grad_output / divisor (in the
+    gradient's type) added into grad_input in output order. Per kernel offset the outputs
+    reach distinct inputs (one strided add); an input's contributions come in output order
+    when the offsets run backwards (a later output reaches it at a smaller offset)."""
+    (kh, kw), (sh, sw), (oh, ow) = kernel_size, stride, grad.shape[-2:]
+    h, w = self_sizes[-2:]
+    delta = (grad / div.astype(grad.dtype)).reshape((-1, oh, ow))
+    ph, pw = max(h + padding[0], (oh - 1) * sh + kh), max(w + padding[1], (ow - 1) * sw + kw)
+    gi = np.zeros((delta.shape[0], ph, pw), dtype=grad.dtype)
+    for i in range(kh - 1, -1, -1):
+        for j in range(kw - 1, -1, -1):
+            gi[:, i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw] += delta
+    gi = gi[:, padding[0]:padding[0] + h, padding[1]:padding[1] + w]
+    return np.ascontiguousarray(gi).reshape(tuple(self_sizes))
+
+
 def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
                         count_include_pad, divisor_override, self_sizes):
     """Each output's gradient over its divisor, spread over its window: a depthwise
@@ -1515,6 +1543,8 @@ def avg_pool2d_backward(F, grad, kernel_size, stride, padding, ceil_mode,
     out = tuple(grad.shape[-2:])
     div = _avg_divisor(self_sizes, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
+    if F.is_raw and grad.dtype.kind not in "iub":
+        return _avg_pool2d_scatter(grad, div, kernel_size, stride, padding, self_sizes)
     g = grad / F.constant(div, grad)
     planes = F.reshape(g, (1, -1) + out)
     c = planes.shape[1]
@@ -1579,12 +1609,94 @@ def _opmath(dtype):
     return np.float64 if dtype.name in ("float16", "bfloat16") else None
 
 
+# Note [Adaptive average pooling order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# aten's cpu_adaptive_avg_pool (AdaptiveAvgPoolKernel.cpp; both layouts) sums each output's
+# window [floor(o*in/out), ceil((o+1)*in/out)) in order (d, then h, then w) from 0 in
+# opmath_t (float for float16/bfloat16; the 3-d kernel sums and divides a half in half),
+# then divides once per dim (``sum / kh / kw``) and casts once; averaging matrices round
+# differently and turn an inf into NaN (0 * inf).
+# Its backward adds grad_delta = grad_output / kh / kw (scalar_t arithmetic: a half delta
+# is rounded after each division) into grad_input in output order, in scalar_t. Both are
+# the same gathered sum: the windows padded to their longest with +0.0 (adding +0.0 never
+# changes a sum that starts at +0.0) and added slot by slot (np.sum pairs, and np.cumsum
+# along a leading axis is ~10 x slower); the backward's "windows" are, per input position,
+# the outputs that cover it, in order.
+@_functools.lru_cache(maxsize=64)
+def _adaptive_windows(size, out):
+    """Per output o of one dim: its window's (out, K) positions (clipped), mask and
+    length (cached: read only)."""
+    o = np.arange(out)
+    start, end = (o * size) // out, -((-(o + 1) * size) // out)
+    k = np.arange(int((end - start).max()))
+    pos = start[:, None] + k
+    return np.minimum(pos, size - 1), pos < end[:, None], end - start
+
+
+@_functools.lru_cache(maxsize=64)
+def _covering_outputs(size, out):
+    """Per input position i of one dim: the outputs whose window holds it, in order
+    ((size, M) positions, clipped, and mask; cached: read only)."""
+    o = np.arange(out)
+    start, end = (o * size) // out, -((-(o + 1) * size) // out)
+    i = np.arange(size)
+    first = np.searchsorted(end, i, side="right")     # first o with end(o) > i
+    last = np.searchsorted(start, i, side="right")    # one past the last o with start <= i
+    k = np.arange(int((last - first).max()))
+    pos = first[:, None] + k
+    return np.minimum(pos, out - 1), pos < last[:, None]
+
+
+def _window_sums(a, windows):
+    """Sequential sums from +0.0 of ``a`` over per-dim windows of its trailing dims ((L, K)
+    positions and masks), Note [Adaptive average pooling order]. Those dims are moved to
+    the front, gathered by one np.take per dim (a masked slot reads a +0.0 appended to
+    that dim), the slots made the leading axis and added in order, row by row."""
+    nd = len(windows)
+    lead = a.shape[:a.ndim - nd]
+    a = np.moveaxis(a, list(range(len(lead), a.ndim)), list(range(nd)))
+    if not all(ok.all() for _, ok in windows):
+        a = np.pad(a, [(0, 1)] * nd + [(0, 0)] * len(lead))
+    g = a
+    for d, (pos, ok) in enumerate(windows):
+        g = np.take(g, np.where(ok, pos, a.shape[d] - 1), axis=2 * d)
+    g = np.moveaxis(g, [2 * d + 1 for d in range(nd)], list(range(nd)))
+    slots = np.ascontiguousarray(g).reshape((-1,) + g.shape[nd:])   # (slot, L..., lead)
+    total = slots[0] + a.dtype.type(0)   # (+0.0: a -0.0 first slot)
+    for row in slots[1:]:
+        total += row
+    # (a copy: fresh C strides, also on the size-1 dims ascontiguousarray would keep)
+    return np.moveaxis(total, list(range(nd)), list(range(-nd, 0))).copy()
+
+
+def adaptive_avg_pool_nd_kernel(x, output_size):
+    """cpu_adaptive_avg_pool: Note [Adaptive average pooling order]."""
+    nd = len(output_size)
+    acc = x.astype(np.float32) if _half(x) and nd < 3 else x
+    if 0 in acc.shape or 0 in tuple(output_size):
+        return np.zeros(x.shape[:-nd] + tuple(output_size), dtype=x.dtype)
+    wins = [_adaptive_windows(s, o) for s, o in zip(x.shape[-nd:], output_size)]
+    y = _window_sums(acc, [w[:2] for w in wins])
+    for d, (_, _, k) in enumerate(wins):
+        y /= k.astype(acc.dtype).reshape((-1,) + (1,) * (nd - 1 - d))
+    return y.astype(x.dtype, copy=False)
+
+
+def adaptive_avg_pool_nd_backward_kernel(grad, self_sizes, nd):
+    """cpu_adaptive_avg_pool_backward: Note [Adaptive average pooling order]."""
+    sizes = tuple(self_sizes[-nd:])
+    out = grad.shape[-nd:]
+    if 0 in grad.shape:
+        return np.zeros(grad.shape[:-nd] + sizes, dtype=grad.dtype)
+    delta = grad
+    for d, (s, o) in enumerate(zip(sizes, out)):
+        k = _adaptive_windows(s, o)[2].astype(grad.dtype)
+        delta = delta / k.reshape((-1,) + (1,) * (nd - 1 - d))
+    return _window_sums(delta, [_covering_outputs(s, o) for s, o in zip(sizes, out)])
+
+
 def adaptive_avg_pool2d_kernel(x, output_size):
-    if _opmath(x.dtype):
-        return adaptive_avg_pool2d_kernel(x.astype(np.float64), output_size).astype(x.dtype)
-    mh = adaptive_pool_matrix(x.shape[-2], output_size[0], x.dtype)
-    mw = adaptive_pool_matrix(x.shape[-1], output_size[1], x.dtype)
-    return np.ascontiguousarray(np.matmul(np.matmul(mh, x), mw.T))
+    return adaptive_avg_pool_nd_kernel(x, tuple(output_size))
 
 
 def adaptive_grad_check(name, grad):
@@ -1600,6 +1712,8 @@ def adaptive_grad_check(name, grad):
 
 def adaptive_avg_pool2d_backward(F, grad, self_sizes):
     adaptive_grad_check("adaptive_avg_pool2d", grad)
+    if F.is_raw:
+        return adaptive_avg_pool_nd_backward_kernel(grad, self_sizes, 2)
     mh = adaptive_pool_matrix(self_sizes[-2], grad.shape[-2], np.float64)
     mw = adaptive_pool_matrix(self_sizes[-1], grad.shape[-1], np.float64)
     return F.matmul(F.matmul(F.constant(mh.T, grad), grad), F.constant(mw, grad))
@@ -1607,8 +1721,7 @@ def adaptive_avg_pool2d_backward(F, grad, self_sizes):
 
 def _adaptive_avg_pool2d_backward_kernel(grad, self):
     from .raw import RAW
-    return np.asarray(adaptive_avg_pool2d_backward(RAW, grad, self.shape)).astype(
-        grad.dtype, copy=False)
+    return adaptive_avg_pool2d_backward(RAW, grad, self.shape)
 
 
 def _adaptive_avg_pool2d_of(F, grad, grad_output_sizes):
@@ -3300,7 +3413,9 @@ def separable_kernel(x, mats):
     return np.ascontiguousarray(y, dtype=x.dtype)
 
 
-def separable_backward(F, grad, mats):
+def separable_backward(F, grad, mats, self_sizes=None):
+    if F.is_raw and self_sizes is not None and getattr(mats[0], "taps", None):
+        return linear_backward_kernel(grad, mats, tuple(self_sizes[-len(mats):]))
     if len(mats) == 1:
         return F.matmul(grad, F.constant(mats[0], grad))
     if len(mats) == 2:
@@ -3349,7 +3464,7 @@ def _source_index(out, in_size, scale, align_corners, cubic):
     return src if cubic else np.maximum(src, 0.0)
 
 
-def linear_matrix(out, in_size, scale, align_corners):
+def _linear_matrix(out, in_size, scale, align_corners):
     src = _source_index(out, in_size, scale, align_corners, False)
     i0 = np.minimum(src.astype(np.int64), in_size - 1)
     i1 = i0 + (i0 < in_size - 1)
@@ -3359,6 +3474,128 @@ def linear_matrix(out, in_size, scale, align_corners):
     np.add.at(m, (rows, i0), 1.0 - l1)
     np.add.at(m, (rows, i1), l1)
     return m
+
+
+class LinearMatrix(np.ndarray):
+    """linear_matrix's (out, in) weights, carrying ``taps``: its (out, in_size, scale,
+    align_corners), which the backward recomputes in the gradient's opmath type."""
+
+    def __array_finalize__(self, obj):
+        self.taps = getattr(obj, "taps", None)
+
+
+def linear_matrix(out, in_size, scale, align_corners):
+    m = _linear_matrix(out, in_size, scale, align_corners).view(LinearMatrix)
+    m.taps = (out, in_size, scale, align_corners)
+    return m
+
+
+def linear_taps(out, in_size, scale, align_corners, dtype):
+    """aten's compute_source_index_and_lambda (UpSample.h) in ``dtype`` (opmath_t): per
+    output its two inputs and their weights (i0, i1, lambda0, lambda1)."""
+    t = np.dtype(dtype).type
+    o = np.arange(out)
+    if out == in_size:
+        return o, o, np.ones(out, dtype), np.zeros(out, dtype)
+    if align_corners:
+        src = (t(in_size - 1) / t(out - 1) if out > 1 else t(0)) * o.astype(dtype)
+    else:   # (its build contracts scale * (dst + 0.5) - 0.5 into one fused multiply-add)
+        s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
+        src = np.maximum(_fma_half_step(s, out, np.dtype(dtype).name), t(0))
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    l1 = np.minimum(np.maximum(src - i0.astype(dtype), t(0)), t(1))
+    return i0, i0 + (i0 < in_size - 1), t(1) - l1, l1
+
+
+@_functools.lru_cache(maxsize=64)
+def _fma_half_step(s, out, dtype):
+    """fma(s, o + 0.5, -0.5) for o < out, rounded once to ``dtype`` (s's: a key of its own,
+    as equal float32 and float64 scales hash alike; exact in float64 for float32, in
+    fractions for float64)."""
+    if dtype == "float32":
+        return (np.float64(s) * (np.arange(out) + 0.5) - 0.5).astype(np.float32)
+    from fractions import Fraction
+    fs = Fraction(float(s))
+    return np.array([float(fs * Fraction(2 * o + 1, 2) - Fraction(1, 2)) for o in range(out)])
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once (as a fused multiply-add; NumPy has none): float32 through
+    float64, float64 by Dekker's exact product and a two-sum (off only in double-rounding
+    ties)."""
+    if a.dtype == np.float32:
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    a = np.broadcast_to(a, np.broadcast_shapes(a.shape, b.shape))
+    with np.errstate(all="ignore"):
+        p = a * b
+        split = lambda v: (v * 134217729.0 - (v * 134217729.0 - v))  # noqa: E731
+        ah, bh = split(a), split(b)
+        al, bl = a - ah, b - bh
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s = p + c
+        bb = s - p
+        t = (p - (s - bb)) + (c - bb)
+        out = s + (t + e)
+        return np.where(np.isfinite(out) & np.isfinite(p), out, p + c)
+
+
+# Note [Linear upsampling backward order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# cpu_upsample_linear_backward (UpSampleKernel.cpp) walks the outputs in order and adds,
+# per output, lambda products times grad_output into its 2, 4 or 8 inputs (slots in the
+# order (h0, w0), (h0, w1), (h1, w0), (h1, w1); an edge output whose two inputs coincide
+# adds twice), in opmath_t (float for float16 / bfloat16, rounded once). Its build
+# contracts ``grad_input += (h * w) * g`` into a fused multiply-add (and the source index
+# ``scale * (dst + 0.5) - 0.5`` too). The transposed matrices' matmuls round differently.
+# Here the contributions are ranked per input position in that order and applied in
+# rounds (one vectorised fused multiply-add over distinct positions each).
+@_functools.lru_cache(maxsize=16)
+def _linear_backward_plan(taps, acc, in_sizes):
+    """linear_backward_kernel's contributions (input position, weight, output), sorted by
+    their rank among those to the same position, and the rounds' bounds (cached: read
+    only)."""
+    nd = len(taps)
+    out = tuple(t[0] for t in taps)
+    index, weight = 0, None
+    for d, t in enumerate(taps):
+        i0, i1, l0, l1 = linear_taps(*t, acc)
+        shape = [1] * (2 * nd)
+        shape[d], shape[nd + d] = len(i0), 2
+        index = index * in_sizes[d] + np.stack([i0, i1], -1).reshape(shape)
+        lam = np.stack([l0, l1], -1).reshape(shape)
+        weight = lam if weight is None else weight * lam
+    index = np.broadcast_to(index, weight.shape).reshape(-1)
+    weight = weight.reshape(-1)
+    source = np.broadcast_to(np.arange(_numel(out)).reshape(out + (1,) * nd),
+                             out + (2,) * nd).reshape(-1)
+    order = np.argsort(index, kind="stable")
+    first = np.searchsorted(index[order], index[order], side="left")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order)) - first
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+    return index[by_rank], weight[by_rank][:, None], source[by_rank], bounds
+
+
+def linear_backward_kernel(grad, mats, in_sizes):
+    nd = len(mats)
+    acc = np.float32 if _half(grad) else grad.dtype
+    out = grad.shape[-nd:]
+    index, weight, source, bounds = _linear_backward_plan(
+        tuple(m.taps for m in mats), np.dtype(acc).name, tuple(in_sizes))
+    g = grad.astype(acc, copy=False).reshape((-1, _numel(out))).T   # (outputs, planes)
+    gi = np.zeros((_numel(tuple(in_sizes)), g.shape[1]), dtype=acc)
+    if acc == np.float32:   # (_fma's float32 route, the operands widened once)
+        weight, g = weight.astype(np.float64), g.astype(np.float64)
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            at = index[lo:hi]
+            gi[at] = weight[lo:hi] * g[source[lo:hi]] + gi[at]
+    else:
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            at = index[lo:hi]
+            gi[at] = _fma(weight[lo:hi], g[source[lo:hi]], gi[at])
+    gi = gi.T.copy().reshape(grad.shape[:-nd] + tuple(in_sizes))
+    return gi.astype(grad.dtype, copy=False)
 
 
 def cubic_matrix(out, in_size, scale, align_corners, A=-0.75):
@@ -4544,16 +4781,18 @@ def _adaptive_mats(in_sizes, output_size):
     return tuple(adaptive_pool_matrix(i, o, np.float64) for i, o in zip(in_sizes, output_size))
 
 
+def _adaptive_avg_pool3d_backward(F, grad, output_size, self_sizes):
+    """Exact on arrays (Note [Adaptive average pooling order]); under create_graph the
+    averaging matrices' differentiable matmuls (values may differ in the last bits)."""
+    adaptive_grad_check("adaptive_avg_pool3d", grad)
+    if F.is_raw:
+        return adaptive_avg_pool_nd_backward_kernel(grad, self_sizes, 3)
+    return separable_backward(F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size))
+
+
 ADAPTIVE_AVG_POOL3D = defop(
-    "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0",
-    lambda x, output_size: separable_kernel(x, _adaptive_mats(x.shape[-3:], output_size))
-    if not _opmath(x.dtype) else separable_kernel(
-        x.astype(np.float64), _adaptive_mats(x.shape[-3:], output_size)).astype(x.dtype),
-    params=("output_size",),
-    grads={"self": lambda F, grad, output_size, self_sizes: (
-        adaptive_grad_check("adaptive_avg_pool3d", grad), separable_backward(
-            F, grad, _adaptive_mats(tuple(self_sizes[-3:]), output_size)))[1]},
-    jvp="transpose")
+    "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", adaptive_avg_pool_nd_kernel,
+    params=("output_size",), grads={"self": _adaptive_avg_pool3d_backward}, jvp="transpose")
 
 
 def adaptive_max_pool_nd_kernel(x, output_size):
