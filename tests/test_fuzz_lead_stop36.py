@@ -407,3 +407,39 @@ def test_nn_kernels_refuse_dtypes_as_their_dispatch(call):
         for dtype in ("bool", "int64", "uint8", "float16", "bfloat16", "complex64"):
             assert _dtype_outcome(autotensor, call, shape, dtype) == \
                 _dtype_outcome(torch, call, shape, dtype), (shape, dtype)
+
+
+def test_margin_losses_of_no_sample_and_embedding_of_an_empty_weight():
+    """multi_margin_loss's backward of an empty batch divided by zero (an internal
+    ZeroDivisionError), multilabel_margin_loss's mean was NaN (aten writes nothing: its
+    float64 result reads 0); embedding into an empty weight raised IndexError where
+    PyTorch's index_select refuses first."""
+    F = autotensor.nn.functional
+    x = autotensor.zeros(0, 3, dtype=autotensor.float64, requires_grad=True)
+    for loss in (F.multi_margin_loss(x, autotensor.zeros(0, dtype=autotensor.int64)),
+                 F.multilabel_margin_loss(x, autotensor.zeros(0, 3, dtype=autotensor.int64))):
+        assert loss.item() == 0.0
+        (g,) = autotensor.autograd.grad(loss, x)
+        assert g.shape == (0, 3)
+    for mod in (autotensor, torch):
+        with pytest.raises(RuntimeError, match=r"^index_select\(\): self indexing axis dim "
+                                               r"should be positive$"):
+            mod.nn.functional.embedding(mod.tensor([0, 1]), mod.zeros(0, 3))
+
+
+def test_an_empty_mean_leaves_the_users_once_warnings_alone():
+    """The mean of an empty tensor used warnings.catch_warnings, which resets every module's
+    "once" registry: a user's default-filtered warning then showed again."""
+    import subprocess
+    import sys
+    code = ("import warnings, autotensor as torch\n"
+            "def f():\n"
+            "    warnings.warn('mine')\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('default')\n"
+            "    for _ in range(3):\n"
+            "        f(); torch.zeros(0).mean()\n"
+            "    print(len(w))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=pathlib.Path(__file__).parent.parent, check=True).stdout
+    assert out.strip() == "1"

@@ -4325,8 +4325,9 @@ def _values(v):
 
 
 def _reduce_array(loss, reduction):
-    if reduction == "mean":
-        return np.asarray(loss.mean())
+    if reduction == "mean":  # (no sample: aten's kernels never write the result, whose
+        # memory is then whatever empty() gave; 0 here, what a fresh page holds)
+        return np.asarray(loss.mean()) if loss.size else np.zeros((), loss.dtype)
     if reduction == "sum":
         return np.asarray(loss.sum())
     return loss
@@ -4336,7 +4337,7 @@ def _grad_per_sample(F, grad, n, reduction):
     """(N, 1) upstream gradient of each sample's loss."""
     if reduction == "none":
         return F.unsqueeze(grad, 1)
-    g = grad / n if reduction == "mean" else grad
+    g = grad / n if reduction == "mean" and n else grad  # (no sample: an empty gradient)
     return F.reshape(g, (1, 1))
 
 
@@ -4392,7 +4393,7 @@ def _multi_margin_grad(grad, x, target, p, margin, weight, reduction):
     dt = x.dtype.type
     target = np.reshape(target, -1)
     rows = np.arange(n)
-    g = dt(1.0 / (n * c)) if reduction == "mean" else dt(1.0 / c)
+    g = dt(1.0 / (n * c)) if reduction == "mean" and n * c else dt(1.0 / max(c, 1))
     z = dt(margin) - x[rows, target][:, None] + x
     active = (z > 0) & (np.arange(c)[None, :] != target[:, None])
     h = np.broadcast_to(g, x.shape) if p == 1 else 2 * g * z

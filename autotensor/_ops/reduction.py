@@ -532,9 +532,14 @@ def _np_mean(a, axis=None, keepdims=False):
     without NumPy's "Mean of empty slice" warning (PyTorch gives NaN silently)."""
     if a.size:
         return mean_array(a, axis=axis, keepdims=keepdims)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.mean(a, axis=axis, keepdims=keepdims)
+    # (0 / count: not catch_warnings, which would reset the "once" registries of the
+    # user's own warnings)
+    total = np.sum(a, axis=axis, keepdims=keepdims)
+    count = a.size if axis is None else math.prod(
+        a.shape[i] for i in ((axis,) if isinstance(axis, int) else axis))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.true_divide(total, count, dtype=total.dtype if total.dtype.kind in "fc"
+                              else np.float64)
 
 
 def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None):

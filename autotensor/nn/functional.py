@@ -520,6 +520,8 @@ def _embedding(weight, input, padding_idx, scale_grad_by_freq):
                            f"following scalar types: Long, Int; but got "
                            f"{_dtypes.legacy_type_name(input.dtype)} instead (while checking "
                            "arguments for embedding)")
+    if idx.size and not weight.shape[0]:  # (index_select's check of an empty self, first)
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
     params = (idx, padding_idx if padding_idx >= 0 else -1, bool(scale_grad_by_freq))
