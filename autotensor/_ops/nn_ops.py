@@ -3399,6 +3399,8 @@ def pad_map(size, left, right, mode):
 # One interpolation matrix (out, in) per spatial dim: y = Mh x Mw^T; the backward applies
 # the transposes (two matmuls, differentiable).
 def separable_kernel(x, mats):
+    if getattr(mats[0], "taps", None) and x.dtype in (np.float32, np.float64):
+        return linear_forward_kernel(x, mats)
     if _half(x):  # float16/bfloat16: float32 weights and sums, one rounding (PyTorch's opmath)
         return separable_kernel(x.astype(np.float32), mats).astype(x.dtype)
     if len(mats) == 1:
@@ -3537,6 +3539,26 @@ def _fma(a, b, c):
         t = (p - (s - bb)) + (c - bb)
         out = s + (t + e)
         return np.where(np.isfinite(out) & np.isfinite(p), out, p + c)
+
+
+# Note [Linear upsampling forward order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# upsample_generic_Nd_kernel_impl (UpSampleKernel.cpp) evaluates, per output, the innermost
+# dim's two taps as ``t0 * w0 + t1 * w1``, which its build contracts to fma(t0, w0, t1 * w1)
+# (measured: 1-d float32 bit for bit), and each outer dim over the inner results as
+# ``t0 * w0; += t1 * w1`` (fma(t1, w1, t0 * w0)). An edge output whose taps coincide still
+# weighs both (0 * inf: NaN, as PyTorch). Matrices (the old route) gave inf there.
+def linear_forward_kernel(x, mats):
+    for k, m in enumerate(reversed(mats)):       # innermost dim first
+        axis = x.ndim - 1 - k
+        i0, i1, l0, l1 = linear_taps(*m.taps, x.dtype)
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
+        w0, w1 = l0.reshape(shape), l1.reshape(shape)
+        with np.errstate(all="ignore"):
+            x = _fma(a, w0, b * w1) if k == 0 else _fma(b, w1, a * w0)
+    return np.ascontiguousarray(x)
 
 
 # Note [Linear upsampling backward order]
