@@ -3428,16 +3428,19 @@ def separable_backward(F, grad, mats, self_sizes=None):
     return F.reshape(g, lead + (mats[0].shape[1], h, w))
 
 
-def _separable_op(name, node):
+def _separable_op(name, node, jvp="transpose"):
     return defop(name, node, separable_kernel, params=("mats",),
-                 grads={"self": separable_backward}, jvp="transpose",
+                 grads={"self": separable_backward}, jvp=jvp,
                  layout=layout.suggested_format)
 
 
-UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0")
-UPSAMPLE_BILINEAR2D = _separable_op("upsample_bilinear2d", "UpsampleBilinear2DBackward0")
+# (the linear modes' tangent: the forward kernel on it, as PyTorch's upsample_*(self_t))
+UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0", "linear")
+UPSAMPLE_BILINEAR2D = _separable_op("upsample_bilinear2d", "UpsampleBilinear2DBackward0",
+                                    "linear")
 UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackward0")
-UPSAMPLE_TRILINEAR3D = _separable_op("upsample_trilinear3d", "UpsampleTrilinear3DBackward0")
+UPSAMPLE_TRILINEAR3D = _separable_op("upsample_trilinear3d", "UpsampleTrilinear3DBackward0",
+                                     "linear")
 UPSAMPLE_BILINEAR2D_AA = _separable_op("_upsample_bilinear2d_aa",
                                        "UpsampleBilinear2DAaBackward0")
 UPSAMPLE_BICUBIC2D_AA = _separable_op("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0")
