@@ -3546,15 +3546,34 @@ def _fma(a, b, c):
 
 # Note [Linear upsampling forward order]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# upsample_generic_Nd_kernel_impl (UpSampleKernel.cpp) evaluates, per output, the innermost
-# dim's two taps as ``t0 * w0 + t1 * w1``, which its build contracts to fma(t0, w0, t1 * w1)
-# (measured: 1-d float32 bit for bit), and each outer dim over the inner results as
-# ``t0 * w0; += t1 * w1`` (fma(t1, w1, t0 * w0)). An edge output whose taps coincide still
-# weighs both (0 * inf: NaN, as PyTorch). Matrices (the old route) gave inf there.
+# PyTorch's CPU forward weighs every corner of the 2 (linear) or 4 (bilinear) taps by the
+# product of its dims' lambdas (rounded: h * w) and sums them as one fused multiply-add
+# chain starting from corner 1: fma(x11, w11, fma(x10, w10, fma(x00, w00, x01 * w01)))
+# (measured bit for bit in float32: 1-d and 2-d, contiguous and channels-last, both
+# align_corners). An edge output whose taps coincide still weighs both (0 * inf: NaN, as
+# PyTorch; the matrices gave inf). Trilinear fits no single chain over its 8 corners: it
+# nests per dim, innermost fma(t0, w0, t1 * w1), outer fma(t1, w1, t0 * w0) (an ulp off
+# in about a fifth of its float32 values).
 def linear_forward_kernel(x, mats):
-    for k, m in enumerate(reversed(mats)):       # innermost dim first
+    taps = [linear_taps(*m.taps, x.dtype) for m in mats]
+    if len(mats) == 3:
+        return _nested_linear_forward(x, taps)
+    nd = len(mats)
+    rows = [np.take(x, taps[0][b], axis=-1 - (nd == 2)) for b in (0, 1)]   # (h0, h1)
+    acc = None
+    with np.errstate(all="ignore"):
+        for bits in ((1,), (0,)) if nd == 1 else ((0, 1), (0, 0), (1, 0), (1, 1)):
+            g, weight = rows[bits[0]], taps[0][2 + bits[0]]
+            if nd == 2:
+                g = np.take(g, taps[1][bits[1]], axis=-1)
+                weight = weight[:, None] * taps[1][2 + bits[1]]
+            acc = g * weight if acc is None else _fma(g, weight, acc)
+    return np.ascontiguousarray(acc)
+
+
+def _nested_linear_forward(x, taps):
+    for k, (i0, i1, l0, l1) in enumerate(reversed(taps)):       # innermost dim first
         axis = x.ndim - 1 - k
-        i0, i1, l0, l1 = linear_taps(*m.taps, x.dtype)
         shape = [1] * x.ndim
         shape[axis] = -1
         a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
