@@ -3,7 +3,7 @@ PyTorch 2.13's CPU kernel order (Note [Linear upsampling forward order] in
 _ops/nn_ops.py; tests/fuzz/OPEN_FINDINGS.md "Stop 36 (linear interpolation forward;
 helper interp36)").
 
-1-d and 2-d float32 values bit for bit; float32 infs give NaN exactly where PyTorch's 0 * inf does
+1-d, 2-d and 3-d float32 values bit for bit (contiguous and channels-last); float32 infs give NaN exactly where PyTorch's 0 * inf does
 (every mode), with the other values within an ulp. (float64's source index still differs
 in rare ties: OPEN_FINDINGS.)"""
 
@@ -60,6 +60,18 @@ def test_bilinear_float32_bit_for_bit(seed, channels_last):
             x = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
         want = _interp(torch, x, size, "bilinear", ac, scale)
         got = _interp(autotensor, x, size, "bilinear", ac, scale)
+        assert got.shape == want.shape
+        assert (got.view(np.int32) == want.view(np.int32)).all(), (x.shape, size, ac, scale)
+
+
+@pytest.mark.parametrize("channels_last", [False, True])
+@pytest.mark.parametrize("seed", range(2))
+def test_trilinear_float32_bit_for_bit(seed, channels_last):
+    for x, size, ac, scale in _cases(20 + seed, 3, 40, np.float32):
+        if channels_last:
+            x = np.ascontiguousarray(x.transpose(0, 2, 3, 4, 1)).transpose(0, 4, 1, 2, 3)
+        want = _interp(torch, x, size, "trilinear", ac, scale)
+        got = _interp(autotensor, x, size, "trilinear", ac, scale)
         assert got.shape == want.shape
         assert (got.view(np.int32) == want.view(np.int32)).all(), (x.shape, size, ac, scale)
 

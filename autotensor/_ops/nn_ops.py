@@ -3551,9 +3551,9 @@ def _fma(a, b, c):
 # chain starting from corner 1: fma(x11, w11, fma(x10, w10, fma(x00, w00, x01 * w01)))
 # (measured bit for bit in float32: 1-d and 2-d, contiguous and channels-last, both
 # align_corners). An edge output whose taps coincide still weighs both (0 * inf: NaN, as
-# PyTorch; the matrices gave inf). Trilinear fits no single chain over its 8 corners: it
-# nests per dim, innermost fma(t0, w0, t1 * w1), outer fma(t1, w1, t0 * w0) (an ulp off
-# in about a fifth of its float32 values).
+# PyTorch; the matrices gave inf). Trilinear nests per dim instead (no chain over its 8
+# corners fits): d0 * (h0 * (w0 * x000 + w1 * x001) + h1 * (...)) + d1 * (...), each
+# ``a * t0 + b * t1`` contracted to fma(a, t0, b * t1) (float32 bit for bit too).
 def linear_forward_kernel(x, mats):
     taps = [linear_taps(*m.taps, x.dtype) for m in mats]
     if len(mats) == 3:
@@ -3579,7 +3579,7 @@ def _nested_linear_forward(x, taps):
         a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
         w0, w1 = l0.reshape(shape), l1.reshape(shape)
         with np.errstate(all="ignore"):
-            x = _fma(a, w0, b * w1) if k == 0 else _fma(b, w1, a * w0)
+            x = _fma(a, w0, b * w1)
     return np.ascontiguousarray(x)
 
 
