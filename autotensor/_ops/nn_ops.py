@@ -3558,8 +3558,10 @@ def linear_forward_kernel(x, mats):
     taps = [linear_taps(*m.taps, x.dtype) for m in mats]
     if len(mats) == 3:
         return _nested_linear_forward(x, taps)
-    nd = len(mats)
-    rows = [np.take(x, taps[0][b], axis=-1 - (nd == 2)) for b in (0, 1)]   # (h0, h1)
+    nd, f32 = len(mats), x.dtype == np.float32
+    # (float32: products exact in float64, each step rounded once; x widened once)
+    wide = x.astype(np.float64) if f32 else x
+    rows = [np.take(wide, taps[0][b], axis=-1 - (nd == 2)) for b in (0, 1)]   # (h0, h1)
     acc = None
     with np.errstate(all="ignore"):
         for bits in ((1,), (0,)) if nd == 1 else ((0, 1), (0, 0), (1, 0), (1, 1)):
@@ -3567,7 +3569,13 @@ def linear_forward_kernel(x, mats):
             if nd == 2:
                 g = np.take(g, taps[1][bits[1]], axis=-1)
                 weight = weight[:, None] * taps[1][2 + bits[1]]
-            acc = g * weight if acc is None else _fma(g, weight, acc)
+            if not f32:
+                acc = g * weight if acc is None else _fma(g, weight, acc)
+                continue
+            t = g * weight.astype(np.float64)
+            if acc is not None:
+                t += acc
+            acc = t.astype(np.float32)
     return np.ascontiguousarray(acc)
 
 
