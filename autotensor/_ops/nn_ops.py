@@ -3554,6 +3554,7 @@ def _fma(a, b, c):
 # PyTorch; the matrices gave inf). Trilinear nests per dim instead (no chain over its 8
 # corners fits): d0 * (h0 * (w0 * x000 + w1 * x001) + h1 * (...)) + d1 * (...), each
 # ``a * t0 + b * t1`` contracted to fma(a, t0, b * t1) (float32 bit for bit too).
+# float16 / bfloat16 come here widened to float32 (not exact: OPEN_FINDINGS stop 36).
 def linear_forward_kernel(x, mats):
     taps = [linear_taps(*m.taps, x.dtype) for m in mats]
     if len(mats) == 3:
