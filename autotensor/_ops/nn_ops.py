@@ -3399,6 +3399,8 @@ def pad_map(size, left, right, mode):
 # One interpolation matrix (out, in) per spatial dim: y = Mh x Mw^T; the backward applies
 # the transposes (two matmuls, differentiable).
 def separable_kernel(x, mats):
+    if getattr(mats[0], "taps", None) and x.dtype in (np.float32, np.float64):
+        return linear_forward_kernel(x, mats)
     if _half(x):  # float16/bfloat16: float32 weights and sums, one rounding (PyTorch's opmath)
         return separable_kernel(x.astype(np.float32), mats).astype(x.dtype)
     if len(mats) == 1:
@@ -3426,16 +3428,19 @@ def separable_backward(F, grad, mats, self_sizes=None):
     return F.reshape(g, lead + (mats[0].shape[1], h, w))
 
 
-def _separable_op(name, node):
+def _separable_op(name, node, jvp="transpose"):
     return defop(name, node, separable_kernel, params=("mats",),
-                 grads={"self": separable_backward}, jvp="transpose",
+                 grads={"self": separable_backward}, jvp=jvp,
                  layout=layout.suggested_format)
 
 
-UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0")
-UPSAMPLE_BILINEAR2D = _separable_op("upsample_bilinear2d", "UpsampleBilinear2DBackward0")
+# (the linear modes' tangent: the forward kernel on it, as PyTorch's upsample_*(self_t))
+UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0", "linear")
+UPSAMPLE_BILINEAR2D = _separable_op("upsample_bilinear2d", "UpsampleBilinear2DBackward0",
+                                    "linear")
 UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackward0")
-UPSAMPLE_TRILINEAR3D = _separable_op("upsample_trilinear3d", "UpsampleTrilinear3DBackward0")
+UPSAMPLE_TRILINEAR3D = _separable_op("upsample_trilinear3d", "UpsampleTrilinear3DBackward0",
+                                     "linear")
 UPSAMPLE_BILINEAR2D_AA = _separable_op("_upsample_bilinear2d_aa",
                                        "UpsampleBilinear2DAaBackward0")
 UPSAMPLE_BICUBIC2D_AA = _separable_op("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0")
@@ -3537,6 +3542,54 @@ def _fma(a, b, c):
         t = (p - (s - bb)) + (c - bb)
         out = s + (t + e)
         return np.where(np.isfinite(out) & np.isfinite(p), out, p + c)
+
+
+# Note [Linear upsampling forward order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's CPU forward weighs every corner of the 2 (linear) or 4 (bilinear) taps by the
+# product of its dims' lambdas (rounded: h * w) and sums them as one fused multiply-add
+# chain starting from corner 1: fma(x11, w11, fma(x10, w10, fma(x00, w00, x01 * w01)))
+# (measured bit for bit in float32: 1-d and 2-d, contiguous and channels-last, both
+# align_corners). An edge output whose taps coincide still weighs both (0 * inf: NaN, as
+# PyTorch; the matrices gave inf). Trilinear nests per dim instead (no chain over its 8
+# corners fits): d0 * (h0 * (w0 * x000 + w1 * x001) + h1 * (...)) + d1 * (...), each
+# ``a * t0 + b * t1`` contracted to fma(a, t0, b * t1) (float32 bit for bit too).
+# float16 / bfloat16 come here widened to float32 (not exact: OPEN_FINDINGS stop 36).
+def linear_forward_kernel(x, mats):
+    taps = [linear_taps(*m.taps, x.dtype) for m in mats]
+    if len(mats) == 3:
+        return _nested_linear_forward(x, taps)
+    nd, f32 = len(mats), x.dtype == np.float32
+    # (float32: products exact in float64, each step rounded once; x widened once)
+    wide = x.astype(np.float64) if f32 else x
+    rows = [np.take(wide, taps[0][b], axis=-1 - (nd == 2)) for b in (0, 1)]   # (h0, h1)
+    acc = None
+    with np.errstate(all="ignore"):
+        for bits in ((1,), (0,)) if nd == 1 else ((0, 1), (0, 0), (1, 0), (1, 1)):
+            g, weight = rows[bits[0]], taps[0][2 + bits[0]]
+            if nd == 2:
+                g = np.take(g, taps[1][bits[1]], axis=-1)
+                weight = weight[:, None] * taps[1][2 + bits[1]]
+            if not f32:
+                acc = g * weight if acc is None else _fma(g, weight, acc)
+                continue
+            t = g * weight.astype(np.float64)
+            if acc is not None:
+                t += acc
+            acc = t.astype(np.float32)
+    return np.ascontiguousarray(acc)
+
+
+def _nested_linear_forward(x, taps):
+    for k, (i0, i1, l0, l1) in enumerate(reversed(taps)):       # innermost dim first
+        axis = x.ndim - 1 - k
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
+        w0, w1 = l0.reshape(shape), l1.reshape(shape)
+        with np.errstate(all="ignore"):
+            x = _fma(a, w0, b * w1)
+    return np.ascontiguousarray(x)
 
 
 # Note [Linear upsampling backward order]
