@@ -13,7 +13,8 @@ _REPRODUCERS = ["pending_stop35/f_repro_001.py", "pending_stop35/fin_repro_002.p
                 "pending_stop36/c_repro_001.py", "pending_stop36/c_repro_002.py",
                 "pending_stop36/c_repro_004.py", "pending_stop36/c_repro_007.py",
                 "pending_stop36/d_repro_001.py", "pending_stop36/d_repro_002.py",
-                "pending_stop36/e_repro_002.py"]
+                "pending_stop36/e_repro_002.py", "pending_stop36/fin_repro_001.py",
+                "pending_stop36/fin_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -443,3 +444,35 @@ def test_an_empty_mean_leaves_the_users_once_warnings_alone():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=pathlib.Path(__file__).parent.parent, check=True).stdout
     assert out.strip() == "1"
+
+
+def _empty_conv(mod, name, xs, ws, rg):
+    F = mod.nn.functional
+    x, w = mod.zeros(xs, requires_grad=rg), mod.zeros(ws, requires_grad=rg)
+    try:
+        y = getattr(F, name)(x, w)
+        out = (tuple(y.shape), y.grad_fn.name() if y.grad_fn else None)
+        if rg:
+            g = mod.autograd.grad(y.sum(), [x, w])
+            out += (tuple(tuple(t.shape) for t in g), [float(t.abs().sum()) for t in g])
+        return out
+    except Exception as e:  # noqa: BLE001 -- compared with PyTorch's
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("name", ["conv1d", "conv2d", "conv_transpose1d"])
+def test_convolution_of_empty_inputs_as_the_empty_backend(name):
+    """_select_conv_backend: a zero batch or zero channels give zeros (no channels for no
+    input channels; gradients zeros), another empty input refuses, an empty kernel is
+    mkldnn's refusal (ours crashed with an internal ValueError: stop 36's final run,
+    fin_repro_001/002). Shapes, nodes, gradients and errors; strides of such empty results
+    (PyTorch's size-1 dims of stride 0) are not compared."""
+    cases = [((1, 1, 0), (1, 1, 0)), ((0, 1, 3), (1, 1, 1)), ((2, 0, 3), (1, 0, 1)),
+             ((1, 1, 3), (0, 1, 1)), ((1, 1, 0), (1, 1, 1)), ((0, 0, 3), (0, 0, 1)),
+             ((2, 1, 3), (1, 1, 0)), ((0, 3), (2, 0, 1)), ((1, 0, 3), (0, 0, 1)),
+             ((1, 1, 2, 0), (1, 1, 1, 1)), ((0, 1, 2, 2), (1, 1, 1, 1)),
+             ((1, 0, 2, 2), (2, 0, 1, 1))]
+    for xs, ws in cases:
+        for rg in (False, True):
+            assert _empty_conv(autotensor, name, xs, ws, rg) == \
+                _empty_conv(torch, name, xs, ws, rg), (xs, ws, rg)

@@ -1090,6 +1090,8 @@ def conv_weight_grad(F, x, grad, kernel, stride, padding, dilation, groups):
 
 def convolution_input_grad(F, grad, weight, stride, padding, dilation, transposed,
                            output_padding, groups, input_sizes):
+    if 0 in tuple(input_sizes):  # (the Empty backend's: Note in _empty_convolution)
+        return F.zeros(tuple(input_sizes), grad)
     kernel = weight.shape[2:]
     if transposed:
         return F.convolution(grad, weight, None, stride, padding, dilation, False,
@@ -1136,6 +1138,8 @@ def _conv_weight_grad_s1(x, grad, kernel, padding, dilation, groups):
 
 def convolution_weight_grad(F, grad, input, stride, padding, dilation, transposed, groups,
                             weight_sizes):
+    if 0 in tuple(input.shape):  # (the Empty backend's: Note in _empty_convolution)
+        return F.zeros(tuple(weight_sizes), grad)
     kernel = tuple(weight_sizes[2:])
     if (F.is_raw and not transposed and all(s == 1 for s in stride) and grad.size
             and input.size and input.dtype.kind == "f"):
@@ -1145,7 +1149,9 @@ def convolution_weight_grad(F, grad, input, stride, padding, dilation, transpose
     return conv_weight_grad(F, input, grad, kernel, stride, padding, dilation, groups)
 
 
-def convolution_bias_grad(F, grad):
+def convolution_bias_grad(F, grad, bias_sizes=None):
+    if bias_sizes is not None and grad.shape[1] != bias_sizes[0]:  # (an input without
+        return F.zeros(tuple(bias_sizes), grad)   # channels: Note in _empty_convolution)
     return F.sum(grad, (0,) + tuple(range(2, len(grad.shape))))
 
 
@@ -3201,9 +3207,54 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     nsp = weight._data.ndim - 2
     params = (_tuple(stride, nsp), _tuple(padding, nsp), _tuple(dilation, nsp),
               bool(transposed), _tuple(output_padding, nsp), int(groups))
-    out = convolution_kernel(input._data, weight._data,
-                             None if bias is None else bias._data, *params)
-    return _finish(CONVOLUTION, (input, weight, bias), params, out)
+    x, w = input._data, weight._data
+    if x.size and 0 not in w.shape[2:]:
+        out = convolution_kernel(x, w, None if bias is None else bias._data, *params)
+        return _finish(CONVOLUTION, (input, weight, bias), params, out)
+    r = _finish(CONVOLUTION, (input, weight, bias), params, _empty_convolution(x, w, *params))
+    from ..autograd import forward_ad
+    if forward_ad._current[0] >= 0 and forward_ad._tangent_or_none(r) is None and \
+            forward_ad._any_tangent(None, [input, weight, bias]):
+        forward_ad._set_tangent(r, _finish_zeros(r))  # (an empty result's tangent)
+    return r
+
+
+def _finish_zeros(r):
+    from .._tensor import _make
+    return _make(np.zeros(r._data.shape, r._data.dtype))
+
+
+def _empty_convolution(x, w, stride, padding, dilation, transposed, output_padding, groups):
+    """_select_conv_backend's Empty backend: a zero batch or zero channels give zeros (no
+    channels for no input channels), other empty inputs and empty kernels refuse."""
+    if not x.size:
+        if x.shape[0] and x.shape[1]:
+            shape = x.shape[:2] + (1,) + x.shape[2:] if x.ndim == 3 else x.shape  # (view4d)
+            raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but "
+                               f"got input shape: [{', '.join(map(str, shape))}]")
+        if transposed:
+            spatial = tuple((n - 1) * s - 2 * p + d * (k - 1) + op + 1 for n, s, p, d, k, op in
+                            zip(x.shape[2:], stride, padding, dilation, w.shape[2:],
+                                output_padding))
+            cout = w.shape[1] * groups
+        else:
+            spatial = tuple((n + 2 * p - d * (k - 1) - 1) // s + 1 for n, s, p, d, k in
+                            zip(x.shape[2:], stride, padding, dilation, w.shape[2:]))
+            cout = w.shape[0]
+        return np.zeros((x.shape[0], cout if x.shape[1] else 0) + spatial, x.dtype)
+    if x.dtype in (np.float32, _bfloat16_np()):  # (mkldnn's primitive refuses)
+        kind = "deconvolution" if transposed else "convolution"
+        raise RuntimeError(f"could not create a primitive descriptor for the {kind} forward "
+                           f"propagation primitive. Run workload with environment variable "
+                           f"ONEDNN_VERBOSE=all to get additional diagnostic information.")
+    kh, kw = ((1,) + tuple(w.shape[2:]))[-2:]
+    raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: {kh} "
+                       f"kernel_width: {kw}")
+
+
+def _bfloat16_np():
+    from .. import _dtypes
+    return _dtypes.numpy_dtype_of(_dtypes.bfloat16)
 
 
 def _tuple(x, n):
