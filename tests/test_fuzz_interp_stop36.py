@@ -3,7 +3,8 @@ PyTorch 2.13's CPU kernel order (Note [Linear upsampling forward order] in
 _ops/nn_ops.py; tests/fuzz/OPEN_FINDINGS.md "Stop 36 (linear interpolation forward;
 helper interp36)").
 
-1-d, 2-d and 3-d float32 values bit for bit (contiguous and channels-last); float32 infs give NaN exactly where PyTorch's 0 * inf does
+1-d, 2-d and 3-d float32 values bit for bit (contiguous and channels-last); float32 infs
+give NaN exactly where PyTorch's 0 * inf does
 (every mode), with the other values within an ulp. (float64's source index still differs
 in rare ties: OPEN_FINDINGS.)"""
 

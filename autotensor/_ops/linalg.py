@@ -5604,10 +5604,10 @@ def _matmul_refusal(first, second):
 def _refuses_mixed(tangent_first=False, which=None):
     """``which``: the inputs whose tangent meets a product (all by default)."""
     def check(inputs, tangents):
-        for i, (x, t) in enumerate(zip(inputs, tangents)):
-            if t is not None and t._data.dtype != x._data.dtype and \
+        for i, (x, x_t) in enumerate(zip(inputs, tangents)):
+            if x_t is not None and x_t._data.dtype != x._data.dtype and \
                     (which is None or i in which):
-                _matmul_refusal(*((t, x) if tangent_first else (x, t)))
+                _matmul_refusal(*((x_t, x) if tangent_first else (x, x_t)))
     return check
 
 
@@ -5631,7 +5631,7 @@ def _triangular_solve_refusal(inputs, tangents):
     """triangular_solve_jvp: dA's product first (tangent first); then dB solved with A,
     whose kernel takes a dB that promotes to A's dtype and refuses a wider one."""
     _refuses_mixed(tangent_first=True, which=(1,))(inputs, tangents)
-    (b, A), (b_t, _) = inputs[:2], tangents[:2]
+    A, b_t = inputs[1], tangents[0]
     if b_t is not None and np.promote_types(b_t._data.dtype if b_t._data.dtype.kind == "f"
                                             else np.float32, A._data.dtype) != A._data.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "

@@ -120,7 +120,8 @@ CATALOGUE_UNARY = ["log1p", "expm1", "exp2", "log2", "log10", "tan", "asin", "ac
           "nn.functional.group_norm(num_groups=1)",
           "nn.functional.batch_norm(None, None, training=True)", "nn.functional.softmax(dim=0)",
           "nn.functional.unfold(kernel_size=1)", "nn.functional.channel_shuffle(groups=1)",
-          "nn.functional.threshold(threshold=0.1, value=2.0)", "nn.functional.rrelu(training=False)",
+          "nn.functional.threshold(threshold=0.1, value=2.0)",
+          "nn.functional.rrelu(training=False)",
           "nn.functional.alpha_dropout(training=False)"]
 CATALOGUE_BINARY = ["atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "copysign", "fmax",
            "fmin",
