@@ -14,7 +14,8 @@ _REPRODUCERS = ["pending_stop35/f_repro_001.py", "pending_stop35/fin_repro_002.p
                 "pending_stop36/c_repro_004.py", "pending_stop36/c_repro_007.py",
                 "pending_stop36/d_repro_001.py", "pending_stop36/d_repro_002.py",
                 "pending_stop36/e_repro_002.py", "pending_stop36/fin_repro_001.py",
-                "pending_stop36/fin_repro_002.py"]
+                "pending_stop36/fin_repro_002.py", "pending_stop36/fin30_repro_003.py",
+                "pending_stop36/fin30_repro_005.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)

@@ -1497,9 +1497,13 @@ def avg_pool2d_kernel(x, kernel_size, stride, padding, ceil_mode, count_include_
     win, out = _pool_windows(planes, kernel_size, stride, padding, (1, 1), ceil_mode, 0)
     div = _avg_divisor(x.shape, out, kernel_size, stride, padding, ceil_mode,
                        count_include_pad, divisor_override)
-    if x.dtype.kind in "iub":
-        total = win.sum(axis=(-2, -1))
-        return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    if x.dtype.kind in "iub":  # (summed in the type itself, wrapping; C++'s truncating
+        total = win.sum(axis=(-2, -1), dtype=x.dtype)  # integer division)
+        d = div.astype(x.dtype)
+        with np.errstate(all="ignore"):
+            q = total // d
+            q = np.where((total % d != 0) & ((total < 0) != (d < 0)), q + 1, q)
+        return q.astype(x.dtype, copy=False).reshape(lead + out)
     # cpu_avg_pool2d: the window summed in order (rows, then columns) from 0 in opmath_t
     # (the padding's zeros add nothing), one division (a half's sum is exact in float64)
     acc = _opmath(x.dtype) or x.dtype
