@@ -1957,16 +1957,14 @@ def _group_norm_jvp(F, input, input_t, weight, weight_t, bias_t, N, C, group, re
                     result1, result2):
     shape = tuple(input.shape)
     view = (1, N * group, 1)
-    if N:
-        mean_p, invstd_p = F.reshape(result1, view), F.reshape(result2, view)
-        xr = F.reshape(input, (1, N * group, -1))
-        tr = None if input_t is None else F.reshape(input_t, (1, N * group, -1))
-        r = F.reshape(_norm_jvp(F, xr, tr, mean_p, invstd_p, (0, 2),
-                                _numel(shape) // (N * group)), shape)
-    else:
-        r = _zeros_if_none(F, input_t, input) * 1
+    flat = (1, N * group, -1 if N else 1)  # group_norm_jvp's views (N == 0: (1, 0, 1))
+    mean_p, invstd_p = F.reshape(result1, view), F.reshape(result2, view)
+    xr = F.reshape(input, flat)
+    tr = None if input_t is None else F.reshape(input_t, flat)
+    r = F.reshape(_norm_jvp(F, xr, tr, mean_p, invstd_p, (0, 2),
+                            _numel(shape) // (N * group) if N else 0), shape)
     affine = (1, C) + (1,) * (len(shape) - 2)
-    r = _affine_jvp(F, lambda: F.reshape((F.reshape(input, (1, N * group, -1)) -
+    r = _affine_jvp(F, lambda: F.reshape((F.reshape(input, flat) -
                                           F.reshape(result1, view)) *
                                          F.reshape(result2, view), shape),
                     r, weight, weight_t, bias_t, affine)

@@ -1,0 +1,57 @@
+"""Stop 37 (lead): the fuzzer's reproducers of stop 36's end and this stop, and the classes
+behind them, each run on autotensor and PyTorch (tests/fuzz/OPEN_FINDINGS.md, Stop 37)."""
+import pathlib
+
+import numpy as np
+import pytest
+
+import autotensor
+
+torch = pytest.importorskip("torch")
+
+_REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py"]
+
+
+@pytest.mark.parametrize("path", _REPRODUCERS)
+def test_fuzzer_reproducers_of_stop_37(path):
+    """The reproducers fixed this stop agree with PyTorch."""
+    from tests.fuzz.core import run_reproducer
+    run_reproducer(pathlib.Path(__file__).parent / "fuzz" / path)
+
+
+def _group_norm_dual(mod, shape, groups, requires_grad, affine):
+    """group_norm of a dual input (empty ones too): group_norm_jvp's views, (1, 0, 1) for
+    N == 0, carry the primal's history into the tangent when the primal requires grad."""
+    fw = mod.autograd.forward_ad
+    rng = np.random.default_rng(37)
+    x = mod.tensor(rng.standard_normal(shape), requires_grad=requires_grad)
+    t = mod.tensor(rng.standard_normal(shape))
+    c = shape[1]
+    w = mod.tensor(rng.standard_normal(c)) if affine else None
+    b = mod.tensor(rng.standard_normal(c)) if affine else None
+    with fw.dual_level():
+        r = mod.nn.functional.group_norm(fw.make_dual(x, t), groups, w, b)
+        p, tangent = fw.unpack_dual(r)
+        return (p.detach().numpy().tolist(), tuple(p.shape),
+                None if tangent is None else (tangent.detach().numpy().tolist(),
+                                              tangent.requires_grad,
+                                              tangent.grad_fn and tangent.grad_fn.name(),
+                                              tangent.stride()))
+
+
+@pytest.mark.parametrize("affine", [False, True])
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("shape,groups", [((0, 0), 1), ((0, 3), 3), ((0, 2, 4), 1),
+                                          ((2, 0), 1), ((2, 2, 0), 2), ((3, 4, 5), 2)])
+def test_group_norm_tangent_of_empty_inputs(shape, groups, requires_grad, affine):
+    got = _group_norm_dual(autotensor, shape, groups, requires_grad, affine)
+    want = _group_norm_dual(torch, shape, groups, requires_grad, affine)
+    np.testing.assert_allclose(np.array(got[0]), np.array(want[0]), rtol=1e-12, atol=1e-12)
+    assert got[1] == want[1]
+    # (whether the tangent is differentiable; its nodes are the formulas' own, compared
+    # where the formula is group_norm_jvp's view alone: without weight)
+    assert got[2][1] == want[2][1] and got[2][3] == want[2][3]
+    if not affine:
+        assert got[2][2] == want[2][2]
+    np.testing.assert_allclose(np.array(got[2][0]), np.array(want[2][0]), rtol=1e-12,
+                               atol=1e-12)
