@@ -9,7 +9,8 @@ import autotensor
 
 torch = pytest.importorskip("torch")
 
-_REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py"]
+_REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py",
+                "pending_stop37/a_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -55,3 +56,31 @@ def test_group_norm_tangent_of_empty_inputs(shape, groups, requires_grad, affine
         assert got[2][2] == want[2][2]
     np.testing.assert_allclose(np.array(got[2][0]), np.array(want[2][0]), rtol=1e-12,
                                atol=1e-12)
+
+
+def _adaptive_pool_tangent(mod, nd, shape, out, dtypes, requires_grad):
+    """adaptive_avg_pool{1,2,3}d of a dual: auto_linear, the pool of the tangent in its own
+    dtype (an empty batch pools to an empty tangent; the backward refuses empty dims)."""
+    fw = mod.autograd.forward_ad
+    rng = np.random.default_rng(37)
+    pdt, tdt = (getattr(mod, d) for d in dtypes)
+    x = mod.tensor(rng.standard_normal(shape), dtype=pdt, requires_grad=requires_grad)
+    t = mod.tensor(rng.standard_normal(shape), dtype=tdt, requires_grad=requires_grad)
+    pool = getattr(mod.nn.functional, f"adaptive_avg_pool{nd}d")
+    with fw.dual_level():
+        tangent = fw.unpack_dual(pool(fw.make_dual(x, t), out))[1]
+        return (tangent.detach().double().numpy().tobytes(), str(tangent.dtype).split(".")[-1],
+                tangent.requires_grad, tangent.grad_fn and tangent.grad_fn.name(),
+                tangent.stride())
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float32", "float64"),
+                                    ("float16", "float32"), ("float64", "float64")])
+@pytest.mark.parametrize("nd,shape,out", [(1, (0, 0, 1), 2), (1, (2, 3, 7), 3),
+                                          (2, (2, 3, 7, 5), (3, 2)), (2, (0, 3, 4, 4), 2),
+                                          (3, (2, 2, 5, 4, 3), 2), (3, (0, 2, 5, 4, 3), 2)])
+def test_adaptive_avg_pool_tangent_is_the_pool_of_the_tangent(nd, shape, out, dtypes,
+                                                              requires_grad):
+    assert _adaptive_pool_tangent(autotensor, nd, shape, out, dtypes, requires_grad) == \
+        _adaptive_pool_tangent(torch, nd, shape, out, dtypes, requires_grad)

@@ -1754,7 +1754,7 @@ ADAPTIVE_AVG_POOL2D = defop(
     "adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", adaptive_avg_pool2d_kernel,
     params=("output_size",),
     grads={"self": lambda F, grad, self: F._adaptive_avg_pool2d_backward(grad, self)},
-    jvp="transpose", layout=layout.suggested_format)
+    jvp="linear", layout=layout.suggested_format)  # (auto_linear: the pool of the tangent)
 
 
 # ---- normalisation ---------------------------------------------------------------------
@@ -4899,7 +4899,7 @@ def _adaptive_avg_pool3d_backward(F, grad, output_size, self_sizes):
 
 ADAPTIVE_AVG_POOL3D = defop(
     "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", adaptive_avg_pool_nd_kernel,
-    params=("output_size",), grads={"self": _adaptive_avg_pool3d_backward}, jvp="transpose")
+    params=("output_size",), grads={"self": _adaptive_avg_pool3d_backward}, jvp="linear")
 
 
 def adaptive_max_pool_nd_kernel(x, output_size):
