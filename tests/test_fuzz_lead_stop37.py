@@ -10,7 +10,7 @@ import autotensor
 torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py",
-                "pending_stop37/a_repro_001.py"]
+                "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -84,3 +84,59 @@ def test_adaptive_avg_pool_tangent_is_the_pool_of_the_tangent(nd, shape, out, dt
                                                               requires_grad):
     assert _adaptive_pool_tangent(autotensor, nd, shape, out, dtypes, requires_grad) == \
         _adaptive_pool_tangent(torch, nd, shape, out, dtypes, requires_grad)
+
+
+# check_no_requires_grad (VariableType): arguments without a derivative formula refuse
+# requires_grad in grad mode, before a stale view's error and before the kernels' checks
+_NO_GRAD_ARGUMENT_CALLS = [
+    "F.soft_margin_loss(x, r(3, 4))", "F.binary_cross_entropy(x, r(3, 4), weight=r(3, 4))",
+    "F.binary_cross_entropy(x, r(3, 4), weight=r(4))",
+    "F.binary_cross_entropy(x, r(3, 4).double(), weight=r(3, 4))",
+    "F.nll_loss(x, tgt, weight=r(4))", "F.nll_loss(x, tgt[None], weight=r(4))",
+    "F.nll_loss(x, tgt.double(), weight=r(4))", "F.nll_loss(x, tgt, weight=r(5))",
+    "F.nll_loss(x.int(), tgt, weight=r(4))",
+    "F.nll_loss(r(2, 3, 4, 5), torch.zeros(2, 4, 5).long(), weight=r(3))",
+    "F.nll_loss(r(2, 3, 4), torch.zeros(2, 4).long(), weight=r(3))",
+    "F.nll_loss(x.detach(), tgt, weight=r(4))", "F.cross_entropy(x, tgt, weight=r(4))",
+    "F.cross_entropy(x, tgt, weight=r(4), label_smoothing=0.1)",
+    "F.cross_entropy(x, r(3, 4).softmax(1), weight=r(4))",
+    "F.multi_margin_loss(x, tgt, weight=r(4))", "F.multi_margin_loss(x, tgt[:2], weight=r(4))",
+    "F.multi_margin_loss(x.int(), tgt, weight=r(4))",
+    "F.batch_norm(x, r(4), r(4))", "F.batch_norm(x, r(4), r(4), training=True)",
+    "F.batch_norm(x, r(5), r(4))", "F.batch_norm(x.int(), r(4), r(4))",
+    "F.batch_norm(x, r(4).double(), r(4))", "F.batch_norm(x, r(4), None, training=True)",
+    "F.batch_norm(x.detach(), r(4), r(4))",
+    "F.instance_norm(r(2, 3, 4), r(3), r(3), use_input_stats=True)",
+    "F.binary_cross_entropy_with_logits(x, r(3, 4), weight=r(3, 4), pos_weight=r(4))"]
+
+
+def _no_grad_argument(mod, call, grad_mode, stale_view):
+    F = mod.nn.functional
+    x = mod.rand(3, 4, requires_grad=True)
+    tgt = mod.tensor([0, 1, 2])
+
+    def r(*shape):
+        t = mod.rand(*shape, requires_grad=True)
+        if stale_view:  # (a no_grad view of a tensor modified in place since)
+            t = t * 1
+            with mod.no_grad():
+                v = t.view(shape)
+            t.add_(1)
+            return v
+        return t
+    env = {"F": F, "x": x, "tgt": tgt, "r": r, "torch": mod}
+    with mod.set_grad_enabled(grad_mode):
+        try:
+            out = eval(call, env)
+        except Exception as e:  # noqa: BLE001 -- the error is what is compared
+            return type(e).__name__, str(e)
+    return "ok", tuple(out.shape)
+
+
+@pytest.mark.parametrize("stale_view", [False, True])
+@pytest.mark.parametrize("grad_mode", [True, False])
+@pytest.mark.parametrize("call", _NO_GRAD_ARGUMENT_CALLS)
+def test_arguments_without_a_derivative_refuse_requires_grad(call, grad_mode, stale_view):
+    got = _no_grad_argument(autotensor, call, grad_mode, stale_view)
+    want = _no_grad_argument(torch, call, grad_mode, stale_view)
+    assert got == want

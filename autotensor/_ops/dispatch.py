@@ -234,10 +234,11 @@ def view_errors_before_checks(op_fn):
     def op(*args, **kwargs):
         try:
             return op_fn(*args, **kwargs)
-        except (RuntimeError, IndexError):
+        except (RuntimeError, IndexError) as e:
             # (a TypeError is the argument parser's and a ValueError mostly a Python-level
-            # check's, which PyTorch raises first)
-            if _state.enabled:
+            # check's, which PyTorch raises first; so is check_no_requires_grad's)
+            if _state.enabled and "is not differentiable with respect to argument" not in \
+                    str(e):
                 view_errors_first(*_tensor_args(args), *_tensor_args(kwargs.values()))
             raise
     op.__name__, op.__qualname__, op.__doc__ = op_fn.__name__, op_fn.__qualname__, op_fn.__doc__

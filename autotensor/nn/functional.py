@@ -55,6 +55,20 @@ def _tensors(op, *pairs):
                             f"not {type(v).__name__}")
 
 
+def _no_requires_grad(fn, *pairs):
+    """VariableType's check_no_requires_grad: an argument the op has no derivative for
+    (derivatives.yaml lists no formula: a loss's weight, batch norm's running statistics)
+    may not require grad while grad mode is on; checked before the op's node and its
+    inputs' edges (so before a stale view's error) and before the kernel's checks."""
+    from ..autograd.grad_mode import state
+    if state.enabled:
+        for name, t in pairs:
+            if t is not None and t.requires_grad:
+                raise RuntimeError(f"The function '{fn}' is not differentiable with respect "
+                                   f"to argument '{name}'. This input cannot have "
+                                   f"requires_grad True.")
+
+
 def _cpp_composite(f):
     """An aten C++ composite: its Python numbers are C++ Scalar arguments, as in a backward
     formula (``x + 1.0`` AddBackward1, ``2 * x`` MulBackward1, ``1 - x`` a fill then sub_:
@@ -275,6 +289,8 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
     from .._backend import np
     from .._ops import nn_ops as D
     x, t = input._data, target._data
+    _no_requires_grad("nll_loss2d_forward" if x.ndim == 4 else "nll_loss_forward",
+                      ("weight", weight))
     if x.ndim == 4 and t.ndim != 3:
         raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
                            f"targets of dimension: {t.ndim}")
@@ -771,6 +787,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         weight = weight.expand(fn.broadcast_shapes(target.size(), weight.size()))
     _tensors("binary_cross_entropy", ("input", input), ("target", target),
              ("weight", weight, 1))
+    _no_requires_grad("binary_cross_entropy", ("weight", weight))
     if target.dtype != input.dtype:
         raise RuntimeError(f"Found dtype {_dtypes.scalar_name(target.dtype)} but expected "
                            f"{_dtypes.scalar_name(input.dtype)}")
@@ -896,13 +913,10 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     from .._backend import np
     from .._ops import nn_ops as D
     from ..autograd import inplace
-    from ..autograd.grad_mode import is_grad_enabled
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _reduction_enum(reduction)
     _tensors("soft_margin_loss", ("input", input), ("target", target))
-    if target.requires_grad and is_grad_enabled():
-        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
-                           "to argument 'target'. This input cannot have requires_grad True.")
+    _no_requires_grad("soft_margin_loss", ("target", target))
     x, t = input._data, target._data
     if x.dtype == np.bool_:
         raise RuntimeError(fn.pointwise.BOOL_NEGATION)
@@ -1450,6 +1464,8 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
     statistics the backward takes (Note [Batch norm's saved statistics] in
     _ops/nn_ops.py)."""
     from .._ops import nn_ops as N
+    _no_requires_grad("native_batch_norm", ("running_mean", running_mean),
+                      ("running_var", running_var))
     _pc.refuse_unless("batch_norm", input.dtype, _pc._FLOATS)  # (batch_norm_cpu's dispatch,
     if training:                                               # before the dtype checks)
         if (running_mean is None) != (running_var is None):
@@ -2542,6 +2558,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("weight must be one-dimensional")
     _tensors("multi_margin_loss", ("input", input), ("target", target), ("weight", weight, 1))
     from .._ops import nn_ops as N
+    _no_requires_grad("multi_margin_loss", ("weight", weight))
     _refuse_tangents(N.MULTI_MARGIN_LOSS, input, weight)  # (VariableType, before aten's checks)
     nd = input.dim()
     if not ((nd == 2 and input.shape[1]) or (nd == 1 and input.shape[0]) or nd == 0):
