@@ -289,6 +289,8 @@ def _pow_scalar_base(e, base):
         # is 0 there, and 1e-310 ** -0.036 is inf)
         with np.errstate(all="ignore"):
             return (np.float64(np.float32(base)) ** e.astype(np.float64)).astype(np.float32)
+    if e.dtype == np.float64 and base.__class__ in (int, float, bool):
+        return raw.pow(float(base), e)  # (Note [SLEEF's pow])
     return base ** e
 
 

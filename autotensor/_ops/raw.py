@@ -523,7 +523,12 @@ def pow(x, e):
     """x ** e as PyTorch's pow: pow.Tensor_Scalar for a number, pow.Tensor_Tensor for an
     array."""
     if not isinstance(x, (ndarray, np.generic)):  # a number's power: pow.Scalar
-        return asarray(np.power(np.asarray(x, e.dtype), e))
+        base = np.asarray(x, e.dtype)
+        if e.dtype == np.float64 and base.dtype == np.float64:  # (base: a 0-d operand)
+            out = pow64(base, e, (base, e))
+            if out is not None:
+                return asarray(out)
+        return asarray(np.power(base, e))
     if isinstance(e, (ndarray, np.generic)):
         return pow_tensor(x, e)
     return pow_scalar(x, e)
@@ -582,8 +587,22 @@ def complex_pow(x, e):
     return asarray(np.exp(e * np.log(x)))
 
 
+def pow64(x, e, operands):
+    """float64 x ** e (arrays, broadcast) as PyTorch's cpu_kernel_vec computes it, over
+    ``operands`` (x alone for a number's power): glibc's pow in the scalar loop, SLEEF's
+    in the SIMD loop (Note [SLEEF's pow] in _specfun.py); None past PORTED_MAX elements
+    (Note [Size of the ported kernels]), where NumPy's power (its own AVX-512 kernel,
+    another double on ~6% of elements) stays."""
+    shape = np.broadcast_shapes(np.shape(x), np.shape(e))
+    if math.prod(shape) > PORTED_MAX:
+        return None
+    from ._specfun import torch_pow
+    return torch_pow(x, e, simd_positions(shape, *operands, unroll=2))
+
+
 def pow_tensor(x, e):
     """x ** e for an array e, as PyTorch's pow.Tensor_Tensor: std::pow for every exponent.
+    float64 is glibc's pow in PyTorch's scalar loop and SLEEF's in its SIMD loop (pow64).
     NumPy computes a scalar (or broadcast) exponent 0.5 as sqrt, whose -0.0 and -inf differ
     from pow's (+0.0, +inf); those two values are put back. float32 is computed in double
     and rounded once, as glibc's powf (PyTorch's scalar loop: 2 differences in 2,000 0-d
@@ -592,6 +611,10 @@ def pow_tensor(x, e):
     power stays (4.5 x faster at 10,000 elements: Note [Size of the ported kernels])."""
     if x.dtype.kind == "c":
         return complex_pow(x, e)
+    if x.dtype == np.float64 and e.dtype == np.float64:
+        out = pow64(x, e, (x, e))
+        if out is not None:
+            return asarray(out)
     if x.dtype == _F32 and e.dtype == _F32 and x.size <= PORTED_MAX and e.size <= PORTED_MAX:
         out = np.power(x.astype(np.float64), e.astype(np.float64)).astype(_F32)
     else:
@@ -694,6 +717,14 @@ def pow_scalar(x, e):
             return asarray(r)
         if k == "c" and e != 0 and e != 1:  # (0 and 1 fill and copy in PyTorch)
             return complex_pow(x, np.asarray(e, x.dtype))
+        if x.dtype == np.float64 and e.__class__ in (int, float) and e != 0 and e != 1:
+            try:
+                ex = np.float64(e)  # (the kernel's scalar_t(exp))
+            except OverflowError:
+                ex = None
+            out = None if ex is None else pow64(x, ex, (x,))
+            if out is not None:  # (a unary kernel: the exponent is no operand)
+                return asarray(out)
     return asarray(x ** e)
 
 
