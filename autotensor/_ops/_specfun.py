@@ -1186,6 +1186,174 @@ def glibc_pow(x, y):
     return out.reshape(shape)
 
 
+# Note [SLEEF's powf]
+# ~~~~~~~~~~~~~~~~~~~
+# Vectorized<float>::pow (float32 pow's SIMD loop, 32 elements a step on AVX-512) is
+# SLEEF's Sleef_powf16_u10 (xpowf): Note [SLEEF's pow]'s algorithm in double-float
+# arithmetic (df.h with fused multiply-adds; logkf's tail a quadratic, expkf's a quartic,
+# 2^q by vldexp's four-and-one multiplications), ported step for step in float32. Each
+# fused multiply-add is emulated exactly: the float64 product of two floats is exact, the
+# float64 sum rounded to odd (_fma32_odd), so the rounding to float32 is the fused one.
+def _fma32_odd(a, b, c):
+    """float32 a * b + c rounded once: the exact float64 product plus c rounded to odd
+    (then to float32, which a double rounding cannot move)."""
+    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+    s = p + np.asarray(c, np.float64)
+    v = s - p
+    err = (p - (s - v)) + (c - v)  # p + c = s + err exactly
+    bits = s.view(np.int64)
+    fix = (err != 0) & ((bits & 1) == 0)
+    if fix.any():
+        bits[fix] += np.where((err[fix] > 0) == (s[fix] > 0), 1, -1)
+    return s.astype(np.float32)
+
+
+def _prod_err32(a, b, r):
+    """a * b - r for r = fl32(a * b), exactly (SLEEF's vfmapn_vf_vf_vf_vf(a, b, r))."""
+    return (np.asarray(a, np.float64) * b - r).astype(np.float32)
+
+
+_LOGKF_POLY = tuple(np.float32(c) for c in (0.240320354700088500976562,
+                                             0.285112679004669189453125,
+                                             0.400007992982864379882812))
+_LOGKF_C = (np.float32(0.66666662693023681640625), np.float32(3.69183861259614332084311e-09))
+_LN2F_DF = (np.float32(0.69314718246459960938), np.float32(-1.904654323148236017e-09))
+_EXPKF_POLY = tuple(np.float32(c) for c in (
+    0.00136324646882712841033936, 0.00836596917361021041870117, 0.0416710823774337768554688,
+    0.166665524244308471679688, 0.499999850988388061523438))
+
+
+def _sleef_logkf(d):
+    """SLEEF's logkf of a positive finite float32 array: log(d) as a double-float."""
+    f = np.float32
+    fma = _fma32_odd
+    p = d * f(1.0 / 0.75)
+    e = (np.frexp(p)[1] - 1).astype(f)  # (getexp)
+    e[np.isinf(p)] = 128
+    fr = np.frexp(d)[0]
+    m = np.where(fr < 0.75, fr * f(2), fr).astype(f)  # (getmant: [0.75, 1.5))
+    nx = m - f(1)  # dfadd2_vf2_vf_vf(-1, m): exact, no low word
+    dx = m + f(1)  # dfadd2_vf2_vf_vf(1, m)
+    v = dx - f(1)
+    dy = (f(1) - (dx - v)) + (m - v)
+    t = f(1) / dx  # dfdiv_vf2_vf2_vf2
+    qx = nx * t
+    u = _prod_err32(t, nx, qx)
+    qy = fma(-dy, t, fma(-dx, t, f(1)))
+    qy = fma(qx, qy, u)
+    x2x = qx * qx  # dfsqu
+    x2y = fma(qx + qx, qy, _prod_err32(qx, qx, x2x))
+    c2, c1, c0 = _LOGKF_POLY
+    tt = fma(fma(np.full_like(x2x, c2), x2x, c1), x2x, c0)
+    l2h, l2l = _LN2F_DF
+    sx = l2h * e  # dfmul_vf2_vf2_vf((l2h, l2l), e)
+    sy = fma(l2l, e, _prod_err32(l2h, e, sx))
+    rx = sx + qx * f(2)  # dfadd_vf2_vf2_vf2(s, dfscale(x, 2))
+    ry = (((sx - rx) + qx * f(2)) + sy) + qy * f(2)
+    ax = x2x * tt  # dfmul_vf2_vf2_vf(x2, t)
+    ay = fma(x2y, tt, _prod_err32(x2x, tt, ax))
+    k0, k1 = _LOGKF_C
+    bx = ax + k0  # dfadd2_vf2_vf2_vf2(., c)
+    v = bx - ax
+    by = ((ax - (bx - v)) + (k0 - v)) + (ay + k1)
+    cx = x2x * qx  # dfmul_vf2_vf2_vf2(x2, x)
+    cy = fma(x2x, qy, fma(x2y, qx, _prod_err32(x2x, qx, cx)))
+    ex = cx * bx  # dfmul_vf2_vf2_vf2(., .)
+    ey = fma(cx, by, fma(cy, bx, _prod_err32(cx, bx, ex)))
+    sx = rx + ex  # dfadd_vf2_vf2_vf2
+    return sx, (((rx - sx) + ex) + ry) + ey
+
+
+def _ldexpf(x, q):
+    """SLEEF's vldexp_vf_vf_vi2: x 2^q by four multiplications by 2^m, then 2^(q - 4m)."""
+    m = q >> 31  # (int32 arithmetic, wrapping as SIMD lanes do)
+    m = (((m + q) >> 6) - m) << 4
+    q = q - (m << 2)
+    m = np.clip(m + np.int32(0x7F), 0, 0xFF)
+    u = (m << 23).view(np.float32)
+    x = x * u * u * u * u
+    return x * ((q + np.int32(0x7F)) << 23).view(np.float32)
+
+
+def _sleef_expkf(dx, dy):
+    """SLEEF's expkf of a double-float (dx, dy): exp(dx + dy), 0 below -104."""
+    f = np.float32
+    fma = _fma32_odd
+    qf = np.rint((dx + dy) * _SLEEF_R_LN2F)
+    big = ~(np.abs(qf) < 2 ** 31)  # (vrint_vi2_vf: INT_MIN for NaN, inf and past int32)
+    q = np.where(big, 0, qf).astype(np.int32)
+    q[big] = np.iinfo(np.int32).min
+    w = qf * f(-_SLEEF_L2UF)  # dfadd2_vf2_vf2_vf
+    sx = dx + w
+    v = sx - dx
+    sy = ((dx - (sx - v)) + (w - v)) + dy
+    w = qf * f(-_SLEEF_L2LF)
+    rx = sx + w
+    v = rx - sx
+    sy = ((sx - (rx - v)) + (w - v)) + sy
+    sx = rx + sy  # dfnormalize
+    sy = (rx - sx) + sy
+    c4, *cs = _EXPKF_POLY
+    u = np.full_like(sx, c4)
+    for c in cs:
+        u = fma(u, sx, c)
+    qx = sx * sx  # dfsqu
+    qy = fma(sx + sx, sy, _prod_err32(sx, sx, qx))
+    mx = qx * u  # dfmul_vf2_vf2_vf
+    my = fma(qy, u, _prod_err32(qx, u, mx))
+    tx = sx + mx  # dfadd_vf2_vf2_vf2
+    ty = (((sx - tx) + mx) + sy) + my
+    ux = f(1) + tx  # dfadd_vf2_vf_vf2
+    uy = ((f(1) - ux) + tx) + ty
+    r = _ldexpf(ux + uy, q)
+    r[dx < -104] = 0
+    return r
+
+
+def sleef_powf(x, y):
+    """SLEEF's powf (u10) of float32 arrays, broadcast (Note [SLEEF's powf])."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
+    shape = x.shape
+    x, y = x.reshape(-1), y.reshape(-1)
+    out = np.empty(x.size, np.float32)
+    for b in blocks(x.size):
+        out[b] = _sleef_powf(x[b], y[b])
+    return out.reshape(shape)
+
+
+def _sleef_powf(x, y):
+    f = np.float32
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        ay = np.abs(y)
+        yisint = (np.trunc(y) == y) | (ay > f(1 << 24))
+        yint = np.where(ay < f(1 << 24), y, 0).astype(np.int32)
+        yisodd = ((yint & 1) == 1) & yisint & (ay < f(1 << 24))
+        lx, ly = _sleef_logkf(np.where(np.isfinite(ax) & (ax != 0), ax, f(1)))
+        dx = lx * y  # dfmul_vf2_vf2_vf
+        dy = _fma32_odd(ly, y, np.nan_to_num(_prod_err32(lx, y, dx)))
+        r = _sleef_expkf(dx, dy)
+        r[np.isnan(r)] = np.inf
+        neg = ~(x > 0)
+        if neg.any():
+            r[neg & yisodd] *= f(-1)
+            r[neg & ~yisint] = np.nan
+        yinf = np.isinf(y)
+        if yinf.any():
+            efx = (ax - f(1)) * np.where(np.signbit(y), f(-1), f(1))
+            r = np.where(yinf, np.where(efx < 0, f(0), np.where(efx == 0, f(1), f(np.inf))),
+                         r).astype(f)
+        xs = np.isinf(x) | (x == 0)
+        if xs.any():
+            big = np.where(np.signbit(y) ^ (x == 0), f(0), f(np.inf))
+            r = np.where(xs, np.copysign(big, np.where(yisodd, x, f(1))), r).astype(f)
+        nan = np.isnan(x) | np.isnan(y)
+        if nan.any():
+            r[nan] = np.array(-1, np.int32).view(f)  # (all bits set)
+        r[(y == 0) | (x == 1)] = 1
+    return r
+
+
 def _trigamma_float32(a):
     """PyTorch's trigamma(float) (ATen's Math.h), operation for operation in float32: its
     series constants are float (1.f/6, ...) and the compiler fuses the series' three
