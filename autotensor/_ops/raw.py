@@ -600,23 +600,38 @@ def pow64(x, e, operands):
     return torch_pow(x, e, simd_positions(shape, *operands, unroll=2))
 
 
+def _sleef_powf_at(out, x, e, simd):
+    """``out`` with SLEEF's powf of float32 x and e (broadcast) where ``simd``: PyTorch's
+    SIMD loop (Note [SLEEF's powf] in _specfun.py); past PORTED_MAX the NumPy power
+    stays."""
+    if simd is None:
+        return out
+    from ._specfun import sleef_powf
+    xb, eb = np.broadcast_arrays(x, e)
+    if simd.all():
+        return sleef_powf(xb, eb).reshape(out.shape)
+    out = np.array(out, _F32)
+    out[simd] = sleef_powf(xb[simd], eb[simd])
+    return out
+
+
 def pow_tensor(x, e):
-    """x ** e for an array e, as PyTorch's pow.Tensor_Tensor: std::pow for every exponent.
-    float64 is glibc's pow in PyTorch's scalar loop and SLEEF's in its SIMD loop (pow64).
-    NumPy computes a scalar (or broadcast) exponent 0.5 as sqrt, whose -0.0 and -inf differ
-    from pow's (+0.0, +inf); those two values are put back. float32 is computed in double
-    and rounded once, as glibc's powf (PyTorch's scalar loop: 2 differences in 2,000 0-d
-    cases, NumPy's float32 power differs in 21%; its SIMD loop calls SLEEF's powf, within
-    an ulp: 1.7% of elements differ either way). Past PORTED_MAX elements NumPy's float32
-    power stays (4.5 x faster at 10,000 elements: Note [Size of the ported kernels])."""
+    """x ** e for an array e, as PyTorch's pow.Tensor_Tensor: cpu_kernel_vec's std::pow
+    (glibc's pow, powf) in its scalar loop, SLEEF's pow (powf) in its SIMD loop, for every
+    exponent (pow64; float32: _specfun.torch_powf). Past PORTED_MAX elements (Note [Size of
+    the ported kernels]) NumPy's power stays, which computes a scalar (or broadcast)
+    exponent 0.5 as sqrt, whose -0.0 and -inf differ from pow's (+0.0, +inf): those two
+    values are put back. float16/bfloat16: NumPy's power in float32."""
     if x.dtype.kind == "c":
         return complex_pow(x, e)
     if x.dtype == np.float64 and e.dtype == np.float64:
         out = pow64(x, e, (x, e))
         if out is not None:
             return asarray(out)
-    if x.dtype == _F32 and e.dtype == _F32 and x.size <= PORTED_MAX and e.size <= PORTED_MAX:
-        out = np.power(x.astype(np.float64), e.astype(np.float64)).astype(_F32)
+    shape = np.broadcast_shapes(x.shape, e.shape)
+    if x.dtype == _F32 and e.dtype == _F32 and math.prod(shape) <= PORTED_MAX:
+        from ._specfun import torch_powf
+        out = torch_powf(x, e, simd_positions(shape, x, e, unroll=2))
     else:
         out = np.power(x, e)
     if e.dtype.kind == "f" and x.dtype.kind == "f":
@@ -706,14 +721,12 @@ def pow_scalar(x, e):
         if e == -2:
             return asarray(np.reciprocal(x * x))
         if x.dtype == np.float32 and e.__class__ is not complex:
-            x64 = x.astype(np.float64)
-            r = np.power(x64, e).astype(np.float32)
-            e32 = float(np.float32(e))
-            if e32 != e and x.size:  # (its SIMD loop's powf takes the exponent in float: an
+            r = np.power(x.astype(np.float64), e).astype(np.float32)
+            if x.size <= PORTED_MAX:  # (its SIMD loop's powf takes the exponent in float: an
                 # odd 2**40 + 1 is an even 2**40 there, the sign of a negative base's power)
-                simd = simd_positions(x.shape, x, unroll=2)
-                if simd is not None:
-                    r = np.where(simd, np.power(x64, e32).astype(np.float32), r)
+                with np.errstate(over="ignore"):
+                    e32 = np.float32(e)
+                r = _sleef_powf_at(r, x, e32, simd_positions(x.shape, x, unroll=2))
             return asarray(r)
         if k == "c" and e != 0 and e != 1:  # (0 and 1 fill and copy in PyTorch)
             return complex_pow(x, np.asarray(e, x.dtype))
