@@ -132,3 +132,43 @@ def jvp_scenario(mod):
 def test_pow_float64_tangent():
     for a, b in zip(jvp_scenario(autotensor), jvp_scenario(torch)):
         assert (_bits(a) != _bits(b)).sum() == 0
+
+
+def scenario32(mod, kind, n, seed):
+    """float32: SLEEF's powf in the SIMD loop (32 elements a step), glibc's powf in
+    pow.Tensor_Tensor's scalar loop, the double pow rounded in pow.Tensor_Scalar's."""
+    x, e = _operands(n, seed)
+    with np.errstate(all="ignore"):
+        x, e = x.astype(np.float32), e.astype(np.float32)
+    X = mod.tensor(x, dtype=mod.float32)
+    E = mod.tensor(e, dtype=mod.float32)
+    if kind == "tensor":
+        return mod.pow(X, E)
+    if kind == "strided":
+        return mod.pow(mod.tensor(np.repeat(x, 2), dtype=mod.float32)[::2], E)
+    if kind == "broadcast":
+        return mod.pow(X, mod.tensor(-1.37, dtype=mod.float32))
+    if kind.startswith("scalar"):
+        return X ** float(kind[6:])
+    if kind == "base":
+        return 2.5 ** E
+    if kind == "inplace":
+        X.pow_(-1.5)
+        return X
+    raise ValueError(kind)
+
+
+def _bits32(t):
+    return np.ascontiguousarray(np.asarray(t.detach().numpy(), np.float32)).view(np.int32)
+
+
+@pytest.mark.parametrize("kind", ["tensor", "strided", "broadcast", "scalar1.7",
+                                  "scalar-1.5", "scalar0.3", "base", "inplace"])
+def test_pow_float32_bits(kind):
+    differ = {}
+    for n in _SIZES + [1 << 14]:
+        a = _bits32(scenario32(autotensor, kind, n, n))
+        b = _bits32(scenario32(torch, kind, n, n))
+        if (a != b).any():
+            differ[n] = int((a != b).sum())
+    assert not differ

@@ -522,12 +522,16 @@ def abs(x):
 def pow(x, e):
     """x ** e as PyTorch's pow: pow.Tensor_Scalar for a number, pow.Tensor_Tensor for an
     array."""
-    if not isinstance(x, (ndarray, np.generic)):  # a number's power: pow.Scalar
+    if not isinstance(x, (ndarray, np.generic)) or x.__class__ is np.float32:
+        # a number's power: pow.Scalar, pow.Tensor_Tensor's kernel with a 0-d base
         base = np.asarray(x, e.dtype)
-        if e.dtype == np.float64 and base.dtype == np.float64:  # (base: a 0-d operand)
+        if e.dtype == np.float64 and base.dtype == np.float64:
             out = pow64(base, e, (base, e))
             if out is not None:
                 return asarray(out)
+        if e.dtype == _F32 and e.size <= PORTED_MAX:
+            from ._specfun import torch_powf
+            return asarray(torch_powf(base, e, simd_positions(e.shape, base, e, unroll=2)))
         return asarray(np.power(base, e))
     if isinstance(e, (ndarray, np.generic)):
         return pow_tensor(x, e)
