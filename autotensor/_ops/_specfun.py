@@ -1230,22 +1230,28 @@ def glibc_pow(x, y):
 # fused multiply-add is emulated exactly: the float64 product of two floats is exact, the
 # float64 sum rounded to odd (_fma32_odd), so the rounding to float32 is the fused one.
 def _fma32_odd(a, b, c):
-    """float32 a * b + c rounded once: the exact float64 product plus c rounded to odd
-    (then to float32, which a double rounding cannot move)."""
-    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-    s = p + np.asarray(c, np.float64)
-    v = s - p
-    err = (p - (s - v)) + (c - v)  # p + c = s + err exactly
+    """float32 a * b + c rounded once: the float64 product of two floats is exact, and the
+    float64 sum rounds as the fused one but where it lands on a float32 tie (its 29 bits
+    past float32's 1000...0), where it is moved an ulp toward the exact sum (rounding to
+    odd: then the tie cannot be one)."""
+    p = np.multiply(a, b, dtype=np.float64)
+    s = np.add(p, c, dtype=np.float64)
     bits = s.view(np.int64)
-    fix = (err != 0) & ((bits & 1) == 0)
-    if fix.any():
-        bits[fix] += np.where((err[fix] > 0) == (s[fix] > 0), 1, -1)
+    tie = (bits & 0x1FFFFFFF) == 0x10000000
+    if tie.any():
+        i = np.flatnonzero(tie)
+        pi, si = p.reshape(-1)[i], s.reshape(-1)[i]
+        ci = np.broadcast_to(np.asarray(c, np.float64), s.shape).reshape(-1)[i]
+        v = si - pi
+        err = (pi - (si - v)) + (ci - v)  # p + c = s + err exactly
+        bits.reshape(-1)[i] += np.where(err == 0, 0, np.where((err > 0) == (si > 0), 1, -1))
     return s.astype(np.float32)
 
 
 def _prod_err32(a, b, r):
     """a * b - r for r = fl32(a * b), exactly (SLEEF's vfmapn_vf_vf_vf_vf(a, b, r))."""
-    return (np.asarray(a, np.float64) * b - r).astype(np.float32)
+    return np.subtract(np.multiply(a, b, dtype=np.float64), r, dtype=np.float64).astype(
+        np.float32)
 
 
 _LOGKF_POLY = tuple(np.float32(c) for c in (0.240320354700088500976562,
