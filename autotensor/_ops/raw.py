@@ -529,9 +529,13 @@ def pow(x, e):
             out = pow64(base, e, (base, e))
             if out is not None:
                 return asarray(out)
-        if e.dtype == _F32 and e.size <= PORTED_MAX:
-            from ._specfun import torch_powf
-            return asarray(torch_powf(base, e, simd_positions(e.shape, base, e, unroll=2)))
+        if e.dtype == _F32:
+            if e.size <= PORTED_MAX:
+                from ._specfun import torch_powf
+                simd = simd_positions(e.shape, base, e, unroll=2)
+                return asarray(torch_powf(base, e, simd))
+            with np.errstate(all="ignore"):  # (past PORTED_MAX: in double, rounded once)
+                return asarray(np.power(np.float64(base), e.astype(np.float64)).astype(_F32))
         return asarray(np.power(base, e))
     if isinstance(e, (ndarray, np.generic)):
         return pow_tensor(x, e)
