@@ -65,12 +65,16 @@ def scenario(mod, kind, n, seed):
     if kind == "inplace":
         X.pow_(-1.5)
         return X
+    if kind == "float_power":  # (a float32 tensor cast to double)
+        with np.errstate(all="ignore"):
+            return mod.float_power(mod.tensor(x.astype(np.float32)), 1.37)
     raise ValueError(kind)
 
 
 _SIZES = [1, 2, 7, 15, 16, 17, 31, 32, 33, 47, 64, 100, 1000, 4099]
 _KINDS = ["tensor", "strided", "transposed", "broadcast", "expanded", "scalar1.7",
-          "scalar-1.5", "scalar-3", "scalar4", "scalar0.3", "scalar123.5", "base", "inplace"]
+          "scalar-1.5", "scalar-3", "scalar4", "scalar0.3", "scalar123.5", "base", "inplace",
+          "float_power"]
 
 
 @pytest.mark.parametrize("kind", _KINDS)
