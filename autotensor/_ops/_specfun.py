@@ -791,12 +791,13 @@ _SLEEF_EXP_POLY = (0.2081276378237164457e-8, 0.2511210703042288022e-7,
                    0.4166666666666602598e-1, 0.1666666666666669072e+0)
 
 
-def _fma_big_c(a, a_split, b, c):
+def _fma_big_c(a, a_split, b, c, b_split=None):
     """a * b + c rounded once, for float64 arrays a (its Dekker split given), b and c at
     least as large in exponent as the product (so Fast2Sum adds them exactly)."""
     p = a * b
     ah, al = a_split
-    bh, bl = _split(b) if b.__class__ is np.ndarray else _SPLIT_CONST[b]
+    bh, bl = (b_split if b_split is not None else _split(b) if b.__class__ is np.ndarray
+              else _SPLIT_CONST[b])
     err = ah * bh
     err -= p
     t = ah * bl
@@ -949,6 +950,452 @@ def sleef_log(x):
         r[(d < 0) | np.isnan(d)] = np.nan
         r[d == 0] = -np.inf
     return r.reshape(np.shape(x))
+
+
+# Note [SLEEF's pow]
+# ~~~~~~~~~~~~~~~~~~
+# PyTorch's float64 pow (both overloads with a non-special exponent) is cpu_kernel_vec's:
+# std::pow, glibc's pow, in the scalar loop, and Vectorized<double>::pow, SLEEF's
+# Sleef_powd8_u10 (xpow), in the SIMD loop (whole pairs of 8-lane vectors of contiguous
+# operands). xpow is exp(y log|x|) in double-double arithmetic (dd.h with fused
+# multiply-adds): logk (AVX-512's getexp and getmant give |x| = m 2^e, m in [0.75, 1.5);
+# 2 atanh((m - 1) / (m + 1)) + e ln 2 with a degree-8 polynomial in the quotient's
+# square for the tail), the product by y, expk (q = rint(d / ln 2), the remainder in two
+# steps, a degree-9 polynomial, (1 + s) + s^2 u, 2^q as two multiplications), then the
+# sign and the special values as a table of selects; the polynomials by Estrin's scheme
+# (SLEEF 3.6's text, PyTorch's: the older Horner steps give another double on 0.8%). It
+# is within an ulp of glibc's and gives another double on 1.6% of random inputs (NumPy's
+# own AVX-512 power on 5.4%). Ported step for step: the error terms of products
+# (fmapn(a, b, a * b)) are Dekker's exact ones, the polynomials' multiply-adds rounded
+# once (_estrin), and the multiply-adds that only feed a low word (below 2^-100 of the
+# result) are NumPy's two roundings: 0 of 1.2 million results differ from PyTorch's, NaN
+# bits included. glibc's pow comes from ``math.pow`` element by element (86 ns each), on
+# finite operands only: the special values are IEEE's (NumPy's), a negative base to a
+# fraction glibc's -NaN.
+_LOGK_POLY = (0.116255524079935043668677, 0.103239680901072952701192,
+              0.117754809412463995466069, 0.13332981086846273921509,
+              0.153846227114512262845736, 0.181818180850050775676507,
+              0.222222222230083560345903, 0.285714285714249172087875,
+              0.400000000000000077715612)
+_LOGK_C = (0.666666666666666629659233, 3.80554962542412056336616e-17)
+_EXPK_POLY = (2.51069683420950419527139e-08, 2.76286166770270649116855e-07,
+              2.75572496725023574143864e-06, 2.48014973989819794114153e-05,
+              0.000198412698809069797676111, 0.0013888888939977128960529,
+              0.00833333333332371417601081, 0.0416666666665409524128449,
+              0.166666666666666740681535, 0.500000000000000999200722)
+
+
+def _prod_err(a, b, a_split=None, b_split=None):
+    """a * b - fl(a * b), exactly (Dekker): SLEEF's vfmapn(a, b, a * b)."""
+    ah, al = _split(a) if a_split is None else a_split
+    bh, bl = _split(b) if b_split is None else b_split
+    err = ah * bh
+    err -= a * b
+    err += ah * bl
+    err += al * bh
+    err += al * bl
+    return err
+
+
+def _mla(a, b, c, fused=True):
+    """SLEEF's MLA (a fused multiply-add) where c outweighs a * b: _fma_big_c; NumPy's two
+    roundings where not ``fused``."""
+    if not fused:
+        return a * b + c
+    bs = _split(b) if b.__class__ is np.ndarray else _split(np.float64(b))
+    return _fma_big_c(a, _split(a), b, c, b_split=bs)
+
+
+def _estrin(x, x2, x4, x8, coefs):
+    """SLEEF's POLY9/POLY10 (estrin.h): Estrin's scheme, highest coefficient first, each
+    multiply-add fused (every constant outweighs its product: |x| is small). The fusing
+    is emulated for the steps that make up the low-order terms and the last two; the
+    high-order ones' second rounding lands below 2^-60 of the polynomial (0 of 10.5
+    million powers changed against fusing all 17)."""
+    def p4(c3, c2, c1, c0, fused):
+        return _mla(x2, _mla(x, c3, c2, fused), _mla(x, c1, c0, fused), fused)
+    p8 = _mla(x4, p4(*coefs[-8:-4], False), p4(*coefs[-4:], True))
+    top = coefs[0] if len(coefs) == 9 else _mla(x, coefs[0], coefs[1], False)
+    return _mla(x8, top, p8)
+
+
+def _dd_add(xx, xy, yx, yy):
+    """SLEEF's ddadd_vd2_vd2_vd2 (|x| >= |y|)."""
+    rx = xx + yx
+    return rx, (((xx - rx) + yx) + xy) + yy
+
+
+def _sleef_logk(d):
+    """SLEEF's logk of a positive finite float64 array: log(d) as a double-double."""
+    p = d * (1.0 / 0.75)
+    e = (np.frexp(p)[1] - 1).astype(np.float64)  # (getexp)
+    e[np.isinf(p)] = 1024.0
+    fr = np.frexp(d)[0]
+    m = np.where(fr < 0.75, fr * 2, fr)  # (getmant: [0.75, 1.5))
+    nx = m - 1  # ddadd2_vd2_vd_vd(-1, m): exact, no low word
+    dx = m + 1  # ddadd2_vd2_vd_vd(1, m)
+    v = dx - 1
+    dy = (1 - (dx - v)) + (m - v)
+    t = 1 / dx  # dddiv_vd2_vd2_vd2, FMA variant
+    qx = nx * t
+    u = _prod_err(t, nx)
+    r = 1 - dx * t  # fmanp(dx, t, 1): 1 - dx * t exactly, rounded once
+    r -= _prod_err(dx, t)
+    qy = r - dy * t  # (multiply-adds into the low word: two roundings)
+    qy = qx * qy + u
+    qs = _split(qx)
+    x2x = qx * qx  # ddsqu
+    x2y = (qx + qx) * qy + _prod_err(qx, qx, qs, qs)
+    x4 = x2x * x2x
+    x8 = x4 * x4
+    tt = _estrin(x2x, x4, x8, x8 * x8, _LOGK_POLY)
+    l2h, l2l = _SLEEF_LN2_DD
+    sx = l2h * e  # ddmul_vd2_vd2_vd((l2h, l2l), e)
+    sy = l2l * e + _prod_err(np.full_like(e, l2h), e)
+    sx, sy = _dd_add(sx, sy, qx * 2, qy * 2)
+    x2s = _split(x2x)
+    cx = x2x * qx  # ddmul_vd2_vd2_vd2(x2, x)
+    cy = x2x * qy + (x2y * qx + _prod_err(x2x, qx, x2s, qs))
+    c0, c1 = _LOGK_C
+    ax = cx * c0  # ddmul_vd2_vd2_vd2(x, c)
+    ay = cx * c1 + (cy * c0 + _prod_err(cx, np.full_like(cx, c0)))
+    sx, sy = _dd_add(sx, sy, ax, ay)
+    ex = x2x * cx  # ddmul_vd2_vd2_vd2(x2, x)
+    ey = x2x * cy + (x2y * cx + _prod_err(x2x, cx, x2s))
+    ax = ex * tt  # ddmul_vd2_vd2_vd(x, t)
+    ay = ey * tt + _prod_err(ex, tt)
+    return _dd_add(sx, sy, ax, ay)
+
+
+def _sleef_expk(dx, dy):
+    """SLEEF's expk of a double-double (dx, dy): exp(dx + dy), 0 below -1000."""
+    dq = np.rint((dx + dy) * _SLEEF_R_LN2)
+    np.copyto(dq, 0.0, where=~(np.abs(dq) < 2048))  # (NaN, inf, huge: set by the caller)
+    w = dq * -_SLEEF_L2U  # ddadd2_vd2_vd2_vd
+    sx = dx + w
+    v = sx - dx
+    sy = (dx - (sx - v)) + (w - v) + dy
+    w = dq * -_SLEEF_L2L
+    rx = sx + w
+    v = rx - sx
+    sy = (sx - (rx - v)) + (w - v) + sy
+    sx = rx + sy  # ddnormalize
+    sy = (rx - sx) + sy
+    s2 = sx * sx
+    s4 = s2 * s2
+    u = _estrin(sx, s2, s4, s4 * s4, _EXPK_POLY)
+    tx = 1 + sx  # ddadd_vd2_vd_vd2(1, s)
+    ty = ((1 - tx) + sx) + sy
+    qy = (sx + sx) * sy + _prod_err(sx, sx)  # ddsqu(s), then ddmul_vd2_vd2_vd(., u)
+    mx = s2 * u
+    my = qy * u + _prod_err(s2, u)
+    tx, ty = _dd_add(tx, ty, mx, my)
+    r = tx + ty
+    q = dq.astype(np.int64)
+    h = q >> 1
+    r *= ((h + 1023) << 52).view(np.float64)  # vldexp2
+    r *= ((q - h + 1023) << 52).view(np.float64)
+    r[dx < -1000] = 0.0
+    return r
+
+
+def sleef_pow(x, y):
+    """SLEEF's pow (u10) of float64 arrays, bit for bit (Note [SLEEF's pow]); blockwise."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    shape = x.shape
+    x, y = x.reshape(-1), y.reshape(-1)
+    out = np.empty(x.size)
+    for b in blocks(x.size):
+        out[b] = _sleef_pow(x[b], y[b])
+    return out.reshape(shape)
+
+
+def _sleef_pow(x, y):
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        yisint = np.trunc(y) == y
+        half = y * 0.5
+        yisodd = (np.trunc(half) != half) & yisint
+        lx, ly = _sleef_logk(np.where(np.isfinite(ax) & (ax != 0), ax, 1.0))
+        dx = lx * y  # ddmul_vd2_vd2_vd
+        err = _prod_err(lx, y)  # (NaN where Dekker's split of a y past 1e300 overflows: there
+        err[np.isnan(err)] = 0.0  # lx is 0, or dx is out of range and the result set below)
+        dy = ly * y + err
+        r = _sleef_expk(dx, dy)
+        r[dx > 709.78271114955742909217217426] = np.inf
+        neg = ~(x > 0)
+        if neg.any():
+            r[neg & yisodd] *= -1.0
+            r[neg & ~yisint] = np.nan  # (result * NaN: its NaN, 0x7ff8...)
+        yinf = np.isinf(y)
+        if yinf.any():
+            efx = (ax - 1) * np.where(np.signbit(y), -1.0, 1.0)
+            r = np.where(yinf, np.where(efx < 0, 0.0, np.where(efx == 0, 1.0, np.inf)), r)
+        xs = np.isinf(x) | (x == 0)
+        if xs.any():
+            big = np.where(np.signbit(y) ^ (x == 0), 0.0, np.inf)
+            r = np.where(xs, np.copysign(big, np.where(yisodd, x, 1.0)), r)
+        nan = np.isnan(x) | np.isnan(y)
+        if nan.any():
+            r[nan] = np.array(-1, np.int64).view(np.float64)  # (all bits set)
+        r[(y == 0) | (x == 1)] = 1.0
+    return r
+
+
+def torch_pow(x, y, simd):
+    """PyTorch's float64 pow of x and y (broadcast): glibc's off ``simd`` (simd_positions
+    in raw.py; None: nowhere), SLEEF's where ``simd`` (Note [SLEEF's pow])."""
+    if simd is None:
+        return glibc_pow(x, y)
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    if simd.all():
+        return sleef_pow(x, y)
+    out = np.empty(x.shape)
+    out[simd] = sleef_pow(x[simd], y[simd])
+    rest = ~simd
+    out[rest] = glibc_pow(x[rest], y[rest])
+    return out
+
+
+def torch_powf(x, y, simd):
+    """PyTorch's float32 pow of two float32 arrays (broadcast): glibc's powf off ``simd``,
+    SLEEF's where ``simd`` (Note [SLEEF's powf])."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
+    if simd is not None and simd.all():
+        return sleef_powf(x, y)
+    if simd is None:
+        return glibc_powf(x, y)
+    out = np.empty(x.shape, np.float32)
+    out[simd] = sleef_powf(x[simd], y[simd])
+    rest = ~simd
+    out[rest] = glibc_powf(x[rest], y[rest])
+    return out
+
+
+_POWF = []
+
+
+def glibc_powf(x, y):
+    """glibc's powf (std::pow of two floats) of float32 arrays, broadcast: the C library's
+    through ctypes (~0.35 us an element); where it cannot be loaded, the float64 power
+    rounded once (an ulp away on 0.06% of inputs: glibc's powf is not correctly rounded)."""
+    if not _POWF:
+        try:
+            from .._random import _libm_float_fns
+            _POWF.append(np.frompyfunc(_libm_float_fns()["powf"], 2, 1))
+        except (OSError, AttributeError):
+            _POWF.append(None)
+    x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
+    if _POWF[0] is None or not x.size:
+        with np.errstate(all="ignore"):
+            return np.power(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
+    return np.asarray(_POWF[0](x, y), np.float32).reshape(x.shape)
+
+
+def _math_pow1(x, y):
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.copysign(math.inf, x) if y % 2 == 1 else math.inf
+
+
+_math_pow = np.frompyfunc(math.pow, 2, 1)
+
+
+def glibc_pow(x, y):
+    """glibc's pow (std::pow, PyTorch's scalar loop) of float64 arrays, broadcast:
+    ``math.pow`` where both are finite, x is not 0 and the power is defined, IEEE's values
+    (NumPy's) elsewhere; a negative x to a fractional y is glibc's NaN (sign bit set)."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    shape = x.shape
+    x, y = x.reshape(-1), y.reshape(-1)
+    with np.errstate(all="ignore"):
+        out = np.power(x, y)
+        fin = np.isfinite(x) & np.isfinite(y) & (x != 0)
+        bad = fin & (x < 0) & (np.trunc(y) != y)
+        out[bad] = -np.nan
+        fin &= ~bad
+        near = fin & ~(np.abs(out) < 1e300)  # (may overflow: math.pow raises there)
+        fin &= ~near
+        if fin.any():
+            out[fin] = _math_pow(x[fin], y[fin]).astype(np.float64)
+        for i in np.flatnonzero(near):
+            out[i] = _math_pow1(float(x[i]), float(y[i]))
+    return out.reshape(shape)
+
+
+# Note [SLEEF's powf]
+# ~~~~~~~~~~~~~~~~~~~
+# Vectorized<float>::pow (float32 pow's SIMD loop, 32 elements a step on AVX-512) is
+# SLEEF's Sleef_powf16_u10 (xpowf): Note [SLEEF's pow]'s algorithm in double-float
+# arithmetic (df.h with fused multiply-adds; logkf's tail a quadratic, expkf's a quartic,
+# 2^q by vldexp's four-and-one multiplications), ported step for step in float32. Each
+# fused multiply-add is emulated exactly: the float64 product of two floats is exact, the
+# float64 sum rounded to odd (_fma32_odd), so the rounding to float32 is the fused one.
+def _fma32_odd(a, b, c):
+    """float32 a * b + c rounded once: the float64 product of two floats is exact, and the
+    float64 sum rounds as the fused one but where it lands on a float32 tie (its 29 bits
+    past float32's 1000...0), where it is moved an ulp toward the exact sum (rounding to
+    odd: then the tie cannot be one)."""
+    p = np.multiply(a, b, dtype=np.float64)
+    s = np.add(p, c, dtype=np.float64)
+    bits = s.view(np.int64)
+    tie = (bits & 0x1FFFFFFF) == 0x10000000
+    if tie.any():
+        i = np.flatnonzero(tie)
+        pi, si = p.reshape(-1)[i], s.reshape(-1)[i]
+        ci = np.broadcast_to(np.asarray(c, np.float64), s.shape).reshape(-1)[i]
+        v = si - pi
+        err = (pi - (si - v)) + (ci - v)  # p + c = s + err exactly
+        bits.reshape(-1)[i] += np.where(err == 0, 0, np.where((err > 0) == (si > 0), 1, -1))
+    return s.astype(np.float32)
+
+
+def _prod_err32(a, b, r):
+    """a * b - r for r = fl32(a * b), exactly (SLEEF's vfmapn_vf_vf_vf_vf(a, b, r))."""
+    return np.subtract(np.multiply(a, b, dtype=np.float64), r, dtype=np.float64).astype(
+        np.float32)
+
+
+_LOGKF_POLY = tuple(np.float32(c) for c in (0.240320354700088500976562,
+                                             0.285112679004669189453125,
+                                             0.400007992982864379882812))
+_LOGKF_C = (np.float32(0.66666662693023681640625), np.float32(3.69183861259614332084311e-09))
+_LN2F_DF = (np.float32(0.69314718246459960938), np.float32(-1.904654323148236017e-09))
+_EXPKF_POLY = tuple(np.float32(c) for c in (
+    0.00136324646882712841033936, 0.00836596917361021041870117, 0.0416710823774337768554688,
+    0.166665524244308471679688, 0.499999850988388061523438))
+
+
+def _sleef_logkf(d):
+    """SLEEF's logkf of a positive finite float32 array: log(d) as a double-float."""
+    f = np.float32
+    fma = _fma32_odd
+    p = d * f(1.0 / 0.75)
+    e = (np.frexp(p)[1] - 1).astype(f)  # (getexp)
+    e[np.isinf(p)] = 128
+    fr = np.frexp(d)[0]
+    m = np.where(fr < 0.75, fr * f(2), fr).astype(f)  # (getmant: [0.75, 1.5))
+    nx = m - f(1)  # dfadd2_vf2_vf_vf(-1, m): exact, no low word
+    dx = m + f(1)  # dfadd2_vf2_vf_vf(1, m)
+    v = dx - f(1)
+    dy = (f(1) - (dx - v)) + (m - v)
+    t = f(1) / dx  # dfdiv_vf2_vf2_vf2
+    qx = nx * t
+    u = _prod_err32(t, nx, qx)
+    qy = fma(-dy, t, fma(-dx, t, f(1)))
+    qy = fma(qx, qy, u)
+    x2x = qx * qx  # dfsqu
+    x2y = fma(qx + qx, qy, _prod_err32(qx, qx, x2x))
+    c2, c1, c0 = _LOGKF_POLY
+    tt = fma(fma(np.full_like(x2x, c2), x2x, c1), x2x, c0)
+    l2h, l2l = _LN2F_DF
+    sx = l2h * e  # dfmul_vf2_vf2_vf((l2h, l2l), e)
+    sy = fma(l2l, e, _prod_err32(l2h, e, sx))
+    rx = sx + qx * f(2)  # dfadd_vf2_vf2_vf2(s, dfscale(x, 2))
+    ry = (((sx - rx) + qx * f(2)) + sy) + qy * f(2)
+    ax = x2x * tt  # dfmul_vf2_vf2_vf(x2, t)
+    ay = fma(x2y, tt, _prod_err32(x2x, tt, ax))
+    k0, k1 = _LOGKF_C
+    bx = ax + k0  # dfadd2_vf2_vf2_vf2(., c)
+    v = bx - ax
+    by = ((ax - (bx - v)) + (k0 - v)) + (ay + k1)
+    cx = x2x * qx  # dfmul_vf2_vf2_vf2(x2, x)
+    cy = fma(x2x, qy, fma(x2y, qx, _prod_err32(x2x, qx, cx)))
+    ex = cx * bx  # dfmul_vf2_vf2_vf2(., .)
+    ey = fma(cx, by, fma(cy, bx, _prod_err32(cx, bx, ex)))
+    sx = rx + ex  # dfadd_vf2_vf2_vf2
+    return sx, (((rx - sx) + ex) + ry) + ey
+
+
+def _ldexpf(x, q):
+    """SLEEF's vldexp_vf_vf_vi2: x 2^q by four multiplications by 2^m, then 2^(q - 4m)."""
+    m = q >> 31  # (int32 arithmetic, wrapping as SIMD lanes do)
+    m = (((m + q) >> 6) - m) << 4
+    q = q - (m << 2)
+    m = np.clip(m + np.int32(0x7F), 0, 0xFF)
+    u = (m << 23).view(np.float32)
+    x = x * u * u * u * u
+    return x * ((q + np.int32(0x7F)) << 23).view(np.float32)
+
+
+def _sleef_expkf(dx, dy):
+    """SLEEF's expkf of a double-float (dx, dy): exp(dx + dy), 0 below -104."""
+    f = np.float32
+    fma = _fma32_odd
+    qf = np.rint((dx + dy) * _SLEEF_R_LN2F)
+    big = ~(np.abs(qf) < 2 ** 31)  # (vrint_vi2_vf: INT_MIN for NaN, inf and past int32)
+    q = np.where(big, 0, qf).astype(np.int32)
+    q[big] = np.iinfo(np.int32).min
+    w = qf * f(-_SLEEF_L2UF)  # dfadd2_vf2_vf2_vf
+    sx = dx + w
+    v = sx - dx
+    sy = ((dx - (sx - v)) + (w - v)) + dy
+    w = qf * f(-_SLEEF_L2LF)
+    rx = sx + w
+    v = rx - sx
+    sy = ((sx - (rx - v)) + (w - v)) + sy
+    sx = rx + sy  # dfnormalize
+    sy = (rx - sx) + sy
+    c4, *cs = _EXPKF_POLY
+    u = np.full_like(sx, c4)
+    for c in cs:
+        u = fma(u, sx, c)
+    qx = sx * sx  # dfsqu
+    qy = fma(sx + sx, sy, _prod_err32(sx, sx, qx))
+    mx = qx * u  # dfmul_vf2_vf2_vf
+    my = fma(qy, u, _prod_err32(qx, u, mx))
+    tx = sx + mx  # dfadd_vf2_vf2_vf2
+    ty = (((sx - tx) + mx) + sy) + my
+    ux = f(1) + tx  # dfadd_vf2_vf_vf2
+    uy = ((f(1) - ux) + tx) + ty
+    r = _ldexpf(ux + uy, q)
+    r[dx < -104] = 0
+    return r
+
+
+def sleef_powf(x, y):
+    """SLEEF's powf (u10) of float32 arrays, broadcast (Note [SLEEF's powf])."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
+    shape = x.shape
+    x, y = x.reshape(-1), y.reshape(-1)
+    out = np.empty(x.size, np.float32)
+    for b in blocks(x.size):
+        out[b] = _sleef_powf(x[b], y[b])
+    return out.reshape(shape)
+
+
+def _sleef_powf(x, y):
+    f = np.float32
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        ay = np.abs(y)
+        yisint = (np.trunc(y) == y) | (ay > f(1 << 24))
+        yint = np.where(ay < f(1 << 24), y, 0).astype(np.int32)
+        yisodd = ((yint & 1) == 1) & yisint & (ay < f(1 << 24))
+        lx, ly = _sleef_logkf(np.where(np.isfinite(ax) & (ax != 0), ax, f(1)))
+        dx = lx * y  # dfmul_vf2_vf2_vf
+        dy = _fma32_odd(ly, y, np.nan_to_num(_prod_err32(lx, y, dx)))
+        r = _sleef_expkf(dx, dy)
+        r[np.isnan(r)] = np.inf
+        neg = ~(x > 0)
+        if neg.any():
+            r[neg & yisodd] *= f(-1)
+            r[neg & ~yisint] = np.nan
+        yinf = np.isinf(y)
+        if yinf.any():
+            efx = (ax - f(1)) * np.where(np.signbit(y), f(-1), f(1))
+            r = np.where(yinf, np.where(efx < 0, f(0), np.where(efx == 0, f(1), f(np.inf))),
+                         r).astype(f)
+        xs = np.isinf(x) | (x == 0)
+        if xs.any():
+            big = np.where(np.signbit(y) ^ (x == 0), f(0), f(np.inf))
+            r = np.where(xs, np.copysign(big, np.where(yisodd, x, f(1))), r).astype(f)
+        nan = np.isnan(x) | np.isnan(y)
+        if nan.any():
+            r[nan] = np.array(-1, np.int32).view(f)  # (all bits set)
+        r[(y == 0) | (x == 1)] = 1
+    return r
 
 
 def _trigamma_float32(a):

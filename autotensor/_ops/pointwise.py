@@ -282,13 +282,14 @@ def _pow_scalar_base(e, base):
     if e.dtype.kind == "c":
         return raw.complex_pow(np.asarray(base, e.dtype), e)
     if e.dtype == np.float32 and base.__class__ in (int, float, bool):
-        # (Note [Float32 transcendentals] in raw.py: NumPy's float32 power is up to an ulp
-        # off the correctly rounded value, which PyTorch's is on ~98% of inputs; 2 ** e is
-        # ldexp's tangent factor)
-        # (the scalar first converted to the op's float32, as its kernel takes it: 1e-310
-        # is 0 there, and 1e-310 ** -0.036 is inf)
+        # (pow.Tensor_Tensor's kernels with a 0-d base, Note [SLEEF's powf]; 2 ** e is
+        # ldexp's tangent factor. The scalar first converted to the op's float32, as its
+        # kernel takes it: 1e-310 is 0 there, and 1e-310 ** -0.036 is inf)
         with np.errstate(all="ignore"):
-            return (np.float64(np.float32(base)) ** e.astype(np.float64)).astype(np.float32)
+            b = np.float32(base)
+        return raw.pow(b, e)
+    if e.dtype == np.float64 and base.__class__ in (int, float, bool):
+        return raw.pow(float(base), e)  # (Note [SLEEF's pow])
     return base ** e
 
 

@@ -522,8 +522,21 @@ def abs(x):
 def pow(x, e):
     """x ** e as PyTorch's pow: pow.Tensor_Scalar for a number, pow.Tensor_Tensor for an
     array."""
-    if not isinstance(x, (ndarray, np.generic)):  # a number's power: pow.Scalar
-        return asarray(np.power(np.asarray(x, e.dtype), e))
+    if not isinstance(x, (ndarray, np.generic)) or x.__class__ is np.float32:
+        # a number's power: pow.Scalar, pow.Tensor_Tensor's kernel with a 0-d base
+        base = np.asarray(x, e.dtype)
+        if e.dtype == np.float64 and base.dtype == np.float64:
+            out = pow64(base, e, (base, e))
+            if out is not None:
+                return asarray(out)
+        if e.dtype == _F32:
+            if e.size <= PORTED_MAX:
+                from ._specfun import torch_powf
+                simd = simd_positions(e.shape, base, e, unroll=2)
+                return asarray(torch_powf(base, e, simd))
+            with np.errstate(all="ignore"):  # (past PORTED_MAX: in double, rounded once)
+                return asarray(np.power(np.float64(base), e.astype(np.float64)).astype(_F32))
+        return asarray(np.power(base, e))
     if isinstance(e, (ndarray, np.generic)):
         return pow_tensor(x, e)
     return pow_scalar(x, e)
@@ -582,18 +595,51 @@ def complex_pow(x, e):
     return asarray(np.exp(e * np.log(x)))
 
 
+def pow64(x, e, operands):
+    """float64 x ** e (arrays, broadcast) as PyTorch's cpu_kernel_vec computes it, over
+    ``operands`` (x alone for a number's power): glibc's pow in the scalar loop, SLEEF's
+    in the SIMD loop (Note [SLEEF's pow] in _specfun.py); None past PORTED_MAX elements
+    (Note [Size of the ported kernels]), where NumPy's power (its own AVX-512 kernel,
+    another double on ~6% of elements) stays."""
+    shape = np.broadcast_shapes(np.shape(x), np.shape(e))
+    if math.prod(shape) > PORTED_MAX:
+        return None
+    from ._specfun import torch_pow
+    return torch_pow(x, e, simd_positions(shape, *operands, unroll=2))
+
+
+def _sleef_powf_at(out, x, e, simd):
+    """``out`` with SLEEF's powf of float32 x and e (broadcast) where ``simd``: PyTorch's
+    SIMD loop (Note [SLEEF's powf] in _specfun.py); past PORTED_MAX the NumPy power
+    stays."""
+    if simd is None:
+        return out
+    from ._specfun import sleef_powf
+    xb, eb = np.broadcast_arrays(x, e)
+    if simd.all():
+        return sleef_powf(xb, eb).reshape(out.shape)
+    out = np.array(out, _F32)
+    out[simd] = sleef_powf(xb[simd], eb[simd])
+    return out
+
+
 def pow_tensor(x, e):
-    """x ** e for an array e, as PyTorch's pow.Tensor_Tensor: std::pow for every exponent.
-    NumPy computes a scalar (or broadcast) exponent 0.5 as sqrt, whose -0.0 and -inf differ
-    from pow's (+0.0, +inf); those two values are put back. float32 is computed in double
-    and rounded once, as glibc's powf (PyTorch's scalar loop: 2 differences in 2,000 0-d
-    cases, NumPy's float32 power differs in 21%; its SIMD loop calls SLEEF's powf, within
-    an ulp: 1.7% of elements differ either way). Past PORTED_MAX elements NumPy's float32
-    power stays (4.5 x faster at 10,000 elements: Note [Size of the ported kernels])."""
+    """x ** e for an array e, as PyTorch's pow.Tensor_Tensor: cpu_kernel_vec's std::pow
+    (glibc's pow, powf) in its scalar loop, SLEEF's pow (powf) in its SIMD loop, for every
+    exponent (pow64; float32: _specfun.torch_powf). Past PORTED_MAX elements (Note [Size of
+    the ported kernels]) NumPy's power stays, which computes a scalar (or broadcast)
+    exponent 0.5 as sqrt, whose -0.0 and -inf differ from pow's (+0.0, +inf): those two
+    values are put back. float16/bfloat16: NumPy's power in float32."""
     if x.dtype.kind == "c":
         return complex_pow(x, e)
-    if x.dtype == _F32 and e.dtype == _F32 and x.size <= PORTED_MAX and e.size <= PORTED_MAX:
-        out = np.power(x.astype(np.float64), e.astype(np.float64)).astype(_F32)
+    if x.dtype == np.float64 and e.dtype == np.float64:
+        out = pow64(x, e, (x, e))
+        if out is not None:
+            return asarray(out)
+    shape = np.broadcast_shapes(x.shape, e.shape)
+    if x.dtype == _F32 and e.dtype == _F32 and math.prod(shape) <= PORTED_MAX:
+        from ._specfun import torch_powf
+        out = torch_powf(x, e, simd_positions(shape, x, e, unroll=2))
     else:
         out = np.power(x, e)
     if e.dtype.kind == "f" and x.dtype.kind == "f":
@@ -683,17 +729,23 @@ def pow_scalar(x, e):
         if e == -2:
             return asarray(np.reciprocal(x * x))
         if x.dtype == np.float32 and e.__class__ is not complex:
-            x64 = x.astype(np.float64)
-            r = np.power(x64, e).astype(np.float32)
-            e32 = float(np.float32(e))
-            if e32 != e and x.size:  # (its SIMD loop's powf takes the exponent in float: an
+            r = np.power(x.astype(np.float64), e).astype(np.float32)
+            if x.size <= PORTED_MAX:  # (its SIMD loop's powf takes the exponent in float: an
                 # odd 2**40 + 1 is an even 2**40 there, the sign of a negative base's power)
-                simd = simd_positions(x.shape, x, unroll=2)
-                if simd is not None:
-                    r = np.where(simd, np.power(x64, e32).astype(np.float32), r)
+                with np.errstate(over="ignore"):
+                    e32 = np.float32(e)
+                r = _sleef_powf_at(r, x, e32, simd_positions(x.shape, x, unroll=2))
             return asarray(r)
         if k == "c" and e != 0 and e != 1:  # (0 and 1 fill and copy in PyTorch)
             return complex_pow(x, np.asarray(e, x.dtype))
+        if x.dtype == np.float64 and e.__class__ in (int, float) and e != 0 and e != 1:
+            try:
+                ex = np.float64(e)  # (the kernel's scalar_t(exp))
+            except OverflowError:
+                ex = None
+            out = None if ex is None else pow64(x, ex, (x,))
+            if out is not None:  # (a unary kernel: the exponent is no operand)
+                return asarray(out)
     return asarray(x ** e)
 
 
