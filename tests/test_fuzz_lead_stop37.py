@@ -10,7 +10,8 @@ import autotensor
 torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py",
-                "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py"]
+                "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py",
+                "pending_stop37/b_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -140,3 +141,39 @@ def test_arguments_without_a_derivative_refuse_requires_grad(call, grad_mode, st
     got = _no_grad_argument(autotensor, call, grad_mode, stale_view)
     want = _no_grad_argument(torch, call, grad_mode, stale_view)
     assert got == want
+
+
+_GROUP_NORM_LAYOUTS = {
+    "channels_last": ((2, 4, 3, 3), lambda m, x: x.contiguous(memory_format=m.channels_last)),
+    "channels_last_3d": ((2, 4, 2, 3, 2),
+                         lambda m, x: x.contiguous(memory_format=m.channels_last_3d)),
+    "permuted": ((2, 4, 3, 3), lambda m, x: x.permute(0, 1, 3, 2)),
+    "channels_last_1x1": ((2, 4, 1, 1),
+                          lambda m, x: x.contiguous(memory_format=m.channels_last)),
+    "contiguous": ((2, 4, 3), lambda m, x: x),
+    "transposed": ((2, 4), lambda m, x: x.t().reshape(4, 2).t()),
+    "expanded": ((2, 4, 3), lambda m, x: x[:, :, :1].expand(2, 4, 3))}
+
+
+def _group_norm_layout(mod, layout, weight):
+    """group_norm's CPU composite: input.contiguous(suggest_memory_format()),
+    weight/bias.contiguous() (a CloneBackward0 for strided ones), then the kernel."""
+    shape, make = _GROUP_NORM_LAYOUTS[layout]
+    rng = np.random.default_rng(37)
+    x = mod.tensor(rng.standard_normal(shape), requires_grad=True)
+    w = mod.tensor(rng.standard_normal(8), requires_grad=True)
+    wt = {"none": None, "contiguous": w[:4] * 1, "strided": (w * 1)[::2]}[weight]
+    r = mod.nn.functional.group_norm(make(mod, x * 1), 2, wt, wt)
+    r.sum().backward()
+    return ([n and n.name() for n, _ in r.grad_fn.next_functions], r.stride(),
+            r.detach().numpy(), x.grad.stride(), x.grad.numpy())
+
+
+@pytest.mark.parametrize("weight", ["none", "contiguous", "strided"])
+@pytest.mark.parametrize("layout", list(_GROUP_NORM_LAYOUTS))
+def test_group_norm_makes_its_input_contiguous_as_pytorch(layout, weight):
+    got = _group_norm_layout(autotensor, layout, weight)
+    want = _group_norm_layout(torch, layout, weight)
+    assert got[0] == want[0] and got[1] == want[1] and got[3] == want[3]
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got[4], want[4], rtol=1e-12, atol=1e-12)

@@ -634,6 +634,18 @@ def _group_norm(input, num_groups, weight, bias, eps):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape {list(t.shape)} "
                                f"and input of shape {list(shape)}")
+    # (its CPU path: input.contiguous(input.suggest_memory_format()), weight.contiguous(),
+    # bias.contiguous(): a CloneBackward0 for a strided input, then the kernel)
+    from .._ops.layout import _elem_strides, _strides_like_channels_last
+    from .. import _memory_format as mf
+    x = input._data
+    if x.ndim in (4, 5) and _strides_like_channels_last(x.shape, _elem_strides(x)):
+        input = input.contiguous(
+            memory_format=mf.channels_last if x.ndim == 4 else mf.channels_last_3d)
+    else:
+        input = input.contiguous()
+    weight = None if weight is None else weight.contiguous()
+    bias = None if bias is None else bias.contiguous()
     return _native_group_norm(input, weight, bias, n, c, _prod(shape[2:]), int(num_groups),
                               eps)[0]
 
