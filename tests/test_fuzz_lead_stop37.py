@@ -177,3 +177,84 @@ def test_group_norm_makes_its_input_contiguous_as_pytorch(layout, weight):
     assert got[0] == want[0] and got[1] == want[1] and got[3] == want[3]
     np.testing.assert_allclose(got[2], want[2], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(got[4], want[4], rtol=1e-12, atol=1e-12)
+
+
+def _affine_grid(mod, size, align_corners, dtype):
+    """affine_grid_generator is one op (AffineGridGeneratorBackward0), its backward aten's
+    base_grid^T bmm grad, its tangent the op of the tangent (auto_linear)."""
+    fw = mod.autograd.forward_ad
+    rng = np.random.default_rng(37)
+    nd = len(size) - 2
+    dt = getattr(mod, dtype)
+    th = mod.tensor(rng.standard_normal((size[0], nd, nd + 1)), dtype=dt, requires_grad=True)
+    r = mod.nn.functional.affine_grid(th * 1, size, align_corners=align_corners)
+    g = mod.tensor(rng.standard_normal(tuple(r.shape)), dtype=dt, requires_grad=True)
+    gt, = mod.autograd.grad(r, th, g, create_graph=True)
+    gg, = mod.autograd.grad(gt.sum(), g)
+    with fw.dual_level():
+        t = mod.tensor(rng.standard_normal(tuple(th.shape)), dtype=dt)
+        tangent = fw.unpack_dual(mod.nn.functional.affine_grid(
+            fw.make_dual(th.detach(), t), size, align_corners=align_corners))[1]
+    return (r.grad_fn.name(), [n and n.name() for n, _ in r.grad_fn.next_functions],
+            r.stride(), r.detach().numpy().tobytes(), gt.detach().numpy().tobytes(),
+            gg.numpy().tobytes(), tangent.numpy().tobytes())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("size", [(2, 1, 3, 4), (1, 2, 1, 5), (2, 1, 2, 3, 4), (3, 2, 5, 1)])
+def test_affine_grid_generator_is_one_op(size, align_corners, dtype):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (unit-size grids with align_corners warn)
+        assert _affine_grid(autotensor, size, align_corners, dtype) == \
+            _affine_grid(torch, size, align_corners, dtype)
+
+
+def _chain(fn, k=4):
+    names = []
+    while fn is not None and k:
+        names.append(fn.name())
+        nexts = [n for n, _ in fn.next_functions if n is not None]
+        fn, k = (nexts[0] if nexts else None), k - 1
+    return names
+
+
+_STRIDED = {"permuted5": lambda x: x.permute(0, 1, 4, 3, 2),
+            "transposed3": lambda x: x[:, :, 0, 0, :].transpose(0, 1).contiguous().transpose(0, 1),
+            "contiguous3": lambda x: x[:, :, 0, 0, :] * 1,
+            "expanded3": lambda x: x[:, :, 0, 0, :1].expand(2, 3, 4),
+            "empty5": lambda x: x[:0] * 1}
+
+
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+@pytest.mark.parametrize("layout", list(_STRIDED))
+def test_nll_loss_nd_views_a_contiguous_input(layout, reduction, loss):
+    """nll_loss_nd of a 3-d or 5-d input: input.contiguous().view(N, C, 1, -1)."""
+    def run(mod):
+        x = mod.tensor(np.random.default_rng(37).standard_normal((2, 3, 2, 2, 2)),
+                       requires_grad=True)
+        y = _STRIDED[layout](x)
+        t = mod.zeros((y.shape[0],) + tuple(y.shape[2:]), dtype=mod.long)
+        r = getattr(mod.nn.functional, loss)(y, t, reduction=reduction)
+        return _chain(r.grad_fn), r.stride()
+    assert run(autotensor) == run(torch)
+
+
+@pytest.mark.parametrize("call", ["F.pdist(x.t())", "F.pdist(x[:, ::2])", "F.pdist(x * 1)",
+                                  "F.pdist(x.int(), -1)", "F.pdist(x.t().int(), -1)",
+                                  "F.pdist(x[0], -1)", "F.pdist(x, -1)",
+                                  "F.pdist(x[:, :1].expand(4, 3))"])
+def test_pdist_of_a_contiguous_input(call):
+    """pdist: its checks (rank, floating dtype, p), then _pdist_forward(self.contiguous())."""
+    def run(mod):
+        x = mod.tensor(np.random.default_rng(37).standard_normal((4, 3)), requires_grad=True)
+        try:
+            r = eval(call, {"F": mod.nn.functional, "x": x})
+        except RuntimeError as e:
+            return str(e)
+        r.sum().backward()
+        return (_chain(r.grad_fn), np.round(r.detach().numpy(), 12).tolist(),
+                np.round(x.grad.numpy(), 12).tolist())
+    assert run(autotensor) == run(torch)

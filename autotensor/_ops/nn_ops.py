@@ -5504,3 +5504,59 @@ BCE = defop("binary_cross_entropy", "BinaryCrossEntropyBackward0", bce_kernel,
                    F.binary_cross_entropy_backward(grad, self, target, weight, reduction),
                    "target": bce_target_backward}, jvp=_bce_jvp,
             layout="iter")
+
+
+# ---- affine_grid_generator -------------------------------------------------------------
+def affine_base_grid(dtype, size, align_corners):
+    """aten's make_base_grid_{4,5}D viewed as (N, points, nd + 1): the normalised
+    (x, y[, z], 1) of every output point, linspace_from_neg_one's steps in theta's dtype."""
+    from .. import _creation
+    from ..autograd.grad_mode import no_grad
+    from .._dtypes import from_numpy
+    dt = from_numpy(np.dtype(dtype))
+    spatial = tuple(size[2:])
+    nd = len(spatial)
+
+    def lin(steps):                                  # aten's linspace_from_neg_one
+        if steps <= 1:
+            return _creation.zeros(steps, dtype=dt)
+        v = _creation.linspace(-1, 1, steps, dtype=dt)
+        return v * (steps - 1) / steps if not align_corners else v
+    with no_grad():
+        coords = []                                  # x (the last dim) first
+        for k in range(nd):
+            axis = nd - 1 - k
+            view = [1] * nd
+            view[axis] = spatial[axis]
+            coords.append(lin(spatial[axis]).reshape(*view).expand(*spatial))
+        coords.append(_creation.ones(*spatial, dtype=dt))
+        points = int(np.prod(spatial))
+        from .shape import stack
+        return stack(coords, -1).reshape(1, points, nd + 1).expand(
+            size[0], points, nd + 1)._data
+
+
+def affine_grid_kernel(theta, size, align_corners):
+    """base_grid.view(N, points, nd + 1).bmm(theta.transpose(1, 2)).view(N, *spatial, nd)."""
+    from .._tensor import _make
+    from ..autograd.grad_mode import no_grad
+    from .linalg import bmm
+    base = affine_base_grid(theta.dtype, size, align_corners)
+    with no_grad():
+        out = bmm(_make(base), _make(theta.transpose(0, 2, 1)))._data
+    return out.reshape((size[0],) + tuple(size[2:]) + (len(size) - 2,))
+
+
+def affine_grid_generator_backward(F, grad, size, align_corners):
+    """aten's affine_grid_generator_backward: base_grid^T bmm grad, transposed."""
+    n, nd = size[0], len(size) - 2
+    dtype = grad.dtype if F.is_raw else grad._data.dtype
+    base = F.constant(affine_base_grid(dtype, size, align_corners), grad)
+    points = base.shape[1]
+    return F.transpose(F.bmm(F.transpose(base, 1, 2), F.reshape(grad, (n, points, nd))), 1, 2)
+
+
+AFFINE_GRID_GENERATOR = defop(
+    "affine_grid_generator", "AffineGridGeneratorBackward0", affine_grid_kernel,
+    inputs=("theta",), params=("size", "align_corners"),
+    grads={"theta": affine_grid_generator_backward}, jvp="linear")

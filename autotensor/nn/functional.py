@@ -275,8 +275,9 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
         if t.shape[1:] != x.shape[2:]:
             raise RuntimeError(f"Expected target size [{_errors.shape_str((n,) + x.shape[2:])}]"
                                f", got [{_errors.shape_str(t.shape)}]")
+        # (input_.contiguous().view(...): a CloneBackward0 and a ViewBackward0 in the graph)
         flat = (n, c, 1, -1) if x.size else (n, c, 0, 0)
-        out = _nll_loss_nd(input.reshape(flat),
+        out = _nll_loss_nd(input.contiguous().view(flat) if x.size else input.view(flat),
                            target.reshape((n, 1, -1) if t.size else (n, 0, 0)),
                            weight, reduction, ignore_index)
         return out.view((n,) + x.shape[2:]) if reduction == "none" else out
@@ -2335,10 +2336,11 @@ def pdist(input, p=2):
     _float_arg("pdist", "p", p, 2)  # (the argument parser's, before the kernel's checks)
     if input.dim() != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
-    if p < 0:
-        raise RuntimeError("pdist only supports non-negative p values")
     if not input.is_floating_point():
         raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    input = input.contiguous()  # (at::_pdist_forward(self.contiguous(), p))
     return _finish(N.PDIST, (input,), (float(p),), N.pdist_kernel(input._data, float(p)))
 
 
@@ -2960,7 +2962,6 @@ def affine_grid(theta, size, align_corners=None):
     """The sampling grid of 2-d (N, 2, 3) or 3-d (N, 3, 4) affine maps: a base grid of
     normalised (x, y[, z], 1) per output point times theta^T (PyTorch's formula; its node is
     AffineGridGeneratorBackward0)."""
-    from .. import _creation
     if align_corners is None:
         _warnings.warn(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
@@ -2987,23 +2988,10 @@ def affine_grid(theta, size, align_corners=None):
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
 
-    def lin(steps):                                  # aten's linspace_from_neg_one
-        if steps <= 1:
-            return _creation.zeros(steps, dtype=theta.dtype)
-        v = _creation.linspace(-1, 1, steps, dtype=theta.dtype)
-        return v * (steps - 1) / steps if not align_corners else v
-
-    n, nd = size[0], len(spatial)
-    coords = []                                      # x (the last dim) first
-    for k in range(nd):
-        axis = nd - 1 - k
-        view = [1] * nd
-        view[axis] = spatial[axis]
-        coords.append(lin(spatial[axis]).reshape(*view).expand(*spatial))
-    coords.append(_creation.ones(*spatial, dtype=theta.dtype))
-    points = _prod(spatial)
-    base = fn.stack(coords, -1).reshape(1, points, nd + 1).expand(n, points, nd + 1)
-    return fn.bmm(base, fn.transpose(theta, 1, 2)).reshape(n, *spatial, nd)
+    from .._ops import nn_ops as N
+    params = (tuple(int(s) for s in size), bool(align_corners))
+    return _finish(N.AFFINE_GRID_GENERATOR, (theta,), params,
+                   N.affine_grid_kernel(theta._data, *params))
 
 
 def _prod(xs):
