@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py",
                 "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py",
-                "pending_stop37/b_repro_002.py"]
+                "pending_stop37/b_repro_002.py", "pending_stop37/c_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -257,4 +257,20 @@ def test_pdist_of_a_contiguous_input(call):
         r.sum().backward()
         return (_chain(r.grad_fn), np.round(r.detach().numpy(), 12).tolist(),
                 np.round(x.grad.numpy(), 12).tolist())
+    assert run(autotensor) == run(torch)
+
+
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("target", ["torch.tensor(1)", "torch.tensor(1.5)", "torch.zeros(0).long()"])
+@pytest.mark.parametrize("shape", [(0,), (3,), (0, 0), (2, 3), (0, 0, 0), (2, 3, 4), (1, 3, 4),
+                                   (0, 2, 3, 4), (2, 3, 4, 5), (0, 0, 0, 0, 0), (1, 2, 1, 1, 1)])
+def test_class_index_losses_of_0d_and_empty_targets(shape, target, loss):
+    """nll_loss_nd's and nll_loss_forward's checks in aten's order for 0-d and empty
+    targets (target.sizes().slice(1) and target.size(0) of a 0-d target raise)."""
+    def run(mod):
+        try:
+            r = getattr(mod.nn.functional, loss)(mod.zeros(shape), eval(target, {"torch": mod}))
+        except (RuntimeError, IndexError, ValueError) as e:
+            return type(e).__name__, str(e)
+        return "ok", tuple(r.shape)
     assert run(autotensor) == run(torch)

@@ -272,6 +272,8 @@ def _nll_loss_nd(input, target, weight, reduction, ignore_index):
                          f"batch_size ({t.shape[0] if t.ndim else 0}).")
     if x.ndim == 3 or x.ndim > 4:     # aten's nll_loss_nd: viewed as (N, C, 1, -1), 2-d loss
         n, c = x.shape[:2]
+        if t.ndim == 0:  # (target.sizes().slice(1) of a 0-d target)
+            raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
         if t.shape[1:] != x.shape[2:]:
             raise RuntimeError(f"Expected target size [{_errors.shape_str((n,) + x.shape[2:])}]"
                                f", got [{_errors.shape_str(t.shape)}]")
@@ -300,6 +302,8 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
     if t.dtype not in (np.int64, np.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{_dtypes.scalar_name(target.dtype)}")
+    if x.ndim == 2 and t.ndim == 0:  # (target.size(0) of a 0-d target)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
         raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
                          f"{t.shape[0]}")
