@@ -7,7 +7,7 @@ import functools
 import math
 import warnings
 
-from .. import _dtypes, _errors
+from .. import _argparse, _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
@@ -508,6 +508,8 @@ def _tangent_in_dtype(r, input, dtype, op):
 
 
 def sum(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("sum", "keepdim")
     if dtype is not None:
         return _tangent_in_dtype(_sum(input, dim, keepdim, dtype), input, dtype,
                                  lambda t: sum(t, dim, keepdim, dtype=dtype))
@@ -543,6 +545,8 @@ def _np_mean(a, axis=None, keepdims=False):
 
 
 def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("mean", "keepdim")
     if dtype is not None:
         return _tangent_in_dtype(_mean(input, dim, keepdim, dtype), input, dtype,
                                  lambda t: mean(t, dim, keepdim, dtype=dtype))
