@@ -525,7 +525,9 @@ def _parse(sig, args, kwargs, raise_exception):
     parser's error for the first argument that does not."""
     nargs = len(args)
     name = sig.name
-    if nargs > sig.max_pos and not sig.varargs:
+    # (a lone int list takes varargs, expand(5, 3), when the first one is an int)
+    varargs = sig.varargs and nargs > 0 and _is_int(args[0])
+    if nargs > sig.max_pos and not varargs:
         if raise_exception:
             _extra_args(sig, nargs)
         return False
@@ -543,7 +545,7 @@ def _parse(sig, args, kwargs, raise_exception):
         else:
             obj = kwargs.get(p.name, missing)
             is_kwd = True
-        varargs_eligible = sig.varargs and arg_pos == 0 and not is_kwd
+        varargs_eligible = varargs and arg_pos == 0 and not is_kwd
         if (obj is _MISSING and p.optional) or (obj is None and p.allow_none):
             pass
         elif obj is _MISSING:
@@ -632,19 +634,39 @@ def _crude_match(typ, obj):
     return name == typ
 
 
-def _arg_desc(args, kwargs, option=None):
+def _kwarg_order(kwargs):
+    """The keywords in the order PyTorch's std::unordered_map gives them back (reversed,
+    for the few a call has)."""
+    return list(kwargs.items())[::-1]
+
+
+def _type_desc(obj):
+    """A list or tuple argument described with its elements' types ('list of [int,
+    float]', 'tuple of (int,)'), as an overload's "didn't match" line prints it."""
+    if obj.__class__ is list:
+        return f"list of [{', '.join(tp_name(o) for o in obj)}]"
+    if obj.__class__ is tuple:
+        inner = ", ".join(tp_name(o) for o in obj)
+        return f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
+    return tp_name(obj)
+
+
+def _arg_desc(args, kwargs, option=None, elements=True):
     parts = []
     for i, a in enumerate(args):
-        s = tp_name(a)
-        if option is not None and not (i < len(option) and _crude_match(option[i][0], a)):
+        if option is None:
+            parts.append(tp_name(a))
+            continue
+        s = _type_desc(a) if elements else tp_name(a)
+        if not (i < len(option) and _crude_match(option[i][0], a)):
             s = f"!{s}!"
         parts.append(s)
     out = ", ".join(parts)
     if kwargs:
         names = dict((n, t) for t, n in option) if option is not None else {}
         kw = ""
-        for k, v in kwargs.items():
-            s = f"{k}={tp_name(v)}"
+        for k, v in _kwarg_order(kwargs):
+            s = f"{k}={_type_desc(v) if option is not None and elements else tp_name(v)}"
             if option is not None and not (k in names and _crude_match(names[k], v)):
                 s = f"!{s}!"
             kw += s + ", "
@@ -655,13 +677,21 @@ def _arg_desc(args, kwargs, option=None):
 def _invalid_combination(name, shown, args, kwargs):
     msg = f"{name}() received an invalid combination of arguments - got " \
           f"{_arg_desc(args, kwargs)}, but expected "
-    if len(shown) == 1:
-        return msg + shown[0]
+    if len(shown) == 1:  # (one overload: "got" marked against it)
+        return f"{name}() received an invalid combination of arguments - got " \
+               f"{_arg_desc(args, kwargs, _crude_option(shown[0]), False)}, but expected " \
+               f"{shown[0]}"
     msg += "one of:\n"
     for display in shown:
         msg += f" * {display}\n"
         option = _crude_option(display)
         if len(option) == len(args) + len(kwargs):
+            names = {n for _, n in option}
+            wrong = [k for k, _ in _kwarg_order(kwargs) if k not in names]
+            if wrong:
+                msg += ("      didn't match because some of the keywords were incorrect: "
+                        f"{', '.join(wrong)}\n")
+                continue
             desc = _arg_desc(args, kwargs, option)
             if "!" in desc:
                 msg += ("      didn't match because some of the arguments have invalid "
@@ -684,7 +714,10 @@ def error(key, args, kwargs):
     """PyTorch's TypeError for a call of ``key`` ('tsum', 'Tview', ...; args without self
     for a method), or None when one of its overloads takes it (PythonArgParser::raw_parse
     and print_error, then the unpacking of int lists and tensor lists)."""
-    sigs = _signatures(key)
+    return _error(_signatures(key), args, kwargs)
+
+
+def _error(sigs, args, kwargs):
     if sigs[0].noargs:
         if kwargs:
             return TypeError(f"TensorBase.{sigs[0].name}() takes no keyword arguments")
@@ -712,9 +745,17 @@ def error(key, args, kwargs):
 
 
 def _unpack(sig, args, kwargs):
-    """The conversions after a parse: each element of an int list (``reshape(2, 'a')``)."""
-    if sig.varargs and len(args) > 1 or (sig.varargs and args and _is_int(args[0])):
-        values, p = args, sig.params[0]
+    """The conversions after a parse: each element of an int list (``reshape(2, 'a')``) or
+    of a tensor list (``stack([x, 1])``)."""
+    for i, p in enumerate(sig.params):
+        if p.type == "TensorList":
+            obj = args[i] if i < len(args) else kwargs.get(p.name)
+            for j, v in enumerate(obj or ()):
+                if not isinstance(v, Tensor):
+                    raise _Refused(f"expected Tensor as element {j} in argument {i}, but got "
+                                   f"{tp_name(v)}")
+    if sig.varargs and args and _is_int(args[0]):
+        values = args
     else:
         values = None
     for i, p in enumerate(sig.params):
@@ -748,6 +789,16 @@ def refuse_unary(name, input, args):
                     f"{tp_name(input)}")
 
 
+def refuse_function(name, args, out):
+    """An elementwise unary function's refusal of extra arguments or a missing input
+    (its signature 'exp(Tensor input, *, Tensor out=None)')."""
+    args = tuple(a for a in args if a is not _MISSING)
+    err = _error([Signature(f"{name}(Tensor input, *, Tensor out=None)")], args,
+                 {} if out is None else {"out": out})
+    if err is not None:
+        raise err
+
+
 def refuse_binary(name, position, input, other, args, alpha):
     """add / sub / mul's refusal of extra arguments, a missing other, or mul's alpha
     (``position`` 1: the Tensor method, 2: the function)."""
@@ -756,7 +807,7 @@ def refuse_binary(name, position, input, other, args, alpha):
     if position == 1:
         refuse("T" + name, given, kwargs)
     else:
-        refuse("t" + name, (input,) + given, kwargs)
+        refuse("t" + name, ((input,) if input is not _MISSING else ()) + given, kwargs)
     # taken: by the deprecated add(Scalar alpha, Tensor other) (the only hidden overload
     # of these): other is the second argument, scaled by the first
     import warnings
@@ -769,6 +820,8 @@ def refuse_binary(name, position, input, other, args, alpha):
 def refuse(key, args, kwargs=None):
     """Raise PyTorch's TypeError for a call no overload of ``key`` takes (an op's own slow
     path, Note [Argument errors on the exception path]); return if one takes it."""
+    if key not in SIGNATURES:
+        return
     err = error(key, args, kwargs or {})
     if err is not None:
         raise err

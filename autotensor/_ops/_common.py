@@ -489,9 +489,14 @@ def _unary_fn(op, doc, float_op=True):
             _argparse.refuse_unary(op.name, input, args)  # path] in _argparse.py
         return _unary(op, input, float_op)
 
-    def fn(input, *, out=None):
-        if out is not None:  # Note [out= arguments] in _out.py
-            return write_out(op.name, method(input), out, (input,), overlap=True)
+    def fn(input=_MISSING, *args, out=None):  # (args, a missing input: refused)
+        if out is not None or args or input is _MISSING:
+            _argparse.refuse_function(op.name, (input,) + args, out)
+            try:  # Note [out= arguments] in _out.py
+                return write_out(op.name, method(input), out, (input,), overlap=True)
+            except Exception:  # (an out= of the wrong type: Note [Argument errors on the
+                _argparse.refuse("t" + op.name, (input,), {"out": out})  # exception path])
+                raise
         return method(input)
     fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
     fn.__doc__ = method.__doc__ = doc
@@ -553,17 +558,26 @@ def _binary_fn(op, doc, alpha_param=False):
         _binary_method(op, kernel, recs, params, slow_complex, alpha_param, 0)
     function = _binary_method(op, kernel, recs, params, slow_complex, alpha_param, 2)
 
+    def with_out(input, other, args, alpha, out):
+        """fn's slow path: extra arguments refused (in ``function``), then out= (Note [out=
+        arguments] in _out.py), whose failure may be the argument's type."""
+        r = function(input, other, *args, alpha=alpha)
+        try:
+            return write_out(op.name, r, out, (input, other), overlap=True)
+        except Exception:  # (Note [Argument errors on the exception path])
+            _argparse.refuse("t" + op.name, (input, other), dict(
+                {"out": out}, **({"alpha": alpha} if alpha != 1 else {})))
+            raise
+
     if alpha_param:
-        def fn(input, other=_MISSING, *, alpha=1, out=None):
-            if out is not None:  # Note [out= arguments] in _out.py
-                return write_out(op.name, function(input, other, alpha=alpha), out,
-                                 (input, other), overlap=True)
+        def fn(input=_MISSING, other=_MISSING, *args, alpha=1, out=None):
+            if out is not None or args:
+                return with_out(input, other, args, alpha, out)
             return function(input, other, alpha=alpha)
     else:  # (mul takes no alpha, as PyTorch's)
-        def fn(input, other=_MISSING, *, out=None):
-            if out is not None:  # Note [out= arguments] in _out.py
-                return write_out(op.name, function(input, other), out, (input, other),
-                                 overlap=True)
+        def fn(input=_MISSING, other=_MISSING, *args, out=None):
+            if out is not None or args:
+                return with_out(input, other, args, 1, out)
             return function(input, other)
     fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
     operator.__name__ = operator.__qualname__ = op.name
@@ -654,7 +668,9 @@ def _binary_method(op, kernel, recs, params, slow_complex, alpha_param, position
                     if _fw_seen and _state.fw:
                         _fw(op, (input, other), (1,) if alpha_param else (), r)
                     return r
-        if position and (args or other is _MISSING or not alpha_param and alpha != 1):
+        if position and (args or other is _MISSING or not alpha_param and alpha != 1 or
+                         not isinstance(input, _OPERANDS) or
+                         not isinstance(alpha, _OPERANDS)):
             other, alpha = _argparse.refuse_binary(op.name, position, input, other, args,
                                                    alpha)
         if not isinstance(other, _OPERANDS) and other.__class__ is not ndarray:

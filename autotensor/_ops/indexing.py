@@ -635,7 +635,8 @@ def _index_put_fresh(input, indices, values, accumulate=False, given=()):
 
 @view_errors_before_checks
 def gather(input, dim, index, *, sparse_grad=False):
-    if index.__class__ is not Tensor and not isinstance(index, Tensor):
+    if index.__class__ is not Tensor and index.__class__ is not np.ndarray and not \
+            isinstance(index, Tensor):  # (an array: the formulas' own)
         raise _argparse.wrong_type("gather", "index")
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -665,7 +666,8 @@ def gather(input, dim, index, *, sparse_grad=False):
 
 @view_errors_before_checks
 def scatter_add(input, dim, index, src):
-    if index.__class__ is not Tensor and not isinstance(index, Tensor):
+    if index.__class__ is not Tensor and index.__class__ is not np.ndarray and not \
+            isinstance(index, Tensor):  # (an array: the formulas' own)
         raise _argparse.wrong_type("scatter_add", "index")
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -681,7 +683,8 @@ def scatter_add(input, dim, index, src):
 
 @view_errors_before_checks
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
-    if index.__class__ is not Tensor and not isinstance(index, Tensor):
+    if index.__class__ is not Tensor and index.__class__ is not np.ndarray and not \
+            isinstance(index, Tensor):  # (an array: the formulas' own)
         raise _argparse.wrong_type("scatter", "index")
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -708,7 +711,8 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
 @view_errors_before_checks
 def index_select(input, dim, index):
-    if index.__class__ is not Tensor and not isinstance(index, Tensor):
+    if index.__class__ is not Tensor and index.__class__ is not np.ndarray and not \
+            isinstance(index, Tensor):  # (an array: the formulas' own)
         raise _argparse.wrong_type("index_select", "index")
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
