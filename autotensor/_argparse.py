@@ -889,4 +889,7 @@ def install(torch):
             if f is None or getattr(f, "method", None) is not None or \
                     getattr(f, "argparse_key", None) is not None:
                 continue
-            setattr(module, name, guard(f, key))
+            g = guard(f, key)
+            for other in (module, functional, torch.nn._aten):  # (the same function's
+                if getattr(other, name, None) is f:  # other names stay one object)
+                    setattr(other, name, g)
