@@ -811,11 +811,18 @@ def refuse_binary(name, position, input, other, args, alpha):
         refuse("t" + name, ((input,) if input is not _MISSING else ()) + given, kwargs)
     # taken: by the deprecated add(Scalar alpha, Tensor other) (the only hidden overload
     # of these): other is the second argument, scaled by the first
+    return _deprecated_alpha(name, args[0], other, 4)
+
+
+def _deprecated_alpha(name, other, alpha, stacklevel=3):
+    """add / sub's deprecated (Scalar alpha, Tensor other) overload: PyTorch's warning,
+    then (other, alpha)."""
     import warnings
     warnings.warn(f"This overload of {name} is deprecated:\n\t{name}(Number alpha, Tensor "
                   f"other)\nConsider using one of the following signatures instead:\n\t"
-                  f"{name}(Tensor other, *, Number alpha = 1)", UserWarning, stacklevel=3)
-    return args[0], other
+                  f"{name}(Tensor other, *, Number alpha = 1)", UserWarning,
+                  stacklevel=stacklevel)
+    return other, alpha
 
 
 def refuse(key, args, kwargs=None):
@@ -831,18 +838,33 @@ def refuse(key, args, kwargs=None):
 _CAUGHT = Exception  # (a genuine error re-raises: its arguments parse)
 
 
+def _safe_error(key, args, kwargs):
+    """``error``, or None should the parse itself fail on an odd argument (the op's own
+    error is then the better one)."""
+    try:
+        return error(key, args, kwargs)
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def guard(f, key, method=False):
     """``f`` behind PyTorch's argument errors (Note [Argument errors on the exception
     path]): any failure of the call is checked against ``key``'s signatures, and becomes
     the parser's TypeError when none takes the arguments."""
     if method:
+        deprecated_alpha = key[1:] in ("add", "sub", "add_", "sub_")
+
         def guarded(*args, **kwargs):
             try:
                 return f(*args, **kwargs)
-            except _CAUGHT as e:
-                err = error(key, args[1:], kwargs) if args and isinstance(
+            except _CAUGHT:
+                err = _safe_error(key, args[1:], kwargs) if args and isinstance(
                     args[0], Tensor) else None
                 if err is None:
+                    if deprecated_alpha and len(args) == 3 and not kwargs:
+                        # the deprecated add_(Scalar alpha, Tensor other) took it
+                        other, alpha = _deprecated_alpha(key[1:], args[2], args[1])
+                        return f(args[0], other, alpha=alpha)
                     raise
                 raise err from None
     else:
@@ -850,7 +872,7 @@ def guard(f, key, method=False):
             try:
                 return f(*args, **kwargs)
             except _CAUGHT:
-                err = error(key, args, kwargs)
+                err = _safe_error(key, args, kwargs)
                 if err is None:
                     raise
                 raise err from None

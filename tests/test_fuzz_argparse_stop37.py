@@ -96,7 +96,8 @@ def cases():
         "torch.tensor(x, foo=1)", "x.squeeze('a')", "x.expand('a')", "x.repeat('a')",
         "torch.randn('a')", "torch.arange('a')", "x.norm(p='x')", "x.sum(foo=1)",
         "torch.sum(x, dim=0, keepdim=1.5)", "x.mul(x, alpha=2)", "torch.add(x)", "x.add()",
-        "torch.exp(2)", "x.sum(0, 1)", "x.mean(0, 1.0)", "x.add(2, y)",
+        "torch.exp(2)", "x.sum(0, 1)", "x.mean(0, 1.0)", "x.add(2, y)", "x.clone().add_(1, 2)",
+        "x.clone().sub_(2, y)", "torch.add(x, 3, y)", "torch.add(x, 3, y, out=torch.empty(0))",
     ]
     return list(dict.fromkeys(out))
 

@@ -562,6 +562,8 @@ def _binary_fn(op, doc, alpha_param=False):
         """fn's slow path: extra arguments refused (in ``function``), then out= (Note [out=
         arguments] in _out.py), whose failure may be the argument's type."""
         r = function(input, other, *args, alpha=alpha)
+        if out is None:
+            return r
         try:
             return write_out(op.name, r, out, (input, other), overlap=True)
         except Exception:  # (Note [Argument errors on the exception path])
