@@ -341,3 +341,8 @@ def get_autocast_cpu_dtype():
     _warnings.warn("torch.get_autocast_cpu_dtype() is deprecated. Please use "
                    "torch.get_autocast_dtype('cpu') instead.", DeprecationWarning, stacklevel=2)
     return get_autocast_dtype("cpu")
+
+
+from . import _argparse  # noqa: E402
+_argparse.install(__import__(__name__))  # (PyTorch's argument errors: Note [Argument errors
+# on the exception path])

@@ -110,8 +110,15 @@ def test_methods_take_no_out_like_torch(name):
         assert not hasattr(autotensor.Tensor, name)
         return
     x = autotensor.ones(2, 2)
-    with pytest.raises(TypeError, match="out"):
+    with pytest.raises(TypeError) as ours:
         getattr(x, name)(x, out=autotensor.empty(0))
+    t = torch.ones(2, 2)
+    with pytest.raises(TypeError) as theirs:
+        getattr(t, name)(t, out=torch.empty(0))
+    # PyTorch's parser's own words (x.sum(x, out=o): "argument 'dim' (position 1) must be
+    # tuple of ints, not Tensor"); a no-argument method given keywords stays Python's
+    # message (OPEN_FINDINGS, Stop 37 argument errors)
+    assert str(ours.value) == str(theirs.value) or name == "exp" and "out" in str(ours.value)
 
 
 def test_every_out_name_takes_out():

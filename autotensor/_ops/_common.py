@@ -6,7 +6,7 @@ It does not grow with the op count: an op lives in its family module.
 import builtins
 import numbers
 
-from .. import _convert, _dtypes, _errors
+from .. import _argparse, _convert, _dtypes, _errors
 from ..autograd.forward_ad import propagate as _fw
 from .._backend import np
 from .._tensor import _make, Tensor
@@ -466,8 +466,8 @@ def _unary_fn(op, doc, float_op=True):
 
     lay = op.layout
 
-    def method(input):  # (the Tensor method: no out=, as PyTorch's)
-        if input.__class__ is Tensor or isinstance(input, Tensor):
+    def method(input, *args):  # (the Tensor method: no out=, as PyTorch's; args: refused)
+        if not args and (input.__class__ is Tensor or isinstance(input, Tensor)):
             d = input._data
             if d.dtype.kind in fast_kinds or (not float_op and d.dtype.kind in "iu"):
                 out = kernel(d)
@@ -485,11 +485,18 @@ def _unary_fn(op, doc, float_op=True):
                 if _fw_seen and _state.fw:
                     _fw(op, (input,), (), r)
                 return r
+        if args or not isinstance(input, Tensor):  # Note [Argument errors on the exception
+            _argparse.refuse_unary(op.name, input, args)  # path] in _argparse.py
         return _unary(op, input, float_op)
 
-    def fn(input, *, out=None):
-        if out is not None:  # Note [out= arguments] in _out.py
-            return write_out(op.name, method(input), out, (input,), overlap=True)
+    def fn(input=_MISSING, *args, out=None):  # (args, a missing input: refused)
+        if out is not None or args or input is _MISSING:
+            _argparse.refuse_function(op.name, (input,) + args, out)
+            try:  # Note [out= arguments] in _out.py
+                return write_out(op.name, method(input), out, (input,), overlap=True)
+            except Exception:  # (an out= of the wrong type: Note [Argument errors on the
+                _argparse.refuse("t" + op.name, (input,), {"out": out})  # exception path])
+                raise
         return method(input)
     fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
     fn.__doc__ = method.__doc__ = doc
@@ -551,11 +558,29 @@ def _binary_fn(op, doc, alpha_param=False):
         _binary_method(op, kernel, recs, params, slow_complex, alpha_param, 0)
     function = _binary_method(op, kernel, recs, params, slow_complex, alpha_param, 2)
 
-    def fn(input, other, *, alpha=1, out=None):
-        if out is not None:  # Note [out= arguments] in _out.py
-            return write_out(op.name, function(input, other, alpha=alpha), out, (input, other),
-                             overlap=True)
-        return function(input, other, alpha=alpha)
+    def with_out(input, other, args, alpha, out):
+        """fn's slow path: extra arguments refused (in ``function``), then out= (Note [out=
+        arguments] in _out.py), whose failure may be the argument's type."""
+        r = function(input, other, *args, alpha=alpha)
+        if out is None:
+            return r
+        try:
+            return write_out(op.name, r, out, (input, other), overlap=True)
+        except Exception:  # (Note [Argument errors on the exception path])
+            _argparse.refuse("t" + op.name, (input, other), dict(
+                {"out": out}, **({"alpha": alpha} if alpha != 1 else {})))
+            raise
+
+    if alpha_param:
+        def fn(input=_MISSING, other=_MISSING, *args, alpha=1, out=None):
+            if out is not None or args:
+                return with_out(input, other, args, alpha, out)
+            return function(input, other, alpha=alpha)
+    else:  # (mul takes no alpha, as PyTorch's)
+        def fn(input=_MISSING, other=_MISSING, *args, out=None):
+            if out is not None or args:
+                return with_out(input, other, args, 1, out)
+            return function(input, other)
     fn.__name__ = fn.__qualname__ = method.__name__ = method.__qualname__ = op.name
     operator.__name__ = operator.__qualname__ = op.name
     fn.__doc__ = method.__doc__ = doc
@@ -572,6 +597,7 @@ def _binary_fn(op, doc, alpha_param=False):
 # sits on the slow path, after the tensor and float/int fast paths. (The comparison
 # operators take the same, _methods._comparison.)
 _OPERANDS = (Tensor, int, float, complex, np.generic)  # (bool is an int)
+_MISSING = _argparse.MISSING  # (a binary op's other, not given)
 
 
 def type_name(value):
@@ -596,9 +622,10 @@ def _binary_method(op, kernel, recs, params, slow_complex, alpha_param, position
     """One of a binary op's three entry points (function, method, operator), the same code
     but for ``position``: the argument error's position, or 0: the operator's
     NotImplemented (Note [Operands PyTorch refuses])."""
-    def method(input, other, *, alpha=1):  # (the Tensor method: no out=, as PyTorch's)
-        if alpha == 1 and alpha is not True and (input.__class__ is Tensor or
-                                                  isinstance(input, Tensor)):
+    def method(input, other=_MISSING, *args, alpha=1):  # (the Tensor method: no out=, as
+        # PyTorch's; args and a missing other: refused on the slow path)
+        if not args and alpha == 1 and alpha is not True and (input.__class__ is Tensor or
+                                                               isinstance(input, Tensor)):
             ad = input._data
             cb = other.__class__
             if cb is float or cb is int:
@@ -643,6 +670,11 @@ def _binary_method(op, kernel, recs, params, slow_complex, alpha_param, position
                     if _fw_seen and _state.fw:
                         _fw(op, (input, other), (1,) if alpha_param else (), r)
                     return r
+        if position and (args or other is _MISSING or not alpha_param and alpha != 1 or
+                         not isinstance(input, _OPERANDS) or
+                         not isinstance(alpha, _OPERANDS)):
+            other, alpha = _argparse.refuse_binary(op.name, position, input, other, args,
+                                                   alpha)
         if not isinstance(other, _OPERANDS) and other.__class__ is not ndarray:
             return refuse_operand(op.name, other, position)
         if alpha_param and (alpha != 1 or alpha is True):

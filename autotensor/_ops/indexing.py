@@ -4,7 +4,7 @@ parameters, never differentiable inputs.
 """
 import math
 
-from .. import _convert, _dtypes, _errors
+from .. import _argparse, _convert, _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
@@ -635,6 +635,9 @@ def _index_put_fresh(input, indices, values, accumulate=False, given=()):
 
 @view_errors_before_checks
 def gather(input, dim, index, *, sparse_grad=False):
+    if index.__class__ is not Tensor and index.__class__ is not np.ndarray and not \
+            isinstance(index, Tensor):  # (an array: the formulas' own)
+        raise _argparse.wrong_type("gather", "index")
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
@@ -663,6 +666,9 @@ def gather(input, dim, index, *, sparse_grad=False):
 
 @view_errors_before_checks
 def scatter_add(input, dim, index, src):
+    if index.__class__ is not Tensor and index.__class__ is not np.ndarray and not \
+            isinstance(index, Tensor):  # (an array: the formulas' own)
+        raise _argparse.wrong_type("scatter_add", "index")
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)
@@ -677,6 +683,9 @@ def scatter_add(input, dim, index, src):
 
 @view_errors_before_checks
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    if index.__class__ is not Tensor and index.__class__ is not np.ndarray and not \
+            isinstance(index, Tensor):  # (an array: the formulas' own)
+        raise _argparse.wrong_type("scatter", "index")
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     s = src if src is not None else value
@@ -702,6 +711,9 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
 @view_errors_before_checks
 def index_select(input, dim, index):
+    if index.__class__ is not Tensor and index.__class__ is not np.ndarray and not \
+            isinstance(index, Tensor):  # (an array: the formulas' own)
+        raise _argparse.wrong_type("index_select", "index")
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
     idx = _index_data(index)

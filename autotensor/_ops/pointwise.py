@@ -9,7 +9,7 @@ import builtins
 import functools
 import math
 
-from .. import _convert, _dtypes, _errors
+from .. import _argparse, _convert, _dtypes, _errors
 from .. import _memory_format as _mf
 from .._backend import np
 from .._tensor import _make, Tensor
@@ -1359,6 +1359,9 @@ def where(condition, input=None, other=None):
     if input is None and other is None:
         from .indexing import nonzero  # indexing builds on this module
         return nonzero(condition, as_tuple=True)
+    for v in (input, other):  # (a list is refused by PyTorch's parser: Note [Argument errors
+        if v.__class__ is list or v.__class__ is tuple:  # on the exception path])
+            raise _argparse.wrong_type("where", "input")
     cond = _tensor_arg(condition)._data
     if cond.dtype == np.uint8:  # (deprecated in PyTorch, still a mask)
         import warnings

@@ -7,7 +7,7 @@ import functools
 import math
 import warnings
 
-from .. import _dtypes, _errors
+from .. import _argparse, _dtypes, _errors
 from .._backend import np
 from .._tensor import _make, Tensor
 from ..autograd import inplace
@@ -508,6 +508,10 @@ def _tangent_in_dtype(r, input, dtype, op):
 
 
 def sum(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
+    if keepdim is not False and (dim is _NO_DIM or keepdim is not True and
+                                 keepdim.__class__ is not np.bool_):
+        raise _argparse.wrong_type("sum", "keepdim")  # (Note [Argument errors on the
+        # exception path] in _argparse.py)
     if dtype is not None:
         return _tangent_in_dtype(_sum(input, dim, keepdim, dtype), input, dtype,
                                  lambda t: sum(t, dim, keepdim, dtype=dtype))
@@ -543,6 +547,10 @@ def _np_mean(a, axis=None, keepdims=False):
 
 
 def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
+    if keepdim is not False and (dim is _NO_DIM or keepdim is not True and
+                                 keepdim.__class__ is not np.bool_):
+        raise _argparse.wrong_type("mean", "keepdim")  # (Note [Argument errors on the
+        # exception path] in _argparse.py)
     if dtype is not None:
         return _tangent_in_dtype(_mean(input, dim, keepdim, dtype), input, dtype,
                                  lambda t: mean(t, dim, keepdim, dtype=dtype))
@@ -680,12 +688,16 @@ def _max_all_zero(d, out):
 
 
 def max(input, dim=None, keepdim=False, *, other=None):
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("max", "keepdim")
     if isinstance(dim, Tensor):
         return maximum(input, dim)
     return _max_min(input, dim, keepdim, other, True)
 
 
 def min(input, dim=None, keepdim=False, *, other=None):
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("min", "keepdim")
     if isinstance(dim, Tensor):
         return minimum(input, dim)
     return _max_min(input, dim, keepdim, other, False)
@@ -871,11 +883,15 @@ def _kept_zeros(d, axes):
 
 def amax(input, dim=(), keepdim=False):
     """Maximum over dims; ties share the gradient evenly."""
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("amax", "keepdim")
     return _amax_amin(AMAX, np.max, "amax", input, dim, keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
     """Minimum over dims; ties share the gradient evenly."""
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("amin", "keepdim")
     return _amax_amin(AMIN, np.min, "amin", input, dim, keepdim)
 
 
@@ -899,10 +915,14 @@ def _arg_reduce(ufunc, name, input, dim, keepdim):
 
 
 def argmax(input, dim=None, keepdim=False):
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("argmax", "keepdim")
     return _arg_reduce(np.argmax, "argmax", input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("argmin", "keepdim")
     return _arg_reduce(np.argmin, "argmin", input, dim, keepdim)
 
 
@@ -1006,6 +1026,8 @@ def _prod_array(d, dim, keepdim):
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of elements (over one dim); the gradient handles zeros exactly."""
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("prod", "keepdim")
     if _amp.state.enabled:
         return _amp.fp32(prod, input, dim, keepdim, dtype=dtype)
     d = _sum_dtype(input._data, dtype)
@@ -1308,6 +1330,8 @@ def log_softmax(input, dim, dtype=None, _stacklevel=3):
 
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over dims, computed stably (one node, LogsumexpBackward0)."""
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type("logsumexp", "keepdim")
     d = _float_data(input)
     dims = _dims(dim, d.ndim, input)
     # PyTorch's composite, log(sum(exp(x - m))) + m with m = amax(x) (0 where infinite),
@@ -1626,6 +1650,11 @@ STD_MEAN = defop("std_mean", "StdMeanBackward0", None, params=("dim", "correctio
 def _var_args(name, input, dim, unbiased, keepdim, correction):
     """PyTorch's overloads: var(x, unbiased), var(x, dim, unbiased, keepdim), var(x, dim, *,
     correction, keepdim) -> (array, dims, correction)."""
+    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+        raise _argparse.wrong_type(name, "keepdim")
+    if unbiased is not None and unbiased is not True and unbiased is not False and \
+            unbiased.__class__ is not np.bool_ and dim.__class__ is not bool:
+        raise _argparse.wrong_type(name, "unbiased")
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:

@@ -4,7 +4,7 @@ tril/triu). Table entries and formula helpers first, then the public functions.
 """
 import math
 
-from .. import _dtypes, _errors
+from .. import _argparse, _dtypes, _errors
 from .._backend import np
 from .._tensor import _is_contiguous, _make, Tensor, view_source
 from ..autograd import inplace
@@ -812,6 +812,8 @@ def _fw_primal(input):
 
 
 def cat(tensors, dim=0, *, out=None):
+    if tensors.__class__ is Tensor or isinstance(tensors, Tensor):  # (not a sequence)
+        raise _argparse.wrong_type("cat", "tensors")
     if _amp.state.enabled:
         return _amp.promote(cat, tensors, dim, out=out)
     if out is not None:  # Note [out= arguments] in _out.py
@@ -882,6 +884,8 @@ concat = concatenate = cat
 
 @view_errors_before_checks
 def stack(tensors, dim=0, *, out=None):
+    if tensors.__class__ is Tensor or isinstance(tensors, Tensor):  # (not a sequence)
+        raise _argparse.wrong_type("stack", "tensors")
     if _amp.state.enabled:
         return _amp.promote(stack, tensors, dim, out=out)
     if out is not None:  # Note [out= arguments] in _out.py

@@ -12,7 +12,14 @@ from . import _pool_checks as _pc
 from ..amp import autocast_mode as _amp
 
 linear = fn.linear
-relu = fn.relu
+
+
+def relu(input, inplace=False):
+    """PyTorch's Python wrapper (so ``F.relu(x, True)`` is relu_, and a bad input is
+    torch.relu's argument error)."""
+    return fn.relu_(input) if inplace else fn.relu(input)
+
+
 sigmoid = fn.sigmoid
 tanh = fn.tanh
 # activations (issue 11): their entries and kernels live in _ops/pointwise.py
