@@ -3454,7 +3454,7 @@ def pad_map(size, left, right, mode):
 # One interpolation matrix (out, in) per spatial dim: y = Mh x Mw^T; the backward applies
 # the transposes (two matmuls, differentiable).
 def separable_kernel(x, mats):
-    if getattr(mats[0], "taps", None) and x.dtype in (np.float32, np.float64):
+    if getattr(mats[0], "taps", None) and (x.dtype in (np.float32, np.float64) or _half(x)):
         return linear_forward_kernel(x, mats)
     if _half(x):  # float16/bfloat16: float32 weights and sums, one rounding (PyTorch's opmath)
         return separable_kernel(x.astype(np.float32), mats).astype(x.dtype)
@@ -3562,7 +3562,9 @@ def linear_taps(out, in_size, scale, align_corners, dtype):
     else:   # (its build contracts scale * (dst + 0.5) - 0.5 into one fused multiply-add)
         s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
         src = np.maximum(_fma_half_step(s, out, np.dtype(dtype).name), t(0))
-    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    # (guard_index_and_lambda floors with floorf: a double index is rounded to float first,
+    # so one just below an integer takes it, with lambda clamped to 0)
+    i0 = np.minimum(np.floor(src.astype(np.float32)).astype(np.int64), in_size - 1)
     l1 = np.minimum(np.maximum(src - i0.astype(dtype), t(0)), t(1))
     return i0, i0 + (i0 < in_size - 1), t(1) - l1, l1
 
@@ -3601,50 +3603,109 @@ def _fma(a, b, c):
 
 # Note [Linear upsampling forward order]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# PyTorch's CPU forward weighs every corner of the 2 (linear) or 4 (bilinear) taps by the
-# product of its dims' lambdas (rounded: h * w) and sums them as one fused multiply-add
-# chain starting from corner 1: fma(x11, w11, fma(x10, w10, fma(x00, w00, x01 * w01)))
-# (measured bit for bit in float32: 1-d and 2-d, contiguous and channels-last, both
-# align_corners). An edge output whose taps coincide still weighs both (0 * inf: NaN, as
-# PyTorch; the matrices gave inf). Trilinear nests per dim instead (no chain over its 8
-# corners fits): d0 * (h0 * (w0 * x000 + w1 * x001) + h1 * (...)) + d1 * (...), each
-# ``a * t0 + b * t1`` contracted to fma(a, t0, b * t1) (float32 bit for bit too).
-# float16 / bfloat16 come here widened to float32 (not exact: OPEN_FINDINGS stop 36).
+# PyTorch's CPU forward has two kernels (UpSampleKernel.cpp), every ``a * b + c`` in them
+# contracted to a fused multiply-add by its build (measured bit for bit against PyTorch
+# 2.13, float32 and float64, both align_corners):
+# - the generic one (linear; bilinear unless below; trilinear unless below) nests per dim,
+#   innermost first: w0 * x0 + w1 * x1 = fma(x0, w0, x1 * w1), then the same over the next
+#   dim's two results. Its lambdas are stored in scalar_t (rounded for float16/bfloat16),
+#   the arithmetic is in opmath_t (float), rounded once at the end.
+# - the channels-last one (bilinear when the input is channels-last with C > 3 or the
+#   output's H + W <= 128; trilinear when channels-last-3d with C > 3) weighs each corner
+#   by the product of its lambdas (opmath_t, never rounded to the half type: h * w,
+#   (d * h) * w) and sums over channels in 32-byte vectors: the vector body right-nested,
+#   x0 * w0 + (x1 * w1 + (... + (x[n-2] * w[n-2] + x[n-1] * w[n-1]))) (the innermost pair
+#   fused on its last term), the scalar tail of C % (32 / itemsize) channels as one chain
+#   from corner 1: fma(x[n-1], w[n-1], ... fma(x2, w2, fma(x0, w0, x1 * w1))).
+# An edge output whose taps coincide still weighs both (0 * inf: NaN, as PyTorch). The
+# source index is fused and floored as a float (linear_taps).
 def linear_forward_kernel(x, mats):
-    taps = [linear_taps(*m.taps, x.dtype) for m in mats]
-    if len(mats) == 3:
-        return _nested_linear_forward(x, taps)
-    nd, f32 = len(mats), x.dtype == np.float32
-    # (float32: products exact in float64, each step rounded once; x widened once)
+    nd = len(mats)
+    half = _half(x)
+    op = np.dtype(np.float32 if half else x.dtype)
+    taps = [linear_taps(*m.taps, op) for m in mats]
+    out = tuple(m.taps[0] for m in mats)
+    cl = (nd == 3 or nd == 2) and x.shape[1] > 3 and _cl_contiguous(x)
+    if cl or (nd == 2 and out[0] + out[1] <= 128):
+        y = _linear_forward_cl(x.astype(op, copy=False), taps, 32 // x.itemsize)
+    else:
+        if half:    # (lambdas stored in the half type, computed in float)
+            taps = [(i0, i1, l0.astype(x.dtype).astype(op), l1.astype(x.dtype).astype(op))
+                    for i0, i1, l0, l1 in taps]
+        y = _nested_linear_forward(x.astype(op, copy=False), taps)
+    return np.ascontiguousarray(y.astype(x.dtype, copy=False))
+
+
+def _cl_contiguous(x):
+    """``is_contiguous(channels_last / channels_last_3d)`` of a 4-d / 5-d array."""
+    st = layout._elem_strides(x)
+    expected = 1
+    for d in (1,) + tuple(range(x.ndim - 1, 1, -1)) + (0,):
+        if x.shape[d] == 0:
+            return True
+        if x.shape[d] != 1:
+            if st[d] != expected:
+                return False
+            expected *= x.shape[d]
+    return True
+
+
+def _fma_step(a, w, c):
+    """fma(a, w, c) in opmath_t; a float32 ``a`` comes widened to float64 (exact product)."""
+    if c.dtype == np.float32:
+        return (a * w + c).astype(np.float32)
+    return _fma(a, w, c)
+
+
+def _linear_forward_cl(x, taps, lanes):
+    nd = len(taps)
+    f32 = x.dtype == np.float32
     wide = x.astype(np.float64) if f32 else x
-    rows = [np.take(wide, taps[0][b], axis=-1 - (nd == 2)) for b in (0, 1)]   # (h0, h1)
-    acc = None
+    corners = list(_it.product((0, 1), repeat=nd))
+    gathered, weights = [], []
+    for bits in corners:
+        g, w = wide, None
+        for d, b in enumerate(bits):
+            axis = x.ndim - nd + d
+            g = np.take(g, taps[d][b], axis=axis)
+            lam = taps[d][2 + b].reshape((-1,) + (1,) * (nd - 1 - d))
+            w = lam if w is None else w * lam        # (d * h) * w, rounded per product
+        gathered.append(g)
+        weights.append(w.astype(np.float64) if f32 else w)
+    c = x.shape[1]
+    cv = c - c % lanes
+    parts = []
     with np.errstate(all="ignore"):
-        for bits in ((1,), (0,)) if nd == 1 else ((0, 1), (0, 0), (1, 0), (1, 1)):
-            g, weight = rows[bits[0]], taps[0][2 + bits[0]]
-            if nd == 2:
-                g = np.take(g, taps[1][bits[1]], axis=-1)
-                weight = weight[:, None] * taps[1][2 + bits[1]]
-            if not f32:
-                acc = g * weight if acc is None else _fma(g, weight, acc)
-                continue
-            t = g * weight.astype(np.float64)
-            if acc is not None:
-                t += acc
-            acc = t.astype(np.float32)
-    return np.ascontiguousarray(acc)
+        if cv:   # vector body: fma(x0, w0, fma(x1, w1, ... fma(x[n-1], w[n-1], x[n-2] * w[n-2])))
+            g = [a[:, :cv] for a in gathered]
+            acc = (g[-2] * weights[-2]).astype(x.dtype)
+            acc = _fma_step(g[-1], weights[-1], acc)
+            for k in range(len(g) - 3, -1, -1):
+                acc = _fma_step(g[k], weights[k], acc)
+            parts.append(acc)
+        if cv < c:   # scalar tail: fma(x[n-1], w[n-1], ... fma(x2, w2, fma(x0, w0, x1 * w1)))
+            g = [a[:, cv:] for a in gathered]
+            acc = (g[1] * weights[1]).astype(x.dtype)
+            acc = _fma_step(g[0], weights[0], acc)
+            for k in range(2, len(g)):
+                acc = _fma_step(g[k], weights[k], acc)
+            parts.append(acc)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
 
 def _nested_linear_forward(x, taps):
+    f32 = x.dtype == np.float32
     for k, (i0, i1, l0, l1) in enumerate(reversed(taps)):       # innermost dim first
         axis = x.ndim - 1 - k
         shape = [1] * x.ndim
         shape[axis] = -1
-        a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
         w0, w1 = l0.reshape(shape), l1.reshape(shape)
+        if f32:
+            x, w0 = x.astype(np.float64), w0.astype(np.float64)
+        a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
         with np.errstate(all="ignore"):
-            x = _fma(a, w0, b * w1)
-    return np.ascontiguousarray(x)
+            x = _fma_step(a, w0, (b * w1).astype(l1.dtype))
+    return x
 
 
 # Note [Linear upsampling backward order]
