@@ -3627,11 +3627,13 @@ def linear_forward_kernel(x, mats):
     out = tuple(m.taps[0] for m in mats)
     cl = (nd == 3 or nd == 2) and x.shape[1] > 3 and _cl_contiguous(x)
     if cl or (nd == 2 and out[0] + out[1] <= 128):
-        y = _linear_forward_cl(x.astype(op, copy=False), taps, 32 // x.itemsize)
+        y = _linear_forward_cl(x.astype(op, copy=False), taps, 32 // x.itemsize,
+                               half and x.dtype.name)
     else:
-        if half:    # (lambdas stored in the half type, computed in float)
-            taps = [(i0, i1, l0.astype(x.dtype).astype(op), l1.astype(x.dtype).astype(op))
-                    for i0, i1, l0, l1 in taps]
+        if half:    # (lambdas stored in the half type: l0 = 1 - l1 of the rounded l1, rounded)
+            taps = [(i0, i1, (op.type(1) - h).astype(x.dtype).astype(op), h)
+                    for i0, i1, h in ((t[0], t[1], t[3].astype(x.dtype).astype(op))
+                                      for t in taps)]
         y = _nested_linear_forward(x.astype(op, copy=False), taps)
     return np.ascontiguousarray(y.astype(x.dtype, copy=False))
 
@@ -3657,7 +3659,7 @@ def _fma_step(a, w, c):
     return _fma(a, w, c)
 
 
-def _linear_forward_cl(x, taps, lanes):
+def _linear_forward_cl(x, taps, lanes, half=False):
     nd = len(taps)
     f32 = x.dtype == np.float32
     wide = x.astype(np.float64) if f32 else x
@@ -3674,19 +3676,25 @@ def _linear_forward_cl(x, taps, lanes):
         weights.append(w.astype(np.float64) if f32 else w)
     c = x.shape[1]
     cv = c - c % lanes
+    # (which of the innermost pair's two products is fused, as measured: the vector body
+    # fuses the last for float/double, the first for a half; the tail the first, the second
+    # for float16)
+    first, second = (0, 1) if half else (1, 0)
+    tail_first, tail_second = (0, 1) if half == "float16" else (1, 0)
     parts = []
     with np.errstate(all="ignore"):
         if cv:   # vector body: fma(x0, w0, fma(x1, w1, ... fma(x[n-1], w[n-1], x[n-2] * w[n-2])))
             g = [a[:, :cv] for a in gathered]
-            acc = (g[-2] * weights[-2]).astype(x.dtype)
-            acc = _fma_step(g[-1], weights[-1], acc)
-            for k in range(len(g) - 3, -1, -1):
+            n = len(g)
+            lo, hi = n - 2 + second, n - 2 + first
+            acc = _fma_step(g[hi], weights[hi], (g[lo] * weights[lo]).astype(x.dtype))
+            for k in range(n - 3, -1, -1):
                 acc = _fma_step(g[k], weights[k], acc)
             parts.append(acc)
         if cv < c:   # scalar tail: fma(x[n-1], w[n-1], ... fma(x2, w2, fma(x0, w0, x1 * w1)))
             g = [a[:, cv:] for a in gathered]
-            acc = (g[1] * weights[1]).astype(x.dtype)
-            acc = _fma_step(g[0], weights[0], acc)
+            acc = _fma_step(g[tail_second], weights[tail_second],
+                            (g[tail_first] * weights[tail_first]).astype(x.dtype))
             for k in range(2, len(g)):
                 acc = _fma_step(g[k], weights[k], acc)
             parts.append(acc)
