@@ -3454,6 +3454,8 @@ def pad_map(size, left, right, mode):
 # One interpolation matrix (out, in) per spatial dim: y = Mh x Mw^T; the backward applies
 # the transposes (two matmuls, differentiable).
 def separable_kernel(x, mats):
+    if getattr(mats[0], "cubic", None) and (x.dtype in (np.float32, np.float64) or _half(x)):
+        return cubic_forward_kernel(x, mats)
     if getattr(mats[0], "taps", None) and (x.dtype in (np.float32, np.float64) or _half(x)):
         return linear_forward_kernel(x, mats)
     if _half(x):  # float16/bfloat16: float32 weights and sums, one rounding (PyTorch's opmath)
@@ -3473,6 +3475,8 @@ def separable_kernel(x, mats):
 def separable_backward(F, grad, mats, self_sizes=None):
     if F.is_raw and self_sizes is not None and getattr(mats[0], "taps", None):
         return linear_backward_kernel(grad, mats, tuple(self_sizes[-len(mats):]))
+    if F.is_raw and self_sizes is not None and getattr(mats[0], "cubic", None):
+        return cubic_backward_kernel(grad, mats, tuple(self_sizes[-2:]))
     if len(mats) == 1:
         return F.matmul(grad, F.constant(mats[0], grad))
     if len(mats) == 2:
@@ -3493,7 +3497,8 @@ def _separable_op(name, node, jvp="transpose"):
 UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0", "linear")
 UPSAMPLE_BILINEAR2D = _separable_op("upsample_bilinear2d", "UpsampleBilinear2DBackward0",
                                     "linear")
-UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackward0")
+UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackward0",
+                                   "linear")
 UPSAMPLE_TRILINEAR3D = _separable_op("upsample_trilinear3d", "UpsampleTrilinear3DBackward0",
                                      "linear")
 UPSAMPLE_BILINEAR2D_AA = _separable_op("_upsample_bilinear2d_aa",
@@ -3542,6 +3547,7 @@ class LinearMatrix(np.ndarray):
 
     def __array_finalize__(self, obj):
         self.taps = getattr(obj, "taps", None)
+        self.cubic = getattr(obj, "cubic", None)
 
 
 def linear_matrix(out, in_size, scale, align_corners):
@@ -3791,7 +3797,135 @@ def cubic_matrix(out, in_size, scale, align_corners, A=-0.75):
     rows = np.arange(out)
     for k, c in enumerate(coeffs):
         np.add.at(m, (rows, np.clip(i - 1 + k, 0, in_size - 1)), c)
+    m = m.view(LinearMatrix)
+    m.cubic = (out, in_size, scale, align_corners)
     return m
+
+
+@_functools.lru_cache(maxsize=64)
+def cubic_taps(out, in_size, scale, align_corners, dtype):
+    """aten's HelperInterpCubic::compute_indices_weights in ``dtype`` (opmath_t): the four
+    inputs per output (clamped) and their weights, (4, out) each (read only). As built:
+    the source index fused (scale * (dst + 0.5) - 0.5, unclamped), floored as a float
+    (floorf); in the cubic_convolutions all but the last step fused (measured): cc1(x) =
+    fma(A + 2, x, -(A + 3)) * x * x + 1, cc2(x) = fma(fma(A, x, -5A), x, 8A) * x - 4A."""
+    dt = np.dtype(dtype)
+    t = dt.type
+    o = np.arange(out)
+    if align_corners:
+        src = (t(in_size - 1) / t(out - 1) if out > 1 else t(0)) * o.astype(dt)
+    else:
+        s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
+        src = _fma_half_step(s, out, dt.name)
+    i0 = np.minimum(np.floor(src.astype(np.float32)).astype(np.int64), in_size - 1)
+    lam = np.minimum(np.maximum(src - i0.astype(dt), t(0)), t(1))
+    A = -0.75
+
+    def cc1(x):
+        return _fma3(t(A + 2), x, t(-(A + 3))) * x * x + t(1)
+
+    def cc2(x):
+        return _fma3(_fma3(t(A), x, t(-5 * A)), x, t(8 * A)) * x - t(4 * A)
+
+    x2 = t(1) - lam
+    w = np.stack([cc2(lam + t(1)), cc1(lam), cc1(x2), cc2(x2 + t(1))])
+    idx = np.clip(i0 + np.arange(-1, 3)[:, None], 0, in_size - 1)
+    idx.flags.writeable = w.flags.writeable = False
+    return idx, w
+
+
+def _fma3(a, b, c):
+    """a * b + c rounded once, float32 (through float64) or float64 (``_fma``)."""
+    dt = np.result_type(a, b, c)
+    a, b, c = (np.asarray(v, dt) for v in (a, b, c))
+    if dt == np.float32:
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    return _fma(a, b, c)
+
+
+# Note [Bicubic upsampling order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# The forward is aten's generic kernel (InterpolateNonSeparable, interp_size 4): per
+# output, over the 4 rows (weights wh) of the 4 columns (weights ww) each, innermost
+# first, ``t = x0 * w0; t += x_k * w_k`` in opmath_t, as built (measured):
+# fma(x3, w3, fma(x2, w2, fma(x0, w0, x1 * w1))); the weights are stored in scalar_t
+# (rounded for float16/bfloat16). The backward (upsample_bicubic2d_backward_out_
+# frame) walks the outputs in order and, per output, its taps column-major (x tap outer,
+# y tap inner): grad_input[clamped] += (g * wy) * wx, the last step fused, in opmath_t (a
+# float buffer for a half, rounded once). Here the contributions are ranked per input
+# position in that order and applied in rounds, as linear_backward_kernel.
+def cubic_forward_kernel(x, mats):
+    half = _half(x)
+    op = np.dtype(np.float32 if half else x.dtype)
+    (ih, wh), (iw, ww) = (cubic_taps(*m.cubic, op.name) for m in mats)
+    if half:
+        wh, ww = (w.astype(x.dtype).astype(op) for w in (wh, ww))
+    f32 = op == np.float32
+    data = x.astype(np.float64 if f32 else op)
+    if f32:
+        wh, ww = wh.astype(np.float64), ww.astype(np.float64)
+    ts = []
+    with np.errstate(all="ignore"):
+        for j in range(4):
+            rows = np.take(data, ih[j], axis=-2)
+            t = _fma_step(np.take(rows, iw[0], axis=-1), ww[0],
+                          (np.take(rows, iw[1], axis=-1) * ww[1]).astype(op))
+            for k in (2, 3):
+                t = _fma_step(np.take(rows, iw[k], axis=-1), ww[k], t)
+            ts.append(t.astype(np.float64) if f32 else t)
+        wh = wh[:, :, None]
+        out = _fma_step(ts[0], wh[0], (ts[1] * wh[1]).astype(op))
+        for j in (2, 3):
+            out = _fma_step(ts[j], wh[j], out)
+    return np.ascontiguousarray(out.astype(x.dtype, copy=False))
+
+
+@_functools.lru_cache(maxsize=16)
+def _cubic_backward_plan(taps, acc):
+    """cubic_backward_kernel's contributions (input position, y weight, x weight, output)
+    sorted by rank among those to the same position, and the rounds' bounds."""
+    (ih, wh), (iw, ww) = (cubic_taps(*t, acc) for t in taps)
+    oh, ow = ih.shape[1], iw.shape[1]
+    in_w = taps[1][1]
+    # order: output (oy, ox) row-major, then ii (x tap), then jj (y tap)
+    shape = (oh, ow, 4, 4)
+    index = (ih.T[:, None, None, :] * in_w + iw.T[None, :, :, None])
+    wy = np.broadcast_to(wh.T[:, None, None, :], shape).reshape(-1)
+    wx = np.broadcast_to(ww.T[None, :, :, None], shape).reshape(-1)
+    source = np.broadcast_to(np.arange(oh * ow).reshape(oh, ow, 1, 1), shape).reshape(-1)
+    index = np.broadcast_to(index, shape).reshape(-1)
+    order = np.argsort(index, kind="stable")
+    first = np.searchsorted(index[order], index[order], side="left")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order)) - first
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+    return (index[by_rank], wy[by_rank][:, None], wx[by_rank][:, None], source[by_rank],
+            bounds)
+
+
+def cubic_backward_kernel(grad, mats, in_sizes):
+    acc = np.dtype(np.float32 if _half(grad) else grad.dtype)
+    out = grad.shape[-2:]
+    if tuple(out) == tuple(in_sizes):       # (aten: same size, a copy)
+        return np.ascontiguousarray(grad)
+    index, wy, wx, source, bounds = _cubic_backward_plan(
+        tuple(m.cubic for m in mats), acc.name)
+    g = grad.astype(acc, copy=False).reshape((-1, out[0] * out[1])).T   # (outputs, planes)
+    gi = np.zeros((in_sizes[0] * in_sizes[1], g.shape[1]), dtype=acc)
+    with np.errstate(all="ignore"):
+        if acc == np.float32:
+            wy, wx, g = wy.astype(np.float64), wx.astype(np.float64), g.astype(np.float64)
+            for lo, hi in zip(bounds[:-1], bounds[1:]):
+                at = index[lo:hi]
+                v = (g[source[lo:hi]] * wy[lo:hi]).astype(np.float32).astype(np.float64)
+                gi[at] = v * wx[lo:hi] + gi[at]
+        else:
+            for lo, hi in zip(bounds[:-1], bounds[1:]):
+                at = index[lo:hi]
+                gi[at] = _fma(g[source[lo:hi]] * wy[lo:hi], wx[lo:hi], gi[at])
+    gi = gi.T.copy().reshape(grad.shape[:-2] + tuple(in_sizes))
+    return gi.astype(grad.dtype, copy=False)
 
 
 def antialias_matrix(out, in_size, scale, align_corners, kind):
