@@ -3803,7 +3803,7 @@ def cubic_matrix(out, in_size, scale, align_corners, A=-0.75):
 
 
 @_functools.lru_cache(maxsize=64)
-def cubic_taps(out, in_size, scale, align_corners, dtype):
+def cubic_taps(out, in_size, scale, align_corners, dtype, fused=True):
     """aten's HelperInterpCubic::compute_indices_weights in ``dtype`` (opmath_t): the four
     inputs per output (clamped) and their weights, (4, out) each (read only). As built:
     the source index fused (scale * (dst + 0.5) - 0.5, unclamped), floored as a float
@@ -3816,16 +3816,18 @@ def cubic_taps(out, in_size, scale, align_corners, dtype):
         src = (t(in_size - 1) / t(out - 1) if out > 1 else t(0)) * o.astype(dt)
     else:
         s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
-        src = _fma_half_step(s, out, dt.name)
+        src = _fma_half_step(s, out, dt.name) if fused else \
+            s * (o.astype(dt) + t(0.5)) - t(0.5)
     i0 = np.minimum(np.floor(src.astype(np.float32)).astype(np.int64), in_size - 1)
     lam = np.minimum(np.maximum(src - i0.astype(dt), t(0)), t(1))
     A = -0.75
+    fma = _fma3 if fused else (lambda a, b, c: a * b + c)
 
     def cc1(x):
-        return _fma3(t(A + 2), x, t(-(A + 3))) * x * x + t(1)
+        return fma(t(A + 2), x, t(-(A + 3))) * x * x + t(1)
 
     def cc2(x):
-        return _fma3(_fma3(t(A), x, t(-5 * A)), x, t(8 * A)) * x - t(4 * A)
+        return fma(fma(t(A), x, t(-5 * A)), x, t(8 * A)) * x - t(4 * A)
 
     x2 = t(1) - lam
     w = np.stack([cc2(lam + t(1)), cc1(lam), cc1(x2), cc2(x2 + t(1))])
@@ -3849,11 +3851,12 @@ def _fma3(a, b, c):
 # output, over the 4 rows (weights wh) of the 4 columns (weights ww) each, innermost
 # first, ``t = x0 * w0; t += x_k * w_k`` in opmath_t, as built (measured):
 # fma(x3, w3, fma(x2, w2, fma(x0, w0, x1 * w1))); the weights are stored in scalar_t
-# (rounded for float16/bfloat16). The backward (upsample_bicubic2d_backward_out_
-# frame) walks the outputs in order and, per output, its taps column-major (x tap outer,
-# y tap inner): grad_input[clamped] += (g * wy) * wx, the last step fused, in opmath_t (a
-# float buffer for a half, rounded once). Here the contributions are ranked per input
-# position in that order and applied in rounds, as linear_backward_kernel.
+# (rounded for float16/bfloat16). The backward (upsample_bicubic2d_backward_out_frame in
+# UpSampleBicubic2d.cpp, a file built without FMA: nothing is fused there, not even its
+# source index and coefficients) walks the outputs in order and, per output, its taps
+# column-major (x tap outer, y tap inner): grad_input[clamped] += (g * wy) * wx in
+# opmath_t (a float buffer for a half, rounded once). Here the contributions are ranked
+# per input position in that order and applied in rounds, as linear_backward_kernel.
 def cubic_forward_kernel(x, mats):
     half = _half(x)
     op = np.dtype(np.float32 if half else x.dtype)
@@ -3884,7 +3887,7 @@ def cubic_forward_kernel(x, mats):
 def _cubic_backward_plan(taps, acc):
     """cubic_backward_kernel's contributions (input position, y weight, x weight, output)
     sorted by rank among those to the same position, and the rounds' bounds."""
-    (ih, wh), (iw, ww) = (cubic_taps(*t, acc) for t in taps)
+    (ih, wh), (iw, ww) = (cubic_taps(*t, acc, False) for t in taps)
     oh, ow = ih.shape[1], iw.shape[1]
     in_w = taps[1][1]
     # order: output (oy, ox) row-major, then ii (x tap), then jj (y tap)
@@ -3914,16 +3917,9 @@ def cubic_backward_kernel(grad, mats, in_sizes):
     g = grad.astype(acc, copy=False).reshape((-1, out[0] * out[1])).T   # (outputs, planes)
     gi = np.zeros((in_sizes[0] * in_sizes[1], g.shape[1]), dtype=acc)
     with np.errstate(all="ignore"):
-        if acc == np.float32:
-            wy, wx, g = wy.astype(np.float64), wx.astype(np.float64), g.astype(np.float64)
-            for lo, hi in zip(bounds[:-1], bounds[1:]):
-                at = index[lo:hi]
-                v = (g[source[lo:hi]] * wy[lo:hi]).astype(np.float32).astype(np.float64)
-                gi[at] = v * wx[lo:hi] + gi[at]
-        else:
-            for lo, hi in zip(bounds[:-1], bounds[1:]):
-                at = index[lo:hi]
-                gi[at] = _fma(g[source[lo:hi]] * wy[lo:hi], wx[lo:hi], gi[at])
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            at = index[lo:hi]
+            gi[at] += g[source[lo:hi]] * wy[lo:hi] * wx[lo:hi]
     gi = gi.T.copy().reshape(grad.shape[:-2] + tuple(in_sizes))
     return gi.astype(grad.dtype, copy=False)
 
