@@ -3659,9 +3659,12 @@ def _cl_contiguous(x):
 
 
 def _fma_step(a, w, c):
-    """fma(a, w, c) in opmath_t; a float32 ``a`` comes widened to float64 (exact product)."""
+    """fma(a, w, c) in opmath_t; a float32 ``a`` comes widened to float64 (exact product;
+    a fresh array, overwritten)."""
     if c.dtype == np.float32:
-        return (a * w + c).astype(np.float32)
+        np.multiply(a, w, out=a)
+        a += c
+        return a.astype(np.float32)
     return _fma(a, w, c)
 
 
@@ -3669,40 +3672,50 @@ def _linear_forward_cl(x, taps, lanes, half=False):
     nd = len(taps)
     f32 = x.dtype == np.float32
     wide = x.astype(np.float64) if f32 else x
-    corners = list(_it.product((0, 1), repeat=nd))
-    gathered, weights = [], []
-    for bits in corners:
-        g, w = wide, None
-        for d, b in enumerate(bits):
-            axis = x.ndim - nd + d
-            g = np.take(g, taps[d][b], axis=axis)
-            lam = taps[d][2 + b].reshape((-1,) + (1,) * (nd - 1 - d))
-            w = lam if w is None else w * lam        # (d * h) * w, rounded per product
-        gathered.append(g)
-        weights.append(w.astype(np.float64) if f32 else w)
     c = x.shape[1]
     cv = c - c % lanes
+    n = 2 ** nd
+    prefix = {}
+
+    def corner(k, lo, hi):
+        """corner k's (bits of k: d, h, w) inputs over channels lo:hi and its weight."""
+        bits = [(k >> (nd - 1 - d)) & 1 for d in range(nd)]
+        g, w = wide[:, lo:hi], None
+        for d, b in enumerate(bits):
+            key = (lo, tuple(bits[:d + 1]))
+            if d < nd - 1 and key in prefix:
+                g = prefix[key]
+            else:
+                g = np.take(g, taps[d][b], axis=x.ndim - nd + d)
+                if d < nd - 1:
+                    prefix[key] = g
+            lam = taps[d][2 + b].reshape((-1,) + (1,) * (nd - 1 - d))
+            w = lam if w is None else w * lam        # (d * h) * w, rounded per product
+        return g, (w.astype(np.float64) if f32 else w)
+
+    def product(k, lo, hi):
+        g, w = corner(k, lo, hi)
+        if f32:
+            np.multiply(g, w, out=g)
+            return g.astype(np.float32)
+        return g * w
+
     # (which of the innermost pair's two products is fused, as measured: the vector body
     # fuses the last for float/double, the first for a half; the tail the first, the second
     # for float16)
-    first, second = (0, 1) if half else (1, 0)
-    tail_first, tail_second = (0, 1) if half == "float16" else (1, 0)
     parts = []
     with np.errstate(all="ignore"):
         if cv:   # vector body: fma(x0, w0, fma(x1, w1, ... fma(x[n-1], w[n-1], x[n-2] * w[n-2])))
-            g = [a[:, :cv] for a in gathered]
-            n = len(g)
-            lo, hi = n - 2 + second, n - 2 + first
-            acc = _fma_step(g[hi], weights[hi], (g[lo] * weights[lo]).astype(x.dtype))
+            lo, hi = (n - 1, n - 2) if half else (n - 2, n - 1)
+            acc = _fma_step(*corner(hi, 0, cv), product(lo, 0, cv))
             for k in range(n - 3, -1, -1):
-                acc = _fma_step(g[k], weights[k], acc)
+                acc = _fma_step(*corner(k, 0, cv), acc)
             parts.append(acc)
         if cv < c:   # scalar tail: fma(x[n-1], w[n-1], ... fma(x2, w2, fma(x0, w0, x1 * w1)))
-            g = [a[:, cv:] for a in gathered]
-            acc = _fma_step(g[tail_second], weights[tail_second],
-                            (g[tail_first] * weights[tail_first]).astype(x.dtype))
-            for k in range(2, len(g)):
-                acc = _fma_step(g[k], weights[k], acc)
+            lo, hi = (1, 0) if half == "float16" else (0, 1)
+            acc = _fma_step(*corner(lo, cv, c), product(hi, cv, c))
+            for k in range(2, n):
+                acc = _fma_step(*corner(k, cv, c), acc)
             parts.append(acc)
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
@@ -3867,15 +3880,15 @@ def cubic_forward_kernel(x, mats):
     data = x.astype(np.float64 if f32 else op)
     if f32:
         wh, ww = wh.astype(np.float64), ww.astype(np.float64)
-    ts = []
     with np.errstate(all="ignore"):
-        for j in range(4):
-            rows = np.take(data, ih[j], axis=-2)
-            t = _fma_step(np.take(rows, iw[0], axis=-1), ww[0],
-                          (np.take(rows, iw[1], axis=-1) * ww[1]).astype(op))
-            for k in (2, 3):
-                t = _fma_step(np.take(rows, iw[k], axis=-1), ww[k], t)
-            ts.append(t.astype(np.float64) if f32 else t)
+        # (the inner sums depend on the input row only: computed once per row, then taken)
+        t = _fma_step(np.take(data, iw[0], axis=-1), ww[0],
+                      (np.take(data, iw[1], axis=-1) * ww[1]).astype(op))
+        for k in (2, 3):
+            t = _fma_step(np.take(data, iw[k], axis=-1), ww[k], t)
+        if f32:
+            t = t.astype(np.float64)
+        ts = [np.take(t, ih[j], axis=-2) for j in range(4)]
         wh = wh[:, :, None]
         out = _fma_step(ts[0], wh[0], (ts[1] * wh[1]).astype(op))
         for j in (2, 3):
@@ -3901,10 +3914,9 @@ def _cubic_backward_plan(taps, acc):
     first = np.searchsorted(index[order], index[order], side="left")
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order)) - first
-    by_rank = np.argsort(rank, kind="stable")
-    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
-    return (index[by_rank], wy[by_rank][:, None], wx[by_rank][:, None], source[by_rank],
-            bounds)
+    by_rank = np.lexsort((index, rank))    # (a round's positions ascending: a full round
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))  # is a plain add)
+    return index[by_rank], wy[by_rank], wx[by_rank], source[by_rank], bounds
 
 
 def cubic_backward_kernel(grad, mats, in_sizes):
@@ -3914,12 +3926,17 @@ def cubic_backward_kernel(grad, mats, in_sizes):
         return np.ascontiguousarray(grad)
     index, wy, wx, source, bounds = _cubic_backward_plan(
         tuple(m.cubic for m in mats), acc.name)
-    g = grad.astype(acc, copy=False).reshape((-1, out[0] * out[1])).T   # (outputs, planes)
-    gi = np.zeros((in_sizes[0] * in_sizes[1], g.shape[1]), dtype=acc)
+    g = grad.astype(acc, copy=False).reshape((-1, out[0] * out[1])).T.copy()   # (outputs,
+    gi = np.zeros((in_sizes[0] * in_sizes[1], g.shape[1]), dtype=acc)          # planes)
     with np.errstate(all="ignore"):
+        v = g[source]                       # every (g * wy) * wx, in rank order
+        v *= wy[:, None]
+        v *= wx[:, None]
         for lo, hi in zip(bounds[:-1], bounds[1:]):
-            at = index[lo:hi]
-            gi[at] += g[source[lo:hi]] * wy[lo:hi] * wx[lo:hi]
+            if hi - lo == len(gi):
+                gi += v[lo:hi]
+            else:
+                gi[index[lo:hi]] += v[lo:hi]
     gi = gi.T.copy().reshape(grad.shape[:-2] + tuple(in_sizes))
     return gi.astype(grad.dtype, copy=False)
 
