@@ -3411,10 +3411,57 @@ REPLICATION_PAD = {n: _PADS["replication", n][0] for n in (1, 2, 3)}
 PAD_BACKWARD = {op.name: op for _, op in _PADS.values()}
 PIXEL_SHUFFLE = _gather_op("pixel_shuffle", "PixelShuffleBackward0")
 PIXEL_UNSHUFFLE = _gather_op("pixel_unshuffle", "PixelUnshuffleBackward0")
-UPSAMPLE_NEAREST = {n: _gather_op(f"upsample_nearest{n}d", f"UpsampleNearest{n}DBackward0")
+def _nearest_kernel(x, index, nd, bindex):
+    return index_map_gather(x, index, nd, None)
+
+
+def _nearest_backward(F, grad, index, nd, bindex, self_sizes):
+    """cpu_upsample_nearest_backward: its own index map (nearest_idx, which the forward's
+    generic kernel does not use), each input's gradient summed in output order from +0.0 in
+    opmath_t (float for a half, rounded once)."""
+    if not F.is_raw:
+        return index_map_gather_backward(F, grad, bindex, nd, None, self_sizes)
+    acc = np.dtype(np.float32 if _half(grad) else grad.dtype)
+    positions, order, bounds = _nearest_backward_plan(bindex.tobytes(), bindex.size)
+    g = grad.astype(acc, copy=False).reshape((-1, bindex.size)).T[order]  # (by rank, planes)
+    gi = np.zeros((_numel(tuple(self_sizes[-nd:])), g.shape[1]), dtype=acc)
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        gi[positions[lo:hi]] += g[lo:hi]
+    return gi.T.reshape(tuple(self_sizes)).astype(grad.dtype)
+
+
+@_functools.lru_cache(maxsize=32)
+def _nearest_backward_plan(key, size):
+    """The outputs ranked among those of the same input position (in output order): their
+    positions and order by rank, and the rounds' bounds."""
+    index = np.frombuffer(key, dtype=np.int64)[:size]
+    order = np.argsort(index, kind="stable")
+    first = np.searchsorted(index[order], index[order], side="left")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order)) - first
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=0)) + 2))
+    return index[by_rank], by_rank, bounds
+
+
+def _nearest_op(name, node):
+    def jvp(F, self_t, index, nd, bindex):
+        if F.is_raw:
+            return index_map_gather(self_t, index, nd, None)
+        from ._common import _finish
+        return _finish(op, (self_t,), (index, nd, bindex),
+                       index_map_gather(self_t._data, index, nd, None))
+
+    op = defop(name, node, _nearest_kernel, params=("index", "nd", "bindex"),
+               grads={"self": _nearest_backward}, jvp=jvp, layout=layout.suggested_format)
+    return op
+
+
+UPSAMPLE_NEAREST = {n: _nearest_op(f"upsample_nearest{n}d", f"UpsampleNearest{n}DBackward0")
                     for n in (1, 2, 3)}
-UPSAMPLE_NEAREST_EXACT = {n: _gather_op(f"_upsample_nearest_exact{n}d",
-                                        f"UpsampleNearestExact{n}DBackward0") for n in (1, 2, 3)}
+UPSAMPLE_NEAREST_EXACT = {n: _nearest_op(f"_upsample_nearest_exact{n}d",
+                                         f"UpsampleNearestExact{n}DBackward0")
+                          for n in (1, 2, 3)}
 IM2COL = _gather_op("im2col", "Im2ColBackward0")
 CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0")
 COL2IM = defop("col2im", "Col2ImBackward0", index_map_scatter,
@@ -3974,12 +4021,42 @@ def antialias_matrix(out, in_size, scale, align_corners, kind):
     return m
 
 
-def nearest_map(out, in_size, scale, exact):
-    """PyTorch's nearest_idx (float32 scale, as its CPU kernel)."""
-    s = np.float32(1.0 / scale) if scale else np.float32(in_size / out)
-    dst = np.arange(out, dtype=np.float32)
-    src = np.floor((dst + np.float32(0.5)) * s if exact else dst * s).astype(np.int64)
-    return np.minimum(src, in_size - 1)
+# Note [Nearest upsampling indices]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# aten has two forward kernels with their own index rules and the backward a third:
+# - the generic one (HelperInterpNearest[Exact]; 1-d always, 2-d and 3-d unless below):
+#   the scale in opmath_t (double for float64), nearest floorf(scale * dst), nearest-exact
+#   floorf(max(scale * (dst + 0.5) - 0.5, 0) + 0.5) (the first fused, the + 0.5 in double);
+#   floorf rounds a double to float first;
+# - the channels-last one (2-d when channels-last with C > 3 or the output's H + W <= 128,
+#   3-d when channels-last-3d with C > 3) and the backward: nearest_idx, the identity when
+#   the sizes agree and dst >> 1 when the output is twice the input (whatever the scale),
+#   else floorf(dst * scale) with a float scale; nearest_exact_idx floorf((dst + 0.5) *
+#   scale), the product in double.
+def nearest_map(out, in_size, scale, exact, path="idx", dtype=np.float32):
+    """aten's source index per output, ``path`` "generic" (opmath_t ``dtype``) or "idx"."""
+    o = np.arange(out)
+    if path == "idx":
+        if not exact and out == in_size:
+            return o
+        if not exact and out == 2 * in_size:
+            return o >> 1
+        s = np.float32(1.0 / scale) if scale and scale > 0 else \
+            np.float32(in_size) / np.float32(out)
+        if exact:
+            src = ((o + 0.5) * np.float64(s)).astype(np.float32)
+        else:
+            src = o.astype(np.float32) * s
+    else:
+        dt = np.dtype(dtype)
+        t = dt.type
+        s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
+        if exact:
+            src = np.maximum(_fma_half_step(s, out, dt.name), t(0))
+            src = (src.astype(np.float64) + 0.5).astype(np.float32)
+        else:
+            src = (s * o.astype(dt)).astype(np.float32)
+    return np.minimum(np.floor(src).astype(np.int64), in_size - 1)
 
 
 # ---- adaptive max pooling, max unpooling ---------------------------------------------------
