@@ -3501,6 +3501,8 @@ def pad_map(size, left, right, mode):
 # One interpolation matrix (out, in) per spatial dim: y = Mh x Mw^T; the backward applies
 # the transposes (two matmuls, differentiable).
 def separable_kernel(x, mats):
+    if getattr(mats[0], "aa", None) and x.dtype in (np.float32, np.float64):
+        return aa_forward_kernel(x, mats)
     if getattr(mats[0], "cubic", None) and (x.dtype in (np.float32, np.float64) or _half(x)):
         return cubic_forward_kernel(x, mats)
     if getattr(mats[0], "taps", None) and (x.dtype in (np.float32, np.float64) or _half(x)):
@@ -3522,6 +3524,9 @@ def separable_kernel(x, mats):
 def separable_backward(F, grad, mats, self_sizes=None):
     if F.is_raw and self_sizes is not None and getattr(mats[0], "taps", None):
         return linear_backward_kernel(grad, mats, tuple(self_sizes[-len(mats):]))
+    if F.is_raw and self_sizes is not None and getattr(mats[0], "aa", None) and \
+            grad.dtype in (np.float32, np.float64):
+        return aa_backward_kernel(grad, mats, tuple(self_sizes[-2:]))
     if F.is_raw and self_sizes is not None and getattr(mats[0], "cubic", None):
         return cubic_backward_kernel(grad, mats, tuple(self_sizes[-2:]))
     if len(mats) == 1:
@@ -3549,9 +3554,11 @@ UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackw
 UPSAMPLE_TRILINEAR3D = _separable_op("upsample_trilinear3d", "UpsampleTrilinear3DBackward0",
                                      "linear")
 UPSAMPLE_BILINEAR2D_AA = _separable_op("_upsample_bilinear2d_aa",
-                                       "UpsampleBilinear2DAaBackward0")
-UPSAMPLE_BICUBIC2D_AA = _separable_op("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0")
-UPSAMPLE_LANCZOS2D_AA = _separable_op("_upsample_lanczos2d_aa", "UpsampleLanczos2DAaBackward0")
+                                       "UpsampleBilinear2DAaBackward0", "linear")
+UPSAMPLE_BICUBIC2D_AA = _separable_op("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0",
+                                      "linear")
+UPSAMPLE_LANCZOS2D_AA = _separable_op("_upsample_lanczos2d_aa", "UpsampleLanczos2DAaBackward0",
+                                      "linear")
 
 
 def _refuse_half_tangent(inputs, tangents):
@@ -3595,6 +3602,7 @@ class LinearMatrix(np.ndarray):
     def __array_finalize__(self, obj):
         self.taps = getattr(obj, "taps", None)
         self.cubic = getattr(obj, "cubic", None)
+        self.aa = getattr(obj, "aa", None)
 
 
 def linear_matrix(out, in_size, scale, align_corners):
@@ -3988,6 +3996,155 @@ def cubic_backward_kernel(grad, mats, in_sizes):
     return gi.astype(grad.dtype, copy=False)
 
 
+@_functools.lru_cache(maxsize=64)
+def aa_taps(out, in_size, scale, align_corners, kind, dtype):
+    """aten's _compute_indices_min_size_weights_aa in scalar_t ``dtype`` (float32 or
+    float64): per output the first input, the tap count and the normalised weights
+    (out, max_interp_size), zero past the count (read only). Products with a double
+    literal (scale * (i + 0.5), ... + 0.5) are computed in double and rounded to scalar_t;
+    the cubic filter's steps are fused here but the last multiplication of cc1 (inlined
+    otherwise than in the non-antialiased kernel; measured on one-hot inputs)."""
+    dt = np.dtype(dtype)
+    t = dt.type
+    interp = {"linear": 2, "cubic": 4, "lanczos": 6}[kind]
+    if align_corners:
+        s = t(in_size - 1) / t(out - 1) if out > 1 else t(0)
+    else:
+        s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
+    support = t(interp * 0.5 * float(s)) if s >= 1.0 else t(interp * 0.5)
+    size = int(np.ceil(support)) * 2 + 1
+    invscale = t(1.0 / float(s)) if s >= 1.0 else t(1.0)
+    i = np.arange(out)
+    center = (np.float64(s) * (i + 0.5)).astype(dt)
+    xmin = np.maximum(np.trunc((center - support).astype(np.float64) + 0.5), 0).astype(np.int64)
+    xsize = np.minimum(np.trunc((center + support).astype(np.float64) + 0.5).astype(np.int64),
+                       in_size) - xmin
+    xsize = np.clip(xsize, 0, size)
+    j = np.arange(size)
+    arg = ((((j[None, :] + xmin[:, None]).astype(dt) - center[:, None]).astype(np.float64)
+            + 0.5) * np.float64(invscale)).astype(dt)
+    x = np.abs(arg)
+    with np.errstate(all="ignore"):
+        if kind == "linear":
+            w = np.where(x < t(1), t(1) - x, t(0)).astype(dt)
+        elif kind == "cubic":
+            a = -0.5
+            c1 = _fma3(_fma3(t(a + 2), x, t(-(a + 3))) * x, x, t(1))
+            c2 = _fma3(_fma3(_fma3(t(a), x, t(-5 * a)), x, t(8 * a)), x, t(-4 * a))
+            w = np.where(x < t(1), c1, np.where(x < t(2), c2, t(0))).astype(dt)
+        else:
+            # (sinc_filter(x) in scalar_t, std::sin of a float taken correctly rounded;
+            # sinc_filter(x / 3.0) deduces double; their product in double)
+            px = x * t(np.pi)
+            sx = np.where(x == 0, t(1), np.sin(px.astype(np.float64)).astype(dt) / px)
+            px3 = (x.astype(np.float64) / 3.0) * np.pi
+            sx3 = np.where(x == 0, 1.0, np.sin(px3) / px3)
+            w = np.where(x < t(3), sx.astype(np.float64) * sx3, 0.0).astype(dt)
+    w = np.where(j[None, :] < xsize[:, None], w, t(0))
+    total = np.zeros(out, dt)
+    for k in range(size):                      # (summed in order from 0)
+        total = total + w[:, k]
+    w = np.where(total[:, None] != 0, w / np.where(total == 0, t(1), total)[:, None], w)
+    xmin.flags.writeable = xsize.flags.writeable = w.flags.writeable = False
+    return xmin, xsize, w
+
+
+# Note [Antialiased upsampling order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# antialias=True runs aten's separable passes (upsample_separable_Nd_kernel_impl): the
+# width first, then the height on its rounded result, each skipped when that size is
+# unchanged; per output ``t = x[xmin] * w0; t += x[xmin + j] * w_j`` for j < xsize in
+# scalar_t, with aa_taps' weights. As built (measured per tap count): the loop's steps go
+# in 16-byte groups (4 float / 2 double lanes: products rounded, then added in order) and
+# the remaining m % lanes steps of m = xsize - 1 are fused multiply-adds. The backward (upsample_separable_Nd_backward_aa)
+# walks the outputs in order, per output its rows then columns: grad_input +=
+# (wx * wy) * g, fused; here ranked per input position and applied in rounds.
+def aa_forward_kernel(x, mats):
+    y = x
+    for axis, m in ((-1, mats[1]), (-2, mats[0])):
+        if m.aa[0] != x.shape[axis]:
+            y = _aa_pass(y, aa_taps(*m.aa, x.dtype.name), axis)
+            if axis == -2 and y.shape[-1] == 1 and not (x.shape[1] > 1 and (
+                    layout._strides_like_channels_last(x.shape, layout._elem_strides(x)))):
+                # (aten's vertical pass reads its taps at the loop's start; with a width of
+                # 1 TensorIterator's inner loop runs down the height (not so over the
+                # channels of a channels-last input), so every row repeats row 0)
+                y = np.broadcast_to(y[..., :1, :], y.shape)
+    return np.array(y, copy=True) if y is x else np.ascontiguousarray(y)
+
+
+def _aa_pass(y, taps, axis):
+    xmin, xsize, w = taps
+    f32 = y.dtype == np.float32
+    src = y.astype(np.float64) if f32 else y
+    shape = [1] * y.ndim
+    shape[axis] = -1
+    lanes = 16 // y.itemsize
+    m = xsize - 1
+    plain_upto = (m - m % lanes).reshape(shape)      # (steps 1..this: unfused, SLP)
+    valid = xsize.reshape(shape)
+    acc = None
+    with np.errstate(all="ignore"):
+        for j in range(w.shape[1]):
+            g = np.take(src, np.minimum(xmin + j, y.shape[axis] - 1), axis=axis)
+            wj = w[:, j].reshape(shape)
+            if f32:
+                wj = wj.astype(np.float64)
+            if acc is None:
+                np.multiply(g, wj, out=g)
+                acc = g.astype(y.dtype)
+                continue
+            p = (g * wj).astype(y.dtype)
+            step = np.where(j <= plain_upto, acc + p, _fma_step(g, wj, acc))
+            acc = np.where(j < valid, step, acc)
+    return acc
+
+
+@_functools.lru_cache(maxsize=16)
+def _aa_backward_plan(taps, dtype):
+    """aa_backward_kernel's contributions (input position, weight wx * wy, output) in
+    rank order and the rounds' bounds."""
+    (ymin, ysize, wy), (xmin, xsize, wx) = (aa_taps(*t, dtype) for t in taps)
+    oh, ow, sy, sx = len(ymin), len(xmin), wy.shape[1], wx.shape[1]
+    in_w = taps[1][1]
+    shape = (oh, ow, sy, sx)
+    yy = ymin[:, None, None, None] + np.arange(sy)[None, None, :, None]
+    xx = xmin[None, :, None, None] + np.arange(sx)[None, None, None, :]
+    valid = (np.arange(sy)[None, None, :, None] < ysize[:, None, None, None]) & \
+        (np.arange(sx)[None, None, None, :] < xsize[None, :, None, None])
+    valid = np.broadcast_to(valid, shape).reshape(-1)
+    index = np.broadcast_to(yy * in_w + xx, shape).reshape(-1)[valid]
+    weight = np.broadcast_to(wx[None, :, None, :] * wy[:, None, :, None],
+                             shape).reshape(-1)[valid]
+    source = np.broadcast_to(np.arange(oh * ow).reshape(oh, ow, 1, 1), shape).reshape(-1)[valid]
+    order = np.argsort(index, kind="stable")
+    first = np.searchsorted(index[order], index[order], side="left")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order)) - first
+    by_rank = np.lexsort((index, rank))
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=0)) + 2))
+    return index[by_rank], weight[by_rank], source[by_rank], bounds
+
+
+def aa_backward_kernel(grad, mats, in_sizes):
+    dt = grad.dtype
+    out = grad.shape[-2:]
+    index, weight, source, bounds = _aa_backward_plan(tuple(m.aa for m in mats), dt.name)
+    g = grad.reshape((-1, out[0] * out[1])).T          # (outputs, planes)
+    gi = np.zeros((in_sizes[0] * in_sizes[1], g.shape[1]), dtype=dt)
+    with np.errstate(all="ignore"):
+        if dt == np.float32:        # (every product exact in float64, each step rounded)
+            p = g.astype(np.float64)[source] * weight.astype(np.float64)[:, None]
+            for lo, hi in zip(bounds[:-1], bounds[1:]):
+                at = index[lo:hi]
+                gi[at] = (p[lo:hi] + gi[at]).astype(np.float32)
+        else:
+            for lo, hi in zip(bounds[:-1], bounds[1:]):
+                at = index[lo:hi]
+                gi[at] = _fma(weight[lo:hi, None], g[source[lo:hi]], gi[at])
+    return gi.T.copy().reshape(grad.shape[:-2] + tuple(in_sizes))
+
+
 def antialias_matrix(out, in_size, scale, align_corners, kind):
     """PyTorch's antialiased interpolation weights (_compute_weights_aa): the filter
     (``kind``: "linear" a triangle, "cubic" with A = -0.5, "lanczos" Lanczos-3) stretched
@@ -4018,6 +4175,8 @@ def antialias_matrix(out, in_size, scale, align_corners, kind):
         w = filt((np.arange(xmin, xmax) - center + 0.5) * invscale)
         total = w.sum()
         m[i, xmin:xmax] = w / total if total != 0.0 else w
+    m = m.view(LinearMatrix)
+    m.aa = (out, in_size, scale, align_corners, kind)
     return m
 
 
