@@ -7,7 +7,9 @@ PyTorch 2.13's CPU kernels in all four floating dtypes (tests/fuzz/OPEN_FINDINGS
   float64), the channels-last kernel's vector body and scalar tail (by channel count and
   dtype) and the generic kernel's nesting (lambdas in the half type);
 - bicubic: the generic kernel's order and cubic coefficients as built, the backward unfused;
-- nearest / nearest-exact: each kernel's index rule, the backward's own map and order.
+- nearest / nearest-exact: each kernel's index rule, the backward's own map and order;
+- antialias=True (float32/float64): the separable passes' weights and step order, the
+  backward's order, and the vertical pass's row repeat at width 1.
 
 Random shapes, channels-last and contiguous inputs, C up to 20 (the vector bodies), sizes
 and scale factors (with recompute_scale_factor), both align_corners."""
@@ -18,7 +20,8 @@ import pytest
 torch = pytest.importorskip("torch")
 import autotensor  # noqa: E402
 
-NSP = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+NSP = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3, "bilinear_aa": 2,
+       "bicubic_aa": 2}
 
 
 def _case(rng, nsp, big=False, corners=True):
@@ -42,6 +45,8 @@ def _case(rng, nsp, big=False, corners=True):
 
 
 def _run(T, x, g, kw, cl, mode, dtype):
+    if mode.endswith("_aa"):
+        mode, kw = mode[:-3], dict(kw, antialias=True)
     t = T.tensor(x).to(getattr(T, dtype))
     if cl:
         t = t.contiguous(memory_format=T.channels_last if t.dim() == 4 else T.channels_last_3d)
@@ -142,3 +147,33 @@ def test_bicubic_forward_ad_bit_for_bit(dtype):
             y = T.nn.functional.interpolate(d, size=(7, 3), mode="bicubic")
             got.append(fwAD.unpack_dual(y).tangent.numpy())
     np.testing.assert_array_equal(got[1], got[0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("mode", ["bilinear_aa", "bicubic_aa"])
+def test_antialias_bit_for_bit(mode, dtype):
+    _check(mode, dtype, 376, 40)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_antialias_downscale_bit_for_bit(dtype):
+    """Downscaling: many taps per output (the 16-byte groups and the fused remainder)."""
+    rng = np.random.default_rng(377)
+    for k in range(6):
+        mode = ("bilinear", "bicubic")[k % 2]
+        x = rng.standard_normal((2, 3, int(rng.integers(20, 60)), int(rng.integers(20, 60))))
+        size = [int(v) for v in rng.integers(1, 15, 2)]
+        kw = dict(size=size, align_corners=bool(k % 3 == 0))
+        got = [_run(T, x, 7 + k, kw, k % 2 == 0, mode + "_aa", dtype)
+               for T in (torch, autotensor)]
+        assert _same(got[1][0], got[0][0]) and _same(got[1][1], got[0][1]), (k, size)
+
+
+def test_antialias_width_one_repeats_first_row():
+    """aten's vertical pass at output width 1 (contiguous input) gives every row row 0's
+    value; a channels-last input with C > 1 does not."""
+    x = np.random.default_rng(378).standard_normal((1, 2, 6, 3))
+    for cl in (False, True):
+        got = [_run(T, x, 5, dict(size=[7, 1]), cl, "bilinear_aa", "float64")[0]
+               for T in (torch, autotensor)]
+        np.testing.assert_array_equal(got[1], got[0])
