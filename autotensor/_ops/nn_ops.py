@@ -3411,6 +3411,19 @@ REPLICATION_PAD = {n: _PADS["replication", n][0] for n in (1, 2, 3)}
 PAD_BACKWARD = {op.name: op for _, op in _PADS.values()}
 PIXEL_SHUFFLE = _gather_op("pixel_shuffle", "PixelShuffleBackward0")
 PIXEL_UNSHUFFLE = _gather_op("pixel_unshuffle", "PixelUnshuffleBackward0")
+def _rounds(index):
+    """Contributions to positions ``index`` (in the order they are made) regrouped in
+    rounds of distinct positions: the k-th contribution to each position in round k,
+    positions ascending within a round (a full round is then a plain add). Returns the
+    permutation and the rounds' bounds."""
+    order = np.argsort(index, kind="stable")
+    first = np.searchsorted(index[order], index[order], side="left")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order)) - first
+    by_rank = np.lexsort((index, rank))
+    return by_rank, np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=0)) + 2))
+
+
 def _nearest_kernel(x, index, nd, bindex):
     return index_map_gather(x, index, nd, None)
 
@@ -3435,12 +3448,7 @@ def _nearest_backward_plan(key, size):
     """The outputs ranked among those of the same input position (in output order): their
     positions and order by rank, and the rounds' bounds."""
     index = np.frombuffer(key, dtype=np.int64)[:size]
-    order = np.argsort(index, kind="stable")
-    first = np.searchsorted(index[order], index[order], side="left")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order)) - first
-    by_rank = np.argsort(rank, kind="stable")
-    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=0)) + 2))
+    by_rank, bounds = _rounds(index)
     return index[by_rank], by_rank, bounds
 
 
@@ -3819,12 +3827,7 @@ def _linear_backward_plan(taps, acc, in_sizes):
     weight = weight.reshape(-1)
     source = np.broadcast_to(np.arange(_numel(out)).reshape(out + (1,) * nd),
                              out + (2,) * nd).reshape(-1)
-    order = np.argsort(index, kind="stable")
-    first = np.searchsorted(index[order], index[order], side="left")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order)) - first
-    by_rank = np.argsort(rank, kind="stable")
-    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+    by_rank, bounds = _rounds(index)
     return index[by_rank], weight[by_rank][:, None], source[by_rank], bounds
 
 
@@ -3965,12 +3968,7 @@ def _cubic_backward_plan(taps, acc):
     wx = np.broadcast_to(ww.T[None, :, :, None], shape).reshape(-1)
     source = np.broadcast_to(np.arange(oh * ow).reshape(oh, ow, 1, 1), shape).reshape(-1)
     index = np.broadcast_to(index, shape).reshape(-1)
-    order = np.argsort(index, kind="stable")
-    first = np.searchsorted(index[order], index[order], side="left")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order)) - first
-    by_rank = np.lexsort((index, rank))    # (a round's positions ascending: a full round
-    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))  # is a plain add)
+    by_rank, bounds = _rounds(index)
     return index[by_rank], wy[by_rank], wx[by_rank], source[by_rank], bounds
 
 
@@ -4117,12 +4115,7 @@ def _aa_backward_plan(taps, dtype):
     weight = np.broadcast_to(wx[None, :, None, :] * wy[:, None, :, None],
                              shape).reshape(-1)[valid]
     source = np.broadcast_to(np.arange(oh * ow).reshape(oh, ow, 1, 1), shape).reshape(-1)[valid]
-    order = np.argsort(index, kind="stable")
-    first = np.searchsorted(index[order], index[order], side="left")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order)) - first
-    by_rank = np.lexsort((index, rank))
-    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=0)) + 2))
+    by_rank, bounds = _rounds(index)
     return index[by_rank], weight[by_rank], source[by_rank], bounds
 
 
