@@ -177,3 +177,21 @@ def test_antialias_width_one_repeats_first_row():
         got = [_run(T, x, 5, dict(size=[7, 1]), cl, "bilinear_aa", "float64")[0]
                for T in (torch, autotensor)]
         np.testing.assert_array_equal(got[1], got[0])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16"])
+def test_bilinear_one_thread_three_channels(dtype):
+    """With one thread aten sends C == 3 to the channels-last kernel at any output size."""
+    rng = np.random.default_rng(379)
+    saved = torch.get_num_threads(), autotensor.get_num_threads()
+    torch.set_num_threads(1)
+    autotensor.set_num_threads(1)
+    try:
+        for k in range(3):
+            x = rng.standard_normal((1, 3, 30, 40))
+            kw = dict(size=[90, 70], align_corners=bool(k % 2))
+            got = [_run(T, x, k, kw, False, "bilinear", dtype)[0] for T in (torch, autotensor)]
+            assert _same(got[1], got[0]), k
+    finally:
+        torch.set_num_threads(saved[0])
+        autotensor.set_num_threads(saved[1])

@@ -3679,8 +3679,9 @@ def _fma(a, b, c):
 #   innermost first: w0 * x0 + w1 * x1 = fma(x0, w0, x1 * w1), then the same over the next
 #   dim's two results. Its lambdas are stored in scalar_t (rounded for float16/bfloat16),
 #   the arithmetic is in opmath_t (float), rounded once at the end.
-# - the channels-last one (bilinear when the input is channels-last with C > 3 or the
-#   output's H + W <= 128; trilinear when channels-last-3d with C > 3) weighs each corner
+# - the channels-last one (bilinear when the input is channels-last with C > 3, the
+#   output's H + W <= 128, or C == 3 with one thread (at::get_num_threads(), here ours);
+#   trilinear when channels-last-3d with C > 3) weighs each corner
 #   by the product of its lambdas (opmath_t, never rounded to the half type: h * w,
 #   (d * h) * w) and sums over channels in 32-byte vectors: the vector body right-nested,
 #   x0 * w0 + (x1 * w1 + (... + (x[n-2] * w[n-2] + x[n-1] * w[n-1]))) (the innermost pair
@@ -3695,7 +3696,7 @@ def linear_forward_kernel(x, mats):
     taps = [linear_taps(*m.taps, op) for m in mats]
     out = tuple(m.taps[0] for m in mats)
     cl = (nd == 3 or nd == 2) and x.shape[1] > 3 and _cl_contiguous(x)
-    if cl or (nd == 2 and out[0] + out[1] <= 128):
+    if cl or nd == 2 and (out[0] + out[1] <= 128 or x.shape[1] == 3 and _aten_threads() == 1):
         y = _linear_forward_cl(x.astype(op, copy=False), taps, 32 // x.itemsize,
                                half and x.dtype.name)
     else:
