@@ -1,7 +1,8 @@
 """Stop 37, helper interp37: interpolate / upsample values and gradients bit for bit with
 PyTorch 2.13's CPU kernels in all four floating dtypes (tests/fuzz/OPEN_FINDINGS.md "Stop 37
 (interpolation kernels; helper interp37)"; Notes [Linear upsampling forward order],
-[Bicubic upsampling order] and [Nearest upsampling indices] in _ops/nn_ops.py).
+[Bicubic upsampling order], [Nearest upsampling indices] and [Antialiased upsampling
+order] in _ops/nn_ops.py).
 
 - linear / bilinear / trilinear: the source index floored as a float (floorf, also for
   float64), the channels-last kernel's vector body and scalar tail (by channel count and
