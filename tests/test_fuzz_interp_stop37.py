@@ -196,3 +196,14 @@ def test_bilinear_one_thread_three_channels(dtype):
     finally:
         torch.set_num_threads(saved[0])
         autotensor.set_num_threads(saved[1])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_lanczos_bit_for_bit(dtype):
+    """Lanczos weights: sinc(x) in scalar_t (float32: glibc's sinf), sinc(x / 3) in double."""
+    rng = np.random.default_rng(380)
+    for k in range(6):
+        x = rng.standard_normal((2, 3, int(rng.integers(1, 50)), int(rng.integers(1, 50))))
+        kw = dict(size=[int(v) for v in rng.integers(1, 40, 2)])
+        got = [_run(T, x, k, kw, k % 2 == 0, "lanczos_aa", dtype) for T in (torch, autotensor)]
+        assert _same(got[1][0], got[0][0]) and _same(got[1][1], got[0][1]), (k, x.shape, kw)

@@ -3995,6 +3995,31 @@ def cubic_backward_kernel(grad, mats, in_sizes):
     return gi.astype(grad.dtype, copy=False)
 
 
+_SINF_S = tuple(float.fromhex(h) for h in ("-0x1.555545995a603p-3", "0x1.1107605230bc4p-7",
+                                             "-0x1.994eb3774cf24p-13"))
+_SINF_C = tuple(float.fromhex(h) for h in ("0x1p0", "-0x1.ffffffd0c621cp-2",
+                                           "0x1.55553e1068f19p-5", "-0x1.6c087e89a359dp-10",
+                                           "0x1.99343027bf8c3p-16"))
+
+
+def _sinf(y):
+    """glibc's sinf (ARM optimized-routines: reduce_fast, sinf_poly in double) for float32
+    |y| < 120: what std::sin of a float gives PyTorch's kernels (0 of 300000 arguments in
+    [0, 3 pi] differ from libm's; the correctly rounded sine differs in ~1.3%)."""
+    x = y.astype(np.float64)
+    r = x * float.fromhex("0x1.45F306DC9C883p+23")           # (2 / pi) * 2**24
+    n = (r.astype(np.int32) + 0x800000) >> 24
+    x = x - n * float.fromhex("0x1.921FB54442D18p0")
+    x2 = x * x
+    xs = x * np.array([1.0, -1.0, -1.0, 1.0])[n & 3]
+    x3 = xs * x2
+    sine = (xs + x3 * _SINF_S[0]) + (x3 * x2) * (_SINF_S[1] + x2 * _SINF_S[2])
+    c = [v * np.where(n & 2, -1.0, 1.0) for v in _SINF_C]   # (the 2nd table: -cos)
+    x4 = x2 * x2
+    cosine = ((c[0] + x2 * c[1]) + x4 * c[2]) + (x4 * x2) * (c[3] + x2 * c[4])
+    return np.where(n & 1, cosine, sine).astype(np.float32)
+
+
 @_functools.lru_cache(maxsize=64)
 def aa_taps(out, in_size, scale, align_corners, kind, dtype):
     """aten's _compute_indices_min_size_weights_aa in scalar_t ``dtype`` (float32 or
@@ -4032,10 +4057,11 @@ def aa_taps(out, in_size, scale, align_corners, kind, dtype):
             c2 = _fma3(_fma3(_fma3(t(a), x, t(-5 * a)), x, t(8 * a)), x, t(-4 * a))
             w = np.where(x < t(1), c1, np.where(x < t(2), c2, t(0))).astype(dt)
         else:
-            # (sinc_filter(x) in scalar_t, std::sin of a float taken correctly rounded;
-            # sinc_filter(x / 3.0) deduces double; their product in double)
+            # (sinc_filter(x) in scalar_t (a float's sine: glibc's sinf); sinc_filter(x / 3.0)
+            # deduces double; their product in double)
             px = x * t(np.pi)
-            sx = np.where(x == 0, t(1), np.sin(px.astype(np.float64)).astype(dt) / px)
+            sin = _sinf(px) if dt == np.float32 else np.sin(px)
+            sx = np.where(x == 0, t(1), sin / px)
             px3 = (x.astype(np.float64) / 3.0) * np.pi
             sx3 = np.where(x == 0, 1.0, np.sin(px3) / px3)
             w = np.where(x < t(3), sx.astype(np.float64) * sx3, 0.0).astype(dt)
