@@ -609,13 +609,12 @@ _CASES = pool_cases() + window_cases() + unpool_cases()
 KNOWN_OPEN = {
     # (float16/bfloat16 adaptive_avg_pool3d: fixed at stop 36, Note [Adaptive average
     # pooling order])
-    # uint8 bilinear / bicubic upsampling (aten's fixed-point uint8 paths) and bfloat16
-    # bicubic rounding
+    # uint8 bilinear / bicubic upsampling (aten's fixed-point uint8 paths; bfloat16 bicubic
+    # rounding fixed at stop 37, Note [Bicubic upsampling order])
     "interp bilinear (1, 1, 2, 3) uint8",
     "interp bilinear (1, 1, 2, 3) uint8 down",
     "interp bicubic (1, 1, 2, 3) uint8",
     "interp bicubic (1, 1, 2, 3) uint8 down",
-    "interp bicubic (1, 1, 2, 3) bfloat16",
     # backward of an empty pixel_(un)shuffle / channel_shuffle: PyTorch's own backward
     # fails (its forward's empty fast path keeps the input's shape; channel_shuffle's
     # backward divides 0 channels into groups of 0); ours computes the empty gradient

@@ -3409,10 +3409,65 @@ REPLICATION_PAD = {n: _PADS["replication", n][0] for n in (1, 2, 3)}
 PAD_BACKWARD = {op.name: op for _, op in _PADS.values()}
 PIXEL_SHUFFLE = _gather_op("pixel_shuffle", "PixelShuffleBackward0")
 PIXEL_UNSHUFFLE = _gather_op("pixel_unshuffle", "PixelUnshuffleBackward0")
-UPSAMPLE_NEAREST = {n: _gather_op(f"upsample_nearest{n}d", f"UpsampleNearest{n}DBackward0")
+def _rounds(index):
+    """Contributions to positions ``index`` (in the order they are made) regrouped in
+    rounds of distinct positions: the k-th contribution to each position in round k,
+    positions ascending within a round (a full round is then a plain add). Returns the
+    permutation and the rounds' bounds."""
+    order = np.argsort(index, kind="stable")
+    first = np.searchsorted(index[order], index[order], side="left")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order)) - first
+    by_rank = np.lexsort((index, rank))
+    return by_rank, np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=0)) + 2))
+
+
+def _nearest_kernel(x, index, nd, bindex):
+    return index_map_gather(x, index, nd, None)
+
+
+def _nearest_backward(F, grad, index, nd, bindex, self_sizes):
+    """cpu_upsample_nearest_backward: its own index map (nearest_idx, which the forward's
+    generic kernel does not use), each input's gradient summed in output order from +0.0 in
+    opmath_t (float for a half, rounded once)."""
+    if not F.is_raw:
+        return index_map_gather_backward(F, grad, bindex, nd, None, self_sizes)
+    acc = np.dtype(np.float32 if _half(grad) else grad.dtype)
+    positions, order, bounds = _nearest_backward_plan(bindex.tobytes(), bindex.size)
+    g = grad.astype(acc, copy=False).reshape((-1, bindex.size)).T[order]  # (by rank, planes)
+    gi = np.zeros((_numel(tuple(self_sizes[-nd:])), g.shape[1]), dtype=acc)
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        gi[positions[lo:hi]] += g[lo:hi]
+    return gi.T.reshape(tuple(self_sizes)).astype(grad.dtype)
+
+
+@_functools.lru_cache(maxsize=32)
+def _nearest_backward_plan(key, size):
+    """The outputs ranked among those of the same input position (in output order): their
+    positions and order by rank, and the rounds' bounds."""
+    index = np.frombuffer(key, dtype=np.int64)[:size]
+    by_rank, bounds = _rounds(index)
+    return index[by_rank], by_rank, bounds
+
+
+def _nearest_op(name, node):
+    def jvp(F, self_t, index, nd, bindex):
+        if F.is_raw:
+            return index_map_gather(self_t, index, nd, None)
+        from ._common import _finish
+        return _finish(op, (self_t,), (index, nd, bindex),
+                       index_map_gather(self_t._data, index, nd, None))
+
+    op = defop(name, node, _nearest_kernel, params=("index", "nd", "bindex"),
+               grads={"self": _nearest_backward}, jvp=jvp, layout=layout.suggested_format)
+    return op
+
+
+UPSAMPLE_NEAREST = {n: _nearest_op(f"upsample_nearest{n}d", f"UpsampleNearest{n}DBackward0")
                     for n in (1, 2, 3)}
-UPSAMPLE_NEAREST_EXACT = {n: _gather_op(f"_upsample_nearest_exact{n}d",
-                                        f"UpsampleNearestExact{n}DBackward0") for n in (1, 2, 3)}
+UPSAMPLE_NEAREST_EXACT = {n: _nearest_op(f"_upsample_nearest_exact{n}d",
+                                         f"UpsampleNearestExact{n}DBackward0")
+                          for n in (1, 2, 3)}
 IM2COL = _gather_op("im2col", "Im2ColBackward0")
 CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0")
 COL2IM = defop("col2im", "Col2ImBackward0", index_map_scatter,
@@ -3452,7 +3507,11 @@ def pad_map(size, left, right, mode):
 # One interpolation matrix (out, in) per spatial dim: y = Mh x Mw^T; the backward applies
 # the transposes (two matmuls, differentiable).
 def separable_kernel(x, mats):
-    if getattr(mats[0], "taps", None) and x.dtype in (np.float32, np.float64):
+    if getattr(mats[0], "aa", None) and x.dtype in (np.float32, np.float64):
+        return aa_forward_kernel(x, mats)
+    if getattr(mats[0], "cubic", None) and (x.dtype in (np.float32, np.float64) or _half(x)):
+        return cubic_forward_kernel(x, mats)
+    if getattr(mats[0], "taps", None) and (x.dtype in (np.float32, np.float64) or _half(x)):
         return linear_forward_kernel(x, mats)
     if _half(x):  # float16/bfloat16: float32 weights and sums, one rounding (PyTorch's opmath)
         return separable_kernel(x.astype(np.float32), mats).astype(x.dtype)
@@ -3471,6 +3530,11 @@ def separable_kernel(x, mats):
 def separable_backward(F, grad, mats, self_sizes=None):
     if F.is_raw and self_sizes is not None and getattr(mats[0], "taps", None):
         return linear_backward_kernel(grad, mats, tuple(self_sizes[-len(mats):]))
+    if F.is_raw and self_sizes is not None and getattr(mats[0], "aa", None) and \
+            grad.dtype in (np.float32, np.float64):
+        return aa_backward_kernel(grad, mats, tuple(self_sizes[-2:]))
+    if F.is_raw and self_sizes is not None and getattr(mats[0], "cubic", None):
+        return cubic_backward_kernel(grad, mats, tuple(self_sizes[-2:]))
     if len(mats) == 1:
         return F.matmul(grad, F.constant(mats[0], grad))
     if len(mats) == 2:
@@ -3491,13 +3555,16 @@ def _separable_op(name, node, jvp="transpose"):
 UPSAMPLE_LINEAR1D = _separable_op("upsample_linear1d", "UpsampleLinear1DBackward0", "linear")
 UPSAMPLE_BILINEAR2D = _separable_op("upsample_bilinear2d", "UpsampleBilinear2DBackward0",
                                     "linear")
-UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackward0")
+UPSAMPLE_BICUBIC2D = _separable_op("upsample_bicubic2d", "UpsampleBicubic2DBackward0",
+                                   "linear")
 UPSAMPLE_TRILINEAR3D = _separable_op("upsample_trilinear3d", "UpsampleTrilinear3DBackward0",
                                      "linear")
 UPSAMPLE_BILINEAR2D_AA = _separable_op("_upsample_bilinear2d_aa",
-                                       "UpsampleBilinear2DAaBackward0")
-UPSAMPLE_BICUBIC2D_AA = _separable_op("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0")
-UPSAMPLE_LANCZOS2D_AA = _separable_op("_upsample_lanczos2d_aa", "UpsampleLanczos2DAaBackward0")
+                                       "UpsampleBilinear2DAaBackward0", "linear")
+UPSAMPLE_BICUBIC2D_AA = _separable_op("_upsample_bicubic2d_aa", "UpsampleBicubic2DAaBackward0",
+                                      "linear")
+UPSAMPLE_LANCZOS2D_AA = _separable_op("_upsample_lanczos2d_aa", "UpsampleLanczos2DAaBackward0",
+                                      "linear")
 
 
 def _refuse_half_tangent(inputs, tangents):
@@ -3540,6 +3607,8 @@ class LinearMatrix(np.ndarray):
 
     def __array_finalize__(self, obj):
         self.taps = getattr(obj, "taps", None)
+        self.cubic = getattr(obj, "cubic", None)
+        self.aa = getattr(obj, "aa", None)
 
 
 def linear_matrix(out, in_size, scale, align_corners):
@@ -3560,7 +3629,9 @@ def linear_taps(out, in_size, scale, align_corners, dtype):
     else:   # (its build contracts scale * (dst + 0.5) - 0.5 into one fused multiply-add)
         s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
         src = np.maximum(_fma_half_step(s, out, np.dtype(dtype).name), t(0))
-    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    # (guard_index_and_lambda floors with floorf: a double index is rounded to float first,
+    # so one just below an integer takes it, with lambda clamped to 0)
+    i0 = np.minimum(np.floor(src.astype(np.float32)).astype(np.int64), in_size - 1)
     l1 = np.minimum(np.maximum(src - i0.astype(dtype), t(0)), t(1))
     return i0, i0 + (i0 < in_size - 1), t(1) - l1, l1
 
@@ -3599,50 +3670,131 @@ def _fma(a, b, c):
 
 # Note [Linear upsampling forward order]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# PyTorch's CPU forward weighs every corner of the 2 (linear) or 4 (bilinear) taps by the
-# product of its dims' lambdas (rounded: h * w) and sums them as one fused multiply-add
-# chain starting from corner 1: fma(x11, w11, fma(x10, w10, fma(x00, w00, x01 * w01)))
-# (measured bit for bit in float32: 1-d and 2-d, contiguous and channels-last, both
-# align_corners). An edge output whose taps coincide still weighs both (0 * inf: NaN, as
-# PyTorch; the matrices gave inf). Trilinear nests per dim instead (no chain over its 8
-# corners fits): d0 * (h0 * (w0 * x000 + w1 * x001) + h1 * (...)) + d1 * (...), each
-# ``a * t0 + b * t1`` contracted to fma(a, t0, b * t1) (float32 bit for bit too).
-# float16 / bfloat16 come here widened to float32 (not exact: OPEN_FINDINGS stop 36).
+# PyTorch's CPU forward has two kernels (UpSampleKernel.cpp), every ``a * b + c`` in them
+# contracted to a fused multiply-add by its build (measured bit for bit against PyTorch
+# 2.13, float32 and float64, both align_corners):
+# - the generic one (linear; bilinear unless below; trilinear unless below) nests per dim,
+#   innermost first: w0 * x0 + w1 * x1 = fma(x0, w0, x1 * w1), then the same over the next
+#   dim's two results. Its lambdas are stored in scalar_t (rounded for float16/bfloat16),
+#   the arithmetic is in opmath_t (float), rounded once at the end.
+# - the channels-last one (bilinear when the input is channels-last with C > 3, the
+#   output's H + W <= 128, or C == 3 with one thread (at::get_num_threads(), here ours);
+#   trilinear when channels-last-3d with C > 3) weighs each corner
+#   by the product of its lambdas (opmath_t, never rounded to the half type: h * w,
+#   (d * h) * w) and sums over channels in 32-byte vectors: the vector body right-nested,
+#   x0 * w0 + (x1 * w1 + (... + (x[n-2] * w[n-2] + x[n-1] * w[n-1]))) (the innermost pair
+#   fused on its last term), the scalar tail of C % (32 / itemsize) channels as one chain
+#   from corner 1: fma(x[n-1], w[n-1], ... fma(x2, w2, fma(x0, w0, x1 * w1))).
+# An edge output whose taps coincide still weighs both (0 * inf: NaN, as PyTorch). The
+# source index is fused and floored as a float (linear_taps).
 def linear_forward_kernel(x, mats):
-    taps = [linear_taps(*m.taps, x.dtype) for m in mats]
-    if len(mats) == 3:
-        return _nested_linear_forward(x, taps)
-    nd, f32 = len(mats), x.dtype == np.float32
-    # (float32: products exact in float64, each step rounded once; x widened once)
+    nd = len(mats)
+    half = _half(x)
+    op = np.dtype(np.float32 if half else x.dtype)
+    taps = [linear_taps(*m.taps, op) for m in mats]
+    out = tuple(m.taps[0] for m in mats)
+    cl = (nd == 3 or nd == 2) and x.shape[1] > 3 and _cl_contiguous(x)
+    if cl or nd == 2 and (out[0] + out[1] <= 128 or x.shape[1] == 3 and _aten_threads() == 1):
+        y = _linear_forward_cl(x.astype(op, copy=False), taps, 32 // x.itemsize,
+                               half and x.dtype.name)
+    else:
+        if half:    # (lambdas stored in the half type: l0 = 1 - l1 of the rounded l1, rounded)
+            taps = [(i0, i1, (op.type(1) - h).astype(x.dtype).astype(op), h)
+                    for i0, i1, h in ((t[0], t[1], t[3].astype(x.dtype).astype(op))
+                                      for t in taps)]
+        y = _nested_linear_forward(x.astype(op, copy=False), taps)
+    return np.ascontiguousarray(y.astype(x.dtype, copy=False))
+
+
+def _cl_contiguous(x):
+    """``is_contiguous(channels_last / channels_last_3d)`` of a 4-d / 5-d array."""
+    st = layout._elem_strides(x)
+    expected = 1
+    for d in (1,) + tuple(range(x.ndim - 1, 1, -1)) + (0,):
+        if x.shape[d] == 0:
+            return True
+        if x.shape[d] != 1:
+            if st[d] != expected:
+                return False
+            expected *= x.shape[d]
+    return True
+
+
+def _fma_step(a, w, c):
+    """fma(a, w, c) in opmath_t; a float32 ``a`` comes widened to float64 (exact product;
+    a fresh array, overwritten)."""
+    if c.dtype == np.float32:
+        np.multiply(a, w, out=a)
+        a += c
+        return a.astype(np.float32)
+    return _fma(a, w, c)
+
+
+def _linear_forward_cl(x, taps, lanes, half=False):
+    nd = len(taps)
+    f32 = x.dtype == np.float32
     wide = x.astype(np.float64) if f32 else x
-    rows = [np.take(wide, taps[0][b], axis=-1 - (nd == 2)) for b in (0, 1)]   # (h0, h1)
-    acc = None
+    c = x.shape[1]
+    cv = c - c % lanes
+    n = 2 ** nd
+    prefix = {}
+
+    def corner(k, lo, hi):
+        """corner k's (bits of k: d, h, w) inputs over channels lo:hi and its weight."""
+        bits = [(k >> (nd - 1 - d)) & 1 for d in range(nd)]
+        g, w = wide[:, lo:hi], None
+        for d, b in enumerate(bits):
+            key = (lo, tuple(bits[:d + 1]))
+            if d < nd - 1 and key in prefix:
+                g = prefix[key]
+            else:
+                g = np.take(g, taps[d][b], axis=x.ndim - nd + d)
+                if d < nd - 1:
+                    prefix[key] = g
+            lam = taps[d][2 + b].reshape((-1,) + (1,) * (nd - 1 - d))
+            w = lam if w is None else w * lam        # (d * h) * w, rounded per product
+        return g, (w.astype(np.float64) if f32 else w)
+
+    def product(k, lo, hi):
+        g, w = corner(k, lo, hi)
+        if f32:
+            np.multiply(g, w, out=g)
+            return g.astype(np.float32)
+        return g * w
+
+    # (which of the innermost pair's two products is fused, as measured: the vector body
+    # fuses the last for float/double, the first for a half; the tail the first, the second
+    # for float16)
+    parts = []
     with np.errstate(all="ignore"):
-        for bits in ((1,), (0,)) if nd == 1 else ((0, 1), (0, 0), (1, 0), (1, 1)):
-            g, weight = rows[bits[0]], taps[0][2 + bits[0]]
-            if nd == 2:
-                g = np.take(g, taps[1][bits[1]], axis=-1)
-                weight = weight[:, None] * taps[1][2 + bits[1]]
-            if not f32:
-                acc = g * weight if acc is None else _fma(g, weight, acc)
-                continue
-            t = g * weight.astype(np.float64)
-            if acc is not None:
-                t += acc
-            acc = t.astype(np.float32)
-    return np.ascontiguousarray(acc)
+        if cv:   # vector body: fma(x0, w0, fma(x1, w1, ... fma(x[n-1], w[n-1], x[n-2] * w[n-2])))
+            lo, hi = (n - 1, n - 2) if half else (n - 2, n - 1)
+            acc = _fma_step(*corner(hi, 0, cv), product(lo, 0, cv))
+            for k in range(n - 3, -1, -1):
+                acc = _fma_step(*corner(k, 0, cv), acc)
+            parts.append(acc)
+        if cv < c:   # scalar tail: fma(x[n-1], w[n-1], ... fma(x2, w2, fma(x0, w0, x1 * w1)))
+            lo, hi = (1, 0) if half == "float16" else (0, 1)
+            acc = _fma_step(*corner(lo, cv, c), product(hi, cv, c))
+            for k in range(2, n):
+                acc = _fma_step(*corner(k, cv, c), acc)
+            parts.append(acc)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
 
 def _nested_linear_forward(x, taps):
+    f32 = x.dtype == np.float32
     for k, (i0, i1, l0, l1) in enumerate(reversed(taps)):       # innermost dim first
         axis = x.ndim - 1 - k
         shape = [1] * x.ndim
         shape[axis] = -1
-        a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
         w0, w1 = l0.reshape(shape), l1.reshape(shape)
+        if f32:
+            x, w0 = x.astype(np.float64), w0.astype(np.float64)
+        a, b = np.take(x, i0, axis=axis), np.take(x, i1, axis=axis)
         with np.errstate(all="ignore"):
-            x = _fma(a, w0, b * w1)
-    return np.ascontiguousarray(x)
+            x = _fma_step(a, w0, (b * w1).astype(l1.dtype))
+    return x
 
 
 # Note [Linear upsampling backward order]
@@ -3674,12 +3826,7 @@ def _linear_backward_plan(taps, acc, in_sizes):
     weight = weight.reshape(-1)
     source = np.broadcast_to(np.arange(_numel(out)).reshape(out + (1,) * nd),
                              out + (2,) * nd).reshape(-1)
-    order = np.argsort(index, kind="stable")
-    first = np.searchsorted(index[order], index[order], side="left")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order)) - first
-    by_rank = np.argsort(rank, kind="stable")
-    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2))
+    by_rank, bounds = _rounds(index)
     return index[by_rank], weight[by_rank][:, None], source[by_rank], bounds
 
 
@@ -3720,7 +3867,300 @@ def cubic_matrix(out, in_size, scale, align_corners, A=-0.75):
     rows = np.arange(out)
     for k, c in enumerate(coeffs):
         np.add.at(m, (rows, np.clip(i - 1 + k, 0, in_size - 1)), c)
+    m = m.view(LinearMatrix)
+    m.cubic = (out, in_size, scale, align_corners)
     return m
+
+
+@_functools.lru_cache(maxsize=64)
+def cubic_taps(out, in_size, scale, align_corners, dtype, fused=True):
+    """aten's HelperInterpCubic::compute_indices_weights in ``dtype`` (opmath_t): the four
+    inputs per output (clamped) and their weights, (4, out) each (read only). As built:
+    the source index fused (scale * (dst + 0.5) - 0.5, unclamped), floored as a float
+    (floorf); in the cubic_convolutions all but the last step fused (measured): cc1(x) =
+    fma(A + 2, x, -(A + 3)) * x * x + 1, cc2(x) = fma(fma(A, x, -5A), x, 8A) * x - 4A."""
+    dt = np.dtype(dtype)
+    t = dt.type
+    o = np.arange(out)
+    if align_corners:
+        src = (t(in_size - 1) / t(out - 1) if out > 1 else t(0)) * o.astype(dt)
+    else:
+        s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
+        src = _fma_half_step(s, out, dt.name) if fused else \
+            s * (o.astype(dt) + t(0.5)) - t(0.5)
+    i0 = np.minimum(np.floor(src.astype(np.float32)).astype(np.int64), in_size - 1)
+    lam = np.minimum(np.maximum(src - i0.astype(dt), t(0)), t(1))
+    A = -0.75
+    fma = _fma3 if fused else (lambda a, b, c: a * b + c)
+
+    def cc1(x):
+        return fma(t(A + 2), x, t(-(A + 3))) * x * x + t(1)
+
+    def cc2(x):
+        return fma(fma(t(A), x, t(-5 * A)), x, t(8 * A)) * x - t(4 * A)
+
+    x2 = t(1) - lam
+    w = np.stack([cc2(lam + t(1)), cc1(lam), cc1(x2), cc2(x2 + t(1))])
+    idx = np.clip(i0 + np.arange(-1, 3)[:, None], 0, in_size - 1)
+    idx.flags.writeable = w.flags.writeable = False
+    return idx, w
+
+
+def _fma3(a, b, c):
+    """a * b + c rounded once, float32 (through float64) or float64 (``_fma``)."""
+    dt = np.result_type(a, b, c)
+    a, b, c = (np.asarray(v, dt) for v in (a, b, c))
+    if dt == np.float32:
+        return (a.astype(np.float64) * b + c).astype(np.float32)
+    return _fma(a, b, c)
+
+
+# Note [Bicubic upsampling order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# The forward is aten's generic kernel (InterpolateNonSeparable, interp_size 4): per
+# output, over the 4 rows (weights wh) of the 4 columns (weights ww) each, innermost
+# first, ``t = x0 * w0; t += x_k * w_k`` in opmath_t, as built (measured):
+# fma(x3, w3, fma(x2, w2, fma(x0, w0, x1 * w1))); the weights are stored in scalar_t
+# (rounded for float16/bfloat16). The backward (upsample_bicubic2d_backward_out_frame in
+# UpSampleBicubic2d.cpp, a file built without FMA: nothing is fused there, not even its
+# source index and coefficients) walks the outputs in order and, per output, its taps
+# column-major (x tap outer, y tap inner): grad_input[clamped] += (g * wy) * wx in
+# opmath_t (a float buffer for a half, rounded once). Here the contributions are ranked
+# per input position in that order and applied in rounds, as linear_backward_kernel.
+def cubic_forward_kernel(x, mats):
+    half = _half(x)
+    op = np.dtype(np.float32 if half else x.dtype)
+    (ih, wh), (iw, ww) = (cubic_taps(*m.cubic, op.name) for m in mats)
+    if half:
+        wh, ww = (w.astype(x.dtype).astype(op) for w in (wh, ww))
+    f32 = op == np.float32
+    data = x.astype(np.float64 if f32 else op)
+    if f32:
+        wh, ww = wh.astype(np.float64), ww.astype(np.float64)
+    with np.errstate(all="ignore"):
+        # (the inner sums depend on the input row only: computed once per row, then taken)
+        t = _fma_step(np.take(data, iw[0], axis=-1), ww[0],
+                      (np.take(data, iw[1], axis=-1) * ww[1]).astype(op))
+        for k in (2, 3):
+            t = _fma_step(np.take(data, iw[k], axis=-1), ww[k], t)
+        if f32:
+            t = t.astype(np.float64)
+        ts = [np.take(t, ih[j], axis=-2) for j in range(4)]
+        wh = wh[:, :, None]
+        out = _fma_step(ts[0], wh[0], (ts[1] * wh[1]).astype(op))
+        for j in (2, 3):
+            out = _fma_step(ts[j], wh[j], out)
+    return np.ascontiguousarray(out.astype(x.dtype, copy=False))
+
+
+@_functools.lru_cache(maxsize=16)
+def _cubic_backward_plan(taps, acc):
+    """cubic_backward_kernel's contributions (input position, y weight, x weight, output)
+    sorted by rank among those to the same position, and the rounds' bounds."""
+    (ih, wh), (iw, ww) = (cubic_taps(*t, acc, False) for t in taps)
+    oh, ow = ih.shape[1], iw.shape[1]
+    in_w = taps[1][1]
+    # order: output (oy, ox) row-major, then ii (x tap), then jj (y tap)
+    shape = (oh, ow, 4, 4)
+    index = (ih.T[:, None, None, :] * in_w + iw.T[None, :, :, None])
+    wy = np.broadcast_to(wh.T[:, None, None, :], shape).reshape(-1)
+    wx = np.broadcast_to(ww.T[None, :, :, None], shape).reshape(-1)
+    source = np.broadcast_to(np.arange(oh * ow).reshape(oh, ow, 1, 1), shape).reshape(-1)
+    index = np.broadcast_to(index, shape).reshape(-1)
+    by_rank, bounds = _rounds(index)
+    return index[by_rank], wy[by_rank], wx[by_rank], source[by_rank], bounds
+
+
+def cubic_backward_kernel(grad, mats, in_sizes):
+    acc = np.dtype(np.float32 if _half(grad) else grad.dtype)
+    out = grad.shape[-2:]
+    if tuple(out) == tuple(in_sizes):       # (aten: same size, a copy)
+        return np.ascontiguousarray(grad)
+    index, wy, wx, source, bounds = _cubic_backward_plan(
+        tuple(m.cubic for m in mats), acc.name)
+    g = grad.astype(acc, copy=False).reshape((-1, out[0] * out[1])).T.copy()   # (outputs,
+    gi = np.zeros((in_sizes[0] * in_sizes[1], g.shape[1]), dtype=acc)          # planes)
+    with np.errstate(all="ignore"):
+        v = g[source]                       # every (g * wy) * wx, in rank order
+        v *= wy[:, None]
+        v *= wx[:, None]
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            if hi - lo == len(gi):
+                gi += v[lo:hi]
+            else:
+                gi[index[lo:hi]] += v[lo:hi]
+    gi = gi.T.copy().reshape(grad.shape[:-2] + tuple(in_sizes))
+    return gi.astype(grad.dtype, copy=False)
+
+
+_SINF_S = tuple(float.fromhex(h) for h in ("-0x1.555545995a603p-3", "0x1.1107605230bc4p-7",
+                                             "-0x1.994eb3774cf24p-13"))
+_SINF_C = tuple(float.fromhex(h) for h in ("0x1p0", "-0x1.ffffffd0c621cp-2",
+                                           "0x1.55553e1068f19p-5", "-0x1.6c087e89a359dp-10",
+                                           "0x1.99343027bf8c3p-16"))
+
+
+def _sinf(y):
+    """glibc's sinf (ARM optimized-routines: reduce_fast, sinf_poly in double) for float32
+    |y| < 120: what std::sin of a float gives PyTorch's kernels (0 of 300000 arguments in
+    [0, 3 pi] differ from libm's; the correctly rounded sine differs in ~1.3%)."""
+    x = y.astype(np.float64)
+    r = x * float.fromhex("0x1.45F306DC9C883p+23")           # (2 / pi) * 2**24
+    n = (r.astype(np.int32) + 0x800000) >> 24
+    x = x - n * float.fromhex("0x1.921FB54442D18p0")
+    x2 = x * x
+    xs = x * np.array([1.0, -1.0, -1.0, 1.0])[n & 3]
+    x3 = xs * x2
+    sine = (xs + x3 * _SINF_S[0]) + (x3 * x2) * (_SINF_S[1] + x2 * _SINF_S[2])
+    c = [v * np.where(n & 2, -1.0, 1.0) for v in _SINF_C]   # (the 2nd table: -cos)
+    x4 = x2 * x2
+    cosine = ((c[0] + x2 * c[1]) + x4 * c[2]) + (x4 * x2) * (c[3] + x2 * c[4])
+    return np.where(n & 1, cosine, sine).astype(np.float32)
+
+
+@_functools.lru_cache(maxsize=64)
+def aa_taps(out, in_size, scale, align_corners, kind, dtype):
+    """aten's _compute_indices_min_size_weights_aa in scalar_t ``dtype`` (float32 or
+    float64): per output the first input, the tap count and the normalised weights
+    (out, max_interp_size), zero past the count (read only). Products with a double
+    literal (scale * (i + 0.5), ... + 0.5) are computed in double and rounded to scalar_t;
+    the cubic filter's steps are fused here but the last multiplication of cc1 (inlined
+    otherwise than in the non-antialiased kernel; measured on one-hot inputs)."""
+    dt = np.dtype(dtype)
+    t = dt.type
+    interp = {"linear": 2, "cubic": 4, "lanczos": 6}[kind]
+    if align_corners:
+        s = t(in_size - 1) / t(out - 1) if out > 1 else t(0)
+    else:
+        s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
+    support = t(interp * 0.5 * float(s)) if s >= 1.0 else t(interp * 0.5)
+    size = int(np.ceil(support)) * 2 + 1
+    invscale = t(1.0 / float(s)) if s >= 1.0 else t(1.0)
+    i = np.arange(out)
+    center = (np.float64(s) * (i + 0.5)).astype(dt)
+    xmin = np.maximum(np.trunc((center - support).astype(np.float64) + 0.5), 0).astype(np.int64)
+    xsize = np.minimum(np.trunc((center + support).astype(np.float64) + 0.5).astype(np.int64),
+                       in_size) - xmin
+    xsize = np.clip(xsize, 0, size)
+    j = np.arange(size)
+    arg = ((((j[None, :] + xmin[:, None]).astype(dt) - center[:, None]).astype(np.float64)
+            + 0.5) * np.float64(invscale)).astype(dt)
+    x = np.abs(arg)
+    with np.errstate(all="ignore"):
+        if kind == "linear":
+            w = np.where(x < t(1), t(1) - x, t(0)).astype(dt)
+        elif kind == "cubic":
+            a = -0.5
+            c1 = _fma3(_fma3(t(a + 2), x, t(-(a + 3))) * x, x, t(1))
+            c2 = _fma3(_fma3(_fma3(t(a), x, t(-5 * a)), x, t(8 * a)), x, t(-4 * a))
+            w = np.where(x < t(1), c1, np.where(x < t(2), c2, t(0))).astype(dt)
+        else:
+            # (sinc_filter(x) in scalar_t (a float's sine: glibc's sinf); sinc_filter(x / 3.0)
+            # deduces double; their product in double)
+            px = x * t(np.pi)
+            sin = _sinf(px) if dt == np.float32 else np.sin(px)
+            sx = np.where(x == 0, t(1), sin / px)
+            px3 = (x.astype(np.float64) / 3.0) * np.pi
+            sx3 = np.where(x == 0, 1.0, np.sin(px3) / px3)
+            w = np.where(x < t(3), sx.astype(np.float64) * sx3, 0.0).astype(dt)
+    w = np.where(j[None, :] < xsize[:, None], w, t(0))
+    total = np.zeros(out, dt)
+    for k in range(size):                      # (summed in order from 0)
+        total = total + w[:, k]
+    w = np.where(total[:, None] != 0, w / np.where(total == 0, t(1), total)[:, None], w)
+    xmin.flags.writeable = xsize.flags.writeable = w.flags.writeable = False
+    return xmin, xsize, w
+
+
+# Note [Antialiased upsampling order]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# antialias=True runs aten's separable passes (upsample_separable_Nd_kernel_impl): the
+# width first, then the height on its rounded result, each skipped when that size is
+# unchanged; per output ``t = x[xmin] * w0; t += x[xmin + j] * w_j`` for j < xsize in
+# scalar_t, with aa_taps' weights. As built (measured per tap count): the loop's steps go
+# in 16-byte groups (4 float / 2 double lanes: products rounded, then added in order) and
+# the remaining m % lanes steps of m = xsize - 1 are fused multiply-adds. The backward (upsample_separable_Nd_backward_aa)
+# walks the outputs in order, per output its rows then columns: grad_input +=
+# (wx * wy) * g, fused; here ranked per input position and applied in rounds.
+def aa_forward_kernel(x, mats):
+    y = x
+    for axis, m in ((-1, mats[1]), (-2, mats[0])):
+        if m.aa[0] != x.shape[axis]:
+            y = _aa_pass(y, aa_taps(*m.aa, x.dtype.name), axis)
+            if axis == -2 and y.shape[-1] == 1 and not (x.shape[1] > 1 and (
+                    layout._strides_like_channels_last(x.shape, layout._elem_strides(x)))):
+                # (aten's vertical pass reads its taps at the loop's start; with a width of
+                # 1 TensorIterator's inner loop runs down the height (not so over the
+                # channels of a channels-last input), so every row repeats row 0)
+                y = np.broadcast_to(y[..., :1, :], y.shape)
+    return np.array(y, copy=True) if y is x else np.ascontiguousarray(y)
+
+
+def _aa_pass(y, taps, axis):
+    xmin, xsize, w = taps
+    f32 = y.dtype == np.float32
+    src = y.astype(np.float64) if f32 else y
+    shape = [1] * y.ndim
+    shape[axis] = -1
+    lanes = 16 // y.itemsize
+    m = xsize - 1
+    plain_upto = (m - m % lanes).reshape(shape)      # (steps 1..this: unfused, SLP)
+    valid = xsize.reshape(shape)
+    acc = None
+    with np.errstate(all="ignore"):
+        for j in range(w.shape[1]):
+            g = np.take(src, np.minimum(xmin + j, y.shape[axis] - 1), axis=axis)
+            wj = w[:, j].reshape(shape)
+            if f32:
+                wj = wj.astype(np.float64)
+            if acc is None:
+                np.multiply(g, wj, out=g)
+                acc = g.astype(y.dtype)
+                continue
+            p = (g * wj).astype(y.dtype)
+            step = np.where(j <= plain_upto, acc + p, _fma_step(g, wj, acc))
+            acc = np.where(j < valid, step, acc)
+    return acc
+
+
+@_functools.lru_cache(maxsize=16)
+def _aa_backward_plan(taps, dtype):
+    """aa_backward_kernel's contributions (input position, weight wx * wy, output) in
+    rank order and the rounds' bounds."""
+    (ymin, ysize, wy), (xmin, xsize, wx) = (aa_taps(*t, dtype) for t in taps)
+    oh, ow, sy, sx = len(ymin), len(xmin), wy.shape[1], wx.shape[1]
+    in_w = taps[1][1]
+    shape = (oh, ow, sy, sx)
+    yy = ymin[:, None, None, None] + np.arange(sy)[None, None, :, None]
+    xx = xmin[None, :, None, None] + np.arange(sx)[None, None, None, :]
+    valid = (np.arange(sy)[None, None, :, None] < ysize[:, None, None, None]) & \
+        (np.arange(sx)[None, None, None, :] < xsize[None, :, None, None])
+    valid = np.broadcast_to(valid, shape).reshape(-1)
+    index = np.broadcast_to(yy * in_w + xx, shape).reshape(-1)[valid]
+    weight = np.broadcast_to(wx[None, :, None, :] * wy[:, None, :, None],
+                             shape).reshape(-1)[valid]
+    source = np.broadcast_to(np.arange(oh * ow).reshape(oh, ow, 1, 1), shape).reshape(-1)[valid]
+    by_rank, bounds = _rounds(index)
+    return index[by_rank], weight[by_rank], source[by_rank], bounds
+
+
+def aa_backward_kernel(grad, mats, in_sizes):
+    dt = grad.dtype
+    out = grad.shape[-2:]
+    index, weight, source, bounds = _aa_backward_plan(tuple(m.aa for m in mats), dt.name)
+    g = grad.reshape((-1, out[0] * out[1])).T          # (outputs, planes)
+    gi = np.zeros((in_sizes[0] * in_sizes[1], g.shape[1]), dtype=dt)
+    with np.errstate(all="ignore"):
+        if dt == np.float32:        # (every product exact in float64, each step rounded)
+            p = g.astype(np.float64)[source] * weight.astype(np.float64)[:, None]
+            for lo, hi in zip(bounds[:-1], bounds[1:]):
+                at = index[lo:hi]
+                gi[at] = (p[lo:hi] + gi[at]).astype(np.float32)
+        else:
+            for lo, hi in zip(bounds[:-1], bounds[1:]):
+                at = index[lo:hi]
+                gi[at] = _fma(weight[lo:hi, None], g[source[lo:hi]], gi[at])
+    return gi.T.copy().reshape(grad.shape[:-2] + tuple(in_sizes))
 
 
 def antialias_matrix(out, in_size, scale, align_corners, kind):
@@ -3753,15 +4193,47 @@ def antialias_matrix(out, in_size, scale, align_corners, kind):
         w = filt((np.arange(xmin, xmax) - center + 0.5) * invscale)
         total = w.sum()
         m[i, xmin:xmax] = w / total if total != 0.0 else w
+    m = m.view(LinearMatrix)
+    m.aa = (out, in_size, scale, align_corners, kind)
     return m
 
 
-def nearest_map(out, in_size, scale, exact):
-    """PyTorch's nearest_idx (float32 scale, as its CPU kernel)."""
-    s = np.float32(1.0 / scale) if scale else np.float32(in_size / out)
-    dst = np.arange(out, dtype=np.float32)
-    src = np.floor((dst + np.float32(0.5)) * s if exact else dst * s).astype(np.int64)
-    return np.minimum(src, in_size - 1)
+# Note [Nearest upsampling indices]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# aten has two forward kernels with their own index rules and the backward a third:
+# - the generic one (HelperInterpNearest[Exact]; 1-d always, 2-d and 3-d unless below):
+#   the scale in opmath_t (double for float64), nearest floorf(scale * dst), nearest-exact
+#   floorf(max(scale * (dst + 0.5) - 0.5, 0) + 0.5) (the first fused, the + 0.5 in double);
+#   floorf rounds a double to float first;
+# - the channels-last one (2-d when channels-last with C > 3 or the output's H + W <= 128,
+#   3-d when channels-last-3d with C > 3) and the backward: nearest_idx, the identity when
+#   the sizes agree and dst >> 1 when the output is twice the input (whatever the scale),
+#   else floorf(dst * scale) with a float scale; nearest_exact_idx floorf((dst + 0.5) *
+#   scale), the product in double.
+def nearest_map(out, in_size, scale, exact, path="idx", dtype=np.float32):
+    """aten's source index per output, ``path`` "generic" (opmath_t ``dtype``) or "idx"."""
+    o = np.arange(out)
+    if path == "idx":
+        if not exact and out == in_size:
+            return o
+        if not exact and out == 2 * in_size:
+            return o >> 1
+        s = np.float32(1.0 / scale) if scale and scale > 0 else \
+            np.float32(in_size) / np.float32(out)
+        if exact:
+            src = ((o + 0.5) * np.float64(s)).astype(np.float32)
+        else:
+            src = o.astype(np.float32) * s
+    else:
+        dt = np.dtype(dtype)
+        t = dt.type
+        s = t(1.0 / scale) if scale and scale > 0 else t(in_size) / t(out)
+        if exact:
+            src = np.maximum(_fma_half_step(s, out, dt.name), t(0))
+            src = (src.astype(np.float64) + 0.5).astype(np.float32)
+        else:
+            src = (s * o.astype(dt)).astype(np.float32)
+    return np.minimum(np.floor(src).astype(np.int64), in_size - 1)
 
 
 # ---- adaptive max pooling, max unpooling ---------------------------------------------------

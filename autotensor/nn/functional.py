@@ -1849,12 +1849,20 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
     sizes, scales = _upsample_checks(input, mode, out_size, scales, antialias)
-    if mode in ("nearest", "nearest-exact"):
-        maps = [N.nearest_map(o, i, s, mode == "nearest-exact")
-                for o, i, s in zip(sizes, in_sizes, scales)]
-        index = N.combine_maps(maps, in_sizes)
+    if mode in ("nearest", "nearest-exact"):   # (Note [Nearest upsampling indices])
+        exact = mode == "nearest-exact"
+        cl = nsp > 1 and input.shape[1] > 3 and N._cl_contiguous(input._data)
+        path = "idx" if cl or (nsp == 2 and sizes[0] + sizes[1] <= 128) else "generic"
+        opmath = "float64" if input._data.dtype.name == "float64" else "float32"
+        index = N.combine_maps([N.nearest_map(o, i, s, exact, path, opmath)
+                                for o, i, s in zip(sizes, in_sizes, scales)], in_sizes)
+        bindex = index if path == "idx" else N.combine_maps(
+            [N.nearest_map(o, i, s, exact) for o, i, s in zip(sizes, in_sizes, scales)],
+            in_sizes)
         ops = N.UPSAMPLE_NEAREST if mode == "nearest" else N.UPSAMPLE_NEAREST_EXACT
-        return _index_map_op(ops[nsp], input, index, nsp)
+        params = (index, nsp, bindex)
+        return _finish(ops[nsp], (input,), params, N.index_map_gather(input._data, index, nsp,
+                                                                       None))
     if antialias:
         kind = {"bilinear": "linear", "bicubic": "cubic", "lanczos": "lanczos"}[mode]
         refuse_half("compute_index_ranges_weights", input._data)
