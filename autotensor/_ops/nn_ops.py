@@ -2727,7 +2727,8 @@ def _layer_norm_rstd(var, eps):
 def layer_norm_kernel(x, normalized_shape, weight, bias, eps, half=None):
     """``half``: the dtype (float16/bfloat16) of the input ``x`` is a float32 copy of, whose
     statistics aten's reduced-precision RowwiseMoments takes (Note [Layer norm's moments]),
-    and which its kernel (layer_norm_kernel_mixed_type) normalizes as fma(x, rstd, -rstd * mean), then
+    and which its kernel (layer_norm_kernel_mixed_type) normalizes as
+    fma(x, rstd, -rstd * mean), then
     fma(y, gamma, beta), gamma 1 and beta 0 without affine tensors (measured: every output
     of 6 x N inputs, N in 1..100, either half type, with and without affine tensors, and
     rows of signed zeros agree), not as (x - mean) * rstd: a row of one element gives ulps
