@@ -1008,10 +1008,11 @@ def trigamma(x):
 # (float arguments), the others pow in double; the factor exp(lgamma(n + 1)) is libm's, not
 # n! (glibc's: 5040.000000000002 for n = 7; called through ctypes). Here the same steps on
 # arrays, each element leaving the loops where Cephes returns; libm's pow is NumPy's float64
-# power (rounded to float32 for powf). Measured against PyTorch 2.13 on 8,230 points, n in
-# 2..10: float16 and bfloat16 0 differ; float32 ~7% and float64 ~4% an ulp off (pow: NumPy's
-# SIMD power is not glibc's, and glibc's powf not always the rounded double), from 25-100%
-# and 69-100% with the former float64 asymptotic series.
+# power (rounded to float32 for powf), float64's the correctly rounded power (_pow_neg_int:
+# NumPy's SIMD power is an ulp off glibc's on ~5% of arguments). Measured against PyTorch
+# 2.13 on 8,230 points, n in 2..10: float16 and bfloat16 0 differ (were 5-41%); float64
+# 0.07% (glibc's own misroundings of pow; were 69-100% with the former asymptotic
+# series); float32 ~7% an ulp off (were 7-100%: open, as float32 special_zeta's 6%).
 _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
            7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
            -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
@@ -1036,10 +1037,50 @@ def _exp_lgamma(n, single):
         return float(np.float32(r)) if single else r
 
 
-def _zeta_cephes(x, q, acc, first_pow_single=False):
+def _two_prod(a, b):
+    """a * b = p + e exactly (Dekker)."""
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _dd_mul(h1, l1, h2, l2):
+    p, e = _two_prod(h1, h2)
+    e = e + (h1 * l2 + l1 * h2)
+    h = p + e
+    return h, e - (h - p)
+
+
+def _pow_neg_int(a, m):
+    """a ** -m of a float64 array, m a positive integer, correctly rounded (a^m in
+    double-double, its reciprocal refined once): glibc's pow but for its rare misroundings
+    (0.07% of a^-3 at random), where NumPy's SIMD power is an ulp off on ~5%; NumPy's power
+    where a^m leaves the normal range."""
+    with np.errstate(all="ignore"):
+        rh, rl = np.ones_like(a), np.zeros_like(a)
+        bh, bl = a.copy(), np.zeros_like(a)
+        k = m
+        while k:
+            if k & 1:
+                rh, rl = _dd_mul(rh, rl, bh, bl)
+            k >>= 1
+            if k:
+                bh, bl = _dd_mul(bh, bl, bh, bl)
+        r = 1.0 / rh
+        p, e = _two_prod(r, rh)
+        out = r + r * (((1.0 - p) - e) - r * rl)
+        bad = ~np.isfinite(out) | ~(np.abs(rh) > 1e-290) | ~(np.abs(rh) < 1e290)
+        if bad.any():
+            out[bad] = np.power(a[bad], -float(m))
+    return out
+
+
+def _zeta_cephes(x, q, acc, first_pow_single=False, exact_pow=False):
     """Math.h's zeta(x, q) on arrays (elementwise), in ``acc`` (np.float32 or np.float64)
     arithmetic; ``first_pow_single``: its first term pow(q, -x) in float (float32's
-    zeta, whose q and x are float)."""
+    zeta, whose q and x are float); ``exact_pow``: an integer x's powers correctly rounded
+    (float64's, where NumPy's power is an ulp off)."""
     f = acc
     x = np.asarray(x, f)
     q = np.asarray(q, f)
@@ -1048,7 +1089,12 @@ def _zeta_cephes(x, q, acc, first_pow_single=False):
     M = f(1.11022302462515654042e-16)
     one, half, nine = f(1), f(0.5), f(9)
 
+    m = int(x[0]) if exact_pow and x.size and (x == x[0]).all() and (
+        x[0] == math.floor(x[0])) and 1 <= x[0] <= 64 else None   # (polygamma's n + 1)
+
     def pw(a, e):
+        if m is not None:
+            return _pow_neg_int(a.astype(np.float64), m).astype(f)
         with np.errstate(all="ignore"):
             r = np.power(a.astype(np.float64), e.astype(np.float64))
         return r.astype(f)
@@ -1151,7 +1197,7 @@ def polygamma(n, x):
         with np.errstate(all="ignore"):
             out = fact * z
     else:
-        z = _zeta_cephes(float(n + 1), a.astype(np.float64), np.float64)
+        z = _zeta_cephes(float(n + 1), a.astype(np.float64), np.float64, exact_pow=True)
         with np.errstate(all="ignore"):
             out = sign * _exp_lgamma(n, False) * z
     return np.asarray(out).reshape(a.shape).astype(dt, copy=False)
