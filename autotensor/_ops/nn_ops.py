@@ -2876,7 +2876,6 @@ def _half_lane_sums(prod, fused, M, N, tree_small=False):
     """functional_bfloat16.h's map*_reduce_all of each of M rows of N products:
     ``prod(lo, hi)`` the products of columns lo:hi, ``fused(acc, lo, hi)`` acc plus them
     with their last multiplication fused (None: added rounded)."""
-    f32 = np.float32
     W = _LN_LANES
     add = fused or (lambda acc, lo, hi: acc + prod(lo, hi))
     if N <= W:
