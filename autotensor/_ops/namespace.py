@@ -206,18 +206,22 @@ def _backward_op(op, out_fn, jvp_decomposition=None):
 # TorchScript decomposition: each step an op of its own in the input's dtype (no float32
 # upcast for float16), whose rules give the tangent, and the decomposition's value is the
 # primal (``g * o - o * sum(g * o)``, not the kernel's ``o * (g - sum(g * o))``). The result
-# then takes the op's own node (VariableType's set_history after the decomposition).
+# then takes the op's own node (VariableType's set_history after the decomposition); a
+# decomposition of several results (native_layer_norm_backward) returns a tuple.
 def _decomposed_for_jvp(op, decomposition, inputs, params):
     d = decomposition(TENSOR, *inputs, *params)  # (tangents propagate op by op)
-    tangent = _tangent_or_none(d)
+    ds = d if isinstance(d, tuple) else (d,)
+    tangents = [_tangent_or_none(x) for x in ds]
     _state.fw = False
     try:
-        out = d._data if d._data.flags.c_contiguous else d._data.copy(order="C")
-        r = _finish(op, inputs, params, out)
+        outs = tuple(x._data if x._data.flags.c_contiguous else x._data.copy(order="C")
+                     for x in ds)
+        r = _finish(op, inputs, params, outs if isinstance(d, tuple) else outs[0])
     finally:
         _state.fw = True
-    if tangent is not None:
-        _set_tangent(r, tangent)
+    for x, tangent in zip(r if isinstance(d, tuple) else (r,), tangents):
+        if tangent is not None:
+            _set_tangent(x, tangent)
     return r
 
 

@@ -10,7 +10,7 @@ from .._backend import np
 from . import layout
 from .dispatch import defop
 from ._common import _state, refuse_half
-from ..autograd.forward_ad import drop_tangent
+from ..autograd.forward_ad import _tangent_or_none, drop_tangent
 from .raw import _half
 from .reduction import _NOT_YET, _numel
 
@@ -2583,25 +2583,29 @@ def _fma32(a, b, c, out=None):
 
 
 @_functools.lru_cache(maxsize=256)
-def _moments_tree(m):
+def _moments_tree(m, parts=1):
     """The merges of RowwiseMoments' binary counter over m chunks, as rounds of
-    ((acc, add) node pairs) by height: nodes 0..m-1 are the chunks, -1 an empty stack
-    slot, m.. the merges in the order they are made; returns (rounds, root)."""
+    ((acc, add) node pairs) by height: nodes 0..parts * m - 1 are the chunks' partial
+    moments (``parts`` float vectors a chunk: 2 for float16/bfloat16, whose vectors
+    convert to two float vectors merged in turn), -1 an empty stack slot, the nodes after
+    them the merges in the order they are made; returns (rounds, root)."""
     depth = 1 if m <= 2 else (m - 1).bit_length()   # utils::CeilLog2
-    nodes = []             # (acc, add) of node m + i
+    leaves = parts * m
+    nodes = []             # (acc, add) of node leaves + i
     height = {-1: 0}
 
     def merge(acc, add):
-        node = m + len(nodes)
+        node = leaves + len(nodes)
         nodes.append((acc, add))
         height[node] = 1 + max(height[acc], height[add])
         return node
 
-    for i in range(m):
+    for i in range(leaves):
         height[i] = 0
     stk = [-1] * depth
     for i in range(m):
-        stk[0] = merge(stk[0], i)
+        for k in range(parts):
+            stk[0] = merge(stk[0], parts * i + k)
         mask, j = i + 1, 1
         while j < depth and (mask & 1) == 0:
             stk[j] = merge(stk[j], stk[j - 1])
@@ -2612,43 +2616,48 @@ def _moments_tree(m):
         stk[0] = merge(stk[0], stk[i])
     rounds = {}
     for k, (acc, add) in enumerate(nodes):
-        rounds.setdefault(height[m + k], []).append((m + k, acc, add))
+        rounds.setdefault(height[leaves + k], []).append((leaves + k, acc, add))
     return [rounds[h] for h in sorted(rounds)], stk[0]
 
 
-def _rowwise_moments(rows):
+def _rowwise_moments(rows, parts=1, tail_fma=False):
     """(mean, biased variance) of each row of a float32 (R, N) array as aten's
-    RowwiseMoments computes them (Note [Layer norm's moments])."""
+    RowwiseMoments computes them (Note [Layer norm's moments]); ``parts=2``: a float16/
+    bfloat16 input's float32 copy, as RowwiseMoments<Half/BFloat16> computes them: vectors
+    of 2 W elements, each converted to two float vectors (Welford's steps on each), the
+    two merged into the counter in turn, the lanes' counts 2 n; ``tail_fma``: the scalar
+    tail's m2 += delta * (x - mean) fused (as compiled for float16, not for bfloat16)."""
     f32 = np.float32
     R, N = rows.shape
     W, C = _LN_LANES, _LN_CHUNK
-    n = N // W
+    V = parts * W
+    n = N // V
     if n:
         m, full = -(-n // C), n // C
         last = n - full * C
-        # (chunk j's vectors as a contiguous (m, R, W) block: x4[j])
+        # (vector j of every chunk's part as a contiguous (parts * m, R, W) block: x4[j])
         if last:
-            x4 = np.zeros((R, m, C, W), f32)
-            x4.reshape(R, m * C * W)[:, :n * W] = rows[:, :n * W]
+            x4 = np.zeros((R, m, C, parts, W), f32)
+            x4.reshape(R, m * C * V)[:, :n * V] = rows[:, :n * V]
         else:
-            x4 = rows[:, :n * W].reshape(R, m, C, W)
-        x4 = np.ascontiguousarray(x4.transpose(2, 1, 0, 3))
-        m1 = np.zeros((m, R, W), f32)
-        m2 = np.zeros((m, R, W), f32)
-        d = np.empty((m, R, W), f32)
-        e = np.empty((m, R, W), f32)
+            x4 = rows[:, :n * V].reshape(R, m, C, parts, W)
+        x4 = np.ascontiguousarray(x4.transpose(2, 1, 3, 0, 4)).reshape(C, parts * m, R, W)
+        m1 = np.zeros((parts * m, R, W), f32)
+        m2 = np.zeros((parts * m, R, W), f32)
+        d = np.empty((parts * m, R, W), f32)
+        e = np.empty((parts * m, R, W), f32)
         for j in range(min(C, n)):   # UpdateMomentsVec, every chunk at once
-            k = m if j < last or not last else full
+            k = parts * (m if j < last or not last else full)
             x, a, b, dd, ee = x4[j, :k], m1[:k], m2[:k], d[:k], e[:k]
             np.subtract(x, a, out=dd)
             _fma32(f32(1) / f32(j + 1), dd, a, out=a)
             np.subtract(x, a, out=ee)
             _fma32(dd, ee, b, out=b)
-        counts = [C] * full + ([last] if last else [])
-        vals = {i: (counts[i], m1[i], m2[i]) for i in range(m)}
+        counts = [C] * (parts * full) + [last] * (parts if last else 0)
+        vals = {i: (counts[i], m1[i], m2[i]) for i in range(parts * m)}
         zero = np.zeros((R, W), f32)
         vals[-1] = (0, zero, zero)
-        rounds, root = _moments_tree(m)
+        rounds, root = _moments_tree(m, parts)
         for merges in rounds:   # AddMomentsVec, a round of merges at once
             acc = [vals[a] for _, a, _ in merges]
             add = [vals[b] for _, _, b in merges]
@@ -2674,25 +2683,28 @@ def _rowwise_moments(rows):
     mean = np.zeros(R, f32)
     m2 = np.zeros(R, f32)
     t = np.empty(R, f32)
-    for i in range(n * W, N):   # the scalar tail, no FMAs
+    for i in range(n * V, N):   # the scalar tail, no FMAs (but tail_fma's)
         x = rows[:, i]
         delta = x - mean
-        np.divide(delta, f32(i - n * W + 1), out=t)
+        np.divide(delta, f32(i - n * V + 1), out=t)
         mean += t
         np.subtract(x, mean, out=t)
-        t *= delta
-        m2 += t
+        if tail_fma:
+            _fma32(delta, t, m2, out=m2)
+        else:
+            t *= delta
+            m2 += t
     if not n:   # (the lanes' empty merges: m2 += mean^2 * 0 * m0, NaN where mean^2
         # overflows; mean += 0 * -mean, NaN where mean is infinite)
         with np.errstate(over="ignore", invalid="ignore"):
             sq = mean * mean
         m2 = np.where(np.isfinite(sq), m2, f32(np.nan))
         mean = np.where(np.isfinite(mean), mean, f32(np.nan))
-    else:   # AddMoments of each lane (count n) into the tail's moments
-        m0 = N - n * W
+    else:   # AddMoments of each lane (count parts * n) into the tail's moments
+        m0 = N - n * V
         for i in range(W):
-            tot = m0 + n
-            c = f32(n) / f32(tot)
+            tot = m0 + parts * n
+            c = f32(parts * n) / f32(tot)
             delta = lane1[i] - mean
             _fma32(c, delta, mean, out=mean)
             delta *= delta
@@ -2710,17 +2722,18 @@ def _layer_norm_rstd(var, eps):
         return np.divide(np.float32(1), var, out=var)
 
 
-def layer_norm_kernel(x, normalized_shape, weight, bias, eps, half=False):
-    """``half``: a float16/bfloat16 input's float32 copy, which aten's reduced-precision
-    kernel (layer_norm_kernel_mixed_type) normalizes as fma(x, rstd, -rstd * mean), then
+def layer_norm_kernel(x, normalized_shape, weight, bias, eps, half=None):
+    """``half``: the dtype (float16/bfloat16) of the input ``x`` is a float32 copy of, whose
+    statistics aten's reduced-precision RowwiseMoments takes (Note [Layer norm's moments]),
+    and which its kernel (layer_norm_kernel_mixed_type) normalizes as
+    fma(x, rstd, -rstd * mean), then
     fma(y, gamma, beta), gamma 1 and beta 0 without affine tensors (measured: every output
     of 6 x N inputs, N in 1..100, either half type, with and without affine tensors, and
     rows of signed zeros agree), not as (x - mean) * rstd: a row of one element gives ulps
     of x * rstd, not zeros."""
     if _half(x):  # float16/bfloat16: in float32 (_half_norm)
-        return _half_norm(lambda x, w, b, eps: layer_norm_kernel(x, normalized_shape, w, b, eps,
-                                                                 half=True),
-                          x, (weight, bias), eps)
+        return _half_norm(lambda x32, w, b, eps: layer_norm_kernel(
+            x32, normalized_shape, w, b, eps, half=x.dtype), x, (weight, bias), eps)
     x = np.ascontiguousarray(x)  # (aten's layer_norm normalizes X.contiguous(): a
     # contiguous result whatever the input's layout)
     dims = tuple(range(x.ndim - len(normalized_shape), x.ndim))
@@ -2728,10 +2741,12 @@ def layer_norm_kernel(x, normalized_shape, weight, bias, eps, half=False):
         # (Note [Layer norm's moments])
         stat_shape = x.shape[:x.ndim - len(dims)] + (1,) * len(dims)
         rows = np.ascontiguousarray(x).reshape(-1, _numel(tuple(normalized_shape)))
-        mean, var = _rowwise_moments(rows)
+        mean, var = (_rowwise_moments(rows) if half is None else
+                     _rowwise_moments(rows, 2, tail_fma=half == np.float16))
         rstd = _layer_norm_rstd(var, eps)
         b = np.float32(0) if bias is None else bias.reshape(-1)
-        if half:  # (gamma 1 and beta 0 without affine tensors: a -0.0 comes out +0.0)
+        if half is not None:  # (gamma 1 and beta 0 without affine tensors: a -0.0 comes
+            # out +0.0)
             out = _fma32(rows, rstd[:, None], (-rstd * mean)[:, None])
             out = _fma32(out, np.float32(1) if weight is None else weight.reshape(-1), b)
         elif weight is None:
@@ -2834,6 +2849,131 @@ def _layer_norm_backward_exact(g, x, weight, mean, rstd):
     return gi, gw, gb
 
 
+# Note [Layer norm's half backward]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# aten's float16/bfloat16 layer_norm backward (layer_norm_backward_frame for reduced
+# types) computes in float32 from vectors of 2 W half elements, each converted to two
+# float vectors of W = _LN_LANES lanes: ds and db by functional_bfloat16.h's
+# map*_reduce_all (two accumulators, the first vector's products their start, the partial
+# tail vector's lanes set, then acc0 + acc1 and vec_reduce_all's shuffle tree; rows shorter
+# than 2 W: the second float vector's lanes added into the first, then a sum of the lanes
+# in order), ds = sum(dy * x [* gamma]) with its last product fused into the running sum
+# (products of two half values are exact in float32); with float32 parameters (mixed
+# types) its own loop, ds = sum(x * (dy * gamma)) likewise fused, db = sum(dy * gamma)
+# not, and rows shorter than 2 W reduced by the shuffle tree. b, c and dx as in float32
+# (Note [Layer norm's backward]), dx rounded once to the half type. dgamma and dbeta
+# accumulate per thread in buffers of the INPUT's half type: each row's
+# fma(dy, fma(a, x, -a * mean), acc) and acc + dy rounded to half, the threads' buffers
+# then summed in float32 and stored in the parameters' dtype. Measured against PyTorch
+# 2.13: 0 of ~1,000,000 gradients differ in a bit (float16, bfloat16; no, half and float32
+# parameters; rows of 1..70 and longer; 1 and 2 threads).
+_LN_HALF_ROWS = 2048   # (the rows' dgamma steps are sequential: a NumPy step per row)
+
+
+def _half_lane_sums(prod, fused, M, N, tree_small=False):
+    """functional_bfloat16.h's map*_reduce_all of each of M rows of N products:
+    ``prod(lo, hi)`` the products of columns lo:hi, ``fused(acc, lo, hi)`` acc plus them
+    with their last multiplication fused (None: added rounded)."""
+    W = _LN_LANES
+    add = fused or (lambda acc, lo, hi: acc + prod(lo, hi))
+    if N <= W:
+        return np.cumsum(prod(0, N), axis=1)[:, -1]
+    if N < 2 * W:
+        v0 = np.array(prod(0, W))
+        v0[:, :N - W] = add(v0[:, :N - W], W, N)
+        return _lane_tree(v0) if tree_small else np.cumsum(v0, axis=1)[:, -1]
+    full = N - N % (2 * W)
+    if fused is None:
+        acc = np.cumsum(prod(0, full).reshape(M, full // (2 * W), 2 * W), axis=1)[:, -1]
+    else:
+        acc = np.array(prod(0, 2 * W))
+        for d in range(2 * W, full, 2 * W):
+            acc = fused(acc, d, d + 2 * W)
+    if full < N:   # (fVec::set: only the tail's lanes of the two accumulators)
+        acc[:, :N - full] = add(acc[:, :N - full], full, N)
+    return _lane_tree(acc[:, :W] + acc[:, W:])
+
+
+def _lane_tree(acc):
+    """vec_reduce_all's shuffle tree over W lanes: lane i plus lane i ^ k, k = W/2 .. 1."""
+    k = acc.shape[1] // 2
+    while k:
+        acc = acc + acc[:, np.arange(acc.shape[1]) ^ k]
+        k //= 2
+    return acc[:, 0]
+
+
+def _layer_norm_backward_half(g, x, weight, bias, normalized_shape, mean, rstd):
+    """float16/bfloat16 layer_norm backward as aten's reduced-type kernel computes it
+    (Note [Layer norm's half backward]): g and x the half arrays, weight and bias half or
+    float32 (or None), mean and rstd the forward's (half, or float32 with float32
+    parameters); the gradients in the dtypes of x, weight and bias."""
+    f32 = np.float32
+    dt, xshape = x.dtype, x.shape
+    d = _numel(tuple(normalized_shape))
+    g = np.ascontiguousarray(g).reshape(-1, d).astype(f32)
+    x = np.ascontiguousarray(x).reshape(-1, d).astype(f32)
+    M, N = x.shape
+    w = None if weight is None else weight.reshape(-1).astype(f32)
+    mixed = weight is not None and weight.dtype == f32
+    a = rstd.reshape(-1, 1).astype(f32)
+    m = mean.reshape(-1, 1).astype(f32)
+    if w is None:
+        ds = _half_lane_sums(lambda lo, hi: g[:, lo:hi] * x[:, lo:hi], None, M, N)
+        db = _half_lane_sums(lambda lo, hi: g[:, lo:hi], None, M, N)
+        ady = a * g
+    elif not mixed:
+        ds = _half_lane_sums(lambda lo, hi: g[:, lo:hi] * x[:, lo:hi] * w[lo:hi],
+                             lambda acc, lo, hi: _fma32(g[:, lo:hi] * x[:, lo:hi], w[lo:hi],
+                                                        acc), M, N)
+        db = _half_lane_sums(lambda lo, hi: g[:, lo:hi] * w[lo:hi], None, M, N)
+        ady = a * g * w
+    else:
+        gw = g * w
+        ds = _half_lane_sums(lambda lo, hi: x[:, lo:hi] * gw[:, lo:hi],
+                             lambda acc, lo, hi: _fma32(x[:, lo:hi], gw[:, lo:hi], acc), M, N,
+                             tree_small=True)
+        db = _half_lane_sums(lambda lo, hi: gw[:, lo:hi], None, M, N, tree_small=True)
+        ady = a * g * w
+    ds, db = ds[:, None], db[:, None]
+    scale = f32(1) / f32(N)
+    b = _fma32(db, m, -ds) * a * a * a * scale
+    c = _fma32(-b, m, -(db * a * scale))
+    gi = _fma32(b, x, ady)
+    gi += c
+    gi = gi.astype(dt)
+    # dgamma, dbeta: per thread of the rows' parallel_for, buffers of dt
+    shape = tuple(normalized_shape)
+    gw = gb = None
+    if weight is not None or bias is not None:
+        nt = max(1, min(_aten_threads(), M))
+        step = -(-M // nt)
+        starts = np.arange(0, M, step)
+        bufw = np.zeros((len(starts), N), f32)
+        bufb = np.zeros((len(starts), N), f32)
+        bb = -a * m
+        for i in range(step):
+            rows = starts + i
+            rows = rows[rows < np.minimum(starts + step, M)]
+            k = len(rows)
+            if weight is not None:
+                t = _fma32(g[rows], _fma32(a[rows], x[rows], bb[rows]), bufw[:k])
+                bufw[:k] = t.astype(dt)
+            if bias is not None:
+                bufb[:k] = (bufb[:k] + g[rows]).astype(dt)
+        if weight is not None:
+            gw = np.cumsum(bufw, axis=0)[-1] + f32(0)
+            gw = gw.astype(weight.dtype).reshape(shape)
+        if bias is not None:
+            gb = np.cumsum(bufb, axis=0)[-1] + f32(0)
+            gb = gb.astype(bias.dtype).reshape(shape)
+    if gw is None:
+        gw = np.zeros(shape, dt)
+    if gb is None:
+        gb = np.zeros(shape, dt)
+    return gi.reshape(xshape), gw, gb
+
+
 def _layer_norm_backward_raw(g, x, weight, normalized_shape, mean, rstd):
     """layer_norm_backward on arrays (Note [Norms by GEMV]) from the forward's saved mean
     and rstd (the same arrays _row_stats gave the forward, so the same bits as computing
@@ -2884,10 +3024,22 @@ def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1
     if grads[0] is None:
         return None, None, None
     if not F.is_raw:  # one op of its own (Note [Norm and convolution backward ops])
-        return _backward_op(LAYER_NORM_BACKWARD,
-                            (grads[0], input, result1, result2, weight, bias),
-                            (normalized_shape,), _needs_grad(input, weight, bias))
+        inputs = (grads[0], input, result1, result2, weight, bias)
+        mask = _needs_grad(input, weight, bias)
+        if _state.fw and any(_tangent_or_none(x) is not None for x in inputs):
+            # (Note [Forward AD through a decomposition] in namespace.py)
+            from .namespace import _decomposed_for_jvp
+            outs = _decomposed_for_jvp(
+                LAYER_NORM_BACKWARD, lambda F, *a: _layer_norm_backward_decomposed(F, *a, mask),
+                inputs, (normalized_shape,))
+            return tuple(r if m else None for r, m in zip(outs, mask))
+        return _backward_op(LAYER_NORM_BACKWARD, inputs, (normalized_shape,), mask)
     if _half(input):
+        if (grads[0].dtype == input.dtype and 0 < input.size <= _LN_EXACT_MAX
+                and input.size // _numel(tuple(normalized_shape)) <= _LN_HALF_ROWS):
+            # Note [Layer norm's half backward]
+            return _layer_norm_backward_half(grads[0], input, weight, bias, normalized_shape,
+                                             result1, result2)
         return _half_backward(layer_norm_backward, F, grads, (
             bias, input, weight, normalized_shape, result1, result2), (input, weight, bias))
     g = grads[0]
@@ -2923,6 +3075,46 @@ def _layer_norm_backward_graph(F, g, input, weight, normalized_shape, result2):
         # returns new_zeros for an empty input: gradients without a tangent
         return tuple(None if x is None else _without_tangent(F, x, g) for x in (gi, gw, gb))
     return gi, gw, gb
+
+
+def _layer_norm_backward_decomposed(F, grad_out, input, mean, rstd, weight, bias,
+                                    normalized_shape, output_mask):
+    """torch._decomp.decompositions_for_jvp's native_layer_norm_backward, which PyTorch
+    runs when an input has a tangent: op by op in the inputs' dtypes (float16 too), its
+    values the gradients' primals, its ops' rules their tangents; the mean and rstd
+    recomputed from the input (var_mean; eps = (1 / rstd)^2 - var, detached)."""
+    from .reduction import var_mean
+    shape = tuple(input.shape)
+    axis = len(shape) - len(normalized_shape)
+    inner, outer = list(range(axis, len(shape))), list(range(axis))
+    N, M = _numel(shape[axis:]), _numel(shape[:axis])
+    if M <= 0 or N <= 0:
+        zeros = lambda s: F.zeros(s, input)  # noqa: E731
+        return zeros(shape), zeros(shape[axis:]), zeros(shape[axis:])
+    var, mean_ = var_mean(input, inner, correction=0, keepdim=True)
+    eps = (F.pow(F.reciprocal(rstd), 2) - var).detach()
+    rstd_ = F.rsqrt(var + eps)
+    x_hat = (input - mean_) * rstd_
+    grad_x_hat = grad_out if weight is None else grad_out * weight
+    inner_ = grad_x_hat * N - F.sum(grad_x_hat, inner, True) - x_hat * F.sum(
+        grad_x_hat * x_hat, inner, True)
+    d_input = (F.div_scalar(rstd_, N) * inner_ if output_mask[0] else
+               F.zeros_like(input))
+    if weight is None or bias is None:
+        none = F.zeros((), input)
+    if weight is None:
+        d_weight = none
+    elif output_mask[1]:
+        d_weight = F.sum(grad_out * x_hat, outer, False) if outer else grad_out * x_hat
+    else:
+        d_weight = F.zeros_like(weight)
+    if bias is None:
+        d_bias = none
+    elif output_mask[2]:
+        d_bias = F.sum(grad_out, outer, False) if outer else F.clone(grad_out)
+    else:
+        d_bias = F.zeros_like(bias)
+    return d_input, d_weight, d_bias
 
 
 def _without_tangent(F, x, g):

@@ -268,6 +268,8 @@ def _zeta1(x, q):
         return math.inf
     if x < 1.0 or math.isnan(x) or math.isnan(q):
         return math.nan
+    if math.isinf(q):  # (-inf: a pole; inf: Math.h's loops make 0 * inf in the tail)
+        return math.inf if q < 0 else math.nan
     if q <= 0.0:
         if q == math.floor(q):
             return math.inf
@@ -282,7 +284,7 @@ def _zeta1(x, q):
         a += 1.0
         b = a ** -x
         s += b
-        if abs(b / s) < _MACHEP:
+        if -_MACHEP * s < b < _MACHEP * s:
             return s
     w = a
     s += b * w / (x - 1.0)
@@ -310,6 +312,11 @@ def zeta_kernel(x, q):
     arrays = [a for a in (x, q) if isinstance(a, np.ndarray)]  # a Python number is weak
     dt = np.result_type(*arrays) if arrays else np.dtype(np.float64)
     _no_half_kernel("zeta", dt)
+    if dt == np.float32:  # zeta<float>: its first term powf (Note [PyTorch's polygamma])
+        shape = np.broadcast_shapes(np.shape(x), np.shape(q))
+        x32, q32 = np.asarray(x, np.float32), np.asarray(q, np.float32)
+        return _asarray(_specfun._zeta_cephes(x32, q32, np.float64, first_pow_single=True)
+                        .astype(np.float32).reshape(shape))
     out = _zeta_u(_f64(x), _f64(q))
     return _asarray(np.asarray(out, dtype=np.float64).astype(dt, copy=False))
 
