@@ -309,6 +309,7 @@ def sym_sum(args):
 
 
 from ._creation import empty_permuted, frombuffer  # noqa: E402
+from ._creation import range_ as range  # noqa: E402,A001  (torch.range; no range() here)
 from ._ops.indexing import nonzero_static  # noqa: E402,F401
 from .nn.modules.rnn import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: E402,F401
 

@@ -17,6 +17,7 @@ slow path. The few calls PyTorch refuses and we would silently compute (``cat(x)
 Tensor, a list as ``index_select``'s index, a float keepdim) have a cheap test at the op,
 which raises ``wrong_type`` for the guard to word.
 """
+from . import _warn
 from ._backend import np as _np
 
 from ._tensor import Tensor, Size, device as _device
@@ -371,6 +372,7 @@ _NUMBERS_AS_TENSORS = frozenset("""
     __gt__ __ge__ bitwise_and bitwise_and_ bitwise_or bitwise_or_ bitwise_xor bitwise_xor_
     __and__ __or__ __xor__ __lshift__ __rshift__ ldexp xlogy xlogy_ special_xlogy
     special_xlog1py special_zeta copysign copysign_ pow pow_ __pow__ __rpow__
+    divide divide_ multiply multiply_ subtract subtract_ to _to_copy copy_ copy _conj
     """.split())
 
 # the display name of each parser type (FunctionParameter::type_name)
@@ -811,17 +813,20 @@ def refuse_binary(name, position, input, other, args, alpha):
         refuse("t" + name, ((input,) if input is not _MISSING else ()) + given, kwargs)
     # taken: by the deprecated add(Scalar alpha, Tensor other) (the only hidden overload
     # of these): other is the second argument, scaled by the first
-    return _deprecated_alpha(name, args[0], other, 4)
+    return _deprecated_alpha(name, args[0], other)
 
 
-def _deprecated_alpha(name, other, alpha, stacklevel=3):
-    """add / sub's deprecated (Scalar alpha, Tensor other) overload: PyTorch's warning,
-    then (other, alpha)."""
-    import warnings
-    warnings.warn(f"This overload of {name} is deprecated:\n\t{name}(Number alpha, Tensor "
+_DEPRECATED_WARNED = []
+
+
+def _deprecated_alpha(name, other, alpha):
+    """add / sub's deprecated (Scalar alpha, Tensor other) overload: PyTorch's warning
+    (the parser's TORCH_WARN_ONCE: once per process, whichever op), then (other, alpha)."""
+    if not _DEPRECATED_WARNED:
+        _DEPRECATED_WARNED.append(True)
+        _warn.cpp(f"This overload of {name} is deprecated:\n\t{name}(Number alpha, Tensor "
                   f"other)\nConsider using one of the following signatures instead:\n\t"
-                  f"{name}(Tensor other, *, Number alpha = 1)", UserWarning,
-                  stacklevel=stacklevel)
+                  f"{name}(Tensor other, *, Number alpha = 1)")
     return other, alpha
 
 
@@ -876,6 +881,7 @@ def guard(f, key, method=False):
                 if err is None:
                     raise
                 raise err from None
+    _warn.wrapper(guarded)  # (Note [Warning locations])
     for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
         try:
             setattr(guarded, attr, getattr(f, attr))

@@ -44,15 +44,25 @@ def _is_python_data(data):
     return isinstance(data, (list, tuple, np.generic)) or not hasattr(data, "__array__")
 
 
+def warn_copy_construct(call):
+    """tensor_new.cpp's TORCH_WARN for a tensor copied by ``call`` (Note [Warning
+    locations])."""
+    from . import _warn
+    _warn.cpp("To copy construct from a tensor, it is recommended to use "
+              "sourceTensor.detach().clone() or "
+              f"sourceTensor.detach().clone().requires_grad_(True), rather than {call}.")
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of ``data`` (nested lists, numbers, arrays, tensors)."""
     _devices.check(device)
     if isinstance(data, Tensor):
-        warnings.warn(
-            "To copy construct from a tensor, it is recommended to use "
-            "sourceTensor.detach().clone() or "
-            "sourceTensor.detach().clone().requires_grad_(True), rather than "
-            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        warn_copy_construct("torch.tensor(sourceTensor)")
+    return _tensor(data, dtype, requires_grad)
+
+
+def _tensor(data, dtype, requires_grad):
+    """torch.tensor's copy, without its warning (new_tensor words its own)."""
     if isinstance(data, np.ndarray):
         _check_numpy_strides(data)
     arr = _infer_array(data, dtype)
@@ -342,6 +352,43 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         not all(isinstance(x, (_py_int, np.integer)) for x in vals) else \
         np.arange(start, end, step, dtype=np.int64)
     return _finish(np.asarray(arr).astype(dtype.np), None, requires_grad)
+
+
+def _errors_num(v):
+    """A C++ double as ostream prints it (0, 2.5, inf)."""
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def range_(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """The deprecated torch.range: [start, end] with the end included, in the default
+    float dtype unless told; aten's range_out computes ``start + i * step`` in the
+    accumulate type (double for floating types, int64 for integers), unfused."""
+    from . import _warn
+    _devices.check(device)
+    _warn.cpp("torch.range is deprecated and will be removed in a future release because its "
+              "behavior is inconsistent with Python's range builtin. Instead, use "
+              "torch.arange, which produces values in [start, end).")
+    if end is None:
+        raise TypeError("range() missing 1 required positional arguments: \"end\"")
+    dtype = _dtypes.default_float if dtype is None else dtype
+    vals = [x.item() if isinstance(x, Tensor) else x for x in (start, end, step)]
+    if dtype.is_floating_point:
+        start, end, step = (float(v) for v in vals)
+    else:
+        start, end, step = (_py_int(v) for v in vals)
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (np.isfinite(float(start)) and np.isfinite(float(end))):
+        raise RuntimeError(f"unsupported range: {_errors_num(start)} -> {_errors_num(end)}")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = _py_int((end - start) / step + 1) if dtype.is_floating_point else \
+        (end - start) // step + 1
+    if dtype.is_floating_point:
+        arr = start + np.arange(n, dtype=np.float64) * step
+    else:
+        arr = start + np.arange(n, dtype=np.int64) * step
+    return _finish(arr.astype(dtype.np), None, requires_grad)
 
 
 def _arange_float(start, step, n, dt):

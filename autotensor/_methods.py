@@ -119,7 +119,9 @@ def _where(self, condition, other):
 
 
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-    return _creation.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    if isinstance(data, Tensor):
+        _creation.warn_copy_construct("tensor.new_tensor(sourceTensor)")
+    return _creation._tensor(data, dtype or self.dtype, requires_grad)
 
 
 def _new(self, *args, size=None, device=None):

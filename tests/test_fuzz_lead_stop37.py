@@ -11,7 +11,8 @@ torch = pytest.importorskip("torch")
 
 _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py",
                 "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py",
-                "pending_stop37/b_repro_002.py", "pending_stop37/c_repro_001.py"]
+                "pending_stop37/b_repro_002.py", "pending_stop37/c_repro_001.py",
+                "pending_stop37/d_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -261,7 +262,8 @@ def test_pdist_of_a_contiguous_input(call):
 
 
 @pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
-@pytest.mark.parametrize("target", ["torch.tensor(1)", "torch.tensor(1.5)", "torch.zeros(0).long()"])
+@pytest.mark.parametrize("target", ["torch.tensor(1)", "torch.tensor(1.5)",
+                                    "torch.zeros(0).long()"])
 @pytest.mark.parametrize("shape", [(0,), (3,), (0, 0), (2, 3), (0, 0, 0), (2, 3, 4), (1, 3, 4),
                                    (0, 2, 3, 4), (2, 3, 4, 5), (0, 0, 0, 0, 0), (1, 2, 1, 1, 1)])
 def test_class_index_losses_of_0d_and_empty_targets(shape, target, loss):
@@ -273,4 +275,84 @@ def test_class_index_losses_of_0d_and_empty_targets(shape, target, loss):
         except (RuntimeError, IndexError, ValueError) as e:
             return type(e).__name__, str(e)
         return "ok", tuple(r.shape)
+    assert run(autotensor) == run(torch)
+
+
+# Note [Warning locations] (autotensor/_warn.py): a warning points at the user's line
+_WARNING_CALLS = [
+    "torch.tensor(x)", "x.detach().add_(1, 2)",
+    "F.grid_sample(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 1, 2))",
+    "F.affine_grid(torch.eye(2, 3)[None], (1, 1, 2, 2))", "F.softmax(x)", "float(x.sum())",
+    "torch.ones(2, 3, 4).T", "torch.std(torch.ones(1))", "torch.var(torch.ones(1))",
+    "torch.ones(1).std(0)", "torch.cov(torch.ones(1, 1))", "torch.ones(2).new_tensor(x)",
+    "torch.sum(x.detach(), 0, out=torch.ones(5))", "torch.range(0, 2)"]
+
+
+def _warning_sites(mod, call, once_flags):
+    import warnings
+    for flag in once_flags:  # (TORCH_WARN_ONCE: reset so that each case sees its warning)
+        flag.clear()
+    env = {"torch": mod, "F": mod.nn.functional, "x": mod.ones(2, 3, requires_grad=True)}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        eval(compile(call, "<user line>", "eval"), env)
+    return [(w.category.__name__, str(w.message).split(" (Triggered internally")[0],
+             w.filename, w.lineno) for w in caught]
+
+
+@pytest.mark.parametrize("call", _WARNING_CALLS)
+def test_warnings_point_at_the_users_line(call):
+    from autotensor._ops import shape
+    from autotensor import _tensor
+    from autotensor import _argparse
+    got = _warning_sites(autotensor, call, [shape._T_WARNED, _tensor._scalar_warned,
+                                            _argparse._DEPRECATED_WARNED])
+    want = _warning_sites(torch, call, [])
+    if not want and call in ("torch.ones(2, 3, 4).T", "float(x.sum())",
+                             "x.detach().add_(1, 2)"):
+        # (TORCH_WARN_ONCE: torch's flag may be spent by an earlier test in this process;
+        # its warning is then the one a fresh process shows at the user's line)
+        want = [(c, m, "<user line>", 1) for c, m, *_ in got]
+    assert got == want
+
+
+def test_range_is_torch_range():
+    import warnings
+    calls = ["torch.range(0, 2)", "torch.range(0, 1, 0.1)",
+             "torch.range(1, 4, 0.3, dtype=torch.float64)",
+             "torch.range(0, 10, 3, dtype=torch.int64)",
+             "torch.range(0, -10, -3, dtype=torch.int64)", "torch.range(0, 2, 0)",
+             "torch.range(2, 0)", "torch.range(0, float('inf'))",
+             "torch.range(0.5, 2.7, 0.7, dtype=torch.float16)",
+             "torch.range(0, 2, requires_grad=True)", "torch.range(-1.1, 1.1, 0.1)"]
+
+    def run(mod):
+        out = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for c in calls:
+                try:
+                    r = eval(c, {"torch": mod})
+                    out.append((str(r.dtype).split(".")[-1], r.tolist(), r.requires_grad))
+                except RuntimeError as e:
+                    out.append(str(e))
+        return out
+    assert run(autotensor) == run(torch)
+
+
+_ODD_STRIDES = {  # (1, 2, 1) with strides (1, 1, 1): C-contiguous, size-1 dims odd
+    "odd": lambda m: m.tensor(np.array([[[1.76]], [[0.4]]], dtype="float32")).transpose(0, 1),
+    "permuted": lambda m: m.tensor(np.arange(24, dtype="float32").reshape(2, 3, 4)).permute(
+        2, 0, 1),
+    "transposed": lambda m: m.tensor(np.arange(12, dtype="float32").reshape(3, 4)).t()}
+
+
+@pytest.mark.parametrize("op", ["nan_to_num", "deg2rad", "rad2deg", "exp", "abs", "clone",
+                                "float", "double", "neg", "sigmoid", "frac", "sign"])
+@pytest.mark.parametrize("layout", list(_ODD_STRIDES))
+def test_unary_result_strides(layout, op):
+    """nan_to_num / deg2rad / rad2deg are empty_like(self) then their out= kernel (the
+    input's strides, size-1 dims' too); the others TensorIterator's."""
+    def run(mod):
+        return getattr(_ODD_STRIDES[layout](mod), op)().stride()
     assert run(autotensor) == run(torch)

@@ -465,6 +465,8 @@ def _unary_fn(op, doc, float_op=True):
         kernel, fast_kinds = op.real_kernel, "f"
 
     lay = op.layout
+    like = lay == "like"  # (empty_like(self): a C-contiguous input's size-1 dims keep their
+    # strides, which NumPy's result does not)
 
     def method(input, *args):  # (the Tensor method: no out=, as PyTorch's; args: refused)
         if not args and (input.__class__ is Tensor or isinstance(input, Tensor)):
@@ -473,7 +475,8 @@ def _unary_fn(op, doc, float_op=True):
                 out = kernel(d)
                 if out.__class__ is not ndarray:
                     out = raw.asarray(out)
-                if not d.flags.c_contiguous:  # Note [Result layout] in layout.py
+                if not d.flags.c_contiguous or (like and 1 in d.shape):  # Note [Result
+                    # layout] in layout.py
                     out = iter_result(out, (d,)) if lay is None else conform(op, (d,), (), out)
                 if _state.enabled and (input._requires_grad or
                                        stale_view_requires_grad(input)):

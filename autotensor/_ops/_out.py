@@ -11,7 +11,6 @@ Here the function runs as usual and the write follows; a result that requires gr
 some input did. The functions taking out= (the generic elementwise bodies in _common.py,
 cat, stack...) test ``out is not None`` first: one comparison on their path.
 """
-import warnings
 
 from .. import _dtypes, _errors
 from .._backend import np
@@ -55,9 +54,9 @@ def write_out(name, result, out, inputs=(), exact=False, overlap=False):
                 f"{_dtypes.scalar_name(_dtypes.from_numpy(dst.dtype))}")
         if dst.shape != value.shape:
             if dst.size:
-                warnings.warn(_RESIZED.format(_errors.shape_str(dst.shape),
-                                              _errors.shape_str(value.shape)),
-                              UserWarning, stacklevel=3)
+                from .. import _warn
+                _warn.cpp(_RESIZED.format(_errors.shape_str(dst.shape),
+                                          _errors.shape_str(value.shape)))
             o._data = np.empty(value.shape, dtype=dst.dtype)
         np.copyto(o._data, value, casting="unsafe")
         o._vc[0] += 1

@@ -9,7 +9,7 @@ and ``record_view``.
 """
 from operator import itemgetter
 
-from .. import _errors
+from .. import _errors, _warn
 from .._backend import np
 from .._tensor import Tensor, _make
 from ..autograd import forward_ad, grad_mode
@@ -243,6 +243,7 @@ def view_errors_before_checks(op_fn):
             raise
     op.__name__, op.__qualname__, op.__doc__ = op_fn.__name__, op_fn.__qualname__, op_fn.__doc__
     op.__module__, op.__wrapped__ = op_fn.__module__, op_fn
+    _warn.wrapper(op)  # (Note [Warning locations])
     return op
 
 

@@ -2066,10 +2066,10 @@ def _in_float32(kernel):
 
 
 DEG2RAD = defop("deg2rad", "Deg2RadBackward0", _in_float32(lambda a: a * (math.pi / 180)),
-                jvp="linear",
+                jvp="linear", layout="like",  # (empty_like(self), then deg2rad_out)
                 grads={"self": lambda F, grad: F.mul(grad, math.pi / 180)})
 RAD2DEG = defop("rad2deg", "Rad2DegBackward0", _in_float32(lambda a: a * (180 / math.pi)),
-                jvp="linear",
+                jvp="linear", layout="like",
                 grads={"self": lambda F, grad: F.mul(grad, 180 / math.pi)})
 FRAC = defop("frac", "FracBackward0", lambda a: a - np.trunc(a), jvp="elementwise",
              grads={"self": lambda F, grad: grad})
@@ -2151,6 +2151,7 @@ def _nan_to_num(a, nan, posinf, neginf):
 
 NAN_TO_NUM = defop("nan_to_num", "NanToNumBackward0", _nan_to_num,
                    params=("nan", "posinf", "neginf"), jvp="elementwise",
+                   layout="like",  # (empty_like(self), then nan_to_num_out)
                    # PyTorch's grad * isfinite(self): -0.0 for a negative grad, NaN for an
                    # infinite one where self is not finite
                    grads={"self": lambda F, grad, self: grad * (

@@ -5,7 +5,6 @@ public functions.
 import builtins
 import functools
 import math
-import warnings
 
 from .. import _argparse, _dtypes, _errors
 from .._backend import np
@@ -1796,9 +1795,9 @@ def _warn_invalid_dof(name, d, dims, c):
             n_out *= size
     reducing = d.size // n_out if n_out else 0
     if reducing - c <= 0:
-        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
-                      f"less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
+        from .. import _warn
+        _warn.cpp(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                  f"less than the reduction factor (input numel divided by output numel).")
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -3386,9 +3385,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     else:
         norm_factor = sub(w_sum, correction)
     if bool(norm_factor._data <= 0):
-        import warnings
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the number of observations.", UserWarning, stacklevel=2)
+        from .. import _warn
+        _warn.cpp("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                  "than the number of observations.")
         norm_factor = _make(np.zeros_like(norm_factor._data))
     x = sub(x, unsqueeze(avg, 1))
     c = mm(x, t(mul(x, w) if w is not None else x))  # (real: conj() is the identity)

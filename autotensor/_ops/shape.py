@@ -424,8 +424,18 @@ def movedim(input, source, destination):
 moveaxis = movedim
 
 
+_T_WARNED = []
+
+
 def _T(input):
     d = input._data
+    if d.ndim != 2 and not _T_WARNED:  # (numpy_T's TORCH_WARN_ONCE)
+        from .. import _warn
+        _T_WARNED.append(True)
+        _warn.cpp("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                  "shape is deprecated and it will throw an error in a future release. "
+                  "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                  "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
     return permute(input, tuple(range(d.ndim - 1, -1, -1)))
 
 

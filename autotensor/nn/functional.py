@@ -2,7 +2,7 @@
 import math as _math
 import warnings as _warnings
 
-from .. import _dtypes, _errors
+from .. import _dtypes, _errors, _warn
 from .. import _ops as fn
 from .._ops._common import _finish, _guard_index, refuse_half
 from .._ops.dispatch import view_errors_before_checks, view_errors_first
@@ -2982,7 +2982,7 @@ def affine_grid(theta, size, align_corners=None):
     normalised (x, y[, z], 1) per output point times theta^T (PyTorch's formula; its node is
     AffineGridGeneratorBackward0)."""
     if align_corners is None:
-        _warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        _warn.python(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got "
@@ -3034,7 +3034,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     if align_corners is None:
-        _warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        _warn.python(_ALIGN_WARNING, stacklevel=2)
         align_corners = False
     return N.grid_sampler(input, grid, N.GRID_MODES.index(mode),
                           N.GRID_PADDINGS.index(padding_mode), align_corners)
