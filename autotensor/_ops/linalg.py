@@ -1623,6 +1623,10 @@ ADDR = defop("addr", "AddrBackward0",
                     "vec2": lambda F, grad, vec1, alpha:
                         _scaled(F, _mv_of(F, F.t(grad), _cj(F, vec1)), alpha)},
              jvp=_addr_jvp)
+# (maybe_multiply(self_t, beta) + maybe_multiply(vec1_t.outer(vec2_p), alpha) + ...: a missing
+# vector tangent is a zero tensor of its primal's dtype, whose term promotes the sum; ours
+# skips the term without grad mode: dispatch._tangent_dtype)
+ADDR.promotes_tangent = True
 
 
 def _mv_of(F, m, v):

@@ -4255,16 +4255,37 @@ def _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction):
     """FunctionsManual's binary_cross_entropy_with_logits_backward, in its order: the
     derivative times grad, then weight, then over the element count for a mean (so the
     last node of a gradient under create_graph is PyTorch's: DivBackward1 for a mean)."""
+    step = _bce_step(F, in_place=F.is_raw or not _grad_enabled())
     if pos_weight is not None:
         pt = F.constant(pos_weight, self) * target
-        g = (pt + 1 - target) * F.sigmoid(self) - pt
+        g = step(step(step(pt + 1, target, "sub"), F.sigmoid(self), "mul"), pt, "sub")
     else:
-        g = F.sigmoid(self) - target
-    g = g * grad
+        g = step(F.sigmoid(self), target, "sub")
+    g = step(g, grad, "mul")
     _bce_logits_in_place(F, g, weight, reduction)
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(self.shape) if reduction == 1 else g
+
+
+def _grad_enabled():
+    from ..autograd.grad_mode import is_grad_enabled
+    return is_grad_enabled()
+
+
+def _bce_step(F, in_place):
+    """The steps of the bce-with-logits formulas: without grad mode PyTorch's are in place
+    (``input.sigmoid().sub_(target)``, ``.mul_(grad)``), each computed in the operands'
+    common dtype and written back into the first's (a float16 input's float32 tangent gives
+    a float16 tangent, rounded at each step), else out of place (promoted)."""
+    def step(a, b, op):
+        r = a - b if op == "sub" else a * b
+        if in_place:
+            da = a.dtype if F.is_raw else a._data.dtype
+            if (r.dtype if F.is_raw else r._data.dtype) != da:
+                r = F.cast(r, da)
+        return r
+    return step
 
 
 def _bce_logits_in_place(F, g, weight, reduction, target=False):
@@ -4287,9 +4308,10 @@ def _written_in_place(F, g):
 
 def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
     """binary_cross_entropy_with_logits_target_backward (its order, as _bce_logits_dself)."""
-    if pos_weight is not None:
-        g = (_log_sigmoid(F, -self) - _log_sigmoid(F, self) * F.constant(pos_weight, self)) \
-            * grad
+    if pos_weight is not None:  # (in place in any grad mode)
+        step = _bce_step(F, in_place=True)
+        g = step(step(_log_sigmoid(F, -self), _log_sigmoid(F, self) *
+                      F.constant(pos_weight, self), "sub"), grad, "mul")
     else:
         g = -self * grad
     _bce_logits_in_place(F, g, weight, reduction, target=True)
@@ -4299,12 +4321,17 @@ def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
 
 
 def _bce_logits_jvp(F, self, self_t, target, target_t, weight, pos_weight, reduction):
+    """The two backward formulas on the tangents, a missing one's term a zero tensor of its
+    primal's dtype (the formulas' zero-tensor case), which promotes the sum."""
+    from .dispatch import _plus_zero_dtype
     d = None
     if self_t is not None:
         d = _bce_logits_dself(F, self_t, self, target, weight, pos_weight, 0)
     if target_t is not None:
         e = _bce_logits_dtarget(F, target_t, self, target, weight, pos_weight, 0)
-        d = e if d is None else d + e
+        d = _plus_zero_dtype(F, e, self) if d is None else d + e
+    elif d is not None:
+        d = _plus_zero_dtype(F, d, target)
     return _loss_reduce(F, d, reduction)
 
 
