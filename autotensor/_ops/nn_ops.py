@@ -472,9 +472,12 @@ SOFT_MARGIN_LOSS = defop(
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
                       self_sizes):
     """Gradient of nll_loss: -weight[target] * grad at each target class, zero elsewhere."""
-    if len(self_sizes) == 1 and np.ndim(target) == 1:  # (aten's backward check, which the
-        raise RuntimeError(                            # forward of a (1,) target skips)
-            f"size mismatch (got input: [{self_sizes[0]}], target: [{np.shape(target)[0]}])")
+    if len(self_sizes) == 1 and np.ndim(target) == 1:
+        if self_sizes[0] != np.shape(target)[0]:  # (aten's backward check, which the forward
+            raise RuntimeError(                    # of a (1,) target skips)
+                f"size mismatch (got input: [{self_sizes[0]}], target: "
+                f"[{np.shape(target)[0]}])")
+        target = np.reshape(target, ())  # (a (1,) input's: its kernel reads target[0])
     coef = -_class_weights(target, weight, ignore_index, self_sizes)
     if reduction == "mean":
         coef = coef / total_weight if total_weight else coef * 0
