@@ -5422,8 +5422,11 @@ def bce_backward(F, grad, self, target, weight, reduction):
 
 
 def bce_target_backward(F, grad, self, target, weight, reduction):
-    """aten's binary_cross_entropy_target_backward: -logit(x) * grad (weight, mean)."""
-    g = -F.log(self / (1 - self)) * grad
+    """aten's binary_cross_entropy_target_backward: -logit(x) * grad (weight, mean); logit
+    one op, as aten's (its kernel's float32 log; its rule's tangent at x = 1 is -inf times
+    the tangent, where log(x / (1 - x))'s two rules give inf / inf = NaN)."""
+    from .pointwise import _logit, logit
+    g = -(_logit(np.asarray(self), None) if F.is_raw else logit(self)) * grad
     if weight is not None or reduction == 1:  # (in place: mul_(weight), div_(numel))
         _written_in_place(F, g)
     if weight is not None:
