@@ -4210,7 +4210,9 @@ def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners
 # lw = (pos_weight - 1) t + 1; weight and pos_weight are not differentiated (PyTorch refuses
 # them requiring grad); the backward formulas are FunctionsManual's.
 def _log_sigmoid(F, x):
-    return -(F.relu(-x) + F.log1p(F.exp(-F.abs(x))))
+    """at::log_sigmoid, one op (its kernel: a half input through float32)."""
+    from .pointwise import LOG_SIGMOID, logsigmoid
+    return np.asarray(LOG_SIGMOID.kernel(np.asarray(x))) if F.is_raw else logsigmoid(x)
 
 
 def _loss_reduce(F, v, reduction):
