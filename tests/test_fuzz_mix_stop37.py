@@ -125,11 +125,12 @@ def test_scatter_add_tangent_dtypes(in_place):
             _check(f, [(s, p, t if w else None) for s, w in zip(((3, 4), (3, 3)), which)])
 
 
-# ---- set_fw_grad's layout copy keeps the tangent's dtype -----------------------------------
+# ---- a zero term's sum laid out as the result (no set_fw_grad copy) -----------------------------------
 @pytest.mark.parametrize("op", ["addcdiv", "addcmul"])
 def test_broadcast_self_tangent_keeps_its_dtype(op):
-    # self (3,) broadcast against (2, 3) operands that require grad: the tangent was copied
-    # into zeros of the primal's dtype (float16) to take the result's layout
+    # self (3,) broadcast against (2, 3) operands that require grad: the zero terms' sum
+    # left the tangent column-major, which set_fw_grad then copied into the primal's layout
+    # and dtype (float16); PyTorch's is laid out as the result, kept in its own dtype
     def f(m, x, a, b):
         return getattr(x, op)(a.requires_grad_(), b.requires_grad_() + 1, value=2)
     for p, t in (("float16", "float32"), ("float32", "float64")):

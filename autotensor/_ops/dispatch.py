@@ -1036,7 +1036,9 @@ def plus_zero_term(out, c):
     """``out + c`` for a term ``c`` of a missing (zero) tangent: the graph of the sum, the
     values of ``out`` (Note [Forward mode]: PyTorch's zero tensor times inf is zero)."""
     new = out + c
-    new._data = np.broadcast_to(out._data, new._data.shape).astype(new._data.dtype)
+    vals = np.empty_like(new._data)  # (the sum's layout: astype of a broadcast out would
+    np.copyto(vals, np.broadcast_to(out._data, vals.shape), casting="unsafe")  # be
+    new._data = vals  # column-major, and set_fw_grad then copies it into the primal's dtype)
     return new
 
 

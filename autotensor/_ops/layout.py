@@ -623,6 +623,17 @@ def suggested_format(arrays, params, out):
     return c_order(out)
 
 
+def alias_if_empty(rule):
+    """``rule``, but an empty input's result laid out as the input: aten returns
+    ``self.alias()`` for one (channel_shuffle), which keeps its strides."""
+    def layout_rule(arrays, params, out):
+        a = arrays[0]
+        if not a.size and out.shape == a.shape:
+            return with_strides(out, _elem_strides(a))
+        return rule(arrays, params, out)
+    return layout_rule
+
+
 def conv_format(arrays, params, out):
     """convolution's result: channels-last when its input or its weight is strided like it
     (mkldnn's and thnn's ``*_use_channels_last``); a float64 3-d convolution has no

@@ -1105,6 +1105,17 @@ def convolution_input_grad(F, grad, weight, stride, padding, dilation, transpose
     return F.convolution(grad, weight, None, stride, padding, dilation, True, op, groups)
 
 
+def _convolution_node_input_grad(F, grad, input, weight, stride, padding, dilation,
+                                 transposed, output_padding, groups, input_sizes):
+    """ConvolutionBackward0's input gradient; an empty input's is laid out as the input
+    (the Empty backend's zeros_like(input): a NumPy-made one's zero strides kept)."""
+    g = convolution_input_grad(F, grad, weight, stride, padding, dilation, transposed,
+                               output_padding, groups, input_sizes)
+    if F.is_raw and not np.size(g):
+        g = layout.with_strides(np.asarray(g), layout._elem_strides(np.asarray(input)))
+    return g
+
+
 def _conv_weight_grad_s1(x, grad, kernel, padding, dilation, groups):
     """The weight gradient of a stride-1 convolution on arrays (Note [Stride-1
     convolution over flattened rows]): per chunk of images, the wide gradient times the
@@ -1244,7 +1255,7 @@ CONVOLUTION = defop(
     "convolution", "ConvolutionBackward0", convolution_kernel,
     inputs=("input", "weight", "bias"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups"),
-    grads={"input": convolution_input_grad, "weight": convolution_weight_grad,
+    grads={"input": _convolution_node_input_grad, "weight": convolution_weight_grad,
            "bias": convolution_bias_grad}, jvp="transpose", layout=layout.conv_format,
     # (PyTorch's one formula reads both: saved whenever the node is made)
     saves={"input": ("input", "weight", "bias"), "weight": ("input", "weight", "bias")},
@@ -3349,11 +3360,17 @@ def index_map_scatter_backward(F, grad, index, nd, out_tail, self_sizes):
     return F.reshape(picked, tuple(self_sizes))
 
 
-def _gather_op(name, node):
+def _gather_op(name, node, empty_alias=False):
     """An op that gathers its input's elements through an index map (padding, shuffles,
     nearest upsampling, im2col). Its forward rule is PyTorch's ``auto_linear``: the op on
     the tangent, padded with zeros (a transposed backward's index_add into zeros would turn
-    a tangent's -0.0 into +0.0)."""
+    a tangent's -0.0 into +0.0). ``empty_alias``: an empty input's result and an empty
+    gradient's are laid out as their source (aten's ``self.alias()``)."""
+    def backward(F, grad, index, nd, value, self_sizes):
+        if empty_alias and F.is_raw and not np.size(grad):
+            return layout.with_strides(np.array(grad), layout._elem_strides(grad))
+        return index_map_gather_backward(F, grad, index, nd, value, self_sizes)
+
     def jvp(F, self_t, index, nd, value):
         zero = None if value is None else 0
         if F.is_raw:
@@ -3363,8 +3380,9 @@ def _gather_op(name, node):
                        index_map_gather(self_t._data, index, nd, zero))
 
     op = defop(name, node, index_map_gather, params=("index", "nd", "value"),
-               grads={"self": index_map_gather_backward}, jvp=jvp,
-               layout=layout.suggested_format)
+               grads={"self": backward}, jvp=jvp,
+               layout=layout.alias_if_empty(layout.suggested_format) if empty_alias else
+               layout.suggested_format)
     return op
 
 
@@ -3419,7 +3437,9 @@ UPSAMPLE_NEAREST = {n: _gather_op(f"upsample_nearest{n}d", f"UpsampleNearest{n}D
 UPSAMPLE_NEAREST_EXACT = {n: _gather_op(f"_upsample_nearest_exact{n}d",
                                         f"UpsampleNearestExact{n}DBackward0") for n in (1, 2, 3)}
 IM2COL = _gather_op("im2col", "Im2ColBackward0")
-CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0")
+# (channel_shuffle_cpu returns an empty input's alias; its gradient is channel_shuffle of
+# the gradient, so an empty one's alias too: their strides kept)
+CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0", empty_alias=True)
 COL2IM = defop("col2im", "Col2ImBackward0", index_map_scatter,
                params=("index", "nd", "out_tail"),
                grads={"self": index_map_scatter_backward}, jvp="transpose")

@@ -204,7 +204,7 @@ def fit_tangent(new, t):
     try:
         from .inplace import check_no_internal_overlap
         check_no_internal_overlap(t)
-        z = zeros_in_layout(t, a.dtype)  # (new's dtype: new._new_zeros_with_same_feature_meta)
+        z = zeros_in_layout(t, t._data.dtype)
         z.copy_(new)
     finally:
         state.fw = prev
