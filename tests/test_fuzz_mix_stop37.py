@@ -225,3 +225,66 @@ def test_nll_loss_one_class_backward(reduction):
                                      weight=m.tensor([2.0], dtype=m.float64))
         return y.item(), m.autograd.grad(y, x)[0].tolist()
     assert run(autotensor) == run(torch)
+
+
+# ---- empty tensors' strides ------------------------------------------------------------------
+def _empty_inputs(m):
+    """Empty inputs of several layouts: NumPy-made (zero strides), zeros, a permuted one,
+    empty_strided's."""
+    return [m.tensor(np.zeros((0, 4, 2))), m.zeros(0, 4, 2, dtype=m.float64),
+            m.zeros(2, 4, 0, dtype=m.float64).permute(2, 1, 0),
+            m.empty_strided((0, 4, 2), (1, 7, 3), dtype=m.float64),
+            m.tensor(np.zeros((1, 4, 0))), m.tensor(np.zeros((0, 4, 1, 1)))]
+
+
+def _strides_of(m, f, skip=()):
+    out = []
+    for i, x in enumerate(_empty_inputs(m)):
+        if i in skip:
+            continue
+        try:
+            out.append(f(m, x))
+        except Exception as e:  # (the type and message are what is compared)
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+@pytest.mark.parametrize("name", ["clone", "empty_like", "contiguous", "to", "mul"])
+def test_empty_tensor_strides_kept(name):
+    # an empty tensor is non-overlapping and dense whatever its strides: clone, empty_like
+    # and to keep them (a NumPy-made one's zeros too); TensorIterator's fast path (every
+    # operand contiguous, as an empty one is) lays its result out contiguously
+    fs = {"clone": lambda m, x: x.clone().stride(),
+          "empty_like": lambda m, x: m.empty_like(x).stride(),
+          "contiguous": lambda m, x: x.contiguous().stride(),
+          "to": lambda m, x: x.to(m.float32).stride(),
+          "mul": lambda m, x: (x * 1).stride()}
+    assert _strides_of(autotensor, fs[name]) == _strides_of(torch, fs[name])
+
+
+def test_empty_strided_of_empty_sizes():
+    def f(m):
+        return [m.empty_strided(s, st).stride() for s, st in
+                (((0, 3, 4), (0, 0, 0)), ((0, 3, 4), (1, 0, 3)), ((2, 0), (1, 2)))]
+    assert f(autotensor) == f(torch)
+
+
+@pytest.mark.parametrize("op", ["prelu", "channel_shuffle", "conv1d"])
+def test_empty_input_result_and_gradient_strides(op):
+    def f(m, x):
+        x = x.requires_grad_()
+        F = m.nn.functional
+        if op == "prelu":
+            w = m.full((4,), 0.25, dtype=m.float64, requires_grad=True)
+            y = F.prelu(x, w)
+        elif op == "channel_shuffle":
+            y = F.channel_shuffle(x, 2)
+        else:
+            w = m.ones(3, 4, 1, dtype=m.float64, requires_grad=True)
+            y = F.conv1d(x, w) if x.dim() == 3 else F.conv2d(x, w.unsqueeze(-1))
+        g = m.autograd.grad(y.sum(), x)[0]
+        return y.stride(), g.stride()
+    # (prelu's gradient of the permuted and empty_strided ones: TensorIterator's slow path
+    # over an empty operand, PyTorch's (1, 0, 0), not reproduced)
+    skip = (2, 3) if op == "prelu" else ()
+    assert _strides_of(autotensor, f, skip) == _strides_of(torch, f, skip)
