@@ -137,6 +137,14 @@ def test_broadcast_self_tangent_keeps_its_dtype(op):
         _check(f, [((3,), p, t), ((2, 3), p, None), ((2, 3), p, None)])
 
 
+def test_as_strided_in_place_tangent_keeps_its_dtype():
+    # as_strided_'s tangent is self_t.as_strided_(...): a view, in self_t's dtype (ours was
+    # copied into self's layout and dtype, as an out-of-place result's)
+    for p, t in (("float16", "float32"), ("bfloat16", "float64"), ("float32", "float64")):
+        for size, stride, off in (((2, 2), (1, 2), 1), ((3, 2), (1, 1), 0)):
+            _check(lambda m, x: (x * 1).as_strided_(size, stride, off), [((6,), p, t)])
+
+
 # ---- addr: a missing vector tangent's zero term promotes ---------------------------------
 def test_addr_self_tangent_of_another_dtype():
     for shapes in (((3, 2), (3,), (2,)), ((2,), (3,), (2,))):

@@ -136,7 +136,9 @@ def _elem_strides(a):
 # empty array (``c_plain``, ``like_strides``). Non-empty tensors pay one size test per view
 # op (and in the scalar fast path of binary ops). An array of only zero strides that does
 # not view memory is taken for a fresh one (an empty tensor made from a NumPy array is
-# marked instead: ``Tensor._numpy_strides``).
+# marked instead: ``Tensor._numpy_strides``, and its zero strides laid out as
+# ``empty_strided`` lays them out, so that clone, empty_like and to keep them as aten's do:
+# an empty tensor is non-overlapping and dense whatever its strides).
 def view_source(a):
     """The array a view of empty array ``a`` is computed from: a fresh one given the
     contiguous strides its zeros stand for (Note [Empty strides])."""
