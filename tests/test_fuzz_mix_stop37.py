@@ -108,7 +108,7 @@ def test_lstsq_refusal_order(shapes):
         for sh in (shapes, ((3, 5), (3, 2))):
             for which in _WHICH:
                 specs = [(s, "float32", "float64" if w else None) for s, w in zip(sh, which)]
-                _check(lambda m, a, b: m.linalg.lstsq(a, b, driver=driver), specs)
+                _check(lambda m, a, b, d=driver: m.linalg.lstsq(a, b, driver=d), specs)
 
 
 # ---- scatter_add: the op on the tangents refuses two dtypes -------------------------------
@@ -125,7 +125,7 @@ def test_scatter_add_tangent_dtypes(in_place):
             _check(f, [(s, p, t if w else None) for s, w in zip(((3, 4), (3, 3)), which)])
 
 
-# ---- a zero term's sum laid out as the result (no set_fw_grad copy) -----------------------------------
+# ---- a zero term's sum laid out as the result (no set_fw_grad copy) ----------------------
 @pytest.mark.parametrize("op", ["addcdiv", "addcmul"])
 def test_broadcast_self_tangent_keeps_its_dtype(op):
     # self (3,) broadcast against (2, 3) operands that require grad: the zero terms' sum
@@ -142,15 +142,21 @@ def test_as_strided_in_place_tangent_keeps_its_dtype():
     # copied into self's layout and dtype, as an out-of-place result's)
     for p, t in (("float16", "float32"), ("bfloat16", "float64"), ("float32", "float64")):
         for size, stride, off in (((2, 2), (1, 2), 1), ((3, 2), (1, 1), 0)):
-            _check(lambda m, x: (x * 1).as_strided_(size, stride, off), [((6,), p, t)])
+            _check(lambda m, x, g=(size, stride, off): (x * 1).as_strided_(*g), [((6,), p, t)])
 
 
 # ---- addr: a missing vector tangent's zero term promotes ---------------------------------
-def test_addr_self_tangent_of_another_dtype():
+@pytest.mark.parametrize("rg", [False, True])
+def test_addr_self_tangent_of_another_dtype(rg):
+    # (rg: the vectors require grad, so their zero terms are summed for the graph: the sum
+    # was column-major for a broadcast self, then copied into the primal's dtype)
+    def f(m, s, a, b):
+        if rg:
+            a, b = a.requires_grad_(), b.requires_grad_()
+        return s.addr(a, b, beta=2, alpha=-1.5)
     for shapes in (((3, 2), (3,), (2,)), ((2,), (3,), (2,))):
         for p, t in (("float32", "float64"), ("float64", "float32"), ("float16", "bfloat16")):
-            specs = [(shapes[0], p, t), (shapes[1], p, None), (shapes[2], p, None)]
-            _check(lambda m, s, a, b: s.addr(a, b, beta=2, alpha=-1.5), specs)
+            _check(f, [(shapes[0], p, t), (shapes[1], p, None), (shapes[2], p, None)])
 
 
 # ---- binary_cross_entropy_with_logits: in place without grad mode --------------------------

@@ -11,7 +11,8 @@ from .._backend import lapack_gufunc, np
 from .._tensor import Tensor, _make
 from . import layout, raw
 from .dispatch import (OpDef as _OpDef, _plus_zero_dtype, broadcast_error, defop,
-                       set_input_metadata, view_errors_before_checks, view_errors_first)
+                       set_input_metadata, values_like, view_errors_before_checks,
+                       view_errors_first)
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
                       _state)
 from ._common import _named_result, _size_dim
@@ -77,7 +78,7 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_ter
         elif zero or zero_out:
             real = out if zero else term_x
             out = out + term_x
-            out._data = np.broadcast_to(real._data, out._data.shape).astype(out._data.dtype)
+            out._data = values_like(real._data, out._data)
             zero_out = zero and zero_out
         else:
             out = out + term_x
