@@ -79,7 +79,14 @@ def _tensor(data, dtype, requires_grad):
 
 def _numpy_strides(t):
     """An empty tensor made from a NumPy array keeps the array's strides (NumPy 2 zeroes an
-    empty array's), as tensor_from_numpy does; others show contiguous ones (Tensor.stride)."""
+    empty array's), as tensor_from_numpy does; others show contiguous ones (Tensor.stride).
+    All-zero ones are laid out as ``empty_strided`` lays them out (read as real by every
+    layout rule: clone, empty_like and to keep them, as aten's for an empty tensor, which
+    is non-overlapping and dense whatever its strides; Note [Empty strides])."""
+    d = t._data
+    if d.ndim and not any(d.strides):
+        from ._ops.layout import empty_strided
+        t._data = empty_strided(d.shape, (0,) * d.ndim, d.dtype)
     if t._meta is None:
         t._meta = {}
     t._meta["numpy_strides"] = True

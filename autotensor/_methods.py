@@ -364,8 +364,12 @@ def _new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_
     size, stride = tuple(size), tuple(stride)
     n = 1 + sum((s - 1) * st for s, st in zip(size, stride)) if all(size) else 0
     flat = _creation.empty(n, dtype=dtype or self.dtype)
-    out = as_strided(flat, size, stride).detach() if n else _creation.empty(
-        *size, dtype=dtype or self.dtype)
+    if n:
+        out = as_strided(flat, size, stride).detach()
+    else:  # (an empty one keeps the strides asked for: Note [Empty strides])
+        from ._ops.layout import empty_strided
+        from ._tensor import _make
+        out = _make(empty_strided(size, stride, flat._data.dtype))
     return out.requires_grad_(requires_grad)
 
 

@@ -1038,8 +1038,18 @@ def plus_zero_term(out, c):
     """``out + c`` for a term ``c`` of a missing (zero) tangent: the graph of the sum, the
     values of ``out`` (Note [Forward mode]: PyTorch's zero tensor times inf is zero)."""
     new = out + c
-    new._data = np.broadcast_to(out._data, new._data.shape).astype(new._data.dtype)
+    new._data = values_like(out._data, new._data)
     return new
+
+
+def values_like(src, like):
+    """``src`` broadcast into an array laid out as ``like`` (of like's dtype): a term's
+    graph kept, another's values. (``astype`` of a broadcast array is column-major where
+    its strides are 0, and set_fw_grad then copies such a tangent into the primal's layout
+    and dtype: a float16 result's float32 tangent came out float16.)"""
+    vals = np.empty_like(like)
+    np.copyto(vals, np.broadcast_to(src, vals.shape), casting="unsafe")
+    return vals
 
 
 def _jvp_transpose(F, op, inputs, params, results):

@@ -1314,6 +1314,8 @@ INDEX_COPY.tangent_check = _same_dtype_tangents(
 PUT.tangent_check = _same_dtype_tangents(
     "put_(): self and source expected to have the same dtype, but got self.dtype = {} and "
     "source.dtype = {}")
+SCATTER_ADD.tangent_check = _same_dtype_tangents(
+    "scatter(): Expected self.dtype to be equal to src.dtype")
 MASKED_SCATTER.tangent_check = _same_dtype_tangents(
     "masked_scatter: expected self and source to have same dtypes but got{} and {}")
 MASKED_SELECT = defop("masked_select", "MaskedSelectBackward0",

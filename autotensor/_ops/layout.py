@@ -136,7 +136,9 @@ def _elem_strides(a):
 # empty array (``c_plain``, ``like_strides``). Non-empty tensors pay one size test per view
 # op (and in the scalar fast path of binary ops). An array of only zero strides that does
 # not view memory is taken for a fresh one (an empty tensor made from a NumPy array is
-# marked instead: ``Tensor._numpy_strides``).
+# marked instead: ``Tensor._numpy_strides``, and its zero strides laid out as
+# ``empty_strided`` lays them out, so that clone, empty_like and to keep them as aten's do:
+# an empty tensor is non-overlapping and dense whatever its strides).
 def view_source(a):
     """The array a view of empty array ``a`` is computed from: a fresh one given the
     contiguous strides its zeros stand for (Note [Empty strides])."""
@@ -621,6 +623,17 @@ def suggested_format(arrays, params, out):
             _strides_like_channels_last(a.shape, _elem_strides(a)):
         return with_strides(out, _channels_last_strides_nd(out.shape))
     return c_order(out)
+
+
+def alias_if_empty(rule):
+    """``rule``, but an empty input's result laid out as the input: aten returns
+    ``self.alias()`` for one (channel_shuffle), which keeps its strides."""
+    def layout_rule(arrays, params, out):
+        a = arrays[0]
+        if not a.size and out.shape == a.shape:
+            return with_strides(out, _elem_strides(a))
+        return rule(arrays, params, out)
+    return layout_rule
 
 
 def conv_format(arrays, params, out):

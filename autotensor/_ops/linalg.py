@@ -10,8 +10,9 @@ from .. import _dtypes, _errors
 from .._backend import lapack_gufunc, np
 from .._tensor import Tensor, _make
 from . import layout, raw
-from .dispatch import (OpDef as _OpDef, broadcast_error, defop, set_input_metadata,
-                       view_errors_before_checks, view_errors_first)
+from .dispatch import (OpDef as _OpDef, _plus_zero_dtype, broadcast_error, defop,
+                       set_input_metadata, values_like, view_errors_before_checks,
+                       view_errors_first)
 from ._common import (_acc, _asarray, _broadcastable, _check_tensor_arg, _finish, _py_all, _py_max,
                       _state)
 from ._common import _named_result, _size_dim
@@ -77,7 +78,7 @@ def _bilinear(F, f, a, a_t, b, b_t, dense=False, alpha=1, summed=False, zero_ter
         elif zero or zero_out:
             real = out if zero else term_x
             out = out + term_x
-            out._data = np.broadcast_to(real._data, out._data.shape).astype(out._data.dtype)
+            out._data = values_like(real._data, out._data)
             zero_out = zero and zero_out
         else:
             out = out + term_x
@@ -1623,6 +1624,10 @@ ADDR = defop("addr", "AddrBackward0",
                     "vec2": lambda F, grad, vec1, alpha:
                         _scaled(F, _mv_of(F, F.t(grad), _cj(F, vec1)), alpha)},
              jvp=_addr_jvp)
+# (maybe_multiply(self_t, beta) + maybe_multiply(vec1_t.outer(vec2_p), alpha) + ...: a missing
+# vector tangent is a zero tensor of its primal's dtype, whose term promotes the sum; ours
+# skips the term without grad mode: dispatch._tangent_dtype)
+ADDR.promotes_tangent = True
 
 
 def _mv_of(F, m, v):
@@ -1911,9 +1916,19 @@ LSTSQ = defop("linalg_lstsq", "LinalgLstsqBackward0", None, inputs=("self", "b")
               layout=(layout.lstsq_solution, "contiguous", "contiguous", "contiguous"),
               backward_all=lambda F, grads, self, b, vector, solution:
                   _lstsq_backward(F, grads, self, b, vector, solution),
-              jvp=lambda F, self, self_t, b, b_t, vector, solution, residuals: _jvp_multi(
-                  F, lambda F, g, A, B, vec, X: _lstsq_backward(F, g, A, B, vec, X),
-                  (self_t, b_t), (solution, residuals), self, b, vector, solution) + (None, None))
+              jvp=lambda F, self, self_t, b, b_t, vector, solution, residuals: _lstsq_jvp(
+                  F, self, self_t, b, b_t, vector, solution, residuals))
+
+
+def _lstsq_jvp(F, self, self_t, b, b_t, vector, solution, residuals):
+    # (PyTorch's rule multiplies A_t with a primal factor, tangent first when the residuals
+    # are computed (m > n, full rank, a driver other than gelsy), else the factor first; B_t
+    # the factor first: Note [Linear algebra's tangents of another dtype])
+    _refuses_mixed(tangent_first=residuals._data.size > 0, which=(0,))((self, b), (self_t, b_t))
+    _refuses_mixed(which=(1,))((self, b), (self_t, b_t))
+    return _jvp_multi(F, lambda F, g, A, B, vec, X: _lstsq_backward(F, g, A, B, vec, X),
+                      (self_t, b_t), (solution, residuals), self, b, vector, solution) + \
+        (None, None)
 CROSS = defop("linalg_cross", "LinalgCrossBackward0", lambda a, b, dim: np.cross(a, b, axis=dim),
               inputs=("self", "other"), params=("dim",), layout="contiguous",
               grads={"self": _cross_backward_self, "other": _cross_backward_other},
@@ -4545,7 +4560,25 @@ CHOLESKY_SOLVE = defop("cholesky_solve", "CholeskySolveBackward0", None,
                        inputs=("self", "input2"), params=("upper",), layout="column_major",
                        backward_all=lambda F, grad, self, input2, upper, result:
                            _cholesky_solve_backward(F, grad, self, input2, upper, result),
-                       jvp="transpose")
+                       jvp=lambda F, self, self_t, input2, input2_t, upper, result:
+                           _cholesky_solve_jvp(F, self, self_t, input2, input2_t, upper,
+                                               result))
+
+
+def _cholesky_solve_jvp(F, self, self_t, input2, input2_t, upper, result):
+    """PyTorch's cholesky_solve_jvp: X_t = cholesky_solve(B_t - (dK + dK^H) X, U), dK =
+    U_t U^H (U^H U_t when upper), a missing tangent a zero tensor of its primal's dtype. So
+    the batch dims broadcast as the forward's, U_t meets U in a matmul first (tangent first:
+    Note [Linear algebra's tangents of another dtype]) and B_t promotes with U's dtype
+    before the solve's "Expected b and A" check."""
+    if input2_t is None:
+        rhs = _plus_zero_dtype(F, self_t, input2)  # (B_t - ZT of U's dtype)
+    else:
+        dK = F.matmul(_H(F, input2_t), input2) if upper else \
+            F.matmul(input2_t, _H(F, input2))
+        term = F.matmul(dK + _H(F, dK), result)
+        rhs = -term if self_t is None else self_t - term  # (ZT - y is y * -1)
+    return _la(F).cholesky_solve(rhs, input2, upper)
 CHOLESKY_INVERSE = defop(
     "cholesky_inverse", "CholeskyInverseBackward0", None, params=("upper",),
     layout="column_major",
@@ -5622,7 +5655,7 @@ def _lu_solve_refusal(inputs, tangents):
 
 
 DET.tangent_check = SLOGDET.tangent_check = _lu_solve_refusal
-for _op in (EIGH, LU, LU_FACTOR_EX, CHOLESKY_INVERSE, LSTSQ):
+for _op in (EIGH, LU, LU_FACTOR_EX, CHOLESKY_INVERSE):
     _op.tangent_check = _refuses_mixed()
 HOUSEHOLDER_PRODUCT.tangent_check = _refuses_mixed(tangent_first=True)
 
@@ -5640,7 +5673,6 @@ def _triangular_solve_refusal(inputs, tangents):
 
 
 TRIANGULAR_SOLVE.tangent_check = _triangular_solve_refusal
-for _op in (CHOLESKY_EX, LU_FACTOR_EX, LU_SOLVE, CHOLESKY_SOLVE, CHOLESKY_INVERSE,
-            HOUSEHOLDER_PRODUCT):
+for _op in (CHOLESKY_EX, LU_FACTOR_EX, LU_SOLVE, CHOLESKY_INVERSE, HOUSEHOLDER_PRODUCT):
     _op.transposes_in_primal_dtype = True  # (Note [Tangents of another dtype in linear
     # rules] in dispatch.py: these are not linear in their input)

@@ -176,7 +176,10 @@ def _nll_backward_decomposed(F, grad_output, self, target, weight, reduction, ig
     channel_dim = 0 if self.ndim < 2 else 1
     if reduction == "mean":
         grad_output = grad_output / total_weight
-    target = np.expand_dims(np.asarray(target), channel_dim)
+    target = np.asarray(target)
+    if self.ndim == 1 and target.ndim == 1:  # (a (1,) input's (1,) target: one sample)
+        target = target.reshape(())
+    target = np.expand_dims(target, channel_dim)
     kept = target != ignore_index
     grad_input = F.scatter(F.zeros_like(self), channel_dim, np.where(kept, target, 0), -1.0)
     if grad_input.ndim > grad_output.ndim > 0:

@@ -472,9 +472,12 @@ SOFT_MARGIN_LOSS = defop(
 def nll_loss_backward(F, grad, target, weight, reduction, ignore_index, total_weight,
                       self_sizes):
     """Gradient of nll_loss: -weight[target] * grad at each target class, zero elsewhere."""
-    if len(self_sizes) == 1 and np.ndim(target) == 1:  # (aten's backward check, which the
-        raise RuntimeError(                            # forward of a (1,) target skips)
-            f"size mismatch (got input: [{self_sizes[0]}], target: [{np.shape(target)[0]}])")
+    if len(self_sizes) == 1 and np.ndim(target) == 1:
+        if self_sizes[0] != np.shape(target)[0]:  # (aten's backward check, which the forward
+            raise RuntimeError(                    # of a (1,) target skips)
+                f"size mismatch (got input: [{self_sizes[0]}], target: "
+                f"[{np.shape(target)[0]}])")
+        target = np.reshape(target, ())  # (a (1,) input's: its kernel reads target[0])
     coef = -_class_weights(target, weight, ignore_index, self_sizes)
     if reduction == "mean":
         coef = coef / total_weight if total_weight else coef * 0
@@ -1102,6 +1105,17 @@ def convolution_input_grad(F, grad, weight, stride, padding, dilation, transpose
     return F.convolution(grad, weight, None, stride, padding, dilation, True, op, groups)
 
 
+def _convolution_node_input_grad(F, grad, input, weight, stride, padding, dilation,
+                                 transposed, output_padding, groups, input_sizes):
+    """ConvolutionBackward0's input gradient; an empty input's is laid out as the input
+    (the Empty backend's zeros_like(input): a NumPy-made one's zero strides kept)."""
+    g = convolution_input_grad(F, grad, weight, stride, padding, dilation, transposed,
+                               output_padding, groups, input_sizes)
+    if F.is_raw and not np.size(g):
+        g = layout.with_strides(np.asarray(g), layout._elem_strides(np.asarray(input)))
+    return g
+
+
 def _conv_weight_grad_s1(x, grad, kernel, padding, dilation, groups):
     """The weight gradient of a stride-1 convolution on arrays (Note [Stride-1
     convolution over flattened rows]): per chunk of images, the wide gradient times the
@@ -1241,7 +1255,7 @@ CONVOLUTION = defop(
     "convolution", "ConvolutionBackward0", convolution_kernel,
     inputs=("input", "weight", "bias"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups"),
-    grads={"input": convolution_input_grad, "weight": convolution_weight_grad,
+    grads={"input": _convolution_node_input_grad, "weight": convolution_weight_grad,
            "bias": convolution_bias_grad}, jvp="transpose", layout=layout.conv_format,
     # (PyTorch's one formula reads both: saved whenever the node is made)
     saves={"input": ("input", "weight", "bias"), "weight": ("input", "weight", "bias")},
@@ -3536,11 +3550,17 @@ def index_map_scatter_backward(F, grad, index, nd, out_tail, self_sizes):
     return F.reshape(picked, tuple(self_sizes))
 
 
-def _gather_op(name, node):
+def _gather_op(name, node, empty_alias=False):
     """An op that gathers its input's elements through an index map (padding, shuffles,
     nearest upsampling, im2col). Its forward rule is PyTorch's ``auto_linear``: the op on
     the tangent, padded with zeros (a transposed backward's index_add into zeros would turn
-    a tangent's -0.0 into +0.0)."""
+    a tangent's -0.0 into +0.0). ``empty_alias``: an empty input's result and an empty
+    gradient's are laid out as their source (aten's ``self.alias()``)."""
+    def backward(F, grad, index, nd, value, self_sizes):
+        if empty_alias and F.is_raw and not np.size(grad):
+            return layout.with_strides(np.array(grad), layout._elem_strides(grad))
+        return index_map_gather_backward(F, grad, index, nd, value, self_sizes)
+
     def jvp(F, self_t, index, nd, value):
         zero = None if value is None else 0
         if F.is_raw:
@@ -3550,8 +3570,9 @@ def _gather_op(name, node):
                        index_map_gather(self_t._data, index, nd, zero))
 
     op = defop(name, node, index_map_gather, params=("index", "nd", "value"),
-               grads={"self": index_map_gather_backward}, jvp=jvp,
-               layout=layout.suggested_format)
+               grads={"self": backward}, jvp=jvp,
+               layout=layout.alias_if_empty(layout.suggested_format) if empty_alias else
+               layout.suggested_format)
     return op
 
 
@@ -3661,7 +3682,9 @@ UPSAMPLE_NEAREST_EXACT = {n: _nearest_op(f"_upsample_nearest_exact{n}d",
                                          f"UpsampleNearestExact{n}DBackward0")
                           for n in (1, 2, 3)}
 IM2COL = _gather_op("im2col", "Im2ColBackward0")
-CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0")
+# (channel_shuffle_cpu returns an empty input's alias; its gradient is channel_shuffle of
+# the gradient, so an empty one's alias too: their strides kept)
+CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0", empty_alias=True)
 COL2IM = defop("col2im", "Col2ImBackward0", index_map_scatter,
                params=("index", "nd", "out_tail"),
                grads={"self": index_map_scatter_backward}, jvp="transpose")
@@ -4869,7 +4892,9 @@ def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners
 # lw = (pos_weight - 1) t + 1; weight and pos_weight are not differentiated (PyTorch refuses
 # them requiring grad); the backward formulas are FunctionsManual's.
 def _log_sigmoid(F, x):
-    return -(F.relu(-x) + F.log1p(F.exp(-F.abs(x))))
+    """at::log_sigmoid, one op (its kernel: a half input through float32)."""
+    from .pointwise import LOG_SIGMOID, logsigmoid
+    return np.asarray(LOG_SIGMOID.kernel(np.asarray(x))) if F.is_raw else logsigmoid(x)
 
 
 def _loss_reduce(F, v, reduction):
@@ -4917,16 +4942,37 @@ def _bce_logits_dself(F, grad, self, target, weight, pos_weight, reduction):
     """FunctionsManual's binary_cross_entropy_with_logits_backward, in its order: the
     derivative times grad, then weight, then over the element count for a mean (so the
     last node of a gradient under create_graph is PyTorch's: DivBackward1 for a mean)."""
+    step = _bce_step(F, in_place=F.is_raw or not _grad_enabled())
     if pos_weight is not None:
         pt = F.constant(pos_weight, self) * target
-        g = (pt + 1 - target) * F.sigmoid(self) - pt
+        g = step(step(step(pt + 1, target, "sub"), F.sigmoid(self), "mul"), pt, "sub")
     else:
-        g = F.sigmoid(self) - target
-    g = g * grad
+        g = step(F.sigmoid(self), target, "sub")
+    g = step(g, grad, "mul")
     _bce_logits_in_place(F, g, weight, reduction)
     if weight is not None:
         g = g * F.constant(weight, self)
     return g / _prod(self.shape) if reduction == 1 else g
+
+
+def _grad_enabled():
+    from ..autograd.grad_mode import is_grad_enabled
+    return is_grad_enabled()
+
+
+def _bce_step(F, in_place):
+    """The steps of the bce-with-logits formulas: without grad mode PyTorch's are in place
+    (``input.sigmoid().sub_(target)``, ``.mul_(grad)``), each computed in the operands'
+    common dtype and written back into the first's (a float16 input's float32 tangent gives
+    a float16 tangent, rounded at each step), else out of place (promoted)."""
+    def step(a, b, op):
+        r = a - b if op == "sub" else a * b
+        if in_place:
+            da = a.dtype if F.is_raw else a._data.dtype
+            if (r.dtype if F.is_raw else r._data.dtype) != da:
+                r = F.cast(r, da)
+        return r
+    return step
 
 
 def _bce_logits_in_place(F, g, weight, reduction, target=False):
@@ -4949,9 +4995,10 @@ def _written_in_place(F, g):
 
 def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
     """binary_cross_entropy_with_logits_target_backward (its order, as _bce_logits_dself)."""
-    if pos_weight is not None:
-        g = (_log_sigmoid(F, -self) - _log_sigmoid(F, self) * F.constant(pos_weight, self)) \
-            * grad
+    if pos_weight is not None:  # (in place in any grad mode)
+        step = _bce_step(F, in_place=True)
+        g = step(step(_log_sigmoid(F, -self), _log_sigmoid(F, self) *
+                      F.constant(pos_weight, self), "sub"), grad, "mul")
     else:
         g = -self * grad
     _bce_logits_in_place(F, g, weight, reduction, target=True)
@@ -4961,12 +5008,17 @@ def _bce_logits_dtarget(F, grad, self, target, weight, pos_weight, reduction):
 
 
 def _bce_logits_jvp(F, self, self_t, target, target_t, weight, pos_weight, reduction):
+    """The two backward formulas on the tangents, a missing one's term a zero tensor of its
+    primal's dtype (the formulas' zero-tensor case), which promotes the sum."""
+    from .dispatch import _plus_zero_dtype
     d = None
     if self_t is not None:
         d = _bce_logits_dself(F, self_t, self, target, weight, pos_weight, 0)
     if target_t is not None:
         e = _bce_logits_dtarget(F, target_t, self, target, weight, pos_weight, 0)
-        d = e if d is None else d + e
+        d = _plus_zero_dtype(F, e, self) if d is None else d + e
+    elif d is not None:
+        d = _plus_zero_dtype(F, d, target)
     return _loss_reduce(F, d, reduction)
 
 
@@ -6054,8 +6106,11 @@ def bce_backward(F, grad, self, target, weight, reduction):
 
 
 def bce_target_backward(F, grad, self, target, weight, reduction):
-    """aten's binary_cross_entropy_target_backward: -logit(x) * grad (weight, mean)."""
-    g = -F.log(self / (1 - self)) * grad
+    """aten's binary_cross_entropy_target_backward: -logit(x) * grad (weight, mean); logit
+    one op, as aten's (its kernel's float32 log; its rule's tangent at x = 1 is -inf times
+    the tangent, where log(x / (1 - x))'s two rules give inf / inf = NaN)."""
+    from .pointwise import _logit, logit
+    g = -(_logit(np.asarray(self), None) if F.is_raw else logit(self)) * grad
     if weight is not None or reduction == 1:  # (in place: mul_(weight), div_(numel))
         _written_in_place(F, g)
     if weight is not None:

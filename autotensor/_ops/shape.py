@@ -1680,6 +1680,9 @@ AS_STRIDED_ = defop("as_strided_", "AsStridedBackward1", None,
                     grads={"self": lambda F, grad, size, stride, storage_offset, layout:
                            F.as_strided_backward(grad, layout, size, stride, storage_offset)},
                     jvp=AS_STRIDED.jvp)
+# (its tangent is self_t.as_strided_(...), laid out as the result and in self_t's own dtype:
+# no set_fw_grad copy into self's, Note [Tangent layout] in autograd/forward_ad.py)
+AS_STRIDED_.views = True
 
 
 def as_strided_(input, size, stride, storage_offset=None):

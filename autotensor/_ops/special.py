@@ -698,7 +698,7 @@ PRELU_BACKWARD = defop(
     inputs=("grad_output", "self", "weight"), outputs=("result0", "result1"),
     backward_all=_prelu_double_backward, jvp=_prelu_backward_jvp)
 PRELU = defop("_prelu_kernel", "PreluKernelBackward0", _prelu_kernel, inputs=("self", "weight"),
-              jvp=_prelu_jvp,
+              jvp=_prelu_jvp, layout="like",  # (at::empty_like(self): an empty one too)
               backward_all=lambda F, grad, self, weight: _fit(
                   F, F.prelu_kernel_backward(grad, self, weight), (self, weight)))
 
