@@ -191,83 +191,141 @@ def _work_blocks(dt, shape, n_scratch, block):
     return views
 
 
-def _sqrt(a, slot=1):
-    """``a.sqrt()`` into a work array."""
-    return np.sqrt(a, out=_tmp(a, slot))
+# Note [Fused optimizer updates]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's single-tensor updates run aten kernels that round once where NumPy's obvious
+# expression rounds twice: ``a.add_(b, alpha=)`` is fma(b, alpha, a), ``addcmul_`` is
+# fma(value * t1, t2, self), ``lerp_`` is fma(w, end - self, self) (Note [Fused add] in
+# _ops/raw.py, Note [addcmul's kernel] in _ops/pointwise.py). Rounded twice, SGD's plain
+# ``param - lr * grad`` already gave another float32 in the first step. The kernels below
+# run those fused ops on blocks (Note [Blocked updates]), every other op as PyTorch's, with
+# scalars rounded to the parameter's dtype as aten does (``Scalar.to<float>()``), so the
+# trajectories are PyTorch's bit for bit at every size. float32's FMA: the product of two
+# float32s is exact in float64 and their float64 sum rounds once; rounding that to float32
+# is correct unless the sum landed exactly on a float32 midpoint (the low 29 bits
+# 1000...0) or in float32's subnormal range: one check each a block, and the rare block
+# that trips one is redone by _random's exact FMA. float64's is _random's Boldo-Melquiond
+# FMA (about 25 NumPy passes); float16 and bfloat16 take the tensor ops' kernels.
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+_TINY = 2.0 ** -125   # (float32's smallest normal is 2**-126: a margin for the rounding)
+_INT64_MIN = np.iinfo(np.int64).min
+_TINY_BITS = np.uint64(np.array(_TINY).view(np.uint64) - 1)
 
 
-# ---- elementwise kernels in PyTorch's evaluation order (in place on the array `a`) -------
-def lerp_(a, b, w):
-    """``a.lerp_(b, w)``: ATen's two-sided formula (exact at both ends)."""
-    t = np.subtract(b, a, out=_tmp(a))
-    if abs(w) < 0.5:
-        t *= w
-        a += t
-    else:
-        t *= 1 - w
-        np.subtract(b, t, out=a)
+def _wide(a):
+    """Two float64 work arrays shaped like the float32 block ``a`` (in this thread's
+    buffers for blocks of up to _BLOCK elements)."""
+    n = a.size
+    if n > _BLOCK:  # (a large non-contiguous parameter: one block of everything)
+        return np.empty(a.shape, _F64), np.empty(a.shape, _F64)
+    rows = _work_blocks(_F64, (_BLOCK,), 2, _BLOCK)
+    return [r[:n].reshape(a.shape) for r in rows]
 
 
-def addcmul_(a, t1, t2, value=1.0):
-    """``a.addcmul_(t1, t2, value=v)`` = ``a + (v * t1) * t2``."""
-    t = np.multiply(t1, value, out=_tmp(a))
-    t *= t2
-    a += t
+def fma_(out, x, y, z):
+    """``out[...] = x * y + z`` rounded once (Note [Fused optimizer updates]); ``x`` and
+    ``y`` arrays or scalars of out's dtype, ``out`` may be any of them."""
+    dt = out.dtype
+    if dt == _F32:
+        s, s2 = _wide(out)
+        if np.ndim(x) == 0:
+            x, y = y, x
+        np.copyto(s, x)
+        np.multiply(s, y, out=s)                 # (exact: 24 + 24 bits)
+        if isinstance(z, np.ndarray):
+            np.copyto(s2, z)
+            np.add(s, s2, out=s)
+        else:
+            np.add(s, z, out=s)
+        si, ss = s.view(np.int64), s2.view(np.int64)
+        np.left_shift(si, 35, out=ss)   # the low 29 bits on top: a midpoint's are 2**63
+        rare = s.size and ss.min() == _INT64_MIN
+        if not rare:  # a nonzero |sum| below _TINY: (bits - 1) wraps zero's to the top
+            np.abs(s, out=s2)
+            su = s2.view(np.uint64)
+            np.subtract(su, np.uint64(1), out=su)
+            rare = s.size and su.min() < _TINY_BITS
+        if rare:
+            from .._random import _fma32
+            s = _fma32(np.asarray(x, _F32), np.asarray(y, _F32), np.asarray(z, _F32))
+        np.copyto(out, s, casting="same_kind")
+    elif dt == _F64:
+        from .._ops.raw import _fma
+        np.copyto(out, _fma(x, y, z, np.float64))
+    else:  # float16/bfloat16: aten's opmath (float32) kernels
+        from .._ops.raw import _fma
+        np.copyto(out, _fma(np.float32(x) if np.ndim(x) == 0 else x.astype(_F32),
+                            y, z.astype(_F32), np.float32).astype(dt), casting="unsafe")
 
 
-def addcdiv_(a, t1, t2, value=1.0):
-    """``a.addcdiv_(t1, t2, value=v)`` = ``a + (v * t1) / t2``."""
-    t = np.multiply(t1, value, out=_tmp(a))
-    t /= t2
-    a += t
+def sqrt_(a, out):
+    """``a.sqrt()`` into ``out``: correctly rounded. (PyTorch's CPU sqrt is MKL's vsSqrt /
+    vdSqrt, which on AMD CPUs is an ulp off on 1-17% of inputs: README "Numerics". The
+    optimizers' only op not bit for bit; the tests swap this function for torch's.)"""
+    return np.sqrt(a, out=out)
 
 
-def add_(a, b, alpha=1.0):
-    """``a.add_(b, alpha=alpha)``."""
+def axpy_(a, b, alpha):
+    """``a.add_(b, alpha=alpha)``: fma(b, alpha, a); exact sums at alpha = +-1."""
     if alpha == 1:
         a += b
     elif alpha == -1:
         a -= b
     else:
-        a += np.multiply(b, alpha, out=_tmp(a))
+        fma_(a, b, a.dtype.type(alpha), a)
 
 
-def _add_scaled(a, b, alpha, work):
-    """``a.add_(b, alpha=alpha)`` with a work array the size of ``b`` (which may be it)."""
-    if alpha == 1:
-        a += b
-    elif alpha == -1:
-        a -= b
+def addcmul_(a, t1, t2, value, work):
+    """``a.addcmul_(t1, t2, value=value)``: fma(value * t1, t2, a)."""
+    if value != 1:
+        t1 = np.multiply(t1, a.dtype.type(value), out=work)
+    fma_(a, t1, t2, a)
+
+
+def addcdiv_(a, t1, t2, value, work):
+    """``a.addcdiv_(t1, t2, value=value)``: ``a + value * t1 / t2``, unfused as aten's."""
+    t = np.multiply(t1, a.dtype.type(value), out=work)
+    np.divide(t, t2, out=t)
+    a += t
+
+
+def lerp_(a, b, w, work):
+    """``a.lerp_(b, w)`` for a number w: aten's fma(w, b - a, a) for |w| < 0.5, else
+    fma(w - 1, b - a, b) (the tensor op's kernel there: its zero-sign rule at w = 1)."""
+    s = a.dtype.type
+    if a.dtype in (_F32, _F64) and abs(s(w)) < 0.5:
+        d = np.subtract(b, a, out=work)
+        fma_(a, s(w), d, a)
     else:
-        a += np.multiply(b, alpha, out=work)
+        from .._ops.pointwise import _lerp
+        np.copyto(a, _lerp(a, b, w))
 
 
 def _next_step(state):
-    """Advance the per-parameter ``step`` count; its float value for the bias corrections."""
+    """Advance the per-parameter ``step`` count; its float value for the bias corrections
+    (PyTorch's ``_get_value(step_t)``)."""
     state["step"]._data += 1
     return float(state["step"]._data)
 
 
-def _weight_decay(p, g, lr, wd, decoupled=False):
-    """L2 weight decay: added to the gradient, or (``decoupled``, AdamW's form) a shrink of
-    the weights in place before the update."""
-    if wd == 0:
-        return g
-    if decoupled:
-        p._data *= 1 - lr * wd
-        _bump(p)
-        return g
-    return g + wd * p._data
+def _grad_block(pb, gb, maximize, wd, work):
+    """PyTorch's ``grad = -grad if maximize``; ``grad = grad.add(param, alpha=wd)``: the
+    gradient block to use (``gb`` itself when neither applies, else ``work``)."""
+    if maximize:
+        gb = np.negative(gb, out=work)
+    if wd != 0:
+        fma_(work, pb, pb.dtype.type(wd), gb)
+        gb = work
+    return gb
 
 
-def _adam_moments(state, g, beta1, beta2):
-    """Adam's running averages, updated in place: exp_avg <- lerp(exp_avg, g, 1 - beta1),
-    exp_avg_sq <- beta2 * exp_avg_sq + (1 - beta2) * g * g."""
-    exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-    lerp_(exp_avg, g, 1 - beta1)
-    exp_avg_sq *= beta2
-    addcmul_(exp_avg_sq, g, g, 1 - beta2)
-    return exp_avg, exp_avg_sq
+def _adam_moments(mb, vb, gb, beta1, beta2, work):
+    """``exp_avg.lerp_(grad, 1 - beta1)``; ``exp_avg_sq.mul_(beta2).addcmul_(grad, grad,
+    value=1 - beta2)`` on blocks."""
+    lerp_(mb, gb, 1 - beta1, work)
+    vb *= vb.dtype.type(beta2)
+    addcmul_(vb, gb, gb, 1 - beta2, work)
 
 
 class Optimizer:
