@@ -247,8 +247,8 @@ def fma_(out, x, y, z):
             np.subtract(su, np.uint64(1), out=su)
             rare = s.size and su.min() < _TINY_BITS
         if rare:
-            from .._random import _fma32
-            s = _fma32(np.asarray(x, _F32), np.asarray(y, _F32), np.asarray(z, _F32))
+            from .._ops.raw import _fma
+            s = _fma(x, y, z, np.float32)
         np.copyto(out, s, casting="same_kind")
     elif dt == _F64:
         from .._ops.raw import _fma

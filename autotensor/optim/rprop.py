@@ -1,5 +1,6 @@
 """Rprop: sign-based steps with per-element adaptive sizes (Note [Optimizer updates])."""
 from .._backend import np
+from .._ops.raw import sign as sign_
 from .optimizer import Optimizer, _bump, _scalar_state, _zeros_like
 
 __all__ = ["Rprop"]
@@ -32,13 +33,13 @@ class Rprop(Optimizer):
                     g = -g
                 state["step"]._data += 1
                 prev, step_size = state["prev"]._data, state["step_size"]._data
-                sign = np.sign(g * prev)
-                sign = np.where(sign > 0, etaplus, np.where(sign < 0, etaminus, 1)).astype(
-                    g.dtype)
+                s = g.dtype.type
+                sign = sign_(g * prev)   # (aten's sign: 0 at NaN, as the masks below)
+                sign = np.where(sign > 0, s(etaplus), np.where(sign < 0, s(etaminus), s(1)))
                 step_size *= sign
                 np.clip(step_size, step_size_min, step_size_max, out=step_size)
-                g = np.where(sign == etaminus, 0, g).astype(g.dtype)
-                p._data -= np.sign(g) * step_size
-                _bump(p)
+                g = np.where(sign == s(etaminus), s(0), g)
+                p._data -= sign_(g) * step_size   # param.addcmul_(grad.sign(), step_size,
+                _bump(p)                          # value=-1): the product is exact
                 prev[...] = g
         return loss
