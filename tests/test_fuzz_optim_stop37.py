@@ -58,6 +58,7 @@ LAYOUTS = {
     "0d": [((), False)],
     "group": [((5, 7), False), ((7, 5), True), ((13,), False)],
     "1000": [((1000,), False)],
+    "65536": [((256, 256), False)],
     "70000": [((70000,), False)],
     "2d-big-t": [((300, 250), True)],
 }
@@ -127,17 +128,48 @@ def test_trajectory_bit_for_bit(torch_sqrt, name, kw, dtype, layout):
     assert _first_difference(ours, theirs) is None
 
 
+LARGE = [c for c in CONFIGS if c[0] in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
+                                        "NAdam")]
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("name,kw", [c for c in CONFIGS if c[0] in (
-    "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "NAdam")], ids=lambda x: str(x))
-@pytest.mark.parametrize("layout", ["1000", "70000", "2d-big-t"])
-def test_trajectory_of_large_parameters_bit_for_bit(torch_sqrt, name, kw, dtype, layout):
-    """Past one block (Note [Blocked updates]) and past PORTED_MAX elements, contiguous and
-    transposed."""
-    steps = 4 if layout == "1000" else 2
-    ours = trajectory(autotensor, name, kw, dtype, layout, steps)
-    theirs = trajectory(torch, name, kw, dtype, layout, steps)
+@pytest.mark.parametrize("name,kw", LARGE, ids=lambda x: str(x))
+@pytest.mark.parametrize("layout", ["1000", "65536"])
+def test_trajectory_of_parameters_up_to_ported_max_bit_for_bit(torch_sqrt, name, kw, dtype,
+                                                               layout):
+    ours = trajectory(autotensor, name, kw, dtype, layout, 4 if layout == "1000" else 2)
+    theirs = trajectory(torch, name, kw, dtype, layout, len(ours))
     assert _first_difference(ours, theirs) is None
+
+
+def _params_after(mod, name, kw, dtype, layout, steps):
+    """The parameters after ``steps`` steps, as float64 arrays."""
+    rng = np.random.default_rng(1)
+    dt = getattr(mod, dtype)
+    params = []
+    for shape, transposed in LAYOUTS[layout]:
+        a = rng.standard_normal(shape[::-1] if transposed else shape)
+        w = mod.tensor(a, dtype=dt)
+        params.append((w.t() if transposed else w).detach().requires_grad_())
+    opt = getattr(mod.optim, name)(params, **kw)
+    for _ in range(steps):
+        for w in params:
+            w.grad = mod.tensor(rng.standard_normal(tuple(w.shape)), dtype=dt)
+        opt.step()
+    return [w.detach().numpy().astype(np.float64) for w in params]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name,kw", LARGE, ids=lambda x: str(x))
+@pytest.mark.parametrize("layout", ["70000", "2d-big-t"])
+def test_parameters_past_ported_max_within_rounding(name, kw, dtype, layout):
+    """Past PORTED_MAX elements (several blocks; transposed) the multiply-adds round twice,
+    as the tensor ops' (Note [Fused optimizer updates]): an ulp or so from PyTorch's."""
+    ours = _params_after(autotensor, name, kw, dtype, layout, 3)
+    theirs = _params_after(torch, name, kw, dtype, layout, 3)
+    tol = 1e-5 if dtype == "float32" else 1e-13
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -1,7 +1,7 @@
 """Adadelta (Note [Optimizer updates])."""
 from .._backend import np
-from .optimizer import (Optimizer, _blocks, _bump, _grad_block, _scalar_state, _zeros_like,
-                        addcmul_, axpy_, sqrt_)
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _scalar_state,
+                        _zeros_like, addcmul_, axpy_, sqrt_)
 
 __all__ = ["Adadelta"]
 
@@ -27,6 +27,7 @@ class Adadelta(Optimizer):
         for group in self.param_groups:
             lr, rho, eps, wd = group["lr"], group["rho"], group["eps"], group["weight_decay"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
@@ -37,9 +38,9 @@ class Adadelta(Optimizer):
                 for pb, vb, ab, gb, t, u, d in _blocks(
                         (p._data, state["square_avg"]._data, state["acc_delta"]._data),
                         (g,), 3):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, u)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact)
                     vb *= s(rho)
-                    addcmul_(vb, gb, gb, 1 - rho, t)
+                    addcmul_(vb, gb, gb, 1 - rho, t, exact)
                     np.add(vb, s(eps), out=t)    # std = square_avg.add(eps).sqrt_()
                     sqrt_(t, t)
                     np.add(ab, s(eps), out=d)    # delta = acc_delta.add(eps).sqrt_()
@@ -47,7 +48,7 @@ class Adadelta(Optimizer):
                     d /= t                       # delta.div_(std).mul_(grad)
                     d *= gb
                     ab *= s(rho)
-                    addcmul_(ab, d, d, 1 - rho, t)
-                    axpy_(pb, d, -lr)
+                    addcmul_(ab, d, d, 1 - rho, t, exact)
+                    axpy_(pb, d, -lr, exact, t)
                 _bump(p)
         return loss

@@ -1,7 +1,6 @@
 """Adagrad (Note [Optimizer updates]). Its state is created up front, as PyTorch's."""
-from .._backend import np
-from .optimizer import (Optimizer, _blocks, _bump, _grad_block, _next_step, _scalar_state,
-                        _zeros_like, addcdiv_, addcmul_, sqrt_)
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step,
+                        _scalar_state, _zeros_like, addcdiv_, addcmul_, sqrt_)
 
 __all__ = ["Adagrad"]
 
@@ -38,13 +37,14 @@ class Adagrad(Optimizer):
             lr, wd, eps, lr_decay = (group["lr"], group["weight_decay"], group["eps"],
                                      group["lr_decay"])
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 step = _next_step(state)
                 s = p._data.dtype.type
                 clr = lr / (1 + (step - 1) * lr_decay)
                 for pb, sb, gb, t, u in _blocks((p._data, state["sum"]._data), (g,), 2):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, u)
-                    addcmul_(sb, gb, gb, 1, t)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact)
+                    addcmul_(sb, gb, gb, 1, t, exact)
                     sqrt_(sb, t)   # std = state_sum.sqrt().add_(eps)
                     t += s(eps)
                     addcdiv_(pb, gb, t, -clr, u)

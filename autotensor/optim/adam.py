@@ -15,8 +15,8 @@ for bit. (An algebraically equal form in twelve cheaper NumPy passes, kept until
 drifted a few ulps a step.)
 """
 from .._backend import np
-from .optimizer import (Optimizer, _adam_moments, _blocks, _bump, _grad_block, _next_step,
-                        _scalar_state, _zeros_like, addcdiv_, sqrt_)
+from .optimizer import (Optimizer, _adam_moments, _blocks, _bump, _exact, _grad_block,
+                        _next_step, _scalar_state, _zeros_like, addcdiv_, sqrt_)
 
 __all__ = ["Adam"]
 
@@ -63,6 +63,7 @@ class Adam(Optimizer):
             l2 = wd != 0 and not decoupled
             coefs = {}
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
@@ -89,8 +90,8 @@ class Adam(Optimizer):
                         (g,), 2):
                     if decoupled:
                         pb *= shrink
-                    gb = _grad_block(pb, gb, maximize, wd if l2 else 0, u)
-                    _adam_moments(mb, vb, gb, beta1, beta2, t)
+                    gb = _grad_block(pb, gb, maximize, wd if l2 else 0, u, exact)
+                    _adam_moments(mb, vb, gb, beta1, beta2, t, exact)
                     if xb is not None:
                         np.maximum(xb, vb, out=xb)
                         vb = xb

@@ -1,8 +1,8 @@
 """Adamax: Adam with the infinity norm (Note [Optimizer updates])."""
 from .._backend import np
 from .adam import _check_betas
-from .optimizer import (Optimizer, _blocks, _bump, _grad_block, _next_step, _scalar_state,
-                        _zeros_like, addcdiv_, lerp_)
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step,
+                        _scalar_state, _zeros_like, addcdiv_, lerp_)
 
 __all__ = ["Adamax"]
 
@@ -22,6 +22,7 @@ class Adamax(Optimizer):
             beta1, beta2 = group["betas"]
             lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
@@ -32,8 +33,8 @@ class Adamax(Optimizer):
                 clr = lr / (1 - beta1 ** step)
                 for pb, mb, eb, gb, t, u in _blocks(
                         (p._data, state["exp_avg"]._data, state["exp_inf"]._data), (g,), 2):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, u)
-                    lerp_(mb, gb, 1 - beta1, t)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact)
+                    lerp_(mb, gb, 1 - beta1, t, exact)
                     eb *= s(beta2)   # torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps))
                     np.abs(gb, out=t)
                     t += s(eps)

@@ -1,8 +1,8 @@
 """ASGD: averaged SGD (Note [Optimizer updates])."""
 from .. import _dtypes
 from .._backend import np
-from .optimizer import (Optimizer, _blocks, _bump, _grad_block, _next_step, _scalar_state,
-                        _zeros_like, axpy_)
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step,
+                        _scalar_state, _zeros_like, axpy_)
 
 __all__ = ["ASGD"]
 
@@ -25,6 +25,7 @@ class ASGD(Optimizer):
             lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
             wd = group["weight_decay"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
@@ -36,9 +37,9 @@ class ASGD(Optimizer):
                 eta, mu = state["eta"]._data, state["mu"]._data
                 eta_value, mu_value = float(eta), float(mu)
                 for pb, xb, gb, t in _blocks((p._data, state["ax"]._data), (g,), 1):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, t)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, t, exact)
                     pb *= s(1 - lambd * eta_value)   # decay term
-                    axpy_(pb, gb, -eta_value)
+                    axpy_(pb, gb, -eta_value, exact, t)
                     if mu_value != 1:   # ax.add_(param.sub(ax).mul_(mu))
                         np.subtract(pb, xb, out=t)
                         t *= s(mu_value)

@@ -1,8 +1,8 @@
 """NAdam: Adam with Nesterov momentum and momentum decay (Note [Optimizer updates])."""
 from .._backend import np
 from .adam import _check_betas
-from .optimizer import (Optimizer, _adam_moments, _blocks, _bump, _grad_block, _next_step,
-                        _scalar_state, _zeros_like, addcdiv_, sqrt_)
+from .optimizer import (Optimizer, _adam_moments, _blocks, _bump, _exact, _grad_block,
+                        _next_step, _scalar_state, _zeros_like, addcdiv_, sqrt_)
 
 __all__ = ["NAdam"]
 
@@ -29,6 +29,7 @@ class NAdam(Optimizer):
             momentum_decay = group["momentum_decay"]
             decoupled = wd != 0 and group["decoupled_weight_decay"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
@@ -50,8 +51,9 @@ class NAdam(Optimizer):
                         (p._data, state["exp_avg"]._data, state["exp_avg_sq"]._data), (g,), 3):
                     if decoupled:
                         pb *= s(1 - lr * wd)
-                    gb = _grad_block(pb, gb, group["maximize"], 0 if decoupled else wd, u)
-                    _adam_moments(mb, vb, gb, beta1, beta2, t)
+                    gb = _grad_block(pb, gb, group["maximize"], 0 if decoupled else wd, u,
+                                     exact)
+                    _adam_moments(mb, vb, gb, beta1, beta2, t, exact)
                     np.divide(vb, s(bias_correction2), out=d)   # denom
                     sqrt_(d, d)
                     d += s(eps)

@@ -22,6 +22,7 @@ from itertools import chain
 
 from .. import _dtypes
 from .._backend import np
+from .._ops.raw import PORTED_MAX, _fma
 from .._tensor import Tensor, _make
 from ..autograd import grad_mode
 from ..autograd.graph import RemovableHandle
@@ -214,30 +215,35 @@ _TINY_BITS = np.uint64(np.array(_TINY).view(np.uint64) - 1)
 
 
 def _wide(a):
-    """Two float64 work arrays shaped like the float32 block ``a`` (in this thread's
-    buffers for blocks of up to _BLOCK elements)."""
-    n = a.size
-    if n > _BLOCK:  # (a large non-contiguous parameter: one block of everything)
+    """Two float64 work arrays shaped like the float32 block ``a`` (this thread's, kept per
+    shape as the block work arrays are)."""
+    if a.size > _BLOCK:  # (a large non-contiguous parameter: one block of everything)
         return np.empty(a.shape, _F64), np.empty(a.shape, _F64)
-    rows = _work_blocks(_F64, (_BLOCK,), 2, _BLOCK)
-    return [r[:n].reshape(a.shape) for r in rows]
+    cache = getattr(_work, "wide", None)
+    if cache is None:
+        cache = _work.wide = {}
+    views = cache.get(a.shape)
+    if views is None:
+        rows = cache.get(None)
+        if rows is None:
+            rows = cache[None] = np.empty((2, _BLOCK), _F64)
+        views = cache[a.shape] = [r[:a.size].reshape(a.shape) for r in rows]
+    return views
 
 
-def fma_(out, x, y, z):
+def fma_(out, x, y, z, exact=True, work=None):
     """``out[...] = x * y + z`` rounded once (Note [Fused optimizer updates]); ``x`` and
-    ``y`` arrays or scalars of out's dtype, ``out`` may be any of them."""
+    ``y`` arrays or scalars of out's dtype, ``out`` may be any of them. Not ``exact``: the
+    product rounded, then the sum (into ``work``, which may be x or y but not z; a fresh
+    array without one)."""
+    if not exact:
+        np.add(np.multiply(x, y, out=work), z, out=out)
+        return
     dt = out.dtype
     if dt == _F32:
         s, s2 = _wide(out)
-        if np.ndim(x) == 0:
-            x, y = y, x
-        np.copyto(s, x)
-        np.multiply(s, y, out=s)                 # (exact: 24 + 24 bits)
-        if isinstance(z, np.ndarray):
-            np.copyto(s2, z)
-            np.add(s, s2, out=s)
-        else:
-            np.add(s, z, out=s)
+        np.multiply(x, y, out=s, dtype=_F64)   # (exact: 24 + 24 bits)
+        np.add(s, z, out=s)
         si, ss = s.view(np.int64), s2.view(np.int64)
         np.left_shift(si, 35, out=ss)   # the low 29 bits on top: a midpoint's are 2**63
         rare = s.size and ss.min() == _INT64_MIN
@@ -247,14 +253,11 @@ def fma_(out, x, y, z):
             np.subtract(su, np.uint64(1), out=su)
             rare = s.size and su.min() < _TINY_BITS
         if rare:
-            from .._ops.raw import _fma
             s = _fma(x, y, z, np.float32)
         np.copyto(out, s, casting="same_kind")
     elif dt == _F64:
-        from .._ops.raw import _fma
         np.copyto(out, _fma(x, y, z, np.float64))
     else:  # float16/bfloat16: aten's opmath (float32) kernels
-        from .._ops.raw import _fma
         np.copyto(out, _fma(np.float32(x) if np.ndim(x) == 0 else x.astype(_F32),
                             y, z.astype(_F32), np.float32).astype(dt), casting="unsafe")
 
@@ -266,21 +269,23 @@ def sqrt_(a, out):
     return np.sqrt(a, out=out)
 
 
-def axpy_(a, b, alpha):
+def axpy_(a, b, alpha, exact=True, work=None):
     """``a.add_(b, alpha=alpha)``: fma(b, alpha, a); exact sums at alpha = +-1."""
     if alpha == 1:
         a += b
     elif alpha == -1:
         a -= b
-    else:
+    elif exact:
         fma_(a, b, a.dtype.type(alpha), a)
+    else:
+        a += np.multiply(b, a.dtype.type(alpha), out=work)
 
 
-def addcmul_(a, t1, t2, value, work):
+def addcmul_(a, t1, t2, value, work, exact=True):
     """``a.addcmul_(t1, t2, value=value)``: fma(value * t1, t2, a)."""
     if value != 1:
         t1 = np.multiply(t1, a.dtype.type(value), out=work)
-    fma_(a, t1, t2, a)
+    fma_(a, t1, t2, a, exact, work)
 
 
 def addcdiv_(a, t1, t2, value, work):
@@ -290,13 +295,13 @@ def addcdiv_(a, t1, t2, value, work):
     a += t
 
 
-def lerp_(a, b, w, work):
+def lerp_(a, b, w, work, exact=True):
     """``a.lerp_(b, w)`` for a number w: aten's fma(w, b - a, a) for |w| < 0.5, else
     fma(w - 1, b - a, b) (the tensor op's kernel there: its zero-sign rule at w = 1)."""
     s = a.dtype.type
     if a.dtype in (_F32, _F64) and abs(s(w)) < 0.5:
         d = np.subtract(b, a, out=work)
-        fma_(a, s(w), d, a)
+        fma_(a, s(w), d, a, exact, work)
     else:
         from .._ops.pointwise import _lerp
         np.copyto(a, _lerp(a, b, w))
@@ -309,23 +314,30 @@ def _next_step(state):
     return float(state["step"]._data)
 
 
-def _grad_block(pb, gb, maximize, wd, work):
+def _grad_block(pb, gb, maximize, wd, work, exact=True):
     """PyTorch's ``grad = -grad if maximize``; ``grad = grad.add(param, alpha=wd)``: the
     gradient block to use (``gb`` itself when neither applies, else ``work``)."""
     if maximize:
         gb = np.negative(gb, out=work)
     if wd != 0:
-        fma_(work, pb, pb.dtype.type(wd), gb)
+        fma_(work, pb, pb.dtype.type(wd), gb, exact, None if gb is work else work)
         gb = work
     return gb
 
 
-def _adam_moments(mb, vb, gb, beta1, beta2, work):
+def _adam_moments(mb, vb, gb, beta1, beta2, work, exact=True):
     """``exp_avg.lerp_(grad, 1 - beta1)``; ``exp_avg_sq.mul_(beta2).addcmul_(grad, grad,
     value=1 - beta2)`` on blocks."""
-    lerp_(mb, gb, 1 - beta1, work)
+    lerp_(mb, gb, 1 - beta1, work, exact)
     vb *= vb.dtype.type(beta2)
-    addcmul_(vb, gb, gb, 1 - beta2, work)
+    addcmul_(vb, gb, gb, 1 - beta2, work, exact)
+
+
+def _exact(p):
+    """Whether a parameter's fused multiply-adds are rounded once (Note [Fused optimizer
+    updates]): up to PORTED_MAX elements, as the tensor ops' (Note [Size of the ported
+    kernels] in _ops/raw.py)."""
+    return p._data.size <= PORTED_MAX
 
 
 class Optimizer:

@@ -1,8 +1,8 @@
 """RAdam: Adam with a rectified adaptive learning rate (Note [Optimizer updates])."""
 from .._backend import np
 from .adam import _check_betas
-from .optimizer import (Optimizer, _adam_moments, _blocks, _bump, _grad_block, _next_step,
-                        _scalar_state, _zeros_like, sqrt_)
+from .optimizer import (Optimizer, _adam_moments, _blocks, _bump, _exact, _grad_block,
+                        _next_step, _scalar_state, _zeros_like, sqrt_)
 
 __all__ = ["RAdam"]
 
@@ -25,6 +25,7 @@ class RAdam(Optimizer):
             lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
             decoupled = wd != 0 and group["decoupled_weight_decay"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
@@ -42,8 +43,9 @@ class RAdam(Optimizer):
                         (p._data, state["exp_avg"]._data, state["exp_avg_sq"]._data), (g,), 2):
                     if decoupled:
                         pb *= s(1 - lr * wd)
-                    gb = _grad_block(pb, gb, group["maximize"], 0 if decoupled else wd, u)
-                    _adam_moments(mb, vb, gb, beta1, beta2, t)
+                    gb = _grad_block(pb, gb, group["maximize"], 0 if decoupled else wd, u,
+                                     exact)
+                    _adam_moments(mb, vb, gb, beta1, beta2, t, exact)
                     np.divide(mb, s(bias_correction1), out=t)   # bias_corrected_exp_avg * lr
                     t *= s(lr)
                     if rho_t > 5.0:   # * (bias_correction2 ** 0.5 / (sqrt + eps)) * rect

@@ -1,7 +1,7 @@
 """RMSprop, centered and with momentum (Note [Optimizer updates])."""
 from .._backend import np
-from .optimizer import (Optimizer, _blocks, _bump, _grad_block, _scalar_state, _zeros_like,
-                        addcdiv_, addcmul_, axpy_, fma_, lerp_, sqrt_)
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _scalar_state,
+                        _zeros_like, addcdiv_, addcmul_, axpy_, fma_, lerp_, sqrt_)
 
 __all__ = ["RMSprop"]
 
@@ -32,6 +32,7 @@ class RMSprop(Optimizer):
             lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
             wd, momentum, centered = group["weight_decay"], group["momentum"], group["centered"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
@@ -46,13 +47,13 @@ class RMSprop(Optimizer):
                 grad_avg = state["grad_avg"]._data if centered else None
                 for pb, vb, bb, ab, gb, t, u, d in _blocks(
                         (p._data, state["square_avg"]._data, buf, grad_avg), (g,), 3):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, u)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact)
                     vb *= s(alpha)
-                    addcmul_(vb, gb, gb, 1 - alpha, t)
+                    addcmul_(vb, gb, gb, 1 - alpha, t, exact)
                     if centered:   # avg = square_avg.addcmul(grad_avg, grad_avg, value=-1)
-                        lerp_(ab, gb, 1 - alpha, t)
+                        lerp_(ab, gb, 1 - alpha, t, exact)
                         np.negative(ab, out=t)
-                        fma_(d, t, ab, vb)
+                        fma_(d, t, ab, vb, exact, t)
                         sqrt_(d, d)
                     else:
                         sqrt_(vb, d)
@@ -61,7 +62,7 @@ class RMSprop(Optimizer):
                         bb *= s(momentum)
                         np.divide(gb, d, out=t)
                         bb += t
-                        axpy_(pb, bb, -lr)
+                        axpy_(pb, bb, -lr, exact, t)
                     else:
                         addcdiv_(pb, gb, d, -lr, t)
                 _bump(p)

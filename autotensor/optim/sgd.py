@@ -2,7 +2,7 @@
 block by block (Note [Blocked updates]) with aten's fused adds (Note [Fused optimizer updates])."""
 from .._backend import np
 from .._tensor import _make
-from .optimizer import Optimizer, _blocks, _bump, _grad_block, axpy_, fma_, required
+from .optimizer import Optimizer, _blocks, _bump, _exact, _grad_block, axpy_, fma_, required
 
 __all__ = ["SGD"]
 
@@ -40,6 +40,7 @@ class SGD(Optimizer):
             wd, damp, nesterov = group["weight_decay"], group["dampening"], group["nesterov"]
             maximize = group["maximize"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 s = p._data.dtype.type
                 buf, first = None, False
                 if momentum != 0:
@@ -52,18 +53,18 @@ class SGD(Optimizer):
                         buf._vc[0] += 2
                 for pb, bb, gb, t in _blocks((p._data, None if buf is None else buf._data),
                                              (g,), 1):
-                    gb = _grad_block(pb, gb, maximize, wd, t)
+                    gb = _grad_block(pb, gb, maximize, wd, t, exact)
                     if bb is not None:
                         if first:
                             np.copyto(bb, gb)
                         else:
                             bb *= s(momentum)
-                            axpy_(bb, gb, 1 - damp)
+                            axpy_(bb, gb, 1 - damp, exact, t)  # (t: alpha 1 with nesterov)
                         if nesterov:  # grad = grad.add(buf, alpha=momentum)
-                            fma_(t, bb, s(momentum), gb)
+                            fma_(t, bb, s(momentum), gb, exact)
                             gb = t
                         else:
                             gb = bb
-                    axpy_(pb, gb, -lr)
+                    axpy_(pb, gb, -lr, exact, t)
                 _bump(p)
         return loss
