@@ -4,7 +4,8 @@ Note [Optimizer updates]
 ~~~~~~~~~~~~~~~~~~~~~~~~
 Every optimizer follows PyTorch's single-tensor CPU algorithm (``torch/optim/*.py``,
 ``_single_tensor_*``: what PyTorch runs on CPU, where foreach kernels are not used) op by op,
-in the same order and in the parameter's dtype, so trajectories agree to rounding. The ops
+in the same order and in the parameter's dtype, its fused multiply-adds rounded once (Note
+[Fused optimizer updates]), so trajectories are PyTorch's bit for bit. The ops
 run on the NumPy arrays behind the tensors (no graph is recorded; ``step`` runs under
 ``no_grad`` as in PyTorch), whole arrays at a time and in place where PyTorch writes in
 place. Python-float coefficients stay Python floats so NumPy keeps the array's dtype (weak
@@ -145,7 +146,8 @@ def _tmp(like, slot=0):
 # and a scratch block replaces the parameter-sized temporaries. 64K elements (256 KB a
 # float32 array, six arrays 1.5 MB) measured fastest on a 2 MB-L2 Xeon among 8K-256K:
 # smaller blocks pay NumPy's ~1 us a call more often, larger ones spill the cache
-# (benchmarks/PROFILE.md, "Adam step").
+# (benchmarks/PROFILE.md, "Adam step"). Since stop 37 a parameter of at most PORTED_MAX
+# (= _BLOCK) elements is one block updated with exact FMAs (Note [Fused optimizer updates]).
 _BLOCK = 1 << 16
 
 
@@ -198,15 +200,21 @@ def _work_blocks(dt, shape, n_scratch, block):
 # expression rounds twice: ``a.add_(b, alpha=)`` is fma(b, alpha, a), ``addcmul_`` is
 # fma(value * t1, t2, self), ``lerp_`` is fma(w, end - self, self) (Note [Fused add] in
 # _ops/raw.py, Note [addcmul's kernel] in _ops/pointwise.py). Rounded twice, SGD's plain
-# ``param - lr * grad`` already gave another float32 in the first step. The kernels below
-# run those fused ops on blocks (Note [Blocked updates]), every other op as PyTorch's, with
-# scalars rounded to the parameter's dtype as aten does (``Scalar.to<float>()``), so the
-# trajectories are PyTorch's bit for bit at every size. float32's FMA: the product of two
-# float32s is exact in float64 and their float64 sum rounds once; rounding that to float32
-# is correct unless the sum landed exactly on a float32 midpoint (the low 29 bits
-# 1000...0) or in float32's subnormal range: one check each a block, and the rare block
-# that trips one is redone by _random's exact FMA. float64's is _random's Boldo-Melquiond
-# FMA (about 25 NumPy passes); float16 and bfloat16 take the tensor ops' kernels.
+# ``param - lr * grad`` already gave another float32 in the first step (869 of the 1,200
+# steps of 20 configurations x 30 steps x 2 dtypes differed before stop 37). The kernels
+# below run those fused ops on blocks (Note [Blocked updates]), every other op as PyTorch's,
+# with numbers rounded to the parameter's dtype as aten reads them (``Scalar.to<float>()``).
+# float32's FMA: the product of two float32s is exact in float64 and their float64 sum
+# rounds once; rounding that to float32 is correct unless the sum landed exactly on a
+# float32 midpoint (the low 29 bits 1000...0) or in float32's subnormal range: one check
+# each a block, and the rare block that trips one is redone by _random's exact FMA.
+# float64's is _random's Boldo-Melquiond FMA (about 25 NumPy passes); float16 and bfloat16
+# round the float32 FMA to their type. The exact FMA costs 5-10 x the NumPy expression: a
+# 1M-parameter Adam step took 4 x as long, SGD with momentum 5 x. So, as the tensor ops'
+# ported kernels (Note [Size of the ported kernels] in _ops/raw.py), a parameter of up to
+# PORTED_MAX elements (``_exact``) is updated bit for bit, a larger one (where training
+# spends its time) with the two-rounding expression, an ulp or so away per step. sqrt is
+# the one op not PyTorch's everywhere: ``sqrt_``.
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 _TINY = 2.0 ** -125   # (float32's smallest normal is 2**-126: a margin for the rounding)
@@ -263,9 +271,10 @@ def fma_(out, x, y, z, exact=True, work=None):
 
 
 def sqrt_(a, out):
-    """``a.sqrt()`` into ``out``: correctly rounded. (PyTorch's CPU sqrt is MKL's vsSqrt /
-    vdSqrt, which on AMD CPUs is an ulp off on 1-17% of inputs: README "Numerics". The
-    optimizers' only op not bit for bit; the tests swap this function for torch's.)"""
+    """``a.sqrt()`` into ``out``, correctly rounded. PyTorch's CPU sqrt is MKL's, which on
+    AMD CPUs is an ulp off on 1-20% of inputs (float32 of any length; float64 1.4%):
+    README "Numerics"; the optimizers' one op that is not PyTorch's bit for bit there (the
+    tests swap this function for torch's to check the rest)."""
     return np.sqrt(a, out=out)
 
 
