@@ -34,11 +34,12 @@ class Adadelta(Optimizer):
                     state["square_avg"] = _zeros_like(p)
                     state["acc_delta"] = _zeros_like(p)
                 state["step"]._data += 1
-                s = p._data.dtype.type
+                s = p._data.real.dtype.type
                 for pb, vb, ab, gb, t, u, d in _blocks(
                         (p._data, state["square_avg"]._data, state["acc_delta"]._data),
                         (g,), 3):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact,
+                                     p._data.dtype.kind == "c")
                     vb *= s(rho)
                     addcmul_(vb, gb, gb, 1 - rho, t, exact)
                     np.add(vb, s(eps), out=t)    # std = square_avg.add(eps).sqrt_()

@@ -40,10 +40,11 @@ class Adagrad(Optimizer):
                 exact = _exact(p)
                 state = self.state[p]
                 step = _next_step(state)
-                s = p._data.dtype.type
+                s = p._data.real.dtype.type
                 clr = lr / (1 + (step - 1) * lr_decay)
                 for pb, sb, gb, t, u in _blocks((p._data, state["sum"]._data), (g,), 2):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact,
+                                     p._data.dtype.kind == "c")
                     addcmul_(sb, gb, gb, 1, t, exact)
                     sqrt_(sb, t)   # std = state_sum.sqrt().add_(eps)
                     t += s(eps)

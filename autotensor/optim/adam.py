@@ -74,7 +74,7 @@ class Adam(Optimizer):
                 step = _next_step(state)
                 # the group's coefficients at a step, in the parameter's dtype (computed
                 # once for the group's parameters of that dtype and step)
-                key = (p._data.dtype, step)
+                key = (p._data.real.dtype, step)
                 c = coefs.get(key)
                 if c is None:
                     s = key[0].type
@@ -90,7 +90,8 @@ class Adam(Optimizer):
                         (g,), 2):
                     if decoupled:
                         pb *= shrink
-                    gb = _grad_block(pb, gb, maximize, wd if l2 else 0, u, exact)
+                    gb = _grad_block(pb, gb, maximize, wd if l2 else 0, u, exact,
+                                     p._data.dtype.kind == "c")
                     _adam_moments(mb, vb, gb, beta1, beta2, t, exact)
                     if xb is not None:
                         np.maximum(xb, vb, out=xb)

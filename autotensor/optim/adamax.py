@@ -29,11 +29,12 @@ class Adamax(Optimizer):
                     state["exp_avg"] = _zeros_like(p)
                     state["exp_inf"] = _zeros_like(p)
                 step = _next_step(state)
-                s = p._data.dtype.type
+                s = p._data.real.dtype.type
                 clr = lr / (1 - beta1 ** step)
                 for pb, mb, eb, gb, t, u in _blocks(
                         (p._data, state["exp_avg"]._data, state["exp_inf"]._data), (g,), 2):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact,
+                                     p._data.dtype.kind == "c")
                     lerp_(mb, gb, 1 - beta1, t, exact)
                     eb *= s(beta2)   # torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps))
                     np.abs(gb, out=t)

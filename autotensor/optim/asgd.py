@@ -33,7 +33,7 @@ class ASGD(Optimizer):
                     state["mu"] = _scalar_state(1.0)
                     state["ax"] = _zeros_like(p)
                 step = _next_step(state)
-                s = p._data.dtype.type
+                s = p._data.real.dtype.type
                 eta, mu = state["eta"]._data, state["mu"]._data
                 eta_value, mu_value = float(eta), float(mu)
                 for pb, xb, gb, t in _blocks((p._data, state["ax"]._data), (g,), 1):

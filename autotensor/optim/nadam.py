@@ -37,7 +37,7 @@ class NAdam(Optimizer):
                     state["exp_avg"] = _zeros_like(p)
                     state["exp_avg_sq"] = _zeros_like(p)
                 step = _next_step(state)
-                s = p._data.dtype.type
+                s = p._data.real.dtype.type
                 bias_correction2 = 1 - beta2 ** step
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))

@@ -160,7 +160,11 @@ def _blocks(written, read, n_scratch):
     are (any strides), with work arrays of their shape. Larger ones are cut through flat
     views when C-contiguous (a non-contiguous gradient is copied once); a larger
     non-contiguous written array (a transposed parameter: rare) makes one block of
-    everything, with whole-size work arrays."""
+    everything, with whole-size work arrays. Complex arrays are updated through their real
+    views, as PyTorch's ``view_as_real`` of them."""
+    if written[0].dtype.kind == "c":
+        written = [_as_real(a) for a in written]
+        read = [_as_real(a) for a in read]
     first, block = written[0], _BLOCK
     n = first.size
     if n <= block:
@@ -172,6 +176,14 @@ def _blocks(written, read, n_scratch):
     work = _work_blocks(first.dtype, (block,), n_scratch, block)
     return [[None if a is None else a[i:i + block] for a in flat] +
             [w[:min(block, n - i)] for w in work] for i in range(0, n, block)]
+
+
+def _as_real(a):
+    """``torch.view_as_real``: a complex array as a writable float view, pairs last."""
+    if a is None or a.dtype.kind != "c":
+        return a
+    return np.lib.stride_tricks.as_strided(a.real, a.shape + (2,),
+                                           a.strides + (a.itemsize // 2,))
 
 
 def _work_blocks(dt, shape, n_scratch, block):
@@ -323,13 +335,16 @@ def _next_step(state):
     return float(state["step"]._data)
 
 
-def _grad_block(pb, gb, maximize, wd, work, exact=True):
+def _grad_block(pb, gb, maximize, wd, work, exact=True, complex_first=False):
     """PyTorch's ``grad = -grad if maximize``; ``grad = grad.add(param, alpha=wd)``: the
-    gradient block to use (``gb`` itself when neither applies, else ``work``)."""
+    gradient block to use (``gb`` itself when neither applies, else ``work``).
+    ``complex_first``: a complex parameter whose optimizer adds the weight decay before its
+    view_as_real, where aten's complex add with alpha rounds twice."""
     if maximize:
         gb = np.negative(gb, out=work)
     if wd != 0:
-        fma_(work, pb, pb.dtype.type(wd), gb, exact, None if gb is work else work)
+        fma_(work, pb, pb.dtype.type(wd), gb, exact and not complex_first,
+             None if gb is work else work)
         gb = work
     return gb
 

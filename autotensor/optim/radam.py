@@ -32,7 +32,7 @@ class RAdam(Optimizer):
                     state["exp_avg"] = _zeros_like(p)
                     state["exp_avg_sq"] = _zeros_like(p)
                 step = _next_step(state)
-                s = p._data.dtype.type
+                s = p._data.real.dtype.type
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
                 rho_inf = 2 / (1 - beta2) - 1

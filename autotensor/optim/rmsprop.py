@@ -42,12 +42,13 @@ class RMSprop(Optimizer):
                     if centered:
                         state["grad_avg"] = _zeros_like(p)
                 state["step"]._data += 1
-                s = p._data.dtype.type
+                s = p._data.real.dtype.type
                 buf = state["momentum_buffer"]._data if momentum > 0 else None
                 grad_avg = state["grad_avg"]._data if centered else None
                 for pb, vb, bb, ab, gb, t, u, d in _blocks(
                         (p._data, state["square_avg"]._data, buf, grad_avg), (g,), 3):
-                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact)
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact,
+                                     p._data.dtype.kind == "c")
                     vb *= s(alpha)
                     addcmul_(vb, gb, gb, 1 - alpha, t, exact)
                     if centered:   # avg = square_avg.addcmul(grad_avg, grad_avg, value=-1)

@@ -40,8 +40,9 @@ class SGD(Optimizer):
             wd, damp, nesterov = group["weight_decay"], group["dampening"], group["nesterov"]
             maximize = group["maximize"]
             for p, g in self._params_with_grad(group):
-                exact = _exact(p)
-                s = p._data.dtype.type
+                exact = _exact(p) and p._data.dtype.kind != "c"  # (aten's complex add
+                # with alpha is not fused; PyTorch's SGD takes no view_as_real)
+                s = p._data.real.dtype.type
                 buf, first = None, False
                 if momentum != 0:
                     state = self.state[p]
