@@ -5,11 +5,13 @@ Note [Optimizer updates]
 Every optimizer follows PyTorch's single-tensor CPU algorithm (``torch/optim/*.py``,
 ``_single_tensor_*``: what PyTorch runs on CPU, where foreach kernels are not used) op by op,
 in the same order and in the parameter's dtype, its fused multiply-adds rounded once (Note
-[Fused optimizer updates]), so trajectories are PyTorch's bit for bit. The ops
-run on the NumPy arrays behind the tensors (no graph is recorded; ``step`` runs under
-``no_grad`` as in PyTorch), whole arrays at a time and in place where PyTorch writes in
-place. Python-float coefficients stay Python floats so NumPy keeps the array's dtype (weak
-scalars, like PyTorch's). Each in-place write to a parameter bumps its version counter once,
+[Fused optimizer updates]), so a parameter's trajectory is PyTorch's bit for bit (up to
+PORTED_MAX elements; complex ones through their real views, as PyTorch's). The ops run on
+the NumPy arrays behind the tensors (no graph is recorded; ``step`` runs under ``no_grad``
+as in PyTorch), block by block (Note [Blocked updates]) and in place where PyTorch writes
+in place. Python-float coefficients are rounded to the parameter's dtype as aten reads
+them; bias corrections and step sizes are Python floats computed as PyTorch's (from
+``step.item()``). Each in-place write to a parameter bumps its version counter once,
 as the in-place op PyTorch runs would (Note [Version counter] in autograd/inplace.py).
 State tensors (``exp_avg``, ``step``, ...) are Tensors with PyTorch's names, dtypes and
 shapes, so ``state_dict()`` has PyTorch's structure and round-trips with it.
