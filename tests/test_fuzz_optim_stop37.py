@@ -202,6 +202,22 @@ def test_trajectory_without_sqrt_bit_for_bit(name, kw, dtype):
     assert _first_difference(ours, theirs) is None
 
 
+def _versions(mod, name, kw):
+    """The parameter's and its state tensors' version counters after three steps."""
+    w = mod.tensor(np.arange(3.0), dtype=mod.float32, requires_grad=True)
+    opt = getattr(mod.optim, name)([w], **kw)
+    for _ in range(3):
+        w.grad = mod.tensor(np.ones(3), dtype=mod.float32)
+        opt.step()
+    return w._version, {k: v._version for k, v in opt.state[w].items()
+                        if hasattr(v, "_version")}
+
+
+@pytest.mark.parametrize("name,kw", CONFIGS, ids=lambda x: str(x))
+def test_version_counters_count_pytorchs_in_place_ops(name, kw):
+    assert _versions(autotensor, name, kw) == _versions(torch, name, kw)
+
+
 def test_fused_multiply_add_at_float32_midpoints_and_subnormals():
     """The float32 FMA's rare cases: a float64 sum on a float32 midpoint (double rounding)
     and results in float32's subnormal range, against torch's add with alpha."""

@@ -1,6 +1,6 @@
 """Adadelta (Note [Optimizer updates])."""
 from .._backend import np
-from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _scalar_state,
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step, _scalar_state,
                         _zeros_like, addcmul_, axpy_, sqrt_)
 
 __all__ = ["Adadelta"]
@@ -33,7 +33,7 @@ class Adadelta(Optimizer):
                     state["step"] = _scalar_state(0.0)
                     state["square_avg"] = _zeros_like(p)
                     state["acc_delta"] = _zeros_like(p)
-                state["step"]._data += 1
+                _next_step(state)
                 s = p._data.real.dtype.type
                 for pb, vb, ab, gb, t, u, d in _blocks(
                         (p._data, state["square_avg"]._data, state["acc_delta"]._data),
@@ -51,5 +51,5 @@ class Adadelta(Optimizer):
                     ab *= s(rho)
                     addcmul_(ab, d, d, 1 - rho, t, exact)
                     axpy_(pb, d, -lr, exact, t)
-                _bump(p)
+                _bump(p, 1, state, square_avg=2, acc_delta=2)
         return loss

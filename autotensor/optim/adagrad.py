@@ -49,5 +49,5 @@ class Adagrad(Optimizer):
                     sqrt_(sb, t)   # std = state_sum.sqrt().add_(eps)
                     t += s(eps)
                     addcdiv_(pb, gb, t, -clr, u)
-                _bump(p)
+                _bump(p, 1, state, sum=1)
         return loss

@@ -100,5 +100,6 @@ class Adam(Optimizer):
                     t /= bc2_sqrt
                     t += eps_
                     addcdiv_(pb, mb, t, value, u)
-                _bump(p, 2 if decoupled else 1)
+                _bump(p, 2 if decoupled else 1, state, exp_avg=1, exp_avg_sq=2,
+                      max_exp_avg_sq=1)
         return loss

@@ -41,5 +41,5 @@ class Adamax(Optimizer):
                     t += s(eps)
                     np.maximum(eb, t, out=eb)
                     addcdiv_(pb, mb, eb, -clr, t)
-                _bump(p)
+                _bump(p, 1, state, exp_avg=1, exp_inf=2)
         return loss

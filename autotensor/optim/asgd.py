@@ -46,7 +46,7 @@ class ASGD(Optimizer):
                         xb += t
                     else:
                         np.copyto(xb, pb)
-                _bump(p, 2)
+                _bump(p, 2, state, ax=1, eta=1, mu=1)
                 # PyTorch copies `as_tensor(python float)`: rounded to the default dtype
                 as_tensor = _dtypes.get_default_dtype().np.type
                 eta[...] = as_tensor(lr / ((1 + lambd * lr * step) ** alpha))

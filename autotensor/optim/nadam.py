@@ -59,5 +59,6 @@ class NAdam(Optimizer):
                     d += s(eps)
                     addcdiv_(pb, gb, d, value1, t)
                     addcdiv_(pb, mb, d, value2, t)
-                _bump(p, 3 if decoupled else 2)
+                _bump(p, 3 if decoupled else 2, state, mu_product=1, exp_avg=1,
+                      exp_avg_sq=2)
         return loss

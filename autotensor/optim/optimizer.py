@@ -105,9 +105,13 @@ def _zeros_like(p, value=0):
     return _make(np.full_like(p._data, value))
 
 
-def _bump(p, n=1):
-    """Count in-place writes to a parameter on its version counter."""
+def _bump(p, n=1, state=None, **counts):
+    """Count in-place writes to a parameter on its version counter, and (``counts``) those
+    PyTorch's update makes to the state tensors named."""
     p._vc[0] += n
+    for k, m in counts.items():
+        if state.get(k) is not None:
+            state[k]._vc[0] += m
 
 
 _work = threading.local()
@@ -334,6 +338,7 @@ def _next_step(state):
     """Advance the per-parameter ``step`` count; its float value for the bias corrections
     (PyTorch's ``_get_value(step_t)``)."""
     state["step"]._data += 1
+    state["step"]._vc[0] += 1
     return float(state["step"]._data)
 
 

@@ -56,5 +56,5 @@ class RAdam(Optimizer):
                         t *= u
                         t *= s(rect)
                     pb -= t   # param.add_(update, alpha=-1.0)
-                _bump(p, 2 if decoupled else 1)
+                _bump(p, 2 if decoupled else 1, state, exp_avg=1, exp_avg_sq=2)
         return loss

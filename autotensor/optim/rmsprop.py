@@ -1,6 +1,6 @@
 """RMSprop, centered and with momentum (Note [Optimizer updates])."""
 from .._backend import np
-from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _scalar_state,
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step, _scalar_state,
                         _zeros_like, addcdiv_, addcmul_, axpy_, fma_, lerp_, sqrt_)
 
 __all__ = ["RMSprop"]
@@ -41,7 +41,7 @@ class RMSprop(Optimizer):
                         state["momentum_buffer"] = _zeros_like(p)
                     if centered:
                         state["grad_avg"] = _zeros_like(p)
-                state["step"]._data += 1
+                _next_step(state)
                 s = p._data.real.dtype.type
                 buf = state["momentum_buffer"]._data if momentum > 0 else None
                 grad_avg = state["grad_avg"]._data if centered else None
@@ -66,5 +66,5 @@ class RMSprop(Optimizer):
                         axpy_(pb, bb, -lr, exact, t)
                     else:
                         addcdiv_(pb, gb, d, -lr, t)
-                _bump(p)
+                _bump(p, 1, state, square_avg=2, momentum_buffer=2, grad_avg=1)
         return loss

@@ -1,7 +1,7 @@
 """Rprop: sign-based steps with per-element adaptive sizes (Note [Optimizer updates])."""
 from .._backend import np
 from .._ops.raw import sign as sign_
-from .optimizer import Optimizer, _as_real, _bump, _scalar_state, _zeros_like
+from .optimizer import Optimizer, _as_real, _bump, _next_step, _scalar_state, _zeros_like
 
 __all__ = ["Rprop"]
 
@@ -33,7 +33,7 @@ class Rprop(Optimizer):
                         p, complex(lr, lr) if p._data.dtype.kind == "c" else lr)
                 if group["maximize"]:
                     g = -g
-                state["step"]._data += 1
+                _next_step(state)
                 # (complex: through the real views, as PyTorch's view_as_real)
                 prev, step_size = _as_real(state["prev"]._data), _as_real(state["step_size"]._data)
                 g, param = _as_real(g), _as_real(p._data)
@@ -44,6 +44,6 @@ class Rprop(Optimizer):
                 np.clip(step_size, step_size_min, step_size_max, out=step_size)
                 g = np.where(sign == s(etaminus), s(0), g)
                 param -= sign_(g) * step_size   # param.addcmul_(grad.sign(), step_size,
-                _bump(p)                        # value=-1): the product is exact
+                _bump(p, 1, state, prev=1, step_size=2)  # value=-1): the product is exact
                 prev[...] = g
         return loss
