@@ -60,7 +60,8 @@ class SGD(Optimizer):
                             np.copyto(bb, gb)
                         else:
                             bb *= s(momentum)
-                            axpy_(bb, gb, 1 - damp, exact, t)  # (t: alpha 1 with nesterov)
+                            axpy_(bb, gb, 1 - damp, exact, t)  # (nesterov: alpha 1,
+                            # so t, which may hold grad, is not used as work)
                         if nesterov:  # grad = grad.add(buf, alpha=momentum)
                             fma_(t, bb, s(momentum), gb, exact)
                             gb = t
