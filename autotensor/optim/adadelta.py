@@ -1,6 +1,7 @@
 """Adadelta (Note [Optimizer updates])."""
 from .._backend import np
-from .optimizer import Optimizer, _bump, _tmp, _scalar_state, _zeros_like, add_, addcmul_
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step, _scalar_state,
+                        _zeros_like, addcmul_, axpy_, sqrt_)
 
 __all__ = ["Adadelta"]
 
@@ -26,27 +27,29 @@ class Adadelta(Optimizer):
         for group in self.param_groups:
             lr, rho, eps, wd = group["lr"], group["rho"], group["eps"], group["weight_decay"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
                     state["square_avg"] = _zeros_like(p)
                     state["acc_delta"] = _zeros_like(p)
-                state["step"]._data += 1
-                if group["maximize"]:
-                    g = -g
-                if wd != 0:
-                    g = g + wd * p._data
-                square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
-                square_avg *= rho
-                addcmul_(square_avg, g, g, 1 - rho)
-                std = np.add(square_avg, eps, out=_tmp(square_avg, 1))
-                np.sqrt(std, out=std)
-                delta = np.add(acc_delta, eps, out=_tmp(acc_delta, 2))
-                np.sqrt(delta, out=delta)
-                delta /= std
-                delta *= g
-                acc_delta *= rho
-                addcmul_(acc_delta, delta, delta, 1 - rho)
-                add_(p._data, delta, -lr)
-                _bump(p)
+                _next_step(state)
+                s = p._data.real.dtype.type
+                for pb, vb, ab, gb, t, u, d in _blocks(
+                        (p._data, state["square_avg"]._data, state["acc_delta"]._data),
+                        (g,), 3):
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact,
+                                     p._data.dtype.kind == "c")
+                    vb *= s(rho)
+                    addcmul_(vb, gb, gb, 1 - rho, t, exact)
+                    np.add(vb, s(eps), out=t)    # std = square_avg.add(eps).sqrt_()
+                    sqrt_(t, t)
+                    np.add(ab, s(eps), out=d)    # delta = acc_delta.add(eps).sqrt_()
+                    sqrt_(d, d)
+                    d /= t                       # delta.div_(std).mul_(grad)
+                    d *= gb
+                    ab *= s(rho)
+                    addcmul_(ab, d, d, 1 - rho, t, exact)
+                    axpy_(pb, d, -lr, exact, t)
+                _bump(p, 1, state, square_avg=2, acc_delta=2)
         return loss

@@ -1,5 +1,6 @@
 """Adagrad (Note [Optimizer updates]). Its state is created up front, as PyTorch's."""
-from .optimizer import Optimizer, _bump, _scalar_state, _sqrt, _zeros_like, addcdiv_, addcmul_
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step,
+                        _scalar_state, _zeros_like, addcdiv_, addcmul_, sqrt_)
 
 __all__ = ["Adagrad"]
 
@@ -36,18 +37,17 @@ class Adagrad(Optimizer):
             lr, wd, eps, lr_decay = (group["lr"], group["weight_decay"], group["eps"],
                                      group["lr_decay"])
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
-                state["step"]._data += 1
-                step = float(state["step"]._data)
-                if group["maximize"]:
-                    g = -g
-                if wd != 0:
-                    g = g + wd * p._data
+                step = _next_step(state)
+                s = p._data.real.dtype.type
                 clr = lr / (1 + (step - 1) * lr_decay)
-                s = state["sum"]._data
-                addcmul_(s, g, g)
-                std = _sqrt(s)
-                std += eps
-                addcdiv_(p._data, g, std, -clr)
-                _bump(p)
+                for pb, sb, gb, t, u in _blocks((p._data, state["sum"]._data), (g,), 2):
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact,
+                                     p._data.dtype.kind == "c")
+                    addcmul_(sb, gb, gb, 1, t, exact)
+                    sqrt_(sb, t)   # std = state_sum.sqrt().add_(eps)
+                    t += s(eps)
+                    addcdiv_(pb, gb, t, -clr, u)
+                _bump(p, 1, state, sum=1)
         return loss

@@ -1,8 +1,8 @@
 """Adamax: Adam with the infinity norm (Note [Optimizer updates])."""
 from .._backend import np
 from .adam import _check_betas
-from .optimizer import (Optimizer, _bump, _next_step, _scalar_state, _tmp, _weight_decay,
-                        _zeros_like, addcdiv_, lerp_)
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step,
+                        _scalar_state, _zeros_like, addcdiv_, lerp_)
 
 __all__ = ["Adamax"]
 
@@ -22,22 +22,24 @@ class Adamax(Optimizer):
             beta1, beta2 = group["betas"]
             lr, wd, eps = group["lr"], group["weight_decay"], group["eps"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
                     state["exp_avg"] = _zeros_like(p)
                     state["exp_inf"] = _zeros_like(p)
-                if group["maximize"]:
-                    g = -g
                 step = _next_step(state)
-                g = _weight_decay(p, g, lr, wd)
-                exp_avg, exp_inf = state["exp_avg"]._data, state["exp_inf"]._data
-                lerp_(exp_avg, g, 1 - beta1)
-                exp_inf *= beta2
-                a = np.abs(g, out=_tmp(exp_inf, 1))
-                a += eps
-                np.maximum(exp_inf, a, out=exp_inf)
+                s = p._data.real.dtype.type
                 clr = lr / (1 - beta1 ** step)
-                addcdiv_(p._data, exp_avg, exp_inf, -clr)
-                _bump(p)
+                for pb, mb, eb, gb, t, u in _blocks(
+                        (p._data, state["exp_avg"]._data, state["exp_inf"]._data), (g,), 2):
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact,
+                                     p._data.dtype.kind == "c")
+                    lerp_(mb, gb, 1 - beta1, t, exact)
+                    eb *= s(beta2)   # torch.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps))
+                    np.abs(gb, out=t)
+                    t += s(eps)
+                    np.maximum(eb, t, out=eb)
+                    addcdiv_(pb, mb, eb, -clr, t)
+                _bump(p, 1, state, exp_avg=1, exp_inf=2)
         return loss

@@ -1,6 +1,8 @@
 """ASGD: averaged SGD (Note [Optimizer updates])."""
 from .. import _dtypes
-from .optimizer import Optimizer, _bump, _scalar_state, _zeros_like, add_
+from .._backend import np
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step,
+                        _scalar_state, _zeros_like, axpy_)
 
 __all__ = ["ASGD"]
 
@@ -23,31 +25,28 @@ class ASGD(Optimizer):
             lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
             wd = group["weight_decay"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
                     state["eta"] = _scalar_state(lr)
                     state["mu"] = _scalar_state(1.0)
                     state["ax"] = _zeros_like(p)
-                if group["maximize"]:
-                    g = -g
-                state["step"]._data += 1
-                if wd != 0:
-                    g = g + wd * p._data
-                param = p._data
-                eta = state["eta"]._data
-                eta_value = float(eta)
-                param *= 1 - lambd * eta_value
-                add_(param, g, -eta_value)
-                _bump(p, 2)
-                ax, mu = state["ax"]._data, state["mu"]._data
-                if float(mu) != 1:
-                    d = param - ax
-                    d *= float(mu)
-                    ax += d
-                else:
-                    ax[...] = param
-                step = float(state["step"]._data)
+                step = _next_step(state)
+                s = p._data.real.dtype.type
+                eta, mu = state["eta"]._data, state["mu"]._data
+                eta_value, mu_value = float(eta), float(mu)
+                for pb, xb, gb, t in _blocks((p._data, state["ax"]._data), (g,), 1):
+                    gb = _grad_block(pb, gb, group["maximize"], wd, t, exact)
+                    pb *= s(1 - lambd * eta_value)   # decay term
+                    axpy_(pb, gb, -eta_value, exact, t)
+                    if mu_value != 1:   # ax.add_(param.sub(ax).mul_(mu))
+                        np.subtract(pb, xb, out=t)
+                        t *= s(mu_value)
+                        xb += t
+                    else:
+                        np.copyto(xb, pb)
+                _bump(p, 2, state, ax=1, eta=1, mu=1)
                 # PyTorch copies `as_tensor(python float)`: rounded to the default dtype
                 as_tensor = _dtypes.get_default_dtype().np.type
                 eta[...] = as_tensor(lr / ((1 + lambd * lr * step) ** alpha))

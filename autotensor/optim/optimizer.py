@@ -4,11 +4,14 @@ Note [Optimizer updates]
 ~~~~~~~~~~~~~~~~~~~~~~~~
 Every optimizer follows PyTorch's single-tensor CPU algorithm (``torch/optim/*.py``,
 ``_single_tensor_*``: what PyTorch runs on CPU, where foreach kernels are not used) op by op,
-in the same order and in the parameter's dtype, so trajectories agree to rounding. The ops
-run on the NumPy arrays behind the tensors (no graph is recorded; ``step`` runs under
-``no_grad`` as in PyTorch), whole arrays at a time and in place where PyTorch writes in
-place. Python-float coefficients stay Python floats so NumPy keeps the array's dtype (weak
-scalars, like PyTorch's). Each in-place write to a parameter bumps its version counter once,
+in the same order and in the parameter's dtype, its fused multiply-adds rounded once (Note
+[Fused optimizer updates]), so a parameter's trajectory is PyTorch's bit for bit (up to
+PORTED_MAX elements; complex ones through their real views, as PyTorch's). The ops run on
+the NumPy arrays behind the tensors (no graph is recorded; ``step`` runs under ``no_grad``
+as in PyTorch), block by block (Note [Blocked updates]) and in place where PyTorch writes
+in place. Python-float coefficients are rounded to the parameter's dtype as aten reads
+them; bias corrections and step sizes are Python floats computed as PyTorch's (from
+``step.item()``). Each in-place write to a parameter bumps its version counter once,
 as the in-place op PyTorch runs would (Note [Version counter] in autograd/inplace.py).
 State tensors (``exp_avg``, ``step``, ...) are Tensors with PyTorch's names, dtypes and
 shapes, so ``state_dict()`` has PyTorch's structure and round-trips with it.
@@ -22,6 +25,7 @@ from itertools import chain
 
 from .. import _dtypes
 from .._backend import np
+from .._ops.raw import PORTED_MAX, _fma
 from .._tensor import Tensor, _make
 from ..autograd import grad_mode
 from ..autograd.graph import RemovableHandle
@@ -101,9 +105,13 @@ def _zeros_like(p, value=0):
     return _make(np.full_like(p._data, value))
 
 
-def _bump(p, n=1):
-    """Count in-place writes to a parameter on its version counter."""
+def _bump(p, n=1, state=None, **counts):
+    """Count in-place writes to a parameter on its version counter, and (``counts``) those
+    PyTorch's update makes to the state tensors named."""
     p._vc[0] += n
+    for k, m in counts.items():
+        if state.get(k) is not None:
+            state[k]._vc[0] += m
 
 
 _work = threading.local()
@@ -144,7 +152,8 @@ def _tmp(like, slot=0):
 # and a scratch block replaces the parameter-sized temporaries. 64K elements (256 KB a
 # float32 array, six arrays 1.5 MB) measured fastest on a 2 MB-L2 Xeon among 8K-256K:
 # smaller blocks pay NumPy's ~1 us a call more often, larger ones spill the cache
-# (benchmarks/PROFILE.md, "Adam step").
+# (benchmarks/PROFILE.md, "Adam step"). Since stop 37 a parameter of at most PORTED_MAX
+# (= _BLOCK) elements is one block updated with exact FMAs (Note [Fused optimizer updates]).
 _BLOCK = 1 << 16
 
 
@@ -157,7 +166,11 @@ def _blocks(written, read, n_scratch):
     are (any strides), with work arrays of their shape. Larger ones are cut through flat
     views when C-contiguous (a non-contiguous gradient is copied once); a larger
     non-contiguous written array (a transposed parameter: rare) makes one block of
-    everything, with whole-size work arrays."""
+    everything, with whole-size work arrays. Complex arrays are updated through their real
+    views, as PyTorch's ``view_as_real`` of them."""
+    if written[0].dtype.kind == "c":
+        written = [_as_real(a) for a in written]
+        read = [_as_real(a) for a in read]
     first, block = written[0], _BLOCK
     n = first.size
     if n <= block:
@@ -169,6 +182,14 @@ def _blocks(written, read, n_scratch):
     work = _work_blocks(first.dtype, (block,), n_scratch, block)
     return [[None if a is None else a[i:i + block] for a in flat] +
             [w[:min(block, n - i)] for w in work] for i in range(0, n, block)]
+
+
+def _as_real(a):
+    """``torch.view_as_real``: a complex array as a writable float view, pairs last."""
+    if a is None or a.dtype.kind != "c":
+        return a
+    return np.lib.stride_tricks.as_strided(a.real, a.shape + (2,),
+                                           a.strides + (a.itemsize // 2,))
 
 
 def _work_blocks(dt, shape, n_scratch, block):
@@ -191,83 +212,163 @@ def _work_blocks(dt, shape, n_scratch, block):
     return views
 
 
-def _sqrt(a, slot=1):
-    """``a.sqrt()`` into a work array."""
-    return np.sqrt(a, out=_tmp(a, slot))
+# Note [Fused optimizer updates]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's single-tensor updates run aten kernels that round once where NumPy's obvious
+# expression rounds twice: ``a.add_(b, alpha=)`` is fma(b, alpha, a), ``addcmul_`` is
+# fma(value * t1, t2, self), ``lerp_`` is fma(w, end - self, self) (Note [Fused add] in
+# _ops/raw.py, Note [addcmul's kernel] in _ops/pointwise.py). Rounded twice, SGD's plain
+# ``param - lr * grad`` already gave another float32 in the first step (869 of the 1,200
+# steps of 20 configurations x 30 steps x 2 dtypes differed before stop 37). The kernels
+# below run those fused ops on blocks (Note [Blocked updates]), every other op as PyTorch's,
+# with numbers rounded to the parameter's dtype as aten reads them (``Scalar.to<float>()``).
+# float32's FMA: the product of two float32s is exact in float64 and their float64 sum
+# rounds once; rounding that to float32 is correct unless the sum landed exactly on a
+# float32 midpoint (the low 29 bits 1000...0) or in float32's subnormal range: one check
+# each a block, and the rare block that trips one is redone by _random's exact FMA.
+# float64's is _random's Boldo-Melquiond FMA (about 25 NumPy passes); float16 and bfloat16
+# round the float32 FMA to their type. The exact FMA costs 5-10 x the NumPy expression: a
+# 1M-parameter Adam step took 4 x as long, SGD with momentum 5 x. So, as the tensor ops'
+# ported kernels (Note [Size of the ported kernels] in _ops/raw.py), a parameter of up to
+# PORTED_MAX elements (``_exact``) is updated bit for bit, a larger one (where training
+# spends its time) with the two-rounding expression, an ulp or so away per step. sqrt is
+# the one op not PyTorch's everywhere: ``sqrt_``.
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+_TINY = 2.0 ** -125   # (float32's smallest normal is 2**-126: a margin for the rounding)
+_INT64_MIN = np.iinfo(np.int64).min
+_TINY_BITS = np.uint64(np.array(_TINY).view(np.uint64) - 1)
 
 
-# ---- elementwise kernels in PyTorch's evaluation order (in place on the array `a`) -------
-def lerp_(a, b, w):
-    """``a.lerp_(b, w)``: ATen's two-sided formula (exact at both ends)."""
-    t = np.subtract(b, a, out=_tmp(a))
-    if abs(w) < 0.5:
-        t *= w
-        a += t
-    else:
-        t *= 1 - w
-        np.subtract(b, t, out=a)
+def _wide(a):
+    """Two float64 work arrays shaped like the float32 block ``a`` (this thread's, kept per
+    shape as the block work arrays are)."""
+    if a.size > _BLOCK:  # (a large non-contiguous parameter: one block of everything)
+        return np.empty(a.shape, _F64), np.empty(a.shape, _F64)
+    cache = getattr(_work, "wide", None)
+    if cache is None:
+        cache = _work.wide = {}
+    views = cache.get(a.shape)
+    if views is None:
+        rows = cache.get(None)
+        if rows is None:
+            rows = cache[None] = np.empty((2, _BLOCK), _F64)
+        views = cache[a.shape] = [r[:a.size].reshape(a.shape) for r in rows]
+    return views
 
 
-def addcmul_(a, t1, t2, value=1.0):
-    """``a.addcmul_(t1, t2, value=v)`` = ``a + (v * t1) * t2``."""
-    t = np.multiply(t1, value, out=_tmp(a))
-    t *= t2
-    a += t
+def fma_(out, x, y, z, exact=True, work=None):
+    """``out[...] = x * y + z`` rounded once (Note [Fused optimizer updates]); ``x`` and
+    ``y`` arrays or scalars of out's dtype, ``out`` may be any of them. Not ``exact``: the
+    product rounded, then the sum (into ``work``, which may be x or y but not z; a fresh
+    array without one)."""
+    if not exact:
+        np.add(np.multiply(x, y, out=work), z, out=out)
+        return
+    dt = out.dtype
+    if dt == _F32:
+        s, s2 = _wide(out)
+        np.multiply(x, y, out=s, dtype=_F64)   # (exact: 24 + 24 bits)
+        np.add(s, z, out=s)
+        si, ss = s.view(np.int64), s2.view(np.int64)
+        np.left_shift(si, 35, out=ss)   # the low 29 bits on top: a midpoint's are 2**63
+        rare = s.size and ss.min() == _INT64_MIN
+        if not rare:  # a nonzero |sum| below _TINY: (bits - 1) wraps zero's to the top
+            np.abs(s, out=s2)
+            su = s2.view(np.uint64)
+            np.subtract(su, np.uint64(1), out=su)
+            rare = s.size and su.min() < _TINY_BITS
+        if rare:
+            s = _fma(x, y, z, np.float32)
+        np.copyto(out, s, casting="same_kind")
+    elif dt == _F64:
+        np.copyto(out, _fma(x, y, z, np.float64))
+    else:  # float16/bfloat16: aten's opmath (float32) kernels
+        np.copyto(out, _fma(np.float32(x) if np.ndim(x) == 0 else x.astype(_F32),
+                            y, z.astype(_F32), np.float32).astype(dt), casting="unsafe")
 
 
-def addcdiv_(a, t1, t2, value=1.0):
-    """``a.addcdiv_(t1, t2, value=v)`` = ``a + (v * t1) / t2``."""
-    t = np.multiply(t1, value, out=_tmp(a))
-    t /= t2
-    a += t
+def sqrt_(a, out):
+    """``a.sqrt()`` into ``out``, correctly rounded. PyTorch's CPU sqrt is MKL's, which on
+    AMD CPUs is an ulp off on 1-20% of inputs (float32 of any length; float64 1.4%):
+    README "Numerics"; the optimizers' one op that is not PyTorch's bit for bit there (the
+    tests swap this function for torch's to check the rest)."""
+    return np.sqrt(a, out=out)
 
 
-def add_(a, b, alpha=1.0):
-    """``a.add_(b, alpha=alpha)``."""
+def axpy_(a, b, alpha, exact=True, work=None):
+    """``a.add_(b, alpha=alpha)``: fma(b, alpha, a); exact sums at alpha = +-1."""
     if alpha == 1:
         a += b
     elif alpha == -1:
         a -= b
+    elif exact:
+        fma_(a, b, a.dtype.type(alpha), a)
     else:
-        a += np.multiply(b, alpha, out=_tmp(a))
+        a += np.multiply(b, a.dtype.type(alpha), out=work)
 
 
-def _add_scaled(a, b, alpha, work):
-    """``a.add_(b, alpha=alpha)`` with a work array the size of ``b`` (which may be it)."""
-    if alpha == 1:
-        a += b
-    elif alpha == -1:
-        a -= b
+def addcmul_(a, t1, t2, value, work, exact=True):
+    """``a.addcmul_(t1, t2, value=value)``: fma(value * t1, t2, a)."""
+    if value != 1:
+        t1 = np.multiply(t1, a.dtype.type(value), out=work)
+    fma_(a, t1, t2, a, exact, work)
+
+
+def addcdiv_(a, t1, t2, value, work):
+    """``a.addcdiv_(t1, t2, value=value)``: ``a + value * t1 / t2``, unfused as aten's."""
+    t = np.multiply(t1, a.dtype.type(value), out=work)
+    np.divide(t, t2, out=t)
+    a += t
+
+
+def lerp_(a, b, w, work, exact=True):
+    """``a.lerp_(b, w)`` for a number w: aten's fma(w, b - a, a) for |w| < 0.5, else
+    fma(w - 1, b - a, b) (the tensor op's kernel there: its zero-sign rule at w = 1)."""
+    s = a.dtype.type
+    if a.dtype in (_F32, _F64) and abs(s(w)) < 0.5:
+        d = np.subtract(b, a, out=work)
+        fma_(a, s(w), d, a, exact, work)
     else:
-        a += np.multiply(b, alpha, out=work)
+        from .._ops.pointwise import _lerp
+        np.copyto(a, _lerp(a, b, w))
 
 
 def _next_step(state):
-    """Advance the per-parameter ``step`` count; its float value for the bias corrections."""
+    """Advance the per-parameter ``step`` count; its float value for the bias corrections
+    (PyTorch's ``_get_value(step_t)``)."""
     state["step"]._data += 1
+    state["step"]._vc[0] += 1
     return float(state["step"]._data)
 
 
-def _weight_decay(p, g, lr, wd, decoupled=False):
-    """L2 weight decay: added to the gradient, or (``decoupled``, AdamW's form) a shrink of
-    the weights in place before the update."""
-    if wd == 0:
-        return g
-    if decoupled:
-        p._data *= 1 - lr * wd
-        _bump(p)
-        return g
-    return g + wd * p._data
+def _grad_block(pb, gb, maximize, wd, work, exact=True, complex_first=False):
+    """PyTorch's ``grad = -grad if maximize``; ``grad = grad.add(param, alpha=wd)``: the
+    gradient block to use (``gb`` itself when neither applies, else ``work``).
+    ``complex_first``: a complex parameter whose optimizer adds the weight decay before its
+    view_as_real, where aten's complex add with alpha rounds twice."""
+    if maximize:
+        gb = np.negative(gb, out=work)
+    if wd != 0:
+        fma_(work, pb, pb.dtype.type(wd), gb, exact and not complex_first,
+             None if gb is work else work)
+        gb = work
+    return gb
 
 
-def _adam_moments(state, g, beta1, beta2):
-    """Adam's running averages, updated in place: exp_avg <- lerp(exp_avg, g, 1 - beta1),
-    exp_avg_sq <- beta2 * exp_avg_sq + (1 - beta2) * g * g."""
-    exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-    lerp_(exp_avg, g, 1 - beta1)
-    exp_avg_sq *= beta2
-    addcmul_(exp_avg_sq, g, g, 1 - beta2)
-    return exp_avg, exp_avg_sq
+def _adam_moments(mb, vb, gb, beta1, beta2, work, exact=True):
+    """``exp_avg.lerp_(grad, 1 - beta1)``; ``exp_avg_sq.mul_(beta2).addcmul_(grad, grad,
+    value=1 - beta2)`` on blocks."""
+    lerp_(mb, gb, 1 - beta1, work, exact)
+    vb *= vb.dtype.type(beta2)
+    addcmul_(vb, gb, gb, 1 - beta2, work, exact)
+
+
+def _exact(p):
+    """Whether a parameter's fused multiply-adds are rounded once (Note [Fused optimizer
+    updates]): up to PORTED_MAX elements, as the tensor ops' (Note [Size of the ported
+    kernels] in _ops/raw.py)."""
+    return p._data.size <= PORTED_MAX
 
 
 class Optimizer:

@@ -1,7 +1,7 @@
 """RMSprop, centered and with momentum (Note [Optimizer updates])."""
 from .._backend import np
-from .optimizer import (Optimizer, _bump, _sqrt, _tmp, _scalar_state, _zeros_like, add_, addcdiv_,
-                        addcmul_, lerp_)
+from .optimizer import (Optimizer, _blocks, _bump, _exact, _grad_block, _next_step, _scalar_state,
+                        _zeros_like, addcdiv_, addcmul_, axpy_, fma_, lerp_, sqrt_)
 
 __all__ = ["RMSprop"]
 
@@ -32,6 +32,7 @@ class RMSprop(Optimizer):
             lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
             wd, momentum, centered = group["weight_decay"], group["momentum"], group["centered"]
             for p, g in self._params_with_grad(group):
+                exact = _exact(p)
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
@@ -40,30 +41,30 @@ class RMSprop(Optimizer):
                         state["momentum_buffer"] = _zeros_like(p)
                     if centered:
                         state["grad_avg"] = _zeros_like(p)
-                if group["maximize"]:
-                    g = -g
-                state["step"]._data += 1
-                if wd != 0:
-                    g = g + wd * p._data
-                square_avg = state["square_avg"]._data
-                square_avg *= alpha
-                addcmul_(square_avg, g, g, 1 - alpha)
-                if centered:
-                    grad_avg = state["grad_avg"]._data
-                    lerp_(grad_avg, g, 1 - alpha)
-                    avg = _tmp(square_avg, 1)
-                    np.copyto(avg, square_avg)
-                    addcmul_(avg, grad_avg, grad_avg, -1)
-                    np.sqrt(avg, out=avg)
-                else:
-                    avg = _sqrt(square_avg)
-                avg += eps
-                if momentum > 0:
-                    buf = state["momentum_buffer"]._data
-                    buf *= momentum
-                    addcdiv_(buf, g, avg)
-                    add_(p._data, buf, -lr)
-                else:
-                    addcdiv_(p._data, g, avg, -lr)
-                _bump(p)
+                _next_step(state)
+                s = p._data.real.dtype.type
+                buf = state["momentum_buffer"]._data if momentum > 0 else None
+                grad_avg = state["grad_avg"]._data if centered else None
+                for pb, vb, bb, ab, gb, t, u, d in _blocks(
+                        (p._data, state["square_avg"]._data, buf, grad_avg), (g,), 3):
+                    gb = _grad_block(pb, gb, group["maximize"], wd, u, exact,
+                                     p._data.dtype.kind == "c")
+                    vb *= s(alpha)
+                    addcmul_(vb, gb, gb, 1 - alpha, t, exact)
+                    if centered:   # avg = square_avg.addcmul(grad_avg, grad_avg, value=-1)
+                        lerp_(ab, gb, 1 - alpha, t, exact)
+                        np.negative(ab, out=t)
+                        fma_(d, t, ab, vb, exact, t)
+                        sqrt_(d, d)
+                    else:
+                        sqrt_(vb, d)
+                    d += s(eps)
+                    if bb is not None:   # buf.mul_(momentum).addcdiv_(grad, avg)
+                        bb *= s(momentum)
+                        np.divide(gb, d, out=t)
+                        bb += t
+                        axpy_(pb, bb, -lr, exact, t)
+                    else:
+                        addcdiv_(pb, gb, d, -lr, t)
+                _bump(p, 1, state, square_avg=2, momentum_buffer=2, grad_avg=1)
         return loss

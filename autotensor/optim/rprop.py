@@ -1,6 +1,7 @@
 """Rprop: sign-based steps with per-element adaptive sizes (Note [Optimizer updates])."""
 from .._backend import np
-from .optimizer import Optimizer, _bump, _scalar_state, _zeros_like
+from .._ops.raw import sign as sign_
+from .optimizer import Optimizer, _as_real, _bump, _next_step, _scalar_state, _zeros_like
 
 __all__ = ["Rprop"]
 
@@ -27,18 +28,22 @@ class Rprop(Optimizer):
                 if len(state) == 0:
                     state["step"] = _scalar_state(0.0)
                     state["prev"] = _zeros_like(p)
-                    state["step_size"] = _zeros_like(p, group["lr"])
+                    lr = group["lr"]  # (complex: both parts step, as PyTorch's)
+                    state["step_size"] = _zeros_like(
+                        p, complex(lr, lr) if p._data.dtype.kind == "c" else lr)
                 if group["maximize"]:
                     g = -g
-                state["step"]._data += 1
-                prev, step_size = state["prev"]._data, state["step_size"]._data
-                sign = np.sign(g * prev)
-                sign = np.where(sign > 0, etaplus, np.where(sign < 0, etaminus, 1)).astype(
-                    g.dtype)
+                _next_step(state)
+                # (complex: through the real views, as PyTorch's view_as_real)
+                prev, step_size = _as_real(state["prev"]._data), _as_real(state["step_size"]._data)
+                g, param = _as_real(g), _as_real(p._data)
+                s = g.dtype.type
+                sign = sign_(g * prev)   # (aten's sign: 0 at NaN, as the masks below)
+                sign = np.where(sign > 0, s(etaplus), np.where(sign < 0, s(etaminus), s(1)))
                 step_size *= sign
                 np.clip(step_size, step_size_min, step_size_max, out=step_size)
-                g = np.where(sign == etaminus, 0, g).astype(g.dtype)
-                p._data -= np.sign(g) * step_size
-                _bump(p)
+                g = np.where(sign == s(etaminus), s(0), g)
+                param -= sign_(g) * step_size   # param.addcmul_(grad.sign(), step_size,
+                _bump(p, 1, state, prev=1, step_size=2)  # value=-1): the product is exact
                 prev[...] = g
         return loss

@@ -1,8 +1,8 @@
 """SGD with momentum, dampening, Nesterov, weight decay and maximize (Note [Optimizer updates]),
-block by block (Note [Blocked updates])."""
+block by block (Note [Blocked updates]) with aten's fused adds (Note [Fused optimizer updates])."""
 from .._backend import np
 from .._tensor import _make
-from .optimizer import Optimizer, _add_scaled as _axpy, _blocks, _bump, required
+from .optimizer import Optimizer, _blocks, _bump, _exact, _grad_block, axpy_, fma_, required
 
 __all__ = ["SGD"]
 
@@ -38,11 +38,11 @@ class SGD(Optimizer):
         for group in self.param_groups:
             lr, momentum = group["lr"], group["momentum"]
             wd, damp, nesterov = group["weight_decay"], group["dampening"], group["nesterov"]
+            maximize = group["maximize"]
             for p, g in self._params_with_grad(group):
-                # grad = (-grad if maximize else grad) [+ weight_decay * param]: the sign
-                # folds into the coefficients below when there is no weight decay
-                sign = -1.0 if group["maximize"] and wd == 0 else 1.0
-                s = p._data.dtype.type
+                exact = _exact(p) and p._data.dtype.kind != "c"  # (aten's complex add
+                # with alpha is not fused; PyTorch's SGD takes no view_as_real)
+                s = p._data.real.dtype.type
                 buf, first = None, False
                 if momentum != 0:
                     state = self.state[p]
@@ -54,24 +54,19 @@ class SGD(Optimizer):
                         buf._vc[0] += 2
                 for pb, bb, gb, t in _blocks((p._data, None if buf is None else buf._data),
                                              (g,), 1):
-                    if wd != 0:
-                        np.multiply(pb, s(wd), out=t)
-                        (np.subtract if group["maximize"] else np.add)(t, gb, out=t)
-                        gb = t
-                    if bb is None:
-                        _axpy(pb, gb, s(-lr * sign), t)
-                        continue
-                    if first:
-                        np.multiply(gb, s(sign), out=bb)
-                    else:
-                        bb *= s(momentum)
-                        _axpy(bb, gb, s((1 - damp) * sign), t)
-                    if nesterov:  # param -= lr * (grad + momentum * buf); here dampening
-                        # is 0 and so, when grad is the work block t, the add above left it
-                        # as it was
-                        _axpy(pb, gb, s(-lr * sign), t)
-                        _axpy(pb, bb, s(-lr * momentum), t)
-                    else:
-                        _axpy(pb, bb, s(-lr), t)
+                    gb = _grad_block(pb, gb, maximize, wd, t, exact)
+                    if bb is not None:
+                        if first:
+                            np.copyto(bb, gb)
+                        else:
+                            bb *= s(momentum)
+                            axpy_(bb, gb, 1 - damp, exact, t)  # (nesterov: alpha 1,
+                            # so t, which may hold grad, is not used as work)
+                        if nesterov:  # grad = grad.add(buf, alpha=momentum)
+                            fma_(t, bb, s(momentum), gb, exact)
+                            gb = t
+                        else:
+                            gb = bb
+                    axpy_(pb, gb, -lr, exact, t)
                 _bump(p)
         return loss
