@@ -80,12 +80,11 @@ def _check(mode, dtype, seed, n, big=False):
         assert _same(ag, tg), ("backward", shape, kw, cl)
 
 
-# (float32 linear was exact before; every other combination differed)
+# (float32 linear was exact before and is kept as a regression check; every other
+# combination differed)
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 @pytest.mark.parametrize("mode", ["linear", "bilinear", "trilinear"])
 def test_linear_modes_bit_for_bit(mode, dtype):
-    if (mode, dtype) == ("linear", "float32"):
-        pytest.skip("exact before stop 37 (tests/test_fuzz_interp_stop36.py)")
     _check(mode, dtype, 37, 40)
 
 
@@ -105,12 +104,10 @@ def test_bicubic_generic_sizes_bit_for_bit(dtype):
     _check("bicubic", dtype, 372, 3, big=True)
 
 
-# (nearest-exact float32 was exact before, in these cases too)
+# (nearest-exact float32 was exact before, in these cases too: a regression check)
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 @pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
 def test_nearest_bit_for_bit(mode, dtype):
-    if (mode, dtype) == ("nearest-exact", "float32"):
-        pytest.skip("exact before stop 37")
     _check(mode, dtype, 373, 30)
     _check(mode, dtype, 374, 3, big=True)
 
