@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py",
                 "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py",
                 "pending_stop37/b_repro_002.py", "pending_stop37/c_repro_001.py",
-                "pending_stop37/d_repro_002.py"]
+                "pending_stop37/d_repro_002.py", "pending_stop37/e_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -355,4 +355,47 @@ def test_unary_result_strides(layout, op):
     input's strides, size-1 dims' too); the others TensorIterator's."""
     def run(mod):
         return getattr(_ODD_STRIDES[layout](mod), op)().stride()
+    assert run(autotensor) == run(torch)
+
+
+def _dirty_function(mod, two):
+    class Dirty(mod.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            a.mul_(2)
+            ctx.mark_dirty(a)
+            return (a, a * 1) if two else a
+
+        @staticmethod
+        def backward(ctx, *g):
+            return g[0] * 2
+    return Dirty
+
+
+@pytest.mark.parametrize("two", [False, True])
+@pytest.mark.parametrize("case", ["split", "slice", "plain", "nograd_view"])
+def test_mark_dirty_resets_grad_before_the_view_checks(case, two):
+    """set_history: the leaf and several-outputs checks, then .grad reset, then
+    rebase_history's view checks (a multi-output view's error leaves .grad None)."""
+    def run(mod):
+        v0 = mod.ones(2, requires_grad=True) * 1
+        if case == "split":
+            v1 = v0.split(1, 0)[0]
+        elif case == "slice":
+            v1 = v0[:1]
+        elif case == "plain":
+            v1 = v0 * 1
+        else:
+            with mod.no_grad():
+                v1 = v0[:1]
+        if case == "nograd_view":
+            v1.grad = mod.ones(1)
+        else:
+            v1.sum().backward(inputs=[v1], retain_graph=True)
+        try:
+            _dirty_function(mod, two).apply(v1)
+            err = None
+        except RuntimeError as e:
+            err = str(e)
+        return err, None if v1.grad is None else v1.grad.tolist()
     assert run(autotensor) == run(torch)

@@ -391,7 +391,6 @@ def _dirty_errors(o, inputs, n_outputs):
         warnings.warn("Only input Tensors should be given to ctx.mark_dirty(). If a Tensor is "
                       "not an input, there is no need to pass it to mark_dirty().",
                       UserWarning, stacklevel=5)
-    inplace.check_inplace(o, tuple(inputs.values()))
     if o._view is not None and n_outputs > 1:
         raise RuntimeError(
             "If your Function modifies inplace an input that is a view of another Tensor, "
@@ -402,6 +401,10 @@ def _dirty_errors(o, inputs, n_outputs):
             "returns a single Tensor and a second one that does the other operations). You "
             "can ask on the forum https://discuss.pytorch.org/ if you need help to do this "
             "change.")
+    # (set_history resets the .grad of a modified input before rebase_history, whose view
+    # checks may still refuse it)
+    o._grad = None
+    inplace.check_inplace(o, tuple(inputs.values()))
 
 
 def _alias(t, ctx):
