@@ -12,7 +12,8 @@ torch = pytest.importorskip("torch")
 _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro_007.py",
                 "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py",
                 "pending_stop37/b_repro_002.py", "pending_stop37/c_repro_001.py",
-                "pending_stop37/d_repro_002.py", "pending_stop37/e_repro_001.py"]
+                "pending_stop37/d_repro_002.py", "pending_stop37/e_repro_001.py",
+                "pending_stop37/fin30_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -399,3 +400,33 @@ def test_mark_dirty_resets_grad_before_the_view_checks(case, two):
             err = str(e)
         return err, None if v1.grad is None else v1.grad.tolist()
     assert run(autotensor) == run(torch)
+
+
+_CONV_DTYPES = ["float32", "float64", "long", "half", "bool", "complex64", "bfloat16", "int32"]
+
+
+@pytest.mark.parametrize("bias", [None, "same", "float64"])
+@pytest.mark.parametrize("fn,xs,ws", [
+    ("conv1d", (1, 0, 3), (2, 0, 1)), ("conv1d", (0, 2, 3), (2, 2, 1)),
+    ("conv2d", (1, 0, 3, 3), (2, 0, 1, 1)), ("conv2d", (0, 2, 3, 3), (2, 2, 1, 1)),
+    ("conv_transpose1d", (1, 0, 3), (0, 2, 1)), ("conv_transpose1d", (0, 2, 3), (2, 2, 1)),
+    ("conv_transpose2d", (0, 2, 3, 3), (2, 2, 1, 1)), ("conv3d", (0, 2, 2, 2, 2), (2, 2, 1, 1, 1))])
+def test_empty_convolution_dtypes(fn, xs, ws, bias):
+    """The Empty backend checks no dtypes: its result is input.view(-1) * weight_view (no
+    input channels) or input * weight_view[0] (a 0-d operand), then add_(bias[0])."""
+    def run(mod, xd, wd):
+        x = mod.zeros(xs, dtype=getattr(mod, xd))
+        w = mod.zeros(ws, dtype=getattr(mod, wd))
+        nb = ws[1] if "transpose" in fn else ws[0]
+        b = None if bias is None else mod.zeros(
+            nb, dtype=x.dtype if bias == "same" else mod.float64)
+        try:
+            r = getattr(mod.nn.functional, fn)(x, w, b)
+        except (RuntimeError, NotImplementedError, TypeError) as e:
+            return type(e).__name__, str(e)
+        return str(r.dtype).split(".")[-1], tuple(r.shape)
+    for xd in _CONV_DTYPES:
+        for wd in _CONV_DTYPES:
+            if {xd, wd} == {"half", "complex64"}:
+                continue  # (PyTorch's complex32: not a dtype here)
+            assert run(autotensor, xd, wd) == run(torch, xd, wd), (xd, wd)

@@ -3419,7 +3419,15 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if x.size and 0 not in w.shape[2:]:
         out = convolution_kernel(x, w, None if bias is None else bias._data, *params)
         return _finish(CONVOLUTION, (input, weight, bias), params, out)
-    r = _finish(CONVOLUTION, (input, weight, bias), params, _empty_convolution(x, w, *params))
+    out = _empty_convolution(x, w, *params)
+    if bias is not None:  # (the Empty backend's output.add_(bias[0]): add_'s cast check)
+        from .. import _dtypes, can_cast
+        od = _dtypes.from_numpy(out.dtype)
+        rt = _dtypes.binary_result_dtype(od, False, bias.dtype, True)
+        if not can_cast(rt, od):
+            raise RuntimeError(f"result type {_dtypes.scalar_name(rt)} can't be cast to the "
+                               f"desired output type {_dtypes.scalar_name(od)}")
+    r = _finish(CONVOLUTION, (input, weight, bias), params, out)
     from ..autograd import forward_ad
     if forward_ad._current[0] >= 0 and forward_ad._tangent_or_none(r) is None and \
             forward_ad._any_tangent(None, [input, weight, bias]):
@@ -3449,7 +3457,14 @@ def _empty_convolution(x, w, stride, padding, dilation, transposed, output_paddi
             spatial = tuple((n + 2 * p - d * (k - 1) - 1) // s + 1 for n, s, p, d, k in
                             zip(x.shape[2:], stride, padding, dilation, w.shape[2:]))
             cout = w.shape[0]
-        return np.zeros((x.shape[0], cout if x.shape[1] else 0) + spatial, x.dtype)
+        # (its product: input.view(-1) * weight_view for no input channels, else
+        # input * weight_view[0], a 0-d operand: the promoted dtype)
+        from .. import _dtypes
+        xd, wd = _dtypes.from_numpy(x.dtype), _dtypes.from_numpy(w.dtype)
+        dt = _dtypes.promote_types(xd, wd) if not x.shape[1] else \
+            _dtypes.binary_result_dtype(xd, False, wd, True)
+        return np.zeros((x.shape[0], cout if x.shape[1] else 0) + spatial,
+                        _dtypes.numpy_dtype_of(dt))
     if x.dtype in (np.float32, _bfloat16_np()):  # (mkldnn's primitive refuses)
         kind = "deconvolution" if transposed else "convolution"
         raise RuntimeError(f"could not create a primitive descriptor for the {kind} forward "
@@ -4294,7 +4309,8 @@ def aa_taps(out, in_size, scale, align_corners, kind, dtype):
 # unchanged; per output ``t = x[xmin] * w0; t += x[xmin + j] * w_j`` for j < xsize in
 # scalar_t, with aa_taps' weights. As built (measured per tap count): the loop's steps go
 # in 16-byte groups (4 float / 2 double lanes: products rounded, then added in order) and
-# the remaining m % lanes steps of m = xsize - 1 are fused multiply-adds. The backward (upsample_separable_Nd_backward_aa)
+# the remaining m % lanes steps of m = xsize - 1 are fused multiply-adds. The backward
+# (upsample_separable_Nd_backward_aa)
 # walks the outputs in order, per output its rows then columns: grad_input +=
 # (wx * wy) * g, fused; here ranked per input position and applied in rounds.
 def aa_forward_kernel(x, mats):

@@ -1096,7 +1096,8 @@ def _conv_types(input, weight, bias, shape_in, nsp, transposed, stride, padding,
     checks]): two comparisons on the float32/float64 path."""
     x, w = input._data, weight._data
     if not (x.dtype == w.dtype and x.dtype.char in "fd" and (bias is None or
-                                                          bias._data.dtype == x.dtype)):
+                                                          bias._data.dtype == x.dtype)) \
+            and x.size:  # (an empty input's Empty backend checks no dtypes)
         _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride,
                             padding, dilation, groups)
 
