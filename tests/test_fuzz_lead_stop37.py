@@ -13,7 +13,7 @@ _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro
                 "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py",
                 "pending_stop37/b_repro_002.py", "pending_stop37/c_repro_001.py",
                 "pending_stop37/d_repro_002.py", "pending_stop37/e_repro_001.py",
-                "pending_stop37/fin30_repro_001.py"]
+                "pending_stop37/fin30_repro_001.py", "pending_stop37/fin30_repro_003.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -430,3 +430,20 @@ def test_empty_convolution_dtypes(fn, xs, ws, bias):
             if {xd, wd} == {"half", "complex64"}:
                 continue  # (PyTorch's complex32: not a dtype here)
             assert run(autotensor, xd, wd) == run(torch, xd, wd), (xd, wd)
+
+
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("dtype", ["long", "int32", "bool"])
+@pytest.mark.parametrize("shape,tshape", [((2, 3), (2,)), ((3,), ()), ((2, 3, 4, 5), (2, 4, 5)),
+                                          ((2, 0, 0), (2, 0)), ((2, 3, 4), (2, 4)),
+                                          ((2, 0), (2,))])
+def test_class_index_losses_refuse_integer_inputs(shape, tshape, dtype, loss):
+    """The kernels' dtype dispatch: nll_loss_out_frame, nll_loss2d_forward_out_frame."""
+    def run(mod):
+        try:
+            getattr(mod.nn.functional, loss)(mod.zeros(shape, dtype=getattr(mod, dtype)),
+                                             mod.zeros(tshape, dtype=mod.long))
+        except (RuntimeError, NotImplementedError, IndexError, ValueError) as e:
+            return type(e).__name__, str(e)
+        return "ok"
+    assert run(autotensor) == run(torch)

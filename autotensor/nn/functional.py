@@ -325,8 +325,9 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
         raise RuntimeError(f"size mismatch (got input: [{_errors.shape_str(x.shape)}] , "
                            f"target: [{_errors.shape_str(t.shape)}]")
     if not x.dtype.kind == "f":
-        raise NotImplementedError(f"\"nll_loss{'2d' if x.ndim == 4 else ''}_out_frame\" not "
-                                  f"implemented for '{_dtypes.scalar_name(input.dtype)}'")
+        kernel = "nll_loss2d_forward_out_frame" if x.ndim == 4 else "nll_loss_out_frame"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_dtypes.scalar_name(input.dtype)}'")
     single = x.ndim == 1                      # (C,) input, 0-d target: one NllLossBackward0
     saved_t = t.astype(np.int64, copy=False)  # (a (1,) target: PyTorch's backward refuses it)
     if single:
