@@ -13,7 +13,8 @@ _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro
                 "pending_stop37/a_repro_001.py", "pending_stop37/b_repro_001.py",
                 "pending_stop37/b_repro_002.py", "pending_stop37/c_repro_001.py",
                 "pending_stop37/d_repro_002.py", "pending_stop37/e_repro_001.py",
-                "pending_stop37/fin30_repro_001.py", "pending_stop37/fin30_repro_003.py"]
+                "pending_stop37/fin30_repro_001.py", "pending_stop37/fin30_repro_003.py",
+                "pending_stop37/fin30b_repro_001.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -445,5 +446,28 @@ def test_class_index_losses_refuse_integer_inputs(shape, tshape, dtype, loss):
                                              mod.zeros(tshape, dtype=mod.long))
         except (RuntimeError, NotImplementedError, IndexError, ValueError) as e:
             return type(e).__name__, str(e)
+        return "ok"
+    assert run(autotensor) == run(torch)
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("fn,xs,ws", [
+    ("conv_transpose1d", (1, 1), (1, 0, 0)), ("conv_transpose1d", (1, 1, 1), (1, 0, 0)),
+    ("conv_transpose1d", (2, 1, 5), (1, 2, 0)), ("conv1d", (1, 1, 3), (1, 1, 0)),
+    ("conv1d", (1, 3), (1, 1, 0)), ("conv1d", (16, 1, 3), (1, 1, 0)),
+    ("conv2d", (1, 1, 3, 3), (1, 1, 0, 2)), ("conv2d", (2, 1, 3, 3), (1, 1, 2, 0)),
+    ("conv_transpose2d", (1, 1, 3, 3), (1, 1, 0, 2)), ("conv1d", (1, 2, 30), (4, 2, 0)),
+    ("conv1d", (1, 1, 3), (2, 1, 0)), ("conv3d", (1, 1, 2, 2, 2), (1, 1, 0, 1, 1))])
+def test_empty_kernel_refusals(fn, xs, ws, dtype, stride):
+    """An empty kernel: mkldnn's primitive error where use_mkldnn picks it, else the slow
+    kernels' size checks (slow_conv3d's own wording)."""
+    def run(mod):
+        dt = getattr(mod, dtype)
+        try:
+            getattr(mod.nn.functional, fn)(mod.ones(xs, dtype=dt), mod.ones(ws, dtype=dt),
+                                           stride=stride)
+        except RuntimeError as e:
+            return str(e)
         return "ok"
     assert run(autotensor) == run(torch)

@@ -3465,19 +3465,19 @@ def _empty_convolution(x, w, stride, padding, dilation, transposed, output_paddi
             _dtypes.binary_result_dtype(xd, False, wd, True)
         return np.zeros((x.shape[0], cout if x.shape[1] else 0) + spatial,
                         _dtypes.numpy_dtype_of(dt))
-    if x.dtype in (np.float32, _bfloat16_np()):  # (mkldnn's primitive refuses)
+    from ..nn.functional import _uses_mkldnn
+    if _uses_mkldnn(x, w, x.shape, stride, dilation, groups):  # (mkldnn's primitive refuses)
         kind = "deconvolution" if transposed else "convolution"
         raise RuntimeError(f"could not create a primitive descriptor for the {kind} forward "
                            f"propagation primitive. Run workload with environment variable "
                            f"ONEDNN_VERBOSE=all to get additional diagnostic information.")
+    if w.ndim == 5 and not transposed:  # (slow_conv3d's shape check)
+        kt, kh, kw = w.shape[2:]
+        raise RuntimeError(f"kernel size should be greater than zero, but got: {kt} x {kh} x "
+                           f"{kw} (TxHxW)")
     kh, kw = ((1,) + tuple(w.shape[2:]))[-2:]
     raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: {kh} "
                        f"kernel_width: {kw}")
-
-
-def _bfloat16_np():
-    from .. import _dtypes
-    return _dtypes.numpy_dtype_of(_dtypes.bfloat16)
 
 
 def _tuple(x, n):
