@@ -456,10 +456,16 @@ class Tensor:
         if m.get("orphan_hooks") is not None:
             return add_hook(m["orphan_hooks"], hook)
         if m.setdefault("hooked", False):
-            try:
-                fn = self.grad_fn
-            except RuntimeError:
+            view = self._view
+            if view is not None and view.version != self._vc[0]:
+                # (a stale view's later hooks join its hook dict on the node it had; the
+                # lazy rebase gives it a new node and a new dict: Note [Lazy view rebase])
                 fn = self._grad_fn
+            else:
+                try:
+                    fn = self.grad_fn
+                except RuntimeError:
+                    fn = self._grad_fn
         else:
             m["hooked"] = True
             try:

@@ -14,7 +14,7 @@ _REPRODUCERS = ["pending_stop36/fin30_repro_004.py", "pending_stop36/fin30_repro
                 "pending_stop37/b_repro_002.py", "pending_stop37/c_repro_001.py",
                 "pending_stop37/d_repro_002.py", "pending_stop37/e_repro_001.py",
                 "pending_stop37/fin30_repro_001.py", "pending_stop37/fin30_repro_003.py",
-                "pending_stop37/fin30b_repro_001.py"]
+                "pending_stop37/fin30b_repro_001.py", "pending_stop37/fin30_repro_002.py"]
 
 
 @pytest.mark.parametrize("path", _REPRODUCERS)
@@ -471,3 +471,38 @@ def test_empty_kernel_refusals(fn, xs, ws, dtype, stride):
             return str(e)
         return "ok"
     assert run(autotensor) == run(torch)
+def _stale_view_hooks(mod, case):
+    """A view's hook dict lives on the node it had when its first hook was registered:
+    later hooks join that dict while the view is stale (its base modified in place), and
+    the lazy rebase (a grad_fn read) gives it a new node and, at the next register_hook, a
+    new dict."""
+    log = []
+    a = mod.ones(3, requires_grad=True)
+    b = a * 1
+
+    def hook(k):
+        return lambda g: log.append((k, g.tolist()))
+    v = b[:2]
+    if case == "first_after":
+        b.mul_(2)
+        v.register_hook(hook(1))
+    else:
+        v.register_hook(hook(1))
+        if case.startswith("nograd"):
+            with mod.no_grad():
+                (v if case == "nograd_self" else b).mul_(2)
+        else:
+            (v if case == "grad_self" else b).mul_(2)
+        if case == "read":
+            v.grad_fn  # noqa: B018  (the lazy rebase)
+        if case == "retain":
+            v.retain_grad()
+        v.register_hook(hook(2))
+    (v.sum() * 2 + b.sum()).backward()
+    return log, a.grad.tolist()
+
+
+@pytest.mark.parametrize("case", ["nograd_base", "grad_base", "grad_self", "nograd_self", "read",
+                                  "retain"])
+def test_hooks_of_a_stale_view(case):
+    assert _stale_view_hooks(autotensor, case) == _stale_view_hooks(torch, case)

@@ -200,6 +200,9 @@ def refresh_view_grad_fn(view_tensor):
     view_tensor._requires_grad = True
     view_tensor._output_nr = 0
     move_retain_grad(view_tensor, old_fn, old_nr)
+    m = view_tensor._meta
+    if m is not None and m.get("hooked"):  # (its hook dict stays with the old node: the
+        m["hooked"] = False                # next register_hook makes one on the new node)
 
 
 def _view_node(base, info, geom):
