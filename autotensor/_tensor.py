@@ -502,8 +502,8 @@ class Tensor:
         """A tensor sharing storage and version counter, cut from the graph."""
         t = _make(self._data)
         t._vc = self._vc
-        # a non-differentiable alias: views of it never take on autograd history
-        t._meta = {"nondiff": True, "root": self._root_array()}  # (root: storage_offset)
+        # (not a view: PyTorch's non-differentiable view; views of it are views of it)
+        t._meta = {"root": self._root_array()}  # (root: storage_offset)
         if not self._data.size:
             if self._numpy_strides():
                 t._meta["numpy_strides"] = True  # (an empty one keeps its strides: stride())

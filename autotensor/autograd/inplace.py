@@ -53,7 +53,6 @@ _state = grad_mode.state
 # How a view was created: decides whether in-place on it is allowed (PyTorch's CreationMeta).
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT, INFERENCE_MODE = "default", "no_grad", "multi_output", \
     "inference"
-NONDIFF = "nondiff"  # a view of a detach()ed tensor: it never gets history of its own
 IN_CUSTOM_FUNCTION = "custom_function"  # an output of a custom Function that is a view
 
 
@@ -91,9 +90,6 @@ def make_views(results, source, op_name, multi=False):
         creation = NO_GRAD_MODE
     elif multi:
         creation = MULTI_OUTPUT
-    elif source._meta is not None and source._meta.get("nondiff") and \
-            not source._requires_grad:  # (detached, then made a leaf: an ordinary one)
-        creation = NONDIFF
     else:
         creation = DEFAULT if view is None else view.creation
         inherited = creation is not DEFAULT
@@ -180,9 +176,6 @@ def refresh_view_grad_fn(view_tensor):
     base = info.base
     vc = view_tensor._vc[0]
     if info.version == vc:
-        return
-    if info.creation is NONDIFF and base._grad_fn is None and not base._requires_grad:
-        info.version = vc  # the detach()ed base has no history: the view reads as a leaf
         return
     if info.creation in (NO_GRAD_MODE, MULTI_OUTPUT, IN_CUSTOM_FUNCTION, INFERENCE_MODE) and \
             (base._requires_grad or view_tensor._grad_fn is not None):
@@ -295,7 +288,7 @@ def check_inplace(t, inputs=(), differentiable=True, inference=True):
             (t._requires_grad or view.base._requires_grad or
              any(getattr(x, "requires_grad", False) for x in inputs)):
         raise RuntimeError(_creation_error(t, view))
-    if view is not None and view.creation not in (DEFAULT, INFERENCE_MODE, NONDIFF) and \
+    if view is not None and view.creation not in (DEFAULT, INFERENCE_MODE) and \
             (t._requires_grad or view.base._requires_grad or
              any(getattr(x, "requires_grad", False) for x in inputs)):
         # (PyTorch's direct message, before a stale view's grad_fn is brought up to date)
