@@ -1459,8 +1459,9 @@ def _index_fill_args(d, dim, index, value, t=None, inplace=False):
 def index_fill(input, dim, index, value):
     d = input._data
     dim, idx = _index_fill_args(d, dim, index, value, input)
-    if isinstance(value, Tensor):
-        out = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))
+    if isinstance(value, Tensor):  # (aten: index_fill_(dim, index, source.item()))
+        v = _convert.scalar_array(value.item(), _dtypes.from_numpy(d.dtype))
+        out = _index_fill_kernel(d, dim, idx, v)
         return _guard_index(_finish(INDEX_FILL_TENSOR, (input, value), (dim, idx), out),
                             "index", index)
     v = _convert.scalar_array(value, _dtypes.from_numpy(d.dtype))
@@ -1479,7 +1480,8 @@ def index_fill_(self, dim, index, value):
         m.reshape(1).__setitem__(np.asarray(idx).reshape(-1), True))
     where = True if where is None else where
     if isinstance(value, Tensor):
-        new = _index_fill_kernel(d, dim, idx, value._data.astype(d.dtype))
+        new = _index_fill_kernel(d, dim, idx, _convert.scalar_array(
+            value.item(), _dtypes.from_numpy(d.dtype)))
         r = inplace.record_inplace(INDEX_FILL_TENSOR, self, (self, value), (dim, idx), new,
                                    where=where)
         return _guard_index(r, "index", index)

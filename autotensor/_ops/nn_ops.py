@@ -3040,7 +3040,8 @@ def layer_norm_backward(F, grads, bias, input, weight, normalized_shape, result1
     if not F.is_raw:  # one op of its own (Note [Norm and convolution backward ops])
         inputs = (grads[0], input, result1, result2, weight, bias)
         mask = _needs_grad(input, weight, bias)
-        if _state.fw and any(_tangent_or_none(x) is not None for x in inputs):
+        if _state.fw and any(x is not None and _tangent_or_none(x) is not None
+                             for x in inputs):
             # (Note [Forward AD through a decomposition] in namespace.py)
             from .namespace import _decomposed_for_jvp
             outs = _decomposed_for_jvp(
@@ -3171,7 +3172,7 @@ def _layer_norm_double_backward(F, grads, grad_out, input, mean, rstd, weight,
         ggI_sum = F.sum(ggIe, 1, True)
         ggI_mu_sum = F.sum(ggIe * xmu, 1, True)
         all_sub = ((ggI_sum * gxhat_sum) / N - F.sum(ggIe * gxhat, 1, True) +
-                   (s2 * gxhat_mu_sum * ggI_mu_sum) * (3.0 / N))
+                   (s2 * gxhat_mu_sum * ggI_mu_sum) * (3.0 / N if N else float("inf")))
         gI = ((xs3 * all_sub) / N + (ggI_mu_sum * s3) / N * (gxhat_sum / N - gxhat) +
               (gxhat_mu_sum * s3) / N * (ggI_sum / N - ggIe))
     if affine and ggG is not None:

@@ -1937,7 +1937,9 @@ def fill_(self, value):
         if value._data.ndim != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value._data.ndim} dimensions.")
-        new = np.broadcast_to(value._data, self._data.shape).astype(self._data.dtype)
+        # (aten's fill_ of a tensor is copy_: copy_'s conversion, bfloat16 -> uint8 too)
+        new = _convert.cast(np.broadcast_to(value._data, self._data.shape),
+                            _dtypes.from_numpy(self._data.dtype))
         inplace.check_no_internal_overlap(self)  # (fill_ by a tensor checks; by a number not)
         return inplace.record_inplace(FILL_TENSOR, self, (self, value), (), new)
     try:
