@@ -1234,6 +1234,25 @@ def _convolution_backward_jvp(F, grad_output, input, weight, stride, padding, di
         output_padding, groups, mask), (grad_output, input, weight))
 
 
+def _convolution_jvp(F, input, input_t, weight, weight_t, bias, bias_t, stride, padding,
+                     dilation, transposed, output_padding, groups):
+    """PyTorch's convolution_jvp: ``convolution(input_t, weight_p) + convolution(input_p,
+    weight_t, bias_t)``, a missing tangent the zero tensor of its primal (bias's too, where
+    there is a bias), which its convolution materializes: each term records while its
+    primal requires grad (the tangent then does: AddBackward0 of two ConvolutionBackward0,
+    even where only one input has a tangent), an inf in a primal meets the other's zeros
+    (NaN), and the values are the forward kernel's, not the transposed backward's."""
+    params = (stride, padding, dilation, transposed, output_padding, groups)
+    if input_t is None:
+        input_t = F.zeros_like(input)
+    if weight_t is None:
+        weight_t = F.zeros_like(weight)
+    if bias_t is None and bias is not None:
+        bias_t = F.zeros_like(bias)
+    return F.convolution(input_t, weight, None, *params) + \
+        F.convolution(input, weight_t, bias_t, *params)
+
+
 # (Note [Norm and convolution backward ops])
 CONVOLUTION_BACKWARD = defop(
     "convolution_backward", "ConvolutionBackwardBackward0", _convolution_backward_kernel,
@@ -1256,7 +1275,7 @@ CONVOLUTION = defop(
     inputs=("input", "weight", "bias"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups"),
     grads={"input": _convolution_node_input_grad, "weight": convolution_weight_grad,
-           "bias": convolution_bias_grad}, jvp="transpose", layout=layout.conv_format,
+           "bias": convolution_bias_grad}, jvp=_convolution_jvp, layout=layout.conv_format,
     # (PyTorch's one formula reads both: saved whenever the node is made)
     saves={"input": ("input", "weight", "bias"), "weight": ("input", "weight", "bias")},
     graph_backward=_convolution_graph_backward)
