@@ -94,3 +94,64 @@ def test_convolution_tangent_of_a_missing_tangent_is_dense_zeros(which):
     want = _conv_zero_term(torch, which)
     np.testing.assert_array_equal(got[0], want[0])
     assert got[1:] == want[1:]
+
+
+# (name, input shape, weight shape, bias size or None, keyword arguments)
+_COMPLEX_CONVS = [("conv1d", (2, 3, 8), (4, 3, 3), 4, {}),
+                  ("conv1d", (3, 5), (2, 3, 2), 2, {}),
+                  ("conv1d", (1, 3, 5), (2, 3, 2), 2, {"padding": "same"}),
+                  ("conv1d", (1, 0, 3), (2, 0, 2), 2, {}),
+                  ("conv1d", (0, 2, 3), (2, 2, 2), None, {}),
+                  ("conv2d", (1, 2, 5, 5), (3, 2, 3, 3), None, {"padding": 1}),
+                  ("conv3d", (1, 1, 3, 3, 3), (1, 1, 2, 2, 2), None, {}),
+                  ("conv_transpose1d", (1, 2, 4), (2, 3, 2), 3, {"stride": 2}),
+                  ("conv_transpose2d", (1, 2, 3, 3), (2, 1, 2, 2), None, {"groups": 2})]
+
+
+def _complex_conv(mod, case, dtype):
+    """A complex convolution and its gradients: PyTorch's conv layers run
+    complex_convolution, three real convolutions of the parts (Gauss's trick) composed
+    above autograd, so the result is AddBackward0 of SubBackward0 and MulBackward1 and
+    rounds as the composite does."""
+    name, si, sw, nb, kw = case
+    rng = np.random.default_rng(38)
+    dt = getattr(mod, dtype)
+
+    def c(shape):
+        return mod.tensor(rng.standard_normal(shape) + 1j * rng.standard_normal(shape),
+                          dtype=dt, requires_grad=True)
+    x, w = c(si), c(sw)
+    b = None if nb is None else c((nb,))
+    r = getattr(mod.nn.functional, name)(x, w, b, **kw)
+    inputs = [x, w] + ([] if b is None else [b])
+    gs = mod.autograd.grad(r, inputs, c(tuple(r.shape)).detach())
+    return (r.detach().numpy(), [g.numpy() for g in gs], r.grad_fn.name(),
+            [n and n.name() for n, _ in r.grad_fn.next_functions])
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("case", _COMPLEX_CONVS, ids=lambda c: f"{c[0]}{c[1]}")
+def test_complex_convolution_is_the_composite(case, dtype):
+    got = _complex_conv(autotensor, case, dtype)
+    want = _complex_conv(torch, case, dtype)
+    assert got[2:] == want[2:]
+    # (each real convolution within the kernels' rounding: float64 1e-12, float32 1e-5)
+    tol = 1e-12 if dtype == "complex128" else 1e-5
+    for a, b in zip([got[0]] + got[1], [want[0]] + want[1]):
+        np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+
+
+def _empty_conv_bias_grad(mod, create_graph):
+    """convolution_backward's bias gradient has bias's size (bias_sizes) where an input
+    without channels gives an output without channels: under create_graph too."""
+    x = mod.ones(1, 0, 3, requires_grad=True, dtype=mod.float64)
+    w = mod.ones(2, 0, 2, requires_grad=True, dtype=mod.float64)
+    b = mod.ones(2, requires_grad=True, dtype=mod.float64)
+    r = mod.nn.functional.conv1d(x, w, b)
+    gs = mod.autograd.grad(r, [x, w, b], mod.ones_like(r), create_graph=create_graph)
+    return [(tuple(g.shape), g.grad_fn and g.grad_fn.name(), g.detach().numpy().tolist())
+            for g in gs]
+
+
+def test_empty_convolution_bias_grad_under_create_graph():
+    assert _empty_conv_bias_grad(autotensor, True) == _empty_conv_bias_grad(torch, True)

@@ -1170,20 +1170,20 @@ def convolution_bias_grad(F, grad, bias_sizes=None):
 
 
 def _convolution_grads(F, grad, input, weight, stride, padding, dilation, transposed,
-                       output_padding, groups, mask):
+                       output_padding, groups, mask, bias_sizes=None):
     """The gradients ``mask`` asks for by the per-input formulas (None for the others)."""
     return (convolution_input_grad(F, grad, weight, stride, padding, dilation, transposed,
                                    output_padding, groups, tuple(input.shape))
             if mask[0] else None,
             convolution_weight_grad(F, grad, input, stride, padding, dilation, transposed,
                                     groups, tuple(weight.shape)) if mask[1] else None,
-            convolution_bias_grad(F, grad) if mask[2] else None)
+            convolution_bias_grad(F, grad, bias_sizes) if mask[2] else None)
 
 
 def _convolution_backward_kernel(grad_output, input, weight, stride, padding, dilation,
-                                 transposed, output_padding, groups, mask):
+                                 transposed, output_padding, groups, mask, bias_sizes):
     outs = _convolution_grads(_raw_formulas(), grad_output, input, weight, stride, padding,
-                              dilation, transposed, output_padding, groups, mask)
+                              dilation, transposed, output_padding, groups, mask, bias_sizes)
     return tuple(np.empty(0, grad_output.dtype) if o is None else o for o in outs)
 
 
@@ -1228,10 +1228,10 @@ def _conv_double_backward(F, grads, grad_output, input, weight, params):
 
 
 def _convolution_backward_jvp(F, grad_output, input, weight, stride, padding, dilation,
-                              transposed, output_padding, groups, mask):
+                              transposed, output_padding, groups, mask, bias_sizes):
     return _composite_tangents(lambda: _convolution_grads(
         F, grad_output, input, weight, stride, padding, dilation, transposed,
-        output_padding, groups, mask), (grad_output, input, weight))
+        output_padding, groups, mask, bias_sizes), (grad_output, input, weight))
 
 
 def _convolution_jvp(F, input, input_t, weight, weight_t, bias, bias_t, stride, padding,
@@ -1258,15 +1258,17 @@ CONVOLUTION_BACKWARD = defop(
     "convolution_backward", "ConvolutionBackwardBackward0", _convolution_backward_kernel,
     inputs=("grad_output", "input", "weight"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups",
-            "mask"),
+            "mask", "bias_sizes"),
     outputs=("result0", "result1", "result2"),
     backward_all=_convolution_double_backward, jvp=_convolution_backward_jvp)
 
 
 def _convolution_graph_backward(F, grad, mask, input, weight, stride, padding, dilation,
                                 transposed, output_padding, groups, **sizes):
-    """ConvolutionBackward0 under create_graph: one convolution_backward op."""
-    params = (stride, padding, dilation, transposed, output_padding, groups, mask)
+    """ConvolutionBackward0 under create_graph: one convolution_backward op (bias_sizes:
+    an input without channels has an output without channels, and bias's zeros)."""
+    params = (stride, padding, dilation, transposed, output_padding, groups, mask,
+              sizes.get("bias_sizes"))
     return _backward_op(CONVOLUTION_BACKWARD, (grad, input, weight), params, mask)
 
 
