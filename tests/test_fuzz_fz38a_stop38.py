@@ -155,3 +155,74 @@ def _empty_conv_bias_grad(mod, create_graph):
 
 def test_empty_convolution_bias_grad_under_create_graph():
     assert _empty_conv_bias_grad(autotensor, True) == _empty_conv_bias_grad(torch, True)
+
+
+_LINEAR_RULES = {
+    "avg_pool3d": ((1, 2, 3, 4, 4), lambda m, x: m.nn.functional.avg_pool3d(x, 2)),
+    "avg_pool3d_channels_last": ((1, 3, 4, 4, 4), lambda m, x: m.nn.functional.avg_pool3d(
+        x.contiguous(memory_format=m.channels_last_3d), 2)),
+    "embedding": ((5, 3), lambda m, w: m.nn.functional.embedding(m.tensor([[1, 2], [4, 1]]),
+                                                                 w)),
+    "embedding_padding_idx": ((5, 3), lambda m, w: m.nn.functional.embedding(
+        m.tensor([1, 0, 1]), w, padding_idx=0)),
+    "fold": ((2, 8, 9), lambda m, x: m.nn.functional.fold(x, (4, 4), 2, stride=1)),
+}
+
+
+def _linear_rule_tangent(mod, name, dtypes, tangent_requires_grad):
+    """avg_pool3d, embedding and col2im (fold) are auto_linear in PyTorch: the op applied to
+    the tangent, in the tangent's dtype (AvgPool3DBackward0... where the tangent requires
+    grad); ours was the transposed backward (DivBackward0, ViewBackward0, and the primal's
+    dtype for avg_pool3d's channels-last input)."""
+    fw = mod.autograd.forward_ad
+    shape, f = _LINEAR_RULES[name]
+    rng = np.random.default_rng(38)
+    x = mod.tensor(rng.standard_normal(shape), dtype=getattr(mod, dtypes[0]))
+    t = mod.tensor(rng.standard_normal(shape), dtype=getattr(mod, dtypes[1]),
+                   requires_grad=tangent_requires_grad)
+    with fw.dual_level():
+        p, tangent = fw.unpack_dual(f(mod, fw.make_dual(x, t)))
+        return (tangent.detach().double().numpy(), str(tangent.dtype), tangent.stride(),
+                tangent.requires_grad, tangent.grad_fn and tangent.grad_fn.name(), p.stride())
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float64"), ("float32", "float64")])
+@pytest.mark.parametrize("name", sorted(_LINEAR_RULES))
+def test_linear_rules_apply_the_op_to_the_tangent(name, dtypes):
+    got = _linear_rule_tangent(autotensor, name, dtypes, True)
+    want = _linear_rule_tangent(torch, name, dtypes, True)
+    assert got[1:] == want[1:]
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12, atol=1e-12)
+
+
+def _conv3d_layout(mod, n, groups, transposed, dtype):
+    """A 3-d convolution of a channels-last input is channels-last only where use_mkldnn
+    picks mkldnn (a batch > 1, groups > 1, ...): slow_conv3d and slow_conv_transpose3d
+    write contiguous outputs. An empty batch's (the Empty backend) keeps the input's layout
+    where the sizes stay, 2-d too."""
+    f = mod.nn.functional
+    x = mod.ones(n, 4, 5, 5, 5, dtype=getattr(mod, dtype)).contiguous(
+        memory_format=mod.channels_last_3d)
+    w = mod.ones(4, 4 // groups, 1, 1, 1, dtype=getattr(mod, dtype))
+    r = (f.conv_transpose3d if transposed else f.conv3d)(x, w, groups=groups)
+    x2 = mod.ones(n, 4, 5, 5, dtype=getattr(mod, dtype)).contiguous(
+        memory_format=mod.channels_last)
+    r2 = (f.conv_transpose2d if transposed else f.conv2d)(x2, w[..., 0], groups=groups)
+    return r.stride(), r2.stride()
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+@pytest.mark.parametrize("n,groups,dtype", [(1, 1, "float32"), (0, 1, "float32"),
+                                            (0, 1, "float64")])
+def test_conv3d_channels_last_only_on_mkldnn(n, groups, transposed, dtype):
+    assert _conv3d_layout(autotensor, n, groups, transposed, dtype) == \
+        _conv3d_layout(torch, n, groups, transposed, dtype)
+
+
+@pytest.mark.parametrize("n", [1])
+def test_avg_pool3d_is_contiguous(n):
+    def run(mod):
+        x = mod.ones(n, 3, 4, 4, 4).contiguous(memory_format=mod.channels_last_3d)
+        return (mod.nn.functional.avg_pool3d(x, 2).stride(),
+                mod.nn.functional.lp_pool3d(x, 2, 2).stride())
+    assert run(autotensor) == run(torch)

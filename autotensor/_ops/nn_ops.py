@@ -3527,7 +3527,7 @@ def embedding_backward(F, grad, indices, padding_idx, scale_grad_by_freq, weight
 EMBEDDING = defop("embedding", "EmbeddingBackward0",
                   lambda w, indices, padding_idx, scale: np.take(w, indices, axis=0),
                   inputs=("weight",), params=("indices", "padding_idx", "scale_grad_by_freq"),
-                  grads={"weight": embedding_backward}, jvp="transpose")
+                  grads={"weight": embedding_backward}, jvp="linear")
 
 
 # ---- index-map ops: padding, pixel shuffle, nearest upsampling, unfold / fold -------------
@@ -3723,7 +3723,7 @@ IM2COL = _gather_op("im2col", "Im2ColBackward0")
 CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0", empty_alias=True)
 COL2IM = defop("col2im", "Col2ImBackward0", index_map_scatter,
                params=("index", "nd", "out_tail"),
-               grads={"self": index_map_scatter_backward}, jvp="transpose")
+               grads={"self": index_map_scatter_backward}, jvp="linear")
 
 
 def combine_maps(maps, sizes):
@@ -5627,7 +5627,7 @@ AVG_POOL3D = defop(
     "avg_pool3d", "AvgPool3DBackward0", avg_pool_nd_kernel,
     params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
             "divisor_override"),
-    grads={"self": avg_pool_nd_backward}, jvp="transpose")
+    grads={"self": avg_pool_nd_backward}, jvp="linear", layout="contiguous")
 AVG_POOL3D.tangent_check = lambda inputs, tangents: _refuse_unless(
     "avg_pool3d_out_frame", tangents[0].dtype, ("float64", "float32", "int64"))
 
