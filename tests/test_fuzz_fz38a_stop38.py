@@ -226,3 +226,31 @@ def test_avg_pool3d_is_contiguous(n):
         return (mod.nn.functional.avg_pool3d(x, 2).stride(),
                 mod.nn.functional.lp_pool3d(x, 2, 2).stride())
     assert run(autotensor) == run(torch)
+
+
+def _avg_pool3d_values(mod, dtype, seed):
+    """cpu_avg_pool3d sums each window in order (d, h, w) from 0 in the input's type and
+    divides once: bit for bit (np.sum's order gave another float on ~13% of calls)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(12):
+        k = tuple(int(v) for v in rng.integers(1, 4, 3))
+        s = tuple(int(v) for v in rng.integers(1, 3, 3))
+        p = tuple(int(rng.integers(0, kk // 2 + 1)) for kk in k)
+        size = (int(rng.integers(1, 3)), int(rng.integers(1, 4))) + tuple(
+            int(v) for v in rng.integers(3, 9, 3))
+        x = mod.tensor(rng.standard_normal(size) * 3, dtype=getattr(mod, dtype))
+        if i % 3 == 0:
+            x = x.contiguous(memory_format=mod.channels_last_3d)
+        dov = None if i % 4 else int(rng.integers(1, 9))
+        r = mod.nn.functional.avg_pool3d(x, k, s, p, bool(i % 2), bool(i % 5 % 2), dov)
+        out.append(r.numpy())
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_avg_pool3d_bit_for_bit(dtype, seed):
+    for a, b in zip(_avg_pool3d_values(autotensor, dtype, seed),
+                    _avg_pool3d_values(torch, dtype, seed)):
+        np.testing.assert_array_equal(a, b)

@@ -5592,10 +5592,19 @@ def avg_pool_nd_kernel(x, kernel_size, stride, padding, ceil_mode, count_include
     lead, size = x.shape[:-nd], x.shape[-nd:]
     vols = x.reshape((int(np.prod(lead)),) + size)  # (explicit: an empty x has no -1)
     win, out = _pool_windows(vols, kernel_size, stride, padding, (1,) * nd, ceil_mode, 0)
-    total = win.sum(axis=tuple(range(-nd, 0)), dtype=_opmath(x.dtype))
     div = _avg_divisor_nd(x.shape, out, kernel_size, stride, padding, ceil_mode,
                           count_include_pad, divisor_override)
-    return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    if x.dtype.kind in "iub":
+        total = win.sum(axis=tuple(range(-nd, 0)))
+        return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    # cpu_avg_pool3d (both layouts) as cpu_avg_pool2d: the window summed in order (d, h,
+    # then w) from 0 in opmath_t, one division (np.sum's order gave another float64 on ~50%
+    # of outputs)
+    acc = _opmath(x.dtype) or x.dtype
+    total = np.zeros((vols.shape[0],) + out, dtype=acc)
+    for k in np.ndindex(*kernel_size):
+        total += win[(Ellipsis,) + k]
+    return (total / div.astype(acc)).astype(x.dtype, copy=False).reshape(lead + out)
 
 
 def avg_pool_nd_backward(F, grad, kernel_size, stride, padding, ceil_mode,
