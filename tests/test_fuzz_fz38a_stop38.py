@@ -230,7 +230,9 @@ def test_avg_pool3d_is_contiguous(n):
 
 def _avg_pool3d_values(mod, dtype, seed):
     """cpu_avg_pool3d sums each window in order (d, h, w) from 0 in the input's type and
-    divides once: bit for bit (np.sum's order gave another float on ~13% of calls)."""
+    divides once, its backward adds ``grad / divisor`` in output order (contiguous): bit for
+    bit (np.sum's order and a transposed convolution rounded otherwise, and padding left a
+    narrowed view)."""
     rng = np.random.default_rng(seed)
     out = []
     for i in range(12):
@@ -243,8 +245,11 @@ def _avg_pool3d_values(mod, dtype, seed):
         if i % 3 == 0:
             x = x.contiguous(memory_format=mod.channels_last_3d)
         dov = None if i % 4 else int(rng.integers(1, 9))
+        x.requires_grad_()
         r = mod.nn.functional.avg_pool3d(x, k, s, p, bool(i % 2), bool(i % 5 % 2), dov)
-        out.append(r.numpy())
+        g = mod.tensor(rng.standard_normal(tuple(r.shape)), dtype=x.dtype)
+        gx, = mod.autograd.grad(r, x, g)
+        out += [r.detach().numpy(), gx.numpy(), gx.stride()]
     return out
 
 
@@ -253,4 +258,4 @@ def _avg_pool3d_values(mod, dtype, seed):
 def test_avg_pool3d_bit_for_bit(dtype, seed):
     for a, b in zip(_avg_pool3d_values(autotensor, dtype, seed),
                     _avg_pool3d_values(torch, dtype, seed)):
-        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

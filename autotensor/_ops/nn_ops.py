@@ -5607,16 +5607,35 @@ def avg_pool_nd_kernel(x, kernel_size, stride, padding, ceil_mode, count_include
     return (total / div.astype(acc)).astype(x.dtype, copy=False).reshape(lead + out)
 
 
+def _avg_pool_nd_scatter(grad, div, kernel_size, stride, padding, self_sizes):
+    """cpu_avg_pool3d_backward as _avg_pool2d_scatter: grad_delta = grad_output / divisor
+    added into grad_input in output order (the kernel offsets run backwards)."""
+    nd = len(kernel_size)
+    out, size = grad.shape[-nd:], tuple(self_sizes[-nd:])
+    delta = (grad / div.astype(grad.dtype)).reshape((-1,) + out)
+    full = tuple(max(n + p, (o - 1) * s + k)
+                 for n, p, o, s, k in zip(size, padding, out, stride, kernel_size))
+    gi = np.zeros((delta.shape[0],) + full, dtype=grad.dtype)
+    for k in reversed(list(np.ndindex(*kernel_size))):
+        gi[(slice(None),) + tuple(slice(i, i + (o - 1) * s + 1, s)
+                                  for i, o, s in zip(k, out, stride))] += delta
+    gi = gi[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, size))]
+    return np.ascontiguousarray(gi).reshape(tuple(self_sizes))
+
+
 def avg_pool_nd_backward(F, grad, kernel_size, stride, padding, ceil_mode,
                          count_include_pad, divisor_override, self_sizes):
     """Each output's gradient over its divisor, spread over its window: a depthwise
-    transposed convolution with a kernel of ones, cut or zero-extended to the input."""
+    transposed convolution with a kernel of ones, cut or zero-extended to the input (on
+    arrays: PyTorch's order, _avg_pool_nd_scatter)."""
     nd = len(kernel_size)
     out = tuple(grad.shape[-nd:])
     div = _avg_divisor_nd(self_sizes, out, kernel_size, stride, padding, ceil_mode,
                           count_include_pad, divisor_override)
     if 0 in tuple(grad.shape):  # (an empty gradient, an empty input: no planes to convolve)
         return F.reshape(grad, tuple(self_sizes))
+    if F.is_raw and grad.dtype.kind not in "iub":
+        return _avg_pool_nd_scatter(grad, div, kernel_size, stride, padding, self_sizes)
     planes = F.reshape(grad / F.constant(div, grad), (1, -1) + out)
     c = planes.shape[1]
     ones = F.constant(np.ones((c, 1) + tuple(kernel_size)), grad)
