@@ -259,3 +259,66 @@ def test_avg_pool3d_bit_for_bit(dtype, seed):
     for a, b in zip(_avg_pool3d_values(autotensor, dtype, seed),
                     _avg_pool3d_values(torch, dtype, seed)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+_POOLS = {
+    "max_pool3d": lambda m, x: m.nn.functional.max_pool3d(x, 2, 1, 1),
+    "avg_pool3d": lambda m, x: m.nn.functional.avg_pool3d(x, 3, 2, 1, True, False),
+    "adaptive_avg_pool3d": lambda m, x: m.nn.functional.adaptive_avg_pool3d(x, (2, 3, 2)),
+    "adaptive_max_pool3d": lambda m, x: m.nn.functional.adaptive_max_pool3d(x, 2),
+    "fractional_max_pool3d": lambda m, x: m.nn.functional.fractional_max_pool3d(
+        x, 2, output_size=2, _random_samples=m.full((2, 2, 3), 0.5, dtype=m.float64)),
+    "max_pool2d": lambda m, x: m.nn.functional.max_pool2d(x[0], 2),
+    "adaptive_max_pool2d": lambda m, x: m.nn.functional.adaptive_max_pool2d(x[0], 2),
+}
+
+
+def _pool_double_backward(mod, name):
+    """Note [3-d pooling backward ops]: under create_graph the gradient is the backward op's
+    node (it requires grad through self), its own gradient in grad_output the pooling (or
+    the gather at the indices); a max pool's backward tangent is auto_linear, the op on
+    (grad_output_t, self_t): no history of self."""
+    fw = mod.autograd.forward_ad
+    rng = np.random.default_rng(38)
+    f = _POOLS[name]
+    x = mod.tensor(rng.standard_normal((2, 2, 4, 5, 4)), requires_grad=True)
+    r = f(mod, x)
+    go = mod.tensor(rng.standard_normal(tuple(r.shape)), requires_grad=True)
+    g, = mod.autograd.grad(r, x, go, create_graph=True)
+    w = mod.tensor(rng.standard_normal(tuple(g.shape)))
+    ggo, = mod.autograd.grad((g * w).sum(), go)
+    with fw.dual_level():
+        god = fw.make_dual(go.detach(), mod.tensor(rng.standard_normal(tuple(r.shape))))
+        xd = x.detach().requires_grad_()
+        t = fw.unpack_dual(mod.autograd.grad(f(mod, xd), xd, god, create_graph=True)[0])[1]
+    return ([g.detach().numpy(), ggo.numpy(), t.detach().numpy()],
+            (g.requires_grad, g.grad_fn.name(), t.requires_grad))
+
+
+@pytest.mark.parametrize("name", sorted(_POOLS))
+def test_pool_backward_ops_under_create_graph(name):
+    got = _pool_double_backward(autotensor, name)
+    want = _pool_double_backward(torch, name)
+    assert got[1] == want[1]
+    for a, b in zip(got[0], want[0]):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+def _pool_saves_self(mod, name):
+    x = mod.ones(1, 1, 4, 4, 4, dtype=mod.float64, requires_grad=True)
+    y = x * 1
+    r = _POOLS[name](mod, y) if "fractional" not in name else \
+        mod.nn.functional.fractional_max_pool3d(y, 2, output_size=2, _random_samples=mod.full(
+            (1, 1, 3), 0.5, dtype=mod.float64))
+    y.add_(1)
+    try:
+        r.sum().backward()
+    except RuntimeError as e:
+        return str(e).split(":")[0]
+    return None
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(_POOLS) if n.endswith("3d")])
+def test_3d_pools_save_self(name):
+    """The forward nodes save self: an in-place change of it makes backward raise."""
+    assert _pool_saves_self(autotensor, name) == _pool_saves_self(torch, name)

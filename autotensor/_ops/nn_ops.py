@@ -1446,18 +1446,26 @@ def max_pool2d_backward(F, grad, self_sizes, indices):
 # (their forward rules: the op on grad_output's tangent; max pooling's are ``auto_linear``,
 # a missing grad_output tangent a zero tensor, so a dual self alone gives zeros, while
 # avg pooling's are explicit formulas of grad_output_t: no tangent)
-def _max_pool2d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, dilation,
-                             ceil_mode, indices):
+def _max_pool2d_backward_jvp(F, grad_output_t, self, self_t, kernel_size, stride, padding,
+                             dilation, ceil_mode, indices):
     if grad_output_t is None:
         return F.zeros_like(self)
-    return F.max_pool2d_with_indices_backward(grad_output_t, self, kernel_size, stride,
-                                              padding, dilation, ceil_mode, indices)
+    return F.max_pool2d_with_indices_backward(grad_output_t, _linear_self(F, self, self_t),
+                                              kernel_size, stride, padding, dilation,
+                                              ceil_mode, indices)
 
 
-def _adaptive_max_pool2d_backward_jvp(F, grad_output_t, self, indices):
+def _adaptive_max_pool2d_backward_jvp(F, grad_output_t, self, self_t, indices):
     if grad_output_t is None:
         return F.zeros_like(self)
-    return F.adaptive_max_pool2d_backward(grad_output_t, self, indices)
+    return F.adaptive_max_pool2d_backward(grad_output_t, _linear_self(F, self, self_t),
+                                          indices)
+
+
+def _linear_self(F, self, self_t):
+    """auto_linear's self argument: self's tangent (its zero tensor where it has none), so
+    the tangent records no history of the primal self."""
+    return F.zeros_like(self) if self_t is None else self_t
 
 
 def _avg_pool2d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, ceil_mode,
@@ -5568,9 +5576,9 @@ MAX_POOL3D = defop(
     "max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", max_pool_nd_kernel,
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)}, jvp="transpose",
-    layout=layout.suggested_format)
+    grads={"self": lambda F, grads, self, indices:
+           max_pool_nd_backward(F, grads[0], tuple(self.shape), indices, 3)},
+    jvp="transpose", layout=layout.suggested_format)
 
 
 def _avg_divisor_nd(self_sizes, out, kernel_size, stride, padding, ceil_mode,
@@ -5655,7 +5663,10 @@ AVG_POOL3D = defop(
     "avg_pool3d", "AvgPool3DBackward0", avg_pool_nd_kernel,
     params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
             "divisor_override"),
-    grads={"self": avg_pool_nd_backward}, jvp="linear", layout="contiguous")
+    grads={"self": lambda F, grad, self, kernel_size, stride, padding, ceil_mode,
+           count_include_pad, divisor_override: avg_pool_nd_backward(
+               F, grad, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override, tuple(self.shape))}, jvp="linear", layout="contiguous")
 AVG_POOL3D.tangent_check = lambda inputs, tangents: _refuse_unless(
     "avg_pool3d_out_frame", tangents[0].dtype, ("float64", "float32", "int64"))
 
@@ -5680,7 +5691,10 @@ def _adaptive_avg_pool3d_backward(F, grad, output_size, self_sizes):
 
 ADAPTIVE_AVG_POOL3D = defop(
     "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", adaptive_avg_pool_nd_kernel,
-    params=("output_size",), grads={"self": _adaptive_avg_pool3d_backward}, jvp="linear")
+    params=("output_size",), grads={"self": lambda F, grad, self, output_size:
+                                    _adaptive_avg_pool3d_backward(F, grad, output_size,
+                                                                  tuple(self.shape))},
+    jvp="linear")
 
 
 def adaptive_max_pool_nd_kernel(x, output_size):
@@ -5707,9 +5721,10 @@ def adaptive_max_pool_nd_kernel(x, output_size):
 ADAPTIVE_MAX_POOL3D = defop(
     "adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", adaptive_max_pool_nd_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices: (
+    grads={"self": lambda F, grads, self, indices: (
         adaptive_grad_check("adaptive_max_pool3d", grads[0]),
-        max_pool_nd_backward(F, grads[0], self_sizes, indices, 3))[1]}, jvp="transpose")
+        max_pool_nd_backward(F, grads[0], tuple(self.shape), indices, 3))[1]},
+    jvp="transpose")
 
 
 def max_unpool_nd_kernel(x, indices, output_size):
@@ -5913,9 +5928,134 @@ FRACTIONAL_MAX_POOL2D = defop(
 FRACTIONAL_MAX_POOL3D = defop(
     "fractional_max_pool3d", "FractionalMaxPool3DBackward0", fractional_max_pool_kernel,
     params=("kernel_size", "output_size", "random_samples"), outputs=("result", "indices"),
-    diff_outputs=(0,), grads={"self": lambda F, grads, self_sizes, indices:
-                              max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)},
+    diff_outputs=(0,), grads={"self": lambda F, grads, self, indices:
+                              max_pool_nd_backward(F, grads[0], tuple(self.shape), indices,
+                                                   3)},
     jvp="transpose")
+
+
+# Note [3-d pooling backward ops]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# As the 2-d ones (Note [Pooling backward ops]): max_pool3d_with_indices_backward,
+# avg_pool3d_backward, _adaptive_avg_pool3d_backward, adaptive_max_pool3d_backward and
+# fractional_max_pool3d_backward are aten ops of (grad_output, self), so under create_graph
+# PyTorch records their BackwardBackward0 node while self requires grad (ours recorded a
+# gradient without history unless grad_output had one), and the forward nodes save self
+# (an in-place change of it makes backward raise; ours saved its sizes). Here each is an
+# entry its forward op's ``graph_backward`` records; on arrays the forward formula runs.
+def _pool3d_graph_backward(fwd, bwd):
+    """``fwd.graph_backward``: one ``bwd`` op of (grad_output, self) and its params."""
+    def graph_backward(F, grad, mask, self, **saved):
+        g = grad[0] if isinstance(grad, (tuple, list)) else grad
+        return (_record_pool3d_backward(bwd, g, self, tuple(saved[n] for n in bwd.params)),)
+    fwd.graph_backward = graph_backward
+
+
+def _record_pool3d_backward(op, grad, self, params):
+    from ._common import _asarray, _finish
+    ps = tuple(_values(p) if hasattr(p, "_data") else p for p in params)
+    return _finish(op, (grad, self), ps, _asarray(op.kernel(grad._data, self._data, *ps)))
+
+
+def _max_pool3d_double_backward(F, grad, indices):
+    """max_pool_double_backward(grad, indices, 3): grad gathered at each plane's indices."""
+    indices = _values(indices)
+    n_in = _numel(tuple(grad.shape[-3:]))
+    size = _numel(indices.shape[-3:])
+    if F.is_raw:
+        out = np.take_along_axis(grad.reshape(-1, n_in), indices.reshape(-1, size), 1)
+        return out.reshape(indices.shape)
+    g = F.reshape(F.contiguous(grad), (-1, n_in))
+    return F.reshape(F.gather(g, 1, _index_tensor(indices.reshape(-1, size))),
+                     tuple(indices.shape))
+
+
+def _max_pool3d_backward_op(fwd, name):
+    """The max-type entries' backward (the gradient scattered to the indices)."""
+    def kernel(grad, self, indices):
+        from .raw import RAW
+        return max_pool_nd_backward(RAW, grad, self.shape, indices, 3)
+
+    def jvp(F, grad_output_t, self, self_t, indices):
+        if grad_output_t is None:  # (auto_linear: a zero tensor's, zeros)
+            return F.zeros_like(self)
+        return _record_pool3d_backward(op, grad_output_t, _linear_self(F, self, self_t),
+                                       (indices,))
+
+    op = defop(name, fwd.node_name.replace("Backward0", "BackwardBackward0"), kernel,
+               inputs=("grad_output", "self"), params=("indices",),
+               grads={"grad_output": lambda F, grad, indices: _max_pool3d_double_backward(
+                   F, grad, indices), "self": lambda F, grad, self: F.zeros_like(self)},
+               jvp=jvp)
+    _pool3d_graph_backward(fwd, op)
+    return op
+
+
+MAX_POOL3D_BACKWARD = _max_pool3d_backward_op(MAX_POOL3D, "max_pool3d_with_indices_backward")
+ADAPTIVE_MAX_POOL3D_BACKWARD = _max_pool3d_backward_op(ADAPTIVE_MAX_POOL3D,
+                                                       "adaptive_max_pool3d_backward")
+FRACTIONAL_MAX_POOL3D_BACKWARD = _max_pool3d_backward_op(FRACTIONAL_MAX_POOL3D,
+                                                         "fractional_max_pool3d_backward")
+
+
+def _avg_pool3d_of(F, grad, params):
+    """avg_pool3d(grad, ...): avg_pool3d_backward's gradient in grad_output."""
+    if F.is_raw:
+        return avg_pool_nd_kernel(grad, *params)
+    from ._common import _finish
+    return _finish(AVG_POOL3D, (grad,), params, avg_pool_nd_kernel(grad._data, *params))
+
+
+def _avg_pool3d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, ceil_mode,
+                             count_include_pad, divisor_override):
+    if grad_output_t is None:
+        return None
+    return _record_pool3d_backward(AVG_POOL3D_BACKWARD, grad_output_t, self, (
+        kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override))
+
+
+AVG_POOL3D_BACKWARD = defop(
+    "avg_pool3d_backward", "AvgPool3DBackwardBackward0",
+    lambda grad, self, *params: avg_pool_nd_backward(_raw_ns(), grad, *params, self.shape),
+    inputs=("grad_output", "self"), params=AVG_POOL3D.params,
+    grads={"grad_output": lambda F, grad, kernel_size, stride, padding, ceil_mode,
+           count_include_pad, divisor_override: _avg_pool3d_of(F, grad, (
+               kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_avg_pool3d_backward_jvp)
+_pool3d_graph_backward(AVG_POOL3D, AVG_POOL3D_BACKWARD)
+
+
+def _adaptive_avg_pool3d_of(F, grad, grad_output_sizes):
+    """adaptive_avg_pool3d(grad, grad_output's size): the gradient in grad_output."""
+    size = tuple(grad_output_sizes[-3:])
+    if F.is_raw:
+        return adaptive_avg_pool_nd_kernel(grad, size)
+    from ._common import _finish
+    return _finish(ADAPTIVE_AVG_POOL3D, (grad,), (size,),
+                   adaptive_avg_pool_nd_kernel(grad._data, size))
+
+
+def _adaptive_avg_pool3d_backward_jvp(F, grad_output_t, self):
+    return None if grad_output_t is None else \
+        _record_pool3d_backward(ADAPTIVE_AVG_POOL3D_BACKWARD, grad_output_t, self, ())
+
+
+ADAPTIVE_AVG_POOL3D_BACKWARD = defop(
+    "_adaptive_avg_pool3d_backward", "AdaptiveAvgPool3DBackwardBackward0",
+    lambda grad, self: _adaptive_avg_pool3d_backward(_raw_ns(), grad, grad.shape[-3:],
+                                                     self.shape),
+    inputs=("grad_output", "self"),
+    grads={"grad_output": lambda F, grad, grad_output_sizes:
+           _adaptive_avg_pool3d_of(F, grad, grad_output_sizes),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_adaptive_avg_pool3d_backward_jvp)
+_pool3d_graph_backward(ADAPTIVE_AVG_POOL3D, ADAPTIVE_AVG_POOL3D_BACKWARD)
+
+
+def _raw_ns():
+    from .raw import RAW
+    return RAW
 
 
 
