@@ -5922,8 +5922,9 @@ def fractional_max_pool_kernel(x, kernel_size, output_size, random_samples):
 FRACTIONAL_MAX_POOL2D = defop(
     "fractional_max_pool2d", "FractionalMaxPool2DBackward0", fractional_max_pool_kernel,
     params=("kernel_size", "output_size", "random_samples"), outputs=("result", "indices"),
-    diff_outputs=(0,), grads={"self": lambda F, grads, self_sizes, indices:
-                              max_pool_nd_backward(F, grads[0], self_sizes, indices, 2)},
+    diff_outputs=(0,), grads={"self": lambda F, grads, self, indices:
+                              max_pool_nd_backward(F, grads[0], tuple(self.shape), indices,
+                                                   2)},
     jvp="transpose")
 FRACTIONAL_MAX_POOL3D = defop(
     "fractional_max_pool3d", "FractionalMaxPool3DBackward0", fractional_max_pool_kernel,
@@ -5938,7 +5939,7 @@ FRACTIONAL_MAX_POOL3D = defop(
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # As the 2-d ones (Note [Pooling backward ops]): max_pool3d_with_indices_backward,
 # avg_pool3d_backward, _adaptive_avg_pool3d_backward, adaptive_max_pool3d_backward and
-# fractional_max_pool3d_backward are aten ops of (grad_output, self), so under create_graph
+# fractional_max_pool{2,3}d_backward are aten ops of (grad_output, self), so under create_graph
 # PyTorch records their BackwardBackward0 node while self requires grad (ours recorded a
 # gradient without history unless grad_output had one), and the forward nodes save self
 # (an in-place change of it makes backward raise; ours saved its sizes). Here each is an
@@ -5957,11 +5958,11 @@ def _record_pool3d_backward(op, grad, self, params):
     return _finish(op, (grad, self), ps, _asarray(op.kernel(grad._data, self._data, *ps)))
 
 
-def _max_pool3d_double_backward(F, grad, indices):
-    """max_pool_double_backward(grad, indices, 3): grad gathered at each plane's indices."""
+def _max_pool_nd_double_backward(F, grad, indices, nd):
+    """max_pool_double_backward(grad, indices, nd): grad gathered at each plane's indices."""
     indices = _values(indices)
-    n_in = _numel(tuple(grad.shape[-3:]))
-    size = _numel(indices.shape[-3:])
+    n_in = _numel(tuple(grad.shape[-nd:]))
+    size = _numel(indices.shape[-nd:])
     if F.is_raw:
         out = np.take_along_axis(grad.reshape(-1, n_in), indices.reshape(-1, size), 1)
         return out.reshape(indices.shape)
@@ -5970,11 +5971,11 @@ def _max_pool3d_double_backward(F, grad, indices):
                      tuple(indices.shape))
 
 
-def _max_pool3d_backward_op(fwd, name):
+def _max_pool_nd_backward_op(fwd, name, nd=3):
     """The max-type entries' backward (the gradient scattered to the indices)."""
     def kernel(grad, self, indices):
         from .raw import RAW
-        return max_pool_nd_backward(RAW, grad, self.shape, indices, 3)
+        return max_pool_nd_backward(RAW, grad, self.shape, indices, nd)
 
     def jvp(F, grad_output_t, self, self_t, indices):
         if grad_output_t is None:  # (auto_linear: a zero tensor's, zeros)
@@ -5984,18 +5985,20 @@ def _max_pool3d_backward_op(fwd, name):
 
     op = defop(name, fwd.node_name.replace("Backward0", "BackwardBackward0"), kernel,
                inputs=("grad_output", "self"), params=("indices",),
-               grads={"grad_output": lambda F, grad, indices: _max_pool3d_double_backward(
-                   F, grad, indices), "self": lambda F, grad, self: F.zeros_like(self)},
+               grads={"grad_output": lambda F, grad, indices: _max_pool_nd_double_backward(
+                   F, grad, indices, nd), "self": lambda F, grad, self: F.zeros_like(self)},
                jvp=jvp)
     _pool3d_graph_backward(fwd, op)
     return op
 
 
-MAX_POOL3D_BACKWARD = _max_pool3d_backward_op(MAX_POOL3D, "max_pool3d_with_indices_backward")
-ADAPTIVE_MAX_POOL3D_BACKWARD = _max_pool3d_backward_op(ADAPTIVE_MAX_POOL3D,
-                                                       "adaptive_max_pool3d_backward")
-FRACTIONAL_MAX_POOL3D_BACKWARD = _max_pool3d_backward_op(FRACTIONAL_MAX_POOL3D,
-                                                         "fractional_max_pool3d_backward")
+MAX_POOL3D_BACKWARD = _max_pool_nd_backward_op(MAX_POOL3D, "max_pool3d_with_indices_backward")
+ADAPTIVE_MAX_POOL3D_BACKWARD = _max_pool_nd_backward_op(ADAPTIVE_MAX_POOL3D,
+                                                        "adaptive_max_pool3d_backward")
+FRACTIONAL_MAX_POOL3D_BACKWARD = _max_pool_nd_backward_op(FRACTIONAL_MAX_POOL3D,
+                                                          "fractional_max_pool3d_backward")
+FRACTIONAL_MAX_POOL2D_BACKWARD = _max_pool_nd_backward_op(
+    FRACTIONAL_MAX_POOL2D, "fractional_max_pool2d_backward", 2)
 
 
 def _avg_pool3d_of(F, grad, params):
