@@ -297,8 +297,9 @@ def _binary(op, a, b, params=()):
                            (bd is not b and stale_view_requires_grad(b))):
         if bd is b:
             if _state.in_formula and op in SCALAR_OVERLOAD:
-                return record(SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
-            result = record_fast(op, (a, b), params, out, 1)
+                result = record(SCALAR_OVERLOAD[op], (a,), (b,) + params, out)
+            else:
+                result = record_fast(op, (a, b), params, out, 1)
             if cb is complex:
                 _keep_real_grads(result, (a,))
             return result

@@ -1055,8 +1055,9 @@ def values_like(src, like):
 def _jvp_transpose(F, op, inputs, params, results):
     """J t as the transpose of the op's backward (linear in the incoming gradient): the
     gradient of sum_i <backward_i(u), t_i> with respect to a dummy cotangent u of the
-    (first) output. For ops whose backward is written in differentiable ops (convolution,
-    pooling, normalisation): no second formula to keep in step (Note [Forward mode])."""
+    (first) output. For ops whose backward is written in differentiable ops (pooling,
+    normalisation): no second formula to keep in step (Note [Forward mode]). Its graph is
+    the backward's, not PyTorch's rule's: convolution has convolution_jvp's own rule."""
     from ..autograd.engine import grad as autograd_grad
     outs = results if isinstance(results, tuple) else (results,)
     vals = _formula_values(op, inputs, params, results)
@@ -1096,7 +1097,7 @@ def _jvp_transpose(F, op, inputs, params, results):
 # upsample_*(self_t), reflection_pad1d(self_t)) or a gather (max pools: self_t.gather(...))
 # to that tangent, so the tangent keeps its own dtype (a float16 primal's float32 tangent
 # pools to float32) and meets the kernel's dtype checks (avg_pool3d of a half tangent
-# refuses: ``tangent_check``). Convolution, linear in two inputs, refuses instead or keeps
+# refuses: ``tangent_check``). Convolution (its own rule), linear in two inputs, refuses or keeps
 # the primals' dtype (``tangent_check`` too). The transpose then runs in that dtype.
 def _mixed_tangent_dtype(op, inputs):
     """The first tangent dtype that differs from its primal's (None: none does), after the

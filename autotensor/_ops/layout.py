@@ -638,10 +638,22 @@ def alias_if_empty(rule):
 
 def conv_format(arrays, params, out):
     """convolution's result: channels-last when its input or its weight is strided like it
-    (mkldnn's and thnn's ``*_use_channels_last``); a float64 3-d convolution has no
-    channels-last kernel (slow_conv3d)."""
+    (mkldnn's and thnn's ``*_use_channels_last``); a 3-d convolution is so only where
+    use_mkldnn picks mkldnn (slow_conv3d and slow_conv_transpose3d have no channels-last
+    kernel: float64, or one small batch of one group). The Empty backend's (an empty input:
+    Note in _empty_convolution) is ``input * weight_view[0]`` (the input's layout) viewed
+    as the output's size: that layout where the sizes are the same, else contiguous."""
     nd = out.ndim
-    if nd == 4 or (nd == 5 and out.dtype != np.float64):
+    x = arrays[0]
+    if not x.size:
+        if x.shape == out.shape and x.shape[1]:
+            return with_strides(out, like_strides(x))
+        return c_order(out)
+    if nd == 5:
+        from ..nn.functional import _uses_mkldnn
+        if not _uses_mkldnn(x, arrays[1], x.shape, params[0], params[2], params[5]):
+            return c_order(out)
+    if nd == 4 or nd == 5:
         for a in arrays[:2]:
             if a.ndim == nd and _strides_like_channels_last(a.shape, _elem_strides(a)):
                 return with_strides(out, _channels_last_strides_nd(out.shape))

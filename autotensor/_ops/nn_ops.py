@@ -1170,20 +1170,20 @@ def convolution_bias_grad(F, grad, bias_sizes=None):
 
 
 def _convolution_grads(F, grad, input, weight, stride, padding, dilation, transposed,
-                       output_padding, groups, mask):
+                       output_padding, groups, mask, bias_sizes=None):
     """The gradients ``mask`` asks for by the per-input formulas (None for the others)."""
     return (convolution_input_grad(F, grad, weight, stride, padding, dilation, transposed,
                                    output_padding, groups, tuple(input.shape))
             if mask[0] else None,
             convolution_weight_grad(F, grad, input, stride, padding, dilation, transposed,
                                     groups, tuple(weight.shape)) if mask[1] else None,
-            convolution_bias_grad(F, grad) if mask[2] else None)
+            convolution_bias_grad(F, grad, bias_sizes) if mask[2] else None)
 
 
 def _convolution_backward_kernel(grad_output, input, weight, stride, padding, dilation,
-                                 transposed, output_padding, groups, mask):
+                                 transposed, output_padding, groups, mask, bias_sizes):
     outs = _convolution_grads(_raw_formulas(), grad_output, input, weight, stride, padding,
-                              dilation, transposed, output_padding, groups, mask)
+                              dilation, transposed, output_padding, groups, mask, bias_sizes)
     return tuple(np.empty(0, grad_output.dtype) if o is None else o for o in outs)
 
 
@@ -1228,10 +1228,29 @@ def _conv_double_backward(F, grads, grad_output, input, weight, params):
 
 
 def _convolution_backward_jvp(F, grad_output, input, weight, stride, padding, dilation,
-                              transposed, output_padding, groups, mask):
+                              transposed, output_padding, groups, mask, bias_sizes):
     return _composite_tangents(lambda: _convolution_grads(
         F, grad_output, input, weight, stride, padding, dilation, transposed,
-        output_padding, groups, mask), (grad_output, input, weight))
+        output_padding, groups, mask, bias_sizes), (grad_output, input, weight))
+
+
+def _convolution_jvp(F, input, input_t, weight, weight_t, bias, bias_t, stride, padding,
+                     dilation, transposed, output_padding, groups):
+    """PyTorch's convolution_jvp: ``convolution(input_t, weight_p) + convolution(input_p,
+    weight_t, bias_t)``, a missing tangent the zero tensor of its primal (bias's too, where
+    there is a bias), which its convolution materializes: each term records while its
+    primal requires grad (the tangent then does: AddBackward0 of two ConvolutionBackward0,
+    even where only one input has a tangent), an inf in a primal meets the other's zeros
+    (NaN), and the values are the forward kernel's, not the transposed backward's."""
+    params = (stride, padding, dilation, transposed, output_padding, groups)
+    if input_t is None:
+        input_t = F.zeros_like(input)
+    if weight_t is None:
+        weight_t = F.zeros_like(weight)
+    if bias_t is None and bias is not None:
+        bias_t = F.zeros_like(bias)
+    return F.convolution(input_t, weight, None, *params) + \
+        F.convolution(input, weight_t, bias_t, *params)
 
 
 # (Note [Norm and convolution backward ops])
@@ -1239,15 +1258,17 @@ CONVOLUTION_BACKWARD = defop(
     "convolution_backward", "ConvolutionBackwardBackward0", _convolution_backward_kernel,
     inputs=("grad_output", "input", "weight"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups",
-            "mask"),
+            "mask", "bias_sizes"),
     outputs=("result0", "result1", "result2"),
     backward_all=_convolution_double_backward, jvp=_convolution_backward_jvp)
 
 
 def _convolution_graph_backward(F, grad, mask, input, weight, stride, padding, dilation,
                                 transposed, output_padding, groups, **sizes):
-    """ConvolutionBackward0 under create_graph: one convolution_backward op."""
-    params = (stride, padding, dilation, transposed, output_padding, groups, mask)
+    """ConvolutionBackward0 under create_graph: one convolution_backward op (bias_sizes:
+    an input without channels has an output without channels, and bias's zeros)."""
+    params = (stride, padding, dilation, transposed, output_padding, groups, mask,
+              sizes.get("bias_sizes"))
     return _backward_op(CONVOLUTION_BACKWARD, (grad, input, weight), params, mask)
 
 
@@ -1256,7 +1277,7 @@ CONVOLUTION = defop(
     inputs=("input", "weight", "bias"),
     params=("stride", "padding", "dilation", "transposed", "output_padding", "groups"),
     grads={"input": _convolution_node_input_grad, "weight": convolution_weight_grad,
-           "bias": convolution_bias_grad}, jvp="transpose", layout=layout.conv_format,
+           "bias": convolution_bias_grad}, jvp=_convolution_jvp, layout=layout.conv_format,
     # (PyTorch's one formula reads both: saved whenever the node is made)
     saves={"input": ("input", "weight", "bias"), "weight": ("input", "weight", "bias")},
     graph_backward=_convolution_graph_backward)
@@ -1425,18 +1446,26 @@ def max_pool2d_backward(F, grad, self_sizes, indices):
 # (their forward rules: the op on grad_output's tangent; max pooling's are ``auto_linear``,
 # a missing grad_output tangent a zero tensor, so a dual self alone gives zeros, while
 # avg pooling's are explicit formulas of grad_output_t: no tangent)
-def _max_pool2d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, dilation,
-                             ceil_mode, indices):
+def _max_pool2d_backward_jvp(F, grad_output_t, self, self_t, kernel_size, stride, padding,
+                             dilation, ceil_mode, indices):
     if grad_output_t is None:
         return F.zeros_like(self)
-    return F.max_pool2d_with_indices_backward(grad_output_t, self, kernel_size, stride,
-                                              padding, dilation, ceil_mode, indices)
+    return F.max_pool2d_with_indices_backward(grad_output_t, _linear_self(F, self, self_t),
+                                              kernel_size, stride, padding, dilation,
+                                              ceil_mode, indices)
 
 
-def _adaptive_max_pool2d_backward_jvp(F, grad_output_t, self, indices):
+def _adaptive_max_pool2d_backward_jvp(F, grad_output_t, self, self_t, indices):
     if grad_output_t is None:
         return F.zeros_like(self)
-    return F.adaptive_max_pool2d_backward(grad_output_t, self, indices)
+    return F.adaptive_max_pool2d_backward(grad_output_t, _linear_self(F, self, self_t),
+                                          indices)
+
+
+def _linear_self(F, self, self_t):
+    """auto_linear's self argument: self's tangent (its zero tensor where it has none), so
+    the tangent records no history of the primal self."""
+    return F.zeros_like(self) if self_t is None else self_t
 
 
 def _avg_pool2d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, ceil_mode,
@@ -3507,7 +3536,7 @@ def embedding_backward(F, grad, indices, padding_idx, scale_grad_by_freq, weight
 EMBEDDING = defop("embedding", "EmbeddingBackward0",
                   lambda w, indices, padding_idx, scale: np.take(w, indices, axis=0),
                   inputs=("weight",), params=("indices", "padding_idx", "scale_grad_by_freq"),
-                  grads={"weight": embedding_backward}, jvp="transpose")
+                  grads={"weight": embedding_backward}, jvp="linear")
 
 
 # ---- index-map ops: padding, pixel shuffle, nearest upsampling, unfold / fold -------------
@@ -3703,7 +3732,7 @@ IM2COL = _gather_op("im2col", "Im2ColBackward0")
 CHANNEL_SHUFFLE = _gather_op("channel_shuffle", "ChannelShuffleBackward0", empty_alias=True)
 COL2IM = defop("col2im", "Col2ImBackward0", index_map_scatter,
                params=("index", "nd", "out_tail"),
-               grads={"self": index_map_scatter_backward}, jvp="transpose")
+               grads={"self": index_map_scatter_backward}, jvp="linear")
 
 
 def combine_maps(maps, sizes):
@@ -5548,9 +5577,9 @@ MAX_POOL3D = defop(
     "max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", max_pool_nd_kernel,
     params=("kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices:
-           max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)}, jvp="transpose",
-    layout=layout.suggested_format)
+    grads={"self": lambda F, grads, self, indices:
+           max_pool_nd_backward(F, grads[0], tuple(self.shape), indices, 3)},
+    jvp="transpose", layout=layout.suggested_format)
 
 
 def _avg_divisor_nd(self_sizes, out, kernel_size, stride, padding, ceil_mode,
@@ -5572,22 +5601,50 @@ def avg_pool_nd_kernel(x, kernel_size, stride, padding, ceil_mode, count_include
     lead, size = x.shape[:-nd], x.shape[-nd:]
     vols = x.reshape((int(np.prod(lead)),) + size)  # (explicit: an empty x has no -1)
     win, out = _pool_windows(vols, kernel_size, stride, padding, (1,) * nd, ceil_mode, 0)
-    total = win.sum(axis=tuple(range(-nd, 0)), dtype=_opmath(x.dtype))
     div = _avg_divisor_nd(x.shape, out, kernel_size, stride, padding, ceil_mode,
                           count_include_pad, divisor_override)
-    return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    if x.dtype.kind in "iub":
+        total = win.sum(axis=tuple(range(-nd, 0)))
+        return (total / div).astype(x.dtype, copy=False).reshape(lead + out)
+    # cpu_avg_pool3d (both layouts) as cpu_avg_pool2d: the window summed in order (d, h,
+    # then w) from 0 in opmath_t, one division (np.sum's order gave another float64 on ~50%
+    # of outputs)
+    acc = _opmath(x.dtype) or x.dtype
+    total = np.zeros((vols.shape[0],) + out, dtype=acc)
+    for k in np.ndindex(*kernel_size):
+        total += win[(Ellipsis,) + k]
+    return (total / div.astype(acc)).astype(x.dtype, copy=False).reshape(lead + out)
+
+
+def _avg_pool_nd_scatter(grad, div, kernel_size, stride, padding, self_sizes):
+    """cpu_avg_pool3d_backward as _avg_pool2d_scatter: grad_delta = grad_output / divisor
+    added into grad_input in output order (the kernel offsets run backwards)."""
+    nd = len(kernel_size)
+    out, size = grad.shape[-nd:], tuple(self_sizes[-nd:])
+    delta = (grad / div.astype(grad.dtype)).reshape((-1,) + out)
+    full = tuple(max(n + p, (o - 1) * s + k)
+                 for n, p, o, s, k in zip(size, padding, out, stride, kernel_size))
+    gi = np.zeros((delta.shape[0],) + full, dtype=grad.dtype)
+    for k in reversed(list(np.ndindex(*kernel_size))):
+        gi[(slice(None),) + tuple(slice(i, i + (o - 1) * s + 1, s)
+                                  for i, o, s in zip(k, out, stride))] += delta
+    gi = gi[(slice(None),) + tuple(slice(p, p + n) for p, n in zip(padding, size))]
+    return np.ascontiguousarray(gi).reshape(tuple(self_sizes))
 
 
 def avg_pool_nd_backward(F, grad, kernel_size, stride, padding, ceil_mode,
                          count_include_pad, divisor_override, self_sizes):
     """Each output's gradient over its divisor, spread over its window: a depthwise
-    transposed convolution with a kernel of ones, cut or zero-extended to the input."""
+    transposed convolution with a kernel of ones, cut or zero-extended to the input (on
+    arrays: PyTorch's order, _avg_pool_nd_scatter)."""
     nd = len(kernel_size)
     out = tuple(grad.shape[-nd:])
     div = _avg_divisor_nd(self_sizes, out, kernel_size, stride, padding, ceil_mode,
                           count_include_pad, divisor_override)
     if 0 in tuple(grad.shape):  # (an empty gradient, an empty input: no planes to convolve)
         return F.reshape(grad, tuple(self_sizes))
+    if F.is_raw and grad.dtype.kind not in "iub":
+        return _avg_pool_nd_scatter(grad, div, kernel_size, stride, padding, self_sizes)
     planes = F.reshape(grad / F.constant(div, grad), (1, -1) + out)
     c = planes.shape[1]
     ones = F.constant(np.ones((c, 1) + tuple(kernel_size)), grad)
@@ -5607,7 +5664,10 @@ AVG_POOL3D = defop(
     "avg_pool3d", "AvgPool3DBackward0", avg_pool_nd_kernel,
     params=("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
             "divisor_override"),
-    grads={"self": avg_pool_nd_backward}, jvp="transpose")
+    grads={"self": lambda F, grad, self, kernel_size, stride, padding, ceil_mode,
+           count_include_pad, divisor_override: avg_pool_nd_backward(
+               F, grad, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override, tuple(self.shape))}, jvp="linear", layout="contiguous")
 AVG_POOL3D.tangent_check = lambda inputs, tangents: _refuse_unless(
     "avg_pool3d_out_frame", tangents[0].dtype, ("float64", "float32", "int64"))
 
@@ -5632,7 +5692,10 @@ def _adaptive_avg_pool3d_backward(F, grad, output_size, self_sizes):
 
 ADAPTIVE_AVG_POOL3D = defop(
     "adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", adaptive_avg_pool_nd_kernel,
-    params=("output_size",), grads={"self": _adaptive_avg_pool3d_backward}, jvp="linear")
+    params=("output_size",), grads={"self": lambda F, grad, self, output_size:
+                                    _adaptive_avg_pool3d_backward(F, grad, output_size,
+                                                                  tuple(self.shape))},
+    jvp="linear")
 
 
 def adaptive_max_pool_nd_kernel(x, output_size):
@@ -5659,9 +5722,10 @@ def adaptive_max_pool_nd_kernel(x, output_size):
 ADAPTIVE_MAX_POOL3D = defop(
     "adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", adaptive_max_pool_nd_kernel,
     params=("output_size",), outputs=("result", "indices"), diff_outputs=(0,),
-    grads={"self": lambda F, grads, self_sizes, indices: (
+    grads={"self": lambda F, grads, self, indices: (
         adaptive_grad_check("adaptive_max_pool3d", grads[0]),
-        max_pool_nd_backward(F, grads[0], self_sizes, indices, 3))[1]}, jvp="transpose")
+        max_pool_nd_backward(F, grads[0], tuple(self.shape), indices, 3))[1]},
+    jvp="transpose")
 
 
 def max_unpool_nd_kernel(x, indices, output_size):
@@ -5859,15 +5923,143 @@ def fractional_max_pool_kernel(x, kernel_size, output_size, random_samples):
 FRACTIONAL_MAX_POOL2D = defop(
     "fractional_max_pool2d", "FractionalMaxPool2DBackward0", fractional_max_pool_kernel,
     params=("kernel_size", "output_size", "random_samples"), outputs=("result", "indices"),
-    diff_outputs=(0,), grads={"self": lambda F, grads, self_sizes, indices:
-                              max_pool_nd_backward(F, grads[0], self_sizes, indices, 2)},
+    diff_outputs=(0,), grads={"self": lambda F, grads, self, indices:
+                              max_pool_nd_backward(F, grads[0], tuple(self.shape), indices,
+                                                   2)},
     jvp="transpose")
 FRACTIONAL_MAX_POOL3D = defop(
     "fractional_max_pool3d", "FractionalMaxPool3DBackward0", fractional_max_pool_kernel,
     params=("kernel_size", "output_size", "random_samples"), outputs=("result", "indices"),
-    diff_outputs=(0,), grads={"self": lambda F, grads, self_sizes, indices:
-                              max_pool_nd_backward(F, grads[0], self_sizes, indices, 3)},
+    diff_outputs=(0,), grads={"self": lambda F, grads, self, indices:
+                              max_pool_nd_backward(F, grads[0], tuple(self.shape), indices,
+                                                   3)},
     jvp="transpose")
+
+
+# Note [3-d pooling backward ops]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# As the 2-d ones (Note [Pooling backward ops]): max_pool3d_with_indices_backward,
+# avg_pool3d_backward, _adaptive_avg_pool3d_backward, adaptive_max_pool3d_backward and
+# fractional_max_pool{2,3}d_backward are aten ops of (grad_output, self), so under create_graph
+# PyTorch records their BackwardBackward0 node while self requires grad (ours recorded a
+# gradient without history unless grad_output had one), and the forward nodes save self
+# (an in-place change of it makes backward raise; ours saved its sizes). Here each is an
+# entry its forward op's ``graph_backward`` records; on arrays the forward formula runs.
+def _pool3d_graph_backward(fwd, bwd):
+    """``fwd.graph_backward``: one ``bwd`` op of (grad_output, self) and its params."""
+    def graph_backward(F, grad, mask, self, **saved):
+        g = grad[0] if isinstance(grad, (tuple, list)) else grad
+        return (_record_pool3d_backward(bwd, g, self, tuple(saved[n] for n in bwd.params)),)
+    fwd.graph_backward = graph_backward
+
+
+def _record_pool3d_backward(op, grad, self, params):
+    from ._common import _asarray, _finish
+    ps = tuple(_values(p) if hasattr(p, "_data") else p for p in params)
+    return _finish(op, (grad, self), ps, _asarray(op.kernel(grad._data, self._data, *ps)))
+
+
+def _max_pool_nd_double_backward(F, grad, indices, nd):
+    """max_pool_double_backward(grad, indices, nd): grad gathered at each plane's indices."""
+    indices = _values(indices)
+    n_in = _numel(tuple(grad.shape[-nd:]))
+    size = _numel(indices.shape[-nd:])
+    if F.is_raw:
+        out = np.take_along_axis(grad.reshape(-1, n_in), indices.reshape(-1, size), 1)
+        return out.reshape(indices.shape)
+    g = F.reshape(F.contiguous(grad), (-1, n_in))
+    return F.reshape(F.gather(g, 1, _index_tensor(indices.reshape(-1, size))),
+                     tuple(indices.shape))
+
+
+def _max_pool_nd_backward_op(fwd, name, nd=3):
+    """The max-type entries' backward (the gradient scattered to the indices)."""
+    def kernel(grad, self, indices):
+        from .raw import RAW
+        return max_pool_nd_backward(RAW, grad, self.shape, indices, nd)
+
+    def jvp(F, grad_output_t, self, self_t, indices):
+        if grad_output_t is None:  # (auto_linear: a zero tensor's, zeros)
+            return F.zeros_like(self)
+        return _record_pool3d_backward(op, grad_output_t, _linear_self(F, self, self_t),
+                                       (indices,))
+
+    op = defop(name, fwd.node_name.replace("Backward0", "BackwardBackward0"), kernel,
+               inputs=("grad_output", "self"), params=("indices",),
+               grads={"grad_output": lambda F, grad, indices: _max_pool_nd_double_backward(
+                   F, grad, indices, nd), "self": lambda F, grad, self: F.zeros_like(self)},
+               jvp=jvp)
+    _pool3d_graph_backward(fwd, op)
+    return op
+
+
+MAX_POOL3D_BACKWARD = _max_pool_nd_backward_op(MAX_POOL3D, "max_pool3d_with_indices_backward")
+ADAPTIVE_MAX_POOL3D_BACKWARD = _max_pool_nd_backward_op(ADAPTIVE_MAX_POOL3D,
+                                                        "adaptive_max_pool3d_backward")
+FRACTIONAL_MAX_POOL3D_BACKWARD = _max_pool_nd_backward_op(FRACTIONAL_MAX_POOL3D,
+                                                          "fractional_max_pool3d_backward")
+FRACTIONAL_MAX_POOL2D_BACKWARD = _max_pool_nd_backward_op(
+    FRACTIONAL_MAX_POOL2D, "fractional_max_pool2d_backward", 2)
+
+
+def _avg_pool3d_of(F, grad, params):
+    """avg_pool3d(grad, ...): avg_pool3d_backward's gradient in grad_output."""
+    if F.is_raw:
+        return avg_pool_nd_kernel(grad, *params)
+    from ._common import _finish
+    return _finish(AVG_POOL3D, (grad,), params, avg_pool_nd_kernel(grad._data, *params))
+
+
+def _avg_pool3d_backward_jvp(F, grad_output_t, self, kernel_size, stride, padding, ceil_mode,
+                             count_include_pad, divisor_override):
+    if grad_output_t is None:
+        return None
+    return _record_pool3d_backward(AVG_POOL3D_BACKWARD, grad_output_t, self, (
+        kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override))
+
+
+AVG_POOL3D_BACKWARD = defop(
+    "avg_pool3d_backward", "AvgPool3DBackwardBackward0",
+    lambda grad, self, *params: avg_pool_nd_backward(_raw_ns(), grad, *params, self.shape),
+    inputs=("grad_output", "self"), params=AVG_POOL3D.params,
+    grads={"grad_output": lambda F, grad, kernel_size, stride, padding, ceil_mode,
+           count_include_pad, divisor_override: _avg_pool3d_of(F, grad, (
+               kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_avg_pool3d_backward_jvp)
+_pool3d_graph_backward(AVG_POOL3D, AVG_POOL3D_BACKWARD)
+
+
+def _adaptive_avg_pool3d_of(F, grad, grad_output_sizes):
+    """adaptive_avg_pool3d(grad, grad_output's size): the gradient in grad_output."""
+    size = tuple(grad_output_sizes[-3:])
+    if F.is_raw:
+        return adaptive_avg_pool_nd_kernel(grad, size)
+    from ._common import _finish
+    return _finish(ADAPTIVE_AVG_POOL3D, (grad,), (size,),
+                   adaptive_avg_pool_nd_kernel(grad._data, size))
+
+
+def _adaptive_avg_pool3d_backward_jvp(F, grad_output_t, self):
+    return None if grad_output_t is None else \
+        _record_pool3d_backward(ADAPTIVE_AVG_POOL3D_BACKWARD, grad_output_t, self, ())
+
+
+ADAPTIVE_AVG_POOL3D_BACKWARD = defop(
+    "_adaptive_avg_pool3d_backward", "AdaptiveAvgPool3DBackwardBackward0",
+    lambda grad, self: _adaptive_avg_pool3d_backward(_raw_ns(), grad, grad.shape[-3:],
+                                                     self.shape),
+    inputs=("grad_output", "self"),
+    grads={"grad_output": lambda F, grad, grad_output_sizes:
+           _adaptive_avg_pool3d_of(F, grad, grad_output_sizes),
+           "self": lambda F, grad, self: F.zeros_like(self)},
+    jvp=_adaptive_avg_pool3d_backward_jvp)
+_pool3d_graph_backward(ADAPTIVE_AVG_POOL3D, ADAPTIVE_AVG_POOL3D_BACKWARD)
+
+
+def _raw_ns():
+    from .raw import RAW
+    return RAW
 
 
 

@@ -1207,6 +1207,46 @@ convolution = fn.nn_ops.convolution
 conv_tbc = fn.nn_ops.conv_tbc   # (time, batch, channel) input: Note [conv_tbc]
 
 
+def _complex_to_real(t):
+    from .._ops import complex_ops
+    r = complex_ops.view_as_real(complex_ops.resolve_conj(t))
+    return fn.select(r, -1, 0), fn.select(r, -1, 1)
+
+
+@_cpp_composite
+def _complex_convolution(input, weight, bias, args, same=False):
+    """PyTorch's complex_convolution, what conv{1,2,3}d and conv_transpose{1,2,3}d run for a
+    complex input (above autograd: AddBackward0 of SubBackward0 and MulBackward1, empty
+    inputs too): Gauss's trick on the parts, a = conv(x_r, w_r, b_r), b = conv(x_i, w_i),
+    c = conv(x_r + x_i, w_r + w_i, b_r + b_i), then a - b + i * (c - a - b), which rounds
+    otherwise than one complex convolution. ``same``: complex_convolution_mode, whose
+    _convolution_mode pads each real part for padding='same'."""
+    def conv(x, w, b):
+        if same:
+            x = _same_padding(x, w, args[0], args[2], len(args[0]))[0]
+        return convolution(x, w, b, *args)
+
+    i_r, i_i = _complex_to_real(input)
+    w_r, w_i = _complex_to_real(weight)
+    if bias is None:
+        a = conv(i_r, w_r, None)
+        b = conv(i_i, w_i, None)
+        c = conv(i_r + i_i, w_r + w_i, None)
+    else:
+        b_r, b_i = _complex_to_real(bias)
+        a = conv(i_r, w_r, b_r)
+        b = conv(i_i, w_i, None)
+        c = conv(i_r + i_i, w_r + w_i, b_r + b_i)
+    return a - b + 1j * (c - a - b)
+
+
+def _convolution_of(input, weight, bias, *args, same=False):
+    """convolution, or complex_convolution for a complex input (PyTorch's conv layers)."""
+    if input.is_complex():
+        return _complex_convolution(input, weight, bias, args, same)
+    return convolution(input, weight, bias, *args)
+
+
 def _same_padding(input, weight, stride, dilation, nsp):
     """'same': PyTorch pads symmetrically and puts an odd extra on the right (an explicit
     pad then, recorded here as a cat of zeros)."""
@@ -1259,15 +1299,22 @@ def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
 def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups):
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
     _conv_check(input, weight, bias, groups, nsp, False, stride)
+    same = False
+    padded = input
     if isinstance(padding, str):
         if padding == "valid":
             padding = (0,) * nsp
         elif padding == "same":
-            input, padding = _same_padding(input, weight, stride, dilation, nsp)
+            # (a complex input's real parts are padded each: _complex_convolution)
+            same = input.is_complex()
+            padded, padding = _same_padding(input.detach() if same else input, weight,
+                                            stride, dilation, nsp)
+            if not same:
+                input = padded
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     padding = _tuple(padding, nsp)
-    x = input._data
+    x = padded._data
     shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
     for i in range(nsp):
         eff = dilation[i] * (weight.shape[2 + i] - 1) + 1
@@ -1279,12 +1326,11 @@ def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups)
                                f"({' x '.join(map(str, ks))}). Kernel size can't be greater "
                                "than actual input size")
     _conv_types(input, weight, bias, shape_in, nsp, False, stride, padding, dilation, groups)
+    args = (stride, padding, dilation, False, (0,) * nsp, groups)
     if input.dim() == nsp + 1:
-        out = convolution(fn.unsqueeze(input, 0), weight, bias, stride, padding, dilation,
-                          False, (0,) * nsp, groups)
-        return fn.squeeze(out, 0)
-    return convolution(input, weight, bias, stride, padding, dilation, False, (0,) * nsp,
-                       groups)
+        return fn.squeeze(_convolution_of(fn.unsqueeze(input, 0), weight, bias, *args,
+                                          same=same), 0)
+    return _convolution_of(input, weight, bias, *args, same=same)
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -1322,8 +1368,8 @@ def _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_paddin
     _conv_types(input, weight, bias, shape_in, nsp, True, stride, padding, dilation, groups)
     args = (stride, padding, dilation, True, _tuple(output_padding, nsp), groups)
     if input.dim() == nsp + 1:
-        return fn.squeeze(convolution(fn.unsqueeze(input, 0), weight, bias, *args), 0)
-    return convolution(input, weight, bias, *args)
+        return fn.squeeze(_convolution_of(fn.unsqueeze(input, 0), weight, bias, *args), 0)
+    return _convolution_of(input, weight, bias, *args)
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
