@@ -405,6 +405,7 @@ _COMPLEX_UNSUPPORTED = {
     "fmod": "fmod_cpu", "remainder": "remainder_cpu", "atan2": "atan2_cpu",
     "hypot": "hypot_cpu", "copysign": "copysign_cpu", "nextafter": "nextafter_cpu",
     "xlogy": "xlogy_cpu", "floor_divide": "div_floor_cpu",
+    "special_xlog1py": "xlog1py_cpu", "special_zeta": "zeta_cpu",
     "maximum": (RuntimeError, "maximum not implemented for complex tensors."),
     "minimum": (RuntimeError, "minimum not implemented for complex tensors."),
     "fmax": (RuntimeError, "fmax not implemented for complex tensors."),
