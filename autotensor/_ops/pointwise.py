@@ -977,7 +977,7 @@ def fmod(input, other):
 
 
 def _mod_(op, tensor_op, self, other):
-    if self._data.dtype.kind in "biu" or other.__class__ is complex:
+    if self._data.dtype.kind in "biuc" or other.__class__ is complex:
         # (TensorIterator's checks before the kernel's)
         inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
     _integer_division(f"{op.name}_cpu", self, other)
@@ -1480,8 +1480,11 @@ def _compare_inplace(name, fn):
     def method(self, other):
         try:
             value = fn(self, other)._data
+        except NotImplementedError:  # (a complex operand: TensorIterator's checks first)
+            inplace.check_inplace_order(self, (self, other))
+            raise
         except RuntimeError:  # (a broadcast error: autograd's checks come first)
-            inplace.check_inplace(self, (self, other))
+            inplace.check_inplace(self, (self, other), inference=False)
             raise
         if isinstance(other, Tensor):
             return inplace.record_inplace(ops[1], self, (self, other), (), value)
@@ -1749,8 +1752,9 @@ def sub_(self, other, *, alpha=1):
     if alpha != 1:
         _convert.check_python_int(alpha)  # (the argument parser's, before autograd's)
     if _is_bool(self) or _is_bool(other):
-        inplace.check_inplace(self, (self, other))  # (autograd's checks first: a leaf, a
-        _check_bool_sub(self, other)  # no_grad view when other requires grad)
+        # (autograd's checks first: a leaf, a no_grad view when other requires grad)
+        inplace.check_inplace(self, (self, other), inference=False)
+        _check_bool_sub(self, other)
     if alpha != 1 or alpha is True:
         _inplace_alpha(self, other, alpha, negate=True)
     return _inplace_binary(SUB, self, other, (alpha,))
@@ -1815,7 +1819,8 @@ def _round_inplace(op, self):
     if d.dtype == np.bool_:
         inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
         raise NotImplementedError(f"\"{op.name}_vml_cpu\" not implemented for 'Bool'")
-    if d.dtype.kind == "c":
+    if d.dtype.kind == "c":  # (the op's own message, after autograd's checks)
+        inplace.check_inplace(self, (self,), inference=False)
         refuse_complex(op.name, d.dtype)
     value = d.copy() if d.dtype.kind in "iu" else _asarray(op.kernel(d))
     return inplace.record_inplace(op, self, (self,), (), value)
@@ -1845,7 +1850,7 @@ def neg_(self):
 
 def abs_(self):
     if self._data.dtype.kind == "c":  # (PyTorch's abs_, after autograd's checks: abs of a
-        inplace.check_inplace(self, (self,))  # complex is real, not written into self)
+        inplace.check_inplace(self, (self,), inference=False)  # complex is real)
         raise RuntimeError("In-place abs is not supported for complex tensors.")
     return _inplace_unary(ABS, self)
 
@@ -1894,7 +1899,7 @@ def clamp_(self, min=None, max=None):
         _check_bounds(min, max)
         if self._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
             inputs = (self, min, max)  # (autograd's checks, then the kernel's refusal)
-            inplace.check_inplace(self, inputs)
+            inplace.check_inplace(self, inputs, inference=False)
             view_errors_first(*inputs)
             refuse_complex("clamp", self._data.dtype)
         return _clamp_tensor_(self, min, max)
@@ -2223,6 +2228,12 @@ def _no_complex_polygamma(n, input):
 
 
 def polygamma_(self, n):
+    # (autograd's checks, polygamma's meta (n), TensorIterator's, then the dispatch)
+    inplace.check_inplace(self, (self,), inference=False)
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    if self._data.dtype.kind == "c":
+        inplace.check_inplace_order(self, (self,))
     _no_complex_polygamma(n, self)
     return _inplace_unary(POLYGAMMA_, self, (n,), float_op=True)
 
@@ -2276,7 +2287,7 @@ def frac(input):
 
 
 def frac_(self):
-    if self._data.dtype.kind in "biu":
+    if self._data.dtype.kind in "biuc":
         inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
     frac(self.detach())
     return _inplace_unary(FRAC, self, float_op=False)
@@ -2755,7 +2766,7 @@ def frexp(input, *, out=None):
 def ldexp_(self, other):
     _check_tensor_arg("ldexp_", "other", other, 1)
     if self._data.dtype.kind in "biu":  # (checked before the shapes, after autograd's
-        inplace.check_inplace(self, (self, other))  # checks: LdexpBackward0's)
+        inplace.check_inplace(self, (self, other), inference=False)  # checks)
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{_dtypes.scalar_name(self.dtype)}")
     if other._data.dtype == np.bool_:
@@ -2781,6 +2792,10 @@ def copysign_(self, other):
     _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
     _float_inplace(self, other, op=COPYSIGN)
     if not isinstance(other, Tensor):
+        rt = _dtypes.result_type(self, other)
+        if rt.is_complex:  # (as xlogy_'s)
+            inplace_iter_checks(self, (self, other), rt)
+            refuse_complex("copysign", rt.np)
         value = _asarray(np.copysign(self._data, other))
         return inplace.record_inplace(COPYSIGN_SCALAR, self, (self,), (other,), value)
     return _inplace_binary(COPYSIGN, self, other)
@@ -4767,7 +4782,7 @@ def _bitwise_inplace(fn, name, aten=None):
         fallback_checks(aten, self, other)
         # (autograd's checks before the kernel's: a leaf, a no_grad view when other
         # requires grad)
-        inplace.check_inplace(self, (self, other))
+        inplace.check_inplace(self, (self, other), inference=False)
         _check_broadcast(self, other)
         common = _dtypes.result_type(self, other)
         inplace_iter_checks(self, (self, other), common)  # (shapes, cast, then the kernel)

@@ -551,6 +551,8 @@ def mvlgamma(input, p):
 
 
 def mvlgamma_(self, p):
+    from ..autograd import inplace
+    inplace.check_inplace(self, (self,), inference=False)  # (autograd's checks first)
     _mvlgamma_check(self, p)
     d = self._data.dtype
     if d.kind in "iu":  # (its own message: the dtypes named the other way round)
