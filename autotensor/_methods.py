@@ -1,6 +1,6 @@
 """Tensor methods and operators, attached straight from the public functions (so that
 ``a * b`` is one Python call into ``pointwise.mul``)."""
-from . import _creation, _random
+from . import _creation, _dtypes, _random
 from ._backend import np
 from . import _ops as fn
 from ._ops._common import _OPERANDS, _check_tensor_arg, _tensor_arg
@@ -229,7 +229,26 @@ def _random_(self, *args, generator=None, **kwargs):
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
-    if hasattr(p, "_data"):
+    tensor_p = hasattr(p, "_data")
+    if not tensor_p:
+        _random.bernoulli(p, (0,))  # (a number p's range is checked first)
+    if not self._data.size and (tensor_p or self._data.dtype.kind == "c"):
+        # (PyTorch's kernels return before any other check of an empty self)
+        with_grad_check_write(self, self._data.copy(), "BERNOULLI_TENSOR_" if tensor_p
+                              else "BERNOULLI_", p if tensor_p else None)
+        return self
+    if self._data.dtype.kind == "c" or tensor_p:
+        # (PyTorch's order: self's overlap, its kernels' dispatch, then p expanded to self's
+        # sizes, before p's dtype and range)
+        from .autograd import inplace
+        inplace.check_no_internal_overlap(self)
+        if self._data.dtype.kind == "c":
+            kernel = "bernoulli_tensor_cpu_self_" if tensor_p else "bernoulli_scalar_cpu_"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                      f"'{_dtypes.scalar_name(self.dtype)}'")
+        if tensor_p:
+            p.detach().expand(self.shape)  # (its errors only)
+    if tensor_p:
         pa = p._data
         arr = _fill(self, lambda shape, pa: _random.bernoulli(pa, shape, self._data.dtype,
                                                               generator), pa)

@@ -406,6 +406,7 @@ _COMPLEX_UNSUPPORTED = {
     "fmod": "fmod_cpu", "remainder": "remainder_cpu", "atan2": "atan2_cpu",
     "hypot": "hypot_cpu", "copysign": "copysign_cpu", "nextafter": "nextafter_cpu",
     "xlogy": "xlogy_cpu", "floor_divide": "div_floor_cpu",
+    "special_xlog1py": "xlog1py_cpu", "special_zeta": "zeta_cpu",
     "maximum": (RuntimeError, "maximum not implemented for complex tensors."),
     "minimum": (RuntimeError, "minimum not implemented for complex tensors."),
     "fmax": (RuntimeError, "fmax not implemented for complex tensors."),
@@ -930,6 +931,12 @@ def _inplace_unary(op, self, params=(), float_op=None):
         exc = RuntimeError if op.name == "relu" else NotImplementedError
         raise exc(_BOOL_UNSUPPORTED[op.name])
     if d.dtype.kind == "c" and op.name in _COMPLEX_UNSUPPORTED:
+        # (autograd's checks come first; a kernel's dispatch error after TensorIterator's
+        # too, an op's own message before them)
+        if isinstance(_COMPLEX_UNSUPPORTED[op.name], str):
+            inplace.check_inplace_order(self, (self,))
+        else:
+            inplace.check_inplace(self, (self,), inference=False)
         refuse_complex(op.name, d.dtype)
     if (op.name in _FLOAT_OPS if float_op is None else float_op) and d.dtype.kind in "biu":
         d = d.astype(_dtypes.default_float.np)  # so the cast check names PyTorch's type

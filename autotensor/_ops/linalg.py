@@ -5567,6 +5567,8 @@ def _add_family_(op, fn, self, a, b, beta, alpha, bad_shape=None, out_shape=None
     """``self.addmm_(a, b)`` and its kin: the out-of-place checks and value (no graph), then
     one in-place record of the same node (AddmmBackward0...) as PyTorch's."""
     from ..autograd import grad_mode, inplace
+    inplace.check_inplace(self, (self, a, b), inference=False)  # (autograd's checks before
+    view_errors_first(self, a, b)  # the kernel's: a leaf, a no_grad view, a stale view)
     if not (self._data.dtype == a._data.dtype == b._data.dtype):
         with grad_mode.no_grad():  # (the out-of-place dtype error comes first)
             fn(self.detach(), a.detach(), b.detach(), beta=beta, alpha=alpha)
@@ -5597,8 +5599,18 @@ def addmv_(self, mat, vec, *, beta=1, alpha=1):
 
 
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+    from ..autograd import inplace
+    inplace.check_inplace(self, (self, vec1, vec2), inference=False)  # (autograd's checks,
+    view_errors_first(self, vec1, vec2)  # then addr_'s in PyTorch's order: the vectors'
+    for name, v in (("vec1", vec1), ("vec2", vec2)):  # ranks, self's rank, its sizes)
+        if v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+    if self.ndim != 2:
+        raise RuntimeError(f"2D tensor expected, got {self.ndim}D tensor for input")
     bad = (f"size mismatch, input: [{_errors.shape_str(self.shape)}], v1: "
            f"[{_errors.shape_str(vec1.shape)}], v2: [{_errors.shape_str(vec2.shape)}]")
+    if tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
+        raise RuntimeError(bad)
     return _add_family_(ADDR, addr, self, vec1, vec2, beta, alpha, bad)
 
 

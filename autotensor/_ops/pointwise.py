@@ -977,7 +977,7 @@ def fmod(input, other):
 
 
 def _mod_(op, tensor_op, self, other):
-    if self._data.dtype.kind in "biu" or other.__class__ is complex:
+    if self._data.dtype.kind in "biuc" or other.__class__ is complex:
         # (TensorIterator's checks before the kernel's)
         inplace_iter_checks(self, (self, other), _dtypes.result_type(self, other))
     _integer_division(f"{op.name}_cpu", self, other)
@@ -1480,8 +1480,11 @@ def _compare_inplace(name, fn):
     def method(self, other):
         try:
             value = fn(self, other)._data
+        except NotImplementedError:  # (a complex operand: TensorIterator's checks first)
+            inplace.check_inplace_order(self, (self, other))
+            raise
         except RuntimeError:  # (a broadcast error: autograd's checks come first)
-            inplace.check_inplace(self, (self, other))
+            inplace.check_inplace(self, (self, other), inference=False)
             raise
         if isinstance(other, Tensor):
             return inplace.record_inplace(ops[1], self, (self, other), (), value)
@@ -1749,7 +1752,8 @@ def sub_(self, other, *, alpha=1):
     if alpha != 1:
         _convert.check_python_int(alpha)  # (the argument parser's, before autograd's)
     if _is_bool(self) or _is_bool(other):
-        inplace.check_inplace(self)  # PyTorch reports a leaf first
+        # (autograd's checks first: a leaf, a no_grad view when other requires grad)
+        inplace.check_inplace(self, (self, other), inference=False)
         _check_bool_sub(self, other)
     if alpha != 1 or alpha is True:
         _inplace_alpha(self, other, alpha, negate=True)
@@ -1815,7 +1819,8 @@ def _round_inplace(op, self):
     if d.dtype == np.bool_:
         inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
         raise NotImplementedError(f"\"{op.name}_vml_cpu\" not implemented for 'Bool'")
-    if d.dtype.kind == "c":
+    if d.dtype.kind == "c":  # (the op's own message, after autograd's checks)
+        inplace.check_inplace(self, (self,), inference=False)
         refuse_complex(op.name, d.dtype)
     value = d.copy() if d.dtype.kind in "iu" else _asarray(op.kernel(d))
     return inplace.record_inplace(op, self, (self,), (), value)
@@ -1844,6 +1849,9 @@ def neg_(self):
 
 
 def abs_(self):
+    if self._data.dtype.kind == "c":  # (PyTorch's abs_, after autograd's checks: abs of a
+        inplace.check_inplace(self, (self,), inference=False)  # complex is real)
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
     return _inplace_unary(ABS, self)
 
 
@@ -1890,6 +1898,9 @@ def clamp_(self, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         _check_bounds(min, max)
         if self._data.dtype.kind == "c":  # (number bounds: checked in _clamp_bounds)
+            inputs = (self, min, max)  # (autograd's checks, then the kernel's refusal)
+            inplace.check_inplace(self, inputs, inference=False)
+            view_errors_first(*inputs)
             refuse_complex("clamp", self._data.dtype)
         return _clamp_tensor_(self, min, max)
     min, max, dt = _clamp_bounds_(self, min, max)  # (clamp_ names the C++ type)
@@ -2219,6 +2230,12 @@ def _no_complex_polygamma(n, input):
 
 
 def polygamma_(self, n):
+    # (autograd's checks, polygamma's meta (n), TensorIterator's, then the dispatch)
+    inplace.check_inplace(self, (self,), inference=False)
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    if self._data.dtype.kind == "c":
+        inplace.check_inplace_order(self, (self,))
     _no_complex_polygamma(n, self)
     return _inplace_unary(POLYGAMMA_, self, (n,), float_op=True)
 
@@ -2272,7 +2289,7 @@ def frac(input):
 
 
 def frac_(self):
-    if self._data.dtype.kind in "biu":
+    if self._data.dtype.kind in "biuc":
         inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
     frac(self.detach())
     return _inplace_unary(FRAC, self, float_op=False)
@@ -2750,7 +2767,8 @@ def frexp(input, *, out=None):
 
 def ldexp_(self, other):
     _check_tensor_arg("ldexp_", "other", other, 1)
-    if self._data.dtype.kind in "biu":  # (checked before the shapes)
+    if self._data.dtype.kind in "biu":  # (checked before the shapes, after autograd's
+        inplace.check_inplace(self, (self, other), inference=False)  # checks)
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{_dtypes.scalar_name(self.dtype)}")
     if other._data.dtype == np.bool_:
@@ -2763,6 +2781,10 @@ def xlogy_(self, other):
     _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
     _float_inplace(self, other, op=XLOGY)
     if not isinstance(other, Tensor):
+        rt = _dtypes.result_type(self, other)
+        if rt.is_complex:  # (a complex self or number: TensorIterator's checks, the cast
+            inplace_iter_checks(self, (self, other), rt)  # among them, then the kernel's
+            refuse_complex("xlogy", rt.np)  # refusal)
         value = _asarray(XLOGY_SCALAR_OTHER.kernel(self._data, other))
         return inplace.record_inplace(XLOGY_SCALAR_OTHER, self, (self,), (other,), value)
     return _inplace_binary(XLOGY, self, other)
@@ -2772,6 +2794,10 @@ def copysign_(self, other):
     _convert.check_python_int(other)  # (a c10::Scalar, parsed first)
     _float_inplace(self, other, op=COPYSIGN)
     if not isinstance(other, Tensor):
+        rt = _dtypes.result_type(self, other)
+        if rt.is_complex:  # (as xlogy_'s)
+            inplace_iter_checks(self, (self, other), rt)
+            refuse_complex("copysign", rt.np)
         value = _asarray(np.copysign(self._data, other))
         return inplace.record_inplace(COPYSIGN_SCALAR, self, (self,), (other,), value)
     return _inplace_binary(COPYSIGN, self, other)
@@ -2797,12 +2823,19 @@ def float_power(input, exponent):
 
 
 def float_power_(self, exponent):
-    if self._data.dtype != np.float64 and self._data.dtype != np.complex128:
+    # (PyTorch's composite: complex128 where either operand is complex, a complex number
+    # included, else float64; self must have it, the exponent is cast to it)
+    cplx = self._data.dtype.kind == "c" or (
+        exponent._data.dtype.kind == "c" if isinstance(exponent, Tensor)
+        else isinstance(exponent, complex))
+    dt = _dtypes.complex128 if cplx else _dtypes.float64
+    if self._data.dtype != dt.np:
         raise RuntimeError(f"the base given to float_power_ has dtype "
                            f"{_dtypes.scalar_name(self.dtype)} but the operation's result "
-                           f"requires dtype Double")
-    return pow_(self, _to_dtype(exponent, _dtypes.float64)
-                if isinstance(exponent, Tensor) else float(exponent))
+                           f"requires dtype {_dtypes.scalar_name(dt)}")
+    if isinstance(exponent, Tensor):
+        return pow_(self, _to_dtype(exponent, dt))
+    return pow_(self, complex(exponent) if cplx else float(exponent))
 
 
 def _ternary(op, inputs, params, kernel_args):
@@ -4749,7 +4782,9 @@ def _bitwise_inplace(fn, name, aten=None):
 
     def method(self, other):
         fallback_checks(aten, self, other)
-        inplace.check_inplace(self, ())  # (the fallback's leaf check, before the kernel's)
+        # (autograd's checks before the kernel's: a leaf, a no_grad view when other
+        # requires grad)
+        inplace.check_inplace(self, (self, other), inference=False)
         _check_broadcast(self, other)
         common = _dtypes.result_type(self, other)
         inplace_iter_checks(self, (self, other), common)  # (shapes, cast, then the kernel)

@@ -21,7 +21,8 @@ from ._common import (_asarray, _check_tensor_arg, _finish, _inplace_unary, _sta
                       _unary_fn, refuse_complex)
 from ..autograd.forward_ad import fallback_checks, refuse_unsupported
 from .pointwise import (
-    _float_args, _fw_not_implemented, _not_implemented, MUL_SCALAR, ADD_SCALAR, RRELU_, erf)
+    _float_args, _fw_not_implemented, _not_implemented, _refuse_complex_result, MUL_SCALAR,
+    ADD_SCALAR, RRELU_, erf)
 
 
 def _f64(x):
@@ -498,7 +499,9 @@ def _scalar_op(op, x, params):
 
 def xlog1py(input, other):
     """input * log1p(other), 0 where input is 0 (unless other is NaN)."""
-    if not isinstance(input, Tensor):
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        _refuse_complex_result("special_xlog1py", input, other)  # (a complex number, or a
+    if not isinstance(input, Tensor):  # number with a complex tensor)
         (o,) = _float_args(other)
         out = xlog1py_kernel(np.asarray(input, o._data.dtype), o._data)
         return _finish(XLOG1PY_SCALAR_SELF, (o,), (input,), out)
@@ -514,6 +517,8 @@ def special_zeta(input, other):
     """The Hurwitz zeta function sum_k (k + other)^-input."""
     if _state.fw:  # (no forward rule: refused before the kernel)
         refuse_unsupported(ZETA, input, other)
+    if not isinstance(input, Tensor) or not isinstance(other, Tensor):
+        _refuse_complex_result("special_zeta", input, other)  # (as xlog1py's)
     if not isinstance(input, Tensor):
         (q,) = _float_args(other)
         out = zeta_kernel(np.asarray(input, q._data.dtype), q._data)
@@ -546,6 +551,8 @@ def mvlgamma(input, p):
 
 
 def mvlgamma_(self, p):
+    from ..autograd import inplace
+    inplace.check_inplace(self, (self,), inference=False)  # (autograd's checks first)
     _mvlgamma_check(self, p)
     d = self._data.dtype
     if d.kind in "iu":  # (its own message: the dtypes named the other way round)

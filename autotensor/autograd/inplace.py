@@ -491,8 +491,9 @@ def check_output_shape(dst_shape, *shapes):
 def check_inplace_order(t, inputs, op_name=None):
     """PyTorch's checks of an in-place op in its order, for an op whose kernel failed or
     cannot run: autograd's (leaf, views), then TensorIterator's memory overlaps, then the
-    shapes (the caller raises its own error after these)."""
-    check_inplace(t, inputs)
+    shapes (the caller raises its own error after these). An inference tensor's refusal is
+    the version bump's, after the kernel: not here."""
+    check_inplace(t, inputs, inference=False)
     from .._ops.dispatch import view_errors_first
     view_errors_first(*inputs)  # (collect_next_edges: a stale input view's error, then the
     if op_name not in OVERLAP_OK:  # kernel's checks)
