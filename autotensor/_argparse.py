@@ -17,6 +17,8 @@ slow path. The few calls PyTorch refuses and we would silently compute (``cat(x)
 Tensor, a list as ``index_select``'s index, a float keepdim) have a cheap test at the op,
 which raises ``wrong_type`` for the guard to word.
 """
+from operator import index as _index
+
 from . import _warn
 from ._backend import np as _np
 
@@ -502,13 +504,14 @@ def _check(p, obj, fname):
         return isinstance(obj, (int, float, _np.floating, _np.integer)) or (
             isinstance(obj, Tensor) and obj.dim() == 0 and not obj.requires_grad)
     if t == "bool":
-        return isinstance(obj, (bool, _np.bool_))
+        return obj is True or obj is False  # (not numpy.bool)
     if t == "TensorList":
         return isinstance(obj, (tuple, list))
     if t == "ScalarType":
         return isinstance(obj, _dtype) or obj in (float, int, bool, complex)
     if t == "Device":
-        return isinstance(obj, (_device, str, int))
+        return isinstance(obj, (_device, str)) or obj.__class__ is not bool and isinstance(
+            obj, (int, _np.integer))
     if t in ("std::string", "std::string_view", "c10::string_view"):
         return isinstance(obj, str)
     if t == "PyObject*":
@@ -747,6 +750,20 @@ def _error(sigs, args, kwargs):
     return None
 
 
+def bind(key, args, kwargs):
+    """The arguments of a call by the names of the overload of ``key`` that takes them
+    (an op with several overloads that reads its arguments on a slow path: Tensor.to), or
+    the parser's TypeError when none does."""
+    sigs = _signatures(key)
+    err = _error(sigs, args, kwargs)
+    if err is not None:
+        raise err
+    fit = next(s for s in sigs if _parse(s, args, kwargs, False))
+    values = dict(zip((p.name for p in fit.params if not p.kwonly), args))
+    values.update(kwargs)
+    return values
+
+
 def _unpack(sig, args, kwargs):
     """The conversions after a parse: each element of an int list (``reshape(2, 'a')``) or
     of a tensor list (``stack([x, 1])``)."""
@@ -774,6 +791,14 @@ def _unpack(sig, args, kwargs):
                                    f"object at pos {j + 1} with error \"type must be tuple "
                                    f"of ints,but got {tp_name(v)}\"")
         values = None
+
+
+def index(obj):
+    """operator.index, but a bool refused (THPUtils_checkIndex: PyTorch's int arguments take
+    no bool); an op's int argument read on its slow path."""
+    if obj.__class__ is bool or obj.__class__ is _np.bool_:
+        raise TypeError(f"an int argument must not be {tp_name(obj)}")
+    return _index(obj)
 
 
 def wrong_type(name, arg):

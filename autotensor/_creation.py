@@ -203,21 +203,36 @@ def _float_dtype(dtype):
     return (dtype or _dtypes.default_float).np
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, layout=None):
+def _size_kw(sizes, size):
+    """A factory's size given as ``size=``; none at all (``torch.zeros()``, a 0-d tensor is
+    ``zeros(())``) is the parser's refusal, which the argument guard words (Note [Argument
+    errors on the exception path] in _argparse.py)."""
+    if sizes or size is None:
+        raise TypeError("missing or repeated size")
+    return (size,)
+
+
+def zeros(*sizes, size=None, dtype=None, device=None, requires_grad=False, layout=None):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    return _finish(np.zeros(_size(size, "zeros"), dtype=_float_dtype(dtype)), None,
+    return _finish(np.zeros(_size(sizes, "zeros"), dtype=_float_dtype(dtype)), None,
                    requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, layout=None):
+def ones(*sizes, size=None, dtype=None, device=None, requires_grad=False, layout=None):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    return _finish(np.ones(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
+    return _finish(np.ones(_size(sizes), dtype=_float_dtype(dtype)), None, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None,
+def empty(*sizes, size=None, dtype=None, device=None, requires_grad=False, memory_format=None,
           layout=None, pin_memory=False):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    out = np.zeros(_size(size), dtype=_float_dtype(dtype))
+    out = np.zeros(_size(sizes), dtype=_float_dtype(dtype))
     if memory_format is not None:
         out = _in_format(out, memory_format, "empty")
     return _finish(out, None, requires_grad)
@@ -338,10 +353,15 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
                    None, requires_grad)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+_NO_END = object()  # (arange's end not given: an explicit None is refused)
+
+
+def arange(start, end=_NO_END, step=1, *, dtype=None, device=None, requires_grad=False):
     _devices.check(device)
-    if end is None:
+    if end is _NO_END:
         start, end = 0, start
+    elif end is None:  # (Note [Argument errors on the exception path] in _argparse.py)
+        raise TypeError("arange(): end None")
     vals = [x.item() if isinstance(x, Tensor) else x for x in (start, end, step)]
     start, end, step = vals
     if step == 0:
@@ -516,15 +536,19 @@ def set_rng_state(new_state):
     _random.set_rng_state(np.asarray(data, dtype=np.uint8))
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    arr = _random.rand(_size(size), _float_dtype(dtype), generator)
+    arr = _random.rand(_size(sizes), _float_dtype(dtype), generator)
     return _finish(arr, None, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    arr = _random.randn(_size(size), _float_dtype(dtype), generator)
+    arr = _random.randn(_size(sizes), _float_dtype(dtype), generator)
     return _finish(arr, None, requires_grad)
 
 

@@ -137,7 +137,7 @@ def _new(self, *args, size=None, device=None):
                             f"TensorOptions(dtype={args[0].dtype}))")
         return fn.shape._alias(args[0])
     if len(args) == 1 and isinstance(args[0], Size):
-        return _creation.empty(*args[0], dtype=self.dtype)
+        return _creation.empty(tuple(args[0]), dtype=self.dtype)
     if all(isinstance(a, int) for a in args) and not (len(args) == 1 and isinstance(
             args[0], bool)):
         return _creation.empty(*args, dtype=self.dtype)
@@ -413,7 +413,7 @@ METHODS = {
         "bmm", "dot", "mv", "matmul", "addmm", "outer", "clone", "to", "type_as",
         "contiguous", "view", "view_as", "reshape", "reshape_as", "flatten", "unflatten", "t",
         "transpose", "swapaxes", "swapdims", "adjoint", "permute", "movedim", "moveaxis",
-        "expand", "expand_as", "broadcast_to", "squeeze", "unsqueeze", "narrow", "select",
+        "expand", "expand_as", "broadcast_to", "unsqueeze", "narrow", "select",
         "split", "chunk", "unsafe_split", "unsafe_chunk", "unbind", "diagonal", "unfold",
         "as_strided", "gather",
         "scatter_add", "scatter", "index_select", "index_add", "masked_fill",
@@ -423,6 +423,7 @@ METHODS = {
         "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_", "clamp_", "clip_",
         "zero_", "fill_", "copy_", "masked_fill_", "index_add_", "scatter_",
         "scatter_add_")},
+    "squeeze": fn.shape.squeeze_method,
     "T": property(_T), "mT": property(_mT), "H": property(fn.complex_ops._H),
     "mH": property(fn.complex_ops._mH),
     "float": _cast_method("float32"), "double": _cast_method("float64"),

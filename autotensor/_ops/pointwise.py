@@ -12,7 +12,7 @@ import math
 from .. import _argparse, _convert, _dtypes, _errors
 from .. import _memory_format as _mf
 from .._backend import np
-from .._tensor import _make, Tensor
+from .._tensor import _make, Tensor, device as _device
 from ..autograd import forward_ad, grad_mode, inplace
 from . import _specfun, layout, raw
 from .aliasing import aliased_value
@@ -1672,15 +1672,33 @@ def _to_format(input, dtype, copy, memory_format):
     return _finish(TO_COPY_FORMAT, (input,), (dtype, memory_format), out)
 
 
+_PY_DTYPES = {float: _dtypes.float64, int: _dtypes.int64, bool: _dtypes.bool,
+               complex: _dtypes.complex128}
+
+
 def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
        memory_format=None):
-    for a in args:
-        if isinstance(a, _dtypes.dtype):
-            dtype = a
-        elif isinstance(a, Tensor):
-            dtype = a.dtype
-        elif isinstance(a, str) or hasattr(a, "type"):
-            device = a
+    if args and len(args) == 1 and dtype is None and device is None:
+        a = args[0]
+        if a.__class__ is _dtypes.dtype:
+            dtype, args = a, ()
+        elif a.__class__ is str or isinstance(a, _device):
+            device, args = a, ()
+    if args or dtype.__class__ is type:
+        # (PyTorch's overloads, Tensor.to(device, dtype, non_blocking, copy) / (dtype, ...) /
+        # (tensor, ...), read by the parser: Note [Argument errors on the exception path])
+        given = {k: v for k, v, default in (
+            ("dtype", dtype, None), ("device", device, None), ("copy", copy, False),
+            ("non_blocking", non_blocking, False), ("memory_format", memory_format, None))
+            if v is not default}
+        bound = _argparse.bind("Tto", args, given)
+        t = bound.get("tensor")
+        dtype = bound.get("dtype") if t is None else t.dtype if isinstance(t, Tensor) else (
+            _dtypes.bool if isinstance(t, (bool, np.bool_)) else  # (a number is a tensor
+            _dtypes.complex128 if isinstance(t, (complex, np.complexfloating)) else  # here:
+            _dtypes.float64 if isinstance(t, (float, np.floating)) else _dtypes.int64)  # to's)
+        dtype = _PY_DTYPES.get(dtype, dtype)
+        device, copy = bound.get("device"), bound.get("copy", False)
     if device is not None:
         from .._devices import check
         check(device)

@@ -511,16 +511,29 @@ def _squeeze_dims(dim, ndim, input=None):
     return seen
 
 
-def squeeze(input, dim=None):
+_NO_DIM = _argparse.MISSING  # (squeeze's dim not given: an explicit None is refused)
+
+
+def squeeze(input, dim=_NO_DIM):
     d = input._data
-    if dim is None:
+    if dim is _NO_DIM:
         return _view_result(SQUEEZE, input, (), np.squeeze(d))
+    if dim is None:  # (Note [Argument errors on the exception path] in _argparse.py)
+        raise _argparse.wrong_type("squeeze", "dim")
     if isinstance(dim, (tuple, list)):
         dims = tuple(x for x in _squeeze_dims(dim, d.ndim, input) if d.ndim and d.shape[x] == 1)
         return _view_result(SQUEEZE_DIMS, input, (dims,), np.squeeze(d, dims))
     dim = _wrap_dim(dim, d.ndim, input)
     out = np.squeeze(d, dim) if d.ndim and d.shape[dim] == 1 else d.view()
     return _view_result(SQUEEZE_DIM, input, (dim,), out)
+
+
+def squeeze_method(input, dim=_NO_DIM, *dims):
+    """Tensor.squeeze: its 'squeeze(IntArrayRef dim)' overload takes the dims as varargs
+    (``x.squeeze(0, 1)``), torch.squeeze's does not."""
+    if dims:
+        dim = (dim,) + dims
+    return squeeze(input, dim)
 
 
 def unsqueeze(input, dim):
@@ -540,6 +553,8 @@ def narrow(input, dim, start, length):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim)
     if isinstance(start, Tensor):
+        if start._data.ndim or start._data.dtype.kind not in "iu":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
         start = int(start)
     size = d.shape[dim]
     if start < 0:
@@ -581,7 +596,8 @@ def select(input, dim, index):
         view_errors_first(input)  # (Note [View errors before an op's checks])
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim, input)
-    index = int(index)
+    if index.__class__ is not int:  # (a float: the parser's refusal, Note [Argument errors
+        index = int(_argparse.index(index))  # on the exception path] in _argparse.py)
     size = d.shape[dim]
     if index < -size or index >= size:
         view_errors_first(input)  # (Note [View errors before an op's checks])

@@ -582,6 +582,8 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     from .._ops.linalg import NORM_DIM
     from .._ops.reduction import _vector_norm
     _tensors("pairwise_distance", ("x1", x1), ("x2", x2))
+    if keepdim is not False and keepdim is not True:  # (Note [Argument errors on the
+        raise TypeError("pairwise_distance(): keepdim")  # exception path] in _argparse.py)
     return _vector_norm(_cpp_add_scalar(x1 - x2, eps), p, (max(x1.dim(), x2.dim()) - 1,),
                         keepdim, NORM_DIM)
 
@@ -1225,7 +1227,7 @@ def _same_padding(input, weight, stride, dilation, nsp):
 
 def _creation_zeros(shape, like):
     from .. import _creation
-    return _creation.zeros(*shape, dtype=like.dtype)
+    return _creation.zeros(tuple(shape), dtype=like.dtype)
 
 
 _CONV_SIGNATURES = (
