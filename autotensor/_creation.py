@@ -2,6 +2,7 @@
 import builtins
 import math
 import warnings
+from operator import index as _index
 
 from . import _convert, _devices, _dtypes, _memory_format, _random
 from ._backend import np
@@ -180,9 +181,21 @@ def from_dlpack(ext_tensor):
     return _make(arr)
 
 
+def _ints(*values):
+    """A factory's int arguments: a float or bool refused (PyTorch's parser's refusal, which
+    the argument guard words: Note [Argument errors on the exception path] in
+    _argparse.py)."""
+    for v in values:
+        if v.__class__ is not _py_int and (v.__class__ is bool or v.__class__ is np.bool_ or
+                                          _index(v) is None):
+            raise TypeError("an int argument must be an int")
+
+
 def _size(size, name=None):
     if len(size) == 1 and isinstance(size[0], (list, tuple)):
         size = size[0]
+    if size and size[0].__class__ is bool:  # (a bool is an int but as the first element)
+        raise TypeError("empty(): argument 'size' must be tuple of ints")
     out = []
     for s in size:
         if isinstance(s, Tensor):
@@ -440,6 +453,15 @@ def _arange_float(start, step, n, dt):
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
     _devices.check(device)
+    _ints(steps)
+    for value, name in ((start, "start"), (end, "end")):
+        if isinstance(value, Tensor):
+            if value._data.ndim:
+                raise RuntimeError(f"linspace only supports 0-dimensional start and end "
+                                   f"tensors, but got {name} with {value._data.ndim} "
+                                   f"dimension(s).")
+        elif not isinstance(value, (_py_int, float, complex, np.number, np.bool_)):
+            raise TypeError(f"linspace(): argument '{name}' must be a Number or a Tensor")
     dtype = dtype or _dtypes.default_float
     # PyTorch computes the two halves from each end (symmetric rounding)
     steps = _py_int(steps)
@@ -502,7 +524,12 @@ def _logspace_float(start, end, steps, base, dt):
     return out
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+def eye(n, m=_NO_END, *, dtype=None, device=None, requires_grad=False):
+    if m is _NO_END:  # (an explicit None is refused: eye(int n, int m))
+        m = None
+        _ints(n)
+    else:
+        _ints(n, m)
     _devices.check(device)
     return _finish(np.eye(n, m, dtype=_float_dtype(dtype)), None, requires_grad)
 
@@ -561,6 +588,7 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
+    _ints(low, high)
     arr = _random.randint(low, high, _size((size,)), (dtype or _dtypes.int64).np, generator)
     return _finish(arr, None, requires_grad)
 

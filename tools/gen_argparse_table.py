@@ -60,7 +60,7 @@ def variant(name, method, cands, kind):
     else:
         sigs = [s for s in cands if is_function_sig(s) != method]
     if kind == "F":
-        f = getattr(torch._C._nn, name, None) or getattr(torch, name)
+        f = getattr(torch.nn.functional, name)
     elif method:
         f = getattr(torch.ones(1), name)
     else:
@@ -70,7 +70,8 @@ def variant(name, method, cands, kind):
     if shown is not None:
         picked = []
         for line in shown:
-            hits = [s for s in visible if ap.Signature(s).display() == line]
+            hits = [s for s in visible if ap.Signature(s).display() == line] or [
+                s for s in cands if "|" not in s and ap.Signature(s).display() == line]
             if not hits:
                 print(f"# {kind}{name}: no string renders as {line!r}", file=sys.stderr)
                 continue
@@ -96,6 +97,10 @@ EXTRA = {
 }
 
 
+# nn.functional's C-bound functions under another name in the binary
+C_NAMES = {"Flogsigmoid": "log_sigmoid"}
+
+
 def main(names):
     cands = candidates()
     for key in names:
@@ -103,7 +108,8 @@ def main(names):
         if key in EXTRA:
             print(f"    {key!r}: {EXTRA[key]!r},")
             continue
-        sigs = variant(name, kind == "T", cands.get(name, []), kind)
+        c_name = C_NAMES.get(key, name)
+        sigs = variant(name, kind == "T", cands.get(c_name, []), kind)
         print(f"    {key!r}: {sigs!r},")
 
 

@@ -112,8 +112,8 @@ def _dims(dim, ndim, t=None):
     if dim is None:
         return None
     if isinstance(dim, (int, np.integer)):
-        return (_wrap_dim(int(dim), ndim, t),)
-    dims = tuple(_wrap_dim(int(d), ndim, t) for d in dim)
+        return (_wrap_dim(dim, ndim, t),)
+    dims = tuple(_wrap_dim(d, ndim, t) for d in dim)  # (a float or bool refused there)
     if len(set(dims)) != len(dims):
         if t is not None:
             view_errors_first(t)
@@ -742,6 +742,8 @@ def _shape_args(shape):
         shape = shape[0]
     # (operator.index: a float size is PyTorch's parser's refusal, which the argument
     # guard words: Note [Argument errors on the exception path] in _argparse.py)
+    if shape and shape[0].__class__ is bool:  # (a bool is an int but as the first one)
+        raise TypeError("a size's first element must not be a bool")
     return tuple(map(int, map(_index, shape)))
 
 

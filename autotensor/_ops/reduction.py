@@ -1056,15 +1056,25 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
 
 def all(input, dim=None, keepdim=False):
     d = input._data
+    if keepdim is not False and keepdim is not True:
+        raise _argparse.wrong_type("all", "keepdim")  # (Note [Argument errors on the
+        # exception path] in _argparse.py)
+    axis = None if dim is None else _wrap_dim(dim, d.ndim) if dim.__class__ is int or \
+        not isinstance(dim, (tuple, list)) else _dims(dim, d.ndim) if dim else ()
     out = _asarray(np.asarray(np.all(  # (a reduction's result: contiguous)
-        d, axis=None if dim is None else _wrap_dim(dim, d.ndim), keepdims=keepdim), order="C"))
+        d, axis=axis, keepdims=keepdim), order="C"))
     return _make(out.astype(np.uint8) if d.dtype == np.uint8 else out)  # (uint8 stays)
 
 
 def any(input, dim=None, keepdim=False):
     d = input._data
+    if keepdim is not False and keepdim is not True:
+        raise _argparse.wrong_type("any", "keepdim")  # (Note [Argument errors on the
+        # exception path] in _argparse.py)
+    axis = None if dim is None else _wrap_dim(dim, d.ndim) if dim.__class__ is int or \
+        not isinstance(dim, (tuple, list)) else _dims(dim, d.ndim) if dim else ()
     out = _asarray(np.asarray(np.any(  # (a reduction's result: contiguous)
-        d, axis=None if dim is None else _wrap_dim(dim, d.ndim), keepdims=keepdim), order="C"))
+        d, axis=axis, keepdims=keepdim), order="C"))
     return _make(out.astype(np.uint8) if d.dtype == np.uint8 else out)
 
 
@@ -1891,6 +1901,8 @@ def _strided_like(d, values):
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """sum treating NaN as zero."""
+    if keepdim is not False:
+        _argparse.bools(keepdim)
     if input._data.dtype.kind == "c":
         refuse_complex("nansum", input._data.dtype)
     d = _sum_dtype(input._data, dtype)
@@ -1913,6 +1925,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """mean over the non-NaN elements (nansum / count, recorded as PyTorch does)."""
+    if keepdim is not False:
+        _argparse.bools(keepdim)
     from .pointwise import div, logical_not
     d = input._data
     if d.dtype.kind == "c":
@@ -2456,8 +2470,15 @@ def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
     return rt(v, i, None)
 
 
-def median(input, dim=None, keepdim=False):
+def median(input, dim=_NO_DIM, keepdim=False):
     """The lower median (of the whole tensor, or along dim with its index)."""
+    if keepdim is not False:
+        _argparse.bools(keepdim)
+    if dim.__class__ is not int:
+        if dim is None:  # (an explicit None: median(int dim) takes none)
+            raise _argparse.wrong_type("median", "dim")
+        if dim is _NO_DIM:
+            dim = None
     return _median("median", MEDIAN, MEDIAN_DIM, _MedianRT, False, input, dim, keepdim)
 
 
@@ -2469,6 +2490,9 @@ def nanmedian(input, dim=None, keepdim=False):
 
 def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along dim (1-based k) and its index."""
+    _argparse.ints(k)
+    if keepdim is not False:
+        _argparse.bools(keepdim)
     d = input._data
     dim_ = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim_] == 0:  # (before the k and dtype checks)
@@ -2806,6 +2830,8 @@ def _mode_1d(row):
 
 def mode(input, dim=-1, keepdim=False):
     """The most frequent value along dim and the index of its last occurrence."""
+    if keepdim is not False:
+        _argparse.bools(keepdim)
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
@@ -3035,6 +3061,9 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                  sorter=None):
     b = sorted_sequence._data
     scalar = not isinstance(input, Tensor)
+    if scalar and not isinstance(input, (int, float, complex, np.generic)):  # (a list, None:
+        raise _argparse.wrong_type("searchsorted", "input")  # the parser's refusal, Note
+        # [Argument errors on the exception path] in _argparse.py)
     v = np.asarray(input, dtype=b.dtype) if scalar else input._data
     if v.dtype.kind == "c" or b.dtype.kind == "c":
         refuse_complex("searchsorted", np.result_type(v, b))

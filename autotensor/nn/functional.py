@@ -2,7 +2,7 @@
 import math as _math
 import warnings as _warnings
 
-from .. import _dtypes, _errors, _warn
+from .. import _argparse, _dtypes, _errors, _warn
 from .. import _ops as fn
 from .._ops._common import _finish, _guard_index, refuse_half
 from .._ops.dispatch import view_errors_before_checks, view_errors_first
@@ -1021,11 +1021,13 @@ _ = _errors
 
 # ---- convolution, pooling, normalisation: single table entries (_ops/nn_ops.py) ----------
 def _tuple(x, n, name=None):
+    # (_argparse.index: a float or bool size is the parser's refusal, Note [Argument errors
+    # on the exception path] in _argparse.py; a bool after an int is an int there)
     if isinstance(x, (list, tuple)):
         if len(x) == 1 and n > 1:
             return tuple(x) * n
-        return tuple(int(v) for v in x)
-    return (int(x),) * n
+        return tuple(_argparse.int_list(x))
+    return (x if x.__class__ is int else _argparse.index(x),) * n
 
 
 def _finish_multi(op, inputs, params, outs):
@@ -1730,7 +1732,8 @@ def _pad_circular(input, pad):
 def pixel_shuffle(input, upscale_factor):
     from .._backend import np
     from .._ops import nn_ops as N
-    r = int(upscale_factor)
+    r = _argparse.index(upscale_factor)  # (a float or bool refused: Note [Argument errors on
+    # the exception path] in _argparse.py)
     if input.dim() < 3:
         raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but "
                            f"got input with {input.dim()} dimension(s)")
@@ -1751,7 +1754,7 @@ def pixel_shuffle(input, upscale_factor):
 def pixel_unshuffle(input, downscale_factor):
     from .._backend import np
     from .._ops import nn_ops as N
-    r = int(downscale_factor)
+    r = _argparse.index(downscale_factor)
     if input.dim() < 3:
         raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, "
                            f"but got input with {input.dim()} dimension(s)")
