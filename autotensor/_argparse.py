@@ -13,9 +13,15 @@ re-raises the original error, which was then a genuine one. The success path pay
 but the guard's own frame (about 75 ns: 1-2% of sum, view, matmul); the elementwise ops
 (``_unary_fn``, ``_binary_fn``: a microsecond a call) take no guard: their entry points
 take ``*args`` and a missing-argument default (a few ns) and call ``refuse_*`` on their own
-slow path. The few calls PyTorch refuses and we would silently compute (``cat(x)`` of a
-Tensor, a list as ``index_select``'s index, a float keepdim) have a cheap test at the op,
-which raises ``wrong_type`` for the guard to word.
+slow path. The calls PyTorch refuses and we would silently compute (``cat(x)`` of a
+Tensor, a list as ``index_select``'s index, a float keepdim, a float or bool as an int, an
+explicit None where the parser wants an int) have a cheap test at the op, which raises for
+the guard to word: ``wrong_type``, or ``ints`` / ``bools`` / ``floats`` / ``int_list`` /
+``index`` (an ``is`` test for a well-typed argument), or a sentinel default where our
+default was None. An op with several overloads that reads its arguments on a slow path
+binds them with ``bind`` (Tensor.to). Left unguarded: the Tensor methods under a
+microsecond (size, dim, numel, item, detach, contiguous, float...: the guard's frame would
+cost 10-300% of them; tools/gen_argparse_table.py lists them).
 """
 from operator import index as _index
 
@@ -154,8 +160,8 @@ SIGNATURES = {
     ],
     'tempty': [
         'empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, Tensor out=None, '
-        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
-        'bool? pin_memory=False, bool? requires_grad=False)',
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
     ],
     'tfull': [
         'full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType? dtype=None, '
@@ -164,16 +170,16 @@ SIGNATURES = {
     ],
     'trand': [
         'rand(SymIntArrayRef size, *, Generator? generator, Tensor out=None, '
-        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
-        'bool? pin_memory=False, bool? requires_grad=False)',
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
         'rand(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, '
         'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
         'bool? requires_grad=False)',
     ],
     'trandn': [
         'randn(SymIntArrayRef size, *, Generator? generator, Tensor out=None, '
-        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
-        'bool? pin_memory=False, bool? requires_grad=False)',
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
         'randn(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, '
         'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
         'bool? requires_grad=False)',
@@ -184,8 +190,8 @@ SIGNATURES = {
         'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, '
         'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, '
-        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
-        'bool? pin_memory=False, bool? requires_grad=False)',
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
     ],
     'ttensor': [
         'tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, '
@@ -315,8 +321,8 @@ SIGNATURES = {
     ],
     'Ttype': [
         'type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)',
-        'type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)'
-        '|deprecated',
+        'type(PyObject* dtype=None, bool async=False, *, '
+        'MemoryFormat? memory_format=None)|deprecated',
     ],
     'Tclamp': [
         'clamp(Tensor? min=None, Tensor? max=None)',
@@ -342,11 +348,15 @@ SIGNATURES = {
         'sort(*, bool? stable, int64_t dim=-1, bool descending=False)',
         'sort(int64_t dim=-1, bool descending=False)',
     ],
-    'Tadd_': ['add_(Tensor other, *, Scalar alpha=1)',
-              'add_(Scalar alpha, Tensor other)|deprecated'],
+    'Tadd_': [
+        'add_(Tensor other, *, Scalar alpha=1)',
+        'add_(Scalar alpha, Tensor other)|deprecated',
+    ],
     'Tmul_': ['mul_(Tensor other)'],
-    'Tsub_': ['sub_(Tensor other, *, Scalar alpha=1)',
-              'sub_(Scalar alpha, Tensor other)|deprecated'],
+    'Tsub_': [
+        'sub_(Tensor other, *, Scalar alpha=1)',
+        'sub_(Scalar alpha, Tensor other)|deprecated',
+    ],
     'Tdiv_': [
         'div_(Tensor other)',
         'div_(Tensor other, *, c10::string_view? rounding_mode)',
@@ -928,7 +938,6 @@ SIGNATURES = {
         'int64_t? divisor_override=None, *, Tensor out=None)',
     ],
     'Fchannel_shuffle': ['channel_shuffle(Tensor input, SymInt groups)'],
-
 }
 
 # should_allow_numbers_as_tensors (python_arg_parser.cpp): a Number where a Tensor is asked
@@ -1508,6 +1517,9 @@ def guard(f, key, method=False):
                 if err is None:
                     raise
                 raise err from None
+    # (a code object of its own, named as the op: compile's tracer tells ops apart by their
+    # code, _compile/trace.py's _names)
+    guarded.__code__ = guarded.__code__.replace(co_name=key[1:])
     _warn.wrapper(guarded)  # (Note [Warning locations])
     for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
         try:
