@@ -1704,6 +1704,11 @@ def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
             dtype, args = a, ()
         elif a.__class__ is str or isinstance(a, _device):
             device, args = a, ()
+        elif isinstance(a, Tensor):  # (to(tensor): its dtype, the device ours)
+            dtype, args = a.dtype, ()
+    elif len(args) == 2 and args[1].__class__ is _dtypes.dtype and dtype is None and \
+            device is None and (args[0].__class__ is str or isinstance(args[0], _device)):
+        (device, dtype), args = args, ()  # (to(device, dtype))
     if args or dtype.__class__ is type:
         # (PyTorch's overloads, Tensor.to(device, dtype, non_blocking, copy) / (dtype, ...) /
         # (tensor, ...), read by the parser: Note [Argument errors on the exception path])
