@@ -1425,17 +1425,21 @@ _ndarray = np.ndarray
 _COMPARED = (int, float, complex, np.generic, np.ndarray)
 
 
-def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
-    """``ordered``: the kernel name of lt/le/gt/ge, which refuse complex values."""
+def _compare(ufunc, tensor_only=False, promote=False, ordered=None, number_self=False):
+    """``ordered``: the kernel name of lt/le/gt/ge, which refuse complex values;
+    ``number_self``: a number as the input (the bitwise ops' Scalar self overload)."""
     def compare(input, other):
         if tensor_only and not (isinstance(other, Tensor) and isinstance(input, Tensor)):
             # (the function's argument parser; the method's counts other as position 1)
             _check_tensor_arg(ufunc.__name__, "input", input, 1)
             _check_tensor_arg(ufunc.__name__, "other", other, 2)
-        if input.__class__ is not Tensor and not isinstance(input, Tensor):
+        if input.__class__ is Tensor or isinstance(input, Tensor):
+            a = input
+        elif number_self:
+            a = _tensor_arg(input)
+        else:
             raise _argparse.wrong_type(ufunc.__name__, "input")  # (Note [Argument errors on
             # the exception path] in _argparse.py)
-        a = input
         ad = a._data
         if isinstance(other, Tensor):
             b = other._data
@@ -1533,7 +1537,7 @@ def _check_broadcast(input, other):
 def _bitwise(ufunc, name):
     """PyTorch's bitwise ops: integer and bool operands only (its error names the promoted
     dtype)."""
-    compare = _compare(ufunc, promote=True)
+    compare = _compare(ufunc, promote=True, number_self=True)
 
     def bitwise(input, other):
         fallback_checks(name, input, other)

@@ -685,9 +685,9 @@ def _max_all_zero(d, out):
 
 
 def _max_min_dim(name, dim, keepdim):
-    """max / min's dim when it is not an int: None when not given; an explicit None, or a
-    keepdim without a dim or with other, is the parser's refusal (Note [Argument errors on
-    the exception path] in _argparse.py)."""
+    """max / min / prod's dim when it is not an int: None when not given; an explicit None,
+    or a keepdim without a dim (or with max's other), is the parser's refusal (Note
+    [Argument errors on the exception path] in _argparse.py)."""
     if keepdim is not False and (dim is _NO_DIM or isinstance(dim, Tensor) and name != "prod"
                                  or keepdim is not True):
         raise _argparse.wrong_type(name, "keepdim")
