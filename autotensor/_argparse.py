@@ -13,10 +13,18 @@ re-raises the original error, which was then a genuine one. The success path pay
 but the guard's own frame (about 75 ns: 1-2% of sum, view, matmul); the elementwise ops
 (``_unary_fn``, ``_binary_fn``: a microsecond a call) take no guard: their entry points
 take ``*args`` and a missing-argument default (a few ns) and call ``refuse_*`` on their own
-slow path. The few calls PyTorch refuses and we would silently compute (``cat(x)`` of a
-Tensor, a list as ``index_select``'s index, a float keepdim) have a cheap test at the op,
-which raises ``wrong_type`` for the guard to word.
+slow path. The calls PyTorch refuses and we would silently compute (``cat(x)`` of a
+Tensor, a list as ``index_select``'s index, a float keepdim, a float or bool as an int, an
+explicit None where the parser wants an int) have a cheap test at the op, which raises for
+the guard to word: ``wrong_type``, or ``ints`` / ``bools`` / ``floats`` / ``int_list`` /
+``index`` (an ``is`` test for a well-typed argument), or a sentinel default where our
+default was None. An op with several overloads that reads its arguments on a slow path
+binds them with ``bind`` (Tensor.to). Left unguarded: the Tensor methods under a
+microsecond (size, dim, numel, item, detach, contiguous, float...: the guard's frame would
+cost 10-300% of them; tools/gen_argparse_table.py lists them).
 """
+from operator import index as _index
+
 from . import _warn
 from ._backend import np as _np
 
@@ -152,8 +160,8 @@ SIGNATURES = {
     ],
     'tempty': [
         'empty(SymIntArrayRef size, *, MemoryFormat? memory_format=None, Tensor out=None, '
-        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
-        'bool? pin_memory=False, bool? requires_grad=False)',
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
     ],
     'tfull': [
         'full(SymIntArrayRef size, Scalar fill_value, *, Tensor out=None, ScalarType? dtype=None, '
@@ -162,16 +170,16 @@ SIGNATURES = {
     ],
     'trand': [
         'rand(SymIntArrayRef size, *, Generator? generator, Tensor out=None, '
-        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
-        'bool? pin_memory=False, bool? requires_grad=False)',
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
         'rand(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, '
         'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
         'bool? requires_grad=False)',
     ],
     'trandn': [
         'randn(SymIntArrayRef size, *, Generator? generator, Tensor out=None, '
-        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
-        'bool? pin_memory=False, bool? requires_grad=False)',
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
         'randn(SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, '
         'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
         'bool? requires_grad=False)',
@@ -182,8 +190,8 @@ SIGNATURES = {
         'arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, '
         'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
         'arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, '
-        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
-        'bool? pin_memory=False, bool? requires_grad=False)',
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
     ],
     'ttensor': [
         'tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, '
@@ -313,8 +321,8 @@ SIGNATURES = {
     ],
     'Ttype': [
         'type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)',
-        'type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)'
-        '|deprecated',
+        'type(PyObject* dtype=None, bool async=False, *, '
+        'MemoryFormat? memory_format=None)|deprecated',
     ],
     'Tclamp': [
         'clamp(Tensor? min=None, Tensor? max=None)',
@@ -340,11 +348,15 @@ SIGNATURES = {
         'sort(*, bool? stable, int64_t dim=-1, bool descending=False)',
         'sort(int64_t dim=-1, bool descending=False)',
     ],
-    'Tadd_': ['add_(Tensor other, *, Scalar alpha=1)',
-              'add_(Scalar alpha, Tensor other)|deprecated'],
+    'Tadd_': [
+        'add_(Tensor other, *, Scalar alpha=1)',
+        'add_(Scalar alpha, Tensor other)|deprecated',
+    ],
     'Tmul_': ['mul_(Tensor other)'],
-    'Tsub_': ['sub_(Tensor other, *, Scalar alpha=1)',
-              'sub_(Scalar alpha, Tensor other)|deprecated'],
+    'Tsub_': [
+        'sub_(Tensor other, *, Scalar alpha=1)',
+        'sub_(Scalar alpha, Tensor other)|deprecated',
+    ],
     'Tdiv_': [
         'div_(Tensor other)',
         'div_(Tensor other, *, c10::string_view? rounding_mode)',
@@ -362,16 +374,582 @@ SIGNATURES = {
     'Tzero_': ['zero_()|noargs'],
     'Flinear': ['linear(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor out=None)'],
     'Fone_hot': ['one_hot(Tensor input, int64_t num_classes=-1)'],
+    'tzeros_like': [
+        'zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, '
+        'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'tones_like': [
+        'ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, '
+        'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'tfull_like': [
+        'full_like(Tensor input, Scalar fill_value, *, MemoryFormat? memory_format=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'tempty_like': [
+        'empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, '
+        'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'trand_like': [
+        'rand_like(Tensor input, *, Generator? generator, MemoryFormat? memory_format=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+        'rand_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, '
+        'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'trandn_like': [
+        'randn_like(Tensor input, *, Generator? generator, MemoryFormat? memory_format=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+        'randn_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, '
+        'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'trandint': [
+        'randint(SymInt high, SymIntArrayRef size, *, Generator? generator, Tensor out=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+        'randint(SymInt high, SymIntArrayRef size, *, Tensor out=None, ScalarType? dtype=None, '
+        'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymIntArrayRef size, *, Generator? generator, '
+        'Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
+        'bool? pin_memory=False, bool? requires_grad=False)',
+        'randint(SymInt low, SymInt high, SymIntArrayRef size, *, Tensor out=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'tlinspace': [
+        'linspace(Tensor start, Tensor end, int64_t steps, *, Tensor out=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+        'linspace(Scalar start, Tensor end, int64_t steps, *, Tensor out=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+        'linspace(Tensor start, Scalar end, int64_t steps, *, Tensor out=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+        'linspace(Scalar start, Scalar end, int64_t steps, *, Tensor out=None, '
+        'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'teye': [
+        'eye(SymInt n, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, '
+        'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+        'eye(SymInt n, SymInt m, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, '
+        'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+    'tpow': [
+        'pow(Tensor input, Tensor exponent, *, Tensor out=None)',
+        'pow(Scalar self, Tensor exponent, *, Tensor out=None)',
+        'pow(Tensor input, Scalar exponent, *, Tensor out=None)',
+    ],
+    'trsqrt': ['rsqrt(Tensor input, *, Tensor out=None)'],
+    'tlog1p': ['log1p(Tensor input, *, Tensor out=None)'],
+    'texpm1': ['expm1(Tensor input, *, Tensor out=None)'],
+    'tfloor': ['floor(Tensor input, *, Tensor out=None)'],
+    'tceil': ['ceil(Tensor input, *, Tensor out=None)'],
+    'tround': [
+        'round(Tensor input, *, Tensor out=None)',
+        'round(Tensor input, *, int64_t decimals, Tensor out=None)',
+    ],
+    'tsign': ['sign(Tensor input, *, Tensor out=None)'],
+    'tclamp_min': [
+        'clamp_min(Tensor input, Tensor min, *, Tensor out=None)',
+        'clamp_min(Tensor input, Scalar min, *, Tensor out=None)',
+    ],
+    'tclamp_max': [
+        'clamp_max(Tensor input, Tensor max, *, Tensor out=None)',
+        'clamp_max(Tensor input, Scalar max, *, Tensor out=None)',
+    ],
+    'tall': [
+        'all(Tensor input, *, Tensor out=None)',
+        'all(Tensor input, IntArrayRef? dim=None, bool keepdim=False, *, Tensor out=None)',
+        'all(Tensor input, int64_t dim, bool keepdim=False, *, Tensor out=None)',
+    ],
+    'tany': [
+        'any(Tensor input, *, Tensor out=None)',
+        'any(Tensor input, IntArrayRef? dim=None, bool keepdim=False, *, Tensor out=None)',
+        'any(Tensor input, int64_t dim, bool keepdim=False, *, Tensor out=None)',
+    ],
+    'teq': [
+        'eq(Tensor input, Tensor other, *, Tensor out=None)',
+        'eq(Tensor input, Scalar other, *, Tensor out=None)',
+    ],
+    'tne': [
+        'ne(Tensor input, Tensor other, *, Tensor out=None)',
+        'ne(Tensor input, Scalar other, *, Tensor out=None)',
+    ],
+    'tlt': [
+        'lt(Tensor input, Tensor other, *, Tensor out=None)',
+        'lt(Tensor input, Scalar other, *, Tensor out=None)',
+    ],
+    'tgt': [
+        'gt(Tensor input, Tensor other, *, Tensor out=None)',
+        'gt(Tensor input, Scalar other, *, Tensor out=None)',
+    ],
+    'tle': [
+        'le(Tensor input, Tensor other, *, Tensor out=None)',
+        'le(Tensor input, Scalar other, *, Tensor out=None)',
+    ],
+    'tge': [
+        'ge(Tensor input, Tensor other, *, Tensor out=None)',
+        'ge(Tensor input, Scalar other, *, Tensor out=None)',
+    ],
+    'tisnan': ['isnan(Tensor input)'],
+    'tisinf': ['isinf(Tensor input)'],
+    'tisfinite': ['isfinite(Tensor input)'],
+    'tlogical_not': ['logical_not(Tensor input, *, Tensor out=None)'],
+    'tlogical_and': ['logical_and(Tensor input, Tensor other, *, Tensor out=None)'],
+    'tlogical_or': ['logical_or(Tensor input, Tensor other, *, Tensor out=None)'],
+    'tlerp': [
+        'lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None)',
+        'lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)',
+    ],
+    'targsort': [
+        'argsort(Tensor input, *, bool stable, int64_t dim=-1, bool descending=False, '
+        'Tensor out=None)',
+        'argsort(Tensor input, int64_t dim=-1, bool descending=False)',
+    ],
+    'tcumprod': ['cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None, Tensor out=None)'],
+    'tnonzero': ['nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)'],
+    'tmasked_select': ['masked_select(Tensor input, Tensor mask, *, Tensor out=None)'],
+    'tflip': ['flip(Tensor input, IntArrayRef dims)'],
+    'troll': ['roll(Tensor input, SymIntArrayRef[1] shifts, IntArrayRef[1] dims=None)'],
+    'ttril': ['tril(Tensor input, SymInt diagonal=0, *, Tensor out=None)'],
+    'ttriu': ['triu(Tensor input, SymInt diagonal=0, *, Tensor out=None)'],
+    'tdiag': ['diag(Tensor input, int64_t diagonal=0, *, Tensor out=None)'],
+    'touter': ['outer(Tensor input, Tensor vec2, *, Tensor out=None)'],
+    'tdot': ['dot(Tensor input, Tensor tensor, *, Tensor out=None)'],
+    'tmv': ['mv(Tensor input, Tensor vec, *, Tensor out=None)'],
+    'taddmm': [
+        'addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, '
+        'Tensor out=None)',
+        'addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, '
+        'Scalar alpha=1, Tensor out=None)',
+        'addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, '
+        'Tensor out=None)|deprecated',
+        'addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated',
+    ],
+    'tbaddbmm': [
+        'baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, '
+        'Tensor out=None)',
+        'baddbmm(Tensor input, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, '
+        'Scalar beta=1, Scalar alpha=1, Tensor out=None)',
+        'baddbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, '
+        'Tensor out=None)|deprecated',
+        'baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, '
+        'Tensor out=None)|deprecated',
+    ],
+    'tchunk': ['chunk(Tensor input, int64_t chunks, int64_t dim=0)'],
+    'tunbind': ['unbind(Tensor input, int64_t dim=0)'],
+    'tvar_mean': [
+        'var_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
+        'var_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, '
+        'bool keepdim=False)',
+        'var_mean(Tensor input, bool unbiased=True)',
+    ],
+    'tstd_mean': [
+        'std_mean(Tensor input, IntArrayRef[1]? dim, bool unbiased=True, bool keepdim=False)',
+        'std_mean(Tensor input, IntArrayRef[1]? dim=None, *, Scalar? correction=None, '
+        'bool keepdim=False)',
+        'std_mean(Tensor input, bool unbiased=True)',
+    ],
+    'tallclose': [
+        'allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, '
+        'bool equal_nan=False)',
+    ],
+    'tisclose': [
+        'isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, '
+        'bool equal_nan=False)',
+    ],
+    'tequal': ['equal(Tensor input, Tensor other)'],
+    'tconv1d': [
+        'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, '
+        'SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)',
+        'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, '
+        'c10::string_view padding="valid", SymIntArrayRef[1] dilation=1, SymInt groups=1)',
+    ],
+    'tconv2d': [
+        'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, '
+        'SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)',
+        'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, '
+        'c10::string_view padding="valid", SymIntArrayRef[2] dilation=1, SymInt groups=1)',
+    ],
+    'tconv3d': [
+        'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, '
+        'SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1)',
+        'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, '
+        'c10::string_view padding="valid", SymIntArrayRef[3] dilation=1, SymInt groups=1)',
+    ],
+    'tconv_transpose1d': [
+        'conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, '
+        'SymIntArrayRef[1] stride=1, SymIntArrayRef[1] padding=0, '
+        'SymIntArrayRef[1] output_padding=0, SymInt groups=1, SymIntArrayRef[1] dilation=1)',
+    ],
+    'tconv_transpose2d': [
+        'conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, '
+        'SymIntArrayRef[2] stride=1, SymIntArrayRef[2] padding=0, '
+        'SymIntArrayRef[2] output_padding=0, SymInt groups=1, SymIntArrayRef[2] dilation=1)',
+    ],
+    'tembedding': [
+        'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, '
+        'bool scale_grad_by_freq=False, bool sparse=False)',
+    ],
+    'tlayer_norm': [
+        'layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, '
+        'Tensor? bias=None, double eps=1e-05, bool cudnn_enable=True)',
+    ],
+    'tdropout': ['dropout(Tensor input, double p, bool train)'],
+    'tbatch_norm': [
+        'batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, '
+        'Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled)',
+    ],
+    'tgroup_norm': [
+        'group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, '
+        'double eps=1e-05, bool cudnn_enabled=True)',
+    ],
+    'tdiagonal': ['diagonal(Tensor input, int64_t offset=0, int64_t dim1=0, int64_t dim2=1)'],
+    'tmovedim': [
+        'movedim(Tensor input, int64_t source, int64_t destination)',
+        'movedim(Tensor input, IntArrayRef source, IntArrayRef destination)',
+    ],
+    'ttile': ['tile(Tensor input, SymIntArrayRef dims)'],
+    'trepeat_interleave': [
+        'repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, '
+        'SymInt? output_size=None)',
+        'repeat_interleave(Tensor repeats, *, SymInt? output_size=None)',
+        'repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, '
+        'SymInt? output_size=None)',
+    ],
+    'tindex_add': [
+        'index_add(Tensor input, int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1, '
+        'Tensor out=None)',
+    ],
+    'tcount_nonzero': [
+        'count_nonzero(Tensor input, int64_t? dim=None)',
+        'count_nonzero(Tensor input, IntArrayRef dim)',
+    ],
+    'tsquare': ['square(Tensor input, *, Tensor out=None)'],
+    'terf': ['erf(Tensor input, *, Tensor out=None)'],
+    'tlog2': ['log2(Tensor input, *, Tensor out=None)'],
+    'tlog10': ['log10(Tensor input, *, Tensor out=None)'],
+    'tatan2': ['atan2(Tensor input, Tensor other, *, Tensor out=None)'],
+    'tfmod': [
+        'fmod(Tensor input, Tensor other, *, Tensor out=None)',
+        'fmod(Tensor input, Scalar other, *, Tensor out=None)',
+    ],
+    'tremainder': [
+        'remainder(Tensor input, Tensor other, *, Tensor out=None)',
+        'remainder(Scalar self, Tensor other)',
+        'remainder(Tensor input, Scalar other, *, Tensor out=None)',
+    ],
+    'tfloor_divide': [
+        'floor_divide(Tensor input, Tensor other, *, Tensor out=None)',
+        'floor_divide(Tensor input, Scalar other)',
+    ],
+    'tbernoulli': [
+        'bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None)',
+        'bernoulli(Tensor input, double p, *, Generator? generator=None)',
+    ],
+    'tmultinomial': [
+        'multinomial(Tensor input, SymInt num_samples, bool replacement=False, *, '
+        'Generator? generator=None, Tensor out=None)',
+    ],
+    'tclone': ['clone(Tensor input, *, MemoryFormat? memory_format=None)'],
+    'tdetach': ['detach(Tensor input)'],
+    'tbroadcast_to': ['broadcast_to(Tensor input, SymIntArrayRef size)'],
+    'ttake_along_dim': [
+        'take_along_dim(Tensor input, Tensor indices, int64_t? dim=None, *, Tensor out=None)',
+    ],
+    'tbucketize': [
+        'bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, '
+        'Tensor out=None)',
+        'bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)',
+    ],
+    'tsearchsorted': [
+        'searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, '
+        'bool right=False, c10::string_view? side=None, Tensor? sorter=None, Tensor out=None)',
+        'searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, '
+        'bool right=False, c10::string_view? side=None, Tensor? sorter=None, Tensor out=None)',
+    ],
+    'tkron': ['kron(Tensor input, Tensor other, *, Tensor out=None)'],
+    'ttrace': ['trace(Tensor input)'],
+    'tcross': ['cross(Tensor input, Tensor other, int64_t? dim=None, *, Tensor out=None)'],
+    'tcummax': ['cummax(Tensor input, int64_t dim, *, TensorList[2] out=None)'],
+    'tcummin': ['cummin(Tensor input, int64_t dim, *, TensorList[2] out=None)'],
+    'tkthvalue': [
+        'kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, '
+        'TensorList[2] out=None)',
+    ],
+    'tmedian': [
+        'median(Tensor input)',
+        'median(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)',
+    ],
+    'tmode': ['mode(Tensor input, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)'],
+    'tlogcumsumexp': ['logcumsumexp(Tensor input, int64_t dim, *, Tensor out=None)'],
+    'tnansum': [
+        'nansum(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, '
+        'ScalarType? dtype=None, Tensor out=None)',
+    ],
+    'tnanmean': [
+        'nanmean(Tensor input, IntArrayRef[1]? dim=None, bool keepdim=False, *, '
+        'ScalarType? dtype=None, Tensor out=None)',
+    ],
+    'tsinh': ['sinh(Tensor input, *, Tensor out=None)'],
+    'tcosh': ['cosh(Tensor input, *, Tensor out=None)'],
+    'ttan': ['tan(Tensor input, *, Tensor out=None)'],
+    'tasin': ['asin(Tensor input, *, Tensor out=None)'],
+    'tacos': ['acos(Tensor input, *, Tensor out=None)'],
+    'tatan': ['atan(Tensor input, *, Tensor out=None)'],
+    'terfinv': ['erfinv(Tensor input, *, Tensor out=None)'],
+    'treciprocal': ['reciprocal(Tensor input, *, Tensor out=None)'],
+    'ttrunc': ['trunc(Tensor input, *, Tensor out=None)'],
+    'tfrac': ['frac(Tensor input, *, Tensor out=None)'],
+    'thardshrink': ['hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)'],
+    'tpixel_shuffle': ['pixel_shuffle(Tensor input, int64_t upscale_factor)'],
+    'tpixel_unshuffle': ['pixel_unshuffle(Tensor input, int64_t downscale_factor)'],
+    'tavg_pool1d': [
+        'avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=None, '
+        'IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)',
+    ],
+    'tadaptive_avg_pool1d': ['adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)'],
+    'tmax_pool1d': [
+        'max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=None, '
+        'IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)',
+    ],
+    'tmax_pool2d': [
+        'max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, '
+        'IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)',
+    ],
+    'tas_strided': [
+        'as_strided(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, '
+        'SymInt? storage_offset=None)',
+    ],
+    'tindex_fill': [
+        'index_fill(Tensor input, int64_t dim, Tensor index, Tensor value)',
+        'index_fill(Tensor input, int64_t dim, Tensor index, Scalar value)',
+    ],
+    'tindex_copy': [
+        'index_copy(Tensor input, int64_t dim, Tensor index, Tensor source, *, Tensor out=None)',
+    ],
+    'tscatter_reduce': [
+        'scatter_reduce(Tensor input, int64_t dim, Tensor index, Tensor src, '
+        'c10::string_view reduce, *, bool include_self=True, Tensor out=None)',
+    ],
+    'tunflatten': ['unflatten(Tensor input, int64_t dim, SymIntArrayRef sizes)'],
+    'tswapaxes': ['swapaxes(Tensor input, int64_t axis0, int64_t axis1)'],
+    'Tview_as': ['view_as(Tensor other)'],
+    'Treshape_as': ['reshape_as(Tensor other)'],
+    'Texpand_as': ['expand_as(Tensor other)'],
+    'Tclone': ['clone(*, MemoryFormat? memory_format=None)'],
+    'Tdetach_': ['detach_()|noargs'],
+    'Tunbind': ['unbind(int64_t dim=0)'],
+    'Tchunk': ['chunk(int64_t chunks, int64_t dim=0)'],
+    'Tflip': ['flip(IntArrayRef dims)'],
+    'Troll': ['roll(SymIntArrayRef[1] shifts, IntArrayRef[1] dims=None)'],
+    'Tpow': ['pow(Tensor exponent)', 'pow(Scalar exponent)'],
+    'Tpow_': ['pow_(Tensor exponent)', 'pow_(Scalar exponent)'],
+    'Trsqrt': ['rsqrt()|noargs'],
+    'Tfloor': ['floor()|noargs'],
+    'Tceil': ['ceil()|noargs'],
+    'Tround': ['round()', 'round(*, int64_t decimals)'],
+    'Tsign': ['sign()|noargs'],
+    'Teq': ['eq(Tensor other)', 'eq(Scalar other)'],
+    'Tne': ['ne(Tensor other)', 'ne(Scalar other)'],
+    'Tlt': ['lt(Tensor other)', 'lt(Scalar other)'],
+    'Tgt': ['gt(Tensor other)', 'gt(Scalar other)'],
+    'Tle': ['le(Tensor other)', 'le(Scalar other)'],
+    'Tge': ['ge(Tensor other)', 'ge(Scalar other)'],
+    'Tall': [
+        'all()',
+        'all(IntArrayRef? dim=None, bool keepdim=False)',
+        'all(int64_t dim, bool keepdim=False)',
+    ],
+    'Tany': [
+        'any()',
+        'any(IntArrayRef? dim=None, bool keepdim=False)',
+        'any(int64_t dim, bool keepdim=False)',
+    ],
+    'Targsort': [
+        'argsort(*, bool stable, int64_t dim=-1, bool descending=False)',
+        'argsort(int64_t dim=-1, bool descending=False)',
+    ],
+    'Tcumprod': ['cumprod(int64_t dim, *, ScalarType? dtype=None)'],
+    'Tnonzero': ['nonzero()', 'nonzero(*, bool as_tuple)'],
+    'Tmasked_select': ['masked_select(Tensor mask)'],
+    'Tmasked_fill_': [
+        'masked_fill_(Tensor mask, Tensor value)',
+        'masked_fill_(Tensor mask, Scalar value)',
+    ],
+    'Ttril': ['tril(SymInt diagonal=0)'],
+    'Ttriu': ['triu(SymInt diagonal=0)'],
+    'Tdiag': ['diag(int64_t diagonal=0)'],
+    'Touter': ['outer(Tensor vec2)'],
+    'Tdot': ['dot(Tensor tensor)'],
+    'Tmv': ['mv(Tensor vec)'],
+    'Taddmm': [
+        'addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)',
+        'addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated',
+        'addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated',
+    ],
+    'Tuniform_': ['uniform_(double from=0, double to=1, *, Generator? generator=None)'],
+    'Tnormal_': ['normal_(double mean=0, double std=1, *, Generator? generator=None)'],
+    'Tnew_zeros': [
+        'new_zeros(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, '
+        'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+    'Tnew_ones': [
+        'new_ones(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, '
+        'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+    'Tnew_full': [
+        'new_full(SymIntArrayRef size, Scalar fill_value, *, ScalarType? dtype=None, '
+        'Layout? layout=None, Device? device=None, bool? pin_memory=False, '
+        'bool? requires_grad=False)',
+    ],
+    'Tnew_empty': [
+        'new_empty(SymIntArrayRef size, *, ScalarType? dtype=None, Layout? layout=None, '
+        'Device? device=None, bool? pin_memory=False, bool? requires_grad=False)',
+    ],
+    'Tnew_tensor': [
+        'new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, '
+        'bool requires_grad=False)',
+    ],
+    'Tmovedim': [
+        'movedim(int64_t source, int64_t destination)',
+        'movedim(IntArrayRef source, IntArrayRef destination)',
+    ],
+    'Tlog1p': ['log1p()|noargs'],
+    'Texpm1': ['expm1()|noargs'],
+    'Tlerp': ['lerp(Tensor end, Tensor weight)', 'lerp(Tensor end, Scalar weight)'],
+    'Tindex_add_': ['index_add_(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)'],
+    'Tindex_fill_': [
+        'index_fill_(int64_t dim, Tensor index, Tensor value)',
+        'index_fill_(int64_t dim, Tensor index, Scalar value)',
+    ],
+    'Tscatter_': [
+        'scatter_(int64_t dim, Tensor index, Tensor src)',
+        'scatter_(int64_t dim, Tensor index, Tensor src, *, c10::string_view reduce)',
+        'scatter_(int64_t dim, Tensor index, Scalar value)',
+        'scatter_(int64_t dim, Tensor index, Scalar value, *, c10::string_view reduce)',
+    ],
+    'Tunfold': ['unfold(int64_t dimension, int64_t size, int64_t step)'],
+    'Tdiagonal': ['diagonal(int64_t offset=0, int64_t dim1=0, int64_t dim2=1)'],
+    'Tclamp_min': ['clamp_min(Tensor min)', 'clamp_min(Scalar min)'],
+    'Tclamp_max': ['clamp_max(Tensor max)', 'clamp_max(Scalar max)'],
+    'Tsquare': ['square()|noargs'],
+    'Texp_': ['exp_()|noargs'],
+    'Tlog_': ['log_()|noargs'],
+    'Tabs_': ['abs_()|noargs'],
+    'Tneg_': ['neg_()|noargs'],
+    'Tsqrt_': ['sqrt_()|noargs'],
+    'Trelu_': ['relu_()|noargs'],
+    'Tsigmoid_': ['sigmoid_()|noargs'],
+    'Ttanh_': ['tanh_()|noargs'],
+    'Trepeat_interleave': [
+        'repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)',
+        'repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)',
+    ],
+    'Ttile': ['tile(SymIntArrayRef dims)'],
+    'Tunsqueeze_': ['unsqueeze_(int64_t dim)'],
+    'Tsqueeze_': ['squeeze_()', 'squeeze_(int64_t dim)', 'squeeze_(IntArrayRef dim)'],
+    'Tt_': ['t_()|noargs'],
+    'Ttranspose_': ['transpose_(int64_t dim0, int64_t dim1)'],
+    'Tbernoulli_': [
+        'bernoulli_(Tensor p, *, Generator? generator=None)',
+        'bernoulli_(double p=0.5, *, Generator? generator=None)',
+    ],
+    'Texponential_': ['exponential_(double lambd=1, *, Generator? generator=None)'],
+    'Trandom_': [
+        'random_(*, Generator? generator=None)',
+        'random_(int64_t from, int64_t? to, *, Generator? generator=None)',
+        'random_(int64_t to, *, Generator? generator=None)',
+    ],
+    'Tfill_diagonal_': ['fill_diagonal_(Scalar fill_value, bool wrap=False)'],
+    'Tindex_add': ['index_add(int64_t dim, Tensor index, Tensor source, *, Scalar alpha=1)'],
+    'Tindex_fill': [
+        'index_fill(int64_t dim, Tensor index, Tensor value)',
+        'index_fill(int64_t dim, Tensor index, Scalar value)',
+    ],
+    'Tindex_copy': ['index_copy(int64_t dim, Tensor index, Tensor source)'],
+    'Tscatter_reduce': [
+        'scatter_reduce(int64_t dim, Tensor index, Tensor src, c10::string_view reduce, *, '
+        'bool include_self=True)',
+    ],
+    'Tas_strided': [
+        'as_strided(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None)',
+    ],
+    'Tcumsum_': ['cumsum_(int64_t dim, *, ScalarType? dtype=None)'],
+    'Tlog2': ['log2()|noargs'],
+    'Terf': ['erf()|noargs'],
+    'Tsinh': ['sinh()|noargs'],
+    'Tcosh': ['cosh()|noargs'],
+    'Treciprocal': ['reciprocal()|noargs'],
+    'Ttrunc': ['trunc()|noargs'],
+    'Tfrac': ['frac()|noargs'],
+    'Tlogical_not': ['logical_not()|noargs'],
+    'Tlogical_and': ['logical_and(Tensor other)'],
+    'Tcount_nonzero': ['count_nonzero(int64_t? dim=None)', 'count_nonzero(IntArrayRef dim)'],
+    'Tkthvalue': ['kthvalue(SymInt k, int64_t dim=-1, bool keepdim=False)'],
+    'Tmedian': ['median()', 'median(int64_t dim, bool keepdim=False)'],
+    'Tmode': ['mode(int64_t dim=-1, bool keepdim=False)'],
+    'Tcummax': ['cummax(int64_t dim)'],
+    'Tcummin': ['cummin(int64_t dim)'],
+    'Tnansum': ['nansum(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)'],
+    'Tnanmean': [
+        'nanmean(IntArrayRef[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)',
+    ],
+    'Tclamp_max_': ['clamp_max_(Tensor max)', 'clamp_max_(Scalar max)'],
+    'Tclamp_min_': ['clamp_min_(Tensor min)', 'clamp_min_(Scalar min)'],
+    'Tmasked_scatter': ['masked_scatter(Tensor mask, Tensor source)'],
+    'Ttake_along_dim': ['take_along_dim(Tensor indices, int64_t? dim=None)'],
+    'Tswapaxes': ['swapaxes(int64_t axis0, int64_t axis1)'],
+    'Tbroadcast_to': ['broadcast_to(SymIntArrayRef size)'],
+    'Tallclose': [
+        'allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
+    ],
+    'Tisclose': [
+        'isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)',
+    ],
+    'Tequal': ['equal(Tensor other)'],
+    'Fgelu': ['gelu(Tensor input, *, c10::string_view approximate="none", Tensor out=None)'],
+    'Fsoftplus': ['softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)'],
+    'Fsoftshrink': ['softshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)'],
+    'Flogsigmoid': ['log_sigmoid(Tensor input, *, Tensor out=None)'],
+    'Fscaled_dot_product_attention': [
+        'scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, '
+        'Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, '
+        'double? scale=None, bool enable_gqa=False)',
+    ],
+    'Favg_pool2d': [
+        'avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, '
+        'IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, '
+        'int64_t? divisor_override=None, *, Tensor out=None)',
+    ],
+    'Favg_pool3d': [
+        'avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, '
+        'IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, '
+        'int64_t? divisor_override=None, *, Tensor out=None)',
+    ],
+    'Fchannel_shuffle': ['channel_shuffle(Tensor input, SymInt groups)'],
 }
 
 # should_allow_numbers_as_tensors (python_arg_parser.cpp): a Number where a Tensor is asked
+# (checked against 2.13: torch.add(1.5, 2), mul, div, sub, floor_divide take a number as a
+# Tensor; torch.pow(1.5, 2), remainder, xlogy, fmod, eq / lt..., bitwise_and, copysign and
+# ldexp refuse it: their names are left out)
 _NUMBERS_AS_TENSORS = frozenset("""
     add add_ __radd__ sub sub_ __rsub__ mul mul_ __rmul__ div div_ __rdiv__ __truediv__
-    __floordiv__ floor_divide floor_divide_ true_divide true_divide_ fmod fmod_ remainder
-    remainder_ __mod__ eq eq_ ne ne_ lt lt_ le le_ gt gt_ ge ge_ __eq__ __ne__ __lt__ __le__
-    __gt__ __ge__ bitwise_and bitwise_and_ bitwise_or bitwise_or_ bitwise_xor bitwise_xor_
-    __and__ __or__ __xor__ __lshift__ __rshift__ ldexp xlogy xlogy_ special_xlogy
-    special_xlog1py special_zeta copysign copysign_ pow pow_ __pow__ __rpow__
+    __floordiv__ floor_divide floor_divide_ true_divide true_divide_ fmod_ remainder_
+    __mod__ eq_ ne_ lt_ le_ gt_ ge_ __eq__ __ne__ __lt__ __le__ __gt__ __ge__ bitwise_and_
+    bitwise_or_ bitwise_xor_ __and__ __or__ __xor__ __lshift__ __rshift__ xlogy_
+    special_xlogy special_xlog1py special_zeta copysign_ pow_ __pow__ __rpow__
     divide divide_ multiply multiply_ subtract subtract_ to _to_copy copy_ copy _conj
     """.split())
 
@@ -457,6 +1035,9 @@ class Signature:
         return "(" + ", ".join(out) + ")"
 
 
+_DOUBLE = Param("double x", False)
+
+
 class _Refused(TypeError):
     """The parser's error for one overload (raised only when it is the one to report)."""
 
@@ -499,16 +1080,17 @@ def _check(p, obj, fname):
     if t in ("IntArrayRef", "SymIntArrayRef"):
         return _is_int_list(obj, p.size)
     if t == "double":
-        return isinstance(obj, (int, float, _np.floating, _np.integer)) or (
+        return isinstance(obj, (int, float, _np.floating, _np.integer, _np.bool_)) or (
             isinstance(obj, Tensor) and obj.dim() == 0 and not obj.requires_grad)
     if t == "bool":
-        return isinstance(obj, (bool, _np.bool_))
+        return obj is True or obj is False  # (not numpy.bool)
     if t == "TensorList":
         return isinstance(obj, (tuple, list))
     if t == "ScalarType":
         return isinstance(obj, _dtype) or obj in (float, int, bool, complex)
     if t == "Device":
-        return isinstance(obj, (_device, str, int))
+        return isinstance(obj, (_device, str)) or obj.__class__ is not bool and isinstance(
+            obj, (int, _np.integer))
     if t in ("std::string", "std::string_view", "c10::string_view"):
         return isinstance(obj, str)
     if t == "PyObject*":
@@ -689,7 +1271,8 @@ def _invalid_combination(name, shown, args, kwargs):
         msg += f" * {display}\n"
         option = _crude_option(display)
         if len(option) == len(args) + len(kwargs):
-            names = {n for _, n in option}
+            # (_tryMatchKwargs: a keyword must name one of the last len(kwargs) arguments)
+            names = {n for _, n in option[len(option) - len(kwargs):]}
             wrong = [k for k, _ in _kwarg_order(kwargs) if k not in names]
             if wrong:
                 msg += ("      didn't match because some of the keywords were incorrect: "
@@ -747,6 +1330,20 @@ def _error(sigs, args, kwargs):
     return None
 
 
+def bind(key, args, kwargs):
+    """The arguments of a call by the names of the overload of ``key`` that takes them
+    (an op with several overloads that reads its arguments on a slow path: Tensor.to), or
+    the parser's TypeError when none does."""
+    sigs = _signatures(key)
+    err = _error(sigs, args, kwargs)
+    if err is not None:
+        raise err
+    fit = next(s for s in sigs if _parse(s, args, kwargs, False))
+    values = dict(zip((p.name for p in fit.params if not p.kwonly), args))
+    values.update(kwargs)
+    return values
+
+
 def _unpack(sig, args, kwargs):
     """The conversions after a parse: each element of an int list (``reshape(2, 'a')``) or
     of a tensor list (``stack([x, 1])``)."""
@@ -769,11 +1366,50 @@ def _unpack(sig, args, kwargs):
             values = obj if isinstance(obj, (tuple, list)) else None
         if values is not None:
             for j, v in enumerate(values):
-                if not _is_int(v):
+                if not _is_int(v) and v.__class__ is not bool:  # (a bool is an int here:
+                    # THPUtils_unpackIndex, not the first element's checkIndex)
                     raise _Refused(f"{sig.name}(): argument '{p.name}' failed to unpack the "
                                    f"object at pos {j + 1} with error \"type must be tuple "
                                    f"of ints,but got {tp_name(v)}\"")
         values = None
+
+
+def index(obj):
+    """operator.index, but a bool refused (THPUtils_checkIndex: PyTorch's int arguments take
+    no bool); an op's int argument read on its slow path."""
+    if obj.__class__ is bool or obj.__class__ is _np.bool_:
+        raise TypeError(f"'{tp_name(obj)}' object cannot be interpreted as an int argument")
+    return _index(obj)
+
+
+def int_list(values):
+    """An int list argument's elements as ints (IntArrayRef's unpacking): the first a strict
+    int, the others may be bools (THPUtils_unpackIndex); a float refused."""
+    return [v if v.__class__ is int else int(v) if i and v.__class__ is bool else index(v)
+            for i, v in enumerate(values)]
+
+
+def ints(*values):
+    """An op's int arguments (an int64_t / SymInt of PyTorch's signature) checked on its
+    success path: a float, bool or other refused, for the guard to word (Note [Argument
+    errors on the exception path]); an int costs an ``is`` test."""
+    for v in values:
+        if v.__class__ is not int:
+            index(v)
+
+
+def bools(*values):
+    """An op's bool arguments: a Python bool only (not an int, not numpy.bool)."""
+    for v in values:
+        if v is not True and v is not False:
+            raise TypeError("a bool argument must be a bool")
+
+
+def floats(*values):
+    """An op's double arguments: a real number or a 0-d tensor without grad."""
+    for v in values:
+        if v.__class__ is not float and not _check(_DOUBLE, v, ""):
+            raise TypeError("a float argument must be a number")
 
 
 def wrong_type(name, arg):
@@ -881,6 +1517,9 @@ def guard(f, key, method=False):
                 if err is None:
                     raise
                 raise err from None
+    # (a code object of its own, named as the op: compile's tracer tells ops apart by their
+    # code, _compile/trace.py's _names)
+    guarded.__code__ = guarded.__code__.replace(co_name=key[1:])
     _warn.wrapper(guarded)  # (Note [Warning locations])
     for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
         try:
@@ -893,7 +1532,10 @@ def guard(f, key, method=False):
 
 
 # nn.functional's functions that are torch.<name> in PyTorch (C-bound, the same parser)
-_F_IS_TORCH = ("prelu", "bilinear", "cosine_similarity", "pairwise_distance", "pdist")
+_F_IS_TORCH = ("prelu", "bilinear", "cosine_similarity", "pairwise_distance", "pdist",
+               "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+               "hardshrink", "pixel_shuffle", "pixel_unshuffle", "avg_pool1d",
+               "adaptive_avg_pool1d")
 
 
 def install(torch):

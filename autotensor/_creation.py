@@ -2,6 +2,7 @@
 import builtins
 import math
 import warnings
+from operator import index as _index
 
 from . import _convert, _devices, _dtypes, _memory_format, _random
 from ._backend import np
@@ -180,9 +181,21 @@ def from_dlpack(ext_tensor):
     return _make(arr)
 
 
+def _ints(*values):
+    """A factory's int arguments: a float or bool refused (PyTorch's parser's refusal, which
+    the argument guard words: Note [Argument errors on the exception path] in
+    _argparse.py)."""
+    for v in values:
+        if v.__class__ is not _py_int and (v.__class__ is bool or v.__class__ is np.bool_ or
+                                          _index(v) is None):
+            raise TypeError("an int argument must be an int")
+
+
 def _size(size, name=None):
     if len(size) == 1 and isinstance(size[0], (list, tuple)):
         size = size[0]
+    if size and size[0].__class__ is bool:  # (a bool is an int but as the first element)
+        raise TypeError("empty(): argument 'size' must be tuple of ints")
     out = []
     for s in size:
         if isinstance(s, Tensor):
@@ -203,21 +216,36 @@ def _float_dtype(dtype):
     return (dtype or _dtypes.default_float).np
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, layout=None):
+def _size_kw(sizes, size):
+    """A factory's size given as ``size=``; none at all (``torch.zeros()``, a 0-d tensor is
+    ``zeros(())``) is the parser's refusal, which the argument guard words (Note [Argument
+    errors on the exception path] in _argparse.py)."""
+    if sizes or size is None:
+        raise TypeError("missing or repeated size")
+    return (size,)
+
+
+def zeros(*sizes, size=None, dtype=None, device=None, requires_grad=False, layout=None):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    return _finish(np.zeros(_size(size, "zeros"), dtype=_float_dtype(dtype)), None,
+    return _finish(np.zeros(_size(sizes, "zeros"), dtype=_float_dtype(dtype)), None,
                    requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, layout=None):
+def ones(*sizes, size=None, dtype=None, device=None, requires_grad=False, layout=None):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    return _finish(np.ones(_size(size), dtype=_float_dtype(dtype)), None, requires_grad)
+    return _finish(np.ones(_size(sizes), dtype=_float_dtype(dtype)), None, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None,
+def empty(*sizes, size=None, dtype=None, device=None, requires_grad=False, memory_format=None,
           layout=None, pin_memory=False):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    out = np.zeros(_size(size), dtype=_float_dtype(dtype))
+    out = np.zeros(_size(sizes), dtype=_float_dtype(dtype))
     if memory_format is not None:
         out = _in_format(out, memory_format, "empty")
     return _finish(out, None, requires_grad)
@@ -338,10 +366,15 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
                    None, requires_grad)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+_NO_END = object()  # (arange's end not given: an explicit None is refused)
+
+
+def arange(start, end=_NO_END, step=1, *, dtype=None, device=None, requires_grad=False):
     _devices.check(device)
-    if end is None:
+    if end is _NO_END:
         start, end = 0, start
+    elif end is None:  # (Note [Argument errors on the exception path] in _argparse.py)
+        raise TypeError("arange(): end None")
     vals = [x.item() if isinstance(x, Tensor) else x for x in (start, end, step)]
     start, end, step = vals
     if step == 0:
@@ -420,6 +453,15 @@ def _arange_float(start, step, n, dt):
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
     _devices.check(device)
+    _ints(steps)
+    for value, name in ((start, "start"), (end, "end")):
+        if isinstance(value, Tensor):
+            if value._data.ndim:
+                raise RuntimeError(f"linspace only supports 0-dimensional start and end "
+                                   f"tensors, but got {name} with {value._data.ndim} "
+                                   f"dimension(s).")
+        elif not isinstance(value, (_py_int, float, complex, np.number, np.bool_)):
+            raise TypeError(f"linspace(): argument '{name}' must be a Number or a Tensor")
     dtype = dtype or _dtypes.default_float
     # PyTorch computes the two halves from each end (symmetric rounding)
     steps = _py_int(steps)
@@ -482,7 +524,12 @@ def _logspace_float(start, end, steps, base, dt):
     return out
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+def eye(n, m=_NO_END, *, dtype=None, device=None, requires_grad=False):
+    if m is _NO_END:  # (an explicit None is refused: eye(int n, int m))
+        m = None
+        _ints(n)
+    else:
+        _ints(n, m)
     _devices.check(device)
     return _finish(np.eye(n, m, dtype=_float_dtype(dtype)), None, requires_grad)
 
@@ -516,15 +563,19 @@ def set_rng_state(new_state):
     _random.set_rng_state(np.asarray(data, dtype=np.uint8))
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    arr = _random.rand(_size(size), _float_dtype(dtype), generator)
+    arr = _random.rand(_size(sizes), _float_dtype(dtype), generator)
     return _finish(arr, None, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    if not sizes or size is not None:
+        sizes = _size_kw(sizes, size)
     _devices.check(device)
-    arr = _random.randn(_size(size), _float_dtype(dtype), generator)
+    arr = _random.randn(_size(sizes), _float_dtype(dtype), generator)
     return _finish(arr, None, requires_grad)
 
 
@@ -537,6 +588,7 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
+    _ints(low, high)
     arr = _random.randint(low, high, _size((size,)), (dtype or _dtypes.int64).np, generator)
     return _finish(arr, None, requires_grad)
 

@@ -1,6 +1,6 @@
 """Tensor methods and operators, attached straight from the public functions (so that
 ``a * b`` is one Python call into ``pointwise.mul``)."""
-from . import _creation, _dtypes, _random
+from . import _argparse, _creation, _dtypes, _random
 from ._backend import np
 from . import _ops as fn
 from ._ops._common import _OPERANDS, _check_tensor_arg, _tensor_arg
@@ -137,7 +137,7 @@ def _new(self, *args, size=None, device=None):
                             f"TensorOptions(dtype={args[0].dtype}))")
         return fn.shape._alias(args[0])
     if len(args) == 1 and isinstance(args[0], Size):
-        return _creation.empty(*args[0], dtype=self.dtype)
+        return _creation.empty(tuple(args[0]), dtype=self.dtype)
     if all(isinstance(a, int) for a in args) and not (len(args) == 1 and isinstance(
             args[0], bool)):
         return _creation.empty(*args, dtype=self.dtype)
@@ -221,6 +221,11 @@ def _random_(self, *args, generator=None, **kwargs):
         high = args[0]
     elif len(args) == 2:
         low, high = args
+    elif args:
+        raise TypeError(f"random_() takes at most 2 positional arguments ({len(args)} given)")
+    if args:  # (a float or bool refused, and a None from: Note [Argument errors on the
+        # exception path] in _argparse.py)
+        _argparse.ints(*args[:1] if len(args) == 1 or args[1] is None else args)
     arr = _fill(self, lambda shape: _random.random_(shape, self._data.dtype, low, high,
                                                     generator))
     with_grad_check_write(self, arr, "RANDOM_" if high is None else
@@ -432,16 +437,17 @@ METHODS = {
         "bmm", "dot", "mv", "matmul", "addmm", "outer", "clone", "to", "type_as",
         "contiguous", "view", "view_as", "reshape", "reshape_as", "flatten", "unflatten", "t",
         "transpose", "swapaxes", "swapdims", "adjoint", "permute", "movedim", "moveaxis",
-        "expand", "expand_as", "broadcast_to", "squeeze", "unsqueeze", "narrow", "select",
+        "expand", "expand_as", "broadcast_to", "unsqueeze", "narrow", "select",
         "split", "chunk", "unsafe_split", "unsafe_chunk", "unbind", "diagonal", "unfold",
         "as_strided", "gather",
         "scatter_add", "scatter", "index_select", "index_add", "masked_fill",
-        "masked_select", "nonzero", "flip", "tril", "triu", "sort", "argsort", "topk",
+        "masked_select", "nonzero", "tril", "triu", "sort", "argsort", "topk",
         "where",
         "add_", "sub_", "mul_", "div_", "pow_", "neg_", "abs_", "exp_", "log_", "sqrt_",
         "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_", "clamp_", "clip_",
         "zero_", "fill_", "copy_", "masked_fill_", "index_add_", "scatter_",
         "scatter_add_")},
+    "squeeze": fn.shape.squeeze_method, "flip": fn.shape.flip_method,
     "T": property(_T), "mT": property(_mT), "H": property(fn.complex_ops._H),
     "mH": property(fn.complex_ops._mH),
     "float": _cast_method("float32"), "double": _cast_method("float64"),

@@ -112,33 +112,6 @@ OPEN = {
     "x.tanh(dtype='a')": 'kw', "x.tanh(out='a')": 'kw', "x.tanh(alpha='a')": 'kw',
     'x.abs(foo=1)': 'kw', "x.abs(dim='a')": 'kw', "x.abs(keepdim='a')": 'kw',
     "x.abs(dtype='a')": 'kw', "x.abs(out='a')": 'kw', "x.abs(alpha='a')": 'kw',
-    # an explicit None where our default is None (PyTorch's parser tells a missing argument
-    # from None)
-    'torch.max(x, None)': 'none', 'x.max(None)': 'none', 'torch.min(x, None)': 'none',
-    'x.min(None)': 'none', 'torch.prod(x, None)': 'none', 'x.amax(None)': 'none',
-    'x.logsumexp(None)': 'none', 'torch.squeeze(x, None)': 'none', 'x.squeeze(None)': 'none',
-    # a float or int where PyTorch's parser wants an int or bool, taken by our op (no
-    # success-path check there)
-    'x.permute(1.5, 0)': 'float', 'x.expand(1.5, 2, 3)': 'float', 'x.repeat(1.5, 1)': 'float',
-    'x.repeat(2, 1.5)': 'float', 'x.select(1, 1.5)': 'float', 'x.sort(1, 1)': 'float',
-    "F.pairwise_distance(x, y, keepdim='a')": 'float',
-    # squeeze(*dims) varargs: our squeeze takes one dim or a tuple
-    'x.squeeze(0, 1)': 'squeeze',
-    # a factory without a size: our zeros(*size) is also the internal 0-d constructor
-    'torch.zeros()': 'nosize', 'torch.ones(dtype=torch.float64)': 'nosize',
-    'torch.empty()': 'nosize', 'torch.rand()': 'nosize', 'torch.randn()': 'nosize',
-    # arange with a None end: taken as a missing one
-    'torch.arange(1, None, 2)': 'arange',
-    # Tensor.to's overloads (device/dtype/tensor, non_blocking, copy): our to takes any of
-    # them loosely
-    'x.to([0])': 'to', 'x.to(torch.float64, 1)': 'to', 'x.to(torch.float64, x, x)': 'to',
-    "x.to(torch.float64, dtype='a')": 'to',
-    # our softmax has F.softmax's extra _stacklevel and a loosely checked dtype
-    'x.softmax(0, 1)': 'softmax', 'x.softmax(0, x, x)': 'softmax',
-    'torch.softmax(x, 1, 1)': 'softmax', 'torch.softmax(x, 1, x, x)': 'softmax',
-    'torch.log_softmax(x, 1, 1)': 'softmax', 'torch.log_softmax(x, 1, x, x)': 'softmax',
-    # narrow's Tensor start (a 0-dim integral Tensor): not implemented
-    'torch.narrow(x, 1, x, 2)': 'narrow',
 }
 
 

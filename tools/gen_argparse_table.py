@@ -1,8 +1,8 @@
 """Print autotensor/_argparse.py's SIGNATURES table from PyTorch's own PythonArgParser
 signature strings (literals in libtorch_python.so), each variant's non-hidden list checked
 against (and ordered as) the list torch's own "invalid combination" error prints. Run once
-with torch installed; paste the output into the table (wrapped at 100 columns) and review
-it; a line on stderr is a name it could not settle.
+with torch installed; paste the output into the table and review it; a line on stderr is a
+name it could not settle.
 
     python tools/gen_argparse_table.py > /tmp/table.py
 """
@@ -60,7 +60,7 @@ def variant(name, method, cands, kind):
     else:
         sigs = [s for s in cands if is_function_sig(s) != method]
     if kind == "F":
-        f = getattr(torch._C._nn, name, None) or getattr(torch, name)
+        f = getattr(torch.nn.functional, name)
     elif method:
         f = getattr(torch.ones(1), name)
     else:
@@ -70,7 +70,8 @@ def variant(name, method, cands, kind):
     if shown is not None:
         picked = []
         for line in shown:
-            hits = [s for s in visible if ap.Signature(s).display() == line]
+            hits = [s for s in visible if ap.Signature(s).display() == line] or [
+                s for s in cands if "|" not in s and ap.Signature(s).display() == line]
             if not hits:
                 print(f"# {kind}{name}: no string renders as {line!r}", file=sys.stderr)
                 continue
@@ -96,15 +97,36 @@ EXTRA = {
 }
 
 
+# nn.functional's C-bound functions under another name in the binary
+C_NAMES = {"Flogsigmoid": "log_sigmoid"}
+
+
 def main(names):
     cands = candidates()
     for key in names:
         kind, name = key[0], key[1:]
         if key in EXTRA:
-            print(f"    {key!r}: {EXTRA[key]!r},")
-            continue
-        sigs = variant(name, kind == "T", cands.get(name, []), kind)
-        print(f"    {key!r}: {sigs!r},")
+            sigs = EXTRA[key]
+        else:
+            sigs = variant(name, kind == "T", cands.get(C_NAMES.get(key, name), []), kind)
+        print(entry(key, sigs))
+
+
+def entry(key, sigs, width=100):
+    """One table entry as the table spells it: on one line if it fits, else one string a
+    line, split after ", " to stay within ``width``."""
+    one = f"    {key!r}: {sigs!r},"
+    if len(one) <= width:
+        return one
+    lines = [f"    {key!r}: ["]
+    for s in sigs:
+        while len(repr(s)) + 9 > width:
+            cut = max(i + 2 for i in range(len(s)) if s.startswith(", ", i) and
+                      len(repr(s[:i + 2])) + 8 <= width)
+            lines.append(f"        {s[:cut]!r}")
+            s = s[cut:]
+        lines.append(f"        {s!r},")
+    return "\n".join(lines + ["    ],"])
 
 
 NAMES = """
@@ -122,7 +144,37 @@ NAMES = """
     Twhere Tcumsum Tlogsumexp Tmaximum Tminimum Tmasked_fill Tnarrow Tselect Tt Ttopk Tsort
     Tadd_ Tmul_ Tsub_ Tdiv_ Tclamp_ Tfill_ Tcopy_ Tzero_
     Flinear Fone_hot
+    tzeros_like tones_like tfull_like tempty_like trand_like trandn_like trandint tlinspace
+    teye tpow trsqrt tlog1p texpm1 tfloor tceil tround tsign tclamp_min tclamp_max tall tany
+    teq tne tlt tgt tle tge tisnan tisinf tisfinite tlogical_not tlogical_and tlogical_or
+    tlerp targsort tcumprod tnonzero tmasked_select tflip troll ttril ttriu tdiag touter
+    tdot tmv taddmm tbaddbmm tchunk tunbind tvar_mean tstd_mean tallclose tisclose tequal
+    tconv1d tconv2d tconv3d tconv_transpose1d tconv_transpose2d tembedding tlayer_norm
+    tdropout tbatch_norm tgroup_norm tdiagonal tmovedim ttile trepeat_interleave tindex_add
+    tcount_nonzero tsquare terf tlog2 tlog10 tatan2 tfmod tremainder tfloor_divide
+    tbernoulli tmultinomial tclone tdetach tbroadcast_to ttake_along_dim tbucketize
+    tsearchsorted tkron ttrace tcross tcummax tcummin tkthvalue tmedian tmode tlogcumsumexp
+    tnansum tnanmean tsinh tcosh ttan tasin tacos tatan terfinv treciprocal ttrunc tfrac
+    thardshrink tpixel_shuffle tpixel_unshuffle tavg_pool1d tadaptive_avg_pool1d tmax_pool1d
+    tmax_pool2d tas_strided tindex_fill tindex_copy tscatter_reduce tunflatten tswapaxes
+    Tview_as Treshape_as Texpand_as Tclone Tdetach_ Tunbind Tchunk Tflip Troll Tpow Tpow_
+    Trsqrt Tfloor Tceil Tround Tsign Teq Tne Tlt Tgt Tle Tge Tall Tany Targsort Tcumprod
+    Tnonzero Tmasked_select Tmasked_fill_ Ttril Ttriu Tdiag Touter Tdot Tmv Taddmm Tuniform_
+    Tnormal_ Tnew_zeros Tnew_ones Tnew_full Tnew_empty Tnew_tensor Tmovedim Tlog1p Texpm1
+    Tlerp Tindex_add_ Tindex_fill_ Tscatter_ Tunfold Tdiagonal Tclamp_min Tclamp_max Tsquare
+    Texp_ Tlog_ Tabs_ Tneg_ Tsqrt_ Trelu_ Tsigmoid_ Ttanh_ Trepeat_interleave Ttile
+    Tunsqueeze_ Tsqueeze_ Tt_ Ttranspose_ Tbernoulli_ Texponential_ Trandom_ Tfill_diagonal_
+    Tindex_add Tindex_fill Tindex_copy Tscatter_reduce Tas_strided Tcumsum_ Tlog2 Terf Tsinh
+    Tcosh Treciprocal Ttrunc Tfrac Tlogical_not Tlogical_and Tcount_nonzero Tkthvalue
+    Tmedian Tmode Tcummax Tcummin Tnansum Tnanmean Tclamp_max_ Tclamp_min_ Tmasked_scatter
+    Ttake_along_dim Tswapaxes Tbroadcast_to Tallclose Tisclose Tequal Fgelu Fsoftplus
+    Fsoftshrink Flogsigmoid Fscaled_dot_product_attention Favg_pool2d Favg_pool3d
+    Fchannel_shuffle
     """.split()
+# (left out: the Tensor methods under a microsecond, where the guard's frame would cost
+# 10-300%: size dim numel item stride is_contiguous element_size nelement ndimension detach
+# contiguous tolist numpy cpu float double long int bool half type_as requires_grad_ isnan,
+# and torch.numel)
 
 if __name__ == "__main__":
     main(NAMES)

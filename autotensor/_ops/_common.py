@@ -5,6 +5,7 @@ It does not grow with the op count: an op lives in its family module.
 """
 import builtins
 import numbers
+from operator import index as _index
 
 from .. import _argparse, _convert, _dtypes, _errors
 from ..autograd.forward_ad import propagate as _fw
@@ -89,7 +90,8 @@ def _wrap_dim(dim, ndim, t=None):
     """``dim`` wrapped into [0, ndim); ``t``: the tensor of a differentiable op, whose
     stale-view error comes first (Note [View errors before an op's checks])."""
     if dim.__class__ is not int:
-        dim = dim.__index__()
+        dim = _argparse.index(dim)  # (a bool or float refused: Note [Argument errors on the
+        # exception path] in _argparse.py)
     n = ndim if ndim > 0 else 1
     if dim < -n or dim >= n:
         if t is not None:
@@ -110,8 +112,8 @@ def _dims(dim, ndim, t=None):
     if dim is None:
         return None
     if isinstance(dim, (int, np.integer)):
-        return (_wrap_dim(int(dim), ndim, t),)
-    dims = tuple(_wrap_dim(int(d), ndim, t) for d in dim)
+        return (_wrap_dim(dim, ndim, t),)
+    dims = tuple(_wrap_dim(d, ndim, t) for d in dim)  # (a float or bool refused there)
     if len(set(dims)) != len(dims):
         if t is not None:
             view_errors_first(t)
@@ -740,7 +742,11 @@ def _shape_args(shape):
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)) and \
             not isinstance(shape[0], Tensor):
         shape = shape[0]
-    return tuple(int(s) for s in shape)
+    # (operator.index: a float size is PyTorch's parser's refusal, which the argument
+    # guard words: Note [Argument errors on the exception path] in _argparse.py)
+    if shape and shape[0].__class__ is bool:  # (a bool is an int but as the first one)
+        raise TypeError("a size's first element must not be a bool")
+    return tuple(map(int, map(_index, shape)))
 
 
 def _multi_view(op, input, params, arrays):

@@ -1072,6 +1072,8 @@ def masked_fill(input, mask, value):
 
 @view_errors_before_checks
 def masked_select(input, mask):
+    if not isinstance(mask, Tensor):  # (Note [Argument errors on the exception path] in
+        raise _argparse.wrong_type("masked_select", "mask")  # _argparse.py)
     m = _index_data(mask)
     if m.dtype != np.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
@@ -1429,6 +1431,8 @@ def _index_fill_args(d, dim, index, value, t=None, inplace=False):
     if isinstance(value, Tensor) and value._data.ndim != 0:
         raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._data.ndim} dimension(s).")
+    if not isinstance(index, Tensor):
+        raise _argparse.wrong_type("index_fill", "index")
     idx = _index_data(index)
     if idx.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -1575,6 +1579,8 @@ def put_(self, index, source, accumulate=False):
 
 
 def _masked_scatter_args(d, mask, source, inplace_):
+    if not isinstance(mask, Tensor):
+        raise _argparse.wrong_type("masked_scatter", "mask")
     m = _index_data(mask)
     if m.dtype != np.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "

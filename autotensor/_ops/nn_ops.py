@@ -6457,7 +6457,7 @@ def affine_base_grid(dtype, size, align_corners):
             view = [1] * nd
             view[axis] = spatial[axis]
             coords.append(lin(spatial[axis]).reshape(*view).expand(*spatial))
-        coords.append(_creation.ones(*spatial, dtype=dt))
+        coords.append(_creation.ones(tuple(spatial), dtype=dt))
         points = int(np.prod(spatial))
         from .shape import stack
         return stack(coords, -1).reshape(1, points, nd + 1).expand(

@@ -12,7 +12,7 @@ import math
 from .. import _argparse, _convert, _dtypes, _errors
 from .. import _memory_format as _mf
 from .._backend import np
-from .._tensor import _make, Tensor
+from .._tensor import _make, Tensor, device as _device
 from ..autograd import forward_ad, grad_mode, inplace
 from . import _specfun, layout, raw
 from .aliasing import aliased_value
@@ -886,6 +886,8 @@ divide = true_divide = div
 
 def floor_divide(input, other):
     """Floor of the quotient; its derivative is not implemented (as in PyTorch)."""
+    if not isinstance(other, _POWERS):  # (a list: the parser's refusal)
+        raise _argparse.wrong_type("floor_divide", "other")
     fallback_checks("floor_divide", input, other)
     if not isinstance(input, Tensor):  # (a number's conversion, then the result type's
         _dtypes.result_type(input, other)  # promotion error: 2**63 // bool tensor)
@@ -953,6 +955,8 @@ def _mod(op, tensor_op, input, other):
                         f"({type(input).__name__}, {type(other).__name__}), but expected one "
                         f"of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n * "
                         f"(Tensor input, Number other, *, Tensor out = None)\n")
+    if not isinstance(other, _POWERS):  # (a list: the parser's refusal, Note [Argument
+        raise _argparse.wrong_type(op.name, "other")  # errors on the exception path])
     a = input if isinstance(input, Tensor) else _scalar_to_tensor(input, other)
     _convert.check_python_int(other)  # (a c10::Scalar: parsed first)
     _integer_division(f"{op.name}_cpu", a, other)
@@ -1061,6 +1065,10 @@ negative = neg
 
 
 def pow(input, exponent):
+    if exponent.__class__ is not float and exponent.__class__ is not int and \
+            not isinstance(exponent, _POWERS):  # (a list: the parser's refusal, Note
+        raise _argparse.wrong_type("pow", "exponent")  # [Argument errors on the exception
+        # path] in _argparse.py)
     if not isinstance(input, Tensor):
         # scalar ** tensor
         e = exponent
@@ -1414,14 +1422,24 @@ _py_any = builtins.any
 _ndarray = np.ndarray
 
 
-def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
-    """``ordered``: the kernel name of lt/le/gt/ge, which refuse complex values."""
+_COMPARED = (int, float, complex, np.generic, np.ndarray)
+
+
+def _compare(ufunc, tensor_only=False, promote=False, ordered=None, number_self=False):
+    """``ordered``: the kernel name of lt/le/gt/ge, which refuse complex values;
+    ``number_self``: a number as the input (the bitwise ops' Scalar self overload)."""
     def compare(input, other):
         if tensor_only and not (isinstance(other, Tensor) and isinstance(input, Tensor)):
             # (the function's argument parser; the method's counts other as position 1)
             _check_tensor_arg(ufunc.__name__, "input", input, 1)
             _check_tensor_arg(ufunc.__name__, "other", other, 2)
-        a = _tensor_arg(input)
+        if input.__class__ is Tensor or isinstance(input, Tensor):
+            a = input
+        elif number_self:
+            a = _tensor_arg(input)
+        else:
+            raise _argparse.wrong_type(ufunc.__name__, "input")  # (Note [Argument errors on
+            # the exception path] in _argparse.py)
         ad = a._data
         if isinstance(other, Tensor):
             b = other._data
@@ -1431,6 +1449,8 @@ def _compare(ufunc, tensor_only=False, promote=False, ordered=None):
                     _dtypes.from_numpy(b.dtype), b.ndim == 0).np
                 ad, b = layout.cast(ad, rt), layout.cast(b, rt)
         else:
+            if not isinstance(other, _COMPARED):  # (a list, None: the parser's refusal;
+                raise _argparse.wrong_type(ufunc.__name__, "other")  # == takes an ndarray)
             b = other
             if promote and other.__class__ in _SCALARS:  # (int tensor == 0.1: in float32)
                 ad, b = _scalar_operand(ad, b)
@@ -1520,7 +1540,7 @@ def _check_broadcast(input, other):
 def _bitwise(ufunc, name):
     """PyTorch's bitwise ops: integer and bool operands only (its error names the promoted
     dtype)."""
-    compare = _compare(ufunc, promote=True)
+    compare = _compare(ufunc, promote=True, number_self=True)
 
     def bitwise(input, other):
         fallback_checks(name, input, other)
@@ -1595,6 +1615,8 @@ def equal(input, other):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _argparse.floats(rtol, atol)  # (Note [Argument errors on the exception path])
+    _argparse.bools(equal_nan)
     _same_dtype_close(input, other)
     return bool(np.allclose(input._data, other._data, rtol, atol, equal_nan))
 
@@ -1602,6 +1624,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     _check_tensor_arg("isclose", "input", input, 1)
     _check_tensor_arg("isclose", "other", other, 2)
+    _argparse.floats(rtol, atol)
+    _argparse.bools(equal_nan)
     _same_dtype_close(input, other)
     return _make(np.isclose(input._data, other._data, rtol, atol, equal_nan))
 
@@ -1675,15 +1699,38 @@ def _to_format(input, dtype, copy, memory_format):
     return _finish(TO_COPY_FORMAT, (input,), (dtype, memory_format), out)
 
 
+_PY_DTYPES = {float: _dtypes.float64, int: _dtypes.int64, bool: _dtypes.bool,
+               complex: _dtypes.complex128}
+
+
 def to(input, *args, dtype=None, device=None, copy=False, non_blocking=False,
        memory_format=None):
-    for a in args:
-        if isinstance(a, _dtypes.dtype):
-            dtype = a
-        elif isinstance(a, Tensor):
-            dtype = a.dtype
-        elif isinstance(a, str) or hasattr(a, "type"):
-            device = a
+    if args and len(args) == 1 and dtype is None and device is None:
+        a = args[0]
+        if a.__class__ is _dtypes.dtype:
+            dtype, args = a, ()
+        elif a.__class__ is str or isinstance(a, _device):
+            device, args = a, ()
+        elif isinstance(a, Tensor):  # (to(tensor): its dtype, the device ours)
+            dtype, args = a.dtype, ()
+    elif len(args) == 2 and args[1].__class__ is _dtypes.dtype and dtype is None and \
+            device is None and (args[0].__class__ is str or isinstance(args[0], _device)):
+        (device, dtype), args = args, ()  # (to(device, dtype))
+    if args or dtype.__class__ is type:
+        # (PyTorch's overloads, Tensor.to(device, dtype, non_blocking, copy) / (dtype, ...) /
+        # (tensor, ...), read by the parser: Note [Argument errors on the exception path])
+        given = {k: v for k, v, default in (
+            ("dtype", dtype, None), ("device", device, None), ("copy", copy, False),
+            ("non_blocking", non_blocking, False), ("memory_format", memory_format, None))
+            if v is not default}
+        bound = _argparse.bind("Tto", args, given)
+        t = bound.get("tensor")
+        dtype = bound.get("dtype") if t is None else t.dtype if isinstance(t, Tensor) else (
+            _dtypes.bool if t.__class__ is bool else  # (a number is a tensor here: to's;
+            _dtypes.complex128 if isinstance(t, (complex, np.complexfloating)) else  # a
+            _dtypes.int64 if isinstance(t, int) else _dtypes.float64)  # numpy.bool a double)
+        dtype = _PY_DTYPES.get(dtype, dtype)
+        device, copy = bound.get("device"), bound.get("copy", False)
     if device is not None:
         from .._devices import check
         check(device)
@@ -1786,7 +1833,13 @@ def div_(self, other, *, rounding_mode=NO_MODE):
     return _inplace_binary(DIV if rounding_mode is NO_MODE else DIV_NO_MODE, self, other)
 
 
+_POWERS = (Tensor, int, float, complex, np.generic)
+
+
 def pow_(self, exponent):
+    if exponent.__class__ is not float and exponent.__class__ is not int and \
+            not isinstance(exponent, _POWERS):  # (a list: the parser's refusal)
+        raise _argparse.wrong_type("pow_", "exponent")
     d = self._data
     if isinstance(exponent, Tensor):
         if d.dtype == np.bool_ and exponent._data.dtype == np.bool_:
@@ -3162,7 +3215,8 @@ def _lerp_function_args_error(input, end, weight):
 def _check_lerp(input, end, weight, name="lerp"):
     """lerp's checks in PyTorch's order: its meta function's dtype checks (end's, then a
     tensor weight's), TensorIterator's shapes, then the kernel's dtype (``_lerp_kernel``)."""
-    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, complex)):
+    if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, complex,
+                                                              np.generic)):
         if name == "lerp_":
             raise _lerp_args_error(name, end, weight)
         raise _lerp_function_args_error(input, end, weight)
@@ -3194,7 +3248,7 @@ def _lerp_kernel(input, weight):
 def lerp_method(self, end, weight):
     """``x.lerp(end, weight)``: the method's argument errors, then lerp."""
     if not isinstance(end, Tensor) or not isinstance(weight, (Tensor, int, float, bool,
-                                                              complex)):
+                                                              complex, np.generic)):
         raise _lerp_args_error("lerp", end, weight)
     return lerp(self, end, weight)
 
@@ -3202,6 +3256,8 @@ def lerp_method(self, end, weight):
 @view_errors_before_checks
 def lerp(input, end, weight):
     """input + weight * (end - input)."""
+    if isinstance(weight, np.generic):  # (a NumPy scalar: a c10::Scalar as its Python value)
+        weight = weight.item()
     _convert.check_python_int(weight)  # (a c10::Scalar, parsed first)
     _check_lerp(input, end, weight)
     shapes = [x._data.shape for x in (input, end, weight) if isinstance(x, Tensor)]
@@ -4448,6 +4504,9 @@ def silu(input, inplace=False):
 
 def gelu(input, approximate="none"):
     """x * Phi(x) (or its tanh approximation)."""
+    if not isinstance(input, Tensor):  # (F.gelu is C-bound: its parser's refusal, Note
+        raise _argparse.wrong_type("gelu", "input")  # [Argument errors on the exception
+        # path] in _argparse.py)
     if approximate not in ("none", "tanh"):
         view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -4573,6 +4632,8 @@ def mish(input, inplace=False):
 
 
 def logsigmoid(input):
+    if not isinstance(input, Tensor):  # (C-bound as F.gelu)
+        raise _argparse.wrong_type("log_sigmoid", "input")
     _float_activation("log_sigmoid_cpu", input)
     return _unary(LOG_SIGMOID, input)
 

@@ -507,8 +507,7 @@ def _tangent_in_dtype(r, input, dtype, op):
 
 
 def sum(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
-    if keepdim is not False and (dim is _NO_DIM or keepdim is not True and
-                                 keepdim.__class__ is not np.bool_):
+    if keepdim is not False and (dim is _NO_DIM or keepdim is not True):
         raise _argparse.wrong_type("sum", "keepdim")  # (Note [Argument errors on the
         # exception path] in _argparse.py)
     if dtype is not None:
@@ -546,8 +545,7 @@ def _np_mean(a, axis=None, keepdims=False):
 
 
 def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
-    if keepdim is not False and (dim is _NO_DIM or keepdim is not True and
-                                 keepdim.__class__ is not np.bool_):
+    if keepdim is not False and (dim is _NO_DIM or keepdim is not True):
         raise _argparse.wrong_type("mean", "keepdim")  # (Note [Argument errors on the
         # exception path] in _argparse.py)
     if dtype is not None:
@@ -686,19 +684,33 @@ def _max_all_zero(d, out):
     return np.asarray(winner, dtype=d.dtype).reshape(out.shape)
 
 
-def max(input, dim=None, keepdim=False, *, other=None):
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
-        raise _argparse.wrong_type("max", "keepdim")
-    if isinstance(dim, Tensor):
-        return maximum(input, dim)
+def _max_min_dim(name, dim, keepdim):
+    """max / min / prod's dim when it is not an int: None when not given; an explicit None,
+    or a keepdim without a dim (or with max's other), is the parser's refusal (Note
+    [Argument errors on the exception path] in _argparse.py)."""
+    if keepdim is not False and (dim is _NO_DIM or isinstance(dim, Tensor) and name != "prod"
+                                 or keepdim is not True):
+        raise _argparse.wrong_type(name, "keepdim")
+    if dim is _NO_DIM:
+        return None
+    if dim is None:
+        raise _argparse.wrong_type(name, "dim")
+    return dim
+
+
+def max(input, dim=_NO_DIM, keepdim=False, *, other=None):
+    if dim.__class__ is not int or keepdim is not False and keepdim is not True:
+        dim = _max_min_dim("max", dim, keepdim)
+        if isinstance(dim, Tensor):
+            return maximum(input, dim)
     return _max_min(input, dim, keepdim, other, True)
 
 
-def min(input, dim=None, keepdim=False, *, other=None):
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
-        raise _argparse.wrong_type("min", "keepdim")
-    if isinstance(dim, Tensor):
-        return minimum(input, dim)
+def min(input, dim=_NO_DIM, keepdim=False, *, other=None):
+    if dim.__class__ is not int or keepdim is not False and keepdim is not True:
+        dim = _max_min_dim("min", dim, keepdim)
+        if isinstance(dim, Tensor):
+            return minimum(input, dim)
     return _max_min(input, dim, keepdim, other, False)
 
 
@@ -882,15 +894,19 @@ def _kept_zeros(d, axes):
 
 def amax(input, dim=(), keepdim=False):
     """Maximum over dims; ties share the gradient evenly."""
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+    if keepdim is not False and keepdim is not True:
         raise _argparse.wrong_type("amax", "keepdim")
+    if dim is None:  # (PyTorch's default: an explicit None is all dims)
+        dim = ()
     return _amax_amin(AMAX, np.max, "amax", input, dim, keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
     """Minimum over dims; ties share the gradient evenly."""
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+    if keepdim is not False and keepdim is not True:
         raise _argparse.wrong_type("amin", "keepdim")
+    if dim is None:
+        dim = ()
     return _amax_amin(AMIN, np.min, "amin", input, dim, keepdim)
 
 
@@ -914,13 +930,13 @@ def _arg_reduce(ufunc, name, input, dim, keepdim):
 
 
 def argmax(input, dim=None, keepdim=False):
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+    if keepdim is not False and keepdim is not True:
         raise _argparse.wrong_type("argmax", "keepdim")
     return _arg_reduce(np.argmax, "argmax", input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+    if keepdim is not False and keepdim is not True:
         raise _argparse.wrong_type("argmin", "keepdim")
     return _arg_reduce(np.argmin, "argmin", input, dim, keepdim)
 
@@ -1023,12 +1039,12 @@ def _prod_array(d, dim, keepdim):
     return _asarray(np.prod(_acc(d), axis=dim, keepdims=keepdim)).astype(d.dtype, copy=False)
 
 
-def prod(input, dim=None, keepdim=False, *, dtype=None):
+def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None):
     """Product of elements (over one dim); the gradient handles zeros exactly."""
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
-        raise _argparse.wrong_type("prod", "keepdim")
+    if dim.__class__ is not int or keepdim is not False and keepdim is not True:
+        dim = _max_min_dim("prod", dim, keepdim)
     if _amp.state.enabled:
-        return _amp.fp32(prod, input, dim, keepdim, dtype=dtype)
+        return _amp.fp32(prod, input, _NO_DIM if dim is None else dim, keepdim, dtype=dtype)
     d = _sum_dtype(input._data, dtype)
     if dim is None:
         return _finish(PROD, (input,), (None, False), _prod_array(d, None, False))
@@ -1040,15 +1056,25 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
 
 def all(input, dim=None, keepdim=False):
     d = input._data
+    if keepdim is not False and keepdim is not True:
+        raise _argparse.wrong_type("all", "keepdim")  # (Note [Argument errors on the
+        # exception path] in _argparse.py)
+    axis = None if dim is None else _wrap_dim(dim, d.ndim) if dim.__class__ is int or \
+        not isinstance(dim, (tuple, list)) else _dims(dim, d.ndim) if dim else ()
     out = _asarray(np.asarray(np.all(  # (a reduction's result: contiguous)
-        d, axis=None if dim is None else _wrap_dim(dim, d.ndim), keepdims=keepdim), order="C"))
+        d, axis=axis, keepdims=keepdim), order="C"))
     return _make(out.astype(np.uint8) if d.dtype == np.uint8 else out)  # (uint8 stays)
 
 
 def any(input, dim=None, keepdim=False):
     d = input._data
+    if keepdim is not False and keepdim is not True:
+        raise _argparse.wrong_type("any", "keepdim")  # (Note [Argument errors on the
+        # exception path] in _argparse.py)
+    axis = None if dim is None else _wrap_dim(dim, d.ndim) if dim.__class__ is int or \
+        not isinstance(dim, (tuple, list)) else _dims(dim, d.ndim) if dim else ()
     out = _asarray(np.asarray(np.any(  # (a reduction's result: contiguous)
-        d, axis=None if dim is None else _wrap_dim(dim, d.ndim), keepdims=keepdim), order="C"))
+        d, axis=axis, keepdims=keepdim), order="C"))
     return _make(out.astype(np.uint8) if d.dtype == np.uint8 else out)
 
 
@@ -1297,11 +1323,14 @@ def _to_dtype(input, dtype):
     """softmax's / log_softmax's dtype=: the input converted first (ToCopyBackward0)."""
     if dtype is None:
         return input
+    if dtype.__class__ is not _dtypes.dtype and dtype not in (float, int, bool, complex):
+        raise _argparse.wrong_type("softmax", "dtype")  # (Note [Argument errors on the
+        # exception path] in _argparse.py)
     from .pointwise import to
     return to(input, dtype)
 
 
-def softmax(input, dim, dtype=None, _stacklevel=3):
+def softmax(input, dim, dtype=None):
     input = _to_dtype(input, dtype)
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
@@ -1314,7 +1343,7 @@ def softmax(input, dim, dtype=None, _stacklevel=3):
     return _finish(SOFTMAX, (input,), (dim,), out)
 
 
-def log_softmax(input, dim, dtype=None, _stacklevel=3):
+def log_softmax(input, dim, dtype=None):
     input = _to_dtype(input, dtype)
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
@@ -1329,8 +1358,9 @@ def log_softmax(input, dim, dtype=None, _stacklevel=3):
 
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over dims, computed stably (one node, LogsumexpBackward0)."""
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
-        raise _argparse.wrong_type("logsumexp", "keepdim")
+    if keepdim is not False and keepdim is not True or \
+            dim is None:
+        raise _argparse.wrong_type("logsumexp", "keepdim" if dim is not None else "dim")
     d = _float_data(input)
     dims = _dims(dim, d.ndim, input)
     # PyTorch's composite, log(sum(exp(x - m))) + m with m = amax(x) (0 where infinite),
@@ -1436,7 +1466,17 @@ def _std_sort_ties(d, dim, descending, idx, values=None):
     return np.moveaxis(out, -1, dim)
 
 
-def sort(input, dim=-1, descending=False, stable=None):
+def _refuse_bools(name, *flags):
+    """A bool argument PyTorch's parser takes only as a Python bool (Note [Argument errors
+    on the exception path] in _argparse.py)."""
+    for f in flags:
+        if f is not True and f is not False:
+            raise _argparse.wrong_type(name, "bool")
+
+
+def sort(input, dim=-1, descending=False, *, stable=None):
+    if descending is not False or stable is not None:
+        _refuse_bools("sort", descending, False if stable is None else stable)
     d = input._data
     if d.dtype.kind == "c":
         refuse_complex("sort", d.dtype)
@@ -1452,7 +1492,9 @@ def sort(input, dim=-1, descending=False, stable=None):
     return _SortRT(v, i, None)
 
 
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    if descending is not False or stable is not False:
+        _refuse_bools("argsort", descending, stable)
     view_errors_first(input)  # (PyTorch's argsort is sort's indices: sort is differentiable)
     d = input._data
     if d.dtype.kind == "c":
@@ -1464,6 +1506,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
+    if largest is not True or sorted is not True:
+        _refuse_bools("topk", largest, sorted)
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     if k > (d.shape[dim] if d.ndim else 1) or k < 0:
@@ -1649,10 +1693,10 @@ STD_MEAN = defop("std_mean", "StdMeanBackward0", None, params=("dim", "correctio
 def _var_args(name, input, dim, unbiased, keepdim, correction):
     """PyTorch's overloads: var(x, unbiased), var(x, dim, unbiased, keepdim), var(x, dim, *,
     correction, keepdim) -> (array, dims, correction)."""
-    if keepdim is not False and keepdim is not True and keepdim.__class__ is not np.bool_:
+    if keepdim is not False and keepdim is not True:
         raise _argparse.wrong_type(name, "keepdim")
     if unbiased is not None and unbiased is not True and unbiased is not False and \
-            unbiased.__class__ is not np.bool_ and dim.__class__ is not bool:
+            dim.__class__ is not bool:
         raise _argparse.wrong_type(name, "unbiased")
     if isinstance(dim, bool):
         dim, unbiased = None, dim
@@ -1857,6 +1901,8 @@ def _strided_like(d, values):
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """sum treating NaN as zero."""
+    if keepdim is not False:
+        _argparse.bools(keepdim)
     if input._data.dtype.kind == "c":
         refuse_complex("nansum", input._data.dtype)
     d = _sum_dtype(input._data, dtype)
@@ -1879,6 +1925,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """mean over the non-NaN elements (nansum / count, recorded as PyTorch does)."""
+    if keepdim is not False:
+        _argparse.bools(keepdim)
     from .pointwise import div, logical_not
     d = input._data
     if d.dtype.kind == "c":
@@ -2422,8 +2470,15 @@ def _median(name, op, op_dim, rt, ignore_nan, input, dim, keepdim):
     return rt(v, i, None)
 
 
-def median(input, dim=None, keepdim=False):
+def median(input, dim=_NO_DIM, keepdim=False):
     """The lower median (of the whole tensor, or along dim with its index)."""
+    if keepdim is not False:
+        _argparse.bools(keepdim)
+    if dim.__class__ is not int:
+        if dim is None:  # (an explicit None: median(int dim) takes none)
+            raise _argparse.wrong_type("median", "dim")
+        if dim is _NO_DIM:
+            dim = None
     return _median("median", MEDIAN, MEDIAN_DIM, _MedianRT, False, input, dim, keepdim)
 
 
@@ -2435,6 +2490,9 @@ def nanmedian(input, dim=None, keepdim=False):
 
 def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along dim (1-based k) and its index."""
+    _argparse.ints(k)
+    if keepdim is not False:
+        _argparse.bools(keepdim)
     d = input._data
     dim_ = _wrap_dim(dim, d.ndim, input)
     if d.ndim and d.shape[dim_] == 0:  # (before the k and dtype checks)
@@ -2772,6 +2830,8 @@ def _mode_1d(row):
 
 def mode(input, dim=-1, keepdim=False):
     """The most frequent value along dim and the index of its last occurrence."""
+    if keepdim is not False:
+        _argparse.bools(keepdim)
     d = input._data
     dim = _wrap_dim(dim, d.ndim, input)
     if d.ndim == 0:
@@ -3001,6 +3061,9 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                  sorter=None):
     b = sorted_sequence._data
     scalar = not isinstance(input, Tensor)
+    if scalar and not isinstance(input, (int, float, complex, np.generic)):  # (a list, None:
+        raise _argparse.wrong_type("searchsorted", "input")  # the parser's refusal, Note
+        # [Argument errors on the exception path] in _argparse.py)
     v = np.asarray(input, dtype=b.dtype) if scalar else input._data
     if v.dtype.kind == "c" or b.dtype.kind == "c":
         refuse_complex("searchsorted", np.result_type(v, b))

@@ -402,6 +402,8 @@ def permute(input, *dims):
 
 
 def movedim(input, source, destination):
+    if isinstance(source, int) != isinstance(destination, int):  # (the overloads: two ints
+        raise _argparse.wrong_type("movedim", "source")  # or two int lists)
     d = input._data
     given = ([source] if isinstance(source, int) else list(source),
              [destination] if isinstance(destination, int) else list(destination))
@@ -511,16 +513,29 @@ def _squeeze_dims(dim, ndim, input=None):
     return seen
 
 
-def squeeze(input, dim=None):
+_NO_DIM = _argparse.MISSING  # (squeeze's dim not given: an explicit None is refused)
+
+
+def squeeze(input, dim=_NO_DIM):
     d = input._data
-    if dim is None:
+    if dim is _NO_DIM:
         return _view_result(SQUEEZE, input, (), np.squeeze(d))
+    if dim is None:  # (Note [Argument errors on the exception path] in _argparse.py)
+        raise _argparse.wrong_type("squeeze", "dim")
     if isinstance(dim, (tuple, list)):
         dims = tuple(x for x in _squeeze_dims(dim, d.ndim, input) if d.ndim and d.shape[x] == 1)
         return _view_result(SQUEEZE_DIMS, input, (dims,), np.squeeze(d, dims))
     dim = _wrap_dim(dim, d.ndim, input)
     out = np.squeeze(d, dim) if d.ndim and d.shape[dim] == 1 else d.view()
     return _view_result(SQUEEZE_DIM, input, (dim,), out)
+
+
+def squeeze_method(input, dim=_NO_DIM, *dims):
+    """Tensor.squeeze: its 'squeeze(IntArrayRef dim)' overload takes the dims as varargs
+    (``x.squeeze(0, 1)``), torch.squeeze's does not."""
+    if dims:
+        dim = (dim,) + dims
+    return squeeze(input, dim)
 
 
 def unsqueeze(input, dim):
@@ -540,7 +555,11 @@ def narrow(input, dim, start, length):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim)
     if isinstance(start, Tensor):
+        if start._data.ndim or start._data.dtype.kind not in "iu":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
         start = int(start)
+    else:
+        _argparse.ints(start, length)
     size = d.shape[dim]
     if start < 0:
         start += size
@@ -581,7 +600,8 @@ def select(input, dim, index):
         view_errors_first(input)  # (Note [View errors before an op's checks])
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, d.ndim, input)
-    index = int(index)
+    if index.__class__ is not int:  # (a float: the parser's refusal, Note [Argument errors
+        index = int(_argparse.index(index))  # on the exception path] in _argparse.py)
     size = d.shape[dim]
     if index < -size or index >= size:
         view_errors_first(input)  # (Note [View errors before an op's checks])
@@ -633,6 +653,7 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
+    _argparse.ints(chunks)  # (Note [Argument errors on the exception path] in _argparse.py)
     _chunk_check(input)
     d = input._data
     dim = _wrap_dim(dim, d.ndim)
@@ -708,6 +729,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 @view_errors_before_checks
 def unfold(input, dimension, size, step):
+    _argparse.ints(size, step)
     d = input._data if input._data.size else view_source(input)
     dim = _wrap_dim(dimension, d.ndim, input)
     length = d.shape[dim] if d.ndim else 1  # (a 0-d tensor unfolds as one element)
@@ -756,6 +778,8 @@ def _checked_strided(root, size, stride, offset):
 
 
 def fill_diagonal_(self, fill_value, wrap=False):
+    if wrap is not False:
+        _argparse.bools(wrap)  # (Note [Argument errors on the exception path] in _argparse.py)
     """PyTorch's composite: fill_ of an as_strided view of the main diagonal (and, with
     ``wrap``, of the diagonal restarting below it in a tall matrix), so the graph gets
     CopySlices and a version bump per fill."""
@@ -941,14 +965,25 @@ def vstack(tensors):
 
 def flip(input, dims):
     d = input._data
-    if isinstance(dims, int):
-        dims = (dims,)
+    if dims.__class__ is not tuple and dims.__class__ is not list:
+        raise _argparse.wrong_type("flip", "dims")  # (an int: the parser's refusal, Note
+        # [Argument errors on the exception path] in _argparse.py)
     dims = tuple(_wrap_dim(x, d.ndim, input) for x in dims)
     out = np.flip(d, dims).copy() if d.ndim else d.copy()
     return _finish(FLIP, (input,), (dims,), out)
 
 
+def flip_method(input, dims=_NO_DIM, *more):
+    """Tensor.flip: its 'flip(IntArrayRef dims)' takes the dims as varargs (``x.flip(0,
+    1)``), torch.flip's does not."""
+    if more or dims.__class__ is not tuple and dims.__class__ is not list:
+        dims = (dims,) + more
+    return flip(input, dims)
+
+
 def _tri(op, ufunc, name, input, diagonal):
+    if diagonal.__class__ is not int:
+        _argparse.ints(diagonal)
     if input._data.ndim < 2:
         view_errors_first(input)  # (Note [View errors before an op's checks])
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
@@ -1557,6 +1592,8 @@ def combinations(input, r=2, with_replacement=False):
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     if repeats is None:  # torch.repeat_interleave(repeats): the indices it would gather
         return _make(_repeats_to_indices(input._data))
+    if not isinstance(repeats, Tensor):
+        _argparse.ints(repeats)
     if dim is None:
         input = flatten(input)
         dim = 0

@@ -13,6 +13,7 @@ value leaves the loss unreduced, as ``apply_loss_reduction`` does). The schema's
 ``Mean``, but PyTorch 2.13's Python binding of these functions parses that default as 0:
 ``torch.kl_div(x, y)`` returns the unreduced loss. We give the default Python users get.
 """
+from .. import _argparse
 from .._ops import nn_ops as _nn_ops
 from . import functional as F
 
@@ -83,6 +84,8 @@ def adaptive_max_pool1d(input, output_size):
 # ---- normalisation: parameters before statistics, every argument positional -------------
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                cudnn_enabled):
+    _argparse.bools(training, cudnn_enabled)  # (Note [Argument errors on the exception
+    _argparse.floats(momentum, eps)  # path] in _argparse.py)
     return F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
                         eps)
 
@@ -101,6 +104,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
+    _argparse.ints(num_groups)
     return F._group_norm(input, num_groups, weight, bias, eps)
 
 
@@ -111,11 +115,13 @@ def _check_p(p):
 
 
 def dropout(input, p, train):
+    _argparse.bools(train)
     _check_p(p)
     return F.dropout(input, p, train)
 
 
 def dropout_(input, p, train):
+    _argparse.bools(train)
     _check_p(p)
     return F.dropout(input, p, train, inplace=True)
 

@@ -10,7 +10,7 @@ in Pooling.cpp / MaxPooling.cpp with their own checks before the 2-d op's. Each 
 here raises the first error PyTorch 2.13 raises and returns the sizes the kernel needs.
 """
 
-from .. import _dtypes
+from .. import _argparse, _dtypes
 from .._ops._common import _size_dim
 
 _FLOATS = ("float64", "float32", "float16", "bfloat16")
@@ -31,9 +31,9 @@ def int_list(v, n):
     None as the empty list (a stride's default)."""
     if v is None:
         return []
-    if isinstance(v, (list, tuple)):
-        return [int(e) for e in v]
-    return [int(v)] * n
+    if isinstance(v, (list, tuple)):  # (a float or bool refused: Note [Argument errors on the
+        return _argparse.int_list(v)  # exception path] in _argparse.py)
+    return [v if v.__class__ is int else _argparse.index(v)] * n
 
 
 def refuse(kernel, dtype):

@@ -2,7 +2,7 @@
 import math as _math
 import warnings as _warnings
 
-from .. import _dtypes, _errors, _warn
+from .. import _argparse, _dtypes, _errors, _warn
 from .. import _ops as fn
 from .._ops._common import _finish, _guard_index, refuse_half
 from .._ops.dispatch import view_errors_before_checks, view_errors_first
@@ -582,6 +582,8 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     from .._ops.linalg import NORM_DIM
     from .._ops.reduction import _vector_norm
     _tensors("pairwise_distance", ("x1", x1), ("x2", x2))
+    if keepdim is not False and keepdim is not True:  # (Note [Argument errors on the
+        raise TypeError("pairwise_distance(): keepdim")  # exception path] in _argparse.py)
     return _vector_norm(_cpp_add_scalar(x1 - x2, eps), p, (max(x1.dim(), x2.dim()) - 1,),
                         keepdim, NORM_DIM)
 
@@ -1019,11 +1021,13 @@ _ = _errors
 
 # ---- convolution, pooling, normalisation: single table entries (_ops/nn_ops.py) ----------
 def _tuple(x, n, name=None):
+    # (_argparse.index: a float or bool size is the parser's refusal, Note [Argument errors
+    # on the exception path] in _argparse.py; a bool after an int is an int there)
     if isinstance(x, (list, tuple)):
         if len(x) == 1 and n > 1:
             return tuple(x) * n
-        return tuple(int(v) for v in x)
-    return (int(x),) * n
+        return tuple(_argparse.int_list(x))
+    return (x if x.__class__ is int else _argparse.index(x),) * n
 
 
 def _finish_multi(op, inputs, params, outs):
@@ -1265,7 +1269,7 @@ def _same_padding(input, weight, stride, dilation, nsp):
 
 def _creation_zeros(shape, like):
     from .. import _creation
-    return _creation.zeros(*shape, dtype=like.dtype)
+    return _creation.zeros(tuple(shape), dtype=like.dtype)
 
 
 _CONV_SIGNATURES = (
@@ -1774,7 +1778,8 @@ def _pad_circular(input, pad):
 def pixel_shuffle(input, upscale_factor):
     from .._backend import np
     from .._ops import nn_ops as N
-    r = int(upscale_factor)
+    r = _argparse.index(upscale_factor)  # (a float or bool refused: Note [Argument errors on
+    # the exception path] in _argparse.py)
     if input.dim() < 3:
         raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but "
                            f"got input with {input.dim()} dimension(s)")
@@ -1795,7 +1800,7 @@ def pixel_shuffle(input, upscale_factor):
 def pixel_unshuffle(input, downscale_factor):
     from .._backend import np
     from .._ops import nn_ops as N
-    r = int(downscale_factor)
+    r = _argparse.index(downscale_factor)
     if input.dim() < 3:
         raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, "
                            f"but got input with {input.dim()} dimension(s)")

@@ -26,7 +26,7 @@ def _float_mask(mask, dtype, name):
         return mask
     if str(mask.dtype) != "torch.bool":
         raise AssertionError(f"only bool and floating types of {name} are supported")
-    zeros = _creation.zeros(*mask.shape, dtype=dtype)
+    zeros = _creation.zeros(mask.shape, dtype=dtype)
     return fn.masked_fill(zeros, mask, float("-inf"))
 
 

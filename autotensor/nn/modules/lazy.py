@@ -26,7 +26,7 @@ class _UninitializedMixin:
 
     def materialize(self, shape, device=None, dtype=None):
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        self._data = _creation.empty(*shape, dtype=dtype or self.dtype)._data
+        self._data = _creation.empty(tuple(shape), dtype=dtype or self.dtype)._data
         self.__class__ = self.cls_to_become
 
     def __repr__(self):

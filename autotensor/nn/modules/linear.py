@@ -11,7 +11,7 @@ __all__ = ["Identity", "Linear", "Bilinear"]
 
 
 def _empty(*shape, device=None, dtype=None):
-    return _creation.empty(*shape, dtype=dtype, device=device)
+    return _creation.empty(tuple(shape), dtype=dtype, device=device)
 
 
 class Identity(Module):

@@ -19,9 +19,9 @@ def _shape(normalized_shape):
 def _affine_parameters(module, affine, bias, shape, dtype):
     """Register ``weight`` and ``bias`` of ``shape`` (or None, as torch) and initialise them."""
     if affine:
-        module.weight = Parameter(_creation.empty(*shape, dtype=dtype))
+        module.weight = Parameter(_creation.empty(tuple(shape), dtype=dtype))
         if bias:
-            module.bias = Parameter(_creation.empty(*shape, dtype=dtype))
+            module.bias = Parameter(_creation.empty(tuple(shape), dtype=dtype))
         else:
             module.register_parameter("bias", None)
     else:
@@ -87,7 +87,7 @@ class RMSNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(_creation.empty(*self.normalized_shape, dtype=dtype))
+            self.weight = Parameter(_creation.empty(tuple(self.normalized_shape), dtype=dtype))
         else:
             self.register_parameter("weight", None)
         self.reset_parameters()

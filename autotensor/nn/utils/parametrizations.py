@@ -119,7 +119,7 @@ class _Orthogonal(Module):
         if n == k:
             Q = _make_orthogonal(Q) if not _is_orthogonal(Q) else Q.clone()
         else:
-            N = _creation.randn(*(tuple(Q.size()[:-2]) + (n, n - k)), dtype=Q.dtype)
+            N = _creation.randn(tuple(Q.size()[:-2]) + (n, n - k), dtype=Q.dtype)
             Q = _make_orthogonal(fn.cat([Q, N], dim=-1))
         self.base = Q
         neg_Id = _creation.zeros_like(Q_init)
