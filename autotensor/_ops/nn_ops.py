@@ -3496,11 +3496,22 @@ def _empty_convolution(x, w, stride, padding, dilation, transposed, output_paddi
         return np.zeros((x.shape[0], cout if x.shape[1] else 0) + spatial,
                         _dtypes.numpy_dtype_of(dt))
     from ..nn.functional import _uses_mkldnn
-    if _uses_mkldnn(x, w, x.shape, stride, dilation, groups):  # (mkldnn's primitive refuses)
+    if _uses_mkldnn(x, w, x.shape, stride, dilation, groups,
+                    output_padding if transposed else None):  # (mkldnn's primitive refuses)
+        if not transposed and 0 in dilation:
+            raise RuntimeError("non-positive dilation is not supported")
+        if transposed and any((n - 1) * s - 2 * p + d * (k - 1) + op + 1 < 0 for n, s, p, d, k, op
+                              in zip(x.shape[2:], stride, padding, dilation, w.shape[2:],
+                                     output_padding)):
+            raise RuntimeError("could not construct a memory descriptor using a format tag")
         kind = "deconvolution" if transposed else "convolution"
         raise RuntimeError(f"could not create a primitive descriptor for the {kind} forward "
                            f"propagation primitive. Run workload with environment variable "
                            f"ONEDNN_VERBOSE=all to get additional diagnostic information.")
+    if not transposed and any(d != 1 for d in dilation):  # (slow_conv_dilated's)
+        sizes = ((1,) + tuple(w.shape[2:])) if w.ndim == 3 else tuple(w.shape[2:])
+        raise RuntimeError(f"kernel size should be greater than zero, but got "
+                           f"[{', '.join(map(str, sizes))}]")
     if w.ndim == 5 and not transposed:  # (slow_conv3d's shape check)
         kt, kh, kw = w.shape[2:]
         raise RuntimeError(f"kernel size should be greater than zero, but got: {kt} x {kh} x "

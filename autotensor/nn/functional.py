@@ -1047,9 +1047,11 @@ def _conv_dims(input, nsp, name="conv"):
                            f"[{_errors.shape_str(x.shape)}]")
 
 
-def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
+def _conv_check(input, weight, bias, groups, nsp, transposed, stride, padding, dilation,
+                output_padding=None):
     """aten's _convolution and check_shape_forward, in their order (Note [Convolution
-    dtype checks])."""
+    dtype checks]); ``padding`` None for a string padding. Then the backend's own shape
+    checks (_conv_backend_shape)."""
     x, w = input._data, weight._data
     if x.dtype.kind == "c":
         _conv_complex_types(input, weight, bias)
@@ -1062,6 +1064,20 @@ def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
         raise RuntimeError(f"expected stride to be a single integer value or a list of "
                            f"{w.ndim - 2} values to match the convolution dimensions, but got "
                            f"stride=[{_errors.shape_str(stride)}]")
+    for name, values in (("padding", padding), ("dilation", dilation),
+                         ("output_padding", output_padding)):
+        if values is not None and len(values) != 1 and len(values) != w.ndim - 2:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of "
+                               f"{w.ndim - 2} values to match the convolution dimensions, but "
+                               f"got {name}=[{_errors.shape_str(values)}]")
+    if padding is not None and any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if output_padding is not None and any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
     shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
     if w.ndim != len(shape_in):
         raise RuntimeError(f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional "
@@ -1092,11 +1108,62 @@ def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
                                f"[{_errors.shape_str(w.shape)}], expected bias to be "
                                f"1-dimensional with {n} elements, but got bias of size "
                                f"[{_errors.shape_str(b.shape)}] instead")
+    if x.size and w.size:  # (the Empty backend, for an empty input or kernel, has its own)
+        _conv_backend_shape(x, w, shape_in, nsp, transposed, stride, padding, dilation,
+                            output_padding, groups)
     return shape_in
 
 
+def _conv_backend_shape(x, w, shape_in, nsp, transposed, stride, padding, dilation,
+                        output_padding, groups):
+    """The backends' shape checks, before their dtype checks: a zero dilation; a transposed
+    convolution's output padding (smaller than the stride or the dilation) and output size.
+    The slow kernels' (slow_conv_transpose{2,3}d_shape_check: a 1-d convolution, viewed as
+    2-d, names a height) or mkldnn's, where use_mkldnn picks it (oneDNN's own errors; an
+    output size of 0 is an empty result there)."""
+    mkldnn = _uses_mkldnn(x, w, shape_in, stride, dilation, groups, output_padding)
+    two = (lambda v, one: (one,) + tuple(v)) if nsp == 1 else (lambda v, one: tuple(v))
+    dilation = two(dilation, 1)
+    if not transposed:
+        if 0 in dilation:
+            raise RuntimeError("non-positive dilation is not supported" if mkldnn else
+                               f"dilation should be greater than zero, but got "
+                               f"[{_errors.shape_str(dilation)}]")
+        return
+    stride, output_padding = two(stride, 1), two(output_padding, 0)
+    size_in, padding, kernel = two(shape_in[2:], 1), two(padding, 0), two(w.shape[2:], 1)
+    size_out = [(i - 1) * s - 2 * p + d * (k - 1) + 1 + o for i, s, p, d, k, o in zip(
+        size_in, stride, padding, dilation, kernel, output_padding)]
+    if mkldnn:
+        if 0 in dilation:
+            raise RuntimeError("dimensions are invalid" if nsp == 3 else
+                               "could not create a primitive descriptor for the deconvolution "
+                               "forward propagation primitive. Run workload with environment "
+                               "variable ONEDNN_VERBOSE=all to get additional diagnostic "
+                               "information.")
+        if any(o < 0 for o in size_out):
+            raise RuntimeError("could not construct a memory descriptor using a format tag")
+        return
+    names = ("depth", "height", "width")[-len(dilation):]
+
+    def named(what, values, sep):
+        return sep.join(f"{what}_{n}: {v}" for n, v in zip(names, values))
+    if 0 in dilation:
+        raise RuntimeError("dilation should be greater than zero, but got " +
+                           named("dilation", dilation, ", "))
+    if any(o >= s and o >= d for o, s, d in zip(output_padding, stride, dilation)):
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           "got " + " ".join((named("output_padding", output_padding, " "),
+                                              named("stride", stride, " "),
+                                              named("dilation", dilation, " "))))
+    if any(o < 1 for o in size_out):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, size_in))}). "
+                           f"Calculated output size per channel: "
+                           f"({' x '.join(map(str, size_out))}). Output size is too small")
+
+
 def _conv_types(input, weight, bias, shape_in, nsp, transposed, stride, padding, dilation,
-                groups):
+                groups, output_padding=None):
     """The backend's dtype checks, after every shape check (Note [Convolution dtype
     checks]): two comparisons on the float32/float64 path."""
     x, w = input._data, weight._data
@@ -1104,7 +1171,7 @@ def _conv_types(input, weight, bias, shape_in, nsp, transposed, stride, padding,
                                                           bias._data.dtype == x.dtype)) \
             and x.size:  # (an empty input's Empty backend checks no dtypes)
         _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride,
-                            padding, dilation, groups)
+                            padding, dilation, groups, output_padding)
 
 
 # Note [Convolution dtype checks]
@@ -1148,8 +1215,11 @@ def _conv_complex_types(input, weight, bias):
         raise _same_type_error(input, bias, "bias", False)
 
 
-def _uses_mkldnn(x, w, shape_in, stride, dilation, groups):
-    """aten's use_mkldnn for a CPU input (bfloat16 where the CPU has it, as here)."""
+def _uses_mkldnn(x, w, shape_in, stride, dilation, groups, output_padding=None):
+    """aten's use_mkldnn for a CPU input (bfloat16 where the CPU has it, as here; not for a
+    transposed convolution whose output padding is as large as its stride)."""
+    if output_padding is not None and any(o >= s for o, s in zip(output_padding, stride)):
+        return False
     if x.dtype == _dtypes.numpy_dtype_of(_dtypes.bfloat16):
         return True
     if x.dtype.char != "f":
@@ -1167,12 +1237,12 @@ def _uses_mkldnn(x, w, shape_in, stride, dilation, groups):
 
 
 def _conv_backend_types(input, weight, bias, shape_in, nsp, transposed, stride, padding,
-                        dilation, groups):
+                        dilation, groups, output_padding=None):
     """Checks 3 and 4 of Note [Convolution dtype checks]."""
     x, w = input._data, weight._data
     if x.dtype.kind == "c":  # (complex_convolution's real parts: mkldnn, no mismatch)
         return
-    if _uses_mkldnn(x, w, shape_in, stride, dilation, groups):
+    if _uses_mkldnn(x, w, shape_in, stride, dilation, groups, output_padding):
         if w.dtype != x.dtype:
             raise _same_type_error(input, weight, "weight", True)
         if bias is not None and bias._data.dtype != x.dtype:
@@ -1227,7 +1297,7 @@ def _complex_convolution(input, weight, bias, args, same=False):
     _convolution_mode pads each real part for padding='same'."""
     def conv(x, w, b):
         if same:
-            x = _same_padding(x, w, args[0], args[2], len(args[0]))[0]
+            x = _same_padding(x, w, args[0], args[2], args[5], len(args[0]))[0]
         return convolution(x, w, b, *args)
 
     i_r, i_i = _complex_to_real(input)
@@ -1251,15 +1321,40 @@ def _convolution_of(input, weight, bias, *args, same=False):
     return convolution(input, weight, bias, *args)
 
 
-def _same_padding(input, weight, stride, dilation, nsp):
-    """'same': PyTorch pads symmetrically and puts an odd extra on the right (an explicit
-    pad then, recorded here as a cat of zeros)."""
+_SAME_WARNED = []
+
+
+def _same_padding(input, weight, stride, dilation, groups, nsp):
+    """'same' (_convolution_mode's own checks first): PyTorch pads symmetrically and puts
+    an odd extra on the right (an explicit pad then, recorded here as a cat of zeros)."""
+    k = weight.dim()
+    if k < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    shape_in = tuple(input.shape) if input.dim() == nsp + 2 else (1,) + tuple(input.shape)
+    if k != len(shape_in):
+        raise RuntimeError(f"Expected {k}-dimensional input for {k}-dimensional weight"
+                           f"[{_errors.shape_str(weight.shape)}], but got {len(shape_in)}-"
+                           f"dimensional input of size [{_errors.shape_str(shape_in)}] instead")
+    for name, values in (("stride", stride), ("dilation", dilation)):
+        if len(values) not in (1, k - 2):
+            raise RuntimeError(f"{name} cannot broadcast to {k - 2} dimensions")
     if any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
-    total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
-    pad = tuple(t // 2 for t in total)
+    total = [d * (size - 1) for d, size in zip(dilation, weight.shape[2:])]
+    pad = tuple(int(t / 2) for t in total)  # (C++'s division: toward zero)
+    if any(t % 2 for t in total) and not _SAME_WARNED:
+        _SAME_WARNED.append(True)  # (TORCH_WARN_ONCE)
+        _warn.cpp("Using padding='same' with even kernel lengths and odd dilation may require "
+                  "a zero-padded copy of the input be created")
     for i, t in enumerate(total):
-        if t % 2:
+        if t % 2 and t < 0:  # (an empty kernel's, a negative dilation's: constant_pad_nd
+            dim = input.dim() - nsp + i  # crops the last element, narrow)
+            if not input.shape[dim]:
+                raise RuntimeError("narrow(): length must be non-negative.")
+            input = fn.narrow(input, dim, 0, input.shape[dim] - 1)
+        if t % 2 and t > 0:
             dim = input.dim() - nsp + i
             shape = list(input.shape)
             shape[dim] = 1
@@ -1302,29 +1397,29 @@ def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
 @view_errors_before_checks
 def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups):
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
-    _conv_check(input, weight, bias, groups, nsp, False, stride)
     same = False
     padded = input
-    if isinstance(padding, str):
+    if isinstance(padding, str):  # (_convolution_mode: then convolution's checks)
         if padding == "valid":
             padding = (0,) * nsp
         elif padding == "same":
             # (a complex input's real parts are padded each: _complex_convolution)
             same = input.is_complex()
             padded, padding = _same_padding(input.detach() if same else input, weight,
-                                            stride, dilation, nsp)
+                                            stride, dilation, groups, nsp)
             if not same:
                 input = padded
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     padding = _tuple(padding, nsp)
+    _conv_check(input, weight, bias, groups, nsp, False, stride, padding, dilation)
     x = padded._data
     shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
     for i in range(nsp):
         eff = dilation[i] * (weight.shape[2 + i] - 1) + 1
         if shape_in[2 + i] + 2 * padding[i] < eff:
             padded = tuple(shape_in[2 + j] + 2 * padding[j] for j in range(nsp))
-            ks = tuple(weight.shape[2:])
+            ks = tuple(d * (k - 1) + 1 for d, k in zip(dilation, weight.shape[2:]))  # dilated
             raise RuntimeError(f"Calculated padded input size per channel: "
                                f"({' x '.join(map(str, padded))}). Kernel size: "
                                f"({' x '.join(map(str, ks))}). Kernel size can't be greater "
@@ -1367,10 +1462,12 @@ def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding,
 def _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding, groups,
                         dilation):
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
-    shape_in = _conv_check(input, weight, bias, groups, nsp, True, stride)
-    padding = _tuple(padding, nsp)
-    _conv_types(input, weight, bias, shape_in, nsp, True, stride, padding, dilation, groups)
-    args = (stride, padding, dilation, True, _tuple(output_padding, nsp), groups)
+    padding, output_padding = _tuple(padding, nsp), _tuple(output_padding, nsp)
+    shape_in = _conv_check(input, weight, bias, groups, nsp, True, stride, padding, dilation,
+                           output_padding)
+    _conv_types(input, weight, bias, shape_in, nsp, True, stride, padding, dilation, groups,
+                output_padding)
+    args = (stride, padding, dilation, True, output_padding, groups)
     if input.dim() == nsp + 1:
         return fn.squeeze(_convolution_of(fn.unsqueeze(input, 0), weight, bias, *args), 0)
     return _convolution_of(input, weight, bias, *args)
