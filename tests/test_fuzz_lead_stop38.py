@@ -4,7 +4,6 @@ Differential: each scenario runs on autotensor and on torch and must agree."""
 import pathlib
 import random
 
-import numpy as np
 import pytest
 
 import autotensor
