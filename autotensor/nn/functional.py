@@ -1062,6 +1062,8 @@ def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
         raise RuntimeError(f"expected stride to be a single integer value or a list of "
                            f"{w.ndim - 2} values to match the convolution dimensions, but got "
                            f"stride=[{_errors.shape_str(stride)}]")
+    if any(s <= 0 for s in stride):  # (check_shape_forward's; its padding check, before
+        raise RuntimeError("non-positive stride is not supported")  # it, is not ported)
     shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
     if w.ndim != len(shape_in):
         raise RuntimeError(f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional "
