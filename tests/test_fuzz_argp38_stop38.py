@@ -221,10 +221,13 @@ def _shapes(summary):
 
 GROUPS = {_call(*g): patterns(*g) for g in GOOD}
 GROUPS["stop 37's open cases"] = stop37_cases()
-GROUPS["conv's non-positive stride"] = [  # (check_shape_forward's; ours divided by zero)
+GROUPS["conv's check_shape_forward"] = [  # (a stride of 0: ours divided by zero)
     "F.conv2d(img, k2, None, 0)", "F.conv2d(img, k2, None, -1)", "F.conv2d(img, k2, None, (1, 0))",
     "F.conv_transpose2d(img, k2t, None, 0)", "F.conv1d(seq, k1, None, 0)",
-    "F.conv2d(img, k2, None, [0], 1)"]
+    "F.conv2d(img, k2, None, [0], 1)", "F.conv2d(img, k2, None, 1, -1)",
+    "F.conv2d(img, k2, None, 0, -1)", "F.conv_transpose2d(img, k2t, None, 1, 0, -1)",
+    "F.conv_transpose2d(img, k2t, None, 0, -1)", "F.conv1d(seq, k1, None, 1, (-1,))",
+    "F.conv2d(img, torch.ones(3, 4), None, 1, -1)"]
 CASES = list(dict.fromkeys(c for calls in GROUPS.values() for c in calls))
 
 

@@ -1047,9 +1047,10 @@ def _conv_dims(input, nsp, name="conv"):
                            f"[{_errors.shape_str(x.shape)}]")
 
 
-def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
+def _conv_check(input, weight, bias, groups, nsp, transposed, stride, padding=(),
+                output_padding=()):
     """aten's _convolution and check_shape_forward, in their order (Note [Convolution
-    dtype checks])."""
+    dtype checks]); ``padding``: a string's is not checked."""
     x, w = input._data, weight._data
     if x.dtype.kind == "c":
         _conv_complex_types(input, weight, bias)
@@ -1062,8 +1063,12 @@ def _conv_check(input, weight, bias, groups, nsp, transposed, stride):
         raise RuntimeError(f"expected stride to be a single integer value or a list of "
                            f"{w.ndim - 2} values to match the convolution dimensions, but got "
                            f"stride=[{_errors.shape_str(stride)}]")
-    if any(s <= 0 for s in stride):  # (check_shape_forward's; its padding check, before
-        raise RuntimeError("non-positive stride is not supported")  # it, is not ported)
+    if any(p < 0 for p in padding):  # (check_shape_forward's, in its order)
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
     shape_in = x.shape if x.ndim == nsp + 2 else (1,) + x.shape
     if w.ndim != len(shape_in):
         raise RuntimeError(f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional "
@@ -1264,7 +1269,8 @@ def _convnd(nsp, input, weight, bias, stride, padding, dilation, groups):
 @view_errors_before_checks
 def _convolution_nd(nsp, input, weight, bias, stride, padding, dilation, groups):
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
-    _conv_check(input, weight, bias, groups, nsp, False, stride)
+    _conv_check(input, weight, bias, groups, nsp, False, stride,
+                () if isinstance(padding, str) else _tuple(padding, nsp))
     if isinstance(padding, str):
         if padding == "valid":
             padding = (0,) * nsp
@@ -1323,7 +1329,8 @@ def _conv_transposend(nsp, input, weight, bias, stride, padding, output_padding,
 def _conv_transposed_nd(nsp, input, weight, bias, stride, padding, output_padding, groups,
                         dilation):
     stride, dilation = _tuple(stride, nsp), _tuple(dilation, nsp)
-    shape_in = _conv_check(input, weight, bias, groups, nsp, True, stride)
+    shape_in = _conv_check(input, weight, bias, groups, nsp, True, stride,
+                           _tuple(padding, nsp), _tuple(output_padding, nsp))
     padding = _tuple(padding, nsp)
     _conv_types(input, weight, bias, shape_in, nsp, True, stride, padding, dilation, groups)
     args = (stride, padding, dilation, True, _tuple(output_padding, nsp), groups)
