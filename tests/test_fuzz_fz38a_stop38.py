@@ -328,3 +328,27 @@ def _pool_saves_self(mod, name):
 def test_3d_pools_save_self(name):
     """The forward nodes save self: an in-place change of it makes backward raise."""
     assert _pool_saves_self(autotensor, name) == _pool_saves_self(torch, name)
+
+
+def _embedding_bag_saves(mod, mode, per_sample_weights):
+    """EmbeddingBagBackward0 saves weight only where per_sample_weights requires grad (its
+    formula's alone): an in-place change of weight before backward raises only then."""
+    x = mod.randn(3, 4, dtype=mod.float64, requires_grad=True)
+    y = x * 1
+    psw = None if per_sample_weights is None else mod.ones(
+        1, 2, dtype=mod.float64, requires_grad=per_sample_weights)
+    r = mod.nn.functional.embedding_bag(mod.tensor([[0, 1]]), y, mode=mode,
+                                        per_sample_weights=psw)
+    y.add_(1)
+    try:
+        r.sum().backward()
+    except RuntimeError as e:
+        return str(e).split(":")[0]
+    return tuple(x.grad.shape)
+
+
+@pytest.mark.parametrize("mode,per_sample_weights", [("sum", None), ("mean", None),
+                                                     ("max", None), ("sum", False)])
+def test_embedding_bag_saves_weight_only_for_per_sample_weights(mode, per_sample_weights):
+    assert _embedding_bag_saves(autotensor, mode, per_sample_weights) == \
+        _embedding_bag_saves(torch, mode, per_sample_weights)

@@ -5164,14 +5164,8 @@ def embedding_bag_kernel(weight, per_sample_weights, indices, bag, valid, mode, 
 # unique-group counter: pytorch/pytorch#190063, fixed after 2.13 by #190264), so a
 # once-occurring index sorting after a repeated one gets the repeated one's count there; we
 # follow the documented rule (tests compare with F.embedding's scaling in torch).
-def embedding_bag_backward(F, grads, weight, per_sample_weights, indices, bag, valid, mode,
-                           n_bags, scale_grad_by_freq, max_indices, weight_sizes):
-    g = grads[0]
-    if mode == "max":
-        mi = np.asarray(getattr(max_indices, "_data", max_indices))
-        gm = g * F.constant((mi >= 0).astype(np.float64), g)
-        gw = F.scatter_add(F.zeros(tuple(weight_sizes), g), 0, np.maximum(mi, 0), gm)
-        return gw, None
+def _embedding_bag_rows(F, g, indices, bag, valid, mode, n_bags, scale_grad_by_freq):
+    """Each entry's bag gradient, scaled (mean, scale_grad_by_freq)."""
     rows_g = F.index_select(g, 0, bag)                      # each entry's bag gradient
     scale = valid.astype(np.float64)
     if mode == "mean":
@@ -5179,21 +5173,38 @@ def embedding_bag_backward(F, grads, weight, per_sample_weights, indices, bag, v
         scale = scale / np.maximum(counts, 1)[bag]
     if scale_grad_by_freq:    # 1 / (occurrences of the entry's index): Note [Bag frequency]
         scale = scale / np.bincount(indices)[indices]
-    rows_g = rows_g * F.constant(scale[:, None], g)
-    gp = None
+    return rows_g * F.constant(scale[:, None], g)
+
+
+def embedding_bag_weight_grad(F, grads, per_sample_weights, indices, bag, valid, mode,
+                              n_bags, scale_grad_by_freq, max_indices, weight_sizes):
+    g = grads[0]
+    if mode == "max":
+        mi = np.asarray(getattr(max_indices, "_data", max_indices))
+        gm = g * F.constant((mi >= 0).astype(np.float64), g)
+        return F.scatter_add(F.zeros(tuple(weight_sizes), g), 0, np.maximum(mi, 0), gm)
+    rows_g = _embedding_bag_rows(F, g, indices, bag, valid, mode, n_bags, scale_grad_by_freq)
     if per_sample_weights is not None:
-        gp = F.sum(F.index_select(weight, 0, indices) * rows_g, (1,))
         rows_g = rows_g * F.unsqueeze(per_sample_weights, 1)
-    gw = F.index_add(F.zeros(tuple(weight_sizes), g), 0, indices, rows_g)
-    return gw, gp
+    return F.index_add(F.zeros(tuple(weight_sizes), g), 0, indices, rows_g)
 
 
+def embedding_bag_per_sample_weights_grad(F, grads, weight, indices, bag, valid, mode,
+                                          n_bags, scale_grad_by_freq):
+    rows_g = _embedding_bag_rows(F, grads[0], indices, bag, valid, mode, n_bags,
+                                 scale_grad_by_freq)
+    return F.sum(F.index_select(weight, 0, indices) * rows_g, (1,))
+
+
+# (one formula per input, as PyTorch's: weight is saved only where per_sample_weights
+# requires grad, its formula's alone; an in-place change of weight then raises)
 EMBEDDING_BAG = defop(
     "_embedding_bag", "EmbeddingBagBackward0", embedding_bag_kernel,
     inputs=("weight", "per_sample_weights"),
     params=("indices", "bag", "valid", "mode", "n_bags", "scale_grad_by_freq"),
     outputs=("result", "max_indices"),
-    diff_outputs=(0,), backward_all=embedding_bag_backward,
+    diff_outputs=(0,), grads={"weight": embedding_bag_weight_grad,
+                              "per_sample_weights": embedding_bag_per_sample_weights_grad},
     jvp=_fw_not_implemented("_embedding_bag"))
 
 
