@@ -1465,8 +1465,21 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if bias is not None:
             out = out + fn.select(bias, 0, 0)
         return out
+    if training and running_mean is None and running_var is None and weight is None and \
+            bias is None and input._data.dtype.kind in "biu" and not _any_contiguous(input):
+        # (batch_norm_cpu's statistics of a strided input without running stats or affine
+        # parameters: var_mean first, before its dispatch and its size(1))
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either "
+                           f"a floating point or complex dtype. Got: "
+                           f"{_dtypes.scalar_name(input.dtype)}")
     if input.dim() < 2:
         view_errors_first(input, weight, bias)  # (aten batch_norm's size(1): after autograd's)
+        if not training:  # (evaluation reads size(1) in batch_norm_cpu, after the running
+            for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+                if t is None:  # statistics' presence, the dispatch and the mixed dtypes)
+                    raise RuntimeError(f"{name} must be defined in evaluation mode")
+            _pc.refuse_unless("batch_norm", input.dtype, _pc._FLOATS)
+            _check_norm_dtypes(input, (weight, bias, running_mean, running_var))
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-max(input.dim(), 1)}, {max(input.dim(), 1) - 1}], but got 1)")
     c = input.shape[1]
@@ -1479,6 +1492,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 raise RuntimeError("running_mean must be defined in evaluation mode")
     return _native_batch_norm(input, weight, bias, running_mean, running_var, training,
                               0.0 if momentum is None else momentum, eps)[0]
+
+
+def _any_contiguous(t):
+    """batch_norm_cpu's is_contiguous: row-major, channels-last or channels-last-3d."""
+    from .. import _memory_format as mf
+    return t.is_contiguous() or any(
+        mf.is_contiguous(t._data.shape, t.stride(), f)
+        for f in (mf.channels_last, mf.channels_last_3d))
 
 
 @view_errors_before_checks
