@@ -305,3 +305,56 @@ def test_batch_norm_checks_of_strided_and_1d_inputs(dtype):
                         want = _batch_norm(torch, dtype, shape, layout, training, stats)
                     assert _batch_norm(autotensor, dtype, shape, layout, training, stats) == \
                         want, (shape, layout, training, stats)
+
+
+def _graph(g, limit=12):
+    names = []
+    while g is not None and len(names) < limit:
+        names.append(g.name())
+        nxt = [f for f, _ in g.next_functions if f is not None]
+        g = nxt[-1] if nxt else None
+    return names
+
+
+def _norm_of_layout(m, op, shape, dtype, layout):
+    """instance_norm is batch_norm of ``input.contiguous().view(1, N*C, ...)`` (a strided
+    input's CloneBackward0; ours had reshaped: UnsafeView/ReshapeAlias, and a strided
+    batch_norm input); local_response_norm of a 4-d or wider input is PyTorch's 5-d view and
+    avg_pool3d (ours a 4-d view and avg_pool2d: its view of a strided input failed, float16
+    computed where avg_pool3d has no kernel, AvgPool2DBackward0 in the graph)."""
+    F = m.nn.functional
+    rng = np.random.default_rng(38)
+    x = m.tensor(rng.standard_normal(shape)).to(getattr(m, dtype))
+    if dtype.startswith("float"):
+        x.requires_grad_()
+    y = {"contiguous": lambda t: t * 1, "transposed": lambda t: t.transpose(0, 1),
+         "last_transposed": lambda t: t.transpose(-1, -2),
+         "channels_last": lambda t: t.contiguous(memory_format=m.channels_last)
+         if t.dim() == 4 else t}[layout](x)
+    try:
+        out = F.instance_norm(y) if op == "instance_norm" else \
+            F.local_response_norm(y, 3, alpha=0.5, beta=0.75, k=1.0)
+    except Exception as e:  # noqa: BLE001 -- the error is what is compared
+        return type(e).__name__, str(e)
+    if not out.requires_grad:
+        return "ok", str(out.dtype), out.stride()
+    out.sum().backward()
+    return ("values", out.detach().double().numpy(), x.grad.double().numpy(),
+            _graph(out.grad_fn), out.stride())
+
+
+@pytest.mark.parametrize("op", ["instance_norm", "local_response_norm"])
+def test_norms_of_strided_inputs(op):
+    for shape in [(2, 3, 4, 5), (2, 5, 3, 4)]:
+        for dtype in ("float64", "float32", "float16", "int64", "bool"):
+            for layout in ("contiguous", "transposed", "last_transposed", "channels_last"):
+                got = _norm_of_layout(autotensor, op, shape, dtype, layout)
+                want = _norm_of_layout(torch, op, shape, dtype, layout)
+                where = (shape, dtype, layout)
+                if want[0] != "values":
+                    assert got == want, where
+                    continue
+                assert got[0] == "values" and got[3:] == want[3:], where
+                tol = {"float64": 1e-12, "float32": 2e-6, "float16": 2e-3}[dtype]
+                for a, b in zip(got[1:3], want[1:3]):
+                    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)

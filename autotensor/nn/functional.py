@@ -2549,7 +2549,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
                              f"size {input.size()}")
     n, c = input.shape[:2]
     shape = tuple(input.shape)
-    x = input.reshape((1, n * c) + shape[2:])
+    x = input.contiguous().view((1, n * c) + shape[2:])  # (PyTorch's: a strided input's
+    # CloneBackward0 then ViewBackward0, and a contiguous batch_norm input)
     rep = (lambda t: None if t is None else t.repeat(n))   # noqa: E731  (RepeatBackward0)
     rm, rv = rep(running_mean), rep(running_var)
     out = batch_norm(x, rm, rv, rep(weight), rep(bias), use_input_stats, momentum, eps)
@@ -2577,10 +2578,10 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
         div = pad(div, (0, 0, size // 2, (size - 1) // 2))
         div = fn.squeeze(avg_pool2d(div, (size, 1), stride=1), 1)
     else:
-        sizes = tuple(input.shape)
-        div = div.view(sizes[0], 1, sizes[1], -1)
-        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
-        div = fn.squeeze(avg_pool2d(div, (size, 1), stride=1), 1)
+        sizes = tuple(input.shape)  # (a 5-d view and avg_pool3d, as PyTorch: its view of
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)  # a strided input, its graph,
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))  # no float16 kernel)
+        div = fn.squeeze(avg_pool3d(div, (size, 1, 1), stride=1), 1)
         div = div.view(sizes)
     div = fn.pow(fn.add(fn.mul(div, alpha), k), beta)
     return fn.div(input, div)
