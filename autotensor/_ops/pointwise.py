@@ -1179,7 +1179,11 @@ _round = _unary_fn(ROUND, "Elementwise round (half to even).", float_op=False)
 
 
 def _round_decimals_integral(t, decimals):
-    """round.decimals has no integer kernel (plain round copies an integer tensor)."""
+    """round.decimals has no integer kernel (plain round copies an integer tensor), nor a
+    complex one ("round_cpu" with nonzero decimals; "round_vml_cpu" else, as round's)."""
+    if decimals and t._data.dtype.kind == "c":
+        raise NotImplementedError(f"\"round_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(t._data.dtype))}'")
     if decimals is not None and t._data.dtype.kind in "biu":
         raise NotImplementedError(
             f"\"{'round_cpu' if decimals else 'round_vml_cpu'}\" not implemented for "
@@ -4865,6 +4869,8 @@ def bitwise_not_(self):
 
 
 def round_(self, *, decimals=None):
+    if decimals is not None and self._data.dtype.kind in "biuc":
+        inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
     _round_decimals_integral(self, decimals)
     if decimals:
         from .special import ROUND_DECIMALS
