@@ -2683,7 +2683,10 @@ def _ldexp_kernel(a, b, exp_dtype=None):
 
 
 def _pow2(e):
-    """2 ** e in e's dtype (float32 rounded once from float64, as _pow_scalar_base)."""
+    """2 ** e in e's dtype (float32 rounded once from float64, as _pow_scalar_base; a
+    complex e through std::pow's exp(e * log(2)): 2 ** 3 is 7.999999999999998)."""
+    if e.dtype.kind == "c":
+        return raw.complex_pow(np.asarray(2, e.dtype), e)
     if e.dtype == np.float32:
         return np.power(2.0, e.astype(np.float64)).astype(np.float32)
     return np.power(e.dtype.type(2), e)
@@ -2695,6 +2698,8 @@ def _exp_dtype(input, other):
     other)``: other's dtype unless other is 0-d too (then their promotion). So a float16
     exponent's 2 ** e is rounded to float16 before a float32 self multiplies it."""
     od = other._data if isinstance(other, Tensor) else None
+    if od is not None and "c" in (od.dtype.kind, input._data.dtype.kind):
+        return _complex_exp_dtype(input._data.dtype, od)
     if od is None or od.dtype.kind not in "fV":
         return None
     sd = input._data.dtype
@@ -2704,6 +2709,26 @@ def _exp_dtype(input, other):
         return None
     return _dtypes.binary_result_dtype(_dtypes.from_numpy(sd), True,
                                        _dtypes.from_numpy(od.dtype), True).np
+
+
+def _complex_exp_dtype(sd, od):
+    """_pow2's dtype where a complex takes part: pow(2.0, other), other's dtype, for a real
+    self; full({}, 2.0, self's dtype).pow(other) for a complex one: other's dtype where it
+    is complex and has dims, its complex counterpart where it is floating (float16's
+    ComplexHalf has no pow), self's where it is integral, their promotion for a 0-d
+    other."""
+    if sd.kind != "c":
+        return od.dtype
+    if od.ndim == 0:
+        return _dtypes.binary_result_dtype(_dtypes.from_numpy(sd), True,
+                                           _dtypes.from_numpy(od.dtype), True).np
+    if od.dtype.kind == "c":
+        return od.dtype
+    if od.dtype.kind in "biu":
+        return sd
+    if od.dtype == np.float16:
+        raise NotImplementedError("\"pow\" not implemented for 'ComplexHalf'")
+    return np.dtype(np.complex128 if od.dtype == np.float64 else np.complex64)
 
 
 LDEXP = defop("ldexp", "LdexpBackward0", _ldexp_kernel, params=("exp_dtype",),
