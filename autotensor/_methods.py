@@ -197,8 +197,18 @@ def _fill(self, draw, *arrays):
                                    _elem_strides(d), *arrays)
 
 
+def _overlap_before_draws(self, valid=True):
+    """An expanded self is refused before any draw (the generator left as it was), after
+    the sampler's own checks that come first in PyTorch (``valid``: they pass)."""
+    if valid:
+        from .autograd import inplace
+        inplace.check_no_internal_overlap(self)
+
+
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     d = self._data
+    _overlap_before_draws(self, float(std) >= 0.0 and (  # (std, the dispatch, then it)
+        _random._is_float(d.dtype) or d.dtype.kind == "c"))
     contiguous = d.flags.c_contiguous  # (normal_kernel's vectorised fill, else serial)
     arr = _fill(self, lambda shape: _random.normal(mean, std, shape, d.dtype, generator,
                                                    contiguous))
@@ -207,6 +217,8 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
+    _random.uniform(a, b, (0,), self._data.dtype)  # (its dispatch and bounds, then the
+    _overlap_before_draws(self)  # overlap)
     arr = _fill(self, lambda shape: _random.uniform(a, b, shape, self._data.dtype, generator))
     with_grad_check_write(self, arr, "UNIFORM_")
     return self
@@ -226,6 +238,7 @@ def _random_(self, *args, generator=None, **kwargs):
     if args:  # (a float or bool refused, and a None from: Note [Argument errors on the
         # exception path] in _argparse.py)
         _argparse.ints(*args[:1] if len(args) == 1 or args[1] is None else args)
+    _overlap_before_draws(self)  # (before its bounds and dtype checks)
     arr = _fill(self, lambda shape: _random.random_(shape, self._data.dtype, low, high,
                                                     generator))
     with_grad_check_write(self, arr, "RANDOM_" if high is None else
@@ -236,7 +249,8 @@ def _random_(self, *args, generator=None, **kwargs):
 def _bernoulli_(self, p=0.5, *, generator=None):
     tensor_p = hasattr(p, "_data")
     if not tensor_p:
-        _random.bernoulli(p, (0,))  # (a number p's range is checked first)
+        _random.bernoulli(p, (0,))  # (a number p's range is checked first, then the
+        _overlap_before_draws(self)  # overlap)
     if not self._data.size and (tensor_p or self._data.dtype.kind == "c"):
         # (PyTorch's kernels return before any other check of an empty self)
         with_grad_check_write(self, self._data.copy(), "BERNOULLI_TENSOR_" if tensor_p
@@ -266,6 +280,7 @@ def _bernoulli_(self, p=0.5, *, generator=None):
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):
+    _overlap_before_draws(self, float(lambd) > 0.0)  # (lambda, the overlap, the dtype)
     arr = _fill(self, lambda shape: _random.exponential(lambd, shape, self._data.dtype,
                                                         generator))
     with_grad_check_write(self, arr, "EXPONENTIAL_")
@@ -273,6 +288,7 @@ def _exponential_(self, lambd=1.0, *, generator=None):
 
 
 def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    _overlap_before_draws(self, float(sigma) > 0.0 and _random._is_float(self._data.dtype))
     arr = _fill(self, lambda shape: _random.cauchy(median, sigma, shape, self._data.dtype,
                                                    generator))
     with_grad_check_write(self, arr, "CAUCHY_")
@@ -280,6 +296,7 @@ def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
 
 
 def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    _overlap_before_draws(self, float(std) > 0.0)  # (std, the overlap, the dtype)
     arr = _fill(self, lambda shape: _random.log_normal(mean, std, shape, self._data.dtype,
                                                        generator))
     with_grad_check_write(self, arr, "LOG_NORMAL_")
@@ -287,6 +304,7 @@ def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
 
 
 def _geometric_(self, p, *, generator=None):
+    _overlap_before_draws(self, 0.0 < float(p) < 1.0)  # (p, the overlap, the dtype)
     arr = _fill(self, lambda shape: _random.geometric(p, shape, self._data.dtype, generator))
     with_grad_check_write(self, arr, "GEOMETRIC_")
     return self

@@ -1363,20 +1363,33 @@ def _dtype_name(a):
 
 
 def _index_copy_checks(d, dim, idx, src):
+    """index_copy's meta checks in its order: the index's rank, a scalar source's index
+    length, the ranks, the index dtype, the dtypes, the slice shapes, the index length;
+    then the kernel's bounds."""
+    if idx.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
+    if src.ndim == 0 and idx.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {idx.size})")
+    if src.ndim and d.ndim and src.ndim != d.ndim:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({src.ndim}), "
+                         f"destination dimensionality ({d.ndim})")
     if idx.dtype != np.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{_dtype_name(idx)}")
     if src.dtype != d.dtype:
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
                            f"but got (self) {_dtype_name(d)} and (source) {_dtype_name(src)}")
-    if idx.ndim > 1:
-        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
-    if src.ndim and d.ndim and src.ndim != d.ndim:
-        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
-                         f"dimensionality must match. Source dimensionality ({src.ndim}), "
-                         f"destination dimensionality ({d.ndim})")
+    self_sliced = [n for i, n in enumerate(d.shape) if i != dim]
+    src_sliced = [n for i, n in enumerate(src.shape) if i != dim]
+    if self_sliced != src_sliced:
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {' '.join(map(str, self_sliced))} "
+                           f"at dimension {dim} and source slice shape: "
+                           f"{' '.join(map(str, src_sliced))} at dimension 0.")
     n = src.shape[dim] if src.ndim else 1
-    if idx.size != n:
+    if src.ndim and idx.size != n:
         raise IndexError(f"index_copy_(): Number of indices ({idx.size}) should be equal to "
                          f"source.size(dim) ({n})")
     size = d.shape[dim] if d.ndim else 1
@@ -1384,6 +1397,16 @@ def _index_copy_checks(d, dim, idx, src):
         if v < 0 or v >= size:
             raise IndexError(f"index_copy_(): index {int(v)} is out of bounds for dimension "
                              f"{dim} with size {size}")
+
+
+def _assert_no_overlap(t, other):
+    """aten's assert_no_overlap: a partial or full overlap of dense tensors is refused."""
+    a, b = t._data, other._data
+    if a.size and b.size and np.may_share_memory(a, b) and (
+            inplace._partial_overlap(a, b) or (
+                inplace._dense(a) and inplace._dense(b) and
+                inplace._begin(a) == inplace._begin(b) and a.nbytes == b.nbytes)):
+        raise RuntimeError(inplace.INPUT_OVERLAP)
 
 
 @view_errors_before_checks
@@ -1401,7 +1424,12 @@ def index_copy(input, dim, index, source):
 
 def index_copy_(self, dim, index, source):
     d = self._data
-    dim = _wrap_dim(dim, d.ndim)
+    inplace.check_inplace(self, (self, source), inference=False)  # (autograd's checks, then
+    dim = _wrap_dim(dim, d.ndim)  # the meta's: dim, the output's overlaps, the arguments)
+    inplace.check_no_internal_overlap(self)
+    if isinstance(index, Tensor):
+        _assert_no_overlap(self, index)
+    _assert_no_overlap(self, source)
     idx = _index_data(index)
     _index_copy_checks(d, dim, idx, source._data)
     idx = idx.reshape(-1)

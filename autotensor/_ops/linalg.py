@@ -2472,11 +2472,13 @@ def _finish_bcast(op, inputs, params, out):
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     _scalar_args(beta, alpha)
     m, v = mat._data, vec._data
-    if m.ndim != 2 or v.ndim != 1:
+    if m.ndim != 2 or v.ndim != 1 or input._data.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input._data.ndim}, "
                            f"{m.ndim}, {v.ndim}")
     if m.shape[1] != v.shape[0] or input._data.shape not in ((m.shape[0],), (1,), ()):
-        n_in = input._data.shape[0] if input._data.ndim else 1
+        if not input._data.ndim:  # (its message reads self.size(0))
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        n_in = input._data.shape[0]
         raise RuntimeError(f"size mismatch, got input ({n_in}), mat ({m.shape[0]}x{m.shape[1]}), "
                            f"vec ({v.shape[0]})")
     if not (input._data.dtype == m.dtype == v.dtype):
@@ -2512,8 +2514,10 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return res
 
 
-def _bmm_checks(b1, b2):
-    for b in (b1, b2):  # PyTorch reads size(2) of both before checking their ranks
+def _bmm_checks(b1, b2, reads=True):
+    """``reads``: bmm's, which reads size(2) of both before checking their ranks (baddbmm's
+    meta has read its sizes already)."""
+    for b in (b1, b2) if reads else ():
         if b.ndim < 3:
             raise IndexError(f"Dimension out of range (expected to be in range of "
                              f"[{-_py_max(b.ndim, 1)}, {_py_max(b.ndim, 1) - 1}], but got 2)")
@@ -2534,15 +2538,15 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     _scalar_args(beta, alpha)
     a, b = batch1._data, batch2._data
     # (its meta function reads batch1.size(0), batch1.size(1), batch2.size(2) first, to
-    # expand self)
+    # expand self, checks self's dtype, then the ranks and sizes: common_checks_baddbmm_bmm)
     _size_dim(0, a.ndim), _size_dim(1, a.ndim), _size_dim(2, b.ndim)
-    _bmm_checks(a, b)
     _add_family_check_self(input, (a.shape[0], a.shape[1], b.shape[2]))
     s = input._data
     if s.dtype != a.dtype:
         names = [_dtypes.cpp_name(_dtypes.from_numpy(x.dtype)) for x in (s, a, b)]
         raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, batch1: "
                            f"{names[1]}, batch2: {names[2]}")
+    _bmm_checks(a, b, reads=False)
     if a.size and b.size:  # (its kernel dispatches on self's dtype, then reads batch2)
         _no_bool("baddbmm", a)
     if b.dtype != a.dtype:
@@ -2554,13 +2558,29 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     return _finish_bcast(BADDBMM, (input, batch1, batch2), (beta, alpha), out)
 
 
+def _addbmm_checks(input, a, b):
+    """addbmm_out's checks in its order: self expanded to (batch1.size(1), batch2.size(2)),
+    then addbmm_impl_'s ranks, batch counts and matrix sizes."""
+    _size_dim(1, a.ndim), _size_dim(2, b.ndim)
+    _add_family_check_self(input, (a.shape[1], b.shape[2]))
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                           f"{a.shape[0]} and {b.shape[0]}")
+    if a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({a.shape[1]}x{a.shape[2]} and "
+                           f"{b.shape[1]}x{b.shape[2]})")
+
+
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if _amp.state.enabled:
         return _amp.lower(addbmm, input, batch1, batch2, beta=beta, alpha=alpha)
     _scalar_args(beta, alpha)
     a, b = batch1._data, batch2._data
-    _bmm_checks(a, b)
-    _add_family_check_self(input, (a.shape[1], b.shape[2]))
+    _addbmm_checks(input, a, b)
     _addmm_dtypes(input, a, b)  # (PyTorch's addbmm is an addmm_ of the summed batches)
     kb, ka = beta, alpha
     if a.shape[1] and b.shape[2] and a.shape[2] and a.shape[0]:
@@ -5589,12 +5609,15 @@ def _add_family_(op, fn, self, a, b, beta, alpha, bad_shape=None, out_shape=None
 
 
 def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
-    out_shape = (mat1.shape[0], mat2.shape[-1]) if mat1.ndim == mat2.ndim == 2 else None
+    out_shape = ((mat1.shape[0], mat2.shape[-1]) if mat1.ndim == mat2.ndim == 2 and
+                 mat1.shape[1] == mat2.shape[0] else None)  # (its meta's checks first)
     return _add_family_(ADDMM, addmm, self, mat1, mat2, beta, alpha, out_shape=out_shape)
 
 
 def addmv_(self, mat, vec, *, beta=1, alpha=1):
-    out_shape = (mat.shape[0],) if mat.ndim == 2 and vec.ndim == 1 else None
+    out_shape = ((mat.shape[0],) if mat.ndim == 2 and vec.ndim == 1 and self.ndim <= 1 and
+                 mat.shape[1] == vec.shape[0] and self.numel() in (1, mat.shape[0]) else None)
+    # (its meta's checks first, then the output's shape)
     return _add_family_(ADDMV, addmv, self, mat, vec, beta, alpha, out_shape=out_shape)
 
 
@@ -5615,9 +5638,8 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
 
 
 def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
-    out_shape = ((batch1.shape[0], batch1.shape[1], batch2.shape[2])
-                 if batch1.ndim == batch2.ndim == 3 else None)
-    return _add_family_(BADDBMM, baddbmm, self, batch1, batch2, beta, alpha, out_shape=out_shape)
+    # (its meta expands self and checks the batches as baddbmm's, then the output's shape)
+    return _add_family_(BADDBMM, baddbmm, self, batch1, batch2, beta, alpha)
 
 
 def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):

@@ -1187,7 +1187,11 @@ _round = _unary_fn(ROUND, "Elementwise round (half to even).", float_op=False)
 
 
 def _round_decimals_integral(t, decimals):
-    """round.decimals has no integer kernel (plain round copies an integer tensor)."""
+    """round.decimals has no integer kernel (plain round copies an integer tensor), nor a
+    complex one ("round_cpu" with nonzero decimals; "round_vml_cpu" else, as round's)."""
+    if decimals and t._data.dtype.kind == "c":
+        raise NotImplementedError(f"\"round_cpu\" not implemented for "
+                                  f"'{_dtypes.scalar_name(_dtypes.from_numpy(t._data.dtype))}'")
     if decimals is not None and t._data.dtype.kind in "biu":
         raise NotImplementedError(
             f"\"{'round_cpu' if decimals else 'round_vml_cpu'}\" not implemented for "
@@ -2734,7 +2738,10 @@ def _ldexp_kernel(a, b, exp_dtype=None):
 
 
 def _pow2(e):
-    """2 ** e in e's dtype (float32 rounded once from float64, as _pow_scalar_base)."""
+    """2 ** e in e's dtype (float32 rounded once from float64, as _pow_scalar_base; a
+    complex e through std::pow's exp(e * log(2)): 2 ** 3 is 7.999999999999998)."""
+    if e.dtype.kind == "c":
+        return raw.complex_pow(np.asarray(2, e.dtype), e)
     if e.dtype == np.float32:
         return np.power(2.0, e.astype(np.float64)).astype(np.float32)
     return np.power(e.dtype.type(2), e)
@@ -2746,6 +2753,8 @@ def _exp_dtype(input, other):
     other)``: other's dtype unless other is 0-d too (then their promotion). So a float16
     exponent's 2 ** e is rounded to float16 before a float32 self multiplies it."""
     od = other._data if isinstance(other, Tensor) else None
+    if od is not None and "c" in (od.dtype.kind, input._data.dtype.kind):
+        return _complex_exp_dtype(input._data.dtype, od)
     if od is None or od.dtype.kind not in "fV":
         return None
     sd = input._data.dtype
@@ -2755,6 +2764,26 @@ def _exp_dtype(input, other):
         return None
     return _dtypes.binary_result_dtype(_dtypes.from_numpy(sd), True,
                                        _dtypes.from_numpy(od.dtype), True).np
+
+
+def _complex_exp_dtype(sd, od):
+    """_pow2's dtype where a complex takes part: pow(2.0, other), other's dtype, for a real
+    self; full({}, 2.0, self's dtype).pow(other) for a complex one: other's dtype where it
+    is complex and has dims, its complex counterpart where it is floating (float16's
+    ComplexHalf has no pow), self's where it is integral, their promotion for a 0-d
+    other."""
+    if sd.kind != "c":
+        return od.dtype
+    if od.ndim == 0:
+        return _dtypes.binary_result_dtype(_dtypes.from_numpy(sd), True,
+                                           _dtypes.from_numpy(od.dtype), True).np
+    if od.dtype.kind == "c":
+        return od.dtype
+    if od.dtype.kind in "biu":
+        return sd
+    if od.dtype == np.float16:
+        raise NotImplementedError("\"pow\" not implemented for 'ComplexHalf'")
+    return np.dtype(np.complex128 if od.dtype == np.float64 else np.complex64)
 
 
 LDEXP = defop("ldexp", "LdexpBackward0", _ldexp_kernel, params=("exp_dtype",),
@@ -4928,6 +4957,8 @@ def bitwise_not_(self):
 
 
 def round_(self, *, decimals=None):
+    if decimals is not None and self._data.dtype.kind in "biuc":
+        inplace.check_inplace_order(self, (self,))  # (TensorIterator's checks first)
     _round_decimals_integral(self, decimals)
     if decimals:
         from .special import ROUND_DECIMALS

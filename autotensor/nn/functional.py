@@ -1612,8 +1612,21 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if bias is not None:
             out = out + fn.select(bias, 0, 0)
         return out
+    if training and running_mean is None and running_var is None and weight is None and \
+            bias is None and input._data.dtype.kind in "biu" and not _any_contiguous(input):
+        # (batch_norm_cpu's statistics of a strided input without running stats or affine
+        # parameters: var_mean first, before its dispatch and its size(1))
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either "
+                           f"a floating point or complex dtype. Got: "
+                           f"{_dtypes.scalar_name(input.dtype)}")
     if input.dim() < 2:
         view_errors_first(input, weight, bias)  # (aten batch_norm's size(1): after autograd's)
+        if not training:  # (evaluation reads size(1) in batch_norm_cpu, after the running
+            for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+                if t is None:  # statistics' presence, the dispatch and the mixed dtypes)
+                    raise RuntimeError(f"{name} must be defined in evaluation mode")
+            _pc.refuse_unless("batch_norm", input.dtype, _pc._FLOATS)
+            _check_norm_dtypes(input, (weight, bias, running_mean, running_var))
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-max(input.dim(), 1)}, {max(input.dim(), 1) - 1}], but got 1)")
     c = input.shape[1]
@@ -1626,6 +1639,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 raise RuntimeError("running_mean must be defined in evaluation mode")
     return _native_batch_norm(input, weight, bias, running_mean, running_var, training,
                               0.0 if momentum is None else momentum, eps)[0]
+
+
+def _any_contiguous(t):
+    """batch_norm_cpu's is_contiguous: row-major, channels-last or channels-last-3d."""
+    from .. import _memory_format as mf
+    return t.is_contiguous() or any(
+        mf.is_contiguous(t._data.shape, t.stride(), f)
+        for f in (mf.channels_last, mf.channels_last_3d))
 
 
 @view_errors_before_checks
@@ -2676,7 +2697,8 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
                              f"size {input.size()}")
     n, c = input.shape[:2]
     shape = tuple(input.shape)
-    x = input.reshape((1, n * c) + shape[2:])
+    x = input.contiguous().view((1, n * c) + shape[2:])  # (PyTorch's: a strided input's
+    # CloneBackward0 then ViewBackward0, and a contiguous batch_norm input)
     rep = (lambda t: None if t is None else t.repeat(n))   # noqa: E731  (RepeatBackward0)
     rm, rv = rep(running_mean), rep(running_var)
     out = batch_norm(x, rm, rv, rep(weight), rep(bias), use_input_stats, momentum, eps)
@@ -2704,10 +2726,10 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
         div = pad(div, (0, 0, size // 2, (size - 1) // 2))
         div = fn.squeeze(avg_pool2d(div, (size, 1), stride=1), 1)
     else:
-        sizes = tuple(input.shape)
-        div = div.view(sizes[0], 1, sizes[1], -1)
-        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
-        div = fn.squeeze(avg_pool2d(div, (size, 1), stride=1), 1)
+        sizes = tuple(input.shape)  # (a 5-d view and avg_pool3d, as PyTorch: its view of
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)  # a strided input, its graph,
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))  # no float16 kernel)
+        div = fn.squeeze(avg_pool3d(div, (size, 1, 1), stride=1), 1)
         div = div.view(sizes)
     div = fn.pow(fn.add(fn.mul(div, alpha), k), beta)
     return fn.div(input, div)
