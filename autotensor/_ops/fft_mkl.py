@@ -292,12 +292,13 @@ def _plans(dtype, sizes, other):
     return plans if all(_fitted(n, dtype) for n in sizes) else None
 
 
-def _signals(x, dims):
+def _signals(x, out, dims, overflow=False):
     """(x with ``dims`` last, mask over the other dims of the signals holding an inf or a
-    nan)."""
+    nan, or with ``overflow`` of those whose ``out`` is not finite)."""
     last = list(range(-len(dims), 0))
     xm = np.moveaxis(x, dims, last)
-    return xm, ~np.isfinite(xm).all(axis=tuple(last))
+    probe = np.moveaxis(out, dims, last) if overflow else xm
+    return xm, ~np.isfinite(probe).all(axis=tuple(last))
 
 
 def _scaled(block, scale):
@@ -309,15 +310,19 @@ def _scaled(block, scale):
     return res
 
 
-def c2c(x, out, dims, forward, normalization):
+def c2c(x, out, dims, forward, normalization, overflow=False):
     """``out`` (pocketfft's c2c of x over ``dims``) with the signals that hold an inf or a
     nan recomputed by MKL's steps (Note [MKL's DFT on non-finite values]); over several
-    dims, one dim after the other."""
+    dims, one dim after the other. ``overflow``: those whose single-precision ``out``
+    overflowed instead, or None where a size is not fitted (Note [MKL's single-precision
+    DFT near overflow])."""
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes, len(dims) > 1 or normalization == 1)
-    if plans is None or np.isfinite(x).all():
+    if plans is None:
+        return None if overflow else out
+    if not overflow and np.isfinite(x).all():
         return out
-    xm, bad = _signals(x, dims)
+    xm, bad = _signals(x, out, dims, overflow)
     with np.errstate(all="ignore"):
         block = _c2c_axes(xm[bad], range(1, len(dims) + 1), -1 if forward else 1, plans)
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
@@ -342,16 +347,17 @@ def _complex(dtype):
     return np.complex64 if _single(dtype) else np.complex128
 
 
-def r2c(x, out, dims, normalization):
+def r2c(x, out, dims, normalization, overflow=False):
     """``out`` (the one-sided r2c of real x over ``dims``, the last one halved) with MKL's
-    steps in the signals that hold an inf or a nan: the r2c over the last dim, then c2c
-    over the others."""
+    steps in the signals that hold an inf or a nan (``overflow``: as ``c2c``'s): the r2c
+    over the last dim, then c2c over the others."""
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes[:-1], False)
-    if plans is None or not _real_fitted(sizes[-1], x.dtype) or \
-            np.isfinite(x).all():
+    if plans is None or not _real_fitted(sizes[-1], x.dtype):
+        return None if overflow else out
+    if not overflow and np.isfinite(x).all():
         return out
-    xm, bad = _signals(x, dims)
+    xm, bad = _signals(x, out, dims, overflow)
     with np.errstate(all="ignore"):
         block = _c2c_axes(_r2c_last(xm[bad]), range(1, len(dims)), -1, plans)
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
@@ -379,11 +385,15 @@ def _unpack(z, n):
     return out
 
 
-def _c2r_last(x, n):
-    """MKL's c2r (n points) along the last axis of the one-sided complex ``x`` (unscaled)."""
+def _c2r_last(x, n, scale=1.0):
+    """MKL's c2r (n points) along the last axis of the one-sided complex ``x``; ``scale``
+    where single precision's codelet applies it, else after."""
     h = n // 2
     cols = _columns(x.reshape(-1, x.shape[-1]))
-    if n <= 16:
+    if n in _C2R_SINGLE and _single(x.dtype):
+        res = _c2r_single(cols, n, scale, _C2R_SINGLE[n])
+        scale = 1.0
+    elif n <= 16:
         zero = np.zeros_like(cols[0][1])
         full = [(cols[0][0], zero)] + cols[1:n - h] + \
                ([(cols[h][0], zero)] if n % 2 == 0 else []) + \
@@ -393,24 +403,26 @@ def _c2r_last(x, n):
         res = [None] * n
         for j, (re, im) in enumerate(_run(_PLANS[h], _pack(cols, n), 1)):
             res[2 * j], res[2 * j + 1] = re, im
-    return np.stack(res, -1).reshape(x.shape[:-1] + (n,))
+    return _scaled(np.stack(res, -1).reshape(x.shape[:-1] + (n,)), scale)
 
 
-def c2r(x, out, dims, normalization):
+def c2r(x, out, dims, normalization, overflow=False):
     """``out`` (the c2r of the one-sided x over ``dims``, n = out's length in the last) with
-    MKL's steps in the signals that hold an inf or a nan: c2c over all dims but the last,
-    then c2r over the last."""
+    MKL's steps in the signals that hold an inf or a nan (``overflow``: as ``c2c``'s): c2c
+    over all dims but the last, then c2r over the last."""
     sizes = [x.shape[d] for d in dims[:-1]]
     n = out.shape[dims[-1]]
     plans = _plans(x.dtype, sizes, len(dims) > 2 or normalization == 1)
-    if plans is None or not _real_fitted(n, x.dtype) or \
-            x.shape[dims[-1]] != n // 2 + 1 or np.isfinite(x).all():
+    if plans is None or not _real_fitted(n, x.dtype) or x.shape[dims[-1]] != n // 2 + 1 \
+            or (overflow and (n not in _C2R_SINGLE or len(dims) > 1)):
+        return None if overflow else out
+    if not overflow and np.isfinite(x).all():
         return out
-    xm, bad = _signals(x, dims)
+    xm, bad = _signals(x, out, dims, overflow)
     with np.errstate(all="ignore"):
-        block = _c2r_last(_c2c_axes(xm[bad], range(1, len(dims)), 1, plans), n)
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
-            _scaled(block, _scale(normalization, math.prod(sizes) * n))
+            _c2r_last(_c2c_axes(xm[bad], range(1, len(dims)), 1, plans), n,
+                      _scale(normalization, math.prod(sizes) * n))
     return out
 
 
@@ -432,3 +444,73 @@ def _pack(cols, n):
         wd = _mul(d, _twiddle(n, k, 1), True)
         z.append((s[0] - wd[1], s[1] + wd[0]))
     return z
+
+
+# Note [MKL's single-precision DFT near overflow]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# In single precision a sum of finite values near float32's largest (3.4e38, e.g. an inf
+# that nan_to_num replaced) can overflow; which outputs come out inf or nan is then set by
+# MKL's step order, as for signals holding an inf (Note [MKL's DFT on non-finite values]).
+# Fitted to PyTorch's CPU build on random signals with one or two entries of +-(0.6, 0.9,
+# 1) x 3.4e38 (tests/test_fuzz_fft38_stop38.py):
+# - c2c and r2c take the kernels above in float32, the scale (1/n, 1/sqrt(n)) after;
+# - c2r of up to 16 points is not the complex codelet on the Hermitian-extended signal
+#   (whose X_k + conj X_k overflows at 2 Re X_k) but a real one whose products by the
+#   constants 2 cos, 2 sin (and sqrt 2) are fused into the next addition (fma: the product
+#   does not round, so it does not overflow by itself): x_m = (X_0 +- X_n/2) + sum_k
+#   2 cos(2 pi m k / n) Re X_k - sum_k 2 sin(2 pi m k / n) Im X_k, each term one fma, k
+#   from the highest (``_c2r_single``); 8 points are radix 2 (``_c2r8``); the scale after.
+# The signals whose single-precision result is finite keep pocketfft's (no extra work on
+# the usual path); sizes not fitted keep the double-precision recomputation (fft.py's
+# Note [Overflow in single-precision DFTs]).
+_C2R_SINGLE = {2: "mid", 3: "pre", 4: "mid", 5: "pre", 6: "pre", 7: "pre", 8: "mid",
+               10: "pre", 11: "pre", 13: "pre", 14: "pre"}
+
+
+def _fma(a, c, b):
+    """a c + b rounded once (c a constant, rounded to a's precision first)."""
+    dt = a.dtype.type
+    return (a.astype(np.float64) * float(dt(c)) + b).astype(dt)
+
+
+def _c2r_single(cols, n, scale=1.0, where="after"):
+    """The real outputs of single precision's c2r codelet of n points from the one-sided
+    ``cols``, ``scale`` applied "pre" (to the inputs), "mid" (to X_0 +- X_n/2 and the
+    constants) or "after" (Note [MKL's single-precision DFT near overflow])."""
+    h = n // 2
+    dt = cols[0][0].dtype.type
+    if where == "pre":
+        cols = [(re * dt(scale), im * dt(scale)) for re, im in cols]
+    f = scale if where == "mid" else 1.0
+    if n == 8:
+        res = _c2r8(cols, f)
+    else:
+        re, im = [c[0] for c in cols], [c[1] for c in cols]
+        res = []
+        for m in range(n):
+            acc = re[0] if n % 2 else (re[0] + re[h] if m % 2 == 0 else re[0] - re[h])
+            acc = acc * dt(f) if f != 1.0 else acc
+            terms = [(re[k], im[k], _twiddle(n, m * k, 1)) for k in range((n - 1) // 2, 0, -1)]
+            for r, _, (c, _) in terms:
+                acc = _fma(r, 2 * c * f, acc) if c else acc
+            for _, i, (_, s) in terms:
+                acc = _fma(i, -2 * s * f, acc) if s else acc
+            res.append(acc)
+    return [v * dt(scale) for v in res] if where == "after" and scale != 1.0 else res
+
+
+def _c2r8(cols, f):
+    """8 points: X_0 +- X_4, then +- 2 X_2, then 2 (X_1 +- conj X_3) and sqrt 2 times the
+    parts of X_1 - X_3 and X_1 + X_3, each product fused (``f``: a scale after the first
+    sums, in the constants)."""
+    re, im = [c[0] for c in cols], [c[1] for c in cols]
+    a, b = re[0] + re[4], re[0] - re[4]
+    if f != 1.0:
+        a, b = a * a.dtype.type(f), b * b.dtype.type(f)
+    e, f2 = _fma(re[2], 2 * f, a), _fma(re[2], -2 * f, a)
+    g, h = _fma(im[2], -2 * f, b), _fma(im[2], 2 * f, b)
+    p, q, r, s = re[1] + re[3], im[1] - im[3], re[1] - re[3], im[1] + im[3]
+    r2 = math.sqrt(2) * f
+    return [_fma(p, 2 * f, e), _fma(s, -r2, _fma(r, r2, g)), _fma(q, -2 * f, f2),
+            _fma(s, -r2, _fma(r, -r2, h)), _fma(p, -2 * f, e), _fma(s, r2, _fma(r, -r2, g)),
+            _fma(q, 2 * f, f2), _fma(s, r2, _fma(r, r2, h))]
