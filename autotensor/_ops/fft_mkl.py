@@ -318,6 +318,8 @@ def c2c(x, out, dims, forward, normalization, overflow=False):
     DFT near overflow])."""
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes, len(dims) > 1 or normalization == 1)
+    if overflow and not forward and set(sizes) & _INVERSE_OVERFLOW_UNFITTED:
+        plans = None
     if plans is None:
         return None if overflow else out
     if not overflow and np.isfinite(x).all():
@@ -353,7 +355,8 @@ def r2c(x, out, dims, normalization, overflow=False):
     over the last dim, then c2c over the others."""
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes[:-1], False)
-    if plans is None or not _real_fitted(sizes[-1], x.dtype):
+    if plans is None or not _real_fitted(sizes[-1], x.dtype) or \
+            (overflow and sizes[-1] in _R2C_OVERFLOW_UNFITTED):
         return None if overflow else out
     if not overflow and np.isfinite(x).all():
         return out
@@ -463,6 +466,8 @@ def _pack(cols, n):
 # The signals whose single-precision result is finite keep pocketfft's (no extra work on
 # the usual path); sizes not fitted keep the double-precision recomputation (fft.py's
 # Note [Overflow in single-precision DFTs]).
+_INVERSE_OVERFLOW_UNFITTED = {6, 10, 14, 16}
+_R2C_OVERFLOW_UNFITTED = {6}
 _C2R_SINGLE = {2: "mid", 3: "pre", 4: "mid", 5: "pre", 6: "pre", 7: "pre", 8: "mid",
                10: "pre", 11: "pre", 13: "pre", 14: "pre"}
 
