@@ -318,7 +318,7 @@ def c2c(x, out, dims, forward, normalization, overflow=False):
     DFT near overflow])."""
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes, len(dims) > 1 or normalization == 1)
-    if overflow and not forward and set(sizes) & _INVERSE_OVERFLOW_UNFITTED:
+    if overflow and set(sizes) & (_SCALED_OVERFLOW_UNFITTED.get(normalization, set())):
         plans = None
     if plans is None:
         return None if overflow else out
@@ -356,7 +356,7 @@ def r2c(x, out, dims, normalization, overflow=False):
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes[:-1], False)
     if plans is None or not _real_fitted(sizes[-1], x.dtype) or \
-            (overflow and sizes[-1] in _R2C_OVERFLOW_UNFITTED):
+            (overflow and (sizes[-1] == 6 or normalization == 2)):
         return None if overflow else out
     if not overflow and np.isfinite(x).all():
         return out
@@ -388,12 +388,12 @@ def _unpack(z, n):
     return out
 
 
-def _c2r_last(x, n, scale=1.0):
-    """MKL's c2r (n points) along the last axis of the one-sided complex ``x``; ``scale``
-    where single precision's codelet applies it, else after."""
+def _c2r_last(x, n, scale=1.0, by_n=False):
+    """MKL's c2r (n points) along the last axis of the one-sided complex ``x``, scaled
+    after, or (``by_n``: scaled by 1/n) where single precision's codelet scales."""
     h = n // 2
     cols = _columns(x.reshape(-1, x.shape[-1]))
-    if n in _C2R_SINGLE and _single(x.dtype):
+    if by_n and n in _C2R_SINGLE and _single(x.dtype):
         res = _c2r_single(cols, n, scale, _C2R_SINGLE[n])
         scale = 1.0
     elif n <= 16:
@@ -417,7 +417,7 @@ def c2r(x, out, dims, normalization, overflow=False):
     n = out.shape[dims[-1]]
     plans = _plans(x.dtype, sizes, len(dims) > 2 or normalization == 1)
     if plans is None or not _real_fitted(n, x.dtype) or x.shape[dims[-1]] != n // 2 + 1 \
-            or (overflow and (n not in _C2R_SINGLE or len(dims) > 1)):
+            or (overflow and (len(dims) > 1 or n not in _C2R_OVERFLOW.get(normalization, ()))):
         return None if overflow else out
     if not overflow and np.isfinite(x).all():
         return out
@@ -425,7 +425,7 @@ def c2r(x, out, dims, normalization, overflow=False):
     with np.errstate(all="ignore"):
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
             _c2r_last(_c2c_axes(xm[bad], range(1, len(dims)), 1, plans), n,
-                      _scale(normalization, math.prod(sizes) * n))
+                      _scale(normalization, math.prod(sizes) * n), normalization == 2)
     return out
 
 
@@ -466,10 +466,10 @@ def _pack(cols, n):
 # The signals whose single-precision result is finite keep pocketfft's (no extra work on
 # the usual path); sizes not fitted keep the double-precision recomputation (fft.py's
 # Note [Overflow in single-precision DFTs]).
-_INVERSE_OVERFLOW_UNFITTED = {6, 10, 14, 16}
-_R2C_OVERFLOW_UNFITTED = {6}
+_SCALED_OVERFLOW_UNFITTED = {1: {2, 4, 6, 10, 14, 16}, 2: {6, 10, 14, 16}}
 _C2R_SINGLE = {2: "mid", 3: "pre", 4: "mid", 5: "pre", 6: "pre", 7: "pre", 8: "mid",
                10: "pre", 11: "pre", 13: "pre", 14: "pre"}
+_C2R_OVERFLOW = {0: {2, 4, 8, 12, 16}, 2: set(_C2R_SINGLE)}
 
 
 def _fma(a, c, b):
