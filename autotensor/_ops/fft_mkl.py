@@ -416,8 +416,11 @@ def c2r(x, out, dims, normalization, overflow=False):
     sizes = [x.shape[d] for d in dims[:-1]]
     n = out.shape[dims[-1]]
     plans = _plans(x.dtype, sizes, len(dims) > 2 or normalization == 1)
+    # a single signal scaled by 1/n: single precision's own c2r codelet
+    by_n = normalization == 2 and out.size == math.prod(sizes) * n
+    fitted = _C2R_SINGLE if by_n else _C2R_OVERFLOW if normalization != 1 else ()
     if plans is None or not _real_fitted(n, x.dtype) or x.shape[dims[-1]] != n // 2 + 1 \
-            or (overflow and (len(dims) > 1 or n not in _C2R_OVERFLOW.get(normalization, ()))):
+            or (overflow and (len(dims) > 1 or n not in fitted)):
         return None if overflow else out
     if not overflow and np.isfinite(x).all():
         return out
@@ -425,7 +428,7 @@ def c2r(x, out, dims, normalization, overflow=False):
     with np.errstate(all="ignore"):
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
             _c2r_last(_c2c_axes(xm[bad], range(1, len(dims)), 1, plans), n,
-                      _scale(normalization, math.prod(sizes) * n), normalization == 2)
+                      _scale(normalization, math.prod(sizes) * n), by_n)
     return out
 
 
@@ -469,7 +472,7 @@ def _pack(cols, n):
 _SCALED_OVERFLOW_UNFITTED = {1: {2, 4, 6, 10, 14, 16}, 2: {6, 10, 14, 16}}
 _C2R_SINGLE = {2: "mid", 3: "pre", 4: "mid", 5: "pre", 6: "pre", 7: "pre", 8: "mid",
                10: "pre", 11: "pre", 13: "pre", 14: "pre"}
-_C2R_OVERFLOW = {0: {2, 4, 8, 12, 16}, 2: set(_C2R_SINGLE)}
+_C2R_OVERFLOW = {2, 4, 8, 12, 16}
 
 
 def _fma(a, c, b):
