@@ -318,7 +318,8 @@ def c2c(x, out, dims, forward, normalization, overflow=False):
     DFT near overflow])."""
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes, len(dims) > 1 or normalization == 1)
-    if overflow and set(sizes) & (_SCALED_OVERFLOW_UNFITTED.get(normalization, set())):
+    if overflow and (set(sizes) & _SCALED_OVERFLOW_UNFITTED.get(normalization, set()) or
+                     len(dims) > 1 and normalization):
         plans = None
     if plans is None:
         return None if overflow else out
