@@ -458,18 +458,27 @@ def _pack(cols, n):
 # In single precision a sum of finite values near float32's largest (3.4e38, e.g. an inf
 # that nan_to_num replaced) can overflow; which outputs come out inf or nan is then set by
 # MKL's step order, as for signals holding an inf (Note [MKL's DFT on non-finite values]).
-# Fitted to PyTorch's CPU build on random signals with one or two entries of +-(0.6, 0.9,
-# 1) x 3.4e38 (tests/test_fuzz_fft38_stop38.py):
-# - c2c and r2c take the kernels above in float32, the scale (1/n, 1/sqrt(n)) after;
-# - c2r of up to 16 points is not the complex codelet on the Hermitian-extended signal
-#   (whose X_k + conj X_k overflows at 2 Re X_k) but a real one whose products by the
-#   constants 2 cos, 2 sin (and sqrt 2) are fused into the next addition (fma: the product
-#   does not round, so it does not overflow by itself): x_m = (X_0 +- X_n/2) + sum_k
-#   2 cos(2 pi m k / n) Re X_k - sum_k 2 sin(2 pi m k / n) Im X_k, each term one fma, k
-#   from the highest (``_c2r_single``); 8 points are radix 2 (``_c2r8``); the scale after.
+# Fitted to PyTorch's CPU build on random signals of 2 to 16 points with one or two
+# entries +-(0.6, 0.9, 1) x 3.4e38 (tests/test_fuzz_fft38_stop38.py; figures in
+# tests/fuzz/OPEN_FINDINGS.md, Stop 38):
+# - c2c and r2c take the kernels above in float32, the scale (1/n, 1/sqrt(n)) after; not
+#   under a scale for 6, 10, 14, 16 (and 2, 4 under 1/sqrt(n): ``_SCALED_OVERFLOW_UNFITTED``)
+#   nor over several dims under one, nor r2c by 1/n or of 6 points;
+# - c2r of one signal scaled by 1/n (irfft's default) is not the complex codelet on the
+#   Hermitian-extended signal but a real one whose products by 2 cos, 2 sin (sqrt 2) are
+#   fused into the next addition (fma: the product does not round, so it does not
+#   overflow by itself): x_m = (X_0 +- X_n/2) + sum_k 2 cos(2 pi m k / n) Re X_k -
+#   sum_k 2 sin(2 pi m k / n) Im X_k, the cosine terms then the sine terms, k from the
+#   highest (``_c2r_single``), 8 points radix 2 (``_c2r8``); the 1/n scales the inputs
+#   first for odd sizes, 6, 10 and 14, and the sum X_0 +- X_n/2 and the constants for 2, 4
+#   and 8 (``_C2R_SINGLE``; [1.764, 3.4e38] round trip at n = 2: (X_0 - X_1) / 2 is inf);
+# - MKL's c2r of a batch (several signals in one call), and unscaled, is the complex
+#   codelet above, the scale after (``_C2R_OVERFLOW``: 2, 4, 8, 12, 16 fitted): the same
+#   row gives [inf, nan, nan, -inf] in a batch and [inf, -inf, inf, -inf] alone; the
+#   signals holding an inf take the same two c2r kernels.
 # The signals whose single-precision result is finite keep pocketfft's (no extra work on
-# the usual path); sizes not fitted keep the double-precision recomputation (fft.py's
-# Note [Overflow in single-precision DFTs]).
+# the usual path); sizes and modes not fitted keep the double-precision recomputation
+# (fft.py's Note [Overflow in single-precision DFTs]).
 _SCALED_OVERFLOW_UNFITTED = {1: {2, 4, 6, 10, 14, 16}, 2: {6, 10, 14, 16}}
 _C2R_SINGLE = {2: "mid", 3: "pre", 4: "mid", 5: "pre", 6: "pre", 7: "pre", 8: "mid",
                10: "pre", 11: "pre", 13: "pre", 14: "pre"}
