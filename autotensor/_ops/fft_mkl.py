@@ -389,14 +389,17 @@ def _unpack(z, n):
     return out
 
 
-def _c2r_last(x, n, scale=1.0, by_n=False):
+def _c2r_last(x, n, scale=1.0, by_n=False, finite=False):
     """MKL's c2r (n points) along the last axis of the one-sided complex ``x``, scaled
-    after, or (``by_n``: scaled by 1/n) where single precision's codelet scales."""
+    after, or (``by_n``: scaled by 1/n) where single precision's codelet scales; ``finite``
+    (signals that overflowed): single precision's kernels of a batch."""
     h = n // 2
     cols = _columns(x.reshape(-1, x.shape[-1]))
     if by_n and n in _C2R_SINGLE and _single(x.dtype):
         res = _c2r_single(cols, n, scale, _C2R_SINGLE[n])
         scale = 1.0
+    elif finite and not by_n and n in _C2R_PAIRS and _single(x.dtype):
+        res = _c2r_pairs(cols, n)
     elif n <= 16:
         zero = np.zeros_like(cols[0][1])
         full = [(cols[0][0], zero)] + cols[1:n - h] + \
@@ -429,7 +432,7 @@ def c2r(x, out, dims, normalization, overflow=False):
     with np.errstate(all="ignore"):
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
             _c2r_last(_c2c_axes(xm[bad], range(1, len(dims)), 1, plans), n,
-                      _scale(normalization, math.prod(sizes) * n), by_n)
+                      _scale(normalization, math.prod(sizes) * n), by_n, overflow)
     return out
 
 
@@ -482,7 +485,8 @@ def _pack(cols, n):
 _SCALED_OVERFLOW_UNFITTED = {1: {2, 4, 6, 10, 14, 16}, 2: {6, 10, 14, 16}}
 _C2R_SINGLE = {2: "mid", 3: "pre", 4: "mid", 5: "pre", 6: "pre", 7: "pre", 8: "mid",
                10: "pre", 11: "pre", 13: "pre", 14: "pre"}
-_C2R_OVERFLOW = {2, 4, 8, 12, 16}
+_C2R_PAIRS = {3, 5, 6, 7, 10, 11, 13, 14, 15}
+_C2R_OVERFLOW = {2, 4, 8, 12, 16} | _C2R_PAIRS
 
 
 def _fma(a, c, b):
@@ -515,6 +519,32 @@ def _c2r_single(cols, n, scale=1.0, where="after"):
                 acc = _fma(i, -2 * s * f, acc) if s else acc
             res.append(acc)
     return [v * dt(scale) for v in res] if where == "after" and scale != 1.0 else res
+
+
+def _c2r_pairs(cols, n):
+    """The real outputs of single precision's c2r of a batch (or unscaled) of n points
+    (odd, 6, 10, 14): per pair (m, n - m) the cosine terms fused into X_0 (+- X_n/2), the
+    sine terms summed apart (the first product rounded: 2 sin Im X_k can overflow), then
+    their sum and difference."""
+    h = n // 2
+    dt = cols[0][0].dtype.type
+    re, im = [c[0] for c in cols], [c[1] for c in cols]
+    out = [None] * n
+    for m in range(h + 1):
+        acc = re[0] if n % 2 else (re[0] + re[h] if m % 2 == 0 else re[0] - re[h])
+        b = None
+        for k in range((n - 1) // 2, 0, -1):
+            c = _twiddle(n, m * k, 1)[0]
+            acc = _fma(re[k], 2 * c, acc) if c else acc
+        for k in range((n - 1) // 2, 0, -1):
+            s = _twiddle(n, m * k, 1)[1]
+            if s:
+                b = im[k] * dt(2 * s) if b is None else _fma(im[k], 2 * s, b)
+        b = np.zeros_like(acc) if b is None else b
+        out[m] = acc - b
+        if 0 < m < n - m:
+            out[n - m] = acc + b
+    return out
 
 
 def _c2r8(cols, f):
