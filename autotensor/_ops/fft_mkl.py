@@ -535,7 +535,10 @@ def _c2r_pairs(cols, n):
         b = None
         for k in range((n - 1) // 2, 0, -1):
             c = _twiddle(n, m * k, 1)[0]
-            acc = _fma(re[k], 2 * c, acc) if c else acc
+            if c in (1.0, -1.0):
+                acc = acc + re[k] * dt(2 * c)
+            elif c:
+                acc = _fma(re[k], 2 * c, acc)
         for k in range((n - 1) // 2, 0, -1):
             s = _twiddle(n, m * k, 1)[1]
             if s:
