@@ -475,10 +475,15 @@ def _pack(cols, n):
 #   highest (``_c2r_single``), 8 points radix 2 (``_c2r8``); the 1/n scales the inputs
 #   first for odd sizes, 6, 10 and 14, and the sum X_0 +- X_n/2 and the constants for 2, 4
 #   and 8 (``_C2R_SINGLE``; [1.764, 3.4e38] round trip at n = 2: (X_0 - X_1) / 2 is inf);
-# - MKL's c2r of a batch (several signals in one call), and unscaled, is the complex
-#   codelet above, the scale after (``_C2R_OVERFLOW``: 2, 4, 8, 12, 16 fitted): the same
-#   row gives [inf, nan, nan, -inf] in a batch and [inf, -inf, inf, -inf] alone; the
-#   signals holding an inf take the same two c2r kernels.
+# - MKL's c2r of a batch (several signals in one call), and unscaled, is another kernel,
+#   the scale after: the same row gives [inf, nan, nan, -inf] in a batch and
+#   [inf, -inf, inf, -inf] alone. For 2, 4, 8, 12, 16 the complex codelet above; for the
+#   odd sizes, 6, 10 and 14 per pair (m, n - m) the cosine terms fused into X_0 (+- X_n/2)
+#   but products by +-2 rounded first, the sine terms summed apart (the first product
+#   rounded: 2 sin Im X_k overflows by itself), then their difference and sum
+#   (``_c2r_pairs``; hfft of [-3.4e38, 3.4e38 - 3.4e38i] is [inf, nan, -inf]). The
+#   signals holding an inf take the one-signal kernel by 1/n too, but keep stop 35's
+#   kernels in a batch (pairs there differ more often).
 # The signals whose single-precision result is finite keep pocketfft's (no extra work on
 # the usual path); sizes and modes not fitted keep the double-precision recomputation
 # (fft.py's Note [Overflow in single-precision DFTs]).
