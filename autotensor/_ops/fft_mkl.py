@@ -500,10 +500,10 @@ def _fma(a, c, b):
     return (a.astype(np.float64) * float(dt(c)) + b).astype(dt)
 
 
-def _c2r_single(cols, n, scale=1.0, where="after"):
+def _c2r_single(cols, n, scale, where):
     """The real outputs of single precision's c2r codelet of n points from the one-sided
-    ``cols``, ``scale`` applied "pre" (to the inputs), "mid" (to X_0 +- X_n/2 and the
-    constants) or "after" (Note [MKL's single-precision DFT near overflow])."""
+    ``cols``, ``scale`` applied "pre" (to the inputs) or "mid" (to X_0 +- X_n/2 and the
+    constants) (Note [MKL's single-precision DFT near overflow])."""
     h = n // 2
     dt = cols[0][0].dtype.type
     if where == "pre":
@@ -523,7 +523,7 @@ def _c2r_single(cols, n, scale=1.0, where="after"):
             for _, i, (_, s) in terms:
                 acc = _fma(i, -2 * s * f, acc) if s else acc
             res.append(acc)
-    return [v * dt(scale) for v in res] if where == "after" and scale != 1.0 else res
+    return res
 
 
 def _c2r_pairs(cols, n):
