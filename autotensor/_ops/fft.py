@@ -51,16 +51,21 @@ def _np_norm(normalization, forward):
 
 # ---- kernels (arrays) -------------------------------------------------------------------------
 # Note [Overflow in single-precision DFTs]: pocketfft's float32 butterflies overflow on
-# finite inputs near float32's largest value where MKL's do not (irfft(rfft(x)) of
-# [1.76, 3.4028235e38, 0.98]: PyTorch [0, 3.4028233e38, 1.0e31], pocketfft [0, inf, nan]);
-# a single-precision transform of finite values that comes out non-finite is computed in
-# double precision and rounded (inf only where the value itself overflows).
-def _single(transform, x, out):
-    """``out`` (``transform(x)`` in single precision), or ``transform`` in double precision
-    rounded to out's dtype where that overflowed (Note [Overflow in single-precision
-    DFTs])."""
+# finite inputs near float32's largest value in other places than MKL's (irfft(rfft(x))
+# of [1.76, 3.4028235e38, 0.98]: PyTorch [0, 3.4028233e38, 1.0e31], pocketfft
+# [0, inf, nan]; of [1.764, 3.4028235e38]: PyTorch [0, inf]). A single-precision
+# transform of finite values that comes out non-finite is recomputed by MKL's steps where
+# fft_mkl fits them (Note [MKL's single-precision DFT near overflow]), else in double
+# precision and rounded (inf only where the value itself overflows).
+def _single(transform, x, out, mkl):
+    """``out`` (``transform(x)`` in single precision), or where that overflowed ``mkl(out)``
+    (None where not fitted) or ``transform`` in double precision rounded to out's dtype
+    (Note [Overflow in single-precision DFTs])."""
     if out.dtype in (np.float32, np.complex64) and not np.isfinite(out).all() and \
             np.isfinite(x).all():
+        fitted = mkl(out)
+        if fitted is not None:
+            return fitted
         wide = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
         with np.errstate(over="ignore", invalid="ignore"):
             return transform(wide).astype(out.dtype)
@@ -73,7 +78,8 @@ def _c2c(x, dim, normalization, forward):
     f = np.fft.fftn if forward else np.fft.ifftn
     norm = _np_norm(normalization, forward)
     out = f(x, axes=dim, norm=norm).astype(x.dtype, copy=False)
-    out = _single(lambda a: f(a, axes=dim, norm=norm), x, out)
+    out = _single(lambda a: f(a, axes=dim, norm=norm), x, out,
+                  lambda o: fft_mkl.c2c(x, o, dim, forward, normalization, overflow=True))
     # (Note [MKL's DFT on non-finite values])
     return fft_mkl.c2c(x, out, dim, forward, normalization)
 
@@ -84,7 +90,8 @@ def _r2c(x, dim, normalization, onesided):
     differ where an inf makes nans)."""
     norm = _np_norm(normalization, True)
     half = np.fft.rfftn(x, axes=dim, norm=norm).astype(_COMPLEX[x.dtype], copy=False)
-    half = _single(lambda a: np.fft.rfftn(a, axes=dim, norm=norm), x, half)
+    half = _single(lambda a: np.fft.rfftn(a, axes=dim, norm=norm), x, half,
+                   lambda o: fft_mkl.r2c(x, o, dim, normalization, overflow=True) if dim else None)
     if dim:  # (Note [MKL's DFT on non-finite values])
         half = fft_mkl.r2c(x, half, dim, normalization)
     if onesided or not dim:
@@ -111,7 +118,8 @@ def _c2r(x, dim, normalization, last_dim_size):
     s = [x.shape[d] for d in dim[:-1]] + [last_dim_size]
     norm = _np_norm(normalization, False)
     out = np.fft.irfftn(x, s=s, axes=dim, norm=norm).astype(_REAL[x.dtype], copy=False)
-    out = _single(lambda a: np.fft.irfftn(a, s=s, axes=dim, norm=norm), x, out)
+    out = _single(lambda a: np.fft.irfftn(a, s=s, axes=dim, norm=norm), x, out,
+                  lambda o: fft_mkl.c2r(x, o, dim, normalization, overflow=True))
     # (Note [MKL's DFT on non-finite values])
     return fft_mkl.c2r(x, out, dim, normalization)
 

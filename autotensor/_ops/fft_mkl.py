@@ -292,12 +292,13 @@ def _plans(dtype, sizes, other):
     return plans if all(_fitted(n, dtype) for n in sizes) else None
 
 
-def _signals(x, dims):
+def _signals(x, out, dims, overflow=False):
     """(x with ``dims`` last, mask over the other dims of the signals holding an inf or a
-    nan)."""
+    nan, or with ``overflow`` of those whose ``out`` is not finite)."""
     last = list(range(-len(dims), 0))
     xm = np.moveaxis(x, dims, last)
-    return xm, ~np.isfinite(xm).all(axis=tuple(last))
+    probe = np.moveaxis(out, dims, last) if overflow else xm
+    return xm, ~np.isfinite(probe).all(axis=tuple(last))
 
 
 def _scaled(block, scale):
@@ -309,15 +310,22 @@ def _scaled(block, scale):
     return res
 
 
-def c2c(x, out, dims, forward, normalization):
+def c2c(x, out, dims, forward, normalization, overflow=False):
     """``out`` (pocketfft's c2c of x over ``dims``) with the signals that hold an inf or a
     nan recomputed by MKL's steps (Note [MKL's DFT on non-finite values]); over several
-    dims, one dim after the other."""
+    dims, one dim after the other. ``overflow``: those whose single-precision ``out``
+    overflowed instead, or None where a size is not fitted (Note [MKL's single-precision
+    DFT near overflow])."""
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes, len(dims) > 1 or normalization == 1)
-    if plans is None or np.isfinite(x).all():
+    if overflow and (set(sizes) & _SCALED_OVERFLOW_UNFITTED.get(normalization, set()) or
+                     len(dims) > 1 and normalization):
+        plans = None
+    if plans is None:
+        return None if overflow else out
+    if not overflow and np.isfinite(x).all():
         return out
-    xm, bad = _signals(x, dims)
+    xm, bad = _signals(x, out, dims, overflow)
     with np.errstate(all="ignore"):
         block = _c2c_axes(xm[bad], range(1, len(dims) + 1), -1 if forward else 1, plans)
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
@@ -342,16 +350,18 @@ def _complex(dtype):
     return np.complex64 if _single(dtype) else np.complex128
 
 
-def r2c(x, out, dims, normalization):
+def r2c(x, out, dims, normalization, overflow=False):
     """``out`` (the one-sided r2c of real x over ``dims``, the last one halved) with MKL's
-    steps in the signals that hold an inf or a nan: the r2c over the last dim, then c2c
-    over the others."""
+    steps in the signals that hold an inf or a nan (``overflow``: as ``c2c``'s): the r2c
+    over the last dim, then c2c over the others."""
     sizes = [x.shape[d] for d in dims]
     plans = _plans(x.dtype, sizes[:-1], False)
     if plans is None or not _real_fitted(sizes[-1], x.dtype) or \
-            np.isfinite(x).all():
+            (overflow and (sizes[-1] == 6 or normalization == 2)):
+        return None if overflow else out
+    if not overflow and np.isfinite(x).all():
         return out
-    xm, bad = _signals(x, dims)
+    xm, bad = _signals(x, out, dims, overflow)
     with np.errstate(all="ignore"):
         block = _c2c_axes(_r2c_last(xm[bad]), range(1, len(dims)), -1, plans)
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
@@ -379,11 +389,18 @@ def _unpack(z, n):
     return out
 
 
-def _c2r_last(x, n):
-    """MKL's c2r (n points) along the last axis of the one-sided complex ``x`` (unscaled)."""
+def _c2r_last(x, n, scale=1.0, by_n=False, finite=False):
+    """MKL's c2r (n points) along the last axis of the one-sided complex ``x``, scaled
+    after, or (``by_n``: scaled by 1/n) where single precision's codelet scales; ``finite``
+    (signals that overflowed): single precision's kernels of a batch."""
     h = n // 2
     cols = _columns(x.reshape(-1, x.shape[-1]))
-    if n <= 16:
+    if by_n and n in _C2R_SINGLE and _single(x.dtype):
+        res = _c2r_single(cols, n, scale, _C2R_SINGLE[n])
+        scale = 1.0
+    elif finite and not by_n and n in _C2R_PAIRS and _single(x.dtype):
+        res = _c2r_pairs(cols, n)
+    elif n <= 16:
         zero = np.zeros_like(cols[0][1])
         full = [(cols[0][0], zero)] + cols[1:n - h] + \
                ([(cols[h][0], zero)] if n % 2 == 0 else []) + \
@@ -393,24 +410,29 @@ def _c2r_last(x, n):
         res = [None] * n
         for j, (re, im) in enumerate(_run(_PLANS[h], _pack(cols, n), 1)):
             res[2 * j], res[2 * j + 1] = re, im
-    return np.stack(res, -1).reshape(x.shape[:-1] + (n,))
+    return _scaled(np.stack(res, -1).reshape(x.shape[:-1] + (n,)), scale)
 
 
-def c2r(x, out, dims, normalization):
+def c2r(x, out, dims, normalization, overflow=False):
     """``out`` (the c2r of the one-sided x over ``dims``, n = out's length in the last) with
-    MKL's steps in the signals that hold an inf or a nan: c2c over all dims but the last,
-    then c2r over the last."""
+    MKL's steps in the signals that hold an inf or a nan (``overflow``: as ``c2c``'s): c2c
+    over all dims but the last, then c2r over the last."""
     sizes = [x.shape[d] for d in dims[:-1]]
     n = out.shape[dims[-1]]
     plans = _plans(x.dtype, sizes, len(dims) > 2 or normalization == 1)
-    if plans is None or not _real_fitted(n, x.dtype) or \
-            x.shape[dims[-1]] != n // 2 + 1 or np.isfinite(x).all():
+    # a single signal scaled by 1/n: single precision's own c2r codelet
+    by_n = normalization == 2 and out.size == math.prod(sizes) * n
+    fitted = _C2R_SINGLE if by_n else _C2R_OVERFLOW if normalization != 1 else ()
+    if plans is None or not _real_fitted(n, x.dtype) or x.shape[dims[-1]] != n // 2 + 1 \
+            or (overflow and (len(dims) > 1 or n not in fitted)):
+        return None if overflow else out
+    if not overflow and np.isfinite(x).all():
         return out
-    xm, bad = _signals(x, dims)
+    xm, bad = _signals(x, out, dims, overflow)
     with np.errstate(all="ignore"):
-        block = _c2r_last(_c2c_axes(xm[bad], range(1, len(dims)), 1, plans), n)
         np.moveaxis(out, dims, range(-len(dims), 0))[bad] = \
-            _scaled(block, _scale(normalization, math.prod(sizes) * n))
+            _c2r_last(_c2c_axes(xm[bad], range(1, len(dims)), 1, plans), n,
+                      _scale(normalization, math.prod(sizes) * n), by_n, overflow)
     return out
 
 
@@ -432,3 +454,119 @@ def _pack(cols, n):
         wd = _mul(d, _twiddle(n, k, 1), True)
         z.append((s[0] - wd[1], s[1] + wd[0]))
     return z
+
+
+# Note [MKL's single-precision DFT near overflow]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# In single precision a sum of finite values near float32's largest (3.4e38, e.g. an inf
+# that nan_to_num replaced) can overflow; which outputs come out inf or nan is then set by
+# MKL's step order, as for signals holding an inf (Note [MKL's DFT on non-finite values]).
+# Fitted to PyTorch's CPU build on random signals of 2 to 16 points with one or two
+# entries +-(0.6, 0.9, 1) x 3.4e38 (tests/test_fuzz_fft38_stop38.py; figures in
+# tests/fuzz/OPEN_FINDINGS.md, Stop 38):
+# - c2c and r2c take the kernels above in float32, the scale (1/n, 1/sqrt(n)) after; not
+#   under a scale for 6, 10, 14, 16 (and 2, 4 under 1/sqrt(n): ``_SCALED_OVERFLOW_UNFITTED``)
+#   nor over several dims under one, nor r2c by 1/n or of 6 points;
+# - c2r of one signal scaled by 1/n (irfft's default) is not the complex codelet on the
+#   Hermitian-extended signal but a real one whose products by 2 cos, 2 sin (sqrt 2) are
+#   fused into the next addition (fma: the product does not round, so it does not
+#   overflow by itself): x_m = (X_0 +- X_n/2) + sum_k 2 cos(2 pi m k / n) Re X_k -
+#   sum_k 2 sin(2 pi m k / n) Im X_k, the cosine terms then the sine terms, k from the
+#   highest (``_c2r_single``), 8 points radix 2 (``_c2r8``); the 1/n scales the inputs
+#   first for odd sizes, 6, 10 and 14, and the sum X_0 +- X_n/2 and the constants for 2, 4
+#   and 8 (``_C2R_SINGLE``; [1.764, 3.4e38] round trip at n = 2: (X_0 - X_1) / 2 is inf);
+# - MKL's c2r of a batch (several signals in one call), and unscaled, is another kernel,
+#   the scale after: the same row gives [inf, nan, nan, -inf] in a batch and
+#   [inf, -inf, inf, -inf] alone. For 2, 4, 8, 12, 16 the complex codelet above; for the
+#   odd sizes, 6, 10 and 14 per pair (m, n - m) the cosine terms fused into X_0 (+- X_n/2)
+#   but products by +-2 rounded first, the sine terms summed apart (the first product
+#   rounded: 2 sin Im X_k overflows by itself), then their difference and sum
+#   (``_c2r_pairs``; hfft of [-3.4e38, 3.4e38 - 3.4e38i] is [inf, nan, -inf]). The
+#   signals holding an inf take the one-signal kernel by 1/n too, but keep stop 35's
+#   kernels in a batch (pairs there differ more often).
+# The signals whose single-precision result is finite keep pocketfft's (no extra work on
+# the usual path); sizes and modes not fitted keep the double-precision recomputation
+# (fft.py's Note [Overflow in single-precision DFTs]).
+_SCALED_OVERFLOW_UNFITTED = {1: {2, 4, 6, 10, 14, 16}, 2: {6, 10, 14, 16}}
+_C2R_SINGLE = {2: "mid", 3: "pre", 4: "mid", 5: "pre", 6: "pre", 7: "pre", 8: "mid",
+               10: "pre", 11: "pre", 13: "pre", 14: "pre"}
+_C2R_PAIRS = {3, 5, 6, 7, 10, 11, 13, 14, 15}
+_C2R_OVERFLOW = {2, 4, 8, 12, 16} | _C2R_PAIRS
+
+
+def _fma(a, c, b):
+    """a c + b rounded once (c a constant, rounded to a's precision first)."""
+    dt = a.dtype.type
+    return (a.astype(np.float64) * float(dt(c)) + b).astype(dt)
+
+
+def _c2r_single(cols, n, scale, where):
+    """The real outputs of single precision's c2r codelet of n points from the one-sided
+    ``cols``, ``scale`` applied "pre" (to the inputs) or "mid" (to X_0 +- X_n/2 and the
+    constants) (Note [MKL's single-precision DFT near overflow])."""
+    h = n // 2
+    dt = cols[0][0].dtype.type
+    if where == "pre":
+        cols = [(re * dt(scale), im * dt(scale)) for re, im in cols]
+    f = scale if where == "mid" else 1.0
+    if n == 8:
+        res = _c2r8(cols, f)
+    else:
+        re, im = [c[0] for c in cols], [c[1] for c in cols]
+        res = []
+        for m in range(n):
+            acc = re[0] if n % 2 else (re[0] + re[h] if m % 2 == 0 else re[0] - re[h])
+            acc = acc * dt(f) if f != 1.0 else acc
+            terms = [(re[k], im[k], _twiddle(n, m * k, 1)) for k in range((n - 1) // 2, 0, -1)]
+            for r, _, (c, _) in terms:
+                acc = _fma(r, 2 * c * f, acc) if c else acc
+            for _, i, (_, s) in terms:
+                acc = _fma(i, -2 * s * f, acc) if s else acc
+            res.append(acc)
+    return res
+
+
+def _c2r_pairs(cols, n):
+    """The real outputs of single precision's c2r of a batch (or unscaled) of n points
+    (odd, 6, 10, 14): per pair (m, n - m) the cosine terms fused into X_0 (+- X_n/2), the
+    sine terms summed apart (the first product rounded: 2 sin Im X_k can overflow), then
+    their sum and difference."""
+    h = n // 2
+    dt = cols[0][0].dtype.type
+    re, im = [c[0] for c in cols], [c[1] for c in cols]
+    out = [None] * n
+    for m in range(h + 1):
+        acc = re[0] if n % 2 else (re[0] + re[h] if m % 2 == 0 else re[0] - re[h])
+        b = None
+        for k in range((n - 1) // 2, 0, -1):
+            c = _twiddle(n, m * k, 1)[0]
+            if c in (1.0, -1.0):
+                acc = acc + re[k] * dt(2 * c)
+            elif c:
+                acc = _fma(re[k], 2 * c, acc)
+        for k in range((n - 1) // 2, 0, -1):
+            s = _twiddle(n, m * k, 1)[1]
+            if s:
+                b = im[k] * dt(2 * s) if b is None else _fma(im[k], 2 * s, b)
+        b = np.zeros_like(acc) if b is None else b
+        out[m] = acc - b
+        if 0 < m < n - m:
+            out[n - m] = acc + b
+    return out
+
+
+def _c2r8(cols, f):
+    """8 points: X_0 +- X_4, then +- 2 X_2, then 2 (X_1 +- conj X_3) and sqrt 2 times the
+    parts of X_1 - X_3 and X_1 + X_3, each product fused (``f``: a scale after the first
+    sums, in the constants)."""
+    re, im = [c[0] for c in cols], [c[1] for c in cols]
+    a, b = re[0] + re[4], re[0] - re[4]
+    if f != 1.0:
+        a, b = a * a.dtype.type(f), b * b.dtype.type(f)
+    e, f2 = _fma(re[2], 2 * f, a), _fma(re[2], -2 * f, a)
+    g, h = _fma(im[2], -2 * f, b), _fma(im[2], 2 * f, b)
+    p, q, r, s = re[1] + re[3], im[1] - im[3], re[1] - re[3], im[1] + im[3]
+    r2 = math.sqrt(2) * f
+    return [_fma(p, 2 * f, e), _fma(s, -r2, _fma(r, r2, g)), _fma(q, -2 * f, f2),
+            _fma(s, -r2, _fma(r, -r2, h)), _fma(p, -2 * f, e), _fma(s, r2, _fma(r, -r2, g)),
+            _fma(q, 2 * f, f2), _fma(s, r2, _fma(r, r2, h))]
