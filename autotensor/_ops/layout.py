@@ -31,8 +31,8 @@ raises), and PyTorch allocates results in these ways (an entry declares its kind
 
 Two input-side rules: an operand whose dtype differs from the common one is first cast by
 TensorIterator (``to``: empty_like's layout, ``cast``; a broadcast operand's cast is dense,
-so its stride-0 dims then order the output: ``cast_layout``, ``iter_promoted``), and a tensor with a conjugate or
-negative bit is read as its resolved clone (``_arrays``). PyTorch's CPU random fills write
+so its stride-0 dims then order the output: ``cast_layout``, ``iter_promoted``), and a
+tensor with a conjugate or negative bit is read as its resolved clone (``_arrays``). PyTorch's CPU random fills write
 their draws along TensorIterator's order (``iteration_order``: memory order), which
 ``_random.in_memory_order`` reproduces for the ``*_like`` factories and in-place fills.
 

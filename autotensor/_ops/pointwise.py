@@ -1090,7 +1090,8 @@ def pow(input, exponent):
         return _no_graph(POW_SCALAR_BASE, (e,), (input,), out)
     if isinstance(exponent, Tensor):
         if input._data.dtype == np.bool_ and exponent._data.dtype == np.bool_:
-            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+            check_broadcast(input._data.shape, exponent._data.shape)  # (TensorIterator's
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")  # first)
         return _binary(POW_TENSOR, input, exponent)
     d = input._data
     _check_pow_exponent(d.dtype, exponent)
@@ -1583,8 +1584,8 @@ def _shift(input, other, left, name):
     and a right shift the sign fill (C's undefined behaviour made defined)."""
     fallback_checks(name, input, other)
     dt = _dtypes.result_type(input, other)
+    _check_broadcast(input, other)
     if dt._cat != 1:
-        _check_broadcast(input, other)
         raise NotImplementedError(f"\"{'lshift' if left else 'rshift'}_cpu\" not implemented "
                                   f"for '{_dtypes.scalar_name(dt)}'")
     # (aten's kernels: both operands in the result dtype, a number wrapped into it; the
@@ -2808,6 +2809,7 @@ def ldexp(input, other, *, out=None):
 def _ldexp_bool_exponent(input, other):
     """PyTorch's kernel for a floating self and an integral exponent has no bool exponent."""
     if other._data.dtype == np.bool_ and input._data.dtype.kind in "fV":
+        check_broadcast(input._data.shape, other._data.shape)  # (TensorIterator's first)
         raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
 
 

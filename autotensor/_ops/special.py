@@ -312,6 +312,9 @@ _zeta_u = np.frompyfunc(_zeta1, 2, 1)
 def zeta_kernel(x, q):
     arrays = [a for a in (x, q) if isinstance(a, np.ndarray)]  # a Python number is weak
     dt = np.result_type(*arrays) if arrays else np.dtype(np.float64)
+    if dt.itemsize == 2:  # (TensorIterator's shape check, before the dtype dispatch)
+        from .dispatch import check_broadcast
+        check_broadcast(np.shape(x), np.shape(q))
     _no_half_kernel("zeta", dt)
     if dt == np.float32:  # zeta<float>: its first term powf (Note [PyTorch's polygamma])
         shape = np.broadcast_shapes(np.shape(x), np.shape(q))
@@ -828,6 +831,9 @@ def _nondiff(kernel, *args, name=None):
     dt = _dtypes.result_type(*args)
     if not dt.is_floating_point:
         dt = _dtypes.default_float
+    if len(tensors) > 1:  # (TensorIterator's shape check, before the dtype dispatch)
+        from .dispatch import check_broadcast
+        check_broadcast(*(t._data.shape for t in tensors))
     if name is not None:
         _no_half_kernel(name, dt.np)
     # (a ``typed`` kernel computes in the result's type, as PyTorch's: float32 stays float32)
