@@ -32,9 +32,10 @@ raises), and PyTorch allocates results in these ways (an entry declares its kind
 Two input-side rules: an operand whose dtype differs from the common one is first cast by
 TensorIterator (``to``: empty_like's layout, ``cast``; a broadcast operand's cast is dense,
 so its stride-0 dims then order the output: ``cast_layout``, ``iter_promoted``), and a
-tensor with a conjugate or negative bit is read as its resolved clone (``_arrays``). PyTorch's CPU random fills write
-their draws along TensorIterator's order (``iteration_order``: memory order), which
-``_random.in_memory_order`` reproduces for the ``*_like`` factories and in-place fills.
+tensor with a conjugate or negative bit is read as its resolved clone (``_arrays``).
+PyTorch's CPU random fills write their draws along TensorIterator's order
+(``iteration_order``: memory order), which ``_random.in_memory_order`` reproduces for the
+``*_like`` factories and in-place fills.
 
 NumPy's ufuncs follow a similar rule for one input ("K" order) but not PyTorch's for mixed
 layouts, broadcast or size-1 dims, and other kernels return C order; so results are
