@@ -1121,15 +1121,16 @@ def _conv_backend_shape(x, w, shape_in, nsp, transposed, stride, padding, dilati
     The slow kernels' (slow_conv_transpose{2,3}d_shape_check: a 1-d convolution, viewed as
     2-d, names a height) or mkldnn's, where use_mkldnn picks it (oneDNN's own errors; an
     output size of 0 is an empty result there)."""
+    if not transposed:  # (the common case: one membership test)
+        if 0 in dilation:
+            if _uses_mkldnn(x, w, shape_in, stride, dilation, groups):
+                raise RuntimeError("non-positive dilation is not supported")
+            raise RuntimeError(f"dilation should be greater than zero, but got "
+                               f"[{_errors.shape_str(((1,) if nsp == 1 else ()) + dilation)}]")
+        return
     mkldnn = _uses_mkldnn(x, w, shape_in, stride, dilation, groups, output_padding)
     two = (lambda v, one: (one,) + tuple(v)) if nsp == 1 else (lambda v, one: tuple(v))
     dilation = two(dilation, 1)
-    if not transposed:
-        if 0 in dilation:
-            raise RuntimeError("non-positive dilation is not supported" if mkldnn else
-                               f"dilation should be greater than zero, but got "
-                               f"[{_errors.shape_str(dilation)}]")
-        return
     stride, output_padding = two(stride, 1), two(output_padding, 0)
     size_in, padding, kernel = two(shape_in[2:], 1), two(padding, 0), two(w.shape[2:], 1)
     size_out = [(i - 1) * s - 2 * p + d * (k - 1) + 1 + o for i, s, p, d, k, o in zip(
