@@ -256,7 +256,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             # no graph: an input returned as is comes back as a fresh alias (PyTorch's
             # view_as under no_grad), the others as they are; dirty ones get their
             # version bumped all the same
-            dirty = _bump_dirty(ctx)
+            dirty = _bump_dirty(ctx, outs)
             wrapped = [_unrecorded_output(o, inputs, dirty) for o in outs]
             _flag_views(None, outs, wrapped, inputs, dirty, False)
             if _state.fw:  # forward mode: the Function's own jvp (Note [Forward mode])
@@ -266,13 +266,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx._in_meta = tuple((i, a._data.shape, a._data.dtype)
                              for i, a in enumerate(args) if isinstance(a, Tensor))
         ctx._n_out = len(outs)
-        dirty = _bump_dirty(ctx)
+        dirty = _bump_dirty(ctx, outs)
         non_diff = {id(t) for t in ctx.non_differentiable}
-        returned = {id(o) for o in outs if isinstance(o, Tensor)}
-        if not dirty <= returned:
-            raise RuntimeError("Some elements marked as dirty during the forward method were "
-                               "not returned as output. The inputs that are modified inplace "
-                               "must all be outputs of the Function.")
         wrapped = [_wrap_output(ctx, k, o, inputs, dirty, non_diff, len(outs))
                    for k, o in enumerate(outs)]
         n_diff = sum(1 for o in wrapped if isinstance(o, Tensor) and o._grad_fn is ctx)
@@ -325,13 +320,20 @@ def _flag_views(ctx, outs, wrapped, inputs, dirty, multi):
                                      multi)
 
 
-def _bump_dirty(ctx):
+def _bump_dirty(ctx, outs):
     """The version of every tensor marked dirty goes up first (PyTorch's _mark_dirty),
-    whatever happens next; returns their ids."""
+    whatever happens next; each must be an output, with or without a graph
+    (_wrap_outputs); returns their ids."""
+    from .._tensor import Tensor
     for t in ctx.dirty_tensors:
         if t._meta is None or not t._meta.get("inference"):
             t._vc[0] += 1
-    return {id(t) for t in ctx.dirty_tensors}
+    dirty = {id(t) for t in ctx.dirty_tensors}
+    if dirty and not dirty <= {id(o) for o in outs if isinstance(o, Tensor)}:
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
+    return dirty
 
 
 def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
@@ -341,6 +343,14 @@ def _wrap_output(ctx, k, o, inputs, dirty, non_diff, n_outputs):
     if not isinstance(o, Tensor):
         return o
     differentiable = id(o) not in non_diff and o._data.dtype.kind in "fcV"
+    if not differentiable and o.requires_grad:
+        # (PyTorch's set_history: a detached alias of an input, dirty or not, rather than a
+        # change of its flag; another output not a view is detached in place)
+        if id(o) in inputs:
+            return o.detach()
+        if o._view is None:
+            o._grad_fn, o._requires_grad = None, False
+        return o
     if id(o) in dirty:
         _check_dirty(o, inputs, differentiable, n_outputs)
         if differentiable:

@@ -1166,8 +1166,11 @@ def _same_from_our_inputs(lines, i, actual, tol, module):
                 if not isinstance(t, module.Tensor):
                     return False
                 dtype = getattr(torch, str(t.dtype).rsplit(".", 1)[-1])
-                theirs[r] = torch.tensor(t.detach().tolist(), dtype=dtype).requires_grad_(
-                    t.requires_grad)
+                theirs[r] = torch.tensor(t.detach().tolist(), dtype=dtype)
+                if t.requires_grad:
+                    if not (dtype.is_floating_point or dtype.is_complex):
+                        return False  # (an integral tensor that requires grad: no leaf of it)
+                    theirs[r].requires_grad_()
                 if t.requires_grad and not t.is_leaf:  # (a non-leaf, as ours: an in-place
                     theirs[r] = theirs[r].clone()  # line on it is no leaf's error)
             if _exec(src, theirs) is not None:
@@ -1260,8 +1263,11 @@ def _final_from_our_inputs(lines, name, actual, expected, tol, module):
                 if not isinstance(t, module.Tensor):
                     return False
                 dtype = getattr(torch, str(t.dtype).rsplit(".", 1)[-1])
-                theirs[r] = torch.tensor(t.detach().tolist(), dtype=dtype).requires_grad_(
-                    t.requires_grad)
+                theirs[r] = torch.tensor(t.detach().tolist(), dtype=dtype)
+                if t.requires_grad:
+                    if not (dtype.is_floating_point or dtype.is_complex):
+                        return False  # (an integral tensor that requires grad: no leaf of it)
+                    theirs[r].requires_grad_()
                 if t.requires_grad and not t.is_leaf:  # (written in place: not a leaf)
                     theirs[r] = theirs[r].clone()
                 tangent = module.autograd.forward_ad.unpack_dual(t).tangent if dual else None
